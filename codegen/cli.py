@@ -1,0 +1,152 @@
+"""The `opgen` command: generate, check, list, show, demo."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import jinja2
+
+from codegen import files as filesmod
+from codegen.load import load_specs
+from codegen.model import OpSpec, pattern_switch_text
+from codegen.naming import snake_case
+from codegen.render import render_all
+from codegen.yamlnodes import SpecError
+
+#: Defaults: the project's own folders (a checkout), overridable for a user's spec folder.
+PROJECT = Path(__file__).resolve().parent.parent
+
+
+def _compile(specs: Path, templates: Path) -> tuple[list[OpSpec], dict[str, str]]:
+    if not specs.is_dir():
+        raise SpecError(str(specs), 0, "spec folder not found")
+    ops = load_specs(specs)
+    return ops, render_all(ops, templates)
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    start = time.perf_counter()
+    _, files = _compile(args.specs, args.templates)
+    plan = filesmod.plan(files, args.out)
+    filesmod.apply(files, args.out, plan)
+    took = time.perf_counter() - start
+    for rel in plan.written:
+        print(f"  wrote   {args.out / rel}")
+    for rel in plan.removed:
+        print(f"  removed {args.out / rel}")
+    print(f"opgen generate: {len(files)} files, {len(plan.written)} written, {len(plan.unchanged)} unchanged, "
+          f"{len(plan.removed)} removed ({took:.2f} s)")
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    _, files = _compile(args.specs, args.templates)
+    plan = filesmod.plan(files, args.out)
+    if plan.drifted:
+        print(f"opgen check: {len(plan.drifted)} generated file(s) out of date with specs/ and templates/ "
+              f"(run `opgen generate`):")
+        for rel in plan.written:
+            print(f"  {'stale  ' if (args.out / rel).exists() else 'missing'} {args.out / rel}")
+        for rel in plan.removed:
+            print(f"  extra   {args.out / rel}")
+        return 1
+    print(f"opgen check: {len(files)} generated files up to date")
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    ops = load_specs(args.specs)
+    width = max((len(op.name) for op in ops), default=0)
+    for op in sorted(ops, key=lambda o: (o.group, o.name)):
+        flag = " (deprecated)" if op.deprecated else ""
+        print(f"{op.name:<{width}}  {op.group:<9} {op.summary}{flag}")
+    return 0
+
+
+def signature(op: OpSpec) -> str:
+    """The resolved signature, as `opgen show` prints it."""
+    lines = [f"{op.name}  ({op.source})", f"  {op.summary}"]
+    if op.deprecated:
+        lines.append(f"  DEPRECATED: {op.deprecated}")
+    for tv in op.type_vars:
+        lines.append(f"  type {tv.name}: {' | '.join(tv.allowed)}")
+    lines.append("  inputs:")
+    for a in op.inputs:
+        shape = pattern_switch_text(a.shape) if a.shape is not None else "any"
+        extra = (" optional" if a.optional else "") + (" list" if a.is_list else "")
+        lines.append(f"    {a.name}: {a.dtype} {shape}{extra}")
+    lines.append("  attrs:")
+    for at in op.attrs:
+        default = f" = {at.default!r}" if at.has_default else " (required)"
+        allowed = f" in {list(at.allowed)}" if at.allowed is not None else ""
+        lines.append(f"    {at.name}: {at.type}{default}{allowed}")
+    lines.append("  outputs:")
+    for o in op.outputs:
+        lines.append(f"    {o.name}: {o.dtype} {pattern_switch_text(o.shape)}")
+    params = [a.name + ("=None" if a.optional else "") for a in op.inputs]
+    params += ["*"] + [f"{at.name}={at.default!r}" if at.has_default else at.name for at in op.attrs]
+    lines.append(f"  python: {snake_case(op.name)}({', '.join(params)}, scope=None)")
+    return "\n".join(lines)
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    ops = {op.name: op for op in load_specs(args.specs)}
+    op = ops.get(args.op) or next((o for o in ops.values() if snake_case(o.name) == args.op), None)
+    if op is None:
+        print(f"opgen show: no op named {args.op!r} (known: {', '.join(sorted(ops))})", file=sys.stderr)
+        return 2
+    print(signature(op))
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from codegen.demo import run_demo
+
+    return run_demo()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="opgen", description="Compile op specs into kernels, wrappers and docs.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def add(name: str, help: str, folders: bool = True) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help)
+        if folders:
+            p.add_argument("--specs", type=Path, default=PROJECT / "specs", help="spec folder (default: specs/)")
+            p.add_argument("--templates", type=Path, default=PROJECT / "templates",
+                           help="template folder (default: templates/)")
+            p.add_argument("--out", type=Path, default=PROJECT / "generated",
+                           help="output folder (default: generated/)")
+        return p
+
+    add("generate", "generate every op into the output folder").set_defaults(func=cmd_generate)
+    add("check", "exit 1 if the output folder is out of date").set_defaults(func=cmd_check)
+    add("list", "list the ops").set_defaults(func=cmd_list)
+    show = add("show", "print an op's resolved signature")
+    show.add_argument("op", help="op name (FusedBatchNormV3) or function name (fused_batch_norm_v3)")
+    show.set_defaults(func=cmd_show)
+    add("demo", "generate, then run one generated op on the default device", folders=False).set_defaults(
+        func=cmd_demo)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except SpecError as exc:
+        print(f"opgen: error: {exc}", file=sys.stderr)
+        print("opgen: nothing was written", file=sys.stderr)
+        return 2
+    except jinja2.TemplateError as exc:  # a bug in a template, not in a spec
+        where = f"{exc.filename}:{exc.lineno}: " if isinstance(exc, jinja2.TemplateSyntaxError) else ""
+        print(f"opgen: template error: {where}{exc}", file=sys.stderr)
+        print("opgen: nothing was written", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

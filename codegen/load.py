@@ -1,0 +1,538 @@
+"""Spec files → `OpSpec`s. Every key is popped; anything left over, missing or malformed is a
+`SpecError` naming `file:line`, the op and the bad value (DESIGN.md, pipeline rules 1–2, 5)."""
+
+from __future__ import annotations
+
+import keyword
+import re
+from pathlib import Path
+from typing import Any
+
+from codegen import shapes
+from codegen.model import (
+    ATTR_TYPES, DTYPES, Attr, Condition, Constraint, KernelSpec, LaunchStep, Let, Loc, OpSpec, Output,
+    Switch, TensorArg, TypeVar,
+)
+from codegen.naming import snake_case
+from codegen.yamlnodes import MapReader, Node, SpecError, describe, parse_yaml, plain
+
+OP_NAME_RE = re.compile(r"^[A-Z][A-Za-z0-9]*$")
+ARG_NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+TYPE_VAR_RE = re.compile(r"^[A-Z][A-Za-z0-9]*$")
+KERNEL_NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+SOURCE_RE = re.compile(r"^[a-z0-9_]+(/[a-z0-9_]+)*\.cu$")
+#: Names a generated wrapper uses for itself: an argument or output may not take them.
+RESERVED_NAMES = frozenset({"scope", "options", "self", "cls", "create", "outputs", "op_name"})
+COMPARISONS = ("==", "!=", "<=", ">=", "<", ">")
+#: Strings that land in generated code as text are kept to one line and printable characters.
+MAX_TEXT = 20000
+
+
+def load_specs(specs_root: Path) -> list[OpSpec]:
+    """Load every `*.yaml` under `specs_root` (skipping `_`-prefixed folders) and cross-check."""
+    files = sorted(p for p in specs_root.rglob("*.yaml")
+                   if not any(part.startswith("_") for part in p.relative_to(specs_root).parts))
+    ops = [load_spec(p, specs_root) for p in files]
+    _check_across(ops)
+    return ops
+
+
+def load_spec(path: Path, specs_root: Path) -> OpSpec:
+    rel = path.relative_to(specs_root).as_posix()
+    display = (Path(specs_root.name) / rel).as_posix() if specs_root.name else rel
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise SpecError(display, 1, f"not UTF-8 text: {exc.reason}") from None
+    root = parse_yaml(text, display)
+    group = Path(rel).parent.as_posix()
+    return _SpecParser(display, group, rel).parse(root, path.stem)
+
+
+def _check_across(ops: list[OpSpec]) -> None:
+    by_name: dict[str, OpSpec] = {}
+    for op in ops:
+        if op.name in by_name:
+            raise SpecError(op.loc.file, op.loc.line,
+                            f"op name {op.name!r} is also declared in {by_name[op.name].loc}", op.name)
+        by_name[op.name] = op
+    for op in ops:
+        for key, target in (("gradient", op.gradient), ("gradient_of", op.gradient_of)):
+            if target is not None and target not in by_name:
+                raise SpecError(op.loc.file, op.loc.line,
+                                f"{key}: no op named {target!r} (known: {', '.join(sorted(by_name))})", op.name)
+        if op.gradient is not None and by_name[op.gradient].gradient_of not in (None, op.name):
+            raise SpecError(op.loc.file, op.loc.line,
+                            f"gradient: {op.gradient} says it is the gradient of "
+                            f"{by_name[op.gradient].gradient_of}", op.name)
+
+
+class _SpecParser:
+    def __init__(self, file: str, group: str, rel: str):
+        self.file, self.group, self.rel = file, group, rel
+        self.op: str | None = None
+
+    # -- helpers ---------------------------------------------------------------------------
+    def error(self, line: int, message: str) -> SpecError:
+        return SpecError(self.file, line, message, self.op)
+
+    def reader(self, node: Node, what: str) -> MapReader:
+        return MapReader(node, self.file, what, self.op)
+
+    def loc(self, node: Node) -> Loc:
+        return Loc(self.file, node.line)
+
+    def text(self, node: Node | None, what: str, required: bool = False, one_line: bool = False) -> str:
+        if node is None:
+            if required:
+                raise self.error(1, f"{what}: missing")
+            return ""
+        if not isinstance(node.value, str):
+            raise self.error(node.line, f"{what}: expected a string, got {describe(node.value)}")
+        value = node.value.strip()
+        if required and not value:
+            raise self.error(node.line, f"{what}: must not be empty")
+        if len(value) > MAX_TEXT:
+            raise self.error(node.line, f"{what}: longer than {MAX_TEXT} characters")
+        if one_line and "\n" in value:
+            raise self.error(node.line, f"{what}: must be a single line")
+        bad = [c for c in value if ord(c) < 32 and c not in "\n\t"]
+        if bad:
+            raise self.error(node.line, f"{what}: contains control character {bad[0]!r}")
+        return value
+
+    def identifier(self, node: Node | None, what: str, pattern: re.Pattern[str], line: int) -> str:
+        if node is None:
+            raise self.error(line, f"{what}: missing name")
+        value = node.value
+        if not isinstance(value, str) or not pattern.match(value):
+            raise self.error(node.line, f"{what}: name {value!r} is not valid (expected {pattern.pattern})")
+        if keyword.iskeyword(value) or value in RESERVED_NAMES:
+            raise self.error(node.line, f"{what}: name {value!r} is reserved")
+        return value
+
+    def seq(self, node: Node | None, what: str) -> list[Node]:
+        if node is None:
+            return []
+        if not isinstance(node.value, list):
+            raise self.error(node.line, f"{what}: expected a list, got {describe(node.value)}")
+        return node.value
+
+    # -- top level -------------------------------------------------------------------------
+    def parse(self, root: Node, stem: str) -> OpSpec:
+        r = MapReader(root, self.file, "spec", None)
+        name_node = r.pop("op", required=True)
+        assert name_node is not None
+        if not isinstance(name_node.value, str) or not OP_NAME_RE.match(name_node.value):
+            raise self.error(name_node.line, f"op: name {name_node.value!r} is not valid "
+                                             f"(expected CamelCase, {OP_NAME_RE.pattern})")
+        self.op = name_node.value
+        if snake_case(self.op) != stem:
+            raise self.error(name_node.line,
+                             f"op: the file must be named {snake_case(self.op)}.yaml (got {stem}.yaml)")
+        r.op = self.op
+        summary = self.text(r.pop("summary", required=True), "summary", required=True, one_line=True)
+        description = self.text(r.pop("description"), "description")
+        deprecated = self.text(r.pop("deprecated"), "deprecated") or None
+        gradient = self._op_ref(r.pop("gradient"), "gradient")
+        gradient_of = self._op_ref(r.pop("gradient_of"), "gradient_of")
+        self.type_vars = self._type_vars(r.pop("type_vars"))
+        self.attrs = self._attrs(r.pop("attrs"))
+        self.named_shapes = self._named_shapes(r.pop("shapes"))
+        inputs = self._inputs(r.pop("inputs"))
+        self.inputs = inputs
+        self._check_unique([(a.name, a.loc) for a in inputs] + [(a.name, a.loc) for a in self.attrs],
+                           "input/attr")
+        lets = self._lets(r.pop("let"))
+        outputs = self._outputs(r.pop("outputs", required=True))
+        self._check_unique([(o.name, o.loc) for o in outputs], "output")
+        where = self._where(r.pop("where"))
+        self.outputs, self.lets, self.where_constraints = outputs, lets, where
+        kernel = self._kernel(r.pop("kernel"))
+        examples = tuple(self.text(n, "examples[]", required=True) for n in self.seq(r.pop("examples"), "examples"))
+        r.finish()
+        self._check_symbols_bound()
+        return OpSpec(
+            name=self.op, summary=summary, description=description, group=self.group, source=self.rel,
+            loc=self.loc(root), type_vars=self.type_vars, inputs=inputs, attrs=self.attrs,
+            outputs=outputs, where=where, lets=lets, kernel=kernel, deprecated=deprecated,
+            gradient=gradient, gradient_of=gradient_of, examples=examples)
+
+    def _op_ref(self, node: Node | None, what: str) -> str | None:
+        if node is None:
+            return None
+        if not isinstance(node.value, str) or not OP_NAME_RE.match(node.value):
+            raise self.error(node.line, f"{what}: {node.value!r} is not an op name")
+        return node.value
+
+    def _check_unique(self, names: list[tuple[str, Loc]], what: str) -> None:
+        seen: dict[str, Loc] = {}
+        for name, loc in names:
+            if name in seen:
+                raise self.error(loc.line, f"{what} name {name!r} is used twice (first at line {seen[name].line})")
+            seen[name] = loc
+
+    # -- type variables and attrs ----------------------------------------------------------
+    def _type_vars(self, node: Node | None) -> tuple[TypeVar, ...]:
+        if node is None:
+            return ()
+        if not isinstance(node.value, dict):
+            raise self.error(node.line, f"type_vars: expected a mapping of name to dtypes, got {describe(node.value)}")
+        out = []
+        for name, body in node.value.items():
+            if not TYPE_VAR_RE.match(name) or name in DTYPES:
+                raise self.error(body.line, f"type_vars: name {name!r} is not valid (expected CamelCase)")
+            if isinstance(body.value, list):
+                allowed_node, doc = body, ""
+            else:
+                r = self.reader(body, f"type_vars.{name}")
+                allowed_node = r.pop("allowed", required=True)
+                doc = self.text(r.pop("doc"), f"type_vars.{name}.doc")
+                r.finish()
+            assert allowed_node is not None
+            allowed = tuple(self._dtype_name(n, f"type_vars.{name}") for n in self.seq(allowed_node, name))
+            if not allowed:
+                raise self.error(allowed_node.line, f"type_vars.{name}: needs at least one dtype")
+            out.append(TypeVar(name, allowed, doc, self.loc(body)))
+        return tuple(out)
+
+    def _dtype_name(self, node: Node, what: str) -> str:
+        if node.value not in DTYPES:
+            raise self.error(node.line, f"{what}: unknown dtype {node.value!r} (known: {', '.join(DTYPES)})")
+        return str(node.value)
+
+    def _attrs(self, node: Node | None) -> tuple[Attr, ...]:
+        return tuple(self._attr(n) for n in self.seq(node, "attrs"))
+
+    def _attr(self, node: Node) -> Attr:
+        r = self.reader(node, "attr")
+        name = self.identifier(r.pop("name"), "attr", ARG_NAME_RE, node.line)
+        what = f"attr {name!r}"
+        r.what = what
+        type_node = r.pop("type", required=True)
+        assert type_node is not None
+        kind = type_node.value
+        if kind not in ATTR_TYPES:
+            raise self.error(type_node.line, f"{what}: unknown type {kind!r} (known: {', '.join(ATTR_TYPES)})")
+        doc = self.text(r.pop("doc"), f"{what}: doc")
+        allowed_node = r.pop("values" if kind == "enum" else "allowed")
+        allowed: tuple[Any, ...] | None = None
+        if kind == "enum" and allowed_node is None:
+            raise self.error(node.line, f"{what}: an enum needs 'values'")
+        if allowed_node is not None:
+            if kind in ("float", "bool", "list(int)"):
+                raise self.error(allowed_node.line, f"{what}: 'allowed' is not supported for type {kind}")
+            items = self.seq(allowed_node, what)
+            if not items:
+                raise self.error(allowed_node.line, f"{what}: the list of values is empty")
+            allowed = tuple(self._attr_scalar(n, "string" if kind == "enum" else kind, what) for n in items)
+            if kind == "enum":
+                for n, v in zip(items, allowed):
+                    if not re.match(r"^[A-Za-z0-9_]+$", str(v)):
+                        raise self.error(n.line, f"{what}: enum value {v!r} must be letters, digits or _")
+            if len(set(allowed)) != len(allowed):
+                raise self.error(allowed_node.line, f"{what}: duplicate values in {list(allowed)}")
+        minimum = self._bound(r.pop("min"), kind, what)
+        maximum = self._bound(r.pop("max"), kind, what)
+        default_node = r.pop("default")
+        default: Any = None
+        if default_node is not None:
+            default = self._attr_value(default_node, kind, what, "default")
+            self._check_attr_value(default, default_node.line, allowed, minimum, maximum, what, "default")
+        r.finish()
+        return Attr(name=name, type=kind, doc=doc, loc=self.loc(node), default=default,
+                    has_default=default_node is not None, allowed=allowed, minimum=minimum, maximum=maximum)
+
+    def _bound(self, node: Node | None, kind: str, what: str) -> float | None:
+        if node is None:
+            return None
+        if kind not in ("int", "float", "list(int)"):
+            raise self.error(node.line, f"{what}: min/max only apply to int, float and list(int) attrs")
+        if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
+            raise self.error(node.line, f"{what}: bound {node.value!r} is not a number")
+        return node.value
+
+    def _attr_scalar(self, node: Node, kind: str, what: str) -> Any:
+        value = node.value
+        ok = {
+            "int": isinstance(value, int) and not isinstance(value, bool),
+            "float": isinstance(value, (int, float)) and not isinstance(value, bool),
+            "bool": isinstance(value, bool),
+            "string": isinstance(value, str),
+            "enum": isinstance(value, str),
+            "type": isinstance(value, str) and value in DTYPES,
+        }[kind]
+        if not ok:
+            raise self.error(node.line, f"{what}: {describe(value)} is not a valid {kind}")
+        return float(value) if kind == "float" else value
+
+    def _attr_value(self, node: Node, kind: str, what: str, role: str) -> Any:
+        if kind == "list(int)":
+            items = self.seq(node, f"{what}: {role}")
+            return tuple(self._attr_scalar(n, "int", f"{what}: {role}") for n in items)
+        if kind == "string":
+            return self.text(node, f"{what}: {role}", one_line=True)
+        return self._attr_scalar(node, kind, f"{what}: {role}")
+
+    def _check_attr_value(self, value: Any, line: int, allowed: tuple[Any, ...] | None,
+                          minimum: float | None, maximum: float | None, what: str, role: str) -> None:
+        values = value if isinstance(value, tuple) else (value,)
+        for v in values:
+            if allowed is not None and v not in allowed:
+                raise self.error(line, f"{what}: {role} {v!r} is not one of {list(allowed)}")
+            if minimum is not None and v < minimum:
+                raise self.error(line, f"{what}: {role} {v!r} is below the minimum {minimum}")
+            if maximum is not None and v > maximum:
+                raise self.error(line, f"{what}: {role} {v!r} is above the maximum {maximum}")
+
+    # -- shapes ----------------------------------------------------------------------------
+    def _enum_attr(self, name: Any, line: int) -> tuple[str, ...]:
+        attr = next((a for a in self.attrs if a.name == name), None)
+        if attr is None or attr.type != "enum" or attr.allowed is None:
+            enums = [a.name for a in self.attrs if a.type == "enum"]
+            raise self.error(line, f"by: {name!r} is not an enum attr (enum attrs: {enums})")
+        return tuple(str(v) for v in attr.allowed)
+
+    def _switch(self, node: Node, what: str, parse_case) -> Switch:
+        """A value or `{by: attr, VALUE: ..., ...}` covering every value of the enum attr."""
+        if isinstance(node.value, dict) and "by" in node.value:
+            by_node = node.value["by"]
+            values = self._enum_attr(by_node.value, by_node.line)
+            cases = {k: v for k, v in node.value.items() if k != "by"}
+            missing = [v for v in values if v not in cases]
+            extra = [k for k in cases if k not in values]
+            if extra:
+                raise self.error(cases[extra[0]].line,
+                                 f"{what}: {extra[0]!r} is not a value of {by_node.value} ({list(values)})")
+            if missing:
+                raise self.error(node.line, f"{what}: no case for {by_node.value} = {missing[0]!r}")
+            return Switch(by_node.value, tuple((v, parse_case(cases[v], f"{what} ({v})")) for v in values))
+        return Switch(None, (("", parse_case(node, what)),))
+
+    def _pattern(self, node: Node, what: str) -> shapes.ShapePattern:
+        value = node.value
+        if isinstance(value, list):
+            value = plain(node)
+        elif isinstance(value, str) and value in self.named_shapes:
+            raise self.error(node.line, f"{what}: a named shape cannot be used inside 'by'")
+        if not isinstance(value, (str, list)):
+            raise self.error(node.line, f"{what}: expected a shape like [N, H, W, C], got {describe(value)}")
+        try:
+            return shapes.parse_shape(value)
+        except (shapes.ShapeSyntaxError, ValueError, TypeError) as exc:
+            raise self.error(node.line, f"{what}: bad shape {value!r}: {exc}") from None
+
+    def _shape(self, node: Node | None, what: str) -> Switch | None:
+        if node is None:
+            return None
+        if isinstance(node.value, str) and re.match(r"^[a-z_][a-z0-9_]*$", node.value):
+            if node.value not in self.named_shapes:
+                raise self.error(node.line, f"{what}: no shape named {node.value!r} under 'shapes' "
+                                            f"(known: {sorted(self.named_shapes)})")
+            return self.named_shapes[node.value]
+        return self._switch(node, what, self._pattern)
+
+    def _named_shapes(self, node: Node | None) -> dict[str, Switch]:
+        if node is None:
+            return {}
+        if not isinstance(node.value, dict):
+            raise self.error(node.line, f"shapes: expected a mapping of name to shape, got {describe(node.value)}")
+        self.named_shapes = {}
+        out = {}
+        for name, body in node.value.items():
+            if not re.match(r"^[a-z_][a-z0-9_]*$", name):
+                raise self.error(body.line, f"shapes: name {name!r} is not valid (lower_case)")
+            out[name] = self._switch(body, f"shapes.{name}", self._pattern)
+        return out
+
+    def _expr(self, node: Node, what: str) -> shapes.Expr:
+        try:
+            return shapes.parse_dim(node.value)
+        except (shapes.ShapeSyntaxError, ValueError, TypeError) as exc:
+            raise self.error(node.line, f"{what}: bad expression {node.value!r}: {exc}") from None
+
+    # -- inputs, outputs, lets, where ------------------------------------------------------
+    def _dtype_ref(self, node: Node | None, what: str, line: int) -> str:
+        if node is None:
+            raise self.error(line, f"{what}: missing 'dtype'")
+        value = node.value
+        if value in DTYPES or any(t.name == value for t in self.type_vars):
+            return str(value)
+        known = [t.name for t in self.type_vars] + list(DTYPES)
+        raise self.error(node.line, f"{what}: dtype {value!r} is neither a type variable nor a dtype "
+                                    f"(known: {', '.join(known)})")
+
+    def _flag(self, node: Node | None, what: str) -> bool:
+        if node is None:
+            return False
+        if not isinstance(node.value, bool):
+            raise self.error(node.line, f"{what}: expected true or false, got {describe(node.value)}")
+        return node.value
+
+    def _inputs(self, node: Node | None) -> tuple[TensorArg, ...]:
+        out = []
+        for n in self.seq(node, "inputs"):
+            r = self.reader(n, "input")
+            name = self.identifier(r.pop("name"), "input", ARG_NAME_RE, n.line)
+            r.what = what = f"input {name!r}"
+            dtype = self._dtype_ref(r.pop("dtype"), what, n.line)
+            shape = self._shape(r.pop("shape"), f"{what}: shape")
+            optional = self._flag(r.pop("optional"), f"{what}: optional")
+            is_list = self._flag(r.pop("list"), f"{what}: list")
+            py_int = self._flag(r.pop("accepts_python_int"), f"{what}: accepts_python_int")
+            doc = self.text(r.pop("doc"), f"{what}: doc")
+            r.finish()
+            out.append(TensorArg(name, dtype, shape, doc, self.loc(n), optional, is_list, py_int))
+        return tuple(out)
+
+    def _outputs(self, node: Node | None) -> tuple[Output, ...]:
+        out = []
+        for n in self.seq(node, "outputs"):
+            r = self.reader(n, "output")
+            name = self.identifier(r.pop("name"), "output", ARG_NAME_RE, n.line)
+            r.what = what = f"output {name!r}"
+            dtype = self._dtype_ref(r.pop("dtype"), what, n.line)
+            shape_node = r.pop("shape", required=True)
+            shape = self._shape(shape_node, f"{what}: shape")
+            assert shape is not None and shape_node is not None
+            if any(p.ellipsis for _, p in shape.cases):  # type: ignore[attr-defined]
+                raise self.error(shape_node.line, f"{what}: an output shape must be fully known (no '...')")
+            doc = self.text(r.pop("doc"), f"{what}: doc")
+            r.finish()
+            out.append(Output(name, dtype, shape, doc, self.loc(n)))
+        if not out and node is not None:
+            raise self.error(node.line, "outputs: an op needs at least one output")
+        return tuple(out)
+
+    def _lets(self, node: Node | None) -> tuple[Let, ...]:
+        if node is None:
+            return ()
+        if not isinstance(node.value, dict):
+            raise self.error(node.line, f"let: expected a mapping of name to expression, got {describe(node.value)}")
+        out = []
+        for name, body in node.value.items():
+            if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", name) or keyword.iskeyword(name):
+                raise self.error(body.line, f"let: name {name!r} is not valid")
+            out.append(Let(name, self._switch(body, f"let.{name}", self._expr), self.loc(body)))
+        return tuple(out)
+
+    def _condition(self, node: Node | None, what: str) -> Condition:
+        if node is None:
+            return Condition()
+        if not isinstance(node.value, dict) or not node.value:
+            raise self.error(node.line, f"{what}: 'when' must map attr names to values, got {describe(node.value)}")
+        clauses = []
+        for name, value_node in node.value.items():
+            attr = next((a for a in self.attrs if a.name == name), None)
+            if attr is None or attr.type not in ("bool", "enum", "int", "string"):
+                raise self.error(value_node.line, f"{what}: when: {name!r} is not a bool, enum, int or string attr")
+            value = self._attr_scalar(value_node, attr.type, f"{what}: when {name}")
+            self._check_attr_value(value, value_node.line, attr.allowed, None, None, f"{what}: when {name}", "value")
+            clauses.append((name, value))
+        return Condition(tuple(clauses))
+
+    def _where(self, node: Node | None) -> tuple[Constraint, ...]:
+        out = []
+        for n in self.seq(node, "where"):
+            if isinstance(n.value, str):
+                check_node, message, when = n, "", Condition()
+            else:
+                r = self.reader(n, "where")
+                check_node = r.pop("check", required=True)
+                message = self.text(r.pop("message"), "where: message", one_line=True)
+                when = self._condition(r.pop("when"), "where")
+                r.finish()
+            assert check_node is not None
+            text = str(check_node.value)
+            op = next((c for c in COMPARISONS if c in text), None)
+            if op is None:
+                raise self.error(check_node.line, f"where: {text!r} has no comparison ({' '.join(COMPARISONS)})")
+            lhs_text, rhs_text = text.split(op, 1)
+            lhs = self._expr(Node(lhs_text.strip(), check_node.line), "where")
+            rhs = self._expr(Node(rhs_text.strip(), check_node.line), "where")
+            out.append(Constraint(lhs, op, rhs, text.strip(), message, when, self.loc(check_node)))
+        return tuple(out)
+
+    # -- kernel ----------------------------------------------------------------------------
+    def _kernel(self, node: Node | None) -> KernelSpec | None:
+        if node is None:
+            return None
+        r = self.reader(node, "kernel")
+        source_node = r.pop("source", required=True)
+        assert source_node is not None
+        if not isinstance(source_node.value, str) or not SOURCE_RE.match(source_node.value):
+            raise self.error(source_node.line, f"kernel: source {source_node.value!r} must be a relative path "
+                                               f"like nn/name.cu (lower_case parts, no '..')")
+        specialize = []
+        for n in self.seq(r.pop("specialize"), "kernel.specialize"):
+            if not any(t.name == n.value for t in self.type_vars):
+                raise self.error(n.line, f"kernel: specialize: {n.value!r} is not a type variable")
+            specialize.append(str(n.value))
+        steps = tuple(self._launch_step(n) for n in self.seq(r.pop("launch", required=True), "kernel.launch"))
+        if not steps:
+            raise self.error(node.line, "kernel: launch: needs at least one step")
+        r.finish()
+        return KernelSpec(source_node.value, tuple(specialize), steps, self.loc(node))
+
+    def _launch_step(self, node: Node) -> LaunchStep:
+        r = self.reader(node, "launch step")
+        name = self.identifier(r.pop("kernel"), "launch step", KERNEL_NAME_RE, node.line)
+        what = f"launch step {name!r}"
+        r.what = what
+        dims = {}
+        for key in ("grid", "block"):
+            dim_node = r.pop(key, required=True)
+            assert dim_node is not None
+            items = dim_node.value if isinstance(dim_node.value, list) else [dim_node]
+            if not 1 <= len(items) <= 3:
+                raise self.error(dim_node.line, f"{what}: {key} needs 1 to 3 dimensions")
+            dims[key] = tuple(self._expr(n, f"{what}: {key}") for n in items)
+        shared_node = r.pop("shared_bytes")
+        shared = self._expr(shared_node, f"{what}: shared_bytes") if shared_node is not None else None
+        args = []
+        known = self._launch_names()
+        for n in self.seq(r.pop("args", required=True), f"{what}: args"):
+            if n.value not in known:
+                raise self.error(n.line, f"{what}: argument {n.value!r} is not an input, output, attr, let or "
+                                         f"shape symbol of this op")
+            args.append(str(n.value))
+        when = self._condition(r.pop("when"), what)
+        r.finish()
+        return LaunchStep(name, dims["grid"], dims["block"], tuple(args), when, self.loc(node), shared)
+
+    # -- symbol binding --------------------------------------------------------------------
+    def _input_symbols(self) -> set[str]:
+        bound: set[str] = set()
+        for arg in self.inputs:
+            if arg.shape is not None:
+                for _, pattern in arg.shape.cases:
+                    for dim in pattern.dims:  # type: ignore[attr-defined]
+                        bound.update(shapes.symbols(dim))
+        return bound
+
+    def _launch_names(self) -> set[str]:
+        names = {a.name for a in self.inputs} | {o.name for o in self.outputs}
+        names |= {a.name for a in self.attrs} | {let.name for let in self.lets} | self._input_symbols()
+        return names
+
+    def _check_symbols_bound(self) -> None:
+        """Every symbol an output, a let, a where or a launch uses must be bound by an input
+        shape, a let before it, or an int attr."""
+        bound = self._input_symbols() | {a.name for a in self.attrs if a.type == "int"}
+        for let in self.lets:
+            for _, expr in let.value.cases:
+                self._require_bound(expr, bound, f"let {let.name}", let.loc)  # type: ignore[arg-type]
+            bound.add(let.name)
+        for out in self.outputs:
+            for _, pattern in out.shape.cases:
+                for dim in pattern.dims:  # type: ignore[attr-defined]
+                    self._require_bound(dim, bound, f"output {out.name!r}: shape", out.loc)
+        for c in self.where_constraints:
+            for expr in (c.lhs, c.rhs):
+                self._require_bound(expr, bound, f"where {c.text!r}", c.loc)
+
+    def _require_bound(self, expr: shapes.Expr, bound: set[str], what: str, loc: Loc) -> None:
+        free = [s for s in shapes.symbols(expr) if s not in bound]
+        if free:
+            raise self.error(loc.line, f"{what}: symbol {free[0]!r} is not bound by any input shape, "
+                                       f"int attr or earlier let")

@@ -1,0 +1,214 @@
+"""The op model: frozen dataclasses that a spec parses into (see docs/specs.md).
+
+Everything downstream (render, the CLI, docs) reads only these objects, never raw YAML. Each
+object keeps the `Loc` it came from so that later checks can still report `file:line`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+from codegen.shapes import Expr, ShapePattern, shape_to_text, to_text
+
+#: Dtypes a spec may name, with the C type a kernel sees for them.
+DTYPES: dict[str, str] = {
+    "float16": "__half",
+    "bfloat16": "__nv_bfloat16",
+    "float32": "float",
+    "float64": "double",
+    "int8": "signed char",
+    "uint8": "unsigned char",
+    "int32": "int",
+    "uint32": "unsigned int",
+    "int64": "long long",
+    "uint64": "unsigned long long",
+    "bool": "bool",
+}
+
+ATTR_TYPES = ("int", "float", "bool", "string", "enum", "list(int)", "type")
+
+
+@dataclass(frozen=True)
+class Loc:
+    file: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+Scalar = Union[int, float, bool, str]
+AttrValue = Union[Scalar, tuple[int, ...]]
+
+
+@dataclass(frozen=True)
+class Switch:
+    """A value chosen by an enum attr: `{by: data_format, NHWC: ..., NCHW: ...}`.
+
+    A plain (unswitched) value is a Switch with `by=None` and one case keyed "".
+    """
+
+    by: str | None
+    cases: tuple[tuple[str, object], ...]
+
+    def only(self) -> object:
+        assert self.by is None
+        return self.cases[0][1]
+
+    def get(self, key: str) -> object:
+        for k, v in self.cases:
+            if k == key:
+                return v
+        raise KeyError(key)
+
+
+def switch_text(sw: Switch, show=lambda v: str(v)) -> str:
+    """Human text of a switch, as in reference pages: `[N, H, W, C] (NHWC) · [N, C, H, W] (NCHW)`."""
+    if sw.by is None:
+        return show(sw.only())
+    return " · ".join(f"{show(v)} ({k})" for k, v in sw.cases)
+
+
+def pattern_switch_text(sw: Switch) -> str:
+    return switch_text(sw, lambda p: shape_to_text(p))  # type: ignore[arg-type]
+
+
+def expr_switch_text(sw: Switch) -> str:
+    return switch_text(sw, lambda e: to_text(e))  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class TypeVar:
+    name: str
+    allowed: tuple[str, ...]
+    doc: str
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class TensorArg:
+    """An input: `dtype` is a dtype name or a type variable's name."""
+
+    name: str
+    dtype: str
+    shape: Switch | None  # of ShapePattern; None: any shape
+    doc: str
+    loc: Loc
+    optional: bool = False
+    is_list: bool = False
+    accepts_python_int: bool = False  # scalar int inputs (num_layers, ...) may be plain ints
+
+
+@dataclass(frozen=True)
+class Attr:
+    name: str
+    type: str  # one of ATTR_TYPES
+    doc: str
+    loc: Loc
+    default: AttrValue | None = None
+    has_default: bool = False
+    allowed: tuple[Scalar, ...] | None = None  # enum values, or allowed values of int/string/type
+    minimum: float | None = None
+    maximum: float | None = None
+
+
+@dataclass(frozen=True)
+class Output:
+    name: str
+    dtype: str
+    shape: Switch  # of ShapePattern (no ellipsis)
+    doc: str
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class Condition:
+    """`when: {is_training: true}`: every listed attr must have the listed value."""
+
+    clauses: tuple[tuple[str, Scalar], ...] = ()
+
+    def text(self) -> str:
+        return ", ".join(f"{a} = {v!r}" for a, v in self.clauses)
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """A `where:` line: `lhs op rhs` over shape symbols and int attrs."""
+
+    lhs: Expr
+    op: str
+    rhs: Expr
+    text: str
+    message: str
+    when: Condition
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class Let:
+    """A named dimension expression computed once shapes are bound (kernel arguments, shapes)."""
+
+    name: str
+    value: Switch  # of Expr
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class LaunchStep:
+    """One kernel launch of an op's launch plan."""
+
+    kernel: str  # the device function template in the kernel source
+    grid: tuple[Expr, ...]
+    block: tuple[Expr, ...]
+    args: tuple[str, ...]  # tensor names, attr names, or let/shape symbols
+    when: Condition
+    loc: Loc
+    shared_bytes: Expr | None = None
+
+
+@dataclass(frozen=True)
+class KernelSpec:
+    source: str  # path under templates/kernels/
+    specialize: tuple[str, ...]  # type variables that instantiate the kernel templates
+    launch: tuple[LaunchStep, ...]
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class OpSpec:
+    name: str
+    summary: str
+    description: str
+    group: str  # folder under specs/ (nn, rnn, batching, ...)
+    source: str  # spec path relative to the specs root, for headers and errors
+    loc: Loc
+    type_vars: tuple[TypeVar, ...] = ()
+    inputs: tuple[TensorArg, ...] = ()
+    attrs: tuple[Attr, ...] = ()
+    outputs: tuple[Output, ...] = ()
+    where: tuple[Constraint, ...] = ()
+    lets: tuple[Let, ...] = ()
+    kernel: KernelSpec | None = None
+    deprecated: str | None = None
+    gradient: str | None = None  # the op computing this op's gradient
+    gradient_of: str | None = None  # the op this op is the gradient of
+    examples: tuple[str, ...] = field(default=())
+
+    def type_var(self, name: str) -> TypeVar | None:
+        return next((t for t in self.type_vars if t.name == name), None)
+
+    def attr(self, name: str) -> Attr | None:
+        return next((a for a in self.attrs if a.name == name), None)
+
+    @property
+    def required_attrs(self) -> tuple[Attr, ...]:
+        return tuple(a for a in self.attrs if not a.has_default)
+
+    @property
+    def optional_attrs(self) -> tuple[Attr, ...]:
+        return tuple(a for a in self.attrs if a.has_default)
+
+
+def is_pattern_switch(sw: Switch) -> bool:
+    return all(isinstance(v, ShapePattern) for _, v in sw.cases)

@@ -1,0 +1,343 @@
+"""Translation of an op's checks and launch plan into the body of its Python wrapper.
+
+Plain functions that return source lines; the templates only lay them out (DESIGN.md, rule 3).
+Everything from a spec that lands in code is an identifier the loader validated, a number, or a
+string passed through repr(), so a spec cannot inject code.
+"""
+
+from __future__ import annotations
+
+from codegen import shapes
+from codegen.model import DTYPES, Attr, Condition, LaunchStep, OpSpec, Output, Switch, TensorArg
+from codegen.naming import kernel_symbol
+
+ATTR_PY_TYPES = {"int": "int", "float": "float", "bool": "bool", "string": "str", "list(int)": "Sequence[int]",
+                 "type": "str"}
+#: How each kind of kernel argument is passed: the C type the generated entry point declares.
+SCALAR_C_TYPES = {"int": "long long", "float": "float", "bool": "int", "dim": "long long"}
+SCALAR_PY_CTORS = {"int": "_np.int64", "float": "_np.float32", "bool": "_np.int32", "dim": "_np.int64"}
+
+
+def attr_annotation(op: OpSpec, attr: Attr) -> str:
+    if attr.type == "enum":
+        return enum_alias(attr)
+    return ATTR_PY_TYPES[attr.type]
+
+
+def enum_alias(attr: Attr) -> str:
+    from codegen.naming import camel_case
+
+    return camel_case(attr.name)
+
+
+def literal(values: tuple[object, ...]) -> str:
+    return "Literal[" + ", ".join(repr(v) for v in values) + "]"
+
+
+def py_value(value: object) -> str:
+    """A default value as Python source: repr() of validated scalars and tuples."""
+    return repr(value)
+
+
+def switch_attr(op: OpSpec) -> str | None:
+    """The one enum attr that selects input/output shapes and lets, if any."""
+    bys = {sw.by for sw in _switches(op) if sw.by is not None}
+    if len(bys) > 1:
+        raise ValueError(f"op {op.name}: shapes switch on more than one attr ({sorted(bys)})")
+    return next(iter(bys), None)
+
+
+def _switches(op: OpSpec) -> list[Switch]:
+    out = [a.shape for a in op.inputs if a.shape is not None] + [o.shape for o in op.outputs]
+    return out + [let.value for let in op.lets]
+
+
+def _case(sw: Switch, key: str) -> object:
+    return sw.only() if sw.by is None else sw.get(key)
+
+
+def _attr_check(op: OpSpec, attr: Attr) -> str:
+    n, q = attr.name, repr(attr.name)
+    lo, hi = repr(attr.minimum), repr(attr.maximum)
+    if attr.type == "float":
+        return f"{n} = _rt.check_float(_OP, {q}, {n}, {lo}, {hi})"
+    if attr.type == "int":
+        return f"{n} = _rt.check_int(_OP, {q}, {n}, {lo}, {hi}, {attr.allowed!r})"
+    if attr.type == "bool":
+        return f"{n} = _rt.check_bool(_OP, {q}, {n})"
+    if attr.type == "enum":
+        return f"{n} = _rt.check_enum(_OP, {q}, {n}, {attr.allowed!r})"
+    if attr.type == "string":
+        return f"{n} = _rt.check_str(_OP, {q}, {n}, {attr.allowed!r})"
+    if attr.type == "list(int)":
+        return f"{n} = _rt.check_int_list(_OP, {q}, {n}, {lo}, {hi})"
+    return f"{n} = _rt.check_type(_OP, {q}, {n}, {attr.allowed!r})"
+
+
+def _dtype_lines(op: OpSpec, arg: TensorArg, bound: dict[str, str], indent: str) -> list[str]:
+    """Checks one input's dtype; the first input of a type variable binds it."""
+    n, q = arg.name, repr(arg.name)
+    tv = op.type_var(arg.dtype)
+    if tv is None:
+        return [f"{indent}_rt.check_dtype(_OP, {q}, {n}, {(arg.dtype,)!r})"]
+    if tv.name in bound:
+        return [f"{indent}_rt.check_same_dtype(_OP, {q}, {n}, {tv.name}, {tv.name!r}, {bound[tv.name]!r})"]
+    bound[tv.name] = n
+    return [f"{indent}{tv.name} = _rt.check_dtype(_OP, {q}, {n}, {tv.allowed!r}, {tv.name!r})"]
+
+
+def used_symbols(op: OpSpec) -> set[str]:
+    """Symbols some later check, let, output shape, constraint or launch reads: only these are
+    assigned, so generated code has no unused variables."""
+    used: set[str] = set()
+
+    def add(expr: shapes.Expr) -> None:
+        used.update(shapes.symbols(expr))
+
+    for arg in op.inputs:
+        for _, pattern in (arg.shape.cases if arg.shape is not None else ()):
+            for dim in pattern.dims:  # type: ignore[attr-defined]
+                if not isinstance(dim, shapes.Sym):
+                    add(dim)
+    seen: set[str] = set()
+    for arg in op.inputs:  # a symbol that appears a second time is compared against the first
+        for _, pattern in (arg.shape.cases if arg.shape is not None else ()):
+            names = [d.name for d in pattern.dims if isinstance(d, shapes.Sym)]  # type: ignore[attr-defined]
+            used.update(n for n in names if n in seen)
+        for _, pattern in (arg.shape.cases if arg.shape is not None else ()):
+            seen.update(d.name for d in pattern.dims if isinstance(d, shapes.Sym))  # type: ignore[attr-defined]
+    for let in op.lets:
+        for _, expr in let.value.cases:
+            add(expr)  # type: ignore[arg-type]
+    for out in op.outputs:
+        for _, pattern in out.shape.cases:
+            for dim in pattern.dims:  # type: ignore[attr-defined]
+                add(dim)
+    for c in op.where:
+        add(c.lhs)
+        add(c.rhs)
+    for step in op.kernel.launch if op.kernel is not None else ():
+        for expr in (*step.grid, *step.block, *((step.shared_bytes,) if step.shared_bytes else ())):
+            add(expr)
+        used.update(step.args)
+    return used
+
+
+def _shape_lines(arg: TensorArg, pattern: shapes.ShapePattern, bound: set[str], context: str,
+                 indent: str, used: set[str]) -> list[str]:
+    """Binds the symbols this input introduces and checks every other dim against its value."""
+    n, dims = arg.name, pattern.dims
+    texts = tuple(shapes.to_text(d) for d in dims) + (("...",) if pattern.ellipsis else ())
+    known = sorted({s for d in dims for s in shapes.symbols(d) if s in bound})
+    bindings = "{" + ", ".join(f"{s!r}: {s}" for s in known) + "}"
+    fail = f"raise _rt.shape_error(_OP, {n!r}, {texts!r}, {n}.shape, {bindings}, {context!r})"
+    rank = f"{n}.ndim < {len(dims)}" if pattern.ellipsis else f"{n}.ndim != {len(dims)}"
+    lines = [f"{indent}if {rank}:", f"{indent}    {fail}"]
+    checks = []
+    for i, dim in enumerate(dims):
+        if isinstance(dim, shapes.Sym) and dim.name not in bound:
+            if dim.name in used:
+                lines.append(f"{indent}{dim.name} = {n}.shape[{i}]")
+            bound.add(dim.name)
+        else:
+            checks.append(f"{n}.shape[{i}] != {shapes.to_python(dim)}")
+    if checks:
+        # the message shows every binding, the new ones included
+        all_known = sorted({s for d in dims for s in shapes.symbols(d)})
+        bindings_all = "{" + ", ".join(f"{s!r}: {s}" for s in all_known) + "}"
+        fail_all = f"raise _rt.shape_error(_OP, {n!r}, {texts!r}, {n}.shape, {bindings_all}, {context!r})"
+        lines += [f"{indent}if {' or '.join(checks)}:", f"{indent}    {fail_all}"]
+    return lines
+
+
+def _shape_section(op: OpSpec, key: str, by: str | None, indent: str) -> list[str]:
+    """Shape checks, lets and output shapes for one value of the switching attr."""
+    context = f"{by} {key}" if by else ""
+    bound = {a.name for a in op.attrs if a.type == "int"}
+    used = used_symbols(op)
+    lines: list[str] = []
+    for arg in sorted(op.inputs, key=lambda a: a.optional):  # optional inputs never bind symbols
+        if arg.shape is None:
+            continue
+        pattern = _case(arg.shape, key)
+        assert isinstance(pattern, shapes.ShapePattern)
+        if arg.optional:
+            new = [s for d in pattern.dims if isinstance(d, shapes.Sym) for s in [d.name] if s not in bound]
+            if new:
+                raise ValueError(f"op {op.name}: optional input {arg.name!r} cannot bind symbol {new[0]!r}")
+            body = _shape_lines(arg, pattern, bound, context, indent + "    ", used)
+            lines += [f"{indent}if {arg.name} is not None:", *body]
+        elif arg.is_list:
+            lines += [f"{indent}for _item in {arg.name}:"]
+            item = TensorArg("_item", arg.dtype, arg.shape, "", arg.loc)
+            lines += _shape_lines(item, pattern, bound, context, indent + "    ", used)
+        else:
+            lines += _shape_lines(arg, pattern, bound, context, indent, used)
+    for let in op.lets:
+        expr = _case(let.value, key)
+        lines.append(f"{indent}{let.name} = {shapes.to_python(expr)}")  # type: ignore[arg-type]
+    for out in op.outputs:
+        pattern = _case(out.shape, key)
+        dims = ", ".join(shapes.to_python(d) for d in pattern.dims)  # type: ignore[attr-defined]
+        lines.append(f"{indent}_shape_{out.name} = ({dims}{',' if len(pattern.dims) == 1 else ''})")  # type: ignore[attr-defined]
+    return lines
+
+
+def _condition(cond: Condition) -> str:
+    return " and ".join(f"{a} == {v!r}" for a, v in cond.clauses)
+
+
+def _dtype_expr(op: OpSpec, dtype: str) -> str:
+    return dtype if op.type_var(dtype) is not None else repr(dtype)
+
+
+def _kernel_arg(op: OpSpec, name: str) -> str:
+    attr = op.attr(name)
+    if attr is not None:
+        return f"{SCALAR_PY_CTORS[attr.type]}({name})"
+    if any(a.name == name for a in op.inputs) or any(o.name == name for o in op.outputs):
+        return name
+    return f"_np.int64({name})"
+
+
+def _launch_lines(op: OpSpec, step: LaunchStep, indent: str) -> list[str]:
+    assert op.kernel is not None
+    spec = op.kernel.specialize
+    prefix = kernel_symbol(op.name, step.kernel, ())
+    symbol = repr(prefix) + "".join(f" + '__' + {tv}" for tv in spec)
+    grid = ", ".join(shapes.to_python(d) for d in step.grid)
+    block = ", ".join(shapes.to_python(d) for d in step.block)
+    args = ", ".join(_kernel_arg(op, a) for a in step.args)
+    shared = shapes.to_python(step.shared_bytes) if step.shared_bytes is not None else "0"
+    call = (f"_backend.launch(_KERNELS, {symbol}, ({grid},), ({block},), ({args},), {shared})")
+    if step.when.clauses:
+        return [f"{indent}if {_condition(step.when)}:", f"{indent}    {call}"]
+    return [f"{indent}{call}"]
+
+
+def run_params(op: OpSpec) -> str:
+    names = [a.name for a in op.inputs] + [a.name for a in op.attrs]
+    return ", ".join(["scope: Scope | None"] + [f"{n}: Any" for n in names])
+
+
+def run_body(op: OpSpec) -> list[str]:
+    """The body of the op's `_run(scope, *inputs, *attrs)`: check, allocate, launch, return."""
+    ind = "    "
+    lines = [f"{ind}_backend = _rt.backend_of(scope)"]
+    lines += [ind + _attr_check(op, a) for a in op.attrs]
+    bound_types: dict[str, str] = {}
+    for arg in op.inputs:
+        n = arg.name
+        if arg.is_list:
+            lines.append(f"{ind}{n} = [_backend.adopt(_OP, f'{n}[{{_i}}]', _v) for _i, _v in "
+                         f"enumerate(_rt.check_list(_OP, {n!r}, {n}))]")
+            lines.append(f"{ind}for _item in {n}:")
+            item = TensorArg("_item", arg.dtype, arg.shape, "", arg.loc)
+            lines += _dtype_lines(op, item, bound_types, ind + "    ")
+            continue
+        if arg.optional:
+            lines.append(f"{ind}if {n} is not None:")
+            lines.append(f"{ind}    {n} = _backend.adopt(_OP, {n!r}, {n})")
+            lines += _dtype_lines(op, arg, dict(bound_types), ind + "    ")
+        else:
+            lines.append(f"{ind}{n} = _backend.adopt(_OP, {n!r}, {n})")
+            lines += _dtype_lines(op, arg, bound_types, ind)
+    for tv in op.type_vars:
+        if tv.name not in bound_types:
+            if len(tv.allowed) != 1:
+                raise ValueError(f"op {op.name}: type variable {tv.name} is bound by no input")
+            lines.append(f"{ind}{tv.name} = {tv.allowed[0]!r}")
+    by = switch_attr(op)
+    if by is None:
+        lines += _shape_section(op, "", None, ind)
+    else:
+        attr = op.attr(by)
+        assert attr is not None and attr.allowed is not None
+        for i, value in enumerate(attr.allowed):
+            keyword = "if" if i == 0 else "elif"
+            lines.append(f"{ind}{keyword} {by} == {value!r}:")
+            lines += _shape_section(op, str(value), by, ind + "    ")
+        lines += [f"{ind}else:", f"{ind}    raise AssertionError({by})"]
+    for c in op.where:
+        cond = f"not ({shapes.to_python(c.lhs)} {c.op} {shapes.to_python(c.rhs)})"
+        if c.when.clauses:
+            cond = f"{_condition(c.when)} and {cond}"
+        syms = sorted({s for e in (c.lhs, c.rhs) for s in shapes.symbols(e)})
+        values = "{" + ", ".join(f"{s!r}: {s}" for s in syms) + "}"
+        lines += [f"{ind}if {cond}:",
+                  f"{ind}    raise _rt.constraint_error(_OP, {c.text!r}, {values}, {c.message!r})"]
+    for out in op.outputs:
+        lines.append(f"{ind}{out.name} = _backend.empty(_shape_{out.name}, {_dtype_expr(op, out.dtype)})")
+    if op.kernel is not None:
+        for step in op.kernel.launch:
+            lines += _launch_lines(op, step, ind)
+    names = ", ".join(o.name for o in op.outputs)
+    lines.append(f"{ind}return {op.name}Outputs({names})")
+    return lines
+
+
+def entry_points(op: OpSpec) -> list[str]:
+    """The extern "C" __global__ entry points appended to the kernel source, one per launch step
+    and specialization. Their parameter types follow from the spec, so wrapper and kernel agree by
+    construction: inputs are `const T*`, outputs `T*`, int attrs and dims `long long`, float attrs
+    `float`, bools `int`."""
+    assert op.kernel is not None
+    spec = op.kernel.specialize
+    combos: list[tuple[str, ...]] = [()]
+    for tv_name in spec:
+        tv = op.type_var(tv_name)
+        assert tv is not None
+        combos = [c + (d,) for c in combos for d in tv.allowed]
+    seen: set[str] = set()
+    out: list[str] = []
+    for step in op.kernel.launch:
+        if step.kernel in seen:
+            continue
+        seen.add(step.kernel)
+        for combo in combos:
+            binding = dict(zip(spec, combo))
+            params, names = [], []
+            for arg in step.args:
+                params.append(_c_param(op, arg, binding))
+                names.append(arg)
+            threads = _const_threads(step)
+            bounds = f"__launch_bounds__({threads}) " if threads else ""
+            targs = ", ".join(DTYPES[d] for d in combo)
+            call = f"{step.kernel}<{targs}>" if combo else step.kernel
+            out.append(f'extern "C" __global__ void {bounds}{kernel_symbol(op.name, step.kernel, combo)}(')
+            out.append("    " + ",\n    ".join(params) + ") {")
+            out.append(f"  {call}({', '.join(names)});")
+            out.append("}")
+            out.append("")
+    return out
+
+
+def _c_param(op: OpSpec, name: str, binding: dict[str, str]) -> str:
+    attr = op.attr(name)
+    if attr is not None:
+        if attr.type not in SCALAR_C_TYPES:
+            raise ValueError(f"op {op.name}: attr {name!r} of type {attr.type} cannot be a kernel argument")
+        return f"{SCALAR_C_TYPES[attr.type]} {name}"
+    tensor: TensorArg | Output | None = next((a for a in op.inputs if a.name == name), None)
+    const = "const " if tensor is not None else ""
+    if tensor is None:
+        tensor = next((o for o in op.outputs if o.name == name), None)
+    if tensor is None:
+        return f"long long {name}"
+    dtype = binding.get(tensor.dtype)
+    if dtype is None:
+        tv = op.type_var(tensor.dtype)
+        if tv is not None and len(tv.allowed) != 1:
+            raise ValueError(f"op {op.name}: {name!r} has type {tv.name}, which the kernel does not specialize")
+        dtype = tv.allowed[0] if tv is not None else tensor.dtype
+    return f"{const}{DTYPES[dtype]}* __restrict__ {name}"
+
+
+def _const_threads(step: LaunchStep) -> int | None:
+    try:
+        total = 1
+        for d in step.block:
+            total *= shapes.evaluate(d, {})
+        return total
+    except shapes.ShapeEvalError:
+        return None

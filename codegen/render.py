@@ -1,0 +1,99 @@
+"""Model → file texts. Jinja runs with StrictUndefined; translation lives in pygen.py and the
+filters below, so templates only lay out text. The template tree mirrors the output tree."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path, PurePosixPath
+
+import jinja2
+
+from codegen import pygen
+from codegen.shapes import to_text
+from codegen.model import OpSpec, expr_switch_text, pattern_switch_text
+from codegen.naming import camel_case, outputs_class, snake_case
+from codegen.yamlnodes import SpecError
+
+GENERATOR = "opgen"
+
+
+def docstring(text: str) -> str:
+    """Text that is safe inside a non-raw triple-quoted Python string: backslashes doubled, and no
+    run of quotes can close the string (a quote followed by a quote, or at the end, is escaped)."""
+    text = text.replace("\\", "\\\\")
+    return re.sub(r'"(?=")|"$', '\\"', text)
+
+
+def c_comment(text: str) -> str:
+    """Text that is safe inside a /* */ comment."""
+    return text.replace("*/", "*\\/")
+
+
+def markdown(text: str) -> str:
+    """Spec text on a reference page: no raw HTML."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def indent_lines(text: str, prefix: str) -> str:
+    return "\n".join((prefix + line) if line.strip() else "" for line in text.splitlines())
+
+
+def make_env(templates_root: Path) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_root)),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        autoescape=False,
+    )
+    env.filters.update(docstring=docstring, c_comment=c_comment, markdown=markdown, snake=snake_case,
+                       camel=camel_case, indent_lines=indent_lines, shape_text=pattern_switch_text,
+                       expr_text=expr_switch_text, pyrepr=repr,
+                       expr_dim=lambda e: to_text(e))
+    env.globals.update(pygen=pygen, outputs_class=outputs_class)
+    return env
+
+
+def header(source: str, comment: str) -> str:
+    return f"{comment} generated from specs/{source} by {GENERATOR} — do not edit"
+
+
+def render_all(ops: list[OpSpec], templates_root: Path) -> dict[str, str]:
+    """Every generated file's path (relative to the output root) and text."""
+    env = make_env(templates_root)
+    files: dict[str, str] = {}
+    groups: dict[str, list[OpSpec]] = {}
+    for op in sorted(ops, key=lambda o: o.name):
+        groups.setdefault(op.group, []).append(op)
+        base = PurePosixPath(op.group) / snake_case(op.name)
+        ctx = {"op": op, "module": snake_case(op.name)}
+        try:
+            files[f"{base}.py"] = env.get_template("python/op.py.j2").render(
+                ctx, header=header(op.source, "#"))
+            if op.kernel is not None:
+                files[f"{base}.cu"] = render_kernel(env, op, templates_root)
+            files[f"docs/{base}.md"] = env.get_template("docs/op.md.j2").render(
+                ctx, header=header(op.source, "<!--") + " -->")
+        except ValueError as exc:  # translation errors found while rendering (pygen)
+            raise SpecError(op.loc.file, op.loc.line, str(exc).split(": ", 1)[-1], op.name) from None
+    all_header = "# generated from specs/ by opgen — do not edit"
+    files["__init__.py"] = env.get_template("python/__init__.py.j2").render(groups=groups, header=all_header)
+    files["py.typed"] = ""
+    for group, members in groups.items():
+        files[f"{group}/__init__.py"] = env.get_template("python/group_init.py.j2").render(
+            group=group, ops=members, header=all_header)
+    files["docs/index.md"] = env.get_template("docs/index.md.j2").render(
+        groups=groups, header="<!-- generated from specs/ by opgen — do not edit -->")
+    return files
+
+
+def render_kernel(env: jinja2.Environment, op: OpSpec, templates_root: Path) -> str:
+    assert op.kernel is not None
+    name = f"kernels/{op.kernel.source}"
+    if not (templates_root / name).is_file():
+        raise SpecError(op.kernel.loc.file, op.kernel.loc.line,
+                        f"kernel: source {op.kernel.source!r} not found under templates/kernels/", op.name)
+    body = env.get_template(name).render(op=op)
+    return env.get_template("kernels/op.cu.j2").render(
+        op=op, body=body, entries="\n".join(pygen.entry_points(op)), header=header(op.source, "//"))

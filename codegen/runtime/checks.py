@@ -1,0 +1,148 @@
+"""Argument checks that generated wrappers call before any kernel runs.
+
+Each error names the op, the argument, what was expected and what was given
+(DESIGN.md: `FusedBatchNormGradV3: x: expected shape [N, H, W, C=3] (data_format NHWC), got [2, 4, 5, 7]`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+
+def _fmt_shape(shape: Sequence[int]) -> str:
+    return "[" + ", ".join(str(d) for d in shape) + "]"
+
+
+def dtype_name(value: Any) -> str:
+    """numpy/CuPy dtype name ('float32', 'bfloat16' with ml_dtypes)."""
+    return str(value.dtype.name) if hasattr(value.dtype, "name") else str(value.dtype)
+
+
+def require_array(op: str, arg: str, value: Any) -> Any:
+    if not (hasattr(value, "shape") and hasattr(value, "dtype")):
+        raise TypeError(f"{op}: {arg}: expected an array (NumPy, CuPy or __dlpack__/__cuda_array_interface__ "
+                        f"producer), got {type(value).__name__}")
+    return value
+
+
+def check_dtype(op: str, arg: str, value: Any, allowed: tuple[str, ...], type_var: str | None = None) -> str:
+    name = dtype_name(value)
+    if name not in allowed:
+        what = f"{type_var} in {{{', '.join(allowed)}}}" if type_var else ", ".join(allowed)
+        raise TypeError(f"{op}: {arg}: expected dtype {what}, got {name}")
+    return name
+
+
+def check_same_dtype(op: str, arg: str, value: Any, expected: str, type_var: str, bound_by: str) -> None:
+    name = dtype_name(value)
+    if name != expected:
+        raise TypeError(f"{op}: {arg}: expected dtype {expected} ({type_var}, as {bound_by}), got {name}")
+
+
+def shape_error(op: str, arg: str, pattern: Sequence[str], actual: Sequence[int], bindings: Mapping[str, int],
+                context: str = "") -> ValueError:
+    """The expected shape shows each already-bound symbol's value: [N, H, W, C=3]."""
+    dims = [f"{d}={bindings[d]}" if d in bindings else d for d in pattern]
+    where = f" ({context})" if context else ""
+    return ValueError(f"{op}: {arg}: expected shape [{', '.join(dims)}]{where}, got {_fmt_shape(actual)}")
+
+
+def check_bool(op: str, name: str, value: Any) -> bool:
+    if not isinstance(value, (bool,)) and type(value).__name__ != "bool_":
+        raise TypeError(f"{op}: attr {name}: expected a bool, got {type(value).__name__} {value!r}")
+    return bool(value)
+
+
+def check_int(op: str, name: str, value: Any, minimum: float | None = None, maximum: float | None = None,
+              allowed: tuple[Any, ...] | None = None) -> int:
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise TypeError(f"{op}: attr {name}: expected an int, got {type(value).__name__} {value!r}")
+    value = int(value)
+    _check_range(op, name, value, minimum, maximum, allowed)
+    return value
+
+
+def check_float(op: str, name: str, value: Any, minimum: float | None = None, maximum: float | None = None) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) and not hasattr(value, "__float__"):
+        raise TypeError(f"{op}: attr {name}: expected a float, got {type(value).__name__} {value!r}")
+    result = float(value)
+    if math.isnan(result):
+        raise ValueError(f"{op}: attr {name}: expected a number, got nan")
+    _check_range(op, name, result, minimum, maximum, None)
+    return result
+
+
+def check_str(op: str, name: str, value: Any, allowed: tuple[str, ...] | None = None) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{op}: attr {name}: expected a string, got {type(value).__name__} {value!r}")
+    _check_range(op, name, value, None, None, allowed)
+    return value
+
+
+def check_enum(op: str, name: str, value: Any, allowed: tuple[str, ...]) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{op}: attr {name}: expected one of {', '.join(allowed)}, got "
+                        f"{type(value).__name__} {value!r}")
+    if value not in allowed:
+        raise ValueError(f"{op}: attr {name}: expected one of {', '.join(allowed)}, got {value!r}")
+    return value
+
+
+def check_int_list(op: str, name: str, value: Any, minimum: float | None = None,
+                   maximum: float | None = None) -> tuple[int, ...]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        raise TypeError(f"{op}: attr {name}: expected a list of ints, got {type(value).__name__} {value!r}")
+    return tuple(check_int(op, f"{name}[{i}]", v, minimum, maximum) for i, v in enumerate(value))
+
+
+def check_type(op: str, name: str, value: Any, allowed: tuple[str, ...] | None) -> str:
+    """A `type` attr: a dtype name or anything with a numpy-style `.name` (np.float32, np.dtype)."""
+    text = value if isinstance(value, str) else getattr(value, "__name__", getattr(value, "name", None))
+    if not isinstance(text, str):
+        raise TypeError(f"{op}: attr {name}: expected a dtype, got {type(value).__name__} {value!r}")
+    _check_range(op, name, text, None, None, allowed)
+    return text
+
+
+def _check_range(op: str, name: str, value: Any, minimum: float | None, maximum: float | None,
+                 allowed: tuple[Any, ...] | None) -> None:
+    if allowed is not None and value not in allowed:
+        raise ValueError(f"{op}: attr {name}: expected one of {list(allowed)}, got {value!r}")
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{op}: attr {name}: expected a value >= {minimum}, got {value!r}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{op}: attr {name}: expected a value <= {maximum}, got {value!r}")
+
+
+def constraint_error(op: str, text: str, values: Mapping[str, int], message: str) -> ValueError:
+    bound = ", ".join(f"{k}={v}" for k, v in values.items())
+    extra = f": {message}" if message else ""
+    return ValueError(f"{op}: requires {text} (with {bound}){extra}")
+
+
+def merge_options(op: str, options: Sequence[Any], options_type: type) -> dict[str, Any]:
+    merged: dict[str, Any] = {}
+    for option in options:
+        if not isinstance(option, options_type):
+            raise TypeError(f"{op}: options: expected {op}.Options, got {type(option).__name__} {option!r}")
+        merged.update(option._values)
+    return merged
+
+
+def check_list(op: str, arg: str, value: Any) -> list[Any]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)):
+        raise TypeError(f"{op}: {arg}: expected a list of arrays, got {type(value).__name__}")
+    return list(value)
+
+
+def op_repr(op: str, outputs: Any) -> str:
+    """`<FusedBatchNormGradV3 x_backprop=float32[2, 3, 4, 5] ...>`: shapes and dtypes, not values."""
+    parts = []
+    for name, value in zip(outputs._fields, outputs):
+        if hasattr(value, "shape"):
+            parts.append(f"{name}={dtype_name(value)}{_fmt_shape(value.shape)}")
+        else:
+            parts.append(f"{name}={value!r}")
+    return f"<{op} {' '.join(parts)}>"

@@ -1,0 +1,70 @@
+"""The cpu backend: NumPy arrays, kernels through the host emulation (codegen.runtime.host)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from codegen.runtime.checks import require_array
+from codegen.runtime.kernels import KernelSource
+
+_DTYPES: dict[str, Any] = {
+    "float16": np.float16, "float32": np.float32, "float64": np.float64, "int8": np.int8, "uint8": np.uint8,
+    "int32": np.int32, "uint32": np.uint32, "int64": np.int64, "uint64": np.uint64, "bool": np.bool_,
+}
+
+
+def numpy_dtype(name: str) -> Any:
+    if name == "bfloat16":
+        import ml_dtypes  # only arrays that already are bfloat16 get here, so ml_dtypes is present
+
+        return ml_dtypes.bfloat16
+    return _DTYPES[name]
+
+
+def poison_requested() -> bool:
+    """Tests set OPGEN_POISON_OUTPUTS=1 so that an output element no kernel writes shows as NaN."""
+    return os.environ.get("OPGEN_POISON_OUTPUTS", "") not in ("", "0")
+
+
+class CpuBackend:
+    name = "cpu"
+
+    def __init__(self) -> None:
+        self._modules: dict[str, Any] = {}
+
+    def __repr__(self) -> str:
+        return "CpuBackend()"
+
+    def adopt(self, op: str, arg: str, value: Any) -> np.ndarray:
+        """Inputs as C-contiguous NumPy arrays (a CUDA array is copied to the host)."""
+        if hasattr(value, "get") and hasattr(value, "__cuda_array_interface__"):
+            value = value.get()
+        require_array(op, arg, value)
+        return np.ascontiguousarray(value)
+
+    def empty(self, shape: Sequence[int], dtype: str) -> np.ndarray:
+        out = np.empty(tuple(shape), numpy_dtype(dtype))
+        if poison_requested():
+            out.fill(np.nan if out.dtype.kind == "f" or dtype == "bfloat16" else -1)
+        return out
+
+    def launch(self, source: KernelSource, symbol: str, grid: Sequence[int], block: Sequence[int],
+               args: Sequence[Any], shared_mem: int = 0) -> None:
+        if 0 in grid:  # nothing to do: an empty tensor
+            return
+        module = self._modules.get(source.op)
+        if module is None:
+            from codegen.runtime import host
+
+            module = host.load_module(source.text, name_hint=source.op)
+            self._modules[source.op] = module
+        module.get_function(symbol)(tuple(grid), tuple(block), tuple(args), shared_mem=shared_mem)
+
+    # scalar kernel arguments, typed as the kernels declare them
+    int64 = staticmethod(np.int64)
+    float32 = staticmethod(np.float32)
+    int32 = staticmethod(np.int32)

@@ -1,0 +1,75 @@
+"""Scope: where generated ops run. `Scope()` picks cuda when CuPy and a GPU are present, else cpu."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from codegen.runtime.cpu import CpuBackend
+
+_cpu_backend: CpuBackend | None = None
+
+
+def _cpu() -> CpuBackend:
+    global _cpu_backend
+    if _cpu_backend is None:
+        _cpu_backend = CpuBackend()
+    return _cpu_backend
+
+
+def cuda_available() -> tuple[bool, str]:
+    """(available, why not). Never imports CuPy at module import time."""
+    try:
+        import cupy  # noqa: F401
+    except ImportError:
+        return False, "CuPy is not installed (pip install 'opgen[cuda]')"
+    try:
+        count = cupy.cuda.runtime.getDeviceCount()
+    except Exception as exc:  # CUDA driver missing or broken
+        return False, f"CuPy found no usable CUDA driver ({exc})"
+    if count == 0:
+        return False, "no CUDA device is present"
+    return True, ""
+
+
+class Scope:
+    """The device generated ops run on: "cpu", "cuda" or "cuda:N"; None picks cuda if present."""
+
+    def __init__(self, device: str | None = None):
+        if device is None:
+            ok, _ = cuda_available()
+            device = "cuda" if ok else "cpu"
+        if not isinstance(device, str) or not re.fullmatch(r"cpu|cuda(:\d+)?", device):
+            raise ValueError(f"Scope: device: expected 'cpu', 'cuda' or 'cuda:N', got {device!r}")
+        self.device = device
+        self.backend: Any
+        if device == "cpu":
+            self.backend = _cpu()
+        else:
+            ok, why = cuda_available()
+            if not ok:
+                raise RuntimeError(f"Scope: device {device!r} is not available: {why}. Use Scope('cpu').")
+            from codegen.runtime.cuda import cuda_backend  # issue 3: the CuPy backend
+
+            self.backend = cuda_backend(int(device.partition(":")[2] or 0))
+
+    def __repr__(self) -> str:
+        return f"Scope(device={self.device!r})"
+
+
+_default: Scope | None = None
+
+
+def default_scope() -> Scope:
+    global _default
+    if _default is None:
+        _default = Scope()
+    return _default
+
+
+def backend_of(scope: Scope | None) -> Any:
+    if scope is None:
+        return default_scope().backend
+    if not isinstance(scope, Scope):
+        raise TypeError(f"scope: expected a Scope, got {type(scope).__name__} {scope!r}")
+    return scope.backend

@@ -1,0 +1,123 @@
+"""YAML with line numbers: a thin reader over PyYAML's node tree.
+
+PyYAML's `safe_load` forgets where values came from and silently keeps the last of duplicate
+keys. Specs need both: every error names `file:line`, and a duplicate key is an error. So we
+compose the node tree and convert it ourselves into `Node`s that remember their line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+
+class SpecError(Exception):
+    """A spec problem, always rendered as `file:line: op X: message`."""
+
+    def __init__(self, file: str, line: int, message: str, op: str | None = None):
+        self.file, self.line, self.op, self.message = file, line, op, message
+        where = f"op {op}: " if op else ""
+        super().__init__(f"{file}:{line}: {where}{message}")
+
+
+@dataclass
+class Node:
+    value: Any  # dict[str, Node] | list[Node] | scalar
+    line: int
+
+
+_scalar_constructor = yaml.SafeLoader(stream="")
+
+
+def _convert(node: yaml.Node, file: str) -> Node:
+    line = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        out: dict[str, Node] = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise SpecError(file, key_node.start_mark.line + 1, "mapping keys must be plain strings")
+            key = key_node.value
+            if key in out:
+                raise SpecError(
+                    file, key_node.start_mark.line + 1,
+                    f"duplicate key {key!r} (first at line {out[key].line})")
+            out[key] = _convert(value_node, file)
+        return Node(out, line)
+    if isinstance(node, yaml.SequenceNode):
+        return Node([_convert(n, file) for n in node.value], line)
+    assert isinstance(node, yaml.ScalarNode)
+    return Node(_scalar_constructor.construct_object(node), line)
+
+
+def parse_yaml(text: str, file: str) -> Node:
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else 1
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise SpecError(file, line, f"invalid YAML: {problem}") from None
+    if root is None:
+        raise SpecError(file, 1, "empty spec file")
+    try:
+        return _convert(root, file)
+    except yaml.constructor.ConstructorError as exc:
+        mark = exc.problem_mark
+        raise SpecError(file, (mark.line + 1) if mark else 1, f"invalid YAML value: {exc.problem}") from None
+
+
+class MapReader:
+    """Pops keys from a mapping node; `finish()` rejects whatever was not popped."""
+
+    def __init__(self, node: Node, file: str, what: str, op: str | None):
+        self.file, self.what, self.op, self.line = file, what, op, node.line
+        if not isinstance(node.value, dict):
+            raise self.error(node.line, f"{what} must be a mapping, got {describe(node.value)}")
+        self.items: dict[str, Node] = dict(node.value)
+        self.allowed: list[str] = []
+
+    def error(self, line: int, message: str) -> SpecError:
+        return SpecError(self.file, line, message, self.op)
+
+    def pop(self, key: str, required: bool = False) -> Node | None:
+        self.allowed.append(key)
+        node = self.items.pop(key, None)
+        if node is None and required:
+            raise self.error(self.line, f"{self.what}: missing required key {key!r}")
+        return node
+
+    def pop_str(self, key: str, required: bool = False, default: str | None = None) -> str | None:
+        node = self.pop(key, required)
+        if node is None:
+            return default
+        if not isinstance(node.value, str):
+            raise self.error(node.line, f"{self.what}: {key!r} must be a string, got {describe(node.value)}")
+        return node.value
+
+    def finish(self) -> None:
+        if self.items:
+            key, node = next(iter(self.items.items()))
+            allowed = ", ".join(sorted(self.allowed))
+            raise self.error(node.line, f"{self.what}: unknown key {key!r} (allowed: {allowed})")
+
+
+def describe(value: Any) -> str:
+    """A value as an error message shows it: its YAML kind and, for scalars, itself."""
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if value is None:
+        return "nothing (null)"
+    return f"{type(value).__name__} {value!r}"
+
+
+def plain(node: Node) -> Any:
+    """The node's value with line numbers stripped (for lists of scalars)."""
+    if isinstance(node.value, dict):
+        return {k: plain(v) for k, v in node.value.items()}
+    if isinstance(node.value, list):
+        return [plain(v) for v in node.value]
+    return node.value

@@ -1,0 +1,17 @@
+# generated from specs/ by opgen — do not edit
+"""Generated ops. Each op is a class (`FusedBatchNormV3.create(scope, ...)`, `Options`, output
+accessors) and a snake_case function returning a NamedTuple of its outputs."""
+
+from codegen.runtime.scope import Scope
+from generated.nn.fused_batch_norm_grad_v3 import FusedBatchNormGradV3, FusedBatchNormGradV3Outputs, fused_batch_norm_grad_v3
+from generated.nn.fused_batch_norm_v3 import FusedBatchNormV3, FusedBatchNormV3Outputs, fused_batch_norm_v3
+
+__all__ = [
+    "Scope",
+    "FusedBatchNormGradV3",
+    "FusedBatchNormGradV3Outputs",
+    "fused_batch_norm_grad_v3",
+    "FusedBatchNormV3",
+    "FusedBatchNormV3Outputs",
+    "fused_batch_norm_v3",
+]

@@ -1,0 +1,44 @@
+// Shared device helpers for opgen kernels: conversions between storage types and float, and
+// block-wide reductions. Kernel templates include this file with a Jinja include tag.
+namespace opgen {
+
+template <typename T> __device__ __forceinline__ float to_float(T v) { return static_cast<float>(v); }
+template <> __device__ __forceinline__ float to_float<__half>(__half v) { return __half2float(v); }
+template <> __device__ __forceinline__ float to_float<__nv_bfloat16>(__nv_bfloat16 v) {
+  return __bfloat162float(v);
+}
+
+template <typename T> __device__ __forceinline__ T from_float(float v) { return static_cast<T>(v); }
+template <> __device__ __forceinline__ __half from_float<__half>(float v) { return __float2half_rn(v); }
+template <> __device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) {
+  return __float2bfloat16(v);
+}
+
+__device__ __forceinline__ float warp_sum(float v) {
+#pragma unroll
+  for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_down_sync(0xffffffffu, v, offset);
+  return v;
+}
+
+// Sums a and b over the block; every thread gets both totals. blockDim.x must be a multiple of
+// 32 and at most 1024. Ends with a barrier, so it may be called again right away.
+__device__ __forceinline__ float2 block_sum2(float a, float b) {
+  __shared__ float2 partial[32];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+  a = warp_sum(a);
+  b = warp_sum(b);
+  if (lane == 0) partial[warp] = make_float2(a, b);
+  __syncthreads();
+  if (warp == 0) {
+    float2 p = lane < warps ? partial[lane] : make_float2(0.f, 0.f);
+    p.x = warp_sum(p.x);
+    p.y = warp_sum(p.y);
+    if (lane == 0) partial[0] = p;
+  }
+  __syncthreads();
+  const float2 total = partial[0];
+  __syncthreads();  // partial[0] is overwritten by the next call
+  return total;
+}
+
+}  // namespace opgen
