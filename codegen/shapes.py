@@ -1,0 +1,574 @@
+"""Shape expressions: the little language op specs use for tensor dimensions.
+
+A dimension is an integer literal, a symbol, or integer arithmetic over them::
+
+    [N, H, W, C]    [T, B, D*H]    [I + H, 2*H]    [ceildiv(N, 4)]    [B, ...]
+
+Operators are ``+ - * // %`` with Python semantics (floor division, Python modulo),
+unary minus and parentheses; the functions are ``min``/``max`` (two or more
+arguments) and ``ceildiv(a, b)``. Grammar (all binary operators left-associative)::
+
+    expr  := term (('+' | '-') term)*
+    term  := unary (('*' | '//' | '%') unary)*
+    unary := '-' unary | atom
+    atom  := INT | IDENT | IDENT '(' expr (',' expr)* ')' | '(' expr ')'
+
+Expressions are frozen dataclasses, so they hash, compare structurally and can be
+used as dict keys. Nothing here calls ``eval``: parsing, evaluation and printing
+are all done by hand.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NoReturn, TypeAlias
+
+__all__ = [
+    "FUNCTIONS",
+    "BinOp",
+    "Call",
+    "Expr",
+    "Neg",
+    "Num",
+    "ShapeEvalError",
+    "ShapePattern",
+    "ShapeSyntaxError",
+    "Sym",
+    "evaluate",
+    "parse",
+    "parse_dim",
+    "parse_shape",
+    "shape_to_text",
+    "symbols",
+    "to_c",
+    "to_python",
+    "to_text",
+]
+
+FUNCTIONS: frozenset[str] = frozenset({"min", "max", "ceildiv"})
+_ARITY = {"min": 2, "max": 2, "ceildiv": 2}  # minimum argument counts; ceildiv is also the maximum
+_BINOPS = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod,
+}
+_SYMBOL_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class ShapeSyntaxError(ValueError):
+    """A shape or dimension text that does not parse; ``column`` is 1-based within ``text``."""
+
+    def __init__(self, message: str, column: int, text: str) -> None:
+        super().__init__(f"{message} at column {column}: {text!r}")
+        self.message = message
+        self.column = column
+        self.text = text
+
+
+class ShapeEvalError(ValueError):
+    """Evaluation failed: unbound symbols (listed in ``unbound``) or division/modulo by zero."""
+
+    def __init__(self, message: str, unbound: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.message = message
+        self.unbound = unbound
+
+
+# --- expression tree ------------------------------------------------------------------------------
+# Constructors validate, so every Expr that exists is one the parser could have produced
+# (up to Neg(Num) vs. a negative literal, which the language does not have).
+
+
+@dataclass(frozen=True)
+class Num:
+    value: int
+
+    def __post_init__(self) -> None:
+        if isinstance(self.value, bool) or not isinstance(self.value, int) or self.value < 0:
+            raise ValueError(f"Num needs a non-negative int, got {self.value!r}")
+
+
+@dataclass(frozen=True)
+class Sym:
+    name: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not _SYMBOL_RE.fullmatch(self.name) or self.name in FUNCTIONS:
+            raise ValueError(f"invalid symbol name {self.name!r}")
+
+
+@dataclass(frozen=True)
+class Neg:
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class BinOp:
+    op: str
+    left: Expr
+    right: Expr
+
+    def __post_init__(self) -> None:
+        if self.op not in _BINOPS:
+            raise ValueError(f"unknown operator {self.op!r}")
+
+
+@dataclass(frozen=True)
+class Call:
+    fn: str
+    args: tuple[Expr, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "args", tuple(self.args))  # a list would make the node unhashable
+        if self.fn not in FUNCTIONS:
+            raise ValueError(f"unknown function {self.fn!r}")
+        if len(self.args) < _ARITY[self.fn] or (self.fn == "ceildiv" and len(self.args) != 2):
+            raise ValueError(f"wrong number of arguments for {self.fn}: {len(self.args)}")
+
+
+Expr: TypeAlias = Num | Sym | Neg | BinOp | Call
+
+
+# --- tokenizer ------------------------------------------------------------------------------------
+
+# Multi-character operators come first so '//' is not read as two '/'. '/' and '**' are tokenized
+# only so that the parser can reject them with a helpful message.
+_TOKEN_RE = re.compile(
+    r"\s*(?:(?P<int>[0-9]+)|(?P<ident>[A-Za-z_][A-Za-z0-9_]*)|(?P<op>\.\.\.|//|\*\*|[-+*/%(),\[\]]))"
+)
+
+
+@dataclass(frozen=True)
+class _Token:
+    kind: str  # "int", "ident", "op" or "end"
+    text: str
+    column: int  # 1-based
+
+
+def _tokenize(text: str) -> list[_Token]:
+    tokens: list[_Token] = []
+    pos = 0
+    while True:
+        m = _TOKEN_RE.match(text, pos)
+        if m is None or m.lastgroup is None:
+            rest = text[pos:].lstrip()
+            column = len(text) - len(rest) + 1
+            if not rest:
+                tokens.append(_Token("end", "", column))
+                return tokens
+            hint = " (dimensions are integers)" if rest[0] == "." else ""
+            raise ShapeSyntaxError(f"unexpected character {rest[0]!r}{hint}", column, text)
+        kind = m.lastgroup
+        tok = _Token(kind, m.group(kind), m.start(kind) + 1)
+        if tok.text == "/":
+            raise ShapeSyntaxError("'/' is not supported; use '//' for floor division", tok.column, text)
+        if tok.text == "**":
+            raise ShapeSyntaxError("'**' (power) is not supported", tok.column, text)
+        tokens.append(tok)
+        pos = m.end()
+
+
+# --- parser ---------------------------------------------------------------------------------------
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.tokens = _tokenize(text)
+        self.pos = 0
+
+    def peek(self) -> _Token:
+        return self.tokens[self.pos]
+
+    def at(self, op: str) -> bool:
+        tok = self.tokens[self.pos]
+        return tok.kind == "op" and tok.text == op
+
+    def take(self) -> _Token:
+        tok = self.tokens[self.pos]
+        if tok.kind != "end":  # "end" is sticky so look-ahead never runs off the list
+            self.pos += 1
+        return tok
+
+    def fail(self, message: str, column: int) -> NoReturn:
+        raise ShapeSyntaxError(message, column, self.text)
+
+    def fail_at(self, tok: _Token, expected: str) -> NoReturn:
+        got = "end of input" if tok.kind == "end" else repr(tok.text)
+        self.fail(f"expected {expected}, got {got}", tok.column)
+
+    def close(self, opener: _Token, closer: str, expected: str) -> None:
+        """Consume ``closer``; point at the opener when the input just stops, as that is the bug."""
+        tok = self.take()
+        if tok.kind == "op" and tok.text == closer:
+            return
+        if tok.kind == "end":
+            self.fail(f"unclosed {opener.text!r}", opener.column)
+        self.fail_at(tok, expected)
+
+    def expr(self) -> Expr:
+        left = self.term()
+        while self.at("+") or self.at("-"):
+            op = self.take().text
+            left = BinOp(op, left, self.term())
+        return left
+
+    def term(self) -> Expr:
+        left = self.unary()
+        while self.at("*") or self.at("//") or self.at("%"):
+            op = self.take().text
+            left = BinOp(op, left, self.unary())
+        return left
+
+    def unary(self) -> Expr:
+        if self.at("-"):
+            self.take()
+            return Neg(self.unary())
+        return self.atom()
+
+    def atom(self) -> Expr:
+        tok = self.take()
+        if tok.kind == "int":
+            return Num(int(tok.text))
+        if tok.kind == "ident":
+            if self.at("("):
+                return self.call(tok)
+            if tok.text in FUNCTIONS:
+                self.fail(f"{tok.text!r} is a function; call it as {tok.text}(...)", tok.column)
+            return Sym(tok.text)
+        if tok.kind == "op" and tok.text == "(":
+            inner = self.expr()
+            self.close(tok, ")", "an operator or ')'")
+            return inner
+        self.fail_at(tok, "a number, a symbol or '('")
+
+    def call(self, name: _Token) -> Expr:
+        if name.text not in FUNCTIONS:
+            known = ", ".join(sorted(FUNCTIONS))
+            self.fail(f"unknown function {name.text!r} (known: {known})", name.column)
+        opener = self.take()
+        args = [] if self.at(")") else [self.expr()]
+        while args and self.at(","):
+            self.take()
+            args.append(self.expr())
+        self.close(opener, ")", "an operator, ',' or ')'")
+        n = len(args)
+        if name.text == "ceildiv" and n != 2:
+            self.fail(f"ceildiv() takes exactly 2 arguments, got {n}", name.column)
+        if n < _ARITY[name.text]:
+            self.fail(f"{name.text}() takes at least {_ARITY[name.text]} arguments, got {n}", name.column)
+        return Call(name.text, tuple(args))
+
+    def end(self, expected: str) -> None:
+        tok = self.peek()
+        if tok.kind == "end":
+            return
+        if tok.kind == "op" and tok.text in ")]":
+            self.fail(f"unmatched {tok.text!r}", tok.column)
+        self.fail_at(tok, expected)
+
+
+def parse(text: str) -> Expr:
+    """Parse one dimension expression; the whole string must be consumed."""
+    if not isinstance(text, str):
+        raise TypeError(f"parse() needs a str, got {type(text).__name__}")
+    p = _Parser(text)
+    if p.peek().kind == "end":
+        p.fail("empty dimension expression", 1)
+    e = p.expr()
+    p.end("an operator or end of input")
+    return e
+
+
+def parse_dim(value: int | str) -> Expr:
+    """Parse one dimension as YAML gives it: a non-negative int or an expression string."""
+    # bool is an int subclass, but `shape: [yes, N]` is certainly a spec mistake.
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        kind = type(value).__name__
+        raise ShapeSyntaxError(f"a dimension must be an int or a string, not {kind}", 1, repr(value))
+    if isinstance(value, int):
+        if value < 0:
+            raise ShapeSyntaxError("a dimension must be non-negative", 1, repr(value))
+        return Num(value)
+    return parse(value)
+
+
+# --- printing -------------------------------------------------------------------------------------
+# One precedence-driven printer serves the three output languages; subclasses only change how
+# leaves, operators and calls look. Python and C both rank unary minus above * // %, like the
+# shape language, so the same parenthesisation rules are correct for all three.
+
+_PREC = {"+": 1, "-": 1, "*": 2, "//": 2, "%": 2}
+_UNARY = 3
+_ATOM = 4
+
+
+class _Printer:
+    def num(self, value: int) -> str:
+        return str(value)
+
+    def sym(self, name: str) -> str:
+        return name
+
+    def op(self, op: str) -> str:
+        return f" {op} " if op in ("+", "-") else op
+
+    def call(self, fn: str, args: tuple[Expr, ...]) -> str:
+        return f"{fn}({', '.join(self.text(a) for a in args)})"
+
+    def text(self, e: Expr) -> str:
+        return self.render(e)[0]
+
+    def render(self, e: Expr) -> tuple[str, int]:
+        """Return the text of ``e`` and the precedence of its outermost construct."""
+        if isinstance(e, Num):
+            return self.num(e.value), _ATOM
+        if isinstance(e, Sym):
+            return self.sym(e.name), _ATOM
+        if isinstance(e, Call):
+            return self.call(e.fn, e.args), _ATOM
+        if isinstance(e, Neg):
+            inner, prec = self.render(e.operand)
+            # "-(-a)" rather than "--a": clearer, and "--" is the decrement operator in C.
+            if prec < _UNARY or inner.startswith("-"):
+                inner = f"({inner})"
+            return f"-{inner}", _UNARY
+        if isinstance(e, BinOp):
+            prec = _PREC[e.op]
+            left, lprec = self.render(e.left)
+            right, rprec = self.render(e.right)
+            if lprec < prec:
+                left = f"({left})"
+            if rprec <= prec:  # left-associative: an equal-precedence right operand needs parens
+                right = f"({right})"
+            return f"{left}{self.op(e.op)}{right}", prec
+        raise TypeError(f"not a shape expression: {e!r}")
+
+
+def _wrap(source: str) -> str:
+    """Parenthesise a caller-supplied name unless it is a plain identifier."""
+    return source if source.isidentifier() else f"({source})"
+
+
+class _PythonPrinter(_Printer):
+    def __init__(self, name: Callable[[str], str]) -> None:
+        self.name = name
+
+    def sym(self, name: str) -> str:
+        return _wrap(self.name(name))
+
+    def call(self, fn: str, args: tuple[Expr, ...]) -> str:
+        if fn == "ceildiv":  # -((-a)//b) is exact ceiling division for any signs
+            a, b = args
+            return f"({self.text(Neg(BinOp('//', Neg(a), b)))})"
+        return super().call(fn, args)  # Python's own min/max
+
+
+class _CPrinter(_Printer):
+    def __init__(self, name: Callable[[str], str]) -> None:
+        self.name = name
+
+    def num(self, value: int) -> str:
+        return f"{value}LL"
+
+    def sym(self, name: str) -> str:
+        # Cast every symbol so products of `int` parameters cannot overflow in 32 bits.
+        return f"(long long){_wrap(self.name(name))}"
+
+    def op(self, op: str) -> str:
+        return f" {'/' if op == '//' else op} "
+
+    def call(self, fn: str, args: tuple[Expr, ...]) -> str:
+        if fn == "ceildiv":  # (a + b - 1) / b, with b - 1 folded when b is a literal
+            a, b = args
+            if isinstance(b, Num) and b.value >= 1:
+                top: Expr = BinOp("+", a, Num(b.value - 1))
+            else:
+                top = BinOp("-", BinOp("+", a, b), Num(1))
+            return f"({self.text(BinOp('//', top, b))})"
+        # min/max as nested conditionals: operands are repeated, which is fine for shape-sized input.
+        cmp = "<" if fn == "min" else ">"
+        acc = self.text(args[0])
+        for arg in args[1:]:
+            x = self.text(arg)
+            acc = f"({acc} {cmp} {x} ? {acc} : {x})"
+        return acc
+
+
+def to_text(e: Expr) -> str:
+    """Canonical text with minimal parentheses: ``"I + H"``, ``"2*H"``, ``"ceildiv(N, 4)"``, ``"-(a + b)"``.
+
+    ``parse(to_text(e)) == e`` for every tree.
+    """
+    return _Printer().text(e)
+
+
+def to_python(e: Expr, name: Callable[[str], str] = lambda s: s) -> str:
+    """Python source computing ``e`` with int arithmetic; ``name`` maps each symbol to source.
+
+    A mapped name that is not a plain identifier is parenthesised. ``ceildiv(a, b)`` becomes
+    ``-((-a)//b)``; ``min``/``max`` use the builtins.
+    """
+    return _PythonPrinter(name).text(e)
+
+
+def to_c(e: Expr, name: Callable[[str], str] = lambda s: s) -> str:
+    """A C/C++ expression computing ``e`` in ``long long``; ``name`` maps each symbol to source.
+
+    Symbols are cast to ``long long`` and literals are written ``5LL``. ``min``/``max`` become
+    conditionals and ``ceildiv(a, b)`` becomes ``(a + b - 1) / b``, so no helper function is needed
+    and the result can be dropped into any kernel. ``//`` and ``%`` are emitted as C's ``/`` and
+    ``%``, which truncate toward zero: the result is exact when the operands of every division,
+    modulo and ceildiv are non-negative (divisors positive), which holds for tensor dimensions.
+    """
+    return _CPrinter(name).text(e)
+
+
+# --- evaluation -----------------------------------------------------------------------------------
+
+
+def _children(e: Expr) -> Iterator[Expr]:
+    if isinstance(e, Neg):
+        yield e.operand
+    elif isinstance(e, BinOp):
+        yield e.left
+        yield e.right
+    elif isinstance(e, Call):
+        yield from e.args
+
+
+def symbols(e: Expr) -> tuple[str, ...]:
+    """Symbol names in first-appearance (left-to-right) order, without duplicates."""
+    seen: dict[str, None] = {}  # dicts keep insertion order
+
+    def walk(x: Expr) -> None:
+        if isinstance(x, Sym):
+            seen.setdefault(x.name)
+        for child in _children(x):
+            walk(child)
+
+    walk(e)
+    return tuple(seen)
+
+
+def evaluate(e: Expr, env: Mapping[str, int]) -> int:
+    """Value of ``e`` with Python int semantics; ``ceildiv(a, b) == -((-a) // b)``.
+
+    Raises ShapeEvalError listing every unbound symbol, or on division/modulo by zero.
+    """
+    missing = tuple(s for s in symbols(e) if s not in env)
+    if missing:
+        raise ShapeEvalError(f"unbound symbol(s) {', '.join(missing)} in {to_text(e)!r}", missing)
+    return _eval(e, env)
+
+
+def _eval(e: Expr, env: Mapping[str, int]) -> int:
+    if isinstance(e, Num):
+        return e.value
+    if isinstance(e, Sym):
+        return operator.index(env[e.name])  # accepts numpy ints, refuses floats
+    if isinstance(e, Neg):
+        return -_eval(e.operand, env)
+    if isinstance(e, BinOp):
+        a, b = _eval(e.left, env), _eval(e.right, env)
+        if b == 0 and e.op in ("//", "%"):
+            what = "division" if e.op == "//" else "modulo"
+            raise ShapeEvalError(f"{what} by zero in {to_text(e)!r}")
+        return int(_BINOPS[e.op](a, b))
+    if isinstance(e, Call):
+        values = [_eval(a, env) for a in e.args]
+        if e.fn == "min":
+            return min(values)
+        if e.fn == "max":
+            return max(values)
+        a, b = values
+        if b == 0:
+            raise ShapeEvalError(f"division by zero in {to_text(e)!r}")
+        return -(-a // b)
+    raise TypeError(f"not a shape expression: {e!r}")
+
+
+# --- whole shapes ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ShapePattern:
+    """A tensor shape: fixed leading dims, plus any number of trailing dims if ``ellipsis``."""
+
+    dims: tuple[Expr, ...]
+    ellipsis: bool = False  # True when the pattern ends in "...": zero or more further dims
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "dims", tuple(self.dims))
+
+    def rank_text(self) -> str:
+        """The accepted rank as text: ``"4"``, or ``">= 1"`` for ``[B, ...]``."""
+        return f">= {len(self.dims)}" if self.ellipsis else str(len(self.dims))
+
+
+def parse_shape(value: str | list[Any] | tuple[Any, ...]) -> ShapePattern:
+    """Parse ``"[N, H, W, C]"``, ``"[]"``, ``"[B, ...]"`` or a YAML list like ``["N", 3, "2*H", "..."]``.
+
+    ``...`` may only be the last element. Syntax errors carry a column within the shape text
+    (for a list, within the text ``shape_to_text`` would print for it).
+    """
+    if isinstance(value, str):
+        return _parse_shape_text(value)
+    if isinstance(value, (list, tuple)):
+        return _parse_shape_list(value)
+    raise ShapeSyntaxError(f"a shape must be a string like '[N, H]' or a list, not {type(value).__name__}",
+                           1, repr(value))
+
+
+def _parse_shape_text(text: str) -> ShapePattern:
+    p = _Parser(text)
+    opener = p.take()
+    if not (opener.kind == "op" and opener.text == "["):
+        p.fail_at(opener, "'[' (shapes are written like [N, H, W])")
+    dims: list[Expr] = []
+    ellipsis = False
+    if not p.at("]"):
+        while True:
+            if p.at("..."):
+                dots = p.take()
+                ellipsis = True
+                if p.at(","):
+                    p.fail("'...' must be the last dimension", dots.column)
+            else:
+                dims.append(p.expr())
+            if not p.at(","):
+                break
+            p.take()
+    p.close(opener, "]", "an operator, ',' or ']'")
+    p.end("end of input after ']'")
+    return ShapePattern(tuple(dims), ellipsis)
+
+
+def _parse_shape_list(items: Sequence[Any]) -> ShapePattern:  # YAML scalars, or ... itself
+    def is_dots(item: object) -> bool:
+        return item is Ellipsis or (isinstance(item, str) and item.strip() == "...")
+
+    # Report errors against the bracketed text of the whole list, so columns mean the same thing
+    # whichever YAML form the spec used.
+    parts = ["..." if item is Ellipsis else item if isinstance(item, str) else repr(item) for item in items]
+    text = "[" + ", ".join(parts) + "]"
+    dims: list[Expr] = []
+    column = 2
+    for i, item in enumerate(items):
+        if is_dots(item):
+            if i != len(items) - 1:
+                raise ShapeSyntaxError("'...' must be the last dimension", column, text)
+        else:
+            try:
+                dims.append(parse_dim(item))
+            except ShapeSyntaxError as err:
+                raise ShapeSyntaxError(err.message, column + err.column - 1, text) from None
+        column += len(parts[i]) + 2
+    return ShapePattern(tuple(dims), bool(items) and is_dots(items[-1]))
+
+
+def shape_to_text(p: ShapePattern) -> str:
+    """``"[N, H, W, C]"``, ``"[B, ...]"``, ``"[...]"`` or ``"[]"``."""
+    parts = [to_text(d) for d in p.dims] + (["..."] if p.ellipsis else [])
+    return "[" + ", ".join(parts) + "]"
