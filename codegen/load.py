@@ -10,8 +10,20 @@ from typing import Any
 
 from codegen import shapes
 from codegen.model import (
-    ATTR_TYPES, DTYPES, Attr, Condition, Constraint, KernelSpec, LaunchStep, Let, Loc, OpSpec, Output,
-    Switch, TensorArg, TypeVar,
+    ATTR_TYPES,
+    DTYPES,
+    Attr,
+    Condition,
+    Constraint,
+    KernelSpec,
+    LaunchStep,
+    Let,
+    Loc,
+    OpSpec,
+    Output,
+    Switch,
+    TensorArg,
+    TypeVar,
 )
 from codegen.naming import snake_case
 from codegen.yamlnodes import MapReader, Node, SpecError, describe, parse_yaml, plain
@@ -434,6 +446,7 @@ class _SpecParser:
     def _where(self, node: Node | None) -> tuple[Constraint, ...]:
         out = []
         for n in self.seq(node, "where"):
+            check_node: Node | None
             if isinstance(n.value, str):
                 check_node, message, when = n, "", Condition()
             else:

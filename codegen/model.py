@@ -7,7 +7,6 @@ object keeps the `Loc` it came from so that later checks can still report `file:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
 
 from codegen.shapes import Expr, ShapePattern, shape_to_text, to_text
 
@@ -38,8 +37,8 @@ class Loc:
         return f"{self.file}:{self.line}"
 
 
-Scalar = Union[int, float, bool, str]
-AttrValue = Union[Scalar, tuple[int, ...]]
+Scalar = int | float | bool | str
+AttrValue = Scalar | tuple[int, ...]
 
 
 @dataclass(frozen=True)

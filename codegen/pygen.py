@@ -179,7 +179,7 @@ def _shape_section(op: OpSpec, key: str, by: str | None, indent: str) -> list[st
     for out in op.outputs:
         pattern = _case(out.shape, key)
         dims = ", ".join(shapes.to_python(d) for d in pattern.dims)  # type: ignore[attr-defined]
-        lines.append(f"{indent}_shape_{out.name} = ({dims}{',' if len(pattern.dims) == 1 else ''})")  # type: ignore[attr-defined]
+        lines.append(f"{indent}_shape_{out.name} = [{dims}]")
     return lines
 
 

@@ -9,9 +9,9 @@ from pathlib import Path, PurePosixPath
 import jinja2
 
 from codegen import pygen
-from codegen.shapes import to_text
 from codegen.model import OpSpec, expr_switch_text, pattern_switch_text
 from codegen.naming import camel_case, outputs_class, snake_case
+from codegen.shapes import to_text
 from codegen.yamlnodes import SpecError
 
 GENERATOR = "opgen"
@@ -78,7 +78,9 @@ def render_all(ops: list[OpSpec], templates_root: Path) -> dict[str, str]:
         except ValueError as exc:  # translation errors found while rendering (pygen)
             raise SpecError(op.loc.file, op.loc.line, str(exc).split(": ", 1)[-1], op.name) from None
     all_header = "# generated from specs/ by opgen — do not edit"
-    files["__init__.py"] = env.get_template("python/__init__.py.j2").render(groups=groups, header=all_header)
+    files["__init__.py"] = env.get_template("python/__init__.py.j2").render(
+        groups={g: sorted(members, key=lambda o: snake_case(o.name)) for g, members in sorted(groups.items())},
+        exported=exported_names(ops), header=all_header)
     files["py.typed"] = ""
     for group, members in groups.items():
         files[f"{group}/__init__.py"] = env.get_template("python/group_init.py.j2").render(
@@ -86,6 +88,12 @@ def render_all(ops: list[OpSpec], templates_root: Path) -> dict[str, str]:
     files["docs/index.md"] = env.get_template("docs/index.md.j2").render(
         groups=groups, header="<!-- generated from specs/ by opgen — do not edit -->")
     return files
+
+
+def exported_names(ops: list[OpSpec]) -> list[str]:
+    """The package's __all__, in the order linters expect (isort style: CONSTANTS, Classes, functions)."""
+    names = ["Scope"] + [n for op in ops for n in (op.name, outputs_class(op.name), snake_case(op.name))]
+    return sorted(names, key=lambda n: (0 if n.isupper() else 1 if n[0].isupper() else 2, n))
 
 
 def render_kernel(env: jinja2.Environment, op: OpSpec, templates_root: Path) -> str:

@@ -3,15 +3,23 @@
 accessors) and a snake_case function returning a NamedTuple of its outputs."""
 
 from codegen.runtime.scope import Scope
-from generated.nn.fused_batch_norm_grad_v3 import FusedBatchNormGradV3, FusedBatchNormGradV3Outputs, fused_batch_norm_grad_v3
-from generated.nn.fused_batch_norm_v3 import FusedBatchNormV3, FusedBatchNormV3Outputs, fused_batch_norm_v3
+from generated.nn.fused_batch_norm_grad_v3 import (
+    FusedBatchNormGradV3,
+    FusedBatchNormGradV3Outputs,
+    fused_batch_norm_grad_v3,
+)
+from generated.nn.fused_batch_norm_v3 import (
+    FusedBatchNormV3,
+    FusedBatchNormV3Outputs,
+    fused_batch_norm_v3,
+)
 
 __all__ = [
-    "Scope",
     "FusedBatchNormGradV3",
     "FusedBatchNormGradV3Outputs",
-    "fused_batch_norm_grad_v3",
     "FusedBatchNormV3",
     "FusedBatchNormV3Outputs",
+    "Scope",
+    "fused_batch_norm_grad_v3",
     "fused_batch_norm_v3",
 ]

@@ -122,12 +122,12 @@ def constraint_error(op: str, text: str, values: Mapping[str, int], message: str
     return ValueError(f"{op}: requires {text} (with {bound}){extra}")
 
 
-def merge_options(op: str, options: Sequence[Any], options_type: type) -> dict[str, Any]:
+def merge_options(op: str, options: Sequence[Any], options_type: type[Any]) -> dict[str, Any]:
     merged: dict[str, Any] = {}
     for option in options:
         if not isinstance(option, options_type):
             raise TypeError(f"{op}: options: expected {op}.Options, got {type(option).__name__} {option!r}")
-        merged.update(option._values)
+        merged.update(option._values)  # the Options class of this op: checked above
     return merged
 
 

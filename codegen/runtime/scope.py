@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from typing import Any
 
@@ -19,13 +20,15 @@ def _cpu() -> CpuBackend:
 
 def cuda_available() -> tuple[bool, str]:
     """(available, why not). Never imports CuPy at module import time."""
+    if importlib.util.find_spec("codegen.runtime.cuda") is None:
+        return False, "the cuda backend is not built yet (issue 3)"
     try:
-        import cupy  # noqa: F401
+        import cupy
     except ImportError:
         return False, "CuPy is not installed (pip install 'opgen[cuda]')"
     try:
         count = cupy.cuda.runtime.getDeviceCount()
-    except Exception as exc:  # CUDA driver missing or broken
+    except Exception as exc:  # noqa: BLE001 -- any driver failure means: no usable GPU
         return False, f"CuPy found no usable CUDA driver ({exc})"
     if count == 0:
         return False, "no CUDA device is present"

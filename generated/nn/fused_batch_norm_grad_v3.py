@@ -269,11 +269,11 @@ def _run(scope: Scope | None, y_backprop: Any, x: Any, scale: Any, reserve_space
         outer = N*H*W
         inner = 1
         total = outer*C*inner
-        _shape_x_backprop = (N, H, W, C)
-        _shape_scale_backprop = (C,)
-        _shape_offset_backprop = (C,)
-        _shape_reserve_space_4 = (0,)
-        _shape_reserve_space_5 = (0,)
+        _shape_x_backprop = [N, H, W, C]
+        _shape_scale_backprop = [C]
+        _shape_offset_backprop = [C]
+        _shape_reserve_space_4 = [0]
+        _shape_reserve_space_5 = [0]
     elif data_format == 'NCHW':
         if y_backprop.ndim != 4:
             raise _rt.shape_error(_OP, 'y_backprop', ('N', 'C', 'H', 'W'), y_backprop.shape, {}, 'data_format NCHW')
@@ -302,11 +302,11 @@ def _run(scope: Scope | None, y_backprop: Any, x: Any, scale: Any, reserve_space
         outer = N
         inner = H*W
         total = outer*C*inner
-        _shape_x_backprop = (N, C, H, W)
-        _shape_scale_backprop = (C,)
-        _shape_offset_backprop = (C,)
-        _shape_reserve_space_4 = (0,)
-        _shape_reserve_space_5 = (0,)
+        _shape_x_backprop = [N, C, H, W]
+        _shape_scale_backprop = [C]
+        _shape_offset_backprop = [C]
+        _shape_reserve_space_4 = [0]
+        _shape_reserve_space_5 = [0]
     elif data_format == 'NDHWC':
         if y_backprop.ndim != 5:
             raise _rt.shape_error(_OP, 'y_backprop', ('N', 'D', 'H', 'W', 'C'), y_backprop.shape, {}, 'data_format NDHWC')
@@ -336,11 +336,11 @@ def _run(scope: Scope | None, y_backprop: Any, x: Any, scale: Any, reserve_space
         outer = N*D*H*W
         inner = 1
         total = outer*C*inner
-        _shape_x_backprop = (N, D, H, W, C)
-        _shape_scale_backprop = (C,)
-        _shape_offset_backprop = (C,)
-        _shape_reserve_space_4 = (0,)
-        _shape_reserve_space_5 = (0,)
+        _shape_x_backprop = [N, D, H, W, C]
+        _shape_scale_backprop = [C]
+        _shape_offset_backprop = [C]
+        _shape_reserve_space_4 = [0]
+        _shape_reserve_space_5 = [0]
     elif data_format == 'NCDHW':
         if y_backprop.ndim != 5:
             raise _rt.shape_error(_OP, 'y_backprop', ('N', 'C', 'D', 'H', 'W'), y_backprop.shape, {}, 'data_format NCDHW')
@@ -370,11 +370,11 @@ def _run(scope: Scope | None, y_backprop: Any, x: Any, scale: Any, reserve_space
         outer = N
         inner = D*H*W
         total = outer*C*inner
-        _shape_x_backprop = (N, C, D, H, W)
-        _shape_scale_backprop = (C,)
-        _shape_offset_backprop = (C,)
-        _shape_reserve_space_4 = (0,)
-        _shape_reserve_space_5 = (0,)
+        _shape_x_backprop = [N, C, D, H, W]
+        _shape_scale_backprop = [C]
+        _shape_offset_backprop = [C]
+        _shape_reserve_space_4 = [0]
+        _shape_reserve_space_5 = [0]
     else:
         raise AssertionError(data_format)
     x_backprop = _backend.empty(_shape_x_backprop, T)

@@ -283,12 +283,12 @@ def _run(scope: Scope | None, x: Any, scale: Any, offset: Any, mean: Any, varian
         outer = N*H*W
         inner = 1
         total = outer*C*inner
-        _shape_y = (N, H, W, C)
-        _shape_batch_mean = (C,)
-        _shape_batch_variance = (C,)
-        _shape_reserve_space_1 = (C,)
-        _shape_reserve_space_2 = (C,)
-        _shape_reserve_space_3 = (0,)
+        _shape_y = [N, H, W, C]
+        _shape_batch_mean = [C]
+        _shape_batch_variance = [C]
+        _shape_reserve_space_1 = [C]
+        _shape_reserve_space_2 = [C]
+        _shape_reserve_space_3 = [0]
     elif data_format == 'NCHW':
         if x.ndim != 4:
             raise _rt.shape_error(_OP, 'x', ('N', 'C', 'H', 'W'), x.shape, {}, 'data_format NCHW')
@@ -315,12 +315,12 @@ def _run(scope: Scope | None, x: Any, scale: Any, offset: Any, mean: Any, varian
         outer = N
         inner = H*W
         total = outer*C*inner
-        _shape_y = (N, C, H, W)
-        _shape_batch_mean = (C,)
-        _shape_batch_variance = (C,)
-        _shape_reserve_space_1 = (C,)
-        _shape_reserve_space_2 = (C,)
-        _shape_reserve_space_3 = (0,)
+        _shape_y = [N, C, H, W]
+        _shape_batch_mean = [C]
+        _shape_batch_variance = [C]
+        _shape_reserve_space_1 = [C]
+        _shape_reserve_space_2 = [C]
+        _shape_reserve_space_3 = [0]
     elif data_format == 'NDHWC':
         if x.ndim != 5:
             raise _rt.shape_error(_OP, 'x', ('N', 'D', 'H', 'W', 'C'), x.shape, {}, 'data_format NDHWC')
@@ -348,12 +348,12 @@ def _run(scope: Scope | None, x: Any, scale: Any, offset: Any, mean: Any, varian
         outer = N*D*H*W
         inner = 1
         total = outer*C*inner
-        _shape_y = (N, D, H, W, C)
-        _shape_batch_mean = (C,)
-        _shape_batch_variance = (C,)
-        _shape_reserve_space_1 = (C,)
-        _shape_reserve_space_2 = (C,)
-        _shape_reserve_space_3 = (0,)
+        _shape_y = [N, D, H, W, C]
+        _shape_batch_mean = [C]
+        _shape_batch_variance = [C]
+        _shape_reserve_space_1 = [C]
+        _shape_reserve_space_2 = [C]
+        _shape_reserve_space_3 = [0]
     elif data_format == 'NCDHW':
         if x.ndim != 5:
             raise _rt.shape_error(_OP, 'x', ('N', 'C', 'D', 'H', 'W'), x.shape, {}, 'data_format NCDHW')
@@ -381,12 +381,12 @@ def _run(scope: Scope | None, x: Any, scale: Any, offset: Any, mean: Any, varian
         outer = N
         inner = D*H*W
         total = outer*C*inner
-        _shape_y = (N, C, D, H, W)
-        _shape_batch_mean = (C,)
-        _shape_batch_variance = (C,)
-        _shape_reserve_space_1 = (C,)
-        _shape_reserve_space_2 = (C,)
-        _shape_reserve_space_3 = (0,)
+        _shape_y = [N, C, D, H, W]
+        _shape_batch_mean = [C]
+        _shape_batch_variance = [C]
+        _shape_reserve_space_1 = [C]
+        _shape_reserve_space_2 = [C]
+        _shape_reserve_space_3 = [0]
     else:
         raise AssertionError(data_format)
     y = _backend.empty(_shape_y, T)
