@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import keyword
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ from codegen.model import (
     TensorArg,
     TypeVar,
 )
-from codegen.naming import snake_case
+from codegen.naming import camel_case, snake_case
 from codegen.yamlnodes import MapReader, Node, SpecError, describe, parse_yaml, plain
 
 OP_NAME_RE = re.compile(r"^[A-Z][A-Za-z0-9]*$")
@@ -34,7 +35,13 @@ TYPE_VAR_RE = re.compile(r"^[A-Z][A-Za-z0-9]*$")
 KERNEL_NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 SOURCE_RE = re.compile(r"^[a-z0-9_]+(/[a-z0-9_]+)*\.cu$")
 #: Names a generated wrapper uses for itself: an argument or output may not take them.
-RESERVED_NAMES = frozenset({"scope", "options", "self", "cls", "create", "outputs", "op_name"})
+RESERVED_NAMES = frozenset({"scope", "options", "self", "cls", "create", "outputs", "op_name", "output_tuple",
+                            "min", "max", "ceildiv", "enumerate", "len", "list", "tuple", "int", "float",
+                            "bool", "str"})
+#: Module-level names of a generated wrapper: an enum's type alias may not take them.
+MODULE_NAMES = frozenset({"Any", "Literal", "NamedTuple", "Path", "Sequence", "Scope", "KernelSource", "Options",
+                          "Outputs"})
+GROUP_RE = re.compile(r"[a-z][a-z0-9_]*")
 COMPARISONS = ("==", "!=", "<=", ">=", "<", ">")
 #: Strings that land in generated code as text are kept to one line and printable characters.
 MAX_TEXT = 20000
@@ -58,6 +65,12 @@ def load_spec(path: Path, specs_root: Path) -> OpSpec:
         raise SpecError(display, 1, f"not UTF-8 text: {exc.reason}") from None
     root = parse_yaml(text, display)
     group = Path(rel).parent.as_posix()
+    parts = Path(rel).parent.parts
+    if not parts:
+        raise SpecError(display, 1, "a spec must live in a group folder (specs/<group>/name.yaml)")
+    for part in parts:
+        if not GROUP_RE.fullmatch(part) or keyword.iskeyword(part):
+            raise SpecError(display, 1, f"group folder {part!r} is not valid (lower_case identifiers only)")
     return _SpecParser(display, group, rel).parse(root, path.stem)
 
 
@@ -71,7 +84,7 @@ def _check_across(ops: list[OpSpec]) -> None:
     for op in ops:
         for key, target in (("gradient", op.gradient), ("gradient_of", op.gradient_of)):
             if target is not None and target not in by_name:
-                raise SpecError(op.loc.file, op.loc.line,
+                raise SpecError(op.loc.file, op.link_lines.get(key, op.loc.line),
                                 f"{key}: no op named {target!r} (known: {', '.join(sorted(by_name))})", op.name)
         if op.gradient is not None and by_name[op.gradient].gradient_of not in (None, op.name):
             raise SpecError(op.loc.file, op.loc.line,
@@ -117,7 +130,7 @@ class _SpecParser:
         if node is None:
             raise self.error(line, f"{what}: missing name")
         value = node.value
-        if not isinstance(value, str) or not pattern.match(value):
+        if not isinstance(value, str) or not pattern.fullmatch(value):
             raise self.error(node.line, f"{what}: name {value!r} is not valid (expected {pattern.pattern})")
         if keyword.iskeyword(value) or value in RESERVED_NAMES:
             raise self.error(node.line, f"{what}: name {value!r} is reserved")
@@ -135,9 +148,11 @@ class _SpecParser:
         r = MapReader(root, self.file, "spec", None)
         name_node = r.pop("op", required=True)
         assert name_node is not None
-        if not isinstance(name_node.value, str) or not OP_NAME_RE.match(name_node.value):
+        if not isinstance(name_node.value, str) or not OP_NAME_RE.fullmatch(name_node.value):
             raise self.error(name_node.line, f"op: name {name_node.value!r} is not valid "
                                              f"(expected CamelCase, {OP_NAME_RE.pattern})")
+        if keyword.iskeyword(name_node.value) or name_node.value in MODULE_NAMES:
+            raise self.error(name_node.line, f"op: name {name_node.value!r} is reserved")
         self.op = name_node.value
         if snake_case(self.op) != stem:
             raise self.error(name_node.line,
@@ -146,8 +161,10 @@ class _SpecParser:
         summary = self.text(r.pop("summary", required=True), "summary", required=True, one_line=True)
         description = self.text(r.pop("description"), "description")
         deprecated = self.text(r.pop("deprecated"), "deprecated") or None
-        gradient = self._op_ref(r.pop("gradient"), "gradient")
-        gradient_of = self._op_ref(r.pop("gradient_of"), "gradient_of")
+        link_nodes = {key: r.pop(key) for key in ("gradient", "gradient_of")}
+        gradient = self._op_ref(link_nodes["gradient"], "gradient")
+        gradient_of = self._op_ref(link_nodes["gradient_of"], "gradient_of")
+        link_lines = {k: n.line for k, n in link_nodes.items() if n is not None}
         self.type_vars = self._type_vars(r.pop("type_vars"))
         self.attrs = self._attrs(r.pop("attrs"))
         self.named_shapes = self._named_shapes(r.pop("shapes"))
@@ -163,17 +180,18 @@ class _SpecParser:
         kernel = self._kernel(r.pop("kernel"))
         examples = tuple(self.text(n, "examples[]", required=True) for n in self.seq(r.pop("examples"), "examples"))
         r.finish()
+        self._check_all_symbol_names()
         self._check_symbols_bound()
         return OpSpec(
             name=self.op, summary=summary, description=description, group=self.group, source=self.rel,
             loc=self.loc(root), type_vars=self.type_vars, inputs=inputs, attrs=self.attrs,
             outputs=outputs, where=where, lets=lets, kernel=kernel, deprecated=deprecated,
-            gradient=gradient, gradient_of=gradient_of, examples=examples)
+            gradient=gradient, gradient_of=gradient_of, examples=examples, link_lines=link_lines)
 
     def _op_ref(self, node: Node | None, what: str) -> str | None:
         if node is None:
             return None
-        if not isinstance(node.value, str) or not OP_NAME_RE.match(node.value):
+        if not isinstance(node.value, str) or not OP_NAME_RE.fullmatch(node.value):
             raise self.error(node.line, f"{what}: {node.value!r} is not an op name")
         return node.value
 
@@ -192,7 +210,7 @@ class _SpecParser:
             raise self.error(node.line, f"type_vars: expected a mapping of name to dtypes, got {describe(node.value)}")
         out = []
         for name, body in node.value.items():
-            if not TYPE_VAR_RE.match(name) or name in DTYPES:
+            if not TYPE_VAR_RE.fullmatch(name) or name in DTYPES or keyword.iskeyword(name) or name in MODULE_NAMES:
                 raise self.error(body.line, f"type_vars: name {name!r} is not valid (expected CamelCase)")
             if isinstance(body.value, list):
                 allowed_node, doc = body, ""
@@ -231,6 +249,10 @@ class _SpecParser:
         allowed: tuple[Any, ...] | None = None
         if kind == "enum" and allowed_node is None:
             raise self.error(node.line, f"{what}: an enum needs 'values'")
+        if kind == "enum" and (camel_case(name) in MODULE_NAMES or camel_case(name) == self.op
+                               or camel_case(name) == f"{self.op}Outputs"):
+            raise self.error(node.line, f"{what}: its type alias {camel_case(name)} would shadow a name of the "
+                                        f"generated module; rename the attr")
         if allowed_node is not None:
             if kind in ("float", "bool", "list(int)"):
                 raise self.error(allowed_node.line, f"{what}: 'allowed' is not supported for type {kind}")
@@ -240,7 +262,7 @@ class _SpecParser:
             allowed = tuple(self._attr_scalar(n, "string" if kind == "enum" else kind, what) for n in items)
             if kind == "enum":
                 for n, v in zip(items, allowed):
-                    if not re.match(r"^[A-Za-z0-9_]+$", str(v)):
+                    if not re.fullmatch(r"[A-Za-z0-9_]+", str(v)):
                         raise self.error(n.line, f"{what}: enum value {v!r} must be letters, digits or _")
             if len(set(allowed)) != len(allowed):
                 raise self.error(allowed_node.line, f"{what}: duplicate values in {list(allowed)}")
@@ -260,15 +282,15 @@ class _SpecParser:
             return None
         if kind not in ("int", "float", "list(int)"):
             raise self.error(node.line, f"{what}: min/max only apply to int, float and list(int) attrs")
-        if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
-            raise self.error(node.line, f"{what}: bound {node.value!r} is not a number")
+        if isinstance(node.value, bool) or not isinstance(node.value, (int, float)) or not math.isfinite(node.value):
+            raise self.error(node.line, f"{what}: bound {node.value!r} is not a finite number")
         return node.value
 
     def _attr_scalar(self, node: Node, kind: str, what: str) -> Any:
         value = node.value
         ok = {
             "int": isinstance(value, int) and not isinstance(value, bool),
-            "float": isinstance(value, (int, float)) and not isinstance(value, bool),
+            "float": isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value),
             "bool": isinstance(value, bool),
             "string": isinstance(value, str),
             "enum": isinstance(value, str),
@@ -337,7 +359,7 @@ class _SpecParser:
     def _shape(self, node: Node | None, what: str) -> Switch | None:
         if node is None:
             return None
-        if isinstance(node.value, str) and re.match(r"^[a-z_][a-z0-9_]*$", node.value):
+        if isinstance(node.value, str) and re.fullmatch(r"[a-z_][a-z0-9_]*", node.value):
             if node.value not in self.named_shapes:
                 raise self.error(node.line, f"{what}: no shape named {node.value!r} under 'shapes' "
                                             f"(known: {sorted(self.named_shapes)})")
@@ -352,7 +374,7 @@ class _SpecParser:
         self.named_shapes = {}
         out = {}
         for name, body in node.value.items():
-            if not re.match(r"^[a-z_][a-z0-9_]*$", name):
+            if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
                 raise self.error(body.line, f"shapes: name {name!r} is not valid (lower_case)")
             out[name] = self._switch(body, f"shapes.{name}", self._pattern)
         return out
@@ -423,8 +445,7 @@ class _SpecParser:
             raise self.error(node.line, f"let: expected a mapping of name to expression, got {describe(node.value)}")
         out = []
         for name, body in node.value.items():
-            if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", name) or keyword.iskeyword(name):
-                raise self.error(body.line, f"let: name {name!r} is not valid")
+            self._check_symbol_name(name, body.line, "let")
             out.append(Let(name, self._switch(body, f"let.{name}", self._expr), self.loc(body)))
         return tuple(out)
 
@@ -473,7 +494,7 @@ class _SpecParser:
         r = self.reader(node, "kernel")
         source_node = r.pop("source", required=True)
         assert source_node is not None
-        if not isinstance(source_node.value, str) or not SOURCE_RE.match(source_node.value):
+        if not isinstance(source_node.value, str) or not SOURCE_RE.fullmatch(source_node.value):
             raise self.error(source_node.line, f"kernel: source {source_node.value!r} must be a relative path "
                                                f"like nn/name.cu (lower_case parts, no '..')")
         specialize = []
@@ -481,11 +502,38 @@ class _SpecParser:
             if not any(t.name == n.value for t in self.type_vars):
                 raise self.error(n.line, f"kernel: specialize: {n.value!r} is not a type variable")
             specialize.append(str(n.value))
-        steps = tuple(self._launch_step(n) for n in self.seq(r.pop("launch", required=True), "kernel.launch"))
+        self.scratch = self._scratch(r.pop("scratch"))
+        launch_node = r.pop("launch", required=True)
+        assert launch_node is not None
+        steps = tuple(self._launch_step(n) for n in self.seq(launch_node, "kernel.launch"))
         if not steps:
-            raise self.error(node.line, "kernel: launch: needs at least one step")
+            raise self.error(launch_node.line, "kernel: launch: needs at least one step")
         r.finish()
-        return KernelSpec(source_node.value, tuple(specialize), steps, self.loc(node))
+        return KernelSpec(source_node.value, tuple(specialize), steps, self.loc(node), self.scratch)
+
+    def _scratch(self, node: Node | None) -> tuple[Scratch, ...]:
+        out = []
+        taken = {a.name for a in self.inputs} | {o.name for o in self.outputs} | {a.name for a in self.attrs}
+        taken |= {let.name for let in self.lets}
+        bound = self._input_symbols() | {a.name for a in self.attrs if a.type == "int"} | {x.name for x in self.lets}
+        for n in self.seq(node, "kernel.scratch"):
+            r = self.reader(n, "scratch buffer")
+            name = self.identifier(r.pop("name"), "scratch buffer", ARG_NAME_RE, n.line)
+            what = r.what = f"scratch buffer {name!r}"
+            if name in taken:
+                raise self.error(n.line, f"{what}: the name is already used by an input, output, attr or let")
+            taken.add(name)
+            dtype = self._dtype_ref(r.pop("dtype"), what, n.line)
+            shape_node = r.pop("shape", required=True)
+            assert shape_node is not None
+            pattern = self._pattern(shape_node, f"{what}: shape")
+            if pattern.ellipsis:
+                raise self.error(shape_node.line, f"{what}: the shape must be fully known (no '...')")
+            for dim in pattern.dims:
+                self._require_bound(dim, bound, f"{what}: shape", self.loc(shape_node))
+            r.finish()
+            out.append(Scratch(name, dtype, pattern, self.loc(n)))
+        return tuple(out)
 
     def _launch_step(self, node: Node) -> LaunchStep:
         r = self.reader(node, "launch step")
@@ -506,14 +554,38 @@ class _SpecParser:
         known = self._launch_names()
         for n in self.seq(r.pop("args", required=True), f"{what}: args"):
             if n.value not in known:
-                raise self.error(n.line, f"{what}: argument {n.value!r} is not an input, output, attr, let or "
-                                         f"shape symbol of this op")
+                raise self.error(n.line, f"{what}: argument {n.value!r} is not an input, output, scratch buffer, "
+                                         f"attr, let or shape symbol of this op")
             args.append(str(n.value))
         when = self._condition(r.pop("when"), what)
         r.finish()
         return LaunchStep(name, dims["grid"], dims["block"], tuple(args), when, self.loc(node), shared)
 
     # -- symbol binding --------------------------------------------------------------------
+    def _check_symbol_name(self, name: str, line: int, what: str) -> None:
+        """Symbols and lets become locals of the generated wrapper: they must not shadow its
+        arguments, its own names or Python's."""
+        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name):
+            raise self.error(line, f"{what}: name {name!r} is not valid (expected an identifier)")
+        if name.startswith("_") or keyword.iskeyword(name) or name in RESERVED_NAMES:
+            raise self.error(line, f"{what}: symbol {name!r} is reserved (no leading _, keywords or "
+                                   f"names the wrapper uses)")
+        taken = [a.name for a in self.inputs] + [o.name for o in getattr(self, "outputs", ())]
+        taken += [a.name for a in self.attrs if a.type != "int"]
+        if name in taken:
+            raise self.error(line, f"{what}: symbol {name!r} is also an input, output or non-int attr")
+
+    def _check_all_symbol_names(self) -> None:
+        int_attrs = {a.name for a in self.attrs if a.type == "int"}
+        places: list[tuple[Switch | None, Loc, str]] = [(a.shape, a.loc, f"input {a.name!r}") for a in self.inputs]
+        places += [(o.shape, o.loc, f"output {o.name!r}") for o in self.outputs]
+        for sw, loc, what in places:
+            for _, pattern in (sw.cases if sw is not None else ()):
+                for dim in pattern.dims:  # type: ignore[attr-defined]
+                    for sym in shapes.symbols(dim):
+                        if sym not in int_attrs:
+                            self._check_symbol_name(sym, loc.line, what)
+
     def _input_symbols(self) -> set[str]:
         bound: set[str] = set()
         for arg in self.inputs:
@@ -526,7 +598,7 @@ class _SpecParser:
     def _launch_names(self) -> set[str]:
         names = {a.name for a in self.inputs} | {o.name for o in self.outputs}
         names |= {a.name for a in self.attrs} | {let.name for let in self.lets} | self._input_symbols()
-        return names
+        return names | {x.name for x in self.scratch}
 
     def _check_symbols_bound(self) -> None:
         """Every symbol an output, a let, a where or a launch uses must be bound by an input

@@ -167,11 +167,22 @@ class LaunchStep:
 
 
 @dataclass(frozen=True)
+class Scratch:
+    """A temporary buffer the launch plan passes between kernels (per-block partial sums, ...)."""
+
+    name: str
+    dtype: str
+    shape: ShapePattern
+    loc: Loc
+
+
+@dataclass(frozen=True)
 class KernelSpec:
     source: str  # path under templates/kernels/
     specialize: tuple[str, ...]  # type variables that instantiate the kernel templates
     launch: tuple[LaunchStep, ...]
     loc: Loc
+    scratch: tuple[Scratch, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -193,6 +204,8 @@ class OpSpec:
     gradient: str | None = None  # the op computing this op's gradient
     gradient_of: str | None = None  # the op this op is the gradient of
     examples: tuple[str, ...] = field(default=())
+    #: line of the `gradient` / `gradient_of` key, so a dangling link is reported where it is
+    link_lines: dict[str, int] = field(default_factory=dict, compare=False, hash=False)
 
     def type_var(self, name: str) -> TypeVar | None:
         return next((t for t in self.type_vars if t.name == name), None)

@@ -8,7 +8,7 @@ string passed through repr(), so a spec cannot inject code.
 from __future__ import annotations
 
 from codegen import shapes
-from codegen.model import DTYPES, Attr, Condition, LaunchStep, OpSpec, Output, Switch, TensorArg
+from codegen.model import DTYPES, Attr, Condition, LaunchStep, OpSpec, Output, Scratch, Switch, TensorArg
 from codegen.naming import kernel_symbol
 
 ATTR_PY_TYPES = {"int": "int", "float": "float", "bool": "bool", "string": "str", "list(int)": "Sequence[int]",
@@ -81,9 +81,10 @@ def _dtype_lines(op: OpSpec, arg: TensorArg, bound: dict[str, str], indent: str)
     if tv is None:
         return [f"{indent}_rt.check_dtype(_OP, {q}, {n}, {(arg.dtype,)!r})"]
     if tv.name in bound:
-        return [f"{indent}_rt.check_same_dtype(_OP, {q}, {n}, {tv.name}, {tv.name!r}, {bound[tv.name]!r})"]
+        return [f"{indent}_rt.check_same_dtype(_OP, {q}, {n}, {dtype_local(tv.name)}, {tv.name!r}, "
+                f"{bound[tv.name]!r})"]
     bound[tv.name] = n
-    return [f"{indent}{tv.name} = _rt.check_dtype(_OP, {q}, {n}, {tv.allowed!r}, {tv.name!r})"]
+    return [f"{indent}{dtype_local(tv.name)} = _rt.check_dtype(_OP, {q}, {n}, {tv.allowed!r}, {tv.name!r})"]
 
 
 def used_symbols(op: OpSpec) -> set[str]:
@@ -116,6 +117,9 @@ def used_symbols(op: OpSpec) -> set[str]:
     for c in op.where:
         add(c.lhs)
         add(c.rhs)
+    for buf in op.kernel.scratch if op.kernel is not None else ():
+        for dim in buf.shape.dims:
+            add(dim)
     for step in op.kernel.launch if op.kernel is not None else ():
         for expr in (*step.grid, *step.block, *((step.shared_bytes,) if step.shared_bytes else ())):
             add(expr)
@@ -187,15 +191,22 @@ def _condition(cond: Condition) -> str:
     return " and ".join(f"{a} == {v!r}" for a, v in cond.clauses)
 
 
+def dtype_local(type_var: str) -> str:
+    """The wrapper's local holding a type variable's dtype; prefixed so that a type variable T and
+    a shape symbol T (time steps) can coexist."""
+    return f"_dtype_{type_var}"
+
+
 def _dtype_expr(op: OpSpec, dtype: str) -> str:
-    return dtype if op.type_var(dtype) is not None else repr(dtype)
+    return dtype_local(dtype) if op.type_var(dtype) is not None else repr(dtype)
 
 
 def _kernel_arg(op: OpSpec, name: str) -> str:
     attr = op.attr(name)
     if attr is not None:
         return f"{SCALAR_PY_CTORS[attr.type]}({name})"
-    if any(a.name == name for a in op.inputs) or any(o.name == name for o in op.outputs):
+    tensors = [a.name for a in op.inputs] + [o.name for o in op.outputs]
+    if name in tensors or (op.kernel is not None and any(b.name == name for b in op.kernel.scratch)):
         return name
     return f"_np.int64({name})"
 
@@ -204,7 +215,7 @@ def _launch_lines(op: OpSpec, step: LaunchStep, indent: str) -> list[str]:
     assert op.kernel is not None
     spec = op.kernel.specialize
     prefix = kernel_symbol(op.name, step.kernel, ())
-    symbol = repr(prefix) + "".join(f" + '__' + {tv}" for tv in spec)
+    symbol = repr(prefix) + "".join(f" + '__' + {dtype_local(tv)}" for tv in spec)
     grid = ", ".join(shapes.to_python(d) for d in step.grid)
     block = ", ".join(shapes.to_python(d) for d in step.block)
     args = ", ".join(_kernel_arg(op, a) for a in step.args)
@@ -246,7 +257,7 @@ def run_body(op: OpSpec) -> list[str]:
         if tv.name not in bound_types:
             if len(tv.allowed) != 1:
                 raise ValueError(f"op {op.name}: type variable {tv.name} is bound by no input")
-            lines.append(f"{ind}{tv.name} = {tv.allowed[0]!r}")
+            lines.append(f"{ind}{dtype_local(tv.name)} = {tv.allowed[0]!r}")
     by = switch_attr(op)
     if by is None:
         lines += _shape_section(op, "", None, ind)
@@ -269,6 +280,9 @@ def run_body(op: OpSpec) -> list[str]:
     for out in op.outputs:
         lines.append(f"{ind}{out.name} = _backend.empty(_shape_{out.name}, {_dtype_expr(op, out.dtype)})")
     if op.kernel is not None:
+        for buf in op.kernel.scratch:
+            dims = ", ".join(shapes.to_python(d) for d in buf.shape.dims)
+            lines.append(f"{ind}{buf.name} = _backend.empty([{dims}], {_dtype_expr(op, buf.dtype)})")
         for step in op.kernel.launch:
             lines += _launch_lines(op, step, ind)
     names = ", ".join(o.name for o in op.outputs)
@@ -318,10 +332,12 @@ def _c_param(op: OpSpec, name: str, binding: dict[str, str]) -> str:
         if attr.type not in SCALAR_C_TYPES:
             raise ValueError(f"op {op.name}: attr {name!r} of type {attr.type} cannot be a kernel argument")
         return f"{SCALAR_C_TYPES[attr.type]} {name}"
-    tensor: TensorArg | Output | None = next((a for a in op.inputs if a.name == name), None)
+    tensor: TensorArg | Output | Scratch | None = next((a for a in op.inputs if a.name == name), None)
     const = "const " if tensor is not None else ""
     if tensor is None:
         tensor = next((o for o in op.outputs if o.name == name), None)
+    if tensor is None and op.kernel is not None:
+        tensor = next((b for b in op.kernel.scratch if b.name == name), None)
     if tensor is None:
         return f"long long {name}"
     dtype = binding.get(tensor.dtype)

@@ -31,7 +31,14 @@ class Node:
 _scalar_constructor = yaml.SafeLoader(stream="")
 
 
-def _convert(node: yaml.Node, file: str) -> Node:
+def _convert(node: yaml.Node, file: str, seen: set[int] | None = None) -> Node:
+    # An alias is the same node object met twice; refusing it keeps a spec's meaning visible at
+    # each place and makes "billion laughs" alias bombs impossible.
+    seen = set() if seen is None else seen
+    if not isinstance(node, yaml.ScalarNode):
+        if id(node) in seen:
+            raise SpecError(file, node.start_mark.line + 1, "YAML anchors and aliases are not supported in specs")
+        seen.add(id(node))
     line = node.start_mark.line + 1
     if isinstance(node, yaml.MappingNode):
         out: dict[str, Node] = {}
@@ -43,10 +50,10 @@ def _convert(node: yaml.Node, file: str) -> Node:
                 raise SpecError(
                     file, key_node.start_mark.line + 1,
                     f"duplicate key {key!r} (first at line {out[key].line})")
-            out[key] = _convert(value_node, file)
+            out[key] = _convert(value_node, file, seen)
         return Node(out, line)
     if isinstance(node, yaml.SequenceNode):
-        return Node([_convert(n, file) for n in node.value], line)
+        return Node([_convert(n, file, seen) for n in node.value], line)
     assert isinstance(node, yaml.ScalarNode)
     return Node(_scalar_constructor.construct_object(node), line)
 

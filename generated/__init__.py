@@ -3,12 +3,13 @@
 accessors) and a snake_case function returning a NamedTuple of its outputs."""
 
 from codegen.runtime.scope import Scope
-from generated.nn.fused_batch_norm_grad_v3 import (
+
+from .nn.fused_batch_norm_grad_v3 import (
     FusedBatchNormGradV3,
     FusedBatchNormGradV3Outputs,
     fused_batch_norm_grad_v3,
 )
-from generated.nn.fused_batch_norm_v3 import (
+from .nn.fused_batch_norm_v3 import (
     FusedBatchNormV3,
     FusedBatchNormV3Outputs,
     fused_batch_norm_v3,

@@ -131,12 +131,12 @@ class FusedBatchNormGradV3:
             TypeError: an argument has the wrong type or dtype.
             ValueError: a shape or an attribute value is not valid.
         """
-        merged = _rt.merge_options(_OP, options, cls.Options)
+        _merged = _rt.merge_options(_OP, options, cls.Options)
         return cls(_run(
             scope, y_backprop, x, scale, reserve_space_1, reserve_space_2, reserve_space_3,
-            merged.get('epsilon', 0.0001),
-            merged.get('data_format', 'NHWC'),
-            merged.get('is_training', True),
+            _merged.get('epsilon', 0.0001),
+            _merged.get('data_format', 'NHWC'),
+            _merged.get('is_training', True),
         ))
 
     def __init__(self, outputs: FusedBatchNormGradV3Outputs) -> None:
@@ -230,17 +230,17 @@ def _run(scope: Scope | None, y_backprop: Any, x: Any, scale: Any, reserve_space
     data_format = _rt.check_enum(_OP, 'data_format', data_format, ('NHWC', 'NCHW', 'NDHWC', 'NCDHW'))
     is_training = _rt.check_bool(_OP, 'is_training', is_training)
     y_backprop = _backend.adopt(_OP, 'y_backprop', y_backprop)
-    T = _rt.check_dtype(_OP, 'y_backprop', y_backprop, ('float16', 'bfloat16', 'float32'), 'T')
+    _dtype_T = _rt.check_dtype(_OP, 'y_backprop', y_backprop, ('float16', 'bfloat16', 'float32'), 'T')
     x = _backend.adopt(_OP, 'x', x)
-    _rt.check_same_dtype(_OP, 'x', x, T, 'T', 'y_backprop')
+    _rt.check_same_dtype(_OP, 'x', x, _dtype_T, 'T', 'y_backprop')
     scale = _backend.adopt(_OP, 'scale', scale)
     _rt.check_dtype(_OP, 'scale', scale, ('float32',))
     reserve_space_1 = _backend.adopt(_OP, 'reserve_space_1', reserve_space_1)
-    U = _rt.check_dtype(_OP, 'reserve_space_1', reserve_space_1, ('float32',), 'U')
+    _dtype_U = _rt.check_dtype(_OP, 'reserve_space_1', reserve_space_1, ('float32',), 'U')
     reserve_space_2 = _backend.adopt(_OP, 'reserve_space_2', reserve_space_2)
-    _rt.check_same_dtype(_OP, 'reserve_space_2', reserve_space_2, U, 'U', 'reserve_space_1')
+    _rt.check_same_dtype(_OP, 'reserve_space_2', reserve_space_2, _dtype_U, 'U', 'reserve_space_1')
     reserve_space_3 = _backend.adopt(_OP, 'reserve_space_3', reserve_space_3)
-    _rt.check_same_dtype(_OP, 'reserve_space_3', reserve_space_3, U, 'U', 'reserve_space_1')
+    _rt.check_same_dtype(_OP, 'reserve_space_3', reserve_space_3, _dtype_U, 'U', 'reserve_space_1')
     if data_format == 'NHWC':
         if y_backprop.ndim != 4:
             raise _rt.shape_error(_OP, 'y_backprop', ('N', 'H', 'W', 'C'), y_backprop.shape, {}, 'data_format NHWC')
@@ -377,11 +377,11 @@ def _run(scope: Scope | None, y_backprop: Any, x: Any, scale: Any, reserve_space
         _shape_reserve_space_5 = [0]
     else:
         raise AssertionError(data_format)
-    x_backprop = _backend.empty(_shape_x_backprop, T)
-    scale_backprop = _backend.empty(_shape_scale_backprop, U)
-    offset_backprop = _backend.empty(_shape_offset_backprop, U)
-    reserve_space_4 = _backend.empty(_shape_reserve_space_4, U)
-    reserve_space_5 = _backend.empty(_shape_reserve_space_5, U)
-    _backend.launch(_KERNELS, 'FusedBatchNormGradV3__grad_sums' + '__' + T, (C,), (256,), (y_backprop, x, reserve_space_1, reserve_space_2, scale_backprop, offset_backprop, _np.int64(outer), _np.int64(C), _np.int64(inner), _np.float32(epsilon),), 0)
-    _backend.launch(_KERNELS, 'FusedBatchNormGradV3__grad_input' + '__' + T, (min((-(-total//256)), 65535),), (256,), (y_backprop, x, scale, reserve_space_1, reserve_space_2, scale_backprop, offset_backprop, x_backprop, _np.int64(total), _np.int64(C), _np.int64(inner), _np.float32(epsilon), _np.int32(is_training),), 0)
+    x_backprop = _backend.empty(_shape_x_backprop, _dtype_T)
+    scale_backprop = _backend.empty(_shape_scale_backprop, _dtype_U)
+    offset_backprop = _backend.empty(_shape_offset_backprop, _dtype_U)
+    reserve_space_4 = _backend.empty(_shape_reserve_space_4, _dtype_U)
+    reserve_space_5 = _backend.empty(_shape_reserve_space_5, _dtype_U)
+    _backend.launch(_KERNELS, 'FusedBatchNormGradV3__grad_sums' + '__' + _dtype_T, (C,), (256,), (y_backprop, x, reserve_space_1, reserve_space_2, scale_backprop, offset_backprop, _np.int64(outer), _np.int64(C), _np.int64(inner), _np.float32(epsilon),), 0)
+    _backend.launch(_KERNELS, 'FusedBatchNormGradV3__grad_input' + '__' + _dtype_T, (min((-(-total//256)), 65535),), (256,), (y_backprop, x, scale, reserve_space_1, reserve_space_2, scale_backprop, offset_backprop, x_backprop, _np.int64(total), _np.int64(C), _np.int64(inner), _np.float32(epsilon), _np.int32(is_training),), 0)
     return FusedBatchNormGradV3Outputs(x_backprop, scale_backprop, offset_backprop, reserve_space_4, reserve_space_5)

@@ -140,13 +140,13 @@ class FusedBatchNormV3:
             TypeError: an argument has the wrong type or dtype.
             ValueError: a shape or an attribute value is not valid.
         """
-        merged = _rt.merge_options(_OP, options, cls.Options)
+        _merged = _rt.merge_options(_OP, options, cls.Options)
         return cls(_run(
             scope, x, scale, offset, mean, variance,
-            merged.get('epsilon', 0.0001),
-            merged.get('exponential_avg_factor', 1.0),
-            merged.get('data_format', 'NHWC'),
-            merged.get('is_training', True),
+            _merged.get('epsilon', 0.0001),
+            _merged.get('exponential_avg_factor', 1.0),
+            _merged.get('data_format', 'NHWC'),
+            _merged.get('is_training', True),
         ))
 
     def __init__(self, outputs: FusedBatchNormV3Outputs) -> None:
@@ -248,15 +248,15 @@ def _run(scope: Scope | None, x: Any, scale: Any, offset: Any, mean: Any, varian
     data_format = _rt.check_enum(_OP, 'data_format', data_format, ('NHWC', 'NCHW', 'NDHWC', 'NCDHW'))
     is_training = _rt.check_bool(_OP, 'is_training', is_training)
     x = _backend.adopt(_OP, 'x', x)
-    T = _rt.check_dtype(_OP, 'x', x, ('float16', 'bfloat16', 'float32'), 'T')
+    _dtype_T = _rt.check_dtype(_OP, 'x', x, ('float16', 'bfloat16', 'float32'), 'T')
     scale = _backend.adopt(_OP, 'scale', scale)
-    U = _rt.check_dtype(_OP, 'scale', scale, ('float32',), 'U')
+    _dtype_U = _rt.check_dtype(_OP, 'scale', scale, ('float32',), 'U')
     offset = _backend.adopt(_OP, 'offset', offset)
-    _rt.check_same_dtype(_OP, 'offset', offset, U, 'U', 'scale')
+    _rt.check_same_dtype(_OP, 'offset', offset, _dtype_U, 'U', 'scale')
     mean = _backend.adopt(_OP, 'mean', mean)
-    _rt.check_same_dtype(_OP, 'mean', mean, U, 'U', 'scale')
+    _rt.check_same_dtype(_OP, 'mean', mean, _dtype_U, 'U', 'scale')
     variance = _backend.adopt(_OP, 'variance', variance)
-    _rt.check_same_dtype(_OP, 'variance', variance, U, 'U', 'scale')
+    _rt.check_same_dtype(_OP, 'variance', variance, _dtype_U, 'U', 'scale')
     if data_format == 'NHWC':
         if x.ndim != 4:
             raise _rt.shape_error(_OP, 'x', ('N', 'H', 'W', 'C'), x.shape, {}, 'data_format NHWC')
@@ -389,15 +389,15 @@ def _run(scope: Scope | None, x: Any, scale: Any, offset: Any, mean: Any, varian
         _shape_reserve_space_3 = [0]
     else:
         raise AssertionError(data_format)
-    y = _backend.empty(_shape_y, T)
-    batch_mean = _backend.empty(_shape_batch_mean, U)
-    batch_variance = _backend.empty(_shape_batch_variance, U)
-    reserve_space_1 = _backend.empty(_shape_reserve_space_1, U)
-    reserve_space_2 = _backend.empty(_shape_reserve_space_2, U)
-    reserve_space_3 = _backend.empty(_shape_reserve_space_3, U)
+    y = _backend.empty(_shape_y, _dtype_T)
+    batch_mean = _backend.empty(_shape_batch_mean, _dtype_U)
+    batch_variance = _backend.empty(_shape_batch_variance, _dtype_U)
+    reserve_space_1 = _backend.empty(_shape_reserve_space_1, _dtype_U)
+    reserve_space_2 = _backend.empty(_shape_reserve_space_2, _dtype_U)
+    reserve_space_3 = _backend.empty(_shape_reserve_space_3, _dtype_U)
     if is_training == True:
-        _backend.launch(_KERNELS, 'FusedBatchNormV3__batch_stats' + '__' + T, (C,), (256,), (x, mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, _np.int64(outer), _np.int64(C), _np.int64(inner), _np.float32(exponential_avg_factor),), 0)
+        _backend.launch(_KERNELS, 'FusedBatchNormV3__batch_stats' + '__' + _dtype_T, (C,), (256,), (x, mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, _np.int64(outer), _np.int64(C), _np.int64(inner), _np.float32(exponential_avg_factor),), 0)
     if is_training == False:
-        _backend.launch(_KERNELS, 'FusedBatchNormV3__copy_stats' + '__' + T, ((-(-C//256)),), (256,), (mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, _np.int64(C),), 0)
-    _backend.launch(_KERNELS, 'FusedBatchNormV3__normalize' + '__' + T, (min((-(-total//256)), 65535),), (256,), (x, scale, offset, reserve_space_1, reserve_space_2, y, _np.int64(total), _np.int64(C), _np.int64(inner), _np.float32(epsilon),), 0)
+        _backend.launch(_KERNELS, 'FusedBatchNormV3__copy_stats' + '__' + _dtype_T, ((-(-C//256)),), (256,), (mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, _np.int64(C),), 0)
+    _backend.launch(_KERNELS, 'FusedBatchNormV3__normalize' + '__' + _dtype_T, (min((-(-total//256)), 65535),), (256,), (x, scale, offset, reserve_space_1, reserve_space_2, y, _np.int64(total), _np.int64(C), _np.int64(inner), _np.float32(epsilon),), 0)
     return FusedBatchNormV3Outputs(y, batch_mean, batch_variance, reserve_space_1, reserve_space_2, reserve_space_3)
