@@ -22,6 +22,7 @@ from codegen.model import (
     Loc,
     OpSpec,
     Output,
+    Scratch,
     Switch,
     TensorArg,
     TypeVar,

@@ -269,6 +269,9 @@ def _run(scope: Scope | None, y_backprop: Any, x: Any, scale: Any, reserve_space
         outer = N*H*W
         inner = 1
         total = outer*C*inner
+        m = outer*inner
+        cblocks = (-(-C//32))
+        splits = max(1, min((-(-m//1024)), 512))
         _shape_x_backprop = [N, H, W, C]
         _shape_scale_backprop = [C]
         _shape_offset_backprop = [C]
@@ -302,6 +305,9 @@ def _run(scope: Scope | None, y_backprop: Any, x: Any, scale: Any, reserve_space
         outer = N
         inner = H*W
         total = outer*C*inner
+        m = outer*inner
+        cblocks = C
+        splits = max(1, min((-(-m//32768)), 512))
         _shape_x_backprop = [N, C, H, W]
         _shape_scale_backprop = [C]
         _shape_offset_backprop = [C]
@@ -336,6 +342,9 @@ def _run(scope: Scope | None, y_backprop: Any, x: Any, scale: Any, reserve_space
         outer = N*D*H*W
         inner = 1
         total = outer*C*inner
+        m = outer*inner
+        cblocks = (-(-C//32))
+        splits = max(1, min((-(-m//1024)), 512))
         _shape_x_backprop = [N, D, H, W, C]
         _shape_scale_backprop = [C]
         _shape_offset_backprop = [C]
@@ -370,6 +379,9 @@ def _run(scope: Scope | None, y_backprop: Any, x: Any, scale: Any, reserve_space
         outer = N
         inner = D*H*W
         total = outer*C*inner
+        m = outer*inner
+        cblocks = C
+        splits = max(1, min((-(-m//32768)), 512))
         _shape_x_backprop = [N, C, D, H, W]
         _shape_scale_backprop = [C]
         _shape_offset_backprop = [C]
@@ -382,6 +394,9 @@ def _run(scope: Scope | None, y_backprop: Any, x: Any, scale: Any, reserve_space
     offset_backprop = _backend.empty(_shape_offset_backprop, _dtype_U)
     reserve_space_4 = _backend.empty(_shape_reserve_space_4, _dtype_U)
     reserve_space_5 = _backend.empty(_shape_reserve_space_5, _dtype_U)
-    _backend.launch(_KERNELS, 'FusedBatchNormGradV3__grad_sums' + '__' + _dtype_T, (C,), (256,), (y_backprop, x, reserve_space_1, reserve_space_2, scale_backprop, offset_backprop, _np.int64(outer), _np.int64(C), _np.int64(inner), _np.float32(epsilon),), 0)
-    _backend.launch(_KERNELS, 'FusedBatchNormGradV3__grad_input' + '__' + _dtype_T, (min((-(-total//256)), 65535),), (256,), (y_backprop, x, scale, reserve_space_1, reserve_space_2, scale_backprop, offset_backprop, x_backprop, _np.int64(total), _np.int64(C), _np.int64(inner), _np.float32(epsilon), _np.int32(is_training),), 0)
+    partials = _backend.empty([splits, C, 2], 'float32')
+    coeffs = _backend.empty([C, 3], 'float32')
+    _backend.launch(_KERNELS, 'FusedBatchNormGradV3__grad_partials' + '__' + _dtype_T, (cblocks, splits,), (256,), (y_backprop, x, reserve_space_1, partials, _np.int64(m), _np.int64(C), _np.int64(inner), _np.int64(splits),), 0)
+    _backend.launch(_KERNELS, 'FusedBatchNormGradV3__grad_finalize' + '__' + _dtype_T, ((-(-C//256)),), (256,), (partials, scale, reserve_space_1, reserve_space_2, scale_backprop, offset_backprop, coeffs, _np.int64(m), _np.int64(C), _np.int64(splits), _np.float32(epsilon), _np.int32(is_training),), 0)
+    _backend.launch(_KERNELS, 'FusedBatchNormGradV3__grad_input' + '__' + _dtype_T, (min((-(-total//256)), 1024),), (256,), (y_backprop, x, coeffs, x_backprop, _np.int64(total), _np.int64(C), _np.int64(inner),), 0)
     return FusedBatchNormGradV3Outputs(x_backprop, scale_backprop, offset_backprop, reserve_space_4, reserve_space_5)

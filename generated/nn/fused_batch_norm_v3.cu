@@ -52,239 +52,404 @@ __device__ __forceinline__ float2 block_sum2(float a, float b) {
 }  // namespace opgen
 
 // Batch normalization over x viewed as [outer, C, inner]: NHWC is [N·H·W, C, 1], NCHW is
-// [N, C, H·W]. The per-channel passes run one block per channel; the elementwise passes run a
-// grid-stride loop over every element.
-// Offset of element i (0 <= i < outer·inner) of channel c.
-__device__ __forceinline__ long long channel_offset(long long i, long long c, long long C, long long inner) {
-  if (inner == 1) return i * C + c;
-  const long long o = i / inner;
-  return (o * C + c) * inner + (i - o * inner);
+// [N, C, H·W]. Per-channel sums run in two launches: `*_partials` reduces split blockIdx.y of
+// every channel's m = outer·inner elements into partials[split][c][2], then `*_finalize` adds
+// the splits in a fixed order (deterministic, no atomics) with one thread per channel.
+// Channels-last data (inner == 1) is read in tiles of 32 channels × rows, so a warp reads 32
+// neighbouring channels of one row (coalesced); channels-first data gives each block one channel.
+
+// Two sums per channel of a functor over the channel's elements; f(offset, c, a, b) adds to a, b.
+template <typename F>
+__device__ __forceinline__ void channel_partials(const F& f, float* __restrict__ partials, long long m,
+                                                 long long C, long long inner, long long splits) {
+  const long long per = (m + splits - 1) / splits;
+  const long long begin = blockIdx.y * per;
+  const long long end = begin + per < m ? begin + per : m;
+  float a = 0.f, b = 0.f;
+  if (inner == 1) {
+    __shared__ float2 tile[32][33];  // [row group][lane], padded against bank conflicts
+    const int lane = threadIdx.x & 31, group = threadIdx.x >> 5, groups = blockDim.x >> 5;
+    const long long c = blockIdx.x * 32LL + lane;
+    if (c < C) {
+      for (long long r = begin + group; r < end; r += groups) f(r * C + c, c, a, b);
+    }
+    tile[group][lane] = make_float2(a, b);
+    __syncthreads();
+    if (group == 0 && c < C) {
+      float2 s = tile[0][lane];
+      for (int g = 1; g < groups; ++g) {
+        s.x += tile[g][lane].x;
+        s.y += tile[g][lane].y;
+      }
+      partials[2 * (blockIdx.y * C + c)] = s.x;
+      partials[2 * (blockIdx.y * C + c) + 1] = s.y;
+    }
+  } else {
+    const long long c = blockIdx.x;
+    long long i = begin + threadIdx.x;
+    long long o = 0, k = 0;  // element i of the channel is [o, c, k]
+    if (i < end) {  // (inner may be 0 when the channel is empty)
+      o = i / inner;
+      k = i - o * inner;
+    }
+    for (; i < end; i += blockDim.x) {
+      f((o * C + c) * inner + k, c, a, b);
+      k += blockDim.x;
+      if (k >= inner) {
+        o += k / inner;
+        k %= inner;
+      }
+    }
+    const float2 s = opgen::block_sum2(a, b);
+    if (threadIdx.x == 0) {
+      partials[2 * (blockIdx.y * C + c)] = s.x;
+      partials[2 * (blockIdx.y * C + c) + 1] = s.y;
+    }
+  }
 }
 
-__device__ __forceinline__ long long channel_of(long long idx, long long C, long long inner) {
-  return (idx / inner) % C;
-}
-
-// Training statistics of channel blockIdx.x: the mean, then the biased variance around it (two
-// passes, so the variance keeps its precision when the mean is large).
+// Shifted sums Σ(x−K) and Σ(x−K)² with K = the channel's first element: one pass, and the
+// variance keeps its precision when the mean is large compared with the spread.
 template <typename T>
-__device__ void batch_stats(const T* __restrict__ x, const float* __restrict__ mean,
-                            const float* __restrict__ variance, float* __restrict__ batch_mean,
-                            float* __restrict__ batch_variance, float* __restrict__ saved_mean,
-                            float* __restrict__ saved_var, long long outer, long long C, long long inner,
-                            float exponential_avg_factor) {
-  const long long c = blockIdx.x, m = outer * inner;
-  float sum = 0.f;
-  for (long long i = threadIdx.x; i < m; i += blockDim.x) sum += opgen::to_float(x[channel_offset(i, c, C, inner)]);
-  const float mu = m > 0 ? opgen::block_sum2(sum, 0.f).x / static_cast<float>(m) : 0.f;
-  float sq = 0.f;
-  for (long long i = threadIdx.x; i < m; i += blockDim.x) {
-    const float d = opgen::to_float(x[channel_offset(i, c, C, inner)]) - mu;
-    sq += d * d;
+struct ShiftedSums {
+  const T* x;
+  long long inner;
+  __device__ __forceinline__ void operator()(long long offset, long long c, float& a, float& b) const {
+    const float d = opgen::to_float(x[offset]) - opgen::to_float(x[c * inner]);
+    a += d;
+    b += d * d;
   }
-  const float var = m > 0 ? opgen::block_sum2(sq, 0.f).x / static_cast<float>(m) : 0.f;
-  if (threadIdx.x == 0) {
-    const float unbiased = var * static_cast<float>(m) / static_cast<float>(m > 1 ? m - 1 : 1);
-    const float f = exponential_avg_factor;
-    saved_mean[c] = mu;
-    saved_var[c] = var;
-    // f == 1 must not read the running statistics: they may be uninitialised (NaN) then.
-    batch_mean[c] = f == 1.f ? mu : (1.f - f) * mean[c] + f * mu;
-    batch_variance[c] = f == 1.f ? unbiased : (1.f - f) * variance[c] + f * unbiased;
+};
+
+template <typename T>
+__device__ void stats_partials(const T* __restrict__ x, float* __restrict__ partials, long long m, long long C,
+                               long long inner, long long splits) {
+  channel_partials(ShiftedSums<T>{x, inner}, partials, m, C, inner, splits);
+}
+
+// Per-channel affine coefficients: the elementwise passes compute y = A·x + B (forward) and
+// dx = A·dy + B·x + D (gradient), so they need no square roots or divisions per element.
+
+// Training statistics per channel from the partial sums, and the forward's coefficients.
+template <typename T>
+__device__ void stats_finalize(const T* __restrict__ x, const float* __restrict__ partials,
+                               const float* __restrict__ scale, const float* __restrict__ offset,
+                               const float* __restrict__ mean, const float* __restrict__ variance,
+                               float* __restrict__ batch_mean, float* __restrict__ batch_variance,
+                               float* __restrict__ saved_mean, float* __restrict__ saved_var,
+                               float* __restrict__ coeffs, long long m, long long C, long long inner,
+                               long long splits, float epsilon, float exponential_avg_factor) {
+  const long long c = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (c >= C) return;
+  float sum = 0.f, sq = 0.f;
+  for (long long s = 0; s < splits; ++s) {
+    sum += partials[2 * (s * C + c)];
+    sq += partials[2 * (s * C + c) + 1];
   }
+  float mu = 0.f, var = 0.f;
+  if (m > 0) {
+    const float fm = static_cast<float>(m), shift = opgen::to_float(x[c * inner]);
+    mu = shift + sum / fm;
+    var = fmaxf((sq - sum * sum / fm) / fm, 0.f);
+  }
+  const float unbiased = var * static_cast<float>(m) / static_cast<float>(m > 1 ? m - 1 : 1);
+  const float f = exponential_avg_factor;
+  saved_mean[c] = mu;
+  saved_var[c] = var;
+  // f == 1 must not read the running statistics: they may be uninitialised (NaN) then.
+  batch_mean[c] = f == 1.f ? mu : (1.f - f) * mean[c] + f * mu;
+  batch_variance[c] = f == 1.f ? unbiased : (1.f - f) * variance[c] + f * unbiased;
+  const float a = scale[c] * rsqrtf(var + epsilon);
+  coeffs[2 * c] = a;
+  coeffs[2 * c + 1] = offset[c] - mu * a;
 }
 
 // Inference: the statistics outputs echo the given population statistics.
 template <typename T>
-__device__ void copy_stats(const float* __restrict__ mean, const float* __restrict__ variance,
-                           float* __restrict__ batch_mean, float* __restrict__ batch_variance,
-                           float* __restrict__ saved_mean, float* __restrict__ saved_var, long long C) {
+__device__ void inference_stats(const float* __restrict__ scale, const float* __restrict__ offset,
+                                const float* __restrict__ mean, const float* __restrict__ variance,
+                                float* __restrict__ batch_mean, float* __restrict__ batch_variance,
+                                float* __restrict__ saved_mean, float* __restrict__ saved_var,
+                                float* __restrict__ coeffs, long long C, float epsilon) {
   const long long c = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (c < C) {
-    batch_mean[c] = saved_mean[c] = mean[c];
-    batch_variance[c] = saved_var[c] = variance[c];
+  if (c >= C) return;
+  batch_mean[c] = saved_mean[c] = mean[c];
+  batch_variance[c] = saved_var[c] = variance[c];
+  const float a = scale[c] * rsqrtf(variance[c] + epsilon);
+  coeffs[2 * c] = a;
+  coeffs[2 * c + 1] = offset[c] - mean[c] * a;
+}
+
+// Calls f(idx, c) for every element idx of channel c. Where a row of C·inner elements fits in
+// the grid, the stride is a whole number of rows, so each thread keeps one channel and no
+// element needs a division; otherwise the channel is computed per element.
+template <typename F>
+__device__ __forceinline__ void for_each_element(const F& f, long long total, long long C, long long inner) {
+  const long long threads = static_cast<long long>(gridDim.x) * blockDim.x;
+  const long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const long long row = C * inner;
+  if (row > 0 && row <= threads) {
+    const long long stride = threads / row * row;
+    if (t >= stride) return;
+    const long long c = (t % row) / inner;
+    for (long long idx = t; idx < total; idx += stride) f(idx, c);
+  } else {
+    for (long long idx = t; idx < total; idx += threads) f(idx, (idx / inner) % C);
   }
 }
 
 template <typename T>
-__device__ void normalize(const T* __restrict__ x, const float* __restrict__ scale,
-                          const float* __restrict__ offset, const float* __restrict__ mu,
-                          const float* __restrict__ var, T* __restrict__ y, long long total, long long C,
-                          long long inner, float epsilon) {
-  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  for (long long idx = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; idx < total; idx += stride) {
-    const long long c = channel_of(idx, C, inner);
-    const float r = rsqrtf(var[c] + epsilon);
-    y[idx] = opgen::from_float<T>((opgen::to_float(x[idx]) - mu[c]) * r * scale[c] + offset[c]);
+struct Affine {
+  const T* x;
+  const float* coeffs;
+  T* y;
+  __device__ __forceinline__ void operator()(long long idx, long long c) const {
+    y[idx] = opgen::from_float<T>(opgen::to_float(x[idx]) * coeffs[2 * c] + coeffs[2 * c + 1]);
   }
+};
+
+template <typename T>
+__device__ void normalize(const T* __restrict__ x, const float* __restrict__ coeffs, T* __restrict__ y,
+                          long long total, long long C, long long inner) {
+  for_each_element(Affine<T>{x, coeffs, y}, total, C, inner);
 }
 
-// Per channel: offset_backprop = Σ dy and scale_backprop = Σ dy·(x−μ)·r.
+// Σ dy and Σ dy·(x−μ) per channel.
 template <typename T>
-__device__ void grad_sums(const T* __restrict__ dy, const T* __restrict__ x, const float* __restrict__ mu,
-                          const float* __restrict__ var, float* __restrict__ scale_backprop,
-                          float* __restrict__ offset_backprop, long long outer, long long C, long long inner,
-                          float epsilon) {
-  const long long c = blockIdx.x, m = outer * inner;
-  const float mean = mu[c];
+struct GradSums {
+  const T* dy;
+  const T* x;
+  const float* mu;
+  __device__ __forceinline__ void operator()(long long offset, long long c, float& a, float& b) const {
+    const float g = opgen::to_float(dy[offset]);
+    a += g;
+    b += g * (opgen::to_float(x[offset]) - mu[c]);
+  }
+};
+
+template <typename T>
+__device__ void grad_partials(const T* __restrict__ dy, const T* __restrict__ x, const float* __restrict__ mu,
+                              float* __restrict__ partials, long long m, long long C, long long inner,
+                              long long splits) {
+  channel_partials(GradSums<T>{dy, x, mu}, partials, m, C, inner, splits);
+}
+
+// offset_backprop = Σ dy; scale_backprop = Σ dy·(x−μ)·r; and the coefficients of
+// dx = A·dy + B·x + D. Training: A = scale·r, B = −A·r·scale_backprop/m, D = −A·Σdy/m − B·μ.
+// Inference: A = scale·r, B = D = 0.
+template <typename T>
+__device__ void grad_finalize(const float* __restrict__ partials, const float* __restrict__ scale,
+                              const float* __restrict__ mu, const float* __restrict__ var,
+                              float* __restrict__ scale_backprop, float* __restrict__ offset_backprop,
+                              float* __restrict__ coeffs, long long m, long long C, long long splits,
+                              float epsilon, int is_training) {
+  const long long c = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (c >= C) return;
   float sum_dy = 0.f, sum_dy_xc = 0.f;
-  for (long long i = threadIdx.x; i < m; i += blockDim.x) {
-    const long long k = channel_offset(i, c, C, inner);
-    const float g = opgen::to_float(dy[k]);
-    sum_dy += g;
-    sum_dy_xc += g * (opgen::to_float(x[k]) - mean);
+  for (long long s = 0; s < splits; ++s) {
+    sum_dy += partials[2 * (s * C + c)];
+    sum_dy_xc += partials[2 * (s * C + c) + 1];
   }
-  const float2 sums = opgen::block_sum2(sum_dy, sum_dy_xc);
-  if (threadIdx.x == 0) {
-    offset_backprop[c] = sums.x;
-    scale_backprop[c] = sums.y * rsqrtf(var[c] + epsilon);
+  const float r = rsqrtf(var[c] + epsilon);
+  offset_backprop[c] = sum_dy;
+  scale_backprop[c] = sum_dy_xc * r;
+  const float a = scale[c] * r;
+  float b = 0.f, d = 0.f;
+  if (is_training && m > 0) {
+    const float inv_m = 1.f / static_cast<float>(m);
+    b = -a * r * (sum_dy_xc * r) * inv_m;
+    d = -a * sum_dy * inv_m - b * mu[c];
   }
+  coeffs[3 * c] = a;
+  coeffs[3 * c + 1] = b;
+  coeffs[3 * c + 2] = d;
 }
 
-// x_backprop from the per-channel sums. Training: scale·r·(dy − Σdy/m − (x−μ)·r·Σdy(x−μ)r/m);
-// inference: dy·scale·r.
 template <typename T>
-__device__ void grad_input(const T* __restrict__ dy, const T* __restrict__ x, const float* __restrict__ scale,
-                           const float* __restrict__ mu, const float* __restrict__ var,
-                           const float* __restrict__ scale_backprop, const float* __restrict__ offset_backprop,
-                           T* __restrict__ dx, long long total, long long C, long long inner, float epsilon,
-                           int is_training) {
-  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  const float inv_m = C > 0 && total > 0 ? static_cast<float>(C) / static_cast<float>(total) : 0.f;
-  for (long long idx = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; idx < total; idx += stride) {
-    const long long c = channel_of(idx, C, inner);
-    const float r = rsqrtf(var[c] + epsilon);
-    const float g = opgen::to_float(dy[idx]);
-    float out;
-    if (is_training) {
-      const float xc = opgen::to_float(x[idx]) - mu[c];
-      out = scale[c] * r * (g - offset_backprop[c] * inv_m - xc * r * scale_backprop[c] * inv_m);
-    } else {
-      out = g * scale[c] * r;
-    }
-    dx[idx] = opgen::from_float<T>(out);
+struct GradAffine {
+  const T* dy;
+  const T* x;
+  const float* coeffs;
+  T* dx;
+  __device__ __forceinline__ void operator()(long long idx, long long c) const {
+    const float* k = coeffs + 3 * c;
+    dx[idx] = opgen::from_float<T>(k[0] * opgen::to_float(dy[idx]) + k[1] * opgen::to_float(x[idx]) + k[2]);
   }
+};
+
+template <typename T>
+__device__ void grad_input(const T* __restrict__ dy, const T* __restrict__ x, const float* __restrict__ coeffs,
+                           T* __restrict__ dx, long long total, long long C, long long inner) {
+  for_each_element(GradAffine<T>{dy, x, coeffs, dx}, total, C, inner);
 }
 
 // ---- entry points: one per launch step and specialization (T)
 
-extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__batch_stats__float16(
+extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__stats_partials__float16(
     const __half* __restrict__ x,
-    const float* __restrict__ mean,
-    const float* __restrict__ variance,
-    float* __restrict__ batch_mean,
-    float* __restrict__ batch_variance,
-    float* __restrict__ reserve_space_1,
-    float* __restrict__ reserve_space_2,
-    long long outer,
+    float* __restrict__ partials,
+    long long m,
     long long C,
     long long inner,
-    float exponential_avg_factor) {
-  batch_stats<__half>(x, mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, outer, C, inner, exponential_avg_factor);
+    long long splits) {
+  stats_partials<__half>(x, partials, m, C, inner, splits);
 }
 
-extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__batch_stats__bfloat16(
+extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__stats_partials__bfloat16(
     const __nv_bfloat16* __restrict__ x,
-    const float* __restrict__ mean,
-    const float* __restrict__ variance,
-    float* __restrict__ batch_mean,
-    float* __restrict__ batch_variance,
-    float* __restrict__ reserve_space_1,
-    float* __restrict__ reserve_space_2,
-    long long outer,
+    float* __restrict__ partials,
+    long long m,
     long long C,
     long long inner,
-    float exponential_avg_factor) {
-  batch_stats<__nv_bfloat16>(x, mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, outer, C, inner, exponential_avg_factor);
+    long long splits) {
+  stats_partials<__nv_bfloat16>(x, partials, m, C, inner, splits);
 }
 
-extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__batch_stats__float32(
+extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__stats_partials__float32(
     const float* __restrict__ x,
-    const float* __restrict__ mean,
-    const float* __restrict__ variance,
-    float* __restrict__ batch_mean,
-    float* __restrict__ batch_variance,
-    float* __restrict__ reserve_space_1,
-    float* __restrict__ reserve_space_2,
-    long long outer,
+    float* __restrict__ partials,
+    long long m,
     long long C,
     long long inner,
+    long long splits) {
+  stats_partials<float>(x, partials, m, C, inner, splits);
+}
+
+extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__stats_finalize__float16(
+    const __half* __restrict__ x,
+    float* __restrict__ partials,
+    const float* __restrict__ scale,
+    const float* __restrict__ offset,
+    const float* __restrict__ mean,
+    const float* __restrict__ variance,
+    float* __restrict__ batch_mean,
+    float* __restrict__ batch_variance,
+    float* __restrict__ reserve_space_1,
+    float* __restrict__ reserve_space_2,
+    float* __restrict__ coeffs,
+    long long m,
+    long long C,
+    long long inner,
+    long long splits,
+    float epsilon,
     float exponential_avg_factor) {
-  batch_stats<float>(x, mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, outer, C, inner, exponential_avg_factor);
+  stats_finalize<__half>(x, partials, scale, offset, mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, coeffs, m, C, inner, splits, epsilon, exponential_avg_factor);
 }
 
-extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__copy_stats__float16(
+extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__stats_finalize__bfloat16(
+    const __nv_bfloat16* __restrict__ x,
+    float* __restrict__ partials,
+    const float* __restrict__ scale,
+    const float* __restrict__ offset,
     const float* __restrict__ mean,
     const float* __restrict__ variance,
     float* __restrict__ batch_mean,
     float* __restrict__ batch_variance,
     float* __restrict__ reserve_space_1,
     float* __restrict__ reserve_space_2,
-    long long C) {
-  copy_stats<__half>(mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, C);
+    float* __restrict__ coeffs,
+    long long m,
+    long long C,
+    long long inner,
+    long long splits,
+    float epsilon,
+    float exponential_avg_factor) {
+  stats_finalize<__nv_bfloat16>(x, partials, scale, offset, mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, coeffs, m, C, inner, splits, epsilon, exponential_avg_factor);
 }
 
-extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__copy_stats__bfloat16(
+extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__stats_finalize__float32(
+    const float* __restrict__ x,
+    float* __restrict__ partials,
+    const float* __restrict__ scale,
+    const float* __restrict__ offset,
     const float* __restrict__ mean,
     const float* __restrict__ variance,
     float* __restrict__ batch_mean,
     float* __restrict__ batch_variance,
     float* __restrict__ reserve_space_1,
     float* __restrict__ reserve_space_2,
-    long long C) {
-  copy_stats<__nv_bfloat16>(mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, C);
+    float* __restrict__ coeffs,
+    long long m,
+    long long C,
+    long long inner,
+    long long splits,
+    float epsilon,
+    float exponential_avg_factor) {
+  stats_finalize<float>(x, partials, scale, offset, mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, coeffs, m, C, inner, splits, epsilon, exponential_avg_factor);
 }
 
-extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__copy_stats__float32(
+extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__inference_stats__float16(
+    const float* __restrict__ scale,
+    const float* __restrict__ offset,
     const float* __restrict__ mean,
     const float* __restrict__ variance,
     float* __restrict__ batch_mean,
     float* __restrict__ batch_variance,
     float* __restrict__ reserve_space_1,
     float* __restrict__ reserve_space_2,
-    long long C) {
-  copy_stats<float>(mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, C);
+    float* __restrict__ coeffs,
+    long long C,
+    float epsilon) {
+  inference_stats<__half>(scale, offset, mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, coeffs, C, epsilon);
+}
+
+extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__inference_stats__bfloat16(
+    const float* __restrict__ scale,
+    const float* __restrict__ offset,
+    const float* __restrict__ mean,
+    const float* __restrict__ variance,
+    float* __restrict__ batch_mean,
+    float* __restrict__ batch_variance,
+    float* __restrict__ reserve_space_1,
+    float* __restrict__ reserve_space_2,
+    float* __restrict__ coeffs,
+    long long C,
+    float epsilon) {
+  inference_stats<__nv_bfloat16>(scale, offset, mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, coeffs, C, epsilon);
+}
+
+extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__inference_stats__float32(
+    const float* __restrict__ scale,
+    const float* __restrict__ offset,
+    const float* __restrict__ mean,
+    const float* __restrict__ variance,
+    float* __restrict__ batch_mean,
+    float* __restrict__ batch_variance,
+    float* __restrict__ reserve_space_1,
+    float* __restrict__ reserve_space_2,
+    float* __restrict__ coeffs,
+    long long C,
+    float epsilon) {
+  inference_stats<float>(scale, offset, mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, coeffs, C, epsilon);
 }
 
 extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__normalize__float16(
     const __half* __restrict__ x,
-    const float* __restrict__ scale,
-    const float* __restrict__ offset,
-    float* __restrict__ reserve_space_1,
-    float* __restrict__ reserve_space_2,
+    float* __restrict__ coeffs,
     __half* __restrict__ y,
     long long total,
     long long C,
-    long long inner,
-    float epsilon) {
-  normalize<__half>(x, scale, offset, reserve_space_1, reserve_space_2, y, total, C, inner, epsilon);
+    long long inner) {
+  normalize<__half>(x, coeffs, y, total, C, inner);
 }
 
 extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__normalize__bfloat16(
     const __nv_bfloat16* __restrict__ x,
-    const float* __restrict__ scale,
-    const float* __restrict__ offset,
-    float* __restrict__ reserve_space_1,
-    float* __restrict__ reserve_space_2,
+    float* __restrict__ coeffs,
     __nv_bfloat16* __restrict__ y,
     long long total,
     long long C,
-    long long inner,
-    float epsilon) {
-  normalize<__nv_bfloat16>(x, scale, offset, reserve_space_1, reserve_space_2, y, total, C, inner, epsilon);
+    long long inner) {
+  normalize<__nv_bfloat16>(x, coeffs, y, total, C, inner);
 }
 
 extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__normalize__float32(
     const float* __restrict__ x,
-    const float* __restrict__ scale,
-    const float* __restrict__ offset,
-    float* __restrict__ reserve_space_1,
-    float* __restrict__ reserve_space_2,
+    float* __restrict__ coeffs,
     float* __restrict__ y,
     long long total,
     long long C,
-    long long inner,
-    float epsilon) {
-  normalize<float>(x, scale, offset, reserve_space_1, reserve_space_2, y, total, C, inner, epsilon);
+    long long inner) {
+  normalize<float>(x, coeffs, y, total, C, inner);
 }
 

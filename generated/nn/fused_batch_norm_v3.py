@@ -283,6 +283,9 @@ def _run(scope: Scope | None, x: Any, scale: Any, offset: Any, mean: Any, varian
         outer = N*H*W
         inner = 1
         total = outer*C*inner
+        m = outer*inner
+        cblocks = (-(-C//32))
+        splits = max(1, min((-(-m//1024)), 512))
         _shape_y = [N, H, W, C]
         _shape_batch_mean = [C]
         _shape_batch_variance = [C]
@@ -315,6 +318,9 @@ def _run(scope: Scope | None, x: Any, scale: Any, offset: Any, mean: Any, varian
         outer = N
         inner = H*W
         total = outer*C*inner
+        m = outer*inner
+        cblocks = C
+        splits = max(1, min((-(-m//32768)), 512))
         _shape_y = [N, C, H, W]
         _shape_batch_mean = [C]
         _shape_batch_variance = [C]
@@ -348,6 +354,9 @@ def _run(scope: Scope | None, x: Any, scale: Any, offset: Any, mean: Any, varian
         outer = N*D*H*W
         inner = 1
         total = outer*C*inner
+        m = outer*inner
+        cblocks = (-(-C//32))
+        splits = max(1, min((-(-m//1024)), 512))
         _shape_y = [N, D, H, W, C]
         _shape_batch_mean = [C]
         _shape_batch_variance = [C]
@@ -381,6 +390,9 @@ def _run(scope: Scope | None, x: Any, scale: Any, offset: Any, mean: Any, varian
         outer = N
         inner = D*H*W
         total = outer*C*inner
+        m = outer*inner
+        cblocks = C
+        splits = max(1, min((-(-m//32768)), 512))
         _shape_y = [N, C, D, H, W]
         _shape_batch_mean = [C]
         _shape_batch_variance = [C]
@@ -395,9 +407,13 @@ def _run(scope: Scope | None, x: Any, scale: Any, offset: Any, mean: Any, varian
     reserve_space_1 = _backend.empty(_shape_reserve_space_1, _dtype_U)
     reserve_space_2 = _backend.empty(_shape_reserve_space_2, _dtype_U)
     reserve_space_3 = _backend.empty(_shape_reserve_space_3, _dtype_U)
+    partials = _backend.empty([splits, C, 2], 'float32')
+    coeffs = _backend.empty([C, 2], 'float32')
     if is_training == True:
-        _backend.launch(_KERNELS, 'FusedBatchNormV3__batch_stats' + '__' + _dtype_T, (C,), (256,), (x, mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, _np.int64(outer), _np.int64(C), _np.int64(inner), _np.float32(exponential_avg_factor),), 0)
+        _backend.launch(_KERNELS, 'FusedBatchNormV3__stats_partials' + '__' + _dtype_T, (cblocks, splits,), (256,), (x, partials, _np.int64(m), _np.int64(C), _np.int64(inner), _np.int64(splits),), 0)
+    if is_training == True:
+        _backend.launch(_KERNELS, 'FusedBatchNormV3__stats_finalize' + '__' + _dtype_T, ((-(-C//256)),), (256,), (x, partials, scale, offset, mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, coeffs, _np.int64(m), _np.int64(C), _np.int64(inner), _np.int64(splits), _np.float32(epsilon), _np.float32(exponential_avg_factor),), 0)
     if is_training == False:
-        _backend.launch(_KERNELS, 'FusedBatchNormV3__copy_stats' + '__' + _dtype_T, ((-(-C//256)),), (256,), (mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, _np.int64(C),), 0)
-    _backend.launch(_KERNELS, 'FusedBatchNormV3__normalize' + '__' + _dtype_T, (min((-(-total//256)), 65535),), (256,), (x, scale, offset, reserve_space_1, reserve_space_2, y, _np.int64(total), _np.int64(C), _np.int64(inner), _np.float32(epsilon),), 0)
+        _backend.launch(_KERNELS, 'FusedBatchNormV3__inference_stats' + '__' + _dtype_T, ((-(-C//256)),), (256,), (scale, offset, mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, coeffs, _np.int64(C), _np.float32(epsilon),), 0)
+    _backend.launch(_KERNELS, 'FusedBatchNormV3__normalize' + '__' + _dtype_T, (min((-(-total//256)), 1024),), (256,), (x, coeffs, y, _np.int64(total), _np.int64(C), _np.int64(inner),), 0)
     return FusedBatchNormV3Outputs(y, batch_mean, batch_variance, reserve_space_1, reserve_space_2, reserve_space_3)
