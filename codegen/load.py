@@ -262,7 +262,7 @@ class _SpecParser:
                 raise self.error(allowed_node.line, f"{what}: the list of values is empty")
             allowed = tuple(self._attr_scalar(n, "string" if kind == "enum" else kind, what) for n in items)
             if kind == "enum":
-                for n, v in zip(items, allowed):
+                for n, v in zip(items, allowed, strict=True):
                     if not re.fullmatch(r"[A-Za-z0-9_]+", str(v)):
                         raise self.error(n.line, f"{what}: enum value {v!r} must be letters, digits or _")
             if len(set(allowed)) != len(allowed):

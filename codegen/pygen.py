@@ -188,7 +188,12 @@ def _shape_section(op: OpSpec, key: str, by: str | None, indent: str) -> list[st
 
 
 def _condition(cond: Condition) -> str:
-    return " and ".join(f"{a} == {v!r}" for a, v in cond.clauses)
+    def clause(attr: str, value: object) -> str:
+        if isinstance(value, bool):
+            return attr if value else f"not {attr}"
+        return f"{attr} == {value!r}"
+
+    return " and ".join(clause(a, v) for a, v in cond.clauses)
 
 
 def dtype_local(type_var: str) -> str:
@@ -301,7 +306,7 @@ def entry_points(op: OpSpec) -> list[str]:
     for tv_name in spec:
         tv = op.type_var(tv_name)
         assert tv is not None
-        combos = [c + (d,) for c in combos for d in tv.allowed]
+        combos = [(*c, d) for c in combos for d in tv.allowed]
     seen: set[str] = set()
     out: list[str] = []
     for step in op.kernel.launch:
@@ -309,7 +314,7 @@ def entry_points(op: OpSpec) -> list[str]:
             continue
         seen.add(step.kernel)
         for combo in combos:
-            binding = dict(zip(spec, combo))
+            binding = dict(zip(spec, combo, strict=True))
             params, names = [], []
             for arg in step.args:
                 params.append(_c_param(op, arg, binding))

@@ -174,7 +174,7 @@ def _assert_written(name: str, a) -> None:
 
 
 def _assert_all_written(out) -> None:
-    for name, value in zip(type(out)._fields, out):
+    for name, value in zip(type(out)._fields, out, strict=True):
         _assert_written(name, value)
 
 

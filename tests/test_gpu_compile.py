@@ -101,7 +101,7 @@ def test_generated_kernels_compile_for_the_gpu() -> None:
     with ThreadPoolExecutor(max_workers=WORKERS) as pool:
         results = list(pool.map(compile_one, files))
     failures = [
-        f"--- {path.relative_to(PROJECT)}:\n{log}" for path, log in zip(files, results) if log is not None
+        f"--- {path.relative_to(PROJECT)}:\n{log}" for path, log in zip(files, results, strict=True) if log is not None
     ]
     assert not failures, (
         f"{len(failures)} kernel file(s) do not compile with {name} for {ARCH}:\n" + "\n".join(failures)

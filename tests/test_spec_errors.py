@@ -636,7 +636,8 @@ def test_launch_arg_that_names_nothing(tmp_path: Path) -> None:
     check(
         load_error(tmp_path, text),
         line_of(text, "bogus"),
-        "launch step 'scale': argument 'bogus' is not an input, output, scratch buffer, attr, let or shape symbol of this op",
+        "launch step 'scale': argument 'bogus' is not an input, output, scratch buffer, attr, let or shape "
+        "symbol of this op",
     )
 
 

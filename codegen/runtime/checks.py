@@ -64,8 +64,9 @@ def check_int(op: str, name: str, value: Any, minimum: float | None = None, maxi
     return value
 
 
-def check_float(op: str, name: str, value: Any, minimum: float | None = None, maximum: float | None = None) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) and not hasattr(value, "__float__"):
+def check_float(op: str, name: str, value: Any, minimum: float | None = None,
+                maximum: float | None = None) -> float:
+    if isinstance(value, bool) or not (isinstance(value, (int, float)) or hasattr(value, "__float__")):
         raise TypeError(f"{op}: attr {name}: expected a float, got {type(value).__name__} {value!r}")
     result = float(value)
     if math.isnan(result):
@@ -140,7 +141,7 @@ def check_list(op: str, arg: str, value: Any) -> list[Any]:
 def op_repr(op: str, outputs: Any) -> str:
     """`<FusedBatchNormGradV3 x_backprop=float32[2, 3, 4, 5] ...>`: shapes and dtypes, not values."""
     parts = []
-    for name, value in zip(outputs._fields, outputs):
+    for name, value in zip(outputs._fields, outputs, strict=True):
         if hasattr(value, "shape"):
             parts.append(f"{name}={dtype_name(value)}{_fmt_shape(value.shape)}")
         else:
