@@ -1,0 +1,159 @@
+// opgen host backend: per-module glue. codegen/runtime/host.py appends
+// `#include "opgen_emu_glue.h"` plus one OPGEN_KERNEL(name) per kernel to the
+// end of every kernel source. Not meant to be included by kernel code.
+#ifndef OPGEN_EMU_GLUE_H
+#define OPGEN_EMU_GLUE_H
+
+#include <link.h>
+
+#include <type_traits>
+#include <utility>
+
+#define OPGEN_EXPORT extern "C" __attribute__((visibility("default")))
+
+// ---------------------------------------------------------------- params --
+// Parameter kinds reported to Python for argument checking (host.py mirrors these).
+enum : unsigned {
+  OPGEN_P_POINTER = 1, OPGEN_P_FLOAT = 2, OPGEN_P_SINT = 3, OPGEN_P_UINT = 4,
+  OPGEN_P_BOOL = 5, OPGEN_P_OTHER = 6, OPGEN_P_HALF = 7, OPGEN_P_BF16 = 8
+};
+template <class T>
+constexpr unsigned opgen_kind_of() {
+  if constexpr (opgen_param_kind<T>::value != 0) return opgen_param_kind<T>::value;
+  else if constexpr (std::is_pointer<T>::value) return OPGEN_P_POINTER;
+  else if constexpr (std::is_same<T, bool>::value) return OPGEN_P_BOOL;
+  else if constexpr (std::is_floating_point<T>::value) return OPGEN_P_FLOAT;
+  else if constexpr (std::is_enum<T>::value)
+    return std::is_signed<typename std::underlying_type<T>::type>::value ? OPGEN_P_SINT : OPGEN_P_UINT;
+  else if constexpr (std::is_integral<T>::value) return std::is_signed<T>::value ? OPGEN_P_SINT : OPGEN_P_UINT;
+  else return OPGEN_P_OTHER;
+}
+// Writes (kind << 24 | sizeof) per parameter; returns the parameter count.
+template <class... A>
+static int opgen_param_info(void (*)(A...), unsigned* out, int cap) {
+  const unsigned info[] = {0u, ((opgen_kind_of<A>() << 24) | static_cast<unsigned>(sizeof(A)))...};
+  const int n = static_cast<int>(sizeof...(A));
+  for (int i = 0; i < n && i < cap; ++i) out[i] = info[i + 1];
+  return n;
+}
+// Calls f with a[i] pointing at the i-th argument value (like cuLaunchKernel's kernelParams).
+// The parameter types come from f's type: Python never has to parse them for the call.
+template <class... A, size_t... I>
+static __forceinline__ void opgen_invoke_impl(void (*f)(A...), void** a, std::index_sequence<I...>) {
+  (void)a;
+  f(*static_cast<A*>(a[I])...);
+}
+template <class... A>
+static void opgen_invoke(void (*f)(A...), void** a) {
+  opgen_invoke_impl(f, a, std::index_sequence_for<A...>{});
+}
+
+// ------------------------------------------------------ shared memory ----
+// All thread_local storage of this module is shared memory (see cuda_emu.h);
+// it is filled with 0xFF (NaN / -1) before each block so that reading
+// uninitialised shared memory gives garbage instead of last block's values.
+struct opgen_tls_span {
+  char* base;
+  size_t size;
+};
+static thread_local opgen_tls_span opgen_tls_;
+static char* opgen_dyn_smem_base();  // defined by OPGEN_DYN_SMEM_BUFFER / OPGEN_NO_DYN_SMEM
+
+static int opgen_find_tls(struct dl_phdr_info* info, size_t, void* data) {
+  const uintptr_t self = reinterpret_cast<uintptr_t>(&opgen_find_tls);
+  bool mine = false;
+  size_t tls = 0;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    const uintptr_t lo = info->dlpi_addr + ph.p_vaddr;
+    if (ph.p_type == PT_LOAD && self >= lo && self < lo + ph.p_memsz) mine = true;
+    if (ph.p_type == PT_TLS) tls = ph.p_memsz;
+  }
+  if (!mine) return 0;
+  opgen_tls_span* out = static_cast<opgen_tls_span*>(data);
+  out->base = static_cast<char*>(info->dlpi_tls_data);  // this thread's copy
+  out->size = tls;
+  return 1;
+}
+
+static void opgen_block_begin(void*, uint64_t shmem) {
+  if (!opgen_tls_.base) {  // first block on this OS thread (the access above allocated the TLS block)
+    opgen_tls_span s{nullptr, 0};
+    dl_iterate_phdr(opgen_find_tls, &s);
+    if (!s.base) return;
+    opgen_tls_ = s;
+  }
+  const opgen_tls_span s = opgen_tls_;
+  char* const end = s.base + s.size;
+  char* const dyn = opgen_dyn_smem_base();
+  if (dyn && dyn >= s.base && dyn + OPGEN_EMU_MAX_SMEM <= end) {
+    // Only the requested dynamic bytes (plus a little slack) are poisoned: the buffer is 227 KiB.
+    const size_t used = shmem + 256 < OPGEN_EMU_MAX_SMEM ? shmem + 256 : OPGEN_EMU_MAX_SMEM;
+    memset(s.base, 0xFF, static_cast<size_t>(dyn - s.base));
+    memset(dyn, 0xFF, used);
+    memset(dyn + OPGEN_EMU_MAX_SMEM, 0xFF, static_cast<size_t>(end - (dyn + OPGEN_EMU_MAX_SMEM)));
+  } else {
+    memset(s.base, 0xFF, s.size);
+  }
+  // Restore our own bookkeeping, which the memset just poisoned. The fence
+  // stops GCC from deleting this "redundant" store: it cannot see that the
+  // memset (through a pointer from dl_iterate_phdr) overwrote opgen_tls_.
+  asm volatile("" : : "r"(&opgen_tls_) : "memory");
+  opgen_tls_ = s;
+}
+
+// `extern __shared__ T name[];` declares a TLS symbol `name`; each such name is
+// made an assembler alias of one 227 KiB TLS buffer, so all of them share the
+// same base address, like CUDA's dynamic shared memory.
+#define OPGEN_DYN_SMEM_BUFFER()                                                                   \
+  extern "C" {                                                                                    \
+  __attribute__((aligned(128), used)) thread_local unsigned char opgen_dyn_smem[OPGEN_EMU_MAX_SMEM]; \
+  }                                                                                               \
+  static char* opgen_dyn_smem_base() { return reinterpret_cast<char*>(opgen_dyn_smem); }
+#define OPGEN_NO_DYN_SMEM() \
+  static char* opgen_dyn_smem_base() { return nullptr; }
+#define OPGEN_DYN_SMEM_ALIAS(name) asm(".globl " #name "\n\t.hidden " #name "\n\t.set " #name ", opgen_dyn_smem");
+
+// --------------------------------------------------------------- exports --
+static int opgen_launch_impl(const char* name, void (*run)(const opgen_thread_ctx*, void*),
+                             const opgen_launch_cfg* cfg, void** args, char* err, size_t errlen) {
+  if (!opgen_rt_) {
+    snprintf(err, errlen, "module not initialised (opgen_module_init was not called)");
+    return 2;
+  }
+  opgen_launch_desc d;
+  d.kernel = name;
+  d.cfg = cfg;
+  d.run_thread = run;
+  d.block_begin = opgen_block_begin;
+  d.user = args;
+  return opgen_rt_->launch(&d, err, errlen);
+}
+
+#define OPGEN_KERNEL(K)                                                                              \
+  static void opgen_run_##K(const opgen_thread_ctx* c, void* a) {                                    \
+    opgen_cur_ = c;                                                                                  \
+    opgen_invoke(&K, static_cast<void**>(a));                                                        \
+  }                                                                                                  \
+  OPGEN_EXPORT int opgen_params_##K(unsigned* out, int cap) { return opgen_param_info(&K, out, cap); } \
+  OPGEN_EXPORT int opgen_launch_##K(const opgen_launch_cfg* cfg, void** args, char* err, size_t errlen) { \
+    return opgen_launch_impl(#K, opgen_run_##K, cfg, args, err, errlen);                            \
+  }
+
+#define OPGEN_MODULE_EXPORTS()                                                                 \
+  OPGEN_EXPORT int opgen_module_init(const opgen_rt_api* api) {                                \
+    if (!api || api->abi_version != OPGEN_EMU_ABI_VERSION) return -1;                          \
+    opgen_rt_ = api;                                                                           \
+    return OPGEN_EMU_ABI_VERSION;                                                              \
+  }                                                                                            \
+  /* Bytes of static __shared__ storage (the module's TLS minus the dynamic buffer). */       \
+  OPGEN_EXPORT uint64_t opgen_module_static_smem() {                                           \
+    opgen_tls_span s{nullptr, 0};                                                              \
+    dl_iterate_phdr(opgen_find_tls, &s);                                                       \
+    const uint64_t internal = sizeof(opgen_tls_span) + sizeof(void*);                          \
+    uint64_t n = s.size > internal ? s.size - internal : 0;                                    \
+    if (opgen_dyn_smem_base()) n = n > OPGEN_EMU_MAX_SMEM ? n - OPGEN_EMU_MAX_SMEM : 0;        \
+    return n;                                                                                  \
+  }
+
+#endif  // OPGEN_EMU_GLUE_H

@@ -1,0 +1,78 @@
+// ABI between a compiled kernel module and the shared host runtime
+// (libopgen_emu_rt, built from runtime.cpp). Both sides are C++ built by the
+// same compiler; bump OPGEN_EMU_ABI_VERSION whenever a struct changes.
+#ifndef OPGEN_EMU_ABI_H
+#define OPGEN_EMU_ABI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define OPGEN_EMU_ABI_VERSION 1
+#define OPGEN_EMU_MAX_SMEM (227u * 1024u)  // largest dynamic shared memory we emulate
+
+struct uint3 { unsigned int x, y, z; };
+
+struct dim3 {
+  unsigned int x, y, z;
+  constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1) : x(vx), y(vy), z(vz) {}
+  constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+  constexpr operator uint3() const { return uint3{x, y, z}; }
+};
+
+// One per CUDA thread. The module's threadIdx/blockIdx/... macros read it.
+struct opgen_thread_ctx {
+  uint3 thread_idx;
+  uint3 block_idx;
+  dim3 block_dim;
+  dim3 grid_dim;
+  unsigned int linear;  // threadIdx linearised, x fastest
+  unsigned int lane;    // linear % 32
+  unsigned int warp;    // linear / 32
+};
+
+// Launch configuration as filled in by Python (ctypes mirrors this layout).
+struct opgen_launch_cfg {
+  unsigned int grid[3];
+  unsigned int block[3];
+  uint64_t shmem;       // dynamic shared memory bytes
+  int32_t nworkers;     // OS threads running blocks
+  int32_t random_order; // 0 / 1
+  uint64_t seed;
+  uint64_t stack_size;  // bytes per fiber stack
+};
+
+// What a module hands to the runtime for one launch.
+struct opgen_launch_desc {
+  const char* kernel;
+  const opgen_launch_cfg* cfg;
+  // Runs one CUDA thread to completion (called on its fiber).
+  void (*run_thread)(const opgen_thread_ctx* ctx, void* user);
+  // Called on the worker OS thread before a block starts: poisons shared memory.
+  void (*block_begin)(void* user, uint64_t shmem);
+  void* user;
+};
+
+enum opgen_sync_kind { OPGEN_SYNC_PLAIN = 0, OPGEN_SYNC_COUNT = 1, OPGEN_SYNC_AND = 2, OPGEN_SYNC_OR = 3 };
+
+enum opgen_warp_op {
+  OPGEN_W_SYNC = 0, OPGEN_W_SHFL_IDX, OPGEN_W_SHFL_UP, OPGEN_W_SHFL_DOWN, OPGEN_W_SHFL_XOR,
+  OPGEN_W_BALLOT, OPGEN_W_ANY, OPGEN_W_ALL, OPGEN_W_MATCH_ANY, OPGEN_W_MATCH_ALL,
+  OPGEN_W_REDUCE_ADD, OPGEN_W_REDUCE_MIN_U, OPGEN_W_REDUCE_MAX_U, OPGEN_W_REDUCE_MIN_S,
+  OPGEN_W_REDUCE_MAX_S, OPGEN_W_REDUCE_AND, OPGEN_W_REDUCE_OR, OPGEN_W_REDUCE_XOR,
+  OPGEN_W_NUM_OPS
+};
+
+// Function table exported by the runtime; the module stores a pointer to it.
+struct opgen_rt_api {
+  int abi_version;
+  int (*launch)(const opgen_launch_desc* desc, char* err, size_t errlen);
+  // __syncthreads family: blocks the calling fiber until the whole block arrives.
+  int (*sync_block)(const opgen_thread_ctx* me, int kind, int pred);
+  // Warp collectives: blocks until every live lane named in mask arrives.
+  uint64_t (*warp_op)(const opgen_thread_ctx* me, int op, unsigned mask, uint64_t value, int arg, int width);
+  unsigned (*active_mask)(const opgen_thread_ctx* me);
+  // Aborts the launch with msg (assert, __trap); never returns.
+  void (*fail)(const opgen_thread_ctx* me, const char* msg);
+};
+
+#endif

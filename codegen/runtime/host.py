@@ -1,0 +1,732 @@
+"""Host (CPU) backend: run CUDA kernel sources unchanged on the CPU.
+
+The ``.cu`` text that CuPy/NVRTC compiles for the GPU is compiled here by the
+host C++ compiler with ``emu/cuda_emu.h`` force-included, loaded with ctypes and
+launched through an API that mirrors CuPy's RawModule/RawKernel::
+
+    mod = load_module(source, options=("-DN=4",), name_hint="vadd")
+    fn = mod.get_function("vadd")
+    fn((blocks,), (256,), (x, y, out, np.int32(n)), shared_mem=0)
+
+Arguments: numpy arrays are passed as device pointers (their data pointer;
+they must be C-contiguous) and scalars must be typed numpy scalars
+(np.int32, np.float32, ...), exactly as CuPy requires. Launches are synchronous.
+
+Environment: ``CXX`` (compiler), ``OPGEN_CACHE_DIR`` (cache root),
+``OPGEN_HOST_THREADS`` (OS threads running blocks), ``OPGEN_HOST_RANDOM_ORDER``
+(seed: run threads/blocks in random order), ``OPGEN_HOST_STACK_KB`` (fiber
+stack per CUDA thread, default 64), ``OPGEN_HOST_CATCH_SIGNALS=0`` (let a
+crashing kernel crash the process instead of raising HostKernelError).
+See emu/README.md for the design.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import platform
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from . import diskcache
+
+EMU_DIR = Path(__file__).resolve().with_name("emu")
+EMU_INCLUDE = EMU_DIR / "include"
+EMU_HEADER = EMU_DIR / "cuda_emu.h"
+RUNTIME_SOURCE = EMU_DIR / "runtime.cpp"
+
+ABI_VERSION = 1  # must equal OPGEN_EMU_ABI_VERSION in emu/opgen_emu_abi.h
+MAX_THREADS_PER_BLOCK = 1024
+MAX_BLOCK_DIM = (1024, 1024, 64)
+MAX_GRID_DIM = (2**31 - 1, 65535, 65535)
+DEFAULT_MAX_DYNAMIC_SMEM = 48 * 1024  # CUDA's limit unless the kernel opts in
+MAX_SHARED_MEM = 227 * 1024  # must equal OPGEN_EMU_MAX_SMEM
+DEFAULT_STACK_KB = 64
+
+# -ffp-contract=off: never fuse a*b+c into an FMA, so float results round like
+# NumPy's (which never fuses). The GPU does fuse by default, so GPU-vs-host
+# differences of an ulp or so are expected; host-vs-NumPy ones are not.
+# No -ffast-math: NaN/inf and rounding must behave as IEEE says.
+# -fstack-clash-protection: big local arrays touch every page they allocate, so
+# overflowing a fiber stack always hits its guard page (reported, not silent).
+# -Wl,-z,defs: an unresolved symbol fails the build, not the later dlopen.
+_BASE_FLAGS = (
+    "-O2", "-std=c++17", "-shared", "-fPIC", "-pthread", "-fvisibility=hidden",
+    "-ffp-contract=off", "-fstack-clash-protection", "-Wno-unknown-pragmas", "-Wl,-z,defs",
+)
+
+
+class HostBackendError(RuntimeError):
+    """Base class of every error raised by the host backend."""
+
+
+class HostCompilerNotFound(HostBackendError):
+    """No usable C++ compiler for the cpu backend."""
+
+
+class HostCompileError(HostBackendError):
+    """The host compiler rejected a kernel source (message includes its stderr)."""
+
+    def __init__(self, message: str, stderr: str = "", source_path: str = "") -> None:
+        super().__init__(message)
+        self.stderr = stderr
+        self.source_path = source_path
+
+
+class HostKernelError(HostBackendError):
+    """A kernel failed while running: deadlock, barrier misuse, assert/__trap, memory fault."""
+
+
+class HostLaunchError(HostBackendError, ValueError):
+    """Invalid launch configuration (grid, block, shared memory)."""
+
+
+class HostArgumentError(HostBackendError, TypeError):
+    """Kernel arguments do not match the kernel's parameters."""
+
+
+class HostKernelNotFound(HostBackendError, KeyError):
+    """get_function() was asked for a kernel the module does not define."""
+
+    def __str__(self) -> str:  # KeyError would repr() the message
+        return str(self.args[0]) if self.args else ""
+
+
+stats = {"compiles": 0, "disk_hits": 0, "memory_hits": 0, "runtime_compiles": 0}
+"""Counters for tests and diagnostics (module builds only; runtime builds apart)."""
+
+_LOCK = threading.RLock()
+_MODULES: dict[str, HostModule] = {}
+_VERSIONS: dict[tuple[Any, ...], str] = {}
+_RUNTIME: dict[str, Any] = {}
+_EMU_DIGEST: list[str] = []
+_UNSET = object()
+_random_seed: Any = _UNSET
+
+
+# ----------------------------------------------------------------- compiler --
+
+def _compiler_command() -> list[str]:
+    env = os.environ.get("CXX")
+    if env:
+        argv = shlex.split(env)
+        exe = shutil.which(argv[0]) if argv else None
+        if exe is None:
+            raise HostCompilerNotFound(
+                f"CXX={env!r} is not an executable C++ compiler. The cpu backend compiles kernels "
+                "with the host C++ compiler: install one (e.g. `apt-get install g++`) or fix CXX.")
+        return [exe, *argv[1:]]
+    for name in ("g++", "c++"):
+        exe = shutil.which(name)
+        if exe:
+            return [exe]
+    raise HostCompilerNotFound(
+        "no C++ compiler found ($CXX unset, no g++ or c++ on PATH). The cpu backend compiles "
+        "kernels with the host C++ compiler: install one, e.g. `apt-get install g++`.")
+
+
+def compiler_version() -> str:
+    """First line of ``$CXX --version`` (part of every cache key)."""
+    cmd = _compiler_command()
+    try:
+        stamp = os.stat(cmd[0]).st_mtime_ns
+    except OSError:
+        stamp = 0
+    key = (tuple(cmd), stamp)
+    with _LOCK:
+        if key in _VERSIONS:
+            return _VERSIONS[key]
+    try:
+        proc = subprocess.run([*cmd, "--version"], capture_output=True, text=True, timeout=60)
+    except OSError as e:
+        raise HostCompilerNotFound(f"cannot run C++ compiler {cmd[0]}: {e}") from e
+    lines = (proc.stdout or proc.stderr).strip().splitlines()
+    if proc.returncode != 0 or not lines:
+        raise HostCompilerNotFound(f"{' '.join(cmd)} --version failed: {proc.stderr.strip()}")
+    with _LOCK:
+        _VERSIONS[key] = lines[0].strip()
+    return lines[0].strip()
+
+
+def _target() -> str:
+    return f"{platform.machine()}-{sys.platform}"
+
+
+def _emu_digest() -> str:
+    """Hash of every emulation header / runtime file: editing them invalidates the cache."""
+    if not _EMU_DIGEST:
+        parts = []
+        for p in sorted(EMU_DIR.rglob("*")):
+            if p.is_file() and p.suffix != ".md" and "__pycache__" not in p.parts:
+                parts.append(f"{p.relative_to(EMU_DIR).as_posix()}\0{diskcache.digest(p.read_bytes())}")
+        _EMU_DIGEST.append(diskcache.digest("\n".join(parts).encode()))
+    return _EMU_DIGEST[0]
+
+
+# nvcc/NVRTC-only options that mean nothing to g++ are dropped, so callers can
+# pass the same option list to both backends.
+_DROP_WITH_VALUE = {"-arch", "--gpu-architecture", "-maxrregcount", "--maxrregcount", "-code",
+                    "--gpu-code", "-split-compile", "--split-compile"}
+_DROP = re.compile(
+    r"^--?(use_fast_math|use-fast-math|lineinfo|generate-line-info|device-debug|G|rdc|"
+    r"relocatable-device-code|ewp|extensible-whole-program|dopt|extra-device-vectorization|dlto|"
+    r"dlink-time-opt|default-device|device-as-default-execution-space|no-source-include|restrict|"
+    r"expt-relaxed-constexpr|expt-extended-lambda|extended-lambda|fmad|ftz|prec-div|prec-sqrt|"
+    r"gpu-architecture|arch|maxrregcount|device-int128|optimization-info|display-error-number|"
+    r"diag-error|diag-suppress|diag-warn|minimal|time|builtin-move-forward|builtin-initializer-list)"
+    r"(=.*)?$")
+
+
+def translate_options(options: Sequence[str]) -> list[str]:
+    """NVRTC-style options -> g++ flags (-D/-U/-I/-O/-W/-f/-m/-std>=17 kept, GPU-only dropped)."""
+    if isinstance(options, str):
+        raise TypeError("options must be a sequence of strings, not one string")
+    out: list[str] = []
+    skip = False
+    for opt in options:
+        opt = str(opt)
+        if skip:
+            skip = False
+            continue
+        if opt in _DROP_WITH_VALUE:
+            skip = True
+            continue
+        if _DROP.match(opt):
+            continue
+        m = re.match(r"^--?std=(?:c\+\+|gnu\+\+)?(\d+)$", opt)
+        if m:
+            if int(m.group(1)) in (17, 20, 23, 2, 26):  # c++2a/2b spelled via digits too
+                out.append("-std=c++" + m.group(1))
+            continue  # older standards: the emulation headers need C++17
+        if opt.startswith("--define-macro="):
+            opt = "-D" + opt.split("=", 1)[1]
+        elif opt.startswith("--undefine-macro="):
+            opt = "-U" + opt.split("=", 1)[1]
+        elif opt.startswith("--include-path="):
+            opt = "-I" + opt.split("=", 1)[1]
+        out.append(opt)
+    return out
+
+
+def _flags(options: Sequence[str]) -> list[str]:
+    return [*_BASE_FLAGS, "-include", str(EMU_HEADER), "-I", str(EMU_INCLUDE), *translate_options(options)]
+
+
+def _run_compiler(cmd: list[str], flags: list[str], src: Path, out: Path, dep: Path | None) -> None:
+    argv = [*cmd, *flags]
+    if dep is not None:
+        argv += ["-MMD", "-MF", str(dep)]
+    argv += ["-x", "c++", str(src), "-x", "none", "-o", str(out)]
+    try:
+        proc = subprocess.run(argv, capture_output=True, text=True)
+    except OSError as e:
+        raise HostCompilerNotFound(f"cannot run C++ compiler {cmd[0]}: {e}") from e
+    if proc.returncode != 0:
+        err = proc.stderr.strip()
+        if len(err) > 12000:
+            err = "...\n" + err[-12000:]
+        raise HostCompileError(
+            f"host C++ compilation failed (exit {proc.returncode}) for {src}\n"
+            f"command: {' '.join(shlex.quote(a) for a in argv)}\n{err}",
+            stderr=proc.stderr, source_path=str(src))
+
+
+# ------------------------------------------------------------- source scan --
+
+_COMMENT_OR_STRING = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.DOTALL)
+_BALANCED = r"\((?:[^()]|\([^()]*\))*\)"
+_KERNEL_RE = re.compile(
+    r'\bextern\s+"C"\s+((?:\w+\s*(?:' + _BALANCED + r')?\s+)*?)void\s+'
+    r"((?:__launch_bounds__\s*" + _BALANCED + r"\s*)?)([A-Za-z_]\w*)\s*\(")
+_LAUNCH_BOUNDS_RE = re.compile(r"__launch_bounds__\s*\(\s*([^,()]+)")
+
+
+@dataclass(frozen=True)
+class KernelSig:
+    name: str
+    param_names: tuple[str, ...]
+    max_threads: int  # from __launch_bounds__, else 1024
+
+
+def _strip_comments(source: str) -> str:
+    """Comments become spaces; string literals stay (``extern "C"`` needs its "C")."""
+    return _COMMENT_OR_STRING.sub(lambda m: " " if m.group(0)[0] == "/" else m.group(0), source)
+
+
+def _directive_spans(text: str) -> list[tuple[int, int]]:
+    """Character spans of preprocessor directives (with their backslash continuations)."""
+    return [m.span() for m in re.finditer(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", text, re.MULTILINE)]
+
+
+def _inside(pos: int, spans: list[tuple[int, int]]) -> bool:
+    return any(a <= pos < b for a, b in spans)
+
+
+def _split_params(text: str) -> list[str]:
+    parts: list[str] = []
+    cur: list[str] = []
+    depth = 0
+    for ch in text:
+        if ch in "(<[":
+            depth += 1
+        elif ch in ")>]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    parts.append("".join(cur))
+    return [p.strip() for p in parts if p.strip() and p.strip() != "void"]
+
+
+def scan_kernels(source: str) -> list[KernelSig]:
+    """Kernels declared ``extern "C" __global__ void NAME(`` (``__launch_bounds__`` allowed around)."""
+    text = _strip_comments(source)
+    directives = _directive_spans(text)  # a kernel inside a #define body is not a kernel (yet)
+    found: dict[str, KernelSig] = {}
+    for m in _KERNEL_RE.finditer(text):
+        quals, lb, name = m.group(1), m.group(2), m.group(3)
+        if "__global__" not in quals or _inside(m.start(), directives):
+            continue
+        depth, i = 1, m.end()
+        while i < len(text) and depth:
+            depth += {"(": 1, ")": -1}.get(text[i], 0)
+            i += 1
+        names = []
+        for p in _split_params(text[m.end():i - 1]):
+            ids = re.findall(r"[A-Za-z_]\w*", re.sub(r"\[[^\]]*\]", "", p))
+            names.append(ids[-1] if ids else "?")
+        bound = MAX_THREADS_PER_BLOCK
+        b = _LAUNCH_BOUNDS_RE.search(quals + lb)
+        if b:
+            try:
+                bound = int(b.group(1).strip().rstrip("uUlL"), 0)
+            except ValueError:
+                pass  # a macro or expression: not checked here
+        if name not in found or len(names) > len(found[name].param_names):
+            found[name] = KernelSig(name, tuple(names), bound)
+    return list(found.values())
+
+
+def scan_extern_shared(source: str) -> list[str]:
+    """Names declared ``extern __shared__ T name[];`` (dynamic shared memory)."""
+    text = _strip_comments(source)
+    directives = _directive_spans(text)
+    names: list[str] = []
+    for m in re.finditer(r"\b__shared__\b", text):
+        if _inside(m.start(), directives):
+            continue
+        start = max(text.rfind(c, 0, m.start()) for c in ";{}") + 1
+        end = text.find(";", m.end())
+        stmt = text[start:end + 1] if end >= 0 else ""
+        if not re.match(r"\s*(?:static\s+)?extern\b", stmt):
+            continue
+        d = re.search(r"([A-Za-z_]\w*)\s*\[\s*\]\s*;$", stmt)
+        if d and d.group(1) not in names:
+            names.append(d.group(1))
+    return names
+
+
+def _glue(kernels: list[KernelSig], shared: list[str]) -> str:
+    lines = ["", "// ---- opgen host glue (generated by codegen/runtime/host.py) ----",
+             '#include "opgen_emu_glue.h"']
+    if shared:
+        lines.append("OPGEN_DYN_SMEM_BUFFER()")
+        lines += [f"OPGEN_DYN_SMEM_ALIAS({n})" for n in shared]
+    else:
+        lines.append("OPGEN_NO_DYN_SMEM()")
+    lines += [f"OPGEN_KERNEL({k.name})" for k in kernels]
+    lines.append("OPGEN_MODULE_EXPORTS()")
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------ cache + load --
+
+def _host_dir() -> Path:
+    return diskcache.cache_root() / "host"
+
+
+def _deps_unchanged(meta: dict[str, Any]) -> bool:
+    for path, sha in meta.get("deps", []):
+        try:
+            if diskcache.digest(Path(path).read_bytes()) != sha:
+                return False
+        except OSError:
+            return False
+    return True
+
+
+def _read_deps(dep_file: Path, source: Path) -> list[list[str]]:
+    """User headers the build read (from -MMD), minus the source and our own headers."""
+    try:
+        text = dep_file.read_text().replace("\\\n", " ")
+    except OSError:
+        return []
+    deps = []
+    for tok in text.split(":", 1)[-1].split():
+        p = Path(tok).resolve()
+        if p == source.resolve() or EMU_DIR in p.parents:
+            continue
+        try:
+            deps.append([str(p), diskcache.digest(p.read_bytes())])
+        except OSError:
+            pass
+    return deps
+
+
+def _dlopen(path: Path) -> ctypes.CDLL | None:
+    try:
+        return ctypes.CDLL(str(path), mode=os.RTLD_NOW | os.RTLD_LOCAL)
+    except OSError:
+        return None
+
+
+def _build_or_load(stem: str, tu: str, cmd: list[str], flags: list[str], *, runtime: bool) -> ctypes.CDLL:
+    """Load ``<stem>.so`` from the disk cache if intact, else compile it; returns the library."""
+    folder = _host_dir()
+    so_path = folder / f"{stem}.so"
+    entry = diskcache.get(so_path)
+    if entry is not None and _deps_unchanged(entry.meta):
+        lib = _dlopen(so_path)
+        if lib is not None:
+            if not runtime:
+                stats["disk_hits"] += 1
+            return lib
+        diskcache.remove(so_path)  # checksum fine yet unloadable: drop it
+    # Missing, corrupt or stale: rebuild and overwrite. (No removal here: another
+    # process may be between writing the payload and its checksum.)
+    folder.mkdir(parents=True, exist_ok=True)
+    src_path = folder / f"{stem}.cu" if not runtime else folder / f"{stem}.cpp"
+    diskcache.write_atomic(src_path, tu.encode())
+    with tempfile.TemporaryDirectory(dir=folder, prefix=f".{stem}.") as tmp:
+        out = Path(tmp) / "out.so"
+        dep = Path(tmp) / "out.d"
+        stats["runtime_compiles" if runtime else "compiles"] += 1
+        _run_compiler(cmd, flags, src_path, out, dep)
+        data = out.read_bytes()
+        deps = _read_deps(dep, src_path)
+    diskcache.put(so_path, data, {"deps": deps, "compiler": " ".join(cmd), "flags": flags})
+    lib = _dlopen(so_path)
+    if lib is None:  # another process replaced or removed it meanwhile: load a private copy
+        fd, private = tempfile.mkstemp(dir=folder, prefix=f".{stem}.", suffix=".so")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            lib = _dlopen(Path(private))
+        finally:
+            os.unlink(private)  # the mapping stays valid
+        if lib is None:
+            raise HostBackendError(f"freshly built {so_path} cannot be loaded")
+    return lib
+
+
+def _runtime_api() -> int:
+    """Address of the runtime's opgen_rt_api table (runtime built/loaded once per process)."""
+    with _LOCK:
+        if "api" in _RUNTIME:
+            return _RUNTIME["api"]
+        cmd = _compiler_command()
+        flags = [*_BASE_FLAGS, "-I", str(EMU_DIR)]
+        src = RUNTIME_SOURCE.read_text() + "\n// emu " + _emu_digest() + "\n"
+        key = diskcache.cache_key(src, flags, compiler_version(), _target())
+        lib = _build_or_load(f"opgen-emu-rt-{key[:32]}", src, cmd, flags, runtime=True)
+        lib.opgen_rt_get_api.restype = ctypes.c_void_p
+        lib.opgen_rt_get_api.argtypes = []
+        _RUNTIME["lib"] = lib
+        _RUNTIME["api"] = lib.opgen_rt_get_api()
+        return _RUNTIME["api"]
+
+
+def load_module(source: str, options: Sequence[str] = (), name_hint: str = "module") -> HostModule:
+    """Compile ``source`` for the host (or load it from the cache) and return the module."""
+    if not isinstance(source, str):
+        raise TypeError(f"source must be str, not {type(source).__name__}")
+    cmd = _compiler_command()
+    version = compiler_version()
+    kernels = scan_kernels(source)
+    shared = scan_extern_shared(source)
+    tu = source + ("" if source.endswith("\n") else "\n") + _glue(kernels, shared)
+    flags = _flags(options)
+    key = diskcache.cache_key(tu + "\n// emu " + _emu_digest() + "\n", flags, version, _target())
+    with _LOCK:
+        mod = _MODULES.get(key)
+        if mod is not None:
+            stats["memory_hits"] += 1
+            return mod
+        api = _runtime_api()
+        safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name_hint)[:48] or "module"
+        stem = f"{safe}-{key[:32]}"
+        lib = _build_or_load(stem, tu, cmd, flags, runtime=False)
+        mod = HostModule(lib, api, kernels, _host_dir() / f"{stem}.so", _host_dir() / f"{stem}.cu")
+        _MODULES[key] = mod
+        return mod
+
+
+def clear_memory_cache() -> None:
+    """Forget modules loaded in this process (the disk cache is untouched)."""
+    with _LOCK:
+        _MODULES.clear()
+
+
+def RawKernel(code: str, name: str, options: Sequence[str] = ()) -> HostFunction:
+    """CuPy-style shortcut: ``RawKernel(code, name)(grid, block, args)``."""
+    return load_module(code, options, name_hint=name).get_function(name)
+
+
+# --------------------------------------------------------------- execution --
+
+def set_random_order(seed: int | None) -> None:
+    """Run threads and blocks in a seeded random order (None: in order). Overrides the env var."""
+    global _random_seed
+    if seed is not None and (not isinstance(seed, (int, np.integer)) or isinstance(seed, bool)):
+        raise TypeError("seed must be an int or None")
+    _random_seed = None if seed is None else int(seed)
+
+
+def random_order() -> int | None:
+    """The active random-order seed: set_random_order's, else $OPGEN_HOST_RANDOM_ORDER, else None."""
+    if _random_seed is not _UNSET:
+        return _random_seed
+    env = os.environ.get("OPGEN_HOST_RANDOM_ORDER", "").strip()
+    if not env:
+        return None
+    try:
+        return int(env, 0)
+    except ValueError as e:
+        raise HostBackendError(f"OPGEN_HOST_RANDOM_ORDER must be an integer seed, got {env!r}") from e
+
+
+def _env_int(name: str, default: int, minimum: int) -> int:
+    env = os.environ.get(name, "").strip()
+    if not env:
+        return default
+    try:
+        value = int(env)
+    except ValueError as e:
+        raise HostBackendError(f"{name} must be an integer, got {env!r}") from e
+    if value < minimum:
+        raise HostBackendError(f"{name} must be >= {minimum}, got {value}")
+    return value
+
+
+def _default_threads() -> int:
+    try:
+        return len(os.sched_getaffinity(0))  # CPUs this process may use (containers)
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+class _LaunchCfg(ctypes.Structure):  # mirrors opgen_launch_cfg
+    _fields_ = [("grid", ctypes.c_uint * 3), ("block", ctypes.c_uint * 3), ("shmem", ctypes.c_uint64),
+                ("nworkers", ctypes.c_int32), ("random_order", ctypes.c_int32), ("seed", ctypes.c_uint64),
+                ("stack_size", ctypes.c_uint64)]
+
+
+# Parameter kinds reported by the module (OPGEN_P_* in opgen_emu_glue.h).
+_P_POINTER, _P_FLOAT, _P_SINT, _P_UINT, _P_BOOL, _P_OTHER, _P_HALF, _P_BF16 = range(1, 9)
+
+
+def _describe(kind: int, size: int) -> str:
+    return {
+        _P_POINTER: "pointer", _P_FLOAT: f"float{size * 8}", _P_SINT: f"int{size * 8}",
+        _P_UINT: f"uint{size * 8}", _P_BOOL: "bool", _P_HALF: "__half", _P_BF16: "__nv_bfloat16",
+    }.get(kind, f"{size}-byte struct")
+
+
+def _scalar_matches(kind: int, size: int, dtype: np.dtype) -> bool:
+    if dtype.itemsize != size:
+        return False
+    if kind == _P_FLOAT:
+        return dtype.kind == "f"
+    if kind in (_P_SINT, _P_UINT):
+        return dtype.kind in "iu"  # signedness may differ, width may not
+    if kind == _P_BOOL:
+        return dtype.kind == "b"
+    if kind == _P_HALF:
+        return dtype == np.float16
+    if kind == _P_BF16:
+        return dtype.name == "bfloat16" or dtype == np.uint16  # raw bits
+    return True  # struct: any numpy scalar/record of the same size
+
+
+def _dims(what: str, value: Any, limits: tuple[int, int, int]) -> tuple[int, int, int]:
+    items = (value,) if isinstance(value, (int, np.integer)) else value
+    if isinstance(items, (tuple, list)) and 1 <= len(items) <= 3 and all(
+            isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in items):
+        dims = [int(v) for v in items] + [1] * (3 - len(items))
+    else:
+        raise HostLaunchError(f"{what} must be an int or a tuple of 1-3 ints, got {value!r}")
+    for axis, (d, lim) in enumerate(zip(dims, limits, strict=True)):
+        if not 1 <= d <= lim:
+            raise HostLaunchError(
+                f"{what}[{axis}] = {d} is out of CUDA's range [1, {lim}] (got {what}={value!r})")
+    return dims[0], dims[1], dims[2]
+
+
+class HostFunction:
+    """One kernel of a HostModule; call it like a CuPy RawKernel."""
+
+    def __init__(self, module: HostModule, sig: KernelSig, launch: Any, params: list[tuple[int, int]]):
+        self.module = module
+        self.name = sig.name
+        self.params = params  # (kind, size) per parameter, from the compiled signature
+        self.param_names = sig.param_names if len(sig.param_names) == len(params) else tuple(
+            f"#{i}" for i in range(len(params)))
+        self.max_threads_per_block = min(sig.max_threads, MAX_THREADS_PER_BLOCK)
+        self.shared_size_bytes = module.static_smem
+        self._max_dyn = min(DEFAULT_MAX_DYNAMIC_SMEM, MAX_SHARED_MEM - self.shared_size_bytes)
+        self._launch = launch
+
+    @property
+    def num_params(self) -> int:
+        return len(self.params)
+
+    @property
+    def max_dynamic_shared_size_bytes(self) -> int:
+        """Like CUDA/CuPy: 48 KiB unless raised (up to 227 KiB minus static shared memory)."""
+        return self._max_dyn
+
+    @max_dynamic_shared_size_bytes.setter
+    def max_dynamic_shared_size_bytes(self, value: int) -> None:
+        limit = MAX_SHARED_MEM - self.shared_size_bytes
+        if not 0 <= int(value) <= limit:
+            raise HostLaunchError(
+                f"max_dynamic_shared_size_bytes must be in [0, {limit}] for kernel '{self.name}'")
+        self._max_dyn = int(value)
+
+    def __repr__(self) -> str:
+        return f"<HostFunction {self.name}({', '.join(self.param_names)})>"
+
+    def _param(self, i: int) -> str:
+        kind, size = self.params[i]
+        return f"kernel '{self.name}' parameter {i} '{self.param_names[i]}' ({_describe(kind, size)})"
+
+    def _pack(self, args: Any) -> tuple[Any, Any, list[Any]]:
+        if not isinstance(args, (tuple, list)):
+            raise HostArgumentError(f"kernel '{self.name}': args must be a tuple, got {type(args).__name__}")
+        if len(args) != len(self.params):
+            raise HostArgumentError(
+                f"kernel '{self.name}' takes {len(self.params)} argument(s) ({', '.join(self.param_names)}), "
+                f"got {len(args)}")
+        offsets, total = [], 0
+        for _, size in self.params:
+            offsets.append(total)
+            total += (max(size, 8) + 15) // 16 * 16
+        buf = ctypes.create_string_buffer(max(total, 16))
+        base = ctypes.addressof(buf)
+        ptrs = (ctypes.c_void_p * max(len(self.params), 1))()
+        for i, (arg, (kind, size)) in enumerate(zip(args, self.params, strict=True)):
+            what = self._param(i)
+            if kind == _P_POINTER:
+                if not isinstance(arg, np.ndarray):
+                    raise HostArgumentError(f"{what} expects a numpy array, got {type(arg).__name__}")
+                if not arg.flags.c_contiguous:
+                    raise HostArgumentError(
+                        f"{what}: array is not C-contiguous (shape {arg.shape}, strides {arg.strides}); "
+                        "pass np.ascontiguousarray(a)")
+                raw = arg.__array_interface__["data"][0].to_bytes(8, sys.byteorder)
+            else:
+                if isinstance(arg, np.ndarray):
+                    raise HostArgumentError(f"{what} is a scalar, got an array of shape {arg.shape}")
+                if not isinstance(arg, (np.generic, np.void)):
+                    hint = "np.int32(x)" if kind in (_P_SINT, _P_UINT) else "np.float32(x)"
+                    raise HostArgumentError(
+                        f"{what}: got Python {type(arg).__name__} {arg!r}; kernel scalars must be "
+                        f"typed NumPy scalars such as {hint} (as with CuPy)")
+                if not _scalar_matches(kind, size, arg.dtype):
+                    raise HostArgumentError(f"{what} does not accept a NumPy {arg.dtype} scalar")
+                raw = arg.tobytes()
+            ctypes.memmove(base + offsets[i], raw, len(raw))
+            ptrs[i] = base + offsets[i]
+        return buf, ptrs, list(args)
+
+    def __call__(self, grid: Any, block: Any, args: Any, shared_mem: int = 0, stream: Any = None) -> None:
+        """Launch synchronously. ``stream`` is accepted for CuPy compatibility and ignored."""
+        g = _dims("grid", grid, MAX_GRID_DIM)
+        b = _dims("block", block, MAX_BLOCK_DIM)
+        nthreads = b[0] * b[1] * b[2]
+        if nthreads > self.max_threads_per_block:
+            bounded = self.max_threads_per_block < MAX_THREADS_PER_BLOCK
+            why = "__launch_bounds__" if bounded else "CUDA's limit"
+            raise HostLaunchError(f"kernel '{self.name}': block {b} has {nthreads} threads, more than "
+                                  f"{self.max_threads_per_block} ({why})")
+        if not isinstance(shared_mem, (int, np.integer)) or isinstance(shared_mem, bool) or shared_mem < 0:
+            raise HostLaunchError(f"shared_mem must be a non-negative int, got {shared_mem!r}")
+        if shared_mem > self._max_dyn:
+            raise HostLaunchError(
+                f"kernel '{self.name}': shared_mem={int(shared_mem)} bytes exceeds the "
+                f"{self._max_dyn}-byte limit (CUDA allows 48 KiB unless max_dynamic_shared_size_bytes "
+                f"is raised, at most {MAX_SHARED_MEM - self.shared_size_bytes} here)")
+        buf, ptrs, keep = self._pack(args)
+        nblocks = g[0] * g[1] * g[2]
+        seed = random_order()
+        cfg = _LaunchCfg()
+        cfg.grid[:] = g
+        cfg.block[:] = b
+        cfg.shmem = int(shared_mem)
+        cfg.nworkers = max(1, min(_env_int("OPGEN_HOST_THREADS", _default_threads(), 1), nblocks, 256))
+        cfg.random_order = 0 if seed is None else 1
+        cfg.seed = 0 if seed is None else seed & 0xFFFFFFFFFFFFFFFF
+        cfg.stack_size = _env_int("OPGEN_HOST_STACK_KB", DEFAULT_STACK_KB, 16) * 1024
+        err = ctypes.create_string_buffer(4096)
+        rc = self._launch(ctypes.byref(cfg), ptrs, err, len(err))
+        del buf, keep  # the kernel has finished with the arguments
+        if rc != 0:
+            raise HostKernelError(err.value.decode("utf-8", "replace") or f"kernel '{self.name}' failed")
+
+
+class HostModule:
+    """A compiled module; mirrors cupy.RawModule (get_function)."""
+
+    def __init__(self, lib: ctypes.CDLL, api: int, kernels: list[KernelSig], path: Path, source_path: Path):
+        self._lib = lib
+        self.path = path
+        self.source_path = source_path
+        init = lib.opgen_module_init
+        init.argtypes = [ctypes.c_void_p]
+        init.restype = ctypes.c_int
+        if init(api) != ABI_VERSION:
+            raise HostBackendError(f"{path}: module/runtime ABI mismatch (rebuild: clear the cache)")
+        static = lib.opgen_module_static_smem
+        static.restype = ctypes.c_uint64
+        self.static_smem = int(static())
+        self._functions: dict[str, HostFunction] = {}
+        for sig in kernels:
+            info = getattr(lib, f"opgen_params_{sig.name}")
+            info.argtypes = [ctypes.POINTER(ctypes.c_uint), ctypes.c_int]
+            info.restype = ctypes.c_int
+            out = (ctypes.c_uint * 256)()
+            n = info(out, 256)
+            if n > 256:
+                out = (ctypes.c_uint * n)()
+                info(out, n)
+            params = [(int(v) >> 24, int(v) & 0xFFFFFF) for v in out[:n]]
+            launch = getattr(lib, f"opgen_launch_{sig.name}")
+            launch.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t]
+            launch.restype = ctypes.c_int
+            self._functions[sig.name] = HostFunction(self, sig, launch, params)
+
+    @property
+    def kernel_names(self) -> list[str]:
+        return list(self._functions)
+
+    def get_function(self, name: str) -> HostFunction:
+        try:
+            return self._functions[name]
+        except KeyError:
+            found = ", ".join(sorted(self._functions)) or "none"
+            raise HostKernelNotFound(
+                f"kernel '{name}' not found in module {self.path.name}; kernels found: {found} "
+                '(only `extern "C" __global__ void NAME(...)` definitions are exported)') from None
