@@ -20,11 +20,20 @@ from codegen.yamlnodes import SpecError
 PROJECT = Path(__file__).resolve().parent.parent
 
 
-def _compile(specs: Path, templates: Path) -> tuple[list[OpSpec], dict[str, str]]:
+BUILTIN_TEMPLATES = PROJECT / "templates"
+
+
+def template_roots(extra: list[Path] | None) -> list[Path]:
+    """A user's template folders first (their kernels), then the built-in templates."""
+    roots = [p.resolve() for p in (extra or [])]
+    return roots + ([BUILTIN_TEMPLATES] if BUILTIN_TEMPLATES.resolve() not in roots else [])
+
+
+def _compile(specs: Path, templates: list[Path]) -> tuple[list[OpSpec], dict[str, str]]:
     if not specs.is_dir():
         raise SpecError(str(specs), 0, "spec folder not found")
     ops = load_specs(specs)
-    return ops, render_all(ops, templates)
+    return ops, render_all(ops, template_roots(templates))
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
@@ -116,8 +125,9 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help)
         if folders:
             p.add_argument("--specs", type=Path, default=PROJECT / "specs", help="spec folder (default: specs/)")
-            p.add_argument("--templates", type=Path, default=PROJECT / "templates",
-                           help="template folder (default: templates/)")
+            p.add_argument("--templates", type=Path, action="append", metavar="DIR",
+                           help="a template folder searched before the built-in templates/ (repeatable): "
+                                "where your kernels/<group>/*.cu live")
             p.add_argument("--out", type=Path, default=PROJECT / "generated",
                            help="output folder (default: generated/)")
         return p

@@ -16,7 +16,7 @@ from codegen.render import render_all
 def run_demo() -> int:
     start = time.perf_counter()
     ops = load_specs(PROJECT / "specs")
-    files = render_all(ops, PROJECT / "templates")
+    files = render_all(ops, [PROJECT / "templates"])
     result = plan(files, PROJECT / "generated")
     apply(files, PROJECT / "generated", result)
     print(f"generated {len(ops)} ops ({len(files)} files, {len(result.written)} changed) "

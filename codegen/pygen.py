@@ -74,9 +74,10 @@ def _attr_check(op: OpSpec, attr: Attr) -> str:
     return f"{n} = _rt.check_type(_OP, {q}, {n}, {attr.allowed!r})"
 
 
-def _dtype_lines(op: OpSpec, arg: TensorArg, bound: dict[str, str], indent: str) -> list[str]:
+def _dtype_lines(op: OpSpec, arg: TensorArg, bound: dict[str, str], indent: str,
+                 label: str | None = None) -> list[str]:
     """Checks one input's dtype; the first input of a type variable binds it."""
-    n, q = arg.name, repr(arg.name)
+    n, q = arg.name, label or repr(arg.name)
     tv = op.type_var(arg.dtype)
     if tv is None:
         return [f"{indent}_rt.check_dtype(_OP, {q}, {n}, {(arg.dtype,)!r})"]
@@ -100,6 +101,9 @@ def used_symbols(op: OpSpec) -> set[str]:
             for dim in pattern.dims:  # type: ignore[attr-defined]
                 if not isinstance(dim, shapes.Sym):
                     add(dim)
+    for arg in op.inputs:  # every element of a list is compared against the first one's symbols
+        for _, pattern in (arg.shape.cases if arg.shape is not None and arg.is_list else ()):
+            used.update(d.name for d in pattern.dims if isinstance(d, shapes.Sym))  # type: ignore[attr-defined]
     seen: set[str] = set()
     for arg in op.inputs:  # a symbol that appears a second time is compared against the first
         for _, pattern in (arg.shape.cases if arg.shape is not None else ()):
@@ -127,30 +131,33 @@ def used_symbols(op: OpSpec) -> set[str]:
     return used
 
 
-def _shape_lines(arg: TensorArg, pattern: shapes.ShapePattern, bound: set[str], context: str,
-                 indent: str, used: set[str]) -> list[str]:
-    """Binds the symbols this input introduces and checks every other dim against its value."""
-    n, dims = arg.name, pattern.dims
+def _shape_lines(var: str, label: str, pattern: shapes.ShapePattern, bound: set[str], context: str,
+                 indent: str, used: set[str], bind: bool = True) -> list[str]:
+    """Binds the symbols this input introduces (when `bind`) and checks every other dim against
+    its value. `var` is the array's Python expression, `label` the error message's name for it
+    (Python source of a str)."""
+    dims = pattern.dims
     texts = tuple(shapes.to_text(d) for d in dims) + (("...",) if pattern.ellipsis else ())
-    known = sorted({s for d in dims for s in shapes.symbols(d) if s in bound})
-    bindings = "{" + ", ".join(f"{s!r}: {s}" for s in known) + "}"
-    fail = f"raise _rt.shape_error(_OP, {n!r}, {texts!r}, {n}.shape, {bindings}, {context!r})"
-    rank = f"{n}.ndim < {len(dims)}" if pattern.ellipsis else f"{n}.ndim != {len(dims)}"
-    lines = [f"{indent}if {rank}:", f"{indent}    {fail}"]
+
+    def fail(symbols: set[str]) -> str:
+        shown = sorted(s for s in symbols if s in used)  # only these are assigned
+        values = "{" + ", ".join(f"{s!r}: {s}" for s in shown) + "}"
+        return f"raise _rt.shape_error(_OP, {label}, {texts!r}, {var}.shape, {values}, {context!r})"
+
+    before = {s for d in dims for s in shapes.symbols(d) if s in bound}
+    rank = f"{var}.ndim < {len(dims)}" if pattern.ellipsis else f"{var}.ndim != {len(dims)}"
+    lines = [f"{indent}if {rank}:", f"{indent}    {fail(before)}"]
     checks = []
     for i, dim in enumerate(dims):
-        if isinstance(dim, shapes.Sym) and dim.name not in bound:
+        if bind and isinstance(dim, shapes.Sym) and dim.name not in bound:
             if dim.name in used:
-                lines.append(f"{indent}{dim.name} = {n}.shape[{i}]")
+                lines.append(f"{indent}{dim.name} = {var}.shape[{i}]")
             bound.add(dim.name)
         else:
-            checks.append(f"{n}.shape[{i}] != {shapes.to_python(dim)}")
-    if checks:
-        # the message shows every binding, the new ones included
-        all_known = sorted({s for d in dims for s in shapes.symbols(d)})
-        bindings_all = "{" + ", ".join(f"{s!r}: {s}" for s in all_known) + "}"
-        fail_all = f"raise _rt.shape_error(_OP, {n!r}, {texts!r}, {n}.shape, {bindings_all}, {context!r})"
-        lines += [f"{indent}if {' or '.join(checks)}:", f"{indent}    {fail_all}"]
+            checks.append(f"{var}.shape[{i}] != {shapes.to_python(dim)}")
+    if checks:  # the message shows every binding, the new ones included
+        everything = {s for d in dims for s in shapes.symbols(d)}
+        lines += [f"{indent}if {' or '.join(checks)}:", f"{indent}    {fail(everything)}"]
     return lines
 
 
@@ -169,14 +176,16 @@ def _shape_section(op: OpSpec, key: str, by: str | None, indent: str) -> list[st
             new = [s for d in pattern.dims if isinstance(d, shapes.Sym) for s in [d.name] if s not in bound]
             if new:
                 raise ValueError(f"op {op.name}: optional input {arg.name!r} cannot bind symbol {new[0]!r}")
-            body = _shape_lines(arg, pattern, bound, context, indent + "    ", used)
+            body = _shape_lines(arg.name, repr(arg.name), pattern, bound, context, indent + "    ", used)
             lines += [f"{indent}if {arg.name} is not None:", *body]
         elif arg.is_list:
-            lines += [f"{indent}for _item in {arg.name}:"]
-            item = TensorArg("_item", arg.dtype, arg.shape, "", arg.loc)
-            lines += _shape_lines(item, pattern, bound, context, indent + "    ", used)
+            # the first element binds the symbols; every element is then checked against them
+            lines += _shape_lines(f"{arg.name}[0]", repr(f"{arg.name}[0]"), pattern, bound, context, indent, used)
+            lines += [f"{indent}for _i, _item in enumerate({arg.name}):"]
+            lines += _shape_lines("_item", f"f'{arg.name}[{{_i}}]'", pattern, bound, context, indent + "    ", used,
+                                  bind=False)
         else:
-            lines += _shape_lines(arg, pattern, bound, context, indent, used)
+            lines += _shape_lines(arg.name, repr(arg.name), pattern, bound, context, indent, used)
     for let in op.lets:
         expr = _case(let.value, key)
         lines.append(f"{indent}{let.name} = {shapes.to_python(expr)}")  # type: ignore[arg-type]
@@ -207,6 +216,9 @@ def _dtype_expr(op: OpSpec, dtype: str) -> str:
 
 
 def _kernel_arg(op: OpSpec, name: str) -> str:
+    listed = next((a for a in op.inputs if a.name == name and a.is_list), None)
+    if listed is not None:  # a device array of the elements' pointers, and their count
+        return f"_backend.pointer_array({name}), _np.int64(len({name}))"
     attr = op.attr(name)
     if attr is not None:
         return f"{SCALAR_PY_CTORS[attr.type]}({name})"
@@ -247,9 +259,12 @@ def run_body(op: OpSpec) -> list[str]:
         if arg.is_list:
             lines.append(f"{ind}{n} = [_backend.adopt(_OP, f'{n}[{{_i}}]', _v) for _i, _v in "
                          f"enumerate(_rt.check_list(_OP, {n!r}, {n}))]")
-            lines.append(f"{ind}for _item in {n}:")
-            item = TensorArg("_item", arg.dtype, arg.shape, "", arg.loc)
-            lines += _dtype_lines(op, item, bound_types, ind + "    ")
+            lines.append(f"{ind}if not {n}:")
+            lines.append(f"{ind}    raise ValueError(f'{{_OP}}: {n}: expected a non-empty list of arrays')")
+            lines += _dtype_lines(op, TensorArg(f"{n}[0]", arg.dtype, None, "", arg.loc), bound_types, ind)
+            lines.append(f"{ind}for _i, _item in enumerate({n}):")
+            item = TensorArg("_item", arg.dtype, None, "", arg.loc)
+            lines += _dtype_lines(op, item, dict(bound_types), ind + "    ", label=f"f'{n}[{{_i}}]'")
             continue
         if arg.optional:
             lines.append(f"{ind}if {n} is not None:")
@@ -319,6 +334,9 @@ def entry_points(op: OpSpec) -> list[str]:
             for arg in step.args:
                 params.append(_c_param(op, arg, binding))
                 names.append(arg)
+                if any(a.name == arg and a.is_list for a in op.inputs):
+                    params.append(f"long long {arg}_count")
+                    names.append(f"{arg}_count")
             threads = _const_threads(step)
             bounds = f"__launch_bounds__({threads}) " if threads else ""
             targs = ", ".join(DTYPES[d] for d in combo)
@@ -346,12 +364,13 @@ def _c_param(op: OpSpec, name: str, binding: dict[str, str]) -> str:
     if tensor is None:
         return f"long long {name}"
     dtype = binding.get(tensor.dtype)
+    pointer = "* const* __restrict__" if isinstance(tensor, TensorArg) and tensor.is_list else "* __restrict__"
     if dtype is None:
         tv = op.type_var(tensor.dtype)
         if tv is not None and len(tv.allowed) != 1:
             raise ValueError(f"op {op.name}: {name!r} has type {tv.name}, which the kernel does not specialize")
         dtype = tv.allowed[0] if tv is not None else tensor.dtype
-    return f"{const}{DTYPES[dtype]}* __restrict__ {name}"
+    return f"{const}{DTYPES[dtype]}{pointer} {name}"
 
 
 def _const_threads(step: LaunchStep) -> int | None:

@@ -4,6 +4,7 @@ filters below, so templates only lay out text. The template tree mirrors the out
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
 import jinja2
@@ -38,9 +39,9 @@ def indent_lines(text: str, prefix: str) -> str:
     return "\n".join((prefix + line) if line.strip() else "" for line in text.splitlines())
 
 
-def make_env(templates_root: Path) -> jinja2.Environment:
+def make_env(template_roots: Sequence[Path]) -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(templates_root)),
+        loader=jinja2.FileSystemLoader([str(root) for root in template_roots]),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         trim_blocks=True,
@@ -59,9 +60,10 @@ def header(source: str, comment: str) -> str:
     return f"{comment} generated from specs/{source} by {GENERATOR} — do not edit"
 
 
-def render_all(ops: list[OpSpec], templates_root: Path) -> dict[str, str]:
-    """Every generated file's path (relative to the output root) and text."""
-    env = make_env(templates_root)
+def render_all(ops: list[OpSpec], template_roots: Sequence[Path]) -> dict[str, str]:
+    """Every generated file's path (relative to the output root) and text. Templates are looked up
+    in `template_roots` in order: a user's kernel folders first, the built-in templates last."""
+    env = make_env(template_roots)
     files: dict[str, str] = {}
     groups: dict[str, list[OpSpec]] = {}
     for op in sorted(ops, key=lambda o: o.name):
@@ -72,7 +74,7 @@ def render_all(ops: list[OpSpec], templates_root: Path) -> dict[str, str]:
             files[f"{base}.py"] = env.get_template("python/op.py.j2").render(
                 ctx, header=header(op.source, "#"))
             if op.kernel is not None:
-                files[f"{base}.cu"] = render_kernel(env, op, templates_root)
+                files[f"{base}.cu"] = render_kernel(env, op, template_roots)
             files[f"docs/{base}.md"] = env.get_template("docs/op.md.j2").render(
                 ctx, header=header(op.source, "<!--") + " -->")
         except ValueError as exc:  # translation errors found while rendering (pygen)
@@ -96,10 +98,10 @@ def exported_names(ops: list[OpSpec]) -> list[str]:
     return sorted(names, key=lambda n: (0 if n.isupper() else 1 if n[0].isupper() else 2, n))
 
 
-def render_kernel(env: jinja2.Environment, op: OpSpec, templates_root: Path) -> str:
+def render_kernel(env: jinja2.Environment, op: OpSpec, template_roots: Sequence[Path]) -> str:
     assert op.kernel is not None
     name = f"kernels/{op.kernel.source}"
-    if not (templates_root / name).is_file():
+    if not any((root / name).is_file() for root in template_roots):
         raise SpecError(op.kernel.loc.file, op.kernel.loc.line,
                         f"kernel: source {op.kernel.source!r} not found under templates/kernels/", op.name)
     body = env.get_template(name).render(op=op)

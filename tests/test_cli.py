@@ -416,12 +416,16 @@ def test_template_error_exits_2_and_writes_nothing(
 
 
 def test_missing_kernel_source_is_a_spec_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a user's spec names a kernel that is neither in their template folder nor built in
+    specs = tmp_path / "specs"
+    shutil.copytree(SPECS, specs)
+    spec = specs / "nn" / "fused_batch_norm_v3.yaml"
+    spec.write_text(spec.read_text().replace("source: nn/fused_batch_norm.cu", "source: nn/user_kernel.cu"))
     templates = tmp_path / "templates"
-    shutil.copytree(TEMPLATES, templates)
-    (templates / "kernels" / "nn" / "fused_batch_norm.cu").unlink()
+    (templates / "kernels").mkdir(parents=True)
     out = tmp_path / "out"
-    status, _, stderr = run(capsys, "generate", "--specs", SPECS, "--templates", templates, "--out", out)
+    status, _, stderr = run(capsys, "generate", "--specs", specs, "--templates", templates, "--out", out)
     assert status == 2
-    assert "op FusedBatchNorm" in stderr
-    assert "kernel: source 'nn/fused_batch_norm.cu' not found under templates/kernels/" in stderr
+    assert "op FusedBatchNormV3" in stderr
+    assert "kernel: source 'nn/user_kernel.cu' not found under templates/kernels/" in stderr
     assert not out.exists()

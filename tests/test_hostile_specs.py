@@ -304,7 +304,7 @@ def test_long_words_with_escapes_survive_wrapping(tmp_path: Path, word: str) -> 
     )
     text = BASE.replace("inputs:\n", "inputs:\n" + inputs)
     write_spec(tmp_path / "specs", text, "scale_add")
-    source = render_all(load_specs(tmp_path / "specs"), TEMPLATES)["demo/scale_add.py"]
+    source = render_all(load_specs(tmp_path / "specs"), [TEMPLATES])["demo/scale_add.py"]
     try:
         compile_strict(source, "scale_add.py")
     except (SyntaxError, SyntaxWarning, DeprecationWarning) as exc:
@@ -514,7 +514,7 @@ def test_names_that_would_break_the_wrapper(tmp_path: Path, case: str) -> None:
         return  # rejected: fine
     (op,) = ops
     try:
-        files = render_all(ops, TEMPLATES)
+        files = render_all(ops, [TEMPLATES])
     except SpecError:
         return
     for rel, source in files.items():
@@ -566,7 +566,7 @@ def test_hostile_group_folder_names(tmp_path: Path, case: str, monkeypatch: pyte
         ops = load_specs(specs)
     except SpecError:
         return
-    files = render_all(ops, TEMPLATES)
+    files = render_all(ops, [TEMPLATES])
     work = tmp_path / "work"
     out = work / "generated"  # the name the generated __init__.py imports itself by
     for rel, source in files.items():

@@ -15,9 +15,17 @@ def _fmt_shape(shape: Sequence[int]) -> str:
     return "[" + ", ".join(str(d) for d in shape) + "]"
 
 
+_DTYPE_NAMES: dict[Any, str] = {}
+
+
 def dtype_name(value: Any) -> str:
-    """numpy/CuPy dtype name ('float32', 'bfloat16' with ml_dtypes)."""
-    return str(value.dtype.name) if hasattr(value.dtype, "name") else str(value.dtype)
+    """numpy/CuPy dtype name ('float32', 'bfloat16' with ml_dtypes); memoised, since numpy's
+    dtype.name is slow and every wrapper call asks for it several times."""
+    dtype = value.dtype
+    name = _DTYPE_NAMES.get(dtype)
+    if name is None:
+        name = _DTYPE_NAMES[dtype] = str(dtype.name) if hasattr(dtype, "name") else str(dtype)
+    return name
 
 
 def require_array(op: str, arg: str, value: Any) -> Any:

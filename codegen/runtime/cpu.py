@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from codegen.runtime.checks import require_array
+from codegen.runtime.host import getenv
 from codegen.runtime.kernels import KernelSource
 
 _DTYPES: dict[str, Any] = {
@@ -27,7 +27,7 @@ def numpy_dtype(name: str) -> Any:
 
 def poison_requested() -> bool:
     """Tests set OPGEN_POISON_OUTPUTS=1 so that an output element no kernel writes shows as NaN."""
-    return os.environ.get("OPGEN_POISON_OUTPUTS", "") not in ("", "0")
+    return getenv("OPGEN_POISON_OUTPUTS") not in ("", "0")
 
 
 class CpuBackend:
@@ -51,6 +51,10 @@ class CpuBackend:
         if poison_requested():
             out.fill(np.nan if out.dtype.kind == "f" or dtype == "bfloat16" else -1)
         return out
+
+    def pointer_array(self, arrays: Sequence[np.ndarray]) -> np.ndarray:
+        """The data pointers of a list input, for kernels that take `const T* const*`."""
+        return np.array([a.ctypes.data for a in arrays], dtype=np.uint64)
 
     def launch(self, source: KernelSource, symbol: str, grid: Sequence[int], block: Sequence[int],
                args: Sequence[Any], shared_mem: int = 0) -> None:

@@ -23,11 +23,13 @@ See emu/README.md for the design.
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import platform
 import re
 import shlex
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -499,7 +501,7 @@ def random_order() -> int | None:
     """The active random-order seed: set_random_order's, else $OPGEN_HOST_RANDOM_ORDER, else None."""
     if _random_seed is not _UNSET:
         return _random_seed
-    env = os.environ.get("OPGEN_HOST_RANDOM_ORDER", "").strip()
+    env = getenv("OPGEN_HOST_RANDOM_ORDER").strip()
     if not env:
         return None
     try:
@@ -508,8 +510,19 @@ def random_order() -> int | None:
         raise HostBackendError(f"OPGEN_HOST_RANDOM_ORDER must be an integer seed, got {env!r}") from e
 
 
+def getenv(name: str) -> str:
+    """os.environ.get(name, ""), several times faster: launches read settings on every call, and
+    os.environ's key encoding costs more than the rest of a small launch. Reads the dict behind
+    os.environ (kept current by os.environ[...] = and monkeypatch.setenv) where CPython has one."""
+    data = getattr(os.environ, "_data", None)
+    if isinstance(data, dict):
+        value = data.get(name.encode())
+        return value.decode() if isinstance(value, bytes) else (value or "")
+    return os.environ.get(name, "")
+
+
 def _env_int(name: str, default: int, minimum: int) -> int:
-    env = os.environ.get(name, "").strip()
+    env = getenv(name).strip()
     if not env:
         return default
     try:
@@ -521,6 +534,7 @@ def _env_int(name: str, default: int, minimum: int) -> int:
     return value
 
 
+@functools.cache
 def _default_threads() -> int:
     try:
         return len(os.sched_getaffinity(0))  # CPUs this process may use (containers)
@@ -562,6 +576,22 @@ def _scalar_matches(kind: int, size: int, dtype: np.dtype) -> bool:
 
 
 def _dims(what: str, value: Any, limits: tuple[int, int, int]) -> tuple[int, int, int]:
+    # launches repeat the same few shapes: remember the checked ones (tuples of ints are hashable)
+    # only plain ints are remembered: 32.0 == 32 as a dict key, but is not a valid dimension
+    plain = type(value) is int or (type(value) is tuple and all(type(v) is int for v in value))
+    key = (what, value)
+    if plain and key in _DIMS_SEEN:
+        return _DIMS_SEEN[key]
+    dims = _check_dims(what, value, limits)
+    if plain and len(_DIMS_SEEN) < 4096:
+        _DIMS_SEEN[key] = dims
+    return dims
+
+
+_DIMS_SEEN: dict[tuple[str, Any], tuple[int, int, int]] = {}
+
+
+def _check_dims(what: str, value: Any, limits: tuple[int, int, int]) -> tuple[int, int, int]:
     items = (value,) if isinstance(value, (int, np.integer)) else value
     if isinstance(items, (tuple, list)) and 1 <= len(items) <= 3 and all(
             isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in items):
@@ -573,6 +603,60 @@ def _dims(what: str, value: Any, limits: tuple[int, int, int]) -> tuple[int, int
             raise HostLaunchError(
                 f"{what}[{axis}] = {d} is out of CUDA's range [1, {lim}] (got {what}={value!r})")
     return dims[0], dims[1], dims[2]
+
+
+_STRUCT_CODES = {(_P_POINTER, 8): "Q", (_P_FLOAT, 4): "f", (_P_FLOAT, 8): "d", (_P_BOOL, 1): "?",
+                 (_P_SINT, 1): "B", (_P_SINT, 2): "H", (_P_SINT, 4): "I", (_P_SINT, 8): "Q",
+                 (_P_UINT, 1): "B", (_P_UINT, 2): "H", (_P_UINT, 4): "I", (_P_UINT, 8): "Q"}
+
+
+@dataclass
+class _FastPacker:
+    """Packs the common argument kinds with one struct.pack_into into a reused buffer whose slot
+    addresses never change; anything unusual goes to the checked slow path."""
+
+    layout: struct.Struct
+    kinds: tuple[tuple[int, int], ...]
+    buf: Any
+    ptrs: Any
+
+
+def _fast_packer(params: list[tuple[int, int]], offsets: list[int], nbytes: int) -> _FastPacker | None:
+    if not all((kind, size) in _STRUCT_CODES for kind, size in params):
+        return None
+    fmt, pos = "<", 0
+    for (kind, size), offset in zip(params, offsets, strict=True):
+        fmt += "x" * (offset - pos) + _STRUCT_CODES[(kind, size)]
+        pos = offset + size
+    buf = ctypes.create_string_buffer(nbytes)
+    ptrs = (ctypes.c_void_p * max(len(params), 1))()
+    for i, offset in enumerate(offsets):
+        ptrs[i] = ctypes.addressof(buf) + offset
+    return _FastPacker(struct.Struct(fmt), tuple(params), buf, ptrs)
+
+
+def _fast_values(kinds: tuple[tuple[int, int], ...], args: Any) -> list[Any] | None:
+    """The raw values of `args` for the fast packer, or None if any needs the checked path."""
+    values: list[Any] = []
+    for arg, (kind, size) in zip(args, kinds, strict=True):
+        if kind == _P_POINTER:
+            if arg is None:
+                values.append(0)
+            elif type(arg) is np.ndarray:
+                face = arg.__array_interface__  # one lookup: 'strides' is None iff C-contiguous
+                if face["strides"] is not None:
+                    return None
+                values.append(face["data"][0])
+            else:
+                return None
+        elif isinstance(arg, np.generic) and _scalar_matches(kind, size, arg.dtype):
+            if kind == _P_FLOAT or kind == _P_BOOL:
+                values.append(arg.item())
+            else:  # two's complement bits of the right width, whatever the signedness
+                values.append(int(arg) & ((1 << (8 * size)) - 1))
+        else:
+            return None
+    return values
 
 
 class HostFunction:
@@ -588,6 +672,16 @@ class HostFunction:
         self.shared_size_bytes = module.static_smem
         self._max_dyn = min(DEFAULT_MAX_DYNAMIC_SMEM, MAX_SHARED_MEM - self.shared_size_bytes)
         self._launch = launch
+        # each argument's slot in the packed buffer: 16-byte aligned, at least 8 bytes
+        self._offsets: list[int] = []
+        total = 0
+        for _, size in params:
+            self._offsets.append(total)
+            total += (max(size, 8) + 15) // 16 * 16
+        self._arg_bytes = max(total, 16)
+        self._fast = _fast_packer(params, self._offsets, self._arg_bytes)
+        self._lock = threading.Lock()  # guards the reused argument buffer of the fast path
+        self._cfgs: dict[tuple[Any, ...], _LaunchCfg] = {}
 
     @property
     def num_params(self) -> int:
@@ -614,42 +708,41 @@ class HostFunction:
         return f"kernel '{self.name}' parameter {i} '{self.param_names[i]}' ({_describe(kind, size)})"
 
     def _pack(self, args: Any) -> tuple[Any, Any, list[Any]]:
+        # The hot path of every launch: messages are only built when an argument is wrong.
         if not isinstance(args, (tuple, list)):
             raise HostArgumentError(f"kernel '{self.name}': args must be a tuple, got {type(args).__name__}")
         if len(args) != len(self.params):
             raise HostArgumentError(
                 f"kernel '{self.name}' takes {len(self.params)} argument(s) ({', '.join(self.param_names)}), "
                 f"got {len(args)}")
-        offsets, total = [], 0
-        for _, size in self.params:
-            offsets.append(total)
-            total += (max(size, 8) + 15) // 16 * 16
-        buf = ctypes.create_string_buffer(max(total, 16))
+        buf = ctypes.create_string_buffer(self._arg_bytes)
         base = ctypes.addressof(buf)
         ptrs = (ctypes.c_void_p * max(len(self.params), 1))()
-        for i, (arg, (kind, size)) in enumerate(zip(args, self.params, strict=True)):
-            what = self._param(i)
+        for i, (arg, (kind, size), offset) in enumerate(zip(args, self.params, self._offsets, strict=True)):
             if kind == _P_POINTER:
-                if not isinstance(arg, np.ndarray):
-                    raise HostArgumentError(f"{what} expects a numpy array, got {type(arg).__name__}")
-                if not arg.flags.c_contiguous:
+                if arg is None:  # a null pointer (an absent optional input)
+                    raw = b"\0" * 8
+                elif not isinstance(arg, np.ndarray):
+                    raise HostArgumentError(f"{self._param(i)} expects a numpy array or None, got {type(arg).__name__}")
+                elif not arg.flags.c_contiguous:
                     raise HostArgumentError(
-                        f"{what}: array is not C-contiguous (shape {arg.shape}, strides {arg.strides}); "
+                        f"{self._param(i)}: array is not C-contiguous (shape {arg.shape}, strides {arg.strides}); "
                         "pass np.ascontiguousarray(a)")
-                raw = arg.__array_interface__["data"][0].to_bytes(8, sys.byteorder)
+                else:
+                    raw = arg.__array_interface__["data"][0].to_bytes(8, sys.byteorder)
             else:
                 if isinstance(arg, np.ndarray):
-                    raise HostArgumentError(f"{what} is a scalar, got an array of shape {arg.shape}")
+                    raise HostArgumentError(f"{self._param(i)} is a scalar, got an array of shape {arg.shape}")
                 if not isinstance(arg, (np.generic, np.void)):
                     hint = "np.int32(x)" if kind in (_P_SINT, _P_UINT) else "np.float32(x)"
                     raise HostArgumentError(
-                        f"{what}: got Python {type(arg).__name__} {arg!r}; kernel scalars must be "
+                        f"{self._param(i)}: got Python {type(arg).__name__} {arg!r}; kernel scalars must be "
                         f"typed NumPy scalars such as {hint} (as with CuPy)")
                 if not _scalar_matches(kind, size, arg.dtype):
-                    raise HostArgumentError(f"{what} does not accept a NumPy {arg.dtype} scalar")
+                    raise HostArgumentError(f"{self._param(i)} does not accept a NumPy {arg.dtype} scalar")
                 raw = arg.tobytes()
-            ctypes.memmove(base + offsets[i], raw, len(raw))
-            ptrs[i] = base + offsets[i]
+            ctypes.memmove(base + offset, raw, len(raw))
+            ptrs[i] = base + offset
         return buf, ptrs, list(args)
 
     def __call__(self, grid: Any, block: Any, args: Any, shared_mem: int = 0, stream: Any = None) -> None:
@@ -669,22 +762,42 @@ class HostFunction:
                 f"kernel '{self.name}': shared_mem={int(shared_mem)} bytes exceeds the "
                 f"{self._max_dyn}-byte limit (CUDA allows 48 KiB unless max_dynamic_shared_size_bytes "
                 f"is raised, at most {MAX_SHARED_MEM - self.shared_size_bytes} here)")
-        buf, ptrs, keep = self._pack(args)
         nblocks = g[0] * g[1] * g[2]
         seed = random_order()
-        cfg = _LaunchCfg()
-        cfg.grid[:] = g
-        cfg.block[:] = b
-        cfg.shmem = int(shared_mem)
-        cfg.nworkers = max(1, min(_env_int("OPGEN_HOST_THREADS", _default_threads(), 1), nblocks, 256))
-        cfg.random_order = 0 if seed is None else 1
-        cfg.seed = 0 if seed is None else seed & 0xFFFFFFFFFFFFFFFF
-        cfg.stack_size = _env_int("OPGEN_HOST_STACK_KB", DEFAULT_STACK_KB, 16) * 1024
-        err = ctypes.create_string_buffer(4096)
-        rc = self._launch(ctypes.byref(cfg), ptrs, err, len(err))
-        del buf, keep  # the kernel has finished with the arguments
+        workers = max(1, min(_env_int("OPGEN_HOST_THREADS", _default_threads(), 1), nblocks, 256))
+        stack = _env_int("OPGEN_HOST_STACK_KB", DEFAULT_STACK_KB, 16) * 1024
+        cfg = self._cfg(g, b, int(shared_mem), workers, seed, stack)
+        err = ctypes.create_string_buffer(1024)
+        fast = self._fast
+        values = _fast_values(fast.kinds, args) if fast is not None and isinstance(args, (tuple, list)) and len(
+            args) == len(fast.kinds) else None
+        if fast is not None and values is not None:
+            with self._lock:
+                fast.layout.pack_into(fast.buf, 0, *values)
+                rc = self._launch(ctypes.byref(cfg), fast.ptrs, err, len(err))
+        else:
+            buf, ptrs, keep = self._pack(args)  # checks every argument, with clear errors
+            rc = self._launch(ctypes.byref(cfg), ptrs, err, len(err))
+            del buf, keep  # the kernel has finished with the arguments
         if rc != 0:
             raise HostKernelError(err.value.decode("utf-8", "replace") or f"kernel '{self.name}' failed")
+
+    def _cfg(self, g: tuple[int, int, int], b: tuple[int, int, int], shmem: int, workers: int, seed: int | None,
+             stack: int) -> _LaunchCfg:
+        key = (g, b, shmem, workers, seed, stack)
+        cfg = self._cfgs.get(key)
+        if cfg is None:
+            cfg = _LaunchCfg()
+            cfg.grid[:] = g
+            cfg.block[:] = b
+            cfg.shmem = shmem
+            cfg.nworkers = workers
+            cfg.random_order = 0 if seed is None else 1
+            cfg.seed = 0 if seed is None else seed & 0xFFFFFFFFFFFFFFFF
+            cfg.stack_size = stack
+            if len(self._cfgs) < 256:
+                self._cfgs[key] = cfg
+        return cfg
 
 
 class HostModule:
