@@ -58,11 +58,15 @@ __device__ __forceinline__ float2 block_sum2(float a, float b) {
 // Channels-last data (inner == 1) is read in tiles of 32 channels × rows, so a warp reads 32
 // neighbouring channels of one row (coalesced); channels-first data gives each block one channel.
 
+// Elements a thread handles side by side: more independent work per thread and adjacent accesses.
+constexpr long long kRun = 4;
+
 // Two sums per channel of a functor over the channel's elements; f(offset, c, a, b) adds to a, b.
 template <typename F>
 __device__ __forceinline__ void channel_partials(const F& f, float* __restrict__ partials, long long m,
                                                  long long C, long long inner, long long splits) {
-  const long long per = (m + splits - 1) / splits;
+  long long per = (m + splits - 1) / splits;
+  per = (per + kRun - 1) / kRun * kRun;  // whole runs per split (the last split may be short)
   const long long begin = blockIdx.y * per;
   const long long end = begin + per < m ? begin + per : m;
   float a = 0.f, b = 0.f;
@@ -85,16 +89,25 @@ __device__ __forceinline__ void channel_partials(const F& f, float* __restrict__
       partials[2 * (blockIdx.y * C + c) + 1] = s.y;
     }
   } else {
-    const long long c = blockIdx.x;
-    long long i = begin + threadIdx.x;
+    // Runs of kRun adjacent elements per thread when they never straddle two rows (inner % kRun
+    // == 0, and the split boundaries are whole runs), single elements otherwise.
+    const long long c = blockIdx.x, run = inner % kRun == 0 && per % kRun == 0 ? kRun : 1;
+    long long i = begin + threadIdx.x * run;
     long long o = 0, k = 0;  // element i of the channel is [o, c, k]
     if (i < end) {  // (inner may be 0 when the channel is empty)
       o = i / inner;
       k = i - o * inner;
     }
-    for (; i < end; i += blockDim.x) {
-      f((o * C + c) * inner + k, c, a, b);
-      k += blockDim.x;
+    const long long step = static_cast<long long>(blockDim.x) * run;
+    for (; i < end; i += step) {
+      const long long base = (o * C + c) * inner + k;
+      if (run == kRun) {
+#pragma unroll
+        for (long long j = 0; j < kRun; ++j) f(base + j, c, a, b);
+      } else {
+        f(base, c, a, b);
+      }
+      k += step;
       if (k >= inner) {
         o += k / inner;
         k %= inner;
@@ -180,19 +193,25 @@ __device__ void inference_stats(const float* __restrict__ scale, const float* __
   coeffs[2 * c + 1] = offset[c] - mean[c] * a;
 }
 
-// Calls f(idx, c) for every element idx of channel c. Where a row of C·inner elements fits in
-// the grid, the stride is a whole number of rows, so each thread keeps one channel and no
-// element needs a division; otherwise the channel is computed per element.
+// Calls f(idx, c) for every element idx of channel c. Each thread takes runs of kRun adjacent
+// elements (more work per thread, adjacent accesses) when a row of C·inner elements is a whole
+// number of runs; where a row fits in the grid the stride is a whole number of rows, so a thread
+// keeps its channel(s) and no element needs a division.
 template <typename F>
 __device__ __forceinline__ void for_each_element(const F& f, long long total, long long C, long long inner) {
   const long long threads = static_cast<long long>(gridDim.x) * blockDim.x;
   const long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   const long long row = C * inner;
-  if (row > 0 && row <= threads) {
-    const long long stride = threads / row * row;
-    if (t >= stride) return;
-    const long long c = (t % row) / inner;
-    for (long long idx = t; idx < total; idx += stride) f(idx, c);
+  const bool runs = row % kRun == 0 && (inner == 1 || inner % kRun == 0);
+  if (runs && row <= threads * kRun) {
+    const long long stride = threads * kRun / row * row;  // elements per pass, whole rows
+    const long long first = t * kRun;
+    if (first >= stride) return;
+    const long long c = (first % row) / inner, step = inner == 1 ? 1 : 0;  // channel of each run element
+    for (long long idx = first; idx < total; idx += stride) {
+#pragma unroll
+      for (long long j = 0; j < kRun; ++j) f(idx + j, c + j * step);
+    }
   } else {
     for (long long idx = t; idx < total; idx += threads) f(idx, (idx / inner) % C);
   }
@@ -285,7 +304,7 @@ __device__ void grad_input(const T* __restrict__ dy, const T* __restrict__ x, co
 
 // ---- entry points: one per launch step and specialization (T)
 
-extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__stats_partials__float16(
+extern "C" __global__ void FusedBatchNormV3__stats_partials__float16(
     const __half* __restrict__ x,
     float* __restrict__ partials,
     long long m,
@@ -295,7 +314,7 @@ extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__stats_partia
   stats_partials<__half>(x, partials, m, C, inner, splits);
 }
 
-extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__stats_partials__bfloat16(
+extern "C" __global__ void FusedBatchNormV3__stats_partials__bfloat16(
     const __nv_bfloat16* __restrict__ x,
     float* __restrict__ partials,
     long long m,
@@ -305,7 +324,7 @@ extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__stats_partia
   stats_partials<__nv_bfloat16>(x, partials, m, C, inner, splits);
 }
 
-extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__stats_partials__float32(
+extern "C" __global__ void FusedBatchNormV3__stats_partials__float32(
     const float* __restrict__ x,
     float* __restrict__ partials,
     long long m,
@@ -315,7 +334,7 @@ extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__stats_partia
   stats_partials<float>(x, partials, m, C, inner, splits);
 }
 
-extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__stats_finalize__float16(
+extern "C" __global__ void FusedBatchNormV3__stats_finalize__float16(
     const __half* __restrict__ x,
     float* __restrict__ partials,
     const float* __restrict__ scale,
@@ -336,7 +355,7 @@ extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__stats_finali
   stats_finalize<__half>(x, partials, scale, offset, mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, coeffs, m, C, inner, splits, epsilon, exponential_avg_factor);
 }
 
-extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__stats_finalize__bfloat16(
+extern "C" __global__ void FusedBatchNormV3__stats_finalize__bfloat16(
     const __nv_bfloat16* __restrict__ x,
     float* __restrict__ partials,
     const float* __restrict__ scale,
@@ -357,7 +376,7 @@ extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__stats_finali
   stats_finalize<__nv_bfloat16>(x, partials, scale, offset, mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, coeffs, m, C, inner, splits, epsilon, exponential_avg_factor);
 }
 
-extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__stats_finalize__float32(
+extern "C" __global__ void FusedBatchNormV3__stats_finalize__float32(
     const float* __restrict__ x,
     float* __restrict__ partials,
     const float* __restrict__ scale,
@@ -378,7 +397,7 @@ extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__stats_finali
   stats_finalize<float>(x, partials, scale, offset, mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, coeffs, m, C, inner, splits, epsilon, exponential_avg_factor);
 }
 
-extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__inference_stats__float16(
+extern "C" __global__ void FusedBatchNormV3__inference_stats__float16(
     const float* __restrict__ scale,
     const float* __restrict__ offset,
     const float* __restrict__ mean,
@@ -393,7 +412,7 @@ extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__inference_st
   inference_stats<__half>(scale, offset, mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, coeffs, C, epsilon);
 }
 
-extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__inference_stats__bfloat16(
+extern "C" __global__ void FusedBatchNormV3__inference_stats__bfloat16(
     const float* __restrict__ scale,
     const float* __restrict__ offset,
     const float* __restrict__ mean,
@@ -408,7 +427,7 @@ extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__inference_st
   inference_stats<__nv_bfloat16>(scale, offset, mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, coeffs, C, epsilon);
 }
 
-extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__inference_stats__float32(
+extern "C" __global__ void FusedBatchNormV3__inference_stats__float32(
     const float* __restrict__ scale,
     const float* __restrict__ offset,
     const float* __restrict__ mean,
@@ -423,7 +442,7 @@ extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__inference_st
   inference_stats<float>(scale, offset, mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, coeffs, C, epsilon);
 }
 
-extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__normalize__float16(
+extern "C" __global__ void FusedBatchNormV3__normalize__float16(
     const __half* __restrict__ x,
     float* __restrict__ coeffs,
     __half* __restrict__ y,
@@ -433,7 +452,7 @@ extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__normalize__f
   normalize<__half>(x, coeffs, y, total, C, inner);
 }
 
-extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__normalize__bfloat16(
+extern "C" __global__ void FusedBatchNormV3__normalize__bfloat16(
     const __nv_bfloat16* __restrict__ x,
     float* __restrict__ coeffs,
     __nv_bfloat16* __restrict__ y,
@@ -443,7 +462,7 @@ extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__normalize__b
   normalize<__nv_bfloat16>(x, coeffs, y, total, C, inner);
 }
 
-extern "C" __global__ void __launch_bounds__(256) FusedBatchNormV3__normalize__float32(
+extern "C" __global__ void FusedBatchNormV3__normalize__float32(
     const float* __restrict__ x,
     float* __restrict__ coeffs,
     float* __restrict__ y,
