@@ -16,6 +16,7 @@ from codegen.model import (
     Attr,
     Condition,
     Constraint,
+    GemmStep,
     KernelSpec,
     LaunchStep,
     Let,
@@ -536,7 +537,49 @@ class _SpecParser:
             out.append(Scratch(name, dtype, pattern, self.loc(n)))
         return tuple(out)
 
-    def _launch_step(self, node: Node) -> LaunchStep:
+    def _gemm_step(self, node: Node, gemm: Node) -> GemmStep:
+        outer = self.reader(node, "launch step")
+        outer.pop("gemm")
+        when = self._condition(outer.pop("when"), "gemm step")
+        outer.finish()
+        r = self.reader(gemm, "gemm step")
+        tensors = {a.name: a.dtype for a in self.inputs if not a.is_list}
+        writable = {o.name: o.dtype for o in self.outputs} | {b.name: b.dtype for b in self.scratch}
+        names = {}
+        for key in ("a", "b", "out"):
+            n = r.pop(key, required=True)
+            assert n is not None
+            allowed = writable if key == "out" else tensors | writable
+            if n.value not in allowed:
+                kind = "an output or scratch buffer" if key == "out" else "a tensor input, output or scratch buffer"
+                raise self.error(n.line, f"gemm step: {key}: {n.value!r} is not {kind} of this op")
+            names[key] = str(n.value)
+        dtypes = {(tensors | writable)[names[k]] for k in ("a", "b", "out")}
+        if len(dtypes) != 1:
+            raise self.error(gemm.line, f"gemm step: a, b and out must have one dtype, got {sorted(dtypes)}")
+        exprs = {}
+        for key in ("m", "n", "k"):
+            n = r.pop(key, required=True)
+            assert n is not None
+            exprs[key] = self._expr(n, f"gemm step: {key}")
+        offsets = {}
+        for key in ("a_offset", "b_offset", "out_offset"):
+            n = r.pop(key)
+            offsets[key] = self._expr(n, f"gemm step: {key}") if n is not None else None
+        flags = {key: self._flag(r.pop(key), f"gemm step: {key}") for key in ("trans_a", "trans_b")}
+        beta_node = r.pop("beta")
+        beta = 0
+        if beta_node is not None:
+            if beta_node.value not in (0, 1) or isinstance(beta_node.value, bool):
+                raise self.error(beta_node.line, f"gemm step: beta must be 0 or 1, got {describe(beta_node.value)}")
+            beta = int(beta_node.value)
+        r.finish()
+        return GemmStep(names["a"], names["b"], names["out"], exprs["m"], exprs["n"], exprs["k"], when,
+                        self.loc(node), flags["trans_a"], flags["trans_b"], beta, **offsets)
+
+    def _launch_step(self, node: Node) -> LaunchStep | GemmStep:
+        if isinstance(node.value, dict) and "gemm" in node.value:
+            return self._gemm_step(node, node.value["gemm"])
         r = self.reader(node, "launch step")
         name = self.identifier(r.pop("kernel"), "launch step", KERNEL_NAME_RE, node.line)
         what = f"launch step {name!r}"

@@ -167,6 +167,38 @@ class LaunchStep:
 
 
 @dataclass(frozen=True)
+class GemmStep:
+    """A matrix product of the launch plan, run by the backend's GEMM (cuBLAS, NumPy):
+    out[m, n] = op(a)·op(b) (+ out when beta is 1) over flat row-major buffers at element offsets;
+    a is [m, k] ([k, m] with trans_a), b is [k, n] ([n, k] with trans_b)."""
+
+    a: str
+    b: str
+    out: str
+    m: Expr
+    n: Expr
+    k: Expr
+    when: Condition
+    loc: Loc
+    trans_a: bool = False
+    trans_b: bool = False
+    beta: int = 0
+    a_offset: Expr | None = None
+    b_offset: Expr | None = None
+    out_offset: Expr | None = None
+
+    def exprs(self) -> tuple[Expr, ...]:
+        offsets = (self.a_offset, self.b_offset, self.out_offset)
+        return (self.m, self.n, self.k, *(e for e in offsets if e is not None))
+
+    def text(self) -> str:
+        a = f"{self.a}ᵀ" if self.trans_a else self.a
+        b = f"{self.b}ᵀ" if self.trans_b else self.b
+        m, n, k = to_text(self.m), to_text(self.n), to_text(self.k)
+        return f"{self.out} {'+=' if self.beta else '='} {a}·{b} (m={m}, n={n}, k={k})"
+
+
+@dataclass(frozen=True)
 class Scratch:
     """A temporary buffer the launch plan passes between kernels (per-block partial sums, ...)."""
 
@@ -180,7 +212,7 @@ class Scratch:
 class KernelSpec:
     source: str  # path under templates/kernels/
     specialize: tuple[str, ...]  # type variables that instantiate the kernel templates
-    launch: tuple[LaunchStep, ...]
+    launch: tuple[LaunchStep | GemmStep, ...]
     loc: Loc
     scratch: tuple[Scratch, ...] = ()
 

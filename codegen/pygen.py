@@ -8,7 +8,18 @@ string passed through repr(), so a spec cannot inject code.
 from __future__ import annotations
 
 from codegen import shapes
-from codegen.model import DTYPES, Attr, Condition, LaunchStep, OpSpec, Output, Scratch, Switch, TensorArg
+from codegen.model import (
+    DTYPES,
+    Attr,
+    Condition,
+    GemmStep,
+    LaunchStep,
+    OpSpec,
+    Output,
+    Scratch,
+    Switch,
+    TensorArg,
+)
 from codegen.naming import kernel_symbol
 
 ATTR_PY_TYPES = {"int": "int", "float": "float", "bool": "bool", "string": "str", "list(int)": "Sequence[int]",
@@ -125,6 +136,10 @@ def used_symbols(op: OpSpec) -> set[str]:
         for dim in buf.shape.dims:
             add(dim)
     for step in op.kernel.launch if op.kernel is not None else ():
+        if isinstance(step, GemmStep):
+            for expr in step.exprs():
+                add(expr)
+            continue
         for expr in (*step.grid, *step.block, *((step.shared_bytes,) if step.shared_bytes else ())):
             add(expr)
         used.update(step.args)
@@ -228,7 +243,21 @@ def _kernel_arg(op: OpSpec, name: str) -> str:
     return f"_np.int64({name})"
 
 
-def _launch_lines(op: OpSpec, step: LaunchStep, indent: str) -> list[str]:
+def _gemm_lines(step: GemmStep, indent: str) -> list[str]:
+    def off(e: shapes.Expr | None) -> str:
+        return "0" if e is None else shapes.to_python(e)
+
+    call = (f"_backend.gemm({step.a}, {step.b}, {step.out}, {shapes.to_python(step.m)}, {shapes.to_python(step.n)}, "
+            f"{shapes.to_python(step.k)}, {step.trans_a}, {step.trans_b}, {step.beta}, {off(step.a_offset)}, "
+            f"{off(step.b_offset)}, {off(step.out_offset)})")
+    if step.when.clauses:
+        return [f"{indent}if {_condition(step.when)}:", f"{indent}    {call}"]
+    return [f"{indent}{call}"]
+
+
+def _launch_lines(op: OpSpec, step: LaunchStep | GemmStep, indent: str) -> list[str]:
+    if isinstance(step, GemmStep):
+        return _gemm_lines(step, indent)
     assert op.kernel is not None
     spec = op.kernel.specialize
     prefix = kernel_symbol(op.name, step.kernel, ())
@@ -325,7 +354,7 @@ def entry_points(op: OpSpec) -> list[str]:
     seen: set[str] = set()
     out: list[str] = []
     for step in op.kernel.launch:
-        if step.kernel in seen:
+        if isinstance(step, GemmStep) or step.kernel in seen:
             continue
         seen.add(step.kernel)
         for combo in combos:
