@@ -30,6 +30,17 @@ def poison_requested() -> bool:
     return getenv("OPGEN_POISON_OUTPUTS") not in ("", "0")
 
 
+def _matrix(buffer: np.ndarray, offset: int, shape: tuple[int, int]) -> np.ndarray:
+    """A row-major [rows, cols] view of a flat buffer at an element offset, bounds-checked so
+    that a wrong launch plan raises instead of reading or writing past the buffer."""
+    flat = buffer.reshape(-1)
+    count = shape[0] * shape[1]
+    if offset < 0 or offset + count > flat.size:
+        raise ValueError(f"gemm: a [{shape[0]}, {shape[1]}] matrix at offset {offset} does not fit in a buffer "
+                         f"of {flat.size} elements")
+    return flat[offset:offset + count].reshape(shape)
+
+
 class CpuBackend:
     name = "cpu"
 
@@ -67,6 +78,23 @@ class CpuBackend:
             module = host.load_module(source.text, name_hint=source.op)
             self._modules[source.op] = module
         module.get_function(symbol)(tuple(grid), tuple(block), tuple(args), shared_mem=shared_mem)
+
+    def gemm(self, a: np.ndarray, b: np.ndarray, out: np.ndarray, m: int, n: int, k: int, trans_a: bool,
+             trans_b: bool, beta: int, a_offset: int = 0, b_offset: int = 0, out_offset: int = 0) -> None:
+        """out[m, n] (+)= op(a)·op(b) over flat row-major buffers at element offsets (a GemmStep)."""
+        if m == 0 or n == 0:
+            return
+        lhs = _matrix(a, a_offset, (k, m) if trans_a else (m, k))
+        rhs = _matrix(b, b_offset, (n, k) if trans_b else (k, n))
+        dst = _matrix(out, out_offset, (m, n))
+        lhs, rhs = (lhs.T if trans_a else lhs), (rhs.T if trans_b else rhs)
+        if k == 0:
+            if not beta:
+                dst.fill(0)
+        elif beta:
+            dst += lhs @ rhs
+        else:
+            np.matmul(lhs, rhs, out=dst)
 
     # scalar kernel arguments, typed as the kernels declare them
     int64 = staticmethod(np.int64)
