@@ -862,3 +862,53 @@ def test_cli_missing_spec_folder(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert status == 2
     assert "spec folder not found" in err and "nothing was written" in err
     assert not out.exists()
+
+
+# -- GEMM steps and scratch buffers ------------------------------------------------------------------
+def with_gemm(step: str, scratch: str = "") -> str:
+    kernel = KERNEL.replace("  launch:\n", scratch + "  launch:\n") + step
+    return BASE + kernel
+
+
+def test_gemm_step_loads(tmp_path: Path) -> None:
+    text = with_gemm("    - gemm: {a: x, b: x, out: y, m: N, n: C, k: C, trans_b: true, beta: 1}\n")
+    write_spec(tmp_path / "specs", text)
+    (op,) = load_specs(tmp_path / "specs")
+    gemm = op.kernel.launch[1]
+    assert (gemm.a, gemm.b, gemm.out, gemm.trans_a, gemm.trans_b, gemm.beta) == ("x", "x", "y", False, True, 1)
+
+
+def test_gemm_output_must_be_writable(tmp_path: Path) -> None:
+    text = with_gemm("    - gemm: {a: x, b: x, out: x, m: N, n: C, k: C}\n")
+    check(load_error(tmp_path, text), line_of(text, "- gemm:"),
+          "gemm step: out: 'x' is not an output or scratch buffer of this op")
+
+
+def test_gemm_unknown_key(tmp_path: Path) -> None:
+    text = with_gemm("    - gemm: {a: x, b: x, out: y, m: N, n: C, k: C, alpha: 2}\n")
+    check(load_error(tmp_path, text), line_of(text, "- gemm:"), "gemm step: unknown key 'alpha'")
+
+
+def test_gemm_beta_must_be_0_or_1(tmp_path: Path) -> None:
+    text = with_gemm("    - gemm: {a: x, b: x, out: y, m: N, n: C, k: C, beta: 2}\n")
+    check(load_error(tmp_path, text), line_of(text, "- gemm:"), "gemm step: beta must be 0 or 1, got int 2")
+
+
+def test_gemm_operands_share_a_dtype(tmp_path: Path) -> None:
+    scratch = "  scratch:\n    - {name: acc, dtype: float64, shape: \"[N, C]\"}\n"
+    text = with_gemm("    - gemm: {a: x, b: x, out: acc, m: N, n: C, k: C}\n", scratch)
+    check(load_error(tmp_path, text), line_of(text, "- gemm:"), "gemm step: a, b and out must have one dtype")
+
+
+def test_scratch_shape_needs_bound_symbols(tmp_path: Path) -> None:
+    scratch = "  scratch:\n    - {name: acc, dtype: float32, shape: \"[Q]\"}\n"
+    text = with_gemm("", scratch)
+    check(load_error(tmp_path, text), line_of(text, "- {name: acc"),
+          "scratch buffer 'acc': shape: symbol 'Q' is not bound")
+
+
+def test_scratch_name_must_be_new(tmp_path: Path) -> None:
+    scratch = "  scratch:\n    - {name: y, dtype: float32, shape: \"[N]\"}\n"
+    text = with_gemm("", scratch)
+    check(load_error(tmp_path, text), line_of(text, "- {name: y"),
+          "scratch buffer 'y': the name is already used by an input, output, attr or let")
