@@ -121,6 +121,17 @@ __device__ __forceinline__ void channel_partials(const F& f, float* __restrict__
   }
 }
 
+// Channel c's two sums over all splits, added in split order (deterministic).
+__device__ __forceinline__ float2 sum_splits(const float* __restrict__ partials, long long c, long long C,
+                                             long long splits) {
+  float2 total = make_float2(0.f, 0.f);
+  for (long long s = 0; s < splits; ++s) {
+    total.x += partials[2 * (s * C + c)];
+    total.y += partials[2 * (s * C + c) + 1];
+  }
+  return total;
+}
+
 // Shifted sums Σ(x−K) and Σ(x−K)² with K = the channel's first element: one pass, and the
 // variance keeps its precision when the mean is large compared with the spread.
 template <typename T>
@@ -154,11 +165,8 @@ __device__ void stats_finalize(const T* __restrict__ x, const float* __restrict_
                                long long splits, float epsilon, float exponential_avg_factor) {
   const long long c = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (c >= C) return;
-  float sum = 0.f, sq = 0.f;
-  for (long long s = 0; s < splits; ++s) {
-    sum += partials[2 * (s * C + c)];
-    sq += partials[2 * (s * C + c) + 1];
-  }
+  const float2 sums = sum_splits(partials, c, C, splits);
+  const float sum = sums.x, sq = sums.y;
   float mu = 0.f, var = 0.f;
   if (m > 0) {
     const float fm = static_cast<float>(m), shift = opgen::to_float(x[c * inner]);
@@ -264,11 +272,8 @@ __device__ void grad_finalize(const float* __restrict__ partials, const float* _
                               float epsilon, int is_training) {
   const long long c = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (c >= C) return;
-  float sum_dy = 0.f, sum_dy_xc = 0.f;
-  for (long long s = 0; s < splits; ++s) {
-    sum_dy += partials[2 * (s * C + c)];
-    sum_dy_xc += partials[2 * (s * C + c) + 1];
-  }
+  const float2 sums = sum_splits(partials, c, C, splits);
+  const float sum_dy = sums.x, sum_dy_xc = sums.y;
   const float r = rsqrtf(var[c] + epsilon);
   offset_backprop[c] = sum_dy;
   scale_backprop[c] = sum_dy_xc * r;
