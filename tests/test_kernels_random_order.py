@@ -1,0 +1,49 @@
+"""The batch-norm kernels under the host backend's random thread and block order: a missing
+__syncthreads or a dependency between blocks of one launch gives wrong results in some order,
+which the in-order runs of the other tests would hide. Shapes hit both reduction paths
+(channels-last tiles and channels-first blocks), several splits and several row groups."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from codegen.runtime import host
+from generated import Scope, fused_batch_norm_grad_v3, fused_batch_norm_v3
+
+try:
+    from reference.batch_norm import bn_forward, bn_grad
+except ImportError:  # pragma: no cover - depends on how pytest was started
+    from tests.reference.batch_norm import bn_forward, bn_grad
+
+
+@pytest.fixture
+def random_order(request: pytest.FixtureRequest):
+    host.set_random_order(request.param)
+    yield request.param
+    host.set_random_order(None)
+
+
+@pytest.mark.parametrize("random_order", [1, 2, 3], indirect=True)
+@pytest.mark.parametrize(("data_format", "shape"), [
+    ("NHWC", (3, 37, 41, 35)),   # m = 4551 rows: 5 splits of whole tiles, 2 channel tiles
+    ("NCHW", (2, 5, 130, 131)),  # m = 34060: 2 splits per channel
+])
+def test_batch_norm_is_order_independent(random_order: int, data_format: str, shape: tuple[int, ...]) -> None:
+    rng = np.random.default_rng(random_order)
+    x = (rng.standard_normal(shape) * 2 + 3).astype(np.float32)
+    dy = rng.standard_normal(shape).astype(np.float32)
+    c = shape[-1] if data_format == "NHWC" else shape[1]
+    scale, offset = rng.uniform(0.5, 2, c).astype(np.float32), rng.standard_normal(c).astype(np.float32)
+    zeros, ones = np.zeros(c, np.float32), np.ones(c, np.float32)
+    scope = Scope("cpu")
+    fwd = fused_batch_norm_v3(x, scale, offset, zeros, ones, epsilon=1e-3, data_format=data_format, scope=scope)
+    ref = bn_forward(x, scale, offset, zeros, ones, epsilon=1e-3, data_format=data_format)
+    np.testing.assert_allclose(fwd.y, ref["y"], rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(fwd.reserve_space_2, ref["reserve_space_2"], rtol=1e-4)
+    grad = fused_batch_norm_grad_v3(dy, x, scale, fwd.reserve_space_1, fwd.reserve_space_2, fwd.reserve_space_3,
+                                    epsilon=1e-3, data_format=data_format, scope=scope)
+    gref = bn_grad(dy, x, scale, fwd.reserve_space_1, fwd.reserve_space_2, epsilon=1e-3, data_format=data_format)
+    np.testing.assert_allclose(grad.offset_backprop, gref["offset_backprop"], rtol=1e-4, atol=1e-2)
+    np.testing.assert_allclose(grad.scale_backprop, gref["scale_backprop"], rtol=1e-4, atol=1e-2)
+    np.testing.assert_allclose(grad.x_backprop, gref["x_backprop"], rtol=1e-3, atol=1e-4)
