@@ -578,14 +578,39 @@ __device__ __forceinline__ float2 column_total(const float* __restrict__ partial
 // threads stride a row and reduce across the block) or the host emulation's (one thread walks the
 // row in vectorised loops), so nothing here depends on the backend.
 
-// Calls body(has_gamma, has_beta) with compile-time flags, so the per-element loops test neither.
-template <bool V> struct Flag { static constexpr bool value = V; };
-template <typename B>
-__device__ __forceinline__ void with_flags(bool a, bool b, const B& body) {
-  if (a && b) body(Flag<true>{}, Flag<true>{});
-  else if (a) body(Flag<true>{}, Flag<false>{});
-  else if (b) body(Flag<false>{}, Flag<true>{});
-  else body(Flag<false>{}, Flag<false>{});
+// The per-element loops are templates on whether gamma and beta are given, so they test neither.
+// (Template functions, not generic lambdas: NVRTC 13.0 rejects a lambda with `auto` parameters in
+// device code as a host function, "not allowed in JIT mode"; nvcc and NVRTC 13.5 accept it.)
+template <bool HasGamma, bool HasBeta, typename T>
+__device__ __forceinline__ void normalize_row(long long D, const T* __restrict__ xr, const T* __restrict__ gamma,
+                                              const T* __restrict__ beta, T* __restrict__ yr, float mu, float rs) {
+  opgen::row_store(D, yr, [&](long long j) {
+    float v = (opgen::to_float(xr[j]) - mu) * rs;
+    if constexpr (HasGamma) v *= opgen::to_float(gamma[j]);
+    if constexpr (HasBeta) v += opgen::to_float(beta[j]);
+    return v;
+  });
+}
+
+// dx of one row; g = dy·gamma (dy without gamma).
+template <bool HasGamma, typename T>
+__device__ __forceinline__ void grad_input_row(long long D, const T* __restrict__ dyr, const T* __restrict__ xr,
+                                               const T* __restrict__ gamma, T* __restrict__ dxr, float mu, float rs) {
+  const auto g = [&](long long j) {
+    const float d = opgen::to_float(dyr[j]);
+    if constexpr (HasGamma) return d * opgen::to_float(gamma[j]);
+    else return d;
+  };
+  const float2 sums = opgen::row_sum2(D, [&](long long j) {
+    const float gj = g(j);
+    return make_float2(gj, gj * ((opgen::to_float(xr[j]) - mu) * rs));
+  });
+  const float inv_d = D > 0 ? 1.f / static_cast<float>(D) : 0.f;
+  const float mean_g = sums.x * inv_d, mean_gx = sums.y * inv_d;
+  opgen::row_store(D, dxr, [&](long long j) {
+    const float xhat = (opgen::to_float(xr[j]) - mu) * rs;
+    return rs * (g(j) - mean_g - xhat * mean_gx);
+  });
 }
 
 template <typename T, typename S>
@@ -599,14 +624,10 @@ __device__ void layer_norm(const T* __restrict__ x, const T* __restrict__ gamma,
     // an empty row (D = 0): mean 0 and variance 0 (MeanVar's count 0), as FusedBatchNormV3 takes an
     // empty channel (PyTorch's native_layer_norm gives rstd NaN there)
     const float mu = s.mean, rs = rsqrtf(s.variance() + epsilon);
-    with_flags(gamma != nullptr, beta != nullptr, [&](auto has_gamma, auto has_beta) {
-      opgen::row_store(D, yr, [&](long long j) {
-        float v = (opgen::to_float(xr[j]) - mu) * rs;
-        if constexpr (decltype(has_gamma)::value) v *= opgen::to_float(gamma[j]);
-        if constexpr (decltype(has_beta)::value) v += opgen::to_float(beta[j]);
-        return v;
-      });
-    });
+    if (gamma != nullptr && beta != nullptr) normalize_row<true, true>(D, xr, gamma, beta, yr, mu, rs);
+    else if (gamma != nullptr) normalize_row<true, false>(D, xr, gamma, beta, yr, mu, rs);
+    else if (beta != nullptr) normalize_row<false, true>(D, xr, gamma, beta, yr, mu, rs);
+    else normalize_row<false, false>(D, xr, gamma, beta, yr, mu, rs);
     if (opgen::row_leader()) {
       mean[r] = static_cast<S>(mu);
       rstd[r] = static_cast<S>(rs);
@@ -624,23 +645,8 @@ __device__ void layer_norm_grad_input(const T* __restrict__ dy, const T* __restr
     const T* __restrict__ xr = x + r * D;
     T* __restrict__ dxr = dx + r * D;
     const float mu = static_cast<float>(mean[r]), rs = static_cast<float>(rstd[r]);
-    with_flags(gamma != nullptr, false, [&](auto has_gamma, auto) {
-      const auto g = [&](long long j) {
-        const float d = opgen::to_float(dyr[j]);
-        if constexpr (decltype(has_gamma)::value) return d * opgen::to_float(gamma[j]);
-        else return d;
-      };
-      const float2 sums = opgen::row_sum2(D, [&](long long j) {
-        const float gj = g(j);
-        return make_float2(gj, gj * ((opgen::to_float(xr[j]) - mu) * rs));
-      });
-      const float inv_d = D > 0 ? 1.f / static_cast<float>(D) : 0.f;
-      const float mean_g = sums.x * inv_d, mean_gx = sums.y * inv_d;
-      opgen::row_store(D, dxr, [&](long long j) {
-        const float xhat = (opgen::to_float(xr[j]) - mu) * rs;
-        return rs * (g(j) - mean_g - xhat * mean_gx);
-      });
-    });
+    if (gamma != nullptr) grad_input_row<true>(D, dyr, xr, gamma, dxr, mu, rs);
+    else grad_input_row<false>(D, dyr, xr, gamma, dxr, mu, rs);
   });
 }
 
@@ -669,7 +675,7 @@ __device__ void layer_norm_grad_params(const float* __restrict__ partials, T* __
   });
 }
 
-#line 673 "generated/norm/layer_norm_grad.cu"
+#line 679 "generated/norm/layer_norm_grad.cu"
 // ---- entry points: one per launch step and specialization (T)
 
 extern "C" __global__ void LayerNormGrad__layer_norm_grad_input__float16(

@@ -842,6 +842,15 @@ struct Run {
   static constexpr int n = N;
 };
 
+// The type of a row_runs body's run parameter. Generic (auto) only in the host form, which g++
+// compiles and which hands runs of kHostRun and of 1; the GPU's form hands Run<1> alone, and NVRTC
+// 13.0 rejects a generic lambda in device code ("host functions are not allowed in JIT mode").
+#ifdef OPGEN_HOST_FORM
+#define CRNN_RUN auto
+#else
+#define CRNN_RUN crnn::Run<1>
+#endif
+
 #ifdef OPGEN_HOST_FORM
 #define CRNN_UNROLL _Pragma("GCC unroll 8")
 #else
@@ -1037,7 +1046,7 @@ __device__ void lstm_step(const T* __restrict__ gx, const T* __restrict__ gh, co
     }
     const T* __restrict__ x = gx + (t * B + b) * 4 * H;
     const T* __restrict__ h = gh + b * 4 * H;
-    crnn::row_runs(H, [&](long long j, auto run) {
+    crnn::row_runs(H, [&](long long j, CRNN_RUN run) {
       constexpr int R = decltype(run)::n;
       A ig[R], fg[R], cg[R], og[R], c[R], tc[R];
       CRNN_UNROLL for (int q = 0; q < R; ++q) {
@@ -1104,7 +1113,7 @@ __device__ void gru_step(const T* __restrict__ gx, const T* __restrict__ gh, con
     }
     const T* __restrict__ x = gx + (t * B + b) * 3 * H;
     const T* __restrict__ h = gh + b * 3 * H;
-    crnn::row_runs(H, [&](long long j, auto run) {
+    crnn::row_runs(H, [&](long long j, CRNN_RUN run) {
       constexpr int R = decltype(run)::n;
       A r[R], u[R], hn[R], n[R];
       CRNN_UNROLL for (int q = 0; q < R; ++q) {
@@ -1149,7 +1158,7 @@ __device__ void rnn_step(const T* __restrict__ gx, const T* __restrict__ gh, con
     const T* __restrict__ x = gx + (t * B + b) * H;
     const T* __restrict__ h = gh + b * H;
     const T* __restrict__ bw = params + bofs;
-    crnn::row_runs(H, [&](long long j, auto run) {
+    crnn::row_runs(H, [&](long long j, CRNN_RUN run) {
       constexpr int R = decltype(run)::n;
       A a[R];
       CRNN_UNROLL for (int q = 0; q < R; ++q) {
@@ -1336,7 +1345,7 @@ __device__ void lstm_grad_step(const T* __restrict__ dy, const T* __restrict__ d
     const T* __restrict__ dmr = dm + b * H;
     T* __restrict__ dhr = dh + b * H;
     T* __restrict__ dcr = dc + b * H;
-    crnn::row_runs(H, [&](long long j, auto run) {
+    crnn::row_runs(H, [&](long long j, CRNN_RUN run) {
       constexpr int R = decltype(run)::n;
       A tc[R], gi[R], gf[R], gc[R], go[R], dcn[R];
       CRNN_UNROLL for (int q = 0; q < R; ++q) tc[q] = crnn::load(c_next + j + q);
@@ -1389,7 +1398,7 @@ __device__ void gru_grad_step(const T* __restrict__ dy, const T* __restrict__ re
     const T* __restrict__ y = dy + (t * B + b) * D * H + d * H;
     const T* __restrict__ h_prev = reserve + hs_ofs + (prev * B + b) * H;
     T* __restrict__ dhr = dh + b * H;
-    crnn::row_runs(H, [&](long long j, auto run) {
+    crnn::row_runs(H, [&](long long j, CRNN_RUN run) {
       constexpr int R = decltype(run)::n;
       A dr[R], du[R], dn[R], dnr[R], dhn[R];
       CRNN_UNROLL for (int q = 0; q < R; ++q) {
@@ -1433,7 +1442,7 @@ __device__ void rnn_grad_step(const T* __restrict__ dy, const T* __restrict__ re
     const T* __restrict__ hs = reserve + hs_ofs + (next * B + b) * H;
     const T* __restrict__ y = dy + (t * B + b) * D * H + d * H;
     T* __restrict__ dhr = dh + b * H;
-    crnn::row_runs(H, [&](long long j, auto run) {
+    crnn::row_runs(H, [&](long long j, CRNN_RUN run) {
       constexpr int R = decltype(run)::n;
       A out[R];
       CRNN_UNROLL for (int q = 0; q < R; ++q) {
@@ -1471,7 +1480,7 @@ __device__ void grad_layer_below(const T* __restrict__ dxl, const T* __restrict_
   crnn::each(n, [&](long long i) { crnn::store(dy + i, crnn::load(dxl + i) * crnn::load(reserve + mask_ofs + i)); });
 }
 
-#line 1475 "generated/rnn/cudnn_rnn_backprop_v3.cu"
+#line 1484 "generated/rnn/cudnn_rnn_backprop_v3.cu"
 // ---- entry points: one per launch step and specialization (T)
 
 extern "C" __global__ void CudnnRNNBackpropV3__to_time_major__float16(
