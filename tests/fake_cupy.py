@@ -316,7 +316,8 @@ def fake_cupy(devices: int = 2) -> Any:
     fake.cuda = types.SimpleNamespace(  # type: ignore[attr-defined]
         runtime=runtime, Device=FakeDevice, Module=FakeModule, Stream=FakeStream,
         get_current_stream=lambda: _STATE.stream(), driver=types.SimpleNamespace(CUDADriverError=CUDADriverError),
-        device=types.SimpleNamespace(get_cublas_handle=_cublas_handle))
+        device=types.SimpleNamespace(get_cublas_handle=_cublas_handle),
+        set_allocator=lambda allocator=None: None)  # gpu_sanitize switches the pool off: nothing to do here
     return fake
 
 

@@ -6,10 +6,7 @@ its derived cases."""
 
 from __future__ import annotations
 
-import os
 import runpy
-import subprocess
-import sys
 import warnings
 from pathlib import Path
 
@@ -88,57 +85,6 @@ def test_parity_of_every_op_on_the_fake_cuda_backend(capsys: pytest.CaptureFixtu
     out = capsys.readouterr().out
     assert status == 0, out
     assert fake.cublas.calls, "no GEMM step went through the direct cuBLAS path"
-
-
-# ---------------------------------------------------------------- scripts/gpu-check.sh --
-# Its functions are run here by sourcing it (the script stops after defining them when sourced).
-
-def _gpu_check(call: str, env: dict[str, str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
-    script = SCRIPTS / "gpu-check.sh"
-    return subprocess.run(["bash", "-c", f'source "{script}" && {call}'], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=120, check=False, env={**os.environ, **env})
-
-
-def _clean_python(tmp_path: Path) -> Path:
-    """A python without site-packages (-S: nothing imported importlib.util first, no packages) whose
-    `-m pip` is logged and fails, as offline."""
-    wrapper = tmp_path / "clean-python"
-    wrapper.write_text(f'#!/bin/sh\nif [ "$1" = "-m" ] && [ "$2" = "pip" ]; then echo "$@" >> "{tmp_path}/pip.log"; '
-                       f'exit 1; fi\nexec "{sys.executable}" -S "$@"\n')
-    wrapper.chmod(0o755)
-    return wrapper
-
-
-def test_install_step_never_downloads_and_names_what_is_missing(tmp_path: Path) -> None:
-    proc = _gpu_check("install_deps", {"PYTHON": str(_clean_python(tmp_path)), "PYTHONPATH": ""}, tmp_path)
-    out = proc.stdout + proc.stderr
-    assert "Traceback" not in out, out
-    assert proc.returncode == 1, out
-    assert "missing: numpy, jinja2, pyyaml, pytest, hypothesis, cupy-cuda13x" in out
-    assert "running from the checkout" in out
-    pip_calls = (tmp_path / "pip.log").read_text().splitlines()
-    assert pip_calls and all({"--no-index", "--no-deps", "--no-build-isolation"} <= set(c.split()) for c in pip_calls)
-    script = (SCRIPTS / "gpu-check.sh").read_text()
-    assert all("--no-index" in line for line in script.splitlines() if "pip install" in line and "-m pip" in line)
-
-
-def test_install_step_checks_the_cpp_compiler_first(tmp_path: Path) -> None:
-    proc = _gpu_check("install_deps", {"PYTHON": sys.executable, "CXX": "/nonexistent/g++ -O2"}, tmp_path)
-    assert proc.returncode == 1
-    assert "missing: the C++ compiler '/nonexistent/g++'" in proc.stdout
-
-
-@pytest.mark.parametrize("folder", ["nvidia/cu13/bin", "nvidia/cu12/bin"])
-def test_find_sanitizer_finds_the_pip_wheels_copy(tmp_path: Path, folder: str) -> None:
-    tool = tmp_path / "site" / folder / "compute-sanitizer"
-    tool.parent.mkdir(parents=True)
-    tool.write_text("#!/bin/sh\n")
-    tool.chmod(0o755)
-    path = os.pathsep.join(p for p in os.environ.get("PATH", "").split(os.pathsep)
-                           if not (Path(p) / "compute-sanitizer").exists())
-    proc = _gpu_check("find_sanitizer", {"PYTHON": sys.executable, "PYTHONPATH": str(tmp_path / "site"),
-                                         "PATH": path}, tmp_path)
-    assert proc.stdout.strip() == str(tool), proc.stdout + proc.stderr
 
 
 # ------------------------------------------------------------------- the CUDA extras --

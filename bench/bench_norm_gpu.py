@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""LayerNorm(Grad), Softmax(Grad) and BiasAdd(Grad) on the cuda backend beside PyTorch on the same
+GPU in the same run (the GPU check's short benchmark of these ops; issue 18).
+
+Each row: the median of CUDA-event times around one eager call (argument checks, allocation and
+launches included) over `--repeats` calls, rotating over enough input sets that they do not all
+sit in L2; PyTorch's call (torch.nn.functional.layer_norm and its autograd backward, torch.softmax
+and its backward, x + bias and the bias gradient's sum) timed the same way on the same data
+(zero-copy through DLPack), and the ratio ours / PyTorch. Bandwidth: the least bytes each call
+must move (inputs read once, outputs written once) over our time.
+
+    python bench/bench_norm_gpu.py [--repeats 30] [--markdown FILE] [--quick]
+    python bench/bench_norm_gpu.py --device cpu --quick   # the plumbing, on the cpu backend (no GPU)
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+PROJECT = Path(__file__).resolve().parent.parent
+for folder in (PROJECT, PROJECT / "bench"):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+
+L2_BYTES = 64 << 20  # rotate input sets until they exceed this (H100: 50 MB, H200: 60 MB)
+
+
+class Timer:
+    """Medians of one call's time: CUDA events on the GPU, the host clock on the cpu backend."""
+
+    def __init__(self, device: str, torch: Any) -> None:
+        self.device, self.torch = device, torch
+        if device == "cuda":
+            import cupy
+
+            self.cp = cupy
+
+    def ours(self, fn: Callable[[int], object], repeats: int, sets: int) -> float:
+        if self.device != "cuda":
+            return _host_median(fn, repeats, sets)
+        from gpu_timing import median_ms
+
+        for i in range(2):
+            fn(i % sets)
+        return median_ms(self.cp, self.cp.cuda.get_current_stream(), fn, repeats, sets)
+
+    def peer(self, fn: Callable[[int], object], repeats: int, sets: int) -> float:
+        if self.device != "cuda":
+            return _host_median(fn, repeats, sets)
+        from gpu_timing import torch_median_ms
+
+        for i in range(2):
+            fn(i % sets)
+        return torch_median_ms(self.torch, self.torch.cuda.current_stream(), fn, repeats, sets)
+
+
+def _host_median(fn: Callable[[int], object], repeats: int, sets: int) -> float:
+    fn(0)
+    times = []
+    for r in range(repeats):
+        start = time.perf_counter()
+        fn(r % sets)
+        times.append((time.perf_counter() - start) * 1e3)
+    return statistics.median(times)
+
+
+def _sets(nbytes: int, quick: bool) -> int:
+    return 1 if quick else max(1, min(8, -(-L2_BYTES // max(1, nbytes))))
+
+
+def run(device: str, repeats: int, quick: bool) -> list[str]:
+    import torch
+
+    from codegen.runtime.scope import Scope
+
+    bench = ShapeBench(device, Scope(device), Timer(device, torch), repeats, quick)
+    shapes = [(256, 1024), (64, 4100)] if quick else [(8192, 1024), (4096, 4100), (512, 65536)]
+    for dtype in (np.float32, np.float16):
+        for rows, d in shapes:
+            bench.shape(rows, d, np.dtype(dtype))
+    return bench.rows
+
+
+class ShapeBench:
+    """The six ops on one [rows, D] shape and dtype, ours beside PyTorch; the table's rows."""
+
+    def __init__(self, device: str, scope: Any, timer: Timer, repeats: int, quick: bool) -> None:
+        import torch
+
+        self.torch, self.device, self.scope, self.timer = torch, device, scope, timer
+        self.repeats, self.quick = repeats, quick
+        self.rng = np.random.default_rng(0)
+        self.rows: list[str] = []
+
+    def put(self, a: np.ndarray) -> Any:
+        if self.device == "cuda":
+            import cupy
+
+            return cupy.asarray(a)
+        return a
+
+    def tensor(self, a: Any) -> Any:
+        return self.torch.from_dlpack(a) if self.device == "cuda" else self.torch.from_numpy(np.asarray(a))
+
+    def row(self, name: str, nbytes: int, ours: Callable[[int], object], peer: Callable[[int], object],
+            sets: int) -> None:
+        t_ours = self.timer.ours(ours, self.repeats, sets)
+        t_peer = self.timer.peer(peer, self.repeats, sets)
+        gbs = nbytes / (t_ours * 1e-3) / 1e9
+        self.rows.append(f"| {name} | {t_ours * 1e3:.1f} | {t_peer * 1e3:.1f} | {t_ours / t_peer:.2f} | {gbs:.0f} |")
+        print(self.rows[-1], flush=True)
+
+    def shape(self, rows: int, d: int, dtype: np.dtype) -> None:
+        from generated import bias_add, bias_add_grad, layer_norm, layer_norm_grad, softmax, softmax_grad
+
+        torch, scope = self.torch, self.scope
+        tdt = getattr(torch, dtype.name)
+        size = rows * d * dtype.itemsize
+        sets = _sets(2 * size, self.quick)
+        xs = [self.put(self.rng.standard_normal((rows, d)).astype(dtype)) for _ in range(sets)]
+        dys = [self.put(self.rng.standard_normal((rows, d)).astype(dtype)) for _ in range(sets)]
+        g, b = (self.put(self.rng.standard_normal(d).astype(dtype)) for _ in range(2))
+        xt, dyt = [self.tensor(a) for a in xs], [self.tensor(a) for a in dys]
+        gt, bt = self.tensor(g), self.tensor(b)
+        label = f"[{rows}, {d}] {dtype.name}"
+        self.row(f"LayerNorm {label}", 2 * size, lambda i: layer_norm(xs[i], g, b, scope=scope),
+                 lambda i: torch.nn.functional.layer_norm(xt[i], (d,), gt, bt), sets)
+        stats = [layer_norm(x, g, b, scope=scope) for x in xs]
+        leaves = [(t.clone().requires_grad_(), gt.clone().requires_grad_(), bt.clone().requires_grad_()) for t in xt]
+        outs = [torch.nn.functional.layer_norm(x, (d,), gg, bb) for x, gg, bb in leaves]
+        self.row(f"LayerNormGrad {label}", 3 * size,
+                 lambda i: layer_norm_grad(dys[i], xs[i], stats[i].mean, stats[i].rstd, g, scope=scope),
+                 lambda i: torch.autograd.grad(outs[i], leaves[i], dyt[i], retain_graph=True), sets)
+        self.row(f"Softmax {label}", 2 * size, lambda i: softmax(xs[i], scope=scope),
+                 lambda i: torch.softmax(xt[i], -1), sets)
+        ys = [softmax(x, scope=scope).y for x in xs]
+        yt = [self.tensor(y) for y in ys]
+        self.row(f"SoftmaxGrad {label}", 3 * size, lambda i: softmax_grad(ys[i], dys[i], scope=scope),
+                 lambda i: torch._softmax_backward_data(dyt[i], yt[i], -1, tdt), sets)
+        self.row(f"BiasAdd {label}", 2 * size, lambda i: bias_add(xs[i], g, scope=scope),
+                 lambda i: xt[i] + gt, sets)
+        self.row(f"BiasAddGrad {label}", size, lambda i: bias_add_grad(dys[i], scope=scope),
+                 lambda i: dyt[i].sum(0, dtype=torch.float32).to(tdt), sets)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--device", choices=("cuda", "cpu"), default="cuda")
+    parser.add_argument("--repeats", type=int, default=30)
+    parser.add_argument("--quick", action="store_true", help="small shapes, one input set")
+    parser.add_argument("--markdown", type=Path, default=None)
+    args = parser.parse_args(argv)
+    if args.device == "cuda":
+        from gpu_timing import cupy_or_reason, torch_cuda
+
+        if cupy_or_reason("bench_norm_gpu") is None:
+            return 2
+        if torch_cuda() is None:
+            print("bench_norm_gpu: PyTorch with CUDA is not importable: no peer to measure against", file=sys.stderr)
+            return 2
+    import torch
+    from common import machine
+
+    from codegen.runtime.scope import Scope
+
+    backend = Scope(args.device).backend
+    where = backend.describe() if hasattr(backend, "describe") else f"cpu backend ({machine()})"
+    header = [f"{where}; PyTorch {torch.__version__}; medians of {args.repeats} eager calls, "
+              f"{time.strftime('%Y-%m-%d')}", "",
+              "| op, shape, dtype | ours µs | PyTorch µs | ours/PyTorch | ours GB/s (least bytes) |",
+              "|---|---:|---:|---:|---:|"]
+    print("\n".join(header), flush=True)
+    rows = run(args.device, args.repeats, args.quick)
+    if args.markdown is not None:
+        args.markdown.parent.mkdir(parents=True, exist_ok=True)
+        args.markdown.write_text("# LayerNorm, Softmax, BiasAdd vs PyTorch\n\n" + "\n".join(header + rows) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

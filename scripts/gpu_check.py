@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""Everything only a machine with an NVIDIA GPU can prove, in one command that fits a short lease
+(`bash scripts/gpu-check.sh` runs this). Steps, in the order of what they prove:
+
+| step | what it runs | estimate on an H100 | limit |
+|---|---|---:|---:|
+| environment | GPU, driver, NVRTC, CuPy, torch, g++, compute-sanitizer (scripts/gpu_env.py) | 5 s | 30 s |
+| compile | every module with the machine's NVRTC into the kernel cache (opgen warmup) | 40 s | 150 s |
+| parity | every op, cpu ⇄ cuda, coverage table (scripts/gpu_parity.py) | 60 s | 150 s |
+| memcheck | every parity case under compute-sanitizer memcheck | 60 s | 120 s |
+| racecheck, synccheck | the ops with shared memory, under each tool | 40 + 30 s | 90 + 60 s |
+| resources | registers, shared and local memory of every loaded kernel (bench/gpu_resources.py) | 5 s | 45 s |
+| benchmarks | norms, batch-norm gradient, LSTM/GRU, GRU cell, DmlRnn vs PyTorch/cuDNN | 120 s | 60 s each |
+| gpu tests | the tests marked gpu, on the cuda backend | 30 s | 90 s |
+
+The estimates: compile from the 6.5 s a CudnnRNN module takes NVRTC (13 modules, two that size);
+parity and memcheck from the cases' sizes (a few million elements at most: milliseconds on the GPU,
+the cpu side of parity dominating); the sanitizers from their usual 10-100x slow-down on launches
+that take microseconds; benchmarks from their repeat counts. The run's budget (480 s by default)
+bounds the sum: a step starts with at most the time left, and a step the budget no longer holds is
+listed as not run, so the later (less fundamental) steps are the ones a short lease loses.
+
+Results go to the folder `--out`, else `$OUT`, else bench/gpu-check/: summary.md (rewritten after
+every step: the environment line, a table of the steps, each step's report, the tail of each
+failure), steps.log (every step's output as it is printed), and the reports parity.md and
+resources.md: four files. A step that fails (a module NVRTC rejects, no compute-sanitizer) is a
+line of the summary; the next step still runs. No pip install: the checkout is put on PYTHONPATH
+and the machine's CuPy and torch are used.
+
+    bash scripts/gpu-check.sh [--budget 480] [--out DIR] [--ops OP ...] [--rehearsal]
+
+`--rehearsal` runs every step's plumbing without a GPU: the CuPy stand-in (tests/fake_cupy.py,
+kernels host-compiled) in place of the GPU, the cpu backend for the benchmark, compute-sanitizer's
+steps without the tool; CI runs it (tests/test_gpu_check.py). Exit status: 0 when no step failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+SCRIPTS = Path(__file__).resolve().parent
+PROJECT = SCRIPTS.parent
+for folder in (PROJECT, SCRIPTS):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+
+from check_runner import CheckRun, Step  # noqa: E402
+from gpu_env import probe  # noqa: E402
+
+DEFAULT_BUDGET = 480.0
+
+
+def environment_step(args: argparse.Namespace, gpu: bool) -> Step:
+    """The environment as a step of the table: FAIL without a GPU, warn for a missing piece."""
+    def check(emit) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+        if args.rehearsal:
+            return "ok", "rehearsal: the CuPy stand-in in place of a GPU"
+        env = probe()
+        if not env.gpu:
+            return "FAIL", "; ".join(env.missing) or "no usable GPU"
+        return ("warn", "missing: " + "; ".join(env.missing)) if env.missing else ("ok", env.line())
+    return Step("environment", "a GPU, NVRTC for its architecture, CuPy, torch, g++, compute-sanitizer", 30,
+                function=check)
+
+
+def python_command(rehearsal: bool, *argv: str) -> list[str]:
+    """A Python step's command: with the CuPy stand-in under --rehearsal."""
+    if rehearsal:
+        return [sys.executable, str(SCRIPTS / "fake_gpu.py"), *argv]
+    return [sys.executable, *argv]
+
+
+def host_compile_every_module(emit) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+    """The rehearsal's compile step: every module built for the host emulation (the same source)."""
+    from codegen.runtime.host import load_module
+    from codegen.warmup import generated_ops
+
+    failed = []
+    ops = [op for op in generated_ops() if op.kernels is not None]
+    for op in ops:
+        try:
+            load_module(op.kernels.text, name_hint=op.kernels.op)
+            emit(f"  {op.name}: {op.kernels.path.name} compiled for the host emulation")
+        except Exception as exc:  # noqa: BLE001 -- report each module, then fail
+            failed.append(op.name)
+            emit(f"  {op.name}: FAILED: {exc}")
+    if failed:
+        return "FAIL", f"{len(failed)} of {len(ops)} modules failed: {', '.join(failed)}"
+    return "ok", f"{len(ops)} modules compiled (host emulation: a rehearsal)"
+
+
+def sanitizer_ops_command(rehearsal: bool, work: Path) -> list[str]:
+    """A shell command that writes the ops racecheck and synccheck check to work/shared-ops."""
+    script = " ".join(python_command(rehearsal, str(SCRIPTS / "gpu_shared_memory_ops.py")))
+    return ["bash", "-c", f"{script} > {work / 'shared-ops'}"]
+
+
+def sanitize_step(tool: str, sanitizer: str | None, rehearsal: bool, ops: list[str], work: Path,
+                  shared_only: bool, timeout: float) -> Step:
+    """compute-sanitizer --tool TOOL over the parity cases (of the ops with shared memory when
+    `shared_only`). Without the tool: skipped by name (a rehearsal runs the cases without it)."""
+    proves = {"memcheck": "no out-of-bounds or misaligned access, no leak, every op",
+              "racecheck": "no shared-memory hazard between threads, ops with shared memory",
+              "synccheck": "no barrier misuse, ops with shared memory"}[tool]
+    select = ""
+    if ops:
+        select = " --ops " + " ".join(ops)
+    elif shared_only:
+        select = f' --ops $(cat {work / "shared-ops"})'
+    run = " ".join(python_command(rehearsal, str(SCRIPTS / "gpu_sanitize.py"))) + select
+    if sanitizer is not None and not rehearsal:
+        command = ["bash", "-c", f"{sanitizer} --tool {tool} --error-exitcode 86 --print-limit 50 {run}"]
+        return Step(tool, proves, timeout, command=command)
+    if rehearsal:
+        return Step(tool, proves + " (rehearsal: the cases without compute-sanitizer)", timeout,
+                    command=["bash", "-c", run])
+    return Step(tool, proves, timeout, skip_reason="compute-sanitizer not found (the CUDA toolkit, or pip install "
+                                                   "nvidia-cuda-sanitizer-api)")
+
+
+def steps(args: argparse.Namespace, out: Path, work: Path, sanitizer: str | None, gpu: bool) -> list[Step]:
+    rh = args.rehearsal
+    py = lambda *argv: python_command(rh, *argv)  # noqa: E731
+    ops = ["--ops", *args.ops] if args.ops else []
+    no_gpu = "" if gpu or rh else "no usable GPU (see the environment line)"
+    result: list[Step] = [environment_step(args, gpu)]
+    if rh:
+        result.append(Step("compile", "every module compiles (rehearsal: for the host emulation)", 300,
+                           function=host_compile_every_module))
+    else:
+        result.append(Step("compile", "every module compiles with this machine's NVRTC for its GPU", 150,
+                           command=py("-m", "codegen.warmup", *args.ops), skip_reason=no_gpu))
+    result.append(Step("parity", "cpu and cuda agree on every op's cases; the coverage table", 150,
+                       command=py(str(SCRIPTS / "gpu_parity.py"), "--out", str(out / "parity.md"), *ops),
+                       report=out / "parity.md", skip_reason=no_gpu))
+    result.append(sanitize_step("memcheck", sanitizer, rh, args.ops, work, False, 120))
+    result.append(Step("shared-memory ops", "which ops racecheck and synccheck check", 60,
+                       command=sanitizer_ops_command(rh, work), skip_reason=no_gpu))
+    result.append(sanitize_step("racecheck", sanitizer, rh, args.ops, work, True, 90))
+    result.append(sanitize_step("synccheck", sanitizer, rh, args.ops, work, True, 60))
+    if rh:
+        result.append(Step("resources", "registers, shared and local memory (rehearsal: nvcc's report)", 120,
+                           command=[sys.executable, str(PROJECT / "bench" / "gpu_resources.py"), "--offline",
+                                    "--markdown", str(out / "resources.md")], report=out / "resources.md"))
+    else:
+        result.append(Step("resources", "registers, shared and local memory of every kernel as loaded", 45,
+                           command=py(str(PROJECT / "bench" / "gpu_resources.py"), "--markdown",
+                                      str(out / "resources.md")), report=out / "resources.md", skip_reason=no_gpu))
+    result += bench_steps(rh, work, no_gpu)
+    tests = ["-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "-m", "gpu", str(PROJECT / "tests")]
+    if rh:
+        result.append(Step("gpu tests", "the gpu-marked tests collect (rehearsal)", 120,
+                           command=[sys.executable, *tests, "--collect-only"]))
+    else:
+        result.append(Step("gpu tests", "the gpu-marked tests pass on the cuda backend", 90, command=py(*tests),
+                           env={"OPGEN_TEST_DEVICE": "cuda"}, skip_reason=no_gpu))
+    for step in result:
+        step.env = {**step.env}
+    return result
+
+
+def bench_steps(rehearsal: bool, work: Path, no_gpu: str) -> list[Step]:
+    bench = PROJECT / "bench"
+    gpu_only = "needs a GPU and PyTorch with CUDA (not rehearsed)" if rehearsal else no_gpu
+    norm = work / "bench-norm.md"
+    if rehearsal:
+        first = Step("bench norms", "the norm benchmark's plumbing (rehearsal: cpu backend, tiny shapes)", 120,
+                     command=[sys.executable, str(bench / "bench_norm_gpu.py"), "--device", "cpu", "--quick",
+                              "--repeats", "3", "--markdown", str(norm)], report=norm)
+    else:
+        first = Step("bench norms", "LayerNorm, Softmax, BiasAdd (and grads) vs PyTorch", 60,
+                     command=[sys.executable, str(bench / "bench_norm_gpu.py"), "--repeats", "20", "--markdown",
+                              str(norm)], report=norm, skip_reason=no_gpu)
+    steps = [first]
+    for name, proves, argv, report in (
+            ("bench batch norm", "FusedBatchNormGradV3 vs PyTorch/cuDNN",
+             ["bench_batch_norm_gpu.py", "--quick", "--repeats", "20"], "bench-batch-norm.md"),
+            ("bench cudnn rnn", "LSTM/GRU forward+backward vs cuDNN through torch.nn",
+             ["bench_cudnn_rnn.py", "--device", "cuda", "--rounds", "3", "--repeats", "2"], "bench-cudnn-rnn.md"),
+            ("bench gru cell", "GRUBlockCell(+Grad) vs PyTorch",
+             ["bench_gru_gpu.py", "--repeats", "20"], "bench-gru.md"),
+            ("bench dml rnn", "DmlRnn vs cuDNN nn.RNN",
+             ["bench_dml_rnn.py", "--gpu-only", "--repeats", "10"], "bench-dml-rnn.md")):
+        path = work / report
+        steps.append(Step(name, proves, 60, command=[sys.executable, str(bench / argv[0]), *argv[1:],
+                                                     "--markdown", str(path)], report=path, skip_reason=gpu_only))
+    return steps
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="The GPU check (see the module docstring).")
+    parser.add_argument("--out", type=Path, default=None, help="results folder (default $OUT, else bench/gpu-check)")
+    parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET, help="seconds for the whole run")
+    parser.add_argument("--ops", nargs="*", default=[], help="only these ops (parity, sanitizer, compile)")
+    parser.add_argument("--rehearsal", action="store_true", help="without a GPU: the CuPy stand-in in its place")
+    args = parser.parse_args(argv)
+    out = args.out or Path(os.environ.get("OUT") or PROJECT / "bench" / "gpu-check")
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(PROJECT), os.environ.get("PYTHONPATH", "")) if p)
+    os.environ["PYTHONUNBUFFERED"] = "1"
+    os.environ["OPGEN_CUDA_LINEINFO"] = "1"  # sanitizer reports name source lines; one cache key for every step
+    env = probe() if not args.rehearsal else None
+    header = [f"mode: {'rehearsal (no GPU: the CuPy stand-in)' if args.rehearsal else 'GPU'}; "
+              f"budget {args.budget:.0f} s" + (f"; ops: {' '.join(args.ops)}" if args.ops else "")]
+    if env is not None:
+        header += ["", f"environment: {env.line()}"] + [f"- missing: {m}" for m in env.missing]
+    else:
+        header += ["", "environment: rehearsal (no GPU probed)"]
+    run = CheckRun("gpu-check", out, args.budget, header)
+    for line in header:
+        run.emit(line)
+    with tempfile.TemporaryDirectory(prefix="opgen-gpu-check-") as tmp:
+        gpu = env.gpu if env is not None else False
+        sanitizer = env.sanitizer if env is not None else None
+        status = run.run(steps(args, out, Path(tmp), sanitizer, gpu))
+        if env is not None and not env.gpu:
+            status = 1  # a GPU check without a GPU proves nothing: never a pass
+    run.print_table()
+    print("gpu-check: " + ("all steps passed" if status == 0 else "FAILED (see the summary)"))
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,123 @@
+"""scripts/gpu_check.py (what `bash scripts/gpu-check.sh` runs), tested where there is no GPU: its
+rehearsal runs every step's plumbing on the CuPy stand-in; its runner keeps the summary current
+after every step, survives failing, hanging and over-budget steps, and names what is missing."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+sys.path.insert(0, str(SCRIPTS))
+
+from check_runner import CheckRun, Step  # noqa: E402
+from gpu_env import find_sanitizer, probe  # noqa: E402
+
+STEP_NAMES = ["environment", "compile", "parity", "memcheck", "shared-memory ops", "racecheck", "synccheck",
+              "resources", "bench norms", "bench batch norm", "bench cudnn rnn", "bench gru cell", "bench dml rnn",
+              "gpu tests"]
+
+
+def _table(summary: str) -> dict[str, str]:
+    """step → status, from the summary's table."""
+    lines = summary.splitlines()
+    start = lines.index("| step | status | seconds | proves | note |") + 2
+    end = next((i for i in range(start, len(lines)) if not lines[i].startswith("| ")), len(lines))
+    return {cells[1].strip(): cells[2].strip() for cells in (line.split("|") for line in lines[start:end])}
+
+
+def test_the_rehearsal_runs_every_step_and_writes_the_summary(tmp_path: Path) -> None:
+    proc = subprocess.run(["bash", str(SCRIPTS / "gpu-check.sh"), "--rehearsal", "--out", str(tmp_path),
+                           "--ops", "BiasAdd", "Softmax"], capture_output=True, text=True, timeout=600, check=False)
+    out = proc.stdout + proc.stderr
+    assert "Traceback" not in out, out
+    assert proc.returncode == 0, out
+    summary = (tmp_path / "summary.md").read_text()
+    table = _table(summary)
+    assert list(table) == STEP_NAMES, summary
+    skipped = {name for name, status in table.items() if status == "skip"}
+    assert skipped == {"bench batch norm", "bench cudnn rnn", "bench gru cell", "bench dml rnn"}, summary
+    assert all(status == "ok" for name, status in table.items() if name not in skipped), summary
+    assert "; finished" in summary
+    assert "## parity: parity.md" in summary and "## resources: resources.md" in summary
+    assert "| LayerNorm [256, 1024] float32 |" in summary  # the benchmark's report, embedded
+    files = sorted(p.name for p in tmp_path.iterdir())
+    assert files == ["parity.md", "resources.md", "steps.log", "summary.md"]  # at most 8 come back from a lease
+    log = (tmp_path / "steps.log").read_text()
+    assert "==> parity: ok" in log and "BiasAdd" in log
+
+
+def test_without_a_gpu_the_check_fails_naming_why_and_runs_nothing_for_the_gpu(tmp_path: Path) -> None:
+    env = {**os.environ, "PATH": os.environ["PATH"]}
+    proc = subprocess.run([sys.executable, str(SCRIPTS / "gpu_check.py"), "--out", str(tmp_path), "--ops", "BiasAdd"],
+                          capture_output=True, text=True, timeout=600, check=False, env=env)
+    out = proc.stdout + proc.stderr
+    assert "Traceback" not in out, out
+    assert proc.returncode == 1, out
+    table = _table((tmp_path / "summary.md").read_text())
+    assert table["environment"] == "FAIL"
+    assert table["compile"] == table["parity"] == table["gpu tests"] == "skip"
+    summary = (tmp_path / "summary.md").read_text()
+    assert "no usable GPU" in summary or "CuPy: not installed" in summary
+
+
+def test_a_failing_a_hanging_and_an_over_budget_step_leave_the_rest_running(tmp_path: Path) -> None:
+    seen: list[str] = []
+
+    def reads_the_summary(emit):  # type: ignore[no-untyped-def]
+        seen.append((tmp_path / "summary.md").read_text())
+        return "ok", "read it"
+
+    steps = [
+        Step("fails", "a failure", 30, command=[sys.executable, "-c", "print('boom'); raise SystemExit(3)"]),
+        Step("hangs", "a timeout", 1, command=["bash", "-c", "echo started; sleep 30 & sleep 30; echo never"]),
+        Step("after", "runs anyway", 30, function=reads_the_summary),
+        Step("raises", "a step's bug", 30, function=lambda emit: 1 / 0),  # type: ignore[arg-type,return-value]
+        Step("skipped", "a missing tool", 30, skip_reason="the tool is not installed"),
+        Step("late", "over budget", 30, command=["bash", "-c", "sleep 30"]),
+    ]
+    run = CheckRun("t", tmp_path, budget=12)
+    start = time.monotonic()
+    steps[5:5] = [Step("spends", "the budget", 30, command=["bash", "-c", "sleep 8"])]
+    status = run.run(steps)
+    assert time.monotonic() - start < 20  # the hanging step and its children were killed at 1 s
+    assert status == 1
+    table = _table((tmp_path / "summary.md").read_text())
+    assert table == {"fails": "FAIL", "hangs": "timeout", "after": "ok", "spends": "ok", "raises": "FAIL",
+                     "skipped": "skip", "late": "not run"}
+    # the summary was current when "after" ran: the two earlier steps' results were in it already
+    assert "| fails | FAIL |" in seen[0] and "| hangs | timeout |" in seen[0] and "| after | pending |" in seen[0]
+    summary = (tmp_path / "summary.md").read_text()
+    assert "boom" in summary  # a failure's tail is in the summary
+    assert "ZeroDivisionError" in summary
+    assert "budget was spent" in summary
+
+
+def test_the_environment_names_what_is_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CXX", "/nonexistent/g++ -O2")
+    monkeypatch.setenv("PATH", str(tmp_path))  # no nvidia-smi, no compute-sanitizer on it
+    monkeypatch.setattr("gpu_env.find_sanitizer", lambda: None)
+    env = probe()
+    missing = "\n".join(env.missing)
+    assert "/nonexistent/g++: not found" in missing and "apt-get install g++" in missing
+    assert "compute-sanitizer: not found" in missing
+    assert not env.gpu
+    assert "CuPy: not installed" in missing or "GPU: none usable" in missing
+
+
+@pytest.mark.parametrize("folder", ["nvidia/cu13/bin", "nvidia/cu12/bin"])
+def test_find_sanitizer_finds_the_pip_wheels_copy(tmp_path: Path, folder: str,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    tool = tmp_path / "site" / folder / "compute-sanitizer"
+    tool.parent.mkdir(parents=True)
+    tool.write_text("#!/bin/sh\n")
+    tool.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    monkeypatch.setattr(sys, "path", [str(tmp_path / "site"), *sys.path])
+    monkeypatch.setattr("site.getsitepackages", lambda: [])
+    assert find_sanitizer() == str(tool)
