@@ -1,0 +1,123 @@
+"""An opt-in record of kernel launches: which kernel, dtype and launch configuration each launch of
+the generated wrappers used (scripts/gpu_parity.py's coverage table, tests/test_parity_coverage.py).
+
+    with record_launches(scope.backend) as launches:
+        layer_norm(x, scope=scope)
+    launches[0]   # Launch(op='LayerNorm', kernel='layer_norm', dtypes=('float32',), grid=(64,),
+                  #        block=(1024,), shared_mem=0, plan='cuda', misaligned=False)
+
+While it is open, the recorder replaces the `launch` method of the backend objects it was given by
+an instance attribute (and `gemm` too when it does not execute), and removes it on exit, so a
+launch costs nothing more when no recorder is open. Recorders nest (the inner one records and
+hands the launch on to the outer one). A launch with a 0 in its grid launches nothing on either
+backend and is not recorded.
+
+`execute=False` records the launch plan only: no kernel is loaded or run and GEMM steps do nothing,
+so outputs are left as allocated (NaN under OPGEN_POISON_OUTPUTS). On the cpu backend posing as the
+GPU (Scope("cpu", launch_plan="cuda")) that walks the GPU's launch plan over GPU-size inputs in
+the time the wrappers' Python takes, without the emulation's cost of running 1024-thread blocks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+__all__ = ["ALIGNMENT", "Launch", "data_address", "record_launches"]
+
+#: bytes: a launch is `misaligned` when an array argument's data does not start at a multiple of this
+#: (the widest vector access the kernels make: float4, kernels/_common.cuh load4/store4)
+ALIGNMENT = 16
+
+
+class Launch(NamedTuple):
+    """One kernel launch: the op (its KernelSource's), the spec's kernel name and the
+    specialization's dtypes (parsed from the symbol `Op__kernel__dtype...`), the configuration,
+    the launch plan of the backend (its `name`: "cpu" or "cuda") and whether any array argument's
+    data started off a multiple of ALIGNMENT bytes."""
+
+    op: str
+    kernel: str
+    dtypes: tuple[str, ...]
+    grid: tuple[int, ...]
+    block: tuple[int, ...]
+    shared_mem: int
+    plan: str
+    misaligned: bool
+
+    @property
+    def threads(self) -> int:
+        """Threads per block."""
+        n = 1
+        for d in self.block:
+            n *= d
+        return n
+
+
+def data_address(value: Any) -> int | None:
+    """The address of an array's first element: a CuPy array's device pointer, a NumPy array's
+    host one; None for what is not an array (scalars, None)."""
+    if isinstance(value, np.ndarray):  # (its buffer protocol refuses some dtypes: bfloat16)
+        return int(value.__array_interface__["data"][0])
+    if value is None or isinstance(value, (np.generic, int, float)):
+        return None
+    pointer = getattr(getattr(value, "data", None), "ptr", None)  # CuPy
+    if isinstance(pointer, int):
+        return pointer
+    interface = getattr(value, "__cuda_array_interface__", None)
+    if isinstance(interface, dict) and "data" in interface:
+        return int(interface["data"][0])
+    return None
+
+
+def _misaligned(args: Sequence[Any]) -> bool:
+    for value in args:
+        address = data_address(value)
+        if address is not None and address % ALIGNMENT and getattr(value, "size", 0) != 0:
+            return True
+    return False
+
+
+def _launch_record(backend: Any, source: Any, symbol: str, grid: Sequence[int], block: Sequence[int],
+                   args: Sequence[Any], shared_mem: int) -> Launch:
+    parts = symbol.split("__")
+    return Launch(source.op, parts[1] if len(parts) > 1 else symbol, tuple(parts[2:]),
+                  tuple(int(g) for g in grid), tuple(int(b) for b in block), int(shared_mem),
+                  str(getattr(backend, "name", "?")), _misaligned(args))
+
+
+@contextlib.contextmanager
+def record_launches(*backends: Any, execute: bool = True) -> Iterator[list[Launch]]:
+    """Record every launch the given backends (`scope.backend`) get while the block runs, in order,
+    into the list it yields; `execute=False`: record only (no kernel runs, GEMM steps do nothing)."""
+    launches: list[Launch] = []
+    saved: list[tuple[Any, dict[str, Any]]] = []
+    try:
+        for backend in backends:
+            if any(backend is b for b, _ in saved):
+                continue
+            before = {name: backend.__dict__[name] for name in ("launch", "gemm") if name in backend.__dict__}
+            saved.append((backend, before))
+            forward = backend.launch  # the method, or an enclosing recorder's
+
+            def launch(source: Any, symbol: str, grid: Sequence[int], block: Sequence[int], args: Sequence[Any],
+                       shared_mem: int = 0, _backend: Any = backend, _forward: Any = forward) -> None:
+                if 0 not in grid:
+                    launches.append(_launch_record(_backend, source, symbol, grid, block, args, shared_mem))
+                if execute:
+                    _forward(source, symbol, grid, block, args, shared_mem)
+
+            backend.launch = launch
+            if not execute:
+                backend.gemm = lambda *args, **kwargs: None
+        yield launches
+    finally:
+        for backend, before in reversed(saved):
+            for name in ("launch", "gemm"):
+                if name in before:
+                    setattr(backend, name, before[name])
+                elif name in backend.__dict__:
+                    delattr(backend, name)
