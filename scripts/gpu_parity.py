@@ -14,6 +14,12 @@ An op with neither (a runtime op, or a spec no sampled sizes satisfy) FAILS the 
 and where to add a builder, so coverage never silently shrinks. Outputs are poisoned with NaN on
 both backends (OPGEN_POISON_OUTPUTS=1): an element a kernel forgets to write shows up as a NaN.
 
+The builders' cases take GPU sizes that reach every launch configuration the specs can choose
+(every kernel, block-size class, grid of 1 and more, dtype, and misaligned inputs;
+tests/test_parity_coverage.py holds them to it). The run records the compared device's launches
+(codegen/runtime/launches.py) and reports, here and in the markdown, what the specs can launch and
+no case reached (codegen/launch_space.py), a coverage table per kernel and each op's wall time.
+
     python scripts/gpu_parity.py [--ops OP ...] [--out bench/gpu-parity.md]
 
 Exit status: 0 all equal within tolerance, 1 any mismatch / NaN / error / op without inputs,
@@ -41,8 +47,10 @@ if str(PROJECT) not in sys.path:
     sys.path.insert(0, str(PROJECT))
 
 from codegen.inputs import Case, NotDerivable, derive_cases  # noqa: E402
+from codegen.launch_space import block_class, coverage_gaps, launch_space  # noqa: E402
 from codegen.load import SpecSet, load_specs  # noqa: E402
 from codegen.runtime.arrays import to_host  # noqa: E402
+from codegen.runtime.launches import ALIGNMENT, Launch, data_address, record_launches  # noqa: E402
 from codegen.warmup import GeneratedOp, generated_ops  # noqa: E402
 
 SPECS = PROJECT / "specs"  # where the derived cases read an op's spec (--specs)
@@ -63,6 +71,22 @@ def builder(op_name: str) -> Callable[[Builder], Builder]:
     return register
 
 
+def misaligned(a: np.ndarray) -> np.ndarray:
+    """A C-contiguous copy of `a` whose data starts one element past a 16-byte boundary: an input
+    that takes the kernels' scalar paths where a vector access (load4/store4's float4) needs
+    alignment. The wrappers take such a view as it is (it is C-contiguous); run_case makes the same
+    offset on the device."""
+    flat = np.empty(a.size + ALIGNMENT, a.dtype)
+    start = (-(data_address(flat) or 0) % ALIGNMENT) // a.itemsize + 1
+    view = flat[start:start + a.size].reshape(a.shape)
+    view[...] = a
+    return view
+
+
+def _maybe_misaligned(a: np.ndarray, yes: bool) -> np.ndarray:
+    return misaligned(a) if yes and a.size else a
+
+
 # ------------------------------------------------------------------------- batch norm --
 
 BN_SHAPES = [  # (data_format, shape): ragged sizes; the larger ones split each channel's sum
@@ -74,7 +98,11 @@ BN_SHAPES = [  # (data_format, shape): ragged sizes; the larger ones split each 
     ("NCDHW", (1, 3, 2, 5, 7)),
     ("NHWC", (1, 1, 1, 1)),
     ("NCHW", (0, 3, 2, 2)),       # empty: no elements per channel
+    ("NHWC", (2, 4, 5, 300)),     # m = 40 (64 threads a channel), C = 300: 256 threads a channel step, 2 blocks
+    ("NCHW", (1, 100, 2, 2)),     # C = 100, 400 elements: 128 threads a channel step and an element step
+    ("NHWC", (2, 64, 64, 36)),    # 295 K elements: 8 splits on the GPU; the cpu plan's 64-thread blocks, 2 of them
 ]
+BN_DTYPES = ("float32", "float16", "bfloat16")
 
 
 def _channels(data_format: str, shape: tuple[int, ...]) -> int:
@@ -89,45 +117,228 @@ def _bn_stats(rng: np.random.Generator, c: int) -> tuple[np.ndarray, ...]:
     return scale, offset, mean, variance
 
 
+def _bn_cases() -> Iterator[tuple[str, tuple[int, ...], str, bool, bool, str]]:
+    """(data_format, shape, dtype, is_training, misaligned, label) of every batch-norm case: each
+    shape in each dtype, training and inference, half of them with misaligned activations (load4's
+    scalar path; the other half its vector path where inner is a multiple of 4)."""
+    for i, (data_format, shape) in enumerate(BN_SHAPES):
+        for j, dtype in enumerate(BN_DTYPES):
+            for is_training in (True, False):
+                off = (i + j + is_training) % 2 == 1
+                yield (data_format, shape, dtype, is_training, off,
+                       f"{data_format} {list(shape)} {dtype} {'train' if is_training else 'infer'}"
+                       f"{' misaligned' if off else ''}")
+
+
+def _dtype(name: str) -> Any:
+    from codegen.runtime.cpu import numpy_dtype
+
+    return numpy_dtype(name)
+
+
 @builder("FusedBatchNormV3")
 def _bn_forward(rng: np.random.Generator) -> list[Case]:
     cases = []
-    for data_format, shape in BN_SHAPES:
+    for data_format, shape, dtype, is_training, off, label in _bn_cases():
         c = _channels(data_format, shape)
-        for dtype in ("float32", "float16"):
-            for is_training in (True, False):
-                x = (rng.standard_normal(shape) * 2 + 0.5).astype(dtype)
-                factor = 0.25 if shape == (2, 3, 4, 5) else 1.0
-                cases.append(Case(f"{data_format} {list(shape)} {dtype} {'train' if is_training else 'infer'}",
-                                  (x, *_bn_stats(rng, c)),
-                                  {"epsilon": 1e-3, "data_format": data_format, "is_training": is_training,
-                                   "exponential_avg_factor": factor}))
+        x = _maybe_misaligned((rng.standard_normal(shape) * 2 + 0.5).astype(_dtype(dtype)), off)
+        factor = 0.25 if shape == (2, 3, 4, 5) else 1.0
+        cases.append(Case(label, (x, *_bn_stats(rng, c)),
+                          {"epsilon": 1e-3, "data_format": data_format, "is_training": is_training,
+                           "exponential_avg_factor": factor}))
     return cases
 
 
 @builder("FusedBatchNormGradV3")
 def _bn_grad(rng: np.random.Generator) -> list[Case]:
     cases = []
-    for data_format, shape in BN_SHAPES:
+    for data_format, shape, dtype, is_training, off, label in _bn_cases():
         c = _channels(data_format, shape)
-        for dtype in ("float32", "float16"):
-            for is_training in (True, False):
-                x = (rng.standard_normal(shape) * 2 + 0.5).astype(dtype)
-                dy = rng.standard_normal(shape).astype(dtype)
-                scale, _, mean, variance = _bn_stats(rng, c)
-                if is_training and x.size:  # the batch statistics the forward would have produced
-                    axes = tuple(i for i in range(x.ndim) if i != (1 if data_format.startswith("NC") else x.ndim - 1))
-                    mean = x.astype(np.float64).mean(axis=axes).astype(np.float32)
-                    variance = x.astype(np.float64).var(axis=axes).astype(np.float32)
-                cases.append(Case(f"{data_format} {list(shape)} {dtype} {'train' if is_training else 'infer'}",
-                                  (dy, x, scale, mean, variance, np.zeros(0, np.float32)),
-                                  {"epsilon": 1e-3, "data_format": data_format, "is_training": is_training}))
+        x = (rng.standard_normal(shape) * 2 + 0.5).astype(_dtype(dtype))
+        dy = rng.standard_normal(shape).astype(_dtype(dtype))
+        scale, _, mean, variance = _bn_stats(rng, c)
+        if is_training and x.size:  # the batch statistics the forward would have produced
+            axes = tuple(i for i in range(x.ndim) if i != (1 if data_format.startswith("NC") else x.ndim - 1))
+            mean = x.astype(np.float64).mean(axis=axes).astype(np.float32)
+            variance = x.astype(np.float64).var(axis=axes).astype(np.float32)
+        cases.append(Case(label, (_maybe_misaligned(dy, off), _maybe_misaligned(x, off), scale, mean, variance,
+                                  np.zeros(0, np.float32)),
+                          {"epsilon": 1e-3, "data_format": data_format, "is_training": is_training}))
+    return cases
+
+
+# ----------------------------------------------------------------------- norm and bias --
+# Sizes that take every launch configuration of the GPU plan: the row kernels' blocks are
+# max(32, min(1024, 32·ceildiv(D, 128))) threads (BiasAdd: at most 512), so D = 100, 200, 300, 1000,
+# 2000 and 4100 (and 65536, 64 elements a thread) give 32, 64, 96, 256, 512 and 1024; more than
+# 65536 rows make a block walk several; LayerNormGrad splits its column sums over more than 256 rows.
+# Each kernel meets every dtype; some inputs are misaligned views. Small and edge cases come first
+# (tests/test_torch_ops.py takes the first few of each op).
+
+NORM_ROWS = [  # (lead, D, dtype, with gamma, with beta, misaligned)
+    ((2, 3), 5, "float32", True, True, False),
+    ((4,), 1, "bfloat16", False, False, False),       # D = 1
+    ((3,), 24, "float16", True, False, True),
+    ((0, 3), 7, "float32", True, True, False),        # no rows
+    ((3,), 0, "bfloat16", True, True, False),         # rows of no elements
+    ((7,), 100, "bfloat16", False, True, False),      # 32 threads
+    ((5, 6), 200, "float16", True, True, True),       # 64
+    ((17,), 300, "float32", False, False, False),     # 96 (class 128)
+    ((4, 75), 1000, "bfloat16", True, True, True),    # 256; 300 rows: 2 splits of the column sums
+    ((3,), 2000, "float16", True, False, False),      # 512
+    ((1,), 4100, "float32", True, True, True),        # 1024, one block
+    ((5,), 4100, "bfloat16", False, False, False),    # 1024
+    ((8,), 65536, "float16", True, True, False),      # 1024 threads, 64 elements each
+    ((70000,), 3, "float32", True, True, True),       # 65536 blocks of 1 or 2 rows; 128 splits
+    ((9,), 1001, "float16", False, True, True),       # odd D
+]
+
+
+def _norm_label(lead: tuple[int, ...], d: int, dtype: str, *notes: str) -> str:
+    return " ".join((f"[{', '.join(map(str, (*lead, d)))}] {dtype}", *(n for n in notes if n)))
+
+
+def _norm_inputs(rng: np.random.Generator, lead: tuple[int, ...], d: int, dtype: str, gamma: bool, beta: bool
+                 ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+    x = (rng.standard_normal((*lead, d)) * 2 + 0.5).astype(_dtype(dtype))
+    g = rng.uniform(0.5, 1.5, d).astype(_dtype(dtype)) if gamma else None
+    b = rng.standard_normal(d).astype(_dtype(dtype)) if beta else None
+    return x, g, b
+
+
+@builder("LayerNorm")
+def _layer_norm(rng: np.random.Generator) -> list[Case]:
+    cases: list[Case] = []
+    for lead, d, dtype, gamma, beta, off in NORM_ROWS:
+        x, g, b = _norm_inputs(rng, lead, d, dtype, gamma, beta)
+        args = (_maybe_misaligned(x, off), g if g is None else _maybe_misaligned(g, off), b)
+        cases.append(Case(_norm_label(lead, d, dtype, "+gamma" * gamma, "+beta" * beta, "misaligned" * off),
+                          args, {"epsilon": 1e-5} if len(cases) % 2 else {}))
+    return cases
+
+
+@builder("LayerNormGrad")
+def _layer_norm_grad(rng: np.random.Generator) -> list[Case]:
+    cases = []
+    for lead, d, dtype, gamma, _, off in NORM_ROWS:
+        x, g, _ = _norm_inputs(rng, lead, d, dtype, gamma, False)
+        x64 = x.astype(np.float64)
+        mean = x64.mean(axis=-1) if d else np.zeros(lead)
+        rstd = 1 / np.sqrt((x64.var(axis=-1) if d else np.zeros(lead)) + 1e-5)
+        dy = rng.standard_normal(x.shape).astype(x.dtype)
+        args = (_maybe_misaligned(dy, off), _maybe_misaligned(x, off), mean.astype(np.float32),
+                _maybe_misaligned(rstd.astype(np.float32), off), g)
+        cases.append(Case(_norm_label(lead, d, dtype, "+gamma" * gamma, "misaligned" * off), args, {}))
+    return cases
+
+
+SOFTMAX_SHAPES = [  # (shape, axis, dtype, misaligned): axis last takes the row kernels (blocks by N as
+    # LayerNorm's by D), another axis the column kernels (256 threads a block, a thread a column)
+    ((2, 5), -1, "float32", False),
+    ((4, 3, 2), 1, "bfloat16", False),                # columns: 8 of them, one block
+    ((1,), 0, "float16", False),                      # one element
+    ((3, 0), -1, "float32", False),                   # empty rows
+    ((6, 100), 1, "float16", True),                   # rows: 32 threads
+    ((10, 200), -1, "bfloat16", False),               # 64
+    ((7, 300), -1, "float32", True),                  # 96
+    ((2, 3, 1000), 2, "float16", False),              # 256
+    ((3, 2000), -1, "bfloat16", True),                # 512
+    ((2, 4100), -1, "float32", False),                # 1024
+    ((4, 65536), -1, "bfloat16", False),              # 1024, 64 elements a thread
+    ((70000, 3), -1, "float16", True),                # more rows than blocks
+    ((4, 1000, 70), 1, "float32", True),              # columns: 280 of 1000 elements, 2 blocks
+    ((300, 5, 3), -3, "float16", False),              # columns: 15 of 300
+    ((2, 1001, 300), -2, "bfloat16", True),           # columns: 600, odd N
+]
+
+
+def _softmax_input(rng: np.random.Generator, shape: tuple[int, ...], dtype: str) -> np.ndarray:
+    x = rng.standard_normal(shape) * 3
+    if x.size > 2 and x.shape[-1] > 1:
+        x.flat[1] = -np.inf  # a -inf element of a row that has finite ones: 0
+    return x.astype(_dtype(dtype))
+
+
+@builder("Softmax")
+def _softmax(rng: np.random.Generator) -> list[Case]:
+    return [Case(f"{list(shape)} axis {axis} {dtype}{' misaligned' if off else ''}",
+                 (_maybe_misaligned(_softmax_input(rng, shape, dtype), off),), {"axis": axis})
+            for shape, axis, dtype, off in SOFTMAX_SHAPES]
+
+
+@builder("SoftmaxGrad")
+def _softmax_grad(rng: np.random.Generator) -> list[Case]:
+    cases = []
+    for shape, axis, dtype, off in SOFTMAX_SHAPES:
+        x = _softmax_input(rng, shape, dtype).astype(np.float64)
+        e = np.exp(x - (x.max(axis=axis, keepdims=True) if x.size else 0))
+        y = (e / e.sum(axis=axis, keepdims=True)).astype(_dtype(dtype))
+        dy = rng.standard_normal(shape).astype(_dtype(dtype))
+        cases.append(Case(f"{list(shape)} axis {axis} {dtype}{' misaligned' if off else ''}",
+                          (_maybe_misaligned(y, off), _maybe_misaligned(dy, off)), {"axis": axis}))
+    return cases
+
+
+BIAS_SHAPES = [  # (data_format, shape, dtype, misaligned). BiasAdd's rows: a channel's inner elements
+    # (NCHW with spatial dims) or C elements, max(32, min(512, 32·ceildiv(width, 128))) threads a
+    # row. BiasAddGrad: NCHW sums a channel's runs (max(32, min(256, 32·ceildiv(inner, 128)))
+    # threads, a fixed tree over them) over splits of N; otherwise tiles of min(256, 32·ceildiv(C,
+    # 32)) columns over splits of 64 rows (at most 1024); its last step adds the splits.
+    ("NHWC", (2, 3), "float32", False),
+    ("NCHW", (2, 3, 4, 5), "float64", False),
+    ("NCHW", (3, 2), "bfloat16", False),              # rank 2: rows of C
+    ("NHWC", (0, 4, 3), "float16", False),            # empty
+    ("NCHW", (1, 1, 100), "bfloat16", False),         # one row (channel), 32 threads, grids of 1
+    ("NHWC", (3, 4, 50), "float64", True),            # C = 50: 64 threads a tile
+    ("NHWC", (3, 200), "float16", False),             # 64 threads a row, 256 a tile
+    ("NCHW", (5, 6, 7, 43), "float16", True),         # inner 301: 96 threads
+    ("NCHW", (2, 6, 20, 20), "float64", False),       # inner 400: 128
+    ("NHWC", (8, 100), "float32", True),              # C = 100: 128 threads a tile
+    ("NHWC", (4, 7, 1000), "float32", False),         # rows of 1000: 256; C > 256: 4 tiles, 4 finish blocks
+    ("NCHW", (3, 5, 40, 40), "float32", True),        # inner 1600: 512 threads; the 256-thread tree, 3 splits
+    ("NCHW", (2, 300, 9, 20), "bfloat16", False),     # 300 channels of 180, 2 finish blocks
+    ("NCHW", (9, 4100), "float32", True),             # rank 2, rows of 4100: 512 threads
+    ("NCHW", (4, 3000, 20), "float64", False),        # C ≥ 2048: one split
+    ("NHWC", (2, 3, 4, 5, 33), "bfloat16", True),     # rank 5
+    ("NCDHW", (2, 3, 4, 5, 6), "float16", False),     # rank 5 NCHW (data_format NCHW)
+    ("NHWC", (70000, 2), "float16", False),           # 70000 rows: 65536 blocks; 1024 splits of the sums
+    ("NHWC", (2, 5, 7, 300), "bfloat16", False),      # 70 rows of 300 channels: 2 tiles of 256, 2 splits
+]
+
+
+def _bias_inputs(rng: np.random.Generator, data_format: str, shape: tuple[int, ...], dtype: str
+                 ) -> tuple[str, np.ndarray, int]:
+    fmt = "NCHW" if data_format.startswith("NC") else "NHWC"
+    c = shape[1] if fmt == "NCHW" else shape[-1]
+    return fmt, rng.standard_normal(shape).astype(_dtype(dtype)), c
+
+
+@builder("BiasAdd")
+def _bias_add(rng: np.random.Generator) -> list[Case]:
+    cases = []
+    for data_format, shape, dtype, off in BIAS_SHAPES:
+        fmt, value, c = _bias_inputs(rng, data_format, shape, dtype)
+        bias = rng.standard_normal(c).astype(value.dtype)
+        cases.append(Case(f"{fmt} {list(shape)} {dtype}{' misaligned' if off else ''}",
+                          (_maybe_misaligned(value, off), _maybe_misaligned(bias, off)), {"data_format": fmt}))
+    return cases
+
+
+@builder("BiasAddGrad")
+def _bias_add_grad(rng: np.random.Generator) -> list[Case]:
+    cases = []
+    for data_format, shape, dtype, off in BIAS_SHAPES:
+        fmt, value, _ = _bias_inputs(rng, data_format, shape, dtype)
+        cases.append(Case(f"{fmt} {list(shape)} {dtype}{' misaligned' if off else ''}",
+                          (_maybe_misaligned(value, off),), {"data_format": fmt}))
     return cases
 
 
 # -------------------------------------------------------------------------------- GRU --
 
-GRU_SIZES = [(3, 5, 7), (1, 1, 1), (16, 33, 40), (2, 64, 128)]  # (batch, input, cell)
+# (batch, input, cell): the GPU's blocks are max(32, min(256, 32·ceildiv(cells, 128))) threads for
+# batch·cell cells (the input gradient: batch·(input + cell)), a block per 1024 of them
+GRU_SIZES = [(3, 5, 7), (1, 1, 1), (16, 33, 40), (2, 64, 128), (4, 10, 100), (2, 30, 60), (32, 20, 50)]
 
 
 def _gru_inputs(rng: np.random.Generator, batch: int, inp: int, cell: int, dtype: str) -> tuple[np.ndarray, ...]:
@@ -141,15 +352,24 @@ def _gru_inputs(rng: np.random.Generator, batch: int, inp: int, cell: int, dtype
     return x, h_prev, w_ru, w_c, b_ru, b_c
 
 
+def _gru_misaligned(k: int) -> bool:
+    return k % 3 == 2  # a third of the cases: every input a misaligned view
+
+
 @builder("GRUBlockCell")
 def _gru(rng: np.random.Generator) -> list[Case]:
-    return [Case(f"batch {b} input {i} cell {c} {dtype}", _gru_inputs(rng, b, i, c, dtype), {})
-            for b, i, c in GRU_SIZES for dtype in ("float32", "float16")]
+    cases: list[Case] = []
+    for b, i, c in GRU_SIZES:
+        for dtype in ("float32", "float16"):
+            off = _gru_misaligned(len(cases))
+            cases.append(Case(f"batch {b} input {i} cell {c} {dtype}{' misaligned' if off else ''}",
+                              tuple(_maybe_misaligned(a, off) for a in _gru_inputs(rng, b, i, c, dtype)), {}))
+    return cases
 
 
 @builder("GRUBlockCellGrad")
 def _gru_grad(rng: np.random.Generator) -> list[Case]:
-    cases = []
+    cases: list[Case] = []
     for b, i, c in GRU_SIZES:
         for dtype in ("float32", "float16"):
             x, h_prev, w_ru, w_c, b_ru, b_c = _gru_inputs(rng, b, i, c, dtype)
@@ -159,9 +379,10 @@ def _gru_grad(rng: np.random.Generator) -> list[Case]:
             r, u = ru[:, :c], ru[:, c:]
             cc = np.tanh(np.concatenate([f["x"], r * f["h"]], 1) @ f["w_c"] + f["b_c"])
             d_h = rng.standard_normal((b, c)).astype(dtype)
-            cases.append(Case(f"batch {b} input {i} cell {c} {dtype}",
-                              (x, h_prev, w_ru, w_c, b_ru, b_c, r.astype(dtype), u.astype(dtype),
-                               cc.astype(dtype), d_h), {}))
+            off = _gru_misaligned(len(cases))
+            inputs = (x, h_prev, w_ru, w_c, b_ru, b_c, r.astype(dtype), u.astype(dtype), cc.astype(dtype), d_h)
+            cases.append(Case(f"batch {b} input {i} cell {c} {dtype}{' misaligned' if off else ''}",
+                              tuple(_maybe_misaligned(a, off) for a in inputs), {}))
     return cases
 
 
@@ -178,10 +399,11 @@ def _dml_rnn(rng: np.random.Generator) -> list[Case]:
     for k, (direction, steps, batch, n_in, hidden, dtype) in enumerate([
             ("forward", 5, 4, 3, 8, "float32"), ("backward", 4, 3, 5, 7, "float32"),
             ("bidirectional", 6, 5, 4, 33, "float32"), ("bidirectional", 3, 2, 2, 600, "float32"),
-            ("bidirectional", 4, 3, 5, 8, "float16"), ("forward", 1, 1, 1, 1, "float32")]):
+            ("bidirectional", 4, 3, 5, 8, "float16"), ("forward", 1, 1, 1, 1, "float32"),
+            ("forward", 3, 8, 4, 50, "float16"), ("backward", 2, 4, 3, 70, "float32")]):  # 400 and 280 cells
         dirs = 2 if direction == "bidirectional" else 1
         scale = 0.8 / np.sqrt(n_in + hidden)
-        args = (rng.standard_normal((1, steps, batch, n_in)).astype(dtype),
+        args: tuple[np.ndarray, ...] = (rng.standard_normal((1, steps, batch, n_in)).astype(dtype),
                 (rng.standard_normal((1, dirs, hidden, n_in)) * scale).astype(dtype),
                 (rng.standard_normal((1, dirs, hidden, hidden)) * scale).astype(dtype))
         full = k % 2 == 0  # bias, hidden_init and lengths, or none of them
@@ -193,8 +415,13 @@ def _dml_rnn(rng: np.random.Generator) -> list[Case]:
             kwargs |= {"bias": (rng.standard_normal((1, 1, dirs, 2 * hidden)) * 0.5).astype(dtype),
                        "hidden_init": rng.uniform(-1, 1, (1, dirs, batch, hidden)).astype(dtype),
                        "sequence_lengths": lengths.reshape(1, 1, 1, batch)}
+        off = k % 3 == 1  # misaligned views of the inputs
+        if off:
+            args = tuple(misaligned(a) for a in args)
+            kwargs = {name: misaligned(v) if isinstance(v, np.ndarray) else v for name, v in kwargs.items()}
         cases.append(Case(f"{direction} T{steps} B{batch} I{n_in} H{hidden} {dtype} "
-                          f"{'+'.join(kwargs['activations'])}{' full' if full else ''}", args, kwargs))
+                          f"{'+'.join(kwargs['activations'])}{' full' if full else ''}{' misaligned' if off else ''}",
+                          args, kwargs))
     one, zero = np.ones((1, 1, 1, 1), np.float32), np.zeros((1, 1, 1, 1), np.float32)
     for name in names:  # each function with its defaults, through one step: output = f(input)
         x = rng.standard_normal((1, 1, 64, 1)).astype(np.float32) * 4
@@ -212,7 +439,31 @@ CUDNN_CONFIGS = [  # (rnn_mode, direction, input_mode, layers, steps, batch, inp
     ("rnn_relu", "unidirectional", "linear_input", 2, 4, 3, 2, 5, 0, True, "float32"),
     ("gru", "unidirectional", "linear_input", 1, 1, 1, 1, 1, 0, True, "float16"),
     ("lstm", "bidirectional", "linear_input", 2, 7, 5, 8, 16, 4, True, "float16"),
+    # The GPU's blocks: a step kernel's max(32, min(256, 32·ceildiv(units, 32))) threads, a block a
+    # batch row; the cell kernels' (states, projection) max(32, min(256, 32·ceildiv(batch·units,
+    # 128))), a block per 256 cells; the sequence kernels' (layouts, skip input, outputs, layers
+    # below) the same of steps·batch·max(input, dirs·h). These take each mode's step kernels through
+    # 32..256 threads and one batch row, the cell and sequence kernels through every class, in
+    # every dtype each (`misaligned` below: some with misaligned inputs).
+    ("lstm", "unidirectional", "linear_input", 1, 2, 1, 4, 40, 0, True, "float64"),
+    ("lstm", "bidirectional", "linear_input", 1, 2, 3, 5, 100, 50, False, "float64"),
+    ("lstm", "unidirectional", "linear_input", 1, 2, 4, 6, 160, 20, True, "float32"),
+    ("lstm", "unidirectional", "linear_input", 1, 2, 5, 3, 40, 16, True, "float16"),
+    ("gru", "unidirectional", "linear_input", 1, 2, 1, 3, 40, 0, True, "float64"),
+    ("gru", "bidirectional", "linear_input", 1, 2, 2, 3, 200, 0, False, "float32"),
+    ("rnn_tanh", "unidirectional", "linear_input", 1, 2, 1, 3, 20, 0, True, "float16"),
+    ("rnn_relu", "bidirectional", "linear_input", 1, 2, 3, 4, 50, 0, True, "float32"),
+    ("rnn_tanh", "unidirectional", "linear_input", 2, 3, 2, 4, 100, 0, False, "float64"),
+    ("rnn_relu", "unidirectional", "linear_input", 1, 2, 2, 4, 300, 0, True, "float16"),
+    ("gru", "unidirectional", "skip_input", 1, 2, 4, 20, 20, 0, True, "float16"),
+    ("rnn_relu", "unidirectional", "auto_select", 1, 3, 4, 30, 30, 0, False, "float32"),
+    ("lstm", "bidirectional", "skip_input", 2, 2, 4, 64, 64, 0, True, "float64"),
+    ("lstm", "unidirectional", "linear_input", 2, 2, 4, 5, 20, 0, True, "float32"),
 ]
+
+
+def _cudnn_misaligned(config: tuple[Any, ...]) -> bool:
+    return CUDNN_CONFIGS.index(config) % 3 == 1
 
 
 def _cudnn_inputs(rng: np.random.Generator, config: tuple[Any, ...]) -> tuple[tuple[Any, ...], dict[str, Any], str]:
@@ -232,7 +483,7 @@ def _cudnn_inputs(rng: np.random.Generator, config: tuple[Any, ...]) -> tuple[tu
     args = (rng.standard_normal((*lead, n_in)).astype(dtype), rng.uniform(-1, 1, (*state, proj or units)).astype(dtype),
             c_in, params, lengths)
     return args, attrs, f"{mode} {direction} {input_mode} L{layers} T{steps} B{batch} I{n_in} H{units} P{proj} " \
-                        f"{'time' if time_major else 'batch'}-major {dtype}"
+                        f"{'time' if time_major else 'batch'}-major {dtype}{' misaligned' * _cudnn_misaligned(config)}"
 
 
 @builder("CudnnRNNV3")
@@ -240,7 +491,7 @@ def _cudnn_rnn(rng: np.random.Generator) -> list[Case]:
     cases = []
     for config in CUDNN_CONFIGS:
         args, attrs, label = _cudnn_inputs(rng, config)
-        cases.append(Case(label, args, attrs))
+        cases.append(Case(label, tuple(_maybe_misaligned(a, _cudnn_misaligned(config)) for a in args), attrs))
     args, attrs, label = _cudnn_inputs(rng, CUDNN_CONFIGS[0])
     cases.append(Case(label + " inference", args, attrs | {"is_training": False}))
     return cases
@@ -256,8 +507,10 @@ def _cudnn_rnn_backprop(rng: np.random.Generator) -> list[Case]:
         args, attrs, label = _cudnn_inputs(rng, config)
         fw = cudnn_rnn_v3(*args, scope=Scope("cpu"), **attrs)
         grads = tuple(rng.standard_normal(a.shape).astype(a.dtype) for a in (fw.output, fw.output_h, fw.output_c))
-        cases.append(Case(label, (*args, fw.output, fw.output_h, fw.output_c, *grads, fw.reserve_space,
-                                  fw.host_reserved), {k: v for k, v in attrs.items() if k != "is_training"}))
+        inputs = (*args, fw.output, fw.output_h, fw.output_c, *grads, fw.reserve_space, fw.host_reserved)
+        if _cudnn_misaligned(config):
+            inputs = tuple(_maybe_misaligned(a, isinstance(a, np.ndarray)) for a in inputs)
+        cases.append(Case(label, inputs, {k: v for k, v in attrs.items() if k != "is_training"}))
     return cases
 
 
@@ -402,7 +655,34 @@ def compare(op: str, case: str, cpu_out: Any, gpu_out: Any, fresh: tuple[str, ..
 
 
 def run_case(op: GeneratedOp, case: Case, scope: Any) -> Any:
-    return op.function(*case.args, **case.kwargs, scope=scope)
+    """The op on the case's inputs in `scope`; an input that is a misaligned view (misaligned())
+    is passed to a device backend as a view with the same offset from a 16-byte boundary (a NumPy
+    input would be copied to fresh, aligned device memory)."""
+    from codegen.runtime.cpu import CpuBackend
+    from codegen.runtime.scope import backend_of
+
+    backend = backend_of(scope, op.name)
+    if isinstance(backend, CpuBackend):
+        return op.function(*case.args, **case.kwargs, scope=scope)
+    args = tuple(_on_device(a, backend) for a in case.args)
+    kwargs = {k: _on_device(v, backend) for k, v in case.kwargs.items()}
+    return op.function(*args, **kwargs, scope=scope)
+
+
+def _on_device(value: Any, backend: Any) -> Any:
+    """A misaligned NumPy input as a device view at the same offset from a 16-byte boundary; any
+    other value as it is (the wrapper adopts it)."""
+    if isinstance(value, list):
+        return [_on_device(v, backend) for v in value]
+    if not isinstance(value, np.ndarray) or not value.size or not (data_address(value) or 0) % ALIGNMENT:
+        return value
+    offset = (data_address(value) or 0) % ALIGNMENT
+    flat = backend.empty((value.size + ALIGNMENT,), value.dtype.name)
+    start = (offset - (data_address(flat) or 0)) % ALIGNMENT // value.itemsize
+    view = flat[start:start + value.size].reshape(value.shape)
+    bits = np.dtype(f"uint{8 * value.itemsize}")  # copied as bits: no dtype-specific copy on the device
+    view.view(bits)[...] = backend.adopt("gpu_parity", "misaligned input", value.view(bits))
+    return view
 
 
 # --------------------------------------------------------------------------- batching --
@@ -463,16 +743,36 @@ def main(argv: list[str] | None = None) -> int:
     ops = select_ops(args.ops, generated_ops(args.package))
     cpu, gpu = Scope(args.devices[0]), Scope(args.devices[1])
     results: list[Result] = []
+    launches: list[tuple[str, Launch]] = []  # (case label, launch) of every launch on the compared device
+    times: dict[str, list[float]] = {}  # op → [input building, reference side, device side (+ comparison)] s
     start = time.perf_counter()
-    for op, case in all_cases(ops, args.seed, args.specs):
+    cases = all_cases(ops, args.seed, args.specs)
+    while True:
+        t0 = time.perf_counter()
+        try:
+            op, case = next(cases)
+        except StopIteration:
+            break
+        spent = times.setdefault(op.name, [0.0, 0.0, 0.0])
+        t1 = time.perf_counter()
+        spent[0] += t1 - t0
         if case is None:
             results.append(Result(op.name, "-", False, "", math.nan, missing_builder_message(op, args.specs)))
             continue
+        t2 = None
         try:
-            result = compare(op.name, case.label, run_case(op, case, cpu), run_case(op, case, gpu), case.fresh)
+            reference = run_case(op, case, cpu)
+            t2 = time.perf_counter()
+            with record_launches(gpu.backend) as recorded:
+                device = run_case(op, case, gpu)
+            launches += [(case.label, launch) for launch in recorded]
+            result = compare(op.name, case.label, reference, device, case.fresh)
         except Exception as exc:  # noqa: BLE001 -- report every case, then fail
             detail = traceback.format_exception_only(type(exc), exc)[-1].strip()
             result = Result(op.name, case.label, False, "", math.nan, f"error: {detail}")
+        end = time.perf_counter()
+        spent[1] += (t2 or end) - t1
+        spent[2] += end - (t2 or end)
         results.append(result)
     took = time.perf_counter() - start
 
@@ -481,29 +781,90 @@ def main(argv: list[str] | None = None) -> int:
     for r in results:
         per_op.setdefault(r.op, []).append(r)
     width = max((len(name) for name in per_op), default=2)
-    lines = [f"{'op':<{width}}  cases  failed  worst |cuda−cpu|/scale"]
+    lines = [f"{'op':<{width}}  cases  failed  worst |cuda−cpu|/scale  build s  {args.devices[0]} s  "
+             f"{args.devices[1]} s"]
     for name, rs in per_op.items():
         errs = [r.error for r in rs if not math.isnan(r.error)]
+        b, c, g = times.get(name, [0.0, 0.0, 0.0])
         lines.append(f"{name:<{width}}  {len(rs):5d}  {sum(not r.ok for r in rs):6d}  "
-                     f"{max(errs) if errs else math.nan:.3g}")
+                     f"{max(errs) if errs else math.nan:<22.3g}  {b:7.2f}  {c:5.2f}  {g:5.2f}")
     for r in failed[:20]:
         lines.append(f"FAIL {r.op} [{r.case}]: {r.message}")
     if len(failed) > 20:
         lines.append(f"... and {len(failed) - 20} more failures (see the markdown file)")
+    gaps = launch_gaps(ops, [launch for _, launch in launches], gpu.backend.name, args.specs)
+    lines.append(f"coverage ({gpu.backend.name} launch plan): {len(launches)} launches, "
+                 f"{len(gaps) or 'no'} gap{'s' * (len(gaps) != 1)} against what the specs can launch")
+    lines += [f"  gap: {gap}" for gap in gaps[:20]]
     lines.append(f"gpu_parity: {len(results)} cases over {len(per_op)} ops, {len(failed)} failed ({took:.1f} s)")
     print("\n".join(lines))
     if args.out is not None:
-        write_markdown(args.out, results, took)
+        write_markdown(args.out, results, took, times, launches, gaps, args.devices, gpu.backend.name)
     return 1 if failed else 0
 
 
-def write_markdown(path: Path, results: list[Result], took: float) -> None:
+def launch_gaps(ops: list[GeneratedOp], launches: list[Launch], plan: str, specs: Path = SPECS) -> list[str]:
+    """What the launches left unreached of what the ops' specs can launch under `plan`
+    (codegen/launch_space.py); ops whose spec is not under `specs` are left out."""
+    from codegen.inputs import _usable_dtypes
+
+    by_name = {spec.name: spec for spec in _spec_set(specs)}
+    names = {op.name for op in ops}
+    spaces = {name: launch_space(spec, plan, _usable_dtypes(("float16", "bfloat16", "float32", "float64")))
+              for name, spec in by_name.items() if name in names}
+    return coverage_gaps(spaces, launches)
+
+
+def coverage_rows(launches: list[tuple[str, Launch]]) -> list[str]:
+    """The coverage table: per op and kernel, the threads per block its launches used (with their
+    classes), the dtypes, the cases that launched it, the largest grid and the cases with a
+    misaligned array argument."""
+    kernels: dict[tuple[str, str], list[tuple[str, Launch]]] = {}
+    for label, launch in launches:
+        kernels.setdefault((launch.op, launch.kernel), []).append((label, launch))
+    rows = ["| op | kernel | block sizes (threads) | block classes | dtypes | cases | largest grid | misaligned "
+            "cases |", "|---|---|---|---|---|---|---|---|"]
+    for (op, kernel), got in sorted(kernels.items()):
+        threads = sorted({launch.threads for _, launch in got})
+        classes = sorted({block_class(t) for t in threads})
+        dtypes = sorted({"/".join(launch.dtypes) for _, launch in got})
+        rank = max(len(launch.grid) for _, launch in got)
+        grid = [max(launch.grid[i] for _, launch in got if i < len(launch.grid)) for i in range(rank)]
+        rows.append(f"| {op} | {kernel} | {', '.join(map(str, threads))} | {', '.join(map(str, classes))} | "
+                    f"{', '.join(dtypes)} | {len({label for label, _ in got})} | {grid} | "
+                    f"{len({label for label, launch in got if launch.misaligned})} |")
+    return rows
+
+
+def write_markdown(path: Path, results: list[Result], took: float, times: dict[str, list[float]] | None = None,
+                   launches: list[tuple[str, Launch]] | None = None, gaps: list[str] | None = None,
+                   devices: tuple[str, str] | list[str] = ("cpu", "cuda"), plan: str = "cuda") -> None:
     rows = ["| op | case | status | worst output | max abs err / scale | details |", "|---|---|---|---|---|---|"]
     for r in results:
         message = r.message.replace("|", "\\|")
         rows.append(f"| {r.op} | {r.case} | {'ok' if r.ok else 'FAIL'} | {r.worst} | {r.error:.3g} | {message} |")
     text = (f"# cpu vs cuda parity\n\n{len(results)} cases, {sum(not r.ok for r in results)} failed, "
             f"{took:.1f} s. Tolerances (rtol, atol·scale) by dtype: {TOLERANCE}.\n\n" + "\n".join(rows) + "\n")
+    if times:
+        counts: dict[str, int] = {}
+        for r in results:
+            counts[r.op] = counts.get(r.op, 0) + 1
+        text += (f"\n## Wall time per op\n\nSeconds: building the inputs, the {devices[0]} side (the reference) "
+                 f"and the {devices[1]} side with the comparison; each includes its first call's kernel loads "
+                 f"(a compile unless cached).\n\n| op | cases | build s | {devices[0]} s | {devices[1]} s |\n"
+                 "|---|---|---|---|---|\n")
+        text += "".join(f"| {op} | {counts.get(op, 0)} | {b:.2f} | {c:.2f} | {g:.2f} |\n"
+                        for op, (b, c, g) in times.items())
+        total = [sum(t[i] for t in times.values()) for i in range(3)]
+        text += f"| all | {len(results)} | {total[0]:.2f} | {total[1]:.2f} | {total[2]:.2f} |\n"
+    if launches is not None:
+        text += (f"\n## Launch coverage ({devices[1]}, the {plan} launch plan)\n\nEvery launch of the compared "
+                 f"device, by kernel (codegen/runtime/launches.py). Block class p: p/2 < threads ≤ p. Against "
+                 f"what each spec's launch plan can launch (codegen/launch_space.py): "
+                 f"{'every kernel, block class, grid 1 and >1 and dtype reached' if not gaps else 'gaps below'}."
+                 f"\n\n" + "\n".join(coverage_rows(launches)) + "\n")
+        if gaps:
+            text += "\nNot reached:\n\n" + "".join(f"- {gap}\n" for gap in gaps)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
 
