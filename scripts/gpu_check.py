@@ -80,17 +80,17 @@ def host_compile_every_module(emit) -> tuple[str, str]:  # type: ignore[no-untyp
     from codegen.warmup import generated_ops
 
     failed = []
-    ops = [op for op in generated_ops() if op.kernels is not None]
-    for op in ops:
+    modules = [(op.name, op.kernels) for op in generated_ops() if op.kernels is not None]
+    for name, kernels in modules:
         try:
-            load_module(op.kernels.text, name_hint=op.kernels.op)
-            emit(f"  {op.name}: {op.kernels.path.name} compiled for the host emulation")
+            load_module(kernels.text, name_hint=kernels.op)
+            emit(f"  {name}: {kernels.path.name} compiled for the host emulation")
         except Exception as exc:  # noqa: BLE001 -- report each module, then fail
-            failed.append(op.name)
-            emit(f"  {op.name}: FAILED: {exc}")
+            failed.append(name)
+            emit(f"  {name}: FAILED: {exc}")
     if failed:
-        return "FAIL", f"{len(failed)} of {len(ops)} modules failed: {', '.join(failed)}"
-    return "ok", f"{len(ops)} modules compiled (host emulation: a rehearsal)"
+        return "FAIL", f"{len(failed)} of {len(modules)} modules failed: {', '.join(failed)}"
+    return "ok", f"{len(modules)} modules compiled (host emulation: a rehearsal)"
 
 
 def sanitizer_ops_command(rehearsal: bool, work: Path) -> list[str]:
