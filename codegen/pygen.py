@@ -661,12 +661,7 @@ def entry_points(op: OpSpec, activation_slots: int = 0) -> list[str]:
     function as one `opgen::act::Activation`."""
     assert op.kernel is not None
     spec = op.kernel.specialize
-    combos: list[tuple[str, ...]] = [()]
-    for name in spec:  # a type variable's dtypes, or a type attr's allowed ones
-        tv, attr = op.type_var(name), op.attr(name)
-        allowed = tv.allowed if tv is not None else attr.allowed if attr is not None else None
-        assert allowed is not None
-        combos = [(*c, str(d)) for c in combos for d in allowed]
+    combos = specializations(op)
     seen: set[str] = set()
     out: list[str] = []
     for step in op.kernel.launches():
@@ -707,6 +702,19 @@ def entry_points(op: OpSpec, activation_slots: int = 0) -> list[str]:
             out.append("}")
             out.append("")
     return out
+
+
+def specializations(op: OpSpec) -> list[tuple[str, ...]]:
+    """Every dtype combination the op's kernels are instantiated for, in `specialize` order: one
+    entry point per launch step and combination (`naming.kernel_symbol`)."""
+    assert op.kernel is not None
+    combos: list[tuple[str, ...]] = [()]
+    for name in op.kernel.specialize:  # a type variable's dtypes, or a type attr's allowed ones
+        tv, attr = op.type_var(name), op.attr(name)
+        allowed = tv.allowed if tv is not None else attr.allowed if attr is not None else None
+        assert allowed is not None
+        combos = [(*c, str(d)) for c in combos for d in allowed]
+    return combos
 
 
 def _c_param(op: OpSpec, name: str, binding: dict[str, str]) -> str:

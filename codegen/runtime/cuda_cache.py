@@ -216,10 +216,16 @@ def lineinfo_requested() -> bool:
     return getenv(LINEINFO_ENV) not in ("", "0")
 
 
-def compile_options(target: Target) -> tuple[str, ...]:
-    """Every option given to NVRTC for `target`, in order (all of them are part of the key)."""
-    extra = (LINEINFO_OPTION,) if lineinfo_requested() else ()
-    return (STD_OPTION, target.option, *extra, *include_options())
+def compile_options(target: Target, *, lineinfo: bool | None = None,
+                    include_dirs: Sequence[str] | None = None) -> tuple[str, ...]:
+    """Every option given to NVRTC for `target`, in order (all of them are part of the key).
+
+    `lineinfo` (default: OPGEN_CUDA_LINEINFO) and `include_dirs` (default: the folders CuPy gives
+    NVRTC, `include_options`) let a tool build the same list for another NVRTC and its headers
+    (scripts/nvrtc_compile.py, which compiles every module with NVRTC releases from pip wheels)."""
+    extra = (LINEINFO_OPTION,) if (lineinfo_requested() if lineinfo is None else lineinfo) else ()
+    includes = include_options() if include_dirs is None else tuple(f"-I{d}" for d in include_dirs)
+    return (STD_OPTION, target.option, *extra, *includes)
 
 
 def compile_source(source: str, name: str, options: Sequence[str], kind: str) -> bytes:
