@@ -9,7 +9,7 @@
 | parity | every op, cpu ⇄ cuda, coverage table (scripts/gpu_parity.py) | 60 s | 150 s |
 | memcheck | every parity case under compute-sanitizer memcheck | 60 s | 120 s |
 | racecheck, synccheck | the ops with shared memory, under each tool | 40 + 30 s | 90 + 60 s |
-| resources | registers, shared and local memory of every loaded kernel (bench/gpu_resources.py) | 5 s | 45 s |
+| resources | registers, spills, shared/local memory from the cubins, limits (nvrtc_compile.py) | 20 s | 120 s |
 | benchmarks | norms, batch-norm gradient, LSTM/GRU, GRU cell, DmlRnn vs PyTorch/cuDNN | 120 s | 60 s each |
 | gpu tests | the tests marked gpu, on the cuda backend | 30 s | 90 s |
 
@@ -142,14 +142,13 @@ def steps(args: argparse.Namespace, out: Path, work: Path, sanitizer: str | None
                        command=sanitizer_ops_command(rh, work), skip_reason=no_gpu))
     result.append(sanitize_step("racecheck", sanitizer, rh, args.ops, work, True, 90))
     result.append(sanitize_step("synccheck", sanitizer, rh, args.ops, work, True, 60))
-    if rh:
-        result.append(Step("resources", "registers, shared and local memory (rehearsal: nvcc's report)", 120,
-                           command=[sys.executable, str(PROJECT / "bench" / "gpu_resources.py"), "--offline",
-                                    "--markdown", str(out / "resources.md")], report=out / "resources.md"))
-    else:
-        result.append(Step("resources", "registers, shared and local memory of every kernel as loaded", 45,
-                           command=py(str(PROJECT / "bench" / "gpu_resources.py"), "--markdown",
-                                      str(out / "resources.md")), report=out / "resources.md", skip_reason=no_gpu))
+    # registers, spills, local and static shared memory from the cubins, checked against the limits
+    # (codegen/resources.py); the rehearsal compiles with NVRTC 13.0.88's pip wheel instead of CuPy's
+    nvrtc = "13.0.88" if rh else "cupy"
+    result.append(Step("resources", f"registers, spills, shared and local memory within limits (NVRTC: {nvrtc})",
+                       120, command=[sys.executable, str(SCRIPTS / "nvrtc_compile.py"), "--nvrtc", nvrtc,
+                                     "--markdown", str(out / "resources.md")],
+                       report=out / "resources.md", skip_reason=no_gpu))
     result += bench_steps(rh, work, no_gpu)
     tests = ["-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "-m", "gpu", str(PROJECT / "tests")]
     if rh:
