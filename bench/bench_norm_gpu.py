@@ -43,23 +43,18 @@ class Timer:
 
             self.cp = cupy
 
-    def ours(self, fn: Callable[[int], object], repeats: int, sets: int) -> float:
+    def median_ms(self, fn: Callable[[int], object], repeats: int, sets: int, *, torch_stream: bool) -> float:
+        """fn's median time in ms, after two warm-up calls; on the GPU, CUDA events on CuPy's current
+        stream (ours) or torch's (`torch_stream`: the peer's)."""
         if self.device != "cuda":
             return _host_median(fn, repeats, sets)
-        from gpu_timing import median_ms
+        from gpu_timing import median_ms, torch_median_ms
 
         for i in range(2):
             fn(i % sets)
+        if torch_stream:
+            return torch_median_ms(self.torch, self.torch.cuda.current_stream(), fn, repeats, sets)
         return median_ms(self.cp, self.cp.cuda.get_current_stream(), fn, repeats, sets)
-
-    def peer(self, fn: Callable[[int], object], repeats: int, sets: int) -> float:
-        if self.device != "cuda":
-            return _host_median(fn, repeats, sets)
-        from gpu_timing import torch_median_ms
-
-        for i in range(2):
-            fn(i % sets)
-        return torch_median_ms(self.torch, self.torch.cuda.current_stream(), fn, repeats, sets)
 
 
 def _host_median(fn: Callable[[int], object], repeats: int, sets: int) -> float:
@@ -112,8 +107,8 @@ class ShapeBench:
 
     def row(self, name: str, nbytes: int, ours: Callable[[int], object], peer: Callable[[int], object],
             sets: int) -> None:
-        t_ours = self.timer.ours(ours, self.repeats, sets)
-        t_peer = self.timer.peer(peer, self.repeats, sets)
+        t_ours = self.timer.median_ms(ours, self.repeats, sets, torch_stream=False)
+        t_peer = self.timer.median_ms(peer, self.repeats, sets, torch_stream=True)
         gbs = nbytes / (t_ours * 1e-3) / 1e9
         self.rows.append(f"| {name} | {t_ours * 1e3:.1f} | {t_peer * 1e3:.1f} | {t_ours / t_peer:.2f} | {gbs:.0f} |")
         print(self.rows[-1], flush=True)
