@@ -21,7 +21,7 @@ from codegen.yamlnodes import SpecError
 PROJECT = Path(__file__).resolve().parent.parent
 
 
-BUILTIN_TEMPLATES = PROJECT / "templates"
+BUILTIN_TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 
 def template_roots(extra: list[Path] | None) -> list[Path]:

@@ -7,7 +7,7 @@ import time
 
 import numpy as np
 
-from codegen.cli import PROJECT
+from codegen.cli import BUILTIN_TEMPLATES, PROJECT
 from codegen.files import apply, plan
 from codegen.load import load_specs
 from codegen.render import render_all
@@ -40,7 +40,7 @@ def compile_note(before: tuple[int, int], after: tuple[int, int]) -> str:
 def run_demo() -> int:
     start = time.perf_counter()
     ops = load_specs(PROJECT / "specs")
-    files = render_all(ops, [PROJECT / "templates"])
+    files = render_all(ops, [BUILTIN_TEMPLATES])
     result = plan(files, PROJECT / "generated")
     apply(files, PROJECT / "generated", result)
     print(f"generated {len(ops)} ops ({len(files)} files, {len(result.written)} changed) "

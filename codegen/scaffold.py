@@ -25,7 +25,7 @@ def scaffold_files(name: str, group: str, specs: Path, templates: Path) -> dict[
     if not GROUP_RE.fullmatch(group):
         raise ScaffoldError(f"group {group!r} is not valid: expected lower_case like nn ({GROUP_RE.pattern})")
     snake = snake_case(name)
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(Path(__file__).resolve().parent.parent /
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(Path(__file__).resolve().parent /
                                                                 "templates" / "scaffold")),
                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
     context = {"name": name, "group": group, "snake": snake}

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-K = "templates/kernels/"
+K = "codegen/templates/kernels/"
 ALL_KERNEL_TESTS = ("test_fused_batch_norm.py", "test_kernels_random_order.py", "test_kernels_gpu_sizes.py",
                     "test_gru_block_cell.py", "test_dml_rnn.py", "test_cudnn_rnn.py", "test_activation_library.py",
                     "test_block_helpers.py")

@@ -73,7 +73,7 @@ extern "C" __global__ void activations(const float* x, float* out, int n) {
 
 @pytest.fixture(scope="module")
 def mod() -> host.HostModule:
-    common = (REPO / "templates" / "kernels" / "_common.cuh").read_text()
+    common = (REPO / "codegen" / "templates" / "kernels" / "_common.cuh").read_text()
     source = "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n" + _activation_library() + common + KERNELS
     return host.load_module(source, name_hint="block_helpers", sanitize=True)
 

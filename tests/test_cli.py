@@ -22,7 +22,7 @@ from codegen.naming import snake_case
 
 PROJECT = cli.PROJECT
 SPECS = PROJECT / "specs"
-TEMPLATES = PROJECT / "templates"
+TEMPLATES = PROJECT / "codegen" / "templates"
 GENERATED = PROJECT / "generated"
 SUMMARY_RE = re.compile(
     r"^opgen generate: (\d+) files, (\d+) written, (\d+) unchanged, (\d+) removed "
@@ -445,7 +445,7 @@ def test_package_index_sorts_imports_of_any_group(tmp_path: Path) -> None:
     shutil.move(specs / "rnn" / "dml_rnn.yaml", specs / "abc" / "dml_rnn.yaml")  # uses the activation library
     templates = tmp_path / "templates"
     (templates / "kernels" / "abc").mkdir(parents=True)
-    shutil.copy(PROJECT / "templates" / "kernels" / "rnn" / "dml_rnn.cu", templates / "kernels" / "abc")
+    shutil.copy(PROJECT / "codegen" / "templates" / "kernels" / "rnn" / "dml_rnn.cu", templates / "kernels" / "abc")
     spec = specs / "abc" / "dml_rnn.yaml"
     spec.write_text(spec.read_text(encoding="utf-8").replace("source: rnn/dml_rnn.cu", "source: abc/dml_rnn.cu"),
                     encoding="utf-8")

@@ -31,7 +31,7 @@ from codegen.render import render_all
 from codegen.yamlnodes import SpecError
 
 PROJECT = cli.PROJECT
-TEMPLATES = PROJECT / "templates"
+TEMPLATES = PROJECT / "codegen" / "templates"
 
 # -- the hostile text ------------------------------------------------------------------------------
 SUMMARY = 'Ends """ early, back\\slash \\" \\\\ */ /* {{ 7*7 }} {% raw %} {# c #} and a trailing "'
