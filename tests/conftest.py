@@ -86,6 +86,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     _SKIPPED_GPU[:] = [reason, str(len(gpu_items))]
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start the heavy background checks (tests/background.py) whose tests were selected."""
+    import background
+
+    background.start_for({str(item.path) for item in session.items})
+
+
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     if _SKIPPED_GPU:
         reason, count = _SKIPPED_GPU

@@ -30,6 +30,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import background
 import pytest
 
 from codegen.resources import KernelResources, block_registers, launch_blocks, parse_ptxas
@@ -59,24 +60,27 @@ nvrtc_compile = _load("nvrtc_compile", PROJECT / "scripts" / "nvrtc_compile.py")
 RELEASES = [r.version for r in nvrtc_compile.default_releases()]
 
 
+def _fetch_and_compile() -> dict[tuple[str, bool], Any]:
+    """(release, line info) → its run over every module and the probe, all releases in parallel: the
+    heavy part, started in the background when collection ends (tests/background.py)."""
+    toolkits = [nvrtc_compile.fetch(r) for r in nvrtc_compile.default_releases()]
+    found = nvrtc_compile.run_toolkits(toolkits, [*nvrtc_compile.kernel_modules(), PROBE], verbose=[CROSSCHECK])
+    return {(run.label, run.lineinfo): run for run in found}
+
+
+background.register("nvrtc-matrix", __file__, _fetch_and_compile)
+
+
 @pytest.fixture(scope="module")
-def toolkits() -> dict[str, Any]:
+def runs() -> dict[tuple[str, bool], Any]:
     try:
-        return {r.version: nvrtc_compile.fetch(r) for r in nvrtc_compile.default_releases()}
+        return background.result("nvrtc-matrix")  # type: ignore[no-any-return]
     except nvrtc_compile.FetchError as exc:
         reason = (f"the NVRTC wheels are not in {nvrtc_compile.cache_root()} and could not be downloaded "
                   f"({exc})")
         if os.environ.get("CI"):
             pytest.fail(f"{reason}; CI must run this check")
         pytest.skip(reason)
-
-
-@pytest.fixture(scope="module")
-def runs(toolkits: dict[str, Any]) -> dict[tuple[str, bool], Any]:
-    """(release, line info) → its run over every module and the probe, all releases in parallel."""
-    found = nvrtc_compile.run_toolkits(list(toolkits.values()), [*nvrtc_compile.kernel_modules(), PROBE],
-                                       verbose=[CROSSCHECK])
-    return {(run.label, run.lineinfo): run for run in found}
 
 
 def _modules(run: Any) -> Any:
@@ -155,7 +159,8 @@ def test_the_cubin_reader_agrees_with_ptxas(runs: dict[tuple[str, bool], Any], v
     assert shared.shared_bytes == 4096 * 4 and shared.barriers == 1 and shared.local_bytes == 0
 
 
-def test_a_module_nvrtc_rejects_is_reported_and_the_others_go_on(toolkits: dict[str, Any], tmp_path: Path) -> None:
+def test_a_module_nvrtc_rejects_is_reported_and_the_others_go_on(runs: dict[tuple[str, bool], Any],
+                                                                  tmp_path: Path) -> None:
     """The CLI with NVRTC 13.0.88 on a generic lambda in device code (the bug of issue 18) and a
     good module: the bad one is named with NVRTC's error, the good one compiled, exit status 1."""
     bad = tmp_path / "broken.cu"

@@ -1,0 +1,69 @@
+"""Heavy, independent checks that run beside the rest of the suite: the NVRTC compile matrix and
+the installed-wheel journey spend most of their time in child processes (NVRTC workers, pip, a
+fresh venv), so starting them when collection ends and collecting their results in their own
+tests overlaps them with everything else (CI has 2 cores and a 15-minute goal).
+
+A test module registers a job at import (`register(name, fn)`); tests/conftest.py starts every job
+whose module has a selected test once collection is done; a fixture calls `result(name)`, which
+waits for it and re-raises what it raised. A job never started (a run that deselected nothing of
+its module, or a direct call) runs inline on first use.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+
+class _Job:
+    def __init__(self, fn: Callable[[], Any]) -> None:
+        self.fn = fn
+        self.thread: threading.Thread | None = None
+        self.value: Any = None
+        self.error: BaseException | None = None
+        self.done = threading.Event()
+        self.lock = threading.Lock()
+
+    def _run(self) -> None:
+        try:
+            self.value = self.fn()
+        except BaseException as exc:  # noqa: BLE001 -- handed to the test that asks for the result
+            self.error = exc
+        finally:
+            self.done.set()
+
+    def start(self) -> None:
+        with self.lock:
+            if self.thread is None:
+                self.thread = threading.Thread(target=self._run, name="background-check", daemon=True)
+                self.thread.start()
+
+    def result(self) -> Any:
+        self.start()
+        self.done.wait()
+        if self.error is not None:
+            raise self.error
+        return self.value
+
+
+_JOBS: dict[str, tuple[str, _Job]] = {}  # name → (registering module's file, job)
+
+
+def register(name: str, module_file: str, fn: Callable[[], Any]) -> None:
+    """Called at a test module's import: `fn` is the heavy part, `module_file` its __file__."""
+    _JOBS.setdefault(name, (module_file, _Job(fn)))
+
+
+def start_for(selected_files: set[str]) -> list[str]:
+    """Start the jobs of the modules that have selected tests; their names."""
+    started = []
+    for name, (module_file, job) in _JOBS.items():
+        if module_file in selected_files:
+            job.start()
+            started.append(name)
+    return started
+
+
+def result(name: str) -> Any:
+    return _JOBS[name][1].result()
