@@ -9,6 +9,7 @@ from pathlib import Path
 
 import jinja2
 
+from codegen import __version__
 from codegen import files as filesmod
 from codegen.load import load_specs
 from codegen.model import OpSpec, pattern_switch_text
@@ -154,6 +155,7 @@ def cmd_warmup(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="opgen", description="Compile op specs into kernels, wrappers and docs.")
+    parser.add_argument("--version", action="version", version=f"opgen {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     def add(name: str, help: str, folders: bool = True) -> argparse.ArgumentParser:
