@@ -101,6 +101,10 @@ class _RNNBase(torch.nn.Module):
             self._layer_names.append(directions)
         self.reset_parameters()
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        _register_ops()  # unpickled (torch.multiprocessing, torch.load) in a process that never ran __init__
+        super().__setstate__(state)
+
     def reset_parameters(self) -> None:
         """torch.nn's initialisation: every parameter uniform in ±1/√hidden_size."""
         bound = 1.0 / math.sqrt(self.hidden_size)
@@ -319,6 +323,10 @@ class BatchNorm2d(torch.nn.Module):
             self.register_buffer("running_var", None)
             self.register_buffer("num_batches_tracked", None)
         self.reset_parameters()
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        _register_ops()  # unpickled (torch.multiprocessing, torch.load) in a process that never ran __init__
+        super().__setstate__(state)
 
     def reset_running_stats(self) -> None:
         if self.running_mean is not None and self.running_var is not None and self.num_batches_tracked is not None:
