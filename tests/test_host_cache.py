@@ -7,6 +7,7 @@ anywhere, and these tests run as root in some places."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -242,3 +243,138 @@ def test_cuda_cache_entries_get_the_same_checks(tmp_path: Path, monkeypatch: pyt
     monkeypatch.setattr(cuda_cache, "_write_warned", [])
     with pytest.warns(RuntimeWarning, match=r"cannot write the kernel cache.*OPGEN_CACHE_DIR=.*is not a folder"):
         cuda_cache.store(cuda_cache.entry_path("1" * 64), b"\x7fELF cubin", {})
+
+
+# ------------------------------------------- issue 20, item 8: a cache or compiler gone wrong --
+
+@needs_gxx
+def test_cxx_that_a_shell_cannot_split_names_cxx(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CXX", 'g++ "-O2')
+    with pytest.raises(host.HostCompilerNotFound, match=r"CXX='g\+\+ \"-O2' cannot be split .*No closing quotation"):
+        host.load_module(_source("bad-quote"), name_hint="badquote")
+
+
+@needs_gxx
+@pytest.mark.parametrize("cxx", ["true", "echo"])
+def test_cxx_that_writes_no_library_names_cxx(cache: Path, monkeypatch: pytest.MonkeyPatch, cxx: str) -> None:
+    monkeypatch.setenv("CXX", cxx)
+    with pytest.raises(host.HostCompilerNotFound, match=rf"CXX='{cxx}' \(.*{cxx}\) exited 0 but wrote no library"):
+        host.load_module(_source(f"cxx-{cxx}"), name_hint="nolibrary")
+    assert not list((cache / "host").glob("nolibrary-*.so"))
+
+
+def _no_space(*args: object, **kwargs: object) -> None:
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+
+@needs_gxx
+@pytest.mark.parametrize("where", ["source", "library", "compiler"])
+def test_a_full_disk_under_the_cache_builds_outside_it_and_runs(cache: Path, tmp_path: Path, where: str,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(host, "_PRIVATE_WARNED", set(), raising=False)
+    host._runtime_api()  # (the runtime is this process's already: only the module meets the full disk)
+    if where == "source":
+        monkeypatch.setattr(diskcache, "write_atomic", _no_space)
+    elif where == "library":
+        monkeypatch.setattr(diskcache, "put", _no_space)
+    else:  # g++ itself cannot write its output into the cache
+        wrapper = tmp_path / "cxx"
+        wrapper.write_text(f'#!/bin/sh\nfor a; do case "$a" in {cache}/*out.so) echo "ld: final link failed: '
+                           f'No space left on device" >&2; exit 1;; esac; done\nexec g++ "$@"\n')
+        wrapper.chmod(0o755)
+        monkeypatch.setenv("CXX", str(wrapper))
+    with pytest.warns(RuntimeWarning) as caught:
+        module = host.load_module(_source(f"full-{where}"), name_hint="fulldisk")
+    message = str(caught[0].message)
+    assert f"cannot use the kernel cache at {cache / 'host'}" in message and "OPGEN_CACHE_DIR=" in message
+    assert "no space left on device" in message.lower() and "outside the cache" in message
+    assert "Free space there, or set OPGEN_CACHE_DIR to a folder on another disk" in message
+    assert _run(module) == 1.0
+    assert cache not in module.path.parents and module.path.is_file()  # the private copy, until exit
+    assert not list((cache / "host").glob("fulldisk-*.so"))
+
+
+@needs_gxx
+def test_a_full_disk_everywhere_names_the_cache_and_the_variable(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    host._runtime_api()
+    monkeypatch.setattr(host, "_PRIVATE_WARNED", set(), raising=False)
+    monkeypatch.setattr(diskcache, "write_atomic", _no_space)
+    monkeypatch.setattr(host.tempfile, "mkdtemp", _no_space)
+    with pytest.raises(host.HostCacheError, match=rf"kernel cache at {cache / 'host'} cannot take it .*No space"
+                                                  r".*no temporary folder.*OPGEN_CACHE_DIR"):
+        host.load_module(_source("full-everywhere"), name_hint="fulleverywhere")
+
+
+@needs_gxx
+@pytest.mark.parametrize("which", ["library", "sidecar", "source"])
+def test_a_folder_where_a_cache_entry_should_be(cache: Path, which: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An empty folder in an entry's place is removed and the entry rebuilt; a folder with files in it
+    is named, to be removed, and the module runs meanwhile (built outside the cache)."""
+    monkeypatch.setattr(host, "_PRIVATE_WARNED", set(), raising=False)
+    src = _source(f"folder-{which}")
+    path = host.load_module(src, name_hint="folderentry").path
+    blocked = {"library": path, "sidecar": diskcache.meta_path(path), "source": path.with_suffix(".cu")}[which]
+    for p in (path, diskcache.meta_path(path), path.with_suffix(".cu")):
+        p.unlink()
+    blocked.mkdir()
+    host.clear_memory_cache()
+    assert _run(host.load_module(src, name_hint="folderentry")) == 1.0  # (an empty folder: removed, rebuilt)
+    assert blocked.is_file() and diskcache.get(path) is not None
+    for p in (path, diskcache.meta_path(path), path.with_suffix(".cu")):
+        p.unlink()
+    blocked.mkdir()
+    (blocked / "something").write_text("not ours to delete")
+    for _ in range(2):  # every run works, and says what to remove
+        host.clear_memory_cache()
+        with pytest.warns(RuntimeWarning, match=rf"{blocked} is a folder where a cache entry should be.*outside "
+                                                rf"the cache.*Remove it \(rm -r {blocked}\)"):
+            assert _run(host.load_module(src, name_hint="folderentry")) == 1.0
+        monkeypatch.setattr(host, "_PRIVATE_WARNED", set(), raising=False)
+    assert (blocked / "something").is_file()
+
+
+def _fake_nvrtc(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    from codegen.runtime import cuda_cache
+
+    compiled: list[str] = []
+
+    def compile_source(source: str, name: str, options: object, kind: str) -> bytes:
+        compiled.append(name)
+        return b"\x7fELF cubin of " + source.encode()
+
+    monkeypatch.setattr(cuda_cache, "compiler_id", lambda: "fake nvrtc 1.0")
+    monkeypatch.setattr(cuda_cache, "compile_options", lambda target, **kw: ("-std=c++17", target.option))
+    monkeypatch.setattr(cuda_cache, "compile_source", compile_source)
+    monkeypatch.setattr(cuda_cache, "_write_warned", [])
+    return compiled
+
+
+def test_a_full_disk_under_the_cuda_cache_warns_naming_it_and_runs(cache: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from codegen.runtime import cuda_cache
+
+    compiled = _fake_nvrtc(monkeypatch)
+    monkeypatch.setattr(diskcache, "put", _no_space)
+    with pytest.warns(RuntimeWarning, match=rf"cannot write the kernel cache at {cache / 'cuda'} \(.*No space left"
+                                            r".*compiled again by the next process \(OPGEN_CACHE_DIR="):
+        artifact = cuda_cache.load_or_compile("full", "full.cu", cuda_cache.Target("sm_90", "cubin"))
+    assert artifact.data == b"\x7fELF cubin of full" and compiled == ["full.cu"]
+
+
+def test_a_folder_where_a_cuda_cache_entry_should_be(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from codegen.runtime import cuda_cache
+
+    compiled = _fake_nvrtc(monkeypatch)
+    target = cuda_cache.Target("sm_90", "cubin")
+    first = cuda_cache.load_or_compile("folder", "folder.cu", target)
+    diskcache.remove(first.path)
+    first.path.mkdir()  # empty: removed, and the entry rebuilt
+    assert cuda_cache.load_or_compile("folder", "folder.cu", target).origin == "nvrtc"
+    assert cuda_cache.load_or_compile("folder", "folder.cu", target).origin == "disk"
+    diskcache.remove(first.path)
+    first.path.mkdir()
+    (first.path / "file").write_text("not ours")
+    with pytest.warns(RuntimeWarning, match=rf"{first.path} is a folder where this cache entry should be: remove "
+                                            rf"it \(rm -r {first.path}\)"):
+        assert cuda_cache.load_or_compile("folder", "folder.cu", target).data == b"\x7fELF cubin of folder"
+    assert compiled == ["folder.cu"] * 3

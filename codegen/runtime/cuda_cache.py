@@ -14,14 +14,19 @@ CI); loading the compiled module into a CUDA context is codegen.runtime.cuda's j
   ``diskcache.cache_key``.
 * Entries live under ``diskcache.cache_root() / "cuda"`` as ``<key>.cubin`` with diskcache's
   checksummed sidecar; writes are atomic; a missing, truncated or corrupt entry is a miss and is
-  rebuilt, never a crash. A cache folder that cannot be written only costs the disk cache; one
-  that another user could change is refused (``diskcache.UnsafeCacheError``), and an entry others
-  could have written is ignored with a warning and rebuilt (diskcache's trust checks).
+  rebuilt, never a crash. A miss is compiled under the entry's lock (``diskcache.entry_lock``), so
+  processes that want the same module at once compile it once. A cache folder that cannot be
+  written (read-only, a full disk, a folder where the entry should be) only costs the disk cache,
+  with a warning saying what to fix; one that another user could change is refused
+  (``diskcache.UnsafeCacheError``), and an entry others could have written is ignored with a
+  warning and rebuilt (diskcache's trust checks). The first compile of a process is announced once
+  on the "opgen" logger (``host.announce_compile``).
 * Cubins are stored whole, as NVRTC made them (``full_cubin``; CuPy's ``getCUBIN`` drops the last
   byte), so cuobjdump and other ELF tools read cached entries.
 
-Environment: ``OPGEN_CACHE_DIR`` (cache root), ``OPGEN_CUDA_LINEINFO=1`` (compile with
-``--generate-line-info`` so compute-sanitizer reports source lines; part of the key).
+Environment: ``OPGEN_CACHE_DIR`` (cache root; else ``$XDG_CACHE_HOME/opgen``, else
+``~/.cache/opgen``), ``OPGEN_CUDA_LINEINFO=1`` (compile with ``--generate-line-info`` so
+compute-sanitizer reports source lines; part of the key).
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ import ctypes
 import functools
 import hashlib
 import os
+import shlex
 import struct
 import sys
 import threading
@@ -41,7 +47,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from codegen.runtime import diskcache
-from codegen.runtime.host import getenv
+from codegen.runtime.host import announce_compile, getenv
 
 CACHE_SUBDIR = "cuda"
 STD_OPTION = "-std=c++17"
@@ -331,8 +337,21 @@ def build_key(source: str, target: Target) -> str:
     return cuda_cache_key(source, compile_options(target), compiler_id(), target.arch)
 
 
+def _cached(path: Path, key: str, target: Target, start: float) -> Artifact | None:
+    """The entry at `path` if it is intact and is this build (a disk hit), else None."""
+    entry = diskcache.get(path)
+    if entry is None or entry.meta.get("key") != key or entry.meta.get("kind") != target.kind:
+        return None
+    with _LOCK:
+        stats["disk_hits"] += 1
+    data = restore_elf_tail(entry.data) if target.kind == "cubin" else entry.data  # (older entries)
+    return Artifact(data, target.kind, key, path, "disk", time.perf_counter() - start)
+
+
 def load_or_compile(source: str, name: str, target: Target, *, force: bool = False) -> Artifact:
-    """The module for `source` from the disk cache, else compiled by NVRTC and stored there.
+    """The module for `source` from the disk cache, else compiled by NVRTC and stored there. Processes
+    that want the same module at once compile it once: the first holds the entry's lock
+    (diskcache.entry_lock) while it compiles, the others then find it cached.
 
     `force` skips the cache read (the caller found the cached bytes unusable) and overwrites it.
     """
@@ -340,26 +359,33 @@ def load_or_compile(source: str, name: str, target: Target, *, force: bool = Fal
     options = compile_options(target)
     key = cuda_cache_key(source, options, compiler_id(), target.arch)
     path = entry_path(key)
-    if not force:
-        entry = diskcache.get(path)
-        if entry is not None and entry.meta.get("key") == key and entry.meta.get("kind") == target.kind:
+    found = None if force else _cached(path, key, target, start)
+    if found is not None:
+        return found
+    with diskcache.entry_lock(path):
+        if not force:
+            found = _cached(path, key, target, start)  # compiled by another process while this one waited
+            if found is not None:
+                return found
             with _LOCK:
-                stats["disk_hits"] += 1
-            data = restore_elf_tail(entry.data) if target.kind == "cubin" else entry.data  # (older entries)
-            return Artifact(data, target.kind, key, path, "disk", time.perf_counter() - start)
-        with _LOCK:
-            stats["disk_misses"] += 1
-            if entry is not None or path.exists():
-                stats["disk_corrupt"] += 1
-    data = compile_source(source, name, options, target.kind)
-    store(path, data, {"key": key, "kind": target.kind, "name": name, "arch": target.arch,
-                       "nvrtc": compiler_id(), "options": list(options)})
+                stats["disk_misses"] += 1
+                if path.exists():
+                    stats["disk_corrupt"] += 1
+        announce_compile("cuda", name, cache_dir())
+        data = compile_source(source, name, options, target.kind)
+        store(path, data, {"key": key, "kind": target.kind, "name": name, "arch": target.arch,
+                           "nvrtc": compiler_id(), "options": list(options)})
     return Artifact(data, target.kind, key, path, "nvrtc", time.perf_counter() - start)
 
 
 def store(path: Path, data: bytes, meta: dict[str, Any]) -> None:
-    """diskcache.put; a cache folder that cannot be written warns once and is otherwise ignored."""
+    """diskcache.put; a cache folder that cannot be written (full, read-only, a folder in the entry's
+    place) warns once and is otherwise ignored: the kernel runs, the next process compiles it again."""
     try:
+        blocker = diskcache.blocking_folder(path)  # (an empty one is removed)
+        if blocker is not None:
+            raise IsADirectoryError(f"{blocker} is a folder where this cache entry should be: remove it (rm -r "
+                                    f"{shlex.quote(str(blocker))}) and it is rebuilt")
         diskcache.put(path, data, meta)
     except OSError as exc:
         with _LOCK:
@@ -368,7 +394,7 @@ def store(path: Path, data: bytes, meta: dict[str, Any]) -> None:
             _write_warned.append(True)
         if first:
             warnings.warn(f"opgen: cannot write the kernel cache at {path.parent} ({exc}); kernels will be "
-                          f"compiled again by the next process (set OPGEN_CACHE_DIR to a writable folder)",
+                          f"compiled again by the next process ({diskcache.describe_root()})",
                           RuntimeWarning, stacklevel=3)
         return
     with _LOCK:

@@ -28,19 +28,26 @@ import json
 import os
 import stat
 import tempfile
+import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
 CACHE_ENV = "OPGEN_CACHE_DIR"
+XDG_ENV = "XDG_CACHE_HOME"
+LOCK_TIMEOUT = 900.0  # seconds a process waits for another one's build of the same entry (then builds too)
 _SCHEMA = "opgen-cache-v1"  # bump to invalidate every existing key
 
 
 def cache_root() -> Path:
-    """``$OPGEN_CACHE_DIR`` if set, else ``~/.cache/opgen`` (read on every call)."""
+    """``$OPGEN_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/opgen`` (an absolute XDG_CACHE_HOME, as the
+    XDG spec says: a relative one is ignored), else ``~/.cache/opgen`` (read on every call)."""
     env = os.environ.get(CACHE_ENV)
-    return Path(env).expanduser() if env else Path.home() / ".cache" / "opgen"
+    if env:
+        return Path(env).expanduser()
+    xdg = os.environ.get(XDG_ENV, "")
+    return Path(xdg) / "opgen" if os.path.isabs(xdg) else Path.home() / ".cache" / "opgen"
 
 
 class UnsafeCacheError(RuntimeError):
@@ -54,7 +61,16 @@ class CacheDirError(OSError):
 def _named() -> str:
     """How the user chose the cache root, for messages."""
     env = os.environ.get(CACHE_ENV)
-    return f"{CACHE_ENV}={env}" if env else f"the default cache root; set {CACHE_ENV} to use another folder"
+    if env:
+        return f"{CACHE_ENV}={env}"
+    xdg = os.environ.get(XDG_ENV, "")
+    where = f"{XDG_ENV}={xdg}" if os.path.isabs(xdg) else "the default cache root"
+    return f"{where}; set {CACHE_ENV} to use another folder"
+
+
+def describe_root() -> str:
+    """How the user chose the cache root, and how to choose another (for messages)."""
+    return _named()
 
 
 def _untrusted(st: os.stat_result, *, sticky_ok: bool = False) -> str | None:
@@ -222,3 +238,73 @@ def remove(path: Path) -> None:
     for p in (Path(path), meta_path(Path(path))):
         with contextlib.suppress(OSError):
             p.unlink()
+
+
+def lock_path(path: Path) -> Path:
+    return path.with_name(path.name + ".lock")
+
+
+@contextlib.contextmanager
+def entry_lock(path: Path, timeout: float | None = None) -> Iterator[bool]:
+    """Hold the build lock of the cache entry ``path``: an exclusive ``flock`` on ``<name>.lock``
+    beside it. The caller looks the entry up again once it holds the lock (another process may have
+    built it meanwhile) and builds it only if it is still missing, so N processes building the same
+    entry build it once.
+
+    A crashed holder cannot wedge it (the kernel drops a dead process's flock locks; the lock file
+    left behind means nothing). Yields True when held; False where no lock could be taken (no
+    fcntl, a folder that cannot be written, a file system without locks, or a holder still busy
+    after ``timeout`` seconds, default LOCK_TIMEOUT, which is warned): the caller then builds
+    unlocked, as it would without this."""
+    try:
+        import fcntl
+    except ImportError:  # (Windows: no flock; builds race as before, and writes stay atomic)
+        yield False
+        return
+    path = Path(path)
+    fd = -1
+    try:
+        ensure_dir(path.parent)
+        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        fd = os.open(lock_path(path), flags, 0o644)
+    except OSError:
+        pass
+    if fd < 0:
+        yield False
+        return
+    try:
+        wait = LOCK_TIMEOUT if timeout is None else timeout
+        deadline = time.monotonic() + wait
+        pause = 0.005
+        locked = False
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                locked = True
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    warnings.warn(f"opgen: another process has held the build lock {lock_path(path)} for over "
+                                  f"{wait:.0f} s; building {path.name} without waiting for it", RuntimeWarning,
+                                  stacklevel=3)
+                    break
+                time.sleep(pause)
+                pause = min(pause * 2, 0.1)
+            except OSError:  # ENOLCK (some network file systems): no lock to be had
+                break
+        yield locked
+    finally:
+        os.close(fd)  # (releases the lock)
+
+
+def blocking_folder(path: Path) -> Path | None:
+    """A folder standing where the entry ``path`` or its sidecar should be (an os.replace onto it
+    fails on every run): an empty one is removed; a non-empty one is returned, for the caller to
+    name (it is not ours to delete)."""
+    for p in (Path(path), meta_path(Path(path))):
+        if p.is_dir() and not p.is_symlink():
+            try:
+                p.rmdir()
+            except OSError:
+                return p
+    return None

@@ -12,7 +12,8 @@ Arguments: numpy arrays are passed as device pointers (their data pointer;
 they must be C-contiguous) and scalars must be typed numpy scalars
 (np.int32, np.float32, ...), exactly as CuPy requires. Launches are synchronous.
 
-Environment: ``CXX`` (compiler), ``OPGEN_CACHE_DIR`` (cache root),
+Environment: ``CXX`` (compiler), ``OPGEN_CACHE_DIR`` (cache root; else ``$XDG_CACHE_HOME/opgen``,
+else ``~/.cache/opgen``),
 ``OPGEN_HOST_THREADS`` (OS threads running blocks), ``OPGEN_HOST_RANDOM_ORDER``
 (seed: run threads/blocks in random order), ``OPGEN_HOST_SANITIZE=1`` (the sanitize
 build: memcheck, racecheck, UB and sync checks), ``OPGEN_HOST_STACK_KB`` (fiber
@@ -23,8 +24,11 @@ See emu/README.md for the design.
 
 from __future__ import annotations
 
+import atexit
 import ctypes
+import errno
 import functools
+import logging
 import os
 import platform
 import re
@@ -35,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -135,7 +140,12 @@ _SANITIZE_KEY = b"OPGEN_HOST_SANITIZE"
 def _compiler_command() -> list[str]:
     env = os.environ.get("CXX")
     if env:
-        argv = shlex.split(env)
+        try:
+            argv = shlex.split(env)
+        except ValueError as e:  # "No closing quotation", "No escaped character"
+            raise HostCompilerNotFound(
+                f"CXX={env!r} cannot be split into words as a shell would ({e}): fix its quoting, e.g. "
+                "CXX='g++ -O2'. The cpu backend runs $CXX to compile kernels.") from None
         exe = shutil.which(argv[0]) if argv else None
         if exe is None:
             raise HostCompilerNotFound(
@@ -265,6 +275,20 @@ def _run_compiler(cmd: list[str], flags: list[str], src: Path, out: Path, dep: P
             f"host C++ compilation failed (exit {proc.returncode}) for {src}\n"
             f"command: {' '.join(shlex.quote(a) for a in argv)}\n{err}",
             stderr=proc.stderr, source_path=str(src))
+    try:
+        made = out.stat().st_size > 0
+    except OSError:
+        made = False
+    if not made:  # CXX=true, CXX=echo: "succeeds" and writes nothing
+        raise HostCompilerNotFound(
+            f"{_compiler_named(cmd)} exited 0 but wrote no library ({out.name}): it is not a C++ compiler that "
+            f"takes g++'s options. Set CXX to g++ or clang++ (the cpu backend compiles kernels with it).")
+
+
+def _compiler_named(cmd: Sequence[str]) -> str:
+    """The compiler as the user chose it, for messages: `CXX='…' (/usr/bin/true)` or `the C++ compiler g++`."""
+    env = os.environ.get("CXX")
+    return f"CXX={env!r} ({cmd[0]})" if env else f"the C++ compiler {cmd[0]}"
 
 
 # ------------------------------------------------------------- source scan --
@@ -383,6 +407,23 @@ def _host_dir() -> Path:
     return diskcache.cache_root() / "host"
 
 
+def cache_dir() -> Path:
+    """Where the host-compiled modules are cached (under diskcache.cache_root())."""
+    return _host_dir()
+
+
+def describe_compiler() -> str:
+    """The C++ compiler command kernels are compiled with (HostCompilerNotFound if there is none)."""
+    return shlex.join(_compiler_command())
+
+
+def load_runtime() -> bool:
+    """Build or load the emulation runtime (every module needs it); True when it was compiled now."""
+    before = stats["runtime_compiles"]
+    _runtime_api()
+    return stats["runtime_compiles"] > before
+
+
 def _deps_unchanged(meta: dict[str, Any]) -> bool:
     """True if every header the build read is unchanged; a malformed field is a miss (rebuilt)."""
     deps = meta.get("deps", [])
@@ -424,10 +465,8 @@ def _dlopen(path: Path) -> ctypes.CDLL | None:
         return None
 
 
-def _build_or_load(stem: str, tu: str, cmd: list[str], flags: list[str], *, runtime: bool) -> ctypes.CDLL:
-    """Load ``<stem>.so`` from the disk cache if intact, else compile it; returns the library."""
-    folder = _host_dir()
-    so_path = folder / f"{stem}.so"
+def _load_cached(so_path: Path, runtime: bool) -> ctypes.CDLL | None:
+    """The cached library at `so_path` if it is intact, current and loads; else None."""
     try:
         entry = diskcache.get(so_path)  # refuses a folder others can write; ignores such entries
     except diskcache.UnsafeCacheError as e:
@@ -439,13 +478,80 @@ def _build_or_load(stem: str, tu: str, cmd: list[str], flags: list[str], *, runt
                 stats["disk_hits"] += 1
             return lib
         diskcache.remove(so_path)  # checksum fine yet unloadable: drop it
-    # Missing, corrupt or stale: rebuild and overwrite. (No removal here: another
-    # process may be between writing the payload and its checksum.)
+    return None
+
+
+LOG = logging.getLogger("opgen")
+"""opgen's runtime logger: one WARNING record per process and backend when kernels are first compiled
+(a first call then takes seconds; later calls and processes load them from the disk cache). Silence
+it with ``logging.getLogger("opgen").setLevel(logging.ERROR)``."""
+
+_ANNOUNCED: set[str] = set()
+_ANNOUNCE_LOCK = threading.Lock()
+
+
+def announce_compile(backend: str, what: str, cache: Path) -> None:
+    """Say, once per process and backend ("cpu", "cuda"), that kernels are being compiled."""
+    with _ANNOUNCE_LOCK:
+        if backend in _ANNOUNCED:
+            return
+        _ANNOUNCED.add(backend)
+    LOG.warning("opgen: compiling kernel modules for the %s backend, starting with %s: a first call can take "
+                "seconds; they are cached in %s, so later calls and processes load them. `opgen warmup --device "
+                "%s` compiles every op ahead of time; logging.getLogger('opgen').setLevel(logging.ERROR) silences "
+                "this message.", backend, what, cache, backend)
+
+
+# A full disk, or a folder in an entry's place, costs the cache, not the kernel: it is built in a
+# private temporary folder instead (warned once per cause), removed when the process exits.
+_DISK_FULL = {errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)}
+_DISK_FULL_TEXT = ("No space left on device", "Disk quota exceeded")
+_PRIVATE_DIRS: list[str] = []
+_PRIVATE_WARNED: set[str] = set()
+
+
+def _build_or_load(stem: str, tu: str, cmd: list[str], flags: list[str], *,
+                   runtime: bool) -> tuple[ctypes.CDLL, Path, Path]:
+    """``<stem>.so`` from the disk cache if intact, else compiled (once, when several processes want
+    it at the same time: the entry's lock); returns the library, its path and its source's path."""
+    folder = _host_dir()
+    so_path = folder / f"{stem}.so"
+    src_path = folder / (f"{stem}.cpp" if runtime else f"{stem}.cu")
+    lib = _load_cached(so_path, runtime)
+    if lib is not None:
+        return lib, so_path, src_path
     try:
         diskcache.ensure_dir(folder)
     except (OSError, diskcache.UnsafeCacheError) as e:
         raise HostCacheError(str(e)) from e
-    src_path = folder / f"{stem}.cu" if not runtime else folder / f"{stem}.cpp"
+    with diskcache.entry_lock(so_path):
+        lib = _load_cached(so_path, runtime)  # built by another process while this one waited
+        if lib is not None:
+            return lib, so_path, src_path
+        announce_compile("cpu", "the emulation runtime" if runtime else stem.rsplit("-", 1)[0], folder)
+        blocker = diskcache.blocking_folder(so_path) or diskcache.blocking_folder(src_path)
+        if blocker is not None:
+            why, fix = (f"{blocker} is a folder where a cache entry should be",
+                        f"Remove it (rm -r {shlex.quote(str(blocker))}); the entry is rebuilt on the next run.")
+        else:
+            try:
+                return _build_in_cache(stem, tu, cmd, flags, runtime, so_path, src_path), so_path, src_path
+            except OSError as e:
+                if e.errno not in _DISK_FULL:
+                    raise
+                why = str(e)
+            except HostCompileError as e:
+                if not any(text in e.stderr for text in _DISK_FULL_TEXT):
+                    raise
+                why = next(text for text in _DISK_FULL_TEXT if text in e.stderr).lower()
+            fix = f"Free space there, or set {diskcache.CACHE_ENV} to a folder on another disk."
+    return _build_private(stem, tu, cmd, flags, runtime, folder, why, fix)
+
+
+def _build_in_cache(stem: str, tu: str, cmd: list[str], flags: list[str], runtime: bool, so_path: Path,
+                    src_path: Path) -> ctypes.CDLL:
+    """Compile into the cache (missing, corrupt or stale: rebuilt and overwritten) and load it."""
+    folder = so_path.parent
     diskcache.write_atomic(src_path, tu.encode())
     with tempfile.TemporaryDirectory(dir=folder, prefix=f".{stem}.") as tmp:
         out = Path(tmp) / "out.so"
@@ -469,6 +575,44 @@ def _build_or_load(stem: str, tu: str, cmd: list[str], flags: list[str], *, runt
     return lib
 
 
+def _build_private(stem: str, tu: str, cmd: list[str], flags: list[str], runtime: bool, folder: Path, why: str,
+                   fix: str) -> tuple[ctypes.CDLL, Path, Path]:
+    """Compile outside the cache, into a temporary folder of this process (the cache cannot take the
+    entry): the kernel runs, and every process compiles it again until the cause is fixed (warned)."""
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix="opgen-host-"))
+    except OSError as e:
+        raise HostCacheError(
+            f"cannot compile {stem}: the kernel cache at {folder} cannot take it ({why}), and no temporary "
+            f"folder can be made either ({e}). {fix}") from e
+    if not _PRIVATE_DIRS:
+        atexit.register(_remove_private_dirs)
+    _PRIVATE_DIRS.append(str(tmp))
+    if why not in _PRIVATE_WARNED:
+        _PRIVATE_WARNED.add(why)
+        warnings.warn(f"opgen: cannot use the kernel cache at {folder} ({diskcache.describe_root()}): {why}. "
+                      f"Compiling {stem} outside the cache instead, in {tmp}: every process compiles it again "
+                      f"until this is fixed. {fix}", RuntimeWarning, stacklevel=4)
+    so_path = tmp / f"{stem}.so"
+    src_path = tmp / (f"{stem}.cpp" if runtime else f"{stem}.cu")
+    try:
+        src_path.write_bytes(tu.encode())
+    except OSError as e:
+        raise HostCacheError(f"cannot compile {stem}: the kernel cache at {folder} cannot take it ({why}), nor "
+                             f"can the temporary folder {tmp} ({e}). {fix}") from e
+    stats["runtime_compiles" if runtime else "compiles"] += 1
+    _run_compiler(cmd, flags, src_path, so_path, None)
+    lib = _dlopen(so_path)
+    if lib is None:
+        raise HostBackendError(f"freshly built {so_path} cannot be loaded")
+    return lib, so_path, src_path
+
+
+def _remove_private_dirs() -> None:
+    for folder in _PRIVATE_DIRS:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def _runtime_api() -> int:
     """Address of the runtime's opgen_rt_api table (runtime built/loaded once per process)."""
     with _LOCK:
@@ -478,7 +622,7 @@ def _runtime_api() -> int:
         flags = [*_BASE_FLAGS, "-I", str(EMU_DIR)]
         src = RUNTIME_SOURCE.read_text() + "\n// emu " + _emu_digest() + "\n"
         key = diskcache.cache_key(src, flags, compiler_id(cmd), _target())
-        lib = _build_or_load(f"opgen-emu-rt-{key[:32]}", src, cmd, flags, runtime=True)
+        lib, _, _ = _build_or_load(f"opgen-emu-rt-{key[:32]}", src, cmd, flags, runtime=True)
         lib.opgen_rt_get_api.restype = ctypes.c_void_p
         lib.opgen_rt_get_api.argtypes = []
         _RUNTIME["lib"] = lib
@@ -509,9 +653,8 @@ def load_module(source: str, options: Sequence[str] = (), name_hint: str = "modu
         api = _runtime_api()
         safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name_hint)[:48] or "module"
         stem = f"{safe}-{key[:32]}"
-        lib = _build_or_load(stem, tu, cmd, flags, runtime=False)
-        mod = HostModule(lib, api, kernels, _host_dir() / f"{stem}.so", _host_dir() / f"{stem}.cu",
-                         sanitized=sanitize)
+        lib, so_path, src_path = _build_or_load(stem, tu, cmd, flags, runtime=False)
+        mod = HostModule(lib, api, kernels, so_path, src_path, sanitized=sanitize)
         mod.origin = (source, tuple(options), name_hint)
         _MODULES[key] = mod
         return mod
