@@ -1,23 +1,34 @@
-"""Shared vocabularies of a spec folder (`specs/_vocab/`): the activation library.
+"""Shared vocabularies of a spec folder (`<specs>/_vocab/`): the activation library.
 
-`specs/_vocab/activations.yaml` declares every activation function once (name, parameters with
-defaults, a formula for people and the same function as a C expression). Every key is checked
-like an op spec's, with `file:line` errors. The C expression lands in kernel source, so it is
-tokenised and only numbers, `x`, the function's parameters, operators and an allow-list of math
-functions may appear in it: a vocab entry cannot inject code.
+The activation library declares every activation function once (name, parameters with defaults,
+a formula for people and the same function as a C expression). opgen ships one,
+`codegen/_vocab/activations.yaml` (package data, read through importlib.resources); a spec folder
+with its own `_vocab/activations.yaml` uses that one instead, whole (to extend the built-in
+library, copy it: `builtin_activations_file()` says where it is). Every key is checked like an op
+spec's, with `file:line` errors. The C expression lands in kernel source, so it is tokenised and
+only numbers, `x`, the function's parameters, operators and an allow-list of math functions may
+appear in it: a vocab entry cannot inject code.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib.resources
 import keyword
 import math
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from codegen.model import ActivationKind, ActivationLibrary, ActivationParam, Loc
 from codegen.yamlnodes import MapReader, Node, SpecError, describe, parse_yaml
 
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+
 ACTIVATIONS_FILE = "_vocab/activations.yaml"
+#: The built-in library as messages and generated files name it (the same installed or in a checkout).
+BUILTIN_ACTIVATIONS = f"codegen/{ACTIVATIONS_FILE}"
 NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 #: Functions a formula's C expression may call: float math available to NVRTC and to the host
 #: compiler, and the helpers that templates/kernels/_activations.cuh defines.
@@ -32,14 +43,30 @@ _TOKEN = re.compile(r"\s*(?:(?P<num>(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?f?)|(
 MAX_TEXT = 500
 
 
+def builtin_activations_file() -> Traversable:
+    """opgen's own activation library, package data of `codegen`."""
+    return importlib.resources.files("codegen").joinpath(*ACTIVATIONS_FILE.split("/"))
+
+
 def load_activations(specs_root: Path) -> ActivationLibrary:
-    """The activation library of a spec folder; an empty one when it has no vocab file."""
+    """The activation library of a spec folder: its own `_vocab/activations.yaml` when it has one,
+    else the built-in library."""
     path = specs_root / ACTIVATIONS_FILE
-    if not path.is_file():
-        return ActivationLibrary()
-    display = (Path(specs_root.name) / ACTIVATIONS_FILE).as_posix() if specs_root.name else ACTIVATIONS_FILE
+    if path.is_file():
+        display = (Path(specs_root.name) / ACTIVATIONS_FILE).as_posix() if specs_root.name else ACTIVATIONS_FILE
+        return _parse_library(path.read_bytes(), display)
+    return builtin_activations()
+
+
+@functools.cache
+def builtin_activations() -> ActivationLibrary:
+    """The built-in activation library (parsed once per process)."""
+    return _parse_library(builtin_activations_file().read_bytes(), BUILTIN_ACTIVATIONS)
+
+
+def _parse_library(data: bytes, display: str) -> ActivationLibrary:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise SpecError(display, 1, f"not UTF-8 text: {exc.reason}") from None
     return _LibraryParser(display).parse(parse_yaml(text, display))

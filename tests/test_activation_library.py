@@ -1,4 +1,5 @@
-"""The activation library (specs/_vocab/activations.yaml) and the spec features DmlRnn brought:
+"""The activation library (built in: codegen/_vocab/activations.yaml; a spec folder's own
+_vocab/activations.yaml replaces it) and the spec features DmlRnn brought:
 `activation` / `list(activation)` attrs (defaults, `length`, an element as a kernel argument),
 input `values: {min, max}` and `accepts_dtypes`.
 
@@ -221,9 +222,16 @@ def test_bad_op_specs(tmp_path: Path, old: str, new: str, needle: str, fragments
     assert err.op == "Squash"
 
 
-def test_activation_attr_needs_a_library(tmp_path: Path) -> None:
+def test_a_folder_without_a_library_uses_the_built_in_one(tmp_path: Path) -> None:
+    """No `_vocab/activations.yaml` in the spec folder: opgen's built-in library (package data), whose
+    names the errors list; a folder's own library replaces it whole (the squash ops know no tanh)."""
     err = load_error(spec_folder(tmp_path, vocab=None))
-    check(err, OP_FILE, line_of(OP_SPEC, "name: f,"), "type activation needs the activation library")
+    check(err, OP_FILE, line_of(OP_SPEC, "name: groups,"), "unknown activation 'leaky' (known: identity, linear, tanh,")
+    root = spec_folder(tmp_path / "builtin", vocab=None, op=OP_SPEC.replace("name: leaky,", "name: leaky_relu,"))
+    library = load_specs(root).activations
+    assert library.source == "codegen/_vocab/activations.yaml"
+    assert library.names == load_specs(PROJECT / "specs").activations.names and "leaky_relu" in library.names
+    assert load_specs(spec_folder(tmp_path / "own")).activations.names == ("identity", "leaky", "clip")
 
 
 def test_group_named_activations_is_reserved(tmp_path: Path) -> None:
