@@ -5,8 +5,9 @@ Besides the cpu launch plan (one thread per block: _common.cuh's host form walks
 vectorised loops), each op also runs under the GPU's launch plan on the host (Scope("cpu",
 launch_plan="cuda"): blocks of up to 1024 threads, the same host form, so the other threads only
 wait at the barriers that hand a row's results over), and with the building blocks in their GPU
-form (OPGEN_GPU_FORM: threads stride the row and reduce with warp shuffles, as a plain CUDA kernel
-would): how far the emulation gets from a kernel written without the building blocks.
+form (Scope("cpu", kernel_form="gpu"), OPGEN_GPU_FORM: threads stride the row and reduce with warp
+shuffles, as a plain CUDA kernel would): how far the emulation gets from a kernel written without
+the building blocks.
 
     python bench/bench_norm_cpu.py [--quick]     (--quick: no GPU-form runs, which take seconds)
 """
@@ -23,28 +24,14 @@ os.environ.setdefault("OPGEN_HOST_THREADS", "2")
 import numpy as np
 from common import machine, median_seconds
 
-from codegen.runtime import host
 from generated import Scope, layer_norm, layer_norm_grad, softmax, softmax_grad
-
-GPU_FORM = "#define OPGEN_GPU_FORM 1\n"
-
-
-def gpu_form_loader(load: Callable[..., Any]) -> Callable[..., Any]:
-    return lambda text, *a, **kw: load(GPU_FORM + text, *a, **kw)
 
 
 def row(name: str, plans: Mapping[str, Callable[[], object]], torch_fn: Callable[[], object], repeats: int) -> str:
     t_torch = median_seconds(torch_fn, repeats=repeats)
     parts = []
     for plan, fn in plans.items():
-        # each scope's backend loads its modules on its first launch: the GPU form only for its own
-        load = host.load_module
-        if plan == "gpu form":
-            host.load_module = gpu_form_loader(load)  # type: ignore[assignment]
-        try:
-            fn()
-        finally:
-            host.load_module = load  # type: ignore[method-assign]
+        fn()  # the first call loads (or compiles) the scope's modules
         t = median_seconds(fn, repeats=repeats if plan != "gpu form" else 3, warmup=1)
         parts.append(f"{plan} {t * 1e3:.1f} ms ({t / t_torch:.2f}x)")
     return f"| {name} | {t_torch * 1e3:.1f} ms | " + " | ".join(parts) + " |"
@@ -62,7 +49,7 @@ def bench_layer_norm(torch: Any, rng: np.random.Generator, rows: int, d: int, qu
     grad_plans = {"cpu plan": lambda: layer_norm_grad(dy, x, fwd.mean, fwd.rstd, g, scope=cpu),
                   "cuda plan": lambda: layer_norm_grad(dy, x, fwd.mean, fwd.rstd, g, scope=cuda_plan)}
     if not quick:
-        gpu = Scope("cpu", launch_plan="cuda")
+        gpu = Scope("cpu", kernel_form="gpu")
         plans["gpu form"] = lambda: layer_norm(x, g, b, scope=gpu)
         grad_plans["gpu form"] = lambda: layer_norm_grad(dy, x, fwd.mean, fwd.rstd, g, scope=gpu)
     xr, gr, br = (t.clone().requires_grad_() for t in (xt, gt, bt))
@@ -93,7 +80,7 @@ def main() -> None:
     grad_plans = {"cpu plan": lambda: softmax_grad(y, dy, scope=cpu),
                   "cuda plan": lambda: softmax_grad(y, dy, scope=cuda_plan)}
     if not quick:
-        gpu = Scope("cpu", launch_plan="cuda")
+        gpu = Scope("cpu", kernel_form="gpu")
         plans["gpu form"] = lambda: softmax(x, scope=gpu)
         grad_plans["gpu form"] = lambda: softmax_grad(y, dy, scope=gpu)
     print(row("Softmax [4096, 4096]", plans, lambda: torch.softmax(xt, -1), 9))

@@ -22,7 +22,6 @@ from messages import assert_message, shape_texts
 from reference.cudnn_rnn import GATES, canonical_shapes, dropout_mask, rnn_backward, rnn_forward
 
 from codegen.ophelpers.cudnn_rnn import params_layout
-from codegen.runtime import host
 from generated import (
     CudnnRNNBackpropV3,
     CudnnRNNV3,
@@ -391,10 +390,7 @@ def test_larger_sizes_and_grids(scope, monkeypatch, launch_sizes):
     if launch_sizes == "cuda's, gpu form":
         if scope.backend.name != "cpu":
             pytest.skip("the GPU form on the emulator is the cpu backend's")
-        load = host.load_module
-        monkeypatch.setattr(host, "load_module",
-                            lambda text, *args, **kw: load("#define OPGEN_GPU_FORM 1\n" + text, *args, **kw))
-        scope = Scope("cpu", launch_plan="cuda")  # a fresh backend: its own modules
+        scope = Scope("cpu", launch_plan="cuda", kernel_form="gpu")
     _check_case(Case(mode="lstm", direction="bidirectional", layers=2, steps=3, batch=40, input_size=9, units=70,
                      lengths=np.arange(40) % 3 + 1, time_major=False), scope)
     _check_case(Case(mode="gru", direction="bidirectional", layers=1, steps=3, batch=33, input_size=70, units=70,

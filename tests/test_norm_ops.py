@@ -2,8 +2,9 @@
 against the float64 references of tests/reference/norm.py and against PyTorch (F.layer_norm,
 torch.softmax, autograd), with outputs poisoned (an element no kernel writes is NaN), under both
 launch plans (Scope("cpu", launch_plan="cuda") runs the GPU's launch sizes) and with the building
-blocks in their GPU form on the emulator (OPGEN_GPU_FORM: warp shuffles, Welford merges, strided
-rows), float16/bfloat16/float32, D = 1 to 65536, empty tensors and odd shapes."""
+blocks in their GPU form on the emulator (Scope("cpu", kernel_form="gpu"), OPGEN_GPU_FORM: warp
+shuffles, Welford merges, strided rows), float16/bfloat16/float32, D = 1 to 65536, empty tensors and
+odd shapes."""
 
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ import numpy as np
 import pytest
 from reference import norm as ref
 
-from codegen.runtime import host
 from generated import Scope, layer_norm, layer_norm_grad, softmax, softmax_grad
 
 ml_dtypes = pytest.importorskip("ml_dtypes")
@@ -31,15 +31,14 @@ def poison(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def scope(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[Scope]:
+def scope(request: pytest.FixtureRequest) -> Iterator[Scope]:
     """The cpu backend under plan request.param: "cpu", "cuda" (the GPU's launch sizes), or
     "gpu-form" (the GPU's sizes, and _common.cuh's building blocks in their GPU form)."""
     plan = request.param
     if plan == "gpu-form":
-        load = host.load_module
-        monkeypatch.setattr(host, "load_module",
-                            lambda text, *args, **kw: load("#define OPGEN_GPU_FORM 1\n" + text, *args, **kw))
-    yield Scope("cpu", launch_plan="cpu" if plan == "cpu" else "cuda")  # a fresh backend: its own modules
+        yield Scope("cpu", launch_plan="cuda", kernel_form="gpu")
+    else:
+        yield Scope("cpu", launch_plan=plan)
 
 
 def _data(rng: np.random.Generator, shape: tuple[int, ...], dtype: str, loc: float = 0.0) -> np.ndarray:

@@ -45,14 +45,26 @@ def poison_requested() -> bool:
     return getenv("OPGEN_POISON_OUTPUTS") not in ("", "0")
 
 
+KERNEL_FORMS = ("host", "gpu")
+GPU_FORM_OPTION = "-DOPGEN_GPU_FORM=1"  # _common.cuh's building blocks in their GPU form
+
+
 class CpuBackend:
     """`name` picks the launch plan generated wrappers run (`by: backend` lets, `when: {backend}`
-    steps): "cpu", or "cuda" to emulate the GPU's plan (Scope("cpu", launch_plan="cuda"))."""
+    steps): "cpu", or "cuda" to emulate the GPU's plan (Scope("cpu", launch_plan="cuda")).
+
+    `kernel_form` picks how kernels are compiled for the emulation: "host" (the building blocks of
+    _common.cuh in their host form: one thread walks a row in vectorised runs) or "gpu" (their GPU
+    form, OPGEN_GPU_FORM: threads stride rows and reduce with warp shuffles, as on a GPU)."""
 
     name = "cpu"
 
-    def __init__(self, launch_plan: str = "cpu") -> None:
+    def __init__(self, launch_plan: str = "cpu", kernel_form: str = "host") -> None:
+        if kernel_form not in KERNEL_FORMS:
+            raise ValueError(f"CpuBackend: kernel_form: expected 'host' or 'gpu', got {kernel_form!r}")
         self.name = launch_plan
+        self.kernel_form = kernel_form
+        self._options: tuple[str, ...] = (GPU_FORM_OPTION,) if kernel_form == "gpu" else ()
         # keyed by the KernelSource object (hashed by identity, held here so its id is never reused):
         # two generated packages may have ops of the same name with different kernels
         self._modules: dict[KernelSource, Any] = {}
@@ -60,7 +72,9 @@ class CpuBackend:
         self._local = threading.local()  # each thread's LaunchQueue (a wrapper's launches, in order)
 
     def __repr__(self) -> str:
-        return "CpuBackend()" if self.name == "cpu" else f"CpuBackend(launch_plan={self.name!r})"
+        args = [f"launch_plan={self.name!r}"] * (self.name != "cpu") + [f"kernel_form={self.kernel_form!r}"] * (
+            self.kernel_form != "host")
+        return f"CpuBackend({', '.join(args)})"
 
     def adopt(self, op: str, arg: str, value: Any) -> np.ndarray:
         """Inputs as C-contiguous NumPy arrays in native byte order (a CUDA array is copied to the host)."""
@@ -94,13 +108,17 @@ class CpuBackend:
             queue = self._local.queue = LaunchQueue()
             return queue
 
-    def _function(self, source: KernelSource, symbol: str) -> HostFunction:
+    def load(self, source: KernelSource) -> host.HostModule:
+        """The module of `source` in this backend's kernel form: from memory, the disk cache, or compiled."""
         module = self._modules.get(source)
         if module is None:
-            # host.load_module looked up at the call: tests replace it (the GPU form on the emulator)
-            module = host.load_module(source.text, name_hint=source.op)  # (same text: one module, shared)
+            # host.load_module looked up at the call (a test may wrap it); same text: one module, shared
+            module = host.load_module(source.text, self._options, name_hint=source.op)
             self._modules[source] = module
-        fn: HostFunction = module.get_function(symbol)
+        return module
+
+    def _function(self, source: KernelSource, symbol: str) -> HostFunction:
+        fn: HostFunction = self.load(source).get_function(symbol)
         self._functions[(source, symbol)] = fn
         return fn
 

@@ -37,9 +37,16 @@ class Scope:
 
     `launch_plan="cuda"` with device "cpu" runs the GPU's launch plan (its `by: backend` launch
     sizes and `when: {backend: cuda}` steps) on the host emulation: how tests check the GPU plan's
-    kernels without a GPU."""
+    kernels without a GPU.
 
-    def __init__(self, device: str | None = None, launch_plan: str | None = None):
+    `kernel_form="gpu"` with device "cpu" compiles the kernels in their GPU form (OPGEN_GPU_FORM:
+    _common.cuh's building blocks stride rows over the block's threads and reduce with warp
+    shuffles and shared memory, as on a GPU, instead of one thread walking each row) and, unless
+    `launch_plan` says otherwise, runs the GPU's launch plan: `Scope("cpu", kernel_form="gpu")` is
+    the GPU's kernels and launches on the emulation. Slower than the host form (every thread is a
+    fiber); for tests."""
+
+    def __init__(self, device: str | None = None, launch_plan: str | None = None, kernel_form: str | None = None):
         if device is None:
             ok, _ = cuda_available()
             device = "cuda" if ok else "cpu"
@@ -48,11 +55,19 @@ class Scope:
         if launch_plan not in (None, "cpu", "cuda") or (launch_plan == "cuda" and device != "cpu"):
             raise ValueError(f"Scope: launch_plan: expected 'cpu' or 'cuda' (the latter on device 'cpu'), got "
                              f"{launch_plan!r} on {device!r}")
+        if kernel_form not in (None, "host", "gpu") or (kernel_form == "host" and device != "cpu"):
+            raise ValueError(f"Scope: kernel_form: expected 'host' or 'gpu' (the former on device 'cpu'), got "
+                             f"{kernel_form!r} on {device!r}")
         self.device = device
-        self.launch_plan = launch_plan or ("cpu" if device == "cpu" else "cuda")
+        self.kernel_form = kernel_form or ("host" if device == "cpu" else "gpu")
+        gpu_form = device == "cpu" and self.kernel_form == "gpu"
+        self.launch_plan = launch_plan or ("cpu" if device == "cpu" and not gpu_form else "cuda")
         self.backend: Any
         if device == "cpu":
-            self.backend = _cpu() if self.launch_plan == "cpu" else CpuBackend(launch_plan=self.launch_plan)
+            if self.launch_plan == "cpu" and not gpu_form:
+                self.backend = _cpu()
+            else:
+                self.backend = CpuBackend(launch_plan=self.launch_plan, kernel_form=self.kernel_form)
         else:
             ok, why = cuda_available()
             if not ok:
@@ -63,7 +78,8 @@ class Scope:
 
     def __repr__(self) -> str:
         plan = f", launch_plan={self.launch_plan!r}" if self.device == "cpu" and self.launch_plan != "cpu" else ""
-        return f"Scope(device={self.device!r}{plan})"
+        form = f", kernel_form={self.kernel_form!r}" if self.device == "cpu" and self.kernel_form != "host" else ""
+        return f"Scope(device={self.device!r}{plan}{form})"
 
 
 _default: Scope | None = None
