@@ -1,19 +1,25 @@
-"""`opgen warmup [OPS...]`: compile every kernel entry point of the named ops (all ops when none are
-named) for this machine's GPU into the disk cache, so that later processes load kernels without
-compiling them. Also `python -m codegen.warmup [OPS...]`.
+"""`opgen warmup [OPS...] [--package P] [--device cpu|cuda|cuda:N]`: compile every kernel module of
+the named ops (all ops when none are named) of a generated package (the built-in `generated`, or
+yours) for one backend into the disk cache, so that later processes load kernels without compiling
+them. One line per op as it goes: its place in the run, entry points, compiled or already cached,
+seconds, module. Also `python -m codegen.warmup ...`.
 
-`generated_ops()` lists the ops of the generated package (scripts/gpu_parity.py,
+`generated_ops()` lists the ops of a generated package (scripts/gpu_parity.py,
 scripts/gpu_sanitize.py and bench/gpu_resources.py use it too, so new ops are covered by all of
-them without a list to keep up to date).
+them without a list to keep up to date); `resolve_package()` finds a package by import name from
+the current directory, or by its folder's path.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
+import re
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -69,69 +75,159 @@ def select_ops(names: list[str], ops: list[GeneratedOp]) -> list[GeneratedOp]:
     return list({by_name[n].name: by_name[n] for n in names}.values())
 
 
-def run_warmup(ops: list[str], device: int = 0) -> int:
-    """Compile the named ops' kernels (all ops when `ops` is empty) for GPU `device` into the disk
-    cache and print what was done. 0: done; 1: no usable GPU here; 2: an unknown op name;
-    3: a kernel failed to compile or load."""
-    from codegen.runtime.scope import cuda_available
+def resolve_package(package: str) -> str:
+    """The import name of the generated package `package`: an import name (found from the current
+    directory too, as `python -m` finds it: the current directory goes first on sys.path when the
+    name is not importable otherwise) or the path of the package's folder (its parent goes first on
+    sys.path). ValueError when it is neither."""
+    if re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*", package):
+        name, root = package, Path.cwd()
+        try:
+            found = importlib.util.find_spec(name.split(".")[0]) is not None
+        except (ImportError, ValueError):
+            found = False
+        if found:
+            return name
+    else:
+        folder = Path(package).expanduser().resolve()
+        if not (folder / "__init__.py").is_file():
+            raise ValueError(f"package {package!r}: not an import name, nor the folder of a package (no "
+                             f"{folder / '__init__.py'})")
+        name, root = folder.name, folder.parent
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+        importlib.invalidate_caches()
+    return name
 
-    ok, why = cuda_available()
-    if not ok:
-        print(f"opgen warmup: no usable CUDA GPU on this machine: {why}.\n"
-              f"opgen warmup compiles kernels for the GPU it runs on; run it on the machine with the GPU "
-              f"(the cpu backend needs no warmup).", file=sys.stderr)
-        return 1
+
+def _device(device: int | str) -> str:
+    """"cpu", "cuda", "cuda:N", or N (an int or digits): cuda:N."""
+    text = str(device).strip()
+    if text.isdigit():
+        return f"cuda:{int(text)}"
+    if not re.fullmatch(r"cpu|cuda(:\d+)?", text):
+        raise ValueError(f"--device: expected cpu, cuda or cuda:N, got {device!r}")
+    return text
+
+
+def run_warmup(ops: list[str], device: int | str = 0, package: str = "generated") -> int:
+    """Compile the named ops' kernels (all ops when `ops` is empty) of `package` for `device` ("cpu",
+    "cuda", "cuda:N", or a GPU index) into the disk cache and print what was done. 0: done; 1: no
+    usable GPU here (for a cuda device); 2: an unknown op, package or device; 3: a kernel failed to
+    compile or load. For the cpu device, 1 means no usable C++ compiler."""
     try:
-        selected = select_ops(list(ops), generated_ops())
+        where = _device(device)
+    except ValueError as exc:
+        print(f"opgen warmup: {exc}", file=sys.stderr)
+        return 2
+    if where != "cpu":
+        from codegen.runtime.scope import cuda_available
+
+        ok, why = cuda_available()
+        if not ok:
+            print(f"opgen warmup: no usable CUDA GPU on this machine: {why}.\n"
+                  f"opgen warmup compiles kernels for the GPU it runs on; run it on the machine with the GPU "
+                  f"(or `opgen warmup --device cpu` for the cpu backend).", file=sys.stderr)
+            return 1
+    try:
+        name = resolve_package(package)
+        selected = select_ops(list(ops), generated_ops(name))
     except KeyError as exc:
         print(f"opgen warmup: {exc.args[0]}", file=sys.stderr)
         return 2
+    except (ValueError, ImportError) as exc:
+        print(f"opgen warmup: cannot import the package {package!r} from {Path.cwd()}: {exc}", file=sys.stderr)
+        return 2
+    return _warm(selected, where, name)
 
-    from codegen.runtime import cuda_cache
-    from codegen.runtime.cuda import cuda_backend
 
-    backend = cuda_backend(device)
-    print(f"opgen warmup: {backend.describe()}")
-    print(f"opgen warmup: cache {cuda_cache.cache_dir()}")
+def _warm(selected: list[GeneratedOp], where: str, package: str) -> int:
     start = time.perf_counter()
+    if where == "cpu":
+        from codegen.runtime import host
+        from codegen.runtime.cpu import CpuBackend
+
+        cpu = CpuBackend()
+        t0 = time.perf_counter()
+        try:
+            print(f"opgen warmup: cpu backend (host emulation), compiler {host.describe_compiler()}")
+            print(f"opgen warmup: cache {host.cache_dir()}")
+            how = "compiled" if host.load_runtime() else "already cached"
+        except host.HostBackendError as exc:
+            print(f"opgen warmup: the cpu backend cannot compile here: {exc}", file=sys.stderr)
+            return 1
+        print(f"  emulation runtime  {how}  {time.perf_counter() - t0:.2f} s", flush=True)
+
+        def load(op: GeneratedOp) -> str:
+            assert op.kernels is not None
+            seen = (host.stats["compiles"], host.stats["disk_hits"])
+            cpu.load(op.kernels)
+            after = (host.stats["compiles"], host.stats["disk_hits"])
+            return "nvrtc" if after[0] > seen[0] else "disk" if after[1] > seen[1] else "memory"
+    else:
+        from codegen.runtime import cuda_cache
+        from codegen.runtime.cuda import cuda_backend
+
+        backend = cuda_backend(int(where.partition(":")[2] or 0))
+        print(f"opgen warmup: {backend.describe()}")
+        print(f"opgen warmup: cache {cuda_cache.cache_dir()}")
+
+        def load(op: GeneratedOp) -> str:
+            assert op.kernels is not None
+            loaded = backend.load(op.kernels)
+            for symbol in op.entry_points():
+                backend.function(op.kernels, symbol)
+            return str(loaded.origin)
+
+    print(f"opgen warmup: {len(selected)} ops of {package}")
     counts = {"nvrtc": 0, "disk": 0, "memory": 0}
     entries = failed = 0
     width = max((len(op.name) for op in selected), default=0)
-    for op in selected:
+    count = len(str(len(selected)))
+    for i, op in enumerate(selected, 1):
+        step = f"[{i:>{count}}/{len(selected)}]"
         if op.kernels is None:
-            print(f"  {op.name:<{width}}  no kernels of its own")
+            print(f"  {step} {op.name:<{width}}  no kernels of its own", flush=True)
             continue
         t0 = time.perf_counter()
         try:
-            loaded = backend.load(op.kernels)
+            origin = load(op)
             symbols = op.entry_points()
-            for symbol in symbols:
-                backend.function(op.kernels, symbol)
         except Exception as exc:  # noqa: BLE001 -- report every op, then fail
             failed += 1
-            print(f"  {op.name:<{width}}  FAILED: {exc}")
+            print(f"  {step} {op.name:<{width}}  FAILED: {exc}", flush=True)
             continue
-        counts[loaded.origin] += 1
+        counts[origin] += 1
         entries += len(symbols)
-        how = {"nvrtc": "compiled", "disk": "already cached", "memory": "already loaded"}[loaded.origin]
-        print(f"  {op.name:<{width}}  {len(symbols):3d} entry points  {how:<15} {time.perf_counter() - t0:6.2f} s"
-              f"  {op.kernels.path.name}")
+        how = {"nvrtc": "compiled", "disk": "already cached", "memory": "already loaded"}[origin]
+        print(f"  {step} {op.name:<{width}}  {len(symbols):3d} entry points  {how:<15} "
+              f"{time.perf_counter() - t0:6.2f} s  {op.kernels.path.name}", flush=True)
     print(f"opgen warmup: {len(selected)} ops, {entries} entry points: {counts['nvrtc']} modules compiled, "
           f"{counts['disk'] + counts['memory']} already cached, {failed} failed "
           f"({time.perf_counter() - start:.2f} s)")
     return 3 if failed else 0
 
 
+def add_arguments(parser: Any) -> None:
+    """The warmup command's arguments (`opgen warmup` and `python -m codegen.warmup`)."""
+    parser.add_argument("ops", nargs="*", metavar="OP", help="ops to compile (FusedBatchNormV3 or "
+                                                             "fused_batch_norm_v3); all when none")
+    parser.add_argument("--package", default="generated",
+                        help="the generated package: an import name, found from the current directory too, "
+                             "or the package's folder (default: generated, opgen's own ops)")
+    parser.add_argument("--device", default="cuda",
+                        help="the backend to compile for: cpu (the host emulation), cuda or cuda:N (a bare N: "
+                             "cuda:N; default: cuda, the GPU of this machine)")
+
+
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
     parser = argparse.ArgumentParser(prog="opgen warmup",
-                                     description="Compile kernels for this GPU into the disk cache.")
-    parser.add_argument("ops", nargs="*", metavar="OP", help="op (FusedBatchNormV3 or fused_batch_norm_v3); "
-                                                             "all when none")
-    parser.add_argument("--device", type=int, default=0, help="CUDA device index (default 0)")
+                                     description="Compile kernels for one backend into the disk cache.")
+    add_arguments(parser)
     args = parser.parse_args(argv)
-    return run_warmup(args.ops, args.device)
+    return run_warmup(args.ops, args.device, args.package)
 
 
 if __name__ == "__main__":
