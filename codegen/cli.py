@@ -1,4 +1,10 @@
-"""The `opgen` command: generate, check, list, show, demo, new, warmup."""
+"""The `opgen` command: init, generate, check, list, show, demo, new, warmup.
+
+Every command works on a project (codegen/project.py): `[tool.opgen]` in the nearest
+pyproject.toml from the current directory upward, each key overridden by its flag (`--specs`,
+`--templates`, `--out`, `--package`, `--torch-namespace`; paths relative to the current
+directory). No command writes inside the installed opgen.
+"""
 
 from __future__ import annotations
 
@@ -14,62 +20,109 @@ from codegen import files as filesmod
 from codegen.load import load_specs
 from codegen.model import OpSpec, pattern_switch_text
 from codegen.naming import snake_case
+from codegen.project import (
+    BUILTIN_TEMPLATES,
+    CONFIG_FILE,
+    Overrides,
+    Project,
+    ProjectError,
+    find_config,
+    find_project,
+    template_roots,
+)
 from codegen.render import render_all
 from codegen.shapes import to_text
 from codegen.yamlnodes import SpecError
 
-#: Defaults: the project's own folders (a checkout), overridable for a user's spec folder.
+__all__ = ["BUILTIN_TEMPLATES", "PROJECT", "build_parser", "main", "signature", "template_roots"]
+
+#: opgen's own source tree (the folder holding `codegen/`: a checkout's root, or site-packages when
+#: installed). Never a default: a command's folders come from its project (tests use this one).
 PROJECT = Path(__file__).resolve().parent.parent
 
-
-BUILTIN_TEMPLATES = Path(__file__).resolve().parent / "templates"
-
-
-def template_roots(extra: list[Path] | None) -> list[Path]:
-    """A user's template folders first (their kernels), then the built-in templates."""
-    roots = [p.resolve() for p in (extra or [])]
-    return roots + ([BUILTIN_TEMPLATES] if BUILTIN_TEMPLATES.resolve() not in roots else [])
+#: What to pass instead of writing into the installed opgen.
+WRITE_ELSEWHERE = "run the command in a project of your own (`opgen init DIR` makes one) or pass --out DIR"
 
 
-def _compile(specs: Path, templates: list[Path]) -> tuple[list[OpSpec], dict[str, str]]:
-    if not specs.is_dir():
-        raise SpecError(str(specs), 0, "spec folder not found")
-    ops = load_specs(specs)
-    return ops, render_all(ops, template_roots(templates))
+def overrides(args: argparse.Namespace) -> Overrides:
+    return Overrides(specs=getattr(args, "specs", None), templates=tuple(getattr(args, "templates", None) or ()),
+                     out=getattr(args, "out", None), package=getattr(args, "package", None),
+                     torch_namespace=getattr(args, "torch_namespace", None))
+
+
+def project_of(args: argparse.Namespace, require_out: bool = True) -> Project:
+    """The project the command works on: [tool.opgen] here or above, the flags over it."""
+    return find_project(Path.cwd(), overrides(args), require_out=require_out)
+
+
+def shown(path: Path) -> Path:
+    """A path as the command prints it: relative to the current directory when under it."""
+    try:
+        return path.relative_to(Path.cwd().resolve())
+    except ValueError:
+        return path
+
+
+def check_specs(project: Project) -> None:
+    if not project.specs.is_dir():
+        hint = "" if project.config is not None else (
+            f" (no [tool.opgen] in a {CONFIG_FILE} here or above it: pass --specs DIR, or run `opgen init DIR` to "
+            f"start a project)")
+        raise ProjectError(f"{shown(project.specs)}: spec folder not found{hint}")
+
+
+def _compile(project: Project) -> tuple[list[OpSpec], dict[str, str]]:
+    check_specs(project)
+    missing = [t for t in project.templates if not t.is_dir()]
+    if missing:
+        raise ProjectError(f"template folder {shown(missing[0])} not found")
+    ops = load_specs(project.specs)
+    return ops, render_all(ops, project.template_roots, project=project)
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
     start = time.perf_counter()
-    _, files = _compile(args.specs, args.templates)
-    plan = filesmod.plan(files, args.out)
-    filesmod.apply(files, args.out, plan)
+    project = project_of(args)
+    project.check_writable(project.out, WRITE_ELSEWHERE)
+    _, files = _compile(project)
+    plan = filesmod.plan(files, project.out)
+    filesmod.apply(files, project.out, plan)
     took = time.perf_counter() - start
+    out = shown(project.out)
     for rel in plan.written:
-        print(f"  wrote   {args.out / rel}")
+        print(f"  wrote   {out / rel}")
     for rel in plan.removed:
-        print(f"  removed {args.out / rel}")
+        print(f"  removed {out / rel}")
     print(f"opgen generate: {len(files)} files, {len(plan.written)} written, {len(plan.unchanged)} unchanged, "
           f"{len(plan.removed)} removed ({took:.2f} s)")
     return 0
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    _, files = _compile(args.specs, args.templates)
-    plan = filesmod.plan(files, args.out)
+    project = project_of(args)
+    _, files = _compile(project)
+    plan = filesmod.plan(files, project.out)
+    out = shown(project.out)
     if plan.drifted:
-        print(f"opgen check: {len(plan.drifted)} generated file(s) out of date with specs/ and templates/ "
-              f"(run `opgen generate`):")
+        print(f"opgen check: {len(plan.drifted)} generated file(s) out of date with "
+              f"{project.relative(project.specs)}/ and the templates (run `opgen generate`):")
         for rel in plan.written:
-            print(f"  {'stale  ' if (args.out / rel).exists() else 'missing'} {args.out / rel}")
+            print(f"  {'stale  ' if (project.out / rel).exists() else 'missing'} {out / rel}")
         for rel in plan.removed:
-            print(f"  extra   {args.out / rel}")
+            print(f"  extra   {out / rel}")
         return 1
     print(f"opgen check: {len(files)} generated files up to date")
     return 0
 
 
+def _specs(args: argparse.Namespace) -> list[OpSpec]:
+    project = project_of(args, require_out=False)
+    check_specs(project)
+    return load_specs(project.specs)
+
+
 def cmd_list(args: argparse.Namespace) -> int:
-    ops = load_specs(args.specs)
+    ops = _specs(args)
     width = max((len(op.name) for op in ops), default=0)
     for op in sorted(ops, key=lambda o: (o.group, o.name)):
         flag = " (deprecated)" if op.deprecated else ""
@@ -114,7 +167,7 @@ def signature(op: OpSpec) -> str:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    ops = {op.name: op for op in load_specs(args.specs)}
+    ops = {op.name: op for op in _specs(args)}
     op = ops.get(args.op) or next((o for o in ops.values() if snake_case(o.name) == args.op), None)
     if op is None:
         print(f"opgen show: no op named {args.op!r} (known: {', '.join(sorted(ops))})", file=sys.stderr)
@@ -126,76 +179,140 @@ def cmd_show(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     from codegen.demo import run_demo
 
-    return run_demo()
+    flags = overrides(args)
+    return run_demo(None if flags == Overrides() else project_of(args))
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    from codegen.scaffold import ScaffoldError, scaffold_files, write_scaffold
+    from codegen.scaffold import ScaffoldError, scaffold_files, write_files
 
-    templates = args.templates or BUILTIN_TEMPLATES
+    project = project_of(args, require_out=False)
+    if project.config is None and args.specs is None:
+        raise ProjectError(f"opgen new: no [tool.opgen] in a {CONFIG_FILE} in {Path.cwd()} or above it: run it "
+                           f"in a project (`opgen init DIR` makes one), or pass --specs DIR and --templates DIR")
+    if not project.templates:
+        raise ProjectError("opgen new: no template folder for the kernel: pass --templates DIR (or set templates "
+                           "in [tool.opgen])")
+    kernels = project.templates[0]
     try:
-        files = scaffold_files(args.op, args.group, args.specs, templates)
+        files = scaffold_files(args.op, args.group, project.specs, kernels, package=project.package)
     except ScaffoldError as exc:
         print(f"opgen new: {exc}", file=sys.stderr)
         return 2
-    write_scaffold(files)
     for path in files:
-        print(f"  wrote   {path}")
-    extra = "" if args.templates is None else f" --specs {args.specs} --templates {args.templates}"
+        project.check_writable(path, "pass --specs DIR and --templates DIR (folders of your own)")
+    write_files(files)
+    for path in files:
+        print(f"  wrote   {shown(path)}")
+    extra = "".join(f" --{key} {value}" for key, value in (("specs", args.specs), ("templates", args.templates and
+                                                                                     args.templates[0]))
+                    if value is not None)
     print(f"opgen new: {args.op} (y = alpha·x, a starting point): edit both files, then `opgen generate{extra}` "
           f"and test {snake_case(args.op)} against a float64 NumPy reference (docs/specs.md has the language)")
     return 0
 
 
-def cmd_warmup(args: argparse.Namespace) -> int:
-    from codegen.warmup import run_warmup
+def cmd_init(args: argparse.Namespace) -> int:
+    from codegen.scaffold import ScaffoldError, init_files, init_names, write_files
 
-    return run_warmup(args.ops, args.device)
+    target = (Path.cwd() / args.dir).resolve()
+    try:
+        package, namespace = init_names(target, args.package, args.torch_namespace)
+        files = init_files(target, package, namespace)
+    except ScaffoldError as exc:
+        print(f"opgen init: {exc}", file=sys.stderr)
+        return 2
+    Project(target, target / "specs", (), target / package, package, namespace).check_writable(
+        target, "pass a folder of your own: opgen init DIR")
+    write_files(files)
+    for path in files:
+        print(f"  wrote   {shown(path)}")
+    go = "" if target == Path.cwd().resolve() else f"cd {shown(target)} && "
+    print(f"opgen init: a project with the package {package} (torch.ops.{namespace}.*) and an example op with its "
+          f"gradient, ScaledTanh and ScaledTanhGrad. Next: {go}opgen generate && pytest")
+    return 0
+
+
+def cmd_warmup(args: argparse.Namespace) -> int:
+    """`codegen.warmup.main` with the arguments given; in a project of your own, `--package` is the
+    project's package unless given (its folder made importable)."""
+    from codegen import warmup
+
+    argv = list(args.rest)
+    given = any(a == "--package" or a.startswith("--package=") for a in argv)
+    if not given and "-h" not in argv and "--help" not in argv and find_config(Path.cwd()) is not None:
+        project = find_project(Path.cwd())
+        if not project.is_opgen_itself:
+            if str(project.out.parent) not in sys.path:
+                sys.path.insert(0, str(project.out.parent))
+            argv = ["--package", project.package, *argv]
+    return int(warmup.main(argv))
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="opgen", description="Compile op specs into kernels, wrappers and docs.")
+    parser = argparse.ArgumentParser(
+        prog="opgen", description="Compile op specs into kernels, wrappers and docs.",
+        epilog=f"Folders and names come from [tool.opgen] in the nearest {CONFIG_FILE} (from the current directory "
+               "upward); flags override it. `opgen init DIR` starts a project of your own.")
     parser.add_argument("--version", action="version", version=f"opgen {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    def add(name: str, help: str, folders: bool = True) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=help)
+    def add(name: str, help: str, folders: bool = True, out: bool = True) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help, description=help)
         if folders:
-            p.add_argument("--specs", type=Path, default=PROJECT / "specs", help="spec folder (default: specs/)")
+            p.add_argument("--specs", type=Path, default=None, metavar="DIR",
+                           help="the spec folder (default: [tool.opgen] specs, else specs/)")
             p.add_argument("--templates", type=Path, action="append", metavar="DIR",
-                           help="a template folder searched before the built-in templates/ (repeatable): "
-                                "where your kernels/<group>/*.cu live")
-            p.add_argument("--out", type=Path, default=PROJECT / "generated",
-                           help="output folder (default: generated/)")
+                           help="a template folder searched before the built-in templates, where your "
+                                "kernels/<group>/*.cu live (repeatable; default: [tool.opgen] templates)")
+        if out:
+            p.add_argument("--out", type=Path, default=None, metavar="DIR",
+                           help="the generated package's folder (default: [tool.opgen] out)")
+            p.add_argument("--package", default=None, metavar="NAME",
+                           help="its import name (default: [tool.opgen] package, else the folder's name)")
+            p.add_argument("--torch-namespace", default=None, metavar="NS",
+                           help="torch.ops.NS.<op> (default: [tool.opgen] torch-namespace, else the package name)")
         return p
 
+    init = sub.add_parser("init", help="start a project of your own: pyproject.toml with [tool.opgen], an example "
+                                       "op with its gradient (specs, kernel) and its test",
+                          description="Write a working project into DIR (default: the current directory) without "
+                                      "overwriting anything; then `opgen generate` and `pytest` there pass.")
+    init.add_argument("dir", nargs="?", default=".", metavar="DIR", help="the project's folder (default: .)")
+    init.add_argument("--package", default=None, metavar="NAME",
+                      help="the generated package's import name (default: DIR's name as an identifier)")
+    init.add_argument("--torch-namespace", default=None, metavar="NS",
+                      help="torch.ops.NS.<op> (default: the package name)")
+    init.set_defaults(func=cmd_init)
     add("generate", "generate every op into the output folder").set_defaults(func=cmd_generate)
     add("check", "exit 1 if the output folder is out of date").set_defaults(func=cmd_check)
-    add("list", "list the ops").set_defaults(func=cmd_list)
-    show = add("show", "print an op's resolved signature")
+    add("list", "list the ops", out=False).set_defaults(func=cmd_list)
+    show = add("show", "print an op's resolved signature", out=False)
     show.add_argument("op", help="op name (FusedBatchNormV3) or function name (fused_batch_norm_v3)")
     show.set_defaults(func=cmd_show)
-    add("demo", "generate, then run one generated op on the default device", folders=False).set_defaults(
-        func=cmd_demo)
-    new = add("new", "write a working starting spec and kernel template for a new op", folders=False)
+    add("demo", "generate, then run the ops on the default device (outside a project: opgen's own ops as "
+                "installed)").set_defaults(func=cmd_demo)
+    new = add("new", "write a working starting spec and kernel template for a new op", out=False)
     new.add_argument("op", help="the op's name, CamelCase (MyOp)")
-    new.add_argument("--group", default="custom", help="its group folder under specs/ (default: custom)")
-    new.add_argument("--specs", type=Path, default=PROJECT / "specs", help="spec folder (default: specs/)")
-    new.add_argument("--templates", type=Path, default=None, metavar="DIR",
-                     help="template folder for the kernel (default: the built-in templates/)")
+    new.add_argument("--group", default="custom", help="its group folder under the spec folder (default: custom)")
     new.set_defaults(func=cmd_new)
-    warm = add("warmup", "compile the ops' kernels for this machine's GPU into the disk cache", folders=False)
-    warm.add_argument("ops", nargs="*", metavar="OP", help="ops to compile (class or function name); all when none")
-    warm.add_argument("--device", type=int, default=0, help="CUDA device index (default 0)")
+    # warmup's arguments are codegen.warmup's own (main passes them on)
+    warm = sub.add_parser("warmup", add_help=False, help="compile the ops' kernels into the disk cache (`opgen "
+                                                         "warmup --help` for its options)")
     warm.set_defaults(func=cmd_warmup)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, rest = parser.parse_known_args(argv)
+    if args.command == "warmup":
+        args.rest = rest
+    elif rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
     try:
         return int(args.func(args))
-    except SpecError as exc:
+    except (SpecError, ProjectError) as exc:
         print(f"opgen: error: {exc}", file=sys.stderr)
         print("opgen: nothing was written", file=sys.stderr)
         return 2

@@ -1,15 +1,29 @@
-"""`opgen demo`: generate every op, then run one generated op on the default device and say what
-happened — the README's first command."""
+"""`opgen demo`: generate a project's ops, then run them on the default device and say what
+happened — the README's first command.
+
+- In opgen's own repository: generate every op, then run FusedBatchNormV3 and its gradient.
+- In a project of your own: generate it, then run each kernel op once on inputs derived from its
+  spec (codegen/inputs.py).
+- Anywhere else: nothing is generated; FusedBatchNormV3 and its gradient run from opgen's own ops
+  as installed.
+"""
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import sys
 import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import numpy as np
 
-from codegen.cli import BUILTIN_TEMPLATES, PROJECT
 from codegen.files import apply, plan
 from codegen.load import load_specs
+from codegen.naming import snake_case
+from codegen.project import Project, find_config, find_project
 from codegen.render import render_all
 
 
@@ -37,17 +51,84 @@ def compile_note(before: tuple[int, int], after: tuple[int, int]) -> str:
     return "nothing compiled"
 
 
-def run_demo() -> int:
+def run_demo(project: Project | None = None) -> int:
+    """The demo of `project` (None: the project of the current directory, if any)."""
+    if project is None and find_config(Path.cwd()) is not None:
+        project = find_project(Path.cwd())
+    if project is None:
+        print("opgen demo: no [tool.opgen] project here: running opgen's own ops as installed (nothing generated; "
+              "`opgen init DIR` starts a project of your own)")
+        return builtin_demo(importlib.import_module("generated"))
+    project.check_writable(project.out, "run `opgen demo` in a project of your own (`opgen init DIR`)")
     start = time.perf_counter()
-    ops = load_specs(PROJECT / "specs")
-    files = render_all(ops, [BUILTIN_TEMPLATES])
-    result = plan(files, PROJECT / "generated")
-    apply(files, PROJECT / "generated", result)
+    ops = load_specs(project.specs)
+    files = render_all(ops, project.template_roots, project=project)
+    result = plan(files, project.out)
+    apply(files, project.out, result)
     print(f"generated {len(ops)} ops ({len(files)} files, {len(result.written)} changed) "
           f"in {time.perf_counter() - start:.2f} s")
+    package = import_package(project)  # after generating, so the package is current
+    if project.is_opgen_itself:
+        return builtin_demo(package)
+    return project_demo(package, ops)
 
-    import generated  # after generating, so the package is current
 
+def import_package(project: Project) -> ModuleType:
+    """The project's generated package, imported under its name from its folder."""
+    loaded = sys.modules.get(project.package)
+    if loaded is not None and [Path(p).resolve() for p in getattr(loaded, "__path__", [])] == [project.out]:
+        return loaded
+    spec = importlib.util.spec_from_file_location(project.package, project.out / "__init__.py",
+                                                  submodule_search_locations=[str(project.out)])
+    if spec is None or spec.loader is None:  # pragma: no cover
+        raise ImportError(f"cannot import {project.package} from {project.out}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[project.package] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _host(a: Any) -> np.ndarray:
+    return np.asarray(a.get() if hasattr(a, "get") else a)
+
+
+def project_demo(package: ModuleType, ops: list[Any]) -> int:
+    """Each kernel op of a project once, on the first case derived from its spec, twice (the first
+    call says whether it compiled)."""
+    from codegen.inputs import NotDerivable, derive_cases
+
+    scope = package.Scope()
+    print(f"device: {scope.device}")
+    names = ops.activations.names if hasattr(ops, "activations") else ()
+    for op in sorted(ops, key=lambda o: o.name):
+        function = getattr(package, getattr(op, "snake_name", snake_case(op.name)))
+        if op.kernel is None:
+            print(f"{op.name}: no kernel of its own (runtime op), not run")
+            continue
+        try:
+            cases = derive_cases(op, np.random.default_rng(0), activations=names)
+        except NotDerivable as exc:
+            print(f"{op.name}: not run ({exc})")
+            continue
+        case = max(cases, key=lambda c: sum(np.size(a) for a in c.args if isinstance(a, np.ndarray)))
+        shapes = ", ".join(f"{list(np.shape(a))} {np.asarray(a).dtype}" for a in case.args if isinstance(a, np.ndarray))
+        before = compile_counts(scope.device)
+        start = time.perf_counter()
+        out = function(*case.args, **case.kwargs, scope=scope)
+        took = time.perf_counter() - start
+        note = compile_note(before, compile_counts(scope.device))
+        start = time.perf_counter()
+        function(*case.args, **case.kwargs, scope=scope)
+        again = time.perf_counter() - start
+        results = ", ".join(f"{name} {list(_host(value).shape)}" for name, value in zip(out._fields, out, strict=True)
+                            if value is not None)
+        print(f"{op.name} on {shapes}: first call {took * 1e3:.1f} ms ({note}), second call {again * 1e3:.1f} ms "
+              f"→ {results}")
+    return 0
+
+
+def builtin_demo(generated: ModuleType) -> int:
+    """FusedBatchNormV3 and its gradient, from opgen's own ops (`generated`)."""
     scope = generated.Scope()
     print(f"device: {scope.device}")
     rng = np.random.default_rng(0)
@@ -60,7 +141,7 @@ def run_demo() -> int:
     fwd = generated.fused_batch_norm_v3(x, scale, offset, zeros, ones, epsilon=1e-3, scope=scope)
     took = time.perf_counter() - start
     first = compile_note(before, compile_counts(scope.device))
-    y = np.asarray(fwd.y.get() if hasattr(fwd.y, "get") else fwd.y)
+    y = _host(fwd.y)
     normalized = (y - offset) / scale
     start = time.perf_counter()
     generated.fused_batch_norm_v3(x, scale, offset, zeros, ones, epsilon=1e-3, scope=scope)
@@ -72,7 +153,7 @@ def run_demo() -> int:
           f"{normalized.std(axis=(0, 1, 2)).max():.4f}  (1 up to epsilon)")
     grad = generated.fused_batch_norm_grad_v3(np.ones_like(x), x, scale, fwd.reserve_space_1, fwd.reserve_space_2,
                                               fwd.reserve_space_3, epsilon=1e-3, scope=scope)
-    dx = np.asarray(grad.x_backprop.get() if hasattr(grad.x_backprop, "get") else grad.x_backprop)
+    dx = _host(grad.x_backprop)
     print(f"FusedBatchNormGradV3 with dy = 1: max |x_backprop| = {np.abs(dx).max():.2e} (0 in exact arithmetic), "
-          f"offset_backprop = {float(np.asarray(grad.offset_backprop)[0]):.0f} (= N·H·W = {8 * 16 * 16})")
+          f"offset_backprop = {float(_host(grad.offset_backprop)[0]):.0f} (= N·H·W = {8 * 16 * 16})")
     return 0

@@ -1,5 +1,11 @@
-"""`opgen new OpName --group G`: a working starting point for a new op — a spec and its kernel
-template (y = alpha·x), which the user then makes their own. Nothing is overwritten."""
+"""Starting points, written without overwriting anything:
+
+- `opgen new OpName --group G`: a new op's spec and kernel template (y = alpha·x), which the user
+  then makes their own (from the built-in templates' `scaffold/`);
+- `opgen init [DIR]`: a project of one's own (from `init/`): pyproject.toml with `[tool.opgen]`, an
+  example op with its gradient op (specs and kernel template) and a test against a float64 NumPy
+  reference; `opgen generate` then `pytest` pass in it.
+"""
 
 from __future__ import annotations
 
@@ -8,36 +14,92 @@ from pathlib import Path
 
 import jinja2
 
+from codegen import __version__
 from codegen.naming import snake_case
+from codegen.project import BUILTIN_TEMPLATES, ProjectError, check_namespace, check_package
 
 OP_NAME_RE = re.compile(r"[A-Z][A-Za-z0-9]*")
 GROUP_RE = re.compile(r"[a-z][a-z0-9_]*")
+
+#: `opgen init`'s files: path in the project → template under the built-in `init/` (`.j2`: rendered
+#: with the project's names; else copied as it is).
+INIT_FILES = {
+    "pyproject.toml": "pyproject.toml.j2",
+    "README.md": "README.md.j2",
+    "specs/example/scaled_tanh.yaml": "scaled_tanh.yaml.j2",
+    "specs/example/scaled_tanh_grad.yaml": "scaled_tanh_grad.yaml.j2",
+    "templates/kernels/example/scaled_tanh.cu": "scaled_tanh.cu",
+    "tests/test_scaled_tanh.py": "test_scaled_tanh.py.j2",
+}
 
 
 class ScaffoldError(ValueError):
     """A bad name or group, or a file that already exists."""
 
 
-def scaffold_files(name: str, group: str, specs: Path, templates: Path) -> dict[Path, str]:
-    """The new files' paths and texts, or ScaffoldError."""
+def _env(folder: str) -> jinja2.Environment:
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(BUILTIN_TEMPLATES / folder)),
+                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+
+
+def _refuse_existing(files: dict[Path, str]) -> None:
+    existing = [str(p) for p in files if p.exists()]
+    if existing:
+        raise ScaffoldError(f"{', '.join(existing)} already exist{'s' if len(existing) == 1 else ''}; "
+                            f"nothing was written")
+
+
+def scaffold_files(name: str, group: str, specs: Path, templates: Path, package: str = "generated") -> dict[Path, str]:
+    """`opgen new`'s files: their paths and texts, or ScaffoldError. `templates` is the template
+    folder the kernel goes to (`kernels/<group>/`); `package` the import name its example uses."""
     if not OP_NAME_RE.fullmatch(name):
         raise ScaffoldError(f"op name {name!r} is not valid: expected CamelCase like MyOp ({OP_NAME_RE.pattern})")
     if not GROUP_RE.fullmatch(group):
         raise ScaffoldError(f"group {group!r} is not valid: expected lower_case like nn ({GROUP_RE.pattern})")
     snake = snake_case(name)
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(Path(__file__).resolve().parent /
-                                                                "templates" / "scaffold")),
-                             undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
-    context = {"name": name, "group": group, "snake": snake}
+    env = _env("scaffold")
+    context = {"name": name, "group": group, "snake": snake, "package": package}
     files = {specs / group / f"{snake}.yaml": env.get_template("op.yaml.j2").render(context),
              templates / "kernels" / group / f"{snake}.cu": env.get_template("kernel.cu.j2").render(context)}
-    existing = [str(p) for p in files if p.exists()]
-    if existing:
-        raise ScaffoldError(f"{', '.join(existing)} already exist(s); nothing was written")
+    _refuse_existing(files)
     return files
 
 
-def write_scaffold(files: dict[Path, str]) -> None:
+def init_names(target: Path, package: str | None = None, namespace: str | None = None) -> tuple[str, str]:
+    """The package name (given, else the folder's name made an identifier: `my-ops` → `my_ops`) and
+    torch namespace (given, else the package name) of a new project in `target`; ScaffoldError
+    naming what to pass when one is not valid."""
+    try:
+        if package is None:
+            package = re.sub(r"\W", "_", target.name.strip().lower())
+            check_package(package, f"the package name from the folder's name {target.name!r} (pass --package NAME)",
+                          [target / package])
+        else:
+            check_package(package, "--package", [target / package])
+        namespace = namespace or package
+        check_namespace(namespace, "--torch-namespace")
+    except ProjectError as exc:
+        raise ScaffoldError(str(exc)) from None
+    return package, namespace
+
+
+def init_files(target: Path, package: str, namespace: str) -> dict[Path, str]:
+    """`opgen init`'s files in `target`: their paths and texts, or ScaffoldError when one exists."""
+    env = _env("init")
+    context = {"package": package, "namespace": namespace, "distribution": package.replace("_", "-"),
+               "opgen_version": __version__}
+    files: dict[Path, str] = {}
+    for rel, source in INIT_FILES.items():
+        if source.endswith(".j2"):
+            files[target / rel] = env.get_template(source).render(context)
+        else:
+            files[target / rel] = (BUILTIN_TEMPLATES / "init" / source).read_text(encoding="utf-8")
+    _refuse_existing(files)
+    return files
+
+
+def write_files(files: dict[Path, str]) -> None:
     for path, text in files.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
+

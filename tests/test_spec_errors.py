@@ -824,7 +824,7 @@ def test_cli_spec_error_exits_2_and_writes_nothing(
     before = _snapshot(out)
 
     status = cli.main(
-        [command, "--specs", str(specs), "--templates", str(cli.PROJECT / "templates"), "--out", str(out)]
+        [command, "--specs", str(specs), "--templates", str(cli.PROJECT / "codegen" / "templates"), "--out", str(out)]
     )
     captured = capsys.readouterr()
     assert status == 2
@@ -858,7 +858,7 @@ def test_cli_spec_error_in_a_subprocess(tmp_path: Path) -> None:
             "--specs",
             str(specs),
             "--templates",
-            str(cli.PROJECT / "templates"),
+            str(cli.PROJECT / "codegen" / "templates"),
             "--out",
             str(out),
         ],

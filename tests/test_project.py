@@ -1,0 +1,303 @@
+"""A project of your own (issue 19): `[tool.opgen]` found from the current directory upward, flags
+over it, bad tables as one-line `file:line` errors (exit 2, nothing written), no command writing
+inside the installed opgen, `opgen init` (a project in which `opgen generate` then `pytest` pass),
+`opgen --version`, and opgen's own package data (templates, the activation library)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import codegen
+from codegen import cli
+from codegen.project import (
+    BUILTIN_TEMPLATES,
+    CODEGEN_DIR,
+    Overrides,
+    Project,
+    ProjectError,
+    builtin_path,
+    find_project,
+)
+from codegen.vocab import builtin_activations_file
+
+REPO = cli.PROJECT
+
+SPEC = """\
+op: {op}
+summary: A small op.
+type_vars:
+  T: [float32]
+inputs:
+  - {{name: x, dtype: T, shape: "[N]"}}
+outputs:
+  - {{name: y, dtype: T, shape: "[N]"}}
+"""
+
+
+def opgen(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
+    status = cli.main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def project_folder(root: Path, table: str, ops: tuple[str, ...] = ("demo/SmallOp",)) -> Path:
+    """A folder with a pyproject.toml holding `table` (the [tool.opgen] lines) and small specs."""
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "pyproject.toml").write_text(f'[project]\nname = "mine"\n\n[tool.opgen]\n{table}', encoding="utf-8")
+    for key in ops:
+        group, op = key.split("/")
+        path = root / "specs" / group / f"{re.sub(r'(?<!^)(?=[A-Z])', '_', op).lower()}.yaml"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(SPEC.format(op=op), encoding="utf-8")
+    return root
+
+
+# -- finding the project -----------------------------------------------------------------------------
+def test_config_is_found_from_a_subfolder_and_flags_override_it(tmp_path: Path) -> None:
+    root = project_folder(tmp_path / "proj", 'package = "mine_ops"\n')
+    (root / "templates").mkdir()
+    (root / "sub" / "deeper").mkdir(parents=True)
+    project = find_project(root / "sub" / "deeper")
+    assert project == Project(root.resolve(), (root / "specs").resolve(), ((root / "templates").resolve(),),
+                              (root / "mine_ops").resolve(), "mine_ops", "mine_ops")
+    assert project.config == root / "pyproject.toml" and not project.is_opgen_itself
+    assert project.template_roots == [(root / "templates").resolve(), BUILTIN_TEMPLATES]
+    # flags: relative to the current directory, each overriding its key only
+    flagged = find_project(root / "sub", Overrides(out=Path("gen"), torch_namespace="mine_ns"))
+    assert flagged.out == (root / "sub" / "gen").resolve() and flagged.package == "mine_ops"
+    assert flagged.torch_namespace == "mine_ns" and flagged.specs == (root / "specs").resolve()
+
+
+def test_every_key(tmp_path: Path) -> None:
+    root = project_folder(tmp_path / "proj", 'specs = "ops"\ntemplates = "kern"\nout = "src/pkg_x"\n'
+                                             'package = "pkg_x"\ntorch-namespace = "px"\n', ops=())
+    (root / "ops").mkdir()
+    (root / "kern").mkdir()
+    project = find_project(root)
+    assert (project.specs, project.templates, project.out) == (root / "ops", (root / "kern",), root / "src" / "pkg_x")
+    assert (project.package, project.torch_namespace) == ("pkg_x", "px")
+    # the package defaults to the out folder's name
+    root2 = project_folder(tmp_path / "proj2", 'out = "build/made"\n')
+    assert find_project(root2).package == "made" and find_project(root2).torch_namespace == "made"
+
+
+def test_opgen_own_repository_is_a_project() -> None:
+    project = find_project(REPO / "tests")
+    assert project.is_opgen_itself
+    assert (project.specs, project.out, project.package, project.torch_namespace) == (
+        REPO / "specs", REPO / "generated", "generated", "opgen")
+    assert project.templates == (REPO / "codegen" / "templates",)
+
+
+def test_no_project_and_no_out(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "specs" / "demo").mkdir(parents=True)
+    (tmp_path / "specs" / "demo" / "small_op.yaml").write_text(SPEC.format(op="SmallOp"), encoding="utf-8")
+    for command in ("generate", "check"):
+        status, out, err = opgen(capsys, command, "--specs", "specs")
+        assert status == 2 and out == ""
+        assert "no output folder: no [tool.opgen] in a pyproject.toml in" in err
+        assert "run `opgen init DIR`" in err and "pass --out DIR" in err and "nothing was written" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["specs"]
+    # reading commands need no output folder; relative flags are relative to the current directory
+    status, out, _ = opgen(capsys, "list")
+    assert status == 0 and out.startswith("SmallOp")
+    status, out, _ = opgen(capsys, "generate", "--out", "made")
+    assert status == 0 and "  wrote   made/demo/small_op.py" in out
+    assert (tmp_path / "made" / "demo" / "small_op.py").is_file()
+
+
+# -- bad tables and flags: one line, file:line, exit 2, nothing written ----------------------------------
+@pytest.mark.parametrize("table,line,message", [
+    ('package = "mine"\ncolour = "red"\n', 6, "[tool.opgen]: unknown key 'colour' (known: specs, templates, out,"),
+    ('package = "mine"\ntorch_namespace = "x"\n', 6, "unknown key 'torch_namespace' (did you mean 'torch-namespace'?"),
+    ('package = "mine"\nspecs = "nope"\n', 6, "[tool.opgen] specs: folder 'nope' not found"),
+    ('package = "mine"\ntemplates = ["specs", "gone"]\n', 6, "[tool.opgen] templates: folder 'gone' not found"),
+    ('package = "my-ops"\n', 5, "[tool.opgen] package: 'my-ops' is not a valid package name"),
+    ('package = "class"\n', 5, "'class' is not a valid package name"),
+    ('package = "numpy"\n', 5, "package name 'numpy' shadows the installed module numpy"),
+    ('package = "codegen"\n', 5, "package name 'codegen' shadows the installed module codegen"),
+    ('package = "json"\n', 5, "package name 'json' shadows Python's standard module json"),
+    ('out = "numpy"\n', 5, "[tool.opgen] out: package name 'numpy' shadows the installed module"),
+    ('package = "mine"\ntorch-namespace = "aten"\n', 6, "torch namespace 'aten' belongs to PyTorch"),
+    ('package = "mine"\ntorch-namespace = "prim"\n', 6, "torch namespace 'prim' belongs to PyTorch"),
+    ('package = "mine"\ntorch-namespace = "load_library"\n', 6, "'load_library' belongs to PyTorch"),
+    ('package = "mine"\ntorch-namespace = "my.ns"\n', 6, "'my.ns' is not a valid torch namespace"),
+    ('package = "mine"\ntorch-namespace = "opgen"\n', 6, "torch namespace 'opgen' is opgen's own ops'"),
+    ('package = "prims"\n', 5, "the torch namespace (the package name, [tool.opgen] package): torch namespace "
+                               "'prims' belongs to PyTorch"),
+    ('package = 3\n', 5, "[tool.opgen] package: expected a non-empty string, got 3"),
+    ('templates = 3\npackage = "mine"\n', 5, "templates: expected a folder or a list of folders, got 3"),
+    ('specs = "specs"\n', 4, "[tool.opgen] needs `package`"),
+    ('package = "mine\n', 5, "not valid TOML: "),
+])
+def test_bad_table(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+                   table: str, line: int, message: str) -> None:
+    root = project_folder(tmp_path / "proj", table)
+    before = snapshot(root)
+    monkeypatch.chdir(root)
+    status, out, err = opgen(capsys, "generate")
+    assert status == 2 and out == ""
+    first = err.splitlines()[0]
+    assert first.startswith(f"opgen: error: {root / 'pyproject.toml'}:{line}: "), err
+    assert message in first, err
+    assert err.splitlines()[1:] == ["opgen: nothing was written"]
+    assert snapshot(root) == before
+
+
+def test_bad_flags(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    root = project_folder(tmp_path / "proj", 'package = "mine"\n')
+    monkeypatch.chdir(root)
+    for argv, message in [(["--package", "numpy"], "--package: package name 'numpy' shadows the installed module"),
+                          (["--torch-namespace", "aten"], "--torch-namespace: torch namespace 'aten' belongs to"),
+                          (["--templates", "gone"], "template folder gone not found")]:
+        status, _, err = opgen(capsys, "generate", *argv)
+        assert status == 2 and message in err.splitlines()[0], err
+    assert not (root / "mine").exists()
+    monkeypatch.chdir(tmp_path)  # no project here: the package is the --out folder's name
+    status, _, err = opgen(capsys, "generate", "--specs", root / "specs", "--out", "has-dash")
+    assert status == 2 and "--out: 'has-dash' is not a valid package name" in err
+    assert not (tmp_path / "has-dash").exists()
+
+
+# -- nothing written inside the installed opgen -------------------------------------------------------------
+def test_no_command_writes_inside_opgen(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    root = project_folder(tmp_path / "proj", 'package = "mine"\n')
+    monkeypatch.chdir(root)
+    before = snapshot(CODEGEN_DIR / "templates")
+    status, _, err = opgen(capsys, "generate", "--out", CODEGEN_DIR / "templates" / "mine")
+    assert status == 2
+    assert f"refusing to write {CODEGEN_DIR / 'templates' / 'mine'}: it is inside the installed opgen" in err
+    assert "pass --out DIR" in err
+    status, _, err = opgen(capsys, "new", "MyOp", "--templates", BUILTIN_TEMPLATES)
+    assert status == 2 and "refusing to write" in err and "inside the installed opgen" in err
+    assert not (root / "specs" / "custom").exists()
+    status, _, err = opgen(capsys, "init", CODEGEN_DIR / "myproj")
+    assert status == 2 and "refusing to write" in err and "opgen init DIR" in err
+    assert snapshot(CODEGEN_DIR / "templates") == before and not (CODEGEN_DIR / "myproj").exists()
+
+
+def test_new_outside_a_project_refuses(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    status, _, err = opgen(capsys, "new", "MyOp")
+    assert status == 2
+    assert "opgen new: no [tool.opgen] in a pyproject.toml in" in err
+    assert "`opgen init DIR` makes one" in err and "--specs DIR and --templates DIR" in err
+    status, _, err = opgen(capsys, "new", "MyOp", "--specs", "specs")
+    assert status == 2 and "no template folder for the kernel: pass --templates DIR" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+# -- opgen init ---------------------------------------------------------------------------------------------
+def test_init_writes_a_project_and_refuses_to_overwrite(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    status, out, _ = opgen(capsys, "init", "my-ops")
+    assert status == 0
+    root = tmp_path / "my-ops"
+    assert sorted(snapshot(root)) == ["README.md", "pyproject.toml", "specs/example/scaled_tanh.yaml",
+                                      "specs/example/scaled_tanh_grad.yaml", "templates/kernels/example/scaled_tanh.cu",
+                                      "tests/test_scaled_tanh.py"]
+    assert "  wrote   my-ops/pyproject.toml" in out and "cd my-ops && opgen generate && pytest" in out
+    project = find_project(root)
+    assert (project.package, project.torch_namespace) == ("my_ops", "my_ops")
+    assert project.templates == (root / "templates",) and project.out == root / "my_ops"
+    # nothing is overwritten: every existing file is named, nothing written
+    (root / "README.md").write_text("mine\n", encoding="utf-8")
+    before = snapshot(root)
+    status, _, err = opgen(capsys, "init", "my-ops", "--package", "other")
+    assert status == 2 and "README.md" in err and "pyproject.toml" in err and "nothing was written" in err
+    assert snapshot(root) == before
+    # bad names
+    status, _, err = opgen(capsys, "init", "9lives")
+    assert status == 2 and "the package name from the folder's name '9lives' (pass --package NAME)" in err
+    status, _, err = opgen(capsys, "init", "x", "--package", "numpy")
+    assert status == 2 and "shadows the installed module numpy" in err
+    status, _, err = opgen(capsys, "init", "x", "--package", "xx", "--torch-namespace", "aten")
+    assert status == 2 and "belongs to PyTorch" in err
+    assert not (tmp_path / "9lives").exists() and not (tmp_path / "x").exists()
+
+
+def test_init_then_generate_then_pytest(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's commands for your own ops: opgen init myops, cd myops, opgen generate, pytest."""
+    monkeypatch.chdir(tmp_path)
+    assert opgen(capsys, "init", "myops")[0] == 0
+    root = tmp_path / "myops"
+    monkeypatch.chdir(root)
+    status, out, err = opgen(capsys, "generate")
+    assert status == 0, err
+    assert "  wrote   myops/example/scaled_tanh.py" in out and "  wrote   myops/torch.py" in out
+    assert opgen(capsys, "check")[:2] == (0, f"opgen check: {len(snapshot(root / 'myops'))} generated files up to "
+                                             f"date\n")
+    status, out, _ = opgen(capsys, "list")
+    assert [line.split()[0] for line in out.splitlines()] == ["ScaledTanh", "ScaledTanhGrad"]
+    # another op: into the project's own folders
+    status, out, _ = opgen(capsys, "new", "MyOp", "--group", "mine")
+    assert status == 0 and (root / "specs" / "mine" / "my_op.yaml").is_file()
+    assert (root / "templates" / "kernels" / "mine" / "my_op.cu").is_file()
+    assert "from myops import Scope, my_op" in (root / "specs" / "mine" / "my_op.yaml").read_text(encoding="utf-8")
+    assert opgen(capsys, "generate")[0] == 0
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=600, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert re.search(r"\b(\d+) passed\b", proc.stdout) and "failed" not in proc.stdout, proc.stdout
+
+
+# -- warmup and demo read the project --------------------------------------------------------------------
+def test_warmup_gets_the_projects_package(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from codegen import warmup
+
+    seen: list[list[str]] = []
+    monkeypatch.setattr(warmup, "main", lambda argv: seen.append(list(argv)) or 0)
+    root = project_folder(tmp_path / "proj", 'package = "mine_pkg"\n')
+    monkeypatch.chdir(root)
+    assert cli.main(["warmup", "SmallOp", "--device", "cpu"]) == 0
+    assert cli.main(["warmup", "--package", "other", "--help"]) == 0
+    monkeypatch.chdir(REPO)
+    assert cli.main(["warmup"]) == 0
+    assert seen == [["--package", "mine_pkg", "SmallOp", "--device", "cpu"], ["--package", "other", "--help"], []]
+    assert str(root) in sys.path
+    sys.path.remove(str(root))
+
+
+# -- versions and package data ------------------------------------------------------------------------------
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        cli.main(["--version"])
+    assert info.value.code == 0
+    assert capsys.readouterr().out == f"opgen {codegen.__version__}\n"
+    assert re.fullmatch(r"\d+\.\d+\.\d+(\S*)", codegen.__version__)
+    text = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'version = {attr = "codegen._version.__version__"}' in text and 'dynamic = ["version"]' in text
+
+
+def test_package_data_is_found_through_the_package() -> None:
+    assert BUILTIN_TEMPLATES == builtin_path("templates") == Path(codegen.__file__).resolve().parent / "templates"
+    for rel in ("python/op.py.j2", "docs/op.md.j2", "kernels/_common.cuh", "scaffold/op.yaml.j2",
+                "init/pyproject.toml.j2"):
+        assert (BUILTIN_TEMPLATES / rel).is_file(), rel
+    assert builtin_activations_file().is_file() and (CODEGEN_DIR / "py.typed").is_file()
+    text = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    for pattern in ('"py.typed"', '"_vocab/*.yaml"', '"templates/**/*"'):
+        assert pattern in text.split("[tool.setuptools.package-data]")[1].split("\n[")[0], pattern
+
+
+def test_project_error_is_one_line() -> None:
+    err = ProjectError("bad", Path("p/pyproject.toml"), 3)
+    assert str(err) == "p/pyproject.toml:3: bad" and str(ProjectError("bad")) == "bad"
