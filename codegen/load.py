@@ -58,6 +58,11 @@ MODULE_NAMES = frozenset({"Any", "Literal", "NamedTuple", "Path", "Sequence", "S
 RESERVED_GROUPS = frozenset({"activations", "docs"})
 ACTIVATION_TYPES = ("activation", "list(activation)")
 GROUP_RE = re.compile(r"[a-z][a-z0-9_]*")
+#: `function_name:` (an op's snake_case name given in its spec).
+FUNCTION_NAME_RE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
+#: Function names an op may not have: the generated package's top-level modules (`torch`,
+#: `activations`) and the module-level names of a generated wrapper that are lower_case.
+RESERVED_FUNCTIONS = frozenset({"torch", "activations", "docs", "annotations", "warnings"})
 
 
 class SpecSet(list[OpSpec]):
@@ -103,11 +108,23 @@ def load_spec(path: Path, specs_root: Path, activations: ActivationLibrary | Non
 
 def _check_across(ops: list[OpSpec]) -> None:
     by_name: dict[str, OpSpec] = {}
+    by_function: dict[str, OpSpec] = {}
+    groups = {op.group.split("/")[0] for op in ops}
     for op in ops:
         if op.name in by_name:
             raise SpecError(op.loc.file, op.loc.line,
                             f"op name {op.name!r} is also declared in {by_name[op.name].loc}", op.name)
         by_name[op.name] = op
+        other = by_function.get(op.snake_name)
+        if other is not None:  # FooBar and FooBAR: one function, module and torch op name for two ops
+            raise SpecError(op.loc.file, op.loc.line,
+                            f"function name {op.snake_name!r} is also {other.name}'s ({other.loc}): give one of "
+                            f"them another with function_name:", op.name)
+        by_function[op.snake_name] = op
+        if op.snake_name in groups:  # `from .nn.nn import nn` would hide the group's package
+            raise SpecError(op.loc.file, op.loc.line,
+                            f"function name {op.snake_name!r} is also a group folder's name: give the op "
+                            f"another with function_name:", op.name)
     for op in ops:
         for key, target in (("gradient", op.gradient), ("gradient_of", op.gradient_of)):
             if target is not None and target not in by_name:
@@ -132,10 +149,16 @@ class _SpecParser(LaunchPlanParser):
         if keyword.iskeyword(name_node.value) or name_node.value in MODULE_NAMES:
             raise self.error(name_node.line, f"op: name {name_node.value!r} is reserved")
         self.op = name_node.value
-        if snake_case(self.op) != stem:
-            raise self.error(name_node.line,
-                             f"op: the file must be named {snake_case(self.op)}.yaml (got {stem}.yaml)")
         r.op = self.op
+        function_node = r.pop("function_name")
+        function_name = self._function_name(function_node)
+        snake = function_name or snake_case(self.op)
+        snake_line = (function_node or name_node).line
+        if snake in RESERVED_FUNCTIONS:
+            raise self.error(snake_line, f"op: its function name {snake!r} is reserved (a name the generated "
+                                         f"package or its wrappers use); give another with function_name:")
+        if snake != stem:
+            raise self.error(snake_line, f"op: the file must be named {snake}.yaml (got {stem}.yaml)")
         summary = self.text(r.pop("summary", required=True), "summary", required=True, one_line=True)
         description = self.text(r.pop("description"), "description")
         deprecated = self.text(r.pop("deprecated"), "deprecated") or None
@@ -177,7 +200,19 @@ class _SpecParser(LaunchPlanParser):
             loc=self.loc(root), type_vars=self.type_vars, inputs=inputs, attrs=self.attrs,
             outputs=outputs, where=where, lets=lets, kernel=kernel, runtime=self.runtime, deprecated=deprecated,
             gradient=gradient, gradient_of=gradient_of, examples=examples, link_lines=link_lines,
-            autograd=autograd, torch=torch)
+            autograd=autograd, torch=torch, function_name=function_name)
+
+    def _function_name(self, node: Node | None) -> str | None:
+        """`function_name: rope`: the op's snake_case name when the derived one reads badly (RoPE →
+        ro_pe): its function, module, spec file and torch op."""
+        if node is None:
+            return None
+        value = node.value
+        if not isinstance(value, str) or not FUNCTION_NAME_RE.fullmatch(value) or keyword.iskeyword(value):
+            shown = repr(value) if isinstance(value, str) else describe(value)
+            raise self.error(node.line, f"function_name: {shown} is not a snake_case name "
+                                        f"(expected {FUNCTION_NAME_RE.pattern}, not a Python keyword)")
+        return value
 
     def _runtime(self, node: Node | None) -> RuntimeRef | None:
         """`runtime: package.module:function`: the function that implements the op (no kernel)."""

@@ -10,6 +10,7 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 
 from codegen.dtypes import ACCUMULATOR as ACCUMULATOR  # re-exported: the loader and pygen read it here
+from codegen.naming import snake_case
 from codegen.shapes import Expr, ShapePattern, shape_to_text, to_text
 
 #: Dtypes a spec may name, with the C type a kernel sees for them.
@@ -431,6 +432,14 @@ class OpSpec:
     torch: TorchSpec = TorchSpec()
     #: line of the `gradient` / `gradient_of` key, so a dangling link is reported where it is
     link_lines: dict[str, int] = field(default_factory=dict, compare=False, hash=False)
+    #: the spec's `function_name:` (RoPE → rope rather than ro_pe); None: the name in snake_case
+    function_name: str | None = None
+
+    @property
+    def snake_name(self) -> str:
+        """The op's Python function, module, spec file and torch op name: `function_name:` if the spec
+        gives one, else the name in snake_case (FusedBatchNormV3 → fused_batch_norm_v3)."""
+        return self.function_name or snake_case(self.name)
 
     def type_var(self, name: str) -> TypeVar | None:
         return next((t for t in self.type_vars if t.name == name), None)
