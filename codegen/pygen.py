@@ -230,9 +230,6 @@ def used_symbols(op: OpSpec) -> set[str]:
             used.update(n for n in names if n in seen)
         for _, pattern in (arg.shape.cases if arg.shape is not None else ()):
             seen.update(d.name for d in pattern.dims if isinstance(d, shapes.Sym))  # type: ignore[attr-defined]
-    for let in op.lets:
-        for _, expr in let.value.cases:
-            add(expr)  # type: ignore[arg-type]
     for out in op.outputs if op.runtime is None else ():  # a runtime function sizes its own outputs
         for _, pattern in out.shape.cases:
             for dim in pattern.dims:  # type: ignore[attr-defined]
@@ -265,6 +262,10 @@ def used_symbols(op: OpSpec) -> set[str]:
             used.add(arg_name(item))
             if isinstance(item, ArgIndex):
                 add(item.index)
+    for let in reversed(op.lets):  # a let nothing reads is not computed, nor what only it reads
+        if let.name in used:
+            for _, value in let.value.cases:
+                add(value)  # type: ignore[arg-type]
     return used
 
 
@@ -397,7 +398,7 @@ def _shape_section(op: OpSpec, key: str, by: str | None, indent: str, lets: set[
         else:
             lines += _shape_lines(arg.name, repr(arg.name), pattern, bound, context, indent, used, axis=arg.axis)
     for let in op.lets:
-        if lets is None or let.name in lets:
+        if (let.name in used) if lets is None else (let.name in lets):
             lines.append(f"{indent}{let.name} = {_let_value(op, let, key, by)}")
     for out in op.outputs if op.runtime is None else ():
         pattern = _case(out.shape, key)
@@ -505,7 +506,10 @@ def run_params(op: OpSpec) -> str:
 def codegen_imports(op: OpSpec) -> list[str]:
     """The wrapper's imports of the project's own modules, sorted by module as isort does: the
     runtime API and Scope, and the kernel source or, for a runtime op, its function (a reference
-    of validated identifiers, see load.RUNTIME_RE)."""
+    of validated identifiers, see load.RUNTIME_RE). Imports from different top-level packages are
+    separate blocks (`# isort: split`): whether `codegen` or a runtime function's package is first-
+    or third-party depends on the project that lints the code (opgen's own checkout, or a user's
+    with opgen installed), so no one order of sections would suit both."""
     imports = [("codegen.runtime", "from codegen.runtime import api as _rt"),
                ("codegen.runtime.scope", "from codegen.runtime.scope import Scope")]
     if op.runtime is not None:
@@ -515,7 +519,15 @@ def codegen_imports(op: OpSpec) -> list[str]:
             imports.append((fake.module + " ", f"from {fake.module} import {fake.function} as _fake_outputs"))
     else:
         imports.append(("codegen.runtime.kernels", "from codegen.runtime.kernels import KernelSource"))
-    return [line for _, line in sorted(imports, key=lambda item: item[0].lower())]
+    lines: list[str] = []
+    package = None
+    for module, line in sorted(imports, key=lambda item: item[0].lower()):
+        top = module.split(".")[0].strip()
+        if package is not None and top != package:
+            lines += ["", "# isort: split"]
+        lines.append(line)
+        package = top
+    return lines
 
 
 def runtime_call(op: OpSpec) -> str:

@@ -14,11 +14,14 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import importlib
 import sys
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
+
+_Outputs = TypeVar("_Outputs", bound=tuple[Any, ...])  # an op's outputs (its NamedTuple)
 
 _TENSOR_TYPES: set[type] = set()  # torch.Tensor and its subclasses, once seen (no torch import here)
 
@@ -95,6 +98,7 @@ class TorchCall:
     def __init__(self, example: Any, registered: bool = False) -> None:
         self.device = example.device if example is not None else _torch().device("cpu")
         self.registered = registered
+        self.package = "generated"  # the generated package of the op (run sets it), for messages
 
     def scope(self, scope: Any) -> Any:
         """The scope of the tensors' device when the caller gave none ("cpu", "cuda:N")."""
@@ -111,8 +115,8 @@ class TorchCall:
         if value.requires_grad:
             if not self.registered:
                 raise TypeError(f"{op}: {arg}: expected a tensor that does not require grad, got a Tensor with "
-                                f"requires_grad=True: call torch.ops.opgen.* (import generated.torch) for "
-                                f"autograd, or pass value.detach()")
+                                f"requires_grad=True: call {_torch_ops(self.package)} for autograd, or pass "
+                                f"value.detach()")
             value = value.detach()
         if not value.is_cuda:
             if value.device.type != "cpu":
@@ -132,9 +136,10 @@ class TorchCall:
         with cupy.cuda.Device(self.device.index or 0), cupy.cuda.ExternalStream(handle):
             yield
 
-    def run(self, op: str, compute: Callable[..., Any], scope: Any, inputs: dict[str, Any],
-            attrs: tuple[Any, ...]) -> Any:
+    def run(self, op: str, compute: Callable[..., _Outputs], scope: Any, inputs: dict[str, Any],
+            attrs: tuple[Any, ...]) -> _Outputs:
         """compute(scope, *inputs, *attrs) on converted inputs; the outputs (a NamedTuple) as tensors."""
+        self.package = getattr(compute, "__module__", None) or self.package
         arrays = [self.adopt(op, name, value) for name, value in inputs.items()]
         if self.device.type == "cuda":
             with self.stream():
@@ -142,6 +147,17 @@ class TorchCall:
         else:
             out = compute(self.scope(scope), *arrays, *attrs)
         return type(out)(*[from_array(v) for v in out])
+
+
+def _torch_ops(module: str) -> str:
+    """Where the ops of the generated package of `module` are torch ops: `torch.ops.<namespace>.*
+    (import <package>.torch)`, the namespace read from that torch module (imported: torch is)."""
+    package = module.partition(".")[0]
+    try:
+        namespace = importlib.import_module(f"{package}.torch").NAMESPACE
+    except (ImportError, AttributeError):  # (not a generated package: the message stays general)
+        return f"the op in torch.ops (import {package}.torch)"
+    return f"torch.ops.{namespace}.* (import {package}.torch)"
 
 
 def run_registered(op: str, compute: Callable[..., Any], inputs: dict[str, Any], attrs: tuple[Any, ...]) -> Any:
