@@ -162,13 +162,13 @@ def signature(op: OpSpec) -> str:
         lines.append(f"  runtime: {op.runtime.text()}")
     params = [a.name + ("=None" if a.optional else "") for a in op.inputs]
     params += ["*"] + [f"{at.name}={at.default!r}" if at.has_default else at.name for at in op.attrs]
-    lines.append(f"  python: {snake_case(op.name)}({', '.join(params)}, scope=None)")
+    lines.append(f"  python: {op.snake_name}({', '.join(params)}, scope=None)")
     return "\n".join(lines)
 
 
 def cmd_show(args: argparse.Namespace) -> int:
     ops = {op.name: op for op in _specs(args)}
-    op = ops.get(args.op) or next((o for o in ops.values() if snake_case(o.name) == args.op), None)
+    op = ops.get(args.op) or next((o for o in ops.values() if o.snake_name == args.op), None)
     if op is None:
         print(f"opgen show: no op named {args.op!r} (known: {', '.join(sorted(ops))})", file=sys.stderr)
         return 2

@@ -22,7 +22,6 @@ import numpy as np
 
 from codegen.files import apply, plan
 from codegen.load import load_specs
-from codegen.naming import snake_case
 from codegen.project import Project, find_config, find_project
 from codegen.render import render_all
 
@@ -101,7 +100,7 @@ def project_demo(package: ModuleType, ops: list[Any]) -> int:
     print(f"device: {scope.device}")
     names = ops.activations.names if hasattr(ops, "activations") else ()
     for op in sorted(ops, key=lambda o: o.name):
-        function = getattr(package, getattr(op, "snake_name", snake_case(op.name)))
+        function = getattr(package, op.snake_name)
         if op.kernel is None:
             print(f"{op.name}: no kernel of its own (runtime op), not run")
             continue

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_cli import small_specs
 
 import codegen
 from codegen import cli
@@ -28,18 +29,6 @@ from codegen.vocab import builtin_activations_file
 
 REPO = cli.PROJECT
 
-SPEC = """\
-op: {op}
-summary: A small op.
-type_vars:
-  T: [float32]
-inputs:
-  - {{name: x, dtype: T, shape: "[N]"}}
-outputs:
-  - {{name: y, dtype: T, shape: "[N]"}}
-"""
-
-
 def opgen(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
     status = cli.main([str(a) for a in argv])
     captured = capsys.readouterr()
@@ -54,11 +43,7 @@ def project_folder(root: Path, table: str, ops: tuple[str, ...] = ("demo/SmallOp
     """A folder with a pyproject.toml holding `table` (the [tool.opgen] lines) and small specs."""
     root.mkdir(parents=True, exist_ok=True)
     (root / "pyproject.toml").write_text(f'[project]\nname = "mine"\n\n[tool.opgen]\n{table}', encoding="utf-8")
-    for key in ops:
-        group, op = key.split("/")
-        path = root / "specs" / group / f"{re.sub(r'(?<!^)(?=[A-Z])', '_', op).lower()}.yaml"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(SPEC.format(op=op), encoding="utf-8")
+    small_specs(root / "specs", dict.fromkeys(ops, "A small op."))
     return root
 
 
@@ -102,8 +87,7 @@ def test_opgen_own_repository_is_a_project() -> None:
 def test_no_project_and_no_out(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "specs" / "demo").mkdir(parents=True)
-    (tmp_path / "specs" / "demo" / "small_op.yaml").write_text(SPEC.format(op="SmallOp"), encoding="utf-8")
+    small_specs(tmp_path / "specs", {"demo/SmallOp": "A small op."})
     for command in ("generate", "check"):
         status, out, err = opgen(capsys, command, "--specs", "specs")
         assert status == 2 and out == ""
@@ -264,7 +248,12 @@ def test_warmup_gets_the_projects_package(tmp_path: Path, capsys: pytest.Capture
     from codegen import warmup
 
     seen: list[list[str]] = []
-    monkeypatch.setattr(warmup, "main", lambda argv: seen.append(list(argv)) or 0)
+
+    def main(argv: list[str]) -> int:
+        seen.append(list(argv))
+        return 0
+
+    monkeypatch.setattr(warmup, "main", main)
     root = project_folder(tmp_path / "proj", 'package = "mine_pkg"\n')
     monkeypatch.chdir(root)
     assert cli.main(["warmup", "SmallOp", "--device", "cpu"]) == 0
