@@ -12,10 +12,14 @@ land mid-line: after a line ending in `\\` (a macro continues), inside `{% raw %
 whitespace control (`{%-`, `-%}`), and after a block tag that ends a line of other text (Jinja
 joins that line to the next). Lines there may be off until the next directive.
 
-Paths are relative (the template folder's name, then the path inside it: the built-in kernels are
-`templates/kernels/<group>/<file>.cu`), so the generated text does not depend on where the
-checkout is and `opgen check` stays deterministic. The op's own generated text (the header and the
-entry points) is named `generated/<group>/<op>.cu` through `RESUME` lines in `kernels/op.cu.j2`.
+Paths are relative to the project's root (`shown_path`): a user's kernel is
+`templates/kernels/<group>/<file>.cu` when its template folder is `<project>/templates`, and the
+built-in templates are `codegen/templates/...` wherever opgen is installed (in opgen's own
+repository that is also their path from its root). So the generated text does not depend on where
+the project, its copy or opgen is, and `opgen check` passes for any copy of a project. The op's own
+generated text (the header and the entry points) is named by its path in the generated package,
+starting with the package's import name (`generated/<group>/<op>.cu` for opgen's own ops), wherever
+the package is written, through `RESUME` lines in `kernels/op.cu.j2`.
 """
 
 from __future__ import annotations
@@ -41,6 +45,27 @@ _LINE_DIRECTIVE = re.compile(r'#\s*(?:line\s+)?(\d+)(?:\s+"((?:\\.|[^"\\])*)")?\
 
 
 _OURS = re.compile(r'#line (\d+) "([^"\\]*)"')
+
+#: The built-in templates, shown as `codegen/templates/...` (their path from the folder holding the
+#: codegen package: the repository's root for opgen's own ops, site-packages for an installed opgen).
+BUILTIN_TEMPLATES = Path(__file__).resolve().parent / "templates"
+
+
+def shown_path(path: Path, root: Path | None, template_roots: Sequence[Path] = ()) -> str:
+    """`path` (a file or folder) as generated text names it, the same for any copy of the project: a
+    built-in template as `codegen/templates/...`; else its path from the project's `root` when it
+    lies under it; else from the template folder it is in, starting with that folder's own name
+    (`templates/kernels/x.cu`), or from its own name (a folder outside the project)."""
+    path = path.resolve()
+    if path.is_relative_to(BUILTIN_TEMPLATES):
+        return path.relative_to(BUILTIN_TEMPLATES.parent.parent).as_posix()
+    if root is not None and path.is_relative_to(root.resolve()):
+        return path.relative_to(root.resolve()).as_posix()
+    for folder in template_roots:
+        folder = Path(folder).resolve()
+        if path.is_relative_to(folder):
+            return f"{folder.name}/{path.relative_to(folder).as_posix()}"
+    return path.name
 
 
 def directive(line: int, path: str) -> str:
@@ -126,10 +151,13 @@ def resume(text: str, path: str) -> str:
 
 class MarkingLoader(jinja2.BaseLoader):
     """Serves `base`'s templates; those `marked(name)` selects come with `#line` directives naming
-    their file relative to the template folder's parent (`templates/kernels/nn/x.cu`)."""
+    their file as `shown_path` does (relative to the project's `root`; without one, from the
+    template folder's own name)."""
 
-    def __init__(self, base: jinja2.BaseLoader, roots: Sequence[Path], marked: Callable[[str], bool]) -> None:
+    def __init__(self, base: jinja2.BaseLoader, roots: Sequence[Path], marked: Callable[[str], bool],
+                 root: Path | None = None) -> None:
         self.base, self.roots, self.marked = base, [Path(r).resolve() for r in roots], marked
+        self.root = root
 
     def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str | None,
                                                                                     Callable[[], bool] | None]:
@@ -140,10 +168,7 @@ class MarkingLoader(jinja2.BaseLoader):
 
     def display_path(self, template: str, filename: str | None) -> str:
         if filename is not None:
-            file = Path(filename).resolve()
-            for root in self.roots:
-                if file.is_relative_to(root):
-                    return f"{root.name}/{file.relative_to(root).as_posix()}"
+            return shown_path(Path(filename), self.root, self.roots)
         return f"templates/{template}"
 
 

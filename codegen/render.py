@@ -1,22 +1,39 @@
 """Model → file texts. Jinja runs with StrictUndefined; translation lives in pygen.py and the
-filters below, so templates only lay out text. The template tree mirrors the output tree."""
+filters below, so templates only lay out text. The template tree mirrors the output tree.
+
+Every name of the generated package (its import name, its torch namespace, the paths its files
+show) comes from the `Project` rendered (codegen/project.py); without one, opgen's own: package
+`generated`, torch namespace `opgen`, paths from the repository's root. Each file's header records
+the opgen version that wrote it; the package's `_opgen.py` also declares the generated-code ABI,
+which the runtime checks at import (codegen/runtime/abi.py).
+"""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
 import jinja2
 
-from codegen import kernel_check, linemarks, pygen, torchgen
+from codegen import __version__, kernel_check, linemarks, pygen, torchgen
 from codegen.model import ActivationLibrary, OpSpec, expr_switch_text, pattern_switch_text
 from codegen.naming import camel_case, outputs_class, snake_case
+from codegen.project import Project
+from codegen.runtime.abi import GENERATED_ABI
 from codegen.shapes import to_text
-from codegen.vocab import ACTIVATIONS_FILE
 from codegen.yamlnodes import SpecError
 
 GENERATOR = "opgen"
+#: opgen's own checkout (the folder holding the codegen package): the root of its own project.
+REPOSITORY = Path(__file__).resolve().parent.parent
+
+
+def own_project() -> Project:
+    """opgen's own ops: specs/ → generated/ (import name `generated`, torch namespace `opgen`)."""
+    return Project(root=REPOSITORY, specs=REPOSITORY / "specs", templates=(), out=REPOSITORY / "generated",
+                   package="generated", torch_namespace="opgen")
 
 
 def docstring(text: str) -> str:
@@ -45,7 +62,13 @@ def indent_lines(text: str, prefix: str) -> str:
     return "\n".join((prefix + line) if line.strip() else "" for line in text.splitlines())
 
 
-def make_env(template_roots: Sequence[Path]) -> jinja2.Environment:
+def make_env(template_roots: Sequence[Path], project: Project | None = None) -> jinja2.Environment:
+    """The environment the templates render in, with the names of `project`'s package (opgen's own
+    without one) as globals: `project`, `package_path` (the package as its files name it: its
+    import name as a path, `generated`, the same wherever the package is written), `specs_path`
+    and `kernel_path(op)` (an op's kernel template, as its `#line`s name it)."""
+    project = project or own_project()
+    roots = list(template_roots)
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader([str(root) for root in template_roots]),
         undefined=jinja2.StrictUndefined,
@@ -58,45 +81,93 @@ def make_env(template_roots: Sequence[Path]) -> jinja2.Environment:
                        camel=camel_case, indent_lines=indent_lines, shape_text=pattern_switch_text,
                        expr_text=expr_switch_text, pyrepr=repr,
                        expr_dim=lambda e: to_text(e))
-    env.globals.update(pygen=pygen, torchgen=torchgen, outputs_class=outputs_class)
+    env.filters["function"] = snake_case  # an op's name → its function (render_all: its spec's function_name)
+    env.globals.update(pygen=pygen, torchgen=torchgen, outputs_class=outputs_class, project=project,
+                       package_path=project.package.replace(".", "/"),
+                       specs_path=linemarks.shown_path(project.specs, project.root),
+                       kernel_path=lambda op: kernel_path(op, roots, project),
+                       pytorch_doc=lambda op: pytorch_doc(op, project),
+                       opgen_version=__version__, generated_abi=GENERATED_ABI)
     return env
 
 
-def header(source: str, comment: str) -> str:
-    return f"{comment} generated from specs/{source} by {GENERATOR} — do not edit"
+def header(source: str, comment: str, specs: str = "specs") -> str:
+    """The first line of a generated file: what it was generated from (a spec, relative to the spec
+    folder `specs` as the project shows it) and the opgen version that wrote it. It carries
+    files.MARKER (`by opgen — do not edit`), by which stale generated files are told from a user's."""
+    return banner(f"{specs}/{source}", comment)
 
 
-def render_all(ops: list[OpSpec], template_roots: Sequence[Path],
-               activations: ActivationLibrary | None = None) -> dict[str, str]:
+def banner(source: str, comment: str) -> str:
+    return f"{comment} generated from {source} by {GENERATOR} — do not edit ({GENERATOR} {__version__})"
+
+
+def kernel_file(op: OpSpec, template_roots: Sequence[Path], root: Path = REPOSITORY) -> Path:
+    """The op's kernel template: `kernels/<source>` in the first template folder that has it (an
+    error naming the folders searched, as the project at `root` shows them, if none has)."""
+    assert op.kernel is not None
+    name = f"kernels/{op.kernel.source}"
+    file = next((root / name for root in template_roots if (root / name).is_file()), None)
+    if file is None:
+        searched = ", ".join(f"{linemarks.shown_path(Path(folder) / 'kernels', root, template_roots)}/"
+                             for folder in template_roots)
+        raise SpecError(op.kernel.loc.file, op.kernel.loc.line,
+                        f"kernel: source {op.kernel.source!r} not found under {searched} (put it in a template "
+                        f"folder's kernels/, or name that folder with --templates or `templates` in "
+                        f"[tool.opgen])", op.name)
+    return file
+
+
+def kernel_path(op: OpSpec, template_roots: Sequence[Path], project: Project) -> str:
+    """The op's kernel template as generated files name it (codegen/templates/kernels/nn/x.cu)."""
+    return linemarks.shown_path(kernel_file(op, template_roots, project.root), project.root, template_roots)
+
+
+def pytorch_doc(op: OpSpec, project: Project) -> str | None:
+    """The link from the op's reference page to opgen's docs/pytorch.md: only in opgen's own
+    checkout (a user's package has no copy of opgen's docs beside it)."""
+    docs, pages = REPOSITORY / "docs" / "pytorch.md", project.out / "docs" / op.group
+    if project.root.resolve() != REPOSITORY or not project.out.resolve().is_relative_to(REPOSITORY):
+        return None
+    return Path(os.path.relpath(docs, pages.resolve())).as_posix()
+
+
+def render_all(ops: list[OpSpec], template_roots: Sequence[Path], activations: ActivationLibrary | None = None,
+               *, project: Project | None = None) -> dict[str, str]:
     """Every generated file's path (relative to the output root) and text. Templates are looked up
     in `template_roots` in order: a user's kernel folders first, the built-in templates last. The
-    activation library defaults to the one `load_specs` read with the ops."""
-    env = make_env(template_roots)
+    activation library defaults to the one `load_specs` read with the ops. `project` names the
+    package (import name, torch namespace, paths); None: opgen's own."""
+    env = make_env(template_roots, project)
+    functions = {op.name: op.snake_name for op in ops}
+    env.filters["function"] = lambda name: functions.get(name) or snake_case(name)
+    specs = str(env.globals["specs_path"])
     library = activations or getattr(ops, "activations", None) or ActivationLibrary()
     env.globals["activation_library"] = library
     files: dict[str, str] = {}
     groups: dict[str, list[OpSpec]] = {}
     for op in sorted(ops, key=lambda o: o.name):
         groups.setdefault(op.group, []).append(op)
-        base = PurePosixPath(op.group) / snake_case(op.name)
-        ctx = {"op": op, "module": snake_case(op.name)}
+        base = PurePosixPath(op.group) / op.snake_name
+        ctx = {"op": op, "module": op.snake_name}
         try:
             files[f"{base}.py"] = env.get_template("python/op.py.j2").render(
-                ctx, header=header(op.source, "#"))
+                ctx, header=header(op.source, "#", specs))
             if op.kernel is not None:
                 files[f"{base}.cu"] = render_kernel(env, op, template_roots)
             files[f"docs/{base}.md"] = env.get_template("docs/op.md.j2").render(
-                ctx, header=header(op.source, "<!--") + " -->")
+                ctx, header=header(op.source, "<!--", specs) + " -->")
         except ValueError as exc:  # translation errors found while rendering (pygen)
             raise SpecError(op.loc.file, op.loc.line, str(exc).split(": ", 1)[-1], op.name) from None
-    all_header = "# generated from specs/ by opgen — do not edit"
+    all_header = banner(f"{specs}/", "#")
     if library.kinds:
         files["activations.py"] = env.get_template("python/activations.py.j2").render(
-            header=header(ACTIVATIONS_FILE, "#"))
+            header=banner(library.source, "#"))
+    files["_opgen.py"] = env.get_template("python/_opgen.py.j2").render(header=all_header)
     files["__init__.py"] = env.get_template("python/__init__.py.j2").render(
         imports=package_imports(ops, bool(library.kinds)), exported=exported_names(ops, bool(library.kinds)),
-        header=all_header)
-    registered = [op for op in sorted(ops, key=lambda o: (o.group, snake_case(o.name))) if op.torch.register]
+        header=all_header, example=min((op.name for op in ops), default="Op"))
+    registered = [op for op in sorted(ops, key=lambda o: (o.group, o.snake_name)) if op.torch.register]
     files["torch.py"] = env.get_template("python/torch.py.j2").render(
         ops=registered, skipped=[op for op in sorted(ops, key=lambda o: o.name) if not op.torch.register],
         by_name={op.name: op for op in ops}, header=all_header)
@@ -105,22 +176,23 @@ def render_all(ops: list[OpSpec], template_roots: Sequence[Path],
         files[f"{group}/__init__.py"] = env.get_template("python/group_init.py.j2").render(
             group=group, ops=members, header=all_header)
     files["docs/index.md"] = env.get_template("docs/index.md.j2").render(
-        groups=groups, header="<!-- generated from specs/ by opgen — do not edit -->")
+        groups=groups, header=banner(f"{specs}/", "<!--") + " -->")
     return files
 
 
 def package_imports(ops: list[OpSpec], activations: bool = False) -> list[tuple[str, list[str]]]:
     """(module, names) the package's __init__ imports, sorted by module as linters expect
-    (`.abc.op` before `.activations` before `.nn.op`)."""
-    imports = [(f"{op.group.replace('/', '.')}.{snake_case(op.name)}", [op.name, outputs_class(op.name),
-                                                                        snake_case(op.name)]) for op in ops]
+    (`._opgen` first, then `.abc.op` before `.activations` before `.nn.op`). `_opgen` comes first
+    so that code from an incompatible opgen is refused before any other module of it loads."""
+    imports = [(f"{op.group.replace('/', '.')}.{op.snake_name}", [op.name, outputs_class(op.name), op.snake_name])
+               for op in ops]
     imports += [("activations", ["Activation", "ActivationLike"])] if activations else []
-    return sorted(imports)
+    return [("_opgen", ["OPGEN_VERSION"]), *sorted(imports)]
 
 
 def exported_names(ops: list[OpSpec], activations: bool = False) -> list[str]:
     """The package's __all__, in the order linters expect (isort style: CONSTANTS, Classes, functions)."""
-    names = ["Scope"] + [n for op in ops for n in (op.name, outputs_class(op.name), snake_case(op.name))]
+    names = ["OPGEN_VERSION", "Scope"] + [n for op in ops for n in (op.name, outputs_class(op.name), op.snake_name)]
     names += ["Activation", "ActivationLike"] if activations else []
     return sorted(names, key=lambda n: (0 if n.isupper() else 1 if n[0].isupper() else 2, n))
 
@@ -128,21 +200,22 @@ def exported_names(ops: list[OpSpec], activations: bool = False) -> list[str]:
 def render_kernel(env: jinja2.Environment, op: OpSpec, template_roots: Sequence[Path]) -> str:
     """The op's .cu: its kernel template with `#line` directives naming the template's own lines
     (linemarks.py), then the entry points; every launch step checked against its device function
-    (kernel_check.py)."""
+    (kernel_check.py). Paths are those of the project `make_env` was given."""
     assert op.kernel is not None
+    project = env.globals.get("project")
+    project = project if isinstance(project, Project) else own_project()
     name = f"kernels/{op.kernel.source}"
-    file = next((str(root / name) for root in template_roots if (root / name).is_file()), None)
-    if file is None:
-        raise SpecError(op.kernel.loc.file, op.kernel.loc.line,
-                        f"kernel: source {op.kernel.source!r} not found under templates/kernels/", op.name)
+    file = str(kernel_file(op, template_roots, project.root))
     marking = linemarks.MarkingLoader(env.loader or jinja2.FileSystemLoader([]), template_roots,
-                                      lambda t: t.startswith("kernels/") and not t.endswith(".j2"))
+                                      lambda t: t.startswith("kernels/") and not t.endswith(".j2"), project.root)
     marked = env.overlay(loader=marking)
     body = marked.get_template(name).render(op=op)
     slots = activation_library(env).slots
+    specs = linemarks.shown_path(project.specs, project.root)
     text = marked.get_template("kernels/op.cu.j2").render(
-        op=op, body=body, entries="\n".join(pygen.entry_points(op, slots)), header=header(op.source, "//"))
-    text = linemarks.resume(text, f"generated/{PurePosixPath(op.group) / snake_case(op.name)}.cu")
+        op=op, body=body, entries="\n".join(pygen.entry_points(op, slots)), header=header(op.source, "//", specs))
+    generated = f"{env.globals['package_path']}/{PurePosixPath(op.group) / op.snake_name}.cu"
+    text = linemarks.resume(text, generated)
     kernel_check.check_kernel(op, text, marking.display_path(name, file), slots)
     return text
 

@@ -1,12 +1,13 @@
-"""Translation of specs into their PyTorch registration (templates/python/torch.py.j2 →
-generated/torch.py): the schema of `torch.ops.opgen.<snake_name>` and the autograd formula's
-setup_context/backward bodies, from the `autograd:` key (codegen/load_autograd.py)."""
+"""Translation of specs into their PyTorch registration (templates/python/torch.py.j2 → the
+package's torch.py): the schema of `torch.ops.<namespace>.<function>` and the autograd formula's
+setup_context/backward bodies, from the `autograd:` key (codegen/load_autograd.py). The namespace
+is the project's (`opgen` for opgen's own ops): a backward calls its gradient op in its own
+package's namespace, never another's."""
 
 from __future__ import annotations
 
 from codegen import pygen
 from codegen.model import Attr, Autograd, OpSpec
-from codegen.naming import snake_case
 
 _ATTR_TYPES = {"float": "float", "int": "int", "bool": "bool", "enum": "str", "string": "str", "type": "str",
                "list(int)": "int[]", "activation": "str", "list(activation)": "str[]"}
@@ -46,7 +47,7 @@ def schema(op: OpSpec) -> str:
     if attrs:
         params += ["*", *attrs]
     outs = ", ".join("Tensor[]" if getattr(o, "is_list", False) else "Tensor" for o in op.outputs)
-    return f"{snake_case(op.name)}({', '.join(params)}) -> " + (outs if len(op.outputs) == 1 else f"({outs})")
+    return f"{op.snake_name}({', '.join(params)}) -> " + (outs if len(op.outputs) == 1 else f"({outs})")
 
 
 def returns(op: OpSpec, value: str) -> str:
@@ -88,8 +89,9 @@ def setup_context_body(op: OpSpec) -> list[str]:
     return lines
 
 
-def backward_body(op: OpSpec, grad: OpSpec) -> list[str]:
-    """grads (one per forward output) → the gradient op's call → one gradient per forward input."""
+def backward_body(op: OpSpec, grad: OpSpec, namespace: str) -> list[str]:
+    """grads (one per forward output) → the gradient op's call (`torch.ops.<namespace>`) → one
+    gradient per forward input."""
     ag = op.autograd
     assert ag is not None
     inputs = [a.name for a in op.inputs]
@@ -118,7 +120,7 @@ def backward_body(op: OpSpec, grad: OpSpec) -> list[str]:
         source = attr_map.get(attr.name, attr.name if op.attr(attr.name) is not None else None)
         if source is not None:
             kwargs.append(f"{attr.name}=ctx.attrs[{source!r}]")
-    call = f"torch.ops.opgen.{snake_case(grad.name)}({', '.join(args + kwargs)})"
+    call = f"torch.ops.{namespace}.{grad.snake_name}({', '.join(args + kwargs)})"
     grad_outputs = [o.name for o in grad.outputs]
     results = {name: (f"grad_{of}" if (of := Autograd.grad_of(source)) else source) for name, source in ag.grads}
     read = set(results.values()) | set(ag.helper.args if ag.helper else ())
@@ -151,10 +153,10 @@ def no_gradient_reason(op: OpSpec) -> str:
 
 def params(op: OpSpec) -> str:
     """The implementation's parameters: the schema's, with its defaults (the dispatcher passes
-    only the keyword arguments the caller gave)."""
-    names = [a.name + ("=None" if a.optional else "") for a in op.inputs]
-    attrs = [a.name + ("=None" if _none_default(a) else f"={pygen.py_value(a.default)}" if a.has_default else "")
-             for a in op.attrs]
+    only the keyword arguments the caller gave), annotated for mypy --strict."""
+    names = [a.name + (": Any = None" if a.optional else ": Any") for a in op.inputs]
+    attrs = [a.name + (": Any = None" if _none_default(a) else f": Any = {pygen.py_value(a.default)}"
+                       if a.has_default else ": Any") for a in op.attrs]
     return ", ".join(names + (["*", *attrs] if attrs else []))
 
 
@@ -170,8 +172,9 @@ def setup_context_params(op: OpSpec) -> str:
         "ctx: Any, inputs: Any, output: Any"
 
 
-def gradient_doc(op: OpSpec) -> str:
-    """The reference page's sentence on the op's backward (Markdown)."""
+def gradient_doc(op: OpSpec, namespace: str, grad_function: str) -> str:
+    """The reference page's sentence on the op's backward (Markdown): its gradient op is
+    `torch.ops.<namespace>.<grad_function>`."""
     ag = op.autograd
     if ag is None:
         return f"**Not differentiable:** backward raises `RuntimeError: {op.name} has no gradient: " \
@@ -181,7 +184,7 @@ def gradient_doc(op: OpSpec) -> str:
         return ", ".join(f"`{n}`" for n in names)
 
     with_grad = [name for name, _ in ag.grads] + list(ag.helper.grads if ag.helper else ())
-    text = (f"**Differentiable.** Its backward calls `torch.ops.opgen.{snake_case(op.gradient or '')}`; "
+    text = (f"**Differentiable.** Its backward calls `torch.ops.{namespace}.{grad_function}`; "
             f"gradients flow from {code(ag.outputs)} to {code(with_grad)}")
     if ag.requires.clauses:
         text += f" (only when the forward ran with {ag.requires.text()})"

@@ -61,12 +61,13 @@ def expected_files(specs: Path = SPECS) -> set[str]:
     """What generate must write for a spec folder: per op a wrapper, a kernel if it has one and a
     page; per group an __init__; the package files (the torch registration; the activation
     library's module when the folder has one)."""
-    files = {"__init__.py", "py.typed", "docs/index.md", "torch.py"}  # torch.py: the PyTorch registration
+    # torch.py: the PyTorch registration; _opgen.py: the opgen version and generated-code ABI, checked at import
+    files = {"__init__.py", "_opgen.py", "py.typed", "docs/index.md", "torch.py"}
     ops = load_specs(specs)
     if ops.activations.kinds:
         files.add("activations.py")
     for op in ops:
-        base = f"{op.group}/{snake_case(op.name)}"
+        base = f"{op.group}/{op.snake_name}"
         files |= {f"{base}.py", f"docs/{base}.md", f"{op.group}/__init__.py"}
         if op.kernel is not None:
             files.add(f"{base}.cu")
