@@ -177,14 +177,22 @@ def test_opgens_own_kernels_are_named_from_the_repository_root() -> None:
 
 
 # -- two packages, one process -------------------------------------------------------------------------
+def two_packages(tmp_path: Path, importable: list[str], prefix: str, module: str = "") -> list[ModuleType]:
+    """Two projects with the same ops (Scale, ScaleGrad), `<prefix>_a_ops` whose kernel adds 0 and
+    `<prefix>_b_ops` whose kernel adds 1, generated in two folders and imported (`module` of each)."""
+    loaded = []
+    for name, offset in (("a", 0.0), ("b", 1.0)):
+        generate(write_project(tmp_path / name, f"{prefix}_{name}_ops", offset=offset))
+        sys.path.insert(1, str(tmp_path / name))
+        try:
+            loaded.append(load(importable, f"{prefix}_{name}_ops{module}"))
+        finally:
+            sys.path.remove(str(tmp_path / name))
+    return loaded
+
+
 def test_two_packages_with_the_same_op_names_run_side_by_side(tmp_path: Path, importable: list[str]) -> None:
-    generate(write_project(tmp_path / "a", "side_a_ops", offset=0.0))
-    generate(write_project(tmp_path / "b", "side_b_ops", offset=1.0))
-    sys.path[1:1] = [str(tmp_path / "a"), str(tmp_path / "b")]
-    try:
-        a, b = load(importable, "side_a_ops"), load(importable, "side_b_ops")
-    finally:
-        del sys.path[1:3]
+    a, b = two_packages(tmp_path, importable, "side")
     x = np.arange(6, dtype=np.float32).reshape(2, 3)
     for _ in range(2):  # the kernel caches (disk and loaded modules) keep the two apart, either order
         np.testing.assert_array_equal(a.scale(x, scope="cpu").y, 2 * x)
@@ -195,13 +203,7 @@ def test_two_packages_with_the_same_op_names_run_side_by_side(tmp_path: Path, im
 
 def test_two_packages_torch_ops_each_call_their_own_gradient(tmp_path: Path, importable: list[str]) -> None:
     torch = pytest.importorskip("torch")
-    generate(write_project(tmp_path / "a", "grad_a_ops", offset=0.0))
-    generate(write_project(tmp_path / "b", "grad_b_ops", offset=1.0))
-    sys.path[1:1] = [str(tmp_path / "a"), str(tmp_path / "b")]
-    try:
-        ta, tb = load(importable, "grad_a_ops.torch"), load(importable, "grad_b_ops.torch")
-    finally:
-        del sys.path[1:3]
+    ta, tb = two_packages(tmp_path, importable, "grad", ".torch")
     assert (ta.NAMESPACE, tb.NAMESPACE) == ("grad_a_ops", "grad_b_ops")
     for namespace, offset in (("grad_a_ops", 0.0), ("grad_b_ops", 1.0)):
         x = torch.arange(6, dtype=torch.float32).reshape(2, 3).requires_grad_()
