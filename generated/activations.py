@@ -1,7 +1,7 @@
-# generated from specs/_vocab/activations.yaml by opgen — do not edit
+# generated from codegen/_vocab/activations.yaml by opgen — do not edit (opgen 0.1.0)
 """The activation library: `Activation.leaky_relu(alpha=0.1)`, or a plain name such as "tanh".
 
-Declared once in specs/_vocab/activations.yaml; the same declaration gives the kernels their
+Declared once in codegen/_vocab/activations.yaml; the same declaration gives the kernels their
 device functions and the reference pages their table. Functions:
     identity(): x
     linear(alpha=1.0, beta=0.0): alpha·x + beta

@@ -1,11 +1,12 @@
-# generated from specs/ by opgen — do not edit
+# generated from specs/ by opgen — do not edit (opgen 0.1.0)
 """Every op of this package as a PyTorch op: `import generated.torch`, then
-`torch.ops.opgen.<snake_name>(...)`. Generated from the specs: the schema (inputs positional in spec
+`torch.ops.opgen.<function>(...)`. Generated from the specs: the schema (inputs positional in spec
 order, attrs keyword-only with their defaults, outputs a tuple in spec order), one implementation for
 CPU and CUDA tensors through the op's wrapper (the tensors' device picks the backend; CUDA work runs
 on torch's current stream), a fake implementation from the spec's shape and dtype rules (for
-torch.compile, symbolic sizes included), and autograd from the forward op's `autograd:` key.
-An op without a gradient raises a clear error in backward. docs/pytorch.md explains it all.
+torch.compile, symbolic sizes included), and autograd from the forward op's `autograd:` key (the
+backward calls the gradient op of this package's namespace). An op without a gradient raises a clear
+error in backward. opgen's docs/pytorch.md explains it all.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 
 import torch
 
+# isort: split
 from codegen.runtime import torch_bridge as _tb
 from codegen.runtime.torch_nn import GRU, LSTM, RNN, BatchNorm2d  # noqa: F401  (drop-in modules: docs/pytorch.md)
 
@@ -42,7 +44,11 @@ NOT_REGISTERED: dict[str, str] = {
     'UnbatchGrad': 'its result depends on what other threads submit to the same batch, which a traced graph cannot express; call it (or batch_function) from Python around a compiled model',
 }
 
-_LIB = torch.library.Library("opgen", "FRAGMENT")
+#: The torch namespace of this package's ops: torch.ops.opgen.<function>.
+NAMESPACE = 'opgen'
+
+_Library: Any = torch.library.Library  # (unannotated in torch: called through Any for mypy --strict)
+_LIB = _Library(NAMESPACE, "FRAGMENT")
 
 
 def _no_gradient(op: str, why: str) -> Any:
@@ -59,12 +65,12 @@ def _no_context(ctx: Any, inputs: Any, keyword_only_inputs: Any, output: Any) ->
 _LIB.define("bias_add(Tensor value, Tensor bias, *, str data_format='NHWC') -> Tensor")
 
 
-def _bias_add_impl(value, bias, *, data_format='NHWC') -> Any:
+def _bias_add_impl(value: Any, bias: Any, *, data_format: Any = 'NHWC') -> Any:
     out = _tb.run_registered('BiasAdd', _bias_add._compute, {'value': value, 'bias': bias}, (data_format, ))
     return out[0]
 
 
-def _bias_add_fake(value, bias, *, data_format='NHWC') -> Any:
+def _bias_add_fake(value: Any, bias: Any, *, data_format: Any = 'NHWC') -> Any:
     backend = _tb.FakeBackend(value, bias)
     out = _bias_add._fake(backend, value, bias, data_format)
     return out[0]
@@ -95,12 +101,12 @@ torch.library.register_autograd('opgen::bias_add', _bias_add_backward,
 _LIB.define("bias_add_grad(Tensor out_backprop, *, str data_format='NHWC') -> Tensor")
 
 
-def _bias_add_grad_impl(out_backprop, *, data_format='NHWC') -> Any:
+def _bias_add_grad_impl(out_backprop: Any, *, data_format: Any = 'NHWC') -> Any:
     out = _tb.run_registered('BiasAddGrad', _bias_add_grad._compute, {'out_backprop': out_backprop}, (data_format, ))
     return out[0]
 
 
-def _bias_add_grad_fake(out_backprop, *, data_format='NHWC') -> Any:
+def _bias_add_grad_fake(out_backprop: Any, *, data_format: Any = 'NHWC') -> Any:
     backend = _tb.FakeBackend(out_backprop)
     out = _bias_add_grad._fake(backend, out_backprop, data_format)
     return out[0]
@@ -117,12 +123,12 @@ torch.library.register_autograd('opgen::bias_add_grad', _no_gradient('BiasAddGra
 _LIB.define("fused_batch_norm_grad_v3(Tensor y_backprop, Tensor x, Tensor scale, Tensor reserve_space_1, Tensor reserve_space_2, Tensor reserve_space_3, *, float epsilon=0.0001, str data_format='NHWC', bool is_training=True) -> (Tensor, Tensor, Tensor, Tensor, Tensor)")
 
 
-def _fused_batch_norm_grad_v3_impl(y_backprop, x, scale, reserve_space_1, reserve_space_2, reserve_space_3, *, epsilon=0.0001, data_format='NHWC', is_training=True) -> Any:
+def _fused_batch_norm_grad_v3_impl(y_backprop: Any, x: Any, scale: Any, reserve_space_1: Any, reserve_space_2: Any, reserve_space_3: Any, *, epsilon: Any = 0.0001, data_format: Any = 'NHWC', is_training: Any = True) -> Any:
     out = _tb.run_registered('FusedBatchNormGradV3', _fused_batch_norm_grad_v3._compute, {'y_backprop': y_backprop, 'x': x, 'scale': scale, 'reserve_space_1': reserve_space_1, 'reserve_space_2': reserve_space_2, 'reserve_space_3': reserve_space_3}, (epsilon, data_format, is_training))
     return tuple(out)
 
 
-def _fused_batch_norm_grad_v3_fake(y_backprop, x, scale, reserve_space_1, reserve_space_2, reserve_space_3, *, epsilon=0.0001, data_format='NHWC', is_training=True) -> Any:
+def _fused_batch_norm_grad_v3_fake(y_backprop: Any, x: Any, scale: Any, reserve_space_1: Any, reserve_space_2: Any, reserve_space_3: Any, *, epsilon: Any = 0.0001, data_format: Any = 'NHWC', is_training: Any = True) -> Any:
     backend = _tb.FakeBackend(y_backprop, x, scale, reserve_space_1, reserve_space_2, reserve_space_3)
     out = _fused_batch_norm_grad_v3._fake(backend, y_backprop, x, scale, reserve_space_1, reserve_space_2, reserve_space_3, epsilon, data_format, is_training)
     return tuple(out)
@@ -139,12 +145,12 @@ torch.library.register_autograd('opgen::fused_batch_norm_grad_v3', _no_gradient(
 _LIB.define("fused_batch_norm_v3(Tensor x, Tensor scale, Tensor offset, Tensor mean, Tensor variance, *, float epsilon=0.0001, float exponential_avg_factor=1.0, str data_format='NHWC', bool is_training=True) -> (Tensor, Tensor, Tensor, Tensor, Tensor, Tensor)")
 
 
-def _fused_batch_norm_v3_impl(x, scale, offset, mean, variance, *, epsilon=0.0001, exponential_avg_factor=1.0, data_format='NHWC', is_training=True) -> Any:
+def _fused_batch_norm_v3_impl(x: Any, scale: Any, offset: Any, mean: Any, variance: Any, *, epsilon: Any = 0.0001, exponential_avg_factor: Any = 1.0, data_format: Any = 'NHWC', is_training: Any = True) -> Any:
     out = _tb.run_registered('FusedBatchNormV3', _fused_batch_norm_v3._compute, {'x': x, 'scale': scale, 'offset': offset, 'mean': mean, 'variance': variance}, (epsilon, exponential_avg_factor, data_format, is_training))
     return tuple(out)
 
 
-def _fused_batch_norm_v3_fake(x, scale, offset, mean, variance, *, epsilon=0.0001, exponential_avg_factor=1.0, data_format='NHWC', is_training=True) -> Any:
+def _fused_batch_norm_v3_fake(x: Any, scale: Any, offset: Any, mean: Any, variance: Any, *, epsilon: Any = 0.0001, exponential_avg_factor: Any = 1.0, data_format: Any = 'NHWC', is_training: Any = True) -> Any:
     backend = _tb.FakeBackend(x, scale, offset, mean, variance)
     out = _fused_batch_norm_v3._fake(backend, x, scale, offset, mean, variance, epsilon, exponential_avg_factor, data_format, is_training)
     return tuple(out)
@@ -178,12 +184,12 @@ torch.library.register_autograd('opgen::fused_batch_norm_v3', _fused_batch_norm_
 _LIB.define('layer_norm(Tensor x, Tensor? gamma=None, Tensor? beta=None, *, float epsilon=1e-05) -> (Tensor, Tensor, Tensor)')
 
 
-def _layer_norm_impl(x, gamma=None, beta=None, *, epsilon=1e-05) -> Any:
+def _layer_norm_impl(x: Any, gamma: Any = None, beta: Any = None, *, epsilon: Any = 1e-05) -> Any:
     out = _tb.run_registered('LayerNorm', _layer_norm._compute, {'x': x, 'gamma': gamma, 'beta': beta}, (epsilon, ))
     return tuple(out)
 
 
-def _layer_norm_fake(x, gamma=None, beta=None, *, epsilon=1e-05) -> Any:
+def _layer_norm_fake(x: Any, gamma: Any = None, beta: Any = None, *, epsilon: Any = 1e-05) -> Any:
     backend = _tb.FakeBackend(x, gamma, beta)
     out = _layer_norm._fake(backend, x, gamma, beta, epsilon)
     return tuple(out)
@@ -220,12 +226,12 @@ torch.library.register_autograd('opgen::layer_norm', _layer_norm_backward,
 _LIB.define('layer_norm_grad(Tensor dy, Tensor x, Tensor mean, Tensor rstd, Tensor? gamma=None) -> (Tensor, Tensor, Tensor)')
 
 
-def _layer_norm_grad_impl(dy, x, mean, rstd, gamma=None) -> Any:
+def _layer_norm_grad_impl(dy: Any, x: Any, mean: Any, rstd: Any, gamma: Any = None) -> Any:
     out = _tb.run_registered('LayerNormGrad', _layer_norm_grad._compute, {'dy': dy, 'x': x, 'mean': mean, 'rstd': rstd, 'gamma': gamma}, ())
     return tuple(out)
 
 
-def _layer_norm_grad_fake(dy, x, mean, rstd, gamma=None) -> Any:
+def _layer_norm_grad_fake(dy: Any, x: Any, mean: Any, rstd: Any, gamma: Any = None) -> Any:
     backend = _tb.FakeBackend(dy, x, mean, rstd, gamma)
     out = _layer_norm_grad._fake(backend, dy, x, mean, rstd, gamma)
     return tuple(out)
@@ -242,12 +248,12 @@ torch.library.register_autograd('opgen::layer_norm_grad', _no_gradient('LayerNor
 _LIB.define('softmax(Tensor x, *, int axis=-1) -> Tensor')
 
 
-def _softmax_impl(x, *, axis=-1) -> Any:
+def _softmax_impl(x: Any, *, axis: Any = -1) -> Any:
     out = _tb.run_registered('Softmax', _softmax._compute, {'x': x}, (axis, ))
     return out[0]
 
 
-def _softmax_fake(x, *, axis=-1) -> Any:
+def _softmax_fake(x: Any, *, axis: Any = -1) -> Any:
     backend = _tb.FakeBackend(x)
     out = _softmax._fake(backend, x, axis)
     return out[0]
@@ -280,12 +286,12 @@ torch.library.register_autograd('opgen::softmax', _softmax_backward,
 _LIB.define('softmax_grad(Tensor y, Tensor dy, *, int axis=-1) -> Tensor')
 
 
-def _softmax_grad_impl(y, dy, *, axis=-1) -> Any:
+def _softmax_grad_impl(y: Any, dy: Any, *, axis: Any = -1) -> Any:
     out = _tb.run_registered('SoftmaxGrad', _softmax_grad._compute, {'y': y, 'dy': dy}, (axis, ))
     return out[0]
 
 
-def _softmax_grad_fake(y, dy, *, axis=-1) -> Any:
+def _softmax_grad_fake(y: Any, dy: Any, *, axis: Any = -1) -> Any:
     backend = _tb.FakeBackend(y, dy)
     out = _softmax_grad._fake(backend, y, dy, axis)
     return out[0]
@@ -302,12 +308,12 @@ torch.library.register_autograd('opgen::softmax_grad', _no_gradient('SoftmaxGrad
 _LIB.define("cudnn_rnn_backprop_v3(Tensor input, Tensor input_h, Tensor input_c, Tensor params, Tensor sequence_lengths, Tensor output, Tensor output_h, Tensor output_c, Tensor output_backprop, Tensor output_h_backprop, Tensor output_c_backprop, Tensor reserve_space, Tensor host_reserved, *, str rnn_mode='lstm', str input_mode='linear_input', str direction='unidirectional', float dropout=0.0, int seed=0, int seed2=0, int num_proj=0, bool time_major=True) -> (Tensor, Tensor, Tensor, Tensor)")
 
 
-def _cudnn_rnn_backprop_v3_impl(input, input_h, input_c, params, sequence_lengths, output, output_h, output_c, output_backprop, output_h_backprop, output_c_backprop, reserve_space, host_reserved, *, rnn_mode='lstm', input_mode='linear_input', direction='unidirectional', dropout=0.0, seed=0, seed2=0, num_proj=0, time_major=True) -> Any:
+def _cudnn_rnn_backprop_v3_impl(input: Any, input_h: Any, input_c: Any, params: Any, sequence_lengths: Any, output: Any, output_h: Any, output_c: Any, output_backprop: Any, output_h_backprop: Any, output_c_backprop: Any, reserve_space: Any, host_reserved: Any, *, rnn_mode: Any = 'lstm', input_mode: Any = 'linear_input', direction: Any = 'unidirectional', dropout: Any = 0.0, seed: Any = 0, seed2: Any = 0, num_proj: Any = 0, time_major: Any = True) -> Any:
     out = _tb.run_registered('CudnnRNNBackpropV3', _cudnn_rnn_backprop_v3._compute, {'input': input, 'input_h': input_h, 'input_c': input_c, 'params': params, 'sequence_lengths': sequence_lengths, 'output': output, 'output_h': output_h, 'output_c': output_c, 'output_backprop': output_backprop, 'output_h_backprop': output_h_backprop, 'output_c_backprop': output_c_backprop, 'reserve_space': reserve_space, 'host_reserved': host_reserved}, (rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj, time_major))
     return tuple(out)
 
 
-def _cudnn_rnn_backprop_v3_fake(input, input_h, input_c, params, sequence_lengths, output, output_h, output_c, output_backprop, output_h_backprop, output_c_backprop, reserve_space, host_reserved, *, rnn_mode='lstm', input_mode='linear_input', direction='unidirectional', dropout=0.0, seed=0, seed2=0, num_proj=0, time_major=True) -> Any:
+def _cudnn_rnn_backprop_v3_fake(input: Any, input_h: Any, input_c: Any, params: Any, sequence_lengths: Any, output: Any, output_h: Any, output_c: Any, output_backprop: Any, output_h_backprop: Any, output_c_backprop: Any, reserve_space: Any, host_reserved: Any, *, rnn_mode: Any = 'lstm', input_mode: Any = 'linear_input', direction: Any = 'unidirectional', dropout: Any = 0.0, seed: Any = 0, seed2: Any = 0, num_proj: Any = 0, time_major: Any = True) -> Any:
     backend = _tb.FakeBackend(input, input_h, input_c, params, sequence_lengths, output, output_h, output_c, output_backprop, output_h_backprop, output_c_backprop, reserve_space, host_reserved)
     out = _cudnn_rnn_backprop_v3._fake(backend, input, input_h, input_c, params, sequence_lengths, output, output_h, output_c, output_backprop, output_h_backprop, output_c_backprop, reserve_space, host_reserved, rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj, time_major)
     return tuple(out)
@@ -324,12 +330,12 @@ torch.library.register_autograd('opgen::cudnn_rnn_backprop_v3', _no_gradient('Cu
 _LIB.define("cudnn_rnn_canonical_to_params_v2(int num_layers, int num_units, int input_size, Tensor[] weights, Tensor[] biases, *, int num_params_weights=0, int num_params_biases=0, str rnn_mode='lstm', str input_mode='linear_input', str direction='unidirectional', float dropout=0.0, int seed=0, int seed2=0, int num_proj=0) -> Tensor")
 
 
-def _cudnn_rnn_canonical_to_params_v2_impl(num_layers, num_units, input_size, weights, biases, *, num_params_weights=0, num_params_biases=0, rnn_mode='lstm', input_mode='linear_input', direction='unidirectional', dropout=0.0, seed=0, seed2=0, num_proj=0) -> Any:
+def _cudnn_rnn_canonical_to_params_v2_impl(num_layers: Any, num_units: Any, input_size: Any, weights: Any, biases: Any, *, num_params_weights: Any = 0, num_params_biases: Any = 0, rnn_mode: Any = 'lstm', input_mode: Any = 'linear_input', direction: Any = 'unidirectional', dropout: Any = 0.0, seed: Any = 0, seed2: Any = 0, num_proj: Any = 0) -> Any:
     out = _tb.run_registered('CudnnRNNCanonicalToParamsV2', _cudnn_rnn_canonical_to_params_v2._compute, {'num_layers': num_layers, 'num_units': num_units, 'input_size': input_size, 'weights': weights, 'biases': biases}, (num_params_weights, num_params_biases, rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj))
     return out[0]
 
 
-def _cudnn_rnn_canonical_to_params_v2_fake(num_layers, num_units, input_size, weights, biases, *, num_params_weights=0, num_params_biases=0, rnn_mode='lstm', input_mode='linear_input', direction='unidirectional', dropout=0.0, seed=0, seed2=0, num_proj=0) -> Any:
+def _cudnn_rnn_canonical_to_params_v2_fake(num_layers: Any, num_units: Any, input_size: Any, weights: Any, biases: Any, *, num_params_weights: Any = 0, num_params_biases: Any = 0, rnn_mode: Any = 'lstm', input_mode: Any = 'linear_input', direction: Any = 'unidirectional', dropout: Any = 0.0, seed: Any = 0, seed2: Any = 0, num_proj: Any = 0) -> Any:
     backend = _tb.FakeBackend(num_layers, num_units, input_size, weights, biases)
     out = _cudnn_rnn_canonical_to_params_v2._fake(backend, num_layers, num_units, input_size, weights, biases, num_params_weights, num_params_biases, rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj)
     return out[0]
@@ -346,12 +352,12 @@ torch.library.register_autograd('opgen::cudnn_rnn_canonical_to_params_v2', _no_g
 _LIB.define("cudnn_rnn_params_size(int num_layers, int num_units, int input_size, *, str t, str s, str rnn_mode='lstm', str input_mode='linear_input', str direction='unidirectional', float dropout=0.0, int seed=0, int seed2=0, int num_proj=0) -> Tensor")
 
 
-def _cudnn_rnn_params_size_impl(num_layers, num_units, input_size, *, t, s, rnn_mode='lstm', input_mode='linear_input', direction='unidirectional', dropout=0.0, seed=0, seed2=0, num_proj=0) -> Any:
+def _cudnn_rnn_params_size_impl(num_layers: Any, num_units: Any, input_size: Any, *, t: Any, s: Any, rnn_mode: Any = 'lstm', input_mode: Any = 'linear_input', direction: Any = 'unidirectional', dropout: Any = 0.0, seed: Any = 0, seed2: Any = 0, num_proj: Any = 0) -> Any:
     out = _tb.run_registered('CudnnRNNParamsSize', _cudnn_rnn_params_size._compute, {'num_layers': num_layers, 'num_units': num_units, 'input_size': input_size}, (t, s, rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj))
     return out[0]
 
 
-def _cudnn_rnn_params_size_fake(num_layers, num_units, input_size, *, t, s, rnn_mode='lstm', input_mode='linear_input', direction='unidirectional', dropout=0.0, seed=0, seed2=0, num_proj=0) -> Any:
+def _cudnn_rnn_params_size_fake(num_layers: Any, num_units: Any, input_size: Any, *, t: Any, s: Any, rnn_mode: Any = 'lstm', input_mode: Any = 'linear_input', direction: Any = 'unidirectional', dropout: Any = 0.0, seed: Any = 0, seed2: Any = 0, num_proj: Any = 0) -> Any:
     backend = _tb.FakeBackend(num_layers, num_units, input_size)
     out = _cudnn_rnn_params_size._fake(backend, num_layers, num_units, input_size, t, s, rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj)
     return out[0]
@@ -367,12 +373,12 @@ torch.library.register_autograd('opgen::cudnn_rnn_params_size', _no_gradient('Cu
 _LIB.define("cudnn_rnn_params_to_canonical_v2(int num_layers, int num_units, int input_size, Tensor params, *, int num_params_weights, int num_params_biases, str rnn_mode='lstm', str input_mode='linear_input', str direction='unidirectional', float dropout=0.0, int seed=0, int seed2=0, int num_proj=0) -> (Tensor[], Tensor[])")
 
 
-def _cudnn_rnn_params_to_canonical_v2_impl(num_layers, num_units, input_size, params, *, num_params_weights, num_params_biases, rnn_mode='lstm', input_mode='linear_input', direction='unidirectional', dropout=0.0, seed=0, seed2=0, num_proj=0) -> Any:
+def _cudnn_rnn_params_to_canonical_v2_impl(num_layers: Any, num_units: Any, input_size: Any, params: Any, *, num_params_weights: Any, num_params_biases: Any, rnn_mode: Any = 'lstm', input_mode: Any = 'linear_input', direction: Any = 'unidirectional', dropout: Any = 0.0, seed: Any = 0, seed2: Any = 0, num_proj: Any = 0) -> Any:
     out = _tb.run_registered('CudnnRNNParamsToCanonicalV2', _cudnn_rnn_params_to_canonical_v2._compute, {'num_layers': num_layers, 'num_units': num_units, 'input_size': input_size, 'params': params}, (num_params_weights, num_params_biases, rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj))
     return tuple(out)
 
 
-def _cudnn_rnn_params_to_canonical_v2_fake(num_layers, num_units, input_size, params, *, num_params_weights, num_params_biases, rnn_mode='lstm', input_mode='linear_input', direction='unidirectional', dropout=0.0, seed=0, seed2=0, num_proj=0) -> Any:
+def _cudnn_rnn_params_to_canonical_v2_fake(num_layers: Any, num_units: Any, input_size: Any, params: Any, *, num_params_weights: Any, num_params_biases: Any, rnn_mode: Any = 'lstm', input_mode: Any = 'linear_input', direction: Any = 'unidirectional', dropout: Any = 0.0, seed: Any = 0, seed2: Any = 0, num_proj: Any = 0) -> Any:
     backend = _tb.FakeBackend(num_layers, num_units, input_size, params)
     out = _cudnn_rnn_params_to_canonical_v2._fake(backend, num_layers, num_units, input_size, params, num_params_weights, num_params_biases, rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj)
     return tuple(out)
@@ -389,12 +395,12 @@ torch.library.register_autograd('opgen::cudnn_rnn_params_to_canonical_v2', _no_g
 _LIB.define("cudnn_rnn_v3(Tensor input, Tensor input_h, Tensor input_c, Tensor params, Tensor sequence_lengths, *, str rnn_mode='lstm', str input_mode='linear_input', str direction='unidirectional', float dropout=0.0, int seed=0, int seed2=0, int num_proj=0, bool is_training=True, bool time_major=True) -> (Tensor, Tensor, Tensor, Tensor, Tensor)")
 
 
-def _cudnn_rnn_v3_impl(input, input_h, input_c, params, sequence_lengths, *, rnn_mode='lstm', input_mode='linear_input', direction='unidirectional', dropout=0.0, seed=0, seed2=0, num_proj=0, is_training=True, time_major=True) -> Any:
+def _cudnn_rnn_v3_impl(input: Any, input_h: Any, input_c: Any, params: Any, sequence_lengths: Any, *, rnn_mode: Any = 'lstm', input_mode: Any = 'linear_input', direction: Any = 'unidirectional', dropout: Any = 0.0, seed: Any = 0, seed2: Any = 0, num_proj: Any = 0, is_training: Any = True, time_major: Any = True) -> Any:
     out = _tb.run_registered('CudnnRNNV3', _cudnn_rnn_v3._compute, {'input': input, 'input_h': input_h, 'input_c': input_c, 'params': params, 'sequence_lengths': sequence_lengths}, (rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj, is_training, time_major))
     return tuple(out)
 
 
-def _cudnn_rnn_v3_fake(input, input_h, input_c, params, sequence_lengths, *, rnn_mode='lstm', input_mode='linear_input', direction='unidirectional', dropout=0.0, seed=0, seed2=0, num_proj=0, is_training=True, time_major=True) -> Any:
+def _cudnn_rnn_v3_fake(input: Any, input_h: Any, input_c: Any, params: Any, sequence_lengths: Any, *, rnn_mode: Any = 'lstm', input_mode: Any = 'linear_input', direction: Any = 'unidirectional', dropout: Any = 0.0, seed: Any = 0, seed2: Any = 0, num_proj: Any = 0, is_training: Any = True, time_major: Any = True) -> Any:
     backend = _tb.FakeBackend(input, input_h, input_c, params, sequence_lengths)
     out = _cudnn_rnn_v3._fake(backend, input, input_h, input_c, params, sequence_lengths, rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj, is_training, time_major)
     return tuple(out)
@@ -431,12 +437,12 @@ torch.library.register_autograd('opgen::cudnn_rnn_v3', _cudnn_rnn_v3_backward,
 _LIB.define("dml_rnn(Tensor input, Tensor weight, Tensor recurrence, Tensor? bias=None, Tensor? hidden_init=None, Tensor? sequence_lengths=None, *, str direction='forward', str[]? activations=None) -> (Tensor, Tensor)")
 
 
-def _dml_rnn_impl(input, weight, recurrence, bias=None, hidden_init=None, sequence_lengths=None, *, direction='forward', activations=None) -> Any:
+def _dml_rnn_impl(input: Any, weight: Any, recurrence: Any, bias: Any = None, hidden_init: Any = None, sequence_lengths: Any = None, *, direction: Any = 'forward', activations: Any = None) -> Any:
     out = _tb.run_registered('DmlRnn', _dml_rnn._compute, {'input': input, 'weight': weight, 'recurrence': recurrence, 'bias': bias, 'hidden_init': hidden_init, 'sequence_lengths': sequence_lengths}, (direction, activations if activations is not None else 'tanh'))
     return tuple(out)
 
 
-def _dml_rnn_fake(input, weight, recurrence, bias=None, hidden_init=None, sequence_lengths=None, *, direction='forward', activations=None) -> Any:
+def _dml_rnn_fake(input: Any, weight: Any, recurrence: Any, bias: Any = None, hidden_init: Any = None, sequence_lengths: Any = None, *, direction: Any = 'forward', activations: Any = None) -> Any:
     backend = _tb.FakeBackend(input, weight, recurrence, bias, hidden_init, sequence_lengths)
     out = _dml_rnn._fake(backend, input, weight, recurrence, bias, hidden_init, sequence_lengths, direction, activations if activations is not None else 'tanh')
     return tuple(out)
@@ -453,13 +459,13 @@ torch.library.register_autograd('opgen::dml_rnn', _no_gradient('DmlRnn', 'its sp
 _LIB.define('gru_block_cell(Tensor x, Tensor h_prev, Tensor w_ru, Tensor w_c, Tensor b_ru, Tensor b_c) -> (Tensor, Tensor, Tensor, Tensor)')
 
 
-def _gru_block_cell_impl(x, h_prev, w_ru, w_c, b_ru, b_c) -> Any:
+def _gru_block_cell_impl(x: Any, h_prev: Any, w_ru: Any, w_c: Any, b_ru: Any, b_c: Any) -> Any:
     warnings.warn("GRUBlockCell is deprecated: " + 'TensorFlow has deprecated GRUBlockCell. Its page warns that the API will be removed in a future version once its replacement is stable.', DeprecationWarning, stacklevel=2)
     out = _tb.run_registered('GRUBlockCell', _gru_block_cell._compute, {'x': x, 'h_prev': h_prev, 'w_ru': w_ru, 'w_c': w_c, 'b_ru': b_ru, 'b_c': b_c}, ())
     return tuple(out)
 
 
-def _gru_block_cell_fake(x, h_prev, w_ru, w_c, b_ru, b_c) -> Any:
+def _gru_block_cell_fake(x: Any, h_prev: Any, w_ru: Any, w_c: Any, b_ru: Any, b_c: Any) -> Any:
     backend = _tb.FakeBackend(x, h_prev, w_ru, w_c, b_ru, b_c)
     out = _gru_block_cell._fake(backend, x, h_prev, w_ru, w_c, b_ru, b_c)
     return tuple(out)
@@ -495,13 +501,13 @@ torch.library.register_autograd('opgen::gru_block_cell', _gru_block_cell_backwar
 _LIB.define('gru_block_cell_grad(Tensor x, Tensor h_prev, Tensor w_ru, Tensor w_c, Tensor b_ru, Tensor b_c, Tensor r, Tensor u, Tensor c, Tensor d_h) -> (Tensor, Tensor, Tensor, Tensor)')
 
 
-def _gru_block_cell_grad_impl(x, h_prev, w_ru, w_c, b_ru, b_c, r, u, c, d_h) -> Any:
+def _gru_block_cell_grad_impl(x: Any, h_prev: Any, w_ru: Any, w_c: Any, b_ru: Any, b_c: Any, r: Any, u: Any, c: Any, d_h: Any) -> Any:
     warnings.warn("GRUBlockCellGrad is deprecated: " + 'TensorFlow has deprecated GRUBlockCellGrad. Its page warns that the API will be removed in a future version once its replacement is stable.', DeprecationWarning, stacklevel=2)
     out = _tb.run_registered('GRUBlockCellGrad', _gru_block_cell_grad._compute, {'x': x, 'h_prev': h_prev, 'w_ru': w_ru, 'w_c': w_c, 'b_ru': b_ru, 'b_c': b_c, 'r': r, 'u': u, 'c': c, 'd_h': d_h}, ())
     return tuple(out)
 
 
-def _gru_block_cell_grad_fake(x, h_prev, w_ru, w_c, b_ru, b_c, r, u, c, d_h) -> Any:
+def _gru_block_cell_grad_fake(x: Any, h_prev: Any, w_ru: Any, w_c: Any, b_ru: Any, b_c: Any, r: Any, u: Any, c: Any, d_h: Any) -> Any:
     backend = _tb.FakeBackend(x, h_prev, w_ru, w_c, b_ru, b_c, r, u, c, d_h)
     out = _gru_block_cell_grad._fake(backend, x, h_prev, w_ru, w_c, b_ru, b_c, r, u, c, d_h)
     return tuple(out)

@@ -1,4 +1,4 @@
-# generated from specs/batching/batch.yaml by opgen — do not edit
+# generated from specs/batching/batch.yaml by opgen — do not edit (opgen 0.1.0)
 """Batch: Batches all the input tensors of concurrent calls nondeterministically."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-# generated from specs/batching/unbatch.yaml by opgen — do not edit
+# generated from specs/batching/unbatch.yaml by opgen — do not edit (opgen 0.1.0)
 """Unbatch: Reverses the operation of Batch for a single output tensor."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-# generated from specs/batching/unbatch_grad.yaml by opgen — do not edit
+# generated from specs/batching/unbatch_grad.yaml by opgen — do not edit (opgen 0.1.0)
 """UnbatchGrad: Gradient of Unbatch."""
 
 from __future__ import annotations

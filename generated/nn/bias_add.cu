@@ -1,13 +1,13 @@
-// generated from specs/nn/bias_add.yaml by opgen — do not edit
+// generated from specs/nn/bias_add.yaml by opgen — do not edit (opgen 0.1.0)
 #line 3 "generated/nn/bias_add.cu"
 /* BiasAdd: Adds a bias to the channel dimension of value.
- * Kernel source: templates/kernels/nn/bias_add.cu; entry points generated from the launch
+ * Kernel source: codegen/templates/kernels/nn/bias_add.cu; entry points generated from the launch
  * plan in specs/nn/bias_add.yaml. The same text is compiled by NVRTC for the GPU and by the host
  * C++ compiler against opgen's emulation header for the cpu backend. */
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 
-#line 1 "templates/kernels/_common.cuh"
+#line 1 "codegen/templates/kernels/_common.cuh"
 // Shared device helpers for opgen kernels: conversions between storage types and float, and
 // block-wide reductions. Kernel templates include this file with a Jinja include tag.
 namespace opgen {
@@ -571,7 +571,7 @@ __device__ __forceinline__ float2 column_total(const float* __restrict__ partial
 }
 
 }  // namespace opgen
-#line 2 "templates/kernels/nn/bias_add.cu"
+#line 2 "codegen/templates/kernels/nn/bias_add.cu"
 
 // BiasAdd and BiasAddGrad over value viewed as [outer, C, inner] (NHWC: inner = 1). One kernel per
 // step for both launch plans: a block of one thread (the cpu plan) walks its share in order, in runs

@@ -1,13 +1,13 @@
-// generated from specs/nn/fused_batch_norm_grad_v3.yaml by opgen — do not edit
+// generated from specs/nn/fused_batch_norm_grad_v3.yaml by opgen — do not edit (opgen 0.1.0)
 #line 3 "generated/nn/fused_batch_norm_grad_v3.cu"
 /* FusedBatchNormGradV3: Gradient for batch normalization.
- * Kernel source: templates/kernels/nn/fused_batch_norm.cu; entry points generated from the launch
+ * Kernel source: codegen/templates/kernels/nn/fused_batch_norm.cu; entry points generated from the launch
  * plan in specs/nn/fused_batch_norm_grad_v3.yaml. The same text is compiled by NVRTC for the GPU and by the host
  * C++ compiler against opgen's emulation header for the cpu backend. */
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 
-#line 1 "templates/kernels/_common.cuh"
+#line 1 "codegen/templates/kernels/_common.cuh"
 // Shared device helpers for opgen kernels: conversions between storage types and float, and
 // block-wide reductions. Kernel templates include this file with a Jinja include tag.
 namespace opgen {
@@ -571,7 +571,7 @@ __device__ __forceinline__ float2 column_total(const float* __restrict__ partial
 }
 
 }  // namespace opgen
-#line 2 "templates/kernels/nn/fused_batch_norm.cu"
+#line 2 "codegen/templates/kernels/nn/fused_batch_norm.cu"
 
 // Batch normalization over x viewed as [outer, C, inner]: NHWC is [N·H·W, C, 1], NCHW is
 // [N, C, H·W]. Per-channel sums run in two launches: `*_partials` reduces split blockIdx.y of

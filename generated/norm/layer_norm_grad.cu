@@ -1,13 +1,13 @@
-// generated from specs/norm/layer_norm_grad.yaml by opgen — do not edit
+// generated from specs/norm/layer_norm_grad.yaml by opgen — do not edit (opgen 0.1.0)
 #line 3 "generated/norm/layer_norm_grad.cu"
 /* LayerNormGrad: The gradient of LayerNorm.
- * Kernel source: templates/kernels/norm/layer_norm.cu; entry points generated from the launch
+ * Kernel source: codegen/templates/kernels/norm/layer_norm.cu; entry points generated from the launch
  * plan in specs/norm/layer_norm_grad.yaml. The same text is compiled by NVRTC for the GPU and by the host
  * C++ compiler against opgen's emulation header for the cpu backend. */
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 
-#line 1 "templates/kernels/_common.cuh"
+#line 1 "codegen/templates/kernels/_common.cuh"
 // Shared device helpers for opgen kernels: conversions between storage types and float, and
 // block-wide reductions. Kernel templates include this file with a Jinja include tag.
 namespace opgen {
@@ -571,7 +571,7 @@ __device__ __forceinline__ float2 column_total(const float* __restrict__ partial
 }
 
 }  // namespace opgen
-#line 2 "templates/kernels/norm/layer_norm.cu"
+#line 2 "codegen/templates/kernels/norm/layer_norm.cu"
 
 // LayerNorm and LayerNormGrad over x viewed as [rows, D]. One kernel per step for both launch
 // plans: the row and column building blocks of kernels/_common.cuh take the GPU's form (a block's

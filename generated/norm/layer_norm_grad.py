@@ -1,4 +1,4 @@
-# generated from specs/norm/layer_norm_grad.yaml by opgen — do not edit
+# generated from specs/norm/layer_norm_grad.yaml by opgen — do not edit (opgen 0.1.0)
 """LayerNormGrad: The gradient of LayerNorm."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from typing import Any, NamedTuple
 
 import numpy as _np
 
+# isort: split
 from codegen.runtime import api as _rt
 from codegen.runtime.kernels import KernelSource
 from codegen.runtime.scope import Scope

@@ -1,13 +1,13 @@
-// generated from specs/rnn/cudnn_rnn_backprop_v3.yaml by opgen — do not edit
+// generated from specs/rnn/cudnn_rnn_backprop_v3.yaml by opgen — do not edit (opgen 0.1.0)
 #line 3 "generated/rnn/cudnn_rnn_backprop_v3.cu"
 /* CudnnRNNBackpropV3: Backprop step of CudnnRNNV3.
- * Kernel source: templates/kernels/rnn/cudnn_rnn.cu; entry points generated from the launch
+ * Kernel source: codegen/templates/kernels/rnn/cudnn_rnn.cu; entry points generated from the launch
  * plan in specs/rnn/cudnn_rnn_backprop_v3.yaml. The same text is compiled by NVRTC for the GPU and by the host
  * C++ compiler against opgen's emulation header for the cpu backend. */
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 
-#line 1 "templates/kernels/rnn/cudnn_rnn.cu"
+#line 1 "codegen/templates/kernels/rnn/cudnn_rnn.cu"
 // CudnnRNNV3 / CudnnRNNBackpropV3: the elementwise steps of a multi-layer, optionally
 // bidirectional RNN (rnn_relu, rnn_tanh, lstm with an optional projection, cuDNN's
 // linear-before-reset gru). The matrix products are GEMM steps of the launch plans: per layer and
@@ -33,7 +33,7 @@
 //
 // Arithmetic is in float for float and half storage, in double for double storage.
 
-#line 1 "templates/kernels/_common.cuh"
+#line 1 "codegen/templates/kernels/_common.cuh"
 // Shared device helpers for opgen kernels: conversions between storage types and float, and
 // block-wide reductions. Kernel templates include this file with a Jinja include tag.
 namespace opgen {
@@ -597,8 +597,8 @@ __device__ __forceinline__ float2 column_total(const float* __restrict__ partial
 }
 
 }  // namespace opgen
-#line 1 "templates/kernels/_activations.cuh"
-// ---- the activation library, generated from specs/_vocab/activations.yaml (edit the
+#line 1 "codegen/templates/kernels/_activations.cuh"
+// ---- the activation library, generated from codegen/_vocab/activations.yaml (edit the
 // vocab, not this). Include it in any kernel template with a Jinja include of
 // "kernels/_activations.cuh" (ops with an activation attr get it automatically). It gives, in
 // namespace opgen::act, one float function per activation (opgen::act::tanh(x),
@@ -629,175 +629,175 @@ __device__ __forceinline__ float log1p_exp(float v) {
   return v > 0.f ? v + log1pf(expf(-v)) : log1pf(expf(v));
 }
 
-#line 33 "templates/kernels/_activations.cuh"
+#line 33 "codegen/templates/kernels/_activations.cuh"
 constexpr int kIdentity = 0;
-#line 33 "templates/kernels/_activations.cuh"
+#line 33 "codegen/templates/kernels/_activations.cuh"
 constexpr int kLinear = 1;
-#line 33 "templates/kernels/_activations.cuh"
+#line 33 "codegen/templates/kernels/_activations.cuh"
 constexpr int kTanh = 2;
-#line 33 "templates/kernels/_activations.cuh"
+#line 33 "codegen/templates/kernels/_activations.cuh"
 constexpr int kScaledTanh = 3;
-#line 33 "templates/kernels/_activations.cuh"
+#line 33 "codegen/templates/kernels/_activations.cuh"
 constexpr int kSigmoid = 4;
-#line 33 "templates/kernels/_activations.cuh"
+#line 33 "codegen/templates/kernels/_activations.cuh"
 constexpr int kHardSigmoid = 5;
-#line 33 "templates/kernels/_activations.cuh"
+#line 33 "codegen/templates/kernels/_activations.cuh"
 constexpr int kRelu = 6;
-#line 33 "templates/kernels/_activations.cuh"
+#line 33 "codegen/templates/kernels/_activations.cuh"
 constexpr int kLeakyRelu = 7;
-#line 33 "templates/kernels/_activations.cuh"
+#line 33 "codegen/templates/kernels/_activations.cuh"
 constexpr int kThresholdedRelu = 8;
-#line 33 "templates/kernels/_activations.cuh"
+#line 33 "codegen/templates/kernels/_activations.cuh"
 constexpr int kElu = 9;
-#line 33 "templates/kernels/_activations.cuh"
+#line 33 "codegen/templates/kernels/_activations.cuh"
 constexpr int kScaledElu = 10;
-#line 33 "templates/kernels/_activations.cuh"
+#line 33 "codegen/templates/kernels/_activations.cuh"
 constexpr int kSoftsign = 11;
-#line 33 "templates/kernels/_activations.cuh"
+#line 33 "codegen/templates/kernels/_activations.cuh"
 constexpr int kSoftplus = 12;
-#line 33 "templates/kernels/_activations.cuh"
+#line 33 "codegen/templates/kernels/_activations.cuh"
 constexpr int kParametricSoftplus = 13;
-#line 35 "templates/kernels/_activations.cuh"
+#line 35 "codegen/templates/kernels/_activations.cuh"
 
-#line 37 "templates/kernels/_activations.cuh"
+#line 37 "codegen/templates/kernels/_activations.cuh"
 // identity: x
 __device__ __forceinline__ float identity(float x) {
   return x;
 }
 
-#line 37 "templates/kernels/_activations.cuh"
+#line 37 "codegen/templates/kernels/_activations.cuh"
 // linear: alpha·x + beta
 __device__ __forceinline__ float linear(float x, float alpha, float beta) {
   return alpha * x + beta;
 }
 
-#line 37 "templates/kernels/_activations.cuh"
+#line 37 "codegen/templates/kernels/_activations.cuh"
 // tanh: tanh(x)
 __device__ __forceinline__ float tanh(float x) {
   return tanh_fast(x);
 }
 
-#line 37 "templates/kernels/_activations.cuh"
+#line 37 "codegen/templates/kernels/_activations.cuh"
 // scaled_tanh: alpha·tanh(beta·x)
 __device__ __forceinline__ float scaled_tanh(float x, float alpha, float beta) {
   return alpha * tanh_fast(beta * x);
 }
 
-#line 37 "templates/kernels/_activations.cuh"
+#line 37 "codegen/templates/kernels/_activations.cuh"
 // sigmoid: 1 / (1 + e^(−x))
 __device__ __forceinline__ float sigmoid(float x) {
   return 1.0f / (1.0f + expf(-x));
 }
 
-#line 37 "templates/kernels/_activations.cuh"
+#line 37 "codegen/templates/kernels/_activations.cuh"
 // hard_sigmoid: max(0, min(alpha·x + beta, 1))
 __device__ __forceinline__ float hard_sigmoid(float x, float alpha, float beta) {
   return fmaxf(0.0f, fminf(alpha * x + beta, 1.0f));
 }
 
-#line 37 "templates/kernels/_activations.cuh"
+#line 37 "codegen/templates/kernels/_activations.cuh"
 // relu: max(0, x)
 __device__ __forceinline__ float relu(float x) {
   return x > 0.0f ? x : 0.0f;
 }
 
-#line 37 "templates/kernels/_activations.cuh"
+#line 37 "codegen/templates/kernels/_activations.cuh"
 // leaky_relu: x if x ≥ 0, else alpha·x
 __device__ __forceinline__ float leaky_relu(float x, float alpha) {
   return x >= 0.0f ? x : alpha * x;
 }
 
-#line 37 "templates/kernels/_activations.cuh"
+#line 37 "codegen/templates/kernels/_activations.cuh"
 // thresholded_relu: x if x > alpha, else 0
 __device__ __forceinline__ float thresholded_relu(float x, float alpha) {
   return x > alpha ? x : 0.0f;
 }
 
-#line 37 "templates/kernels/_activations.cuh"
+#line 37 "codegen/templates/kernels/_activations.cuh"
 // elu: x if x ≥ 0, else alpha·(e^x − 1)
 __device__ __forceinline__ float elu(float x, float alpha) {
   return x >= 0.0f ? x : alpha * expm1f(x);
 }
 
-#line 37 "templates/kernels/_activations.cuh"
+#line 37 "codegen/templates/kernels/_activations.cuh"
 // scaled_elu: gamma·x if x > 0, else gamma·(alpha·e^x − alpha)
 __device__ __forceinline__ float scaled_elu(float x, float alpha, float gamma) {
   return x > 0.0f ? gamma * x : gamma * (alpha * expm1f(x));
 }
 
-#line 37 "templates/kernels/_activations.cuh"
+#line 37 "codegen/templates/kernels/_activations.cuh"
 // softsign: x / (1 + |x|)
 __device__ __forceinline__ float softsign(float x) {
   return x / (1.0f + fabsf(x));
 }
 
-#line 37 "templates/kernels/_activations.cuh"
+#line 37 "codegen/templates/kernels/_activations.cuh"
 // softplus: ln(1 + e^(steepness·x)) / steepness
 __device__ __forceinline__ float softplus(float x, float steepness) {
   return log1p_exp(steepness * x) / steepness;
 }
 
-#line 37 "templates/kernels/_activations.cuh"
+#line 37 "codegen/templates/kernels/_activations.cuh"
 // parametric_softplus: alpha·ln(1 + e^(beta·x))
 __device__ __forceinline__ float parametric_softplus(float x, float alpha, float beta) {
   return alpha * log1p_exp(beta * x);
 }
 
-#line 43 "templates/kernels/_activations.cuh"
+#line 43 "codegen/templates/kernels/_activations.cuh"
 // An activation of the library and its parameters, as launch arguments pass it: `f(x)`.
 struct Activation {
   int id;
-#line 47 "templates/kernels/_activations.cuh"
+#line 47 "codegen/templates/kernels/_activations.cuh"
   float p0;
-#line 47 "templates/kernels/_activations.cuh"
+#line 47 "codegen/templates/kernels/_activations.cuh"
   float p1;
-#line 49 "templates/kernels/_activations.cuh"
+#line 49 "codegen/templates/kernels/_activations.cuh"
 
   __device__ __forceinline__ float operator()(float x) const {
     switch (id) {
-#line 53 "templates/kernels/_activations.cuh"
+#line 53 "codegen/templates/kernels/_activations.cuh"
       case kIdentity:
         return act::identity(x);
-#line 53 "templates/kernels/_activations.cuh"
+#line 53 "codegen/templates/kernels/_activations.cuh"
       case kLinear:
         return act::linear(x, p0, p1);
-#line 53 "templates/kernels/_activations.cuh"
+#line 53 "codegen/templates/kernels/_activations.cuh"
       case kTanh:
         return act::tanh(x);
-#line 53 "templates/kernels/_activations.cuh"
+#line 53 "codegen/templates/kernels/_activations.cuh"
       case kScaledTanh:
         return act::scaled_tanh(x, p0, p1);
-#line 53 "templates/kernels/_activations.cuh"
+#line 53 "codegen/templates/kernels/_activations.cuh"
       case kSigmoid:
         return act::sigmoid(x);
-#line 53 "templates/kernels/_activations.cuh"
+#line 53 "codegen/templates/kernels/_activations.cuh"
       case kHardSigmoid:
         return act::hard_sigmoid(x, p0, p1);
-#line 53 "templates/kernels/_activations.cuh"
+#line 53 "codegen/templates/kernels/_activations.cuh"
       case kRelu:
         return act::relu(x);
-#line 53 "templates/kernels/_activations.cuh"
+#line 53 "codegen/templates/kernels/_activations.cuh"
       case kLeakyRelu:
         return act::leaky_relu(x, p0);
-#line 53 "templates/kernels/_activations.cuh"
+#line 53 "codegen/templates/kernels/_activations.cuh"
       case kThresholdedRelu:
         return act::thresholded_relu(x, p0);
-#line 53 "templates/kernels/_activations.cuh"
+#line 53 "codegen/templates/kernels/_activations.cuh"
       case kElu:
         return act::elu(x, p0);
-#line 53 "templates/kernels/_activations.cuh"
+#line 53 "codegen/templates/kernels/_activations.cuh"
       case kScaledElu:
         return act::scaled_elu(x, p0, p1);
-#line 53 "templates/kernels/_activations.cuh"
+#line 53 "codegen/templates/kernels/_activations.cuh"
       case kSoftsign:
         return act::softsign(x);
-#line 53 "templates/kernels/_activations.cuh"
+#line 53 "codegen/templates/kernels/_activations.cuh"
       case kSoftplus:
         return act::softplus(x, p0);
-#line 53 "templates/kernels/_activations.cuh"
+#line 53 "codegen/templates/kernels/_activations.cuh"
       case kParametricSoftplus:
         return act::parametric_softplus(x, p0, p1);
-#line 56 "templates/kernels/_activations.cuh"
+#line 56 "codegen/templates/kernels/_activations.cuh"
       default:
         return x;  // unreachable: wrappers only pass ids of the library
     }
@@ -807,7 +807,7 @@ struct Activation {
 }  // namespace act
 }  // namespace opgen
 #endif  // OPGEN_ACTIVATIONS_CUH
-#line 28 "templates/kernels/rnn/cudnn_rnn.cu"
+#line 28 "codegen/templates/kernels/rnn/cudnn_rnn.cu"
 
 namespace crnn {
 

@@ -1,4 +1,4 @@
-# generated from specs/rnn/cudnn_rnn_canonical_to_params_v2.yaml by opgen — do not edit
+# generated from specs/rnn/cudnn_rnn_canonical_to_params_v2.yaml by opgen — do not edit (opgen 0.1.0)
 """CudnnRNNCanonicalToParamsV2: Converts CudnnRNN params from canonical form to usable form. It supports the projection in LSTM."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-# generated from specs/rnn/cudnn_rnn_params_size.yaml by opgen — do not edit
+# generated from specs/rnn/cudnn_rnn_params_size.yaml by opgen — do not edit (opgen 0.1.0)
 """CudnnRNNParamsSize: Computes size of weights that can be used by a Cudnn RNN model."""
 
 from __future__ import annotations

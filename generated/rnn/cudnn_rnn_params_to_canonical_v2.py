@@ -1,4 +1,4 @@
-# generated from specs/rnn/cudnn_rnn_params_to_canonical_v2.yaml by opgen — do not edit
+# generated from specs/rnn/cudnn_rnn_params_to_canonical_v2.yaml by opgen — do not edit (opgen 0.1.0)
 """CudnnRNNParamsToCanonicalV2: Retrieves CudnnRNN params in canonical form. It supports the projection in LSTM."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-# generated from specs/rnn/dml_rnn.yaml by opgen — do not edit
+# generated from specs/rnn/dml_rnn.yaml by opgen — do not edit (opgen 0.1.0)
 """DmlRnn: One layer of a simple RNN over a whole sequence, as DirectML's DML_RNN_OPERATOR_DESC."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from typing import Any, Literal, NamedTuple
 
 import numpy as _np
 
+# isort: split
 from codegen.runtime import api as _rt
 from codegen.runtime.kernels import KernelSource
 from codegen.runtime.scope import Scope

@@ -1,4 +1,4 @@
-# generated from specs/rnn/gru_block_cell_grad.yaml by opgen — do not edit
+# generated from specs/rnn/gru_block_cell_grad.yaml by opgen — do not edit (opgen 0.1.0)
 """GRUBlockCellGrad: Computes the GRU cell back-propagation for 1 time step."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 
 import numpy as _np
 
+# isort: split
 from codegen.runtime import api as _rt
 from codegen.runtime.kernels import KernelSource
 from codegen.runtime.scope import Scope
