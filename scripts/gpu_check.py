@@ -27,7 +27,12 @@ resources.md: four files. A step that fails (a module NVRTC rejects, no compute-
 line of the summary; the next step still runs. No pip install: the checkout is put on PYTHONPATH
 and the machine's CuPy and torch are used.
 
-    bash scripts/gpu-check.sh [--budget 480] [--out DIR] [--ops OP ...] [--rehearsal]
+    bash scripts/gpu-check.sh [--budget 480] [--out DIR] [--ops OP ...] [--package P [--specs DIR]] [--rehearsal]
+
+`--package P` checks the ops of your own generated package (an import name, found from the current
+directory, or the package's folder; `--specs`: its spec folder, default specs/ here): compile,
+parity, the sanitizers (racecheck and synccheck over every op of P) and the resources of P's
+kernels; opgen's own benchmarks and tests are not run for it.
 
 `--rehearsal` runs every step's plumbing without a GPU: the CuPy stand-in (tests/fake_cupy.py,
 kernels host-compiled) in place of the GPU, the cpu backend for the benchmark, compute-sanitizer's
@@ -37,7 +42,11 @@ steps without the tool; CI runs it (tests/test_gpu_check.py). Exit status: 0 whe
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import os
+import re
+import shlex
 import sys
 import tempfile
 from pathlib import Path
@@ -74,13 +83,27 @@ def python_command(rehearsal: bool, *argv: str) -> list[str]:
     return [sys.executable, *argv]
 
 
-def host_compile_every_module(emit) -> tuple[str, str]:  # type: ignore[no-untyped-def]
-    """The rehearsal's compile step: every module built for the host emulation (the same source)."""
+def package_args(args: argparse.Namespace) -> list[str]:
+    """`--package P --specs DIR` for the steps' scripts (nothing for opgen's own package)."""
+    if args.package == "generated" and args.specs is None:
+        return []
+    return ["--package", args.package, *(["--specs", str(args.specs)] if args.specs is not None else [])]
+
+
+def host_compile_every_module(package: str = "generated"):  # type: ignore[no-untyped-def]
+    """The rehearsal's compile step: every module of `package` built for the host emulation (the same
+    source)."""
+    def check(emit) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+        return _host_compile(emit, package)
+    return check
+
+
+def _host_compile(emit, package: str) -> tuple[str, str]:  # type: ignore[no-untyped-def]
     from codegen.runtime.host import load_module
-    from codegen.warmup import generated_ops
+    from codegen.warmup import generated_ops, resolve_package
 
     failed = []
-    modules = [(op.name, op.kernels) for op in generated_ops() if op.kernels is not None]
+    modules = [(op.name, op.kernels) for op in generated_ops(resolve_package(package)) if op.kernels is not None]
     for name, kernels in modules:
         try:
             load_module(kernels.text, name_hint=kernels.op)
@@ -100,18 +123,20 @@ def sanitizer_ops_command(rehearsal: bool, work: Path) -> list[str]:
 
 
 def sanitize_step(tool: str, sanitizer: str | None, rehearsal: bool, ops: list[str], work: Path,
-                  shared_only: bool, timeout: float) -> Step:
+                  shared_only: bool, timeout: float, package: list[str] | None = None) -> Step:
     """compute-sanitizer --tool TOOL over the parity cases (of the ops with shared memory when
-    `shared_only`). Without the tool: skipped by name (a rehearsal runs the cases without it)."""
+    `shared_only`, for opgen's own package; every op of another `package`). Without the tool: skipped
+    by name (a rehearsal runs the cases without it)."""
     proves = {"memcheck": "no out-of-bounds or misaligned access, no leak, every op",
               "racecheck": "no shared-memory hazard between threads, ops with shared memory",
               "synccheck": "no barrier misuse, ops with shared memory"}[tool]
     select = ""
     if ops:
         select = " --ops " + " ".join(ops)
-    elif shared_only:
+    elif shared_only and not package:
         select = f' --ops $(cat {work / "shared-ops"})'
-    run = " ".join(python_command(rehearsal, str(SCRIPTS / "gpu_sanitize.py"))) + select
+    run = " ".join(shlex.quote(a) for a in [*python_command(rehearsal, str(SCRIPTS / "gpu_sanitize.py")),
+                                             *(package or [])]) + select
     if sanitizer is not None and not rehearsal:
         command = ["bash", "-c", f"{sanitizer} --tool {tool} --error-exitcode 86 --print-limit 50 {run}"]
         return Step(tool, proves, timeout, command=command)
@@ -126,32 +151,42 @@ def steps(args: argparse.Namespace, out: Path, work: Path, sanitizer: str | None
     rh = args.rehearsal
     py = lambda *argv: python_command(rh, *argv)  # noqa: E731
     ops = ["--ops", *args.ops] if args.ops else []
+    package = package_args(args)
+    own = "opgen's own (not run for --package)" if package else ""
     no_gpu = "" if gpu or rh else "no usable GPU (see the environment line)"
     result: list[Step] = [environment_step(args, gpu)]
     if rh:
         result.append(Step("compile", "every module compiles (rehearsal: for the host emulation)", 300,
-                           function=host_compile_every_module))
+                           function=host_compile_every_module(args.package)))
     else:
         result.append(Step("compile", "every module compiles with this machine's NVRTC for its GPU", 150,
-                           command=py("-m", "codegen.warmup", *args.ops), skip_reason=no_gpu))
+                           command=py("-m", "codegen.warmup", *args.ops, *package[:2]), skip_reason=no_gpu))
     result.append(Step("parity", "cpu and cuda agree on every op's cases; the coverage table", 150,
-                       command=py(str(SCRIPTS / "gpu_parity.py"), "--out", str(out / "parity.md"), *ops),
+                       command=py(str(SCRIPTS / "gpu_parity.py"), "--out", str(out / "parity.md"), *ops, *package),
                        report=out / "parity.md", skip_reason=no_gpu))
-    result.append(sanitize_step("memcheck", sanitizer, rh, args.ops, work, False, 120))
+    result.append(sanitize_step("memcheck", sanitizer, rh, args.ops, work, False, 120, package))
     result.append(Step("shared-memory ops", "which ops racecheck and synccheck check", 60,
-                       command=sanitizer_ops_command(rh, work), skip_reason=no_gpu))
-    result.append(sanitize_step("racecheck", sanitizer, rh, args.ops, work, True, 90))
-    result.append(sanitize_step("synccheck", sanitizer, rh, args.ops, work, True, 60))
+                       command=sanitizer_ops_command(rh, work),
+                       skip_reason=no_gpu or ("racecheck and synccheck check every op of the package" if package
+                                              else "")))
+    result.append(sanitize_step("racecheck", sanitizer, rh, args.ops, work, True, 90, package))
+    result.append(sanitize_step("synccheck", sanitizer, rh, args.ops, work, True, 60, package))
     # registers, spills, local and static shared memory from the cubins, checked against the limits
     # (codegen/resources.py); the rehearsal compiles with NVRTC 13.0.88's pip wheel instead of CuPy's
     nvrtc = "13.0.88" if rh else "cupy"
+    modules = ["--modules", *map(str, package_modules(args.package))] if package else []
     result.append(Step("resources", f"registers, spills, shared and local memory within limits (NVRTC: {nvrtc})",
                        120, command=[sys.executable, str(SCRIPTS / "nvrtc_compile.py"), "--nvrtc", nvrtc,
-                                     "--markdown", str(out / "resources.md")],
+                                     "--markdown", str(out / "resources.md"), *modules],
                        report=out / "resources.md", skip_reason=no_gpu))
-    result += bench_steps(rh, work, no_gpu)
+    benches = bench_steps(rh, work, no_gpu)
+    for step in benches if own else []:
+        step.skip_reason = own
+    result += benches
     tests = ["-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "-m", "gpu", str(PROJECT / "tests")]
-    if rh:
+    if own:
+        result.append(Step("gpu tests", "opgen's gpu-marked tests", 90, skip_reason=own))
+    elif rh:
         result.append(Step("gpu tests", "the gpu-marked tests collect (rehearsal)", 120,
                            command=[sys.executable, *tests, "--collect-only"]))
     else:
@@ -160,6 +195,15 @@ def steps(args: argparse.Namespace, out: Path, work: Path, sanitizer: str | None
     for step in result:
         step.env = {**step.env}
     return result
+
+
+def package_modules(package: str) -> list[Path]:
+    """The kernel modules (`<group>/<op>.cu`) of the generated package `package`."""
+    from codegen.warmup import resolve_package
+
+    spec = importlib.util.find_spec(resolve_package(package))
+    folders = list(spec.submodule_search_locations or []) if spec is not None else []
+    return sorted(p for folder in folders for p in Path(folder).glob("*/*.cu"))
 
 
 def bench_steps(rehearsal: bool, work: Path, no_gpu: str) -> list[Step]:
@@ -196,14 +240,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET, help="seconds for the whole run")
     parser.add_argument("--ops", nargs="*", default=[], help="only these ops (parity, sanitizer, compile)")
     parser.add_argument("--rehearsal", action="store_true", help="without a GPU: the CuPy stand-in in its place")
+    parser.add_argument("--package", default="generated",
+                        help="the generated package to check: an import name (found from the current directory "
+                             "too) or its folder (default: generated, opgen's own ops)")
+    parser.add_argument("--specs", type=Path, default=None,
+                        help="that package's spec folder, for the parity cases (default: specs/ here)")
     args = parser.parse_args(argv)
+    if args.package != "generated":
+        from codegen.warmup import resolve_package
+
+        try:
+            name = resolve_package(args.package)
+            importlib.import_module(name)
+        except (ValueError, ImportError) as exc:
+            parser.error(f"--package {args.package}: cannot import it from {Path.cwd()}: {exc}")
+        if not re.fullmatch(r"[\w.]+", args.package):  # a folder: absolute, whatever the steps' folder
+            args.package = str(Path(args.package).resolve())
+        if args.specs is not None:
+            args.specs = args.specs.resolve()
     out = args.out or Path(os.environ.get("OUT") or PROJECT / "bench" / "gpu-check")
     os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(PROJECT), os.environ.get("PYTHONPATH", "")) if p)
     os.environ["PYTHONUNBUFFERED"] = "1"
     os.environ["OPGEN_CUDA_LINEINFO"] = "1"  # sanitizer reports name source lines; one cache key for every step
     env = probe() if not args.rehearsal else None
     header = [f"mode: {'rehearsal (no GPU: the CuPy stand-in)' if args.rehearsal else 'GPU'}; "
-              f"budget {args.budget:.0f} s" + (f"; ops: {' '.join(args.ops)}" if args.ops else "")]
+              f"budget {args.budget:.0f} s" + (f"; ops: {' '.join(args.ops)}" if args.ops else "")
+              + (f"; package: {args.package}" if args.package != "generated" else "")]
     if env is not None:
         header += ["", f"environment: {env.line()}"] + [f"- missing: {m}" for m in env.missing]
     else:

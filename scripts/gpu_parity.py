@@ -20,7 +20,12 @@ tests/test_parity_coverage.py holds them to it). The run records the compared de
 (codegen/runtime/launches.py) and reports, here and in the markdown, what the specs can launch and
 no case reached (codegen/launch_space.py), a coverage table per kernel and each op's wall time.
 
-    python scripts/gpu_parity.py [--ops OP ...] [--out bench/gpu-parity.md]
+    python scripts/gpu_parity.py [--ops OP ...] [--out bench/gpu-parity.md] [--package P [--specs DIR]]
+
+`--package` runs the ops of any generated package: an import name, found from the current
+directory (no PYTHONPATH needed), or the package's folder; its derived cases come from `--specs`
+(default: specs/ of the current directory for a package of your own). The hand-written builders
+below are opgen's own ops' (package `generated`): another package's ops run on derived cases.
 
 Exit status: 0 all equal within tolerance, 1 any mismatch / NaN / error / op without inputs,
 2 no usable GPU. scripts/gpu_sanitize.py runs the same cases once under compute-sanitizer.
@@ -30,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib
 import math
 import os
 import sys
@@ -51,7 +57,7 @@ from codegen.launch_space import block_class, coverage_gaps, launch_space  # noq
 from codegen.load import SpecSet, load_specs  # noqa: E402
 from codegen.runtime.arrays import to_host  # noqa: E402
 from codegen.runtime.launches import ALIGNMENT, Launch, data_address, record_launches  # noqa: E402
-from codegen.warmup import GeneratedOp, generated_ops  # noqa: E402
+from codegen.warmup import GeneratedOp, generated_ops, resolve_package  # noqa: E402
 
 SPECS = PROJECT / "specs"  # where the derived cases read an op's spec (--specs)
 
@@ -582,7 +588,7 @@ def all_cases(ops: list[GeneratedOp], seed: int = 0, specs: Path = SPECS) -> Ite
     """(op, case) for every case of every op: its hand-written builder's, else those derived from
     its spec; (op, None) for an op with neither (missing_builder_message says why)."""
     for op in ops:
-        build = BUILDERS.get(op.name)
+        build = BUILDERS.get(op.name) if op.module.__name__.split(".")[0] == "generated" else None
         try:
             cases = build(_rng(op, seed)) if build is not None else derived_cases(op, _rng(op, seed), specs)
         except NotDerivable:
@@ -726,10 +732,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--devices", nargs=2, default=["cpu", "cuda"], metavar=("REFERENCE", "DEVICE"),
                         help="the two scopes compared (default: cpu cuda; `cpu cpu` checks the builders "
                              "without a GPU)")
-    parser.add_argument("--package", default="generated", help="the generated package whose ops run")
-    parser.add_argument("--specs", type=Path, default=SPECS,
-                        help="the spec folder of that package (derived cases of ops without a builder)")
+    parser.add_argument("--package", default="generated",
+                        help="the generated package whose ops run: an import name (found from the current "
+                             "directory too) or its folder (default: generated, opgen's own ops)")
+    parser.add_argument("--specs", type=Path, default=None,
+                        help="the spec folder of that package (derived cases of ops without a builder; default: "
+                             "opgen's specs/ for generated, else specs/ in the current directory)")
     args = parser.parse_args(argv)
+    package, args.specs = package_and_specs(parser, args.package, args.specs)
 
     os.environ["OPGEN_POISON_OUTPUTS"] = "1"
     warnings.filterwarnings("ignore", r".* is deprecated: ", DeprecationWarning)  # GRUBlockCell: TF's notice
@@ -740,7 +750,7 @@ def main(argv: list[str] | None = None) -> int:
     if not ok and any(d.startswith("cuda") for d in args.devices):
         print(f"gpu_parity: no usable CUDA GPU: {why}", file=sys.stderr)
         return 2
-    ops = select_ops(args.ops, generated_ops(args.package))
+    ops = select_ops(args.ops, generated_ops(package))
     cpu, gpu = Scope(args.devices[0]), Scope(args.devices[1])
     results: list[Result] = []
     launches: list[tuple[str, Launch]] = []  # (case label, launch) of every launch on the compared device
@@ -801,6 +811,20 @@ def main(argv: list[str] | None = None) -> int:
     if args.out is not None:
         write_markdown(args.out, results, took, times, launches, gaps, args.devices, gpu.backend.name)
     return 1 if failed else 0
+
+
+def package_and_specs(parser: argparse.ArgumentParser, package: str, specs: Path | None) -> tuple[str, Path]:
+    """`--package` as an import name (made importable from the current directory, or from the folder
+    given), and its spec folder (`--specs`, else the default for it); a usage error (exit 2) naming
+    what is wrong when the package cannot be imported."""
+    try:
+        name = resolve_package(package)
+        importlib.import_module(name)
+    except (ValueError, ImportError) as exc:
+        parser.error(f"--package {package}: cannot import it from {Path.cwd()}: {exc}")
+    if specs is None:
+        specs = SPECS if name == "generated" else Path("specs")
+    return name, specs
 
 
 def launch_gaps(ops: list[GeneratedOp], launches: list[Launch], plan: str, specs: Path = SPECS) -> list[str]:

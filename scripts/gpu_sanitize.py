@@ -11,6 +11,9 @@ pool's next block. The device is synchronised after every op so that an error is
 the op that caused it. Kernels are loaded before the checked runs (from the disk cache when
 `opgen warmup` or the parity run filled it), so the NVRTC compile is not sanitised.
 
+`--package P` (an import name found from the current directory, or the package's folder) and
+`--specs DIR` run another generated package's ops, as scripts/gpu_parity.py does.
+
 Exit status: 0 every case ran (the sanitizer's own exit code reports what it found), 1 a case
 raised, 2 no usable GPU.
 """
@@ -35,7 +38,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Run every parity case once on the cuda backend.")
     parser.add_argument("--ops", nargs="*", default=[], help="only these ops")
     parser.add_argument("--keep-pool", action="store_true", help="keep CuPy's memory pool (faster, blinder)")
+    parser.add_argument("--package", default="generated",
+                        help="the generated package whose ops run: an import name (found from the current "
+                             "directory too) or its folder (default: generated, opgen's own ops)")
+    parser.add_argument("--specs", type=Path, default=None,
+                        help="its spec folder, for derived cases (default: opgen's specs/ for generated, else "
+                             "specs/ in the current directory)")
     args = parser.parse_args(argv)
+    package, specs = gpu_parity.package_and_specs(parser, args.package, args.specs)
 
     os.environ["OPGEN_POISON_OUTPUTS"] = "1"
     from codegen.runtime.scope import Scope, cuda_available
@@ -50,16 +60,16 @@ def main(argv: list[str] | None = None) -> int:
     if not args.keep_pool:
         cupy.cuda.set_allocator(None)  # raw cudaMalloc per array: exact bounds for memcheck
     scope = Scope("cuda")
-    ops = select_ops(args.ops, generated_ops())
+    ops = select_ops(args.ops, generated_ops(package))
     for op in ops:  # load (or compile) every module before the checked launches
         if op.kernels is not None:
             scope.backend.load(op.kernels)
     start = time.perf_counter()
     ran = failed = missing = 0
-    for op, case in gpu_parity.all_cases(ops):
+    for op, case in gpu_parity.all_cases(ops, specs=specs):
         if case is None:
             missing += 1
-            print(f"gpu_sanitize: {gpu_parity.missing_builder_message(op)}", file=sys.stderr)
+            print(f"gpu_sanitize: {gpu_parity.missing_builder_message(op, specs)}", file=sys.stderr)
             continue
         try:
             out = gpu_parity.run_case(op, case, scope)
