@@ -1,0 +1,36 @@
+"""opgen as a user meets it (issue 19): the wheel built from this checkout, installed into a fresh
+venv, used outside the repository — `opgen init`, `opgen new`, `opgen generate`, `opgen check`, the
+project's own tests, the ops on NumPy and through torch (autograd, torch.compile), mypy --strict
+and ruff on the generated package, `opgen check` in a copy of the project. The journey is
+scripts/installed_wheel_check.py; it runs in the background while the rest of the suite runs
+(tests/background.py)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import background
+
+SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "installed_wheel_check.py"
+
+
+def _journey() -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(SCRIPT)], capture_output=True, text=True, timeout=900, check=False)
+
+
+background.register("installed-wheel", __file__, _journey)
+
+
+def test_the_installed_wheel_works_outside_the_repository() -> None:
+    proc = background.result("installed-wheel")
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out
+    assert "installed_wheel_check: every step passed" in out
+    for step in ("== opgen init", "== opgen new", "== opgen generate", "== opgen check",
+                 "agree with float64 references", "Success: no issues found", "== opgen check in a copy"):
+        assert step in out, f"{step!r} missing:\n{out}"
+    project_tests = out.split("== the project's own tests", 1)[1].split("\n== ", 1)[0]
+    assert re.search(r"\b[1-9]\d* passed", project_tests) and "failed" not in project_tests, project_tests
