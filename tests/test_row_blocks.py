@@ -105,7 +105,7 @@ FORMS = ["host", "gpu"]
 
 @pytest.fixture(scope="module", params=FORMS)
 def mod(request: pytest.FixtureRequest) -> host.HostModule:
-    common = (REPO / "templates" / "kernels" / "_common.cuh").read_text()
+    common = (REPO / "codegen" / "templates" / "kernels" / "_common.cuh").read_text()
     form = "#define OPGEN_GPU_FORM 1\n" if request.param == "gpu" else ""
     source = "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n" + form + common + KERNELS
     return host.load_module(source, name_hint=f"row_blocks_{request.param}", sanitize=True)
