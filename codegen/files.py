@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,15 +62,101 @@ def plan(files: dict[str, str], out: Path) -> Plan:
 
 
 def apply(files: dict[str, str], out: Path, result: Plan) -> None:
-    for rel in result.written:
-        target = out / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(f".{target.name}.tmp{os.getpid()}")
-        tmp.write_text(files[rel], encoding="utf-8", newline="\n")
-        os.replace(tmp, target)
+    """Writes the plan's files and removes its stale ones, all or nothing. Every text is encoded
+    first, then written beside its target (`.NAME.tmpPID`); only when all are written does each
+    replace its target, the old file kept aside (`.NAME.oldPID`) until every one has, and the stale
+    files are set aside the same way. On any failure (text that cannot be encoded, a full disk, a
+    folder where a file goes, an interrupt) the old files come back, the new files and folders go,
+    and the error is raised: the output folder is as it was."""
+    data = {rel: files[rel].encode("utf-8") for rel in result.written}  # fails before anything is written
+    suffix = os.getpid()
+    made: list[Path] = []  # folders created, parents first
+    temps: list[Path] = []
+    placed: list[tuple[Path, Path | None]] = []  # (target, its old file set aside, or None: it was new)
+    aside: list[tuple[Path, Path]] = []  # (stale file, where it was set aside)
+    times = _folder_times(out, [*result.written, *result.removed])
+    try:
+        for rel in result.written:
+            target = out / rel
+            _make_folders(target.parent, made)
+            tmp = target.with_name(f".{target.name}.tmp{suffix}")
+            temps.append(tmp)
+            with open(tmp, "wb") as f:
+                f.write(data[rel])
+        for rel, tmp in zip(result.written, temps, strict=True):
+            target = out / rel
+            old = None
+            if target.is_dir() and not target.is_symlink():
+                raise IsADirectoryError(errno.EISDIR, "a folder is where opgen writes a generated file: remove it",
+                                        str(target))
+            if os.path.lexists(target):
+                old = target.with_name(f".{target.name}.old{suffix}")
+                os.replace(target, old)
+            placed.append((target, old))
+            os.replace(tmp, target)
+        for rel in result.removed:
+            stale = out / rel
+            kept = stale.with_name(f".{stale.name}.old{suffix}")
+            os.replace(stale, kept)
+            aside.append((stale, kept))
+    except BaseException:
+        _restore(temps, placed, aside, made)
+        for folder, (atime, mtime) in times.items():  # their entries are as they were: so are their times
+            with contextlib.suppress(OSError):
+                os.utime(folder, ns=(atime, mtime))
+        raise
+    for path in [old for _, old in placed if old is not None] + [kept for _, kept in aside]:
+        with contextlib.suppress(OSError):
+            path.unlink()
     for rel in result.removed:
-        (out / rel).unlink()
         parent = (out / rel).parent
         while parent != out and parent.is_dir() and not any(parent.iterdir()):
             parent.rmdir()
             parent = parent.parent
+
+
+def _folder_times(out: Path, rels: list[str]) -> dict[Path, tuple[int, int]]:
+    """The access and modification times of the existing folders that hold the files (for _restore)."""
+    times: dict[Path, tuple[int, int]] = {}
+    for rel in rels:
+        folder = (out / rel).parent
+        while True:
+            if folder not in times and folder.is_dir():
+                stat = folder.stat()
+                times[folder] = (stat.st_atime_ns, stat.st_mtime_ns)
+            if folder == out or folder == folder.parent:
+                break
+            folder = folder.parent
+    return times
+
+
+def _make_folders(folder: Path, made: list[Path]) -> None:
+    """mkdir -p, recording each folder it creates (for _restore)."""
+    missing = []
+    while not folder.exists():
+        missing.append(folder)
+        folder = folder.parent
+    for path in reversed(missing):
+        path.mkdir()
+        made.append(path)
+
+
+def _restore(temps: list[Path], placed: list[tuple[Path, Path | None]], aside: list[tuple[Path, Path]],
+             made: list[Path]) -> None:
+    """Undoes a failed apply: the stale files and the replaced targets come back, the temporary and
+    new files and the created folders go. Best effort: a step that fails does not stop the rest."""
+    for stale, kept in reversed(aside):
+        with contextlib.suppress(OSError):
+            os.replace(kept, stale)
+    for target, old in reversed(placed):
+        with contextlib.suppress(OSError):
+            if old is not None:
+                os.replace(old, target)
+            else:
+                target.unlink()
+    for tmp in temps:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+    for folder in reversed(made):
+        with contextlib.suppress(OSError):
+            folder.rmdir()

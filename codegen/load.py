@@ -16,7 +16,6 @@ from codegen import bounds, shapes
 from codegen.load_autograd import check_autograd, parse_autograd, parse_torch
 from codegen.load_base import (
     ARG_NAME_RE,
-    COMPARISONS,
 )
 from codegen.load_launch import LaunchPlanParser
 from codegen.model import (
@@ -691,13 +690,8 @@ class _SpecParser(LaunchPlanParser):
                 when = self._condition(r.pop("when"), "where")
                 r.finish()
             assert check_node is not None
+            lhs, op, rhs = self._comparison_parts(check_node, "where")
             text = str(check_node.value)
-            op = next((c for c in COMPARISONS if c in text), None)
-            if op is None:
-                raise self.error(check_node.line, f"where: {text!r} has no comparison ({' '.join(COMPARISONS)})")
-            lhs_text, rhs_text = text.split(op, 1)
-            lhs = self._expr(Node(lhs_text.strip(), check_node.line), "where")
-            rhs = self._expr(Node(rhs_text.strip(), check_node.line), "where")
             out.append(Constraint(lhs, op, rhs, text.strip(), message, when, self.loc(check_node)))
         return tuple(out)
 
@@ -712,6 +706,8 @@ class _SpecParser(LaunchPlanParser):
                     for sym in shapes.symbols(dim):
                         if sym not in int_attrs:
                             self._check_symbol_name(sym, loc.line, what)
+                for group in pattern.group_names():  # type: ignore[attr-defined]
+                    self._check_cxx_name(group, loc.line, f"{what}: group *{group}")  # (a kernel may take it)
 
     def _check_divisors(self, kernel: KernelSpec | None) -> None:
         """No `//`, `%` or `ceildiv` may divide by a value that can be 0 (codegen/bounds.py)."""

@@ -139,12 +139,28 @@ def _tensor(op: OpSpec, name: str) -> TensorArg | Output:
     return next(a for a in tensors if a.name == name)
 
 
-def _ranks(op: OpSpec, name: str) -> dict[str, int | None]:
-    """A tensor's rank per case of its shape switch ("" when unswitched); None: any rank."""
+def _ranks(op: OpSpec, name: str) -> dict[str, tuple[int, bool] | None]:
+    """A tensor's rank per case of its shape switch ("" when unswitched): (rank, exact), where
+    exact is False for a shape with dimension groups (`[N, ...]`, `[*lead, D]`: that rank or more);
+    None: any rank."""
     shape = _tensor(op, name).shape
     if shape is None:
         return {"": None}
-    return {key: (None if p.ellipsis else len(p.dims)) for key, p in shape.cases}  # type: ignore[attr-defined]
+    return {key: (len(p.dims), not p.ellipsis) for key, p in shape.cases}  # type: ignore[attr-defined]
+
+
+def _can_match(a: tuple[int, bool] | None, b: tuple[int, bool] | None) -> bool:
+    """Whether some tensor can have both ranks."""
+    if a is None or b is None:
+        return True
+    (n, exact_n), (m, exact_m) = a, b
+    if exact_n and exact_m:
+        return n == m
+    return (n >= m) if exact_n else (m >= n) if exact_m else True
+
+
+def _rank_text(rank: tuple[int, bool] | None) -> str:
+    return "any" if rank is None else str(rank[0]) if rank[1] else f">= {rank[0]}"
 
 
 def _dtype_of(op: OpSpec, name: str) -> str:
@@ -161,11 +177,14 @@ def _compatible(fwd: OpSpec, fname: str, grad: OpSpec, gname: str, what: str) ->
                                             f"{grad.name}'s {gname} ({'|'.join(sorted(gdt))})", fwd.name)
     franks, granks = _ranks(fwd, fname), _ranks(grad, gname)
     for key, rank in franks.items():
-        other = granks.get(key, granks.get("")) if len(granks) > 1 or "" in granks else None
-        if rank is not None and other is not None and rank != other:
+        # the same case of a switch on the same values, the unswitched shape, else any case of another switch
+        others = [granks[key]] if key in granks else [granks[""]] if "" in granks else list(granks.values())
+        if not any(_can_match(rank, other) for other in others):
             case = f" ({key})" if key else ""
-            raise SpecError(fwd.loc.file, line, f"autograd: {what}: {fname} has rank {rank}{case}, {grad.name}'s "
-                                                f"{gname} has rank {other}", fwd.name)
+            raise SpecError(fwd.loc.file, line, f"autograd: {what}: {fname} has rank {_rank_text(rank)}{case}, "
+                                                f"{grad.name}'s {gname} has rank "
+                                                f"{' or '.join(dict.fromkeys(_rank_text(o) for o in others))}",
+                            fwd.name)
 
 
 def check_autograd(ops: Mapping[str, OpSpec]) -> None:

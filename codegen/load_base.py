@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from codegen import shapes
+from codegen.load_cxx import cxx_taken
 from codegen.model import (
     BACKEND_SWITCH,
     BACKENDS,
@@ -40,6 +41,8 @@ INDEXED_ARG_RE = re.compile(r"^([a-z][a-z0-9_]*)\[(.+)\]$")
 COMPARISONS = ("==", "!=", "<=", ">=", "<", ">")
 #: Strings that land in generated code as text are kept to one line and printable characters.
 MAX_TEXT = 20000
+#: An int attr's values: TensorFlow's `int` and the torch schema's (int64), the kernels' `long long`.
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
 
 class ParserBase:
@@ -100,7 +103,16 @@ class ParserBase:
             raise self.error(node.line, f"{what}: name {value!r} is not valid (expected {pattern.pattern})")
         if keyword.iskeyword(value) or value in RESERVED_NAMES:
             raise self.error(node.line, f"{what}: name {value!r} is reserved")
+        self._check_cxx_name(value, node.line, what)
         return value
+
+    def _check_cxx_name(self, name: str, line: int, what: str) -> None:
+        """A name that may become a kernel's parameter (or is its device function) is no C++ keyword
+        and no name the kernels' headers define (codegen/load_cxx.py)."""
+        why = cxx_taken(name)
+        if why is not None:
+            raise self.error(line, f"{what}: name {name!r} is {why}, which a kernel's parameter cannot be named: "
+                                   f"rename it")
 
     def seq(self, node: Node | None, what: str) -> list[Node]:
         if node is None:
@@ -115,22 +127,27 @@ class ParserBase:
             return None
         if kind not in ("int", "float", "list(int)"):
             raise self.error(node.line, f"{what}: min/max only apply to int, float and list(int) attrs")
-        if isinstance(node.value, bool) or not isinstance(node.value, (int, float)) or not math.isfinite(node.value):
-            raise self.error(node.line, f"{what}: bound {node.value!r} is not a finite number")
+        if isinstance(node.value, bool) or not isinstance(node.value, (int, float)) or not _finite(node.value):
+            raise self.error(node.line, f"{what}: bound {_short(node.value)} is not a finite number")
+        if kind != "float" and not INT64_MIN <= node.value <= INT64_MAX:
+            raise self.error(node.line, f"{what}: bound {_short(node.value)} is outside int64 (-2**63 to 2**63 - 1)")
         return node.value
 
     def _attr_scalar(self, node: Node, kind: str, what: str) -> Any:
         value = node.value
         ok = {
             "int": isinstance(value, int) and not isinstance(value, bool),
-            "float": isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value),
+            "float": isinstance(value, (int, float)) and not isinstance(value, bool) and _finite(value),
             "bool": isinstance(value, bool),
             "string": isinstance(value, str),
             "enum": isinstance(value, str),
             "type": isinstance(value, str) and value in DTYPES,
         }[kind]
         if not ok:
-            raise self.error(node.line, f"{what}: {describe(value)} is not a valid {kind}")
+            shown = f"int {_short(value)}" if type(value) is int else describe(value)
+            raise self.error(node.line, f"{what}: {shown} is not a valid {kind}")
+        if kind == "int" and not INT64_MIN <= value <= INT64_MAX:
+            raise self.error(node.line, f"{what}: {_short(value)} is outside int64 (-2**63 to 2**63 - 1)")
         return float(value) if kind == "float" else value
 
     def _attr_value(self, node: Node, kind: str, what: str, role: str) -> Any:
@@ -225,14 +242,34 @@ class ParserBase:
 
     def _comparison(self, node: Node, what: str) -> tuple[shapes.Expr, str, shapes.Expr]:
         """`"lhs op rhs"` over bound symbols (loop variables included)."""
-        text = str(node.value)
-        op = next((c for c in COMPARISONS if c in text), None)
-        if op is None:
-            raise self.error(node.line, f"{what}: {text!r} has no comparison ({' '.join(COMPARISONS)})")
-        lhs_text, rhs_text = text.split(op, 1)
-        lhs = self._bound_expr(Node(lhs_text.strip(), node.line), what, floats=True)
-        rhs = self._bound_expr(Node(rhs_text.strip(), node.line), what, floats=True)
+        lhs, op, rhs = self._comparison_parts(node, what)
+        for side in (lhs, rhs):
+            self._require_bound(side, self._launch_symbols(floats=True), what, self.loc(node))
         return lhs, op, rhs
+
+    def _comparison_parts(self, node: Node, what: str) -> tuple[shapes.Expr, str, shapes.Expr]:
+        """`"lhs op rhs"`, one comparison of two expressions that compare nothing: a chain
+        (`1 < N < 3`, or `(1 < N) < 3`) reads as two comparisons in Python, where the condition
+        runs, and as one of a 0/1 in the shape language, so it is refused."""
+        text = str(node.value)
+        if not any(c in text for c in COMPARISONS):
+            raise self.error(node.line, f"{what}: {text!r} has no comparison ({' '.join(COMPARISONS)})")
+        chained = f"{what}: {text!r}: comparisons do not chain: give each its own item (\"1 < N\", \"N < 3\")"
+        try:
+            expr = shapes.parse_dim(text)
+        except shapes.ShapeSyntaxError as exc:
+            if exc.message.startswith("comparisons do not chain"):
+                raise self.error(node.line, chained) from None
+            raise self.error(node.line, f"{what}: bad expression {text!r}: {exc}") from None
+        except (ValueError, TypeError) as exc:
+            raise self.error(node.line, f"{what}: bad expression {text!r}: {exc}") from None
+        if not (isinstance(expr, shapes.BinOp) and expr.op in COMPARISONS):
+            if _compares(expr):
+                raise self.error(node.line, f"{what}: {text!r}: a comparison must be the whole condition")
+            raise self.error(node.line, f"{what}: {text!r} has no comparison ({' '.join(COMPARISONS)})")
+        if _compares(expr.left) or _compares(expr.right):
+            raise self.error(node.line, chained)
+        return expr.left, expr.op, expr.right
 
     # -- symbol binding --------------------------------------------------------------------
     def _check_symbol_name(self, name: str, line: int, what: str) -> None:
@@ -243,6 +280,7 @@ class ParserBase:
         if name.startswith("_") or keyword.iskeyword(name) or name in RESERVED_NAMES:
             raise self.error(line, f"{what}: symbol {name!r} is reserved (no leading _, keywords or "
                                    f"names the wrapper uses)")
+        self._check_cxx_name(name, line, what)
         taken = [a.name for a in self.inputs] + [o.name for o in getattr(self, "outputs", ())]
         taken += [a.name for a in self.attrs if a.type != "int"]
         if name in taken:
@@ -287,3 +325,28 @@ class ParserBase:
                      f"launch step's when: comparisons)" if kind else "")
             raise self.error(loc.line, f"{what}: symbol {free[0]!r} is not bound by any input shape, "
                                        f"int attr, earlier let or enclosing repeat{extra}")
+
+
+def _finite(value: int | float) -> bool:
+    """Whether a YAML number is a finite float (an int too large for a float is not)."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
+def _short(value: Any) -> str:
+    """A number as an error message shows it (a 400-digit int by its first digits)."""
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:12]}... ({len(text.lstrip('-'))} digits)"
+
+
+def _compares(expr: shapes.Expr) -> bool:
+    """Whether the expression holds a comparison anywhere."""
+    if isinstance(expr, shapes.BinOp):
+        return expr.op in COMPARISONS or _compares(expr.left) or _compares(expr.right)
+    if isinstance(expr, shapes.Neg):
+        return _compares(expr.operand)
+    if isinstance(expr, shapes.Call):
+        return any(_compares(a) for a in expr.args)
+    return False

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 from codegen import shapes
 from codegen.load_base import ARG_NAME_RE, INDEXED_ARG_RE, KERNEL_NAME_RE, SOURCE_RE, ParserBase
 from codegen.model import (
@@ -186,6 +188,21 @@ class LaunchPlanParser(ParserBase):
             raise self.error(line, f"{what}: {name!r} is already an input, output, attr, let, shape symbol, "
                                    f"scratch buffer or enclosing loop's name")
 
+    def _check_not_the_function(self, node: Node, arg: object, function: str, what: str) -> None:
+        """The entry point of a step calls its device function with its parameters, named after the
+        arguments (a list input's count `x_count`, an activation's `act_id`, `act_p0`, ..., a list
+        element's `act_1`): none may be the function's name, which it would hide."""
+        if not isinstance(arg, str):
+            return
+        names = {arg}
+        if any(a.name == arg and a.is_list for a in self.inputs):
+            names.add(f"{arg}_count")
+        if any(a.name == arg and a.type in ("activation", "list(activation)", "list(int)") for a in self.attrs):
+            names |= {f"{arg}_id"} | ({function} if re.fullmatch(rf"{re.escape(arg)}_p?\d+", function) else set())
+        if function in names:
+            raise self.error(node.line, f"{what}: argument {arg!r} has the name of the step's device function "
+                                        f"{function!r}, which the entry point calls: rename one of them")
+
     def _launch_step(self, node: Node) -> LaunchStep | GemmStep | RepeatStep:
         if isinstance(node.value, dict) and "gemm" in node.value:
             return self._gemm_step(node, node.value["gemm"])
@@ -209,6 +226,7 @@ class LaunchPlanParser(ParserBase):
         known = self._launch_names()
         for n in self.seq(r.pop("args", required=True), f"{what}: args"):
             indexed = INDEXED_ARG_RE.fullmatch(n.value) if isinstance(n.value, str) else None
+            self._check_not_the_function(n, indexed.group(1) if indexed else n.value, name, what)
             if indexed is not None:
                 args.append(self._indexed_arg(n, indexed.group(1), indexed.group(2), what))
                 continue

@@ -37,6 +37,7 @@ __all__ = [
     "ShapePattern",
     "ShapeSyntaxError",
     "Sym",
+    "depth",
     "evaluate",
     "parse",
     "parse_dim",
@@ -55,6 +56,11 @@ _BINOPS = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
 }
 COMPARISON_OPS = ("==", "!=", "<=", ">=", "<", ">")  # 1 when true, 0 when false (as in C)
+#: How deep an expression may nest (each operator, unary minus, parenthesis and call is a level):
+#: the parser, the printers and the evaluators recurse once per level.
+MAX_DEPTH = 100
+#: The largest integer literal: dimensions and the kernels' arithmetic are int64 (`long long`).
+MAX_INT = 2**63 - 1
 _SYMBOL_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -62,7 +68,8 @@ class ShapeSyntaxError(ValueError):
     """A shape or dimension text that does not parse; ``column`` is 1-based within ``text``."""
 
     def __init__(self, message: str, column: int, text: str) -> None:
-        super().__init__(f"{message} at column {column}: {text!r}")
+        shown = text if len(text) <= 120 else text[:100] + f"... ({len(text)} characters)"
+        super().__init__(f"{message} at column {column}: {shown!r}")
         self.message = message
         self.column = column
         self.text = text
@@ -179,6 +186,12 @@ class _Parser:
         self.text = text
         self.tokens = _tokenize(text)
         self.pos = 0
+        self.depth = 0  # parentheses, calls and unary minus around the token being read
+
+    def enter(self, tok: _Token) -> None:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            self.fail(f"expression nested deeper than {MAX_DEPTH} levels", tok.column)
 
     def peek(self) -> _Token:
         return self.tokens[self.pos]
@@ -211,13 +224,17 @@ class _Parser:
 
     def expr(self) -> Expr:
         """A sum, or one comparison of two sums (1 or 0; `a < b < c` is refused: Python and C read it
-        differently)."""
+        differently). The outermost one is checked for depth: a long chain of operators nests as
+        deep as parentheses do."""
+        start = self.peek()
         left = self.sum()
         if any(self.at(op) for op in COMPARISON_OPS):
             op = self.take().text
             left = BinOp(op, left, self.sum())
             if any(self.at(op) for op in COMPARISON_OPS):
                 self.fail("comparisons do not chain: parenthesise one", self.peek().column)
+        if self.depth == 0 and depth(left) > MAX_DEPTH:
+            self.fail(f"expression nested deeper than {MAX_DEPTH} levels (operators count)", start.column)
         return left
 
     def sum(self) -> Expr:
@@ -236,13 +253,19 @@ class _Parser:
 
     def unary(self) -> Expr:
         if self.at("-"):
-            self.take()
-            return Neg(self.unary())
+            self.enter(self.take())
+            operand = self.unary()
+            self.depth -= 1
+            return Neg(operand)
         return self.atom()
 
     def atom(self) -> Expr:
         tok = self.take()
         if tok.kind == "int":
+            digits = tok.text.lstrip("0")
+            if len(digits) > 19 or (len(digits) == 19 and int(digits) > MAX_INT):  # (no int() of a huge text)
+                self.fail(f"{tok.text[:30]}{'...' if len(tok.text) > 30 else ''} is outside int64 (at most "
+                          f"2**63 - 1)", tok.column)
             return Num(int(tok.text))
         if tok.kind == "ident":
             if self.at("("):
@@ -251,8 +274,10 @@ class _Parser:
                 self.fail(f"{tok.text!r} is a function; call it as {tok.text}(...)", tok.column)
             return Sym(tok.text)
         if tok.kind == "op" and tok.text == "(":
+            self.enter(tok)
             inner = self.expr()
             self.close(tok, ")", "an operator or ')'")
+            self.depth -= 1
             return inner
         self.fail_at(tok, "a number, a symbol or '('")
 
@@ -261,11 +286,13 @@ class _Parser:
             known = ", ".join(sorted(FUNCTIONS))
             self.fail(f"unknown function {name.text!r} (known: {known})", name.column)
         opener = self.take()
+        self.enter(opener)
         args = [] if self.at(")") else [self.expr()]
         while args and self.at(","):
             self.take()
             args.append(self.expr())
         self.close(opener, ")", "an operator, ',' or ')'")
+        self.depth -= 1
         n = len(args)
         if name.text == "ceildiv" and n != 2:
             self.fail(f"ceildiv() takes exactly 2 arguments, got {n}", name.column)
@@ -303,6 +330,8 @@ def parse_dim(value: int | str) -> Expr:
     if isinstance(value, int):
         if value < 0:
             raise ShapeSyntaxError("a dimension must be non-negative", 1, repr(value))
+        if value > MAX_INT:
+            raise ShapeSyntaxError("a dimension is outside int64 (at most 2**63 - 1)", 1, f"{value:.3e}")
         return Num(value)
     return parse(value)
 
@@ -455,6 +484,17 @@ def _children(e: Expr) -> Iterator[Expr]:
         yield e.right
     elif isinstance(e, Call):
         yield from e.args
+
+
+def depth(e: Expr) -> int:
+    """How deep the tree nests (a leaf is 1), found without recursion: the parser refuses more than
+    MAX_DEPTH, so that everything else may recurse."""
+    deepest, stack = 0, [(e, 1)]
+    while stack:
+        node, level = stack.pop()
+        deepest = max(deepest, level)
+        stack.extend((child, level + 1) for child in _children(node))
+    return deepest
 
 
 def symbols(e: Expr) -> tuple[str, ...]:

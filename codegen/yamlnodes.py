@@ -37,6 +37,40 @@ SPLIT_HINT = "(a comma inside an unquoted value ends it in a {...} mapping: quot
 
 _scalar_constructor = yaml.SafeLoader(stream="")
 
+#: How deep a spec's mappings and lists may nest (a spec needs a handful of levels): PyYAML's
+#: composer and this module recurse once per level.
+MAX_DEPTH = 64
+
+
+class _TooDeep(Exception):
+    def __init__(self, line: int) -> None:
+        self.line = line
+
+
+class _Loader(yaml.SafeLoader):
+    """PyYAML's safe loader, refusing nesting deeper than MAX_DEPTH before it recurses into it."""
+
+    depth = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                raise _TooDeep(self.peek_event().start_mark.line + 1)
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+
+def _unencodable(text: str) -> str | None:
+    """The character of `text` that UTF-8 cannot encode (a lone surrogate), as an escape; None when
+    every one can."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return ascii(text[exc.start])
+    return None
+
 
 def _convert(node: yaml.Node, file: str, seen: set[int] | None = None) -> Node:
     # An alias is the same node object met twice; refusing it keeps a spec's meaning visible at
@@ -55,6 +89,11 @@ def _convert(node: yaml.Node, file: str, seen: set[int] | None = None) -> Node:
             if not isinstance(key_node, yaml.ScalarNode):
                 raise SpecError(file, key_node.start_mark.line + 1, "mapping keys must be plain strings")
             key = key_node.value
+            bad = _unencodable(key)
+            if bad is not None:
+                raise SpecError(file, key_node.start_mark.line + 1, f"a key holds a lone surrogate {bad}, which "
+                                                                    f"cannot be encoded as UTF-8 (write the character, "
+                                                                    f"or a pair of \\u escapes)")
             if key in out:
                 raise SpecError(
                     file, key_node.start_mark.line + 1,
@@ -67,7 +106,15 @@ def _convert(node: yaml.Node, file: str, seen: set[int] | None = None) -> Node:
     if isinstance(node, yaml.SequenceNode):
         return Node([_convert(n, file, seen) for n in node.value], line)
     assert isinstance(node, yaml.ScalarNode)
-    return Node(_scalar_constructor.construct_object(node), line)
+    bad = _unencodable(node.value)
+    if bad is not None:
+        raise SpecError(file, line, f"text with a lone surrogate {bad}, which cannot be encoded as UTF-8 (write "
+                                    f"the character, or a pair of \\u escapes)")
+    try:
+        value = _scalar_constructor.construct_object(node)
+    except ValueError as exc:  # an integer of more digits than Python converts (4300)
+        raise SpecError(file, line, f"invalid YAML value: {exc}") from None
+    return Node(value, line)
 
 
 def _unquoted_text(node: yaml.Node | None) -> TypeGuard[yaml.ScalarNode]:
@@ -76,7 +123,9 @@ def _unquoted_text(node: yaml.Node | None) -> TypeGuard[yaml.ScalarNode]:
 
 def parse_yaml(text: str, file: str) -> Node:
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = yaml.compose(text, Loader=_Loader)
+    except _TooDeep as exc:
+        raise SpecError(file, exc.line, f"mappings and lists nested deeper than {MAX_DEPTH} levels") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 1
