@@ -57,8 +57,9 @@ def _no_gradient(op: str, why: str) -> Any:
     return backward
 
 
-def _no_context(ctx: Any, inputs: Any, keyword_only_inputs: Any, output: Any) -> None:
-    return None
+def _no_context(ctx: Any, inputs: Any, output: Any, keyword_only_inputs: Any = None) -> None:
+    """The setup_context of an op without a gradient (torch passes keyword_only_inputs only to an
+    op with attrs)."""
 
 
 # -- BiasAdd -------------------------------------------------------------------------------------
@@ -71,7 +72,7 @@ def _bias_add_impl(value: Any, bias: Any, *, data_format: Any = 'NHWC') -> Any:
 
 
 def _bias_add_fake(value: Any, bias: Any, *, data_format: Any = 'NHWC') -> Any:
-    backend = _tb.FakeBackend(value, bias)
+    backend = _tb.fake_backend('BiasAdd', {'value': value, 'bias': bias})
     out = _bias_add._fake(backend, value, bias, data_format)
     return out[0]
 
@@ -107,7 +108,7 @@ def _bias_add_grad_impl(out_backprop: Any, *, data_format: Any = 'NHWC') -> Any:
 
 
 def _bias_add_grad_fake(out_backprop: Any, *, data_format: Any = 'NHWC') -> Any:
-    backend = _tb.FakeBackend(out_backprop)
+    backend = _tb.fake_backend('BiasAddGrad', {'out_backprop': out_backprop})
     out = _bias_add_grad._fake(backend, out_backprop, data_format)
     return out[0]
 
@@ -129,7 +130,7 @@ def _fused_batch_norm_grad_v3_impl(y_backprop: Any, x: Any, scale: Any, reserve_
 
 
 def _fused_batch_norm_grad_v3_fake(y_backprop: Any, x: Any, scale: Any, reserve_space_1: Any, reserve_space_2: Any, reserve_space_3: Any, *, epsilon: Any = 0.0001, data_format: Any = 'NHWC', is_training: Any = True) -> Any:
-    backend = _tb.FakeBackend(y_backprop, x, scale, reserve_space_1, reserve_space_2, reserve_space_3)
+    backend = _tb.fake_backend('FusedBatchNormGradV3', {'y_backprop': y_backprop, 'x': x, 'scale': scale, 'reserve_space_1': reserve_space_1, 'reserve_space_2': reserve_space_2, 'reserve_space_3': reserve_space_3})
     out = _fused_batch_norm_grad_v3._fake(backend, y_backprop, x, scale, reserve_space_1, reserve_space_2, reserve_space_3, epsilon, data_format, is_training)
     return tuple(out)
 
@@ -151,7 +152,7 @@ def _fused_batch_norm_v3_impl(x: Any, scale: Any, offset: Any, mean: Any, varian
 
 
 def _fused_batch_norm_v3_fake(x: Any, scale: Any, offset: Any, mean: Any, variance: Any, *, epsilon: Any = 0.0001, exponential_avg_factor: Any = 1.0, data_format: Any = 'NHWC', is_training: Any = True) -> Any:
-    backend = _tb.FakeBackend(x, scale, offset, mean, variance)
+    backend = _tb.fake_backend('FusedBatchNormV3', {'x': x, 'scale': scale, 'offset': offset, 'mean': mean, 'variance': variance})
     out = _fused_batch_norm_v3._fake(backend, x, scale, offset, mean, variance, epsilon, exponential_avg_factor, data_format, is_training)
     return tuple(out)
 
@@ -190,7 +191,7 @@ def _layer_norm_impl(x: Any, gamma: Any = None, beta: Any = None, *, epsilon: An
 
 
 def _layer_norm_fake(x: Any, gamma: Any = None, beta: Any = None, *, epsilon: Any = 1e-05) -> Any:
-    backend = _tb.FakeBackend(x, gamma, beta)
+    backend = _tb.fake_backend('LayerNorm', {'x': x, 'gamma': gamma, 'beta': beta})
     out = _layer_norm._fake(backend, x, gamma, beta, epsilon)
     return tuple(out)
 
@@ -232,7 +233,7 @@ def _layer_norm_grad_impl(dy: Any, x: Any, mean: Any, rstd: Any, gamma: Any = No
 
 
 def _layer_norm_grad_fake(dy: Any, x: Any, mean: Any, rstd: Any, gamma: Any = None) -> Any:
-    backend = _tb.FakeBackend(dy, x, mean, rstd, gamma)
+    backend = _tb.fake_backend('LayerNormGrad', {'dy': dy, 'x': x, 'mean': mean, 'rstd': rstd, 'gamma': gamma})
     out = _layer_norm_grad._fake(backend, dy, x, mean, rstd, gamma)
     return tuple(out)
 
@@ -254,7 +255,7 @@ def _softmax_impl(x: Any, *, axis: Any = -1) -> Any:
 
 
 def _softmax_fake(x: Any, *, axis: Any = -1) -> Any:
-    backend = _tb.FakeBackend(x)
+    backend = _tb.fake_backend('Softmax', {'x': x})
     out = _softmax._fake(backend, x, axis)
     return out[0]
 
@@ -292,7 +293,7 @@ def _softmax_grad_impl(y: Any, dy: Any, *, axis: Any = -1) -> Any:
 
 
 def _softmax_grad_fake(y: Any, dy: Any, *, axis: Any = -1) -> Any:
-    backend = _tb.FakeBackend(y, dy)
+    backend = _tb.fake_backend('SoftmaxGrad', {'y': y, 'dy': dy})
     out = _softmax_grad._fake(backend, y, dy, axis)
     return out[0]
 
@@ -314,7 +315,7 @@ def _cudnn_rnn_backprop_v3_impl(input: Any, input_h: Any, input_c: Any, params: 
 
 
 def _cudnn_rnn_backprop_v3_fake(input: Any, input_h: Any, input_c: Any, params: Any, sequence_lengths: Any, output: Any, output_h: Any, output_c: Any, output_backprop: Any, output_h_backprop: Any, output_c_backprop: Any, reserve_space: Any, host_reserved: Any, *, rnn_mode: Any = 'lstm', input_mode: Any = 'linear_input', direction: Any = 'unidirectional', dropout: Any = 0.0, seed: Any = 0, seed2: Any = 0, num_proj: Any = 0, time_major: Any = True) -> Any:
-    backend = _tb.FakeBackend(input, input_h, input_c, params, sequence_lengths, output, output_h, output_c, output_backprop, output_h_backprop, output_c_backprop, reserve_space, host_reserved)
+    backend = _tb.fake_backend('CudnnRNNBackpropV3', {'input': input, 'input_h': input_h, 'input_c': input_c, 'params': params, 'sequence_lengths': sequence_lengths, 'output': output, 'output_h': output_h, 'output_c': output_c, 'output_backprop': output_backprop, 'output_h_backprop': output_h_backprop, 'output_c_backprop': output_c_backprop, 'reserve_space': reserve_space, 'host_reserved': host_reserved})
     out = _cudnn_rnn_backprop_v3._fake(backend, input, input_h, input_c, params, sequence_lengths, output, output_h, output_c, output_backprop, output_h_backprop, output_c_backprop, reserve_space, host_reserved, rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj, time_major)
     return tuple(out)
 
@@ -336,7 +337,7 @@ def _cudnn_rnn_canonical_to_params_v2_impl(num_layers: Any, num_units: Any, inpu
 
 
 def _cudnn_rnn_canonical_to_params_v2_fake(num_layers: Any, num_units: Any, input_size: Any, weights: Any, biases: Any, *, num_params_weights: Any = 0, num_params_biases: Any = 0, rnn_mode: Any = 'lstm', input_mode: Any = 'linear_input', direction: Any = 'unidirectional', dropout: Any = 0.0, seed: Any = 0, seed2: Any = 0, num_proj: Any = 0) -> Any:
-    backend = _tb.FakeBackend(num_layers, num_units, input_size, weights, biases)
+    backend = _tb.fake_backend('CudnnRNNCanonicalToParamsV2', {'num_layers': num_layers, 'num_units': num_units, 'input_size': input_size, 'weights': weights, 'biases': biases})
     out = _cudnn_rnn_canonical_to_params_v2._fake(backend, num_layers, num_units, input_size, weights, biases, num_params_weights, num_params_biases, rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj)
     return out[0]
 
@@ -358,7 +359,7 @@ def _cudnn_rnn_params_size_impl(num_layers: Any, num_units: Any, input_size: Any
 
 
 def _cudnn_rnn_params_size_fake(num_layers: Any, num_units: Any, input_size: Any, *, t: Any, s: Any, rnn_mode: Any = 'lstm', input_mode: Any = 'linear_input', direction: Any = 'unidirectional', dropout: Any = 0.0, seed: Any = 0, seed2: Any = 0, num_proj: Any = 0) -> Any:
-    backend = _tb.FakeBackend(num_layers, num_units, input_size)
+    backend = _tb.fake_backend('CudnnRNNParamsSize', {'num_layers': num_layers, 'num_units': num_units, 'input_size': input_size})
     out = _cudnn_rnn_params_size._fake(backend, num_layers, num_units, input_size, t, s, rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj)
     return out[0]
 
@@ -379,7 +380,7 @@ def _cudnn_rnn_params_to_canonical_v2_impl(num_layers: Any, num_units: Any, inpu
 
 
 def _cudnn_rnn_params_to_canonical_v2_fake(num_layers: Any, num_units: Any, input_size: Any, params: Any, *, num_params_weights: Any, num_params_biases: Any, rnn_mode: Any = 'lstm', input_mode: Any = 'linear_input', direction: Any = 'unidirectional', dropout: Any = 0.0, seed: Any = 0, seed2: Any = 0, num_proj: Any = 0) -> Any:
-    backend = _tb.FakeBackend(num_layers, num_units, input_size, params)
+    backend = _tb.fake_backend('CudnnRNNParamsToCanonicalV2', {'num_layers': num_layers, 'num_units': num_units, 'input_size': input_size, 'params': params})
     out = _cudnn_rnn_params_to_canonical_v2._fake(backend, num_layers, num_units, input_size, params, num_params_weights, num_params_biases, rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj)
     return tuple(out)
 
@@ -401,7 +402,7 @@ def _cudnn_rnn_v3_impl(input: Any, input_h: Any, input_c: Any, params: Any, sequ
 
 
 def _cudnn_rnn_v3_fake(input: Any, input_h: Any, input_c: Any, params: Any, sequence_lengths: Any, *, rnn_mode: Any = 'lstm', input_mode: Any = 'linear_input', direction: Any = 'unidirectional', dropout: Any = 0.0, seed: Any = 0, seed2: Any = 0, num_proj: Any = 0, is_training: Any = True, time_major: Any = True) -> Any:
-    backend = _tb.FakeBackend(input, input_h, input_c, params, sequence_lengths)
+    backend = _tb.fake_backend('CudnnRNNV3', {'input': input, 'input_h': input_h, 'input_c': input_c, 'params': params, 'sequence_lengths': sequence_lengths})
     out = _cudnn_rnn_v3._fake(backend, input, input_h, input_c, params, sequence_lengths, rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj, is_training, time_major)
     return tuple(out)
 
@@ -443,7 +444,7 @@ def _dml_rnn_impl(input: Any, weight: Any, recurrence: Any, bias: Any = None, hi
 
 
 def _dml_rnn_fake(input: Any, weight: Any, recurrence: Any, bias: Any = None, hidden_init: Any = None, sequence_lengths: Any = None, *, direction: Any = 'forward', activations: Any = None) -> Any:
-    backend = _tb.FakeBackend(input, weight, recurrence, bias, hidden_init, sequence_lengths)
+    backend = _tb.fake_backend('DmlRnn', {'input': input, 'weight': weight, 'recurrence': recurrence, 'bias': bias, 'hidden_init': hidden_init, 'sequence_lengths': sequence_lengths})
     out = _dml_rnn._fake(backend, input, weight, recurrence, bias, hidden_init, sequence_lengths, direction, activations if activations is not None else 'tanh')
     return tuple(out)
 
@@ -466,7 +467,7 @@ def _gru_block_cell_impl(x: Any, h_prev: Any, w_ru: Any, w_c: Any, b_ru: Any, b_
 
 
 def _gru_block_cell_fake(x: Any, h_prev: Any, w_ru: Any, w_c: Any, b_ru: Any, b_c: Any) -> Any:
-    backend = _tb.FakeBackend(x, h_prev, w_ru, w_c, b_ru, b_c)
+    backend = _tb.fake_backend('GRUBlockCell', {'x': x, 'h_prev': h_prev, 'w_ru': w_ru, 'w_c': w_c, 'b_ru': b_ru, 'b_c': b_c})
     out = _gru_block_cell._fake(backend, x, h_prev, w_ru, w_c, b_ru, b_c)
     return tuple(out)
 
@@ -508,7 +509,7 @@ def _gru_block_cell_grad_impl(x: Any, h_prev: Any, w_ru: Any, w_c: Any, b_ru: An
 
 
 def _gru_block_cell_grad_fake(x: Any, h_prev: Any, w_ru: Any, w_c: Any, b_ru: Any, b_c: Any, r: Any, u: Any, c: Any, d_h: Any) -> Any:
-    backend = _tb.FakeBackend(x, h_prev, w_ru, w_c, b_ru, b_c, r, u, c, d_h)
+    backend = _tb.fake_backend('GRUBlockCellGrad', {'x': x, 'h_prev': h_prev, 'w_ru': w_ru, 'w_c': w_c, 'b_ru': b_ru, 'b_c': b_c, 'r': r, 'u': u, 'c': c, 'd_h': d_h})
     out = _gru_block_cell_grad._fake(backend, x, h_prev, w_ru, w_c, b_ru, b_c, r, u, c, d_h)
     return tuple(out)
 

@@ -16,6 +16,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import generated.torch as opgen_torch  # noqa: E402  (registers torch.ops.opgen.*)
+from codegen.load import load_specs  # noqa: E402
 from codegen.naming import snake_case  # noqa: E402
 from codegen.ophelpers.cudnn_rnn import params_layout  # noqa: E402
 from codegen.runtime.activations import ActivationBase  # noqa: E402
@@ -322,3 +323,206 @@ def test_cuda_tensors_in_cuda_tensors_out_on_the_current_stream() -> None:
             stats[3])
     result = torch.library.opcheck(torch.ops.opgen.fused_batch_norm_v3.default, args, {"data_format": "NCHW"})
     assert set(result.values()) == {"SUCCESS"}, result
+
+
+# -- every op: one case each, with the spec's autograd declaration (issue 20 items 3 and 4) ---------
+SPECS = {op.name: op for op in load_specs(SCRIPTS.parent / "specs")}
+
+
+def _first_cases() -> list[Any]:
+    cases, seen = [], set()
+    ops = [op for op in generated_ops() if op.name not in opgen_torch.NOT_REGISTERED]
+    for op, case in PARITY["all_cases"](ops):
+        if op.name not in seen:
+            seen.add(op.name)
+            cases.append(pytest.param(op, case, id=op.name))
+    return cases
+
+
+def _torch_case(op: Any, case: Any) -> tuple[Any, list[Any], dict[str, Any]]:
+    """The op's torch.ops overload, its positional arguments as tensors and its keyword arguments."""
+    overload = getattr(torch.ops.opgen, snake_case(op.name)).default
+    args = [_to_torch(a) for a in case.args]
+    kwargs = {k: _to_torch(_attr_to_torch(v)) for k, v in case.kwargs.items()}
+    for arg in overload._schema.arguments[len(args):]:  # optional inputs given by name: positional
+        if not arg.kwarg_only:
+            args.append(kwargs.pop(arg.name, None))
+    return overload, args, kwargs
+
+
+def _tensor_slots(overload: Any, args: list[Any]) -> list[tuple[str, int, int | None]]:
+    """(name, position, list index or None) of every tensor among the arguments."""
+    names = [a.name for a in overload._schema.arguments]
+    slots: list[tuple[str, int, int | None]] = []
+    for i, value in enumerate(args):
+        if isinstance(value, torch.Tensor):
+            slots.append((names[i], i, None))
+        elif isinstance(value, list):
+            slots += [(f"{names[i]}[{j}]", i, j) for j, v in enumerate(value) if isinstance(v, torch.Tensor)]
+    return slots
+
+
+def _on(args: list[Any], device: str) -> list[Any]:
+    """The arguments with every tensor on `device` (made empty for "cuda", which needs
+    FakeTensorMode on a CPU-only torch; fake tensors may be on CUDA)."""
+    def move(v: Any) -> Any:
+        if not isinstance(v, torch.Tensor):
+            return v
+        return torch.empty(v.shape, dtype=v.dtype, device=device) if device == "cuda" else v.to(device)
+
+    return [[move(v) for v in a] if isinstance(a, list) else move(a) for a in args]
+
+
+def _mixed(args: list[Any], other: list[Any], slot: tuple[str, int, int | None]) -> list[Any]:
+    """`args` with the one tensor of `slot` taken from `other` (the same arguments on another device)."""
+    _, i, j = slot
+    out = list(args)
+    pairs = enumerate(zip(out[i], other[i], strict=True)) if j is not None else ()
+    out[i] = other[i] if j is None else [o if k == j else v for k, (v, o) in pairs]
+    return out
+
+
+def _assert_mismatch(err: BaseException, op: str, arg: str, devices: tuple[str, str]) -> None:
+    text = str(err)
+    assert "Expected all tensors to be on the same device, but found at least two devices" in text, text
+    assert f"{op}: " in text and arg in text, text
+    assert all(d in text for d in devices), text
+
+
+@pytest.mark.parametrize(("op", "case"), _first_cases())
+def test_tensors_on_two_devices_are_refused_naming_the_op_and_argument(op: Any, case: Any) -> None:
+    """A meta tensor among CPU ones (and a CPU one among meta ones) dispatches to the fake, which
+    must not return CPU tensors of uninitialised memory: PyTorch's device-mismatch error, naming the
+    op and the argument (issue 20 item 3)."""
+    overload, args, kwargs = _torch_case(op, case)
+    slots = _tensor_slots(overload, args)
+    if len(slots) < 2:
+        pytest.skip(f"{op.name} takes one tensor: no mix of devices")
+    meta = _on(args, "meta")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        for slot in slots:
+            for base, other, pair in ((args, meta, ("cpu", "meta")), (meta, args, ("meta", "cpu"))):
+                with pytest.raises(RuntimeError) as info:
+                    overload(*_mixed(base, other, slot), **kwargs)
+                _assert_mismatch(info.value, op.name, slot[0], pair)
+
+
+@pytest.mark.parametrize(("op", "case"), _first_cases())
+def test_tensors_on_two_devices_are_refused_under_torch_compile(op: Any, case: Any) -> None:
+    overload, args, kwargs = _torch_case(op, case)
+    slots = _tensor_slots(overload, args)
+    if len(slots) < 2:
+        pytest.skip(f"{op.name} takes one tensor: no mix of devices")
+    slot = slots[-1]
+
+    def call(*xs: Any) -> Any:
+        return overload(*xs, **kwargs)
+
+    torch._dynamo.reset()
+    with warnings.catch_warnings(), pytest.raises(Exception) as info:
+        warnings.simplefilter("ignore", DeprecationWarning)
+        torch.compile(call, backend="eager", fullgraph=True)(*_mixed(args, _on(args, "meta"), slot))
+    _assert_mismatch(info.value, op.name, slot[0], ("cpu", "meta"))
+
+
+def test_tensors_on_two_devices_are_refused_under_aot_autograd() -> None:
+    x, gamma = torch.randn(2, 3, requires_grad=True), torch.ones(3, device="meta")
+
+    def f(x: Any, gamma: Any) -> Any:
+        return torch.ops.opgen.layer_norm(x, gamma)[0].sum()
+
+    torch._dynamo.reset()
+    with pytest.raises(Exception) as info:
+        torch.compile(f, backend="aot_eager", fullgraph=True)(x, gamma)
+    _assert_mismatch(info.value, "LayerNorm", "gamma", ("cpu", "meta"))
+
+
+@pytest.mark.parametrize(("op", "case"), _first_cases())
+def test_cuda_tensors_mixed_with_cpu_or_meta_are_refused(op: Any, case: Any) -> None:
+    """CUDA among CPU or meta tensors, on fake tensors (so without a GPU): the fake implementation
+    (torch.compile, torch.export) and the implementation the CUDA dispatch key runs both refuse."""
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    overload, args, kwargs = _torch_case(op, case)
+    slots = _tensor_slots(overload, args)
+    if len(slots) < 2:
+        pytest.skip(f"{op.name} takes one tensor: no mix of devices")
+    name = snake_case(op.name)
+    mode = FakeTensorMode()
+    on = {device: [[mode.from_tensor(v) for v in a] if isinstance(a, list) else
+                   mode.from_tensor(a) if isinstance(a, torch.Tensor) else a for a in _on(args, device)]
+          for device in ("cpu", "meta")}
+    with warnings.catch_warnings(), mode:
+        warnings.simplefilter("ignore", DeprecationWarning)
+        cuda = _on(args, "cuda")
+        for other in ("cpu", "meta"):
+            mixed = _mixed(on[other], cuda, slots[-1])
+            with pytest.raises(RuntimeError) as info:
+                overload(*mixed, **kwargs)
+            _assert_mismatch(info.value, op.name, slots[-1][0], (other, "cuda"))
+        inputs = dict(zip([a.name for a in overload._schema.arguments], mixed, strict=False))
+        compute = getattr(opgen_torch, f"_{name}")._compute
+        with pytest.raises(RuntimeError) as info:
+            from codegen.runtime.torch_bridge import run_registered
+
+            run_registered(op.name, compute, inputs, ())
+        _assert_mismatch(info.value, op.name, slots[-1][0], ("meta", "cuda"))
+
+
+@pytest.mark.parametrize(("op", "case"), _first_cases())
+def test_every_op_runs_with_inputs_that_require_grad_and_its_backward_works_or_says_why_not(
+        op: Any, case: Any) -> None:
+    """Ops with and without attrs (LayerNormGrad, GRUBlockCellGrad have none): the forward runs; the
+    backward computes the declared gradients or raises the op's no-gradient error (issue 20 item 4)."""
+    overload, args, kwargs = _torch_case(op, case)
+    spec = SPECS[op.name]
+    leaves = []
+    for value in args:
+        for v in value if isinstance(value, list) else [value]:
+            if isinstance(v, torch.Tensor) and v.is_floating_point():
+                leaves.append(v.requires_grad_())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        out = overload(*args, **kwargs)
+    outs = [t for o in (out if isinstance(out, tuple) else [out]) for t in (o if isinstance(o, list) else [o])]
+    differentiable = [o for o in outs if o.requires_grad]
+    if not leaves:
+        assert not differentiable
+        return
+    assert differentiable, f"{op.name}: no output requires grad"
+    loss = sum(o.float().sum() for o in differentiable)
+    ag = spec.autograd
+    if ag is None:
+        with pytest.raises(RuntimeError, match=f"{op.name} has no gradient: "):
+            loss.backward()
+        return
+    if any(kwargs.get(name, next(a.default for a in spec.attrs if a.name == name)) != value
+           for name, value in ag.requires.clauses):
+        with pytest.raises(RuntimeError, match=f"{op.name}: backward needs"):
+            loss.backward()
+        return
+    loss.backward()
+    assert any(leaf.grad is not None for leaf in leaves), op.name
+
+
+@pytest.mark.parametrize(("forward", "gradient"), [("layer_norm", "LayerNormGrad"),
+                                                   ("gru_block_cell", "GRUBlockCellGrad"),
+                                                   ("softmax", "SoftmaxGrad")])
+def test_double_backward_names_the_gradient_op_without_a_gradient(forward: str, gradient: str) -> None:
+    torch.manual_seed(6)
+    if forward == "gru_block_cell":
+        b, i, h = 2, 3, 4
+        inputs = [torch.randn(b, i), torch.randn(b, h), torch.randn(i + h, 2 * h), torch.randn(i + h, h),
+                  torch.randn(2 * h), torch.randn(h)]
+        pick = 3  # h
+    else:
+        inputs, pick = [torch.randn(2, 5)], 0
+    leaves = [t.requires_grad_() for t in inputs]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        out = getattr(torch.ops.opgen, forward)(*leaves)
+        y = out[pick] if isinstance(out, (tuple, list)) else out
+        (grad,) = torch.autograd.grad((y * y).sum(), leaves[0], create_graph=True)  # the gradient op, recorded
+        with pytest.raises(RuntimeError, match=f"{gradient} has no gradient: it is the gradient of "):
+            grad.sum().backward()

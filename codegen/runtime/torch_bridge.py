@@ -7,7 +7,8 @@ output back (`torch.from_numpy` / `torch.from_dlpack`: views, not copies). Nothi
 torch unless a torch tensor is already at hand.
 
 Also here, for the torch registration (generated/torch.py): `sym_max`/`sym_min` (shape arithmetic
-on symbolic sizes without guards) and `FakeBackend` (the outputs of a fake call as empty tensors).
+on symbolic sizes without guards), `fake_backend` (the outputs of a fake call as empty tensors) and
+`same_device` (tensors on two devices are refused, as PyTorch refuses them).
 """
 
 from __future__ import annotations
@@ -49,6 +50,30 @@ def _first_tensor(values: Any) -> Any | None:
         elif _is_torch(value):
             return value
     return None
+
+
+def same_device(op: str, inputs: dict[str, Any]) -> Any | None:
+    """The device of the torch tensors among the inputs (list elements included), None without
+    any. Tensors on two devices (cpu and meta, cpu and cuda, cuda:0 and cuda:1) are refused as
+    PyTorch's own ops refuse them, naming the op and both arguments: a meta tensor among CPU ones
+    would otherwise reach the fake implementation, which returns uninitialised CPU tensors."""
+    first: Any = None
+    first_name = ""
+    for name, value in inputs.items():
+        if type(value) is np.ndarray or value is None:
+            continue
+        items = enumerate(value) if isinstance(value, (list, tuple)) else ((None, value),)
+        for index, item in items:
+            if not _is_torch(item):
+                continue
+            if first is None:
+                first, first_name = item.device, name if index is None else f"{name}[{index}]"
+            elif item.device != first:
+                arg = name if index is None else f"{name}[{index}]"
+                raise RuntimeError(f"{op}: {arg} is on {item.device}, {first_name} on {first}: Expected all tensors "
+                                   f"to be on the same device, but found at least two devices, {first} and "
+                                   f"{item.device}!")
+    return first
 
 
 def torch_call(*inputs: Any) -> TorchCall | None:
@@ -140,6 +165,7 @@ class TorchCall:
             attrs: tuple[Any, ...]) -> _Outputs:
         """compute(scope, *inputs, *attrs) on converted inputs; the outputs (a NamedTuple) as tensors."""
         self.package = getattr(compute, "__module__", None) or self.package
+        same_device(op, inputs)
         arrays = [self.adopt(op, name, value) for name, value in inputs.items()]
         if self.device.type == "cuda":
             with self.stream():
@@ -204,10 +230,17 @@ class FakeBackend:
     tensors under FakeTensorMode), named as the backend that would run there (launch sizes may
     differ per backend; outputs never should)."""
 
-    def __init__(self, *inputs: Any) -> None:
+    def __init__(self, *inputs: Any, device: Any = None) -> None:
         example = _first_tensor(inputs)
-        self.device = example.device if example is not None else _torch().device("cpu")
+        self.device = device if device is not None else example.device if example is not None else \
+            _torch().device("cpu")
         self.name = "cpu" if self.device.type == "cpu" else "cuda"
 
     def empty(self, shape: list[Any], dtype: str) -> Any:
         return _torch().empty(shape, dtype=torch_dtype(dtype), device=self.device)
+
+
+def fake_backend(op: str, inputs: dict[str, Any]) -> FakeBackend:
+    """The FakeBackend of a generated `_fake` call: its inputs' one device (same_device refuses
+    tensors on two), the CPU for an op without tensor inputs."""
+    return FakeBackend(device=same_device(op, inputs))
