@@ -934,3 +934,157 @@ def test_grad_create_rejects_bad_data_format(scope):
     with pytest.raises(ValueError) as ei:
         FusedBatchNormGradV3.create(scope, dy, x, scale, rs1, rs2, rs3, FusedBatchNormGradV3.data_format("NCWH"))
     assert_message(ei, GRAD, "data_format", "NCWH")
+
+
+# ---------------------------------------------------------------------------------------------
+# Numerics (issue 20 items 1 and 2): the variance of shifted data and of data with outliers, and
+# non-finite values, under both launch plans and the building blocks' GPU form on the emulator
+# ---------------------------------------------------------------------------------------------
+PLANS = ["cpu", "cuda", "gpu-form"]
+
+
+@pytest.fixture
+def plan_scope(request, monkeypatch):
+    """The cpu backend under launch plan request.param: "cpu", "cuda" (the GPU's launch sizes) or
+    "gpu-form" (the GPU's sizes, and kernels/_common.cuh's building blocks in their GPU form)."""
+    from codegen.runtime import host
+
+    if request.param == "gpu-form":
+        load = host.load_module
+        monkeypatch.setattr(host, "load_module",
+                            lambda text, *args, **kw: load("#define OPGEN_GPU_FORM 1\n" + text, *args, **kw))
+    return Scope("cpu", launch_plan="cpu" if request.param == "cpu" else "cuda")
+
+
+def _set_in_channel(a: np.ndarray, data_format: str, c: int, k: int, value: float) -> None:
+    """Element k of channel c (in memory order among the channel's elements) of `a` = value."""
+    moved = np.moveaxis(a, channel_axis(data_format), -1)  # a view (reshape could copy)
+    index = tuple(int(i) for i in np.unravel_index(k, moved.shape[:-1]))
+    moved[(*index, c)] = value
+
+
+def _one_channel_shape(data_format: str, n: int, h: int, w: int, c: int = 1) -> tuple[int, ...]:
+    return (n, c, h, w) if data_format == "NCHW" else (n, h, w, c)
+
+
+def _stats_close(out, x, data_format, *, rtol: float) -> None:
+    """reserve_space_1/2 and batch_mean/variance against float64 statistics of the same x."""
+    axes = _reduce_axes(data_format)
+    x64 = _f64(x)
+    mean, var = x64.mean(axis=axes), x64.var(axis=axes)
+    m = x64.size // x64.shape[channel_axis(data_format)]
+    spread = np.sqrt(var)  # the mean is judged on the data's spread as well as its own size
+    np.testing.assert_allclose(_f64(out.reserve_space_1), mean, rtol=1e-6, atol=1e-6 * spread.max(),
+                               err_msg="reserve_space_1")
+    np.testing.assert_allclose(_f64(out.batch_mean), mean, rtol=1e-6, atol=1e-6 * spread.max(),
+                               err_msg="batch_mean")
+    np.testing.assert_allclose(_f64(out.reserve_space_2), var, rtol=rtol, err_msg="reserve_space_2")
+    np.testing.assert_allclose(_f64(out.batch_variance), var * m / (m - 1), rtol=rtol, err_msg="batch_variance")
+
+
+@pytest.mark.parametrize("plan_scope", PLANS, indirect=True)
+@pytest.mark.parametrize("data_format", ["NHWC", "NCHW"])
+@pytest.mark.parametrize(("n", "where", "loc", "std", "outlier"),
+                         [(1, 0, 0.0, 10.0, 1e4), (1, 54_321, 0.0, 10.0, 1e4), (10, 0, 0.0, 10.0, 1e4),
+                          (1, 0, 1e4, 1.0, 0.0)],
+                         ids=["1e5-first", "1e5-middle", "1e6-first", "shifted-1e5-first-0"])
+def test_variance_with_an_outlier(plan_scope, data_format, n, where, loc, std, outlier):
+    """Issue 20 item 1: one channel of N·H·W values ~ N(0, 10²) with one value 1e4 (the channel's
+    first element broke the shifted single pass: 1111.5 for 1e5 values against float64's 1100.0),
+    or ~ N(1e4, 1) with a first element 0, beside two ordinary channels; within 1e-5 relative of
+    float64."""
+    rng = _rng("outlier", data_format, n, where, loc)
+    shape = _one_channel_shape(data_format, n, 100, 1000, 3)
+    x = _f32(rng.normal(loc, std, shape))
+    _set_in_channel(x, data_format, 1, where, outlier)
+    c = np.ones(3, np.float32)
+    out = fused_batch_norm_v3(x, c, 0 * c, 0 * c, c, epsilon=EPS, data_format=data_format, scope=plan_scope)
+    _stats_close(out, x, data_format, rtol=1e-5)
+
+
+@pytest.mark.parametrize("plan_scope", PLANS, indirect=True)
+@pytest.mark.parametrize("data_format", ["NHWC", "NCHW"])
+@pytest.mark.parametrize(("loc", "std"), [(1e4, 1.0), (-3e4, 2.0), (1e19, 1e15), (1e-11, 1e-15), (0.0, 1e18)],
+                         ids=["mean-1e4-std-1", "mean-minus-3e4-std-2", "huge", "tiny", "wide"])
+@pytest.mark.parametrize(("n", "h", "w"), [(2, 33, 35), (16, 64, 64)], ids=["small", "many-splits"])
+def test_variance_of_shifted_and_scaled_data(plan_scope, data_format, loc, std, n, h, w):
+    """Issue 20 item 1: data far from 0 compared with its spread (mean 1e4, std 1), huge, tiny and
+    wide values: every statistic within 1e-5 relative of float64 (many splits: 64 Ki values a
+    channel, so both plans merge several splits and every thread several runs)."""
+    rng = _rng("shifted", data_format, loc, std, n)
+    x = _f32(rng.normal(loc, std, _one_channel_shape(data_format, n, h, w, 3)))
+    c = np.ones(3, np.float32)
+    out = fused_batch_norm_v3(x, c, 0 * c, 0 * c, c, epsilon=EPS, data_format=data_format, scope=plan_scope)
+    _stats_close(out, x, data_format, rtol=1e-5)
+
+
+NON_FINITE = {"nan": [np.nan], "inf": [np.inf], "-inf": [-np.inf], "inf-and-minus-inf": [np.inf, -np.inf]}
+
+
+@pytest.mark.parametrize("plan_scope", PLANS, indirect=True)
+@pytest.mark.parametrize("is_training", TRAINING)
+@pytest.mark.parametrize("factor", [1.0, 0.3])
+@pytest.mark.parametrize("data_format", ["NHWC", "NCHW"])
+@pytest.mark.parametrize("values", list(NON_FINITE), ids=list(NON_FINITE))
+def test_non_finite_values_propagate_as_in_torch(plan_scope, data_format, values, factor, is_training):
+    """Issue 20 item 2: NaN or ±inf in one channel of x gave batch_variance = reserve_space_2 = 0
+    (fmaxf(NaN, 0)) and y = −inf. As in PyTorch, in every output of the op and its gradient: the
+    channel's mean is the sum's (±inf, or NaN), its variance NaN, its y, x_backprop and
+    scale_backprop NaN, its offset_backprop finite; in inference only the elements of x that are
+    not finite give NaN (and the gradient does not read x). The other channels are untouched."""
+    torch = pytest.importorskip("torch")
+    rng = _rng("non-finite", data_format, values, factor, is_training)
+    x, scale, offset, mean, variance = _inputs(rng, data_format, 2, (5, 67), 3, "float32")
+    for k, v in enumerate(NON_FINITE[values]):
+        _set_in_channel(x, data_format, 1, 17 + 101 * k, v)
+    dy = _f32(rng.normal(size=x.shape))
+
+    to_nchw = (lambda a: a) if data_format == "NCHW" else (lambda a: np.moveaxis(a, -1, 1))
+    xt = torch.tensor(_f64(to_nchw(x)), requires_grad=True)
+    wt = torch.tensor(_f64(scale), requires_grad=True)
+    bt = torch.tensor(_f64(offset), requires_grad=True)
+    running_mean, running_var = torch.tensor(_f64(mean)), torch.tensor(_f64(variance))
+    yt = torch.nn.functional.batch_norm(xt, running_mean, running_var, wt, bt, training=is_training,
+                                        momentum=factor, eps=EPS)
+    yt.backward(torch.tensor(_f64(to_nchw(dy))))
+
+    out = fused_batch_norm_v3(x, scale, offset, mean, variance, epsilon=EPS, exponential_avg_factor=factor,
+                              data_format=data_format, is_training=is_training, scope=plan_scope)
+    g = fused_batch_norm_grad_v3(dy, x, scale, out.reserve_space_1, out.reserve_space_2, out.reserve_space_3,
+                                 epsilon=EPS, data_format=data_format, is_training=is_training, scope=plan_scope)
+
+    def same(name, ours, theirs, atol=1e-4):
+        np.testing.assert_allclose(_f64(ours), theirs, rtol=1e-4, atol=atol, equal_nan=True, err_msg=name)
+
+    same("y", to_nchw(np.asarray(out.y)), yt.detach().numpy())
+    same("batch_mean", out.batch_mean, running_mean.numpy())
+    same("batch_variance", out.batch_variance, running_var.numpy())
+    if is_training:
+        dims = (0, 2, 3)
+        same("reserve_space_1", out.reserve_space_1, xt.detach().mean(dim=dims).numpy())
+        same("reserve_space_2", out.reserve_space_2, torch.var(xt.detach(), dim=dims, correction=0).numpy())
+        assert np.isnan(_f64(out.reserve_space_2)[1]) and np.isnan(_f64(out.batch_variance)[1])
+    same("x_backprop", to_nchw(np.asarray(g.x_backprop)), xt.grad.numpy(), atol=1e-3)
+    same("scale_backprop", g.scale_backprop, wt.grad.numpy(), atol=1e-3)
+    same("offset_backprop", g.offset_backprop, bt.grad.numpy(), atol=1e-3)
+    assert np.isfinite(_f64(g.offset_backprop)).all()
+    for name in ("y", "x_backprop"):  # the other channels' elements are all finite
+        a = np.moveaxis(_f64(getattr(out if name == "y" else g, name)), channel_axis(data_format), -1)
+        assert np.isfinite(a[..., [0, 2]]).all(), name
+
+
+@pytest.mark.parametrize("plan_scope", PLANS, indirect=True)
+@pytest.mark.parametrize("data_format", ["NHWC", "NCHW"])
+def test_non_finite_y_backprop_propagates_as_in_torch(plan_scope, data_format):
+    """A NaN in y_backprop makes the channel's x_backprop and both sums NaN (PyTorch's)."""
+    rng = _rng("nan-dy", data_format)
+    x, scale, offset, mean, variance = _inputs(rng, data_format, 2, (3, 5), 3, "float32")
+    dy = _f32(rng.normal(size=x.shape))
+    _set_in_channel(dy, data_format, 1, 4, np.nan)
+    rs1, rs2 = _train_reserve_spaces(x, scale, offset, mean, variance, epsilon=EPS, data_format=data_format)
+    g = fused_batch_norm_grad_v3(dy, x, scale, rs1, rs2, np.zeros(0, np.float32), epsilon=EPS,
+                                 data_format=data_format, scope=plan_scope)
+    dx = np.moveaxis(_f64(g.x_backprop), channel_axis(data_format), -1)
+    assert np.isnan(dx[..., 1]).all() and np.isfinite(dx[..., [0, 2]]).all()
+    assert np.isnan(_f64(g.scale_backprop)[1]) and np.isnan(_f64(g.offset_backprop)[1])
+    assert np.isfinite(_f64(g.scale_backprop)[[0, 2]]).all() and np.isfinite(_f64(g.offset_backprop)[[0, 2]]).all()
