@@ -254,6 +254,36 @@ def test_batch_norm_matches_torch_over_training_steps_then_eval(kwargs: dict[str
     theirs.load_state_dict(ours.state_dict())  # and back
 
 
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), -float("inf")], ids=["nan", "inf", "-inf"])
+@pytest.mark.parametrize("momentum", [0.1, None], ids=["momentum-0.1", "cumulative"])
+def test_batch_norm_non_finite_input_as_torch_nn(value: float, momentum: float | None) -> None:
+    """Issue 20 item 2: a NaN or ±inf in a channel made torch.nn's running_var NaN while ours stayed
+    finite (the op's batch variance was 0). Outputs, gradients and running statistics as torch.nn's,
+    NaN for NaN, inf for inf, then eval with the poisoned statistics."""
+    torch.manual_seed(7)
+    theirs = torch.nn.BatchNorm2d(3, momentum=momentum)
+    ours = BatchNorm2d(3, momentum=momentum)
+    ours.load_state_dict(theirs.state_dict())
+    x = torch.randn(4, 3, 5, 6)
+    x[2, 1, 3, 4] = value
+    outs = []
+    for model in (ours, theirs):
+        xin = x.clone().requires_grad_()
+        y = model(xin)
+        (y.nan_to_num() * torch.arange(1.0, 4.0).view(1, 3, 1, 1)).sum().backward()
+        outs.append((y, xin.grad, *(p.grad for p in model.parameters())))  # weight, bias
+    for name, a, b in zip(("y", "x.grad", "weight.grad", "bias.grad"), *outs, strict=True):
+        torch.testing.assert_close(a, b, atol=1e-4, rtol=1e-4, equal_nan=True, msg=name)
+    for (name, a), (_, b) in zip(ours.state_dict().items(), theirs.state_dict().items(), strict=True):
+        torch.testing.assert_close(a, b, atol=1e-5, rtol=1e-5, equal_nan=True, msg=name)
+    assert ours.running_var is not None and theirs.running_var is not None
+    assert ours.running_var[1].isnan() and theirs.running_var[1].isnan()
+    ours.eval()
+    theirs.eval()
+    x = torch.randn(2, 3, 5, 6)
+    torch.testing.assert_close(ours(x), theirs(x), atol=1e-5, rtol=1e-5, equal_nan=True)
+
+
 def test_batch_norm_loads_state_dicts_without_num_batches_tracked() -> None:
     """torch.nn's version-1 state_dicts (before num_batches_tracked) load as in torch.nn."""
     state = torch.nn.BatchNorm2d(3).state_dict()

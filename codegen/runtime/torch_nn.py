@@ -384,10 +384,10 @@ class BatchNorm2d(torch.nn.Module):
         if update and running_mean is not None and running_var is not None and self.num_batches_tracked is not None:
             with torch.no_grad():
                 self.num_batches_tracked.add_(1)
-                if self.momentum is None:
+                if self.momentum is None:  # w·batch + (1 − w)·running, as torch.nn (lerp's form: NaN for inf)
                     weight = 1.0 / self.num_batches_tracked
-                    running_mean.lerp_(out[1], weight)
-                    running_var.lerp_(out[2], weight)
+                    running_mean.copy_(out[1] * weight + running_mean * (1 - weight))
+                    running_var.copy_(out[2] * weight + running_var * (1 - weight))
                 else:
                     running_mean.copy_(out[1])
                     running_var.copy_(out[2])
