@@ -68,9 +68,14 @@ class Journey:
     # ---------------------------------------------------------------------------------- steps --
 
     def build_wheel(self) -> Path:
+        # from a copy: an in-tree build leaves build/ and *.egg-info in the checkout while tests run there
+        source = self.work / "source"
+        shutil.copytree(PROJECT, source, ignore=shutil.ignore_patterns(
+            ".git", "build", "dist", "*.egg-info", "__pycache__", ".venv", ".pytest_cache", ".mypy_cache",
+            ".ruff_cache", ".hypothesis", ".opgen-cache", "gpu-check"))
         dist = self.work / "dist"
         self.run("build the wheel", [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-                                     "-q", "-w", str(dist), str(PROJECT)], self.work)
+                                     "-q", "-w", str(dist), str(source)], self.work)
         (wheel,) = dist.glob("opgen-*.whl")
         names = set(zipfile.ZipFile(wheel).namelist())
         missing = [n for n in WHEEL_MUST_HOLD if n not in names]
