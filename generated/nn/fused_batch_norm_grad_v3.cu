@@ -574,9 +574,10 @@ __device__ __forceinline__ float2 column_total(const float* __restrict__ partial
 #line 2 "codegen/templates/kernels/nn/fused_batch_norm.cu"
 
 // Batch normalization over x viewed as [outer, C, inner]: NHWC is [N·H·W, C, 1], NCHW is
-// [N, C, H·W]. Per-channel sums run in two launches: `*_partials` reduces split blockIdx.y of
-// every channel's m = outer·inner elements into partials[split][c][2], then `*_finalize` adds
-// the splits in a fixed order (deterministic, no atomics) with one thread per channel.
+// [N, C, H·W]. Per-channel reductions run in two launches: `*_partials` reduces split blockIdx.y
+// of every channel's m = outer·inner elements into partials[split][c] (two sums for the
+// gradient; the forward's mean, its rounding error and the variance), then `*_finalize` combines the splits in a
+// fixed order (deterministic, no atomics) with one thread per channel.
 // Channels-last data (inner == 1) is read in tiles of 32 channels × rows, so a warp reads 32
 // neighbouring channels of one row (coalesced); channels-first data gives each block one channel.
 
@@ -584,18 +585,44 @@ __device__ __forceinline__ float2 column_total(const float* __restrict__ partial
 // and adjacent accesses. load4/store4 and channel_partials_sliced's four partial sums assume 4.
 using opgen::kRun;
 
-// Split blockIdx.y's share [begin, end) of a channel's m elements: whole runs per split (the last
-// split may be short).
-__device__ __forceinline__ void split_range(long long m, long long splits, long long& begin, long long& end) {
+// Split `split`'s share [begin, end) of a channel's m elements: whole runs per split (the last
+// split may be short, and the last few empty: begin ≥ end).
+__device__ __forceinline__ void split_range(long long m, long long splits, long long split, long long& begin,
+                                            long long& end) {
   long long per = (m + splits - 1) / splits;
   per = (per + kRun - 1) / kRun * kRun;
-  begin = blockIdx.y * per;
+  begin = split * per;
   end = begin + per < m ? begin + per : m;
 }
 
 __device__ __forceinline__ void store_partials(float* __restrict__ partials, long long C, long long c, float2 s) {
   partials[2 * (blockIdx.y * C + c)] = s.x;
   partials[2 * (blockIdx.y * C + c) + 1] = s.y;
+}
+
+// Channel c's elements [begin, end) under the GPU's launch sizes (channels-first), strided over the
+// block's threads: g(base, true) for a run of kRun adjacent elements at offset base of x when
+// inner % kRun == 0 (then no run straddles two rows, m is a whole number of runs, and so is every
+// split), else g(base, false) for single elements.
+template <typename G>
+__device__ __forceinline__ void for_each_run(long long begin, long long end, long long C, long long inner, long long c,
+                                             const G& g) {
+  const long long run = inner % kRun == 0 ? kRun : 1;
+  long long i = begin + threadIdx.x * run;
+  long long o = 0, k = 0;  // element i of the channel is [o, c, k]
+  if (i < end) {  // (inner may be 0 when the channel is empty)
+    o = i / inner;
+    k = i - o * inner;
+  }
+  const long long step = static_cast<long long>(blockDim.x) * run;
+  for (; i < end; i += step) {
+    g((o * C + c) * inner + k, run == kRun);
+    k += step;
+    if (k >= inner) {
+      o += k / inner;
+      k %= inner;
+    }
+  }
 }
 
 // Two sums per channel of a functor over the channel's elements; f(offset, c, a, b) adds to a, b
@@ -606,7 +633,7 @@ template <typename F>
 __device__ __forceinline__ void channel_partials(const F& f, float* __restrict__ partials, long long m,
                                                  long long C, long long inner, long long splits) {
   long long begin, end;
-  split_range(m, splits, begin, end);
+  split_range(m, splits, blockIdx.y, begin, end);
   float a = 0.f, b = 0.f;
   if (inner == 1) {
     __shared__ float2 tile[32][33];  // [row group][lane], padded against bank conflicts
@@ -626,31 +653,33 @@ __device__ __forceinline__ void channel_partials(const F& f, float* __restrict__
       store_partials(partials, C, c, s);
     }
   } else {
-    // Runs of kRun adjacent elements per thread when they never straddle two rows: inner % kRun
-    // == 0 (then m is a whole number of runs, and so is every split), single elements otherwise.
-    const long long c = blockIdx.x, run = inner % kRun == 0 ? kRun : 1;
-    long long i = begin + threadIdx.x * run;
-    long long o = 0, k = 0;  // element i of the channel is [o, c, k]
-    if (i < end) {  // (inner may be 0 when the channel is empty)
-      o = i / inner;
-      k = i - o * inner;
-    }
-    const long long step = static_cast<long long>(blockDim.x) * run;
-    for (; i < end; i += step) {
-      const long long base = (o * C + c) * inner + k;
-      if (run == kRun) {
+    const long long c = blockIdx.x;
+    for_each_run(begin, end, C, inner, c, [&](long long base, bool four) {
+      if (four) {
         f.run4(base, c, a, b);  // one vector access per operand where aligned
       } else {
         f(base, c, a, b);
       }
-      k += step;
-      if (k >= inner) {
-        o += k / inner;
-        k %= inner;
-      }
-    }
+    });
     const float2 s = opgen::block_sum2(a, b);
     if (threadIdx.x == 0) store_partials(partials, C, c, s);
+  }
+}
+
+// Channel c's elements [begin, end) under the cpu backend's launch sizes (channels-first): the
+// block's thread t takes the t-th of blockDim.x consecutive slices, and g(base, n) walks it in
+// stretches of n consecutive elements at offset base of x (each within one row).
+template <typename G>
+__device__ __forceinline__ void for_each_stretch(long long begin, long long end, long long C, long long inner,
+                                                 long long c, const G& g) {
+  const long long len = (end - begin + blockDim.x - 1) / blockDim.x;
+  long long i = begin + threadIdx.x * len;
+  const long long stop = i + len < end ? i + len : end;
+  while (i < stop) {
+    const long long o = i / inner, k = i - o * inner;
+    const long long n = inner - k < stop - i ? inner - k : stop - i;
+    g((o * C + c) * inner + k, n);
+    i += n;
   }
 }
 
@@ -662,7 +691,7 @@ template <typename F>
 __device__ __forceinline__ void channel_partials_sliced(const F& f, float* __restrict__ partials, long long m,
                                                         long long C, long long inner, long long splits) {
   long long begin, end;
-  split_range(m, splits, begin, end);
+  split_range(m, splits, blockIdx.y, begin, end);
   if (inner == 1) {
     __shared__ float2 sums[32][33];  // [thread][channel of the tile]
     const long long c0 = blockIdx.x * 32LL, width = C - c0 < 32 ? C - c0 : 32;
@@ -687,22 +716,15 @@ __device__ __forceinline__ void channel_partials_sliced(const F& f, float* __res
     }
   } else {
     const long long c = blockIdx.x;
-    const long long len = (end - begin + blockDim.x - 1) / blockDim.x;
-    long long i = begin + threadIdx.x * len;
-    const long long stop = i + len < end ? i + len : end;
     float ra[kRun] = {}, rb[kRun] = {};
-    while (i < stop) {
-      const long long o = i / inner, k = i - o * inner;
-      const long long n = inner - k < stop - i ? inner - k : stop - i;
-      const long long base = (o * C + c) * inner + k;
+    for_each_stretch(begin, end, C, inner, c, [&](long long base, long long n) {
       long long j = 0;
       for (; j + kRun <= n; j += kRun) {
 #pragma unroll
         for (long long q = 0; q < kRun; ++q) f(base + j + q, c, ra[q], rb[q]);
       }
       for (; j < n; ++j) f(base + j, c, ra[0], rb[0]);
-      i += n;
-    }
+    });
     const float2 s = opgen::block_sum2((ra[0] + ra[1]) + (ra[2] + ra[3]), (rb[0] + rb[1]) + (rb[2] + rb[3]));
     if (threadIdx.x == 0) store_partials(partials, C, c, s);
   }
@@ -719,47 +741,308 @@ __device__ __forceinline__ float2 sum_splits(const float* __restrict__ partials,
   return total;
 }
 
-// Shifted sums Σ(x−K) and Σ(x−K)² with K = the channel's first element: one pass, and the
-// variance keeps its precision when the mean is large compared with the spread.
-template <typename T>
-struct ShiftedSums {
-  const T* x;
-  long long inner;
-  __device__ __forceinline__ void operator()(long long offset, long long c, float& a, float& b) const {
-    const float d = opgen::to_float(x[offset]) - opgen::to_float(x[c * inner]);
-    a += d;
-    b += d * d;
-  }
-  // elements offset .. offset+3 (offset a multiple of 4) of channel c, added in order
-  __device__ __forceinline__ void run4(long long offset, long long c, float& a, float& b) const {
-    float v[4];
-    opgen::load4(x + offset, v);
-    const float shift = opgen::to_float(x[c * inner]);
-#pragma unroll
-    for (int j = 0; j < 4; ++j) {
-      const float d = v[j] - shift;
-      a += d;
-      b += d * d;
-    }
+// ---- The forward's statistics --------------------------------------------------------------------
+// Count, mean and biased variance of some of a channel's values. A run of values gets its moments
+// in two passes over registers or cache (their sum; then the deviations from their mean and the
+// squared deviations, the corrected two-pass formula); runs, threads and splits merge by Chan et
+// al.'s formula. No value is compared with an arbitrary one (a single pass of sums shifted by the
+// channel's first element lost 1–4 % of the variance when that element was an outlier, issue 20).
+// The mean is carried as a pair of floats (mean + err, about twice float32's precision), so the
+// difference of two parts' means, which the merge squares, stays exact for data far from 0
+// compared with its spread (mean 1e4, std 1); the variance is kept as the mean of the squared
+// deviations, not their sum, so no partial result overflows for a channel whose variance float32
+// can hold. Non-finite values give what a plain sum gives: a channel holding +inf has the mean
+// +inf (NaN with −inf too), one holding NaN the mean NaN; the variance of either is NaN (PyTorch's).
+struct Moments {
+  float n, mean, err, var;
+};
+
+__device__ __forceinline__ bool is_finite(float v) { return fabsf(v) <= 3.402823466e38f; }
+
+// The moments of k values from their two passes: mean = their sum · inv (inv = 1/k; rounded),
+// r = Σ(v − mean) and s2 = Σ(v − mean)².
+__device__ __forceinline__ Moments passes_moments(float k, float inv, float mean, float r, float s2) {
+  const float err = is_finite(mean) ? r * inv : 0.f;  // what the rounded mean misses
+  const float var = (s2 - r * err) * inv;  // Σ(v − mean)² − (Σ(v − mean))²/k, over k
+  return Moments{k, mean, err, var < 0.f ? 0.f : var};  // (clamps a rounding below 0; NaN stays NaN)
+}
+
+// Applies s to each float of the moments: how opgen::warp_reduce shuffles them (found by
+// argument-dependent lookup, beside the overloads of kernels/_common.cuh).
+template <typename S>
+__device__ __forceinline__ Moments map_floats(Moments v, const S& s) {
+  return Moments{s(v.n), s(v.mean), s(v.err), s(v.var)};
+}
+
+// Chan et al.'s merge of two parts (a from earlier elements / lower threads).
+struct MergeMoments {
+  __device__ __forceinline__ Moments operator()(Moments a, Moments b) const {
+    if (b.n == 0.f) return a;
+    if (a.n == 0.f) return b;
+    const float n = a.n + b.n, inv = 1.f / n, wa = a.n * inv, wb = b.n * inv;
+    const float d = (b.mean - a.mean) + (b.err - a.err);  // the difference of the means
+    const float var = (wa * a.var + wb * b.var) + (d * wa) * (d * wb);
+    // mean + err = a's + wb·d, as a float pair: TwoSum, then renormalised
+    const float t = d * wb, s = a.mean + t, back = s - a.mean;
+    const float e = ((a.mean - (s - back)) + (t - back)) + a.err;
+    const float mean = s + e, err = e - (mean - s);
+    if (!is_finite(a.mean) || !is_finite(b.mean)) return Moments{n, a.mean + b.mean, 0.f, var};  // ±inf, NaN
+    return Moments{n, mean, err, var};
   }
 };
 
+// Moments of v[0 .. k), 0 < k ≤ K, held in registers.
+template <int K>
+__device__ __forceinline__ Moments run_moments(const float (&v)[K], int k) {
+  float sum = 0.f;
+#pragma unroll
+  for (int q = 0; q < K; ++q) sum += q < k ? v[q] : 0.f;
+  const float fk = static_cast<float>(k), inv = k == K ? 1.f / K : 1.f / fk, mean = sum * inv;
+  float r = 0.f, s2 = 0.f;
+#pragma unroll
+  for (int q = 0; q < K; ++q) {
+    const float e = q < k ? v[q] - mean : 0.f;
+    r += e;
+    s2 += e * e;
+  }
+  return passes_moments(fk, inv, mean, r, s2);
+}
+
+// Moments of v[0 .. k), k > 0, in memory (a loop, not unrolled).
+__device__ __forceinline__ Moments buffer_moments(const float* __restrict__ v, int k) {
+  float sum = 0.f;
+  for (int q = 0; q < k; ++q) sum += v[q];
+  const float fk = static_cast<float>(k), inv = 1.f / fk, mean = sum * inv;
+  float r = 0.f, s2 = 0.f;
+  for (int q = 0; q < k; ++q) {
+    const float e = v[q] - mean;
+    r += e;
+    s2 += e * e;
+  }
+  return passes_moments(fk, inv, mean, r, s2);
+}
+
+// Values a cpu-plan thread takes together (channels-first: kChunk consecutive elements;
+// channels-last: about kTileValues of its tile's rows): the second pass reads them back from the
+// cache, and one merge covers them.
+constexpr int kChunk = 256, kTileValues = 1024;
+// Values gathered from short stretches (channels-first rows shorter than a chunk) before a merge:
+// a chunk on the host; 8 in NVRTC's build of the cpu plan's kernel (never launched on a GPU, but
+// compiled without spilling).
+#ifdef OPGEN_HOST_EMU
+constexpr int kGather = kChunk;
+#else
+constexpr int kGather = 8;
+#endif
+
+// Moments of the kChunk consecutive elements at p, in independent partial sums the host compiler
+// keeps in SIMD registers (two groups of 4 lanes: two chains of adds in flight). On the host,
+// 16-bit values are converted once, into a buffer the two passes read (a conversion costs about
+// as much as a pass).
+template <typename T>
+__device__ __forceinline__ Moments chunk_moments(const T* __restrict__ p) {
+#ifdef OPGEN_HOST_EMU
+  if constexpr (!opgen::is_float32<T>::value) {
+    float v[kChunk];
+    for (int j = 0; j < kChunk; ++j) v[j] = opgen::to_float(p[j]);
+    return chunk_moments(static_cast<const float*>(v));
+  }
+#endif
+  float s[4] = {}, t[4] = {};
+  for (int j = 0; j < kChunk; j += 8) {
+#pragma unroll
+    for (int q = 0; q < 4; ++q) s[q] += opgen::to_float(p[j + q]);
+#pragma unroll
+    for (int q = 0; q < 4; ++q) t[q] += opgen::to_float(p[j + 4 + q]);
+  }
+  const float mean = (((s[0] + t[0]) + (s[1] + t[1])) + ((s[2] + t[2]) + (s[3] + t[3]))) * (1.f / kChunk);
+  float r[4] = {}, u[4] = {}, s2[4] = {}, u2[4] = {};
+  for (int j = 0; j < kChunk; j += 8) {
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      const float e = opgen::to_float(p[j + q]) - mean;
+      r[q] += e;
+      s2[q] += e * e;
+    }
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      const float e = opgen::to_float(p[j + 4 + q]) - mean;
+      u[q] += e;
+      u2[q] += e * e;
+    }
+  }
+  return passes_moments(static_cast<float>(kChunk), 1.f / kChunk, mean, ((r[0] + u[0]) + (r[1] + u[1])) + ((r[2] + u[2]) + (r[3] + u[3])),
+                        ((s2[0] + u2[0]) + (s2[1] + u2[1])) + ((s2[2] + u2[2]) + (s2[3] + u2[3])));
+}
+
+// partials[split][c] = (mean, err, variance); the count follows from the split (split_range).
+__device__ __forceinline__ void store_moments(float* __restrict__ partials, long long C, long long c, Moments s) {
+  float* __restrict__ p = partials + 3 * (blockIdx.y * C + c);
+  p[0] = s.mean;
+  p[1] = s.err;
+  p[2] = s.var;
+}
+
+// Rows [0, rows) of w channels at p (row stride ld), merged into out[j]: each channel's sum, then
+// the deviations from its mean. W: the width at compile time, 32 for a full tile, so the host
+// compiler vectorises the loops over channels; 0: w at run time.
+template <int W, typename V>
+__device__ __forceinline__ void tile_group(const V* __restrict__ p, long long ld, int rows, int width,
+                                           Moments (&out)[33]) {
+  const int w = W > 0 ? W : width;
+  const MergeMoments merge;
+  float s[32] = {}, e1[32] = {}, e2[32] = {}, mean[32];
+  for (int q = 0; q < rows; ++q) {
+    for (int j = 0; j < w; ++j) s[j] += opgen::to_float(p[q * ld + j]);
+  }
+  const float fr = static_cast<float>(rows), inv = 1.f / fr;
+  for (int j = 0; j < w; ++j) mean[j] = s[j] * inv;
+  for (int q = 0; q < rows; ++q) {
+    for (int j = 0; j < w; ++j) {
+      const float e = opgen::to_float(p[q * ld + j]) - mean[j];
+      e1[j] += e;
+      e2[j] += e * e;
+    }
+  }
+  for (int j = 0; j < w; ++j) out[j] = merge(out[j], passes_moments(fr, inv, mean[j], e1[j], e2[j]));
+}
+
+// A channels-last tile under the cpu plan: one thread's rows [r0, r1) of channels c0 .. c0 + w, in
+// groups of about kTileValues values (16-bit values converted once on the host, as chunk_moments).
+template <int W, typename T>
+__device__ __forceinline__ void tile_moments(const T* __restrict__ x, long long C, long long c0, int width,
+                                             long long r0, long long r1, Moments (&out)[33]) {
+  const int w = W > 0 ? W : width, group = kTileValues / w;
+  for (int j = 0; j < 32; ++j) out[j] = Moments{0.f, 0.f, 0.f, 0.f};
+  for (long long r = r0; r < r1; r += group) {
+    const int rows = r1 - r < group ? static_cast<int>(r1 - r) : group;
+    const T* __restrict__ p = x + r * C + c0;
+#ifdef OPGEN_HOST_EMU
+    if constexpr (!opgen::is_float32<T>::value) {
+      float v[kTileValues];
+      for (int q = 0; q < rows; ++q) {
+        for (int j = 0; j < w; ++j) v[q * w + j] = opgen::to_float(p[q * C + j]);
+      }
+      tile_group<W>(static_cast<const float*>(v), w, rows, w, out);
+      continue;
+    }
+#endif
+    tile_group<W>(p, C, rows, w, out);
+  }
+}
+
+// Each channel's moments over split blockIdx.y, into partials[split][c] (store_moments), under the
+// GPU's launch sizes: a warp reads 32 neighbouring channels of a row, kRun rows a merge
+// (channels-last), or a block's threads read runs of kRun adjacent elements, one vector access
+// each (channels-first); then the threads' moments merge across the block.
 template <typename T>
 __device__ void stats_partials(const T* __restrict__ x, float* __restrict__ partials, long long m, long long C,
                                long long inner, long long splits) {
-  channel_partials(ShiftedSums<T>{x, inner}, partials, m, C, inner, splits);
+  long long begin, end;
+  split_range(m, splits, blockIdx.y, begin, end);
+  const MergeMoments merge;
+  Moments acc{0.f, 0.f, 0.f, 0.f};
+  if (inner == 1) {
+    __shared__ Moments tile[32][33];  // [row group][lane], padded against bank conflicts
+    const int lane = threadIdx.x & 31, group = threadIdx.x >> 5, groups = blockDim.x >> 5;
+    const long long c = blockIdx.x * 32LL + lane;
+    if (c < C) {
+      for (long long r = begin + group; r < end; r += kRun * groups) {
+        float v[kRun];
+        int k = 0;
+#pragma unroll
+        for (int q = 0; q < kRun; ++q) {
+          const long long row = r + q * groups;
+          v[q] = row < end ? opgen::to_float(x[row * C + c]) : 0.f;
+          k += row < end;
+        }
+        acc = merge(acc, run_moments(v, k));
+      }
+    }
+    tile[group][lane] = acc;
+    __syncthreads();
+    if (group == 0 && c < C) {
+      for (int g = 1; g < groups; ++g) acc = merge(acc, tile[g][lane]);
+      store_moments(partials, C, c, acc);
+    }
+  } else {
+    const long long c = blockIdx.x;
+    for_each_run(begin, end, C, inner, c, [&](long long base, bool four) {
+      if (four) {
+        float v[kRun];
+        opgen::load4(x + base, v);  // one vector access where aligned
+        acc = merge(acc, run_moments(v, kRun));
+      } else {
+        const float v[1] = {opgen::to_float(x[base])};
+        acc = merge(acc, run_moments(v, 1));
+      }
+    });
+    acc = opgen::block_reduce(acc, merge);
+    if (threadIdx.x == 0) store_moments(partials, C, c, acc);
+  }
 }
 
+// The same under the cpu backend's launch sizes, where a block's threads run one after another:
+// each thread takes its own consecutive slice of the split (channels-first: stretches of the
+// channel's rows, kChunk elements a merge; channels-last: its rows over the tile's 32 channels,
+// kTileRows rows a merge), then the threads' moments merge in order.
 template <typename T>
 __device__ void stats_partials_sliced(const T* __restrict__ x, float* __restrict__ partials, long long m,
                                       long long C, long long inner, long long splits) {
-  channel_partials_sliced(ShiftedSums<T>{x, inner}, partials, m, C, inner, splits);
+  long long begin, end;
+  split_range(m, splits, blockIdx.y, begin, end);
+  const MergeMoments merge;
+  if (inner == 1) {
+    __shared__ Moments moments[32][33];  // [thread][channel of the tile]
+    const long long c0 = blockIdx.x * 32LL, width = C - c0 < 32 ? C - c0 : 32;
+    const long long rowsets = blockDim.x < 32 ? blockDim.x : 32;
+    if (threadIdx.x < rowsets && width > 0) {  // (a channels-first grid has C blocks: width < 0 past C)
+      const long long len = (end - begin + rowsets - 1) / rowsets;
+      const long long r0 = begin + threadIdx.x * len, r1 = r0 + len < end ? r0 + len : end;
+      if (width == 32) {
+        tile_moments<32>(x, C, c0, 32, r0, r1, moments[threadIdx.x]);
+      } else {
+        tile_moments<0>(x, C, c0, static_cast<int>(width), r0, r1, moments[threadIdx.x]);
+      }
+    }
+    __syncthreads();
+    if (threadIdx.x < width) {
+      Moments s = moments[0][threadIdx.x];
+      for (long long t = 1; t < rowsets; ++t) s = merge(s, moments[t][threadIdx.x]);
+      store_moments(partials, C, c0 + threadIdx.x, s);
+    }
+  } else {
+    const long long c = blockIdx.x;
+    Moments acc{0.f, 0.f, 0.f, 0.f};
+    float buf[kGather];  // values from short stretches (buffer_moments reads those written)
+    int k = 0;
+    for_each_stretch(begin, end, C, inner, c, [&](long long base, long long n) {
+      const T* __restrict__ p = x + base;
+      for (long long j = 0; j < n;) {
+        if (k == 0 && n - j >= kChunk) {  // a whole chunk in place
+          acc = merge(acc, chunk_moments(p + j));
+          j += kChunk;
+          continue;
+        }
+        buf[k++] = opgen::to_float(p[j++]);
+        if (k == kGather) {
+          acc = merge(acc, buffer_moments(buf, kGather));
+          k = 0;
+        }
+      }
+    });
+    if (k > 0) acc = merge(acc, buffer_moments(buf, k));
+    acc = opgen::block_reduce(acc, merge);
+    if (threadIdx.x == 0) store_moments(partials, C, c, acc);
+  }
 }
 
 // Per-channel affine coefficients: the elementwise passes compute y = A·x + B (forward) and
 // dx = A·dy + B·x + D (gradient), so they need no square roots or divisions per element.
 
-// Training statistics per channel from the partial sums, and the forward's coefficients.
+// Training statistics per channel from the splits' moments (merged in split order: deterministic),
+// and the forward's coefficients. Non-finite values propagate as in PyTorch: the statistics of a
+// channel holding NaN or ±inf are NaN (the mean ±inf for an inf), and so is its whole y.
 template <typename T>
 __device__ void stats_finalize(const T* __restrict__ x, const float* __restrict__ partials,
                                const float* __restrict__ scale, const float* __restrict__ offset,
@@ -768,17 +1051,22 @@ __device__ void stats_finalize(const T* __restrict__ x, const float* __restrict_
                                float* __restrict__ saved_mean, float* __restrict__ saved_var,
                                float* __restrict__ coeffs, long long m, long long C, long long inner,
                                long long splits, float epsilon, float exponential_avg_factor) {
+  (void)x, (void)inner;  // (the launch plan's arguments; the moments need neither)
   const long long c = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (c >= C) return;
-  const float2 sums = sum_splits(partials, c, C, splits);
-  const float sum = sums.x, sq = sums.y;
-  float mu = 0.f, var = 0.f;
-  if (m > 0) {
-    const float fm = static_cast<float>(m), shift = opgen::to_float(x[c * inner]);
-    mu = shift + sum / fm;
-    var = fmaxf((sq - sum * sum / fm) / fm, 0.f);
+  const MergeMoments merge;
+  Moments total{0.f, 0.f, 0.f, 0.f};
+  for (long long s = 0; s < splits; ++s) {
+    long long begin, end;
+    split_range(m, splits, s, begin, end);
+    if (end > begin) {
+      const float* __restrict__ p = partials + 3 * (s * C + c);
+      total = merge(total, Moments{static_cast<float>(end - begin), p[0], p[1], p[2]});
+    }
   }
-  const float unbiased = var * static_cast<float>(m) / static_cast<float>(m > 1 ? m - 1 : 1);
+  // (m = 0: the moments of nothing, 0 and 0; a variance below 0 was clamped where it was made)
+  const float mu = total.mean + total.err, var = total.var;
+  const float unbiased = var * (static_cast<float>(m) / static_cast<float>(m > 1 ? m - 1 : 1));  // (var·m may overflow)
   const float f = exponential_avg_factor;
   saved_mean[c] = mu;
   saved_var[c] = var;
@@ -969,13 +1257,37 @@ struct GradAffine {
   }
 };
 
+// Inference: dx = A·dy. x is not read, so a NaN or inf in x leaves dx finite, as in PyTorch and
+// TensorFlow (0·inf would be NaN in A·dy + 0·x).
+template <typename T>
+struct GradScale {
+  const T* dy;
+  const float* coeffs;
+  T* dx;
+  __device__ __forceinline__ void operator()(long long idx, long long c) const {
+    dx[idx] = opgen::from_float<T>(coeffs[3 * c] * opgen::to_float(dy[idx]));
+  }
+  __device__ __forceinline__ void run4(long long idx, long long c, long long step) const {
+    float g[4];
+    opgen::load4(dy + idx, g);
+#pragma unroll
+    for (int j = 0; j < 4; ++j) g[j] *= coeffs[3 * (c + j * step)];
+    opgen::store4(dx + idx, g);
+  }
+};
+
 template <typename T>
 __device__ void grad_input(const T* __restrict__ dy, const T* __restrict__ x, const float* __restrict__ coeffs,
-                           T* __restrict__ dx, long long total, long long C, long long inner, long long chunk) {
-  for_each_element(GradAffine<T>{dy, x, coeffs, dx}, total, C, inner, chunk);
+                           T* __restrict__ dx, long long total, long long C, long long inner, long long chunk,
+                           int is_training) {
+  if (is_training) {
+    for_each_element(GradAffine<T>{dy, x, coeffs, dx}, total, C, inner, chunk);
+  } else {
+    for_each_element(GradScale<T>{dy, coeffs, dx}, total, C, inner, chunk);
+  }
 }
 
-#line 979 "generated/nn/fused_batch_norm_grad_v3.cu"
+#line 1291 "generated/nn/fused_batch_norm_grad_v3.cu"
 // ---- entry points: one per launch step and specialization (T)
 
 extern "C" __global__ void FusedBatchNormGradV3__grad_partials__float16(
@@ -1106,8 +1418,9 @@ extern "C" __global__ void FusedBatchNormGradV3__grad_input__float16(
     long long total,
     long long C,
     long long inner,
-    long long chunk) {
-  grad_input<__half>(y_backprop, x, coeffs, x_backprop, total, C, inner, chunk);
+    long long chunk,
+    int is_training) {
+  grad_input<__half>(y_backprop, x, coeffs, x_backprop, total, C, inner, chunk, is_training);
 }
 
 extern "C" __global__ void FusedBatchNormGradV3__grad_input__bfloat16(
@@ -1118,8 +1431,9 @@ extern "C" __global__ void FusedBatchNormGradV3__grad_input__bfloat16(
     long long total,
     long long C,
     long long inner,
-    long long chunk) {
-  grad_input<__nv_bfloat16>(y_backprop, x, coeffs, x_backprop, total, C, inner, chunk);
+    long long chunk,
+    int is_training) {
+  grad_input<__nv_bfloat16>(y_backprop, x, coeffs, x_backprop, total, C, inner, chunk, is_training);
 }
 
 extern "C" __global__ void FusedBatchNormGradV3__grad_input__float32(
@@ -1130,7 +1444,8 @@ extern "C" __global__ void FusedBatchNormGradV3__grad_input__float32(
     long long total,
     long long C,
     long long inner,
-    long long chunk) {
-  grad_input<float>(y_backprop, x, coeffs, x_backprop, total, C, inner, chunk);
+    long long chunk,
+    int is_training) {
+  grad_input<float>(y_backprop, x, coeffs, x_backprop, total, C, inner, chunk, is_training);
 }
 

@@ -439,7 +439,7 @@ def _compute(scope: Scope | str | None, y_backprop: Any, x: Any, scale: Any, res
     if chunk > 0:
         _backend.launch(_KERNELS, 'FusedBatchNormGradV3__grad_partials_sliced' + '__' + _dtype_T, (cblocks, splits,), (reduce_threads,), (y_backprop, x, reserve_space_1, partials, _np.int64(m), _np.int64(C), _np.int64(inner), _np.int64(splits),), 0)
     _backend.launch(_KERNELS, 'FusedBatchNormGradV3__grad_finalize' + '__' + _dtype_T, ((-(-C//256)),), (channel_threads,), (partials, scale, reserve_space_1, reserve_space_2, scale_backprop, offset_backprop, coeffs, _np.int64(m), _np.int64(C), _np.int64(splits), _np.float32(epsilon), _np.int32(is_training),), 0)
-    _backend.launch(_KERNELS, 'FusedBatchNormGradV3__grad_input' + '__' + _dtype_T, (elementwise_blocks,), (elementwise_threads,), (y_backprop, x, coeffs, x_backprop, _np.int64(total), _np.int64(C), _np.int64(inner), _np.int64(chunk),), 0)
+    _backend.launch(_KERNELS, 'FusedBatchNormGradV3__grad_input' + '__' + _dtype_T, (elementwise_blocks,), (elementwise_threads,), (y_backprop, x, coeffs, x_backprop, _np.int64(total), _np.int64(C), _np.int64(inner), _np.int64(chunk), _np.int32(is_training),), 0)
     _backend.flush()
     return FusedBatchNormGradV3Outputs(x_backprop, scale_backprop, offset_backprop, reserve_space_4, reserve_space_5)
 

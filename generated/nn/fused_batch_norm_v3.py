@@ -49,6 +49,12 @@ class FusedBatchNormV3:
     TensorFlow's CPU kernel stores them, so they can be passed to FusedBatchNormGradV3 and are
     interchangeable with TensorFlow's. `reserve_space_3` is an empty placeholder.
 
+    The batch statistics are float32, computed in two passes over each run of a channel's values
+    and merged by Chan et al.'s formula: within a few float32 roundings of float64 for any data
+    whose variance float32 can hold, outliers and data far from 0 (mean 1e4, std 1) included. A
+    NaN or ±inf in a channel propagates as in PyTorch: the channel's variance and y are NaN, its
+    mean is ±inf (or NaN), and so are the running statistics it updates.
+
     Create it with `FusedBatchNormV3.create(scope, x, scale, offset, mean, variance, *options)`, or call
     `fused_batch_norm_v3(...)`. The reference page is generated/docs/nn/fused_batch_norm_v3.md.
     """
@@ -443,7 +449,7 @@ def _compute(scope: Scope | str | None, x: Any, scale: Any, offset: Any, mean: A
     reserve_space_1 = _backend.empty(_shape_reserve_space_1, _dtype_U)
     reserve_space_2 = _backend.empty(_shape_reserve_space_2, _dtype_U)
     reserve_space_3 = _backend.empty(_shape_reserve_space_3, _dtype_U)
-    partials = _backend.empty([splits, C, 2], 'float32')
+    partials = _backend.empty([splits, C, 3], 'float32')
     coeffs = _backend.empty([C, 2], 'float32')
     if is_training and chunk == 0:
         _backend.launch(_KERNELS, 'FusedBatchNormV3__stats_partials' + '__' + _dtype_T, (cblocks, splits,), (reduce_threads,), (x, partials, _np.int64(m), _np.int64(C), _np.int64(inner), _np.int64(splits),), 0)
