@@ -59,19 +59,24 @@ def _has_swappable(args: Any) -> bool:
                (isinstance(a, np.ndarray) and a is not _byte_swapped(a)) for a in args)
 
 
+def _assert_same_outputs(op: Any, case: Any, transform: Any) -> None:
+    """The case's outputs, and those of its inputs through `transform`, are bit-identical and native."""
+    changed = tuple(transform(a) for a in case.args)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # GRUBlockCell's deprecation
+        native = op.function(*case.args, **case.kwargs, scope=Scope("cpu"))
+        other = op.function(*changed, **case.kwargs, scope=Scope("cpu"))
+    for (name, a), (_, b) in zip(_flat_outputs(native, case.fresh), _flat_outputs(other, case.fresh), strict=True):
+        assert a.dtype.isnative and b.dtype.isnative, name
+        np.testing.assert_array_equal(b, a, err_msg=f"{op.name} {case.label}: {name}")
+
+
 @pytest.mark.parametrize(("op", "case"), _kernel_cases())
 def test_big_endian_inputs_give_the_native_results(op: Any, case: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every op, every parity case: the inputs in swapped byte order give bit-identical outputs
     (adopt converts them once; the kernels read raw bytes)."""
     monkeypatch.setenv("OPGEN_POISON_OUTPUTS", "1")
-    swapped = tuple(_byte_swapped(a) for a in case.args)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)  # GRUBlockCell's deprecation
-        native = op.function(*case.args, **case.kwargs, scope=Scope("cpu"))
-        other = op.function(*swapped, **case.kwargs, scope=Scope("cpu"))
-    for (name, a), (_, b) in zip(_flat_outputs(native, case.fresh), _flat_outputs(other, case.fresh), strict=True):
-        assert a.dtype.isnative and b.dtype.isnative, name
-        np.testing.assert_array_equal(b, a, err_msg=f"{op.name} {case.label}: {name}")
+    _assert_same_outputs(op, case, _byte_swapped)
 
 
 def _bn_inputs(c: int = 3) -> tuple[np.ndarray, ...]:
@@ -187,3 +192,152 @@ def test_reserve_space_3_of_any_shape_is_accepted() -> None:
     for space in (np.zeros((), np.float32), np.zeros((2, 3), np.float32), np.zeros(0, np.float32)):
         got = fused_batch_norm_grad_v3(dy, x, scale, fwd.reserve_space_1, fwd.reserve_space_2, space, scope="cpu")
         np.testing.assert_array_equal(got.x_backprop, expected.x_backprop)
+
+
+# -- issue 20 item 7: misaligned arrays ------------------------------------------------------------
+def _misaligned(value: Any) -> Any:
+    """The same values in memory one byte off their type's alignment (np.frombuffer(..., offset=1)),
+    lists element by element; empty arrays, arrays of 1-byte types (always aligned) and ints stay."""
+    if isinstance(value, (list, tuple)):
+        return type(value)(_misaligned(v) for v in value)
+    if not isinstance(value, np.ndarray) or value.dtype.alignment == 1 or value.size == 0:
+        return value
+    buf = np.zeros(value.nbytes + 1, np.uint8)
+    out = np.frombuffer(buf, value.dtype, count=value.size, offset=1).reshape(value.shape)
+    out[...] = value
+    assert not out.flags.aligned and np.array_equal(out, value, equal_nan=True)
+    return out
+
+
+def _misalignable_cases() -> list[Any]:
+    return [p for p in _kernel_cases()
+            if any(a is not _misaligned(a) for a in p.values[1].args if isinstance(a, (np.ndarray, list, tuple)))]
+
+
+@pytest.mark.parametrize(("op", "case"), _misalignable_cases())
+def test_misaligned_inputs_give_the_aligned_results(op: Any, case: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every op, every parity case: inputs one byte off their alignment give bit-identical outputs
+    (adopt copies them once; the kernels never see a misaligned pointer)."""
+    monkeypatch.setenv("OPGEN_POISON_OUTPUTS", "1")
+    _assert_same_outputs(op, case, _misaligned)
+
+
+def test_misaligned_inputs_are_copied_once_into_aligned_memory() -> None:
+    """np.frombuffer(buf, np.float32, offset=1) reached the kernels as it was (undefined behaviour:
+    the sanitize build reported a misaligned access). adopt copies it, in the same copy as a byte
+    swap ('>f4' one byte off) or a non-contiguous layout; 0-d arrays stay 0-d."""
+    backend = Scope("cpu").backend
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    for value in (_misaligned(x), _misaligned(x.astype(">f4")), _misaligned(x)[:, ::2],
+                  _misaligned(np.array(5.0, np.float32))):
+        got = backend.adopt("Op", "x", value)
+        assert got.flags.aligned and got.flags.c_contiguous and got.dtype.isnative, value.dtype
+        assert not np.shares_memory(got, value) and got.shape == value.shape
+        np.testing.assert_array_equal(got, value)
+
+
+def test_views_offset_by_whole_elements_stay_zero_copy() -> None:
+    """scripts/gpu_parity.py's misaligned views are one element off a 16-byte boundary, aligned to
+    their element: used as they are (the kernels' vector paths test 16-byte alignment themselves)."""
+    backend = Scope("cpu").backend
+    base = np.arange(33, dtype=np.float32)
+    view = base[1:]
+    assert view.ctypes.data % 16 != 0
+    assert backend.adopt("Op", "x", view) is view
+    half = np.arange(9, dtype=np.float16)[1:]
+    assert backend.adopt("Op", "x", half) is half
+
+
+def test_a_misaligned_input_runs_clean_under_the_sanitize_build(monkeypatch: pytest.MonkeyPatch) -> None:
+    from codegen.runtime import host
+    from generated import bias_add
+
+    x = np.random.default_rng(4).standard_normal((3, 5)).astype(np.float32)
+    bias = np.arange(5, dtype=np.float32)
+    monkeypatch.setattr(host, "_sanitize", True)
+    got = bias_add(_misaligned(x), _misaligned(bias), scope="cpu").output
+    np.testing.assert_array_equal(got, x + bias)
+
+
+def test_misaligned_device_arrays_are_copied_as_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cuda backend (on the CuPy stand-in): a device array one byte off is copied once as raw
+    bytes (a copy kernel would read it misaligned too), a host one is aligned before its upload, one
+    neither aligned nor contiguous is refused by name."""
+    import ctypes
+
+    import fake_cupy
+
+    fake = fake_cupy.install(monkeypatch, tmp_path)
+    copies: list[int] = []
+
+    def copy_from_device_async(self: Any, src: Any, size: int, stream: Any = None) -> None:
+        copies.append(size)
+        ctypes.memmove(self.ptr, src.ptr, size)
+
+    monkeypatch.setattr(fake_cupy.FakePointer, "copy_from_device_async", copy_from_device_async, raising=False)
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    device = _misaligned(x).view(fake_cupy.FakeArray)
+    got = fake.backend.adopt("Op", "x", device)
+    assert copies == [48] and got.data.ptr % 4 == 0 and got.flags.c_contiguous
+    np.testing.assert_array_equal(got.get(), x)
+    host = fake.backend.adopt("Op", "x", _misaligned(x))
+    assert host.data.ptr % 4 == 0
+    np.testing.assert_array_equal(host.get(), x)
+    with pytest.raises(TypeError, match=r"Op: x: a float32\[3, 2\] device array whose data is not aligned to its "
+                                        r"element type \(4 bytes\) and not C-contiguous"):
+        fake.backend.adopt("Op", "x", device[:, ::2])
+
+
+# -- issue 20 item 8: clear messages -------------------------------------------------------------------
+@pytest.mark.parametrize("value", [10**400, -(10**400)], ids=["10**400", "-10**400"])
+def test_a_float_attr_too_large_for_a_float_is_named(value: int) -> None:
+    """10**400 as a float attr raised Python's bare OverflowError (int too large to convert to float)."""
+    x, *rest = _bn_inputs()
+    with pytest.raises(ValueError, match=r"FusedBatchNormV3: attr epsilon: expected a float \(\|value\| <= "
+                                         r"1\.7976931348623157e\+308\), got an int of 401 digits \(-?100000\.\.\.\), "
+                                         r"too large for a float"):
+        fused_batch_norm_v3(x, *rest, epsilon=value, scope="cpu")
+
+
+def test_an_input_whose_copy_exceeds_the_memory_available_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A broadcast view of one element whose contiguous copy needs 32 GiB: refused before anything
+    is allocated, naming the op, the argument and the bytes (NumPy raised a bare MemoryError, or
+    the copy ran the machine out of memory part-way)."""
+    from codegen.runtime import checks
+    from generated import bias_add
+
+    big = np.broadcast_to(np.zeros(1, np.float32), (2**31, 4))
+    monkeypatch.setattr(checks, "available_memory", lambda: 2**33)
+    with pytest.raises(MemoryError, match=r"BiasAdd: value: a contiguous copy of this float32\[2147483648, 4\] input "
+                                          r"needs 34359738368 bytes \(32\.0 GiB\), more than the 8589934592 bytes "
+                                          r"\(8\.0 GiB\) of host memory available: pass a C-contiguous"):
+        bias_add(big, np.zeros(4, np.float32), scope="cpu")
+    monkeypatch.setattr(checks, "available_memory", lambda: None)  # nothing known: the allocation decides
+    huge = np.broadcast_to(np.zeros(1, np.float32), (2**48,))  # 1 PiB
+    with pytest.raises(MemoryError, match=r"BiasAdd: value: a contiguous copy of this float32\[70368744177664, 4\] "
+                                          r"input needs 1125899906842624 bytes \(1048576\.0 GiB\), the allocation "
+                                          r"failed"):
+        bias_add(huge.reshape(2**46, 4), np.zeros(4, np.float32), scope="cpu")
+
+
+def test_available_memory_is_what_the_os_reports() -> None:
+    from codegen.runtime.checks import available_memory
+
+    avail = available_memory()
+    assert avail is None or 0 < avail < 2**60
+
+
+def test_a_device_copy_beyond_the_free_device_memory_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cuda backend (on the CuPy stand-in): a non-contiguous device array whose contiguous copy
+    needs more than the device's free memory (cudaMemGetInfo) is refused by name."""
+    import sys
+
+    import fake_cupy
+
+    fake = fake_cupy.install(monkeypatch, tmp_path)
+    monkeypatch.setattr(sys.modules["cupy"].cuda.runtime, "memGetInfo", lambda: (1024, 2**34), raising=False)
+    device = np.zeros((64, 8), np.float32).view(fake_cupy.FakeArray)[:, :5]  # 1280 bytes as a contiguous copy
+    with pytest.raises(MemoryError, match=r"Op: x: a contiguous copy of this float32\[64, 5\] input needs 1280 bytes, "
+                                          r"more than the 1024 bytes of cuda:0 memory available"):
+        fake.backend.adopt("Op", "x", device)
+    assert fake.backend.adopt("Op", "x", device[:, :1].reshape(64)).shape == (64,)  # 256 bytes: copied

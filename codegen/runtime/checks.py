@@ -7,6 +7,7 @@ Each error names the op, the argument, what was expected and what was given
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -56,6 +57,69 @@ def native_byte_order(array: Any) -> Any:
     if dtype.isnative or dtype.byteorder == "|":
         return array
     return array.astype(dtype.newbyteorder("="))
+
+
+def kernel_ready(op: str, arg: str, array: np.ndarray) -> np.ndarray:
+    """A host array as the kernels read it: in the machine's byte order, C-contiguous, and every
+    element aligned to its type (a view such as `np.frombuffer(buf, np.float32, offset=1)` reaches
+    the kernels' typed pointers as undefined behaviour: a GPU faults, the sanitize build reports it).
+    An array that is all three is returned as it is (a view offset by whole elements too); any other
+    is copied once, after check_copy_size. 0-d arrays stay 0-d."""
+    dtype, flags = array.dtype, array.flags
+    native = dtype.isnative or dtype.byteorder == "|"
+    if native and flags.c_contiguous and flags.aligned:
+        return array
+    check_copy_size(op, arg, array)
+    try:
+        return np.array(array, dtype=dtype if native else dtype.newbyteorder("="), order="C")  # (a copy)
+    except MemoryError as exc:
+        raise copy_size_error(op, arg, array, "the allocation failed") from exc
+
+
+def _bytes_text(n: int) -> str:
+    """`n bytes`, with the GiB or MiB from 1 MiB."""
+    if n < 2**20:
+        return f"{n} bytes"
+    return f"{n} bytes ({n / 2**30:.1f} GiB)" if n >= 2**30 else f"{n} bytes ({n / 2**20:.1f} MiB)"
+
+
+def available_memory() -> int | None:
+    """Bytes of memory the OS reports available for new allocations without swapping (Linux's
+    MemAvailable; else free physical pages), None where it says nothing."""
+    try:
+        with open("/proc/meminfo", "rb") as f:
+            for line in f:
+                if line.startswith(b"MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        import os
+
+        return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def check_copy_size(op: str, arg: str, array: Any, available: int | None = None, where: str = "host") -> None:
+    """Before an input is copied (to make it contiguous, aligned or native-endian): a copy larger
+    than the memory available (`available`, default available_memory(): host memory) is refused
+    with a MemoryError naming the op, the argument, the array and the bytes, instead of NumPy's bare
+    MemoryError or the OS killing the process part-way through the copy. A view can need far more
+    than it holds: np.broadcast_to(x, (2**33,)) occupies one element."""
+    limit = available_memory() if available is None else available
+    if limit is not None and copy_bytes(array) > limit:
+        raise copy_size_error(op, arg, array, f"more than the {_bytes_text(limit)} of {where} memory available")
+
+
+def copy_bytes(array: Any) -> int:
+    return int(array.size) * int(array.dtype.itemsize)
+
+
+def copy_size_error(op: str, arg: str, array: Any, why: str) -> MemoryError:
+    return MemoryError(f"{op}: {arg}: a contiguous copy of this {dtype_name(array)}{_fmt_shape(array.shape)} input "
+                       f"needs {_bytes_text(copy_bytes(array))}, {why}: pass a C-contiguous, aligned array in native "
+                       f"byte order (used as it is, without a copy), or a smaller one")
 
 
 def check_dtype(op: str, arg: str, value: Any, allowed: tuple[str, ...], type_var: str | None = None) -> str:
@@ -125,11 +189,24 @@ def check_float(op: str, name: str, value: Any, minimum: float | None = None,
     value = _attr_scalar(op, name, value, "a float")
     if isinstance(value, bool) or not (isinstance(value, (int, float)) or hasattr(value, "__float__")):
         raise TypeError(f"{op}: attr {name}: expected a float, got {type(value).__name__} {value!r}")
-    result = float(value)
+    try:
+        result = float(value)
+    except OverflowError:  # an int (or Fraction) beyond float64: Python's bare "int too large to convert to float"
+        raise ValueError(f"{op}: attr {name}: expected a float (|value| <= {sys.float_info.max!r}), got "
+                         f"{_number_text(value)}, too large for a float") from None
     if math.isnan(result):
         raise ValueError(f"{op}: attr {name}: expected a number, got nan")
     _check_range(op, name, result, minimum, maximum, None, above, below)
     return result
+
+
+def _number_text(value: Any) -> str:
+    """A number for a message: an int of hundreds of digits as its digit count and leading digits."""
+    if isinstance(value, int):
+        digits = str(abs(value))
+        if len(digits) > 24:
+            return f"an int of {len(digits)} digits ({'-' if value < 0 else ''}{digits[:6]}...)"
+    return f"{type(value).__name__} {value!r}"
 
 
 def check_str(op: str, name: str, value: Any, allowed: tuple[str, ...] | None = None) -> str:

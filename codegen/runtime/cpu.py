@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from codegen.runtime import host
-from codegen.runtime.checks import native_byte_order, require_array
+from codegen.runtime.checks import kernel_ready, require_array
 from codegen.runtime.gemm import gemm_into
 from codegen.runtime.host import HostFunction, LaunchQueue, getenv
 from codegen.runtime.kernels import KernelSource
@@ -77,8 +77,10 @@ class CpuBackend:
         return f"CpuBackend({', '.join(args)})"
 
     def adopt(self, op: str, arg: str, value: Any) -> np.ndarray:
-        """Inputs as C-contiguous NumPy arrays in native byte order (a CUDA array is copied to the host)."""
-        if type(value) is np.ndarray and value.flags.c_contiguous and value.dtype.isnative:  # the common case
+        """Inputs as C-contiguous, aligned NumPy arrays in native byte order (checks.kernel_ready: one
+        copy where needed; a CUDA array is copied to the host)."""
+        if type(value) is np.ndarray and (flags := value.flags).c_contiguous and flags.aligned \
+                and value.dtype.isnative:  # the common case
             return value
         require_array(op, arg, value)
         if hasattr(value, "get") and hasattr(value, "__cuda_array_interface__"):
@@ -88,8 +90,7 @@ class CpuBackend:
         except Exception as exc:
             raise TypeError(f"{op}: {arg}: expected an array NumPy can read, got a {type(value).__name__} that "
                             f"failed to convert: {exc}") from exc
-        array = native_byte_order(array)
-        return array if array.flags.c_contiguous else np.ascontiguousarray(array)
+        return kernel_ready(op, arg, array)
 
     def empty(self, shape: Sequence[int], dtype: str) -> np.ndarray:
         out = np.empty(shape, _DTYPE_OBJECTS.get(dtype) or numpy_dtype(dtype))  # (a dtype object: fastest)

@@ -3,8 +3,10 @@
 ``cuda_backend(i)`` is the backend of device i (one per device, cached). It provides what
 generated wrappers call (the cpu backend in codegen/runtime/cpu.py is the model):
 
-* ``adopt(op, arg, value)``: NumPy → copied to the device (in native byte order); CuPy → used as
-  it is (copied when it lives on another device, made C-contiguous when it is not); any other
+* ``adopt(op, arg, value)``: NumPy → copied to the device (in native byte order, contiguous and
+  aligned: checks.kernel_ready); CuPy → used as it is (copied when it lives on another device, made
+  C-contiguous when it is not, within the device's free memory, copied as raw bytes when its
+  elements are not aligned to their type); any other
   ``__cuda_array_interface__`` or ``__dlpack__`` producer in device memory (a torch CUDA tensor) →
   wrapped without a copy, one in host memory (DLPack kDLCPU or pinned kDLCUDAHost) → copied;
   anything else, a masked array or a tensor that requires grad → TypeError naming the op and the
@@ -35,7 +37,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from codegen.runtime import cuda_cache
-from codegen.runtime.checks import native_byte_order, require_array
+from codegen.runtime.checks import check_copy_size, kernel_ready, require_array
 from codegen.runtime.cpu import numpy_dtype, poison_requested
 from codegen.runtime.cublas_gemm import CAPTURE_MESSAGE, DirectGemm
 from codegen.runtime.cuda_cache import CudaBackendError, CudaCompileError
@@ -156,13 +158,38 @@ class CudaBackend:
         else:
             raise TypeError(f"{op}: {arg}: expected an array (NumPy, CuPy or __dlpack__/__cuda_array_interface__ "
                             f"producer), got {type(value).__name__}")
+        if _misaligned(arr):  # (a copy kernel would read it misaligned too: it is copied as bytes)
+            return self._realigned(op, arg, arr)
         if arr.data.device_id != self.index:
             with self.device:
                 return arr.copy(order="C")  # copies to the current device (peer copy)
         if not arr.flags.c_contiguous:
+            check_copy_size(op, arg, arr, self._free_memory(), f"cuda:{self.index}")
             with self.device:
                 return cp.ascontiguousarray(arr)
         return arr
+
+    def _free_memory(self) -> int | None:
+        """Free memory of this device (cudaMemGetInfo), None where it cannot be asked."""
+        try:
+            with self.device:
+                return int(self._cp.cuda.runtime.memGetInfo()[0])
+        except Exception:  # noqa: BLE001 -- only a bound for a clearer message; the allocation decides
+            return None
+
+    def _realigned(self, op: str, arg: str, arr: Any) -> Any:
+        """A device array whose elements are not aligned to their type, copied once as raw bytes into
+        a fresh (aligned) array on this device; one that is not C-contiguous is refused by name (its
+        elements cannot be gathered without reading them through typed pointers)."""
+        if not arr.flags.c_contiguous:
+            raise TypeError(f"{op}: {arg}: a {_dtype_text(arr)} device array whose data is not aligned to its "
+                            f"element type ({arr.dtype.alignment} bytes) and not C-contiguous: pass a C-contiguous "
+                            f"or an aligned one")
+        with self.device:
+            out = self._cp.empty(arr.shape, arr.dtype)
+            if arr.nbytes:
+                out.data.copy_from_device_async(arr.data, arr.nbytes)  # cudaMemcpyAsync: any alignment
+        return out
 
     def _wrap(self, op: str, arg: str, value: Any, convert: Any) -> Any:
         try:
@@ -173,9 +200,7 @@ class CudaBackend:
                             f"a copy: {exc}") from exc
 
     def _from_host(self, op: str, arg: str, value: Any) -> Any:
-        host = native_byte_order(np.asarray(value))  # kernels read raw bytes: '>f4' becomes '<f4'
-        if not host.flags.c_contiguous:
-            host = np.ascontiguousarray(host)  # (never for 0-d arrays, which it would make 1-d)
+        host = kernel_ready(op, arg, np.asarray(value))  # native byte order ('>f4' → '<f4'), contiguous, aligned
         if host.dtype.kind in "OUSVMm" and host.dtype.name != "bfloat16":  # (ml_dtypes' bfloat16 is kind V)
             raise TypeError(f"{op}: {arg}: dtype {host.dtype} cannot be used on the cuda backend; use "
                             f"Scope('cpu') for it")
@@ -328,6 +353,19 @@ def _has_attr(value: Any, name: str) -> bool:
         return hasattr(value, name)
     except Exception:  # noqa: BLE001 -- e.g. torch raising for a CPU tensor's CUDA interface
         return False
+
+
+def _misaligned(arr: Any) -> bool:
+    """Whether a device array's elements are not all aligned to their type: its data pointer or a
+    stride is not a multiple of the dtype's alignment (a producer's pointer offset by a byte, say)."""
+    align = int(arr.dtype.alignment)
+    if align == 1 or arr.size == 0:
+        return False
+    return arr.data.ptr % align != 0 or any(s % align for s, d in zip(arr.strides, arr.shape, strict=True) if d > 1)
+
+
+def _dtype_text(arr: Any) -> str:
+    return f"{arr.dtype.name}[{', '.join(str(d) for d in arr.shape)}]"
 
 
 def _dlpack_device_type(value: Any) -> int | None:
