@@ -15,7 +15,7 @@ import pytest
 from batching_helpers import failures, fresh_name, run_threads, wait_until
 from messages import assert_message
 
-from codegen.runtime.batching import BatchingError, batch_function, close_all, registry
+from codegen.runtime.batching import BatchingClosedError, BatchingError, batch_function, close_all, registry
 from codegen.runtime.batching import scheduler as sched
 from codegen.runtime.batching.scheduler import BatchScheduler, Task, close_schedulers, make_config
 from generated import batch, unbatch
@@ -315,3 +315,171 @@ def test_a_batch_op_worker_that_cannot_start(device_scope: Any, failing_start: C
     monkeypatch.undo()
     out = call_batch(device_scope, name, rows(1, 1), batch_timeout_micros=0)
     assert int(out.batched_tensors[0].shape[0]) == 1
+
+
+# -- issue 20 item 6: many shared_names, padding in bytes, close from inside the batch -----------------
+def batch_threads(prefix: str) -> int:
+    return sum(t.is_alive() and t.name.startswith("opgen-batch") and prefix in t.name for t in threading.enumerate())
+
+
+def registered(prefix: str) -> int:
+    return sum(prefix in key[3] for key in list(registry._resources))
+
+
+def test_fresh_shared_names_leave_neither_threads_nor_registry_entries(device_scope: Any) -> None:
+    """5,000 fresh shared_names left 5,001 live worker threads (each for 30 s) and 5,000 registry
+    entries until exit: idle batchers beyond registry.MAX_IDLE_RESOURCES are released (their workers
+    exit at once), so neither grows with the names."""
+    prefix = fresh_name()
+    keep = getattr(registry, "MAX_IDLE_RESOURCES", 64)
+    for i in range(keep + 150):
+        out = call_batch(device_scope, f"{prefix}-{i}", rows(i, 1), max_batch_size=1, batch_timeout_micros=0)
+        assert int(out.batched_tensors[0].shape[0]) == 1
+    assert registered(prefix) <= keep
+    wait_until(lambda: batch_threads(prefix) <= keep, timeout=5.0, what="released batchers' workers exited")
+    # a released batcher's name starts a fresh one
+    out = call_batch(device_scope, f"{prefix}-0", rows(9, 2), max_batch_size=2, batch_timeout_micros=0)
+    np.testing.assert_array_equal(to_host_rows(out), rows(9, 2))
+
+
+def to_host_rows(out: Any) -> np.ndarray:
+    from codegen.runtime.arrays import to_host
+
+    return to_host(out.batched_tensors[0])
+
+
+def test_idle_unbatch_rendezvous_are_released_too(device_scope: Any) -> None:
+    prefix = fresh_name()
+    keep = getattr(registry, "MAX_IDLE_RESOURCES", 64)
+    for i in range(keep + 100):
+        name = f"{prefix}-{i}"
+        out = call_batch(device_scope, name, rows(i, 1), max_batch_size=1, batch_timeout_micros=0)
+        got = unbatch(out.batched_tensors[0], out.batch_index, out.id, timeout_micros=1_000_000, shared_name=name,
+                      scope=device_scope).unbatched_tensor
+        assert int(got.shape[0]) == 1
+    assert registered(prefix) <= keep
+
+
+def test_the_registry_is_bounded_by_a_named_error(device_scope: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Busy batchers are never released: past registry.MAX_RESOURCES live ones a new shared_name is
+    refused by name, with nothing started."""
+    monkeypatch.setattr(registry, "MAX_RESOURCES", 3, raising=False)
+    prefix = fresh_name()
+
+    def wait_in_batch(i: int) -> Any:  # a task that waits in its open batch until close_all
+        return call_batch(device_scope, f"{prefix}-{i}", rows(i, 1), max_batch_size=2,
+                          batch_timeout_micros=60_000_000)
+
+    threads = [threading.Thread(target=_swallow, args=(wait_in_batch, i), daemon=True) for i in range(3)]
+    for t in threads:
+        t.start()
+    def queued(i: int) -> int:
+        resource = batch_resource(device_scope, f"{prefix}-{i}")
+        return 0 if resource is None else resource.scheduler.queued_tasks()
+
+    wait_until(lambda: all(queued(i) == 1 for i in range(3)), what="three busy batchers")
+    before = threads_named("opgen-batch")
+    with pytest.raises(BatchingError) as info:
+        call_batch(device_scope, f"{prefix}-new", rows(9, 1), batch_timeout_micros=0)
+    assert_message(info, "Batch", f"{prefix}-new", ("MAX_RESOURCES", "3 live"))
+    assert batch_resource(device_scope, f"{prefix}-new") is None and threads_named("opgen-batch") == before
+    close_all(timeout=5.0)
+    for t in threads:
+        t.join(10.0)
+
+
+def _swallow(fn: Callable[[int], Any], i: int) -> None:
+    try:
+        fn(i)
+    except BatchingError:
+        pass
+
+
+def test_releasing_batchers_while_calls_run_loses_no_call(device_scope: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With room for one idle batcher, calls on three names from six threads keep releasing each
+    other's batchers: a call whose batcher was released before it enqueued takes a fresh one."""
+    monkeypatch.setattr(registry, "MAX_IDLE_RESOURCES", 1, raising=False)
+    prefix = fresh_name()
+
+    def call(t: int) -> list[int]:
+        got = []
+        for k in range(40):
+            out = call_batch(device_scope, f"{prefix}-{(t + k) % 3}", rows(t, 1), max_batch_size=1,
+                             batch_timeout_micros=0)
+            got.append(int(out.batched_tensors[0].shape[0]))
+        return got
+
+    results = run_threads(call, [(t,) for t in range(6)], timeout=60.0)
+    assert not failures(results)
+    assert all(r == [1] * 40 for r in results)
+
+
+def test_padding_is_bounded_in_bytes_for_the_batch_op(device_scope: Any) -> None:
+    """One 8 KiB request with allowed_batch_sizes=[2**20] allocated 8 GiB of padding: the padded
+    batch's bytes are checked against MAX_BATCH_BYTES before anything is allocated, naming the
+    batcher; nothing is enqueued."""
+    name = fresh_name()
+    x = np.zeros((1, 1024), np.float64)  # 8 KiB a row
+    with pytest.raises(ValueError) as info:
+        call_batch(device_scope, name, x, max_batch_size=2**20, allowed_batch_sizes=[2**20], batch_timeout_micros=0)
+    assert_message(info, "Batch", name, ("8589934592 bytes", "8.0 GiB"))
+    assert "MAX_BATCH_BYTES" in str(info.value)
+    resource = batch_resource(device_scope, name)
+    assert resource is None or resource.scheduler.queued_tasks() == 0
+
+
+def test_padding_is_bounded_in_bytes_for_batch_function(monkeypatch: pytest.MonkeyPatch) -> None:
+    """batch_function alike; and tasks that fit alone but not together go to separate batches
+    (the bound is never passed, no caller fails)."""
+    monkeypatch.setattr(sched, "MAX_BATCH_BYTES", 3 * 24, raising=False)  # three rows of 3 float64
+    calls: list[int] = []
+
+    @batch_function(max_batch_size=8, batch_timeout_micros=200_000, allowed_batch_sizes=[2, 8])
+    def f(x: np.ndarray) -> np.ndarray:
+        calls.append(int(x.shape[0]))
+        return x * 2
+
+    with pytest.raises(ValueError) as info:
+        f(rows(0, 3))  # padded to 8 rows: 192 bytes
+    assert_message(info, "batch_function", "MAX_BATCH_BYTES", "192 bytes")
+    assert f.stats()["submitted"] == 0
+    results = run_threads(lambda i: f(rows(i, 1)), [(i,) for i in range(4)])  # 2 rows a batch at most
+    assert not failures(results) and all(n <= 2 for n in calls)
+
+
+def test_close_from_inside_the_batched_function_completes_the_running_batch() -> None:
+    """close() from the batched function failed the running batch's callers with
+    BatchingClosedError though the function returned: the running batch completes, later calls fail."""
+    @batch_function(max_batch_size=2, batch_timeout_micros=5_000_000)
+    def f(x: np.ndarray) -> np.ndarray:
+        f.close()
+        return x + 1
+
+    results = run_threads(lambda i: f(rows(i, 1)), [(0,), (1,)], timeout=20.0,
+                          start=lambda i: wait_until(lambda: f.stats()["submitted"] == i + 1, what="enqueued"))
+    assert not failures(results), failures(results)
+    for i, result in enumerate(results):
+        np.testing.assert_array_equal(result, rows(i, 1) + 1)
+    with pytest.raises(BatchingClosedError):
+        f(rows(2, 1))
+
+
+def test_close_all_from_inside_a_batch_op_batch_completes_it(device_scope: Any) -> None:
+    """The same through the Batch op's runtime: close_all() from the code that holds a batch (after
+    Batch returned it) is no problem; from inside the scheduler's process step (a worker thread) it
+    completes the running batch."""
+    from codegen.runtime.batching import ops
+
+    name = fresh_name()
+    original = ops._process_batch
+
+    def closing(batch: Any) -> Any:
+        close_all(timeout=5.0)
+        return original(batch)
+
+    try:
+        ops._process_batch = closing  # type: ignore[assignment]
+        out = call_batch(device_scope, name, rows(3, 1), max_batch_size=1, batch_timeout_micros=0)
+    finally:
+        ops._process_batch = original  # type: ignore[assignment]
+    np.testing.assert_array_equal(to_host_rows(out), rows(3, 1))

@@ -4,13 +4,14 @@ UnbatchGrad ops (generated/batching/) and the `batch_function` decorator.
 - `batch_function(max_batch_size=..., batch_timeout_micros=...)`: make a function of a batch
   callable per request from many threads (`fn(x)`) or coroutines (`await fn.async_call(x)`).
 - `close_all()`: stop every batching resource and scheduler (also done at interpreter exit).
-- Errors: `QueueFullError`, `DeadlineExceededError`, `DuplicateIdError`, `BatchingClosedError`, all
-  `BatchingError`s.
+- Errors: `QueueFullError`, `DeadlineExceededError`, `DuplicateIdError`, `BatchingClosedError`,
+  `BatchTooLargeError`, all `BatchingError`s.
 """
 
 from codegen.runtime.batching.errors import (
     BatchingClosedError,
     BatchingError,
+    BatchTooLargeError,
     DeadlineExceededError,
     DuplicateIdError,
     QueueFullError,
@@ -21,7 +22,7 @@ from codegen.runtime.batching.registry import close_all
 from codegen.runtime.batching.scheduler import BatchConfig, BatchScheduler, Task, make_config
 
 __all__ = [
-    "BatchConfig", "BatchScheduler", "BatchedFunction", "BatchingClosedError", "BatchingError",
+    "BatchConfig", "BatchScheduler", "BatchTooLargeError", "BatchedFunction", "BatchingClosedError", "BatchingError",
     "DeadlineExceededError", "DuplicateIdError", "QueueFullError", "Task", "batch_function", "close_all",
     "make_config", "set_unbatch_grad_timeout",
 ]

@@ -39,3 +39,12 @@ def empty_index(like: Any) -> Any:
     return int64_array(like, np.empty((0, 3), np.int64))
 
 
+def row_bytes(arrays: Sequence[Any]) -> int:
+    """Bytes of one row (a dim-0 slice) of each array, added: what a batch holds per row."""
+    total = 0
+    for a in arrays:
+        n = 1
+        for d in a.shape[1:]:
+            n *= int(d)
+        total += n * int(a.dtype.itemsize)
+    return total

@@ -23,3 +23,7 @@ class DeadlineExceededError(BatchingError, TimeoutError):
 
 class DuplicateIdError(BatchingError, ValueError):
     """Two invocations used the same id in one Unbatch/UnbatchGrad resource."""
+
+
+class BatchTooLargeError(BatchingError, ValueError):
+    """A task whose padded batch would hold more than MAX_BATCH_BYTES bytes was refused."""

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from codegen.runtime.arrays import device_scope
-from codegen.runtime.batching.arrays import concat_rows
+from codegen.runtime.batching.arrays import concat_rows, row_bytes
 from codegen.runtime.batching.scheduler import DONE, BatchScheduler, Task, caller_error, make_config
 
 if TYPE_CHECKING:
@@ -40,7 +40,9 @@ def batch_function(*, max_batch_size: int, batch_timeout_micros: int, allowed_ba
             more rows is refused.
         batch_timeout_micros: how long a batch waits for more calls after its first one (any int64).
         allowed_batch_sizes: optional strictly increasing sizes ending with max_batch_size; each
-            batch is padded up to the smallest one that holds it (the first row repeated).
+            batch is padded up to the smallest one that holds it (the first row repeated). A padded
+            batch holds at most MAX_BATCH_BYTES (2**32) bytes: a call whose own would hold more
+            raises BatchTooLargeError at once.
         num_batch_threads: how many batches run at once (worker threads, at most
             MAX_BATCH_THREADS, 1024); threads start when batches need them and exit when idle.
         max_enqueued_batches: how many batches may wait (at most MAX_ENQUEUED_BATCHES, 2**20);
@@ -116,7 +118,7 @@ class BatchedFunction:
             raise ValueError(f"{name}: a call of {rows} rows is larger than max_batch_size="
                              f"{self.config.max_batch_size}; split it or raise max_batch_size")
         key = tuple((type(a), a.shape[1:], a.dtype) for a in args)
-        return Task(rows, key, args, callback)
+        return Task(rows, key, args, callback, row_bytes(args))
 
     def __call__(self, *args: Any) -> Any:
         """Runs this call's rows in a batch and returns its rows of the outputs. A call with no rows
@@ -176,7 +178,7 @@ class BatchedFunction:
     # -- lifecycle -------------------------------------------------------------------------
     def close(self, timeout: float = 5.0) -> None:
         """Stops the scheduler: batches already formed complete (within `timeout` seconds), later
-        calls raise BatchingClosedError."""
+        calls raise BatchingClosedError. From inside the function, the running batch completes."""
         self._scheduler.close(timeout)
 
     @property

@@ -31,7 +31,7 @@ import numpy as np
 
 from codegen.runtime.arrays import array_module, device_scope, to_host
 from codegen.runtime.batching import registry
-from codegen.runtime.batching.arrays import concat_rows, empty_index, int64_array
+from codegen.runtime.batching.arrays import concat_rows, empty_index, int64_array, row_bytes
 from codegen.runtime.batching.errors import BatchingClosedError, DeadlineExceededError, DuplicateIdError
 from codegen.runtime.batching.scheduler import DONE, WAIT_SLICE_S, BatchConfig, BatchScheduler, Task, make_config
 
@@ -107,6 +107,17 @@ class BatchResource:
     def closed(self) -> bool:
         return self.scheduler.closed
 
+    @property
+    def released(self) -> bool:
+        return self.scheduler.released
+
+    @property
+    def idle(self) -> bool:
+        return self.scheduler.idle
+
+    def release_if_idle(self) -> bool:
+        return self.scheduler.release_if_idle()
+
     def close(self, timeout: float = 5.0) -> None:
         self.scheduler.close(timeout)
 
@@ -146,15 +157,19 @@ def batch(op: str, backend: Any, *, in_tensors: list[Any], num_batch_threads: in
     if rows == 0:  # no rows to batch: empty outputs at once
         _empty_ids.add(task_id)
         return [t[:0] for t in in_tensors], empty_index(first), int64_array(first, task_id)
-    resource = registry.lookup(op, backend, container, shared_name, lambda name: BatchResource(name, config),
-                               schedules=True)
-    if resource.config != config:
-        raise ValueError(f"{op}: {resource.name} is already batching with {resource.config.text()}; this call "
-                         f"asks for {config.text()}: give it its own shared_name")
     key = tuple((type(t), t.shape[1:], t.dtype) for t in in_tensors)
-    task = Task(rows, key, (task_id, in_tensors))
-    resource.scheduler.submit(task, batching_queue)
-    result = task.wait(resource.scheduler)
+    task = Task(rows, key, (task_id, in_tensors), row_bytes=row_bytes(in_tensors))
+
+    def submit(resource: BatchResource) -> BatchScheduler:
+        if resource.config != config:
+            raise ValueError(f"{op}: {resource.name} is already batching with {resource.config.text()}; this call "
+                             f"asks for {config.text()}: give it its own shared_name")
+        resource.scheduler.submit(task, batching_queue)
+        return resource.scheduler
+
+    scheduler = registry.with_resource(op, backend, container, shared_name, lambda name: BatchResource(name, config),
+                                       submit, schedules=True)
+    result = task.wait(scheduler)
     if result is None:
         return [t[:0] for t in in_tensors], empty_index(first), int64_array(first, task_id)
     batched, index = result
@@ -211,7 +226,7 @@ def _wait(lock: Any, deadline: float) -> bool:
             return True
 
 
-class _Rendezvous:
+class _Rendezvous(registry.Releasable):
     """State shared by the Unbatch and UnbatchGrad resources: a lock, pieces parked under an id until
     their deadline, and close()."""
 
@@ -222,9 +237,15 @@ class _Rendezvous:
         self._next_purge = 0.0
         self._closed = False
 
-    @property
-    def closed(self) -> bool:
-        return self._closed
+    def _idle_locked(self) -> bool:  # (Releasable: nobody waits, nothing parked that has not expired)
+        self._purge_locked(time.monotonic())
+        return not self._parked and not self._waiters_locked()
+
+    def _waiters_locked(self) -> bool:
+        raise NotImplementedError
+
+    def _stop_locked(self) -> None:  # (Releasable: idle, so nobody to fail)
+        self._closed = True
 
     def _purge_locked(self, now: float) -> None:
         if now < self._next_purge:
@@ -261,6 +282,9 @@ class UnbatchResource(_Rendezvous):
         waiters = list(self._waiting.values())
         self._waiting.clear()
         return waiters
+
+    def _waiters_locked(self) -> bool:
+        return bool(self._waiting)
 
     def exchange(self, op: str, key: int, pieces: list[tuple[int, Any]], timeout_s: float, timeout_micros: int) -> Any:
         """Hands out `pieces` (id, rows) and returns the piece of `key`, waiting for it if needed."""
@@ -323,8 +347,9 @@ def unbatch(op: str, backend: Any, *, batched_tensor: Any, batch_index: Any, id:
     # copies, as TensorFlow's split makes: a piece does not change when the holder reuses its tensor
     pieces = [(k, batched_tensor[s:e].copy()) for k, s, e in _index_rows(op, batch_index, rows, "batched_tensor")] \
         if holder else []
-    resource = registry.lookup(op, backend, container, shared_name, UnbatchResource)
-    return (resource.exchange(op, key, pieces, timeout_micros / 1e6, timeout_micros),)
+    piece = registry.with_resource(op, backend, container, shared_name, UnbatchResource,
+                                   lambda r: r.exchange(op, key, pieces, timeout_micros / 1e6, timeout_micros))
+    return (piece,)
 
 
 # -- UnbatchGrad ---------------------------------------------------------------------------------
@@ -351,6 +376,9 @@ class UnbatchGradResource(_Rendezvous):
         self._pending.clear()
         self._wanted.clear()
         return waiters
+
+    def _waiters_locked(self) -> bool:
+        return bool(self._pending or self._wanted)
 
     def exchange(self, op: str, key: int, grad: Any, wanted: list[int] | None, timeout_s: float) -> dict[int, Any]:
         """Deposits `grad` under `key`; a holder (`wanted` = the ids of its batch_index) then waits
@@ -421,15 +449,16 @@ def unbatch_grad(op: str, backend: Any, *, original_input: Any, batch_index: Any
             raise ValueError(f"{op}: batch_index is empty while original_input has {rows} rows: only the call that "
                              f"received the batch passes a non-empty original_input, with its batch_index")
         if key not in _empty_ids:
-            resource = registry.lookup(op, backend, container, shared_name, UnbatchGradResource)
-            resource.exchange(op, key, grad, None, UNBATCH_GRAD_TIMEOUT_S)
+            registry.with_resource(op, backend, container, shared_name, UnbatchGradResource,
+                                   lambda r: r.exchange(op, key, grad, None, UNBATCH_GRAD_TIMEOUT_S))
         return (grad[:0],)
     if rows == 0:
         raise ValueError(f"{op}: batch_index has {int(batch_index.shape[0])} rows while original_input has none: "
                          f"batch_index does not match the tensor")
     index = _index_rows(op, batch_index, rows, "original_input")
-    resource = registry.lookup(op, backend, container, shared_name, UnbatchGradResource)
-    grads = resource.exchange(op, key, grad, [k for k, _, _ in index], UNBATCH_GRAD_TIMEOUT_S)
+    wanted = [k for k, _, _ in index]
+    grads = registry.with_resource(op, backend, container, shared_name, UnbatchGradResource,
+                                   lambda r: r.exchange(op, key, grad, wanted, UNBATCH_GRAD_TIMEOUT_S))
     xp = array_module(grad)
     pieces = []
     for k, start, end in index:

@@ -14,7 +14,10 @@ Workers start on demand: work that no idle worker can take starts one, up to num
 and a worker idle for `WORKER_IDLE_EXIT_S` exits, so an unused batcher holds no thread. The attrs
 that size resources have upper bounds (`MAX_BATCH_THREADS`, `MAX_BATCH_SIZE`,
 `MAX_ENQUEUED_BATCHES`), checked by `make_config` before anything starts; any int64 timeout works
-(waits are sliced, never one wait past `threading.TIMEOUT_MAX`).
+(waits are sliced, never one wait past `threading.TIMEOUT_MAX`). A padded batch holds at most
+`MAX_BATCH_BYTES` bytes: a task whose own padded batch would hold more is refused at submit
+(`BatchTooLargeError`, nothing enqueued), and a task that would take an open batch past it starts
+the next batch instead, so no batch is ever allocated past the bound.
 
 The owner supplies `process(batch)`: it runs on a worker thread, builds the batch's result and
 returns `assign(live_tasks)`, which hands each task still waiting its part (an exception in either
@@ -37,7 +40,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from codegen.runtime.batching.errors import BatchingClosedError, BatchingError, QueueFullError
+from codegen.runtime.batching.errors import BatchingClosedError, BatchingError, BatchTooLargeError, QueueFullError
+from codegen.runtime.batching.registry import Releasable
 from codegen.runtime.checks import check_int, check_int_list
 
 #: Task states. A task is QUEUED in an open or closed batch, CLAIMED once a worker took its batch,
@@ -59,6 +63,9 @@ WORKER_IDLE_EXIT_S = 30.0
 MAX_BATCH_THREADS = 1024
 MAX_BATCH_SIZE = 2**20
 MAX_ENQUEUED_BATCHES = 2**20
+#: Bytes one padded batch may hold, over all its tensors (the rows of max_batch_size bound the
+#: padding in rows; this, in bytes: one 8 KiB row padded to 2**20 rows would be 8 GiB).
+MAX_BATCH_BYTES = 2**32
 
 _monotonic = time.monotonic
 
@@ -125,13 +132,15 @@ def caller_error(error: BaseException) -> BaseException:
 
 class Task:
     """One call's rows. `key` says which tasks can share a batch (equal keys); `payload` is the
-    owner's (the tensors). The result or error is set by the scheduler; a sync caller waits on a
-    private lock, an async caller gets `callback(task)` on the worker thread."""
+    owner's (the tensors); `row_bytes`, the bytes of one row over the tensors (equal for equal keys;
+    0: not counted against MAX_BATCH_BYTES). The result or error is set by the scheduler; a sync
+    caller waits on a private lock, an async caller gets `callback(task)` on the worker thread."""
 
-    __slots__ = ("_callback", "_lock", "batch", "error", "key", "payload", "result", "size", "state")
+    __slots__ = ("_callback", "_lock", "batch", "error", "key", "payload", "result", "row_bytes", "size", "state")
 
-    def __init__(self, size: int, key: Any, payload: Any, callback: Callable[[Task], None] | None = None):
-        self.size, self.key, self.payload = size, key, payload
+    def __init__(self, size: int, key: Any, payload: Any, callback: Callable[[Task], None] | None = None,
+                 row_bytes: int = 0):
+        self.size, self.key, self.payload, self.row_bytes = size, key, payload, row_bytes
         self.result: Any = None
         self.error: BaseException | None = None
         self.state = QUEUED
@@ -187,13 +196,14 @@ class _Queue:
 
 class _Worker:
     """A worker thread's own wake-up condition (on its scheduler's lock), so that new work wakes
-    exactly one idle worker, and otherwise starts one."""
+    exactly one idle worker, and otherwise starts one; and the batch it runs."""
 
-    __slots__ = ("thread", "wake")
+    __slots__ = ("batch", "thread", "wake")
 
     def __init__(self, lock: threading.Lock):
         self.wake = threading.Condition(lock)
         self.thread: threading.Thread | None = None
+        self.batch: _Batch | None = None
 
 
 #: Every scheduler not yet garbage: closed at interpreter exit.
@@ -206,7 +216,7 @@ def live_schedulers() -> list[BatchScheduler]:
         return list(_live)
 
 
-class BatchScheduler:
+class BatchScheduler(Releasable):
     """Batches tasks for one resource (a (container, shared_name) of the Batch op, or one
     batch_function). Worker threads start when work needs them and exit when idle."""
 
@@ -231,9 +241,11 @@ class BatchScheduler:
         state = "closed" if self._closed else f"{len(self._workers)} worker thread(s)"
         return f"<BatchScheduler {self.name} {state}: {self.config.text()}>"
 
-    @property
-    def closed(self) -> bool:
-        return self._closed
+    def _idle_locked(self) -> bool:  # (Releasable: no task is queued and no batch runs)
+        return not self._in_flight and not self._has_work_locked()
+
+    def _stop_locked(self) -> None:  # (Releasable: released when idle; the workers exit at once)
+        self._stop_accepting_locked()
 
     def worker_threads(self) -> list[threading.Thread]:
         """The live worker threads (none while idle)."""
@@ -249,6 +261,8 @@ class BatchScheduler:
         if task.size > config.max_batch_size:
             raise ValueError(f"{self.name}: a task of {task.size} rows is larger than "
                              f"max_batch_size={config.max_batch_size}")
+        if self._batch_bytes(task, task.size) > MAX_BATCH_BYTES:
+            raise self._too_large(task)
         with self._lock:
             if self._closed:
                 raise BatchingClosedError(f"{self.name}: the batch scheduler is closed; no new tasks are accepted")
@@ -257,7 +271,8 @@ class BatchScheduler:
                 q = _Queue(queue)
             batch = q.open
             wake = False
-            if batch is not None and (batch.size + task.size > config.max_batch_size or batch.key != task.key):
+            if batch is not None and (batch.size + task.size > config.max_batch_size or batch.key != task.key
+                                      or self._batch_bytes(task, batch.size + task.size) > MAX_BATCH_BYTES):
                 if len(q.ready) + 1 >= config.max_enqueued_batches:
                     raise self._queue_full(q)
                 wake = True
@@ -285,6 +300,20 @@ class BatchScheduler:
                 wake = True
             if wake and not started:  # (a worker just started looks for work first thing)
                 self._wake_locked()
+
+    def _batch_bytes(self, task: Task, rows: int) -> int:
+        """Bytes of a batch of `rows` rows of the task's kind, padded."""
+        return self.config.padded_size(rows) * task.row_bytes
+
+    def _too_large(self, task: Task) -> BatchTooLargeError:
+        padded = self.config.padded_size(task.size)
+        why = "allowed_batch_sizes" if padded > task.size else "no padding"
+        need = padded * task.row_bytes
+        return BatchTooLargeError(
+            f"{self.name}: a task of {task.size} row(s) of {task.row_bytes} bytes makes a batch of {padded} rows "
+            f"({why}), {need} bytes ({need / 2**30:.1f} GiB), more than a batch may hold (MAX_BATCH_BYTES = "
+            f"{MAX_BATCH_BYTES} bytes, {MAX_BATCH_BYTES / 2**30:.1f} GiB); the task was not enqueued: use smaller "
+            f"allowed_batch_sizes or rows")
 
     def _queue_full(self, q: _Queue) -> QueueFullError:
         queue = f" (batching_queue {q.name!r})" if q.name else ""
@@ -389,12 +418,14 @@ class BatchScheduler:
             if self._has_work_locked():  # what is left needs a worker to run or watch it
                 self._wake_locked()
             self._in_flight.add(batch)
+            worker.batch = batch
             lock.release()
             try:
                 self._run(batch)
             finally:
                 lock.acquire()
                 self._in_flight.discard(batch)
+                worker.batch = None
             idle_since = _monotonic()
 
     def _take_locked(self) -> _Batch | None:
@@ -478,12 +509,14 @@ class BatchScheduler:
     def close(self, timeout: float = 5.0) -> None:
         """Stops accepting tasks; the workers finish the batches already formed (open ones at once)
         for up to `timeout` seconds; every task not completed by then fails with
-        BatchingClosedError. Safe to call twice, and from a batch's own function."""
+        BatchingClosedError. Safe to call twice, and from a batch's own function: that batch (the
+        one the calling worker runs) completes as usual, only later calls fail."""
+        me = threading.current_thread()
         with self._lock:
             self._stop_accepting_locked()
             threads = [w.thread for w in self._workers if w.thread is not None]
+            own = {w.batch for w in self._workers if w.thread is me and w.batch is not None}
         deadline = _monotonic() + timeout
-        me = threading.current_thread()
         for thread in threads:
             if thread is not me:  # (timeout=inf waits for good: one join past TIMEOUT_MAX raises OverflowError)
                 thread.join(min(max(0.0, deadline - _monotonic()), threading.TIMEOUT_MAX))
@@ -494,7 +527,7 @@ class BatchScheduler:
                 q.ready.clear()
                 q.open = None
                 failed += [t for b in batches for t in b.tasks if t.state == QUEUED]
-            failed += [t for b in self._in_flight for t in b.tasks if t.state == CLAIMED]
+            failed += [t for b in self._in_flight if b not in own for t in b.tasks if t.state == CLAIMED]
             for task in failed:
                 task.state = DONE
                 task.error = BatchingClosedError(f"{self.name}: the batch scheduler was closed before this task's "
