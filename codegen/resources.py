@@ -160,7 +160,9 @@ def read_cubin(data: bytes, op: str = "") -> list[KernelResources]:
 
 _ENTRY = re.compile(r"Compiling entry function '([^']+)' for '([^']+)'")
 _PROPS = re.compile(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads")
-_USED = re.compile(r"Used (\d+) registers(?:, used (\d+) barriers)?(?:, (\d+) bytes smem)?")
+# a kernel with a stack frame also reports "N bytes cumulative stack size" before its smem
+_USED = re.compile(r"Used (\d+) registers(?:, used (\d+) barriers)?(?:, \d+ bytes cumulative stack size)?"
+                   r"(?:, (\d+) bytes smem)?")
 
 
 def parse_ptxas(op: str, text: str) -> list[KernelResources]:

@@ -224,6 +224,19 @@ ptxas         .     0 bytes stack frame, 4 bytes spill stores, 4 bytes spill loa
     assert (k.spill_stores, k.spill_loads) == (12, 12)
 
 
+def test_ptxas_report_with_a_stack_frame_keeps_its_shared_memory() -> None:
+    """A kernel with a stack frame reports its cumulative stack size between barriers and smem
+    (FusedBatchNormV3's stats_partials_sliced since the Chan merges); its smem is still read."""
+    report = """\
+ptxas info    : Compiling entry function 'Op__k' for 'sm_90'
+ptxas info    : Function properties for Op__k
+    544 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ptxas info    : Used 124 registers, used 1 barriers, 544 bytes cumulative stack size, 17420 bytes smem
+"""
+    (k,) = parse_ptxas("Op", report)
+    assert (k.registers, k.barriers, k.shared_bytes, k.local_bytes) == (124, 1, 17420, 544)
+
+
 def test_gpu_resources_reports_a_module_that_does_not_load_and_measures_the_others(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """bench/gpu_resources.py on the CuPy stand-in: Softmax's module fails to load, BiasAdd's
