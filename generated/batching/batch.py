@@ -53,8 +53,14 @@ class Batch:
     container, on one device) shares one batcher, and the calls sharing a batcher must agree on its
     attrs. The batcher's threads start when its batches need them (up to num_batch_threads), exit
     after 30 s without work, and stop at interpreter exit or on
-    codegen.runtime.batching.close_all(). To batch a Python function, use
-    codegen.runtime.batching.batch_function, which runs the function once per batch.
+    codegen.runtime.batching.close_all(). An idle batcher (nothing queued or running) is released
+    when more than 64 are idle, so a later call of its shared_name starts a fresh one; at most 4096
+    batchers (with Unbatch's and UnbatchGrad's) live at once, and a call that would start one more
+    fails with a BatchingError naming it. A padded batch holds at most 2**32 bytes (4 GiB) over its
+    tensors: a call whose own padded batch would hold more fails at once with a BatchTooLargeError
+    naming the batcher, nothing allocated, and a call that would take the open batch past it starts
+    the next batch. To batch a Python function, use codegen.runtime.batching.batch_function, which
+    runs the function once per batch.
 
     Create it with `Batch.create(scope, in_tensors, num_batch_threads, max_batch_size, batch_timeout_micros, grad_timeout_micros, *options)`, or call
     `batch(...)`. The reference page is generated/docs/batching/batch.md.
@@ -150,7 +156,8 @@ class Batch:
                 at most 1024.
             max_batch_size: int, >= 1, <= 1048576.
                 Batch sizes will never be bigger than this; at most 1048576 (2**20)
-                rows, which bounds the padding of a batch.
+                rows, which bounds the padding of a batch in rows (in bytes, a padded
+                batch holds at most 2**32).
             batch_timeout_micros: int, >= 0.
                 Maximum number of microseconds to wait before outputting an incomplete
                 batch. Any int64 value works (2**63 - 1 waits for full batches, and
@@ -231,7 +238,8 @@ def batch(
             1024.
         max_batch_size: int, >= 1, <= 1048576.
             Batch sizes will never be bigger than this; at most 1048576 (2**20) rows,
-            which bounds the padding of a batch.
+            which bounds the padding of a batch in rows (in bytes, a padded batch holds
+            at most 2**32).
         max_enqueued_batches: int, >= 1, <= 1048576; default 10.
             Maximum number of batches enqueued. Default 10; at most 1048576 (2**20).
         batch_timeout_micros: int, >= 0.
