@@ -112,7 +112,7 @@ def mod(request: pytest.FixtureRequest) -> host.HostModule:
 
 
 SEEDS = [None, 1, 2]
-THREADS = [1, 20, 32, 33, 96, 250, 1024]
+THREADS = [1, 20, 32, 33, 48, 96, 250, 1000, 1024]
 
 
 def _values(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
@@ -174,7 +174,7 @@ def _rows_with_specials(rng: np.random.Generator, rows: int, n: int) -> np.ndarr
     return x
 
 
-@pytest.mark.parametrize("threads", [1, 33, 128])
+@pytest.mark.parametrize("threads", [1, 33, 48, 128, 250, 1000])
 @pytest.mark.parametrize("n", [0, 1, 7, 32, 300, 4099])
 @pytest.mark.parametrize("seed", [None, 1])
 def test_row_reductions(mod, threads: int, n: int, seed: int | None) -> None:
@@ -201,7 +201,7 @@ def test_row_reductions(mod, threads: int, n: int, seed: int | None) -> None:
         assert np.isnan(got[1, 3]) and got[5, 4] == 0.0  # a NaN's mean is NaN; constant rows have variance 0
 
 
-@pytest.mark.parametrize("threads", [1, 20, 256])
+@pytest.mark.parametrize("threads", [1, 20, 48, 256, 1000])
 @pytest.mark.parametrize("n", [0, 5, 8, 1000])
 def test_row_stores_read_back_their_own_writes(mod, threads: int, n: int) -> None:
     rows = 5
@@ -237,6 +237,33 @@ def test_column_sums(mod, rows: int, width: int, tile: int, splits: int, threads
                                             (x, partials, np.int64(rows), np.int64(width), np.int64(tile)))
         mod.get_function("column_totals")((2,), (threads,), (partials, totals, np.int64(width), np.int64(splits)))
     np.testing.assert_allclose(totals[:, 0], x.astype(np.float64).sum(0), rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(totals[:, 1], rows)
+
+
+# Block sizes that are not multiples of 32: the last warp is partial, so a GPU form that lets each
+# warp take every warps-th row of a column drops the rows of the lanes the last warp lacks. Every
+# split has more rows than the block has warps (every warp, the partial one too, takes rows), and
+# each tile several 32-column passes and a ragged last one (lanes past the width).
+@pytest.mark.parametrize(("rows", "width", "tile", "splits", "threads"),
+                         [(40, 40, 40, 1, 48), (40, 40, 32, 1, 48), (23, 70, 70, 2, 33), (77, 100, 32, 3, 48),
+                          (61, 75, 75, 2, 250), (150, 70, 32, 2, 1000), (90, 45, 45, 1, 1000), (20, 40, 40, 1, 20)])
+@pytest.mark.parametrize("seed", [None, 1])
+def test_column_sums_at_any_block_size(mod, rows: int, width: int, tile: int, splits: int, threads: int,
+                                       seed: int | None) -> None:
+    x = _values(np.random.default_rng(rows * width + threads), (rows, width))
+    partials = np.full((splits, 2, width), np.nan, np.float32)
+    totals = np.full((width, 2), np.nan, np.float32)
+    with host_random_order(seed):
+        mod.get_function("column_partials")(((width + tile - 1) // tile, splits), (threads,),
+                                            (x, partials, np.int64(rows), np.int64(width), np.int64(tile)))
+        mod.get_function("column_totals")((3,), (threads,), (partials, totals, np.int64(width), np.int64(splits)))
+    per = -(-rows // splits)
+    xd = x.astype(np.float64)
+    for s in range(splits):  # each split's partials hold exactly its rows
+        part = xd[s * per:(s + 1) * per]
+        np.testing.assert_allclose(partials[s, 0], part.sum(0), rtol=1e-5, atol=1e-5)
+        np.testing.assert_array_equal(partials[s, 1], part.shape[0])
+    np.testing.assert_allclose(totals[:, 0], xd.sum(0), rtol=1e-5, atol=1e-5)
     np.testing.assert_array_equal(totals[:, 1], rows)
 
 

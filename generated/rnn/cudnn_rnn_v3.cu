@@ -564,24 +564,26 @@ __device__ __forceinline__ void column_sums2(const F& f, float* __restrict__ par
     }
   }
 #else
+  // Only the block's whole warps take rows: warp w walks rows w, w + warps, ... of every column of a
+  // pass, so a column needs all `warps` of them, and a partial last warp (blockDim.x not a multiple
+  // of 32) lacks some lanes' columns; its threads only meet the barriers. A block under 32 threads
+  // is one warp of blockDim.x lanes.
   __shared__ float2 tile_sums[32][33];  // [warp][lane], padded against bank conflicts
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = (blockDim.x + 31) >> 5;
   const int lanes = blockDim.x < 32 ? static_cast<int>(blockDim.x) : 32;  // columns per pass
+  const int lane = threadIdx.x % lanes, warp = threadIdx.x / lanes, warps = blockDim.x / lanes;
   for (long long base = c0; base < c1; base += lanes) {
     const long long c = base + lane;
     float2 s = make_float2(0.f, 0.f);
-    if (c < c1) {
+    if (warp < warps && c < c1) {
       for (long long r = r0 + warp; r < r1; r += warps) {
         const float2 v = f(r, c);
         s.x += v.x, s.y += v.y;
       }
+      tile_sums[warp][lane] = s;
     }
-    tile_sums[warp][lane] = s;
     __syncthreads();
     if (warp == 0 && c < c1) {
-      for (int w = 1; w < warps && w * 32 + lane < static_cast<int>(blockDim.x); ++w) {
-        s.x += tile_sums[w][lane].x, s.y += tile_sums[w][lane].y;
-      }
+      for (int w = 1; w < warps; ++w) s.x += tile_sums[w][lane].x, s.y += tile_sums[w][lane].y;
       pa[c] = s.x, pb[c] = s.y;
     }
     __syncthreads();  // tile_sums is written again for the next 32 columns
@@ -1480,7 +1482,7 @@ __device__ void grad_layer_below(const T* __restrict__ dxl, const T* __restrict_
   crnn::each(n, [&](long long i) { crnn::store(dy + i, crnn::load(dxl + i) * crnn::load(reserve + mask_ofs + i)); });
 }
 
-#line 1484 "generated/rnn/cudnn_rnn_v3.cu"
+#line 1486 "generated/rnn/cudnn_rnn_v3.cu"
 // ---- entry points: one per launch step and specialization (T)
 
 extern "C" __global__ void CudnnRNNV3__to_time_major__float16(
