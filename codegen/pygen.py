@@ -446,12 +446,22 @@ def _kernel_arg(op: OpSpec, arg: str | ArgIndex) -> str:
     attr = op.attr(name)
     if attr is not None and attr.type == "activation":  # its id and parameters
         return f"*{name}.kernel_args()"
+    if attr is not None and attr.type == "float" and _has_float64_specialization(op):
+        spec = tuple(_dtype_expr(op, s) for s in op.kernel.specialize) if op.kernel is not None else ()
+        picked = f"{spec[0]} == 'float64'" if len(spec) == 1 else f"'float64' in ({', '.join(spec)},)"
+        return f"(_np.float64 if {picked} else _np.float32)({name})"
     if attr is not None:
         return f"{SCALAR_PY_CTORS[attr.type]}({name})"
     tensors = [a.name for a in op.inputs] + [o.name for o in op.outputs]
     if name in tensors or (op.kernel is not None and any(b.name == name for b in op.kernel.scratch)):
         return name
     return f"_np.int64({name})"
+
+
+def _has_float64_specialization(op: OpSpec) -> bool:
+    """Whether some specialization of the op's kernels is float64: its entry points take float attrs
+    as `double` (`_c_param`), so the wrapper passes them as np.float64 there."""
+    return op.kernel is not None and any("float64" in combo for combo in specializations(op))
 
 
 def _gemm_lines(step: GemmStep, indent: str) -> list[str]:
@@ -668,9 +678,11 @@ def entry_points(op: OpSpec, activation_slots: int = 0) -> list[str]:
     """The extern "C" __global__ entry points appended to the kernel source, one per launch step
     and specialization. Their parameter types follow from the spec, so wrapper and kernel agree by
     construction: inputs are `const T*`, outputs `T*`, int attrs and dims `long long`, float attrs
-    `float`, bools `int`; an activation (an `activation` attr or an element of a `list(activation)`
-    attr) is `int NAME_id` and `activation_slots` floats `NAME_p0, ...`, handed to the device
-    function as one `opgen::act::Activation`."""
+    `float` (`double` in a specialization with a float64 type: a device function that declares
+    the parameter `T` or `opgen::acc_t<T>` gets it unrounded), bools `int`; an activation (an
+    `activation` attr or an element of a `list(activation)` attr) is `int NAME_id` and
+    `activation_slots` floats `NAME_p0, ...`, handed to the device function as one
+    `opgen::act::Activation`."""
     assert op.kernel is not None
     spec = op.kernel.specialize
     combos = specializations(op)
@@ -734,6 +746,8 @@ def _c_param(op: OpSpec, name: str, binding: dict[str, str]) -> str:
     if attr is not None:
         if attr.type not in SCALAR_C_TYPES:
             raise ValueError(f"op {op.name}: attr {name!r} of type {attr.type} cannot be a kernel argument")
+        if attr.type == "float" and "float64" in binding.values():  # a float64 specialization's: no rounding
+            return f"double {name}"
         return f"{SCALAR_C_TYPES[attr.type]} {name}"
     tensor: TensorArg | Output | Scratch | None = next((a for a in op.inputs if a.name == name), None)
     const = "const " if tensor is not None else ""

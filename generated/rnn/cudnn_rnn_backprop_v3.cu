@@ -103,6 +103,19 @@ template <> __device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(f
 // word without aliasing).
 template <typename T> struct is_float32 { static constexpr bool value = false; };
 template <> struct is_float32<float> { static constexpr bool value = true; };
+// The type a kernel of element type T computes in: float, double for double (acc_t<T>). A float
+// attr reaches a float64 specialization as a double, so a parameter declared acc_t<T> keeps it.
+template <typename T> struct acc_type { using type = float; };
+template <> struct acc_type<double> { using type = double; };
+template <typename T> using acc_t = typename acc_type<T>::type;
+// Types the float building blocks would round to float without a word: their calls refuse them.
+template <typename T> struct strip_cvref { using type = T; };
+template <typename T> struct strip_cvref<const T> { using type = T; };
+template <typename T> struct strip_cvref<T&> { using type = typename strip_cvref<T>::type; };
+template <typename T> struct strip_cvref<T&&> { using type = typename strip_cvref<T>::type; };
+template <typename T> struct narrows_to_float { static constexpr bool value = false; };
+template <> struct narrows_to_float<double> { static constexpr bool value = true; };
+template <> struct narrows_to_float<long double> { static constexpr bool value = true; };
 template <typename T> struct is_16bit_float { static constexpr bool value = false; };
 template <> struct is_16bit_float<__half> { static constexpr bool value = true; };
 template <> struct is_16bit_float<__nv_bfloat16> { static constexpr bool value = true; };
@@ -285,6 +298,9 @@ template <typename S> __device__ __forceinline__ MeanVar map_floats(MeanVar v, c
 // every lane gets the same value, bit for bit. Every thread of the warp must call it.
 template <typename V, typename Op>
 __device__ __forceinline__ V warp_reduce(V v, const Op& op) {
+  static_assert(!narrows_to_float<typename strip_cvref<V>::type>::value,
+                "opgen::warp_reduce: the value is double, which it would round to float (the row, block and "
+                "column helpers compute in float): reduce double values in your own loop");
   const int lane = threadIdx.x & 31, first = threadIdx.x - lane;
   const int lanes = blockDim.x - first < 32 ? static_cast<int>(blockDim.x) - first : 32;
   const unsigned mask = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1u;
@@ -319,6 +335,9 @@ __device__ __forceinline__ V warp_reduce(V v, const Op& op) {
 // result between them, and every thread has read the previous call's result before the first.
 template <typename V, typename Op>
 __device__ __forceinline__ V block_reduce(V v, const Op& op) {
+  static_assert(!narrows_to_float<typename strip_cvref<V>::type>::value,
+                "opgen::block_reduce: the value is double, which it would round to float (the row, block and "
+                "column helpers compute in float): reduce double values in your own loop");
   __shared__ V result;
 #ifdef OPGEN_HOST_FORM
   if (blockDim.x == 1) return v;
@@ -389,6 +408,12 @@ __device__ __forceinline__ void row_for_each(long long n, const F& f) {
 // before it stores them, so the compiler can vectorise f's loads although out may alias them.
 template <typename T, typename F>
 __device__ __forceinline__ void row_store(long long n, T* out, const F& f) {
+  static_assert(!narrows_to_float<typename strip_cvref<decltype(f(0LL))>::type>::value,
+                "opgen::row_store: f's result is double, which it would round to float (the row, block and "
+                "column helpers compute in float): reduce double values in your own loop");
+  static_assert(!narrows_to_float<typename strip_cvref<T>::type>::value,
+                "opgen::row_store: the output element type is double, which it would round to float (the row, block and "
+                "column helpers compute in float): reduce double values in your own loop");
 #ifdef OPGEN_HOST_FORM
   if (threadIdx.x != 0) return;
   long long j = 0;
@@ -409,6 +434,12 @@ __device__ __forceinline__ void row_store(long long n, T* out, const F& f) {
 // thread: a pass that writes a row and sums it (softmax's exponentials).
 template <typename T, typename F>
 __device__ __forceinline__ float row_store_sum(long long n, T* out, const F& f) {
+  static_assert(!narrows_to_float<typename strip_cvref<decltype(f(0LL))>::type>::value,
+                "opgen::row_store_sum: f's result is double, which it would round to float (the row, block and "
+                "column helpers compute in float): reduce double values in your own loop");
+  static_assert(!narrows_to_float<typename strip_cvref<T>::type>::value,
+                "opgen::row_store_sum: the output element type is double, which it would round to float (the row, block and "
+                "column helpers compute in float): reduce double values in your own loop");
 #ifdef OPGEN_HOST_FORM
   float sum = 0.f;
   if (threadIdx.x == 0) {
@@ -467,6 +498,12 @@ __device__ __forceinline__ V host_reduce(long long n, const F& f, const Op& op, 
 // op over f(j) for every element, from `init` (op's identity); every thread gets the result.
 template <typename V, typename F, typename Op>
 __device__ __forceinline__ V row_reduce(long long n, const F& f, const Op& op, V init) {
+  static_assert(!narrows_to_float<typename strip_cvref<decltype(f(0LL))>::type>::value,
+                "opgen::row_reduce: f's result is double, which it would round to float (the row, block and "
+                "column helpers compute in float): reduce double values in your own loop");
+  static_assert(!narrows_to_float<typename strip_cvref<V>::type>::value,
+                "opgen::row_reduce: the accumulator type is double, which it would round to float (the row, block and "
+                "column helpers compute in float): reduce double values in your own loop");
 #ifdef OPGEN_HOST_FORM
   return block_broadcast(threadIdx.x == 0 ? host_reduce(n, f, op, init) : init);
 #else
@@ -478,6 +515,9 @@ __device__ __forceinline__ V row_reduce(long long n, const F& f, const Op& op, V
 
 template <typename F>
 __device__ __forceinline__ float row_sum(long long n, const F& f) {
+  static_assert(!narrows_to_float<typename strip_cvref<decltype(f(0LL))>::type>::value,
+                "opgen::row_sum: f's result is double, which it would round to float (the row, block and "
+                "column helpers compute in float): reduce double values in your own loop");
   return row_reduce(n, f, SumOp{}, 0.f);
 }
 // Two sums at once (f returns a float2): one reduction's barriers for both.
@@ -487,6 +527,9 @@ __device__ __forceinline__ float2 row_sum2(long long n, const F& f) {
 }
 template <typename F>
 __device__ __forceinline__ float row_max(long long n, const F& f) {
+  static_assert(!narrows_to_float<typename strip_cvref<decltype(f(0LL))>::type>::value,
+                "opgen::row_max: f's result is double, which it would round to float (the row, block and "
+                "column helpers compute in float): reduce double values in your own loop");
   return row_reduce(n, f, MaxOp{}, neg_inf());
 }
 
@@ -494,6 +537,9 @@ __device__ __forceinline__ float row_max(long long n, const F& f) {
 // block; host: two passes over the row (the mean, then Σ(f − mean)²), which is exact to rounding.
 template <typename F>
 __device__ __forceinline__ MeanVar row_mean_var(long long n, const F& f) {
+  static_assert(!narrows_to_float<typename strip_cvref<decltype(f(0LL))>::type>::value,
+                "opgen::row_mean_var: f's result is double, which it would round to float (the row, block and "
+                "column helpers compute in float): reduce double values in your own loop");
 #ifdef OPGEN_HOST_FORM
   MeanVar s{0.f, 0.f, 0.f};
   if (threadIdx.x == 0 && n > 0) {
@@ -1482,7 +1528,7 @@ __device__ void grad_layer_below(const T* __restrict__ dxl, const T* __restrict_
   crnn::each(n, [&](long long i) { crnn::store(dy + i, crnn::load(dxl + i) * crnn::load(reserve + mask_ofs + i)); });
 }
 
-#line 1486 "generated/rnn/cudnn_rnn_backprop_v3.cu"
+#line 1532 "generated/rnn/cudnn_rnn_backprop_v3.cu"
 // ---- entry points: one per launch step and specialization (T)
 
 extern "C" __global__ void CudnnRNNBackpropV3__to_time_major__float16(

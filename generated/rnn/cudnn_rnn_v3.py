@@ -566,7 +566,7 @@ def _compute(scope: Scope | str | None, input: Any, input_h: Any, input_c: Any, 
                 if lstm + gru == 0:
                     _backend.launch(_KERNELS, 'CudnnRNNV3__rnn_step' + '__' + _dtype_T, (row_blocks,), (row_threads,), (gx, gh, params, work, sequence_lengths, _np.int64(t), _np.int64(d), _np.int64(batch), _np.int64(num_units), _np.int64(bofs), _np.int64(hs_ofs), _np.int64(relu),), 0)
             _backend.launch(_KERNELS, 'CudnnRNNV3__final_state' + '__' + _dtype_T, (cell_blocks,), (cell_threads,), (output_h, output_c, work, _np.int64(p), _np.int64(d), _np.int64(layers_dirs), _np.int64(steps), _np.int64(batch), _np.int64(h_size), _np.int64(num_units), _np.int64(hs_ofs), _np.int64(cs_ofs), _np.int64(lstm), _np.int32(time_major),), 0)
-        _backend.launch(_KERNELS, 'CudnnRNNV3__layer_output' + '__' + _dtype_T, (seq_blocks,), (seq_threads,), (work, output, sequence_lengths, _np.int64(l), _np.int64(num_layers), _np.int64(dirs), _np.int64(steps), _np.int64(batch), _np.int64(h_size), _np.int64(layer_hs_ofs), _np.int64(pl_size), _np.int64(next_x_ofs), _np.float32(dropout), _np.int64(seed), _np.int64(seed2), _np.int32(is_training), _np.int32(time_major),), 0)
+        _backend.launch(_KERNELS, 'CudnnRNNV3__layer_output' + '__' + _dtype_T, (seq_blocks,), (seq_threads,), (work, output, sequence_lengths, _np.int64(l), _np.int64(num_layers), _np.int64(dirs), _np.int64(steps), _np.int64(batch), _np.int64(h_size), _np.int64(layer_hs_ofs), _np.int64(pl_size), _np.int64(next_x_ofs), (_np.float64 if _dtype_T == 'float64' else _np.float32)(dropout), _np.int64(seed), _np.int64(seed2), _np.int32(is_training), _np.int32(time_major),), 0)
     _backend.flush()
     return CudnnRNNV3Outputs(output, output_h, output_c, reserve_space, host_reserved)
 

@@ -77,6 +77,19 @@ template <> __device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(f
 // word without aliasing).
 template <typename T> struct is_float32 { static constexpr bool value = false; };
 template <> struct is_float32<float> { static constexpr bool value = true; };
+// The type a kernel of element type T computes in: float, double for double (acc_t<T>). A float
+// attr reaches a float64 specialization as a double, so a parameter declared acc_t<T> keeps it.
+template <typename T> struct acc_type { using type = float; };
+template <> struct acc_type<double> { using type = double; };
+template <typename T> using acc_t = typename acc_type<T>::type;
+// Types the float building blocks would round to float without a word: their calls refuse them.
+template <typename T> struct strip_cvref { using type = T; };
+template <typename T> struct strip_cvref<const T> { using type = T; };
+template <typename T> struct strip_cvref<T&> { using type = typename strip_cvref<T>::type; };
+template <typename T> struct strip_cvref<T&&> { using type = typename strip_cvref<T>::type; };
+template <typename T> struct narrows_to_float { static constexpr bool value = false; };
+template <> struct narrows_to_float<double> { static constexpr bool value = true; };
+template <> struct narrows_to_float<long double> { static constexpr bool value = true; };
 template <typename T> struct is_16bit_float { static constexpr bool value = false; };
 template <> struct is_16bit_float<__half> { static constexpr bool value = true; };
 template <> struct is_16bit_float<__nv_bfloat16> { static constexpr bool value = true; };
@@ -259,6 +272,9 @@ template <typename S> __device__ __forceinline__ MeanVar map_floats(MeanVar v, c
 // every lane gets the same value, bit for bit. Every thread of the warp must call it.
 template <typename V, typename Op>
 __device__ __forceinline__ V warp_reduce(V v, const Op& op) {
+  static_assert(!narrows_to_float<typename strip_cvref<V>::type>::value,
+                "opgen::warp_reduce: the value is double, which it would round to float (the row, block and "
+                "column helpers compute in float): reduce double values in your own loop");
   const int lane = threadIdx.x & 31, first = threadIdx.x - lane;
   const int lanes = blockDim.x - first < 32 ? static_cast<int>(blockDim.x) - first : 32;
   const unsigned mask = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1u;
@@ -293,6 +309,9 @@ __device__ __forceinline__ V warp_reduce(V v, const Op& op) {
 // result between them, and every thread has read the previous call's result before the first.
 template <typename V, typename Op>
 __device__ __forceinline__ V block_reduce(V v, const Op& op) {
+  static_assert(!narrows_to_float<typename strip_cvref<V>::type>::value,
+                "opgen::block_reduce: the value is double, which it would round to float (the row, block and "
+                "column helpers compute in float): reduce double values in your own loop");
   __shared__ V result;
 #ifdef OPGEN_HOST_FORM
   if (blockDim.x == 1) return v;
@@ -363,6 +382,12 @@ __device__ __forceinline__ void row_for_each(long long n, const F& f) {
 // before it stores them, so the compiler can vectorise f's loads although out may alias them.
 template <typename T, typename F>
 __device__ __forceinline__ void row_store(long long n, T* out, const F& f) {
+  static_assert(!narrows_to_float<typename strip_cvref<decltype(f(0LL))>::type>::value,
+                "opgen::row_store: f's result is double, which it would round to float (the row, block and "
+                "column helpers compute in float): reduce double values in your own loop");
+  static_assert(!narrows_to_float<typename strip_cvref<T>::type>::value,
+                "opgen::row_store: the output element type is double, which it would round to float (the row, block and "
+                "column helpers compute in float): reduce double values in your own loop");
 #ifdef OPGEN_HOST_FORM
   if (threadIdx.x != 0) return;
   long long j = 0;
@@ -383,6 +408,12 @@ __device__ __forceinline__ void row_store(long long n, T* out, const F& f) {
 // thread: a pass that writes a row and sums it (softmax's exponentials).
 template <typename T, typename F>
 __device__ __forceinline__ float row_store_sum(long long n, T* out, const F& f) {
+  static_assert(!narrows_to_float<typename strip_cvref<decltype(f(0LL))>::type>::value,
+                "opgen::row_store_sum: f's result is double, which it would round to float (the row, block and "
+                "column helpers compute in float): reduce double values in your own loop");
+  static_assert(!narrows_to_float<typename strip_cvref<T>::type>::value,
+                "opgen::row_store_sum: the output element type is double, which it would round to float (the row, block and "
+                "column helpers compute in float): reduce double values in your own loop");
 #ifdef OPGEN_HOST_FORM
   float sum = 0.f;
   if (threadIdx.x == 0) {
@@ -441,6 +472,12 @@ __device__ __forceinline__ V host_reduce(long long n, const F& f, const Op& op, 
 // op over f(j) for every element, from `init` (op's identity); every thread gets the result.
 template <typename V, typename F, typename Op>
 __device__ __forceinline__ V row_reduce(long long n, const F& f, const Op& op, V init) {
+  static_assert(!narrows_to_float<typename strip_cvref<decltype(f(0LL))>::type>::value,
+                "opgen::row_reduce: f's result is double, which it would round to float (the row, block and "
+                "column helpers compute in float): reduce double values in your own loop");
+  static_assert(!narrows_to_float<typename strip_cvref<V>::type>::value,
+                "opgen::row_reduce: the accumulator type is double, which it would round to float (the row, block and "
+                "column helpers compute in float): reduce double values in your own loop");
 #ifdef OPGEN_HOST_FORM
   return block_broadcast(threadIdx.x == 0 ? host_reduce(n, f, op, init) : init);
 #else
@@ -452,6 +489,9 @@ __device__ __forceinline__ V row_reduce(long long n, const F& f, const Op& op, V
 
 template <typename F>
 __device__ __forceinline__ float row_sum(long long n, const F& f) {
+  static_assert(!narrows_to_float<typename strip_cvref<decltype(f(0LL))>::type>::value,
+                "opgen::row_sum: f's result is double, which it would round to float (the row, block and "
+                "column helpers compute in float): reduce double values in your own loop");
   return row_reduce(n, f, SumOp{}, 0.f);
 }
 // Two sums at once (f returns a float2): one reduction's barriers for both.
@@ -461,6 +501,9 @@ __device__ __forceinline__ float2 row_sum2(long long n, const F& f) {
 }
 template <typename F>
 __device__ __forceinline__ float row_max(long long n, const F& f) {
+  static_assert(!narrows_to_float<typename strip_cvref<decltype(f(0LL))>::type>::value,
+                "opgen::row_max: f's result is double, which it would round to float (the row, block and "
+                "column helpers compute in float): reduce double values in your own loop");
   return row_reduce(n, f, MaxOp{}, neg_inf());
 }
 
@@ -468,6 +511,9 @@ __device__ __forceinline__ float row_max(long long n, const F& f) {
 // block; host: two passes over the row (the mean, then Σ(f − mean)²), which is exact to rounding.
 template <typename F>
 __device__ __forceinline__ MeanVar row_mean_var(long long n, const F& f) {
+  static_assert(!narrows_to_float<typename strip_cvref<decltype(f(0LL))>::type>::value,
+                "opgen::row_mean_var: f's result is double, which it would round to float (the row, block and "
+                "column helpers compute in float): reduce double values in your own loop");
 #ifdef OPGEN_HOST_FORM
   MeanVar s{0.f, 0.f, 0.f};
   if (threadIdx.x == 0 && n > 0) {
@@ -959,7 +1005,7 @@ __device__ void grad_inputs(const T* __restrict__ d_xh1, const T* __restrict__ d
   gru::for_each_cell(gru::GradHPrev<T>{d_xh1, d_xh2, r, u, d_h, d_h_prev, I, H}, B, H);
 }
 
-#line 963 "generated/rnn/gru_block_cell_grad.cu"
+#line 1009 "generated/rnn/gru_block_cell_grad.cu"
 // ---- entry points: one per launch step and specialization (T)
 
 extern "C" __global__ void GRUBlockCellGrad__grad_cell__float32(
