@@ -16,7 +16,7 @@ must move (inputs read once, outputs written once) over our time.
 from __future__ import annotations
 
 import argparse
-import statistics
+import itertools
 import sys
 import time
 from collections.abc import Callable
@@ -29,6 +29,8 @@ PROJECT = Path(__file__).resolve().parent.parent
 for folder in (PROJECT, PROJECT / "bench"):
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
+
+from common import machine, median_seconds  # noqa: E402
 
 L2_BYTES = 64 << 20  # rotate input sets until they exceed this (H100: 50 MB, H200: 60 MB)
 
@@ -58,13 +60,9 @@ class Timer:
 
 
 def _host_median(fn: Callable[[int], object], repeats: int, sets: int) -> float:
-    fn(0)
-    times = []
-    for r in range(repeats):
-        start = time.perf_counter()
-        fn(r % sets)
-        times.append((time.perf_counter() - start) * 1e3)
-    return statistics.median(times)
+    """Median ms on the host clock, the calls rotating over the input sets."""
+    calls = itertools.count()
+    return 1e3 * median_seconds(lambda: fn(next(calls) % sets), repeats=repeats, warmup=1)
 
 
 def _sets(nbytes: int, quick: bool) -> int:
@@ -162,7 +160,6 @@ def main(argv: list[str] | None = None) -> int:
             print("bench_norm_gpu: PyTorch with CUDA is not importable: no peer to measure against", file=sys.stderr)
             return 2
     import torch
-    from common import machine
 
     from codegen.runtime.scope import Scope
 

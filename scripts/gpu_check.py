@@ -59,6 +59,7 @@ for folder in (PROJECT, SCRIPTS):
 
 from check_runner import CheckRun, Step  # noqa: E402
 from gpu_env import probe  # noqa: E402
+from package_args import add_package_arguments, package_and_specs  # noqa: E402
 
 DEFAULT_BUDGET = 480.0
 
@@ -240,20 +241,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET, help="seconds for the whole run")
     parser.add_argument("--ops", nargs="*", default=[], help="only these ops (parity, sanitizer, compile)")
     parser.add_argument("--rehearsal", action="store_true", help="without a GPU: the CuPy stand-in in its place")
-    parser.add_argument("--package", default="generated",
-                        help="the generated package to check: an import name (found from the current directory "
-                             "too) or its folder (default: generated, opgen's own ops)")
-    parser.add_argument("--specs", type=Path, default=None,
-                        help="that package's spec folder, for the parity cases (default: specs/ here)")
+    add_package_arguments(parser)
     args = parser.parse_args(argv)
     if args.package != "generated":
-        from codegen.warmup import resolve_package
-
-        try:
-            name = resolve_package(args.package)
-            importlib.import_module(name)
-        except (ValueError, ImportError) as exc:
-            parser.error(f"--package {args.package}: cannot import it from {Path.cwd()}: {exc}")
+        package_and_specs(parser, args.package, args.specs)  # importable, or a usage error naming it
         if not re.fullmatch(r"[\w.]+", args.package):  # a folder: absolute, whatever the steps' folder
             args.package = str(Path(args.package).resolve())
         if args.specs is not None:

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import importlib
 import math
 import os
 import sys
@@ -49,17 +48,18 @@ from typing import Any, NamedTuple
 import numpy as np
 
 PROJECT = Path(__file__).resolve().parent.parent
-if str(PROJECT) not in sys.path:
-    sys.path.insert(0, str(PROJECT))
+for _folder in (PROJECT, PROJECT / "scripts"):  # (also when run with runpy, which adds neither)
+    if str(_folder) not in sys.path:
+        sys.path.insert(0, str(_folder))
+
+from package_args import SPECS, add_package_arguments, package_and_specs  # noqa: E402
 
 from codegen.inputs import Case, NotDerivable, derive_cases  # noqa: E402
 from codegen.launch_space import block_class, coverage_gaps, launch_space  # noqa: E402
 from codegen.load import SpecSet, load_specs  # noqa: E402
 from codegen.runtime.arrays import to_host  # noqa: E402
 from codegen.runtime.launches import ALIGNMENT, Launch, data_address, record_launches  # noqa: E402
-from codegen.warmup import GeneratedOp, generated_ops, resolve_package  # noqa: E402
-
-SPECS = PROJECT / "specs"  # where the derived cases read an op's spec (--specs)
+from codegen.warmup import GeneratedOp, generated_ops  # noqa: E402
 
 Builder = Callable[[np.random.Generator], list[Case]]
 BUILDERS: dict[str, Builder] = {}
@@ -732,12 +732,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--devices", nargs=2, default=["cpu", "cuda"], metavar=("REFERENCE", "DEVICE"),
                         help="the two scopes compared (default: cpu cuda; `cpu cpu` checks the builders "
                              "without a GPU)")
-    parser.add_argument("--package", default="generated",
-                        help="the generated package whose ops run: an import name (found from the current "
-                             "directory too) or its folder (default: generated, opgen's own ops)")
-    parser.add_argument("--specs", type=Path, default=None,
-                        help="the spec folder of that package (derived cases of ops without a builder; default: "
-                             "opgen's specs/ for generated, else specs/ in the current directory)")
+    add_package_arguments(parser)
     args = parser.parse_args(argv)
     package, args.specs = package_and_specs(parser, args.package, args.specs)
 
@@ -811,20 +806,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.out is not None:
         write_markdown(args.out, results, took, times, launches, gaps, args.devices, gpu.backend.name)
     return 1 if failed else 0
-
-
-def package_and_specs(parser: argparse.ArgumentParser, package: str, specs: Path | None) -> tuple[str, Path]:
-    """`--package` as an import name (made importable from the current directory, or from the folder
-    given), and its spec folder (`--specs`, else the default for it); a usage error (exit 2) naming
-    what is wrong when the package cannot be imported."""
-    try:
-        name = resolve_package(package)
-        importlib.import_module(name)
-    except (ValueError, ImportError) as exc:
-        parser.error(f"--package {package}: cannot import it from {Path.cwd()}: {exc}")
-    if specs is None:
-        specs = SPECS if name == "generated" else Path("specs")
-    return name, specs
 
 
 def launch_gaps(ops: list[GeneratedOp], launches: list[Launch], plan: str, specs: Path = SPECS) -> list[str]:

@@ -32,20 +32,16 @@ if str(SCRIPTS) not in sys.path:
     sys.path.insert(0, str(SCRIPTS))
 
 import gpu_parity  # noqa: E402  (puts the project root on sys.path too)
+from package_args import add_package_arguments, package_and_specs  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Run every parity case once on the cuda backend.")
     parser.add_argument("--ops", nargs="*", default=[], help="only these ops")
     parser.add_argument("--keep-pool", action="store_true", help="keep CuPy's memory pool (faster, blinder)")
-    parser.add_argument("--package", default="generated",
-                        help="the generated package whose ops run: an import name (found from the current "
-                             "directory too) or its folder (default: generated, opgen's own ops)")
-    parser.add_argument("--specs", type=Path, default=None,
-                        help="its spec folder, for derived cases (default: opgen's specs/ for generated, else "
-                             "specs/ in the current directory)")
+    add_package_arguments(parser)
     args = parser.parse_args(argv)
-    package, specs = gpu_parity.package_and_specs(parser, args.package, args.specs)
+    package, specs = package_and_specs(parser, args.package, args.specs)
 
     os.environ["OPGEN_POISON_OUTPUTS"] = "1"
     from codegen.runtime.scope import Scope, cuda_available
