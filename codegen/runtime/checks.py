@@ -50,15 +50,6 @@ def require_array(op: str, arg: str, value: Any) -> Any:
     return value
 
 
-def native_byte_order(array: Any) -> Any:
-    """The array in the machine's byte order: kernels read raw bytes, so a big-endian '>f4' is
-    converted once here (a NumPy dtype's name does not tell the byte order apart)."""
-    dtype = array.dtype
-    if dtype.isnative or dtype.byteorder == "|":
-        return array
-    return array.astype(dtype.newbyteorder("="))
-
-
 def kernel_ready(op: str, arg: str, array: np.ndarray) -> np.ndarray:
     """A host array as the kernels read it: in the machine's byte order, C-contiguous, and every
     element aligned to its type (a view such as `np.frombuffer(buf, np.float32, offset=1)` reaches

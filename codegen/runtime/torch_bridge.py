@@ -230,10 +230,8 @@ class FakeBackend:
     tensors under FakeTensorMode), named as the backend that would run there (launch sizes may
     differ per backend; outputs never should)."""
 
-    def __init__(self, *inputs: Any, device: Any = None) -> None:
-        example = _first_tensor(inputs)
-        self.device = device if device is not None else example.device if example is not None else \
-            _torch().device("cpu")
+    def __init__(self, device: Any = None) -> None:
+        self.device = device if device is not None else _torch().device("cpu")  # (no tensor input)
         self.name = "cpu" if self.device.type == "cpu" else "cuda"
 
     def empty(self, shape: list[Any], dtype: str) -> Any:
