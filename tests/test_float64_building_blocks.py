@@ -1,7 +1,8 @@
 """Issue 21 item 5, float64 building blocks: a float attr reaches a float64 specialization as a
 double (a device parameter declared `opgen::acc_t<T>` keeps it unrounded; every other
-specialization still takes a float), and the float row/block helpers of _common.cuh refuse a
-double they would silently round to float, with a compile error that names the helper."""
+specialization still takes a float), and the row/column/block helpers of _common.cuh compute in
+double for double values, refusing with a compile error that names the helper any value they would
+narrow (a double result for a float or 16-bit output, double terms for a float accumulator)."""
 
 from __future__ import annotations
 
@@ -50,38 +51,33 @@ def test_entry_points_take_double_only_in_float64_specializations() -> None:
     assert "double alpha" in f64
 
 
+# Calls that would narrow a value: each must be a compile error naming the helper. (The helpers
+# taking double and accumulating in double: tests/test_row_blocks.py, every test in both types.)
 NARROWING = {
-    "row_sum": "opgen::row_sum(n, [&](long long j) { return x[j]; })",
-    "row_max": "opgen::row_max(n, [&](long long j) { return x[j]; })",
-    "row_mean_var": "opgen::row_mean_var(n, [&](long long j) { return x[j]; }).mean",
-    "row_reduce": "opgen::row_reduce(n, [&](long long j) { return x[j]; }, opgen::SumOp{}, 0.0)",
-    "block_reduce": "opgen::block_reduce(x[0], opgen::SumOp{})",
-    "warp_reduce": "opgen::warp_reduce(x[0], opgen::SumOp{})",
+    "row_store": ("float* out", "opgen::row_store(n, out, [&](long long j) { return x[j]; })",
+                  "f's result is double but the output element type is not"),
+    "row_store_half": ("__half* out", "opgen::row_store(n, out, [&](long long j) { return x[j]; })",
+                       "f's result is double but the output element type is not"),
+    "row_store_sum": ("__half* out", "opgen::row_store_sum(n, out, [&](long long j) { return x[j]; })",
+                      "f's result is double but the output element type is not"),
+    "row_reduce": ("float* out", "out[0] = opgen::row_reduce(n, [&](long long j) { return x[j]; }, opgen::SumOp{}, 0.f)",
+                   "f's result is double but the accumulator \\(init\\) is float"),
+    "column_sums2": ("float* out", "opgen::column_sums2([&](long long r, long long c) { return make_double2(x[c], 1.0); }, "
+                     "out, n, n, 32)", "f's pair type must match the partials"),
+    "row_sum": ("float* out", "out[0] = opgen::row_sum(n, [&](long long j) { return __float2half(x[j]); })",
+                "f must return float or double"),
+    "from_acc": ("float* out", "out[0] = opgen::from_acc<float>(x[0])", "a double value for a float or 16-bit output"),
 }
 
 
-def _module(form: str, body: str, name: str) -> host.HostModule:
+@pytest.mark.parametrize("form", ["host", "gpu"])
+@pytest.mark.parametrize("case", sorted(NARROWING))
+def test_helpers_refuse_a_value_they_would_narrow(form: str, case: str) -> None:
+    out, call, message = NARROWING[case]
     common = (REPO / "codegen" / "templates" / "kernels" / "_common.cuh").read_text()
     define = "#define OPGEN_GPU_FORM 1\n" if form == "gpu" else ""
-    kernel = ('extern "C" __global__ void k(const double* x, double* out, long long n) {\n'
-              f"  out[0] = {body};\n}}\n")
-    return host.load_module("#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n" + define + common + kernel,
-                            name_hint=name)
-
-
-@pytest.mark.parametrize("form", ["host", "gpu"])
-@pytest.mark.parametrize("helper", sorted(NARROWING))
-def test_float_helpers_refuse_a_double(form: str, helper: str) -> None:
-    with pytest.raises(host.HostCompileError, match=f"opgen::{helper}: .*double"):
-        _module(form, NARROWING[helper], f"narrow_{helper}_{form}")
-
-
-@pytest.mark.parametrize("form", ["host", "gpu"])
-def test_row_store_refuses_a_double_output(form: str) -> None:
-    common = (REPO / "codegen" / "templates" / "kernels" / "_common.cuh").read_text()
-    define = "#define OPGEN_GPU_FORM 1\n" if form == "gpu" else ""
-    kernel = ('extern "C" __global__ void k(const float* x, double* out, long long n) {\n'
-              "  opgen::row_store(n, out, [&](long long j) { return x[j]; });\n}\n")
-    with pytest.raises(host.HostCompileError, match="opgen::row_store: the output element type is double"):
+    kernel = f'extern "C" __global__ void k(const double* x, {out}, long long n) {{\n  {call};\n}}\n'
+    helper = case.removesuffix("_half")
+    with pytest.raises(host.HostCompileError, match=f"opgen::{helper}: {message}"):
         host.load_module("#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n" + define + common + kernel,
-                         name_hint=f"narrow_store_{form}")
+                         name_hint=f"narrow_{case}_{form}")

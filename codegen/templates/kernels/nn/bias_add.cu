@@ -4,48 +4,10 @@
 // step for both launch plans: a block of one thread (the cpu plan) walks its share in order, in runs
 // of kBiasRun elements the host compiler keeps in SIMD registers (g++ -O2 leaves a loop of unknown
 // length scalar); a larger block (the GPU plan) strides it, adjacent threads on adjacent elements.
-// The helpers are generic in the value type: float64 adds and sums in double, which _common.cuh's
-// float building blocks would round.
-
-// The type T is added and summed in (float for 16-bit T and float32, double for float64).
-template <typename T> struct BiasAcc {
-  using type = float;
-  static constexpr bool exact = false;
-};
-template <> struct BiasAcc<double> {
-  using type = double;
-  static constexpr bool exact = true;
-};
-template <typename T> __device__ __forceinline__ typename BiasAcc<T>::type bias_up(T v) {
-  if constexpr (BiasAcc<T>::exact) return v;
-  else return opgen::to_float(v);
-}
-template <typename T> __device__ __forceinline__ T bias_down(typename BiasAcc<T>::type v) {
-  if constexpr (BiasAcc<T>::exact) return v;
-  else return opgen::from_float<T>(v);
-}
+// Values are added and summed in opgen::acc_t<T> (float for 16-bit T and float32, double for
+// float64) and rounded once (opgen::to_acc / from_acc); rows are stored by opgen::row_store.
 
 [[maybe_unused]] constexpr int kBiasRun = 8;
-
-// out[j] = f(j) (rounded to O) for j < n, over the calling block. One thread: a run's values are all
-// computed before any is stored, so the loads vectorise although out may alias them (out[j] = out[j]
-// + ..., the column sums).
-template <typename O, typename F>
-__device__ __forceinline__ void bias_store_row(long long n, O* __restrict__ out, const F& f) {
-  if (blockDim.x != 1) {
-    for (long long j = threadIdx.x; j < n; j += blockDim.x) out[j] = bias_down<O>(f(j));
-    return;
-  }
-  long long j = 0;
-  for (; j + kBiasRun <= n; j += kBiasRun) {
-    typename BiasAcc<O>::type v[kBiasRun];
-#pragma GCC unroll 8
-    for (int q = 0; q < kBiasRun; ++q) v[q] = f(j + q);
-#pragma GCC unroll 8
-    for (int q = 0; q < kBiasRun; ++q) out[j + q] = bias_down<O>(v[q]);
-  }
-  for (; j < n; ++j) out[j] = bias_down<O>(f(j));
-}
 
 // Σ f(j) over the calling thread's j < n (every j for a block of one thread, in kBiasRun independent
 // sums combined pairwise; else j = threadIdx.x + k·blockDim.x).
@@ -96,10 +58,10 @@ __device__ void bias_add(const T* __restrict__ x, const T* __restrict__ bias, T*
     const T* __restrict__ xr = x + r * width;
     T* __restrict__ yr = y + r * width;
     if (by_channel) {
-      const auto b = bias_up(bias[r % C]);
-      bias_store_row(width, yr, [&](long long j) { return bias_up(xr[j]) + b; });
+      const auto b = opgen::to_acc(bias[r % C]);
+      opgen::row_store(width, yr, [&](long long j) { return opgen::to_acc(xr[j]) + b; });
     } else {
-      bias_store_row(width, yr, [&](long long j) { return bias_up(xr[j]) + bias_up(bias[j]); });
+      opgen::row_store(width, yr, [&](long long j) { return opgen::to_acc(xr[j]) + opgen::to_acc(bias[j]); });
     }
   });
 }
@@ -115,7 +77,7 @@ __device__ void bias_grad_channels(const T* __restrict__ g, S* __restrict__ part
     S acc = 0;
     for (long long o = o0; o < o1; ++o) {
       const T* __restrict__ run = g + (o * C + c) * inner;
-      acc += bias_thread_sum<S>(inner, [&](long long j) { return bias_up(run[j]); });
+      acc += bias_thread_sum<S>(inner, [&](long long j) { return opgen::to_acc(run[j]); });
     }
     acc = bias_block_sum(acc);
     if (threadIdx.x == 0) partials[blockIdx.y * C + c] = acc;
@@ -136,13 +98,13 @@ __device__ void bias_grad_columns(const T* __restrict__ g, S* __restrict__ parti
     for (long long c = 0; c < c1 - c0; ++c) p[c] = 0;
     for (long long r = r0; r < r1; ++r) {
       const T* __restrict__ gr = g + r * C + c0;
-      bias_store_row(c1 - c0, p, [&](long long j) { return p[j] + bias_up(gr[j]); });
+      opgen::row_store(c1 - c0, p, [&](long long j) { return p[j] + opgen::to_acc(gr[j]); });
     }
     return;
   }
   for (long long c = threadIdx.x; c < c1 - c0; c += blockDim.x) {
     S acc = 0;
-    for (long long r = r0; r < r1; ++r) acc += bias_up(g[r * C + c0 + c]);
+    for (long long r = r0; r < r1; ++r) acc += opgen::to_acc(g[r * C + c0 + c]);
     p[c] = acc;
   }
 }
@@ -153,6 +115,6 @@ __device__ void bias_grad_finish(const S* __restrict__ partials, T* __restrict__
   opgen::for_each_index(C, [&](long long c) {
     S t = 0;
     for (long long s = 0; s < splits; ++s) t += partials[s * C + c];
-    out[c] = bias_down<T>(t);
+    out[c] = opgen::from_acc<T>(t);
   });
 }
