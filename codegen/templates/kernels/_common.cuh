@@ -2,11 +2,18 @@
 // block-wide reductions. Kernel templates include this file with a Jinja include tag.
 namespace opgen {
 
-#ifdef OPGEN_HOST_EMU
-// The host emulation's 16-bit conversions in branch-free float arithmetic and bit operations (the
-// emulator's own round through double, ~10x slower, and stop the host compiler vectorising a
-// loop): round to nearest even, exactly as the GPU's __float2half_rn/__float2bfloat16 (NaN payloads
-// become the canonical quiet NaN). After the FP16 library's fp16_ieee_from/to_fp32_value.
+// The host form of the emulation converts 16-bit values in branch-free float arithmetic and bit
+// operations (the emulator's own conversions round through double, ~10x slower, and stop the host
+// compiler vectorising a loop): round to nearest even, exactly as the GPU's __float2half_rn and
+// __float2bfloat16, a NaN becoming the canonical NaN 0x7FFF as there. After the FP16 library's
+// fp16_ieee_from/to_fp32_value. The GPU form (OPGEN_GPU_FORM) calls the GPU's intrinsics, which
+// the emulation's cuda_fp16.h/cuda_bf16.h provide, so tests check both paths without a GPU
+// (tests/test_exact_16bit.py).
+#if defined(OPGEN_HOST_EMU) && !defined(OPGEN_GPU_FORM)
+#define OPGEN_HOST_CONVERSIONS 1
+#endif
+
+#ifdef OPGEN_HOST_CONVERSIONS
 __device__ __forceinline__ unsigned float_bits(float v) { return static_cast<unsigned>(__float_as_int(v)); }
 __device__ __forceinline__ float bits_float(unsigned b) { return __int_as_float(static_cast<int>(b)); }
 __device__ __forceinline__ float half_bits_to_float(unsigned h) {
@@ -22,25 +29,25 @@ __device__ __forceinline__ unsigned float_to_half_bits(float v) {
   bias = bias < 0x71000000u ? 0x71000000u : bias;
   const unsigned bits = float_bits(bits_float((bias >> 1) + 0x07800000u) + base0);
   const unsigned nonsign = ((bits >> 13) & 0x7C00u) + (bits & 0x0FFFu);
-  return (sign >> 16) | (shl1_w > 0xFF000000u ? 0x7E00u : nonsign);
+  return shl1_w > 0xFF000000u ? 0x7FFFu : (sign >> 16) | nonsign;
 }
 __device__ __forceinline__ unsigned float_to_bf16_bits(float v) {
   const unsigned w = float_bits(v);
   const bool nan = (w & 0x7FFFFFFFu) > 0x7F800000u;
-  return nan ? ((w >> 16) | 0x0040u) : (w + 0x7FFFu + ((w >> 16) & 1u)) >> 16;
+  return nan ? 0x7FFFu : (w + 0x7FFFu + ((w >> 16) & 1u)) >> 16;
 }
 #endif
 
 template <typename T> __device__ __forceinline__ float to_float(T v) { return static_cast<float>(v); }
 template <> __device__ __forceinline__ float to_float<__half>(__half v) {
-#ifdef OPGEN_HOST_EMU
+#ifdef OPGEN_HOST_CONVERSIONS
   return half_bits_to_float(__half_as_ushort(v));
 #else
   return __half2float(v);
 #endif
 }
 template <> __device__ __forceinline__ float to_float<__nv_bfloat16>(__nv_bfloat16 v) {
-#ifdef OPGEN_HOST_EMU
+#ifdef OPGEN_HOST_CONVERSIONS
   return bits_float(static_cast<unsigned>(__bfloat16_as_ushort(v)) << 16);
 #else
   return __bfloat162float(v);
@@ -49,14 +56,14 @@ template <> __device__ __forceinline__ float to_float<__nv_bfloat16>(__nv_bfloat
 
 template <typename T> __device__ __forceinline__ T from_float(float v) { return static_cast<T>(v); }
 template <> __device__ __forceinline__ __half from_float<__half>(float v) {
-#ifdef OPGEN_HOST_EMU
+#ifdef OPGEN_HOST_CONVERSIONS
   return __ushort_as_half(static_cast<unsigned short>(float_to_half_bits(v)));
 #else
   return __float2half_rn(v);
 #endif
 }
 template <> __device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) {
-#ifdef OPGEN_HOST_EMU
+#ifdef OPGEN_HOST_CONVERSIONS
   return __ushort_as_bfloat16(static_cast<unsigned short>(float_to_bf16_bits(v)));
 #else
   return __float2bfloat16(v);

@@ -1,0 +1,503 @@
+"""Exact 16-bit outputs (issue 21 item 2): every float16/bfloat16 value a kernel writes is its own
+float arithmetic's result rounded once, to nearest even, checked bit for bit, so a conversion
+with another rounding mode (toward zero, down, up, truncation) fails.
+
+* The conversions: _common.cuh's helpers (opgen::from_float/to_float) in the host form and in the
+  GPU form (OPGEN_GPU_FORM: the CUDA intrinsics, from the emulation's cuda_fp16.h/cuda_bf16.h),
+  and those intrinsics themselves, against NumPy over every 16-bit value, every tie between two
+  neighbours and the float32 values either side of it, and random float32 bit patterns.
+* The ops: each op's 16-bit outputs equal the round to nearest even of the float32 values its
+  float32 specialization computes from the same (upcast) inputs, where the two specializations do
+  the same float arithmetic; the GEMM and recurrent steps of the RNN ops run on inputs whose
+  products are exact in 16 bits, and outputs computed from values the kernel stored in 16 bits
+  are checked against the kernel's own float arithmetic on those stored values.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from codegen.runtime import host
+
+ml_dtypes = pytest.importorskip("ml_dtypes")
+pytestmark = pytest.mark.filterwarnings("ignore:GRUBlockCell.*is deprecated:DeprecationWarning")
+
+REPO = Path(__file__).resolve().parents[1]
+BF16 = ml_dtypes.bfloat16
+CANONICAL_NAN = 0x7FFF  # what the GPU's cvt writes for any NaN, in both formats
+
+
+# ------------------------------------------------------------------ references in NumPy --
+
+def f32_bits(x: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(x, np.float32).view(np.uint32)
+
+
+def rne_half_bits(x: np.ndarray) -> np.ndarray:
+    """float32 -> float16 bits, rounded to nearest even (NumPy's cast), NaN -> 0x7FFF."""
+    x = np.asarray(x, np.float32)
+    with np.errstate(over="ignore"):
+        bits = x.astype(np.float16).view(np.uint16).copy()
+    bits[np.isnan(x)] = CANONICAL_NAN
+    return bits
+
+
+def rne_bf16_bits(x: np.ndarray) -> np.ndarray:
+    """float32 -> bfloat16 bits, rounded to nearest even on the float32 bits, NaN -> 0x7FFF: add
+    just under half of the dropped 16 bits' range, plus one when the kept part is odd, and carry
+    (a carry out of the largest finite value gives infinity)."""
+    w = f32_bits(x).astype(np.uint64)
+    bits = ((w + 0x7FFF + ((w >> 16) & 1)) >> 16).astype(np.uint16)
+    bits[np.isnan(np.asarray(x, np.float32))] = CANONICAL_NAN
+    return bits
+
+
+RNE = {"float16": rne_half_bits, "bfloat16": rne_bf16_bits}
+STORAGE = {"float16": np.float16, "bfloat16": BF16}
+
+
+def _step(bits: np.ndarray, up: np.ndarray) -> np.ndarray:
+    """The neighbouring 16-bit value above (up) or below (~up) each of bits, across zero."""
+    bits = bits.astype(np.int32)
+    neg = bits >= 0x8000
+    out = np.where(up, np.where(neg, bits - 1, bits + 1), np.where(neg, bits + 1, bits - 1))
+    out = np.where(up & (bits == 0x8000), 0x0001, out)  # -0 up: the smallest positive
+    out = np.where(~up & (bits == 0x0000), 0x8001, out)  # +0 down: the smallest negative
+    return out.astype(np.uint16)
+
+
+def directed_bits(x: np.ndarray, dtype: str, mode: str) -> np.ndarray:
+    """float32 -> 16-bit bits rounded toward zero ("rz"), down ("rd") or up ("ru"): the nearest-even
+    result moved one step where it lies on the wrong side of x."""
+    x = np.asarray(x, np.float32)
+    near = RNE[dtype](x)
+    value = near.view(STORAGE[dtype]).astype(np.float64)
+    with np.errstate(invalid="ignore"):  # signalling NaN patterns among the inputs
+        xd = x.astype(np.float64)
+        above, below = value > xd, value < xd
+    down = {"rz": above & (xd > 0), "rd": above, "ru": np.zeros_like(above)}[mode]
+    up = {"rz": below & (xd < 0), "rd": np.zeros_like(below), "ru": below}[mode]
+    out = np.where(down, _step(near, np.zeros_like(down)), near)
+    return np.where(up, _step(near, np.ones_like(up)), out).astype(np.uint16)
+
+
+def conversion_inputs(dtype: str) -> np.ndarray:
+    """float32 values that decide a conversion to dtype: every finite 16-bit value, every tie
+    between two neighbours (including the subnormals' and the overflow threshold's) and the
+    float32 values either side of each tie, and random bit patterns (NaN, inf, any exponent)."""
+    every = np.arange(1 << 16, dtype=np.uint16).view(STORAGE[dtype]).astype(np.float32)
+    finite = np.sort(np.unique(every[np.isfinite(every)]).astype(np.float64))
+    ties = ((finite[:-1] + finite[1:]) / 2).astype(np.float32)  # exact: one bit more than dtype
+    top = float(finite[-1])
+    overflow_tie = np.float32(top + (top - float(finite[-2])) / 2)  # max + half an ulp: rounds to inf
+    ties = np.append(ties, [overflow_tie, -overflow_tie])
+    with np.errstate(over="ignore"):
+        around = [np.nextafter(ties, np.float32(np.inf)), np.nextafter(ties, np.float32(-np.inf))]
+    rng = np.random.default_rng(21)
+    patterns = rng.integers(0, 1 << 32, 1 << 18, dtype=np.uint64).astype(np.uint32).view(np.float32)
+    specials = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, -np.nan], np.float32)
+    return np.concatenate([every, ties, *around, patterns, specials]).astype(np.float32)
+
+
+def test_the_references_round_as_numpy_and_ml_dtypes() -> None:
+    """The references themselves: RNE agrees with ml_dtypes' bfloat16 cast (outside NaN), and the
+    directed modes bracket x and are one step from nearest-even or equal to it."""
+    x = conversion_inputs("bfloat16")
+    ok = ~np.isnan(x)
+    np.testing.assert_array_equal(rne_bf16_bits(x)[ok], x[ok].astype(BF16).view(np.uint16))
+    for dtype in ("float16", "bfloat16"):
+        x = conversion_inputs(dtype)
+        x = x[np.isfinite(x)]
+        lo = directed_bits(x, dtype, "rd").view(STORAGE[dtype]).astype(np.float64)
+        hi = directed_bits(x, dtype, "ru").view(STORAGE[dtype]).astype(np.float64)
+        assert np.all(lo <= x) and np.all(hi >= x)
+        exact = rne_half_bits(x) if dtype == "float16" else rne_bf16_bits(x)
+        exact_value = exact.view(STORAGE[dtype]).astype(np.float64)
+        assert np.all((lo == x) == (hi == x)) and np.all((exact_value == lo) | (exact_value == hi))
+
+
+# ------------------------------------------------------------------ the conversions --
+
+# (name, input type, output type, expression of v): one kernel each, y[i] = expression of x[i]
+CONVERSIONS = [
+    ("helper_half", "float", "unsigned short", "__half_as_ushort(opgen::from_float<__half>(v))"),
+    ("helper_bf16", "float", "unsigned short", "__bfloat16_as_ushort(opgen::from_float<__nv_bfloat16>(v))"),
+    ("helper_from_half", "unsigned short", "float", "opgen::to_float(__ushort_as_half(v))"),
+    ("helper_from_bf16", "unsigned short", "float", "opgen::to_float(__ushort_as_bfloat16(v))"),
+    ("half_rn", "float", "unsigned short", "__half_as_ushort(__float2half_rn(v))"),
+    ("half_default", "float", "unsigned short", "__half_as_ushort(__float2half(v))"),
+    ("half_constructor", "float", "unsigned short", "__half_as_ushort(__half(v))"),
+    ("half_rz", "float", "unsigned short", "__half_as_ushort(__float2half_rz(v))"),
+    ("half_rd", "float", "unsigned short", "__half_as_ushort(__float2half_rd(v))"),
+    ("half_ru", "float", "unsigned short", "__half_as_ushort(__float2half_ru(v))"),
+    ("bf16_rn", "float", "unsigned short", "__bfloat16_as_ushort(__float2bfloat16_rn(v))"),
+    ("bf16_default", "float", "unsigned short", "__bfloat16_as_ushort(__float2bfloat16(v))"),
+    ("bf16_constructor", "float", "unsigned short", "__bfloat16_as_ushort(__nv_bfloat16(v))"),
+    ("bf16_rz", "float", "unsigned short", "__bfloat16_as_ushort(__float2bfloat16_rz(v))"),
+    ("bf16_rd", "float", "unsigned short", "__bfloat16_as_ushort(__float2bfloat16_rd(v))"),
+    ("bf16_ru", "float", "unsigned short", "__bfloat16_as_ushort(__float2bfloat16_ru(v))"),
+    ("from_half", "unsigned short", "float", "__half2float(__ushort_as_half(v))"),
+    ("from_bf16", "unsigned short", "float", "__bfloat162float(__ushort_as_bfloat16(v))"),
+]
+CONVERSION_KERNELS = "".join(
+    f'extern "C" __global__ void {name}(const {a}* x, {b}* y, int n) {{\n'
+    f"  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {{\n"
+    f"    const {a} v = x[i];\n    y[i] = {expr};\n  }}\n}}\n"
+    for name, a, b, expr in CONVERSIONS)
+
+FORMS = {"host": (), "gpu": ("-DOPGEN_GPU_FORM=1",)}
+
+
+@pytest.fixture(scope="module", params=list(FORMS))
+def conversions(request: pytest.FixtureRequest) -> host.HostModule:
+    """The conversion kernels over _common.cuh, in the host form or the GPU form."""
+    common = (REPO / "codegen" / "templates" / "kernels" / "_common.cuh").read_text()
+    source = "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n" + common + CONVERSION_KERNELS
+    return host.load_module(source, FORMS[request.param], name_hint=f"exact_16bit_{request.param}")
+
+
+def _map(mod: host.HostModule, name: str, x: np.ndarray, out_dtype: Any) -> np.ndarray:
+    x = np.ascontiguousarray(x)
+    y = np.zeros(x.size, out_dtype)
+    mod.get_function(name)((16,), (64,), (x, y, np.int32(x.size)))
+    return y
+
+
+def _assert_bits(got: np.ndarray, want: np.ndarray, x: np.ndarray, what: str) -> None:
+    bad = np.flatnonzero(got != want)
+    if bad.size:
+        i = bad[:5]
+        raise AssertionError(f"{what}: {bad.size} of {x.size} values differ, e.g. x = {x[i].tolist()} "
+                             f"(bits {[hex(b) for b in f32_bits(x[i])]}): got {[hex(b) for b in got[i]]}, "
+                             f"want {[hex(b) for b in want[i]]}")
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_from_float_rounds_to_nearest_even(conversions: host.HostModule, dtype: str) -> None:
+    x = conversion_inputs(dtype)
+    name = "helper_half" if dtype == "float16" else "helper_bf16"
+    _assert_bits(_map(conversions, name, x, np.uint16), RNE[dtype](x), x, f"opgen::from_float<{dtype}>")
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_to_float_is_exact_for_every_16bit_value(conversions: host.HostModule, dtype: str) -> None:
+    bits = np.arange(1 << 16, dtype=np.uint16)
+    values = bits.view(STORAGE[dtype]).astype(np.float32)
+    for name in (f"helper_from_{'half' if dtype == 'float16' else 'bf16'}",
+                 f"from_{'half' if dtype == 'float16' else 'bf16'}"):
+        got = _map(conversions, name, bits, np.float32)
+        nan = np.isnan(values)
+        assert np.array_equal(np.isnan(got), nan), name
+        _assert_bits(f32_bits(got)[~nan], f32_bits(values)[~nan], values[~nan], name)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_the_emulated_intrinsics_round_as_cuda(conversions: host.HostModule, dtype: str) -> None:
+    """cuda_fp16.h / cuda_bf16.h: _rn, the default conversion and the constructor round to nearest
+    even; _rz, _rd and _ru round toward zero, down and up (overflow to the largest finite value
+    where the direction says so; NaN to 0x7FFF)."""
+    x = conversion_inputs(dtype)
+    prefix = "half" if dtype == "float16" else "bf16"
+    for kind in ("rn", "default", "constructor"):
+        _assert_bits(_map(conversions, f"{prefix}_{kind}", x, np.uint16), RNE[dtype](x), x, f"{prefix}_{kind}")
+    nan = np.isnan(x)
+    for mode in ("rz", "rd", "ru"):
+        got = _map(conversions, f"{prefix}_{mode}", x, np.uint16)
+        want = directed_bits(x, dtype, mode)
+        want[nan] = CANONICAL_NAN
+        _assert_bits(got, want, x, f"{prefix}_{mode}")
+
+
+# ------------------------------------------------------------------ the ops --
+
+@pytest.fixture(autouse=True)
+def poison(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPGEN_POISON_OUTPUTS", "1")  # an element no kernel writes is NaN
+
+
+SCOPES = {"cpu": {"device": "cpu"}, "gpu-form": {"device": "cpu", "launch_plan": "cuda", "kernel_form": "gpu"}}
+
+
+@pytest.fixture(params=list(SCOPES))
+def scope(request: pytest.FixtureRequest) -> Any:
+    """The cpu backend in the host form (its own launch plan) or in the GPU form (the GPU's launch
+    plan, building blocks and conversion intrinsics)."""
+    from generated import Scope
+
+    return Scope(**SCOPES[request.param])
+
+
+def _upcast(value: Any) -> Any:
+    """The float32 twin of an argument: 16-bit arrays converted exactly, anything else as is."""
+    if isinstance(value, np.ndarray) and value.dtype in (np.float16, BF16):
+        return value.astype(np.float32)
+    if isinstance(value, list):
+        return [_upcast(v) for v in value]
+    return value
+
+
+def assert_rounded_once(got16: Any, float_values: Any, dtype: str, what: str, *, telling: bool = True) -> None:
+    """got16 (a 16-bit array) is, bit for bit, float_values (float32) rounded to nearest even; and
+    (telling) the values are ones where rounding toward zero, down or up would each give other bits
+    somewhere, so that the comparison tells the modes apart."""
+    got = np.asarray(got16)
+    want32 = np.asarray(float_values, np.float32)
+    assert got.dtype == STORAGE[dtype] and got.shape == want32.shape, (what, got.dtype, got.shape, want32.shape)
+    assert np.all(np.isfinite(want32)), f"{what}: the float32 values are not all finite"
+    flat = want32.ravel()
+    _assert_bits(np.ascontiguousarray(got).view(np.uint16).ravel(), RNE[dtype](flat), flat, f"{what} ({dtype})")
+    for mode in ("rz", "rd", "ru") if telling else ():
+        assert np.any(directed_bits(flat, dtype, mode) != RNE[dtype](flat)), \
+            f"{what}: rounding {mode} would give the same bits: the data cannot tell the modes apart"
+
+
+def check_like_float32(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any], outputs: list[str], dtype: str,
+                       scope: Any) -> None:
+    """Runs fn on 16-bit args and on their float32 twins; each named 16-bit output must be the
+    round to nearest even of the float32 output (the same float arithmetic, rounded once)."""
+    out16 = fn(*args, **kwargs, scope=scope)
+    out32 = fn(*[_upcast(a) for a in args], **kwargs, scope=scope)
+    for name in outputs:
+        assert_rounded_once(getattr(out16, name), getattr(out32, name), dtype, f"{fn.__name__}.{name}")
+
+
+def _normal(rng: np.random.Generator, shape: tuple[int, ...], dtype: str, loc: float = 0.0) -> np.ndarray:
+    return (rng.standard_normal(shape) * 2 + loc).astype(STORAGE[dtype])
+
+
+DTYPES_16 = ["float16", "bfloat16"]
+
+
+@pytest.mark.parametrize("dtype", DTYPES_16)
+def test_bias_add(scope: Any, dtype: str) -> None:
+    from generated import bias_add
+
+    rng = np.random.default_rng(1)
+    # NHWC rows of C = 37 (runs of 8 and a tail); NCHW rows of 5·7 spatial elements per channel
+    for shape, fmt in [((3, 5, 37), "NHWC"), ((70, 37), "NHWC"), ((4, 6, 5, 7), "NCHW"), ((9, 6), "NCHW")]:
+        c = shape[-1] if fmt == "NHWC" else shape[1]
+        x, b = _normal(rng, shape, dtype), _normal(rng, (c,), dtype)
+        check_like_float32(bias_add, (x, b), {"data_format": fmt}, ["output"], dtype, scope)
+
+
+@pytest.mark.parametrize("dtype", DTYPES_16)
+def test_bias_add_grad(scope: Any, dtype: str) -> None:
+    from generated import bias_add_grad
+
+    rng = np.random.default_rng(2)
+    # the column sums ([outer, C]: NHWC, and NCHW of rank 2) and the channel sums (NCHW, spatial)
+    for shape, fmt in [((40, 3, 37), "NHWC"), ((70, 13), "NCHW"), ((33, 6, 5, 7), "NCHW")]:
+        dy = _normal(rng, shape, dtype)
+        check_like_float32(bias_add_grad, (dy,), {"data_format": fmt}, ["output"], dtype, scope)
+
+
+@pytest.mark.parametrize("dtype", DTYPES_16)
+def test_layer_norm(scope: Any, dtype: str) -> None:
+    from generated import layer_norm
+
+    rng = np.random.default_rng(3)
+    for shape in [(70, 37), (3, 1000)]:
+        x = _normal(rng, shape, dtype, loc=3.0)
+        gamma, beta = _normal(rng, shape[-1:], dtype), _normal(rng, shape[-1:], dtype)
+        for g, b in [(gamma, beta), (None, None), (gamma, None), (None, beta)]:
+            check_like_float32(layer_norm, (x, g, b), {"epsilon": 1e-3}, ["y"], dtype, scope)
+
+
+@pytest.mark.parametrize("dtype", DTYPES_16)
+def test_layer_norm_grad(scope: Any, dtype: str) -> None:
+    from generated import layer_norm_grad
+
+    rng = np.random.default_rng(4)
+    for shape in [(70, 37), (300, 12)]:
+        dy, x = _normal(rng, shape, dtype), _normal(rng, shape, dtype, loc=1.0)
+        mean = x.astype(np.float32).mean(axis=-1)
+        rstd = (1 / np.sqrt(x.astype(np.float32).var(axis=-1) + 1e-3)).astype(np.float32)
+        for g in [_normal(rng, shape[-1:], dtype), None]:
+            check_like_float32(layer_norm_grad, (dy, x, mean, rstd, g), {}, ["dx", "dgamma", "dbeta"], dtype, scope)
+
+
+@pytest.mark.parametrize("dtype", DTYPES_16)
+def test_softmax(scope: Any, dtype: str) -> None:
+    from generated import softmax
+
+    rng = np.random.default_rng(5)
+    for shape, axis in [((70, 37), -1), ((3, 1000), -1), ((4, 9, 6), 1)]:
+        check_like_float32(softmax, (_normal(rng, shape, dtype),), {"axis": axis}, ["y"], dtype, scope)
+
+
+@pytest.mark.parametrize("dtype", DTYPES_16)
+def test_softmax_grad(scope: Any, dtype: str) -> None:
+    from generated import softmax, softmax_grad
+
+    rng = np.random.default_rng(6)
+    for shape, axis in [((70, 37), -1), ((3, 1000), -1), ((4, 9, 6), 1)]:
+        y = softmax(_normal(rng, shape, dtype), axis=axis, scope="cpu").y
+        check_like_float32(softmax_grad, (y, _normal(rng, shape, dtype)), {"axis": axis}, ["dx"], dtype, scope)
+
+
+# channels-last and channels-first, rows of a channel shorter and longer than a 256-element chunk
+BN_CASES = [((2, 6, 7, 37), "NHWC"), ((3, 5, 20, 20), "NCHW"), ((2, 3, 2, 3, 5), "NCDHW")]
+
+
+@pytest.mark.parametrize("dtype", DTYPES_16)
+@pytest.mark.parametrize("training", [True, False])
+def test_fused_batch_norm(scope: Any, dtype: str, training: bool) -> None:
+    from generated import fused_batch_norm_v3
+
+    rng = np.random.default_rng(7)
+    for shape, fmt in BN_CASES:
+        c = shape[-1] if fmt.endswith("C") else shape[1]
+        x = _normal(rng, shape, dtype, loc=2.0)
+        scale, offset = rng.standard_normal((2, c)).astype(np.float32)
+        mean, var = rng.standard_normal(c).astype(np.float32), rng.uniform(0.5, 2, c).astype(np.float32)
+        check_like_float32(fused_batch_norm_v3, (x, scale, offset, mean, var),
+                           {"data_format": fmt, "is_training": training, "epsilon": 1e-3}, ["y"], dtype, scope)
+
+
+@pytest.mark.parametrize("dtype", DTYPES_16)
+@pytest.mark.parametrize("training", [True, False])
+def test_fused_batch_norm_grad(scope: Any, dtype: str, training: bool) -> None:
+    from generated import fused_batch_norm_grad_v3
+
+    rng = np.random.default_rng(8)
+    for shape, fmt in BN_CASES:
+        c = shape[-1] if fmt.endswith("C") else shape[1]
+        dy, x = _normal(rng, shape, dtype), _normal(rng, shape, dtype, loc=1.0)
+        scale = rng.standard_normal(c).astype(np.float32)
+        mean, var = rng.standard_normal(c).astype(np.float32), rng.uniform(0.5, 2, c).astype(np.float32)
+        check_like_float32(fused_batch_norm_grad_v3, (dy, x, scale, mean, var, np.zeros(0, np.float32)),
+                           {"data_format": fmt, "is_training": training, "epsilon": 1e-3}, ["x_backprop"], dtype,
+                           scope)
+
+
+# ------------------------------------------------------------------ the RNN ops (float16) --
+# Their GEMM steps write 16-bit results the float32 twin keeps unrounded, so the inputs below make
+# every product exact in float16 (dyadic values with few bits, or one power of two per row or
+# column of a weight matrix); what a kernel computes from a value it stored in 16 bits is checked
+# against the kernel's float arithmetic on that stored value (NumPy's float32 + − ×, which round
+# as the kernels' float operations do: the host build does not contract them into FMAs), or
+# against a second run of the float32 op that feeds the stored value in.
+
+def _dyadic(rng: np.random.Generator, shape: tuple[int, ...], step: float, steps: int) -> np.ndarray:
+    """Multiples of step in [-steps·step, steps·step], as float16 (exact)."""
+    return (rng.integers(-steps, steps + 1, shape) * step).astype(np.float16)
+
+
+def _one_per_row(rng: np.random.Generator, rows: int, cols: int) -> np.ndarray:
+    """[rows, cols] with one ±1 or ±2 per row: each product with it is one exact term."""
+    m = np.zeros((rows, cols), np.float16)
+    m[np.arange(rows), rng.integers(0, cols, rows)] = rng.choice(np.array([-2, -1, 1, 2], np.float16), rows)
+    return m
+
+
+def _assert_exact_in_half(a: np.ndarray, b: np.ndarray, what: str) -> None:
+    """a·b (float64) is representable in float16: the op's 16-bit GEMM result is exact."""
+    p = a.astype(np.float64) @ b.astype(np.float64)
+    assert np.array_equal(p.astype(np.float16).astype(np.float64), p), f"{what}: the product is not exact in float16"
+
+
+def _f32(a: Any) -> np.ndarray:
+    return np.asarray(a).astype(np.float32)
+
+
+def _rounded(v: np.ndarray) -> np.ndarray:
+    """float32 values rounded to float16 and back (what a 16-bit store keeps)."""
+    return rne_half_bits(v).view(np.float16).astype(np.float32)
+
+
+GRU_SIZES = [(9, 5, 8), (7, 5, 6)]  # (batch, input, cell): runs of 4 cells, and cell by cell
+
+
+@pytest.mark.parametrize("sizes", GRU_SIZES, ids=str)
+def test_gru_block_cell(scope: Any, sizes: tuple[int, int, int]) -> None:
+    from generated import gru_block_cell
+
+    b, i, h = sizes
+    rng = np.random.default_rng(sizes)
+    x, h_prev = _dyadic(rng, (b, i), 0.25, 4), _dyadic(rng, (b, h), 0.25, 4)
+    w_ru, w_c = _dyadic(rng, (i + h, 2 * h), 0.125, 4), _dyadic(rng, (i + h, h), 0.125, 4)
+    b_ru, b_c = rng.standard_normal(2 * h).astype(np.float16), rng.standard_normal(h).astype(np.float16)
+    _assert_exact_in_half(np.hstack([x, h_prev]), w_ru, "[x | h_prev]·w_ru")
+    _assert_exact_in_half(x, w_c[:i], "x·w_c")
+    # c_bar = x·w_c[:I] alone (r∘h_prev gets zero weights): r, u and c as the float32 op's, and h
+    # from the stored u and c
+    w_c[i:] = 0
+    out = gru_block_cell(x, h_prev, w_ru, w_c, b_ru, b_c, scope=scope)
+    twin = gru_block_cell(*(_f32(a) for a in (x, h_prev, w_ru, w_c, b_ru, b_c)), scope=scope)
+    for name in ("r", "u", "c"):
+        assert_rounded_once(getattr(out, name), getattr(twin, name), "float16", f"gru_block_cell.{name}")
+    uv, cv, hp = _f32(out.u), _f32(out.c), _f32(h_prev)
+    assert_rounded_once(out.h, uv * hp + (np.float32(1) - uv) * cv, "float16", "gru_block_cell.h")
+    # c_bar = (r∘h_prev)·I, the 16-bit r∘h_prev itself: c must be tanh(rh + b_c) of the rh the
+    # kernel's float product rounds to, which a float32 run takes as its x (x·I, exact)
+    w_c2 = np.vstack([np.zeros((i, h), np.float16), np.eye(h, dtype=np.float16)])
+    out = gru_block_cell(x, h_prev, w_ru, w_c2, b_ru, b_c, scope=scope)
+    rh = _rounded(_f32(out.r) * hp)
+    probe_w_c = np.vstack([np.eye(h, dtype=np.float32), np.zeros((h, h), np.float32)])
+    probe_w_ru = np.zeros((2 * h, 2 * h), np.float32)
+    probe = gru_block_cell(rh, hp, probe_w_ru, probe_w_c, _f32(b_ru), _f32(b_c), scope=scope)
+    assert_rounded_once(out.c, probe.c, "float16", "gru_block_cell.c (from the stored r∘h_prev)")
+
+
+@pytest.mark.parametrize("sizes", GRU_SIZES, ids=str)
+def test_gru_block_cell_grad(scope: Any, sizes: tuple[int, int, int]) -> None:
+    from generated import gru_block_cell_grad
+
+    b, i, h = sizes
+    rng = np.random.default_rng((2, *sizes))
+    x, h_prev = _dyadic(rng, (b, i), 0.25, 4), rng.standard_normal((b, h)).astype(np.float16)
+    w_ru, w_c = _one_per_row(rng, i + h, 2 * h), _one_per_row(rng, i + h, h)
+    b_ru, b_c = rng.standard_normal(2 * h).astype(np.float16), rng.standard_normal(h).astype(np.float16)
+    r, u = rng.uniform(0.05, 0.95, (2, b, h)).astype(np.float16)
+    c, d_h = rng.uniform(-0.95, 0.95, (b, h)).astype(np.float16), rng.standard_normal((b, h)).astype(np.float16)
+    args = (x, h_prev, w_ru, w_c, b_ru, b_c, r, u, c, d_h)
+    out = gru_block_cell_grad(*args, scope=scope)
+    twin = gru_block_cell_grad(*(_f32(a) for a in args), scope=scope)
+    # from the inputs alone: d_c_bar and d_u_bar as the float32 op's
+    assert_rounded_once(out.d_c_bar, twin.d_c_bar, "float16", "gru_block_cell_grad.d_c_bar")
+    assert_rounded_once(out.d_r_bar_u_bar[:, h:], twin.d_r_bar_u_bar[:, h:], "float16", "d_u_bar")
+    # from the stored gradients through the exact products [d_x2 | d_hr] = d_c_bar·w_cᵀ and
+    # [d_x1 | d_h1] = [d_r_bar | d_u_bar]·w_ruᵀ
+    rv, uv, hp, dh = _f32(r), _f32(u), _f32(h_prev), _f32(d_h)
+    d_xh2 = _f32(out.d_c_bar) @ _f32(w_c).T
+    d_hr = d_xh2[:, i:]
+    assert_rounded_once(out.d_r_bar_u_bar[:, :h], d_hr * hp * rv * (np.float32(1) - rv), "float16", "d_r_bar")
+    d_xh1 = _f32(out.d_r_bar_u_bar) @ _f32(w_ru).T
+    assert_rounded_once(out.d_x, d_xh1[:, :i] + d_xh2[:, :i], "float16", "gru_block_cell_grad.d_x")
+    assert_rounded_once(out.d_h_prev, d_xh1[:, i:] + d_hr * rv + dh * uv, "float16", "gru_block_cell_grad.d_h_prev")
+
+
+DML_ACTIVATIONS = ["tanh", "sigmoid", "softplus", "elu", "scaled_tanh", "softsign", "hard_sigmoid", "leaky_relu"]
+
+
+@pytest.mark.parametrize("hidden", [8, 10])
+def test_dml_rnn(scope: Any, hidden: int) -> None:
+    from generated import dml_rnn
+
+    rng = np.random.default_rng(hidden)
+    steps, batch, inputs = 5, 3, 5
+    for k, first in enumerate(DML_ACTIVATIONS):
+        acts = [first, DML_ACTIVATIONS[(k + 3) % len(DML_ACTIVATIONS)]]
+        x, w = _dyadic(rng, (1, steps, batch, inputs), 0.25, 4), _dyadic(rng, (1, 2, hidden, inputs), 0.125, 4)
+        bias = rng.standard_normal((1, 1, 2, 2 * hidden)).astype(np.float16)
+        lengths = np.array([[[[steps, 2, 0]]]], np.uint32)
+        _assert_exact_in_half(x[0].reshape(-1, inputs), w[0, 0].T, "X·Wᵀ")
+        # every step, both directions, lengths: no recurrence (R = 0), so each state is
+        # f(X_t·Wᵀ + biases) as in float32
+        r0 = np.zeros((1, 2, hidden, hidden), np.float16)
+        args: tuple[Any, ...] = (x, w, r0, bias, None, lengths)
+        out = dml_rnn(*args, direction="bidirectional", activations=acts, scope=scope)
+        twin = dml_rnn(*(_upcast(a) for a in args), direction="bidirectional", activations=acts, scope=scope)
+        for name in ("output_sequence", "output_single"):
+            assert_rounded_once(getattr(out, name), getattr(twin, name), "float16", f"dml_rnn.{name} ({acts})")
+        # one step from a given state through the recurrence: H_{-1}·Rᵀ exact
+        h0, r = _dyadic(rng, (1, 2, batch, hidden), 0.25, 4), _dyadic(rng, (1, 2, hidden, hidden), 0.125, 4)
+        _assert_exact_in_half(h0[0, 0], r[0, 0].T, "H·Rᵀ")
+        args = (x[:, :1], w, r, bias, h0, None)
+        out = dml_rnn(*args, direction="bidirectional", activations=acts, scope=scope)
+        twin = dml_rnn(*(_upcast(a) for a in args), direction="bidirectional", activations=acts, scope=scope)
+        assert_rounded_once(out.output_sequence, twin.output_sequence, "float16", f"dml_rnn, one step ({acts})")
