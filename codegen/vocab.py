@@ -31,9 +31,10 @@ ACTIVATIONS_FILE = "_vocab/activations.yaml"
 BUILTIN_ACTIVATIONS = f"codegen/{ACTIVATIONS_FILE}"
 NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 #: Functions a formula's C expression may call: float math available to NVRTC and to the host
-#: compiler, and the helpers that templates/kernels/_activations.cuh defines.
-C_FUNCTIONS = frozenset({"expf", "logf", "log1pf", "expm1f", "tanhf", "fabsf", "fminf", "fmaxf", "sqrtf",
-                         "tanh_fast", "log1p_exp"})
+#: compiler (inside namespace opgen::act the vector math library's: templates/kernels/_vmath.cuh), and
+#: the helpers that templates/kernels/_activations.cuh defines.
+C_FUNCTIONS = frozenset({"expf", "logf", "log1pf", "expm1f", "tanhf", "erff", "fabsf", "fminf", "fmaxf", "sqrtf",
+                         "tanh_fast", "logistic", "log1p_exp"})
 #: Names an activation may not take: members of the generated Python `Activation` class and of
 #: the C++ `opgen::act` namespace.
 RESERVED = frozenset({"name", "params", "of", "check", "check_list", "kernel_args", "library", "slots",

@@ -7,26 +7,29 @@
 // receives for an activation argument.
 #ifndef OPGEN_ACTIVATIONS_CUH
 #define OPGEN_ACTIVATIONS_CUH
+{% include "kernels/_vmath.cuh" %}
 namespace opgen {
 namespace act {
 
-// tanh from one expf: sign(v)·(1 − e^(−2|v|))/(1 + e^(−2|v|)), and for |v| < 1/4 (where that
-// difference loses bits) its odd Taylor series to v⁹ (truncation error below 1e-8 relative).
-// Within a few float ulp of tanh everywhere; NaN stays NaN, ±inf gives ±1. On the cpu backend the
-// C library's tanhf goes through expm1f, about four times the cost of expf.
-__device__ __forceinline__ float tanh_fast(float v) {
-  const float a = fabsf(v);
-  if (a < 0.25f) {
-    const float v2 = v * v;  // tanh v = v − v³/3 + 2v⁵/15 − 17v⁷/315 + 62v⁹/2835 − …
-    return v + v * v2 * (-1.f / 3.f + v2 * (2.f / 15.f + v2 * (-17.f / 315.f + v2 * (62.f / 2835.f))));
-  }
-  const float e = expf(-2.f * a);
-  return copysignf((1.f - e) / (1.f + e), v);
-}
+// The math a C expression of the vocab may call is the vector math library's (kernels/_vmath.cuh):
+// CUDA's own function on the GPU, on the host the branch-free code whose error docs/specs.md
+// bounds ("Errors in ulps"); these names shadow the C library's inside namespace opgen::act.
+__device__ __forceinline__ float expf(float v) { return vm::exp(v); }
+__device__ __forceinline__ float expm1f(float v) { return vm::expm1(v); }
+__device__ __forceinline__ float logf(float v) { return vm::log(v); }
+__device__ __forceinline__ float log1pf(float v) { return vm::log1p(v); }
+__device__ __forceinline__ float tanhf(float v) { return vm::tanh(v); }
+__device__ __forceinline__ float erff(float v) { return vm::erf(v); }
+
+// tanh (vm::tanh: CUDA's tanhf on the GPU; on the host from expm1, without the C library's call).
+__device__ __forceinline__ float tanh_fast(float v) { return vm::tanh(v); }
+
+// 1/(1 + e^−v) that reaches the subnormals for v < −87 and never overflows (vm::sigmoid).
+__device__ __forceinline__ float logistic(float v) { return vm::sigmoid(v); }
 
 // ln(1 + e^v) without overflow: v + ln(1 + e^(−v)) for v > 0.
 __device__ __forceinline__ float log1p_exp(float v) {
-  return v > 0.f ? v + log1pf(expf(-v)) : log1pf(expf(v));
+  return v > 0.f ? v + vm::log1p(vm::exp(-v)) : vm::log1p(vm::exp(v));
 }
 
 {% for kind in activation_library.kinds %}

@@ -1,0 +1,202 @@
+"""The vector math library (codegen/templates/kernels/_vmath.cuh) and the activation library under
+measurement: the dense input grids, the kernels that evaluate every function's forms on them through
+the host toolchain, and the documented bounds (read from docs/specs.md's tables, so the test and
+the docs cannot disagree). Used by tests/test_vector_math.py and scripts/ulp_table.py.
+
+Builds: "sse2" is the cpu backend's default (the x86-64 baseline), "avx2" adds -march=x86-64-v3
+(vm::kLanes = 8; -ffp-contract=fast as well, so a build that fuses multiply-adds stays within the
+bounds), "gpu form" defines OPGEN_GPU_FORM: vm's functions are then CUDA's names, which the
+emulation maps to the C library, as its bounds are checked against CUDA's documented ones.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from codegen.linemarks import BUILTIN_TEMPLATES
+from codegen.render import make_env
+from codegen.runtime import host
+from codegen.vocab import builtin_activations
+
+REPO = Path(__file__).resolve().parents[1]
+DOCS = REPO / "docs" / "specs.md"
+FUNCTIONS = ("exp", "expm1", "log", "log1p", "tanh", "sigmoid", "erf")
+#: Activations of the built-in library measured (the rest are exact arithmetic: x, alpha·x + beta, max, ...)
+ACTIVATIONS = ("tanh", "scaled_tanh", "sigmoid", "elu", "scaled_elu", "softplus", "parametric_softplus")
+BUILDS = {"sse2": (), "avx2": ("-march=x86-64-v3", "-ffp-contract=fast"), "gpu form": ("-DOPGEN_GPU_FORM",)}
+
+KERNELS = r"""
+// out[f·n + i] = f(x[i]) by the run form (runs of 8 from a row's start, then single values: a
+// kernel's row loop); scalar_out the same by the scalar form alone.
+template <typename F>
+__device__ void by_runs(const float* x, float* y, long long n, F f) {
+  long long j = 0;
+  for (; j + 8 <= n; j += 8) {
+    float v[8];
+    for (int q = 0; q < 8; ++q) v[q] = x[j + q];
+    opgen::vm::map_run(v, f);
+    for (int q = 0; q < 8; ++q) y[j + q] = v[q];
+  }
+  for (; j < n; ++j) y[j] = f(x[j]);
+}
+template <typename F>
+__device__ void one_by_one(const float* x, float* y, long long n, F f) {
+  for (long long j = 0; j < n; ++j) y[j] = f(x[j]);
+}
+extern "C" __global__ void vm_functions(const float* x, float* out, float* scalar_out, long long n) {
+  const opgen::vm::Exp f0;
+  const opgen::vm::Expm1 f1;
+  const opgen::vm::Log f2;
+  const opgen::vm::Log1p f3;
+  const opgen::vm::Tanh f4;
+  const opgen::vm::Sigmoid f5;
+  const opgen::vm::Erf f6;
+  by_runs(x, out, n, f0), by_runs(x, out + n, n, f1), by_runs(x, out + 2 * n, n, f2);
+  by_runs(x, out + 3 * n, n, f3), by_runs(x, out + 4 * n, n, f4), by_runs(x, out + 5 * n, n, f5);
+  by_runs(x, out + 6 * n, n, f6);
+  one_by_one(x, scalar_out, n, f0), one_by_one(x, scalar_out + n, n, f1), one_by_one(x, scalar_out + 2 * n, n, f2);
+  one_by_one(x, scalar_out + 3 * n, n, f3), one_by_one(x, scalar_out + 4 * n, n, f4);
+  one_by_one(x, scalar_out + 5 * n, n, f5), one_by_one(x, scalar_out + 6 * n, n, f6);
+}
+extern "C" __global__ void activations(const float* x, float* out, long long n) {
+  namespace act = opgen::act;
+  for (long long j = 0; j < n; ++j) {
+    out[j] = act::tanh(x[j]);
+    out[n + j] = act::scaled_tanh(x[j], 1.0f, 1.0f);
+    out[2 * n + j] = act::sigmoid(x[j]);
+    out[3 * n + j] = act::elu(x[j], 1.0f);
+    out[4 * n + j] = act::scaled_elu(x[j], 1.67326319217681884765625f, 1.05070102214813232421875f);
+    out[5 * n + j] = act::softplus(x[j], 1.0f);
+    out[6 * n + j] = act::parametric_softplus(x[j], 1.0f, 1.0f);
+  }
+}
+"""
+SCALED_ELU = (1.67326319217681884765625, 1.05070102214813232421875)  # ONNX's Selu defaults, as the kernel passes
+
+
+def _floats(*parts: object) -> np.ndarray:
+    return np.concatenate([np.asarray(p, np.float64).ravel() for p in parts]).astype(np.float32)
+
+
+def _around(points: list[float], half_width: int = 2000) -> np.ndarray:
+    """Every float within half_width floats of each point (the branch points, seen float by float)."""
+    out = []
+    for p in np.array(points, np.float32):
+        bits = np.int64(p.view(np.int32))
+        steps = np.arange(-half_width, half_width + 1, dtype=np.int64)
+        signed = np.where(bits < 0, -(bits & 0x7FFFFFFF), bits) + steps  # walk across zero too
+        raw = np.where(signed < 0, (-signed) | 0x80000000, signed).astype(np.uint32)
+        out.append(raw.view(np.float32))
+    return np.concatenate(out)
+
+
+SPECIALS = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, -1.0, 1.0, 2.0**-149, -(2.0**-149), 2.0**-126,
+                    np.finfo(np.float32).max, -np.finfo(np.float32).max], np.float32)
+
+
+@cache
+def grid() -> np.ndarray:
+    """One grid for every function (about 4 million floats): dense linear sweeps of each function's
+    interesting range, every float next to each branch point and clamp of _vmath.cuh, log-spaced
+    magnitudes from the smallest subnormal to the largest float of both signs, and the specials."""
+    ln2 = np.log(2.0)
+    branch_points = [0.0, ln2 / 2, -ln2 / 2, 3 * ln2 / 2, -3 * ln2 / 2,   # the reduction's rounding of n
+                     89.0, 88.72283935546875, -87.33654022216797, -103.97208, -104.0, -30.0, -17.33,  # clamps
+                     2.0**-25, -(2.0**-25), 2.0**-24, -(2.0**-24), 2.0**-126,   # the tiny-x and subnormal cut-offs
+                     np.sqrt(0.5), np.sqrt(2.0), np.sqrt(0.5) - 1, np.sqrt(2.0) - 1, -1.0, 1.0, 2.0, 0.5,
+                     0.921875, -0.921875, 3.9375, -3.9375, 9.01, -9.01]
+    magnitudes = np.float32(2.0) ** np.linspace(-149, 127.99, 400_001)
+    return _floats(
+        np.linspace(-105, 90, 1_200_001), np.linspace(-12, 12, 1_200_001), np.linspace(-1, 1, 400_001),
+        np.linspace(-1.0, -0.25, 200_001), np.linspace(0.25, 4.5, 200_001),
+        magnitudes, -magnitudes, _around(branch_points), SPECIALS)
+
+
+@cache
+def _source() -> str:
+    env = make_env([BUILTIN_TEMPLATES])
+    env.globals["activation_library"] = builtin_activations()
+    return env.get_template("kernels/_activations.cuh").render() + KERNELS
+
+
+def module(build: str) -> host.HostModule:
+    return host.load_module(_source(), BUILDS[build], name_hint="vector_math")
+
+
+def evaluate(build: str, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every function of FUNCTIONS at x: ([function, i] by the run form, the same by the scalar form)."""
+    runs = np.full((len(FUNCTIONS), x.size), np.nan, np.float32)
+    scalars = np.full_like(runs, np.nan)
+    module(build).get_function("vm_functions")((1,), (1,), (x, runs, scalars, np.int64(x.size)))
+    return runs, scalars
+
+
+def evaluate_activations(build: str, x: np.ndarray) -> np.ndarray:
+    out = np.full((len(ACTIVATIONS), x.size), np.nan, np.float32)
+    module(build).get_function("activations")((1,), (1,), (x, out, np.int64(x.size)))
+    return out
+
+
+def activation_reference(name: str, x: np.ndarray) -> np.ndarray:
+    """The float64 value of a built-in activation (default parameters) at float32 points x."""
+    from reference.ulp import reference
+
+    d = np.asarray(x, np.float32).astype(np.float64)
+    alpha, gamma = SCALED_ELU
+    with np.errstate(over="ignore", invalid="ignore"):  # NaN in, NaN out
+        table = {
+            "tanh": lambda: np.tanh(d), "scaled_tanh": lambda: np.tanh(d), "sigmoid": lambda: reference("sigmoid", x),
+            "elu": lambda: np.where(d >= 0, d, np.expm1(d)),
+            "scaled_elu": lambda: np.where(d > 0, gamma * d, gamma * alpha * np.expm1(d)),
+            "softplus": lambda: np.logaddexp(0.0, d), "parametric_softplus": lambda: np.logaddexp(0.0, d),
+        }
+        return table[name]()
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A documented bound in ulps: the host form's and the GPU form's."""
+    host: float
+    gpu: float
+
+
+def _table_rows(heading: str) -> dict[str, list[str]]:
+    """The rows of the first Markdown table after `heading` in docs/specs.md, by first cell (backticks off)."""
+    text = DOCS.read_text(encoding="utf-8")
+    start = text.index(heading)
+    rows: dict[str, list[str]] = {}
+    for line in text[start:].splitlines()[1:]:
+        if rows and not line.startswith("|"):
+            break
+        if line.startswith("|") and not line.startswith("|---"):
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            rows[cells[0].strip("`")] = cells[1:]
+    return rows
+
+
+def _ulps(cell: str) -> float:
+    match = re.search(r"([0-9.]+)", cell)
+    assert match, f"docs/specs.md: no bound in {cell!r}"
+    return float(match.group(1))
+
+
+@cache
+def documented_bounds() -> dict[str, Bound]:
+    """vm::NAME → its bounds, from docs/specs.md's table "Errors in ulps" (columns: GPU form, its
+    bound, host bound, ...)."""
+    rows = _table_rows("#### Errors in ulps")
+    return {name.removeprefix("vm::").removesuffix("(x)"): Bound(host=_ulps(cells[2]), gpu=_ulps(cells[1]))
+            for name, cells in rows.items() if name.startswith("vm::")}
+
+
+@cache
+def documented_activation_bounds() -> dict[str, Bound]:
+    """Activation name → its bounds, from docs/specs.md's table of the activation library's errors."""
+    rows = _table_rows("#### The built-in activations' errors")
+    return {name: Bound(host=_ulps(cells[0]), gpu=_ulps(cells[1])) for name, cells in rows.items()
+            if name and name != "activation"}
