@@ -388,9 +388,10 @@ def _dyadic(rng: np.random.Generator, shape: tuple[int, ...], step: float, steps
 
 
 def _one_per_row(rng: np.random.Generator, rows: int, cols: int) -> np.ndarray:
-    """[rows, cols] with one ±1 or ±2 per row: each product with it is one exact term."""
+    """[rows, cols] with one ±1 per row: each product with it is one exact term, whose rounding is
+    the rounding of the other factor (also where that one is subnormal)."""
     m = np.zeros((rows, cols), np.float16)
-    m[np.arange(rows), rng.integers(0, cols, rows)] = rng.choice(np.array([-2, -1, 1, 2], np.float16), rows)
+    m[np.arange(rows), rng.integers(0, cols, rows)] = rng.choice(np.array([-1, 1], np.float16), rows)
     return m
 
 
@@ -501,3 +502,129 @@ def test_dml_rnn(scope: Any, hidden: int) -> None:
         out = dml_rnn(*args, direction="bidirectional", activations=acts, scope=scope)
         twin = dml_rnn(*(_upcast(a) for a in args), direction="bidirectional", activations=acts, scope=scope)
         assert_rounded_once(out.output_sequence, twin.output_sequence, "float16", f"dml_rnn, one step ({acts})")
+
+
+CUDNN_GATES = {"rnn_relu": 1, "rnn_tanh": 1, "lstm": 4, "gru": 3}
+CUDNN_H, CUDNN_I = 11, 5  # 11 hidden units: a run of 8 and a tail of 3 in the host form
+
+
+def _cudnn_params(w: np.ndarray, r: np.ndarray, b_w: np.ndarray, b_r: np.ndarray) -> np.ndarray:
+    """The opaque params of one layer (codegen/ophelpers/cudnn_rnn.py: the canonical weights in
+    order, then the biases) from w [D, G, H, I], r [D, G, H, H], b_w and b_r [D, G, H]."""
+    weights = [np.concatenate([w[d].ravel(), r[d].ravel()]) for d in range(w.shape[0])]
+    biases = [np.concatenate([b_w[d].ravel(), b_r[d].ravel()]) for d in range(w.shape[0])]
+    return np.concatenate(weights + biases).astype(np.float16)
+
+
+def _cudnn(fn: Any, mode: str, *args: Any, scope: Any) -> Any:
+    return fn(*args, rnn_mode=mode, direction="bidirectional", scope=scope)
+
+
+def _cudnn_forward(mode: str, x: np.ndarray, h0: np.ndarray, c0: np.ndarray, parts: tuple[np.ndarray, ...],
+                   lengths: np.ndarray, scope: Any) -> tuple[Any, Any]:
+    """CudnnRNNV3 in float16 and, on the same values, in float32."""
+    from generated import cudnn_rnn_v3
+
+    args = (x, h0, c0, _cudnn_params(*parts), lengths)
+    return (_cudnn(cudnn_rnn_v3, mode, *args, scope=scope),
+            _cudnn(cudnn_rnn_v3, mode, *(_upcast(a) for a in args), scope=scope))
+
+
+def _cudnn_inputs(rng: np.random.Generator, mode: str, steps: int, batch: int) -> tuple[Any, ...]:
+    """x, h0, c0 and (w, r, b_w, b_r) whose products x·Wᵀ and h0·Rᵀ are exact in float16."""
+    g, h, i = CUDNN_GATES[mode], CUDNN_H, CUDNN_I
+    x, h0 = _dyadic(rng, (steps, batch, i), 0.25, 4), _dyadic(rng, (2, batch, h), 0.25, 4)
+    c0 = rng.standard_normal((2, batch, h)).astype(np.float16) if mode == "lstm" else np.zeros(0, np.float16)
+    w, r = _dyadic(rng, (2, g, h, i), 0.125, 4), _dyadic(rng, (2, g, h, h), 0.125, 4)
+    b_w, b_r = rng.standard_normal((2, 2, g, h)).astype(np.float16)
+    _assert_exact_in_half(x.reshape(-1, i), w[0].reshape(-1, i).T, "x·Wᵀ")
+    _assert_exact_in_half(h0[0], r[0].reshape(-1, h).T, "h0·Rᵀ")
+    return x, h0, c0, (w, r, b_w, b_r)
+
+
+def _saturate(parts: tuple[np.ndarray, ...], gate: int, bias: float) -> tuple[np.ndarray, ...]:
+    """The weights with one gate's pre-activation the constant 2·bias: σ(40) = 1 and tanh(0) = 0
+    exactly in float."""
+    w, r, b_w, b_r = (p.copy() for p in parts)
+    w[:, gate], r[:, gate], b_w[:, gate], b_r[:, gate] = 0, 0, bias, bias
+    return w, r, b_w, b_r
+
+
+@pytest.mark.parametrize("mode", ["rnn_relu", "rnn_tanh"])
+def test_cudnn_rnn_simple_modes(scope: Any, mode: str) -> None:
+    """Four steps, both directions, lengths 4, 2, 1: with R = 0 every state is act(x·Wᵀ + biases)."""
+    rng = np.random.default_rng(len(mode))
+    x, h0, c0, (w, r, b_w, b_r) = _cudnn_inputs(rng, mode, 4, 3)
+    out, twin = _cudnn_forward(mode, x, h0, c0, (w, 0 * r, b_w, b_r), np.array([4, 2, 1], np.int32), scope)
+    for name in ("output", "output_h", "reserve_space"):
+        assert_rounded_once(getattr(out, name), getattr(twin, name), "float16", f"cudnn_rnn_v3 {mode}: {name}")
+
+
+def test_cudnn_rnn_gru(scope: Any) -> None:
+    """One step from h0 through R (exact): r, u, n, h and what the gradient keeps."""
+    rng = np.random.default_rng(3)
+    x, h0, c0, parts = _cudnn_inputs(rng, "gru", 1, 3)
+    out, twin = _cudnn_forward("gru", x, h0, c0, parts, np.array([1, 1, 1], np.int32), scope)
+    for name in ("output", "output_h", "reserve_space"):
+        assert_rounded_once(getattr(out, name), getattr(twin, name), "float16", f"cudnn_rnn_v3 gru: {name}")
+
+
+def test_cudnn_rnn_lstm(scope: Any) -> None:
+    """One step. h = o∘tanh(c as stored): (a) with f = 1 and g = 0, c = c0 exactly, so h, the gates
+    and what the gradient keeps are as in float32; (b) with every gate live, c is; (c) with o = 1,
+    h is tanh of the stored c, which a float32 run given that c as c0 (f = 1, g = 0) computes."""
+    rng = np.random.default_rng(4)
+    x, h0, c0, parts = _cudnn_inputs(rng, "lstm", 1, 3)
+    ones = np.array([1, 1, 1], np.int32)
+    fixed_c = _saturate(_saturate(parts, 1, 20.0), 2, 0.0)
+    out, twin = _cudnn_forward("lstm", x, h0, c0, fixed_c, ones, scope)
+    for name in ("output", "output_h", "reserve_space"):
+        assert_rounded_once(getattr(out, name), getattr(twin, name), "float16", f"cudnn_rnn_v3 lstm (a): {name}")
+    assert_rounded_once(out.output_c, twin.output_c, "float16", "cudnn_rnn_v3 lstm (a): output_c", telling=False)
+    out, twin = _cudnn_forward("lstm", x, h0, c0, parts, ones, scope)
+    assert_rounded_once(out.output_c, twin.output_c, "float16", "cudnn_rnn_v3 lstm (b): output_c")
+    open_o = _saturate(parts, 3, 20.0)
+    out, _ = _cudnn_forward("lstm", x, h0, c0, open_o, ones, scope)
+    _, probe = _cudnn_forward("lstm", x, h0, out.output_c, _saturate(_saturate(open_o, 1, 20.0), 2, 0.0), ones, scope)
+    for name in ("output", "output_h"):
+        assert_rounded_once(getattr(out, name), getattr(probe, name), "float16", f"cudnn_rnn_v3 lstm (c): {name}")
+
+
+def _one_per_column(rng: np.random.Generator, rows: int, cols: int) -> np.ndarray:
+    return np.ascontiguousarray(_one_per_row(rng, cols, rows).T)
+
+
+@pytest.mark.parametrize("mode", ["rnn_relu", "rnn_tanh", "lstm", "gru"])
+def test_cudnn_rnn_backprop(scope: Any, mode: str) -> None:
+    """One step of one sequence, both directions. The float32 op gets the float16 forward's
+    reserve space (so both start from the stored activations and states), and every product of
+    the backward is one exact term per element: W (the forward direction's; the other's is zero)
+    and R with one ±1 per column, x and h0 ±1, one row for the weight and bias
+    gradients."""
+    from generated import cudnn_rnn_backprop_v3
+
+    rng = np.random.default_rng(len(mode) + 10)
+    g, h, i = CUDNN_GATES[mode], 27, 32  # runs of 8 and a tail; 32 input gradients
+    # the backward direction's W zero: input_backprop sums the directions' products, and two
+    # terms each rounded from the gradients the kernel stored are no longer one exact term
+    w = np.stack([_one_per_column(rng, g * h, i).reshape(g, h, i), np.zeros((g, h, i), np.float16)])
+    r = np.stack([_one_per_column(rng, g * h, h).reshape(g, h, h) for _ in range(2)])
+    if mode == "gru":  # dh_prev = dh∘u (stored) + dg·R: R = 0 leaves the one stored term
+        r[:] = 0
+    b_w, b_r = rng.standard_normal((2, 2, g, h)).astype(np.float16)
+    x = rng.choice(np.array([-1, 1], np.float16), (1, 1, i))
+    h0 = rng.choice(np.array([-1, 1], np.float16), (2, 1, h))
+    c0 = rng.standard_normal((2, 1, h)).astype(np.float16) if mode == "lstm" else np.zeros(0, np.float16)
+    lengths = np.array([1], np.int32)
+    fw, _ = _cudnn_forward(mode, x, h0, c0, (w, r, b_w, b_r), lengths, scope)
+    # dh + dy: magnitudes apart, so that their float sum (rnn_relu's gradient) needs more bits
+    dy = rng.standard_normal(fw.output.shape).astype(np.float16)
+    dh = (rng.standard_normal(fw.output_h.shape) * 0.3).astype(np.float16)
+    dc = rng.standard_normal(fw.output_c.shape).astype(np.float16)
+    args = (x, h0, c0, _cudnn_params(w, r, b_w, b_r), lengths, fw.output, fw.output_h, fw.output_c, dy, dh, dc,
+            fw.reserve_space, fw.host_reserved)
+    out = _cudnn(cudnn_rnn_backprop_v3, mode, *args, scope=scope)
+    twin = _cudnn(cudnn_rnn_backprop_v3, mode, *(_upcast(a) for a in args), scope=scope)
+    names = ["input_backprop", "input_h_backprop", "params_backprop"] + ["input_c_backprop"] * (mode == "lstm")
+    for name in names:
+        assert_rounded_once(getattr(out, name), getattr(twin, name), "float16", f"cudnn_rnn_backprop_v3 {mode}: {name}")
