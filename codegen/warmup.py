@@ -151,6 +151,7 @@ def _warm(selected: list[GeneratedOp], where: str, package: str) -> int:
         t0 = time.perf_counter()
         try:
             print(f"opgen warmup: cpu backend (host emulation), compiler {host.describe_compiler()}")
+            print(f"opgen warmup: vector ISA {host.describe_isa()}")
             print(f"opgen warmup: cache {host.cache_dir()}")
             how = "compiled" if host.load_runtime() else "already cached"
         except host.HostBackendError as exc:

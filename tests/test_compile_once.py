@@ -236,6 +236,7 @@ def test_warmup_compiles_a_user_package_for_the_cpu_backend(tmp_path: Path, runt
     out = first.stdout
     assert first.returncode == 0, out + first.stderr
     assert "opgen warmup: cpu backend (host emulation)" in out and f"cache {cache / 'host'}" in out
+    assert "opgen warmup: vector ISA x86-64-v3 (" in out or "opgen warmup: vector ISA baseline (" in out
     assert "emulation runtime  already cached" in out
     ops = [line for line in out.splitlines() if line.lstrip().startswith("[")]
     assert ops and all(("compiled" in line) or ("no kernels" in line) for line in ops), out

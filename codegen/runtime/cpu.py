@@ -55,15 +55,22 @@ class CpuBackend:
 
     `kernel_form` picks how kernels are compiled for the emulation: "host" (the building blocks of
     _common.cuh in their host form: one thread walks a row in vectorised runs) or "gpu" (their GPU
-    form, OPGEN_GPU_FORM: threads stride rows and reduce with warp shuffles, as on a GPU)."""
+    form, OPGEN_GPU_FORM: threads stride rows and reduce with warp shuffles, as on a GPU).
+
+    `isa` picks the vector ISA kernels are compiled for: "auto" (x86-64-v3 where the CPU has it),
+    "baseline" (the compiler's default target) or "x86-64-v3"; None (the default) follows
+    $OPGEN_HOST_ISA, read when a module is first loaded (codegen/runtime/host_isa.py)."""
 
     name = "cpu"
 
-    def __init__(self, launch_plan: str = "cpu", kernel_form: str = "host") -> None:
+    def __init__(self, launch_plan: str = "cpu", kernel_form: str = "host", isa: str | None = None) -> None:
         if kernel_form not in KERNEL_FORMS:
             raise ValueError(f"CpuBackend: kernel_form: expected 'host' or 'gpu', got {kernel_form!r}")
+        if isa is not None:
+            host.resolve_isa(isa)  # a bad name, or a level this CPU cannot run, fails here
         self.name = launch_plan
         self.kernel_form = kernel_form
+        self.isa = isa
         self._options: tuple[str, ...] = (GPU_FORM_OPTION,) if kernel_form == "gpu" else ()
         # keyed by the KernelSource object (hashed by identity, held here so its id is never reused):
         # two generated packages may have ops of the same name with different kernels
@@ -73,7 +80,7 @@ class CpuBackend:
 
     def __repr__(self) -> str:
         args = [f"launch_plan={self.name!r}"] * (self.name != "cpu") + [f"kernel_form={self.kernel_form!r}"] * (
-            self.kernel_form != "host")
+            self.kernel_form != "host") + [f"isa={self.isa!r}"] * (self.isa is not None)
         return f"CpuBackend({', '.join(args)})"
 
     def adopt(self, op: str, arg: str, value: Any) -> np.ndarray:
@@ -114,7 +121,7 @@ class CpuBackend:
         module = self._modules.get(source)
         if module is None:
             # host.load_module looked up at the call (a test may wrap it); same text: one module, shared
-            module = host.load_module(source.text, self._options, name_hint=source.op)
+            module = host.load_module(source.text, self._options, name_hint=source.op, isa=self.isa)
             self._modules[source] = module
         return module
 

@@ -18,7 +18,9 @@ else ``~/.cache/opgen``),
 (seed: run threads/blocks in random order), ``OPGEN_HOST_SANITIZE=1`` (the sanitize
 build: memcheck, racecheck, UB and sync checks), ``OPGEN_HOST_STACK_KB`` (fiber
 stack per CUDA thread, default 64), ``OPGEN_HOST_CATCH_SIGNALS=0`` (let a
-crashing kernel crash the process instead of raising HostKernelError).
+crashing kernel crash the process instead of raising HostKernelError),
+``OPGEN_HOST_ISA`` (auto, baseline or x86-64-v3: the vector ISA kernels are compiled for; auto, the
+default, is x86-64-v3 where the CPU has it; see host_isa.py).
 See emu/README.md for the design.
 """
 
@@ -47,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from . import diskcache
+from . import diskcache, host_isa
 from . import host_sanitize as _san
 
 EMU_DIR = Path(__file__).resolve().with_name("emu")
@@ -102,6 +104,10 @@ class HostKernelError(HostBackendError):
 
 class HostCacheError(HostBackendError):
     """The kernel cache folder cannot be used: not a folder, not writable, or writable by other users."""
+
+
+class HostIsaError(HostBackendError, ValueError):
+    """OPGEN_HOST_ISA or a backend's isa names no level, or one this CPU cannot run."""
 
 
 class HostLaunchError(HostBackendError, ValueError):
@@ -194,8 +200,23 @@ def compiler_id(cmd: Sequence[str] | None = None) -> str:
     return "\n".join((shlex.join(cmd), os.path.realpath(cmd[0]), compiler_version(cmd)))
 
 
-def _target() -> str:
-    return f"{platform.machine()}-{sys.platform}"
+def _target(isa: str = host_isa.BASELINE) -> str:
+    """The machine part of a cache key: architecture, OS and the vector ISA the code is built for."""
+    return f"{platform.machine()}-{sys.platform}-{isa}"
+
+
+def resolve_isa(isa: str | None = None) -> str:
+    """The vector ISA modules are compiled for: `isa` (auto, baseline, x86-64-v3; None: as
+    $OPGEN_HOST_ISA says) with auto resolved against this CPU (host_isa.py)."""
+    try:
+        return host_isa.resolve(isa)
+    except ValueError as e:
+        raise HostIsaError(str(e)) from None
+
+
+def describe_isa(isa: str | None = None) -> str:
+    """The ISA resolve_isa chooses and why, for diagnostics: `x86-64-v3 (AVX2, FMA; ...)`."""
+    return host_isa.describe(resolve_isa(isa))
 
 
 def _emu_digest() -> str:
@@ -254,8 +275,10 @@ def translate_options(options: Sequence[str]) -> list[str]:
     return out
 
 
-def _flags(options: Sequence[str]) -> list[str]:
-    return [*_BASE_FLAGS, "-include", str(EMU_HEADER), "-I", str(EMU_INCLUDE), *translate_options(options)]
+def _flags(options: Sequence[str], isa_flags: Sequence[str] = ()) -> list[str]:
+    """A module's flags: ours, the ISA's (host_isa.compile_flags), then the caller's options."""
+    return [*_BASE_FLAGS, *isa_flags, "-include", str(EMU_HEADER), "-I", str(EMU_INCLUDE),
+            *translate_options(options)]
 
 
 def _run_compiler(cmd: list[str], flags: list[str], src: Path, out: Path, dep: Path | None) -> None:
@@ -631,11 +654,13 @@ def _runtime_api() -> int:
 
 
 def load_module(source: str, options: Sequence[str] = (), name_hint: str = "module", *,
-                sanitize: bool = False) -> HostModule:
+                sanitize: bool = False, isa: str | None = None) -> HostModule:
     """Compile ``source`` for the host (or load it from the cache) and return the module.
 
     ``sanitize``: the sanitize build (see set_sanitize). A plain module launched while sanitizing
-    is enabled runs its sanitize twin instead, so callers never need to ask for it."""
+    is enabled runs its sanitize twin instead, so callers never need to ask for it.
+    ``isa``: the vector ISA to compile for (auto, baseline, x86-64-v3; None: $OPGEN_HOST_ISA, read
+    at each call); both builds of one source can be loaded side by side (their keys differ)."""
     if not isinstance(source, str):
         raise TypeError(f"source must be str, not {type(source).__name__}")
     cmd = _compiler_command()
@@ -643,8 +668,9 @@ def load_module(source: str, options: Sequence[str] = (), name_hint: str = "modu
     kernels = scan_kernels(source)
     shared = scan_extern_shared(source)
     tu = source + ("" if source.endswith("\n") else "\n") + _glue(kernels, shared)
-    flags = _flags(options) + (list(_san.FLAGS) if sanitize else [])
-    key = diskcache.cache_key(tu + "\n// emu " + _emu_digest() + "\n", flags, version, _target())
+    chosen = resolve_isa(isa)
+    flags = [*_flags(options, host_isa.compile_flags(chosen, cmd)), *(_san.FLAGS if sanitize else ())]
+    key = diskcache.cache_key(tu + "\n// emu " + _emu_digest() + "\n", flags, version, _target(chosen))
     with _LOCK:
         mod = _MODULES.get(key)
         if mod is not None:
@@ -654,7 +680,7 @@ def load_module(source: str, options: Sequence[str] = (), name_hint: str = "modu
         safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name_hint)[:48] or "module"
         stem = f"{safe}-{key[:32]}"
         lib, so_path, src_path = _build_or_load(stem, tu, cmd, flags, runtime=False)
-        mod = HostModule(lib, api, kernels, so_path, src_path, sanitized=sanitize)
+        mod = HostModule(lib, api, kernels, so_path, src_path, sanitized=sanitize, isa=chosen)
         mod.origin = (source, tuple(options), name_hint)
         _MODULES[key] = mod
         return mod
@@ -1169,10 +1195,11 @@ class HostModule:
     """A compiled module; mirrors cupy.RawModule (get_function)."""
 
     def __init__(self, lib: ctypes.CDLL, api: int, kernels: list[KernelSig], path: Path, source_path: Path, *,
-                 sanitized: bool = False):
+                 sanitized: bool = False, isa: str = host_isa.BASELINE):
         self._lib = lib
         self.path = path
         self.source_path = source_path
+        self.isa = isa  # the vector ISA it was compiled for (host_isa.py)
         self.origin: tuple[str, tuple[str, ...], str] = ("", (), "module")  # load_module's arguments
         self.sanitized = sanitized
         # sanitize builds: the static __shared__ variables, from the library's symbols
@@ -1212,7 +1239,7 @@ class HostModule:
             return self
         if self._twin is None:
             source, options, hint = self.origin
-            self._twin = load_module(source, options, hint, sanitize=True)
+            self._twin = load_module(source, options, hint, sanitize=True, isa=self.isa)
         return self._twin
 
     def get_function(self, name: str) -> HostFunction:
