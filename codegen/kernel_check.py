@@ -132,6 +132,11 @@ _ALIASES = {"half": "__half", "nv_bfloat16": "__nv_bfloat16", "unsigned": "unsig
             "signed int": "int", "long int": "long", "long long int": "long long",
             "unsigned long long int": "unsigned long long", "short int": "short"}
 ELEMENT_TYPES = {" ".join(sorted(t.split())) for t in DTYPES.values()}
+#: Integer types of 32 bits or fewer: a dim or an unbounded int attr (long long) would be narrowed.
+NARROW_INTEGERS = {" ".join(sorted(t.split())) for t in (
+    "char", "signed char", "unsigned char", "short", "unsigned short", "int", "unsigned int", "int8_t", "uint8_t",
+    "int16_t", "uint16_t", "int32_t", "uint32_t")}
+INT32_MAX = 2**31 - 1
 _ATTRIBUTES = {"__launch_bounds__", "__attribute__", "__align__", "alignas", "__declspec", "__noinline__",
                "__maxnreg__"}
 _FUNCTION_SPECIFIERS = {"__device__", "__host__", "__global__", "__forceinline__", "__noinline__", "inline",
@@ -515,6 +520,7 @@ class Arg:
     what: str  # `input x`, `output y`, `scratch partials`, `attr alpha`, `activation act`, `m`
     type: CType | None  # None: an expression the check does not judge
     temporary: bool = False  # `Type{...}`: a prvalue
+    beyond_int32: bool = False  # a size or int attr the spec lets exceed 2**31 − 1
 
 
 def _describe(op: OpSpec, name: str) -> str:
@@ -546,13 +552,29 @@ def _call(fn: Function) -> tuple[str, list[list[Token]], list[list[Token]]] | No
     return toks[0].text, targs, split_top(toks[j + 1:_match(toks, j) - 1])
 
 
+def _beyond_int32(op: OpSpec, what: str, type_: CType) -> bool:
+    """Whether a 64-bit integer argument may hold a value over 2**31 − 1: every dim (a size), and an
+    int attr unless the spec bounds it below that."""
+    if type_.depth or type_.base not in ("long long", "long long unsigned"):
+        return False
+    kind, _, name = what.partition(" ")
+    if kind == "attr":
+        attr = next((a for a in op.attrs if a.name == name.split(" ")[0]), None)
+        bounded = attr is not None and attr.maximum is not None and attr.maximum <= INT32_MAX
+        bounded |= attr is not None and attr.allowed is not None and all(
+            isinstance(v, int) and abs(v) <= INT32_MAX for v in attr.allowed)
+        return not bounded
+    return kind == "dim" or what.startswith("the length of")
+
+
 def _args(op: OpSpec, entry: Function, args: list[list[Token]]) -> list[Arg]:
     params = {p.name: p for p in entry.params}
     out = []
     for arg in args:
         text = " ".join(t.text for t in arg)
         if len(arg) == 1 and arg[0].text in params:
-            out.append(Arg(text, _describe(op, arg[0].text), params[arg[0].text].type))
+            what, type_ = _describe(op, arg[0].text), params[arg[0].text].type
+            out.append(Arg(text, what, type_, beyond_int32=_beyond_int32(op, what, type_)))
         elif arg and arg[-1].text == "}" and "{" in [t.text for t in arg]:
             brace = [t.text for t in arg].index("{")
             type_name = "".join(t.text for t in arg[:brace])
@@ -583,6 +605,9 @@ def mismatch(arg: Arg, param: Param, unit: Unit) -> str | None:
             return f"a non-const reference to {p.base} cannot bind a {a.base}"
         if _last(p.base) in unit.aggregates and not p.arithmetic:
             return f"a {_last(p.base)} parameter given a scalar"
+        if arg.beyond_int32 and p.depth == 0 and p.base in NARROW_INTEGERS:
+            return (f"a 32-bit {p.base} parameter given {arg.what}, a long long that can exceed 2**31 - 1: "
+                    f"declare it long long (or bound the attr with max:)")
         return None
     if arg.temporary:
         if pointer_wanted:

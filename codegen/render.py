@@ -17,7 +17,7 @@ from pathlib import Path, PurePosixPath
 
 import jinja2
 
-from codegen import __version__, kernel_check, linemarks, pygen, torchgen
+from codegen import __version__, index_width, kernel_check, linemarks, pygen, torchgen
 from codegen.model import ActivationLibrary, OpSpec, expr_switch_text, pattern_switch_text
 from codegen.naming import camel_case, outputs_class, snake_case
 from codegen.project import Project
@@ -200,7 +200,8 @@ def exported_names(ops: list[OpSpec], activations: bool = False) -> list[str]:
 def render_kernel(env: jinja2.Environment, op: OpSpec, template_roots: Sequence[Path]) -> str:
     """The op's .cu: its kernel template with `#line` directives naming the template's own lines
     (linemarks.py), then the entry points; every launch step checked against its device function
-    (kernel_check.py). Paths are those of the project `make_env` was given."""
+    (kernel_check.py), and the device code for 32-bit index arithmetic over sizes (index_width.py).
+    Paths are those of the project `make_env` was given."""
     assert op.kernel is not None
     project = env.globals.get("project")
     project = project if isinstance(project, Project) else own_project()
@@ -217,6 +218,7 @@ def render_kernel(env: jinja2.Environment, op: OpSpec, template_roots: Sequence[
     generated = f"{env.globals['package_path']}/{PurePosixPath(op.group) / op.snake_name}.cu"
     text = linemarks.resume(text, generated)
     kernel_check.check_kernel(op, text, marking.display_path(name, file), slots)
+    index_width.check(op, text)
     return text
 
 

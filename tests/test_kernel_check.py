@@ -78,7 +78,7 @@ def test_a_matching_kernel_generates(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 @pytest.mark.parametrize("params", [
     "const T* x, const T* y, long long N, long long C, float alpha",  # an output to a const pointer
-    "const T* x, T* y, int N, long long C, double alpha",  # scalars convert
+    "const T* x, T* y, long long N, long long C, double alpha",  # scalars convert
     "const T* x, T* y, long long N, long long C, float alpha, int extra = 0",  # a default
     "const T* x, T* y, long long N, ...",  # C varargs take the rest
     "const T x[], T* y, long long N, long long C, float alpha",  # an array parameter is a pointer

@@ -342,7 +342,7 @@ __device__ __forceinline__ void tile_moments(const T* __restrict__ x, long long 
   const int w = W > 0 ? W : width, group = kTileValues / w;
   for (int j = 0; j < 32; ++j) out[j] = Moments{0.f, 0.f, 0.f, 0.f};
   for (long long r = r0; r < r1; r += group) {
-    const int rows = r1 - r < group ? static_cast<int>(r1 - r) : group;
+    const int rows = r1 - r < group ? static_cast<int>(r1 - r) : group;  // int32 ok: at most group
     const T* __restrict__ p = x + r * C + c0;
 #ifdef OPGEN_HOST_EMU
     if constexpr (!opgen::is_float32<T>::value) {
@@ -429,7 +429,7 @@ __device__ void stats_partials_sliced(const T* __restrict__ x, float* __restrict
       if (width == 32) {
         tile_moments<32>(x, C, c0, 32, r0, r1, moments[threadIdx.x]);
       } else {
-        tile_moments<0>(x, C, c0, static_cast<int>(width), r0, r1, moments[threadIdx.x]);
+        tile_moments<0>(x, C, c0, static_cast<int>(width), r0, r1, moments[threadIdx.x]);  // int32 ok: < 32
       }
     }
     __syncthreads();
@@ -633,19 +633,13 @@ __device__ void grad_partials_sliced(const T* __restrict__ dy, const T* __restri
   channel_partials_sliced(GradSums<T>{dy, x, mu}, partials, m, C, inner, splits);
 }
 
-// offset_backprop = Σ dy; scale_backprop = Σ dy·(x−μ)·r; and the coefficients of
-// dx = A·dy + B·x + D. Training: A = scale·r, B = −A·r·scale_backprop/m, D = −A·Σdy/m − B·μ.
-// Inference: A = scale·r, B = D = 0.
-template <typename T>
-__device__ void grad_finalize(const float* __restrict__ partials, const float* __restrict__ scale,
-                              const float* __restrict__ mu, const float* __restrict__ var,
-                              float* __restrict__ scale_backprop, float* __restrict__ offset_backprop,
-                              float* __restrict__ coeffs, long long m, long long C, long long splits,
-                              float epsilon, int is_training) {
-  const long long c = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (c >= C) return;
-  const float2 sums = sum_splits(partials, c, C, splits);
-  const float sum_dy = sums.x, sum_dy_xc = sums.y;
+// Channel c's results from its two sums: offset_backprop = Σ dy; scale_backprop = Σ dy·(x−μ)·r;
+// and k, the coefficients of dx = A·dy + B·x + D. Training: A = scale·r, B = −A·r·scale_backprop/m,
+// D = −A·Σdy/m − B·μ. Inference: A = scale·r, B = D = 0.
+__device__ __forceinline__ void grad_results(float sum_dy, float sum_dy_xc, long long c, const float* __restrict__ scale,
+                                             const float* __restrict__ mu, const float* __restrict__ var,
+                                             float* __restrict__ scale_backprop, float* __restrict__ offset_backprop,
+                                             long long m, float epsilon, int is_training, float (&k)[3]) {
   const float r = rsqrtf(var[c] + epsilon);
   offset_backprop[c] = sum_dy;
   scale_backprop[c] = sum_dy_xc * r;
@@ -656,9 +650,26 @@ __device__ void grad_finalize(const float* __restrict__ partials, const float* _
     b = -a * r * (sum_dy_xc * r) * inv_m;
     d = -a * sum_dy * inv_m - b * mu[c];
   }
-  coeffs[3 * c] = a;
-  coeffs[3 * c + 1] = b;
-  coeffs[3 * c + 2] = d;
+  k[0] = a;
+  k[1] = b;
+  k[2] = d;
+}
+
+// The splits' sums of each channel, its results and coefficients (coeffs[3c .. 3c+2]).
+template <typename T>
+__device__ void grad_finalize(const float* __restrict__ partials, const float* __restrict__ scale,
+                              const float* __restrict__ mu, const float* __restrict__ var,
+                              float* __restrict__ scale_backprop, float* __restrict__ offset_backprop,
+                              float* __restrict__ coeffs, long long m, long long C, long long splits,
+                              float epsilon, int is_training) {
+  const long long c = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (c >= C) return;
+  const float2 sums = sum_splits(partials, c, C, splits);
+  float k[3];
+  grad_results(sums.x, sums.y, c, scale, mu, var, scale_backprop, offset_backprop, m, epsilon, is_training, k);
+  coeffs[3 * c] = k[0];
+  coeffs[3 * c + 1] = k[1];
+  coeffs[3 * c + 2] = k[2];
 }
 
 template <typename T>
@@ -711,5 +722,102 @@ __device__ void grad_input(const T* __restrict__ dy, const T* __restrict__ x, co
     for_each_element(GradAffine<T>{dy, x, coeffs, dx}, total, C, inner, chunk);
   } else {
     for_each_element(GradScale<T>{dy, coeffs, dx}, total, C, inner, chunk);
+  }
+}
+
+// ---- The cpu plan's gradient of channels-first data (NCHW, NCDHW), a block per channel ----------
+// One thread owns channel c: its outer rows of `inner` consecutive elements. Pass 1 sums dy and
+// dy·(x−μ) in kLanes independent sums per quantity (two AVX2 registers, four SSE ones: the adds do
+// not wait on each other and the loads vectorise); the channel's results follow as grad_finalize
+// computes them; pass 2 writes dx while the channel's dy and x are still in the cache (32×56×56
+// floats of each are 800 KB: read once from memory, where the three-launch plan read them twice
+// with the partials and coefficients between). Deterministic: one thread, a fixed order.
+#ifdef OPGEN_HOST_EMU
+constexpr int kLanes = 16;
+#else
+constexpr int kLanes = 4;  // (NVRTC compiles this kernel, a GPU never runs it: few registers)
+#endif
+// The lanes are folded into double totals every kFold elements or so: a float sum then spans a
+// few hundred values, however many the channel has.
+constexpr long long kFold = 4096;
+
+// Adds lanes a and b pairwise into the totals, and clears them.
+__device__ __forceinline__ void fold_lanes(float (&a)[kLanes], float (&b)[kLanes], double& ta, double& tb) {
+  for (int w = kLanes / 2; w > 0; w /= 2) {
+    for (int q = 0; q < w; ++q) {
+      a[q] += a[q + w];
+      b[q] += b[q + w];
+    }
+  }
+  ta += a[0];
+  tb += b[0];
+  for (int q = 0; q < kLanes; ++q) a[q] = b[q] = 0.f;
+}
+
+// dx of one row of n elements: A·dy + B·x + D (training) or A·dy (inference: x unread, so a NaN
+// or inf in x stays out of dx, as in GradScale). Runs of kLanes values are computed, then stored.
+template <bool kTraining, typename T>
+__device__ __forceinline__ void grad_row(const T* __restrict__ g, const T* __restrict__ v, T* __restrict__ d,
+                                         long long n, const float (&k)[3]) {
+  const auto value = [&](long long j) {
+    const float a = k[0] * opgen::to_float(g[j]);
+    return kTraining ? a + k[1] * opgen::to_float(v[j]) + k[2] : a;
+  };
+  long long j = 0;
+  for (; j + kLanes <= n; j += kLanes) {
+    float out[kLanes];
+#pragma GCC unroll 16
+    for (int q = 0; q < kLanes; ++q) out[q] = value(j + q);
+#pragma GCC unroll 16
+    for (int q = 0; q < kLanes; ++q) d[j + q] = opgen::from_float<T>(out[q]);
+  }
+  for (; j < n; ++j) d[j] = opgen::from_float<T>(value(j));
+}
+
+template <typename T>
+__device__ void grad_channels(const T* __restrict__ dy, const T* __restrict__ x, const float* __restrict__ scale,
+                              const float* __restrict__ mu, const float* __restrict__ var, T* __restrict__ dx,
+                              float* __restrict__ scale_backprop, float* __restrict__ offset_backprop,
+                              long long outer, long long C, long long inner, float epsilon, int is_training) {
+  const long long c = blockIdx.x;
+  if (threadIdx.x != 0 || c >= C) return;  // (the plan launches blocks of one thread)
+  const float mc = mu[c];
+  float la[kLanes] = {}, lb[kLanes] = {};
+  double ta = 0.0, tb = 0.0;
+  long long pending = 0;
+  for (long long o = 0; o < outer; ++o) {
+    const T* __restrict__ g = dy + (o * C + c) * inner;
+    const T* __restrict__ v = x + (o * C + c) * inner;
+    long long j = 0;
+    for (; j + kLanes <= inner; j += kLanes) {
+#pragma GCC unroll 16
+      for (int q = 0; q < kLanes; ++q) {
+        const float gq = opgen::to_float(g[j + q]);
+        la[q] += gq;
+        lb[q] += gq * (opgen::to_float(v[j + q]) - mc);
+      }
+    }
+    for (; j < inner; ++j) {
+      const float gj = opgen::to_float(g[j]);
+      la[0] += gj;
+      lb[0] += gj * (opgen::to_float(v[j]) - mc);
+    }
+    pending += inner;
+    if (pending >= kFold) {
+      fold_lanes(la, lb, ta, tb);
+      pending = 0;
+    }
+  }
+  fold_lanes(la, lb, ta, tb);
+  float k[3];
+  grad_results(static_cast<float>(ta), static_cast<float>(tb), c, scale, mu, var, scale_backprop, offset_backprop,
+               outer * inner, epsilon, is_training, k);
+  for (long long o = 0; o < outer; ++o) {
+    const long long at = (o * C + c) * inner;
+    if (is_training) {
+      grad_row<true>(dy + at, x + at, dx + at, inner, k);
+    } else {
+      grad_row<false>(dy + at, x + at, dx + at, inner, k);
+    }
   }
 }
