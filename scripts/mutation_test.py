@@ -2,7 +2,8 @@
 
 Each mutant is one textual change to a file under templates/kernels/ (a removed or weakened
 barrier, an off-by-one bound, a wrong stride, a dropped write, a rounding-mode change, a bad
-alignment test, an inaccurate activation, a value recomputed instead of the stored one). For each,
+alignment test, an inaccurate activation, a value recomputed instead of the stored one, a 16-bit
+output rounded toward zero, down or up instead of to nearest even). For each,
 a copy of the repository (never this checkout's generated/) gets the change, `opgen generate`
 rewrites the copy's generated/, and the tests of the kernels the file feeds run there under the
 host emulation's sanitize build in a seeded random order (OPGEN_HOST_SANITIZE=1,
@@ -40,7 +41,12 @@ TESTS = {
     K + "rnn/gru_block_cell.cu": ("test_gru_block_cell.py", "test_kernels_gpu_sizes.py"),
     K + "rnn/dml_rnn.cu": ("test_dml_rnn.py",),
     K + "rnn/cudnn_rnn.cu": ("test_cudnn_rnn.py",),
+    K + "nn/bias_add.cu": ("test_bias_add.py",),
+    K + "norm/layer_norm.cu": ("test_norm_ops.py",),
+    K + "norm/softmax.cu": ("test_norm_ops.py",),
 }
+# the exact 16-bit outputs (issue 21 item 2) of every kernel that writes float16/bfloat16
+TESTS = {file: (*tests, "test_exact_16bit.py") for file, tests in TESTS.items()}
 SEED = 20261124
 
 
@@ -50,14 +56,32 @@ class Mutant:
     file: str
     old: str
     new: str
+    tests: tuple[str, ...] = ()  # the test files to run, when not all of TESTS[file]
 
 
 def m(id: str, file: str, old: str, new: str) -> Mutant:
     return Mutant(id, K + file, old, new)
 
 
+def toward_zero(convert: str) -> str:
+    """C++ that calls like `convert` (the argument list follows) and, when T is a 16-bit type,
+    rounds toward zero: the nearest-even result stepped back one ulp where it lies farther from
+    zero than the value."""
+    return (f"[&](auto v_) {{ T r_ = {convert}(v_); if constexpr (sizeof(T) == 2) {{ "
+            "if (fabs(static_cast<double>(opgen::to_float(r_))) > fabs(static_cast<double>(v_))) "
+            "r_ = opgen::from_bits<T>(opgen::to_bits(r_) - 1u); } return r_; }")
+
+
+def rounding(id: str, file: str, old: str, convert: str = "opgen::from_float<T>") -> Mutant:
+    """The first `convert(` in old (a 16-bit output's conversion) rounding toward zero instead;
+    the exact 16-bit test must notice."""
+    return Mutant(id, K + file, old, old.replace(convert + "(", toward_zero(convert) + "(", 1), EXACT16)
+
+
 C, A, BN, GRU, DML, RNN = ("_common.cuh", "_activations.cuh", "nn/fused_batch_norm.cu", "rnn/gru_block_cell.cu",
                            "rnn/dml_rnn.cu", "rnn/cudnn_rnn.cu")
+BIAS, LN, SM = "nn/bias_add.cu", "norm/layer_norm.cu", "norm/softmax.cu"
+EXACT16 = ("test_exact_16bit.py",)
 MUTANTS = [
     # _common.cuh: block_sum2, warp_sum, load4/store4, conversions, for_each_cell
     m("common-block_sum2-barrier1-removed", C, "  __syncthreads();\n  if (warp == 0) {", "  if (warp == 0) {"),
@@ -129,6 +153,43 @@ MUTANTS = [
     m("cudnn-gate-sum-drops-last", RNN, "for (long long q = 0; q < gates; ++q) s +=",
       "for (long long q = 0; q < gates - 1; ++q) s +="),
     m("cudnn-grid-stride", RNN, "i < n; i += stride) f(i);", "i < n; i += stride + 1) f(i);"),
+    # 16-bit outputs not rounded to nearest even (issue 21 item 2): each conversion site of each
+    # kernel that writes float16/bfloat16, and the conversions themselves in both forms
+    Mutant("round16-common-host-half-rz", K + C,
+           "return __ushort_as_half(static_cast<unsigned short>(float_to_half_bits(v)));", "return __float2half_rz(v);",
+           EXACT16),
+    Mutant("round16-common-host-bf16-truncated", K + C, "(w + 0x7FFFu + ((w >> 16) & 1u)) >> 16", "w >> 16", EXACT16),
+    Mutant("round16-common-gpu-half-ru", K + C, "return __float2half_rn(v);", "return __float2half_ru(v);", EXACT16),
+    Mutant("round16-common-gpu-bf16-rd", K + C, "return __float2bfloat16(v);", "return __float2bfloat16_rd(v);",
+           EXACT16),
+    rounding("round16-common-store4-vector", C, "(to_bits(from_float<T>(v[1])) << 16)", "from_float<T>"),
+    rounding("round16-common-store4-scalar", C, "++j) p[j] = from_float<T>(v[j]);", "from_float<T>"),
+    rounding("round16-common-row_store-host-run", C, "out[j + q] = from_acc<T>(v[q]);", "from_acc<T>"),
+    rounding("round16-common-row_store-host-tail", C, "for (; j < n; ++j) out[j] = from_acc<T>(f(j));", "from_acc<T>"),
+    rounding("round16-common-row_store-gpu", C, "j += blockDim.x) out[j] = from_acc<T>(f(j));", "from_acc<T>"),
+    rounding("round16-bias-grad-finish", BIAS, "out[c] = opgen::from_acc<T>(t);", "opgen::from_acc<T>"),
+    rounding("round16-bn-affine", BN, "y[idx] = opgen::from_float<T>("),
+    rounding("round16-bn-grad", BN, "dx[idx] = opgen::from_float<T>(k[0]"),
+    rounding("round16-bn-grad-inference", BN, "dx[idx] = opgen::from_float<T>(coeffs[3 * c]"),
+    rounding("round16-layer-norm-dgamma", LN, "dgamma[c] = opgen::from_float<T>("),
+    rounding("round16-layer-norm-dbeta", LN, "dbeta[c] = opgen::from_float<T>("),
+    rounding("round16-softmax-host-rows", SM, "yr[j] = opgen::from_float<T>("),
+    rounding("round16-softmax-columns", SM, "y[base + j * inner] = opgen::from_float<T>("),
+    rounding("round16-softmax-grad-columns", SM, "dx[idx] = opgen::from_float<T>("),
+    rounding("round16-gru-r", GRU, "const T rs = opgen::from_float<T>("),
+    rounding("round16-gru-u", GRU, "u[o] = opgen::from_float<T>("),
+    rounding("round16-gru-rh", GRU, "rh[o] = opgen::from_float<T>("),
+    rounding("round16-gru-c", GRU, "const T cs = opgen::from_float<T>("),
+    rounding("round16-gru-h", GRU, "h[o] = opgen::from_float<T>(uv"),
+    rounding("round16-gru-grad-d_c_bar", GRU, "d_c_bar[o] = opgen::from_float<T>("),
+    rounding("round16-gru-grad-d_u_bar", GRU, "d_rbu[2 * b * H + H + j] = opgen::from_float<T>("),
+    rounding("round16-gru-grad-d_r_bar", GRU, "d_rbu[2 * b * H + j] = opgen::from_float<T>("),
+    rounding("round16-gru-grad-d_x", GRU, "d_x[b * I + j] = opgen::from_float<T>("),
+    rounding("round16-gru-grad-d_h_prev", GRU, "d_h_prev[o] = opgen::from_float<T>("),
+    rounding("round16-dml-step", DML, "const T h = opgen::from_float<T>("),
+    Mutant("round16-cudnn-store-rz", K + RNN, "{ *p = __float2half_rn(v); }", "{ *p = __float2half_rz(v); }", EXACT16),
+    Mutant("round16-cudnn-stored-c-rd", K + RNN, "return __half2float(__float2half_rn(v));",
+           "return __half2float(__float2half_rd(v));", EXACT16),
 ]
 
 
@@ -186,9 +247,10 @@ def main() -> int:
                     print(f"KILLED   {mu.id}: opgen generate failed", flush=True)
                     killed += 1
                     continue
-                ok, why = run_tests(copy, TESTS[mu.file], sanitized, args.timeout)
+                tests = mu.tests or TESTS[mu.file]
+                ok, why = run_tests(copy, tests, sanitized, args.timeout)
                 if ok:
-                    ok, why = run_tests(copy, TESTS[mu.file], plain, args.timeout)
+                    ok, why = run_tests(copy, tests, plain, args.timeout)
                 status = "SURVIVED" if ok else "KILLED  "
                 if ok:
                     survivors.append(mu.id)

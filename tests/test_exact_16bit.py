@@ -212,6 +212,30 @@ def test_the_emulated_intrinsics_round_as_cuda(conversions: host.HostModule, dty
         _assert_bits(got, want, x, f"{prefix}_{mode}")
 
 
+def _conversion_mutants() -> list[Any]:
+    """scripts/mutation_test.py's planted rounding modes in _common.cuh's conversions."""
+    import runpy
+
+    mutants = runpy.run_path(str(REPO / "scripts" / "mutation_test.py"))["MUTANTS"]
+    return [mu for mu in mutants if mu.id.startswith("round16-common-host") or mu.id.startswith("round16-common-gpu")]
+
+
+@pytest.mark.parametrize("mutant", _conversion_mutants(), ids=lambda mu: mu.id)
+def test_a_planted_rounding_mode_fails_the_check(mutant: Any) -> None:
+    """The conversion check tells a conversion with another rounding mode apart (the mutation
+    test's own mutants, planted in a copy of _common.cuh: both forms, both 16-bit types)."""
+    common = (REPO / "codegen" / "templates" / "kernels" / "_common.cuh").read_text()
+    assert common.count(mutant.old) == 1, f"{mutant.id}: its text is not in _common.cuh once"
+    source = "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n" + common.replace(mutant.old, mutant.new)
+    form = "host" if "-host-" in mutant.id else "gpu"
+    mod = host.load_module(source + CONVERSION_KERNELS, FORMS[form], name_hint=f"exact_16bit_{mutant.id}")
+    dtype = "float16" if "-half-" in mutant.id else "bfloat16"
+    x = conversion_inputs(dtype)
+    got = _map(mod, "helper_half" if dtype == "float16" else "helper_bf16", x, np.uint16)
+    with pytest.raises(AssertionError, match="values differ"):
+        _assert_bits(got, RNE[dtype](x), x, mutant.id)
+
+
 # ------------------------------------------------------------------ the ops --
 
 @pytest.fixture(autouse=True)
@@ -343,6 +367,12 @@ def test_softmax_grad(scope: Any, dtype: str) -> None:
 BN_CASES = [((2, 6, 7, 37), "NHWC"), ((3, 5, 20, 20), "NCHW"), ((2, 3, 2, 3, 5), "NCDHW")]
 
 
+def _bn_channels(rng: np.random.Generator, shape: tuple[int, ...], fmt: str) -> tuple[int, np.ndarray, np.ndarray]:
+    """The channel count, and a population mean and variance per channel (float32)."""
+    c = shape[-1] if fmt.endswith("C") else shape[1]
+    return c, rng.standard_normal(c).astype(np.float32), rng.uniform(0.5, 2, c).astype(np.float32)
+
+
 @pytest.mark.parametrize("dtype", DTYPES_16)
 @pytest.mark.parametrize("training", [True, False])
 def test_fused_batch_norm(scope: Any, dtype: str, training: bool) -> None:
@@ -350,10 +380,9 @@ def test_fused_batch_norm(scope: Any, dtype: str, training: bool) -> None:
 
     rng = np.random.default_rng(7)
     for shape, fmt in BN_CASES:
-        c = shape[-1] if fmt.endswith("C") else shape[1]
+        c, mean, var = _bn_channels(rng, shape, fmt)
         x = _normal(rng, shape, dtype, loc=2.0)
         scale, offset = rng.standard_normal((2, c)).astype(np.float32)
-        mean, var = rng.standard_normal(c).astype(np.float32), rng.uniform(0.5, 2, c).astype(np.float32)
         check_like_float32(fused_batch_norm_v3, (x, scale, offset, mean, var),
                            {"data_format": fmt, "is_training": training, "epsilon": 1e-3}, ["y"], dtype, scope)
 
@@ -365,10 +394,9 @@ def test_fused_batch_norm_grad(scope: Any, dtype: str, training: bool) -> None:
 
     rng = np.random.default_rng(8)
     for shape, fmt in BN_CASES:
-        c = shape[-1] if fmt.endswith("C") else shape[1]
+        c, mean, var = _bn_channels(rng, shape, fmt)
         dy, x = _normal(rng, shape, dtype), _normal(rng, shape, dtype, loc=1.0)
         scale = rng.standard_normal(c).astype(np.float32)
-        mean, var = rng.standard_normal(c).astype(np.float32), rng.uniform(0.5, 2, c).astype(np.float32)
         check_like_float32(fused_batch_norm_grad_v3, (dy, x, scale, mean, var, np.zeros(0, np.float32)),
                            {"data_format": fmt, "is_training": training, "epsilon": 1e-3}, ["x_backprop"], dtype,
                            scope)
