@@ -1,12 +1,19 @@
 """The host emulation's sanitize build: what host.py needs besides the launch itself.
 
 ``host.set_sanitize(True)`` or ``OPGEN_HOST_SANITIZE=1`` compiles kernel modules with GCC's
-``-fsanitize=kernel-address`` in its out-of-line form (a call before every load and store, which
-the module's glue hands to the runtime: no libasan is involved) and UBSan's checks as traps. The
-runtime then checks every access against the launch's buffers and the block's shared memory,
-tracks races by barrier and warp-sync epochs, and reports the first finding with kernel, block,
-thread and the access's program counter, which this module turns into a source line. See
-emu/README.md ("Sanitize build").
+``-fsanitize=thread`` instrumentation (a call before every load and store, which the module's glue
+hands to the runtime: no libtsan is involved), with the passes that would drop a dead load or a
+store of the value already there turned off, and UBSan's checks as traps. The runtime then checks
+every access against the launch's buffers and the block's shared memory, and reports the first
+finding with kernel, block, thread and the access's program counter, which this module turns into
+a source line.
+
+Racecheck reports every RAW, WAR and WAW on the same bytes of shared memory (elements of a global
+buffer) between two threads that nothing orders, whatever the values and whichever access the
+scheduler ran first: threads of different warps within one ``__syncthreads()`` interval, lanes of
+one warp with no ``__syncwarp()`` or other warp collective of both between them (per-lane vector
+clocks, so a partial-mask sync orders only its lanes), threads of different blocks. Atomics are
+bounds-checked only. See emu/README.md ("Sanitize build").
 """
 
 from __future__ import annotations
@@ -25,10 +32,17 @@ import numpy as np
 
 # -g1: line tables for the source line of a finding. shift-exponent, not shift: CUDA defines
 # shifts of negative values (and cuda_emu.h's __mul24 uses them); only the amount is checked.
+# -fsanitize=thread for its instrumentation alone: a call before every load and store, accesses to
+# thread_local (__shared__) variables at constant offsets included, which kernel-address skips.
+# -static-libtsan with -shared links no runtime at all (the glue defines the hooks). The passes
+# turned off would delete accesses before they are instrumented, whose hazards racecheck reports
+# all the same: a load whose value is dead (DCE, and DSE's clean-up after itself) and a store of
+# the value already there (DSE, DOM, FRE, PRE and its code hoisting).
 FLAGS = (
-    "-DOPGEN_SANITIZE=1", "-g1", "-fsanitize=kernel-address",
-    "--param", "asan-instrumentation-with-call-threshold=0", "--param", "asan-stack=0",
-    "--param", "asan-globals=0",
+    "-DOPGEN_SANITIZE=1", "-g1", "-fsanitize=thread", "-static-libtsan",
+    "--param", "tsan-instrument-func-entry-exit=0",
+    "-fno-tree-dce", "-fno-tree-dse", "-fno-tree-dominator-opts", "-fno-tree-fre", "-fno-tree-pre",
+    "-fno-code-hoisting",
     "-fsanitize=signed-integer-overflow,shift-exponent,alignment", "-fsanitize-undefined-trap-on-error",
     "-fno-crossjumping", "-fno-tree-tail-merge",
 )

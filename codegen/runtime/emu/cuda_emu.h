@@ -221,7 +221,7 @@ OPGEN_WREDUCE(__reduce_xor_sync, unsigned, OPGEN_W_REDUCE_XOR)
 // bodies are not instrumented (atomics never race) and report the access themselves (bounds).
 #ifdef OPGEN_SANITIZE
 static void opgen_san_atomic(const void* p, uint64_t n, const void* pc);  // opgen_emu_glue.h
-#define OPGEN_ATOMIC_FN static __attribute__((noinline, no_sanitize_address, unused))
+#define OPGEN_ATOMIC_FN static __attribute__((noinline, no_sanitize_thread, unused))
 #define OPGEN_ATOMIC_NOTE(p) opgen_san_atomic(p, sizeof(*(p)), __builtin_return_address(0))
 #else
 #define OPGEN_ATOMIC_FN static __forceinline__

@@ -14,7 +14,7 @@
 // Sanitize builds instrument every memory access of the module (see README.md); the glue itself
 // is not kernel code and must not be checked.
 #ifdef OPGEN_SANITIZE
-#define OPGEN_NOSAN __attribute__((no_sanitize_address))
+#define OPGEN_NOSAN __attribute__((no_sanitize_thread))
 #else
 #define OPGEN_NOSAN
 #endif
@@ -143,21 +143,30 @@ static OPGEN_NOSAN void opgen_block_begin(void*, uint64_t shmem, opgen_block_mem
 #define OPGEN_DYN_SMEM_ALIAS(name) asm(".globl " #name "\n\t.hidden " #name "\n\t.set " #name ", opgen_dyn_smem");
 
 // ------------------------------------------------------- sanitize hooks --
-// -fsanitize=kernel-address with asan-instrumentation-with-call-threshold=0 makes GCC call these
-// before every load and store of the module; no libasan is involved. They hand each access to
-// the runtime (bounds, races, uninitialised shared memory), which may switch fibers meanwhile.
+// -fsanitize=thread (the instrumentation only: host_sanitize.FLAGS links no libtsan) makes GCC
+// call these before every load and store of kernel code, shared-memory accesses at constant
+// offsets included (-fsanitize=kernel-address leaves those out for thread_local variables, and
+// __shared__ is thread_local here). They hand each access to the runtime (bounds, races,
+// uninitialised shared memory), which may switch fibers meanwhile.
 #ifdef OPGEN_SANITIZE
 static OPGEN_NOSAN __attribute__((noinline)) void opgen_san(const void* a, uint64_t n, int flags, const void* pc) {
   const opgen_thread_ctx* me = opgen_cur_;
-  if (!me) return;
+  // The store that restores opgen_cur_ after a fiber switch: it still names the fiber that ran last.
+  if (!me || a == static_cast<const void*>(&opgen_cur_)) return;
   opgen_rt_->san_access(me, a, n, flags, pc);
   opgen_cur_ = me;
 }
 #define OPGEN_SAN_HOOKS(N)                                                                  \
-  extern "C" OPGEN_NOSAN void __asan_load##N##_noabort(const void* a) {                    \
+  extern "C" OPGEN_NOSAN void __tsan_read##N(void* a) {                                    \
     opgen_san(a, N, 0, __builtin_return_address(0));                                       \
   }                                                                                        \
-  extern "C" OPGEN_NOSAN void __asan_store##N##_noabort(const void* a) {                   \
+  extern "C" OPGEN_NOSAN void __tsan_write##N(void* a) {                                   \
+    opgen_san(a, N, OPGEN_SAN_WRITE, __builtin_return_address(0));                         \
+  }                                                                                        \
+  extern "C" OPGEN_NOSAN void __tsan_unaligned_read##N(void* a) {                          \
+    opgen_san(a, N, 0, __builtin_return_address(0));                                       \
+  }                                                                                        \
+  extern "C" OPGEN_NOSAN void __tsan_unaligned_write##N(void* a) {                         \
     opgen_san(a, N, OPGEN_SAN_WRITE, __builtin_return_address(0));                         \
   }
 OPGEN_SAN_HOOKS(1)
@@ -166,13 +175,20 @@ OPGEN_SAN_HOOKS(4)
 OPGEN_SAN_HOOKS(8)
 OPGEN_SAN_HOOKS(16)
 #undef OPGEN_SAN_HOOKS
-extern "C" OPGEN_NOSAN void __asan_loadN_noabort(const void* a, size_t n) {
+extern "C" OPGEN_NOSAN void __tsan_read_range(void* a, unsigned long n) {
   opgen_san(a, n, 0, __builtin_return_address(0));
 }
-extern "C" OPGEN_NOSAN void __asan_storeN_noabort(const void* a, size_t n) {
+extern "C" OPGEN_NOSAN void __tsan_write_range(void* a, unsigned long n) {
   opgen_san(a, n, OPGEN_SAN_WRITE, __builtin_return_address(0));
 }
-extern "C" OPGEN_NOSAN void __asan_handle_no_return() {}
+// (GCC also calls these; none of them is an access of kernel data.)
+extern "C" OPGEN_NOSAN void __tsan_init() {}
+extern "C" OPGEN_NOSAN void __tsan_func_entry(void*) {}
+extern "C" OPGEN_NOSAN void __tsan_func_exit() {}
+extern "C" OPGEN_NOSAN void __tsan_vptr_update(void*, void*) {}
+extern "C" OPGEN_NOSAN void __tsan_vptr_read(void*) {}
+extern "C" OPGEN_NOSAN void __tsan_atomic_thread_fence(int) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+extern "C" OPGEN_NOSAN void __tsan_atomic_signal_fence(int) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
 static OPGEN_NOSAN void opgen_san_atomic(const void* p, uint64_t n, const void* pc) {
   opgen_san(p, n, OPGEN_SAN_WRITE | OPGEN_SAN_ATOMIC, pc);
 }
