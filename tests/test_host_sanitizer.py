@@ -4,11 +4,10 @@ source line; clean kernels report nothing. Every kernel here is plain CUDA."""
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pytest
 from conftest import host_random_order
+from sanitizer_helpers import f32, fails, in_order, run, sanitized_module  # noqa: F401 (in_order: autouse)
 
 from codegen.runtime import host
 
@@ -146,35 +145,7 @@ extern "C" __global__ void scratch_race(float* scratch, float* y) {
 
 @pytest.fixture(scope="module")
 def mod(tmp_path_factory):
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("OPGEN_CACHE_DIR", str(tmp_path_factory.mktemp("opgen-cache")))
-        yield host.load_module(SOURCE, name_hint="sanitizer_tests", sanitize=True)
-
-
-@pytest.fixture(autouse=True)
-def in_order(monkeypatch):
-    """In-order scheduling unless a test asks otherwise; the previous setting comes back after."""
-    monkeypatch.setattr(host, "_random_seed", host._random_seed)
-    host.set_random_order(None)
-
-
-def run(mod, name, grid, block, args, shared_mem=0):
-    mod.get_function(name)((grid,), (block,), args, shared_mem=shared_mem)
-
-
-def fails(mod, name, grid, block, args, *patterns, shared_mem=0):
-    """Runs a planted bug; its report must name the kernel, a block and a thread, and match every pattern."""
-    with pytest.raises(host.HostKernelError) as e:
-        run(mod, name, grid, block, args, shared_mem)
-    msg = str(e.value)
-    assert f"kernel '{name}' block (" in msg and " thread (" in msg, msg
-    for pattern in patterns:
-        assert re.search(pattern, msg), f"{pattern!r} not in:\n{msg}"
-    return msg
-
-
-def f32(n, value=0.0):
-    return np.full(n, value, np.float32)
+    yield from sanitized_module(SOURCE, "sanitizer_tests", tmp_path_factory)
 
 
 # ------------------------------------------------------------------ memcheck --
@@ -238,7 +209,8 @@ def test_static_shared_memory_above_48_kib_is_refused(mod):
 
 def test_syncwarp_instead_of_syncthreads_is_a_race(mod):
     fails(mod, "reverse_syncwarp", 1, 64, (f32(64),),
-          r"data race on shared memory 'reverse_syncwarp::s' at byte 252 \(of 256\): this thread reads it while "
+          r"data race on shared memory 'reverse_syncwarp::s' at byte 252 \(of 256\): RAW \(read after write\) "
+          r"hazard: this thread reads it while "
           r"thread \(63,0,0\) wrote it", r"no __syncthreads\(\) between them")
 
 
@@ -250,7 +222,8 @@ def test_missing_barrier_is_caught_even_in_one_warp(mod):
 
 
 def test_write_after_read_race(mod):
-    fails(mod, "overwrite_read", 1, 64, (f32(64),), r"this thread writes it while thread \(\d+,0,0\) read it")
+    fails(mod, "overwrite_read", 1, 64, (f32(64),), r"WAR \(write after read\) hazard: this thread writes it while "
+          r"thread \(\d+,0,0\) read it")
 
 
 def test_global_memory_race_within_a_block_and_across_blocks(mod):

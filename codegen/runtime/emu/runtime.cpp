@@ -39,7 +39,9 @@ struct Fiber {
   int wop, warg, wwidth;
   unsigned wmask;
   uint64_t wval, wres;
-  uint32_t wep;  // sanitize: warp-sync clock (raised past every lane's at each completed collective)
+  // Sanitize: vector clock over the lanes of its warp. vc[own lane] counts this lane's completed
+  // warp collectives (from 1); vc[k] is the latest clock of lane k this lane is ordered after.
+  uint32_t vc[32];
 #ifdef OPGEN_ASM_SWITCH
   void* sp;
 #else
@@ -113,16 +115,19 @@ __thread bool tls_in_batch __attribute__((tls_model("initial-exec")));
 size_t g_page = 4096;
 
 // ------------------------------------------------------- sanitize state --
-// Race detection shadow: per byte, the last write and the last read(s) that no later access has
-// been ordered after. Ids are global linear thread ids + 1 (0: none); reads by several threads
-// that are not ordered with each other are summarised (same warp / same block / several blocks).
+// Race detection shadow, per byte (per element of a global buffer): the last write, and the reads
+// since then that no later access has been ordered after. Ids are global linear thread ids + 1
+// (0: none); clocks are the accessing lane's own vector-clock entry. Reads are kept as
+//   A: r_id, with r_lanes the lanes of r_id's warp that read (r_clk the largest of their clocks), and
+//   B: r_id2, one reader of another warp than A's, or 0.
+// Exact for hazards between warps: any access of an interval holding A and B is in another warp
+// (or block) than at least one of them. Within A's warp the largest clock stands for every lane's:
+// that never orders a read that was not (no miss), and equals each lane's clock while its warp only
+// syncs whole (after a partial-mask sync it may report a read that was ordered).
 struct Shadow {
-  uint32_t w_id, w_bep, w_wep;
-  uint32_t r_id, r_bep, r_wep;
+  uint32_t w_id, w_bep, w_clk;
+  uint32_t r_id, r_bep, r_clk, r_lanes, r_id2;
 };
-constexpr uint32_t kMultiWarp = 0x80000000u;  // | global warp index
-constexpr uint32_t kMultiBlock = 0xFFFFFFFEu;  // r_wep holds the block
-constexpr uint32_t kMultiGrid = 0xFFFFFFFFu;
 constexpr uint64_t kStaticSmemLimit = 48 * 1024;
 
 struct SanBuf {
@@ -139,7 +144,7 @@ struct SanLaunch {
   unsigned char* var_used;
   uint64_t static_used;
   uint64_t dyn_stamp;
-  bool races;  // thread ids fit the shadow's 31 bits
+  bool races;  // thread ids fit the shadow's 32 bits
 };
 SanLaunch g_san;
 const void* g_api_addr;  // the runtime's function table, which kernel code reads
@@ -462,6 +467,21 @@ uint64_t shfl_source(const Fiber* base, const Fiber* g, unsigned group, int op) 
   return base[j].wval;
 }
 
+// Sanitize: a completed collective orders its lanes: each gets the join of their vector clocks,
+// then a new own clock (what each accesses next comes after everything each did before).
+void join_clocks(Fiber* base, unsigned group) {
+  uint32_t join[32] = {};
+  for (unsigned m = group; m; m &= m - 1) {
+    const uint32_t* vc = base[__builtin_ctz(m)].vc;
+    for (int k = 0; k < 32; ++k) join[k] = vc[k] > join[k] ? vc[k] : join[k];
+  }
+  for (unsigned m = group; m; m &= m - 1) {
+    const int lane = __builtin_ctz(m);
+    memcpy(base[lane].vc, join, sizeof join);
+    base[lane].vc[lane]++;
+  }
+}
+
 // Completes the collective of the lanes in `mask` if all of them have arrived.
 void try_complete_warp(Worker* w, unsigned warp, unsigned mask, Fiber* caller) {
   Warp* wp = &w->warps[warp];
@@ -503,13 +523,9 @@ void try_complete_warp(Worker* w, unsigned warp, unsigned mask, Fiber* caller) {
     red = acc;
   }
   bool all_equal = true;
-  uint32_t clock = 0;
-  for (unsigned m = group; m; m &= m - 1) {
-    const Fiber* g = &base[__builtin_ctz(m)];
-    if (g->wval != base[first].wval) all_equal = false;
-    clock = g->wep > clock ? g->wep : clock;
-  }
-  for (unsigned m = group; m; m &= m - 1) base[__builtin_ctz(m)].wep = clock + 1;  // the lanes are now ordered
+  for (unsigned m = group; m; m &= m - 1)
+    if (base[__builtin_ctz(m)].wval != base[first].wval) all_equal = false;
+  if (w->san) join_clocks(base, group);
   for (unsigned m = group; m; m &= m - 1) {
     Fiber* g = &base[__builtin_ctz(m)];
     switch (op) {
@@ -677,32 +693,38 @@ size_t append_pc(char* buf, size_t cap, size_t p, const void* pc) {
 }
 
 struct Who {
-  uint32_t id, bep, wep;
+  uint32_t id, bep, clk;
+  unsigned lane;
   uint64_t block, gwarp;
+  const uint32_t* vc;
 };
 
 uint64_t block_of(uint32_t id, unsigned n) { return (id - 1) / n; }
 uint64_t gwarp_of(uint32_t id, unsigned n) { return block_of(id, n) * ((n + 31) / 32) + ((id - 1) % n) / 32; }
+unsigned lane_of(uint32_t id, unsigned n) { return ((id - 1) % n) & 31u; }
 
-// Is the recorded access (id, bep, wep) ordered before the current access of `me`?
-bool ordered(uint32_t id, uint32_t bep, uint32_t wep, const Who& me, unsigned n) {
-  if (id == me.id) return true;
-  if (id == kMultiGrid) return false;
-  if (id == kMultiBlock) return wep == static_cast<uint32_t>(me.block) && me.bep > bep;
-  const uint64_t nw = (n + 31) / 32;
-  const uint64_t gw = (id & kMultiWarp) ? (id & ~kMultiWarp) : gwarp_of(id, n);
-  if (gw / nw != me.block) return false;   // blocks of one launch are never ordered
-  if (me.bep > bep) return true;           // a __syncthreads() came between
-  return gw == me.gwarp && me.wep > wep;   // a warp collective of both lanes came between
+// Are the recorded accesses of thread `id` and the lanes `lanes` of its warp (at clocks up to
+// `clk`, in barrier interval `bep`) all ordered before the current access of `me`? A barrier orders
+// a whole block; a warp collective its lanes (vector clocks); blocks of a launch never are.
+// Returns the first lane of `lanes` found unordered with `me`, -1 if all are ordered.
+int unordered_lane(uint32_t id, uint32_t bep, uint32_t clk, uint32_t lanes, const Who& me, unsigned n) {
+  if (id == me.id && lanes == (1u << me.lane)) return -1;
+  const uint64_t gw = gwarp_of(id, n);
+  if (gw / ((n + 31) / 32) != me.block) return static_cast<int>(lane_of(id, n));
+  if (me.bep > bep) return -1;  // a __syncthreads() came between
+  if (gw != me.gwarp) return static_cast<int>(lane_of(id, n));
+  for (uint32_t m = lanes & ~(1u << me.lane); m; m &= m - 1)  // program order for the own lane
+    if (me.vc[__builtin_ctz(m)] < clk) return __builtin_ctz(m);
+  return -1;
+}
+
+bool ordered_before(uint32_t id, uint32_t bep, uint32_t clk, const Who& me, unsigned n) {
+  return unordered_lane(id, bep, clk, 1u << lane_of(id, n), me, n) < 0;
 }
 
 // "thread (x,y,z)" or "thread (x,y,z) of block (a,b,c)" for a recorded id.
 size_t describe_id(Worker* w, char* buf, size_t cap, size_t p, uint32_t id, const Who& me) {
   const unsigned n = w->n;
-  if (id == kMultiGrid) return appendf(buf, cap, p, "threads of several blocks");
-  if (id == kMultiBlock) return appendf(buf, cap, p, "several threads of different warps");
-  if (id & kMultiWarp) return appendf(buf, cap, p, "several threads of warp %llu",
-                                      static_cast<unsigned long long>((id & ~kMultiWarp) % ((n + 31) / 32)));
   const opgen_launch_cfg* c = w->desc->cfg;
   const unsigned t = (id - 1) % n, bx = c->block[0], by = c->block[1];
   p = appendf(buf, cap, p, "thread (%u,%u,%u)", t % bx, (t / bx) % by, t / (bx * by));
@@ -715,21 +737,32 @@ size_t describe_id(Worker* w, char* buf, size_t cap, size_t p, uint32_t id, cons
   return p;
 }
 
+// The hazard's kind, as compute-sanitizer's racecheck names it: the earlier access, then this one.
+const char* hazard_kind(bool write, bool other_wrote) {
+  return !write ? "RAW (read after write)" : other_wrote ? "WAW (write after write)" : "WAR (write after read)";
+}
+
 [[noreturn]] void report_race(Fiber* f, const Who& me, const char* space, const char* name, uint64_t off,
                               uint64_t size, bool write, uint32_t other, bool other_wrote, const void* pc) {
   Worker* w = f->w;
   char who[160];
   describe_id(w, who, sizeof who, 0, other, me);
-  const bool cross_block = other != kMultiBlock && other != kMultiGrid && !(other & kMultiWarp) &&
-                           block_of(other, w->n) != me.block;
-  const char* why = cross_block || other == kMultiGrid
-                        ? "blocks of one launch run in no defined order"
-                        : "no __syncthreads() between them (__syncwarp() and warp collectives only order the lanes "
-                          "of one warp)";
-  san_fail(f, pc, "data race on %s '%s' at byte %llu (of %llu): this thread %s it while %s %s it, unordered: %s",
+  const uint64_t other_block = block_of(other, w->n);
+  const char* why = other_block != me.block ? "blocks of one launch run in no defined order"
+                    : gwarp_of(other, w->n) != me.gwarp
+                        ? "no __syncthreads() between them (__syncwarp() and warp collectives only order the "
+                          "lanes of one warp)"
+                        : "the same warp, but no __syncwarp() or warp collective of both lanes between them "
+                          "(lanes of a warp run independently)";
+  san_fail(f, pc,
+           "data race on %s '%s' at byte %llu (of %llu): %s hazard: this thread %s it while %s %s it, "
+           "unordered: %s",
            space, name, static_cast<unsigned long long>(off), static_cast<unsigned long long>(size),
-           write ? "writes" : "reads", who, other_wrote ? "wrote" : "read", why);
+           hazard_kind(write, other_wrote), write ? "writes" : "reads", who, other_wrote ? "wrote" : "read", why);
 }
+
+// The thread of lane `lane` of the warp of recorded id `id`.
+uint32_t lane_id(uint32_t id, int lane, unsigned n) { return id - lane_of(id, n) + static_cast<unsigned>(lane); }
 
 // Race (and, for shared memory, initialisation) check of bytes [off, off + len) of a region.
 // One shadow entry per `granule` bytes (a global buffer's element size: less shadow to touch).
@@ -740,53 +773,47 @@ void check_races(Fiber* f, Shadow* sh, uint64_t off, uint64_t len, int flags, co
   Who me;
   me.id = static_cast<uint32_t>(w->lin * n + f->ctx.linear + 1);
   me.bep = w->bep;
-  me.wep = f->wep;
+  me.lane = f->ctx.lane;
+  me.clk = f->vc[me.lane];
+  me.vc = f->vc;
   me.block = w->lin;
   me.gwarp = w->lin * ((n + 31) / 32) + f->ctx.warp;
+  const uint32_t my_lane = 1u << me.lane;
   const bool write = flags & OPGEN_SAN_WRITE;
   for (uint64_t i = off / granule; i <= (off + len - 1) / granule; ++i) {
     Shadow& s = sh[i];
     const uint64_t byte = i * granule < off ? off : i * granule;  // for messages
-    if (write) {
-      if (s.w_id && !ordered(s.w_id, s.w_bep, s.w_wep, me, n))
-        report_race(f, me, space, name, byte, region_size, true, s.w_id, true, pc);
-      if (s.r_id && !ordered(s.r_id, s.r_bep, s.r_wep, me, n))
-        report_race(f, me, space, name, byte, region_size, true, s.r_id, false, pc);
-      s.w_id = me.id;
-      s.w_bep = me.bep;
-      s.w_wep = me.wep;
-      s.r_id = 0;
-      continue;
-    }
-    if (shared && !s.w_id)
+    if (s.w_id && !ordered_before(s.w_id, s.w_bep, s.w_clk, me, n))
+      report_race(f, me, space, name, byte, region_size, write, s.w_id, true, pc);
+    if (!write && shared && !s.w_id)
       san_fail(f, pc,
                "read of uninitialised shared memory: byte %llu of '%s' (%llu bytes) was not written by any thread "
                "of this block before this read",
                static_cast<unsigned long long>(byte), name, static_cast<unsigned long long>(region_size));
-    if (s.w_id && !ordered(s.w_id, s.w_bep, s.w_wep, me, n))
-      report_race(f, me, space, name, byte, region_size, false, s.w_id, true, pc);
-    if (!s.r_id || ordered(s.r_id, s.r_bep, s.r_wep, me, n)) {
-      s.r_id = me.id;
-      s.r_bep = me.bep;
-      s.r_wep = me.wep;
+    const int a_lane = s.r_id ? unordered_lane(s.r_id, s.r_bep, s.r_clk, s.r_lanes, me, n) : -1;
+    // B is in another warp than A: unordered unless a barrier orders the interval (same block).
+    const bool b_ordered = !s.r_id2 || ordered_before(s.r_id2, s.r_bep, ~0u, me, n);
+    if (write) {
+      if (a_lane >= 0) report_race(f, me, space, name, byte, region_size, true, lane_id(s.r_id, a_lane, n), false, pc);
+      if (!b_ordered) report_race(f, me, space, name, byte, region_size, true, s.r_id2, false, pc);
+      s.w_id = me.id;
+      s.w_bep = me.bep;
+      s.w_clk = me.clk;
+      s.r_id = s.r_id2 = 0;
       continue;
     }
-    // Concurrent readers: keep the weakest summary that still orders a later writer correctly.
-    uint64_t gw = ~0ull, blk = ~0ull;
-    if (s.r_id == kMultiBlock) blk = s.r_wep;
-    else if (s.r_id != kMultiGrid) {
-      gw = (s.r_id & kMultiWarp) ? (s.r_id & ~kMultiWarp) : gwarp_of(s.r_id, n);
-      blk = gw / ((n + 31) / 32);
-    }
-    s.r_bep = me.bep < s.r_bep ? me.bep : s.r_bep;
-    if (gw == me.gwarp) {
-      s.r_id = kMultiWarp | static_cast<uint32_t>(gw);
-      s.r_wep = me.wep > s.r_wep ? me.wep : s.r_wep;
-    } else if (blk == me.block) {
-      s.r_id = kMultiBlock;
-      s.r_wep = static_cast<uint32_t>(blk);
-    } else {
-      s.r_id = kMultiGrid;
+    if (a_lane < 0) {  // A (every read of its lanes) is ordered before this read, which stands for it
+      s.r_id = me.id;
+      s.r_bep = me.bep;
+      s.r_clk = me.clk;
+      s.r_lanes = my_lane;
+      if (b_ordered) s.r_id2 = 0;
+    } else if (gwarp_of(s.r_id, n) == me.gwarp) {  // another lane of A's warp
+      s.r_lanes |= my_lane;
+      s.r_clk = me.clk > s.r_clk ? me.clk : s.r_clk;
+      s.r_bep = me.bep < s.r_bep ? me.bep : s.r_bep;
+    } else if (b_ordered) {  // another warp than A's: the B to keep
+      s.r_id2 = me.id;
     }
   }
 }
@@ -1035,7 +1062,8 @@ void run_block(Worker* w, uint64_t lin) {
     f->w = w;
     f->state = F_RUNNABLE;
     f->bar_result = 0;
-    f->wep = 0;
+    memset(f->vc, 0, sizeof f->vc);
+    f->vc[f->ctx.lane] = 1;
     prepare_fiber(w, f, i);
     w->order[i] = i;
   }
@@ -1272,7 +1300,7 @@ bool san_begin(const opgen_launch_cfg* c) {
   g_san.cfg = c;
   const uint64_t threads = static_cast<uint64_t>(c->grid[0]) * c->grid[1] * c->grid[2] * c->block[0] * c->block[1] *
                            c->block[2];
-  g_san.races = threads < kMultiWarp - 1;  // ids (thread + 1) and warp indices fit 31 bits
+  g_san.races = threads < 0xFFFFFFFFull;  // ids (thread + 1) fit 32 bits
   g_san.nbufs = c->nbuffers;
   g_san.bufs = static_cast<SanBuf*>(calloc(c->nbuffers + 1, sizeof(SanBuf)));
   g_san.var_stamp = static_cast<uint64_t*>(calloc(c->nvars + 1, sizeof(uint64_t)));
