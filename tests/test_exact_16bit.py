@@ -622,37 +622,103 @@ def _one_per_column(rng: np.random.Generator, rows: int, cols: int) -> np.ndarra
     return np.ascontiguousarray(_one_per_row(rng, cols, rows).T)
 
 
-@pytest.mark.parametrize("mode", ["rnn_relu", "rnn_tanh", "lstm", "gru"])
-def test_cudnn_rnn_backprop(scope: Any, mode: str) -> None:
-    """One step of one sequence, both directions. The float32 op gets the float16 forward's
-    reserve space (so both start from the stored activations and states), and every product of
-    the backward is one exact term per element: W (the forward direction's; the other's is zero)
-    and R with one ±1 per column, x and h0 ±1, one row for the weight and bias
-    gradients."""
-    from generated import cudnn_rnn_backprop_v3
+def _signs(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+    return rng.choice(np.array([-1, 1], np.float16), shape)
 
-    rng = np.random.default_rng(len(mode) + 10)
-    g, h, i = CUDNN_GATES[mode], 27, 32  # runs of 8 and a tail; 32 input gradients
-    # the backward direction's W zero: input_backprop sums the directions' products, and two
-    # terms each rounded from the gradients the kernel stored are no longer one exact term
-    w = np.stack([_one_per_column(rng, g * h, i).reshape(g, h, i), np.zeros((g, h, i), np.float16)])
-    r = np.stack([_one_per_column(rng, g * h, h).reshape(g, h, h) for _ in range(2)])
-    if mode == "gru":  # dh_prev = dh∘u (stored) + dg·R: R = 0 leaves the one stored term
-        r[:] = 0
-    b_w, b_r = rng.standard_normal((2, 2, g, h)).astype(np.float16)
-    x = rng.choice(np.array([-1, 1], np.float16), (1, 1, i))
-    h0 = rng.choice(np.array([-1, 1], np.float16), (2, 1, h))
-    c0 = rng.standard_normal((2, 1, h)).astype(np.float16) if mode == "lstm" else np.zeros(0, np.float16)
+
+def _one_backward_step(rng: np.random.Generator, mode: str, x: np.ndarray, h0: np.ndarray, params: np.ndarray,
+                       scope: Any, **attrs: Any) -> tuple[Any, Any]:
+    """CudnnRNNBackpropV3 after one float16 forward step of one sequence in both directions, in
+    float16 and in float32 on the same values, the float32 op given the float16 forward's reserve
+    space (so that both start from the stored activations and states)."""
+    from generated import cudnn_rnn_backprop_v3, cudnn_rnn_v3
+
+    kw = {"rnn_mode": mode, "direction": "bidirectional", "scope": scope, **attrs}
+    c0 = rng.standard_normal(h0.shape).astype(np.float16) if mode == "lstm" else np.zeros(0, np.float16)
     lengths = np.array([1], np.int32)
-    fw, _ = _cudnn_forward(mode, x, h0, c0, (w, r, b_w, b_r), lengths, scope)
+    fw = cudnn_rnn_v3(x, h0, c0, params, lengths, **kw)
     # dh + dy: magnitudes apart, so that their float sum (rnn_relu's gradient) needs more bits
     dy = rng.standard_normal(fw.output.shape).astype(np.float16)
     dh = (rng.standard_normal(fw.output_h.shape) * 0.3).astype(np.float16)
     dc = rng.standard_normal(fw.output_c.shape).astype(np.float16)
-    args = (x, h0, c0, _cudnn_params(w, r, b_w, b_r), lengths, fw.output, fw.output_h, fw.output_c, dy, dh, dc,
-            fw.reserve_space, fw.host_reserved)
-    out = _cudnn(cudnn_rnn_backprop_v3, mode, *args, scope=scope)
-    twin = _cudnn(cudnn_rnn_backprop_v3, mode, *(_upcast(a) for a in args), scope=scope)
+    args = (x, h0, c0, params, lengths, fw.output, fw.output_h, fw.output_c, dy, dh, dc, fw.reserve_space,
+            fw.host_reserved)
+    return cudnn_rnn_backprop_v3(*args, **kw), cudnn_rnn_backprop_v3(*(_upcast(a) for a in args), **kw)
+
+
+def _recurrent_weights(rng: np.random.Generator, mode: str, g: int, h: int) -> np.ndarray:
+    """R with one ±1 per column (dh_prev = dG·R, one exact term); zero for gru, whose dh_prev is
+    dh∘u (stored) + dG·R, two terms: R = 0 leaves the one stored term."""
+    r = np.stack([_one_per_column(rng, g * h, h).reshape(g, h, h) for _ in range(2)])
+    return 0 * r if mode == "gru" else r
+
+
+@pytest.mark.parametrize("mode", ["rnn_relu", "rnn_tanh", "lstm", "gru"])
+def test_cudnn_rnn_backprop(scope: Any, mode: str) -> None:
+    """One step: every product of the backward is one exact term per element (W, the forward
+    direction's, with one ±1 per column; the other direction's W zero, since input_backprop sums
+    the directions' products; x and h0 ±1; one row for the weight and bias gradients)."""
+    rng = np.random.default_rng(len(mode) + 10)
+    g, h, i = CUDNN_GATES[mode], 27, 32  # runs of 8 and a tail; 32 input gradients
+    w = np.stack([_one_per_column(rng, g * h, i).reshape(g, h, i), np.zeros((g, h, i), np.float16)])
+    b_w, b_r = rng.standard_normal((2, 2, g, h)).astype(np.float16)
+    params = _cudnn_params(w, _recurrent_weights(rng, mode, g, h), b_w, b_r)
+    out, twin = _one_backward_step(rng, mode, _signs(rng, (1, 1, i)), _signs(rng, (2, 1, h)), params, scope)
     names = ["input_backprop", "input_h_backprop", "params_backprop"] + ["input_c_backprop"] * (mode == "lstm")
     for name in names:
         assert_rounded_once(getattr(out, name), getattr(twin, name), "float16", f"cudnn_rnn_backprop_v3 {mode}: {name}")
+
+
+@pytest.mark.parametrize("mode", ["rnn_tanh", "lstm", "gru"])
+def test_cudnn_rnn_backprop_skip_input(scope: Any, mode: str) -> None:
+    """skip_input: the input's gradient is the sum of the gates' stored gradients (the input side,
+    which the bias gradients of this one step return exactly), the forward direction's rounded to
+    float16 before the backward direction's are added to it."""
+    rng = np.random.default_rng(len(mode) + 20)
+    g, h = CUDNN_GATES[mode], 27
+    r = _recurrent_weights(rng, mode, g, h)
+    b_w, b_r = rng.standard_normal((2, 2, g, h)).astype(np.float16)
+    params = np.concatenate([r.ravel()] + [np.concatenate([b_w[d].ravel(), b_r[d].ravel()]) for d in range(2)])
+    out, twin = _one_backward_step(rng, mode, _signs(rng, (1, 1, h)), _signs(rng, (2, 1, h)), params, scope,
+                                   input_mode="skip_input")
+    assert_rounded_once(out.params_backprop, twin.params_backprop, "float16", f"skip_input {mode}: params_backprop")
+    biases = _f32(out.params_backprop)[r.size:].reshape(2, 2, g, h)  # [direction, W|R side, gate, unit]
+    s = np.zeros(h, np.float32)
+    for q in range(g):
+        s = s + biases[0, 0, q]
+    s = _rounded(s)  # the forward direction's sum, stored
+    for q in range(g):
+        s = s + biases[1, 0, q]
+    assert_rounded_once(out.input_backprop.reshape(h), s, "float16", f"skip_input {mode}: input_backprop")
+
+
+def test_cudnn_rnn_dropout_layer_input(scope: Any) -> None:
+    """Two layers, training with dropout 0.25: the second layer's input in the reserve space is the
+    first layer's stored output times the float 1/(1 − 0.25) where the mask keeps it, rounded once."""
+    from generated import cudnn_rnn_v3
+
+    rng = np.random.default_rng(30)
+    steps, batch, h, i, dropout = 4, 3, CUDNN_H, CUDNN_I, 0.25
+    x, h0 = _dyadic(rng, (steps, batch, i), 0.25, 4), _dyadic(rng, (4, batch, h), 0.25, 4)
+    w0, w1 = _dyadic(rng, (2, h, i), 0.125, 4), _dyadic(rng, (2, h, 2 * h), 0.125, 4)
+    r = _dyadic(rng, (4, h, h), 0.125, 4)
+    biases = rng.standard_normal((4, 2, h)).astype(np.float16)
+    params = np.concatenate([w0[0].ravel(), r[0].ravel(), w0[1].ravel(), r[1].ravel(), w1[0].ravel(), r[2].ravel(),
+                             w1[1].ravel(), r[3].ravel(), biases.ravel()])
+    lengths = np.array([4, 2, 1], np.int32)
+    out = cudnn_rnn_v3(x, h0, np.zeros(0, np.float16), params, lengths, rnn_mode="rnn_tanh",
+                       direction="bidirectional", dropout=dropout, seed=5, seed2=7, scope=scope)
+    reserve = _f32(out.reserve_space)
+    rows, width, slots = steps * batch, 2 * h, (steps + 1) * batch * h  # a pseudo-layer: its h slots
+    layer_input = reserve[4 * slots: 4 * slots + rows * width].reshape(steps, batch, 2, h)
+    mask = reserve[4 * slots + rows * width: 4 * slots + 2 * rows * width].reshape(steps, batch, 2, h)
+    scale = np.float32(1) / (np.float32(1) - np.float32(dropout))
+    want = np.zeros_like(layer_input)
+    for d in range(2):
+        hs = reserve[d * slots: (d + 1) * slots].reshape(steps + 1, batch, h)  # slot t + 1 − d: after time t
+        state = hs[1:] if d == 0 else hs[:-1]
+        valid = (np.arange(steps)[:, None] < lengths[None, :])[:, :, None]
+        want[:, :, d] = np.where(valid, state, np.float32(0)) * np.where(mask[:, :, d] != 0, scale, np.float32(0))
+    assert np.any(mask == 0) and np.any(mask != 0)
+    got = out.reserve_space[4 * slots: 4 * slots + rows * width].reshape(steps, batch, 2, h)
+    assert_rounded_once(got, want, "float16", "cudnn_rnn_v3: the dropped-out layer input")
