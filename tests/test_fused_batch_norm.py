@@ -78,11 +78,14 @@ CASES_4D = [
     (4, (8, 8), 2),    # m = 256: exactly one block
     (2, (1, 1), 3),    # m = 2
     (1, (1, 1), 3),    # m = 1: Bessel divides by max(m − 1, 1) = 1, σ² = 0
+    (3, (5, 7), 17),   # channels-first gradient, cpu plan: a block per channel (grad_channels), rows of 35
+    (2, (6, 6), 16),   # its smallest C: rows of 36 = 2 runs of 16 and 4 more
 ]
 CASES_5D = [
     (2, (3, 4, 5), 3),  # m = 120
     (1, (2, 7, 9), 1),  # m = 126, C = 1
     (2, (1, 2, 3), 4),  # m = 12
+    (2, (2, 3, 3), 16),  # rows of 18 (channels-first: grad_channels)
 ]
 
 
@@ -1026,15 +1029,16 @@ NON_FINITE = {"nan": [np.nan], "inf": [np.inf], "-inf": [-np.inf], "inf-and-minu
 @pytest.mark.parametrize("factor", [1.0, 0.3])
 @pytest.mark.parametrize("data_format", ["NHWC", "NCHW"])
 @pytest.mark.parametrize("values", list(NON_FINITE), ids=list(NON_FINITE))
-def test_non_finite_values_propagate_as_in_torch(plan_scope, data_format, values, factor, is_training):
+@pytest.mark.parametrize("channels", [3, 17])  # NCHW on the cpu plan: three launches, or a block per channel
+def test_non_finite_values_propagate_as_in_torch(plan_scope, data_format, values, factor, is_training, channels):
     """Issue 20 item 2: NaN or ±inf in one channel of x gave batch_variance = reserve_space_2 = 0
     (fmaxf(NaN, 0)) and y = −inf. As in PyTorch, in every output of the op and its gradient: the
     channel's mean is the sum's (±inf, or NaN), its variance NaN, its y, x_backprop and
     scale_backprop NaN, its offset_backprop finite; in inference only the elements of x that are
     not finite give NaN (and the gradient does not read x). The other channels are untouched."""
     torch = pytest.importorskip("torch")
-    rng = _rng("non-finite", data_format, values, factor, is_training)
-    x, scale, offset, mean, variance = _inputs(rng, data_format, 2, (5, 67), 3, "float32")
+    rng = _rng("non-finite", data_format, values, factor, is_training, channels)
+    x, scale, offset, mean, variance = _inputs(rng, data_format, 2, (5, 67), channels, "float32")
     for k, v in enumerate(NON_FINITE[values]):
         _set_in_channel(x, data_format, 1, 17 + 101 * k, v)
     dy = _f32(rng.normal(size=x.shape))
@@ -1068,23 +1072,73 @@ def test_non_finite_values_propagate_as_in_torch(plan_scope, data_format, values
     same("scale_backprop", g.scale_backprop, wt.grad.numpy(), atol=1e-3)
     same("offset_backprop", g.offset_backprop, bt.grad.numpy(), atol=1e-3)
     assert np.isfinite(_f64(g.offset_backprop)).all()
+    others = [k for k in range(channels) if k != 1]
     for name in ("y", "x_backprop"):  # the other channels' elements are all finite
         a = np.moveaxis(_f64(getattr(out if name == "y" else g, name)), channel_axis(data_format), -1)
-        assert np.isfinite(a[..., [0, 2]]).all(), name
+        assert np.isfinite(a[..., others]).all(), name
 
 
 @pytest.mark.parametrize("plan_scope", PLANS, indirect=True)
 @pytest.mark.parametrize("data_format", ["NHWC", "NCHW"])
-def test_non_finite_y_backprop_propagates_as_in_torch(plan_scope, data_format):
+@pytest.mark.parametrize("channels", [3, 16])
+def test_non_finite_y_backprop_propagates_as_in_torch(plan_scope, data_format, channels):
     """A NaN in y_backprop makes the channel's x_backprop and both sums NaN (PyTorch's)."""
-    rng = _rng("nan-dy", data_format)
-    x, scale, offset, mean, variance = _inputs(rng, data_format, 2, (3, 5), 3, "float32")
+    rng = _rng("nan-dy", data_format, channels)
+    x, scale, offset, mean, variance = _inputs(rng, data_format, 2, (3, 5), channels, "float32")
     dy = _f32(rng.normal(size=x.shape))
     _set_in_channel(dy, data_format, 1, 4, np.nan)
     rs1, rs2 = _train_reserve_spaces(x, scale, offset, mean, variance, epsilon=EPS, data_format=data_format)
     g = fused_batch_norm_grad_v3(dy, x, scale, rs1, rs2, np.zeros(0, np.float32), epsilon=EPS,
                                  data_format=data_format, scope=plan_scope)
     dx = np.moveaxis(_f64(g.x_backprop), channel_axis(data_format), -1)
-    assert np.isnan(dx[..., 1]).all() and np.isfinite(dx[..., [0, 2]]).all()
+    others = [k for k in range(channels) if k != 1]
+    assert np.isnan(dx[..., 1]).all() and np.isfinite(dx[..., others]).all()
     assert np.isnan(_f64(g.scale_backprop)[1]) and np.isnan(_f64(g.offset_backprop)[1])
-    assert np.isfinite(_f64(g.scale_backprop)[[0, 2]]).all() and np.isfinite(_f64(g.offset_backprop)[[0, 2]]).all()
+    assert np.isfinite(_f64(g.scale_backprop)[others]).all() and np.isfinite(_f64(g.offset_backprop)[others]).all()
+
+
+# ---------------------------------------------------------------------------------------------
+# The cpu plan's gradient of channels-first data: a block per channel (grad_channels)
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("data_format", "shape", "kernels"), [
+    ("NCHW", (2, 16, 3, 5), ["grad_channels"]),  # 16 channels, rows of 15: one launch
+    ("NCDHW", (1, 20, 2, 1, 1), ["grad_channels"]),  # rows of 2
+    ("NCHW", (2, 15, 3, 5), ["grad_partials_sliced", "grad_finalize", "grad_input"]),  # too few channels to share
+    ("NCHW", (2, 16, 1, 1), ["grad_partials_sliced", "grad_finalize", "grad_input"]),  # rows of 1: tiles
+    ("NHWC", (2, 3, 5, 16), ["grad_partials_sliced", "grad_finalize", "grad_input"]),
+])
+def test_the_cpu_plan_takes_a_block_per_channel_where_there_are_enough(data_format, shape, kernels):
+    from codegen.runtime.launches import record_launches
+
+    rng = _rng("plan", data_format, shape)
+    c = shape[1] if data_format.startswith("NC") else shape[-1]
+    x, dy = _f32(rng.normal(size=shape)), _f32(rng.normal(size=shape))
+    rs1, rs2 = _f32(rng.normal(size=c)), _f32(rng.uniform(0.5, 2, c))
+    scope = Scope("cpu")
+    with record_launches(scope.backend) as launches:
+        g = fused_batch_norm_grad_v3(dy, x, _f32(np.ones(c)), rs1, rs2, np.zeros(0, np.float32), epsilon=EPS,
+                                     data_format=data_format, scope=scope)
+    assert [launch.kernel for launch in launches] == kernels
+    ref = bn_grad(dy, x, np.ones(c, np.float32), rs1, rs2, epsilon=EPS, data_format=data_format, is_training=True)
+    _check_grad(g, ref, dy=dy, x=x, rs1=rs1, rs2=rs2, epsilon=EPS, data_format=data_format, dtype_name="float32")
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("is_training", TRAINING)
+@pytest.mark.parametrize(("data_format", "n", "spatial", "c"), [
+    ("NCHW", 8, (33, 37), 16),  # rows of 1221 = 76 runs of 16 and 5 more, 9768 values a channel
+    ("NCDHW", 3, (4, 5, 9), 24),
+])
+def test_channel_blocks_match_the_reference_on_larger_rows(scope, data_format, n, spatial, c, is_training, dtype):
+    """Data far from 0 (mean 40, std 3): dy·(x − μ) cancels, so the per-channel sums must hold."""
+    rng = _rng("channel-blocks", data_format, n, spatial, c, is_training, dtype)
+    x, scale, offset, mean, variance = _inputs(rng, data_format, n, spatial, c, dtype, x_mean=40.0, x_std=3.0)
+    dy = rng.normal(0.5, 1.0, x.shape).astype(x.dtype)
+    if is_training:
+        rs1, rs2 = _train_reserve_spaces(x, scale, offset, mean, variance, epsilon=EPS, data_format=data_format)
+    else:
+        rs1, rs2 = mean, variance
+    g = fused_batch_norm_grad_v3(dy, x, scale, rs1, rs2, np.zeros(0, np.float32), epsilon=EPS,
+                                 data_format=data_format, is_training=is_training, scope=scope)
+    ref = bn_grad(dy, x, scale, rs1, rs2, epsilon=EPS, data_format=data_format, is_training=is_training)
+    _check_grad(g, ref, dy=dy, x=x, rs1=rs1, rs2=rs2, epsilon=EPS, data_format=data_format, dtype_name=dtype)

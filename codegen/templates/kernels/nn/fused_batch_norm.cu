@@ -737,21 +737,54 @@ constexpr int kLanes = 16;
 #else
 constexpr int kLanes = 4;  // (NVRTC compiles this kernel, a GPU never runs it: few registers)
 #endif
-// The lanes are folded into double totals every kFold elements or so: a float sum then spans a
-// few hundred values, however many the channel has.
-constexpr long long kFold = 4096;
+#ifdef OPGEN_HOST_EMU
+// Eight floats as one GCC vector: one AVX2 register (two SSE ones on the baseline build). The
+// compiler's own vectorisation of lane arrays splits these sums unevenly (scalar, 2- and 4-wide).
+typedef float Float8 __attribute__((vector_size(32)));
 
-// Adds lanes a and b pairwise into the totals, and clears them.
-__device__ __forceinline__ void fold_lanes(float (&a)[kLanes], float (&b)[kLanes], double& ta, double& tb) {
-  for (int w = kLanes / 2; w > 0; w /= 2) {
-    for (int q = 0; q < w; ++q) {
-      a[q] += a[q + w];
-      b[q] += b[q + w];
-    }
+template <typename T>
+__device__ __forceinline__ Float8 load8(const T* __restrict__ p) {
+  float f[8];
+#pragma GCC unroll 8
+  for (int q = 0; q < 8; ++q) f[q] = opgen::to_float(p[q]);
+  Float8 v;
+  __builtin_memcpy(&v, f, sizeof v);  // (a plain unaligned load for float)
+  return v;
+}
+
+__device__ __forceinline__ float lane_sum(Float8 v) {
+  return ((v[0] + v[4]) + (v[1] + v[5])) + ((v[2] + v[6]) + (v[3] + v[7]));
+}
+#endif
+
+// Adds Σ g and Σ g·(v − mc) over a row of n elements into the totals ta, tb. On the host: 16
+// independent sums per quantity in two vectors, folded pairwise at the row's end; in double
+// across rows, so a float sum spans at most n / 16 values.
+template <typename T>
+__device__ __forceinline__ void add_row_sums(const T* __restrict__ g, const T* __restrict__ v, float mc, long long n,
+                                             double& ta, double& tb) {
+  long long j = 0;
+  float a = 0.f, b = 0.f;
+#ifdef OPGEN_HOST_EMU
+  Float8 a0 = {}, a1 = {}, b0 = {}, b1 = {};
+  for (; j + 16 <= n; j += 16) {
+    const Float8 g0 = load8(g + j), g1 = load8(g + j + 8);
+    a0 += g0;
+    a1 += g1;
+    b0 += g0 * (load8(v + j) - mc);
+    b1 += g1 * (load8(v + j + 8) - mc);
   }
-  ta += a[0];
-  tb += b[0];
-  for (int q = 0; q < kLanes; ++q) a[q] = b[q] = 0.f;
+  a = lane_sum(a0 + a1);
+  b = lane_sum(b0 + b1);
+#endif
+  float ra = 0.f, rb = 0.f;
+  for (; j < n; ++j) {
+    const float gj = opgen::to_float(g[j]);
+    ra += gj;
+    rb += gj * (opgen::to_float(v[j]) - mc);
+  }
+  ta += static_cast<double>(a + ra);
+  tb += static_cast<double>(b + rb);
 }
 
 // dx of one row of n elements: A·dy + B·x + D (training) or A·dy (inference: x unread, so a NaN
@@ -782,33 +815,12 @@ __device__ void grad_channels(const T* __restrict__ dy, const T* __restrict__ x,
   const long long c = blockIdx.x;
   if (threadIdx.x != 0 || c >= C) return;  // (the plan launches blocks of one thread)
   const float mc = mu[c];
-  float la[kLanes] = {}, lb[kLanes] = {};
   double ta = 0.0, tb = 0.0;
-  long long pending = 0;
   for (long long o = 0; o < outer; ++o) {
     const T* __restrict__ g = dy + (o * C + c) * inner;
     const T* __restrict__ v = x + (o * C + c) * inner;
-    long long j = 0;
-    for (; j + kLanes <= inner; j += kLanes) {
-#pragma GCC unroll 16
-      for (int q = 0; q < kLanes; ++q) {
-        const float gq = opgen::to_float(g[j + q]);
-        la[q] += gq;
-        lb[q] += gq * (opgen::to_float(v[j + q]) - mc);
-      }
-    }
-    for (; j < inner; ++j) {
-      const float gj = opgen::to_float(g[j]);
-      la[0] += gj;
-      lb[0] += gj * (opgen::to_float(v[j]) - mc);
-    }
-    pending += inner;
-    if (pending >= kFold) {
-      fold_lanes(la, lb, ta, tb);
-      pending = 0;
-    }
+    add_row_sums(g, v, mc, inner, ta, tb);
   }
-  fold_lanes(la, lb, ta, tb);
   float k[3];
   grad_results(static_cast<float>(ta), static_cast<float>(tb), c, scale, mu, var, scale_backprop, offset_backprop,
                outer * inner, epsilon, is_training, k);
