@@ -727,11 +727,12 @@ __device__ void grad_input(const T* __restrict__ dy, const T* __restrict__ x, co
 
 // ---- The cpu plan's gradient of channels-first data (NCHW, NCDHW), a block per channel ----------
 // One thread owns channel c: its outer rows of `inner` consecutive elements. Pass 1 sums dy and
-// dy·(x−μ) in kLanes independent sums per quantity (two AVX2 registers, four SSE ones: the adds do
-// not wait on each other and the loads vectorise); the channel's results follow as grad_finalize
-// computes them; pass 2 writes dx while the channel's dy and x are still in the cache (32×56×56
-// floats of each are 800 KB: read once from memory, where the three-launch plan read them twice
-// with the partials and coefficients between). Deterministic: one thread, a fixed order.
+// dy·(x−μ) in 16 independent sums per quantity (two AVX2 registers, four SSE ones: the adds do not
+// wait on each other and the loads vectorise); the channel's results follow as grad_finalize
+// computes them; pass 2 writes dx in runs of kLanes while the channel's dy and x are still in the
+// cache (32×56×56 floats of each are 800 KB: read once from memory, where the three-launch plan
+// read them twice with the partials and coefficients between). Deterministic: one thread, a fixed
+// order.
 #ifdef OPGEN_HOST_EMU
 constexpr int kLanes = 16;
 #else
