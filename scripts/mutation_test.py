@@ -72,6 +72,14 @@ def toward_zero(convert: str) -> str:
             "r_ = opgen::from_bits<T>(opgen::to_bits(r_) - 1u); } return r_; }")
 
 
+def stored_toward_zero(id: str, old: str) -> Mutant:
+    """CudnnRNN's crnn::store(p, v) at old rounding toward zero when *p is 16-bit."""
+    lam = ("[&](auto* p_, auto v_) { crnn::store(p_, v_); if constexpr (sizeof(*p_) == 2) { "
+           "if (fabs(static_cast<double>(crnn::load(p_))) > fabs(static_cast<double>(v_))) "
+           "*p_ = opgen::from_bits<__half>(opgen::to_bits(*p_) - 1u); } }(")
+    return Mutant(id, K + "rnn/cudnn_rnn.cu", old, old.replace("crnn::store(", lam, 1), EXACT16)
+
+
 def rounding(id: str, file: str, old: str, convert: str = "opgen::from_float<T>") -> Mutant:
     """The first `convert(` in old (a 16-bit output's conversion) rounding toward zero instead;
     the exact 16-bit test must notice."""
@@ -190,6 +198,22 @@ MUTANTS = [
     Mutant("round16-cudnn-store-rz", K + RNN, "{ *p = __float2half_rn(v); }", "{ *p = __float2half_rz(v); }", EXACT16),
     Mutant("round16-cudnn-stored-c-rd", K + RNN, "return __half2float(__float2half_rn(v));",
            "return __half2float(__float2half_rd(v));", EXACT16),
+    stored_toward_zero("round16-cudnn-lstm-c", "crnn::store(c_next + j + q, c[q]);"),
+    stored_toward_zero("round16-cudnn-lstm-h", "crnn::store(m_out + j + q, og[q] * tc[q]);"),
+    stored_toward_zero("round16-cudnn-lstm-o-gate", "crnn::store(acts + 3 * H + j + q, og[q]);"),
+    stored_toward_zero("round16-cudnn-gru-h", "crnn::store(h_next + k, (A(1) - u[q]) * n[q] + u[q] * hp);"),
+    stored_toward_zero("round16-cudnn-gru-n", "crnn::store(acts + 2 * H + k, n[q]);"),
+    stored_toward_zero("round16-cudnn-rnn-h", "crnn::store(h_next + j + q, a[q]);"),
+    stored_toward_zero("round16-cudnn-dropout-input", "crnn::store(x + j, (valid ? crnn::load(h + j) : A(0)) * mask);"),
+    stored_toward_zero("round16-cudnn-lstm-grad-i", "crnn::store(g + j + q, gi[q]);"),
+    stored_toward_zero("round16-cudnn-lstm-grad-dc", "crnn::store(dcr + j + q, dcn[q]);"),
+    stored_toward_zero("round16-cudnn-gru-grad-r", "crnn::store(gw + k, dr[q]);"),
+    stored_toward_zero("round16-cudnn-gru-grad-n-recurrent", "crnn::store(gr + 2 * H + k, dnr[q]);"),
+    stored_toward_zero("round16-cudnn-gru-grad-dh", "crnn::store(dhr + k, dhn[q]);"),
+    stored_toward_zero("round16-cudnn-rnn-grad", "crnn::store(g + j + q, out[q]);"),
+    stored_toward_zero("round16-cudnn-skip-grad", "crnn::store(dxt + i, s);"),
+    stored_toward_zero("round16-cudnn-proj-grad", "crnn::store(dhp + t * B * Hh + i, crnn::load(dh + i)"),
+    stored_toward_zero("round16-cudnn-grad-layer-below", "crnn::store(dy + i, crnn::load(dxl + i)"),
 ]
 
 

@@ -149,6 +149,15 @@ CONVERSION_KERNELS = "".join(
     f"    const {a} v = x[i];\n    y[i] = {expr};\n  }}\n}}\n"
     for name, a, b, expr in CONVERSIONS)
 
+# opgen::store4 (its 8-byte vector store, or four scalar ones at an address it cannot use) of four
+# floats per thread
+CONVERSION_KERNELS += "".join(
+    f'extern "C" __global__ void store4_{name}(const float* x, {t}* y, int n4) {{\n'
+    "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "  if (i < n4) {\n    const float v[4] = {x[4 * i], x[4 * i + 1], x[4 * i + 2], x[4 * i + 3]};\n"
+    "    opgen::store4(y + 4 * i, v);\n  }\n}\n"
+    for name, t in (("half", "__half"), ("bf16", "__nv_bfloat16")))
+
 FORMS = {"host": (), "gpu": ("-DOPGEN_GPU_FORM=1",)}
 
 
@@ -181,6 +190,20 @@ def test_from_float_rounds_to_nearest_even(conversions: host.HostModule, dtype: 
     x = conversion_inputs(dtype)
     name = "helper_half" if dtype == "float16" else "helper_bf16"
     _assert_bits(_map(conversions, name, x, np.uint16), RNE[dtype](x), x, f"opgen::from_float<{dtype}>")
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("offset", [0, 1, 2, 3])
+def test_store4_rounds_to_nearest_even(conversions: host.HostModule, dtype: str, offset: int) -> None:
+    """opgen::store4 at every alignment of the address (offset 0: the vector store)."""
+    x = conversion_inputs(dtype)
+    x = x[: x.size // 4 * 4]
+    buffer = np.zeros(x.size + 4, np.uint16)
+    y = buffer[offset: offset + x.size]
+    n4 = x.size // 4
+    conversions.get_function(f"store4_{'half' if dtype == 'float16' else 'bf16'}")(((n4 + 255) // 256,), (256,),
+                                                                                 (x, y, np.int32(n4)))
+    _assert_bits(y, RNE[dtype](x), x, f"opgen::store4<{dtype}> at offset {offset}")
 
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
@@ -627,14 +650,16 @@ def _signs(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
 
 
 def _one_backward_step(rng: np.random.Generator, mode: str, x: np.ndarray, h0: np.ndarray, params: np.ndarray,
-                       scope: Any, **attrs: Any) -> tuple[Any, Any]:
+                       scope: Any, c0: np.ndarray | None = None, **attrs: Any) -> tuple[Any, Any, dict[str, Any]]:
     """CudnnRNNBackpropV3 after one float16 forward step of one sequence in both directions, in
     float16 and in float32 on the same values, the float32 op given the float16 forward's reserve
-    space (so that both start from the stored activations and states)."""
+    space (so that both start from the stored activations and states). c0: lstm's initial cell
+    state (random, h0's shape, when not given). Returns both and the float16 backward's inputs."""
     from generated import cudnn_rnn_backprop_v3, cudnn_rnn_v3
 
     kw = {"rnn_mode": mode, "direction": "bidirectional", "scope": scope, **attrs}
-    c0 = rng.standard_normal(h0.shape).astype(np.float16) if mode == "lstm" else np.zeros(0, np.float16)
+    if c0 is None:
+        c0 = rng.standard_normal(h0.shape).astype(np.float16) if mode == "lstm" else np.zeros(0, np.float16)
     lengths = np.array([1], np.int32)
     fw = cudnn_rnn_v3(x, h0, c0, params, lengths, **kw)
     # dh + dy: magnitudes apart, so that their float sum (rnn_relu's gradient) needs more bits
@@ -643,7 +668,8 @@ def _one_backward_step(rng: np.random.Generator, mode: str, x: np.ndarray, h0: n
     dc = rng.standard_normal(fw.output_c.shape).astype(np.float16)
     args = (x, h0, c0, params, lengths, fw.output, fw.output_h, fw.output_c, dy, dh, dc, fw.reserve_space,
             fw.host_reserved)
-    return cudnn_rnn_backprop_v3(*args, **kw), cudnn_rnn_backprop_v3(*(_upcast(a) for a in args), **kw)
+    out, twin = cudnn_rnn_backprop_v3(*args, **kw), cudnn_rnn_backprop_v3(*(_upcast(a) for a in args), **kw)
+    return out, twin, {"output_h_backprop": dh, "reserve_space": fw.reserve_space}
 
 
 def _recurrent_weights(rng: np.random.Generator, mode: str, g: int, h: int) -> np.ndarray:
@@ -663,7 +689,7 @@ def test_cudnn_rnn_backprop(scope: Any, mode: str) -> None:
     w = np.stack([_one_per_column(rng, g * h, i).reshape(g, h, i), np.zeros((g, h, i), np.float16)])
     b_w, b_r = rng.standard_normal((2, 2, g, h)).astype(np.float16)
     params = _cudnn_params(w, _recurrent_weights(rng, mode, g, h), b_w, b_r)
-    out, twin = _one_backward_step(rng, mode, _signs(rng, (1, 1, i)), _signs(rng, (2, 1, h)), params, scope)
+    out, twin, _ = _one_backward_step(rng, mode, _signs(rng, (1, 1, i)), _signs(rng, (2, 1, h)), params, scope)
     names = ["input_backprop", "input_h_backprop", "params_backprop"] + ["input_c_backprop"] * (mode == "lstm")
     for name in names:
         assert_rounded_once(getattr(out, name), getattr(twin, name), "float16", f"cudnn_rnn_backprop_v3 {mode}: {name}")
@@ -679,8 +705,8 @@ def test_cudnn_rnn_backprop_skip_input(scope: Any, mode: str) -> None:
     r = _recurrent_weights(rng, mode, g, h)
     b_w, b_r = rng.standard_normal((2, 2, g, h)).astype(np.float16)
     params = np.concatenate([r.ravel()] + [np.concatenate([b_w[d].ravel(), b_r[d].ravel()]) for d in range(2)])
-    out, twin = _one_backward_step(rng, mode, _signs(rng, (1, 1, h)), _signs(rng, (2, 1, h)), params, scope,
-                                   input_mode="skip_input")
+    out, twin, _ = _one_backward_step(rng, mode, _signs(rng, (1, 1, h)), _signs(rng, (2, 1, h)), params, scope,
+                                      input_mode="skip_input")
     assert_rounded_once(out.params_backprop, twin.params_backprop, "float16", f"skip_input {mode}: params_backprop")
     biases = _f32(out.params_backprop)[r.size:].reshape(2, 2, g, h)  # [direction, W|R side, gate, unit]
     s = np.zeros(h, np.float32)
@@ -722,3 +748,58 @@ def test_cudnn_rnn_dropout_layer_input(scope: Any) -> None:
     assert np.any(mask == 0) and np.any(mask != 0)
     got = out.reserve_space[4 * slots: 4 * slots + rows * width].reshape(steps, batch, 2, h)
     assert_rounded_once(got, want, "float16", "cudnn_rnn_v3: the dropped-out layer input")
+
+
+def test_cudnn_rnn_backprop_projection(scope: Any) -> None:
+    """lstm with a projection (h = P·m), one step: the gradient reaching m, dh + dy, is stored
+    before dm = dhp·P; with f = o = 1, g = 0 and c0 = ±20 (tanh = ±1 exactly), m = ±1, so P's
+    gradient dhp⊗m and every other product are one exact term per element."""
+    rng = np.random.default_rng(40)
+    g, h, hp, i = 4, 27, 19, 32
+    w = np.stack([_one_per_column(rng, g * h, i).reshape(g, h, i), np.zeros((g, h, i), np.float16)])
+    r = np.stack([_one_per_column(rng, g * h, hp).reshape(g, h, hp) for _ in range(2)])
+    proj = np.zeros((2, hp, h), np.float16)  # one ±1 per row and at most one per column
+    for d in range(2):
+        proj[d, np.arange(hp), rng.permutation(h)[:hp]] = _signs(rng, (hp,))
+    b_w, b_r = rng.standard_normal((2, 2, g, h)).astype(np.float16)
+    w, r, b_w, b_r = _saturate(_saturate(_saturate((w, r, b_w, b_r), 1, 20.0), 3, 20.0), 2, 0.0)
+    weights = [np.concatenate([w[d].ravel(), r[d].ravel(), proj[d].ravel()]) for d in range(2)]
+    params = np.concatenate(weights + [np.concatenate([b_w[d].ravel(), b_r[d].ravel()]) for d in range(2)])
+    c0 = (_signs(rng, (2, 1, h)) * np.float16(20)).astype(np.float16)
+    out, twin, _ = _one_backward_step(rng, "lstm", _signs(rng, (1, 1, i)), _signs(rng, (2, 1, hp)), params, scope,
+                                      num_proj=hp, c0=c0)
+    assert_rounded_once(out.params_backprop, twin.params_backprop, "float16", "lstm projection: params_backprop")
+    # with the gates held, only g's gradient is nonzero and its weights are zero (input_backprop and
+    # input_h_backprop are 0), and dc·f = dc: exact, yet checked
+    for name in ("input_backprop", "input_h_backprop", "input_c_backprop"):
+        assert_rounded_once(getattr(out, name), getattr(twin, name), "float16", f"lstm projection: {name}",
+                            telling=False)
+
+
+def test_cudnn_rnn_backprop_layer_below(scope: Any) -> None:
+    """Two rnn_tanh layers trained with dropout 0.25, one step: the gradient reaching the first
+    layer's output is the second layer's input gradient (exact: dG₂·W₂ with one ±1 per column, the
+    backward direction's W₂ zero) times the stored dropout mask, rounded once; the first layer's
+    gate gradients, (dh + that)·(1 − h²) from the stored h, are its bias gradients."""
+    rng = np.random.default_rng(50)
+    h, i = 27, 5
+    w0 = _dyadic(rng, (2, h, i), 0.125, 4)
+    w1 = np.stack([_one_per_column(rng, h, 2 * h), np.zeros((h, 2 * h), np.float16)])
+    r = _dyadic(rng, (4, h, h), 0.125, 4)
+    biases = rng.standard_normal((4, 2, h)).astype(np.float16)
+    weights = np.concatenate([w0[0].ravel(), r[0].ravel(), w0[1].ravel(), r[1].ravel(), w1[0].ravel(), r[2].ravel(),
+                              w1[1].ravel(), r[3].ravel()])
+    params = np.concatenate([weights, biases.ravel()])
+    x, h0 = _dyadic(rng, (1, 1, i), 0.25, 4), _dyadic(rng, (4, 1, h), 0.25, 4)
+    out, _, given = _one_backward_step(rng, "rnn_tanh", x, h0, params, scope, dropout=0.25, seed=3, seed2=4)
+    bias_grads = _f32(out.params_backprop)[weights.size:].reshape(4, 2, h)  # [pseudo-layer, W|R side, unit]
+    reserve, slots = _f32(given["reserve_space"]), 2 * h  # a pseudo-layer's h slots: steps + 1 = 2 of them
+    mask = reserve[4 * slots + 2 * h: 4 * slots + 4 * h]  # the second layer's input's dropout mask
+    assert np.any(mask == 0) and np.any(mask != 0)
+    below = _rounded((bias_grads[2, 0] @ _f32(w1[0])) * mask)  # dG₂ of the forward direction = its bias gradient
+    dh = _f32(given["output_h_backprop"])
+    for d in range(2):
+        state = reserve[d * slots + (1 - d) * h: d * slots + (2 - d) * h]  # slot t + 1 − d, t = 0
+        want = (dh[d, 0] + below[d * h:(d + 1) * h]) * (np.float32(1) - state * state)
+        assert_rounded_once(out.params_backprop[weights.size + d * 2 * h: weights.size + d * 2 * h + h], want,
+                            "float16", f"two layers: the first layer's gate gradients, direction {d}")
