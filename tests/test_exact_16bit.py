@@ -803,3 +803,24 @@ def test_cudnn_rnn_backprop_layer_below(scope: Any) -> None:
         want = (dh[d, 0] + below[d * h:(d + 1) * h]) * (np.float32(1) - state * state)
         assert_rounded_once(out.params_backprop[weights.size + d * 2 * h: weights.size + d * 2 * h + h], want,
                             "float16", f"two layers: the first layer's gate gradients, direction {d}")
+
+
+def test_cudnn_rnn_params_helpers_copy_bits() -> None:
+    """CudnnRNNCanonicalToParamsV2 and CudnnRNNParamsToCanonicalV2 move float16 values without a
+    conversion: every bit pattern (subnormals, infinities, NaN payloads) comes back as it went."""
+    from codegen.ophelpers.cudnn_rnn import params_layout
+    from generated import cudnn_rnn_canonical_to_params_v2, cudnn_rnn_params_to_canonical_v2
+
+    layout = params_layout("gru", 2, 5, 3, "bidirectional")
+    every = np.arange(1 << 16, dtype=np.uint16).view(np.float16)
+    rng = np.random.default_rng(60)
+    weights = [rng.choice(every, r.shape) for r in layout.weights]
+    biases = [rng.choice(every, r.shape) for r in layout.biases]
+    kw: dict[str, Any] = {"rnn_mode": "gru", "direction": "bidirectional", "scope": "cpu"}
+    params = cudnn_rnn_canonical_to_params_v2(2, 5, 3, weights, biases, **kw).params
+    assert np.array_equal(params.view(np.uint16),
+                          np.concatenate([a.ravel() for a in weights + biases]).view(np.uint16))
+    back = cudnn_rnn_params_to_canonical_v2(2, 5, 3, params, num_params_weights=len(weights),
+                                            num_params_biases=len(biases), **kw)
+    for got, want in zip(list(back.weights) + list(back.biases), weights + biases, strict=True):
+        assert got.dtype == np.float16 and np.array_equal(got.view(np.uint16), want.view(np.uint16))
