@@ -45,8 +45,16 @@ TESTS = {
     K + "norm/layer_norm.cu": ("test_norm_ops.py",),
     K + "norm/softmax.cu": ("test_norm_ops.py",),
 }
-# the exact 16-bit outputs (issue 21 item 2) of every kernel that writes float16/bfloat16
-TESTS = {file: (*tests, "test_exact_16bit.py") for file, tests in TESTS.items()}
+
+
+def exact16_tests(file: str) -> tuple[str, ...]:
+    """The exact 16-bit output tests (issue 21 item 2) of a kernel file: the RNN ops', the other
+    ops' (and the conversions'), or both for the shared helpers."""
+    rnn, other = ("test_exact_16bit_rnn.py",), ("test_exact_16bit.py",)
+    return rnn if "/rnn/" in file else other if "/nn/" in file or "/norm/" in file else other + rnn
+
+
+TESTS = {file: (*tests, *exact16_tests(file)) for file, tests in TESTS.items()}
 SEED = 20261124
 
 
@@ -77,19 +85,20 @@ def stored_toward_zero(id: str, old: str) -> Mutant:
     lam = ("[&](auto* p_, auto v_) { crnn::store(p_, v_); if constexpr (sizeof(*p_) == 2) { "
            "if (fabs(static_cast<double>(crnn::load(p_))) > fabs(static_cast<double>(v_))) "
            "*p_ = opgen::from_bits<__half>(opgen::to_bits(*p_) - 1u); } }(")
-    return Mutant(id, K + "rnn/cudnn_rnn.cu", old, old.replace("crnn::store(", lam, 1), EXACT16)
+    file = K + "rnn/cudnn_rnn.cu"
+    return Mutant(id, file, old, old.replace("crnn::store(", lam, 1), exact16_tests(file))
 
 
 def rounding(id: str, file: str, old: str, convert: str = "opgen::from_float<T>") -> Mutant:
     """The first `convert(` in old (a 16-bit output's conversion) rounding toward zero instead;
     the exact 16-bit test must notice."""
-    return Mutant(id, K + file, old, old.replace(convert + "(", toward_zero(convert) + "(", 1), EXACT16)
+    return Mutant(id, K + file, old, old.replace(convert + "(", toward_zero(convert) + "(", 1), exact16_tests(K + file))
 
 
 C, A, BN, GRU, DML, RNN = ("_common.cuh", "_activations.cuh", "nn/fused_batch_norm.cu", "rnn/gru_block_cell.cu",
                            "rnn/dml_rnn.cu", "rnn/cudnn_rnn.cu")
 BIAS, LN, SM = "nn/bias_add.cu", "norm/layer_norm.cu", "norm/softmax.cu"
-EXACT16 = ("test_exact_16bit.py",)
+EXACT16 = exact16_tests(K + C)
 MUTANTS = [
     # _common.cuh: block_sum2, warp_sum, load4/store4, conversions, for_each_cell
     m("common-block_sum2-barrier1-removed", C, "  __syncthreads();\n  if (warp == 0) {", "  if (warp == 0) {"),
@@ -195,9 +204,10 @@ MUTANTS = [
     rounding("round16-gru-grad-d_x", GRU, "d_x[b * I + j] = opgen::from_float<T>("),
     rounding("round16-gru-grad-d_h_prev", GRU, "d_h_prev[o] = opgen::from_float<T>("),
     rounding("round16-dml-step", DML, "const T h = opgen::from_float<T>("),
-    Mutant("round16-cudnn-store-rz", K + RNN, "{ *p = __float2half_rn(v); }", "{ *p = __float2half_rz(v); }", EXACT16),
+    Mutant("round16-cudnn-store-rz", K + RNN, "{ *p = __float2half_rn(v); }", "{ *p = __float2half_rz(v); }",
+           exact16_tests(K + RNN)),
     Mutant("round16-cudnn-stored-c-rd", K + RNN, "return __half2float(__float2half_rn(v));",
-           "return __half2float(__float2half_rd(v));", EXACT16),
+           "return __half2float(__float2half_rd(v));", exact16_tests(K + RNN)),
     stored_toward_zero("round16-cudnn-lstm-c", "crnn::store(c_next + j + q, c[q]);"),
     stored_toward_zero("round16-cudnn-lstm-h", "crnn::store(m_out + j + q, og[q] * tc[q]);"),
     stored_toward_zero("round16-cudnn-lstm-o-gate", "crnn::store(acts + 3 * H + j + q, og[q]);"),

@@ -6,11 +6,12 @@ with another rounding mode (toward zero, down, up, truncation) fails.
   GPU form (OPGEN_GPU_FORM: the CUDA intrinsics, from the emulation's cuda_fp16.h/cuda_bf16.h),
   and those intrinsics themselves, against NumPy over every 16-bit value, every tie between two
   neighbours and the float32 values either side of it, and random float32 bit patterns.
-* The ops: each op's 16-bit outputs equal the round to nearest even of the float32 values its
-  float32 specialization computes from the same (upcast) inputs, where the two specializations do
-  the same float arithmetic; the GEMM and recurrent steps of the RNN ops run on inputs whose
-  products are exact in 16 bits, and outputs computed from values the kernel stored in 16 bits
-  are checked against the kernel's own float arithmetic on those stored values.
+* The ops of nn/ and norm/, both 16-bit types: each 16-bit output is the round to nearest even
+  of the float32 values the op's float32 specialization computes from the same (upcast) inputs,
+  the two specializations doing the same float arithmetic. (The RNN ops:
+  tests/test_exact_16bit_rnn.py.)
+* scripts/mutation_test.py's round16-* mutants plant another rounding mode at each conversion
+  site; the conversion ones are planted here too, and must fail the check.
 """
 
 from __future__ import annotations
@@ -20,87 +21,34 @@ from typing import Any
 
 import numpy as np
 import pytest
+from exact16 import SCOPES, assert_bits, check_like_float32
+from reference.rounding import (
+    BF16,
+    CANONICAL_NAN,
+    RNE,
+    STORAGE,
+    conversion_inputs,
+    directed_bits,
+    f32_bits,
+    rne_bf16_bits,
+    rne_half_bits,
+)
 
 from codegen.runtime import host
 
-ml_dtypes = pytest.importorskip("ml_dtypes")
-pytestmark = pytest.mark.filterwarnings("ignore:GRUBlockCell.*is deprecated:DeprecationWarning")
-
 REPO = Path(__file__).resolve().parents[1]
-BF16 = ml_dtypes.bfloat16
-CANONICAL_NAN = 0x7FFF  # what the GPU's cvt writes for any NaN, in both formats
 
 
-# ------------------------------------------------------------------ references in NumPy --
-
-def f32_bits(x: np.ndarray) -> np.ndarray:
-    return np.ascontiguousarray(x, np.float32).view(np.uint32)
-
-
-def rne_half_bits(x: np.ndarray) -> np.ndarray:
-    """float32 -> float16 bits, rounded to nearest even (NumPy's cast), NaN -> 0x7FFF."""
-    x = np.asarray(x, np.float32)
-    with np.errstate(over="ignore"):
-        bits = x.astype(np.float16).view(np.uint16).copy()
-    bits[np.isnan(x)] = CANONICAL_NAN
-    return bits
+@pytest.fixture(autouse=True)
+def poison(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPGEN_POISON_OUTPUTS", "1")  # an element no kernel writes is NaN
 
 
-def rne_bf16_bits(x: np.ndarray) -> np.ndarray:
-    """float32 -> bfloat16 bits, rounded to nearest even on the float32 bits, NaN -> 0x7FFF: add
-    just under half of the dropped 16 bits' range, plus one when the kept part is odd, and carry
-    (a carry out of the largest finite value gives infinity)."""
-    w = f32_bits(x).astype(np.uint64)
-    bits = ((w + 0x7FFF + ((w >> 16) & 1)) >> 16).astype(np.uint16)
-    bits[np.isnan(np.asarray(x, np.float32))] = CANONICAL_NAN
-    return bits
+@pytest.fixture(params=list(SCOPES))
+def scope(request: pytest.FixtureRequest) -> Any:
+    from generated import Scope
 
-
-RNE = {"float16": rne_half_bits, "bfloat16": rne_bf16_bits}
-STORAGE = {"float16": np.float16, "bfloat16": BF16}
-
-
-def _step(bits: np.ndarray, up: np.ndarray) -> np.ndarray:
-    """The neighbouring 16-bit value above (up) or below (~up) each of bits, across zero."""
-    bits = bits.astype(np.int32)
-    neg = bits >= 0x8000
-    out = np.where(up, np.where(neg, bits - 1, bits + 1), np.where(neg, bits + 1, bits - 1))
-    out = np.where(up & (bits == 0x8000), 0x0001, out)  # -0 up: the smallest positive
-    out = np.where(~up & (bits == 0x0000), 0x8001, out)  # +0 down: the smallest negative
-    return out.astype(np.uint16)
-
-
-def directed_bits(x: np.ndarray, dtype: str, mode: str) -> np.ndarray:
-    """float32 -> 16-bit bits rounded toward zero ("rz"), down ("rd") or up ("ru"): the nearest-even
-    result moved one step where it lies on the wrong side of x."""
-    x = np.asarray(x, np.float32)
-    near = RNE[dtype](x)
-    value = near.view(STORAGE[dtype]).astype(np.float64)
-    with np.errstate(invalid="ignore"):  # signalling NaN patterns among the inputs
-        xd = x.astype(np.float64)
-        above, below = value > xd, value < xd
-    down = {"rz": above & (xd > 0), "rd": above, "ru": np.zeros_like(above)}[mode]
-    up = {"rz": below & (xd < 0), "rd": np.zeros_like(below), "ru": below}[mode]
-    out = np.where(down, _step(near, np.zeros_like(down)), near)
-    return np.where(up, _step(near, np.ones_like(up)), out).astype(np.uint16)
-
-
-def conversion_inputs(dtype: str) -> np.ndarray:
-    """float32 values that decide a conversion to dtype: every finite 16-bit value, every tie
-    between two neighbours (including the subnormals' and the overflow threshold's) and the
-    float32 values either side of each tie, and random bit patterns (NaN, inf, any exponent)."""
-    every = np.arange(1 << 16, dtype=np.uint16).view(STORAGE[dtype]).astype(np.float32)
-    finite = np.sort(np.unique(every[np.isfinite(every)]).astype(np.float64))
-    ties = ((finite[:-1] + finite[1:]) / 2).astype(np.float32)  # exact: one bit more than dtype
-    top = float(finite[-1])
-    overflow_tie = np.float32(top + (top - float(finite[-2])) / 2)  # max + half an ulp: rounds to inf
-    ties = np.append(ties, [overflow_tie, -overflow_tie])
-    with np.errstate(over="ignore"):
-        around = [np.nextafter(ties, np.float32(np.inf)), np.nextafter(ties, np.float32(-np.inf))]
-    rng = np.random.default_rng(21)
-    patterns = rng.integers(0, 1 << 32, 1 << 18, dtype=np.uint64).astype(np.uint32).view(np.float32)
-    specials = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, -np.nan], np.float32)
-    return np.concatenate([every, ties, *around, patterns, specials]).astype(np.float32)
+    return Scope(**SCOPES[request.param])
 
 
 def test_the_references_round_as_numpy_and_ml_dtypes() -> None:
@@ -176,20 +124,11 @@ def _map(mod: host.HostModule, name: str, x: np.ndarray, out_dtype: Any) -> np.n
     return y
 
 
-def _assert_bits(got: np.ndarray, want: np.ndarray, x: np.ndarray, what: str) -> None:
-    bad = np.flatnonzero(got != want)
-    if bad.size:
-        i = bad[:5]
-        raise AssertionError(f"{what}: {bad.size} of {x.size} values differ, e.g. x = {x[i].tolist()} "
-                             f"(bits {[hex(b) for b in f32_bits(x[i])]}): got {[hex(b) for b in got[i]]}, "
-                             f"want {[hex(b) for b in want[i]]}")
-
-
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
 def test_from_float_rounds_to_nearest_even(conversions: host.HostModule, dtype: str) -> None:
     x = conversion_inputs(dtype)
     name = "helper_half" if dtype == "float16" else "helper_bf16"
-    _assert_bits(_map(conversions, name, x, np.uint16), RNE[dtype](x), x, f"opgen::from_float<{dtype}>")
+    assert_bits(_map(conversions, name, x, np.uint16), RNE[dtype](x), x, f"opgen::from_float<{dtype}>")
 
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
@@ -203,7 +142,7 @@ def test_store4_rounds_to_nearest_even(conversions: host.HostModule, dtype: str,
     n4 = x.size // 4
     conversions.get_function(f"store4_{'half' if dtype == 'float16' else 'bf16'}")(((n4 + 255) // 256,), (256,),
                                                                                  (x, y, np.int32(n4)))
-    _assert_bits(y, RNE[dtype](x), x, f"opgen::store4<{dtype}> at offset {offset}")
+    assert_bits(y, RNE[dtype](x), x, f"opgen::store4<{dtype}> at offset {offset}")
 
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
@@ -215,7 +154,7 @@ def test_to_float_is_exact_for_every_16bit_value(conversions: host.HostModule, d
         got = _map(conversions, name, bits, np.float32)
         nan = np.isnan(values)
         assert np.array_equal(np.isnan(got), nan), name
-        _assert_bits(f32_bits(got)[~nan], f32_bits(values)[~nan], values[~nan], name)
+        assert_bits(f32_bits(got)[~nan], f32_bits(values)[~nan], values[~nan], name)
 
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
@@ -226,13 +165,13 @@ def test_the_emulated_intrinsics_round_as_cuda(conversions: host.HostModule, dty
     x = conversion_inputs(dtype)
     prefix = "half" if dtype == "float16" else "bf16"
     for kind in ("rn", "default", "constructor"):
-        _assert_bits(_map(conversions, f"{prefix}_{kind}", x, np.uint16), RNE[dtype](x), x, f"{prefix}_{kind}")
+        assert_bits(_map(conversions, f"{prefix}_{kind}", x, np.uint16), RNE[dtype](x), x, f"{prefix}_{kind}")
     nan = np.isnan(x)
     for mode in ("rz", "rd", "ru"):
         got = _map(conversions, f"{prefix}_{mode}", x, np.uint16)
         want = directed_bits(x, dtype, mode)
         want[nan] = CANONICAL_NAN
-        _assert_bits(got, want, x, f"{prefix}_{mode}")
+        assert_bits(got, want, x, f"{prefix}_{mode}")
 
 
 def _conversion_mutants() -> list[Any]:
@@ -256,60 +195,11 @@ def test_a_planted_rounding_mode_fails_the_check(mutant: Any) -> None:
     x = conversion_inputs(dtype)
     got = _map(mod, "helper_half" if dtype == "float16" else "helper_bf16", x, np.uint16)
     with pytest.raises(AssertionError, match="values differ"):
-        _assert_bits(got, RNE[dtype](x), x, mutant.id)
+        assert_bits(got, RNE[dtype](x), x, mutant.id)
 
 
 # ------------------------------------------------------------------ the ops --
 
-@pytest.fixture(autouse=True)
-def poison(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("OPGEN_POISON_OUTPUTS", "1")  # an element no kernel writes is NaN
-
-
-SCOPES = {"cpu": {"device": "cpu"}, "gpu-form": {"device": "cpu", "launch_plan": "cuda", "kernel_form": "gpu"}}
-
-
-@pytest.fixture(params=list(SCOPES))
-def scope(request: pytest.FixtureRequest) -> Any:
-    """The cpu backend in the host form (its own launch plan) or in the GPU form (the GPU's launch
-    plan, building blocks and conversion intrinsics)."""
-    from generated import Scope
-
-    return Scope(**SCOPES[request.param])
-
-
-def _upcast(value: Any) -> Any:
-    """The float32 twin of an argument: 16-bit arrays converted exactly, anything else as is."""
-    if isinstance(value, np.ndarray) and value.dtype in (np.float16, BF16):
-        return value.astype(np.float32)
-    if isinstance(value, list):
-        return [_upcast(v) for v in value]
-    return value
-
-
-def assert_rounded_once(got16: Any, float_values: Any, dtype: str, what: str, *, telling: bool = True) -> None:
-    """got16 (a 16-bit array) is, bit for bit, float_values (float32) rounded to nearest even; and
-    (telling) the values are ones where rounding toward zero, down or up would each give other bits
-    somewhere, so that the comparison tells the modes apart."""
-    got = np.asarray(got16)
-    want32 = np.asarray(float_values, np.float32)
-    assert got.dtype == STORAGE[dtype] and got.shape == want32.shape, (what, got.dtype, got.shape, want32.shape)
-    assert np.all(np.isfinite(want32)), f"{what}: the float32 values are not all finite"
-    flat = want32.ravel()
-    _assert_bits(np.ascontiguousarray(got).view(np.uint16).ravel(), RNE[dtype](flat), flat, f"{what} ({dtype})")
-    for mode in ("rz", "rd", "ru") if telling else ():
-        assert np.any(directed_bits(flat, dtype, mode) != RNE[dtype](flat)), \
-            f"{what}: rounding {mode} would give the same bits: the data cannot tell the modes apart"
-
-
-def check_like_float32(fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any], outputs: list[str], dtype: str,
-                       scope: Any) -> None:
-    """Runs fn on 16-bit args and on their float32 twins; each named 16-bit output must be the
-    round to nearest even of the float32 output (the same float arithmetic, rounded once)."""
-    out16 = fn(*args, **kwargs, scope=scope)
-    out32 = fn(*[_upcast(a) for a in args], **kwargs, scope=scope)
-    for name in outputs:
-        assert_rounded_once(getattr(out16, name), getattr(out32, name), dtype, f"{fn.__name__}.{name}")
 
 
 def _normal(rng: np.random.Generator, shape: tuple[int, ...], dtype: str, loc: float = 0.0) -> np.ndarray:
@@ -423,404 +313,3 @@ def test_fused_batch_norm_grad(scope: Any, dtype: str, training: bool) -> None:
         check_like_float32(fused_batch_norm_grad_v3, (dy, x, scale, mean, var, np.zeros(0, np.float32)),
                            {"data_format": fmt, "is_training": training, "epsilon": 1e-3}, ["x_backprop"], dtype,
                            scope)
-
-
-# ------------------------------------------------------------------ the RNN ops (float16) --
-# Their GEMM steps write 16-bit results the float32 twin keeps unrounded, so the inputs below make
-# every product exact in float16 (dyadic values with few bits, or one power of two per row or
-# column of a weight matrix); what a kernel computes from a value it stored in 16 bits is checked
-# against the kernel's float arithmetic on that stored value (NumPy's float32 + − ×, which round
-# as the kernels' float operations do: the host build does not contract them into FMAs), or
-# against a second run of the float32 op that feeds the stored value in.
-
-def _dyadic(rng: np.random.Generator, shape: tuple[int, ...], step: float, steps: int) -> np.ndarray:
-    """Multiples of step in [-steps·step, steps·step], as float16 (exact)."""
-    return (rng.integers(-steps, steps + 1, shape) * step).astype(np.float16)
-
-
-def _one_per_row(rng: np.random.Generator, rows: int, cols: int) -> np.ndarray:
-    """[rows, cols] with one ±1 per row: each product with it is one exact term, whose rounding is
-    the rounding of the other factor (also where that one is subnormal)."""
-    m = np.zeros((rows, cols), np.float16)
-    m[np.arange(rows), rng.integers(0, cols, rows)] = rng.choice(np.array([-1, 1], np.float16), rows)
-    return m
-
-
-def _assert_exact_in_half(a: np.ndarray, b: np.ndarray, what: str) -> None:
-    """a·b (float64) is representable in float16: the op's 16-bit GEMM result is exact."""
-    p = a.astype(np.float64) @ b.astype(np.float64)
-    assert np.array_equal(p.astype(np.float16).astype(np.float64), p), f"{what}: the product is not exact in float16"
-
-
-def _f32(a: Any) -> np.ndarray:
-    return np.asarray(a).astype(np.float32)
-
-
-def _rounded(v: np.ndarray) -> np.ndarray:
-    """float32 values rounded to float16 and back (what a 16-bit store keeps)."""
-    return rne_half_bits(v).view(np.float16).astype(np.float32)
-
-
-GRU_SIZES = [(9, 5, 8), (7, 5, 6)]  # (batch, input, cell): runs of 4 cells, and cell by cell
-
-
-@pytest.mark.parametrize("sizes", GRU_SIZES, ids=str)
-def test_gru_block_cell(scope: Any, sizes: tuple[int, int, int]) -> None:
-    from generated import gru_block_cell
-
-    b, i, h = sizes
-    rng = np.random.default_rng(sizes)
-    x, h_prev = _dyadic(rng, (b, i), 0.25, 4), _dyadic(rng, (b, h), 0.25, 4)
-    w_ru, w_c = _dyadic(rng, (i + h, 2 * h), 0.125, 4), _dyadic(rng, (i + h, h), 0.125, 4)
-    b_ru, b_c = rng.standard_normal(2 * h).astype(np.float16), rng.standard_normal(h).astype(np.float16)
-    _assert_exact_in_half(np.hstack([x, h_prev]), w_ru, "[x | h_prev]·w_ru")
-    _assert_exact_in_half(x, w_c[:i], "x·w_c")
-    # c_bar = x·w_c[:I] alone (r∘h_prev gets zero weights): r, u and c as the float32 op's, and h
-    # from the stored u and c
-    w_c[i:] = 0
-    out = gru_block_cell(x, h_prev, w_ru, w_c, b_ru, b_c, scope=scope)
-    twin = gru_block_cell(*(_f32(a) for a in (x, h_prev, w_ru, w_c, b_ru, b_c)), scope=scope)
-    for name in ("r", "u", "c"):
-        assert_rounded_once(getattr(out, name), getattr(twin, name), "float16", f"gru_block_cell.{name}")
-    uv, cv, hp = _f32(out.u), _f32(out.c), _f32(h_prev)
-    assert_rounded_once(out.h, uv * hp + (np.float32(1) - uv) * cv, "float16", "gru_block_cell.h")
-    # c_bar = (r∘h_prev)·I, the 16-bit r∘h_prev itself: c must be tanh(rh + b_c) of the rh the
-    # kernel's float product rounds to, which a float32 run takes as its x (x·I, exact)
-    w_c2 = np.vstack([np.zeros((i, h), np.float16), np.eye(h, dtype=np.float16)])
-    out = gru_block_cell(x, h_prev, w_ru, w_c2, b_ru, b_c, scope=scope)
-    rh = _rounded(_f32(out.r) * hp)
-    probe_w_c = np.vstack([np.eye(h, dtype=np.float32), np.zeros((h, h), np.float32)])
-    probe_w_ru = np.zeros((2 * h, 2 * h), np.float32)
-    probe = gru_block_cell(rh, hp, probe_w_ru, probe_w_c, _f32(b_ru), _f32(b_c), scope=scope)
-    assert_rounded_once(out.c, probe.c, "float16", "gru_block_cell.c (from the stored r∘h_prev)")
-
-
-@pytest.mark.parametrize("sizes", GRU_SIZES, ids=str)
-def test_gru_block_cell_grad(scope: Any, sizes: tuple[int, int, int]) -> None:
-    from generated import gru_block_cell_grad
-
-    b, i, h = sizes
-    rng = np.random.default_rng((2, *sizes))
-    x, h_prev = _dyadic(rng, (b, i), 0.25, 4), rng.standard_normal((b, h)).astype(np.float16)
-    w_ru, w_c = _one_per_row(rng, i + h, 2 * h), _one_per_row(rng, i + h, h)
-    b_ru, b_c = rng.standard_normal(2 * h).astype(np.float16), rng.standard_normal(h).astype(np.float16)
-    r, u = rng.uniform(0.05, 0.95, (2, b, h)).astype(np.float16)
-    c, d_h = rng.uniform(-0.95, 0.95, (b, h)).astype(np.float16), rng.standard_normal((b, h)).astype(np.float16)
-    args = (x, h_prev, w_ru, w_c, b_ru, b_c, r, u, c, d_h)
-    out = gru_block_cell_grad(*args, scope=scope)
-    twin = gru_block_cell_grad(*(_f32(a) for a in args), scope=scope)
-    # from the inputs alone: d_c_bar and d_u_bar as the float32 op's
-    assert_rounded_once(out.d_c_bar, twin.d_c_bar, "float16", "gru_block_cell_grad.d_c_bar")
-    assert_rounded_once(out.d_r_bar_u_bar[:, h:], twin.d_r_bar_u_bar[:, h:], "float16", "d_u_bar")
-    # from the stored gradients through the exact products [d_x2 | d_hr] = d_c_bar·w_cᵀ and
-    # [d_x1 | d_h1] = [d_r_bar | d_u_bar]·w_ruᵀ
-    rv, uv, hp, dh = _f32(r), _f32(u), _f32(h_prev), _f32(d_h)
-    d_xh2 = _f32(out.d_c_bar) @ _f32(w_c).T
-    d_hr = d_xh2[:, i:]
-    assert_rounded_once(out.d_r_bar_u_bar[:, :h], d_hr * hp * rv * (np.float32(1) - rv), "float16", "d_r_bar")
-    d_xh1 = _f32(out.d_r_bar_u_bar) @ _f32(w_ru).T
-    assert_rounded_once(out.d_x, d_xh1[:, :i] + d_xh2[:, :i], "float16", "gru_block_cell_grad.d_x")
-    assert_rounded_once(out.d_h_prev, d_xh1[:, i:] + d_hr * rv + dh * uv, "float16", "gru_block_cell_grad.d_h_prev")
-
-
-DML_ACTIVATIONS = ["tanh", "sigmoid", "softplus", "elu", "scaled_tanh", "softsign", "hard_sigmoid", "leaky_relu"]
-
-
-@pytest.mark.parametrize("hidden", [8, 10])
-def test_dml_rnn(scope: Any, hidden: int) -> None:
-    from generated import dml_rnn
-
-    rng = np.random.default_rng(hidden)
-    steps, batch, inputs = 5, 3, 5
-    for k, first in enumerate(DML_ACTIVATIONS):
-        acts = [first, DML_ACTIVATIONS[(k + 3) % len(DML_ACTIVATIONS)]]
-        x, w = _dyadic(rng, (1, steps, batch, inputs), 0.25, 4), _dyadic(rng, (1, 2, hidden, inputs), 0.125, 4)
-        bias = rng.standard_normal((1, 1, 2, 2 * hidden)).astype(np.float16)
-        lengths = np.array([[[[steps, 2, 0]]]], np.uint32)
-        _assert_exact_in_half(x[0].reshape(-1, inputs), w[0, 0].T, "X·Wᵀ")
-        # every step, both directions, lengths: no recurrence (R = 0), so each state is
-        # f(X_t·Wᵀ + biases) as in float32
-        r0 = np.zeros((1, 2, hidden, hidden), np.float16)
-        args: tuple[Any, ...] = (x, w, r0, bias, None, lengths)
-        out = dml_rnn(*args, direction="bidirectional", activations=acts, scope=scope)
-        twin = dml_rnn(*(_upcast(a) for a in args), direction="bidirectional", activations=acts, scope=scope)
-        for name in ("output_sequence", "output_single"):
-            assert_rounded_once(getattr(out, name), getattr(twin, name), "float16", f"dml_rnn.{name} ({acts})")
-        # one step from a given state through the recurrence: H_{-1}·Rᵀ exact
-        h0, r = _dyadic(rng, (1, 2, batch, hidden), 0.25, 4), _dyadic(rng, (1, 2, hidden, hidden), 0.125, 4)
-        _assert_exact_in_half(h0[0, 0], r[0, 0].T, "H·Rᵀ")
-        args = (x[:, :1], w, r, bias, h0, None)
-        out = dml_rnn(*args, direction="bidirectional", activations=acts, scope=scope)
-        twin = dml_rnn(*(_upcast(a) for a in args), direction="bidirectional", activations=acts, scope=scope)
-        assert_rounded_once(out.output_sequence, twin.output_sequence, "float16", f"dml_rnn, one step ({acts})")
-
-
-CUDNN_GATES = {"rnn_relu": 1, "rnn_tanh": 1, "lstm": 4, "gru": 3}
-CUDNN_H, CUDNN_I = 11, 5  # 11 hidden units: a run of 8 and a tail of 3 in the host form
-
-
-def _cudnn_params(w: np.ndarray, r: np.ndarray, b_w: np.ndarray, b_r: np.ndarray) -> np.ndarray:
-    """The opaque params of one layer (codegen/ophelpers/cudnn_rnn.py: the canonical weights in
-    order, then the biases) from w [D, G, H, I], r [D, G, H, H], b_w and b_r [D, G, H]."""
-    weights = [np.concatenate([w[d].ravel(), r[d].ravel()]) for d in range(w.shape[0])]
-    biases = [np.concatenate([b_w[d].ravel(), b_r[d].ravel()]) for d in range(w.shape[0])]
-    return np.concatenate(weights + biases).astype(np.float16)
-
-
-def _cudnn(fn: Any, mode: str, *args: Any, scope: Any) -> Any:
-    return fn(*args, rnn_mode=mode, direction="bidirectional", scope=scope)
-
-
-def _cudnn_forward(mode: str, x: np.ndarray, h0: np.ndarray, c0: np.ndarray, parts: tuple[np.ndarray, ...],
-                   lengths: np.ndarray, scope: Any) -> tuple[Any, Any]:
-    """CudnnRNNV3 in float16 and, on the same values, in float32."""
-    from generated import cudnn_rnn_v3
-
-    args = (x, h0, c0, _cudnn_params(*parts), lengths)
-    return (_cudnn(cudnn_rnn_v3, mode, *args, scope=scope),
-            _cudnn(cudnn_rnn_v3, mode, *(_upcast(a) for a in args), scope=scope))
-
-
-def _cudnn_inputs(rng: np.random.Generator, mode: str, steps: int, batch: int) -> tuple[Any, ...]:
-    """x, h0, c0 and (w, r, b_w, b_r) whose products x·Wᵀ and h0·Rᵀ are exact in float16."""
-    g, h, i = CUDNN_GATES[mode], CUDNN_H, CUDNN_I
-    x, h0 = _dyadic(rng, (steps, batch, i), 0.25, 4), _dyadic(rng, (2, batch, h), 0.25, 4)
-    c0 = rng.standard_normal((2, batch, h)).astype(np.float16) if mode == "lstm" else np.zeros(0, np.float16)
-    w, r = _dyadic(rng, (2, g, h, i), 0.125, 4), _dyadic(rng, (2, g, h, h), 0.125, 4)
-    b_w, b_r = rng.standard_normal((2, 2, g, h)).astype(np.float16)
-    _assert_exact_in_half(x.reshape(-1, i), w[0].reshape(-1, i).T, "x·Wᵀ")
-    _assert_exact_in_half(h0[0], r[0].reshape(-1, h).T, "h0·Rᵀ")
-    return x, h0, c0, (w, r, b_w, b_r)
-
-
-def _saturate(parts: tuple[np.ndarray, ...], gate: int, bias: float) -> tuple[np.ndarray, ...]:
-    """The weights with one gate's pre-activation the constant 2·bias: σ(40) = 1 and tanh(0) = 0
-    exactly in float."""
-    w, r, b_w, b_r = (p.copy() for p in parts)
-    w[:, gate], r[:, gate], b_w[:, gate], b_r[:, gate] = 0, 0, bias, bias
-    return w, r, b_w, b_r
-
-
-@pytest.mark.parametrize("mode", ["rnn_relu", "rnn_tanh"])
-def test_cudnn_rnn_simple_modes(scope: Any, mode: str) -> None:
-    """Four steps, both directions, lengths 4, 2, 1: with R = 0 every state is act(x·Wᵀ + biases)."""
-    rng = np.random.default_rng(len(mode))
-    x, h0, c0, (w, r, b_w, b_r) = _cudnn_inputs(rng, mode, 4, 3)
-    out, twin = _cudnn_forward(mode, x, h0, c0, (w, 0 * r, b_w, b_r), np.array([4, 2, 1], np.int32), scope)
-    for name in ("output", "output_h", "reserve_space"):
-        assert_rounded_once(getattr(out, name), getattr(twin, name), "float16", f"cudnn_rnn_v3 {mode}: {name}")
-
-
-def test_cudnn_rnn_gru(scope: Any) -> None:
-    """One step from h0 through R (exact): r, u, n, h and what the gradient keeps."""
-    rng = np.random.default_rng(3)
-    x, h0, c0, parts = _cudnn_inputs(rng, "gru", 1, 3)
-    out, twin = _cudnn_forward("gru", x, h0, c0, parts, np.array([1, 1, 1], np.int32), scope)
-    for name in ("output", "output_h", "reserve_space"):
-        assert_rounded_once(getattr(out, name), getattr(twin, name), "float16", f"cudnn_rnn_v3 gru: {name}")
-
-
-def test_cudnn_rnn_lstm(scope: Any) -> None:
-    """One step. h = o∘tanh(c as stored): (a) with f = 1 and g = 0, c = c0 exactly, so h, the gates
-    and what the gradient keeps are as in float32; (b) with every gate live, c is; (c) with o = 1,
-    h is tanh of the stored c, which a float32 run given that c as c0 (f = 1, g = 0) computes."""
-    rng = np.random.default_rng(4)
-    x, h0, c0, parts = _cudnn_inputs(rng, "lstm", 1, 3)
-    ones = np.array([1, 1, 1], np.int32)
-    fixed_c = _saturate(_saturate(parts, 1, 20.0), 2, 0.0)
-    out, twin = _cudnn_forward("lstm", x, h0, c0, fixed_c, ones, scope)
-    for name in ("output", "output_h", "reserve_space"):
-        assert_rounded_once(getattr(out, name), getattr(twin, name), "float16", f"cudnn_rnn_v3 lstm (a): {name}")
-    assert_rounded_once(out.output_c, twin.output_c, "float16", "cudnn_rnn_v3 lstm (a): output_c", telling=False)
-    out, twin = _cudnn_forward("lstm", x, h0, c0, parts, ones, scope)
-    assert_rounded_once(out.output_c, twin.output_c, "float16", "cudnn_rnn_v3 lstm (b): output_c")
-    open_o = _saturate(parts, 3, 20.0)
-    out, _ = _cudnn_forward("lstm", x, h0, c0, open_o, ones, scope)
-    _, probe = _cudnn_forward("lstm", x, h0, out.output_c, _saturate(_saturate(open_o, 1, 20.0), 2, 0.0), ones, scope)
-    for name in ("output", "output_h"):
-        assert_rounded_once(getattr(out, name), getattr(probe, name), "float16", f"cudnn_rnn_v3 lstm (c): {name}")
-
-
-def _one_per_column(rng: np.random.Generator, rows: int, cols: int) -> np.ndarray:
-    return np.ascontiguousarray(_one_per_row(rng, cols, rows).T)
-
-
-def _signs(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
-    return rng.choice(np.array([-1, 1], np.float16), shape)
-
-
-def _one_backward_step(rng: np.random.Generator, mode: str, x: np.ndarray, h0: np.ndarray, params: np.ndarray,
-                       scope: Any, c0: np.ndarray | None = None, **attrs: Any) -> tuple[Any, Any, dict[str, Any]]:
-    """CudnnRNNBackpropV3 after one float16 forward step of one sequence in both directions, in
-    float16 and in float32 on the same values, the float32 op given the float16 forward's reserve
-    space (so that both start from the stored activations and states). c0: lstm's initial cell
-    state (random, h0's shape, when not given). Returns both and the float16 backward's inputs."""
-    from generated import cudnn_rnn_backprop_v3, cudnn_rnn_v3
-
-    kw = {"rnn_mode": mode, "direction": "bidirectional", "scope": scope, **attrs}
-    if c0 is None:
-        c0 = rng.standard_normal(h0.shape).astype(np.float16) if mode == "lstm" else np.zeros(0, np.float16)
-    lengths = np.array([1], np.int32)
-    fw = cudnn_rnn_v3(x, h0, c0, params, lengths, **kw)
-    # dh + dy: magnitudes apart, so that their float sum (rnn_relu's gradient) needs more bits
-    dy = rng.standard_normal(fw.output.shape).astype(np.float16)
-    dh = (rng.standard_normal(fw.output_h.shape) * 0.3).astype(np.float16)
-    dc = rng.standard_normal(fw.output_c.shape).astype(np.float16)
-    args = (x, h0, c0, params, lengths, fw.output, fw.output_h, fw.output_c, dy, dh, dc, fw.reserve_space,
-            fw.host_reserved)
-    out, twin = cudnn_rnn_backprop_v3(*args, **kw), cudnn_rnn_backprop_v3(*(_upcast(a) for a in args), **kw)
-    return out, twin, {"output_h_backprop": dh, "reserve_space": fw.reserve_space}
-
-
-def _recurrent_weights(rng: np.random.Generator, mode: str, g: int, h: int) -> np.ndarray:
-    """R with one ±1 per column (dh_prev = dG·R, one exact term); zero for gru, whose dh_prev is
-    dh∘u (stored) + dG·R, two terms: R = 0 leaves the one stored term."""
-    r = np.stack([_one_per_column(rng, g * h, h).reshape(g, h, h) for _ in range(2)])
-    return 0 * r if mode == "gru" else r
-
-
-@pytest.mark.parametrize("mode", ["rnn_relu", "rnn_tanh", "lstm", "gru"])
-def test_cudnn_rnn_backprop(scope: Any, mode: str) -> None:
-    """One step: every product of the backward is one exact term per element (W, the forward
-    direction's, with one ±1 per column; the other direction's W zero, since input_backprop sums
-    the directions' products; x and h0 ±1; one row for the weight and bias gradients)."""
-    rng = np.random.default_rng(len(mode) + 10)
-    g, h, i = CUDNN_GATES[mode], 27, 32  # runs of 8 and a tail; 32 input gradients
-    w = np.stack([_one_per_column(rng, g * h, i).reshape(g, h, i), np.zeros((g, h, i), np.float16)])
-    b_w, b_r = rng.standard_normal((2, 2, g, h)).astype(np.float16)
-    params = _cudnn_params(w, _recurrent_weights(rng, mode, g, h), b_w, b_r)
-    out, twin, _ = _one_backward_step(rng, mode, _signs(rng, (1, 1, i)), _signs(rng, (2, 1, h)), params, scope)
-    names = ["input_backprop", "input_h_backprop", "params_backprop"] + ["input_c_backprop"] * (mode == "lstm")
-    for name in names:
-        assert_rounded_once(getattr(out, name), getattr(twin, name), "float16", f"cudnn_rnn_backprop_v3 {mode}: {name}")
-
-
-@pytest.mark.parametrize("mode", ["rnn_tanh", "lstm", "gru"])
-def test_cudnn_rnn_backprop_skip_input(scope: Any, mode: str) -> None:
-    """skip_input: the input's gradient is the sum of the gates' stored gradients (the input side,
-    which the bias gradients of this one step return exactly), the forward direction's rounded to
-    float16 before the backward direction's are added to it."""
-    rng = np.random.default_rng(len(mode) + 20)
-    g, h = CUDNN_GATES[mode], 27
-    r = _recurrent_weights(rng, mode, g, h)
-    b_w, b_r = rng.standard_normal((2, 2, g, h)).astype(np.float16)
-    params = np.concatenate([r.ravel()] + [np.concatenate([b_w[d].ravel(), b_r[d].ravel()]) for d in range(2)])
-    out, twin, _ = _one_backward_step(rng, mode, _signs(rng, (1, 1, h)), _signs(rng, (2, 1, h)), params, scope,
-                                      input_mode="skip_input")
-    assert_rounded_once(out.params_backprop, twin.params_backprop, "float16", f"skip_input {mode}: params_backprop")
-    biases = _f32(out.params_backprop)[r.size:].reshape(2, 2, g, h)  # [direction, W|R side, gate, unit]
-    s = np.zeros(h, np.float32)
-    for q in range(g):
-        s = s + biases[0, 0, q]
-    s = _rounded(s)  # the forward direction's sum, stored
-    for q in range(g):
-        s = s + biases[1, 0, q]
-    assert_rounded_once(out.input_backprop.reshape(h), s, "float16", f"skip_input {mode}: input_backprop")
-
-
-def test_cudnn_rnn_dropout_layer_input(scope: Any) -> None:
-    """Two layers, training with dropout 0.25: the second layer's input in the reserve space is the
-    first layer's stored output times the float 1/(1 − 0.25) where the mask keeps it, rounded once."""
-    from generated import cudnn_rnn_v3
-
-    rng = np.random.default_rng(30)
-    steps, batch, h, i, dropout = 4, 3, CUDNN_H, CUDNN_I, 0.25
-    x, h0 = _dyadic(rng, (steps, batch, i), 0.25, 4), _dyadic(rng, (4, batch, h), 0.25, 4)
-    w0, w1 = _dyadic(rng, (2, h, i), 0.125, 4), _dyadic(rng, (2, h, 2 * h), 0.125, 4)
-    r = _dyadic(rng, (4, h, h), 0.125, 4)
-    biases = rng.standard_normal((4, 2, h)).astype(np.float16)
-    params = np.concatenate([w0[0].ravel(), r[0].ravel(), w0[1].ravel(), r[1].ravel(), w1[0].ravel(), r[2].ravel(),
-                             w1[1].ravel(), r[3].ravel(), biases.ravel()])
-    lengths = np.array([4, 2, 1], np.int32)
-    out = cudnn_rnn_v3(x, h0, np.zeros(0, np.float16), params, lengths, rnn_mode="rnn_tanh",
-                       direction="bidirectional", dropout=dropout, seed=5, seed2=7, scope=scope)
-    reserve = _f32(out.reserve_space)
-    rows, width, slots = steps * batch, 2 * h, (steps + 1) * batch * h  # a pseudo-layer: its h slots
-    layer_input = reserve[4 * slots: 4 * slots + rows * width].reshape(steps, batch, 2, h)
-    mask = reserve[4 * slots + rows * width: 4 * slots + 2 * rows * width].reshape(steps, batch, 2, h)
-    scale = np.float32(1) / (np.float32(1) - np.float32(dropout))
-    want = np.zeros_like(layer_input)
-    for d in range(2):
-        hs = reserve[d * slots: (d + 1) * slots].reshape(steps + 1, batch, h)  # slot t + 1 − d: after time t
-        state = hs[1:] if d == 0 else hs[:-1]
-        valid = (np.arange(steps)[:, None] < lengths[None, :])[:, :, None]
-        want[:, :, d] = np.where(valid, state, np.float32(0)) * np.where(mask[:, :, d] != 0, scale, np.float32(0))
-    assert np.any(mask == 0) and np.any(mask != 0)
-    got = out.reserve_space[4 * slots: 4 * slots + rows * width].reshape(steps, batch, 2, h)
-    assert_rounded_once(got, want, "float16", "cudnn_rnn_v3: the dropped-out layer input")
-
-
-def test_cudnn_rnn_backprop_projection(scope: Any) -> None:
-    """lstm with a projection (h = P·m), one step: the gradient reaching m, dh + dy, is stored
-    before dm = dhp·P; with f = o = 1, g = 0 and c0 = ±20 (tanh = ±1 exactly), m = ±1, so P's
-    gradient dhp⊗m and every other product are one exact term per element."""
-    rng = np.random.default_rng(40)
-    g, h, hp, i = 4, 27, 19, 32
-    w = np.stack([_one_per_column(rng, g * h, i).reshape(g, h, i), np.zeros((g, h, i), np.float16)])
-    r = np.stack([_one_per_column(rng, g * h, hp).reshape(g, h, hp) for _ in range(2)])
-    proj = np.zeros((2, hp, h), np.float16)  # one ±1 per row and at most one per column
-    for d in range(2):
-        proj[d, np.arange(hp), rng.permutation(h)[:hp]] = _signs(rng, (hp,))
-    b_w, b_r = rng.standard_normal((2, 2, g, h)).astype(np.float16)
-    w, r, b_w, b_r = _saturate(_saturate(_saturate((w, r, b_w, b_r), 1, 20.0), 3, 20.0), 2, 0.0)
-    weights = [np.concatenate([w[d].ravel(), r[d].ravel(), proj[d].ravel()]) for d in range(2)]
-    params = np.concatenate(weights + [np.concatenate([b_w[d].ravel(), b_r[d].ravel()]) for d in range(2)])
-    c0 = (_signs(rng, (2, 1, h)) * np.float16(20)).astype(np.float16)
-    out, twin, _ = _one_backward_step(rng, "lstm", _signs(rng, (1, 1, i)), _signs(rng, (2, 1, hp)), params, scope,
-                                      num_proj=hp, c0=c0)
-    assert_rounded_once(out.params_backprop, twin.params_backprop, "float16", "lstm projection: params_backprop")
-    # with the gates held, only g's gradient is nonzero and its weights are zero (input_backprop and
-    # input_h_backprop are 0), and dc·f = dc: exact, yet checked
-    for name in ("input_backprop", "input_h_backprop", "input_c_backprop"):
-        assert_rounded_once(getattr(out, name), getattr(twin, name), "float16", f"lstm projection: {name}",
-                            telling=False)
-
-
-def test_cudnn_rnn_backprop_layer_below(scope: Any) -> None:
-    """Two rnn_tanh layers trained with dropout 0.25, one step: the gradient reaching the first
-    layer's output is the second layer's input gradient (exact: dG₂·W₂ with one ±1 per column, the
-    backward direction's W₂ zero) times the stored dropout mask, rounded once; the first layer's
-    gate gradients, (dh + that)·(1 − h²) from the stored h, are its bias gradients."""
-    rng = np.random.default_rng(50)
-    h, i = 27, 5
-    w0 = _dyadic(rng, (2, h, i), 0.125, 4)
-    w1 = np.stack([_one_per_column(rng, h, 2 * h), np.zeros((h, 2 * h), np.float16)])
-    r = _dyadic(rng, (4, h, h), 0.125, 4)
-    biases = rng.standard_normal((4, 2, h)).astype(np.float16)
-    weights = np.concatenate([w0[0].ravel(), r[0].ravel(), w0[1].ravel(), r[1].ravel(), w1[0].ravel(), r[2].ravel(),
-                              w1[1].ravel(), r[3].ravel()])
-    params = np.concatenate([weights, biases.ravel()])
-    x, h0 = _dyadic(rng, (1, 1, i), 0.25, 4), _dyadic(rng, (4, 1, h), 0.25, 4)
-    out, _, given = _one_backward_step(rng, "rnn_tanh", x, h0, params, scope, dropout=0.25, seed=3, seed2=4)
-    bias_grads = _f32(out.params_backprop)[weights.size:].reshape(4, 2, h)  # [pseudo-layer, W|R side, unit]
-    reserve, slots = _f32(given["reserve_space"]), 2 * h  # a pseudo-layer's h slots: steps + 1 = 2 of them
-    mask = reserve[4 * slots + 2 * h: 4 * slots + 4 * h]  # the second layer's input's dropout mask
-    assert np.any(mask == 0) and np.any(mask != 0)
-    below = _rounded((bias_grads[2, 0] @ _f32(w1[0])) * mask)  # dG₂ of the forward direction = its bias gradient
-    dh = _f32(given["output_h_backprop"])
-    for d in range(2):
-        state = reserve[d * slots + (1 - d) * h: d * slots + (2 - d) * h]  # slot t + 1 − d, t = 0
-        want = (dh[d, 0] + below[d * h:(d + 1) * h]) * (np.float32(1) - state * state)
-        assert_rounded_once(out.params_backprop[weights.size + d * 2 * h: weights.size + d * 2 * h + h], want,
-                            "float16", f"two layers: the first layer's gate gradients, direction {d}")
-
-
-def test_cudnn_rnn_params_helpers_copy_bits() -> None:
-    """CudnnRNNCanonicalToParamsV2 and CudnnRNNParamsToCanonicalV2 move float16 values without a
-    conversion: every bit pattern (subnormals, infinities, NaN payloads) comes back as it went."""
-    from codegen.ophelpers.cudnn_rnn import params_layout
-    from generated import cudnn_rnn_canonical_to_params_v2, cudnn_rnn_params_to_canonical_v2
-
-    layout = params_layout("gru", 2, 5, 3, "bidirectional")
-    every = np.arange(1 << 16, dtype=np.uint16).view(np.float16)
-    rng = np.random.default_rng(60)
-    weights = [rng.choice(every, r.shape) for r in layout.weights]
-    biases = [rng.choice(every, r.shape) for r in layout.biases]
-    kw: dict[str, Any] = {"rnn_mode": "gru", "direction": "bidirectional", "scope": "cpu"}
-    params = cudnn_rnn_canonical_to_params_v2(2, 5, 3, weights, biases, **kw).params
-    assert np.array_equal(params.view(np.uint16),
-                          np.concatenate([a.ravel() for a in weights + biases]).view(np.uint16))
-    back = cudnn_rnn_params_to_canonical_v2(2, 5, 3, params, num_params_weights=len(weights),
-                                            num_params_biases=len(biases), **kw)
-    for got, want in zip(list(back.weights) + list(back.biases), weights + biases, strict=True):
-        assert got.dtype == np.float16 and np.array_equal(got.view(np.uint16), want.view(np.uint16))
