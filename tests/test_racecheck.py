@@ -1,6 +1,6 @@
 """The sanitize build's racecheck misses nothing compute-sanitizer's racecheck reports on shared
 memory: every RAW, WAR and WAW between threads of different warps within one barrier interval, and
-between lanes of one warp that no __syncwarp (or other warp collective of both) orders, whatever
+between lanes of one warp that no __syncwarp of both orders (a shuffle does not), whatever
 happens to the value (read and dropped, the same value written twice, a result the schedule
 happens to make right) and in whatever order the scheduler runs the threads. Atomics and properly
 synchronised patterns report nothing. Blocks of 64 threads (two warps) unless said."""
@@ -103,6 +103,13 @@ extern "C" __global__ void warp_nosync(float* y) {
   s[threadIdx.x] = threadIdx.x;
   y[threadIdx.x] = s[(threadIdx.x + 1) % 32];  // BUG: no __syncwarp() between lanes' write and read
 }
+extern "C" __global__ void warp_shuffle_only(float* y) {
+  __shared__ float s[32];
+  PREFILL(s);
+  s[threadIdx.x] = threadIdx.x;
+  const float r = __shfl_xor_sync(0xffffffffu, 1.0f, 1);  // BUG: a shuffle orders no memory access
+  y[threadIdx.x] = r * s[(threadIdx.x + 1) % 32];
+}
 extern "C" __global__ void warp_syncwarp_clean(float* y) {
   __shared__ float s[32];
   PREFILL(s);
@@ -148,7 +155,7 @@ RAW = r"RAW \(read after write\) hazard: this thread reads it while thread \(\d+
 WAR = r"WAR \(write after read\) hazard: this thread writes it while thread \(\d+,0,0\) read it"
 WAW = r"WAW \(write after write\) hazard: this thread writes it while thread \(\d+,0,0\) wrote it"
 ACROSS_WARPS = r"no __syncthreads\(\) between them"
-IN_A_WARP = r"the same warp, but no __syncwarp\(\) or warp collective of both lanes between them"
+IN_A_WARP = r"the same warp, but no __syncwarp\(\) of both lanes between them"
 SEEDS = range(1, 7)
 
 
@@ -224,6 +231,12 @@ def test_write_after_many_readers_names_one_it_is_not_ordered_with(request, fixt
 
 def test_lanes_of_a_warp_without_syncwarp_race(mod):
     reported_in_every_order(mod, "warp_nosync", 32, (WAR, IN_A_WARP), (f"{RAW}|{WAR}", IN_A_WARP))
+
+
+def test_a_shuffle_is_no_warp_sync(mod):
+    """CUDA promises no memory ordering for shuffles and votes; compute-sanitizer reports this."""
+    fails(mod, "warp_shuffle_only", 1, 32, (f32(32),), RAW, r"thread \(0,0,0\): ", r"thread \(1,0,0\) wrote it",
+          IN_A_WARP)
 
 
 def test_a_half_warp_sync_does_not_order_the_other_half(mod):

@@ -40,7 +40,7 @@ struct Fiber {
   unsigned wmask;
   uint64_t wval, wres;
   // Sanitize: vector clock over the lanes of its warp. vc[own lane] counts this lane's completed
-  // warp collectives (from 1); vc[k] is the latest clock of lane k this lane is ordered after.
+  // __syncwarp() calls (from 1); vc[k] is the latest clock of lane k this lane is ordered after.
   uint32_t vc[32];
 #ifdef OPGEN_ASM_SWITCH
   void* sp;
@@ -467,8 +467,10 @@ uint64_t shfl_source(const Fiber* base, const Fiber* g, unsigned group, int op) 
   return base[j].wval;
 }
 
-// Sanitize: a completed collective orders its lanes: each gets the join of their vector clocks,
-// then a new own clock (what each accesses next comes after everything each did before).
+// Sanitize: a completed __syncwarp() orders its lanes' memory accesses: each gets the join of their
+// vector clocks, then a new own clock (what each accesses next comes after everything each did
+// before). Shuffles and votes do not: CUDA promises no memory ordering for them, and
+// compute-sanitizer's racecheck reports hazards between lanes that only a shuffle separates.
 void join_clocks(Fiber* base, unsigned group) {
   uint32_t join[32] = {};
   for (unsigned m = group; m; m &= m - 1) {
@@ -525,7 +527,7 @@ void try_complete_warp(Worker* w, unsigned warp, unsigned mask, Fiber* caller) {
   bool all_equal = true;
   for (unsigned m = group; m; m &= m - 1)
     if (base[__builtin_ctz(m)].wval != base[first].wval) all_equal = false;
-  if (w->san) join_clocks(base, group);
+  if (w->san && op == OPGEN_W_SYNC) join_clocks(base, group);  // only __syncwarp() orders memory
   for (unsigned m = group; m; m &= m - 1) {
     Fiber* g = &base[__builtin_ctz(m)];
     switch (op) {
@@ -705,7 +707,7 @@ unsigned lane_of(uint32_t id, unsigned n) { return ((id - 1) % n) & 31u; }
 
 // Are the recorded accesses of thread `id` and the lanes `lanes` of its warp (at clocks up to
 // `clk`, in barrier interval `bep`) all ordered before the current access of `me`? A barrier orders
-// a whole block; a warp collective its lanes (vector clocks); blocks of a launch never are.
+// a whole block; a __syncwarp() its lanes (vector clocks); blocks of a launch never are.
 // Returns the first lane of `lanes` found unordered with `me`, -1 if all are ordered.
 int unordered_lane(uint32_t id, uint32_t bep, uint32_t clk, uint32_t lanes, const Who& me, unsigned n) {
   if (id == me.id && lanes == (1u << me.lane)) return -1;
@@ -750,10 +752,9 @@ const char* hazard_kind(bool write, bool other_wrote) {
   const uint64_t other_block = block_of(other, w->n);
   const char* why = other_block != me.block ? "blocks of one launch run in no defined order"
                     : gwarp_of(other, w->n) != me.gwarp
-                        ? "no __syncthreads() between them (__syncwarp() and warp collectives only order the "
-                          "lanes of one warp)"
-                        : "the same warp, but no __syncwarp() or warp collective of both lanes between them "
-                          "(lanes of a warp run independently)";
+                        ? "no __syncthreads() between them (__syncwarp() only orders the lanes of one warp)"
+                        : "the same warp, but no __syncwarp() of both lanes between them (lanes of a warp run "
+                          "independently; shuffles and votes do not order memory)";
   san_fail(f, pc,
            "data race on %s '%s' at byte %llu (of %llu): %s hazard: this thread %s it while %s %s it, "
            "unordered: %s",
