@@ -76,6 +76,13 @@ extern "C" __global__ void war_many_readers(float* y) {
   if (threadIdx.x == WRITER) s[0] = 5.0f;  // BUG: the other warp read s[0] in this interval
   y[threadIdx.x] = v;
 }
+extern "C" __global__ void raw_dynamic_shared(float* y) {
+  extern __shared__ float d[];
+  PREFILL(d);
+  if (threadIdx.x < 32) d[threadIdx.x] = threadIdx.x;
+  else { const float v = d[threadIdx.x - 32]; (void)v; }  // BUG: no barrier, the value dropped
+  y[threadIdx.x] = 0.0f;
+}
 extern "C" __global__ void reduce_clean(float* y) {
   __shared__ float s[64];
   s[threadIdx.x] = threadIdx.x;
@@ -189,6 +196,11 @@ def test_read_after_write_across_warps(mod, name):
 @pytest.mark.parametrize("name", ["war_cross_warp", "war_cross_warp_dead"])
 def test_write_after_read_across_warps(mod, name):
     reported_in_every_order(mod, name, 64, (WAR, ACROSS_WARPS, rf"'{name}::s'"), (f"{RAW}|{WAR}",))
+
+
+def test_dynamic_shared_memory_is_checked_the_same_way(mod):
+    fails(mod, "raw_dynamic_shared", 1, 64, (f32(64),), RAW, r"'extern __shared__' at byte 0 \(of 256\)",
+          r"thread \(32,0,0\): ", r"thread \(0,0,0\) wrote it", ACROSS_WARPS, shared_mem=256)
 
 
 def test_write_after_write_of_the_same_value_across_warps(mod):
