@@ -20,6 +20,20 @@ def median_seconds(fn: Callable[[], object], repeats: int = 15, warmup: int = 2)
     return statistics.median(times)
 
 
+def cpu_seconds(fn: Callable[[], object], repeats: int = 30, warmup: int = 2) -> tuple[float, float]:
+    """(min, median) CPU time of the calling thread per call: with every worker on that thread
+    (OPGEN_HOST_THREADS=1, torch.set_num_threads(1)) the time other processes take from the
+    machine does not count, so a loaded shared machine still compares two builds fairly."""
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(repeats):
+        start = time.thread_time()
+        fn()
+        times.append(time.thread_time() - start)
+    return min(times), statistics.median(times)
+
+
 def machine() -> str:
     cpu = platform.processor() or platform.machine()
     try:

@@ -80,6 +80,8 @@ def test_auto_chooses_v3_only_where_the_cpu_has_it(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(host_isa, "host_missing_v3", lambda: ())
     assert host.resolve_isa() == "x86-64-v3" == host.resolve_isa("auto")
     assert host.resolve_isa("baseline") == "baseline"
+    assert host.describe_isa("baseline") == "baseline (the compiler's default target, as asked)"
+    assert host.describe_isa().startswith("x86-64-v3 (AVX2, FMA; ")
     monkeypatch.setattr(host_isa, "host_missing_v3", lambda: ("avx2", "fma"))
     assert host.resolve_isa() == "baseline"
     assert "lacks avx2, fma" in host.describe_isa()

@@ -216,7 +216,7 @@ def resolve_isa(isa: str | None = None) -> str:
 
 def describe_isa(isa: str | None = None) -> str:
     """The ISA resolve_isa chooses and why, for diagnostics: `x86-64-v3 (AVX2, FMA; ...)`."""
-    return host_isa.describe(resolve_isa(isa))
+    return host_isa.describe(resolve_isa(isa), isa)
 
 
 def _emu_digest() -> str:

@@ -94,11 +94,14 @@ def resolve(isa: str | None = None) -> str:
     return BASELINE if missing else X86_64_V3
 
 
-def describe(isa: str) -> str:
-    """`isa` and why it was chosen, for diagnostics (opgen warmup, the demo)."""
+def describe(isa: str, asked: str | None = None) -> str:
+    """`isa` (resolve's result for `asked`; None: $OPGEN_HOST_ISA) and why it was chosen, for
+    diagnostics (opgen warmup)."""
     if isa == X86_64_V3:
         return f"{X86_64_V3} (AVX2, FMA; {ISA_ENV}=baseline forces the compiler's default target)"
-    if requested() == BASELINE:
+    if asked == BASELINE:
+        return "baseline (the compiler's default target, as asked)"
+    if asked is None and requested() == BASELINE:
         return f"baseline (the compiler's default target: {ISA_ENV}=baseline)"
     missing = host_missing_v3()
     why = ("not an x86-64 CPU" if missing == ("x86-64",) else "no /proc/cpuinfo to read the CPU's features"
