@@ -124,3 +124,34 @@ def test_activation_library_within_its_documented_bound(name: str, build: str, g
     err = ulp_error(got, want)
     bound = _bound(name, build, cases.documented_activation_bounds())
     assert err.max() <= bound, f"act::{name} ({build}): {_worst(err, x, got, want)}; bound {bound}"
+
+
+def _conversion_inputs() -> tuple[np.ndarray, np.ndarray]:
+    """Every 16-bit pattern, and floats around every 16-bit value: each half/bfloat16 value, the
+    ties between neighbours and the floats next to them, subnormals, overflow, NaN of both signs."""
+    every = np.arange(1 << 16, dtype=np.uint32)
+    half_values = every.astype(np.uint16).view(np.float16).astype(np.float32)
+    bf16_values = (every << 16).view(np.float32)
+    finite = np.concatenate([half_values[np.isfinite(half_values)], bf16_values[np.isfinite(bf16_values)]])
+    ties = (np.sort(finite)[:-1].astype(np.float64) + np.sort(finite)[1:]) / 2
+    near = ties.astype(np.float32)
+    x = np.concatenate([finite, near, np.nextafter(near, np.float32(np.inf)), np.nextafter(near, np.float32(-np.inf)),
+                        np.array([65504, 65519.996, 65520, -65520, 1e-8, -6e-8, np.inf, -np.inf, np.nan, -np.nan,
+                                  3e38, -3.4e38], np.float32)])
+    n = max(x.size, 1 << 16)
+    n += (-n) % 8
+    bits = np.resize(every.astype(np.uint16), n)
+    return bits, np.resize(x, n)
+
+
+@pytest.mark.parametrize("kind", ["half", "bf16"])
+def test_run_conversions_match_the_scalar_ones_bit_for_bit(kind: str, build: str) -> None:
+    """vm::load/vm::store (16-bit runs in vector registers; F16C in the AVX2 build) give exactly
+    opgen::to_float/from_float's values: every 16-bit pattern loaded, every tie and neighbour stored."""
+    if build == "gpu form":
+        pytest.skip("vm::load/vm::store are the host form's (the GPU form has no vector registers)")
+    bits, x = _conversion_inputs()
+    out = cases.convert(build, kind, bits, x)
+    np.testing.assert_array_equal(out["loaded"].view(np.uint32), out["loaded_ref"].view(np.uint32),
+                                  err_msg=f"vm::load({kind})")
+    np.testing.assert_array_equal(out["stored"], out["stored_ref"], err_msg=f"vm::store({kind})")

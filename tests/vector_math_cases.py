@@ -63,6 +63,30 @@ extern "C" __global__ void vm_functions(const float* x, float* out, float* scala
   one_by_one(x, scalar_out + 3 * n, n, f3), one_by_one(x, scalar_out + 4 * n, n, f4);
   one_by_one(x, scalar_out + 5 * n, n, f5), one_by_one(x, scalar_out + 6 * n, n, f6);
 }
+// vm::load/vm::store of 16-bit runs against opgen::to_float/from_float, element by element (n: a
+// multiple of vm::kLanes). The host form's: in the GPU form the kernels do nothing.
+template <typename T>
+__device__ void convert_runs(const T* bits, float* loaded, float* loaded_ref, const float* x, T* stored,
+                             T* stored_ref, long long n) {
+#ifdef OPGEN_VM_HOST
+  for (long long j = 0; j < n; j += opgen::vm::kLanes) {
+    opgen::vm::store(loaded + j, opgen::vm::load(bits + j));
+    opgen::vm::store(stored + j, opgen::vm::load(x + j));
+  }
+  for (long long j = 0; j < n; ++j) {
+    loaded_ref[j] = opgen::to_float(bits[j]);
+    stored_ref[j] = opgen::from_float<T>(x[j]);
+  }
+#endif
+}
+extern "C" __global__ void convert_half(const __half* bits, float* loaded, float* loaded_ref, const float* x,
+                                       __half* stored, __half* stored_ref, long long n) {
+  convert_runs(bits, loaded, loaded_ref, x, stored, stored_ref, n);
+}
+extern "C" __global__ void convert_bf16(const __nv_bfloat16* bits, float* loaded, float* loaded_ref, const float* x,
+                                       __nv_bfloat16* stored, __nv_bfloat16* stored_ref, long long n) {
+  convert_runs(bits, loaded, loaded_ref, x, stored, stored_ref, n);
+}
 extern "C" __global__ void activations(const float* x, float* out, long long n) {
   namespace act = opgen::act;
   for (long long j = 0; j < n; ++j) {
@@ -121,7 +145,9 @@ def grid() -> np.ndarray:
 def _source() -> str:
     env = make_env([BUILTIN_TEMPLATES])
     env.globals["activation_library"] = builtin_activations()
-    return env.get_template("kernels/_activations.cuh").render() + KERNELS
+    common = (BUILTIN_TEMPLATES / "kernels" / "_common.cuh").read_text(encoding="utf-8")
+    return ("#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n" + common +
+            env.get_template("kernels/_activations.cuh").render() + KERNELS)
 
 
 def module(build: str) -> host.HostModule:
@@ -134,6 +160,18 @@ def evaluate(build: str, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     scalars = np.full_like(runs, np.nan)
     module(build).get_function("vm_functions")((1,), (1,), (x, runs, scalars, np.int64(x.size)))
     return runs, scalars
+
+
+def convert(build: str, kind: str, bits: np.ndarray, x: np.ndarray) -> dict[str, np.ndarray]:
+    """vm::load of the 16-bit `bits` and vm::store of the floats x (kind: "half" or "bf16"), each
+    beside opgen::to_float/from_float of the same values (the host form only)."""
+    n = bits.size
+    out = {"loaded": np.full(n, np.nan, np.float32), "loaded_ref": np.full(n, np.nan, np.float32),
+           "stored": np.zeros(n, np.uint16), "stored_ref": np.ones(n, np.uint16)}
+    as16 = (lambda a: a.view(np.float16)) if kind == "half" else (lambda a: a)  # the kernel's element type
+    args = (as16(bits), out["loaded"], out["loaded_ref"], x, as16(out["stored"]), as16(out["stored_ref"]), np.int64(n))
+    module(build).get_function(f"convert_{kind}")((1,), (1,), args)
+    return out
 
 
 def evaluate_activations(build: str, x: np.ndarray) -> np.ndarray:

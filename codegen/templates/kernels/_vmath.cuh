@@ -168,6 +168,69 @@ __device__ __forceinline__ vf erf(vf x) {
   return copysign(a < 0.921875f ? a + a * p : 1.f - exp(g), x);
 }
 
+// Runs of storage values as a vector of floats and back (host form): vm::load(p) reads kLanes
+// consecutive floats, float16 or bfloat16 values, vm::store(p, v) writes them rounded as
+// opgen::from_float does (kernels/_common.cuh: to nearest even, NaN as 0x7FFF), bit for bit: the
+// same branch-free bit arithmetic on every lane (tests/test_vector_math.py compares them).
+typedef unsigned short vh __attribute__((vector_size(kLanes * sizeof(unsigned short))));
+namespace detail {
+__device__ __forceinline__ vf half_to_float(vu h) {
+  const vu w = h << 16, sign = w & 0x80000000u, two_w = w + w;
+  const vf normalized = reinterpret_cast<vf>((two_w >> 4) + (0xE0u << 23)) * 0x1.0p-112f;
+  const vf denormalized = reinterpret_cast<vf>((two_w >> 17) | (126u << 23)) - 0.5f;
+  return reinterpret_cast<vf>(sign | reinterpret_cast<vu>(two_w < (1u << 27) ? denormalized : normalized));
+}
+__device__ __forceinline__ vu float_to_half(vf v) {
+  const vf base0 = (abs(v) * 0x1.0p+112f) * 0x1.0p-110f;
+  const vu w = reinterpret_cast<vu>(v), shl1_w = w + w, sign = w & 0x80000000u;
+  const vu biased = shl1_w & 0xFF000000u;
+  const vu bias = biased < 0x71000000u ? vu{} + 0x71000000u : biased;
+  const vu bits = reinterpret_cast<vu>(reinterpret_cast<vf>((bias >> 1) + 0x07800000u) + base0);
+  const vu nonsign = ((bits >> 13) & 0x7C00u) + (bits & 0x0FFFu);
+  return shl1_w > 0xFF000000u ? vu{} + 0x7FFFu : (sign >> 16) | nonsign;
+}
+__device__ __forceinline__ vu float_to_bf16(vf v) {
+  const vu w = reinterpret_cast<vu>(v);
+  return (w & 0x7FFFFFFFu) > 0x7F800000u ? vu{} + 0x7FFFu : (w + 0x7FFFu + ((w >> 16) & 1u)) >> 16;
+}
+__device__ __forceinline__ vu load_bits(const void* p) {
+  vh h;
+  memcpy(&h, p, sizeof h);
+  return __builtin_convertvector(h, vu);
+}
+__device__ __forceinline__ void store_bits(void* p, vu bits) {
+  const vh h = __builtin_convertvector(bits, vh);
+  memcpy(p, &h, sizeof h);
+}
+}  // namespace detail
+
+__device__ __forceinline__ vf load(const float* p) {
+  vf v;
+  memcpy(&v, p, sizeof v);
+  return v;
+}
+#if defined(__F16C__) && defined(__AVX2__)
+// x86-64-v3 has F16C: 8 conversions in one instruction, exact, rounding to nearest even (imm 0);
+// only a NaN's bits differ from opgen::from_float's canonical 0x7FFF, and are replaced.
+typedef short vs8 __attribute__((vector_size(8 * sizeof(short))));
+__device__ __forceinline__ vf load(const __half* p) {
+  vs8 h;
+  memcpy(&h, p, sizeof h);
+  return __builtin_ia32_vcvtph2ps256(h);
+}
+__device__ __forceinline__ void store(__half* p, vf v) {
+  const vs8 nan = __builtin_convertvector(v != v, vs8);
+  const vs8 h = nan ? vs8{} + 0x7FFF : __builtin_ia32_vcvtps2ph256(v, 0);
+  memcpy(p, &h, sizeof h);
+}
+#else
+__device__ __forceinline__ vf load(const __half* p) { return detail::half_to_float(detail::load_bits(p)); }
+__device__ __forceinline__ void store(__half* p, vf v) { detail::store_bits(p, detail::float_to_half(v)); }
+#endif
+__device__ __forceinline__ vf load(const __nv_bfloat16* p) { return reinterpret_cast<vf>(detail::load_bits(p) << 16); }
+__device__ __forceinline__ void store(float* p, vf v) { memcpy(p, &v, sizeof v); }
+__device__ __forceinline__ void store(__nv_bfloat16* p, vf v) { detail::store_bits(p, detail::float_to_bf16(v)); }
+
 // The scalar host form: lane 0 of the vector form (the same value as in a run).
 #define OPGEN_VM_SCALAR(name) \
   __device__ __forceinline__ float name(float x) { return name(detail::splat(x))[0]; }

@@ -1,4 +1,5 @@
 {% include "kernels/_common.cuh" %}
+{% include "kernels/_vmath.cuh" %}
 
 // Softmax and SoftmaxGrad over x viewed as [outer, N, inner] (N: the axis). One kernel per step
 // for both launch plans (kernels/_common.cuh's building blocks take each backend's form).
@@ -6,14 +7,75 @@
 // or +inf, so x − max is NaN somewhere and the sum, hence the row, is NaN; a row of -inf only has
 // max -inf and -inf − (-inf) = NaN; a -inf element of a finite row gives exp(-inf) = 0.
 
+#ifdef OPGEN_HOST_FORM
+// The host form (kernels/_common.cuh: thread 0 walks the row) in vector registers: vm::kLanes
+// elements at a time through vm::load/vm::store (16-bit values converted exactly as
+// opgen::to_float/from_float do) and vm::exp (kernels/_vmath.cuh), the row's tail one by one.
+using opgen::vm::vf;
+constexpr int kLanes = opgen::vm::kLanes;
+
+// The row's max, NaN-propagating as opgen::nan_max: kLanes partial maxima, then the tail.
+template <typename T>
+__device__ __forceinline__ float host_row_max(long long n, const T* __restrict__ x) {
+  vf mv = opgen::vm::detail::splat(opgen::neg_inf());
+  long long j = 0;
+  for (; j + kLanes <= n; j += kLanes) {
+    const vf v = opgen::vm::load(x + j);
+    mv = (mv > v) | (mv != mv) ? mv : v;
+  }
+  float m = opgen::neg_inf();
+  for (int q = 0; q < kLanes; ++q) m = opgen::nan_max(m, mv[q]);
+  for (; j < n; ++j) m = opgen::nan_max(m, opgen::to_float(x[j]));
+  return m;
+}
+
+// Σ e^(x_j − m) over the row, each exponential also handed to store_run(j, kLanes of them) or
+// store_one(j, one): kLanes partial sums (the tail's into the first), added pairwise.
+template <typename T, typename Run, typename One>
+__device__ __forceinline__ float host_exp_row(long long n, const T* __restrict__ x, float m, const Run& store_run,
+                                              const One& store_one) {
+  vf acc = {};
+  long long j = 0;
+  for (; j + kLanes <= n; j += kLanes) {
+    const vf v = opgen::vm::exp(opgen::vm::load(x + j) - m);
+    store_run(j, v);
+    acc += v;
+  }
+  for (; j < n; ++j) {
+    const float v = opgen::vm::exp(opgen::to_float(x[j]) - m);
+    store_one(j, v);
+    acc[0] += v;
+  }
+  for (int w = kLanes / 2; w > 0; w /= 2) {
+    for (int q = 0; q < w; ++q) acc[q] += acc[q + w];
+  }
+  return acc[0];
+}
+#endif
+
 // axis last: a block owns a row of N contiguous elements.
 template <typename T>
 __device__ void softmax_rows(const T* __restrict__ x, T* __restrict__ y, long long rows, long long N) {
   opgen::for_each_row(rows, [&](long long r) {
     const T* __restrict__ xr = x + r * N;
     T* __restrict__ yr = y + r * N;
+#ifdef OPGEN_HOST_FORM
+    if (threadIdx.x != 0) return;  // thread 0 takes the row: no barrier here
+    const float m = host_row_max(N, xr);
+    if constexpr (opgen::is_float32<T>::value) {
+      // y holds the exponentials exactly: scale them in place (one exp per element)
+      const float inv = 1.f / host_exp_row(N, xr, m, [&](long long j, vf v) { opgen::vm::store(yr + j, v); },
+                                           [&](long long j, float v) { yr[j] = v; });
+      opgen::row_store(N, yr, [&](long long j) { return yr[j] * inv; });
+    } else {
+      // 16-bit y would round the exponentials twice: compute them again instead
+      const float inv = 1.f / host_exp_row(N, xr, m, [](long long, vf) {}, [](long long, float) {});
+      host_exp_row(N, xr, m, [&](long long j, vf v) { opgen::vm::store(yr + j, v * inv); },
+                   [&](long long j, float v) { yr[j] = opgen::from_float<T>(v * inv); });
+    }
+#else
     const float m = opgen::row_max(N, [&](long long j) { return opgen::to_float(xr[j]); });
-    const auto e = [&](long long j) { return expf(opgen::to_float(xr[j]) - m); };
+    const auto e = [&](long long j) { return opgen::vm::exp(opgen::to_float(xr[j]) - m); };
     if constexpr (opgen::is_float32<T>::value) {
       // y holds the exponentials exactly: scale them in place (one exp per element)
       const float inv = 1.f / opgen::row_store_sum(N, yr, e);
@@ -23,6 +85,7 @@ __device__ void softmax_rows(const T* __restrict__ x, T* __restrict__ y, long lo
       const float inv = 1.f / opgen::row_sum(N, e);
       opgen::row_store(N, yr, [&](long long j) { return e(j) * inv; });
     }
+#endif
   });
 }
 
@@ -35,10 +98,10 @@ __device__ void softmax_columns(const T* __restrict__ x, T* __restrict__ y, long
     float m = opgen::neg_inf();
     for (long long j = 0; j < N; ++j) m = opgen::nan_max(m, opgen::to_float(x[base + j * inner]));
     float sum = 0.f;
-    for (long long j = 0; j < N; ++j) sum += expf(opgen::to_float(x[base + j * inner]) - m);
+    for (long long j = 0; j < N; ++j) sum += opgen::vm::exp(opgen::to_float(x[base + j * inner]) - m);
     const float inv = 1.f / sum;
     for (long long j = 0; j < N; ++j) {
-      y[base + j * inner] = opgen::from_float<T>(expf(opgen::to_float(x[base + j * inner]) - m) * inv);
+      y[base + j * inner] = opgen::from_float<T>(opgen::vm::exp(opgen::to_float(x[base + j * inner]) - m) * inv);
     }
   });
 }

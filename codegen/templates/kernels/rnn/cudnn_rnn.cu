@@ -50,10 +50,11 @@ __device__ __forceinline__ double relu(double v) { return v > 0.0 ? v : 0.0; }
 // The host form's row loops (OPGEN_HOST_FORM, kernels/_common.cuh): GCC at -O2 vectorises only
 // straight-line code (the SLP vectoriser, no branches), not loops of unknown length, and no call
 // to expf. So row_runs hands the body runs of kHostRun elements (Run<8>: it keeps them in local
-// arrays), and on a run of floats the gates' functions below work on GCC vector types with a
-// branch-free expf (Cody-Waite reduction, Cephes' degree-5 polynomial: about 1 ulp). A run of one
-// element (the GPU, the GPU form, a row's tail) uses the activation library's functions; double
-// keeps the C library's exp and tanh in both forms, so float64 results do not depend on the form.
+// arrays), and on a run of floats the gates' functions are the vector math library's run forms
+// (kernels/_vmath.cuh: vm::sigmoid_run, vm::tanh_run, in vector registers on the host, CUDA's
+// functions on the GPU). A run of one element (the GPU, the GPU form, a row's tail) takes the same
+// functions one value at a time; double keeps the C library's exp and tanh in both forms, so
+// float64 results do not depend on the form.
 template <int N>
 struct Run {
   static constexpr int n = N;
@@ -88,64 +89,22 @@ __device__ __forceinline__ void row_runs(long long n, const F& f) {
 #endif
 }
 
-#ifdef OPGEN_HOST_FORM
-// SSE's width: wider generic vectors are split, and their compares and selects go lane by lane.
-typedef float f4 __attribute__((vector_size(4 * sizeof(float))));
-typedef int i4 __attribute__((vector_size(4 * sizeof(int))));
-
-// e^v: v clamped to [−87.34, 88.38] (2^n stays a normal float: e^−∞ gives 1.2e-38, not 0), NaN
-// stays NaN (comparisons with it are false).
-__device__ __forceinline__ f4 exp4(f4 v) {
-  v = v > 88.3762626647949f ? f4{} + 88.3762626647949f : v;
-  v = v < -87.3365447504f ? f4{} - 87.3365447504f : v;
-  const f4 n = (v * 1.44269504088896341f + 12582912.f) - 12582912.f;  // round to nearest
-  const f4 r = (v - n * 0.693359375f) - n * -2.12194440e-4f;           // v − n·ln 2, in two parts
-  const f4 p = ((((((1.9875691500e-4f * r + 1.3981999507e-3f) * r + 8.3334519073e-3f) * r + 4.1665795894e-2f) * r +
-                  1.6666665459e-1f) * r + 5.0000001201e-1f) * r * r + r) + 1.f;
-  return p * reinterpret_cast<f4>((__builtin_convertvector(n, i4) + 127) << 23);
-}
-__device__ __forceinline__ f4 sigmoid4(f4 v) { return 1.f / (1.f + exp4(-v)); }
-// opgen::act::tanh_fast on 4 lanes: both of its branches, then a select.
-__device__ __forceinline__ f4 tanh4(f4 v) {
-  const i4 bits = reinterpret_cast<i4>(v);
-  const f4 a = reinterpret_cast<f4>(bits & 0x7fffffff), v2 = v * v;
-  const f4 small = v + v * v2 * (-1.f / 3.f + v2 * (2.f / 15.f + v2 * (-17.f / 315.f + v2 * (62.f / 2835.f))));
-  const f4 e = exp4(-2.f * a);
-  const f4 large = reinterpret_cast<f4>(reinterpret_cast<i4>((1.f - e) / (1.f + e)) | (bits & (1 << 31)));
-  return a < 0.25f ? small : large;
-}
-#endif
-
 // v[q] = sigmoid(v[q]) (or tanh) for a run.
 template <typename A, int R>
 __device__ __forceinline__ void sigmoid_run(A (&v)[R]) {
-#ifdef OPGEN_HOST_FORM
-  if constexpr (R % 4 == 0 && sizeof(A) == sizeof(float)) {
-    for (int q = 0; q < R; q += 4) {
-      f4 x;
-      memcpy(&x, v + q, sizeof x);
-      x = sigmoid4(x);
-      memcpy(v + q, &x, sizeof x);
-    }
-    return;
+  if constexpr (opgen::is_float32<A>::value) {
+    opgen::vm::sigmoid_run(v);
+  } else {
+    for (int q = 0; q < R; ++q) v[q] = sigmoid(v[q]);
   }
-#endif
-  for (int q = 0; q < R; ++q) v[q] = sigmoid(v[q]);
 }
 template <typename A, int R>
 __device__ __forceinline__ void tanh_run(A (&v)[R]) {
-#ifdef OPGEN_HOST_FORM
-  if constexpr (R % 4 == 0 && sizeof(A) == sizeof(float)) {
-    for (int q = 0; q < R; q += 4) {
-      f4 x;
-      memcpy(&x, v + q, sizeof x);
-      x = tanh4(x);
-      memcpy(v + q, &x, sizeof x);
-    }
-    return;
+  if constexpr (opgen::is_float32<A>::value) {
+    opgen::vm::tanh_run(v);
+  } else {
+    for (int q = 0; q < R; ++q) v[q] = tanh_(v[q]);
   }
-#endif
-  for (int q = 0; q < R; ++q) v[q] = tanh_(v[q]);
 }
 
 // v as T stores it (c is rounded to T before tanh reads it back).

@@ -24,8 +24,9 @@ using opgen::for_each_cell;
 // σ, from the activation library (kernels/_activations.cuh): 1 / (1 + e^(−x)) in float.
 using opgen::act::sigmoid;
 
-// tanh from one expf (kernels/_activations.cuh): on the cpu backend the C library's tanhf goes
-// through expm1f, about four times the cost of expf, and dominated the cell kernel.
+// tanh of the vector math library (kernels/_activations.cuh, kernels/_vmath.cuh): CUDA's tanhf on
+// the GPU; on the cpu backend branch-free code instead of the C library's tanhf (through expm1f,
+// about four times the cost of expf, it dominated the cell kernel).
 using opgen::act::tanh_fast;
 
 // r = σ(r_bar + b_r), u = σ(u_bar + b_u) from ru_bar = [r_bar | u_bar] (bias not yet added);
