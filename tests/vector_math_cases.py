@@ -166,8 +166,9 @@ def convert(build: str, kind: str, bits: np.ndarray, x: np.ndarray) -> dict[str,
     """vm::load of the 16-bit `bits` and vm::store of the floats x (kind: "half" or "bf16"), each
     beside opgen::to_float/from_float of the same values (the host form only)."""
     n = bits.size
-    out = {"loaded": np.full(n, np.nan, np.float32), "loaded_ref": np.full(n, np.nan, np.float32),
-           "stored": np.zeros(n, np.uint16), "stored_ref": np.ones(n, np.uint16)}
+    out: dict[str, np.ndarray] = {
+        "loaded": np.full(n, np.nan, np.float32), "loaded_ref": np.full(n, np.nan, np.float32),
+        "stored": np.zeros(n, np.uint16), "stored_ref": np.ones(n, np.uint16)}
     as16 = (lambda a: a.view(np.float16)) if kind == "half" else (lambda a: a)  # the kernel's element type
     args = (as16(bits), out["loaded"], out["loaded_ref"], x, as16(out["stored"]), as16(out["stored_ref"]), np.int64(n))
     module(build).get_function(f"convert_{kind}")((1,), (1,), args)
