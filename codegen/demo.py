@@ -26,6 +26,16 @@ from codegen.project import Project, find_config, find_project
 from codegen.render import render_all
 
 
+def device_line(device: str) -> str:
+    """`device: cuda`, or on the cpu the vector ISA its kernels are built for: `device: cpu
+    (kernels built for x86-64-v3)`."""
+    if device != "cpu":
+        return f"device: {device}"
+    from codegen.runtime import host
+
+    return f"device: cpu (kernels built for {host.resolve_isa()})"
+
+
 def compile_counts(device: str) -> tuple[int, int]:
     """(kernel modules compiled, modules loaded from the disk cache) so far in this process, on
     the backend of `device`."""
@@ -97,7 +107,7 @@ def project_demo(package: ModuleType, ops: list[Any]) -> int:
     from codegen.inputs import NotDerivable, derive_cases
 
     scope = package.Scope()
-    print(f"device: {scope.device}")
+    print(device_line(scope.device))
     names = ops.activations.names if hasattr(ops, "activations") else ()
     for op in sorted(ops, key=lambda o: o.name):
         function = getattr(package, op.snake_name)
@@ -129,7 +139,7 @@ def project_demo(package: ModuleType, ops: list[Any]) -> int:
 def builtin_demo(generated: ModuleType) -> int:
     """FusedBatchNormV3 and its gradient, from opgen's own ops (`generated`)."""
     scope = generated.Scope()
-    print(f"device: {scope.device}")
+    print(device_line(scope.device))
     rng = np.random.default_rng(0)
     x = rng.standard_normal((8, 16, 16, 32)).astype(np.float32) * 3 + 1
     scale = rng.uniform(0.5, 2.0, 32).astype(np.float32)

@@ -518,6 +518,7 @@ def _demo(cache: Path) -> str:
 def test_demo_says_whether_the_first_call_compiled(tmp_path: Path) -> None:
     cold = _demo(tmp_path / "cache")
     assert re.search(r"first call [\d.]+ ms \(includes compiling 1 kernel module\), second call [\d.]+ ms", cold), cold
+    assert "device: cpu" not in cold or re.search(r"device: cpu \(kernels built for (x86-64-v3|baseline)\)", cold), cold
     warm = _demo(tmp_path / "cache")  # the same cache: nothing to compile
     assert re.search(r"first call [\d.]+ ms \(kernels from the disk cache, nothing compiled\)", warm), warm
     assert "compiling" not in warm
