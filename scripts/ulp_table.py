@@ -34,19 +34,21 @@ def _worst(err: np.ndarray, x: np.ndarray) -> str:
 def main() -> None:
     x = cases.grid()
     builds = list(cases.BUILDS)
-    measured = {b: cases.evaluate(b, x)[0] for b in builds}
+    evaluated = {b: cases.evaluate(b, x) for b in builds}
+    measured = {b: evaluated[b][0] for b in builds}  # the run forms (the vector code on the host)
+    scalar = evaluated["sse2"][1]  # the host's scalar form (the C library's functions)
     bounds = cases.documented_bounds()
     print(f"{x.size:,} floats per function; {platform.machine()}, {platform.python_implementation()} "
           f"{platform.python_version()}, NumPy {np.__version__}")
     print()
-    print("| function | bound, host form | " + " | ".join(f"max, {b}" for b in builds[:-1]) +
-          " | bound, GPU form | max, GPU form on the emulation (C library) |")
-    print("|---" * (len(builds) + 3) + "|")
+    print("| function | bound, host form | " + " | ".join(f"max, runs, {b}" for b in builds[:-1]) +
+          " | max, scalar host form | bound, GPU form | max, GPU form on the emulation (C library) |")
+    print("|---" * (len(builds) + 4) + "|")
     for k, name in enumerate(cases.FUNCTIONS):
         want = reference(name, x)
         cells = [_worst(ulp_error(measured[b][k], want), x) for b in builds]
         print(f"| vm::{name} | {bounds[name].host:g} | " + " | ".join(cells[:-1]) +
-              f" | {bounds[name].gpu:g} | {cells[-1]} |")
+              f" | {_worst(ulp_error(scalar[k], want), x)} | {bounds[name].gpu:g} | {cells[-1]} |")
     xa = np.concatenate([x[np.abs(x) <= 120], np.array([np.inf, -np.inf, np.nan], np.float32)])
     acts = {b: cases.evaluate_activations(b, xa) for b in builds}
     act_bounds = cases.documented_activation_bounds()
@@ -54,7 +56,7 @@ def main() -> None:
         want = cases.activation_reference(name, xa)
         cells = [_worst(ulp_error(acts[b][k], want), xa) for b in builds]
         print(f"| act::{name} | {act_bounds[name].host:g} | " + " | ".join(cells[:-1]) +
-              f" | {act_bounds[name].gpu:g} | {cells[-1]} |")
+              f" | — | {act_bounds[name].gpu:g} | {cells[-1]} |")
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ constexpr int kLanes = opgen::vm::kLanes;
 // The row's max, NaN-propagating as opgen::nan_max: kLanes partial maxima, then the tail.
 template <typename T>
 __device__ __forceinline__ float host_row_max(long long n, const T* __restrict__ x) {
-  vf mv = opgen::vm::detail::splat(opgen::neg_inf());
+  vf mv = opgen::vm::detail::splat<vf>(opgen::neg_inf());
   long long j = 0;
   for (; j + kLanes <= n; j += kLanes) {
     const vf v = opgen::vm::load(x + j);
