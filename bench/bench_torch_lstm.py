@@ -5,23 +5,34 @@ backward and an SGD step; T=50, B=32, I=H=256, batch first, the same weights and
 (and, for context, opgen's LSTM eager).
 Medians over interleaved rounds, so the machine's noise falls on both alike.
 
-    python bench/bench_torch_lstm.py [--rounds N] [--profile]
+    python bench/bench_torch_lstm.py [--rounds N] [--profile] [--cpu-time]
 
---profile adds torch.profiler tables of one step of each (where the time goes).
+--profile adds torch.profiler tables of one step of each (where the time goes). --cpu-time measures
+the CPU time of the calling thread with one thread everywhere (PyTorch, OpenBLAS for our GEMMs,
+OPGEN_HOST_THREADS=1): on a loaded machine the time other processes take does not count.
 """
 
 from __future__ import annotations
 
-import argparse
-import statistics
-import time
-from typing import Any
+import os
+import sys
 
-import torch
-from common import machine, median_seconds
+CPU_TIME = "--cpu-time" in sys.argv
+if CPU_TIME:  # before NumPy loads: OpenBLAS sizes its pool then
+    for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPGEN_HOST_THREADS"):
+        os.environ[_var] = "1"
 
-import generated.torch  # noqa: F401  (registers torch.ops.opgen.*)
-from codegen.runtime.torch_nn import LSTM
+import argparse  # noqa: E402
+import statistics  # noqa: E402
+import time  # noqa: E402
+from typing import Any  # noqa: E402
+
+import torch  # noqa: E402
+from common import cpu_seconds, machine, median_seconds  # noqa: E402
+
+import generated.torch  # noqa: E402, F401  (registers torch.ops.opgen.*)
+from codegen.runtime import host  # noqa: E402
+from codegen.runtime.torch_nn import LSTM  # noqa: E402
 
 T, B, IN, H, CLASSES = 50, 32, 256, 256, 10
 
@@ -52,8 +63,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--cpu-time", action="store_true", help="CPU time of the calling thread, one thread each")
     args = parser.parse_args()
-    torch.set_num_threads(2)
+    torch.set_num_threads(1 if args.cpu_time else 2)
     torch.manual_seed(0)
     theirs = Classifier(torch.nn.LSTM)
     ours = Classifier(LSTM)
@@ -72,9 +84,11 @@ def main() -> None:
     samples: dict[str, list[float]] = {name: [] for name in steps}
     for _ in range(args.rounds):
         for name, step in steps.items():
-            samples[name].append(median_seconds(step, repeats=3, warmup=1))
+            samples[name].append(cpu_seconds(step, repeats=3, warmup=1)[1] if args.cpu_time else
+                                 median_seconds(step, repeats=3, warmup=1))
     med = {name: statistics.median(v) for name, v in samples.items()}
-    print(f"machine: {machine()}, torch {torch.__version__}, threads {torch.get_num_threads()}")
+    print(f"machine: {machine()}, torch {torch.__version__}, threads {torch.get_num_threads()}"
+          f"{', CPU time of the calling thread' if args.cpu_time else ''}; cpu backend build: {host.describe_isa()}")
     print(f"T={T}, B={B}, I={IN}, H={H}, 2 layers, bidirectional, float32; medians of {args.rounds} rounds "
           f"(each a median of 3 steps)")
     for name, value in med.items():
