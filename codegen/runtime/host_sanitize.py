@@ -11,9 +11,9 @@ a source line.
 Racecheck reports every RAW, WAR and WAW on the same bytes of shared memory (elements of a global
 buffer) between two threads that nothing orders, whatever the values and whichever access the
 scheduler ran first: threads of different warps within one ``__syncthreads()`` interval, lanes of
-one warp with no ``__syncwarp()`` or other warp collective of both between them (per-lane vector
-clocks, so a partial-mask sync orders only its lanes), threads of different blocks. Atomics are
-bounds-checked only. See emu/README.md ("Sanitize build").
+one warp with no ``__syncwarp()`` of both between them (per-lane vector clocks, so a partial-mask
+sync orders only its lanes; a shuffle or vote orders nothing), threads of different blocks. Atomics
+are bounds-checked only. See emu/README.md ("Sanitize build").
 """
 
 from __future__ import annotations
