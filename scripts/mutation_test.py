@@ -35,7 +35,8 @@ ALL_KERNEL_TESTS = ("test_fused_batch_norm.py", "test_kernels_random_order.py", 
 TESTS = {
     K + "_common.cuh": ALL_KERNEL_TESTS,
     K + "_activations.cuh": ("test_activation_library.py", "test_dml_rnn.py", "test_gru_block_cell.py",
-                             "test_block_helpers.py"),
+                             "test_block_helpers.py", "test_vector_math.py"),
+    K + "_vmath.cuh": ("test_vector_math.py", "test_block_helpers.py", "test_norm_ops.py", "test_cudnn_rnn.py"),
     K + "nn/fused_batch_norm.cu": ("test_fused_batch_norm.py", "test_kernels_random_order.py",
                                    "test_kernels_gpu_sizes.py", "test_block_helpers.py"),
     K + "rnn/gru_block_cell.cu": ("test_gru_block_cell.py", "test_kernels_gpu_sizes.py"),
@@ -44,6 +45,7 @@ TESTS = {
     K + "nn/bias_add.cu": ("test_bias_add.py",),
     K + "norm/layer_norm.cu": ("test_norm_ops.py",),
     K + "norm/softmax.cu": ("test_norm_ops.py",),
+    K + "_vmath.cuh": ("test_vector_math.py", "test_norm_ops.py"),
 }
 
 
@@ -95,9 +97,10 @@ def rounding(id: str, file: str, old: str, convert: str = "opgen::from_float<T>"
     return Mutant(id, K + file, old, old.replace(convert + "(", toward_zero(convert) + "(", 1), exact16_tests(K + file))
 
 
+VM = "_vmath.cuh"
 C, A, BN, GRU, DML, RNN = ("_common.cuh", "_activations.cuh", "nn/fused_batch_norm.cu", "rnn/gru_block_cell.cu",
                            "rnn/dml_rnn.cu", "rnn/cudnn_rnn.cu")
-BIAS, LN, SM = "nn/bias_add.cu", "norm/layer_norm.cu", "norm/softmax.cu"
+BIAS, LN, SM, VM = "nn/bias_add.cu", "norm/layer_norm.cu", "norm/softmax.cu", "_vmath.cuh"
 EXACT16 = exact16_tests(K + C)
 MUTANTS = [
     # _common.cuh: block_sum2, warp_sum, load4/store4, conversions, for_each_cell
@@ -125,10 +128,19 @@ MUTANTS = [
     m("common-for_each_cell-drops-last", C, "idx < total; idx += threads) {\n      const long long b = idx / width;",
       "idx < total - 1; idx += threads) {\n      const long long b = idx / width;"),
     # _activations.cuh
-    m("act-tanh-series-range", A, "if (a < 0.25f) {", "if (a < 0.5f) {"),
-    m("act-tanh-series-term-dropped", A, "(62.f / 2835.f)", "(0.f)"),
-    m("act-tanh-4ulp", A, "const float e = expf(-2.f * a);", "const float e = expf(-2.f * a) * (1.f + 4.8e-7f);"),
-    m("act-log1p_exp-overflow", A, "v > 0.f ? v + log1pf(expf(-v)) : log1pf(expf(v))", "log1pf(expf(v))"),
+    m("act-log1p_exp-overflow", A, "v > 0.f ? v + vm::log1p(vm::exp(-v)) : vm::log1p(vm::exp(v))",
+      "vm::log1p(vm::exp(v))"),
+    # _vmath.cuh: the vector math library (bounds in ulps, exact specials, exact 16-bit runs)
+    m("vm-tanh-series-range", VM, "if (a < 0.625f) return", "if (a < 1.25f) return"),
+    m("vm-tanh-series-term-dropped", VM, "((((0.002314091892912984f * t", "((((0.f * t"),
+    m("vm-tanh-4ulp", VM, "const V e = vm::exp(-2.f * a);", "const V e = vm::exp(-2.f * a) * (1.f + 4.8e-7f);"),
+    m("vm-exp-clamped-to-normals", VM, "max(min(x, 89.f), -104.f)", "max(min(x, 89.f), -87.3365447504f)"),
+    m("vm-expm1-tiny-x-sign", VM, "return abs(x) < 0x1p-25f ? x : y;", "return y;"),
+    m("vm-log1p-uncorrected", VM, "k0 ? V{} : lost", "V{}"),
+    m("vm-sigmoid-uncorrected", VM, "  return r - r * (lo / d);\n}", "  return r;\n}"),
+    m("vm-erf-fit-term-dropped", VM, "- 0.37612634897232056f) * t", "- 0.3761f) * t"),
+    m("vm-half-store-nan-payload", VM, "nan ? vs8{} + 0x7FFF :", "nan ? vs8{} + 0x7E00 :"),
+    m("vm-bf16-store-truncates", VM, "(w + 0x7FFFu + ((w >> 16) & 1u)) >> 16", "(w + 0x7FFFu) >> 16"),
     # fused_batch_norm.cu
     m("bn-tile-barrier-removed", BN, "    tile[group][lane] = make_float2(a, b);\n    __syncthreads();",
       "    tile[group][lane] = make_float2(a, b);"),
@@ -179,6 +191,14 @@ MUTANTS = [
     Mutant("round16-common-gpu-half-ru", K + C, "return __float2half_rn(v);", "return __float2half_ru(v);", EXACT16),
     Mutant("round16-common-gpu-bf16-rd", K + C, "return __float2bfloat16(v);", "return __float2bfloat16_rd(v);",
            EXACT16),
+    # the vector conversions of the host form (_vmath.cuh): F16C's (x86-64-v3) and the baseline's
+    Mutant("round16-vm-f16c-truncated", K + VM, "__builtin_ia32_vcvtps2ph256(v, 0)",
+           "__builtin_ia32_vcvtps2ph256(v, 3)", EXACT16),
+    Mutant("round16-vm-half-truncated", K + VM, "detail::store_bits(p, detail::float_to_half(v)); }",
+           "detail::store_bits(p, detail::float_to_half(reinterpret_cast<vf>(reinterpret_cast<vu>(v) & 0xFFFFE000u)));"
+           " }", EXACT16),
+    Mutant("round16-vm-bf16-truncated", K + VM, "? vu{} + 0x7FFFu : (w + 0x7FFFu + ((w >> 16) & 1u)) >> 16",
+           "? vu{} + 0x7FFFu : w >> 16", EXACT16),
     rounding("round16-common-store4-vector", C, "(to_bits(from_float<T>(v[1])) << 16)", "from_float<T>"),
     rounding("round16-common-store4-scalar", C, "++j) p[j] = from_float<T>(v[j]);", "from_float<T>"),
     rounding("round16-common-row_store-host-run", C, "out[j + q] = from_acc<T>(v[q]);", "from_acc<T>"),

@@ -9,9 +9,24 @@ from typing import Any
 import numpy as np
 from reference.rounding import BF16, RNE, STORAGE, directed_bits, f32_bits
 
-# The cpu backend in the host form (its own launch plan), and in the GPU form (the GPU's launch
-# plan, building blocks and conversion intrinsics): the tests' `scope` fixtures take both.
-SCOPES = {"cpu": {"device": "cpu"}, "gpu-form": {"device": "cpu", "launch_plan": "cuda", "kernel_form": "gpu"}}
+# The cpu backend in the host form (its own launch plan, kernels built for the vector ISA this CPU
+# has), in the GPU form (the GPU's launch plan, building blocks and conversion intrinsics), and in
+# the host form built for the baseline ISA (the vector conversions without F16C).
+SCOPES = ("cpu", "gpu-form", "baseline-isa")
+
+
+def make_scope(name: str) -> Any:
+    """The Scope of one of SCOPES."""
+    from codegen.runtime import host_isa
+    from codegen.runtime.cpu import CpuBackend
+    from generated import Scope
+
+    if name == "gpu-form":
+        return Scope("cpu", launch_plan="cuda", kernel_form="gpu")
+    scope = Scope("cpu")
+    if name == "baseline-isa":
+        scope.backend = CpuBackend(isa=host_isa.BASELINE)
+    return scope
 
 
 def assert_bits(got: np.ndarray, want: np.ndarray, x: np.ndarray, what: str) -> None:

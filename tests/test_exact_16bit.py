@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from exact16 import SCOPES, assert_bits, check_like_float32
+from exact16 import SCOPES, assert_bits, check_like_float32, make_scope
 from reference.rounding import (
     BF16,
     CANONICAL_NAN,
@@ -44,11 +44,9 @@ def poison(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPGEN_POISON_OUTPUTS", "1")  # an element no kernel writes is NaN
 
 
-@pytest.fixture(params=list(SCOPES))
+@pytest.fixture(params=SCOPES)
 def scope(request: pytest.FixtureRequest) -> Any:
-    from generated import Scope
-
-    return Scope(**SCOPES[request.param])
+    return make_scope(request.param)
 
 
 def test_the_references_round_as_numpy_and_ml_dtypes() -> None:
