@@ -190,12 +190,13 @@ def reported_in_every_order(mod, name, block, *patterns):
 @pytest.mark.parametrize("name", ["raw_cross_warp", "raw_cross_warp_dead"])
 def test_read_after_write_across_warps(mod, name):
     # in order warp 0 writes first: RAW; in another order the read may come first: WAR
-    reported_in_every_order(mod, name, 64, (RAW, ACROSS_WARPS, r"byte \d+ \(of 256\)"), (f"{RAW}|{WAR}",))
+    reported_in_every_order(mod, name, 64, (RAW, ACROSS_WARPS, r"byte \d+ \(of 256\)"),
+                            (f"{RAW}|{WAR}", ACROSS_WARPS))
 
 
 @pytest.mark.parametrize("name", ["war_cross_warp", "war_cross_warp_dead"])
 def test_write_after_read_across_warps(mod, name):
-    reported_in_every_order(mod, name, 64, (WAR, ACROSS_WARPS, rf"'{name}::s'"), (f"{RAW}|{WAR}",))
+    reported_in_every_order(mod, name, 64, (WAR, ACROSS_WARPS, rf"'{name}::s'"), (f"{RAW}|{WAR}", ACROSS_WARPS))
 
 
 def test_dynamic_shared_memory_is_checked_the_same_way(mod):
@@ -205,7 +206,7 @@ def test_dynamic_shared_memory_is_checked_the_same_way(mod):
 
 def test_write_after_write_of_the_same_value_across_warps(mod):
     reported_in_every_order(mod, "waw_same_value", 64, (WAW, r"byte 0 \(of 128\)", r"thread \(32,0,0\): "),
-                            (WAW,))
+                            (WAW, ACROSS_WARPS))
 
 
 def test_races_the_schedule_makes_harmless_are_reported():
