@@ -3,7 +3,7 @@ thread, warp and block order (tests/conftest.py: --host-sanitize, --host-random-
 kernel test modules run again in a child pytest with OPGEN_HOST_SANITIZE=1 and
 OPGEN_HOST_RANDOM_ORDER set, so an out-of-bounds access, a race, uninitialised shared memory,
 undefined behaviour or barrier/warp misuse in any kernel they launch fails CI with the kernel,
-block, thread and source line. Cost on 2 cores: about 25 s (bench/RESULTS.md)."""
+block, thread and source line. Cost: about 70 s of CPU on the 2-core VM (bench/RESULTS.md)."""
 
 from __future__ import annotations
 
