@@ -9,28 +9,27 @@ import time
 from collections.abc import Callable
 
 
-def median_seconds(fn: Callable[[], object], repeats: int = 15, warmup: int = 2) -> float:
+def _samples(fn: Callable[[], object], repeats: int, warmup: int, clock: Callable[[], float]) -> list[float]:
+    """Seconds per call of fn on `clock`, after `warmup` calls."""
     for _ in range(warmup):
         fn()
     times = []
     for _ in range(repeats):
-        start = time.perf_counter()
+        start = clock()
         fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        times.append(clock() - start)
+    return times
+
+
+def median_seconds(fn: Callable[[], object], repeats: int = 15, warmup: int = 2) -> float:
+    return statistics.median(_samples(fn, repeats, warmup, time.perf_counter))
 
 
 def cpu_seconds(fn: Callable[[], object], repeats: int = 30, warmup: int = 2) -> tuple[float, float]:
     """(min, median) CPU time of the calling thread per call: with every worker on that thread
     (OPGEN_HOST_THREADS=1, torch.set_num_threads(1)) the time other processes take from the
     machine does not count, so a loaded shared machine still compares two builds fairly."""
-    for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(repeats):
-        start = time.thread_time()
-        fn()
-        times.append(time.thread_time() - start)
+    times = _samples(fn, repeats, warmup, time.thread_time)
     return min(times), statistics.median(times)
 
 
