@@ -161,7 +161,7 @@ MUTANTS = [
     m("bn-element-wrong-stride", BN, "const long long stride = threads * kRun / row * row;",
       "const long long stride = threads * kRun;"),
     m("bn-chunk-channel-wrap", BN, "if (++c == C) c = 0;", "++c;"),
-    m("bn-grad-affine-dropped-term", BN, "k[1] * opgen::to_float(x[idx]) + k[2]);", "k[1] * opgen::to_float(x[idx]));"),
+    m("bn-grad-affine-dropped-term", BN, "opgen::to_float(x[idx]) + coeffs[2 * C + c];", "opgen::to_float(x[idx]);"),
     m("bn-grad-finalize-dropped-term", BN, "d = -a * sum_dy * inv_m - b * mu[c];", "d = -a * sum_dy * inv_m;"),
     m("bn-affine-run4-dropped-write", BN, "    opgen::store4(y + idx, v);\n", "    (void)v;\n"),
     m("bn-channel-k-wrap-off-by-one", BN, "if (k >= inner) {", "if (k > inner) {"),
@@ -206,8 +206,10 @@ MUTANTS = [
     rounding("round16-common-row_store-gpu", C, "j += blockDim.x) out[j] = from_acc<T>(f(j));", "from_acc<T>"),
     rounding("round16-bias-grad-finish", BIAS, "out[c] = opgen::from_acc<T>(t);", "opgen::from_acc<T>"),
     rounding("round16-bn-affine", BN, "y[idx] = opgen::from_float<T>("),
-    rounding("round16-bn-grad", BN, "dx[idx] = opgen::from_float<T>(k[0]"),
-    rounding("round16-bn-grad-inference", BN, "dx[idx] = opgen::from_float<T>(coeffs[3 * c]"),
+    rounding("round16-bn-grad", BN, "coeffs[2 * C + c];\n  }\n  __device__ __forceinline__ void store(long long idx, "
+                                    "float v) const { dx[idx] = opgen::from_float<T>("),
+    rounding("round16-bn-grad-inference", BN, "opgen::to_float(dy[idx]);\n  }\n  __device__ __forceinline__ void "
+                                              "store(long long idx, float v) const { dx[idx] = opgen::from_float<T>("),
     rounding("round16-layer-norm-dgamma", LN, "dgamma[c] = opgen::from_float<T>("),
     rounding("round16-layer-norm-dbeta", LN, "dbeta[c] = opgen::from_float<T>("),
     rounding("round16-softmax-host-rows", SM, "yr[j] = opgen::from_float<T>("),

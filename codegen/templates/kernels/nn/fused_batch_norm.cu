@@ -532,6 +532,30 @@ __device__ void inference_stats(const float* __restrict__ scale, const float* __
 // per thread, adjacent accesses) when a row of C·inner elements is a whole number of runs; where a
 // row fits in the grid the stride is a whole number of rows, so a thread keeps its channel(s) and
 // no element needs a division.
+// Values the host form computes side by side before it stores them (two AVX2 registers of floats,
+// four SSE ones). NVRTC compiles the cpu plan's kernels too, a GPU never runs them: few there.
+#ifdef OPGEN_HOST_EMU
+constexpr int kLanes = 16;
+#else
+constexpr int kLanes = 4;
+#endif
+
+// f.store(idx, f.value(idx, c)) for n elements from idx0, of channels c0 + j·kStep (kStep 1 along
+// a channels-last row, 0 in a channels-first stretch): runs of kLanes values are computed before
+// they are stored, so their loads vectorise (the functor's pointers are not restrict).
+template <int kStep, typename F>
+__device__ __forceinline__ void store_stretch(const F& f, long long idx0, long long c0, long long n) {
+  long long j = 0;
+  for (; j + kLanes <= n; j += kLanes) {
+    float v[kLanes];
+#pragma GCC unroll 16
+    for (int q = 0; q < kLanes; ++q) v[q] = f.value(idx0 + j + q, c0 + (j + q) * kStep);
+#pragma GCC unroll 16
+    for (int q = 0; q < kLanes; ++q) f.store(idx0 + j + q, v[q]);
+  }
+  for (; j < n; ++j) f.store(idx0 + j, f.value(idx0 + j, c0 + j * kStep));
+}
+
 template <typename F>
 __device__ __forceinline__ void for_each_element(const F& f, long long total, long long C, long long inner,
                                                  long long chunk) {
@@ -545,12 +569,12 @@ __device__ __forceinline__ void for_each_element(const F& f, long long total, lo
     while (idx < last) {
       if (inner == 1) {  // the rest of a row: channels c .. C−1
         const long long n = C - c < last - idx ? C - c : last - idx;
-        for (long long j = 0; j < n; ++j) f(idx + j, c + j);
+        store_stretch<1>(f, idx, c, n);
         idx += n;
         c = 0;
       } else {  // the rest of channel c's stretch of `inner` elements
         const long long n = inner - k < last - idx ? inner - k : last - idx;
-        for (long long j = 0; j < n; ++j) f(idx + j, c);
+        store_stretch<0>(f, idx, c, n);
         idx += n;
         k = 0;
         if (++c == C) c = 0;
@@ -567,7 +591,7 @@ __device__ __forceinline__ void for_each_element(const F& f, long long total, lo
     const long long c = (first % row) / inner, step = inner == 1 ? 1 : 0;  // channel of each run element
     for (long long idx = first; idx < total; idx += stride) f.run4(idx, c, step);  // vector accesses
   } else {
-    for (long long idx = t; idx < total; idx += threads) f(idx, (idx / inner) % C);
+    for (long long idx = t; idx < total; idx += threads) f.store(idx, f.value(idx, (idx / inner) % C));
   }
 }
 
@@ -576,9 +600,10 @@ struct Affine {
   const T* x;
   const float* coeffs;
   T* y;
-  __device__ __forceinline__ void operator()(long long idx, long long c) const {
-    y[idx] = opgen::from_float<T>(opgen::to_float(x[idx]) * coeffs[2 * c] + coeffs[2 * c + 1]);
+  __device__ __forceinline__ float value(long long idx, long long c) const {
+    return opgen::to_float(x[idx]) * coeffs[2 * c] + coeffs[2 * c + 1];
   }
+  __device__ __forceinline__ void store(long long idx, float v) const { y[idx] = opgen::from_float<T>(v); }
   // elements idx .. idx+3 (idx a multiple of 4) of channels c, c + step, c + 2·step, c + 3·step
   __device__ __forceinline__ void run4(long long idx, long long c, long long step) const {
     float v[4];
@@ -655,7 +680,8 @@ __device__ __forceinline__ void grad_results(float sum_dy, float sum_dy_xc, long
   k[2] = d;
 }
 
-// The splits' sums of each channel, its results and coefficients (coeffs[3c .. 3c+2]).
+// The splits' sums of each channel, its results and coefficients: A, B and D of all channels one
+// after another (coeffs[c], coeffs[C + c], coeffs[2C + c]), so a channels-last row reads each in order.
 template <typename T>
 __device__ void grad_finalize(const float* __restrict__ partials, const float* __restrict__ scale,
                               const float* __restrict__ mu, const float* __restrict__ var,
@@ -667,29 +693,30 @@ __device__ void grad_finalize(const float* __restrict__ partials, const float* _
   const float2 sums = sum_splits(partials, c, C, splits);
   float k[3];
   grad_results(sums.x, sums.y, c, scale, mu, var, scale_backprop, offset_backprop, m, epsilon, is_training, k);
-  coeffs[3 * c] = k[0];
-  coeffs[3 * c + 1] = k[1];
-  coeffs[3 * c + 2] = k[2];
+  coeffs[c] = k[0];
+  coeffs[C + c] = k[1];
+  coeffs[2 * C + c] = k[2];
 }
 
 template <typename T>
 struct GradAffine {
   const T* dy;
   const T* x;
-  const float* coeffs;
+  const float* coeffs;  // A, B, D of the C channels (grad_finalize)
+  long long C;
   T* dx;
-  __device__ __forceinline__ void operator()(long long idx, long long c) const {
-    const float* k = coeffs + 3 * c;
-    dx[idx] = opgen::from_float<T>(k[0] * opgen::to_float(dy[idx]) + k[1] * opgen::to_float(x[idx]) + k[2]);
+  __device__ __forceinline__ float value(long long idx, long long c) const {
+    return coeffs[c] * opgen::to_float(dy[idx]) + coeffs[C + c] * opgen::to_float(x[idx]) + coeffs[2 * C + c];
   }
+  __device__ __forceinline__ void store(long long idx, float v) const { dx[idx] = opgen::from_float<T>(v); }
   __device__ __forceinline__ void run4(long long idx, long long c, long long step) const {
     float g[4], v[4];
     opgen::load4(dy + idx, g);
     opgen::load4(x + idx, v);
 #pragma unroll
     for (int j = 0; j < 4; ++j) {
-      const float* k = coeffs + 3 * (c + j * step);
-      v[j] = k[0] * g[j] + k[1] * v[j] + k[2];
+      const long long cj = c + j * step;
+      v[j] = coeffs[cj] * g[j] + coeffs[C + cj] * v[j] + coeffs[2 * C + cj];
     }
     opgen::store4(dx + idx, v);
   }
@@ -700,16 +727,17 @@ struct GradAffine {
 template <typename T>
 struct GradScale {
   const T* dy;
-  const float* coeffs;
+  const float* coeffs;  // A of the C channels first (grad_finalize)
   T* dx;
-  __device__ __forceinline__ void operator()(long long idx, long long c) const {
-    dx[idx] = opgen::from_float<T>(coeffs[3 * c] * opgen::to_float(dy[idx]));
+  __device__ __forceinline__ float value(long long idx, long long c) const {
+    return coeffs[c] * opgen::to_float(dy[idx]);
   }
+  __device__ __forceinline__ void store(long long idx, float v) const { dx[idx] = opgen::from_float<T>(v); }
   __device__ __forceinline__ void run4(long long idx, long long c, long long step) const {
     float g[4];
     opgen::load4(dy + idx, g);
 #pragma unroll
-    for (int j = 0; j < 4; ++j) g[j] *= coeffs[3 * (c + j * step)];
+    for (int j = 0; j < 4; ++j) g[j] *= coeffs[c + j * step];
     opgen::store4(dx + idx, g);
   }
 };
@@ -719,7 +747,7 @@ __device__ void grad_input(const T* __restrict__ dy, const T* __restrict__ x, co
                            T* __restrict__ dx, long long total, long long C, long long inner, long long chunk,
                            int is_training) {
   if (is_training) {
-    for_each_element(GradAffine<T>{dy, x, coeffs, dx}, total, C, inner, chunk);
+    for_each_element(GradAffine<T>{dy, x, coeffs, C, dx}, total, C, inner, chunk);
   } else {
     for_each_element(GradScale<T>{dy, coeffs, dx}, total, C, inner, chunk);
   }
@@ -733,11 +761,6 @@ __device__ void grad_input(const T* __restrict__ dy, const T* __restrict__ x, co
 // cache (32×56×56 floats of each are 800 KB: read once from memory, where the three-launch plan
 // read them twice with the partials and coefficients between). Deterministic: one thread, a fixed
 // order.
-#ifdef OPGEN_HOST_EMU
-constexpr int kLanes = 16;
-#else
-constexpr int kLanes = 4;  // (NVRTC compiles this kernel, a GPU never runs it: few registers)
-#endif
 #ifdef OPGEN_HOST_EMU
 // Eight floats as one GCC vector: one AVX2 register (two SSE ones on the baseline build). The
 // compiler's own vectorisation of lane arrays splits these sums unevenly (scalar, 2- and 4-wide).
