@@ -105,14 +105,18 @@ CONVERSION_KERNELS += "".join(
     for name, t in (("half", "__half"), ("bf16", "__nv_bfloat16")))
 
 FORMS = {"host": (), "gpu": ("-DOPGEN_GPU_FORM=1",)}
+# (form, vector ISA of the build): the emulated intrinsics have an F16C path (x86-64-v3) and a
+# baseline one; None: the ISA this CPU runs
+BUILDS = {"host": ("host", None), "gpu": ("gpu", None), "gpu-baseline-isa": ("gpu", "baseline")}
 
 
-@pytest.fixture(scope="module", params=list(FORMS))
+@pytest.fixture(scope="module", params=list(BUILDS))
 def conversions(request: pytest.FixtureRequest) -> host.HostModule:
     """The conversion kernels over _common.cuh, in the host form or the GPU form."""
     common = (REPO / "codegen" / "templates" / "kernels" / "_common.cuh").read_text()
     source = "#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n" + common + CONVERSION_KERNELS
-    return host.load_module(source, FORMS[request.param], name_hint=f"exact_16bit_{request.param}")
+    form, isa = BUILDS[request.param]
+    return host.load_module(source, FORMS[form], name_hint=f"exact_16bit_{request.param}", isa=isa)
 
 
 def _map(mod: host.HostModule, name: str, x: np.ndarray, out_dtype: Any) -> np.ndarray:
