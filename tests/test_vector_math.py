@@ -150,3 +150,12 @@ def test_run_conversions_match_the_scalar_ones_bit_for_bit(kind: str, build: str
     np.testing.assert_array_equal(out["loaded"].view(np.uint32), out["loaded_ref"].view(np.uint32),
                                   err_msg=f"vm::load({kind})")
     np.testing.assert_array_equal(out["stored"], out["stored_ref"], err_msg=f"vm::store({kind})")
+
+
+def test_emulated_float2half_rn_matches_its_exact_rounding(build: str) -> None:
+    """cuda_fp16.h's __float2half_rn (F16C on x86-64-v3, bit arithmetic on the baseline) gives the
+    bits of the emulation's exact rounding through double (opgen_round_small_float) for every tie,
+    neighbour, subnormal, overflow and NaN."""
+    _, x = _conversion_inputs()
+    fast, exact = cases.half_rn(build, x)
+    np.testing.assert_array_equal(fast, exact, err_msg=f"__float2half_rn ({build})")

@@ -90,6 +90,14 @@ extern "C" __global__ void convert_bf16(const __nv_bfloat16* bits, float* loaded
                                        __nv_bfloat16* stored, __nv_bfloat16* stored_ref, long long n) {
   convert_runs(bits, loaded, loaded_ref, x, stored, stored_ref, n);
 }
+// The emulation's float -> half conversion (cuda_fp16.h: F16C or bit arithmetic) beside its exact
+// rounding of the value as a double (cuda_emu.h), which it replaced for floats.
+extern "C" __global__ void half_rn(const float* x, __half* fast, __half* exact, long long n) {
+  for (long long j = 0; j < n; ++j) {
+    fast[j] = __float2half_rn(x[j]);
+    exact[j] = __ushort_as_half(opgen_round_small_float(static_cast<double>(x[j]), 10, 5, 0));
+  }
+}
 extern "C" __global__ void activations(const float* x, float* out, long long n) {
   namespace act = opgen::act;
   for (long long j = 0; j < n; ++j) {
@@ -177,6 +185,13 @@ def convert(build: str, kind: str, bits: np.ndarray, x: np.ndarray) -> dict[str,
     args = (as16(bits), out["loaded"], out["loaded_ref"], x, as16(out["stored"]), as16(out["stored_ref"]), np.int64(n))
     module(build).get_function(f"convert_{kind}")((1,), (1,), args)
     return out
+
+
+def half_rn(build: str, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The emulation's __float2half_rn of x and opgen_round_small_float's rounding of it, as bits."""
+    fast, exact = np.zeros(x.size, np.float16), np.ones(x.size, np.float16)
+    module(build).get_function("half_rn")((1,), (1,), (x, fast, exact, np.int64(x.size)))
+    return fast.view(np.uint16), exact.view(np.uint16)
 
 
 def evaluate_activations(build: str, x: np.ndarray) -> np.ndarray:

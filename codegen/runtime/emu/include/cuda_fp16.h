@@ -22,6 +22,26 @@ static __forceinline__ float opgen_half_bits_to_float(unsigned short h) {
   }
   return opgen_from_bits<float>(sign | ((exp + 112) << 23) | (man << 13));
 }
+// float -> binary16 bits rounded to nearest even, NaN -> 0x7FFF: what opgen_round_small_float(f,
+// 10, 5, 0) gives for a float (a float16 store of a kernel, __float2half_rn), without the detour
+// through double and its branches: F16C's vcvtps2ph (rounding immediate 0: to nearest even) where
+// the build has it (x86-64-v3), else the FP16 library's branch-free fp16_ieee_from_fp32_value.
+// tests/test_vector_math.py compares it with opgen_round_small_float on every tie and neighbour.
+static __forceinline__ unsigned short opgen_float_to_half_rn(float f) {
+  if (f != f) return 0x7FFF;
+#ifdef __F16C__
+  typedef float opgen_v4sf __attribute__((vector_size(16)));
+  const auto h = __builtin_ia32_vcvtps2ph(opgen_v4sf{f, 0.f, 0.f, 0.f}, 0);
+  return static_cast<unsigned short>(h[0]);
+#else
+  const uint32_t w = static_cast<uint32_t>(opgen_bits(f)), shl1_w = w + w, sign = w & 0x80000000u;
+  const float base0 = (__builtin_fabsf(f) * 0x1.0p+112f) * 0x1.0p-110f;
+  uint32_t bias = shl1_w & 0xFF000000u;
+  bias = bias < 0x71000000u ? 0x71000000u : bias;
+  const uint32_t bits = static_cast<uint32_t>(opgen_bits(opgen_from_bits<float>((bias >> 1) + 0x07800000u) + base0));
+  return static_cast<unsigned short>((sign >> 16) | (((bits >> 13) & 0x7C00u) + (bits & 0x0FFFu)));
+#endif
+}
 // Saturating half -> integer conversion (CUDA cvt semantics, NaN -> 0).
 template <class I>
 static __forceinline__ I opgen_half_to_int(unsigned short h, int mode, double lo, double hi) {
@@ -39,10 +59,10 @@ struct __align__(2) __half {
   constexpr __half(const __half_raw& hr) : __x(hr.x) {}
   __half& operator=(const __half_raw& hr) { __x = hr.x; return *this; }
   operator __half_raw() const { __half_raw r; r.x = __x; return r; }
-  __half(const float f) : __x(opgen_round_small_float(f, 10, 5, 0)) {}
+  __half(const float f) : __x(opgen_float_to_half_rn(f)) {}
   __half(const double f) : __x(opgen_round_small_float(f, 10, 5, 0)) {}
   operator float() const { return opgen_half_bits_to_float(__x); }
-  __half& operator=(const float f) { __x = opgen_round_small_float(f, 10, 5, 0); return *this; }
+  __half& operator=(const float f) { __x = opgen_float_to_half_rn(f); return *this; }
   __half& operator=(const double f) { __x = opgen_round_small_float(f, 10, 5, 0); return *this; }
   // Implicit integer conversions, as in CUDA (integer -> half rounds to nearest, half -> integer truncates).
   __half(const short v) : __x(opgen_round_small_float(v, 10, 5, 0)) {}
@@ -98,8 +118,8 @@ template <> struct opgen_param_kind<__half> { static constexpr unsigned value = 
 static __forceinline__ unsigned short opgen_hbits(const __half h) { return static_cast<__half_raw>(h).x; }
 static __forceinline__ __half opgen_hmake(unsigned short b) { __half_raw r; r.x = b; return __half(r); }
 static __forceinline__ float __half2float(const __half a) { return opgen_half_bits_to_float(opgen_hbits(a)); }
-static __forceinline__ __half __float2half(const float a) { return opgen_hmake(opgen_round_small_float(a, 10, 5, 0)); }
-static __forceinline__ __half __float2half_rn(const float a) { return opgen_hmake(opgen_round_small_float(a, 10, 5, 0)); }
+static __forceinline__ __half __float2half(const float a) { return opgen_hmake(opgen_float_to_half_rn(a)); }
+static __forceinline__ __half __float2half_rn(const float a) { return opgen_hmake(opgen_float_to_half_rn(a)); }
 static __forceinline__ __half __float2half_rz(const float a) { return opgen_hmake(opgen_round_small_float(a, 10, 5, 1)); }
 static __forceinline__ __half __float2half_rd(const float a) { return opgen_hmake(opgen_round_small_float(a, 10, 5, 2)); }
 static __forceinline__ __half __float2half_ru(const float a) { return opgen_hmake(opgen_round_small_float(a, 10, 5, 3)); }
