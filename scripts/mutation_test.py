@@ -290,7 +290,9 @@ def main() -> int:
         for mu in mutants:
             start = time.time()
             target = copy / mu.file
-            original = (source / mu.file).read_text()
+            # the copy's text, not the source's: another process editing the source meanwhile must not
+            # leave the copy with a newer file among older ones
+            original = target.read_text()
             if original.count(mu.old) != 1:
                 invalid.append(mu.id)
                 print(f"INVALID  {mu.id}: the text to change occurs {original.count(mu.old)} times", flush=True)
