@@ -110,6 +110,19 @@ __device__ __forceinline__ void for_each_stretch(long long begin, long long end,
   }
 }
 
+// Rows [r0, r1) of a channels-last tile's `width` channels from c0, summed into sa[j], sb[j]. W:
+// the width at compile time, 32 for a full tile, so the host compiler vectorises the loop over
+// the channels (it was scalar, a load, add and store per element); 0: width at run time.
+template <int W, typename F>
+__device__ __forceinline__ void tile_sums(const F& f, long long r0, long long r1, long long C, long long c0,
+                                          long long width, float (&sa)[32], float (&sb)[32]) {
+  const long long w = W > 0 ? W : width;
+  for (long long r = r0; r < r1; ++r) {
+#pragma GCC unroll 32
+    for (long long j = 0; j < w; ++j) f(r * C + c0 + j, c0 + j, sa[j], sb[j]);
+  }
+}
+
 // The same sums under the cpu backend's launch sizes, where a block's threads run one after
 // another: each thread sums its own consecutive slice of the split (channels-first: stretches of
 // the channel's rows; channels-last: its rows over the tile's 32 channels), in independent partial
@@ -127,8 +140,10 @@ __device__ __forceinline__ void channel_partials_sliced(const F& f, float* __res
       float sa[32] = {}, sb[32] = {};
       const long long len = (end - begin + rowsets - 1) / rowsets;
       const long long r0 = begin + threadIdx.x * len, r1 = r0 + len < end ? r0 + len : end;
-      for (long long r = r0; r < r1; ++r) {
-        for (long long j = 0; j < width; ++j) f(r * C + c0 + j, c0 + j, sa[j], sb[j]);
+      if (width == 32) {
+        tile_sums<32>(f, r0, r1, C, c0, 32, sa, sb);
+      } else {
+        tile_sums<0>(f, r0, r1, C, c0, width, sa, sb);
       }
       for (int j = 0; j < 32; ++j) sums[threadIdx.x][j] = make_float2(sa[j], sb[j]);
     }
