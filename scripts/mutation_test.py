@@ -105,8 +105,8 @@ EXACT16 = exact16_tests(K + C)
 MUTANTS = [
     # _common.cuh: block_sum2, warp_sum, load4/store4, conversions, for_each_cell
     m("common-block_sum2-barrier1-removed", C, "  __syncthreads();\n  if (warp == 0) {", "  if (warp == 0) {"),
-    m("common-block_sum2-barrier2-syncwarp", C, "  __syncthreads();\n  const float2 total",
-      "  __syncwarp();\n  const float2 total"),
+    m("common-block_sum2-barrier2-syncwarp", C, "  __syncthreads();\n  const pair_t<A> total",
+      "  __syncwarp();\n  const pair_t<A> total"),
     m("common-block_sum2-trailing-barrier-removed", C, "  __syncthreads();  // partial[0] is overwritten", "  //"),
     m("common-block_sum2-off-by-one", C, "lane < warps ? partial[lane]", "lane <= warps ? partial[lane]"),
     m("common-warp_sum-half-warp", C, "for (int offset = 16; offset > 0;", "for (int offset = 8; offset > 0;"),
