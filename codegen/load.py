@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from codegen import bounds, shapes
+from codegen import bounds, naming, shapes
 from codegen.load_autograd import check_autograd, parse_autograd, parse_torch
 from codegen.load_base import (
     ARG_NAME_RE,
@@ -42,26 +42,14 @@ from codegen.model import (
     TensorArg,
     TypeVar,
 )
-from codegen.naming import camel_case, snake_case
+from codegen.naming import snake_case
 from codegen.shapes import Expr
 from codegen.yamlnodes import MapReader, Node, SpecError, describe, parse_yaml
 
-OP_NAME_RE = re.compile(r"^[A-Z][A-Za-z0-9]*$")
-TYPE_VAR_RE = re.compile(r"^[A-Z][A-Za-z0-9]*$")
+OP_NAME_RE = naming.OP_NAME_RE
 #: `runtime: package.module:function`: a dotted module path and a function, lower_case identifiers.
 RUNTIME_RE = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*:[a-z_][a-z0-9_]*$")
-#: Module-level names of a generated wrapper: an enum's type alias may not take them.
-MODULE_NAMES = frozenset({"Any", "Literal", "NamedTuple", "Path", "Sequence", "Scope", "KernelSource", "Options",
-                          "Outputs", "Activation", "ActivationLike"})
-#: Top-level output names a group folder may not take (generated/activations.py).
-RESERVED_GROUPS = frozenset({"activations", "docs"})
 ACTIVATION_TYPES = ("activation", "list(activation)")
-GROUP_RE = re.compile(r"[a-z][a-z0-9_]*")
-#: `function_name:` (an op's snake_case name given in its spec).
-FUNCTION_NAME_RE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
-#: Function names an op may not have: the generated package's top-level modules (`torch`,
-#: `activations`) and the module-level names of a generated wrapper that are lower_case.
-RESERVED_FUNCTIONS = frozenset({"torch", "activations", "docs", "annotations", "warnings"})
 
 
 class SpecSet(list[OpSpec]):
@@ -81,49 +69,34 @@ def load_specs(specs_root: Path) -> SpecSet:
     files = sorted(p for p in specs_root.rglob("*.yaml")
                    if not any(part.startswith("_") for part in p.relative_to(specs_root).parts))
     ops = [load_spec(p, specs_root, library) for p in files]
-    _check_across(ops)
+    naming.check_unique(ops)
+    _check_links(ops)
     return SpecSet(ops, library)
 
 
-def load_spec(path: Path, specs_root: Path, activations: ActivationLibrary | None = None) -> OpSpec:
+def load_spec(path: Path, specs_root: Path, activations: ActivationLibrary | None = None,
+              text: str | None = None) -> OpSpec:
+    """The op of the spec at `path` (its `text` when given: `opgen new` checks a spec before writing it)."""
     rel = path.relative_to(specs_root).as_posix()
     display = (Path(specs_root.name) / rel).as_posix() if specs_root.name else rel
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8") if text is None else text
     except UnicodeDecodeError as exc:
         raise SpecError(display, 1, f"not UTF-8 text: {exc.reason}") from None
     root = parse_yaml(text, display)
     group = Path(rel).parent.as_posix()
-    parts = Path(rel).parent.parts
-    if not parts:
+    if not Path(rel).parent.parts:
         raise SpecError(display, 1, "a spec must live in a group folder (specs/<group>/name.yaml)")
-    for part in parts:
-        if not GROUP_RE.fullmatch(part) or keyword.iskeyword(part):
-            raise SpecError(display, 1, f"group folder {part!r} is not valid (lower_case identifiers only)")
-    if parts[0] in RESERVED_GROUPS:
-        raise SpecError(display, 1, f"group folder {parts[0]!r} is reserved (generated/{parts[0]} is taken)")
+    try:
+        naming.check_group(group)
+    except naming.InvalidName as exc:
+        raise SpecError(display, 1, str(exc)) from None
     return _SpecParser(display, group, rel, activations or ActivationLibrary()).parse(root, path.stem)
 
 
-def _check_across(ops: list[OpSpec]) -> None:
-    by_name: dict[str, OpSpec] = {}
-    by_function: dict[str, OpSpec] = {}
-    groups = {op.group.split("/")[0] for op in ops}
-    for op in ops:
-        if op.name in by_name:
-            raise SpecError(op.loc.file, op.loc.line,
-                            f"op name {op.name!r} is also declared in {by_name[op.name].loc}", op.name)
-        by_name[op.name] = op
-        other = by_function.get(op.snake_name)
-        if other is not None:  # FooBar and FooBAR: one function, module and torch op name for two ops
-            raise SpecError(op.loc.file, op.loc.line,
-                            f"function name {op.snake_name!r} is also {other.name}'s ({other.loc}): give one of "
-                            f"them another with function_name:", op.name)
-        by_function[op.snake_name] = op
-        if op.snake_name in groups:  # `from .nn.nn import nn` would hide the group's package
-            raise SpecError(op.loc.file, op.loc.line,
-                            f"function name {op.snake_name!r} is also a group folder's name: give the op "
-                            f"another with function_name:", op.name)
+def _check_links(ops: list[OpSpec]) -> None:
+    """Each gradient/gradient_of names an op of the folder, the two agree, and autograd holds."""
+    by_name = {op.name: op for op in ops}
     for op in ops:
         for key, target in (("gradient", op.gradient), ("gradient_of", op.gradient_of)):
             if target is not None and target not in by_name:
@@ -142,20 +115,13 @@ class _SpecParser(LaunchPlanParser):
         r = MapReader(root, self.file, "spec", None)
         name_node = r.pop("op", required=True)
         assert name_node is not None
-        if not isinstance(name_node.value, str) or not OP_NAME_RE.fullmatch(name_node.value):
-            raise self.error(name_node.line, f"op: name {name_node.value!r} is not valid "
-                                             f"(expected CamelCase, {OP_NAME_RE.pattern})")
-        if keyword.iskeyword(name_node.value) or name_node.value in MODULE_NAMES:
-            raise self.error(name_node.line, f"op: name {name_node.value!r} is reserved")
-        self.op = name_node.value
+        self.op = self.checked_name(naming.check_op_name, name_node.line, "op", name_node.value)
         r.op = self.op
         function_node = r.pop("function_name")
         function_name = self._function_name(function_node)
         snake = function_name or snake_case(self.op)
         snake_line = (function_node or name_node).line
-        if snake in RESERVED_FUNCTIONS:
-            raise self.error(snake_line, f"op: its function name {snake!r} is reserved (a name the generated "
-                                         f"package or its wrappers use); give another with function_name:")
+        self.checked_name(naming.check_function_name, snake_line, "op", snake)
         if snake != stem:
             raise self.error(snake_line, f"op: the file must be named {snake}.yaml (got {stem}.yaml)")
         summary = self.text(r.pop("summary", required=True), "summary", required=True, one_line=True)
@@ -206,12 +172,7 @@ class _SpecParser(LaunchPlanParser):
         ro_pe): its function, module, spec file and torch op."""
         if node is None:
             return None
-        value = node.value
-        if not isinstance(value, str) or not FUNCTION_NAME_RE.fullmatch(value) or keyword.iskeyword(value):
-            shown = repr(value) if isinstance(value, str) else describe(value)
-            raise self.error(node.line, f"function_name: {shown} is not a snake_case name "
-                                        f"(expected {FUNCTION_NAME_RE.pattern}, not a Python keyword)")
-        return value
+        return self.checked_name(naming.check_given_function_name, node.line, "function_name", node.value)
 
     def _runtime(self, node: Node | None) -> RuntimeRef | None:
         """`runtime: package.module:function`: the function that implements the op (no kernel)."""
@@ -275,8 +236,7 @@ class _SpecParser(LaunchPlanParser):
             raise self.error(node.line, f"type_vars: expected a mapping of name to dtypes, got {describe(node.value)}")
         out: list[TypeVar] = []
         for name, body in node.value.items():
-            if not TYPE_VAR_RE.fullmatch(name) or name in DTYPES or keyword.iskeyword(name) or name in MODULE_NAMES:
-                raise self.error(body.line, f"type_vars: name {name!r} is not valid (expected CamelCase)")
+            self.checked_name(naming.check_type_var_name, body.line, "type_vars", name)
             accumulates = None
             if isinstance(body.value, list):
                 allowed_node, doc, is_list = body, "", False
@@ -340,10 +300,9 @@ class _SpecParser(LaunchPlanParser):
         allowed: tuple[Any, ...] | None = None
         if kind == "enum" and allowed_node is None:
             raise self.error(node.line, f"{what}: an enum needs 'values'")
-        if kind == "enum" and (camel_case(name) in MODULE_NAMES or camel_case(name) == self.op
-                               or camel_case(name) == f"{self.op}Outputs"):
-            raise self.error(node.line, f"{what}: its type alias {camel_case(name)} would shadow a name of the "
-                                        f"generated module; rename the attr")
+        if kind == "enum":
+            assert self.op is not None
+            self.checked_name(naming.check_enum_alias, node.line, what, name, self.op)
         if allowed_node is not None:
             if kind in ("float", "bool", "list(int)"):
                 raise self.error(allowed_node.line, f"{what}: 'allowed' is not supported for type {kind}")

@@ -4,13 +4,12 @@ launch plan) and load.py (the op) build on it."""
 
 from __future__ import annotations
 
-import keyword
 import math
 import re
+from collections.abc import Callable
 from typing import Any
 
-from codegen import shapes
-from codegen.load_cxx import cxx_taken
+from codegen import naming, shapes
 from codegen.model import (
     BACKEND_SWITCH,
     BACKENDS,
@@ -30,13 +29,9 @@ from codegen.model import (
 )
 from codegen.yamlnodes import MapReader, Node, SpecError, describe, plain
 
-ARG_NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+ARG_NAME_RE = naming.ARG_NAME_RE
 KERNEL_NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 SOURCE_RE = re.compile(r"^[a-z0-9_]+(/[a-z0-9_]+)*\.cu$")
-#: Names a generated wrapper uses for itself: an argument or output may not take them.
-RESERVED_NAMES = frozenset({"scope", "options", "self", "cls", "create", "outputs", "op_name", "output_tuple",
-                            "min", "max", "ceildiv", "enumerate", "backend", "len", "list", "tuple", "int", "float",
-                            "bool", "str"})
 INDEXED_ARG_RE = re.compile(r"^([a-z][a-z0-9_]*)\[(.+)\]$")
 COMPARISONS = ("==", "!=", "<=", ">=", "<", ">")
 #: Strings that land in generated code as text are kept to one line and printable characters.
@@ -95,24 +90,20 @@ class ParserBase:
             raise self.error(node.line, f"{what}: contains control character {bad[0]!r}")
         return value
 
+    def checked_name(self, check: Callable[..., str], line: int, what: str, *args: Any) -> str:
+        """`check(*args)`, a rule of codegen/naming.py, its InvalidName as this spec's error at `line`."""
+        try:
+            return check(*args)
+        except naming.InvalidName as exc:
+            raise self.error(line, f"{what}: {exc}") from None
+
     def identifier(self, node: Node | None, what: str, pattern: re.Pattern[str], line: int) -> str:
         if node is None:
             raise self.error(line, f"{what}: missing name")
-        value = node.value
-        if not isinstance(value, str) or not pattern.fullmatch(value):
-            raise self.error(node.line, f"{what}: name {value!r} is not valid (expected {pattern.pattern})")
-        if keyword.iskeyword(value) or value in RESERVED_NAMES:
-            raise self.error(node.line, f"{what}: name {value!r} is reserved")
-        self._check_cxx_name(value, node.line, what)
-        return value
+        return self.checked_name(naming.check_identifier, node.line, what, node.value, pattern)
 
     def _check_cxx_name(self, name: str, line: int, what: str) -> None:
-        """A name that may become a kernel's parameter (or is its device function) is no C++ keyword
-        and no name the kernels' headers define (codegen/load_cxx.py)."""
-        why = cxx_taken(name)
-        if why is not None:
-            raise self.error(line, f"{what}: name {name!r} is {why}, which a kernel's parameter cannot be named: "
-                                   f"rename it")
+        self.checked_name(naming.check_kernel_parameter, line, what, name)
 
     def seq(self, node: Node | None, what: str) -> list[Node]:
         if node is None:
@@ -275,12 +266,7 @@ class ParserBase:
     def _check_symbol_name(self, name: str, line: int, what: str) -> None:
         """Symbols and lets become locals of the generated wrapper: they must not shadow its
         arguments, its own names or Python's."""
-        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name):
-            raise self.error(line, f"{what}: name {name!r} is not valid (expected an identifier)")
-        if name.startswith("_") or keyword.iskeyword(name) or name in RESERVED_NAMES:
-            raise self.error(line, f"{what}: symbol {name!r} is reserved (no leading _, keywords or "
-                                   f"names the wrapper uses)")
-        self._check_cxx_name(name, line, what)
+        self.checked_name(naming.check_symbol_name, line, what, name)
         taken = [a.name for a in self.inputs] + [o.name for o in getattr(self, "outputs", ())]
         taken += [a.name for a in self.attrs if a.type != "int"]
         if name in taken:

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import functools
 import importlib.resources
-import keyword
 import math
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from codegen import naming
 from codegen.model import ActivationKind, ActivationLibrary, ActivationParam, Loc
 from codegen.yamlnodes import MapReader, Node, SpecError, describe, parse_yaml
 
@@ -29,16 +29,11 @@ if TYPE_CHECKING:
 ACTIVATIONS_FILE = "_vocab/activations.yaml"
 #: The built-in library as messages and generated files name it (the same installed or in a checkout).
 BUILTIN_ACTIVATIONS = f"codegen/{ACTIVATIONS_FILE}"
-NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 #: Functions a formula's C expression may call: float math available to NVRTC and to the host
 #: compiler (inside namespace opgen::act the vector math library's: templates/kernels/_vmath.cuh), and
-#: the helpers that templates/kernels/_activations.cuh defines.
-C_FUNCTIONS = frozenset({"expf", "logf", "log1pf", "expm1f", "tanhf", "erff", "fabsf", "fminf", "fmaxf", "sqrtf",
-                         "tanh_fast", "logistic", "log1p_exp"})
-#: Names an activation may not take: members of the generated Python `Activation` class and of
-#: the C++ `opgen::act` namespace.
-RESERVED = frozenset({"name", "params", "of", "check", "check_list", "kernel_args", "library", "slots",
-                      "Activation", "mro"}) | C_FUNCTIONS
+#: the helpers that templates/kernels/_activations.cuh defines (names an activation may not take:
+#: codegen/naming.py).
+C_FUNCTIONS = naming.ACTIVATION_C_FUNCTIONS
 _TOKEN = re.compile(r"\s*(?:(?P<num>(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?f?)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
                     r"|(?P<op><=|>=|==|!=|&&|\|\||[-+*/()?:<>!,]))")
 MAX_TEXT = 500
@@ -110,12 +105,10 @@ class _LibraryParser:
     def _name(self, node: Node | None, what: str, line: int) -> str:
         if node is None:
             raise self.error(line, f"{what}: missing required key 'name'")
-        value = node.value
-        if not isinstance(value, str) or not NAME_RE.fullmatch(value):
-            raise self.error(node.line, f"{what}: name {value!r} is not valid (expected {NAME_RE.pattern})")
-        if keyword.iskeyword(value) or value in RESERVED or value == "x":
-            raise self.error(node.line, f"{what}: name {value!r} is reserved")
-        return value
+        try:
+            return naming.check_activation_name(node.value)
+        except naming.InvalidName as exc:
+            raise self.error(node.line, f"{what}: {exc}") from None
 
     def _kind(self, node: Node, index: int) -> ActivationKind:
         r = MapReader(node, self.file, "activation", None)

@@ -278,7 +278,8 @@ def test_two_ops_with_one_function_name_are_refused(tmp_path: Path) -> None:
     with pytest.raises(SpecError) as info:
         load_specs(project.specs)
     assert str(info.value) == ("specs/more/scale.yaml:1: op SCALE: function name 'scale' is also Scale's "
-                               "(specs/demo/scale.yaml:1): give one of them another with function_name:")
+                               "(specs/demo/scale.yaml:1): the package would export two functions scale and "
+                               "register two torch ops scale; give one of them another with function_name:")
 
 
 def test_a_function_named_like_a_group_is_refused(tmp_path: Path) -> None:
