@@ -14,12 +14,9 @@ from pathlib import Path
 
 import jinja2
 
-from codegen import __version__
-from codegen.naming import snake_case
+from codegen import __version__, naming
 from codegen.project import BUILTIN_TEMPLATES, ProjectError, check_namespace, check_package
-
-OP_NAME_RE = re.compile(r"[A-Z][A-Za-z0-9]*")
-GROUP_RE = re.compile(r"[a-z][a-z0-9_]*")
+from codegen.yamlnodes import SpecError
 
 #: `opgen init`'s files: path in the project → template under the built-in `init/` (`.j2`: rendered
 #: with the project's names; else copied as it is).
@@ -34,7 +31,8 @@ INIT_FILES = {
 
 
 class ScaffoldError(ValueError):
-    """A bad name or group, or a file that already exists."""
+    """A bad name or group (by the rules `opgen generate` applies: codegen/naming.py), or a file
+    that already exists."""
 
 
 def _env(folder: str) -> jinja2.Environment:
@@ -52,17 +50,43 @@ def _refuse_existing(files: dict[Path, str]) -> None:
 def scaffold_files(name: str, group: str, specs: Path, templates: Path, package: str = "generated") -> dict[Path, str]:
     """`opgen new`'s files: their paths and texts, or ScaffoldError. `templates` is the template
     folder the kernel goes to (`kernels/<group>/`); `package` the import name its example uses."""
-    if not OP_NAME_RE.fullmatch(name):
-        raise ScaffoldError(f"op name {name!r} is not valid: expected CamelCase like MyOp ({OP_NAME_RE.pattern})")
-    if not GROUP_RE.fullmatch(group):
-        raise ScaffoldError(f"group {group!r} is not valid: expected lower_case like nn ({GROUP_RE.pattern})")
-    snake = snake_case(name)
+    snake = check_names(name, group)
     env = _env("scaffold")
     context = {"name": name, "group": group, "snake": snake, "package": package}
     files = {specs / group / f"{snake}.yaml": env.get_template("op.yaml.j2").render(context),
              templates / "kernels" / group / f"{snake}.cu": env.get_template("kernel.cu.j2").render(context)}
     _refuse_existing(files)
+    spec = specs / group / f"{snake}.yaml"
+    check_beside(spec, files[spec], specs)
     return files
+
+
+def check_beside(spec: Path, text: str, specs: Path) -> None:
+    """The new spec loads and shares no derived name with the ops of `specs` (FooBAR beside FooBar):
+    a SpecError as `opgen generate` would raise it. A spec folder that does not load as it is is
+    left to `opgen generate` to report."""
+    from codegen.load import load_spec, load_specs
+
+    try:
+        ops = load_specs(specs) if specs.is_dir() else None
+    except SpecError:
+        ops = None
+    new = load_spec(spec, specs, ops.activations if ops is not None else None, text=text)
+    naming.check_unique([*(ops or []), new])
+
+
+def check_names(name: str, group: str) -> str:
+    """The new op's function name, after the checks `opgen generate` makes of its group, its name
+    and that function name, with the same messages: no spec it would refuse is written."""
+    try:
+        naming.check_group(group)
+    except naming.InvalidName as exc:
+        raise ScaffoldError(str(exc)) from None
+    try:
+        naming.check_op_name(name)
+        return naming.check_function_name(naming.snake_case(name))
+    except naming.InvalidName as exc:
+        raise ScaffoldError(f"op: {exc}") from None
 
 
 def init_names(target: Path, package: str | None = None, namespace: str | None = None) -> tuple[str, str]:
