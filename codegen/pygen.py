@@ -23,6 +23,7 @@ from codegen.model import (
     GemmStep,
     LaunchStep,
     Let,
+    Loc,
     OpSpec,
     Output,
     RepeatStep,
@@ -34,6 +35,16 @@ from codegen.model import (
     walk_steps,
 )
 from codegen.naming import kernel_symbol
+
+
+class TranslationError(ValueError):
+    """A spec the loader accepted that cannot be translated, found while rendering; `loc` is the
+    construct's place in the spec, which render_all reports (as a SpecError)."""
+
+    def __init__(self, loc: Loc, message: str):
+        self.loc, self.message = loc, message
+        super().__init__(f"{loc}: {message}")
+
 
 ATTR_PY_TYPES = {"int": "int", "float": "float", "bool": "bool", "string": "str", "list(int)": "Sequence[int]",
                  "type": "str", "activation": "ActivationLike",
@@ -73,10 +84,13 @@ def switch_attr(op: OpSpec) -> str | None:
     """The one enum or bool attr that selects input/output shapes, if any (else the one attr the
     lets switch on, if there is just one): the wrapper checks shapes in one section per value.
     Lets that switch on another attr pick their case inline."""
-    shaped = [a.shape for a in op.inputs if a.shape is not None] + [o.shape for o in op.outputs]
-    bys = {sw.by for sw in shaped if sw.by not in (None, BACKEND_SWITCH)}
-    if len(bys) > 1:
-        raise ValueError(f"op {op.name}: shapes switch on more than one attr ({sorted(bys)})")
+    shaped = [(a.shape, a.loc) for a in op.inputs if a.shape is not None] + [(o.shape, o.loc) for o in op.outputs]
+    bys: set[str | None] = set()
+    for sw, loc in shaped:
+        if sw.by not in (None, BACKEND_SWITCH) and sw.by not in bys:
+            bys.add(sw.by)
+            if len(bys) > 1:  # reported at the first input or output that switches on another attr
+                raise TranslationError(loc, f"shapes switch on more than one attr ({sorted(map(str, bys))})")
     if not bys:
         bys = {sw.by for sw in _switches(op) if sw.by not in (None, BACKEND_SWITCH)}
         if len(bys) > 1:
@@ -185,8 +199,8 @@ def _dtype_lines(op: OpSpec, arg: TensorArg, bound: dict[str, str], indent: str,
         source = op.type_var(tv.accumulates)
         assert source is not None
         if source.name not in bound:
-            raise ValueError(f"op {op.name}: input {arg.name!r} has type {tv.name}, the accumulator of "
-                             f"{source.name}, which no earlier input binds")
+            raise TranslationError(arg.loc, f"input {arg.name!r} has type {tv.name}, the accumulator of "
+                                            f"{source.name}, which no earlier input binds")
         bound[tv.name] = f"the accumulator of {source.name}"
         return [f"{indent}_rt.check_same_dtype(_OP, {q}, {n}, {dtype_local(tv.name)}, {tv.name!r}, "
                 f"{bound[tv.name]!r})"]
@@ -380,7 +394,7 @@ def _shape_section(op: OpSpec, key: str, by: str | None, indent: str, lets: set[
         if arg.optional:
             new = [s for d in pattern.dims if isinstance(d, shapes.Sym) for s in [d.name] if s not in bound]
             if new:
-                raise ValueError(f"op {op.name}: optional input {arg.name!r} cannot bind symbol {new[0]!r}")
+                raise TranslationError(arg.loc, f"optional input {arg.name!r} cannot bind symbol {new[0]!r}")
             body = _shape_lines(arg.name, repr(arg.name), pattern, bound, context, indent + "    ", used,
                                 axis=arg.axis)
             lines += [f"{indent}if {arg.name} is not None:", *body]
@@ -618,7 +632,7 @@ def run_body(op: OpSpec, fake: bool = False) -> list[str]:
     for tv in op.type_vars:
         if tv.name not in bound_types and tv.accumulates is None:  # (an accumulator follows its source)
             if len(tv.allowed) != 1:
-                raise ValueError(f"op {op.name}: type variable {tv.name} is bound by no input")
+                raise TranslationError(tv.loc, f"type variable {tv.name} is bound by no input")
             lines.append(f"{ind}{dtype_local(tv.name)} = {tv.allowed[0]!r}")
     by = switch_attr(op)
     lets = output_lets(op) if fake else None
@@ -745,7 +759,7 @@ def _c_param(op: OpSpec, name: str, binding: dict[str, str]) -> str:
     attr = op.attr(name)
     if attr is not None:
         if attr.type not in SCALAR_C_TYPES:
-            raise ValueError(f"op {op.name}: attr {name!r} of type {attr.type} cannot be a kernel argument")
+            raise TranslationError(attr.loc, f"attr {name!r} of type {attr.type} cannot be a kernel argument")
         if attr.type == "float" and "float64" in binding.values():  # a float64 specialization's: no rounding
             return f"double {name}"
         return f"{SCALAR_C_TYPES[attr.type]} {name}"
@@ -765,7 +779,8 @@ def _c_param(op: OpSpec, name: str, binding: dict[str, str]) -> str:
     if dtype is None:
         tv = op.type_var(tensor.dtype)
         if tv is not None and len(tv.allowed) != 1:
-            raise ValueError(f"op {op.name}: {name!r} has type {tv.name}, which the kernel does not specialize")
+            raise TranslationError(tensor.loc, f"{name!r} has type {tv.name}, which the kernel does not "
+                                               f"specialize")
         dtype = tv.allowed[0] if tv is not None else tensor.dtype
     return f"{const}{DTYPES[dtype]}{pointer} {name}"
 

@@ -17,8 +17,8 @@ from pathlib import Path, PurePosixPath
 
 import jinja2
 
-from codegen import __version__, index_width, kernel_check, linemarks, pygen, torchgen
-from codegen.model import ActivationLibrary, OpSpec, expr_switch_text, pattern_switch_text
+from codegen import __version__, index_width, kernel_check, linemarks, naming, pygen, torchgen
+from codegen.model import ActivationLibrary, Loc, OpSpec, expr_switch_text, pattern_switch_text
 from codegen.naming import camel_case, outputs_class, snake_case
 from codegen.project import Project
 from codegen.runtime.abi import GENERATED_ABI
@@ -132,52 +132,104 @@ def pytorch_doc(op: OpSpec, project: Project) -> str | None:
     return Path(os.path.relpath(docs, pages.resolve())).as_posix()
 
 
+class OutputFiles(dict[str, str]):
+    """render_all's files by path, each path added once, as torchgen's FileManager writes each file
+    once: a second output at a path (also one that differs only in case, one path in a checkout on
+    macOS or Windows) or a second file of one Python module (`torch.py` and `torch/__init__.py`) is
+    refused before anything is written, with a SpecError naming both sources."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._sources: dict[str, tuple[str, str, Loc | None, str | None]] = {}  # key → path, what, where, op
+
+    def add(self, path: str, text: str, what: str, loc: Loc | None = None, op: str | None = None) -> None:
+        """Add `path` (`what` made it: an op's wrapper, the package's torch registration; `loc`
+        and `op`: the spec it comes from, where there is one)."""
+        for key in self._keys(path):
+            seen = self._sources.get(key)
+            if seen is not None:
+                raise self._collision(path, what, loc, op, seen)
+        for key in self._keys(path):
+            self._sources[key] = (path, what, loc, op)
+        self[path] = text
+
+    @staticmethod
+    def _keys(path: str) -> list[str]:
+        """The names `path` takes: the path up to case, and its Python module (x.py and x/__init__.py
+        are both module x)."""
+        keys = [f"path {path.casefold()}"]
+        if path.endswith(".py"):
+            module = path[:-3].removesuffix("/__init__")
+            keys.append(f"module {module.replace('/', '.').casefold()}")
+        return keys
+
+    @staticmethod
+    def _collision(path: str, what: str, loc: Loc | None, op: str | None,
+                   seen: tuple[str, str, Loc | None, str | None]) -> SpecError:
+        first, first_what, first_loc, first_op = seen
+        same = ("one file" if first == path else "one file on a case-insensitive file system (macOS, Windows)"
+                if first.casefold() == path.casefold() else "one Python module")
+        where = f", {first_loc}" if first_loc is not None else ""
+        message = f"generated {path} ({what}) and {first} ({first_what}{where}) would be {same}: rename one of them"
+        at = loc or first_loc
+        if at is None:  # two of the package's own files: a bug in opgen's templates
+            raise AssertionError(message)
+        return SpecError(at.file, at.line, message, op if loc is not None else first_op)
+
+
 def render_all(ops: list[OpSpec], template_roots: Sequence[Path], activations: ActivationLibrary | None = None,
                *, project: Project | None = None) -> dict[str, str]:
     """Every generated file's path (relative to the output root) and text. Templates are looked up
     in `template_roots` in order: a user's kernel folders first, the built-in templates last. The
     activation library defaults to the one `load_specs` read with the ops. `project` names the
-    package (import name, torch namespace, paths); None: opgen's own."""
+    package (import name, torch namespace, paths); None: opgen's own. Ops that share a derived
+    name, and outputs that share a path or module, are a SpecError (nothing rendered)."""
+    naming.check_unique(ops)
     env = make_env(template_roots, project)
     functions = {op.name: op.snake_name for op in ops}
     env.filters["function"] = lambda name: functions.get(name) or snake_case(name)
     specs = str(env.globals["specs_path"])
     library = activations or getattr(ops, "activations", None) or ActivationLibrary()
     env.globals["activation_library"] = library
-    files: dict[str, str] = {}
+    files = OutputFiles()
     groups: dict[str, list[OpSpec]] = {}
     for op in sorted(ops, key=lambda o: o.name):
         groups.setdefault(op.group, []).append(op)
         base = PurePosixPath(op.group) / op.snake_name
         ctx = {"op": op, "module": op.snake_name}
         try:
-            files[f"{base}.py"] = env.get_template("python/op.py.j2").render(
-                ctx, header=header(op.source, "#", specs))
+            files.add(f"{base}.py", env.get_template("python/op.py.j2").render(
+                ctx, header=header(op.source, "#", specs)), f"{op.name}'s wrapper", op.loc, op.name)
             if op.kernel is not None:
-                files[f"{base}.cu"] = render_kernel(env, op, template_roots)
-            files[f"docs/{base}.md"] = env.get_template("docs/op.md.j2").render(
-                ctx, header=header(op.source, "<!--", specs) + " -->")
-        except ValueError as exc:  # translation errors found while rendering (pygen)
-            raise SpecError(op.loc.file, op.loc.line, str(exc).split(": ", 1)[-1], op.name) from None
+                files.add(f"{base}.cu", render_kernel(env, op, template_roots), f"{op.name}'s kernels", op.loc,
+                          op.name)
+            files.add(f"docs/{base}.md", env.get_template("docs/op.md.j2").render(
+                ctx, header=header(op.source, "<!--", specs) + " -->"), f"{op.name}'s reference page", op.loc,
+                      op.name)
+        except pygen.TranslationError as exc:  # found while rendering: reported where the spec says it
+            raise SpecError(exc.loc.file, exc.loc.line, exc.message, op.name) from None
     all_header = banner(f"{specs}/", "#")
     if library.kinds:
-        files["activations.py"] = env.get_template("python/activations.py.j2").render(
-            header=banner(library.source, "#"))
-    files["_opgen.py"] = env.get_template("python/_opgen.py.j2").render(header=all_header)
-    files["__init__.py"] = env.get_template("python/__init__.py.j2").render(
+        files.add("activations.py", env.get_template("python/activations.py.j2").render(
+            header=banner(library.source, "#")), "the activation library's module")
+    files.add("_opgen.py", env.get_template("python/_opgen.py.j2").render(header=all_header),
+              "the package's version module")
+    files.add("__init__.py", env.get_template("python/__init__.py.j2").render(
         imports=package_imports(ops, bool(library.kinds)), exported=exported_names(ops, bool(library.kinds)),
-        header=all_header, example=min((op.name for op in ops), default="Op"))
+        header=all_header, example=min((op.name for op in ops), default="Op")), "the package's __init__")
     registered = [op for op in sorted(ops, key=lambda o: (o.group, o.snake_name)) if op.torch.register]
-    files["torch.py"] = env.get_template("python/torch.py.j2").render(
+    files.add("torch.py", env.get_template("python/torch.py.j2").render(
         ops=registered, skipped=[op for op in sorted(ops, key=lambda o: o.name) if not op.torch.register],
-        by_name={op.name: op for op in ops}, header=all_header)
-    files["py.typed"] = ""
+        by_name={op.name: op for op in ops}, header=all_header), "the package's PyTorch registration")
+    files.add("py.typed", "", "the package's typing marker")
     for group, members in groups.items():
-        files[f"{group}/__init__.py"] = env.get_template("python/group_init.py.j2").render(
-            group=group, ops=members, header=all_header)
-    files["docs/index.md"] = env.get_template("docs/index.md.j2").render(
-        groups=groups, header=banner(f"{specs}/", "<!--") + " -->")
-    return files
+        files.add(f"{group}/__init__.py", env.get_template("python/group_init.py.j2").render(
+            group=group, ops=members, header=all_header),
+                  f"group {group}'s __init__, for {', '.join(op.name for op in members)}", members[0].loc,
+                  members[0].name)
+    files.add("docs/index.md", env.get_template("docs/index.md.j2").render(
+        groups=groups, header=banner(f"{specs}/", "<!--") + " -->"), "the reference pages' index")
+    return dict(files)
 
 
 def package_imports(ops: list[OpSpec], activations: bool = False) -> list[tuple[str, list[str]]]:
