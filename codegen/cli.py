@@ -15,7 +15,7 @@ from pathlib import Path
 
 import jinja2
 
-from codegen import __version__
+from codegen import __version__, warmup
 from codegen import files as filesmod
 from codegen.load import load_specs
 from codegen.model import OpSpec, pattern_switch_text
@@ -23,6 +23,7 @@ from codegen.naming import snake_case
 from codegen.project import (
     BUILTIN_TEMPLATES,
     CONFIG_FILE,
+    OPGEN_HOME,
     Overrides,
     Project,
     ProjectError,
@@ -37,8 +38,9 @@ from codegen.yamlnodes import SpecError
 __all__ = ["BUILTIN_TEMPLATES", "PROJECT", "build_parser", "main", "signature", "template_roots"]
 
 #: opgen's own source tree (the folder holding `codegen/`: a checkout's root, or site-packages when
-#: installed). Never a default: a command's folders come from its project (tests use this one).
-PROJECT = Path(__file__).resolve().parent.parent
+#: installed; codegen/project.py's OPGEN_HOME). Never a default: a command's folders come from its
+#: project (tests and scripts use this one).
+PROJECT = OPGEN_HOME.resolve()
 
 #: What to pass instead of writing into the installed opgen.
 WRITE_ELSEWHERE = "run the command in a project of your own (`opgen init DIR` makes one) or pass --out DIR"
@@ -234,19 +236,19 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def cmd_warmup(args: argparse.Namespace) -> int:
-    """`codegen.warmup.main` with the arguments given; in a project of your own, `--package` is the
-    project's package unless given (its folder made importable)."""
-    from codegen import warmup
-
-    argv = list(args.rest)
-    given = any(a == "--package" or a.startswith("--package=") for a in argv)
-    if not given and "-h" not in argv and "--help" not in argv and find_config(Path.cwd()) is not None:
-        project = find_project(Path.cwd())
-        if not project.is_opgen_itself:
-            if str(project.out.parent) not in sys.path:
-                sys.path.insert(0, str(project.out.parent))
-            argv = ["--package", project.package, *argv]
-    return int(warmup.main(argv))
+    """`codegen.warmup.run_warmup` with the arguments parsed (codegen.warmup.add_arguments); in a
+    project of your own, the package is the project's unless --package is given (its folder made
+    importable)."""
+    package = args.package
+    if package is None:
+        package = warmup.DEFAULT_PACKAGE
+        if find_config(Path.cwd()) is not None:
+            project = find_project(Path.cwd())
+            if not project.is_opgen_itself:
+                if str(project.out.parent) not in sys.path:
+                    sys.path.insert(0, str(project.out.parent))
+                package = project.package
+    return int(warmup.run_warmup(args.ops, args.device, package))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -296,20 +298,15 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("op", help="the op's name, CamelCase (MyOp)")
     new.add_argument("--group", default="custom", help="its group folder under the spec folder (default: custom)")
     new.set_defaults(func=cmd_new)
-    # warmup's arguments are codegen.warmup's own (main passes them on)
-    warm = sub.add_parser("warmup", add_help=False, help="compile the ops' kernels into the disk cache (`opgen "
-                                                         "warmup --help` for its options)")
+    warm = sub.add_parser("warmup", help="compile the ops' kernels into the disk cache",
+                          description=warmup.DESCRIPTION)
+    warmup.add_arguments(warm, project_default=True)  # codegen.warmup's own arguments, parsed once, here
     warm.set_defaults(func=cmd_warmup)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args, rest = parser.parse_known_args(argv)
-    if args.command == "warmup":
-        args.rest = rest
-    elif rest:
-        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))
     except (SpecError, ProjectError) as exc:

@@ -12,6 +12,7 @@ the current directory, or by its folder's path.
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import importlib.util
 import pkgutil
@@ -24,6 +25,9 @@ from types import ModuleType
 from typing import Any
 
 from codegen.runtime.kernels import KernelSource
+
+#: The package warmup compiles when none is named: opgen's own ops.
+DEFAULT_PACKAGE = "generated"
 
 
 @dataclass(frozen=True)
@@ -46,7 +50,7 @@ class GeneratedOp:
         return [k.name for k in scan_kernels(self.kernels.text)]
 
 
-def generated_ops(package: str = "generated") -> list[GeneratedOp]:
+def generated_ops(package: str = DEFAULT_PACKAGE) -> list[GeneratedOp]:
     """Every op module of the generated package (a module defining `_OP`), sorted by name."""
     root = importlib.import_module(package)
     ops: list[GeneratedOp] = []
@@ -110,7 +114,7 @@ def _device(device: int | str) -> str:
     return text
 
 
-def run_warmup(ops: list[str], device: int | str = 0, package: str = "generated") -> int:
+def run_warmup(ops: list[str], device: int | str = 0, package: str = DEFAULT_PACKAGE) -> int:
     """Compile the named ops' kernels (all ops when `ops` is empty) of `package` for `device` ("cpu",
     "cuda", "cuda:N", or a GPU index) into the disk cache and print what was done. 0: done; 1: no
     usable GPU here (for a cuda device); 2: an unknown op, package or device; 3: a kernel failed to
@@ -209,23 +213,27 @@ def _warm(selected: list[GeneratedOp], where: str, package: str) -> int:
     return 3 if failed else 0
 
 
-def add_arguments(parser: Any) -> None:
-    """The warmup command's arguments (`opgen warmup` and `python -m codegen.warmup`)."""
+def add_arguments(parser: argparse.ArgumentParser, project_default: bool = False) -> None:
+    """The warmup command's arguments, defined once for `python -m codegen.warmup` (main) and
+    `opgen warmup` (codegen/cli.py), each of which parses them once. With `project_default`
+    (`opgen warmup`), --package defaults to None: the project's package, else generated."""
     parser.add_argument("ops", nargs="*", metavar="OP", help="ops to compile (FusedBatchNormV3 or "
                                                              "fused_batch_norm_v3); all when none")
-    parser.add_argument("--package", default="generated",
-                        help="the generated package: an import name, found from the current directory too, "
-                             "or the package's folder (default: generated, opgen's own ops)")
+    default = "the package of the project here, else generated: opgen's own ops" if project_default else \
+        "generated, opgen's own ops"
+    parser.add_argument("--package", default=None if project_default else DEFAULT_PACKAGE,
+                        help=f"the generated package: an import name, found from the current directory too, "
+                             f"or the package's folder (default: {default})")
     parser.add_argument("--device", default="cuda",
                         help="the backend to compile for: cpu (the host emulation), cuda or cuda:N (a bare N: "
                              "cuda:N; default: cuda, the GPU of this machine)")
 
 
-def main(argv: list[str] | None = None) -> int:
-    import argparse
+DESCRIPTION = "Compile kernels for one backend into the disk cache."
 
-    parser = argparse.ArgumentParser(prog="opgen warmup",
-                                     description="Compile kernels for one backend into the disk cache.")
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="opgen warmup", description=DESCRIPTION)
     add_arguments(parser)
     args = parser.parse_args(argv)
     return run_warmup(args.ops, args.device, args.package)

@@ -247,22 +247,40 @@ def test_warmup_gets_the_projects_package(tmp_path: Path, capsys: pytest.Capture
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     from codegen import warmup
 
-    seen: list[list[str]] = []
+    seen: list[tuple[list[str], str, str]] = []
 
-    def main(argv: list[str]) -> int:
-        seen.append(list(argv))
+    def run_warmup(ops: list[str], device: str, package: str) -> int:
+        seen.append((list(ops), device, package))
         return 0
 
-    monkeypatch.setattr(warmup, "main", main)
+    monkeypatch.setattr(warmup, "run_warmup", run_warmup)
     root = project_folder(tmp_path / "proj", 'package = "mine_pkg"\n')
     monkeypatch.chdir(root)
     assert cli.main(["warmup", "SmallOp", "--device", "cpu"]) == 0
-    assert cli.main(["warmup", "--package", "other", "--help"]) == 0
+    assert cli.main(["warmup", "--package", "other", "A", "B"]) == 0
+    with pytest.raises(SystemExit) as info:  # warmup's own options, parsed by opgen's parser
+        cli.main(["warmup", "--help"])
+    assert info.value.code == 0 and "--device DEVICE" in capsys.readouterr().out
     monkeypatch.chdir(REPO)
     assert cli.main(["warmup"]) == 0
-    assert seen == [["--package", "mine_pkg", "SmallOp", "--device", "cpu"], ["--package", "other", "--help"], []]
+    assert seen == [(["SmallOp"], "cpu", "mine_pkg"), (["A", "B"], "cuda", "other"), ([], "cuda", "generated")]
     assert str(root) in sys.path
     sys.path.remove(str(root))
+
+
+def test_warmup_arguments_are_defined_once() -> None:
+    """`opgen warmup` and `python -m codegen.warmup` take the same options, from one definition."""
+    import argparse
+
+    from codegen import warmup
+
+    def options(parser: argparse.ArgumentParser) -> list[tuple[str, ...]]:
+        return [tuple(a.option_strings) or (a.dest,) for a in parser._actions if a.dest != "help"]
+
+    alone = argparse.ArgumentParser()
+    warmup.add_arguments(alone)
+    sub = next(a for a in cli.build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    assert options(sub.choices["warmup"]) == options(alone) == [("ops",), ("--package",), ("--device",)]
 
 
 # -- versions and package data ------------------------------------------------------------------------------
