@@ -3,8 +3,9 @@
 namespace opgen {
 
 // The host form of the emulation converts 16-bit values in branch-free float arithmetic and bit
-// operations (the emulator's own conversions round through double, ~10x slower, and stop the host
-// compiler vectorising a loop): round to nearest even, exactly as the GPU's __float2half_rn and
+// operations, which the host compiler vectorises in a loop (the emulator's bfloat16 conversions and
+// its half ones other than float -> half round through double; kernels/_vmath.cuh's vm::load/store
+// use F16C where the build has it): round to nearest even, exactly as the GPU's __float2half_rn and
 // __float2bfloat16, a NaN becoming the canonical NaN 0x7FFF as there. After the FP16 library's
 // fp16_ieee_from/to_fp32_value. The GPU form (OPGEN_GPU_FORM) calls the GPU's intrinsics, which
 // the emulation's cuda_fp16.h/cuda_bf16.h provide, so tests check both paths without a GPU
