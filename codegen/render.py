@@ -20,14 +20,14 @@ import jinja2
 from codegen import __version__, index_width, kernel_check, linemarks, naming, pygen, torchgen
 from codegen.model import ActivationLibrary, Loc, OpSpec, expr_switch_text, pattern_switch_text
 from codegen.naming import camel_case, outputs_class, snake_case
-from codegen.project import Project
+from codegen.project import OPGEN_HOME, Project
 from codegen.runtime.abi import GENERATED_ABI
 from codegen.shapes import to_text
 from codegen.yamlnodes import SpecError
 
 GENERATOR = "opgen"
 #: opgen's own checkout (the folder holding the codegen package): the root of its own project.
-REPOSITORY = Path(__file__).resolve().parent.parent
+REPOSITORY = OPGEN_HOME.resolve()
 
 
 def own_project() -> Project:
