@@ -95,15 +95,11 @@ class InvalidName(ValueError):
     """A name that breaks a rule; the message names it and the rule, without a location."""
 
 
-def _shown(value: Any) -> str:
-    return repr(value) if isinstance(value, (str, int, float)) and not isinstance(value, bool) else describe(value)
-
-
 def check_op_name(value: Any) -> str:
     """An op's name: CamelCase, no Python keyword, none of the names the package or a wrapper
     defines (its class is exported beside them)."""
     if not isinstance(value, str) or not OP_NAME_RE.fullmatch(value):
-        raise InvalidName(f"name {_shown(value)} is not valid (expected CamelCase, {OP_NAME_RE.pattern})")
+        raise InvalidName(f"name {value!r} is not valid (expected CamelCase, {OP_NAME_RE.pattern})")
     if keyword.iskeyword(value) or value in MODULE_NAMES:
         raise InvalidName(f"name {value!r} is reserved (a name the generated package or its wrappers define: "
                           f"{', '.join(sorted(MODULE_NAMES))})")
@@ -127,7 +123,8 @@ def check_group(group: str) -> str:
 def check_given_function_name(value: Any) -> str:
     """`function_name:` as written: a snake_case name, no Python keyword."""
     if not isinstance(value, str) or not FUNCTION_NAME_RE.fullmatch(value) or keyword.iskeyword(value):
-        raise InvalidName(f"{_shown(value)} is not a snake_case name (expected {FUNCTION_NAME_RE.pattern}, not a "
+        shown = repr(value) if isinstance(value, str) else describe(value)
+        raise InvalidName(f"{shown} is not a snake_case name (expected {FUNCTION_NAME_RE.pattern}, not a "
                           f"Python keyword)")
     return value
 
@@ -148,7 +145,7 @@ def check_identifier(value: Any, pattern: re.Pattern[str]) -> str:
     matches `pattern`, is no Python keyword nor a name the wrapper uses, and can name a kernel's
     parameter."""
     if not isinstance(value, str) or not pattern.fullmatch(value):
-        raise InvalidName(f"name {_shown(value)} is not valid (expected {pattern.pattern})")
+        raise InvalidName(f"name {value!r} is not valid (expected {pattern.pattern})")
     if keyword.iskeyword(value) or value in RESERVED_ARGS:
         raise InvalidName(f"name {value!r} is reserved")
     return check_kernel_parameter(value)
@@ -194,7 +191,7 @@ def check_activation_name(value: Any) -> str:
     """An activation or one of its parameters: lower_case, no keyword, none of the names of the
     generated `Activation` class or the kernels' `opgen::act` namespace."""
     if not isinstance(value, str) or not ACTIVATION_NAME_RE.fullmatch(value):
-        raise InvalidName(f"name {_shown(value)} is not valid (expected {ACTIVATION_NAME_RE.pattern})")
+        raise InvalidName(f"name {value!r} is not valid (expected {ACTIVATION_NAME_RE.pattern})")
     if keyword.iskeyword(value) or value in RESERVED_ACTIVATIONS:
         raise InvalidName(f"name {value!r} is reserved")
     return value
