@@ -30,7 +30,7 @@ from codegen.model import (
 from codegen.yamlnodes import MapReader, Node, SpecError, describe, plain
 
 ARG_NAME_RE = naming.ARG_NAME_RE
-KERNEL_NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+KERNEL_NAME_RE = naming.KERNEL_NAME_RE
 SOURCE_RE = re.compile(r"^[a-z0-9_]+(/[a-z0-9_]+)*\.cu$")
 INDEXED_ARG_RE = re.compile(r"^([a-z][a-z0-9_]*)\[(.+)\]$")
 COMPARISONS = ("==", "!=", "<=", ">=", "<", ">")

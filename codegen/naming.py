@@ -60,6 +60,8 @@ TYPE_VAR_RE = re.compile(r"^[A-Z][A-Za-z0-9]*$")
 GROUP_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 #: Inputs, attrs, outputs, scratch buffers, loop variables.
 ARG_NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+#: A launch step's device function (`kernel: row_scale`).
+KERNEL_NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 #: `function_name:` (an op's snake_case name given in its spec).
 FUNCTION_NAME_RE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 ACTIVATION_NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
