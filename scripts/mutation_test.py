@@ -165,6 +165,12 @@ MUTANTS = [
     m("bn-grad-finalize-dropped-term", BN, "d = -a * sum_dy * inv_m - b * mu[c];", "d = -a * sum_dy * inv_m;"),
     m("bn-affine-run4-dropped-write", BN, "    opgen::store4(y + idx, v);\n", "    (void)v;\n"),
     m("bn-channel-k-wrap-off-by-one", BN, "if (k >= inner) {", "if (k > inner) {"),
+    m("bn-grad-channels-half-the-lanes", BN, "a = lane_sum(a0 + a1);", "a = lane_sum(a0);"),
+    m("bn-grad-channels-row-tail-short", BN, "for (; j < n; ++j) {\n    const float gj",
+      "for (; j + 1 < n; ++j) {\n    const float gj"),
+    m("bn-tile-sums-width-short", BN,
+      "const long long w = W > 0 ? W : width;\n  for (long long r = r0; r < r1; ++r) {\n#pragma",
+      "const long long w = W > 0 ? W - 1 : width;\n  for (long long r = r0; r < r1; ++r) {\n#pragma"),
     # gru_block_cell.cu
     m("gru-rh-from-unrounded-r", GRU, "rh[o] = opgen::from_float<T>(opgen::to_float(rs) *",
       "rh[o] = opgen::from_float<T>(sigmoid(opgen::to_float(ru_bar[o2]) + opgen::to_float(b_ru[j])) *"),

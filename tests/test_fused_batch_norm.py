@@ -1098,7 +1098,8 @@ def test_non_finite_y_backprop_propagates_as_in_torch(plan_scope, data_format, c
 
 
 # ---------------------------------------------------------------------------------------------
-# The cpu plan's gradient of channels-first data: a block per channel (grad_channels)
+# The gradient's host loops: a block per channel (channels-first, grad_channels), full tiles of
+# 32 channels (channels-last, tile_sums<32>)
 # ---------------------------------------------------------------------------------------------
 @pytest.mark.parametrize(("data_format", "shape", "kernels"), [
     ("NCHW", (2, 16, 3, 5), ["grad_channels"]),  # 16 channels, rows of 15: one launch
@@ -1128,8 +1129,9 @@ def test_the_cpu_plan_takes_a_block_per_channel_where_there_are_enough(data_form
 @pytest.mark.parametrize(("data_format", "n", "spatial", "c"), [
     ("NCHW", 8, (33, 37), 16),  # rows of 1221 = 76 runs of 16 and 5 more, 9768 values a channel
     ("NCDHW", 3, (4, 5, 9), 24),
+    ("NHWC", 4, (9, 11), 70),  # two full tiles of 32 channels (tile_sums<32>) and one of 6
 ])
-def test_channel_blocks_match_the_reference_on_larger_rows(scope, data_format, n, spatial, c, is_training, dtype):
+def test_gradient_matches_the_reference_on_larger_shapes(scope, data_format, n, spatial, c, is_training, dtype):
     """Data far from 0 (mean 40, std 3): dy·(x − μ) cancels, so the per-channel sums must hold."""
     rng = _rng("channel-blocks", data_format, n, spatial, c, is_training, dtype)
     x, scale, offset, mean, variance = _inputs(rng, data_format, n, spatial, c, dtype, x_mean=40.0, x_std=3.0)
