@@ -165,6 +165,8 @@ MUTANTS = [
     m("bn-grad-finalize-dropped-term", BN, "d = -a * sum_dy * inv_m - b * mu[c];", "d = -a * sum_dy * inv_m;"),
     m("bn-affine-run4-dropped-write", BN, "    opgen::store4(y + idx, v);\n", "    (void)v;\n"),
     m("bn-channel-k-wrap-off-by-one", BN, "if (k >= inner) {", "if (k > inner) {"),
+    m("bn-store-stretch-tail-dropped", BN,
+      "  for (; j < n; ++j) f.store(idx0 + j, f.value(idx0 + j, c0 + j * kStep));\n", ""),
     m("bn-grad-channels-half-the-lanes", BN, "a = lane_sum(a0 + a1);", "a = lane_sum(a0);"),
     m("bn-grad-channels-row-tail-short", BN, "for (; j < n; ++j) {\n    const float gj",
       "for (; j + 1 < n; ++j) {\n    const float gj"),
