@@ -28,7 +28,7 @@ import statistics
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 
 def _threads_from_argv() -> int:
@@ -58,6 +58,8 @@ from codegen.ophelpers.cudnn_rnn import GATES  # noqa: E402
 from generated import Scope, cudnn_rnn_backprop_v3, cudnn_rnn_v3  # noqa: E402
 
 LAYERS = 2
+Mode = Literal["lstm", "gru"]
+MODES: tuple[Mode, ...] = ("lstm", "gru")
 
 
 def canonical_from_torch(module: Any, mode: str, layers: int) -> tuple[list[Any], list[Any]]:
@@ -115,16 +117,15 @@ def torch_step(torch: Any, module: Any, mode: str, x: Any, h0: Any, c0: Any, dy:
     return run
 
 
-def ours_step(scope: Scope, mode: str, x: Any, h0: Any, c0: Any, params: Any, lengths: Any, dy: Any, dh: Any,
+def ours_step(scope: Scope, mode: Mode, x: Any, h0: Any, c0: Any, params: Any, lengths: Any, dy: Any, dh: Any,
               dc: Any) -> Callable[[], None]:
     c_in = c0 if mode == "lstm" else c0[:0, 0, 0]
     dc_in = dc if mode == "lstm" else dc[:0, 0, 0]
-    attrs = {"rnn_mode": mode, "direction": "bidirectional"}
 
     def run() -> None:
-        fw = cudnn_rnn_v3(x, h0, c_in, params, lengths, scope=scope, **attrs)
+        fw = cudnn_rnn_v3(x, h0, c_in, params, lengths, scope=scope, rnn_mode=mode, direction="bidirectional")
         cudnn_rnn_backprop_v3(x, h0, c_in, params, lengths, fw.output, fw.output_h, fw.output_c, dy, dh, dc_in,
-                              fw.reserve_space, fw.host_reserved, scope=scope, **attrs)
+                              fw.reserve_space, fw.host_reserved, scope=scope, rnn_mode=mode, direction="bidirectional")
 
     return run
 
@@ -151,10 +152,10 @@ def bench_cpu(args: argparse.Namespace) -> list[str]:
     lines = [f"machine: {machine()}, NumPy {np.__version__}, PyTorch {torch.__version__} "
              f"({torch.get_num_threads()} threads; OpenBLAS {os.environ['OPENBLAS_NUM_THREADS']} threads)",
              f"T={steps} B={batch} I=H={size}, {LAYERS} layers, bidirectional, float32, forward (training) + backward"]
-    for mode in ("lstm", "gru"):
+    for mode in MODES:
         module, params, x, h0, c0, dy, dh, dc = setup(torch, mode, steps, batch, size, "cpu", lengths)
-        ours = ours_step(scope, mode, *(t.numpy() for t in (x, h0, c0, params)), lengths,
-                         *(t.numpy() for t in (dy, dh, dc)))
+        ours = ours_step(scope, mode, x.numpy(), h0.numpy(), c0.numpy(), params.numpy(), lengths, dy.numpy(),
+                         dh.numpy(), dc.numpy())
         theirs = torch_step(torch, module, mode, x, h0, c0, dy, dh, dc, None)
         ours(), theirs()  # compile, warm up
         t_ours, t_torch = interleaved(cpu_seconds(ours, args.repeats), cpu_seconds(theirs, args.repeats), args.rounds)
@@ -196,11 +197,11 @@ def bench_cuda(args: argparse.Namespace) -> list[str]:
 
         return timed
 
-    for mode in ("lstm", "gru"):
+    for mode in MODES:
         for kind, lengths in cases.items():
             module, params, x, h0, c0, dy, dh, dc = setup(torch, mode, steps, batch, size, "cuda", lengths)
-            ours = ours_step(scope, mode, *(cp.asarray(t) for t in (x, h0, c0, params)), cp.asarray(lengths),
-                             *(cp.asarray(t) for t in (dy, dh, dc)))
+            x_, h0_, c0_, params_, dy_, dh_, dc_ = (cp.asarray(t) for t in (x, h0, c0, params, dy, dh, dc))
+            ours = ours_step(scope, mode, x_, h0_, c0_, params_, cp.asarray(lengths), dy_, dh_, dc_)
             theirs = torch_step(torch, module, mode, x, h0, c0, dy, dh, dc, None if kind == "equal" else lengths)
             for _ in range(3):
                 ours(), theirs()

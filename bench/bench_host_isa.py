@@ -25,7 +25,7 @@ from collections.abc import Callable  # noqa: E402
 from typing import Any  # noqa: E402
 
 import numpy as np  # noqa: E402
-from bench_cudnn_rnn import ours_step, setup, torch_step  # noqa: E402
+from bench_cudnn_rnn import MODES, Mode, ours_step, setup, torch_step  # noqa: E402
 from common import cpu_seconds, machine  # noqa: E402
 
 from codegen.runtime import host_isa  # noqa: E402
@@ -104,11 +104,11 @@ def rnn_cases(torch: Any) -> list[Case]:
     steps, batch, size = 50, 32, 256
     lengths = np.full(batch, steps, np.int32)
     cases: list[Case] = []
-    for mode in ("lstm", "gru"):
+    for mode in MODES:
         module, params, x, h0, c0, dy, dh, dc = setup(torch, mode, steps, batch, size, "cpu", lengths)
         a = [t.numpy() for t in (x, h0, c0, params, dy, dh, dc)]
 
-        def ours(scope: Scope, mode: str = mode, a: Any = a) -> Call:
+        def ours(scope: Scope, mode: Mode = mode, a: Any = a) -> Call:
             return ours_step(scope, mode, a[0], a[1], a[2], a[3], lengths, a[4], a[5], a[6])
 
         cases.append((f"CudnnRNNV3 + BackpropV3 {mode.upper()} T={steps} B={batch} I=H={size}", ours,
