@@ -28,6 +28,7 @@ import pytest
 
 DEVICE_ENV = "OPGEN_TEST_DEVICE"
 _SKIPPED_GPU: list[str] = []
+_BUILDS_CHECKED: list[bool] = []  # tests/test_host_isa_builds.py was selected
 
 
 @functools.cache
@@ -90,13 +91,30 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     """Start the heavy background checks (tests/background.py) whose tests were selected."""
     import background
 
-    background.start_for({str(item.path) for item in session.items})
+    selected = {str(item.path) for item in session.items}
+    background.start_for(selected)
+    _BUILDS_CHECKED[:] = [any(path.endswith("test_host_isa_builds.py") for path in selected)]
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     if _SKIPPED_GPU:
         reason, count = _SKIPPED_GPU
         terminalreporter.write_line(f"gpu: {count} test(s) marked gpu skipped: {reason}")
+    if _BUILDS_CHECKED and _BUILDS_CHECKED[0]:
+        terminalreporter.write_line(f"cpu backend builds: {_builds_ran()}")
+
+
+def _builds_ran() -> str:
+    """Which of the cpu backend's builds this run tested (tests/test_host_isa_builds.py)."""
+    from codegen.runtime import host, host_isa
+
+    missing = host_isa.host_missing_v3()
+    if missing:
+        return (f"the baseline only (this CPU lacks {', '.join(missing)} of x86-64-v3); the suite's kernels: "
+                f"{host.describe_isa()}")
+    if host.resolve_isa() == host_isa.BASELINE:  # (OPGEN_HOST_ISA=baseline)
+        return f"the suite's kernels: {host.describe_isa()}; x86-64-v3 in tests/test_host_isa_builds.py's parity cases"
+    return f"the suite's kernels: {host.describe_isa()}; the baseline build too (tests/test_host_isa_builds.py)"
 
 
 @pytest.fixture(scope="session")
