@@ -13,6 +13,7 @@ so: only one build can run there."""
 
 from __future__ import annotations
 
+import atexit
 import os
 import runpy
 import subprocess
@@ -48,8 +49,20 @@ def _baseline_kernel_tests() -> tuple[int, str, float]:
     cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x",
            *(str(TESTS / m) for m in KERNEL_TEST_MODULES)]
     start = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=TESTS.parent, env=env, capture_output=True, text=True, timeout=900)
-    return proc.returncode, (proc.stdout + proc.stderr)[-6000:], time.perf_counter() - start
+    with subprocess.Popen(cmd, cwd=TESTS.parent, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True) as proc:
+        atexit.register(_stop, proc)  # a run that ends first (-x, --collect-only) does not leave it running
+        try:
+            out, _ = proc.communicate(timeout=900)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, _ = proc.communicate()
+    return proc.returncode, out[-6000:], time.perf_counter() - start
+
+
+def _stop(proc: subprocess.Popen[str]) -> None:
+    if proc.poll() is None:
+        proc.kill()
 
 
 if not MISSING:
