@@ -216,8 +216,6 @@ MUTANTS = [
     rounding("round16-bn-affine", BN, "y[idx] = opgen::from_float<T>("),
     rounding("round16-bn-grad", BN, "coeffs[2 * C + c];\n  }\n  __device__ __forceinline__ void store(long long idx, "
                                     "float v) const { dx[idx] = opgen::from_float<T>("),
-    rounding("round16-bn-grad-channels-run", BN, "d[j + q] = opgen::from_float<T>(out[q]);"),
-    rounding("round16-bn-grad-channels-tail", BN, "for (; j < n; ++j) d[j] = opgen::from_float<T>(value(j));"),
     rounding("round16-bn-grad-inference", BN, "opgen::to_float(dy[idx]);\n  }\n  __device__ __forceinline__ void "
                                               "store(long long idx, float v) const { dx[idx] = opgen::from_float<T>("),
     rounding("round16-layer-norm-dgamma", LN, "dgamma[c] = opgen::from_float<T>("),

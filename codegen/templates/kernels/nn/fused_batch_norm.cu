@@ -536,7 +536,7 @@ __device__ void inference_stats(const float* __restrict__ scale, const float* __
   coeffs[2 * c + 1] = offset[c] - mean[c] * a;
 }
 
-// Calls f(idx, c) for every element idx of channel c.
+// f.store(idx, f.value(idx, c)) for every element idx (of channel c).
 //
 // chunk > 0 (the cpu backend's launch sizes): thread t takes the `chunk` consecutive elements
 // from t·chunk, walking them in stretches of one channel (channels-first) or one row
@@ -826,26 +826,6 @@ __device__ __forceinline__ void add_row_sums(const T* __restrict__ g, const T* _
   tb += static_cast<double>(b + rb);
 }
 
-// dx of one row of n elements: A·dy + B·x + D (training) or A·dy (inference: x unread, so a NaN
-// or inf in x stays out of dx, as in GradScale). Runs of kLanes values are computed, then stored.
-template <bool kTraining, typename T>
-__device__ __forceinline__ void grad_row(const T* __restrict__ g, const T* __restrict__ v, T* __restrict__ d,
-                                         long long n, const float (&k)[3]) {
-  const auto value = [&](long long j) {
-    const float a = k[0] * opgen::to_float(g[j]);
-    return kTraining ? a + k[1] * opgen::to_float(v[j]) + k[2] : a;
-  };
-  long long j = 0;
-  for (; j + kLanes <= n; j += kLanes) {
-    float out[kLanes];
-#pragma GCC unroll 16
-    for (int q = 0; q < kLanes; ++q) out[q] = value(j + q);
-#pragma GCC unroll 16
-    for (int q = 0; q < kLanes; ++q) d[j + q] = opgen::from_float<T>(out[q]);
-  }
-  for (; j < n; ++j) d[j] = opgen::from_float<T>(value(j));
-}
-
 template <typename T>
 __device__ void grad_channels(const T* __restrict__ dy, const T* __restrict__ x, const float* __restrict__ scale,
                               const float* __restrict__ mu, const float* __restrict__ var, T* __restrict__ dx,
@@ -863,12 +843,13 @@ __device__ void grad_channels(const T* __restrict__ dy, const T* __restrict__ x,
   float k[3];
   grad_results(static_cast<float>(ta), static_cast<float>(tb), c, scale, mu, var, scale_backprop, offset_backprop,
                outer * inner, epsilon, is_training, k);
+  // dx row by row, as grad_input writes it: k is A, B, D of one channel, planar coefficients of C = 1
   for (long long o = 0; o < outer; ++o) {
     const long long at = (o * C + c) * inner;
     if (is_training) {
-      grad_row<true>(dy + at, x + at, dx + at, inner, k);
+      store_stretch<0>(GradAffine<T>{dy, x, k, 1, dx}, at, 0, inner);
     } else {
-      grad_row<false>(dy + at, x + at, dx + at, inner, k);
+      store_stretch<0>(GradScale<T>{dy, k, dx}, at, 0, inner);
     }
   }
 }
