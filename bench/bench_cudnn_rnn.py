@@ -16,8 +16,13 @@ OpenBLAS (set before NumPy loads) and PyTorch's intra-op pool. With more threads
 the BLAS and OpenMP pools spin-wait against each other (and against the emulator's block
 threads), and both sides' times turn erratic on a loaded machine.
 
+--cpu-time measures the calling thread's CPU time instead (one thread: the time other processes
+take from a loaded machine does not count). The header names OpenBLAS's kernel set (the
+environment's OPENBLAS_CORETYPE, or its own pick); --blas-core NAME sets another for one run
+(bench/blas_core.py).
+
     python bench/bench_cudnn_rnn.py [--device cpu|cuda] [--threads 1] [--rounds 7] [--repeats 3] [--quick]
-                                    [--markdown FILE]
+                                    [--cpu-time] [--blas-core NAME] [--markdown FILE]
 """
 
 from __future__ import annotations
@@ -29,6 +34,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
+
+from blas_core import choose_from_argv, loaded_core  # bench/ is the script folder
 
 
 def _threads_from_argv() -> int:
@@ -44,6 +51,9 @@ def _threads_from_argv() -> int:
 THREADS = _threads_from_argv()
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ[_var] = str(THREADS)
+if "--cpu-time" in sys.argv:
+    os.environ["OPGEN_HOST_THREADS"] = "1"  # every kernel on the calling thread, whose CPU time counts
+BLAS_CORE = choose_from_argv()  # OpenBLAS's kernel set, also before NumPy loads
 
 import numpy as np  # noqa: E402 -- after the thread settings
 
@@ -51,7 +61,7 @@ PROJECT = Path(__file__).resolve().parent.parent
 if str(PROJECT) not in sys.path:
     sys.path.insert(0, str(PROJECT))
 
-from common import machine, median_seconds  # noqa: E402 -- bench/ is the script folder
+from common import cpu_seconds, machine, median_seconds  # noqa: E402 -- bench/ is the script folder
 from gpu_timing import cupy_or_reason  # noqa: E402
 
 from codegen.ophelpers.cudnn_rnn import GATES  # noqa: E402
@@ -138,7 +148,10 @@ def interleaved(a: Callable[[], float], b: Callable[[], float], rounds: int) -> 
     return statistics.median(ta), statistics.median(tb)
 
 
-def cpu_seconds(fn: Callable[[], None], repeats: int) -> Callable[[], float]:
+def round_seconds(fn: Callable[[], None], repeats: int, cpu_time: bool) -> Callable[[], float]:
+    """One round: the median seconds per call, wall time or (cpu_time) the calling thread's CPU time."""
+    if cpu_time:
+        return lambda: cpu_seconds(fn, repeats=repeats, warmup=0)[1]
     return lambda: median_seconds(fn, repeats=repeats, warmup=0)
 
 
@@ -150,7 +163,8 @@ def bench_cpu(args: argparse.Namespace) -> list[str]:
     scope = Scope("cpu")
     lengths = np.full(batch, steps, np.int32)
     lines = [f"machine: {machine()}, NumPy {np.__version__}, PyTorch {torch.__version__} "
-             f"({torch.get_num_threads()} threads; OpenBLAS {os.environ['OPENBLAS_NUM_THREADS']} threads)",
+             f"({torch.get_num_threads()} threads; OpenBLAS {os.environ['OPENBLAS_NUM_THREADS']} threads, "
+             f"{loaded_core()} kernels: {BLAS_CORE}); {'CPU time of the calling thread' if args.cpu_time else 'wall'}",
              f"T={steps} B={batch} I=H={size}, {LAYERS} layers, bidirectional, float32, forward (training) + backward"]
     for mode in MODES:
         module, params, x, h0, c0, dy, dh, dc = setup(torch, mode, steps, batch, size, "cpu", lengths)
@@ -158,7 +172,8 @@ def bench_cpu(args: argparse.Namespace) -> list[str]:
                          dh.numpy(), dc.numpy())
         theirs = torch_step(torch, module, mode, x, h0, c0, dy, dh, dc, None)
         ours(), theirs()  # compile, warm up
-        t_ours, t_torch = interleaved(cpu_seconds(ours, args.repeats), cpu_seconds(theirs, args.repeats), args.rounds)
+        t_ours, t_torch = interleaved(round_seconds(ours, args.repeats, args.cpu_time),
+                                      round_seconds(theirs, args.repeats, args.cpu_time), args.rounds)
         lines.append(f"{mode:<4}: cpu backend {t_ours * 1e3:8.1f} ms, PyTorch CPU {t_torch * 1e3:8.1f} ms, "
                      f"ratio {t_ours / t_torch:.2f}")
     return lines
@@ -218,6 +233,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="small shapes (a smoke test)")
+    parser.add_argument("--cpu-time", action="store_true",
+                        help="the calling thread's CPU time (every kernel on it: OPGEN_HOST_THREADS=1), not wall time")
+    parser.add_argument("--blas-core", default=None,
+                        help="OPENBLAS_CORETYPE for this run (default: the environment's; bench/blas_core.py)")
     parser.add_argument("--markdown", type=Path, default=None, help="also write the results to this file")
     args = parser.parse_args()
     lines = (bench_cpu if args.device == "cpu" else bench_cuda)(args)

@@ -5,11 +5,13 @@ backward and an SGD step; T=50, B=32, I=H=256, batch first, the same weights and
 (and, for context, opgen's LSTM eager).
 Medians over interleaved rounds, so the machine's noise falls on both alike.
 
-    python bench/bench_torch_lstm.py [--rounds N] [--profile] [--cpu-time]
+    python bench/bench_torch_lstm.py [--rounds N] [--profile] [--cpu-time] [--blas-core NAME]
 
 --profile adds torch.profiler tables of one step of each (where the time goes). --cpu-time measures
 the CPU time of the calling thread with one thread everywhere (PyTorch, OpenBLAS for our GEMMs,
 OPGEN_HOST_THREADS=1): on a loaded machine the time other processes take does not count.
+--blas-core NAME runs our GEMMs on another OpenBLAS kernel set (bench/blas_core.py; the header
+names the one in use).
 """
 
 from __future__ import annotations
@@ -17,10 +19,13 @@ from __future__ import annotations
 import os
 import sys
 
+from blas_core import choose_from_argv, loaded_core  # bench/ is the script folder
+
 CPU_TIME = "--cpu-time" in sys.argv
 if CPU_TIME:  # before NumPy loads: OpenBLAS sizes its pool then
     for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPGEN_HOST_THREADS"):
         os.environ[_var] = "1"
+BLAS_CORE = choose_from_argv()  # OpenBLAS's kernel set (our GEMMs), also before NumPy loads
 
 import argparse  # noqa: E402
 import statistics  # noqa: E402
@@ -28,6 +33,11 @@ import time  # noqa: E402
 from typing import Any  # noqa: E402
 
 import torch  # noqa: E402
+
+PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if PROJECT not in sys.path:  # run as a script from anywhere: the project's packages
+    sys.path.insert(0, PROJECT)
+
 from common import cpu_seconds, machine, median_seconds  # noqa: E402
 
 import generated.torch  # noqa: E402, F401  (registers torch.ops.opgen.*)
@@ -64,6 +74,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--cpu-time", action="store_true", help="CPU time of the calling thread, one thread each")
+    parser.add_argument("--blas-core", default=None,
+                        help="OPENBLAS_CORETYPE for this run (default: the environment's; bench/blas_core.py)")
     args = parser.parse_args()
     torch.set_num_threads(1 if args.cpu_time else 2)
     torch.manual_seed(0)
@@ -88,7 +100,8 @@ def main() -> None:
                                  median_seconds(step, repeats=3, warmup=1))
     med = {name: statistics.median(v) for name, v in samples.items()}
     print(f"machine: {machine()}, torch {torch.__version__}, threads {torch.get_num_threads()}"
-          f"{', CPU time of the calling thread' if args.cpu_time else ''}; cpu backend build: {host.describe_isa()}")
+          f"{', CPU time of the calling thread' if args.cpu_time else ''}; cpu backend build: {host.describe_isa()}; "
+          f"OpenBLAS {loaded_core()} kernels ({BLAS_CORE})")
     print(f"T={T}, B={B}, I={IN}, H={H}, 2 layers, bidirectional, float32; medians of {args.rounds} rounds "
           f"(each a median of 3 steps)")
     for name, value in med.items():
