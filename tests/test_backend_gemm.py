@@ -114,20 +114,6 @@ def test_larger_and_odd(backend: Any, dtype: str) -> None:
     run(backend, dtype, 17, 1, 129, True, False, beta=1, a_offset=3, seed=6)
 
 
-@pytest.mark.parametrize("dtype", ["float64", "float32"])
-@pytest.mark.parametrize("beta", [0, 1])
-def test_narrow_times_wide_transposed(backend: Any, dtype: str, beta: int) -> None:
-    """h·Rᵀ of an RNN step: few rows against a wide weight matrix (the cpu backend computes it as
-    (R·hᵀ)ᵀ from NARROW_ROWS rows down), at the limit and past it, with offsets."""
-    from codegen.runtime.gemm import NARROW_MIN_WORK, NARROW_ROWS
-
-    k = 64
-    n = NARROW_MIN_WORK // k
-    for m in (1, 32, NARROW_ROWS, NARROW_ROWS + 1):
-        run(backend, dtype, m, n, k, False, True, beta=beta, a_offset=3, b_offset=5, out_offset=7, seed=m)
-    run(backend, dtype, 32, n - 1, k, False, True, beta=beta, seed=8)  # just under the size it starts at
-
-
 def test_gru_style_split_product(backend: Any) -> None:
     """[x | h]·w as x·w[:I] + h·w[I:] (how GRUBlockCell avoids the concatenation)."""
     rng = np.random.default_rng(7)
