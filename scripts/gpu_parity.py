@@ -660,6 +660,20 @@ def compare(op: str, case: str, cpu_out: Any, gpu_out: Any, fresh: tuple[str, ..
     return Result(op, case, not problems, worst, worst_err, "; ".join(problems))
 
 
+def disagreements(ops: list[GeneratedOp], reference: Any, other: Any) -> tuple[int, list[str]]:
+    """Every case of every op run in two scopes and compared as parity compares cpu and cuda:
+    (cases run, `op [case]: why` for each that differs). Ops without cases are left out."""
+    cases, failed = 0, []
+    for op, case in all_cases(ops):
+        if case is None:
+            continue
+        result = compare(op.name, case.label, run_case(op, case, reference), run_case(op, case, other), case.fresh)
+        cases += 1
+        if not result.ok:
+            failed.append(f"{op.name} [{case.label}]: {result.message}")
+    return cases, failed
+
+
 def run_case(op: GeneratedOp, case: Case, scope: Any) -> Any:
     """The op on the case's inputs in `scope`; an input that is a misaligned view (misaligned())
     is passed to a device backend as a view with the same offset from a 16-byte boundary (a NumPy
