@@ -289,6 +289,8 @@ def _compute(scope: Scope | str | None, y_backprop: Any, x: Any, scale: Any, res
         chunk = (4096 if _backend.name == 'cpu' else 0)
         elementwise_threads = (max(32, min(64, 32*(-(-total//(32*4096))))) if _backend.name == 'cpu' else max(32, min(256, 32*(-(-total//128)))))
         elementwise_blocks = (max(1, (-(-total//(4096*elementwise_threads)))) if _backend.name == 'cpu' else min((-(-total//1024)), 1024))
+        channels_first = 0
+        per_channel = (channels_first*min(1, C//16)*min(1, inner//2) if _backend.name == 'cpu' else 0)
         _shape_x_backprop = [N, H, W, C]
         _shape_scale_backprop = [C]
         _shape_offset_backprop = [C]
@@ -332,6 +334,8 @@ def _compute(scope: Scope | str | None, y_backprop: Any, x: Any, scale: Any, res
         chunk = (4096 if _backend.name == 'cpu' else 0)
         elementwise_threads = (max(32, min(64, 32*(-(-total//(32*4096))))) if _backend.name == 'cpu' else max(32, min(256, 32*(-(-total//128)))))
         elementwise_blocks = (max(1, (-(-total//(4096*elementwise_threads)))) if _backend.name == 'cpu' else min((-(-total//1024)), 1024))
+        channels_first = 1
+        per_channel = (channels_first*min(1, C//16)*min(1, inner//2) if _backend.name == 'cpu' else 0)
         _shape_x_backprop = [N, C, H, W]
         _shape_scale_backprop = [C]
         _shape_offset_backprop = [C]
@@ -376,6 +380,8 @@ def _compute(scope: Scope | str | None, y_backprop: Any, x: Any, scale: Any, res
         chunk = (4096 if _backend.name == 'cpu' else 0)
         elementwise_threads = (max(32, min(64, 32*(-(-total//(32*4096))))) if _backend.name == 'cpu' else max(32, min(256, 32*(-(-total//128)))))
         elementwise_blocks = (max(1, (-(-total//(4096*elementwise_threads)))) if _backend.name == 'cpu' else min((-(-total//1024)), 1024))
+        channels_first = 0
+        per_channel = (channels_first*min(1, C//16)*min(1, inner//2) if _backend.name == 'cpu' else 0)
         _shape_x_backprop = [N, D, H, W, C]
         _shape_scale_backprop = [C]
         _shape_offset_backprop = [C]
@@ -420,6 +426,8 @@ def _compute(scope: Scope | str | None, y_backprop: Any, x: Any, scale: Any, res
         chunk = (4096 if _backend.name == 'cpu' else 0)
         elementwise_threads = (max(32, min(64, 32*(-(-total//(32*4096))))) if _backend.name == 'cpu' else max(32, min(256, 32*(-(-total//128)))))
         elementwise_blocks = (max(1, (-(-total//(4096*elementwise_threads)))) if _backend.name == 'cpu' else min((-(-total//1024)), 1024))
+        channels_first = 1
+        per_channel = (channels_first*min(1, C//16)*min(1, inner//2) if _backend.name == 'cpu' else 0)
         _shape_x_backprop = [N, C, D, H, W]
         _shape_scale_backprop = [C]
         _shape_offset_backprop = [C]
@@ -433,13 +441,17 @@ def _compute(scope: Scope | str | None, y_backprop: Any, x: Any, scale: Any, res
     reserve_space_4 = _backend.empty(_shape_reserve_space_4, _dtype_U)
     reserve_space_5 = _backend.empty(_shape_reserve_space_5, _dtype_U)
     partials = _backend.empty([splits, C, 2], 'float32')
-    coeffs = _backend.empty([C, 3], 'float32')
+    coeffs = _backend.empty([3, C], 'float32')
+    if per_channel == 1:
+        _backend.launch(_KERNELS, 'FusedBatchNormGradV3__grad_channels' + '__' + _dtype_T, (C,), (1,), (y_backprop, x, scale, reserve_space_1, reserve_space_2, x_backprop, scale_backprop, offset_backprop, _np.int64(outer), _np.int64(C), _np.int64(inner), _np.float32(epsilon), _np.int32(is_training),), 0)
     if chunk == 0:
         _backend.launch(_KERNELS, 'FusedBatchNormGradV3__grad_partials' + '__' + _dtype_T, (cblocks, splits,), (reduce_threads,), (y_backprop, x, reserve_space_1, partials, _np.int64(m), _np.int64(C), _np.int64(inner), _np.int64(splits),), 0)
-    if chunk > 0:
+    if chunk > 0 and per_channel == 0:
         _backend.launch(_KERNELS, 'FusedBatchNormGradV3__grad_partials_sliced' + '__' + _dtype_T, (cblocks, splits,), (reduce_threads,), (y_backprop, x, reserve_space_1, partials, _np.int64(m), _np.int64(C), _np.int64(inner), _np.int64(splits),), 0)
-    _backend.launch(_KERNELS, 'FusedBatchNormGradV3__grad_finalize' + '__' + _dtype_T, ((-(-C//256)),), (channel_threads,), (partials, scale, reserve_space_1, reserve_space_2, scale_backprop, offset_backprop, coeffs, _np.int64(m), _np.int64(C), _np.int64(splits), _np.float32(epsilon), _np.int32(is_training),), 0)
-    _backend.launch(_KERNELS, 'FusedBatchNormGradV3__grad_input' + '__' + _dtype_T, (elementwise_blocks,), (elementwise_threads,), (y_backprop, x, coeffs, x_backprop, _np.int64(total), _np.int64(C), _np.int64(inner), _np.int64(chunk), _np.int32(is_training),), 0)
+    if per_channel == 0:
+        _backend.launch(_KERNELS, 'FusedBatchNormGradV3__grad_finalize' + '__' + _dtype_T, ((-(-C//256)),), (channel_threads,), (partials, scale, reserve_space_1, reserve_space_2, scale_backprop, offset_backprop, coeffs, _np.int64(m), _np.int64(C), _np.int64(splits), _np.float32(epsilon), _np.int32(is_training),), 0)
+    if per_channel == 0:
+        _backend.launch(_KERNELS, 'FusedBatchNormGradV3__grad_input' + '__' + _dtype_T, (elementwise_blocks,), (elementwise_threads,), (y_backprop, x, coeffs, x_backprop, _np.int64(total), _np.int64(C), _np.int64(inner), _np.int64(chunk), _np.int32(is_training),), 0)
     _backend.flush()
     return FusedBatchNormGradV3Outputs(x_backprop, scale_backprop, offset_backprop, reserve_space_4, reserve_space_5)
 

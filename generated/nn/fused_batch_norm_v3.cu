@@ -12,11 +12,19 @@
 // block-wide reductions. Kernel templates include this file with a Jinja include tag.
 namespace opgen {
 
-#ifdef OPGEN_HOST_EMU
-// The host emulation's 16-bit conversions in branch-free float arithmetic and bit operations (the
-// emulator's own round through double, ~10x slower, and stop the host compiler vectorising a
-// loop): round to nearest even, exactly as the GPU's __float2half_rn/__float2bfloat16 (NaN payloads
-// become the canonical quiet NaN). After the FP16 library's fp16_ieee_from/to_fp32_value.
+// The host form of the emulation converts 16-bit values in branch-free float arithmetic and bit
+// operations, which the host compiler vectorises in a loop (the emulator's bfloat16 conversions and
+// its half ones other than float -> half round through double; kernels/_vmath.cuh's vm::load/store
+// use F16C where the build has it): round to nearest even, exactly as the GPU's __float2half_rn and
+// __float2bfloat16, a NaN becoming the canonical NaN 0x7FFF as there. After the FP16 library's
+// fp16_ieee_from/to_fp32_value. The GPU form (OPGEN_GPU_FORM) calls the GPU's intrinsics, which
+// the emulation's cuda_fp16.h/cuda_bf16.h provide, so tests check both paths without a GPU
+// (tests/test_exact_16bit.py).
+#if defined(OPGEN_HOST_EMU) && !defined(OPGEN_GPU_FORM)
+#define OPGEN_HOST_CONVERSIONS 1
+#endif
+
+#ifdef OPGEN_HOST_CONVERSIONS
 __device__ __forceinline__ unsigned float_bits(float v) { return static_cast<unsigned>(__float_as_int(v)); }
 __device__ __forceinline__ float bits_float(unsigned b) { return __int_as_float(static_cast<int>(b)); }
 __device__ __forceinline__ float half_bits_to_float(unsigned h) {
@@ -32,25 +40,25 @@ __device__ __forceinline__ unsigned float_to_half_bits(float v) {
   bias = bias < 0x71000000u ? 0x71000000u : bias;
   const unsigned bits = float_bits(bits_float((bias >> 1) + 0x07800000u) + base0);
   const unsigned nonsign = ((bits >> 13) & 0x7C00u) + (bits & 0x0FFFu);
-  return (sign >> 16) | (shl1_w > 0xFF000000u ? 0x7E00u : nonsign);
+  return shl1_w > 0xFF000000u ? 0x7FFFu : (sign >> 16) | nonsign;
 }
 __device__ __forceinline__ unsigned float_to_bf16_bits(float v) {
   const unsigned w = float_bits(v);
   const bool nan = (w & 0x7FFFFFFFu) > 0x7F800000u;
-  return nan ? ((w >> 16) | 0x0040u) : (w + 0x7FFFu + ((w >> 16) & 1u)) >> 16;
+  return nan ? 0x7FFFu : (w + 0x7FFFu + ((w >> 16) & 1u)) >> 16;
 }
 #endif
 
 template <typename T> __device__ __forceinline__ float to_float(T v) { return static_cast<float>(v); }
 template <> __device__ __forceinline__ float to_float<__half>(__half v) {
-#ifdef OPGEN_HOST_EMU
+#ifdef OPGEN_HOST_CONVERSIONS
   return half_bits_to_float(__half_as_ushort(v));
 #else
   return __half2float(v);
 #endif
 }
 template <> __device__ __forceinline__ float to_float<__nv_bfloat16>(__nv_bfloat16 v) {
-#ifdef OPGEN_HOST_EMU
+#ifdef OPGEN_HOST_CONVERSIONS
   return bits_float(static_cast<unsigned>(__bfloat16_as_ushort(v)) << 16);
 #else
   return __bfloat162float(v);
@@ -59,14 +67,14 @@ template <> __device__ __forceinline__ float to_float<__nv_bfloat16>(__nv_bfloat
 
 template <typename T> __device__ __forceinline__ T from_float(float v) { return static_cast<T>(v); }
 template <> __device__ __forceinline__ __half from_float<__half>(float v) {
-#ifdef OPGEN_HOST_EMU
+#ifdef OPGEN_HOST_CONVERSIONS
   return __ushort_as_half(static_cast<unsigned short>(float_to_half_bits(v)));
 #else
   return __float2half_rn(v);
 #endif
 }
 template <> __device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) {
-#ifdef OPGEN_HOST_EMU
+#ifdef OPGEN_HOST_CONVERSIONS
   return __ushort_as_bfloat16(static_cast<unsigned short>(float_to_bf16_bits(v)));
 #else
   return __float2bfloat16(v);
@@ -82,14 +90,30 @@ template <> struct is_float32<float> { static constexpr bool value = true; };
 template <typename T> struct acc_type { using type = float; };
 template <> struct acc_type<double> { using type = double; };
 template <typename T> using acc_t = typename acc_type<T>::type;
-// Types the float building blocks would round to float without a word: their calls refuse them.
+// The types the row, block and column helpers below compute in: float, or double for a float64
+// kernel (its values are summed, merged and stored in double). precision<V> tells a value's kind
+// (1: float, float2, MeanVarOf<float>; 2: their double forms; 0: anything else), so a helper
+// refuses at compile time, by name, a value it would narrow: a double result stored to a float or
+// 16-bit output, double terms into a float accumulator, double2 terms into float partials.
+template <typename A, typename B> struct same_type { static constexpr bool value = false; };
+template <typename A> struct same_type<A, A> { static constexpr bool value = true; };
 template <typename T> struct strip_cvref { using type = T; };
 template <typename T> struct strip_cvref<const T> { using type = T; };
 template <typename T> struct strip_cvref<T&> { using type = typename strip_cvref<T>::type; };
 template <typename T> struct strip_cvref<T&&> { using type = typename strip_cvref<T>::type; };
-template <typename T> struct narrows_to_float { static constexpr bool value = false; };
-template <> struct narrows_to_float<double> { static constexpr bool value = true; };
-template <> struct narrows_to_float<long double> { static constexpr bool value = true; };
+template <typename V> struct precision { static constexpr int value = 0; };
+template <> struct precision<float> { static constexpr int value = 1; };
+template <> struct precision<float2> { static constexpr int value = 1; };
+template <> struct precision<double> { static constexpr int value = 2; };
+template <> struct precision<double2> { static constexpr int value = 2; };
+template <typename V> constexpr int precision_of = precision<typename strip_cvref<V>::type>::value;
+// Two values of a precision side by side (float2, double2), as the two-sum helpers return them.
+template <typename A> struct pair_of;
+template <> struct pair_of<float> { using type = float2; };
+template <> struct pair_of<double> { using type = double2; };
+template <typename A> using pair_t = typename pair_of<A>::type;
+__device__ __forceinline__ float2 make_pair(float a, float b) { return make_float2(a, b); }
+__device__ __forceinline__ double2 make_pair(double a, double b) { return make_double2(a, b); }
 template <typename T> struct is_16bit_float { static constexpr bool value = false; };
 template <> struct is_16bit_float<__half> { static constexpr bool value = true; };
 template <> struct is_16bit_float<__nv_bfloat16> { static constexpr bool value = true; };
@@ -101,6 +125,26 @@ template <> __device__ __forceinline__ __half from_bits<__half>(unsigned b) {
 }
 template <> __device__ __forceinline__ __nv_bfloat16 from_bits<__nv_bfloat16>(unsigned b) {
   return __ushort_as_bfloat16(static_cast<unsigned short>(b));
+}
+
+// A stored value as its kernel computes with it (acc_t<T>: exact), and a computed value back to T
+// (rounded once, to nearest even). from_acc refuses a double for a float or 16-bit T: a double
+// rounded to float and then to 16 bits is rounded twice.
+template <typename T> __device__ __forceinline__ acc_t<T> to_acc(T v) {
+  if constexpr (same_type<T, double>::value) return v;
+  else return to_float(v);
+}
+template <typename T, typename A> __device__ __forceinline__ T from_acc(A v) {
+  static_assert(same_type<A, float>::value || same_type<A, double>::value,
+                "opgen::from_acc: the value must be a float or a double");
+  if constexpr (same_type<T, double>::value) {
+    return static_cast<double>(v);
+  } else {
+    static_assert(same_type<A, float>::value,
+                  "opgen::from_acc: a double value for a float or 16-bit output would be narrowed: compute in "
+                  "opgen::acc_t<T>, or round it yourself");
+    return from_float<T>(v);
+  }
 }
 
 // Four consecutive elements, as floats: one 16-byte (float) or 8-byte (half, bfloat16) access when
@@ -179,29 +223,32 @@ __device__ __forceinline__ void for_each_cell(const F& f, long long rows, long l
   }
 }
 
-__device__ __forceinline__ float warp_sum(float v) {
+template <typename A>
+__device__ __forceinline__ A warp_sum(A v) {
 #pragma unroll
   for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_down_sync(0xffffffffu, v, offset);
   return v;
 }
 
-// Sums a and b over the block; every thread gets both totals. blockDim.x must be a multiple of
-// 32 and at most 1024. Ends with a barrier, so it may be called again right away.
-__device__ __forceinline__ float2 block_sum2(float a, float b) {
-  __shared__ float2 partial[32];
+// Sums a and b (both float, or both double) over the block; every thread gets both totals.
+// blockDim.x must be a multiple of 32 and at most 1024. Ends with a barrier, so it may be called
+// again right away.
+template <typename A>
+__device__ __forceinline__ pair_t<A> block_sum2(A a, A b) {
+  __shared__ pair_t<A> partial[32];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
   a = warp_sum(a);
   b = warp_sum(b);
-  if (lane == 0) partial[warp] = make_float2(a, b);
+  if (lane == 0) partial[warp] = make_pair(a, b);
   __syncthreads();
   if (warp == 0) {
-    float2 p = lane < warps ? partial[lane] : make_float2(0.f, 0.f);
+    pair_t<A> p = lane < warps ? partial[lane] : make_pair(A(0), A(0));
     p.x = warp_sum(p.x);
     p.y = warp_sum(p.y);
     if (lane == 0) partial[0] = p;
   }
   __syncthreads();
-  const float2 total = partial[0];
+  const pair_t<A> total = partial[0];
   __syncthreads();  // partial[0] is overwritten by the next call
   return total;
 }
@@ -233,48 +280,90 @@ __device__ __forceinline__ float2 block_sum2(float a, float b) {
 
 // max that propagates NaN (fmaxf drops it): a row holding a NaN has a NaN max, as in PyTorch.
 __device__ __forceinline__ float nan_max(float a, float b) { return (a > b || a != a) ? a : b; }
-__device__ __forceinline__ float neg_inf() { return -__int_as_float(0x7f800000); }
+__device__ __forceinline__ double nan_max(double a, double b) { return (a > b || a != a) ? a : b; }
+template <typename A = float> __device__ __forceinline__ A neg_inf();
+template <> __device__ __forceinline__ float neg_inf<float>() { return -__int_as_float(0x7f800000); }
+template <> __device__ __forceinline__ double neg_inf<double>() { return -__longlong_as_double(0x7ff0000000000000LL); }
 
-// Count, mean and Σ(x − mean)² of some values (Welford); variance() is the biased variance.
-struct MeanVar {
-  float count, mean, m2;
-  __device__ __forceinline__ float variance() const { return count > 0.f ? m2 / count : 0.f; }
+// Count, mean and Σ(x − mean)² of some values (Welford), in float or double; variance() is the
+// biased variance.
+template <typename A>
+struct MeanVarOf {
+  A count, mean, m2;
+  __device__ __forceinline__ A variance() const { return count > A(0) ? m2 / count : A(0); }
 };
+using MeanVar = MeanVarOf<float>;
+template <> struct precision<MeanVarOf<float>> { static constexpr int value = 1; };
+template <> struct precision<MeanVarOf<double>> { static constexpr int value = 2; };
 
-// Reduction operators: op(a, b) with a from lower threads / earlier elements.
+// Reduction operators: op(a, b) with a from lower threads / earlier elements; a and b of one type
+// (float or double, and their pairs).
 struct SumOp {
-  __device__ __forceinline__ float operator()(float a, float b) const { return a + b; }
+  template <typename V> __device__ __forceinline__ V operator()(V a, V b) const { return a + b; }
   __device__ __forceinline__ float2 operator()(float2 a, float2 b) const { return make_float2(a.x + b.x, a.y + b.y); }
+  __device__ __forceinline__ double2 operator()(double2 a, double2 b) const {
+    return make_double2(a.x + b.x, a.y + b.y);
+  }
 };
 struct MaxOp {
-  __device__ __forceinline__ float operator()(float a, float b) const { return nan_max(a, b); }
+  template <typename V> __device__ __forceinline__ V operator()(V a, V b) const { return nan_max(a, b); }
 };
 struct WelfordOp {  // Chan et al.'s merge of two partial results
-  __device__ __forceinline__ MeanVar operator()(MeanVar a, MeanVar b) const {
-    const float n = a.count + b.count;
-    if (b.count == 0.f) return a;
-    if (a.count == 0.f) return b;
-    const float d = b.mean - a.mean, fb = b.count / n;
-    return MeanVar{n, a.mean + d * fb, a.m2 + b.m2 + d * d * a.count * fb};
+  template <typename A>
+  __device__ __forceinline__ MeanVarOf<A> operator()(MeanVarOf<A> a, MeanVarOf<A> b) const {
+    const A n = a.count + b.count;
+    if (b.count == A(0)) return a;
+    if (a.count == A(0)) return b;
+    const A d = b.mean - a.mean, fb = b.count / n;
+    return MeanVarOf<A>{n, a.mean + d * fb, a.m2 + b.m2 + d * d * a.count * fb};
   }
 };
 
-// Applies s to each float of a value (float, float2, MeanVar): how the warp reductions shuffle them.
+// A term of precision_of<R> as the accumulator type V: the same type, or a float widened to a
+// double (exact). Narrowing is refused before this is reached, by the helper's static_assert.
+template <typename V, typename R> __device__ __forceinline__ V widen_to(const R& r) {
+  if constexpr (same_type<V, R>::value) return r;
+  else if constexpr (same_type<R, float2>::value) return make_double2(r.x, r.y);
+  else return static_cast<V>(r);
+}
+
+// Applies s to each scalar of a value (float, double, their pairs, MeanVarOf): how the warp
+// reductions shuffle them. A kernel's own reduction type adds an overload beside it (found by
+// argument-dependent lookup).
 template <typename S> __device__ __forceinline__ float map_floats(float v, const S& s) { return s(v); }
+template <typename S> __device__ __forceinline__ double map_floats(double v, const S& s) { return s(v); }
 template <typename S> __device__ __forceinline__ float2 map_floats(float2 v, const S& s) {
   return make_float2(s(v.x), s(v.y));
 }
-template <typename S> __device__ __forceinline__ MeanVar map_floats(MeanVar v, const S& s) {
-  return MeanVar{s(v.count), s(v.mean), s(v.m2)};
+template <typename S> __device__ __forceinline__ double2 map_floats(double2 v, const S& s) {
+  return make_double2(s(v.x), s(v.y));
 }
+template <typename A, typename S> __device__ __forceinline__ MeanVarOf<A> map_floats(MeanVarOf<A> v, const S& s) {
+  return MeanVarOf<A>{s(v.count), s(v.mean), s(v.m2)};
+}
+
+// The shuffles map_floats applies (function objects with a templated call: NVRTC refuses a generic
+// lambda in device code).
+struct ShuffleXor {
+  unsigned mask;
+  int lane_mask;
+  template <typename S> __device__ __forceinline__ S operator()(S v) const { return __shfl_xor_sync(mask, v, lane_mask); }
+};
+struct ShuffleUp {
+  unsigned mask;
+  unsigned delta;
+  template <typename S> __device__ __forceinline__ S operator()(S v) const { return __shfl_up_sync(mask, v, delta); }
+};
+struct ShuffleFrom {
+  unsigned mask;
+  int lane;
+  template <typename S> __device__ __forceinline__ S operator()(S v) const { return __shfl_sync(mask, v, lane); }
+};
 
 // Reduces v over the calling thread's warp (the lanes the block has: its last warp may be partial);
 // every lane gets the same value, bit for bit. Every thread of the warp must call it.
 template <typename V, typename Op>
 __device__ __forceinline__ V warp_reduce(V v, const Op& op) {
-  static_assert(!narrows_to_float<typename strip_cvref<V>::type>::value,
-                "opgen::warp_reduce: the value is double, which it would round to float (the row, block and "
-                "column helpers compute in float): reduce double values in your own loop");
   const int lane = threadIdx.x & 31, first = threadIdx.x - lane;
   const int lanes = blockDim.x - first < 32 ? static_cast<int>(blockDim.x) - first : 32;
   const unsigned mask = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1u;
@@ -291,17 +380,17 @@ __device__ __forceinline__ V warp_reduce(V v, const Op& op) {
   if (lanes == 32) {
 #pragma unroll
     for (int m = 1; m < 32; m <<= 1) {  // butterfly; the lower lane's value first, so lanes agree
-      const V o = map_floats(v, [&](float f) { return __shfl_xor_sync(mask, f, m); });
+      const V o = map_floats(v, ShuffleXor{mask, m});
       v = (lane & m) ? op(o, v) : op(v, o);
     }
     return v;
   }
   // a partial warp: an inclusive scan up (sources are always present lanes), then the last lane's
   for (int d = 1; d < lanes; d <<= 1) {
-    const V o = map_floats(v, [&](float f) { return __shfl_up_sync(mask, f, d); });
+    const V o = map_floats(v, ShuffleUp{mask, static_cast<unsigned>(d)});
     if (lane >= d) v = op(o, v);
   }
-  return map_floats(v, [&](float f) { return __shfl_sync(mask, f, lanes - 1); });
+  return map_floats(v, ShuffleFrom{mask, lanes - 1});
 #endif
 }
 
@@ -309,9 +398,6 @@ __device__ __forceinline__ V warp_reduce(V v, const Op& op) {
 // result between them, and every thread has read the previous call's result before the first.
 template <typename V, typename Op>
 __device__ __forceinline__ V block_reduce(V v, const Op& op) {
-  static_assert(!narrows_to_float<typename strip_cvref<V>::type>::value,
-                "opgen::block_reduce: the value is double, which it would round to float (the row, block and "
-                "column helpers compute in float): reduce double values in your own loop");
   __shared__ V result;
 #ifdef OPGEN_HOST_FORM
   if (blockDim.x == 1) return v;
@@ -356,6 +442,11 @@ __device__ __forceinline__ V block_broadcast(V v) {
 // same thread in every call, so a thread may read back what it wrote in an earlier pass over the
 // row without a barrier. Reductions give every thread the result; on an empty row (n = 0) a sum is
 // 0, a max -inf, a MeanVar has count 0 (mean 0, variance 0).
+//
+// f returns float or double (float2 or double2 for the two-sum helpers): the helper computes in
+// that type (a float64 kernel's f returns double and gets double sums). Storing a double result to
+// a float or 16-bit output is a compile error naming the helper, as is a double term for a float
+// accumulator (row_reduce's init).
 
 template <typename F>
 __device__ __forceinline__ void for_each_row(long long rows, const F& f) {
@@ -378,57 +469,59 @@ __device__ __forceinline__ void row_for_each(long long n, const F& f) {
 #endif
 }
 
-// out[j] = f(j) (a float, rounded to T) for every element. The host form computes a run of values
+#define OPGEN_SCALAR_RESULT(HELPER, R)                                                                     \
+  static_assert(precision_of<R> != 0 && !same_type<R, float2>::value && !same_type<R, double2>::value,    \
+                "opgen::" HELPER ": f must return float or double (widen 16-bit values with opgen::to_acc)")
+#define OPGEN_STORES_EXACTLY(HELPER, R, T)                                                                 \
+  static_assert(precision_of<R> == 1 || same_type<typename strip_cvref<T>::type, double>::value,           \
+                "opgen::" HELPER ": f's result is double but the output element type is not: it would be "   \
+                "narrowed (compute in opgen::acc_t<T>, or round it yourself)")
+
+// out[j] = f(j) (rounded once to T) for every element. The host form computes a run of values
 // before it stores them, so the compiler can vectorise f's loads although out may alias them.
 template <typename T, typename F>
 __device__ __forceinline__ void row_store(long long n, T* out, const F& f) {
-  static_assert(!narrows_to_float<typename strip_cvref<decltype(f(0LL))>::type>::value,
-                "opgen::row_store: f's result is double, which it would round to float (the row, block and "
-                "column helpers compute in float): reduce double values in your own loop");
-  static_assert(!narrows_to_float<typename strip_cvref<T>::type>::value,
-                "opgen::row_store: the output element type is double, which it would round to float (the row, block and "
-                "column helpers compute in float): reduce double values in your own loop");
+  using R = typename strip_cvref<decltype(f(0LL))>::type;
+  OPGEN_SCALAR_RESULT("row_store", R);
+  OPGEN_STORES_EXACTLY("row_store", R, T);
 #ifdef OPGEN_HOST_FORM
   if (threadIdx.x != 0) return;
   long long j = 0;
   for (; j + kHostRun <= n; j += kHostRun) {
-    float v[kHostRun];
+    R v[kHostRun];
 #pragma GCC unroll 8
     for (int q = 0; q < kHostRun; ++q) v[q] = f(j + q);
 #pragma GCC unroll 8
-    for (int q = 0; q < kHostRun; ++q) out[j + q] = from_float<T>(v[q]);
+    for (int q = 0; q < kHostRun; ++q) out[j + q] = from_acc<T>(v[q]);
   }
-  for (; j < n; ++j) out[j] = from_float<T>(f(j));
+  for (; j < n; ++j) out[j] = from_acc<T>(f(j));
 #else
-  for (long long j = threadIdx.x; j < n; j += blockDim.x) out[j] = from_float<T>(f(j));
+  for (long long j = threadIdx.x; j < n; j += blockDim.x) out[j] = from_acc<T>(f(j));
 #endif
 }
 
-// out[j] = f(j) (rounded to T) for every element, and Σ f(j) (of the unrounded values) to every
-// thread: a pass that writes a row and sums it (softmax's exponentials).
+// out[j] = f(j) (rounded to T) for every element, and Σ f(j) (of the unrounded values, in f's
+// type) to every thread: a pass that writes a row and sums it (softmax's exponentials).
 template <typename T, typename F>
-__device__ __forceinline__ float row_store_sum(long long n, T* out, const F& f) {
-  static_assert(!narrows_to_float<typename strip_cvref<decltype(f(0LL))>::type>::value,
-                "opgen::row_store_sum: f's result is double, which it would round to float (the row, block and "
-                "column helpers compute in float): reduce double values in your own loop");
-  static_assert(!narrows_to_float<typename strip_cvref<T>::type>::value,
-                "opgen::row_store_sum: the output element type is double, which it would round to float (the row, block and "
-                "column helpers compute in float): reduce double values in your own loop");
+__device__ __forceinline__ auto row_store_sum(long long n, T* out, const F& f) {
+  using R = typename strip_cvref<decltype(f(0LL))>::type;
+  OPGEN_SCALAR_RESULT("row_store_sum", R);
+  OPGEN_STORES_EXACTLY("row_store_sum", R, T);
 #ifdef OPGEN_HOST_FORM
-  float sum = 0.f;
+  R sum = R(0);
   if (threadIdx.x == 0) {
-    float run[kHostRun] = {};
+    R run[kHostRun] = {};
     long long j = 0;
     for (; j + kHostRun <= n; j += kHostRun) {
-      float v[kHostRun];
+      R v[kHostRun];
 #pragma GCC unroll 8
       for (int q = 0; q < kHostRun; ++q) v[q] = f(j + q);
 #pragma GCC unroll 8
-      for (int q = 0; q < kHostRun; ++q) out[j + q] = from_float<T>(v[q]), run[q] += v[q];
+      for (int q = 0; q < kHostRun; ++q) out[j + q] = from_acc<T>(v[q]), run[q] += v[q];
     }
     for (; j < n; ++j) {
-      const float v = f(j);
-      out[j] = from_float<T>(v);
+      const R v = f(j);
+      out[j] = from_acc<T>(v);
       run[0] += v;
     }
     for (int w = kHostRun / 2; w > 0; w /= 2) {
@@ -438,10 +531,10 @@ __device__ __forceinline__ float row_store_sum(long long n, T* out, const F& f) 
   }
   return block_broadcast(sum);
 #else
-  float sum = 0.f;
+  R sum = R(0);
   for (long long j = threadIdx.x; j < n; j += blockDim.x) {
-    const float v = f(j);
-    out[j] = from_float<T>(v);
+    const R v = f(j);
+    out[j] = from_acc<T>(v);
     sum += v;
   }
   return block_reduce(sum, SumOp{});
@@ -459,9 +552,9 @@ __device__ __forceinline__ V host_reduce(long long n, const F& f, const Op& op, 
   long long j = 0;
   for (; j + kHostRun <= n; j += kHostRun) {
 #pragma GCC unroll 8
-    for (int q = 0; q < kHostRun; ++q) run[q] = op(run[q], f(j + q));
+    for (int q = 0; q < kHostRun; ++q) run[q] = op(run[q], widen_to<V>(f(j + q)));
   }
-  for (; j < n; ++j) run[0] = op(run[0], f(j));
+  for (; j < n; ++j) run[0] = op(run[0], widen_to<V>(f(j)));
   for (int w = kHostRun / 2; w > 0; w /= 2) {
     for (int q = 0; q < w; ++q) run[q] = op(run[q], run[q + w]);
   }
@@ -469,65 +562,68 @@ __device__ __forceinline__ V host_reduce(long long n, const F& f, const Op& op, 
 }
 #endif
 
-// op over f(j) for every element, from `init` (op's identity); every thread gets the result.
+// op over f(j) for every element, from `init` (op's identity, of the accumulator's type: float or
+// double, or their pairs; a float f may feed a double accumulator); every thread gets the result.
 template <typename V, typename F, typename Op>
 __device__ __forceinline__ V row_reduce(long long n, const F& f, const Op& op, V init) {
-  static_assert(!narrows_to_float<typename strip_cvref<decltype(f(0LL))>::type>::value,
-                "opgen::row_reduce: f's result is double, which it would round to float (the row, block and "
-                "column helpers compute in float): reduce double values in your own loop");
-  static_assert(!narrows_to_float<typename strip_cvref<V>::type>::value,
-                "opgen::row_reduce: the accumulator type is double, which it would round to float (the row, block and "
-                "column helpers compute in float): reduce double values in your own loop");
+  using R = typename strip_cvref<decltype(f(0LL))>::type;
+  static_assert(precision_of<R> != 0 && precision_of<V> != 0,
+                "opgen::row_reduce: f and the accumulator must be float or double (or float2/double2)");
+  static_assert(precision_of<R> <= precision_of<V>,
+                "opgen::row_reduce: f's result is double but the accumulator (init) is float: the terms would "
+                "be narrowed (pass a double init)");
 #ifdef OPGEN_HOST_FORM
   return block_broadcast(threadIdx.x == 0 ? host_reduce(n, f, op, init) : init);
 #else
   V acc = init;
-  for (long long j = threadIdx.x; j < n; j += blockDim.x) acc = op(acc, f(j));
+  for (long long j = threadIdx.x; j < n; j += blockDim.x) acc = op(acc, widen_to<V>(f(j)));
   return block_reduce(acc, op);
 #endif
 }
 
+// Σ f(j), in f's type.
 template <typename F>
-__device__ __forceinline__ float row_sum(long long n, const F& f) {
-  static_assert(!narrows_to_float<typename strip_cvref<decltype(f(0LL))>::type>::value,
-                "opgen::row_sum: f's result is double, which it would round to float (the row, block and "
-                "column helpers compute in float): reduce double values in your own loop");
-  return row_reduce(n, f, SumOp{}, 0.f);
+__device__ __forceinline__ auto row_sum(long long n, const F& f) {
+  using R = typename strip_cvref<decltype(f(0LL))>::type;
+  OPGEN_SCALAR_RESULT("row_sum", R);
+  return row_reduce(n, f, SumOp{}, R(0));
 }
-// Two sums at once (f returns a float2): one reduction's barriers for both.
+// Two sums at once (f returns a float2 or a double2): one reduction's barriers for both.
 template <typename F>
-__device__ __forceinline__ float2 row_sum2(long long n, const F& f) {
-  return row_reduce(n, f, SumOp{}, make_float2(0.f, 0.f));
+__device__ __forceinline__ auto row_sum2(long long n, const F& f) {
+  using P = typename strip_cvref<decltype(f(0LL))>::type;
+  static_assert(same_type<P, float2>::value || same_type<P, double2>::value,
+                "opgen::row_sum2: f must return float2 or double2");
+  return row_reduce(n, f, SumOp{}, P{0, 0});
 }
 template <typename F>
-__device__ __forceinline__ float row_max(long long n, const F& f) {
-  static_assert(!narrows_to_float<typename strip_cvref<decltype(f(0LL))>::type>::value,
-                "opgen::row_max: f's result is double, which it would round to float (the row, block and "
-                "column helpers compute in float): reduce double values in your own loop");
-  return row_reduce(n, f, MaxOp{}, neg_inf());
+__device__ __forceinline__ auto row_max(long long n, const F& f) {
+  using R = typename strip_cvref<decltype(f(0LL))>::type;
+  OPGEN_SCALAR_RESULT("row_max", R);
+  return row_reduce(n, f, MaxOp{}, neg_inf<R>());
 }
 
-// Count, mean and biased variance of f(j) over the row. GPU: Welford per thread, merged across the
-// block; host: two passes over the row (the mean, then Σ(f − mean)²), which is exact to rounding.
+// Count, mean and biased variance of f(j) over the row, in f's type. GPU: Welford per thread,
+// merged across the block; host: two passes over the row (the mean, then Σ(f − mean)²), which is
+// exact to rounding.
 template <typename F>
-__device__ __forceinline__ MeanVar row_mean_var(long long n, const F& f) {
-  static_assert(!narrows_to_float<typename strip_cvref<decltype(f(0LL))>::type>::value,
-                "opgen::row_mean_var: f's result is double, which it would round to float (the row, block and "
-                "column helpers compute in float): reduce double values in your own loop");
+__device__ __forceinline__ auto row_mean_var(long long n, const F& f) {
+  using R = typename strip_cvref<decltype(f(0LL))>::type;
+  OPGEN_SCALAR_RESULT("row_mean_var", R);
 #ifdef OPGEN_HOST_FORM
-  MeanVar s{0.f, 0.f, 0.f};
+  MeanVarOf<R> s{R(0), R(0), R(0)};
   if (threadIdx.x == 0 && n > 0) {
-    const float mean = host_reduce(n, f, SumOp{}, 0.f) / static_cast<float>(n);
-    const float m2 = host_reduce(n, [&](long long j) { const float d = f(j) - mean; return d * d; }, SumOp{}, 0.f);
-    s = MeanVar{static_cast<float>(n), mean, m2};
+    const R mean = host_reduce(n, f, SumOp{}, R(0)) / static_cast<R>(n);
+    const R m2 = host_reduce(n, [&](long long j) { const R d = f(j) - mean; return d * d; }, SumOp{}, R(0));
+    s = MeanVarOf<R>{static_cast<R>(n), mean, m2};
   }
   return block_broadcast(s);
 #else
-  MeanVar s{0.f, 0.f, 0.f};
+  MeanVarOf<R> s{R(0), R(0), R(0)};
   for (long long j = threadIdx.x; j < n; j += blockDim.x) {
-    const float v = f(j);
-    s.count += 1.f;
-    const float d = v - s.mean;
+    const R v = f(j);
+    s.count += R(1);
+    const R d = v - s.mean;
     s.mean += d / s.count;
     s.m2 += d * (v - s.mean);
   }
@@ -551,35 +647,39 @@ __device__ __forceinline__ void for_each_index(long long n, const F& f) {
 #endif
 }
 
-// Per-column sums of float2 terms f(r, c) of a [rows, width] matrix, in split parts: block
-// (blockIdx.x, blockIdx.y) adds the rows of split blockIdx.y (gridDim.y near-equal shares) for the
-// columns [blockIdx.x·tile, +tile), into partials[(2·split)·width + c] (.x) and
-// partials[(2·split + 1)·width + c] (.y); column_total adds a column's splits in order. Launch a
-// grid of [ceildiv(width, tile), splits]: the GPU wants tile = 32 (a warp's lanes take adjacent
-// columns, the warps stride the rows), the emulation one tile of the whole width (thread 0 walks
-// its rows in order, each row's columns vectorised).
-template <typename F>
-__device__ __forceinline__ void column_sums2(const F& f, float* __restrict__ partials, long long rows,
-                                             long long width, long long tile) {
+// Per-column sums of pair terms f(r, c) (float2 into float partials, or double2 into double ones)
+// of a [rows, width] matrix, in split parts: block (blockIdx.x, blockIdx.y) adds the rows of split
+// blockIdx.y (gridDim.y near-equal shares) for the columns [blockIdx.x·tile, +tile), into
+// partials[(2·split)·width + c] (.x) and partials[(2·split + 1)·width + c] (.y); column_total adds
+// a column's splits in order. Launch a grid of [ceildiv(width, tile), splits]: the GPU wants tile =
+// 32 (a warp's lanes take adjacent columns, the warps stride the rows), the emulation one tile of
+// the whole width (thread 0 walks its rows in order, each row's columns vectorised).
+template <typename F, typename A>
+__device__ __forceinline__ void column_sums2(const F& f, A* __restrict__ partials, long long rows, long long width,
+                                             long long tile) {
+  using P = typename strip_cvref<decltype(f(0LL, 0LL))>::type;
+  static_assert(same_type<P, pair_t<A>>::value,
+                "opgen::column_sums2: f's pair type must match the partials (float2 terms into float partials, "
+                "double2 into double): other terms would be narrowed or summed in the wrong precision");
   const long long splits = gridDim.y, per = (rows + splits - 1) / splits;
   const long long r0 = blockIdx.y * per, r1 = r0 + per < rows ? r0 + per : rows;
   const long long c0 = blockIdx.x * tile, c1 = c0 + tile < width ? c0 + tile : width;
-  float* __restrict__ pa = partials + 2 * blockIdx.y * width;
-  float* __restrict__ pb = pa + width;
+  A* __restrict__ pa = partials + 2 * blockIdx.y * width;
+  A* __restrict__ pb = pa + width;
 #ifdef OPGEN_HOST_FORM
   if (threadIdx.x != 0) return;
-  for (long long c = c0; c < c1; ++c) pa[c] = pb[c] = 0.f;
+  for (long long c = c0; c < c1; ++c) pa[c] = pb[c] = A(0);
   for (long long r = r0; r < r1; ++r) {
     long long c = c0;
     for (; c + kHostRun <= c1; c += kHostRun) {
-      float2 v[kHostRun];
+      P v[kHostRun];
 #pragma GCC unroll 8
       for (int q = 0; q < kHostRun; ++q) v[q] = f(r, c + q);
 #pragma GCC unroll 8
       for (int q = 0; q < kHostRun; ++q) pa[c + q] += v[q].x, pb[c + q] += v[q].y;
     }
     for (; c < c1; ++c) {
-      const float2 v = f(r, c);
+      const P v = f(r, c);
       pa[c] += v.x, pb[c] += v.y;
     }
   }
@@ -588,15 +688,15 @@ __device__ __forceinline__ void column_sums2(const F& f, float* __restrict__ par
   // pass, so a column needs all `warps` of them, and a partial last warp (blockDim.x not a multiple
   // of 32) lacks some lanes' columns; its threads only meet the barriers. A block under 32 threads
   // is one warp of blockDim.x lanes.
-  __shared__ float2 tile_sums[32][33];  // [warp][lane], padded against bank conflicts
+  __shared__ P tile_sums[32][33];  // [warp][lane], padded against bank conflicts
   const int lanes = blockDim.x < 32 ? static_cast<int>(blockDim.x) : 32;  // columns per pass
   const int lane = threadIdx.x % lanes, warp = threadIdx.x / lanes, warps = blockDim.x / lanes;
   for (long long base = c0; base < c1; base += lanes) {
     const long long c = base + lane;
-    float2 s = make_float2(0.f, 0.f);
+    P s = make_pair(A(0), A(0));
     if (warp < warps && c < c1) {
       for (long long r = r0 + warp; r < r1; r += warps) {
-        const float2 v = f(r, c);
+        const P v = f(r, c);
         s.x += v.x, s.y += v.y;
       }
       tile_sums[warp][lane] = s;
@@ -611,12 +711,16 @@ __device__ __forceinline__ void column_sums2(const F& f, float* __restrict__ par
 #endif
 }
 
-__device__ __forceinline__ float2 column_total(const float* __restrict__ partials, long long splits, long long width,
-                                               long long c) {
-  float2 t = make_float2(0.f, 0.f);
+template <typename A>
+__device__ __forceinline__ pair_t<A> column_total(const A* __restrict__ partials, long long splits, long long width,
+                                                  long long c) {
+  pair_t<A> t = make_pair(A(0), A(0));
   for (long long s = 0; s < splits; ++s) t.x += partials[2 * s * width + c], t.y += partials[(2 * s + 1) * width + c];
   return t;
 }
+
+#undef OPGEN_SCALAR_RESULT
+#undef OPGEN_STORES_EXACTLY
 
 }  // namespace opgen
 #line 2 "codegen/templates/kernels/nn/fused_batch_norm.cu"
@@ -731,6 +835,19 @@ __device__ __forceinline__ void for_each_stretch(long long begin, long long end,
   }
 }
 
+// Rows [r0, r1) of a channels-last tile's `width` channels from c0, summed into sa[j], sb[j]. W:
+// the width at compile time, 32 for a full tile, so the host compiler vectorises the loop over
+// the channels (it was scalar, a load, add and store per element); 0: width at run time.
+template <int W, typename F>
+__device__ __forceinline__ void tile_sums(const F& f, long long r0, long long r1, long long C, long long c0,
+                                          long long width, float (&sa)[32], float (&sb)[32]) {
+  const long long w = W > 0 ? W : width;
+  for (long long r = r0; r < r1; ++r) {
+#pragma GCC unroll 32
+    for (long long j = 0; j < w; ++j) f(r * C + c0 + j, c0 + j, sa[j], sb[j]);
+  }
+}
+
 // The same sums under the cpu backend's launch sizes, where a block's threads run one after
 // another: each thread sums its own consecutive slice of the split (channels-first: stretches of
 // the channel's rows; channels-last: its rows over the tile's 32 channels), in independent partial
@@ -748,8 +865,10 @@ __device__ __forceinline__ void channel_partials_sliced(const F& f, float* __res
       float sa[32] = {}, sb[32] = {};
       const long long len = (end - begin + rowsets - 1) / rowsets;
       const long long r0 = begin + threadIdx.x * len, r1 = r0 + len < end ? r0 + len : end;
-      for (long long r = r0; r < r1; ++r) {
-        for (long long j = 0; j < width; ++j) f(r * C + c0 + j, c0 + j, sa[j], sb[j]);
+      if (width == 32) {
+        tile_sums<32>(f, r0, r1, C, c0, 32, sa, sb);
+      } else {
+        tile_sums<0>(f, r0, r1, C, c0, width, sa, sb);
       }
       for (int j = 0; j < 32; ++j) sums[threadIdx.x][j] = make_float2(sa[j], sb[j]);
     }
@@ -963,7 +1082,7 @@ __device__ __forceinline__ void tile_moments(const T* __restrict__ x, long long 
   const int w = W > 0 ? W : width, group = kTileValues / w;
   for (int j = 0; j < 32; ++j) out[j] = Moments{0.f, 0.f, 0.f, 0.f};
   for (long long r = r0; r < r1; r += group) {
-    const int rows = r1 - r < group ? static_cast<int>(r1 - r) : group;
+    const int rows = r1 - r < group ? static_cast<int>(r1 - r) : group;  // int32 ok: at most group
     const T* __restrict__ p = x + r * C + c0;
 #ifdef OPGEN_HOST_EMU
     if constexpr (!opgen::is_float32<T>::value) {
@@ -1050,7 +1169,7 @@ __device__ void stats_partials_sliced(const T* __restrict__ x, float* __restrict
       if (width == 32) {
         tile_moments<32>(x, C, c0, 32, r0, r1, moments[threadIdx.x]);
       } else {
-        tile_moments<0>(x, C, c0, static_cast<int>(width), r0, r1, moments[threadIdx.x]);
+        tile_moments<0>(x, C, c0, static_cast<int>(width), r0, r1, moments[threadIdx.x]);  // int32 ok: < 32
       }
     }
     __syncthreads();
@@ -1142,7 +1261,7 @@ __device__ void inference_stats(const float* __restrict__ scale, const float* __
   coeffs[2 * c + 1] = offset[c] - mean[c] * a;
 }
 
-// Calls f(idx, c) for every element idx of channel c.
+// f.store(idx, f.value(idx, c)) for every element idx (of channel c).
 //
 // chunk > 0 (the cpu backend's launch sizes): thread t takes the `chunk` consecutive elements
 // from t·chunk, walking them in stretches of one channel (channels-first) or one row
@@ -1153,6 +1272,30 @@ __device__ void inference_stats(const float* __restrict__ scale, const float* __
 // per thread, adjacent accesses) when a row of C·inner elements is a whole number of runs; where a
 // row fits in the grid the stride is a whole number of rows, so a thread keeps its channel(s) and
 // no element needs a division.
+// Values the host form computes side by side before it stores them (two AVX2 registers of floats,
+// four SSE ones). NVRTC compiles the cpu plan's kernels too, a GPU never runs them: few there.
+#ifdef OPGEN_HOST_EMU
+constexpr int kLanes = 16;
+#else
+constexpr int kLanes = 4;
+#endif
+
+// f.store(idx, f.value(idx, c)) for n elements from idx0, of channels c0 + j·kStep (kStep 1 along
+// a channels-last row, 0 in a channels-first stretch): runs of kLanes values are computed before
+// they are stored, so their loads vectorise (the functor's pointers are not restrict).
+template <int kStep, typename F>
+__device__ __forceinline__ void store_stretch(const F& f, long long idx0, long long c0, long long n) {
+  long long j = 0;
+  for (; j + kLanes <= n; j += kLanes) {
+    float v[kLanes];
+#pragma GCC unroll 16
+    for (int q = 0; q < kLanes; ++q) v[q] = f.value(idx0 + j + q, c0 + (j + q) * kStep);
+#pragma GCC unroll 16
+    for (int q = 0; q < kLanes; ++q) f.store(idx0 + j + q, v[q]);
+  }
+  for (; j < n; ++j) f.store(idx0 + j, f.value(idx0 + j, c0 + j * kStep));
+}
+
 template <typename F>
 __device__ __forceinline__ void for_each_element(const F& f, long long total, long long C, long long inner,
                                                  long long chunk) {
@@ -1166,12 +1309,12 @@ __device__ __forceinline__ void for_each_element(const F& f, long long total, lo
     while (idx < last) {
       if (inner == 1) {  // the rest of a row: channels c .. C−1
         const long long n = C - c < last - idx ? C - c : last - idx;
-        for (long long j = 0; j < n; ++j) f(idx + j, c + j);
+        store_stretch<1>(f, idx, c, n);
         idx += n;
         c = 0;
       } else {  // the rest of channel c's stretch of `inner` elements
         const long long n = inner - k < last - idx ? inner - k : last - idx;
-        for (long long j = 0; j < n; ++j) f(idx + j, c);
+        store_stretch<0>(f, idx, c, n);
         idx += n;
         k = 0;
         if (++c == C) c = 0;
@@ -1188,7 +1331,7 @@ __device__ __forceinline__ void for_each_element(const F& f, long long total, lo
     const long long c = (first % row) / inner, step = inner == 1 ? 1 : 0;  // channel of each run element
     for (long long idx = first; idx < total; idx += stride) f.run4(idx, c, step);  // vector accesses
   } else {
-    for (long long idx = t; idx < total; idx += threads) f(idx, (idx / inner) % C);
+    for (long long idx = t; idx < total; idx += threads) f.store(idx, f.value(idx, (idx / inner) % C));
   }
 }
 
@@ -1197,9 +1340,10 @@ struct Affine {
   const T* x;
   const float* coeffs;
   T* y;
-  __device__ __forceinline__ void operator()(long long idx, long long c) const {
-    y[idx] = opgen::from_float<T>(opgen::to_float(x[idx]) * coeffs[2 * c] + coeffs[2 * c + 1]);
+  __device__ __forceinline__ float value(long long idx, long long c) const {
+    return opgen::to_float(x[idx]) * coeffs[2 * c] + coeffs[2 * c + 1];
   }
+  __device__ __forceinline__ void store(long long idx, float v) const { y[idx] = opgen::from_float<T>(v); }
   // elements idx .. idx+3 (idx a multiple of 4) of channels c, c + step, c + 2·step, c + 3·step
   __device__ __forceinline__ void run4(long long idx, long long c, long long step) const {
     float v[4];
@@ -1254,19 +1398,13 @@ __device__ void grad_partials_sliced(const T* __restrict__ dy, const T* __restri
   channel_partials_sliced(GradSums<T>{dy, x, mu}, partials, m, C, inner, splits);
 }
 
-// offset_backprop = Σ dy; scale_backprop = Σ dy·(x−μ)·r; and the coefficients of
-// dx = A·dy + B·x + D. Training: A = scale·r, B = −A·r·scale_backprop/m, D = −A·Σdy/m − B·μ.
-// Inference: A = scale·r, B = D = 0.
-template <typename T>
-__device__ void grad_finalize(const float* __restrict__ partials, const float* __restrict__ scale,
-                              const float* __restrict__ mu, const float* __restrict__ var,
-                              float* __restrict__ scale_backprop, float* __restrict__ offset_backprop,
-                              float* __restrict__ coeffs, long long m, long long C, long long splits,
-                              float epsilon, int is_training) {
-  const long long c = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (c >= C) return;
-  const float2 sums = sum_splits(partials, c, C, splits);
-  const float sum_dy = sums.x, sum_dy_xc = sums.y;
+// Channel c's results from its two sums: offset_backprop = Σ dy; scale_backprop = Σ dy·(x−μ)·r;
+// and k, the coefficients of dx = A·dy + B·x + D. Training: A = scale·r, B = −A·r·scale_backprop/m,
+// D = −A·Σdy/m − B·μ. Inference: A = scale·r, B = D = 0.
+__device__ __forceinline__ void grad_results(float sum_dy, float sum_dy_xc, long long c, const float* __restrict__ scale,
+                                             const float* __restrict__ mu, const float* __restrict__ var,
+                                             float* __restrict__ scale_backprop, float* __restrict__ offset_backprop,
+                                             long long m, float epsilon, int is_training, float (&k)[3]) {
   const float r = rsqrtf(var[c] + epsilon);
   offset_backprop[c] = sum_dy;
   scale_backprop[c] = sum_dy_xc * r;
@@ -1277,29 +1415,48 @@ __device__ void grad_finalize(const float* __restrict__ partials, const float* _
     b = -a * r * (sum_dy_xc * r) * inv_m;
     d = -a * sum_dy * inv_m - b * mu[c];
   }
-  coeffs[3 * c] = a;
-  coeffs[3 * c + 1] = b;
-  coeffs[3 * c + 2] = d;
+  k[0] = a;
+  k[1] = b;
+  k[2] = d;
+}
+
+// The splits' sums of each channel, its results and coefficients: A, B and D of all channels one
+// after another (coeffs[c], coeffs[C + c], coeffs[2C + c]), so a channels-last row reads each in order.
+template <typename T>
+__device__ void grad_finalize(const float* __restrict__ partials, const float* __restrict__ scale,
+                              const float* __restrict__ mu, const float* __restrict__ var,
+                              float* __restrict__ scale_backprop, float* __restrict__ offset_backprop,
+                              float* __restrict__ coeffs, long long m, long long C, long long splits,
+                              float epsilon, int is_training) {
+  const long long c = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (c >= C) return;
+  const float2 sums = sum_splits(partials, c, C, splits);
+  float k[3];
+  grad_results(sums.x, sums.y, c, scale, mu, var, scale_backprop, offset_backprop, m, epsilon, is_training, k);
+  coeffs[c] = k[0];
+  coeffs[C + c] = k[1];
+  coeffs[2 * C + c] = k[2];
 }
 
 template <typename T>
 struct GradAffine {
   const T* dy;
   const T* x;
-  const float* coeffs;
+  const float* coeffs;  // A, B, D of the C channels (grad_finalize)
+  long long C;
   T* dx;
-  __device__ __forceinline__ void operator()(long long idx, long long c) const {
-    const float* k = coeffs + 3 * c;
-    dx[idx] = opgen::from_float<T>(k[0] * opgen::to_float(dy[idx]) + k[1] * opgen::to_float(x[idx]) + k[2]);
+  __device__ __forceinline__ float value(long long idx, long long c) const {
+    return coeffs[c] * opgen::to_float(dy[idx]) + coeffs[C + c] * opgen::to_float(x[idx]) + coeffs[2 * C + c];
   }
+  __device__ __forceinline__ void store(long long idx, float v) const { dx[idx] = opgen::from_float<T>(v); }
   __device__ __forceinline__ void run4(long long idx, long long c, long long step) const {
     float g[4], v[4];
     opgen::load4(dy + idx, g);
     opgen::load4(x + idx, v);
 #pragma unroll
     for (int j = 0; j < 4; ++j) {
-      const float* k = coeffs + 3 * (c + j * step);
-      v[j] = k[0] * g[j] + k[1] * v[j] + k[2];
+      const long long cj = c + j * step;
+      v[j] = coeffs[cj] * g[j] + coeffs[C + cj] * v[j] + coeffs[2 * C + cj];
     }
     opgen::store4(dx + idx, v);
   }
@@ -1310,16 +1467,17 @@ struct GradAffine {
 template <typename T>
 struct GradScale {
   const T* dy;
-  const float* coeffs;
+  const float* coeffs;  // A of the C channels first (grad_finalize)
   T* dx;
-  __device__ __forceinline__ void operator()(long long idx, long long c) const {
-    dx[idx] = opgen::from_float<T>(coeffs[3 * c] * opgen::to_float(dy[idx]));
+  __device__ __forceinline__ float value(long long idx, long long c) const {
+    return coeffs[c] * opgen::to_float(dy[idx]);
   }
+  __device__ __forceinline__ void store(long long idx, float v) const { dx[idx] = opgen::from_float<T>(v); }
   __device__ __forceinline__ void run4(long long idx, long long c, long long step) const {
     float g[4];
     opgen::load4(dy + idx, g);
 #pragma unroll
-    for (int j = 0; j < 4; ++j) g[j] *= coeffs[3 * (c + j * step)];
+    for (int j = 0; j < 4; ++j) g[j] *= coeffs[c + j * step];
     opgen::store4(dx + idx, g);
   }
 };
@@ -1329,13 +1487,99 @@ __device__ void grad_input(const T* __restrict__ dy, const T* __restrict__ x, co
                            T* __restrict__ dx, long long total, long long C, long long inner, long long chunk,
                            int is_training) {
   if (is_training) {
-    for_each_element(GradAffine<T>{dy, x, coeffs, dx}, total, C, inner, chunk);
+    for_each_element(GradAffine<T>{dy, x, coeffs, C, dx}, total, C, inner, chunk);
   } else {
     for_each_element(GradScale<T>{dy, coeffs, dx}, total, C, inner, chunk);
   }
 }
 
-#line 1339 "generated/nn/fused_batch_norm_v3.cu"
+// ---- The cpu plan's gradient of channels-first data (NCHW, NCDHW), a block per channel ----------
+// One thread owns channel c: its outer rows of `inner` consecutive elements. Pass 1 sums dy and
+// dy·(x−μ) in 16 independent sums per quantity (two AVX2 registers, four SSE ones: the adds do not
+// wait on each other and the loads vectorise); the channel's results follow as grad_finalize
+// computes them; pass 2 writes dx in runs of kLanes while the channel's dy and x are still in the
+// cache (32×56×56 floats of each are 800 KB: read once from memory, where the three-launch plan
+// read them twice with the partials and coefficients between). Deterministic: one thread, a fixed
+// order.
+#ifdef OPGEN_HOST_EMU
+// Eight floats as one GCC vector: one AVX2 register (two SSE ones on the baseline build). The
+// compiler's own vectorisation of lane arrays splits these sums unevenly (scalar, 2- and 4-wide).
+typedef float Float8 __attribute__((vector_size(32)));
+
+template <typename T>
+__device__ __forceinline__ Float8 load8(const T* __restrict__ p) {
+  float f[8];
+#pragma GCC unroll 8
+  for (int q = 0; q < 8; ++q) f[q] = opgen::to_float(p[q]);
+  Float8 v;
+  __builtin_memcpy(&v, f, sizeof v);  // (a plain unaligned load for float)
+  return v;
+}
+
+__device__ __forceinline__ float lane_sum(Float8 v) {
+  return ((v[0] + v[4]) + (v[1] + v[5])) + ((v[2] + v[6]) + (v[3] + v[7]));
+}
+#endif
+
+// Adds Σ g and Σ g·(v − mc) over a row of n elements into the totals ta, tb. On the host: 16
+// independent sums per quantity in two vectors, folded pairwise at the row's end; in double
+// across rows, so a float sum spans at most n / 16 values.
+template <typename T>
+__device__ __forceinline__ void add_row_sums(const T* __restrict__ g, const T* __restrict__ v, float mc, long long n,
+                                             double& ta, double& tb) {
+  long long j = 0;
+  float a = 0.f, b = 0.f;
+#ifdef OPGEN_HOST_EMU
+  Float8 a0 = {}, a1 = {}, b0 = {}, b1 = {};
+  for (; j + 16 <= n; j += 16) {
+    const Float8 g0 = load8(g + j), g1 = load8(g + j + 8);
+    a0 += g0;
+    a1 += g1;
+    b0 += g0 * (load8(v + j) - mc);
+    b1 += g1 * (load8(v + j + 8) - mc);
+  }
+  a = lane_sum(a0 + a1);
+  b = lane_sum(b0 + b1);
+#endif
+  float ra = 0.f, rb = 0.f;
+  for (; j < n; ++j) {
+    const float gj = opgen::to_float(g[j]);
+    ra += gj;
+    rb += gj * (opgen::to_float(v[j]) - mc);
+  }
+  ta += static_cast<double>(a + ra);
+  tb += static_cast<double>(b + rb);
+}
+
+template <typename T>
+__device__ void grad_channels(const T* __restrict__ dy, const T* __restrict__ x, const float* __restrict__ scale,
+                              const float* __restrict__ mu, const float* __restrict__ var, T* __restrict__ dx,
+                              float* __restrict__ scale_backprop, float* __restrict__ offset_backprop,
+                              long long outer, long long C, long long inner, float epsilon, int is_training) {
+  const long long c = blockIdx.x;
+  if (threadIdx.x != 0 || c >= C) return;  // (the plan launches blocks of one thread)
+  const float mc = mu[c];
+  double ta = 0.0, tb = 0.0;
+  for (long long o = 0; o < outer; ++o) {
+    const T* __restrict__ g = dy + (o * C + c) * inner;
+    const T* __restrict__ v = x + (o * C + c) * inner;
+    add_row_sums(g, v, mc, inner, ta, tb);
+  }
+  float k[3];
+  grad_results(static_cast<float>(ta), static_cast<float>(tb), c, scale, mu, var, scale_backprop, offset_backprop,
+               outer * inner, epsilon, is_training, k);
+  // dx row by row, as grad_input writes it: k is A, B, D of one channel, planar coefficients of C = 1
+  for (long long o = 0; o < outer; ++o) {
+    const long long at = (o * C + c) * inner;
+    if (is_training) {
+      store_stretch<0>(GradAffine<T>{dy, x, k, 1, dx}, at, 0, inner);
+    } else {
+      store_stretch<0>(GradScale<T>{dy, k, dx}, at, 0, inner);
+    }
+  }
+}
+
+#line 1583 "generated/nn/fused_batch_norm_v3.cu"
 // ---- entry points: one per launch step and specialization (T)
 
 extern "C" __global__ void FusedBatchNormV3__stats_partials__float16(

@@ -12,11 +12,19 @@
 // block-wide reductions. Kernel templates include this file with a Jinja include tag.
 namespace opgen {
 
-#ifdef OPGEN_HOST_EMU
-// The host emulation's 16-bit conversions in branch-free float arithmetic and bit operations (the
-// emulator's own round through double, ~10x slower, and stop the host compiler vectorising a
-// loop): round to nearest even, exactly as the GPU's __float2half_rn/__float2bfloat16 (NaN payloads
-// become the canonical quiet NaN). After the FP16 library's fp16_ieee_from/to_fp32_value.
+// The host form of the emulation converts 16-bit values in branch-free float arithmetic and bit
+// operations, which the host compiler vectorises in a loop (the emulator's bfloat16 conversions and
+// its half ones other than float -> half round through double; kernels/_vmath.cuh's vm::load/store
+// use F16C where the build has it): round to nearest even, exactly as the GPU's __float2half_rn and
+// __float2bfloat16, a NaN becoming the canonical NaN 0x7FFF as there. After the FP16 library's
+// fp16_ieee_from/to_fp32_value. The GPU form (OPGEN_GPU_FORM) calls the GPU's intrinsics, which
+// the emulation's cuda_fp16.h/cuda_bf16.h provide, so tests check both paths without a GPU
+// (tests/test_exact_16bit.py).
+#if defined(OPGEN_HOST_EMU) && !defined(OPGEN_GPU_FORM)
+#define OPGEN_HOST_CONVERSIONS 1
+#endif
+
+#ifdef OPGEN_HOST_CONVERSIONS
 __device__ __forceinline__ unsigned float_bits(float v) { return static_cast<unsigned>(__float_as_int(v)); }
 __device__ __forceinline__ float bits_float(unsigned b) { return __int_as_float(static_cast<int>(b)); }
 __device__ __forceinline__ float half_bits_to_float(unsigned h) {
@@ -32,25 +40,25 @@ __device__ __forceinline__ unsigned float_to_half_bits(float v) {
   bias = bias < 0x71000000u ? 0x71000000u : bias;
   const unsigned bits = float_bits(bits_float((bias >> 1) + 0x07800000u) + base0);
   const unsigned nonsign = ((bits >> 13) & 0x7C00u) + (bits & 0x0FFFu);
-  return (sign >> 16) | (shl1_w > 0xFF000000u ? 0x7E00u : nonsign);
+  return shl1_w > 0xFF000000u ? 0x7FFFu : (sign >> 16) | nonsign;
 }
 __device__ __forceinline__ unsigned float_to_bf16_bits(float v) {
   const unsigned w = float_bits(v);
   const bool nan = (w & 0x7FFFFFFFu) > 0x7F800000u;
-  return nan ? ((w >> 16) | 0x0040u) : (w + 0x7FFFu + ((w >> 16) & 1u)) >> 16;
+  return nan ? 0x7FFFu : (w + 0x7FFFu + ((w >> 16) & 1u)) >> 16;
 }
 #endif
 
 template <typename T> __device__ __forceinline__ float to_float(T v) { return static_cast<float>(v); }
 template <> __device__ __forceinline__ float to_float<__half>(__half v) {
-#ifdef OPGEN_HOST_EMU
+#ifdef OPGEN_HOST_CONVERSIONS
   return half_bits_to_float(__half_as_ushort(v));
 #else
   return __half2float(v);
 #endif
 }
 template <> __device__ __forceinline__ float to_float<__nv_bfloat16>(__nv_bfloat16 v) {
-#ifdef OPGEN_HOST_EMU
+#ifdef OPGEN_HOST_CONVERSIONS
   return bits_float(static_cast<unsigned>(__bfloat16_as_ushort(v)) << 16);
 #else
   return __bfloat162float(v);
@@ -59,14 +67,14 @@ template <> __device__ __forceinline__ float to_float<__nv_bfloat16>(__nv_bfloat
 
 template <typename T> __device__ __forceinline__ T from_float(float v) { return static_cast<T>(v); }
 template <> __device__ __forceinline__ __half from_float<__half>(float v) {
-#ifdef OPGEN_HOST_EMU
+#ifdef OPGEN_HOST_CONVERSIONS
   return __ushort_as_half(static_cast<unsigned short>(float_to_half_bits(v)));
 #else
   return __float2half_rn(v);
 #endif
 }
 template <> __device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) {
-#ifdef OPGEN_HOST_EMU
+#ifdef OPGEN_HOST_CONVERSIONS
   return __ushort_as_bfloat16(static_cast<unsigned short>(float_to_bf16_bits(v)));
 #else
   return __float2bfloat16(v);
@@ -82,14 +90,30 @@ template <> struct is_float32<float> { static constexpr bool value = true; };
 template <typename T> struct acc_type { using type = float; };
 template <> struct acc_type<double> { using type = double; };
 template <typename T> using acc_t = typename acc_type<T>::type;
-// Types the float building blocks would round to float without a word: their calls refuse them.
+// The types the row, block and column helpers below compute in: float, or double for a float64
+// kernel (its values are summed, merged and stored in double). precision<V> tells a value's kind
+// (1: float, float2, MeanVarOf<float>; 2: their double forms; 0: anything else), so a helper
+// refuses at compile time, by name, a value it would narrow: a double result stored to a float or
+// 16-bit output, double terms into a float accumulator, double2 terms into float partials.
+template <typename A, typename B> struct same_type { static constexpr bool value = false; };
+template <typename A> struct same_type<A, A> { static constexpr bool value = true; };
 template <typename T> struct strip_cvref { using type = T; };
 template <typename T> struct strip_cvref<const T> { using type = T; };
 template <typename T> struct strip_cvref<T&> { using type = typename strip_cvref<T>::type; };
 template <typename T> struct strip_cvref<T&&> { using type = typename strip_cvref<T>::type; };
-template <typename T> struct narrows_to_float { static constexpr bool value = false; };
-template <> struct narrows_to_float<double> { static constexpr bool value = true; };
-template <> struct narrows_to_float<long double> { static constexpr bool value = true; };
+template <typename V> struct precision { static constexpr int value = 0; };
+template <> struct precision<float> { static constexpr int value = 1; };
+template <> struct precision<float2> { static constexpr int value = 1; };
+template <> struct precision<double> { static constexpr int value = 2; };
+template <> struct precision<double2> { static constexpr int value = 2; };
+template <typename V> constexpr int precision_of = precision<typename strip_cvref<V>::type>::value;
+// Two values of a precision side by side (float2, double2), as the two-sum helpers return them.
+template <typename A> struct pair_of;
+template <> struct pair_of<float> { using type = float2; };
+template <> struct pair_of<double> { using type = double2; };
+template <typename A> using pair_t = typename pair_of<A>::type;
+__device__ __forceinline__ float2 make_pair(float a, float b) { return make_float2(a, b); }
+__device__ __forceinline__ double2 make_pair(double a, double b) { return make_double2(a, b); }
 template <typename T> struct is_16bit_float { static constexpr bool value = false; };
 template <> struct is_16bit_float<__half> { static constexpr bool value = true; };
 template <> struct is_16bit_float<__nv_bfloat16> { static constexpr bool value = true; };
@@ -101,6 +125,26 @@ template <> __device__ __forceinline__ __half from_bits<__half>(unsigned b) {
 }
 template <> __device__ __forceinline__ __nv_bfloat16 from_bits<__nv_bfloat16>(unsigned b) {
   return __ushort_as_bfloat16(static_cast<unsigned short>(b));
+}
+
+// A stored value as its kernel computes with it (acc_t<T>: exact), and a computed value back to T
+// (rounded once, to nearest even). from_acc refuses a double for a float or 16-bit T: a double
+// rounded to float and then to 16 bits is rounded twice.
+template <typename T> __device__ __forceinline__ acc_t<T> to_acc(T v) {
+  if constexpr (same_type<T, double>::value) return v;
+  else return to_float(v);
+}
+template <typename T, typename A> __device__ __forceinline__ T from_acc(A v) {
+  static_assert(same_type<A, float>::value || same_type<A, double>::value,
+                "opgen::from_acc: the value must be a float or a double");
+  if constexpr (same_type<T, double>::value) {
+    return static_cast<double>(v);
+  } else {
+    static_assert(same_type<A, float>::value,
+                  "opgen::from_acc: a double value for a float or 16-bit output would be narrowed: compute in "
+                  "opgen::acc_t<T>, or round it yourself");
+    return from_float<T>(v);
+  }
 }
 
 // Four consecutive elements, as floats: one 16-byte (float) or 8-byte (half, bfloat16) access when
@@ -179,29 +223,32 @@ __device__ __forceinline__ void for_each_cell(const F& f, long long rows, long l
   }
 }
 
-__device__ __forceinline__ float warp_sum(float v) {
+template <typename A>
+__device__ __forceinline__ A warp_sum(A v) {
 #pragma unroll
   for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_down_sync(0xffffffffu, v, offset);
   return v;
 }
 
-// Sums a and b over the block; every thread gets both totals. blockDim.x must be a multiple of
-// 32 and at most 1024. Ends with a barrier, so it may be called again right away.
-__device__ __forceinline__ float2 block_sum2(float a, float b) {
-  __shared__ float2 partial[32];
+// Sums a and b (both float, or both double) over the block; every thread gets both totals.
+// blockDim.x must be a multiple of 32 and at most 1024. Ends with a barrier, so it may be called
+// again right away.
+template <typename A>
+__device__ __forceinline__ pair_t<A> block_sum2(A a, A b) {
+  __shared__ pair_t<A> partial[32];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
   a = warp_sum(a);
   b = warp_sum(b);
-  if (lane == 0) partial[warp] = make_float2(a, b);
+  if (lane == 0) partial[warp] = make_pair(a, b);
   __syncthreads();
   if (warp == 0) {
-    float2 p = lane < warps ? partial[lane] : make_float2(0.f, 0.f);
+    pair_t<A> p = lane < warps ? partial[lane] : make_pair(A(0), A(0));
     p.x = warp_sum(p.x);
     p.y = warp_sum(p.y);
     if (lane == 0) partial[0] = p;
   }
   __syncthreads();
-  const float2 total = partial[0];
+  const pair_t<A> total = partial[0];
   __syncthreads();  // partial[0] is overwritten by the next call
   return total;
 }
@@ -233,48 +280,90 @@ __device__ __forceinline__ float2 block_sum2(float a, float b) {
 
 // max that propagates NaN (fmaxf drops it): a row holding a NaN has a NaN max, as in PyTorch.
 __device__ __forceinline__ float nan_max(float a, float b) { return (a > b || a != a) ? a : b; }
-__device__ __forceinline__ float neg_inf() { return -__int_as_float(0x7f800000); }
+__device__ __forceinline__ double nan_max(double a, double b) { return (a > b || a != a) ? a : b; }
+template <typename A = float> __device__ __forceinline__ A neg_inf();
+template <> __device__ __forceinline__ float neg_inf<float>() { return -__int_as_float(0x7f800000); }
+template <> __device__ __forceinline__ double neg_inf<double>() { return -__longlong_as_double(0x7ff0000000000000LL); }
 
-// Count, mean and Σ(x − mean)² of some values (Welford); variance() is the biased variance.
-struct MeanVar {
-  float count, mean, m2;
-  __device__ __forceinline__ float variance() const { return count > 0.f ? m2 / count : 0.f; }
+// Count, mean and Σ(x − mean)² of some values (Welford), in float or double; variance() is the
+// biased variance.
+template <typename A>
+struct MeanVarOf {
+  A count, mean, m2;
+  __device__ __forceinline__ A variance() const { return count > A(0) ? m2 / count : A(0); }
 };
+using MeanVar = MeanVarOf<float>;
+template <> struct precision<MeanVarOf<float>> { static constexpr int value = 1; };
+template <> struct precision<MeanVarOf<double>> { static constexpr int value = 2; };
 
-// Reduction operators: op(a, b) with a from lower threads / earlier elements.
+// Reduction operators: op(a, b) with a from lower threads / earlier elements; a and b of one type
+// (float or double, and their pairs).
 struct SumOp {
-  __device__ __forceinline__ float operator()(float a, float b) const { return a + b; }
+  template <typename V> __device__ __forceinline__ V operator()(V a, V b) const { return a + b; }
   __device__ __forceinline__ float2 operator()(float2 a, float2 b) const { return make_float2(a.x + b.x, a.y + b.y); }
+  __device__ __forceinline__ double2 operator()(double2 a, double2 b) const {
+    return make_double2(a.x + b.x, a.y + b.y);
+  }
 };
 struct MaxOp {
-  __device__ __forceinline__ float operator()(float a, float b) const { return nan_max(a, b); }
+  template <typename V> __device__ __forceinline__ V operator()(V a, V b) const { return nan_max(a, b); }
 };
 struct WelfordOp {  // Chan et al.'s merge of two partial results
-  __device__ __forceinline__ MeanVar operator()(MeanVar a, MeanVar b) const {
-    const float n = a.count + b.count;
-    if (b.count == 0.f) return a;
-    if (a.count == 0.f) return b;
-    const float d = b.mean - a.mean, fb = b.count / n;
-    return MeanVar{n, a.mean + d * fb, a.m2 + b.m2 + d * d * a.count * fb};
+  template <typename A>
+  __device__ __forceinline__ MeanVarOf<A> operator()(MeanVarOf<A> a, MeanVarOf<A> b) const {
+    const A n = a.count + b.count;
+    if (b.count == A(0)) return a;
+    if (a.count == A(0)) return b;
+    const A d = b.mean - a.mean, fb = b.count / n;
+    return MeanVarOf<A>{n, a.mean + d * fb, a.m2 + b.m2 + d * d * a.count * fb};
   }
 };
 
-// Applies s to each float of a value (float, float2, MeanVar): how the warp reductions shuffle them.
+// A term of precision_of<R> as the accumulator type V: the same type, or a float widened to a
+// double (exact). Narrowing is refused before this is reached, by the helper's static_assert.
+template <typename V, typename R> __device__ __forceinline__ V widen_to(const R& r) {
+  if constexpr (same_type<V, R>::value) return r;
+  else if constexpr (same_type<R, float2>::value) return make_double2(r.x, r.y);
+  else return static_cast<V>(r);
+}
+
+// Applies s to each scalar of a value (float, double, their pairs, MeanVarOf): how the warp
+// reductions shuffle them. A kernel's own reduction type adds an overload beside it (found by
+// argument-dependent lookup).
 template <typename S> __device__ __forceinline__ float map_floats(float v, const S& s) { return s(v); }
+template <typename S> __device__ __forceinline__ double map_floats(double v, const S& s) { return s(v); }
 template <typename S> __device__ __forceinline__ float2 map_floats(float2 v, const S& s) {
   return make_float2(s(v.x), s(v.y));
 }
-template <typename S> __device__ __forceinline__ MeanVar map_floats(MeanVar v, const S& s) {
-  return MeanVar{s(v.count), s(v.mean), s(v.m2)};
+template <typename S> __device__ __forceinline__ double2 map_floats(double2 v, const S& s) {
+  return make_double2(s(v.x), s(v.y));
 }
+template <typename A, typename S> __device__ __forceinline__ MeanVarOf<A> map_floats(MeanVarOf<A> v, const S& s) {
+  return MeanVarOf<A>{s(v.count), s(v.mean), s(v.m2)};
+}
+
+// The shuffles map_floats applies (function objects with a templated call: NVRTC refuses a generic
+// lambda in device code).
+struct ShuffleXor {
+  unsigned mask;
+  int lane_mask;
+  template <typename S> __device__ __forceinline__ S operator()(S v) const { return __shfl_xor_sync(mask, v, lane_mask); }
+};
+struct ShuffleUp {
+  unsigned mask;
+  unsigned delta;
+  template <typename S> __device__ __forceinline__ S operator()(S v) const { return __shfl_up_sync(mask, v, delta); }
+};
+struct ShuffleFrom {
+  unsigned mask;
+  int lane;
+  template <typename S> __device__ __forceinline__ S operator()(S v) const { return __shfl_sync(mask, v, lane); }
+};
 
 // Reduces v over the calling thread's warp (the lanes the block has: its last warp may be partial);
 // every lane gets the same value, bit for bit. Every thread of the warp must call it.
 template <typename V, typename Op>
 __device__ __forceinline__ V warp_reduce(V v, const Op& op) {
-  static_assert(!narrows_to_float<typename strip_cvref<V>::type>::value,
-                "opgen::warp_reduce: the value is double, which it would round to float (the row, block and "
-                "column helpers compute in float): reduce double values in your own loop");
   const int lane = threadIdx.x & 31, first = threadIdx.x - lane;
   const int lanes = blockDim.x - first < 32 ? static_cast<int>(blockDim.x) - first : 32;
   const unsigned mask = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1u;
@@ -291,17 +380,17 @@ __device__ __forceinline__ V warp_reduce(V v, const Op& op) {
   if (lanes == 32) {
 #pragma unroll
     for (int m = 1; m < 32; m <<= 1) {  // butterfly; the lower lane's value first, so lanes agree
-      const V o = map_floats(v, [&](float f) { return __shfl_xor_sync(mask, f, m); });
+      const V o = map_floats(v, ShuffleXor{mask, m});
       v = (lane & m) ? op(o, v) : op(v, o);
     }
     return v;
   }
   // a partial warp: an inclusive scan up (sources are always present lanes), then the last lane's
   for (int d = 1; d < lanes; d <<= 1) {
-    const V o = map_floats(v, [&](float f) { return __shfl_up_sync(mask, f, d); });
+    const V o = map_floats(v, ShuffleUp{mask, static_cast<unsigned>(d)});
     if (lane >= d) v = op(o, v);
   }
-  return map_floats(v, [&](float f) { return __shfl_sync(mask, f, lanes - 1); });
+  return map_floats(v, ShuffleFrom{mask, lanes - 1});
 #endif
 }
 
@@ -309,9 +398,6 @@ __device__ __forceinline__ V warp_reduce(V v, const Op& op) {
 // result between them, and every thread has read the previous call's result before the first.
 template <typename V, typename Op>
 __device__ __forceinline__ V block_reduce(V v, const Op& op) {
-  static_assert(!narrows_to_float<typename strip_cvref<V>::type>::value,
-                "opgen::block_reduce: the value is double, which it would round to float (the row, block and "
-                "column helpers compute in float): reduce double values in your own loop");
   __shared__ V result;
 #ifdef OPGEN_HOST_FORM
   if (blockDim.x == 1) return v;
@@ -356,6 +442,11 @@ __device__ __forceinline__ V block_broadcast(V v) {
 // same thread in every call, so a thread may read back what it wrote in an earlier pass over the
 // row without a barrier. Reductions give every thread the result; on an empty row (n = 0) a sum is
 // 0, a max -inf, a MeanVar has count 0 (mean 0, variance 0).
+//
+// f returns float or double (float2 or double2 for the two-sum helpers): the helper computes in
+// that type (a float64 kernel's f returns double and gets double sums). Storing a double result to
+// a float or 16-bit output is a compile error naming the helper, as is a double term for a float
+// accumulator (row_reduce's init).
 
 template <typename F>
 __device__ __forceinline__ void for_each_row(long long rows, const F& f) {
@@ -378,57 +469,59 @@ __device__ __forceinline__ void row_for_each(long long n, const F& f) {
 #endif
 }
 
-// out[j] = f(j) (a float, rounded to T) for every element. The host form computes a run of values
+#define OPGEN_SCALAR_RESULT(HELPER, R)                                                                     \
+  static_assert(precision_of<R> != 0 && !same_type<R, float2>::value && !same_type<R, double2>::value,    \
+                "opgen::" HELPER ": f must return float or double (widen 16-bit values with opgen::to_acc)")
+#define OPGEN_STORES_EXACTLY(HELPER, R, T)                                                                 \
+  static_assert(precision_of<R> == 1 || same_type<typename strip_cvref<T>::type, double>::value,           \
+                "opgen::" HELPER ": f's result is double but the output element type is not: it would be "   \
+                "narrowed (compute in opgen::acc_t<T>, or round it yourself)")
+
+// out[j] = f(j) (rounded once to T) for every element. The host form computes a run of values
 // before it stores them, so the compiler can vectorise f's loads although out may alias them.
 template <typename T, typename F>
 __device__ __forceinline__ void row_store(long long n, T* out, const F& f) {
-  static_assert(!narrows_to_float<typename strip_cvref<decltype(f(0LL))>::type>::value,
-                "opgen::row_store: f's result is double, which it would round to float (the row, block and "
-                "column helpers compute in float): reduce double values in your own loop");
-  static_assert(!narrows_to_float<typename strip_cvref<T>::type>::value,
-                "opgen::row_store: the output element type is double, which it would round to float (the row, block and "
-                "column helpers compute in float): reduce double values in your own loop");
+  using R = typename strip_cvref<decltype(f(0LL))>::type;
+  OPGEN_SCALAR_RESULT("row_store", R);
+  OPGEN_STORES_EXACTLY("row_store", R, T);
 #ifdef OPGEN_HOST_FORM
   if (threadIdx.x != 0) return;
   long long j = 0;
   for (; j + kHostRun <= n; j += kHostRun) {
-    float v[kHostRun];
+    R v[kHostRun];
 #pragma GCC unroll 8
     for (int q = 0; q < kHostRun; ++q) v[q] = f(j + q);
 #pragma GCC unroll 8
-    for (int q = 0; q < kHostRun; ++q) out[j + q] = from_float<T>(v[q]);
+    for (int q = 0; q < kHostRun; ++q) out[j + q] = from_acc<T>(v[q]);
   }
-  for (; j < n; ++j) out[j] = from_float<T>(f(j));
+  for (; j < n; ++j) out[j] = from_acc<T>(f(j));
 #else
-  for (long long j = threadIdx.x; j < n; j += blockDim.x) out[j] = from_float<T>(f(j));
+  for (long long j = threadIdx.x; j < n; j += blockDim.x) out[j] = from_acc<T>(f(j));
 #endif
 }
 
-// out[j] = f(j) (rounded to T) for every element, and Σ f(j) (of the unrounded values) to every
-// thread: a pass that writes a row and sums it (softmax's exponentials).
+// out[j] = f(j) (rounded to T) for every element, and Σ f(j) (of the unrounded values, in f's
+// type) to every thread: a pass that writes a row and sums it (softmax's exponentials).
 template <typename T, typename F>
-__device__ __forceinline__ float row_store_sum(long long n, T* out, const F& f) {
-  static_assert(!narrows_to_float<typename strip_cvref<decltype(f(0LL))>::type>::value,
-                "opgen::row_store_sum: f's result is double, which it would round to float (the row, block and "
-                "column helpers compute in float): reduce double values in your own loop");
-  static_assert(!narrows_to_float<typename strip_cvref<T>::type>::value,
-                "opgen::row_store_sum: the output element type is double, which it would round to float (the row, block and "
-                "column helpers compute in float): reduce double values in your own loop");
+__device__ __forceinline__ auto row_store_sum(long long n, T* out, const F& f) {
+  using R = typename strip_cvref<decltype(f(0LL))>::type;
+  OPGEN_SCALAR_RESULT("row_store_sum", R);
+  OPGEN_STORES_EXACTLY("row_store_sum", R, T);
 #ifdef OPGEN_HOST_FORM
-  float sum = 0.f;
+  R sum = R(0);
   if (threadIdx.x == 0) {
-    float run[kHostRun] = {};
+    R run[kHostRun] = {};
     long long j = 0;
     for (; j + kHostRun <= n; j += kHostRun) {
-      float v[kHostRun];
+      R v[kHostRun];
 #pragma GCC unroll 8
       for (int q = 0; q < kHostRun; ++q) v[q] = f(j + q);
 #pragma GCC unroll 8
-      for (int q = 0; q < kHostRun; ++q) out[j + q] = from_float<T>(v[q]), run[q] += v[q];
+      for (int q = 0; q < kHostRun; ++q) out[j + q] = from_acc<T>(v[q]), run[q] += v[q];
     }
     for (; j < n; ++j) {
-      const float v = f(j);
-      out[j] = from_float<T>(v);
+      const R v = f(j);
+      out[j] = from_acc<T>(v);
       run[0] += v;
     }
     for (int w = kHostRun / 2; w > 0; w /= 2) {
@@ -438,10 +531,10 @@ __device__ __forceinline__ float row_store_sum(long long n, T* out, const F& f) 
   }
   return block_broadcast(sum);
 #else
-  float sum = 0.f;
+  R sum = R(0);
   for (long long j = threadIdx.x; j < n; j += blockDim.x) {
-    const float v = f(j);
-    out[j] = from_float<T>(v);
+    const R v = f(j);
+    out[j] = from_acc<T>(v);
     sum += v;
   }
   return block_reduce(sum, SumOp{});
@@ -459,9 +552,9 @@ __device__ __forceinline__ V host_reduce(long long n, const F& f, const Op& op, 
   long long j = 0;
   for (; j + kHostRun <= n; j += kHostRun) {
 #pragma GCC unroll 8
-    for (int q = 0; q < kHostRun; ++q) run[q] = op(run[q], f(j + q));
+    for (int q = 0; q < kHostRun; ++q) run[q] = op(run[q], widen_to<V>(f(j + q)));
   }
-  for (; j < n; ++j) run[0] = op(run[0], f(j));
+  for (; j < n; ++j) run[0] = op(run[0], widen_to<V>(f(j)));
   for (int w = kHostRun / 2; w > 0; w /= 2) {
     for (int q = 0; q < w; ++q) run[q] = op(run[q], run[q + w]);
   }
@@ -469,65 +562,68 @@ __device__ __forceinline__ V host_reduce(long long n, const F& f, const Op& op, 
 }
 #endif
 
-// op over f(j) for every element, from `init` (op's identity); every thread gets the result.
+// op over f(j) for every element, from `init` (op's identity, of the accumulator's type: float or
+// double, or their pairs; a float f may feed a double accumulator); every thread gets the result.
 template <typename V, typename F, typename Op>
 __device__ __forceinline__ V row_reduce(long long n, const F& f, const Op& op, V init) {
-  static_assert(!narrows_to_float<typename strip_cvref<decltype(f(0LL))>::type>::value,
-                "opgen::row_reduce: f's result is double, which it would round to float (the row, block and "
-                "column helpers compute in float): reduce double values in your own loop");
-  static_assert(!narrows_to_float<typename strip_cvref<V>::type>::value,
-                "opgen::row_reduce: the accumulator type is double, which it would round to float (the row, block and "
-                "column helpers compute in float): reduce double values in your own loop");
+  using R = typename strip_cvref<decltype(f(0LL))>::type;
+  static_assert(precision_of<R> != 0 && precision_of<V> != 0,
+                "opgen::row_reduce: f and the accumulator must be float or double (or float2/double2)");
+  static_assert(precision_of<R> <= precision_of<V>,
+                "opgen::row_reduce: f's result is double but the accumulator (init) is float: the terms would "
+                "be narrowed (pass a double init)");
 #ifdef OPGEN_HOST_FORM
   return block_broadcast(threadIdx.x == 0 ? host_reduce(n, f, op, init) : init);
 #else
   V acc = init;
-  for (long long j = threadIdx.x; j < n; j += blockDim.x) acc = op(acc, f(j));
+  for (long long j = threadIdx.x; j < n; j += blockDim.x) acc = op(acc, widen_to<V>(f(j)));
   return block_reduce(acc, op);
 #endif
 }
 
+// Σ f(j), in f's type.
 template <typename F>
-__device__ __forceinline__ float row_sum(long long n, const F& f) {
-  static_assert(!narrows_to_float<typename strip_cvref<decltype(f(0LL))>::type>::value,
-                "opgen::row_sum: f's result is double, which it would round to float (the row, block and "
-                "column helpers compute in float): reduce double values in your own loop");
-  return row_reduce(n, f, SumOp{}, 0.f);
+__device__ __forceinline__ auto row_sum(long long n, const F& f) {
+  using R = typename strip_cvref<decltype(f(0LL))>::type;
+  OPGEN_SCALAR_RESULT("row_sum", R);
+  return row_reduce(n, f, SumOp{}, R(0));
 }
-// Two sums at once (f returns a float2): one reduction's barriers for both.
+// Two sums at once (f returns a float2 or a double2): one reduction's barriers for both.
 template <typename F>
-__device__ __forceinline__ float2 row_sum2(long long n, const F& f) {
-  return row_reduce(n, f, SumOp{}, make_float2(0.f, 0.f));
+__device__ __forceinline__ auto row_sum2(long long n, const F& f) {
+  using P = typename strip_cvref<decltype(f(0LL))>::type;
+  static_assert(same_type<P, float2>::value || same_type<P, double2>::value,
+                "opgen::row_sum2: f must return float2 or double2");
+  return row_reduce(n, f, SumOp{}, P{0, 0});
 }
 template <typename F>
-__device__ __forceinline__ float row_max(long long n, const F& f) {
-  static_assert(!narrows_to_float<typename strip_cvref<decltype(f(0LL))>::type>::value,
-                "opgen::row_max: f's result is double, which it would round to float (the row, block and "
-                "column helpers compute in float): reduce double values in your own loop");
-  return row_reduce(n, f, MaxOp{}, neg_inf());
+__device__ __forceinline__ auto row_max(long long n, const F& f) {
+  using R = typename strip_cvref<decltype(f(0LL))>::type;
+  OPGEN_SCALAR_RESULT("row_max", R);
+  return row_reduce(n, f, MaxOp{}, neg_inf<R>());
 }
 
-// Count, mean and biased variance of f(j) over the row. GPU: Welford per thread, merged across the
-// block; host: two passes over the row (the mean, then Σ(f − mean)²), which is exact to rounding.
+// Count, mean and biased variance of f(j) over the row, in f's type. GPU: Welford per thread,
+// merged across the block; host: two passes over the row (the mean, then Σ(f − mean)²), which is
+// exact to rounding.
 template <typename F>
-__device__ __forceinline__ MeanVar row_mean_var(long long n, const F& f) {
-  static_assert(!narrows_to_float<typename strip_cvref<decltype(f(0LL))>::type>::value,
-                "opgen::row_mean_var: f's result is double, which it would round to float (the row, block and "
-                "column helpers compute in float): reduce double values in your own loop");
+__device__ __forceinline__ auto row_mean_var(long long n, const F& f) {
+  using R = typename strip_cvref<decltype(f(0LL))>::type;
+  OPGEN_SCALAR_RESULT("row_mean_var", R);
 #ifdef OPGEN_HOST_FORM
-  MeanVar s{0.f, 0.f, 0.f};
+  MeanVarOf<R> s{R(0), R(0), R(0)};
   if (threadIdx.x == 0 && n > 0) {
-    const float mean = host_reduce(n, f, SumOp{}, 0.f) / static_cast<float>(n);
-    const float m2 = host_reduce(n, [&](long long j) { const float d = f(j) - mean; return d * d; }, SumOp{}, 0.f);
-    s = MeanVar{static_cast<float>(n), mean, m2};
+    const R mean = host_reduce(n, f, SumOp{}, R(0)) / static_cast<R>(n);
+    const R m2 = host_reduce(n, [&](long long j) { const R d = f(j) - mean; return d * d; }, SumOp{}, R(0));
+    s = MeanVarOf<R>{static_cast<R>(n), mean, m2};
   }
   return block_broadcast(s);
 #else
-  MeanVar s{0.f, 0.f, 0.f};
+  MeanVarOf<R> s{R(0), R(0), R(0)};
   for (long long j = threadIdx.x; j < n; j += blockDim.x) {
-    const float v = f(j);
-    s.count += 1.f;
-    const float d = v - s.mean;
+    const R v = f(j);
+    s.count += R(1);
+    const R d = v - s.mean;
     s.mean += d / s.count;
     s.m2 += d * (v - s.mean);
   }
@@ -551,35 +647,39 @@ __device__ __forceinline__ void for_each_index(long long n, const F& f) {
 #endif
 }
 
-// Per-column sums of float2 terms f(r, c) of a [rows, width] matrix, in split parts: block
-// (blockIdx.x, blockIdx.y) adds the rows of split blockIdx.y (gridDim.y near-equal shares) for the
-// columns [blockIdx.x·tile, +tile), into partials[(2·split)·width + c] (.x) and
-// partials[(2·split + 1)·width + c] (.y); column_total adds a column's splits in order. Launch a
-// grid of [ceildiv(width, tile), splits]: the GPU wants tile = 32 (a warp's lanes take adjacent
-// columns, the warps stride the rows), the emulation one tile of the whole width (thread 0 walks
-// its rows in order, each row's columns vectorised).
-template <typename F>
-__device__ __forceinline__ void column_sums2(const F& f, float* __restrict__ partials, long long rows,
-                                             long long width, long long tile) {
+// Per-column sums of pair terms f(r, c) (float2 into float partials, or double2 into double ones)
+// of a [rows, width] matrix, in split parts: block (blockIdx.x, blockIdx.y) adds the rows of split
+// blockIdx.y (gridDim.y near-equal shares) for the columns [blockIdx.x·tile, +tile), into
+// partials[(2·split)·width + c] (.x) and partials[(2·split + 1)·width + c] (.y); column_total adds
+// a column's splits in order. Launch a grid of [ceildiv(width, tile), splits]: the GPU wants tile =
+// 32 (a warp's lanes take adjacent columns, the warps stride the rows), the emulation one tile of
+// the whole width (thread 0 walks its rows in order, each row's columns vectorised).
+template <typename F, typename A>
+__device__ __forceinline__ void column_sums2(const F& f, A* __restrict__ partials, long long rows, long long width,
+                                             long long tile) {
+  using P = typename strip_cvref<decltype(f(0LL, 0LL))>::type;
+  static_assert(same_type<P, pair_t<A>>::value,
+                "opgen::column_sums2: f's pair type must match the partials (float2 terms into float partials, "
+                "double2 into double): other terms would be narrowed or summed in the wrong precision");
   const long long splits = gridDim.y, per = (rows + splits - 1) / splits;
   const long long r0 = blockIdx.y * per, r1 = r0 + per < rows ? r0 + per : rows;
   const long long c0 = blockIdx.x * tile, c1 = c0 + tile < width ? c0 + tile : width;
-  float* __restrict__ pa = partials + 2 * blockIdx.y * width;
-  float* __restrict__ pb = pa + width;
+  A* __restrict__ pa = partials + 2 * blockIdx.y * width;
+  A* __restrict__ pb = pa + width;
 #ifdef OPGEN_HOST_FORM
   if (threadIdx.x != 0) return;
-  for (long long c = c0; c < c1; ++c) pa[c] = pb[c] = 0.f;
+  for (long long c = c0; c < c1; ++c) pa[c] = pb[c] = A(0);
   for (long long r = r0; r < r1; ++r) {
     long long c = c0;
     for (; c + kHostRun <= c1; c += kHostRun) {
-      float2 v[kHostRun];
+      P v[kHostRun];
 #pragma GCC unroll 8
       for (int q = 0; q < kHostRun; ++q) v[q] = f(r, c + q);
 #pragma GCC unroll 8
       for (int q = 0; q < kHostRun; ++q) pa[c + q] += v[q].x, pb[c + q] += v[q].y;
     }
     for (; c < c1; ++c) {
-      const float2 v = f(r, c);
+      const P v = f(r, c);
       pa[c] += v.x, pb[c] += v.y;
     }
   }
@@ -588,15 +688,15 @@ __device__ __forceinline__ void column_sums2(const F& f, float* __restrict__ par
   // pass, so a column needs all `warps` of them, and a partial last warp (blockDim.x not a multiple
   // of 32) lacks some lanes' columns; its threads only meet the barriers. A block under 32 threads
   // is one warp of blockDim.x lanes.
-  __shared__ float2 tile_sums[32][33];  // [warp][lane], padded against bank conflicts
+  __shared__ P tile_sums[32][33];  // [warp][lane], padded against bank conflicts
   const int lanes = blockDim.x < 32 ? static_cast<int>(blockDim.x) : 32;  // columns per pass
   const int lane = threadIdx.x % lanes, warp = threadIdx.x / lanes, warps = blockDim.x / lanes;
   for (long long base = c0; base < c1; base += lanes) {
     const long long c = base + lane;
-    float2 s = make_float2(0.f, 0.f);
+    P s = make_pair(A(0), A(0));
     if (warp < warps && c < c1) {
       for (long long r = r0 + warp; r < r1; r += warps) {
-        const float2 v = f(r, c);
+        const P v = f(r, c);
         s.x += v.x, s.y += v.y;
       }
       tile_sums[warp][lane] = s;
@@ -611,15 +711,351 @@ __device__ __forceinline__ void column_sums2(const F& f, float* __restrict__ par
 #endif
 }
 
-__device__ __forceinline__ float2 column_total(const float* __restrict__ partials, long long splits, long long width,
-                                               long long c) {
-  float2 t = make_float2(0.f, 0.f);
+template <typename A>
+__device__ __forceinline__ pair_t<A> column_total(const A* __restrict__ partials, long long splits, long long width,
+                                                  long long c) {
+  pair_t<A> t = make_pair(A(0), A(0));
   for (long long s = 0; s < splits; ++s) t.x += partials[2 * s * width + c], t.y += partials[(2 * s + 1) * width + c];
   return t;
 }
 
+#undef OPGEN_SCALAR_RESULT
+#undef OPGEN_STORES_EXACTLY
+
 }  // namespace opgen
-#line 2 "codegen/templates/kernels/norm/softmax.cu"
+#line 1 "codegen/templates/kernels/_vmath.cuh"
+// ---- opgen::vm, the vector math library: exp, expm1, log, log1p, tanh, sigmoid and erf for
+// kernel authors, each with an error bound in ulps (docs/specs.md, "Writing kernels": the table;
+// tests/test_vector_math.py sweeps them; scripts/ulp_table.py prints what they reach). Include it
+// in a kernel template with a Jinja include of "kernels/_vmath.cuh" (the activation library
+// includes it). Every function has three forms:
+//   vm::exp(x)        one float: CUDA's own function (expf, ...), which the emulation maps to the C
+//                     library's (per value the fastest there);
+//   vm::exp_run(v)    every element of a float array v[R], in place (a run of a row: the host
+//                     form computes kLanes at a time in vector registers);
+//   vm::exp(vf)       (host form only) a GCC vector of vm::kLanes floats: the branch-free code below.
+// vm::load(p)/vm::store(p, v) move kLanes floats, float16 or bfloat16 values between memory and a
+// vf (16-bit ones converted exactly as opgen::to_float/from_float). The host form (the emulation's
+// cpu build) keeps the vector code in SSE registers at the x86-64 baseline and in AVX registers
+// where the build targets AVX2; the GPU form (NVRTC, and the emulation with OPGEN_GPU_FORM) has
+// the scalar and run forms only. Both forms of a function are within its bound in ulps, but a
+// run's value and a single call's may differ by those ulps.
+//
+// Special values are exact in every form: e^−∞ = 0, e^+∞ = +∞, e^x overflows to +∞ and reaches
+// the subnormals, ln 0 = −∞, ln of a negative = NaN, log1p(−1) = −∞, tanh ±∞ = ±1, erf ±∞ = ±1,
+// sigmoid(−∞) = 0, f(±0) = ±0 for expm1, log1p, tanh and erf, NaN in gives NaN out.
+#ifndef OPGEN_VMATH_CUH
+#define OPGEN_VMATH_CUH
+#include <cuda_fp16.h>  // vm::load/vm::store take __half and __nv_bfloat16 runs
+#include <cuda_bf16.h>
+namespace opgen {
+namespace vm {
+
+#if defined(OPGEN_HOST_EMU) && !defined(OPGEN_GPU_FORM)
+#define OPGEN_VM_HOST 1
+#endif
+
+#ifdef OPGEN_VM_HOST
+// As wide as the build's vector registers: g++ splits a wider generic vector, and at the SSE2
+// baseline its compares and selects would go lane by lane.
+#ifdef __AVX2__
+constexpr int kLanes = 8;
+#else
+constexpr int kLanes = 4;
+#endif
+typedef float vf __attribute__((vector_size(kLanes * sizeof(float))));
+typedef int vi __attribute__((vector_size(kLanes * sizeof(int))));
+typedef unsigned vu __attribute__((vector_size(kLanes * sizeof(unsigned))));
+
+// The functions below are templates on the vector type V; I and U are the integer vectors of its
+// lanes.
+namespace detail {
+template <typename V>
+struct Lanes {
+  typedef int I __attribute__((vector_size(sizeof(V))));
+  typedef unsigned U __attribute__((vector_size(sizeof(V))));
+};
+template <typename V> using I = typename Lanes<V>::I;
+template <typename V> using U = typename Lanes<V>::U;
+
+template <typename V> __device__ __forceinline__ V splat(float c) { return c - V{}; }  // c − (+0) is c, −0 too
+template <typename V> __device__ __forceinline__ I<V> bits(V v) { return reinterpret_cast<I<V>>(v); }
+template <typename V> __device__ __forceinline__ V from_bits(I<V> b) { return reinterpret_cast<V>(b); }
+template <typename V> __device__ __forceinline__ V abs(V v) { return from_bits<V>(bits(v) & 0x7fffffff); }
+template <typename V> __device__ __forceinline__ V copysign(V magnitude, V sign) {
+  return from_bits<V>(bits(magnitude) | (bits(sign) & (-0x7fffffff - 1)));
+}
+template <typename V> __device__ __forceinline__ V min(V v, float hi) { return v > hi ? splat<V>(hi) : v; }  // NaN stays
+template <typename V> __device__ __forceinline__ V max(V v, float lo) { return v < lo ? splat<V>(lo) : v; }
+// 2^k for −126 ≤ k ≤ 127 (unsigned: the shift of a NaN's garbage exponent is defined too).
+template <typename V> __device__ __forceinline__ V pow2(I<V> k) {
+  return from_bits<V>(reinterpret_cast<I<V>>(reinterpret_cast<U<V>>(k + 127) << 23));
+}
+
+// x = n·ln 2 + r, |r| ≤ ln 2 / 2, for |x| < 2^22: n rounded by the 1.5·2^23 shifter and read from
+// its bits (no float-to-int conversion, so a NaN lane is harmless); ln 2 in two parts (Cody and
+// Waite), n·0.693359375 exact for |n| < 2^15.
+template <typename V>
+struct Ln2Split {
+  V r;
+  I<V> n;
+};
+template <typename V> __device__ __forceinline__ Ln2Split<V> split_ln2(V x) {
+  const V t = x * 1.44269504088896341f + 12582912.f;
+  const V n = t - 12582912.f;
+  return {(x - n * 0.693359375f) - n * -2.12194440e-4f, bits(t) - 0x4B400000};
+}
+
+// e^r − 1 for |r| ≤ ln 2 / 2: r + r²·P(r), Cephes' expf polynomial.
+template <typename V> __device__ __forceinline__ V expm1_reduced(V r) {
+  const V p = ((((1.9875691500e-4f * r + 1.3981999507e-3f) * r + 8.3334519073e-3f) * r + 4.1665795894e-2f) * r +
+               1.6666665459e-1f) * r + 5.0000001201e-1f;
+  return p * (r * r) + r;
+}
+
+// ln(2^k·(1 + f)) + c for f in [√½ − 1, √2 − 1] (c: a small correction, log1p's): FreeBSD's logf
+// kernel, s = f/(2 + f), ln(1 + f) = f − f²/2 + s·(f²/2 + R(s²)), R within 2^−34 of its series.
+template <typename V> __device__ __forceinline__ V log_kernel(V f, V k, V c) {
+  const V s = f / (2.f + f), z = s * s, w = z * z;
+  const V r = z * (0.66666662693f + w * 0.28498786688f) + w * (0.40000972152f + w * 0.24279078841f);
+  const V hfsq = 0.5f * f * f;
+  return (((s * (hfsq + r) + (k * 9.0580006145e-06f + c)) - hfsq) + f) + k * 6.9313812256e-01f;
+}
+
+// u = 2^k·m, m in [√½, √2) (u positive and normal): k and m.
+template <typename V>
+struct Mantissa {
+  I<V> k;
+  V m;
+};
+template <typename V> __device__ __forceinline__ Mantissa<V> split_mantissa(V u) {
+  const I<V> b = bits(u) + (0x3f800000 - 0x3f3504f3);  // m ≥ √2 moves into the next binade
+  return {(b >> 23) - 127, from_bits<V>((b & 0x007fffff) + 0x3f3504f3)};
+}
+
+// e^x. x is clamped to [−104, 89] (e^−104 rounds to 0, e^89 overflows) and 2^n applied as two
+// normal factors, so subnormal results are rounded once from an exact product.
+template <typename V> __device__ __forceinline__ V exp(V x) {
+  const Ln2Split<V> s = split_ln2(max(min(x, 89.f), -104.f));
+  const I<V> k1 = s.n >> 1, k2 = s.n - k1;
+  return (expm1_reduced(s.r) + 1.f) * pow2<V>(k1) * pow2<V>(k2);
+}
+
+// e^x − 1 = 2·(2^(n−1)·(e^r − 1) + (2^(n−1) − ½)): no cancellation near 0, and 2^(n−1) stays a
+// normal float for x in [−30, 89] (below −17.4 the result rounds to −1 anyway).
+template <typename V> __device__ __forceinline__ V expm1(V x) {
+  const Ln2Split<V> s = split_ln2(max(min(x, 89.f), -30.f));
+  const V t = pow2<V>(s.n - 1);
+  const V y = (t * expm1_reduced(s.r) + (t - 0.5f)) * 2.f;
+  return abs(x) < 0x1p-25f ? x : y;  // ±0, subnormals and tiny x: e^x − 1 rounds to x
+}
+
+template <typename V> __device__ __forceinline__ V log(V x) {
+  const I<V> tiny = x < 0x1p-126f;
+  const Mantissa<V> u = split_mantissa(tiny ? x * 0x1p25f : x);  // subnormals scaled into the normals
+  const V k = __builtin_convertvector(u.k - (tiny & 25), V);
+  const V y = log_kernel(u.m - 1.f, k, V{});
+  const V special = x == 0.f ? splat<V>(-__builtin_inff()) : (x < 0.f ? splat<V>(__builtin_nanf("")) : x);
+  return (x > 0.f) & (x < __builtin_inff()) ? y : special;  // special: ±0, negatives, +∞, NaN
+}
+
+// ln(1 + x): u = 1 + x rounded, and the part of 1 + x that u lost, over u, corrects ln u (FreeBSD's
+// log1pf); where 1 + x lies in [√½, √2) the kernel takes f = x itself.
+template <typename V> __device__ __forceinline__ V log1p(V x) {
+  const V u = 1.f + x;
+  const Mantissa<V> s = split_mantissa(u);
+  const I<V> k0 = s.k == 0;
+  const V lost = (s.k >= 2 ? 1.f - (u - x) : x - (u - 1.f)) / u;
+  const V y = log_kernel(k0 ? x : s.m - 1.f, __builtin_convertvector(s.k, V), k0 ? V{} : lost);
+  const V special = x == -1.f ? splat<V>(-__builtin_inff()) : (x < -1.f ? splat<V>(__builtin_nanf("")) : x);
+  const V r = (x > -1.f) & (x < __builtin_inff()) ? y : special;  // special: ≤ −1, +∞, NaN
+  return abs(x) < 0x1p-24f ? x : r;                                 // ±0 and tiny x: x
+}
+
+// erf x: x + x·P(x²) for |x| < 0.921875; 1 − e^G(|x|) above, G a fit of ln erfc on [0.921875,
+// 3.9375] (erf rounds to 1 beyond); both least-squares fits in float64 (tests/test_vector_math.py
+// gives the bound they reach).
+template <typename V> __device__ __forceinline__ V erf(V x) {
+  const V a = abs(x), t = a * a;
+  const V p = (((((8.438768418272957e-05f * t - 0.0008160783909261227f) * t + 0.005202835891395807f) * t -
+                 0.02686024084687233f) * t + 0.11283713579177856f) * t - 0.37612634897232056f) * t +
+              0.12837916612625122f;
+  const V b = min(a, 3.9375f);
+  const V g = (((((((-3.248211442041793e-07f * b - 1.6966108887572773e-05f) * b + 0.00041200072155334055f) * b -
+                    0.004102726466953754f) * b + 0.024992188438773155f) * b - 0.1081315204501152f) * b -
+                 0.6334532499313354f) * b - 1.129472255706787f) * b + 0.00016732893709558994f;
+  return copysign(a < 0.921875f ? a + a * p : 1.f - exp(g), x);
+}
+}  // namespace detail
+
+// Runs of storage values as a vector of floats and back (host form): vm::load(p) reads kLanes
+// consecutive floats, float16 or bfloat16 values, vm::store(p, v) writes them rounded as
+// opgen::from_float does (kernels/_common.cuh: to nearest even, NaN as 0x7FFF), bit for bit: the
+// same branch-free bit arithmetic on every lane (tests/test_vector_math.py compares them).
+typedef unsigned short vh __attribute__((vector_size(kLanes * sizeof(unsigned short))));
+namespace detail {
+__device__ __forceinline__ vf half_to_float(vu h) {
+  const vu w = h << 16, sign = w & 0x80000000u, two_w = w + w;
+  const vf normalized = reinterpret_cast<vf>((two_w >> 4) + (0xE0u << 23)) * 0x1.0p-112f;
+  const vf denormalized = reinterpret_cast<vf>((two_w >> 17) | (126u << 23)) - 0.5f;
+  return reinterpret_cast<vf>(sign | reinterpret_cast<vu>(two_w < (1u << 27) ? denormalized : normalized));
+}
+__device__ __forceinline__ vu float_to_half(vf v) {
+  const vf base0 = (abs(v) * 0x1.0p+112f) * 0x1.0p-110f;
+  const vu w = reinterpret_cast<vu>(v), shl1_w = w + w, sign = w & 0x80000000u;
+  const vu biased = shl1_w & 0xFF000000u;
+  const vu bias = biased < 0x71000000u ? vu{} + 0x71000000u : biased;
+  const vu bits = reinterpret_cast<vu>(reinterpret_cast<vf>((bias >> 1) + 0x07800000u) + base0);
+  const vu nonsign = ((bits >> 13) & 0x7C00u) + (bits & 0x0FFFu);
+  return shl1_w > 0xFF000000u ? vu{} + 0x7FFFu : (sign >> 16) | nonsign;
+}
+__device__ __forceinline__ vu float_to_bf16(vf v) {
+  const vu w = reinterpret_cast<vu>(v);
+  return (w & 0x7FFFFFFFu) > 0x7F800000u ? vu{} + 0x7FFFu : (w + 0x7FFFu + ((w >> 16) & 1u)) >> 16;
+}
+__device__ __forceinline__ vu load_bits(const void* p) {
+  vh h;
+  memcpy(&h, p, sizeof h);
+  return __builtin_convertvector(h, vu);
+}
+__device__ __forceinline__ void store_bits(void* p, vu bits) {
+  const vh h = __builtin_convertvector(bits, vh);
+  memcpy(p, &h, sizeof h);
+}
+}  // namespace detail
+
+__device__ __forceinline__ vf load(const float* p) {
+  vf v;
+  memcpy(&v, p, sizeof v);
+  return v;
+}
+#if defined(__F16C__) && defined(__AVX2__)
+// x86-64-v3 has F16C: 8 conversions in one instruction, exact, rounding to nearest even (imm 0);
+// only a NaN's bits differ from opgen::from_float's canonical 0x7FFF, and are replaced.
+typedef short vs8 __attribute__((vector_size(8 * sizeof(short))));
+__device__ __forceinline__ vf load(const __half* p) {
+  vs8 h;
+  memcpy(&h, p, sizeof h);
+  return __builtin_ia32_vcvtph2ps256(h);
+}
+__device__ __forceinline__ void store(__half* p, vf v) {
+  const vs8 nan = __builtin_convertvector(v != v, vs8);
+  const vs8 h = nan ? vs8{} + 0x7FFF : __builtin_ia32_vcvtps2ph256(v, 0);
+  memcpy(p, &h, sizeof h);
+}
+#else
+__device__ __forceinline__ vf load(const __half* p) { return detail::half_to_float(detail::load_bits(p)); }
+__device__ __forceinline__ void store(__half* p, vf v) { detail::store_bits(p, detail::float_to_half(v)); }
+#endif
+__device__ __forceinline__ vf load(const __nv_bfloat16* p) { return reinterpret_cast<vf>(detail::load_bits(p) << 16); }
+__device__ __forceinline__ void store(float* p, vf v) { memcpy(p, &v, sizeof v); }
+__device__ __forceinline__ void store(__nv_bfloat16* p, vf v) { detail::store_bits(p, detail::float_to_bf16(v)); }
+
+// The vector forms.
+#define OPGEN_VM_VECTOR(name) \
+  __device__ __forceinline__ vf name(vf x) { return detail::name(x); }
+OPGEN_VM_VECTOR(exp)
+OPGEN_VM_VECTOR(expm1)
+OPGEN_VM_VECTOR(log)
+OPGEN_VM_VECTOR(log1p)
+OPGEN_VM_VECTOR(erf)
+#undef OPGEN_VM_VECTOR
+#endif  // OPGEN_VM_HOST
+
+// The scalar forms, on both backends: CUDA's functions, which the emulation maps to the C
+// library's (per value, glibc's expf costs about a quarter of a pass of the vector code, so a
+// kernel that calls per element keeps that speed; tests/test_vector_math.py checks the host
+// form's bounds on both).
+#define OPGEN_VM_CUDA(name, cuda_name) \
+  __device__ __forceinline__ float name(float x) { return cuda_name(x); }
+OPGEN_VM_CUDA(exp, expf)
+OPGEN_VM_CUDA(expm1, expm1f)
+OPGEN_VM_CUDA(log, logf)
+OPGEN_VM_CUDA(log1p, log1pf)
+OPGEN_VM_CUDA(erf, erff)
+#undef OPGEN_VM_CUDA
+
+// tanh and sigmoid from vm::exp, one code for a float and (host) a vf.
+namespace detail {
+__device__ __forceinline__ float abs(float v) { return fabsf(v); }
+__device__ __forceinline__ float copysign(float magnitude, float sign) { return copysignf(magnitude, sign); }
+
+// tanh |x|: |x| + |x|·t·P(t), t = x², below 0.625 (a least-squares fit of the series); above,
+// (1 − e)/(1 + e), e = e^(−2|x|) < 0.29 (no cancellation); with x's sign.
+template <typename V>
+__device__ __forceinline__ V tanh_from_exp(V x) {
+  const V a = abs(x), t = a * a;
+  const V p = ((((0.002314091892912984f * t - 0.008365785703063011f) * t + 0.021776888519525528f) * t -
+                0.05396048724651337f) * t + 0.13333310186862946f) * t - 0.3333333432674408f;
+  if constexpr (sizeof(V) == sizeof(float)) {  // one value: only the branch it needs
+    if (a < 0.625f) return copysign(a + (a * t) * p, x);
+  }
+  const V e = vm::exp(-2.f * a);
+  return copysign(a < 0.625f ? a + (a * t) * p : (1.f - e) / (1.f + e), x);
+}
+
+// 1/(1 + e^−x) for x ≥ 0, e^x/(1 + e^x) below: e^−|x| never overflows, and sigmoid(x) reaches the
+// subnormals for x < −87. The quotient is corrected for the rounding of d = 1 + e (1 + e = d + lo
+// exactly, as 1 ≥ e): n/(d + lo) ≈ n/d·(1 − lo/d).
+template <typename V>
+__device__ __forceinline__ V sigmoid_from_exp(V x) {
+  const V e = vm::exp(-abs(x)), d = 1.f + e, lo = (1.f - d) + e;
+  const V r = (x >= 0.f ? 1.f + V{} : e) / d;
+  return r - r * (lo / d);
+}
+}  // namespace detail
+
+// tanh: CUDA's tanhf on the GPU; on the host from expf (the C library's tanhf goes through expm1f,
+// about four times the cost of expf).
+__device__ __forceinline__ float tanh(float x) {
+#ifdef OPGEN_VM_HOST
+  return detail::tanh_from_exp(x);
+#else
+  return tanhf(x);
+#endif
+}
+__device__ __forceinline__ float sigmoid(float x) { return detail::sigmoid_from_exp(x); }
+#ifdef OPGEN_VM_HOST
+__device__ __forceinline__ vf tanh(vf x) { return detail::tanh_from_exp(x); }
+__device__ __forceinline__ vf sigmoid(vf x) { return detail::sigmoid_from_exp(x); }
+#endif
+
+// v[q] = f(v[q]) for a run (the host form: kLanes at a time, the rest one by one).
+template <typename F, int R>
+__device__ __forceinline__ void map_run(float (&v)[R], const F& f) {
+  int q = 0;
+#ifdef OPGEN_VM_HOST
+  for (; q + kLanes <= R; q += kLanes) {
+    vf x;
+    memcpy(&x, v + q, sizeof x);
+    x = f(x);
+    memcpy(v + q, &x, sizeof x);
+  }
+#endif
+  for (; q < R; ++q) v[q] = f(v[q]);
+}
+
+// Each function's functor (for map_run) and its run form.
+#define OPGEN_VM_FUNCTION(name, Functor)                                                         \
+  struct Functor {                                                                               \
+    template <typename V>                                                                        \
+    __device__ __forceinline__ V operator()(V x) const { return name(x); }                       \
+  };                                                                                             \
+  template <int R>                                                                               \
+  __device__ __forceinline__ void name##_run(float (&v)[R]) { map_run(v, Functor{}); }
+OPGEN_VM_FUNCTION(exp, Exp)
+OPGEN_VM_FUNCTION(expm1, Expm1)
+OPGEN_VM_FUNCTION(log, Log)
+OPGEN_VM_FUNCTION(log1p, Log1p)
+OPGEN_VM_FUNCTION(tanh, Tanh)
+OPGEN_VM_FUNCTION(sigmoid, Sigmoid)
+OPGEN_VM_FUNCTION(erf, Erf)
+#undef OPGEN_VM_FUNCTION
+
+}  // namespace vm
+}  // namespace opgen
+#endif  // OPGEN_VMATH_CUH
+#line 3 "codegen/templates/kernels/norm/softmax.cu"
 
 // Softmax and SoftmaxGrad over x viewed as [outer, N, inner] (N: the axis). One kernel per step
 // for both launch plans (kernels/_common.cuh's building blocks take each backend's form).
@@ -627,14 +1063,75 @@ __device__ __forceinline__ float2 column_total(const float* __restrict__ partial
 // or +inf, so x − max is NaN somewhere and the sum, hence the row, is NaN; a row of -inf only has
 // max -inf and -inf − (-inf) = NaN; a -inf element of a finite row gives exp(-inf) = 0.
 
+#ifdef OPGEN_HOST_FORM
+// The host form (kernels/_common.cuh: thread 0 walks the row) in vector registers: vm::kLanes
+// elements at a time through vm::load/vm::store (16-bit values converted exactly as
+// opgen::to_float/from_float do) and vm::exp (kernels/_vmath.cuh), the row's tail one by one.
+using opgen::vm::vf;
+constexpr int kLanes = opgen::vm::kLanes;
+
+// The row's max, NaN-propagating as opgen::nan_max: kLanes partial maxima, then the tail.
+template <typename T>
+__device__ __forceinline__ float host_row_max(long long n, const T* __restrict__ x) {
+  vf mv = opgen::vm::detail::splat<vf>(opgen::neg_inf());
+  long long j = 0;
+  for (; j + kLanes <= n; j += kLanes) {
+    const vf v = opgen::vm::load(x + j);
+    mv = (mv > v) | (mv != mv) ? mv : v;
+  }
+  float m = opgen::neg_inf();
+  for (int q = 0; q < kLanes; ++q) m = opgen::nan_max(m, mv[q]);
+  for (; j < n; ++j) m = opgen::nan_max(m, opgen::to_float(x[j]));
+  return m;
+}
+
+// Σ e^(x_j − m) over the row, each exponential also handed to store_run(j, kLanes of them) or
+// store_one(j, one): kLanes partial sums (the tail's into the first), added pairwise.
+template <typename T, typename Run, typename One>
+__device__ __forceinline__ float host_exp_row(long long n, const T* __restrict__ x, float m, const Run& store_run,
+                                              const One& store_one) {
+  vf acc = {};
+  long long j = 0;
+  for (; j + kLanes <= n; j += kLanes) {
+    const vf v = opgen::vm::exp(opgen::vm::load(x + j) - m);
+    store_run(j, v);
+    acc += v;
+  }
+  for (; j < n; ++j) {
+    const float v = opgen::vm::exp(opgen::to_float(x[j]) - m);
+    store_one(j, v);
+    acc[0] += v;
+  }
+  for (int w = kLanes / 2; w > 0; w /= 2) {
+    for (int q = 0; q < w; ++q) acc[q] += acc[q + w];
+  }
+  return acc[0];
+}
+#endif
+
 // axis last: a block owns a row of N contiguous elements.
 template <typename T>
 __device__ void softmax_rows(const T* __restrict__ x, T* __restrict__ y, long long rows, long long N) {
   opgen::for_each_row(rows, [&](long long r) {
     const T* __restrict__ xr = x + r * N;
     T* __restrict__ yr = y + r * N;
+#ifdef OPGEN_HOST_FORM
+    if (threadIdx.x != 0) return;  // thread 0 takes the row: no barrier here
+    const float m = host_row_max(N, xr);
+    if constexpr (opgen::is_float32<T>::value) {
+      // y holds the exponentials exactly: scale them in place (one exp per element)
+      const float inv = 1.f / host_exp_row(N, xr, m, [&](long long j, vf v) { opgen::vm::store(yr + j, v); },
+                                           [&](long long j, float v) { yr[j] = v; });
+      opgen::row_store(N, yr, [&](long long j) { return yr[j] * inv; });
+    } else {
+      // 16-bit y would round the exponentials twice: compute them again instead
+      const float inv = 1.f / host_exp_row(N, xr, m, [](long long, vf) {}, [](long long, float) {});
+      host_exp_row(N, xr, m, [&](long long j, vf v) { opgen::vm::store(yr + j, v * inv); },
+                   [&](long long j, float v) { yr[j] = opgen::from_float<T>(v * inv); });
+    }
+#else
     const float m = opgen::row_max(N, [&](long long j) { return opgen::to_float(xr[j]); });
-    const auto e = [&](long long j) { return expf(opgen::to_float(xr[j]) - m); };
+    const auto e = [&](long long j) { return opgen::vm::exp(opgen::to_float(xr[j]) - m); };
     if constexpr (opgen::is_float32<T>::value) {
       // y holds the exponentials exactly: scale them in place (one exp per element)
       const float inv = 1.f / opgen::row_store_sum(N, yr, e);
@@ -644,6 +1141,7 @@ __device__ void softmax_rows(const T* __restrict__ x, T* __restrict__ y, long lo
       const float inv = 1.f / opgen::row_sum(N, e);
       opgen::row_store(N, yr, [&](long long j) { return e(j) * inv; });
     }
+#endif
   });
 }
 
@@ -656,10 +1154,10 @@ __device__ void softmax_columns(const T* __restrict__ x, T* __restrict__ y, long
     float m = opgen::neg_inf();
     for (long long j = 0; j < N; ++j) m = opgen::nan_max(m, opgen::to_float(x[base + j * inner]));
     float sum = 0.f;
-    for (long long j = 0; j < N; ++j) sum += expf(opgen::to_float(x[base + j * inner]) - m);
+    for (long long j = 0; j < N; ++j) sum += opgen::vm::exp(opgen::to_float(x[base + j * inner]) - m);
     const float inv = 1.f / sum;
     for (long long j = 0; j < N; ++j) {
-      y[base + j * inner] = opgen::from_float<T>(expf(opgen::to_float(x[base + j * inner]) - m) * inv);
+      y[base + j * inner] = opgen::from_float<T>(opgen::vm::exp(opgen::to_float(x[base + j * inner]) - m) * inv);
     }
   });
 }
@@ -692,7 +1190,7 @@ __device__ void softmax_grad_columns(const T* __restrict__ y, const T* __restric
   });
 }
 
-#line 696 "generated/norm/softmax.cu"
+#line 1194 "generated/norm/softmax.cu"
 // ---- entry points: one per launch step and specialization (T)
 
 extern "C" __global__ void Softmax__softmax_rows__float16(
