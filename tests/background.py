@@ -6,13 +6,19 @@ tests overlaps them with everything else (CI has 2 cores and a 15-minute goal).
 A test module registers a job at import (`register(name, fn)`); tests/conftest.py starts every job
 whose module has a selected test once collection is done; a fixture calls `result(name)`, which
 waits for it and re-raises what it raised. A job never started (a run that deselected nothing of
-its module, or a direct call) runs inline on first use.
+its module, or a direct call) runs inline on first use. A job still running when the interpreter
+exits (pytest stopped first) has the processes it started killed, rather than left to their own
+timeouts.
 """
 
 from __future__ import annotations
 
+import atexit
+import os
+import signal
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 
@@ -62,7 +68,40 @@ def start_for(selected_files: set[str]) -> list[str]:
         if module_file in selected_files:
             job.start()
             started.append(name)
+    if started:
+        atexit.register(_stop_unfinished)
     return started
+
+
+def _stop_unfinished() -> None:
+    """At exit, while a job is still running (pytest stopped first: -x, a failure, ^C in a test), kill
+    the processes it started (NVRTC workers, pip, a venv's pytest), which would otherwise run on to
+    their own timeouts after pytest has gone."""
+    if all(job.done.is_set() or job.thread is None for _, job in _JOBS.values()):
+        return
+    for pid in _descendants(os.getpid()):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def _descendants(pid: int) -> list[int]:
+    """The processes below `pid` (Linux /proc; none elsewhere), children before their own children."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(parent, []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
 
 
 def result(name: str) -> Any:
