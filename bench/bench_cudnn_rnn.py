@@ -3,8 +3,8 @@
 state and params gradients) against PyTorch's nn.LSTM / nn.GRU forward + autograd backward with
 the same weights, in the same run. LSTM and GRU, 2 layers, bidirectional, float32.
 
-* cpu (default): T=50, B=32, I=H=256, equal lengths; the cpu backend against PyTorch CPU (as many
-  threads as cores on both sides: NumPy's BLAS runs our GEMMs). Goal: within 2×.
+* cpu (default): T=50, B=32, I=H=256, equal lengths; the cpu backend against PyTorch CPU (NumPy's
+  BLAS runs our GEMMs; --threads sets both sides' threads). Goal (issues 21 and 23): ≤ 1.0×.
 * cuda (--device cuda): T=100, B=64, I=H=512; the cuda backend against PyTorch's cuDNN RNN, with
   equal lengths (goal: within 1.3×) and with unequal lengths, uniform in [1, T] (ours through
   sequence_lengths, PyTorch's through a PackedSequence, packing and padding included; goal:
