@@ -8,7 +8,7 @@ computes a grid index as `blockIdx.x * blockDim.x` (an unsigned 32-bit product t
 threads) works on every test and fails on the large input. kernel_check refuses a size passed to a
 32-bit parameter; this module reads the bodies.
 
-What it reads: the rendered kernel's tokens (kernel_check.tokenize: comments and directives gone,
+What it reads: the rendered kernel's tokens (codegen.runtime.cxx.tokenize: comments and directives gone,
 `#if 0` left out), with the declared width of every integer variable by brace scope (function and
 lambda parameters belong to the body that follows). A variable is 64-bit when declared `long`,
 `long long`, `int64_t`, `uint64_t`, `size_t` or `ptrdiff_t` (or `auto` from a 64-bit expression);
@@ -30,9 +30,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from codegen.kernel_check import Token, tokenize
 from codegen.linemarks import LineMap
 from codegen.model import OpSpec
+from codegen.runtime.cxx import Token, tokenize
 from codegen.yamlnodes import SpecError
 
 #: The marker that exempts a line, with the reason after it.

@@ -12,7 +12,7 @@ from test_kernel_check import GOOD, SIGNATURE, generate, refused
 from test_spec_errors import OP, line_of
 
 from codegen import index_width
-from codegen.kernel_check import tokenize
+from codegen.runtime.cxx import tokenize
 
 KERNEL_FILE = "templates/kernels/demo/scale_add.cu"
 BODY = "  const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n" \

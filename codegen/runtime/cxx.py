@@ -1,0 +1,309 @@
+"""A C++ tokenizer with a small preprocessor, shared by the compiler's kernel checks
+(codegen.kernel_check, codegen.index_width) and the host backend's kernel scan (host.scan_kernels).
+It imports nothing from codegen: the runtime must not import the compiler.
+
+What the preprocessor does: comments and directives leave the token stream; object-like macros
+(`#define LB 128`) are expanded; `#if`/`#ifdef`/`#ifndef`/`#elif`/`#else`/`#endif` choose branches by
+evaluating integer expressions (`defined X`, `defined(X)`, C operators) over the macros the text
+defines (and `#undef`s). What it does not do: `#include` (the included text is not read),
+function-like macros (recorded, not expanded), and the macros a compiler predefines. A condition
+that uses a name the text does not define is *unknown*, and every branch of an unknown conditional
+is read: the scanner never drops code the compiler might compile, at the cost of sometimes reading
+a branch it would not.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Protocol
+
+TOKEN = re.compile(
+    r"""(?P<nl>\n)
+    |(?P<ws>[ \t\r\f\v]+|\\\n)
+    |(?P<comment>//[^\n]*|/\*.*?(?:\*/|\Z))
+    |(?P<pp>\#(?:[^\n\\]|\\.|\\\n)*)
+    |(?P<str>(?:u8|[uUL])?R"(?P<delim>[^(\s]{0,16})\(.*?\)(?P=delim)"|(?:u8|[uUL])?"(?:\\.|[^"\\\n])*"?)
+    |(?P<chr>(?:u8|[uUL])?'(?:\\.|[^'\\\n])*'?)
+    |(?P<num>\.?\d(?:[\w.']|[eEpP][+-])*)
+    |(?P<id>[A-Za-z_]\w*)
+    |(?P<punct>::|->|\.\.\.|&&|\|\||[<>=!]=|.)""",
+    re.VERBOSE | re.DOTALL,
+)
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: str  # id, num, str, chr, punct
+    text: str
+    line: int  # physical line in the scanned text, 1-based
+
+
+class LineSink(Protocol):
+    """Where tokenize reports each directive (codegen.linemarks.LineMap reads the `#line`s)."""
+
+    def add(self, physical: int, text: str) -> None: ...
+
+
+@dataclass
+class Preprocessed:
+    """What tokenize saw of the preprocessor: object-like macros (expanded in the tokens), every
+    word a macro's replacement uses (a function a macro defines is not judged), and the names
+    `#undef`ined (known to be undefined, unlike a name never mentioned)."""
+
+    macros: dict[str, str] = field(default_factory=dict)
+    macro_words: set[str] = field(default_factory=set)
+    function_macros: set[str] = field(default_factory=set)
+    undefined: set[str] = field(default_factory=set)
+
+
+_DIRECTIVE = re.compile(r"#\s*(\w*)\s*(.*)", re.DOTALL)
+_DEFINE = re.compile(r"(\w+)(\()?(.*)", re.DOTALL)
+_EXPANSION_DEPTH = 8
+_UNKNOWN = "<unknown>"  # stands for `defined X` of a name the text neither defines nor #undefs
+
+
+@dataclass
+class _Conditional:
+    """One open #if: whether its current branch is read (True, False, None: unknown, read), and
+    whether an earlier branch was taken (None: maybe)."""
+
+    branch: bool | None
+    taken: bool | None
+
+
+def tokenize(text: str, lines: LineSink | None = None, pp: Preprocessed | None = None) -> list[Token]:
+    """C++ tokens of `text` without comments and preprocessor directives (each reported to
+    `lines`); object-like macros expanded, the branches of conditionals known to be false left
+    out. Only what declarations need is told apart: `>>` is two tokens, so template argument lists
+    close alike nested or not."""
+    pp = pp if pp is not None else Preprocessed()
+    out: list[Token] = []
+    line = 1
+    stack: list[_Conditional] = []
+    for m in TOKEN.finditer(text):
+        kind = m.lastgroup or ""
+        value = m.group()
+        if kind == "pp":
+            if lines is not None:
+                lines.add(line, value)
+            _directive(value.replace("\\\n", " "), pp, stack)
+        elif kind in ("id", "num", "str", "chr", "punct") and _reading(stack):
+            out.append(Token(kind, value, line))
+        line += value.count("\n")
+    return expand(out, pp.macros) if pp.macros else out
+
+
+def _reading(stack: list[_Conditional]) -> bool:
+    return all(c.branch is not False for c in stack)
+
+
+def _directive(text: str, pp: Preprocessed, stack: list[_Conditional]) -> None:
+    m = _DIRECTIVE.match(text)
+    if m is None:
+        return
+    word, rest = m.group(1), _strip_comments(m.group(2)).strip()
+    if word in ("if", "ifdef", "ifndef"):
+        if not _reading(stack):
+            stack.append(_Conditional(False, True))  # nested in a dead branch: all of it is dead
+            return
+        known = _condition(word, rest, pp)
+        stack.append(_Conditional(known, known))
+    elif word in ("elif", "else") and stack:
+        c = stack[-1]
+        now = True if word == "else" else _condition("if", rest, pp)
+        c.branch = False if c.taken else (now if c.taken is False else (None if now is not False else False))
+        c.taken = True if c.taken or c.branch else (None if c.taken is None or c.branch is None else False)
+    elif word == "endif" and stack:
+        stack.pop()
+    elif not _reading(stack):
+        return
+    elif word == "define":
+        d = _DEFINE.match(rest)
+        if d is None:
+            return
+        name, params, body = d.groups()
+        pp.macro_words |= {t.text for t in tokenize(body) if t.kind == "id"}
+        pp.undefined.discard(name)
+        if params is None:
+            pp.macros[name] = body.strip()
+        else:
+            pp.function_macros.add(name)
+    elif word == "undef" and rest:
+        name = rest.split()[0]
+        pp.macros.pop(name, None)
+        pp.function_macros.discard(name)
+        pp.undefined.add(name)
+
+
+def _strip_comments(text: str) -> str:
+    return "".join(m.group() if m.lastgroup != "comment" else " " for m in TOKEN.finditer(text))
+
+
+def _condition(word: str, rest: str, pp: Preprocessed) -> bool | None:
+    if word in ("ifdef", "ifndef"):
+        name = rest.split()[0] if rest else ""
+        defined = _defined(name, pp)
+        return defined if word == "ifdef" or defined is None else not defined
+    value = evaluate([t.text for t in tokenize(rest)], pp, conditional=True)
+    return None if value is None else value != 0
+
+
+def _defined(name: str, pp: Preprocessed) -> bool | None:
+    if name in pp.macros or name in pp.function_macros:
+        return True
+    return False if name in pp.undefined else None
+
+
+def expand(tokens: list[Token], macros: dict[str, str], depth: int = _EXPANSION_DEPTH) -> list[Token]:
+    """Object-like macros replaced by their tokens (a macro is not expanded inside itself)."""
+    out: list[Token] = []
+    for t in tokens:
+        if t.kind == "id" and t.text in macros and depth > 0:
+            inner = [Token(x.kind, x.text, t.line) for x in tokenize(macros[t.text])]
+            out += expand(inner, {k: v for k, v in macros.items() if k != t.text}, depth - 1)
+        else:
+            out.append(t)
+    return out
+
+
+# -- integer constant expressions ------------------------------------------------------------------
+_INTEGER = re.compile(r"(0[xX][0-9a-fA-F']+|0[bB][01']+|\d[\d']*)([uUlLzZ]*)")
+_BINARY: list[tuple[str, ...]] = [("||",), ("&&",), ("|",), ("^",), ("&",), ("==", "!="), ("<", ">", "<=", ">="),
+                                  ("<<", ">>"), ("+", "-"), ("*", "/", "%")]
+
+
+def evaluate(texts: list[str], pp: Preprocessed | None = None, *, conditional: bool = False) -> int | None:
+    """The value of an integer constant expression given as token texts, or None when it uses a
+    name `pp` does not define (or is not one the scanner can read). `conditional`: as in `#if`
+    (`defined` is an operator; `true`/`false` are 1/0)."""
+    pp = pp if pp is not None else Preprocessed()
+    words = _resolve_defined(texts, pp) if conditional else list(texts)
+    tokens = [t.text for t in expand([Token("id" if re.fullmatch(r"[A-Za-z_]\w*", w) else "punct", w, 0)
+                                      for w in words], pp.macros)]
+    parser = _Parser(_join_shifts(tokens), conditional)
+    try:
+        value = parser.ternary()
+    except _Unreadable:
+        return None
+    return value if parser.at_end() else None
+
+
+def _resolve_defined(texts: list[str], pp: Preprocessed) -> list[str]:
+    out: list[str] = []
+    i = 0
+    while i < len(texts):
+        if texts[i] == "defined":
+            parens = i + 1 < len(texts) and texts[i + 1] == "("
+            name = texts[i + 2] if parens and i + 2 < len(texts) else (texts[i + 1] if i + 1 < len(texts) else "")
+            known = _defined(name, pp)
+            out.append(_UNKNOWN if known is None else str(int(known)))
+            i += 4 if parens else 2
+        else:
+            out.append(texts[i])
+            i += 1
+    return out
+
+
+def _join_shifts(tokens: list[str]) -> list[str]:
+    """`<` `<` → `<<` (the tokenizer splits `>>` for templates; `< <` is no expression anyway)."""
+    out: list[str] = []
+    for t in tokens:
+        if out and t in ("<", ">") and out[-1] == t:
+            out[-1] = t + t
+        else:
+            out.append(t)
+    return out
+
+
+class _Unreadable(Exception):
+    """Not an expression the scanner evaluates."""
+
+
+class _Parser:
+    """Precedence climbing over C's integer operators; None stands for an unknown value."""
+
+    def __init__(self, tokens: list[str], conditional: bool) -> None:
+        self.tokens = tokens
+        self.i = 0
+        self.conditional = conditional
+
+    def at_end(self) -> bool:
+        return self.i == len(self.tokens)
+
+    def _peek(self) -> str:
+        return self.tokens[self.i] if self.i < len(self.tokens) else ""
+
+    def _take(self, expected: str) -> None:
+        if self._peek() != expected:
+            raise _Unreadable(expected)
+        self.i += 1
+
+    def ternary(self) -> int | None:
+        cond = self.binary(0)
+        if self._peek() != "?":
+            return cond
+        self.i += 1
+        a = self.ternary()
+        self._take(":")
+        b = self.ternary()
+        if cond is None:
+            return a if a == b else None
+        return a if cond else b
+
+    def binary(self, level: int) -> int | None:
+        if level == len(_BINARY):
+            return self.unary()
+        left = self.binary(level + 1)
+        while self._peek() in _BINARY[level]:
+            op = self._peek()
+            self.i += 1
+            left = _apply(op, left, self.binary(level + 1))
+        return left
+
+    def unary(self) -> int | None:
+        t = self._peek()
+        if t in ("!", "~", "-", "+"):
+            self.i += 1
+            v = self.unary()
+            if v is None:
+                return None
+            return {"!": int(not v), "~": ~v, "-": -v, "+": v}[t]
+        if t == "(":
+            self.i += 1
+            v = self.ternary()
+            self._take(")")
+            return v
+        self.i += 1
+        m = _INTEGER.fullmatch(t)
+        if m is not None:
+            digits = m.group(1).replace("'", "")
+            base = 8 if len(digits) > 1 and digits[0] == "0" and digits[1].isdigit() else 0
+            return int(digits, base)
+        if t == _UNKNOWN:
+            return None
+        if self.conditional and t in ("true", "false"):
+            return int(t == "true")
+        if re.fullmatch(r"[A-Za-z_]\w*", t):
+            return None  # a name the text does not define
+        raise _Unreadable(t)
+
+
+def _apply(op: str, a: int | None, b: int | None) -> int | None:
+    if op == "&&":
+        return 0 if a == 0 or b == 0 else (None if a is None or b is None else 1)
+    if op == "||":
+        return 1 if (a not in (0, None)) or (b not in (0, None)) else (None if a is None or b is None else 0)
+    if a is None or b is None:
+        return None
+    if op in ("/", "%"):
+        if b == 0:
+            return None
+        q = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)  # C truncates toward zero
+        return q if op == "/" else a - q * b
+    return {
+        "|": lambda: a | b, "^": lambda: a ^ b, "&": lambda: a & b, "==": lambda: int(a == b),
+        "!=": lambda: int(a != b), "<": lambda: int(a < b), ">": lambda: int(a > b), "<=": lambda: int(a <= b),
+        ">=": lambda: int(a >= b), "<<": lambda: a << b if b >= 0 else 0, ">>": lambda: a >> b if b >= 0 else 0,
+        "+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b,
+    }[op]()
