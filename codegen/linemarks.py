@@ -30,7 +30,7 @@ from pathlib import Path
 
 import jinja2
 
-from codegen.model import Loc
+from codegen.runtime.line_map import LineMap as LineMap  # re-exported: kernel_check, index_width
 
 #: A line of `kernels/op.cu.j2` where the op's generated text resumes: `resume` replaces it by a
 #: `#line` directive naming the generated file.
@@ -41,7 +41,6 @@ _CLOSE = {"%": "%}", "{": "}}", "#": "#}"}
 _BLOCK_TAG = re.compile(r"\{%-?\s*(\w+)")
 #: Blocks whose text is not output where it stands (or not as is): no directive inside them.
 _OPAQUE = {"raw", "set", "filter", "macro", "call"}
-_LINE_DIRECTIVE = re.compile(r'#\s*(?:line\s+)?(\d+)(?:\s+"((?:\\.|[^"\\])*)")?\s*$')
 
 
 _OURS = re.compile(r'#line (\d+) "([^"\\]*)"')
@@ -170,40 +169,3 @@ class MarkingLoader(jinja2.BaseLoader):
         if filename is not None:
             return shown_path(Path(filename), self.root, self.roots)
         return f"templates/{template}"
-
-
-class LineMap:
-    """A text's physical lines → the file:line its `#line` directives say they are, and back."""
-
-    def __init__(self, default_file: str, text: str | None = None) -> None:
-        self.default_file = default_file
-        self.marks: list[tuple[int, int, str]] = []  # (physical line of the directive, N, file)
-        for number, line in enumerate((text or "").split("\n"), 1):
-            if line.lstrip().startswith("#"):
-                self.add(number, line.strip())
-
-    def add(self, physical: int, text: str) -> None:
-        m = _LINE_DIRECTIVE.match(text)
-        if m:
-            file = m.group(2) if m.group(2) is not None else (self.marks[-1][2] if self.marks else self.default_file)
-            self.marks.append((physical, int(m.group(1)), file))
-
-    def __call__(self, physical: int) -> Loc:
-        mark = next((m for m in reversed(self.marks) if m[0] < physical), None)
-        if mark is None:
-            return Loc(self.default_file, physical)
-        return Loc(mark[2], mark[1] + physical - mark[0] - 1)
-
-    @property
-    def files(self) -> set[str]:
-        return {file for _, _, file in self.marks}
-
-    def physical(self, file: str, line: int) -> int | None:
-        """The physical line that is `file:line` (the last one, if a loop repeats it)."""
-        found = None
-        for k, (at, first, name) in enumerate(self.marks):
-            end = self.marks[k + 1][0] if k + 1 < len(self.marks) else None
-            candidate = at + 1 + line - first
-            if name == file and line >= first and (end is None or candidate < end):
-                found = candidate
-        return found

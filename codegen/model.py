@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 
-from codegen.dtypes import ACCUMULATOR as ACCUMULATOR  # re-exported: the loader and pygen read it here
 from codegen.naming import snake_case
+from codegen.runtime.dtypes import ACCUMULATOR as ACCUMULATOR  # re-exported: the loader and pygen read it here
 from codegen.shapes import Expr, ShapePattern, shape_to_text, to_text
 
 #: Dtypes a spec may name, with the C type a kernel sees for them.

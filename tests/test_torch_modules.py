@@ -1,4 +1,4 @@
-"""The drop-in modules (codegen/runtime/torch_nn.py, issue 14 item 4) against their torch.nn twins
+"""The drop-in modules (codegen/ophelpers/torch_nn.py, issue 14 item 4) against their torch.nn twins
 with the same weights: state_dict keys both ways, outputs, final states and every parameter's
 gradient (uni/bidirectional, 2 layers, batch_first, proj_size, bias=False, hx given or not,
 packed sequences with unsorted lengths, unbatched input, dropout), BatchNorm2d's running
@@ -15,7 +15,7 @@ torch = pytest.importorskip("torch")
 
 from torch.nn.utils.rnn import pack_padded_sequence  # noqa: E402
 
-from codegen.runtime.torch_nn import GRU, LSTM, RNN, BatchNorm2d  # noqa: E402
+from codegen.ophelpers.torch_nn import GRU, LSTM, RNN, BatchNorm2d  # noqa: E402
 
 pytestmark = [pytest.mark.filterwarnings("ignore:LSTM with projections is not supported with oneDNN"),
               pytest.mark.filterwarnings("ignore:`torch.jit.script_method` is deprecated:DeprecationWarning")]

@@ -28,7 +28,7 @@ def check(package: str, abi: int, version: str) -> None:
     runtime runs that ABI."""
     if abi == GENERATED_ABI:
         return
-    from codegen import __version__
+    from codegen._version import __version__
 
     newer = "a newer" if abi > GENERATED_ABI else "an older"
     raise GeneratedCodeError(

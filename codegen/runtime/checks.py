@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from codegen.dtypes import ACCUMULATOR  # noqa: F401  (re-exported to generated wrappers: accumulator type variables)
+from codegen.runtime.dtypes import ACCUMULATOR  # noqa: F401  (re-exported to generated wrappers: accumulator type variables)
 
 
 def _fmt_shape(shape: Sequence[int]) -> str:

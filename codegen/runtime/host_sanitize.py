@@ -165,7 +165,7 @@ def explain(message: str, so_path: Path, source_path: Path, source_text: str, la
         return message
     frames = _addr2line(str(so_path), int(m.group(2), 16)) if Path(m.group(1)).name == so_path.name else ()
     lines = source_text.splitlines()
-    from codegen.linemarks import LineMap  # only when a report is explained (it imports jinja2)
+    from codegen.runtime.line_map import LineMap  # only when a report is explained
 
     marks = LineMap(label, source_text)  # generated kernels name their template's lines (#line)
     where = []

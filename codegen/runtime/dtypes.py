@@ -1,5 +1,6 @@
-"""Dtype facts shared by the compiler (codegen.model) and the runtime the generated wrappers import
-(codegen.runtime.checks), in a module light enough for the runtime's import time."""
+"""Dtype facts shared by the runtime the generated wrappers import (codegen.runtime.checks) and the
+compiler (codegen.model imports them from here: the runtime never imports the compiler), in a module
+light enough for the runtime's import time."""
 
 #: The dtype reductions over a dtype accumulate in: 16-bit floats in float32, others in themselves
 #: (accumulator type variables, `S: {accumulates: T}`).
