@@ -49,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from . import diskcache, host_isa
+from . import cxx, diskcache, host_isa
 from . import host_sanitize as _san
 
 EMU_DIR = Path(__file__).resolve().with_name("emu")
@@ -316,14 +316,6 @@ def _compiler_named(cmd: Sequence[str]) -> str:
 
 # ------------------------------------------------------------- source scan --
 
-_COMMENT_OR_STRING = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.DOTALL)
-_BALANCED = r"\((?:[^()]|\([^()]*\))*\)"
-_KERNEL_RE = re.compile(
-    r'\bextern\s+"C"\s+((?:\w+\s*(?:' + _BALANCED + r')?\s+)*?)void\s+'
-    r"((?:__launch_bounds__\s*" + _BALANCED + r"\s*)?)([A-Za-z_]\w*)\s*\(")
-_LAUNCH_BOUNDS_RE = re.compile(r"__launch_bounds__\s*\(\s*([^,()]+)")
-
-
 @dataclass(frozen=True)
 class KernelSig:
     name: str
@@ -331,87 +323,122 @@ class KernelSig:
     max_threads: int  # from __launch_bounds__, else 1024
 
 
-def _strip_comments(source: str) -> str:
-    """Comments become spaces; string literals stay (``extern "C"`` needs its "C")."""
-    return _COMMENT_OR_STRING.sub(lambda m: " " if m.group(0)[0] == "/" else m.group(0), source)
+def scan_kernels(source: str, options: Sequence[str] = ()) -> list[KernelSig]:
+    """Kernels declared ``extern "C" __global__ void NAME(`` (``__launch_bounds__`` allowed around),
+    read as the compiler reads them (codegen.runtime.cxx): a kernel in a branch of ``#if``/``#ifdef``
+    known to be off is not one, and object-like macros (the source's and ``-D`` options') are
+    expanded, in the kernels and in their launch bounds. A kernel that a function-like macro
+    declares is not listed."""
+    return list(_scan(source, _option_macros(options))[0])
 
 
-def _directive_spans(text: str) -> list[tuple[int, int]]:
-    """Character spans of preprocessor directives (with their backslash continuations)."""
-    return [m.span() for m in re.finditer(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", text, re.MULTILINE)]
+def scan_extern_shared(source: str, options: Sequence[str] = ()) -> list[str]:
+    """Names declared ``extern __shared__ T name[];`` (dynamic shared memory), read as scan_kernels reads."""
+    return list(_scan(source, _option_macros(options))[1])
 
 
-def _inside(pos: int, spans: list[tuple[int, int]]) -> bool:
-    return any(a <= pos < b for a, b in spans)
+def _option_macros(options: Sequence[str]) -> tuple[tuple[str, str | None], ...]:
+    """The ``-D NAME[=VALUE]`` / ``-U NAME`` of a module's options, in order (None: undefined)."""
+    flags = translate_options(options)
+    out: list[tuple[str, str | None]] = []
+    for i, flag in enumerate(flags):
+        if flag in ("-D", "-U") and i + 1 < len(flags):
+            flag += flags[i + 1]
+        if flag.startswith("-D") and len(flag) > 2:
+            name, _, value = flag[2:].partition("=")
+            out.append((name, value if "=" in flag else "1"))
+        elif flag.startswith("-U") and len(flag) > 2:
+            out.append((flag[2:], None))
+    return tuple(out)
 
 
-def _split_params(text: str) -> list[str]:
-    parts: list[str] = []
-    cur: list[str] = []
-    depth = 0
-    for ch in text:
-        if ch in "(<[":
-            depth += 1
-        elif ch in ")>]":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append("".join(cur))
-            cur = []
+@functools.lru_cache(maxsize=64)
+def _scan(source: str, defines: tuple[tuple[str, str | None], ...]) -> tuple[tuple[KernelSig, ...], tuple[str, ...]]:
+    """The kernels and extern shared arrays of a source, from one tokenization (cached: the cpu
+    backend loads each source once per process, the tests many times)."""
+    pp = cxx.Preprocessed()
+    for name, value in defines:
+        if value is None:
+            pp.macros.pop(name, None)
+            pp.undefined.add(name)
         else:
-            cur.append(ch)
-    parts.append("".join(cur))
-    return [p.strip() for p in parts if p.strip() and p.strip() != "void"]
+            pp.macros[name] = value
+            pp.undefined.discard(name)
+    tokens = cxx.tokenize(source, pp=pp)
+    return tuple(_kernels(tokens)), tuple(_extern_shared(tokens))
 
 
-def scan_kernels(source: str) -> list[KernelSig]:
-    """Kernels declared ``extern "C" __global__ void NAME(`` (``__launch_bounds__`` allowed around)."""
-    text = _strip_comments(source)
-    directives = _directive_spans(text)  # a kernel inside a #define body is not a kernel (yet)
+def _kernels(tokens: list[cxx.Token]) -> list[KernelSig]:
     found: dict[str, KernelSig] = {}
-    for m in _KERNEL_RE.finditer(text):
-        quals, lb, name = m.group(1), m.group(2), m.group(3)
-        if "__global__" not in quals or _inside(m.start(), directives):
-            continue
-        depth, i = 1, m.end()
-        while i < len(text) and depth:
-            depth += {"(": 1, ")": -1}.get(text[i], 0)
-            i += 1
-        names = []
-        for p in _split_params(text[m.end():i - 1]):
-            ids = re.findall(r"[A-Za-z_]\w*", re.sub(r"\[[^\]]*\]", "", p))
-            names.append(ids[-1] if ids else "?")
-        bound = MAX_THREADS_PER_BLOCK
-        b = _LAUNCH_BOUNDS_RE.search(quals + lb)
-        if b:
-            try:
-                bound = int(b.group(1).strip().rstrip("uUlL"), 0)
-            except ValueError:
-                pass  # a macro or expression: not checked here
-        if name not in found or len(names) > len(found[name].param_names):
-            found[name] = KernelSig(name, tuple(names), bound)
+    for i, t in enumerate(tokens[:-1]):
+        if t.text == "extern" and tokens[i + 1].text == '"C"':
+            sig = _kernel_at(tokens, i + 2)
+            if sig is not None and (sig.name not in found or len(sig.param_names) > len(found[sig.name].param_names)):
+                found[sig.name] = sig
     return list(found.values())
 
 
-def scan_extern_shared(source: str) -> list[str]:
-    """Names declared ``extern __shared__ T name[];`` (dynamic shared memory)."""
-    text = _strip_comments(source)
-    directives = _directive_spans(text)
+def _kernel_at(tokens: list[cxx.Token], j: int) -> KernelSig | None:
+    """The kernel whose declaration continues at tokens[j] (just past ``extern "C"``), if it is one."""
+    is_global, bound = False, MAX_THREADS_PER_BLOCK
+    while j < len(tokens) and tokens[j].kind == "id":
+        word = tokens[j].text
+        j += 1
+        if j < len(tokens) and tokens[j].text == "(":  # __launch_bounds__(...), __attribute__((...))
+            end = cxx.match(tokens, j)
+            if word == "__launch_bounds__":
+                bound = _launch_bound(tokens[j + 1:end - 1])
+            j = end
+        elif word == "void":
+            break
+        is_global = is_global or word == "__global__"
+    else:
+        return None
+    if j + 1 < len(tokens) and tokens[j].text == "__launch_bounds__" and tokens[j + 1].text == "(":
+        end = cxx.match(tokens, j + 1)
+        bound = _launch_bound(tokens[j + 2:end - 1])
+        j = end
+    if not is_global or j + 1 >= len(tokens) or tokens[j].kind != "id" or tokens[j + 1].text != "(":
+        return None
+    end = cxx.match(tokens, j + 1)
+    params = [p for p in cxx.split_params(tokens[j + 2:end - 1]) if [t.text for t in p] != ["void"]]
+    return KernelSig(tokens[j].text, tuple(_param_name(p) for p in params), bound)
+
+
+def _param_name(param: list[cxx.Token]) -> str:
+    """The last name outside brackets: ``x`` of ``const float* __restrict__ x``, of ``float x[4]``."""
+    names, depth = [], 0
+    for t in param:
+        depth += {"[": 1, "]": -1}.get(t.text, 0)
+        if t.kind == "id" and depth == 0:
+            names.append(t.text)
+    return names[-1] if names else "?"
+
+
+def _launch_bound(args: list[cxx.Token]) -> int:
+    """The maximum block size ``__launch_bounds__(args)`` sets: its first argument, an integer
+    expression over literals and the source's macros. One the scanner cannot evaluate (a constexpr
+    variable, a macro from an included header) falls back to CUDA's limit, 1024: the emulation then
+    accepts up to 1024 threads where the GPU, which knows the real bound, may refuse fewer."""
+    first = cxx.split_params(args)[:1]
+    value = cxx.evaluate([t.text for t in first[0]]) if first else None
+    return value if value is not None and 0 < value <= MAX_THREADS_PER_BLOCK else MAX_THREADS_PER_BLOCK
+
+
+def _extern_shared(tokens: list[cxx.Token]) -> list[str]:
     names: list[str] = []
-    for m in re.finditer(r"\b__shared__\b", text):
-        if _inside(m.start(), directives):
-            continue
-        start = max(text.rfind(c, 0, m.start()) for c in ";{}") + 1
-        end = text.find(";", m.end())
-        stmt = text[start:end + 1] if end >= 0 else ""
-        if not re.match(r"\s*(?:static\s+)?extern\b", stmt):
-            continue
-        d = re.search(r"([A-Za-z_]\w*)\s*\[\s*\]\s*;$", stmt)
-        if d and d.group(1) not in names:
-            names.append(d.group(1))
+    start = 0  # the first token of the current statement
+    for i, t in enumerate(tokens):
+        if t.text in (";", "{", "}"):
+            stmt = [x.text for x in tokens[start:i + 1]]
+            start = i + 1
+            if (t.text == ";" and len(stmt) >= 5 and "__shared__" in stmt and stmt[stmt[0] == "static"] == "extern"
+                    and stmt[-3:-1] == ["[", "]"] and tokens[i - 3].kind == "id" and stmt[-4] not in names):
+                names.append(stmt[-4])
     return names
 
 
-def _glue(kernels: list[KernelSig], shared: list[str]) -> str:
+def _glue(kernels: Sequence[KernelSig], shared: Sequence[str]) -> str:
     lines = ["", "// ---- opgen host glue (generated by codegen/runtime/host.py) ----",
              '#include "opgen_emu_glue.h"']
     if shared:
@@ -665,8 +692,7 @@ def load_module(source: str, options: Sequence[str] = (), name_hint: str = "modu
         raise TypeError(f"source must be str, not {type(source).__name__}")
     cmd = _compiler_command()
     version = compiler_id(cmd)
-    kernels = scan_kernels(source)
-    shared = scan_extern_shared(source)
+    kernels, shared = _scan(source, _option_macros(options))
     tu = source + ("" if source.endswith("\n") else "\n") + _glue(kernels, shared)
     chosen = resolve_isa(isa)
     flags = [*_flags(options, host_isa.compile_flags(chosen, cmd)), *(_san.FLAGS if sanitize else ())]
@@ -680,7 +706,7 @@ def load_module(source: str, options: Sequence[str] = (), name_hint: str = "modu
         safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name_hint)[:48] or "module"
         stem = f"{safe}-{key[:32]}"
         lib, so_path, src_path = _build_or_load(stem, tu, cmd, flags, runtime=False)
-        mod = HostModule(lib, api, kernels, so_path, src_path, sanitized=sanitize, isa=chosen)
+        mod = HostModule(lib, api, list(kernels), so_path, src_path, sanitized=sanitize, isa=chosen)
         mod.origin = (source, tuple(options), name_hint)
         _MODULES[key] = mod
         return mod
