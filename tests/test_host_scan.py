@@ -28,7 +28,7 @@ def _bounds(source: str) -> dict[str, int]:
     return {k.name: k.max_threads for k in host.scan_kernels(source)}
 
 
-FILL = "{{ out[threadIdx.x] = {value}f; }}"
+FILL = "{{ out[threadIdx.x] = {value}.0f; }}"
 
 
 def _kernel(name: str, value: int, bounds: str = "") -> str:
@@ -58,7 +58,7 @@ def test_kernel_inside_if_0_is_not_a_kernel_and_the_module_loads(cache_dir):
     ("#define HAVE_A\n#ifdef HAVE_A\n{a}#endif\n#ifndef HAVE_A\n{b}#endif\n", ["a"]),
     ("#define HAVE_A\n#if defined(HAVE_A) && !defined HAVE_B\n{a}#endif\n", ["a"]),
     ("#define X 1\n#undef X\n#ifdef X\n{a}#else\n{b}#endif\n", ["b"]),
-    ("#if 0\n#define ON 1\n#endif\n#ifdef ON\n{a}#endif\n{b}", ["b"]),  # a define in a dead branch
+    ("#define ON 0\n#if 0\n#undef ON\n#define ON 1\n#endif\n#if ON\n{a}#endif\n{b}", ["b"]),  # dead defines
     ("#if 0\n#if 1\n{a}#endif\n#else\n{b}#endif\n", ["b"]),  # nested in a dead branch
     ("#if 1 ? 0 : 1\n{a}#elif (1 << 3) / 3 == 2 && -1 < 0\n{b}#endif\n", ["b"]),
 ])
@@ -151,3 +151,18 @@ def test_parameter_names_and_duplicate_declarations():
               'extern "C" __global__ void arr(float x[4], unsigned long long m) { }\n')
     sigs = {k.name: k.param_names for k in host.scan_kernels(source)}
     assert sigs == {"k": ("a", "n"), "v": (), "arr": ("x", "m")}
+
+
+# ---------------------------------------------------------- -D/-U options --
+
+def test_macros_from_the_options_are_honoured(cache_dir):
+    source = "#ifdef WITH_B\n" + _kernel("second", 2, "LB") + "#endif\n" + _kernel("first", 1)
+    assert _names(source) == ["first", "second"]  # WITH_B unknown: read
+    assert sorted(k.name for k in host.scan_kernels(source, ("-UWITH_B",))) == ["first"]
+    sigs = host.scan_kernels(source, ("--define-macro=WITH_B", "-D", "LB=32"))
+    assert {k.name: k.max_threads for k in sigs} == {"first": 1024, "second": 32}
+    fn = host.load_module(source, ("-DWITH_B", "-DLB=32"), name_hint="scan_options").get_function("second")
+    out = np.zeros(64, np.float32)
+    fn((1,), (32,), (out,))
+    with pytest.raises(host.HostLaunchError, match=r"more than 32 \(__launch_bounds__\)"):
+        fn((1,), (64,), (out,))
