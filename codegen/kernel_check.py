@@ -28,6 +28,9 @@ from codegen import pygen
 from codegen.linemarks import LineMap
 from codegen.model import DTYPES, LaunchStep, OpSpec
 from codegen.runtime.cxx import Preprocessed, Token, tokenize
+from codegen.runtime.cxx import match as _match
+from codegen.runtime.cxx import match_angle as _match_angle
+from codegen.runtime.cxx import split_params as _split_params
 from codegen.yamlnodes import SpecError
 
 # -- declarations ----------------------------------------------------------------------------------
@@ -139,43 +142,6 @@ class Unit:
         return name in self.preprocessed.macro_words or name in self.words
 
 
-def _match(tokens: list[Token], i: int, open_: str = "(", close: str = ")") -> int:
-    """Index just past the bracket that closes tokens[i] (an opening `open_`)."""
-    depth = 0
-    for j in range(i, len(tokens)):
-        t = tokens[j].text
-        if t == open_:
-            depth += 1
-        elif t == close:
-            depth -= 1
-            if depth == 0:
-                return j + 1
-        elif open_ == "<" and t in (";", "{", "}"):  # a `<` that was a comparison after all
-            return j
-    return len(tokens)
-
-
-def _match_angle(tokens: list[Token], i: int) -> int:
-    """Past the `>` closing the template argument list opening at tokens[i] (`<`); parentheses and
-    brackets inside are skipped whole, so `(a > b)` does not close it."""
-    depth, j = 0, i
-    while j < len(tokens):
-        t = tokens[j].text
-        if t in ("(", "["):
-            j = _match(tokens, j, t, ")" if t == "(" else "]")
-            continue
-        if t == "<":
-            depth += 1
-        elif t == ">":
-            depth -= 1
-            if depth == 0:
-                return j + 1
-        elif t in (";", "{", "}"):
-            return j
-        j += 1
-    return j
-
-
 def split_top(tokens: list[Token], sep: str = ",", angles: bool = True) -> list[list[Token]]:
     """Split at `sep` outside brackets (and, with `angles`, outside template argument lists)."""
     parts: list[list[Token]] = [[]]
@@ -241,28 +207,6 @@ def parse_type(tokens: list[Token], named: bool = True) -> tuple[CType, str | No
     builtin = all(u in BUILTIN_WORDS | {"half", "nv_bfloat16"} for u in units)
     base = normalize_type(units) if builtin else " ".join(units)
     return CType(base or "int", tuple(consts), reference, text), name
-
-
-def _split_params(tokens: list[Token]) -> list[list[Token]]:
-    """A parameter list split at its commas. A `<` opens template arguments only before a default
-    value: in `int k = N < 3 ? 1 : 2` it compares."""
-    parts: list[list[Token]] = [[]]
-    j, in_default = 0, False
-    while j < len(tokens):
-        t = tokens[j].text
-        if t in ("(", "[", "{") or (t == "<" and not in_default):
-            end = _match_angle(tokens, j) if t == "<" else _match(tokens, j, t, {"(": ")", "[": "]", "{": "}"}[t])
-            parts[-1].extend(tokens[j:end])
-            j = end
-            continue
-        if t == ",":
-            parts.append([])
-            in_default = False
-        else:
-            in_default = in_default or t == "="
-            parts[-1].append(tokens[j])
-        j += 1
-    return parts if parts != [[]] else []
 
 
 def source_text(tokens: list[Token]) -> str:

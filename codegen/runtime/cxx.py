@@ -60,6 +60,7 @@ class Preprocessed:
 _DIRECTIVE = re.compile(r"#\s*(\w*)\s*(.*)", re.DOTALL)
 _DEFINE = re.compile(r"(\w+)(\()?(.*)", re.DOTALL)
 _EXPANSION_DEPTH = 8
+_ONE_LINE = frozenset({"id", "num", "chr", "punct"})  # token kinds that never span lines
 _UNKNOWN = "<unknown>"  # stands for `defined X` of a name the text neither defines nor #undefs
 
 
@@ -81,14 +82,20 @@ def tokenize(text: str, lines: LineSink | None = None, pp: Preprocessed | None =
     out: list[Token] = []
     line = 1
     stack: list[_Conditional] = []
+    reading = True
     for m in TOKEN.finditer(text):
-        kind = m.lastgroup or ""
+        kind = m.lastgroup
+        if kind in _ONE_LINE:  # the bulk: no newline inside, nothing else to do
+            if reading:
+                out.append(Token(kind, m.group(), line))
+            continue
         value = m.group()
         if kind == "pp":
             if lines is not None:
                 lines.add(line, value)
             _directive(value.replace("\\\n", " "), pp, stack)
-        elif kind in ("id", "num", "str", "chr", "punct") and _reading(stack):
+            reading = _reading(stack)
+        elif kind == "str" and reading:
             out.append(Token(kind, value, line))
         line += value.count("\n")
     return expand(out, pp.macros) if pp.macros else out
@@ -165,6 +172,66 @@ def expand(tokens: list[Token], macros: dict[str, str], depth: int = _EXPANSION_
         else:
             out.append(t)
     return out
+
+
+# -- brackets and parameter lists -----------------------------------------------------------------
+def match(tokens: list[Token], i: int, open_: str = "(", close: str = ")") -> int:
+    """Index just past the bracket that closes tokens[i] (an opening `open_`)."""
+    depth = 0
+    for j in range(i, len(tokens)):
+        t = tokens[j].text
+        if t == open_:
+            depth += 1
+        elif t == close:
+            depth -= 1
+            if depth == 0:
+                return j + 1
+        elif open_ == "<" and t in (";", "{", "}"):  # a `<` that was a comparison after all
+            return j
+    return len(tokens)
+
+
+def match_angle(tokens: list[Token], i: int) -> int:
+    """Past the `>` closing the template argument list opening at tokens[i] (`<`); parentheses and
+    brackets inside are skipped whole, so `(a > b)` does not close it."""
+    depth, j = 0, i
+    while j < len(tokens):
+        t = tokens[j].text
+        if t in ("(", "["):
+            j = match(tokens, j, t, ")" if t == "(" else "]")
+            continue
+        if t == "<":
+            depth += 1
+        elif t == ">":
+            depth -= 1
+            if depth == 0:
+                return j + 1
+        elif t in (";", "{", "}"):
+            return j
+        j += 1
+    return j
+
+
+def split_params(tokens: list[Token]) -> list[list[Token]]:
+    """A parameter list split at its commas. A `<` opens template arguments only before a default
+    value: in `int k = N < 3 ? 1 : 2` it compares."""
+    parts: list[list[Token]] = [[]]
+    j, in_default = 0, False
+    while j < len(tokens):
+        t = tokens[j].text
+        if t in ("(", "[", "{") or (t == "<" and not in_default):
+            end = match_angle(tokens, j) if t == "<" else match(tokens, j, t, {"(": ")", "[": "]", "{": "}"}[t])
+            parts[-1].extend(tokens[j:end])
+            j = end
+            continue
+        if t == ",":
+            parts.append([])
+            in_default = False
+        else:
+            in_default = in_default or t == "="
+            parts[-1].append(tokens[j])
+        j += 1
+    return parts if parts != [[]] else []
 
 
 # -- integer constant expressions ------------------------------------------------------------------
