@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -12,8 +11,9 @@ import numpy as np
 from codegen.runtime import host
 from codegen.runtime.checks import kernel_ready, require_array
 from codegen.runtime.gemm import gemm_into
-from codegen.runtime.host import HostFunction, LaunchQueue, getenv
+from codegen.runtime.host import HostFunction, LaunchQueue
 from codegen.runtime.kernels import KernelSource
+from codegen.runtime.settings import POISON_OUTPUTS
 
 _DTYPES: dict[str, Any] = {
     "float16": np.float16, "float32": np.float32, "float64": np.float64, "int8": np.int8, "uint8": np.uint8,
@@ -32,17 +32,10 @@ def numpy_dtype(name: str) -> Any:
     return _DTYPES[name]
 
 
-_ENVIRON_DATA = getattr(os.environ, "_data", None)  # the dict behind os.environ (see host.getenv)
-_POISON_KEY = b"OPGEN_POISON_OUTPUTS"
-
-
 def poison_requested() -> bool:
     """Tests set OPGEN_POISON_OUTPUTS=1 so that an output element no kernel writes shows as NaN.
     Read on every allocation (a test may set it at any time), so read as cheaply as it can be."""
-    if type(_ENVIRON_DATA) is dict:
-        value = _ENVIRON_DATA.get(_POISON_KEY)
-        return value is not None and value not in (b"", b"0")
-    return getenv("OPGEN_POISON_OUTPUTS") not in ("", "0")
+    return bool(POISON_OUTPUTS.get())
 
 
 KERNEL_FORMS = ("host", "gpu")

@@ -46,9 +46,7 @@ from codegen.runtime.kernels import KernelSource
 
 __all__ = ["CudaBackend", "CudaBackendError", "CudaCompileError", "CudaLaunchError", "cuda_backend", "stats"]
 
-stats = cuda_cache.stats  # nvrtc_compiles, disk_hits, ... (plus memory_hits, module_loads below)
-stats.setdefault("memory_hits", 0)
-stats.setdefault("module_loads", 0)
+stats = cuda_cache.stats  # stats.py's "cuda" group: nvrtc_compiles, disk_hits, ..., memory_hits, module_loads
 
 MAX_THREADS_PER_BLOCK = 1024
 MAX_GRID = (2**31 - 1, 65535, 65535)

@@ -47,21 +47,23 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from codegen.runtime import diskcache
-from codegen.runtime.host import announce_compile, getenv
+from codegen.runtime.host import announce_compile
+from codegen.runtime.settings import CUDA_LINEINFO
+from codegen.runtime.stats import counters
 
 CACHE_SUBDIR = "cuda"
 STD_OPTION = "-std=c++17"
 LINEINFO_OPTION = "--generate-line-info"
-LINEINFO_ENV = "OPGEN_CUDA_LINEINFO"
+LINEINFO_ENV = CUDA_LINEINFO.name
 INSTALL_HINT = "pip install 'opgen[cuda13]' for CUDA 13 drivers, 'opgen[cuda12]' for CUDA 12"
 
 # The headers every generated kernel includes: their content is part of the compiler id, so a
 # toolkit whose headers changed while NVRTC's version did not still misses the cache.
 _KEY_HEADERS = ("cuda_fp16.h", "cuda_fp16.hpp", "cuda_bf16.h", "cuda_bf16.hpp")
 
-stats = {"nvrtc_compiles": 0, "disk_hits": 0, "disk_misses": 0, "disk_corrupt": 0, "disk_writes": 0,
-         "disk_write_errors": 0}
-"""Counters for tests and diagnostics (this process)."""
+stats = counters("cuda", ("nvrtc_compiles", "disk_hits", "disk_misses", "disk_corrupt", "disk_writes",
+                          "disk_write_errors", "memory_hits", "module_loads"))
+"""Counters for tests and diagnostics (this process): stats.py's "cuda"; cuda.py counts the last two."""
 
 _LOCK = threading.RLock()
 _write_warned: list[bool] = []
@@ -219,7 +221,7 @@ def compiler_id() -> str:
 
 
 def lineinfo_requested() -> bool:
-    return getenv(LINEINFO_ENV) not in ("", "0")
+    return bool(CUDA_LINEINFO.get())
 
 
 def compile_options(target: Target, *, lineinfo: bool | None = None,

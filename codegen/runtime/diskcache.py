@@ -34,7 +34,9 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-CACHE_ENV = "OPGEN_CACHE_DIR"
+from codegen.runtime.settings import CACHE_DIR
+
+CACHE_ENV = CACHE_DIR.name
 XDG_ENV = "XDG_CACHE_HOME"
 LOCK_TIMEOUT = 900.0  # seconds a process waits for another one's build of the same entry (then builds too)
 _SCHEMA = "opgen-cache-v1"  # bump to invalidate every existing key
@@ -43,7 +45,7 @@ _SCHEMA = "opgen-cache-v1"  # bump to invalidate every existing key
 def cache_root() -> Path:
     """``$OPGEN_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/opgen`` (an absolute XDG_CACHE_HOME, as the
     XDG spec says: a relative one is ignored), else ``~/.cache/opgen`` (read on every call)."""
-    env = os.environ.get(CACHE_ENV)
+    env = CACHE_DIR.raw()
     if env:
         return Path(env).expanduser()
     xdg = os.environ.get(XDG_ENV, "")
@@ -60,7 +62,7 @@ class CacheDirError(OSError):
 
 def _named() -> str:
     """How the user chose the cache root, for messages."""
-    env = os.environ.get(CACHE_ENV)
+    env = CACHE_DIR.raw()
     if env:
         return f"{CACHE_ENV}={env}"
     xdg = os.environ.get(XDG_ENV, "")

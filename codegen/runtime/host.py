@@ -51,6 +51,8 @@ import numpy as np
 
 from . import cxx, diskcache, host_isa
 from . import host_sanitize as _san
+from .settings import HOST_RANDOM_ORDER, HOST_SANITIZE, HOST_STACK_KB, HOST_THREADS
+from .stats import counters
 
 EMU_DIR = Path(__file__).resolve().with_name("emu")
 EMU_INCLUDE = EMU_DIR / "include"
@@ -63,7 +65,6 @@ MAX_BLOCK_DIM = (1024, 1024, 64)
 MAX_GRID_DIM = (2**31 - 1, 65535, 65535)
 DEFAULT_MAX_DYNAMIC_SMEM = 48 * 1024  # CUDA's limit unless the kernel opts in
 MAX_SHARED_MEM = 227 * 1024  # must equal OPGEN_EMU_MAX_SMEM
-DEFAULT_STACK_KB = 64
 
 # -ffp-contract=off: never fuse a*b+c into an FMA, so float results round like
 # NumPy's (which never fuses). The GPU does fuse by default, so GPU-vs-host
@@ -125,8 +126,8 @@ class HostKernelNotFound(HostBackendError, KeyError):
         return str(self.args[0]) if self.args else ""
 
 
-stats = {"compiles": 0, "disk_hits": 0, "memory_hits": 0, "runtime_compiles": 0}
-"""Counters for tests and diagnostics (module builds only; runtime builds apart)."""
+stats = counters("host", ("compiles", "disk_hits", "memory_hits", "runtime_compiles"))
+"""Counters for tests and diagnostics (module builds only; runtime builds apart): stats.py's "host"."""
 
 _LOCK = threading.RLock()
 _MODULES: dict[str, HostModule] = {}
@@ -136,9 +137,6 @@ _EMU_DIGEST: list[str] = []
 _UNSET = object()
 _random_seed: Any = _UNSET
 _sanitize: Any = _UNSET
-# The dict behind os.environ (see getenv): every launch asks whether OPGEN_HOST_SANITIZE is set.
-_ENV_DATA: Any = getattr(os.environ, "_data", None) if isinstance(getattr(os.environ, "_data", None), dict) else None
-_SANITIZE_KEY = b"OPGEN_HOST_SANITIZE"
 
 
 # ----------------------------------------------------------------- compiler --
@@ -750,68 +748,26 @@ def sanitize_enabled() -> bool:
     """set_sanitize's setting, else $OPGEN_HOST_SANITIZE (1/true/yes/on: enabled)."""
     if _sanitize is not _UNSET:
         return bool(_sanitize)
-    env = getenv("OPGEN_HOST_SANITIZE")
-    return bool(env) and env.strip().lower() not in ("0", "false", "no", "off", "")
+    return bool(HOST_SANITIZE.get())
 
 
 def random_order() -> int | None:
     """The active random-order seed: set_random_order's, else $OPGEN_HOST_RANDOM_ORDER, else None."""
     if _random_seed is not _UNSET:
         return _random_seed
-    env = getenv("OPGEN_HOST_RANDOM_ORDER").strip()
-    if not env:
-        return None
-    try:
-        return int(env, 0)
-    except ValueError as e:
-        raise HostBackendError(f"OPGEN_HOST_RANDOM_ORDER must be an integer seed, got {env!r}") from e
-
-
-def getenv(name: str) -> str:
-    """os.environ.get(name, ""), several times faster: launches read settings on every call, and
-    os.environ's key encoding costs more than the rest of a small launch. Reads the dict behind
-    os.environ (kept current by os.environ[...] = and monkeypatch.setenv) where CPython has one."""
-    data = getattr(os.environ, "_data", None)
-    if isinstance(data, dict):
-        value = data.get(name.encode())
-        return value.decode() if isinstance(value, bytes) else (value or "")
-    return os.environ.get(name, "")
-
-
-def _env_int(name: str, default: int, minimum: int) -> int:
-    env = getenv(name).strip()
-    if not env:
-        return default
-    try:
-        value = int(env)
-    except ValueError as e:
-        raise HostBackendError(f"{name} must be an integer, got {env!r}") from e
-    if value < minimum:
-        raise HostBackendError(f"{name} must be >= {minimum}, got {value}")
-    return value
-
-
-@functools.cache
-def _default_threads() -> int:
-    try:
-        return len(os.sched_getaffinity(0))  # CPUs this process may use (containers)
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
+    seed: int | None = HOST_RANDOM_ORDER.get()
+    return seed
 
 
 def _launch_settings() -> tuple[int, int | None, int]:
     """What the environment says of every launch: OS threads, the random-order seed, fiber stack
     bytes. Remembered by the raw values (read on every batch, so read as cheaply as they can be)."""
-    raw = None
-    if _ENV_DATA is not None:
-        raw = (_random_seed, _ENV_DATA.get(b"OPGEN_HOST_THREADS"), _ENV_DATA.get(b"OPGEN_HOST_RANDOM_ORDER"),
-               _ENV_DATA.get(b"OPGEN_HOST_STACK_KB"))
-        settings = _SETTINGS_SEEN.get(raw)
-        if settings is not None:
-            return settings
-    settings = (_env_int("OPGEN_HOST_THREADS", _default_threads(), 1), random_order(),
-                _env_int("OPGEN_HOST_STACK_KB", DEFAULT_STACK_KB, 16) * 1024)
-    if raw is not None and len(_SETTINGS_SEEN) < 64:
+    raw = (_random_seed, HOST_THREADS.raw(), HOST_RANDOM_ORDER.raw(), HOST_STACK_KB.raw())
+    settings = _SETTINGS_SEEN.get(raw)
+    if settings is not None:
+        return settings
+    settings = (HOST_THREADS.get(), random_order(), HOST_STACK_KB.get() * 1024)
+    if len(_SETTINGS_SEEN) < 64:
         _SETTINGS_SEEN[raw] = settings
     return settings
 
@@ -1115,7 +1071,7 @@ class HostFunction:
 
     def __call__(self, grid: Any, block: Any, args: Any, shared_mem: int = 0, stream: Any = None) -> None:
         """Launch synchronously. ``stream`` is accepted for CuPy compatibility and ignored."""
-        if _sanitize is not False and (_sanitize is True or _ENV_DATA is None or _SANITIZE_KEY in _ENV_DATA) and (
+        if _sanitize is not False and (_sanitize is True or HOST_SANITIZE.is_set()) and (
                 not self._sanitized_build and sanitize_enabled()):  # the common case costs three tests
             return self._sanitized()(grid, block, args, shared_mem, stream)
         cfg = self._checked_cfg(grid, block, shared_mem, _launch_settings())
@@ -1299,7 +1255,7 @@ class LaunchQueue:
         sanitize build, arguments the fast path does not take (the checked path names what is
         wrong), dimensions not plain ints. Raises what the launch would for a bad configuration.
         The hot path of every cpu launch: one struct.pack of the record (opgen_batch_record)."""
-        if _sanitize is not False and (_sanitize is True or _ENV_DATA is None or _SANITIZE_KEY in _ENV_DATA) and (
+        if _sanitize is not False and (_sanitize is True or HOST_SANITIZE.is_set()) and (
                 sanitize_enabled()):  # the sanitize build checks each launch's buffers: one at a time
             return False
         if type(args) is not tuple:

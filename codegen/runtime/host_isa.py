@@ -20,7 +20,9 @@ import platform
 import subprocess
 from collections.abc import Sequence
 
-ISA_ENV = "OPGEN_HOST_ISA"
+from codegen.runtime.settings import HOST_ISA
+
+ISA_ENV = HOST_ISA.name
 AUTO = "auto"
 BASELINE = "baseline"
 X86_64_V3 = "x86-64-v3"
@@ -72,9 +74,9 @@ def host_missing_v3() -> tuple[str, ...]:
 
 def requested() -> str:
     """$OPGEN_HOST_ISA as one of CHOICES (unset or empty: auto); ValueError names a bad value."""
-    value = os.environ.get(ISA_ENV, "").strip().lower() or AUTO
+    value = HOST_ISA.raw().strip().lower() or AUTO
     if value not in CHOICES:
-        raise ValueError(f"{ISA_ENV}={os.environ.get(ISA_ENV)!r}: expected one of {', '.join(CHOICES)} "
+        raise ValueError(f"{ISA_ENV}={HOST_ISA.raw()!r}: expected one of {', '.join(CHOICES)} "
                          f"(auto: {X86_64_V3} where the CPU has it, else the compiler's default target)")
     return value
 

@@ -1,0 +1,168 @@
+"""Every `OPGEN_*` environment variable opgen reads, declared once: its name, type, default, what it
+does, and its validation (a bad value raises SettingError naming the variable and the value). The
+runtime reads these variables only through `Setting.get`/`Setting.raw`;
+tests/test_settings.py checks that each name the code or the docs use is declared here and that
+each declared one is documented.
+
+Values are read on every use, not at import: a test may set a variable at any time (pytest's
+`monkeypatch.setenv`, `os.environ[...] =`) and the next call sees it. Some are read on every call
+of a wrapper (OPGEN_POISON_OUTPUTS on each allocation, the launch settings on each batch: about ten
+reads per call), so `Setting.raw` reads the dict that os.environ keeps its values in where CPython has one:
+os.environ.get costs ~0.5 µs for an unset name (it encodes the key, then raises and catches
+KeyError), about 5 µs of a 28 µs call, against ~0.05 µs. os.environ writes that dict on every
+change, so both read the same values; `_environ_dict` checks the layout it relies on once and
+falls back to os.environ.get on any Python without it (or where the check fails)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+_OFF = ("", "0", "false", "no", "off")
+_ON = ("1", "true", "yes", "on")
+
+
+class SettingError(ValueError):
+    """An OPGEN_* environment variable holds a value its setting does not take."""
+
+
+def _environ_dict() -> dict[bytes, bytes] | None:
+    """The dict behind os.environ, if it is one keyed and valued as `raw` reads it (POSIX CPython:
+    bytes from str with the filesystem encoding); None elsewhere (Windows keys are upper-cased
+    str)."""
+    data = getattr(os.environ, "_data", None)
+    encode = getattr(os.environ, "encodekey", None)
+    if type(data) is not dict or encode is None or os.name != "posix":
+        return None
+    try:
+        probe_ok = encode("OPGEN_X") == b"OPGEN_X"
+    except Exception:  # noqa: BLE001  (any surprise here means: use the supported path)
+        return None
+    return data if probe_ok else None
+
+
+_ENVIRON = _environ_dict()
+
+
+def parse_flag(name: str, text: str) -> bool:
+    word = text.strip().lower()
+    if word in _OFF:
+        return False
+    if word in _ON:
+        return True
+    raise SettingError(f"{name}={text!r}: expected 1 or 0 (also true/false, yes/no, on/off)")
+
+
+def parse_seed(name: str, text: str) -> int | None:
+    word = text.strip()
+    if not word:
+        return None
+    try:
+        return int(word, 0)
+    except ValueError:
+        raise SettingError(f"{name}={text!r}: expected an integer seed (decimal, or 0x... hex)") from None
+
+
+def int_at_least(minimum: int) -> Callable[[str, str], int]:
+    def parse(name: str, text: str) -> int:
+        try:
+            value = int(text.strip())
+        except ValueError:
+            raise SettingError(f"{name}={text!r}: expected an integer >= {minimum}") from None
+        if value < minimum:
+            raise SettingError(f"{name}={text!r}: expected an integer >= {minimum}")
+        return value
+    return parse
+
+
+def parse_text(name: str, text: str) -> str:
+    return text
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One environment variable. `default` is the value when it is unset or blank (a callable:
+    computed then). `parse(name, text)` turns a non-blank value into the setting's value or raises
+    SettingError. `reader` says who reads it: "python" (this package, through `get`) or
+    "runtime.cpp" (the emulation runtime's C++ reads it with getenv: declared here for the docs)."""
+
+    name: str
+    type: str
+    default: Any
+    doc: str
+    parse: Callable[[str, str], Any] = parse_text
+    reader: str = "python"
+    key: bytes = field(default=b"", init=False, repr=False, compare=False)  # os.environ's own key (`raw`)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", self.name.encode())
+
+    def raw(self) -> str:
+        """The variable's text ("" when unset)."""
+        if _ENVIRON is not None:
+            value = _ENVIRON.get(self.key)
+            return "" if value is None else value.decode(errors="surrogateescape")
+        return os.environ.get(self.name, "")
+
+    def is_set(self) -> bool:
+        """Whether the variable exists at all (a launch's cheapest test before `get`)."""
+        return self.key in _ENVIRON if _ENVIRON is not None else self.name in os.environ
+
+    def get(self) -> Any:
+        """The setting's value: the default when unset or blank, else the parsed text."""
+        if _ENVIRON is not None and self.key not in _ENVIRON:  # the usual case, kept cheap
+            return self.default() if callable(self.default) else self.default
+        text = self.raw()
+        if not text.strip():
+            return self.default() if callable(self.default) else self.default
+        return self.parse(self.name, text)
+
+
+def _cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))  # CPUs this process may use (containers)
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+POISON_OUTPUTS = Setting(
+    "OPGEN_POISON_OUTPUTS", "flag", False,
+    "outputs start as NaN (integers: all bits set), so an element no kernel writes shows; tests set it",
+    parse_flag)
+HOST_SANITIZE = Setting(
+    "OPGEN_HOST_SANITIZE", "flag", False,
+    "run kernels on the cpu backend in its sanitize build (memcheck, racecheck, sync checks): slow",
+    parse_flag)
+HOST_RANDOM_ORDER = Setting(
+    "OPGEN_HOST_RANDOM_ORDER", "int seed", None,
+    "the cpu backend runs blocks and threads in a random order drawn from this seed (shows order bugs)",
+    parse_seed)
+HOST_THREADS = Setting(
+    "OPGEN_HOST_THREADS", "int >= 1", _cpus,
+    "OS threads the cpu backend runs a launch's blocks on",
+    int_at_least(1))
+HOST_STACK_KB = Setting(
+    "OPGEN_HOST_STACK_KB", "int >= 16", 64,
+    "stack KiB of each emulated GPU thread (a fiber) on the cpu backend",
+    int_at_least(16))
+HOST_ISA = Setting(
+    "OPGEN_HOST_ISA", "auto, baseline or x86-64-v3", "auto",
+    "the vector ISA the cpu backend compiles kernels for (host_isa.py validates it against the CPU)")
+HOST_CATCH_SIGNALS = Setting(
+    "OPGEN_HOST_CATCH_SIGNALS", "flag", True,
+    "0: the emulation runtime leaves SIGSEGV/SIGBUS/SIGFPE in kernels to the previous handler",
+    parse_flag, reader="runtime.cpp")
+CACHE_DIR = Setting(
+    "OPGEN_CACHE_DIR", "path", "",
+    "the kernel caches' folder (unset: `$XDG_CACHE_HOME/opgen`, else `~/.cache/opgen`)")
+CUDA_LINEINFO = Setting(
+    "OPGEN_CUDA_LINEINFO", "flag", False,
+    "the cuda backend compiles with line info (--generate-line-info: compute-sanitizer names lines)",
+    parse_flag)
+
+SETTINGS: dict[str, Setting] = {s.name: s for s in (
+    POISON_OUTPUTS, HOST_SANITIZE, HOST_RANDOM_ORDER, HOST_THREADS, HOST_STACK_KB, HOST_ISA,
+    HOST_CATCH_SIGNALS, CACHE_DIR, CUDA_LINEINFO)}
+"""Every setting by its variable's name."""

@@ -1,0 +1,158 @@
+"""codegen/runtime/settings.py (issue 22 item 4): every OPGEN_* environment variable declared once,
+validated with errors naming the variable and the value, read only through it; and one registry of
+the runtime's counters (codegen/runtime/stats.py)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from codegen.runtime import cuda_cache, host, settings, stats
+from codegen.runtime.settings import SETTINGS, Setting, SettingError
+
+ROOT = Path(__file__).resolve().parent.parent
+CODEGEN = ROOT / "codegen"
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), CODEGEN / "runtime" / "emu" / "README.md"]
+#: Read by opgen's own tools, not by codegen/: documented for their users, declared where read.
+TOOL_VARIABLES = {"OPGEN_NVRTC_CACHE": "scripts/nvrtc_compile.py, tests/test_gpu_compile.py"}
+# How the docs write an environment variable: `NAME=value` or `$NAME`.
+_DOC_VARIABLE = re.compile(r"(?:\$\{?(OPGEN_[A-Z0-9_]+)|\b(OPGEN_[A-Z0-9_]+)=)")
+
+
+def env_reads_in_python(tree: ast.AST) -> list[tuple[int, str]]:
+    """(line, what) for each direct read of os.environ/os.getenv/os.environ._data in `tree`."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in ("environ", "getenv", "environb", "_data"):
+            if node.attr != "_data" or (isinstance(node.value, ast.Attribute) and node.value.attr == "environ"):
+                found.append((node.lineno, ast.unparse(node)))
+        elif isinstance(node, ast.Constant) and node.value == "_data":  # getattr(os.environ, "_data")
+            found.append((node.lineno, "_data"))
+    return found
+
+
+def test_only_settings_reads_opgen_variables_from_the_environment() -> None:
+    """Every direct environment read under codegen/ outside settings.py names no OPGEN_* variable
+    (CXX, XDG_CACHE_HOME and the like are not opgen's), and only settings.py touches `_data`."""
+    bad = []
+    for path in sorted(CODEGEN.rglob("*.py")):
+        if path == CODEGEN / "runtime" / "settings.py":
+            continue
+        text = path.read_text()
+        lines = text.splitlines()
+        for line, what in env_reads_in_python(ast.parse(text, str(path))):
+            if what == "_data" or what.endswith("._data") or "OPGEN_" in lines[line - 1]:
+                bad.append(f"{path.relative_to(ROOT)}:{line}: {lines[line - 1].strip()}")
+    assert bad == []
+
+
+def c_getenv_names() -> set[str]:
+    names = set()
+    for path in CODEGEN.rglob("*"):
+        if path.suffix in (".cpp", ".h", ".cuh", ".cu", ".j2") and path.is_file():
+            names |= set(re.findall(r'getenv\("(OPGEN_[A-Z0-9_]+)"\)', path.read_text()))
+    return names
+
+
+def test_every_variable_the_code_reads_is_declared() -> None:
+    python_names = set()
+    for path in CODEGEN.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Setting":
+                python_names.add(node.args[0].value)  # type: ignore[attr-defined]
+    assert python_names == set(SETTINGS)  # no Setting outside the registry
+    c_names = c_getenv_names()
+    assert c_names, "the scan found no getenv in the emulation runtime: it no longer sees it"
+    assert c_names <= set(SETTINGS), c_names - set(SETTINGS)
+    assert {s.name for s in SETTINGS.values() if s.reader == "runtime.cpp"} == c_names
+
+
+def documented_variables() -> set[str]:
+    return {a or b for doc in DOCS for a, b in _DOC_VARIABLE.findall(doc.read_text())}
+
+
+def test_every_documented_variable_is_declared_and_every_declared_one_documented() -> None:
+    documented = documented_variables()
+    assert documented - set(SETTINGS) - set(TOOL_VARIABLES) == set()
+    text = "\n".join(doc.read_text() for doc in DOCS)
+    assert [name for name in SETTINGS if f"`{name}`" not in text] == []
+    for name in TOOL_VARIABLES:  # a tool's variable is not read by codegen/ (else declare it)
+        assert not any(name in p.read_text() for p in CODEGEN.rglob("*.py")), name
+
+
+def test_the_docs_table_is_the_declarations() -> None:
+    """docs/specs.md's table of environment variables lists each setting, its type and default."""
+    text = (ROOT / "docs" / "specs.md").read_text()
+    rows = re.findall(r"^\| `(OPGEN_[A-Z0-9_]+)` \| ([^|]+) \| ([^|]+) \|", text, re.M)
+    assert [name for name, _, _ in rows] == list(SETTINGS)
+    for name, kind, default in rows:
+        setting = SETTINGS[name]
+        assert kind.strip() == setting.type, name
+        if isinstance(setting.default, bool):
+            assert default.strip() == str(int(setting.default)), name
+        elif isinstance(setting.default, (int, str)) and setting.default != "":
+            assert default.strip() == str(setting.default), name
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    ("1", True), ("true", True), (" Yes ", True), ("on", True),
+    ("0", False), ("", False), ("false", False), ("NO", False), ("off", False)])
+def test_flags_take_the_usual_words(monkeypatch: pytest.MonkeyPatch, value: str, expected: bool) -> None:
+    monkeypatch.setenv("OPGEN_POISON_OUTPUTS", value)
+    assert settings.POISON_OUTPUTS.get() is expected
+
+
+@pytest.mark.parametrize(("setting", "value", "expected"), [
+    (settings.POISON_OUTPUTS, "maybe", r"OPGEN_POISON_OUTPUTS='maybe': expected 1 or 0"),
+    (settings.HOST_SANITIZE, "2", r"OPGEN_HOST_SANITIZE='2': expected 1 or 0"),
+    (settings.HOST_THREADS, "0", r"OPGEN_HOST_THREADS='0': expected an integer >= 1"),
+    (settings.HOST_THREADS, "two", r"OPGEN_HOST_THREADS='two': expected an integer >= 1"),
+    (settings.HOST_STACK_KB, "8", r"OPGEN_HOST_STACK_KB='8': expected an integer >= 16"),
+    (settings.HOST_RANDOM_ORDER, "seven", r"OPGEN_HOST_RANDOM_ORDER='seven': expected an integer seed"),
+    (settings.CUDA_LINEINFO, "yes please", r"OPGEN_CUDA_LINEINFO='yes please': expected 1 or 0"),
+])
+def test_a_bad_value_names_the_variable_and_the_value(monkeypatch: pytest.MonkeyPatch, setting: Setting,
+                                                      value: str, expected: str) -> None:
+    monkeypatch.setenv(setting.name, value)
+    with pytest.raises(SettingError, match=expected):
+        setting.get()
+
+
+def test_values_are_read_at_each_use_and_defaults_apply_when_unset(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPGEN_HOST_STACK_KB", raising=False)
+    monkeypatch.delenv("OPGEN_HOST_RANDOM_ORDER", raising=False)
+    assert settings.HOST_STACK_KB.get() == 64 and settings.HOST_RANDOM_ORDER.get() is None
+    assert not settings.HOST_STACK_KB.is_set() and settings.HOST_STACK_KB.raw() == ""
+    monkeypatch.setenv("OPGEN_HOST_STACK_KB", "128")
+    monkeypatch.setenv("OPGEN_HOST_RANDOM_ORDER", "0x10")
+    assert settings.HOST_STACK_KB.get() == 128 and settings.HOST_RANDOM_ORDER.get() == 16
+    assert settings.HOST_STACK_KB.is_set() and settings.HOST_STACK_KB.raw() == "128"
+    monkeypatch.setenv("OPGEN_HOST_STACK_KB", "  ")  # blank: the default
+    assert settings.HOST_STACK_KB.get() == 64
+    assert settings.HOST_THREADS.get() >= 1  # unset: the CPUs this process may use
+
+
+def test_the_fast_read_and_os_environ_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fast path (the dict behind os.environ) and the supported one give the same text."""
+    monkeypatch.setenv("OPGEN_CACHE_DIR", "/tmp/caf\u00e9")
+    fast = settings.CACHE_DIR.raw()
+    monkeypatch.setattr(settings, "_ENVIRON", None)
+    assert fast == settings.CACHE_DIR.raw() == "/tmp/caf\u00e9"
+    monkeypatch.delenv("OPGEN_CACHE_DIR")
+    assert settings.CACHE_DIR.raw() == "" and not settings.CACHE_DIR.is_set()
+
+
+def test_one_registry_holds_every_backends_counters() -> None:
+    groups = stats.snapshot()
+    assert groups["host"].keys() == {"compiles", "disk_hits", "memory_hits", "runtime_compiles"}
+    assert {"nvrtc_compiles", "disk_hits", "memory_hits", "module_loads"} <= groups["cuda"].keys()
+    assert host.stats is stats.counters("host", ()) and cuda_cache.stats is stats.counters("cuda", ())
+    before = host.stats["memory_hits"]
+    host.stats["memory_hits"] += 1
+    try:
+        assert stats.snapshot()["host"]["memory_hits"] == before + 1
+    finally:
+        host.stats["memory_hits"] -= 1
