@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from codegen.naming import snake_case
 from codegen.runtime.dtypes import ACCUMULATOR as ACCUMULATOR  # re-exported: the loader and pygen read it here
+from codegen.runtime.line_map import SourceLine as Loc  # a spec's `file:line`: the runtime's, one class
 from codegen.shapes import Expr, ShapePattern, shape_to_text, to_text
 
 #: Dtypes a spec may name, with the C type a kernel sees for them.
@@ -30,15 +31,6 @@ DTYPES: dict[str, str] = {
 
 #: `activation` and `list(activation)` take functions of the activation library (specs/_vocab/activations.yaml).
 ATTR_TYPES = ("int", "float", "bool", "string", "enum", "list(int)", "type", "activation", "list(activation)")
-
-
-@dataclass(frozen=True)
-class Loc:
-    file: str
-    line: int
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}"
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ _LINE_DIRECTIVE = re.compile(r'#\s*(?:line\s+)?(\d+)(?:\s+"((?:\\.|[^"\\])*)")?\
 
 @dataclass(frozen=True)
 class SourceLine:
-    """A line of a source file, shown as `file:line`."""
+    """A line of a source file, shown as `file:line` (also codegen.model.Loc: where a spec says something)."""
 
     file: str
     line: int
