@@ -51,7 +51,7 @@ import numpy as np
 
 from . import cxx, diskcache, host_isa
 from . import host_sanitize as _san
-from .settings import HOST_RANDOM_ORDER, HOST_SANITIZE, HOST_STACK_KB, HOST_THREADS
+from .settings import HOST_RANDOM_ORDER, HOST_SANITIZE, HOST_STACK_KB, HOST_THREADS, raw_values
 from .stats import counters
 
 EMU_DIR = Path(__file__).resolve().with_name("emu")
@@ -762,7 +762,7 @@ def random_order() -> int | None:
 def _launch_settings() -> tuple[int, int | None, int]:
     """What the environment says of every launch: OS threads, the random-order seed, fiber stack
     bytes. Remembered by the raw values (read on every batch, so read as cheaply as they can be)."""
-    raw = (_random_seed, HOST_THREADS.raw(), HOST_RANDOM_ORDER.raw(), HOST_STACK_KB.raw())
+    raw = (_random_seed, *_launch_values())
     settings = _SETTINGS_SEEN.get(raw)
     if settings is not None:
         return settings
@@ -773,6 +773,7 @@ def _launch_settings() -> tuple[int, int | None, int]:
 
 
 _SETTINGS_SEEN: dict[tuple[Any, ...], tuple[int, int | None, int]] = {}
+_launch_values = raw_values(HOST_THREADS, HOST_RANDOM_ORDER, HOST_STACK_KB)
 
 
 class _LaunchCfg(ctypes.Structure):  # mirrors opgen_launch_cfg
