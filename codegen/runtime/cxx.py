@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 TOKEN = re.compile(
     r"""(?P<nl>\n)
@@ -32,8 +32,7 @@ TOKEN = re.compile(
 )
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):  # a tuple: half the cost of a frozen dataclass, and there are many
     kind: str  # id, num, str, chr, punct
     text: str
     line: int  # physical line in the scanned text, 1-based
