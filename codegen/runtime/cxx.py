@@ -119,7 +119,7 @@ def _directive(text: str, pp: Preprocessed, stack: list[_Conditional]) -> None:
         c = stack[-1]
         now = True if word == "else" else _condition("if", rest, pp)
         c.branch = False if c.taken else (now if c.taken is False else (None if now is not False else False))
-        c.taken = True if c.taken or c.branch else (None if c.taken is None or c.branch is None else False)
+        c.taken = True if c.taken or now else (False if c.taken is False and now is False else None)
     elif word == "endif" and stack:
         stack.pop()
     elif not _reading(stack):
