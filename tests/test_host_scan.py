@@ -11,15 +11,6 @@ import pytest
 from codegen.runtime import host
 
 
-@pytest.fixture(scope="module")
-def cache_dir(tmp_path_factory):
-    """A private cache for this test module (so the first build really compiles)."""
-    path = tmp_path_factory.mktemp("opgen-cache")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("OPGEN_CACHE_DIR", str(path))
-        yield path
-
-
 def _names(source: str) -> list[str]:
     return sorted(k.name for k in host.scan_kernels(source))
 
@@ -38,7 +29,7 @@ def _kernel(name: str, value: int, bounds: str = "") -> str:
 
 # ------------------------------------------------------------ conditionals --
 
-def test_kernel_inside_if_0_is_not_a_kernel_and_the_module_loads(cache_dir):
+def test_kernel_inside_if_0_is_not_a_kernel_and_the_module_loads():
     source = _kernel("live", 1) + "#if 0\n" + _kernel("disabled", 2) + "#endif\n"
     assert _names(source) == ["live"]
     mod = host.load_module(source, name_hint="scan_if0")
@@ -74,7 +65,7 @@ def test_a_condition_the_scanner_cannot_know_keeps_every_branch():
     assert _names(source) == ["a", "b"]
 
 
-def test_disabled_extern_shared_is_not_aliased(cache_dir):
+def test_disabled_extern_shared_is_not_aliased():
     source = ("#if 0\nextern __shared__ float gone[];\n#endif\n"
               'extern "C" __global__ void uses(float* out) { extern __shared__ float buf[]; '
               "buf[threadIdx.x] = 5.0f; __syncthreads(); out[threadIdx.x] = buf[threadIdx.x]; }\n")
@@ -87,7 +78,7 @@ def test_disabled_extern_shared_is_not_aliased(cache_dir):
 
 # ----------------------------------------------------------- launch bounds --
 
-def test_launch_bound_from_a_macro_is_enforced(cache_dir):
+def test_launch_bound_from_a_macro_is_enforced():
     source = "#define LB 128\n" + _kernel("lb", 7, "LB")
     assert _bounds(source) == {"lb": 128}
     fn = host.load_module(source, name_hint="scan_lb").get_function("lb")
@@ -127,7 +118,7 @@ def test_launch_bound_under_a_conditional_macro():
 
 # ------------------------------------------------------------ macro kernels --
 
-def test_kernel_declared_by_an_object_like_macro_is_found(cache_dir):
+def test_kernel_declared_by_an_object_like_macro_is_found():
     source = ('#define DECLARE_ONE extern "C" __global__ void one(float* out) { out[threadIdx.x] = 1.0f; }\n'
               "DECLARE_ONE\n")
     assert _names(source) == ["one"]
@@ -155,7 +146,7 @@ def test_parameter_names_and_duplicate_declarations():
 
 # ---------------------------------------------------------- -D/-U options --
 
-def test_macros_from_the_options_are_honoured(cache_dir):
+def test_macros_from_the_options_are_honoured():
     source = "#ifdef WITH_B\n" + _kernel("second", 2, "LB") + "#endif\n" + _kernel("first", 1)
     assert _names(source) == ["first", "second"]  # WITH_B unknown: read
     assert sorted(k.name for k in host.scan_kernels(source, ("-UWITH_B",))) == ["first"]
