@@ -427,12 +427,14 @@ def _extern_shared(tokens: list[cxx.Token]) -> list[str]:
     names: list[str] = []
     start = 0  # the first token of the current statement
     for i, t in enumerate(tokens):
-        if t.text in (";", "{", "}"):
-            stmt = [x.text for x in tokens[start:i + 1]]
-            start = i + 1
-            if (t.text == ";" and len(stmt) >= 5 and "__shared__" in stmt and stmt[stmt[0] == "static"] == "extern"
-                    and stmt[-3:-1] == ["[", "]"] and tokens[i - 3].kind == "id" and stmt[-4] not in names):
+        if t.text == "__shared__":
+            end = next((j for j in range(i, len(tokens)) if tokens[j].text in (";", "{", "}")), len(tokens))
+            stmt = [x.text for x in tokens[start:end + 1]]
+            if (stmt[-1:] == [";"] and len(stmt) >= 5 and stmt[stmt[0] == "static"] == "extern"
+                    and stmt[-3:-1] == ["[", "]"] and tokens[end - 3].kind == "id" and stmt[-4] not in names):
                 names.append(stmt[-4])
+        elif t.text in (";", "{", "}"):
+            start = i + 1
     return names
 
 
