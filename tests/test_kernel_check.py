@@ -236,3 +236,14 @@ def test_macros_and_disabled_sections(tmp_path: Path, capsys: pytest.CaptureFixt
     # an `#if 0` section does not count
     disabled = "#if 0\n" + GOOD + "#else\n// nothing\n#endif\n"
     assert "no device function 'scale'" in refused(tmp_path / "d", capsys, disabled)
+
+
+def test_conditionals_over_the_kernels_own_macros_choose_one_branch() -> None:
+    """kernel_check reads the branch the compiler compiles (codegen/runtime/cxx.py): here the int
+    overload only, so a float argument would be judged against it alone."""
+    source = ("#define USE_INT 1\n#if USE_INT\n__device__ void f(int* x);\n#else\n__device__ void f(float* x);\n"
+              "#endif\n#ifndef USE_INT\n__device__ void f(double* x);\n#endif\n")
+    assert [f.params[0].type.base for f in kernel_check.visible(kernel_check.scan(source), "f")] == ["int"]
+    unknown = source.replace("#define USE_INT 1\n", "")  # a condition the scanner cannot know: both read
+    assert sorted(f.params[0].type.base for f in kernel_check.visible(kernel_check.scan(unknown), "f")) == [
+        "double", "float", "int"]
