@@ -754,3 +754,16 @@ def test_kernels_are_valid_cuda(tmp_path):
     proc = subprocess.run(["nvcc", "-arch=sm_90", "-c", "-x", "cu", str(src), "-o", str(tmp_path / "k.o")],
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_kernels_named_like_the_glues_own_parameters():
+    """The glue's functions name their parameters c, a, out, cap, cfg, args, err and errlen: a
+    kernel of one of those names is still the kernel (not the parameter) in its glue."""
+    names = ["c", "a", "out", "cap", "cfg", "args", "err", "errlen"]
+    source = "".join(f'extern "C" __global__ void {n}(float* y) {{ y[threadIdx.x] = {i}.0f; }}\n'
+                     for i, n in enumerate(names))
+    module = host.load_module(source, name_hint="glue_names")
+    for i, n in enumerate(names):
+        y = np.full(4, np.nan, np.float32)
+        module.get_function(n)((1,), (4,), (y,))
+        np.testing.assert_array_equal(y, np.float32(i))

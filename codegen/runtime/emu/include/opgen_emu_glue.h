@@ -211,12 +211,12 @@ static OPGEN_NOSAN int opgen_launch_impl(const char* name, void (*run)(const opg
 }
 
 #define OPGEN_KERNEL(K)                                                                              \
-  static OPGEN_NOSAN void opgen_run_##K(const opgen_thread_ctx* c, void* a) {                        \
+  static OPGEN_NOSAN void opgen_run_##K(const struct opgen_thread_ctx* c, void* a) {                        \
     opgen_cur_ = c;                                                                                  \
-    opgen_invoke(&K, static_cast<void**>(a));                                                        \
+    opgen_invoke(&::K, static_cast<void**>(a)); /* ::K: a kernel named c or a is not the parameter */ \
   }                                                                                                  \
-  OPGEN_EXPORT int opgen_params_##K(unsigned* out, int cap) { return opgen_param_info(&K, out, cap); } \
-  OPGEN_EXPORT int opgen_launch_##K(const opgen_launch_cfg* cfg, void** args, char* err, size_t errlen) { \
+  OPGEN_EXPORT int opgen_params_##K(unsigned* out, int cap) { return opgen_param_info(&::K, out, cap); } \
+  OPGEN_EXPORT int opgen_launch_##K(const struct opgen_launch_cfg* cfg, void** args, char* err, size_t errlen) { \
     return opgen_launch_impl(#K, opgen_run_##K, cfg, args, err, errlen);                            \
   }
 
