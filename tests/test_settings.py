@@ -22,31 +22,54 @@ TOOL_VARIABLES = {"OPGEN_NVRTC_CACHE": "scripts/nvrtc_compile.py, tests/test_gpu
 _DOC_VARIABLE = re.compile(r"(?:\$\{?(OPGEN_[A-Z0-9_]+)|\b(OPGEN_[A-Z0-9_]+)=)")
 
 
-def env_reads_in_python(tree: ast.AST) -> list[tuple[int, str]]:
-    """(line, what) for each direct read of os.environ/os.getenv/os.environ._data in `tree`."""
+def env_reads_in_python(tree: ast.Module) -> list[tuple[int, str]]:
+    """(line, variable or what) for each direct environment read in `tree`: os.environ.get(X),
+    os.getenv(X), os.environ[X] with X a string or a module-level name bound to one ("?" when X is
+    anything else), and any use of `_data` on os.environ ("_data")."""
+    constants = {target.id: node.value.value for node in tree.body if isinstance(node, ast.Assign)
+                 and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+                 for target in node.targets if isinstance(target, ast.Name)}
+
+    def name_of(arg: ast.expr) -> str:
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            return arg.value
+        return constants.get(arg.id, "?") if isinstance(arg, ast.Name) else "?"
+
     found = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and node.attr in ("environ", "getenv", "environb", "_data"):
-            if node.attr != "_data" or (isinstance(node.value, ast.Attribute) and node.value.attr == "environ"):
-                found.append((node.lineno, ast.unparse(node)))
-        elif isinstance(node, ast.Constant) and node.value == "_data":  # getattr(os.environ, "_data")
+        text = ast.unparse(node)
+        if isinstance(node, ast.Call) and ast.unparse(node.func) in ("os.environ.get", "os.getenv") and node.args:
+            found.append((node.lineno, name_of(node.args[0])))
+        elif isinstance(node, ast.Subscript) and ast.unparse(node.value) == "os.environ":
+            found.append((node.lineno, name_of(node.slice)))
+        elif (isinstance(node, ast.Attribute) and node.attr == "_data" and text.endswith("environ._data")) or (
+                isinstance(node, ast.Constant) and node.value == "_data"):  # getattr(os.environ, "_data")
             found.append((node.lineno, "_data"))
     return found
 
 
 def test_only_settings_reads_opgen_variables_from_the_environment() -> None:
-    """Every direct environment read under codegen/ outside settings.py names no OPGEN_* variable
-    (CXX, XDG_CACHE_HOME and the like are not opgen's), and only settings.py touches `_data`."""
+    """Every direct environment read under codegen/ outside settings.py names a variable that is
+    not opgen's (CXX, XDG_CACHE_HOME), and only settings.py touches os.environ's `_data`."""
     bad = []
     for path in sorted(CODEGEN.rglob("*.py")):
         if path == CODEGEN / "runtime" / "settings.py":
             continue
-        text = path.read_text()
-        lines = text.splitlines()
-        for line, what in env_reads_in_python(ast.parse(text, str(path))):
-            if what == "_data" or what.endswith("._data") or "OPGEN_" in lines[line - 1]:
-                bad.append(f"{path.relative_to(ROOT)}:{line}: {lines[line - 1].strip()}")
+        for line, name in env_reads_in_python(ast.parse(path.read_text(), str(path))):
+            if name.startswith("OPGEN_") or name in ("_data", "?"):
+                bad.append(f"{path.relative_to(ROOT)}:{line}: {name}")
     assert bad == []
+
+
+@pytest.mark.parametrize(("source", "expected"), [
+    ('import os\nx = os.environ.get("OPGEN_X", "")', [(2, "OPGEN_X")]),
+    ('import os\nN = "OPGEN_Y"\ndef f():\n    return os.getenv(N)', [(4, "OPGEN_Y")]),
+    ('import os\nx = os.environ["CXX"]', [(2, "CXX")]),
+    ("import os\nx = os.environ.get(name)", [(2, "?")]),
+    ('import os\nx = getattr(os.environ, "_data")\ny = os.environ._data', [(2, "_data"), (3, "_data")]),
+])
+def test_the_scan_sees_each_way_of_reading_the_environment(source: str, expected: list[tuple[int, str]]) -> None:
+    assert sorted(env_reads_in_python(ast.parse(source))) == expected
 
 
 def c_getenv_names() -> set[str]:
