@@ -17,8 +17,8 @@ from typing import Any
 import torch
 
 # isort: split
+from codegen.ophelpers.torch_nn import GRU, LSTM, RNN, BatchNorm2d  # noqa: F401  (drop-in modules: docs/pytorch.md)
 from codegen.runtime import torch_bridge as _tb
-from codegen.runtime.torch_nn import GRU, LSTM, RNN, BatchNorm2d  # noqa: F401  (drop-in modules: docs/pytorch.md)
 
 from .nn import bias_add as _bias_add
 from .nn import bias_add_grad as _bias_add_grad
