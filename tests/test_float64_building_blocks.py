@@ -60,9 +60,11 @@ NARROWING = {
                        "f's result is double but the output element type is not"),
     "row_store_sum": ("__half* out", "opgen::row_store_sum(n, out, [&](long long j) { return x[j]; })",
                       "f's result is double but the output element type is not"),
-    "row_reduce": ("float* out", "out[0] = opgen::row_reduce(n, [&](long long j) { return x[j]; }, opgen::SumOp{}, 0.f)",
+    "row_reduce": ("float* out",
+                   "out[0] = opgen::row_reduce(n, [&](long long j) { return x[j]; }, opgen::SumOp{}, 0.f)",
                    "f's result is double but the accumulator \\(init\\) is float"),
-    "column_sums2": ("float* out", "opgen::column_sums2([&](long long r, long long c) { return make_double2(x[c], 1.0); }, "
+    "column_sums2": ("float* out",
+                     "opgen::column_sums2([&](long long r, long long c) { return make_double2(x[c], 1.0); }, "
                      "out, n, n, 32)", "f's pair type must match the partials"),
     "row_sum": ("float* out", "out[0] = opgen::row_sum(n, [&](long long j) { return __float2half(x[j]); })",
                 "f must return float or double"),

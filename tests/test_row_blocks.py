@@ -93,7 +93,9 @@ extern "C" __global__ void column_totals(const ACC* partials, ACC* totals, long 
 # float only: the 16-bit conversions, and a float row stored to float16
 KERNELS_16BIT = r"""
 extern "C" __global__ void row_store_half(const float* x, __half* h, long long rows, long long n) {
-  opgen::for_each_row(rows, [&](long long r) { opgen::row_store(n, h + r * n, [&](long long j) { return x[r * n + j]; }); });
+  opgen::for_each_row(rows, [&](long long r) {
+    opgen::row_store(n, h + r * n, [&](long long j) { return x[r * n + j]; });
+  });
 }
 extern "C" __global__ void widen16(const __half* h, const __nv_bfloat16* b, float* out, long long n) {
   opgen::for_each_index(n, [&](long long i) {

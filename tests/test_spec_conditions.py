@@ -45,7 +45,8 @@ def test_bool_switch_and_inline_let_switch(tmp_path: Path) -> None:
     text = with_flag(replace_once(BASE, 'shape: "[N, C]"\n    doc: The input.',
                                   'shape: {by: flag, true: "[N, C]", false: "[C, N]"}\n    doc: The input.'))
     text = replace_once(text, "outputs:", "let:\n  k: {by: mode, fast: N, exact: 2*C}\noutputs:")
-    text = replace_once(text, 'shape: "[N, C]"\n    doc: The result.', 'shape: "[k, C]"\n    doc: The result.')  # k is read
+    # k is read
+    text = replace_once(text, 'shape: "[N, C]"\n    doc: The result.', 'shape: "[k, C]"\n    doc: The result.')
     op = _load(tmp_path, text)
     assert pygen.switch_attr(op) == "flag"
     body = "\n".join(pygen.run_body(op))
