@@ -35,6 +35,8 @@ from codegen.model import (
     walk_steps,
 )
 from codegen.naming import kernel_symbol
+from codegen.runtime.manifest import MAX_THREADS_PER_BLOCK, Manifest
+from codegen.runtime.manifest import Entry as ManifestEntry
 
 
 class TranslationError(ValueError):
@@ -697,11 +699,42 @@ def entry_points(op: OpSpec, activation_slots: int = 0) -> list[str]:
     `activation` attr or an element of a `list(activation)` attr) is `int NAME_id` and
     `activation_slots` floats `NAME_p0, ...`, handed to the device function as one
     `opgen::act::Activation`."""
+    out: list[str] = []
+    for entry in _entries(op, activation_slots):
+        bounds = f"__launch_bounds__({entry.threads}) " if entry.threads else ""
+        out.append(f'extern "C" __global__ void {bounds}{entry.symbol}(')
+        out.append("    " + ",\n    ".join(entry.params) + ") {")
+        out.append(f"  {entry.call}({', '.join(entry.names)});")
+        out.append("}")
+        out.append("")
+    return out
+
+
+def manifest(op: OpSpec, activation_slots: int = 0, shared: tuple[str, ...] = ()) -> Manifest:
+    """The entry points as the module's manifest states them (codegen/runtime/manifest.py): what
+    entry_points writes, read by the host backend and warmup without scanning the C++."""
+    kernels = []
+    for entry in _entries(op, activation_slots):
+        params = tuple((decl.rpartition(" ")[0], decl.rpartition(" ")[2]) for decl in entry.params)
+        kernels.append(ManifestEntry(entry.symbol, params, entry.threads or MAX_THREADS_PER_BLOCK))
+    return Manifest(tuple(kernels), shared)
+
+
+@dataclasses.dataclass(frozen=True)
+class _EntryPoint:
+    symbol: str
+    params: list[str]  # C declarations: "const float* __restrict__ x"
+    call: str  # the device function, with its template arguments
+    names: list[str]  # what the entry point hands it
+    threads: int | None  # __launch_bounds__, where the block size is a constant
+
+
+def _entries(op: OpSpec, activation_slots: int) -> list[_EntryPoint]:
     assert op.kernel is not None
     spec = op.kernel.specialize
     combos = specializations(op)
     seen: set[str] = set()
-    out: list[str] = []
+    out: list[_EntryPoint] = []
     for step in op.kernel.launches():
         if isinstance(step, GemmStep) or step.kernel in seen:
             continue
@@ -730,15 +763,10 @@ def entry_points(op: OpSpec, activation_slots: int = 0) -> list[str]:
                 if any(a.name == arg and a.is_list for a in op.inputs):
                     params.append(f"long long {arg}_count")
                     names.append(f"{arg}_count")
-            threads = _const_threads(step)
-            bounds = f"__launch_bounds__({threads}) " if threads else ""
             targs = ", ".join(DTYPES[d] for d in combo)
             call = f"{step.kernel}<{targs}>" if combo else step.kernel
-            out.append(f'extern "C" __global__ void {bounds}{kernel_symbol(op.name, step.kernel, combo)}(')
-            out.append("    " + ",\n    ".join(params) + ") {")
-            out.append(f"  {call}({', '.join(names)});")
-            out.append("}")
-            out.append("")
+            out.append(_EntryPoint(kernel_symbol(op.name, step.kernel, combo), params, call, names,
+                                   _const_threads(step)))
     return out
 
 

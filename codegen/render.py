@@ -21,6 +21,7 @@ from codegen import __version__, index_width, kernel_check, linemarks, naming, p
 from codegen.model import ActivationLibrary, Loc, OpSpec, expr_switch_text, pattern_switch_text
 from codegen.naming import camel_case, outputs_class, snake_case
 from codegen.project import OPGEN_HOME, Project
+from codegen.runtime import manifest
 from codegen.runtime.abi import GENERATED_ABI
 from codegen.shapes import to_text
 from codegen.yamlnodes import SpecError
@@ -271,7 +272,18 @@ def render_kernel(env: jinja2.Environment, op: OpSpec, template_roots: Sequence[
     text = linemarks.resume(text, generated)
     kernel_check.check_kernel(op, text, marking.display_path(name, file), slots)
     index_width.check(op, text)
-    return text
+    return with_manifest(op, text, slots)
+
+
+def with_manifest(op: OpSpec, text: str, slots: int) -> str:
+    """The .cu with its manifest line at the end (after the entry points: no template line moves):
+    the entry points as pygen wrote them, and the extern __shared__ arrays the kernel template
+    declares, read once here with the scanner the manifest spares the runtime."""
+    from codegen.runtime.host import scan_extern_shared  # numpy, ctypes: only when rendering kernels
+
+    body = text if text.endswith("\n") else text + "\n"
+    stated = pygen.manifest(op, slots, tuple(scan_extern_shared(body)))
+    return body + manifest.line(stated, body)
 
 
 def activation_library(env: jinja2.Environment) -> ActivationLibrary:

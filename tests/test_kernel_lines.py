@@ -17,7 +17,7 @@ from codegen import cli, linemarks, pygen
 from codegen.linemarks import LineMap
 from codegen.load import load_specs
 from codegen.render import header, make_env
-from codegen.runtime import host
+from codegen.runtime import host, manifest
 
 PROJECT = cli.PROJECT
 DIRECTIVE = re.compile(r'#line (\d+) "([^"]*)"')
@@ -90,7 +90,9 @@ def test_directives_are_the_only_difference_from_the_unmarked_kernel() -> None:
         plain = env.get_template("kernels/op.cu.j2").render(
             op=op, body=body, entries="\n".join(pygen.entry_points(op, slots)),
             header=header(op.source, "//"))
-        assert unmarked(marked) == unmarked(plain.replace(linemarks.RESUME + "\n", "")), op.name
+        marked, _, stated = marked.rstrip("\n").rpartition("\n")  # and the manifest line after it all
+        assert stated.startswith(manifest.MARKER), op.name
+        assert unmarked(marked + "\n") == unmarked(plain.replace(linemarks.RESUME + "\n", "")), op.name
         assert "OPGEN_RESUME" not in marked and DIRECTIVE.search(marked)
         checked += 1
     assert checked >= 5
