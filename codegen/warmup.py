@@ -24,6 +24,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from codegen.runtime import manifest
 from codegen.runtime.kernels import KernelSource
 
 #: The package warmup compiles when none is named: opgen's own ops.
@@ -42,9 +43,13 @@ class GeneratedOp:
         return getattr(self.module, self.function_name)
 
     def entry_points(self) -> list[str]:
-        """The `extern "C" __global__` kernels of the op's .cu (every specialization)."""
+        """The `extern "C" __global__` kernels of the op's .cu (every specialization): its manifest's,
+        else (a .cu edited after generation, an older generator's) those the host backend's scan finds."""
         if self.kernels is None:
             return []
+        stated = manifest.read(self.kernels.text)
+        if stated is not None:
+            return [k.name for k in stated.kernels]
         from codegen.runtime.host import scan_kernels
 
         return [k.name for k in scan_kernels(self.kernels.text)]

@@ -49,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from . import cxx, diskcache, host_isa
+from . import cxx, diskcache, host_isa, manifest
 from . import host_sanitize as _san
 from .settings import HOST_RANDOM_ORDER, HOST_SANITIZE, HOST_STACK_KB, HOST_THREADS, raw_values
 from .stats import counters
@@ -348,6 +348,16 @@ def _option_macros(options: Sequence[str]) -> tuple[tuple[str, str | None], ...]
         elif flag.startswith("-U") and len(flag) > 2:
             out.append((flag[2:], None))
     return tuple(out)
+
+
+def _entry_points(source: str, options: Sequence[str]) -> tuple[tuple[KernelSig, ...], tuple[str, ...]]:
+    """The kernels and extern shared arrays of a source: from its manifest where it carries one to
+    believe (a generated module: manifest.py; its entry points lie outside any #if, so options do
+    not change them), else scanned as the compiler reads the source."""
+    stated = manifest.read(source)
+    if stated is None:
+        return _scan(source, _option_macros(options))
+    return tuple(KernelSig(k.name, k.param_names, k.max_threads) for k in stated.kernels), stated.shared
 
 
 @functools.lru_cache(maxsize=64)
@@ -692,7 +702,7 @@ def load_module(source: str, options: Sequence[str] = (), name_hint: str = "modu
         raise TypeError(f"source must be str, not {type(source).__name__}")
     cmd = _compiler_command()
     version = compiler_id(cmd)
-    kernels, shared = _scan(source, _option_macros(options))
+    kernels, shared = _entry_points(source, options)
     tu = source + ("" if source.endswith("\n") else "\n") + _glue(kernels, shared)
     chosen = resolve_isa(isa)
     flags = [*_flags(options, host_isa.compile_flags(chosen, cmd)), *(_san.FLAGS if sanitize else ())]
