@@ -641,6 +641,20 @@ def test_fake_cupy_launch_checks(fake_cuda: Any) -> None:
         backend.launch(source, "Nope", (1,), (32,), args)
 
 
+def test_fake_cupy_launch_checks_the_manifests_launch_bound(fake_cuda: Any) -> None:
+    from codegen.runtime.kernels import KernelSource
+
+    backend, errors = fake_cuda.backend, fake_cuda.module
+    source = KernelSource("FusedBatchNormGradV3", GENERATED / "nn" / "fused_batch_norm_grad_v3.cu")
+    symbol = "FusedBatchNormGradV3__grad_channels__float32"
+    assert "__launch_bounds__(1) " + symbol in source.text
+    x = backend.empty([4], "float32")
+    with pytest.raises(errors.CudaLaunchError, match=rf"{symbol}: block \[2\] has 2 threads; the kernel's "
+                                                     r"__launch_bounds__ allows at most 1"):
+        backend.launch(source, symbol, (1,), (2,), (x,))
+    assert fake_cuda.compiled == []  # refused before anything was compiled
+
+
 def test_fake_cupy_gemm_views(fake_cuda: Any) -> None:
     backend = fake_cuda.backend
     rng = np.random.default_rng(9)

@@ -36,7 +36,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from codegen.runtime import cuda_cache
+from codegen.runtime import cuda_cache, manifest
 from codegen.runtime.checks import check_copy_size, kernel_ready, require_array
 from codegen.runtime.cpu import numpy_dtype, poison_requested
 from codegen.runtime.cublas_gemm import CAPTURE_MESSAGE, DirectGemm
@@ -103,6 +103,7 @@ class CudaBackend:
         self._modules: dict[str, Any] = {}  # cache key → cupy.cuda.Module loaded on this device
         self._keys: dict[KernelSource, tuple[str, str]] = {}  # source → (options fingerprint, key)
         self._functions: dict[tuple[KernelSource, str], Any] = {}
+        self._bounds: dict[tuple[KernelSource, str], int] = {}  # the manifest's launch bound per entry point
         self._lock = threading.RLock()
         self._direct: DirectGemm | _NoDirectGemm | None = None  # made on the first GEMM step
 
@@ -279,7 +280,10 @@ class CudaBackend:
         if 0 in grid:  # nothing to do: an empty tensor (CuPy would round a 0 up to 1)
             return
         g, b, a = tuple(grid), tuple(block), tuple(args)
-        _check_launch(source, symbol, g, b, a)
+        bound = self._bounds.get((source, symbol))
+        if bound is None:
+            bound = self._bounds[(source, symbol)] = _launch_bound(source, symbol)
+        _check_launch(source, symbol, g, b, a, bound)
         fn = self._functions.get((source, symbol)) or self.function(source, symbol)
         try:
             with self.device:
@@ -373,14 +377,26 @@ def _dlpack_device_type(value: Any) -> int | None:
         return None
 
 
+def _launch_bound(source: KernelSource, symbol: str) -> int:
+    """The kernel's __launch_bounds__ as the module's manifest states it (CUDA's limit where the
+    source has no manifest to believe, or does not list the kernel: the driver then judges)."""
+    stated = manifest.read(source.text)
+    entry = next((k for k in stated.kernels if k.name == symbol), None) if stated is not None else None
+    return entry.max_threads if entry is not None else MAX_THREADS_PER_BLOCK
+
+
 def _check_launch(source: KernelSource, symbol: str, grid: tuple[int, ...], block: tuple[int, ...],
-                  args: tuple[Any, ...]) -> None:
-    """The checks the driver would make, with a message that names the op and kernel, plus one the
-    driver cannot make: plain Python numbers would be passed as 8-byte values whatever the kernel's
-    parameter type, so scalars must be typed NumPy scalars (np.int64, np.float32, np.int32)."""
+                  args: tuple[Any, ...], bound: int = MAX_THREADS_PER_BLOCK) -> None:
+    """The checks the driver would make, with a message that names the op and kernel (the block
+    size against the kernel's launch bound too, which the driver reports as a bare invalid value), plus
+    one the driver cannot make: plain Python numbers would be passed as 8-byte values whatever the
+    kernel's parameter type, so scalars must be typed NumPy scalars (np.int64, np.float32, np.int32)."""
     threads = 1
     for d in block:
         threads *= d
+    if 0 < bound < threads <= MAX_THREADS_PER_BLOCK:
+        raise CudaLaunchError(f"{source.op}: {symbol}: block {list(block)} has {threads} threads; the kernel's "
+                              f"__launch_bounds__ allows at most {bound}")
     bad = (len(grid) > 3 or len(block) > 3 or min(block, default=0) <= 0 or min(grid, default=1) < 0
            or threads > MAX_THREADS_PER_BLOCK or any(d > lim for d, lim in zip(grid, MAX_GRID, strict=False)))
     if bad:
