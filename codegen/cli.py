@@ -200,6 +200,7 @@ def cmd_new(args: argparse.Namespace) -> int:
         files = scaffold_files(args.op, args.group, project.specs, kernels, package=project.package)
     except ScaffoldError as exc:
         print(f"opgen new: {exc}", file=sys.stderr)
+        print("opgen new: nothing was written", file=sys.stderr)
         return 2
     for path in files:
         project.check_writable(path, "pass --specs DIR and --templates DIR (folders of your own)")

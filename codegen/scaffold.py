@@ -43,8 +43,7 @@ def _env(folder: str) -> jinja2.Environment:
 def _refuse_existing(files: dict[Path, str]) -> None:
     existing = [str(p) for p in files if p.exists()]
     if existing:
-        raise ScaffoldError(f"{', '.join(existing)} already exist{'s' if len(existing) == 1 else ''}; "
-                            f"nothing was written")
+        raise ScaffoldError(f"{', '.join(existing)} already exist{'s' if len(existing) == 1 else ''}")
 
 
 def scaffold_files(name: str, group: str, specs: Path, templates: Path, package: str = "generated") -> dict[Path, str]:

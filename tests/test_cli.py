@@ -411,9 +411,9 @@ def test_new_op_refuses_to_overwrite_and_bad_names(capsys: pytest.CaptureFixture
     assert status == 2 and "already exist" in err and "nothing was written" in err
     assert (specs / "custom" / "scale_by.yaml").read_text(encoding="utf-8") == before
     status, _, err = run(capsys, "new", "scale_by", "--specs", specs, "--templates", templates)
-    assert status == 2 and "op: name 'scale_by' is not valid" in err
+    assert status == 2 and "op: name 'scale_by' is not valid" in err and "nothing was written" in err
     status, _, err = run(capsys, "new", "Other", "--group", "Bad-Group", "--specs", specs, "--templates", templates)
-    assert status == 2 and "group folder 'Bad-Group' is not valid" in err
+    assert status == 2 and "group folder 'Bad-Group' is not valid" in err and "nothing was written" in err
 
 
 # -- lint and type checks of the generated package -------------------------------------------------

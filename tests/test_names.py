@@ -99,7 +99,9 @@ def test_new_refuses_what_generate_would_refuse_with_its_message(capsys: pytest.
     status, err = opgen(capsys, "new", op, "--group", group, "--specs", specs, "--templates", templates)
     assert status == 2, err
     assert not specs.exists() and not templates.exists()
-    said = err.strip().removeprefix("opgen new: ")
+    first, last = err.strip().splitlines()
+    assert last == "opgen new: nothing was written", err
+    said = first.removeprefix("opgen new: ")
     # the same spec written by hand: opgen generate's message is the same, with the spec's file:line
     specs_of(tmp_path / "by_hand", {f"{group}/{op}": "By hand."})
     with pytest.raises(SpecError) as info:
