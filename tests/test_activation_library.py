@@ -11,16 +11,19 @@ op using every feature is generated into a temporary package from a spec folder 
 from __future__ import annotations
 
 import importlib
+import math
 import sys
 from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 import pytest
+import vector_math_cases
 
 from codegen.cli import main as opgen
 from codegen.load import load_specs
-from codegen.vocab import C_FUNCTIONS
+from codegen.runtime import host
+from codegen.vocab import C_FUNCTIONS, load_activations
 from codegen.yamlnodes import SpecError
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -296,3 +299,65 @@ def test_features_end_to_end(squash_ops: ModuleType, monkeypatch: pytest.MonkeyP
     assert "| `groups` | list(activation) | `Activation.leaky(alpha=0.5)` | [activations](#activations): " \
            "`n_groups` of them, or one for all |" in page
     assert "uint32 (int64 accepted and converted)" in page and "Values in [`0`, `width`]" in page
+
+
+# -- a user library's run form ---------------------------------------------------------------------
+GELU_VOCAB = """\
+activations:
+  - name: gelu
+    formula: "x·Φ(x)"
+    c: "0.5f * x * (1.0f + erff(x * 0.70710678118654752f))"
+  - name: constant
+    params:
+      - {name: value, default: 1.0, doc: The value.}
+    formula: "value"
+    c: "value"
+"""
+RUNS_KERNEL = """
+// out[k·n + i] = activation k of x[i] by Activation::run over runs of 13 (the last one shorter);
+// scalar_out the same by f(x).
+extern "C" __global__ void runs(const float* x, float* out, float* scalar_out, long long n) {
+  const opgen::act::Activation acts[] = {{opgen::act::kGelu, 0.f}, {opgen::act::kConstant, 2.5f}};
+  for (int k = 0; k < 2; ++k) {
+    for (long long j = 0; j < n; j += 13) {
+      float v[13] = {};
+      const long long m = n - j < 13 ? n - j : 13;
+      for (int q = 0; q < m; ++q) v[q] = x[j + q];
+      acts[k].run(v);
+      for (int q = 0; q < m; ++q) out[k * n + j + q] = v[q];
+    }
+    for (long long j = 0; j < n; ++j) scalar_out[k * n + j] = acts[k](x[j]);
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("build", ["sse2", "gpu form"])
+def test_a_user_erf_activation_has_a_vector_run_form(tmp_path: Path, build: str) -> None:
+    """A user library's erf-based GELU: its run form is the vector twin on the host (vm::erf's
+    polynomial, so it differs from the scalar form, the C library's erff, somewhere) and as accurate
+    as the scalar form against float64; a function with no vector expression (a parameter alone)
+    falls back to the scalar function. The GPU form's run is the scalar function per element."""
+    library = load_activations(spec_folder(tmp_path, GELU_VOCAB))
+    options, isa = vector_math_cases.BUILDS[build]
+    module = host.load_module(vector_math_cases.library_source(library) + RUNS_KERNEL, options,
+                              name_hint="user_activation_runs", isa=isa)
+    x = np.concatenate([np.linspace(-6, 6, 200_001), [np.inf, -np.inf, 0.0, -0.0, np.nan]]).astype(np.float32)
+    out, scalar_out = np.full((2, x.size), np.nan, np.float32), np.full((2, x.size), np.nan, np.float32)
+    module.get_function("runs")((1,), (1,), (x, out, scalar_out, np.int64(x.size)))
+    d = x.astype(np.float64)
+    with np.errstate(invalid="ignore"):
+        want = 0.5 * d * (1.0 + np.vectorize(math.erf)(d / math.sqrt(2.0)))
+    # erf's error (≤ 2.5 ulp of |erf| ≤ 1) times 0.5·|x|, and the products' roundings
+    tolerance = 0.5 * np.abs(d) * 2.5 * 2.0**-23 + 2.0 * np.abs(want) * 2.0**-24
+    finite = np.isfinite(d)
+    for got in (out[0], scalar_out[0]):
+        assert (np.abs(got[finite] - want[finite]) <= tolerance[finite]).all()
+    special = ~finite | (x == 0)  # ±∞, ±0, NaN: the expression's own values (−∞·0 is NaN), the same in both forms
+    np.testing.assert_array_equal(out[0][special], scalar_out[0][special])
+    np.testing.assert_array_equal(np.signbit(out[0][special]), np.signbit(scalar_out[0][special]))
+    differs = (out[0].view(np.uint32) != scalar_out[0].view(np.uint32)).any()
+    assert differs == (build != "gpu form"), f"{build}: the run form {'is not' if build != 'gpu form' else 'is'} " \
+                                             "the vector twin"
+    np.testing.assert_array_equal(out[1], np.full(x.size, 2.5, np.float32))
+    np.testing.assert_array_equal(out[1], scalar_out[1])

@@ -16,6 +16,8 @@ import pytest
 import vector_math_cases as cases
 from reference.ulp import reference, ulp_error
 
+from codegen.vocab import builtin_activations
+
 
 def _cpu_has(flag: str) -> bool:
     try:
@@ -119,6 +121,60 @@ def test_activation_library_within_its_documented_bound(name: str, build: str, g
     err = ulp_error(got, want)
     bound = _bound(name, build, cases.documented_activation_bounds())
     assert err.max() <= bound, f"act::{name} ({build}): {_worst(err, x, got, want)}; bound {bound}"
+
+
+@pytest.fixture(scope="module")
+def activation_grid(grid: np.ndarray) -> np.ndarray:
+    x = grid[np.abs(grid) <= 120]
+    return np.concatenate([x, np.array([np.inf, -np.inf, np.nan], np.float32)])
+
+
+@pytest.mark.parametrize("name", cases.ACTIVATIONS)
+def test_activation_run_form_within_its_documented_bound(name: str, build: str, activation_grid: np.ndarray) -> None:
+    """Activation::run (the vector twins, kLanes at a time, on the host) over runs of 13 values (a
+    vector of 8 and a tail of 5, or three of 4 and a tail of 1): the activation's bound everywhere."""
+    x = activation_grid
+    kind = next(k for k in builtin_activations().kinds if k.name == name)
+    got = cases.evaluate_activation_runs(build, x, 13)[0][kind.id]
+    want = cases.activation_reference(name, x)
+    err = ulp_error(got, want)
+    bound = _bound(name, build, cases.documented_activation_bounds())
+    assert err.max() <= bound, f"act::{name} run form ({build}): {_worst(err, x, got, want)}; bound {bound}"
+
+
+#: Values each activation's run form must give exactly (the float32 rounding of the float64 value).
+RUN_SPECIALS = np.array([0.0, -0.0, np.inf, -np.inf, 1e30, -1e30, 120.0, -120.0, 2.0**-149, -(2.0**-149), 1.0, -1.0,
+                         0.5, -3.0, 20.0, -20.0, np.nan], np.float32)
+
+
+@pytest.mark.parametrize("run_length", cases.RUN_LENGTHS)
+def test_activation_runs_at_every_lane_position(run_length: int, build: str) -> None:
+    """Every built-in activation's run form, each special value at every lane position of runs of
+    1 to 16 values (every tail length behind the vectors): the measured activations within their
+    bound and the specials exact; the others (exact arithmetic: x, alpha·x + beta, max, ...) equal
+    to the scalar function, bit for bit outside fused multiply-adds, NaN where it gives NaN."""
+    x = np.repeat(RUN_SPECIALS, 17)  # 17 consecutive indices: every position in a run of ≤ 17
+    runs, scalars = cases.evaluate_activation_runs(build, x, run_length)
+    bounds = cases.documented_activation_bounds()
+    for kind in builtin_activations().kinds:
+        got, scalar = runs[kind.id], scalars[kind.id]
+        where = f"act::{kind.name} run form ({build}, runs of {run_length})"
+        if kind.name in cases.ACTIVATIONS:
+            want = cases.activation_reference(kind.name, x)
+            err = ulp_error(got, want)
+            assert err.max() <= _bound(kind.name, build, bounds), f"{where}: {_worst(err, x, got, want)}"
+            exact = np.isin(x, [0.0, np.inf, -np.inf, 1e30, -1e30, 120.0, -120.0]) | np.isnan(x)
+        else:
+            want, exact = scalar, np.ones(x.size, bool)
+            if build == "avx2 fma":  # a fused a·x + b rounds once: within half an ulp of the scalar's
+                err = ulp_error(got, want.astype(np.float64))
+                assert err.max() <= 1.0, f"{where}: {_worst(err, x, got, want)}"
+                exact = ~np.isfinite(x) | (x == 0)
+        want32 = np.asarray(want, np.float32)[exact]
+        nan = np.isnan(want32)
+        assert np.isnan(got[exact][nan]).all(), f"{where}: NaN expected at {x[exact][nan]}, got {got[exact][nan]}"
+        np.testing.assert_array_equal(got[exact][~nan].view(np.uint32), want32[~nan].view(np.uint32),
+                                      err_msg=f"{where} at {x[exact][~nan]}")
 
 
 def _conversion_inputs() -> tuple[np.ndarray, np.ndarray]:

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from codegen.linemarks import BUILTIN_TEMPLATES
+from codegen.model import ActivationLibrary
 from codegen.render import make_env
 from codegen.runtime import host
 from codegen.vocab import builtin_activations
@@ -111,6 +112,47 @@ extern "C" __global__ void activations(const float* x, float* out, long long n) 
   }
 }
 """
+#: Run lengths the run-form test uses: every tail length behind full vectors of 4 or 8 lanes, and
+#: runs shorter than a vector.
+RUN_LENGTHS = tuple(range(1, 17))
+
+
+def _activation_runs_kernel() -> str:
+    """`activation_runs`: out[k·n + i] = activation k (default parameters) of x[i] by Activation::run
+    over consecutive runs of r values (r in RUN_LENGTHS), the last run shorter; scalar_out the same
+    by the scalar form f(x)."""
+    library = builtin_activations()
+    acts = []
+    for kind in library.kinds:
+        params = [f"{p.default!r}f" for p in kind.params] + ["0.f"] * (library.slots - len(kind.params))
+        acts.append("opgen::act::Activation{" + ", ".join([str(kind.id), *params]) + "}")
+    cases = "\n".join(f"      case {r}: by_activation_runs<{r}>(x, y, n, f); break;" for r in RUN_LENGTHS)
+    return f"""
+template <int R>
+__device__ void by_activation_runs(const float* x, float* y, long long n, const opgen::act::Activation& f) {{
+  for (long long j = 0; j < n; j += R) {{
+    float v[R];
+    const long long m = n - j < R ? n - j : R;
+    for (int q = 0; q < R; ++q) v[q] = q < m ? x[j + q] : 0.f;
+    f.run(v);
+    for (int q = 0; q < m; ++q) y[j + q] = v[q];
+  }}
+}}
+extern "C" __global__ void activation_runs(const float* x, float* out, float* scalar_out, long long n, long long r) {{
+  const opgen::act::Activation acts[] = {{{", ".join(acts)}}};
+  for (int k = 0; k < {len(acts)}; ++k) {{
+    const opgen::act::Activation& f = acts[k];
+    float* const y = out + k * n;
+    switch (r) {{
+{cases}
+      default: break;
+    }}
+    for (long long j = 0; j < n; ++j) scalar_out[k * n + j] = f(x[j]);
+  }}
+}}
+"""
+
+
 SCALED_ELU = (1.67326319217681884765625, 1.05070102214813232421875)  # ONNX's Selu defaults, as the kernel passes
 
 
@@ -152,13 +194,19 @@ def grid() -> np.ndarray:
         magnitudes, -magnitudes, _around(branch_points), SPECIALS)
 
 
-@cache
-def _source() -> str:
+def library_source(library: ActivationLibrary) -> str:
+    """kernels/_common.cuh and an activation library's kernels/_activations.cuh (which includes
+    kernels/_vmath.cuh), rendered: the head of a test kernel source."""
     env = make_env([BUILTIN_TEMPLATES])
-    env.globals["activation_library"] = builtin_activations()
+    env.globals["activation_library"] = library
     common = (BUILTIN_TEMPLATES / "kernels" / "_common.cuh").read_text(encoding="utf-8")
     return ("#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n" + common +
-            env.get_template("kernels/_activations.cuh").render() + KERNELS)
+            env.get_template("kernels/_activations.cuh").render())
+
+
+@cache
+def _source() -> str:
+    return library_source(builtin_activations()) + KERNELS + _activation_runs_kernel()
 
 
 def module(build: str) -> host.HostModule:
@@ -198,6 +246,17 @@ def evaluate_activations(build: str, x: np.ndarray) -> np.ndarray:
     out = np.full((len(ACTIVATIONS), x.size), np.nan, np.float32)
     module(build).get_function("activations")((1,), (1,), (x, out, np.int64(x.size)))
     return out
+
+
+def evaluate_activation_runs(build: str, x: np.ndarray, run_length: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every built-in activation (default parameters, in the library's order) at x: ([k, i] by
+    Activation::run over runs of run_length values, the same by the scalar form)."""
+    kinds = len(builtin_activations().kinds)
+    runs = np.full((kinds, x.size), np.nan, np.float32)
+    scalars = np.full_like(runs, np.nan)
+    module(build).get_function("activation_runs")((1,), (1,), (x, runs, scalars, np.int64(x.size),
+                                                                np.int64(run_length)))
+    return runs, scalars
 
 
 def activation_reference(name: str, x: np.ndarray) -> np.ndarray:
