@@ -48,23 +48,61 @@ struct Step {
   T* state;  // output_single: [1, D, B, H]
   opgen::act::Activation f0, f1;  // the activations of directions 0 and 1
   long long s, backward_first, seq_length, D, cells, H;
+  __device__ __forceinline__ long long time_of(long long d) const {
+    return (backward_first + d) != 0 ? seq_length - 1 - s : s;
+  }
+  // The activation's argument at (d, t, b, j).
+  __device__ __forceinline__ float pre(long long d, long long t, long long b, long long j) const {
+    const long long o = b * H + j;
+    float v = opgen::to_float(projected[(d * seq_length + t) * cells + o]) + opgen::to_float(recurrent[d * cells + o]);
+    if (bias != nullptr) v += opgen::to_float(bias[d * 2 * H + j]) + opgen::to_float(bias[d * 2 * H + H + j]);
+    return v;
+  }
+  __device__ __forceinline__ void put(long long d, long long t, long long o, float h) const {
+    const T stored = opgen::from_float<T>(h);
+    state[d * cells + o] = stored;
+    out[(t * D + d) * cells + o] = stored;
+  }
   __device__ __forceinline__ void operator()(long long b, long long j) const {
     const long long len = length_of(lengths, b, seq_length), o = b * H + j;
     for (long long d = 0; d < D; ++d) {
-      const long long t = (backward_first + d) != 0 ? seq_length - 1 - s : s;
-      T* const y = out + (t * D + d) * cells + o;
+      const long long t = time_of(d);
       if (t < len) {
-        float v = opgen::to_float(projected[(d * seq_length + t) * cells + o]) +
-                  opgen::to_float(recurrent[d * cells + o]);
-        if (bias != nullptr) v += opgen::to_float(bias[d * 2 * H + j]) + opgen::to_float(bias[d * 2 * H + H + j]);
-        const T h = opgen::from_float<T>(d == 0 ? f0(v) : f1(v));
-        state[d * cells + o] = h;
-        *y = h;
+        const float v = pre(d, t, b, j);
+        put(d, t, o, d == 0 ? f0(v) : f1(v));
       } else {
-        *y = opgen::from_float<T>(0.f);
+        out[(t * D + d) * cells + o] = opgen::from_float<T>(0.f);
       }
     }
   }
+  // Row b in runs of kHostRun, each activation applied to a whole run (Activation::run: the vector
+  // math, kLanes at a time), the rest one by one: the host form's loop (one thread per block).
+  __device__ __forceinline__ void row(long long b) const {
+    const long long len = length_of(lengths, b, seq_length);
+    for (long long d = 0; d < D; ++d) {
+      const long long t = time_of(d);
+      const opgen::act::Activation& f = d == 0 ? f0 : f1;
+      if (t >= len) {
+        for (long long j = 0; j < H; ++j) out[(t * D + d) * cells + b * H + j] = opgen::from_float<T>(0.f);
+        continue;
+      }
+      long long j = 0;
+      for (; j + opgen::kHostRun <= H; j += opgen::kHostRun) {
+        float v[opgen::kHostRun];
+        for (int q = 0; q < opgen::kHostRun; ++q) v[q] = pre(d, t, b, j + q);
+        f.run(v);
+        for (int q = 0; q < opgen::kHostRun; ++q) put(d, t, b * H + j + q, v[q]);
+      }
+      for (; j < H; ++j) put(d, t, b * H + j, f(pre(d, t, b, j)));
+    }
+  }
+};
+
+// Step's rows over the blocks, each on its block's thread 0 (the host form).
+template <typename T>
+struct StepRows {
+  Step<T> step;
+  __device__ __forceinline__ void operator()(long long b) const { step.row(b); }
 };
 
 }  // namespace dml_rnn
@@ -83,7 +121,11 @@ __device__ void step(const T* __restrict__ projected, const T* __restrict__ recu
                      T* __restrict__ output_single, opgen::act::Activation f0, opgen::act::Activation f1,
                      long long s, long long backward_first, long long seq_length, long long D, long long B,
                      long long H) {
-  opgen::for_each_cell(dml_rnn::Step<T>{projected, recurrent, bias, sequence_lengths, output_sequence, output_single,
-                                        f0, f1, s, backward_first, seq_length, D, B * H, H},
-                       B, H);
+  const dml_rnn::Step<T> f{projected, recurrent, bias, sequence_lengths, output_sequence, output_single,
+                           f0, f1, s, backward_first, seq_length, D, B * H, H};
+#ifdef OPGEN_HOST_FORM
+  if (threadIdx.x == 0) opgen::for_each_row(B, dml_rnn::StepRows<T>{f});
+#else
+  opgen::for_each_cell(f, B, H);
+#endif
 }
