@@ -61,7 +61,7 @@ def _rounded(v: np.ndarray) -> np.ndarray:
     return rne_half_bits(v).view(np.float16).astype(np.float32)
 
 
-GRU_SIZES = [(9, 5, 8), (7, 5, 6)]  # (batch, input, cell): runs of 4 cells, and cell by cell
+GRU_SIZES = [(9, 5, 8), (7, 5, 6), (3, 5, 40)]  # (batch, input, cell): runs of 4, cell by cell, a host run of 32
 
 
 @pytest.mark.parametrize("sizes", GRU_SIZES, ids=str)

@@ -29,6 +29,10 @@ using opgen::act::sigmoid;
 // about four times the cost of expf, it dominated the cell kernel).
 using opgen::act::tanh_fast;
 
+// Values per vector-math run call in the host form: several independent vectors, which the math's
+// dependency chains need to fill the pipeline (bench/bench_activation_cpu.py).
+constexpr int kRunLength = 4 * opgen::kHostRun;
+
 // r = σ(r_bar + b_r), u = σ(u_bar + b_u) from ru_bar = [r_bar | u_bar] (bias not yet added);
 // rh = r∘h_prev, the h_prev part of the next product's left operand, from r as stored (rounded
 // to T), as the gradient and the weight gradients see it.
@@ -41,12 +45,33 @@ struct Gates {
   T* u;
   T* rh;
   long long H;
-  __device__ __forceinline__ void operator()(long long b, long long j) const {
-    const long long o = b * H + j, o2 = 2 * b * H + j;
-    const T rs = opgen::from_float<T>(sigmoid(opgen::to_float(ru_bar[o2]) + opgen::to_float(b_ru[j])));
+  __device__ __forceinline__ float r_bar(long long b, long long j) const {
+    return opgen::to_float(ru_bar[2 * b * H + j]) + opgen::to_float(b_ru[j]);
+  }
+  __device__ __forceinline__ float u_bar(long long b, long long j) const {
+    return opgen::to_float(ru_bar[2 * b * H + H + j]) + opgen::to_float(b_ru[H + j]);
+  }
+  __device__ __forceinline__ void put(long long b, long long j, float rv, float uv) const {
+    const long long o = b * H + j;
+    const T rs = opgen::from_float<T>(rv);
     r[o] = rs;
-    u[o] = opgen::from_float<T>(sigmoid(opgen::to_float(ru_bar[o2 + H]) + opgen::to_float(b_ru[H + j])));
+    u[o] = opgen::from_float<T>(uv);
     rh[o] = opgen::from_float<T>(opgen::to_float(rs) * opgen::to_float(h_prev[o]));
+  }
+  __device__ __forceinline__ void operator()(long long b, long long j) const {
+    put(b, j, sigmoid(r_bar(b, j)), sigmoid(u_bar(b, j)));
+  }
+  // The host form: row b in runs, σ by the vector math's run form.
+  __device__ __forceinline__ void row(long long b) const {
+    long long j = 0;
+    for (; j + kRunLength <= H; j += kRunLength) {
+      float rv[kRunLength], uv[kRunLength];
+      for (int q = 0; q < kRunLength; ++q) rv[q] = r_bar(b, j + q), uv[q] = u_bar(b, j + q);
+      opgen::vm::sigmoid_run(rv);
+      opgen::vm::sigmoid_run(uv);
+      for (int q = 0; q < kRunLength; ++q) put(b, j + q, rv[q], uv[q]);
+    }
+    for (; j < H; ++j) (*this)(b, j);
   }
 };
 
@@ -61,27 +86,58 @@ struct Cell {
   T* c;
   T* h;
   long long H;
-  __device__ __forceinline__ void operator()(long long b, long long j) const {
+  __device__ __forceinline__ float c_bar(long long b, long long j) const {
+    return opgen::to_float(c[b * H + j]) + opgen::to_float(b_c[j]);
+  }
+  __device__ __forceinline__ void put(long long b, long long j, float tanh_c) const {
     const long long o = b * H + j;
-    const T cs = opgen::from_float<T>(tanh_fast(opgen::to_float(c[o]) + opgen::to_float(b_c[j])));
+    const T cs = opgen::from_float<T>(tanh_c);
     const float cv = opgen::to_float(cs), uv = opgen::to_float(u[o]);
     c[o] = cs;
     h[o] = opgen::from_float<T>(uv * opgen::to_float(h_prev[o]) + (1.f - uv) * cv);
   }
+  __device__ __forceinline__ void operator()(long long b, long long j) const { put(b, j, tanh_fast(c_bar(b, j))); }
+  // The host form: row b in runs, tanh by the vector math's run form.
+  __device__ __forceinline__ void row(long long b) const {
+    long long j = 0;
+    for (; j + kRunLength <= H; j += kRunLength) {
+      float v[kRunLength];
+      for (int q = 0; q < kRunLength; ++q) v[q] = c_bar(b, j + q);
+      opgen::vm::tanh_run(v);
+      for (int q = 0; q < kRunLength; ++q) put(b, j + q, v[q]);
+    }
+    for (; j < H; ++j) (*this)(b, j);
+  }
 };
+
+// f(b, j) for every cell of [B, H]: on the host f.row(b) for each row, on its block's thread 0
+// (runs of kRunLength through the vector math); on the GPU grid-stride per element.
+template <typename F>
+struct Rows {
+  F f;
+  __device__ __forceinline__ void operator()(long long b) const { f.row(b); }
+};
+template <typename F>
+__device__ __forceinline__ void for_each_cell_by_rows(const F& f, long long B, long long H) {
+#ifdef OPGEN_HOST_FORM
+  if (threadIdx.x == 0) opgen::for_each_row(B, Rows<F>{f});
+#else
+  for_each_cell(f, B, H);
+#endif
+}
 
 }  // namespace gru
 
 template <typename T>
 __device__ void gates(const T* __restrict__ ru_bar, const T* __restrict__ b_ru, const T* __restrict__ h_prev,
                       T* __restrict__ r, T* __restrict__ u, T* __restrict__ rh, long long B, long long H) {
-  gru::for_each_cell(gru::Gates<T>{ru_bar, b_ru, h_prev, r, u, rh, H}, B, H);
+  gru::for_each_cell_by_rows(gru::Gates<T>{ru_bar, b_ru, h_prev, r, u, rh, H}, B, H);
 }
 
 template <typename T>
 __device__ void cell(const T* __restrict__ b_c, const T* __restrict__ h_prev, const T* __restrict__ u,
                      T* __restrict__ c, T* __restrict__ h, long long B, long long H) {
-  gru::for_each_cell(gru::Cell<T>{b_c, h_prev, u, c, h, H}, B, H);
+  gru::for_each_cell_by_rows(gru::Cell<T>{b_c, h_prev, u, c, h, H}, B, H);
 }
 
 namespace gru {
