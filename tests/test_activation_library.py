@@ -312,13 +312,17 @@ activations:
       - {name: value, default: 1.0, doc: The value.}
     formula: "value"
     c: "value"
+  - name: step
+    formula: "1 if x > 0, else 0"
+    c: "x > 0 ? 1 : 0"
 """
 RUNS_KERNEL = """
 // out[k·n + i] = activation k of x[i] by Activation::run over runs of 13 (the last one shorter);
 // scalar_out the same by f(x).
 extern "C" __global__ void runs(const float* x, float* out, float* scalar_out, long long n) {
-  const opgen::act::Activation acts[] = {{opgen::act::kGelu, 0.f}, {opgen::act::kConstant, 2.5f}};
-  for (int k = 0; k < 2; ++k) {
+  const opgen::act::Activation acts[] = {{opgen::act::kGelu, 0.f}, {opgen::act::kConstant, 2.5f},
+                                         {opgen::act::kStep, 0.f}};
+  for (int k = 0; k < 3; ++k) {
     for (long long j = 0; j < n; j += 13) {
       float v[13] = {};
       const long long m = n - j < 13 ? n - j : 13;
@@ -337,13 +341,15 @@ def test_a_user_erf_activation_has_a_vector_run_form(tmp_path: Path, build: str)
     """A user library's erf-based GELU: its run form is the vector twin on the host (vm::erf's
     polynomial, so it differs from the scalar form, the C library's erff, somewhere) and as accurate
     as the scalar form against float64; a function with no vector expression (a parameter alone)
-    falls back to the scalar function. The GPU form's run is the scalar function per element."""
+    falls back to the scalar function, and so does one whose vector form would be an int vector
+    (`x > 0 ? 1 : 0`: g++ would reinterpret its bits as floats). The GPU form's run is the scalar
+    function per element."""
     library = load_activations(spec_folder(tmp_path, GELU_VOCAB))
     options, isa = vector_math_cases.BUILDS[build]
     module = host.load_module(vector_math_cases.library_source(library) + RUNS_KERNEL, options,
                               name_hint="user_activation_runs", isa=isa)
     x = np.concatenate([np.linspace(-6, 6, 200_001), [np.inf, -np.inf, 0.0, -0.0, np.nan]]).astype(np.float32)
-    out, scalar_out = np.full((2, x.size), np.nan, np.float32), np.full((2, x.size), np.nan, np.float32)
+    out, scalar_out = np.full((3, x.size), np.nan, np.float32), np.full((3, x.size), np.nan, np.float32)
     module.get_function("runs")((1,), (1,), (x, out, scalar_out, np.int64(x.size)))
     d = x.astype(np.float64)
     with np.errstate(invalid="ignore"):
@@ -361,3 +367,5 @@ def test_a_user_erf_activation_has_a_vector_run_form(tmp_path: Path, build: str)
                                              "the vector twin"
     np.testing.assert_array_equal(out[1], np.full(x.size, 2.5, np.float32))
     np.testing.assert_array_equal(out[1], scalar_out[1])
+    np.testing.assert_array_equal(out[2], (x > 0).astype(np.float32))
+    np.testing.assert_array_equal(out[2], scalar_out[2])

@@ -78,11 +78,18 @@ __device__ __forceinline__ vf log1p_exp(vf v) {
   return v > 0.f ? v + l : l;
 }
 
-template <typename V> __device__ __forceinline__ V exactly(V v) { return v; }
+// V when the expression's type E is V itself (a reference to it too), else no type: g++ converts
+// between vectors of one size implicitly, bit for bit, so `x > 0 ? 1 : 0` (an int vector) must not
+// pass for a vf.
+template <typename E, typename V> struct Exactly {};
+template <typename V> struct Exactly<V, V> { typedef V type; };
+template <typename V> struct Exactly<V&, V> { typedef V type; };
+template <typename V> struct Exactly<const V, V> { typedef V type; };
+template <typename V> struct Exactly<const V&, V> { typedef V type; };
 {% for kind in activation_library.kinds %}
 template <typename V>
 __device__ __forceinline__ auto {{ kind.name }}(V x{% for p in kind.params %}, float {{ p.name }}{% endfor %})
-    -> decltype(exactly<V>({{ kind.c_expr }})) {
+    -> typename Exactly<decltype({{ kind.c_expr }}), V>::type {
   return {{ kind.c_expr }};
 }
 {% endfor %}
