@@ -1231,60 +1231,431 @@ __device__ __forceinline__ float parametric_softplus(float x, float alpha, float
 }
 
 #line 46 "codegen/templates/kernels/_activations.cuh"
-// An activation of the library and its parameters, as launch arguments pass it: `f(x)`.
+#ifdef OPGEN_VM_HOST
+// The run form's vector twins (host form): each function's C expression again, with x a vm::vf of
+// kLanes values (the parameters stay floats) and the math calls vm's vector forms. A twin exists
+// where the expression is a vf expression (the SFINAE'd return type): one that is not (a parameter
+// alone, say) has none, and its run form calls the scalar function on every element.
+namespace lanes {
+using vm::vf;
+using act::expf, act::expm1f, act::logf, act::log1pf, act::tanhf, act::erff;  // on floats, as above
+using act::tanh_fast, act::logistic, act::log1p_exp, ::fabsf, ::fminf, ::fmaxf, ::sqrtf;
+__device__ __forceinline__ vf expf(vf v) { return vm::exp(v); }
+__device__ __forceinline__ vf expm1f(vf v) { return vm::expm1(v); }
+__device__ __forceinline__ vf logf(vf v) { return vm::log(v); }
+__device__ __forceinline__ vf log1pf(vf v) { return vm::log1p(v); }
+__device__ __forceinline__ vf tanhf(vf v) { return vm::tanh(v); }
+__device__ __forceinline__ vf erff(vf v) { return vm::erf(v); }
+__device__ __forceinline__ vf tanh_fast(vf v) { return vm::tanh(v); }
+__device__ __forceinline__ vf logistic(vf v) { return vm::sigmoid(v); }
+__device__ __forceinline__ vf fabsf(vf v) { return vm::detail::abs(v); }
+__device__ __forceinline__ vf sqrtf(vf v) {
+  for (int q = 0; q < vm::kLanes; ++q) v[q] = ::sqrtf(v[q]);  // correctly rounded, as the scalar's
+  return v;
+}
+// fminf/fmaxf's rule: a NaN operand gives the other one.
+__device__ __forceinline__ vf fminf(vf a, vf b) { return (a < b) | (b != b) ? a : b; }
+__device__ __forceinline__ vf fmaxf(vf a, vf b) { return (a > b) | (b != b) ? a : b; }
+__device__ __forceinline__ vf fminf(vf a, float b) { return fminf(a, b - vf{}); }
+__device__ __forceinline__ vf fminf(float a, vf b) { return fminf(a - vf{}, b); }
+__device__ __forceinline__ vf fmaxf(vf a, float b) { return fmaxf(a, b - vf{}); }
+__device__ __forceinline__ vf fmaxf(float a, vf b) { return fmaxf(a - vf{}, b); }
+// ln(1 + e^v) = max(v, 0) + ln(1 + e^−|v|), branch-free.
+__device__ __forceinline__ vf log1p_exp(vf v) {
+  const vf l = vm::log1p(vm::exp(-vm::detail::abs(v)));
+  return v > 0.f ? v + l : l;
+}
+
+// V when the expression's type E is V itself (a reference to it too), else no type: g++ converts
+// between vectors of one size implicitly, bit for bit, so `x > 0 ? 1 : 0` (an int vector) must not
+// pass for a vf.
+template <typename E, typename V> struct Exactly {};
+template <typename V> struct Exactly<V, V> { typedef V type; };
+template <typename V> struct Exactly<V&, V> { typedef V type; };
+template <typename V> struct Exactly<const V, V> { typedef V type; };
+template <typename V> struct Exactly<const V&, V> { typedef V type; };
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto identity(V x)
+    -> typename Exactly<decltype(x), V>::type {
+  return x;
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto linear(V x, float alpha, float beta)
+    -> typename Exactly<decltype(alpha * x + beta), V>::type {
+  return alpha * x + beta;
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto tanh(V x)
+    -> typename Exactly<decltype(tanh_fast(x)), V>::type {
+  return tanh_fast(x);
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto scaled_tanh(V x, float alpha, float beta)
+    -> typename Exactly<decltype(alpha * tanh_fast(beta * x)), V>::type {
+  return alpha * tanh_fast(beta * x);
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto sigmoid(V x)
+    -> typename Exactly<decltype(logistic(x)), V>::type {
+  return logistic(x);
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto hard_sigmoid(V x, float alpha, float beta)
+    -> typename Exactly<decltype(fmaxf(0.0f, fminf(alpha * x + beta, 1.0f))), V>::type {
+  return fmaxf(0.0f, fminf(alpha * x + beta, 1.0f));
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto relu(V x)
+    -> typename Exactly<decltype(x > 0.0f ? x : 0.0f), V>::type {
+  return x > 0.0f ? x : 0.0f;
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto leaky_relu(V x, float alpha)
+    -> typename Exactly<decltype(x >= 0.0f ? x : alpha * x), V>::type {
+  return x >= 0.0f ? x : alpha * x;
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto thresholded_relu(V x, float alpha)
+    -> typename Exactly<decltype(x > alpha ? x : 0.0f), V>::type {
+  return x > alpha ? x : 0.0f;
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto elu(V x, float alpha)
+    -> typename Exactly<decltype(x >= 0.0f ? x : alpha * expm1f(x)), V>::type {
+  return x >= 0.0f ? x : alpha * expm1f(x);
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto scaled_elu(V x, float alpha, float gamma)
+    -> typename Exactly<decltype(x > 0.0f ? gamma * x : gamma * (alpha * expm1f(x))), V>::type {
+  return x > 0.0f ? gamma * x : gamma * (alpha * expm1f(x));
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto softsign(V x)
+    -> typename Exactly<decltype(x / (1.0f + fabsf(x))), V>::type {
+  return x / (1.0f + fabsf(x));
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto softplus(V x, float steepness)
+    -> typename Exactly<decltype(log1p_exp(steepness * x) / steepness), V>::type {
+  return log1p_exp(steepness * x) / steepness;
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto parametric_softplus(V x, float alpha, float beta)
+    -> typename Exactly<decltype(alpha * log1p_exp(beta * x)), V>::type {
+  return alpha * log1p_exp(beta * x);
+}
+#line 96 "codegen/templates/kernels/_activations.cuh"
+
+// Each function with its parameters p0, ...: f(x) on a float (the scalar function) and, where the
+// twin exists, on a vf.
+struct Params {
+#line 101 "codegen/templates/kernels/_activations.cuh"
+  float p0;
+#line 101 "codegen/templates/kernels/_activations.cuh"
+  float p1;
+#line 103 "codegen/templates/kernels/_activations.cuh"
+};
+template <int Id> struct Kind;
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kIdentity> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::identity(x);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::identity(x)) {
+    return lanes::identity(x);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kLinear> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::linear(x, p0, p1);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::linear(x, p0, p1)) {
+    return lanes::linear(x, p0, p1);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kTanh> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::tanh(x);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::tanh(x)) {
+    return lanes::tanh(x);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kScaledTanh> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::scaled_tanh(x, p0, p1);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::scaled_tanh(x, p0, p1)) {
+    return lanes::scaled_tanh(x, p0, p1);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kSigmoid> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::sigmoid(x);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::sigmoid(x)) {
+    return lanes::sigmoid(x);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kHardSigmoid> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::hard_sigmoid(x, p0, p1);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::hard_sigmoid(x, p0, p1)) {
+    return lanes::hard_sigmoid(x, p0, p1);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kRelu> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::relu(x);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::relu(x)) {
+    return lanes::relu(x);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kLeakyRelu> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::leaky_relu(x, p0);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::leaky_relu(x, p0)) {
+    return lanes::leaky_relu(x, p0);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kThresholdedRelu> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::thresholded_relu(x, p0);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::thresholded_relu(x, p0)) {
+    return lanes::thresholded_relu(x, p0);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kElu> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::elu(x, p0);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::elu(x, p0)) {
+    return lanes::elu(x, p0);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kScaledElu> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::scaled_elu(x, p0, p1);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::scaled_elu(x, p0, p1)) {
+    return lanes::scaled_elu(x, p0, p1);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kSoftsign> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::softsign(x);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::softsign(x)) {
+    return lanes::softsign(x);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kSoftplus> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::softplus(x, p0);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::softplus(x, p0)) {
+    return lanes::softplus(x, p0);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kParametricSoftplus> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::parametric_softplus(x, p0, p1);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::parametric_softplus(x, p0, p1)) {
+    return lanes::parametric_softplus(x, p0, p1);
+  }
+};
+#line 117 "codegen/templates/kernels/_activations.cuh"
+
+template <typename F, typename = void> struct HasTwin { static constexpr bool value = false; };
+template <typename F> struct HasTwin<F, decltype(void((*static_cast<const F*>(nullptr))(vf{})))> {
+  static constexpr bool value = true;
+};
+
+// v[q] = f(v[q]) for a run: kLanes at a time where f has a twin, the rest one by one.
+template <typename F, int R>
+__device__ __forceinline__ void map(float (&v)[R], const F& f) {
+  if constexpr (HasTwin<F>::value) {
+    vm::map_run(v, f);
+  } else {
+    for (int q = 0; q < R; ++q) v[q] = f(v[q]);
+  }
+}
+}  // namespace lanes
+#endif  // OPGEN_VM_HOST
+
+// An activation of the library and its parameters, as launch arguments pass it: `f(x)`, and
+// `f.run(v)` for a run of floats in place.
 struct Activation {
   int id;
-#line 50 "codegen/templates/kernels/_activations.cuh"
+#line 140 "codegen/templates/kernels/_activations.cuh"
   float p0;
-#line 50 "codegen/templates/kernels/_activations.cuh"
+#line 140 "codegen/templates/kernels/_activations.cuh"
   float p1;
-#line 52 "codegen/templates/kernels/_activations.cuh"
+#line 142 "codegen/templates/kernels/_activations.cuh"
+
+  // v[q] = f(v[q]) for every element of a run: on the host the vector twins, kLanes at a time
+  // (within the same bounds in ulps as the scalar function; the tail and functions without a
+  // twin: the scalar function); on the GPU the scalar function per element.
+  template <int R>
+  __device__ __forceinline__ void run(float (&v)[R]) const {
+#ifdef OPGEN_VM_HOST
+    const lanes::Params p{p0, p1};
+    switch (id) {
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kIdentity:
+        return lanes::map(v, lanes::Kind<kIdentity>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kLinear:
+        return lanes::map(v, lanes::Kind<kLinear>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kTanh:
+        return lanes::map(v, lanes::Kind<kTanh>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kScaledTanh:
+        return lanes::map(v, lanes::Kind<kScaledTanh>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kSigmoid:
+        return lanes::map(v, lanes::Kind<kSigmoid>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kHardSigmoid:
+        return lanes::map(v, lanes::Kind<kHardSigmoid>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kRelu:
+        return lanes::map(v, lanes::Kind<kRelu>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kLeakyRelu:
+        return lanes::map(v, lanes::Kind<kLeakyRelu>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kThresholdedRelu:
+        return lanes::map(v, lanes::Kind<kThresholdedRelu>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kElu:
+        return lanes::map(v, lanes::Kind<kElu>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kScaledElu:
+        return lanes::map(v, lanes::Kind<kScaledElu>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kSoftsign:
+        return lanes::map(v, lanes::Kind<kSoftsign>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kSoftplus:
+        return lanes::map(v, lanes::Kind<kSoftplus>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kParametricSoftplus:
+        return lanes::map(v, lanes::Kind<kParametricSoftplus>{p});
+#line 155 "codegen/templates/kernels/_activations.cuh"
+      default:
+        break;
+    }
+#endif
+    for (int q = 0; q < R; ++q) v[q] = (*this)(v[q]);
+  }
 
   __device__ __forceinline__ float operator()(float x) const {
     switch (id) {
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kIdentity:
         return act::identity(x);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kLinear:
         return act::linear(x, p0, p1);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kTanh:
         return act::tanh(x);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kScaledTanh:
         return act::scaled_tanh(x, p0, p1);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kSigmoid:
         return act::sigmoid(x);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kHardSigmoid:
         return act::hard_sigmoid(x, p0, p1);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kRelu:
         return act::relu(x);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kLeakyRelu:
         return act::leaky_relu(x, p0);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kThresholdedRelu:
         return act::thresholded_relu(x, p0);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kElu:
         return act::elu(x, p0);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kScaledElu:
         return act::scaled_elu(x, p0, p1);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kSoftsign:
         return act::softsign(x);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kSoftplus:
         return act::softplus(x, p0);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kParametricSoftplus:
         return act::parametric_softplus(x, p0, p1);
-#line 59 "codegen/templates/kernels/_activations.cuh"
+#line 168 "codegen/templates/kernels/_activations.cuh"
       default:
         return x;  // unreachable: wrappers only pass ids of the library
     }
@@ -1926,7 +2297,7 @@ __device__ void grad_layer_below(const T* __restrict__ dxl, const T* __restrict_
   crnn::each(n, [&](long long i) { crnn::store(dy + i, crnn::load(dxl + i) * crnn::load(reserve + mask_ofs + i)); });
 }
 
-#line 1930 "generated/rnn/cudnn_rnn_backprop_v3.cu"
+#line 2301 "generated/rnn/cudnn_rnn_backprop_v3.cu"
 // ---- entry points: one per launch step and specialization (T)
 
 extern "C" __global__ void CudnnRNNBackpropV3__to_time_major__float16(
@@ -2379,4 +2750,4 @@ extern "C" __global__ void CudnnRNNBackpropV3__from_time_major__float64(
   from_time_major<double>(dxt, input_backprop, unswap0, unswap1, input_size);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"CudnnRNNBackpropV3__to_time_major__float16","params":[["const __half* __restrict__","input"],["__half* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__to_time_major__float32","params":[["const float* __restrict__","input"],["float* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__to_time_major__float64","params":[["const double* __restrict__","input"],["double* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__fill_ones__float16","params":[["__half* __restrict__","ones"],["long long","rows"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__fill_ones__float32","params":[["float* __restrict__","ones"],["long long","rows"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__fill_ones__float64","params":[["double* __restrict__","ones"],["long long","rows"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_output_in__float16","params":[["const __half* __restrict__","output_backprop"],["__half* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["long long","steps"],["long long","batch"],["long long","out_width"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_output_in__float32","params":[["const float* __restrict__","output_backprop"],["float* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["long long","steps"],["long long","batch"],["long long","out_width"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_output_in__float64","params":[["const double* __restrict__","output_backprop"],["double* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["long long","steps"],["long long","batch"],["long long","out_width"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__init_grad__float16","params":[["const __half* __restrict__","output_h_backprop"],["const __half* __restrict__","output_c_backprop"],["__half* __restrict__","dh"],["__half* __restrict__","dc"],["long long","p"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__init_grad__float32","params":[["const float* __restrict__","output_h_backprop"],["const float* __restrict__","output_c_backprop"],["float* __restrict__","dh"],["float* __restrict__","dc"],["long long","p"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__init_grad__float64","params":[["const double* __restrict__","output_h_backprop"],["const double* __restrict__","output_c_backprop"],["double* __restrict__","dh"],["double* __restrict__","dc"],["long long","p"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__proj_grad__float16","params":[["__half* __restrict__","dy"],["__half* __restrict__","dhp"],["__half* __restrict__","dh"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","dirs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__proj_grad__float32","params":[["float* __restrict__","dy"],["float* __restrict__","dhp"],["float* __restrict__","dh"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","dirs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__proj_grad__float64","params":[["double* __restrict__","dy"],["double* __restrict__","dhp"],["double* __restrict__","dh"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","dirs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__lstm_grad_step__float16","params":[["__half* __restrict__","dy"],["__half* __restrict__","dm"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["__half* __restrict__","dc"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","proj"],["long long","acts_ofs"],["long long","cs_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__lstm_grad_step__float32","params":[["float* __restrict__","dy"],["float* __restrict__","dm"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["float* __restrict__","dc"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","proj"],["long long","acts_ofs"],["long long","cs_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__lstm_grad_step__float64","params":[["double* __restrict__","dy"],["double* __restrict__","dm"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["double* __restrict__","dc"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","proj"],["long long","acts_ofs"],["long long","cs_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__gru_grad_step__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dgr"],["__half* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__gru_grad_step__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dgr"],["float* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__gru_grad_step__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dgr"],["double* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__rnn_grad_step__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__rnn_grad_step__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__rnn_grad_step__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__final_grad__float16","params":[["__half* __restrict__","dh"],["__half* __restrict__","dc"],["__half* __restrict__","input_h_backprop"],["__half* __restrict__","input_c_backprop"],["long long","p"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__final_grad__float32","params":[["float* __restrict__","dh"],["float* __restrict__","dc"],["float* __restrict__","input_h_backprop"],["float* __restrict__","input_c_backprop"],["long long","p"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__final_grad__float64","params":[["double* __restrict__","dh"],["double* __restrict__","dc"],["double* __restrict__","input_h_backprop"],["double* __restrict__","input_c_backprop"],["long long","p"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__skip_grad__float16","params":[["__half* __restrict__","dgw"],["__half* __restrict__","dxt"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","d"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__skip_grad__float32","params":[["float* __restrict__","dgw"],["float* __restrict__","dxt"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","d"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__skip_grad__float64","params":[["double* __restrict__","dgw"],["double* __restrict__","dxt"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","d"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_layer_below__float16","params":[["__half* __restrict__","dxl"],["const __half* __restrict__","reserve_space"],["__half* __restrict__","dy"],["long long","layer_cells"],["long long","below_mask_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_layer_below__float32","params":[["float* __restrict__","dxl"],["const float* __restrict__","reserve_space"],["float* __restrict__","dy"],["long long","layer_cells"],["long long","below_mask_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_layer_below__float64","params":[["double* __restrict__","dxl"],["const double* __restrict__","reserve_space"],["double* __restrict__","dy"],["long long","layer_cells"],["long long","below_mask_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__from_time_major__float16","params":[["__half* __restrict__","dxt"],["__half* __restrict__","input_backprop"],["long long","unswap0"],["long long","unswap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__from_time_major__float32","params":[["float* __restrict__","dxt"],["float* __restrict__","input_backprop"],["long long","unswap0"],["long long","unswap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__from_time_major__float64","params":[["double* __restrict__","dxt"],["double* __restrict__","input_backprop"],["long long","unswap0"],["long long","unswap1"],["long long","input_size"]],"max_threads":1024}],"shared":[],"digest":"2133262480674dd1d10001f6af295406"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"CudnnRNNBackpropV3__to_time_major__float16","params":[["const __half* __restrict__","input"],["__half* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__to_time_major__float32","params":[["const float* __restrict__","input"],["float* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__to_time_major__float64","params":[["const double* __restrict__","input"],["double* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__fill_ones__float16","params":[["__half* __restrict__","ones"],["long long","rows"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__fill_ones__float32","params":[["float* __restrict__","ones"],["long long","rows"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__fill_ones__float64","params":[["double* __restrict__","ones"],["long long","rows"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_output_in__float16","params":[["const __half* __restrict__","output_backprop"],["__half* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["long long","steps"],["long long","batch"],["long long","out_width"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_output_in__float32","params":[["const float* __restrict__","output_backprop"],["float* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["long long","steps"],["long long","batch"],["long long","out_width"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_output_in__float64","params":[["const double* __restrict__","output_backprop"],["double* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["long long","steps"],["long long","batch"],["long long","out_width"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__init_grad__float16","params":[["const __half* __restrict__","output_h_backprop"],["const __half* __restrict__","output_c_backprop"],["__half* __restrict__","dh"],["__half* __restrict__","dc"],["long long","p"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__init_grad__float32","params":[["const float* __restrict__","output_h_backprop"],["const float* __restrict__","output_c_backprop"],["float* __restrict__","dh"],["float* __restrict__","dc"],["long long","p"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__init_grad__float64","params":[["const double* __restrict__","output_h_backprop"],["const double* __restrict__","output_c_backprop"],["double* __restrict__","dh"],["double* __restrict__","dc"],["long long","p"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__proj_grad__float16","params":[["__half* __restrict__","dy"],["__half* __restrict__","dhp"],["__half* __restrict__","dh"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","dirs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__proj_grad__float32","params":[["float* __restrict__","dy"],["float* __restrict__","dhp"],["float* __restrict__","dh"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","dirs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__proj_grad__float64","params":[["double* __restrict__","dy"],["double* __restrict__","dhp"],["double* __restrict__","dh"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","dirs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__lstm_grad_step__float16","params":[["__half* __restrict__","dy"],["__half* __restrict__","dm"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["__half* __restrict__","dc"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","proj"],["long long","acts_ofs"],["long long","cs_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__lstm_grad_step__float32","params":[["float* __restrict__","dy"],["float* __restrict__","dm"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["float* __restrict__","dc"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","proj"],["long long","acts_ofs"],["long long","cs_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__lstm_grad_step__float64","params":[["double* __restrict__","dy"],["double* __restrict__","dm"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["double* __restrict__","dc"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","proj"],["long long","acts_ofs"],["long long","cs_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__gru_grad_step__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dgr"],["__half* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__gru_grad_step__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dgr"],["float* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__gru_grad_step__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dgr"],["double* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__rnn_grad_step__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__rnn_grad_step__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__rnn_grad_step__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__final_grad__float16","params":[["__half* __restrict__","dh"],["__half* __restrict__","dc"],["__half* __restrict__","input_h_backprop"],["__half* __restrict__","input_c_backprop"],["long long","p"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__final_grad__float32","params":[["float* __restrict__","dh"],["float* __restrict__","dc"],["float* __restrict__","input_h_backprop"],["float* __restrict__","input_c_backprop"],["long long","p"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__final_grad__float64","params":[["double* __restrict__","dh"],["double* __restrict__","dc"],["double* __restrict__","input_h_backprop"],["double* __restrict__","input_c_backprop"],["long long","p"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__skip_grad__float16","params":[["__half* __restrict__","dgw"],["__half* __restrict__","dxt"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","d"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__skip_grad__float32","params":[["float* __restrict__","dgw"],["float* __restrict__","dxt"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","d"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__skip_grad__float64","params":[["double* __restrict__","dgw"],["double* __restrict__","dxt"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","d"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_layer_below__float16","params":[["__half* __restrict__","dxl"],["const __half* __restrict__","reserve_space"],["__half* __restrict__","dy"],["long long","layer_cells"],["long long","below_mask_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_layer_below__float32","params":[["float* __restrict__","dxl"],["const float* __restrict__","reserve_space"],["float* __restrict__","dy"],["long long","layer_cells"],["long long","below_mask_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_layer_below__float64","params":[["double* __restrict__","dxl"],["const double* __restrict__","reserve_space"],["double* __restrict__","dy"],["long long","layer_cells"],["long long","below_mask_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__from_time_major__float16","params":[["__half* __restrict__","dxt"],["__half* __restrict__","input_backprop"],["long long","unswap0"],["long long","unswap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__from_time_major__float32","params":[["float* __restrict__","dxt"],["float* __restrict__","input_backprop"],["long long","unswap0"],["long long","unswap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__from_time_major__float64","params":[["double* __restrict__","dxt"],["double* __restrict__","input_backprop"],["long long","unswap0"],["long long","unswap1"],["long long","input_size"]],"max_threads":1024}],"shared":[],"digest":"7284fad592b7862ceca9abf61e210f8f"}

@@ -489,60 +489,431 @@ __device__ __forceinline__ float parametric_softplus(float x, float alpha, float
 }
 
 #line 46 "codegen/templates/kernels/_activations.cuh"
-// An activation of the library and its parameters, as launch arguments pass it: `f(x)`.
+#ifdef OPGEN_VM_HOST
+// The run form's vector twins (host form): each function's C expression again, with x a vm::vf of
+// kLanes values (the parameters stay floats) and the math calls vm's vector forms. A twin exists
+// where the expression is a vf expression (the SFINAE'd return type): one that is not (a parameter
+// alone, say) has none, and its run form calls the scalar function on every element.
+namespace lanes {
+using vm::vf;
+using act::expf, act::expm1f, act::logf, act::log1pf, act::tanhf, act::erff;  // on floats, as above
+using act::tanh_fast, act::logistic, act::log1p_exp, ::fabsf, ::fminf, ::fmaxf, ::sqrtf;
+__device__ __forceinline__ vf expf(vf v) { return vm::exp(v); }
+__device__ __forceinline__ vf expm1f(vf v) { return vm::expm1(v); }
+__device__ __forceinline__ vf logf(vf v) { return vm::log(v); }
+__device__ __forceinline__ vf log1pf(vf v) { return vm::log1p(v); }
+__device__ __forceinline__ vf tanhf(vf v) { return vm::tanh(v); }
+__device__ __forceinline__ vf erff(vf v) { return vm::erf(v); }
+__device__ __forceinline__ vf tanh_fast(vf v) { return vm::tanh(v); }
+__device__ __forceinline__ vf logistic(vf v) { return vm::sigmoid(v); }
+__device__ __forceinline__ vf fabsf(vf v) { return vm::detail::abs(v); }
+__device__ __forceinline__ vf sqrtf(vf v) {
+  for (int q = 0; q < vm::kLanes; ++q) v[q] = ::sqrtf(v[q]);  // correctly rounded, as the scalar's
+  return v;
+}
+// fminf/fmaxf's rule: a NaN operand gives the other one.
+__device__ __forceinline__ vf fminf(vf a, vf b) { return (a < b) | (b != b) ? a : b; }
+__device__ __forceinline__ vf fmaxf(vf a, vf b) { return (a > b) | (b != b) ? a : b; }
+__device__ __forceinline__ vf fminf(vf a, float b) { return fminf(a, b - vf{}); }
+__device__ __forceinline__ vf fminf(float a, vf b) { return fminf(a - vf{}, b); }
+__device__ __forceinline__ vf fmaxf(vf a, float b) { return fmaxf(a, b - vf{}); }
+__device__ __forceinline__ vf fmaxf(float a, vf b) { return fmaxf(a - vf{}, b); }
+// ln(1 + e^v) = max(v, 0) + ln(1 + e^−|v|), branch-free.
+__device__ __forceinline__ vf log1p_exp(vf v) {
+  const vf l = vm::log1p(vm::exp(-vm::detail::abs(v)));
+  return v > 0.f ? v + l : l;
+}
+
+// V when the expression's type E is V itself (a reference to it too), else no type: g++ converts
+// between vectors of one size implicitly, bit for bit, so `x > 0 ? 1 : 0` (an int vector) must not
+// pass for a vf.
+template <typename E, typename V> struct Exactly {};
+template <typename V> struct Exactly<V, V> { typedef V type; };
+template <typename V> struct Exactly<V&, V> { typedef V type; };
+template <typename V> struct Exactly<const V, V> { typedef V type; };
+template <typename V> struct Exactly<const V&, V> { typedef V type; };
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto identity(V x)
+    -> typename Exactly<decltype(x), V>::type {
+  return x;
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto linear(V x, float alpha, float beta)
+    -> typename Exactly<decltype(alpha * x + beta), V>::type {
+  return alpha * x + beta;
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto tanh(V x)
+    -> typename Exactly<decltype(tanh_fast(x)), V>::type {
+  return tanh_fast(x);
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto scaled_tanh(V x, float alpha, float beta)
+    -> typename Exactly<decltype(alpha * tanh_fast(beta * x)), V>::type {
+  return alpha * tanh_fast(beta * x);
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto sigmoid(V x)
+    -> typename Exactly<decltype(logistic(x)), V>::type {
+  return logistic(x);
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto hard_sigmoid(V x, float alpha, float beta)
+    -> typename Exactly<decltype(fmaxf(0.0f, fminf(alpha * x + beta, 1.0f))), V>::type {
+  return fmaxf(0.0f, fminf(alpha * x + beta, 1.0f));
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto relu(V x)
+    -> typename Exactly<decltype(x > 0.0f ? x : 0.0f), V>::type {
+  return x > 0.0f ? x : 0.0f;
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto leaky_relu(V x, float alpha)
+    -> typename Exactly<decltype(x >= 0.0f ? x : alpha * x), V>::type {
+  return x >= 0.0f ? x : alpha * x;
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto thresholded_relu(V x, float alpha)
+    -> typename Exactly<decltype(x > alpha ? x : 0.0f), V>::type {
+  return x > alpha ? x : 0.0f;
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto elu(V x, float alpha)
+    -> typename Exactly<decltype(x >= 0.0f ? x : alpha * expm1f(x)), V>::type {
+  return x >= 0.0f ? x : alpha * expm1f(x);
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto scaled_elu(V x, float alpha, float gamma)
+    -> typename Exactly<decltype(x > 0.0f ? gamma * x : gamma * (alpha * expm1f(x))), V>::type {
+  return x > 0.0f ? gamma * x : gamma * (alpha * expm1f(x));
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto softsign(V x)
+    -> typename Exactly<decltype(x / (1.0f + fabsf(x))), V>::type {
+  return x / (1.0f + fabsf(x));
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto softplus(V x, float steepness)
+    -> typename Exactly<decltype(log1p_exp(steepness * x) / steepness), V>::type {
+  return log1p_exp(steepness * x) / steepness;
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto parametric_softplus(V x, float alpha, float beta)
+    -> typename Exactly<decltype(alpha * log1p_exp(beta * x)), V>::type {
+  return alpha * log1p_exp(beta * x);
+}
+#line 96 "codegen/templates/kernels/_activations.cuh"
+
+// Each function with its parameters p0, ...: f(x) on a float (the scalar function) and, where the
+// twin exists, on a vf.
+struct Params {
+#line 101 "codegen/templates/kernels/_activations.cuh"
+  float p0;
+#line 101 "codegen/templates/kernels/_activations.cuh"
+  float p1;
+#line 103 "codegen/templates/kernels/_activations.cuh"
+};
+template <int Id> struct Kind;
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kIdentity> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::identity(x);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::identity(x)) {
+    return lanes::identity(x);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kLinear> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::linear(x, p0, p1);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::linear(x, p0, p1)) {
+    return lanes::linear(x, p0, p1);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kTanh> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::tanh(x);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::tanh(x)) {
+    return lanes::tanh(x);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kScaledTanh> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::scaled_tanh(x, p0, p1);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::scaled_tanh(x, p0, p1)) {
+    return lanes::scaled_tanh(x, p0, p1);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kSigmoid> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::sigmoid(x);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::sigmoid(x)) {
+    return lanes::sigmoid(x);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kHardSigmoid> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::hard_sigmoid(x, p0, p1);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::hard_sigmoid(x, p0, p1)) {
+    return lanes::hard_sigmoid(x, p0, p1);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kRelu> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::relu(x);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::relu(x)) {
+    return lanes::relu(x);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kLeakyRelu> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::leaky_relu(x, p0);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::leaky_relu(x, p0)) {
+    return lanes::leaky_relu(x, p0);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kThresholdedRelu> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::thresholded_relu(x, p0);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::thresholded_relu(x, p0)) {
+    return lanes::thresholded_relu(x, p0);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kElu> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::elu(x, p0);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::elu(x, p0)) {
+    return lanes::elu(x, p0);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kScaledElu> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::scaled_elu(x, p0, p1);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::scaled_elu(x, p0, p1)) {
+    return lanes::scaled_elu(x, p0, p1);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kSoftsign> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::softsign(x);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::softsign(x)) {
+    return lanes::softsign(x);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kSoftplus> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::softplus(x, p0);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::softplus(x, p0)) {
+    return lanes::softplus(x, p0);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kParametricSoftplus> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::parametric_softplus(x, p0, p1);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::parametric_softplus(x, p0, p1)) {
+    return lanes::parametric_softplus(x, p0, p1);
+  }
+};
+#line 117 "codegen/templates/kernels/_activations.cuh"
+
+template <typename F, typename = void> struct HasTwin { static constexpr bool value = false; };
+template <typename F> struct HasTwin<F, decltype(void((*static_cast<const F*>(nullptr))(vf{})))> {
+  static constexpr bool value = true;
+};
+
+// v[q] = f(v[q]) for a run: kLanes at a time where f has a twin, the rest one by one.
+template <typename F, int R>
+__device__ __forceinline__ void map(float (&v)[R], const F& f) {
+  if constexpr (HasTwin<F>::value) {
+    vm::map_run(v, f);
+  } else {
+    for (int q = 0; q < R; ++q) v[q] = f(v[q]);
+  }
+}
+}  // namespace lanes
+#endif  // OPGEN_VM_HOST
+
+// An activation of the library and its parameters, as launch arguments pass it: `f(x)`, and
+// `f.run(v)` for a run of floats in place.
 struct Activation {
   int id;
-#line 50 "codegen/templates/kernels/_activations.cuh"
+#line 140 "codegen/templates/kernels/_activations.cuh"
   float p0;
-#line 50 "codegen/templates/kernels/_activations.cuh"
+#line 140 "codegen/templates/kernels/_activations.cuh"
   float p1;
-#line 52 "codegen/templates/kernels/_activations.cuh"
+#line 142 "codegen/templates/kernels/_activations.cuh"
+
+  // v[q] = f(v[q]) for every element of a run: on the host the vector twins, kLanes at a time
+  // (within the same bounds in ulps as the scalar function; the tail and functions without a
+  // twin: the scalar function); on the GPU the scalar function per element.
+  template <int R>
+  __device__ __forceinline__ void run(float (&v)[R]) const {
+#ifdef OPGEN_VM_HOST
+    const lanes::Params p{p0, p1};
+    switch (id) {
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kIdentity:
+        return lanes::map(v, lanes::Kind<kIdentity>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kLinear:
+        return lanes::map(v, lanes::Kind<kLinear>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kTanh:
+        return lanes::map(v, lanes::Kind<kTanh>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kScaledTanh:
+        return lanes::map(v, lanes::Kind<kScaledTanh>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kSigmoid:
+        return lanes::map(v, lanes::Kind<kSigmoid>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kHardSigmoid:
+        return lanes::map(v, lanes::Kind<kHardSigmoid>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kRelu:
+        return lanes::map(v, lanes::Kind<kRelu>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kLeakyRelu:
+        return lanes::map(v, lanes::Kind<kLeakyRelu>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kThresholdedRelu:
+        return lanes::map(v, lanes::Kind<kThresholdedRelu>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kElu:
+        return lanes::map(v, lanes::Kind<kElu>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kScaledElu:
+        return lanes::map(v, lanes::Kind<kScaledElu>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kSoftsign:
+        return lanes::map(v, lanes::Kind<kSoftsign>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kSoftplus:
+        return lanes::map(v, lanes::Kind<kSoftplus>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kParametricSoftplus:
+        return lanes::map(v, lanes::Kind<kParametricSoftplus>{p});
+#line 155 "codegen/templates/kernels/_activations.cuh"
+      default:
+        break;
+    }
+#endif
+    for (int q = 0; q < R; ++q) v[q] = (*this)(v[q]);
+  }
 
   __device__ __forceinline__ float operator()(float x) const {
     switch (id) {
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kIdentity:
         return act::identity(x);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kLinear:
         return act::linear(x, p0, p1);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kTanh:
         return act::tanh(x);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kScaledTanh:
         return act::scaled_tanh(x, p0, p1);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kSigmoid:
         return act::sigmoid(x);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kHardSigmoid:
         return act::hard_sigmoid(x, p0, p1);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kRelu:
         return act::relu(x);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kLeakyRelu:
         return act::leaky_relu(x, p0);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kThresholdedRelu:
         return act::thresholded_relu(x, p0);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kElu:
         return act::elu(x, p0);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kScaledElu:
         return act::scaled_elu(x, p0, p1);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kSoftsign:
         return act::softsign(x);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kSoftplus:
         return act::softplus(x, p0);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kParametricSoftplus:
         return act::parametric_softplus(x, p0, p1);
-#line 59 "codegen/templates/kernels/_activations.cuh"
+#line 168 "codegen/templates/kernels/_activations.cuh"
       default:
         return x;  // unreachable: wrappers only pass ids of the library
     }
@@ -552,7 +923,7 @@ struct Activation {
 }  // namespace act
 }  // namespace opgen
 #endif  // OPGEN_ACTIVATIONS_CUH
-#line 556 "generated/rnn/dml_rnn.cu"
+#line 927 "generated/rnn/dml_rnn.cu"
 
 #line 1 "codegen/templates/kernels/_common.cuh"
 // Shared device helpers for opgen kernels: conversions between storage types and float, and
@@ -1320,23 +1691,64 @@ struct Step {
   T* state;  // output_single: [1, D, B, H]
   opgen::act::Activation f0, f1;  // the activations of directions 0 and 1
   long long s, backward_first, seq_length, D, cells, H;
+  __device__ __forceinline__ long long time_of(long long d) const {
+    return (backward_first + d) != 0 ? seq_length - 1 - s : s;
+  }
+  // The activation's argument at (d, t, b, j).
+  __device__ __forceinline__ float pre(long long d, long long t, long long b, long long j) const {
+    const long long o = b * H + j;
+    float v = opgen::to_float(projected[(d * seq_length + t) * cells + o]) + opgen::to_float(recurrent[d * cells + o]);
+    if (bias != nullptr) v += opgen::to_float(bias[d * 2 * H + j]) + opgen::to_float(bias[d * 2 * H + H + j]);
+    return v;
+  }
+  __device__ __forceinline__ void put(long long d, long long t, long long o, float h) const {
+    const T stored = opgen::from_float<T>(h);
+    state[d * cells + o] = stored;
+    out[(t * D + d) * cells + o] = stored;
+  }
   __device__ __forceinline__ void operator()(long long b, long long j) const {
     const long long len = length_of(lengths, b, seq_length), o = b * H + j;
     for (long long d = 0; d < D; ++d) {
-      const long long t = (backward_first + d) != 0 ? seq_length - 1 - s : s;
-      T* const y = out + (t * D + d) * cells + o;
+      const long long t = time_of(d);
       if (t < len) {
-        float v = opgen::to_float(projected[(d * seq_length + t) * cells + o]) +
-                  opgen::to_float(recurrent[d * cells + o]);
-        if (bias != nullptr) v += opgen::to_float(bias[d * 2 * H + j]) + opgen::to_float(bias[d * 2 * H + H + j]);
-        const T h = opgen::from_float<T>(d == 0 ? f0(v) : f1(v));
-        state[d * cells + o] = h;
-        *y = h;
+        const float v = pre(d, t, b, j);
+        put(d, t, o, d == 0 ? f0(v) : f1(v));
       } else {
-        *y = opgen::from_float<T>(0.f);
+        out[(t * D + d) * cells + o] = opgen::from_float<T>(0.f);
       }
     }
   }
+  // Row b in runs of kRunLength, each activation applied to a whole run (Activation::run: the
+  // vector math, kLanes at a time), the rest one by one: the host form's loop (one thread per
+  // block). 32 values are several independent vectors, which the math's long dependency chains
+  // need to fill the pipeline (bench/bench_activation_cpu.py: runs of 32 take half the time of 8).
+  static constexpr int kRunLength = 4 * opgen::kHostRun;
+  __device__ __forceinline__ void row(long long b) const {
+    const long long len = length_of(lengths, b, seq_length);
+    for (long long d = 0; d < D; ++d) {
+      const long long t = time_of(d);
+      const opgen::act::Activation& f = d == 0 ? f0 : f1;
+      if (t >= len) {
+        for (long long j = 0; j < H; ++j) out[(t * D + d) * cells + b * H + j] = opgen::from_float<T>(0.f);
+        continue;
+      }
+      long long j = 0;
+      for (; j + kRunLength <= H; j += kRunLength) {
+        float v[kRunLength];
+        for (int q = 0; q < kRunLength; ++q) v[q] = pre(d, t, b, j + q);
+        f.run(v);
+        for (int q = 0; q < kRunLength; ++q) put(d, t, b * H + j + q, v[q]);
+      }
+      for (; j < H; ++j) put(d, t, b * H + j, f(pre(d, t, b, j)));
+    }
+  }
+};
+
+// Step's rows over the blocks, each on its block's thread 0 (the host form).
+template <typename T>
+struct StepRows {
+  Step<T> step;
+  __device__ __forceinline__ void operator()(long long b) const { step.row(b); }
 };
 
 }  // namespace dml_rnn
@@ -1355,12 +1767,16 @@ __device__ void step(const T* __restrict__ projected, const T* __restrict__ recu
                      T* __restrict__ output_single, opgen::act::Activation f0, opgen::act::Activation f1,
                      long long s, long long backward_first, long long seq_length, long long D, long long B,
                      long long H) {
-  opgen::for_each_cell(dml_rnn::Step<T>{projected, recurrent, bias, sequence_lengths, output_sequence, output_single,
-                                        f0, f1, s, backward_first, seq_length, D, B * H, H},
-                       B, H);
+  const dml_rnn::Step<T> f{projected, recurrent, bias, sequence_lengths, output_sequence, output_single,
+                           f0, f1, s, backward_first, seq_length, D, B * H, H};
+#ifdef OPGEN_HOST_FORM
+  if (threadIdx.x == 0) opgen::for_each_row(B, dml_rnn::StepRows<T>{f});
+#else
+  opgen::for_each_cell(f, B, H);
+#endif
 }
 
-#line 1364 "generated/rnn/dml_rnn.cu"
+#line 1780 "generated/rnn/dml_rnn.cu"
 // ---- entry points: one per launch step and specialization (T)
 
 extern "C" __global__ void DmlRnn__init_state__float32(
@@ -1429,4 +1845,4 @@ extern "C" __global__ void DmlRnn__step__float16(
   step<__half>(projected, recurrent, bias, sequence_lengths, output_sequence, output_single, opgen::act::Activation{activations_id, activations_p0, activations_p1}, opgen::act::Activation{activations_1_id, activations_1_p0, activations_1_p1}, s, backward_first, seq_length, num_directions, batch_size, hidden_size);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"DmlRnn__init_state__float32","params":[["const float* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__init_state__float16","params":[["const __half* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__step__float32","params":[["float* __restrict__","projected"],["float* __restrict__","recurrent"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__step__float16","params":[["__half* __restrict__","projected"],["__half* __restrict__","recurrent"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024}],"shared":[],"digest":"9825df3a12facedaa522aef88ab95386"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"DmlRnn__init_state__float32","params":[["const float* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__init_state__float16","params":[["const __half* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__step__float32","params":[["float* __restrict__","projected"],["float* __restrict__","recurrent"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__step__float16","params":[["__half* __restrict__","projected"],["__half* __restrict__","recurrent"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024}],"shared":[],"digest":"0533370793cdf9b47bfc4afae079d986"}

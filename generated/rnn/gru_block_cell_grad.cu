@@ -1205,60 +1205,431 @@ __device__ __forceinline__ float parametric_softplus(float x, float alpha, float
 }
 
 #line 46 "codegen/templates/kernels/_activations.cuh"
-// An activation of the library and its parameters, as launch arguments pass it: `f(x)`.
+#ifdef OPGEN_VM_HOST
+// The run form's vector twins (host form): each function's C expression again, with x a vm::vf of
+// kLanes values (the parameters stay floats) and the math calls vm's vector forms. A twin exists
+// where the expression is a vf expression (the SFINAE'd return type): one that is not (a parameter
+// alone, say) has none, and its run form calls the scalar function on every element.
+namespace lanes {
+using vm::vf;
+using act::expf, act::expm1f, act::logf, act::log1pf, act::tanhf, act::erff;  // on floats, as above
+using act::tanh_fast, act::logistic, act::log1p_exp, ::fabsf, ::fminf, ::fmaxf, ::sqrtf;
+__device__ __forceinline__ vf expf(vf v) { return vm::exp(v); }
+__device__ __forceinline__ vf expm1f(vf v) { return vm::expm1(v); }
+__device__ __forceinline__ vf logf(vf v) { return vm::log(v); }
+__device__ __forceinline__ vf log1pf(vf v) { return vm::log1p(v); }
+__device__ __forceinline__ vf tanhf(vf v) { return vm::tanh(v); }
+__device__ __forceinline__ vf erff(vf v) { return vm::erf(v); }
+__device__ __forceinline__ vf tanh_fast(vf v) { return vm::tanh(v); }
+__device__ __forceinline__ vf logistic(vf v) { return vm::sigmoid(v); }
+__device__ __forceinline__ vf fabsf(vf v) { return vm::detail::abs(v); }
+__device__ __forceinline__ vf sqrtf(vf v) {
+  for (int q = 0; q < vm::kLanes; ++q) v[q] = ::sqrtf(v[q]);  // correctly rounded, as the scalar's
+  return v;
+}
+// fminf/fmaxf's rule: a NaN operand gives the other one.
+__device__ __forceinline__ vf fminf(vf a, vf b) { return (a < b) | (b != b) ? a : b; }
+__device__ __forceinline__ vf fmaxf(vf a, vf b) { return (a > b) | (b != b) ? a : b; }
+__device__ __forceinline__ vf fminf(vf a, float b) { return fminf(a, b - vf{}); }
+__device__ __forceinline__ vf fminf(float a, vf b) { return fminf(a - vf{}, b); }
+__device__ __forceinline__ vf fmaxf(vf a, float b) { return fmaxf(a, b - vf{}); }
+__device__ __forceinline__ vf fmaxf(float a, vf b) { return fmaxf(a - vf{}, b); }
+// ln(1 + e^v) = max(v, 0) + ln(1 + e^−|v|), branch-free.
+__device__ __forceinline__ vf log1p_exp(vf v) {
+  const vf l = vm::log1p(vm::exp(-vm::detail::abs(v)));
+  return v > 0.f ? v + l : l;
+}
+
+// V when the expression's type E is V itself (a reference to it too), else no type: g++ converts
+// between vectors of one size implicitly, bit for bit, so `x > 0 ? 1 : 0` (an int vector) must not
+// pass for a vf.
+template <typename E, typename V> struct Exactly {};
+template <typename V> struct Exactly<V, V> { typedef V type; };
+template <typename V> struct Exactly<V&, V> { typedef V type; };
+template <typename V> struct Exactly<const V, V> { typedef V type; };
+template <typename V> struct Exactly<const V&, V> { typedef V type; };
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto identity(V x)
+    -> typename Exactly<decltype(x), V>::type {
+  return x;
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto linear(V x, float alpha, float beta)
+    -> typename Exactly<decltype(alpha * x + beta), V>::type {
+  return alpha * x + beta;
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto tanh(V x)
+    -> typename Exactly<decltype(tanh_fast(x)), V>::type {
+  return tanh_fast(x);
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto scaled_tanh(V x, float alpha, float beta)
+    -> typename Exactly<decltype(alpha * tanh_fast(beta * x)), V>::type {
+  return alpha * tanh_fast(beta * x);
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto sigmoid(V x)
+    -> typename Exactly<decltype(logistic(x)), V>::type {
+  return logistic(x);
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto hard_sigmoid(V x, float alpha, float beta)
+    -> typename Exactly<decltype(fmaxf(0.0f, fminf(alpha * x + beta, 1.0f))), V>::type {
+  return fmaxf(0.0f, fminf(alpha * x + beta, 1.0f));
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto relu(V x)
+    -> typename Exactly<decltype(x > 0.0f ? x : 0.0f), V>::type {
+  return x > 0.0f ? x : 0.0f;
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto leaky_relu(V x, float alpha)
+    -> typename Exactly<decltype(x >= 0.0f ? x : alpha * x), V>::type {
+  return x >= 0.0f ? x : alpha * x;
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto thresholded_relu(V x, float alpha)
+    -> typename Exactly<decltype(x > alpha ? x : 0.0f), V>::type {
+  return x > alpha ? x : 0.0f;
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto elu(V x, float alpha)
+    -> typename Exactly<decltype(x >= 0.0f ? x : alpha * expm1f(x)), V>::type {
+  return x >= 0.0f ? x : alpha * expm1f(x);
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto scaled_elu(V x, float alpha, float gamma)
+    -> typename Exactly<decltype(x > 0.0f ? gamma * x : gamma * (alpha * expm1f(x))), V>::type {
+  return x > 0.0f ? gamma * x : gamma * (alpha * expm1f(x));
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto softsign(V x)
+    -> typename Exactly<decltype(x / (1.0f + fabsf(x))), V>::type {
+  return x / (1.0f + fabsf(x));
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto softplus(V x, float steepness)
+    -> typename Exactly<decltype(log1p_exp(steepness * x) / steepness), V>::type {
+  return log1p_exp(steepness * x) / steepness;
+}
+#line 90 "codegen/templates/kernels/_activations.cuh"
+template <typename V>
+__device__ __forceinline__ auto parametric_softplus(V x, float alpha, float beta)
+    -> typename Exactly<decltype(alpha * log1p_exp(beta * x)), V>::type {
+  return alpha * log1p_exp(beta * x);
+}
+#line 96 "codegen/templates/kernels/_activations.cuh"
+
+// Each function with its parameters p0, ...: f(x) on a float (the scalar function) and, where the
+// twin exists, on a vf.
+struct Params {
+#line 101 "codegen/templates/kernels/_activations.cuh"
+  float p0;
+#line 101 "codegen/templates/kernels/_activations.cuh"
+  float p1;
+#line 103 "codegen/templates/kernels/_activations.cuh"
+};
+template <int Id> struct Kind;
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kIdentity> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::identity(x);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::identity(x)) {
+    return lanes::identity(x);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kLinear> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::linear(x, p0, p1);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::linear(x, p0, p1)) {
+    return lanes::linear(x, p0, p1);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kTanh> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::tanh(x);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::tanh(x)) {
+    return lanes::tanh(x);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kScaledTanh> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::scaled_tanh(x, p0, p1);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::scaled_tanh(x, p0, p1)) {
+    return lanes::scaled_tanh(x, p0, p1);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kSigmoid> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::sigmoid(x);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::sigmoid(x)) {
+    return lanes::sigmoid(x);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kHardSigmoid> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::hard_sigmoid(x, p0, p1);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::hard_sigmoid(x, p0, p1)) {
+    return lanes::hard_sigmoid(x, p0, p1);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kRelu> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::relu(x);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::relu(x)) {
+    return lanes::relu(x);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kLeakyRelu> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::leaky_relu(x, p0);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::leaky_relu(x, p0)) {
+    return lanes::leaky_relu(x, p0);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kThresholdedRelu> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::thresholded_relu(x, p0);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::thresholded_relu(x, p0)) {
+    return lanes::thresholded_relu(x, p0);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kElu> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::elu(x, p0);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::elu(x, p0)) {
+    return lanes::elu(x, p0);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kScaledElu> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::scaled_elu(x, p0, p1);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::scaled_elu(x, p0, p1)) {
+    return lanes::scaled_elu(x, p0, p1);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kSoftsign> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::softsign(x);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::softsign(x)) {
+    return lanes::softsign(x);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kSoftplus> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::softplus(x, p0);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::softplus(x, p0)) {
+    return lanes::softplus(x, p0);
+  }
+};
+#line 106 "codegen/templates/kernels/_activations.cuh"
+template <> struct Kind<kParametricSoftplus> : Params {
+  __device__ __forceinline__ float operator()(float x) const {
+    return act::parametric_softplus(x, p0, p1);
+  }
+  template <typename V>
+  __device__ __forceinline__ auto operator()(V x) const
+      -> decltype(lanes::parametric_softplus(x, p0, p1)) {
+    return lanes::parametric_softplus(x, p0, p1);
+  }
+};
+#line 117 "codegen/templates/kernels/_activations.cuh"
+
+template <typename F, typename = void> struct HasTwin { static constexpr bool value = false; };
+template <typename F> struct HasTwin<F, decltype(void((*static_cast<const F*>(nullptr))(vf{})))> {
+  static constexpr bool value = true;
+};
+
+// v[q] = f(v[q]) for a run: kLanes at a time where f has a twin, the rest one by one.
+template <typename F, int R>
+__device__ __forceinline__ void map(float (&v)[R], const F& f) {
+  if constexpr (HasTwin<F>::value) {
+    vm::map_run(v, f);
+  } else {
+    for (int q = 0; q < R; ++q) v[q] = f(v[q]);
+  }
+}
+}  // namespace lanes
+#endif  // OPGEN_VM_HOST
+
+// An activation of the library and its parameters, as launch arguments pass it: `f(x)`, and
+// `f.run(v)` for a run of floats in place.
 struct Activation {
   int id;
-#line 50 "codegen/templates/kernels/_activations.cuh"
+#line 140 "codegen/templates/kernels/_activations.cuh"
   float p0;
-#line 50 "codegen/templates/kernels/_activations.cuh"
+#line 140 "codegen/templates/kernels/_activations.cuh"
   float p1;
-#line 52 "codegen/templates/kernels/_activations.cuh"
+#line 142 "codegen/templates/kernels/_activations.cuh"
+
+  // v[q] = f(v[q]) for every element of a run: on the host the vector twins, kLanes at a time
+  // (within the same bounds in ulps as the scalar function; the tail and functions without a
+  // twin: the scalar function); on the GPU the scalar function per element.
+  template <int R>
+  __device__ __forceinline__ void run(float (&v)[R]) const {
+#ifdef OPGEN_VM_HOST
+    const lanes::Params p{p0, p1};
+    switch (id) {
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kIdentity:
+        return lanes::map(v, lanes::Kind<kIdentity>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kLinear:
+        return lanes::map(v, lanes::Kind<kLinear>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kTanh:
+        return lanes::map(v, lanes::Kind<kTanh>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kScaledTanh:
+        return lanes::map(v, lanes::Kind<kScaledTanh>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kSigmoid:
+        return lanes::map(v, lanes::Kind<kSigmoid>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kHardSigmoid:
+        return lanes::map(v, lanes::Kind<kHardSigmoid>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kRelu:
+        return lanes::map(v, lanes::Kind<kRelu>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kLeakyRelu:
+        return lanes::map(v, lanes::Kind<kLeakyRelu>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kThresholdedRelu:
+        return lanes::map(v, lanes::Kind<kThresholdedRelu>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kElu:
+        return lanes::map(v, lanes::Kind<kElu>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kScaledElu:
+        return lanes::map(v, lanes::Kind<kScaledElu>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kSoftsign:
+        return lanes::map(v, lanes::Kind<kSoftsign>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kSoftplus:
+        return lanes::map(v, lanes::Kind<kSoftplus>{p});
+#line 152 "codegen/templates/kernels/_activations.cuh"
+      case kParametricSoftplus:
+        return lanes::map(v, lanes::Kind<kParametricSoftplus>{p});
+#line 155 "codegen/templates/kernels/_activations.cuh"
+      default:
+        break;
+    }
+#endif
+    for (int q = 0; q < R; ++q) v[q] = (*this)(v[q]);
+  }
 
   __device__ __forceinline__ float operator()(float x) const {
     switch (id) {
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kIdentity:
         return act::identity(x);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kLinear:
         return act::linear(x, p0, p1);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kTanh:
         return act::tanh(x);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kScaledTanh:
         return act::scaled_tanh(x, p0, p1);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kSigmoid:
         return act::sigmoid(x);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kHardSigmoid:
         return act::hard_sigmoid(x, p0, p1);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kRelu:
         return act::relu(x);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kLeakyRelu:
         return act::leaky_relu(x, p0);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kThresholdedRelu:
         return act::thresholded_relu(x, p0);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kElu:
         return act::elu(x, p0);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kScaledElu:
         return act::scaled_elu(x, p0, p1);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kSoftsign:
         return act::softsign(x);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kSoftplus:
         return act::softplus(x, p0);
-#line 56 "codegen/templates/kernels/_activations.cuh"
+#line 165 "codegen/templates/kernels/_activations.cuh"
       case kParametricSoftplus:
         return act::parametric_softplus(x, p0, p1);
-#line 59 "codegen/templates/kernels/_activations.cuh"
+#line 168 "codegen/templates/kernels/_activations.cuh"
       default:
         return x;  // unreachable: wrappers only pass ids of the library
     }
@@ -1298,6 +1669,10 @@ using opgen::act::sigmoid;
 // about four times the cost of expf, it dominated the cell kernel).
 using opgen::act::tanh_fast;
 
+// Values per vector-math run call in the host form: several independent vectors, which the math's
+// dependency chains need to fill the pipeline (bench/bench_activation_cpu.py).
+constexpr int kRunLength = 4 * opgen::kHostRun;
+
 // r = σ(r_bar + b_r), u = σ(u_bar + b_u) from ru_bar = [r_bar | u_bar] (bias not yet added);
 // rh = r∘h_prev, the h_prev part of the next product's left operand, from r as stored (rounded
 // to T), as the gradient and the weight gradients see it.
@@ -1310,12 +1685,33 @@ struct Gates {
   T* u;
   T* rh;
   long long H;
-  __device__ __forceinline__ void operator()(long long b, long long j) const {
-    const long long o = b * H + j, o2 = 2 * b * H + j;
-    const T rs = opgen::from_float<T>(sigmoid(opgen::to_float(ru_bar[o2]) + opgen::to_float(b_ru[j])));
+  __device__ __forceinline__ float r_bar(long long b, long long j) const {
+    return opgen::to_float(ru_bar[2 * b * H + j]) + opgen::to_float(b_ru[j]);
+  }
+  __device__ __forceinline__ float u_bar(long long b, long long j) const {
+    return opgen::to_float(ru_bar[2 * b * H + H + j]) + opgen::to_float(b_ru[H + j]);
+  }
+  __device__ __forceinline__ void put(long long b, long long j, float rv, float uv) const {
+    const long long o = b * H + j;
+    const T rs = opgen::from_float<T>(rv);
     r[o] = rs;
-    u[o] = opgen::from_float<T>(sigmoid(opgen::to_float(ru_bar[o2 + H]) + opgen::to_float(b_ru[H + j])));
+    u[o] = opgen::from_float<T>(uv);
     rh[o] = opgen::from_float<T>(opgen::to_float(rs) * opgen::to_float(h_prev[o]));
+  }
+  __device__ __forceinline__ void operator()(long long b, long long j) const {
+    put(b, j, sigmoid(r_bar(b, j)), sigmoid(u_bar(b, j)));
+  }
+  // The host form: row b in runs, σ by the vector math's run form.
+  __device__ __forceinline__ void row(long long b) const {
+    long long j = 0;
+    for (; j + kRunLength <= H; j += kRunLength) {
+      float rv[kRunLength], uv[kRunLength];
+      for (int q = 0; q < kRunLength; ++q) rv[q] = r_bar(b, j + q), uv[q] = u_bar(b, j + q);
+      opgen::vm::sigmoid_run(rv);
+      opgen::vm::sigmoid_run(uv);
+      for (int q = 0; q < kRunLength; ++q) put(b, j + q, rv[q], uv[q]);
+    }
+    for (; j < H; ++j) (*this)(b, j);
   }
 };
 
@@ -1330,27 +1726,58 @@ struct Cell {
   T* c;
   T* h;
   long long H;
-  __device__ __forceinline__ void operator()(long long b, long long j) const {
+  __device__ __forceinline__ float c_bar(long long b, long long j) const {
+    return opgen::to_float(c[b * H + j]) + opgen::to_float(b_c[j]);
+  }
+  __device__ __forceinline__ void put(long long b, long long j, float tanh_c) const {
     const long long o = b * H + j;
-    const T cs = opgen::from_float<T>(tanh_fast(opgen::to_float(c[o]) + opgen::to_float(b_c[j])));
+    const T cs = opgen::from_float<T>(tanh_c);
     const float cv = opgen::to_float(cs), uv = opgen::to_float(u[o]);
     c[o] = cs;
     h[o] = opgen::from_float<T>(uv * opgen::to_float(h_prev[o]) + (1.f - uv) * cv);
   }
+  __device__ __forceinline__ void operator()(long long b, long long j) const { put(b, j, tanh_fast(c_bar(b, j))); }
+  // The host form: row b in runs, tanh by the vector math's run form.
+  __device__ __forceinline__ void row(long long b) const {
+    long long j = 0;
+    for (; j + kRunLength <= H; j += kRunLength) {
+      float v[kRunLength];
+      for (int q = 0; q < kRunLength; ++q) v[q] = c_bar(b, j + q);
+      opgen::vm::tanh_run(v);
+      for (int q = 0; q < kRunLength; ++q) put(b, j + q, v[q]);
+    }
+    for (; j < H; ++j) (*this)(b, j);
+  }
 };
+
+// f(b, j) for every cell of [B, H]: on the host f.row(b) for each row, on its block's thread 0
+// (runs of kRunLength through the vector math); on the GPU grid-stride per element.
+template <typename F>
+struct Rows {
+  F f;
+  __device__ __forceinline__ void operator()(long long b) const { f.row(b); }
+};
+template <typename F>
+__device__ __forceinline__ void for_each_cell_by_rows(const F& f, long long B, long long H) {
+#ifdef OPGEN_HOST_FORM
+  if (threadIdx.x == 0) opgen::for_each_row(B, Rows<F>{f});
+#else
+  for_each_cell(f, B, H);
+#endif
+}
 
 }  // namespace gru
 
 template <typename T>
 __device__ void gates(const T* __restrict__ ru_bar, const T* __restrict__ b_ru, const T* __restrict__ h_prev,
                       T* __restrict__ r, T* __restrict__ u, T* __restrict__ rh, long long B, long long H) {
-  gru::for_each_cell(gru::Gates<T>{ru_bar, b_ru, h_prev, r, u, rh, H}, B, H);
+  gru::for_each_cell_by_rows(gru::Gates<T>{ru_bar, b_ru, h_prev, r, u, rh, H}, B, H);
 }
 
 template <typename T>
 __device__ void cell(const T* __restrict__ b_c, const T* __restrict__ h_prev, const T* __restrict__ u,
                      T* __restrict__ c, T* __restrict__ h, long long B, long long H) {
-  gru::for_each_cell(gru::Cell<T>{b_c, h_prev, u, c, h, H}, B, H);
+  gru::for_each_cell_by_rows(gru::Cell<T>{b_c, h_prev, u, c, h, H}, B, H);
 }
 
 namespace gru {
@@ -1445,7 +1872,7 @@ __device__ void grad_inputs(const T* __restrict__ d_xh1, const T* __restrict__ d
   gru::for_each_cell(gru::GradHPrev<T>{d_xh1, d_xh2, r, u, d_h, d_h_prev, I, H}, B, H);
 }
 
-#line 1449 "generated/rnn/gru_block_cell_grad.cu"
+#line 1876 "generated/rnn/gru_block_cell_grad.cu"
 // ---- entry points: one per launch step and specialization (T)
 
 extern "C" __global__ void GRUBlockCellGrad__grad_cell__float32(
@@ -1522,4 +1949,4 @@ extern "C" __global__ void GRUBlockCellGrad__grad_inputs__float16(
   grad_inputs<__half>(d_xh1, d_xh2, r, u, d_h, d_x, d_h_prev, batch_size, input_size, cell_size);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"GRUBlockCellGrad__grad_cell__float32","params":[["const float* __restrict__","h_prev"],["const float* __restrict__","u"],["const float* __restrict__","c"],["const float* __restrict__","d_h"],["float* __restrict__","d_c_bar"],["float* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_cell__float16","params":[["const __half* __restrict__","h_prev"],["const __half* __restrict__","u"],["const __half* __restrict__","c"],["const __half* __restrict__","d_h"],["__half* __restrict__","d_c_bar"],["__half* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_reset__float32","params":[["float* __restrict__","d_xh2"],["const float* __restrict__","h_prev"],["const float* __restrict__","r"],["float* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_reset__float16","params":[["__half* __restrict__","d_xh2"],["const __half* __restrict__","h_prev"],["const __half* __restrict__","r"],["__half* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_inputs__float32","params":[["float* __restrict__","d_xh1"],["float* __restrict__","d_xh2"],["const float* __restrict__","r"],["const float* __restrict__","u"],["const float* __restrict__","d_h"],["float* __restrict__","d_x"],["float* __restrict__","d_h_prev"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_inputs__float16","params":[["__half* __restrict__","d_xh1"],["__half* __restrict__","d_xh2"],["const __half* __restrict__","r"],["const __half* __restrict__","u"],["const __half* __restrict__","d_h"],["__half* __restrict__","d_x"],["__half* __restrict__","d_h_prev"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":1024}],"shared":[],"digest":"a7f4a0b4a4ce10cc4f920aa7e472c404"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"GRUBlockCellGrad__grad_cell__float32","params":[["const float* __restrict__","h_prev"],["const float* __restrict__","u"],["const float* __restrict__","c"],["const float* __restrict__","d_h"],["float* __restrict__","d_c_bar"],["float* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_cell__float16","params":[["const __half* __restrict__","h_prev"],["const __half* __restrict__","u"],["const __half* __restrict__","c"],["const __half* __restrict__","d_h"],["__half* __restrict__","d_c_bar"],["__half* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_reset__float32","params":[["float* __restrict__","d_xh2"],["const float* __restrict__","h_prev"],["const float* __restrict__","r"],["float* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_reset__float16","params":[["__half* __restrict__","d_xh2"],["const __half* __restrict__","h_prev"],["const __half* __restrict__","r"],["__half* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_inputs__float32","params":[["float* __restrict__","d_xh1"],["float* __restrict__","d_xh2"],["const float* __restrict__","r"],["const float* __restrict__","u"],["const float* __restrict__","d_h"],["float* __restrict__","d_x"],["float* __restrict__","d_h_prev"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_inputs__float16","params":[["__half* __restrict__","d_xh1"],["__half* __restrict__","d_xh2"],["const __half* __restrict__","r"],["const __half* __restrict__","u"],["const __half* __restrict__","d_h"],["__half* __restrict__","d_x"],["__half* __restrict__","d_h_prev"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":1024}],"shared":[],"digest":"fed238a6c2db9ffb81102d5d65064fb1"}
