@@ -224,6 +224,7 @@ def cmd_init(args: argparse.Namespace) -> int:
         files = init_files(target, package, namespace)
     except ScaffoldError as exc:
         print(f"opgen init: {exc}", file=sys.stderr)
+        print("opgen init: nothing was written", file=sys.stderr)
         return 2
     Project(target, target / "specs", (), target / package, package, namespace).check_writable(
         target, "pass a folder of your own: opgen init DIR")
