@@ -4,10 +4,10 @@ arguments (too few or too many, a pointer where the function takes a scalar or t
 input handed to a non-const pointer, another element type), instead of the first call failing
 inside a compiler's cache file.
 
-The arguments are read from the entry points the compiler generates for the step
-(`pygen.entry_points`: inputs `const T*`, outputs and scratch `T*`, dims and int attrs
-`long long`, activations `opgen::act::Activation{...}`), so the check sees what the C++ compiler
-will see. The kernel side is read by a small C++ declaration scanner (`scan`): enough of the
+The arguments are those of the entry points the compiler generates for the step, taken from
+the lowered ABI (`codegen/lower.py`: inputs `const T*`, outputs and scratch `T*`, dims and int
+attrs `long long`, activations `opgen::act::Activation{...}`), so the check sees what the C++
+compiler will see. The kernel side is read by a small C++ declaration scanner (`scan`): enough of the
 language to find function declarations at namespace scope and take their parameter lists apart
 (`template <typename T>`, `__device__ __forceinline__`, `const T* __restrict__`, references,
 arrays, default arguments, namespaces and `using` declarations); function bodies, class bodies
@@ -24,8 +24,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from codegen import pygen
 from codegen.linemarks import LineMap
+from codegen.lower import EntryPoint, lower
 from codegen.model import DTYPES, LaunchStep, OpSpec
 from codegen.runtime.cxx import Preprocessed, Token, tokenize
 from codegen.runtime.cxx import match as _match
@@ -382,35 +382,6 @@ class Arg:
     beyond_int32: bool = False  # a size or int attr the spec lets exceed 2**31 − 1
 
 
-def _describe(op: OpSpec, name: str) -> str:
-    """What an entry point's parameter is in the spec: `input x`, `attr alpha`, `dim N`, ..."""
-    kinds = {a.name: "input" for a in op.inputs} | {o.name: "output" for o in op.outputs}
-    kinds |= {b.name: "scratch" for b in op.kernel.scratch} if op.kernel else {}
-    kinds |= {a.name: "attr" for a in op.attrs}
-    if name in kinds:
-        return f"{kinds[name]} {name}"
-    base, _, suffix = name.rpartition("_")
-    if kinds.get(base) == "input" and suffix == "count":
-        return f"the length of list input {base}"
-    if kinds.get(base) == "attr" and suffix.isdigit():  # the k-th element of a list attr
-        return f"attr {base} (element {suffix})"
-    return f"dim {name}"
-
-
-def _call(fn: Function) -> tuple[str, list[list[Token]], list[list[Token]]] | None:
-    """An entry point's one statement, `name<targs>(args);`: (name, template args, args)."""
-    toks = fn.body
-    if len(toks) < 3 or toks[0].kind != "id":
-        return None
-    j, targs = 1, []
-    if toks[1].text == "<":
-        j = _match_angle(toks, 1)
-        targs = split_top(toks[2:j - 1])
-    if j >= len(toks) or toks[j].text != "(":
-        return None
-    return toks[0].text, targs, split_top(toks[j + 1:_match(toks, j) - 1])
-
-
 def _beyond_int32(op: OpSpec, what: str, type_: CType) -> bool:
     """Whether a 64-bit integer argument may hold a value over 2**31 − 1: every dim (a size), and an
     int attr unless the spec bounds it below that."""
@@ -426,22 +397,18 @@ def _beyond_int32(op: OpSpec, what: str, type_: CType) -> bool:
     return kind == "dim" or what.startswith("the length of")
 
 
-def _args(op: OpSpec, entry: Function, args: list[list[Token]]) -> list[Arg]:
-    params = {p.name: p for p in entry.params}
+def _args(op: OpSpec, entry: EntryPoint) -> list[Arg]:
+    """The arguments an entry point hands its device function, typed from the lowered ABI."""
     out = []
-    for arg in args:
-        text = " ".join(t.text for t in arg)
-        if len(arg) == 1 and arg[0].text in params:
-            what, type_ = _describe(op, arg[0].text), params[arg[0].text].type
-            out.append(Arg(text, what, type_, beyond_int32=_beyond_int32(op, what, type_)))
-        elif arg and arg[-1].text == "}" and "{" in [t.text for t in arg]:
-            brace = [t.text for t in arg].index("{")
-            type_name = "".join(t.text for t in arg[:brace])
-            first = arg[brace + 1].text if brace + 1 < len(arg) else ""
-            out.append(Arg(text, f"activation {re.sub(r'_id$', '', first)}", CType(type_name, (False,), text=type_name),
-                           temporary=True))
-        else:
-            out.append(Arg(text, text, None))
+    for call_arg in entry.args:
+        if call_arg.aggregate is not None:  # `Type{...}`: a temporary
+            out.append(Arg(call_arg.text, call_arg.params[0].what(),
+                           CType(call_arg.aggregate, (False,), text=call_arg.aggregate), temporary=True))
+            continue
+        param = call_arg.params[0]
+        type_, _ = parse_type(tokenize(param.decl))
+        what = param.what()
+        out.append(Arg(param.name, what, type_, beyond_int32=_beyond_int32(op, what, type_)))
     return out
 
 
@@ -555,19 +522,11 @@ def check_call(fn: Function, targs: list[str], args: list[Arg], unit: Unit) -> s
 
 
 # -- per op ------------------------------------------------------------------------------------------
-def _entries(op: OpSpec, step: LaunchStep, slots: int) -> Iterator[tuple[str, Function]]:
-    """(specialization text, entry point) of each specialization of the step."""
+def _entries(op: OpSpec, step: LaunchStep, slots: int) -> Iterator[tuple[str, EntryPoint]]:
+    """(specialization text, entry point) of each specialization of the step's kernel."""
     assert op.kernel is not None
-    alone = dataclasses.replace(op, kernel=dataclasses.replace(op.kernel, launch=(step,)))
-    text = "\n".join(pygen.entry_points(alone, slots))
-    names = {v: k for k, v in DTYPES.items()}
-    for fn in scan(text).functions:
-        call = _call(fn)
-        if call is None:
-            continue
-        targs = [" ".join(t.text for t in a) for a in call[1]]
-        spec = ", ".join(f"{s}={names.get(a, a)}" for s, a in zip(op.kernel.specialize, targs, strict=False))
-        yield spec, fn
+    for entry in lower(op, slots).entries_of(step.kernel):
+        yield ", ".join(f"{s}={d}" for s, d in zip(op.kernel.specialize, entry.dtypes, strict=True)), entry
 
 
 def check_kernel(op: OpSpec, source: str, kernel_file: str, activation_slots: int = 0) -> None:
@@ -607,12 +566,10 @@ def check_kernel(op: OpSpec, source: str, kernel_file: str, activation_slots: in
             raise fail(why if alike or not spec else f"{why} (specialized {spec})")
 
 
-def _failure(op: OpSpec, entry: Function, candidates: list[Function], unit: Unit, lines: LineMap) -> str | None:
+def _failure(op: OpSpec, entry: EntryPoint, candidates: list[Function], unit: Unit, lines: LineMap) -> str | None:
     """Why no candidate takes the call of an entry point (None: one does)."""
-    call = _call(entry)
-    assert call is not None
-    targs = [" ".join(t.text for t in a) for a in call[1]]
-    args = _args(op, entry, call[2])
+    targs = list(entry.template_args)
+    args = _args(op, entry)
     reasons = [(fn, check_call(fn, targs, args, unit)) for fn in candidates]
     if any(why is None for _, why in reasons):
         return None

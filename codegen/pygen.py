@@ -10,50 +10,31 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from codegen import shapes
+from codegen import lower, shapes
+from codegen.lower import TranslationError
 from codegen.model import (
-    ACCUMULATOR,
     BACKEND_SWITCH,
     BACKENDS,
-    DTYPES,
     ActivationKind,
     ArgIndex,
     Attr,
     Condition,
     GemmStep,
-    LaunchStep,
     Let,
-    Loc,
     OpSpec,
     Output,
     RepeatStep,
-    Scratch,
-    Step,
     Switch,
     TensorArg,
     arg_name,
     walk_steps,
 )
-from codegen.naming import kernel_symbol
 from codegen.runtime.manifest import MAX_THREADS_PER_BLOCK, Manifest
 from codegen.runtime.manifest import Entry as ManifestEntry
-
-
-class TranslationError(ValueError):
-    """A spec the loader accepted that cannot be translated, found while rendering; `loc` is the
-    construct's place in the spec, which render_all reports (as a SpecError)."""
-
-    def __init__(self, loc: Loc, message: str):
-        self.loc, self.message = loc, message
-        super().__init__(f"{loc}: {message}")
-
 
 ATTR_PY_TYPES = {"int": "int", "float": "float", "bool": "bool", "string": "str", "list(int)": "Sequence[int]",
                  "type": "str", "activation": "ActivationLike",
                  "list(activation)": "ActivationLike | Sequence[ActivationLike]"}
-#: How each kind of kernel argument is passed: the C type the generated entry point declares.
-SCALAR_C_TYPES = {"int": "long long", "float": "float", "bool": "int", "dim": "long long"}
-SCALAR_PY_CTORS = {"int": "_np.int64", "float": "_np.float32", "bool": "_np.int32", "dim": "_np.int64"}
 
 
 def attr_annotation(op: OpSpec, attr: Attr) -> str:
@@ -448,80 +429,53 @@ def _dtype_expr(op: OpSpec, dtype: str) -> str:
     return dtype if op.attr(dtype) is not None else repr(dtype)
 
 
-def _kernel_arg(op: OpSpec, arg: str | ArgIndex) -> str:
-    if isinstance(arg, ArgIndex):  # one element of a list attr
-        element = f"{arg.name}[{shapes.to_python(arg.index)}]"
-        indexed = op.attr(arg.name)
-        if indexed is not None and indexed.type == "list(activation)":
-            return f"*{element}.kernel_args()"
-        return f"_np.int64({element})"
-    name = arg
-    listed = next((a for a in op.inputs if a.name == name and a.is_list), None)
-    if listed is not None:  # a device array of the elements' pointers, and their count
-        return f"_backend.pointer_array({name}), _np.int64(len({name}))"
-    attr = op.attr(name)
-    if attr is not None and attr.type == "activation":  # its id and parameters
-        return f"*{name}.kernel_args()"
-    if attr is not None and attr.type == "float" and _has_float64_specialization(op):
-        spec = tuple(_dtype_expr(op, s) for s in op.kernel.specialize) if op.kernel is not None else ()
+def _py_arg(op: OpSpec, arg: lower.Arg) -> str:
+    """A plan argument as the wrapper passes it."""
+    if isinstance(arg, lower.Buffer):
+        return arg.slot
+    if isinstance(arg, lower.PointerList):  # a device array of the elements' pointers, and their count
+        return f"_backend.pointer_array({arg.slot}), _np.int64(len({arg.slot}))"
+    if isinstance(arg, lower.ActivationArg):  # its id and parameters
+        element = arg.attr if arg.index is None else f"{arg.attr}[{shapes.to_python(arg.index)}]"
+        return f"*{element}.kernel_args()"
+    value = arg.name if arg.index is None else f"{arg.name}[{shapes.to_python(arg.index)}]"
+    if arg.double_when:
+        spec = tuple(_dtype_expr(op, s) for s in arg.double_when)
         picked = f"{spec[0]} == 'float64'" if len(spec) == 1 else f"'float64' in ({', '.join(spec)},)"
-        return f"(_np.float64 if {picked} else _np.float32)({name})"
-    if attr is not None:
-        return f"{SCALAR_PY_CTORS[attr.type]}({name})"
-    tensors = [a.name for a in op.inputs] + [o.name for o in op.outputs]
-    if name in tensors or (op.kernel is not None and any(b.name == name for b in op.kernel.scratch)):
-        return name
-    return f"_np.int64({name})"
+        return f"(_np.float64 if {picked} else _np.float32)({value})"
+    return f"{arg.ctor}({value})"
 
 
-def _has_float64_specialization(op: OpSpec) -> bool:
-    """Whether some specialization of the op's kernels is float64: its entry points take float attrs
-    as `double` (`_c_param`), so the wrapper passes them as np.float64 there."""
-    return op.kernel is not None and any("float64" in combo for combo in specializations(op))
+def _when(step: lower.PlanStep, call: list[str], indent: str) -> list[str]:
+    if step.when.empty:
+        return [indent + line for line in call]
+    return [f"{indent}if {_condition(step.when)}:", *(f"{indent}    {line}" for line in call)]
 
 
-def _gemm_lines(step: GemmStep, indent: str) -> list[str]:
-    def off(e: shapes.Expr | None) -> str:
-        return "0" if e is None else shapes.to_python(e)
+def _plan_lines(op: OpSpec, step: lower.PlanStep, indent: str) -> list[str]:
+    """One step of the lowered launch plan as the wrapper's Python."""
+    if isinstance(step, lower.Repeat):
+        body = [f"for {step.var} in range({shapes.to_python(step.count)}):"]
+        body += [f"    {name} = {shapes.to_python(expr)}" for name, expr in step.lets]
+        lines = _when(step, body, indent)
+        inner = indent + ("        " if not step.when.empty else "    ")
+        for s in step.steps:
+            lines += _plan_lines(op, s, inner)
+        return lines
+    if isinstance(step, lower.Gemm):
+        def off(e: shapes.Expr | None) -> str:
+            return "0" if e is None else shapes.to_python(e)
 
-    call = (f"_backend.gemm({step.a}, {step.b}, {step.out}, {shapes.to_python(step.m)}, {shapes.to_python(step.n)}, "
-            f"{shapes.to_python(step.k)}, {step.trans_a}, {step.trans_b}, {step.beta}, {off(step.a_offset)}, "
-            f"{off(step.b_offset)}, {off(step.out_offset)})")
-    if not step.when.empty:
-        return [f"{indent}if {_condition(step.when)}:", f"{indent}    {call}"]
-    return [f"{indent}{call}"]
-
-
-def _repeat_lines(op: OpSpec, step: RepeatStep, indent: str) -> list[str]:
-    lines = []
-    if not step.when.empty:
-        lines.append(f"{indent}if {_condition(step.when)}:")
-        indent += "    "
-    lines.append(f"{indent}for {step.var} in range({shapes.to_python(step.count)}):")
-    for name, expr in step.lets:
-        lines.append(f"{indent}    {name} = {shapes.to_python(expr)}")
-    for inner in step.steps:
-        lines += _launch_lines(op, inner, indent + "    ")
-    return lines
-
-
-def _launch_lines(op: OpSpec, step: Step, indent: str) -> list[str]:
-    if isinstance(step, RepeatStep):
-        return _repeat_lines(op, step, indent)
-    if isinstance(step, GemmStep):
-        return _gemm_lines(step, indent)
-    assert op.kernel is not None
-    spec = op.kernel.specialize
-    prefix = kernel_symbol(op.name, step.kernel, ())
-    symbol = repr(prefix) + "".join(f" + '__' + {_dtype_expr(op, name)}" for name in spec)
+        return _when(step, [f"_backend.gemm({step.a}, {step.b}, {step.out}, {shapes.to_python(step.m)}, "
+                            f"{shapes.to_python(step.n)}, {shapes.to_python(step.k)}, {step.trans_a}, {step.trans_b}, "
+                            f"{step.beta}, {off(step.a_offset)}, {off(step.b_offset)}, {off(step.out_offset)})"],
+                     indent)
+    symbol = repr(step.symbol) + "".join(f" + '__' + {_dtype_expr(op, name)}" for name in step.specialize)
     grid = ", ".join(shapes.to_python(d) for d in step.grid)
     block = ", ".join(shapes.to_python(d) for d in step.block)
-    args = ", ".join(_kernel_arg(op, a) for a in step.args)
+    args = ", ".join(_py_arg(op, a) for a in step.args)
     shared = shapes.to_python(step.shared_bytes) if step.shared_bytes is not None else "0"
-    call = (f"_backend.launch(_KERNELS, {symbol}, ({grid},), ({block},), ({args},), {shared})")
-    if not step.when.empty:
-        return [f"{indent}if {_condition(step.when)}:", f"{indent}    {call}"]
-    return [f"{indent}{call}"]
+    return _when(step, [f"_backend.launch(_KERNELS, {symbol}, ({grid},), ({block},), ({args},), {shared})"], indent)
 
 
 def run_params(op: OpSpec) -> str:
@@ -681,8 +635,8 @@ def run_body(op: OpSpec, fake: bool = False) -> list[str]:
                 view = f"_rt.alias_view(_OP, {buf.name!r}, {buf.alias}, [{dims}])"
                 empty = f"{view} if {_condition(buf.when)} else {empty}" if not buf.when.empty else view
             lines.append(f"{ind}{buf.name} = {empty}")
-        for step in op.kernel.launch:
-            lines += _launch_lines(op, step, ind)
+        for step in lower.lower(op).plan.steps:
+            lines += _plan_lines(op, step, ind)
         if op.kernel.launch:  # the cpu backend queues launches: they have run when the outputs return
             lines.append(f"{ind}_backend.flush()")
     names = ", ".join(o.name for o in op.outputs)
@@ -691,136 +645,26 @@ def run_body(op: OpSpec, fake: bool = False) -> list[str]:
 
 
 def entry_points(op: OpSpec, activation_slots: int = 0) -> list[str]:
-    """The extern "C" __global__ entry points appended to the kernel source, one per launch step
-    and specialization. Their parameter types follow from the spec, so wrapper and kernel agree by
-    construction: inputs are `const T*`, outputs `T*`, int attrs and dims `long long`, float attrs
-    `float` (`double` in a specialization with a float64 type: a device function that declares
-    the parameter `T` or `opgen::acc_t<T>` gets it unrounded), bools `int`; an activation (an
-    `activation` attr or an element of a `list(activation)` attr) is `int NAME_id` and
-    `activation_slots` floats `NAME_p0, ...`, handed to the device function as one
-    `opgen::act::Activation`."""
+    """The extern "C" __global__ entry points appended to the kernel source, one per kernel and
+    specialization, printed from the lowered ABI (codegen/lower.py, which states the rules)."""
     out: list[str] = []
-    for entry in _entries(op, activation_slots):
-        bounds = f"__launch_bounds__({entry.threads}) " if entry.threads else ""
+    for entry in lower.lower(op, activation_slots).entry_points:
+        bounds = f"__launch_bounds__({entry.launch_bounds}) " if entry.launch_bounds else ""
         out.append(f'extern "C" __global__ void {bounds}{entry.symbol}(')
-        out.append("    " + ",\n    ".join(entry.params) + ") {")
-        out.append(f"  {entry.call}({', '.join(entry.names)});")
+        out.append("    " + ",\n    ".join(p.decl for p in entry.params) + ") {")
+        out.append(f"  {entry.call}({', '.join(a.text for a in entry.args)});")
         out.append("}")
         out.append("")
     return out
 
 
 def manifest(op: OpSpec, activation_slots: int = 0, shared: tuple[str, ...] = ()) -> Manifest:
-    """The entry points as the module's manifest states them (codegen/runtime/manifest.py): what
-    entry_points writes, read by the host backend and warmup without scanning the C++."""
-    kernels = []
-    for entry in _entries(op, activation_slots):
-        params = tuple((decl.rpartition(" ")[0], decl.rpartition(" ")[2]) for decl in entry.params)
-        kernels.append(ManifestEntry(entry.symbol, params, entry.threads or MAX_THREADS_PER_BLOCK))
-    return Manifest(tuple(kernels), shared)
-
-
-@dataclasses.dataclass(frozen=True)
-class _EntryPoint:
-    symbol: str
-    params: list[str]  # C declarations: "const float* __restrict__ x"
-    call: str  # the device function, with its template arguments
-    names: list[str]  # what the entry point hands it
-    threads: int | None  # __launch_bounds__, where the block size is a constant
-
-
-def _entries(op: OpSpec, activation_slots: int) -> list[_EntryPoint]:
-    assert op.kernel is not None
-    spec = op.kernel.specialize
-    combos = specializations(op)
-    seen: set[str] = set()
-    out: list[_EntryPoint] = []
-    for step in op.kernel.launches():
-        if isinstance(step, GemmStep) or step.kernel in seen:
-            continue
-        seen.add(step.kernel)
-        for combo in combos:
-            binding = dict(zip(spec, combo, strict=True))
-            params, names = [], []
-            repeats: dict[str, int] = {}  # elements of one list attr: activations, activations_1, ...
-            for item in step.args:
-                arg = arg_name(item)
-                attr = op.attr(arg)
-                if attr is not None and (attr.type == "activation" or isinstance(item, ArgIndex)):
-                    k = repeats[arg] = repeats.get(arg, -1) + 1
-                    arg = f"{arg}_{k}" if k else arg
-                if attr is not None and attr.type in ("activation", "list(activation)"):
-                    fields = [f"{arg}_id", *(f"{arg}_p{i}" for i in range(activation_slots))]
-                    params += [f"int {arg}_id", *(f"float {f}" for f in fields[1:])]
-                    names.append(f"opgen::act::Activation{{{', '.join(fields)}}}")
-                    continue
-                if attr is not None and isinstance(item, ArgIndex):  # an element of a list(int) attr
-                    params.append(f"long long {arg}")
-                    names.append(arg)
-                    continue
-                params.append(_c_param(op, arg, binding))
-                names.append(arg)
-                if any(a.name == arg and a.is_list for a in op.inputs):
-                    params.append(f"long long {arg}_count")
-                    names.append(f"{arg}_count")
-            targs = ", ".join(DTYPES[d] for d in combo)
-            call = f"{step.kernel}<{targs}>" if combo else step.kernel
-            out.append(_EntryPoint(kernel_symbol(op.name, step.kernel, combo), params, call, names,
-                                   _const_threads(step)))
-    return out
-
-
-def specializations(op: OpSpec) -> list[tuple[str, ...]]:
-    """Every dtype combination the op's kernels are instantiated for, in `specialize` order: one
-    entry point per launch step and combination (`naming.kernel_symbol`)."""
-    assert op.kernel is not None
-    combos: list[tuple[str, ...]] = [()]
-    for name in op.kernel.specialize:  # a type variable's dtypes, or a type attr's allowed ones
-        tv, attr = op.type_var(name), op.attr(name)
-        allowed = tv.allowed if tv is not None else attr.allowed if attr is not None else None
-        assert allowed is not None
-        combos = [(*c, str(d)) for c in combos for d in allowed]
-    return combos
-
-
-def _c_param(op: OpSpec, name: str, binding: dict[str, str]) -> str:
-    attr = op.attr(name)
-    if attr is not None:
-        if attr.type not in SCALAR_C_TYPES:
-            raise TranslationError(attr.loc, f"attr {name!r} of type {attr.type} cannot be a kernel argument")
-        if attr.type == "float" and "float64" in binding.values():  # a float64 specialization's: no rounding
-            return f"double {name}"
-        return f"{SCALAR_C_TYPES[attr.type]} {name}"
-    tensor: TensorArg | Output | Scratch | None = next((a for a in op.inputs if a.name == name), None)
-    const = "const " if tensor is not None else ""
-    if tensor is None:
-        tensor = next((o for o in op.outputs if o.name == name), None)
-    if tensor is None and op.kernel is not None:
-        tensor = next((b for b in op.kernel.scratch if b.name == name), None)
-    if tensor is None:
-        return f"long long {name}"
-    dtype = binding.get(tensor.dtype)
-    pointer = "* const* __restrict__" if isinstance(tensor, TensorArg) and tensor.is_list else "* __restrict__"
-    tv = op.type_var(tensor.dtype)
-    if dtype is None and tv is not None and tv.accumulates in binding:  # follows its specialized source
-        dtype = ACCUMULATOR[binding[tv.accumulates]]
-    if dtype is None:
-        tv = op.type_var(tensor.dtype)
-        if tv is not None and len(tv.allowed) != 1:
-            raise TranslationError(tensor.loc, f"{name!r} has type {tv.name}, which the kernel does not "
-                                               f"specialize")
-        dtype = tv.allowed[0] if tv is not None else tensor.dtype
-    return f"{const}{DTYPES[dtype]}{pointer} {name}"
-
-
-def _const_threads(step: LaunchStep) -> int | None:
-    try:
-        total = 1
-        for d in step.block:
-            total *= shapes.evaluate(d, {})
-        return total
-    except shapes.ShapeEvalError:
-        return None
+    """The entry points as the module's manifest states them (codegen/runtime/manifest.py): the
+    lowered ABI that entry_points prints, read by the host backend and warmup without scanning."""
+    kernels = tuple(ManifestEntry(e.symbol, tuple((p.ctype, p.name) for p in e.params),
+                                  e.launch_bounds or MAX_THREADS_PER_BLOCK)
+                    for e in lower.lower(op, activation_slots).entry_points)
+    return Manifest(kernels, shared)
 
 
 def activation_spec(kind: ActivationKind) -> str:

@@ -205,7 +205,7 @@ def launch_blocks(op: OpSpec, plan: str = "cuda") -> dict[str, int]:
     if op.kernel is None:
         return {}
     from codegen.launch_space import launch_space
-    from codegen.pygen import specializations
+    from codegen.lower import specializations
 
     combos = specializations(op)
     return {kernel_symbol(op.name, kernel, combo): max(space.blocks)
