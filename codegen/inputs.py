@@ -40,7 +40,6 @@ a params buffer laid out for the attrs, values that must make sense together). `
 from __future__ import annotations
 
 import math
-import operator
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -49,7 +48,18 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from codegen import shapes
-from codegen.model import ACCUMULATOR, BACKEND_SWITCH, BACKENDS, DTYPES, Attr, Condition, OpSpec, Switch, TensorArg
+from codegen.model import (
+    ACCUMULATOR,
+    BACKEND_SWITCH,
+    BACKENDS,
+    DTYPES,
+    FLOAT_DTYPES,
+    Attr,
+    Condition,
+    OpSpec,
+    Switch,
+    TensorArg,
+)
 from codegen.shapes import ShapePattern
 
 __all__ = ["Binding", "Case", "NotDerivable", "bind_shapes", "derive_cases"]
@@ -58,9 +68,7 @@ __all__ = ["Binding", "Case", "NotDerivable", "bind_shapes", "derive_cases"]
 ATTEMPTS = 400
 #: random sizes of free shape symbols and of group dims: 1 .. MAX_SIZE
 MAX_SIZE = 5
-_COMPARE: dict[str, Callable[[Any, Any], bool]] = {
-    "==": operator.eq, "!=": operator.ne, "<=": operator.le, ">=": operator.ge, "<": operator.lt, ">": operator.gt}
-_FLOATS = ("float16", "bfloat16", "float32", "float64")
+_FLOATS = FLOAT_DTYPES
 
 
 class Case(NamedTuple):
@@ -109,7 +117,7 @@ def _attr_key(attr: Attr | None, value: Any) -> str:
     return str(value)
 
 
-def _pick(op: OpSpec, sw: Switch, attrs: Mapping[str, Any], backend: str) -> Any:
+def _pick(op: OpSpec, sw: Switch[shapes.Expr], attrs: Mapping[str, Any], backend: str) -> Any:
     """The case of a switch (shape, let) that these attrs and this backend select."""
     if sw.by is None:
         return sw.only()
@@ -122,7 +130,7 @@ def _holds(op: OpSpec, cond: Condition, attrs: Mapping[str, Any], value: Callabl
     """Whether a `when:` of an input or constraint holds (attr clauses, then comparisons)."""
     if any(attrs.get(name) != expected for name, expected in cond.clauses):
         return False
-    return all(_COMPARE[cmp](value(lhs), value(rhs)) for lhs, cmp, rhs in cond.checks)
+    return all(shapes.compare(cmp, value(lhs), value(rhs)) for lhs, cmp, rhs in cond.checks)
 
 
 class _Resolver:
@@ -179,9 +187,7 @@ def _patterns(op: OpSpec, key: str) -> dict[str, ShapePattern]:
     out = {}
     for arg in op.inputs:
         if arg.shape is not None:
-            pattern = arg.shape.get(key) if arg.shape.by is not None else arg.shape.only()
-            assert isinstance(pattern, ShapePattern)
-            out[arg.name] = pattern
+            out[arg.name] = arg.shape.case(key)
     return out
 
 
@@ -298,7 +304,7 @@ def _check(op: OpSpec, attrs: Mapping[str, Any], binding: Binding) -> None:
     for backend in BACKENDS:
         resolve = _Resolver(op, attrs, binding.env, backend)
         for c in op.where:
-            if _holds(op, c.when, attrs, resolve) and not _COMPARE[c.op](resolve(c.lhs), resolve(c.rhs)):
+            if _holds(op, c.when, attrs, resolve) and not shapes.compare(c.op, resolve(c.lhs), resolve(c.rhs)):
                 raise _Reject(f"where {c.text!r} ({c.message})" if c.message else f"where {c.text!r}")
 
 
@@ -404,7 +410,7 @@ def _array(rng: np.random.Generator, shape: tuple[int, ...], dtype: str, lo: int
         return rng.random(shape) < 0.5
     if dtype in _FLOATS:
         if lo is not None or hi is not None:
-            low = lo if lo is not None else hi - 4  # type: ignore[operator]
+            low = lo if lo is not None else hi - 4 if hi is not None else 0  # (one of them is given)
             high = hi if hi is not None else low + 4
             return rng.uniform(low, high, shape).astype(np_dtype)
         return rng.standard_normal(shape).astype(np_dtype)
@@ -474,8 +480,7 @@ def _expected(op: OpSpec, attrs: Mapping[str, Any], binding: Binding, key: str,
         if not _holds(op, o.when, attrs, resolve):
             out[o.name] = None
             continue
-        pattern = o.shape.get(key) if o.shape.by is not None else o.shape.only()
-        assert isinstance(pattern, ShapePattern)
+        pattern = o.shape.case(key)
         dims: list[int] = []
         for item in pattern.items():
             if isinstance(item, str):

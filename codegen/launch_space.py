@@ -30,7 +30,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from codegen import shapes
-from codegen.model import ACCUMULATOR, BACKEND_SWITCH, Condition, LaunchStep, OpSpec, RepeatStep, Step, walk_steps
+from codegen.model import (
+    BACKEND_SWITCH,
+    DTYPE_ACCUMULATORS,
+    Condition,
+    DType,
+    LaunchStep,
+    OpSpec,
+    RepeatStep,
+    Step,
+)
 
 __all__ = ["BLOCK_CLASSES", "Interval", "KernelSpace", "block_class", "coverage_gaps", "grid_class", "launch_space"]
 
@@ -112,13 +121,13 @@ class _Ranges:
         if let is not None:
             sw = let.value
             if sw.by is None:
-                value = self(sw.only())  # type: ignore[arg-type]
+                value = self(sw.only())
             elif sw.by == BACKEND_SWITCH:
-                value = self(sw.get(self.plan))  # type: ignore[arg-type]
+                value = self(sw.get(self.plan))
             elif sw.by in self.attrs:
-                value = self(sw.get(_key(self.attrs[sw.by])))  # type: ignore[arg-type]
+                value = self(sw.get(_key(self.attrs[sw.by])))
             else:
-                value = _union(self(e) for _, e in sw.cases)  # type: ignore[arg-type]
+                value = _union(self(e) for e in sw.values())
         elif attr is not None and attr.type == "int":
             value = Interval(-INF if attr.minimum is None else attr.minimum, INF if attr.maximum is None
                              else attr.maximum)
@@ -205,10 +214,9 @@ def _switch_attrs(op: OpSpec) -> list[tuple[str, tuple[Any, ...]]]:
     for let in op.lets:
         if let.value.by is not None and let.value.by != BACKEND_SWITCH:
             names.setdefault(let.value.by)
-    if op.kernel is not None:
-        for step in walk_steps(op.kernel.launch):
-            for name, _ in step.when.clauses:
-                names.setdefault(name)
+    for step in op.walk_steps():
+        for name, _ in step.when.clauses:
+            names.setdefault(name)
     for name in names:
         attr = op.attr(name)
         if attr is None:
@@ -228,7 +236,8 @@ def _dtypes(op: OpSpec, usable: Sequence[str] | None) -> set[tuple[str, ...]]:
         chosen = dict(zip((tv.name for tv in free), combo, strict=True))
         for tv in op.type_vars:
             if tv.accumulates is not None:
-                chosen[tv.name] = ACCUMULATOR.get(chosen[tv.accumulates], chosen[tv.accumulates])
+                source = chosen[tv.accumulates]
+                chosen[tv.name] = DTYPE_ACCUMULATORS.get(DType(source)) or source
         out.add(tuple(chosen.get(name, name) for name in op.kernel.specialize))
     return out
 

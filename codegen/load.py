@@ -10,7 +10,8 @@ import math
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
+from typing import TypeVar as TypingTypeVar
 
 from codegen import bounds, naming, shapes
 from codegen.load_autograd import check_autograd, parse_autograd, parse_torch
@@ -19,16 +20,20 @@ from codegen.load_base import (
 )
 from codegen.load_launch import LaunchPlanParser
 from codegen.model import (
-    ACCUMULATOR,
     ATTR_TYPES,
     BACKEND_SWITCH,
     BACKENDS,
+    DTYPE_ACCUMULATORS,
     DTYPES,
+    INT_DTYPES,
     ActivationLibrary,
     ActivationValue,
     Attr,
+    AttrType,
+    Autograd,
     Condition,
     Constraint,
+    DType,
     KernelSpec,
     LaunchStep,
     Let,
@@ -40,16 +45,19 @@ from codegen.model import (
     Step,
     Switch,
     TensorArg,
+    TorchSpec,
     TypeVar,
+    shape_symbols,
 )
 from codegen.naming import snake_case
-from codegen.shapes import Expr
+from codegen.shapes import Expr, ShapePattern
 from codegen.yamlnodes import MapReader, Node, SpecError, describe, parse_yaml
 
 OP_NAME_RE = naming.OP_NAME_RE
 #: `runtime: package.module:function`: a dotted module path and a function, lower_case identifiers.
 RUNTIME_RE = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*:[a-z_][a-z0-9_]*$")
-ACTIVATION_TYPES = ("activation", "list(activation)")
+ACTIVATION_TYPES = (AttrType.ACTIVATION, AttrType.LIST_ACTIVATION)
+_Case = TypingTypeVar("_Case")
 
 
 class SpecSet(list[OpSpec]):
@@ -109,10 +117,48 @@ def _check_links(ops: list[OpSpec]) -> None:
     check_autograd(by_name)
 
 
+class _Header(NamedTuple):
+    """The op-level keys read first: names, texts and gradient links."""
+
+    function_name: str | None
+    summary: str
+    description: str
+    deprecated: str | None
+    gradient: str | None
+    gradient_of: str | None
+    link_lines: dict[str, int]
+
+
 class _SpecParser(LaunchPlanParser):
-    # -- top level -------------------------------------------------------------------------
+    """One spec's parser. `parse` runs the phases in order; each reads its keys with what the
+    earlier ones set on the parser (attrs before shapes, shapes before lets, all before the launch
+    plan), so the order is the order in which a spec's names become known."""
+
+    # -- top level: the phases -------------------------------------------------------------
     def parse(self, root: Node, stem: str) -> OpSpec:
         r = MapReader(root, self.file, "spec", None)
+        header = self._read_header(r, root, stem)
+        self._read_declarations(r)
+        self._read_inputs(r)
+        self._read_lets_outputs_where(r)
+        kernel = self._read_launch(r)
+        examples, autograd, torch = self._read_extras(r, header.gradient)
+        r.finish()
+        self._cross_check(kernel)
+        return OpSpec(
+            name=self._op_name(), summary=header.summary, description=header.description, group=self.group,
+            source=self.rel, loc=self.loc(root), type_vars=self.type_vars, inputs=self.inputs, attrs=self.attrs,
+            outputs=self.outputs, where=self.where_constraints, lets=self.lets, kernel=kernel, runtime=self.runtime,
+            deprecated=header.deprecated, gradient=header.gradient, gradient_of=header.gradient_of,
+            examples=examples, link_lines=header.link_lines, autograd=autograd, torch=torch,
+            function_name=header.function_name)
+
+    def _op_name(self) -> str:
+        assert self.op is not None  # set by the first phase
+        return self.op
+
+    def _read_header(self, r: MapReader, root: Node, stem: str) -> _Header:
+        """Phase 1, keys: the op's name (which must match the file's), texts and gradient links."""
         name_node = r.pop("op", required=True)
         assert name_node is not None
         self.op = self.checked_name(naming.check_op_name, name_node.line, "op", name_node.value)
@@ -131,19 +177,32 @@ class _SpecParser(LaunchPlanParser):
         gradient = self._op_ref(link_nodes["gradient"], "gradient")
         gradient_of = self._op_ref(link_nodes["gradient_of"], "gradient_of")
         link_lines = {k: n.line for k, n in link_nodes.items() if n is not None}
+        return _Header(function_name, summary, description, deprecated, gradient, gradient_of, link_lines)
+
+    def _read_declarations(self, r: MapReader) -> None:
+        """Phase 2, what everything else refers to: the runtime function, type variables and attrs."""
         self.runtime = self._runtime(r.pop("runtime"))
         self.type_vars = self._type_vars(r.pop("type_vars"))
         self.attrs = self._attrs(r.pop("attrs"))
+
+    def _read_inputs(self, r: MapReader) -> None:
+        """Phase 3, shapes: named shapes, then the inputs, whose shapes bind the symbols."""
         self.named_shapes = self._named_shapes(r.pop("shapes"))
-        inputs = self._inputs(r.pop("inputs"))
-        self.inputs = inputs
-        self._check_unique([(a.name, a.loc) for a in inputs] + [(a.name, a.loc) for a in self.attrs],
+        self.inputs = self._inputs(r.pop("inputs"))
+        self._check_unique([(a.name, a.loc) for a in self.inputs] + [(a.name, a.loc) for a in self.attrs],
                            "input/attr")
+
+    def _read_lets_outputs_where(self, r: MapReader) -> None:
+        """Phase 4, lets over the bound symbols, the outputs and the `where:` constraints (set on the
+        parser together, once all three are read: a let's name is checked against inputs only)."""
         lets = self._lets(r.pop("let"))
         outputs = self._outputs(r.pop("outputs", required=True))
         self._check_unique([(o.name, o.loc) for o in outputs], "output")
         where = self._where(r.pop("where"))
         self.outputs, self.lets, self.where_constraints = outputs, lets, where
+
+    def _read_launch(self, r: MapReader) -> KernelSpec | None:
+        """Phase 5, the kernel and its launch plan (load_launch.py), and how it fits the op."""
         kernel = self._kernel(r.pop("kernel"))
         self._check_type_attr_dtypes(kernel)
         if kernel is not None and self.runtime is not None:
@@ -151,21 +210,23 @@ class _SpecParser(LaunchPlanParser):
                                                     f"runtime function, not both (the kernel section is at line "
                                                     f"{kernel.loc.line})")
         self._check_list_type_vars()
+        return kernel
+
+    def _read_extras(self, r: MapReader,
+                     gradient: str | None) -> tuple[tuple[str, ...], Autograd | None, TorchSpec]:
+        """Phase 6, what only documents and wraps the op: examples, `autograd:` and `torch:`."""
         examples = tuple(self.text(n, "examples[]", required=True) for n in self.seq(r.pop("examples"), "examples"))
         autograd = parse_autograd(self, r.pop("autograd"), self._function_ref)
         torch = parse_torch(self, r.pop("torch"), self._function_ref, self.runtime is not None)
         if autograd is not None and gradient is None:
             raise self.error(autograd.loc.line, "autograd: needs gradient: <the gradient op> beside it")
-        r.finish()
+        return examples, autograd, torch
+
+    def _cross_check(self, kernel: KernelSpec | None) -> None:
+        """Phase 7, checks across the whole op: symbol names, every symbol bound, no zero divisor."""
         self._check_all_symbol_names()
         self._check_symbols_bound()
         self._check_divisors(kernel)
-        return OpSpec(
-            name=self.op, summary=summary, description=description, group=self.group, source=self.rel,
-            loc=self.loc(root), type_vars=self.type_vars, inputs=inputs, attrs=self.attrs,
-            outputs=outputs, where=where, lets=lets, kernel=kernel, runtime=self.runtime, deprecated=deprecated,
-            gradient=gradient, gradient_of=gradient_of, examples=examples, link_lines=link_lines,
-            autograd=autograd, torch=torch, function_name=function_name)
 
     def _function_name(self, node: Node | None) -> str | None:
         """`function_name: rope`: the op's snake_case name when the derived one reads badly (RoPE →
@@ -259,7 +320,7 @@ class _SpecParser(LaunchPlanParser):
         return tuple(out)
 
     def _accumulator(self, node: Node, allowed_node: Node | None, name: str,
-                     earlier: list[TypeVar]) -> tuple[str, tuple[str, ...]]:
+                     earlier: list[TypeVar]) -> tuple[str, tuple[DType, ...]]:
         """`S: {accumulates: T}`: S is the dtype T's reductions accumulate in (ACCUMULATOR: float16
         and bfloat16 in float32); T is a float type variable declared before S."""
         source = next((tv for tv in earlier if tv.name == node.value), None)
@@ -268,17 +329,17 @@ class _SpecParser(LaunchPlanParser):
                                         f"declared before it (a plain one)")
         if allowed_node is not None:
             raise self.error(allowed_node.line, f"type_vars.{name}: its dtypes follow from accumulates: (no allowed:)")
-        bad = [d for d in source.allowed if d not in ACCUMULATOR]
+        accumulators = [DTYPE_ACCUMULATORS[d] for d in source.allowed]
+        bad = [d for d, acc in zip(source.allowed, accumulators, strict=True) if acc is None]
         if bad:
             raise self.error(node.line, f"type_vars.{name}: accumulates: {source.name} allows {bad[0]}, which has no "
                                         f"accumulator dtype (float types only)")
-        allowed = tuple(dict.fromkeys(ACCUMULATOR[d] for d in source.allowed))
-        return source.name, allowed
+        return source.name, tuple(dict.fromkeys(acc for acc in accumulators if acc is not None))
 
-    def _dtype_name(self, node: Node, what: str) -> str:
+    def _dtype_name(self, node: Node, what: str) -> DType:
         if node.value not in DTYPES:
             raise self.error(node.line, f"{what}: unknown dtype {node.value!r} (known: {', '.join(DTYPES)})")
-        return str(node.value)
+        return DType(node.value)
 
     def _attrs(self, node: Node | None) -> tuple[Attr, ...]:
         return tuple(self._attr(n) for n in self.seq(node, "attrs"))
@@ -290,9 +351,10 @@ class _SpecParser(LaunchPlanParser):
         r.what = what
         type_node = r.pop("type", required=True)
         assert type_node is not None
-        kind = type_node.value
-        if kind not in ATTR_TYPES:
-            raise self.error(type_node.line, f"{what}: unknown type {kind!r} (known: {', '.join(ATTR_TYPES)})")
+        if type_node.value not in ATTR_TYPES:
+            raise self.error(type_node.line, f"{what}: unknown type {type_node.value!r} "
+                                             f"(known: {', '.join(ATTR_TYPES)})")
+        kind = AttrType(type_node.value)
         doc = self.text(r.pop("doc"), f"{what}: doc")
         if kind in ACTIVATION_TYPES:
             return self._activation_attr(r, node, name, kind, doc)
@@ -323,15 +385,16 @@ class _SpecParser(LaunchPlanParser):
         if default_node is not None:
             default = self._attr_value(default_node, kind, what, "default")
             self._check_attr_value(default, default_node.line, allowed, minimum, maximum, what, "default")
-            if (above and default <= minimum) or (below and default >= maximum):  # type: ignore[operator]
-                bound = f"above {minimum}" if above and default <= minimum else f"below {maximum}"  # type: ignore[operator]
+            too_low = above and minimum is not None and default <= minimum
+            if too_low or (below and maximum is not None and default >= maximum):
+                bound = f"above {minimum}" if too_low else f"below {maximum}"
                 raise self.error(default_node.line, f"{what}: default {default!r} is not {bound}")
         r.finish()
         return Attr(name=name, type=kind, doc=doc, loc=self.loc(node), default=default,
                     has_default=default_node is not None, allowed=allowed, minimum=minimum, maximum=maximum,
                     minimum_exclusive=above, maximum_exclusive=below)
 
-    def _bound_pair(self, r: MapReader, inclusive: str, exclusive: str, kind: str,
+    def _bound_pair(self, r: MapReader, inclusive: str, exclusive: str, kind: AttrType,
                     what: str) -> tuple[float | None, bool]:
         """`min:`/`max:` (inclusive) or `above:`/`below:` (exclusive), not both."""
         inc, exc = r.pop(inclusive), r.pop(exclusive)
@@ -341,7 +404,7 @@ class _SpecParser(LaunchPlanParser):
             return self._bound(exc, kind, what), True
         return self._bound(inc, kind, what), False
 
-    def _activation_attr(self, r: MapReader, node: Node, name: str, kind: str, doc: str) -> Attr:
+    def _activation_attr(self, r: MapReader, node: Node, name: str, kind: AttrType, doc: str) -> Attr:
         """An `activation` / `list(activation)` attr: functions of the activation library. A list may
         declare its `length` (an expression: a single function given for it is repeated)."""
         what = r.what
@@ -413,7 +476,7 @@ class _SpecParser(LaunchPlanParser):
                                    f"(those here: {enums})")
         return tuple(str(v) for v in attr.allowed)
 
-    def _switch(self, node: Node, what: str, parse_case) -> Switch:
+    def _switch(self, node: Node, what: str, parse_case: Callable[[Node, str], _Case]) -> Switch[_Case]:
         """A value or `{by: attr, VALUE: ..., ...}` covering every value of the enum attr."""
         if isinstance(node.value, dict) and "by" in node.value:
             by_node = node.value["by"]
@@ -431,7 +494,7 @@ class _SpecParser(LaunchPlanParser):
             return Switch(by_node.value, tuple((v, parse_case(cases[v], f"{what} ({v})")) for v in values))
         return Switch(None, (("", parse_case(node, what)),))
 
-    def _shape(self, node: Node | None, what: str) -> Switch | None:
+    def _shape(self, node: Node | None, what: str) -> Switch[ShapePattern] | None:
         if node is None:
             return None
         if isinstance(node.value, str) and re.fullmatch(r"[a-z_][a-z0-9_]*", node.value):
@@ -441,7 +504,7 @@ class _SpecParser(LaunchPlanParser):
             return self.named_shapes[node.value]
         return self._switch(node, what, self._pattern)
 
-    def _named_shapes(self, node: Node | None) -> dict[str, Switch]:
+    def _named_shapes(self, node: Node | None) -> dict[str, Switch[ShapePattern]]:
         if node is None:
             return {}
         if not isinstance(node.value, dict):
@@ -467,7 +530,7 @@ class _SpecParser(LaunchPlanParser):
             is_list = self._flag(r.pop("list"), f"{what}: list")
             py_int_node = r.pop("accepts_python_int")
             py_int = self._flag(py_int_node, f"{what}: accepts_python_int")
-            if py_int and (dtype not in ("int8", "uint8", "int32", "uint32", "int64", "uint64") or is_list or optional):
+            if py_int and (dtype not in INT_DTYPES or is_list or optional):
                 assert py_int_node is not None
                 raise self.error(py_int_node.line, f"{what}: accepts_python_int needs a required, non-list input of "
                                                    f"an integer dtype, got {dtype}")
@@ -486,16 +549,15 @@ class _SpecParser(LaunchPlanParser):
         self._check_groups(out)
         return tuple(out)
 
-    def _axis(self, node: Node | None, what: str, shape: Switch | None, line: int,
+    def _axis(self, node: Node | None, what: str, shape: Switch[ShapePattern] | None, line: int,
               earlier: list[TensorArg]) -> str | None:
         """`axis: <int attr>`: places the one dim between a shape's two groups, `[*outer, N, *inner]`
         (negative values count from the end). Two groups need it unless an earlier required input
         bound both (their lengths then place the dim); one or none cannot use it."""
-        patterns = [p for _, p in (shape.cases if shape is not None else ()) if isinstance(p, shapes.ShapePattern)]
+        patterns = shape.values() if shape is not None else ()
         two = [p for p in patterns if len(p.groups) == 2]
         if node is None:
-            bound = {g for a in earlier if a.shape is not None and not a.optional
-                     for _, p in a.shape.cases for g in p.group_names()}  # type: ignore[attr-defined]
+            bound = shape_symbols((a for a in earlier if not a.optional), dims=False)
             if any(not (p.groups[0][1] in bound and p.groups[1][1] in bound) for p in two):
                 raise self.error(line, f"{what}: a shape with two dimension groups needs 'axis: <int attr>' to "
                                        f"place the dim between them (or groups an earlier input bound)")
@@ -503,7 +565,7 @@ class _SpecParser(LaunchPlanParser):
         attr = next((a for a in self.attrs if a.name == node.value), None)
         if attr is None or attr.type != "int":
             raise self.error(node.line, f"{what}: axis: {node.value!r} is not an int attr")
-        if not two or len(two) != len(shape.cases):  # type: ignore[union-attr]
+        if not two or len(two) != len(patterns):
             raise self.error(node.line, f"{what}: axis: needs a shape with two dimension groups in every case, "
                                         f"like [*outer, N, *inner]")
         for pattern in two:
@@ -517,11 +579,10 @@ class _SpecParser(LaunchPlanParser):
         """A named group is not also a symbol, an input, an attr; an optional input uses only groups
         bound before it, as with symbols."""
         taken = {a.name for a in inputs} | {a.name for a in self.attrs}
-        symbols = {s for a in inputs for _, p in (a.shape.cases if a.shape is not None else ())
-                   for d in p.dims for s in shapes.symbols(d)}  # type: ignore[attr-defined]
+        symbols = shape_symbols(inputs, groups=False)
         for arg in inputs:
-            for _, pattern in (arg.shape.cases if arg.shape is not None else ()):
-                for name in pattern.group_names():  # type: ignore[attr-defined]
+            for pattern in arg.patterns():
+                for name in pattern.group_names():
                     if name in taken or name in symbols:
                         raise self.error(arg.loc.line, f"input {arg.name!r}: group *{name} has the name of a "
                                                        f"symbol, input or attr")
@@ -535,12 +596,11 @@ class _SpecParser(LaunchPlanParser):
                 raise self.error(out.loc.line, f"output {out.name!r}: dtype {out.dtype} is a type attr: add it to "
                                                f"the kernel's specialize: list")
 
-    def _check_output_groups(self, shape: Switch, what: str, line: int) -> None:
+    def _check_output_groups(self, shape: Switch[ShapePattern], what: str, line: int) -> None:
         """A kernel op's output shape is fully known: its groups are named and bound by an input."""
-        bound = {g for a in self.inputs if a.shape is not None and not a.optional
-                 for _, p in a.shape.cases for g in p.group_names()}  # type: ignore[attr-defined]
-        for _, pattern in shape.cases:
-            for _, name in pattern.groups:  # type: ignore[attr-defined]
+        bound = shape_symbols((a for a in self.inputs if not a.optional), dims=False)
+        for pattern in shape.values():
+            for _, name in pattern.groups:
                 if not name:
                     raise self.error(line, f"{what}: an output shape must be fully known: '...' is not (name the "
                                            f"group, like *lead, in an input and reuse it here)")
@@ -553,15 +613,16 @@ class _SpecParser(LaunchPlanParser):
         a case of a switch on the condition's attr)."""
         bound: dict[str, Condition] = {}
         for arg in inputs:
-            for _, pattern in (arg.shape.cases if arg.shape is not None else ()):
-                for sym in (s for dim in pattern.dims for s in shapes.symbols(dim)):  # type: ignore[attr-defined]
+            for pattern in arg.patterns():
+                for sym in (s for dim in pattern.dims for s in shapes.symbols(dim)):
                     first = bound.setdefault(sym, arg.when)
                     if first.clauses and first != arg.when:
                         raise self.error(arg.loc.line, f"input {arg.name!r}: symbol {sym!r} is bound only when "
                                                        f"{first.text()}; use it under the same 'when'")
         self.conditional_symbols = {sym: c for sym, c in bound.items() if c.clauses}
 
-    def _accepts_dtypes(self, node: Node | None, what: str, dtype: str, is_list: bool) -> tuple[str, ...]:
+    def _accepts_dtypes(self, node: Node | None, what: str, dtype: DType | str,
+                        is_list: bool) -> tuple[DType, ...]:
         """`accepts_dtypes: [int32, int64]`: further dtypes the wrapper takes and converts to `dtype`
         (after the value checks, so a value the conversion would wrap is still caught)."""
         if node is None:
@@ -599,6 +660,7 @@ class _SpecParser(LaunchPlanParser):
             name = self.identifier(r.pop("name"), "output", ARG_NAME_RE, n.line)
             r.what = what = f"output {name!r}"
             dtype_node = r.pop("dtype")
+            dtype: DType | str
             if dtype_node is not None and any(a.name == dtype_node.value and a.type == "type" for a in self.attrs):
                 dtype = str(dtype_node.value)  # the dtype a type attr names (a kernel must specialize on it)
             else:
@@ -657,16 +719,19 @@ class _SpecParser(LaunchPlanParser):
     # -- op-level symbol checks ------------------------------------------------------------
     def _check_all_symbol_names(self) -> None:
         int_attrs = {a.name for a in self.attrs if a.type == "int"}
-        places: list[tuple[Switch | None, Loc, str]] = [(a.shape, a.loc, f"input {a.name!r}") for a in self.inputs]
-        places += [(o.shape, o.loc, f"output {o.name!r}") for o in self.outputs]
-        for sw, loc, what in places:
-            for _, pattern in (sw.cases if sw is not None else ()):
-                for dim in pattern.dims:  # type: ignore[attr-defined]
+        for tensor, what in self._shaped_tensors():
+            for pattern in tensor.patterns():
+                for dim in pattern.dims:
                     for sym in shapes.symbols(dim):
                         if sym not in int_attrs:
-                            self._check_symbol_name(sym, loc.line, what)
-                for group in pattern.group_names():  # type: ignore[attr-defined]
-                    self._check_cxx_name(group, loc.line, f"{what}: group *{group}")  # (a kernel may take it)
+                            self._check_symbol_name(sym, tensor.loc.line, what)
+                for group in pattern.group_names():
+                    self._check_cxx_name(group, tensor.loc.line, f"{what}: group *{group}")  # (a kernel may take it)
+
+    def _shaped_tensors(self) -> list[tuple[TensorArg | Output, str]]:
+        """The inputs and outputs, each with the name its errors give it."""
+        tensors: list[tuple[TensorArg | Output, str]] = [(a, f"input {a.name!r}") for a in self.inputs]
+        return tensors + [(o, f"output {o.name!r}") for o in self.outputs]
 
     def _check_divisors(self, kernel: KernelSpec | None) -> None:
         """No `//`, `%` or `ceildiv` may divide by a value that can be 0 (codegen/bounds.py)."""
@@ -681,16 +746,14 @@ class _SpecParser(LaunchPlanParser):
             if message is not None:
                 raise self.error(line, f"{what}: {message}")
 
-        places: list[tuple[Switch | None, Loc, str]] = [(a.shape, a.loc, f"input {a.name!r}") for a in self.inputs]
-        places += [(o.shape, o.loc, f"output {o.name!r}") for o in self.outputs]
-        for sw, loc, what in places:
-            for _, pattern in (sw.cases if sw is not None else ()):
-                for dim in pattern.dims:  # type: ignore[attr-defined]
-                    check(dim, loc.line, f"{what}: shape", known)
+        for tensor, what in self._shaped_tensors():
+            for pattern in tensor.patterns():
+                for dim in pattern.dims:
+                    check(dim, tensor.loc.line, f"{what}: shape", known)
         for let in self.lets:
-            for _, expr in let.value.cases:
-                check(expr, let.loc.line, f"let {let.name}", known)  # type: ignore[arg-type]
-            known[let.name] = min(bounds.lower_bound(e, known) for _, e in let.value.cases)  # type: ignore[arg-type]
+            for expr in let.value.values():
+                check(expr, let.loc.line, f"let {let.name}", known)
+            known[let.name] = min(bounds.lower_bound(e, known) for e in let.value.values())
         for c in self.where_constraints:
             for expr in (c.lhs, c.rhs):
                 check(expr, c.loc.line, f"where {c.text!r}", known)
@@ -726,8 +789,8 @@ class _SpecParser(LaunchPlanParser):
         conditional = getattr(self, "conditional_symbols", {})
         for let in self.lets:
             for key, expr in let.value.cases:
-                self._require_bound(expr, bound, f"let {let.name}", let.loc)  # type: ignore[arg-type]
-                for sym in shapes.symbols(expr):  # type: ignore[arg-type]
+                self._require_bound(expr, bound, f"let {let.name}", let.loc)
+                for sym in shapes.symbols(expr):
                     when = conditional.get(sym)
                     if when is not None and not any(a == let.value.by and str(v).lower() == key.lower()
                                                     for a, v in when.clauses):
@@ -735,8 +798,8 @@ class _SpecParser(LaunchPlanParser):
                                                        f"{when.text()}: use it in that case of a switch on it")
             bound.add(let.name)
         for out in self.outputs if self.runtime is None else ():  # a runtime function sizes its outputs
-            for _, pattern in out.shape.cases:
-                for dim in pattern.dims:  # type: ignore[attr-defined]
+            for pattern in out.patterns():
+                for dim in pattern.dims:
                     self._require_bound(dim, bound - set(conditional), f"output {out.name!r}: shape", out.loc)
         floats = {a.name for a in self.attrs if a.type == "float"}  # compared in Python: where may use them
         for c in self.where_constraints:
@@ -746,6 +809,6 @@ class _SpecParser(LaunchPlanParser):
             if attr.length is not None:
                 self._require_bound(attr.length, bound, f"attr {attr.name!r}: length", attr.loc)
         for arg in self.inputs:
-            for key, expr in (("min", arg.values_min), ("max", arg.values_max)):
-                if expr is not None:
-                    self._require_bound(expr, bound, f"input {arg.name!r}: values: {key}", arg.loc)
+            for key, limit in (("min", arg.values_min), ("max", arg.values_max)):
+                if limit is not None:
+                    self._require_bound(limit, bound, f"input {arg.name!r}: values: {key}", arg.loc)

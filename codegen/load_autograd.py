@@ -135,8 +135,10 @@ def _dtype_sets(op: OpSpec, dtype: str) -> set[str]:
 
 
 def _tensor(op: OpSpec, name: str) -> TensorArg | Output:
-    tensors: list[TensorArg | Output] = [*op.inputs, *op.outputs]
-    return next(a for a in tensors if a.name == name)
+    """An input or output (autograd names no other tensor: parse_autograd checked)."""
+    tensor = op.tensor(name)
+    assert isinstance(tensor, (TensorArg, Output))
+    return tensor
 
 
 def _ranks(op: OpSpec, name: str) -> dict[str, tuple[int, bool] | None]:
@@ -146,7 +148,7 @@ def _ranks(op: OpSpec, name: str) -> dict[str, tuple[int, bool] | None]:
     shape = _tensor(op, name).shape
     if shape is None:
         return {"": None}
-    return {key: (len(p.dims), not p.ellipsis) for key, p in shape.cases}  # type: ignore[attr-defined]
+    return {key: (len(p.dims), not p.ellipsis) for key, p in shape.cases}
 
 
 def _can_match(a: tuple[int, bool] | None, b: tuple[int, bool] | None) -> bool:

@@ -18,6 +18,7 @@ from codegen.model import (
     Attr,
     Condition,
     Constraint,
+    DType,
     Let,
     Loc,
     Output,
@@ -26,6 +27,7 @@ from codegen.model import (
     Switch,
     TensorArg,
     TypeVar,
+    shape_symbols,
 )
 from codegen.yamlnodes import MapReader, Node, SpecError, describe, plain
 
@@ -33,7 +35,7 @@ ARG_NAME_RE = naming.ARG_NAME_RE
 KERNEL_NAME_RE = naming.KERNEL_NAME_RE
 SOURCE_RE = re.compile(r"^[a-z0-9_]+(/[a-z0-9_]+)*\.cu$")
 INDEXED_ARG_RE = re.compile(r"^([a-z][a-z0-9_]*)\[(.+)\]$")
-COMPARISONS = ("==", "!=", "<=", ">=", "<", ">")
+COMPARISONS = shapes.COMPARISON_OPS
 #: Strings that land in generated code as text are kept to one line and printable characters.
 MAX_TEXT = 20000
 #: An int attr's values: TensorFlow's `int` and the torch schema's (int64), the kernels' `long long`.
@@ -139,6 +141,8 @@ class ParserBase:
             raise self.error(node.line, f"{what}: {shown} is not a valid {kind}")
         if kind == "int" and not INT64_MIN <= value <= INT64_MAX:
             raise self.error(node.line, f"{what}: {_short(value)} is outside int64 (-2**63 to 2**63 - 1)")
+        if kind == "type":
+            return DType(value)
         return float(value) if kind == "float" else value
 
     def _attr_value(self, node: Node, kind: str, what: str, role: str) -> Any:
@@ -180,11 +184,14 @@ class ParserBase:
         except (shapes.ShapeSyntaxError, ValueError, TypeError) as exc:
             raise self.error(node.line, f"{what}: bad shape {value!r}: {exc}") from None
 
-    def _dtype_ref(self, node: Node | None, what: str, line: int) -> str:
+    def _dtype_ref(self, node: Node | None, what: str, line: int) -> DType | str:
+        """A tensor's `dtype:`: a dtype, or the name of a type variable."""
         if node is None:
             raise self.error(line, f"{what}: missing 'dtype'")
         value = node.value
-        if value in DTYPES or any(t.name == value for t in self.type_vars):
+        if value in DTYPES:
+            return DType(value)
+        if any(t.name == value for t in self.type_vars):
             return str(value)
         known = [t.name for t in self.type_vars] + list(DTYPES)
         raise self.error(node.line, f"{what}: dtype {value!r} is neither a type variable nor a dtype "
@@ -239,28 +246,23 @@ class ParserBase:
         return lhs, op, rhs
 
     def _comparison_parts(self, node: Node, what: str) -> tuple[shapes.Expr, str, shapes.Expr]:
-        """`"lhs op rhs"`, one comparison of two expressions that compare nothing: a chain
-        (`1 < N < 3`, or `(1 < N) < 3`) reads as two comparisons in Python, where the condition
-        runs, and as one of a 0/1 in the shape language, so it is refused."""
+        """`"lhs op rhs"` (shapes.parse_comparison), its refusals as this spec's errors."""
         text = str(node.value)
-        if not any(c in text for c in COMPARISONS):
-            raise self.error(node.line, f"{what}: {text!r} has no comparison ({' '.join(COMPARISONS)})")
         chained = f"{what}: {text!r}: comparisons do not chain: give each its own item (\"1 < N\", \"N < 3\")"
         try:
-            expr = shapes.parse_dim(text)
+            return shapes.parse_comparison(text)
+        except shapes.ComparisonError as exc:
+            if exc.reason == "chained":
+                raise self.error(node.line, chained) from None
+            if exc.reason == "partial":
+                raise self.error(node.line, f"{what}: {text!r}: a comparison must be the whole condition") from None
+            raise self.error(node.line, f"{what}: {text!r} has no comparison ({' '.join(COMPARISONS)})") from None
         except shapes.ShapeSyntaxError as exc:
             if exc.message.startswith("comparisons do not chain"):
                 raise self.error(node.line, chained) from None
             raise self.error(node.line, f"{what}: bad expression {text!r}: {exc}") from None
         except (ValueError, TypeError) as exc:
             raise self.error(node.line, f"{what}: bad expression {text!r}: {exc}") from None
-        if not (isinstance(expr, shapes.BinOp) and expr.op in COMPARISONS):
-            if _compares(expr):
-                raise self.error(node.line, f"{what}: {text!r}: a comparison must be the whole condition")
-            raise self.error(node.line, f"{what}: {text!r} has no comparison ({' '.join(COMPARISONS)})")
-        if _compares(expr.left) or _compares(expr.right):
-            raise self.error(node.line, chained)
-        return expr.left, expr.op, expr.right
 
     # -- symbol binding --------------------------------------------------------------------
     def _check_symbol_name(self, name: str, line: int, what: str) -> None:
@@ -275,15 +277,7 @@ class ParserBase:
     def _input_symbols(self, groups: bool = True) -> set[str]:
         """The symbols input shapes bind: their dims' symbols and (with `groups`) their named
         dimension groups, each the product of its dims in expressions."""
-        bound: set[str] = set()
-        for arg in self.inputs:
-            if arg.shape is not None:
-                for _, pattern in arg.shape.cases:
-                    for dim in pattern.dims:  # type: ignore[attr-defined]
-                        bound.update(shapes.symbols(dim))
-                    if groups:
-                        bound.update(pattern.group_names())  # type: ignore[attr-defined]
-        return bound
+        return shape_symbols(self.inputs, groups)
 
     def _launch_names(self) -> set[str]:
         names = {a.name for a in self.inputs} | {o.name for o in self.outputs}
@@ -325,14 +319,3 @@ def _short(value: Any) -> str:
     """A number as an error message shows it (a 400-digit int by its first digits)."""
     text = repr(value)
     return text if len(text) <= 40 else f"{text[:12]}... ({len(text.lstrip('-'))} digits)"
-
-
-def _compares(expr: shapes.Expr) -> bool:
-    """Whether the expression holds a comparison anywhere."""
-    if isinstance(expr, shapes.BinOp):
-        return expr.op in COMPARISONS or _compares(expr.left) or _compares(expr.right)
-    if isinstance(expr, shapes.Neg):
-        return _compares(expr.operand)
-    if isinstance(expr, shapes.Call):
-        return any(_compares(a) for a in expr.args)
-    return False

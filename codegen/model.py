@@ -6,31 +6,123 @@ object keeps the `Loc` it came from so that later checks can still report `file:
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+import enum
+import sys
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Generic
+from typing import TypeVar as _TypeVar
 
 from codegen.naming import snake_case
 from codegen.runtime.dtypes import ACCUMULATOR as ACCUMULATOR  # re-exported: the loader and pygen read it here
 from codegen.runtime.line_map import SourceLine as Loc  # a spec's `file:line`: the runtime's, one class
-from codegen.shapes import Expr, ShapePattern, shape_to_text, to_text
+from codegen.shapes import Expr, ShapePattern, shape_to_text, symbols, to_text
 
-#: Dtypes a spec may name, with the C type a kernel sees for them.
-DTYPES: dict[str, str] = {
-    "float16": "__half",
-    "bfloat16": "__nv_bfloat16",
-    "float32": "float",
-    "float64": "double",
-    "int8": "signed char",
-    "uint8": "unsigned char",
-    "int32": "int",
-    "uint32": "unsigned int",
-    "int64": "long long",
-    "uint64": "unsigned long long",
-    "bool": "bool",
+if sys.version_info >= (3, 11):
+    from enum import StrEnum
+else:  # Python 3.10 (requires-python): StrEnum's behaviour, written out
+    class StrEnum(str, enum.Enum):
+        __str__ = str.__str__
+        __format__ = str.__format__
+
+
+def _str_repr(self: str) -> str:
+    """A member's repr is its value's (`'float16'`): generated code writes dtypes and attr types
+    with `!r`, and must read the same as when they were plain strings."""
+    return str.__repr__(self)
+
+
+class DType(StrEnum):
+    """A dtype a spec may name. A str: `dtype == "float16"`, f-strings and dict lookups by name work."""
+
+    FLOAT16 = "float16"
+    BFLOAT16 = "bfloat16"
+    FLOAT32 = "float32"
+    FLOAT64 = "float64"
+    INT8 = "int8"
+    UINT8 = "uint8"
+    INT32 = "int32"
+    UINT32 = "uint32"
+    INT64 = "int64"
+    UINT64 = "uint64"
+    BOOL = "bool"
+
+    __repr__ = _str_repr
+
+
+class AttrType(StrEnum):
+    """An attr's `type:`. `activation` and `list(activation)` take functions of the activation
+    library (specs/_vocab/activations.yaml)."""
+
+    INT = "int"
+    FLOAT = "float"
+    BOOL = "bool"
+    STRING = "string"
+    ENUM = "enum"
+    LIST_INT = "list(int)"
+    TYPE = "type"
+    ACTIVATION = "activation"
+    LIST_ACTIVATION = "list(activation)"
+
+    __repr__ = _str_repr
+
+
+# Target tables: one entry per member (tests/test_model_types.py checks that each is exhaustive), so a
+# new dtype or attr type cannot be half supported.
+
+#: The C type a kernel sees for each dtype.
+DTYPES: dict[DType, str] = {
+    DType.FLOAT16: "__half",
+    DType.BFLOAT16: "__nv_bfloat16",
+    DType.FLOAT32: "float",
+    DType.FLOAT64: "double",
+    DType.INT8: "signed char",
+    DType.UINT8: "unsigned char",
+    DType.INT32: "int",
+    DType.UINT32: "unsigned int",
+    DType.INT64: "long long",
+    DType.UINT64: "unsigned long long",
+    DType.BOOL: "bool",
 }
 
-#: `activation` and `list(activation)` take functions of the activation library (specs/_vocab/activations.yaml).
-ATTR_TYPES = ("int", "float", "bool", "string", "enum", "list(int)", "type", "activation", "list(activation)")
+#: Each dtype's kind: "float", "int" (signed or not) or "bool".
+DTYPE_KINDS: dict[DType, str] = {
+    DType.FLOAT16: "float", DType.BFLOAT16: "float", DType.FLOAT32: "float", DType.FLOAT64: "float",
+    DType.INT8: "int", DType.UINT8: "int", DType.INT32: "int", DType.UINT32: "int", DType.INT64: "int",
+    DType.UINT64: "int", DType.BOOL: "bool",
+}
+
+#: The dtype reductions over each dtype accumulate in (the runtime's ACCUMULATOR, typed and
+#: exhaustive): None for the dtypes that have none (an accumulator type variable needs float types).
+DTYPE_ACCUMULATORS: dict[DType, DType | None] = {d: DType(ACCUMULATOR[d]) if d in ACCUMULATOR else None
+                                                 for d in DType}
+
+FLOAT_DTYPES = tuple(d for d in DType if DTYPE_KINDS[d] == "float")
+INT_DTYPES = tuple(d for d in DType if DTYPE_KINDS[d] == "int")
+
+ATTR_TYPES = tuple(AttrType)
+
+#: The C type of an attr passed to a kernel as a scalar; None: not passed as one (an activation
+#: passes its id and parameters, a list attr one element at a time).
+ATTR_C_TYPES: dict[AttrType, str | None] = {
+    AttrType.INT: "long long", AttrType.FLOAT: "float", AttrType.BOOL: "int", AttrType.STRING: None,
+    AttrType.ENUM: None, AttrType.LIST_INT: None, AttrType.TYPE: None, AttrType.ACTIVATION: None,
+    AttrType.LIST_ACTIVATION: None,
+}
+
+#: The NumPy constructor a wrapper converts a scalar kernel argument with (None as in ATTR_C_TYPES).
+ATTR_PY_CTORS: dict[AttrType, str | None] = {
+    AttrType.INT: "_np.int64", AttrType.FLOAT: "_np.float32", AttrType.BOOL: "_np.int32", AttrType.STRING: None,
+    AttrType.ENUM: None, AttrType.LIST_INT: None, AttrType.TYPE: None, AttrType.ACTIVATION: None,
+    AttrType.LIST_ACTIVATION: None,
+}
+
+#: The type of the attr's argument in a torch op schema.
+ATTR_TORCH_TYPES: dict[AttrType, str] = {
+    AttrType.INT: "int", AttrType.FLOAT: "float", AttrType.BOOL: "bool", AttrType.STRING: "str",
+    AttrType.ENUM: "str", AttrType.LIST_INT: "int[]", AttrType.TYPE: "str", AttrType.ACTIVATION: "str",
+    AttrType.LIST_ACTIVATION: "str[]",
+}
 
 
 @dataclass(frozen=True)
@@ -56,28 +148,40 @@ BACKEND_SWITCH = "backend"
 BACKENDS = ("cpu", "cuda")
 
 
+_Case = _TypeVar("_Case")
+
+
 @dataclass(frozen=True)
-class Switch:
-    """A value chosen by an enum attr: `{by: data_format, NHWC: ..., NCHW: ...}`.
+class Switch(Generic[_Case]):
+    """A value chosen by an enum attr: `{by: data_format, NHWC: ..., NCHW: ...}`; a shape is a
+    `Switch[ShapePattern]`, a let a `Switch[Expr]`.
 
     A plain (unswitched) value is a Switch with `by=None` and one case keyed "".
     """
 
     by: str | None
-    cases: tuple[tuple[str, object], ...]
+    cases: tuple[tuple[str, _Case], ...]
 
-    def only(self) -> object:
+    def only(self) -> _Case:
         assert self.by is None
         return self.cases[0][1]
 
-    def get(self, key: str) -> object:
+    def get(self, key: str) -> _Case:
         for k, v in self.cases:
             if k == key:
                 return v
         raise KeyError(key)
 
+    def case(self, key: str) -> _Case:
+        """The value for `key`: its case, or the only value of a plain switch (whatever the key)."""
+        return self.only() if self.by is None else self.get(key)
 
-def switch_text(sw: Switch, show=lambda v: str(v)) -> str:
+    def values(self) -> tuple[_Case, ...]:
+        """Every case's value, in case order."""
+        return tuple(v for _, v in self.cases)
+
+
+def switch_text(sw: Switch[_Case], show: Callable[[_Case], str] = str) -> str:
     """Human text of a switch, as in reference pages: `[N, H, W, C] (NHWC) · [N, C, H, W] (NCHW)`."""
     if sw.by is None:
         return show(sw.only())
@@ -87,49 +191,51 @@ def switch_text(sw: Switch, show=lambda v: str(v)) -> str:
     return " · ".join(f"{show(v)} ({label(k)})" for k, v in sw.cases)
 
 
-def pattern_switch_text(sw: Switch) -> str:
-    return switch_text(sw, lambda p: shape_to_text(p))  # type: ignore[arg-type]
+def pattern_switch_text(sw: Switch[ShapePattern]) -> str:
+    return switch_text(sw, shape_to_text)
 
 
-def expr_switch_text(sw: Switch) -> str:
-    return switch_text(sw, lambda e: to_text(e))  # type: ignore[arg-type]
+def expr_switch_text(sw: Switch[Expr]) -> str:
+    return switch_text(sw, to_text)
 
 
 @dataclass(frozen=True)
 class TypeVar:
     name: str
-    allowed: tuple[str, ...]
+    allowed: tuple[DType, ...]
     doc: str
     loc: Loc
     is_list: bool = False  # a list of dtypes, one per element of a list input (TensorFlow's list(type))
     accumulates: str | None = None  # `{accumulates: T}`: the accumulator dtype of T (ACCUMULATOR)
 
 
-
-
 @dataclass(frozen=True)
 class TensorArg:
-    """An input: `dtype` is a dtype name or a type variable's name."""
+    """An input: `dtype` is a dtype or a type variable's name."""
 
     name: str
-    dtype: str
-    shape: Switch | None  # of ShapePattern; None: any shape
+    dtype: DType | str
+    shape: Switch[ShapePattern] | None  # None: any shape
     doc: str
     loc: Loc
     optional: bool = False
     is_list: bool = False
     accepts_python_int: bool = False  # scalar int inputs (num_layers, ...) may be plain ints
-    accepts_dtypes: tuple[str, ...] = ()  # further dtypes accepted, converted to `dtype` after the checks
+    accepts_dtypes: tuple[DType, ...] = ()  # further dtypes accepted, converted to `dtype` after the checks
     values_min: Expr | None = None  # `values: {min, max}`: every element checked on the host
     values_max: Expr | None = None
     when: Condition = field(default_factory=lambda: Condition())  # checked (and binding) only when it holds
     axis: str | None = None  # the int attr placing the dim between two groups: [*outer, N, *inner]
 
+    def patterns(self) -> tuple[ShapePattern, ...]:
+        """The shape's patterns, one per case (none when any shape goes)."""
+        return self.shape.values() if self.shape is not None else ()
+
 
 @dataclass(frozen=True)
 class Attr:
     name: str
-    type: str  # one of ATTR_TYPES
+    type: AttrType
     doc: str
     loc: Loc
     default: AttrValue | None = None
@@ -154,12 +260,16 @@ class Attr:
 @dataclass(frozen=True)
 class Output:
     name: str
-    dtype: str
-    shape: Switch  # of ShapePattern (no ellipsis, except for a runtime op's outputs)
+    dtype: DType | str  # a dtype, a type variable's name or a type attr's name
+    shape: Switch[ShapePattern]  # no ellipsis, except for a runtime op's outputs
     doc: str
     loc: Loc
     is_list: bool = False  # a list of tensors (runtime ops only)
     when: Condition = field(default_factory=lambda: Condition())  # computed only when it holds, else None
+
+    def patterns(self) -> tuple[ShapePattern, ...]:
+        """The shape's patterns, one per case."""
+        return self.shape.values()
 
 
 @dataclass(frozen=True)
@@ -199,7 +309,7 @@ class Let:
     """A named dimension expression computed once shapes are bound (kernel arguments, shapes)."""
 
     name: str
-    value: Switch  # of Expr
+    value: Switch[Expr]
     loc: Loc
 
 
@@ -306,11 +416,14 @@ class Scratch:
     """A temporary buffer the launch plan passes between kernels (per-block partial sums, ...)."""
 
     name: str
-    dtype: str
+    dtype: DType | str
     shape: ShapePattern
     loc: Loc
     alias: str | None = None  # an output this buffer is a view of (its leading elements) when `when` holds
     when: Condition = field(default_factory=lambda: Condition())
+
+    def patterns(self) -> tuple[ShapePattern, ...]:
+        return (self.shape,)
 
 
 @dataclass(frozen=True)
@@ -447,8 +560,51 @@ class OpSpec:
     def optional_attrs(self) -> tuple[Attr, ...]:
         return tuple(a for a in self.attrs if a.has_default)
 
+    # -- traversals: the walks every pass needs, written once ------------------------------
+    def tensors(self) -> tuple[TensorArg | Output | Scratch, ...]:
+        """Every tensor of the op: inputs, outputs, then the kernel's scratch buffers."""
+        return (*self.inputs, *self.outputs, *(self.kernel.scratch if self.kernel is not None else ()))
 
-def is_pattern_switch(sw: Switch) -> bool:
+    def tensor(self, name: str) -> TensorArg | Output | Scratch | None:
+        return next((t for t in self.tensors() if t.name == name), None)
+
+    def input_symbols(self, groups: bool = True) -> set[str]:
+        """The symbols the input shapes bind (with `groups`, their named dimension groups too)."""
+        return shape_symbols(self.inputs, groups)
+
+    def walk_steps(self) -> Iterator[Step]:
+        """Every step of the launch plan, loops included, each loop before its body (none without a kernel)."""
+        return walk_steps(self.kernel.launch if self.kernel is not None else ())
+
+    def launches(self) -> list[LaunchStep | GemmStep]:
+        """Every kernel launch and GEMM of the launch plan, loops flattened, in order."""
+        return list(launches(self.kernel.launch if self.kernel is not None else ()))
+
+    def conditions(self) -> Iterator[Condition]:
+        """Every `when:` of the op: inputs', outputs', where lines', scratch buffers' and launch steps'."""
+        for tensor in self.tensors():
+            yield tensor.when
+        for c in self.where:
+            yield c.when
+        for step in self.walk_steps():
+            yield step.when
+
+
+def shape_symbols(tensors: Iterable[TensorArg | Output | Scratch], groups: bool = True,
+                  dims: bool = True) -> set[str]:
+    """The symbols the tensors' shapes use: (with `dims`) their dims' symbols and (with `groups`)
+    their named dimension groups, each the product of its dims in expressions."""
+    bound: set[str] = set()
+    for tensor in tensors:
+        for pattern in tensor.patterns():
+            for dim in pattern.dims if dims else ():
+                bound.update(symbols(dim))
+            if groups:
+                bound.update(pattern.group_names())
+    return bound
+
+
+def is_pattern_switch(sw: Switch[object]) -> bool:
     return all(isinstance(v, ShapePattern) for _, v in sw.cases)
 
 

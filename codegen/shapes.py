@@ -336,6 +336,53 @@ def parse_dim(value: int | str) -> Expr:
     return parse(value)
 
 
+# --- comparisons ----------------------------------------------------------------------------------
+# `where:` lines and launch steps' `when:` comparisons are read here, one way for both.
+
+
+class ComparisonError(ValueError):
+    """A text that parses but is not one comparison. `reason`: "none" (it compares nothing),
+    "partial" (a comparison inside a larger expression) or "chained" (`1 < N < 3`)."""
+
+    def __init__(self, reason: str, text: str) -> None:
+        super().__init__(f"{text!r}: {reason}")
+        self.reason = reason
+        self.text = text
+
+
+def compares(e: Expr) -> bool:
+    """Whether the expression holds a comparison anywhere."""
+    if isinstance(e, BinOp):
+        return e.op in COMPARISON_OPS or compares(e.left) or compares(e.right)
+    if isinstance(e, Neg):
+        return compares(e.operand)
+    if isinstance(e, Call):
+        return any(compares(a) for a in e.args)
+    return False
+
+
+def parse_comparison(text: str) -> tuple[Expr, str, Expr]:
+    """`"lhs op rhs"`: one comparison of two expressions that compare nothing. A chain (`1 < N < 3`,
+    or `(1 < N) < 3`) reads as two comparisons in Python, where conditions run, and as one of a 0/1
+    in the shape language, so it is refused. Raises ComparisonError, or ShapeSyntaxError (the
+    chain's message starts "comparisons do not chain") for a text that does not parse."""
+    if not any(op in text for op in COMPARISON_OPS):
+        raise ComparisonError("none", text)
+    expr = parse(text)
+    if not (isinstance(expr, BinOp) and expr.op in COMPARISON_OPS):
+        raise ComparisonError("partial" if compares(expr) else "none", text)
+    if compares(expr.left) or compares(expr.right):
+        raise ComparisonError("chained", text)
+    return expr.left, expr.op, expr.right
+
+
+def compare(op: str, lhs: Any, rhs: Any) -> bool:
+    """`lhs op rhs` for one of COMPARISON_OPS, on values (Python ints and floats)."""
+    if op not in COMPARISON_OPS:
+        raise ValueError(f"not a comparison: {op!r}")
+    return bool(_BINOPS[op](lhs, rhs))
+
+
 # --- printing -------------------------------------------------------------------------------------
 # One precedence-driven printer serves the three output languages; subclasses only change how
 # leaves, operators and calls look. Python and C both rank unary minus above * // %, like the

@@ -1,0 +1,127 @@
+"""The typed spec model: the dtype and attr-type enums, their exhaustive target tables, the
+generic Switch and the traversal helpers on OpSpec."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from codegen import model
+from codegen.load import load_specs
+from codegen.model import (
+    ACCUMULATOR,
+    ATTR_C_TYPES,
+    ATTR_PY_CTORS,
+    ATTR_TORCH_TYPES,
+    ATTR_TYPES,
+    DTYPE_ACCUMULATORS,
+    DTYPE_KINDS,
+    DTYPES,
+    AttrType,
+    DType,
+    RepeatStep,
+    Switch,
+)
+from codegen.shapes import ShapePattern
+
+SPECS = Path(__file__).resolve().parent.parent / "specs"
+
+DTYPE_TABLES = {"DTYPES": DTYPES, "DTYPE_KINDS": DTYPE_KINDS, "DTYPE_ACCUMULATORS": DTYPE_ACCUMULATORS}
+ATTR_TABLES = {"ATTR_C_TYPES": ATTR_C_TYPES, "ATTR_PY_CTORS": ATTR_PY_CTORS, "ATTR_TORCH_TYPES": ATTR_TORCH_TYPES}
+
+
+@pytest.mark.parametrize("name", DTYPE_TABLES)
+def test_every_dtype_has_an_entry_in_each_dtype_table(name: str) -> None:
+    table = DTYPE_TABLES[name]
+    assert set(table) == set(DType), f"{name}: missing {set(DType) - set(table)}, extra {set(table) - set(DType)}"
+    assert all(isinstance(key, DType) for key in table)
+
+
+@pytest.mark.parametrize("name", ATTR_TABLES)
+def test_every_attr_type_has_an_entry_in_each_attr_table(name: str) -> None:
+    table = ATTR_TABLES[name]
+    assert set(table) == set(AttrType), f"{name}: missing {set(AttrType) - set(table)}"
+    assert all(isinstance(key, AttrType) for key in table)
+
+
+def test_the_enums_still_read_as_their_strings() -> None:
+    """StrEnum members compare, format, hash and repr as the strings the compiler used before
+    (generated code writes dtypes with !r, so the repr matters for byte-identical output)."""
+    assert DType.FLOAT16 == "float16" and f"{DType.FLOAT16}" == "float16" and str(DType.FLOAT16) == "float16"
+    assert repr(DType.BFLOAT16) == "'bfloat16'" and repr((DType.FLOAT32,)) == "('float32',)"
+    assert repr(AttrType.LIST_INT) == "'list(int)'"
+    assert {"float16": 1}[DType.FLOAT16] == 1 and DTYPES["float32"] == "float"
+    assert ATTR_TYPES == ("int", "float", "bool", "string", "enum", "list(int)", "type", "activation",
+                          "list(activation)")
+
+
+def test_typed_accumulators_agree_with_the_runtime_table() -> None:
+    assert {d: a for d, a in DTYPE_ACCUMULATORS.items() if a is not None} == ACCUMULATOR
+    assert set(model.FLOAT_DTYPES) == {d for d in DType if DTYPE_ACCUMULATORS[d] is not None}
+
+
+def test_attr_tables_agree_with_the_code_generators_own() -> None:
+    """While pygen and torchgen keep their own string-keyed copies, they must say the same."""
+    from codegen import pygen, torchgen
+
+    for ours, theirs in ((ATTR_C_TYPES, getattr(pygen, "SCALAR_C_TYPES", None)),
+                         (ATTR_PY_CTORS, getattr(pygen, "SCALAR_PY_CTORS", None)),
+                         (ATTR_TORCH_TYPES, getattr(torchgen, "_ATTR_TYPES", None))):
+        if theirs is None:
+            continue  # migrated to the model's table
+        assert {k: v for k, v in ours.items() if v is not None} == {k: v for k, v in theirs.items() if k in ours}
+
+
+@pytest.fixture(scope="module")
+def ops() -> list[model.OpSpec]:
+    return list(load_specs(SPECS))
+
+
+def test_the_loader_produces_enum_members(ops: list[model.OpSpec]) -> None:
+    for op in ops:
+        for attr in op.attrs:
+            assert isinstance(attr.type, AttrType), (op.name, attr.name)
+            if attr.type == AttrType.TYPE:
+                assert all(isinstance(v, DType) for v in attr.allowed or ())
+        for tv in op.type_vars:
+            assert all(isinstance(d, DType) for d in tv.allowed), (op.name, tv.name)
+        for tensor in op.tensors():
+            is_name = op.type_var(tensor.dtype) is not None or op.attr(tensor.dtype) is not None
+            assert is_name or isinstance(tensor.dtype, DType), (op.name, tensor.name, tensor.dtype)
+
+
+def test_switches_carry_their_case_type(ops: list[model.OpSpec]) -> None:
+    for op in ops:
+        for tensor in (*op.inputs, *op.outputs):
+            assert all(isinstance(p, ShapePattern) for p in tensor.patterns())
+        for let in op.lets:
+            assert not any(isinstance(e, ShapePattern) for e in let.value.values())
+    sw: Switch[int] = Switch("mode", (("a", 1), ("b", 2)))
+    assert sw.values() == (1, 2) and sw.case("b") == 2 and Switch(None, (("", 7),)).case("anything") == 7
+
+
+def test_traversals_match_hand_written_walks(ops: list[model.OpSpec]) -> None:
+    for op in ops:
+        scratch = op.kernel.scratch if op.kernel is not None else ()
+        assert op.tensors() == (*op.inputs, *op.outputs, *scratch)
+        for tensor in op.tensors():
+            assert op.tensor(tensor.name) is tensor
+
+        def walk(steps: tuple[model.Step, ...]) -> list[model.Step]:
+            out: list[model.Step] = []
+            for step in steps:
+                out.append(step)
+                if isinstance(step, RepeatStep):
+                    out += walk(step.steps)
+            return out
+
+        everything = walk(op.kernel.launch) if op.kernel is not None else []
+        assert list(op.walk_steps()) == everything
+        assert op.launches() == [s for s in everything if not isinstance(s, RepeatStep)]
+        symbols = set()
+        for arg in op.inputs:
+            for pattern in arg.patterns():
+                symbols |= {s for d in pattern.dims for s in model.symbols(d)} | set(pattern.group_names())
+        assert op.input_symbols() == symbols
+    assert any(op.kernel is not None and any(isinstance(s, RepeatStep) for s in op.walk_steps()) for op in ops)
