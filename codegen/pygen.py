@@ -29,6 +29,7 @@ from codegen.model import (
     arg_name,
     walk_steps,
 )
+from codegen.plan_data import plan_names
 from codegen.runtime.manifest import MAX_THREADS_PER_BLOCK, Manifest
 from codegen.runtime.manifest import Entry as ManifestEntry
 
@@ -635,8 +636,14 @@ def run_body(op: OpSpec, fake: bool = False) -> list[str]:
                 view = f"_rt.alias_view(_OP, {buf.name!r}, {buf.alias}, [{dims}])"
                 empty = f"{view} if {_condition(buf.when)} else {empty}" if not buf.when.empty else view
             lines.append(f"{ind}{buf.name} = {empty}")
+        if op.kernel.launch:
+            names = "".join(f"{n}, " for n in plan_names(op))
+            slots = "".join(f"{s}, " for s in lower.lower(op).plan.slots)
+            lines += [f"{ind}if _rt.plan_as_data():",
+                      f"{ind}    _rt.run_plan(_backend, _KERNELS, _PLAN, ({names.rstrip()}), ({slots.rstrip()}))",
+                      f"{ind}else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop"]
         for step in lower.lower(op).plan.steps:
-            lines += _plan_lines(op, step, ind)
+            lines += _plan_lines(op, step, ind + "    ")
         if op.kernel.launch:  # the cpu backend queues launches: they have run when the outputs return
             lines.append(f"{ind}_backend.flush()")
     names = ", ".join(o.name for o in op.outputs)

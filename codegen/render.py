@@ -17,7 +17,7 @@ from pathlib import Path, PurePosixPath
 
 import jinja2
 
-from codegen import __version__, index_width, kernel_check, linemarks, naming, pygen, torchgen
+from codegen import __version__, index_width, kernel_check, linemarks, naming, plan_data, pygen, torchgen
 from codegen.model import ActivationLibrary, Loc, OpSpec, expr_switch_text, pattern_switch_text
 from codegen.naming import camel_case, outputs_class, snake_case
 from codegen.project import OPGEN_HOME, Project
@@ -83,7 +83,8 @@ def make_env(template_roots: Sequence[Path], project: Project | None = None) -> 
                        expr_text=expr_switch_text, pyrepr=repr,
                        expr_dim=lambda e: to_text(e))
     env.filters["function"] = snake_case  # an op's name → its function (render_all: its spec's function_name)
-    env.globals.update(pygen=pygen, torchgen=torchgen, outputs_class=outputs_class, project=project,
+    env.globals.update(pygen=pygen, plan_data=plan_data, torchgen=torchgen, outputs_class=outputs_class,
+                       project=project,
                        package_path=project.package.replace(".", "/"),
                        specs_path=linemarks.shown_path(project.specs, project.root),
                        kernel_path=lambda op: kernel_path(op, roots, project),

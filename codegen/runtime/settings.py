@@ -175,7 +175,21 @@ CUDA_LINEINFO = Setting(
     "the cuda backend compiles with line info (--generate-line-info: compute-sanitizer names lines)",
     parse_flag)
 
+
+def parse_plan(name: str, text: str) -> str:
+    word = text.strip().lower()
+    if word not in ("data", "loop"):
+        raise SettingError(f"{name}={text!r}: expected data or loop")
+    return word
+
+
+PLAN = Setting(
+    "OPGEN_PLAN", "data or loop", "data",
+    "how generated wrappers run their launch plan: as data, recorded once per sizes and attrs and "
+    "replayed (codegen/runtime/plan.py), or `loop`: the same plan as the wrapper's printed Python",
+    parse_plan)
+
 SETTINGS: dict[str, Setting] = {s.name: s for s in (
     POISON_OUTPUTS, HOST_SANITIZE, HOST_RANDOM_ORDER, HOST_THREADS, HOST_STACK_KB, HOST_ISA,
-    HOST_CATCH_SIGNALS, CACHE_DIR, CUDA_LINEINFO)}
+    HOST_CATCH_SIGNALS, CACHE_DIR, CUDA_LINEINFO, PLAN)}
 """Every setting by its variable's name."""

@@ -15,6 +15,11 @@ from codegen.runtime.scope import Scope
 
 _OP = 'BiasAdd'
 _KERNELS = KernelSource(_OP, Path(__file__).with_name("bias_add.cu"))
+# The launch plan as data (codegen/runtime/plan.py): what _compute runs, recorded once per set of sizes
+# and attrs; the loop in _compute is the same plan as Python (OPGEN_PLAN=loop runs it).
+_PLAN = _rt.Plan('BiasAdd', ('_dtype_T', 'row_blocks', 'row_threads', 'rows', 'width', 'C', 'by_channel'), ('value', 'bias', 'output'), (
+    ('launch', 'BiasAdd__bias_add', ('_dtype_T',), ('row_blocks',), ('row_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 2), ('scalar', '_np.int64', 'rows', None, ()), ('scalar', '_np.int64', 'width', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'by_channel', None, ())), ()),
+))
 
 DataFormat = Literal['NHWC', 'NCHW']
 
@@ -192,7 +197,10 @@ def _compute(scope: Scope | str | None, value: Any, bias: Any, data_format: Any)
     else:
         raise AssertionError(data_format)
     output = _backend.empty(_shape_output, _dtype_T)
-    _backend.launch(_KERNELS, 'BiasAdd__bias_add' + '__' + _dtype_T, (row_blocks,), (row_threads,), (value, bias, output, _np.int64(rows), _np.int64(width), _np.int64(C), _np.int64(by_channel),), 0)
+    if _rt.plan_as_data():
+        _rt.run_plan(_backend, _KERNELS, _PLAN, (_dtype_T, row_blocks, row_threads, rows, width, C, by_channel,), (value, bias, output,))
+    else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
+        _backend.launch(_KERNELS, 'BiasAdd__bias_add' + '__' + _dtype_T, (row_blocks,), (row_threads,), (value, bias, output, _np.int64(rows), _np.int64(width), _np.int64(C), _np.int64(by_channel),), 0)
     _backend.flush()
     return BiasAddOutputs(output)
 

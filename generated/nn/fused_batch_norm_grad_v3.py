@@ -15,6 +15,15 @@ from codegen.runtime.scope import Scope
 
 _OP = 'FusedBatchNormGradV3'
 _KERNELS = KernelSource(_OP, Path(__file__).with_name("fused_batch_norm_grad_v3.cu"))
+# The launch plan as data (codegen/runtime/plan.py): what _compute runs, recorded once per set of sizes
+# and attrs; the loop in _compute is the same plan as Python (OPGEN_PLAN=loop runs it).
+_PLAN = _rt.Plan('FusedBatchNormGradV3', ('_dtype_T', 'C', 'per_channel', 'outer', 'inner', 'epsilon', 'is_training', 'cblocks', 'splits', 'reduce_threads', 'chunk', 'm', 'channel_threads', 'elementwise_blocks', 'elementwise_threads', 'total'), ('y_backprop', 'x', 'scale', 'reserve_space_1', 'reserve_space_2', 'x_backprop', 'scale_backprop', 'offset_backprop', 'partials', 'coeffs'), (
+    ('launch', 'FusedBatchNormGradV3__grad_channels', ('_dtype_T',), ('C',), (1,), 0, (('buf', 0), ('buf', 1), ('buf', 2), ('buf', 3), ('buf', 4), ('buf', 5), ('buf', 6), ('buf', 7), ('scalar', '_np.int64', 'outer', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'inner', None, ()), ('scalar', '_np.float32', 'epsilon', None, ()), ('scalar', '_np.int32', 'is_training', None, ())), (('==', 'per_channel', 1),)),
+    ('launch', 'FusedBatchNormGradV3__grad_partials', ('_dtype_T',), ('cblocks', 'splits'), ('reduce_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 3), ('buf', 8), ('scalar', '_np.int64', 'm', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'inner', None, ()), ('scalar', '_np.int64', 'splits', None, ())), (('==', 'chunk', 0),)),
+    ('launch', 'FusedBatchNormGradV3__grad_partials_sliced', ('_dtype_T',), ('cblocks', 'splits'), ('reduce_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 3), ('buf', 8), ('scalar', '_np.int64', 'm', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'inner', None, ()), ('scalar', '_np.int64', 'splits', None, ())), (('>', 'chunk', 0), ('==', 'per_channel', 0))),
+    ('launch', 'FusedBatchNormGradV3__grad_finalize', ('_dtype_T',), (('ceildiv', 'C', 256),), ('channel_threads',), 0, (('buf', 8), ('buf', 2), ('buf', 3), ('buf', 4), ('buf', 6), ('buf', 7), ('buf', 9), ('scalar', '_np.int64', 'm', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'splits', None, ()), ('scalar', '_np.float32', 'epsilon', None, ()), ('scalar', '_np.int32', 'is_training', None, ())), (('==', 'per_channel', 0),)),
+    ('launch', 'FusedBatchNormGradV3__grad_input', ('_dtype_T',), ('elementwise_blocks',), ('elementwise_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 9), ('buf', 5), ('scalar', '_np.int64', 'total', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'inner', None, ()), ('scalar', '_np.int64', 'chunk', None, ()), ('scalar', '_np.int32', 'is_training', None, ())), (('==', 'per_channel', 0),)),
+))
 
 DataFormat = Literal['NHWC', 'NCHW', 'NDHWC', 'NCDHW']
 
@@ -442,16 +451,19 @@ def _compute(scope: Scope | str | None, y_backprop: Any, x: Any, scale: Any, res
     reserve_space_5 = _backend.empty(_shape_reserve_space_5, _dtype_U)
     partials = _backend.empty([splits, C, 2], 'float32')
     coeffs = _backend.empty([3, C], 'float32')
-    if per_channel == 1:
-        _backend.launch(_KERNELS, 'FusedBatchNormGradV3__grad_channels' + '__' + _dtype_T, (C,), (1,), (y_backprop, x, scale, reserve_space_1, reserve_space_2, x_backprop, scale_backprop, offset_backprop, _np.int64(outer), _np.int64(C), _np.int64(inner), _np.float32(epsilon), _np.int32(is_training),), 0)
-    if chunk == 0:
-        _backend.launch(_KERNELS, 'FusedBatchNormGradV3__grad_partials' + '__' + _dtype_T, (cblocks, splits,), (reduce_threads,), (y_backprop, x, reserve_space_1, partials, _np.int64(m), _np.int64(C), _np.int64(inner), _np.int64(splits),), 0)
-    if chunk > 0 and per_channel == 0:
-        _backend.launch(_KERNELS, 'FusedBatchNormGradV3__grad_partials_sliced' + '__' + _dtype_T, (cblocks, splits,), (reduce_threads,), (y_backprop, x, reserve_space_1, partials, _np.int64(m), _np.int64(C), _np.int64(inner), _np.int64(splits),), 0)
-    if per_channel == 0:
-        _backend.launch(_KERNELS, 'FusedBatchNormGradV3__grad_finalize' + '__' + _dtype_T, ((-(-C//256)),), (channel_threads,), (partials, scale, reserve_space_1, reserve_space_2, scale_backprop, offset_backprop, coeffs, _np.int64(m), _np.int64(C), _np.int64(splits), _np.float32(epsilon), _np.int32(is_training),), 0)
-    if per_channel == 0:
-        _backend.launch(_KERNELS, 'FusedBatchNormGradV3__grad_input' + '__' + _dtype_T, (elementwise_blocks,), (elementwise_threads,), (y_backprop, x, coeffs, x_backprop, _np.int64(total), _np.int64(C), _np.int64(inner), _np.int64(chunk), _np.int32(is_training),), 0)
+    if _rt.plan_as_data():
+        _rt.run_plan(_backend, _KERNELS, _PLAN, (_dtype_T, C, per_channel, outer, inner, epsilon, is_training, cblocks, splits, reduce_threads, chunk, m, channel_threads, elementwise_blocks, elementwise_threads, total,), (y_backprop, x, scale, reserve_space_1, reserve_space_2, x_backprop, scale_backprop, offset_backprop, partials, coeffs,))
+    else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
+        if per_channel == 1:
+            _backend.launch(_KERNELS, 'FusedBatchNormGradV3__grad_channels' + '__' + _dtype_T, (C,), (1,), (y_backprop, x, scale, reserve_space_1, reserve_space_2, x_backprop, scale_backprop, offset_backprop, _np.int64(outer), _np.int64(C), _np.int64(inner), _np.float32(epsilon), _np.int32(is_training),), 0)
+        if chunk == 0:
+            _backend.launch(_KERNELS, 'FusedBatchNormGradV3__grad_partials' + '__' + _dtype_T, (cblocks, splits,), (reduce_threads,), (y_backprop, x, reserve_space_1, partials, _np.int64(m), _np.int64(C), _np.int64(inner), _np.int64(splits),), 0)
+        if chunk > 0 and per_channel == 0:
+            _backend.launch(_KERNELS, 'FusedBatchNormGradV3__grad_partials_sliced' + '__' + _dtype_T, (cblocks, splits,), (reduce_threads,), (y_backprop, x, reserve_space_1, partials, _np.int64(m), _np.int64(C), _np.int64(inner), _np.int64(splits),), 0)
+        if per_channel == 0:
+            _backend.launch(_KERNELS, 'FusedBatchNormGradV3__grad_finalize' + '__' + _dtype_T, ((-(-C//256)),), (channel_threads,), (partials, scale, reserve_space_1, reserve_space_2, scale_backprop, offset_backprop, coeffs, _np.int64(m), _np.int64(C), _np.int64(splits), _np.float32(epsilon), _np.int32(is_training),), 0)
+        if per_channel == 0:
+            _backend.launch(_KERNELS, 'FusedBatchNormGradV3__grad_input' + '__' + _dtype_T, (elementwise_blocks,), (elementwise_threads,), (y_backprop, x, coeffs, x_backprop, _np.int64(total), _np.int64(C), _np.int64(inner), _np.int64(chunk), _np.int32(is_training),), 0)
     _backend.flush()
     return FusedBatchNormGradV3Outputs(x_backprop, scale_backprop, offset_backprop, reserve_space_4, reserve_space_5)
 

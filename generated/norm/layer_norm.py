@@ -15,6 +15,11 @@ from codegen.runtime.scope import Scope
 
 _OP = 'LayerNorm'
 _KERNELS = KernelSource(_OP, Path(__file__).with_name("layer_norm.cu"))
+# The launch plan as data (codegen/runtime/plan.py): what _compute runs, recorded once per set of sizes
+# and attrs; the loop in _compute is the same plan as Python (OPGEN_PLAN=loop runs it).
+_PLAN = _rt.Plan('LayerNorm', ('_dtype_T', 'row_blocks', 'row_threads', 'rows', 'D', 'epsilon'), ('x', 'gamma', 'beta', 'y', 'mean', 'rstd'), (
+    ('launch', 'LayerNorm__layer_norm', ('_dtype_T',), ('row_blocks',), ('row_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 2), ('buf', 3), ('buf', 4), ('buf', 5), ('scalar', '_np.int64', 'rows', None, ()), ('scalar', '_np.int64', 'D', None, ()), ('scalar', '_np.float32', 'epsilon', None, ())), ()),
+))
 
 
 class LayerNormOutputs(NamedTuple):
@@ -198,7 +203,10 @@ def _compute(scope: Scope | str | None, x: Any, gamma: Any, beta: Any, epsilon: 
     y = _backend.empty(_shape_y, _dtype_T)
     mean = _backend.empty(_shape_mean, _dtype_S)
     rstd = _backend.empty(_shape_rstd, _dtype_S)
-    _backend.launch(_KERNELS, 'LayerNorm__layer_norm' + '__' + _dtype_T, (row_blocks,), (row_threads,), (x, gamma, beta, y, mean, rstd, _np.int64(rows), _np.int64(D), _np.float32(epsilon),), 0)
+    if _rt.plan_as_data():
+        _rt.run_plan(_backend, _KERNELS, _PLAN, (_dtype_T, row_blocks, row_threads, rows, D, epsilon,), (x, gamma, beta, y, mean, rstd,))
+    else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
+        _backend.launch(_KERNELS, 'LayerNorm__layer_norm' + '__' + _dtype_T, (row_blocks,), (row_threads,), (x, gamma, beta, y, mean, rstd, _np.int64(rows), _np.int64(D), _np.float32(epsilon),), 0)
     _backend.flush()
     return LayerNormOutputs(y, mean, rstd)
 

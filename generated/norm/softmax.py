@@ -15,6 +15,12 @@ from codegen.runtime.scope import Scope
 
 _OP = 'Softmax'
 _KERNELS = KernelSource(_OP, Path(__file__).with_name("softmax.cu"))
+# The launch plan as data (codegen/runtime/plan.py): what _compute runs, recorded once per set of sizes
+# and attrs; the loop in _compute is the same plan as Python (OPGEN_PLAN=loop runs it).
+_PLAN = _rt.Plan('Softmax', ('_dtype_T', 'row_blocks', 'row_threads', 'inner', 'rows', 'N', 'column_blocks', 'column_threads', 'columns'), ('x', 'y'), (
+    ('launch', 'Softmax__softmax_rows', ('_dtype_T',), ('row_blocks',), ('row_threads',), 0, (('buf', 0), ('buf', 1), ('scalar', '_np.int64', 'rows', None, ()), ('scalar', '_np.int64', 'N', None, ())), (('==', 'inner', 1),)),
+    ('launch', 'Softmax__softmax_columns', ('_dtype_T',), ('column_blocks',), ('column_threads',), 0, (('buf', 0), ('buf', 1), ('scalar', '_np.int64', 'columns', None, ()), ('scalar', '_np.int64', 'N', None, ()), ('scalar', '_np.int64', 'inner', None, ())), (('>', 'inner', 1),)),
+))
 
 
 class SoftmaxOutputs(NamedTuple):
@@ -156,10 +162,13 @@ def _compute(scope: Scope | str | None, x: Any, axis: Any) -> SoftmaxOutputs:
     column_blocks = (min(columns, 64) if _backend.name == 'cpu' else min((-(-columns//256)), 65536))
     _shape_y = [*_group_outer, N, *_group_inner]
     y = _backend.empty(_shape_y, _dtype_T)
-    if inner == 1:
-        _backend.launch(_KERNELS, 'Softmax__softmax_rows' + '__' + _dtype_T, (row_blocks,), (row_threads,), (x, y, _np.int64(rows), _np.int64(N),), 0)
-    if inner > 1:
-        _backend.launch(_KERNELS, 'Softmax__softmax_columns' + '__' + _dtype_T, (column_blocks,), (column_threads,), (x, y, _np.int64(columns), _np.int64(N), _np.int64(inner),), 0)
+    if _rt.plan_as_data():
+        _rt.run_plan(_backend, _KERNELS, _PLAN, (_dtype_T, row_blocks, row_threads, inner, rows, N, column_blocks, column_threads, columns,), (x, y,))
+    else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
+        if inner == 1:
+            _backend.launch(_KERNELS, 'Softmax__softmax_rows' + '__' + _dtype_T, (row_blocks,), (row_threads,), (x, y, _np.int64(rows), _np.int64(N),), 0)
+        if inner > 1:
+            _backend.launch(_KERNELS, 'Softmax__softmax_columns' + '__' + _dtype_T, (column_blocks,), (column_threads,), (x, y, _np.int64(columns), _np.int64(N), _np.int64(inner),), 0)
     _backend.flush()
     return SoftmaxOutputs(y)
 

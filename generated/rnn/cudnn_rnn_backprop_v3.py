@@ -15,6 +15,15 @@ from codegen.runtime.scope import Scope
 
 _OP = 'CudnnRNNBackpropV3'
 _KERNELS = KernelSource(_OP, Path(__file__).with_name("cudnn_rnn_backprop_v3.cu"))
+# The launch plan as data (codegen/runtime/plan.py): what _compute runs, recorded once per set of sizes
+# and attrs; the loop in _compute is the same plan as Python (OPGEN_PLAN=loop runs it).
+_PLAN = _rt.Plan('CudnnRNNBackpropV3', ('_dtype_T', 'seq_blocks', 'seq_threads', 'swap0', 'swap1', 'input_size', 'rows', 'steps', 'batch', 'out_width', 'time_major', 'num_layers', 'skip', 'dirs', 'w0', 'w1', 'layers_dirs', 'pl_size', 'gate_width', 'h_size', 'weights_len', 'acts', 'lstm', 'num_units', 'cell_blocks', 'cell_threads', 'proj', 'row_blocks', 'row_threads', 'rnn_mode', 'gru', 'relu', 'gates', 'unswap0', 'unswap1'), ('input', 'xt', 'ones', 'output_backprop', 'dy', 'sequence_lengths', 'output_h_backprop', 'output_c_backprop', 'dh', 'dc', 'dhp', 'params', 'dm', 'reserve_space', 'dgw', 'dgr', 'input_h_backprop', 'input_c_backprop', 'params_backprop', 'dxt', 'dxl', 'input_backprop'), (
+    ('launch', 'CudnnRNNBackpropV3__to_time_major', ('_dtype_T',), ('seq_blocks',), ('seq_threads',), 0, (('buf', 0), ('buf', 1), ('scalar', '_np.int64', 'swap0', None, ()), ('scalar', '_np.int64', 'swap1', None, ()), ('scalar', '_np.int64', 'input_size', None, ())), ()),
+    ('launch', 'CudnnRNNBackpropV3__fill_ones', ('_dtype_T',), ('seq_blocks',), ('seq_threads',), 0, (('buf', 2), ('scalar', '_np.int64', 'rows', None, ())), ()),
+    ('launch', 'CudnnRNNBackpropV3__grad_output_in', ('_dtype_T',), ('seq_blocks',), ('seq_threads',), 0, (('buf', 3), ('buf', 4), ('buf', 5), ('scalar', '_np.int64', 'steps', None, ()), ('scalar', '_np.int64', 'batch', None, ()), ('scalar', '_np.int64', 'out_width', None, ()), ('scalar', '_np.int32', 'time_major', None, ())), ()),
+    ('repeat', 'back', 'num_layers', (('l', ('-', ('-', 'num_layers', 1), 'back')), ('first', ('-', 1, ('min', 'l', 1))), ('in_width', ('+', ('*', ('*', 'first', 'input_size'), ('-', 1, 'skip')), ('*', ('-', 1, 'first'), 'out_width'))), ('layer_wofs', ('+', ('*', ('*', ('-', 1, 'first'), 'dirs'), 'w0'), ('*', ('*', ('max', ('-', 'l', 1), 0), 'dirs'), 'w1'))), ('layer_w', ('+', 'w1', ('*', 'first', ('-', 'w0', 'w1')))), ('x_ofs', ('+', ('*', 'layers_dirs', 'pl_size'), ('*', ('*', ('*', ('-', 'l', 1), 2), 'rows'), 'out_width'))), ('below_mask_ofs', ('+', 'x_ofs', ('*', 'rows', 'out_width'))), ('layer_cells', ('*', 'rows', 'out_width'))), (('repeat', 'd', 'dirs', (('p', ('+', ('*', 'l', 'dirs'), 'd')), ('wofs', ('+', 'layer_wofs', ('*', 'd', 'layer_w'))), ('rofs', ('+', 'wofs', ('*', 'gate_width', 'in_width'))), ('pofs', ('+', 'rofs', ('*', 'gate_width', 'h_size'))), ('bofs', ('+', 'weights_len', ('*', ('*', 'p', 2), 'gate_width'))), ('acts_ofs', ('*', 'p', 'pl_size')), ('hs_ofs', ('+', 'acts_ofs', ('*', 'rows', 'acts'))), ('cs_ofs', ('+', 'hs_ofs', ('*', ('*', ('+', 'steps', 1), 'batch'), 'h_size'))), ('ms_ofs', ('+', 'cs_ofs', ('*', ('*', ('*', 'lstm', ('+', 'steps', 1)), 'batch'), 'num_units')))), (('launch', 'CudnnRNNBackpropV3__init_grad', ('_dtype_T',), ('cell_blocks',), ('cell_threads',), 0, (('buf', 6), ('buf', 7), ('buf', 8), ('buf', 9), ('scalar', '_np.int64', 'p', None, ()), ('scalar', '_np.int64', 'layers_dirs', None, ()), ('scalar', '_np.int64', 'batch', None, ()), ('scalar', '_np.int64', 'h_size', None, ()), ('scalar', '_np.int64', 'num_units', None, ()), ('scalar', '_np.int64', 'lstm', None, ()), ('scalar', '_np.int32', 'time_major', None, ())), ()), ('repeat', 's', 'steps', (('t', ('+', ('*', ('-', ('-', 'steps', 1), 's'), ('-', 1, 'd')), ('*', 's', 'd'))),), (('launch', 'CudnnRNNBackpropV3__proj_grad', ('_dtype_T',), ('cell_blocks',), ('cell_threads',), 0, (('buf', 4), ('buf', 10), ('buf', 8), ('buf', 5), ('scalar', '_np.int64', 't', None, ()), ('scalar', '_np.int64', 'd', None, ()), ('scalar', '_np.int64', 'batch', None, ()), ('scalar', '_np.int64', 'h_size', None, ()), ('scalar', '_np.int64', 'dirs', None, ())), (('==', 'proj', 1),)), ('gemm', 10, 11, 12, ('batch', 'num_units', 'h_size', False, False, 0, ('*', ('*', 't', 'batch'), 'h_size'), 'pofs', 0), (('==', 'proj', 1),)), ('launch', 'CudnnRNNBackpropV3__lstm_grad_step', ('_dtype_T',), ('row_blocks',), ('row_threads',), 0, (('buf', 4), ('buf', 12), ('buf', 13), ('buf', 5), ('buf', 14), ('buf', 8), ('buf', 9), ('scalar', '_np.int64', 't', None, ()), ('scalar', '_np.int64', 'd', None, ()), ('scalar', '_np.int64', 'batch', None, ()), ('scalar', '_np.int64', 'num_units', None, ()), ('scalar', '_np.int64', 'h_size', None, ()), ('scalar', '_np.int64', 'dirs', None, ()), ('scalar', '_np.int64', 'proj', None, ()), ('scalar', '_np.int64', 'acts_ofs', None, ()), ('scalar', '_np.int64', 'cs_ofs', None, ())), (('attr', 'rnn_mode', 'lstm'),)), ('launch', 'CudnnRNNBackpropV3__gru_grad_step', ('_dtype_T',), ('row_blocks',), ('row_threads',), 0, (('buf', 4), ('buf', 13), ('buf', 5), ('buf', 14), ('buf', 15), ('buf', 8), ('scalar', '_np.int64', 't', None, ()), ('scalar', '_np.int64', 'd', None, ()), ('scalar', '_np.int64', 'batch', None, ()), ('scalar', '_np.int64', 'num_units', None, ()), ('scalar', '_np.int64', 'dirs', None, ()), ('scalar', '_np.int64', 'acts_ofs', None, ()), ('scalar', '_np.int64', 'hs_ofs', None, ())), (('attr', 'rnn_mode', 'gru'),)), ('launch', 'CudnnRNNBackpropV3__rnn_grad_step', ('_dtype_T',), ('row_blocks',), ('row_threads',), 0, (('buf', 4), ('buf', 13), ('buf', 5), ('buf', 14), ('buf', 8), ('scalar', '_np.int64', 't', None, ()), ('scalar', '_np.int64', 'd', None, ()), ('scalar', '_np.int64', 'batch', None, ()), ('scalar', '_np.int64', 'num_units', None, ()), ('scalar', '_np.int64', 'dirs', None, ()), ('scalar', '_np.int64', 'hs_ofs', None, ()), ('scalar', '_np.int64', 'relu', None, ())), (('==', ('+', 'lstm', 'gru'), 0),)), ('gemm', 14, 11, 8, ('batch', 'h_size', 'gate_width', False, False, 1, ('*', ('*', 't', 'batch'), 'gate_width'), 'rofs', 0), (('==', 'gru', 0),)), ('gemm', 15, 11, 8, ('batch', 'h_size', 'gate_width', False, False, 1, ('*', ('*', 't', 'batch'), 'gate_width'), 'rofs', 0), (('==', 'gru', 1),))), ()), ('launch', 'CudnnRNNBackpropV3__final_grad', ('_dtype_T',), ('cell_blocks',), ('cell_threads',), 0, (('buf', 8), ('buf', 9), ('buf', 16), ('buf', 17), ('scalar', '_np.int64', 'p', None, ()), ('scalar', '_np.int64', 'layers_dirs', None, ()), ('scalar', '_np.int64', 'batch', None, ()), ('scalar', '_np.int64', 'h_size', None, ()), ('scalar', '_np.int64', 'num_units', None, ()), ('scalar', '_np.int64', 'lstm', None, ()), ('scalar', '_np.int32', 'time_major', None, ())), ()), ('gemm', 14, 1, 18, ('gate_width', 'input_size', 'rows', True, False, 0, 0, 0, 'wofs'), (('==', ('+', 'l', 'skip'), 0),)), ('gemm', 14, 13, 18, ('gate_width', 'out_width', 'rows', True, False, 0, 0, 'x_ofs', 'wofs'), (('>', 'l', 0),)), ('gemm', 14, 13, 18, ('gate_width', 'h_size', 'rows', True, False, 0, 0, ('+', 'hs_ofs', ('*', ('*', 'd', 'batch'), 'h_size')), 'rofs'), (('==', 'gru', 0),)), ('gemm', 15, 13, 18, ('gate_width', 'h_size', 'rows', True, False, 0, 0, ('+', 'hs_ofs', ('*', ('*', 'd', 'batch'), 'h_size')), 'rofs'), (('==', 'gru', 1),)), ('gemm', 10, 13, 18, ('h_size', 'num_units', 'rows', True, False, 0, 0, 'ms_ofs', 'pofs'), (('==', 'proj', 1),)), ('gemm', 2, 14, 18, (1, 'gate_width', 'rows', False, False, 0, 0, 0, 'bofs'), ()), ('gemm', 2, 14, 18, (1, 'gate_width', 'rows', False, False, 0, 0, 0, ('+', 'bofs', 'gate_width')), (('==', 'gru', 0),)), ('gemm', 2, 15, 18, (1, 'gate_width', 'rows', False, False, 0, 0, 0, ('+', 'bofs', 'gate_width')), (('==', 'gru', 1),)), ('gemm', 14, 11, 19, ('rows', 'input_size', 'gate_width', False, False, 0, 0, 'wofs', 0), (('==', ('+', ('+', 'l', 'skip'), 'd'), 0),)), ('gemm', 14, 11, 19, ('rows', 'input_size', 'gate_width', False, False, 1, 0, 'wofs', 0), (('==', ('+', 'l', 'skip'), 0), ('>', 'd', 0))), ('launch', 'CudnnRNNBackpropV3__skip_grad', ('_dtype_T',), ('seq_blocks',), ('seq_threads',), 0, (('buf', 14), ('buf', 19), ('scalar', '_np.int64', 'rows', None, ()), ('scalar', '_np.int64', 'gates', None, ()), ('scalar', '_np.int64', 'num_units', None, ()), ('scalar', '_np.int64', 'd', None, ())), (('==', 'l', 0), ('==', 'skip', 1))), ('gemm', 14, 11, 20, ('rows', 'out_width', 'gate_width', False, False, 0, 0, 'wofs', 0), (('>', 'l', 0), ('==', 'd', 0))), ('gemm', 14, 11, 20, ('rows', 'out_width', 'gate_width', False, False, 1, 0, 'wofs', 0), (('>', 'l', 0), ('>', 'd', 0)))), ()), ('launch', 'CudnnRNNBackpropV3__grad_layer_below', ('_dtype_T',), ('seq_blocks',), ('seq_threads',), 0, (('buf', 20), ('buf', 13), ('buf', 4), ('scalar', '_np.int64', 'layer_cells', None, ()), ('scalar', '_np.int64', 'below_mask_ofs', None, ())), (('>', 'l', 0),))), ()),
+    ('launch', 'CudnnRNNBackpropV3__from_time_major', ('_dtype_T',), ('seq_blocks',), ('seq_threads',), 0, (('buf', 19), ('buf', 21), ('scalar', '_np.int64', 'unswap0', None, ()), ('scalar', '_np.int64', 'unswap1', None, ()), ('scalar', '_np.int64', 'input_size', None, ())), ()),
+))
 
 RnnMode = Literal['rnn_relu', 'rnn_tanh', 'lstm', 'gru']
 
@@ -617,74 +626,77 @@ def _compute(scope: Scope | str | None, input: Any, input_h: Any, input_c: Any, 
     dm = _backend.empty([batch*num_units*proj], _dtype_T)
     dhp = _backend.empty([rows*num_proj], _dtype_T)
     ones = _backend.empty([rows], _dtype_T)
-    _backend.launch(_KERNELS, 'CudnnRNNBackpropV3__to_time_major' + '__' + _dtype_T, (seq_blocks,), (seq_threads,), (input, xt, _np.int64(swap0), _np.int64(swap1), _np.int64(input_size),), 0)
-    _backend.launch(_KERNELS, 'CudnnRNNBackpropV3__fill_ones' + '__' + _dtype_T, (seq_blocks,), (seq_threads,), (ones, _np.int64(rows),), 0)
-    _backend.launch(_KERNELS, 'CudnnRNNBackpropV3__grad_output_in' + '__' + _dtype_T, (seq_blocks,), (seq_threads,), (output_backprop, dy, sequence_lengths, _np.int64(steps), _np.int64(batch), _np.int64(out_width), _np.int32(time_major),), 0)
-    for back in range(num_layers):
-        l = num_layers - 1 - back
-        first = 1 - min(l, 1)
-        in_width = first*input_size*(1 - skip) + (1 - first)*out_width
-        layer_wofs = (1 - first)*dirs*w0 + max(l - 1, 0)*dirs*w1
-        layer_w = w1 + first*(w0 - w1)
-        x_ofs = layers_dirs*pl_size + (l - 1)*2*rows*out_width
-        below_mask_ofs = x_ofs + rows*out_width
-        layer_cells = rows*out_width
-        for d in range(dirs):
-            p = l*dirs + d
-            wofs = layer_wofs + d*layer_w
-            rofs = wofs + gate_width*in_width
-            pofs = rofs + gate_width*h_size
-            bofs = weights_len + p*2*gate_width
-            acts_ofs = p*pl_size
-            hs_ofs = acts_ofs + rows*acts
-            cs_ofs = hs_ofs + (steps + 1)*batch*h_size
-            ms_ofs = cs_ofs + lstm*(steps + 1)*batch*num_units
-            _backend.launch(_KERNELS, 'CudnnRNNBackpropV3__init_grad' + '__' + _dtype_T, (cell_blocks,), (cell_threads,), (output_h_backprop, output_c_backprop, dh, dc, _np.int64(p), _np.int64(layers_dirs), _np.int64(batch), _np.int64(h_size), _np.int64(num_units), _np.int64(lstm), _np.int32(time_major),), 0)
-            for s in range(steps):
-                t = (steps - 1 - s)*(1 - d) + s*d
-                if proj == 1:
-                    _backend.launch(_KERNELS, 'CudnnRNNBackpropV3__proj_grad' + '__' + _dtype_T, (cell_blocks,), (cell_threads,), (dy, dhp, dh, sequence_lengths, _np.int64(t), _np.int64(d), _np.int64(batch), _np.int64(h_size), _np.int64(dirs),), 0)
-                if proj == 1:
-                    _backend.gemm(dhp, params, dm, batch, num_units, h_size, False, False, 0, t*batch*h_size, pofs, 0)
-                if rnn_mode == 'lstm':
-                    _backend.launch(_KERNELS, 'CudnnRNNBackpropV3__lstm_grad_step' + '__' + _dtype_T, (row_blocks,), (row_threads,), (dy, dm, reserve_space, sequence_lengths, dgw, dh, dc, _np.int64(t), _np.int64(d), _np.int64(batch), _np.int64(num_units), _np.int64(h_size), _np.int64(dirs), _np.int64(proj), _np.int64(acts_ofs), _np.int64(cs_ofs),), 0)
-                if rnn_mode == 'gru':
-                    _backend.launch(_KERNELS, 'CudnnRNNBackpropV3__gru_grad_step' + '__' + _dtype_T, (row_blocks,), (row_threads,), (dy, reserve_space, sequence_lengths, dgw, dgr, dh, _np.int64(t), _np.int64(d), _np.int64(batch), _np.int64(num_units), _np.int64(dirs), _np.int64(acts_ofs), _np.int64(hs_ofs),), 0)
-                if lstm + gru == 0:
-                    _backend.launch(_KERNELS, 'CudnnRNNBackpropV3__rnn_grad_step' + '__' + _dtype_T, (row_blocks,), (row_threads,), (dy, reserve_space, sequence_lengths, dgw, dh, _np.int64(t), _np.int64(d), _np.int64(batch), _np.int64(num_units), _np.int64(dirs), _np.int64(hs_ofs), _np.int64(relu),), 0)
+    if _rt.plan_as_data():
+        _rt.run_plan(_backend, _KERNELS, _PLAN, (_dtype_T, seq_blocks, seq_threads, swap0, swap1, input_size, rows, steps, batch, out_width, time_major, num_layers, skip, dirs, w0, w1, layers_dirs, pl_size, gate_width, h_size, weights_len, acts, lstm, num_units, cell_blocks, cell_threads, proj, row_blocks, row_threads, rnn_mode, gru, relu, gates, unswap0, unswap1,), (input, xt, ones, output_backprop, dy, sequence_lengths, output_h_backprop, output_c_backprop, dh, dc, dhp, params, dm, reserve_space, dgw, dgr, input_h_backprop, input_c_backprop, params_backprop, dxt, dxl, input_backprop,))
+    else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
+        _backend.launch(_KERNELS, 'CudnnRNNBackpropV3__to_time_major' + '__' + _dtype_T, (seq_blocks,), (seq_threads,), (input, xt, _np.int64(swap0), _np.int64(swap1), _np.int64(input_size),), 0)
+        _backend.launch(_KERNELS, 'CudnnRNNBackpropV3__fill_ones' + '__' + _dtype_T, (seq_blocks,), (seq_threads,), (ones, _np.int64(rows),), 0)
+        _backend.launch(_KERNELS, 'CudnnRNNBackpropV3__grad_output_in' + '__' + _dtype_T, (seq_blocks,), (seq_threads,), (output_backprop, dy, sequence_lengths, _np.int64(steps), _np.int64(batch), _np.int64(out_width), _np.int32(time_major),), 0)
+        for back in range(num_layers):
+            l = num_layers - 1 - back
+            first = 1 - min(l, 1)
+            in_width = first*input_size*(1 - skip) + (1 - first)*out_width
+            layer_wofs = (1 - first)*dirs*w0 + max(l - 1, 0)*dirs*w1
+            layer_w = w1 + first*(w0 - w1)
+            x_ofs = layers_dirs*pl_size + (l - 1)*2*rows*out_width
+            below_mask_ofs = x_ofs + rows*out_width
+            layer_cells = rows*out_width
+            for d in range(dirs):
+                p = l*dirs + d
+                wofs = layer_wofs + d*layer_w
+                rofs = wofs + gate_width*in_width
+                pofs = rofs + gate_width*h_size
+                bofs = weights_len + p*2*gate_width
+                acts_ofs = p*pl_size
+                hs_ofs = acts_ofs + rows*acts
+                cs_ofs = hs_ofs + (steps + 1)*batch*h_size
+                ms_ofs = cs_ofs + lstm*(steps + 1)*batch*num_units
+                _backend.launch(_KERNELS, 'CudnnRNNBackpropV3__init_grad' + '__' + _dtype_T, (cell_blocks,), (cell_threads,), (output_h_backprop, output_c_backprop, dh, dc, _np.int64(p), _np.int64(layers_dirs), _np.int64(batch), _np.int64(h_size), _np.int64(num_units), _np.int64(lstm), _np.int32(time_major),), 0)
+                for s in range(steps):
+                    t = (steps - 1 - s)*(1 - d) + s*d
+                    if proj == 1:
+                        _backend.launch(_KERNELS, 'CudnnRNNBackpropV3__proj_grad' + '__' + _dtype_T, (cell_blocks,), (cell_threads,), (dy, dhp, dh, sequence_lengths, _np.int64(t), _np.int64(d), _np.int64(batch), _np.int64(h_size), _np.int64(dirs),), 0)
+                    if proj == 1:
+                        _backend.gemm(dhp, params, dm, batch, num_units, h_size, False, False, 0, t*batch*h_size, pofs, 0)
+                    if rnn_mode == 'lstm':
+                        _backend.launch(_KERNELS, 'CudnnRNNBackpropV3__lstm_grad_step' + '__' + _dtype_T, (row_blocks,), (row_threads,), (dy, dm, reserve_space, sequence_lengths, dgw, dh, dc, _np.int64(t), _np.int64(d), _np.int64(batch), _np.int64(num_units), _np.int64(h_size), _np.int64(dirs), _np.int64(proj), _np.int64(acts_ofs), _np.int64(cs_ofs),), 0)
+                    if rnn_mode == 'gru':
+                        _backend.launch(_KERNELS, 'CudnnRNNBackpropV3__gru_grad_step' + '__' + _dtype_T, (row_blocks,), (row_threads,), (dy, reserve_space, sequence_lengths, dgw, dgr, dh, _np.int64(t), _np.int64(d), _np.int64(batch), _np.int64(num_units), _np.int64(dirs), _np.int64(acts_ofs), _np.int64(hs_ofs),), 0)
+                    if lstm + gru == 0:
+                        _backend.launch(_KERNELS, 'CudnnRNNBackpropV3__rnn_grad_step' + '__' + _dtype_T, (row_blocks,), (row_threads,), (dy, reserve_space, sequence_lengths, dgw, dh, _np.int64(t), _np.int64(d), _np.int64(batch), _np.int64(num_units), _np.int64(dirs), _np.int64(hs_ofs), _np.int64(relu),), 0)
+                    if gru == 0:
+                        _backend.gemm(dgw, params, dh, batch, h_size, gate_width, False, False, 1, t*batch*gate_width, rofs, 0)
+                    if gru == 1:
+                        _backend.gemm(dgr, params, dh, batch, h_size, gate_width, False, False, 1, t*batch*gate_width, rofs, 0)
+                _backend.launch(_KERNELS, 'CudnnRNNBackpropV3__final_grad' + '__' + _dtype_T, (cell_blocks,), (cell_threads,), (dh, dc, input_h_backprop, input_c_backprop, _np.int64(p), _np.int64(layers_dirs), _np.int64(batch), _np.int64(h_size), _np.int64(num_units), _np.int64(lstm), _np.int32(time_major),), 0)
+                if l + skip == 0:
+                    _backend.gemm(dgw, xt, params_backprop, gate_width, input_size, rows, True, False, 0, 0, 0, wofs)
+                if l > 0:
+                    _backend.gemm(dgw, reserve_space, params_backprop, gate_width, out_width, rows, True, False, 0, 0, x_ofs, wofs)
                 if gru == 0:
-                    _backend.gemm(dgw, params, dh, batch, h_size, gate_width, False, False, 1, t*batch*gate_width, rofs, 0)
+                    _backend.gemm(dgw, reserve_space, params_backprop, gate_width, h_size, rows, True, False, 0, 0, hs_ofs + d*batch*h_size, rofs)
                 if gru == 1:
-                    _backend.gemm(dgr, params, dh, batch, h_size, gate_width, False, False, 1, t*batch*gate_width, rofs, 0)
-            _backend.launch(_KERNELS, 'CudnnRNNBackpropV3__final_grad' + '__' + _dtype_T, (cell_blocks,), (cell_threads,), (dh, dc, input_h_backprop, input_c_backprop, _np.int64(p), _np.int64(layers_dirs), _np.int64(batch), _np.int64(h_size), _np.int64(num_units), _np.int64(lstm), _np.int32(time_major),), 0)
-            if l + skip == 0:
-                _backend.gemm(dgw, xt, params_backprop, gate_width, input_size, rows, True, False, 0, 0, 0, wofs)
+                    _backend.gemm(dgr, reserve_space, params_backprop, gate_width, h_size, rows, True, False, 0, 0, hs_ofs + d*batch*h_size, rofs)
+                if proj == 1:
+                    _backend.gemm(dhp, reserve_space, params_backprop, h_size, num_units, rows, True, False, 0, 0, ms_ofs, pofs)
+                _backend.gemm(ones, dgw, params_backprop, 1, gate_width, rows, False, False, 0, 0, 0, bofs)
+                if gru == 0:
+                    _backend.gemm(ones, dgw, params_backprop, 1, gate_width, rows, False, False, 0, 0, 0, bofs + gate_width)
+                if gru == 1:
+                    _backend.gemm(ones, dgr, params_backprop, 1, gate_width, rows, False, False, 0, 0, 0, bofs + gate_width)
+                if l + skip + d == 0:
+                    _backend.gemm(dgw, params, dxt, rows, input_size, gate_width, False, False, 0, 0, wofs, 0)
+                if l + skip == 0 and d > 0:
+                    _backend.gemm(dgw, params, dxt, rows, input_size, gate_width, False, False, 1, 0, wofs, 0)
+                if l == 0 and skip == 1:
+                    _backend.launch(_KERNELS, 'CudnnRNNBackpropV3__skip_grad' + '__' + _dtype_T, (seq_blocks,), (seq_threads,), (dgw, dxt, _np.int64(rows), _np.int64(gates), _np.int64(num_units), _np.int64(d),), 0)
+                if l > 0 and d == 0:
+                    _backend.gemm(dgw, params, dxl, rows, out_width, gate_width, False, False, 0, 0, wofs, 0)
+                if l > 0 and d > 0:
+                    _backend.gemm(dgw, params, dxl, rows, out_width, gate_width, False, False, 1, 0, wofs, 0)
             if l > 0:
-                _backend.gemm(dgw, reserve_space, params_backprop, gate_width, out_width, rows, True, False, 0, 0, x_ofs, wofs)
-            if gru == 0:
-                _backend.gemm(dgw, reserve_space, params_backprop, gate_width, h_size, rows, True, False, 0, 0, hs_ofs + d*batch*h_size, rofs)
-            if gru == 1:
-                _backend.gemm(dgr, reserve_space, params_backprop, gate_width, h_size, rows, True, False, 0, 0, hs_ofs + d*batch*h_size, rofs)
-            if proj == 1:
-                _backend.gemm(dhp, reserve_space, params_backprop, h_size, num_units, rows, True, False, 0, 0, ms_ofs, pofs)
-            _backend.gemm(ones, dgw, params_backprop, 1, gate_width, rows, False, False, 0, 0, 0, bofs)
-            if gru == 0:
-                _backend.gemm(ones, dgw, params_backprop, 1, gate_width, rows, False, False, 0, 0, 0, bofs + gate_width)
-            if gru == 1:
-                _backend.gemm(ones, dgr, params_backprop, 1, gate_width, rows, False, False, 0, 0, 0, bofs + gate_width)
-            if l + skip + d == 0:
-                _backend.gemm(dgw, params, dxt, rows, input_size, gate_width, False, False, 0, 0, wofs, 0)
-            if l + skip == 0 and d > 0:
-                _backend.gemm(dgw, params, dxt, rows, input_size, gate_width, False, False, 1, 0, wofs, 0)
-            if l == 0 and skip == 1:
-                _backend.launch(_KERNELS, 'CudnnRNNBackpropV3__skip_grad' + '__' + _dtype_T, (seq_blocks,), (seq_threads,), (dgw, dxt, _np.int64(rows), _np.int64(gates), _np.int64(num_units), _np.int64(d),), 0)
-            if l > 0 and d == 0:
-                _backend.gemm(dgw, params, dxl, rows, out_width, gate_width, False, False, 0, 0, wofs, 0)
-            if l > 0 and d > 0:
-                _backend.gemm(dgw, params, dxl, rows, out_width, gate_width, False, False, 1, 0, wofs, 0)
-        if l > 0:
-            _backend.launch(_KERNELS, 'CudnnRNNBackpropV3__grad_layer_below' + '__' + _dtype_T, (seq_blocks,), (seq_threads,), (dxl, reserve_space, dy, _np.int64(layer_cells), _np.int64(below_mask_ofs),), 0)
-    _backend.launch(_KERNELS, 'CudnnRNNBackpropV3__from_time_major' + '__' + _dtype_T, (seq_blocks,), (seq_threads,), (dxt, input_backprop, _np.int64(unswap0), _np.int64(unswap1), _np.int64(input_size),), 0)
+                _backend.launch(_KERNELS, 'CudnnRNNBackpropV3__grad_layer_below' + '__' + _dtype_T, (seq_blocks,), (seq_threads,), (dxl, reserve_space, dy, _np.int64(layer_cells), _np.int64(below_mask_ofs),), 0)
+        _backend.launch(_KERNELS, 'CudnnRNNBackpropV3__from_time_major' + '__' + _dtype_T, (seq_blocks,), (seq_threads,), (dxt, input_backprop, _np.int64(unswap0), _np.int64(unswap1), _np.int64(input_size),), 0)
     _backend.flush()
     return CudnnRNNBackpropV3Outputs(input_backprop, input_h_backprop, input_c_backprop, params_backprop)
 

@@ -15,6 +15,12 @@ from codegen.runtime.scope import Scope
 
 _OP = 'CudnnRNNV3'
 _KERNELS = KernelSource(_OP, Path(__file__).with_name("cudnn_rnn_v3.cu"))
+# The launch plan as data (codegen/runtime/plan.py): what _compute runs, recorded once per set of sizes
+# and attrs; the loop in _compute is the same plan as Python (OPGEN_PLAN=loop runs it).
+_PLAN = _rt.Plan('CudnnRNNV3', ('_dtype_T', 'seq_blocks', 'seq_threads', 'swap0', 'swap1', 'input_size', 'num_layers', 'skip', 'out_width', 'dirs', 'w0', 'w1', 'layers_dirs', 'pl_size', 'rows', 'acts', 'gate_width', 'h_size', 'weights_len', 'steps', 'batch', 'lstm', 'num_units', 'gates', 'cell_blocks', 'cell_threads', 'time_major', 'row_blocks', 'row_threads', 'rnn_mode', 'proj', 'gru', 'relu', 'dropout', 'seed', 'seed2', 'is_training'), ('input', 'xt', 'params', 'gx', 'work', 'input_h', 'input_c', 'gh', 'sequence_lengths', 'output_h', 'output_c', 'output'), (
+    ('launch', 'CudnnRNNV3__to_time_major', ('_dtype_T',), ('seq_blocks',), ('seq_threads',), 0, (('buf', 0), ('buf', 1), ('scalar', '_np.int64', 'swap0', None, ()), ('scalar', '_np.int64', 'swap1', None, ()), ('scalar', '_np.int64', 'input_size', None, ())), ()),
+    ('repeat', 'l', 'num_layers', (('first', ('-', 1, ('min', 'l', 1))), ('in_width', ('+', ('*', ('*', 'first', 'input_size'), ('-', 1, 'skip')), ('*', ('-', 1, 'first'), 'out_width'))), ('layer_wofs', ('+', ('*', ('*', ('-', 1, 'first'), 'dirs'), 'w0'), ('*', ('*', ('max', ('-', 'l', 1), 0), 'dirs'), 'w1'))), ('layer_w', ('+', 'w1', ('*', 'first', ('-', 'w0', 'w1')))), ('x_ofs', ('+', ('*', 'layers_dirs', 'pl_size'), ('*', ('*', ('*', ('-', 'l', 1), 2), 'rows'), 'out_width'))), ('next_x_ofs', ('+', ('*', 'layers_dirs', 'pl_size'), ('*', ('*', ('*', 'l', 2), 'rows'), 'out_width'))), ('layer_hs_ofs', ('+', ('*', ('*', 'l', 'dirs'), 'pl_size'), ('*', 'rows', 'acts')))), (('repeat', 'd', 'dirs', (('p', ('+', ('*', 'l', 'dirs'), 'd')), ('wofs', ('+', 'layer_wofs', ('*', 'd', 'layer_w'))), ('rofs', ('+', 'wofs', ('*', 'gate_width', 'in_width'))), ('pofs', ('+', 'rofs', ('*', 'gate_width', 'h_size'))), ('bofs', ('+', 'weights_len', ('*', ('*', 'p', 2), 'gate_width'))), ('acts_ofs', ('*', 'p', 'pl_size')), ('hs_ofs', ('+', 'acts_ofs', ('*', 'rows', 'acts'))), ('cs_ofs', ('+', 'hs_ofs', ('*', ('*', ('+', 'steps', 1), 'batch'), 'h_size'))), ('ms_ofs', ('+', 'cs_ofs', ('*', ('*', ('*', 'lstm', ('+', 'steps', 1)), 'batch'), 'num_units')))), (('gemm', 1, 2, 3, ('rows', 'gate_width', 'input_size', False, True, 0, 0, 'wofs', 0), (('==', ('+', 'l', 'skip'), 0),)), ('launch', 'CudnnRNNV3__skip_projection', ('_dtype_T',), ('seq_blocks',), ('seq_threads',), 0, (('buf', 1), ('buf', 3), ('scalar', '_np.int64', 'rows', None, ()), ('scalar', '_np.int64', 'gates', None, ()), ('scalar', '_np.int64', 'num_units', None, ())), (('==', 'l', 0), ('==', 'skip', 1))), ('gemm', 4, 2, 3, ('rows', 'gate_width', 'out_width', False, True, 0, 'x_ofs', 'wofs', 0), (('>', 'l', 0),)), ('launch', 'CudnnRNNV3__init_state', ('_dtype_T',), ('cell_blocks',), ('cell_threads',), 0, (('buf', 5), ('buf', 6), ('buf', 4), ('scalar', '_np.int64', 'p', None, ()), ('scalar', '_np.int64', 'd', None, ()), ('scalar', '_np.int64', 'layers_dirs', None, ()), ('scalar', '_np.int64', 'steps', None, ()), ('scalar', '_np.int64', 'batch', None, ()), ('scalar', '_np.int64', 'h_size', None, ()), ('scalar', '_np.int64', 'num_units', None, ()), ('scalar', '_np.int64', 'hs_ofs', None, ()), ('scalar', '_np.int64', 'cs_ofs', None, ()), ('scalar', '_np.int64', 'lstm', None, ()), ('scalar', '_np.int32', 'time_major', None, ())), ()), ('repeat', 's', 'steps', (('t', ('+', 's', ('*', 'd', ('-', ('-', 'steps', 1), ('*', 2, 's'))))),), (('gemm', 4, 2, 7, ('batch', 'gate_width', 'h_size', False, True, 0, ('+', 'hs_ofs', ('*', ('*', ('+', 't', 'd'), 'batch'), 'h_size')), 'rofs', 0), ()), ('launch', 'CudnnRNNV3__lstm_step', ('_dtype_T',), ('row_blocks',), ('row_threads',), 0, (('buf', 3), ('buf', 7), ('buf', 2), ('buf', 4), ('buf', 8), ('scalar', '_np.int64', 't', None, ()), ('scalar', '_np.int64', 'd', None, ()), ('scalar', '_np.int64', 'batch', None, ()), ('scalar', '_np.int64', 'num_units', None, ()), ('scalar', '_np.int64', 'h_size', None, ()), ('scalar', '_np.int64', 'proj', None, ()), ('scalar', '_np.int64', 'bofs', None, ()), ('scalar', '_np.int64', 'acts_ofs', None, ()), ('scalar', '_np.int64', 'hs_ofs', None, ()), ('scalar', '_np.int64', 'cs_ofs', None, ()), ('scalar', '_np.int64', 'ms_ofs', None, ())), (('attr', 'rnn_mode', 'lstm'),)), ('gemm', 4, 2, 4, ('batch', 'h_size', 'num_units', False, True, 0, ('+', 'ms_ofs', ('*', ('*', 't', 'batch'), 'num_units')), 'pofs', ('+', 'hs_ofs', ('*', ('*', ('-', ('+', 't', 1), 'd'), 'batch'), 'h_size'))), (('==', 'proj', 1),)), ('launch', 'CudnnRNNV3__proj_carry', ('_dtype_T',), ('cell_blocks',), ('cell_threads',), 0, (('buf', 4), ('buf', 8), ('scalar', '_np.int64', 't', None, ()), ('scalar', '_np.int64', 'd', None, ()), ('scalar', '_np.int64', 'batch', None, ()), ('scalar', '_np.int64', 'h_size', None, ()), ('scalar', '_np.int64', 'hs_ofs', None, ())), (('==', 'proj', 1),)), ('launch', 'CudnnRNNV3__gru_step', ('_dtype_T',), ('row_blocks',), ('row_threads',), 0, (('buf', 3), ('buf', 7), ('buf', 2), ('buf', 4), ('buf', 8), ('scalar', '_np.int64', 't', None, ()), ('scalar', '_np.int64', 'd', None, ()), ('scalar', '_np.int64', 'batch', None, ()), ('scalar', '_np.int64', 'num_units', None, ()), ('scalar', '_np.int64', 'bofs', None, ()), ('scalar', '_np.int64', 'acts_ofs', None, ()), ('scalar', '_np.int64', 'hs_ofs', None, ())), (('attr', 'rnn_mode', 'gru'),)), ('launch', 'CudnnRNNV3__rnn_step', ('_dtype_T',), ('row_blocks',), ('row_threads',), 0, (('buf', 3), ('buf', 7), ('buf', 2), ('buf', 4), ('buf', 8), ('scalar', '_np.int64', 't', None, ()), ('scalar', '_np.int64', 'd', None, ()), ('scalar', '_np.int64', 'batch', None, ()), ('scalar', '_np.int64', 'num_units', None, ()), ('scalar', '_np.int64', 'bofs', None, ()), ('scalar', '_np.int64', 'hs_ofs', None, ()), ('scalar', '_np.int64', 'relu', None, ())), (('==', ('+', 'lstm', 'gru'), 0),))), ()), ('launch', 'CudnnRNNV3__final_state', ('_dtype_T',), ('cell_blocks',), ('cell_threads',), 0, (('buf', 9), ('buf', 10), ('buf', 4), ('scalar', '_np.int64', 'p', None, ()), ('scalar', '_np.int64', 'd', None, ()), ('scalar', '_np.int64', 'layers_dirs', None, ()), ('scalar', '_np.int64', 'steps', None, ()), ('scalar', '_np.int64', 'batch', None, ()), ('scalar', '_np.int64', 'h_size', None, ()), ('scalar', '_np.int64', 'num_units', None, ()), ('scalar', '_np.int64', 'hs_ofs', None, ()), ('scalar', '_np.int64', 'cs_ofs', None, ()), ('scalar', '_np.int64', 'lstm', None, ()), ('scalar', '_np.int32', 'time_major', None, ())), ())), ()), ('launch', 'CudnnRNNV3__layer_output', ('_dtype_T',), ('seq_blocks',), ('seq_threads',), 0, (('buf', 4), ('buf', 11), ('buf', 8), ('scalar', '_np.int64', 'l', None, ()), ('scalar', '_np.int64', 'num_layers', None, ()), ('scalar', '_np.int64', 'dirs', None, ()), ('scalar', '_np.int64', 'steps', None, ()), ('scalar', '_np.int64', 'batch', None, ()), ('scalar', '_np.int64', 'h_size', None, ()), ('scalar', '_np.int64', 'layer_hs_ofs', None, ()), ('scalar', '_np.int64', 'pl_size', None, ()), ('scalar', '_np.int64', 'next_x_ofs', None, ()), ('scalar', '_np.float32', 'dropout', None, ('_dtype_T',)), ('scalar', '_np.int64', 'seed', None, ()), ('scalar', '_np.int64', 'seed2', None, ()), ('scalar', '_np.int32', 'is_training', None, ()), ('scalar', '_np.int32', 'time_major', None, ())), ())), ()),
+))
 
 RnnMode = Literal['rnn_relu', 'rnn_tanh', 'lstm', 'gru']
 
@@ -526,47 +532,50 @@ def _compute(scope: Scope | str | None, input: Any, input_h: Any, input_c: Any, 
     xt = _backend.empty([rows*input_size], _dtype_T)
     gx = _backend.empty([rows*gate_width], _dtype_T)
     gh = _backend.empty([batch*gate_width], _dtype_T)
-    _backend.launch(_KERNELS, 'CudnnRNNV3__to_time_major' + '__' + _dtype_T, (seq_blocks,), (seq_threads,), (input, xt, _np.int64(swap0), _np.int64(swap1), _np.int64(input_size),), 0)
-    for l in range(num_layers):
-        first = 1 - min(l, 1)
-        in_width = first*input_size*(1 - skip) + (1 - first)*out_width
-        layer_wofs = (1 - first)*dirs*w0 + max(l - 1, 0)*dirs*w1
-        layer_w = w1 + first*(w0 - w1)
-        x_ofs = layers_dirs*pl_size + (l - 1)*2*rows*out_width
-        next_x_ofs = layers_dirs*pl_size + l*2*rows*out_width
-        layer_hs_ofs = l*dirs*pl_size + rows*acts
-        for d in range(dirs):
-            p = l*dirs + d
-            wofs = layer_wofs + d*layer_w
-            rofs = wofs + gate_width*in_width
-            pofs = rofs + gate_width*h_size
-            bofs = weights_len + p*2*gate_width
-            acts_ofs = p*pl_size
-            hs_ofs = acts_ofs + rows*acts
-            cs_ofs = hs_ofs + (steps + 1)*batch*h_size
-            ms_ofs = cs_ofs + lstm*(steps + 1)*batch*num_units
-            if l + skip == 0:
-                _backend.gemm(xt, params, gx, rows, gate_width, input_size, False, True, 0, 0, wofs, 0)
-            if l == 0 and skip == 1:
-                _backend.launch(_KERNELS, 'CudnnRNNV3__skip_projection' + '__' + _dtype_T, (seq_blocks,), (seq_threads,), (xt, gx, _np.int64(rows), _np.int64(gates), _np.int64(num_units),), 0)
-            if l > 0:
-                _backend.gemm(work, params, gx, rows, gate_width, out_width, False, True, 0, x_ofs, wofs, 0)
-            _backend.launch(_KERNELS, 'CudnnRNNV3__init_state' + '__' + _dtype_T, (cell_blocks,), (cell_threads,), (input_h, input_c, work, _np.int64(p), _np.int64(d), _np.int64(layers_dirs), _np.int64(steps), _np.int64(batch), _np.int64(h_size), _np.int64(num_units), _np.int64(hs_ofs), _np.int64(cs_ofs), _np.int64(lstm), _np.int32(time_major),), 0)
-            for s in range(steps):
-                t = s + d*(steps - 1 - 2*s)
-                _backend.gemm(work, params, gh, batch, gate_width, h_size, False, True, 0, hs_ofs + (t + d)*batch*h_size, rofs, 0)
-                if rnn_mode == 'lstm':
-                    _backend.launch(_KERNELS, 'CudnnRNNV3__lstm_step' + '__' + _dtype_T, (row_blocks,), (row_threads,), (gx, gh, params, work, sequence_lengths, _np.int64(t), _np.int64(d), _np.int64(batch), _np.int64(num_units), _np.int64(h_size), _np.int64(proj), _np.int64(bofs), _np.int64(acts_ofs), _np.int64(hs_ofs), _np.int64(cs_ofs), _np.int64(ms_ofs),), 0)
-                if proj == 1:
-                    _backend.gemm(work, params, work, batch, h_size, num_units, False, True, 0, ms_ofs + t*batch*num_units, pofs, hs_ofs + (t + 1 - d)*batch*h_size)
-                if proj == 1:
-                    _backend.launch(_KERNELS, 'CudnnRNNV3__proj_carry' + '__' + _dtype_T, (cell_blocks,), (cell_threads,), (work, sequence_lengths, _np.int64(t), _np.int64(d), _np.int64(batch), _np.int64(h_size), _np.int64(hs_ofs),), 0)
-                if rnn_mode == 'gru':
-                    _backend.launch(_KERNELS, 'CudnnRNNV3__gru_step' + '__' + _dtype_T, (row_blocks,), (row_threads,), (gx, gh, params, work, sequence_lengths, _np.int64(t), _np.int64(d), _np.int64(batch), _np.int64(num_units), _np.int64(bofs), _np.int64(acts_ofs), _np.int64(hs_ofs),), 0)
-                if lstm + gru == 0:
-                    _backend.launch(_KERNELS, 'CudnnRNNV3__rnn_step' + '__' + _dtype_T, (row_blocks,), (row_threads,), (gx, gh, params, work, sequence_lengths, _np.int64(t), _np.int64(d), _np.int64(batch), _np.int64(num_units), _np.int64(bofs), _np.int64(hs_ofs), _np.int64(relu),), 0)
-            _backend.launch(_KERNELS, 'CudnnRNNV3__final_state' + '__' + _dtype_T, (cell_blocks,), (cell_threads,), (output_h, output_c, work, _np.int64(p), _np.int64(d), _np.int64(layers_dirs), _np.int64(steps), _np.int64(batch), _np.int64(h_size), _np.int64(num_units), _np.int64(hs_ofs), _np.int64(cs_ofs), _np.int64(lstm), _np.int32(time_major),), 0)
-        _backend.launch(_KERNELS, 'CudnnRNNV3__layer_output' + '__' + _dtype_T, (seq_blocks,), (seq_threads,), (work, output, sequence_lengths, _np.int64(l), _np.int64(num_layers), _np.int64(dirs), _np.int64(steps), _np.int64(batch), _np.int64(h_size), _np.int64(layer_hs_ofs), _np.int64(pl_size), _np.int64(next_x_ofs), (_np.float64 if _dtype_T == 'float64' else _np.float32)(dropout), _np.int64(seed), _np.int64(seed2), _np.int32(is_training), _np.int32(time_major),), 0)
+    if _rt.plan_as_data():
+        _rt.run_plan(_backend, _KERNELS, _PLAN, (_dtype_T, seq_blocks, seq_threads, swap0, swap1, input_size, num_layers, skip, out_width, dirs, w0, w1, layers_dirs, pl_size, rows, acts, gate_width, h_size, weights_len, steps, batch, lstm, num_units, gates, cell_blocks, cell_threads, time_major, row_blocks, row_threads, rnn_mode, proj, gru, relu, dropout, seed, seed2, is_training,), (input, xt, params, gx, work, input_h, input_c, gh, sequence_lengths, output_h, output_c, output,))
+    else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
+        _backend.launch(_KERNELS, 'CudnnRNNV3__to_time_major' + '__' + _dtype_T, (seq_blocks,), (seq_threads,), (input, xt, _np.int64(swap0), _np.int64(swap1), _np.int64(input_size),), 0)
+        for l in range(num_layers):
+            first = 1 - min(l, 1)
+            in_width = first*input_size*(1 - skip) + (1 - first)*out_width
+            layer_wofs = (1 - first)*dirs*w0 + max(l - 1, 0)*dirs*w1
+            layer_w = w1 + first*(w0 - w1)
+            x_ofs = layers_dirs*pl_size + (l - 1)*2*rows*out_width
+            next_x_ofs = layers_dirs*pl_size + l*2*rows*out_width
+            layer_hs_ofs = l*dirs*pl_size + rows*acts
+            for d in range(dirs):
+                p = l*dirs + d
+                wofs = layer_wofs + d*layer_w
+                rofs = wofs + gate_width*in_width
+                pofs = rofs + gate_width*h_size
+                bofs = weights_len + p*2*gate_width
+                acts_ofs = p*pl_size
+                hs_ofs = acts_ofs + rows*acts
+                cs_ofs = hs_ofs + (steps + 1)*batch*h_size
+                ms_ofs = cs_ofs + lstm*(steps + 1)*batch*num_units
+                if l + skip == 0:
+                    _backend.gemm(xt, params, gx, rows, gate_width, input_size, False, True, 0, 0, wofs, 0)
+                if l == 0 and skip == 1:
+                    _backend.launch(_KERNELS, 'CudnnRNNV3__skip_projection' + '__' + _dtype_T, (seq_blocks,), (seq_threads,), (xt, gx, _np.int64(rows), _np.int64(gates), _np.int64(num_units),), 0)
+                if l > 0:
+                    _backend.gemm(work, params, gx, rows, gate_width, out_width, False, True, 0, x_ofs, wofs, 0)
+                _backend.launch(_KERNELS, 'CudnnRNNV3__init_state' + '__' + _dtype_T, (cell_blocks,), (cell_threads,), (input_h, input_c, work, _np.int64(p), _np.int64(d), _np.int64(layers_dirs), _np.int64(steps), _np.int64(batch), _np.int64(h_size), _np.int64(num_units), _np.int64(hs_ofs), _np.int64(cs_ofs), _np.int64(lstm), _np.int32(time_major),), 0)
+                for s in range(steps):
+                    t = s + d*(steps - 1 - 2*s)
+                    _backend.gemm(work, params, gh, batch, gate_width, h_size, False, True, 0, hs_ofs + (t + d)*batch*h_size, rofs, 0)
+                    if rnn_mode == 'lstm':
+                        _backend.launch(_KERNELS, 'CudnnRNNV3__lstm_step' + '__' + _dtype_T, (row_blocks,), (row_threads,), (gx, gh, params, work, sequence_lengths, _np.int64(t), _np.int64(d), _np.int64(batch), _np.int64(num_units), _np.int64(h_size), _np.int64(proj), _np.int64(bofs), _np.int64(acts_ofs), _np.int64(hs_ofs), _np.int64(cs_ofs), _np.int64(ms_ofs),), 0)
+                    if proj == 1:
+                        _backend.gemm(work, params, work, batch, h_size, num_units, False, True, 0, ms_ofs + t*batch*num_units, pofs, hs_ofs + (t + 1 - d)*batch*h_size)
+                    if proj == 1:
+                        _backend.launch(_KERNELS, 'CudnnRNNV3__proj_carry' + '__' + _dtype_T, (cell_blocks,), (cell_threads,), (work, sequence_lengths, _np.int64(t), _np.int64(d), _np.int64(batch), _np.int64(h_size), _np.int64(hs_ofs),), 0)
+                    if rnn_mode == 'gru':
+                        _backend.launch(_KERNELS, 'CudnnRNNV3__gru_step' + '__' + _dtype_T, (row_blocks,), (row_threads,), (gx, gh, params, work, sequence_lengths, _np.int64(t), _np.int64(d), _np.int64(batch), _np.int64(num_units), _np.int64(bofs), _np.int64(acts_ofs), _np.int64(hs_ofs),), 0)
+                    if lstm + gru == 0:
+                        _backend.launch(_KERNELS, 'CudnnRNNV3__rnn_step' + '__' + _dtype_T, (row_blocks,), (row_threads,), (gx, gh, params, work, sequence_lengths, _np.int64(t), _np.int64(d), _np.int64(batch), _np.int64(num_units), _np.int64(bofs), _np.int64(hs_ofs), _np.int64(relu),), 0)
+                _backend.launch(_KERNELS, 'CudnnRNNV3__final_state' + '__' + _dtype_T, (cell_blocks,), (cell_threads,), (output_h, output_c, work, _np.int64(p), _np.int64(d), _np.int64(layers_dirs), _np.int64(steps), _np.int64(batch), _np.int64(h_size), _np.int64(num_units), _np.int64(hs_ofs), _np.int64(cs_ofs), _np.int64(lstm), _np.int32(time_major),), 0)
+            _backend.launch(_KERNELS, 'CudnnRNNV3__layer_output' + '__' + _dtype_T, (seq_blocks,), (seq_threads,), (work, output, sequence_lengths, _np.int64(l), _np.int64(num_layers), _np.int64(dirs), _np.int64(steps), _np.int64(batch), _np.int64(h_size), _np.int64(layer_hs_ofs), _np.int64(pl_size), _np.int64(next_x_ofs), (_np.float64 if _dtype_T == 'float64' else _np.float32)(dropout), _np.int64(seed), _np.int64(seed2), _np.int32(is_training), _np.int32(time_major),), 0)
     _backend.flush()
     return CudnnRNNV3Outputs(output, output_h, output_c, reserve_space, host_reserved)
 

@@ -16,6 +16,16 @@ from codegen.runtime.scope import Scope
 
 _OP = 'GRUBlockCell'
 _KERNELS = KernelSource(_OP, Path(__file__).with_name("gru_block_cell.cu"))
+# The launch plan as data (codegen/runtime/plan.py): what _compute runs, recorded once per set of sizes
+# and attrs; the loop in _compute is the same plan as Python (OPGEN_PLAN=loop runs it).
+_PLAN = _rt.Plan('GRUBlockCell', ('batch_size', 'cell_size', 'input_size', '_dtype_T', 'cell_blocks', 'cell_threads'), ('x', 'w_ru', 'ru_bar', 'h_prev', 'b_ru', 'r', 'u', 'rh', 'w_c', 'c', 'b_c', 'h'), (
+    ('gemm', 0, 1, 2, ('batch_size', ('*', 2, 'cell_size'), 'input_size', False, False, 0, 0, 0, 0), ()),
+    ('gemm', 3, 1, 2, ('batch_size', ('*', 2, 'cell_size'), 'cell_size', False, False, 1, 0, ('*', ('*', 'input_size', 2), 'cell_size'), 0), ()),
+    ('launch', 'GRUBlockCell__gates', ('_dtype_T',), ('cell_blocks',), ('cell_threads',), 0, (('buf', 2), ('buf', 4), ('buf', 3), ('buf', 5), ('buf', 6), ('buf', 7), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'cell_size', None, ())), ()),
+    ('gemm', 0, 8, 9, ('batch_size', 'cell_size', 'input_size', False, False, 0, 0, 0, 0), ()),
+    ('gemm', 7, 8, 9, ('batch_size', 'cell_size', 'cell_size', False, False, 1, 0, ('*', 'input_size', 'cell_size'), 0), ()),
+    ('launch', 'GRUBlockCell__cell', ('_dtype_T',), ('cell_blocks',), ('cell_threads',), 0, (('buf', 10), ('buf', 3), ('buf', 6), ('buf', 9), ('buf', 11), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'cell_size', None, ())), ()),
+))
 
 
 class GRUBlockCellOutputs(NamedTuple):
@@ -243,12 +253,15 @@ def _compute(scope: Scope | str | None, x: Any, h_prev: Any, w_ru: Any, w_c: Any
     h = _backend.empty(_shape_h, _dtype_T)
     ru_bar = _backend.empty([batch_size, 2*cell_size], _dtype_T)
     rh = _backend.empty([batch_size, cell_size], _dtype_T)
-    _backend.gemm(x, w_ru, ru_bar, batch_size, 2*cell_size, input_size, False, False, 0, 0, 0, 0)
-    _backend.gemm(h_prev, w_ru, ru_bar, batch_size, 2*cell_size, cell_size, False, False, 1, 0, input_size*2*cell_size, 0)
-    _backend.launch(_KERNELS, 'GRUBlockCell__gates' + '__' + _dtype_T, (cell_blocks,), (cell_threads,), (ru_bar, b_ru, h_prev, r, u, rh, _np.int64(batch_size), _np.int64(cell_size),), 0)
-    _backend.gemm(x, w_c, c, batch_size, cell_size, input_size, False, False, 0, 0, 0, 0)
-    _backend.gemm(rh, w_c, c, batch_size, cell_size, cell_size, False, False, 1, 0, input_size*cell_size, 0)
-    _backend.launch(_KERNELS, 'GRUBlockCell__cell' + '__' + _dtype_T, (cell_blocks,), (cell_threads,), (b_c, h_prev, u, c, h, _np.int64(batch_size), _np.int64(cell_size),), 0)
+    if _rt.plan_as_data():
+        _rt.run_plan(_backend, _KERNELS, _PLAN, (batch_size, cell_size, input_size, _dtype_T, cell_blocks, cell_threads,), (x, w_ru, ru_bar, h_prev, b_ru, r, u, rh, w_c, c, b_c, h,))
+    else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
+        _backend.gemm(x, w_ru, ru_bar, batch_size, 2*cell_size, input_size, False, False, 0, 0, 0, 0)
+        _backend.gemm(h_prev, w_ru, ru_bar, batch_size, 2*cell_size, cell_size, False, False, 1, 0, input_size*2*cell_size, 0)
+        _backend.launch(_KERNELS, 'GRUBlockCell__gates' + '__' + _dtype_T, (cell_blocks,), (cell_threads,), (ru_bar, b_ru, h_prev, r, u, rh, _np.int64(batch_size), _np.int64(cell_size),), 0)
+        _backend.gemm(x, w_c, c, batch_size, cell_size, input_size, False, False, 0, 0, 0, 0)
+        _backend.gemm(rh, w_c, c, batch_size, cell_size, cell_size, False, False, 1, 0, input_size*cell_size, 0)
+        _backend.launch(_KERNELS, 'GRUBlockCell__cell' + '__' + _dtype_T, (cell_blocks,), (cell_threads,), (b_c, h_prev, u, c, h, _np.int64(batch_size), _np.int64(cell_size),), 0)
     _backend.flush()
     return GRUBlockCellOutputs(r, u, c, h)
 

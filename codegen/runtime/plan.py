@@ -1,0 +1,233 @@
+"""An op's launch plan at run time, as data: recorded once per set of sizes and attrs, replayed.
+
+A generated wrapper holds its plan as a `Plan` built from plain literals (`codegen/plan_data.py`
+writes them from the lowered IR, `codegen/lower.py`) and calls `run_plan(backend, kernels, plan,
+values, buffers)` with the values of the names the plan reads (attrs, shape symbols and lets,
+dtypes: `plan.names`, in that order) and the call's buffers (`plan.slots`, in that order).
+
+`record` walks the plan once for those values (loops unrolled, conditions decided, expressions
+evaluated, scalar arguments made NumPy scalars): the result, a `Recording`, is a flat list of
+launches and GEMMs whose buffer arguments are slot numbers. It depends on nothing else, so it is
+kept (per plan, the last `MAX_RECORDINGS`, least recently used dropped) and replayed on a later
+call with the same values and backend: one dict lookup instead of the plan's Python. A replay
+binds the call's own buffers to the slots, so new inputs and outputs are always the ones used.
+
+The expression forms (the literals `plan_data.py` writes):
+    int | "name" | ("neg", e) | (op, e, e) for op in + - * // % | ("min"|"max", e, ...)
+    | ("ceildiv", e, e)
+and conditions are tuples of tests: ("backend", name) | ("attr", name, value) | (cmp, e, e).
+Evaluation is Python's integer arithmetic, as the printed loop (the fallback, `OPGEN_PLAN=loop`)
+computes it.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from codegen.runtime.settings import PLAN
+
+#: Recordings kept per plan (distinct sizes/attrs/backends); the least recently used goes first.
+MAX_RECORDINGS = 64
+
+_BINARY: dict[str, Callable[[int, int], Any]] = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod,
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+}
+_CTORS: dict[str, Callable[[Any], Any]] = {
+    "_np.int64": np.int64, "_np.int32": np.int32, "_np.float32": np.float32, "_np.float64": np.float64,
+}
+
+
+class PlanError(RuntimeError):
+    """A plan that cannot be recorded (a generated module out of step with this runtime)."""
+
+
+def evaluate(e: Any, env: dict[str, Any]) -> Any:
+    """The value of an expression literal in `env`."""
+    if isinstance(e, str):
+        return env[e]
+    if not isinstance(e, tuple):
+        return e
+    head = e[0]
+    if head == "neg":
+        return -evaluate(e[1], env)
+    if head == "min":
+        return min(evaluate(a, env) for a in e[1:])
+    if head == "max":
+        return max(evaluate(a, env) for a in e[1:])
+    if head == "ceildiv":
+        return -(-evaluate(e[1], env) // evaluate(e[2], env))
+    return _BINARY[head](evaluate(e[1], env), evaluate(e[2], env))
+
+
+def holds(when: tuple[Any, ...], env: dict[str, Any], backend: str) -> bool:
+    for test in when:
+        if test[0] == "backend":
+            ok = backend == test[1]
+        elif test[0] == "attr":
+            ok = env[test[1]] == test[2]
+        else:
+            ok = bool(_BINARY[test[0]](evaluate(test[1], env), evaluate(test[2], env)))
+        if not ok:
+            return False
+    return True
+
+
+@dataclass(frozen=True)
+class Launch:
+    """A recorded launch: `args` items are slot numbers (`Slot`), pointer lists (`Slots`) or
+    NumPy scalars (taken as they are)."""
+
+    symbol: str
+    grid: tuple[int, ...]
+    block: tuple[int, ...]
+    shared: int
+    args: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Slot:
+    index: int
+
+
+@dataclass(frozen=True)
+class Slots:
+    """A list input: its elements' device pointer array, then their count."""
+
+    index: int
+
+
+@dataclass(frozen=True)
+class Gemm:
+    a: int
+    b: int
+    out: int
+    sizes: tuple[Any, ...]  # m, n, k, trans_a, trans_b, beta, a_offset, b_offset, out_offset
+
+
+@dataclass(frozen=True)
+class Recording:
+    steps: tuple[Launch | Gemm, ...]
+
+    @property
+    def launches(self) -> int:
+        return sum(isinstance(s, Launch) for s in self.steps)
+
+
+@dataclass
+class Plan:
+    """A launch plan as data: its steps (the literal forms above), the names its expressions read,
+    and the buffer slots its steps use."""
+
+    op: str
+    names: tuple[str, ...]
+    slots: tuple[str, ...]
+    steps: tuple[Any, ...]
+    recordings: OrderedDict[tuple[Any, ...], Recording] = field(default_factory=OrderedDict, repr=False)
+    stats: dict[str, int] = field(default_factory=lambda: {"recorded": 0, "replayed": 0}, repr=False)
+
+    def record(self, backend: str, values: Sequence[Any]) -> Recording:
+        """The plan walked for these values (the `names`, in order) on a backend named `backend`."""
+        if len(values) != len(self.names):
+            raise PlanError(f"{self.op}: the plan reads {len(self.names)} names, the call gave {len(values)}")
+        env = dict(zip(self.names, values, strict=True))
+        out: list[Launch | Gemm] = []
+        self._walk(self.steps, env, backend, out)
+        return Recording(tuple(out))
+
+    def recording(self, backend: str, values: tuple[Any, ...]) -> Recording:
+        """The recording for these values: kept, or made now (and kept)."""
+        key = (backend, values)
+        try:
+            found = self.recordings[key]
+        except KeyError:
+            found = self.record(backend, values)
+            self.recordings[key] = found
+            self.stats["recorded"] += 1
+            if len(self.recordings) > MAX_RECORDINGS:
+                self.recordings.popitem(last=False)
+            return found
+        except TypeError:  # an unhashable value (a list attr): recorded every call
+            return self.record(backend, values)
+        self.recordings.move_to_end(key)
+        self.stats["replayed"] += 1
+        return found
+
+    def _walk(self, steps: tuple[Any, ...], env: dict[str, Any], backend: str, out: list[Launch | Gemm]) -> None:
+        for step in steps:
+            kind = step[0]
+            if kind == "launch":
+                _, symbol, suffix, grid, block, shared, args, when = step
+                if holds(when, env, backend):
+                    name = symbol + "".join("__" + env[s] for s in suffix)
+                    out.append(Launch(name, tuple(evaluate(d, env) for d in grid),
+                                      tuple(evaluate(d, env) for d in block), evaluate(shared, env),
+                                      tuple(self._args(args, env))))
+            elif kind == "gemm":
+                _, a, b, o, sizes, when = step
+                if holds(when, env, backend):
+                    out.append(Gemm(a, b, o, tuple(evaluate(s, env) for s in sizes)))
+            elif kind == "repeat":
+                _, var, count, lets, body, when = step
+                if holds(when, env, backend):
+                    for i in range(evaluate(count, env)):
+                        env[var] = i
+                        for name, expr in lets:
+                            env[name] = evaluate(expr, env)
+                        self._walk(body, env, backend, out)
+            else:
+                raise PlanError(f"{self.op}: unknown plan step {kind!r}")
+
+    @staticmethod
+    def _args(args: tuple[Any, ...], env: dict[str, Any]) -> list[Any]:
+        out: list[Any] = []
+        for arg in args:
+            kind = arg[0]
+            if kind == "buf":
+                out.append(Slot(arg[1]))
+            elif kind == "ptrs":
+                out.append(Slots(arg[1]))
+            elif kind == "act":
+                value = env[arg[1]] if arg[2] is None else env[arg[1]][evaluate(arg[2], env)]
+                out.extend(value.kernel_args())
+            else:  # ("scalar", ctor, name, index, double_when)
+                _, ctor, name, index, double_when = arg
+                value = env[name] if index is None else env[name][evaluate(index, env)]
+                if double_when and "float64" in (env[s] for s in double_when):
+                    ctor = "_np.float64"
+                out.append(_CTORS[ctor](value))
+        return out
+
+
+def plan_as_data() -> bool:
+    """Whether wrappers run their plan as data (the default) or their printed loop (OPGEN_PLAN=loop)."""
+    return not PLAN.is_set() or PLAN.get() == "data"
+
+
+def run_plan(backend: Any, kernels: Any, plan: Plan, values: tuple[Any, ...], buffers: tuple[Any, ...]) -> None:
+    """Run `plan` on `backend` for these values, with `buffers` bound to its slots (replayed when
+    the same values ran before). Launches are queued as the printed loop queues them; the caller
+    flushes."""
+    recording = plan.recording(backend.name, values)
+    launch, gemm = backend.launch, backend.gemm
+    for step in recording.steps:
+        if type(step) is Launch:
+            args: list[Any] = []
+            for a in step.args:
+                t = type(a)
+                if t is Slot:
+                    args.append(buffers[a.index])
+                elif t is Slots:
+                    listed = buffers[a.index]
+                    args += (backend.pointer_array(listed), np.int64(len(listed)))
+                else:
+                    args.append(a)
+            launch(kernels, step.symbol, step.grid, step.block, tuple(args), step.shared)
+        else:
+            gemm(buffers[step.a], buffers[step.b], buffers[step.out], *step.sizes)
