@@ -153,12 +153,12 @@ def host_random_order(seed: int | None) -> Iterator[None]:
     $OPGEN_HOST_RANDOM_ORDER for the rest of the session."""
     from codegen.runtime import host
 
-    saved = host._random_seed
+    saved = host.switches._random_seed
     host.set_random_order(seed)
     try:
         yield
     finally:
-        host._random_seed = saved
+        host.switches._random_seed = saved
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ def sanitized_module(source: str, name_hint: str,
 @pytest.fixture(autouse=True)
 def in_order(monkeypatch: pytest.MonkeyPatch) -> None:
     """In-order scheduling unless a test asks otherwise; the previous setting comes back after."""
-    monkeypatch.setattr(host, "_random_seed", host._random_seed)
+    monkeypatch.setattr(host.switches, "_random_seed", host.switches._random_seed)
     host.set_random_order(None)
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codegen.runtime import diskcache, host
+from codegen.runtime import artifacts, diskcache, host
 from codegen.runtime.cpu import CpuBackend
 from codegen.runtime.kernels import KernelSource
 from codegen.runtime.scope import Scope
@@ -199,7 +199,7 @@ def test_the_first_compile_is_logged_once_and_can_be_silenced(runtime_cache: Pat
 
 
 def test_a_cache_hit_says_nothing(monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
-    monkeypatch.setattr(host, "_ANNOUNCED", set())
+    monkeypatch.setattr(artifacts, "_ANNOUNCED", set())
     caplog.set_level(logging.INFO, logger="opgen")
     host.announce_compile("cpu", "First", Path("/cache"))
     host.announce_compile("cpu", "Second", Path("/cache"))

@@ -277,7 +277,7 @@ def mod(cache_dir):
 @pytest.fixture
 def in_order(monkeypatch):
     """Deterministic in-order scheduling for this test; the previous setting is restored after."""
-    monkeypatch.setattr(host, "_random_seed", host._random_seed)
+    monkeypatch.setattr(host.switches, "_random_seed", host.switches._random_seed)
     host.set_random_order(None)
 
 
@@ -557,7 +557,7 @@ def test_missing_barrier_caught_by_random_order(mod, in_order):
 
 
 def test_random_order_from_environment(mod, monkeypatch):
-    monkeypatch.setattr(host, "_random_seed", host._UNSET)
+    monkeypatch.setattr(host.switches, "_random_seed", host._UNSET)
     monkeypatch.setenv("OPGEN_HOST_RANDOM_ORDER", "7")
     assert host.random_order() == 7
     x = np.arange(1, 129, dtype=np.float32)

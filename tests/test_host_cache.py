@@ -12,13 +12,14 @@ import json
 import os
 import shutil
 import stat
+import tempfile
 import uuid
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from codegen.runtime import diskcache, host
+from codegen.runtime import artifacts, diskcache, host
 from codegen.runtime.cpu import CpuBackend
 from codegen.runtime.kernels import KernelSource
 
@@ -234,15 +235,9 @@ def test_cuda_cache_entries_get_the_same_checks(tmp_path: Path, monkeypatch: pyt
         diskcache.get(path)
     with pytest.raises(diskcache.UnsafeCacheError):
         diskcache.put(path, b"\x7fELF cubin")
-    with pytest.raises(diskcache.UnsafeCacheError):  # not swallowed as a mere write failure
-        cuda_cache.store(path, b"\x7fELF cubin", {})
-
-    blocker = tmp_path / "a-file"  # a root that is a file: the cuda cache warns, naming the variable
-    blocker.write_text("not a folder")
-    monkeypatch.setenv("OPGEN_CACHE_DIR", str(blocker))
-    monkeypatch.setattr(cuda_cache, "_write_warned", [])
-    with pytest.warns(RuntimeWarning, match=r"cannot write the kernel cache.*OPGEN_CACHE_DIR=.*is not a folder"):
-        cuda_cache.store(cuda_cache.entry_path("1" * 64), b"\x7fELF cubin", {})
+    _fake_nvrtc(monkeypatch)
+    with pytest.raises(cuda_cache.CudaCacheError, match="writable by its group"):  # not a mere write failure
+        cuda_cache.load_or_compile("unsafe", "unsafe.cu", cuda_cache.Target("sm_90", "cubin"))
 
 
 # ------------------------------------------- issue 20, item 8: a cache or compiler gone wrong --
@@ -271,7 +266,7 @@ def _no_space(*args: object, **kwargs: object) -> None:
 @pytest.mark.parametrize("where", ["source", "library", "compiler"])
 def test_a_full_disk_under_the_cache_builds_outside_it_and_runs(cache: Path, tmp_path: Path, where: str,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(host, "_PRIVATE_WARNED", set(), raising=False)
+    monkeypatch.setattr(artifacts, "_WARNED", set())
     host._runtime_api()  # (the runtime is this process's already: only the module meets the full disk)
     if where == "source":
         monkeypatch.setattr(diskcache, "write_atomic", _no_space)
@@ -297,9 +292,9 @@ def test_a_full_disk_under_the_cache_builds_outside_it_and_runs(cache: Path, tmp
 @needs_gxx
 def test_a_full_disk_everywhere_names_the_cache_and_the_variable(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     host._runtime_api()
-    monkeypatch.setattr(host, "_PRIVATE_WARNED", set(), raising=False)
+    monkeypatch.setattr(artifacts, "_WARNED", set())
     monkeypatch.setattr(diskcache, "write_atomic", _no_space)
-    monkeypatch.setattr(host.tempfile, "mkdtemp", _no_space)
+    monkeypatch.setattr(tempfile, "mkdtemp", _no_space)
     with pytest.raises(host.HostCacheError, match=rf"kernel cache at {cache / 'host'} cannot take it .*No space"
                                                   r".*no temporary folder.*OPGEN_CACHE_DIR"):
         host.load_module(_source("full-everywhere"), name_hint="fulleverywhere")
@@ -310,7 +305,7 @@ def test_a_full_disk_everywhere_names_the_cache_and_the_variable(cache: Path, mo
 def test_a_folder_where_a_cache_entry_should_be(cache: Path, which: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """An empty folder in an entry's place is removed and the entry rebuilt; a folder with files in it
     is named, to be removed, and the module runs meanwhile (built outside the cache)."""
-    monkeypatch.setattr(host, "_PRIVATE_WARNED", set(), raising=False)
+    monkeypatch.setattr(artifacts, "_WARNED", set())
     src = _source(f"folder-{which}")
     path = host.load_module(src, name_hint="folderentry").path
     blocked = {"library": path, "sidecar": diskcache.meta_path(path), "source": path.with_suffix(".cu")}[which]
@@ -329,7 +324,7 @@ def test_a_folder_where_a_cache_entry_should_be(cache: Path, which: str, monkeyp
         with pytest.warns(RuntimeWarning, match=rf"{blocked} is a folder where a cache entry should be.*outside "
                                                 rf"the cache.*Remove it \(rm -r {blocked}\)"):
             assert _run(host.load_module(src, name_hint="folderentry")) == 1.0
-        monkeypatch.setattr(host, "_PRIVATE_WARNED", set(), raising=False)
+        monkeypatch.setattr(artifacts, "_WARNED", set())
     assert (blocked / "something").is_file()
 
 
@@ -345,7 +340,7 @@ def _fake_nvrtc(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     monkeypatch.setattr(cuda_cache, "compiler_id", lambda: "fake nvrtc 1.0")
     monkeypatch.setattr(cuda_cache, "compile_options", lambda target, **kw: ("-std=c++17", target.option))
     monkeypatch.setattr(cuda_cache, "compile_source", compile_source)
-    monkeypatch.setattr(cuda_cache, "_write_warned", [])
+    monkeypatch.setattr(artifacts, "_WARNED", set())
     return compiled
 
 
@@ -355,8 +350,8 @@ def test_a_full_disk_under_the_cuda_cache_warns_naming_it_and_runs(cache: Path,
 
     compiled = _fake_nvrtc(monkeypatch)
     monkeypatch.setattr(diskcache, "put", _no_space)
-    with pytest.warns(RuntimeWarning, match=rf"cannot write the kernel cache at {cache / 'cuda'} \(.*No space left"
-                                            r".*compiled again by the next process \(OPGEN_CACHE_DIR="):
+    with pytest.warns(RuntimeWarning, match=rf"cannot use the kernel cache at {cache / 'cuda'} \(OPGEN_CACHE_DIR=.*"
+                                            r"No space left.*outside the cache.*Free space there"):
         artifact = cuda_cache.load_or_compile("full", "full.cu", cuda_cache.Target("sm_90", "cubin"))
     assert artifact.data == b"\x7fELF cubin of full" and compiled == ["full.cu"]
 
@@ -374,7 +369,81 @@ def test_a_folder_where_a_cuda_cache_entry_should_be(cache: Path, monkeypatch: p
     diskcache.remove(first.path)
     first.path.mkdir()
     (first.path / "file").write_text("not ours")
-    with pytest.warns(RuntimeWarning, match=rf"{first.path} is a folder where this cache entry should be: remove "
-                                            rf"it \(rm -r {first.path}\)"):
+    with pytest.warns(RuntimeWarning, match=rf"{first.path} is a folder where a cache entry should be.*outside "
+                                            rf"the cache.*Remove it \(rm -r {first.path}\)"):
         assert cuda_cache.load_or_compile("folder", "folder.cu", target).data == b"\x7fELF cubin of folder"
     assert compiled == ["folder.cu"] * 3
+
+
+# ------------- issue 22, item 4: one policy for a cache that cannot take an entry, on both backends --
+# codegen/runtime/artifacts.py: a cache folder that cannot be a writable folder is the backend's cache
+# error naming the variable; a full disk costs the cache, not the kernel (built outside it, warned
+# once per cause in the same words). The cuda backend runs on a fake NVRTC (_fake_nvrtc).
+
+def _build(backend: str, tag: str) -> object:
+    """A module of `tag` built on `backend`: the cpu backend's library, the cuda backend's cubin."""
+    from codegen.runtime import cuda_cache
+
+    if backend == "cpu":
+        return host.load_module(_source(tag), name_hint=tag)
+    return cuda_cache.load_or_compile(tag, f"{tag}.cu", cuda_cache.Target("sm_90", "cubin"))
+
+
+def _cache_error(backend: str) -> type[Exception]:
+    from codegen.runtime import cuda_cache
+
+    return host.HostCacheError if backend == "cpu" else cuda_cache.CudaCacheError
+
+
+@pytest.fixture(params=["cpu", "cuda"])
+def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    if request.param == "cpu" and shutil.which("g++") is None:
+        pytest.skip("needs g++")
+    if request.param == "cuda":
+        _fake_nvrtc(monkeypatch)
+    monkeypatch.setattr(artifacts, "_WARNED", set())
+    return request.param
+
+
+def test_one_policy_a_cache_root_that_is_a_file_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         backend: str) -> None:
+    host._runtime_api()  # (the runtime is this process's already: only the module meets the cache)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("OPGEN_CACHE_DIR", str(blocker))
+    with pytest.raises(_cache_error(backend), match=r"OPGEN_CACHE_DIR=.*a-file.*is not a folder"):
+        _build(backend, "policyfile")
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write a read-only folder")
+def test_one_policy_a_read_only_cache_loads_its_entries_and_names_the_variable_on_a_miss(
+        cache: Path, backend: str) -> None:
+    host._runtime_api()
+    _build(backend, "policyhit")
+    host.clear_memory_cache()
+    (cache / ("host" if backend == "cpu" else "cuda")).chmod(0o555)
+    try:
+        with pytest.raises(_cache_error(backend), match=r"OPGEN_CACHE_DIR=.*not writable"):
+            _build(backend, "policymiss")
+    finally:
+        (cache / ("host" if backend == "cpu" else "cuda")).chmod(0o755)
+
+
+def test_one_policy_a_full_disk_builds_outside_the_cache_and_warns_once(cache: Path, backend: str,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    host._runtime_api()
+    monkeypatch.setattr(diskcache, "put", _no_space)
+    folder = cache / ("host" if backend == "cpu" else "cuda")
+    with pytest.warns(RuntimeWarning) as caught:
+        first = _build(backend, "policyfull")
+    message = str(caught[0].message)
+    assert message.startswith(f"opgen: cannot use the kernel cache at {folder} (OPGEN_CACHE_DIR=")
+    assert "no space left on device" in message.lower() and "outside the cache instead" in message
+    assert "Free space there, or set OPGEN_CACHE_DIR to a folder on another disk" in message
+    assert first is not None and not list(folder.glob("policyfull-*.so" if backend == "cpu" else "*.cubin"))
+    host.clear_memory_cache()
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the same cause again: built outside again, not warned again
+        _build(backend, "policyfull")

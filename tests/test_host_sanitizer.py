@@ -315,7 +315,7 @@ def test_sanitize_setting_routes_plain_modules_through_the_sanitize_build(mod, m
     plain = host.load_module(SOURCE, name_hint="sanitizer_tests")
     assert not plain.sanitized and plain.path != mod.path  # the flags are part of the cache key
     x, y = np.arange(100, dtype=np.float32), f32(100)
-    monkeypatch.setattr(host, "_sanitize", host._UNSET)
+    monkeypatch.setattr(host.switches, "_sanitize", host._UNSET)
     monkeypatch.setenv("OPGEN_HOST_SANITIZE", "0")
     plain.get_function("oob_read")((4,), (32,), (x, y, np.int32(100)))  # unchecked: nothing notices
     monkeypatch.setenv("OPGEN_HOST_SANITIZE", "1")

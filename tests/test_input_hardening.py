@@ -254,7 +254,7 @@ def test_a_misaligned_input_runs_clean_under_the_sanitize_build(monkeypatch: pyt
 
     x = np.random.default_rng(4).standard_normal((3, 5)).astype(np.float32)
     bias = np.arange(5, dtype=np.float32)
-    monkeypatch.setattr(host, "_sanitize", True)
+    monkeypatch.setattr(host.switches, "_sanitize", True)
     got = bias_add(_misaligned(x), _misaligned(bias), scope="cpu").output
     np.testing.assert_array_equal(got, x + bias)
 

@@ -45,7 +45,7 @@ def test_batch_norm_is_order_independent(random_order: int, data_format: str, sh
 
 
 def test_random_order_fixture_restores_the_environment_setting(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(host, "_random_seed", host._UNSET)
+    monkeypatch.setattr(host.switches, "_random_seed", host._UNSET)
     monkeypatch.setenv("OPGEN_HOST_RANDOM_ORDER", "9")
     with host_random_order(None):
         assert host.random_order() is None

@@ -204,9 +204,9 @@ def test_every_argument_kind_and_unusual_arrays(source: KernelSource) -> None:
 
 
 def test_the_runtime_reads_pointers_either_way(source: KernelSource, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert host._OBJECT_LAYOUT[1] in (16, 32)  # CPython: the runtime reads the argument objects
-    monkeypatch.setattr(host, "_OBJECT_LAYOUT", (0, 0, 0))  # elsewhere: Python packs the values
-    monkeypatch.setattr(host, "_MODULES", {})  # (fresh functions: packers of the setting)
+    assert host.pack._OBJECT_LAYOUT[1] in (16, 32)  # CPython: the runtime reads the argument objects
+    monkeypatch.setattr(host.pack, "_OBJECT_LAYOUT", (0, 0, 0))  # elsewhere: Python packs the values
+    monkeypatch.setattr(host.module, "_MODULES", {})  # (fresh functions: packers of the setting)
     backend = CpuBackend()
     x, out = np.arange(4, dtype=np.float32), np.zeros(7)
     backend.launch(source, "kinds", (1,), (32,), (x, x, out, np.int64(2), np.uint32(1), np.float32(1),
@@ -219,7 +219,7 @@ def test_the_sanitize_build_runs_each_launch_at_once(source: KernelSource, monke
     backend = CpuBackend()
     x = np.zeros(2, np.float32)
     backend.launch(source, "put", (1,), (32,), (x, np.int64(0), np.float32(1)))
-    monkeypatch.setattr(host, "_sanitize", True)
+    monkeypatch.setattr(host.switches, "_sanitize", True)
     with pytest.raises(host.HostKernelError, match=r"out-of-bounds write"):
         backend.launch(source, "put", (1,), (32,), (x, np.int64(2), np.float32(1)))
     assert x.tolist() == [1, 0]  # the queued launch ran first

@@ -96,7 +96,7 @@ def test_load_module_believes_a_valid_manifest_without_scanning(monkeypatch):
         raise AssertionError("scanned a source whose manifest is valid")
 
     text = GENERATED[0].read_text(encoding="utf-8")
-    monkeypatch.setattr(host, "_scan", no_scan)
+    monkeypatch.setattr(host.glue, "_scan", no_scan)
     kernels, shared = host._entry_points(text, ())
     assert [(k.name, k.param_names, k.max_threads) for k in kernels] == _stated(text)[0]
     assert list(shared) == _stated(text)[1]

@@ -13,14 +13,14 @@ CI); loading the compiled module into a CUDA context is codegen.runtime.cuda's j
   a digest of the fp16/bf16 headers the build includes) and the target arch, all through
   ``diskcache.cache_key``.
 * Entries live under ``diskcache.cache_root() / "cuda"`` as ``<key>.cubin`` with diskcache's
-  checksummed sidecar; writes are atomic; a missing, truncated or corrupt entry is a miss and is
-  rebuilt, never a crash. A miss is compiled under the entry's lock (``diskcache.entry_lock``), so
-  processes that want the same module at once compile it once. A cache folder that cannot be
-  written (read-only, a full disk, a folder where the entry should be) only costs the disk cache,
-  with a warning saying what to fix; one that another user could change is refused
-  (``diskcache.UnsafeCacheError``), and an entry others could have written is ignored with a
-  warning and rebuilt (diskcache's trust checks). The first compile of a process is announced once
-  on the "opgen" logger (``host.announce_compile``).
+  checksummed sidecar, through the artifact lifecycle both backends share
+  (``codegen/runtime/artifacts.py``): writes are atomic; a missing, truncated or corrupt entry is a
+  miss and is rebuilt, never a crash; a miss is compiled under the entry's lock, so processes that
+  want the same module at once compile it once; the first compile of a process is announced once on
+  the "opgen" logger. A cache that cannot take an entry follows that module's one policy: a folder
+  another user could change, or one that cannot be a writable folder (a file in its place, read-only),
+  is a ``CudaCacheError``; a full disk or a folder where the entry should be costs the cache, not the
+  kernel (compiled and used, with a warning saying what to fix).
 * Cubins are stored whole, as NVRTC made them (``full_cubin``; CuPy's ``getCUBIN`` drops the last
   byte), so cuobjdump and other ELF tools read cached entries.
 
@@ -35,19 +35,17 @@ import ctypes
 import functools
 import hashlib
 import os
-import shlex
 import struct
 import sys
 import threading
 import time
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from codegen.runtime import diskcache
-from codegen.runtime.host import announce_compile
+from codegen.runtime.artifacts import ArtifactCache, CannotKeep, disk_full
 from codegen.runtime.settings import CUDA_LINEINFO
 from codegen.runtime.stats import counters
 
@@ -66,11 +64,17 @@ stats = counters("cuda", ("nvrtc_compiles", "disk_hits", "disk_misses", "disk_co
 """Counters for tests and diagnostics (this process): stats.py's "cuda"; cuda.py counts the last two."""
 
 _LOCK = threading.RLock()
-_write_warned: list[bool] = []
 
 
 class CudaBackendError(RuntimeError):
     """Base class of the cuda backend's errors."""
+
+
+class CudaCacheError(CudaBackendError):
+    """The kernel cache folder cannot be used: not a folder, not writable, or writable by other users."""
+
+
+CACHE = ArtifactCache("cuda", CACHE_SUBDIR, CudaCacheError)
 
 
 class CudaCompileError(CudaBackendError):
@@ -89,7 +93,7 @@ def cuda_cache_key(source: str, options: Sequence[str], nvrtc_version: str, arch
 
 
 def cache_dir() -> Path:
-    return diskcache.cache_root() / CACHE_SUBDIR
+    return CACHE.folder()
 
 
 def entry_path(key: str) -> Path:
@@ -341,13 +345,16 @@ def build_key(source: str, target: Target) -> str:
 
 def _cached(path: Path, key: str, target: Target, start: float) -> Artifact | None:
     """The entry at `path` if it is intact and is this build (a disk hit), else None."""
-    entry = diskcache.get(path)
-    if entry is None or entry.meta.get("key") != key or entry.meta.get("kind") != target.kind:
-        return None
-    with _LOCK:
-        stats["disk_hits"] += 1
-    data = restore_elf_tail(entry.data) if target.kind == "cubin" else entry.data  # (older entries)
-    return Artifact(data, target.kind, key, path, "disk", time.perf_counter() - start)
+
+    def accept(entry: diskcache.Entry) -> Artifact | None:
+        if entry.meta.get("key") != key or entry.meta.get("kind") != target.kind:
+            return None
+        with _LOCK:
+            stats["disk_hits"] += 1
+        data = restore_elf_tail(entry.data) if target.kind == "cubin" else entry.data  # (older entries)
+        return Artifact(data, target.kind, key, path, "disk", time.perf_counter() - start)
+
+    return CACHE.try_load(path, accept)
 
 
 def load_or_compile(source: str, name: str, target: Target, *, force: bool = False) -> Artifact:
@@ -364,43 +371,45 @@ def load_or_compile(source: str, name: str, target: Target, *, force: bool = Fal
     found = None if force else _cached(path, key, target, start)
     if found is not None:
         return found
-    with diskcache.entry_lock(path):
-        if not force:
-            found = _cached(path, key, target, start)  # compiled by another process while this one waited
-            if found is not None:
-                return found
+
+    def cached() -> Artifact | None:
+        if force:
+            return None
+        found = _cached(path, key, target, start)  # compiled by another process while this one waited
+        if found is None:
             with _LOCK:
                 stats["disk_misses"] += 1
                 if path.exists():
                     stats["disk_corrupt"] += 1
-        announce_compile("cuda", name, cache_dir())
+        return found
+
+    def compiled() -> Artifact:
         data = compile_source(source, name, options, target.kind)
-        store(path, data, {"key": key, "kind": target.kind, "name": name, "arch": target.arch,
-                           "nvrtc": compiler_id(), "options": list(options)})
-    return Artifact(data, target.kind, key, path, "nvrtc", time.perf_counter() - start)
+        return Artifact(data, target.kind, key, path, "nvrtc", time.perf_counter() - start)
 
+    def make() -> Artifact:
+        artifact = compiled()
+        meta = {"key": key, "kind": target.kind, "name": name, "arch": target.arch, "nvrtc": compiler_id(),
+                "options": list(options)}
+        try:
+            diskcache.put(path, artifact.data, meta)
+        except OSError as exc:
+            with _LOCK:
+                stats["disk_write_errors"] += 1
+            if disk_full(exc):
+                raise CannotKeep(str(exc), artifact) from exc
+            raise
+        with _LOCK:
+            stats["disk_writes"] += 1
+        return artifact
 
-def store(path: Path, data: bytes, meta: dict[str, Any]) -> None:
-    """diskcache.put; a cache folder that cannot be written (full, read-only, a folder in the entry's
-    place) warns once and is otherwise ignored: the kernel runs, the next process compiles it again."""
-    try:
-        blocker = diskcache.blocking_folder(path)  # (an empty one is removed)
-        if blocker is not None:
-            raise IsADirectoryError(f"{blocker} is a folder where this cache entry should be: remove it (rm -r "
-                                    f"{shlex.quote(str(blocker))}) and it is rebuilt")
-        diskcache.put(path, data, meta)
-    except OSError as exc:
+    def outside(why: str, fix: str) -> Artifact:  # (kept in memory only)
         with _LOCK:
             stats["disk_write_errors"] += 1
-            first = not _write_warned
-            _write_warned.append(True)
-        if first:
-            warnings.warn(f"opgen: cannot write the kernel cache at {path.parent} ({exc}); kernels will be "
-                          f"compiled again by the next process ({diskcache.describe_root()})",
-                          RuntimeWarning, stacklevel=3)
-        return
-    with _LOCK:
-        stats["disk_writes"] += 1
+        CACHE.warn_outside(path.parent, name, why, fix)
+        return compiled()
+
+    return CACHE.build(path, name, cached, make, outside)
 
 
 def discard(path: Path) -> None:

@@ -1,0 +1,217 @@
+"""The host backend's artifacts: shared libraries compiled from a module's translation unit (or from
+the emulation runtime), kept in the disk cache's "host" folder through the lifecycle both backends
+share (codegen/runtime/artifacts.py: its module doc states the policy for a cache that cannot take
+an entry), loaded with ctypes; and the runtime itself, loaded once per process."""
+
+from __future__ import annotations
+
+import atexit
+import ctypes
+import os
+import shlex
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from codegen.runtime import diskcache
+from codegen.runtime.artifacts import DISK_FULL_TEXT, ArtifactCache, CannotKeep
+
+from .errors import HostBackendError, HostCacheError, HostCompileError
+from .state import _LOCK, stats
+from .toolchain import (
+    _BASE_FLAGS,
+    EMU_DIR,
+    RUNTIME_SOURCE,
+    _compiler_command,
+    _emu_digest,
+    _run_compiler,
+    _target,
+    compiler_id,
+)
+
+CACHE = ArtifactCache("cpu", "host", HostCacheError)
+_RUNTIME: dict[str, Any] = {}
+_PRIVATE_DIRS: list[str] = []  # folders of builds the cache could not take, removed at exit
+
+
+def _host_dir() -> Path:
+    return CACHE.folder()
+
+
+def cache_dir() -> Path:
+    """Where the host-compiled modules are cached (under diskcache.cache_root())."""
+    return _host_dir()
+
+
+def load_runtime() -> bool:
+    """Build or load the emulation runtime (every module needs it); True when it was compiled now."""
+    before = stats["runtime_compiles"]
+    _runtime_api()
+    return stats["runtime_compiles"] > before
+
+
+def _deps_unchanged(meta: dict[str, Any]) -> bool:
+    """True if every header the build read is unchanged; a malformed field is a miss (rebuilt)."""
+    deps = meta.get("deps", [])
+    if not isinstance(deps, list):
+        return False
+    for item in deps:
+        if not (isinstance(item, list) and len(item) == 2 and all(isinstance(v, str) for v in item)):
+            return False
+        try:
+            if diskcache.digest(Path(item[0]).read_bytes()) != item[1]:
+                return False
+        except (OSError, ValueError):  # (ValueError: a NUL in the path)
+            return False
+    return True
+
+
+def _read_deps(dep_file: Path, source: Path) -> list[list[str]]:
+    """User headers the build read (from -MMD), minus the source and our own headers."""
+    try:
+        text = dep_file.read_text().replace("\\\n", " ")
+    except OSError:
+        return []
+    deps = []
+    for tok in text.split(":", 1)[-1].split():
+        p = Path(tok).resolve()
+        if p == source.resolve() or EMU_DIR in p.parents:
+            continue
+        try:
+            deps.append([str(p), diskcache.digest(p.read_bytes())])
+        except OSError:
+            pass
+    return deps
+
+
+def _dlopen(path: Path) -> ctypes.CDLL | None:
+    try:
+        return ctypes.CDLL(str(path), mode=os.RTLD_NOW | os.RTLD_LOCAL)
+    except OSError:
+        return None
+
+
+def _load_cached(so_path: Path, runtime: bool) -> ctypes.CDLL | None:
+    """The cached library at `so_path` if it is intact, current and loads; else None."""
+
+    def accept(entry: diskcache.Entry) -> ctypes.CDLL | None:
+        if not _deps_unchanged(entry.meta):
+            return None
+        lib = _dlopen(so_path)
+        if lib is None:
+            diskcache.remove(so_path)  # checksum fine yet unloadable: drop it
+        elif not runtime:
+            stats["disk_hits"] += 1
+        return lib
+
+    return CACHE.try_load(so_path, accept)
+
+
+def _build_or_load(stem: str, tu: str, cmd: list[str], flags: list[str], *,
+                   runtime: bool) -> tuple[ctypes.CDLL, Path, Path]:
+    """``<stem>.so`` from the disk cache if intact, else compiled (once, when several processes want
+    it at the same time: the entry's lock); returns the library, its path and its source's path."""
+    folder = _host_dir()
+    so_path = folder / f"{stem}.so"
+    src_path = folder / (f"{stem}.cpp" if runtime else f"{stem}.cu")
+
+    def cached() -> tuple[ctypes.CDLL, Path, Path] | None:
+        lib = _load_cached(so_path, runtime)
+        return None if lib is None else (lib, so_path, src_path)
+
+    def make() -> tuple[ctypes.CDLL, Path, Path]:
+        try:
+            return _build_in_cache(stem, tu, cmd, flags, runtime, so_path, src_path), so_path, src_path
+        except HostCompileError as e:  # the compiler could not write its output: the disk is full
+            full = next((text for text in DISK_FULL_TEXT if text in e.stderr), None)
+            if full is None:
+                raise
+            raise CannotKeep(full.lower()) from e
+
+    def outside(why: str, fix: str) -> tuple[ctypes.CDLL, Path, Path]:
+        return _build_private(stem, tu, cmd, flags, runtime, folder, why, fix)
+
+    found = cached()
+    if found is not None:
+        return found
+    what = "the emulation runtime" if runtime else stem.rsplit("-", 1)[0]
+    return CACHE.build(so_path, what, cached, make, outside, also=(src_path,))
+
+
+def _build_in_cache(stem: str, tu: str, cmd: list[str], flags: list[str], runtime: bool, so_path: Path,
+                    src_path: Path) -> ctypes.CDLL:
+    """Compile into the cache (missing, corrupt or stale: rebuilt and overwritten) and load it."""
+    folder = so_path.parent
+    diskcache.write_atomic(src_path, tu.encode())
+    with tempfile.TemporaryDirectory(dir=folder, prefix=f".{stem}.") as tmp:
+        out = Path(tmp) / "out.so"
+        dep = Path(tmp) / "out.d"
+        stats["runtime_compiles" if runtime else "compiles"] += 1
+        _run_compiler(cmd, flags, src_path, out, dep)
+        data = out.read_bytes()
+        deps = _read_deps(dep, src_path)
+    diskcache.put(so_path, data, {"deps": deps, "compiler": shlex.join(cmd), "flags": flags})
+    lib = _dlopen(so_path)
+    if lib is None:  # another process replaced or removed it meanwhile: load a private copy
+        fd, private = tempfile.mkstemp(dir=folder, prefix=f".{stem}.", suffix=".so")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            lib = _dlopen(Path(private))
+        finally:
+            os.unlink(private)  # the mapping stays valid
+        if lib is None:
+            raise HostBackendError(f"freshly built {so_path} cannot be loaded")
+    return lib
+
+
+def _build_private(stem: str, tu: str, cmd: list[str], flags: list[str], runtime: bool, folder: Path, why: str,
+                   fix: str) -> tuple[ctypes.CDLL, Path, Path]:
+    """Compile outside the cache, into a temporary folder of this process (the cache cannot take the
+    entry): the kernel runs, and every process compiles it again until the cause is fixed (warned)."""
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix="opgen-host-"))
+    except OSError as e:
+        raise HostCacheError(
+            f"cannot compile {stem}: the kernel cache at {folder} cannot take it ({why}), and no temporary "
+            f"folder can be made either ({e}). {fix}") from e
+    if not _PRIVATE_DIRS:
+        atexit.register(_remove_private_dirs)
+    _PRIVATE_DIRS.append(str(tmp))
+    CACHE.warn_outside(folder, stem, why, fix, where=str(tmp))
+    so_path = tmp / f"{stem}.so"
+    src_path = tmp / (f"{stem}.cpp" if runtime else f"{stem}.cu")
+    try:
+        src_path.write_bytes(tu.encode())
+    except OSError as e:
+        raise HostCacheError(f"cannot compile {stem}: the kernel cache at {folder} cannot take it ({why}), nor "
+                             f"can the temporary folder {tmp} ({e}). {fix}") from e
+    stats["runtime_compiles" if runtime else "compiles"] += 1
+    _run_compiler(cmd, flags, src_path, so_path, None)
+    lib = _dlopen(so_path)
+    if lib is None:
+        raise HostBackendError(f"freshly built {so_path} cannot be loaded")
+    return lib, so_path, src_path
+
+
+def _remove_private_dirs() -> None:
+    for folder in _PRIVATE_DIRS:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _runtime_api() -> int:
+    """Address of the runtime's opgen_rt_api table (runtime built/loaded once per process)."""
+    with _LOCK:
+        if "api" in _RUNTIME:
+            return _RUNTIME["api"]
+        cmd = _compiler_command()
+        flags = [*_BASE_FLAGS, "-I", str(EMU_DIR)]
+        src = RUNTIME_SOURCE.read_text() + "\n// emu " + _emu_digest() + "\n"
+        key = diskcache.cache_key(src, flags, compiler_id(cmd), _target())
+        lib, _, _ = _build_or_load(f"opgen-emu-rt-{key[:32]}", src, cmd, flags, runtime=True)
+        lib.opgen_rt_get_api.restype = ctypes.c_void_p
+        lib.opgen_rt_get_api.argtypes = []
+        _RUNTIME["lib"] = lib
+        _RUNTIME["api"] = lib.opgen_rt_get_api()
+        return _RUNTIME["api"]
