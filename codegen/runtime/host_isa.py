@@ -8,7 +8,7 @@ forces the baseline (for comparing builds, or a CPU this check misjudges); `x86-
 the level and fails, naming what is missing, where the CPU lacks it (its kernels would die of
 SIGILL); `auto` (or unset) chooses.
 
-FMA does not change results: host.py compiles with -ffp-contract=off, so `a*b+c` is still two
+FMA does not change results: host/toolchain.py compiles with -ffp-contract=off, so `a*b+c` is still two
 roundings (as NumPy computes it); only kernels that call fmaf() fuse, on either build.
 """
 

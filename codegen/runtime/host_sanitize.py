@@ -1,4 +1,4 @@
-"""The host emulation's sanitize build: what host.py needs besides the launch itself.
+"""The host emulation's sanitize build: what host/ needs besides the launch itself.
 
 ``host.set_sanitize(True)`` or ``OPGEN_HOST_SANITIZE=1`` compiles kernel modules with GCC's
 ``-fsanitize=thread`` instrumentation (a call before every load and store, which the module's glue

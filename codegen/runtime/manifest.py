@@ -5,7 +5,7 @@
 Each kernel is ``{"name": SYMBOL, "params": [[C_TYPE, NAME], ...], "max_threads": N}`` (N: its
 ``__launch_bounds__``, else CUDA's limit 1024); ``shared`` lists the module's ``extern __shared__``
 arrays. The host backend and warmup read this line instead of tokenizing the whole source with
-cxx.py (codegen/runtime/host.py scans a source without one). ``digest`` covers the text above the
+cxx.py (codegen/runtime/host/glue.py scans a source without one). ``digest`` covers the text above the
 line and the manifest's own fields, so a source or manifest edited by hand after generation is not
 believed: ``read`` returns None and the caller scans what the compiler will read. Only
 json and hashlib: the cuda backend and warmup read it without the host backend's imports.
