@@ -1,7 +1,8 @@
 """Spec files → `OpSpec`s. Every key is popped; anything left over, missing or malformed is a
 `SpecError` naming `file:line`, the op and the bad value (DESIGN.md, pipeline rules 1–2, 5).
 The parser is in three parts: load_base.py (state, helpers, expressions, conditions, symbol
-binding), load_launch.py (the kernel and its launch plan) and this module (the op)."""
+binding), load_launch.py (the kernel and its launch plan) and this module (the op, read in the
+phases of `_SpecParser.parse`)."""
 
 from __future__ import annotations
 

@@ -580,15 +580,6 @@ class OpSpec:
         """Every kernel launch and GEMM of the launch plan, loops flattened, in order."""
         return list(launches(self.kernel.launch if self.kernel is not None else ()))
 
-    def conditions(self) -> Iterator[Condition]:
-        """Every `when:` of the op: inputs', outputs', where lines', scratch buffers' and launch steps'."""
-        for tensor in self.tensors():
-            yield tensor.when
-        for c in self.where:
-            yield c.when
-        for step in self.walk_steps():
-            yield step.when
-
 
 def shape_symbols(tensors: Iterable[TensorArg | Output | Scratch], groups: bool = True,
                   dims: bool = True) -> set[str]:

@@ -125,3 +125,27 @@ def test_traversals_match_hand_written_walks(ops: list[model.OpSpec]) -> None:
                 symbols |= {s for d in pattern.dims for s in model.symbols(d)} | set(pattern.group_names())
         assert op.input_symbols() == symbols
     assert any(op.kernel is not None and any(isinstance(s, RepeatStep) for s in op.walk_steps()) for op in ops)
+
+
+@pytest.mark.parametrize(("text", "reason"), [("N + 1", "none"), ("(N > 1) + 2", "partial"), ("1 < N < 3", None),
+                                              ("(1 < N) < 3", "chained")])
+def test_the_comparison_parser_refuses_what_is_not_one_comparison(text: str, reason: str | None) -> None:
+    """shapes.parse_comparison reads where: lines and steps' when: comparisons alike."""
+    from codegen import shapes
+
+    with pytest.raises((shapes.ComparisonError, shapes.ShapeSyntaxError)) as info:
+        shapes.parse_comparison(text)
+    if reason is None:  # a bare chain does not even parse
+        assert isinstance(info.value, shapes.ShapeSyntaxError) and "do not chain" in info.value.message
+    else:
+        assert isinstance(info.value, shapes.ComparisonError) and info.value.reason == reason
+
+
+def test_the_comparison_parser_splits_and_compares() -> None:
+    from codegen import shapes
+
+    lhs, op, rhs = shapes.parse_comparison("2*N >= max(C, 1)")
+    assert (shapes.to_text(lhs), op, shapes.to_text(rhs)) == ("2*N", ">=", "max(C, 1)")
+    assert shapes.compare(op, 4, 3) and not shapes.compare("!=", 2.0, 2)
+    with pytest.raises(ValueError):
+        shapes.compare("+", 1, 2)
