@@ -148,7 +148,7 @@ BACKEND_SWITCH = "backend"
 BACKENDS = ("cpu", "cuda")
 
 
-_Case = _TypeVar("_Case")
+_Case = _TypeVar("_Case", covariant=True)  # a Switch[ShapePattern] is a Switch[object]
 
 
 @dataclass(frozen=True)
