@@ -1,0 +1,202 @@
+// rt/pool.cpp: the worker pool (helper OS threads, started on demand, rebuilt after fork) and
+// rt_launch, which runs one launch's blocks on it and on the calling thread.
+#include "state.h"  // (for readers and tools: runtime.cpp includes it once, first)
+
+namespace {
+
+constexpr int kMaxWorkers = 256;
+
+struct Job {
+  const opgen_launch_desc* desc;
+  uint64_t nblocks;
+  uint64_t next;  // atomic block counter
+  uint64_t perm_a, perm_b;
+  int random;
+  int nparticipants;
+  int active;
+  int failed;  // atomic
+  char err[2048];
+};
+
+pthread_mutex_t g_launch_mu = PTHREAD_MUTEX_INITIALIZER;  // one launch at a time (like one stream)
+pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
+pthread_cond_t g_work_cv = PTHREAD_COND_INITIALIZER;
+pthread_cond_t g_done_cv = PTHREAD_COND_INITIALIZER;
+Worker* g_workers[kMaxWorkers];  // pool threads (helpers)
+Worker g_caller;                  // the launching thread runs blocks too (launches are serialised)
+int g_nworkers = 0;
+uint64_t g_gen = 0;
+Job g_job;
+
+void job_fail(const char* msg) {
+  pthread_mutex_lock(&g_mu);
+  if (!g_job.failed) {
+    snprintf(g_job.err, sizeof g_job.err, "%s", msg);
+    __atomic_store_n(&g_job.failed, 1, __ATOMIC_RELEASE);
+  }
+  pthread_mutex_unlock(&g_mu);
+}
+
+void work(Worker* w) {
+  const opgen_launch_desc* d = g_job.desc;
+  const opgen_launch_cfg* c = d->cfg;
+  const unsigned n = c->block[0] * c->block[1] * c->block[2];
+  if (!ensure_stacks(w, n, c->stack_size)) {
+    job_fail("out of memory allocating fiber stacks (lower OPGEN_HOST_STACK_KB?)");
+    return;
+  }
+  w->desc = d;
+  w->random = g_job.random;
+  w->san = c->sanitize != 0;
+#ifdef OPGEN_ASM_SWITCH
+  uint32_t mx;
+  uint16_t cw;
+  asm volatile("stmxcsr %0" : "=m"(mx));
+  asm volatile("fnstcw %0" : "=m"(cw));
+  w->csr = mx | static_cast<uint64_t>(cw) << 32;
+#endif
+  for (;;) {
+    if (__atomic_load_n(&g_job.failed, __ATOMIC_ACQUIRE)) break;
+    const uint64_t i = __atomic_fetch_add(&g_job.next, 1, __ATOMIC_RELAXED);
+    if (i >= g_job.nblocks) break;
+    uint64_t lin = i;
+    if (g_job.random)
+      lin = static_cast<uint64_t>((static_cast<unsigned __int128>(g_job.perm_a) * i + g_job.perm_b) % g_job.nblocks);
+    run_block(w, lin);
+    if (w->failed) {
+      job_fail(w->err);
+      break;
+    }
+  }
+}
+
+void* worker_main(void* arg) {
+  Worker* w = static_cast<Worker*>(arg);
+  tls_worker = w;
+  // Asynchronous signals (SIGINT...) belong to Python's main thread.
+  sigset_t all;
+  sigfillset(&all);
+  sigdelset(&all, SIGSEGV);
+  sigdelset(&all, SIGBUS);
+  sigdelset(&all, SIGFPE);
+  sigdelset(&all, SIGILL);
+  pthread_sigmask(SIG_BLOCK, &all, nullptr);
+  set_altstack(w, nullptr);
+  pthread_mutex_lock(&g_mu);
+  for (;;) {
+    while (w->gen_seen == g_gen) pthread_cond_wait(&g_work_cv, &g_mu);
+    w->gen_seen = g_gen;
+    if (w->id >= g_job.nparticipants) continue;
+    pthread_mutex_unlock(&g_mu);
+    work(w);
+    pthread_mutex_lock(&g_mu);
+    if (--g_job.active == 0) pthread_cond_signal(&g_done_cv);
+  }
+  return nullptr;
+}
+
+void after_fork_child() {
+  // Worker threads do not survive fork(): start from an empty pool.
+  pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+  pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+  g_launch_mu = m;
+  g_mu = m;
+  g_work_cv = cv;
+  g_done_cv = cv;
+  g_nworkers = 0;
+}
+
+int ensure_workers(int n) {
+  static bool atfork = false;
+  if (!atfork) {
+    atfork = true;
+    pthread_atfork(nullptr, nullptr, after_fork_child);
+    long ps = sysconf(_SC_PAGESIZE);
+    if (ps > 0) g_page = static_cast<size_t>(ps);
+  }
+  while (g_nworkers < n) {
+    Worker* w = static_cast<Worker*>(calloc(1, sizeof(Worker)));
+    if (!w) break;
+    w->id = g_nworkers;
+    w->gen_seen = g_gen;
+    pthread_t th;
+    if (pthread_create(&th, nullptr, worker_main, w) != 0) {
+      free(w);
+      break;
+    }
+    pthread_detach(th);
+    g_workers[g_nworkers++] = w;
+  }
+  return g_nworkers;
+}
+
+uint64_t gcd(uint64_t a, uint64_t b) {
+  while (b) {
+    const uint64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen) {
+  const opgen_launch_cfg* c = d->cfg;
+  const uint64_t nblocks = static_cast<uint64_t>(c->grid[0]) * c->grid[1] * c->grid[2];
+  if (nblocks == 0) return 0;
+  // A batch holds the launch lock and has set the fault handler's stack once for all its launches.
+  const bool batched = tls_in_batch;
+  if (!batched) pthread_mutex_lock(&g_launch_mu);
+  install_signal_handlers();
+  int want = c->nworkers < 1 ? 1 : c->nworkers > kMaxWorkers ? kMaxWorkers : c->nworkers;
+  if (static_cast<uint64_t>(want) > nblocks) want = static_cast<int>(nblocks);
+  if (c->sanitize) {
+    want = 1;  // one worker: the shadow needs no locks, and findings are deterministic
+    if (!san_begin(c)) {
+      if (!batched) pthread_mutex_unlock(&g_launch_mu);
+      snprintf(err, errlen, "out of memory for the sanitizer's launch state");
+      return 1;
+    }
+  }
+  const int helpers = ensure_workers(want - 1);  // the caller is the remaining worker
+  pthread_mutex_lock(&g_mu);
+  g_job.desc = d;
+  g_job.nblocks = nblocks;
+  g_job.next = 0;
+  g_job.failed = 0;
+  g_job.err[0] = 0;
+  g_job.random = c->random_order != 0;
+  g_job.perm_a = 1;
+  g_job.perm_b = 0;
+  if (g_job.random && nblocks > 1) {
+    uint64_t s = c->seed ^ 0x5851F42D4C957F2Dull;
+    do g_job.perm_a = 1 + splitmix(s) % (nblocks - 1);
+    while (gcd(g_job.perm_a, nblocks) != 1);
+    g_job.perm_b = splitmix(s) % nblocks;
+  }
+  g_job.nparticipants = want - 1 < helpers ? want - 1 : helpers;
+  g_job.active = g_job.nparticipants;
+  if (g_job.nparticipants > 0) {
+    g_gen++;
+    pthread_cond_broadcast(&g_work_cv);
+  }
+  pthread_mutex_unlock(&g_mu);
+  // Run blocks on this thread as well: no wake-up latency for small launches.
+  Worker* const saved = tls_worker;
+  stack_t old_alt;
+  old_alt.ss_flags = SS_DISABLE;
+  if (!batched) set_altstack(&g_caller, &old_alt);
+  tls_worker = &g_caller;
+  work(&g_caller);
+  tls_worker = saved;
+  if (!batched && g_caller.altstack) sigaltstack(&old_alt, nullptr);
+  pthread_mutex_lock(&g_mu);
+  while (g_job.active > 0) pthread_cond_wait(&g_done_cv, &g_mu);
+  const int failed = g_job.failed;
+  if (failed && err && errlen) snprintf(err, errlen, "%s", g_job.err);
+  pthread_mutex_unlock(&g_mu);
+  if (c->sanitize) san_end();
+  if (!batched) pthread_mutex_unlock(&g_launch_mu);
+  return failed ? 1 : 0;
+}
+
+}  // namespace
