@@ -123,4 +123,15 @@ struct opgen_rt_api {
 
 enum { OPGEN_SAN_WRITE = 1, OPGEN_SAN_ATOMIC = 2 };
 
+// The layout of the structs Python fills in, as the runtime was compiled (sizeof/offsetof): Python
+// checks its mirrors of them (ctypes structures, struct formats) against it with
+// codegen/runtime/abi_layout.py, so a struct changed on one side only is an error naming the field
+// instead of fields misread.
+// A static string: one line per struct, lines separated by '\n' (none after the last),
+//   NAME=SIZEOF;FIELD=OFFSETOF;FIELD=OFFSETOF;...
+// with every field in declaration order (padding fields such as pad_ included), in decimal bytes:
+//   opgen_san_range=32;base=0;size=8;name=16;granule=24
+// Structs: opgen_launch_cfg, opgen_batch_record, opgen_san_range.
+extern "C" const char* opgen_rt_abi_layout(void);
+
 #endif

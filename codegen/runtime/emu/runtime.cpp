@@ -19,7 +19,7 @@
 //   rt/faults.cpp      SIGSEGV/SIGBUS/SIGFPE/SIGILL in a fiber: handler, its stack, the report
 //   rt/pool.cpp        the worker pool, and rt_launch: one launch's blocks on it
 //   rt/batch.cpp       opgen_rt_run_batch: the launches Python queued, run by one call
-//   rt/api.cpp         the exported entry points: opgen_rt_api table, batch
+//   rt/api.cpp         the exported entry points: opgen_rt_api table, batch, ABI layout text
 #include "rt/state.h"
 
 #include "rt/fibers.cpp"

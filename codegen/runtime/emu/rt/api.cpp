@@ -1,5 +1,5 @@
 // rt/api.cpp: what the runtime exports (OPGEN_API, the only symbols it does): the opgen_rt_api
-// table kernel modules call and the batch entry points.
+// table kernel modules call, the batch entry points, and the ABI layout text Python checks.
 #include "state.h"  // (for readers and tools: runtime.cpp includes it once, first)
 
 namespace {
@@ -9,6 +9,44 @@ size_t g_api_size;
 
 const opgen_rt_api g_api = {OPGEN_EMU_ABI_VERSION, rt_launch,      rt_sync_block, rt_warp_op,
                             rt_active_mask,        rt_fail,        rt_san_access};
+
+// The ABI layout text (opgen_emu_abi.h), from sizeof and offsetof so that it cannot drift. A field
+// added to one of these structs goes in its list too (Python's check names a field it packs that
+// the text lacks; the struct's size changes anyway).
+struct FieldAt {
+  const char* name;
+  size_t offset;
+};
+#define OPGEN_FIELD(T, f) FieldAt{#f, offsetof(T, f)}
+
+template <size_t N>
+size_t append_layout(char* buf, size_t cap, size_t p, const char* name, size_t size, const FieldAt (&fields)[N]) {
+  p = appendf(buf, cap, p, "%s%s=%zu", p ? "\n" : "", name, size);
+  for (const FieldAt& f : fields) p = appendf(buf, cap, p, ";%s=%zu", f.name, f.offset);
+  return p;
+}
+
+const char* build_abi_layout() {
+  using Cfg = opgen_launch_cfg;
+  using Record = opgen_batch_record;
+  using Range = opgen_san_range;
+  const FieldAt cfg[] = {OPGEN_FIELD(Cfg, grid),       OPGEN_FIELD(Cfg, block),    OPGEN_FIELD(Cfg, shmem),
+                         OPGEN_FIELD(Cfg, nworkers),   OPGEN_FIELD(Cfg, random_order), OPGEN_FIELD(Cfg, seed),
+                         OPGEN_FIELD(Cfg, stack_size), OPGEN_FIELD(Cfg, sanitize), OPGEN_FIELD(Cfg, nbuffers),
+                         OPGEN_FIELD(Cfg, buffers),    OPGEN_FIELD(Cfg, nvars),    OPGEN_FIELD(Cfg, pad_),
+                         OPGEN_FIELD(Cfg, vars)};
+  const FieldAt record[] = {OPGEN_FIELD(Record, launch), OPGEN_FIELD(Record, cfg),     OPGEN_FIELD(Record, nargs),
+                            OPGEN_FIELD(Record, pad_),   OPGEN_FIELD(Record, args),    OPGEN_FIELD(Record, objects),
+                            OPGEN_FIELD(Record, scalars), OPGEN_FIELD(Record, nulls)};
+  const FieldAt range[] = {OPGEN_FIELD(Range, base), OPGEN_FIELD(Range, size), OPGEN_FIELD(Range, name),
+                           OPGEN_FIELD(Range, granule)};
+  static char text[2048];
+  size_t p = append_layout(text, sizeof text, 0, "opgen_launch_cfg", sizeof(Cfg), cfg);
+  p = append_layout(text, sizeof text, p, "opgen_batch_record", sizeof(Record), record);
+  append_layout(text, sizeof text, p, "opgen_san_range", sizeof(Range), range);
+  return text;
+}
+#undef OPGEN_FIELD
 
 }  // namespace
 
@@ -24,4 +62,9 @@ OPGEN_API uint64_t opgen_rt_run_batch(const unsigned char* blob, uint64_t count,
 
 OPGEN_API void opgen_rt_set_object_layout(uint64_t tuple_items, uint64_t array_data, uint64_t array_flags) {
   set_object_layout(tuple_items, array_data, array_flags);
+}
+
+OPGEN_API const char* opgen_rt_abi_layout(void) {
+  static const char* const text = build_abi_layout();  // once (a function-local static: thread-safe)
+  return text;
 }
