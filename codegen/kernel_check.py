@@ -538,7 +538,7 @@ def check_kernel(op: OpSpec, source: str, kernel_file: str, activation_slots: in
     lines = LineMap(kernel_file)
     unit = scan(source, lines)
     first: dict[str, LaunchStep] = {}
-    for step in op.kernel.launches():
+    for step in op.launches():
         if not isinstance(step, LaunchStep):
             continue
 

@@ -32,13 +32,13 @@ from codegen.model import (
     DTYPES,
     ArgIndex,
     Condition,
+    DType,
     GemmStep,
     LaunchStep,
     Loc,
     OpSpec,
     Output,
     RepeatStep,
-    Scratch,
     Step,
     TensorArg,
     arg_name,
@@ -274,7 +274,7 @@ def _entry_points(op: OpSpec, activation_slots: int) -> list[EntryPoint]:
     combos = specializations(op)
     seen: set[str] = set()
     out: list[EntryPoint] = []
-    for step in op.kernel.launches():
+    for step in op.launches():
         if isinstance(step, GemmStep) or step.kernel in seen:
             continue
         seen.add(step.kernel)
@@ -282,8 +282,9 @@ def _entry_points(op: OpSpec, activation_slots: int) -> list[EntryPoint]:
             binding = dict(zip(spec, combo, strict=True))
             args = _call_args(op, step, binding, activation_slots)
             params = tuple(p for a in args for p in a.params)
-            out.append(EntryPoint(kernel_symbol(op.name, step.kernel, combo), step.kernel,
-                                  tuple(DTYPES[d] for d in combo), combo, params, args, _const_threads(step), step))
+            targs = tuple(DTYPES[DType(d)] for d in combo)
+            out.append(EntryPoint(kernel_symbol(op.name, step.kernel, combo), step.kernel, targs, combo, params,
+                                  tuple(args), _const_threads(step), step))
     return out
 
 
@@ -318,12 +319,7 @@ def _param(op: OpSpec, name: str, binding: dict[str, str]) -> Param:
         if attr.type == "float" and "float64" in binding.values():  # a float64 specialization's: no rounding
             return Param(name, Role.ATTR, "double", "_np.float64", name)
         return Param(name, Role.ATTR, SCALAR_C_TYPES[attr.type], SCALAR_PY_CTORS[attr.type], name)
-    tensor: TensorArg | Output | Scratch | None = next((a for a in op.inputs if a.name == name), None)
-    role = Role.INPUT
-    if tensor is None:
-        tensor, role = next((o for o in op.outputs if o.name == name), None), Role.OUTPUT
-    if tensor is None and op.kernel is not None:
-        tensor, role = next((b for b in op.kernel.scratch if b.name == name), None), Role.SCRATCH
+    tensor = op.tensor(name)
     if tensor is None:
         return Param(name, Role.DIM, SCALAR_C_TYPES["dim"], SCALAR_PY_CTORS["dim"], name)
     dtype = binding.get(tensor.dtype)
@@ -337,8 +333,9 @@ def _param(op: OpSpec, name: str, binding: dict[str, str]) -> Param:
             raise TranslationError(tensor.loc, f"{name!r} has type {tv.name}, which the kernel does not "
                                                f"specialize")
         dtype = tv.allowed[0] if tv is not None else tensor.dtype
+    role = Role.INPUT if isinstance(tensor, TensorArg) else Role.OUTPUT if isinstance(tensor, Output) else Role.SCRATCH
     const = "const " if role == Role.INPUT else ""
-    return Param(name, Role.INPUT_LIST if listed else role, f"{const}{DTYPES[dtype]}{pointer}", None, name)
+    return Param(name, Role.INPUT_LIST if listed else role, f"{const}{DTYPES[DType(dtype)]}{pointer}", None, name)
 
 
 def _const_threads(step: LaunchStep) -> int | None:
@@ -401,7 +398,6 @@ def _arg(op: OpSpec, arg: str | ArgIndex) -> Arg:
         return Scalar(arg, SCALAR_PY_CTORS["float"], double_when=op.kernel.specialize)
     if attr is not None:
         return Scalar(arg, SCALAR_PY_CTORS[attr.type])
-    tensors = [a.name for a in op.inputs] + [o.name for o in op.outputs]
-    if arg in tensors or (op.kernel is not None and any(b.name == arg for b in op.kernel.scratch)):
+    if op.tensor(arg) is not None:
         return Buffer(arg)
     return Scalar(arg, SCALAR_PY_CTORS["dim"])

@@ -27,7 +27,6 @@ from codegen.model import (
     Switch,
     TensorArg,
     arg_name,
-    walk_steps,
 )
 from codegen.plan_data import plan_names
 from codegen.runtime.manifest import MAX_THREADS_PER_BLOCK, Manifest
@@ -96,18 +95,14 @@ def _switches(op: OpSpec) -> list[Switch]:
     return out + [let.value for let in op.lets]
 
 
-def _case(sw: Switch, key: str) -> object:
-    return sw.only() if sw.by is None else sw.get(key)
-
-
 def _let_value(op: OpSpec, let: Let, key: str, by: str | None) -> str:
     """A let's Python expression: a let switched by the section's attr takes that case; one
     switched by another attr (or by `backend`, the backend's name) picks its case inline."""
     if let.value.by is None or let.value.by == by:
-        return shapes.to_python(_case(let.value, key))  # type: ignore[arg-type]
+        return shapes.to_python(let.value.case(key))
     groups: dict[str, list[str]] = {}  # cases with the same expression share one test
-    for name, expr in let.value.cases:
-        groups.setdefault(shapes.to_python(expr), []).append(name)  # type: ignore[arg-type]
+    for name, value in let.value.cases:
+        groups.setdefault(shapes.to_python(value), []).append(name)
     items = list(groups.items())
     text = items[-1][0]
     if len(items) == 1:
@@ -214,23 +209,23 @@ def used_symbols(op: OpSpec) -> set[str]:
         used.update(shapes.symbols(expr))
 
     for arg in op.inputs:
-        for _, pattern in (arg.shape.cases if arg.shape is not None else ()):
-            for dim in pattern.dims:  # type: ignore[attr-defined]
+        for pattern in arg.patterns():
+            for dim in pattern.dims:
                 if not isinstance(dim, shapes.Sym):
                     add(dim)
     for arg in op.inputs:  # every element of a list is compared against the first one's symbols
-        for _, pattern in (arg.shape.cases if arg.shape is not None and arg.is_list else ()):
-            used.update(d.name for d in pattern.dims if isinstance(d, shapes.Sym))  # type: ignore[attr-defined]
+        for pattern in arg.patterns() if arg.is_list else ():
+            used.update(d.name for d in pattern.dims if isinstance(d, shapes.Sym))
     seen: set[str] = set()
     for arg in op.inputs:  # a symbol that appears a second time is compared against the first
-        for _, pattern in (arg.shape.cases if arg.shape is not None else ()):
-            names = [d.name for d in pattern.dims if isinstance(d, shapes.Sym)]  # type: ignore[attr-defined]
+        for pattern in arg.patterns():
+            names = [d.name for d in pattern.dims if isinstance(d, shapes.Sym)]
             used.update(n for n in names if n in seen)
-        for _, pattern in (arg.shape.cases if arg.shape is not None else ()):
-            seen.update(d.name for d in pattern.dims if isinstance(d, shapes.Sym))  # type: ignore[attr-defined]
+        for pattern in arg.patterns():
+            seen.update(d.name for d in pattern.dims if isinstance(d, shapes.Sym))
     for out in op.outputs if op.runtime is None else ():  # a runtime function sizes its own outputs
-        for _, pattern in out.shape.cases:
-            for dim in pattern.dims:  # type: ignore[attr-defined]
+        for pattern in out.patterns():
+            for dim in pattern.dims:
                 add(dim)
     for c in op.where:
         add(c.lhs)
@@ -241,7 +236,7 @@ def used_symbols(op: OpSpec) -> set[str]:
     for buf in op.kernel.scratch if op.kernel is not None else ():
         for dim in buf.shape.dims:
             add(dim)
-    for step in walk_steps(op.kernel.launch) if op.kernel is not None else ():
+    for step in op.walk_steps():
         for lhs, _, rhs in step.when.checks:
             add(lhs)
             add(rhs)
@@ -262,8 +257,8 @@ def used_symbols(op: OpSpec) -> set[str]:
                 add(item.index)
     for let in reversed(op.lets):  # a let nothing reads is not computed, nor what only it reads
         if let.name in used:
-            for _, value in let.value.cases:
-                add(value)  # type: ignore[arg-type]
+            for value in let.value.values():
+                add(value)
     return used
 
 
@@ -373,8 +368,7 @@ def _shape_section(op: OpSpec, key: str, by: str | None, indent: str, lets: set[
     for arg in sorted(op.inputs, key=lambda a: a.optional):  # optional inputs never bind symbols
         if arg.shape is None:
             continue
-        pattern = _case(arg.shape, key)
-        assert isinstance(pattern, shapes.ShapePattern)
+        pattern = arg.shape.case(key)
         if arg.optional:
             new = [s for d in pattern.dims if isinstance(d, shapes.Sym) for s in [d.name] if s not in bound]
             if new:
@@ -399,8 +393,7 @@ def _shape_section(op: OpSpec, key: str, by: str | None, indent: str, lets: set[
         if (let.name in used) if lets is None else (let.name in lets):
             lines.append(f"{indent}{let.name} = {_let_value(op, let, key, by)}")
     for out in op.outputs if op.runtime is None else ():
-        pattern = _case(out.shape, key)
-        assert isinstance(pattern, shapes.ShapePattern)
+        pattern = out.shape.case(key)
         lines.append(f"{indent}_shape_{out.name} = [{output_dims(pattern)}]")
     return lines
 
@@ -534,11 +527,10 @@ def fake_params(op: OpSpec) -> str:
 
 def output_lets(op: OpSpec) -> set[str]:
     """The lets an output shape reads, directly or through other lets: all a fake call computes."""
-    needed = {s for out in op.outputs for _, p in out.shape.cases for d in p.dims  # type: ignore[attr-defined]
-              for s in shapes.symbols(d)}
+    needed = {s for out in op.outputs for p in out.patterns() for d in p.dims for s in shapes.symbols(d)}
     for let in reversed(op.lets):
         if let.name in needed:
-            needed.update(s for _, e in let.value.cases for s in shapes.symbols(e))  # type: ignore[arg-type]
+            needed.update(s for e in let.value.values() for s in shapes.symbols(e))
     return needed & {let.name for let in op.lets}
 
 

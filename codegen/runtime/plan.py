@@ -230,4 +230,5 @@ def run_plan(backend: Any, kernels: Any, plan: Plan, values: tuple[Any, ...], bu
                     args.append(a)
             launch(kernels, step.symbol, step.grid, step.block, tuple(args), step.shared)
         else:
+            assert type(step) is Gemm
             gemm(buffers[step.a], buffers[step.b], buffers[step.out], *step.sizes)
