@@ -29,8 +29,11 @@ from dataclasses import dataclass
 from codegen import shapes
 from codegen.model import (
     ACCUMULATOR,
+    ATTR_C_TYPES,
+    ATTR_PY_CTORS,
     DTYPES,
     ArgIndex,
+    Attr,
     Condition,
     DType,
     GemmStep,
@@ -46,10 +49,10 @@ from codegen.model import (
 from codegen.naming import kernel_symbol
 from codegen.shapes import Expr
 
-#: The C type an entry point declares for each kind of scalar argument, and the NumPy scalar type
-#: the wrapper passes it as (the two must agree in size: the host backend checks, NVRTC trusts).
-SCALAR_C_TYPES = {"int": "long long", "float": "float", "bool": "int", "dim": "long long"}
-SCALAR_PY_CTORS = {"int": "_np.int64", "float": "_np.float32", "bool": "_np.int32", "dim": "_np.int64"}
+#: A shape symbol or let as a kernel argument: its C type and the NumPy scalar type the wrapper
+#: passes it as (an attr's are model.ATTR_C_TYPES / ATTR_PY_CTORS; each pair must agree in size:
+#: the host backend checks, NVRTC trusts).
+DIM_C_TYPE, DIM_PY_CTOR = "long long", "_np.int64"
 
 
 class TranslationError(ValueError):
@@ -314,14 +317,15 @@ def _call_args(op: OpSpec, step: LaunchStep, binding: dict[str, str], activation
 def _param(op: OpSpec, name: str, binding: dict[str, str]) -> Param:
     attr = op.attr(name)
     if attr is not None:
-        if attr.type not in SCALAR_C_TYPES:
+        c_type, py_ctor = ATTR_C_TYPES[attr.type], ATTR_PY_CTORS[attr.type]
+        if c_type is None or py_ctor is None:
             raise TranslationError(attr.loc, f"attr {name!r} of type {attr.type} cannot be a kernel argument")
         if attr.type == "float" and "float64" in binding.values():  # a float64 specialization's: no rounding
             return Param(name, Role.ATTR, "double", "_np.float64", name)
-        return Param(name, Role.ATTR, SCALAR_C_TYPES[attr.type], SCALAR_PY_CTORS[attr.type], name)
+        return Param(name, Role.ATTR, c_type, py_ctor, name)
     tensor = op.tensor(name)
     if tensor is None:
-        return Param(name, Role.DIM, SCALAR_C_TYPES["dim"], SCALAR_PY_CTORS["dim"], name)
+        return Param(name, Role.DIM, DIM_C_TYPE, DIM_PY_CTOR, name)
     dtype = binding.get(tensor.dtype)
     listed = isinstance(tensor, TensorArg) and tensor.is_list
     pointer = "* const* __restrict__" if listed else "* __restrict__"
@@ -387,7 +391,7 @@ def _arg(op: OpSpec, arg: str | ArgIndex) -> Arg:
         indexed = op.attr(arg.name)
         if indexed is not None and indexed.type == "list(activation)":
             return ActivationArg(arg.name, arg.index)
-        return Scalar(arg.name, SCALAR_PY_CTORS["int"], arg.index)
+        return Scalar(arg.name, DIM_PY_CTOR, arg.index)  # (a list(int) element: int64, as an int attr)
     if any(a.name == arg and a.is_list for a in op.inputs):
         return PointerList(arg)
     attr = op.attr(arg)
@@ -395,9 +399,16 @@ def _arg(op: OpSpec, arg: str | ArgIndex) -> Arg:
         return ActivationArg(arg)
     if attr is not None and attr.type == "float" and has_float64_specialization(op):
         assert op.kernel is not None
-        return Scalar(arg, SCALAR_PY_CTORS["float"], double_when=op.kernel.specialize)
+        return Scalar(arg, _py_ctor(attr), double_when=op.kernel.specialize)
     if attr is not None:
-        return Scalar(arg, SCALAR_PY_CTORS[attr.type])
+        return Scalar(arg, _py_ctor(attr))
     if op.tensor(arg) is not None:
         return Buffer(arg)
-    return Scalar(arg, SCALAR_PY_CTORS["dim"])
+    return Scalar(arg, DIM_PY_CTOR)
+
+
+def _py_ctor(attr: Attr) -> str:
+    ctor = ATTR_PY_CTORS[attr.type]
+    if ctor is None:
+        raise TranslationError(attr.loc, f"attr {attr.name!r} of type {attr.type} cannot be a kernel argument")
+    return ctor

@@ -7,11 +7,7 @@ package's namespace, never another's."""
 from __future__ import annotations
 
 from codegen import pygen
-from codegen.model import Attr, Autograd, OpSpec
-
-_ATTR_TYPES = {"float": "float", "int": "int", "bool": "bool", "enum": "str", "string": "str", "type": "str",
-               "list(int)": "int[]", "activation": "str", "list(activation)": "str[]"}
-
+from codegen.model import ATTR_TORCH_TYPES, Attr, Autograd, OpSpec
 
 def _default(attr: Attr) -> str:
     """An attr's default as schema text (a list(activation) default is written None: _none_default)."""
@@ -42,8 +38,8 @@ def schema(op: OpSpec) -> str:
     for arg in op.inputs:
         kind = "Tensor[]" if arg.is_list else "int" if arg.accepts_python_int else "Tensor"
         params.append(f"{kind}{'?' if arg.optional else ''} {arg.name}" + ("=None" if arg.optional else ""))
-    attrs = [f"{_ATTR_TYPES[a.type]}? {a.name}=None" if _none_default(a) else
-             f"{_ATTR_TYPES[a.type]} {a.name}" + (f"={_default(a)}" if a.has_default else "") for a in op.attrs]
+    attrs = [f"{ATTR_TORCH_TYPES[a.type]}? {a.name}=None" if _none_default(a) else
+             f"{ATTR_TORCH_TYPES[a.type]} {a.name}" + (f"={_default(a)}" if a.has_default else "") for a in op.attrs]
     if attrs:
         params += ["*", *attrs]
     outs = ", ".join("Tensor[]" if getattr(o, "is_list", False) else "Tensor" for o in op.outputs)

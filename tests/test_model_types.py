@@ -61,27 +61,6 @@ def test_typed_accumulators_agree_with_the_runtime_table() -> None:
     assert set(model.FLOAT_DTYPES) == {d for d in DType if DTYPE_ACCUMULATORS[d] is not None}
 
 
-def test_attr_tables_agree_with_the_code_generators_own() -> None:
-    """While the code generators keep their own string-keyed copies, they must say the same."""
-    import importlib
-
-    from codegen import torchgen
-
-    modules = []
-    for name in ("codegen.lower", "codegen.pygen"):  # (the ABI tables are moving from pygen to lower)
-        try:
-            modules.append(importlib.import_module(name))
-        except ImportError:
-            continue
-    scalar_c = next((m.SCALAR_C_TYPES for m in modules if hasattr(m, "SCALAR_C_TYPES")), None)
-    scalar_py = next((m.SCALAR_PY_CTORS for m in modules if hasattr(m, "SCALAR_PY_CTORS")), None)
-    for ours, theirs in ((ATTR_C_TYPES, scalar_c), (ATTR_PY_CTORS, scalar_py),
-                         (ATTR_TORCH_TYPES, getattr(torchgen, "_ATTR_TYPES", None))):
-        if theirs is None:
-            continue  # migrated to the model's table
-        assert {k: v for k, v in ours.items() if v is not None} == {k: v for k, v in theirs.items() if k in ours}
-
-
 @pytest.fixture(scope="module")
 def ops() -> list[model.OpSpec]:
     return list(load_specs(SPECS))
