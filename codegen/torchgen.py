@@ -9,6 +9,7 @@ from __future__ import annotations
 from codegen import pygen
 from codegen.model import ATTR_TORCH_TYPES, Attr, Autograd, OpSpec
 
+
 def _default(attr: Attr) -> str:
     """An attr's default as schema text (a list(activation) default is written None: _none_default)."""
     value = attr.default
