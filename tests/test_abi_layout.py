@@ -12,9 +12,9 @@ from codegen.runtime.abi_layout import AbiLayoutError
 
 GOOD = ("opgen_launch_cfg=88;grid=0;block=12;shmem=24;nworkers=32;random_order=36;seed=40;stack_size=48;"
         "sanitize=56;nbuffers=60;buffers=64;nvars=72;pad_=76;vars=80\n"
-        "opgen_batch_record=56;launch=0;cfg=8;nargs=16;pad_=20;args=24;objects=32;scalars=40;nulls=48")
-BATCH_FIELDS = ("launch", "cfg", "nargs", "args", "objects", "scalars", "nulls")  # opgen_batch_record, pad_ aside
-BATCH_HEAD = "<QQI4xQQQQ"
+        "opgen_batch_record=32;launch=0;cfg=8;nargs=16;pad_=20;table_args=24")
+BATCH_FIELDS = ("launch", "cfg", "nargs", "table_args")  # opgen_batch_record, pad_ aside
+BATCH_HEAD = "<QQI4xQ"
 
 
 class Pair(ctypes.Structure):
@@ -29,8 +29,8 @@ def expected() -> dict[str, dict[str, int]]:
 def test_parse() -> None:
     layouts = abi_layout.parse(GOOD + "\n")
     assert list(layouts) == ["opgen_launch_cfg", "opgen_batch_record"]
-    assert layouts["opgen_batch_record"] == {"sizeof": 56, "launch": 0, "cfg": 8, "nargs": 16, "pad_": 20,
-                                             "args": 24, "objects": 32, "scalars": 40, "nulls": 48}
+    assert layouts["opgen_batch_record"] == {"sizeof": 32, "launch": 0, "cfg": 8, "nargs": 16, "pad_": 20,
+                                             "table_args": 24}
     assert abi_layout.parse("") == {}
 
 
@@ -54,7 +54,7 @@ def test_ctypes_and_struct_layouts() -> None:
     assert abi_layout.struct_layout("2I3sxh", "abcd") == {"sizeof": 14, "a": 0, "b": 4, "c": 8, "d": 12}
     assert abi_layout.struct_layout("@BQ", "ab") == {"sizeof": 16, "a": 0, "b": 8}
     with pytest.raises(ValueError, match="packs 7 fields, 2 names given"):
-        abi_layout.struct_layout(BATCH_HEAD, ("launch", "cfg"))
+        abi_layout.struct_layout("<QQI4xQQQQ", ("launch", "cfg"))
     with pytest.raises(ValueError, match="cannot read 'Z'"):
         abi_layout.struct_layout("<QZ", ("a",))
 
@@ -66,9 +66,10 @@ def test_check_accepts_the_same_layout() -> None:
 
 @pytest.mark.parametrize("drift, message", [
     (("block=12", "block=16"), "the runtime's opgen_launch_cfg.block is at offset 16, Python packs it at 12: "),
-    (("opgen_batch_record=56", "opgen_batch_record=64"), "the runtime's opgen_batch_record is 64 bytes, Python "
-                                                         "packs 56: "),
-    ((";nulls=48", ""), "the runtime's opgen_batch_record has no field nulls, which Python packs at offset 48"),
+    (("opgen_batch_record=32", "opgen_batch_record=64"), "the runtime's opgen_batch_record is 64 bytes, Python "
+                                                         "packs 32: "),
+    ((";table_args=24", ""), "the runtime's opgen_batch_record has no field table_args, which Python packs at "
+                             "offset 24"),
     (("opgen_batch_record", "opgen_batch_rec"), "the runtime does not describe struct opgen_batch_record \\(it "
                                                 "describes opgen_launch_cfg, opgen_batch_rec\\)"),
 ])
@@ -86,6 +87,7 @@ def test_the_runtime_lays_out_its_structs_as_python_packs_them() -> None:
     from codegen.runtime.host import libraries, pack
     host.load_runtime()
     text = abi_layout.runtime_text(libraries._RUNTIME["lib"])
+    assert (pack.BATCH_RECORD, pack.BATCH_RECORD_FIELDS) == (BATCH_HEAD, BATCH_FIELDS)
     record = pack._batch_packer([], ()).record.format  # the record alone: no argument follows it
     abi_layout.check(text, {
         "opgen_launch_cfg": abi_layout.ctypes_layout(pack._LaunchCfg),
@@ -95,3 +97,28 @@ def test_the_runtime_lays_out_its_structs_as_python_packs_them() -> None:
     assert abi_layout.parse(text).keys() == {"opgen_launch_cfg", "opgen_batch_record", "opgen_san_range"}
     with pytest.raises(AbiLayoutError, match=r"opgen_launch_cfg\.block is at offset 12, Python packs it at 16"):
         abi_layout.check(text, {"opgen_launch_cfg": {"block": 16}})  # a mirror that drifted
+
+
+def test_the_loader_refuses_a_runtime_whose_structs_drifted() -> None:
+    from codegen.runtime import host
+    from codegen.runtime.host import libraries
+
+    host.load_runtime()
+    real = abi_layout.runtime_text(libraries._RUNTIME["lib"])
+    libraries._check_layouts(libraries._RUNTIME["lib"])  # the runtime built here: accepted
+
+    class Function:  # (runtime_text sets restype and argtypes, as on a ctypes function)
+        restype: object = None
+        argtypes: object = None
+
+        def __call__(self) -> bytes:
+            return real.replace("table_args=24", "table_args=32").encode()
+
+    class Drifted:
+        opgen_rt_abi_layout = Function()
+
+    lib = Drifted()
+    with pytest.raises(host.HostBackendError, match=r"the emulation runtime does not match this Python: .*"
+                                                    r"opgen_batch_record\.table_args is at offset 32, Python packs "
+                                                    r"it at 24"):
+        libraries._check_layouts(lib)

@@ -104,15 +104,27 @@ def _runs(case: str, scope: Scope) -> list[Any]:
 @pytest.mark.parametrize("case", ["batch_norm", "norms", "gru", "cudnn_rnn"])
 def test_queued_launches_give_the_bits_of_launches_one_at_a_time(case: str, seed: int | None,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three ways to run the same plans: replayed natively (a recorded plan's batches, the default),
+    queued (the printed loop, OPGEN_PLAN=loop) and each launch on its own: the same bits."""
     batches: list[int] = []
     flush = host.LaunchQueue.flush
+    replays: list[bool] = []
+    replay = CpuBackend.replay
 
     def counted(self: host.LaunchQueue) -> None:
         batches.append(len(self))
         flush(self)
 
+    def counted_replay(self: CpuBackend, *args: Any) -> bool:
+        replays.append(replay(self, *args))
+        return replays[-1]
+
     monkeypatch.setattr(host.LaunchQueue, "flush", counted)
+    monkeypatch.setattr(CpuBackend, "replay", counted_replay)
     with host_random_order(seed):
+        replayed = [_bits(out) for out in _runs(case, Scope("cpu"))]
+        assert replays and all(replays), replays  # every plan ran as native batches
+        monkeypatch.setenv("OPGEN_PLAN", "loop")
         queued = [_bits(out) for out in _runs(case, Scope("cpu"))]
         assert max(batches) >= (2 if case in ("batch_norm", "cudnn_rnn") else 1), batches  # several launches as one
         if case in ("gru", "cudnn_rnn"):
@@ -120,7 +132,7 @@ def test_queued_launches_give_the_bits_of_launches_one_at_a_time(case: str, seed
         with monkeypatch.context() as m:
             _unbatched(m)
             alone = [_bits(out) for out in _runs(case, Scope("cpu"))]
-    assert queued == alone
+    assert replayed == queued == alone
 
 
 def test_launches_wait_for_flush_and_run_in_order(source: KernelSource) -> None:
@@ -194,25 +206,11 @@ def test_every_argument_kind_and_unusual_arrays(source: KernelSource) -> None:
     assert out.tolist() == [1, 1, 2**32 - 1, 1, 1, 0, -56]
     x = np.zeros(2, np.float32)
     backend.launch(source, "put", (1,), (32,), (x, np.int64(0), np.float32(1)))
-    backend.launch(source, "kinds", (1,), (32,), (a[::2], None, out, *args[3:]))  # the runtime sees the flags
-    backend.launch(source, "put", (1,), (32,), (x, np.int64(1), np.float32(1)))
     with pytest.raises(host.HostArgumentError, match=r"kernel 'kinds' parameter 0 'a' \(pointer\): array is not C-"):
-        backend.flush()  # the checked path's message, the launches before it run, those after it not
-    assert x.tolist() == [1, 0]
+        backend.launch(source, "kinds", (1,), (32,), (a[::2], None, out, *args[3:]))  # the checked path names it
+    assert x.tolist() == [1, 0]  # the launch queued before it ran first
     with pytest.raises(host.HostArgumentError, match=r"parameter 3 'i' \(int64\): got Python int"):
         backend.launch(source, "kinds", (1,), (32,), (a, None, out, 3, *args[4:]))
-
-
-def test_the_runtime_reads_pointers_either_way(source: KernelSource, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert host.pack._OBJECT_LAYOUT[1] in (16, 32)  # CPython: the runtime reads the argument objects
-    monkeypatch.setattr(host.pack, "_OBJECT_LAYOUT", (0, 0, 0))  # elsewhere: Python packs the values
-    monkeypatch.setattr(host.module, "_MODULES", {})  # (fresh functions: packers of the setting)
-    backend = CpuBackend()
-    x, out = np.arange(4, dtype=np.float32), np.zeros(7)
-    backend.launch(source, "kinds", (1,), (32,), (x, x, out, np.int64(2), np.uint32(1), np.float32(1),
-                                                  np.float64(1), np.bool_(True), np.int8(1)))
-    backend.flush()
-    assert out[:2].tolist() == [2, 1]
 
 
 def test_the_sanitize_build_runs_each_launch_at_once(source: KernelSource, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -7,6 +7,7 @@ change, bounded, and bound to each call's own buffers."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 import warnings
 from pathlib import Path
@@ -42,10 +43,14 @@ def _host(value: Any) -> Any:
     return np.array(value, copy=True)
 
 
-def _run(op: Any, case: Any, mode: str, monkeypatch: pytest.MonkeyPatch) -> tuple[list[Any], list[Any]]:
+def _run(op: Any, case: Any, mode: str, monkeypatch: pytest.MonkeyPatch,
+         watch: bool = True) -> tuple[list[Any], list[Any]]:
+    """The case's outputs, and its launches as record_launches sees them (`watch`: which also makes
+    a recorded plan go launch by launch; else the cpu backend replays it in native batches)."""
     monkeypatch.setenv("OPGEN_PLAN", mode)
     scope = Scope("cpu")
-    with record_launches(scope.backend) as made, warnings.catch_warnings():
+    with (record_launches(scope.backend) if watch else contextlib.nullcontext([])) as made, \
+            warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         out = op.function(*case.args, **case.kwargs, scope=scope)
     return [_host(v) for v in out], list(made)
@@ -59,13 +64,14 @@ def test_plan_as_data_equals_the_printed_loop(spec: Any, monkeypatch: pytest.Mon
             continue
         data, data_launches = _run(op, case, "data", monkeypatch)
         loop, loop_launches = _run(op, case, "loop", monkeypatch)
+        native = _run(op, case, "data", monkeypatch, watch=False)[0]  # the cpu backend's native replay
         assert data_launches == loop_launches, case.label
-        for a, b in zip(data, loop, strict=True):
-            if a is None or b is None:
-                assert a is None and b is None, case.label
+        for a, b, c in zip(data, loop, native, strict=True):
+            if a is None or b is None or c is None:
+                assert a is None and b is None and c is None, case.label
             else:
-                assert a.dtype == b.dtype and a.shape == b.shape, case.label
-                assert a.tobytes() == b.tobytes(), case.label  # bit for bit, NaN poison included
+                assert a.dtype == b.dtype == c.dtype and a.shape == b.shape == c.shape, case.label
+                assert a.tobytes() == b.tobytes() == c.tobytes(), case.label  # bit for bit, NaN poison included
 
 
 def _fbn_inputs(c: int = 3, seed: int = 0) -> tuple[np.ndarray, ...]:

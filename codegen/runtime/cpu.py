@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -12,9 +13,11 @@ from codegen.runtime import host
 from codegen.runtime.checks import kernel_ready, require_array
 from codegen.runtime.gemm import gemm_into
 from codegen.runtime.host import HostFunction, LaunchQueue
+from codegen.runtime.host import replay as host_replay
 from codegen.runtime.kernels import KernelSource
 from codegen.runtime.settings import POISON_OUTPUTS
 
+_UNBUILT = object()  # (a recording's native form not built yet; None: it has none)
 _DTYPES: dict[str, Any] = {
     "float16": np.float16, "float32": np.float32, "float64": np.float64, "int8": np.int8, "uint8": np.uint8,
     "int32": np.int32, "uint32": np.uint32, "int64": np.int64, "uint64": np.uint64, "bool": np.bool_,
@@ -139,6 +142,35 @@ class CpuBackend:
             raise
         queue.flush()  # the sanitize build, unusual arguments: this launch on its own, in order
         fn(g, b, a, shared_mem=shared_mem)
+
+    def replay(self, source: KernelSource, plan: Any, recording: Any, buffers: Sequence[Any]) -> bool:
+        """Run a recorded launch plan (codegen/runtime/plan.py) as native batches, one call into the
+        runtime between GEMM steps (codegen/runtime/host/replay.py); False where it must go launch
+        by launch: the sanitize build, a buffer not C-contiguous, a launch the checked path must see."""
+        if host.sanitize_enabled():
+            return False
+        module = self.load(source)
+        key = (module, host.switches._launch_settings())
+        native = recording.native.get(key, _UNBUILT)
+        if native is _UNBUILT:
+            native = host_replay.build(recording, len(plan.slots), lambda s: module.get_function(s), key[1])
+            if len(recording.native) < 8:  # (settings a process goes through: few)
+                recording.native[key] = native
+        if native is None:
+            return False
+        table = host_replay.bind(buffers)
+        if table is None:
+            return False
+        self.flush()  # launches queued before the plan run first
+        host_replay.run(native, table, buffers, self.gemm, self._error_buffer())
+        return True
+
+    def _error_buffer(self) -> Any:
+        try:
+            return self._local.err
+        except AttributeError:
+            err = self._local.err = ctypes.create_string_buffer(1024)
+            return err
 
     def flush(self) -> None:
         """Run the queued launches of this thread (one call into the emulation runtime); the first

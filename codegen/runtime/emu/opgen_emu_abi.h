@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define OPGEN_EMU_ABI_VERSION 2
+#define OPGEN_EMU_ABI_VERSION 3
 #define OPGEN_EMU_MAX_SMEM (227u * 1024u)  // largest dynamic shared memory we emulate
 
 struct uint3 { unsigned int x, y, z; };
@@ -59,19 +59,16 @@ struct opgen_launch_cfg {
 };
 
 // One launch of a batch (opgen_rt_run_batch, filled in by Python's struct module, same layout):
-// the module's opgen_launch_<kernel>, its configuration, and its arguments: by object, the address
-// of the Python tuple of them, whose items the runtime reads (a NumPy array's data pointer and
-// flags, a NumPy scalar's value: Python's struct module and ctypes take longer); else (args 0) the
-// record is followed by nargs 16-byte slots of the values.
+// the module's opgen_launch_<kernel>, its configuration, then nargs 16-byte slots of argument
+// values. Bit k of `table_args` (k < 64) says slot k holds an index into the batch's buffer table
+// instead: the launch gets that entry, a data pointer (a recorded launch plan's buffers,
+// codegen/runtime/plan.py, are bound to one table per call). The runtime reads no Python object.
 struct opgen_batch_record {
   uint64_t launch;  // int (*)(const opgen_launch_cfg*, void** args, char* err, size_t errlen)
   uint64_t cfg;     // const opgen_launch_cfg*
   uint32_t nargs;
   uint32_t pad_;
-  uint64_t args;     // the tuple (0: slots follow)
-  uint64_t objects;  // by object, bit k: item k is an array,
-  uint64_t scalars;  // a NumPy scalar,
-  uint64_t nulls;    // None (a null pointer)
+  uint64_t table_args;
 };
 #define OPGEN_BATCH_MAX_ARGS 256
 

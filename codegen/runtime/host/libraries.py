@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from codegen.runtime import diskcache
+from codegen.runtime import abi_layout, diskcache
 from codegen.runtime.artifacts import DISK_FULL_TEXT, ArtifactCache, CannotKeep
 
 from .errors import HostBackendError, HostCacheError, HostCompileError
@@ -212,6 +212,24 @@ def _runtime_api() -> int:
         lib, _, _ = _build_or_load(f"opgen-emu-rt-{key[:32]}", src, cmd, flags, runtime=True)
         lib.opgen_rt_get_api.restype = ctypes.c_void_p
         lib.opgen_rt_get_api.argtypes = []
+        _check_layouts(lib)
         _RUNTIME["lib"] = lib
         _RUNTIME["api"] = lib.opgen_rt_get_api()
         return _RUNTIME["api"]
+
+
+def _check_layouts(lib: Any) -> None:
+    """The structs Python fills in, as the runtime itself lays them out (sizeof/offsetof, from
+    opgen_rt_abi_layout): a struct changed on one side only is an error naming the field, not
+    arguments read from the wrong place."""
+    from codegen.runtime.host_sanitize import SanRange
+
+    from .pack import BATCH_RECORD, BATCH_RECORD_FIELDS, _LaunchCfg
+
+    try:
+        abi_layout.check(abi_layout.runtime_text(lib), {
+            "opgen_launch_cfg": abi_layout.ctypes_layout(_LaunchCfg),
+            "opgen_batch_record": abi_layout.struct_layout(BATCH_RECORD, BATCH_RECORD_FIELDS),
+            "opgen_san_range": abi_layout.ctypes_layout(SanRange)})
+    except abi_layout.AbiLayoutError as exc:
+        raise HostBackendError(f"the emulation runtime does not match this Python: {exc}") from None

@@ -6,7 +6,6 @@ runtime reads arguments by."""
 from __future__ import annotations
 
 import ctypes
-import platform
 import struct
 from dataclasses import dataclass
 from typing import Any
@@ -116,82 +115,57 @@ def _fast_packer(params: list[tuple[int, int]], offsets: list[int], nbytes: int)
 _INT_CODES = {1: "b", 2: "h", 4: "i", 8: "q"}
 
 
+#: opgen_batch_record (emu/opgen_emu_abi.h) as struct packs it, and its fields in order (the pad
+#: aside): checked against the runtime's own layout when it loads (abi_layout.py).
+BATCH_RECORD = "<QQI4xQ"
+BATCH_RECORD_FIELDS = ("launch", "cfg", "nargs", "table_args")
+
+
+def slot_code(kind: int, size: int, dtype: np.dtype | None = None) -> str:
+    """One argument's 16-byte slot in a batch record, as a struct code: a pointer or a table index
+    "Q"; a scalar in its own width, signedness as the value has it (a kernel's int64 takes a
+    uint64 scalar's bits too), padded."""
+    if kind == _P_POINTER or dtype is None:
+        code = _STRUCT_CODES[(kind, size)]
+    else:
+        code = (_INT_CODES[size] if dtype.kind == "i" else _INT_CODES[size].upper() if dtype.kind == "u"
+                else _STRUCT_CODES[(kind, size)])
+    return code + "x" * (16 - struct.calcsize("<" + code))
+
+
 @dataclass
 class _BatchPacker:
-    """A batch record (opgen_batch_record) for one tuple of argument types. By object (CPython):
-    the record holds the tuple's address and the runtime reads each item, an array's data pointer
-    and flags, a scalar's value (its place checked on the first arguments); else by value: one
-    16-byte slot per argument follows, struct packing the scalars, Python reading the pointers."""
+    """A batch record (opgen_batch_record) for one tuple of argument types: one 16-byte slot per
+    argument follows the record, struct packing the scalars, Python reading the pointers."""
 
     record: struct.Struct
-    by_object: bool
     arrays: tuple[int, ...]  # positions of the array arguments
     nulls: tuple[int, ...]  # positions of None (a null pointer)
-    masks: tuple[int, int, int]  # opgen_batch_record.objects, .scalars, .nulls (0 when by value)
 
 
 def _batch_packer(params: list[tuple[int, int]], args: tuple[Any, ...]) -> _BatchPacker | None:
     """The packer for arguments of these types, or None where the checked path must see them."""
     if len(args) != len(params) or len(params) > 256:  # (OPGEN_BATCH_MAX_ARGS)
         return None
-    offset = _OBJECT_LAYOUT[1] if len(params) <= 64 else 0  # (the masks have 64 bits)
     codes: list[str] = []
     arrays: list[int] = []
     nulls: list[int] = []
-    scalars = 0
     for i, ((kind, size), arg) in enumerate(zip(params, args, strict=True)):
         t = type(arg)
         if kind == _P_POINTER:
             if t is not np.ndarray and arg is not None:
                 return None
             (arrays if arg is not None else nulls).append(i)
-            codes.append("Q")
+            codes.append(slot_code(kind, size))
         elif (kind, size) in _STRUCT_CODES and issubclass(t, np.generic) and not issubclass(t, np.void):
             dtype = np.dtype(t)
             if not _scalar_matches(kind, size, dtype):
                 return None
-            scalars |= 1 << i
-            # by value, signedness as the value has it (a kernel's int64 takes a uint64 scalar's bits too)
-            codes.append(_INT_CODES[size] if dtype.kind == "i" else _INT_CODES[size].upper() if dtype.kind == "u"
-                         else _STRUCT_CODES[(kind, size)])
-            if offset and not (t.__basicsize__ >= offset + 8 and ctypes.string_at(id(arg) + offset, size) == (
-                    arg.tobytes())):  # the value right after the object header, as the runtime reads it
-                offset = 0
+            codes.append(slot_code(kind, size, dtype))
         else:
             return None
-    head = "<QQI4xQQQQ"
-    if offset:
-        masks = (sum(1 << i for i in arrays), scalars, sum(1 << i for i in nulls))
-        return _BatchPacker(struct.Struct(head), True, tuple(arrays), tuple(nulls), masks)
-    fmt = head + "".join(code + "x" * (16 - struct.calcsize("<" + code)) for code in codes)
-    return _BatchPacker(struct.Struct(fmt), False, tuple(arrays), tuple(nulls), (0, 0, 0))
+    return _BatchPacker(struct.Struct(BATCH_RECORD + "".join(codes)), tuple(arrays), tuple(nulls))
 
-
-def _object_layout() -> tuple[int, int, int]:
-    """Where CPython keeps a tuple's items, and a NumPy array its data pointer (the first field of
-    PyArrayObject, after the object header: where NumPy scalars keep their value too) and flags,
-    found on probes; zeros where not found (another Python, a debug build). A batch hands the
-    argument tuple to the runtime, which reads pointers, values and C-contiguity there: of
-    Python's work per launch, reading a pointer (ctypes' from_buffer) and flags took the most."""
-    if platform.python_implementation() != "CPython":  # (where id() is the object's address)
-        return 0, 0, 0
-    base = np.zeros((3, 4), np.float32)
-    readonly = base.copy()
-    readonly.flags.writeable = False
-    probes: tuple[np.ndarray, ...] = (base, base[:, ::2], np.asfortranarray(base), readonly, np.empty(0, np.int8))
-    items = next((at for at in range(8, 64, 8)
-                  if all(ctypes.c_void_p.from_address(id(probes) + at + 8 * k).value == id(p)
-                         for k, p in enumerate(probes))), 0)
-    for data in (16, 32):
-        if all(ctypes.c_void_p.from_address(id(p) + data).value == p.__array_interface__["data"][0] for p in probes):
-            for flags in range(data + 8, data + 96, 4):
-                if items and all(ctypes.c_int.from_address(id(p) + flags).value == p.flags.num for p in probes):
-                    return items, data, flags
-    return 0, 0, 0
-
-
-_OBJECT_LAYOUT = _object_layout()
-_SKIPPED = 1 << 63  # run_batch stopped before a launch with an array that is not C-contiguous
 
 
 def _fast_values(kinds: tuple[tuple[int, int], ...], args: Any) -> list[Any] | None:

@@ -11,7 +11,6 @@ from . import switches
 from .errors import HostKernelError
 from .libraries import _RUNTIME, _runtime_api
 from .module import HostFunction
-from .pack import _SKIPPED, _object_layout
 from .switches import _launch_settings, sanitize_enabled
 
 
@@ -59,21 +58,18 @@ class LaunchQueue:
         made = fn._batch_cfgs.get(key)
         if made is None or type(shared_mem) is not int:
             made = fn._batch_cfg(key)
-        if packer.by_object:  # the runtime reads the arguments from the tuple (which _keep keeps alive)
-            record = packer.record.pack(fn._launch_addr, made[1], len(args), id(args), *packer.masks)
-        else:
-            values = list(args)
-            for i in packer.arrays:
-                arg = args[i]
-                if not arg.flags.c_contiguous:
-                    return False
-                try:  # a writable buffer's address: 4x cheaper than __array_interface__
-                    values[i] = ctypes.addressof(ctypes.c_byte.from_buffer(arg))
-                except (TypeError, ValueError):  # read-only or empty
-                    values[i] = arg.__array_interface__["data"][0]
-            for i in packer.nulls:
-                values[i] = 0
-            record = packer.record.pack(fn._launch_addr, made[1], len(values), 0, 0, 0, 0, *values)
+        values = list(args)
+        for i in packer.arrays:
+            arg = args[i]
+            if not arg.flags.c_contiguous:
+                return False
+            try:  # a writable buffer's address: 4x cheaper than __array_interface__
+                values[i] = ctypes.addressof(ctypes.c_byte.from_buffer(arg))
+            except (TypeError, ValueError):  # read-only or empty
+                values[i] = arg.__array_interface__["data"][0]
+        for i in packer.nulls:
+            values[i] = 0
+        record = packer.record.pack(fn._launch_addr, made[1], len(values), 0, *values)
         self._records.append(record)
         self._keep.append((fn, args, made[0], grid, block, shared_mem))
         self._settings = settings
@@ -87,26 +83,21 @@ class LaunchQueue:
             return
         keep = self._keep
         self._records, self._keep, self._settings = [], [], None
-        run = _RUNTIME.get("run_batch")
-        if run is None:
-            _runtime_api()  # (loaded with the first module; here for safety)
-            run = _RUNTIME["lib"].opgen_rt_run_batch
-            run.argtypes = [ctypes.c_char_p, ctypes.c_uint64, ctypes.c_char_p, ctypes.c_size_t]
-            run.restype = ctypes.c_uint64
-            layout = _RUNTIME["lib"].opgen_rt_set_object_layout
-            layout.argtypes = [ctypes.c_uint64] * 3
-            layout(*_object_layout())  # (not _OBJECT_LAYOUT, which tests set to zeros: by value)
-            _RUNTIME["run_batch"] = run
-        err, blob, start = self._err, b"".join(records), 0
-        while True:
-            done = run(blob, len(records) - start, err, len(err))
-            if done == len(records) - start:
-                return
-            at = start + (done & ~_SKIPPED)
-            fn = keep[at][0]
-            if not done & _SKIPPED:
-                raise HostKernelError(err.value.decode("utf-8", "replace") or f"kernel '{fn.name}' failed")
-            _, args, _, grid, block, shared_mem = keep[at]  # an array not C-contiguous: the checked
-            fn(grid, block, args, shared_mem=shared_mem)  # path names it (and raises), then the rest
-            start = at + 1
-            blob = b"".join(records[start:])
+        err = self._err
+        done = run_batch()(b"".join(records), len(records), None, 0, err, len(err))
+        if done != len(records):
+            fn = keep[done][0]
+            raise HostKernelError(err.value.decode("utf-8", "replace") or f"kernel '{fn.name}' failed")
+
+
+def run_batch() -> Any:
+    """The runtime's opgen_rt_run_batch(blob, count, table, table_len, err, errlen) -> launches run."""
+    run = _RUNTIME.get("run_batch")
+    if run is None:
+        _runtime_api()  # (loaded with the first module; here for safety)
+        run = _RUNTIME["lib"].opgen_rt_run_batch
+        run.argtypes = [ctypes.c_char_p, ctypes.c_uint64, ctypes.c_void_p, ctypes.c_uint64, ctypes.c_char_p,
+                        ctypes.c_size_t]
+        run.restype = ctypes.c_uint64
+        _RUNTIME["run_batch"] = run
+    return run

@@ -35,9 +35,8 @@ const char* build_abi_layout() {
                          OPGEN_FIELD(Cfg, stack_size), OPGEN_FIELD(Cfg, sanitize), OPGEN_FIELD(Cfg, nbuffers),
                          OPGEN_FIELD(Cfg, buffers),    OPGEN_FIELD(Cfg, nvars),    OPGEN_FIELD(Cfg, pad_),
                          OPGEN_FIELD(Cfg, vars)};
-  const FieldAt record[] = {OPGEN_FIELD(Record, launch), OPGEN_FIELD(Record, cfg),     OPGEN_FIELD(Record, nargs),
-                            OPGEN_FIELD(Record, pad_),   OPGEN_FIELD(Record, args),    OPGEN_FIELD(Record, objects),
-                            OPGEN_FIELD(Record, scalars), OPGEN_FIELD(Record, nulls)};
+  const FieldAt record[] = {OPGEN_FIELD(Record, launch), OPGEN_FIELD(Record, cfg), OPGEN_FIELD(Record, nargs),
+                            OPGEN_FIELD(Record, pad_), OPGEN_FIELD(Record, table_args)};
   const FieldAt range[] = {OPGEN_FIELD(Range, base), OPGEN_FIELD(Range, size), OPGEN_FIELD(Range, name),
                            OPGEN_FIELD(Range, granule)};
   static char text[2048];
@@ -56,12 +55,9 @@ OPGEN_API const opgen_rt_api* opgen_rt_get_api() {
   return &g_api;
 }
 
-OPGEN_API uint64_t opgen_rt_run_batch(const unsigned char* blob, uint64_t count, char* err, size_t errlen) {
-  return run_batch(blob, count, err, errlen);
-}
-
-OPGEN_API void opgen_rt_set_object_layout(uint64_t tuple_items, uint64_t array_data, uint64_t array_flags) {
-  set_object_layout(tuple_items, array_data, array_flags);
+OPGEN_API uint64_t opgen_rt_run_batch(const unsigned char* blob, uint64_t count, const uint64_t* table,
+                                      uint64_t table_len, char* err, size_t errlen) {
+  return run_batch(blob, count, table, table_len, err, errlen);
 }
 
 OPGEN_API const char* opgen_rt_abi_layout(void) {

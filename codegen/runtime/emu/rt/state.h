@@ -162,8 +162,8 @@ void install_signal_handlers();
 int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen);
 
 // --- batch.cpp -----------------------------------------------------------------------------------
-uint64_t run_batch(const unsigned char* blob, uint64_t count, char* err, size_t errlen);
-void set_object_layout(uint64_t tuple_items, uint64_t array_data, uint64_t array_flags);
+uint64_t run_batch(const unsigned char* blob, uint64_t count, const uint64_t* table, uint64_t table_len, char* err,
+                   size_t errlen);
 
 }  // namespace
 

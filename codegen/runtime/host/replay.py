@@ -1,0 +1,131 @@
+"""A recorded launch plan (codegen/runtime/plan.py) replayed on the cpu backend in native batches.
+
+`build` turns a Recording into batch records (opgen_batch_record, emu/opgen_emu_abi.h) once per
+module and launch settings: each launch's function, checked configuration and scalar arguments
+packed by value, its buffer arguments as indices into a table. `run` binds a call's buffers to
+that table (one data pointer per slot, C-contiguity checked once per buffer) and runs the batches
+between the GEMM steps with one call into the runtime each: no Python per launch, and the runtime
+reads no Python object.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import struct
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from codegen.runtime import plan
+
+from .errors import HostKernelError
+from .module import HostFunction
+from .pack import _P_POINTER, _STRUCT_CODES, BATCH_RECORD, _scalar_matches, slot_code
+from .queue import run_batch
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Launches run by one call into the runtime."""
+
+    blob: bytes
+    count: int
+    kernels: tuple[str, ...]  # each launch's kernel, for an error message
+    keep: tuple[Any, ...]  # the launch configurations the records point at
+
+
+@dataclass(frozen=True)
+class NativePlan:
+    slots: int
+    segments: tuple[Batch | plan.Gemm, ...]
+
+
+def build(recording: plan.Recording, slots: int, function: Callable[[str], HostFunction],
+          settings: tuple[Any, ...]) -> NativePlan | None:
+    """The recording as native batches; None where a launch needs the checked path (a pointer
+    list, an argument of another kind than its parameter, more than 64 arguments with buffers),
+    or where a configuration is refused (the checked path then raises it in order)."""
+    segments: list[Batch | plan.Gemm] = []
+    records: list[bytes] = []
+    kernels: list[str] = []
+    keep: list[Any] = []
+
+    def close() -> None:
+        if records:
+            segments.append(Batch(b"".join(records), len(records), tuple(kernels), tuple(keep)))
+            records.clear(), kernels.clear(), keep.clear()
+
+    for step in recording.steps:
+        if isinstance(step, plan.Gemm):
+            close()
+            segments.append(step)
+            continue
+        if 0 in step.grid:  # an empty tensor: the launch does nothing (CpuBackend.launch skips it too)
+            continue
+        fn = function(step.symbol)
+        record = _record(fn, step, settings, keep)
+        if record is None:
+            return None
+        records.append(record)
+        kernels.append(fn.name)
+    close()
+    return NativePlan(slots, tuple(segments))
+
+
+def _record(fn: HostFunction, step: plan.Launch, settings: tuple[Any, ...], keep: list[Any]) -> bytes | None:
+    if len(step.args) != len(fn.params) or len(step.args) > 256:  # (OPGEN_BATCH_MAX_ARGS)
+        return None
+    codes, values, table_args = [], [], 0
+    for k, (arg, (kind, size)) in enumerate(zip(step.args, fn.params, strict=True)):
+        if type(arg) is plan.Slot:
+            if kind != _P_POINTER or k >= 64:
+                return None
+            table_args |= 1 << k
+            codes.append(slot_code(kind, size))
+            values.append(arg.index)
+        elif (kind != _P_POINTER and isinstance(arg, np.generic) and (kind, size) in _STRUCT_CODES
+              and _scalar_matches(kind, size, arg.dtype)):
+            codes.append(slot_code(kind, size, arg.dtype))
+            values.append(arg.item() if arg.dtype.kind in "fb" else int(arg))
+        else:
+            return None
+    try:
+        cfg, address = fn._batch_cfg((step.grid, step.block, step.shared, settings))
+    except Exception:  # noqa: BLE001  (the checked path raises it, after the launches before it)
+        return None
+    keep.append(cfg)
+    return struct.pack(BATCH_RECORD + "".join(codes), fn._launch_addr, address, len(values), table_args, *values)
+
+
+def bind(buffers: Sequence[Any]) -> Any | None:
+    """The call's buffer table (each slot's data pointer, 0 for None); None where a buffer is no
+    C-contiguous NumPy array (the checked path names it)."""
+    values = []
+    for buf in buffers:
+        if buf is None:
+            values.append(0)
+        elif type(buf) is not np.ndarray or not buf.flags.c_contiguous:
+            return None
+        else:
+            try:  # a writable buffer's address: 4x cheaper than __array_interface__
+                values.append(ctypes.addressof(ctypes.c_byte.from_buffer(buf)))
+            except (TypeError, ValueError):  # read-only or empty
+                values.append(buf.__array_interface__["data"][0])
+    return (ctypes.c_uint64 * max(len(values), 1))(*values)
+
+
+def run(native: NativePlan, table: Any, buffers: Sequence[Any], gemm: Callable[..., None], err: Any) -> None:
+    """Run the native plan with `table` bound to `buffers`; the first launch that fails raises
+    HostKernelError (the message a launch of its own gives) and the rest do not run."""
+    call = run_batch()
+    for segment in native.segments:
+        if type(segment) is Batch:
+            done = call(segment.blob, segment.count, table, native.slots, err, len(err))
+            if done != segment.count:
+                raise HostKernelError(err.value.decode("utf-8", "replace")
+                                      or f"kernel '{segment.kernels[done]}' failed")
+        else:
+            assert type(segment) is plan.Gemm
+            gemm(buffers[segment.a], buffers[segment.b], buffers[segment.out], *segment.sizes)

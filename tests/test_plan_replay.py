@@ -1,0 +1,116 @@
+"""The cpu backend's native replay of a recorded launch plan (codegen/runtime/host/replay.py):
+batch records whose buffer arguments index a per-call table, run by the runtime with no Python per
+launch. Results equal the printed loop's bit for bit (tests/test_plan.py, every op); here: that
+the path is taken, what sends a call back to the checked path, and the runtime's own checks."""
+
+from __future__ import annotations
+
+import ctypes
+import struct
+
+import numpy as np
+import pytest
+
+from codegen.runtime import host, plan
+from codegen.runtime.cpu import CpuBackend
+from codegen.runtime.host import replay
+from codegen.runtime.host.pack import BATCH_RECORD
+from codegen.runtime.host.queue import run_batch
+from codegen.runtime.kernels import KernelSource
+from generated import Scope, fused_batch_norm_grad_v3
+
+PUT = r"""
+extern "C" __global__ void put(float* x, long long i, float v) {
+  if (threadIdx.x == 0) x[i] = v;
+}
+"""
+
+
+@pytest.fixture()
+def source(tmp_path):  # type: ignore[no-untyped-def]
+    path = tmp_path / "put.cu"
+    path.write_text(PUT)
+    return KernelSource("Put", path)
+
+
+def _inputs(seed: int = 0) -> tuple[np.ndarray, ...]:
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((2, 3, 4, 5)).astype(np.float32)
+    dy = rng.standard_normal(x.shape).astype(np.float32)
+    c = np.abs(rng.standard_normal(5)).astype(np.float32) + 0.5
+    return dy, x, c, c, c, np.zeros(0, np.float32)
+
+
+def test_generated_plans_replay_natively(monkeypatch: pytest.MonkeyPatch) -> None:
+    runs: list[int] = []
+    real = replay.run
+    monkeypatch.setattr(replay, "run", lambda native, *a: (runs.append(len(native.segments)), real(native, *a)))
+    scope = Scope("cpu")
+    a = fused_batch_norm_grad_v3(*_inputs(0), scope=scope)
+    b = fused_batch_norm_grad_v3(*_inputs(1), scope=scope)
+    assert len(runs) == 2 and runs[0] >= 1  # both calls; the second replays the first's recording
+    monkeypatch.setenv("OPGEN_PLAN", "loop")
+    c = fused_batch_norm_grad_v3(*_inputs(1), scope=scope)
+    for x, y in zip(b, c, strict=True):
+        assert x.tobytes() == y.tobytes()
+    assert a.x_backprop.tobytes() != b.x_backprop.tobytes()
+
+
+def test_a_buffer_the_table_cannot_take_goes_launch_by_launch() -> None:
+    x = np.zeros((4, 4), np.float32)
+    assert replay.bind([x, None]) is not None
+    table = replay.bind([x, None])
+    assert table[0] == x.ctypes.data and table[1] == 0
+    assert replay.bind([x[:, ::2]]) is None  # not C-contiguous: the checked path names it
+    assert replay.bind([[1.0]]) is None
+
+
+def test_a_launch_of_other_argument_kinds_is_not_built(source: KernelSource) -> None:
+    backend = CpuBackend()
+    fn = backend.load(source).get_function("put")
+    settings = host.switches._launch_settings()
+    good = plan.Recording((plan.Launch("put", (1,), (32,), 0, (plan.Slot(0), np.int64(1), np.float32(2))),))
+    assert replay.build(good, 1, lambda s: fn, settings) is not None
+    for args in ((plan.Slot(0), np.int32(1), np.float32(2)),  # an int32 for a long long
+                 (np.int64(0), np.int64(1), np.float32(2)),  # a scalar for a pointer
+                 (plan.Slot(0), plan.Slot(0), np.float32(2)),  # a pointer for a scalar
+                 (plan.Slot(0), np.int64(1))):  # too few
+        bad = plan.Recording((plan.Launch("put", (1,), (32,), 0, args),))
+        assert replay.build(bad, 1, lambda s: fn, settings) is None, args
+    too_big = plan.Recording((plan.Launch("put", (1,), (2048,), 0, (plan.Slot(0), np.int64(1), np.float32(2))),))
+    assert replay.build(too_big, 1, lambda s: fn, settings) is None  # the checked path raises it, in order
+
+
+def test_replayed_batches_write_through_the_table(source: KernelSource) -> None:
+    backend = CpuBackend()
+    fn = backend.load(source).get_function("put")
+    rec = plan.Recording(tuple(plan.Launch("put", (1,), (32,), 0, (plan.Slot(k % 2), np.int64(k), np.float32(k + 1)))
+                               for k in range(4)))
+    native = replay.build(rec, 2, lambda s: fn, host.switches._launch_settings())
+    assert native is not None and len(native.segments) == 1
+    a, b = np.zeros(4, np.float32), np.zeros(4, np.float32)
+    replay.run(native, replay.bind([a, b]), [a, b], backend.gemm, ctypes.create_string_buffer(256))
+    assert a.tolist() == [1, 0, 3, 0] and b.tolist() == [0, 2, 0, 4]
+    c = np.zeros(4, np.float32)  # the same batches, other buffers
+    replay.run(native, replay.bind([c, a]), [c, a], backend.gemm, ctypes.create_string_buffer(256))
+    assert c.tolist() == [1, 0, 3, 0] and a.tolist() == [1, 2, 3, 4]
+
+
+def test_the_runtime_checks_table_indices(source: KernelSource) -> None:
+    backend = CpuBackend()
+    fn = backend.load(source).get_function("put")
+    cfg, address = fn._batch_cfg(((1,), (32,), 0, host.switches._launch_settings()))
+    x = np.zeros(2, np.float32)
+    table = (ctypes.c_uint64 * 1)(x.ctypes.data)
+    err = ctypes.create_string_buffer(256)
+    fmt = BATCH_RECORD + "Q8xq8xf12x"
+    ok = struct.pack(fmt, fn._launch_addr, address, 3, 1, 0, 1, 5.0)
+    assert run_batch()(ok, 1, table, 1, err, len(err)) == 1 and x.tolist() == [0, 5]
+    beyond = struct.pack(fmt, fn._launch_addr, address, 3, 1, 1, 0, 7.0)  # index 1 of a 1-entry table
+    assert run_batch()(beyond, 1, table, 1, err, len(err)) == 0
+    assert err.value.decode() == "launch batch: record 0: a buffer-table index beyond the table"
+    stray = struct.pack(fmt, fn._launch_addr, address, 3, 1 | 1 << 5, 0, 0, 7.0)  # a flag past nargs
+    assert run_batch()(stray, 1, table, 1, err, len(err)) == 0
+    assert err.value.decode() == "launch batch: record 0: a buffer-table argument beyond nargs"
+    assert x.tolist() == [0, 5]
+    del cfg
