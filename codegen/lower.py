@@ -195,24 +195,8 @@ class Launch:
     loc: Loc
 
 
-@dataclass(frozen=True)
-class Gemm:
-    """out[m, n] = op(a)·op(b) (+ out when beta is 1), flat row-major buffers at element offsets."""
-
-    a: str
-    b: str
-    out: str
-    m: Expr
-    n: Expr
-    k: Expr
-    trans_a: bool
-    trans_b: bool
-    beta: int
-    a_offset: Expr | None
-    b_offset: Expr | None
-    out_offset: Expr | None
-    when: Condition
-    loc: Loc
+#: A GEMM step lowers to itself: its operands are already buffer slots and shape expressions.
+Gemm = GemmStep
 
 
 @dataclass(frozen=True)
@@ -379,8 +363,7 @@ def _step(op: OpSpec, step: Step) -> PlanStep:
     if isinstance(step, RepeatStep):
         return Repeat(step.var, step.count, step.lets, tuple(_step(op, s) for s in step.steps), step.when, step.loc)
     if isinstance(step, GemmStep):
-        return Gemm(step.a, step.b, step.out, step.m, step.n, step.k, step.trans_a, step.trans_b, step.beta,
-                    step.a_offset, step.b_offset, step.out_offset, step.when, step.loc)
+        return step
     assert op.kernel is not None
     return Launch(step.kernel, kernel_symbol(op.name, step.kernel, ()), op.kernel.specialize, step.grid, step.block,
                   step.shared_bytes, tuple(_arg(op, a) for a in step.args), step.when, step.loc)
