@@ -29,8 +29,6 @@ from codegen.model import (
     arg_name,
 )
 from codegen.plan_data import plan_names
-from codegen.runtime.manifest import MAX_THREADS_PER_BLOCK, Manifest
-from codegen.runtime.manifest import Entry as ManifestEntry
 
 ATTR_PY_TYPES = {"int": "int", "float": "float", "bool": "bool", "string": "str", "list(int)": "Sequence[int]",
                  "type": "str", "activation": "ActivationLike",
@@ -534,17 +532,49 @@ def output_lets(op: OpSpec) -> set[str]:
     return needed & {let.name for let in op.lets}
 
 
-def run_body(op: OpSpec, fake: bool = False) -> list[str]:
-    """The body of the op's `_compute(scope, *inputs, *attrs)`: check, allocate, launch, return.
-    With `fake`, the body of `_fake(_backend, ...)` for the torch registration: the same checks
-    of attrs, dtypes and shapes on fake tensors, the lets the output shapes need (min/max that do
-    not guard symbolic sizes), the outputs allocated, and nothing run."""
+def run_body(op: OpSpec) -> list[str]:
+    """The body of the op's `_compute(scope, *inputs, *attrs)`: check, allocate, launch, return."""
     ind = "    "
-    if fake:  # sizes may be SymInts: min/max that compare without guards (kept below where used)
-        lines = [f"{ind}max = _rt.sym_max", f"{ind}min = _rt.sym_min"]
-    else:
-        lines = [f"{ind}_backend = _rt.backend_of(scope, _OP)"]
-    lines += [ind + _attr_check(op, a) for a in op.attrs if a.length is None]
+    lines = [f"{ind}_backend = _rt.backend_of(scope, _OP)", *_check_lines(op, fake=False)]
+    for c in op.where:
+        cond = f"not ({shapes.to_python(c.lhs)} {c.op} {shapes.to_python(c.rhs)})"
+        if c.when.clauses:
+            cond = f"{_condition(c.when)} and {cond}"
+        syms = sorted({s for e in (c.lhs, c.rhs) for s in shapes.symbols(e)})
+        values = "{" + ", ".join(f"{s!r}: {s}" for s in syms) + "}"
+        lines += [f"{ind}if {cond}:",
+                  f"{ind}    raise _rt.constraint_error(_OP, {c.text!r}, {values}, {c.message!r})"]
+    lines += _late_checks(op, ind)
+    if op.runtime is not None:  # a runtime component, not a kernel: it makes the outputs
+        lines.append(f"{ind}return {op.name}Outputs(*{runtime_call(op)})")
+        return lines
+    lines += [ind + _output_line(op, out) for out in op.outputs]
+    if op.kernel is not None:
+        lines += _kernel_lines(op, ind)
+    names = ", ".join(o.name for o in op.outputs)
+    lines.append(f"{ind}return {op.name}Outputs({names})")
+    return lines
+
+
+def fake_body(op: OpSpec) -> list[str]:
+    """The body of `_fake(_backend, ...)` for the torch registration: the same checks of attrs,
+    dtypes and shapes on fake tensors, the lets the output shapes need, the outputs allocated, and
+    nothing run (where lines and value checks read sizes and data the real call checks). Sizes may
+    be SymInts: min/max are the ones that compare without guards, where the body calls them."""
+    ind = "    "
+    body = _check_lines(op, fake=True) + [ind + _output_line(op, out) for out in op.outputs]
+    body.append(f"{ind}return {op.name}Outputs({', '.join(o.name for o in op.outputs)})")
+    shadows = [f"{ind}{name} = _rt.sym_{name}" for name in ("max", "min")
+               if any(re.search(rf"\b{name}\(", line) for line in body)]
+    return shadows + body
+
+
+def _check_lines(op: OpSpec, fake: bool) -> list[str]:
+    """The checks both bodies share: attrs, inputs adopted (not in a fake) and their dtypes, then
+    the shapes, one section per case of the switching attr (a fake computes only the lets the
+    output shapes need)."""
+    ind = "    "
+    lines = [ind + _attr_check(op, a) for a in op.attrs if a.length is None]
     bound_types: dict[str, str] = {}
     for arg in op.inputs:
         n = arg.name
@@ -600,70 +630,32 @@ def run_body(op: OpSpec, fake: bool = False) -> list[str]:
             lines += _shape_section(op, value, by, ind + "    ", lets, used)
         if attr.type != "bool":
             lines += [f"{ind}else:", f"{ind}    raise AssertionError({by})"]
-    if fake:  # where lines and value checks read sizes and data the real call checks
-        lines += [ind + _output_line(op, out) for out in op.outputs]
-        lines.append(f"{ind}return {op.name}Outputs({', '.join(o.name for o in op.outputs)})")
-        body = lines[2:]
-        shadows = [line for line in lines[:2]  # `max = ...`: kept only if the body calls max(
-                   if any(re.search(rf"\b{line.split()[0]}\(", text) for text in body)]
-        return shadows + body
-    for c in op.where:
-        cond = f"not ({shapes.to_python(c.lhs)} {c.op} {shapes.to_python(c.rhs)})"
-        if c.when.clauses:
-            cond = f"{_condition(c.when)} and {cond}"
-        syms = sorted({s for e in (c.lhs, c.rhs) for s in shapes.symbols(e)})
-        values = "{" + ", ".join(f"{s!r}: {s}" for s in syms) + "}"
-        lines += [f"{ind}if {cond}:",
-                  f"{ind}    raise _rt.constraint_error(_OP, {c.text!r}, {values}, {c.message!r})"]
-    lines += _late_checks(op, ind)
-    if op.runtime is not None:  # a runtime component, not a kernel: it makes the outputs
-        lines.append(f"{ind}return {op.name}Outputs(*{runtime_call(op)})")
-        return lines
-    lines += [ind + _output_line(op, out) for out in op.outputs]
-    if op.kernel is not None:
-        for buf in op.kernel.scratch:
-            dims = ", ".join(shapes.to_python(d) for d in buf.shape.dims)
-            empty = f"_backend.empty([{dims}], {_dtype_expr(op, buf.dtype)})"
-            if buf.alias is not None:  # a view of the output's leading elements when the condition holds
-                view = f"_rt.alias_view(_OP, {buf.name!r}, {buf.alias}, [{dims}])"
-                empty = f"{view} if {_condition(buf.when)} else {empty}" if not buf.when.empty else view
-            lines.append(f"{ind}{buf.name} = {empty}")
-        if op.kernel.launch:
-            names = "".join(f"{n}, " for n in plan_names(op))
-            slots = "".join(f"{s}, " for s in lower.lower(op).plan.slots)
-            lines += [f"{ind}if _rt.plan_as_data():",
-                      f"{ind}    _rt.run_plan(_backend, _KERNELS, _PLAN, ({names.rstrip()}), ({slots.rstrip()}))",
-                      f"{ind}else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop"]
-        for step in lower.lower(op).plan.steps:
-            lines += _plan_lines(op, step, ind + "    ")
-        if op.kernel.launch:  # the cpu backend queues launches: they have run when the outputs return
-            lines.append(f"{ind}_backend.flush()")
-    names = ", ".join(o.name for o in op.outputs)
-    lines.append(f"{ind}return {op.name}Outputs({names})")
     return lines
 
 
-def entry_points(op: OpSpec, activation_slots: int = 0) -> list[str]:
-    """The extern "C" __global__ entry points appended to the kernel source, one per kernel and
-    specialization, printed from the lowered ABI (codegen/lower.py, which states the rules)."""
-    out: list[str] = []
-    for entry in lower.lower(op, activation_slots).entry_points:
-        bounds = f"__launch_bounds__({entry.launch_bounds}) " if entry.launch_bounds else ""
-        out.append(f'extern "C" __global__ void {bounds}{entry.symbol}(')
-        out.append("    " + ",\n    ".join(p.decl for p in entry.params) + ") {")
-        out.append(f"  {entry.call}({', '.join(a.text for a in entry.args)});")
-        out.append("}")
-        out.append("")
-    return out
-
-
-def manifest(op: OpSpec, activation_slots: int = 0, shared: tuple[str, ...] = ()) -> Manifest:
-    """The entry points as the module's manifest states them (codegen/runtime/manifest.py): the
-    lowered ABI that entry_points prints, read by the host backend and warmup without scanning."""
-    kernels = tuple(ManifestEntry(e.symbol, tuple((p.ctype, p.name) for p in e.params),
-                                  e.launch_bounds or MAX_THREADS_PER_BLOCK)
-                    for e in lower.lower(op, activation_slots).entry_points)
-    return Manifest(kernels, shared)
+def _kernel_lines(op: OpSpec, ind: str) -> list[str]:
+    """The scratch buffers, then the launch plan: run as data, else (and printed for a reader) the
+    same plan as Python."""
+    assert op.kernel is not None
+    lines = []
+    for buf in op.kernel.scratch:
+        dims = ", ".join(shapes.to_python(d) for d in buf.shape.dims)
+        empty = f"_backend.empty([{dims}], {_dtype_expr(op, buf.dtype)})"
+        if buf.alias is not None:  # a view of the output's leading elements when the condition holds
+            view = f"_rt.alias_view(_OP, {buf.name!r}, {buf.alias}, [{dims}])"
+            empty = f"{view} if {_condition(buf.when)} else {empty}" if not buf.when.empty else view
+        lines.append(f"{ind}{buf.name} = {empty}")
+    if op.kernel.launch:
+        names = "".join(f"{n}, " for n in plan_names(op))
+        slots = "".join(f"{s}, " for s in lower.lower(op).plan.slots)
+        lines += [f"{ind}if _rt.plan_as_data():",
+                  f"{ind}    _rt.run_plan(_backend, _KERNELS, _PLAN, ({names.rstrip()}), ({slots.rstrip()}))",
+                  f"{ind}else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop"]
+    for step in lower.lower(op).plan.steps:
+        lines += _plan_lines(op, step, ind + "    ")
+    if op.kernel.launch:  # the cpu backend queues launches: they have run when the outputs return
+        lines.append(f"{ind}_backend.flush()")
+    return lines
 
 
 def activation_spec(kind: ActivationKind) -> str:

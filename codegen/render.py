@@ -17,7 +17,7 @@ from pathlib import Path, PurePosixPath
 
 import jinja2
 
-from codegen import __version__, index_width, kernel_check, linemarks, naming, plan_data, pygen, torchgen
+from codegen import __version__, entrygen, index_width, kernel_check, linemarks, naming, plan_data, pygen, torchgen
 from codegen.model import ActivationLibrary, Loc, OpSpec, expr_switch_text, pattern_switch_text
 from codegen.naming import camel_case, outputs_class, snake_case
 from codegen.project import OPGEN_HOME, Project
@@ -268,7 +268,7 @@ def render_kernel(env: jinja2.Environment, op: OpSpec, template_roots: Sequence[
     slots = activation_library(env).slots
     specs = linemarks.shown_path(project.specs, project.root)
     text = marked.get_template("kernels/op.cu.j2").render(
-        op=op, body=body, entries="\n".join(pygen.entry_points(op, slots)), header=header(op.source, "//", specs))
+        op=op, body=body, entries="\n".join(entrygen.entry_points(op, slots)), header=header(op.source, "//", specs))
     generated = f"{env.globals['package_path']}/{PurePosixPath(op.group) / op.snake_name}.cu"
     text = linemarks.resume(text, generated)
     kernel_check.check_kernel(op, text, marking.display_path(name, file), slots)
@@ -283,7 +283,7 @@ def with_manifest(op: OpSpec, text: str, slots: int) -> str:
     from codegen.runtime.host import scan_extern_shared  # numpy, ctypes: only when rendering kernels
 
     body = text if text.endswith("\n") else text + "\n"
-    stated = pygen.manifest(op, slots, tuple(scan_extern_shared(body)))
+    stated = entrygen.manifest(op, slots, tuple(scan_extern_shared(body)))
     return body + manifest.line(stated, body)
 
 

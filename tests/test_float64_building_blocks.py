@@ -13,7 +13,7 @@ from types import ModuleType
 import numpy as np
 import pytest
 
-from codegen import pygen
+from codegen import entrygen
 from codegen.load import load_spec
 from codegen.runtime import host
 
@@ -45,7 +45,7 @@ def test_float_attr_stays_float_below_float64(fixture_package: ModuleType) -> No
 
 def test_entry_points_take_double_only_in_float64_specializations() -> None:
     op = load_spec(FIXTURES / "specs" / "demo" / "scaled_sum.yaml", FIXTURES / "specs")
-    text = "\n".join(pygen.entry_points(op, 0))
+    text = "\n".join(entrygen.entry_points(op, 0))
     f32, f64 = (text.split("ScaledSum__scale_rows__" + d)[1].split("}")[0] for d in ("float32", "float64"))
     assert "float alpha" in f32 and "double" not in f32
     assert "double alpha" in f64

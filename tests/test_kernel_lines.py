@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from test_kernel_check import GOOD, generate, rendered_kernels
 
-from codegen import cli, linemarks, pygen
+from codegen import cli, entrygen, linemarks
 from codegen.linemarks import LineMap
 from codegen.load import load_specs
 from codegen.render import header, make_env
@@ -88,7 +88,7 @@ def test_directives_are_the_only_difference_from_the_unmarked_kernel() -> None:
         assert op.kernel is not None
         body = env.get_template(f"kernels/{op.kernel.source}").render(op=op)  # as before: no directives
         plain = env.get_template("kernels/op.cu.j2").render(
-            op=op, body=body, entries="\n".join(pygen.entry_points(op, slots)),
+            op=op, body=body, entries="\n".join(entrygen.entry_points(op, slots)),
             header=header(op.source, "//"))
         marked, _, stated = marked.rstrip("\n").rpartition("\n")  # and the manifest line after it all
         assert stated.startswith(manifest.MARKER), op.name

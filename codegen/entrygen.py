@@ -1,0 +1,33 @@
+"""The CUDA side of the lowered kernel ABI (codegen/lower.py): the `extern "C" __global__` entry
+points appended to each op's kernel source, and the manifest line that states them for the host
+backend and warmup (codegen/runtime/manifest.py)."""
+
+from __future__ import annotations
+
+from codegen import lower
+from codegen.model import OpSpec
+from codegen.runtime.manifest import MAX_THREADS_PER_BLOCK, Manifest
+from codegen.runtime.manifest import Entry as ManifestEntry
+
+
+def entry_points(op: OpSpec, activation_slots: int = 0) -> list[str]:
+    """The extern "C" __global__ entry points appended to the kernel source, one per kernel and
+    specialization, printed from the lowered ABI (codegen/lower.py, which states the rules)."""
+    out: list[str] = []
+    for entry in lower.lower(op, activation_slots).entry_points:
+        bounds = f"__launch_bounds__({entry.launch_bounds}) " if entry.launch_bounds else ""
+        out.append(f'extern "C" __global__ void {bounds}{entry.symbol}(')
+        out.append("    " + ",\n    ".join(p.decl for p in entry.params) + ") {")
+        out.append(f"  {entry.call}({', '.join(a.text for a in entry.args)});")
+        out.append("}")
+        out.append("")
+    return out
+
+
+def manifest(op: OpSpec, activation_slots: int = 0, shared: tuple[str, ...] = ()) -> Manifest:
+    """The entry points as the module's manifest states them (codegen/runtime/manifest.py): the
+    lowered ABI that entry_points prints, read by the host backend and warmup without scanning."""
+    kernels = tuple(ManifestEntry(e.symbol, tuple((p.ctype, p.name) for p in e.params),
+                                  e.launch_bounds or MAX_THREADS_PER_BLOCK)
+                    for e in lower.lower(op, activation_slots).entry_points)
+    return Manifest(kernels, shared)
