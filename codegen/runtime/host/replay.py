@@ -55,7 +55,9 @@ def build(recording: plan.Recording, slots: int, function: Callable[[str], HostF
     def close() -> None:
         if records:
             segments.append(Batch(b"".join(records), len(records), tuple(kernels), tuple(keep)))
-            records.clear(), kernels.clear(), keep.clear()
+            records.clear()
+            kernels.clear()
+            keep.clear()
 
     for step in recording.steps:
         if isinstance(step, plan.Gemm):
@@ -110,7 +112,7 @@ def bind(buffers: Sequence[Any]) -> Any | None:
             return None
         else:
             try:  # a writable buffer's address: 4x cheaper than __array_interface__
-                values.append(ctypes.addressof(ctypes.c_byte.from_buffer(buf)))
+                values.append(ctypes.addressof(ctypes.c_byte.from_buffer(buf)))  # type: ignore[arg-type]
             except (TypeError, ValueError):  # read-only or empty
                 values.append(buf.__array_interface__["data"][0])
     return (ctypes.c_uint64 * max(len(values), 1))(*values)
