@@ -84,7 +84,7 @@ def test_check_names_the_struct_and_field_that_drifted(drift: tuple[str, str], m
 
 def test_the_runtime_lays_out_its_structs_as_python_packs_them() -> None:
     from codegen.runtime import host, host_sanitize
-    from codegen.runtime.host import libraries, pack
+    from codegen.runtime.host import blas, libraries, pack
     host.load_runtime()
     text = abi_layout.runtime_text(libraries._RUNTIME["lib"])
     assert (pack.BATCH_RECORD, pack.BATCH_RECORD_FIELDS) == (BATCH_HEAD, BATCH_FIELDS)
@@ -93,8 +93,10 @@ def test_the_runtime_lays_out_its_structs_as_python_packs_them() -> None:
         "opgen_launch_cfg": abi_layout.ctypes_layout(pack._LaunchCfg),
         "opgen_batch_record": abi_layout.struct_layout(record, BATCH_FIELDS),
         "opgen_san_range": abi_layout.ctypes_layout(host_sanitize.SanRange),
+        "opgen_gemm_desc": abi_layout.ctypes_layout(blas.GemmDesc),
     })
-    assert abi_layout.parse(text).keys() == {"opgen_launch_cfg", "opgen_batch_record", "opgen_san_range"}
+    assert abi_layout.parse(text).keys() == {"opgen_launch_cfg", "opgen_batch_record", "opgen_san_range",
+                                             "opgen_gemm_desc"}
     with pytest.raises(AbiLayoutError, match=r"opgen_launch_cfg\.block is at offset 12, Python packs it at 16"):
         abi_layout.check(text, {"opgen_launch_cfg": {"block": 16}})  # a mirror that drifted
 

@@ -19,6 +19,7 @@ from codegen.runtime.host.queue import run_batch
 from codegen.runtime.kernels import KernelSource
 from generated import Scope, fused_batch_norm_grad_v3
 
+X = np.zeros(4, np.float32)  # (a buffer, when a recording is built: only GEMM steps look at it)
 PUT = r"""
 extern "C" __global__ void put(float* x, long long i, float v) {
   if (threadIdx.x == 0) x[i] = v;
@@ -70,15 +71,15 @@ def test_a_launch_of_other_argument_kinds_is_not_built(source: KernelSource) -> 
     fn = backend.load(source).get_function("put")
     settings = host.switches._launch_settings()
     good = plan.Recording((plan.Launch("put", (1,), (32,), 0, (plan.Slot(0), np.int64(1), np.float32(2))),))
-    assert replay.build(good, 1, lambda s: fn, settings) is not None
+    assert replay.build(good, [X], lambda s: fn, settings) is not None
     for args in ((plan.Slot(0), np.int32(1), np.float32(2)),  # an int32 for a long long
                  (np.int64(0), np.int64(1), np.float32(2)),  # a scalar for a pointer
                  (plan.Slot(0), plan.Slot(0), np.float32(2)),  # a pointer for a scalar
                  (plan.Slot(0), np.int64(1))):  # too few
         bad = plan.Recording((plan.Launch("put", (1,), (32,), 0, args),))
-        assert replay.build(bad, 1, lambda s: fn, settings) is None, args
+        assert replay.build(bad, [X], lambda s: fn, settings) is None, args
     too_big = plan.Recording((plan.Launch("put", (1,), (2048,), 0, (plan.Slot(0), np.int64(1), np.float32(2))),))
-    assert replay.build(too_big, 1, lambda s: fn, settings) is None  # the checked path raises it, in order
+    assert replay.build(too_big, [X], lambda s: fn, settings) is None  # the checked path raises it, in order
 
 
 def test_replayed_batches_write_through_the_table(source: KernelSource) -> None:
@@ -86,7 +87,7 @@ def test_replayed_batches_write_through_the_table(source: KernelSource) -> None:
     fn = backend.load(source).get_function("put")
     rec = plan.Recording(tuple(plan.Launch("put", (1,), (32,), 0, (plan.Slot(k % 2), np.int64(k), np.float32(k + 1)))
                                for k in range(4)))
-    native = replay.build(rec, 2, lambda s: fn, host.switches._launch_settings())
+    native = replay.build(rec, [X, X], lambda s: fn, host.switches._launch_settings())
     assert native is not None and len(native.segments) == 1
     a, b = np.zeros(4, np.float32), np.zeros(4, np.float32)
     replay.run(native, replay.bind([a, b]), [a, b], backend.gemm, ctypes.create_string_buffer(256))
@@ -114,3 +115,35 @@ def test_the_runtime_checks_table_indices(source: KernelSource) -> None:
     assert err.value.decode() == "launch batch: record 0: a buffer-table argument beyond nargs"
     assert x.tolist() == [0, 5]
     del cfg
+
+
+def test_gemm_steps_go_to_the_blas_where_it_takes_them() -> None:
+    """CpuBackend.gemm's BLAS path (tests/test_backend_gemm.py checks its results against float64)."""
+    from codegen.runtime.host import blas
+
+    assert blas.find() is not None  # NumPy's own BLAS, mapped into this process
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal(12).astype(np.float32), rng.standard_normal(12).astype(np.float32)
+    out = np.full(9, np.nan, np.float32)
+    assert blas.run(a, b, out, 3, 3, 4, False, False, 0, 0, 0, 0)
+    np.testing.assert_allclose(out, (a.reshape(3, 4) @ b.reshape(4, 3)).ravel(), rtol=1e-6)
+    half = a.astype(np.float16)
+    assert not blas.run(half, half, out.astype(np.float16), 3, 3, 4, False, False, 0, 0, 0, 0)  # NumPy's
+    assert not blas.run(a, b, out, 3, 3, 4, False, False, 0, 1, 0, 0)  # a window past a: NumPy's error
+    assert not blas.run(a, b.astype(np.float64), out, 3, 3, 4, False, False, 0, 0, 0, 0)
+    assert not blas.run(a.reshape(3, 4)[:, ::2], b, out, 3, 3, 2, False, False, 0, 0, 0, 0)
+
+
+def test_a_recurrent_plan_is_one_native_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CudnnRNNV3 in float32: its GEMM steps go into the batches, so forward and backward are one
+    call into the runtime each, where the printed loop makes hundreds of launches and GEMMs."""
+    from test_cudnn_rnn import Case
+
+    calls: list[int] = []
+    real = replay.run
+    monkeypatch.setattr(replay, "run", lambda native, *a: (calls.append(len(native.segments)), real(native, *a)))
+    rnn = Case(direction="bidirectional", layers=2, steps=6, dtype="float32", key=("batch",))
+    scope = Scope("cpu")
+    fw = rnn.forward(scope)
+    rnn.backward(scope, fw, *rnn.output_grads(fw))
+    assert calls == [1, 1]

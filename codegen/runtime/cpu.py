@@ -13,6 +13,7 @@ from codegen.runtime import host
 from codegen.runtime.checks import kernel_ready, require_array
 from codegen.runtime.gemm import gemm_into
 from codegen.runtime.host import HostFunction, LaunchQueue
+from codegen.runtime.host import blas as host_blas
 from codegen.runtime.host import replay as host_replay
 from codegen.runtime.kernels import KernelSource
 from codegen.runtime.settings import POISON_OUTPUTS
@@ -153,12 +154,12 @@ class CpuBackend:
         key = (module, host.switches._launch_settings())
         native = recording.native.get(key, _UNBUILT)
         if native is _UNBUILT:
-            native = host_replay.build(recording, len(plan.slots), lambda s: module.get_function(s), key[1])
+            native = host_replay.build(recording, buffers, lambda s: module.get_function(s), key[1])
             if len(recording.native) < 8:  # (settings a process goes through: few)
                 recording.native[key] = native
         if native is None:
             return False
-        table = host_replay.bind(buffers)
+        table = host_replay.bind(buffers, native.needs)
         if table is None:
             return False
         self.flush()  # launches queued before the plan run first
@@ -182,9 +183,11 @@ class CpuBackend:
     def gemm(self, a: np.ndarray, b: np.ndarray, out: np.ndarray, m: int, n: int, k: int, trans_a: bool,
              trans_b: bool, beta: int, a_offset: int = 0, b_offset: int = 0, out_offset: int = 0) -> None:
         """out[m, n] (+)= op(a)·op(b) over flat row-major buffers at element offsets (a GemmStep),
-        after the queued launches (which write a and b, or read out)."""
+        after the queued launches (which write a and b, or read out): through the process's BLAS
+        as a recorded plan's native batches run it (host/blas.py), else NumPy's matmul."""
         self.flush()
-        gemm_into(np.matmul, a, b, out, m, n, k, trans_a, trans_b, beta, a_offset, b_offset, out_offset)
+        if not host_blas.run(a, b, out, m, n, k, trans_a, trans_b, beta, a_offset, b_offset, out_offset):
+            gemm_into(np.matmul, a, b, out, m, n, k, trans_a, trans_b, beta, a_offset, b_offset, out_offset)
 
     # scalar kernel arguments, typed as the kernels declare them
     int64 = staticmethod(np.int64)

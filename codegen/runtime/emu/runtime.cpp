@@ -19,6 +19,7 @@
 //   rt/faults.cpp      SIGSEGV/SIGBUS/SIGFPE/SIGILL in a fiber: handler, its stack, the report
 //   rt/pool.cpp        the worker pool, and rt_launch: one launch's blocks on it
 //   rt/batch.cpp       opgen_rt_run_batch: the launches Python queued, run by one call
+//   rt/gemm.cpp        a launch plan's GEMM step through the process's BLAS (opgen_gemm_desc)
 //   rt/api.cpp         the exported entry points: opgen_rt_api table, batch, ABI layout text
 #include "rt/state.h"
 
@@ -31,4 +32,5 @@
 #include "rt/faults.cpp"
 #include "rt/pool.cpp"
 #include "rt/batch.cpp"
+#include "rt/gemm.cpp"
 #include "rt/api.cpp"

@@ -224,12 +224,14 @@ def _check_layouts(lib: Any) -> None:
     arguments read from the wrong place."""
     from codegen.runtime.host_sanitize import SanRange
 
+    from .blas import GemmDesc
     from .pack import BATCH_RECORD, BATCH_RECORD_FIELDS, _LaunchCfg
 
     try:
         abi_layout.check(abi_layout.runtime_text(lib), {
             "opgen_launch_cfg": abi_layout.ctypes_layout(_LaunchCfg),
             "opgen_batch_record": abi_layout.struct_layout(BATCH_RECORD, BATCH_RECORD_FIELDS),
-            "opgen_san_range": abi_layout.ctypes_layout(SanRange)})
+            "opgen_san_range": abi_layout.ctypes_layout(SanRange),
+            "opgen_gemm_desc": abi_layout.ctypes_layout(GemmDesc)})
     except abi_layout.AbiLayoutError as exc:
         raise HostBackendError(f"the emulation runtime does not match this Python: {exc}") from None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-ABI_VERSION = 3  # must equal OPGEN_EMU_ABI_VERSION in emu/opgen_emu_abi.h
+ABI_VERSION = 4  # must equal OPGEN_EMU_ABI_VERSION in emu/opgen_emu_abi.h
 MAX_THREADS_PER_BLOCK = 1024
 MAX_BLOCK_DIM = (1024, 1024, 64)
 MAX_GRID_DIM = (2**31 - 1, 65535, 65535)

@@ -20,6 +20,7 @@ import numpy as np
 
 from codegen.runtime import plan
 
+from . import blas
 from .errors import HostKernelError
 from .module import HostFunction
 from .pack import _P_POINTER, _STRUCT_CODES, BATCH_RECORD, _scalar_matches, slot_code
@@ -39,18 +40,22 @@ class Batch:
 @dataclass(frozen=True)
 class NativePlan:
     slots: int
-    segments: tuple[Batch | plan.Gemm, ...]
+    segments: tuple[Batch | plan.Gemm, ...]  # a GEMM here runs from Python (not for the BLAS)
+    needs: tuple[tuple[int, Any], ...]  # per slot: the elements its batched GEMMs read or write, their dtype
 
 
-def build(recording: plan.Recording, slots: int, function: Callable[[str], HostFunction],
+def build(recording: plan.Recording, buffers: Sequence[Any], function: Callable[[str], HostFunction],
           settings: tuple[Any, ...]) -> NativePlan | None:
-    """The recording as native batches; None where a launch needs the checked path (a pointer
-    list, an argument of another kind than its parameter, more than 64 arguments with buffers),
-    or where a configuration is refused (the checked path then raises it in order)."""
+    """The recording as native batches, its GEMM steps among them where the BLAS takes them (for
+    these buffers' dtypes: the recording's key fixes them, and `bind` checks); None where a launch
+    needs the checked path (a pointer list, an argument of another kind than its parameter, more
+    than 64 arguments with buffers), or where a configuration is refused (the checked path then
+    raises it in order)."""
     segments: list[Batch | plan.Gemm] = []
     records: list[bytes] = []
     kernels: list[str] = []
     keep: list[Any] = []
+    needs: list[tuple[int, Any]] = [(0, None)] * len(buffers)
 
     def close() -> None:
         if records:
@@ -61,8 +66,13 @@ def build(recording: plan.Recording, slots: int, function: Callable[[str], HostF
 
     for step in recording.steps:
         if isinstance(step, plan.Gemm):
-            close()
-            segments.append(step)
+            record = _gemm_record(step, buffers, needs, keep)
+            if record is None:  # from Python, between batches
+                close()
+                segments.append(step)
+            elif record:
+                records.append(record)
+                kernels.append("gemm")
             continue
         if 0 in step.grid:  # an empty tensor: the launch does nothing (CpuBackend.launch skips it too)
             continue
@@ -73,7 +83,31 @@ def build(recording: plan.Recording, slots: int, function: Callable[[str], HostF
         records.append(record)
         kernels.append(fn.name)
     close()
-    return NativePlan(slots, tuple(segments))
+    return NativePlan(len(buffers), tuple(segments), tuple(needs))
+
+
+def _gemm_record(step: plan.Gemm, buffers: Sequence[Any], needs: list[tuple[int, Any]],
+                 keep: list[Any]) -> bytes | None:
+    """A GEMM step as a batch record (opgen_rt_gemm), b"" for one that does nothing, None where it
+    is not for the BLAS (blas.run's conditions, on these buffers)."""
+    m, n, k, trans_a, trans_b, beta, a_offset, b_offset, out_offset = step.sizes
+    found = blas.find()
+    arrays = [buffers[step.a], buffers[step.b], buffers[step.out]]
+    if found is None or not all(type(x) is np.ndarray for x in arrays):
+        return None
+    dtype = arrays[2].dtype
+    if dtype not in blas.DTYPES or any(x.dtype != dtype for x in arrays) or min(step.sizes) < 0:
+        return None
+    if m == 0 or n == 0:
+        return b""
+    for slot, need in zip((step.a, step.b, step.out), blas.extents(m, n, k, trans_a, trans_b, a_offset, b_offset,
+                                                                   out_offset), strict=True):
+        needs[slot] = (max(needs[slot][0], need), dtype)
+    desc = found.desc(dtype, m, n, k, trans_a, trans_b, beta, a_offset, b_offset, out_offset)
+    keep.append(desc)
+    pointers = slot_code(_P_POINTER, 8) * 3
+    return struct.pack(BATCH_RECORD + pointers, blas.gemm_address(), ctypes.addressof(desc), 3, 0b111, step.a,
+                       step.b, step.out)
 
 
 def _record(fn: HostFunction, step: plan.Launch, settings: tuple[Any, ...], keep: list[Any]) -> bytes | None:
@@ -101,14 +135,17 @@ def _record(fn: HostFunction, step: plan.Launch, settings: tuple[Any, ...], keep
     return struct.pack(BATCH_RECORD + "".join(codes), fn._launch_addr, address, len(values), table_args, *values)
 
 
-def bind(buffers: Sequence[Any]) -> Any | None:
+def bind(buffers: Sequence[Any], needs: Sequence[tuple[int, Any]] = ()) -> Any | None:
     """The call's buffer table (each slot's data pointer, 0 for None); None where a buffer is no
-    C-contiguous NumPy array (the checked path names it)."""
+    C-contiguous NumPy array, or is smaller than or of another dtype than the batched GEMMs need
+    (the checked path names it)."""
     values = []
-    for buf in buffers:
+    for i, buf in enumerate(buffers):
         if buf is None:
             values.append(0)
         elif type(buf) is not np.ndarray or not buf.flags.c_contiguous:
+            return None
+        elif i < len(needs) and needs[i][1] is not None and (buf.size < needs[i][0] or buf.dtype != needs[i][1]):
             return None
         else:
             try:  # a writable buffer's address: 4x cheaper than __array_interface__

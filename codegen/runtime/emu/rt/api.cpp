@@ -30,6 +30,7 @@ const char* build_abi_layout() {
   using Cfg = opgen_launch_cfg;
   using Record = opgen_batch_record;
   using Range = opgen_san_range;
+  using Gemm = opgen_gemm_desc;
   const FieldAt cfg[] = {OPGEN_FIELD(Cfg, grid),       OPGEN_FIELD(Cfg, block),    OPGEN_FIELD(Cfg, shmem),
                          OPGEN_FIELD(Cfg, nworkers),   OPGEN_FIELD(Cfg, random_order), OPGEN_FIELD(Cfg, seed),
                          OPGEN_FIELD(Cfg, stack_size), OPGEN_FIELD(Cfg, sanitize), OPGEN_FIELD(Cfg, nbuffers),
@@ -39,10 +40,16 @@ const char* build_abi_layout() {
                             OPGEN_FIELD(Record, pad_), OPGEN_FIELD(Record, table_args)};
   const FieldAt range[] = {OPGEN_FIELD(Range, base), OPGEN_FIELD(Range, size), OPGEN_FIELD(Range, name),
                            OPGEN_FIELD(Range, granule)};
+  const FieldAt gemm[] = {OPGEN_FIELD(Gemm, blas),     OPGEN_FIELD(Gemm, dtype),    OPGEN_FIELD(Gemm, int64),
+                          OPGEN_FIELD(Gemm, m),        OPGEN_FIELD(Gemm, n),        OPGEN_FIELD(Gemm, k),
+                          OPGEN_FIELD(Gemm, trans_a),  OPGEN_FIELD(Gemm, trans_b),  OPGEN_FIELD(Gemm, beta),
+                          OPGEN_FIELD(Gemm, pad_),     OPGEN_FIELD(Gemm, a_offset), OPGEN_FIELD(Gemm, b_offset),
+                          OPGEN_FIELD(Gemm, out_offset)};
   static char text[2048];
   size_t p = append_layout(text, sizeof text, 0, "opgen_launch_cfg", sizeof(Cfg), cfg);
   p = append_layout(text, sizeof text, p, "opgen_batch_record", sizeof(Record), record);
-  append_layout(text, sizeof text, p, "opgen_san_range", sizeof(Range), range);
+  p = append_layout(text, sizeof text, p, "opgen_san_range", sizeof(Range), range);
+  append_layout(text, sizeof text, p, "opgen_gemm_desc", sizeof(Gemm), gemm);
   return text;
 }
 #undef OPGEN_FIELD
@@ -58,6 +65,12 @@ OPGEN_API const opgen_rt_api* opgen_rt_get_api() {
 OPGEN_API uint64_t opgen_rt_run_batch(const unsigned char* blob, uint64_t count, const uint64_t* table,
                                       uint64_t table_len, char* err, size_t errlen) {
   return run_batch(blob, count, table, table_len, err, errlen);
+}
+
+// A GEMM step (opgen_gemm_desc) with args[0..2] pointing at a, b and out: a batch record's launch
+// function, and what the cpu backend's own gemm calls for one step.
+OPGEN_API int opgen_rt_gemm(const opgen_launch_cfg* desc, void** args, char* err, size_t errlen) {
+  return rt_gemm(desc, args, err, errlen);
 }
 
 OPGEN_API const char* opgen_rt_abi_layout(void) {

@@ -161,6 +161,9 @@ void install_signal_handlers();
 // --- pool.cpp ------------------------------------------------------------------------------------
 int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen);
 
+// --- gemm.cpp ------------------------------------------------------------------------------------
+int rt_gemm(const opgen_launch_cfg* cfg, void** args, char* err, size_t errlen);
+
 // --- batch.cpp -----------------------------------------------------------------------------------
 uint64_t run_batch(const unsigned char* blob, uint64_t count, const uint64_t* table, uint64_t table_len, char* err,
                    size_t errlen);
