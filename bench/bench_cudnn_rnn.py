@@ -4,7 +4,10 @@ state and params gradients) against PyTorch's nn.LSTM / nn.GRU forward + autogra
 the same weights, in the same run. LSTM and GRU, 2 layers, bidirectional, float32.
 
 * cpu (default): T=50, B=32, I=H=256, equal lengths; the cpu backend against PyTorch CPU (NumPy's
-  BLAS runs our GEMMs; --threads sets both sides' threads). Goal (issues 21 and 23): ≤ 1.0×.
+  BLAS runs our GEMMs, called from the emulation runtime; --threads sets both sides' threads).
+  Goal (issues 21 and 23): ≤ 1.0×.
+* Both print the calls from Python that start device work per forward+backward (goal, issue 23:
+  ≤ 8; the printed loop made 848 on the cuda plan).
 * cuda (--device cuda): T=100, B=64, I=H=512; the cuda backend against PyTorch's cuDNN RNN, with
   equal lengths (goal: within 1.3×) and with unequal lengths, uniform in [1, T] (ours through
   sequence_lengths, PyTorch's through a PackedSequence, packing and padding included; goal:
@@ -65,6 +68,7 @@ from common import cpu_seconds, machine, median_seconds  # noqa: E402 -- bench/ 
 from gpu_timing import cupy_or_reason  # noqa: E402
 
 from codegen.ophelpers.cudnn_rnn import GATES  # noqa: E402
+from codegen.runtime.stats import python_launches  # noqa: E402
 from generated import Scope, cudnn_rnn_backprop_v3, cudnn_rnn_v3  # noqa: E402
 
 LAYERS = 2
@@ -140,6 +144,15 @@ def ours_step(scope: Scope, mode: Mode, x: Any, h0: Any, c0: Any, params: Any, l
     return run
 
 
+def launches_per_call(fn: Callable[[], None]) -> int:
+    """Calls from Python that start device work (kernel launches, launch batches, GEMMs, graph
+    launches: codegen/runtime/stats.py) in one call of `fn`, after a warm-up call."""
+    fn()
+    before = python_launches["from_python"]
+    fn()
+    return python_launches["from_python"] - before
+
+
 def interleaved(a: Callable[[], float], b: Callable[[], float], rounds: int) -> tuple[float, float]:
     ta, tb = [], []
     for _ in range(rounds):
@@ -172,10 +185,11 @@ def bench_cpu(args: argparse.Namespace) -> list[str]:
                          dh.numpy(), dc.numpy())
         theirs = torch_step(torch, module, mode, x, h0, c0, dy, dh, dc, None)
         ours(), theirs()  # compile, warm up
+        launches = launches_per_call(ours)
         t_ours, t_torch = interleaved(round_seconds(ours, args.repeats, args.cpu_time),
                                       round_seconds(theirs, args.repeats, args.cpu_time), args.rounds)
         lines.append(f"{mode:<4}: cpu backend {t_ours * 1e3:8.1f} ms, PyTorch CPU {t_torch * 1e3:8.1f} ms, "
-                     f"ratio {t_ours / t_torch:.2f}")
+                     f"ratio {t_ours / t_torch:.2f}; launches from Python per forward+backward: {launches}")
     return lines
 
 
@@ -220,9 +234,11 @@ def bench_cuda(args: argparse.Namespace) -> list[str]:
             theirs = torch_step(torch, module, mode, x, h0, c0, dy, dh, dc, None if kind == "equal" else lengths)
             for _ in range(3):
                 ours(), theirs()
+            launches = launches_per_call(ours)
             t_ours, t_torch = interleaved(gpu_ms(ours), gpu_ms(theirs), args.rounds)
             lines.append(f"{mode:<4} {kind:<7}: cuda backend {t_ours * 1e3:8.2f} ms, "
-                         f"PyTorch cuDNN {t_torch * 1e3:8.2f} ms, ratio {t_ours / t_torch:.2f}")
+                         f"PyTorch cuDNN {t_torch * 1e3:8.2f} ms, ratio {t_ours / t_torch:.2f}; "
+                         f"launches from Python per forward+backward: {launches}")
     return lines
 
 

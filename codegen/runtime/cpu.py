@@ -17,6 +17,7 @@ from codegen.runtime.host import blas as host_blas
 from codegen.runtime.host import replay as host_replay
 from codegen.runtime.kernels import KernelSource
 from codegen.runtime.settings import POISON_OUTPUTS
+from codegen.runtime.stats import python_launches
 
 _UNBUILT = object()  # (a recording's native form not built yet; None: it has none)
 _DTYPES: dict[str, Any] = {
@@ -186,6 +187,7 @@ class CpuBackend:
         after the queued launches (which write a and b, or read out): through the process's BLAS
         as a recorded plan's native batches run it (host/blas.py), else NumPy's matmul."""
         self.flush()
+        python_launches["from_python"] += 1
         if not host_blas.run(a, b, out, m, n, k, trans_a, trans_b, beta, a_offset, b_offset, out_offset):
             gemm_into(np.matmul, a, b, out, m, n, k, trans_a, trans_b, beta, a_offset, b_offset, out_offset)
 

@@ -21,3 +21,9 @@ def counters(group: str, names: Sequence[str]) -> dict[str, int]:
 def snapshot() -> dict[str, dict[str, int]]:
     """A copy of every group's counters: {"host": {"compiles": 3, ...}, "cuda": {...}}."""
     return {group: dict(values) for group, values in _GROUPS.items()}
+
+
+#: Calls from Python that start device work: a kernel launch, a launch batch (the cpu backend's
+#: queue or a replayed plan's native batch: one call runs many launches), a GEMM, a graph launch.
+#: Benchmarks read it per op call (issue 23's goal: a CudnnRNNV3 forward+backward in ≤ 8).
+python_launches = counters("launches", ("from_python",))

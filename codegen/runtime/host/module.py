@@ -17,6 +17,7 @@ import numpy as np
 from codegen.runtime import diskcache, host_isa
 from codegen.runtime import host_sanitize as _san
 from codegen.runtime.settings import HOST_SANITIZE
+from codegen.runtime.stats import python_launches
 
 from . import switches
 from .errors import HostArgumentError, HostBackendError, HostKernelError, HostKernelNotFound, HostLaunchError
@@ -191,6 +192,7 @@ class HostFunction:
                 not self._sanitized_build and sanitize_enabled()):  # the common case costs three tests
             return self._sanitized()(grid, block, args, shared_mem, stream)
         cfg = self._checked_cfg(grid, block, shared_mem, _launch_settings())
+        python_launches["from_python"] += 1
         if self._sanitized_build:
             return self._launch_sanitized(cfg, args)
         err = ctypes.create_string_buffer(1024)

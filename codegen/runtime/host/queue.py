@@ -6,6 +6,7 @@ import ctypes
 from typing import Any
 
 from codegen.runtime.settings import HOST_SANITIZE
+from codegen.runtime.stats import python_launches
 
 from . import switches
 from .errors import HostKernelError
@@ -84,6 +85,7 @@ class LaunchQueue:
         keep = self._keep
         self._records, self._keep, self._settings = [], [], None
         err = self._err
+        python_launches["from_python"] += 1
         done = run_batch()(b"".join(records), len(records), None, 0, err, len(err))
         if done != len(records):
             fn = keep[done][0]

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from codegen.runtime import plan
+from codegen.runtime.stats import python_launches
 
 from . import blas
 from .errors import HostKernelError
@@ -159,6 +160,7 @@ def run(native: NativePlan, table: Any, buffers: Sequence[Any], gemm: Callable[.
     """Run the native plan with `table` bound to `buffers`; the first launch that fails raises
     HostKernelError (the message a launch of its own gives) and the rest do not run."""
     call = run_batch()
+    python_launches["from_python"] += len(native.segments)  # (a Python GEMM segment counts in gemm)
     for segment in native.segments:
         if type(segment) is Batch:
             done = call(segment.blob, segment.count, table, native.slots, err, len(err))
