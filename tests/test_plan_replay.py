@@ -17,6 +17,7 @@ from codegen.runtime.host import replay
 from codegen.runtime.host.pack import BATCH_RECORD
 from codegen.runtime.host.queue import run_batch
 from codegen.runtime.kernels import KernelSource
+from codegen.runtime.stats import python_launches
 from generated import Scope, fused_batch_norm_grad_v3
 
 X = np.zeros(4, np.float32)  # (a buffer, when a recording is built: only GEMM steps look at it)
@@ -144,6 +145,12 @@ def test_a_recurrent_plan_is_one_native_call(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(replay, "run", lambda native, *a: (calls.append(len(native.segments)), real(native, *a)))
     rnn = Case(direction="bidirectional", layers=2, steps=6, dtype="float32", key=("batch",))
     scope = Scope("cpu")
+    before = python_launches["from_python"]
     fw = rnn.forward(scope)
     rnn.backward(scope, fw, *rnn.output_grads(fw))
     assert calls == [1, 1]
+    assert python_launches["from_python"] - before == 2  # the counter bench_cudnn_rnn prints
+    monkeypatch.setenv("OPGEN_PLAN", "loop")
+    before = python_launches["from_python"]
+    rnn.backward(scope, fw, *rnn.output_grads(fw))
+    assert python_launches["from_python"] - before > 50  # a batch between each pair of GEMMs, and the GEMMs
