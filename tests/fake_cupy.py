@@ -1,22 +1,49 @@
 """A stand-in for CuPy, for testing the cuda backend's own Python in CI: its "device" is host
 memory, its modules are the cpu backend's host-compiled kernels, and its cuBLAS computes
 column-major GEMMs with NumPy on raw pointers. It proves no CuPy semantics (the gpu tests do),
-only that codegen/runtime/cuda.py and cublas_gemm.py are right: views, caches, launch checks, and
-the row-major → column-major mapping of GEMM steps.
+only that codegen/runtime/cuda.py, cuda_graph.py and cublas_gemm.py are right: views, caches,
+launch checks, CUDA graphs, and the row-major → column-major mapping of GEMM steps.
 
 Where the backend could rely on something the real CuPy 14 does not allow, the fake refuses it
 too: grids and blocks that are not tuples, Module.load of anything but bytes, a function launched
 on another device than its module's, kernel arguments on another device; kernel faults surface
-at the next synchronize (a copy to the host, Device/Stream.synchronize) and stay; cuBLAS's
-setStream, cupy.matmul and copies to the host raise during stream capture (CuPy's own messages);
-from_dlpack refuses host memory. Two devices, each with its own arrays, current stream and cuBLAS
-handle."""
+at the next synchronize (a copy to the host, Device/Stream.synchronize) and stay; from_dlpack
+refuses host memory. Two devices, each with its own arrays, current stream and cuBLAS handle.
+
+Stream capture is modelled as CUDA and CuPy define it (CUDA Programming Guide, "Prohibited and
+Unhandled Operations"; CuPy's Stream.begin_capture, end_capture and Graph.launch):
+
+* `begin_capture` refuses the legacy default stream (CuPy: "cannot capture on the default (legacy)
+  stream") and a stream already capturing; its mode is CuPy's default, relaxed, unless given.
+* A captured launch runs nothing: the graph bakes in its configuration, scalar arguments and the
+  device pointers of its array arguments, never the arrays. A launched graph runs its kernels on
+  whatever memory is at those addresses then: new contents of the same buffers are seen, and a
+  pointer that no live allocation holds any more (its array was freed) is a sticky
+  CUDA_ERROR_ILLEGAL_ADDRESS fault, recorded in `state().stale` (a real GPU may corrupt memory
+  silently instead: the fake is stricter).
+* Device memory comes from a pool that, like CuPy's, hands a freed block back to the next
+  allocation of the same rounded size (so a loop's calls get the same pointers) and calls
+  cudaMalloc only when no block is free; cudaMalloc during a capture in global or thread-local
+  mode is refused (relaxed mode allows it).
+* Illegal during a capture, each an error that also invalidates the capture (its end_capture then
+  raises cudaErrorStreamCaptureInvalidated and the stream leaves capture mode): synchronizing the
+  capturing stream or its device, a device-to-host copy (`.get()`, `cupy.asnumpy`) on it, and any
+  use of the legacy stream while a blocking stream of its device captures. cuBLAS's setStream and
+  cupy.matmul refuse capture with CuPy's own NotImplementedError (raised before any CUDA call: the
+  capture stays valid).
+* A graph launches on the stream it is given (else the current one) and counts there
+  (`FakeStream.graph_launches`); launched into a capturing stream it becomes part of that capture.
+
+`state()` counts what the backend asked for: `kernel_calls` (launch calls from Python, captured
+ones included), `graph_launches`, and `launches` (kernels that ran, in graphs too)."""
 
 from __future__ import annotations
 
 import ctypes
 import sys
 import types
+import weakref
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -24,38 +51,154 @@ import numpy as np
 import pytest
 
 from codegen.runtime import cuda_cache
+from codegen.runtime.stats import python_launches
+
+# cupy.cuda.runtime.streamCaptureMode*
+CAPTURE_GLOBAL, CAPTURE_THREAD_LOCAL, CAPTURE_RELAXED = 0, 1, 2
+POOL_UNIT = 512  # CuPy's pool rounds allocations up to 512 bytes
+_ALIGN = 256  # cudaMalloc's alignment (at least)
 
 
 class CUDADriverError(RuntimeError):
     """cupy_backends.cuda.api.driver.CUDADriverError."""
 
 
+class CUDARuntimeError(RuntimeError):
+    """cupy_backends.cuda.api.runtime.CUDARuntimeError."""
+
+
+@dataclass
+class _Capture:
+    """A stream's capture in progress: its mode, the nodes captured so far, and why it was
+    invalidated (None while it is valid)."""
+
+    mode: int
+    nodes: list[Any] = field(default_factory=list)
+    invalidated: str | None = None
+
+
 class _State:
     """The fake's CUDA state, as strict as the real one where the backend could go wrong: devices
     with their own arrays, modules, cuBLAS handles and current streams; a current device switched
-    by `with Device(i)`; kernel faults that surface at the next synchronize, and stay (sticky)."""
+    by `with Device(i)`; kernel faults that surface at the next synchronize, and stay (sticky);
+    the captures in progress; the memory pool."""
 
     def __init__(self, devices: int) -> None:
         self.count = devices
         self.current = 0
         self.streams: dict[int, list[FakeStream]] = {}  # device → stack of current streams
-        self.next_ptr = 1
+        self.nulls: dict[int, FakeStream] = {}  # device → its legacy default stream
+        self.next_ptr = 16  # (stream handles: 0 legacy, 1 cudaStreamLegacy, 2 cudaStreamPerThread)
         self.fault: str | None = None
         self.launches = 0
+        self.kernel_calls = 0
+        self.graph_launches = 0
+        self.captures: list[FakeStream] = []
+        self.stale: list[str] = []
+        self.pool = _Pool()
 
     def stream(self) -> FakeStream:
         stack = self.streams.setdefault(self.current, [])
-        if not stack:
-            stack.append(FakeStream(null=True))
-        return stack[-1]
+        if stack:
+            return stack[-1]
+        null = self.nulls.get(self.current)
+        if null is None:
+            null = self.nulls[self.current] = FakeStream(null=True)
+        return null
 
     def synchronize(self) -> None:
         if self.fault is not None:
             raise CUDADriverError(self.fault)
 
-    def no_capture(self, what: str) -> None:
-        if self.stream().capturing:
-            raise CUDADriverError(f"cudaErrorStreamCaptureUnsupported: {what} during stream capture")
+    def refuse(self, error: str, what: str, captures: list[FakeStream]) -> None:
+        """Raise CUDA's error for `what`, invalidating the captures it touched (as CUDA does)."""
+        for stream in captures:
+            if stream.capture is not None and stream.capture.invalidated is None:
+                stream.capture.invalidated = what
+        raise CUDARuntimeError(f"{error}: {what}: operation not permitted when stream is capturing")
+
+    def use_stream(self, stream: FakeStream, what: str) -> None:
+        """Synchronizing or copying to the host on `stream`: illegal while it captures, and on the
+        legacy stream while a blocking stream of its device captures."""
+        if stream.capture is not None:
+            self.refuse("cudaErrorStreamCaptureUnsupported", what, [stream])
+        self.legacy_use(stream, what)
+
+    def legacy_use(self, stream: FakeStream, what: str) -> None:
+        """Any use of the legacy stream while a blocking stream of the same device captures."""
+        if stream.ptr in (0, 1):
+            blocking = [s for s in self.captures if s.device_id == stream.device_id and not s.non_blocking]
+            if blocking:
+                self.refuse("cudaErrorStreamCaptureImplicit", what, blocking)
+
+    def unsafe_call(self, what: str) -> None:
+        """A potentially unsafe API (cudaMalloc): refused while a capture in global or thread-local
+        mode is in progress (one thread here: both modes cover it), allowed in relaxed mode."""
+        strict = [s for s in self.captures if s.capture is not None and s.capture.mode != CAPTURE_RELAXED]
+        if strict:
+            self.refuse("cudaErrorStreamCaptureUnsupported", what, strict)
+
+    def run_on_device(self, kernel: Any, grid: tuple[int, ...], block: tuple[int, ...], args: Any,
+                      shared_mem: int) -> None:
+        """Run a host-compiled kernel as the device would: not a call from Python (the runtime's
+        launch counter is left as it was), a fault sticky until the next synchronize."""
+        from codegen.runtime.host import HostKernelError
+
+        self.launches += 1
+        counted = python_launches["from_python"]
+        try:
+            kernel(grid, block, args, shared_mem=shared_mem)
+        except HostKernelError as exc:  # asynchronous on a GPU: seen at the next synchronize
+            self.fault = f"CUDA_ERROR_LAUNCH_FAILED: {exc}"
+        finally:
+            python_launches["from_python"] = counted
+
+
+class _Allocation:
+    """One block the pool handed out: the arrays on it view it, and when the last of them is gone
+    the block goes back to the pool (as CuPy's PooledMemory does when it is freed)."""
+
+    def __init__(self, address: int, nbytes: int) -> None:
+        self.__array_interface__ = {"data": (address, False), "shape": (nbytes,), "typestr": "|u1", "version": 3}
+
+
+class _Pool:
+    """Device memory: blocks of POOL_UNIT multiples, reused by the next allocation of the same
+    rounded size once freed; `live` maps each allocated block's address to (bytes, device)."""
+
+    def __init__(self) -> None:
+        self.free: dict[tuple[int, int], list[np.ndarray]] = {}
+        self.live: dict[int, tuple[int, int]] = {}
+
+    def allocate(self, nbytes: int, device: int) -> np.ndarray:
+        """`nbytes` of device memory as a uint8 array (its views keep the block allocated)."""
+        if nbytes == 0:
+            return np.empty(0, np.uint8)  # (CuPy: a null pointer, no allocation)
+        rounded = -(-nbytes // POOL_UNIT) * POOL_UNIT
+        free = self.free.get((device, rounded))
+        if free:  # the lowest address first, whatever order they were freed in (as CuPy's set of free
+            block = free.pop(min(range(len(free)), key=lambda i: free[i].ctypes.data))  # chunks: not LIFO)
+        else:
+            _STATE.unsafe_call(f"cudaMalloc({rounded})")
+            raw = np.zeros(rounded + _ALIGN, np.uint8)
+            start = -raw.ctypes.data % _ALIGN
+            block = raw[start:start + rounded]
+        address = block.ctypes.data
+        owner = _Allocation(address, nbytes)
+        self.live[address] = (nbytes, device)
+        weakref.finalize(owner, self._release, address, device, rounded, block)
+        return np.asarray(owner)
+
+    def _release(self, address: int, device: int, rounded: int, block: np.ndarray) -> None:
+        self.live.pop(address, None)
+        self.free.setdefault((device, rounded), []).append(block)
+
+    def holder(self, low: int, high: int) -> int | None:
+        """The address of the live block holding bytes [low, high), None if none does."""
+        for address, (nbytes, _) in self.live.items():
+            if address <= low and high <= address + nbytes:
+                return address
+        return None
 
 
 _STATE = _State(2)
@@ -84,7 +227,7 @@ class FakeArray(np.ndarray):
         return FakeDevice(self._device)
 
     def get(self) -> np.ndarray:
-        _STATE.no_capture("a device-to-host copy")
+        _STATE.use_stream(_STATE.stream(), "a device-to-host copy (cudaMemcpy)")
         _STATE.synchronize()  # a copy to the host waits for the stream, and reports its faults
         return np.array(self, copy=True).view(np.ndarray)
 
@@ -92,9 +235,21 @@ class FakeArray(np.ndarray):
         return _on_current(np.array(self, order=order, copy=True))  # CuPy: a copy on the current device
 
 
-def _on_current(x: Any) -> FakeArray:
-    arr = np.asarray(x).view(FakeArray)
+def _device_array(shape: Any, dtype: Any, order: str = "C") -> FakeArray:
+    """A new array in the pool's memory of the current device."""
+    dtype = np.dtype(dtype)
+    shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
+    memory = _STATE.pool.allocate(int(np.prod(shape, dtype=np.int64)) * dtype.itemsize, _STATE.current)
+    arr = np.ndarray(shape, dtype, buffer=memory, order=order).view(FakeArray)
     arr._device = _STATE.current
+    return arr
+
+
+def _on_current(x: Any) -> FakeArray:
+    """A copy of `x` in new memory of the current device (its C or Fortran order kept)."""
+    x = np.asarray(x)
+    arr = _device_array(x.shape, x.dtype, "F" if x.flags.f_contiguous and not x.flags.c_contiguous else "C")
+    np.copyto(arr, x)
     return arr
 
 
@@ -115,19 +270,35 @@ class FakeDevice:
         _STATE.current = self._previous.pop()
 
     def synchronize(self) -> None:
+        capturing = [s for s in _STATE.captures if s.device_id == self.id]
+        if capturing:  # the device handle encompasses the capturing stream
+            _STATE.refuse("cudaErrorStreamCaptureUnsupported", "cudaDeviceSynchronize", capturing)
         _STATE.synchronize()
 
 
 class FakeStream:
-    """cupy.cuda.Stream: `with stream` makes it current on its device; capture records launches
-    into a graph instead of running them."""
+    """cupy.cuda.Stream: `with stream` makes it current on its device; a capture records launches
+    into a graph instead of running them (see the module docstring for what it refuses)."""
 
-    def __init__(self, null: bool = False, non_blocking: bool = False) -> None:
-        self.ptr = 0 if null else _STATE.next_ptr
-        _STATE.next_ptr += 0 if null else 1
+    def __init__(self, null: bool = False, non_blocking: bool = False, ptds: bool = False) -> None:
+        if null:
+            self.ptr = 0
+        elif ptds:
+            self.ptr = 2  # cudaStreamPerThread: capturable
+        else:
+            self.ptr = _STATE.next_ptr
+            _STATE.next_ptr += 1
         self.device_id = _STATE.current
-        self.capturing = False
-        self.captured: list[Any] = []
+        self.non_blocking = non_blocking
+        self.capture: _Capture | None = None
+        self.graph_launches = 0
+
+    def __repr__(self) -> str:
+        return f"<FakeStream {self.ptr} device={self.device_id}>"
+
+    @property
+    def capturing(self) -> bool:
+        return self.capture is not None
 
     def __enter__(self) -> FakeStream:
         _STATE.streams.setdefault(self.device_id, []).append(self)
@@ -137,22 +308,137 @@ class FakeStream:
         _STATE.streams[self.device_id].pop()
 
     def is_capturing(self) -> bool:
-        return self.capturing
+        return _stream_is_capturing(self.ptr, self.device_id)
 
-    def begin_capture(self) -> None:
-        self.capturing, self.captured = True, []
+    def begin_capture(self, mode: int | None = None) -> None:
+        if self.ptr in (0, 1):  # as CuPy's Stream.begin_capture
+            raise RuntimeError("cannot capture on the default (legacy) stream")
+        if self.capture is not None:
+            raise CUDARuntimeError("cudaErrorIllegalState: the stream is already capturing")
+        self.capture = _Capture(CAPTURE_RELAXED if mode is None else mode)  # CuPy's default: relaxed
+        _STATE.captures.append(self)
 
-    def end_capture(self) -> Any:
-        self.capturing = False
-        steps = self.captured
-        return types.SimpleNamespace(launch=lambda stream=None: [step() for step in steps])
+    def end_capture(self) -> FakeGraph:
+        capture = self.capture
+        if capture is None:
+            raise CUDARuntimeError("cudaErrorIllegalState: the stream is not capturing")
+        self.capture = None  # (an invalidated capture ends too)
+        _STATE.captures.remove(self)
+        if capture.invalidated is not None:
+            raise CUDARuntimeError(f"cudaErrorStreamCaptureInvalidated: operation failed due to a previous error "
+                                   f"during capture ({capture.invalidated})")
+        return FakeGraph(tuple(capture.nodes))
 
     def synchronize(self) -> None:
+        _STATE.use_stream(self, "cudaStreamSynchronize")
         _STATE.synchronize()
 
 
-def _stream_is_capturing(ptr: int) -> bool:
-    return any(s.ptr == ptr and s.capturing for stack in _STATE.streams.values() for s in stack)
+def _stream_is_capturing(ptr: int, device: int | None = None) -> bool:
+    """cudaStreamIsCapturing: the legacy stream cannot be asked while a blocking stream of its
+    device captures (cudaErrorStreamCaptureImplicit)."""
+    if ptr in (0, 1):
+        device = _STATE.current if device is None else device
+        if any(s.device_id == device and not s.non_blocking for s in _STATE.captures):
+            raise CUDARuntimeError("cudaErrorStreamCaptureImplicit: the legacy stream queried while a blocking "
+                                   "stream captures")
+        return False
+    return any(s.ptr == ptr for s in _STATE.captures)
+
+
+@dataclass(frozen=True)
+class _BakedPointer:
+    """An array argument as a captured graph holds it: its address, layout and the bytes it spans
+    ([low, high)), and the pool block that held them at capture (None: memory not from the pool,
+    which the fake cannot follow)."""
+
+    ptr: int
+    shape: tuple[int, ...]
+    strides: tuple[int, ...]
+    dtype: Any
+    device: int
+    low: int
+    high: int
+    block: int | None
+
+    @classmethod
+    def of(cls, arr: FakeArray) -> _BakedPointer:
+        ptr = arr.data.ptr
+        reach = [s * (d - 1) for s, d in zip(arr.strides, arr.shape, strict=True)]
+        low = ptr + sum(r for r in reach if r < 0)
+        high = ptr + sum(r for r in reach if r > 0) + arr.itemsize if arr.size else ptr
+        return cls(ptr, arr.shape, arr.strides, arr.dtype, arr._device, low, high,
+                   _STATE.pool.holder(low, high) if high > low else None)
+
+    def resolve(self) -> FakeArray | None:
+        """The memory at the baked address now, as the kernel will see it; None (and a sticky
+        fault) where the block holding it at capture is no longer allocated or no longer holds it."""
+        if self.block is not None and _STATE.pool.holder(self.low, self.high) is None:
+            finding = (f"CUDA_ERROR_ILLEGAL_ADDRESS: a graph launched with a pointer it baked in at capture "
+                       f"(0x{self.ptr:x}, {self.high - self.low} bytes) that no live allocation holds now: its "
+                       f"buffer was freed after the capture")
+            _STATE.stale.append(finding)
+            _STATE.fault = _STATE.fault or finding
+            return None
+        span = (ctypes.c_byte * (self.high - self.low)).from_address(self.low)
+        arr = np.ndarray(self.shape, self.dtype, buffer=span, offset=self.ptr - self.low,
+                         strides=self.strides).view(FakeArray)
+        arr._device = self.device
+        return arr
+
+
+@dataclass(frozen=True)
+class _KernelNode:
+    """A captured kernel launch."""
+
+    kernel: Any
+    device: int
+    grid: tuple[int, ...]
+    block: tuple[int, ...]
+    args: tuple[Any, ...]  # _BakedPointer for array arguments, values otherwise
+    shared_mem: int
+
+    def run(self) -> None:
+        args = [a.resolve() if isinstance(a, _BakedPointer) else a for a in self.args]
+        if any(a is None for a, baked in zip(args, self.args, strict=True) if isinstance(baked, _BakedPointer)):
+            return  # (the fault is set: the kernel would have touched freed memory)
+        _run_kernel(self.kernel, self.device, self.grid, self.block, tuple(args), self.shared_mem)
+
+
+class FakeGraph:
+    """cupy.cuda.Graph: made only by end_capture; `launch(stream=None)` runs it on that stream (or
+    the current one), or adds it to that stream's capture."""
+
+    def __init__(self, nodes: tuple[Any, ...]) -> None:
+        self.nodes = nodes
+
+    def run(self) -> None:
+        for node in self.nodes:
+            node.run()
+
+    def launch(self, stream: FakeStream | None = None) -> None:
+        target = stream if stream is not None else _STATE.stream()
+        _STATE.synchronize()  # a context with a fault refuses every launch after it
+        _STATE.legacy_use(target, "cudaGraphLaunch")
+        if target.capture is not None:  # captured as a child graph
+            if target.capture.invalidated is not None:
+                raise CUDARuntimeError("cudaErrorStreamCaptureInvalidated: the capture was invalidated")
+            target.capture.nodes.append(self)
+            return
+        _STATE.graph_launches += 1
+        target.graph_launches += 1
+        self.run()
+
+    def upload(self, stream: FakeStream | None = None) -> None:
+        """Nothing to prepare in host memory."""
+
+
+def _run_kernel(kernel: Any, device: int, grid: tuple[int, ...], block: tuple[int, ...], args: tuple[Any, ...],
+                shared_mem: int) -> None:
+    if any(isinstance(a, FakeArray) and a._device != device for a in args):
+        _STATE.fault = "CUDA_ERROR_ILLEGAL_ADDRESS: a kernel argument lives on another device"
+        return
+    _STATE.run_on_device(kernel, grid, block, args, shared_mem)
 
 
 class FakeModule:
@@ -170,7 +456,8 @@ class FakeModule:
 
 class FakeFunction:
     """cupy.cuda.Function: grid and block must be tuples; the launch goes to the current stream
-    (recorded while it captures); a fault inside the kernel surfaces at the next synchronize."""
+    (captured while it captures: arrays as their pointers); a fault inside the kernel surfaces at
+    the next synchronize."""
 
     def __init__(self, host_function: Any, device: int) -> None:
         self.host, self.device = host_function, device
@@ -180,29 +467,22 @@ class FakeFunction:
         for name, value in (("grid", grid), ("block", block)):
             if type(value) is not tuple:  # CuPy: `def __call__(self, tuple grid, tuple block, ...)`
                 raise TypeError(f"Argument '{name}' has incorrect type (expected tuple, got {type(value).__name__})")
+        _STATE.kernel_calls += 1
         _STATE.synchronize()  # a context with a fault refuses every launch after it
         if _STATE.current != self.device:
             raise CUDADriverError(f"CUDA_ERROR_INVALID_HANDLE: a function of device {self.device}'s module "
                                   f"launched with device {_STATE.current} current")
         target = stream or _STATE.stream()
-
-        def run() -> None:
-            from codegen.runtime.host import HostKernelError
-
-            if any(isinstance(a, FakeArray) and a._device != self.device for a in args):
-                _STATE.fault = "CUDA_ERROR_ILLEGAL_ADDRESS: a kernel argument lives on another device"
-                return
-            _STATE.launches += 1
-            try:
-                self.host(grid, block, args, shared_mem=shared_mem)
-            except HostKernelError as exc:  # asynchronous on a GPU: seen at the next synchronize
-                _STATE.fault = f"CUDA_ERROR_LAUNCH_FAILED: {exc}"
-
-        if target.capturing:
-            self.host._pack(args)  # argument errors are still immediate
-            target.captured.append(run)
-        else:
-            run()
+        _STATE.legacy_use(target, "a kernel launch")
+        args = tuple(args)
+        if target.capture is None:
+            _run_kernel(self.host, self.device, grid, block, args, shared_mem)
+            return
+        if target.capture.invalidated is not None:
+            raise CUDARuntimeError("cudaErrorStreamCaptureInvalidated: the capture was invalidated")
+        self.host._pack(args)  # argument errors are still immediate
+        baked = tuple(_BakedPointer.of(a) if isinstance(a, FakeArray) else a for a in args)
+        target.capture.nodes.append(_KernelNode(self.host, self.device, grid, block, baked, shared_mem))
 
 
 def _at(ptr: int, dtype: Any, count: int) -> np.ndarray:
@@ -304,17 +584,21 @@ def fake_cupy(devices: int = 2) -> Any:
 
     fake.asarray = asarray  # type: ignore[attr-defined]
     fake.asnumpy = asnumpy  # type: ignore[attr-defined]
-    fake.empty = lambda shape, dtype: _on_current(np.empty(shape, dtype))  # type: ignore[attr-defined]
-    fake.ascontiguousarray = lambda x: _on_current(np.ascontiguousarray(x))  # type: ignore[attr-defined]
+    fake.empty = _device_array  # type: ignore[attr-defined]
+    fake.ascontiguousarray = (  # type: ignore[attr-defined]
+        lambda x: x if isinstance(x, FakeArray) and x.flags.c_contiguous else _on_current(np.ascontiguousarray(x)))
     fake.matmul = _matmul  # type: ignore[attr-defined]
     fake.from_dlpack = _from_dlpack  # type: ignore[attr-defined]
     fake.concatenate = lambda parts, axis=0: _on_current(np.concatenate(parts, axis))  # type: ignore[attr-defined]
     fake.get_array_module = (  # type: ignore[attr-defined]
         lambda *arrays: fake if any(isinstance(a, FakeArray) for a in arrays) else np)
     runtime = types.SimpleNamespace(getDeviceCount=lambda: _STATE.count, streamIsCapturing=_stream_is_capturing,
-                                    getDeviceProperties=lambda i: {"name": b"Fake GPU"})
+                                    getDeviceProperties=lambda i: {"name": b"Fake GPU"},
+                                    CUDARuntimeError=CUDARuntimeError, streamCaptureModeGlobal=CAPTURE_GLOBAL,
+                                    streamCaptureModeThreadLocal=CAPTURE_THREAD_LOCAL,
+                                    streamCaptureModeRelaxed=CAPTURE_RELAXED)
     fake.cuda = types.SimpleNamespace(  # type: ignore[attr-defined]
-        runtime=runtime, Device=FakeDevice, Module=FakeModule, Stream=FakeStream,
+        runtime=runtime, Device=FakeDevice, Module=FakeModule, Stream=FakeStream, Graph=FakeGraph,
         get_current_stream=lambda: _STATE.stream(), driver=types.SimpleNamespace(CUDADriverError=CUDADriverError),
         device=types.SimpleNamespace(get_cublas_handle=_cublas_handle),
         set_allocator=lambda allocator=None: None)  # gpu_sanitize switches the pool off: nothing to do here
