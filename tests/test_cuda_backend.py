@@ -568,8 +568,9 @@ def test_fake_cupy_launches_go_to_the_current_stream_and_capture(fake_cuda: Any)
     Every buffer the captured call uses is a device array that outlives the graph: an op whose
     plan has a scratch buffer (FusedBatchNormGradV3's partials) frees it when the call returns, and
     the fake reports a graph that still points at it (tests/test_cuda_graph_replay.py)."""
-    from generated import layer_norm
     from reference.norm import layer_norm as layer_norm_ref
+
+    from generated import layer_norm
 
     cp = sys.modules["cupy"]
     rng = np.random.default_rng(11)

@@ -14,6 +14,9 @@ generated wrappers call (the cpu backend in codegen/runtime/cpu.py is the model)
 * ``empty(shape, dtype)``: a CuPy array (NaN / -1 poisoned when OPGEN_POISON_OUTPUTS is set).
 * ``launch(source, symbol, grid, block, args, shared_mem)``: the kernel on CuPy's current stream
   of this device; a grid with a 0 dimension launches nothing.
+* ``replay(source, plan, recording, buffers)``: a recorded launch plan as one launch of a CUDA
+  graph, captured once per recording and buffer pointers (codegen.runtime.cuda_graph), or False:
+  launch by launch.
 * ``pointer_array(arrays)``: a device array of the arrays' data pointers (list inputs).
 * ``gemm(...)``: out[m, n] (+)= op(a)·op(b) over flat buffers at element offsets: one cuBLAS call
   on the buffers' pointers (codegen.runtime.cublas_gemm), or ``cupy.matmul`` on views of the
@@ -41,8 +44,10 @@ from codegen.runtime.checks import check_copy_size, kernel_ready, require_array
 from codegen.runtime.cpu import numpy_dtype, poison_requested
 from codegen.runtime.cublas_gemm import CAPTURE_MESSAGE, DirectGemm
 from codegen.runtime.cuda_cache import CudaBackendError, CudaCompileError
+from codegen.runtime.cuda_graph import GraphReplay
 from codegen.runtime.gemm import gemm_into
 from codegen.runtime.kernels import KernelSource
+from codegen.runtime.stats import python_launches
 
 __all__ = ["CudaBackend", "CudaBackendError", "CudaCompileError", "CudaLaunchError", "cuda_backend", "stats"]
 
@@ -106,6 +111,7 @@ class CudaBackend:
         self._bounds: dict[tuple[KernelSource, str], int] = {}  # the manifest's launch bound per entry point
         self._lock = threading.RLock()
         self._direct: DirectGemm | _NoDirectGemm | None = None  # made on the first GEMM step
+        self._graphs = GraphReplay(self, cp)  # recorded plans as CUDA graphs
 
     def __repr__(self) -> str:
         return f"CudaBackend(device={self.index}, arch=sm_{self.compute_capability})"
@@ -275,22 +281,36 @@ class CudaBackend:
             self._functions[(source, symbol)] = fn
         return fn
 
+    def checked_function(self, source: KernelSource, symbol: str, grid: tuple[int, ...], block: tuple[int, ...],
+                         args: tuple[Any, ...]) -> Any:
+        """The function of `symbol`, after the checks a launch of it with this configuration and
+        these arguments must pass (CudaLaunchError naming the op and kernel)."""
+        bound = self._bounds.get((source, symbol))
+        if bound is None:
+            bound = self._bounds[(source, symbol)] = _launch_bound(source, symbol)
+        _check_launch(source, symbol, grid, block, args, bound)
+        return self._functions.get((source, symbol)) or self.function(source, symbol)
+
     def launch(self, source: KernelSource, symbol: str, grid: Sequence[int], block: Sequence[int],
                args: Sequence[Any], shared_mem: int = 0) -> None:
         if 0 in grid:  # nothing to do: an empty tensor (CuPy would round a 0 up to 1)
             return
         g, b, a = tuple(grid), tuple(block), tuple(args)
-        bound = self._bounds.get((source, symbol))
-        if bound is None:
-            bound = self._bounds[(source, symbol)] = _launch_bound(source, symbol)
-        _check_launch(source, symbol, g, b, a, bound)
-        fn = self._functions.get((source, symbol)) or self.function(source, symbol)
+        fn = self.checked_function(source, symbol, g, b, a)
         try:
             with self.device:
                 fn(g, b, a, shared_mem=shared_mem)  # stream=None: CuPy's current stream of this device
         except Exception as exc:  # CUDADriverError, TypeError for an argument
             raise CudaLaunchError(f"{source.op}: {symbol}: launch with grid {list(g)}, block {list(b)}, "
                                   f"shared_mem {shared_mem} failed: {exc}") from exc
+        python_launches["from_python"] += 1
+
+    def replay(self, source: KernelSource, plan: Any, recording: Any, buffers: Sequence[Any]) -> bool:
+        """Run a recorded launch plan (codegen/runtime/plan.py) as one launch of a CUDA graph on
+        the current stream, captured on its first call with these buffers' pointers
+        (codegen/runtime/cuda_graph.py); False where it must go launch by launch: a GEMM step, a
+        stream that is capturing already, a launch the checks refuse, a capture that failed."""
+        return self._graphs.run(source, recording, buffers)
 
     def flush(self) -> None:
         """Nothing to do: launches are already on the stream (generated wrappers call this before
@@ -311,6 +331,7 @@ class CudaBackend:
                               out_offset)
             except NotImplementedError as exc:  # cupy.matmul's cuBLAS during stream capture
                 raise CudaBackendError(f"{CAPTURE_MESSAGE} ({exc})") from exc
+        python_launches["from_python"] += 1
 
     def _direct_gemm(self) -> DirectGemm | _NoDirectGemm:
         if self._direct is None:

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from codegen.runtime.settings import PLAN
+from codegen.runtime.settings import NO_REPLAY, PLAN
 
 #: Recordings kept per plan (distinct sizes/attrs/backends); the least recently used goes first.
 MAX_RECORDINGS = 64
@@ -217,10 +217,13 @@ def run_plan(backend: Any, kernels: Any, plan: Plan, values: tuple[Any, ...], bu
     the same values ran before): by the backend's own `replay(kernels, plan, recording, buffers)`
     where it has one and it takes the recording (the cpu backend's native batches), else launch by
     launch, queued as the printed loop queues them (the caller flushes)."""
-    recording = plan.recording(backend.name, values)
-    replay = getattr(backend, "replay", None)  # (none while record_launches watches the launches)
-    if replay is not None and "launch" not in backend.__dict__ and replay(kernels, plan, recording, buffers):
-        return
+    if NO_REPLAY.get():  # (debugging: the plan walked afresh, launch by launch)
+        recording = plan.record(backend.name, values)
+    else:
+        recording = plan.recording(backend.name, values)
+        replay = getattr(backend, "replay", None)  # (none while record_launches watches the launches)
+        if replay is not None and "launch" not in backend.__dict__ and replay(kernels, plan, recording, buffers):
+            return
     launch, gemm = backend.launch, backend.gemm
     for step in recording.steps:
         if type(step) is Launch:

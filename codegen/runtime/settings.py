@@ -189,7 +189,13 @@ PLAN = Setting(
     "replayed (codegen/runtime/plan.py), or `loop`: the same plan as the wrapper's printed Python",
     parse_plan)
 
+NO_REPLAY = Setting(
+    "OPGEN_NO_REPLAY", "flag", False,
+    "1: a launch plan is recorded afresh on every call and run launch by launch: no recording kept, "
+    "no CUDA graph (cuda backend), no native batches (cpu backend); for debugging",
+    parse_flag)
+
 SETTINGS: dict[str, Setting] = {s.name: s for s in (
     POISON_OUTPUTS, HOST_SANITIZE, HOST_RANDOM_ORDER, HOST_THREADS, HOST_STACK_KB, HOST_ISA,
-    HOST_CATCH_SIGNALS, CACHE_DIR, CUDA_LINEINFO, PLAN)}
+    HOST_CATCH_SIGNALS, CACHE_DIR, CUDA_LINEINFO, PLAN, NO_REPLAY)}
 """Every setting by its variable's name."""

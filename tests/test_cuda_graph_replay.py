@@ -1,0 +1,454 @@
+"""The cuda backend's recorded launch plans as CUDA graphs (codegen/runtime/cuda_graph.py), on the
+stand-in CuPy (tests/fake_cupy.py), which models stream capture strictly: pointers baked at
+capture, calls CUDA refuses during a capture, a graph launched on the stream it is given.
+
+Every kernel-only op gives the bits of its launch-by-launch run (OPGEN_NO_REPLAY=1) with poisoned
+outputs, one graph launch and no kernel launch from Python on a hit; new input values are seen by a
+graph, new buffers never meet a stale one; the graphs kept are bounded; a plan with GEMM steps,
+a user's own capture, a refused launch and a failed capture all go launch by launch, as before."""
+
+from __future__ import annotations
+
+import runpy
+import sys
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import fake_cupy
+import numpy as np
+import pytest
+from reference.norm import layer_norm as layer_norm_ref
+
+from codegen.runtime import cuda_graph, plan
+from codegen.runtime.kernels import KernelSource
+from codegen.runtime.scope import Scope
+from codegen.runtime.stats import python_launches
+
+PROJECT = Path(__file__).resolve().parent.parent
+F32 = np.float32
+
+
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Any:
+    """The cuda backend on the fake CuPy with its cuBLAS (outputs poisoned: install sets it)."""
+    return fake_cupy.install(monkeypatch, tmp_path, fake_cupy.FakeCublas())
+
+
+def _cp() -> Any:
+    return sys.modules["cupy"]
+
+
+def _host(out: Any) -> list[np.ndarray | None]:
+    """Each output copied to the host (None stays None: an output computed only when asked)."""
+    return [None if v is None else np.asarray(v.get()) for v in out]
+
+
+def _same_bits(got: list[np.ndarray | None], want: list[np.ndarray | None], what: str) -> None:
+    assert len(got) == len(want), what
+    for i, (g, w) in enumerate(zip(got, want, strict=True)):
+        assert (g is None) == (w is None), f"{what}: output {i}"
+        if g is not None and w is not None:
+            assert g.dtype == w.dtype and g.shape == w.shape and g.tobytes() == w.tobytes(), f"{what}: output {i}"
+
+
+def _counts() -> tuple[int, int, int]:
+    """(kernel launch calls, graph launches, the runtime's launches from Python) so far."""
+    st = fake_cupy.state()
+    return st.kernel_calls, st.graph_launches, python_launches["from_python"]
+
+
+def _delta(before: tuple[int, int, int]) -> tuple[int, int, int]:
+    return tuple(a - b for a, b in zip(_counts(), before, strict=True))  # type: ignore[return-value]
+
+
+# Each kernel-only op (`ls generated/nn generated/norm`), with its launch plan's branches: (function
+# name in generated, builder of its inputs as NumPy arrays, keyword arguments).
+def _bn_args(rng: np.random.Generator, shape: tuple[int, ...], c: int) -> list[np.ndarray]:
+    return [rng.standard_normal(shape).astype(F32), rng.standard_normal(c).astype(F32),
+            rng.standard_normal(c).astype(F32), rng.standard_normal(c).astype(F32),
+            (np.abs(rng.standard_normal(c)) + 0.5).astype(F32)]
+
+
+def _bn_grad_args(rng: np.random.Generator) -> list[np.ndarray]:
+    x, scale, _, mean, var = _bn_args(rng, (2, 3, 4, 5), 5)
+    return [rng.standard_normal(x.shape).astype(F32), x, scale, mean, var, np.zeros(0, F32)]
+
+
+def _ln_grad_args(rng: np.random.Generator) -> list[np.ndarray]:
+    x = rng.standard_normal((7, 40)).astype(F32)
+    _, mean, rstd = layer_norm_ref(x, None, None, 1e-5)
+    return [rng.standard_normal(x.shape).astype(F32), x, mean.astype(F32), rstd.astype(F32),
+            rng.standard_normal(40).astype(F32)]
+
+
+CASES: dict[str, tuple[str, Callable[[np.random.Generator], list[np.ndarray]], dict[str, Any]]] = {
+    "BiasAdd-NHWC": ("bias_add", lambda r: [r.standard_normal((2, 3, 4, 5)).astype(F32),
+                                            r.standard_normal(5).astype(F32)], {}),
+    "BiasAdd-NCHW": ("bias_add", lambda r: [r.standard_normal((2, 5, 3, 4)).astype(F32),
+                                            r.standard_normal(5).astype(F32)], {"data_format": "NCHW"}),
+    "BiasAddGrad-NHWC": ("bias_add_grad", lambda r: [r.standard_normal((6, 7, 5)).astype(F32)], {}),
+    "BiasAddGrad-NCHW": ("bias_add_grad", lambda r: [r.standard_normal((3, 5, 40)).astype(F32)],
+                         {"data_format": "NCHW"}),
+    "FusedBatchNormV3-training": ("fused_batch_norm_v3", lambda r: _bn_args(r, (2, 3, 4, 5), 5), {}),
+    "FusedBatchNormV3-NCHW-inference": ("fused_batch_norm_v3", lambda r: _bn_args(r, (2, 5, 3, 4), 5),
+                                        {"data_format": "NCHW", "is_training": False}),
+    "FusedBatchNormGradV3": ("fused_batch_norm_grad_v3", _bn_grad_args, {}),
+    "FusedBatchNormGradV3-inference": ("fused_batch_norm_grad_v3", _bn_grad_args, {"is_training": False}),
+    "LayerNorm": ("layer_norm", lambda r: [r.standard_normal((6, 33)).astype(F32), r.standard_normal(33).astype(F32),
+                                           r.standard_normal(33).astype(F32)], {}),
+    "LayerNorm-no-affine": ("layer_norm", lambda r: [r.standard_normal((5, 8)).astype(F32)], {}),
+    "LayerNormGrad": ("layer_norm_grad", _ln_grad_args, {}),
+    "Softmax-rows": ("softmax", lambda r: [r.standard_normal((6, 33)).astype(F32)], {}),
+    "Softmax-columns": ("softmax", lambda r: [r.standard_normal((3, 9, 4)).astype(F32)], {"axis": 1}),
+    "SoftmaxGrad-rows": ("softmax_grad", lambda r: [r.random((6, 33)).astype(F32),
+                                                    r.standard_normal((6, 33)).astype(F32)], {}),
+    "SoftmaxGrad-columns": ("softmax_grad", lambda r: [r.random((3, 9, 4)).astype(F32),
+                                                       r.standard_normal((3, 9, 4)).astype(F32)], {"axis": 1}),
+}
+
+
+def _op(name: str) -> Callable[..., Any]:
+    import generated
+
+    return getattr(generated, name)  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_every_kernel_only_op_replays_its_launch_by_launch_bits(fake: Any, case: str,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    name, build, kwargs = CASES[case]
+    fn = _op(name)
+    inputs = [_cp().asarray(a) for a in build(np.random.default_rng(3))]  # device arrays: fixed pointers
+    monkeypatch.setenv("OPGEN_NO_REPLAY", "1")
+    before = _counts()
+    want = _host(fn(*inputs, **kwargs, scope=Scope("cuda")))
+    launches, graphs, _ = _delta(before)
+    assert launches > 0 and graphs == 0
+    monkeypatch.delenv("OPGEN_NO_REPLAY")
+    before = _counts()
+    first = _host(fn(*inputs, **kwargs, scope=Scope("cuda")))  # captured (its launches), then launched
+    assert _delta(before)[:2] == (launches, 1)
+    before, captures = _counts(), cuda_graph.stats["captures"]
+    second = _host(fn(*inputs, **kwargs, scope=Scope("cuda")))  # the same pointers (the pool's blocks): a hit
+    assert _delta(before) == (0, 1, 1), "a hit: one graph launch, no kernel launch from Python"
+    assert cuda_graph.stats["captures"] == captures
+    _same_bits(first, want, f"{case}: captured")
+    _same_bits(second, want, f"{case}: replayed")
+    assert want[0] is not None and np.isfinite(want[0]).all(), "the first output was computed"
+    assert not fake_cupy.state().stale
+    fake_cupy.state().synchronize()
+
+
+def test_new_input_values_after_capture_give_fresh_results(fake: Any) -> None:
+    from generated import fused_batch_norm_grad_v3, layer_norm
+
+    cp, rng = _cp(), np.random.default_rng(5)
+    x, gamma, beta = (cp.asarray(a) for a in CASES["LayerNorm"][1](rng))
+    layer_norm(x, gamma, beta, scope=Scope("cuda"))
+    layer_norm(x, gamma, beta, scope=Scope("cuda"))
+    for _ in range(3):
+        new_x = rng.standard_normal(x.shape).astype(F32)
+        x[...] = new_x  # the same buffer, new values: the graph reads them
+        before = _counts()
+        out = layer_norm(x, gamma, beta, scope=Scope("cuda"))
+        assert _delta(before)[:2] == (0, 1)
+        y, _, rstd = layer_norm_ref(new_x, gamma.get(), beta.get(), 1e-5)
+        np.testing.assert_allclose(out.y.get(), y, rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(out.rstd.get(), rstd, rtol=1e-5, atol=1e-5)
+        del out
+    dy, xb, scale, mean_b, var_b, empty = (cp.asarray(a) for a in _bn_grad_args(rng))
+    fused_batch_norm_grad_v3(dy, xb, scale, mean_b, var_b, empty, scope=Scope("cuda"))
+    fused_batch_norm_grad_v3(dy, xb, scale, mean_b, var_b, empty, scope=Scope("cuda"))
+    host_args = _bn_grad_args(np.random.default_rng(9))
+    dy[...], xb[...] = host_args[0], host_args[1]
+    before = _counts()
+    got = _host(fused_batch_norm_grad_v3(dy, xb, scale, mean_b, var_b, empty, scope=Scope("cuda")))
+    assert _delta(before)[:2] == (0, 1)
+    _same_bits(got, _host(fused_batch_norm_grad_v3(host_args[0], host_args[1], scale.get(), mean_b.get(), var_b.get(),
+                                                   empty.get(), scope=Scope("cuda"))), "new values")
+    assert not fake_cupy.state().stale
+
+
+def test_new_buffers_never_reuse_a_stale_graph(fake: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Outputs kept alive (new pointers every call), inputs swapped between two buffers: each call
+    whose pointers differ captures its own graph, and every result is its own call's."""
+    from generated import softmax_grad
+
+    cp, rng = _cp(), np.random.default_rng(7)
+    a, b = (cp.asarray(rng.standard_normal((4, 20)).astype(F32)) for _ in range(2))
+    kept = []
+    calls = [(a, b), (b, a), (a, b), (b, a)]
+    for i, (y, dy) in enumerate(calls):
+        before = _counts()
+        kept.append(softmax_grad(y, dy, scope=Scope("cuda")))
+        assert _delta(before)[:2] == (1, 1), f"call {i}: its output is a new buffer: a new graph"
+    monkeypatch.setenv("OPGEN_NO_REPLAY", "1")
+    for (y, dy), out in zip(calls, kept, strict=True):
+        _same_bits(_host(out), _host(softmax_grad(y, dy, scope=Scope("cuda"))), "kept output")
+    assert not fake_cupy.state().stale
+
+
+def test_the_graphs_kept_per_recording_are_bounded(fake: Any) -> None:
+    from generated import softmax
+    from generated.norm import softmax as module
+
+    x = _cp().asarray(np.random.default_rng(1).standard_normal((3, 11)).astype(F32))
+    kept = [softmax(x, scope=Scope("cuda")) for _ in range(cuda_graph.MAX_GRAPHS + 3)]  # new outputs: new graphs
+    recording = list(module._PLAN.recordings.values())[-1]  # (the one used last)
+    graphs = next(v for k, v in recording.native.items() if k[1] is fake.backend)
+    assert len(graphs.graphs) == cuda_graph.MAX_GRAPHS
+    del kept[-1]  # its blocks go back to the pool, and the next call gets them: the newest graph, kept
+    before = _counts()
+    kept.append(softmax(x, scope=Scope("cuda")))
+    assert _delta(before)[:2] == (0, 1)
+
+
+def test_no_replay_turns_off_recording_reuse_graphs_and_native_batches(fake: Any,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from codegen.runtime.cpu import CpuBackend
+    from generated import bias_add
+    from generated.nn import bias_add as module
+
+    monkeypatch.setenv("OPGEN_NO_REPLAY", "1")
+    value, bias = np.ones((3, 17), F32), np.arange(17, dtype=F32)
+    kept = len(module._PLAN.recordings)
+    before = _counts()
+    for _ in range(3):
+        out = bias_add(value, bias, scope=Scope("cuda")).output
+        np.testing.assert_array_equal(out.get(), value + bias)
+    launches, graphs, _ = _delta(before)
+    assert launches == 3 and graphs == 0 and len(module._PLAN.recordings) == kept
+
+    def refuse(*args: Any) -> bool:
+        raise AssertionError("a backend replay with OPGEN_NO_REPLAY=1")
+
+    monkeypatch.setattr(CpuBackend, "replay", refuse)
+    np.testing.assert_array_equal(bias_add(value, bias, scope=Scope("cpu")).output, value + bias)
+    assert len(module._PLAN.recordings) == kept
+
+
+PARITY = runpy.run_path(str(PROJECT / "scripts" / "gpu_parity.py"))
+
+
+@pytest.mark.parametrize("op_name", ["GRUBlockCell", "DmlRnn", "CudnnRNNV3"])
+def test_plans_with_gemm_steps_run_launch_by_launch_and_stay_right(fake: Any, op_name: str) -> None:
+    """CuPy's cuBLAS refuses capture: such a recording never captures (no graph, no capture begun)
+    and gives the cpu backend's results within parity's tolerance."""
+    from codegen.warmup import generated_ops
+
+    op = next(o for o in generated_ops() if o.name == op_name)
+    case = PARITY["BUILDERS"][op_name](np.random.default_rng(0))[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # GRUBlockCell's deprecation
+        before = _counts()
+        for _ in range(2):
+            out = PARITY["run_case"](op, case, Scope("cuda"))
+        launches, graphs, _ = _delta(before)
+        ref = PARITY["run_case"](op, case, Scope("cpu"))
+    assert launches > 0 and graphs == 0
+    assert fake.cublas.calls, "the GEMM steps went through cuBLAS"
+    result = PARITY["compare"](op_name, case.label, ref, out)
+    assert result.ok, result
+
+
+def test_a_users_own_capture_receives_the_launches_as_before(fake: Any) -> None:
+    """On a stream that is capturing, the op's launches go into the user's capture (no graph of
+    the backend's, no capture of its own); outside it, the backend's graph runs on that stream."""
+    from generated import layer_norm
+
+    cp, rng = _cp(), np.random.default_rng(11)
+    x, gamma, beta = (cp.asarray(a) for a in CASES["LayerNorm"][1](rng))
+    stream = cp.cuda.Stream(non_blocking=True)
+    with stream:
+        layer_norm(x, gamma, beta, scope=Scope("cuda"))
+        assert stream.graph_launches == 1  # the backend's graph, launched on the caller's stream
+        stream.begin_capture()
+        before = _counts()
+        out = layer_norm(x, gamma, beta, scope=Scope("cuda"))
+        assert _delta(before)[:2] == (1, 0) and len(stream.capture.nodes) == 1
+        graph = stream.end_capture()
+    assert np.isnan(out.y).all()  # captured, not run
+    new_x = rng.standard_normal(x.shape).astype(F32)
+    x[...] = new_x
+    other = cp.cuda.Stream()
+    graph.launch(other)  # a graph launched on another stream runs there
+    assert other.graph_launches == 1 and stream.graph_launches == 1
+    y, _, _ = layer_norm_ref(new_x, gamma.get(), beta.get(), 1e-5)
+    np.testing.assert_allclose(out.y.get(), y, rtol=1e-5, atol=1e-5)
+
+
+def test_a_users_graph_that_outlives_an_ops_scratch_buffer_is_reported(fake: Any) -> None:
+    """FusedBatchNormGradV3 frees its scratch (partials) when the call returns: a user's graph
+    of the call still points at it. A GPU may run it on memory the pool gives to someone else;
+    the fake reports it (docs/specs.md, How the plan runs)."""
+    from generated import fused_batch_norm_grad_v3
+
+    cp = _cp()
+    args = [cp.asarray(a) for a in _bn_grad_args(np.random.default_rng(2))]
+    stream = cp.cuda.Stream(non_blocking=True)
+    with stream:
+        stream.begin_capture()
+        out = fused_batch_norm_grad_v3(*args, scope=Scope("cuda"))
+        graph = stream.end_capture()
+        graph.launch()
+    assert fake_cupy.state().stale and "its buffer was freed after the capture" in fake_cupy.state().stale[0]
+    with pytest.raises(fake_cupy.CUDADriverError, match="CUDA_ERROR_ILLEGAL_ADDRESS"):
+        out.x_backprop.get()
+
+
+# A hand-made plan (codegen/runtime/plan.py literals) around one tiny kernel.
+PUT = r"""
+extern "C" __global__ void put(float* x, long long i, float v) {
+  if (threadIdx.x == 0) x[i] = v;
+}
+"""
+
+
+def _put_plan(block: int = 1) -> plan.Plan:
+    args = (("buf", 0), ("scalar", "_np.int64", "i", None, ()), ("scalar", "_np.float32", "v", None, ()))
+    return plan.Plan("Put", ("i", "v"), ("x",), (("launch", "put", (), (1,), (block,), 0, args, ()),))
+
+
+@pytest.fixture
+def put(tmp_path: Path) -> KernelSource:
+    path = tmp_path / "put.cu"
+    path.write_text(PUT)
+    return KernelSource("Put", path)
+
+
+def test_a_launch_the_checks_refuse_is_raised_as_before(fake: Any, put: KernelSource) -> None:
+    from codegen.runtime.cuda import CudaLaunchError
+
+    x = fake.backend.empty([4], "float32")
+    with pytest.raises(CudaLaunchError, match=r"Put: put: invalid launch configuration grid \[1\], block \[2048\]"):
+        plan.run_plan(fake.backend, put, _put_plan(block=2048), (1, 2.5), (x,))
+    assert not fake_cupy.state().captures
+
+
+def test_arrays_on_another_device_fault_as_launch_by_launch(fake: Any, put: KernelSource,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The graph bakes the other device's pointer: its kernel faults at the next synchronize, as
+    the launch does without graphs."""
+    cp = _cp()
+    for replay in ("0", "1"):
+        monkeypatch.setenv("OPGEN_NO_REPLAY", replay)
+        fake_cupy.state().fault = None
+        with cp.cuda.Device(1):
+            x = cp.empty(4, F32)
+        plan.run_plan(fake.backend, put, _put_plan(), (1, 2.5), (x,))
+        with pytest.raises(fake_cupy.CUDADriverError, match="a kernel argument lives on another device"):
+            fake_cupy.state().synchronize()
+
+
+def test_a_failed_capture_is_ended_and_the_plan_runs_launch_by_launch(fake: Any, put: KernelSource,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    real_end = fake_cupy.FakeStream.end_capture
+
+    def invalidated(self: Any) -> Any:
+        self.capture.invalidated = "something refused in the capture"
+        return real_end(self)
+
+    monkeypatch.setattr(fake_cupy.FakeStream, "end_capture", invalidated)
+    p = _put_plan()
+    x = _cp().asarray(np.zeros(4, F32))
+    before = _counts()
+    for _ in range(3):
+        x[...] = 0
+        plan.run_plan(fake.backend, put, p, (1, 2.5), (x,))
+        assert x.get().tolist() == [0, 2.5, 0, 0]
+    assert _delta(before)[:2] == (1 + 3, 0)  # one captured launch, then three launches; no graph
+    assert not fake_cupy.state().captures  # the capture was ended
+    assert all(g.steps is None for r in p.recordings.values() for g in r.native.values())  # not tried again
+
+
+def test_pointer_lists_run_launch_by_launch(fake: Any, put: KernelSource) -> None:
+    args = (("ptrs", 0), ("scalar", "_np.int64", "i", None, ()))
+    p = plan.Plan("Put", ("i",), ("xs",), (("launch", "put", (), (1,), (1,), 0, args, ()),))
+    recording = p.recording("cuda", (0,))
+    assert fake.backend.replay(put, p, recording, ([],)) is False
+
+
+# ------------------------------------------------------------------ the fake's capture rules --
+
+def test_the_fake_refuses_what_cuda_refuses_during_a_capture(fake: Any) -> None:
+    cp = _cp()
+    x = cp.asarray(np.arange(4, dtype=F32))
+    with pytest.raises(RuntimeError, match=r"cannot capture on the default \(legacy\) stream"):
+        cp.cuda.get_current_stream().begin_capture()
+    stream = cp.cuda.Stream(non_blocking=True)
+    illegal: list[tuple[str, Callable[[], Any]]] = [
+        ("cudaStreamSynchronize", stream.synchronize),
+        ("cudaDeviceSynchronize", cp.cuda.Device(0).synchronize),
+        ("device-to-host copy", x.get),
+        ("device-to-host copy", lambda: cp.asnumpy(x)),
+    ]
+    for what, call in illegal:
+        with stream:
+            stream.begin_capture()
+            with pytest.raises(fake_cupy.CUDARuntimeError, match=what):
+                call()
+            with pytest.raises(fake_cupy.CUDARuntimeError, match="cudaErrorStreamCaptureInvalidated"):
+                stream.end_capture()
+        assert not stream.is_capturing()
+    blocking = cp.cuda.Stream()
+    with blocking:
+        blocking.begin_capture()
+    with pytest.raises(fake_cupy.CUDARuntimeError, match="cudaErrorStreamCaptureImplicit"):
+        x.get()  # on the legacy stream while a blocking stream captures
+    with blocking, pytest.raises(fake_cupy.CUDARuntimeError, match="Invalidated"):
+        blocking.end_capture()
+    with stream:
+        stream.begin_capture()
+        with pytest.raises(NotImplementedError, match="during stream capture"):
+            cp.matmul(x.reshape(2, 2), x.reshape(2, 2))  # CuPy refuses before any CUDA call: still valid
+        stream.end_capture()
+
+
+def test_the_fake_allocates_in_a_capture_as_its_mode_allows(fake: Any) -> None:
+    cp = _cp()
+    stream = cp.cuda.Stream(non_blocking=True)
+    with stream:
+        stream.begin_capture()  # CuPy's default mode: relaxed, cudaMalloc allowed
+        cp.empty(1000, F32)
+        stream.end_capture()
+        cp.empty(3000, F32)  # (freed at once: a block of its size in the pool)
+        stream.begin_capture(mode=fake_cupy.CAPTURE_GLOBAL)
+        cp.empty(3000, F32)  # from the pool: no cudaMalloc
+        with pytest.raises(fake_cupy.CUDARuntimeError, match=r"cudaMalloc"):
+            cp.empty(5000, F32)
+        with pytest.raises(fake_cupy.CUDARuntimeError, match="Invalidated"):
+            stream.end_capture()
+
+
+def test_a_graph_bakes_pointers_not_arrays(fake: Any, put: KernelSource) -> None:
+    """New contents of a captured buffer are seen; a new array at the same address (the pool's
+    block back) is written; a freed one is a fault."""
+    cp = _cp()
+    fn = fake.backend.function(put, "put")
+    stream = cp.cuda.Stream(non_blocking=True)
+    x = cp.asarray(np.zeros(4, F32))
+    address = x.data.ptr
+    with stream:
+        stream.begin_capture()
+        fn((1,), (1,), (x, np.int64(1), F32(7)))
+        graph = stream.end_capture()
+    del x  # freed: the block back in the pool
+    graph.launch(stream)
+    assert f"0x{address:x}" in fake_cupy.state().stale[0]
+    fake_cupy.state().fault, fake_cupy.state().stale[:] = None, []
+    y = cp.asarray(np.zeros(4, F32))  # the same block again
+    assert y.data.ptr == address
+    graph.launch(stream)
+    assert y.get().tolist() == [0, 7, 0, 0] and not fake_cupy.state().stale
+
+
+def test_a_plan_with_only_empty_grids_launches_nothing(fake: Any) -> None:
+    from generated import softmax
+
+    x = _cp().asarray(np.zeros((0, 7), F32))
+    before = _counts()
+    for _ in range(2):
+        assert softmax(x, scope=Scope("cuda")).y.shape == (0, 7)
+    assert _delta(before)[:2] == (0, 0)
