@@ -452,3 +452,20 @@ def test_a_plan_with_only_empty_grids_launches_nothing(fake: Any) -> None:
     for _ in range(2):
         assert softmax(x, scope=Scope("cuda")).y.shape == (0, 7)
     assert _delta(before)[:2] == (0, 0)
+
+
+def test_a_recording_whose_calls_keep_missing_stops_capturing(fake: Any) -> None:
+    """Every output kept: each call has new pointers, so each would capture (costlier than its
+    launches); after GIVE_UP_AFTER such captures the recording runs launch by launch."""
+    from generated import bias_add
+
+    value = _cp().asarray(np.ones((2, 9), F32))
+    bias = _cp().asarray(np.arange(9, dtype=F32))
+    kept = []
+    before = _counts()
+    for _ in range(cuda_graph.GIVE_UP_AFTER + 5):
+        kept.append(bias_add(value, bias, scope=Scope("cuda")).output)
+    launches, graphs, _ = _delta(before)
+    assert graphs == cuda_graph.GIVE_UP_AFTER and launches == cuda_graph.GIVE_UP_AFTER + 5
+    for out in kept:
+        np.testing.assert_array_equal(out.get(), np.ones((2, 9), F32) + np.arange(9, dtype=F32))

@@ -27,7 +27,9 @@ Where a graph cannot serve, `GraphReplay.run` returns False and the plan runs la
 * a launch the launch-by-launch checks refuse (that path then raises it, after the launches
   before it), checked once per recording before its first capture;
 * any error while capturing: the capture is ended, the graph discarded, and the recording runs
-  launch by launch from then on.
+  launch by launch from then on;
+* a recording whose calls keep bringing new pointers (`GIVE_UP_AFTER` captures, fewer hits than
+  captures: CuPy's memory pool switched off, or every output kept), from then on.
 """
 
 from __future__ import annotations
@@ -45,6 +47,9 @@ from codegen.runtime.stats import counters, python_launches
 
 #: Graphs kept per recording and device (distinct buffer pointers); the least recently used goes first.
 MAX_GRAPHS = 8
+#: Captures after which a recording whose graphs were launched again fewer times than captured
+#: stops capturing (its calls keep finding new pointers: CuPy's pool off, outputs all kept)
+GIVE_UP_AFTER = 4 * MAX_GRAPHS
 
 #: stats.py's "cuda_graphs": graphs captured, graph launches, captures that failed (a GPU session
 #: reads captures against launches: a loop whose calls keep missing shows as many captures)
@@ -70,12 +75,15 @@ class _Graphs:
     steps: tuple[_Step, ...] | None
     graphs: OrderedDict[tuple[int, ...], Any] = field(default_factory=OrderedDict)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    captures: int = 0
+    hits: int = 0
 
     def get(self, pointers: tuple[int, ...]) -> Any:
         with self.lock:
             graph = self.graphs.get(pointers)
             if graph is not None:
                 self.graphs.move_to_end(pointers)
+                self.hits += 1
             return graph
 
     def put(self, pointers: tuple[int, ...], graph: Any) -> None:
@@ -83,6 +91,9 @@ class _Graphs:
             self.graphs[pointers] = graph
             while len(self.graphs) > MAX_GRAPHS:
                 self.graphs.popitem(last=False)
+            self.captures += 1
+            if self.captures >= GIVE_UP_AFTER and self.hits < self.captures:
+                self.steps = None  # (a capture per call costs more than its launches: launch by launch)
 
 
 class GraphReplay:
