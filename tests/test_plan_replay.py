@@ -154,3 +154,21 @@ def test_a_recurrent_plan_is_one_native_call(monkeypatch: pytest.MonkeyPatch) ->
     before = python_launches["from_python"]
     rnn.backward(scope, fw, *rnn.output_grads(fw))
     assert python_launches["from_python"] - before > 50  # a batch between each pair of GEMMs, and the GEMMs
+
+
+def test_a_launch_patched_then_restored_does_not_turn_replay_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    """monkeypatch restores an instance attribute by setting the bound method it read: replay must
+    still see the backend's own launch (the full suite once ran every later plan step by step)."""
+    scope = Scope("cpu")
+    with monkeypatch.context() as m:
+        m.setattr(scope.backend, "launch", lambda *args, **kwargs: None)
+    assert "launch" in scope.backend.__dict__
+    runs: list[int] = []
+    real = replay.run
+    monkeypatch.setattr(replay, "run", lambda native, *a: (runs.append(1), real(native, *a)))
+    fused_batch_norm_grad_v3(*_inputs(0), scope=scope)
+    assert runs == [1]
+    seen: list[str] = []
+    monkeypatch.setattr(scope.backend, "launch", lambda src, sym, *a, **k: seen.append(sym))  # a watcher
+    fused_batch_norm_grad_v3(*_inputs(0), scope=scope)
+    assert runs == [1] and seen  # every launch went through it
