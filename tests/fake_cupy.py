@@ -301,6 +301,9 @@ class FakeStream:
         return self.capture is not None
 
     def __enter__(self) -> FakeStream:
+        if self.ptr not in (0, 1, 2) and self.device_id != _STATE.current:  # as CuPy's check_stream_device_match
+            raise RuntimeError(f"The device that the stream is created on ({self.device_id}) does not match with "
+                               f"the current device ({_STATE.current})")
         _STATE.streams.setdefault(self.device_id, []).append(self)
         return self
 

@@ -469,3 +469,27 @@ def test_a_recording_whose_calls_keep_missing_stops_capturing(fake: Any) -> None
     assert graphs == cuda_graph.GIVE_UP_AFTER and launches == cuda_graph.GIVE_UP_AFTER + 5
     for out in kept:
         np.testing.assert_array_equal(out.get(), np.ones((2, 9), F32) + np.arange(9, dtype=F32))
+
+
+def test_a_second_device_captures_on_its_own_stream(fake: Any) -> None:
+    """The backend of cuda:1 captures on a stream of device 1 (CuPy refuses a stream of another
+    device) and its graphs are its own; an input on device 0 is copied as before."""
+    from generated import softmax
+
+    cp = _cp()
+    host = np.random.default_rng(4).standard_normal((5, 12)).astype(F32)
+    with cp.cuda.Device(1):
+        x1 = cp.asarray(host)
+    x0 = cp.asarray(host)
+    outs = []
+    before = _counts()
+    for x in (x1, x1, x0):
+        out = softmax(x, scope=Scope("cuda:1")).y
+        assert out.data.device_id == 1
+        with cp.cuda.Device(1):
+            outs.append(out.get())
+        del out
+    assert _delta(before)[1] == 3
+    for got in outs:
+        np.testing.assert_array_equal(got, outs[0])
+    fake_cupy.state().synchronize()
