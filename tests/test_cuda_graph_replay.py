@@ -493,3 +493,52 @@ def test_a_second_device_captures_on_its_own_stream(fake: Any) -> None:
     for got in outs:
         np.testing.assert_array_equal(got, outs[0])
     fake_cupy.state().synchronize()
+
+
+# ------------------------------------------------------------------------------ GPU --
+# The same on a real GPU (the GPU check runs them): CuPy's own pool decides the pointers, so a hit
+# is looked for over a few calls; kernels that reduce with atomics may sum in another order, so
+# results are compared within float32's rounding, not bit for bit.
+
+gpu = pytest.mark.gpu
+
+
+@gpu
+@pytest.mark.parametrize("case", list(CASES))
+def test_on_the_gpu_graphs_match_launch_by_launch_and_hit(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import cupy as cp
+
+    name, build, kwargs = CASES[case]
+    fn = _op(name)
+    inputs = [cp.asarray(a) for a in build(np.random.default_rng(3))]
+    monkeypatch.setenv("OPGEN_NO_REPLAY", "1")
+    want = _host(fn(*inputs, **kwargs, scope=Scope("cuda")))
+    monkeypatch.delenv("OPGEN_NO_REPLAY")
+    captures, launches = cuda_graph.stats["captures"], cuda_graph.stats["launches"]
+    calls = 4
+    for _ in range(calls):  # on CuPy's current stream: the legacy default stream
+        got = _host(fn(*inputs, **kwargs, scope=Scope("cuda")))
+        for i, (g, w) in enumerate(zip(got, want, strict=True)):
+            if w is not None:
+                np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6, err_msg=f"{case}: output {i}")
+    assert cuda_graph.stats["launches"] - launches == calls, "every call one graph launch"
+    assert cuda_graph.stats["captures"] - captures < calls, "CuPy's pool gave some call its pointers back: a hit"
+
+
+@gpu
+def test_on_the_gpu_a_graph_sees_new_input_values_on_a_side_stream() -> None:
+    import cupy as cp
+
+    from generated import layer_norm
+
+    rng = np.random.default_rng(5)
+    x, gamma, beta = (cp.asarray(a) for a in CASES["LayerNorm"][1](rng))
+    stream = cp.cuda.Stream(non_blocking=True)
+    with stream:
+        for _ in range(4):
+            new_x = rng.standard_normal(x.shape).astype(F32)
+            x.set(new_x, stream=stream)
+            out = layer_norm(x, gamma, beta, scope=Scope("cuda"))
+            y, _, _ = layer_norm_ref(new_x, gamma.get(), beta.get(), 1e-5)
+            np.testing.assert_allclose(out.y.get(stream=stream), y, rtol=1e-5, atol=1e-5)
+            del out
