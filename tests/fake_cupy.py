@@ -226,10 +226,15 @@ class FakeArray(np.ndarray):
     def device(self) -> FakeDevice:  # type: ignore[override]
         return FakeDevice(self._device)
 
-    def get(self) -> np.ndarray:
-        _STATE.use_stream(_STATE.stream(), "a device-to-host copy (cudaMemcpy)")
+    def get(self, stream: FakeStream | None = None) -> np.ndarray:
+        _STATE.use_stream(stream or _STATE.stream(), "a device-to-host copy (cudaMemcpy)")
         _STATE.synchronize()  # a copy to the host waits for the stream, and reports its faults
         return np.array(self, copy=True).view(np.ndarray)
+
+    def set(self, arr: Any, stream: FakeStream | None = None) -> None:
+        """A host-to-device copy into this array (not modelled in a capture: CuPy stages it)."""
+        _STATE.legacy_use(stream or _STATE.stream(), "a host-to-device copy")
+        np.copyto(self, np.asarray(arr))
 
     def copy(self, order: Any = "C") -> FakeArray:  # type: ignore[override]
         return _on_current(np.array(self, order=order, copy=True))  # CuPy: a copy on the current device
