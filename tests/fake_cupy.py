@@ -33,6 +33,9 @@ Unhandled Operations"; CuPy's Stream.begin_capture, end_capture and Graph.launch
   capture stays valid).
 * A graph launches on the stream it is given (else the current one) and counts there
   (`FakeStream.graph_launches`); launched into a capturing stream it becomes part of that capture.
+* Entering (`with`) a stream of another device than the current one is refused, as CuPy does.
+* Not modelled: host-to-device copies in a capture (`cupy.asarray` of host data, `set`; CuPy
+  stages them through pinned memory), events, cudaMallocAsync.
 
 `state()` counts what the backend asked for: `kernel_calls` (launch calls from Python, captured
 ones included), `graph_launches`, and `launches` (kernels that ran, in graphs too)."""
