@@ -42,7 +42,7 @@ class Batch:
 class NativePlan:
     slots: int
     segments: tuple[Batch | plan.Gemm, ...]  # a GEMM here runs from Python (not for the BLAS)
-    needs: tuple[tuple[int, Any], ...]  # per slot: the elements its batched GEMMs read or write, their dtype
+    needs: tuple[tuple[int, int, Any], ...]  # (slot, elements, dtype) that its batched GEMMs read or write
 
 
 def build(recording: plan.Recording, buffers: Sequence[Any], function: Callable[[str], HostFunction],
@@ -84,7 +84,8 @@ def build(recording: plan.Recording, buffers: Sequence[Any], function: Callable[
         records.append(record)
         kernels.append(fn.name)
     close()
-    return NativePlan(len(buffers), tuple(segments), tuple(needs))
+    return NativePlan(len(buffers), tuple(segments),
+                      tuple((slot, need, dtype) for slot, (need, dtype) in enumerate(needs) if dtype is not None))
 
 
 def _gemm_record(step: plan.Gemm, buffers: Sequence[Any], needs: list[tuple[int, Any]],
@@ -136,23 +137,30 @@ def _record(fn: HostFunction, step: plan.Launch, settings: tuple[Any, ...], keep
     return struct.pack(BATCH_RECORD + "".join(codes), fn._launch_addr, address, len(values), table_args, *values)
 
 
-def bind(buffers: Sequence[Any], needs: Sequence[tuple[int, Any]] = ()) -> Any | None:
+def bind(buffers: Sequence[Any], needs: Sequence[tuple[int, int, Any]] = ()) -> Any | None:
     """The call's buffer table (each slot's data pointer, 0 for None); None where a buffer is no
-    C-contiguous NumPy array, or is smaller than or of another dtype than the batched GEMMs need
-    (the checked path names it)."""
-    values = []
-    for i, buf in enumerate(buffers):
-        if buf is None:
-            values.append(0)
-        elif type(buf) is not np.ndarray or not buf.flags.c_contiguous:
-            return None
-        elif i < len(needs) and needs[i][1] is not None and (buf.size < needs[i][0] or buf.dtype != needs[i][1]):
-            return None
+    C-contiguous NumPy array, or is smaller than or of another dtype than a batched GEMM needs
+    (`needs`: slot, elements, dtype; the checked path names what is wrong). The hot path of a
+    replayed call: one ctypes.from_buffer per buffer (it refuses what is not C-contiguous)."""
+    values: list[int] = []
+    append, from_buffer, addressof = values.append, ctypes.c_byte.from_buffer, ctypes.addressof
+    for buf in buffers:
+        if type(buf) is np.ndarray:
+            try:  # a writable C-contiguous buffer's address: 4x cheaper than __array_interface__
+                append(addressof(from_buffer(buf)))  # type: ignore[arg-type]
+                continue
+            except (TypeError, ValueError):  # not C-contiguous, read-only, or empty
+                if not buf.flags.c_contiguous:
+                    return None
+                append(buf.__array_interface__["data"][0])
+        elif buf is None:
+            append(0)
         else:
-            try:  # a writable buffer's address: 4x cheaper than __array_interface__
-                values.append(ctypes.addressof(ctypes.c_byte.from_buffer(buf)))  # type: ignore[arg-type]
-            except (TypeError, ValueError):  # read-only or empty
-                values.append(buf.__array_interface__["data"][0])
+            return None
+    for slot, need, dtype in needs:
+        buf = buffers[slot]
+        if buf is None or buf.size < need or buf.dtype != dtype:
+            return None
     return (ctypes.c_uint64 * max(len(values), 1))(*values)
 
 
