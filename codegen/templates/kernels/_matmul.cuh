@@ -113,16 +113,20 @@ constexpr int kHostRegisterBytes = 32;
 constexpr int kHostRegisterBytes = 16;
 #endif
 
-template <typename A, typename T>
-__device__ __forceinline__ host_run_t<A> load_run(const T* p) {
-  host_run_t<A> v;
-  if constexpr (same_type<T, A>::value) {
+// v = L consecutive values as acc_t<T>, where V is acc_t<T> itself (L = 1) or a run (L = kHostRun).
+// (An out-parameter: g++ warns that returning a vector wider than the build's registers changes
+// the ABI, although every call here is inlined.)
+template <typename V, typename T>
+__device__ __forceinline__ void load_lanes(V& v, const T* p) {
+  using A = acc_t<T>;
+  if constexpr (sizeof(V) == sizeof(A)) {
+    v = to_acc(*p);
+  } else if constexpr (same_type<T, A>::value) {
     memcpy(&v, p, sizeof v);
   } else {
 #pragma GCC unroll 8
     for (int q = 0; q < kHostRun; ++q) v[q] = to_acc(p[q]);
   }
-  return v;
 }
 
 // ((s0 + s4) + (s2 + s6)) + ((s1 + s5) + (s3 + s7)) of a run's lanes s_q: host_reduce's pairwise
@@ -154,10 +158,11 @@ __device__ __forceinline__ void host_dots(long long k, const T* x, long long ldx
   for (; p + kHostRun <= k; p += kHostRun) {
     V xv[RI];
 #pragma GCC unroll 4
-    for (int r = 0; r < RI; ++r) xv[r] = load_run<A>(x + r * ldx + p);
+    for (int r = 0; r < RI; ++r) load_lanes(xv[r], x + r * ldx + p);
 #pragma GCC unroll 4
     for (int s = 0; s < RJ; ++s) {
-      const V yv = load_run<A>(y + s * ldy + p);
+      V yv;
+      load_lanes(yv, y + s * ldy + p);
 #pragma GCC unroll 4
       for (int r = 0; r < RI; ++r) run[r][s] += xv[r] * yv;
     }
@@ -168,13 +173,6 @@ __device__ __forceinline__ void host_dots(long long k, const T* x, long long ldx
       out[r][s] = host_run_sum(run[r][s]);
     }
   }
-}
-
-// L consecutive values as acc_t<T>, where V is acc_t<T> itself (L = 1) or a run (L = kHostRun).
-template <typename V, typename T>
-__device__ __forceinline__ V load_lanes(const T* p) {
-  if constexpr (sizeof(V) == sizeof(acc_t<T>)) return to_acc(*p);
-  else return load_run<acc_t<T>>(p);
 }
 
 // C(r, q) for RI rows and NV·L adjacent columns (V: L lanes of acc_t<T>): Σ_p x[r·x_row + p·x_step]·
@@ -192,7 +190,7 @@ __device__ __forceinline__ void host_axpy_block(long long k, const T* x, long lo
   }
   for (long long p = 0; p < k; ++p) {
     V yv[NV];
-    for (int v = 0; v < NV; ++v) yv[v] = load_lanes<V>(y + p * ldy + v * L);
+    for (int v = 0; v < NV; ++v) load_lanes(yv[v], y + p * ldy + v * L);
 #pragma GCC unroll 4
     for (int r = 0; r < RI; ++r) {
       const A xv = to_acc(x[r * x_row + p * x_step]);
