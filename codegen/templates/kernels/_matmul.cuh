@@ -223,6 +223,18 @@ __device__ __forceinline__ void host_row_groups(long long n, const F& f) {
   }
 }
 
+// Columns [0, NV·L) of every output row r < out_rows (x, y and c at the first row and column), in
+// register blocks of 4 rows; the columns outer, so a stripe of y is read from L1 by every block.
+template <int NV, typename V, typename T>
+__device__ __forceinline__ void host_axpy_columns(long long k, long long out_rows, const T* x, long long x_row,
+                                                  long long x_step, const T* y, long long ldy, T* c, long long c_row,
+                                                  long long c_col, bool accumulate) {
+  host_row_groups<4>(out_rows, [&](auto group, long long r) {
+    host_axpy_block<decltype(group)::value, NV, V>(k, x + r * x_row, x_row, x_step, y, ldy, c + r * c_row, c_row,
+                                                   c_col, accumulate);
+  });
+}
+
 // The host form of a tile: C's rows [i0, i0 + rows), columns [j0, j0 + cols); xa = op(A), xb = op(B)ᵀ
 // (both [·, k], as matrix_in views: trans means contiguous along the tile's side, not along k).
 // Register blocks: 2 rows × 4 columns of dot products; 4 rows × NV runs (16 floats with AVX2, else 8
@@ -265,22 +277,21 @@ __device__ __forceinline__ void host_tile(long long k, MatrixIn<T> xa, MatrixIn<
   const long long out_rows = by_rows ? rows : cols, out_cols = by_rows ? cols : rows;
   const long long c_row = by_rows ? c.ld : 1, c_col = by_rows ? 1 : c.ld;
   const long long x_row = x.trans ? 1 : x.ld, x_step = x.trans ? x.ld : 1;
-  host_row_groups<4>(out_rows, [&](auto group, long long r) {
-    constexpr int RI = decltype(group)::value;
-    const T* xr = x.data + (x0 + r) * x_row;
-    const T* yr = y.data + y0;
-    T* cr = c_tile + r * c_row;
-    long long q = 0;
-    for (; q + W <= out_cols; q += W) {
-      host_axpy_block<RI, NV, V>(k, xr, x_row, x_step, yr + q, y.ld, cr + q * c_col, c_row, c_col, accumulate);
-    }
-    for (; q + kHostRun <= out_cols; q += kHostRun) {
-      host_axpy_block<RI, 1, V>(k, xr, x_row, x_step, yr + q, y.ld, cr + q * c_col, c_row, c_col, accumulate);
-    }
-    for (; q < out_cols; ++q) {
-      host_axpy_block<RI, 1, A>(k, xr, x_row, x_step, yr + q, y.ld, cr + q * c_col, c_row, c_col, accumulate);
-    }
-  });
+  const T* xr = x.data + x0 * x_row;
+  const T* yr = y.data + y0;
+  long long q = 0;
+  for (; q + W <= out_cols; q += W) {
+    host_axpy_columns<NV, V>(k, out_rows, xr, x_row, x_step, yr + q, y.ld, c_tile + q * c_col, c_row, c_col,
+                             accumulate);
+  }
+  for (; q + kHostRun <= out_cols; q += kHostRun) {
+    host_axpy_columns<1, V>(k, out_rows, xr, x_row, x_step, yr + q, y.ld, c_tile + q * c_col, c_row, c_col,
+                            accumulate);
+  }
+  for (; q < out_cols; ++q) {
+    host_axpy_columns<1, A>(k, out_rows, xr, x_row, x_step, yr + q, y.ld, c_tile + q * c_col, c_row, c_col,
+                            accumulate);
+  }
 }
 
 #else  // the GPU form
