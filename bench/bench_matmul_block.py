@@ -5,7 +5,9 @@ layouts. opgen::matmul_grid with the default 64×64 tiles, one thread per block 
 best shape), a block per tile. CPU time of the calling thread at one thread on both sides
 (OPGEN_HOST_THREADS=1, one BLAS thread); min and median per call.
 
-    python bench/bench_matmul_block.py [--repeats 200]
+    python bench/bench_matmul_block.py [--repeats 200] [--n 1024]
+
+(--n 1000: the same with a row length of op(B) and C that is not a power of two.)
 """
 
 from __future__ import annotations
@@ -38,11 +40,12 @@ extern "C" __global__ void matmul_f32(const float* a, const float* b, float* c, 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=200)
+    parser.add_argument("--n", type=int, default=1024, help="C's columns")
     args = parser.parse_args()
     source = ("#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n" + (KERNELS / "_common.cuh").read_text()
               + (KERNELS / "_matmul.cuh").read_text() + KERNEL)
     fn = host.load_module(source, name_hint="bench_matmul_block").get_function("matmul_f32")
-    m, n, k = 32, 1024, 256
+    m, n, k = 32, args.n, 256
     rng = np.random.default_rng(0)
     print(machine())
     print(f"C[{m}, {n}] = op(A)·op(B), k = {k}, float32, one thread; CPU ms per call: min / median")
