@@ -25,6 +25,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -123,6 +124,9 @@ class Operand:
     buffer: np.ndarray
     ld: int
 
+    def set(self, row: int, col: int, value: float) -> None:
+        self.dense[row, col] = self.buffer[row * self.ld + col] = value
+
 
 def _stored(dense: np.ndarray, pad: int) -> Operand:
     rows, cols = dense.shape
@@ -163,8 +167,13 @@ class Case:
 
 
 def _run(module: host.HostModule, kernel: str, case: Case, grid: tuple[int, ...], block: int,
-         seed: int | None = None) -> tuple[np.ndarray, Operand, Operand, Operand]:
+         seed: int | None = None, prepare: Callable[[Operand, Operand, Operand], None] | None = None,
+         ) -> tuple[np.ndarray, Operand, Operand, Operand]:
+    """C as the kernel leaves it (its padding checked untouched), and the operands; `prepare` edits
+    the operands first."""
     a, b, c = case.make(case.m * 1000 + case.n * 10 + case.k)
+    if prepare is not None:
+        prepare(a, b, c)
     before = c.buffer.copy()
     with host_random_order(seed):
         module.get_function(f"{kernel}_{case.dtype}")(grid, (block,), (
@@ -296,18 +305,19 @@ def test_products_within_the_bound_and_in_order(dtype: str, layout: tuple[bool, 
 def test_k_zero_gives_zero_or_leaves_c_as_it_was(dtype: str, form: str) -> None:
     module, tiles = _module(form), TILES["small"]
     block = tiles.threads if form == "gpu" else 1
+    specials = np.array([-0.0, np.nan, np.inf]).astype(TYPES[dtype][1])  # kept bit for bit
+
+    def poke(_a: Operand, _b: Operand, c: Operand) -> None:
+        for j, value in enumerate(specials):
+            c.set(0, j, value)
+
     for layout in LAYOUTS:
         case = Case(dtype, 17, 5, 0, *layout, accumulate=False, pad=1)
         got, *_ = _run(module, "grid_small", case, _grid(case, tiles), block)
         assert (got == 0).all() and not np.signbit(got.astype(np.float64)).any()
         case = Case(dtype, 17, 5, 0, *layout, accumulate=True, pad=1)
-        a, b, c = case.make(0)
-        c.buffer[:3] = np.array([-0.0, np.nan, np.inf]).astype(c.buffer.dtype)  # kept bit for bit
-        before = c.buffer.copy()
-        module.get_function(f"grid_small_{dtype}")(_grid(case, tiles), (block,), (
-            a.buffer, b.buffer, c.buffer, np.int64(17), np.int64(5), np.int64(0), np.int64(a.ld), np.int64(b.ld),
-            np.int64(c.ld), case.flags))
-        assert c.buffer.tobytes() == before.tobytes()
+        got, _a, _b, c = _run(module, "grid_small", case, _grid(case, tiles), block, prepare=poke)
+        assert got.tobytes() == c.dense.tobytes()
 
 
 @pytest.mark.parametrize("layout", LAYOUTS, ids=_layout_id)
@@ -378,16 +388,39 @@ def test_gpu_form_refuses_another_block_size() -> None:
 
 def test_double_accumulates_in_double() -> None:
     """1 + 2⁻⁴⁰ summed 3 times: exact in double, 3 in float."""
+    def ones(a: Operand, b: Operand, _c: Operand) -> None:
+        for p in range(3):
+            a.set(0, p, 1.0 + 2.0**-40), b.set(p, 0, 1.0)
+
     for form in FORMS:
         case = Case("float64", 1, 1, 3, False, False, False)
-        a, b, c = case.make(0)
-        a.buffer[:] = 1.0 + 2.0**-40
-        b.buffer[:] = 1.0
         block = TILES["small"].threads if form == "gpu" else 1
-        _module(form).get_function("grid_small_float64")((1,), (block,), (
-            a.buffer, b.buffer, c.buffer, np.int64(1), np.int64(1), np.int64(3), np.int64(a.ld), np.int64(b.ld),
-            np.int64(c.ld), case.flags))
-        assert c.buffer[0] == 3 * (1.0 + 2.0**-40)
+        got, *_ = _run(_module(form), "grid_small", case, (1,), block, prepare=ones)
+        assert got[0, 0] == 3 * (1.0 + 2.0**-40)
+
+
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("layout", LAYOUTS, ids=_layout_id)
+def test_infinities_and_nans_propagate(layout: tuple[bool, bool], form: str) -> None:
+    """op(A)[0, 0] = ∞: row 0 is ±∞ (NaN where op(B)[0, j] = 0); a NaN in op(B)'s column 2 makes
+    that column NaN: as IEEE float64 products summed in any order."""
+    tiles = TILES["small"]
+    case = Case("float32", 19, 21, 11, *layout, accumulate=False)
+
+    def specials(a: Operand, b: Operand, _c: Operand) -> None:
+        a.set(0, 0, np.inf)  # op(A)[0, 0], stored at [0, 0] either way
+        b.set(0, 1, 0.0)  # op(B)[0, 1] when B is not transposed, op(B)[1, 0] when it is
+        b.set(*((2, 3) if layout[1] else (3, 2)), np.nan)  # op(B)[3, 2]
+
+    block = tiles.threads if form == "gpu" else 1
+    got, a, b, _c = _run(_module(form), "grid_small", case, _grid(case, tiles), block, prepare=specials)
+    oa, ob = _ops(case, a, b)
+    with np.errstate(invalid="ignore"):
+        want = (oa[:, :, None] * ob[None, :, :]).sum(1)  # IEEE products (a BLAS may skip zeros)
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    np.testing.assert_array_equal(np.isposinf(got), np.isposinf(want))
+    np.testing.assert_array_equal(np.isneginf(got), np.isneginf(want))
+    assert np.isnan(got[:, 2]).all() and np.isinf(got[0]).sum() >= case.n - 2
 
 
 # ---- compile-time bounds -------------------------------------------------------------------------
