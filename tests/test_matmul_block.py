@@ -27,6 +27,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -36,11 +37,12 @@ from conftest import host_random_order
 ml_dtypes = pytest.importorskip("ml_dtypes")
 
 from codegen import index_width  # noqa: E402
+from codegen.linemarks import BUILTIN_TEMPLATES  # noqa: E402
+from codegen.render import make_env  # noqa: E402
 from codegen.runtime import host  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
-KERNELS_DIR = REPO / "codegen" / "templates" / "kernels"
-HEADER = KERNELS_DIR / "_matmul.cuh"
+HEADER = REPO / "codegen" / "templates" / "kernels" / "_matmul.cuh"
 
 # element type: (C++ type, NumPy type, unit roundoff of acc_t, unit roundoff of T, smallest subnormal of T)
 TYPES = {
@@ -99,10 +101,19 @@ FORMS = ["host", "gpu"]
 _MODULES: dict[str, host.HostModule] = {}
 
 
+# As a kernel template includes the headers (rendered by opgen's Jinja environment: the header
+# holds no Jinja syntax); twice, as two partials might: the include guard keeps one copy.
+INCLUDES = "\n".join(['{% include "kernels/_common.cuh" %}', *['{% include "kernels/_matmul.cuh" %}'] * 2, ""])
+
+
+@cache
+def _rendered_headers() -> str:
+    return make_env([BUILTIN_TEMPLATES]).from_string(INCLUDES).render()
+
+
 def _source(form: str, kernels: str) -> str:
-    common = (KERNELS_DIR / "_common.cuh").read_text()
     define = "#define OPGEN_GPU_FORM 1\n" if form == "gpu" else ""
-    return PRELUDE + define + common + HEADER.read_text() + kernels
+    return PRELUDE + define + _rendered_headers() + kernels
 
 
 def _module(form: str) -> host.HostModule:
@@ -460,7 +471,7 @@ def test_gpu_form_compiles_with_the_nvrtc_users_run(tmp_path: Path) -> None:
     wheels in OPGEN_NVRTC_CACHE) compile every test kernel's GPU form, line info off and on: no
     spill, registers × the tile's threads ≤ 65,536, static shared memory ≤ 48 KiB."""
     module = tmp_path / "matmul_block.cu"
-    module.write_text(PRELUDE + (KERNELS_DIR / "_common.cuh").read_text() + HEADER.read_text() + _kernels())
+    module.write_text(PRELUDE + _rendered_headers() + _kernels())  # NVRTC: the GPU form, no define needed
     report = tmp_path / "runs.json"
     proc = subprocess.run([sys.executable, str(REPO / "scripts" / "nvrtc_compile.py"), "--modules", str(module),
                            "--json", str(report)], cwd=REPO, capture_output=True, text=True, timeout=600)

@@ -1,9 +1,8 @@
 // ---- opgen::matmul_tile / opgen::matmul_grid: a tiled matrix product for kernel authors
 // (docs/specs.md, "Writing kernels": the matrix-product building block; tests/test_matmul_block.py).
-// Include it in a kernel template after kernels/_common.cuh (whose acc_t, to_acc and from_acc it
-// uses, and which has no include guard of its own, so this file does not include it):
-//   {% include "kernels/_common.cuh" %}
-//   {% include "kernels/_matmul.cuh" %}
+// Include it in a kernel template with a Jinja include of "kernels/_matmul.cuh" after the one of
+// "kernels/_common.cuh" (whose acc_t, to_acc and from_acc it uses; that file has no include guard,
+// so this one does not include it). No Jinja syntax below: the text is rendered as a template.
 //
 // C[m, n] = op(A)[m, k]·op(B)[k, n], or C += op(A)·op(B) with `accumulate` (beta 1). Operands are
 // row-major matrices in global memory with leading dimensions: A is stored [m, k] (lda ≥ k), or
