@@ -162,6 +162,7 @@ class Case:
     trans_b: bool
     accumulate: bool
     pad: int = 0
+    row_bytes: int = 0  # if set, every operand's rows lie this many bytes apart (else ld = width + pad)
 
     def make(self, seed: int) -> tuple[Operand, Operand, Operand]:
         """A, B (as stored: transposed where their flag says) and C (poisoned, or old values)."""
@@ -170,7 +171,10 @@ class Case:
         a = _random(rng, (self.k, self.m) if self.trans_a else (self.m, self.k), np_type)
         b = _random(rng, (self.n, self.k) if self.trans_b else (self.k, self.n), np_type)
         c = _random(rng, (self.m, self.n), np_type) if self.accumulate else np.full((self.m, self.n), np.nan, np_type)
-        return _stored(a, self.pad), _stored(b, self.pad + 1), _stored(c, self.pad + 2)
+        pads = [self.pad, self.pad + 1, self.pad + 2]
+        if self.row_bytes:
+            pads = [self.row_bytes // np.dtype(np_type).itemsize - x.shape[1] for x in (a, b, c)]
+        return _stored(a, pads[0]), _stored(b, pads[1]), _stored(c, pads[2])
 
     @property
     def flags(self) -> np.int64:
@@ -381,6 +385,21 @@ def test_other_tile_shapes(tiles_name: str, form: str) -> None:
                 case = Case(dtype, m, n, k, *layout, accumulate=index == 1, pad=index)
                 block = tiles.threads if form == "gpu" or index == 1 else 1
                 run_checked(form, f"grid_{tiles_name}", case, _grid(case, tiles), block)
+
+
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("layout", LAYOUTS, ids=_layout_id)
+def test_long_k_and_rows_a_power_of_two_apart(layout: tuple[bool, bool], form: str) -> None:
+    """k = 300 (the host form's runs sum k in pieces of 128 or 256 steps, carrying the sums over) with
+    rows 4 KiB apart (where it first copies each piece of op(B)'s, or op(A)ᵀ's, stripe into a
+    contiguous buffer), in a 64×64 tile of 37 rows (two batches of 32) and 45 columns (runs of 16
+    and 8, then one at a time)."""
+    tiles = TILES["default"]
+    for dtype in TYPES:
+        for accumulate in (False, True):
+            case = Case(dtype, 37, 45, 300, *layout, accumulate, row_bytes=4096)
+            block = tiles.threads if form == "gpu" else 1 + accumulate
+            run_checked(form, "grid_default", case, _grid(case, tiles), block)
 
 
 @pytest.mark.parametrize("threads", [1, 2, 7, 64, 100])

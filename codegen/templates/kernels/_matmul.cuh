@@ -37,7 +37,9 @@
 //     the element is ((s0 + s4) + (s2 + s6)) + ((s1 + s5) + (s3 + s7)) (_common.cuh's host_reduce);
 //   - every other layout: 4 rows × a run of 16 (AVX2 floats) or 8 columns of C (of Cᵀ for Aᵀ·Bᵀ)
 //     at a time, p = 0, 1, ..., k−1 in order (the GPU form's order), each step reading a row of
-//     op(B) (of op(A)ᵀ) contiguously; a tile's last columns one at a time.
+//     op(B) (of op(A)ᵀ) contiguously (copied into a contiguous stack buffer first, a piece of k at
+//     a time, where those rows lie a multiple of 1 KiB apart); a tile's last columns one at a time.
+//   The host form uses about 10 KiB of a fiber's stack (OPGEN_HOST_STACK_KB, 64 by default).
 // Error (any order, either form): |sum − exact| ≤ γ_k·Σ_p |a_ip||b_pj| with γ_k = k·u/(1 − k·u), u
 // the unit roundoff of acc_t<T> (2⁻²⁴ float, 2⁻⁵³ double); γ_(k+1)·(Σ_p |a_ip||b_pj| + |c_ij|) with
 // accumulate. Then one rounding to T (relative 2⁻¹¹ float16, 2⁻⁸ bfloat16, 2⁻²⁴ float, none for
@@ -174,46 +176,42 @@ __device__ __forceinline__ void host_dots(long long k, const T* x, long long ldx
   }
 }
 
-// C(r, q) for RI rows and NV·L adjacent columns (V: L lanes of acc_t<T>): Σ_p x[r·x_row + p·x_step]·
-// y[p·ldy + q], p in order, each step reading NV·L consecutive elements of y's row p; stored to
-// c[r·c_row + q·c_col].
+// acc[r][v] += Σ_p x[r·x_row + p·x_step]·y[p·ldy + v·L + l] for RI rows and NV runs of L lanes
+// (V: L lanes of acc_t<T>), p = 0 … k−1 in order, each step reading NV·L consecutive elements of
+// y's row p.
 template <int RI, int NV, typename V, typename T>
 __device__ __forceinline__ void host_axpy_block(long long k, const T* x, long long x_row, long long x_step, const T* y,
-                                                long long ldy, T* c, long long c_row, long long c_col,
-                                                bool accumulate) {
+                                                long long ldy, V (&acc)[RI][NV]) {
   using A = acc_t<T>;
   constexpr int L = static_cast<int>(sizeof(V) / sizeof(A));
-  V out[RI][NV];
-  for (int r = 0; r < RI; ++r) {
-    for (int v = 0; v < NV; ++v) out[r][v] = V{};
-  }
   for (long long p = 0; p < k; ++p) {
     V yv[NV];
     for (int v = 0; v < NV; ++v) load_lanes(yv[v], y + p * ldy + v * L);
 #pragma GCC unroll 4
     for (int r = 0; r < RI; ++r) {
       const A xv = to_acc(x[r * x_row + p * x_step]);
-      for (int v = 0; v < NV; ++v) out[r][v] += xv * yv[v];
+      for (int v = 0; v < NV; ++v) acc[r][v] += xv * yv[v];
     }
   }
-  for (int r = 0; r < RI; ++r) {
-    for (int v = 0; v < NV; ++v) {
-      A lanes[L];
-      memcpy(lanes, &out[r][v], sizeof lanes);
-      for (int l = 0; l < L; ++l) store_element(c + r * c_row + (v * L + l) * c_col, lanes[l], accumulate);
-    }
-  }
+}
+
+// c[l·c_col] = lane l of v, rounded to T (added to C's value first with accumulate).
+template <typename V, typename T>
+__device__ __forceinline__ void store_lanes(T* c, long long c_col, const V& v, bool accumulate) {
+  using A = acc_t<T>;
+  A lanes[sizeof(V) / sizeof(A)];
+  memcpy(lanes, &v, sizeof lanes);
+  for (int l = 0; l < static_cast<int>(sizeof(V) / sizeof(A)); ++l) store_element(c + l * c_col, lanes[l], accumulate);
 }
 
 // The rows of a register block, as a type: a host form's loops pass Rows<G> or Rows<1>.
 template <int N> struct Rows { static constexpr int value = N; };
 
-// f(Rows<G>{}, r) for each whole group of G rows [r, r + G) of [0, n), f(Rows<1>{}, r) for each
-// row of a last partial group; the block's threads take the groups round robin.
+// f(Rows<G>{}, r) for each whole group of G rows [r, r + G) of [first, n), step `stride` between
+// groups, then f(Rows<1>{}, r) for each row of a last partial group.
 template <int G, typename F>
-__device__ __forceinline__ void host_row_groups(long long n, const F& f) {
-  const long long threads = blockDim.x;
-  for (long long r = threadIdx.x * static_cast<long long>(G); r < n; r += threads * G) {
+__device__ __forceinline__ void host_row_groups_from(long long first, long long stride, long long n, const F& f) {
+  for (long long r = first; r < n; r += stride) {
     if (r + G <= n) {
       f(Rows<G>{}, r);
     } else {
@@ -221,17 +219,59 @@ __device__ __forceinline__ void host_row_groups(long long n, const F& f) {
     }
   }
 }
+// The groups of [0, n) the calling thread takes (round robin over the block's threads) / all of them.
+template <int G, typename F>
+__device__ __forceinline__ void host_row_groups(long long n, const F& f) {
+  host_row_groups_from<G>(threadIdx.x * static_cast<long long>(G), static_cast<long long>(blockDim.x) * G, n, f);
+}
+template <int G, typename F>
+__device__ __forceinline__ void host_row_groups_of(long long n, const F& f) {
+  host_row_groups_from<G>(0, G, n, f);
+}
 
 // Columns [0, NV·L) of every output row r < out_rows (x, y and c at the first row and column), in
-// register blocks of 4 rows; the columns outer, so a stripe of y is read from L1 by every block.
+// batches of kPackRows rows, each in register blocks of 4 rows over pieces of kPackDepth k-steps (the
+// sums carry over from piece to piece, so p stays in order). Where y's rows lie a multiple of 1 KiB
+// apart, they fall into a few cache sets and do not stay in L1 between register blocks: each piece
+// of y's stripe is then first copied into a contiguous buffer (a BLAS's packing), which they share.
+// Uses about 10 KiB of the fiber's stack.
 template <int NV, typename V, typename T>
 __device__ __forceinline__ void host_axpy_columns(long long k, long long out_rows, const T* x, long long x_row,
                                                   long long x_step, const T* y, long long ldy, T* c, long long c_row,
                                                   long long c_col, bool accumulate) {
-  host_row_groups<4>(out_rows, [&](auto group, long long r) {
-    host_axpy_block<decltype(group)::value, NV, V>(k, x + r * x_row, x_row, x_step, y, ldy, c + r * c_row, c_row,
-                                                   c_col, accumulate);
-  });
+  constexpr int L = static_cast<int>(sizeof(V) / sizeof(acc_t<T>)), W = NV * L;
+  constexpr int kPackRows = 32;
+  constexpr long long kPackDepth = 8192 / (W * static_cast<long long>(sizeof(T)));
+  const bool packed = ldy * static_cast<long long>(sizeof(T)) % 1024 == 0;
+  T pack[kPackDepth * W];
+  V sums[kPackRows][NV];
+  for (long long r0 = threadIdx.x * static_cast<long long>(kPackRows); r0 < out_rows;
+       r0 += static_cast<long long>(blockDim.x) * kPackRows) {
+    const long long rows = out_rows - r0 < kPackRows ? out_rows - r0 : kPackRows;
+    for (long long p0 = 0; p0 == 0 || p0 < k; p0 += kPackDepth) {
+      const long long depth = k - p0 < kPackDepth ? k - p0 : kPackDepth;
+      if (packed) {
+        for (long long p = 0; p < depth; ++p) memcpy(pack + p * W, y + (p0 + p) * ldy, W * sizeof(T));
+      }
+      const T* ys = packed ? pack : y + p0 * ldy;
+      const long long lds = packed ? W : ldy;
+      const bool last = p0 + kPackDepth >= k;
+      host_row_groups_of<4>(rows, [&](auto group, long long r) {
+        constexpr int RI = decltype(group)::value;
+        V acc[RI][NV];
+        for (int e = 0; e < RI; ++e) {
+          for (int v = 0; v < NV; ++v) acc[e][v] = p0 == 0 ? V{} : sums[r + e][v];
+        }
+        host_axpy_block(depth, x + (r0 + r) * x_row + p0 * x_step, x_row, x_step, ys, lds, acc);
+        for (int e = 0; e < RI; ++e) {
+          for (int v = 0; v < NV; ++v) {
+            if (last) store_lanes(c + (r0 + r + e) * c_row + v * L * c_col, c_col, acc[e][v], accumulate);
+            else sums[r + e][v] = acc[e][v];
+          }
+        }
+      });
+    }
+  }
 }
 
 // The host form of a tile: C's rows [i0, i0 + rows), columns [j0, j0 + cols); xa = op(A), xb = op(B)ᵀ
