@@ -146,9 +146,11 @@ __device__ __forceinline__ auto host_run_sum(const V& v) {
 
 // out[r][s] = Σ_p x_r[p]·y_s[p] for RI rows x_r = x + r·ldx and RJ rows y_s = y + s·ldy (both
 // k-contiguous), each in the kHostRun partial sums of the header's dot-product order (that of
-// _common.cuh's host_reduce); every load serves RI or RJ of the RI·RJ vector sums.
+// _common.cuh's host_reduce); every load serves RI or RJ of the RI·RJ vector sums. Out of line: its
+// loop needs 8 vector and 9 integer registers, and inlined into the kernel beside the other forms
+// g++ spilled one of them inside the loop (A·Bᵀ 0.29 -> 0.33 ms, bench/bench_matmul_block.py).
 template <int RI, int RJ, typename T, typename A>
-__device__ __forceinline__ void host_dots(long long k, const T* x, long long ldx, const T* y, long long ldy,
+__device__ __attribute__((noinline)) void host_dots(long long k, const T* x, long long ldx, const T* y, long long ldy,
                                           A (&out)[RI][RJ]) {
   using V = host_run_t<A>;
   V run[RI][RJ];
@@ -274,62 +276,77 @@ __device__ __forceinline__ void host_axpy_columns(long long k, long long out_row
   }
 }
 
-// The host form of a tile: C's rows [i0, i0 + rows), columns [j0, j0 + cols); xa = op(A), xb = op(B)ᵀ
-// (both [·, k], as matrix_in views: trans means contiguous along the tile's side, not along k).
-// Register blocks: 2 rows × 4 columns of dot products; 4 rows × NV runs (16 floats with AVX2, else 8
-// values), then 4 rows × one run, then the last columns one at a time.
+// The host form's tile when op(A)'s and op(B)ᵀ's rows are both k-contiguous (A·Bᵀ): C's rows
+// [i0, i0 + rows) × columns [j0, j0 + cols) as dot products, register blocks of 2 rows × 4 columns.
 template <typename T>
-__device__ __forceinline__ void host_tile(long long k, MatrixIn<T> xa, MatrixIn<T> xb, MatrixOut<T> c, long long i0,
-                                          long long rows, long long j0, long long cols, bool accumulate) {
+__device__ __forceinline__ void host_dot_tile(long long k, MatrixIn<T> xa, MatrixIn<T> xb, T* c_tile, long long ldc,
+                                              long long rows, long long cols, bool accumulate) {
   using A = acc_t<T>;
-  T* c_tile = c.data + i0 * c.ld + j0;
-  if (!xa.trans && !xb.trans) {  // both k-contiguous: dot products
-    constexpr int kDots = 4;
-    const T* y = xb.data + j0 * xb.ld;
-    host_row_groups<2>(rows, [&](auto group, long long i) {
-      constexpr int RI = decltype(group)::value;
-      const T* x = xa.data + (i0 + i) * xa.ld;
-      long long j = 0;
-      for (; j + kDots <= cols; j += kDots) {
-        A out[RI][kDots];
-        host_dots(k, x, xa.ld, y + j * xb.ld, xb.ld, out);
-        for (int r = 0; r < RI; ++r) {
-          for (int s = 0; s < kDots; ++s) store_element(c_tile + (i + r) * c.ld + j + s, out[r][s], accumulate);
-        }
+  constexpr int kDots = 4;
+  host_row_groups<2>(rows, [=](auto group, long long i) {
+    constexpr int RI = decltype(group)::value;
+    const T* x = xa.data + i * xa.ld;
+    long long j = 0;
+    for (; j + kDots <= cols; j += kDots) {
+      A out[RI][kDots];
+      host_dots(k, x, xa.ld, xb.data + j * xb.ld, xb.ld, out);
+      for (int r = 0; r < RI; ++r) {
+        for (int s = 0; s < kDots; ++s) store_element(c_tile + (i + r) * ldc + j + s, out[r][s], accumulate);
       }
-      for (; j < cols; ++j) {
-        A out[RI][1];
-        host_dots(k, x, xa.ld, y + j * xb.ld, xb.ld, out);
-        for (int r = 0; r < RI; ++r) store_element(c_tile + (i + r) * c.ld + j, out[r][0], accumulate);
-      }
-    });
-    return;
-  }
-  // Runs along the side that is contiguous in memory (y): C's rows when op(B)'s rows are (B not
-  // transposed: y = op(B)), else Cᵀ's rows (Aᵀ·Bᵀ: y = op(A)ᵀ, the output rows are C's columns).
+    }
+    for (; j < cols; ++j) {
+      A out[RI][1];
+      host_dots(k, x, xa.ld, xb.data + j * xb.ld, xb.ld, out);
+      for (int r = 0; r < RI; ++r) store_element(c_tile + (i + r) * ldc + j, out[r][0], accumulate);
+    }
+  });
+}
+
+// The host form's tile for every other layout: runs along the side that is contiguous in memory (y):
+// C's rows when op(B)'s rows are (B not transposed: y = op(B)), else Cᵀ's rows (Aᵀ·Bᵀ: y = op(A)ᵀ,
+// the output rows are C's columns). Register blocks of 4 rows × NV runs (16 floats with AVX2, else
+// 8 values), then 4 rows × one run, then the last columns one at a time. x and y start at the
+// tile's first row, c_tile at its first element.
+template <typename T>
+__device__ __forceinline__ void host_axpy_tile(long long k, MatrixIn<T> x, MatrixIn<T> y, T* c_tile, long long c_row,
+                                               long long c_col, long long out_rows, long long out_cols,
+                                               bool accumulate) {
+  using A = acc_t<T>;
   using V = host_run_t<A>;
   // 4 rows × NV runs in 8 registers at most: 2 runs of floats with AVX2, else 1
   constexpr int NV = 4 * 2 * sizeof(V) <= 8 * kHostRegisterBytes ? 2 : 1, W = NV * kHostRun;
-  const bool by_rows = xb.trans;
-  const MatrixIn<T> x = by_rows ? xa : xb, y = by_rows ? xb : xa;
-  const long long x0 = by_rows ? i0 : j0, y0 = by_rows ? j0 : i0;
-  const long long out_rows = by_rows ? rows : cols, out_cols = by_rows ? cols : rows;
-  const long long c_row = by_rows ? c.ld : 1, c_col = by_rows ? 1 : c.ld;
   const long long x_row = x.trans ? 1 : x.ld, x_step = x.trans ? x.ld : 1;
-  const T* xr = x.data + x0 * x_row;
-  const T* yr = y.data + y0;
   long long q = 0;
   for (; q + W <= out_cols; q += W) {
-    host_axpy_columns<NV, V>(k, out_rows, xr, x_row, x_step, yr + q, y.ld, c_tile + q * c_col, c_row, c_col,
+    host_axpy_columns<NV, V>(k, out_rows, x.data, x_row, x_step, y.data + q, y.ld, c_tile + q * c_col, c_row, c_col,
                              accumulate);
   }
   for (; q + kHostRun <= out_cols; q += kHostRun) {
-    host_axpy_columns<1, V>(k, out_rows, xr, x_row, x_step, yr + q, y.ld, c_tile + q * c_col, c_row, c_col,
+    host_axpy_columns<1, V>(k, out_rows, x.data, x_row, x_step, y.data + q, y.ld, c_tile + q * c_col, c_row, c_col,
                             accumulate);
   }
   for (; q < out_cols; ++q) {
-    host_axpy_columns<1, A>(k, out_rows, xr, x_row, x_step, yr + q, y.ld, c_tile + q * c_col, c_row, c_col,
+    host_axpy_columns<1, A>(k, out_rows, x.data, x_row, x_step, y.data + q, y.ld, c_tile + q * c_col, c_row, c_col,
                             accumulate);
+  }
+}
+
+// The host form of a tile: C's rows [i0, i0 + rows), columns [j0, j0 + cols); xa = op(A), xb = op(B)ᵀ
+// (both [·, k], as matrix_in views: trans means contiguous along the tile's side, not along k).
+template <typename T>
+__device__ __forceinline__ void host_tile(long long k, MatrixIn<T> xa, MatrixIn<T> xb, MatrixOut<T> c, long long i0,
+                                          long long rows, long long j0, long long cols, bool accumulate) {
+  T* c_tile = c.data + i0 * c.ld + j0;
+  // a view's rows from the tile's first one on: `first` rows in (along its contiguous side when trans)
+  const auto from = [](MatrixIn<T> v, long long first) {
+    return MatrixIn<T>{v.trans ? v.data + first : v.data + first * v.ld, v.ld, v.trans};
+  };
+  if (!xa.trans && !xb.trans) {
+    host_dot_tile(k, from(xa, i0), from(xb, j0), c_tile, c.ld, rows, cols, accumulate);
+  } else if (xb.trans) {
+    host_axpy_tile(k, from(xa, i0), from(xb, j0), c_tile, c.ld, 1, rows, cols, accumulate);
+  } else {  // Aᵀ·Bᵀ: Cᵀ's rows
+    host_axpy_tile(k, from(xb, j0), from(xa, i0), c_tile, 1, c.ld, cols, rows, accumulate);
   }
 }
 
