@@ -511,21 +511,41 @@ def _column_major(ptr: int, dtype: Any, rows: int, cols: int, ld: int) -> np.nda
 
 
 class FakeCublas:
-    """cupy_backends.cuda.libs.cublas: sgemm, dgemm and gemmEx (half, float32 compute) in NumPy."""
+    """cupy_backends.cuda.libs.cublas: sgemm, dgemm and gemmEx (half, float32 compute) in NumPy.
+
+    A handle runs its calls on the stream setStream bound it to; while that stream captures, a call
+    is captured (its raw pointers baked, run when the graph runs) rather than run. setStream refuses
+    during a capture, as CuPy's binding does. `binding_sets_stream`: CuPy's older gemm bindings set
+    the current stream themselves on every call (so they refuse inside any capture); its generated
+    bindings do not (a handle bound before the capture then captures its calls). Which one a real
+    CuPy has is for the GPU session to see (`cuda_graphs` capture_failures)."""
 
     CUBLAS_OP_N, CUBLAS_OP_T = 0, 1
 
-    def __init__(self) -> None:
+    def __init__(self, binding_sets_stream: bool = True) -> None:
         self.calls: list[str] = []
+        self.bound: dict[int, int] = {}  # handle → stream pointer
+        self.binding_sets_stream = binding_sets_stream
 
     def setStream(self, handle: int, stream: int) -> None:
         if _stream_is_capturing(stream):  # as CuPy's binding does
             raise NotImplementedError("calling cuBLAS API during stream capture is currently unsupported")
         if handle != _cublas_handle():
             raise RuntimeError(f"CUBLAS_STATUS_INVALID_VALUE: handle {handle} belongs to another device")
+        self.bound[handle] = stream
 
     def _gemm(self, name: str, dtype: Any, acc: Any, ta: int, tb: int, m: int, n: int, k: int, alpha: int, a: int,
-              lda: int, b: int, ldb: int, beta: int, c: int, ldc: int) -> None:
+              lda: int, b: int, ldb: int, beta: int, c: int, ldc: int, handle: int | None = None) -> None:
+        if handle is not None:
+            if self.binding_sets_stream:
+                self.setStream(handle, _STATE.stream().ptr)
+            bound = self.bound.get(handle, 0)
+            capture = next((st for st in _STATE.captures if st.ptr == bound and bound not in (0, 1)), None)
+            if capture is not None:  # captured: run when the graph runs (host scalars read now, as cuBLAS does)
+                scalars = (_at(alpha, acc, 1).copy(), _at(beta, acc, 1).copy())
+                capture.capture.nodes.append(_GemmNode(self, (name, dtype, acc, ta, tb, m, n, k, scalars[0].ctypes.data,
+                                                              a, lda, b, ldb, scalars[1].ctypes.data, c, ldc), scalars))
+                return
         self.calls.append(name)
         op_a = _column_major(a, dtype, *((m, k) if ta == 0 else (k, m)), lda)
         op_b = _column_major(b, dtype, *((k, n) if tb == 0 else (n, k)), ldb)
@@ -539,17 +559,29 @@ class FakeCublas:
 
     def sgemm(self, h: int, ta: int, tb: int, m: int, n: int, k: int, alpha: int, a: int, lda: int, b: int,
               ldb: int, beta: int, c: int, ldc: int) -> None:
-        self._gemm("sgemm", np.float32, np.float32, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+        self._gemm("sgemm", np.float32, np.float32, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, h)
 
     def dgemm(self, h: int, ta: int, tb: int, m: int, n: int, k: int, alpha: int, a: int, lda: int, b: int,
               ldb: int, beta: int, c: int, ldc: int) -> None:
-        self._gemm("dgemm", np.float64, np.float64, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+        self._gemm("dgemm", np.float64, np.float64, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, h)
 
     def gemmEx(self, h: int, ta: int, tb: int, m: int, n: int, k: int, alpha: int, a: int, a_type: int,
                lda: int, b: int, b_type: int, ldb: int, beta: int, c: int, c_type: int, ldc: int, compute: int,
                algo: int) -> None:
         assert (a_type, b_type, c_type, compute) == (2, 2, 2, 68), "half storage, float32 compute expected"
-        self._gemm("gemmEx", np.float16, np.float32, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+        self._gemm("gemmEx", np.float16, np.float32, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, h)
+
+
+@dataclass
+class _GemmNode:
+    """A captured cuBLAS call: raw pointers, and the host scalars as they were at the capture."""
+
+    cublas: FakeCublas
+    call: tuple[Any, ...]
+    scalars: tuple[np.ndarray, ...]
+
+    def run(self) -> None:
+        self.cublas._gemm(*self.call)
 
 
 def _cublas_handle() -> int:

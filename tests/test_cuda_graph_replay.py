@@ -232,25 +232,58 @@ def test_no_replay_turns_off_recording_reuse_graphs_and_native_batches(fake: Any
 PARITY = runpy.run_path(str(PROJECT / "scripts" / "gpu_parity.py"))
 
 
-@pytest.mark.parametrize("op_name", ["GRUBlockCell", "DmlRnn", "CudnnRNNV3"])
-def test_plans_with_gemm_steps_run_launch_by_launch_and_stay_right(fake: Any, op_name: str) -> None:
-    """CuPy's cuBLAS refuses capture: such a recording never captures (no graph, no capture begun)
-    and gives the cpu backend's results within parity's tolerance."""
+def _gemm_op_runs(op_name: str) -> tuple[Any, Any, Any, tuple[int, int, int]]:
+    """Three calls of an op with GEMM steps on the cuda backend: (the op, its case, the last
+    outputs, the counts' deltas over the last two calls)."""
     from codegen.warmup import generated_ops
 
     op = next(o for o in generated_ops() if o.name == op_name)
     case = PARITY["BUILDERS"][op_name](np.random.default_rng(0))[0]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)  # GRUBlockCell's deprecation
+        PARITY["run_case"](op, case, Scope("cuda"))  # (recorded, captured if it can be)
         before = _counts()
         for _ in range(2):
             out = PARITY["run_case"](op, case, Scope("cuda"))
-        launches, graphs, _ = _delta(before)
-        ref = PARITY["run_case"](op, case, Scope("cpu"))
+    return op, case, out, _delta(before)
+
+
+@pytest.mark.parametrize("op_name", ["GRUBlockCell", "DmlRnn", "CudnnRNNV3"])
+def test_plans_with_gemm_steps_run_launch_by_launch_where_cublas_refuses_capture(fake: Any, op_name: str) -> None:
+    """A CuPy whose gemm binding sets the current stream itself refuses cuBLAS in any capture: the
+    capture fails once (counted), and the recording runs launch by launch, with the cpu backend's
+    results within parity's tolerance."""
+    failures = cuda_graph.stats["capture_failures"]
+    op, case, out, (launches, graphs, _) = _gemm_op_runs(op_name)
     assert launches > 0 and graphs == 0
+    assert cuda_graph.stats["capture_failures"] == failures + 1
     assert fake.cublas.calls, "the GEMM steps went through cuBLAS"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        ref = PARITY["run_case"](op, case, Scope("cpu"))
     result = PARITY["compare"](op_name, case.label, ref, out)
     assert result.ok, result
+
+
+@pytest.mark.parametrize("op_name", ["GRUBlockCell", "DmlRnn", "CudnnRNNV3"])
+def test_plans_with_gemm_steps_are_graphed_where_cublas_captures(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                                  op_name: str) -> None:
+    """A gemm binding that leaves the stream to the handle (CuPy's generated bindings): the handle is
+    bound to the capture stream before the capture, so the GEMM steps are captured with the kernels;
+    each later call is one graph launch, bit for bit the launch-by-launch results."""
+    fake = fake_cupy.install(monkeypatch, tmp_path, fake_cupy.FakeCublas(binding_sets_stream=False))
+    failures = cuda_graph.stats["capture_failures"]
+    op, case, out, (_, graphs, from_python) = _gemm_op_runs(op_name)
+    # each call one graph launch from Python (a call whose inputs the pool put elsewhere captures anew)
+    assert (graphs, from_python) == (2, 2)
+    assert cuda_graph.stats["capture_failures"] == failures
+    calls = len(fake.cublas.calls)
+    monkeypatch.setenv("OPGEN_NO_REPLAY", "1")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        alone = PARITY["run_case"](op, case, Scope("cuda"))
+    assert len(fake.cublas.calls) > calls  # (launch by launch: cuBLAS called now)
+    _same_bits(_host(out), _host(alone), op_name)
 
 
 def test_a_users_own_capture_receives_the_launches_as_before(fake: Any) -> None:

@@ -17,7 +17,8 @@ cuBLAS takes 32-bit dimensions: a step with a dimension or leading dimension abo
 ValueError that says so, never ctypes' OverflowError. CuPy's cuBLAS binding refuses calls during
 CUDA graph capture (NotImplementedError from setStream, cupy.matmul included): such a step is a
 CudaBackendError that says so, and the self-check (which copies to the host, not allowed in a
-capture) waits for a step outside capture.
+capture) waits for a step outside capture. The cuda backend's own graphs (cuda_graph.py) capture
+GEMM steps another way: `bind_stream` before the capture, then `captured` calls with no setStream.
 """
 
 from __future__ import annotations
@@ -111,28 +112,60 @@ class DirectGemm:
         self._call(dtype, call, beta)
         return True
 
+    def ready(self, dtype: str) -> bool:
+        """Whether steps of `dtype` take this path, self-checking it now if not yet (outside any
+        capture: the self-check copies to the host)."""
+        ok = self._ok.get(dtype)
+        if ok is None:
+            ok = self._ok[dtype] = self._self_check(dtype)
+        return ok
+
+    def bind_stream(self, stream_ptr: int) -> None:
+        """Point the device's cuBLAS handle at `stream_ptr` (before a capture on that stream: CuPy's
+        setStream refuses during capture, and `captured` calls then skip it)."""
+        self._cublas.setStream(self._cp.cuda.device.get_cublas_handle(), stream_ptr)
+
+    def captured(self, a: Any, b: Any, out: Any, m: int, n: int, k: int, trans_a: bool, trans_b: bool, beta: int,
+                 a_offset: int, b_offset: int, out_offset: int) -> None:
+        """The step as one cuBLAS call on the stream the handle was bound to (`bind_stream`), which
+        is capturing: no setStream. cuBLAS supports capture (CUDA 12.2+ allocates its workspace
+        with cudaMallocAsync); a CuPy whose gemm binding sets the current stream itself still
+        refuses, and the caller's capture then fails and is discarded. The dtype must be `ready`."""
+        dtype = dtype_name(out)
+        if not (self._ok.get(dtype) and a.dtype == out.dtype == b.dtype and a.flags.c_contiguous
+                and b.flags.c_contiguous and out.flags.c_contiguous):
+            raise CudaBackendError(f"{CAPTURE_MESSAGE} (a {dtype} step this path does not take)")
+        check_window(a, a_offset, *((k, m) if trans_a else (m, k)))
+        check_window(b, b_offset, *((n, k) if trans_b else (k, n)))
+        check_window(out, out_offset, m, n)
+        call = column_major_call(a.data.ptr, b.data.ptr, out.data.ptr, out.itemsize, m, n, k, trans_a, trans_b,
+                                 a_offset, b_offset, out_offset)
+        self._call(dtype, call, beta, set_stream=False)
+
     def _capturing(self) -> bool:
         is_capturing = getattr(self._cp.cuda.runtime, "streamIsCapturing", None)
         return bool(is_capturing(self._cp.cuda.get_current_stream().ptr)) if is_capturing else False
 
-    def _call(self, dtype: str, c: ColumnMajorCall, beta: int) -> None:
+    def _call(self, dtype: str, c: ColumnMajorCall, beta: int, set_stream: bool = True) -> None:
         cublas = self._cublas
         handle = self._cp.cuda.device.get_cublas_handle()
         try:
-            cublas.setStream(handle, self._cp.cuda.get_current_stream().ptr)
-        except NotImplementedError as exc:  # during stream capture
+            if set_stream:
+                cublas.setStream(handle, self._cp.cuda.get_current_stream().ptr)
+            alpha, zero = _SCALARS["float64" if dtype == "float64" else "float32"]
+            beta_ptr = alpha if beta else zero
+            if dtype == "float32":
+                cublas.sgemm(handle, c.transa, c.transb, c.m, c.n, c.k, alpha, c.a, c.lda, c.b, c.ldb, beta_ptr, c.c,
+                             c.ldc)
+            elif dtype == "float64":
+                cublas.dgemm(handle, c.transa, c.transb, c.m, c.n, c.k, alpha, c.a, c.lda, c.b, c.ldb, beta_ptr, c.c,
+                             c.ldc)
+            else:  # float16 storage, float32 accumulation (as the kernels compute half in float)
+                cublas.gemmEx(handle, c.transa, c.transb, c.m, c.n, c.k, alpha, c.a, CUDA_R_16F, c.lda, c.b,
+                              CUDA_R_16F, c.ldb, beta_ptr, c.c, CUDA_R_16F, c.ldc, CUBLAS_COMPUTE_32F,
+                              CUBLAS_GEMM_DEFAULT)
+        except NotImplementedError as exc:  # during stream capture (setStream, or a binding that calls it)
             raise CudaBackendError(f"{CAPTURE_MESSAGE} ({exc})") from exc
-        alpha, zero = _SCALARS["float64" if dtype == "float64" else "float32"]
-        beta_ptr = alpha if beta else zero
-        if dtype == "float32":
-            cublas.sgemm(handle, c.transa, c.transb, c.m, c.n, c.k, alpha, c.a, c.lda, c.b, c.ldb, beta_ptr, c.c,
-                         c.ldc)
-        elif dtype == "float64":
-            cublas.dgemm(handle, c.transa, c.transb, c.m, c.n, c.k, alpha, c.a, c.lda, c.b, c.ldb, beta_ptr, c.c,
-                         c.ldc)
-        else:  # float16 storage, float32 accumulation (as the kernels compute half in float)
-            cublas.gemmEx(handle, c.transa, c.transb, c.m, c.n, c.k, alpha, c.a, CUDA_R_16F, c.lda, c.b, CUDA_R_16F,
-                          c.ldb, beta_ptr, c.c, CUDA_R_16F, c.ldc, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT)
 
     def _self_check(self, dtype: str) -> bool:
         """One small product per transpose combination, with offsets and beta 1, against cupy.matmul."""

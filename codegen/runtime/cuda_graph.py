@@ -19,8 +19,11 @@ stream. Each recording keeps `MAX_GRAPHS` graphs per device, the least recently 
 
 Where a graph cannot serve, `GraphReplay.run` returns False and the plan runs launch by launch:
 
-* a GEMM step: CuPy's cuBLAS binding refuses stream capture (cublas_gemm.CAPTURE_MESSAGE); issue
-  23's own GEMM kernel, a launch like any other, removes this;
+* a GEMM step where the direct cuBLAS path does not take its dtype. Otherwise a GEMM step is
+  captured too: the device's cuBLAS handle is bound to the capture stream before the capture
+  (CuPy's setStream refuses during one), and each step is one cuBLAS call without setStream
+  (`DirectGemm.captured`). A CuPy whose gemm binding sets the current stream itself still refuses:
+  that capture fails, and the recording runs launch by launch, counted in `capture_failures`;
 * a pointer-list argument (its device array of pointers would have to live as long as the graph;
   no op has one yet);
 * the caller's stream capturing already (a user's own capture: the launches go into it, as before);
@@ -40,9 +43,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from codegen.runtime.checks import dtype_name
 from codegen.runtime.cuda_cache import CudaBackendError
+from codegen.runtime.gemm import gemm_into
 from codegen.runtime.kernels import KernelSource
-from codegen.runtime.plan import Launch, Recording, Slot, Slots
+from codegen.runtime.plan import Gemm, Launch, Recording, Slot, Slots
 from codegen.runtime.stats import counters, python_launches
 
 #: Graphs kept per recording and device (distinct buffer pointers); the least recently used goes first.
@@ -67,12 +72,19 @@ class _Step:
     args: tuple[Any, ...]
 
 
+@dataclass(frozen=True)
+class _GemmStep:
+    """A GEMM step to capture: its buffers still slots."""
+
+    gemm: Gemm
+
+
 @dataclass
 class _Graphs:
     """A recording's graphs on one device, by the data pointers of the call's buffers; `steps` is
     None where the recording cannot be captured."""
 
-    steps: tuple[_Step, ...] | None
+    steps: tuple[_Step | _GemmStep, ...] | None
     graphs: OrderedDict[tuple[int, ...], Any] = field(default_factory=OrderedDict)
     lock: threading.Lock = field(default_factory=threading.Lock)
     captures: int = 0
@@ -130,6 +142,9 @@ class GraphReplay:
                 return False
             graph = graphs.get(pointers)
             if graph is None:
+                if not self._gemms_ready(graphs.steps, buffers):
+                    graphs.steps = None  # (a dtype the direct cuBLAS path does not take: it will not change)
+                    return False
                 graph = self._capture(graphs.steps, buffers)
                 if graph is None:
                     stats["capture_failures"] += 1
@@ -145,13 +160,15 @@ class GraphReplay:
             stats["launches"] += 1
         return True
 
-    def _prepare(self, kernels: KernelSource, recording: Recording) -> tuple[_Step, ...] | None:
+    def _prepare(self, kernels: KernelSource, recording: Recording) -> tuple[_Step | _GemmStep, ...] | None:
         """The recording's launches with their functions loaded and checked (no module is loaded
-        during a capture), or None where it cannot be captured (a GEMM step, a pointer list)."""
-        steps = []
+        during a capture), and its GEMM steps; None where it cannot be captured (a pointer list)."""
+        steps: list[_Step | _GemmStep] = []
         for step in recording.steps:
-            if type(step) is not Launch:
-                return None  # a GEMM step: cuBLAS through CuPy refuses capture (until issue 23's GEMM kernel)
+            if type(step) is Gemm:
+                steps.append(_GemmStep(step))
+                continue
+            assert type(step) is Launch
             if any(type(a) is Slots for a in step.args):
                 return None  # a pointer list
             if 0 in step.grid:  # launches nothing (CudaBackend.launch skips it too)
@@ -160,14 +177,36 @@ class GraphReplay:
             steps.append(_Step(function, step.grid, step.block, step.shared, step.args))
         return tuple(steps)
 
-    def _capture(self, steps: tuple[_Step, ...], buffers: Sequence[Any]) -> Any:
+    def _gemms_ready(self, steps: tuple[_Step | _GemmStep, ...], buffers: Sequence[Any]) -> bool:
+        """Whether the direct cuBLAS path takes every GEMM step's dtype (its self-check run now,
+        outside the capture)."""
+        gemms = [s.gemm for s in steps if type(s) is _GemmStep]
+        if not gemms:
+            return True
+        direct = self._backend._direct_gemm()
+        ready = getattr(direct, "ready", None)
+        try:
+            return ready is not None and all(ready(dtype_name(buffers[g.out])) for g in gemms)
+        except Exception:  # noqa: BLE001 -- a self-check that cannot run: launch by launch
+            return False
+
+    def _capture(self, steps: tuple[_Step | _GemmStep, ...], buffers: Sequence[Any]) -> Any:
         """The steps on these buffers captured into a graph, or None (the capture ended and
         discarded) where anything in the capture failed."""
         stream = self._capture_stream()
+        direct = self._backend._direct_gemm() if any(type(s) is _GemmStep for s in steps) else None
         with stream:
+            try:
+                if direct is not None:
+                    direct.bind_stream(stream.ptr)  # (before the capture: CuPy refuses setStream in one)
+            except Exception:  # noqa: BLE001 -- no handle to bind: launch by launch
+                return None
             stream.begin_capture()
             try:
                 for s in steps:
+                    if isinstance(s, _GemmStep):
+                        _capture_gemm(direct, s.gemm, buffers)
+                        continue
                     args = tuple(buffers[a.index] if type(a) is Slot else a for a in s.args)
                     s.function(s.grid, s.block, args, shared_mem=s.shared)
             except BaseException as exc:
@@ -185,6 +224,20 @@ class GraphReplay:
         if stream is None:  # (on this backend's device: run() holds it current)
             stream = self._local.stream = self._cp.cuda.Stream(non_blocking=True)
         return stream
+
+
+def _capture_gemm(direct: Any, gemm: Gemm, buffers: Sequence[Any]) -> None:
+    """One GEMM step into the capture: one cuBLAS call (an empty product: nothing, or a fill)."""
+    m, n, k, trans_a, trans_b, beta, a_offset, b_offset, out_offset = gemm.sizes
+    a, b, out = buffers[gemm.a], buffers[gemm.b], buffers[gemm.out]
+    if m == 0 or n == 0 or k == 0:  # (no cuBLAS call: gemm_into fills or leaves the window)
+        gemm_into(_no_matmul, a, b, out, m, n, k, trans_a, trans_b, beta, a_offset, b_offset, out_offset)
+    else:
+        direct.captured(a, b, out, m, n, k, trans_a, trans_b, beta, a_offset, b_offset, out_offset)
+
+
+def _no_matmul(*args: Any, **kwargs: Any) -> Any:
+    raise AssertionError("an empty product multiplies nothing")
 
 
 def _capturing(stream: Any) -> bool:
