@@ -172,3 +172,22 @@ def test_a_launch_patched_then_restored_does_not_turn_replay_off(monkeypatch: py
     monkeypatch.setattr(scope.backend, "launch", lambda src, sym, *a, **k: seen.append(sym))  # a watcher
     fused_batch_norm_grad_v3(*_inputs(0), scope=scope)
     assert runs == [1] and seen  # every launch went through it
+
+
+def test_the_blas_is_used_only_as_numpy_describes_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The integer width comes from NumPy's build configuration and the symbols' names agree with
+    it; a BLAS NumPy does not describe as OpenBLAS is not called (a wrong width would hand it
+    garbage sizes)."""
+    from codegen.runtime.host import blas
+
+    describe = blas.numpy_openblas
+    found = blas._search()
+    assert found is not None and found.int64 == describe()  # this NumPy: its own OpenBLAS
+    monkeypatch.setattr(blas, "numpy_openblas", lambda: None)  # another BLAS, or no configuration
+    assert blas._search() is None
+    monkeypatch.setattr(blas, "numpy_openblas", lambda: not found.int64)  # the other width: other names
+    other = blas._search()
+    assert other is None or other.path != found.path
+    monkeypatch.setattr(np, "show_config", lambda mode="stdout": {"Build Dependencies": {"blas": {
+        "name": "mkl-dynamic-lp64-iomp", "found": True}}})
+    assert describe() is None

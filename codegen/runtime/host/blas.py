@@ -3,11 +3,14 @@ runtime (opgen_rt_gemm, emu/rt/gemm.cpp), so that a recorded launch plan's GEMM 
 its native batches (host/replay.py) and a GEMM step outside them (CpuBackend.gemm) runs the very
 same code: both forms of a plan give the same bits.
 
-Found once per process: the shared library mapped into it whose name says BLAS (NumPy's bundled
-OpenBLAS, `libscipy_openblas64_`, or a system OpenBLAS/BLIS/MKL), and in it `cblas_sgemm` and
-`cblas_dgemm` under the names such libraries export them (ILP64 builds suffix `64_` and take
-64-bit integers). None found (another platform, another NumPy): GEMMs stay NumPy's (matmul) and
-recorded plans with GEMM steps run them from Python between their batches.
+Found once per process, and only where NumPy says which BLAS it was built with: its build
+configuration names an OpenBLAS (`scipy-openblas`, the wheels' own, or a system `openblas`) and
+whether it takes 64-bit integers (`USE64BITINT`). The library is the one mapped into the process
+whose file name says so, and in it `cblas_sgemm` and `cblas_dgemm` under the names such builds
+export them (the wheels' ILP64 build: `scipy_cblas_sgemm64_`). An integer width guessed wrong would
+hand the BLAS garbage sizes, so anything else (another BLAS, no configuration, another platform) is
+not used: GEMMs stay NumPy's (matmul), and recorded plans with GEMM steps run them from Python
+between their batches.
 """
 
 from __future__ import annotations
@@ -20,10 +23,10 @@ from typing import Any
 
 import numpy as np
 
-#: Candidate symbol pairs (sgemm, dgemm) and whether they take 64-bit integers, in order.
-_SYMBOLS = (("scipy_cblas_sgemm64_", "scipy_cblas_dgemm64_", True), ("cblas_sgemm64_", "cblas_dgemm64_", True),
-            ("scipy_cblas_sgemm", "scipy_cblas_dgemm", False), ("cblas_sgemm", "cblas_dgemm", False))
-_LIBRARY = re.compile(r"(openblas|blis|mkl_rt|libcblas|libblas)[^/]*\.so", re.I)
+#: Symbol pairs (sgemm, dgemm) an OpenBLAS build exports, by whether it takes 64-bit integers.
+_SYMBOLS = {True: (("scipy_cblas_sgemm64_", "scipy_cblas_dgemm64_"), ("cblas_sgemm64_", "cblas_dgemm64_")),
+            False: (("scipy_cblas_sgemm", "scipy_cblas_dgemm"), ("cblas_sgemm", "cblas_dgemm"))}
+_LIBRARY = re.compile(r"openblas[^/]*\.so", re.I)
 DTYPES = {np.dtype(np.float32): 0, np.dtype(np.float64): 1}  # opgen_gemm_desc.dtype
 
 
@@ -72,13 +75,28 @@ def _mapped_libraries() -> list[str]:
     return list(seen)
 
 
+def numpy_openblas() -> bool | None:
+    """Whether NumPy's BLAS is an OpenBLAS with 64-bit integers (True) or 32-bit ones (False), from
+    its build configuration; None where it is no OpenBLAS or does not say."""
+    try:
+        config = np.show_config(mode="dicts")["Build Dependencies"]["blas"]
+    except Exception:  # noqa: BLE001 -- an older NumPy, or one built without the information
+        return None
+    if "openblas" not in str(config.get("name", "")).lower() or not config.get("found", False):
+        return None
+    return "USE64BITINT" in str(config.get("openblas configuration", ""))
+
+
 def _search() -> Blas | None:
+    int64 = numpy_openblas()
+    if int64 is None:
+        return None
     for path in _mapped_libraries():
         try:
             lib = ctypes.CDLL(path)
         except OSError:
             continue
-        for sgemm, dgemm, int64 in _SYMBOLS:
+        for sgemm, dgemm in _SYMBOLS[int64]:
             try:
                 s, d = getattr(lib, sgemm), getattr(lib, dgemm)
             except AttributeError:
