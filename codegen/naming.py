@@ -50,6 +50,12 @@ def kernel_symbol(op: str, kernel: str, specialization: tuple[str, ...]) -> str:
     return "__".join((op, kernel, *specialization))
 
 
+def dtype_local(type_var: str) -> str:
+    """The wrapper's local holding a type variable's dtype; prefixed so that a type variable T and
+    a shape symbol T (time steps) can coexist."""
+    return f"_dtype_{type_var}"
+
+
 def outputs_class(op: str) -> str:
     return f"{op}Outputs"
 

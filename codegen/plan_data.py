@@ -8,52 +8,59 @@ int, a bool, a validated identifier or a string through repr(): a spec cannot in
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from codegen import lower, shapes
 from codegen.model import BACKEND_SWITCH, BACKENDS, Condition, OpSpec
+from codegen.naming import dtype_local
 
 
-def _expr(e: shapes.Expr | None) -> Any:
+def expression_literal(e: shapes.Expr | None, name: Callable[[str], str] = str) -> Any:
+    """A shape expression as runtime/plan.py's literal form (None: 0); `name` maps each symbol."""
     if e is None:
         return 0
     if isinstance(e, shapes.Num):
         return e.value
     if isinstance(e, shapes.Sym):
-        return e.name
+        return name(e.name)
     if isinstance(e, shapes.Neg):
-        return ("neg", _expr(e.operand))
+        return ("neg", expression_literal(e.operand, name))
     if isinstance(e, shapes.BinOp):
-        return (e.op, _expr(e.left), _expr(e.right))
+        return (e.op, expression_literal(e.left, name), expression_literal(e.right, name))
     if isinstance(e, shapes.Call):
-        return (e.fn, *(_expr(a) for a in e.args))
+        return (e.fn, *(expression_literal(a, name) for a in e.args))
     raise TypeError(f"not a shape expression: {e!r}")
 
 
-def _when(cond: Condition) -> tuple[Any, ...]:
-    tests: list[Any] = []
-    for attr, value in cond.clauses:
-        if attr == BACKEND_SWITCH and isinstance(value, str) and value in BACKENDS:
-            tests.append(("backend", value))
-        else:
-            tests.append(("attr", attr, value))
-    tests += [(cmp, _expr(lhs), _expr(rhs)) for lhs, cmp, rhs in cond.checks]
-    return tuple(tests)
-
-
 class _Encoder:
-    """One op's plan as literals; collects the wrapper locals its expressions read."""
+    """One op's plan as literals, noting every wrapper local the literals read as it writes them
+    (in order of first use; the loop variables and loop lets, which the plan binds itself, aside)."""
 
     def __init__(self, op: OpSpec, plan: lower.Plan):
         self.op, self.plan = op, plan
         self.slot = {name: i for i, name in enumerate(plan.slots)}
-        self.bound: set[str] = set()  # loop variables and loop lets: bound by the plan itself
+        self.read: dict[str, None] = {}
+        self.bound: set[str] = set()
 
-    def local(self, name: str) -> str:
-        """A spec name (a type variable, attr, symbol or let) as the wrapper's local."""
-        from codegen.pygen import dtype_local
+    def name(self, spec_name: str) -> str:
+        """A spec name (a type variable, attr, symbol or let) as the wrapper's local, noted as read."""
+        local = dtype_local(spec_name) if self.op.type_var(spec_name) is not None else spec_name
+        self.read[local] = None
+        return local
 
-        return dtype_local(name) if self.op.type_var(name) is not None else name
+    def expr(self, e: shapes.Expr | None) -> Any:
+        return expression_literal(e, self.name)
+
+    def when(self, cond: Condition) -> tuple[Any, ...]:
+        tests: list[Any] = []
+        for attr, value in cond.clauses:
+            if attr == BACKEND_SWITCH and isinstance(value, str) and value in BACKENDS:
+                tests.append(("backend", value))
+            else:
+                tests.append(("attr", self.name(attr), value))
+        tests += [(cmp, self.expr(lhs), self.expr(rhs)) for lhs, cmp, rhs in cond.checks]
+        return tuple(tests)
 
     def steps(self, steps: tuple[lower.PlanStep, ...]) -> tuple[Any, ...]:
         return tuple(self.step(s) for s in steps)
@@ -61,74 +68,33 @@ class _Encoder:
     def step(self, step: lower.PlanStep) -> Any:
         if isinstance(step, lower.Repeat):
             self.bound.update((step.var, *(name for name, _ in step.lets)))
-            return ("repeat", step.var, _expr(step.count), tuple((n, _expr(e)) for n, e in step.lets),
-                    self.steps(step.steps), _when(step.when))
+            return ("repeat", step.var, self.expr(step.count), tuple((n, self.expr(e)) for n, e in step.lets),
+                    self.steps(step.steps), self.when(step.when))
         if isinstance(step, lower.Gemm):
-            sizes = (_expr(step.m), _expr(step.n), _expr(step.k), step.trans_a, step.trans_b, step.beta,
-                     _expr(step.a_offset), _expr(step.b_offset), _expr(step.out_offset))
-            return ("gemm", self.slot[step.a], self.slot[step.b], self.slot[step.out], sizes, _when(step.when))
-        suffix = tuple(self.local(s) for s in step.specialize)
-        return ("launch", step.symbol, suffix, tuple(_expr(d) for d in step.grid),
-                tuple(_expr(d) for d in step.block), _expr(step.shared_bytes), tuple(self.arg(a) for a in step.args),
-                _when(step.when))
+            sizes = (self.expr(step.m), self.expr(step.n), self.expr(step.k), step.trans_a, step.trans_b, step.beta,
+                     self.expr(step.a_offset), self.expr(step.b_offset), self.expr(step.out_offset))
+            return ("gemm", self.slot[step.a], self.slot[step.b], self.slot[step.out], sizes, self.when(step.when))
+        suffix = tuple(self.name(s) for s in step.specialize)
+        return ("launch", step.symbol, suffix, tuple(self.expr(d) for d in step.grid),
+                tuple(self.expr(d) for d in step.block), self.expr(step.shared_bytes),
+                tuple(self.arg(a) for a in step.args), self.when(step.when))
 
     def arg(self, arg: lower.Arg) -> Any:
         if isinstance(arg, lower.Buffer):
             return ("buf", self.slot[arg.slot])
         if isinstance(arg, lower.PointerList):
             return ("ptrs", self.slot[arg.slot])
+        index = None if arg.index is None else self.expr(arg.index)
         if isinstance(arg, lower.ActivationArg):
-            return ("act", arg.attr, None if arg.index is None else _expr(arg.index))
-        return ("scalar", arg.ctor, arg.name, None if arg.index is None else _expr(arg.index),
-                tuple(self.local(s) for s in arg.double_when))
-
-
-def _read(data: Any, out: dict[str, None]) -> None:
-    """Every name a literal reads (strings in expression position), in order of first use."""
-    if isinstance(data, str):
-        out[data] = None
-    elif isinstance(data, tuple):
-        head = data[0] if data else None
-        if head == "launch":
-            _, _, suffix, grid, block, shared, args, when = data
-            for item in (*suffix, *grid, *block, shared, when):
-                _read(item, out)
-            for a in args:
-                if a[0] == "act":
-                    out[a[1]] = None
-                    _read(a[2], out)
-                elif a[0] == "scalar":
-                    out[a[2]] = None
-                    _read(a[3], out)
-                    for s in a[4]:
-                        out[s] = None
-        elif head == "gemm":
-            _read(data[4], out)
-            _read(data[5], out)
-        elif head == "repeat":
-            _, _, count, lets, body, when = data
-            for item in (count, *(e for _, e in lets), *body, when):
-                _read(item, out)
-        elif head == "backend":
-            pass
-        elif head == "attr":
-            out[data[1]] = None
-        elif (isinstance(head, str) and not head.isidentifier()) or head in ("neg", "min", "max", "ceildiv"):
-            for item in data[1:]:
-                _read(item, out)
-        else:
-            for item in data:
-                _read(item, out)
+            return ("act", self.name(arg.attr), index)
+        return ("scalar", arg.ctor, self.name(arg.name), index, tuple(self.name(s) for s in arg.double_when))
 
 
 def encode(op: OpSpec) -> tuple[tuple[str, ...], tuple[Any, ...]]:
     """(the names the plan reads, the plan's steps as literals)."""
     enc = _Encoder(op, lower.lower(op).plan)
     steps = enc.steps(enc.plan.steps)
-    read: dict[str, None] = {}
-    for step in steps:
-        _read(step, read)
-    return tuple(n for n in read if n not in enc.bound), steps
+    return tuple(n for n in enc.read if n not in enc.bound), steps
 
 
 def plan_names(op: OpSpec) -> tuple[str, ...]:

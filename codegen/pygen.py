@@ -28,6 +28,7 @@ from codegen.model import (
     TensorArg,
     arg_name,
 )
+from codegen.naming import dtype_local
 from codegen.plan_data import plan_names
 
 ATTR_PY_TYPES = {"int": "int", "float": "float", "bool": "bool", "string": "str", "list(int)": "Sequence[int]",
@@ -406,12 +407,6 @@ def _condition(cond: Condition) -> str:
 
     checks = [f"{shapes.to_python(lhs)} {op} {shapes.to_python(rhs)}" for lhs, op, rhs in cond.checks]
     return " and ".join([clause(a, v) for a, v in cond.clauses] + checks)
-
-
-def dtype_local(type_var: str) -> str:
-    """The wrapper's local holding a type variable's dtype; prefixed so that a type variable T and
-    a shape symbol T (time steps) can coexist."""
-    return f"_dtype_{type_var}"
 
 
 def _dtype_expr(op: OpSpec, dtype: str) -> str:

@@ -153,9 +153,9 @@ def test_expression_literals_evaluate_as_the_printed_python() -> None:
             expected = eval(shapes.to_python(e), {}, dict(env))
         except ZeroDivisionError:
             with pytest.raises(ZeroDivisionError):
-                plan.evaluate(plan_data._expr(e), env)
+                plan.evaluate(plan_data.expression_literal(e), env)
             continue
-        assert plan.evaluate(plan_data._expr(e), env) == expected, shapes.to_text(e)
+        assert plan.evaluate(plan_data.expression_literal(e), env) == expected, shapes.to_text(e)
         checked += 1
     assert checked > 1000
 

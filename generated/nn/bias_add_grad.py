@@ -17,7 +17,7 @@ _OP = 'BiasAddGrad'
 _KERNELS = KernelSource(_OP, Path(__file__).with_name("bias_add_grad.cu"))
 # The launch plan as data (codegen/runtime/plan.py): what _compute runs, recorded once per set of sizes
 # and attrs; the loop in _compute is the same plan as Python (OPGEN_PLAN=loop runs it).
-_PLAN = _rt.Plan('BiasAddGrad', ('_dtype_T', 'channel_blocks', 'channel_splits', 'channel_threads', 'by_channel', 'outer', 'C', 'inner', 'tile', 'column_splits', 'column_threads', 'finish_blocks', 'finish_threads', 'splits'), ('out_backprop', 'partials', 'output'), (
+_PLAN = _rt.Plan('BiasAddGrad', ('_dtype_T', 'channel_blocks', 'channel_splits', 'channel_threads', 'outer', 'C', 'inner', 'by_channel', 'tile', 'column_splits', 'column_threads', 'finish_blocks', 'finish_threads', 'splits'), ('out_backprop', 'partials', 'output'), (
     ('launch', 'BiasAddGrad__bias_grad_channels', ('_dtype_T',), ('channel_blocks', 'channel_splits'), ('channel_threads',), 0, (('buf', 0), ('buf', 1), ('scalar', '_np.int64', 'outer', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'inner', None, ())), (('==', 'by_channel', 1),)),
     ('launch', 'BiasAddGrad__bias_grad_columns', ('_dtype_T',), (('ceildiv', 'C', 'tile'), 'column_splits'), ('column_threads',), 0, (('buf', 0), ('buf', 1), ('scalar', '_np.int64', 'outer', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'tile', None, ())), (('==', 'by_channel', 0),)),
     ('launch', 'BiasAddGrad__bias_grad_finish', ('_dtype_T',), ('finish_blocks',), ('finish_threads',), 0, (('buf', 1), ('buf', 2), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'splits', None, ())), ()),
@@ -194,7 +194,7 @@ def _compute(scope: Scope | str | None, out_backprop: Any, data_format: Any) -> 
     output = _backend.empty(_shape_output, _dtype_T)
     partials = _backend.empty([splits, C], _dtype_S)
     if _rt.plan_as_data():
-        _rt.run_plan(_backend, _KERNELS, _PLAN, (_dtype_T, channel_blocks, channel_splits, channel_threads, by_channel, outer, C, inner, tile, column_splits, column_threads, finish_blocks, finish_threads, splits,), (out_backprop, partials, output,))
+        _rt.run_plan(_backend, _KERNELS, _PLAN, (_dtype_T, channel_blocks, channel_splits, channel_threads, outer, C, inner, by_channel, tile, column_splits, column_threads, finish_blocks, finish_threads, splits,), (out_backprop, partials, output,))
     else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
         if by_channel == 1:
             _backend.launch(_KERNELS, 'BiasAddGrad__bias_grad_channels' + '__' + _dtype_T, (channel_blocks, channel_splits,), (channel_threads,), (out_backprop, partials, _np.int64(outer), _np.int64(C), _np.int64(inner),), 0)

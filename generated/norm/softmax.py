@@ -17,7 +17,7 @@ _OP = 'Softmax'
 _KERNELS = KernelSource(_OP, Path(__file__).with_name("softmax.cu"))
 # The launch plan as data (codegen/runtime/plan.py): what _compute runs, recorded once per set of sizes
 # and attrs; the loop in _compute is the same plan as Python (OPGEN_PLAN=loop runs it).
-_PLAN = _rt.Plan('Softmax', ('_dtype_T', 'row_blocks', 'row_threads', 'inner', 'rows', 'N', 'column_blocks', 'column_threads', 'columns'), ('x', 'y'), (
+_PLAN = _rt.Plan('Softmax', ('_dtype_T', 'row_blocks', 'row_threads', 'rows', 'N', 'inner', 'column_blocks', 'column_threads', 'columns'), ('x', 'y'), (
     ('launch', 'Softmax__softmax_rows', ('_dtype_T',), ('row_blocks',), ('row_threads',), 0, (('buf', 0), ('buf', 1), ('scalar', '_np.int64', 'rows', None, ()), ('scalar', '_np.int64', 'N', None, ())), (('==', 'inner', 1),)),
     ('launch', 'Softmax__softmax_columns', ('_dtype_T',), ('column_blocks',), ('column_threads',), 0, (('buf', 0), ('buf', 1), ('scalar', '_np.int64', 'columns', None, ()), ('scalar', '_np.int64', 'N', None, ()), ('scalar', '_np.int64', 'inner', None, ())), (('>', 'inner', 1),)),
 ))
@@ -163,7 +163,7 @@ def _compute(scope: Scope | str | None, x: Any, axis: Any) -> SoftmaxOutputs:
     _shape_y = [*_group_outer, N, *_group_inner]
     y = _backend.empty(_shape_y, _dtype_T)
     if _rt.plan_as_data():
-        _rt.run_plan(_backend, _KERNELS, _PLAN, (_dtype_T, row_blocks, row_threads, inner, rows, N, column_blocks, column_threads, columns,), (x, y,))
+        _rt.run_plan(_backend, _KERNELS, _PLAN, (_dtype_T, row_blocks, row_threads, rows, N, inner, column_blocks, column_threads, columns,), (x, y,))
     else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
         if inner == 1:
             _backend.launch(_KERNELS, 'Softmax__softmax_rows' + '__' + _dtype_T, (row_blocks,), (row_threads,), (x, y, _np.int64(rows), _np.int64(N),), 0)

@@ -17,7 +17,7 @@ _OP = 'SoftmaxGrad'
 _KERNELS = KernelSource(_OP, Path(__file__).with_name("softmax_grad.cu"))
 # The launch plan as data (codegen/runtime/plan.py): what _compute runs, recorded once per set of sizes
 # and attrs; the loop in _compute is the same plan as Python (OPGEN_PLAN=loop runs it).
-_PLAN = _rt.Plan('SoftmaxGrad', ('_dtype_T', 'row_blocks', 'row_threads', 'inner', 'rows', 'N', 'column_blocks', 'column_threads', 'columns'), ('y', 'dy', 'dx'), (
+_PLAN = _rt.Plan('SoftmaxGrad', ('_dtype_T', 'row_blocks', 'row_threads', 'rows', 'N', 'inner', 'column_blocks', 'column_threads', 'columns'), ('y', 'dy', 'dx'), (
     ('launch', 'SoftmaxGrad__softmax_grad_rows', ('_dtype_T',), ('row_blocks',), ('row_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 2), ('scalar', '_np.int64', 'rows', None, ()), ('scalar', '_np.int64', 'N', None, ())), (('==', 'inner', 1),)),
     ('launch', 'SoftmaxGrad__softmax_grad_columns', ('_dtype_T',), ('column_blocks',), ('column_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 2), ('scalar', '_np.int64', 'columns', None, ()), ('scalar', '_np.int64', 'N', None, ()), ('scalar', '_np.int64', 'inner', None, ())), (('>', 'inner', 1),)),
 ))
@@ -174,7 +174,7 @@ def _compute(scope: Scope | str | None, y: Any, dy: Any, axis: Any) -> SoftmaxGr
     _shape_dx = [*_group_outer, N, *_group_inner]
     dx = _backend.empty(_shape_dx, _dtype_T)
     if _rt.plan_as_data():
-        _rt.run_plan(_backend, _KERNELS, _PLAN, (_dtype_T, row_blocks, row_threads, inner, rows, N, column_blocks, column_threads, columns,), (y, dy, dx,))
+        _rt.run_plan(_backend, _KERNELS, _PLAN, (_dtype_T, row_blocks, row_threads, rows, N, inner, column_blocks, column_threads, columns,), (y, dy, dx,))
     else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
         if inner == 1:
             _backend.launch(_KERNELS, 'SoftmaxGrad__softmax_grad_rows' + '__' + _dtype_T, (row_blocks,), (row_threads,), (y, dy, dx, _np.int64(rows), _np.int64(N),), 0)
