@@ -138,20 +138,27 @@ def extents(m: int, n: int, k: int, trans_a: bool, trans_b: bool, a_offset: int,
             window(out_offset, m, n))
 
 
+def takes(a: Any, b: Any, out: Any) -> np.dtype | None:
+    """The dtype of a GEMM step's buffers where the BLAS takes them: C-contiguous NumPy arrays of
+    one float32/float64 dtype, out writable; else None (NumPy's matmul)."""
+    if not (type(a) is type(b) is type(out) is np.ndarray):
+        return None
+    dtype = out.dtype
+    if dtype not in DTYPES or a.dtype != dtype or b.dtype != dtype:
+        return None
+    if not (a.flags.c_contiguous and b.flags.c_contiguous and out.flags.c_contiguous and out.flags.writeable):
+        return None
+    return dtype
+
+
 def run(a: Any, b: Any, out: Any, m: int, n: int, k: int, trans_a: bool, trans_b: bool, beta: int,
         a_offset: int, b_offset: int, out_offset: int) -> bool:
     """One GEMM step through opgen_rt_gemm; False (nothing done) where it is not for the BLAS: no
     BLAS found, not one float32/float64 dtype, not C-contiguous NumPy arrays, a negative offset or
     a window past a buffer (NumPy's path then raises gemm.check_window's error)."""
     blas = find()
-    if blas is None or not (type(a) is type(b) is type(out) is np.ndarray):
-        return False
-    dtype = out.dtype
-    if dtype not in DTYPES or a.dtype != dtype or b.dtype != dtype:
-        return False
-    if not (a.flags.c_contiguous and b.flags.c_contiguous and out.flags.c_contiguous and out.flags.writeable):
-        return False
-    if min(a_offset, b_offset, out_offset, m, n, k) < 0:
+    dtype = takes(a, b, out)
+    if blas is None or dtype is None or min(a_offset, b_offset, out_offset, m, n, k) < 0:
         return False
     needs = extents(m, n, k, trans_a, trans_b, a_offset, b_offset, out_offset)
     if needs[0] > a.size or needs[1] > b.size or needs[2] > out.size:

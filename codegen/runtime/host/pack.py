@@ -133,6 +133,28 @@ def slot_code(kind: int, size: int, dtype: np.dtype | None = None) -> str:
     return code + "x" * (16 - struct.calcsize("<" + code))
 
 
+def c_contiguous_address(arr: np.ndarray) -> int | None:
+    """A NumPy array's data address, None where it is not C-contiguous (the checked path names
+    it). ctypes' from_buffer takes only writable C-contiguous buffers, and is 4x cheaper than
+    __array_interface__, which serves the rest (read-only, empty)."""
+    try:
+        return ctypes.addressof(ctypes.c_byte.from_buffer(arr))  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        face = arr.__array_interface__  # one lookup: 'strides' is None iff C-contiguous
+        return face["data"][0] if face["strides"] is None else None
+
+
+def scalar_code(kind: int, size: int, value: Any) -> str | None:
+    """The slot code of a scalar argument (slot_code) where `value` is a NumPy scalar this scalar
+    parameter takes; None where the checked path must see it (another kind, a Python number)."""
+    t = type(value)
+    if kind == _P_POINTER or (kind, size) not in _STRUCT_CODES or not issubclass(t, np.generic) or issubclass(
+            t, np.void):
+        return None
+    dtype = np.dtype(t)
+    return slot_code(kind, size, dtype) if _scalar_matches(kind, size, dtype) else None
+
+
 @dataclass
 class _BatchPacker:
     """A batch record (opgen_batch_record) for one tuple of argument types: one 16-byte slot per
@@ -157,13 +179,11 @@ def _batch_packer(params: list[tuple[int, int]], args: tuple[Any, ...]) -> _Batc
                 return None
             (arrays if arg is not None else nulls).append(i)
             codes.append(slot_code(kind, size))
-        elif (kind, size) in _STRUCT_CODES and issubclass(t, np.generic) and not issubclass(t, np.void):
-            dtype = np.dtype(t)
-            if not _scalar_matches(kind, size, dtype):
-                return None
-            codes.append(slot_code(kind, size, dtype))
         else:
-            return None
+            code = scalar_code(kind, size, arg)
+            if code is None:
+                return None
+            codes.append(code)
     return _BatchPacker(struct.Struct(BATCH_RECORD + "".join(codes)), tuple(arrays), tuple(nulls))
 
 
@@ -176,13 +196,10 @@ def _fast_values(kinds: tuple[tuple[int, int], ...], args: Any) -> list[Any] | N
             if arg is None:
                 values.append(0)
             elif type(arg) is np.ndarray:
-                try:  # a writable C-contiguous buffer's address: 4x cheaper than __array_interface__
-                    values.append(ctypes.addressof(ctypes.c_byte.from_buffer(arg)))  # type: ignore[arg-type]
-                except (TypeError, ValueError):  # read-only, empty, or not C-contiguous
-                    face = arg.__array_interface__  # one lookup: 'strides' is None iff C-contiguous
-                    if face["strides"] is not None:
-                        return None
-                    values.append(face["data"][0])
+                address = c_contiguous_address(arg)
+                if address is None:
+                    return None
+                values.append(address)
             else:
                 return None
         elif isinstance(arg, np.generic) and _scalar_matches(kind, size, arg.dtype):

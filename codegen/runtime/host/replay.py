@@ -24,7 +24,7 @@ from codegen.runtime.stats import python_launches
 from . import blas
 from .errors import HostKernelError
 from .module import HostFunction
-from .pack import _P_POINTER, _STRUCT_CODES, BATCH_RECORD, _scalar_matches, slot_code
+from .pack import _P_POINTER, BATCH_RECORD, c_contiguous_address, scalar_code, slot_code
 from .queue import run_batch
 
 
@@ -94,11 +94,8 @@ def _gemm_record(step: plan.Gemm, buffers: Sequence[Any], needs: list[tuple[int,
     is not for the BLAS (blas.run's conditions, on these buffers)."""
     m, n, k, trans_a, trans_b, beta, a_offset, b_offset, out_offset = step.sizes
     found = blas.find()
-    arrays = [buffers[step.a], buffers[step.b], buffers[step.out]]
-    if found is None or not all(type(x) is np.ndarray for x in arrays):
-        return None
-    dtype = arrays[2].dtype
-    if dtype not in blas.DTYPES or any(x.dtype != dtype for x in arrays) or min(step.sizes) < 0:
+    dtype = blas.takes(buffers[step.a], buffers[step.b], buffers[step.out])
+    if found is None or dtype is None or min(step.sizes) < 0:
         return None
     if m == 0 or n == 0:
         return b""
@@ -123,12 +120,12 @@ def _record(fn: HostFunction, step: plan.Launch, settings: tuple[Any, ...], keep
             table_args |= 1 << k
             codes.append(slot_code(kind, size))
             values.append(arg.index)
-        elif (kind != _P_POINTER and isinstance(arg, np.generic) and (kind, size) in _STRUCT_CODES
-              and _scalar_matches(kind, size, arg.dtype)):
-            codes.append(slot_code(kind, size, arg.dtype))
-            values.append(arg.item() if arg.dtype.kind in "fb" else int(arg))
         else:
-            return None
+            code = scalar_code(kind, size, arg)
+            if code is None:
+                return None
+            codes.append(code)
+            values.append(arg.item() if arg.dtype.kind in "fb" else int(arg))
     try:
         cfg, address = fn._batch_cfg((step.grid, step.block, step.shared, settings))
     except Exception:  # noqa: BLE001  (the checked path raises it, after the launches before it)
@@ -141,18 +138,15 @@ def bind(buffers: Sequence[Any], needs: Sequence[tuple[int, int, Any]] = ()) -> 
     """The call's buffer table (each slot's data pointer, 0 for None); None where a buffer is no
     C-contiguous NumPy array, or is smaller than or of another dtype than a batched GEMM needs
     (`needs`: slot, elements, dtype; the checked path names what is wrong). The hot path of a
-    replayed call: one ctypes.from_buffer per buffer (it refuses what is not C-contiguous)."""
+    replayed call: one address read per buffer (pack.c_contiguous_address)."""
     values: list[int] = []
-    append, from_buffer, addressof = values.append, ctypes.c_byte.from_buffer, ctypes.addressof
+    append = values.append
     for buf in buffers:
         if type(buf) is np.ndarray:
-            try:  # a writable C-contiguous buffer's address: 4x cheaper than __array_interface__
-                append(addressof(from_buffer(buf)))  # type: ignore[arg-type]
-                continue
-            except (TypeError, ValueError):  # not C-contiguous, read-only, or empty
-                if not buf.flags.c_contiguous:
-                    return None
-                append(buf.__array_interface__["data"][0])
+            address = c_contiguous_address(buf)
+            if address is None:
+                return None
+            append(address)
         elif buf is None:
             append(0)
         else:
