@@ -400,7 +400,7 @@ def test_pointer_lists_run_launch_by_launch(fake: Any, put: KernelSource) -> Non
     args = (("ptrs", 0), ("scalar", "_np.int64", "i", None, ()))
     p = plan.Plan("Put", ("i",), ("xs",), (("launch", "put", (), (1,), (1,), 0, args, ()),))
     recording = p.recording("cuda", (0,))
-    assert fake.backend.replay(put, p, recording, ([],)) is False
+    assert fake.backend.replay(put, recording, ([],)) is False
 
 
 # ------------------------------------------------------------------ the fake's capture rules --

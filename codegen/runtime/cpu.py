@@ -145,10 +145,11 @@ class CpuBackend:
         queue.flush()  # the sanitize build, unusual arguments: this launch on its own, in order
         fn(g, b, a, shared_mem=shared_mem)
 
-    def replay(self, source: KernelSource, plan: Any, recording: Any, buffers: Sequence[Any]) -> bool:
-        """Run a recorded launch plan (codegen/runtime/plan.py) as native batches, one call into the
-        runtime between GEMM steps (codegen/runtime/host/replay.py); False where it must go launch
-        by launch: the sanitize build, a buffer not C-contiguous, a launch the checked path must see."""
+    def replay(self, source: KernelSource, recording: Any, buffers: Sequence[Any]) -> bool:
+        """Run a recorded launch plan (codegen/runtime/plan.py) as native batches, its GEMM steps
+        among them where the BLAS takes them (codegen/runtime/host/replay.py); False where it must go
+        launch by launch: the sanitize build, a buffer not C-contiguous, a launch the checked path
+        must see."""
         if host.sanitize_enabled():
             return False
         module = self.load(source)

@@ -305,11 +305,12 @@ class CudaBackend:
                                   f"shared_mem {shared_mem} failed: {exc}") from exc
         python_launches["from_python"] += 1
 
-    def replay(self, source: KernelSource, plan: Any, recording: Any, buffers: Sequence[Any]) -> bool:
+    def replay(self, source: KernelSource, recording: Any, buffers: Sequence[Any]) -> bool:
         """Run a recorded launch plan (codegen/runtime/plan.py) as one launch of a CUDA graph on
         the current stream, captured on its first call with these buffers' pointers
-        (codegen/runtime/cuda_graph.py); False where it must go launch by launch: a GEMM step, a
-        stream that is capturing already, a launch the checks refuse, a capture that failed."""
+        (codegen/runtime/cuda_graph.py); False where it must go launch by launch: a GEMM step cuBLAS
+        will not capture, a stream that is capturing already, a launch the checks refuse, a capture
+        that failed."""
         return self._graphs.run(source, recording, buffers)
 
     def flush(self) -> None:

@@ -222,7 +222,7 @@ def _watched(backend: Any) -> bool:
 
 def run_plan(backend: Any, kernels: Any, plan: Plan, values: tuple[Any, ...], buffers: tuple[Any, ...]) -> None:
     """Run `plan` on `backend` for these values, with `buffers` bound to its slots (replayed when
-    the same values ran before): by the backend's own `replay(kernels, plan, recording, buffers)`
+    the same values ran before): by the backend's own `replay(kernels, recording, buffers)`
     where it has one and it takes the recording (the cpu backend's native batches), else launch by
     launch, queued as the printed loop queues them (the caller flushes)."""
     if NO_REPLAY.get():  # (debugging: the plan walked afresh, launch by launch)
@@ -230,7 +230,7 @@ def run_plan(backend: Any, kernels: Any, plan: Plan, values: tuple[Any, ...], bu
     else:
         recording = plan.recording(backend.name, values)
         replay = getattr(backend, "replay", None)
-        if replay is not None and not _watched(backend) and replay(kernels, plan, recording, buffers):
+        if replay is not None and not _watched(backend) and replay(kernels, recording, buffers):
             return
     launch, gemm = backend.launch, backend.gemm
     for step in recording.steps:
