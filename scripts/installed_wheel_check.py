@@ -31,7 +31,9 @@ from pathlib import Path
 PROJECT = Path(__file__).resolve().parent.parent
 # What a wheel must carry for generate, check, new and init to work from site-packages.
 WHEEL_MUST_HOLD = ("codegen/templates/python/op.py.j2", "codegen/templates/kernels/_common.cuh",
-                   "codegen/templates/scaffold/op.yaml.j2", "codegen/runtime/emu/runtime.cpp", "codegen/py.typed")
+                   "codegen/templates/kernels/_matmul.cuh", "codegen/templates/scaffold/op.yaml.j2",
+                   "codegen/runtime/emu/runtime.cpp", "codegen/runtime/emu/rt/state.h",
+                   "codegen/runtime/emu/rt/gemm.cpp", "codegen/py.typed")
 
 
 class StepFailed(Exception):
