@@ -239,6 +239,11 @@ def bench_cuda(args: argparse.Namespace) -> list[str]:
             lines.append(f"{mode:<4} {kind:<7}: cuda backend {t_ours * 1e3:8.2f} ms, "
                          f"PyTorch cuDNN {t_torch * 1e3:8.2f} ms, ratio {t_ours / t_torch:.2f}; "
                          f"launches from Python per forward+backward: {launches}")
+    from codegen.runtime.cuda_graph import last_capture_failure
+    from codegen.runtime.stats import snapshot
+
+    lines.append(f"CUDA graph counters after the run: {snapshot().get('cuda_graphs', {})}; "
+                 f"latest capture failure: {last_capture_failure[0] or 'none'}")
     return lines
 
 

@@ -59,6 +59,8 @@ GIVE_UP_AFTER = 4 * MAX_GRAPHS
 #: stats.py's "cuda_graphs": graphs captured, graph launches, captures that failed (a GPU session
 #: reads captures against launches: a loop whose calls keep missing shows as many captures)
 stats = counters("cuda_graphs", ("captures", "launches", "capture_failures"))
+#: Why the latest capture failed (empty until one does): for diagnostics and the GPU benchmarks.
+last_capture_failure: list[str] = [""]
 
 
 @dataclass(frozen=True)
@@ -199,7 +201,8 @@ class GraphReplay:
             try:
                 if direct is not None:
                     direct.bind_stream(stream.ptr)  # (before the capture: CuPy refuses setStream in one)
-            except Exception:  # noqa: BLE001 -- no handle to bind: launch by launch
+            except Exception as exc:  # noqa: BLE001 -- no handle to bind: launch by launch
+                last_capture_failure[0] = f"binding cuBLAS to the capture stream: {exc!r}"
                 return None
             stream.begin_capture()
             try:
@@ -213,10 +216,12 @@ class GraphReplay:
                 _end_quietly(stream)
                 if not isinstance(exc, Exception):
                     raise
+                last_capture_failure[0] = f"during the capture: {exc!r}"
                 return None
             try:
                 return stream.end_capture()
-            except Exception:  # noqa: BLE001 -- invalidated or not instantiable: launch by launch
+            except Exception as exc:  # noqa: BLE001 -- invalidated or not instantiable: launch by launch
+                last_capture_failure[0] = f"ending the capture: {exc!r}"
                 return None
 
     def _capture_stream(self) -> Any:
