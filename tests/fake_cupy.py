@@ -515,10 +515,9 @@ class FakeCublas:
 
     A handle runs its calls on the stream setStream bound it to; while that stream captures, a call
     is captured (its raw pointers baked, run when the graph runs) rather than run. setStream refuses
-    during a capture, as CuPy's binding does. `binding_sets_stream`: CuPy's older gemm bindings set
-    the current stream themselves on every call (so they refuse inside any capture); its generated
-    bindings do not (a handle bound before the capture then captures its calls). Which one a real
-    CuPy has is for the GPU session to see (`cuda_graphs` capture_failures)."""
+    during a capture, as CuPy's binding does. `binding_sets_stream`: CuPy's gemm bindings set the
+    current stream themselves on every call, so they refuse inside any capture (CuPy 14.2 on an H200
+    did: the default here); False models a binding that leaves the stream to the handle."""
 
     CUBLAS_OP_N, CUBLAS_OP_T = 0, 1
 
@@ -570,6 +569,50 @@ class FakeCublas:
                algo: int) -> None:
         assert (a_type, b_type, c_type, compute) == (2, 2, 2, 68), "half storage, float32 compute expected"
         self._gemm("gemmEx", np.float16, np.float32, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, h)
+
+
+class FakeCublasLibrary(FakeCublas):
+    """cuBLAS itself, as codegen/runtime/cublas_library.py calls it through ctypes: handles of its
+    own (each made on the device current at `create`, used only there), setStream allowed during a
+    capture (cuBLAS allows it; CuPy's binding is what refuses), a workspace per handle that setStream
+    resets, as cublasSetStream does. A call on a handle without a workspace after setStream fails,
+    so the caller must set it again after every setStream."""
+
+    def __init__(self) -> None:
+        super().__init__(binding_sets_stream=False)
+        self.devices: dict[int, int] = {}  # handle → device
+        self.workspaces: dict[int, int] = {}  # handle → workspace pointer
+        self.path = "fake libcublas.so"
+
+    def create(self) -> int:
+        handle = 5000 + len(self.devices)
+        self.devices[handle] = _STATE.current
+        return handle
+
+    def destroy(self, handle: int) -> None:
+        self.devices.pop(handle)
+
+    def _check_handle(self, handle: int) -> None:
+        if self.devices.get(handle) != _STATE.current:
+            raise RuntimeError(f"CUBLAS_STATUS_INVALID_VALUE: handle {handle} is not this device's")
+
+    def setStream(self, handle: int, stream: int) -> None:
+        self._check_handle(handle)
+        self.bound[handle] = stream
+        self.workspaces.pop(handle, None)  # (cublasSetStream resets the workspace to the default pool)
+
+    def setWorkspace(self, handle: int, pointer: int, size: int) -> None:
+        self._check_handle(handle)
+        assert pointer and size > 0
+        self.workspaces[handle] = pointer
+
+    def _gemm(self, name: str, dtype: Any, acc: Any, ta: int, tb: int, m: int, n: int, k: int, alpha: int, a: int,
+              lda: int, b: int, ldb: int, beta: int, c: int, ldc: int, handle: int | None = None) -> None:
+        if handle is not None:
+            self._check_handle(handle)
+            if handle not in self.workspaces:  # the default pool: would allocate inside a capture
+                raise RuntimeError(f"handle {handle} runs without its own workspace (set after setStream)")
+        super()._gemm(name, dtype, acc, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, handle)
 
 
 @dataclass
@@ -644,6 +687,7 @@ def fake_cupy(devices: int = 2) -> Any:
         runtime=runtime, Device=FakeDevice, Module=FakeModule, Stream=FakeStream, Graph=FakeGraph,
         get_current_stream=lambda: _STATE.stream(), driver=types.SimpleNamespace(CUDADriverError=CUDADriverError),
         device=types.SimpleNamespace(get_cublas_handle=_cublas_handle),
+        alloc=lambda size: _device_array((size,), np.uint8).data,
         set_allocator=lambda allocator=None: None)  # gpu_sanitize switches the pool off: nothing to do here
     return fake
 
@@ -660,8 +704,13 @@ def install(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, cublas: FakeCublas 
 
     monkeypatch.setitem(sys.modules, "cupy", fake_cupy())
     libs = types.ModuleType("cupy_backends.cuda.libs")
-    if cublas is not None:
+    if cublas is not None and not isinstance(cublas, FakeCublasLibrary):
         libs.cublas = cublas  # type: ignore[attr-defined]
+    # cuBLAS by ctypes: the fake library where given, else none loads (CuPy's binding, if any, serves)
+    from codegen.runtime import cublas_library
+
+    library = cublas if isinstance(cublas, FakeCublasLibrary) else None
+    monkeypatch.setattr(cublas_library, "load_cublas", lambda: library)
     for name, module in (("cupy_backends", types.ModuleType("cupy_backends")),
                          ("cupy_backends.cuda", types.ModuleType("cupy_backends.cuda")),
                          ("cupy_backends.cuda.libs", libs)):

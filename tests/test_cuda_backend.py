@@ -618,6 +618,40 @@ def test_fake_cupy_gemm_steps_during_capture_are_a_clear_error(fake_cuda_cublas:
     assert fake_cuda_cublas.cublas.calls.count("sgemm") > 4  # the direct path ran outside the capture
 
 
+@pytest.mark.filterwarnings("ignore:GRUBlockCell is deprecated:DeprecationWarning")
+def test_with_cublas_through_ctypes_a_users_capture_records_the_gemm_steps(monkeypatch: pytest.MonkeyPatch,
+                                                                          tmp_path: Path) -> None:
+    """cuBLAS itself captures (cublas_library.py's own handles): after one call outside (the
+    self-check), a user's capture records the GEMM steps with the kernels, running nothing."""
+    from codegen.runtime.cuda import CudaBackendError
+    from generated import gru_block_cell
+
+    fake = fake_cupy.install(monkeypatch, tmp_path, fake_cupy.FakeCublasLibrary())
+    cp = sys.modules["cupy"]
+    rng = np.random.default_rng(3)
+    host = [rng.standard_normal((3, 4)).astype(np.float32), rng.uniform(-1, 1, (3, 5)).astype(np.float32),
+            rng.standard_normal((9, 10)).astype(np.float32), rng.standard_normal((9, 5)).astype(np.float32),
+            rng.standard_normal(10).astype(np.float32), rng.standard_normal(5).astype(np.float32)]
+    args = [cp.asarray(a) for a in host]
+    stream = cp.cuda.Stream(non_blocking=True)
+    with stream:
+        stream.begin_capture()
+        with pytest.raises(CudaBackendError, match="call the op once outside the capture first"):
+            gru_block_cell(*args, scope=Scope("cuda"))
+        stream.end_capture()
+        monkeypatch.setenv("OPGEN_NO_REPLAY", "1")  # (the user's capture, not the backend's graph)
+        gru_block_cell(*args, scope=Scope("cuda"))
+        calls = len(fake.cublas.calls)
+        stream.begin_capture()
+        out = gru_block_cell(*args, scope=Scope("cuda"))
+        graph = stream.end_capture()
+    assert len(fake.cublas.calls) == calls and np.isnan(out.h.get()).all()  # captured, not run
+    kinds = [type(node).__name__ for node in graph.nodes]
+    assert kinds.count("_GemmNode") >= 2 and kinds.count("_KernelNode") == 2, kinds  # the products, the kernels
+    # (launching it would read the call's scratch, freed when the call returned: docs/specs.md says so,
+    # and test_cuda_graph_replay shows the fake reporting it)
+
+
 def test_cublas_dimensions_above_int32_are_a_clear_error() -> None:
     from codegen.runtime.cublas_gemm import column_major_call
 

@@ -265,13 +265,16 @@ def test_plans_with_gemm_steps_run_launch_by_launch_where_cublas_refuses_capture
     assert result.ok, result
 
 
+@pytest.mark.parametrize("library", ["ctypes", "binding-leaves-stream"])
 @pytest.mark.parametrize("op_name", ["GRUBlockCell", "DmlRnn", "CudnnRNNV3"])
 def test_plans_with_gemm_steps_are_graphed_where_cublas_captures(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-                                                                  op_name: str) -> None:
-    """A gemm binding that leaves the stream to the handle (CuPy's generated bindings): the handle is
-    bound to the capture stream before the capture, so the GEMM steps are captured with the kernels;
-    each later call is one graph launch, bit for bit the launch-by-launch results."""
-    fake = fake_cupy.install(monkeypatch, tmp_path, fake_cupy.FakeCublas(binding_sets_stream=False))
+                                                                  op_name: str, library: str) -> None:
+    """cuBLAS through ctypes with our own handles (cublas_library.py: what a GPU gets), or a CuPy
+    gemm binding that leaves the stream to the handle: the handle is bound to the capture stream
+    before the capture, so the GEMM steps are captured with the kernels; each later call is one
+    graph launch, bit for bit the launch-by-launch results."""
+    cublas = fake_cupy.FakeCublasLibrary() if library == "ctypes" else fake_cupy.FakeCublas(binding_sets_stream=False)
+    fake = fake_cupy.install(monkeypatch, tmp_path, cublas)
     failures = cuda_graph.stats["capture_failures"]
     op, case, out, (_, graphs, from_python) = _gemm_op_runs(op_name)
     # each call one graph launch from Python (a call whose inputs the pool put elsewhere captures anew)
@@ -575,3 +578,32 @@ def test_on_the_gpu_a_graph_sees_new_input_values_on_a_side_stream() -> None:
             y, _, _ = layer_norm_ref(new_x, gamma.get(), beta.get(), 1e-5)
             np.testing.assert_allclose(out.y.get(stream=stream), y, rtol=1e-5, atol=1e-5)
             del out
+
+
+@gpu
+@pytest.mark.parametrize("op_name", ["GRUBlockCell", "DmlRnn", "CudnnRNNV3", "CudnnRNNBackpropV3"])
+def test_on_the_gpu_gemm_plans_are_graphs_matching_launch_by_launch(op_name: str,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The GEMM steps captured through cuBLAS by ctypes (cublas_library.py): every parity case of the
+    op within parity's tolerance of launch by launch, no capture failing, and graphs launched (a case
+    whose GEMM dtype or layout the direct path does not take runs launch by launch)."""
+    from codegen.warmup import generated_ops
+
+    op = next(o for o in generated_ops() if o.name == op_name)
+    cases = PARITY["BUILDERS"][op_name](np.random.default_rng(0))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # GRUBlockCell's deprecation
+        graphed = []
+        for case in cases:
+            monkeypatch.setenv("OPGEN_NO_REPLAY", "1")
+            want = PARITY["run_case"](op, case, Scope("cuda"))
+            monkeypatch.delenv("OPGEN_NO_REPLAY")
+            failures, launches = cuda_graph.stats["capture_failures"], cuda_graph.stats["launches"]
+            for _ in range(3):
+                got = PARITY["run_case"](op, case, Scope("cuda"))
+            assert cuda_graph.stats["capture_failures"] == failures, cuda_graph.last_capture_failure[0]
+            if cuda_graph.stats["launches"] - launches == 3:
+                graphed.append(case.label)
+            result = PARITY["compare"](op_name, case.label, want, got)
+            assert result.ok, result
+    assert len(graphed) * 2 >= len(cases), f"graphed: {graphed} of {[c.label for c in cases]}"

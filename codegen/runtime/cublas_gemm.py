@@ -14,11 +14,14 @@ signatures between versions); a failure or mismatch turns it off for that dtype,
 and GEMM steps go through cupy.matmul as before.
 
 cuBLAS takes 32-bit dimensions: a step with a dimension or leading dimension above 2**31-1 is a
-ValueError that says so, never ctypes' OverflowError. CuPy's cuBLAS binding refuses calls during
-CUDA graph capture (NotImplementedError from setStream, cupy.matmul included): such a step is a
-CudaBackendError that says so, and the self-check (which copies to the host, not allowed in a
-capture) waits for a step outside capture. The cuda backend's own graphs (cuda_graph.py) capture
-GEMM steps another way: `bind_stream` before the capture, then `captured` calls with no setStream.
+ValueError that says so, never ctypes' OverflowError.
+
+Stream capture: the calls go through `cublas_library` (cuBLAS by ctypes, handles of our own),
+which cuBLAS lets run inside a capture: a user's capture around an op with GEMM steps records them,
+and the backend's own graphs (cuda_graph.py: `bind_stream` before the capture, then `captured`)
+capture them. Where that library does not load, CuPy's binding is used, which refuses calls during
+any capture (NotImplementedError; cupy.matmul too): such a step is a CudaBackendError that says so.
+The self-check (which copies to the host, not allowed in a capture) waits for a step outside one.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from codegen.runtime.checks import dtype_name
+from codegen.runtime.cublas_library import CupyHandles, OwnHandles
 from codegen.runtime.cuda_cache import CudaBackendError
 from codegen.runtime.gemm import check_window
 
@@ -37,8 +41,12 @@ CUDA_R_32F, CUDA_R_64F, CUDA_R_16F = 0, 1, 2
 CUBLAS_COMPUTE_32F = 68
 CUBLAS_GEMM_DEFAULT = -1
 CUBLAS_INT_MAX = 2**31 - 1  # cuBLAS's (non-64-bit API) dimensions are C ints
-CAPTURE_MESSAGE = ("cuda backend: a GEMM step cannot be captured into a CUDA graph: CuPy's cuBLAS binding refuses "
-                   "calls during stream capture; run ops with GEMM steps (GRU, DmlRnn, CudnnRNN) outside the capture")
+CAPTURE_MESSAGE = ("cuda backend: a GEMM step cannot be captured into a CUDA graph: cuBLAS could not be loaded "
+                   "through ctypes, and CuPy's cuBLAS binding refuses calls during stream capture; run ops with "
+                   "GEMM steps (GRU, DmlRnn, CudnnRNN) outside the capture")
+SELF_CHECK_IN_CAPTURE = ("cuda backend: a GEMM step cannot be captured into a CUDA graph yet: the first {dtype} "
+                         "GEMM step of this device checks cuBLAS once, copying to the host, which a capture "
+                         "forbids; call the op once outside the capture first")
 
 # host scalars for alpha and beta (cuBLAS's default pointer mode reads them from host memory): the
 # arrays live as long as the module, and their addresses are looked up once
@@ -85,8 +93,8 @@ class DirectGemm:
     """GEMM steps of one device as single cuBLAS calls (float32, float64, float16 with float32
     accumulation), each dtype enabled once it has checked itself against `cp.matmul`."""
 
-    def __init__(self, cp: Any, cublas: Any) -> None:
-        self._cp, self._cublas = cp, cublas
+    def __init__(self, cp: Any, cublas: Any, handles: OwnHandles | CupyHandles) -> None:
+        self._cp, self._cublas, self._handles = cp, cublas, handles
         self._ok: dict[str, bool] = {}
 
     def run(self, a: Any, b: Any, out: Any, m: int, n: int, k: int, trans_a: bool, trans_b: bool, beta: int,
@@ -100,7 +108,7 @@ class DirectGemm:
         ok = self._ok.get(dtype)
         if ok is None:
             if self._capturing():  # the self-check copies to the host: not now
-                raise CudaBackendError(CAPTURE_MESSAGE)
+                raise CudaBackendError(SELF_CHECK_IN_CAPTURE.format(dtype=dtype))
             ok = self._ok[dtype] = self._self_check(dtype)
         if not ok:
             return False
@@ -121,16 +129,16 @@ class DirectGemm:
         return ok
 
     def bind_stream(self, stream_ptr: int) -> None:
-        """Point the device's cuBLAS handle at `stream_ptr` (before a capture on that stream: CuPy's
+        """Point this thread's cuBLAS handle at `stream_ptr` (before a capture on that stream: CuPy's
         setStream refuses during capture, and `captured` calls then skip it)."""
-        self._cublas.setStream(self._cp.cuda.device.get_cublas_handle(), stream_ptr)
+        self._handles.bind(stream_ptr)
 
     def captured(self, a: Any, b: Any, out: Any, m: int, n: int, k: int, trans_a: bool, trans_b: bool, beta: int,
                  a_offset: int, b_offset: int, out_offset: int) -> None:
         """The step as one cuBLAS call on the stream the handle was bound to (`bind_stream`), which
-        is capturing: no setStream. cuBLAS supports capture (CUDA 12.2+ allocates its workspace
-        with cudaMallocAsync); a CuPy whose gemm binding sets the current stream itself still
-        refuses, and the caller's capture then fails and is discarded. The dtype must be `ready`."""
+        is capturing: no setStream. cuBLAS supports capture (our handles have their own workspace);
+        CuPy's binding, where it is the fallback, sets the current stream itself and refuses, and
+        the caller's capture then fails and is discarded. The dtype must be `ready`."""
         dtype = dtype_name(out)
         if not (self._ok.get(dtype) and a.dtype == out.dtype == b.dtype and a.flags.c_contiguous
                 and b.flags.c_contiguous and out.flags.c_contiguous):
@@ -148,10 +156,11 @@ class DirectGemm:
 
     def _call(self, dtype: str, c: ColumnMajorCall, beta: int, set_stream: bool = True) -> None:
         cublas = self._cublas
-        handle = self._cp.cuda.device.get_cublas_handle()
         try:
             if set_stream:
-                cublas.setStream(handle, self._cp.cuda.get_current_stream().ptr)
+                handle = self._handles.bind(self._cp.cuda.get_current_stream().ptr)
+            else:
+                handle = self._handles.handle()
             alpha, zero = _SCALARS["float64" if dtype == "float64" else "float32"]
             beta_ptr = alpha if beta else zero
             if dtype == "float32":

@@ -39,7 +39,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from codegen.runtime import cuda_cache, manifest
+from codegen.runtime import cublas_library, cuda_cache, manifest
 from codegen.runtime.checks import check_copy_size, kernel_ready, require_array
 from codegen.runtime.cpu import numpy_dtype, poison_requested
 from codegen.runtime.cublas_gemm import CAPTURE_MESSAGE, DirectGemm
@@ -335,13 +335,23 @@ class CudaBackend:
         python_launches["from_python"] += 1
 
     def _direct_gemm(self) -> DirectGemm | _NoDirectGemm:
+        """cuBLAS through ctypes with handles of our own (capture-safe: cublas_library.py), else
+        through CuPy's binding, else nothing (GEMM steps through cupy.matmul)."""
         if self._direct is None:
             try:
                 from cupy_backends.cuda.libs import cublas
             except ImportError:
-                self._direct = _NoDirectGemm()
+                cublas = None
+            with self.device:
+                if cublas is not None:
+                    self._cp.cuda.device.get_cublas_handle()  # (CuPy loads its libcublas: ours is that one)
+                library = cublas_library.load_cublas()
+            if library is not None:
+                self._direct = DirectGemm(self._cp, library, cublas_library.OwnHandles(self._cp, library))
+            elif cublas is not None:
+                self._direct = DirectGemm(self._cp, cublas, cublas_library.CupyHandles(self._cp, cublas))
             else:
-                self._direct = DirectGemm(self._cp, cublas)
+                self._direct = _NoDirectGemm()
         return self._direct
 
     # scalar kernel arguments, typed as the kernels declare them
