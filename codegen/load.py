@@ -536,7 +536,7 @@ class _SpecParser(LaunchPlanParser):
                 raise self.error(py_int_node.line, f"{what}: accepts_python_int needs a required, non-list input of "
                                                    f"an integer dtype, got {dtype}")
             accepts = self._accepts_dtypes(r.pop("accepts_dtypes"), what, dtype, is_list)
-            values_min, values_max = self._value_bounds(r.pop("values"), what, is_list)
+            values_min, values_max, on_device = self._value_bounds(r.pop("values"), what, is_list)
             when_node = r.pop("when")
             when = self._condition(when_node, what)
             if when_node is not None and (optional or is_list):
@@ -545,7 +545,7 @@ class _SpecParser(LaunchPlanParser):
             doc = self.text(r.pop("doc"), f"{what}: doc")
             r.finish()
             out.append(TensorArg(name, dtype, shape, doc, self.loc(n), optional, is_list, py_int, accepts,
-                                 values_min, values_max, when, axis))
+                                 values_min, values_max, on_device, when, axis))
         self._check_conditional_symbols(out)
         self._check_groups(out)
         return tuple(out)
@@ -637,11 +637,14 @@ class _SpecParser(LaunchPlanParser):
         return items
 
     def _value_bounds(self, node: Node | None, what: str,
-                      is_list: bool) -> tuple[shapes.Expr | None, shapes.Expr | None]:
+                      is_list: bool) -> tuple[shapes.Expr | None, shapes.Expr | None, bool]:
         """`values: {min: 0, max: seq_length}`: bounds every element must respect, checked on the
-        host before any kernel runs (expressions over bound symbols, int attrs and lets)."""
+        host before any kernel runs (expressions over bound symbols, int attrs and lets).
+        `on_device: true`: on the cuda backend a kernel checks them and a later call reports a bad
+        value (no host synchronisation): only for an integer input whose kernels merely compare
+        its values, so that any value stays in bounds."""
         if node is None:
-            return None, None
+            return None, None, False
         if is_list:
             raise self.error(node.line, f"{what}: values: not supported for list inputs")
         r = self.reader(node, f"{what}: values")
@@ -649,10 +652,11 @@ class _SpecParser(LaunchPlanParser):
         for key in ("min", "max"):
             n = r.pop(key)
             bounds.append(self._expr(n, f"{what}: values: {key}") if n is not None else None)
+        on_device = self._flag(r.pop("on_device"), f"{what}: values: on_device")
         r.finish()
         if bounds == [None, None]:
             raise self.error(node.line, f"{what}: values: needs min, max or both")
-        return bounds[0], bounds[1]
+        return bounds[0], bounds[1], on_device
 
     def _outputs(self, node: Node | None) -> tuple[Output, ...]:
         out = []

@@ -224,6 +224,7 @@ class TensorArg:
     accepts_dtypes: tuple[DType, ...] = ()  # further dtypes accepted, converted to `dtype` after the checks
     values_min: Expr | None = None  # `values: {min, max}`: every element checked on the host
     values_max: Expr | None = None
+    values_on_device: bool = False  # `values: {on_device: true}`: the cuda backend checks on the device, later
     when: Condition = field(default_factory=lambda: Condition())  # checked (and binding) only when it holds
     axis: str | None = None  # the int attr placing the dim between two groups: [*outer, N, *inner]
 

@@ -153,7 +153,8 @@ def _late_checks(op: OpSpec, ind: str) -> list[str]:
         bounds = []
         for e in (arg.values_min, arg.values_max):
             bounds += [shapes.to_python(e), repr(shapes.to_text(e))] if e is not None else ["None", "''"]
-        call = (f"_rt.check_values(_OP, {arg.name!r}, {arg.name}, {bounds[0]}, {bounds[2]}, {bounds[1]}, "
+        check = "check_values_on_device(_backend, " if arg.values_on_device else "check_values("
+        call = (f"_rt.{check}_OP, {arg.name!r}, {arg.name}, {bounds[0]}, {bounds[2]}, {bounds[1]}, "
                 f"{bounds[3]})")
         lines += [f"{ind}if {arg.name} is not None:", f"{ind}    {call}"] if arg.optional else [ind + call]
     for arg in op.inputs:

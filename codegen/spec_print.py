@@ -182,7 +182,9 @@ def _input(a: TensorArg) -> Data:
     _put(data, "list", a.is_list, False)
     _put(data, "accepts_python_int", a.accepts_python_int, False)
     _put(data, "accepts_dtypes", list(a.accepts_dtypes), [])
-    values = {key: _expr(e) for key, e in (("min", a.values_min), ("max", a.values_max)) if e is not None}
+    values: dict[str, object] = {key: _expr(e) for key, e in (("min", a.values_min), ("max", a.values_max))
+                                 if e is not None}
+    _put(values, "on_device", a.values_on_device, False)
     _put(data, "values", values, {})
     _put(data, "when", _condition(a.when), {})
     _put(data, "axis", a.axis)

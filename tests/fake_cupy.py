@@ -99,6 +99,8 @@ class _State:
         self.captures: list[FakeStream] = []
         self.stale: list[str] = []
         self.pool = _Pool()
+        self.host_copies: list[int] = []  # the stream of each device-to-host copy (each waits for its stream)
+        self.gpu_behind = False  # events recorded now stay unfinished until waited for (a busy GPU)
 
     def stream(self) -> FakeStream:
         stack = self.streams.setdefault(self.current, [])
@@ -230,8 +232,10 @@ class FakeArray(np.ndarray):
         return FakeDevice(self._device)
 
     def get(self, stream: FakeStream | None = None) -> np.ndarray:
-        _STATE.use_stream(stream or _STATE.stream(), "a device-to-host copy (cudaMemcpy)")
+        on = stream or _STATE.stream()
+        _STATE.use_stream(on, "a device-to-host copy (cudaMemcpy)")
         _STATE.synchronize()  # a copy to the host waits for the stream, and reports its faults
+        _STATE.host_copies.append(on.ptr)
         return np.array(self, copy=True).view(np.ndarray)
 
     def set(self, arr: Any, stream: FakeStream | None = None) -> None:
@@ -414,6 +418,25 @@ class _KernelNode:
         if any(a is None for a, baked in zip(args, self.args, strict=True) if isinstance(baked, _BakedPointer)):
             return  # (the fault is set: the kernel would have touched freed memory)
         _run_kernel(self.kernel, self.device, self.grid, self.block, tuple(args), self.shared_mem)
+
+
+class FakeEvent:
+    """cupy.cuda.Event: `query()` says whether the work before its record has finished: at once,
+    unless the state's `gpu_behind` is set, when only `synchronize()` finishes it."""
+
+    def __init__(self, block: bool = False, disable_timing: bool = False, interprocess: bool = False) -> None:
+        self.recorded, self.done = False, False
+
+    def record(self, stream: FakeStream | None = None) -> None:
+        _STATE.legacy_use(stream or _STATE.stream(), "cudaEventRecord")
+        self.recorded, self.done = True, not _STATE.gpu_behind
+
+    def query(self) -> bool:
+        return self.done or not self.recorded
+
+    def synchronize(self) -> None:
+        _STATE.synchronize()
+        self.done = True
 
 
 class FakeGraph:
@@ -684,7 +707,7 @@ def fake_cupy(devices: int = 2) -> Any:
                                     streamCaptureModeThreadLocal=CAPTURE_THREAD_LOCAL,
                                     streamCaptureModeRelaxed=CAPTURE_RELAXED)
     fake.cuda = types.SimpleNamespace(  # type: ignore[attr-defined]
-        runtime=runtime, Device=FakeDevice, Module=FakeModule, Stream=FakeStream, Graph=FakeGraph,
+        runtime=runtime, Device=FakeDevice, Module=FakeModule, Stream=FakeStream, Graph=FakeGraph, Event=FakeEvent,
         get_current_stream=lambda: _STATE.stream(), driver=types.SimpleNamespace(CUDADriverError=CUDADriverError),
         device=types.SimpleNamespace(get_cublas_handle=_cublas_handle),
         alloc=lambda size: _device_array((size,), np.uint8).data,

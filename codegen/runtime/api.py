@@ -14,6 +14,7 @@ from codegen.runtime.checks import (
     check_str,
     check_type,
     check_values,
+    check_values_on_device,
     constraint_error,
     merge_options,
     normalize_axis,
@@ -29,7 +30,8 @@ from codegen.runtime.torch_bridge import sym_max, sym_min, torch_call
 __all__ = [
     "ACCUMULATOR", "Plan",
     "alias_view", "backend_of", "check_bool", "check_dtype", "check_enum", "check_float", "check_int",
-    "check_int_list", "check_list", "check_same_dtype", "check_str", "check_type", "check_values", "constraint_error",
+    "check_int_list", "check_list", "check_same_dtype", "check_str", "check_type", "check_values",
+    "check_values_on_device", "constraint_error",
     "merge_options", "normalize_axis", "op_repr", "plan_as_data", "prod", "python_int", "run_plan", "shape_error",
     "sym_max", "sym_min", "torch_call",
 ]

@@ -325,11 +325,30 @@ def check_values(op: str, arg: str, value: Any, minimum: int | None, maximum: in
     if not bad.any():
         return
     index = tuple(int(i) for i in np.argwhere(bad)[0])
+    raise value_error(op, arg, minimum, maximum, min_text, max_text, host[index].item(), list(index))
+
+
+def value_error(op: str, arg: str, minimum: int | None, maximum: int | None, min_text: str, max_text: str,
+                value: Any, index: list[int], when: str = "") -> ValueError:
+    """The error of an element outside an input's `values` bounds (`when`: where it was found, for a
+    check that ran on the device)."""
     lo = _bound_text(min_text or str(minimum), minimum) if minimum is not None else None
     hi = _bound_text(max_text or str(maximum), maximum) if maximum is not None else None
     expected = f"in [{lo}, {hi}]" if lo is not None and hi is not None else f">= {lo}" if lo is not None else f"<= {hi}"
-    raise ValueError(f"{op}: {arg}: expected every value {expected}, got {host[index].item()!r} at index "
-                     f"{list(index)}")
+    return ValueError(f"{op}: {arg}: expected every value {expected}, got {value!r} at index {index}"
+                      + (f" ({when})" if when else ""))
+
+
+def check_values_on_device(backend: Any, op: str, arg: str, value: Any, minimum: int | None, maximum: int | None,
+                           min_text: str = "", max_text: str = "") -> None:
+    """`values: {..., on_device: true}`: on a backend that checks on the device (the cuda backend:
+    device_value_checks.py), a kernel checks the bounds and a later call reports a bad value, with
+    no host synchronisation in this one; elsewhere `check_values`, now."""
+    later = getattr(backend, "check_values_on_device", None)
+    if later is None:
+        check_values(op, arg, value, minimum, maximum, min_text, max_text)
+    else:
+        later(op, arg, value, minimum, maximum, min_text, max_text)
 
 
 def prod(dims: Sequence[Any]) -> Any:

@@ -45,6 +45,7 @@ from codegen.runtime.cpu import numpy_dtype, poison_requested
 from codegen.runtime.cublas_gemm import CAPTURE_MESSAGE, DirectGemm
 from codegen.runtime.cuda_cache import CudaBackendError, CudaCompileError
 from codegen.runtime.cuda_graph import GraphReplay
+from codegen.runtime.device_value_checks import DeviceValueChecks
 from codegen.runtime.gemm import gemm_into
 from codegen.runtime.kernels import KernelSource
 from codegen.runtime.stats import python_launches
@@ -112,6 +113,7 @@ class CudaBackend:
         self._lock = threading.RLock()
         self._direct: DirectGemm | _NoDirectGemm | None = None  # made on the first GEMM step
         self._graphs = GraphReplay(self, cp)  # recorded plans as CUDA graphs
+        self._value_checks = DeviceValueChecks(self)  # `values: {on_device: true}` checks in flight
 
     def __repr__(self) -> str:
         return f"CudaBackend(device={self.index}, arch=sm_{self.compute_capability})"
@@ -316,6 +318,21 @@ class CudaBackend:
     def flush(self) -> None:
         """Nothing to do: launches are already on the stream (generated wrappers call this before
         they return, for the cpu backend's queued launches)."""
+
+    # ---------------------------------------------------------------------- value checks --
+
+    def check_values_on_device(self, op: str, arg: str, value: Any, minimum: int | None, maximum: int | None,
+                               min_text: str, max_text: str) -> None:
+        """An input's value bounds checked by a kernel, reported by a later call or `synchronize`
+        (device_value_checks.py), after any earlier check that failed."""
+        with self.device:
+            self._value_checks.submit(op, arg, value, minimum, maximum, min_text, max_text)
+
+    def synchronize(self) -> None:
+        """Wait for this device's work, then raise the first value check that failed."""
+        with self.device:
+            self.device.synchronize()
+            self._value_checks.report(wait=True)
 
     # ---------------------------------------------------------------------- GEMM --
 

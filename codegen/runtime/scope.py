@@ -76,6 +76,14 @@ class Scope:
 
             self.backend = cuda_backend(int(device.partition(":")[2] or 0))
 
+    def synchronize(self) -> None:
+        """Wait until the device has finished the work queued so far, and raise the first error a
+        check on the device found in it (a `sequence_lengths` out of bounds: docs/specs.md). The
+        cpu backend's calls are done when they return: nothing to wait for."""
+        sync = getattr(self.backend, "synchronize", None)
+        if sync is not None:
+            sync()
+
     def __repr__(self) -> str:
         plan = f", launch_plan={self.launch_plan!r}" if self.device == "cpu" and self.launch_plan != "cpu" else ""
         form = f", kernel_form={self.kernel_form!r}" if self.device == "cpu" and self.kernel_form != "host" else ""

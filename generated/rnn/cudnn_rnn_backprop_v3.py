@@ -202,8 +202,10 @@ class CudnnRNNBackpropV3:
             params: T, shape [params_len].
                 A 1-D tensor that contains the weights and biases in the opaque layout.
             sequence_lengths: int32, shape [batch].
-                A vector of lengths of each input sequence, each in [1, seq_length]
-                (checked on the host).
+                A vector of lengths of each input sequence, each in [1, seq_length].
+                Checked before the kernels on the cpu backend; on the cuda backend by a
+                kernel, a bad value raised by a later call or by Scope.synchronize()
+                (the kernels stay in bounds whatever the values).
             output: T, shape [steps, batch, out_width] (time_major true) · [batch, steps, out_width] (time_major false).
                 CudnnRNNV3's output (shape-checked only).
             output_h: T, shape [layers_dirs, batch, h_size] (time_major true) · [batch, layers_dirs, h_size] (time_major false).
@@ -314,8 +316,10 @@ def cudnn_rnn_backprop_v3(
         params: T, shape [params_len].
             A 1-D tensor that contains the weights and biases in the opaque layout.
         sequence_lengths: int32, shape [batch].
-            A vector of lengths of each input sequence, each in [1, seq_length] (checked
-            on the host).
+            A vector of lengths of each input sequence, each in [1, seq_length]. Checked
+            before the kernels on the cpu backend; on the cuda backend by a kernel, a
+            bad value raised by a later call or by Scope.synchronize() (the kernels stay
+            in bounds whatever the values).
         output: T, shape [steps, batch, out_width] (time_major true) · [batch, steps, out_width] (time_major false).
             CudnnRNNV3's output (shape-checked only).
         output_h: T, shape [layers_dirs, batch, h_size] (time_major true) · [batch, layers_dirs, h_size] (time_major false).
@@ -610,7 +614,7 @@ def _compute(scope: Scope | str | None, input: Any, input_h: Any, input_c: Any, 
         raise _rt.constraint_error(_OP, 'params_len == params_size', {'params_len': params_len, 'params_size': params_size}, 'params must hold CudnnRNNParamsSize elements for these shapes and attrs')
     if not (reserve_got == reserve_len):
         raise _rt.constraint_error(_OP, 'reserve_got == reserve_len', {'reserve_got': reserve_got, 'reserve_len': reserve_len}, 'reserve_space must come from CudnnRNNV3 with is_training true, on the same shapes and attrs')
-    _rt.check_values(_OP, 'sequence_lengths', sequence_lengths, 1, steps, '1', 'steps')
+    _rt.check_values_on_device(_backend, _OP, 'sequence_lengths', sequence_lengths, 1, steps, '1', 'steps')
     input_backprop = _backend.empty(_shape_input_backprop, _dtype_T)
     input_h_backprop = _backend.empty(_shape_input_h_backprop, _dtype_T)
     input_c_backprop = _backend.empty(_shape_input_c_backprop, _dtype_T)

@@ -229,8 +229,10 @@ class CudnnRNNV3:
                 A 1-D tensor that contains the weights and biases in the opaque layout
                 (CudnnRNNParamsSize elements; CudnnRNNCanonicalToParamsV2 builds it).
             sequence_lengths: int32, shape [batch].
-                A vector of lengths of each input sequence, each in [1, seq_length]
-                (checked on the host).
+                A vector of lengths of each input sequence, each in [1, seq_length].
+                Checked before the kernels on the cpu backend; on the cuda backend by a
+                kernel, a bad value raised by a later call or by Scope.synchronize()
+                (the kernels stay in bounds whatever the values).
             options: CudnnRNNV3.Options carrying optional attribute values.
 
         Raises:
@@ -323,8 +325,10 @@ def cudnn_rnn_v3(
             A 1-D tensor that contains the weights and biases in the opaque layout
             (CudnnRNNParamsSize elements; CudnnRNNCanonicalToParamsV2 builds it).
         sequence_lengths: int32, shape [batch].
-            A vector of lengths of each input sequence, each in [1, seq_length] (checked
-            on the host).
+            A vector of lengths of each input sequence, each in [1, seq_length]. Checked
+            before the kernels on the cpu backend; on the cuda backend by a kernel, a
+            bad value raised by a later call or by Scope.synchronize() (the kernels stay
+            in bounds whatever the values).
         rnn_mode: enum in ['rnn_relu', 'rnn_tanh', 'lstm', 'gru']; default 'lstm'.
             Indicates the type of the RNN model.
         input_mode: enum in ['linear_input', 'skip_input', 'auto_select']; default 'linear_input'.
@@ -522,7 +526,7 @@ def _compute(scope: Scope | str | None, input: Any, input_h: Any, input_c: Any, 
         raise _rt.constraint_error(_OP, 'input_size == num_units', {'input_size': input_size, 'num_units': num_units}, 'skip_input needs input_size == num_units')
     if not (params_len == params_size):
         raise _rt.constraint_error(_OP, 'params_len == params_size', {'params_len': params_len, 'params_size': params_size}, 'params must hold CudnnRNNParamsSize elements for these shapes and attrs')
-    _rt.check_values(_OP, 'sequence_lengths', sequence_lengths, 1, steps, '1', 'steps')
+    _rt.check_values_on_device(_backend, _OP, 'sequence_lengths', sequence_lengths, 1, steps, '1', 'steps')
     output = _backend.empty(_shape_output, _dtype_T)
     output_h = _backend.empty(_shape_output_h, _dtype_T)
     output_c = _backend.empty(_shape_output_c, _dtype_T)

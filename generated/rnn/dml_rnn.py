@@ -359,7 +359,7 @@ def _compute(scope: Scope | str | None, input: Any, weight: Any, recurrence: Any
         raise AssertionError(direction)
     activations = Activation.check_list(_OP, 'activations', activations, num_directions, 'num_directions')
     if sequence_lengths is not None:
-        _rt.check_values(_OP, 'sequence_lengths', sequence_lengths, 0, seq_length, '0', 'seq_length')
+        _rt.check_values_on_device(_backend, _OP, 'sequence_lengths', sequence_lengths, 0, seq_length, '0', 'seq_length')
     if sequence_lengths is not None:
         sequence_lengths = sequence_lengths.astype('uint32', copy=False)
     output_sequence = _backend.empty(_shape_output_sequence, _dtype_T)
