@@ -243,6 +243,7 @@ def bench_cuda(args: argparse.Namespace) -> list[str]:
     from codegen.runtime.stats import snapshot
 
     lines.append(f"CUDA graph counters after the run: {snapshot().get('cuda_graphs', {})}; "
+                 f"device-side value checks: {snapshot().get('value_checks', {})}; "
                  f"latest capture failure: {last_capture_failure[0] or 'none'}")
     return lines
 
