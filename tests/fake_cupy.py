@@ -421,22 +421,23 @@ class _KernelNode:
 
 
 class FakeEvent:
-    """cupy.cuda.Event: `query()` says whether the work before its record has finished: at once,
+    """cupy.cuda.Event: `done` says whether the work before its record has finished: at once,
     unless the state's `gpu_behind` is set, when only `synchronize()` finishes it."""
 
     def __init__(self, block: bool = False, disable_timing: bool = False, interprocess: bool = False) -> None:
-        self.recorded, self.done = False, False
+        self.recorded, self._done = False, False
 
     def record(self, stream: FakeStream | None = None) -> None:
         _STATE.legacy_use(stream or _STATE.stream(), "cudaEventRecord")
-        self.recorded, self.done = True, not _STATE.gpu_behind
+        self.recorded, self._done = True, not _STATE.gpu_behind
 
-    def query(self) -> bool:
-        return self.done or not self.recorded
+    @property
+    def done(self) -> bool:  # (CuPy's Event.done: cudaEventQuery)
+        return self._done or not self.recorded
 
     def synchronize(self) -> None:
         _STATE.synchronize()
-        self.done = True
+        self._done = True
 
 
 class FakeGraph:

@@ -139,7 +139,7 @@ class DeviceValueChecks:
             check = self._pending[0]
             if wait:
                 check.event.synchronize()
-            elif not check.event.query():
+            elif not check.event.done:  # (CuPy: cudaEventQuery, no wait)
                 return
             self._pending.popleft()
             self._raise_if_bad(check)
