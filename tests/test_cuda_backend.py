@@ -622,7 +622,8 @@ def test_fake_cupy_gemm_steps_during_capture_are_a_clear_error(fake_cuda_cublas:
 def test_with_cublas_through_ctypes_a_users_capture_records_the_gemm_steps(monkeypatch: pytest.MonkeyPatch,
                                                                           tmp_path: Path) -> None:
     """cuBLAS itself captures (cublas_library.py's own handles): after one call outside (the
-    self-check), a user's capture records the GEMM steps with the kernels, running nothing."""
+    self-check), a user's capture records the GEMM steps with the kernels, running nothing; the
+    graph launched later computes the op on the inputs' values then."""
     from codegen.runtime.cuda import CudaBackendError
     from generated import gru_block_cell
 
@@ -648,8 +649,14 @@ def test_with_cublas_through_ctypes_a_users_capture_records_the_gemm_steps(monke
     assert len(fake.cublas.calls) == calls and np.isnan(out.h.get()).all()  # captured, not run
     kinds = [type(node).__name__ for node in graph.nodes]
     assert kinds.count("_GemmNode") >= 2 and kinds.count("_KernelNode") == 2, kinds  # the products, the kernels
-    # (launching it would read the call's scratch, freed when the call returned: docs/specs.md says so,
-    # and test_cuda_graph_replay shows the fake reporting it)
+    host[0] = rng.standard_normal((3, 4)).astype(np.float32)
+    args[0][...] = host[0]
+    graph.launch(stream)  # (its scratch held by the backend since the capture)
+    want = gru_block_cell(*host, scope=Scope("cpu"))
+    for name in ("r", "u", "c", "h"):
+        np.testing.assert_allclose(getattr(out, name).get(), getattr(want, name), rtol=1e-5, atol=1e-5, err_msg=name)
+    assert not fake_cupy.state().stale
+    Scope("cuda").release_capture_buffers()
 
 
 def test_cublas_dimensions_above_int32_are_a_clear_error() -> None:

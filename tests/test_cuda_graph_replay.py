@@ -318,23 +318,63 @@ def test_a_users_own_capture_receives_the_launches_as_before(fake: Any) -> None:
     np.testing.assert_allclose(out.y.get(), y, rtol=1e-5, atol=1e-5)
 
 
-def test_a_users_graph_that_outlives_an_ops_scratch_buffer_is_reported(fake: Any) -> None:
-    """FusedBatchNormGradV3 frees its scratch (partials) when the call returns: a user's graph
-    of the call still points at it. A GPU may run it on memory the pool gives to someone else;
-    the fake reports it (docs/specs.md, How the plan runs)."""
+def test_a_users_graph_keeps_the_calls_scratch_until_released(fake: Any) -> None:
+    """FusedBatchNormGradV3 frees its scratch (partials) when the call returns, and a user's graph
+    of the call points at it: inside the user's capture the backend holds every buffer of the call,
+    so the graph runs right, again and again, until Scope.release_capture_buffers(); after that the
+    scratch is freed and the fake reports the graph's stale pointer (what a GPU would do silently)."""
     from generated import fused_batch_norm_grad_v3
 
-    cp = _cp()
-    args = [cp.asarray(a) for a in _bn_grad_args(np.random.default_rng(2))]
+    cp, rng = _cp(), np.random.default_rng(2)
+    host = _bn_grad_args(rng)
+    args = [cp.asarray(a) for a in host]
     stream = cp.cuda.Stream(non_blocking=True)
     with stream:
         stream.begin_capture()
         out = fused_batch_norm_grad_v3(*args, scope=Scope("cuda"))
         graph = stream.end_capture()
+        for _ in range(2):
+            host[0] = rng.standard_normal(host[0].shape).astype(F32)
+            args[0][...] = host[0]
+            graph.launch()
+            want = fused_batch_norm_grad_v3(*host, scope=Scope("cpu"))
+            for name in ("x_backprop", "scale_backprop", "offset_backprop"):
+                np.testing.assert_allclose(getattr(out, name).get(), getattr(want, name), rtol=1e-4, atol=1e-4,
+                                           err_msg=name)
+    assert not fake_cupy.state().stale
+    assert Scope("cuda").release_capture_buffers() > 0
+    assert Scope("cuda").release_capture_buffers() == 0
+    with stream:
         graph.launch()
     assert fake_cupy.state().stale and "its buffer was freed after the capture" in fake_cupy.state().stale[0]
     with pytest.raises(fake_cupy.CUDADriverError, match="CUDA_ERROR_ILLEGAL_ADDRESS"):
         out.x_backprop.get()
+
+
+def test_calls_outside_a_capture_hold_nothing(fake: Any) -> None:
+    from generated import fused_batch_norm_grad_v3
+
+    cp = _cp()
+    args = [cp.asarray(a) for a in _bn_grad_args(np.random.default_rng(3))]
+    fused_batch_norm_grad_v3(*args, scope=Scope("cuda"))
+    assert Scope("cuda").release_capture_buffers() == 0
+    assert Scope("cpu").release_capture_buffers() == 0
+
+
+def test_holding_past_a_gibibyte_warns(fake: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from codegen.runtime import cuda
+
+    monkeypatch.setattr(cuda, "HELD_WARNING_BYTES", 64)
+    cp = _cp()
+    args = [cp.asarray(a) for a in _bn_grad_args(np.random.default_rng(4))]
+    stream = cp.cuda.Stream(non_blocking=True)
+    from generated import fused_batch_norm_grad_v3
+
+    with stream, pytest.warns(ResourceWarning, match=r"release_capture_buffers"):
+        stream.begin_capture()
+        fused_batch_norm_grad_v3(*args, scope=Scope("cuda"))
+        stream.end_capture()
+    Scope("cuda").release_capture_buffers()
 
 
 # A hand-made plan (codegen/runtime/plan.py literals) around one tiny kernel.

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import warnings
 from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
@@ -49,6 +50,9 @@ from codegen.runtime.device_value_checks import DeviceValueChecks
 from codegen.runtime.gemm import gemm_into
 from codegen.runtime.kernels import KernelSource
 from codegen.runtime.stats import python_launches
+
+#: Bytes held for calls inside users' captures above which a ResourceWarning asks for a release.
+HELD_WARNING_BYTES = 1 << 30
 
 __all__ = ["CudaBackend", "CudaBackendError", "CudaCompileError", "CudaLaunchError", "cuda_backend", "stats"]
 
@@ -114,6 +118,8 @@ class CudaBackend:
         self._direct: DirectGemm | _NoDirectGemm | None = None  # made on the first GEMM step
         self._graphs = GraphReplay(self, cp)  # recorded plans as CUDA graphs
         self._value_checks = DeviceValueChecks(self)  # `values: {on_device: true}` checks in flight
+        self._held: list[tuple[Any, ...]] = []  # buffers of calls inside a user's capture (hold_if_capturing)
+        self._held_bytes = 0
 
     def __repr__(self) -> str:
         return f"CudaBackend(device={self.index}, arch=sm_{self.compute_capability})"
@@ -318,6 +324,31 @@ class CudaBackend:
     def flush(self) -> None:
         """Nothing to do: launches are already on the stream (generated wrappers call this before
         they return, for the cpu backend's queued launches)."""
+
+    # ---------------------------------------------------------------------- a user's capture --
+
+    def hold_if_capturing(self, buffers: Sequence[Any]) -> None:
+        """Inside a stream capture of the caller's, keep every buffer of the call (scratch, a host
+        input's device copy, outputs) alive: the caller's graph bakes their pointers and runs after
+        the call has returned and freed them. Held until `release_capture_buffers`."""
+        if not self._cp.cuda.get_current_stream().is_capturing():
+            return
+        held = tuple(b for b in buffers if b is not None)
+        with self._lock:
+            self._held.append(held)
+            before = self._held_bytes
+            self._held_bytes += sum(int(getattr(b, "nbytes", 0)) for b in held)
+        if before < HELD_WARNING_BYTES <= self._held_bytes:
+            warnings.warn(f"cuda backend (device {self.index}): {self._held_bytes / 2**30:.1f} GiB of buffers are "
+                          f"held for op calls made inside stream captures; call Scope.release_capture_buffers() "
+                          f"once their graphs are gone", ResourceWarning, stacklevel=2)
+
+    def release_capture_buffers(self) -> int:
+        """Drop the buffers held for calls made inside captures (their graphs must not run again);
+        returns how many bytes were held."""
+        with self._lock:
+            held, self._held, self._held_bytes = self._held_bytes, [], 0
+        return held
 
     # ---------------------------------------------------------------------- value checks --
 

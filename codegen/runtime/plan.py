@@ -232,6 +232,9 @@ def run_plan(backend: Any, kernels: Any, plan: Plan, values: tuple[Any, ...], bu
         replay = getattr(backend, "replay", None)
         if replay is not None and not _watched(backend) and replay(kernels, recording, buffers):
             return
+    hold = getattr(backend, "hold_if_capturing", None)
+    if hold is not None:  # (a user's capture: the graph outlives the call's scratch and copies)
+        hold(buffers)
     launch, gemm = backend.launch, backend.gemm
     for step in recording.steps:
         if type(step) is Launch:

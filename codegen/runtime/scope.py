@@ -84,6 +84,13 @@ class Scope:
         if sync is not None:
             sync()
 
+    def release_capture_buffers(self) -> int:
+        """Let go of the buffers the cuda backend holds for op calls made inside a stream capture of
+        yours (their scratch and copies, which your CUDA graph points at): call it once those graphs
+        will not run again. Returns the bytes released (0 on the cpu backend)."""
+        release = getattr(self.backend, "release_capture_buffers", None)
+        return int(release()) if release is not None else 0
+
     def __repr__(self) -> str:
         plan = f", launch_plan={self.launch_plan!r}" if self.device == "cpu" and self.launch_plan != "cpu" else ""
         form = f", kernel_form={self.kernel_form!r}" if self.device == "cpu" and self.kernel_form != "host" else ""
