@@ -420,3 +420,40 @@ def test_class_api(scope):
                        args["sequence_lengths"], DmlRnn.direction("bidirectional"), acts)
     _check(op.output_tuple(), _reference(args, "bidirectional", (("relu", {}), ("tanh", {}))), "float32")
     assert repr(op) == "<DmlRnn output_sequence=float32[3, 2, 2, 5] output_single=float32[1, 2, 2, 5]>"
+
+
+@pytest.mark.parametrize("kernel_form", ["host", "gpu"])
+@pytest.mark.parametrize("direction", ["forward", "backward", "bidirectional"])
+@pytest.mark.parametrize("batch, hidden, variant", [(3, 8, "persistent"), (9, 256, "persistent"), (64, 5, "persistent"),
+                                                    (65, 5, "step"), (3, 257, "step")])
+def test_the_gpu_plans_persistent_variant_and_its_gemm_steps_match_the_cpu_plan(monkeypatch, kernel_form, direction,
+                                                                               batch, hidden, variant):
+    """The GPU's plan (on the emulation) runs every step in one `persistent` launch where
+    hidden_size ≤ 256 and batch_size ≤ 64, else a GEMM and a `step` launch per step; either way the
+    cpu plan's results, within float32's rounding of differently ordered sums, with poisoned
+    outputs and lengths from 0 to T."""
+    monkeypatch.setenv("OPGEN_POISON_OUTPUTS", "1")
+    monkeypatch.setenv("OPGEN_NO_REPLAY", "1")  # (every launch through the spied method)
+    rng = _rng("persistent", direction, batch, hidden)
+    dirs, steps, n_in = (2 if direction == "bidirectional" else 1), 4, 3
+    x = rng.standard_normal((1, steps, batch, n_in)).astype(np.float32)
+    w = (rng.standard_normal((1, dirs, hidden, n_in)) * 0.5).astype(np.float32)
+    r = (rng.standard_normal((1, dirs, hidden, hidden)) / np.sqrt(hidden)).astype(np.float32)
+    kwargs = {"direction": direction, "activations": ["tanh", "sigmoid"][:dirs],
+              "bias": (rng.standard_normal((1, 1, dirs, 2 * hidden)) * 0.3).astype(np.float32),
+              "hidden_init": rng.uniform(-1, 1, (1, dirs, batch, hidden)).astype(np.float32),
+              "sequence_lengths": rng.integers(0, steps + 1, (1, 1, 1, batch)).astype(np.uint32)}
+    want = dml_rnn(x, w, r, scope=Scope("cpu"), **kwargs)
+    gpu = Scope("cpu", launch_plan="cuda", kernel_form=kernel_form)
+    launched: list[str] = []
+    launch = type(gpu.backend).launch
+    monkeypatch.setattr(gpu.backend, "launch", lambda src, symbol, *a, **k: (
+        launched.append(symbol.split("__")[1]), launch(gpu.backend, src, symbol, *a, **k))[1])
+    got = dml_rnn(x, w, r, scope=gpu, **kwargs)
+    assert variant in launched and ({"persistent", "step"} - {variant}).isdisjoint(launched), launched
+    assert launched.count(variant) == (1 if variant == "persistent" else steps)
+    # the recurrent sums in another order than BLAS's: |Δ| ≤ γ_H·Σ_k |h_k·R_jk| (γ_256 ≈ 1.5e-5; the
+    # sums of |h·R| stay below 1 here), carried through the steps by tanh and sigmoid (slopes ≤ 1)
+    bound = steps * hidden * 2.0**-24 / (1 - hidden * 2.0**-24)
+    for name, g, e in zip(got._fields, got, want, strict=True):
+        np.testing.assert_allclose(g, e, rtol=bound, atol=bound, err_msg=name)

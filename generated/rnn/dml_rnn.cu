@@ -1751,6 +1751,11 @@ struct StepRows {
   __device__ __forceinline__ void operator()(long long b) const { step.row(b); }
 };
 
+// The persistent variant's shape: a block of kPersistentThreads threads per kPersistentRows batch
+// rows and direction, hidden_size ≤ kPersistentMaxH (the launch plan's `persistent` let).
+constexpr int kPersistentThreads = 256, kPersistentRows = 4, kPersistentMaxH = 256;
+constexpr int kPersistentOwned = kPersistentRows * kPersistentMaxH / kPersistentThreads;
+
 }  // namespace dml_rnn
 
 template <typename T>
@@ -1776,7 +1781,68 @@ __device__ void step(const T* __restrict__ projected, const T* __restrict__ recu
 #endif
 }
 
-#line 1780 "generated/rnn/dml_rnn.cu"
+// `persistent`: every step of every direction in one launch, for small batches and states (the
+// launch plan's `persistent` let). Block (r, d) owns batch rows [4r, 4r + 4) of direction d and walks
+// all seq_length steps; a row's state depends only on that row, so no block waits for another (no
+// grid-wide barrier). The rows' states stay in shared memory, in float (each the exact value of its
+// stored T); R[d] is read from global memory (the L2 cache keeps it after the first step). Each
+// thread owns up to kPersistentOwned (row, unit) elements; per step it sums h[row]·R[d, unit, :] in
+// float, k = 0, 1, ..., H − 1, rounds the sum to T as the GEMM step's `recurrent` buffer would, and
+// then applies `step`'s formula. A barrier separates the step's reads of the states from its writes.
+template <typename T>
+__device__ void persistent(const T* __restrict__ projected, const T* __restrict__ recurrence,
+                           const T* __restrict__ bias, const unsigned int* __restrict__ sequence_lengths,
+                           T* __restrict__ output_sequence, T* __restrict__ output_single, opgen::act::Activation f0,
+                           opgen::act::Activation f1, long long backward_first, long long seq_length, long long D,
+                           long long B, long long H) {
+  __shared__ float state[dml_rnn::kPersistentRows * dml_rnn::kPersistentMaxH];
+  const long long d = blockIdx.y, b0 = static_cast<long long>(blockIdx.x) * dml_rnn::kPersistentRows;
+  const long long rows = B - b0 < dml_rnn::kPersistentRows ? B - b0 : dml_rnn::kPersistentRows;
+  if (rows <= 0 || H > dml_rnn::kPersistentMaxH) return;  // (the whole block: no barrier is left waiting)
+  const long long cells = B * H, elements = rows * H;
+  const T* R = recurrence + d * H * H;
+  const opgen::act::Activation& f = d == 0 ? f0 : f1;
+  for (long long e = threadIdx.x; e < elements; e += blockDim.x) {
+    state[e] = opgen::to_float(output_single[d * cells + b0 * H + e]);
+  }
+  __syncthreads();
+  for (long long s = 0; s < seq_length; ++s) {
+    const long long t = (backward_first + d) != 0 ? seq_length - 1 - s : s;
+    float next[dml_rnn::kPersistentOwned];
+    for (int q = 0; q < dml_rnn::kPersistentOwned; ++q) {
+      const long long e = threadIdx.x + static_cast<long long>(q) * blockDim.x;
+      if (e >= elements) break;
+      const long long r = e / H, j = e - r * H, b = b0 + r;
+      if (t >= dml_rnn::length_of(sequence_lengths, b, seq_length)) continue;
+      float sum = 0.f;
+      for (long long k = 0; k < H; ++k) sum += state[r * H + k] * opgen::to_float(R[j * H + k]);
+      float v = opgen::to_float(projected[(d * seq_length + t) * cells + b * H + j]) +
+                opgen::to_float(opgen::from_float<T>(sum));
+      if (bias != nullptr) v += opgen::to_float(bias[d * 2 * H + j]) + opgen::to_float(bias[d * 2 * H + H + j]);
+      next[q] = f(v);
+    }
+    __syncthreads();  // every thread has read the states of step s − 1
+    for (int q = 0; q < dml_rnn::kPersistentOwned; ++q) {
+      const long long e = threadIdx.x + static_cast<long long>(q) * blockDim.x;
+      if (e >= elements) break;
+      const long long r = e / H, j = e - r * H, b = b0 + r;
+      T* out = output_sequence + (t * D + d) * cells + b * H + j;
+      if (t >= dml_rnn::length_of(sequence_lengths, b, seq_length)) {
+        *out = opgen::from_float<T>(0.f);
+        continue;
+      }
+      const T stored = opgen::from_float<T>(next[q]);
+      state[e] = opgen::to_float(stored);
+      *out = stored;
+    }
+    __syncthreads();  // the states of step s are in place
+  }
+  for (long long e = threadIdx.x; e < elements; e += blockDim.x) {
+    output_single[d * cells + b0 * H + e] = opgen::from_float<T>(state[e]);
+  }
+}
+
+#line 1846 "generated/rnn/dml_rnn.cu"
 // ---- entry points: one per launch step and specialization (T)
 
 extern "C" __global__ void DmlRnn__init_state__float32(
@@ -1799,6 +1865,48 @@ extern "C" __global__ void DmlRnn__init_state__float16(
     long long batch_size,
     long long hidden_size) {
   init_state<__half>(hidden_init, sequence_lengths, output_single, seq_length, num_directions, batch_size, hidden_size);
+}
+
+extern "C" __global__ void __launch_bounds__(256) DmlRnn__persistent__float32(
+    float* __restrict__ projected,
+    const float* __restrict__ recurrence,
+    const float* __restrict__ bias,
+    const unsigned int* __restrict__ sequence_lengths,
+    float* __restrict__ output_sequence,
+    float* __restrict__ output_single,
+    int activations_id,
+    float activations_p0,
+    float activations_p1,
+    int activations_1_id,
+    float activations_1_p0,
+    float activations_1_p1,
+    long long backward_first,
+    long long seq_length,
+    long long num_directions,
+    long long batch_size,
+    long long hidden_size) {
+  persistent<float>(projected, recurrence, bias, sequence_lengths, output_sequence, output_single, opgen::act::Activation{activations_id, activations_p0, activations_p1}, opgen::act::Activation{activations_1_id, activations_1_p0, activations_1_p1}, backward_first, seq_length, num_directions, batch_size, hidden_size);
+}
+
+extern "C" __global__ void __launch_bounds__(256) DmlRnn__persistent__float16(
+    __half* __restrict__ projected,
+    const __half* __restrict__ recurrence,
+    const __half* __restrict__ bias,
+    const unsigned int* __restrict__ sequence_lengths,
+    __half* __restrict__ output_sequence,
+    __half* __restrict__ output_single,
+    int activations_id,
+    float activations_p0,
+    float activations_p1,
+    int activations_1_id,
+    float activations_1_p0,
+    float activations_1_p1,
+    long long backward_first,
+    long long seq_length,
+    long long num_directions,
+    long long batch_size,
+    long long hidden_size) {
+  persistent<__half>(projected, recurrence, bias, sequence_lengths, output_sequence, output_single, opgen::act::Activation{activations_id, activations_p0, activations_p1}, opgen::act::Activation{activations_1_id, activations_1_p0, activations_1_p1}, backward_first, seq_length, num_directions, batch_size, hidden_size);
 }
 
 extern "C" __global__ void DmlRnn__step__float32(
@@ -1845,4 +1953,4 @@ extern "C" __global__ void DmlRnn__step__float16(
   step<__half>(projected, recurrent, bias, sequence_lengths, output_sequence, output_single, opgen::act::Activation{activations_id, activations_p0, activations_p1}, opgen::act::Activation{activations_1_id, activations_1_p0, activations_1_p1}, s, backward_first, seq_length, num_directions, batch_size, hidden_size);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"DmlRnn__init_state__float32","params":[["const float* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__init_state__float16","params":[["const __half* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__step__float32","params":[["float* __restrict__","projected"],["float* __restrict__","recurrent"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__step__float16","params":[["__half* __restrict__","projected"],["__half* __restrict__","recurrent"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024}],"shared":[],"digest":"0533370793cdf9b47bfc4afae079d986"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"DmlRnn__init_state__float32","params":[["const float* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__init_state__float16","params":[["const __half* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__persistent__float32","params":[["float* __restrict__","projected"],["const float* __restrict__","recurrence"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__persistent__float16","params":[["__half* __restrict__","projected"],["const __half* __restrict__","recurrence"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__step__float32","params":[["float* __restrict__","projected"],["float* __restrict__","recurrent"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__step__float16","params":[["__half* __restrict__","projected"],["__half* __restrict__","recurrent"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024}],"shared":[],"digest":"ef2dccef5eb6f72af4b470287f1f5e16"}
