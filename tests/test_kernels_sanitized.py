@@ -28,6 +28,7 @@ KERNEL_TEST_MODULES = (
     "test_activation_library.py",
     "test_norm_ops.py",
     "test_bias_add.py",
+    "test_kernels_with_bad_lengths.py",
 )
 SEED = 20261124  # fixed: a failure reproduces with the same command
 
