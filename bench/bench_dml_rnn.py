@@ -34,11 +34,11 @@ from generated import Scope, dml_rnn  # noqa: E402
 T, B, N_IN, H, D = 100, 32, 256, 256, 2
 
 
-def make_inputs(seed: int = 0) -> dict[str, np.ndarray]:
+def make_inputs(seed: int = 0, batch: int = B) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(seed)
     scale = 1.0 / np.sqrt(N_IN + H)
     return {
-        "input": rng.standard_normal((1, T, B, N_IN)).astype(np.float32),
+        "input": rng.standard_normal((1, T, batch, N_IN)).astype(np.float32),
         "weight": (rng.standard_normal((1, D, H, N_IN)) * scale).astype(np.float32),
         "recurrence": (rng.standard_normal((1, D, H, H)) * scale).astype(np.float32),
         "bias": (rng.standard_normal((1, 1, D, 2 * H)) * 0.1).astype(np.float32),
@@ -190,6 +190,31 @@ def bench_gpu(repeats: int) -> list[str]:
             theirs_ms = median_ms(cp, torch_stream, theirs, repeats, 1)
             row += f", torch nn.RNN (cuDNN) {theirs_ms:7.3f} ms, ratio {ours_ms / theirs_ms:.2f}"
         lines.append(row)
+    lines += variants_gpu(cp, scope, stream, repeats)
+    return lines
+
+
+def variants_gpu(cp: Any, scope: Scope, stream: Any, repeats: int) -> list[str]:
+    """The GPU plan's two forms at nearly the same work, in the same process: batch 64 (the
+    persistent variant's limit: one launch for every step) against 65 (a GEMM and a kernel per
+    step), per batch row."""
+    from gpu_timing import median_ms
+
+    lines = []
+    per_row = {}
+    for batch in (64, 65):
+        args = {k: cp.asarray(v) for k, v in make_inputs(2, batch).items()}
+
+        def ours(_: int, a: dict[str, Any] = args) -> object:
+            return dml_rnn(**a, direction="bidirectional", scope=scope)
+
+        for _ in range(3):
+            ours(0)
+        ms = median_ms(cp, stream, ours, repeats, 1)
+        per_row[batch] = ms / batch
+        form = "persistent" if batch <= 64 else "GEMM steps"
+        lines.append(f"B={batch} ({form}): cuda backend {ms:7.3f} ms, {per_row[batch] * 1e3:6.2f} µs per batch row")
+    lines.append(f"persistent / GEMM steps, per batch row: {per_row[64] / per_row[65]:.2f}")
     return lines
 
 
