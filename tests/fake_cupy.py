@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import ctypes
 import sys
+import time
 import types
 import weakref
 from dataclasses import dataclass, field
@@ -430,6 +431,7 @@ class FakeEvent:
     def record(self, stream: FakeStream | None = None) -> None:
         _STATE.legacy_use(stream or _STATE.stream(), "cudaEventRecord")
         self.recorded, self._done = True, not _STATE.gpu_behind
+        self.at = time.perf_counter()  # (the stand-in's work is done when launched: host time is its time)
 
     @property
     def done(self) -> bool:  # (CuPy's Event.done: cudaEventQuery)
@@ -709,7 +711,9 @@ def fake_cupy(devices: int = 2) -> Any:
                                     streamCaptureModeRelaxed=CAPTURE_RELAXED)
     fake.cuda = types.SimpleNamespace(  # type: ignore[attr-defined]
         runtime=runtime, Device=FakeDevice, Module=FakeModule, Stream=FakeStream, Graph=FakeGraph, Event=FakeEvent,
-        get_current_stream=lambda: _STATE.stream(), driver=types.SimpleNamespace(CUDADriverError=CUDADriverError),
+        get_current_stream=lambda: _STATE.stream(),
+        get_elapsed_time=lambda start, end: (end.at - start.at) * 1e3,
+        driver=types.SimpleNamespace(CUDADriverError=CUDADriverError),
         device=types.SimpleNamespace(get_cublas_handle=_cublas_handle),
         alloc=lambda size: _device_array((size,), np.uint8).data,
         set_allocator=lambda allocator=None: None)  # gpu_sanitize switches the pool off: nothing to do here
