@@ -1833,6 +1833,69 @@ __device__ void init_state(const T* __restrict__ input_h, const T* __restrict__ 
   });
 }
 
+namespace crnn {
+
+// Row b of lstm_step (below), by the block's threads: the step kernel and the persistent one share it.
+template <typename T>
+__device__ __forceinline__ void lstm_row(long long b, const T* __restrict__ gx, const T* __restrict__ gh,
+                                         const T* __restrict__ params, T* __restrict__ work,
+                                         const int* __restrict__ lengths, long long t, long long d,
+                                         long long B, long long H, long long Hh, long long proj, long long bofs,
+                                         long long acts_ofs, long long hs_ofs, long long cs_ofs, long long ms_ofs) {
+  typedef typename crnn::Acc<T>::type A;
+  const long long prev = t + d, next = t + 1 - d;
+  const T* __restrict__ bw = params + bofs;
+  const T* __restrict__ br = bw + 4 * H;
+  T* __restrict__ acts = work + acts_ofs + (t * B + b) * 4 * H;
+  const T* __restrict__ c_prev = work + cs_ofs + (prev * B + b) * H;
+  T* __restrict__ c_next = work + cs_ofs + (next * B + b) * H;
+  T* __restrict__ m_out = proj ? work + ms_ofs + (t * B + b) * H : work + hs_ofs + (next * B + b) * Hh;
+  if (t >= lengths[b]) {  // past the end: carry the state
+    const T* __restrict__ h_prev = work + hs_ofs + (prev * B + b) * Hh;
+    opgen::row_for_each(H, [&](long long j) {
+      for (int g = 0; g < 4; ++g) crnn::store(acts + g * H + j, A(0));
+      c_next[j] = c_prev[j];
+      if (proj) crnn::store(m_out + j, A(0));
+      else m_out[j] = h_prev[j];
+    });
+    return;
+  }
+  const T* __restrict__ x = gx + (t * B + b) * 4 * H;
+  const T* __restrict__ h = gh + b * 4 * H;
+  crnn::row_runs(H, [&](long long j, CRNN_RUN run) {
+    constexpr int R = decltype(run)::n;
+    A ig[R], fg[R], cg[R], og[R], c[R], tc[R];
+    CRNN_UNROLL for (int q = 0; q < R; ++q) {
+      const long long k = j + q;
+      ig[q] = crnn::load(x + k) + crnn::load(h + k) + crnn::load(bw + k) + crnn::load(br + k);
+      fg[q] = crnn::load(x + H + k) + crnn::load(h + H + k) + crnn::load(bw + H + k) + crnn::load(br + H + k);
+      cg[q] = crnn::load(x + 2 * H + k) + crnn::load(h + 2 * H + k) + crnn::load(bw + 2 * H + k) +
+              crnn::load(br + 2 * H + k);
+      og[q] = crnn::load(x + 3 * H + k) + crnn::load(h + 3 * H + k) + crnn::load(bw + 3 * H + k) +
+              crnn::load(br + 3 * H + k);
+    }
+    crnn::sigmoid_run(ig);
+    crnn::sigmoid_run(fg);
+    crnn::tanh_run(cg);
+    crnn::sigmoid_run(og);
+    CRNN_UNROLL for (int q = 0; q < R; ++q) {
+      c[q] = fg[q] * crnn::load(c_prev + j + q) + ig[q] * cg[q];
+      tc[q] = crnn::stored(c[q], c_next);  // tanh of c as stored
+    }
+    crnn::tanh_run(tc);
+    CRNN_UNROLL for (int q = 0; q < R; ++q) {
+      crnn::store(acts + j + q, ig[q]);
+      crnn::store(acts + H + j + q, fg[q]);
+      crnn::store(acts + 2 * H + j + q, cg[q]);
+      crnn::store(acts + 3 * H + j + q, og[q]);
+      crnn::store(c_next + j + q, c[q]);
+      crnn::store(m_out + j + q, og[q] * tc[q]);
+    }
+  });
+}
+
+}  // namespace crnn
+
 // One LSTM step at time t: gates from gx + gh + bW + bR, the c slot, and m = o∘tanh(c) into the h
 // slot (no projection) or into ms (projection: a GEMM then forms h = m·P_projᵀ). A block takes
 // whole rows (sequences b), its threads the row's hidden units: no per-element division, and the
@@ -1842,57 +1905,8 @@ __device__ void lstm_step(const T* __restrict__ gx, const T* __restrict__ gh, co
                           T* __restrict__ work, const int* __restrict__ lengths, long long t, long long d,
                           long long B, long long H, long long Hh, long long proj, long long bofs, long long acts_ofs,
                           long long hs_ofs, long long cs_ofs, long long ms_ofs) {
-  typedef typename crnn::Acc<T>::type A;
-  const long long prev = t + d, next = t + 1 - d;
-  const T* __restrict__ bw = params + bofs;
-  const T* __restrict__ br = bw + 4 * H;
   opgen::for_each_row(B, [&](long long b) {
-    T* __restrict__ acts = work + acts_ofs + (t * B + b) * 4 * H;
-    const T* __restrict__ c_prev = work + cs_ofs + (prev * B + b) * H;
-    T* __restrict__ c_next = work + cs_ofs + (next * B + b) * H;
-    T* __restrict__ m_out = proj ? work + ms_ofs + (t * B + b) * H : work + hs_ofs + (next * B + b) * Hh;
-    if (t >= lengths[b]) {  // past the end: carry the state
-      const T* __restrict__ h_prev = work + hs_ofs + (prev * B + b) * Hh;
-      opgen::row_for_each(H, [&](long long j) {
-        for (int g = 0; g < 4; ++g) crnn::store(acts + g * H + j, A(0));
-        c_next[j] = c_prev[j];
-        if (proj) crnn::store(m_out + j, A(0));
-        else m_out[j] = h_prev[j];
-      });
-      return;
-    }
-    const T* __restrict__ x = gx + (t * B + b) * 4 * H;
-    const T* __restrict__ h = gh + b * 4 * H;
-    crnn::row_runs(H, [&](long long j, CRNN_RUN run) {
-      constexpr int R = decltype(run)::n;
-      A ig[R], fg[R], cg[R], og[R], c[R], tc[R];
-      CRNN_UNROLL for (int q = 0; q < R; ++q) {
-        const long long k = j + q;
-        ig[q] = crnn::load(x + k) + crnn::load(h + k) + crnn::load(bw + k) + crnn::load(br + k);
-        fg[q] = crnn::load(x + H + k) + crnn::load(h + H + k) + crnn::load(bw + H + k) + crnn::load(br + H + k);
-        cg[q] = crnn::load(x + 2 * H + k) + crnn::load(h + 2 * H + k) + crnn::load(bw + 2 * H + k) +
-                crnn::load(br + 2 * H + k);
-        og[q] = crnn::load(x + 3 * H + k) + crnn::load(h + 3 * H + k) + crnn::load(bw + 3 * H + k) +
-                crnn::load(br + 3 * H + k);
-      }
-      crnn::sigmoid_run(ig);
-      crnn::sigmoid_run(fg);
-      crnn::tanh_run(cg);
-      crnn::sigmoid_run(og);
-      CRNN_UNROLL for (int q = 0; q < R; ++q) {
-        c[q] = fg[q] * crnn::load(c_prev + j + q) + ig[q] * cg[q];
-        tc[q] = crnn::stored(c[q], c_next);  // tanh of c as stored
-      }
-      crnn::tanh_run(tc);
-      CRNN_UNROLL for (int q = 0; q < R; ++q) {
-        crnn::store(acts + j + q, ig[q]);
-        crnn::store(acts + H + j + q, fg[q]);
-        crnn::store(acts + 2 * H + j + q, cg[q]);
-        crnn::store(acts + 3 * H + j + q, og[q]);
-        crnn::store(c_next + j + q, c[q]);
-        crnn::store(m_out + j + q, og[q] * tc[q]);
-      }
-    });
+    crnn::lstm_row(b, gx, gh, params, work, lengths, t, d, B, H, Hh, proj, bofs, acts_ofs, hs_ofs, cs_ofs, ms_ofs);
   });
 }
 
@@ -1907,88 +1921,114 @@ __device__ void proj_carry(T* __restrict__ work, const int* __restrict__ lengths
   });
 }
 
+namespace crnn {
+
+// Row b of gru_step (below), by the block's threads.
+template <typename T>
+__device__ __forceinline__ void gru_row(long long b, const T* __restrict__ gx, const T* __restrict__ gh,
+                                        const T* __restrict__ params, T* __restrict__ work,
+                                        const int* __restrict__ lengths, long long t, long long d,
+                                        long long B, long long H, long long bofs, long long acts_ofs, long long hs_ofs) {
+  typedef typename crnn::Acc<T>::type A;
+  const long long prev = t + d, next = t + 1 - d;
+  const T* __restrict__ bw = params + bofs;
+  const T* __restrict__ br = bw + 3 * H;
+  T* __restrict__ acts = work + acts_ofs + (t * B + b) * 4 * H;
+  const T* __restrict__ h_prev = work + hs_ofs + (prev * B + b) * H;
+  T* __restrict__ h_next = work + hs_ofs + (next * B + b) * H;
+  if (t >= lengths[b]) {
+    opgen::row_for_each(H, [&](long long j) {
+      for (int g = 0; g < 4; ++g) crnn::store(acts + g * H + j, A(0));
+      h_next[j] = h_prev[j];
+    });
+    return;
+  }
+  const T* __restrict__ x = gx + (t * B + b) * 3 * H;
+  const T* __restrict__ h = gh + b * 3 * H;
+  crnn::row_runs(H, [&](long long j, CRNN_RUN run) {
+    constexpr int R = decltype(run)::n;
+    A r[R], u[R], hn[R], n[R];
+    CRNN_UNROLL for (int q = 0; q < R; ++q) {
+      const long long k = j + q;
+      r[q] = crnn::load(x + k) + crnn::load(bw + k) + crnn::load(h + k) + crnn::load(br + k);
+      u[q] = crnn::load(x + H + k) + crnn::load(bw + H + k) + crnn::load(h + H + k) + crnn::load(br + H + k);
+      hn[q] = crnn::load(h + 2 * H + k) + crnn::load(br + 2 * H + k);
+    }
+    crnn::sigmoid_run(r);
+    crnn::sigmoid_run(u);
+    CRNN_UNROLL for (int q = 0; q < R; ++q) {
+      n[q] = crnn::load(x + 2 * H + j + q) + crnn::load(bw + 2 * H + j + q) + r[q] * hn[q];
+    }
+    crnn::tanh_run(n);
+    CRNN_UNROLL for (int q = 0; q < R; ++q) {
+      const long long k = j + q;
+      const A hp = crnn::load(h_prev + k);
+      crnn::store(acts + k, r[q]);
+      crnn::store(acts + H + k, u[q]);
+      crnn::store(acts + 2 * H + k, n[q]);
+      crnn::store(acts + 3 * H + k, hn[q]);
+      crnn::store(h_next + k, (A(1) - u[q]) * n[q] + u[q] * hp);
+    }
+  });
+}
+
+}  // namespace crnn
+
 // One GRU step (linear before reset): r, u = σ(gx + bW + gh + bR), n = tanh(gx_n + bW_n + r∘(gh_n + bR_n)),
 // h = (1 − u)∘n + u∘h_prev; acts keep r, u, n and gh_n + bR_n for the gradient. Rows as in lstm_step.
 template <typename T>
 __device__ void gru_step(const T* __restrict__ gx, const T* __restrict__ gh, const T* __restrict__ params,
                          T* __restrict__ work, const int* __restrict__ lengths, long long t, long long d, long long B,
                          long long H, long long bofs, long long acts_ofs, long long hs_ofs) {
-  typedef typename crnn::Acc<T>::type A;
-  const long long prev = t + d, next = t + 1 - d;
-  const T* __restrict__ bw = params + bofs;
-  const T* __restrict__ br = bw + 3 * H;
   opgen::for_each_row(B, [&](long long b) {
-    T* __restrict__ acts = work + acts_ofs + (t * B + b) * 4 * H;
-    const T* __restrict__ h_prev = work + hs_ofs + (prev * B + b) * H;
-    T* __restrict__ h_next = work + hs_ofs + (next * B + b) * H;
-    if (t >= lengths[b]) {
-      opgen::row_for_each(H, [&](long long j) {
-        for (int g = 0; g < 4; ++g) crnn::store(acts + g * H + j, A(0));
-        h_next[j] = h_prev[j];
-      });
-      return;
-    }
-    const T* __restrict__ x = gx + (t * B + b) * 3 * H;
-    const T* __restrict__ h = gh + b * 3 * H;
-    crnn::row_runs(H, [&](long long j, CRNN_RUN run) {
-      constexpr int R = decltype(run)::n;
-      A r[R], u[R], hn[R], n[R];
-      CRNN_UNROLL for (int q = 0; q < R; ++q) {
-        const long long k = j + q;
-        r[q] = crnn::load(x + k) + crnn::load(bw + k) + crnn::load(h + k) + crnn::load(br + k);
-        u[q] = crnn::load(x + H + k) + crnn::load(bw + H + k) + crnn::load(h + H + k) + crnn::load(br + H + k);
-        hn[q] = crnn::load(h + 2 * H + k) + crnn::load(br + 2 * H + k);
-      }
-      crnn::sigmoid_run(r);
-      crnn::sigmoid_run(u);
-      CRNN_UNROLL for (int q = 0; q < R; ++q) {
-        n[q] = crnn::load(x + 2 * H + j + q) + crnn::load(bw + 2 * H + j + q) + r[q] * hn[q];
-      }
-      crnn::tanh_run(n);
-      CRNN_UNROLL for (int q = 0; q < R; ++q) {
-        const long long k = j + q;
-        const A hp = crnn::load(h_prev + k);
-        crnn::store(acts + k, r[q]);
-        crnn::store(acts + H + k, u[q]);
-        crnn::store(acts + 2 * H + k, n[q]);
-        crnn::store(acts + 3 * H + k, hn[q]);
-        crnn::store(h_next + k, (A(1) - u[q]) * n[q] + u[q] * hp);
-      }
-    });
+    crnn::gru_row(b, gx, gh, params, work, lengths, t, d, B, H, bofs, acts_ofs, hs_ofs);
   });
 }
+
+namespace crnn {
+
+// Row b of rnn_step (below), by the block's threads.
+template <typename T>
+__device__ __forceinline__ void rnn_row(long long b, const T* __restrict__ gx, const T* __restrict__ gh,
+                                        const T* __restrict__ params, T* __restrict__ work,
+                                        const int* __restrict__ lengths, long long t, long long d,
+                                        long long B, long long H, long long bofs, long long hs_ofs, long long relu) {
+  typedef typename crnn::Acc<T>::type A;
+  const long long prev = t + d, next = t + 1 - d;
+  const T* __restrict__ h_prev = work + hs_ofs + (prev * B + b) * H;
+  T* __restrict__ h_next = work + hs_ofs + (next * B + b) * H;
+  if (t >= lengths[b]) {
+    opgen::row_for_each(H, [&](long long j) { h_next[j] = h_prev[j]; });
+    return;
+  }
+  const T* __restrict__ x = gx + (t * B + b) * H;
+  const T* __restrict__ h = gh + b * H;
+  const T* __restrict__ bw = params + bofs;
+  crnn::row_runs(H, [&](long long j, CRNN_RUN run) {
+    constexpr int R = decltype(run)::n;
+    A a[R];
+    CRNN_UNROLL for (int q = 0; q < R; ++q) {
+      const long long k = j + q;
+      a[q] = crnn::load(x + k) + crnn::load(h + k) + crnn::load(bw + k) + crnn::load(bw + H + k);
+    }
+    if (relu) {
+      CRNN_UNROLL for (int q = 0; q < R; ++q) a[q] = crnn::relu(a[q]);
+    } else {
+      crnn::tanh_run(a);
+    }
+    CRNN_UNROLL for (int q = 0; q < R; ++q) crnn::store(h_next + j + q, a[q]);
+  });
+}
+
+}  // namespace crnn
 
 // One rnn_relu / rnn_tanh step: h = act(gx + bW + gh + bR).
 template <typename T>
 __device__ void rnn_step(const T* __restrict__ gx, const T* __restrict__ gh, const T* __restrict__ params,
                          T* __restrict__ work, const int* __restrict__ lengths, long long t, long long d, long long B,
                          long long H, long long bofs, long long hs_ofs, long long relu) {
-  typedef typename crnn::Acc<T>::type A;
-  const long long prev = t + d, next = t + 1 - d;
   opgen::for_each_row(B, [&](long long b) {
-    const T* __restrict__ h_prev = work + hs_ofs + (prev * B + b) * H;
-    T* __restrict__ h_next = work + hs_ofs + (next * B + b) * H;
-    if (t >= lengths[b]) {
-      opgen::row_for_each(H, [&](long long j) { h_next[j] = h_prev[j]; });
-      return;
-    }
-    const T* __restrict__ x = gx + (t * B + b) * H;
-    const T* __restrict__ h = gh + b * H;
-    const T* __restrict__ bw = params + bofs;
-    crnn::row_runs(H, [&](long long j, CRNN_RUN run) {
-      constexpr int R = decltype(run)::n;
-      A a[R];
-      CRNN_UNROLL for (int q = 0; q < R; ++q) {
-        const long long k = j + q;
-        a[q] = crnn::load(x + k) + crnn::load(h + k) + crnn::load(bw + k) + crnn::load(bw + H + k);
-      }
-      if (relu) {
-        CRNN_UNROLL for (int q = 0; q < R; ++q) a[q] = crnn::relu(a[q]);
-      } else {
-        crnn::tanh_run(a);
-      }
-      CRNN_UNROLL for (int q = 0; q < R; ++q) crnn::store(h_next + j + q, a[q]);
-    });
+    crnn::rnn_row(b, gx, gh, params, work, lengths, t, d, B, H, bofs, hs_ofs, relu);
   });
 }
 
@@ -2297,7 +2337,7 @@ __device__ void grad_layer_below(const T* __restrict__ dxl, const T* __restrict_
   crnn::each(n, [&](long long i) { crnn::store(dy + i, crnn::load(dxl + i) * crnn::load(reserve + mask_ofs + i)); });
 }
 
-#line 2301 "generated/rnn/cudnn_rnn_v3.cu"
+#line 2341 "generated/rnn/cudnn_rnn_v3.cu"
 // ---- entry points: one per launch step and specialization (T)
 
 extern "C" __global__ void CudnnRNNV3__to_time_major__float16(
@@ -2714,4 +2754,4 @@ extern "C" __global__ void CudnnRNNV3__layer_output__float64(
   layer_output<double>(work, output, sequence_lengths, l, num_layers, dirs, steps, batch, h_size, layer_hs_ofs, pl_size, next_x_ofs, dropout, seed, seed2, is_training, time_major);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"CudnnRNNV3__to_time_major__float16","params":[["const __half* __restrict__","input"],["__half* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNV3__to_time_major__float32","params":[["const float* __restrict__","input"],["float* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNV3__to_time_major__float64","params":[["const double* __restrict__","input"],["double* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNV3__skip_projection__float16","params":[["__half* __restrict__","xt"],["__half* __restrict__","gx"],["long long","rows"],["long long","gates"],["long long","num_units"]],"max_threads":1024},{"name":"CudnnRNNV3__skip_projection__float32","params":[["float* __restrict__","xt"],["float* __restrict__","gx"],["long long","rows"],["long long","gates"],["long long","num_units"]],"max_threads":1024},{"name":"CudnnRNNV3__skip_projection__float64","params":[["double* __restrict__","xt"],["double* __restrict__","gx"],["long long","rows"],["long long","gates"],["long long","num_units"]],"max_threads":1024},{"name":"CudnnRNNV3__init_state__float16","params":[["const __half* __restrict__","input_h"],["const __half* __restrict__","input_c"],["__half* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__init_state__float32","params":[["const float* __restrict__","input_h"],["const float* __restrict__","input_c"],["float* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__init_state__float64","params":[["const double* __restrict__","input_h"],["const double* __restrict__","input_c"],["double* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__lstm_step__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","proj"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","ms_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__lstm_step__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","proj"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","ms_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__lstm_step__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","proj"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","ms_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__proj_carry__float16","params":[["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__proj_carry__float32","params":[["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__proj_carry__float64","params":[["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__gru_step__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__gru_step__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__gru_step__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__rnn_step__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":1024},{"name":"CudnnRNNV3__rnn_step__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":1024},{"name":"CudnnRNNV3__rnn_step__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":1024},{"name":"CudnnRNNV3__final_state__float16","params":[["__half* __restrict__","output_h"],["__half* __restrict__","output_c"],["__half* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__final_state__float32","params":[["float* __restrict__","output_h"],["float* __restrict__","output_c"],["float* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__final_state__float64","params":[["double* __restrict__","output_h"],["double* __restrict__","output_c"],["double* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__layer_output__float16","params":[["__half* __restrict__","work"],["__half* __restrict__","output"],["const int* __restrict__","sequence_lengths"],["long long","l"],["long long","num_layers"],["long long","dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","next_x_ofs"],["float","dropout"],["long long","seed"],["long long","seed2"],["int","is_training"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__layer_output__float32","params":[["float* __restrict__","work"],["float* __restrict__","output"],["const int* __restrict__","sequence_lengths"],["long long","l"],["long long","num_layers"],["long long","dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","next_x_ofs"],["float","dropout"],["long long","seed"],["long long","seed2"],["int","is_training"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__layer_output__float64","params":[["double* __restrict__","work"],["double* __restrict__","output"],["const int* __restrict__","sequence_lengths"],["long long","l"],["long long","num_layers"],["long long","dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","next_x_ofs"],["double","dropout"],["long long","seed"],["long long","seed2"],["int","is_training"],["int","time_major"]],"max_threads":1024}],"shared":[],"digest":"393b622b6b55a465925300fa6aa5f47a"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"CudnnRNNV3__to_time_major__float16","params":[["const __half* __restrict__","input"],["__half* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNV3__to_time_major__float32","params":[["const float* __restrict__","input"],["float* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNV3__to_time_major__float64","params":[["const double* __restrict__","input"],["double* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNV3__skip_projection__float16","params":[["__half* __restrict__","xt"],["__half* __restrict__","gx"],["long long","rows"],["long long","gates"],["long long","num_units"]],"max_threads":1024},{"name":"CudnnRNNV3__skip_projection__float32","params":[["float* __restrict__","xt"],["float* __restrict__","gx"],["long long","rows"],["long long","gates"],["long long","num_units"]],"max_threads":1024},{"name":"CudnnRNNV3__skip_projection__float64","params":[["double* __restrict__","xt"],["double* __restrict__","gx"],["long long","rows"],["long long","gates"],["long long","num_units"]],"max_threads":1024},{"name":"CudnnRNNV3__init_state__float16","params":[["const __half* __restrict__","input_h"],["const __half* __restrict__","input_c"],["__half* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__init_state__float32","params":[["const float* __restrict__","input_h"],["const float* __restrict__","input_c"],["float* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__init_state__float64","params":[["const double* __restrict__","input_h"],["const double* __restrict__","input_c"],["double* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__lstm_step__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","proj"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","ms_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__lstm_step__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","proj"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","ms_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__lstm_step__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","proj"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","ms_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__proj_carry__float16","params":[["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__proj_carry__float32","params":[["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__proj_carry__float64","params":[["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__gru_step__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__gru_step__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__gru_step__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__rnn_step__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":1024},{"name":"CudnnRNNV3__rnn_step__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":1024},{"name":"CudnnRNNV3__rnn_step__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":1024},{"name":"CudnnRNNV3__final_state__float16","params":[["__half* __restrict__","output_h"],["__half* __restrict__","output_c"],["__half* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__final_state__float32","params":[["float* __restrict__","output_h"],["float* __restrict__","output_c"],["float* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__final_state__float64","params":[["double* __restrict__","output_h"],["double* __restrict__","output_c"],["double* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__layer_output__float16","params":[["__half* __restrict__","work"],["__half* __restrict__","output"],["const int* __restrict__","sequence_lengths"],["long long","l"],["long long","num_layers"],["long long","dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","next_x_ofs"],["float","dropout"],["long long","seed"],["long long","seed2"],["int","is_training"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__layer_output__float32","params":[["float* __restrict__","work"],["float* __restrict__","output"],["const int* __restrict__","sequence_lengths"],["long long","l"],["long long","num_layers"],["long long","dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","next_x_ofs"],["float","dropout"],["long long","seed"],["long long","seed2"],["int","is_training"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__layer_output__float64","params":[["double* __restrict__","work"],["double* __restrict__","output"],["const int* __restrict__","sequence_lengths"],["long long","l"],["long long","num_layers"],["long long","dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","next_x_ofs"],["double","dropout"],["long long","seed"],["long long","seed2"],["int","is_training"],["int","time_major"]],"max_threads":1024}],"shared":[],"digest":"17d755de886bb98028e56fa1473f2a56"}
