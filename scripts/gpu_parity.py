@@ -470,6 +470,18 @@ CUDNN_CONFIGS = [  # (rnn_mode, direction, input_mode, layers, steps, batch, inp
     ("rnn_relu", "unidirectional", "auto_select", 1, 3, 4, 30, 30, 0, False, "float32"),
     ("lstm", "bidirectional", "skip_input", 2, 2, 4, 64, 64, 0, True, "float64"),
     ("lstm", "unidirectional", "linear_input", 2, 2, 4, 5, 20, 0, True, "float32"),
+    # The GPU plan's persistent variant (no projection, gates·units·h ≤ 65536, batch ≤ 64) takes the
+    # cases above that fit it; these keep each mode's step kernels through every class, one block
+    # and every dtype: batch 65, or one row with units past the limit (GRU 150, RNN 260).
+    ("lstm", "unidirectional", "linear_input", 1, 2, 1, 3, 12, 4, True, "float32"),
+    ("gru", "unidirectional", "linear_input", 1, 2, 65, 3, 20, 0, True, "float64"),
+    ("gru", "unidirectional", "linear_input", 1, 2, 65, 3, 40, 0, False, "float16"),
+    ("gru", "bidirectional", "linear_input", 1, 2, 65, 3, 100, 0, True, "float32"),
+    ("gru", "unidirectional", "linear_input", 1, 2, 1, 3, 150, 0, True, "float16"),
+    ("rnn_tanh", "unidirectional", "linear_input", 1, 2, 65, 3, 20, 0, True, "float32"),
+    ("rnn_relu", "unidirectional", "linear_input", 1, 2, 65, 2, 50, 0, False, "float64"),
+    ("rnn_tanh", "bidirectional", "linear_input", 1, 2, 65, 3, 100, 0, True, "float16"),
+    ("rnn_relu", "unidirectional", "linear_input", 1, 2, 1, 3, 260, 0, True, "float64"),
 ]
 
 

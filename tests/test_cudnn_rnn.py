@@ -794,3 +794,27 @@ def test_a_huge_num_layers_fails_fast_in_the_params_ops(layers: int) -> None:
         cudnn_rnn_params_to_canonical_v2(layers, 4, 3, np.zeros(10, np.float32), num_params_weights=8,
                                          num_params_biases=8, rnn_mode="lstm", scope="cpu")
     assert time.perf_counter() - start < 5.0  # a hang guard: it took 65 s at 1e6 layers, MemoryError at 2**31-1
+
+
+@pytest.mark.parametrize("kernel_form", ["host", "gpu"])
+@pytest.mark.parametrize("mode, batch, units, variant", [
+    ("lstm", 9, 128, "persistent"), ("lstm", 9, 129, "steps"), ("lstm", 64, 5, "persistent"), ("lstm", 65, 5, "steps"),
+    ("gru", 5, 147, "persistent"), ("gru", 5, 148, "steps"), ("rnn_tanh", 6, 256, "persistent"),
+    ("rnn_relu", 6, 257, "steps")])
+def test_the_gpu_plans_persistent_variant_and_its_steps_match_the_reference(monkeypatch, kernel_form, mode, batch,
+                                                                            units, variant):
+    """The GPU's plan (on the emulation) runs each layer and direction in one `persistent_layer`
+    launch where there is no projection, gates·units·h_size ≤ 65536 and batch ≤ 64, else a GEMM and
+    a step kernel per step. Either way forward and backward (which reads the forward's reserve)
+    match the float64 reference, lengths from 1 to T."""
+    monkeypatch.setenv("OPGEN_NO_REPLAY", "1")  # (every launch through the spied method)
+    scope = Scope("cpu", launch_plan="cuda", kernel_form=kernel_form)
+    launched: list[str] = []
+    launch = type(scope.backend).launch
+    monkeypatch.setattr(scope.backend, "launch", lambda src, symbol, *a, **k: (
+        launched.append(symbol.split("__")[1]), launch(scope.backend, src, symbol, *a, **k))[1])
+    _check_case(Case(mode=mode, direction="bidirectional", layers=2, steps=3, batch=batch, input_size=4, units=units,
+                     lengths=np.arange(batch) % 3 + 1, key=("persistent",)), scope)
+    persistent = launched.count("persistent_layer")
+    assert persistent == (4 if variant == "persistent" else 0), launched  # 2 layers × 2 directions
+    assert (f"{mode.split('_')[0]}_step" in launched) == (variant == "steps")

@@ -391,6 +391,49 @@ __device__ void rnn_step(const T* __restrict__ gx, const T* __restrict__ gh, con
   });
 }
 
+// The persistent variant of one layer and direction (issue 23; the launch plan's `persistent` let:
+// no projection, gates·H·H ≤ 65536, batch ≤ 64): every time step in one launch instead of a GEMM and
+// a step kernel per step. Block r takes batch rows [4r, 4r + 4); a row's recurrence needs only that
+// row, so no block waits for another (no grid-wide barrier). Per step the block's threads form its
+// rows of gh = h_prev·Rᵀ (summed in Acc<T>, k = 0, 1, ..., H − 1, stored as T like the GEMM's
+// output), then run the step kernel's row function on each row, with a barrier after each phase.
+// `kind`: 0 rnn_relu/rnn_tanh, 1 lstm, 2 gru.
+template <typename T>
+__device__ void persistent_layer(const T* __restrict__ gx, T* __restrict__ gh, const T* __restrict__ params,
+                                 T* __restrict__ work, const int* __restrict__ lengths, long long d, long long steps,
+                                 long long B, long long H, long long gates, long long kind, long long relu,
+                                 long long rofs, long long bofs, long long acts_ofs, long long hs_ofs,
+                                 long long cs_ofs) {
+  typedef typename crnn::Acc<T>::type A;
+  constexpr long long kRows = 4;
+  const long long b0 = static_cast<long long>(blockIdx.x) * kRows;
+  const long long rows = B - b0 < kRows ? B - b0 : kRows, G = gates * H;
+  if (rows <= 0) return;  // (the whole block: no barrier is left waiting)
+  const T* __restrict__ R = params + rofs;  // [G, H]: gate row c's weights on h
+  for (long long s = 0; s < steps; ++s) {
+    const long long t = s + d * (steps - 1 - 2 * s);
+    const T* __restrict__ h_prev = work + hs_ofs + (t + d) * B * H;
+    for (long long e = threadIdx.x; e < rows * G; e += blockDim.x) {
+      const long long r = e / G, c = e - r * G, b = b0 + r;
+      if (t >= lengths[b]) continue;  // (the row carries its state: gh unread)
+      A sum = A(0);
+      for (long long k = 0; k < H; ++k) sum += crnn::load(h_prev + b * H + k) * crnn::load(R + c * H + k);
+      crnn::store(gh + b * G + c, sum);
+    }
+    __syncthreads();  // the rows of gh are in place
+    for (long long r = 0; r < rows; ++r) {
+      if (kind == 1) {
+        crnn::lstm_row(b0 + r, gx, gh, params, work, lengths, t, d, B, H, H, 0LL, bofs, acts_ofs, hs_ofs, cs_ofs, 0LL);
+      } else if (kind == 2) {
+        crnn::gru_row(b0 + r, gx, gh, params, work, lengths, t, d, B, H, bofs, acts_ofs, hs_ofs);
+      } else {
+        crnn::rnn_row(b0 + r, gx, gh, params, work, lengths, t, d, B, H, bofs, hs_ofs, relu);
+      }
+    }
+    __syncthreads();  // the states of step t are in place before the next step reads them
+  }
+}
+
 // output_h[p] (and output_c[p]) from the final slot (1 − d)·T.
 template <typename T>
 __device__ void final_state(T* __restrict__ output_h, T* __restrict__ output_c, const T* __restrict__ work,
