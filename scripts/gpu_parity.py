@@ -482,6 +482,9 @@ CUDNN_CONFIGS = [  # (rnn_mode, direction, input_mode, layers, steps, batch, inp
     ("rnn_relu", "unidirectional", "linear_input", 1, 2, 65, 2, 50, 0, False, "float64"),
     ("rnn_tanh", "bidirectional", "linear_input", 1, 2, 65, 3, 100, 0, True, "float16"),
     ("rnn_relu", "unidirectional", "linear_input", 1, 2, 1, 3, 260, 0, True, "float64"),
+    # and the persistent kernels of every mode over several blocks of 4 rows, in each dtype
+    ("rnn_tanh", "unidirectional", "linear_input", 1, 2, 6, 3, 8, 0, True, "float32"),
+    ("lstm", "bidirectional", "linear_input", 1, 3, 7, 3, 10, 0, True, "float16"),
 ]
 
 

@@ -804,9 +804,10 @@ def test_a_huge_num_layers_fails_fast_in_the_params_ops(layers: int) -> None:
 def test_the_gpu_plans_persistent_variant_and_its_steps_match_the_reference(monkeypatch, kernel_form, mode, batch,
                                                                             units, variant):
     """The GPU's plan (on the emulation) runs each layer and direction in one `persistent_layer`
-    launch where there is no projection, gates·units·h_size ≤ 65536 and batch ≤ 64, else a GEMM and
-    a step kernel per step. Either way forward and backward (which reads the forward's reserve)
-    match the float64 reference, lengths from 1 to T."""
+    launch, and its gradient in one `persistent_<mode>_grad`, where there is no projection,
+    gates·units·h_size ≤ 65536 and batch ≤ 64, else a GEMM and a step kernel per step. Either way
+    forward and backward (which reads the forward's reserve) match the float64 reference, lengths
+    from 1 to T."""
     monkeypatch.setenv("OPGEN_NO_REPLAY", "1")  # (every launch through the spied method)
     scope = Scope("cpu", launch_plan="cuda", kernel_form=kernel_form)
     launched: list[str] = []
@@ -815,6 +816,7 @@ def test_the_gpu_plans_persistent_variant_and_its_steps_match_the_reference(monk
         launched.append(symbol.split("__")[1]), launch(scope.backend, src, symbol, *a, **k))[1])
     _check_case(Case(mode=mode, direction="bidirectional", layers=2, steps=3, batch=batch, input_size=4, units=units,
                      lengths=np.arange(batch) % 3 + 1, key=("persistent",)), scope)
-    persistent = launched.count("persistent_layer")
-    assert persistent == (4 if variant == "persistent" else 0), launched  # 2 layers × 2 directions
-    assert (f"{mode.split('_')[0]}_step" in launched) == (variant == "steps")
+    family = mode.split("_")[0]
+    for kernel, step in (("persistent_layer", "_step"), (f"persistent_{family}_grad", "_grad_step")):
+        assert launched.count(kernel) == (4 if variant == "persistent" else 0), launched  # 2 layers × 2 directions
+        assert (family + step in launched) == (variant == "steps"), launched

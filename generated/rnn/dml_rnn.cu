@@ -1801,39 +1801,44 @@ __device__ void persistent(const T* __restrict__ projected, const T* __restrict_
   if (rows <= 0 || H > dml_rnn::kPersistentMaxH) return;  // (the whole block: no barrier is left waiting)
   const long long cells = B * H, elements = rows * H;
   const T* R = recurrence + d * H * H;
-  const opgen::act::Activation& f = d == 0 ? f0 : f1;
   for (long long e = threadIdx.x; e < elements; e += blockDim.x) {
     state[e] = opgen::to_float(output_single[d * cells + b0 * H + e]);
   }
   __syncthreads();
   for (long long s = 0; s < seq_length; ++s) {
     const long long t = (backward_first + d) != 0 ? seq_length - 1 - s : s;
-    float next[dml_rnn::kPersistentOwned];
+    float next[dml_rnn::kPersistentOwned];  // (unrolled, no early exit: kept in registers)
+#pragma unroll
     for (int q = 0; q < dml_rnn::kPersistentOwned; ++q) {
       const long long e = threadIdx.x + static_cast<long long>(q) * blockDim.x;
-      if (e >= elements) break;
-      const long long r = e / H, j = e - r * H, b = b0 + r;
-      if (t >= dml_rnn::length_of(sequence_lengths, b, seq_length)) continue;
-      float sum = 0.f;
-      for (long long k = 0; k < H; ++k) sum += state[r * H + k] * opgen::to_float(R[j * H + k]);
-      float v = opgen::to_float(projected[(d * seq_length + t) * cells + b * H + j]) +
-                opgen::to_float(opgen::from_float<T>(sum));
-      if (bias != nullptr) v += opgen::to_float(bias[d * 2 * H + j]) + opgen::to_float(bias[d * 2 * H + H + j]);
-      next[q] = f(v);
+      next[q] = 0.f;
+      if (e < elements) {
+        const long long r = e / H, j = e - r * H, b = b0 + r;
+        if (t < dml_rnn::length_of(sequence_lengths, b, seq_length)) {
+          float sum = 0.f;
+          for (long long k = 0; k < H; ++k) sum += state[r * H + k] * opgen::to_float(R[j * H + k]);
+          float v = opgen::to_float(projected[(d * seq_length + t) * cells + b * H + j]) +
+                    opgen::to_float(opgen::from_float<T>(sum));
+          if (bias != nullptr) v += opgen::to_float(bias[d * 2 * H + j]) + opgen::to_float(bias[d * 2 * H + H + j]);
+          next[q] = d == 0 ? f0(v) : f1(v);  // (a reference to either parameter would copy it to local memory)
+        }
+      }
     }
     __syncthreads();  // every thread has read the states of step s − 1
+#pragma unroll
     for (int q = 0; q < dml_rnn::kPersistentOwned; ++q) {
       const long long e = threadIdx.x + static_cast<long long>(q) * blockDim.x;
-      if (e >= elements) break;
-      const long long r = e / H, j = e - r * H, b = b0 + r;
-      T* out = output_sequence + (t * D + d) * cells + b * H + j;
-      if (t >= dml_rnn::length_of(sequence_lengths, b, seq_length)) {
-        *out = opgen::from_float<T>(0.f);
-        continue;
+      if (e < elements) {
+        const long long r = e / H, j = e - r * H, b = b0 + r;
+        T* out = output_sequence + (t * D + d) * cells + b * H + j;
+        if (t < dml_rnn::length_of(sequence_lengths, b, seq_length)) {
+          const T stored = opgen::from_float<T>(next[q]);
+          state[e] = opgen::to_float(stored);
+          *out = stored;
+        } else {
+          *out = opgen::from_float<T>(0.f);
+        }
       }
-      const T stored = opgen::from_float<T>(next[q]);
-      state[e] = opgen::to_float(stored);
-      *out = stored;
     }
     __syncthreads();  // the states of step s are in place
   }
@@ -1842,7 +1847,7 @@ __device__ void persistent(const T* __restrict__ projected, const T* __restrict_
   }
 }
 
-#line 1846 "generated/rnn/dml_rnn.cu"
+#line 1851 "generated/rnn/dml_rnn.cu"
 // ---- entry points: one per launch step and specialization (T)
 
 extern "C" __global__ void DmlRnn__init_state__float32(
@@ -1953,4 +1958,4 @@ extern "C" __global__ void DmlRnn__step__float16(
   step<__half>(projected, recurrent, bias, sequence_lengths, output_sequence, output_single, opgen::act::Activation{activations_id, activations_p0, activations_p1}, opgen::act::Activation{activations_1_id, activations_1_p0, activations_1_p1}, s, backward_first, seq_length, num_directions, batch_size, hidden_size);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"DmlRnn__init_state__float32","params":[["const float* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__init_state__float16","params":[["const __half* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__persistent__float32","params":[["float* __restrict__","projected"],["const float* __restrict__","recurrence"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__persistent__float16","params":[["__half* __restrict__","projected"],["const __half* __restrict__","recurrence"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__step__float32","params":[["float* __restrict__","projected"],["float* __restrict__","recurrent"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__step__float16","params":[["__half* __restrict__","projected"],["__half* __restrict__","recurrent"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024}],"shared":[],"digest":"ef2dccef5eb6f72af4b470287f1f5e16"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"DmlRnn__init_state__float32","params":[["const float* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__init_state__float16","params":[["const __half* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__persistent__float32","params":[["float* __restrict__","projected"],["const float* __restrict__","recurrence"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__persistent__float16","params":[["__half* __restrict__","projected"],["const __half* __restrict__","recurrence"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__step__float32","params":[["float* __restrict__","projected"],["float* __restrict__","recurrent"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__step__float16","params":[["__half* __restrict__","projected"],["__half* __restrict__","recurrent"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024}],"shared":[],"digest":"12ef914d467f34bb88341c471cc9de2b"}

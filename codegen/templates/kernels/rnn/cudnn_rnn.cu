@@ -286,8 +286,8 @@ namespace crnn {
 template <typename T>
 __device__ __forceinline__ void gru_row(long long b, const T* __restrict__ gx, const T* __restrict__ gh,
                                         const T* __restrict__ params, T* __restrict__ work,
-                                        const int* __restrict__ lengths, long long t, long long d,
-                                        long long B, long long H, long long bofs, long long acts_ofs, long long hs_ofs) {
+                                        const int* __restrict__ lengths, long long t, long long d, long long B,
+                                        long long H, long long bofs, long long acts_ofs, long long hs_ofs) {
   typedef typename crnn::Acc<T>::type A;
   const long long prev = t + d, next = t + 1 - d;
   const T* __restrict__ bw = params + bofs;
@@ -578,6 +578,61 @@ __device__ void proj_grad(const T* __restrict__ dy, T* __restrict__ dhp, T* __re
   });
 }
 
+namespace crnn {
+
+// Row b of lstm_grad_step (below), by the block's threads: the step kernel and the persistent one share it.
+template <typename T>
+__device__ __forceinline__ void lstm_grad_row(long long b, const T* __restrict__ dy, const T* __restrict__ dm,
+                                              const T* __restrict__ reserve, const int* __restrict__ lengths,
+                                              T* __restrict__ dg, T* __restrict__ dh, T* __restrict__ dc, long long t,
+                                              long long d, long long B, long long H, long long Hh, long long D,
+                                              long long proj, long long acts_ofs, long long cs_ofs) {
+  typedef typename crnn::Acc<T>::type A;
+  const long long prev = t + d, next = t + 1 - d;
+  T* __restrict__ g = dg + (t * B + b) * 4 * H;
+  if (t >= lengths[b]) {
+    opgen::row_for_each(H, [&](long long j) {
+      for (int q = 0; q < 4; ++q) crnn::store(g + q * H + j, A(0));
+    });
+    return;
+  }
+  const T* __restrict__ acts = reserve + acts_ofs + (t * B + b) * 4 * H;
+  const T* __restrict__ c_prev = reserve + cs_ofs + (prev * B + b) * H;
+  const T* __restrict__ c_next = reserve + cs_ofs + (next * B + b) * H;
+  const T* __restrict__ y = dy + (t * B + b) * D * Hh + d * Hh;
+  const T* __restrict__ dmr = dm + b * H;
+  T* __restrict__ dhr = dh + b * H;
+  T* __restrict__ dcr = dc + b * H;
+  crnn::row_runs(H, [&](long long j, CRNN_RUN run) {
+    constexpr int R = decltype(run)::n;
+    A tc[R], gi[R], gf[R], gc[R], go[R], dcn[R];
+    CRNN_UNROLL for (int q = 0; q < R; ++q) tc[q] = crnn::load(c_next + j + q);
+    crnn::tanh_run(tc);
+    CRNN_UNROLL for (int q = 0; q < R; ++q) {
+      const long long k = j + q;
+      const A ig = crnn::load(acts + k), fg = crnn::load(acts + H + k), cg = crnn::load(acts + 2 * H + k),
+              og = crnn::load(acts + 3 * H + k);
+      const A m_grad = proj ? crnn::load(dmr + k) : crnn::load(dhr + k) + crnn::load(y + k);
+      const A dct = crnn::load(dcr + k) + m_grad * og * (A(1) - tc[q] * tc[q]);
+      gi[q] = dct * cg * ig * (A(1) - ig);
+      gf[q] = dct * crnn::load(c_prev + k) * fg * (A(1) - fg);
+      gc[q] = dct * ig * (A(1) - cg * cg);
+      go[q] = m_grad * tc[q] * og * (A(1) - og);
+      dcn[q] = dct * fg;
+    }
+    CRNN_UNROLL for (int q = 0; q < R; ++q) {
+      crnn::store(g + j + q, gi[q]);
+      crnn::store(g + H + j + q, gf[q]);
+      crnn::store(g + 2 * H + j + q, gc[q]);
+      crnn::store(g + 3 * H + j + q, go[q]);
+      crnn::store(dcr + j + q, dcn[q]);
+      if (!proj) crnn::store(dhr + j + q, A(0));
+    }
+  });
+}
+
+}  // namespace crnn
+
 // LSTM step gradient at time t: from dm (dh + dy[t], or, with a projection, dhp[t]·P_proj) and
 // the carried dc, the pre-activation gradients dg[t] = [di | df | dc̃ | do] (both the W and the R
 // side), and the carried dc = dc_t∘f; dh restarts from 0 (the GEMM dh += dg[t]·R follows). Whole
@@ -587,51 +642,64 @@ __device__ void lstm_grad_step(const T* __restrict__ dy, const T* __restrict__ d
                                const int* __restrict__ lengths, T* __restrict__ dg, T* __restrict__ dh,
                                T* __restrict__ dc, long long t, long long d, long long B, long long H, long long Hh,
                                long long D, long long proj, long long acts_ofs, long long cs_ofs) {
-  typedef typename crnn::Acc<T>::type A;
-  const long long prev = t + d, next = t + 1 - d;
   opgen::for_each_row(B, [&](long long b) {
-    T* __restrict__ g = dg + (t * B + b) * 4 * H;
-    if (t >= lengths[b]) {
-      opgen::row_for_each(H, [&](long long j) {
-        for (int q = 0; q < 4; ++q) crnn::store(g + q * H + j, A(0));
-      });
-      return;
-    }
-    const T* __restrict__ acts = reserve + acts_ofs + (t * B + b) * 4 * H;
-    const T* __restrict__ c_prev = reserve + cs_ofs + (prev * B + b) * H;
-    const T* __restrict__ c_next = reserve + cs_ofs + (next * B + b) * H;
-    const T* __restrict__ y = dy + (t * B + b) * D * Hh + d * Hh;
-    const T* __restrict__ dmr = dm + b * H;
-    T* __restrict__ dhr = dh + b * H;
-    T* __restrict__ dcr = dc + b * H;
-    crnn::row_runs(H, [&](long long j, CRNN_RUN run) {
-      constexpr int R = decltype(run)::n;
-      A tc[R], gi[R], gf[R], gc[R], go[R], dcn[R];
-      CRNN_UNROLL for (int q = 0; q < R; ++q) tc[q] = crnn::load(c_next + j + q);
-      crnn::tanh_run(tc);
-      CRNN_UNROLL for (int q = 0; q < R; ++q) {
-        const long long k = j + q;
-        const A ig = crnn::load(acts + k), fg = crnn::load(acts + H + k), cg = crnn::load(acts + 2 * H + k),
-                og = crnn::load(acts + 3 * H + k);
-        const A m_grad = proj ? crnn::load(dmr + k) : crnn::load(dhr + k) + crnn::load(y + k);
-        const A dct = crnn::load(dcr + k) + m_grad * og * (A(1) - tc[q] * tc[q]);
-        gi[q] = dct * cg * ig * (A(1) - ig);
-        gf[q] = dct * crnn::load(c_prev + k) * fg * (A(1) - fg);
-        gc[q] = dct * ig * (A(1) - cg * cg);
-        go[q] = m_grad * tc[q] * og * (A(1) - og);
-        dcn[q] = dct * fg;
-      }
-      CRNN_UNROLL for (int q = 0; q < R; ++q) {
-        crnn::store(g + j + q, gi[q]);
-        crnn::store(g + H + j + q, gf[q]);
-        crnn::store(g + 2 * H + j + q, gc[q]);
-        crnn::store(g + 3 * H + j + q, go[q]);
-        crnn::store(dcr + j + q, dcn[q]);
-        if (!proj) crnn::store(dhr + j + q, A(0));
-      }
-    });
+    crnn::lstm_grad_row(b, dy, dm, reserve, lengths, dg, dh, dc, t, d, B, H, Hh, D, proj, acts_ofs, cs_ofs);
   });
 }
+
+namespace crnn {
+
+// Row b of gru_grad_step (below), by the block's threads.
+template <typename T>
+__device__ __forceinline__ void gru_grad_row(long long b, const T* __restrict__ dy, const T* __restrict__ reserve,
+                                             const int* __restrict__ lengths, T* __restrict__ dgw, T* __restrict__ dgr,
+                                             T* __restrict__ dh, long long t, long long d, long long B, long long H,
+                                             long long D, long long acts_ofs, long long hs_ofs) {
+  typedef typename crnn::Acc<T>::type A;
+  const long long prev = t + d;
+  T* __restrict__ gw = dgw + (t * B + b) * 3 * H;
+  T* __restrict__ gr = dgr + (t * B + b) * 3 * H;
+  if (t >= lengths[b]) {
+    opgen::row_for_each(H, [&](long long j) {
+      for (int q = 0; q < 3; ++q) {
+        crnn::store(gw + q * H + j, A(0));
+        crnn::store(gr + q * H + j, A(0));
+      }
+    });
+    return;
+  }
+  const T* __restrict__ acts = reserve + acts_ofs + (t * B + b) * 4 * H;
+  const T* __restrict__ y = dy + (t * B + b) * D * H + d * H;
+  const T* __restrict__ h_prev = reserve + hs_ofs + (prev * B + b) * H;
+  T* __restrict__ dhr = dh + b * H;
+  crnn::row_runs(H, [&](long long j, CRNN_RUN run) {
+    constexpr int R = decltype(run)::n;
+    A dr[R], du[R], dn[R], dnr[R], dhn[R];
+    CRNN_UNROLL for (int q = 0; q < R; ++q) {
+      const long long k = j + q;
+      const A r = crnn::load(acts + k), u = crnn::load(acts + H + k), n = crnn::load(acts + 2 * H + k),
+              hn = crnn::load(acts + 3 * H + k);
+      const A grad = crnn::load(dhr + k) + crnn::load(y + k);
+      dn[q] = grad * (A(1) - u) * (A(1) - n * n);
+      dr[q] = dn[q] * hn * r * (A(1) - r);
+      du[q] = grad * (crnn::load(h_prev + k) - n) * u * (A(1) - u);
+      dnr[q] = dn[q] * r;
+      dhn[q] = grad * u;
+    }
+    CRNN_UNROLL for (int q = 0; q < R; ++q) {
+      const long long k = j + q;
+      crnn::store(gw + k, dr[q]);
+      crnn::store(gw + H + k, du[q]);
+      crnn::store(gw + 2 * H + k, dn[q]);
+      crnn::store(gr + k, dr[q]);
+      crnn::store(gr + H + k, du[q]);
+      crnn::store(gr + 2 * H + k, dnr[q]);
+      crnn::store(dhr + k, dhn[q]);
+    }
+  });
+}
+
+}  // namespace crnn
 
 // GRU step gradient at time t: dgw[t] = [dr | du | dn] (the W side), dgr[t] = [dr | du | dn∘r]
 // (the R side), and the direct part of dh_prev, dh∘u. Rows as in lstm_step.
@@ -639,82 +707,137 @@ template <typename T>
 __device__ void gru_grad_step(const T* __restrict__ dy, const T* __restrict__ reserve, const int* __restrict__ lengths,
                               T* __restrict__ dgw, T* __restrict__ dgr, T* __restrict__ dh, long long t, long long d,
                               long long B, long long H, long long D, long long acts_ofs, long long hs_ofs) {
-  typedef typename crnn::Acc<T>::type A;
-  const long long prev = t + d;
   opgen::for_each_row(B, [&](long long b) {
-    T* __restrict__ gw = dgw + (t * B + b) * 3 * H;
-    T* __restrict__ gr = dgr + (t * B + b) * 3 * H;
-    if (t >= lengths[b]) {
-      opgen::row_for_each(H, [&](long long j) {
-        for (int q = 0; q < 3; ++q) {
-          crnn::store(gw + q * H + j, A(0));
-          crnn::store(gr + q * H + j, A(0));
-        }
-      });
-      return;
-    }
-    const T* __restrict__ acts = reserve + acts_ofs + (t * B + b) * 4 * H;
-    const T* __restrict__ y = dy + (t * B + b) * D * H + d * H;
-    const T* __restrict__ h_prev = reserve + hs_ofs + (prev * B + b) * H;
-    T* __restrict__ dhr = dh + b * H;
-    crnn::row_runs(H, [&](long long j, CRNN_RUN run) {
-      constexpr int R = decltype(run)::n;
-      A dr[R], du[R], dn[R], dnr[R], dhn[R];
-      CRNN_UNROLL for (int q = 0; q < R; ++q) {
-        const long long k = j + q;
-        const A r = crnn::load(acts + k), u = crnn::load(acts + H + k), n = crnn::load(acts + 2 * H + k),
-                hn = crnn::load(acts + 3 * H + k);
-        const A grad = crnn::load(dhr + k) + crnn::load(y + k);
-        dn[q] = grad * (A(1) - u) * (A(1) - n * n);
-        dr[q] = dn[q] * hn * r * (A(1) - r);
-        du[q] = grad * (crnn::load(h_prev + k) - n) * u * (A(1) - u);
-        dnr[q] = dn[q] * r;
-        dhn[q] = grad * u;
-      }
-      CRNN_UNROLL for (int q = 0; q < R; ++q) {
-        const long long k = j + q;
-        crnn::store(gw + k, dr[q]);
-        crnn::store(gw + H + k, du[q]);
-        crnn::store(gw + 2 * H + k, dn[q]);
-        crnn::store(gr + k, dr[q]);
-        crnn::store(gr + H + k, du[q]);
-        crnn::store(gr + 2 * H + k, dnr[q]);
-        crnn::store(dhr + k, dhn[q]);
-      }
-    });
+    crnn::gru_grad_row(b, dy, reserve, lengths, dgw, dgr, dh, t, d, B, H, D, acts_ofs, hs_ofs);
   });
 }
+
+namespace crnn {
+
+// Row b of rnn_grad_step (below), by the block's threads.
+template <typename T>
+__device__ __forceinline__ void rnn_grad_row(long long b, const T* __restrict__ dy, const T* __restrict__ reserve,
+                                             const int* __restrict__ lengths, T* __restrict__ dg, T* __restrict__ dh,
+                                             long long t, long long d, long long B, long long H, long long D,
+                                             long long hs_ofs, long long relu) {
+  typedef typename crnn::Acc<T>::type A;
+  const long long next = t + 1 - d;
+  T* __restrict__ g = dg + (t * B + b) * H;
+  if (t >= lengths[b]) {
+    opgen::row_for_each(H, [&](long long j) { crnn::store(g + j, A(0)); });
+    return;
+  }
+  const T* __restrict__ hs = reserve + hs_ofs + (next * B + b) * H;
+  const T* __restrict__ y = dy + (t * B + b) * D * H + d * H;
+  T* __restrict__ dhr = dh + b * H;
+  crnn::row_runs(H, [&](long long j, CRNN_RUN run) {
+    constexpr int R = decltype(run)::n;
+    A out[R];
+    CRNN_UNROLL for (int q = 0; q < R; ++q) {
+      const A h = crnn::load(hs + j + q);
+      const A grad = crnn::load(dhr + j + q) + crnn::load(y + j + q);
+      out[q] = relu ? (h > A(0) ? grad : A(0)) : grad * (A(1) - h * h);
+    }
+    CRNN_UNROLL for (int q = 0; q < R; ++q) {
+      crnn::store(g + j + q, out[q]);
+      crnn::store(dhr + j + q, A(0));
+    }
+  });
+}
+
+}  // namespace crnn
 
 // rnn_relu / rnn_tanh step gradient: dg[t] = (dh + dy[t])∘act'(h), dh restarts from 0.
 template <typename T>
 __device__ void rnn_grad_step(const T* __restrict__ dy, const T* __restrict__ reserve, const int* __restrict__ lengths,
                               T* __restrict__ dg, T* __restrict__ dh, long long t, long long d, long long B,
                               long long H, long long D, long long hs_ofs, long long relu) {
-  typedef typename crnn::Acc<T>::type A;
-  const long long next = t + 1 - d;
   opgen::for_each_row(B, [&](long long b) {
-    T* __restrict__ g = dg + (t * B + b) * H;
-    if (t >= lengths[b]) {
-      opgen::row_for_each(H, [&](long long j) { crnn::store(g + j, A(0)); });
-      return;
-    }
-    const T* __restrict__ hs = reserve + hs_ofs + (next * B + b) * H;
-    const T* __restrict__ y = dy + (t * B + b) * D * H + d * H;
-    T* __restrict__ dhr = dh + b * H;
-    crnn::row_runs(H, [&](long long j, CRNN_RUN run) {
-      constexpr int R = decltype(run)::n;
-      A out[R];
-      CRNN_UNROLL for (int q = 0; q < R; ++q) {
-        const A h = crnn::load(hs + j + q);
-        const A grad = crnn::load(dhr + j + q) + crnn::load(y + j + q);
-        out[q] = relu ? (h > A(0) ? grad : A(0)) : grad * (A(1) - h * h);
-      }
-      CRNN_UNROLL for (int q = 0; q < R; ++q) {
-        crnn::store(g + j + q, out[q]);
-        crnn::store(dhr + j + q, A(0));
-      }
-    });
+    crnn::rnn_grad_row(b, dy, reserve, lengths, dg, dh, t, d, B, H, D, hs_ofs, relu);
   });
+}
+
+// The gradient's persistent variant of one layer and direction (the launch plan's `persistent` let,
+// as persistent_layer's): every time step, last first, in one launch. Block r takes batch rows
+// [4r, 4r + 4). Per step the block runs the step gradient's row function on each row, `grad_row(b,
+// t)` (dG[t] and the carried dc; dh restarts from its direct part), then adds dh += dG[t]·R for its
+// rows (summed in Acc<T>, c = 0, 1, ..., G − 1, the old dh added to the sum and rounded once, as the
+// GEMM with beta 1 does), a barrier after each phase. Rows past their end have dG[t] = 0: their dh
+// stays as it is. `g_side`: the R side of dG (dgr for GRU, else dgw). One kernel per mode below (a
+// kernel holding all three row functions spilled registers for float16).
+namespace crnn {
+
+template <typename T, typename F>
+__device__ __forceinline__ void persistent_grad(const F& grad_row, const T* __restrict__ g_side,
+                                                const int* __restrict__ lengths, T* __restrict__ dh,
+                                                const T* __restrict__ params, long long d, long long steps,
+                                                long long B, long long H, long long gates, long long rofs) {
+  typedef typename crnn::Acc<T>::type A;
+  constexpr long long kRows = 4;
+  const long long b0 = static_cast<long long>(blockIdx.x) * kRows;
+  const long long rows = B - b0 < kRows ? B - b0 : kRows, G = gates * H;
+  if (rows <= 0) return;  // (the whole block: no barrier is left waiting)
+  const T* __restrict__ R = params + rofs;  // [G, H]
+  for (long long s = 0; s < steps; ++s) {
+    const long long t = (steps - 1 - s) * (1 - d) + s * d;
+    for (long long r = 0; r < rows; ++r) grad_row(b0 + r, t);
+    __syncthreads();  // dG[t] and the direct part of dh are in place
+    // (int indices: fewer live 64-bit values; with long long ones NVRTC spilled registers here)
+    const int h = static_cast<int>(H);  // int32 ok: the persistent rule keeps H·G ≤ 65536
+    const int g_len = static_cast<int>(G);  // int32 ok: as H
+    const int n = static_cast<int>(rows) * h;  // int32 ok: rows ≤ 4
+    for (int e = threadIdx.x; e < n; e += blockDim.x) {
+      const int r = e / h, k = e - r * h;
+      const long long b = b0 + r;
+      if (t >= lengths[b]) continue;
+      const T* __restrict__ g_row = g_side + (t * B + b) * G;
+      const T* __restrict__ r_col = R + k;
+      A sum = A(0);
+      for (int c = 0; c < g_len; ++c) sum += crnn::load(g_row + c) * crnn::load(r_col + static_cast<long long>(c) * h);
+      crnn::store(dh + b * H + k, sum + crnn::load(dh + b * H + k));
+    }
+    __syncthreads();  // dh for the next step is in place
+  }
+}
+
+}  // namespace crnn
+
+template <typename T>
+__device__ void persistent_lstm_grad(const T* __restrict__ dy, const T* __restrict__ reserve,
+                                     const int* __restrict__ lengths, T* __restrict__ dgw, T* __restrict__ dh,
+                                     T* __restrict__ dc, const T* __restrict__ dm, const T* __restrict__ params,
+                                     long long d, long long steps, long long B, long long H, long long D,
+                                     long long rofs, long long acts_ofs, long long cs_ofs) {
+  crnn::persistent_grad(
+      [=](long long b, long long t) {  // (by value: a captured reference spilled to local memory)
+        crnn::lstm_grad_row(b, dy, dm, reserve, lengths, dgw, dh, dc, t, d, B, H, H, D, 0LL, acts_ofs, cs_ofs);
+      },
+      dgw, lengths, dh, params, d, steps, B, H, 4LL, rofs);
+}
+
+template <typename T>
+__device__ void persistent_gru_grad(const T* __restrict__ dy, const T* __restrict__ reserve,
+                                    const int* __restrict__ lengths, T* __restrict__ dgw, T* __restrict__ dgr,
+                                    T* __restrict__ dh, const T* __restrict__ params, long long d, long long steps,
+                                    long long B, long long H, long long D, long long rofs, long long acts_ofs,
+                                    long long hs_ofs) {
+  crnn::persistent_grad(
+      [=](long long b, long long t) {  // (by value: a captured reference spilled to local memory)
+        crnn::gru_grad_row(b, dy, reserve, lengths, dgw, dgr, dh, t, d, B, H, D, acts_ofs, hs_ofs);
+      },
+      dgr, lengths, dh, params, d, steps, B, H, 3LL, rofs);
+}
+
+template <typename T>
+__device__ void persistent_rnn_grad(const T* __restrict__ dy, const T* __restrict__ reserve,
+                                    const int* __restrict__ lengths, T* __restrict__ dgw, T* __restrict__ dh,
+                                    const T* __restrict__ params, long long d, long long steps, long long B,
+                                    long long H, long long D, long long rofs, long long hs_ofs, long long relu) {
+  crnn::persistent_grad(
+      [=](long long b, long long t) {  // (by value: a captured reference spilled to local memory)
+        crnn::rnn_grad_row(b, dy, reserve, lengths, dgw, dh, t, d, B, H, D, hs_ofs, relu);
+      },
+      dgw, lengths, dh, params, d, steps, B, H, 1LL, rofs);
 }
 
 // skip_input: x fed every gate, so its gradient is the sum of the gates' (added onto the other

@@ -158,39 +158,44 @@ __device__ void persistent(const T* __restrict__ projected, const T* __restrict_
   if (rows <= 0 || H > dml_rnn::kPersistentMaxH) return;  // (the whole block: no barrier is left waiting)
   const long long cells = B * H, elements = rows * H;
   const T* R = recurrence + d * H * H;
-  const opgen::act::Activation& f = d == 0 ? f0 : f1;
   for (long long e = threadIdx.x; e < elements; e += blockDim.x) {
     state[e] = opgen::to_float(output_single[d * cells + b0 * H + e]);
   }
   __syncthreads();
   for (long long s = 0; s < seq_length; ++s) {
     const long long t = (backward_first + d) != 0 ? seq_length - 1 - s : s;
-    float next[dml_rnn::kPersistentOwned];
+    float next[dml_rnn::kPersistentOwned];  // (unrolled, no early exit: kept in registers)
+#pragma unroll
     for (int q = 0; q < dml_rnn::kPersistentOwned; ++q) {
       const long long e = threadIdx.x + static_cast<long long>(q) * blockDim.x;
-      if (e >= elements) break;
-      const long long r = e / H, j = e - r * H, b = b0 + r;
-      if (t >= dml_rnn::length_of(sequence_lengths, b, seq_length)) continue;
-      float sum = 0.f;
-      for (long long k = 0; k < H; ++k) sum += state[r * H + k] * opgen::to_float(R[j * H + k]);
-      float v = opgen::to_float(projected[(d * seq_length + t) * cells + b * H + j]) +
-                opgen::to_float(opgen::from_float<T>(sum));
-      if (bias != nullptr) v += opgen::to_float(bias[d * 2 * H + j]) + opgen::to_float(bias[d * 2 * H + H + j]);
-      next[q] = f(v);
+      next[q] = 0.f;
+      if (e < elements) {
+        const long long r = e / H, j = e - r * H, b = b0 + r;
+        if (t < dml_rnn::length_of(sequence_lengths, b, seq_length)) {
+          float sum = 0.f;
+          for (long long k = 0; k < H; ++k) sum += state[r * H + k] * opgen::to_float(R[j * H + k]);
+          float v = opgen::to_float(projected[(d * seq_length + t) * cells + b * H + j]) +
+                    opgen::to_float(opgen::from_float<T>(sum));
+          if (bias != nullptr) v += opgen::to_float(bias[d * 2 * H + j]) + opgen::to_float(bias[d * 2 * H + H + j]);
+          next[q] = d == 0 ? f0(v) : f1(v);  // (a reference to either parameter would copy it to local memory)
+        }
+      }
     }
     __syncthreads();  // every thread has read the states of step s − 1
+#pragma unroll
     for (int q = 0; q < dml_rnn::kPersistentOwned; ++q) {
       const long long e = threadIdx.x + static_cast<long long>(q) * blockDim.x;
-      if (e >= elements) break;
-      const long long r = e / H, j = e - r * H, b = b0 + r;
-      T* out = output_sequence + (t * D + d) * cells + b * H + j;
-      if (t >= dml_rnn::length_of(sequence_lengths, b, seq_length)) {
-        *out = opgen::from_float<T>(0.f);
-        continue;
+      if (e < elements) {
+        const long long r = e / H, j = e - r * H, b = b0 + r;
+        T* out = output_sequence + (t * D + d) * cells + b * H + j;
+        if (t < dml_rnn::length_of(sequence_lengths, b, seq_length)) {
+          const T stored = opgen::from_float<T>(next[q]);
+          state[e] = opgen::to_float(stored);
+          *out = stored;
+        } else {
+          *out = opgen::from_float<T>(0.f);
+        }
       }
-      const T stored = opgen::from_float<T>(next[q]);
-      state[e] = opgen::to_float(stored);
-      *out = stored;
     }
     __syncthreads();  // the states of step s are in place
   }
