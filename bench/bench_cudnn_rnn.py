@@ -226,19 +226,26 @@ def bench_cuda(args: argparse.Namespace) -> list[str]:
 
         return timed
 
+    def compare(mode: str, kind: str, lengths: np.ndarray, steps: int, batch: int, size: int) -> str:
+        module, params, x, h0, c0, dy, dh, dc = setup(torch, mode, steps, batch, size, "cuda", lengths)
+        x_, h0_, c0_, params_, dy_, dh_, dc_ = (cp.asarray(t) for t in (x, h0, c0, params, dy, dh, dc))
+        ours = ours_step(scope, mode, x_, h0_, c0_, params_, cp.asarray(lengths), dy_, dh_, dc_)
+        theirs = torch_step(torch, module, mode, x, h0, c0, dy, dh, dc, None if kind == "equal" else lengths)
+        for _ in range(3):
+            ours(), theirs()
+        launches = launches_per_call(ours)
+        t_ours, t_torch = interleaved(gpu_ms(ours), gpu_ms(theirs), args.rounds)
+        return (f"{mode:<4} {kind:<7}: cuda backend {t_ours * 1e3:8.2f} ms, PyTorch cuDNN {t_torch * 1e3:8.2f} ms, "
+                f"ratio {t_ours / t_torch:.2f}; launches from Python per forward+backward: {launches}")
+
     for mode in MODES:
         for kind, lengths in cases.items():
-            module, params, x, h0, c0, dy, dh, dc = setup(torch, mode, steps, batch, size, "cuda", lengths)
-            x_, h0_, c0_, params_, dy_, dh_, dc_ = (cp.asarray(t) for t in (x, h0, c0, params, dy, dh, dc))
-            ours = ours_step(scope, mode, x_, h0_, c0_, params_, cp.asarray(lengths), dy_, dh_, dc_)
-            theirs = torch_step(torch, module, mode, x, h0, c0, dy, dh, dc, None if kind == "equal" else lengths)
-            for _ in range(3):
-                ours(), theirs()
-            launches = launches_per_call(ours)
-            t_ours, t_torch = interleaved(gpu_ms(ours), gpu_ms(theirs), args.rounds)
-            lines.append(f"{mode:<4} {kind:<7}: cuda backend {t_ours * 1e3:8.2f} ms, "
-                         f"PyTorch cuDNN {t_torch * 1e3:8.2f} ms, ratio {t_ours / t_torch:.2f}; "
-                         f"launches from Python per forward+backward: {launches}")
+            lines.append(compare(mode, kind, lengths, steps, batch, size))
+    # the GPU plan's persistent variant (no projection, gates·H² ≤ 65536, batch ≤ 64): H = 128
+    small = 128
+    lines.append(f"T={steps} B={batch // 2} I=H={small} (the persistent variant's sizes), otherwise as above")
+    for mode in MODES:
+        lines.append(compare(mode, "equal", np.full(batch // 2, steps, np.int32), steps, batch // 2, small))
     from codegen.runtime.cuda_graph import last_capture_failure
     from codegen.runtime.stats import snapshot
 
