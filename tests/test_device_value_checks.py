@@ -235,3 +235,29 @@ def test_on_the_gpu_a_bad_length_is_raised_by_synchronize_and_good_ones_pass() -
     with pytest.raises(ValueError, match=r"CudnnRNNV3: sequence_lengths: .* got 6 at index \[1\] \(found by"):
         cudnn_rnn_v3(*args[:4], cp.asarray(np.array([5, 5, 1], np.int32)), rnn_mode="gru", scope=scope)
         scope.synchronize()
+
+
+def test_threads_sharing_a_backend_report_each_bad_check_once(fake: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Calls from several threads on one device: the one bad length is raised exactly once, by
+    whichever call or synchronize finds it finished. (Launch by launch: the stand-in keeps one
+    current stream per device for every thread, so its captures cannot run in threads.)"""
+    from concurrent.futures import ThreadPoolExecutor
+
+    monkeypatch.setenv("OPGEN_NO_REPLAY", "1")
+    _call(np.array([1, 2, 3], np.int32))  # (cuBLAS's self-check, once)
+    errors: list[str] = []
+
+    def work(i: int) -> None:
+        for k in range(6):
+            try:
+                _call(np.array([1, 0 if (i, k) == (2, 3) else 2, 3], np.int32))
+            except ValueError as exc:
+                errors.append(str(exc))
+
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(work, range(4)))
+    try:
+        Scope("cuda").synchronize()
+    except ValueError as exc:
+        errors.append(str(exc))
+    assert len(errors) == 1 and "got 0 at index [1]" in errors[0], errors

@@ -24,6 +24,7 @@ GPU, the host emulation under the tests' stand-in CuPy.
 
 from __future__ import annotations
 
+import threading
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
@@ -104,6 +105,7 @@ class DeviceValueChecks:
         self._backend, self._cp = backend, backend._cp
         self._source: KernelSource | None = None
         self._pending: deque[_Pending] = deque()
+        self._lock = threading.Lock()  # (threads share a backend: each check is reported once)
         self._stream: Any = None  # the result copies' own stream (never waits for the caller's work)
 
     def submit(self, op: str, arg: str, values: Any, minimum: int | None, maximum: int | None, min_text: str,
@@ -129,19 +131,23 @@ class DeviceValueChecks:
         stats["launched"] += 1
         event = self._cp.cuda.Event(disable_timing=True)
         event.record(stream)
-        self._pending.append(_Pending(op, arg, flat, tuple(values.shape), first_bad, event,
-                                      (minimum, maximum, min_text, max_text)))
+        with self._lock:
+            self._pending.append(_Pending(op, arg, flat, tuple(values.shape), first_bad, event,
+                                          (minimum, maximum, min_text, max_text)))
 
     def report(self, wait: bool, first: bool = False) -> None:
         """Raise the first failed check among those finished, in the order they were made (`wait`:
         wait for them; `first`: only the oldest). Reported checks are forgotten."""
-        while self._pending:
-            check = self._pending[0]
-            if wait:
-                check.event.synchronize()
-            elif not check.event.done:  # (CuPy: cudaEventQuery, no wait)
-                return
-            self._pending.popleft()
+        while True:
+            with self._lock:
+                if not self._pending:
+                    return
+                check = self._pending[0]
+                if wait:
+                    check.event.synchronize()
+                elif not check.event.done:  # (CuPy: cudaEventQuery, no wait)
+                    return
+                self._pending.popleft()
             self._raise_if_bad(check)
             if first:
                 return
