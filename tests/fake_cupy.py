@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import ctypes
 import sys
+import threading
 import time
 import types
 import weakref
@@ -89,8 +90,7 @@ class _State:
 
     def __init__(self, devices: int) -> None:
         self.count = devices
-        self.current = 0
-        self.streams: dict[int, list[FakeStream]] = {}  # device → stack of current streams
+        self._thread = threading.local()  # as CUDA and CuPy: the current device and streams are per thread
         self.nulls: dict[int, FakeStream] = {}  # device → its legacy default stream
         self.next_ptr = 16  # (stream handles: 0 legacy, 1 cudaStreamLegacy, 2 cudaStreamPerThread)
         self.fault: str | None = None
@@ -102,6 +102,24 @@ class _State:
         self.pool = _Pool()
         self.host_copies: list[int] = []  # the stream of each device-to-host copy (each waits for its stream)
         self.gpu_behind = False  # events recorded now stay unfinished until waited for (a busy GPU)
+
+    @property
+    def current(self) -> int:
+        """This thread's current device."""
+        return int(self._thread.__dict__.get("current", 0))
+
+    @current.setter
+    def current(self, device: int) -> None:
+        self._thread.current = device
+
+    @property
+    def streams(self) -> dict[int, list[FakeStream]]:
+        """This thread's stacks of current streams, by device."""
+        return self._thread.__dict__.setdefault("streams", {})
+
+    def device_stack(self) -> list[int]:
+        """This thread's devices before each `with Device(i)` (CuPy keeps the stack per thread)."""
+        return self._thread.__dict__.setdefault("devices", [])
 
     def stream(self) -> FakeStream:
         stack = self.streams.setdefault(self.current, [])
@@ -272,15 +290,14 @@ class FakeDevice:
             raise RuntimeError(f"cudaErrorInvalidDevice: invalid device ordinal {index}")
         self.id = index
         self.compute_capability = "90"
-        self._previous: list[int] = []
 
     def __enter__(self) -> FakeDevice:
-        self._previous.append(_STATE.current)
+        _STATE.device_stack().append(_STATE.current)
         _STATE.current = self.id
         return self
 
     def __exit__(self, *exc: object) -> None:
-        _STATE.current = self._previous.pop()
+        _STATE.current = _STATE.device_stack().pop()
 
     def synchronize(self) -> None:
         capturing = [s for s in _STATE.captures if s.device_id == self.id]
