@@ -1754,7 +1754,7 @@ struct StepRows {
 // The persistent variant's shape: a block of kPersistentThreads threads per kPersistentRows batch
 // rows and direction, hidden_size ≤ kPersistentMaxH (the launch plan's `persistent` let).
 constexpr int kPersistentThreads = 256, kPersistentRows = 4, kPersistentMaxH = 256;
-constexpr int kPersistentOwned = kPersistentRows * kPersistentMaxH / kPersistentThreads;
+static_assert(kPersistentMaxH <= kPersistentThreads, "persistent: a thread per unit");
 
 }  // namespace dml_rnn
 
@@ -1785,10 +1785,10 @@ __device__ void step(const T* __restrict__ projected, const T* __restrict__ recu
 // launch plan's `persistent` let). Block (r, d) owns batch rows [4r, 4r + 4) of direction d and walks
 // all seq_length steps; a row's state depends only on that row, so no block waits for another (no
 // grid-wide barrier). The rows' states stay in shared memory, in float (each the exact value of its
-// stored T); R[d] is read from global memory (the L2 cache keeps it after the first step). Each
-// thread owns up to kPersistentOwned (row, unit) elements; per step it sums h[row]·R[d, unit, :] in
-// float, k = 0, 1, ..., H − 1, rounds the sum to T as the GEMM step's `recurrent` buffer would, and
-// then applies `step`'s formula. A barrier separates the step's reads of the states from its writes.
+// stored T); R[d] is read from global memory (the L2 cache keeps it after the first step). Thread j
+// owns unit j of every row; per step it sums h[row]·R[d, j, :] in float, k = 0, 1, ..., H − 1,
+// rounds the sum to T as the GEMM step's `recurrent` buffer would, and then applies `step`'s
+// formula. A barrier separates the step's reads of the states from its writes.
 template <typename T>
 __device__ void persistent(const T* __restrict__ projected, const T* __restrict__ recurrence,
                            const T* __restrict__ bias, const unsigned int* __restrict__ sequence_lengths,
@@ -1807,36 +1807,47 @@ __device__ void persistent(const T* __restrict__ projected, const T* __restrict_
   __syncthreads();
   for (long long s = 0; s < seq_length; ++s) {
     const long long t = (backward_first + d) != 0 ? seq_length - 1 - s : s;
-    float next[dml_rnn::kPersistentOwned];  // (unrolled, no early exit: kept in registers)
+    // a thread per unit j (H ≤ kPersistentThreads), for all the block's rows at once: each weight
+    // read once per step (the rows' states are the same address across the warp: broadcasts)
+    const long long j = threadIdx.x;
+    float next[dml_rnn::kPersistentRows];  // (unrolled, no early exit: kept in registers)
+    if (j < H) {
+      float sum[dml_rnn::kPersistentRows];
 #pragma unroll
-    for (int q = 0; q < dml_rnn::kPersistentOwned; ++q) {
-      const long long e = threadIdx.x + static_cast<long long>(q) * blockDim.x;
-      next[q] = 0.f;
-      if (e < elements) {
-        const long long r = e / H, j = e - r * H, b = b0 + r;
-        if (t < dml_rnn::length_of(sequence_lengths, b, seq_length)) {
-          float sum = 0.f;
-          for (long long k = 0; k < H; ++k) sum += state[r * H + k] * opgen::to_float(R[j * H + k]);
+      for (int r = 0; r < dml_rnn::kPersistentRows; ++r) sum[r] = 0.f;
+      for (long long k = 0; k < H; ++k) {
+        const float w = opgen::to_float(R[j * H + k]);
+#pragma unroll
+        for (int r = 0; r < dml_rnn::kPersistentRows; ++r) {
+          if (r < rows) sum[r] += state[r * H + k] * w;
+        }
+      }
+#pragma unroll
+      for (int r = 0; r < dml_rnn::kPersistentRows; ++r) {
+        const long long b = b0 + r;
+        next[r] = 0.f;
+        if (r < rows && t < dml_rnn::length_of(sequence_lengths, b, seq_length)) {
           float v = opgen::to_float(projected[(d * seq_length + t) * cells + b * H + j]) +
-                    opgen::to_float(opgen::from_float<T>(sum));
+                    opgen::to_float(opgen::from_float<T>(sum[r]));
           if (bias != nullptr) v += opgen::to_float(bias[d * 2 * H + j]) + opgen::to_float(bias[d * 2 * H + H + j]);
-          next[q] = d == 0 ? f0(v) : f1(v);  // (a reference to either parameter would copy it to local memory)
+          next[r] = d == 0 ? f0(v) : f1(v);  // (a reference to either parameter would copy it to local memory)
         }
       }
     }
     __syncthreads();  // every thread has read the states of step s − 1
+    if (j < H) {
 #pragma unroll
-    for (int q = 0; q < dml_rnn::kPersistentOwned; ++q) {
-      const long long e = threadIdx.x + static_cast<long long>(q) * blockDim.x;
-      if (e < elements) {
-        const long long r = e / H, j = e - r * H, b = b0 + r;
-        T* out = output_sequence + (t * D + d) * cells + b * H + j;
-        if (t < dml_rnn::length_of(sequence_lengths, b, seq_length)) {
-          const T stored = opgen::from_float<T>(next[q]);
-          state[e] = opgen::to_float(stored);
-          *out = stored;
-        } else {
-          *out = opgen::from_float<T>(0.f);
+      for (int r = 0; r < dml_rnn::kPersistentRows; ++r) {
+        const long long b = b0 + r;
+        if (r < rows) {
+          T* out = output_sequence + (t * D + d) * cells + b * H + j;
+          if (t < dml_rnn::length_of(sequence_lengths, b, seq_length)) {
+            const T stored = opgen::from_float<T>(next[r]);
+            state[r * H + j] = opgen::to_float(stored);
+            *out = stored;
+          } else {
+            *out = opgen::from_float<T>(0.f);
+          }
         }
       }
     }
@@ -1847,7 +1858,7 @@ __device__ void persistent(const T* __restrict__ projected, const T* __restrict_
   }
 }
 
-#line 1851 "generated/rnn/dml_rnn.cu"
+#line 1862 "generated/rnn/dml_rnn.cu"
 // ---- entry points: one per launch step and specialization (T)
 
 extern "C" __global__ void DmlRnn__init_state__float32(
@@ -1958,4 +1969,4 @@ extern "C" __global__ void DmlRnn__step__float16(
   step<__half>(projected, recurrent, bias, sequence_lengths, output_sequence, output_single, opgen::act::Activation{activations_id, activations_p0, activations_p1}, opgen::act::Activation{activations_1_id, activations_1_p0, activations_1_p1}, s, backward_first, seq_length, num_directions, batch_size, hidden_size);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"DmlRnn__init_state__float32","params":[["const float* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__init_state__float16","params":[["const __half* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__persistent__float32","params":[["float* __restrict__","projected"],["const float* __restrict__","recurrence"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__persistent__float16","params":[["__half* __restrict__","projected"],["const __half* __restrict__","recurrence"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__step__float32","params":[["float* __restrict__","projected"],["float* __restrict__","recurrent"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__step__float16","params":[["__half* __restrict__","projected"],["__half* __restrict__","recurrent"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024}],"shared":[],"digest":"12ef914d467f34bb88341c471cc9de2b"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"DmlRnn__init_state__float32","params":[["const float* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__init_state__float16","params":[["const __half* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__persistent__float32","params":[["float* __restrict__","projected"],["const float* __restrict__","recurrence"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__persistent__float16","params":[["__half* __restrict__","projected"],["const __half* __restrict__","recurrence"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__step__float32","params":[["float* __restrict__","projected"],["float* __restrict__","recurrent"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__step__float16","params":[["__half* __restrict__","projected"],["__half* __restrict__","recurrent"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024}],"shared":[],"digest":"4df709739c37584a946a5cf51001ca6e"}

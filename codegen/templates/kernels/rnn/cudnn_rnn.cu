@@ -405,7 +405,7 @@ __device__ void persistent_layer(const T* __restrict__ gx, T* __restrict__ gh, c
                                  long long rofs, long long bofs, long long acts_ofs, long long hs_ofs,
                                  long long cs_ofs) {
   typedef typename crnn::Acc<T>::type A;
-  constexpr long long kRows = 4;
+  constexpr int kRows = 4;
   const long long b0 = static_cast<long long>(blockIdx.x) * kRows;
   const long long rows = B - b0 < kRows ? B - b0 : kRows, G = gates * H;
   if (rows <= 0) return;  // (the whole block: no barrier is left waiting)
@@ -413,12 +413,23 @@ __device__ void persistent_layer(const T* __restrict__ gx, T* __restrict__ gh, c
   for (long long s = 0; s < steps; ++s) {
     const long long t = s + d * (steps - 1 - 2 * s);
     const T* __restrict__ h_prev = work + hs_ofs + (t + d) * B * H;
-    for (long long e = threadIdx.x; e < rows * G; e += blockDim.x) {
-      const long long r = e / G, c = e - r * G, b = b0 + r;
-      if (t >= lengths[b]) continue;  // (the row carries its state: gh unread)
-      A sum = A(0);
-      for (long long k = 0; k < H; ++k) sum += crnn::load(h_prev + b * H + k) * crnn::load(R + c * H + k);
-      crnn::store(gh + b * G + c, sum);
+    // a thread per gate column c, for all the block's rows at once: each weight read once per step
+    // (the rows' h_prev values are the same address across the warp: broadcasts)
+    for (long long c = threadIdx.x; c < G; c += blockDim.x) {
+      A sum[kRows];
+#pragma unroll
+      for (int r = 0; r < kRows; ++r) sum[r] = A(0);  // int32 ok: kRows = 4
+      for (long long k = 0; k < H; ++k) {
+        const A w = crnn::load(R + c * H + k);
+#pragma unroll
+        for (int r = 0; r < kRows; ++r) {  // int32 ok: kRows = 4
+          if (r < rows) sum[r] += crnn::load(h_prev + (b0 + r) * H + k) * w;
+        }
+      }
+#pragma unroll
+      for (int r = 0; r < kRows; ++r) {  // int32 ok: kRows = 4
+        if (r < rows && t < lengths[b0 + r]) crnn::store(gh + (b0 + r) * G + c, sum[r]);  // (else unread)
+      }
     }
     __syncthreads();  // the rows of gh are in place
     for (long long r = 0; r < rows; ++r) {
@@ -773,7 +784,7 @@ __device__ __forceinline__ void persistent_grad(const F& grad_row, const T* __re
                                                 const T* __restrict__ params, long long d, long long steps,
                                                 long long B, long long H, long long gates, long long rofs) {
   typedef typename crnn::Acc<T>::type A;
-  constexpr long long kRows = 4;
+  constexpr int kRows = 4;
   const long long b0 = static_cast<long long>(blockIdx.x) * kRows;
   const long long rows = B - b0 < kRows ? B - b0 : kRows, G = gates * H;
   if (rows <= 0) return;  // (the whole block: no barrier is left waiting)
@@ -782,19 +793,28 @@ __device__ __forceinline__ void persistent_grad(const F& grad_row, const T* __re
     const long long t = (steps - 1 - s) * (1 - d) + s * d;
     for (long long r = 0; r < rows; ++r) grad_row(b0 + r, t);
     __syncthreads();  // dG[t] and the direct part of dh are in place
-    // (int indices: fewer live 64-bit values; with long long ones NVRTC spilled registers here)
+    // a thread per unit k, for all the block's rows at once: each weight read once per step, the
+    // lanes of a warp reading consecutive ones (the rows' dG values are broadcasts); int indices
+    // where the rule bounds them (with long long ones NVRTC spilled registers here)
     const int h = static_cast<int>(H);  // int32 ok: the persistent rule keeps H·G ≤ 65536
     const int g_len = static_cast<int>(G);  // int32 ok: as H
-    const int n = static_cast<int>(rows) * h;  // int32 ok: rows ≤ 4
-    for (int e = threadIdx.x; e < n; e += blockDim.x) {
-      const int r = e / h, k = e - r * h;
-      const long long b = b0 + r;
-      if (t >= lengths[b]) continue;
-      const T* __restrict__ g_row = g_side + (t * B + b) * G;
-      const T* __restrict__ r_col = R + k;
-      A sum = A(0);
-      for (int c = 0; c < g_len; ++c) sum += crnn::load(g_row + c) * crnn::load(r_col + static_cast<long long>(c) * h);
-      crnn::store(dh + b * H + k, sum + crnn::load(dh + b * H + k));
+    const T* __restrict__ g_rows = g_side + (t * B + b0) * G;
+    for (int k = threadIdx.x; k < h; k += blockDim.x) {
+      A sum[kRows];
+#pragma unroll
+      for (int r = 0; r < kRows; ++r) sum[r] = A(0);  // int32 ok: kRows = 4
+      for (int c = 0; c < g_len; ++c) {
+        const A w = crnn::load(R + static_cast<long long>(c) * h + k);
+#pragma unroll
+        for (int r = 0; r < kRows; ++r) {  // int32 ok: kRows = 4
+          if (r < rows) sum[r] += crnn::load(g_rows + r * G + c) * w;
+        }
+      }
+#pragma unroll
+      for (int r = 0; r < kRows; ++r) {  // int32 ok: kRows = 4
+        const long long b = b0 + r;
+        if (r < rows && t < lengths[b]) crnn::store(dh + b * H + k, sum[r] + crnn::load(dh + b * H + k));
+      }
     }
     __syncthreads();  // dh for the next step is in place
   }
