@@ -202,10 +202,8 @@ class CudnnRNNBackpropV3:
             params: T, shape [params_len].
                 A 1-D tensor that contains the weights and biases in the opaque layout.
             sequence_lengths: int32, shape [batch].
-                A vector of lengths of each input sequence, each in [1, seq_length].
-                Checked before the kernels on the cpu backend; on the cuda backend by a
-                kernel, a bad value raised by a later call or by Scope.synchronize()
-                (the kernels stay in bounds whatever the values).
+                A vector of lengths of each input sequence, each in [1, seq_length] (the
+                kernels stay in bounds whatever the values).
             output: T, shape [steps, batch, out_width] (time_major true) · [batch, steps, out_width] (time_major false).
                 CudnnRNNV3's output (shape-checked only).
             output_h: T, shape [layers_dirs, batch, h_size] (time_major true) · [batch, layers_dirs, h_size] (time_major false).
@@ -316,10 +314,8 @@ def cudnn_rnn_backprop_v3(
         params: T, shape [params_len].
             A 1-D tensor that contains the weights and biases in the opaque layout.
         sequence_lengths: int32, shape [batch].
-            A vector of lengths of each input sequence, each in [1, seq_length]. Checked
-            before the kernels on the cpu backend; on the cuda backend by a kernel, a
-            bad value raised by a later call or by Scope.synchronize() (the kernels stay
-            in bounds whatever the values).
+            A vector of lengths of each input sequence, each in [1, seq_length] (the
+            kernels stay in bounds whatever the values).
         output: T, shape [steps, batch, out_width] (time_major true) · [batch, steps, out_width] (time_major false).
             CudnnRNNV3's output (shape-checked only).
         output_h: T, shape [layers_dirs, batch, h_size] (time_major true) · [batch, layers_dirs, h_size] (time_major false).

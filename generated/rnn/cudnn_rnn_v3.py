@@ -229,10 +229,8 @@ class CudnnRNNV3:
                 A 1-D tensor that contains the weights and biases in the opaque layout
                 (CudnnRNNParamsSize elements; CudnnRNNCanonicalToParamsV2 builds it).
             sequence_lengths: int32, shape [batch].
-                A vector of lengths of each input sequence, each in [1, seq_length].
-                Checked before the kernels on the cpu backend; on the cuda backend by a
-                kernel, a bad value raised by a later call or by Scope.synchronize()
-                (the kernels stay in bounds whatever the values).
+                A vector of lengths of each input sequence, each in [1, seq_length] (the
+                kernels stay in bounds whatever the values).
             options: CudnnRNNV3.Options carrying optional attribute values.
 
         Raises:
@@ -325,10 +323,8 @@ def cudnn_rnn_v3(
             A 1-D tensor that contains the weights and biases in the opaque layout
             (CudnnRNNParamsSize elements; CudnnRNNCanonicalToParamsV2 builds it).
         sequence_lengths: int32, shape [batch].
-            A vector of lengths of each input sequence, each in [1, seq_length]. Checked
-            before the kernels on the cpu backend; on the cuda backend by a kernel, a
-            bad value raised by a later call or by Scope.synchronize() (the kernels stay
-            in bounds whatever the values).
+            A vector of lengths of each input sequence, each in [1, seq_length] (the
+            kernels stay in bounds whatever the values).
         rnn_mode: enum in ['rnn_relu', 'rnn_tanh', 'lstm', 'gru']; default 'lstm'.
             Indicates the type of the RNN model.
         input_mode: enum in ['linear_input', 'skip_input', 'auto_select']; default 'linear_input'.
