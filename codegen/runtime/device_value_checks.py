@@ -82,9 +82,7 @@ def kernel_source() -> KernelSource:
               ("long long* __restrict__", "first_bad"))
     kernels = tuple(manifest.Entry(f"opgen_value_check__{d}", tuple((t.format(_TYPES[d]), name) for t, name in params),
                                    BLOCK) for d in _TYPES)
-    source = KernelSource("opgen value check", _VIRTUAL_PATH)
-    source._text = body + manifest.line(manifest.Manifest(kernels), body)
-    return source
+    return KernelSource("opgen value check", _VIRTUAL_PATH, body + manifest.line(manifest.Manifest(kernels), body))
 
 
 @dataclass

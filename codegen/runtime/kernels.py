@@ -8,9 +8,10 @@ from pathlib import Path
 class KernelSource:
     """A generated `.cu` file. Reading and compiling happen on first use, never at import."""
 
-    def __init__(self, op: str, path: Path):
+    def __init__(self, op: str, path: Path, text: str | None = None):
+        """`text`: a module the runtime makes itself (`path` then only names it: never read)."""
         self.op, self.path = op, path
-        self._text: str | None = None
+        self._text: str | None = text
 
     @property
     def text(self) -> str:

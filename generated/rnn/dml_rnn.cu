@@ -1666,6 +1666,16 @@ __device__ __forceinline__ long long length_of(const unsigned int* lengths, long
   return lengths != nullptr ? static_cast<long long>(lengths[b]) : seq_length;
 }
 
+// The activation's argument: X_t·Wᵀ + H·Rᵀ (each as its buffer stores it) + Wb[d, j] + Rb[d, j].
+// `step` and `persistent` both take it from here.
+template <typename T>
+__device__ __forceinline__ float activation_arg(float projected, float recurrent, const T* bias, long long d,
+                                                long long j, long long H) {
+  float v = projected + recurrent;
+  if (bias != nullptr) v += opgen::to_float(bias[d * 2 * H + j]) + opgen::to_float(bias[d * 2 * H + H + j]);
+  return v;
+}
+
 template <typename T>
 struct InitState {
   const T* hidden_init;  // [1, D, B, H] or null
@@ -1697,9 +1707,8 @@ struct Step {
   // The activation's argument at (d, t, b, j).
   __device__ __forceinline__ float pre(long long d, long long t, long long b, long long j) const {
     const long long o = b * H + j;
-    float v = opgen::to_float(projected[(d * seq_length + t) * cells + o]) + opgen::to_float(recurrent[d * cells + o]);
-    if (bias != nullptr) v += opgen::to_float(bias[d * 2 * H + j]) + opgen::to_float(bias[d * 2 * H + H + j]);
-    return v;
+    return activation_arg(opgen::to_float(projected[(d * seq_length + t) * cells + o]),
+                          opgen::to_float(recurrent[d * cells + o]), bias, d, j, H);
   }
   __device__ __forceinline__ void put(long long d, long long t, long long o, float h) const {
     const T stored = opgen::from_float<T>(h);
@@ -1827,9 +1836,8 @@ __device__ void persistent(const T* __restrict__ projected, const T* __restrict_
         const long long b = b0 + r;
         next[r] = 0.f;
         if (r < rows && t < dml_rnn::length_of(sequence_lengths, b, seq_length)) {
-          float v = opgen::to_float(projected[(d * seq_length + t) * cells + b * H + j]) +
-                    opgen::to_float(opgen::from_float<T>(sum[r]));
-          if (bias != nullptr) v += opgen::to_float(bias[d * 2 * H + j]) + opgen::to_float(bias[d * 2 * H + H + j]);
+          const float v = dml_rnn::activation_arg(opgen::to_float(projected[(d * seq_length + t) * cells + b * H + j]),
+                                                  opgen::to_float(opgen::from_float<T>(sum[r])), bias, d, j, H);
           next[r] = d == 0 ? f0(v) : f1(v);  // (a reference to either parameter would copy it to local memory)
         }
       }
@@ -1858,7 +1866,7 @@ __device__ void persistent(const T* __restrict__ projected, const T* __restrict_
   }
 }
 
-#line 1862 "generated/rnn/dml_rnn.cu"
+#line 1870 "generated/rnn/dml_rnn.cu"
 // ---- entry points: one per launch step and specialization (T)
 
 extern "C" __global__ void DmlRnn__init_state__float32(
@@ -1969,4 +1977,4 @@ extern "C" __global__ void DmlRnn__step__float16(
   step<__half>(projected, recurrent, bias, sequence_lengths, output_sequence, output_single, opgen::act::Activation{activations_id, activations_p0, activations_p1}, opgen::act::Activation{activations_1_id, activations_1_p0, activations_1_p1}, s, backward_first, seq_length, num_directions, batch_size, hidden_size);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"DmlRnn__init_state__float32","params":[["const float* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__init_state__float16","params":[["const __half* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__persistent__float32","params":[["float* __restrict__","projected"],["const float* __restrict__","recurrence"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__persistent__float16","params":[["__half* __restrict__","projected"],["const __half* __restrict__","recurrence"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__step__float32","params":[["float* __restrict__","projected"],["float* __restrict__","recurrent"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__step__float16","params":[["__half* __restrict__","projected"],["__half* __restrict__","recurrent"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024}],"shared":[],"digest":"4df709739c37584a946a5cf51001ca6e"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"DmlRnn__init_state__float32","params":[["const float* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__init_state__float16","params":[["const __half* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__persistent__float32","params":[["float* __restrict__","projected"],["const float* __restrict__","recurrence"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__persistent__float16","params":[["__half* __restrict__","projected"],["const __half* __restrict__","recurrence"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__step__float32","params":[["float* __restrict__","projected"],["float* __restrict__","recurrent"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__step__float16","params":[["__half* __restrict__","projected"],["__half* __restrict__","recurrent"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024}],"shared":[],"digest":"ad78a655e85cc7ba62de1fcf8bfd8622"}

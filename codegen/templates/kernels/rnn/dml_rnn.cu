@@ -23,6 +23,16 @@ __device__ __forceinline__ long long length_of(const unsigned int* lengths, long
   return lengths != nullptr ? static_cast<long long>(lengths[b]) : seq_length;
 }
 
+// The activation's argument: X_t·Wᵀ + H·Rᵀ (each as its buffer stores it) + Wb[d, j] + Rb[d, j].
+// `step` and `persistent` both take it from here.
+template <typename T>
+__device__ __forceinline__ float activation_arg(float projected, float recurrent, const T* bias, long long d,
+                                                long long j, long long H) {
+  float v = projected + recurrent;
+  if (bias != nullptr) v += opgen::to_float(bias[d * 2 * H + j]) + opgen::to_float(bias[d * 2 * H + H + j]);
+  return v;
+}
+
 template <typename T>
 struct InitState {
   const T* hidden_init;  // [1, D, B, H] or null
@@ -54,9 +64,8 @@ struct Step {
   // The activation's argument at (d, t, b, j).
   __device__ __forceinline__ float pre(long long d, long long t, long long b, long long j) const {
     const long long o = b * H + j;
-    float v = opgen::to_float(projected[(d * seq_length + t) * cells + o]) + opgen::to_float(recurrent[d * cells + o]);
-    if (bias != nullptr) v += opgen::to_float(bias[d * 2 * H + j]) + opgen::to_float(bias[d * 2 * H + H + j]);
-    return v;
+    return activation_arg(opgen::to_float(projected[(d * seq_length + t) * cells + o]),
+                          opgen::to_float(recurrent[d * cells + o]), bias, d, j, H);
   }
   __device__ __forceinline__ void put(long long d, long long t, long long o, float h) const {
     const T stored = opgen::from_float<T>(h);
@@ -184,9 +193,8 @@ __device__ void persistent(const T* __restrict__ projected, const T* __restrict_
         const long long b = b0 + r;
         next[r] = 0.f;
         if (r < rows && t < dml_rnn::length_of(sequence_lengths, b, seq_length)) {
-          float v = opgen::to_float(projected[(d * seq_length + t) * cells + b * H + j]) +
-                    opgen::to_float(opgen::from_float<T>(sum[r]));
-          if (bias != nullptr) v += opgen::to_float(bias[d * 2 * H + j]) + opgen::to_float(bias[d * 2 * H + H + j]);
+          const float v = dml_rnn::activation_arg(opgen::to_float(projected[(d * seq_length + t) * cells + b * H + j]),
+                                                  opgen::to_float(opgen::from_float<T>(sum[r])), bias, d, j, H);
           next[r] = d == 0 ? f0(v) : f1(v);  // (a reference to either parameter would copy it to local memory)
         }
       }
