@@ -27,6 +27,7 @@ from codegen.model import (
     DTYPE_ACCUMULATORS,
     DTYPES,
     INT_DTYPES,
+    ON_DEVICE_VALUE_DTYPES,
     ActivationLibrary,
     ActivationValue,
     Attr,
@@ -536,7 +537,8 @@ class _SpecParser(LaunchPlanParser):
                 raise self.error(py_int_node.line, f"{what}: accepts_python_int needs a required, non-list input of "
                                                    f"an integer dtype, got {dtype}")
             accepts = self._accepts_dtypes(r.pop("accepts_dtypes"), what, dtype, is_list)
-            values_min, values_max, on_device = self._value_bounds(r.pop("values"), what, is_list)
+            values_min, values_max, on_device = self._value_bounds(r.pop("values"), what, is_list,
+                                                                   (dtype, *accepts))
             when_node = r.pop("when")
             when = self._condition(when_node, what)
             if when_node is not None and (optional or is_list):
@@ -636,8 +638,8 @@ class _SpecParser(LaunchPlanParser):
             raise self.error(node.line, f"{what}: accepts_dtypes must list other dtypes than {dtype}, each once")
         return items
 
-    def _value_bounds(self, node: Node | None, what: str,
-                      is_list: bool) -> tuple[shapes.Expr | None, shapes.Expr | None, bool]:
+    def _value_bounds(self, node: Node | None, what: str, is_list: bool,
+                      dtypes: tuple[DType | str, ...]) -> tuple[shapes.Expr | None, shapes.Expr | None, bool]:
         """`values: {min: 0, max: seq_length}`: bounds every element must respect, checked on the
         host before any kernel runs (expressions over bound symbols, int attrs and lets).
         `on_device: true`: on the cuda backend a kernel checks them and a later call reports a bad
@@ -652,8 +654,14 @@ class _SpecParser(LaunchPlanParser):
         for key in ("min", "max"):
             n = r.pop(key)
             bounds.append(self._expr(n, f"{what}: values: {key}") if n is not None else None)
-        on_device = self._flag(r.pop("on_device"), f"{what}: values: on_device")
+        on_device_node = r.pop("on_device")
+        on_device = self._flag(on_device_node, f"{what}: values: on_device")
         r.finish()
+        taken = [d for d in dtypes if d not in ON_DEVICE_VALUE_DTYPES]
+        if on_device and taken:
+            assert on_device_node is not None
+            raise self.error(on_device_node.line, f"{what}: values: on_device checks int32, int64 or uint32 inputs "
+                                                  f"(its dtype and accepts_dtypes), got {', '.join(map(str, taken))}")
         if bounds == [None, None]:
             raise self.error(node.line, f"{what}: values: needs min, max or both")
         return bounds[0], bounds[1], on_device

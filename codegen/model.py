@@ -99,6 +99,9 @@ DTYPE_ACCUMULATORS: dict[DType, DType | None] = {d: DType(ACCUMULATOR[d]) if d i
 
 FLOAT_DTYPES = tuple(d for d in DType if DTYPE_KINDS[d] == "float")
 INT_DTYPES = tuple(d for d in DType if DTYPE_KINDS[d] == "int")
+#: The dtypes an input's `values: {on_device: true}` check takes (codegen/runtime/device_value_checks.py
+#: has a kernel for each; tests/test_device_value_checks.py checks the two lists agree).
+ON_DEVICE_VALUE_DTYPES = (DType.INT32, DType.INT64, DType.UINT32)
 
 ATTR_TYPES = tuple(AttrType)
 

@@ -260,3 +260,28 @@ def test_threads_sharing_a_backend_report_each_bad_check_once(fake: Any) -> None
     except ValueError as exc:
         errors.append(str(exc))
     assert len(errors) == 1 and "got 0 at index [1]" in errors[0], errors
+
+
+@pytest.mark.parametrize("change", [("dtype: int32", "dtype: float32"), ("dtype: int32", "dtype: T")])
+def test_on_device_on_an_input_the_check_cannot_take_is_a_spec_error(change: tuple[str, str]) -> None:
+    """The check kernel takes int32, int64 and uint32: any other dtype (or a type variable) is an
+    error at the flag's line, before anything is written."""
+    from codegen.load import load_spec
+    from codegen.vocab import load_activations
+    from codegen.yamlnodes import SpecError
+
+    specs = REPO / "specs"
+    path = specs / "rnn" / "cudnn_rnn_v3.yaml"
+    text = path.read_text()
+    head, lengths = text.split("  - name: sequence_lengths\n", 1)
+    text = head + "  - name: sequence_lengths\n" + lengths.replace(*change, 1)
+    line = text[:text.index("on_device: true")].count("\n") + 1
+    with pytest.raises(SpecError, match=rf"cudnn_rnn_v3.yaml:{line}: .*on_device checks int32, int64 or uint32 "
+                                        rf"inputs .*got (float32|T)"):
+        load_spec(path, specs, load_activations(specs), text=text)
+
+
+def test_the_loader_and_the_check_kernel_agree_on_the_dtypes() -> None:
+    from codegen.model import ON_DEVICE_VALUE_DTYPES
+
+    assert set(ON_DEVICE_VALUE_DTYPES) == set(device_value_checks._TYPES)
