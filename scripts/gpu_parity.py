@@ -450,12 +450,11 @@ CUDNN_CONFIGS = [  # (rnn_mode, direction, input_mode, layers, steps, batch, inp
     ("rnn_relu", "unidirectional", "linear_input", 2, 4, 3, 2, 5, 0, True, "float32"),
     ("gru", "unidirectional", "linear_input", 1, 1, 1, 1, 1, 0, True, "float16"),
     ("lstm", "bidirectional", "linear_input", 2, 7, 5, 8, 16, 4, True, "float16"),
-    # The GPU's blocks: a step kernel's max(32, min(256, 32·ceildiv(units, 32))) threads, a block a
-    # batch row; the cell kernels' (states, projection) max(32, min(256, 32·ceildiv(batch·units,
-    # 128))), a block per 256 cells; the sequence kernels' (layouts, skip input, outputs, layers
-    # below) the same of steps·batch·max(input, dirs·h). These take each mode's step kernels through
-    # 32..256 threads and one batch row, the cell and sequence kernels through every class, in
-    # every dtype each (`misaligned` below: some with misaligned inputs).
+    # The GPU's blocks: the cell kernels' (states, projection) max(32, min(256, 32·ceildiv(batch·units,
+    # 128))) threads, a block per 256 cells; the sequence kernels' (layouts, skip input, outputs,
+    # layers below) the same of steps·batch·max(input, dirs·h). These take the cell and sequence
+    # kernels through every class, in every dtype each (`misaligned` below: some with misaligned
+    # inputs); their recurrences run in the persistent or the fused variant (below).
     ("lstm", "unidirectional", "linear_input", 1, 2, 1, 4, 40, 0, True, "float64"),
     ("lstm", "bidirectional", "linear_input", 1, 2, 3, 5, 100, 50, False, "float64"),
     ("lstm", "unidirectional", "linear_input", 1, 2, 4, 6, 160, 20, True, "float32"),
@@ -471,8 +470,9 @@ CUDNN_CONFIGS = [  # (rnn_mode, direction, input_mode, layers, steps, batch, inp
     ("lstm", "bidirectional", "skip_input", 2, 2, 4, 64, 64, 0, True, "float64"),
     ("lstm", "unidirectional", "linear_input", 2, 2, 4, 5, 20, 0, True, "float32"),
     # The GPU plan's persistent variant (no projection, gates·units·h ≤ 65536, batch ≤ 64) takes the
-    # cases above that fit it; these keep each mode's step kernels through every class, one block
-    # and every dtype: batch 65, or one row with units past the limit (GRU 150, RNN 260).
+    # cases above that fit it, its fused variant the others (the cpu plan's step kernels run on the
+    # cpu backend's side of each comparison); these take each mode's fused kernels through one
+    # block and every dtype: batch 65, or one row with units past the limit (GRU 150, RNN 260).
     ("lstm", "unidirectional", "linear_input", 1, 2, 1, 3, 12, 4, True, "float32"),
     ("gru", "unidirectional", "linear_input", 1, 2, 65, 3, 20, 0, True, "float64"),
     ("gru", "unidirectional", "linear_input", 1, 2, 65, 3, 40, 0, False, "float16"),
@@ -485,6 +485,27 @@ CUDNN_CONFIGS = [  # (rnn_mode, direction, input_mode, layers, steps, batch, inp
     # and the persistent kernels of every mode over several blocks of 4 rows, in each dtype
     ("rnn_tanh", "unidirectional", "linear_input", 1, 2, 6, 3, 8, 0, True, "float32"),
     ("lstm", "bidirectional", "linear_input", 1, 3, 7, 3, 10, 0, True, "float16"),
+    # the fused LSTM kernels (fused_step, fused_proj, fused_lstm_grad, fused_proj_cells) over several
+    # tiles of 32 rows and of 32 units, with and without a projection
+    ("lstm", "bidirectional", "linear_input", 1, 2, 40, 3, 36, 5, True, "float32"),
+    ("lstm", "unidirectional", "linear_input", 2, 3, 65, 4, 33, 0, False, "float16"),
+    ("lstm", "bidirectional", "linear_input", 1, 2, 70, 3, 20, 0, True, "float64"),
+    ("lstm", "unidirectional", "linear_input", 1, 2, 1, 3, 130, 0, True, "float32"),
+    # the GEMM steps (gates·units·h_size > 2^18: a cuBLAS product, then a step kernel of 256 threads,
+    # a block per batch row) of every mode and dtype, one row and several; with a projection
+    # proj_carry and proj_grad through each class of their batch·num_proj cells
+    ("rnn_relu", "unidirectional", "linear_input", 1, 2, 1, 3, 520, 0, True, "float64"),
+    ("rnn_tanh", "bidirectional", "linear_input", 1, 2, 2, 3, 520, 0, True, "float32"),
+    ("rnn_tanh", "unidirectional", "linear_input", 1, 2, 3, 3, 520, 0, False, "float16"),
+    ("gru", "unidirectional", "linear_input", 1, 2, 1, 3, 300, 0, True, "float16"),
+    ("gru", "bidirectional", "linear_input", 1, 2, 2, 3, 300, 0, False, "float64"),
+    ("gru", "unidirectional", "linear_input", 1, 2, 3, 3, 300, 0, True, "float32"),
+    ("lstm", "unidirectional", "linear_input", 1, 2, 1, 3, 260, 0, True, "float32"),
+    ("lstm", "bidirectional", "linear_input", 1, 2, 2, 3, 260, 0, True, "float16"),
+    ("lstm", "unidirectional", "linear_input", 1, 2, 1, 3, 100, 700, True, "float64"),
+    ("lstm", "unidirectional", "linear_input", 1, 2, 1, 3, 200, 330, False, "float16"),
+    ("lstm", "bidirectional", "linear_input", 1, 2, 2, 3, 200, 330, True, "float32"),
+    ("lstm", "unidirectional", "linear_input", 1, 2, 5, 3, 300, 220, True, "float64"),
 ]
 
 

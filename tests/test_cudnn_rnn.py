@@ -797,26 +797,44 @@ def test_a_huge_num_layers_fails_fast_in_the_params_ops(layers: int) -> None:
 
 
 @pytest.mark.parametrize("kernel_form", ["host", "gpu"])
-@pytest.mark.parametrize("mode, batch, units, variant", [
-    ("lstm", 9, 128, "persistent"), ("lstm", 9, 129, "steps"), ("lstm", 64, 5, "persistent"), ("lstm", 65, 5, "steps"),
-    ("gru", 5, 147, "persistent"), ("gru", 5, 148, "steps"), ("rnn_tanh", 6, 256, "persistent"),
-    ("rnn_relu", 6, 257, "steps")])
-def test_the_gpu_plans_persistent_variant_and_its_steps_match_the_reference(monkeypatch, kernel_form, mode, batch,
-                                                                            units, variant):
+@pytest.mark.parametrize("mode, batch, units, proj, variant", [
+    ("lstm", 9, 128, 0, "persistent"), ("lstm", 9, 129, 0, "fused"), ("lstm", 64, 5, 0, "persistent"),
+    ("lstm", 65, 5, 0, "fused"), ("gru", 5, 147, 0, "persistent"), ("gru", 5, 148, 0, "fused"),
+    ("rnn_tanh", 6, 256, 0, "persistent"), ("rnn_relu", 6, 257, 0, "fused"), ("rnn_relu", 65, 40, 0, "fused"),
+    ("lstm", 35, 33, 3, "fused"), ("lstm", 2, 256, 0, "fused"), ("lstm", 2, 257, 0, "steps"),
+    ("gru", 3, 296, 0, "steps"), ("rnn_tanh", 2, 513, 0, "steps"), ("lstm", 2, 200, 330, "steps")])
+def test_the_gpu_plans_persistent_fused_and_gemm_variants_match_the_reference(monkeypatch, kernel_form, mode, batch,
+                                                                              units, proj, variant):
     """The GPU's plan (on the emulation) runs each layer and direction in one `persistent_layer`
     launch, and its gradient in one `persistent_<mode>_grad`, where there is no projection,
-    gates·units·h_size ≤ 65536 and batch ≤ 64, else a GEMM and a step kernel per step. Either way
-    forward and backward (which reads the forward's reserve) match the float64 reference, lengths
-    from 1 to T."""
+    gates·units·h_size ≤ 65536 and batch ≤ 64; else, up to gates·units·h_size = 2^18, the fused
+    variant: per time step one `fused_step` for both directions (and a `fused_proj` with a
+    projection), and per step one `fused_<mode>_grad` (plus a last one; with a projection
+    `fused_lstm_proj_grad` for the recurrent product alone, then `fused_proj_cells` and
+    `fused_lstm_proj_grad` for the gates); above that a GEMM and a step kernel per step and direction.
+    Either way forward and backward (which reads the forward's reserve) match the float64 reference,
+    lengths from 1 to T; the sizes put several tiles of 32 rows and 32 units on each grid axis where
+    the tiles' edges can go wrong (35, 65 rows; 33, 40 units)."""
     monkeypatch.setenv("OPGEN_NO_REPLAY", "1")  # (every launch through the spied method)
     scope = Scope("cpu", launch_plan="cuda", kernel_form=kernel_form)
     launched: list[str] = []
     launch = type(scope.backend).launch
     monkeypatch.setattr(scope.backend, "launch", lambda src, symbol, *a, **k: (
         launched.append(symbol.split("__")[1]), launch(scope.backend, src, symbol, *a, **k))[1])
-    _check_case(Case(mode=mode, direction="bidirectional", layers=2, steps=3, batch=batch, input_size=4, units=units,
-                     lengths=np.arange(batch) % 3 + 1, key=("persistent",)), scope)
+    steps, layers = 3, 2
+    _check_case(Case(mode=mode, direction="bidirectional", layers=layers, steps=steps, batch=batch, input_size=4,
+                     units=units, proj=proj, lengths=np.arange(batch) % 3 + 1, key=("variants",)), scope)
     family = mode.split("_")[0]
-    for kernel, step in (("persistent_layer", "_step"), (f"persistent_{family}_grad", "_grad_step")):
-        assert launched.count(kernel) == (4 if variant == "persistent" else 0), launched  # 2 layers × 2 directions
-        assert (family + step in launched) == (variant == "steps"), launched
+    persistent, fused = variant == "persistent", variant == "fused"
+    assert launched.count("persistent_layer") == (layers * 2 if persistent else 0), launched  # × 2 directions
+    assert launched.count(f"persistent_{family}_grad") == (layers * 2 if persistent else 0), launched
+    assert launched.count("fused_step") == (layers * steps if fused else 0), launched
+    assert launched.count("fused_proj") == (layers * steps if fused and proj else 0), launched
+    fused_grads = layers * (steps + 1) if fused and not proj else 0
+    assert launched.count(f"fused_{family}_grad") == fused_grads, launched
+    assert launched.count("fused_lstm_proj_grad") == (layers * 2 * steps if fused and proj else 0), launched
+    assert launched.count("fused_proj_cells") == (layers * steps if fused and proj else 0), launched
+    step_launches = layers * 2 * steps if variant == "steps" else 0  # × 2 directions
+    assert launched.count(family + "_step") == step_launches, launched
+    assert launched.count(family + "_grad_step") == step_launches, launched
+    assert launched.count("proj_carry") == (step_launches if proj else 0), launched

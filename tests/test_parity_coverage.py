@@ -101,7 +101,7 @@ def _without(op: str, *drop: str) -> dict[str, Callable[[np.random.Generator], l
     ("BiasAddGrad", ("40, 40]",), "BiasAddGrad: kernel bias_grad_channels: no launch with a block of class 256"),
     ("FusedBatchNormV3", ("bfloat16",), "FusedBatchNormV3: kernel normalize: never specialized for bfloat16"),
     ("BiasAdd", ("misaligned",), "BiasAdd: no launch had a misaligned array argument"),
-    ("CudnnRNNV3", ("H300", "H260"), "CudnnRNNV3: kernel rnn_step: no launch with a block of class 256 threads"),
+    ("CudnnRNNV3", ("B40 I3 H36 P5",), "CudnnRNNV3: kernel fused_proj: grid dimension x is never >1"),
 ])
 def test_the_check_fails_when_a_case_that_alone_reaches_a_configuration_is_removed(op: str, drop: tuple[str, ...],
                                                                                    gap: str) -> None:
@@ -128,10 +128,13 @@ def test_launch_space_reads_block_classes_grids_and_dtypes_from_the_spec() -> No
     cpu = launch_space(SPECS["FusedBatchNormV3"], plan="cpu")
     assert "stats_partials" not in cpu and cpu["stats_partials_sliced"].blocks == {32}
     assert launch_space(SPECS["LayerNorm"], plan="cpu")["layer_norm"].blocks == {1}
-    # loops: CudnnRNN's step kernels inside the layer, direction and step loops, per rnn_mode
+    # loops: CudnnRNN's step kernels inside the layer, direction and step loops, per rnn_mode; the
+    # GPU's fused step besides (a grid of 3 axes), which the cpu plan never takes
     rnn = launch_space(SPECS["CudnnRNNV3"])
     assert {"lstm_step", "gru_step", "rnn_step", "proj_carry", "skip_projection", "layer_output"} <= set(rnn)
     assert rnn["lstm_step"].dtypes == {("float16",), ("float32",), ("float64",)}
+    assert rnn["fused_step"].blocks == {256} and len(rnn["fused_step"].grid) == 3
+    assert "fused_step" not in launch_space(SPECS["CudnnRNNV3"], plan="cpu")
     assert launch_space(SPECS["Batch"]) == {}  # a runtime op: no kernels
     assert [block_class(n) for n in (1, 2, 32, 33, 96, 128, 160, 1024)] == [1, 2, 32, 64, 128, 128, 256, 1024]
 

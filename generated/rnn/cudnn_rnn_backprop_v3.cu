@@ -10,16 +10,22 @@
 #line 1 "codegen/templates/kernels/rnn/cudnn_rnn.cu"
 // CudnnRNNV3 / CudnnRNNBackpropV3: the elementwise steps of a multi-layer, optionally
 // bidirectional RNN (rnn_relu, rnn_tanh, lstm with an optional projection, cuDNN's
-// linear-before-reset gru). The matrix products are GEMM steps of the launch plans: per layer and
-// direction one input projection for all time steps, per time step one recurrent product, and
-// in the backward the weight gradients over all steps at once. These kernels do the rest, one
-// fused kernel per time step and direction.
+// linear-before-reset gru). The large matrix products are GEMM steps of the launch plans: per layer
+// and direction one input projection for all time steps and, in the backward, the weight gradients
+// over all steps at once. The recurrent product of each step is a GEMM step too on the cpu plan
+// (then a step kernel per time step and direction does the rest); on the GPU's plan it lives in
+// the kernels: the persistent variant (small sizes: every step of a layer and direction in one
+// launch) or the fused one (per time step one launch for both directions, a tile of the product
+// through opgen::matmul_tile and then that tile's gates).
 //
 // Buffers (all row-major, element offsets computed by the launch plan):
 //   params   the opaque weights (codegen/ophelpers/cudnn_rnn.py): bW and bR of the pseudo-layer
 //            at `bofs` (G·H each).
-//   gx       [T·B, G·H] the input projection x_t·Wᵀ of every step (time-major rows t·B + b).
-//   gh       [B, G·H] the recurrent product h_{t−1}·Rᵀ of this step.
+//   gx       [T·B, G·H] the input projection x_t·Wᵀ of every step (time-major rows t·B + b); the
+//            fused variant keeps a slot per direction.
+//   gh       [B, G·H] the recurrent product h_{t−1}·Rᵀ of this step (a slot per direction, fused).
+//   dgw, dgr, dh, dc, dhp, dm (backward): a slot per direction each, direction d's at d times the
+//            slot's size.
 //   work     the reserve space (or, for inference, a scratch buffer of the same layout); per
 //            pseudo-layer at acts_ofs: acts [T, B, A] (lstm: i f g o, gru: r u n (R_h·h + bR_h),
 //            rnn: none), then at hs_ofs the h slots [T + 1, B, Hh], at cs_ofs the c slots
@@ -749,6 +755,458 @@ __device__ __forceinline__ pair_t<A> column_total(const A* __restrict__ partials
 #undef OPGEN_STORES_EXACTLY
 
 }  // namespace opgen
+#line 1 "codegen/templates/kernels/_matmul.cuh"
+// ---- opgen::matmul_tile / opgen::matmul_grid: a tiled matrix product for kernel authors
+// (docs/specs.md, "Writing kernels": the matrix-product building block; tests/test_matmul_block.py).
+// Include it in a kernel template with a Jinja include of "kernels/_matmul.cuh" after the one of
+// "kernels/_common.cuh" (whose acc_t, to_acc and from_acc it uses; that file has no include guard,
+// so this one does not include it). No Jinja syntax below: the text is rendered as a template.
+//
+// C[m, n] = op(A)[m, k]·op(B)[k, n], or C += op(A)·op(B) with `accumulate` (beta 1). Operands are
+// row-major matrices in global memory with leading dimensions: A is stored [m, k] (lda ≥ k), or
+// [k, m] with its trans flag (lda ≥ m); B is stored [k, n] (ldb ≥ n), or [n, k] with trans (ldb ≥ k);
+// C is [m, n] (ldc ≥ n) and must not overlap A or B. The products are summed in acc_t<T> (float for
+// float16, bfloat16 and float; double for double), the old C (accumulate) is added to the sum in
+// acc_t<T>, and the result is rounded once to T (from_acc: nearest even). With k = 0, C becomes 0,
+// or stays as it is, bit for bit, with accumulate.
+//
+// matmul_tile<Tiles>(...) computes one BM×BN tile of C, rows [tile_row·BM, +BM) and columns
+// [tile_col·BN, +BN) (clipped to m and n; a tile outside C does nothing): the caller maps tiles (or
+// rows of a batch) to blocks as it likes. matmul_grid<Tiles>(...) computes all of C, the grid's
+// blocks (all three grid dimensions, linearised) taking tiles in turn; launch
+// ceildiv(m, BM)·ceildiv(n, BN) blocks for one tile each. Every thread of the block must make the
+// call, with the same arguments (the GPU form has barriers), and may make it again right away.
+//
+// The two forms (both run on the emulation; OPGEN_GPU_FORM selects the GPU's, as in _common.cuh):
+// * GPU form (NVRTC, and the emulation with OPGEN_GPU_FORM): 1-D blocks of exactly
+//   Tiles::kThreads threads ((BM/TM)·(BN/TN): 256 for the default 64×64 tile with 4×4 per thread;
+//   another size traps). Per BK-deep step, the block stages op(A)'s BM×BK and op(B)'s BK×BN panels
+//   in shared memory (as acc_t<T>, at most 48 KiB: a static_assert), then each thread adds TM×TN
+//   products into registers. Each element of C is summed in order, p = 0, 1, ..., k−1. A GPU fuses
+//   each step into an FMA: the same values for 16-bit operands (their products are exact in float),
+//   a rounding less per step for float and double.
+// * host form (the cpu backend): 1-D blocks of any size (1 is fastest: every thread is a fiber);
+//   no shared memory. The block's threads take groups of the tile's rows (of C, or of Cᵀ for
+//   Aᵀ·Bᵀ) round robin, and compute them in register blocks of GCC vectors of kHostRun = 8 values
+//   of acc_t, so the loops stay in vector registers (AVX2, or SSE on the baseline build):
+//   - op(A)·op(B)ᵀ with both k-contiguous (A not transposed, B transposed: h·Rᵀ): dot products,
+//     the k-loop innermost over both rows, 2 rows × 4 columns at a time, in 8 partial sums each:
+//     s_q adds the p ≡ q (mod 8) below 8·⌊k/8⌋ in order, the rest are added to s_0 in order, and
+//     the element is ((s0 + s4) + (s2 + s6)) + ((s1 + s5) + (s3 + s7)) (_common.cuh's host_reduce);
+//   - every other layout: 4 rows × a run of 16 (AVX2 floats) or 8 columns of C (of Cᵀ for Aᵀ·Bᵀ)
+//     at a time, p = 0, 1, ..., k−1 in order (the GPU form's order), each step reading a row of
+//     op(B) (of op(A)ᵀ) contiguously (copied into a contiguous stack buffer first, a piece of k at
+//     a time, where those rows lie a multiple of 1 KiB apart); a tile's last columns one at a time.
+//   The host form uses about 10 KiB of a fiber's stack (OPGEN_HOST_STACK_KB, 64 by default).
+// Error (any order, either form): |sum − exact| ≤ γ_k·Σ_p |a_ip||b_pj| with γ_k = k·u/(1 − k·u), u
+// the unit roundoff of acc_t<T> (2⁻²⁴ float, 2⁻⁵³ double); γ_(k+1)·(Σ_p |a_ip||b_pj| + |c_ij|) with
+// accumulate. Then one rounding to T (relative 2⁻¹¹ float16, 2⁻⁸ bfloat16, 2⁻²⁴ float, none for
+// double). On the emulation (built with -ffp-contract=off) both forms give the same bits wherever
+// their orders are the same.
+#ifndef OPGEN_MATMUL_CUH
+#define OPGEN_MATMUL_CUH
+namespace opgen {
+
+// An input operand: the matrix op(X), element (r, p) read from X's storage.
+template <typename T>
+struct MatrixIn {
+  const T* data;
+  long long ld;  // X's leading dimension (its row length in memory)
+  bool trans;    // op(X) = Xᵀ
+  __device__ __forceinline__ T at(long long r, long long p) const {
+    return trans ? data[p * ld + r] : data[r * ld + p];
+  }
+  __device__ __forceinline__ MatrixIn transposed() const { return MatrixIn{data, ld, !trans}; }
+};
+template <typename T>
+struct MatrixOut {
+  T* data;
+  long long ld;
+};
+template <typename T>
+__device__ __forceinline__ MatrixIn<T> matrix_in(const T* data, long long ld, bool trans = false) {
+  return MatrixIn<T>{data, ld, trans};
+}
+template <typename T>
+__device__ __forceinline__ MatrixOut<T> matrix_out(T* data, long long ld) { return MatrixOut<T>{data, ld}; }
+
+// The tile sizes: BM×BN elements of C per tile, BK-deep shared-memory panels and TM×TN elements per
+// thread in the GPU form, which runs kThreads threads per block. The host form uses BM and BN only.
+template <int BM_ = 64, int BN_ = 64, int BK_ = 16, int TM_ = 4, int TN_ = 4>
+struct MatmulTiles {
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, TM = TM_, TN = TN_;
+  static constexpr int kThreads = (BM / TM) * (BN / TN);
+  static_assert(BM > 0 && BN > 0 && BK > 0 && TM > 0 && TN > 0, "opgen::MatmulTiles: sizes must be positive");
+  static_assert(BM % TM == 0 && BN % TN == 0, "opgen::MatmulTiles: TM must divide BM and TN divide BN");
+  static_assert(kThreads <= 1024, "opgen::MatmulTiles: (BM/TM)·(BN/TN) threads, at most 1024");
+  static_assert(TM * TN <= 64, "opgen::MatmulTiles: at most 64 elements of C per thread (registers)");
+  static_assert(BM <= 1024 && BN <= 1024, "opgen::MatmulTiles: BM and BN at most 1024");
+  // The GPU form's shared memory for element type T: both panels, in acc_t<T>, a padding column each.
+  template <typename T>
+  __host__ __device__ static constexpr long long shared_bytes() {
+    return static_cast<long long>(BK) * (BM + 1 + BN + 1) * static_cast<long long>(sizeof(acc_t<T>));
+  }
+};
+
+namespace matmul_detail {
+
+template <typename T, typename A>
+__device__ __forceinline__ void store_element(T* c, A v, bool accumulate) {
+  *c = from_acc<T>(accumulate ? v + to_acc(*c) : v);
+}
+
+#ifdef OPGEN_HOST_FORM
+// kHostRun values of acc_t as one GCC vector (an AVX2 register for floats, two SSE ones on the
+// baseline build): lane-wise arithmetic, so the partial sums keep their order, and g++ keeps them
+// whole (an array of 4×8 scalar sums it leaves scalar).
+template <typename A>
+struct HostRun {
+  typedef A type __attribute__((vector_size(kHostRun * sizeof(A))));
+};
+template <typename A> using host_run_t = typename HostRun<A>::type;
+// A vector register's bytes: 32 where the build targets AVX2, 16 on the x86-64 baseline (16 registers
+// either way); the axpy blocks size themselves to keep their sums in half of them.
+#ifdef __AVX2__
+constexpr int kHostRegisterBytes = 32;
+#else
+constexpr int kHostRegisterBytes = 16;
+#endif
+
+// v = L consecutive values as acc_t<T>, where V is acc_t<T> itself (L = 1) or a run (L = kHostRun).
+// (An out-parameter: g++ warns that returning a vector wider than the build's registers changes
+// the ABI, although every call here is inlined.)
+template <typename V, typename T>
+__device__ __forceinline__ void load_lanes(V& v, const T* p) {
+  using A = acc_t<T>;
+  if constexpr (sizeof(V) == sizeof(A)) {
+    v = to_acc(*p);
+  } else if constexpr (same_type<T, A>::value) {
+    memcpy(&v, p, sizeof v);
+  } else {
+#pragma GCC unroll 8
+    for (int q = 0; q < kHostRun; ++q) v[q] = to_acc(p[q]);
+  }
+}
+
+// ((s0 + s4) + (s2 + s6)) + ((s1 + s5) + (s3 + s7)) of a run's lanes s_q: host_reduce's pairwise
+// order, computed by halving the vector (4 lanes, then 2, then 1).
+template <typename V>
+__device__ __forceinline__ auto host_run_sum(const V& v) {
+  typedef decltype(v[0] + v[0]) A;
+  static_assert(sizeof(V) == 8 * sizeof(A), "opgen::matmul: host_run_sum takes runs of 8 lanes");
+  typedef A V4 __attribute__((vector_size(4 * sizeof(A))));
+  V4 lo, hi;
+  memcpy(&lo, &v, sizeof lo);
+  memcpy(&hi, reinterpret_cast<const char*>(&v) + sizeof lo, sizeof hi);
+  const V4 h = lo + hi;
+  return (h[0] + h[2]) + (h[1] + h[3]);
+}
+
+// out[r][s] = Σ_p x_r[p]·y_s[p] for RI rows x_r = x + r·ldx and RJ rows y_s = y + s·ldy (both
+// k-contiguous), each in the kHostRun partial sums of the header's dot-product order (that of
+// _common.cuh's host_reduce); every load serves RI or RJ of the RI·RJ vector sums. Out of line: its
+// loop needs 8 vector and 9 integer registers, and inlined into the kernel beside the other forms
+// g++ spilled one of them inside the loop (A·Bᵀ 0.29 -> 0.33 ms, bench/bench_matmul_block.py).
+template <int RI, int RJ, typename T, typename A>
+__device__ __attribute__((noinline)) void host_dots(long long k, const T* x, long long ldx, const T* y, long long ldy,
+                                          A (&out)[RI][RJ]) {
+  using V = host_run_t<A>;
+  V run[RI][RJ];
+  for (int r = 0; r < RI; ++r) {
+    for (int s = 0; s < RJ; ++s) run[r][s] = V{};
+  }
+  long long p = 0;
+  for (; p + kHostRun <= k; p += kHostRun) {
+    V xv[RI];
+#pragma GCC unroll 4
+    for (int r = 0; r < RI; ++r) load_lanes(xv[r], x + r * ldx + p);
+#pragma GCC unroll 4
+    for (int s = 0; s < RJ; ++s) {
+      V yv;
+      load_lanes(yv, y + s * ldy + p);
+#pragma GCC unroll 4
+      for (int r = 0; r < RI; ++r) run[r][s] += xv[r] * yv;
+    }
+  }
+  for (int r = 0; r < RI; ++r) {
+    for (int s = 0; s < RJ; ++s) {
+      for (long long e = p; e < k; ++e) run[r][s][0] += to_acc(x[r * ldx + e]) * to_acc(y[s * ldy + e]);
+      out[r][s] = host_run_sum(run[r][s]);
+    }
+  }
+}
+
+// acc[r][v] += Σ_p x[r·x_row + p·x_step]·y[p·ldy + v·L + l] for RI rows and NV runs of L lanes
+// (V: L lanes of acc_t<T>), p = 0 … k−1 in order, each step reading NV·L consecutive elements of
+// y's row p.
+template <int RI, int NV, typename V, typename T>
+__device__ __forceinline__ void host_axpy_block(long long k, const T* x, long long x_row, long long x_step, const T* y,
+                                                long long ldy, V (&acc)[RI][NV]) {
+  using A = acc_t<T>;
+  constexpr int L = static_cast<int>(sizeof(V) / sizeof(A));
+  for (long long p = 0; p < k; ++p) {
+    V yv[NV];
+    for (int v = 0; v < NV; ++v) load_lanes(yv[v], y + p * ldy + v * L);
+#pragma GCC unroll 4
+    for (int r = 0; r < RI; ++r) {
+      const A xv = to_acc(x[r * x_row + p * x_step]);
+      for (int v = 0; v < NV; ++v) acc[r][v] += xv * yv[v];
+    }
+  }
+}
+
+// c[l·c_col] = lane l of v, rounded to T (added to C's value first with accumulate).
+template <typename V, typename T>
+__device__ __forceinline__ void store_lanes(T* c, long long c_col, const V& v, bool accumulate) {
+  using A = acc_t<T>;
+  A lanes[sizeof(V) / sizeof(A)];
+  memcpy(lanes, &v, sizeof lanes);
+  for (int l = 0; l < static_cast<int>(sizeof(V) / sizeof(A)); ++l) store_element(c + l * c_col, lanes[l], accumulate);
+}
+
+// The rows of a register block, as a type: a host form's loops pass Rows<G> or Rows<1>.
+template <int N> struct Rows { static constexpr int value = N; };
+
+// f(Rows<G>{}, r) for each whole group of G rows [r, r + G) of [first, n), step `stride` between
+// groups, then f(Rows<1>{}, r) for each row of a last partial group.
+template <int G, typename F>
+__device__ __forceinline__ void host_row_groups_from(long long first, long long stride, long long n, const F& f) {
+  for (long long r = first; r < n; r += stride) {
+    if (r + G <= n) {
+      f(Rows<G>{}, r);
+    } else {
+      for (long long e = r; e < n; ++e) f(Rows<1>{}, e);
+    }
+  }
+}
+// The groups of [0, n) the calling thread takes (round robin over the block's threads) / all of them.
+template <int G, typename F>
+__device__ __forceinline__ void host_row_groups(long long n, const F& f) {
+  host_row_groups_from<G>(threadIdx.x * static_cast<long long>(G), static_cast<long long>(blockDim.x) * G, n, f);
+}
+template <int G, typename F>
+__device__ __forceinline__ void host_row_groups_of(long long n, const F& f) {
+  host_row_groups_from<G>(0, G, n, f);
+}
+
+// Columns [0, NV·L) of every output row r < out_rows (x, y and c at the first row and column), in
+// batches of kPackRows rows, each in register blocks of 4 rows over pieces of kPackDepth k-steps (the
+// sums carry over from piece to piece, so p stays in order). Where y's rows lie a multiple of 1 KiB
+// apart, they fall into a few cache sets and do not stay in L1 between register blocks: each piece
+// of y's stripe is then first copied into a contiguous buffer (a BLAS's packing), which they share.
+// Uses about 10 KiB of the fiber's stack.
+template <int NV, typename V, typename T>
+__device__ __forceinline__ void host_axpy_columns(long long k, long long out_rows, const T* x, long long x_row,
+                                                  long long x_step, const T* y, long long ldy, T* c, long long c_row,
+                                                  long long c_col, bool accumulate) {
+  constexpr int L = static_cast<int>(sizeof(V) / sizeof(acc_t<T>)), W = NV * L;
+  constexpr int kPackRows = 32;
+  constexpr long long kPackDepth = 8192 / (W * static_cast<long long>(sizeof(T)));
+  const bool packed = ldy * static_cast<long long>(sizeof(T)) % 1024 == 0;
+  T pack[kPackDepth * W];
+  V sums[kPackRows][NV];
+  for (long long r0 = threadIdx.x * static_cast<long long>(kPackRows); r0 < out_rows;
+       r0 += static_cast<long long>(blockDim.x) * kPackRows) {
+    const long long rows = out_rows - r0 < kPackRows ? out_rows - r0 : kPackRows;
+    for (long long p0 = 0; p0 == 0 || p0 < k; p0 += kPackDepth) {
+      const long long depth = k - p0 < kPackDepth ? k - p0 : kPackDepth;
+      if (packed) {
+        for (long long p = 0; p < depth; ++p) memcpy(pack + p * W, y + (p0 + p) * ldy, W * sizeof(T));
+      }
+      const T* ys = packed ? pack : y + p0 * ldy;
+      const long long lds = packed ? W : ldy;
+      const bool last = p0 + kPackDepth >= k;
+      host_row_groups_of<4>(rows, [&](auto group, long long r) {
+        constexpr int RI = decltype(group)::value;
+        V acc[RI][NV];
+        for (int e = 0; e < RI; ++e) {
+          for (int v = 0; v < NV; ++v) acc[e][v] = p0 == 0 ? V{} : sums[r + e][v];
+        }
+        host_axpy_block(depth, x + (r0 + r) * x_row + p0 * x_step, x_row, x_step, ys, lds, acc);
+        for (int e = 0; e < RI; ++e) {
+          for (int v = 0; v < NV; ++v) {
+            if (last) store_lanes(c + (r0 + r + e) * c_row + v * L * c_col, c_col, acc[e][v], accumulate);
+            else sums[r + e][v] = acc[e][v];
+          }
+        }
+      });
+    }
+  }
+}
+
+// The host form's tile when op(A)'s and op(B)ᵀ's rows are both k-contiguous (A·Bᵀ): C's rows
+// [i0, i0 + rows) × columns [j0, j0 + cols) as dot products, register blocks of 2 rows × 4 columns.
+template <typename T>
+__device__ __forceinline__ void host_dot_tile(long long k, MatrixIn<T> xa, MatrixIn<T> xb, T* c_tile, long long ldc,
+                                              long long rows, long long cols, bool accumulate) {
+  using A = acc_t<T>;
+  constexpr int kDots = 4;
+  host_row_groups<2>(rows, [=](auto group, long long i) {
+    constexpr int RI = decltype(group)::value;
+    const T* x = xa.data + i * xa.ld;
+    long long j = 0;
+    for (; j + kDots <= cols; j += kDots) {
+      A out[RI][kDots];
+      host_dots(k, x, xa.ld, xb.data + j * xb.ld, xb.ld, out);
+      for (int r = 0; r < RI; ++r) {
+        for (int s = 0; s < kDots; ++s) store_element(c_tile + (i + r) * ldc + j + s, out[r][s], accumulate);
+      }
+    }
+    for (; j < cols; ++j) {
+      A out[RI][1];
+      host_dots(k, x, xa.ld, xb.data + j * xb.ld, xb.ld, out);
+      for (int r = 0; r < RI; ++r) store_element(c_tile + (i + r) * ldc + j, out[r][0], accumulate);
+    }
+  });
+}
+
+// The host form's tile for every other layout: runs along the side that is contiguous in memory (y):
+// C's rows when op(B)'s rows are (B not transposed: y = op(B)), else Cᵀ's rows (Aᵀ·Bᵀ: y = op(A)ᵀ,
+// the output rows are C's columns). Register blocks of 4 rows × NV runs (16 floats with AVX2, else
+// 8 values), then 4 rows × one run, then the last columns one at a time. x and y start at the
+// tile's first row, c_tile at its first element.
+template <typename T>
+__device__ __forceinline__ void host_axpy_tile(long long k, MatrixIn<T> x, MatrixIn<T> y, T* c_tile, long long c_row,
+                                               long long c_col, long long out_rows, long long out_cols,
+                                               bool accumulate) {
+  using A = acc_t<T>;
+  using V = host_run_t<A>;
+  // 4 rows × NV runs in 8 registers at most: 2 runs of floats with AVX2, else 1
+  constexpr int NV = 4 * 2 * sizeof(V) <= 8 * kHostRegisterBytes ? 2 : 1, W = NV * kHostRun;
+  const long long x_row = x.trans ? 1 : x.ld, x_step = x.trans ? x.ld : 1;
+  long long q = 0;
+  for (; q + W <= out_cols; q += W) {
+    host_axpy_columns<NV, V>(k, out_rows, x.data, x_row, x_step, y.data + q, y.ld, c_tile + q * c_col, c_row, c_col,
+                             accumulate);
+  }
+  for (; q + kHostRun <= out_cols; q += kHostRun) {
+    host_axpy_columns<1, V>(k, out_rows, x.data, x_row, x_step, y.data + q, y.ld, c_tile + q * c_col, c_row, c_col,
+                            accumulate);
+  }
+  for (; q < out_cols; ++q) {
+    host_axpy_columns<1, A>(k, out_rows, x.data, x_row, x_step, y.data + q, y.ld, c_tile + q * c_col, c_row, c_col,
+                            accumulate);
+  }
+}
+
+// The host form of a tile: C's rows [i0, i0 + rows), columns [j0, j0 + cols); xa = op(A), xb = op(B)ᵀ
+// (both [·, k], as matrix_in views: trans means contiguous along the tile's side, not along k).
+template <typename T>
+__device__ __forceinline__ void host_tile(long long k, MatrixIn<T> xa, MatrixIn<T> xb, MatrixOut<T> c, long long i0,
+                                          long long rows, long long j0, long long cols, bool accumulate) {
+  T* c_tile = c.data + i0 * c.ld + j0;
+  // a view's rows from the tile's first one on: `first` rows in (along its contiguous side when trans)
+  const auto from = [](MatrixIn<T> v, long long first) {
+    return MatrixIn<T>{v.trans ? v.data + first : v.data + first * v.ld, v.ld, v.trans};
+  };
+  if (!xa.trans && !xb.trans) {
+    host_dot_tile(k, from(xa, i0), from(xb, j0), c_tile, c.ld, rows, cols, accumulate);
+  } else if (xb.trans) {
+    host_axpy_tile(k, from(xa, i0), from(xb, j0), c_tile, c.ld, 1, rows, cols, accumulate);
+  } else {  // Aᵀ·Bᵀ: Cᵀ's rows
+    host_axpy_tile(k, from(xb, j0), from(xa, i0), c_tile, 1, c.ld, cols, rows, accumulate);
+  }
+}
+
+#else  // the GPU form
+
+// s[p][r] = x(r0 + r, p0 + p) for r < R, p < BK: zero beyond `rows` and `depth`. Consecutive
+// threads read consecutive addresses (along k, or along the rows when x.trans).
+template <int R, int BK, int kThreads, typename A, typename T>
+__device__ __forceinline__ void load_panel(A (&s)[BK][R + 1], MatrixIn<T> x, long long r0, long long rows, long long p0,
+                                           int depth) {
+  for (int e = threadIdx.x; e < R * BK; e += kThreads) {
+    const int r = x.trans ? e % R : e / BK;
+    const int p = x.trans ? e / R : e % BK;
+    s[p][r] = r0 + r < rows && p < depth ? to_acc(x.at(r0 + r, p0 + p)) : A(0);
+  }
+}
+
+template <typename Tiles, typename T>
+__device__ __forceinline__ void gpu_tile(long long k, MatrixIn<T> xa, MatrixIn<T> xb, MatrixOut<T> c, long long m,
+                                         long long n, long long i0, long long j0, bool accumulate) {
+  using A = acc_t<T>;
+  constexpr int BM = Tiles::BM, BN = Tiles::BN, BK = Tiles::BK, TM = Tiles::TM, TN = Tiles::TN;
+  constexpr int TX = BN / TN, TY = BM / TM;  // threads along a row of the tile / along a column
+  static_assert(Tiles::template shared_bytes<T>() <= 48 * 1024,
+                "opgen::matmul_tile: the GPU form's panels exceed 48 KiB of shared memory (make BK, BM or BN "
+                "smaller)");
+  if (blockDim.x != static_cast<unsigned>(Tiles::kThreads)) __trap();  // the layout below needs exactly these
+  __shared__ A a_panel[BK][BM + 1];  // a_panel[p][i] = op(A)(i0 + i, p0 + p); padded against bank conflicts
+  __shared__ A b_panel[BK][BN + 1];  // b_panel[p][j] = op(B)(p0 + p, j0 + j)
+  const int tx = threadIdx.x % TX, ty = threadIdx.x / TX;  // rows ty + r·TY, columns tx + s·TX
+  A acc[TM][TN];
+#pragma unroll
+  for (int r = 0; r < TM; ++r) {
+#pragma unroll
+    for (int s = 0; s < TN; ++s) acc[r][s] = A(0);
+  }
+  for (long long p0 = 0; p0 < k; p0 += BK) {
+    const int depth = k - p0 < BK ? static_cast<int>(k - p0) : BK;  // int32 ok: at most BK
+    load_panel<BM, BK, Tiles::kThreads>(a_panel, xa, i0, m, p0, depth);
+    load_panel<BN, BK, Tiles::kThreads>(b_panel, xb, j0, n, p0, depth);
+    __syncthreads();
+    for (int p = 0; p < depth; ++p) {
+      A av[TM], bv[TN];
+#pragma unroll
+      for (int r = 0; r < TM; ++r) av[r] = a_panel[p][ty + r * TY];
+#pragma unroll
+      for (int s = 0; s < TN; ++s) bv[s] = b_panel[p][tx + s * TX];
+#pragma unroll
+      for (int r = 0; r < TM; ++r) {
+#pragma unroll
+        for (int s = 0; s < TN; ++s) acc[r][s] += av[r] * bv[s];
+      }
+    }
+    __syncthreads();  // the panels are written again by the next step (or the next call)
+  }
+#pragma unroll
+  for (int r = 0; r < TM; ++r) {
+    const long long i = i0 + ty + r * TY;
+#pragma unroll
+    for (int s = 0; s < TN; ++s) {
+      const long long j = j0 + tx + s * TX;
+      if (i < m && j < n) store_element(c.data + i * c.ld + j, acc[r][s], accumulate);
+    }
+  }
+}
+#endif
+
+}  // namespace matmul_detail
+
+// One BM×BN tile of C = op(A)·op(B) (C += with accumulate): see the header comment.
+template <typename Tiles, typename T>
+__device__ __forceinline__ void matmul_tile(long long m, long long n, long long k, MatrixIn<T> a, MatrixIn<T> b,
+                                            MatrixOut<T> c, bool accumulate, long long tile_row, long long tile_col) {
+  const long long i0 = tile_row * Tiles::BM, j0 = tile_col * Tiles::BN;
+  if (i0 < 0 || j0 < 0 || i0 >= m || j0 >= n || (accumulate && k <= 0)) return;
+  const long long depth = k > 0 ? k : 0;
+  // op(A) as [m, k] and op(B)ᵀ as [n, k]: both tile panels are then "rows of the tile × k".
+  const MatrixIn<T> xa = a, xb = b.transposed();
+#ifdef OPGEN_HOST_FORM
+  const long long rows = m - i0 < Tiles::BM ? m - i0 : Tiles::BM, cols = n - j0 < Tiles::BN ? n - j0 : Tiles::BN;
+  matmul_detail::host_tile(depth, xa, xb, c, i0, rows, j0, cols, accumulate);
+#else
+  matmul_detail::gpu_tile<Tiles>(depth, xa, xb, c, m, n, i0, j0, accumulate);
+#endif
+}
+
+// All of C, the grid's blocks taking its tiles in turn (row-major tile order).
+template <typename Tiles, typename T>
+__device__ __forceinline__ void matmul_grid(long long m, long long n, long long k, MatrixIn<T> a, MatrixIn<T> b,
+                                            MatrixOut<T> c, bool accumulate) {
+  if (m <= 0 || n <= 0) return;
+  const long long tiles_n = (n + Tiles::BN - 1) / Tiles::BN, tiles = (m + Tiles::BM - 1) / Tiles::BM * tiles_n;
+  const long long blocks = static_cast<long long>(gridDim.x) * static_cast<long long>(gridDim.y) * gridDim.z;
+  const long long block =
+      blockIdx.x + static_cast<long long>(gridDim.x) * (blockIdx.y + static_cast<long long>(gridDim.y) * blockIdx.z);
+  for (long long t = block; t < tiles; t += blocks) {
+    matmul_tile<Tiles>(m, n, k, a, b, c, accumulate, t / tiles_n, t % tiles_n);
+  }
+}
+
+}  // namespace opgen
+#endif  // OPGEN_MATMUL_CUH
 #line 1 "codegen/templates/kernels/_activations.cuh"
 // ---- the activation library, generated from codegen/_vocab/activations.yaml (edit the
 // vocab, not this). Include it in any kernel template with a Jinja include of
@@ -1665,7 +2123,7 @@ struct Activation {
 }  // namespace act
 }  // namespace opgen
 #endif  // OPGEN_ACTIVATIONS_CUH
-#line 28 "codegen/templates/kernels/rnn/cudnn_rnn.cu"
+#line 35 "codegen/templates/kernels/rnn/cudnn_rnn.cu"
 
 namespace crnn {
 
@@ -1716,18 +2174,38 @@ struct Run {
 #define CRNN_UNROLL
 #endif
 
-// f(j, Run<R>{}) for the runs [j, j + R) that cover [0, n) of the block's row (for_each_row):
-// thread 0 takes them all in the host form, the block's threads stride single elements otherwise.
+// The units [begin, end) of a row that a row function works on, and who takes them: the block's
+// threads together (shared = true: for_each_row's rows, the persistent kernels' rows) or the calling
+// thread alone (a fused step's GPU form, a thread per (row, unit) of its tile).
+struct Span {
+  long long begin, end;
+  bool shared;
+};
+__device__ __forceinline__ Span whole_row(long long n) { return Span{0, n, true}; }
+
+// f(j, Run<R>{}) for the runs [j, j + R) that cover the span: in the host form thread 0 takes them all
+// (of a shared span), in runs of kHostRun; on the GPU the block's threads stride single elements of a
+// shared span, and the calling thread takes each element of its own.
 template <typename F>
-__device__ __forceinline__ void row_runs(long long n, const F& f) {
+__device__ __forceinline__ void row_runs(Span span, const F& f) {
 #ifdef OPGEN_HOST_FORM
-  if (threadIdx.x != 0) return;
-  long long j = 0;
-  for (; j + opgen::kHostRun <= n; j += opgen::kHostRun) f(j, Run<opgen::kHostRun>{});
-  for (; j < n; ++j) f(j, Run<1>{});
+  if (span.shared && threadIdx.x != 0) return;
+  long long j = span.begin;
+  for (; j + opgen::kHostRun <= span.end; j += opgen::kHostRun) f(j, Run<opgen::kHostRun>{});
+  for (; j < span.end; ++j) f(j, Run<1>{});
 #else
-  for (long long j = threadIdx.x; j < n; j += blockDim.x) f(j, Run<1>{});
+  const long long first = span.shared ? span.begin + threadIdx.x : span.begin;
+  const long long stride = span.shared ? static_cast<long long>(blockDim.x) : 1LL;
+  for (long long j = first; j < span.end; j += stride) f(j, Run<1>{});
 #endif
+}
+
+// f(j) for each element of the span, taken as row_runs takes them.
+template <typename F>
+__device__ __forceinline__ void span_each(Span span, const F& f) {
+  row_runs(span, [&](long long j, CRNN_RUN run) {
+    for (int q = 0; q < decltype(run)::n; ++q) f(j + q);
+  });
 }
 
 // v[q] = sigmoid(v[q]) (or tanh) for a run.
@@ -1806,13 +2284,14 @@ __device__ void from_time_major(const T* __restrict__ dxt, T* __restrict__ input
   swap01_(dxt, input_backprop, n0, n1, n2);
 }
 
-// skip_input: every gate's input part is x itself, gx[r, g·H + j] = x[r, j].
+// skip_input: every gate's input part is x itself, gx[gx_ofs + r·G·H + g·H + j] = x[r, j] (gx_ofs: the
+// direction's slot).
 template <typename T>
 __device__ void skip_projection(const T* __restrict__ xt, T* __restrict__ gx, long long rows, long long gates,
-                                long long H) {
+                                long long H, long long gx_ofs) {
   crnn::each(rows * gates * H, [&](long long o) {
     const long long j = o % H, r = o / (gates * H);
-    gx[o] = xt[r * H + j];
+    gx[gx_ofs + o] = xt[r * H + j];
   });
 }
 
@@ -1841,7 +2320,8 @@ __device__ __forceinline__ void lstm_row(long long b, const T* __restrict__ gx, 
                                          const T* __restrict__ params, T* __restrict__ work,
                                          const int* __restrict__ lengths, long long t, long long d,
                                          long long B, long long H, long long Hh, long long proj, long long bofs,
-                                         long long acts_ofs, long long hs_ofs, long long cs_ofs, long long ms_ofs) {
+                                         long long acts_ofs, long long hs_ofs, long long cs_ofs, long long ms_ofs,
+                                         Span span) {
   typedef typename crnn::Acc<T>::type A;
   const long long prev = t + d, next = t + 1 - d;
   const T* __restrict__ bw = params + bofs;
@@ -1852,7 +2332,7 @@ __device__ __forceinline__ void lstm_row(long long b, const T* __restrict__ gx, 
   T* __restrict__ m_out = proj ? work + ms_ofs + (t * B + b) * H : work + hs_ofs + (next * B + b) * Hh;
   if (t >= lengths[b]) {  // past the end: carry the state
     const T* __restrict__ h_prev = work + hs_ofs + (prev * B + b) * Hh;
-    opgen::row_for_each(H, [&](long long j) {
+    crnn::span_each(span, [&](long long j) {
       for (int g = 0; g < 4; ++g) crnn::store(acts + g * H + j, A(0));
       c_next[j] = c_prev[j];
       if (proj) crnn::store(m_out + j, A(0));
@@ -1862,7 +2342,7 @@ __device__ __forceinline__ void lstm_row(long long b, const T* __restrict__ gx, 
   }
   const T* __restrict__ x = gx + (t * B + b) * 4 * H;
   const T* __restrict__ h = gh + b * 4 * H;
-  crnn::row_runs(H, [&](long long j, CRNN_RUN run) {
+  crnn::row_runs(span, [&](long long j, CRNN_RUN run) {
     constexpr int R = decltype(run)::n;
     A ig[R], fg[R], cg[R], og[R], c[R], tc[R];
     CRNN_UNROLL for (int q = 0; q < R; ++q) {
@@ -1906,7 +2386,8 @@ __device__ void lstm_step(const T* __restrict__ gx, const T* __restrict__ gh, co
                           long long B, long long H, long long Hh, long long proj, long long bofs, long long acts_ofs,
                           long long hs_ofs, long long cs_ofs, long long ms_ofs) {
   opgen::for_each_row(B, [&](long long b) {
-    crnn::lstm_row(b, gx, gh, params, work, lengths, t, d, B, H, Hh, proj, bofs, acts_ofs, hs_ofs, cs_ofs, ms_ofs);
+    crnn::lstm_row(b, gx, gh, params, work, lengths, t, d, B, H, Hh, proj, bofs, acts_ofs, hs_ofs, cs_ofs, ms_ofs,
+                   crnn::whole_row(H));
   });
 }
 
@@ -1928,7 +2409,7 @@ template <typename T>
 __device__ __forceinline__ void gru_row(long long b, const T* __restrict__ gx, const T* __restrict__ gh,
                                         const T* __restrict__ params, T* __restrict__ work,
                                         const int* __restrict__ lengths, long long t, long long d, long long B,
-                                        long long H, long long bofs, long long acts_ofs, long long hs_ofs) {
+                                        long long H, long long bofs, long long acts_ofs, long long hs_ofs, Span span) {
   typedef typename crnn::Acc<T>::type A;
   const long long prev = t + d, next = t + 1 - d;
   const T* __restrict__ bw = params + bofs;
@@ -1937,7 +2418,7 @@ __device__ __forceinline__ void gru_row(long long b, const T* __restrict__ gx, c
   const T* __restrict__ h_prev = work + hs_ofs + (prev * B + b) * H;
   T* __restrict__ h_next = work + hs_ofs + (next * B + b) * H;
   if (t >= lengths[b]) {
-    opgen::row_for_each(H, [&](long long j) {
+    crnn::span_each(span, [&](long long j) {
       for (int g = 0; g < 4; ++g) crnn::store(acts + g * H + j, A(0));
       h_next[j] = h_prev[j];
     });
@@ -1945,7 +2426,7 @@ __device__ __forceinline__ void gru_row(long long b, const T* __restrict__ gx, c
   }
   const T* __restrict__ x = gx + (t * B + b) * 3 * H;
   const T* __restrict__ h = gh + b * 3 * H;
-  crnn::row_runs(H, [&](long long j, CRNN_RUN run) {
+  crnn::row_runs(span, [&](long long j, CRNN_RUN run) {
     constexpr int R = decltype(run)::n;
     A r[R], u[R], hn[R], n[R];
     CRNN_UNROLL for (int q = 0; q < R; ++q) {
@@ -1981,7 +2462,7 @@ __device__ void gru_step(const T* __restrict__ gx, const T* __restrict__ gh, con
                          T* __restrict__ work, const int* __restrict__ lengths, long long t, long long d, long long B,
                          long long H, long long bofs, long long acts_ofs, long long hs_ofs) {
   opgen::for_each_row(B, [&](long long b) {
-    crnn::gru_row(b, gx, gh, params, work, lengths, t, d, B, H, bofs, acts_ofs, hs_ofs);
+    crnn::gru_row(b, gx, gh, params, work, lengths, t, d, B, H, bofs, acts_ofs, hs_ofs, crnn::whole_row(H));
   });
 }
 
@@ -1992,19 +2473,20 @@ template <typename T>
 __device__ __forceinline__ void rnn_row(long long b, const T* __restrict__ gx, const T* __restrict__ gh,
                                         const T* __restrict__ params, T* __restrict__ work,
                                         const int* __restrict__ lengths, long long t, long long d,
-                                        long long B, long long H, long long bofs, long long hs_ofs, long long relu) {
+                                        long long B, long long H, long long bofs, long long hs_ofs, long long relu,
+                                        Span span) {
   typedef typename crnn::Acc<T>::type A;
   const long long prev = t + d, next = t + 1 - d;
   const T* __restrict__ h_prev = work + hs_ofs + (prev * B + b) * H;
   T* __restrict__ h_next = work + hs_ofs + (next * B + b) * H;
   if (t >= lengths[b]) {
-    opgen::row_for_each(H, [&](long long j) { h_next[j] = h_prev[j]; });
+    crnn::span_each(span, [&](long long j) { h_next[j] = h_prev[j]; });
     return;
   }
   const T* __restrict__ x = gx + (t * B + b) * H;
   const T* __restrict__ h = gh + b * H;
   const T* __restrict__ bw = params + bofs;
-  crnn::row_runs(H, [&](long long j, CRNN_RUN run) {
+  crnn::row_runs(span, [&](long long j, CRNN_RUN run) {
     constexpr int R = decltype(run)::n;
     A a[R];
     CRNN_UNROLL for (int q = 0; q < R; ++q) {
@@ -2028,7 +2510,7 @@ __device__ void rnn_step(const T* __restrict__ gx, const T* __restrict__ gh, con
                          T* __restrict__ work, const int* __restrict__ lengths, long long t, long long d, long long B,
                          long long H, long long bofs, long long hs_ofs, long long relu) {
   opgen::for_each_row(B, [&](long long b) {
-    crnn::rnn_row(b, gx, gh, params, work, lengths, t, d, B, H, bofs, hs_ofs, relu);
+    crnn::rnn_row(b, gx, gh, params, work, lengths, t, d, B, H, bofs, hs_ofs, relu, crnn::whole_row(H));
   });
 }
 
@@ -2075,15 +2557,124 @@ __device__ void persistent_layer(const T* __restrict__ gx, T* __restrict__ gh, c
     __syncthreads();  // the rows of gh are in place
     for (long long r = 0; r < rows; ++r) {
       if (kind == 1) {
-        crnn::lstm_row(b0 + r, gx, gh, params, work, lengths, t, d, B, H, H, 0LL, bofs, acts_ofs, hs_ofs, cs_ofs, 0LL);
+        crnn::lstm_row(b0 + r, gx, gh, params, work, lengths, t, d, B, H, H, 0LL, bofs, acts_ofs, hs_ofs, cs_ofs, 0LL,
+                       crnn::whole_row(H));
       } else if (kind == 2) {
-        crnn::gru_row(b0 + r, gx, gh, params, work, lengths, t, d, B, H, bofs, acts_ofs, hs_ofs);
+        crnn::gru_row(b0 + r, gx, gh, params, work, lengths, t, d, B, H, bofs, acts_ofs, hs_ofs, crnn::whole_row(H));
       } else {
-        crnn::rnn_row(b0 + r, gx, gh, params, work, lengths, t, d, B, H, bofs, hs_ofs, relu);
+        crnn::rnn_row(b0 + r, gx, gh, params, work, lengths, t, d, B, H, bofs, hs_ofs, relu, crnn::whole_row(H));
       }
     }
     __syncthreads();  // the states of step t are in place before the next step reads them
   }
+}
+
+namespace crnn {
+
+// The fused steps' tiles (issue 23 item 1): a block takes 32 batch rows × 32 units of a step, its
+// recurrent products through opgen::matmul_tile (kernels/_matmul.cuh; 256 threads in the GPU form,
+// a 2×2 piece of each tile per thread) and then the gate math of those cells, so the gates never
+// make a round trip through a separate kernel. The launch plans size their grids to match:
+// [ceildiv(batch, 32), ceildiv(units, 32), directions] and 256 threads.
+typedef opgen::MatmulTiles<32, 32, 16, 2, 2> StepTiles;
+
+// Whether any of the block's rows [b0, b0 + StepTiles::BM) is valid at time t (the same answer on
+// every thread: a product whose rows have all ended is skipped by the whole block, barriers intact).
+__device__ __forceinline__ bool tile_rows_live(const int* __restrict__ lengths, long long t, long long B,
+                                               long long b0) {
+  bool live = false;
+  for (long long b = b0; b < B && b < b0 + StepTiles::BM; ++b) live = live || t < lengths[b];
+  return live;
+}
+
+// f(b, span) for the cells of the block's tile, rows [b0, b0 + BM) × units [u0, u0 + BN) clipped to
+// B and n: in the host form a shared span per row (thread 0 takes its runs), on the GPU a thread per
+// cell (the row functions' own spans of one unit), consecutive threads on consecutive units.
+template <typename F>
+__device__ __forceinline__ void tile_cells(long long B, long long n, long long b0, long long u0, const F& f) {
+  const long long rows = B - b0 < StepTiles::BM ? B - b0 : StepTiles::BM;
+  const long long units = n - u0 < StepTiles::BN ? n - u0 : StepTiles::BN;
+#ifdef OPGEN_HOST_FORM
+  for (long long r = 0; r < rows; ++r) f(b0 + r, Span{u0, u0 + units, true});
+#else
+  const int n_rows = static_cast<int>(rows), n_units = static_cast<int>(units);  // int32 ok: at most 32 each
+  for (int e = threadIdx.x; e < n_rows * n_units; e += blockDim.x) {  // (a 32-bit division: no runtime call)
+    const int r = e / n_units;
+    const long long j = u0 + (e - r * n_units);
+    f(b0 + r, Span{j, j + 1, false});
+  }
+#endif
+}
+
+}  // namespace crnn
+
+// The fused variant of one time step s of every direction of a layer (the launch plan's `fused` let:
+// the GPU's plan where the persistent variant does not apply). Grid [ceildiv(B, 32), ceildiv(H, 32),
+// D]: direction d = blockIdx.z at time t = s (forward) or T − 1 − s (backward), rows and units by
+// blockIdx.x and .y. Per block: gh's tile of each gate, h_prev·R_gᵀ (opgen::matmul_tile: summed in
+// Acc<T> in order k = 0, 1, ..., Hh − 1, stored as T, as the GEMM's output is), a barrier, then the step
+// kernel's row function on the tile's cells. gx and gh hold a slot per direction ([D, T·B, G·H] and
+// [D, B, G·H]); the pseudo-layer of direction d lies d·pl_size after direction 0's offsets, its
+// weights d·layer_w after, its biases d·2·G·H after. `kind`: 0 rnn_relu/rnn_tanh, 1 lstm, 2 gru. With
+// a projection (lstm) the row function writes m = o∘tanh(c) and fused_proj forms h.
+template <typename T>
+__device__ void fused_step(const T* __restrict__ gx, T* __restrict__ gh, const T* __restrict__ params,
+                           T* __restrict__ work, const int* __restrict__ lengths, long long s, long long steps,
+                           long long B, long long H, long long Hh, long long gates, long long kind, long long relu,
+                           long long proj, long long rofs, long long layer_w, long long bofs, long long acts_ofs,
+                           long long hs_ofs, long long cs_ofs, long long ms_ofs, long long pl_size) {
+  const long long d = blockIdx.z, t = s + d * (steps - 1 - 2 * s), G = gates * H;
+  const long long b0 = static_cast<long long>(blockIdx.x) * crnn::StepTiles::BM;
+  const long long u0 = static_cast<long long>(blockIdx.y) * crnn::StepTiles::BN;
+  if (b0 >= B || u0 >= H) return;  // (the whole block: no barrier is left waiting)
+  const long long pl = d * pl_size, bofs_d = bofs + d * 2 * G;
+  const T* __restrict__ gx_d = gx + d * steps * B * G;
+  T* __restrict__ gh_d = gh + d * B * G;
+  if (crnn::tile_rows_live(lengths, t, B, b0)) {
+    const T* __restrict__ R = params + rofs + d * layer_w;  // [G, Hh]: gate row c's weights on h
+    const auto h_prev = opgen::matrix_in(work + hs_ofs + pl + (t + d) * B * Hh, Hh);
+    for (long long g = 0; g < gates; ++g) {
+      opgen::matmul_tile<crnn::StepTiles>(B, H, Hh, h_prev, opgen::matrix_in(R + g * H * Hh, Hh, true),
+                                          opgen::matrix_out(gh_d + g * H, G), false, blockIdx.x, blockIdx.y);
+    }
+  }
+  __syncthreads();  // the tile of gh is in place (rows past their end leave it unread)
+  crnn::tile_cells(B, H, b0, u0, [=](long long b, crnn::Span span) {  // (by value: as persistent_layer's)
+    if (kind == 1) {
+      crnn::lstm_row(b, gx_d, gh_d, params, work, lengths, t, d, B, H, Hh, proj, bofs_d, acts_ofs + pl,
+                     hs_ofs + pl, cs_ofs + pl, ms_ofs + pl, span);
+    } else if (kind == 2) {
+      crnn::gru_row(b, gx_d, gh_d, params, work, lengths, t, d, B, H, bofs_d, acts_ofs + pl, hs_ofs + pl, span);
+    } else {
+      crnn::rnn_row(b, gx_d, gh_d, params, work, lengths, t, d, B, H, bofs_d, hs_ofs + pl, relu, span);
+    }
+  });
+}
+
+// With a projection, after fused_step: h = m·P_projᵀ for step s of every direction (the GEMM and
+// proj_carry of the unfused steps in one launch). Grid [ceildiv(B, 32), ceildiv(Hh, 32), D]; rows
+// past their end keep their previous h.
+template <typename T>
+__device__ void fused_proj(const T* __restrict__ params, T* __restrict__ work, const int* __restrict__ lengths,
+                           long long s, long long steps, long long B, long long H, long long Hh, long long pofs,
+                           long long layer_w, long long hs_ofs, long long ms_ofs, long long pl_size) {
+  const long long d = blockIdx.z, t = s + d * (steps - 1 - 2 * s);
+  const long long b0 = static_cast<long long>(blockIdx.x) * crnn::StepTiles::BM;
+  const long long u0 = static_cast<long long>(blockIdx.y) * crnn::StepTiles::BN;
+  if (b0 >= B || u0 >= Hh) return;  // (the whole block)
+  T* __restrict__ hs = work + hs_ofs + d * pl_size;
+  T* __restrict__ h_next = hs + (t + 1 - d) * B * Hh;
+  const T* __restrict__ h_prev = hs + (t + d) * B * Hh;
+  if (crnn::tile_rows_live(lengths, t, B, b0)) {
+    const T* __restrict__ m = work + ms_ofs + d * pl_size + t * B * H;
+    opgen::matmul_tile<crnn::StepTiles>(B, Hh, H, opgen::matrix_in(m, H),
+                                        opgen::matrix_in(params + pofs + d * layer_w, H, true),
+                                        opgen::matrix_out(h_next, Hh), false, blockIdx.x, blockIdx.y);
+  }
+  __syncthreads();  // the tile of h is in place
+  crnn::tile_cells(B, Hh, b0, u0, [=](long long b, crnn::Span span) {
+    if (t >= lengths[b]) crnn::span_each(span, [&](long long j) { h_next[b * Hh + j] = h_prev[b * Hh + j]; });
+  });
 }
 
 // output_h[p] (and output_c[p]) from the final slot (1 − d)·T.
@@ -2178,11 +2769,14 @@ __device__ void fill_ones(T* __restrict__ ones, long long n) {
   crnn::each(n, [&](long long i) { crnn::store(ones + i, A(1)); });
 }
 
-// The carried gradients start from output_h_backprop[p] (and output_c_backprop[p]).
+// The carried gradients of direction d (its slots of dh and dc) start from output_h_backprop[p]
+// (and output_c_backprop[p]).
 template <typename T>
 __device__ void init_grad(const T* __restrict__ output_h_backprop, const T* __restrict__ output_c_backprop,
-                          T* __restrict__ dh, T* __restrict__ dc, long long p, long long LD, long long B, long long Hh,
-                          long long H, long long lstm, int time_major) {
+                          T* __restrict__ dh_slots, T* __restrict__ dc_slots, long long p, long long d, long long LD,
+                          long long B, long long Hh, long long H, long long lstm, int time_major) {
+  T* __restrict__ dh = dh_slots + d * B * Hh;
+  T* __restrict__ dc = dc_slots + lstm * d * B * H;
   const long long nh = B * Hh;
   crnn::each(nh + lstm * B * H, [&](long long i) {
     if (i < nh) {
@@ -2195,11 +2789,13 @@ __device__ void init_grad(const T* __restrict__ output_h_backprop, const T* __re
   });
 }
 
-// input_h_backprop[p] (and input_c_backprop[p]) from the carried gradients.
+// input_h_backprop[p] (and input_c_backprop[p]) from direction d's carried gradients.
 template <typename T>
-__device__ void final_grad(const T* __restrict__ dh, const T* __restrict__ dc, T* __restrict__ input_h_backprop,
-                           T* __restrict__ input_c_backprop, long long p, long long LD, long long B, long long Hh,
-                           long long H, long long lstm, int time_major) {
+__device__ void final_grad(const T* __restrict__ dh_slots, const T* __restrict__ dc_slots,
+                           T* __restrict__ input_h_backprop, T* __restrict__ input_c_backprop, long long p, long long d,
+                           long long LD, long long B, long long Hh, long long H, long long lstm, int time_major) {
+  const T* __restrict__ dh = dh_slots + d * B * Hh;
+  const T* __restrict__ dc = dc_slots + lstm * d * B * H;
   const long long nh = B * Hh;
   crnn::each(nh + lstm * B * H, [&](long long i) {
     if (i < nh) {
@@ -2212,21 +2808,32 @@ __device__ void final_grad(const T* __restrict__ dh, const T* __restrict__ dc, T
   });
 }
 
-// With a projection h = P_proj·m: dhp[t] = dh + dy[t] for valid sequences (then dh = 0: the
-// recurrent GEMM refills it), 0 elsewhere (dh carried on unchanged).
+namespace crnn {
+
+// With a projection h = P_proj·m, element j of a row b at time t (`live`: t < len[b]; the rows of
+// direction d's slots): dhp[t] = dh + dy[t] for valid sequences (then dh = 0: the recurrent product
+// refills it), 0 elsewhere (dh carried on unchanged). proj_grad and fused_proj_cells share it.
 template <typename T>
-__device__ void proj_grad(const T* __restrict__ dy, T* __restrict__ dhp, T* __restrict__ dh,
-                          const int* __restrict__ lengths, long long t, long long d, long long B, long long Hh,
-                          long long D) {
+__device__ __forceinline__ void proj_grad_cell(long long j, bool live, const T* __restrict__ dy_row,
+                                               T* __restrict__ dhp_row, T* __restrict__ dh_row) {
   typedef typename crnn::Acc<T>::type A;
+  crnn::store(dhp_row + j, live ? crnn::load(dh_row + j) + crnn::load(dy_row + j) : A(0));
+  if (live) crnn::store(dh_row + j, A(0));
+}
+
+}  // namespace crnn
+
+// proj_grad_cell on every element of direction d's slots (with the GEMMs of the unfused steps).
+template <typename T>
+__device__ void proj_grad(const T* __restrict__ dy, T* __restrict__ dhp_slots, T* __restrict__ dh_slots,
+                          const int* __restrict__ lengths, long long t, long long d, long long B, long long Hh,
+                          long long D, long long steps) {
+  T* __restrict__ dhp = dhp_slots + d * steps * B * Hh;
+  T* __restrict__ dh = dh_slots + d * B * Hh;
   crnn::each(B * Hh, [&](long long i) {
-    const long long b = i / Hh, j = i - b * Hh;
-    if (t >= lengths[b]) {
-      crnn::store(dhp + t * B * Hh + i, A(0));
-      return;
-    }
-    crnn::store(dhp + t * B * Hh + i, crnn::load(dh + i) + crnn::load(dy + (t * B + b) * D * Hh + d * Hh + j));
-    crnn::store(dh + i, A(0));
+    const long long b = i / Hh;
+    crnn::proj_grad_cell(i - b * Hh, t < lengths[b], dy + ((t * B + b) * D + d) * Hh, dhp + (t * B + b) * Hh,
+                         dh + b * Hh);
   });
 }
 
@@ -2238,12 +2845,12 @@ __device__ __forceinline__ void lstm_grad_row(long long b, const T* __restrict__
                                               const T* __restrict__ reserve, const int* __restrict__ lengths,
                                               T* __restrict__ dg, T* __restrict__ dh, T* __restrict__ dc, long long t,
                                               long long d, long long B, long long H, long long Hh, long long D,
-                                              long long proj, long long acts_ofs, long long cs_ofs) {
+                                              long long proj, long long acts_ofs, long long cs_ofs, Span span) {
   typedef typename crnn::Acc<T>::type A;
   const long long prev = t + d, next = t + 1 - d;
   T* __restrict__ g = dg + (t * B + b) * 4 * H;
   if (t >= lengths[b]) {
-    opgen::row_for_each(H, [&](long long j) {
+    crnn::span_each(span, [&](long long j) {
       for (int q = 0; q < 4; ++q) crnn::store(g + q * H + j, A(0));
     });
     return;
@@ -2255,7 +2862,7 @@ __device__ __forceinline__ void lstm_grad_row(long long b, const T* __restrict__
   const T* __restrict__ dmr = dm + b * H;
   T* __restrict__ dhr = dh + b * H;
   T* __restrict__ dcr = dc + b * H;
-  crnn::row_runs(H, [&](long long j, CRNN_RUN run) {
+  crnn::row_runs(span, [&](long long j, CRNN_RUN run) {
     constexpr int R = decltype(run)::n;
     A tc[R], gi[R], gf[R], gc[R], go[R], dcn[R];
     CRNN_UNROLL for (int q = 0; q < R; ++q) tc[q] = crnn::load(c_next + j + q);
@@ -2293,9 +2900,13 @@ template <typename T>
 __device__ void lstm_grad_step(const T* __restrict__ dy, const T* __restrict__ dm, const T* __restrict__ reserve,
                                const int* __restrict__ lengths, T* __restrict__ dg, T* __restrict__ dh,
                                T* __restrict__ dc, long long t, long long d, long long B, long long H, long long Hh,
-                               long long D, long long proj, long long acts_ofs, long long cs_ofs) {
+                               long long D, long long proj, long long acts_ofs, long long cs_ofs, long long steps) {
+  T* __restrict__ dg_d = dg + d * steps * B * 4 * H;
+  T* __restrict__ dh_d = dh + d * B * Hh;
+  T* __restrict__ dc_d = dc + d * B * H;
   opgen::for_each_row(B, [&](long long b) {
-    crnn::lstm_grad_row(b, dy, dm, reserve, lengths, dg, dh, dc, t, d, B, H, Hh, D, proj, acts_ofs, cs_ofs);
+    crnn::lstm_grad_row(b, dy, dm, reserve, lengths, dg_d, dh_d, dc_d, t, d, B, H, Hh, D, proj, acts_ofs, cs_ofs,
+                        crnn::whole_row(H));
   });
 }
 
@@ -2306,13 +2917,13 @@ template <typename T>
 __device__ __forceinline__ void gru_grad_row(long long b, const T* __restrict__ dy, const T* __restrict__ reserve,
                                              const int* __restrict__ lengths, T* __restrict__ dgw, T* __restrict__ dgr,
                                              T* __restrict__ dh, long long t, long long d, long long B, long long H,
-                                             long long D, long long acts_ofs, long long hs_ofs) {
+                                             long long D, long long acts_ofs, long long hs_ofs, Span span) {
   typedef typename crnn::Acc<T>::type A;
   const long long prev = t + d;
   T* __restrict__ gw = dgw + (t * B + b) * 3 * H;
   T* __restrict__ gr = dgr + (t * B + b) * 3 * H;
   if (t >= lengths[b]) {
-    opgen::row_for_each(H, [&](long long j) {
+    crnn::span_each(span, [&](long long j) {
       for (int q = 0; q < 3; ++q) {
         crnn::store(gw + q * H + j, A(0));
         crnn::store(gr + q * H + j, A(0));
@@ -2324,7 +2935,7 @@ __device__ __forceinline__ void gru_grad_row(long long b, const T* __restrict__ 
   const T* __restrict__ y = dy + (t * B + b) * D * H + d * H;
   const T* __restrict__ h_prev = reserve + hs_ofs + (prev * B + b) * H;
   T* __restrict__ dhr = dh + b * H;
-  crnn::row_runs(H, [&](long long j, CRNN_RUN run) {
+  crnn::row_runs(span, [&](long long j, CRNN_RUN run) {
     constexpr int R = decltype(run)::n;
     A dr[R], du[R], dn[R], dnr[R], dhn[R];
     CRNN_UNROLL for (int q = 0; q < R; ++q) {
@@ -2358,9 +2969,13 @@ __device__ __forceinline__ void gru_grad_row(long long b, const T* __restrict__ 
 template <typename T>
 __device__ void gru_grad_step(const T* __restrict__ dy, const T* __restrict__ reserve, const int* __restrict__ lengths,
                               T* __restrict__ dgw, T* __restrict__ dgr, T* __restrict__ dh, long long t, long long d,
-                              long long B, long long H, long long D, long long acts_ofs, long long hs_ofs) {
+                              long long B, long long H, long long D, long long acts_ofs, long long hs_ofs,
+                              long long steps) {
+  const long long slot = d * steps * B * 3 * H;
+  T* __restrict__ dh_d = dh + d * B * H;
   opgen::for_each_row(B, [&](long long b) {
-    crnn::gru_grad_row(b, dy, reserve, lengths, dgw, dgr, dh, t, d, B, H, D, acts_ofs, hs_ofs);
+    crnn::gru_grad_row(b, dy, reserve, lengths, dgw + slot, dgr + slot, dh_d, t, d, B, H, D, acts_ofs, hs_ofs,
+                       crnn::whole_row(H));
   });
 }
 
@@ -2371,18 +2986,18 @@ template <typename T>
 __device__ __forceinline__ void rnn_grad_row(long long b, const T* __restrict__ dy, const T* __restrict__ reserve,
                                              const int* __restrict__ lengths, T* __restrict__ dg, T* __restrict__ dh,
                                              long long t, long long d, long long B, long long H, long long D,
-                                             long long hs_ofs, long long relu) {
+                                             long long hs_ofs, long long relu, Span span) {
   typedef typename crnn::Acc<T>::type A;
   const long long next = t + 1 - d;
   T* __restrict__ g = dg + (t * B + b) * H;
   if (t >= lengths[b]) {
-    opgen::row_for_each(H, [&](long long j) { crnn::store(g + j, A(0)); });
+    crnn::span_each(span, [&](long long j) { crnn::store(g + j, A(0)); });
     return;
   }
   const T* __restrict__ hs = reserve + hs_ofs + (next * B + b) * H;
   const T* __restrict__ y = dy + (t * B + b) * D * H + d * H;
   T* __restrict__ dhr = dh + b * H;
-  crnn::row_runs(H, [&](long long j, CRNN_RUN run) {
+  crnn::row_runs(span, [&](long long j, CRNN_RUN run) {
     constexpr int R = decltype(run)::n;
     A out[R];
     CRNN_UNROLL for (int q = 0; q < R; ++q) {
@@ -2403,9 +3018,11 @@ __device__ __forceinline__ void rnn_grad_row(long long b, const T* __restrict__ 
 template <typename T>
 __device__ void rnn_grad_step(const T* __restrict__ dy, const T* __restrict__ reserve, const int* __restrict__ lengths,
                               T* __restrict__ dg, T* __restrict__ dh, long long t, long long d, long long B,
-                              long long H, long long D, long long hs_ofs, long long relu) {
+                              long long H, long long D, long long hs_ofs, long long relu, long long steps) {
+  T* __restrict__ dg_d = dg + d * steps * B * H;
+  T* __restrict__ dh_d = dh + d * B * H;
   opgen::for_each_row(B, [&](long long b) {
-    crnn::rnn_grad_row(b, dy, reserve, lengths, dg, dh, t, d, B, H, D, hs_ofs, relu);
+    crnn::rnn_grad_row(b, dy, reserve, lengths, dg_d, dh_d, t, d, B, H, D, hs_ofs, relu, crnn::whole_row(H));
   });
 }
 
@@ -2469,11 +3086,15 @@ __device__ void persistent_lstm_grad(const T* __restrict__ dy, const T* __restri
                                      T* __restrict__ dc, const T* __restrict__ dm, const T* __restrict__ params,
                                      long long d, long long steps, long long B, long long H, long long D,
                                      long long rofs, long long acts_ofs, long long cs_ofs) {
+  T* __restrict__ dg_d = dgw + d * steps * B * 4 * H;  // direction d's slots
+  T* __restrict__ dh_d = dh + d * B * H;
+  T* __restrict__ dc_d = dc + d * B * H;
   crnn::persistent_grad(
       [=](long long b, long long t) {  // (by value: a captured reference spilled to local memory)
-        crnn::lstm_grad_row(b, dy, dm, reserve, lengths, dgw, dh, dc, t, d, B, H, H, D, 0LL, acts_ofs, cs_ofs);
+        crnn::lstm_grad_row(b, dy, dm, reserve, lengths, dg_d, dh_d, dc_d, t, d, B, H, H, D, 0LL, acts_ofs, cs_ofs,
+                            crnn::whole_row(H));
       },
-      dgw, lengths, dh, params, d, steps, B, H, 4LL, rofs);
+      dg_d, lengths, dh_d, params, d, steps, B, H, 4LL, rofs);
 }
 
 template <typename T>
@@ -2482,11 +3103,13 @@ __device__ void persistent_gru_grad(const T* __restrict__ dy, const T* __restric
                                     T* __restrict__ dh, const T* __restrict__ params, long long d, long long steps,
                                     long long B, long long H, long long D, long long rofs, long long acts_ofs,
                                     long long hs_ofs) {
+  const long long slot = d * steps * B * 3 * H, dh_slot = d * B * H;  // direction d's slots
   crnn::persistent_grad(
       [=](long long b, long long t) {  // (by value: a captured reference spilled to local memory)
-        crnn::gru_grad_row(b, dy, reserve, lengths, dgw, dgr, dh, t, d, B, H, D, acts_ofs, hs_ofs);
+        crnn::gru_grad_row(b, dy, reserve, lengths, dgw + slot, dgr + slot, dh + dh_slot, t, d, B, H, D, acts_ofs,
+                           hs_ofs, crnn::whole_row(H));
       },
-      dgr, lengths, dh, params, d, steps, B, H, 3LL, rofs);
+      dgr + slot, lengths, dh + dh_slot, params, d, steps, B, H, 3LL, rofs);
 }
 
 template <typename T>
@@ -2494,19 +3117,178 @@ __device__ void persistent_rnn_grad(const T* __restrict__ dy, const T* __restric
                                     const int* __restrict__ lengths, T* __restrict__ dgw, T* __restrict__ dh,
                                     const T* __restrict__ params, long long d, long long steps, long long B,
                                     long long H, long long D, long long rofs, long long hs_ofs, long long relu) {
+  T* __restrict__ dg_d = dgw + d * steps * B * H;  // direction d's slots
+  T* __restrict__ dh_d = dh + d * B * H;
   crnn::persistent_grad(
       [=](long long b, long long t) {  // (by value: a captured reference spilled to local memory)
-        crnn::rnn_grad_row(b, dy, reserve, lengths, dgw, dh, t, d, B, H, D, hs_ofs, relu);
+        crnn::rnn_grad_row(b, dy, reserve, lengths, dg_d, dh_d, t, d, B, H, D, hs_ofs, relu, crnn::whole_row(H));
       },
-      dgw, lengths, dh, params, d, steps, B, H, 1LL, rofs);
+      dg_d, lengths, dh_d, params, d, steps, B, H, 1LL, rofs);
+}
+
+// The gradient's fused variant (the launch plan's `fused` let, as fused_step's): one launch per
+// time step for every direction of a layer, plus a last one, steps + 1 in all, steps last first as
+// in the unfused loop. Grid [ceildiv(B, 32), ceildiv(n, 32), D] as fused_step's (n: the units of the
+// tile's product); direction d = blockIdx.z with its slots of dG, dh, dc (and dhp, dm). Launch s of
+// a block: a matrix product into its tile (`product()`), a barrier, then a cell function on the
+// tile's cells (`cells(b, span)`):
+// * no projection (fused_<mode>_grad): the recurrent part of the previous step's gradient,
+//   dh += dG[t']·R (t' the time of step s − 1; not in launch 0), then the step gradient's row function
+//   at the time t of step s (not in launch `steps`): dG[t] and the carried dc, dh restarting from its
+//   direct part;
+// * with a projection (lstm), three kernels per launch: fused_lstm_proj_grad's phase 0, dh += dG[t']·R
+//   alone (k = G, n = Hh; s > 0); then, for s < steps, fused_proj_cells' proj_grad_cell (dhp[t] = dh +
+//   dy[t]) and fused_lstm_proj_grad's phase 1, dm = dhp[t]·P (k = Hh, n = H) and the row function,
+//   which reads dm.
+// Products through opgen::matmul_tile: summed in Acc<T> in order, stored as T (dh += ...: the old dh
+// added to the sum and rounded once, as the GEMM with beta 1 does). A product whose rows have all
+// ended is skipped (its dG rows are 0: dh += 0 changes nothing; dm is then unread).
+namespace crnn {
+
+__device__ __forceinline__ long long grad_time(long long s, long long steps, long long d) {
+  return (steps - 1 - s) * (1 - d) + s * d;
+}
+
+template <typename P, typename F>
+__device__ __forceinline__ void fused_grad(const P& product, const F& cells, bool has_product, bool has_cells,
+                                           const int* __restrict__ lengths, long long product_time, long long B,
+                                           long long n) {
+  const long long b0 = static_cast<long long>(blockIdx.x) * crnn::StepTiles::BM;
+  const long long u0 = static_cast<long long>(blockIdx.y) * crnn::StepTiles::BN;
+  if (b0 >= B || u0 >= n) return;  // (the whole block: no barrier is left waiting)
+  if (has_product && crnn::tile_rows_live(lengths, product_time, B, b0)) product();
+  __syncthreads();  // the tile's product is in place
+  if (has_cells) crnn::tile_cells(B, n, b0, u0, cells);
+}
+
+// dh[d] += dG[d][t]·R_d for the block's tile ([B, n] of dh, k = G): the recurrent part of the
+// gradient of step t's input state. `g_side`: dgr for GRU, else dgw.
+template <typename T>
+__device__ __forceinline__ void recurrent_grad_tile(const T* __restrict__ g_side, T* __restrict__ dh,
+                                                    const T* __restrict__ params, long long d, long long t,
+                                                    long long steps, long long B, long long n, long long G,
+                                                    long long rofs, long long layer_w) {
+  opgen::matmul_tile<crnn::StepTiles>(B, n, G, opgen::matrix_in(g_side + (d * steps + t) * B * G, G),
+                                      opgen::matrix_in(params + rofs + d * layer_w, n),
+                                      opgen::matrix_out(dh + d * B * n, n), true, blockIdx.x, blockIdx.y);
+}
+
+}  // namespace crnn
+
+// The fused variant's step gradient of an LSTM without a projection (see above).
+template <typename T>
+__device__ void fused_lstm_grad(const T* __restrict__ dy, const T* __restrict__ reserve,
+                                const int* __restrict__ lengths, T* __restrict__ dgw, T* __restrict__ dh,
+                                T* __restrict__ dc, const T* __restrict__ params, long long s, long long steps,
+                                long long B, long long H, long long D, long long rofs, long long layer_w,
+                                long long acts_ofs, long long cs_ofs, long long pl_size) {
+  // (d and t are formed inside each phase: held across the product, they spilled registers for float64)
+  crnn::fused_grad(
+      [=]() {
+        const long long d = blockIdx.z;
+        crnn::recurrent_grad_tile(dgw, dh, params, d, crnn::grad_time(s - 1, steps, d), steps, B, H, 4 * H, rofs,
+                                  layer_w);
+      },
+      [=](long long b, crnn::Span span) {
+        const long long d = blockIdx.z;
+        crnn::lstm_grad_row(b, dy, dy, reserve, lengths, dgw + d * steps * B * 4 * H, dh + d * B * H,
+                            dc + d * B * H, crnn::grad_time(s, steps, d), d, B, H, H, D, 0LL, acts_ofs + d * pl_size,
+                            cs_ofs + d * pl_size, span);  // (dm: unread without a projection)
+      },
+      s > 0, s < steps, lengths, crnn::grad_time(s - 1, steps, blockIdx.z), B, H);
+}
+
+// With a projection (see above), by `phase`: the recurrent product alone over [B, Hh] (0), or dm =
+// dhp[t]·P and the row function over [B, H] (1). (A kernel for both cases spilled registers under
+// NVRTC 13.5, and one for phase 0 alone under NVRTC 13.0 for float64.)
+template <typename T>
+__device__ void fused_lstm_proj_grad(const T* __restrict__ dy, const T* __restrict__ reserve,
+                                     const int* __restrict__ lengths, T* __restrict__ dgw, T* __restrict__ dh,
+                                     T* __restrict__ dc, T* __restrict__ dm, const T* __restrict__ dhp,
+                                     const T* __restrict__ params, long long s, long long steps, long long B,
+                                     long long H, long long Hh, long long D, long long phase, long long rofs,
+                                     long long pofs, long long layer_w, long long acts_ofs, long long cs_ofs,
+                                     long long pl_size) {
+  const long long d = blockIdx.z;
+  const long long t = crnn::grad_time(s, steps, d), t_prev = crnn::grad_time(s - 1, steps, d);
+  crnn::fused_grad(
+      [=]() {
+        if (phase == 1) {
+          opgen::matmul_tile<crnn::StepTiles>(B, H, Hh, opgen::matrix_in(dhp + (d * steps + t) * B * Hh, Hh),
+                                              opgen::matrix_in(params + pofs + d * layer_w, H),
+                                              opgen::matrix_out(dm + d * B * H, H), false, blockIdx.x, blockIdx.y);
+        } else {
+          crnn::recurrent_grad_tile(dgw, dh, params, d, t_prev, steps, B, Hh, 4 * H, rofs, layer_w);
+        }
+      },
+      [=](long long b, crnn::Span span) {
+        crnn::lstm_grad_row(b, dy, dm + d * B * H, reserve, lengths, dgw + d * steps * B * 4 * H, dh + d * B * Hh,
+                            dc + d * B * H, t, d, B, H, Hh, D, 1LL, acts_ofs + d * pl_size, cs_ofs + d * pl_size,
+                            span);
+      },
+      phase == 1 || s > 0, phase == 1 && s < steps, lengths, phase == 1 ? t : t_prev, B, phase == 1 ? H : Hh);
+}
+
+// With a projection, launch s's second kernel (s < steps; see above): dhp[t] = dh + dy[t] over [B, Hh].
+template <typename T>
+__device__ void fused_proj_cells(const T* __restrict__ dy, const int* __restrict__ lengths, T* __restrict__ dh,
+                                 T* __restrict__ dhp, long long s, long long steps, long long B, long long Hh,
+                                 long long D) {
+  const long long d = blockIdx.z, t = crnn::grad_time(s, steps, d);
+  crnn::fused_grad(
+      [=]() {},
+      [=](long long b, crnn::Span span) {
+        const bool live = t < lengths[b];
+        const T* __restrict__ dy_row = dy + ((t * B + b) * D + d) * Hh;
+        T* __restrict__ dhp_row = dhp + ((d * steps + t) * B + b) * Hh;
+        T* __restrict__ dh_row = dh + (d * B + b) * Hh;
+        crnn::span_each(span, [=](long long j) { crnn::proj_grad_cell(j, live, dy_row, dhp_row, dh_row); });
+      },
+      false, true, lengths, t, B, Hh);
+}
+
+template <typename T>
+__device__ void fused_gru_grad(const T* __restrict__ dy, const T* __restrict__ reserve,
+                               const int* __restrict__ lengths, T* __restrict__ dgw, T* __restrict__ dgr,
+                               T* __restrict__ dh, const T* __restrict__ params, long long s, long long steps,
+                               long long B, long long H, long long D, long long rofs, long long layer_w,
+                               long long acts_ofs, long long hs_ofs, long long pl_size) {
+  const long long d = blockIdx.z;
+  const long long t = crnn::grad_time(s, steps, d), t_prev = crnn::grad_time(s - 1, steps, d);
+  crnn::fused_grad(
+      [=]() { crnn::recurrent_grad_tile(dgr, dh, params, d, t_prev, steps, B, H, 3 * H, rofs, layer_w); },
+      [=](long long b, crnn::Span span) {
+        const long long slot = d * steps * B * 3 * H;
+        crnn::gru_grad_row(b, dy, reserve, lengths, dgw + slot, dgr + slot, dh + d * B * H, t, d, B, H, D,
+                           acts_ofs + d * pl_size, hs_ofs + d * pl_size, span);
+      },
+      s > 0, s < steps, lengths, t_prev, B, H);
+}
+
+template <typename T>
+__device__ void fused_rnn_grad(const T* __restrict__ dy, const T* __restrict__ reserve,
+                               const int* __restrict__ lengths, T* __restrict__ dgw, T* __restrict__ dh,
+                               const T* __restrict__ params, long long s, long long steps, long long B, long long H,
+                               long long D, long long rofs, long long layer_w, long long hs_ofs, long long pl_size,
+                               long long relu) {
+  const long long d = blockIdx.z;
+  const long long t = crnn::grad_time(s, steps, d), t_prev = crnn::grad_time(s - 1, steps, d);
+  crnn::fused_grad(
+      [=]() { crnn::recurrent_grad_tile(dgw, dh, params, d, t_prev, steps, B, H, H, rofs, layer_w); },
+      [=](long long b, crnn::Span span) {
+        crnn::rnn_grad_row(b, dy, reserve, lengths, dgw + d * steps * B * H, dh + d * B * H, t, d, B, H, D,
+                           hs_ofs + d * pl_size, relu, span);
+      },
+      s > 0, s < steps, lengths, t_prev, B, H);
 }
 
 // skip_input: x fed every gate, so its gradient is the sum of the gates' (added onto the other
 // direction's when d > 0).
 template <typename T>
-__device__ void skip_grad(const T* __restrict__ dg, T* __restrict__ dxt, long long rows, long long gates, long long H,
-                          long long d) {
+__device__ void skip_grad(const T* __restrict__ dg_slots, T* __restrict__ dxt, long long rows, long long gates,
+                          long long H, long long d) {
   typedef typename crnn::Acc<T>::type A;
+  const T* __restrict__ dg = dg_slots + d * rows * gates * H;
   crnn::each(rows * H, [&](long long i) {
     const long long r = i / H, j = i - r * H;
     A s = d > 0 ? crnn::load(dxt + i) : A(0);
@@ -2523,7 +3305,7 @@ __device__ void grad_layer_below(const T* __restrict__ dxl, const T* __restrict_
   crnn::each(n, [&](long long i) { crnn::store(dy + i, crnn::load(dxl + i) * crnn::load(reserve + mask_ofs + i)); });
 }
 
-#line 2527 "generated/rnn/cudnn_rnn_backprop_v3.cu"
+#line 3309 "generated/rnn/cudnn_rnn_backprop_v3.cu"
 // ---- entry points: one per launch step and specialization (T)
 
 extern "C" __global__ void CudnnRNNBackpropV3__to_time_major__float16(
@@ -2610,13 +3392,14 @@ extern "C" __global__ void CudnnRNNBackpropV3__init_grad__float16(
     __half* __restrict__ dh,
     __half* __restrict__ dc,
     long long p,
+    long long d,
     long long layers_dirs,
     long long batch,
     long long h_size,
     long long num_units,
     long long lstm,
     int time_major) {
-  init_grad<__half>(output_h_backprop, output_c_backprop, dh, dc, p, layers_dirs, batch, h_size, num_units, lstm, time_major);
+  init_grad<__half>(output_h_backprop, output_c_backprop, dh, dc, p, d, layers_dirs, batch, h_size, num_units, lstm, time_major);
 }
 
 extern "C" __global__ void CudnnRNNBackpropV3__init_grad__float32(
@@ -2625,13 +3408,14 @@ extern "C" __global__ void CudnnRNNBackpropV3__init_grad__float32(
     float* __restrict__ dh,
     float* __restrict__ dc,
     long long p,
+    long long d,
     long long layers_dirs,
     long long batch,
     long long h_size,
     long long num_units,
     long long lstm,
     int time_major) {
-  init_grad<float>(output_h_backprop, output_c_backprop, dh, dc, p, layers_dirs, batch, h_size, num_units, lstm, time_major);
+  init_grad<float>(output_h_backprop, output_c_backprop, dh, dc, p, d, layers_dirs, batch, h_size, num_units, lstm, time_major);
 }
 
 extern "C" __global__ void CudnnRNNBackpropV3__init_grad__float64(
@@ -2640,13 +3424,14 @@ extern "C" __global__ void CudnnRNNBackpropV3__init_grad__float64(
     double* __restrict__ dh,
     double* __restrict__ dc,
     long long p,
+    long long d,
     long long layers_dirs,
     long long batch,
     long long h_size,
     long long num_units,
     long long lstm,
     int time_major) {
-  init_grad<double>(output_h_backprop, output_c_backprop, dh, dc, p, layers_dirs, batch, h_size, num_units, lstm, time_major);
+  init_grad<double>(output_h_backprop, output_c_backprop, dh, dc, p, d, layers_dirs, batch, h_size, num_units, lstm, time_major);
 }
 
 extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__persistent_lstm_grad__float16(
@@ -2829,8 +3614,9 @@ extern "C" __global__ void CudnnRNNBackpropV3__proj_grad__float16(
     long long d,
     long long batch,
     long long h_size,
-    long long dirs) {
-  proj_grad<__half>(dy, dhp, dh, sequence_lengths, t, d, batch, h_size, dirs);
+    long long dirs,
+    long long steps) {
+  proj_grad<__half>(dy, dhp, dh, sequence_lengths, t, d, batch, h_size, dirs, steps);
 }
 
 extern "C" __global__ void CudnnRNNBackpropV3__proj_grad__float32(
@@ -2842,8 +3628,9 @@ extern "C" __global__ void CudnnRNNBackpropV3__proj_grad__float32(
     long long d,
     long long batch,
     long long h_size,
-    long long dirs) {
-  proj_grad<float>(dy, dhp, dh, sequence_lengths, t, d, batch, h_size, dirs);
+    long long dirs,
+    long long steps) {
+  proj_grad<float>(dy, dhp, dh, sequence_lengths, t, d, batch, h_size, dirs, steps);
 }
 
 extern "C" __global__ void CudnnRNNBackpropV3__proj_grad__float64(
@@ -2855,8 +3642,9 @@ extern "C" __global__ void CudnnRNNBackpropV3__proj_grad__float64(
     long long d,
     long long batch,
     long long h_size,
-    long long dirs) {
-  proj_grad<double>(dy, dhp, dh, sequence_lengths, t, d, batch, h_size, dirs);
+    long long dirs,
+    long long steps) {
+  proj_grad<double>(dy, dhp, dh, sequence_lengths, t, d, batch, h_size, dirs, steps);
 }
 
 extern "C" __global__ void CudnnRNNBackpropV3__lstm_grad_step__float16(
@@ -2875,8 +3663,9 @@ extern "C" __global__ void CudnnRNNBackpropV3__lstm_grad_step__float16(
     long long dirs,
     long long proj,
     long long acts_ofs,
-    long long cs_ofs) {
-  lstm_grad_step<__half>(dy, dm, reserve_space, sequence_lengths, dgw, dh, dc, t, d, batch, num_units, h_size, dirs, proj, acts_ofs, cs_ofs);
+    long long cs_ofs,
+    long long steps) {
+  lstm_grad_step<__half>(dy, dm, reserve_space, sequence_lengths, dgw, dh, dc, t, d, batch, num_units, h_size, dirs, proj, acts_ofs, cs_ofs, steps);
 }
 
 extern "C" __global__ void CudnnRNNBackpropV3__lstm_grad_step__float32(
@@ -2895,8 +3684,9 @@ extern "C" __global__ void CudnnRNNBackpropV3__lstm_grad_step__float32(
     long long dirs,
     long long proj,
     long long acts_ofs,
-    long long cs_ofs) {
-  lstm_grad_step<float>(dy, dm, reserve_space, sequence_lengths, dgw, dh, dc, t, d, batch, num_units, h_size, dirs, proj, acts_ofs, cs_ofs);
+    long long cs_ofs,
+    long long steps) {
+  lstm_grad_step<float>(dy, dm, reserve_space, sequence_lengths, dgw, dh, dc, t, d, batch, num_units, h_size, dirs, proj, acts_ofs, cs_ofs, steps);
 }
 
 extern "C" __global__ void CudnnRNNBackpropV3__lstm_grad_step__float64(
@@ -2915,8 +3705,9 @@ extern "C" __global__ void CudnnRNNBackpropV3__lstm_grad_step__float64(
     long long dirs,
     long long proj,
     long long acts_ofs,
-    long long cs_ofs) {
-  lstm_grad_step<double>(dy, dm, reserve_space, sequence_lengths, dgw, dh, dc, t, d, batch, num_units, h_size, dirs, proj, acts_ofs, cs_ofs);
+    long long cs_ofs,
+    long long steps) {
+  lstm_grad_step<double>(dy, dm, reserve_space, sequence_lengths, dgw, dh, dc, t, d, batch, num_units, h_size, dirs, proj, acts_ofs, cs_ofs, steps);
 }
 
 extern "C" __global__ void CudnnRNNBackpropV3__gru_grad_step__float16(
@@ -2932,8 +3723,9 @@ extern "C" __global__ void CudnnRNNBackpropV3__gru_grad_step__float16(
     long long num_units,
     long long dirs,
     long long acts_ofs,
-    long long hs_ofs) {
-  gru_grad_step<__half>(dy, reserve_space, sequence_lengths, dgw, dgr, dh, t, d, batch, num_units, dirs, acts_ofs, hs_ofs);
+    long long hs_ofs,
+    long long steps) {
+  gru_grad_step<__half>(dy, reserve_space, sequence_lengths, dgw, dgr, dh, t, d, batch, num_units, dirs, acts_ofs, hs_ofs, steps);
 }
 
 extern "C" __global__ void CudnnRNNBackpropV3__gru_grad_step__float32(
@@ -2949,8 +3741,9 @@ extern "C" __global__ void CudnnRNNBackpropV3__gru_grad_step__float32(
     long long num_units,
     long long dirs,
     long long acts_ofs,
-    long long hs_ofs) {
-  gru_grad_step<float>(dy, reserve_space, sequence_lengths, dgw, dgr, dh, t, d, batch, num_units, dirs, acts_ofs, hs_ofs);
+    long long hs_ofs,
+    long long steps) {
+  gru_grad_step<float>(dy, reserve_space, sequence_lengths, dgw, dgr, dh, t, d, batch, num_units, dirs, acts_ofs, hs_ofs, steps);
 }
 
 extern "C" __global__ void CudnnRNNBackpropV3__gru_grad_step__float64(
@@ -2966,8 +3759,9 @@ extern "C" __global__ void CudnnRNNBackpropV3__gru_grad_step__float64(
     long long num_units,
     long long dirs,
     long long acts_ofs,
-    long long hs_ofs) {
-  gru_grad_step<double>(dy, reserve_space, sequence_lengths, dgw, dgr, dh, t, d, batch, num_units, dirs, acts_ofs, hs_ofs);
+    long long hs_ofs,
+    long long steps) {
+  gru_grad_step<double>(dy, reserve_space, sequence_lengths, dgw, dgr, dh, t, d, batch, num_units, dirs, acts_ofs, hs_ofs, steps);
 }
 
 extern "C" __global__ void CudnnRNNBackpropV3__rnn_grad_step__float16(
@@ -2982,8 +3776,9 @@ extern "C" __global__ void CudnnRNNBackpropV3__rnn_grad_step__float16(
     long long num_units,
     long long dirs,
     long long hs_ofs,
-    long long relu) {
-  rnn_grad_step<__half>(dy, reserve_space, sequence_lengths, dgw, dh, t, d, batch, num_units, dirs, hs_ofs, relu);
+    long long relu,
+    long long steps) {
+  rnn_grad_step<__half>(dy, reserve_space, sequence_lengths, dgw, dh, t, d, batch, num_units, dirs, hs_ofs, relu, steps);
 }
 
 extern "C" __global__ void CudnnRNNBackpropV3__rnn_grad_step__float32(
@@ -2998,8 +3793,9 @@ extern "C" __global__ void CudnnRNNBackpropV3__rnn_grad_step__float32(
     long long num_units,
     long long dirs,
     long long hs_ofs,
-    long long relu) {
-  rnn_grad_step<float>(dy, reserve_space, sequence_lengths, dgw, dh, t, d, batch, num_units, dirs, hs_ofs, relu);
+    long long relu,
+    long long steps) {
+  rnn_grad_step<float>(dy, reserve_space, sequence_lengths, dgw, dh, t, d, batch, num_units, dirs, hs_ofs, relu, steps);
 }
 
 extern "C" __global__ void CudnnRNNBackpropV3__rnn_grad_step__float64(
@@ -3014,8 +3810,312 @@ extern "C" __global__ void CudnnRNNBackpropV3__rnn_grad_step__float64(
     long long num_units,
     long long dirs,
     long long hs_ofs,
+    long long relu,
+    long long steps) {
+  rnn_grad_step<double>(dy, reserve_space, sequence_lengths, dgw, dh, t, d, batch, num_units, dirs, hs_ofs, relu, steps);
+}
+
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__fused_lstm_grad__float16(
+    __half* __restrict__ dy,
+    const __half* __restrict__ reserve_space,
+    const int* __restrict__ sequence_lengths,
+    __half* __restrict__ dgw,
+    __half* __restrict__ dh,
+    __half* __restrict__ dc,
+    const __half* __restrict__ params,
+    long long s,
+    long long steps,
+    long long batch,
+    long long num_units,
+    long long dirs,
+    long long layer_rofs,
+    long long layer_w,
+    long long layer_acts_ofs,
+    long long layer_cs_ofs,
+    long long pl_size) {
+  fused_lstm_grad<__half>(dy, reserve_space, sequence_lengths, dgw, dh, dc, params, s, steps, batch, num_units, dirs, layer_rofs, layer_w, layer_acts_ofs, layer_cs_ofs, pl_size);
+}
+
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__fused_lstm_grad__float32(
+    float* __restrict__ dy,
+    const float* __restrict__ reserve_space,
+    const int* __restrict__ sequence_lengths,
+    float* __restrict__ dgw,
+    float* __restrict__ dh,
+    float* __restrict__ dc,
+    const float* __restrict__ params,
+    long long s,
+    long long steps,
+    long long batch,
+    long long num_units,
+    long long dirs,
+    long long layer_rofs,
+    long long layer_w,
+    long long layer_acts_ofs,
+    long long layer_cs_ofs,
+    long long pl_size) {
+  fused_lstm_grad<float>(dy, reserve_space, sequence_lengths, dgw, dh, dc, params, s, steps, batch, num_units, dirs, layer_rofs, layer_w, layer_acts_ofs, layer_cs_ofs, pl_size);
+}
+
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__fused_lstm_grad__float64(
+    double* __restrict__ dy,
+    const double* __restrict__ reserve_space,
+    const int* __restrict__ sequence_lengths,
+    double* __restrict__ dgw,
+    double* __restrict__ dh,
+    double* __restrict__ dc,
+    const double* __restrict__ params,
+    long long s,
+    long long steps,
+    long long batch,
+    long long num_units,
+    long long dirs,
+    long long layer_rofs,
+    long long layer_w,
+    long long layer_acts_ofs,
+    long long layer_cs_ofs,
+    long long pl_size) {
+  fused_lstm_grad<double>(dy, reserve_space, sequence_lengths, dgw, dh, dc, params, s, steps, batch, num_units, dirs, layer_rofs, layer_w, layer_acts_ofs, layer_cs_ofs, pl_size);
+}
+
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__fused_proj_cells__float16(
+    __half* __restrict__ dy,
+    const int* __restrict__ sequence_lengths,
+    __half* __restrict__ dh,
+    __half* __restrict__ dhp,
+    long long s,
+    long long steps,
+    long long batch,
+    long long h_size,
+    long long dirs) {
+  fused_proj_cells<__half>(dy, sequence_lengths, dh, dhp, s, steps, batch, h_size, dirs);
+}
+
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__fused_proj_cells__float32(
+    float* __restrict__ dy,
+    const int* __restrict__ sequence_lengths,
+    float* __restrict__ dh,
+    float* __restrict__ dhp,
+    long long s,
+    long long steps,
+    long long batch,
+    long long h_size,
+    long long dirs) {
+  fused_proj_cells<float>(dy, sequence_lengths, dh, dhp, s, steps, batch, h_size, dirs);
+}
+
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__fused_proj_cells__float64(
+    double* __restrict__ dy,
+    const int* __restrict__ sequence_lengths,
+    double* __restrict__ dh,
+    double* __restrict__ dhp,
+    long long s,
+    long long steps,
+    long long batch,
+    long long h_size,
+    long long dirs) {
+  fused_proj_cells<double>(dy, sequence_lengths, dh, dhp, s, steps, batch, h_size, dirs);
+}
+
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__fused_lstm_proj_grad__float16(
+    __half* __restrict__ dy,
+    const __half* __restrict__ reserve_space,
+    const int* __restrict__ sequence_lengths,
+    __half* __restrict__ dgw,
+    __half* __restrict__ dh,
+    __half* __restrict__ dc,
+    __half* __restrict__ dm,
+    __half* __restrict__ dhp,
+    const __half* __restrict__ params,
+    long long s,
+    long long steps,
+    long long batch,
+    long long num_units,
+    long long h_size,
+    long long dirs,
+    long long phase,
+    long long layer_rofs,
+    long long layer_pofs,
+    long long layer_w,
+    long long layer_acts_ofs,
+    long long layer_cs_ofs,
+    long long pl_size) {
+  fused_lstm_proj_grad<__half>(dy, reserve_space, sequence_lengths, dgw, dh, dc, dm, dhp, params, s, steps, batch, num_units, h_size, dirs, phase, layer_rofs, layer_pofs, layer_w, layer_acts_ofs, layer_cs_ofs, pl_size);
+}
+
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__fused_lstm_proj_grad__float32(
+    float* __restrict__ dy,
+    const float* __restrict__ reserve_space,
+    const int* __restrict__ sequence_lengths,
+    float* __restrict__ dgw,
+    float* __restrict__ dh,
+    float* __restrict__ dc,
+    float* __restrict__ dm,
+    float* __restrict__ dhp,
+    const float* __restrict__ params,
+    long long s,
+    long long steps,
+    long long batch,
+    long long num_units,
+    long long h_size,
+    long long dirs,
+    long long phase,
+    long long layer_rofs,
+    long long layer_pofs,
+    long long layer_w,
+    long long layer_acts_ofs,
+    long long layer_cs_ofs,
+    long long pl_size) {
+  fused_lstm_proj_grad<float>(dy, reserve_space, sequence_lengths, dgw, dh, dc, dm, dhp, params, s, steps, batch, num_units, h_size, dirs, phase, layer_rofs, layer_pofs, layer_w, layer_acts_ofs, layer_cs_ofs, pl_size);
+}
+
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__fused_lstm_proj_grad__float64(
+    double* __restrict__ dy,
+    const double* __restrict__ reserve_space,
+    const int* __restrict__ sequence_lengths,
+    double* __restrict__ dgw,
+    double* __restrict__ dh,
+    double* __restrict__ dc,
+    double* __restrict__ dm,
+    double* __restrict__ dhp,
+    const double* __restrict__ params,
+    long long s,
+    long long steps,
+    long long batch,
+    long long num_units,
+    long long h_size,
+    long long dirs,
+    long long phase,
+    long long layer_rofs,
+    long long layer_pofs,
+    long long layer_w,
+    long long layer_acts_ofs,
+    long long layer_cs_ofs,
+    long long pl_size) {
+  fused_lstm_proj_grad<double>(dy, reserve_space, sequence_lengths, dgw, dh, dc, dm, dhp, params, s, steps, batch, num_units, h_size, dirs, phase, layer_rofs, layer_pofs, layer_w, layer_acts_ofs, layer_cs_ofs, pl_size);
+}
+
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__fused_gru_grad__float16(
+    __half* __restrict__ dy,
+    const __half* __restrict__ reserve_space,
+    const int* __restrict__ sequence_lengths,
+    __half* __restrict__ dgw,
+    __half* __restrict__ dgr,
+    __half* __restrict__ dh,
+    const __half* __restrict__ params,
+    long long s,
+    long long steps,
+    long long batch,
+    long long num_units,
+    long long dirs,
+    long long layer_rofs,
+    long long layer_w,
+    long long layer_acts_ofs,
+    long long layer_hs_ofs,
+    long long pl_size) {
+  fused_gru_grad<__half>(dy, reserve_space, sequence_lengths, dgw, dgr, dh, params, s, steps, batch, num_units, dirs, layer_rofs, layer_w, layer_acts_ofs, layer_hs_ofs, pl_size);
+}
+
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__fused_gru_grad__float32(
+    float* __restrict__ dy,
+    const float* __restrict__ reserve_space,
+    const int* __restrict__ sequence_lengths,
+    float* __restrict__ dgw,
+    float* __restrict__ dgr,
+    float* __restrict__ dh,
+    const float* __restrict__ params,
+    long long s,
+    long long steps,
+    long long batch,
+    long long num_units,
+    long long dirs,
+    long long layer_rofs,
+    long long layer_w,
+    long long layer_acts_ofs,
+    long long layer_hs_ofs,
+    long long pl_size) {
+  fused_gru_grad<float>(dy, reserve_space, sequence_lengths, dgw, dgr, dh, params, s, steps, batch, num_units, dirs, layer_rofs, layer_w, layer_acts_ofs, layer_hs_ofs, pl_size);
+}
+
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__fused_gru_grad__float64(
+    double* __restrict__ dy,
+    const double* __restrict__ reserve_space,
+    const int* __restrict__ sequence_lengths,
+    double* __restrict__ dgw,
+    double* __restrict__ dgr,
+    double* __restrict__ dh,
+    const double* __restrict__ params,
+    long long s,
+    long long steps,
+    long long batch,
+    long long num_units,
+    long long dirs,
+    long long layer_rofs,
+    long long layer_w,
+    long long layer_acts_ofs,
+    long long layer_hs_ofs,
+    long long pl_size) {
+  fused_gru_grad<double>(dy, reserve_space, sequence_lengths, dgw, dgr, dh, params, s, steps, batch, num_units, dirs, layer_rofs, layer_w, layer_acts_ofs, layer_hs_ofs, pl_size);
+}
+
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__fused_rnn_grad__float16(
+    __half* __restrict__ dy,
+    const __half* __restrict__ reserve_space,
+    const int* __restrict__ sequence_lengths,
+    __half* __restrict__ dgw,
+    __half* __restrict__ dh,
+    const __half* __restrict__ params,
+    long long s,
+    long long steps,
+    long long batch,
+    long long num_units,
+    long long dirs,
+    long long layer_rofs,
+    long long layer_w,
+    long long layer_hs_ofs,
+    long long pl_size,
     long long relu) {
-  rnn_grad_step<double>(dy, reserve_space, sequence_lengths, dgw, dh, t, d, batch, num_units, dirs, hs_ofs, relu);
+  fused_rnn_grad<__half>(dy, reserve_space, sequence_lengths, dgw, dh, params, s, steps, batch, num_units, dirs, layer_rofs, layer_w, layer_hs_ofs, pl_size, relu);
+}
+
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__fused_rnn_grad__float32(
+    float* __restrict__ dy,
+    const float* __restrict__ reserve_space,
+    const int* __restrict__ sequence_lengths,
+    float* __restrict__ dgw,
+    float* __restrict__ dh,
+    const float* __restrict__ params,
+    long long s,
+    long long steps,
+    long long batch,
+    long long num_units,
+    long long dirs,
+    long long layer_rofs,
+    long long layer_w,
+    long long layer_hs_ofs,
+    long long pl_size,
+    long long relu) {
+  fused_rnn_grad<float>(dy, reserve_space, sequence_lengths, dgw, dh, params, s, steps, batch, num_units, dirs, layer_rofs, layer_w, layer_hs_ofs, pl_size, relu);
+}
+
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__fused_rnn_grad__float64(
+    double* __restrict__ dy,
+    const double* __restrict__ reserve_space,
+    const int* __restrict__ sequence_lengths,
+    double* __restrict__ dgw,
+    double* __restrict__ dh,
+    const double* __restrict__ params,
+    long long s,
+    long long steps,
+    long long batch,
+    long long num_units,
+    long long dirs,
+    long long layer_rofs,
+    long long layer_w,
+    long long layer_hs_ofs,
+    long long pl_size,
+    long long relu) {
+  fused_rnn_grad<double>(dy, reserve_space, sequence_lengths, dgw, dh, params, s, steps, batch, num_units, dirs, layer_rofs, layer_w, layer_hs_ofs, pl_size, relu);
 }
 
 extern "C" __global__ void CudnnRNNBackpropV3__final_grad__float16(
@@ -3024,13 +4124,14 @@ extern "C" __global__ void CudnnRNNBackpropV3__final_grad__float16(
     __half* __restrict__ input_h_backprop,
     __half* __restrict__ input_c_backprop,
     long long p,
+    long long d,
     long long layers_dirs,
     long long batch,
     long long h_size,
     long long num_units,
     long long lstm,
     int time_major) {
-  final_grad<__half>(dh, dc, input_h_backprop, input_c_backprop, p, layers_dirs, batch, h_size, num_units, lstm, time_major);
+  final_grad<__half>(dh, dc, input_h_backprop, input_c_backprop, p, d, layers_dirs, batch, h_size, num_units, lstm, time_major);
 }
 
 extern "C" __global__ void CudnnRNNBackpropV3__final_grad__float32(
@@ -3039,13 +4140,14 @@ extern "C" __global__ void CudnnRNNBackpropV3__final_grad__float32(
     float* __restrict__ input_h_backprop,
     float* __restrict__ input_c_backprop,
     long long p,
+    long long d,
     long long layers_dirs,
     long long batch,
     long long h_size,
     long long num_units,
     long long lstm,
     int time_major) {
-  final_grad<float>(dh, dc, input_h_backprop, input_c_backprop, p, layers_dirs, batch, h_size, num_units, lstm, time_major);
+  final_grad<float>(dh, dc, input_h_backprop, input_c_backprop, p, d, layers_dirs, batch, h_size, num_units, lstm, time_major);
 }
 
 extern "C" __global__ void CudnnRNNBackpropV3__final_grad__float64(
@@ -3054,13 +4156,14 @@ extern "C" __global__ void CudnnRNNBackpropV3__final_grad__float64(
     double* __restrict__ input_h_backprop,
     double* __restrict__ input_c_backprop,
     long long p,
+    long long d,
     long long layers_dirs,
     long long batch,
     long long h_size,
     long long num_units,
     long long lstm,
     int time_major) {
-  final_grad<double>(dh, dc, input_h_backprop, input_c_backprop, p, layers_dirs, batch, h_size, num_units, lstm, time_major);
+  final_grad<double>(dh, dc, input_h_backprop, input_c_backprop, p, d, layers_dirs, batch, h_size, num_units, lstm, time_major);
 }
 
 extern "C" __global__ void CudnnRNNBackpropV3__skip_grad__float16(
@@ -3147,4 +4250,4 @@ extern "C" __global__ void CudnnRNNBackpropV3__from_time_major__float64(
   from_time_major<double>(dxt, input_backprop, unswap0, unswap1, input_size);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"CudnnRNNBackpropV3__to_time_major__float16","params":[["const __half* __restrict__","input"],["__half* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__to_time_major__float32","params":[["const float* __restrict__","input"],["float* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__to_time_major__float64","params":[["const double* __restrict__","input"],["double* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__fill_ones__float16","params":[["__half* __restrict__","ones"],["long long","rows"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__fill_ones__float32","params":[["float* __restrict__","ones"],["long long","rows"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__fill_ones__float64","params":[["double* __restrict__","ones"],["long long","rows"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_output_in__float16","params":[["const __half* __restrict__","output_backprop"],["__half* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["long long","steps"],["long long","batch"],["long long","out_width"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_output_in__float32","params":[["const float* __restrict__","output_backprop"],["float* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["long long","steps"],["long long","batch"],["long long","out_width"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_output_in__float64","params":[["const double* __restrict__","output_backprop"],["double* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["long long","steps"],["long long","batch"],["long long","out_width"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__init_grad__float16","params":[["const __half* __restrict__","output_h_backprop"],["const __half* __restrict__","output_c_backprop"],["__half* __restrict__","dh"],["__half* __restrict__","dc"],["long long","p"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__init_grad__float32","params":[["const float* __restrict__","output_h_backprop"],["const float* __restrict__","output_c_backprop"],["float* __restrict__","dh"],["float* __restrict__","dc"],["long long","p"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__init_grad__float64","params":[["const double* __restrict__","output_h_backprop"],["const double* __restrict__","output_c_backprop"],["double* __restrict__","dh"],["double* __restrict__","dc"],["long long","p"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__persistent_lstm_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["__half* __restrict__","dc"],["__half* __restrict__","dm"],["const __half* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","acts_ofs"],["long long","cs_ofs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_lstm_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["float* __restrict__","dc"],["float* __restrict__","dm"],["const float* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","acts_ofs"],["long long","cs_ofs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_lstm_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["double* __restrict__","dc"],["double* __restrict__","dm"],["const double* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","acts_ofs"],["long long","cs_ofs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_gru_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dgr"],["__half* __restrict__","dh"],["const __half* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_gru_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dgr"],["float* __restrict__","dh"],["const float* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_gru_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dgr"],["double* __restrict__","dh"],["const double* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_rnn_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["const __half* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_rnn_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["const float* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_rnn_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["const double* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__proj_grad__float16","params":[["__half* __restrict__","dy"],["__half* __restrict__","dhp"],["__half* __restrict__","dh"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","dirs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__proj_grad__float32","params":[["float* __restrict__","dy"],["float* __restrict__","dhp"],["float* __restrict__","dh"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","dirs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__proj_grad__float64","params":[["double* __restrict__","dy"],["double* __restrict__","dhp"],["double* __restrict__","dh"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","dirs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__lstm_grad_step__float16","params":[["__half* __restrict__","dy"],["__half* __restrict__","dm"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["__half* __restrict__","dc"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","proj"],["long long","acts_ofs"],["long long","cs_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__lstm_grad_step__float32","params":[["float* __restrict__","dy"],["float* __restrict__","dm"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["float* __restrict__","dc"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","proj"],["long long","acts_ofs"],["long long","cs_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__lstm_grad_step__float64","params":[["double* __restrict__","dy"],["double* __restrict__","dm"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["double* __restrict__","dc"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","proj"],["long long","acts_ofs"],["long long","cs_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__gru_grad_step__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dgr"],["__half* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__gru_grad_step__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dgr"],["float* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__gru_grad_step__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dgr"],["double* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__rnn_grad_step__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__rnn_grad_step__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__rnn_grad_step__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__final_grad__float16","params":[["__half* __restrict__","dh"],["__half* __restrict__","dc"],["__half* __restrict__","input_h_backprop"],["__half* __restrict__","input_c_backprop"],["long long","p"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__final_grad__float32","params":[["float* __restrict__","dh"],["float* __restrict__","dc"],["float* __restrict__","input_h_backprop"],["float* __restrict__","input_c_backprop"],["long long","p"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__final_grad__float64","params":[["double* __restrict__","dh"],["double* __restrict__","dc"],["double* __restrict__","input_h_backprop"],["double* __restrict__","input_c_backprop"],["long long","p"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__skip_grad__float16","params":[["__half* __restrict__","dgw"],["__half* __restrict__","dxt"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","d"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__skip_grad__float32","params":[["float* __restrict__","dgw"],["float* __restrict__","dxt"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","d"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__skip_grad__float64","params":[["double* __restrict__","dgw"],["double* __restrict__","dxt"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","d"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_layer_below__float16","params":[["__half* __restrict__","dxl"],["const __half* __restrict__","reserve_space"],["__half* __restrict__","dy"],["long long","layer_cells"],["long long","below_mask_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_layer_below__float32","params":[["float* __restrict__","dxl"],["const float* __restrict__","reserve_space"],["float* __restrict__","dy"],["long long","layer_cells"],["long long","below_mask_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_layer_below__float64","params":[["double* __restrict__","dxl"],["const double* __restrict__","reserve_space"],["double* __restrict__","dy"],["long long","layer_cells"],["long long","below_mask_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__from_time_major__float16","params":[["__half* __restrict__","dxt"],["__half* __restrict__","input_backprop"],["long long","unswap0"],["long long","unswap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__from_time_major__float32","params":[["float* __restrict__","dxt"],["float* __restrict__","input_backprop"],["long long","unswap0"],["long long","unswap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__from_time_major__float64","params":[["double* __restrict__","dxt"],["double* __restrict__","input_backprop"],["long long","unswap0"],["long long","unswap1"],["long long","input_size"]],"max_threads":1024}],"shared":[],"digest":"2b511a1f0899b7b39471fa0db5d44ec6"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"CudnnRNNBackpropV3__to_time_major__float16","params":[["const __half* __restrict__","input"],["__half* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__to_time_major__float32","params":[["const float* __restrict__","input"],["float* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__to_time_major__float64","params":[["const double* __restrict__","input"],["double* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__fill_ones__float16","params":[["__half* __restrict__","ones"],["long long","rows"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__fill_ones__float32","params":[["float* __restrict__","ones"],["long long","rows"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__fill_ones__float64","params":[["double* __restrict__","ones"],["long long","rows"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_output_in__float16","params":[["const __half* __restrict__","output_backprop"],["__half* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["long long","steps"],["long long","batch"],["long long","out_width"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_output_in__float32","params":[["const float* __restrict__","output_backprop"],["float* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["long long","steps"],["long long","batch"],["long long","out_width"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_output_in__float64","params":[["const double* __restrict__","output_backprop"],["double* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["long long","steps"],["long long","batch"],["long long","out_width"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__init_grad__float16","params":[["const __half* __restrict__","output_h_backprop"],["const __half* __restrict__","output_c_backprop"],["__half* __restrict__","dh"],["__half* __restrict__","dc"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__init_grad__float32","params":[["const float* __restrict__","output_h_backprop"],["const float* __restrict__","output_c_backprop"],["float* __restrict__","dh"],["float* __restrict__","dc"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__init_grad__float64","params":[["const double* __restrict__","output_h_backprop"],["const double* __restrict__","output_c_backprop"],["double* __restrict__","dh"],["double* __restrict__","dc"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__persistent_lstm_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["__half* __restrict__","dc"],["__half* __restrict__","dm"],["const __half* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","acts_ofs"],["long long","cs_ofs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_lstm_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["float* __restrict__","dc"],["float* __restrict__","dm"],["const float* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","acts_ofs"],["long long","cs_ofs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_lstm_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["double* __restrict__","dc"],["double* __restrict__","dm"],["const double* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","acts_ofs"],["long long","cs_ofs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_gru_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dgr"],["__half* __restrict__","dh"],["const __half* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_gru_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dgr"],["float* __restrict__","dh"],["const float* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_gru_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dgr"],["double* __restrict__","dh"],["const double* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_rnn_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["const __half* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_rnn_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["const float* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_rnn_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["const double* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__proj_grad__float16","params":[["__half* __restrict__","dy"],["__half* __restrict__","dhp"],["__half* __restrict__","dh"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","dirs"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__proj_grad__float32","params":[["float* __restrict__","dy"],["float* __restrict__","dhp"],["float* __restrict__","dh"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","dirs"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__proj_grad__float64","params":[["double* __restrict__","dy"],["double* __restrict__","dhp"],["double* __restrict__","dh"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","dirs"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__lstm_grad_step__float16","params":[["__half* __restrict__","dy"],["__half* __restrict__","dm"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["__half* __restrict__","dc"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","proj"],["long long","acts_ofs"],["long long","cs_ofs"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__lstm_grad_step__float32","params":[["float* __restrict__","dy"],["float* __restrict__","dm"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["float* __restrict__","dc"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","proj"],["long long","acts_ofs"],["long long","cs_ofs"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__lstm_grad_step__float64","params":[["double* __restrict__","dy"],["double* __restrict__","dm"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["double* __restrict__","dc"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","proj"],["long long","acts_ofs"],["long long","cs_ofs"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__gru_grad_step__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dgr"],["__half* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__gru_grad_step__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dgr"],["float* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__gru_grad_step__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dgr"],["double* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__rnn_grad_step__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","hs_ofs"],["long long","relu"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__rnn_grad_step__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","hs_ofs"],["long long","relu"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__rnn_grad_step__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","hs_ofs"],["long long","relu"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__fused_lstm_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["__half* __restrict__","dc"],["const __half* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_lstm_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["float* __restrict__","dc"],["const float* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_lstm_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["double* __restrict__","dc"],["const double* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_proj_cells__float16","params":[["__half* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dh"],["__half* __restrict__","dhp"],["long long","s"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","dirs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_proj_cells__float32","params":[["float* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dh"],["float* __restrict__","dhp"],["long long","s"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","dirs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_proj_cells__float64","params":[["double* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dh"],["double* __restrict__","dhp"],["long long","s"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","dirs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_lstm_proj_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["__half* __restrict__","dc"],["__half* __restrict__","dm"],["__half* __restrict__","dhp"],["const __half* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","phase"],["long long","layer_rofs"],["long long","layer_pofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_lstm_proj_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["float* __restrict__","dc"],["float* __restrict__","dm"],["float* __restrict__","dhp"],["const float* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","phase"],["long long","layer_rofs"],["long long","layer_pofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_lstm_proj_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["double* __restrict__","dc"],["double* __restrict__","dm"],["double* __restrict__","dhp"],["const double* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","phase"],["long long","layer_rofs"],["long long","layer_pofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_gru_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dgr"],["__half* __restrict__","dh"],["const __half* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_gru_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dgr"],["float* __restrict__","dh"],["const float* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_gru_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dgr"],["double* __restrict__","dh"],["const double* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_rnn_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["const __half* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","relu"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_rnn_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["const float* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","relu"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_rnn_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["const double* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","relu"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__final_grad__float16","params":[["__half* __restrict__","dh"],["__half* __restrict__","dc"],["__half* __restrict__","input_h_backprop"],["__half* __restrict__","input_c_backprop"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__final_grad__float32","params":[["float* __restrict__","dh"],["float* __restrict__","dc"],["float* __restrict__","input_h_backprop"],["float* __restrict__","input_c_backprop"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__final_grad__float64","params":[["double* __restrict__","dh"],["double* __restrict__","dc"],["double* __restrict__","input_h_backprop"],["double* __restrict__","input_c_backprop"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__skip_grad__float16","params":[["__half* __restrict__","dgw"],["__half* __restrict__","dxt"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","d"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__skip_grad__float32","params":[["float* __restrict__","dgw"],["float* __restrict__","dxt"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","d"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__skip_grad__float64","params":[["double* __restrict__","dgw"],["double* __restrict__","dxt"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","d"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_layer_below__float16","params":[["__half* __restrict__","dxl"],["const __half* __restrict__","reserve_space"],["__half* __restrict__","dy"],["long long","layer_cells"],["long long","below_mask_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_layer_below__float32","params":[["float* __restrict__","dxl"],["const float* __restrict__","reserve_space"],["float* __restrict__","dy"],["long long","layer_cells"],["long long","below_mask_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_layer_below__float64","params":[["double* __restrict__","dxl"],["const double* __restrict__","reserve_space"],["double* __restrict__","dy"],["long long","layer_cells"],["long long","below_mask_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__from_time_major__float16","params":[["__half* __restrict__","dxt"],["__half* __restrict__","input_backprop"],["long long","unswap0"],["long long","unswap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__from_time_major__float32","params":[["float* __restrict__","dxt"],["float* __restrict__","input_backprop"],["long long","unswap0"],["long long","unswap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__from_time_major__float64","params":[["double* __restrict__","dxt"],["double* __restrict__","input_backprop"],["long long","unswap0"],["long long","unswap1"],["long long","input_size"]],"max_threads":1024}],"shared":[],"digest":"a8a97f171b6eed9512d7ffbaae78fa06"}

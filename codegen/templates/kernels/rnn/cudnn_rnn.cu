@@ -1,15 +1,21 @@
 // CudnnRNNV3 / CudnnRNNBackpropV3: the elementwise steps of a multi-layer, optionally
 // bidirectional RNN (rnn_relu, rnn_tanh, lstm with an optional projection, cuDNN's
-// linear-before-reset gru). The matrix products are GEMM steps of the launch plans: per layer and
-// direction one input projection for all time steps, per time step one recurrent product, and
-// in the backward the weight gradients over all steps at once. These kernels do the rest, one
-// fused kernel per time step and direction.
+// linear-before-reset gru). The large matrix products are GEMM steps of the launch plans: per layer
+// and direction one input projection for all time steps and, in the backward, the weight gradients
+// over all steps at once. The recurrent product of each step is a GEMM step too on the cpu plan
+// (then a step kernel per time step and direction does the rest); on the GPU's plan it lives in
+// the kernels: the persistent variant (small sizes: every step of a layer and direction in one
+// launch) or the fused one (per time step one launch for both directions, a tile of the product
+// through opgen::matmul_tile and then that tile's gates).
 //
 // Buffers (all row-major, element offsets computed by the launch plan):
 //   params   the opaque weights (codegen/ophelpers/cudnn_rnn.py): bW and bR of the pseudo-layer
 //            at `bofs` (G·H each).
-//   gx       [T·B, G·H] the input projection x_t·Wᵀ of every step (time-major rows t·B + b).
-//   gh       [B, G·H] the recurrent product h_{t−1}·Rᵀ of this step.
+//   gx       [T·B, G·H] the input projection x_t·Wᵀ of every step (time-major rows t·B + b); the
+//            fused variant keeps a slot per direction.
+//   gh       [B, G·H] the recurrent product h_{t−1}·Rᵀ of this step (a slot per direction, fused).
+//   dgw, dgr, dh, dc, dhp, dm (backward): a slot per direction each, direction d's at d times the
+//            slot's size.
 //   work     the reserve space (or, for inference, a scratch buffer of the same layout); per
 //            pseudo-layer at acts_ofs: acts [T, B, A] (lstm: i f g o, gru: r u n (R_h·h + bR_h),
 //            rnn: none), then at hs_ofs the h slots [T + 1, B, Hh], at cs_ofs the c slots
@@ -24,6 +30,7 @@
 // Arithmetic is in float for float and half storage, in double for double storage.
 
 {% include "kernels/_common.cuh" %}
+{% include "kernels/_matmul.cuh" %}
 {% include "kernels/_activations.cuh" %}
 
 namespace crnn {
@@ -75,18 +82,38 @@ struct Run {
 #define CRNN_UNROLL
 #endif
 
-// f(j, Run<R>{}) for the runs [j, j + R) that cover [0, n) of the block's row (for_each_row):
-// thread 0 takes them all in the host form, the block's threads stride single elements otherwise.
+// The units [begin, end) of a row that a row function works on, and who takes them: the block's
+// threads together (shared = true: for_each_row's rows, the persistent kernels' rows) or the calling
+// thread alone (a fused step's GPU form, a thread per (row, unit) of its tile).
+struct Span {
+  long long begin, end;
+  bool shared;
+};
+__device__ __forceinline__ Span whole_row(long long n) { return Span{0, n, true}; }
+
+// f(j, Run<R>{}) for the runs [j, j + R) that cover the span: in the host form thread 0 takes them all
+// (of a shared span), in runs of kHostRun; on the GPU the block's threads stride single elements of a
+// shared span, and the calling thread takes each element of its own.
 template <typename F>
-__device__ __forceinline__ void row_runs(long long n, const F& f) {
+__device__ __forceinline__ void row_runs(Span span, const F& f) {
 #ifdef OPGEN_HOST_FORM
-  if (threadIdx.x != 0) return;
-  long long j = 0;
-  for (; j + opgen::kHostRun <= n; j += opgen::kHostRun) f(j, Run<opgen::kHostRun>{});
-  for (; j < n; ++j) f(j, Run<1>{});
+  if (span.shared && threadIdx.x != 0) return;
+  long long j = span.begin;
+  for (; j + opgen::kHostRun <= span.end; j += opgen::kHostRun) f(j, Run<opgen::kHostRun>{});
+  for (; j < span.end; ++j) f(j, Run<1>{});
 #else
-  for (long long j = threadIdx.x; j < n; j += blockDim.x) f(j, Run<1>{});
+  const long long first = span.shared ? span.begin + threadIdx.x : span.begin;
+  const long long stride = span.shared ? static_cast<long long>(blockDim.x) : 1LL;
+  for (long long j = first; j < span.end; j += stride) f(j, Run<1>{});
 #endif
+}
+
+// f(j) for each element of the span, taken as row_runs takes them.
+template <typename F>
+__device__ __forceinline__ void span_each(Span span, const F& f) {
+  row_runs(span, [&](long long j, CRNN_RUN run) {
+    for (int q = 0; q < decltype(run)::n; ++q) f(j + q);
+  });
 }
 
 // v[q] = sigmoid(v[q]) (or tanh) for a run.
@@ -165,13 +192,14 @@ __device__ void from_time_major(const T* __restrict__ dxt, T* __restrict__ input
   swap01_(dxt, input_backprop, n0, n1, n2);
 }
 
-// skip_input: every gate's input part is x itself, gx[r, g·H + j] = x[r, j].
+// skip_input: every gate's input part is x itself, gx[gx_ofs + r·G·H + g·H + j] = x[r, j] (gx_ofs: the
+// direction's slot).
 template <typename T>
 __device__ void skip_projection(const T* __restrict__ xt, T* __restrict__ gx, long long rows, long long gates,
-                                long long H) {
+                                long long H, long long gx_ofs) {
   crnn::each(rows * gates * H, [&](long long o) {
     const long long j = o % H, r = o / (gates * H);
-    gx[o] = xt[r * H + j];
+    gx[gx_ofs + o] = xt[r * H + j];
   });
 }
 
@@ -200,7 +228,8 @@ __device__ __forceinline__ void lstm_row(long long b, const T* __restrict__ gx, 
                                          const T* __restrict__ params, T* __restrict__ work,
                                          const int* __restrict__ lengths, long long t, long long d,
                                          long long B, long long H, long long Hh, long long proj, long long bofs,
-                                         long long acts_ofs, long long hs_ofs, long long cs_ofs, long long ms_ofs) {
+                                         long long acts_ofs, long long hs_ofs, long long cs_ofs, long long ms_ofs,
+                                         Span span) {
   typedef typename crnn::Acc<T>::type A;
   const long long prev = t + d, next = t + 1 - d;
   const T* __restrict__ bw = params + bofs;
@@ -211,7 +240,7 @@ __device__ __forceinline__ void lstm_row(long long b, const T* __restrict__ gx, 
   T* __restrict__ m_out = proj ? work + ms_ofs + (t * B + b) * H : work + hs_ofs + (next * B + b) * Hh;
   if (t >= lengths[b]) {  // past the end: carry the state
     const T* __restrict__ h_prev = work + hs_ofs + (prev * B + b) * Hh;
-    opgen::row_for_each(H, [&](long long j) {
+    crnn::span_each(span, [&](long long j) {
       for (int g = 0; g < 4; ++g) crnn::store(acts + g * H + j, A(0));
       c_next[j] = c_prev[j];
       if (proj) crnn::store(m_out + j, A(0));
@@ -221,7 +250,7 @@ __device__ __forceinline__ void lstm_row(long long b, const T* __restrict__ gx, 
   }
   const T* __restrict__ x = gx + (t * B + b) * 4 * H;
   const T* __restrict__ h = gh + b * 4 * H;
-  crnn::row_runs(H, [&](long long j, CRNN_RUN run) {
+  crnn::row_runs(span, [&](long long j, CRNN_RUN run) {
     constexpr int R = decltype(run)::n;
     A ig[R], fg[R], cg[R], og[R], c[R], tc[R];
     CRNN_UNROLL for (int q = 0; q < R; ++q) {
@@ -265,7 +294,8 @@ __device__ void lstm_step(const T* __restrict__ gx, const T* __restrict__ gh, co
                           long long B, long long H, long long Hh, long long proj, long long bofs, long long acts_ofs,
                           long long hs_ofs, long long cs_ofs, long long ms_ofs) {
   opgen::for_each_row(B, [&](long long b) {
-    crnn::lstm_row(b, gx, gh, params, work, lengths, t, d, B, H, Hh, proj, bofs, acts_ofs, hs_ofs, cs_ofs, ms_ofs);
+    crnn::lstm_row(b, gx, gh, params, work, lengths, t, d, B, H, Hh, proj, bofs, acts_ofs, hs_ofs, cs_ofs, ms_ofs,
+                   crnn::whole_row(H));
   });
 }
 
@@ -287,7 +317,7 @@ template <typename T>
 __device__ __forceinline__ void gru_row(long long b, const T* __restrict__ gx, const T* __restrict__ gh,
                                         const T* __restrict__ params, T* __restrict__ work,
                                         const int* __restrict__ lengths, long long t, long long d, long long B,
-                                        long long H, long long bofs, long long acts_ofs, long long hs_ofs) {
+                                        long long H, long long bofs, long long acts_ofs, long long hs_ofs, Span span) {
   typedef typename crnn::Acc<T>::type A;
   const long long prev = t + d, next = t + 1 - d;
   const T* __restrict__ bw = params + bofs;
@@ -296,7 +326,7 @@ __device__ __forceinline__ void gru_row(long long b, const T* __restrict__ gx, c
   const T* __restrict__ h_prev = work + hs_ofs + (prev * B + b) * H;
   T* __restrict__ h_next = work + hs_ofs + (next * B + b) * H;
   if (t >= lengths[b]) {
-    opgen::row_for_each(H, [&](long long j) {
+    crnn::span_each(span, [&](long long j) {
       for (int g = 0; g < 4; ++g) crnn::store(acts + g * H + j, A(0));
       h_next[j] = h_prev[j];
     });
@@ -304,7 +334,7 @@ __device__ __forceinline__ void gru_row(long long b, const T* __restrict__ gx, c
   }
   const T* __restrict__ x = gx + (t * B + b) * 3 * H;
   const T* __restrict__ h = gh + b * 3 * H;
-  crnn::row_runs(H, [&](long long j, CRNN_RUN run) {
+  crnn::row_runs(span, [&](long long j, CRNN_RUN run) {
     constexpr int R = decltype(run)::n;
     A r[R], u[R], hn[R], n[R];
     CRNN_UNROLL for (int q = 0; q < R; ++q) {
@@ -340,7 +370,7 @@ __device__ void gru_step(const T* __restrict__ gx, const T* __restrict__ gh, con
                          T* __restrict__ work, const int* __restrict__ lengths, long long t, long long d, long long B,
                          long long H, long long bofs, long long acts_ofs, long long hs_ofs) {
   opgen::for_each_row(B, [&](long long b) {
-    crnn::gru_row(b, gx, gh, params, work, lengths, t, d, B, H, bofs, acts_ofs, hs_ofs);
+    crnn::gru_row(b, gx, gh, params, work, lengths, t, d, B, H, bofs, acts_ofs, hs_ofs, crnn::whole_row(H));
   });
 }
 
@@ -351,19 +381,20 @@ template <typename T>
 __device__ __forceinline__ void rnn_row(long long b, const T* __restrict__ gx, const T* __restrict__ gh,
                                         const T* __restrict__ params, T* __restrict__ work,
                                         const int* __restrict__ lengths, long long t, long long d,
-                                        long long B, long long H, long long bofs, long long hs_ofs, long long relu) {
+                                        long long B, long long H, long long bofs, long long hs_ofs, long long relu,
+                                        Span span) {
   typedef typename crnn::Acc<T>::type A;
   const long long prev = t + d, next = t + 1 - d;
   const T* __restrict__ h_prev = work + hs_ofs + (prev * B + b) * H;
   T* __restrict__ h_next = work + hs_ofs + (next * B + b) * H;
   if (t >= lengths[b]) {
-    opgen::row_for_each(H, [&](long long j) { h_next[j] = h_prev[j]; });
+    crnn::span_each(span, [&](long long j) { h_next[j] = h_prev[j]; });
     return;
   }
   const T* __restrict__ x = gx + (t * B + b) * H;
   const T* __restrict__ h = gh + b * H;
   const T* __restrict__ bw = params + bofs;
-  crnn::row_runs(H, [&](long long j, CRNN_RUN run) {
+  crnn::row_runs(span, [&](long long j, CRNN_RUN run) {
     constexpr int R = decltype(run)::n;
     A a[R];
     CRNN_UNROLL for (int q = 0; q < R; ++q) {
@@ -387,7 +418,7 @@ __device__ void rnn_step(const T* __restrict__ gx, const T* __restrict__ gh, con
                          T* __restrict__ work, const int* __restrict__ lengths, long long t, long long d, long long B,
                          long long H, long long bofs, long long hs_ofs, long long relu) {
   opgen::for_each_row(B, [&](long long b) {
-    crnn::rnn_row(b, gx, gh, params, work, lengths, t, d, B, H, bofs, hs_ofs, relu);
+    crnn::rnn_row(b, gx, gh, params, work, lengths, t, d, B, H, bofs, hs_ofs, relu, crnn::whole_row(H));
   });
 }
 
@@ -434,15 +465,124 @@ __device__ void persistent_layer(const T* __restrict__ gx, T* __restrict__ gh, c
     __syncthreads();  // the rows of gh are in place
     for (long long r = 0; r < rows; ++r) {
       if (kind == 1) {
-        crnn::lstm_row(b0 + r, gx, gh, params, work, lengths, t, d, B, H, H, 0LL, bofs, acts_ofs, hs_ofs, cs_ofs, 0LL);
+        crnn::lstm_row(b0 + r, gx, gh, params, work, lengths, t, d, B, H, H, 0LL, bofs, acts_ofs, hs_ofs, cs_ofs, 0LL,
+                       crnn::whole_row(H));
       } else if (kind == 2) {
-        crnn::gru_row(b0 + r, gx, gh, params, work, lengths, t, d, B, H, bofs, acts_ofs, hs_ofs);
+        crnn::gru_row(b0 + r, gx, gh, params, work, lengths, t, d, B, H, bofs, acts_ofs, hs_ofs, crnn::whole_row(H));
       } else {
-        crnn::rnn_row(b0 + r, gx, gh, params, work, lengths, t, d, B, H, bofs, hs_ofs, relu);
+        crnn::rnn_row(b0 + r, gx, gh, params, work, lengths, t, d, B, H, bofs, hs_ofs, relu, crnn::whole_row(H));
       }
     }
     __syncthreads();  // the states of step t are in place before the next step reads them
   }
+}
+
+namespace crnn {
+
+// The fused steps' tiles (issue 23 item 1): a block takes 32 batch rows × 32 units of a step, its
+// recurrent products through opgen::matmul_tile (kernels/_matmul.cuh; 256 threads in the GPU form,
+// a 2×2 piece of each tile per thread) and then the gate math of those cells, so the gates never
+// make a round trip through a separate kernel. The launch plans size their grids to match:
+// [ceildiv(batch, 32), ceildiv(units, 32), directions] and 256 threads.
+typedef opgen::MatmulTiles<32, 32, 16, 2, 2> StepTiles;
+
+// Whether any of the block's rows [b0, b0 + StepTiles::BM) is valid at time t (the same answer on
+// every thread: a product whose rows have all ended is skipped by the whole block, barriers intact).
+__device__ __forceinline__ bool tile_rows_live(const int* __restrict__ lengths, long long t, long long B,
+                                               long long b0) {
+  bool live = false;
+  for (long long b = b0; b < B && b < b0 + StepTiles::BM; ++b) live = live || t < lengths[b];
+  return live;
+}
+
+// f(b, span) for the cells of the block's tile, rows [b0, b0 + BM) × units [u0, u0 + BN) clipped to
+// B and n: in the host form a shared span per row (thread 0 takes its runs), on the GPU a thread per
+// cell (the row functions' own spans of one unit), consecutive threads on consecutive units.
+template <typename F>
+__device__ __forceinline__ void tile_cells(long long B, long long n, long long b0, long long u0, const F& f) {
+  const long long rows = B - b0 < StepTiles::BM ? B - b0 : StepTiles::BM;
+  const long long units = n - u0 < StepTiles::BN ? n - u0 : StepTiles::BN;
+#ifdef OPGEN_HOST_FORM
+  for (long long r = 0; r < rows; ++r) f(b0 + r, Span{u0, u0 + units, true});
+#else
+  const int n_rows = static_cast<int>(rows), n_units = static_cast<int>(units);  // int32 ok: at most 32 each
+  for (int e = threadIdx.x; e < n_rows * n_units; e += blockDim.x) {  // (a 32-bit division: no runtime call)
+    const int r = e / n_units;
+    const long long j = u0 + (e - r * n_units);
+    f(b0 + r, Span{j, j + 1, false});
+  }
+#endif
+}
+
+}  // namespace crnn
+
+// The fused variant of one time step s of every direction of a layer (the launch plan's `fused` let:
+// the GPU's plan where the persistent variant does not apply). Grid [ceildiv(B, 32), ceildiv(H, 32),
+// D]: direction d = blockIdx.z at time t = s (forward) or T − 1 − s (backward), rows and units by
+// blockIdx.x and .y. Per block: gh's tile of each gate, h_prev·R_gᵀ (opgen::matmul_tile: summed in
+// Acc<T> in order k = 0, 1, ..., Hh − 1, stored as T, as the GEMM's output is), a barrier, then the step
+// kernel's row function on the tile's cells. gx and gh hold a slot per direction ([D, T·B, G·H] and
+// [D, B, G·H]); the pseudo-layer of direction d lies d·pl_size after direction 0's offsets, its
+// weights d·layer_w after, its biases d·2·G·H after. `kind`: 0 rnn_relu/rnn_tanh, 1 lstm, 2 gru. With
+// a projection (lstm) the row function writes m = o∘tanh(c) and fused_proj forms h.
+template <typename T>
+__device__ void fused_step(const T* __restrict__ gx, T* __restrict__ gh, const T* __restrict__ params,
+                           T* __restrict__ work, const int* __restrict__ lengths, long long s, long long steps,
+                           long long B, long long H, long long Hh, long long gates, long long kind, long long relu,
+                           long long proj, long long rofs, long long layer_w, long long bofs, long long acts_ofs,
+                           long long hs_ofs, long long cs_ofs, long long ms_ofs, long long pl_size) {
+  const long long d = blockIdx.z, t = s + d * (steps - 1 - 2 * s), G = gates * H;
+  const long long b0 = static_cast<long long>(blockIdx.x) * crnn::StepTiles::BM;
+  const long long u0 = static_cast<long long>(blockIdx.y) * crnn::StepTiles::BN;
+  if (b0 >= B || u0 >= H) return;  // (the whole block: no barrier is left waiting)
+  const long long pl = d * pl_size, bofs_d = bofs + d * 2 * G;
+  const T* __restrict__ gx_d = gx + d * steps * B * G;
+  T* __restrict__ gh_d = gh + d * B * G;
+  if (crnn::tile_rows_live(lengths, t, B, b0)) {
+    const T* __restrict__ R = params + rofs + d * layer_w;  // [G, Hh]: gate row c's weights on h
+    const auto h_prev = opgen::matrix_in(work + hs_ofs + pl + (t + d) * B * Hh, Hh);
+    for (long long g = 0; g < gates; ++g) {
+      opgen::matmul_tile<crnn::StepTiles>(B, H, Hh, h_prev, opgen::matrix_in(R + g * H * Hh, Hh, true),
+                                          opgen::matrix_out(gh_d + g * H, G), false, blockIdx.x, blockIdx.y);
+    }
+  }
+  __syncthreads();  // the tile of gh is in place (rows past their end leave it unread)
+  crnn::tile_cells(B, H, b0, u0, [=](long long b, crnn::Span span) {  // (by value: as persistent_layer's)
+    if (kind == 1) {
+      crnn::lstm_row(b, gx_d, gh_d, params, work, lengths, t, d, B, H, Hh, proj, bofs_d, acts_ofs + pl,
+                     hs_ofs + pl, cs_ofs + pl, ms_ofs + pl, span);
+    } else if (kind == 2) {
+      crnn::gru_row(b, gx_d, gh_d, params, work, lengths, t, d, B, H, bofs_d, acts_ofs + pl, hs_ofs + pl, span);
+    } else {
+      crnn::rnn_row(b, gx_d, gh_d, params, work, lengths, t, d, B, H, bofs_d, hs_ofs + pl, relu, span);
+    }
+  });
+}
+
+// With a projection, after fused_step: h = m·P_projᵀ for step s of every direction (the GEMM and
+// proj_carry of the unfused steps in one launch). Grid [ceildiv(B, 32), ceildiv(Hh, 32), D]; rows
+// past their end keep their previous h.
+template <typename T>
+__device__ void fused_proj(const T* __restrict__ params, T* __restrict__ work, const int* __restrict__ lengths,
+                           long long s, long long steps, long long B, long long H, long long Hh, long long pofs,
+                           long long layer_w, long long hs_ofs, long long ms_ofs, long long pl_size) {
+  const long long d = blockIdx.z, t = s + d * (steps - 1 - 2 * s);
+  const long long b0 = static_cast<long long>(blockIdx.x) * crnn::StepTiles::BM;
+  const long long u0 = static_cast<long long>(blockIdx.y) * crnn::StepTiles::BN;
+  if (b0 >= B || u0 >= Hh) return;  // (the whole block)
+  T* __restrict__ hs = work + hs_ofs + d * pl_size;
+  T* __restrict__ h_next = hs + (t + 1 - d) * B * Hh;
+  const T* __restrict__ h_prev = hs + (t + d) * B * Hh;
+  if (crnn::tile_rows_live(lengths, t, B, b0)) {
+    const T* __restrict__ m = work + ms_ofs + d * pl_size + t * B * H;
+    opgen::matmul_tile<crnn::StepTiles>(B, Hh, H, opgen::matrix_in(m, H),
+                                        opgen::matrix_in(params + pofs + d * layer_w, H, true),
+                                        opgen::matrix_out(h_next, Hh), false, blockIdx.x, blockIdx.y);
+  }
+  __syncthreads();  // the tile of h is in place
+  crnn::tile_cells(B, Hh, b0, u0, [=](long long b, crnn::Span span) {
+    if (t >= lengths[b]) crnn::span_each(span, [&](long long j) { h_next[b * Hh + j] = h_prev[b * Hh + j]; });
+  });
 }
 
 // output_h[p] (and output_c[p]) from the final slot (1 − d)·T.
@@ -537,11 +677,14 @@ __device__ void fill_ones(T* __restrict__ ones, long long n) {
   crnn::each(n, [&](long long i) { crnn::store(ones + i, A(1)); });
 }
 
-// The carried gradients start from output_h_backprop[p] (and output_c_backprop[p]).
+// The carried gradients of direction d (its slots of dh and dc) start from output_h_backprop[p]
+// (and output_c_backprop[p]).
 template <typename T>
 __device__ void init_grad(const T* __restrict__ output_h_backprop, const T* __restrict__ output_c_backprop,
-                          T* __restrict__ dh, T* __restrict__ dc, long long p, long long LD, long long B, long long Hh,
-                          long long H, long long lstm, int time_major) {
+                          T* __restrict__ dh_slots, T* __restrict__ dc_slots, long long p, long long d, long long LD,
+                          long long B, long long Hh, long long H, long long lstm, int time_major) {
+  T* __restrict__ dh = dh_slots + d * B * Hh;
+  T* __restrict__ dc = dc_slots + lstm * d * B * H;
   const long long nh = B * Hh;
   crnn::each(nh + lstm * B * H, [&](long long i) {
     if (i < nh) {
@@ -554,11 +697,13 @@ __device__ void init_grad(const T* __restrict__ output_h_backprop, const T* __re
   });
 }
 
-// input_h_backprop[p] (and input_c_backprop[p]) from the carried gradients.
+// input_h_backprop[p] (and input_c_backprop[p]) from direction d's carried gradients.
 template <typename T>
-__device__ void final_grad(const T* __restrict__ dh, const T* __restrict__ dc, T* __restrict__ input_h_backprop,
-                           T* __restrict__ input_c_backprop, long long p, long long LD, long long B, long long Hh,
-                           long long H, long long lstm, int time_major) {
+__device__ void final_grad(const T* __restrict__ dh_slots, const T* __restrict__ dc_slots,
+                           T* __restrict__ input_h_backprop, T* __restrict__ input_c_backprop, long long p, long long d,
+                           long long LD, long long B, long long Hh, long long H, long long lstm, int time_major) {
+  const T* __restrict__ dh = dh_slots + d * B * Hh;
+  const T* __restrict__ dc = dc_slots + lstm * d * B * H;
   const long long nh = B * Hh;
   crnn::each(nh + lstm * B * H, [&](long long i) {
     if (i < nh) {
@@ -571,21 +716,32 @@ __device__ void final_grad(const T* __restrict__ dh, const T* __restrict__ dc, T
   });
 }
 
-// With a projection h = P_proj·m: dhp[t] = dh + dy[t] for valid sequences (then dh = 0: the
-// recurrent GEMM refills it), 0 elsewhere (dh carried on unchanged).
+namespace crnn {
+
+// With a projection h = P_proj·m, element j of a row b at time t (`live`: t < len[b]; the rows of
+// direction d's slots): dhp[t] = dh + dy[t] for valid sequences (then dh = 0: the recurrent product
+// refills it), 0 elsewhere (dh carried on unchanged). proj_grad and fused_proj_cells share it.
 template <typename T>
-__device__ void proj_grad(const T* __restrict__ dy, T* __restrict__ dhp, T* __restrict__ dh,
-                          const int* __restrict__ lengths, long long t, long long d, long long B, long long Hh,
-                          long long D) {
+__device__ __forceinline__ void proj_grad_cell(long long j, bool live, const T* __restrict__ dy_row,
+                                               T* __restrict__ dhp_row, T* __restrict__ dh_row) {
   typedef typename crnn::Acc<T>::type A;
+  crnn::store(dhp_row + j, live ? crnn::load(dh_row + j) + crnn::load(dy_row + j) : A(0));
+  if (live) crnn::store(dh_row + j, A(0));
+}
+
+}  // namespace crnn
+
+// proj_grad_cell on every element of direction d's slots (with the GEMMs of the unfused steps).
+template <typename T>
+__device__ void proj_grad(const T* __restrict__ dy, T* __restrict__ dhp_slots, T* __restrict__ dh_slots,
+                          const int* __restrict__ lengths, long long t, long long d, long long B, long long Hh,
+                          long long D, long long steps) {
+  T* __restrict__ dhp = dhp_slots + d * steps * B * Hh;
+  T* __restrict__ dh = dh_slots + d * B * Hh;
   crnn::each(B * Hh, [&](long long i) {
-    const long long b = i / Hh, j = i - b * Hh;
-    if (t >= lengths[b]) {
-      crnn::store(dhp + t * B * Hh + i, A(0));
-      return;
-    }
-    crnn::store(dhp + t * B * Hh + i, crnn::load(dh + i) + crnn::load(dy + (t * B + b) * D * Hh + d * Hh + j));
-    crnn::store(dh + i, A(0));
+    const long long b = i / Hh;
+    crnn::proj_grad_cell(i - b * Hh, t < lengths[b], dy + ((t * B + b) * D + d) * Hh, dhp + (t * B + b) * Hh,
+                         dh + b * Hh);
   });
 }
 
@@ -597,12 +753,12 @@ __device__ __forceinline__ void lstm_grad_row(long long b, const T* __restrict__
                                               const T* __restrict__ reserve, const int* __restrict__ lengths,
                                               T* __restrict__ dg, T* __restrict__ dh, T* __restrict__ dc, long long t,
                                               long long d, long long B, long long H, long long Hh, long long D,
-                                              long long proj, long long acts_ofs, long long cs_ofs) {
+                                              long long proj, long long acts_ofs, long long cs_ofs, Span span) {
   typedef typename crnn::Acc<T>::type A;
   const long long prev = t + d, next = t + 1 - d;
   T* __restrict__ g = dg + (t * B + b) * 4 * H;
   if (t >= lengths[b]) {
-    opgen::row_for_each(H, [&](long long j) {
+    crnn::span_each(span, [&](long long j) {
       for (int q = 0; q < 4; ++q) crnn::store(g + q * H + j, A(0));
     });
     return;
@@ -614,7 +770,7 @@ __device__ __forceinline__ void lstm_grad_row(long long b, const T* __restrict__
   const T* __restrict__ dmr = dm + b * H;
   T* __restrict__ dhr = dh + b * H;
   T* __restrict__ dcr = dc + b * H;
-  crnn::row_runs(H, [&](long long j, CRNN_RUN run) {
+  crnn::row_runs(span, [&](long long j, CRNN_RUN run) {
     constexpr int R = decltype(run)::n;
     A tc[R], gi[R], gf[R], gc[R], go[R], dcn[R];
     CRNN_UNROLL for (int q = 0; q < R; ++q) tc[q] = crnn::load(c_next + j + q);
@@ -652,9 +808,13 @@ template <typename T>
 __device__ void lstm_grad_step(const T* __restrict__ dy, const T* __restrict__ dm, const T* __restrict__ reserve,
                                const int* __restrict__ lengths, T* __restrict__ dg, T* __restrict__ dh,
                                T* __restrict__ dc, long long t, long long d, long long B, long long H, long long Hh,
-                               long long D, long long proj, long long acts_ofs, long long cs_ofs) {
+                               long long D, long long proj, long long acts_ofs, long long cs_ofs, long long steps) {
+  T* __restrict__ dg_d = dg + d * steps * B * 4 * H;
+  T* __restrict__ dh_d = dh + d * B * Hh;
+  T* __restrict__ dc_d = dc + d * B * H;
   opgen::for_each_row(B, [&](long long b) {
-    crnn::lstm_grad_row(b, dy, dm, reserve, lengths, dg, dh, dc, t, d, B, H, Hh, D, proj, acts_ofs, cs_ofs);
+    crnn::lstm_grad_row(b, dy, dm, reserve, lengths, dg_d, dh_d, dc_d, t, d, B, H, Hh, D, proj, acts_ofs, cs_ofs,
+                        crnn::whole_row(H));
   });
 }
 
@@ -665,13 +825,13 @@ template <typename T>
 __device__ __forceinline__ void gru_grad_row(long long b, const T* __restrict__ dy, const T* __restrict__ reserve,
                                              const int* __restrict__ lengths, T* __restrict__ dgw, T* __restrict__ dgr,
                                              T* __restrict__ dh, long long t, long long d, long long B, long long H,
-                                             long long D, long long acts_ofs, long long hs_ofs) {
+                                             long long D, long long acts_ofs, long long hs_ofs, Span span) {
   typedef typename crnn::Acc<T>::type A;
   const long long prev = t + d;
   T* __restrict__ gw = dgw + (t * B + b) * 3 * H;
   T* __restrict__ gr = dgr + (t * B + b) * 3 * H;
   if (t >= lengths[b]) {
-    opgen::row_for_each(H, [&](long long j) {
+    crnn::span_each(span, [&](long long j) {
       for (int q = 0; q < 3; ++q) {
         crnn::store(gw + q * H + j, A(0));
         crnn::store(gr + q * H + j, A(0));
@@ -683,7 +843,7 @@ __device__ __forceinline__ void gru_grad_row(long long b, const T* __restrict__ 
   const T* __restrict__ y = dy + (t * B + b) * D * H + d * H;
   const T* __restrict__ h_prev = reserve + hs_ofs + (prev * B + b) * H;
   T* __restrict__ dhr = dh + b * H;
-  crnn::row_runs(H, [&](long long j, CRNN_RUN run) {
+  crnn::row_runs(span, [&](long long j, CRNN_RUN run) {
     constexpr int R = decltype(run)::n;
     A dr[R], du[R], dn[R], dnr[R], dhn[R];
     CRNN_UNROLL for (int q = 0; q < R; ++q) {
@@ -717,9 +877,13 @@ __device__ __forceinline__ void gru_grad_row(long long b, const T* __restrict__ 
 template <typename T>
 __device__ void gru_grad_step(const T* __restrict__ dy, const T* __restrict__ reserve, const int* __restrict__ lengths,
                               T* __restrict__ dgw, T* __restrict__ dgr, T* __restrict__ dh, long long t, long long d,
-                              long long B, long long H, long long D, long long acts_ofs, long long hs_ofs) {
+                              long long B, long long H, long long D, long long acts_ofs, long long hs_ofs,
+                              long long steps) {
+  const long long slot = d * steps * B * 3 * H;
+  T* __restrict__ dh_d = dh + d * B * H;
   opgen::for_each_row(B, [&](long long b) {
-    crnn::gru_grad_row(b, dy, reserve, lengths, dgw, dgr, dh, t, d, B, H, D, acts_ofs, hs_ofs);
+    crnn::gru_grad_row(b, dy, reserve, lengths, dgw + slot, dgr + slot, dh_d, t, d, B, H, D, acts_ofs, hs_ofs,
+                       crnn::whole_row(H));
   });
 }
 
@@ -730,18 +894,18 @@ template <typename T>
 __device__ __forceinline__ void rnn_grad_row(long long b, const T* __restrict__ dy, const T* __restrict__ reserve,
                                              const int* __restrict__ lengths, T* __restrict__ dg, T* __restrict__ dh,
                                              long long t, long long d, long long B, long long H, long long D,
-                                             long long hs_ofs, long long relu) {
+                                             long long hs_ofs, long long relu, Span span) {
   typedef typename crnn::Acc<T>::type A;
   const long long next = t + 1 - d;
   T* __restrict__ g = dg + (t * B + b) * H;
   if (t >= lengths[b]) {
-    opgen::row_for_each(H, [&](long long j) { crnn::store(g + j, A(0)); });
+    crnn::span_each(span, [&](long long j) { crnn::store(g + j, A(0)); });
     return;
   }
   const T* __restrict__ hs = reserve + hs_ofs + (next * B + b) * H;
   const T* __restrict__ y = dy + (t * B + b) * D * H + d * H;
   T* __restrict__ dhr = dh + b * H;
-  crnn::row_runs(H, [&](long long j, CRNN_RUN run) {
+  crnn::row_runs(span, [&](long long j, CRNN_RUN run) {
     constexpr int R = decltype(run)::n;
     A out[R];
     CRNN_UNROLL for (int q = 0; q < R; ++q) {
@@ -762,9 +926,11 @@ __device__ __forceinline__ void rnn_grad_row(long long b, const T* __restrict__ 
 template <typename T>
 __device__ void rnn_grad_step(const T* __restrict__ dy, const T* __restrict__ reserve, const int* __restrict__ lengths,
                               T* __restrict__ dg, T* __restrict__ dh, long long t, long long d, long long B,
-                              long long H, long long D, long long hs_ofs, long long relu) {
+                              long long H, long long D, long long hs_ofs, long long relu, long long steps) {
+  T* __restrict__ dg_d = dg + d * steps * B * H;
+  T* __restrict__ dh_d = dh + d * B * H;
   opgen::for_each_row(B, [&](long long b) {
-    crnn::rnn_grad_row(b, dy, reserve, lengths, dg, dh, t, d, B, H, D, hs_ofs, relu);
+    crnn::rnn_grad_row(b, dy, reserve, lengths, dg_d, dh_d, t, d, B, H, D, hs_ofs, relu, crnn::whole_row(H));
   });
 }
 
@@ -828,11 +994,15 @@ __device__ void persistent_lstm_grad(const T* __restrict__ dy, const T* __restri
                                      T* __restrict__ dc, const T* __restrict__ dm, const T* __restrict__ params,
                                      long long d, long long steps, long long B, long long H, long long D,
                                      long long rofs, long long acts_ofs, long long cs_ofs) {
+  T* __restrict__ dg_d = dgw + d * steps * B * 4 * H;  // direction d's slots
+  T* __restrict__ dh_d = dh + d * B * H;
+  T* __restrict__ dc_d = dc + d * B * H;
   crnn::persistent_grad(
       [=](long long b, long long t) {  // (by value: a captured reference spilled to local memory)
-        crnn::lstm_grad_row(b, dy, dm, reserve, lengths, dgw, dh, dc, t, d, B, H, H, D, 0LL, acts_ofs, cs_ofs);
+        crnn::lstm_grad_row(b, dy, dm, reserve, lengths, dg_d, dh_d, dc_d, t, d, B, H, H, D, 0LL, acts_ofs, cs_ofs,
+                            crnn::whole_row(H));
       },
-      dgw, lengths, dh, params, d, steps, B, H, 4LL, rofs);
+      dg_d, lengths, dh_d, params, d, steps, B, H, 4LL, rofs);
 }
 
 template <typename T>
@@ -841,11 +1011,13 @@ __device__ void persistent_gru_grad(const T* __restrict__ dy, const T* __restric
                                     T* __restrict__ dh, const T* __restrict__ params, long long d, long long steps,
                                     long long B, long long H, long long D, long long rofs, long long acts_ofs,
                                     long long hs_ofs) {
+  const long long slot = d * steps * B * 3 * H, dh_slot = d * B * H;  // direction d's slots
   crnn::persistent_grad(
       [=](long long b, long long t) {  // (by value: a captured reference spilled to local memory)
-        crnn::gru_grad_row(b, dy, reserve, lengths, dgw, dgr, dh, t, d, B, H, D, acts_ofs, hs_ofs);
+        crnn::gru_grad_row(b, dy, reserve, lengths, dgw + slot, dgr + slot, dh + dh_slot, t, d, B, H, D, acts_ofs,
+                           hs_ofs, crnn::whole_row(H));
       },
-      dgr, lengths, dh, params, d, steps, B, H, 3LL, rofs);
+      dgr + slot, lengths, dh + dh_slot, params, d, steps, B, H, 3LL, rofs);
 }
 
 template <typename T>
@@ -853,19 +1025,178 @@ __device__ void persistent_rnn_grad(const T* __restrict__ dy, const T* __restric
                                     const int* __restrict__ lengths, T* __restrict__ dgw, T* __restrict__ dh,
                                     const T* __restrict__ params, long long d, long long steps, long long B,
                                     long long H, long long D, long long rofs, long long hs_ofs, long long relu) {
+  T* __restrict__ dg_d = dgw + d * steps * B * H;  // direction d's slots
+  T* __restrict__ dh_d = dh + d * B * H;
   crnn::persistent_grad(
       [=](long long b, long long t) {  // (by value: a captured reference spilled to local memory)
-        crnn::rnn_grad_row(b, dy, reserve, lengths, dgw, dh, t, d, B, H, D, hs_ofs, relu);
+        crnn::rnn_grad_row(b, dy, reserve, lengths, dg_d, dh_d, t, d, B, H, D, hs_ofs, relu, crnn::whole_row(H));
       },
-      dgw, lengths, dh, params, d, steps, B, H, 1LL, rofs);
+      dg_d, lengths, dh_d, params, d, steps, B, H, 1LL, rofs);
+}
+
+// The gradient's fused variant (the launch plan's `fused` let, as fused_step's): one launch per
+// time step for every direction of a layer, plus a last one, steps + 1 in all, steps last first as
+// in the unfused loop. Grid [ceildiv(B, 32), ceildiv(n, 32), D] as fused_step's (n: the units of the
+// tile's product); direction d = blockIdx.z with its slots of dG, dh, dc (and dhp, dm). Launch s of
+// a block: a matrix product into its tile (`product()`), a barrier, then a cell function on the
+// tile's cells (`cells(b, span)`):
+// * no projection (fused_<mode>_grad): the recurrent part of the previous step's gradient,
+//   dh += dG[t']·R (t' the time of step s − 1; not in launch 0), then the step gradient's row function
+//   at the time t of step s (not in launch `steps`): dG[t] and the carried dc, dh restarting from its
+//   direct part;
+// * with a projection (lstm), three kernels per launch: fused_lstm_proj_grad's phase 0, dh += dG[t']·R
+//   alone (k = G, n = Hh; s > 0); then, for s < steps, fused_proj_cells' proj_grad_cell (dhp[t] = dh +
+//   dy[t]) and fused_lstm_proj_grad's phase 1, dm = dhp[t]·P (k = Hh, n = H) and the row function,
+//   which reads dm.
+// Products through opgen::matmul_tile: summed in Acc<T> in order, stored as T (dh += ...: the old dh
+// added to the sum and rounded once, as the GEMM with beta 1 does). A product whose rows have all
+// ended is skipped (its dG rows are 0: dh += 0 changes nothing; dm is then unread).
+namespace crnn {
+
+__device__ __forceinline__ long long grad_time(long long s, long long steps, long long d) {
+  return (steps - 1 - s) * (1 - d) + s * d;
+}
+
+template <typename P, typename F>
+__device__ __forceinline__ void fused_grad(const P& product, const F& cells, bool has_product, bool has_cells,
+                                           const int* __restrict__ lengths, long long product_time, long long B,
+                                           long long n) {
+  const long long b0 = static_cast<long long>(blockIdx.x) * crnn::StepTiles::BM;
+  const long long u0 = static_cast<long long>(blockIdx.y) * crnn::StepTiles::BN;
+  if (b0 >= B || u0 >= n) return;  // (the whole block: no barrier is left waiting)
+  if (has_product && crnn::tile_rows_live(lengths, product_time, B, b0)) product();
+  __syncthreads();  // the tile's product is in place
+  if (has_cells) crnn::tile_cells(B, n, b0, u0, cells);
+}
+
+// dh[d] += dG[d][t]·R_d for the block's tile ([B, n] of dh, k = G): the recurrent part of the
+// gradient of step t's input state. `g_side`: dgr for GRU, else dgw.
+template <typename T>
+__device__ __forceinline__ void recurrent_grad_tile(const T* __restrict__ g_side, T* __restrict__ dh,
+                                                    const T* __restrict__ params, long long d, long long t,
+                                                    long long steps, long long B, long long n, long long G,
+                                                    long long rofs, long long layer_w) {
+  opgen::matmul_tile<crnn::StepTiles>(B, n, G, opgen::matrix_in(g_side + (d * steps + t) * B * G, G),
+                                      opgen::matrix_in(params + rofs + d * layer_w, n),
+                                      opgen::matrix_out(dh + d * B * n, n), true, blockIdx.x, blockIdx.y);
+}
+
+}  // namespace crnn
+
+// The fused variant's step gradient of an LSTM without a projection (see above).
+template <typename T>
+__device__ void fused_lstm_grad(const T* __restrict__ dy, const T* __restrict__ reserve,
+                                const int* __restrict__ lengths, T* __restrict__ dgw, T* __restrict__ dh,
+                                T* __restrict__ dc, const T* __restrict__ params, long long s, long long steps,
+                                long long B, long long H, long long D, long long rofs, long long layer_w,
+                                long long acts_ofs, long long cs_ofs, long long pl_size) {
+  // (d and t are formed inside each phase: held across the product, they spilled registers for float64)
+  crnn::fused_grad(
+      [=]() {
+        const long long d = blockIdx.z;
+        crnn::recurrent_grad_tile(dgw, dh, params, d, crnn::grad_time(s - 1, steps, d), steps, B, H, 4 * H, rofs,
+                                  layer_w);
+      },
+      [=](long long b, crnn::Span span) {
+        const long long d = blockIdx.z;
+        crnn::lstm_grad_row(b, dy, dy, reserve, lengths, dgw + d * steps * B * 4 * H, dh + d * B * H,
+                            dc + d * B * H, crnn::grad_time(s, steps, d), d, B, H, H, D, 0LL, acts_ofs + d * pl_size,
+                            cs_ofs + d * pl_size, span);  // (dm: unread without a projection)
+      },
+      s > 0, s < steps, lengths, crnn::grad_time(s - 1, steps, blockIdx.z), B, H);
+}
+
+// With a projection (see above), by `phase`: the recurrent product alone over [B, Hh] (0), or dm =
+// dhp[t]·P and the row function over [B, H] (1). (A kernel for both cases spilled registers under
+// NVRTC 13.5, and one for phase 0 alone under NVRTC 13.0 for float64.)
+template <typename T>
+__device__ void fused_lstm_proj_grad(const T* __restrict__ dy, const T* __restrict__ reserve,
+                                     const int* __restrict__ lengths, T* __restrict__ dgw, T* __restrict__ dh,
+                                     T* __restrict__ dc, T* __restrict__ dm, const T* __restrict__ dhp,
+                                     const T* __restrict__ params, long long s, long long steps, long long B,
+                                     long long H, long long Hh, long long D, long long phase, long long rofs,
+                                     long long pofs, long long layer_w, long long acts_ofs, long long cs_ofs,
+                                     long long pl_size) {
+  const long long d = blockIdx.z;
+  const long long t = crnn::grad_time(s, steps, d), t_prev = crnn::grad_time(s - 1, steps, d);
+  crnn::fused_grad(
+      [=]() {
+        if (phase == 1) {
+          opgen::matmul_tile<crnn::StepTiles>(B, H, Hh, opgen::matrix_in(dhp + (d * steps + t) * B * Hh, Hh),
+                                              opgen::matrix_in(params + pofs + d * layer_w, H),
+                                              opgen::matrix_out(dm + d * B * H, H), false, blockIdx.x, blockIdx.y);
+        } else {
+          crnn::recurrent_grad_tile(dgw, dh, params, d, t_prev, steps, B, Hh, 4 * H, rofs, layer_w);
+        }
+      },
+      [=](long long b, crnn::Span span) {
+        crnn::lstm_grad_row(b, dy, dm + d * B * H, reserve, lengths, dgw + d * steps * B * 4 * H, dh + d * B * Hh,
+                            dc + d * B * H, t, d, B, H, Hh, D, 1LL, acts_ofs + d * pl_size, cs_ofs + d * pl_size,
+                            span);
+      },
+      phase == 1 || s > 0, phase == 1 && s < steps, lengths, phase == 1 ? t : t_prev, B, phase == 1 ? H : Hh);
+}
+
+// With a projection, launch s's second kernel (s < steps; see above): dhp[t] = dh + dy[t] over [B, Hh].
+template <typename T>
+__device__ void fused_proj_cells(const T* __restrict__ dy, const int* __restrict__ lengths, T* __restrict__ dh,
+                                 T* __restrict__ dhp, long long s, long long steps, long long B, long long Hh,
+                                 long long D) {
+  const long long d = blockIdx.z, t = crnn::grad_time(s, steps, d);
+  crnn::fused_grad(
+      [=]() {},
+      [=](long long b, crnn::Span span) {
+        const bool live = t < lengths[b];
+        const T* __restrict__ dy_row = dy + ((t * B + b) * D + d) * Hh;
+        T* __restrict__ dhp_row = dhp + ((d * steps + t) * B + b) * Hh;
+        T* __restrict__ dh_row = dh + (d * B + b) * Hh;
+        crnn::span_each(span, [=](long long j) { crnn::proj_grad_cell(j, live, dy_row, dhp_row, dh_row); });
+      },
+      false, true, lengths, t, B, Hh);
+}
+
+template <typename T>
+__device__ void fused_gru_grad(const T* __restrict__ dy, const T* __restrict__ reserve,
+                               const int* __restrict__ lengths, T* __restrict__ dgw, T* __restrict__ dgr,
+                               T* __restrict__ dh, const T* __restrict__ params, long long s, long long steps,
+                               long long B, long long H, long long D, long long rofs, long long layer_w,
+                               long long acts_ofs, long long hs_ofs, long long pl_size) {
+  const long long d = blockIdx.z;
+  const long long t = crnn::grad_time(s, steps, d), t_prev = crnn::grad_time(s - 1, steps, d);
+  crnn::fused_grad(
+      [=]() { crnn::recurrent_grad_tile(dgr, dh, params, d, t_prev, steps, B, H, 3 * H, rofs, layer_w); },
+      [=](long long b, crnn::Span span) {
+        const long long slot = d * steps * B * 3 * H;
+        crnn::gru_grad_row(b, dy, reserve, lengths, dgw + slot, dgr + slot, dh + d * B * H, t, d, B, H, D,
+                           acts_ofs + d * pl_size, hs_ofs + d * pl_size, span);
+      },
+      s > 0, s < steps, lengths, t_prev, B, H);
+}
+
+template <typename T>
+__device__ void fused_rnn_grad(const T* __restrict__ dy, const T* __restrict__ reserve,
+                               const int* __restrict__ lengths, T* __restrict__ dgw, T* __restrict__ dh,
+                               const T* __restrict__ params, long long s, long long steps, long long B, long long H,
+                               long long D, long long rofs, long long layer_w, long long hs_ofs, long long pl_size,
+                               long long relu) {
+  const long long d = blockIdx.z;
+  const long long t = crnn::grad_time(s, steps, d), t_prev = crnn::grad_time(s - 1, steps, d);
+  crnn::fused_grad(
+      [=]() { crnn::recurrent_grad_tile(dgw, dh, params, d, t_prev, steps, B, H, H, rofs, layer_w); },
+      [=](long long b, crnn::Span span) {
+        crnn::rnn_grad_row(b, dy, reserve, lengths, dgw + d * steps * B * H, dh + d * B * H, t, d, B, H, D,
+                           hs_ofs + d * pl_size, relu, span);
+      },
+      s > 0, s < steps, lengths, t_prev, B, H);
 }
 
 // skip_input: x fed every gate, so its gradient is the sum of the gates' (added onto the other
 // direction's when d > 0).
 template <typename T>
-__device__ void skip_grad(const T* __restrict__ dg, T* __restrict__ dxt, long long rows, long long gates, long long H,
-                          long long d) {
+__device__ void skip_grad(const T* __restrict__ dg_slots, T* __restrict__ dxt, long long rows, long long gates,
+                          long long H, long long d) {
   typedef typename crnn::Acc<T>::type A;
+  const T* __restrict__ dg = dg_slots + d * rows * gates * H;
   crnn::each(rows * H, [&](long long i) {
     const long long r = i / H, j = i - r * H;
     A s = d > 0 ? crnn::load(dxt + i) : A(0);
