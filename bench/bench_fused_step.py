@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""CudnnRNNV3's fused recurrent step (issue 23 item 1) against the GEMM steps it replaces, on a GPU.
+
+The GPU's launch plan takes the fused variant (`fused_step`: per time step one launch for both
+directions, each block a 32×32 tile of h·Rᵀ through opgen::matmul_tile, then that tile's gates) up
+to gates·units·h_size = 2^18 (the `large_r` let of specs/rnn/cudnn_rnn_v3.yaml), and above it the
+GEMM steps (per step and direction a cuBLAS h·Rᵀ and the step kernel). That switch is an estimate;
+this benchmark measures it: for a bidirectional layer's T forward steps, float32, all lengths T,
+both forms run the generated kernels directly on the same buffers, each captured once into a CUDA
+graph (as the op's replay runs them) and timed by CUDA events (medians over repeats), at sizes on
+both sides of the switch. The h states both forms reach are compared (max |difference|) before
+timing, so a wrong launch shows.
+
+    python bench/bench_fused_step.py [--repeats 20] [--steps 20] [--markdown FILE]
+
+Exit status 2 where no GPU (CuPy and a CUDA device) is at hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+PROJECT = Path(__file__).resolve().parent.parent
+for folder in (PROJECT, PROJECT / "bench"):  # (bench/ too: scripts/fake_gpu.py runs this as a path)
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+
+from gpu_timing import cupy_or_reason, median_ms  # noqa: E402 -- bench/ is the script folder
+
+SWITCH = 1 << 18  # gates·units·h_size where the plan leaves the fused variant
+TILE = 32  # StepTiles' rows and units per block (kernels/rnn/cudnn_rnn.cu)
+D = 2  # bidirectional: the fused form runs both directions in one launch
+SIZES = [("lstm", 64, 192), ("lstm", 64, 256), ("lstm", 64, 320), ("lstm", 64, 512), ("lstm", 16, 256),
+         ("lstm", 256, 256), ("gru", 64, 256), ("gru", 64, 384)]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """One bidirectional layer's buffers as the kernels see them (offsets in elements)."""
+
+    mode: str
+    batch: int
+    units: int
+    steps: int
+
+    @property
+    def gates(self) -> int:
+        return 4 if self.mode == "lstm" else 3
+
+    @property
+    def width(self) -> int:  # G·H, a step's gate columns
+        return self.gates * self.units
+
+    @property
+    def layer_w(self) -> int:  # a direction's recurrent weights [G·H, H]
+        return self.width * self.units
+
+    @property
+    def bofs(self) -> int:  # the biases after both directions' weights, 2·G·H per direction
+        return D * self.layer_w
+
+    @property
+    def hs_ofs(self) -> int:  # per direction: acts [T, B, 4H], h slots [T + 1, B, H], c slots (lstm)
+        return self.steps * self.batch * 4 * self.units
+
+    @property
+    def cs_ofs(self) -> int:
+        return self.hs_ofs + (self.steps + 1) * self.batch * self.units
+
+    @property
+    def pl_size(self) -> int:
+        return self.cs_ofs + (self.steps + 1) * self.batch * self.units * (self.mode == "lstm")
+
+
+def host_buffers(lay: Layout, seed: int = 0) -> dict[str, np.ndarray]:
+    """The start of both forms: gx [D, T·B, G·H], params, work (random h and c slots), lengths."""
+    rng = np.random.default_rng(seed)
+    scale = 1.0 / np.sqrt(lay.units)
+    return {
+        "gx": (rng.standard_normal((D, lay.steps * lay.batch * lay.width)) * 0.5).astype(np.float32),
+        "params": rng.uniform(-scale, scale, D * lay.layer_w + D * 2 * lay.width).astype(np.float32),
+        "work": rng.uniform(-1, 1, D * lay.pl_size).astype(np.float32),
+        "lengths": np.full(lay.batch, lay.steps, np.int32),
+    }
+
+
+def device_buffers(cp: Any, lay: Layout, host: dict[str, np.ndarray]) -> dict[str, Any]:
+    """The fused form's gx and gh hold a slot per direction; the GEMM steps' form gets a gx and a gh
+    per direction (gx_0, gh_0, ...), as its plan's direction loop reuses one of each."""
+    buf = {k: cp.asarray(host[k]) for k in ("params", "work", "lengths")}
+    buf["gx"] = cp.asarray(host["gx"].ravel())
+    buf["gh"] = cp.asarray(np.zeros(D * lay.batch * lay.width, np.float32))
+    for d in range(D):
+        buf[f"gx_{d}"] = cp.asarray(host["gx"][d])
+        buf[f"gh_{d}"] = cp.asarray(np.zeros(lay.batch * lay.width, np.float32))
+    return buf
+
+
+def fused_steps(backend: Any, source: Any, lay: Layout, buf: dict[str, Any]) -> None:
+    """Every step as the fused variant's plan launches it: one fused_step for both directions."""
+    i64 = np.int64
+    grid = (-(-lay.batch // TILE), -(-lay.units // TILE), D)
+    kind = 1 if lay.mode == "lstm" else 2
+    for s in range(lay.steps):
+        backend.launch(source, "CudnnRNNV3__fused_step__float32", grid, (256,), (
+            buf["gx"], buf["gh"], buf["params"], buf["work"], buf["lengths"], i64(s), i64(lay.steps),
+            i64(lay.batch), i64(lay.units), i64(lay.units), i64(lay.gates), i64(kind), i64(0), i64(0), i64(0),
+            i64(lay.layer_w), i64(lay.bofs), i64(0), i64(lay.hs_ofs), i64(lay.cs_ofs), i64(lay.pl_size),
+            i64(lay.pl_size)))
+
+
+def gemm_steps(backend: Any, source: Any, lay: Layout, buf: dict[str, Any]) -> None:
+    """Every step as the GEMM steps' plan launches it: per direction h·Rᵀ by cuBLAS, then the step
+    kernel (the plan's direction loop, each direction its own slot of gx and gh here)."""
+    i64 = np.int64
+    B, H, G = lay.batch, lay.units, lay.width
+    for s in range(lay.steps):
+        for d in range(D):
+            t = s + d * (lay.steps - 1 - 2 * s)
+            pl = d * lay.pl_size
+            backend.gemm(buf["work"], buf["params"], buf[f"gh_{d}"], B, G, H, False, True, 0,
+                         pl + lay.hs_ofs + (t + d) * B * H, d * lay.layer_w, 0)
+            common = (buf[f"gx_{d}"], buf[f"gh_{d}"], buf["params"], buf["work"], buf["lengths"], i64(t), i64(d),
+                      i64(B), i64(H))
+            if lay.mode == "lstm":
+                backend.launch(source, "CudnnRNNV3__lstm_step__float32", (B,), (256,), (
+                    *common, i64(H), i64(0), i64(lay.bofs + d * 2 * G), i64(pl), i64(pl + lay.hs_ofs),
+                    i64(pl + lay.cs_ofs), i64(pl + lay.pl_size)))
+            else:
+                backend.launch(source, "CudnnRNNV3__gru_step__float32", (B,), (256,), (
+                    *common, i64(lay.bofs + d * 2 * G), i64(pl), i64(pl + lay.hs_ofs)))
+
+
+def timed(cp: Any, run: Any, repeats: int) -> tuple[float, str]:
+    """Median ms of run() captured once into a CUDA graph on a stream of its own (run once eagerly
+    first: cuBLAS's first call on a handle must come outside a capture), or, where the capture
+    fails (no cuBLAS through ctypes: CuPy's binding refuses a capture), of run() launched eagerly,
+    with why."""
+    run()
+    stream = cp.cuda.Stream(non_blocking=True)
+    with stream:
+        stream.begin_capture()
+        try:
+            run()
+        except Exception as exc:  # noqa: BLE001 -- reported in the row, timed eagerly instead
+            try:
+                stream.end_capture()
+            except Exception:  # noqa: BLE001, S110 -- the capture is already invalid
+                pass
+            eager = cp.cuda.get_current_stream()
+            return median_ms(cp, eager, lambda _: run(), repeats, 1), f" (eager: no capture, {type(exc).__name__})"
+        graph = stream.end_capture()
+    return median_ms(cp, stream, lambda _: graph.launch(stream), repeats, 1), ""
+
+
+def measure(cp: Any, backend: Any, source: Any, lay: Layout, repeats: int) -> str:
+    start = host_buffers(lay)
+    forms = {"fused": fused_steps, "GEMM steps": gemm_steps}
+    states, times, notes = {}, {}, {}
+    for name, form in forms.items():
+        buf = device_buffers(cp, lay, start)
+        form(backend, source, lay, buf)  # from the same start: the h slots must agree
+        cp.cuda.get_current_stream().synchronize()
+        states[name] = cp.asnumpy(buf["work"]).reshape(D, lay.pl_size)[:, lay.hs_ofs:lay.cs_ofs]
+        buf = device_buffers(cp, lay, start)
+        times[name], notes[name] = timed(cp, lambda f=form, b=buf: f(backend, source, lay, b), repeats)
+    diff = float(np.abs(states["fused"] - states["GEMM steps"]).max())
+    size = lay.gates * lay.units * lay.units
+    plan = "fused" if size <= SWITCH else "GEMM steps"
+    faster = min(times, key=lambda k: times[k])
+    per_step = {k: v * 1e3 / lay.steps for k, v in times.items()}
+    return (f"{lay.mode:<4} B={lay.batch:<4} H={lay.units:<4} G·H·H={size:>8} ({'≤' if size <= SWITCH else '>'} 2^18:"
+            f" plan takes {plan:<10}) fused {per_step['fused']:8.2f} µs/step{notes['fused']}, GEMM steps "
+            f"{per_step['GEMM steps']:8.2f} µs/step{notes['GEMM steps']}, fused / GEMM "
+            f"{times['fused'] / times['GEMM steps']:.2f}; "
+            f"faster: {faster}{'' if faster == plan else '  <-- the switch is wrong here'}; "
+            f"max |h difference| {diff:.1e}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="CudnnRNNV3's fused step against GEMM steps on a GPU")
+    parser.add_argument("--repeats", type=int, default=20)
+    parser.add_argument("--steps", type=int, default=20)
+    parser.add_argument("--markdown", type=Path, default=None, help="also write the results here")
+    ns = parser.parse_args(argv)
+    cp = cupy_or_reason("bench_fused_step.py")
+    if cp is None:
+        return 2
+    from codegen.runtime.scope import Scope
+    from generated.rnn import cudnn_rnn_v3
+
+    backend = Scope("cuda").backend
+    source = cudnn_rnn_v3._KERNELS
+    name = cp.cuda.runtime.getDeviceProperties(0)["name"]
+    lines = [f"CudnnRNNV3 forward steps, bidirectional, T={ns.steps}, float32, CUDA graphs, medians of "
+             f"{ns.repeats}; GPU: {name.decode() if isinstance(name, bytes) else name}, CuPy {cp.__version__}"]
+    for mode, batch, units in SIZES:
+        lines.append(measure(cp, backend, source, Layout(mode, batch, units, ns.steps), ns.repeats))
+        print(lines[-1], flush=True)
+    if ns.markdown is not None:
+        ns.markdown.write_text("## Fused recurrent step (bench/bench_fused_step.py)\n\n```\n" + "\n".join(lines)
+                               + "\n```\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
