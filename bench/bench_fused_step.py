@@ -151,7 +151,7 @@ def timed(cp: Any, run: Any, repeats: int) -> tuple[float, str]:
         except Exception as exc:  # noqa: BLE001 -- reported in the row, timed eagerly instead
             try:
                 stream.end_capture()
-            except Exception:  # noqa: BLE001, S110 -- the capture is already invalid
+            except Exception:  # noqa: BLE001 -- the capture is already invalid
                 pass
             eager = cp.cuda.get_current_stream()
             return median_ms(cp, eager, lambda _: run(), repeats, 1), f" (eager: no capture, {type(exc).__name__})"
