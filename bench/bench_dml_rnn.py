@@ -196,8 +196,8 @@ def bench_gpu(repeats: int) -> list[str]:
 
 def variants_gpu(cp: Any, scope: Scope, stream: Any, repeats: int) -> list[str]:
     """The GPU plan's two forms at nearly the same work, in the same process: batch 64 (the
-    persistent variant's limit: one launch for every step) against 65 (a GEMM and a kernel per
-    step), per batch row."""
+    persistent variant's limit: one launch for every step) against 65 (the fused variant: one
+    launch per step for both directions, a tile of H·Rᵀ and its cells per block), per batch row."""
     from gpu_timing import median_ms
 
     lines = []
@@ -212,9 +212,9 @@ def variants_gpu(cp: Any, scope: Scope, stream: Any, repeats: int) -> list[str]:
             ours(0)
         ms = median_ms(cp, stream, ours, repeats, 1)
         per_row[batch] = ms / batch
-        form = "persistent" if batch <= 64 else "GEMM steps"
+        form = "persistent" if batch <= 64 else "fused steps"
         lines.append(f"B={batch} ({form}): cuda backend {ms:7.3f} ms, {per_row[batch] * 1e3:6.2f} µs per batch row")
-    lines.append(f"persistent / GEMM steps, per batch row: {per_row[64] / per_row[65]:.2f}")
+    lines.append(f"persistent / fused steps, per batch row: {per_row[64] / per_row[65]:.2f}")
     return lines
 
 

@@ -407,11 +407,14 @@ def _dml_rnn(rng: np.random.Generator) -> list[Case]:
             ("bidirectional", 6, 5, 4, 33, "float32"), ("bidirectional", 3, 2, 2, 600, "float32"),
             ("bidirectional", 4, 3, 5, 8, "float16"), ("forward", 1, 1, 1, 1, "float32"),
             ("forward", 3, 8, 4, 50, "float16"), ("backward", 2, 4, 3, 70, "float32"),  # 400 and 280 cells
-            # the GPU's persistent variant at its limits (hidden 256, a last block of 1 row of 4), and
-            # the GEMM steps above its batch limit (64): `step` with 32, 64, 128 and 256 threads, one block
+            # the GPU's persistent variant at its limits (hidden 256, a last block of 1 row of 4); the
+            # fused variant above its batch limit (64) or hidden 256, up to hidden 512 (tiles of 32
+            # rows and units: one and several on each axis); the GEMM steps above that, one block
+            # and several, each dtype
             ("bidirectional", 4, 9, 3, 256, "float32"), ("forward", 3, 70, 4, 16, "float16"),
             ("forward", 2, 65, 2, 1, "float32"), ("backward", 2, 100, 2, 2, "float32"),
-            ("bidirectional", 2, 70, 3, 5, "float16")]):
+            ("bidirectional", 2, 70, 3, 5, "float16"), ("backward", 3, 3, 2, 300, "float32"),
+            ("bidirectional", 3, 40, 2, 512, "float16"), ("forward", 2, 1, 2, 520, "float16")]):
         dirs = 2 if direction == "bidirectional" else 1
         scale = 0.8 / np.sqrt(n_in + hidden)
         args: tuple[np.ndarray, ...] = (rng.standard_normal((1, steps, batch, n_in)).astype(dtype),

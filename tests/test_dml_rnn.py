@@ -425,13 +425,16 @@ def test_class_api(scope):
 @pytest.mark.parametrize("kernel_form", ["host", "gpu"])
 @pytest.mark.parametrize("direction", ["forward", "backward", "bidirectional"])
 @pytest.mark.parametrize("batch, hidden, variant", [(3, 8, "persistent"), (9, 256, "persistent"), (64, 5, "persistent"),
-                                                    (65, 5, "step"), (3, 257, "step")])
-def test_the_gpu_plans_persistent_variant_and_its_gemm_steps_match_the_cpu_plan(monkeypatch, kernel_form, direction,
-                                                                               batch, hidden, variant):
+                                                    (65, 5, "fused_step"), (3, 257, "fused_step"),
+                                                    (70, 40, "fused_step"), (2, 512, "fused_step"), (2, 513, "step")])
+def test_the_gpu_plans_persistent_fused_and_gemm_variants_match_the_cpu_plan(monkeypatch, kernel_form, direction,
+                                                                             batch, hidden, variant):
     """The GPU's plan (on the emulation) runs every step in one `persistent` launch where
-    hidden_size ≤ 256 and batch_size ≤ 64, else a GEMM and a `step` launch per step; either way the
-    cpu plan's results, within float32's rounding of differently ordered sums, with poisoned
-    outputs and lengths from 0 to T."""
+    hidden_size ≤ 256 and batch_size ≤ 64; else, up to hidden_size 512, a `fused_step` launch per
+    step for both directions (tiles of 32 rows × 32 units: 70 rows and 40 units put several on each
+    axis) and a `final_state`; above that a GEMM and a `step` launch per step. Either way the cpu
+    plan's results, within float32's rounding of differently ordered sums, with poisoned outputs
+    and lengths from 0 to T."""
     monkeypatch.setenv("OPGEN_POISON_OUTPUTS", "1")
     monkeypatch.setenv("OPGEN_NO_REPLAY", "1")  # (every launch through the spied method)
     rng = _rng("persistent", direction, batch, hidden)
@@ -450,8 +453,9 @@ def test_the_gpu_plans_persistent_variant_and_its_gemm_steps_match_the_cpu_plan(
     monkeypatch.setattr(gpu.backend, "launch", lambda src, symbol, *a, **k: (
         launched.append(symbol.split("__")[1]), launch(gpu.backend, src, symbol, *a, **k))[1])
     got = dml_rnn(x, w, r, scope=gpu, **kwargs)
-    assert variant in launched and ({"persistent", "step"} - {variant}).isdisjoint(launched), launched
+    assert variant in launched and ({"persistent", "step", "fused_step"} - {variant}).isdisjoint(launched), launched
     assert launched.count(variant) == (1 if variant == "persistent" else steps)
+    assert launched.count("final_state") == (1 if variant == "fused_step" else 0), launched
     # the recurrent sums in another order than BLAS's: |Δ| ≤ γ_H·Σ_k |h_k·R_jk| (γ_256 ≈ 1.5e-5; the
     # sums of |h·R| stay below 1 here), carried through the steps by tanh and sigmoid (slopes ≤ 1)
     bound = steps * hidden * 2.0**-24 / (1 - hidden * 2.0**-24)

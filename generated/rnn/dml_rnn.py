@@ -20,11 +20,13 @@ _OP = 'DmlRnn'
 _KERNELS = KernelSource(_OP, Path(__file__).with_name("dml_rnn.cu"))
 # The launch plan as data (codegen/runtime/plan.py): what _compute runs, recorded once per set of sizes
 # and attrs; the loop in _compute is the same plan as Python (OPGEN_PLAN=loop runs it).
-_PLAN = _rt.Plan('DmlRnn', ('num_directions', 'steps', 'hidden_size', 'input_size', '_dtype_T', 'cell_blocks', 'cell_threads', 'seq_length', 'batch_size', 'persistent_blocks', 'activations', 'backward_first', 'persistent', 'cells'), ('input', 'weight', 'projected', 'hidden_init', 'sequence_lengths', 'output_single', 'recurrence', 'bias', 'output_sequence', 'recurrent'), (
+_PLAN = _rt.Plan('DmlRnn', ('num_directions', 'steps', 'hidden_size', 'input_size', '_dtype_T', 'cell_blocks', 'cell_threads', 'seq_length', 'batch_size', 'persistent_blocks', 'activations', 'backward_first', 'persistent', 'cells', 'step_threads', 'gemm_steps', 'fused_row_tiles', 'fused_unit_tiles', 'fused', 'all_cells'), ('input', 'weight', 'projected', 'hidden_init', 'sequence_lengths', 'output_single', 'recurrence', 'bias', 'output_sequence', 'recurrent', 'states'), (
     ('repeat', 'd', 'num_directions', (), (('gemm', 0, 1, 2, ('steps', 'hidden_size', 'input_size', False, True, 0, 0, ('*', ('*', 'd', 'hidden_size'), 'input_size'), ('*', ('*', 'd', 'steps'), 'hidden_size')), ()),), ()),
     ('launch', 'DmlRnn__init_state', ('_dtype_T',), ('cell_blocks',), ('cell_threads',), 0, (('buf', 3), ('buf', 4), ('buf', 5), ('scalar', '_np.int64', 'seq_length', None, ()), ('scalar', '_np.int64', 'num_directions', None, ()), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'hidden_size', None, ())), ()),
     ('launch', 'DmlRnn__persistent', ('_dtype_T',), ('persistent_blocks', 'num_directions'), (256,), 0, (('buf', 2), ('buf', 6), ('buf', 7), ('buf', 4), ('buf', 8), ('buf', 5), ('act', 'activations', 0), ('act', 'activations', ('-', 'num_directions', 1)), ('scalar', '_np.int64', 'backward_first', None, ()), ('scalar', '_np.int64', 'seq_length', None, ()), ('scalar', '_np.int64', 'num_directions', None, ()), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'hidden_size', None, ())), (('==', 'persistent', 1),)),
-    ('repeat', 's', 'seq_length', (), (('repeat', 'd', 'num_directions', (), (('gemm', 5, 6, 9, ('batch_size', 'hidden_size', 'hidden_size', False, True, 0, ('*', 'd', 'cells'), ('*', ('*', 'd', 'hidden_size'), 'hidden_size'), ('*', 'd', 'cells')), ()),), ()), ('launch', 'DmlRnn__step', ('_dtype_T',), ('cell_blocks',), ('cell_threads',), 0, (('buf', 2), ('buf', 9), ('buf', 7), ('buf', 4), ('buf', 8), ('buf', 5), ('act', 'activations', 0), ('act', 'activations', ('-', 'num_directions', 1)), ('scalar', '_np.int64', 's', None, ()), ('scalar', '_np.int64', 'backward_first', None, ()), ('scalar', '_np.int64', 'seq_length', None, ()), ('scalar', '_np.int64', 'num_directions', None, ()), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'hidden_size', None, ())), ())), (('!=', 'persistent', 1),)),
+    ('repeat', 's', 'seq_length', (), (('repeat', 'd', 'num_directions', (), (('gemm', 5, 6, 9, ('batch_size', 'hidden_size', 'hidden_size', False, True, 0, ('*', 'd', 'cells'), ('*', ('*', 'd', 'hidden_size'), 'hidden_size'), ('*', 'd', 'cells')), ()),), ()), ('launch', 'DmlRnn__step', ('_dtype_T',), ('cell_blocks',), ('step_threads',), 0, (('buf', 2), ('buf', 9), ('buf', 7), ('buf', 4), ('buf', 8), ('buf', 5), ('act', 'activations', 0), ('act', 'activations', ('-', 'num_directions', 1)), ('scalar', '_np.int64', 's', None, ()), ('scalar', '_np.int64', 'backward_first', None, ()), ('scalar', '_np.int64', 'seq_length', None, ()), ('scalar', '_np.int64', 'num_directions', None, ()), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'hidden_size', None, ())), ())), (('==', 'gemm_steps', 1),)),
+    ('repeat', 's', 'seq_length', (), (('launch', 'DmlRnn__fused_step', ('_dtype_T',), ('fused_row_tiles', 'fused_unit_tiles', 'num_directions'), (256,), 0, (('buf', 2), ('buf', 9), ('buf', 6), ('buf', 7), ('buf', 4), ('buf', 8), ('buf', 5), ('buf', 10), ('act', 'activations', 0), ('act', 'activations', ('-', 'num_directions', 1)), ('scalar', '_np.int64', 's', None, ()), ('scalar', '_np.int64', 'backward_first', None, ()), ('scalar', '_np.int64', 'seq_length', None, ()), ('scalar', '_np.int64', 'num_directions', None, ()), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'hidden_size', None, ())), ()),), (('==', 'fused', 1),)),
+    ('launch', 'DmlRnn__final_state', ('_dtype_T',), ('cell_blocks',), ('cell_threads',), 0, (('buf', 10), ('buf', 5), ('scalar', '_np.int64', 'seq_length', None, ()), ('scalar', '_np.int64', 'all_cells', None, ())), (('==', 'fused', 1), ('>', 'seq_length', 0))),
 ))
 
 Direction = Literal['forward', 'backward', 'bidirectional']
@@ -61,7 +63,11 @@ class DmlRnn:
     one applies to every direction. Computation: the input projection X·Wᵀ of every time step is one
     GEMM per direction, then each step is one recurrent GEMM per direction and one fused kernel for
     all directions (the two products, bias, activation, length mask) that writes output_sequence
-    and keeps the states in output_single. float16 tensors are stored in float16 with float32 arithmetic in the kernels.
+    and keeps the states in output_single: the cpu backend's plan, and the GPU's above hidden_size
+    512. Below that the GPU fuses the recurrent product into the step kernel (one launch per step
+    for every direction, each block a tile of 32 sequences × 32 units), or, with hidden_size ≤ 256
+    and batch_size ≤ 64, runs every step in one launch (the persistent variant). float16 tensors are
+    stored in float16 with float32 arithmetic in the kernels.
 
     Create it with `DmlRnn.create(scope, input, weight, recurrence, bias, hidden_init, sequence_lengths, *options)`, or call
     `dml_rnn(...)`. The reference page is generated/docs/rnn/dml_rnn.md.
@@ -272,10 +278,17 @@ def _compute(scope: Scope | str | None, input: Any, weight: Any, recurrence: Any
         backward_first = 0
         steps = seq_length*batch_size
         cells = batch_size*hidden_size
+        all_cells = num_directions*cells
         cell_threads = (max(32, min(1024, 32*(-(-hidden_size//128)))) if _backend.name == 'cpu' else max(32, min(256, 32*(-(-cells//128)))))
         cell_blocks = (min((-(-cells//65536)), 64) if _backend.name == 'cpu' else min((-(-cells//1024)), 65535))
+        step_threads = (max(32, min(1024, 32*(-(-hidden_size//128)))) if _backend.name == 'cpu' else 256)
         persistent = (0 if _backend.name == 'cpu' else (-(-hidden_size//256))*(-(-batch_size//64)))
         persistent_blocks = (-(-batch_size//4))
+        fused = (0 if _backend.name == 'cpu' else min((persistent - 1)*(persistent - 1), 1)*(1 - min((-(-hidden_size//512)) - 1, 1)))
+        gemm_steps = min((persistent - 1)*(persistent - 1), 1) - fused
+        fused_row_tiles = (-(-batch_size//32))
+        fused_unit_tiles = (-(-hidden_size//32))
+        state_slots = 2*fused
         _shape_output_sequence = [seq_length, 1, batch_size, hidden_size]
         _shape_output_single = [1, 1, batch_size, hidden_size]
     elif direction == 'backward':
@@ -314,10 +327,17 @@ def _compute(scope: Scope | str | None, input: Any, weight: Any, recurrence: Any
         backward_first = 1
         steps = seq_length*batch_size
         cells = batch_size*hidden_size
+        all_cells = num_directions*cells
         cell_threads = (max(32, min(1024, 32*(-(-hidden_size//128)))) if _backend.name == 'cpu' else max(32, min(256, 32*(-(-cells//128)))))
         cell_blocks = (min((-(-cells//65536)), 64) if _backend.name == 'cpu' else min((-(-cells//1024)), 65535))
+        step_threads = (max(32, min(1024, 32*(-(-hidden_size//128)))) if _backend.name == 'cpu' else 256)
         persistent = (0 if _backend.name == 'cpu' else (-(-hidden_size//256))*(-(-batch_size//64)))
         persistent_blocks = (-(-batch_size//4))
+        fused = (0 if _backend.name == 'cpu' else min((persistent - 1)*(persistent - 1), 1)*(1 - min((-(-hidden_size//512)) - 1, 1)))
+        gemm_steps = min((persistent - 1)*(persistent - 1), 1) - fused
+        fused_row_tiles = (-(-batch_size//32))
+        fused_unit_tiles = (-(-hidden_size//32))
+        state_slots = 2*fused
         _shape_output_sequence = [seq_length, 1, batch_size, hidden_size]
         _shape_output_single = [1, 1, batch_size, hidden_size]
     elif direction == 'bidirectional':
@@ -356,10 +376,17 @@ def _compute(scope: Scope | str | None, input: Any, weight: Any, recurrence: Any
         backward_first = 0
         steps = seq_length*batch_size
         cells = batch_size*hidden_size
+        all_cells = num_directions*cells
         cell_threads = (max(32, min(1024, 32*(-(-hidden_size//128)))) if _backend.name == 'cpu' else max(32, min(256, 32*(-(-cells//128)))))
         cell_blocks = (min((-(-cells//65536)), 64) if _backend.name == 'cpu' else min((-(-cells//1024)), 65535))
+        step_threads = (max(32, min(1024, 32*(-(-hidden_size//128)))) if _backend.name == 'cpu' else 256)
         persistent = (0 if _backend.name == 'cpu' else (-(-hidden_size//256))*(-(-batch_size//64)))
         persistent_blocks = (-(-batch_size//4))
+        fused = (0 if _backend.name == 'cpu' else min((persistent - 1)*(persistent - 1), 1)*(1 - min((-(-hidden_size//512)) - 1, 1)))
+        gemm_steps = min((persistent - 1)*(persistent - 1), 1) - fused
+        fused_row_tiles = (-(-batch_size//32))
+        fused_unit_tiles = (-(-hidden_size//32))
+        state_slots = 2*fused
         _shape_output_sequence = [seq_length, 2, batch_size, hidden_size]
         _shape_output_single = [1, 2, batch_size, hidden_size]
     else:
@@ -373,19 +400,25 @@ def _compute(scope: Scope | str | None, input: Any, weight: Any, recurrence: Any
     output_single = _backend.empty(_shape_output_single, _dtype_T)
     projected = _backend.empty([num_directions, seq_length, batch_size, hidden_size], _dtype_T)
     recurrent = _backend.empty([num_directions, batch_size, hidden_size], _dtype_T)
+    states = _backend.empty([state_slots, num_directions, batch_size, hidden_size], _dtype_T)
     if _rt.plan_as_data():
-        _rt.run_plan(_backend, _KERNELS, _PLAN, (num_directions, steps, hidden_size, input_size, _dtype_T, cell_blocks, cell_threads, seq_length, batch_size, persistent_blocks, activations, backward_first, persistent, cells,), (input, weight, projected, hidden_init, sequence_lengths, output_single, recurrence, bias, output_sequence, recurrent,))
+        _rt.run_plan(_backend, _KERNELS, _PLAN, (num_directions, steps, hidden_size, input_size, _dtype_T, cell_blocks, cell_threads, seq_length, batch_size, persistent_blocks, activations, backward_first, persistent, cells, step_threads, gemm_steps, fused_row_tiles, fused_unit_tiles, fused, all_cells,), (input, weight, projected, hidden_init, sequence_lengths, output_single, recurrence, bias, output_sequence, recurrent, states,))
     else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
         for d in range(num_directions):
             _backend.gemm(input, weight, projected, steps, hidden_size, input_size, False, True, 0, 0, d*hidden_size*input_size, d*steps*hidden_size)
         _backend.launch(_KERNELS, 'DmlRnn__init_state' + '__' + _dtype_T, (cell_blocks,), (cell_threads,), (hidden_init, sequence_lengths, output_single, _np.int64(seq_length), _np.int64(num_directions), _np.int64(batch_size), _np.int64(hidden_size),), 0)
         if persistent == 1:
             _backend.launch(_KERNELS, 'DmlRnn__persistent' + '__' + _dtype_T, (persistent_blocks, num_directions,), (256,), (projected, recurrence, bias, sequence_lengths, output_sequence, output_single, *activations[0].kernel_args(), *activations[num_directions - 1].kernel_args(), _np.int64(backward_first), _np.int64(seq_length), _np.int64(num_directions), _np.int64(batch_size), _np.int64(hidden_size),), 0)
-        if persistent != 1:
+        if gemm_steps == 1:
             for s in range(seq_length):
                 for d in range(num_directions):
                     _backend.gemm(output_single, recurrence, recurrent, batch_size, hidden_size, hidden_size, False, True, 0, d*cells, d*hidden_size*hidden_size, d*cells)
-                _backend.launch(_KERNELS, 'DmlRnn__step' + '__' + _dtype_T, (cell_blocks,), (cell_threads,), (projected, recurrent, bias, sequence_lengths, output_sequence, output_single, *activations[0].kernel_args(), *activations[num_directions - 1].kernel_args(), _np.int64(s), _np.int64(backward_first), _np.int64(seq_length), _np.int64(num_directions), _np.int64(batch_size), _np.int64(hidden_size),), 0)
+                _backend.launch(_KERNELS, 'DmlRnn__step' + '__' + _dtype_T, (cell_blocks,), (step_threads,), (projected, recurrent, bias, sequence_lengths, output_sequence, output_single, *activations[0].kernel_args(), *activations[num_directions - 1].kernel_args(), _np.int64(s), _np.int64(backward_first), _np.int64(seq_length), _np.int64(num_directions), _np.int64(batch_size), _np.int64(hidden_size),), 0)
+        if fused == 1:
+            for s in range(seq_length):
+                _backend.launch(_KERNELS, 'DmlRnn__fused_step' + '__' + _dtype_T, (fused_row_tiles, fused_unit_tiles, num_directions,), (256,), (projected, recurrent, recurrence, bias, sequence_lengths, output_sequence, output_single, states, *activations[0].kernel_args(), *activations[num_directions - 1].kernel_args(), _np.int64(s), _np.int64(backward_first), _np.int64(seq_length), _np.int64(num_directions), _np.int64(batch_size), _np.int64(hidden_size),), 0)
+        if fused == 1 and seq_length > 0:
+            _backend.launch(_KERNELS, 'DmlRnn__final_state' + '__' + _dtype_T, (cell_blocks,), (cell_threads,), (states, output_single, _np.int64(seq_length), _np.int64(all_cells),), 0)
     _backend.flush()
     return DmlRnnOutputs(output_sequence, output_single)
 

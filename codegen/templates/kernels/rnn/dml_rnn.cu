@@ -1,8 +1,10 @@
 {% include "kernels/_common.cuh" %}
+{% include "kernels/_matmul.cuh" %}
 
 // DmlRnn: the elementwise part of DirectML's simple RNN. The matrix products are GEMM steps of the
-// launch plan: per direction d, projected[d] = X·W[d]ᵀ for every time step at once; per step s,
-// recurrent[d] = H[d]·R[d]ᵀ with H[d] the state of direction d, kept in output_single[0, d]. Then
+// launch plan (on the GPU below hidden_size 512 the recurrent one lives in `fused_step` or
+// `persistent`, at the end): per direction d, projected[d] = X·W[d]ᵀ for every time step at once;
+// per step s, recurrent[d] = H[d]·R[d]ᵀ with H[d] the state of direction d, kept in output_single[0, d]. Then
 // `step` finishes step s of every direction, for every batch entry b and unit j, with t the time
 // step direction d is at (s forward, seq_length − 1 − s backward):
 //
@@ -220,5 +222,83 @@ __device__ void persistent(const T* __restrict__ projected, const T* __restrict_
   }
   for (long long e = threadIdx.x; e < elements; e += blockDim.x) {
     output_single[d * cells + b0 * H + e] = opgen::from_float<T>(state[e]);
+  }
+}
+
+namespace dml_rnn {
+
+// The fused variant's tiles (as CudnnRNNV3's crnn::StepTiles): 32 batch rows × 32 units per block,
+// 256 threads in the GPU form.
+typedef opgen::MatmulTiles<32, 32, 16, 2, 2> StepTiles;
+
+}  // namespace dml_rnn
+
+// `fused_step`: step s of every direction in one launch (the launch plan's `fused` let: the GPU's
+// plan where the persistent variant does not apply, hidden_size ≤ 512). Grid [ceildiv(B, 32),
+// ceildiv(H, 32), D]: block (x, y, d) takes batch rows [32x, 32x + 32) and units [32y, 32y + 32) of
+// direction d. It forms its tile of H·Rᵀ (opgen::matmul_tile: summed in float in order k = 0, 1,
+// ..., H − 1 and stored as T into `recurrent`, as the GEMM step's output is), then, after a barrier,
+// the step's formula on the tile's cells. Other blocks read every unit of a row's state while this
+// one writes its cells, so the states alternate between two buffers: step s reads the state from
+// output_single (s = 0) or states[(s − 1) % 2] and writes states[s % 2] (the state carried on
+// unchanged where t ≥ len); `final_state` copies the last one into output_single.
+template <typename T>
+__device__ void fused_step(const T* __restrict__ projected, T* __restrict__ recurrent,
+                           const T* __restrict__ recurrence, const T* __restrict__ bias,
+                           const unsigned int* __restrict__ sequence_lengths, T* __restrict__ output_sequence,
+                           T* __restrict__ output_single, T* __restrict__ states, opgen::act::Activation f0,
+                           opgen::act::Activation f1, long long s, long long backward_first, long long seq_length,
+                           long long D, long long B, long long H) {
+  typedef dml_rnn::StepTiles Tiles;
+  const long long d = blockIdx.z, cells = B * H;
+  const long long b0 = static_cast<long long>(blockIdx.x) * Tiles::BM;
+  const long long u0 = static_cast<long long>(blockIdx.y) * Tiles::BN;
+  if (b0 >= B || u0 >= H) return;  // (the whole block: no barrier is left waiting)
+  const long long t = (backward_first + d) != 0 ? seq_length - 1 - s : s;
+  const T* __restrict__ src = (s == 0 ? output_single : states + ((s - 1) % 2) * D * cells) + d * cells;
+  T* __restrict__ dst = states + (s % 2) * D * cells + d * cells;
+  T* __restrict__ rec = recurrent + d * cells;
+  bool live = false;  // (the same on every thread: a tile whose rows have all ended skips the product)
+  for (long long b = b0; b < B && b < b0 + Tiles::BM; ++b) {
+    live = live || t < dml_rnn::length_of(sequence_lengths, b, seq_length);
+  }
+  if (live) {
+    opgen::matmul_tile<Tiles>(B, H, H, opgen::matrix_in(src, H), opgen::matrix_in(recurrence + d * H * H, H, true),
+                              opgen::matrix_out(rec, H), false, blockIdx.x, blockIdx.y);
+  }
+  __syncthreads();  // the tile of H·Rᵀ is in place
+  const long long rows = B - b0 < Tiles::BM ? B - b0 : Tiles::BM, units = H - u0 < Tiles::BN ? H - u0 : Tiles::BN;
+  const int n_rows = static_cast<int>(rows), n_units = static_cast<int>(units);  // int32 ok: at most 32 each
+#ifdef OPGEN_HOST_FORM
+  if (threadIdx.x != 0) return;
+  const int first = 0, stride = 1;
+#else
+  const int first = threadIdx.x, stride = blockDim.x;
+#endif
+  for (int e = first; e < n_rows * n_units; e += stride) {  // (consecutive threads: consecutive units)
+    const int r = e / n_units;
+    const long long b = b0 + r, o = b * H + u0 + (e - r * n_units);
+    T* out = output_sequence + (t * D + d) * cells + o;
+    if (t < dml_rnn::length_of(sequence_lengths, b, seq_length)) {
+      const float v = dml_rnn::activation_arg(opgen::to_float(projected[(d * seq_length + t) * cells + o]),
+                                              opgen::to_float(rec[o]), bias, d, o - b * H, H);
+      const T stored = opgen::from_float<T>(d == 0 ? f0(v) : f1(v));
+      dst[o] = stored;
+      *out = stored;
+    } else {
+      dst[o] = src[o];
+      *out = opgen::from_float<T>(0.f);
+    }
+  }
+}
+
+// After the fused steps: the last state (in states[(seq_length − 1) % 2]) into output_single.
+template <typename T>
+__device__ void final_state(const T* __restrict__ states, T* __restrict__ output_single, long long seq_length,
+                            long long n) {
+  const T* __restrict__ last = states + ((seq_length - 1) % 2) * n;
+  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    output_single[i] = last[i];
   }
 }
