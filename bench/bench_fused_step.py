@@ -2,9 +2,11 @@
 """CudnnRNNV3's fused recurrent step (issue 23 item 1) against the GEMM steps it replaces, on a GPU.
 
 The GPU's launch plan takes the fused variant (`fused_step`: per time step one launch for both
-directions, each block a 32×32 tile of h·Rᵀ through opgen::matmul_tile, then that tile's gates) up
-to gates·units·h_size = 2^18 (the `large_r` let of specs/rnn/cudnn_rnn_v3.yaml), and above it the
-GEMM steps (per step and direction a cuBLAS h·Rᵀ and the step kernel). That switch is an estimate;
+directions, each block a 32×32 tile of h·Rᵀ through opgen::matmul_tile, then that tile's gates)
+outside the persistent variant's limits up to fused_depth = gates·max(units, h_size) = 256 (the
+`large_r` let of specs/rnn/cudnn_rnn_v3.yaml), and above it the GEMM steps (per step and direction
+a cuBLAS h·Rᵀ and the step kernel). That switch is an estimate from a cost model (about
+32·fused_depth cycles per block and step, against 5-8 µs for a small GEMM and a step kernel);
 this benchmark measures it: for a bidirectional layer's T forward steps, float32, all lengths T,
 both forms run the generated kernels directly on the same buffers, each captured once into a CUDA
 graph (as the op's replay runs them) and timed by CUDA events (medians over repeats), at sizes on
@@ -33,11 +35,12 @@ for folder in (PROJECT, PROJECT / "bench"):  # (bench/ too: scripts/fake_gpu.py 
 
 from gpu_timing import cupy_or_reason, median_ms  # noqa: E402 -- bench/ is the script folder
 
-SWITCH = 1 << 18  # gates·units·h_size where the plan leaves the fused variant
+SWITCH = 256  # fused_depth = gates·units where the plan leaves the fused variant (no projection)
 TILE = 32  # StepTiles' rows and units per block (kernels/rnn/cudnn_rnn.cu)
 D = 2  # bidirectional: the fused form runs both directions in one launch
-SIZES = [("lstm", 64, 192), ("lstm", 64, 256), ("lstm", 64, 320), ("lstm", 64, 512), ("lstm", 16, 256),
-         ("lstm", 256, 256), ("gru", 64, 256), ("gru", 64, 384)]
+# (mode, batch, units): batches above the persistent variant's 64, depths either side of the switch
+SIZES = [("lstm", 128, 32), ("lstm", 128, 64), ("lstm", 128, 96), ("lstm", 128, 128), ("lstm", 512, 64),
+         ("lstm", 512, 128), ("lstm", 128, 256), ("gru", 128, 64), ("gru", 128, 128), ("gru", 512, 85)]
 
 
 @dataclass(frozen=True)
@@ -171,11 +174,11 @@ def measure(cp: Any, backend: Any, source: Any, lay: Layout, repeats: int) -> st
         buf = device_buffers(cp, lay, start)
         times[name], notes[name] = timed(cp, lambda f=form, b=buf: f(backend, source, lay, b), repeats)
     diff = float(np.abs(states["fused"] - states["GEMM steps"]).max())
-    size = lay.gates * lay.units * lay.units
-    plan = "fused" if size <= SWITCH else "GEMM steps"
+    depth = lay.gates * lay.units
+    plan = "fused" if depth <= SWITCH else "GEMM steps"
     faster = min(times, key=lambda k: times[k])
     per_step = {k: v * 1e3 / lay.steps for k, v in times.items()}
-    return (f"{lay.mode:<4} B={lay.batch:<4} H={lay.units:<4} G·H·H={size:>8} ({'≤' if size <= SWITCH else '>'} 2^18:"
+    return (f"{lay.mode:<4} B={lay.batch:<4} H={lay.units:<4} depth {depth:>4} ({'≤' if depth <= SWITCH else '>'} 256:"
             f" plan takes {plan:<10}) fused {per_step['fused']:8.2f} µs/step{notes['fused']}, GEMM steps "
             f"{per_step['GEMM steps']:8.2f} µs/step{notes['GEMM steps']}, fused / GEMM "
             f"{times['fused'] / times['GEMM steps']:.2f}; "

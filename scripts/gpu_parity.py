@@ -408,13 +408,14 @@ def _dml_rnn(rng: np.random.Generator) -> list[Case]:
             ("bidirectional", 4, 3, 5, 8, "float16"), ("forward", 1, 1, 1, 1, "float32"),
             ("forward", 3, 8, 4, 50, "float16"), ("backward", 2, 4, 3, 70, "float32"),  # 400 and 280 cells
             # the GPU's persistent variant at its limits (hidden 256, a last block of 1 row of 4); the
-            # fused variant above its batch limit (64) or hidden 256, up to hidden 512 (tiles of 32
-            # rows and units: one and several on each axis); the GEMM steps above that, one block
-            # and several, each dtype
+            # fused variant above its batch limit (64) up to hidden 256 (tiles of 32 rows and units:
+            # several rows, one and several units); the GEMM steps above hidden 256, one block and
+            # several, each dtype
             ("bidirectional", 4, 9, 3, 256, "float32"), ("forward", 3, 70, 4, 16, "float16"),
             ("forward", 2, 65, 2, 1, "float32"), ("backward", 2, 100, 2, 2, "float32"),
-            ("bidirectional", 2, 70, 3, 5, "float16"), ("backward", 3, 3, 2, 300, "float32"),
-            ("bidirectional", 3, 40, 2, 512, "float16"), ("forward", 2, 1, 2, 520, "float16")]):
+            ("bidirectional", 2, 70, 3, 5, "float16"), ("bidirectional", 2, 66, 2, 40, "float32"),
+            ("backward", 3, 1, 2, 300, "float32"), ("bidirectional", 3, 40, 2, 512, "float16"),
+            ("forward", 2, 1, 2, 520, "float16")]):
         dirs = 2 if direction == "bidirectional" else 1
         scale = 0.8 / np.sqrt(n_in + hidden)
         args: tuple[np.ndarray, ...] = (rng.standard_normal((1, steps, batch, n_in)).astype(dtype),
@@ -488,14 +489,17 @@ CUDNN_CONFIGS = [  # (rnn_mode, direction, input_mode, layers, steps, batch, inp
     # and the persistent kernels of every mode over several blocks of 4 rows, in each dtype
     ("rnn_tanh", "unidirectional", "linear_input", 1, 2, 6, 3, 8, 0, True, "float32"),
     ("lstm", "bidirectional", "linear_input", 1, 3, 7, 3, 10, 0, True, "float16"),
-    # the fused LSTM kernels (fused_step, fused_proj, fused_lstm_grad, fused_proj_cells) over several
-    # tiles of 32 rows and of 32 units, with and without a projection
+    # the fused kernels (gates·max(units, h_size) ≤ 256, outside the persistent limits: a projection,
+    # or batch > 64) over one and several tiles of 32 rows and of 32 units, in each dtype
     ("lstm", "bidirectional", "linear_input", 1, 2, 40, 3, 36, 5, True, "float32"),
     ("lstm", "unidirectional", "linear_input", 2, 3, 65, 4, 33, 0, False, "float16"),
     ("lstm", "bidirectional", "linear_input", 1, 2, 70, 3, 20, 0, True, "float64"),
+    ("lstm", "bidirectional", "linear_input", 1, 2, 3, 3, 20, 40, True, "float64"),
+    ("lstm", "unidirectional", "linear_input", 1, 2, 66, 3, 20, 0, True, "float32"),
+    ("gru", "bidirectional", "linear_input", 1, 2, 66, 3, 40, 0, False, "float32"),
     ("lstm", "unidirectional", "linear_input", 1, 2, 1, 3, 130, 0, True, "float32"),
-    # the GEMM steps (gates·units·h_size > 2^18: a cuBLAS product, then a step kernel of 256 threads,
-    # a block per batch row) of every mode and dtype, one row and several; with a projection
+    # the GEMM steps (gates·max(units, h_size) > 256: a cuBLAS product, then a step kernel, a block
+    # per batch row) of every mode and dtype, one row and several; with a projection
     # proj_carry and proj_grad through each class of their batch·num_proj cells
     ("rnn_relu", "unidirectional", "linear_input", 1, 2, 1, 3, 520, 0, True, "float64"),
     ("rnn_tanh", "bidirectional", "linear_input", 1, 2, 2, 3, 520, 0, True, "float32"),

@@ -64,7 +64,7 @@ class DmlRnn:
     GEMM per direction, then each step is one recurrent GEMM per direction and one fused kernel for
     all directions (the two products, bias, activation, length mask) that writes output_sequence
     and keeps the states in output_single: the cpu backend's plan, and the GPU's above hidden_size
-    512. Below that the GPU fuses the recurrent product into the step kernel (one launch per step
+    256. Below that the GPU fuses the recurrent product into the step kernel (one launch per step
     for every direction, each block a tile of 32 sequences × 32 units), or, with hidden_size ≤ 256
     and batch_size ≤ 64, runs every step in one launch (the persistent variant). float16 tensors are
     stored in float16 with float32 arithmetic in the kernels.
@@ -281,12 +281,12 @@ def _compute(scope: Scope | str | None, input: Any, weight: Any, recurrence: Any
         all_cells = num_directions*cells
         cell_threads = (max(32, min(1024, 32*(-(-hidden_size//128)))) if _backend.name == 'cpu' else max(32, min(256, 32*(-(-cells//128)))))
         cell_blocks = (min((-(-cells//65536)), 64) if _backend.name == 'cpu' else min((-(-cells//1024)), 65535))
-        step_threads = (max(32, min(1024, 32*(-(-hidden_size//128)))) if _backend.name == 'cpu' else 256)
+        step_threads = (max(32, min(1024, 32*(-(-hidden_size//128)))) if _backend.name == 'cpu' else max(128, min(256, 32*(-(-cells//128)))))
         persistent = (0 if _backend.name == 'cpu' else (-(-hidden_size//256))*(-(-batch_size//64)))
         persistent_blocks = (-(-batch_size//4))
-        fused = (0 if _backend.name == 'cpu' else min((persistent - 1)*(persistent - 1), 1)*(1 - min((-(-hidden_size//512)) - 1, 1)))
+        fused = (0 if _backend.name == 'cpu' else min((persistent - 1)*(persistent - 1), 1)*(1 - min((-(-hidden_size//256)) - 1, 1)))
         gemm_steps = min((persistent - 1)*(persistent - 1), 1) - fused
-        fused_row_tiles = (-(-batch_size//32))
+        fused_row_tiles = max((-(-batch_size//32)), 3)
         fused_unit_tiles = (-(-hidden_size//32))
         state_slots = 2*fused
         _shape_output_sequence = [seq_length, 1, batch_size, hidden_size]
@@ -330,12 +330,12 @@ def _compute(scope: Scope | str | None, input: Any, weight: Any, recurrence: Any
         all_cells = num_directions*cells
         cell_threads = (max(32, min(1024, 32*(-(-hidden_size//128)))) if _backend.name == 'cpu' else max(32, min(256, 32*(-(-cells//128)))))
         cell_blocks = (min((-(-cells//65536)), 64) if _backend.name == 'cpu' else min((-(-cells//1024)), 65535))
-        step_threads = (max(32, min(1024, 32*(-(-hidden_size//128)))) if _backend.name == 'cpu' else 256)
+        step_threads = (max(32, min(1024, 32*(-(-hidden_size//128)))) if _backend.name == 'cpu' else max(128, min(256, 32*(-(-cells//128)))))
         persistent = (0 if _backend.name == 'cpu' else (-(-hidden_size//256))*(-(-batch_size//64)))
         persistent_blocks = (-(-batch_size//4))
-        fused = (0 if _backend.name == 'cpu' else min((persistent - 1)*(persistent - 1), 1)*(1 - min((-(-hidden_size//512)) - 1, 1)))
+        fused = (0 if _backend.name == 'cpu' else min((persistent - 1)*(persistent - 1), 1)*(1 - min((-(-hidden_size//256)) - 1, 1)))
         gemm_steps = min((persistent - 1)*(persistent - 1), 1) - fused
-        fused_row_tiles = (-(-batch_size//32))
+        fused_row_tiles = max((-(-batch_size//32)), 3)
         fused_unit_tiles = (-(-hidden_size//32))
         state_slots = 2*fused
         _shape_output_sequence = [seq_length, 1, batch_size, hidden_size]
@@ -379,12 +379,12 @@ def _compute(scope: Scope | str | None, input: Any, weight: Any, recurrence: Any
         all_cells = num_directions*cells
         cell_threads = (max(32, min(1024, 32*(-(-hidden_size//128)))) if _backend.name == 'cpu' else max(32, min(256, 32*(-(-cells//128)))))
         cell_blocks = (min((-(-cells//65536)), 64) if _backend.name == 'cpu' else min((-(-cells//1024)), 65535))
-        step_threads = (max(32, min(1024, 32*(-(-hidden_size//128)))) if _backend.name == 'cpu' else 256)
+        step_threads = (max(32, min(1024, 32*(-(-hidden_size//128)))) if _backend.name == 'cpu' else max(128, min(256, 32*(-(-cells//128)))))
         persistent = (0 if _backend.name == 'cpu' else (-(-hidden_size//256))*(-(-batch_size//64)))
         persistent_blocks = (-(-batch_size//4))
-        fused = (0 if _backend.name == 'cpu' else min((persistent - 1)*(persistent - 1), 1)*(1 - min((-(-hidden_size//512)) - 1, 1)))
+        fused = (0 if _backend.name == 'cpu' else min((persistent - 1)*(persistent - 1), 1)*(1 - min((-(-hidden_size//256)) - 1, 1)))
         gemm_steps = min((persistent - 1)*(persistent - 1), 1) - fused
-        fused_row_tiles = (-(-batch_size//32))
+        fused_row_tiles = max((-(-batch_size//32)), 3)
         fused_unit_tiles = (-(-hidden_size//32))
         state_slots = 2*fused
         _shape_output_sequence = [seq_length, 2, batch_size, hidden_size]

@@ -2,7 +2,7 @@
 {% include "kernels/_matmul.cuh" %}
 
 // DmlRnn: the elementwise part of DirectML's simple RNN. The matrix products are GEMM steps of the
-// launch plan (on the GPU below hidden_size 512 the recurrent one lives in `fused_step` or
+// launch plan (on the GPU up to hidden_size 256 the recurrent one lives in `fused_step` or
 // `persistent`, at the end): per direction d, projected[d] = X·W[d]ᵀ for every time step at once;
 // per step s, recurrent[d] = H[d]·R[d]ᵀ with H[d] the state of direction d, kept in output_single[0, d]. Then
 // `step` finishes step s of every direction, for every batch entry b and unit j, with t the time
@@ -234,7 +234,7 @@ typedef opgen::MatmulTiles<32, 32, 16, 2, 2> StepTiles;
 }  // namespace dml_rnn
 
 // `fused_step`: step s of every direction in one launch (the launch plan's `fused` let: the GPU's
-// plan where the persistent variant does not apply, hidden_size ≤ 512). Grid [ceildiv(B, 32),
+// plan where the persistent variant does not apply, hidden_size ≤ 256). Grid [ceildiv(B, 32),
 // ceildiv(H, 32), D]: block (x, y, d) takes batch rows [32x, 32x + 32) and units [32y, 32y + 32) of
 // direction d. It forms its tile of H·Rᵀ (opgen::matmul_tile: summed in float in order k = 0, 1,
 // ..., H − 1 and stored as T into `recurrent`, as the GEMM step's output is), then, after a barrier,
