@@ -646,7 +646,8 @@ def _kernel_lines(op: OpSpec, ind: str) -> list[str]:
         slots = "".join(f"{s}, " for s in lower.lower(op).plan.slots)
         lines += [f"{ind}if _rt.plan_as_data():",
                   f"{ind}    _rt.run_plan(_backend, _KERNELS, _PLAN, ({names.rstrip()}), ({slots.rstrip()}))",
-                  f"{ind}else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop"]
+                  f"{ind}else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop",
+                  f"{ind}    _rt.hold_if_capturing(_backend, ({slots.rstrip()}))"]
     for step in lower.lower(op).plan.steps:
         lines += _plan_lines(op, step, ind + "    ")
     if op.kernel.launch:  # the cpu backend queues launches: they have run when the outputs return

@@ -318,13 +318,17 @@ def test_a_users_own_capture_receives_the_launches_as_before(fake: Any) -> None:
     np.testing.assert_allclose(out.y.get(), y, rtol=1e-5, atol=1e-5)
 
 
-def test_a_users_graph_keeps_the_calls_scratch_until_released(fake: Any) -> None:
+@pytest.mark.parametrize("plan", ["data", "loop"])
+def test_a_users_graph_keeps_the_calls_scratch_until_released(fake: Any, monkeypatch: pytest.MonkeyPatch,
+                                                               plan: str) -> None:
     """FusedBatchNormGradV3 frees its scratch (partials) when the call returns, and a user's graph
     of the call points at it: inside the user's capture the backend holds every buffer of the call,
     so the graph runs right, again and again, until Scope.release_capture_buffers(); after that the
-    scratch is freed and the fake reports the graph's stale pointer (what a GPU would do silently)."""
+    scratch is freed and the fake reports the graph's stale pointer (what a GPU would do silently).
+    The same with the plan run as the printed loop (OPGEN_PLAN=loop)."""
     from generated import fused_batch_norm_grad_v3
 
+    monkeypatch.setenv("OPGEN_PLAN", plan)
     cp, rng = _cp(), np.random.default_rng(2)
     host = _bn_grad_args(rng)
     args = [cp.asarray(a) for a in host]

@@ -220,6 +220,15 @@ def _watched(backend: Any) -> bool:
             or getattr(backend.gemm, "__func__", None) is not getattr(cls, "gemm", None))
 
 
+def hold_if_capturing(backend: Any, buffers: Sequence[Any]) -> None:
+    """Inside a user's stream capture, the backend keeps the call's buffers (scratch, copies,
+    outputs) alive: the user's graph bakes their pointers and outlives the call. Both the plan as
+    data and the printed loop (OPGEN_PLAN=loop) call this before their first launch."""
+    hold = getattr(backend, "hold_if_capturing", None)
+    if hold is not None:
+        hold(buffers)
+
+
 def run_plan(backend: Any, kernels: Any, plan: Plan, values: tuple[Any, ...], buffers: tuple[Any, ...]) -> None:
     """Run `plan` on `backend` for these values, with `buffers` bound to its slots (replayed when
     the same values ran before): by the backend's own `replay(kernels, recording, buffers)`
@@ -232,9 +241,7 @@ def run_plan(backend: Any, kernels: Any, plan: Plan, values: tuple[Any, ...], bu
         replay = getattr(backend, "replay", None)
         if replay is not None and not _watched(backend) and replay(kernels, recording, buffers):
             return
-    hold = getattr(backend, "hold_if_capturing", None)
-    if hold is not None:  # (a user's capture: the graph outlives the call's scratch and copies)
-        hold(buffers)
+    hold_if_capturing(backend, buffers)
     launch, gemm = backend.launch, backend.gemm
     for step in recording.steps:
         if type(step) is Launch:

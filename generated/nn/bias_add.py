@@ -200,6 +200,7 @@ def _compute(scope: Scope | str | None, value: Any, bias: Any, data_format: Any)
     if _rt.plan_as_data():
         _rt.run_plan(_backend, _KERNELS, _PLAN, (_dtype_T, row_blocks, row_threads, rows, width, C, by_channel,), (value, bias, output,))
     else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
+        _rt.hold_if_capturing(_backend, (value, bias, output,))
         _backend.launch(_KERNELS, 'BiasAdd__bias_add' + '__' + _dtype_T, (row_blocks,), (row_threads,), (value, bias, output, _np.int64(rows), _np.int64(width), _np.int64(C), _np.int64(by_channel),), 0)
     _backend.flush()
     return BiasAddOutputs(output)

@@ -196,6 +196,7 @@ def _compute(scope: Scope | str | None, out_backprop: Any, data_format: Any) -> 
     if _rt.plan_as_data():
         _rt.run_plan(_backend, _KERNELS, _PLAN, (_dtype_T, channel_blocks, channel_splits, channel_threads, outer, C, inner, by_channel, tile, column_splits, column_threads, finish_blocks, finish_threads, splits,), (out_backprop, partials, output,))
     else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
+        _rt.hold_if_capturing(_backend, (out_backprop, partials, output,))
         if by_channel == 1:
             _backend.launch(_KERNELS, 'BiasAddGrad__bias_grad_channels' + '__' + _dtype_T, (channel_blocks, channel_splits,), (channel_threads,), (out_backprop, partials, _np.int64(outer), _np.int64(C), _np.int64(inner),), 0)
         if by_channel == 0:

@@ -454,6 +454,7 @@ def _compute(scope: Scope | str | None, y_backprop: Any, x: Any, scale: Any, res
     if _rt.plan_as_data():
         _rt.run_plan(_backend, _KERNELS, _PLAN, (_dtype_T, C, outer, inner, epsilon, is_training, per_channel, cblocks, splits, reduce_threads, m, chunk, channel_threads, elementwise_blocks, elementwise_threads, total,), (y_backprop, x, scale, reserve_space_1, reserve_space_2, x_backprop, scale_backprop, offset_backprop, partials, coeffs,))
     else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
+        _rt.hold_if_capturing(_backend, (y_backprop, x, scale, reserve_space_1, reserve_space_2, x_backprop, scale_backprop, offset_backprop, partials, coeffs,))
         if per_channel == 1:
             _backend.launch(_KERNELS, 'FusedBatchNormGradV3__grad_channels' + '__' + _dtype_T, (C,), (1,), (y_backprop, x, scale, reserve_space_1, reserve_space_2, x_backprop, scale_backprop, offset_backprop, _np.int64(outer), _np.int64(C), _np.int64(inner), _np.float32(epsilon), _np.int32(is_training),), 0)
         if chunk == 0:

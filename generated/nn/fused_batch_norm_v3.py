@@ -463,6 +463,7 @@ def _compute(scope: Scope | str | None, x: Any, scale: Any, offset: Any, mean: A
     if _rt.plan_as_data():
         _rt.run_plan(_backend, _KERNELS, _PLAN, (_dtype_T, cblocks, splits, reduce_threads, m, C, inner, is_training, chunk, channel_threads, epsilon, exponential_avg_factor, elementwise_blocks, elementwise_threads, total,), (x, partials, scale, offset, mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, coeffs, y,))
     else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
+        _rt.hold_if_capturing(_backend, (x, partials, scale, offset, mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, coeffs, y,))
         if is_training and chunk == 0:
             _backend.launch(_KERNELS, 'FusedBatchNormV3__stats_partials' + '__' + _dtype_T, (cblocks, splits,), (reduce_threads,), (x, partials, _np.int64(m), _np.int64(C), _np.int64(inner), _np.int64(splits),), 0)
         if is_training and chunk > 0:

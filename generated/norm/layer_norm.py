@@ -206,6 +206,7 @@ def _compute(scope: Scope | str | None, x: Any, gamma: Any, beta: Any, epsilon: 
     if _rt.plan_as_data():
         _rt.run_plan(_backend, _KERNELS, _PLAN, (_dtype_T, row_blocks, row_threads, rows, D, epsilon,), (x, gamma, beta, y, mean, rstd,))
     else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
+        _rt.hold_if_capturing(_backend, (x, gamma, beta, y, mean, rstd,))
         _backend.launch(_KERNELS, 'LayerNorm__layer_norm' + '__' + _dtype_T, (row_blocks,), (row_threads,), (x, gamma, beta, y, mean, rstd, _np.int64(rows), _np.int64(D), _np.float32(epsilon),), 0)
     _backend.flush()
     return LayerNormOutputs(y, mean, rstd)

@@ -222,6 +222,7 @@ def _compute(scope: Scope | str | None, dy: Any, x: Any, mean: Any, rstd: Any, g
     if _rt.plan_as_data():
         _rt.run_plan(_backend, _KERNELS, _PLAN, (_dtype_T, row_blocks, row_threads, rows, D, tile, splits, column_threads, finish_blocks, finish_threads,), (dy, x, mean, rstd, gamma, dx, partials, dgamma, dbeta,))
     else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
+        _rt.hold_if_capturing(_backend, (dy, x, mean, rstd, gamma, dx, partials, dgamma, dbeta,))
         _backend.launch(_KERNELS, 'LayerNormGrad__layer_norm_grad_input' + '__' + _dtype_T, (row_blocks,), (row_threads,), (dy, x, mean, rstd, gamma, dx, _np.int64(rows), _np.int64(D),), 0)
         _backend.launch(_KERNELS, 'LayerNormGrad__layer_norm_grad_partials' + '__' + _dtype_T, ((-(-D//tile)), splits,), (column_threads,), (dy, x, mean, rstd, partials, _np.int64(rows), _np.int64(D), _np.int64(tile),), 0)
         _backend.launch(_KERNELS, 'LayerNormGrad__layer_norm_grad_params' + '__' + _dtype_T, (finish_blocks,), (finish_threads,), (partials, dgamma, dbeta, _np.int64(D), _np.int64(splits),), 0)

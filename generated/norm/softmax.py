@@ -165,6 +165,7 @@ def _compute(scope: Scope | str | None, x: Any, axis: Any) -> SoftmaxOutputs:
     if _rt.plan_as_data():
         _rt.run_plan(_backend, _KERNELS, _PLAN, (_dtype_T, row_blocks, row_threads, rows, N, inner, column_blocks, column_threads, columns,), (x, y,))
     else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
+        _rt.hold_if_capturing(_backend, (x, y,))
         if inner == 1:
             _backend.launch(_KERNELS, 'Softmax__softmax_rows' + '__' + _dtype_T, (row_blocks,), (row_threads,), (x, y, _np.int64(rows), _np.int64(N),), 0)
         if inner > 1:

@@ -176,6 +176,7 @@ def _compute(scope: Scope | str | None, y: Any, dy: Any, axis: Any) -> SoftmaxGr
     if _rt.plan_as_data():
         _rt.run_plan(_backend, _KERNELS, _PLAN, (_dtype_T, row_blocks, row_threads, rows, N, inner, column_blocks, column_threads, columns,), (y, dy, dx,))
     else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
+        _rt.hold_if_capturing(_backend, (y, dy, dx,))
         if inner == 1:
             _backend.launch(_KERNELS, 'SoftmaxGrad__softmax_grad_rows' + '__' + _dtype_T, (row_blocks,), (row_threads,), (y, dy, dx, _np.int64(rows), _np.int64(N),), 0)
         if inner > 1:

@@ -565,6 +565,7 @@ def _compute(scope: Scope | str | None, input: Any, input_h: Any, input_c: Any, 
     if _rt.plan_as_data():
         _rt.run_plan(_backend, _KERNELS, _PLAN, (_dtype_T, seq_blocks, seq_threads, swap0, swap1, input_size, num_layers, skip, out_width, dirs, w0, w1, layers_dirs, pl_size, rows, acts, gate_width, h_size, weights_len, steps, batch, lstm, num_units, fused, gates, cell_blocks, cell_threads, time_major, persistent_blocks, rnn_kind, relu, persistent, row_blocks, row_threads, proj, rnn_mode, gru, gemm_steps, fused_row_tiles, fused_unit_tiles, fused_h_tiles, dropout, seed, seed2, is_training,), (input, xt, params, gx, work, input_h, input_c, gh, sequence_lengths, output_h, output_c, output,))
     else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
+        _rt.hold_if_capturing(_backend, (input, xt, params, gx, work, input_h, input_c, gh, sequence_lengths, output_h, output_c, output,))
         _backend.launch(_KERNELS, 'CudnnRNNV3__to_time_major' + '__' + _dtype_T, (seq_blocks,), (seq_threads,), (input, xt, _np.int64(swap0), _np.int64(swap1), _np.int64(input_size),), 0)
         for l in range(num_layers):
             first = 1 - min(l, 1)

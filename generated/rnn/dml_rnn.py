@@ -404,6 +404,7 @@ def _compute(scope: Scope | str | None, input: Any, weight: Any, recurrence: Any
     if _rt.plan_as_data():
         _rt.run_plan(_backend, _KERNELS, _PLAN, (num_directions, steps, hidden_size, input_size, _dtype_T, cell_blocks, cell_threads, seq_length, batch_size, persistent_blocks, activations, backward_first, persistent, cells, step_threads, gemm_steps, fused_row_tiles, fused_unit_tiles, fused, all_cells,), (input, weight, projected, hidden_init, sequence_lengths, output_single, recurrence, bias, output_sequence, recurrent, states,))
     else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
+        _rt.hold_if_capturing(_backend, (input, weight, projected, hidden_init, sequence_lengths, output_single, recurrence, bias, output_sequence, recurrent, states,))
         for d in range(num_directions):
             _backend.gemm(input, weight, projected, steps, hidden_size, input_size, False, True, 0, 0, d*hidden_size*input_size, d*steps*hidden_size)
         _backend.launch(_KERNELS, 'DmlRnn__init_state' + '__' + _dtype_T, (cell_blocks,), (cell_threads,), (hidden_init, sequence_lengths, output_single, _np.int64(seq_length), _np.int64(num_directions), _np.int64(batch_size), _np.int64(hidden_size),), 0)

@@ -256,6 +256,7 @@ def _compute(scope: Scope | str | None, x: Any, h_prev: Any, w_ru: Any, w_c: Any
     if _rt.plan_as_data():
         _rt.run_plan(_backend, _KERNELS, _PLAN, (batch_size, cell_size, input_size, _dtype_T, cell_blocks, cell_threads,), (x, w_ru, ru_bar, h_prev, b_ru, r, u, rh, w_c, c, b_c, h,))
     else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
+        _rt.hold_if_capturing(_backend, (x, w_ru, ru_bar, h_prev, b_ru, r, u, rh, w_c, c, b_c, h,))
         _backend.gemm(x, w_ru, ru_bar, batch_size, 2*cell_size, input_size, False, False, 0, 0, 0, 0)
         _backend.gemm(h_prev, w_ru, ru_bar, batch_size, 2*cell_size, cell_size, False, False, 1, 0, input_size*2*cell_size, 0)
         _backend.launch(_KERNELS, 'GRUBlockCell__gates' + '__' + _dtype_T, (cell_blocks,), (cell_threads,), (ru_bar, b_ru, h_prev, r, u, rh, _np.int64(batch_size), _np.int64(cell_size),), 0)

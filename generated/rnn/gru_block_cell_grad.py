@@ -326,6 +326,7 @@ def _compute(scope: Scope | str | None, x: Any, h_prev: Any, w_ru: Any, w_c: Any
     if _rt.plan_as_data():
         _rt.run_plan(_backend, _KERNELS, _PLAN, (_dtype_T, cell_blocks, cell_threads, batch_size, cell_size, input_size, io_blocks, io_threads,), (h_prev, u, c, d_h, d_c_bar, d_r_bar_u_bar, w_c, d_xh2, r, w_ru, d_xh1, d_x, d_h_prev,))
     else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
+        _rt.hold_if_capturing(_backend, (h_prev, u, c, d_h, d_c_bar, d_r_bar_u_bar, w_c, d_xh2, r, w_ru, d_xh1, d_x, d_h_prev,))
         _backend.launch(_KERNELS, 'GRUBlockCellGrad__grad_cell' + '__' + _dtype_T, (cell_blocks,), (cell_threads,), (h_prev, u, c, d_h, d_c_bar, d_r_bar_u_bar, _np.int64(batch_size), _np.int64(cell_size),), 0)
         _backend.gemm(d_c_bar, w_c, d_xh2, batch_size, input_size + cell_size, cell_size, False, True, 0, 0, 0, 0)
         _backend.launch(_KERNELS, 'GRUBlockCellGrad__grad_reset' + '__' + _dtype_T, (cell_blocks,), (cell_threads,), (d_xh2, h_prev, r, d_r_bar_u_bar, _np.int64(batch_size), _np.int64(input_size), _np.int64(cell_size),), 0)
