@@ -497,6 +497,7 @@ CUDNN_CONFIGS = [  # (rnn_mode, direction, input_mode, layers, steps, batch, inp
     ("lstm", "bidirectional", "linear_input", 1, 2, 3, 3, 20, 40, True, "float64"),
     ("lstm", "unidirectional", "linear_input", 1, 2, 66, 3, 20, 0, True, "float32"),
     ("gru", "bidirectional", "linear_input", 1, 2, 66, 3, 40, 0, False, "float32"),
+    ("lstm", "bidirectional", "skip_input", 2, 2, 66, 20, 20, 0, True, "float32"),  # gx's slot per direction
     ("lstm", "unidirectional", "linear_input", 1, 2, 1, 3, 130, 0, True, "float32"),
     # the GEMM steps (gates·max(units, h_size) > 256: a cuBLAS product, then a step kernel, a block
     # per batch row) of every mode and dtype, one row and several; with a projection
