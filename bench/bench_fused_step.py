@@ -7,11 +7,12 @@ outside the persistent variant's limits up to fused_depth = gates·max(units, h_
 `large_r` let of specs/rnn/cudnn_rnn_v3.yaml), and above it the GEMM steps (per step and direction
 a cuBLAS h·Rᵀ and the step kernel). That switch is an estimate from a cost model (about
 32·fused_depth cycles per block and step, against 5-8 µs for a small GEMM and a step kernel);
-this benchmark measures it: for a bidirectional layer's T forward steps, float32, all lengths T,
-both forms run the generated kernels directly on the same buffers, each captured once into a CUDA
-graph (as the op's replay runs them) and timed by CUDA events (medians over repeats), at sizes on
-both sides of the switch. The h states both forms reach are compared (max |difference|) before
-timing, so a wrong launch shows.
+this benchmark measures it: for a bidirectional layer's T forward steps, and CudnnRNNBackpropV3's T
+backward steps, float32, all lengths T, both forms run the generated kernels directly on the same
+buffers, each captured once into a CUDA graph (as the op's replay runs them) and timed by CUDA
+events (medians over repeats), at sizes on both sides of the switch. What both forms compute (the
+h states; the gradients dG and dh) is compared (max |difference|) before timing, so a wrong launch
+shows.
 
     python bench/bench_fused_step.py [--repeats 20] [--steps 20] [--markdown FILE]
 
@@ -90,19 +91,30 @@ def host_buffers(lay: Layout, seed: int = 0) -> dict[str, np.ndarray]:
         "params": rng.uniform(-scale, scale, D * lay.layer_w + D * 2 * lay.width).astype(np.float32),
         "work": rng.uniform(-1, 1, D * lay.pl_size).astype(np.float32),
         "lengths": np.full(lay.batch, lay.steps, np.int32),
+        # the backward's: the output gradient [T, B, D·H], carried dh (and dc) per direction
+        "dy": rng.standard_normal(lay.steps * lay.batch * D * lay.units).astype(np.float32),
+        "dh": rng.standard_normal(D * lay.batch * lay.units).astype(np.float32),
+        "dc": rng.standard_normal(D * lay.batch * lay.units).astype(np.float32),
     }
 
 
 def device_buffers(cp: Any, lay: Layout, host: dict[str, np.ndarray]) -> dict[str, Any]:
     """The fused form's gx and gh hold a slot per direction; the GEMM steps' form gets a gx and a gh
     per direction (gx_0, gh_0, ...), as its plan's direction loop reuses one of each."""
-    buf = {k: cp.asarray(host[k]) for k in ("params", "work", "lengths")}
+    buf = {k: cp.asarray(host[k]) for k in ("params", "work", "lengths", "dy", "dh", "dc")}
+    buf["dgw"] = cp.asarray(np.zeros(D * lay.steps * lay.batch * lay.width, np.float32))
+    buf["dgr"] = cp.asarray(np.zeros(D * lay.steps * lay.batch * lay.width, np.float32))
     buf["gx"] = cp.asarray(host["gx"].ravel())
     buf["gh"] = cp.asarray(np.zeros(D * lay.batch * lay.width, np.float32))
     for d in range(D):
         buf[f"gx_{d}"] = cp.asarray(host["gx"][d])
         buf[f"gh_{d}"] = cp.asarray(np.zeros(lay.batch * lay.width, np.float32))
     return buf
+
+
+def row_threads(lay: Layout) -> int:
+    """The step kernels' block on the GPU's plan (gpu_row_threads: lstm and gru)."""
+    return max(128, min(256, 32 * -(-lay.units // 32)))
 
 
 def fused_steps(backend: Any, source: Any, lay: Layout, buf: dict[str, Any]) -> None:
@@ -132,12 +144,50 @@ def gemm_steps(backend: Any, source: Any, lay: Layout, buf: dict[str, Any]) -> N
             common = (buf[f"gx_{d}"], buf[f"gh_{d}"], buf["params"], buf["work"], buf["lengths"], i64(t), i64(d),
                       i64(B), i64(H))
             if lay.mode == "lstm":
-                backend.launch(source, "CudnnRNNV3__lstm_step__float32", (B,), (256,), (
+                backend.launch(source, "CudnnRNNV3__lstm_step__float32", (B,), (row_threads(lay),), (
                     *common, i64(H), i64(0), i64(lay.bofs + d * 2 * G), i64(pl), i64(pl + lay.hs_ofs),
                     i64(pl + lay.cs_ofs), i64(pl + lay.pl_size)))
             else:
-                backend.launch(source, "CudnnRNNV3__gru_step__float32", (B,), (256,), (
+                backend.launch(source, "CudnnRNNV3__gru_step__float32", (B,), (row_threads(lay),), (
                     *common, i64(lay.bofs + d * 2 * G), i64(pl), i64(pl + lay.hs_ofs)))
+
+
+def fused_grads(backend: Any, source: Any, lay: Layout, buf: dict[str, Any]) -> None:
+    """The backward as the fused variant's plan launches it: steps + 1 launches of fused_<mode>_grad,
+    each adding the previous step's dG·R to dh and forming this step's dG, both directions."""
+    i64 = np.int64
+    grid = (max(-(-lay.batch // TILE), 3), -(-lay.units // TILE), D)
+    for s in range(lay.steps + 1):
+        head = (buf["dy"], buf["work"], buf["lengths"], buf["dgw"])
+        sizes = (i64(s), i64(lay.steps), i64(lay.batch), i64(lay.units), i64(D), i64(0), i64(lay.layer_w))
+        if lay.mode == "lstm":
+            backend.launch(source, "CudnnRNNBackpropV3__fused_lstm_grad__float32", grid, (256,), (
+                *head, buf["dh"], buf["dc"], buf["params"], *sizes, i64(0), i64(lay.cs_ofs), i64(lay.pl_size)))
+        else:
+            backend.launch(source, "CudnnRNNBackpropV3__fused_gru_grad__float32", grid, (256,), (
+                *head, buf["dgr"], buf["dh"], buf["params"], *sizes, i64(0), i64(lay.hs_ofs), i64(lay.pl_size)))
+
+
+def gemm_grads(backend: Any, source: Any, lay: Layout, buf: dict[str, Any]) -> None:
+    """The backward as the GEMM steps' plan launches it: per step and direction the step gradient
+    kernel, then dh += dG·R by cuBLAS (beta 1)."""
+    i64 = np.int64
+    B, H, G, T = lay.batch, lay.units, lay.width, lay.steps
+    for s in range(T):
+        for d in range(D):
+            t = (T - 1 - s) * (1 - d) + s * d
+            pl = d * lay.pl_size
+            if lay.mode == "lstm":
+                backend.launch(source, "CudnnRNNBackpropV3__lstm_grad_step__float32", (B,), (row_threads(lay),), (
+                    buf["dy"], buf["dy"], buf["work"], buf["lengths"], buf["dgw"], buf["dh"], buf["dc"], i64(t),
+                    i64(d), i64(B), i64(H), i64(H), i64(D), i64(0), i64(pl), i64(pl + lay.cs_ofs), i64(T)))
+            else:
+                backend.launch(source, "CudnnRNNBackpropV3__gru_grad_step__float32", (B,), (row_threads(lay),), (
+                    buf["dy"], buf["work"], buf["lengths"], buf["dgw"], buf["dgr"], buf["dh"], i64(t), i64(d),
+                    i64(B), i64(H), i64(D), i64(pl), i64(pl + lay.hs_ofs), i64(T)))
+            side = buf["dgw"] if lay.mode == "lstm" else buf["dgr"]
+            backend.gemm(side, buf["params"], buf["dh"], B, H, G, False, False, 1, (d * T + t) * B * G,
+                         d * lay.layer_w, d * B * H)
 
 
 def timed(cp: Any, run: Any, repeats: int) -> tuple[float, str]:
@@ -162,28 +212,39 @@ def timed(cp: Any, run: Any, repeats: int) -> tuple[float, str]:
     return median_ms(cp, stream, lambda _: graph.launch(stream), repeats, 1), ""
 
 
-def measure(cp: Any, backend: Any, source: Any, lay: Layout, repeats: int) -> str:
+def measure(cp: Any, backend: Any, sources: dict[str, Any], lay: Layout, repeats: int) -> list[str]:
+    """A row for the forward and one for the backward: both forms from the same start, what they
+    compute compared, then each timed."""
     start = host_buffers(lay)
-    forms = {"fused": fused_steps, "GEMM steps": gemm_steps}
-    states, times, notes = {}, {}, {}
-    for name, form in forms.items():
-        buf = device_buffers(cp, lay, start)
-        form(backend, source, lay, buf)  # from the same start: the h slots must agree
-        cp.cuda.get_current_stream().synchronize()
-        states[name] = cp.asnumpy(buf["work"]).reshape(D, lay.pl_size)[:, lay.hs_ofs:lay.cs_ofs]
-        buf = device_buffers(cp, lay, start)
-        times[name], notes[name] = timed(cp, lambda f=form, b=buf: f(backend, source, lay, b), repeats)
-    diff = float(np.abs(states["fused"] - states["GEMM steps"]).max())
     depth = lay.gates * lay.units
     plan = "fused" if depth <= SWITCH else "GEMM steps"
-    faster = min(times, key=lambda k: times[k])
-    per_step = {k: v * 1e3 / lay.steps for k, v in times.items()}
-    return (f"{lay.mode:<4} B={lay.batch:<4} H={lay.units:<4} depth {depth:>4} ({'≤' if depth <= SWITCH else '>'} 256:"
-            f" plan takes {plan:<10}) fused {per_step['fused']:8.2f} µs/step{notes['fused']}, GEMM steps "
-            f"{per_step['GEMM steps']:8.2f} µs/step{notes['GEMM steps']}, fused / GEMM "
-            f"{times['fused'] / times['GEMM steps']:.2f}; "
-            f"faster: {faster}{'' if faster == plan else '  <-- the switch is wrong here'}; "
-            f"max |h difference| {diff:.1e}")
+    rows = []
+    for part, forms, results in (
+            ("forward", {"fused": fused_steps, "GEMM steps": gemm_steps}, ("h",)),
+            ("backward", {"fused": fused_grads, "GEMM steps": gemm_grads}, ("dh", "dG"))):
+        source = sources[part]
+        states, times, notes = {}, {}, {}
+        for name, form in forms.items():
+            buf = device_buffers(cp, lay, start)
+            form(backend, source, lay, buf)  # from the same start: the results must agree
+            cp.cuda.get_current_stream().synchronize()
+            if part == "forward":
+                states[name] = [cp.asnumpy(buf["work"]).reshape(D, lay.pl_size)[:, lay.hs_ofs:lay.cs_ofs]]
+            else:
+                states[name] = [cp.asnumpy(buf["dh"]), cp.asnumpy(buf["dgw"])]
+            buf = device_buffers(cp, lay, start)
+            times[name], notes[name] = timed(cp, lambda f=form, b=buf, src=source: f(backend, src, lay, b), repeats)
+        diffs = ", ".join(f"{label} {float(np.abs(a - b).max()):.1e}" for label, a, b in
+                          zip(results, states["fused"], states["GEMM steps"], strict=True))
+        faster = min(times, key=lambda k: times[k])
+        per_step = {k: v * 1e3 / lay.steps for k, v in times.items()}
+        rows.append(
+            f"{part:<8} {lay.mode:<4} B={lay.batch:<4} H={lay.units:<4} depth {depth:>4} "
+            f"({'≤' if depth <= SWITCH else '>'} 256: plan takes {plan:<10}) fused {per_step['fused']:8.2f} "
+            f"µs/step{notes['fused']}, GEMM steps {per_step['GEMM steps']:8.2f} µs/step{notes['GEMM steps']}, "
+            f"fused / GEMM {times['fused'] / times['GEMM steps']:.2f}; faster: {faster}"
+            f"{'' if faster == plan else '  <-- the switch is wrong here'}; max |difference| {diffs}")
+    return rows
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -196,16 +257,17 @@ def main(argv: list[str] | None = None) -> int:
     if cp is None:
         return 2
     from codegen.runtime.scope import Scope
-    from generated.rnn import cudnn_rnn_v3
+    from generated.rnn import cudnn_rnn_backprop_v3, cudnn_rnn_v3
 
     backend = Scope("cuda").backend
-    source = cudnn_rnn_v3._KERNELS
+    sources = {"forward": cudnn_rnn_v3._KERNELS, "backward": cudnn_rnn_backprop_v3._KERNELS}
     name = cp.cuda.runtime.getDeviceProperties(0)["name"]
-    lines = [f"CudnnRNNV3 forward steps, bidirectional, T={ns.steps}, float32, CUDA graphs, medians of "
+    lines = [f"CudnnRNNV3 / BackpropV3 steps, bidirectional, T={ns.steps}, float32, CUDA graphs, medians of "
              f"{ns.repeats}; GPU: {name.decode() if isinstance(name, bytes) else name}, CuPy {cp.__version__}"]
     for mode, batch, units in SIZES:
-        lines.append(measure(cp, backend, source, Layout(mode, batch, units, ns.steps), ns.repeats))
-        print(lines[-1], flush=True)
+        for row in measure(cp, backend, sources, Layout(mode, batch, units, ns.steps), ns.repeats):
+            lines.append(row)
+            print(row, flush=True)
     if ns.markdown is not None:
         ns.markdown.write_text("## Fused recurrent step (bench/bench_fused_step.py)\n\n```\n" + "\n".join(lines)
                                + "\n```\n", encoding="utf-8")
