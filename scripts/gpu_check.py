@@ -11,7 +11,7 @@
 | racecheck, synccheck | the ops with shared memory, under each tool | 40 + 30 s | 90 + 60 s |
 | resources | registers, spills, shared/local memory from the cubins, limits (nvrtc_compile.py) | 20 s | 120 s |
 | benchmarks | norms, batch-norm gradient, LSTM/GRU, GRU cell, DmlRnn vs PyTorch/cuDNN | 120 s | 60 s each |
-| bench fused step | the RNNs' fused steps vs their GEMM steps, forward and backward, either side of the switch | 15 s | 30 s |
+| bench fused step | the RNNs' fused steps vs their GEMM steps (forward, backward) around the switch | 15 s | 30 s |
 | gpu tests | the tests marked gpu, on the cuda backend | 30 s | 90 s |
 
 The estimates: compile from the 6.5 s a CudnnRNN module takes NVRTC (13 modules, two that size);
