@@ -1,6 +1,6 @@
 """Contract tests of the tiled matrix-product building block, templates/kernels/_matmul.cuh
-(opgen::matmul_tile, opgen::matmul_grid), in both of its forms: the host emulation's (the default
-under the emulation) and the GPU's (OPGEN_GPU_FORM: shared-memory panels, barriers, a thread per
+(opgen::matmul_tile, opgen::matmul_grid, opgen::matmul_tile_groups), in both of its forms: the
+host emulation's (the default under the emulation) and the GPU's (OPGEN_GPU_FORM: shared-memory panels, barriers, a thread per
 TM×TN of the tile). Every module is the sanitize build (out-of-bounds, races, uninitialised shared
 memory), run in order and in seeded random orders.
 
@@ -15,6 +15,7 @@ memory), run in order and in seeded random orders.
   alone defines the sum), computed here in NumPy;
 * both forms give the same bits where their orders are the same (every layout but A·Bᵀ);
 * caller-chosen tile coordinates (a 2-D grid of tiles; several tiles per block, in any order);
+* matmul_tile_groups: up to 4 products sharing op(A), each bit for bit matmul_tile's;
 * the GPU form's block shape and shared-memory bound are enforced, and NVRTC (the releases users
   run) compiles it without a spill, within the registers and shared memory of its block.
 """
@@ -83,8 +84,17 @@ BODIES = {
 }
 
 
+GROUPS_BODY = ("opgen::matmul_tile_groups<TILES, 4>(OPERANDS, blockIdx.y, blockIdx.x, static_cast<int>(groups), "
+               "b_step, c_step);")
+
+
 def _kernels() -> str:
     out = []
+    for dtype, (cxx, *_rest) in TYPES.items():  # up to 4 products sharing op(A), small tiles
+        signature = SIGNATURE.replace("T*", cxx + "*").replace(
+            "long long flags)", "long long flags, long long groups, long long b_step, long long c_step)")
+        text = GROUPS_BODY.replace("OPERANDS", OPERANDS).replace("TILES", TILES["small"].cxx)
+        out.append(f'extern "C" __global__ void groups_small_{dtype}{signature} {{\n  {text}\n}}\n')
     for tiles_name, tiles in TILES.items():
         for dtype, (cxx, *_rest) in TYPES.items():
             for body_name, body in BODIES.items():
@@ -370,6 +380,43 @@ def test_tiles_mapped_by_the_caller(kernel: str, form: str) -> None:
             case = Case(dtype, 40, 23, 19, *layout, accumulate=layout[0], pad=2)
             grid = (-(-23 // 16), -(-40 // 16)) if kernel == "tiles2d" else (2,)
             run_checked(form, f"{kernel}_small", case, grid, block, seed=7)
+
+
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("groups", [1, 3, 4])
+def test_groups_sharing_a_give_each_products_bits(groups: int, form: str) -> None:
+    """matmul_tile_groups: `groups` products C_g = op(A)·op(B_g) that share op(A), B_g and C_g a
+    fixed step apart in their buffers, give each C_g bit for bit what matmul_tile gives it alone,
+    for every dtype and layout, with and without accumulate; a group past `groups` is left alone."""
+    tiles = TILES["small"]
+    block = tiles.threads if form == "gpu" else 2
+    module = _module(form)
+    for dtype in TYPES:
+        for layout in LAYOUTS:
+            case = Case(dtype, 40, 23, 19, *layout, accumulate=layout[1], pad=1)
+            parts = [case.make(100 * g + 7) for g in range(groups + 1)]  # the last one: not a group
+            a = parts[0][0]
+            b_all = np.concatenate([p[1].buffer for p in parts])
+            c_all = np.concatenate([p[2].buffer for p in parts])
+            b_step, c_step = parts[0][1].buffer.size, parts[0][2].buffer.size
+            grid = (-(-case.n // tiles.bn), -(-case.m // tiles.bm))
+            with host_random_order(11):
+                module.get_function(f"groups_small_{dtype}")(grid, (block,), (
+                    a.buffer, b_all, c_all, np.int64(case.m), np.int64(case.n), np.int64(case.k), np.int64(a.ld),
+                    np.int64(parts[0][1].ld), np.int64(parts[0][2].ld), case.flags, np.int64(groups),
+                    np.int64(b_step), np.int64(c_step)))
+            bits = np.uint64 if dtype == "float64" else np.uint32 if dtype == "float32" else np.uint16
+            for g in range(groups + 1):
+                _a, b_g, c_g = parts[g]
+                want = c_g.buffer.copy()
+                if g < groups:  # alone: C_g = op(A)·op(B_g) by matmul_tile, tile for tile
+                    with host_random_order(11):
+                        module.get_function(f"tiles2d_small_{dtype}")(grid, (block,), (
+                            a.buffer, b_g.buffer, want, np.int64(case.m), np.int64(case.n), np.int64(case.k),
+                            np.int64(a.ld), np.int64(b_g.ld), np.int64(c_g.ld), case.flags))
+                got = c_all[g * c_step:(g + 1) * c_step]
+                np.testing.assert_array_equal(got.view(bits), want.view(bits),
+                                              err_msg=f"{dtype} {layout} group {g} of {groups}")
 
 
 @pytest.mark.parametrize("form", FORMS)

@@ -1642,7 +1642,8 @@ __device__ __forceinline__ pair_t<A> column_total(const A* __restrict__ partials
 
 }  // namespace opgen
 #line 1 "codegen/templates/kernels/_matmul.cuh"
-// ---- opgen::matmul_tile / opgen::matmul_grid: a tiled matrix product for kernel authors
+// ---- opgen::matmul_tile / opgen::matmul_grid / opgen::matmul_tile_groups: a tiled matrix product for
+// kernel authors
 // (docs/specs.md, "Writing kernels": the matrix-product building block; tests/test_matmul_block.py).
 // Include it in a kernel template with a Jinja include of "kernels/_matmul.cuh" after the one of
 // "kernels/_common.cuh" (whose acc_t, to_acc and from_acc it uses; that file has no include guard,
@@ -1662,6 +1663,7 @@ __device__ __forceinline__ pair_t<A> column_total(const A* __restrict__ partials
 // blocks (all three grid dimensions, linearised) taking tiles in turn; launch
 // ceildiv(m, BM)·ceildiv(n, BN) blocks for one tile each. Every thread of the block must make the
 // call, with the same arguments (the GPU form has barriers), and may make it again right away.
+// matmul_tile_groups<Tiles, G>(...) computes that tile of up to G products sharing op(A) (below).
 //
 // The two forms (both run on the emulation; OPGEN_GPU_FORM selects the GPU's, as in _common.cuh):
 // * GPU form (NVRTC, and the emulation with OPGEN_GPU_FORM): 1-D blocks of exactly
@@ -2008,51 +2010,76 @@ __device__ __forceinline__ void load_panel(A (&s)[BK][R + 1], MatrixIn<T> x, lon
   }
 }
 
-template <typename Tiles, typename T>
-__device__ __forceinline__ void gpu_tile(long long k, MatrixIn<T> xa, MatrixIn<T> xb, MatrixOut<T> c, long long m,
-                                         long long n, long long i0, long long j0, bool accumulate) {
+// `groups` products sharing op(A) (G ≥ groups, a compile-time bound for the sums' registers): C_g =
+// op(A)·op(B_g), B_g's view (as op(B)ᵀ, xb) and C_g's moved by g·b_step and g·c_step elements. Per
+// BK-deep step op(A)'s panel is loaded once for every group; each C_g element is summed exactly as
+// with one group.
+template <typename Tiles, int G, typename T>
+__device__ __forceinline__ void gpu_tile(long long k, MatrixIn<T> xa, MatrixIn<T> xb, long long b_step, MatrixOut<T> c,
+                                         long long c_step, int groups, long long m, long long n, long long i0,
+                                         long long j0, bool accumulate) {
   using A = acc_t<T>;
   constexpr int BM = Tiles::BM, BN = Tiles::BN, BK = Tiles::BK, TM = Tiles::TM, TN = Tiles::TN;
   constexpr int TX = BN / TN, TY = BM / TM;  // threads along a row of the tile / along a column
-  static_assert(Tiles::template shared_bytes<T>() <= 48 * 1024,
+  static_assert(Tiles::template shared_bytes<T>() + (G - 1) * BK * (BN + 1) * sizeof(A) <= 48 * 1024,
                 "opgen::matmul_tile: the GPU form's panels exceed 48 KiB of shared memory (make BK, BM or BN "
                 "smaller)");
+  static_assert(G * TM * TN <= 64, "opgen::matmul_tile_groups: at most 64 sums per thread (G·TM·TN, registers)");
   if (blockDim.x != static_cast<unsigned>(Tiles::kThreads)) __trap();  // the layout below needs exactly these
   __shared__ A a_panel[BK][BM + 1];  // a_panel[p][i] = op(A)(i0 + i, p0 + p); padded against bank conflicts
-  __shared__ A b_panel[BK][BN + 1];  // b_panel[p][j] = op(B)(p0 + p, j0 + j)
+  __shared__ A b_panel[G][BK][BN + 1];  // b_panel[g][p][j] = op(B_g)(p0 + p, j0 + j)
   const int tx = threadIdx.x % TX, ty = threadIdx.x / TX;  // rows ty + r·TY, columns tx + s·TX
-  A acc[TM][TN];
+  A acc[G][TM][TN];
 #pragma unroll
-  for (int r = 0; r < TM; ++r) {
+  for (int g = 0; g < G; ++g) {
 #pragma unroll
-    for (int s = 0; s < TN; ++s) acc[r][s] = A(0);
+    for (int r = 0; r < TM; ++r) {
+#pragma unroll
+      for (int s = 0; s < TN; ++s) acc[g][r][s] = A(0);
+    }
   }
   for (long long p0 = 0; p0 < k; p0 += BK) {
     const int depth = k - p0 < BK ? static_cast<int>(k - p0) : BK;  // int32 ok: at most BK
     load_panel<BM, BK, Tiles::kThreads>(a_panel, xa, i0, m, p0, depth);
-    load_panel<BN, BK, Tiles::kThreads>(b_panel, xb, j0, n, p0, depth);
+#pragma unroll
+    for (int g = 0; g < G; ++g) {
+      if (g < groups) {
+        load_panel<BN, BK, Tiles::kThreads>(b_panel[g], MatrixIn<T>{xb.data + g * b_step, xb.ld, xb.trans}, j0, n,
+                                            p0, depth);
+      }
+    }
     __syncthreads();
     for (int p = 0; p < depth; ++p) {
-      A av[TM], bv[TN];
+      A av[TM];
 #pragma unroll
       for (int r = 0; r < TM; ++r) av[r] = a_panel[p][ty + r * TY];
 #pragma unroll
-      for (int s = 0; s < TN; ++s) bv[s] = b_panel[p][tx + s * TX];
+      for (int g = 0; g < G; ++g) {
+        if (g < groups) {
+          A bv[TN];
 #pragma unroll
-      for (int r = 0; r < TM; ++r) {
+          for (int s = 0; s < TN; ++s) bv[s] = b_panel[g][p][tx + s * TX];
 #pragma unroll
-        for (int s = 0; s < TN; ++s) acc[r][s] += av[r] * bv[s];
+          for (int r = 0; r < TM; ++r) {
+#pragma unroll
+            for (int s = 0; s < TN; ++s) acc[g][r][s] += av[r] * bv[s];
+          }
+        }
       }
     }
     __syncthreads();  // the panels are written again by the next step (or the next call)
   }
 #pragma unroll
-  for (int r = 0; r < TM; ++r) {
-    const long long i = i0 + ty + r * TY;
+  for (int g = 0; g < G; ++g) {
+    if (g >= groups) continue;
 #pragma unroll
-    for (int s = 0; s < TN; ++s) {
-      const long long j = j0 + tx + s * TX;
-      if (i < m && j < n) store_element(c.data + i * c.ld + j, acc[r][s], accumulate);
+    for (int r = 0; r < TM; ++r) {
+      const long long i = i0 + ty + r * TY;
+#pragma unroll
+      for (int s = 0; s < TN; ++s) {
+        const long long j = j0 + tx + s * TX;
+        if (i < m && j < n) store_element(c.data + g * c_step + i * c.ld + j, acc[g][r][s], accumulate);
+      }
     }
   }
 }
@@ -2060,21 +2087,42 @@ __device__ __forceinline__ void gpu_tile(long long k, MatrixIn<T> xa, MatrixIn<T
 
 }  // namespace matmul_detail
 
-// One BM×BN tile of C = op(A)·op(B) (C += with accumulate): see the header comment.
-template <typename Tiles, typename T>
-__device__ __forceinline__ void matmul_tile(long long m, long long n, long long k, MatrixIn<T> a, MatrixIn<T> b,
-                                            MatrixOut<T> c, bool accumulate, long long tile_row, long long tile_col) {
+// The same tile of `groups` products that share op(A) (1 ≤ groups ≤ G): C_g = op(A)·op(B_g) (C_g +=
+// with accumulate) for g < groups, where B_g is b with its data moved by g·b_step elements and C_g is
+// c with its data moved by g·c_step (the same leading dimensions and transposes): an LSTM's four gates,
+// say, R's row blocks a gate apart. Each C_g gets exactly matmul_tile's bits (the same sums in the
+// same order). The GPU form loads op(A)'s panel once per BK-deep step for all the groups and keeps
+// G·TM·TN sums per thread (at most 64: a static_assert), a B panel per group in shared memory; the
+// host form computes the groups one after the other.
+template <typename Tiles, int G, typename T>
+__device__ __forceinline__ void matmul_tile_groups(long long m, long long n, long long k, MatrixIn<T> a,
+                                                   MatrixIn<T> b, MatrixOut<T> c, bool accumulate, long long tile_row,
+                                                   long long tile_col, int groups, long long b_step,
+                                                   long long c_step) {
+  static_assert(G >= 1, "opgen::matmul_tile_groups: G ≥ 1");
   const long long i0 = tile_row * Tiles::BM, j0 = tile_col * Tiles::BN;
-  if (i0 < 0 || j0 < 0 || i0 >= m || j0 >= n || (accumulate && k <= 0)) return;
+  if (i0 < 0 || j0 < 0 || i0 >= m || j0 >= n || (accumulate && k <= 0) || groups < 1) return;
+  if (groups > G) __trap();  // more products than the sums' registers hold
   const long long depth = k > 0 ? k : 0;
   // op(A) as [m, k] and op(B)ᵀ as [n, k]: both tile panels are then "rows of the tile × k".
   const MatrixIn<T> xa = a, xb = b.transposed();
 #ifdef OPGEN_HOST_FORM
   const long long rows = m - i0 < Tiles::BM ? m - i0 : Tiles::BM, cols = n - j0 < Tiles::BN ? n - j0 : Tiles::BN;
-  matmul_detail::host_tile(depth, xa, xb, c, i0, rows, j0, cols, accumulate);
+  for (int g = 0; g < groups; ++g) {
+    const MatrixIn<T> xb_g{xb.data + g * b_step, xb.ld, xb.trans};
+    matmul_detail::host_tile(depth, xa, xb_g, MatrixOut<T>{c.data + g * c_step, c.ld}, i0, rows, j0, cols,
+                             accumulate);
+  }
 #else
-  matmul_detail::gpu_tile<Tiles>(depth, xa, xb, c, m, n, i0, j0, accumulate);
+  matmul_detail::gpu_tile<Tiles, G>(depth, xa, xb, b_step, c, c_step, groups, m, n, i0, j0, accumulate);
 #endif
+}
+
+// One BM×BN tile of C = op(A)·op(B) (C += with accumulate): see the header comment.
+template <typename Tiles, typename T>
+__device__ __forceinline__ void matmul_tile(long long m, long long n, long long k, MatrixIn<T> a, MatrixIn<T> b,
+                                            MatrixOut<T> c, bool accumulate, long long tile_row, long long tile_col) {
+  matmul_tile_groups<Tiles, 1>(m, n, k, a, b, c, accumulate, tile_row, tile_col, 1, 0LL, 0LL);
 }
 
 // All of C, the grid's blocks taking its tiles in turn (row-major tile order).
@@ -2397,7 +2445,7 @@ __device__ void final_state(const T* __restrict__ states, T* __restrict__ output
   }
 }
 
-#line 2401 "generated/rnn/dml_rnn.cu"
+#line 2449 "generated/rnn/dml_rnn.cu"
 // ---- entry points: one per launch step and specialization (T)
 
 extern "C" __global__ void DmlRnn__init_state__float32(
@@ -2572,4 +2620,4 @@ extern "C" __global__ void DmlRnn__final_state__float16(
   final_state<__half>(states, output_single, seq_length, all_cells);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"DmlRnn__init_state__float32","params":[["const float* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__init_state__float16","params":[["const __half* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__persistent__float32","params":[["float* __restrict__","projected"],["const float* __restrict__","recurrence"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__persistent__float16","params":[["__half* __restrict__","projected"],["const __half* __restrict__","recurrence"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__step__float32","params":[["float* __restrict__","projected"],["float* __restrict__","recurrent"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__step__float16","params":[["__half* __restrict__","projected"],["__half* __restrict__","recurrent"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__fused_step__float32","params":[["float* __restrict__","projected"],["float* __restrict__","recurrent"],["const float* __restrict__","recurrence"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["float* __restrict__","states"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__fused_step__float16","params":[["__half* __restrict__","projected"],["__half* __restrict__","recurrent"],["const __half* __restrict__","recurrence"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["__half* __restrict__","states"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__final_state__float32","params":[["float* __restrict__","states"],["float* __restrict__","output_single"],["long long","seq_length"],["long long","all_cells"]],"max_threads":1024},{"name":"DmlRnn__final_state__float16","params":[["__half* __restrict__","states"],["__half* __restrict__","output_single"],["long long","seq_length"],["long long","all_cells"]],"max_threads":1024}],"shared":[],"digest":"ada96a1289f3cd8927438576694a42e7"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"DmlRnn__init_state__float32","params":[["const float* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__init_state__float16","params":[["const __half* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__persistent__float32","params":[["float* __restrict__","projected"],["const float* __restrict__","recurrence"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__persistent__float16","params":[["__half* __restrict__","projected"],["const __half* __restrict__","recurrence"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__step__float32","params":[["float* __restrict__","projected"],["float* __restrict__","recurrent"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__step__float16","params":[["__half* __restrict__","projected"],["__half* __restrict__","recurrent"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__fused_step__float32","params":[["float* __restrict__","projected"],["float* __restrict__","recurrent"],["const float* __restrict__","recurrence"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["float* __restrict__","states"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__fused_step__float16","params":[["__half* __restrict__","projected"],["__half* __restrict__","recurrent"],["const __half* __restrict__","recurrence"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["__half* __restrict__","states"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__final_state__float32","params":[["float* __restrict__","states"],["float* __restrict__","output_single"],["long long","seq_length"],["long long","all_cells"]],"max_threads":1024},{"name":"DmlRnn__final_state__float16","params":[["__half* __restrict__","states"],["__half* __restrict__","output_single"],["long long","seq_length"],["long long","all_cells"]],"max_threads":1024}],"shared":[],"digest":"2638ebeca1ebdef6ba16244ec022ef18"}

@@ -540,11 +540,12 @@ __device__ void fused_step(const T* __restrict__ gx, T* __restrict__ gh, const T
   T* __restrict__ gh_d = gh + d * B * G;
   if (crnn::tile_rows_live(lengths, t, B, b0)) {
     const T* __restrict__ R = params + rofs + d * layer_w;  // [G, Hh]: gate row c's weights on h
+    // the gates' products share h_prev: its panel loaded once for all of them (R_g a gate's H rows on)
     const auto h_prev = opgen::matrix_in(work + hs_ofs + pl + (t + d) * B * Hh, Hh);
-    for (long long g = 0; g < gates; ++g) {
-      opgen::matmul_tile<crnn::StepTiles>(B, H, Hh, h_prev, opgen::matrix_in(R + g * H * Hh, Hh, true),
-                                          opgen::matrix_out(gh_d + g * H, G), false, blockIdx.x, blockIdx.y);
-    }
+    const int n_gates = static_cast<int>(gates);  // int32 ok: 1, 3 or 4
+    opgen::matmul_tile_groups<crnn::StepTiles, 4>(B, H, Hh, h_prev, opgen::matrix_in(R, Hh, true),
+                                                  opgen::matrix_out(gh_d, G), false, blockIdx.x, blockIdx.y, n_gates,
+                                                  H * Hh, H);
   }
   __syncthreads();  // the tile of gh is in place (rows past their end leave it unread)
   crnn::tile_cells(B, H, b0, u0, [=](long long b, crnn::Span span) {  // (by value: as persistent_layer's)
