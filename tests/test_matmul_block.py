@@ -1,7 +1,7 @@
 """Contract tests of the tiled matrix-product building block, templates/kernels/_matmul.cuh
 (opgen::matmul_tile, opgen::matmul_grid, opgen::matmul_tile_groups), in both of its forms: the
-host emulation's (the default under the emulation) and the GPU's (OPGEN_GPU_FORM: shared-memory panels, barriers, a thread per
-TM×TN of the tile). Every module is the sanitize build (out-of-bounds, races, uninitialised shared
+host emulation's (the default under the emulation) and the GPU's (OPGEN_GPU_FORM: shared-memory
+panels, barriers, a thread per TM×TN of the tile). Every module is the sanitize build (out-of-bounds, races, uninitialised shared
 memory), run in order and in seeded random orders.
 
 * C = op(A)·op(B) and C += op(A)·op(B) for float32, float64, float16 and bfloat16, all four
