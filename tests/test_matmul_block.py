@@ -1,8 +1,8 @@
 """Contract tests of the tiled matrix-product building block, templates/kernels/_matmul.cuh
 (opgen::matmul_tile, opgen::matmul_grid, opgen::matmul_tile_groups), in both of its forms: the
 host emulation's (the default under the emulation) and the GPU's (OPGEN_GPU_FORM: shared-memory
-panels, barriers, a thread per TM×TN of the tile). Every module is the sanitize build (out-of-bounds, races, uninitialised shared
-memory), run in order and in seeded random orders.
+panels, barriers, a thread per TM×TN of the tile). Every module is the sanitize build
+(out-of-bounds, races, uninitialised shared memory), run in order and in seeded random orders.
 
 * C = op(A)·op(B) and C += op(A)·op(B) for float32, float64, float16 and bfloat16, all four
   transpose combinations, m, n, k not multiples of the tile (1, tile − 1, tile + 1, random), k = 0,
