@@ -777,7 +777,8 @@ __device__ __forceinline__ pair_t<A> column_total(const A* __restrict__ partials
 // blocks (all three grid dimensions, linearised) taking tiles in turn; launch
 // ceildiv(m, BM)·ceildiv(n, BN) blocks for one tile each. Every thread of the block must make the
 // call, with the same arguments (the GPU form has barriers), and may make it again right away.
-// matmul_tile_groups<Tiles, G>(...) computes that tile of up to G products sharing op(A) (below).
+// matmul_tile_groups<Tiles, G>(...) computes that tile of up to G products sharing op(A) (below);
+// tile_any_row and for_each_tile_cell help a kernel work on the tile's cells afterwards (at the end).
 //
 // The two forms (both run on the emulation; OPGEN_GPU_FORM selects the GPU's, as in _common.cuh):
 // * GPU form (NVRTC, and the emulation with OPGEN_GPU_FORM): 1-D blocks of exactly
@@ -1251,6 +1252,49 @@ __device__ __forceinline__ void matmul_grid(long long m, long long n, long long 
   for (long long t = block; t < tiles; t += blocks) {
     matmul_tile<Tiles>(m, n, k, a, b, c, accumulate, t / tiles_n, t % tiles_n);
   }
+}
+
+// ---- a fused epilogue: elementwise work on the tile a block's matmul_tile (or _groups) just wrote,
+// after a __syncthreads(), so that the product never makes a round trip through another kernel (the
+// RNNs' fused steps).
+
+// Whether tile (tile_row, tile_col) lies outside C [m, n] (a grid sized with room to spare): such a
+// block returns before its first barrier, as a whole.
+template <typename Tiles>
+__device__ __forceinline__ bool tile_outside(long long m, long long n, long long tile_row, long long tile_col) {
+  return tile_row * Tiles::BM >= m || tile_col * Tiles::BN >= n;
+}
+
+// Whether pred(i) holds for any row i of tile `tile_row` (rows [tile_row·BM, +BM) clipped to m):
+// every thread gets the same answer, so a block can skip its product together, barriers intact.
+template <typename Tiles, typename P>
+__device__ __forceinline__ bool tile_any_row(long long m, long long tile_row, const P& pred) {
+  bool any = false;
+  for (long long i = tile_row * Tiles::BM; i < m && i < (tile_row + 1) * Tiles::BM; ++i) any = any || pred(i);
+  return any;
+}
+
+// f(i, j_begin, j_end) over the cells of tile (tile_row, tile_col), clipped to m × n: in the host form
+// thread 0 takes each row whole (the block's other threads none: a fiber per thread costs more than a
+// row), on the GPU each cell goes to a thread of its own (j_end = j_begin + 1), consecutive threads
+// on consecutive columns.
+template <typename Tiles, typename F>
+__device__ __forceinline__ void for_each_tile_cell(long long m, long long n, long long tile_row, long long tile_col,
+                                                   const F& f) {
+  const long long i0 = tile_row * Tiles::BM, j0 = tile_col * Tiles::BN;
+  const long long rows = m - i0 < Tiles::BM ? m - i0 : Tiles::BM, cols = n - j0 < Tiles::BN ? n - j0 : Tiles::BN;
+  if (rows <= 0 || cols <= 0) return;
+#ifdef OPGEN_HOST_FORM
+  if (threadIdx.x != 0) return;
+  for (long long r = 0; r < rows; ++r) f(i0 + r, j0, j0 + cols);
+#else
+  const int n_rows = static_cast<int>(rows), n_cols = static_cast<int>(cols);  // int32 ok: at most 1024 each
+  for (int e = threadIdx.x; e < n_rows * n_cols; e += blockDim.x) {  // (a 32-bit division: no runtime call)
+    const int r = e / n_cols;
+    const long long j = j0 + (e - r * n_cols);
+    f(i0 + r, j, j + 1);
+  }
+#endif
 }
 
 }  // namespace opgen
@@ -2626,33 +2670,19 @@ namespace crnn {
 // [ceildiv(batch, 32), ceildiv(units, 32), directions] and 256 threads.
 typedef opgen::MatmulTiles<32, 32, 16, 2, 2> StepTiles;
 
-// Whether any of the block's rows [b0, b0 + StepTiles::BM) is valid at time t (the same answer on
-// every thread: a product whose rows have all ended is skipped by the whole block, barriers intact).
-__device__ __forceinline__ bool tile_rows_live(const int* __restrict__ lengths, long long t, long long B,
-                                               long long b0) {
-  bool live = false;
-  for (long long b = b0; b < B && b < b0 + StepTiles::BM; ++b) live = live || t < lengths[b];
-  return live;
+// Whether any of the block's rows (its tile's, blockIdx.x) is valid at time t: opgen::tile_any_row.
+__device__ __forceinline__ bool tile_rows_live(const int* __restrict__ lengths, long long t, long long B) {
+  return opgen::tile_any_row<StepTiles>(B, blockIdx.x, [=](long long b) { return t < lengths[b]; });
 }
 
-// f(b, span) for the cells of the block's tile, rows [b0, b0 + BM) × units [u0, u0 + BN) clipped to
-// B and n: in the host form a shared span per row (thread 0 takes its runs), on the GPU a thread per
-// cell (the row functions' own spans of one unit), consecutive threads on consecutive units.
+// The cells of the block's tile of [B, n] (blockIdx.x, .y), through opgen::for_each_tile_cell:
+// f(b, j0, j1) takes units [j0, j1) of row b itself (a whole row on thread 0 in the host form, one
+// unit on a thread of its own on the GPU): the row functions' span is cell_span(j0, j1).
 template <typename F>
-__device__ __forceinline__ void tile_cells(long long B, long long n, long long b0, long long u0, const F& f) {
-  const long long rows = B - b0 < StepTiles::BM ? B - b0 : StepTiles::BM;
-  const long long units = n - u0 < StepTiles::BN ? n - u0 : StepTiles::BN;
-#ifdef OPGEN_HOST_FORM
-  for (long long r = 0; r < rows; ++r) f(b0 + r, Span{u0, u0 + units, true});
-#else
-  const int n_rows = static_cast<int>(rows), n_units = static_cast<int>(units);  // int32 ok: at most 32 each
-  for (int e = threadIdx.x; e < n_rows * n_units; e += blockDim.x) {  // (a 32-bit division: no runtime call)
-    const int r = e / n_units;
-    const long long j = u0 + (e - r * n_units);
-    f(b0 + r, Span{j, j + 1, false});
-  }
-#endif
+__device__ __forceinline__ void tile_cells(long long B, long long n, const F& f) {
+  opgen::for_each_tile_cell<StepTiles>(B, n, blockIdx.x, blockIdx.y, f);
 }
+__device__ __forceinline__ Span cell_span(long long j0, long long j1) { return Span{j0, j1, false}; }
 
 }  // namespace crnn
 
@@ -2672,13 +2702,11 @@ __device__ void fused_step(const T* __restrict__ gx, T* __restrict__ gh, const T
                            long long proj, long long rofs, long long layer_w, long long bofs, long long acts_ofs,
                            long long hs_ofs, long long cs_ofs, long long ms_ofs, long long pl_size) {
   const long long d = blockIdx.z, t = s + d * (steps - 1 - 2 * s), G = gates * H;
-  const long long b0 = static_cast<long long>(blockIdx.x) * crnn::StepTiles::BM;
-  const long long u0 = static_cast<long long>(blockIdx.y) * crnn::StepTiles::BN;
-  if (b0 >= B || u0 >= H) return;  // (the whole block: no barrier is left waiting)
+  if (opgen::tile_outside<crnn::StepTiles>(B, H, blockIdx.x, blockIdx.y)) return;  // (before any barrier)
   const long long pl = d * pl_size, bofs_d = bofs + d * 2 * G;
   const T* __restrict__ gx_d = gx + d * steps * B * G;
   T* __restrict__ gh_d = gh + d * B * G;
-  if (crnn::tile_rows_live(lengths, t, B, b0)) {
+  if (crnn::tile_rows_live(lengths, t, B)) {
     const T* __restrict__ R = params + rofs + d * layer_w;  // [G, Hh]: gate row c's weights on h
     // the gates' products share h_prev: its panel loaded once for all of them (R_g a gate's H rows on)
     const auto h_prev = opgen::matrix_in(work + hs_ofs + pl + (t + d) * B * Hh, Hh);
@@ -2688,7 +2716,8 @@ __device__ void fused_step(const T* __restrict__ gx, T* __restrict__ gh, const T
                                                   H * Hh, H);
   }
   __syncthreads();  // the tile of gh is in place (rows past their end leave it unread)
-  crnn::tile_cells(B, H, b0, u0, [=](long long b, crnn::Span span) {  // (by value: as persistent_layer's)
+  crnn::tile_cells(B, H, [=](long long b, long long j0, long long j1) {  // (by value: as persistent_layer's)
+    const crnn::Span span = crnn::cell_span(j0, j1);
     if (kind == 1) {
       crnn::lstm_row(b, gx_d, gh_d, params, work, lengths, t, d, B, H, Hh, proj, bofs_d, acts_ofs + pl,
                      hs_ofs + pl, cs_ofs + pl, ms_ofs + pl, span);
@@ -2708,20 +2737,19 @@ __device__ void fused_proj(const T* __restrict__ params, T* __restrict__ work, c
                            long long s, long long steps, long long B, long long H, long long Hh, long long pofs,
                            long long layer_w, long long hs_ofs, long long ms_ofs, long long pl_size) {
   const long long d = blockIdx.z, t = s + d * (steps - 1 - 2 * s);
-  const long long b0 = static_cast<long long>(blockIdx.x) * crnn::StepTiles::BM;
-  const long long u0 = static_cast<long long>(blockIdx.y) * crnn::StepTiles::BN;
-  if (b0 >= B || u0 >= Hh) return;  // (the whole block)
+  if (opgen::tile_outside<crnn::StepTiles>(B, Hh, blockIdx.x, blockIdx.y)) return;  // (before any barrier)
   T* __restrict__ hs = work + hs_ofs + d * pl_size;
   T* __restrict__ h_next = hs + (t + 1 - d) * B * Hh;
   const T* __restrict__ h_prev = hs + (t + d) * B * Hh;
-  if (crnn::tile_rows_live(lengths, t, B, b0)) {
+  if (crnn::tile_rows_live(lengths, t, B)) {
     const T* __restrict__ m = work + ms_ofs + d * pl_size + t * B * H;
     opgen::matmul_tile<crnn::StepTiles>(B, Hh, H, opgen::matrix_in(m, H),
                                         opgen::matrix_in(params + pofs + d * layer_w, H, true),
                                         opgen::matrix_out(h_next, Hh), false, blockIdx.x, blockIdx.y);
   }
   __syncthreads();  // the tile of h is in place
-  crnn::tile_cells(B, Hh, b0, u0, [=](long long b, crnn::Span span) {
+  crnn::tile_cells(B, Hh, [=](long long b, long long j0, long long j1) {
+    const crnn::Span span = crnn::cell_span(j0, j1);
     if (t >= lengths[b]) crnn::span_each(span, [&](long long j) { h_next[b * Hh + j] = h_prev[b * Hh + j]; });
   });
 }
@@ -3202,12 +3230,10 @@ template <typename P, typename F>
 __device__ __forceinline__ void fused_grad(const P& product, const F& cells, bool has_product, bool has_cells,
                                            const int* __restrict__ lengths, long long product_time, long long B,
                                            long long n) {
-  const long long b0 = static_cast<long long>(blockIdx.x) * crnn::StepTiles::BM;
-  const long long u0 = static_cast<long long>(blockIdx.y) * crnn::StepTiles::BN;
-  if (b0 >= B || u0 >= n) return;  // (the whole block: no barrier is left waiting)
-  if (has_product && crnn::tile_rows_live(lengths, product_time, B, b0)) product();
+  if (opgen::tile_outside<crnn::StepTiles>(B, n, blockIdx.x, blockIdx.y)) return;  // (before any barrier)
+  if (has_product && crnn::tile_rows_live(lengths, product_time, B)) product();
   __syncthreads();  // the tile's product is in place
-  if (has_cells) crnn::tile_cells(B, n, b0, u0, cells);
+  if (has_cells) crnn::tile_cells(B, n, cells);
 }
 
 // dh[d] += dG[d][t]·R_d for the block's tile ([B, n] of dh, k = G): the recurrent part of the
@@ -3238,7 +3264,8 @@ __device__ void fused_lstm_grad(const T* __restrict__ dy, const T* __restrict__ 
         crnn::recurrent_grad_tile(dgw, dh, params, d, crnn::grad_time(s - 1, steps, d), steps, B, H, 4 * H, rofs,
                                   layer_w);
       },
-      [=](long long b, crnn::Span span) {
+      [=](long long b, long long j0, long long j1) {
+        const crnn::Span span = crnn::cell_span(j0, j1);
         const long long d = blockIdx.z;
         crnn::lstm_grad_row(b, dy, dy, reserve, lengths, dgw + d * steps * B * 4 * H, dh + d * B * H,
                             dc + d * B * H, crnn::grad_time(s, steps, d), d, B, H, H, D, 0LL, acts_ofs + d * pl_size,
@@ -3258,24 +3285,29 @@ __device__ void fused_lstm_proj_grad(const T* __restrict__ dy, const T* __restri
                                      long long H, long long Hh, long long D, long long phase, long long rofs,
                                      long long pofs, long long layer_w, long long acts_ofs, long long cs_ofs,
                                      long long pl_size) {
-  const long long d = blockIdx.z;
-  const long long t = crnn::grad_time(s, steps, d), t_prev = crnn::grad_time(s - 1, steps, d);
+  // (d and t formed inside each phase, as in fused_lstm_grad)
   crnn::fused_grad(
       [=]() {
+        const long long d = blockIdx.z;
         if (phase == 1) {
+          const long long t = crnn::grad_time(s, steps, d);
           opgen::matmul_tile<crnn::StepTiles>(B, H, Hh, opgen::matrix_in(dhp + (d * steps + t) * B * Hh, Hh),
                                               opgen::matrix_in(params + pofs + d * layer_w, H),
                                               opgen::matrix_out(dm + d * B * H, H), false, blockIdx.x, blockIdx.y);
         } else {
-          crnn::recurrent_grad_tile(dgw, dh, params, d, t_prev, steps, B, Hh, 4 * H, rofs, layer_w);
+          crnn::recurrent_grad_tile(dgw, dh, params, d, crnn::grad_time(s - 1, steps, d), steps, B, Hh, 4 * H, rofs,
+                                    layer_w);
         }
       },
-      [=](long long b, crnn::Span span) {
+      [=](long long b, long long j0, long long j1) {
+        const crnn::Span span = crnn::cell_span(j0, j1);
+        const long long d = blockIdx.z;
         crnn::lstm_grad_row(b, dy, dm + d * B * H, reserve, lengths, dgw + d * steps * B * 4 * H, dh + d * B * Hh,
-                            dc + d * B * H, t, d, B, H, Hh, D, 1LL, acts_ofs + d * pl_size, cs_ofs + d * pl_size,
-                            span);
+                            dc + d * B * H, crnn::grad_time(s, steps, d), d, B, H, Hh, D, 1LL,
+                            acts_ofs + d * pl_size, cs_ofs + d * pl_size, span);
       },
-      phase == 1 || s > 0, phase == 1 && s < steps, lengths, phase == 1 ? t : t_prev, B, phase == 1 ? H : Hh);
+      phase == 1 || s > 0, phase == 1 && s < steps, lengths,
+      crnn::grad_time(phase == 1 ? s : s - 1, steps, blockIdx.z), B, phase == 1 ? H : Hh);
 }
 
 // With a projection, launch s's second kernel (s < steps; see above): dhp[t] = dh + dy[t] over [B, Hh].
@@ -3286,7 +3318,8 @@ __device__ void fused_proj_cells(const T* __restrict__ dy, const int* __restrict
   const long long d = blockIdx.z, t = crnn::grad_time(s, steps, d);
   crnn::fused_grad(
       [=]() {},
-      [=](long long b, crnn::Span span) {
+      [=](long long b, long long j0, long long j1) {
+        const crnn::Span span = crnn::cell_span(j0, j1);
         const bool live = t < lengths[b];
         const T* __restrict__ dy_row = dy + ((t * B + b) * D + d) * Hh;
         T* __restrict__ dhp_row = dhp + ((d * steps + t) * B + b) * Hh;
@@ -3306,7 +3339,8 @@ __device__ void fused_gru_grad(const T* __restrict__ dy, const T* __restrict__ r
   const long long t = crnn::grad_time(s, steps, d), t_prev = crnn::grad_time(s - 1, steps, d);
   crnn::fused_grad(
       [=]() { crnn::recurrent_grad_tile(dgr, dh, params, d, t_prev, steps, B, H, 3 * H, rofs, layer_w); },
-      [=](long long b, crnn::Span span) {
+      [=](long long b, long long j0, long long j1) {
+        const crnn::Span span = crnn::cell_span(j0, j1);
         const long long slot = d * steps * B * 3 * H;
         crnn::gru_grad_row(b, dy, reserve, lengths, dgw + slot, dgr + slot, dh + d * B * H, t, d, B, H, D,
                            acts_ofs + d * pl_size, hs_ofs + d * pl_size, span);
@@ -3324,7 +3358,8 @@ __device__ void fused_rnn_grad(const T* __restrict__ dy, const T* __restrict__ r
   const long long t = crnn::grad_time(s, steps, d), t_prev = crnn::grad_time(s - 1, steps, d);
   crnn::fused_grad(
       [=]() { crnn::recurrent_grad_tile(dgw, dh, params, d, t_prev, steps, B, H, H, rofs, layer_w); },
-      [=](long long b, crnn::Span span) {
+      [=](long long b, long long j0, long long j1) {
+        const crnn::Span span = crnn::cell_span(j0, j1);
         crnn::rnn_grad_row(b, dy, reserve, lengths, dgw + d * steps * B * H, dh + d * B * H, t, d, B, H, D,
                            hs_ofs + d * pl_size, relu, span);
       },
@@ -3354,7 +3389,7 @@ __device__ void grad_layer_below(const T* __restrict__ dxl, const T* __restrict_
   crnn::each(n, [&](long long i) { crnn::store(dy + i, crnn::load(dxl + i) * crnn::load(reserve + mask_ofs + i)); });
 }
 
-#line 3358 "generated/rnn/cudnn_rnn_v3.cu"
+#line 3393 "generated/rnn/cudnn_rnn_v3.cu"
 // ---- entry points: one per launch step and specialization (T)
 
 extern "C" __global__ void CudnnRNNV3__to_time_major__float16(
@@ -3966,4 +4001,4 @@ extern "C" __global__ void CudnnRNNV3__layer_output__float64(
   layer_output<double>(work, output, sequence_lengths, l, num_layers, dirs, steps, batch, h_size, layer_hs_ofs, pl_size, next_x_ofs, dropout, seed, seed2, is_training, time_major);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"CudnnRNNV3__to_time_major__float16","params":[["const __half* __restrict__","input"],["__half* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNV3__to_time_major__float32","params":[["const float* __restrict__","input"],["float* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNV3__to_time_major__float64","params":[["const double* __restrict__","input"],["double* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNV3__skip_projection__float16","params":[["__half* __restrict__","xt"],["__half* __restrict__","gx"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","gx_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__skip_projection__float32","params":[["float* __restrict__","xt"],["float* __restrict__","gx"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","gx_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__skip_projection__float64","params":[["double* __restrict__","xt"],["double* __restrict__","gx"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","gx_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__init_state__float16","params":[["const __half* __restrict__","input_h"],["const __half* __restrict__","input_c"],["__half* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__init_state__float32","params":[["const float* __restrict__","input_h"],["const float* __restrict__","input_c"],["float* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__init_state__float64","params":[["const double* __restrict__","input_h"],["const double* __restrict__","input_c"],["double* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__persistent_layer__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","rofs"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"]],"max_threads":256},{"name":"CudnnRNNV3__persistent_layer__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","rofs"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"]],"max_threads":256},{"name":"CudnnRNNV3__persistent_layer__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","rofs"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"]],"max_threads":256},{"name":"CudnnRNNV3__lstm_step__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","proj"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","ms_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__lstm_step__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","proj"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","ms_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__lstm_step__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","proj"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","ms_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__proj_carry__float16","params":[["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__proj_carry__float32","params":[["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__proj_carry__float64","params":[["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__gru_step__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__gru_step__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__gru_step__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__rnn_step__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":1024},{"name":"CudnnRNNV3__rnn_step__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":1024},{"name":"CudnnRNNV3__rnn_step__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":1024},{"name":"CudnnRNNV3__fused_step__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","proj"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_bofs"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","layer_cs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__fused_step__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","proj"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_bofs"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","layer_cs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__fused_step__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","proj"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_bofs"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","layer_cs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__fused_proj__float16","params":[["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","layer_pofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__fused_proj__float32","params":[["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","layer_pofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__fused_proj__float64","params":[["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","layer_pofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__final_state__float16","params":[["__half* __restrict__","output_h"],["__half* __restrict__","output_c"],["__half* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__final_state__float32","params":[["float* __restrict__","output_h"],["float* __restrict__","output_c"],["float* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__final_state__float64","params":[["double* __restrict__","output_h"],["double* __restrict__","output_c"],["double* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__layer_output__float16","params":[["__half* __restrict__","work"],["__half* __restrict__","output"],["const int* __restrict__","sequence_lengths"],["long long","l"],["long long","num_layers"],["long long","dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","next_x_ofs"],["float","dropout"],["long long","seed"],["long long","seed2"],["int","is_training"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__layer_output__float32","params":[["float* __restrict__","work"],["float* __restrict__","output"],["const int* __restrict__","sequence_lengths"],["long long","l"],["long long","num_layers"],["long long","dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","next_x_ofs"],["float","dropout"],["long long","seed"],["long long","seed2"],["int","is_training"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__layer_output__float64","params":[["double* __restrict__","work"],["double* __restrict__","output"],["const int* __restrict__","sequence_lengths"],["long long","l"],["long long","num_layers"],["long long","dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","next_x_ofs"],["double","dropout"],["long long","seed"],["long long","seed2"],["int","is_training"],["int","time_major"]],"max_threads":1024}],"shared":[],"digest":"2ab175a014fd06c0b19dd2b581154710"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"CudnnRNNV3__to_time_major__float16","params":[["const __half* __restrict__","input"],["__half* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNV3__to_time_major__float32","params":[["const float* __restrict__","input"],["float* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNV3__to_time_major__float64","params":[["const double* __restrict__","input"],["double* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNV3__skip_projection__float16","params":[["__half* __restrict__","xt"],["__half* __restrict__","gx"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","gx_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__skip_projection__float32","params":[["float* __restrict__","xt"],["float* __restrict__","gx"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","gx_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__skip_projection__float64","params":[["double* __restrict__","xt"],["double* __restrict__","gx"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","gx_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__init_state__float16","params":[["const __half* __restrict__","input_h"],["const __half* __restrict__","input_c"],["__half* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__init_state__float32","params":[["const float* __restrict__","input_h"],["const float* __restrict__","input_c"],["float* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__init_state__float64","params":[["const double* __restrict__","input_h"],["const double* __restrict__","input_c"],["double* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__persistent_layer__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","rofs"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"]],"max_threads":256},{"name":"CudnnRNNV3__persistent_layer__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","rofs"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"]],"max_threads":256},{"name":"CudnnRNNV3__persistent_layer__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","rofs"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"]],"max_threads":256},{"name":"CudnnRNNV3__lstm_step__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","proj"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","ms_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__lstm_step__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","proj"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","ms_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__lstm_step__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","proj"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","ms_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__proj_carry__float16","params":[["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__proj_carry__float32","params":[["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__proj_carry__float64","params":[["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__gru_step__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__gru_step__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__gru_step__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__rnn_step__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":1024},{"name":"CudnnRNNV3__rnn_step__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":1024},{"name":"CudnnRNNV3__rnn_step__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":1024},{"name":"CudnnRNNV3__fused_step__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","proj"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_bofs"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","layer_cs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__fused_step__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","proj"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_bofs"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","layer_cs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__fused_step__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","proj"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_bofs"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","layer_cs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__fused_proj__float16","params":[["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","layer_pofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__fused_proj__float32","params":[["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","layer_pofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__fused_proj__float64","params":[["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","layer_pofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__final_state__float16","params":[["__half* __restrict__","output_h"],["__half* __restrict__","output_c"],["__half* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__final_state__float32","params":[["float* __restrict__","output_h"],["float* __restrict__","output_c"],["float* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__final_state__float64","params":[["double* __restrict__","output_h"],["double* __restrict__","output_c"],["double* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__layer_output__float16","params":[["__half* __restrict__","work"],["__half* __restrict__","output"],["const int* __restrict__","sequence_lengths"],["long long","l"],["long long","num_layers"],["long long","dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","next_x_ofs"],["float","dropout"],["long long","seed"],["long long","seed2"],["int","is_training"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__layer_output__float32","params":[["float* __restrict__","work"],["float* __restrict__","output"],["const int* __restrict__","sequence_lengths"],["long long","l"],["long long","num_layers"],["long long","dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","next_x_ofs"],["float","dropout"],["long long","seed"],["long long","seed2"],["int","is_training"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__layer_output__float64","params":[["double* __restrict__","work"],["double* __restrict__","output"],["const int* __restrict__","sequence_lengths"],["long long","l"],["long long","num_layers"],["long long","dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","next_x_ofs"],["double","dropout"],["long long","seed"],["long long","seed2"],["int","is_training"],["int","time_major"]],"max_threads":1024}],"shared":[],"digest":"9652db75f52d554c11d6797a0a56369b"}

@@ -1663,7 +1663,8 @@ __device__ __forceinline__ pair_t<A> column_total(const A* __restrict__ partials
 // blocks (all three grid dimensions, linearised) taking tiles in turn; launch
 // ceildiv(m, BM)·ceildiv(n, BN) blocks for one tile each. Every thread of the block must make the
 // call, with the same arguments (the GPU form has barriers), and may make it again right away.
-// matmul_tile_groups<Tiles, G>(...) computes that tile of up to G products sharing op(A) (below).
+// matmul_tile_groups<Tiles, G>(...) computes that tile of up to G products sharing op(A) (below);
+// tile_any_row and for_each_tile_cell help a kernel work on the tile's cells afterwards (at the end).
 //
 // The two forms (both run on the emulation; OPGEN_GPU_FORM selects the GPU's, as in _common.cuh):
 // * GPU form (NVRTC, and the emulation with OPGEN_GPU_FORM): 1-D blocks of exactly
@@ -2139,6 +2140,49 @@ __device__ __forceinline__ void matmul_grid(long long m, long long n, long long 
   }
 }
 
+// ---- a fused epilogue: elementwise work on the tile a block's matmul_tile (or _groups) just wrote,
+// after a __syncthreads(), so that the product never makes a round trip through another kernel (the
+// RNNs' fused steps).
+
+// Whether tile (tile_row, tile_col) lies outside C [m, n] (a grid sized with room to spare): such a
+// block returns before its first barrier, as a whole.
+template <typename Tiles>
+__device__ __forceinline__ bool tile_outside(long long m, long long n, long long tile_row, long long tile_col) {
+  return tile_row * Tiles::BM >= m || tile_col * Tiles::BN >= n;
+}
+
+// Whether pred(i) holds for any row i of tile `tile_row` (rows [tile_row·BM, +BM) clipped to m):
+// every thread gets the same answer, so a block can skip its product together, barriers intact.
+template <typename Tiles, typename P>
+__device__ __forceinline__ bool tile_any_row(long long m, long long tile_row, const P& pred) {
+  bool any = false;
+  for (long long i = tile_row * Tiles::BM; i < m && i < (tile_row + 1) * Tiles::BM; ++i) any = any || pred(i);
+  return any;
+}
+
+// f(i, j_begin, j_end) over the cells of tile (tile_row, tile_col), clipped to m × n: in the host form
+// thread 0 takes each row whole (the block's other threads none: a fiber per thread costs more than a
+// row), on the GPU each cell goes to a thread of its own (j_end = j_begin + 1), consecutive threads
+// on consecutive columns.
+template <typename Tiles, typename F>
+__device__ __forceinline__ void for_each_tile_cell(long long m, long long n, long long tile_row, long long tile_col,
+                                                   const F& f) {
+  const long long i0 = tile_row * Tiles::BM, j0 = tile_col * Tiles::BN;
+  const long long rows = m - i0 < Tiles::BM ? m - i0 : Tiles::BM, cols = n - j0 < Tiles::BN ? n - j0 : Tiles::BN;
+  if (rows <= 0 || cols <= 0) return;
+#ifdef OPGEN_HOST_FORM
+  if (threadIdx.x != 0) return;
+  for (long long r = 0; r < rows; ++r) f(i0 + r, j0, j0 + cols);
+#else
+  const int n_rows = static_cast<int>(rows), n_cols = static_cast<int>(cols);  // int32 ok: at most 1024 each
+  for (int e = threadIdx.x; e < n_rows * n_cols; e += blockDim.x) {  // (a 32-bit division: no runtime call)
+    const int r = e / n_cols;
+    const long long j = j0 + (e - r * n_cols);
+    f(i0 + r, j, j + 1);
+  }
+#endif
+}
+
 }  // namespace opgen
 #endif  // OPGEN_MATMUL_CUH
 #line 3 "codegen/templates/kernels/rnn/dml_rnn.cu"
@@ -2392,46 +2436,36 @@ __device__ void fused_step(const T* __restrict__ projected, T* __restrict__ recu
                            opgen::act::Activation f1, long long s, long long backward_first, long long seq_length,
                            long long D, long long B, long long H) {
   typedef dml_rnn::StepTiles Tiles;
+  if (opgen::tile_outside<Tiles>(B, H, blockIdx.x, blockIdx.y)) return;  // (before any barrier)
   const long long d = blockIdx.z, cells = B * H;
-  const long long b0 = static_cast<long long>(blockIdx.x) * Tiles::BM;
-  const long long u0 = static_cast<long long>(blockIdx.y) * Tiles::BN;
-  if (b0 >= B || u0 >= H) return;  // (the whole block: no barrier is left waiting)
   const long long t = (backward_first + d) != 0 ? seq_length - 1 - s : s;
   const T* __restrict__ src = (s == 0 ? output_single : states + ((s - 1) % 2) * D * cells) + d * cells;
   T* __restrict__ dst = states + (s % 2) * D * cells + d * cells;
   T* __restrict__ rec = recurrent + d * cells;
-  bool live = false;  // (the same on every thread: a tile whose rows have all ended skips the product)
-  for (long long b = b0; b < B && b < b0 + Tiles::BM; ++b) {
-    live = live || t < dml_rnn::length_of(sequence_lengths, b, seq_length);
-  }
-  if (live) {
+  // (a tile whose rows have all ended skips the product: the same answer on every thread)
+  if (opgen::tile_any_row<Tiles>(B, blockIdx.x, [=](long long b) {
+        return t < dml_rnn::length_of(sequence_lengths, b, seq_length);
+      })) {
     opgen::matmul_tile<Tiles>(B, H, H, opgen::matrix_in(src, H), opgen::matrix_in(recurrence + d * H * H, H, true),
                               opgen::matrix_out(rec, H), false, blockIdx.x, blockIdx.y);
   }
   __syncthreads();  // the tile of H·Rᵀ is in place
-  const long long rows = B - b0 < Tiles::BM ? B - b0 : Tiles::BM, units = H - u0 < Tiles::BN ? H - u0 : Tiles::BN;
-  const int n_rows = static_cast<int>(rows), n_units = static_cast<int>(units);  // int32 ok: at most 32 each
-#ifdef OPGEN_HOST_FORM
-  if (threadIdx.x != 0) return;
-  const int first = 0, stride = 1;
-#else
-  const int first = threadIdx.x, stride = blockDim.x;
-#endif
-  for (int e = first; e < n_rows * n_units; e += stride) {  // (consecutive threads: consecutive units)
-    const int r = e / n_units;
-    const long long b = b0 + r, o = b * H + u0 + (e - r * n_units);
-    T* out = output_sequence + (t * D + d) * cells + o;
-    if (t < dml_rnn::length_of(sequence_lengths, b, seq_length)) {
-      const float v = dml_rnn::activation_arg(opgen::to_float(projected[(d * seq_length + t) * cells + o]),
-                                              opgen::to_float(rec[o]), bias, d, o - b * H, H);
-      const T stored = opgen::from_float<T>(d == 0 ? f0(v) : f1(v));
-      dst[o] = stored;
-      *out = stored;
-    } else {
-      dst[o] = src[o];
-      *out = opgen::from_float<T>(0.f);
+  opgen::for_each_tile_cell<Tiles>(B, H, blockIdx.x, blockIdx.y, [=](long long b, long long j0, long long j1) {
+    const bool live = t < dml_rnn::length_of(sequence_lengths, b, seq_length);
+    for (long long o = b * H + j0; o < b * H + j1; ++o) {
+      T* out = output_sequence + (t * D + d) * cells + o;
+      if (live) {
+        const float v = dml_rnn::activation_arg(opgen::to_float(projected[(d * seq_length + t) * cells + o]),
+                                                opgen::to_float(rec[o]), bias, d, o - b * H, H);
+        const T stored = opgen::from_float<T>(d == 0 ? f0(v) : f1(v));
+        dst[o] = stored;
+        *out = stored;
+      } else {
+        dst[o] = src[o];
+        *out = opgen::from_float<T>(0.f);
+      }
     }
-  }
+  });
 }
 
 // After the fused steps: the last state (in states[(seq_length − 1) % 2]) into output_single.
@@ -2439,13 +2473,10 @@ template <typename T>
 __device__ void final_state(const T* __restrict__ states, T* __restrict__ output_single, long long seq_length,
                             long long n) {
   const T* __restrict__ last = states + ((seq_length - 1) % 2) * n;
-  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    output_single[i] = last[i];
-  }
+  opgen::for_each_index(n, [&](long long i) { output_single[i] = last[i]; });
 }
 
-#line 2449 "generated/rnn/dml_rnn.cu"
+#line 2480 "generated/rnn/dml_rnn.cu"
 // ---- entry points: one per launch step and specialization (T)
 
 extern "C" __global__ void DmlRnn__init_state__float32(
@@ -2620,4 +2651,4 @@ extern "C" __global__ void DmlRnn__final_state__float16(
   final_state<__half>(states, output_single, seq_length, all_cells);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"DmlRnn__init_state__float32","params":[["const float* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__init_state__float16","params":[["const __half* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__persistent__float32","params":[["float* __restrict__","projected"],["const float* __restrict__","recurrence"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__persistent__float16","params":[["__half* __restrict__","projected"],["const __half* __restrict__","recurrence"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__step__float32","params":[["float* __restrict__","projected"],["float* __restrict__","recurrent"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__step__float16","params":[["__half* __restrict__","projected"],["__half* __restrict__","recurrent"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__fused_step__float32","params":[["float* __restrict__","projected"],["float* __restrict__","recurrent"],["const float* __restrict__","recurrence"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["float* __restrict__","states"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__fused_step__float16","params":[["__half* __restrict__","projected"],["__half* __restrict__","recurrent"],["const __half* __restrict__","recurrence"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["__half* __restrict__","states"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__final_state__float32","params":[["float* __restrict__","states"],["float* __restrict__","output_single"],["long long","seq_length"],["long long","all_cells"]],"max_threads":1024},{"name":"DmlRnn__final_state__float16","params":[["__half* __restrict__","states"],["__half* __restrict__","output_single"],["long long","seq_length"],["long long","all_cells"]],"max_threads":1024}],"shared":[],"digest":"2638ebeca1ebdef6ba16244ec022ef18"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"DmlRnn__init_state__float32","params":[["const float* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__init_state__float16","params":[["const __half* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__persistent__float32","params":[["float* __restrict__","projected"],["const float* __restrict__","recurrence"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__persistent__float16","params":[["__half* __restrict__","projected"],["const __half* __restrict__","recurrence"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__step__float32","params":[["float* __restrict__","projected"],["float* __restrict__","recurrent"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__step__float16","params":[["__half* __restrict__","projected"],["__half* __restrict__","recurrent"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__fused_step__float32","params":[["float* __restrict__","projected"],["float* __restrict__","recurrent"],["const float* __restrict__","recurrence"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["float* __restrict__","states"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__fused_step__float16","params":[["__half* __restrict__","projected"],["__half* __restrict__","recurrent"],["const __half* __restrict__","recurrence"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["__half* __restrict__","states"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__final_state__float32","params":[["float* __restrict__","states"],["float* __restrict__","output_single"],["long long","seq_length"],["long long","all_cells"]],"max_threads":1024},{"name":"DmlRnn__final_state__float16","params":[["__half* __restrict__","states"],["__half* __restrict__","output_single"],["long long","seq_length"],["long long","all_cells"]],"max_threads":1024}],"shared":[],"digest":"f610b842baea208a0cdcd82804f24343"}

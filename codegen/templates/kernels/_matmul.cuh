@@ -19,7 +19,8 @@
 // blocks (all three grid dimensions, linearised) taking tiles in turn; launch
 // ceildiv(m, BM)·ceildiv(n, BN) blocks for one tile each. Every thread of the block must make the
 // call, with the same arguments (the GPU form has barriers), and may make it again right away.
-// matmul_tile_groups<Tiles, G>(...) computes that tile of up to G products sharing op(A) (below).
+// matmul_tile_groups<Tiles, G>(...) computes that tile of up to G products sharing op(A) (below);
+// tile_any_row and for_each_tile_cell help a kernel work on the tile's cells afterwards (at the end).
 //
 // The two forms (both run on the emulation; OPGEN_GPU_FORM selects the GPU's, as in _common.cuh):
 // * GPU form (NVRTC, and the emulation with OPGEN_GPU_FORM): 1-D blocks of exactly
@@ -493,6 +494,49 @@ __device__ __forceinline__ void matmul_grid(long long m, long long n, long long 
   for (long long t = block; t < tiles; t += blocks) {
     matmul_tile<Tiles>(m, n, k, a, b, c, accumulate, t / tiles_n, t % tiles_n);
   }
+}
+
+// ---- a fused epilogue: elementwise work on the tile a block's matmul_tile (or _groups) just wrote,
+// after a __syncthreads(), so that the product never makes a round trip through another kernel (the
+// RNNs' fused steps).
+
+// Whether tile (tile_row, tile_col) lies outside C [m, n] (a grid sized with room to spare): such a
+// block returns before its first barrier, as a whole.
+template <typename Tiles>
+__device__ __forceinline__ bool tile_outside(long long m, long long n, long long tile_row, long long tile_col) {
+  return tile_row * Tiles::BM >= m || tile_col * Tiles::BN >= n;
+}
+
+// Whether pred(i) holds for any row i of tile `tile_row` (rows [tile_row·BM, +BM) clipped to m):
+// every thread gets the same answer, so a block can skip its product together, barriers intact.
+template <typename Tiles, typename P>
+__device__ __forceinline__ bool tile_any_row(long long m, long long tile_row, const P& pred) {
+  bool any = false;
+  for (long long i = tile_row * Tiles::BM; i < m && i < (tile_row + 1) * Tiles::BM; ++i) any = any || pred(i);
+  return any;
+}
+
+// f(i, j_begin, j_end) over the cells of tile (tile_row, tile_col), clipped to m × n: in the host form
+// thread 0 takes each row whole (the block's other threads none: a fiber per thread costs more than a
+// row), on the GPU each cell goes to a thread of its own (j_end = j_begin + 1), consecutive threads
+// on consecutive columns.
+template <typename Tiles, typename F>
+__device__ __forceinline__ void for_each_tile_cell(long long m, long long n, long long tile_row, long long tile_col,
+                                                   const F& f) {
+  const long long i0 = tile_row * Tiles::BM, j0 = tile_col * Tiles::BN;
+  const long long rows = m - i0 < Tiles::BM ? m - i0 : Tiles::BM, cols = n - j0 < Tiles::BN ? n - j0 : Tiles::BN;
+  if (rows <= 0 || cols <= 0) return;
+#ifdef OPGEN_HOST_FORM
+  if (threadIdx.x != 0) return;
+  for (long long r = 0; r < rows; ++r) f(i0 + r, j0, j0 + cols);
+#else
+  const int n_rows = static_cast<int>(rows), n_cols = static_cast<int>(cols);  // int32 ok: at most 1024 each
+  for (int e = threadIdx.x; e < n_rows * n_cols; e += blockDim.x) {  // (a 32-bit division: no runtime call)
+    const int r = e / n_cols;
+    const long long j = j0 + (e - r * n_cols);
+    f(i0 + r, j, j + 1);
+  }
+#endif
 }
 
 }  // namespace opgen

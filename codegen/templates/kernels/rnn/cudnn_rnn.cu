@@ -486,33 +486,19 @@ namespace crnn {
 // [ceildiv(batch, 32), ceildiv(units, 32), directions] and 256 threads.
 typedef opgen::MatmulTiles<32, 32, 16, 2, 2> StepTiles;
 
-// Whether any of the block's rows [b0, b0 + StepTiles::BM) is valid at time t (the same answer on
-// every thread: a product whose rows have all ended is skipped by the whole block, barriers intact).
-__device__ __forceinline__ bool tile_rows_live(const int* __restrict__ lengths, long long t, long long B,
-                                               long long b0) {
-  bool live = false;
-  for (long long b = b0; b < B && b < b0 + StepTiles::BM; ++b) live = live || t < lengths[b];
-  return live;
+// Whether any of the block's rows (its tile's, blockIdx.x) is valid at time t: opgen::tile_any_row.
+__device__ __forceinline__ bool tile_rows_live(const int* __restrict__ lengths, long long t, long long B) {
+  return opgen::tile_any_row<StepTiles>(B, blockIdx.x, [=](long long b) { return t < lengths[b]; });
 }
 
-// f(b, span) for the cells of the block's tile, rows [b0, b0 + BM) × units [u0, u0 + BN) clipped to
-// B and n: in the host form a shared span per row (thread 0 takes its runs), on the GPU a thread per
-// cell (the row functions' own spans of one unit), consecutive threads on consecutive units.
+// The cells of the block's tile of [B, n] (blockIdx.x, .y), through opgen::for_each_tile_cell:
+// f(b, j0, j1) takes units [j0, j1) of row b itself (a whole row on thread 0 in the host form, one
+// unit on a thread of its own on the GPU): the row functions' span is cell_span(j0, j1).
 template <typename F>
-__device__ __forceinline__ void tile_cells(long long B, long long n, long long b0, long long u0, const F& f) {
-  const long long rows = B - b0 < StepTiles::BM ? B - b0 : StepTiles::BM;
-  const long long units = n - u0 < StepTiles::BN ? n - u0 : StepTiles::BN;
-#ifdef OPGEN_HOST_FORM
-  for (long long r = 0; r < rows; ++r) f(b0 + r, Span{u0, u0 + units, true});
-#else
-  const int n_rows = static_cast<int>(rows), n_units = static_cast<int>(units);  // int32 ok: at most 32 each
-  for (int e = threadIdx.x; e < n_rows * n_units; e += blockDim.x) {  // (a 32-bit division: no runtime call)
-    const int r = e / n_units;
-    const long long j = u0 + (e - r * n_units);
-    f(b0 + r, Span{j, j + 1, false});
-  }
-#endif
+__device__ __forceinline__ void tile_cells(long long B, long long n, const F& f) {
+  opgen::for_each_tile_cell<StepTiles>(B, n, blockIdx.x, blockIdx.y, f);
 }
+__device__ __forceinline__ Span cell_span(long long j0, long long j1) { return Span{j0, j1, false}; }
 
 }  // namespace crnn
 
@@ -532,13 +518,11 @@ __device__ void fused_step(const T* __restrict__ gx, T* __restrict__ gh, const T
                            long long proj, long long rofs, long long layer_w, long long bofs, long long acts_ofs,
                            long long hs_ofs, long long cs_ofs, long long ms_ofs, long long pl_size) {
   const long long d = blockIdx.z, t = s + d * (steps - 1 - 2 * s), G = gates * H;
-  const long long b0 = static_cast<long long>(blockIdx.x) * crnn::StepTiles::BM;
-  const long long u0 = static_cast<long long>(blockIdx.y) * crnn::StepTiles::BN;
-  if (b0 >= B || u0 >= H) return;  // (the whole block: no barrier is left waiting)
+  if (opgen::tile_outside<crnn::StepTiles>(B, H, blockIdx.x, blockIdx.y)) return;  // (before any barrier)
   const long long pl = d * pl_size, bofs_d = bofs + d * 2 * G;
   const T* __restrict__ gx_d = gx + d * steps * B * G;
   T* __restrict__ gh_d = gh + d * B * G;
-  if (crnn::tile_rows_live(lengths, t, B, b0)) {
+  if (crnn::tile_rows_live(lengths, t, B)) {
     const T* __restrict__ R = params + rofs + d * layer_w;  // [G, Hh]: gate row c's weights on h
     // the gates' products share h_prev: its panel loaded once for all of them (R_g a gate's H rows on)
     const auto h_prev = opgen::matrix_in(work + hs_ofs + pl + (t + d) * B * Hh, Hh);
@@ -548,7 +532,8 @@ __device__ void fused_step(const T* __restrict__ gx, T* __restrict__ gh, const T
                                                   H * Hh, H);
   }
   __syncthreads();  // the tile of gh is in place (rows past their end leave it unread)
-  crnn::tile_cells(B, H, b0, u0, [=](long long b, crnn::Span span) {  // (by value: as persistent_layer's)
+  crnn::tile_cells(B, H, [=](long long b, long long j0, long long j1) {  // (by value: as persistent_layer's)
+    const crnn::Span span = crnn::cell_span(j0, j1);
     if (kind == 1) {
       crnn::lstm_row(b, gx_d, gh_d, params, work, lengths, t, d, B, H, Hh, proj, bofs_d, acts_ofs + pl,
                      hs_ofs + pl, cs_ofs + pl, ms_ofs + pl, span);
@@ -568,20 +553,19 @@ __device__ void fused_proj(const T* __restrict__ params, T* __restrict__ work, c
                            long long s, long long steps, long long B, long long H, long long Hh, long long pofs,
                            long long layer_w, long long hs_ofs, long long ms_ofs, long long pl_size) {
   const long long d = blockIdx.z, t = s + d * (steps - 1 - 2 * s);
-  const long long b0 = static_cast<long long>(blockIdx.x) * crnn::StepTiles::BM;
-  const long long u0 = static_cast<long long>(blockIdx.y) * crnn::StepTiles::BN;
-  if (b0 >= B || u0 >= Hh) return;  // (the whole block)
+  if (opgen::tile_outside<crnn::StepTiles>(B, Hh, blockIdx.x, blockIdx.y)) return;  // (before any barrier)
   T* __restrict__ hs = work + hs_ofs + d * pl_size;
   T* __restrict__ h_next = hs + (t + 1 - d) * B * Hh;
   const T* __restrict__ h_prev = hs + (t + d) * B * Hh;
-  if (crnn::tile_rows_live(lengths, t, B, b0)) {
+  if (crnn::tile_rows_live(lengths, t, B)) {
     const T* __restrict__ m = work + ms_ofs + d * pl_size + t * B * H;
     opgen::matmul_tile<crnn::StepTiles>(B, Hh, H, opgen::matrix_in(m, H),
                                         opgen::matrix_in(params + pofs + d * layer_w, H, true),
                                         opgen::matrix_out(h_next, Hh), false, blockIdx.x, blockIdx.y);
   }
   __syncthreads();  // the tile of h is in place
-  crnn::tile_cells(B, Hh, b0, u0, [=](long long b, crnn::Span span) {
+  crnn::tile_cells(B, Hh, [=](long long b, long long j0, long long j1) {
+    const crnn::Span span = crnn::cell_span(j0, j1);
     if (t >= lengths[b]) crnn::span_each(span, [&](long long j) { h_next[b * Hh + j] = h_prev[b * Hh + j]; });
   });
 }
@@ -1062,12 +1046,10 @@ template <typename P, typename F>
 __device__ __forceinline__ void fused_grad(const P& product, const F& cells, bool has_product, bool has_cells,
                                            const int* __restrict__ lengths, long long product_time, long long B,
                                            long long n) {
-  const long long b0 = static_cast<long long>(blockIdx.x) * crnn::StepTiles::BM;
-  const long long u0 = static_cast<long long>(blockIdx.y) * crnn::StepTiles::BN;
-  if (b0 >= B || u0 >= n) return;  // (the whole block: no barrier is left waiting)
-  if (has_product && crnn::tile_rows_live(lengths, product_time, B, b0)) product();
+  if (opgen::tile_outside<crnn::StepTiles>(B, n, blockIdx.x, blockIdx.y)) return;  // (before any barrier)
+  if (has_product && crnn::tile_rows_live(lengths, product_time, B)) product();
   __syncthreads();  // the tile's product is in place
-  if (has_cells) crnn::tile_cells(B, n, b0, u0, cells);
+  if (has_cells) crnn::tile_cells(B, n, cells);
 }
 
 // dh[d] += dG[d][t]·R_d for the block's tile ([B, n] of dh, k = G): the recurrent part of the
@@ -1098,7 +1080,8 @@ __device__ void fused_lstm_grad(const T* __restrict__ dy, const T* __restrict__ 
         crnn::recurrent_grad_tile(dgw, dh, params, d, crnn::grad_time(s - 1, steps, d), steps, B, H, 4 * H, rofs,
                                   layer_w);
       },
-      [=](long long b, crnn::Span span) {
+      [=](long long b, long long j0, long long j1) {
+        const crnn::Span span = crnn::cell_span(j0, j1);
         const long long d = blockIdx.z;
         crnn::lstm_grad_row(b, dy, dy, reserve, lengths, dgw + d * steps * B * 4 * H, dh + d * B * H,
                             dc + d * B * H, crnn::grad_time(s, steps, d), d, B, H, H, D, 0LL, acts_ofs + d * pl_size,
@@ -1118,24 +1101,29 @@ __device__ void fused_lstm_proj_grad(const T* __restrict__ dy, const T* __restri
                                      long long H, long long Hh, long long D, long long phase, long long rofs,
                                      long long pofs, long long layer_w, long long acts_ofs, long long cs_ofs,
                                      long long pl_size) {
-  const long long d = blockIdx.z;
-  const long long t = crnn::grad_time(s, steps, d), t_prev = crnn::grad_time(s - 1, steps, d);
+  // (d and t formed inside each phase, as in fused_lstm_grad)
   crnn::fused_grad(
       [=]() {
+        const long long d = blockIdx.z;
         if (phase == 1) {
+          const long long t = crnn::grad_time(s, steps, d);
           opgen::matmul_tile<crnn::StepTiles>(B, H, Hh, opgen::matrix_in(dhp + (d * steps + t) * B * Hh, Hh),
                                               opgen::matrix_in(params + pofs + d * layer_w, H),
                                               opgen::matrix_out(dm + d * B * H, H), false, blockIdx.x, blockIdx.y);
         } else {
-          crnn::recurrent_grad_tile(dgw, dh, params, d, t_prev, steps, B, Hh, 4 * H, rofs, layer_w);
+          crnn::recurrent_grad_tile(dgw, dh, params, d, crnn::grad_time(s - 1, steps, d), steps, B, Hh, 4 * H, rofs,
+                                    layer_w);
         }
       },
-      [=](long long b, crnn::Span span) {
+      [=](long long b, long long j0, long long j1) {
+        const crnn::Span span = crnn::cell_span(j0, j1);
+        const long long d = blockIdx.z;
         crnn::lstm_grad_row(b, dy, dm + d * B * H, reserve, lengths, dgw + d * steps * B * 4 * H, dh + d * B * Hh,
-                            dc + d * B * H, t, d, B, H, Hh, D, 1LL, acts_ofs + d * pl_size, cs_ofs + d * pl_size,
-                            span);
+                            dc + d * B * H, crnn::grad_time(s, steps, d), d, B, H, Hh, D, 1LL,
+                            acts_ofs + d * pl_size, cs_ofs + d * pl_size, span);
       },
-      phase == 1 || s > 0, phase == 1 && s < steps, lengths, phase == 1 ? t : t_prev, B, phase == 1 ? H : Hh);
+      phase == 1 || s > 0, phase == 1 && s < steps, lengths,
+      crnn::grad_time(phase == 1 ? s : s - 1, steps, blockIdx.z), B, phase == 1 ? H : Hh);
 }
 
 // With a projection, launch s's second kernel (s < steps; see above): dhp[t] = dh + dy[t] over [B, Hh].
@@ -1146,7 +1134,8 @@ __device__ void fused_proj_cells(const T* __restrict__ dy, const int* __restrict
   const long long d = blockIdx.z, t = crnn::grad_time(s, steps, d);
   crnn::fused_grad(
       [=]() {},
-      [=](long long b, crnn::Span span) {
+      [=](long long b, long long j0, long long j1) {
+        const crnn::Span span = crnn::cell_span(j0, j1);
         const bool live = t < lengths[b];
         const T* __restrict__ dy_row = dy + ((t * B + b) * D + d) * Hh;
         T* __restrict__ dhp_row = dhp + ((d * steps + t) * B + b) * Hh;
@@ -1166,7 +1155,8 @@ __device__ void fused_gru_grad(const T* __restrict__ dy, const T* __restrict__ r
   const long long t = crnn::grad_time(s, steps, d), t_prev = crnn::grad_time(s - 1, steps, d);
   crnn::fused_grad(
       [=]() { crnn::recurrent_grad_tile(dgr, dh, params, d, t_prev, steps, B, H, 3 * H, rofs, layer_w); },
-      [=](long long b, crnn::Span span) {
+      [=](long long b, long long j0, long long j1) {
+        const crnn::Span span = crnn::cell_span(j0, j1);
         const long long slot = d * steps * B * 3 * H;
         crnn::gru_grad_row(b, dy, reserve, lengths, dgw + slot, dgr + slot, dh + d * B * H, t, d, B, H, D,
                            acts_ofs + d * pl_size, hs_ofs + d * pl_size, span);
@@ -1184,7 +1174,8 @@ __device__ void fused_rnn_grad(const T* __restrict__ dy, const T* __restrict__ r
   const long long t = crnn::grad_time(s, steps, d), t_prev = crnn::grad_time(s - 1, steps, d);
   crnn::fused_grad(
       [=]() { crnn::recurrent_grad_tile(dgw, dh, params, d, t_prev, steps, B, H, H, rofs, layer_w); },
-      [=](long long b, crnn::Span span) {
+      [=](long long b, long long j0, long long j1) {
+        const crnn::Span span = crnn::cell_span(j0, j1);
         crnn::rnn_grad_row(b, dy, reserve, lengths, dgw + d * steps * B * H, dh + d * B * H, t, d, B, H, D,
                            hs_ofs + d * pl_size, relu, span);
       },

@@ -250,46 +250,36 @@ __device__ void fused_step(const T* __restrict__ projected, T* __restrict__ recu
                            opgen::act::Activation f1, long long s, long long backward_first, long long seq_length,
                            long long D, long long B, long long H) {
   typedef dml_rnn::StepTiles Tiles;
+  if (opgen::tile_outside<Tiles>(B, H, blockIdx.x, blockIdx.y)) return;  // (before any barrier)
   const long long d = blockIdx.z, cells = B * H;
-  const long long b0 = static_cast<long long>(blockIdx.x) * Tiles::BM;
-  const long long u0 = static_cast<long long>(blockIdx.y) * Tiles::BN;
-  if (b0 >= B || u0 >= H) return;  // (the whole block: no barrier is left waiting)
   const long long t = (backward_first + d) != 0 ? seq_length - 1 - s : s;
   const T* __restrict__ src = (s == 0 ? output_single : states + ((s - 1) % 2) * D * cells) + d * cells;
   T* __restrict__ dst = states + (s % 2) * D * cells + d * cells;
   T* __restrict__ rec = recurrent + d * cells;
-  bool live = false;  // (the same on every thread: a tile whose rows have all ended skips the product)
-  for (long long b = b0; b < B && b < b0 + Tiles::BM; ++b) {
-    live = live || t < dml_rnn::length_of(sequence_lengths, b, seq_length);
-  }
-  if (live) {
+  // (a tile whose rows have all ended skips the product: the same answer on every thread)
+  if (opgen::tile_any_row<Tiles>(B, blockIdx.x, [=](long long b) {
+        return t < dml_rnn::length_of(sequence_lengths, b, seq_length);
+      })) {
     opgen::matmul_tile<Tiles>(B, H, H, opgen::matrix_in(src, H), opgen::matrix_in(recurrence + d * H * H, H, true),
                               opgen::matrix_out(rec, H), false, blockIdx.x, blockIdx.y);
   }
   __syncthreads();  // the tile of H·Rᵀ is in place
-  const long long rows = B - b0 < Tiles::BM ? B - b0 : Tiles::BM, units = H - u0 < Tiles::BN ? H - u0 : Tiles::BN;
-  const int n_rows = static_cast<int>(rows), n_units = static_cast<int>(units);  // int32 ok: at most 32 each
-#ifdef OPGEN_HOST_FORM
-  if (threadIdx.x != 0) return;
-  const int first = 0, stride = 1;
-#else
-  const int first = threadIdx.x, stride = blockDim.x;
-#endif
-  for (int e = first; e < n_rows * n_units; e += stride) {  // (consecutive threads: consecutive units)
-    const int r = e / n_units;
-    const long long b = b0 + r, o = b * H + u0 + (e - r * n_units);
-    T* out = output_sequence + (t * D + d) * cells + o;
-    if (t < dml_rnn::length_of(sequence_lengths, b, seq_length)) {
-      const float v = dml_rnn::activation_arg(opgen::to_float(projected[(d * seq_length + t) * cells + o]),
-                                              opgen::to_float(rec[o]), bias, d, o - b * H, H);
-      const T stored = opgen::from_float<T>(d == 0 ? f0(v) : f1(v));
-      dst[o] = stored;
-      *out = stored;
-    } else {
-      dst[o] = src[o];
-      *out = opgen::from_float<T>(0.f);
+  opgen::for_each_tile_cell<Tiles>(B, H, blockIdx.x, blockIdx.y, [=](long long b, long long j0, long long j1) {
+    const bool live = t < dml_rnn::length_of(sequence_lengths, b, seq_length);
+    for (long long o = b * H + j0; o < b * H + j1; ++o) {
+      T* out = output_sequence + (t * D + d) * cells + o;
+      if (live) {
+        const float v = dml_rnn::activation_arg(opgen::to_float(projected[(d * seq_length + t) * cells + o]),
+                                                opgen::to_float(rec[o]), bias, d, o - b * H, H);
+        const T stored = opgen::from_float<T>(d == 0 ? f0(v) : f1(v));
+        dst[o] = stored;
+        *out = stored;
+      } else {
+        dst[o] = src[o];
+        *out = opgen::from_float<T>(0.f);
+      }
     }
-  }
+  });
 }
 
 // After the fused steps: the last state (in states[(seq_length − 1) % 2]) into output_single.
@@ -297,8 +287,5 @@ template <typename T>
 __device__ void final_state(const T* __restrict__ states, T* __restrict__ output_single, long long seq_length,
                             long long n) {
   const T* __restrict__ last = states + ((seq_length - 1) % 2) * n;
-  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    output_single[i] = last[i];
-  }
+  opgen::for_each_index(n, [&](long long i) { output_single[i] = last[i]; });
 }
