@@ -241,11 +241,12 @@ def bench_cuda(args: argparse.Namespace) -> list[str]:
     for mode in MODES:
         for kind, lengths in cases.items():
             lines.append(compare(mode, kind, lengths, steps, batch, size))
-    # the GPU plan's persistent variant (no projection, gates·H² ≤ 65536, batch ≤ 64): H = 128
-    small = 128
-    lines.append(f"T={steps} B={batch // 2} I=H={small} (the persistent variant's sizes), otherwise as above")
-    for mode in MODES:
-        lines.append(compare(mode, "equal", np.full(batch // 2, steps, np.int32), steps, batch // 2, small))
+    # small sizes: H = 128 (the GEMM steps; the persistent variant before 2026-11-28, 17× cuDNN) and
+    # H = 32 (the persistent variant: no projection, gates·H² ≤ 4096, batch ≤ 64)
+    for small in (128, 32):
+        lines.append(f"T={steps} B={batch // 2} I=H={small}, otherwise as above")
+        for mode in MODES:
+            lines.append(compare(mode, "equal", np.full(batch // 2, steps, np.int32), steps, batch // 2, small))
     from codegen.runtime.cuda_graph import last_capture_failure
     from codegen.runtime.stats import snapshot
 

@@ -3,11 +3,11 @@
 
 The GPU's launch plan takes the fused variant (`fused_step`: per time step one launch for both
 directions, each block a 32×32 tile of h·Rᵀ through opgen::matmul_tile, then that tile's gates)
-outside the persistent variant's limits up to fused_depth = gates·max(units, h_size) = 256 (the
+outside the persistent variant's limits up to fused_depth = gates·max(units, h_size) = 128 (the
 `large_r` let of specs/rnn/cudnn_rnn_v3.yaml), and above it the GEMM steps (per step and direction
-a cuBLAS h·Rᵀ and the step kernel). That switch is an estimate from a cost model (about
-32·fused_depth cycles per block and step, against 5-8 µs for a small GEMM and a step kernel);
-this benchmark measures it: for a bidirectional layer's T forward steps, and CudnnRNNBackpropV3's T
+a cuBLAS h·Rᵀ and the step kernel). That switch was set from this benchmark's run on an H200
+(bench/RESULTS.md, 2026-11-28; the cost model's 256 before it took the slower form at depths 192
+and 256); it measures it: for a bidirectional layer's T forward steps, and CudnnRNNBackpropV3's T
 backward steps, float32, all lengths T, both forms run the generated kernels directly on the same
 buffers, each captured once into a CUDA graph (as the op's replay runs them) and timed by CUDA
 events (medians over repeats), at sizes on both sides of the switch. What both forms compute (the
@@ -36,12 +36,13 @@ for folder in (PROJECT, PROJECT / "bench"):  # (bench/ too: scripts/fake_gpu.py 
 
 from gpu_timing import cupy_or_reason, median_ms  # noqa: E402 -- bench/ is the script folder
 
-SWITCH = 256  # fused_depth = gates·units where the plan leaves the fused variant (no projection)
+SWITCH = 128  # fused_depth = gates·units where the plan leaves the fused variant (no projection)
 TILE = 32  # StepTiles' rows and units per block (kernels/rnn/cudnn_rnn.cu)
 D = 2  # bidirectional: the fused form runs both directions in one launch
 # (mode, batch, units): batches above the persistent variant's 64, depths either side of the switch
-SIZES = [("lstm", 128, 32), ("lstm", 128, 64), ("lstm", 128, 96), ("lstm", 128, 128), ("lstm", 512, 64),
-         ("lstm", 512, 128), ("lstm", 128, 256), ("gru", 128, 64), ("gru", 128, 128), ("gru", 512, 85)]
+SIZES = [("lstm", 128, 16), ("lstm", 128, 32), ("lstm", 128, 40), ("lstm", 128, 64), ("lstm", 512, 32),
+         ("lstm", 512, 64), ("lstm", 128, 128), ("gru", 128, 42), ("gru", 128, 48), ("gru", 512, 42),
+         ("gru", 128, 85)]
 
 
 @dataclass(frozen=True)
@@ -240,7 +241,7 @@ def measure(cp: Any, backend: Any, sources: dict[str, Any], lay: Layout, repeats
         per_step = {k: v * 1e3 / lay.steps for k, v in times.items()}
         rows.append(
             f"{part:<8} {lay.mode:<4} B={lay.batch:<4} H={lay.units:<4} depth {depth:>4} "
-            f"({'≤' if depth <= SWITCH else '>'} 256: plan takes {plan:<10}) fused {per_step['fused']:8.2f} "
+            f"({'≤' if depth <= SWITCH else '>'} {SWITCH}: plan takes {plan:<10}) fused {per_step['fused']:8.2f} "
             f"µs/step{notes['fused']}, GEMM steps {per_step['GEMM steps']:8.2f} µs/step{notes['GEMM steps']}, "
             f"fused / GEMM {times['fused'] / times['GEMM steps']:.2f}; faster: {faster}"
             f"{'' if faster == plan else '  <-- the switch is wrong here'}; max |difference| {diffs}")

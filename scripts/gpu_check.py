@@ -242,7 +242,7 @@ def bench_steps(rehearsal: bool, work: Path, no_gpu: str) -> list[Step]:
                                        str(fused)], report=fused))
     else:
         steps.append(Step("bench fused step", "CudnnRNNV3's fused recurrent step vs its GEMM steps (the plans' "
-                          "depth-256 switch)", 30, command=[*fused_command, "--markdown", str(fused)], report=fused,
+                          "depth-128 switch)", 30, command=[*fused_command, "--markdown", str(fused)], report=fused,
                           skip_reason=no_gpu))
     return steps
 

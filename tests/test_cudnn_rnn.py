@@ -798,24 +798,26 @@ def test_a_huge_num_layers_fails_fast_in_the_params_ops(layers: int) -> None:
 
 @pytest.mark.parametrize("kernel_form", ["host", "gpu"])
 @pytest.mark.parametrize("mode, batch, units, proj, variant", [
-    ("lstm", 9, 128, 0, "persistent"), ("lstm", 9, 129, 0, "steps"), ("lstm", 64, 5, 0, "persistent"),
-    ("lstm", 65, 5, 0, "fused"), ("gru", 5, 147, 0, "persistent"), ("gru", 5, 148, 0, "steps"),
-    ("rnn_tanh", 6, 256, 0, "persistent"), ("rnn_relu", 6, 257, 0, "steps"), ("rnn_relu", 65, 40, 0, "fused"),
-    ("lstm", 35, 33, 3, "fused"), ("lstm", 65, 64, 0, "fused"), ("lstm", 65, 65, 0, "steps"),
-    ("gru", 70, 85, 0, "fused"), ("gru", 65, 86, 0, "steps"), ("rnn_tanh", 66, 256, 0, "fused"),
+    ("lstm", 9, 32, 0, "persistent"), ("lstm", 9, 33, 0, "steps"), ("lstm", 64, 5, 0, "persistent"),
+    ("lstm", 65, 5, 0, "fused"), ("gru", 5, 36, 0, "persistent"), ("gru", 5, 37, 0, "fused"),
+    ("gru", 5, 43, 0, "steps"), ("rnn_tanh", 6, 64, 0, "persistent"), ("rnn_relu", 6, 65, 0, "fused"),
+    ("rnn_relu", 6, 129, 0, "steps"), ("rnn_relu", 65, 40, 0, "fused"), ("lstm", 35, 32, 3, "fused"),
+    ("lstm", 35, 33, 3, "steps"), ("lstm", 65, 32, 0, "fused"), ("lstm", 65, 33, 0, "steps"),
+    ("gru", 70, 42, 0, "fused"), ("gru", 65, 43, 0, "steps"), ("rnn_tanh", 66, 128, 0, "fused"),
     ("lstm", 2, 200, 330, "steps")])
 def test_the_gpu_plans_persistent_fused_and_gemm_variants_match_the_reference(monkeypatch, kernel_form, mode, batch,
                                                                               units, proj, variant):
     """The GPU's plan (on the emulation) runs each layer and direction in one `persistent_layer`
     launch, and its gradient in one `persistent_<mode>_grad`, where there is no projection,
-    gates·units·h_size ≤ 65536 and batch ≤ 64; else, up to gates·max(units, h_size) = 256, the fused
+    gates·units·h_size ≤ 4096 and batch ≤ 64; else, up to gates·max(units, h_size) = 128, the fused
     variant: per time step one `fused_step` for both directions (and a `fused_proj` with a
     projection), and per step one `fused_<mode>_grad` (plus a last one; with a projection
     `fused_lstm_proj_grad` for the recurrent product alone, then `fused_proj_cells` and
     `fused_lstm_proj_grad` for the gates); above that a GEMM and a step kernel per step and direction.
     Either way forward and backward (which reads the forward's reserve) match the float64 reference,
     lengths from 1 to T; the sizes put several tiles of 32 rows and 32 units on each grid axis where
-    the tiles' edges can go wrong (35, 65, 66, 70 rows; 33, 40, 64, 85, 256 units)."""
+    the tiles' edges can go wrong (35, 65, 66, 70 rows; 37, 40, 42, 65, 128 units), and each rule's
+    limits on both sides."""
     monkeypatch.setenv("OPGEN_NO_REPLAY", "1")  # (every launch through the spied method)
     scope = Scope("cpu", launch_plan="cuda", kernel_form=kernel_form)
     launched: list[str] = []

@@ -62,7 +62,7 @@ def test_cudnn_rnn_forward_and_backward_stay_in_bounds(fake: Any, mode: str, pro
     _finite(bw, "backward")
 
 
-@pytest.mark.parametrize("batch, hidden", [(5, 8), (70, 3), (5, 300)])  # persistent, GEMM steps (B, H)
+@pytest.mark.parametrize("batch, hidden", [(5, 8), (70, 3), (5, 300)])  # persistent, fused, GEMM steps (B, H)
 def test_dml_rnn_stays_in_bounds(fake: Any, batch: int, hidden: int) -> None:
     from generated import dml_rnn
 

@@ -84,10 +84,10 @@ class CudnnRNNV3:
     Internally every layer and direction runs one GEMM for the input projections of all steps,
     then per time step one GEMM for the recurrent product and one fused kernel for the gates (with
     a projection, a second GEMM and a small kernel): the cpu backend's plan, and the GPU's where
-    gates·max(num_units, h_size) > 256. Below that, on a GPU, the recurrent product and the gates are
+    gates·max(num_units, h_size) > 128. Below that, on a GPU, the recurrent product and the gates are
     one launch per time step for both directions (the fused variant: each block computes its tile
     of 32 sequences × 32 units of h_{t−1}·Rᵀ, then those cells' gates; with a projection a second
-    launch forms h), or, for small sizes without a projection (gates·num_units² ≤ 65536, batch ≤
+    launch forms h), or, for small sizes without a projection (gates·num_units² ≤ 4096, batch ≤
     64), one launch per layer and direction for all steps (the persistent variant).
     reserve_space (training only; empty for
     inference, which then works in a scratch buffer of the same layout) holds, per pseudo-layer
@@ -448,16 +448,17 @@ def _compute(scope: Scope | str | None, input: Any, input_h: Any, input_c: Any, 
         row_blocks = (min(batch, 4) if _backend.name == 'cpu' else min(batch, 65535))
         gpu_row_threads = (256 if rnn_mode in ('rnn_relu', 'rnn_tanh') else max(128, min(256, 32*(-(-num_units//32)))))
         row_threads = (1 if _backend.name == 'cpu' else gpu_row_threads)
-        persistent = (0 if _backend.name == 'cpu' else (1 - proj)*(-(-(gate_width*h_size)//65536))*(-(-batch//64)))
+        persistent = (0 if _backend.name == 'cpu' else (1 - proj)*(-(-(gate_width*h_size)//4096))*(-(-batch//64)))
         persistent_blocks = (-(-batch//4))
         fused_depth = gates*max(num_units, h_size)
-        large_r = min((-(-max(fused_depth, 1)//256)) - 1, 1)
+        fused_max_depth = 128
+        large_r = min((-(-max(fused_depth, 1)//fused_max_depth)) - 1, 1)
         fused = (0 if _backend.name == 'cpu' else min((persistent - 1)*(persistent - 1), 1)*(1 - large_r))
         gemm_steps = min((persistent - 1)*(persistent - 1), 1) - fused
         gx_slots = 1 + fused*(dirs - 1)
         fused_row_tiles = (-(-batch//32))
         fused_unit_tiles = (-(-num_units//32))
-        fused_h_tiles = (-(-h_size//32))
+        fused_h_tiles = min((-(-h_size//32)), (-(-fused_max_depth//(4*32))))
         rnn_kind = lstm + 2*gru
         seq_cells = rows*max(input_size, out_width)
         seq_blocks = (1 if _backend.name == 'cpu' else min((-(-seq_cells//256)), 65535))
@@ -521,16 +522,17 @@ def _compute(scope: Scope | str | None, input: Any, input_h: Any, input_c: Any, 
         row_blocks = (min(batch, 4) if _backend.name == 'cpu' else min(batch, 65535))
         gpu_row_threads = (256 if rnn_mode in ('rnn_relu', 'rnn_tanh') else max(128, min(256, 32*(-(-num_units//32)))))
         row_threads = (1 if _backend.name == 'cpu' else gpu_row_threads)
-        persistent = (0 if _backend.name == 'cpu' else (1 - proj)*(-(-(gate_width*h_size)//65536))*(-(-batch//64)))
+        persistent = (0 if _backend.name == 'cpu' else (1 - proj)*(-(-(gate_width*h_size)//4096))*(-(-batch//64)))
         persistent_blocks = (-(-batch//4))
         fused_depth = gates*max(num_units, h_size)
-        large_r = min((-(-max(fused_depth, 1)//256)) - 1, 1)
+        fused_max_depth = 128
+        large_r = min((-(-max(fused_depth, 1)//fused_max_depth)) - 1, 1)
         fused = (0 if _backend.name == 'cpu' else min((persistent - 1)*(persistent - 1), 1)*(1 - large_r))
         gemm_steps = min((persistent - 1)*(persistent - 1), 1) - fused
         gx_slots = 1 + fused*(dirs - 1)
         fused_row_tiles = (-(-batch//32))
         fused_unit_tiles = (-(-num_units//32))
-        fused_h_tiles = (-(-h_size//32))
+        fused_h_tiles = min((-(-h_size//32)), (-(-fused_max_depth//(4*32))))
         rnn_kind = lstm + 2*gru
         seq_cells = rows*max(input_size, out_width)
         seq_blocks = (1 if _backend.name == 'cpu' else min((-(-seq_cells//256)), 65535))

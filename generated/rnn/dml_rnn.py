@@ -64,8 +64,8 @@ class DmlRnn:
     GEMM per direction, then each step is one recurrent GEMM per direction and one fused kernel for
     all directions (the two products, bias, activation, length mask) that writes output_sequence
     and keeps the states in output_single: the cpu backend's plan, and the GPU's above hidden_size
-    256. Below that the GPU fuses the recurrent product into the step kernel (one launch per step
-    for every direction, each block a tile of 32 sequences × 32 units), or, with hidden_size ≤ 256
+    128. Below that the GPU fuses the recurrent product into the step kernel (one launch per step
+    for every direction, each block a tile of 32 sequences × 32 units), or, with hidden_size ≤ 64
     and batch_size ≤ 64, runs every step in one launch (the persistent variant). float16 tensors are
     stored in float16 with float32 arithmetic in the kernels.
 
@@ -282,9 +282,9 @@ def _compute(scope: Scope | str | None, input: Any, weight: Any, recurrence: Any
         cell_threads = (max(32, min(1024, 32*(-(-hidden_size//128)))) if _backend.name == 'cpu' else max(32, min(256, 32*(-(-cells//128)))))
         cell_blocks = (min((-(-cells//65536)), 64) if _backend.name == 'cpu' else min((-(-cells//1024)), 65535))
         step_threads = (max(32, min(1024, 32*(-(-hidden_size//128)))) if _backend.name == 'cpu' else max(128, min(256, 32*(-(-cells//128)))))
-        persistent = (0 if _backend.name == 'cpu' else (-(-hidden_size//256))*(-(-batch_size//64)))
+        persistent = (0 if _backend.name == 'cpu' else (-(-hidden_size//64))*(-(-batch_size//64)))
         persistent_blocks = (-(-batch_size//4))
-        fused = (0 if _backend.name == 'cpu' else min((persistent - 1)*(persistent - 1), 1)*(1 - min((-(-hidden_size//256)) - 1, 1)))
+        fused = (0 if _backend.name == 'cpu' else min((persistent - 1)*(persistent - 1), 1)*(1 - min((-(-hidden_size//128)) - 1, 1)))
         gemm_steps = min((persistent - 1)*(persistent - 1), 1) - fused
         fused_row_tiles = max((-(-batch_size//32)), 3)
         fused_unit_tiles = (-(-hidden_size//32))
@@ -331,9 +331,9 @@ def _compute(scope: Scope | str | None, input: Any, weight: Any, recurrence: Any
         cell_threads = (max(32, min(1024, 32*(-(-hidden_size//128)))) if _backend.name == 'cpu' else max(32, min(256, 32*(-(-cells//128)))))
         cell_blocks = (min((-(-cells//65536)), 64) if _backend.name == 'cpu' else min((-(-cells//1024)), 65535))
         step_threads = (max(32, min(1024, 32*(-(-hidden_size//128)))) if _backend.name == 'cpu' else max(128, min(256, 32*(-(-cells//128)))))
-        persistent = (0 if _backend.name == 'cpu' else (-(-hidden_size//256))*(-(-batch_size//64)))
+        persistent = (0 if _backend.name == 'cpu' else (-(-hidden_size//64))*(-(-batch_size//64)))
         persistent_blocks = (-(-batch_size//4))
-        fused = (0 if _backend.name == 'cpu' else min((persistent - 1)*(persistent - 1), 1)*(1 - min((-(-hidden_size//256)) - 1, 1)))
+        fused = (0 if _backend.name == 'cpu' else min((persistent - 1)*(persistent - 1), 1)*(1 - min((-(-hidden_size//128)) - 1, 1)))
         gemm_steps = min((persistent - 1)*(persistent - 1), 1) - fused
         fused_row_tiles = max((-(-batch_size//32)), 3)
         fused_unit_tiles = (-(-hidden_size//32))
@@ -380,9 +380,9 @@ def _compute(scope: Scope | str | None, input: Any, weight: Any, recurrence: Any
         cell_threads = (max(32, min(1024, 32*(-(-hidden_size//128)))) if _backend.name == 'cpu' else max(32, min(256, 32*(-(-cells//128)))))
         cell_blocks = (min((-(-cells//65536)), 64) if _backend.name == 'cpu' else min((-(-cells//1024)), 65535))
         step_threads = (max(32, min(1024, 32*(-(-hidden_size//128)))) if _backend.name == 'cpu' else max(128, min(256, 32*(-(-cells//128)))))
-        persistent = (0 if _backend.name == 'cpu' else (-(-hidden_size//256))*(-(-batch_size//64)))
+        persistent = (0 if _backend.name == 'cpu' else (-(-hidden_size//64))*(-(-batch_size//64)))
         persistent_blocks = (-(-batch_size//4))
-        fused = (0 if _backend.name == 'cpu' else min((persistent - 1)*(persistent - 1), 1)*(1 - min((-(-hidden_size//256)) - 1, 1)))
+        fused = (0 if _backend.name == 'cpu' else min((persistent - 1)*(persistent - 1), 1)*(1 - min((-(-hidden_size//128)) - 1, 1)))
         gemm_steps = min((persistent - 1)*(persistent - 1), 1) - fused
         fused_row_tiles = max((-(-batch_size//32)), 3)
         fused_unit_tiles = (-(-hidden_size//32))
