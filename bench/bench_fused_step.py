@@ -14,7 +14,10 @@ events (medians over repeats), at sizes on both sides of the switch. What both f
 h states; the gradients dG and dh) is compared (max |difference|) before timing, so a wrong launch
 shows.
 
-    python bench/bench_fused_step.py [--repeats 20] [--steps 20] [--markdown FILE]
+    python bench/bench_fused_step.py [--repeats 20] [--steps 20] [--dirs 1 2] [--markdown FILE]
+
+Each size is timed with one direction and with two (`--dirs`): the fused form runs every direction
+in one launch, the GEMM steps one after the other, so the switch may differ between them.
 
 Exit status 2 where no GPU (CuPy and a CUDA device) is at hand.
 """
@@ -38,7 +41,6 @@ from gpu_timing import cupy_or_reason, median_ms  # noqa: E402 -- bench/ is the 
 
 SWITCH = 128  # fused_depth = gates·units where the plan leaves the fused variant (no projection)
 TILE = 32  # StepTiles' rows and units per block (kernels/rnn/cudnn_rnn.cu)
-D = 2  # bidirectional: the fused form runs both directions in one launch
 # (mode, batch, units): batches above the persistent variant's 64, depths either side of the switch
 SIZES = [("lstm", 128, 16), ("lstm", 128, 32), ("lstm", 128, 40), ("lstm", 128, 64), ("lstm", 512, 32),
          ("lstm", 512, 64), ("lstm", 128, 128), ("gru", 128, 42), ("gru", 128, 48), ("gru", 512, 42),
@@ -47,12 +49,14 @@ SIZES = [("lstm", 128, 16), ("lstm", 128, 32), ("lstm", 128, 40), ("lstm", 128, 
 
 @dataclass(frozen=True)
 class Layout:
-    """One bidirectional layer's buffers as the kernels see them (offsets in elements)."""
+    """One layer's buffers as the kernels see them (offsets in elements), over `dirs` directions (the
+    fused form runs them all in one launch, the GEMM steps one after the other)."""
 
     mode: str
     batch: int
     units: int
     steps: int
+    dirs: int = 2
 
     @property
     def gates(self) -> int:
@@ -68,7 +72,7 @@ class Layout:
 
     @property
     def bofs(self) -> int:  # the biases after both directions' weights, 2·G·H per direction
-        return D * self.layer_w
+        return self.dirs * self.layer_w
 
     @property
     def hs_ofs(self) -> int:  # per direction: acts [T, B, 4H], h slots [T + 1, B, H], c slots (lstm)
@@ -84,18 +88,18 @@ class Layout:
 
 
 def host_buffers(lay: Layout, seed: int = 0) -> dict[str, np.ndarray]:
-    """The start of both forms: gx [D, T·B, G·H], params, work (random h and c slots), lengths."""
+    """The start of both forms: gx [dirs, T·B, G·H], params, work (random h and c slots), lengths."""
     rng = np.random.default_rng(seed)
     scale = 1.0 / np.sqrt(lay.units)
     return {
-        "gx": (rng.standard_normal((D, lay.steps * lay.batch * lay.width)) * 0.5).astype(np.float32),
-        "params": rng.uniform(-scale, scale, D * lay.layer_w + D * 2 * lay.width).astype(np.float32),
-        "work": rng.uniform(-1, 1, D * lay.pl_size).astype(np.float32),
+        "gx": (rng.standard_normal((lay.dirs, lay.steps * lay.batch * lay.width)) * 0.5).astype(np.float32),
+        "params": rng.uniform(-scale, scale, lay.dirs * lay.layer_w + lay.dirs * 2 * lay.width).astype(np.float32),
+        "work": rng.uniform(-1, 1, lay.dirs * lay.pl_size).astype(np.float32),
         "lengths": np.full(lay.batch, lay.steps, np.int32),
-        # the backward's: the output gradient [T, B, D·H], carried dh (and dc) per direction
-        "dy": rng.standard_normal(lay.steps * lay.batch * D * lay.units).astype(np.float32),
-        "dh": rng.standard_normal(D * lay.batch * lay.units).astype(np.float32),
-        "dc": rng.standard_normal(D * lay.batch * lay.units).astype(np.float32),
+        # the backward's: the output gradient [T, B, dirs·H], carried dh (and dc) per direction
+        "dy": rng.standard_normal(lay.steps * lay.batch * lay.dirs * lay.units).astype(np.float32),
+        "dh": rng.standard_normal(lay.dirs * lay.batch * lay.units).astype(np.float32),
+        "dc": rng.standard_normal(lay.dirs * lay.batch * lay.units).astype(np.float32),
     }
 
 
@@ -103,11 +107,11 @@ def device_buffers(cp: Any, lay: Layout, host: dict[str, np.ndarray]) -> dict[st
     """The fused form's gx and gh hold a slot per direction; the GEMM steps' form gets a gx and a gh
     per direction (gx_0, gh_0, ...), as its plan's direction loop reuses one of each."""
     buf = {k: cp.asarray(host[k]) for k in ("params", "work", "lengths", "dy", "dh", "dc")}
-    buf["dgw"] = cp.asarray(np.zeros(D * lay.steps * lay.batch * lay.width, np.float32))
-    buf["dgr"] = cp.asarray(np.zeros(D * lay.steps * lay.batch * lay.width, np.float32))
+    buf["dgw"] = cp.asarray(np.zeros(lay.dirs * lay.steps * lay.batch * lay.width, np.float32))
+    buf["dgr"] = cp.asarray(np.zeros(lay.dirs * lay.steps * lay.batch * lay.width, np.float32))
     buf["gx"] = cp.asarray(host["gx"].ravel())
-    buf["gh"] = cp.asarray(np.zeros(D * lay.batch * lay.width, np.float32))
-    for d in range(D):
+    buf["gh"] = cp.asarray(np.zeros(lay.dirs * lay.batch * lay.width, np.float32))
+    for d in range(lay.dirs):
         buf[f"gx_{d}"] = cp.asarray(host["gx"][d])
         buf[f"gh_{d}"] = cp.asarray(np.zeros(lay.batch * lay.width, np.float32))
     return buf
@@ -121,7 +125,7 @@ def row_threads(lay: Layout) -> int:
 def fused_steps(backend: Any, source: Any, lay: Layout, buf: dict[str, Any]) -> None:
     """Every step as the fused variant's plan launches it: one fused_step for both directions."""
     i64 = np.int64
-    grid = (-(-lay.batch // TILE), -(-lay.units // TILE), D)
+    grid = (-(-lay.batch // TILE), -(-lay.units // TILE), lay.dirs)
     kind = 1 if lay.mode == "lstm" else 2
     for s in range(lay.steps):
         backend.launch(source, "CudnnRNNV3__fused_step__float32", grid, (256,), (
@@ -137,7 +141,7 @@ def gemm_steps(backend: Any, source: Any, lay: Layout, buf: dict[str, Any]) -> N
     i64 = np.int64
     B, H, G = lay.batch, lay.units, lay.width
     for s in range(lay.steps):
-        for d in range(D):
+        for d in range(lay.dirs):
             t = s + d * (lay.steps - 1 - 2 * s)
             pl = d * lay.pl_size
             backend.gemm(buf["work"], buf["params"], buf[f"gh_{d}"], B, G, H, False, True, 0,
@@ -157,10 +161,10 @@ def fused_grads(backend: Any, source: Any, lay: Layout, buf: dict[str, Any]) -> 
     """The backward as the fused variant's plan launches it: steps + 1 launches of fused_<mode>_grad,
     each adding the previous step's dG·R to dh and forming this step's dG, both directions."""
     i64 = np.int64
-    grid = (max(-(-lay.batch // TILE), 3), -(-lay.units // TILE), D)
+    grid = (max(-(-lay.batch // TILE), 3), -(-lay.units // TILE), lay.dirs)
     for s in range(lay.steps + 1):
         head = (buf["dy"], buf["work"], buf["lengths"], buf["dgw"])
-        sizes = (i64(s), i64(lay.steps), i64(lay.batch), i64(lay.units), i64(D), i64(0), i64(lay.layer_w))
+        sizes = (i64(s), i64(lay.steps), i64(lay.batch), i64(lay.units), i64(lay.dirs), i64(0), i64(lay.layer_w))
         if lay.mode == "lstm":
             backend.launch(source, "CudnnRNNBackpropV3__fused_lstm_grad__float32", grid, (256,), (
                 *head, buf["dh"], buf["dc"], buf["params"], *sizes, i64(0), i64(lay.cs_ofs), i64(lay.pl_size)))
@@ -175,17 +179,17 @@ def gemm_grads(backend: Any, source: Any, lay: Layout, buf: dict[str, Any]) -> N
     i64 = np.int64
     B, H, G, T = lay.batch, lay.units, lay.width, lay.steps
     for s in range(T):
-        for d in range(D):
+        for d in range(lay.dirs):
             t = (T - 1 - s) * (1 - d) + s * d
             pl = d * lay.pl_size
             if lay.mode == "lstm":
                 backend.launch(source, "CudnnRNNBackpropV3__lstm_grad_step__float32", (B,), (row_threads(lay),), (
                     buf["dy"], buf["dy"], buf["work"], buf["lengths"], buf["dgw"], buf["dh"], buf["dc"], i64(t),
-                    i64(d), i64(B), i64(H), i64(H), i64(D), i64(0), i64(pl), i64(pl + lay.cs_ofs), i64(T)))
+                    i64(d), i64(B), i64(H), i64(H), i64(lay.dirs), i64(0), i64(pl), i64(pl + lay.cs_ofs), i64(T)))
             else:
                 backend.launch(source, "CudnnRNNBackpropV3__gru_grad_step__float32", (B,), (row_threads(lay),), (
                     buf["dy"], buf["work"], buf["lengths"], buf["dgw"], buf["dgr"], buf["dh"], i64(t), i64(d),
-                    i64(B), i64(H), i64(D), i64(pl), i64(pl + lay.hs_ofs), i64(T)))
+                    i64(B), i64(H), i64(lay.dirs), i64(pl), i64(pl + lay.hs_ofs), i64(T)))
             side = buf["dgw"] if lay.mode == "lstm" else buf["dgr"]
             backend.gemm(side, buf["params"], buf["dh"], B, H, G, False, False, 1, (d * T + t) * B * G,
                          d * lay.layer_w, d * B * H)
@@ -230,7 +234,7 @@ def measure(cp: Any, backend: Any, sources: dict[str, Any], lay: Layout, repeats
             form(backend, source, lay, buf)  # from the same start: the results must agree
             cp.cuda.get_current_stream().synchronize()
             if part == "forward":
-                states[name] = [cp.asnumpy(buf["work"]).reshape(D, lay.pl_size)[:, lay.hs_ofs:lay.cs_ofs]]
+                states[name] = [cp.asnumpy(buf["work"]).reshape(lay.dirs, lay.pl_size)[:, lay.hs_ofs:lay.cs_ofs]]
             else:
                 states[name] = [cp.asnumpy(buf["dh"]), cp.asnumpy(buf["dgw"])]
             buf = device_buffers(cp, lay, start)
@@ -240,7 +244,7 @@ def measure(cp: Any, backend: Any, sources: dict[str, Any], lay: Layout, repeats
         faster = min(times, key=lambda k: times[k])
         per_step = {k: v * 1e3 / lay.steps for k, v in times.items()}
         rows.append(
-            f"{part:<8} {lay.mode:<4} B={lay.batch:<4} H={lay.units:<4} depth {depth:>4} "
+            f"{part:<8} {lay.mode:<4} D={lay.dirs} B={lay.batch:<4} H={lay.units:<4} depth {depth:>4} "
             f"({'≤' if depth <= SWITCH else '>'} {SWITCH}: plan takes {plan:<10}) fused {per_step['fused']:8.2f} "
             f"µs/step{notes['fused']}, GEMM steps {per_step['GEMM steps']:8.2f} µs/step{notes['GEMM steps']}, "
             f"fused / GEMM {times['fused'] / times['GEMM steps']:.2f}; faster: {faster}"
@@ -252,6 +256,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="CudnnRNNV3's fused step against GEMM steps on a GPU")
     parser.add_argument("--repeats", type=int, default=20)
     parser.add_argument("--steps", type=int, default=20)
+    parser.add_argument("--dirs", type=int, nargs="+", choices=(1, 2), default=[1, 2],
+                        help="direction counts to time (the switch may differ: one launch serves both)")
     parser.add_argument("--markdown", type=Path, default=None, help="also write the results here")
     ns = parser.parse_args(argv)
     cp = cupy_or_reason("bench_fused_step.py")
@@ -263,10 +269,10 @@ def main(argv: list[str] | None = None) -> int:
     backend = Scope("cuda").backend
     sources = {"forward": cudnn_rnn_v3._KERNELS, "backward": cudnn_rnn_backprop_v3._KERNELS}
     name = cp.cuda.runtime.getDeviceProperties(0)["name"]
-    lines = [f"CudnnRNNV3 / BackpropV3 steps, bidirectional, T={ns.steps}, float32, CUDA graphs, medians of "
+    lines = [f"CudnnRNNV3 / BackpropV3 steps, D directions, T={ns.steps}, float32, CUDA graphs, medians of "
              f"{ns.repeats}; GPU: {name.decode() if isinstance(name, bytes) else name}, CuPy {cp.__version__}"]
-    for mode, batch, units in SIZES:
-        for row in measure(cp, backend, sources, Layout(mode, batch, units, ns.steps), ns.repeats):
+    for (mode, batch, units), dirs in ((size, dirs) for dirs in ns.dirs for size in SIZES):
+        for row in measure(cp, backend, sources, Layout(mode, batch, units, ns.steps, dirs), ns.repeats):
             lines.append(row)
             print(row, flush=True)
     if ns.markdown is not None:
