@@ -130,7 +130,7 @@ def _exact(op: str, a: Val, b: Val) -> tuple[int, int] | None:
 
 def binary(op: str, a: Val | None, b: Val | None) -> tuple[Val | None, bool]:
     """The value of `a op b` for an arithmetic or bitwise operator, and whether it is computed in
-    32 bits (or fewer) from a source and wraps there (`blockIdx.x * blockDim.x`)."""
+    32 bits (or fewer) from two sources and wraps there (`blockIdx.x * blockDim.x`)."""
     if a is None or b is None:
         known = a or b
         if known is None or (op in ("<<", ">>") and a is None) or (op == "/" and a is None):
@@ -150,5 +150,6 @@ def binary(op: str, a: Val | None, b: Val | None) -> tuple[Val | None, bool]:
         lo, hi = type_range(bits, unsigned)
         return Val(lo, hi, tracked, bits, unsigned), False
     v = Val(exact[0], exact[1], tracked, bits, unsigned)
-    wraps = bits <= 32 and tracked and op in ("*", "<<") and not fits(v, bits, True)
+    # both from sources (a constant factor is a hash's or a stride's, and its wrap is meant)
+    wraps = bits <= 32 and a.tracked and b.tracked and op in ("*", "<<") and not fits(v, bits, True)
     return convert(v, bits, unsigned), wraps
