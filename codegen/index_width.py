@@ -42,7 +42,7 @@ from codegen import index_values as iv
 from codegen.index_values import Val
 from codegen.linemarks import LineMap
 from codegen.model import OpSpec
-from codegen.runtime.cxx import Token, split_params, tokenize
+from codegen.runtime.cxx import Token, match_angle, split_params, tokenize
 from codegen.yamlnodes import SpecError
 
 #: The marker that exempts a line, with the reason after it.
@@ -169,22 +169,10 @@ class _Walker:
 
     def angle(self, i: int, end: int) -> int | None:
         """Past the `>` closing the template argument list at i, or None if `<` compares."""
-        depth = 0
-        while i < end:
-            t = self.texts[i]
-            if t in ("(", "["):
-                i = self.close(i, end) + 1
-                continue
-            if t == "<":
-                depth += 1
-            elif t == ">":
-                depth -= 1
-                if depth == 0:
-                    return i + 1
-            elif t in (";", "{", "}", "&&", "||", "?"):
-                return None
-            i += 1
-        return None
+        j = match_angle(self.t, i)
+        if j > end or self.texts[j - 1] != ">" or any(t in ("&&", "||", "?") for t in self.texts[i:j]):
+            return None
+        return j
 
     # -- namespace and class scope ------------------------------------------------------------------
     def namespace(self, i: int, end: int) -> None:
