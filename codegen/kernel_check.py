@@ -593,3 +593,16 @@ def _missing(unit: Unit, name: str, lines: LineMap, kernel_file: str) -> str:
     close = difflib.get_close_matches(name, own, n=1)
     hint = f" (did you mean {close[0]}?)" if close else f" (its device functions: {', '.join(own) or 'none'})"
     return f"no device function {name!r} in {kernel_file}{hint}"
+
+
+def size_params(op: OpSpec, activation_slots: int = 0) -> dict[str, frozenset[int]]:
+    """For each device function the op's launch steps name, the positions of its parameters that
+    the ABI hands a size (a dim, a list length, an int attr that may exceed 2**31 − 1): the sources
+    of the 32-bit index check (index_width.py)."""
+    out: dict[str, frozenset[int]] = {}
+    for step in op.launches():
+        if isinstance(step, LaunchStep):
+            for _, entry in _entries(op, step, activation_slots):
+                found = frozenset(k for k, a in enumerate(_args(op, entry)) if a.beyond_int32)
+                out[step.kernel] = out.get(step.kernel, frozenset()) | found
+    return out

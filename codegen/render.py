@@ -272,7 +272,7 @@ def render_kernel(env: jinja2.Environment, op: OpSpec, template_roots: Sequence[
     generated = f"{env.globals['package_path']}/{PurePosixPath(op.group) / op.snake_name}.cu"
     text = linemarks.resume(text, generated)
     kernel_check.check_kernel(op, text, marking.display_path(name, file), slots)
-    index_width.check(op, text)
+    index_width.check(op, text, kernel_check.size_params(op, slots))
     return with_manifest(op, text, slots)
 
 

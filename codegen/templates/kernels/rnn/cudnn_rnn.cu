@@ -449,16 +449,16 @@ __device__ void persistent_layer(const T* __restrict__ gx, T* __restrict__ gh, c
     for (long long c = threadIdx.x; c < G; c += blockDim.x) {
       A sum[kRows];
 #pragma unroll
-      for (int r = 0; r < kRows; ++r) sum[r] = A(0);  // int32 ok: kRows = 4
+      for (int r = 0; r < kRows; ++r) sum[r] = A(0);
       for (long long k = 0; k < H; ++k) {
         const A w = crnn::load(R + c * H + k);
 #pragma unroll
-        for (int r = 0; r < kRows; ++r) {  // int32 ok: kRows = 4
+        for (int r = 0; r < kRows; ++r) {
           if (r < rows) sum[r] += crnn::load(h_prev + (b0 + r) * H + k) * w;
         }
       }
 #pragma unroll
-      for (int r = 0; r < kRows; ++r) {  // int32 ok: kRows = 4
+      for (int r = 0; r < kRows; ++r) {
         if (r < rows && t < lengths[b0 + r]) crnn::store(gh + (b0 + r) * G + c, sum[r]);  // (else unread)
       }
     }
@@ -953,16 +953,16 @@ __device__ __forceinline__ void persistent_grad(const F& grad_row, const T* __re
     for (int k = threadIdx.x; k < h; k += blockDim.x) {
       A sum[kRows];
 #pragma unroll
-      for (int r = 0; r < kRows; ++r) sum[r] = A(0);  // int32 ok: kRows = 4
+      for (int r = 0; r < kRows; ++r) sum[r] = A(0);
       for (int c = 0; c < g_len; ++c) {
         const A w = crnn::load(R + static_cast<long long>(c) * h + k);
 #pragma unroll
-        for (int r = 0; r < kRows; ++r) {  // int32 ok: kRows = 4
+        for (int r = 0; r < kRows; ++r) {
           if (r < rows) sum[r] += crnn::load(g_rows + r * G + c) * w;
         }
       }
 #pragma unroll
-      for (int r = 0; r < kRows; ++r) {  // int32 ok: kRows = 4
+      for (int r = 0; r < kRows; ++r) {
         const long long b = b0 + r;
         if (r < rows && t < lengths[b]) crnn::store(dh + b * H + k, sum[r] + crnn::load(dh + b * H + k));
       }
