@@ -14,8 +14,9 @@ paths) takes it from here, never from a constant: a user's package is theirs.
     torch-namespace = "myops"       # torch.ops.<namespace>.<op> (default: the package name)
 
 Paths in the file are relative to the folder holding it; paths given as flags to the current
-directory. The file is the nearest pyproject.toml with a `[tool.opgen]` table, from the current
-directory upward. A bad table is a `ProjectError` naming `file:line`.
+directory. The file is the nearest pyproject.toml whose TOML data has a `tool.opgen` table, from the
+current directory upward (`[tool.opgen]`, or `opgen = {...}` or `opgen.key = ...` under `[tool]`: the
+same data). A bad table is a `ProjectError` naming `file:line`.
 
 opgen's own files (the `codegen` package, its built-in templates and activation library, and the
 `generated` package of opgen's own ops beside it) are package data, found through
@@ -34,6 +35,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from codegen.toml_lines import table_lines
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -162,42 +165,36 @@ def _same(a: Path, b: Path) -> bool:
 
 
 # -- finding and reading the config ---------------------------------------------------------------------
-_HEADER_RE = re.compile(r"^\s*\[\s*tool\s*\.\s*opgen\s*\]\s*(?:#.*)?$")
-_ANY_HEADER_RE = re.compile(r"^\s*\[")
-_KEY_RE = re.compile(r"""^\s*(["']?)([A-Za-z0-9_-]+)\1\s*=""")
+#: Text that may hold the table in a file that is not valid TOML (its error is then reported, rather
+#: than a project above it silently taken): `[tool.opgen]`, `tool.opgen.x = `, `opgen = ` or `opgen.x = `.
+_MAYBE_TABLE_RE = re.compile(r"""^\s*(?:\[\s*tool\s*\.\s*["']?opgen\b|(?:tool\s*\.\s*)?["']?opgen["']?\s*[.=])""",
+                             re.MULTILINE)
+
+
+def _parse(text: str) -> dict[str, Any] | None:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return None
 
 
 def find_config(cwd: Path) -> Path | None:
-    """The nearest pyproject.toml with a `[tool.opgen]` table, from `cwd` upward (None: none)."""
+    """The nearest pyproject.toml whose data has a `tool.opgen` table (however the TOML writes it),
+    from `cwd` upward (None: none). A file that is not valid TOML counts when its text looks as if it
+    had one, so that its error is reported."""
     for folder in [cwd, *cwd.parents]:
         path = folder / CONFIG_FILE
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             continue
-        if "opgen" in text and (_table_line(text) or "tool.opgen" in text):
+        data = _parse(text)
+        if data is None:
+            if _MAYBE_TABLE_RE.search(text):
+                return path
+        elif isinstance(data.get("tool"), dict) and "opgen" in data["tool"]:
             return path
     return None
-
-
-def _table_line(text: str) -> int:
-    """The line of the `[tool.opgen]` header (0: none, e.g. a dotted `tool.opgen.x = ...` key)."""
-    return next((i for i, line in enumerate(text.splitlines(), 1) if _HEADER_RE.match(line)), 0)
-
-
-def _key_lines(text: str) -> dict[str, int]:
-    """Each key of the `[tool.opgen]` table and its line."""
-    start = _table_line(text)
-    lines: dict[str, int] = {}
-    if not start:
-        return lines
-    for i, line in enumerate(text.splitlines()[start:], start + 1):
-        if _ANY_HEADER_RE.match(line):
-            break
-        m = _KEY_RE.match(line)
-        if m:
-            lines.setdefault(m.group(2), i)
-    return lines
 
 
 def read_config(path: Path) -> tuple[dict[str, Any], dict[str, int], int]:
@@ -210,10 +207,11 @@ def read_config(path: Path) -> tuple[dict[str, Any], dict[str, int], int]:
         message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
         raise ProjectError(f"not valid TOML: {message}", path, int(m.group(1)) if m else 1) from None
     table = data.get("tool", {}).get("opgen")
-    header = _table_line(text) or 1
+    header, lines = table_lines(text, ("tool", "opgen"))
+    header = header or 1
     if not isinstance(table, dict):
         raise ProjectError("[tool.opgen] must be a table", path, header)
-    return table, _key_lines(text), header
+    return table, lines, header
 
 
 # -- the project ---------------------------------------------------------------------------------------

@@ -76,6 +76,49 @@ def test_every_key(tmp_path: Path) -> None:
     assert find_project(root2).package == "made" and find_project(root2).torch_namespace == "made"
 
 
+@pytest.mark.parametrize("table", [
+    '[tool]\nopgen = {package = "child_ops"}\n',
+    '[tool]\nopgen.package = "child_ops"\n',
+    'tool.opgen.package = "child_ops"\n[project]\nname = "child"\n',
+    '[ tool . "opgen" ]\npackage = "child_ops"\n',
+])
+def test_the_table_is_found_as_toml_data(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                         monkeypatch: pytest.MonkeyPatch, table: str) -> None:
+    """`[tool]` with `opgen = {...}` or `opgen.key = ...` is the same data as `[tool.opgen]`: inside
+    another project, the child's table is the one read (not the parent's, whose package is not
+    touched)."""
+    parent = project_folder(tmp_path / "parent", 'package = "parent_ops"\n')
+    child = parent / "child"
+    small_specs(child / "specs", {"demo/ChildOp": "The child's op."})
+    (child / "pyproject.toml").write_text(table, encoding="utf-8")
+    monkeypatch.chdir(child)
+    status, out, err = opgen(capsys, "generate")
+    assert status == 0, err
+    assert "  wrote   child_ops/demo/child_op.py" in out
+    assert not (parent / "parent_ops").exists()
+    assert find_project(child).config == child / "pyproject.toml"
+
+
+@pytest.mark.parametrize("table,line", [
+    ('[tool]\nname = 1\nopgen = {package = "mine", colour = "red"}\n', 3),
+    ('[tool]\nopgen.package = "mine"\nopgen.colour = "red"\n', 3),
+    ('[tool.opgen]\npackage = "mine"\n\n[tool.opgen.colour]\nx = 1\n', 4),
+    ('text = """\n[tool.opgen]\ncolour = 1\n"""\n[tool.opgen]\npackage = "mine"\ncolour = "red"\n', 7),
+])
+def test_bad_keys_are_found_at_their_line_however_the_table_is_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, table: str,
+        line: int) -> None:
+    root = tmp_path / "proj"
+    small_specs(root / "specs", {"demo/SmallOp": "A small op."})
+    (root / "pyproject.toml").write_text(table, encoding="utf-8")
+    monkeypatch.chdir(root)
+    status, _, err = opgen(capsys, "generate")
+    assert status == 2
+    assert err.splitlines()[0] == (f"opgen: error: {root / 'pyproject.toml'}:{line}: [tool.opgen]: unknown key "
+                                   f"'colour' (known: specs, templates, out, package, torch-namespace)")
+    assert sorted(p.name for p in root.iterdir()) == ["pyproject.toml", "specs"]
+
+
 def test_opgen_own_repository_is_a_project() -> None:
     project = find_project(REPO / "tests")
     assert project.is_opgen_itself
