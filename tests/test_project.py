@@ -168,7 +168,28 @@ def test_no_project_and_no_out(tmp_path: Path, capsys: pytest.CaptureFixture[str
     ('templates = 3\npackage = "mine"\n', 5, "templates: expected a folder or a list of folders, got 3"),
     ('specs = "specs"\n', 4, "[tool.opgen] needs `package`"),
     ('package = "mine\n', 5, "not valid TOML: "),
-])
+    # names as Python and PyTorch see them: torch.library takes only ASCII namespaces, and Python
+    # imports a package by its NFKC-normalised name
+    ('package = "mine"\ntorch-namespace = "café"\n', 6, "[tool.opgen] torch-namespace: 'café' is not a valid "
+                                                          "torch namespace (torch.ops.<namespace> needs an ASCII "
+                                                          "identifier"),
+    ('package = "mine"\ntorch-namespace = "ｍｉｎｅ"\n', 6, "'ｍｉｎｅ' is not a valid torch namespace"),
+    ('package = "café"\n', 5, "the torch namespace (the package name, [tool.opgen] package): 'café' is not a valid "
+                               "torch namespace"),
+    ('package = "ｐ"\n', 5, "[tool.opgen] package: package name 'ｐ' is not the name Python imports: Python reads "
+                            "identifiers NFKC-normalised, so `import ｐ` looks for 'p'; write 'p'"),
+    ('out = "ﬁle"\n', 5, "[tool.opgen] out: package name 'ﬁle' is not the name Python imports"),
+    # values no file system takes: one line, not a traceback
+    ('out = "x\\u0000y"\n', 5, "[tool.opgen] out: 'x\\x00y' holds the control character '\\x00'"),
+    ('package = "mine"\nspecs = "s\\u0000"\n', 6, "[tool.opgen] specs: 's\\x00' holds the control character"),
+    ('package = "a\\u0000b"\n', 5, "[tool.opgen] package: 'a\\x00b' is not a valid package name"),
+    (f'out = "{"a" * 5000}"\n', 5, f"[tool.opgen] out: {'a' * 40!r}... (5000 characters) has a name of 5000 bytes: "
+                                    f"a file system takes at most 255"),
+    (f'out = "x/{"b" * 300}"\n', 5, f"has a name of 300 bytes ({'b' * 40!r}... (300 characters))"),
+    (f'out = "{"ab/" * 2000}"\n', 5, f"[tool.opgen] out: {'ab/' * 13 + 'a'!r}... (6000 characters): "),
+    (f'package = "{"a" * 5000}"\n', 5, f"[tool.opgen] package: package name {'a' * 40!r}... (5000 characters) is "
+                                        f"5000 bytes long: it names the package's folder"),
+], ids=lambda value: value[:40] if isinstance(value, str) else None)
 def test_bad_table(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
                    table: str, line: int, message: str) -> None:
     root = project_folder(tmp_path / "proj", table)
@@ -183,14 +204,37 @@ def test_bad_table(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypat
     assert snapshot(root) == before
 
 
+def test_names_python_and_torch_take_are_accepted(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The other direction: a non-ASCII package name that NFKC keeps (`café`) with an ASCII torch
+    namespace generates, imports and registers its ops."""
+    root = project_folder(tmp_path / "proj", 'package = "café"\ntorch-namespace = "cafe_ops"\n')
+    monkeypatch.chdir(root)
+    status, out, err = opgen(capsys, "generate")
+    assert status == 0, err
+    assert "  wrote   café/torch.py" in out
+    code = "import café.torch, torch; print(torch.ops.cafe_ops.small_op.default.name())"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(REPO)])}
+    proc = subprocess.run([sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "cafe_ops::small_op"
+
+
 def test_bad_flags(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     root = project_folder(tmp_path / "proj", 'package = "mine"\n')
     monkeypatch.chdir(root)
     for argv, message in [(["--package", "numpy"], "--package: package name 'numpy' shadows the installed module"),
                           (["--torch-namespace", "aten"], "--torch-namespace: torch namespace 'aten' belongs to"),
-                          (["--templates", "gone"], "template folder gone not found")]:
+                          (["--templates", "gone"], "template folder gone not found"),
+                          (["--torch-namespace", "ｍｉｎｅ"], "--torch-namespace: 'ｍｉｎｅ' is not a valid torch "
+                                                             "namespace"),
+                          (["--package", "ｐ"], "--package: package name 'ｐ' is not the name Python imports"),
+                          (["--out", "a" * 5000], "--out: 'aaaa"),
+                          (["--specs", "ab/" * 2000], "--specs: 'ab/ab")]:
         status, _, err = opgen(capsys, "generate", *argv)
         assert status == 2 and message in err.splitlines()[0], err
+        assert len(err.splitlines()) == 2, err
     assert not (root / "mine").exists()
     monkeypatch.chdir(tmp_path)  # no project here: the package is the --out folder's name
     status, _, err = opgen(capsys, "generate", "--specs", root / "specs", "--out", "has-dash")
