@@ -302,6 +302,29 @@ def test_init_writes_a_project_and_refuses_to_overwrite(tmp_path: Path, capsys: 
     assert not (tmp_path / "9lives").exists() and not (tmp_path / "x").exists()
 
 
+def test_init_refuses_a_name_its_pyproject_cannot_hold(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The package names the distribution (`[project] name`) and a key of pyproject.toml: a name that
+    is not ASCII is refused before anything is written; with an ASCII --package the same folder
+    makes a project whose pyproject.toml every later command reads."""
+    monkeypatch.chdir(tmp_path)
+    for argv, message in [
+        (["café"], "opgen init: the package name from the folder's name 'café' (pass --package NAME): package name "
+                   "'café' gives the distribution name 'café' (pyproject.toml's [project] name), which must be ASCII"),
+        (["café", "--torch-namespace", "cafe"], "gives the distribution name 'café'"),
+        (["x", "--package", "_x"], "--package: package name '_x' gives the distribution name '-x'"),
+        (["x", "--package", "ｐ"], "--package: package name 'ｐ' is not the name Python imports"),
+    ]:
+        status, _, err = opgen(capsys, "init", *argv)
+        assert status == 2 and message in err.splitlines()[0], err
+        assert err.splitlines()[1:] == ["opgen init: nothing was written"], err
+    assert list(tmp_path.iterdir()) == []
+    status, _, err = opgen(capsys, "init", "café", "--package", "cafe")
+    assert status == 0, err
+    monkeypatch.chdir(tmp_path / "café")
+    assert (find_project(Path.cwd()).package, opgen(capsys, "list")[0]) == ("cafe", 0)
+
+
 def test_init_then_generate_then_pytest(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """The README's commands for your own ops: opgen init myops, cd myops, opgen generate, pytest."""
