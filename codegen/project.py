@@ -286,8 +286,15 @@ def find_project(cwd: Path | None = None, overrides: Overrides | None = None, *,
         templates = (default.resolve(),) if config is not None and default.is_dir() else ()
     # the package and its folder
     config_out = text_value("out")
-    config_out_path = None if config_out is None else path_value(root, config_out, "[tool.opgen] out",
-                                                                   *where("out"))
+    config_out_path: Path | None = None
+    if config_out is not None:
+        config_out_path = path_value(root, config_out, "[tool.opgen] out", *where("out"))
+        if flags.out is None and not config_out_path.is_relative_to(root):
+            # the file may come from anyone (a cloned repository): it writes inside its own folder
+            # only; a flag the user typed may point anywhere
+            raise ProjectError(f"[tool.opgen] out: {shown_value(config_out)} is {config_out_path}, outside the "
+                               f"project's folder {root}: choose a folder inside it (a folder elsewhere: pass "
+                               f"--out DIR)", *where("out"))
     config_package = text_value("package")
     if config_package is not None:
         check_package_name(config_package, "[tool.opgen] package", *where("package"))
@@ -339,7 +346,7 @@ def find_project(cwd: Path | None = None, overrides: Overrides | None = None, *,
 
 def shown_value(value: str) -> str:
     """A value as a one-line message shows it: its repr, cut short when long."""
-    return repr(value) if len(value) <= 60 else f"{value[:40]!r}... ({len(value)} characters)"
+    return repr(value) if len(value) <= 200 else f"{value[:60]!r}... ({len(value)} characters)"
 
 
 def path_value(base: Path, value: str | Path, what: str, file: Path | None = None, line: int = 0) -> Path:
