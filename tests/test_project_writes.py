@@ -17,13 +17,19 @@ REFUSAL = "opgen: error: refusing to replace what opgen did not write"
 WHAT_TO_DO = "Move {} out of the way, or choose another output folder (`out` in [tool.opgen], or --out DIR)"
 
 
-def refused(err: str, *items: str) -> None:
-    """`err` is the one-line refusal naming `items` (each `path (what it is)`), then "nothing was written"."""
+def refused(capsys: pytest.CaptureFixture[str], root: Path, *items: str, command: str = "generate") -> str:
+    """`opgen COMMAND` in the current directory refuses in one line naming `items` (each `path (what
+    it is)`), exit 2, and the project's folder `root` is as it was. Its stderr."""
+    before = snapshot(root)
+    status, out, err = opgen(capsys, command)
+    assert status == 2 and out == ""
     first, *rest = err.splitlines()
     assert first.startswith(REFUSAL) and rest == ["opgen: nothing was written"], err
     assert first.endswith(WHAT_TO_DO.format("it" if len(items) == 1 else "them")), err
     for item in items:
         assert item in first, err
+    assert snapshot(root) == before
+    return err
 
 
 @pytest.mark.parametrize("command", ["generate", "demo"])
@@ -35,12 +41,8 @@ def test_a_users_file_where_a_generated_file_goes_is_refused(
     mine = root / "mine" / rel
     mine.parent.mkdir(parents=True)
     mine.write_text("# my own, not generated\n", encoding="utf-8")
-    before = snapshot(root)
     monkeypatch.chdir(root)
-    status, out, err = opgen(capsys, command)
-    assert status == 2 and out == ""
-    refused(err, f"{mine} (a file opgen did not write)")
-    assert snapshot(root) == before
+    refused(capsys, root, f"{mine} (a file opgen did not write)", command=command)
 
 
 def test_out_dot_spares_the_projects_own_files(tmp_path: Path, capsys: pytest.CaptureFixture[str],
@@ -50,13 +52,9 @@ def test_out_dot_spares_the_projects_own_files(tmp_path: Path, capsys: pytest.Ca
     (root / "docs").mkdir()
     (root / "docs" / "index.md").write_text("# My project\n", encoding="utf-8")
     (root / "__init__.py").write_text("", encoding="utf-8")
-    before = snapshot(root)
     monkeypatch.chdir(root)
-    status, _, err = opgen(capsys, "generate")
-    assert status == 2
-    refused(err, f"{root / '__init__.py'} (a file opgen did not write)",
+    refused(capsys, root, f"{root / '__init__.py'} (a file opgen did not write)",
             f"{root / 'docs' / 'index.md'} (a file opgen did not write)")
-    assert snapshot(root) == before
     # moved out of the way: generated, and generated again over its own output
     (root / "docs" / "index.md").unlink()
     (root / "__init__.py").unlink()
@@ -71,14 +69,10 @@ def test_folders_in_the_way(tmp_path: Path, capsys: pytest.CaptureFixture[str],
     root = project_folder(tmp_path / "proj", 'package = "mine"\n')
     (root / "mine" / "torch.py").mkdir(parents=True)  # a folder where a file goes
     (root / "mine" / "docs").write_text("notes\n", encoding="utf-8")  # a file where a folder goes
-    before = snapshot(root)
     monkeypatch.chdir(root)
-    status, _, err = opgen(capsys, "generate")
-    assert status == 2
-    refused(err, f"{root / 'mine' / 'torch.py'} (a folder where opgen writes a file)",
-            f"{root / 'mine' / 'docs'} (a file where opgen makes a folder)")
+    err = refused(capsys, root, f"{root / 'mine' / 'torch.py'} (a folder where opgen writes a file)",
+                  f"{root / 'mine' / 'docs'} (a file where opgen makes a folder)")
     assert err.count("mine/docs (") == 1  # named once, though both generated pages go under it
-    assert snapshot(root) == before and (root / "mine" / "torch.py").is_dir()
 
 
 def test_py_typed_is_recognised_by_its_text(tmp_path: Path, capsys: pytest.CaptureFixture[str],
@@ -89,9 +83,7 @@ def test_py_typed_is_recognised_by_its_text(tmp_path: Path, capsys: pytest.Captu
     monkeypatch.chdir(root)
     (root / "mine").mkdir()
     (root / "mine" / "py.typed").write_text("partial\n", encoding="utf-8")
-    status, _, err = opgen(capsys, "generate")
-    assert status == 2
-    refused(err, f"{root / 'mine' / 'py.typed'} (a file opgen did not write)")
+    refused(capsys, root, f"{root / 'mine' / 'py.typed'} (a file opgen did not write)")
     (root / "mine" / "py.typed").write_text("", encoding="utf-8")  # as opgen writes it: taken as opgen's
     status, out, err = opgen(capsys, "generate")
     assert status == 0 and "  wrote   mine/py.typed" not in out, err
