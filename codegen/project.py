@@ -173,7 +173,8 @@ def _same(a: Path, b: Path) -> bool:
 # -- finding and reading the config ---------------------------------------------------------------------
 #: Text that may hold the table in a file that is not valid TOML (its error is then reported, rather
 #: than a project above it silently taken): `[tool.opgen]`, `tool.opgen.x = `, `opgen = ` or `opgen.x = `.
-_MAYBE_TABLE_RE = re.compile(r"""^\s*(?:\[\s*tool\s*\.\s*["']?opgen\b|(?:tool\s*\.\s*)?["']?opgen["']?\s*[.=])""",
+_OPGEN_KEY = r"""(?:opgen|"opgen"|'opgen')"""
+_MAYBE_TABLE_RE = re.compile(rf"^\s*(?:\[\s*tool\s*\.\s*{_OPGEN_KEY}\s*[\].]|(?:tool\s*\.\s*)?{_OPGEN_KEY}\s*[.=])",
                              re.MULTILINE)
 
 
@@ -411,9 +412,9 @@ def check_package(name: str, what: str, outs: Sequence[Path], file: Path | None 
 
 def check_namespace(name: str, what: str, opgen_itself: bool = False, file: Path | None = None,
                     line: int = 0) -> None:
-    """A torch namespace must be an ASCII identifier (`torch.ops.<namespace>`; torch.library cannot
-    take others), not one of PyTorch's own,
-    and not opgen's own (`opgen`, taken by opgen's built-in ops) outside opgen's repository."""
+    """A torch namespace must be an ASCII identifier (`torch.ops.<namespace>`; torch.library takes no
+    other), not one of PyTorch's own, and not opgen's own (`opgen`, taken by opgen's built-in ops)
+    outside opgen's repository."""
     if not (name.isascii() and name.isidentifier()) or keyword.iskeyword(name):
         raise ProjectError(f"{what}: {shown_value(name)} is not a valid torch namespace (torch.ops.<namespace> needs "
                            f"an ASCII identifier: letters a-z and A-Z, digits and _, not starting with a digit)",

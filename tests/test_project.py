@@ -99,6 +99,23 @@ def test_the_table_is_found_as_toml_data(tmp_path: Path, capsys: pytest.CaptureF
     assert find_project(child).config == child / "pyproject.toml"
 
 
+def test_a_table_in_a_file_that_is_not_toml_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A child's pyproject.toml that is not valid TOML: when its text holds the table in any form, its
+    error is reported (not the parent's project taken); when it does not, the parent's project is."""
+    parent = project_folder(tmp_path / "parent", 'package = "parent_ops"\n')
+    child = parent / "child"
+    child.mkdir()
+    monkeypatch.chdir(child)
+    for text in ('[tool]\nopgen = {package = "child_ops"\n', '[tool]\nopgen.package = "child_ops\n'):
+        (child / "pyproject.toml").write_text(text, encoding="utf-8")
+        status, _, err = opgen(capsys, "generate")
+        assert status == 2 and err.startswith(f"opgen: error: {child / 'pyproject.toml'}:2: not valid TOML"), err
+    (child / "pyproject.toml").write_text('[project]\ndependencies = [\n  "opgen==1.0",\n', encoding="utf-8")
+    assert find_project(child).config == parent / "pyproject.toml"
+    assert not (parent / "parent_ops").exists()
+
+
 @pytest.mark.parametrize("table,line", [
     ('[tool]\nname = 1\nopgen = {package = "mine", colour = "red"}\n', 3),
     ('[tool]\nopgen.package = "mine"\nopgen.colour = "red"\n', 3),
@@ -183,11 +200,11 @@ def test_no_project_and_no_out(tmp_path: Path, capsys: pytest.CaptureFixture[str
     ('out = "x\\u0000y"\n', 5, "[tool.opgen] out: 'x\\x00y' holds the control character '\\x00'"),
     ('package = "mine"\nspecs = "s\\u0000"\n', 6, "[tool.opgen] specs: 's\\x00' holds the control character"),
     ('package = "a\\u0000b"\n', 5, "[tool.opgen] package: 'a\\x00b' is not a valid package name"),
-    (f'out = "{"a" * 5000}"\n', 5, f"[tool.opgen] out: {'a' * 40!r}... (5000 characters) has a name of 5000 bytes: "
+    (f'out = "{"a" * 5000}"\n', 5, f"[tool.opgen] out: {'a' * 60!r}... (5000 characters) has a name of 5000 bytes: "
                                     f"a file system takes at most 255"),
-    (f'out = "x/{"b" * 300}"\n', 5, f"has a name of 300 bytes ({'b' * 40!r}... (300 characters))"),
-    (f'out = "{"ab/" * 2000}"\n', 5, f"[tool.opgen] out: {'ab/' * 13 + 'a'!r}... (6000 characters): "),
-    (f'package = "{"a" * 5000}"\n', 5, f"[tool.opgen] package: package name {'a' * 40!r}... (5000 characters) is "
+    (f'out = "x/{"b" * 300}"\n', 5, f"has a name of 300 bytes ({'b' * 60!r}... (300 characters))"),
+    (f'out = "{"ab/" * 2000}"\n', 5, f"[tool.opgen] out: {'ab/' * 20!r}... (6000 characters): "),
+    (f'package = "{"a" * 5000}"\n', 5, f"[tool.opgen] package: package name {'a' * 60!r}... (5000 characters) is "
                                         f"5000 bytes long: it names the package's folder"),
 ], ids=lambda value: value[:40] if isinstance(value, str) else None)
 def test_bad_table(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
