@@ -7,12 +7,16 @@ import contextlib
 import errno
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
-#: A file under the output root carries this marker when opgen produced it; only such files are
-#: ever removed as stale, so a user's own file in the folder is never deleted.
+from codegen.project import ProjectError
+
+#: A file under the output root carries this marker in its first line when opgen produced it; only
+#: such files are ever replaced or removed as stale, so a user's own file is never lost.
 MARKER = "by opgen — do not edit"
-NO_MARKER_FILES = {"py.typed"}
+#: The files opgen writes without the marker (a line would change what they mean), by their path in
+#: the package and their exact text: a file there with other text is not opgen's.
+UNMARKED = {"py.typed": ""}
 
 
 @dataclass
@@ -20,6 +24,8 @@ class Plan:
     written: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
+    #: What stands where a file is to be written and is not opgen's: (its path, what it is).
+    in_the_way: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def drifted(self) -> list[str]:
@@ -27,13 +33,31 @@ class Plan:
 
 
 def _is_generated(path: Path, rel: str) -> bool:
-    if Path(rel).name in NO_MARKER_FILES:
-        return True
+    """Whether opgen wrote the file at `path` (`rel` in the output folder): its marker, or for an
+    UNMARKED file its exact text."""
     try:
+        if rel in UNMARKED:
+            return path.read_text(encoding="utf-8") == UNMARKED[rel]
         with path.open(encoding="utf-8") as f:
             return MARKER in f.readline()
     except (OSError, UnicodeDecodeError):
         return False
+
+
+def _in_the_way(out: Path, rel: str) -> tuple[str, str] | None:
+    """What would be lost by writing `rel`: a file opgen did not write where it goes, a folder
+    there, or a file where one of its folders goes (None: nothing)."""
+    parts = PurePosixPath(rel).parts
+    for i in range(len(parts)):
+        path = out.joinpath(*parts[:i])
+        if os.path.lexists(path) and not path.is_dir():
+            return "/".join(parts[:i]) or ".", "a file where opgen makes a folder"
+    target = out / rel
+    if target.is_dir():
+        return rel, "a folder where opgen writes a file"
+    if os.path.lexists(target) and not _is_generated(target, rel):
+        return rel, "a file opgen did not write"
+    return None
 
 
 def existing_files(out: Path) -> set[str]:
@@ -57,6 +81,9 @@ def plan(files: dict[str, str], out: Path) -> Plan:
         except (OSError, UnicodeDecodeError):
             same = False
         (result.unchanged if same else result.written).append(rel)
+        blocked = None if same else _in_the_way(out, rel)
+        if blocked is not None and blocked not in result.in_the_way:
+            result.in_the_way.append(blocked)
     result.removed = sorted(existing_files(out) - set(files))
     return result
 
@@ -67,7 +94,10 @@ def apply(files: dict[str, str], out: Path, result: Plan) -> None:
     replace its target, the old file kept aside (`.NAME.oldPID`) until every one has, and the stale
     files are set aside the same way. On any failure (text that cannot be encoded, a full disk, a
     folder where a file goes, an interrupt) the old files come back, the new files and folders go,
-    and the error is raised: the output folder is as it was."""
+    and the error is raised: the output folder is as it was. Nothing is written when a file to write
+    would replace something opgen did not write (`Plan.in_the_way`): a ProjectError names each."""
+    if result.in_the_way:
+        raise ProjectError(refusal(out, result.in_the_way))
     data = {rel: files[rel].encode("utf-8") for rel in result.written}  # fails before anything is written
     suffix = os.getpid()
     made: list[Path] = []  # folders created, parents first
@@ -113,6 +143,16 @@ def apply(files: dict[str, str], out: Path, result: Plan) -> None:
         while parent != out and parent.is_dir() and not any(parent.iterdir()):
             parent.rmdir()
             parent = parent.parent
+
+
+def refusal(out: Path, in_the_way: list[tuple[str, str]], shown: int = 10) -> str:
+    """The one line that refuses to write over what is in the way, and says what to do."""
+    listed = "; ".join(f"{(out / rel).as_posix()} ({what})" for rel, what in in_the_way[:shown])
+    more = f"; and {len(in_the_way) - shown} more" if len(in_the_way) > shown else ""
+    them = "it" if len(in_the_way) == 1 else "them"
+    return (f"refusing to replace what opgen did not write (a file of opgen's has `{MARKER}` in its first line): "
+            f"{listed}{more}. Move {them} out of the way, or choose another output folder (`out` in [tool.opgen], "
+            f"or --out DIR)")
 
 
 def _folder_times(out: Path, rels: list[str]) -> dict[Path, tuple[int, int]]:

@@ -14,8 +14,9 @@ paths) takes it from here, never from a constant: a user's package is theirs.
     torch-namespace = "myops"       # torch.ops.<namespace>.<op> (default: the package name)
 
 Paths in the file are relative to the folder holding it; paths given as flags to the current
-directory. The file is the nearest pyproject.toml with a `[tool.opgen]` table, from the current
-directory upward. A bad table is a `ProjectError` naming `file:line`.
+directory. The file is the nearest pyproject.toml whose TOML data has a `tool.opgen` table, from the
+current directory upward (`[tool.opgen]`, or `opgen = {...}` or `opgen.key = ...` under `[tool]`: the
+same data). A bad table is a `ProjectError` naming `file:line`.
 
 opgen's own files (the `codegen` package, its built-in templates and activation library, and the
 `generated` package of opgen's own ops beside it) are package data, found through
@@ -25,15 +26,20 @@ repository, whose pyproject.toml is the project.
 
 from __future__ import annotations
 
+import errno
 import importlib.resources
 import importlib.util
 import keyword
+import os
 import re
 import sys
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from codegen.toml_lines import table_lines
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -53,6 +59,9 @@ TORCH_NAMESPACES = frozenset({
     "profiler", "debugprims", "rngprims", "debug_mode_ops", "export", "static_runtime", "symm_mem", "c10d",
     "_c10d_functional", "_c10d_functional_autograd", "_dtensor", "_native", "_test", "cuda", "torch", "ops",
     "load_library", "import_module", "loaded_libraries", "_dir"})
+#: The longest name of a file or folder (bytes of UTF-8) that common file systems take (ext4, XFS,
+#: APFS, NTFS): a package's name is its folder's.
+NAME_MAX = 255
 #: opgen's own ops' namespace: taken by `import generated.torch` (the ops opgen ships).
 OPGEN_NAMESPACE = "opgen"
 
@@ -162,42 +171,37 @@ def _same(a: Path, b: Path) -> bool:
 
 
 # -- finding and reading the config ---------------------------------------------------------------------
-_HEADER_RE = re.compile(r"^\s*\[\s*tool\s*\.\s*opgen\s*\]\s*(?:#.*)?$")
-_ANY_HEADER_RE = re.compile(r"^\s*\[")
-_KEY_RE = re.compile(r"""^\s*(["']?)([A-Za-z0-9_-]+)\1\s*=""")
+#: Text that may hold the table in a file that is not valid TOML (its error is then reported, rather
+#: than a project above it silently taken): `[tool.opgen]`, `tool.opgen.x = `, `opgen = ` or `opgen.x = `.
+_OPGEN_KEY = r"""(?:opgen|"opgen"|'opgen')"""
+_MAYBE_TABLE_RE = re.compile(rf"^\s*(?:\[\s*tool\s*\.\s*{_OPGEN_KEY}\s*[\].]|(?:tool\s*\.\s*)?{_OPGEN_KEY}\s*[.=])",
+                             re.MULTILINE)
+
+
+def _parse(text: str) -> dict[str, Any] | None:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return None
 
 
 def find_config(cwd: Path) -> Path | None:
-    """The nearest pyproject.toml with a `[tool.opgen]` table, from `cwd` upward (None: none)."""
+    """The nearest pyproject.toml whose data has a `tool.opgen` table (however the TOML writes it),
+    from `cwd` upward (None: none). A file that is not valid TOML counts when its text looks as if it
+    had one, so that its error is reported."""
     for folder in [cwd, *cwd.parents]:
         path = folder / CONFIG_FILE
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             continue
-        if "opgen" in text and (_table_line(text) or "tool.opgen" in text):
+        data = _parse(text)
+        if data is None:
+            if _MAYBE_TABLE_RE.search(text):
+                return path
+        elif isinstance(data.get("tool"), dict) and "opgen" in data["tool"]:
             return path
     return None
-
-
-def _table_line(text: str) -> int:
-    """The line of the `[tool.opgen]` header (0: none, e.g. a dotted `tool.opgen.x = ...` key)."""
-    return next((i for i, line in enumerate(text.splitlines(), 1) if _HEADER_RE.match(line)), 0)
-
-
-def _key_lines(text: str) -> dict[str, int]:
-    """Each key of the `[tool.opgen]` table and its line."""
-    start = _table_line(text)
-    lines: dict[str, int] = {}
-    if not start:
-        return lines
-    for i, line in enumerate(text.splitlines()[start:], start + 1):
-        if _ANY_HEADER_RE.match(line):
-            break
-        m = _KEY_RE.match(line)
-        if m:
-            lines.setdefault(m.group(2), i)
-    return lines
 
 
 def read_config(path: Path) -> tuple[dict[str, Any], dict[str, int], int]:
@@ -210,10 +214,11 @@ def read_config(path: Path) -> tuple[dict[str, Any], dict[str, int], int]:
         message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
         raise ProjectError(f"not valid TOML: {message}", path, int(m.group(1)) if m else 1) from None
     table = data.get("tool", {}).get("opgen")
-    header = _table_line(text) or 1
+    header, lines = table_lines(text, ("tool", "opgen"))
+    header = header or 1
     if not isinstance(table, dict):
         raise ProjectError("[tool.opgen] must be a table", path, header)
-    return table, _key_lines(text), header
+    return table, lines, header
 
 
 # -- the project ---------------------------------------------------------------------------------------
@@ -254,14 +259,14 @@ def find_project(cwd: Path | None = None, overrides: Overrides | None = None, *,
         return value
 
     def folder(key: str, value: str) -> Path:
-        path = (root / value).resolve()
+        path = path_value(root, value, f"[tool.opgen] {key}", *where(key))
         if not path.is_dir():
             raise ProjectError(f"[tool.opgen] {key}: folder {value!r} not found (in {root})", *where(key))
         return path
 
     # specs
     if flags.specs is not None:
-        specs = (cwd / flags.specs).resolve()
+        specs = path_value(cwd, flags.specs, "--specs")
     elif (value := text_value("specs")) is not None:
         specs = folder("specs", value)
     else:
@@ -269,7 +274,7 @@ def find_project(cwd: Path | None = None, overrides: Overrides | None = None, *,
     # templates
     templates: tuple[Path, ...]
     if flags.templates:
-        templates = tuple((cwd / t).resolve() for t in flags.templates)
+        templates = tuple(path_value(cwd, t, "--templates") for t in flags.templates)
     elif "templates" in table:
         value = table["templates"]
         items = [value] if isinstance(value, str) else value
@@ -282,7 +287,18 @@ def find_project(cwd: Path | None = None, overrides: Overrides | None = None, *,
         templates = (default.resolve(),) if config is not None and default.is_dir() else ()
     # the package and its folder
     config_out = text_value("out")
+    config_out_path: Path | None = None
+    if config_out is not None:
+        config_out_path = path_value(root, config_out, "[tool.opgen] out", *where("out"))
+        if flags.out is None and not config_out_path.is_relative_to(root):
+            # the file may come from anyone (a cloned repository): it writes inside its own folder
+            # only; a flag the user typed may point anywhere
+            raise ProjectError(f"[tool.opgen] out: {shown_value(config_out)} is {config_out_path}, outside the "
+                               f"project's folder {root}: choose a folder inside it (a folder elsewhere: pass "
+                               f"--out DIR)", *where("out"))
     config_package = text_value("package")
+    if config_package is not None:
+        check_package_name(config_package, "[tool.opgen] package", *where("package"))
     package_from: tuple[str, Path | None, int]
     if flags.package is not None:
         package, package_from = flags.package, ("--package", None, 0)
@@ -291,9 +307,9 @@ def find_project(cwd: Path | None = None, overrides: Overrides | None = None, *,
     else:
         package, package_from = "", ("", None, 0)
     if flags.out is not None:
-        out: Path | None = (cwd / flags.out).resolve()
-    elif config_out is not None:
-        out = (root / config_out).resolve()
+        out: Path | None = path_value(cwd, flags.out, "--out")
+    elif config_out_path is not None:
+        out = config_out_path
     elif package and config is not None:
         out = (root / package).resolve()  # the package's folder, beside pyproject.toml
     else:
@@ -313,7 +329,7 @@ def find_project(cwd: Path | None = None, overrides: Overrides | None = None, *,
         package = out.name
         package_from = ("--out", None, 0) if flags.out is not None else ("[tool.opgen] out", *where("out"))
     what, file, line = package_from
-    configured_outs = [out] + ([(root / config_out).resolve()] if config_out is not None else []) + (
+    configured_outs = [out] + ([config_out_path] if config_out_path is not None else []) + (
         [(root / config_package).resolve()] if config_package is not None else [])
     check_package(package, what, configured_outs, file, line)
     # the torch namespace
@@ -329,15 +345,57 @@ def find_project(cwd: Path | None = None, overrides: Overrides | None = None, *,
     return project
 
 
-def check_package(name: str, what: str, outs: Sequence[Path], file: Path | None = None, line: int = 0) -> None:
-    """A package name must be an identifier and must not shadow a module installed elsewhere than
-    the project's own output folder (`numpy`, `codegen`, opgen's own `generated`)."""
+def shown_value(value: str) -> str:
+    """A value as a one-line message shows it: its repr, cut short when long."""
+    return repr(value) if len(value) <= 200 else f"{value[:60]!r}... ({len(value)} characters)"
+
+
+def path_value(base: Path, value: str | Path, what: str, file: Path | None = None, line: int = 0) -> Path:
+    """`value` (a folder's path, relative to `base`) resolved, or a ProjectError when no file system
+    takes it: a control character (a NUL byte), a name longer than NAME_MAX, a path too long."""
+    text = str(value)
+    bad = next((c for c in text if ord(c) < 32 or ord(c) == 127), None)
+    if bad is not None:
+        raise ProjectError(f"{what}: {shown_value(text)} holds the control character {bad!r}: a folder's path "
+                           f"cannot", file, line)
+    long = next((part for part in Path(text).parts if len(part.encode("utf-8", "surrogatepass")) > NAME_MAX), None)
+    if long is not None:
+        part = "" if long == text else f" ({shown_value(long)})"
+        raise ProjectError(f"{what}: {shown_value(text)} has a name of {len(long.encode('utf-8', 'surrogatepass'))} "
+                           f"bytes{part}: a file system takes at most {NAME_MAX}", file, line)
+    path = (base / text).resolve()
+    try:
+        os.stat(path)
+    except OSError as exc:  # a folder not made yet is fine; a path too long for the system is not
+        if exc.errno == errno.ENAMETOOLONG:
+            raise ProjectError(f"{what}: {shown_value(text)}: {exc.strerror}", file, line) from None
+    return path
+
+
+def check_package_name(name: str, what: str, file: Path | None = None, line: int = 0) -> None:
+    """A package name must be an identifier as Python imports it (NFKC-normalised: `import ｐ`
+    imports p), short enough to name its folder, and not a standard module's."""
     if not name.isidentifier() or keyword.iskeyword(name):
-        raise ProjectError(f"{what}: {name!r} is not a valid package name (a Python identifier: letters, digits "
-                           f"and _, not starting with a digit)", file, line)
+        raise ProjectError(f"{what}: {shown_value(name)} is not a valid package name (a Python identifier: letters, "
+                           f"digits and _, not starting with a digit)", file, line)
+    size = len(name.encode("utf-8"))
+    if size > NAME_MAX:
+        raise ProjectError(f"{what}: package name {shown_value(name)} is {size} bytes long: it names the package's "
+                           f"folder, and a file system takes at most {NAME_MAX}", file, line)
+    imported = unicodedata.normalize("NFKC", name)
+    if imported != name:
+        raise ProjectError(f"{what}: package name {name!r} is not the name Python imports: Python reads "
+                           f"identifiers NFKC-normalised, so `import {name}` looks for {imported!r}; write "
+                           f"{imported!r}", file, line)
     if name in sys.stdlib_module_names or name in sys.builtin_module_names:
         raise ProjectError(f"{what}: package name {name!r} shadows Python's standard module {name}: choose "
                            f"another", file, line)
+
+
+def check_package(name: str, what: str, outs: Sequence[Path], file: Path | None = None, line: int = 0) -> None:
+    """A package name must be valid (`check_package_name`) and must not shadow a module installed
+    elsewhere than the project's own output folder (`numpy`, `codegen`, opgen's own `generated`)."""
+    check_package_name(name, what, file, line)
     try:
         spec = importlib.util.find_spec(name)
     except (ImportError, ValueError):  # pragma: no cover - a broken finder
@@ -354,11 +412,13 @@ def check_package(name: str, what: str, outs: Sequence[Path], file: Path | None 
 
 def check_namespace(name: str, what: str, opgen_itself: bool = False, file: Path | None = None,
                     line: int = 0) -> None:
-    """A torch namespace must be an identifier (`torch.ops.<namespace>`), not one of PyTorch's own,
-    and not opgen's own (`opgen`, taken by opgen's built-in ops) outside opgen's repository."""
-    if not name.isidentifier() or keyword.iskeyword(name):
-        raise ProjectError(f"{what}: {name!r} is not a valid torch namespace (torch.ops.<namespace> needs a "
-                           f"Python identifier)", file, line)
+    """A torch namespace must be an ASCII identifier (`torch.ops.<namespace>`; torch.library takes no
+    other), not one of PyTorch's own, and not opgen's own (`opgen`, taken by opgen's built-in ops)
+    outside opgen's repository."""
+    if not (name.isascii() and name.isidentifier()) or keyword.iskeyword(name):
+        raise ProjectError(f"{what}: {shown_value(name)} is not a valid torch namespace (torch.ops.<namespace> needs "
+                           f"an ASCII identifier: letters a-z and A-Z, digits and _, not starting with a digit)",
+                           file, line)
     if name in TORCH_NAMESPACES:
         raise ProjectError(f"{what}: torch namespace {name!r} belongs to PyTorch (torch.ops.{name}): choose "
                            f"another", file, line)

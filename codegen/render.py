@@ -18,6 +18,7 @@ from pathlib import Path, PurePosixPath
 import jinja2
 
 from codegen import __version__, entrygen, index_width, kernel_check, linemarks, naming, plan_data, pygen, torchgen
+from codegen.files import UNMARKED
 from codegen.model import ActivationLibrary, Loc, OpSpec, expr_switch_text, pattern_switch_text
 from codegen.naming import camel_case, outputs_class, snake_case
 from codegen.project import OPGEN_HOME, Project
@@ -223,7 +224,7 @@ def render_all(ops: list[OpSpec], template_roots: Sequence[Path], activations: A
     files.add("torch.py", env.get_template("python/torch.py.j2").render(
         ops=registered, skipped=[op for op in sorted(ops, key=lambda o: o.name) if not op.torch.register],
         by_name={op.name: op for op in ops}, header=all_header), "the package's PyTorch registration")
-    files.add("py.typed", "", "the package's typing marker")
+    files.add("py.typed", UNMARKED["py.typed"], "the package's typing marker")
     for group, members in groups.items():
         files.add(f"{group}/__init__.py", env.get_template("python/group_init.py.j2").render(
             group=group, ops=members, header=all_header),

@@ -30,6 +30,10 @@ INIT_FILES = {
 }
 
 
+#: A distribution's name as pyproject.toml's `[project] name` takes it (PEP 508): ASCII only.
+DISTRIBUTION_RE = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?")
+
+
 class ScaffoldError(ValueError):
     """A bad name or group (by the rules `opgen generate` applies: codegen/naming.py), or a file
     that already exists."""
@@ -88,19 +92,34 @@ def check_names(name: str, group: str) -> str:
         raise ScaffoldError(f"op: {exc}") from None
 
 
+def distribution_name(package: str) -> str:
+    """The project's distribution name (`[project] name` in its pyproject.toml): my_ops → my-ops."""
+    return package.replace("_", "-")
+
+
 def init_names(target: Path, package: str | None = None, namespace: str | None = None) -> tuple[str, str]:
     """The package name (given, else the folder's name made an identifier: `my-ops` → `my_ops`) and
     torch namespace (given, else the package name) of a new project in `target`; ScaffoldError
-    naming what to pass when one is not valid."""
+    naming what to pass when one is not valid. The package also names the distribution, which
+    must be ASCII (so that pyproject.toml is valid TOML and pip takes it)."""
+    if package is None:
+        package = re.sub(r"\W", "_", target.name.strip().lower())
+        what = f"the package name from the folder's name {target.name!r} (pass --package NAME)"
+    else:
+        what = "--package"
     try:
-        if package is None:
-            package = re.sub(r"\W", "_", target.name.strip().lower())
-            check_package(package, f"the package name from the folder's name {target.name!r} (pass --package NAME)",
-                          [target / package])
+        check_package(package, what, [target / package])
+        distribution = distribution_name(package)
+        if not DISTRIBUTION_RE.fullmatch(distribution):
+            raise ScaffoldError(f"{what}: package name {package!r} gives the distribution name {distribution!r} "
+                                f"(pyproject.toml's [project] name), which must be ASCII letters, digits, '.', '_' "
+                                f"and '-', starting and ending with a letter or digit (PEP 508)")
+        if namespace is None:
+            namespace = package
+            check_namespace(namespace, f"the torch namespace (the package name, {package!r}; pass "
+                                       f"--torch-namespace NS)")
         else:
-            check_package(package, "--package", [target / package])
-        namespace = namespace or package
-        check_namespace(namespace, "--torch-namespace")
+            check_namespace(namespace, "--torch-namespace")
     except ProjectError as exc:
         raise ScaffoldError(str(exc)) from None
     return package, namespace
@@ -109,7 +128,7 @@ def init_names(target: Path, package: str | None = None, namespace: str | None =
 def init_files(target: Path, package: str, namespace: str) -> dict[Path, str]:
     """`opgen init`'s files in `target`: their paths and texts, or ScaffoldError when one exists."""
     env = _env("init")
-    context = {"package": package, "namespace": namespace, "distribution": package.replace("_", "-"),
+    context = {"package": package, "namespace": namespace, "distribution": distribution_name(package),
                "opgen_version": __version__}
     files: dict[Path, str] = {}
     for rel, source in INIT_FILES.items():

@@ -76,6 +76,66 @@ def test_every_key(tmp_path: Path) -> None:
     assert find_project(root2).package == "made" and find_project(root2).torch_namespace == "made"
 
 
+@pytest.mark.parametrize("table", [
+    '[tool]\nopgen = {package = "child_ops"}\n',
+    '[tool]\nopgen.package = "child_ops"\n',
+    'tool.opgen.package = "child_ops"\n[project]\nname = "child"\n',
+    '[ tool . "opgen" ]\npackage = "child_ops"\n',
+])
+def test_the_table_is_found_as_toml_data(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                         monkeypatch: pytest.MonkeyPatch, table: str) -> None:
+    """`[tool]` with `opgen = {...}` or `opgen.key = ...` is the same data as `[tool.opgen]`: inside
+    another project, the child's table is the one read (not the parent's, whose package is not
+    touched)."""
+    parent = project_folder(tmp_path / "parent", 'package = "parent_ops"\n')
+    child = parent / "child"
+    small_specs(child / "specs", {"demo/ChildOp": "The child's op."})
+    (child / "pyproject.toml").write_text(table, encoding="utf-8")
+    monkeypatch.chdir(child)
+    status, out, err = opgen(capsys, "generate")
+    assert status == 0, err
+    assert "  wrote   child_ops/demo/child_op.py" in out
+    assert not (parent / "parent_ops").exists()
+    assert find_project(child).config == child / "pyproject.toml"
+
+
+def test_a_table_in_a_file_that_is_not_toml_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A child's pyproject.toml that is not valid TOML: when its text holds the table in any form, its
+    error is reported (not the parent's project taken); when it does not, the parent's project is."""
+    parent = project_folder(tmp_path / "parent", 'package = "parent_ops"\n')
+    child = parent / "child"
+    child.mkdir()
+    monkeypatch.chdir(child)
+    for text in ('[tool]\nopgen = {package = "child_ops"\n', '[tool]\nopgen.package = "child_ops\n'):
+        (child / "pyproject.toml").write_text(text, encoding="utf-8")
+        status, _, err = opgen(capsys, "generate")
+        assert status == 2 and err.startswith(f"opgen: error: {child / 'pyproject.toml'}:2: not valid TOML"), err
+    (child / "pyproject.toml").write_text('[project]\ndependencies = [\n  "opgen==1.0",\n', encoding="utf-8")
+    assert find_project(child).config == parent / "pyproject.toml"
+    assert not (parent / "parent_ops").exists()
+
+
+@pytest.mark.parametrize("table,line", [
+    ('[tool]\nname = 1\nopgen = {package = "mine", colour = "red"}\n', 3),
+    ('[tool]\nopgen.package = "mine"\nopgen.colour = "red"\n', 3),
+    ('[tool.opgen]\npackage = "mine"\n\n[tool.opgen.colour]\nx = 1\n', 4),
+    ('text = """\n[tool.opgen]\ncolour = 1\n"""\n[tool.opgen]\npackage = "mine"\ncolour = "red"\n', 7),
+])
+def test_bad_keys_are_found_at_their_line_however_the_table_is_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, table: str,
+        line: int) -> None:
+    root = tmp_path / "proj"
+    small_specs(root / "specs", {"demo/SmallOp": "A small op."})
+    (root / "pyproject.toml").write_text(table, encoding="utf-8")
+    monkeypatch.chdir(root)
+    status, _, err = opgen(capsys, "generate")
+    assert status == 2
+    assert err.splitlines()[0] == (f"opgen: error: {root / 'pyproject.toml'}:{line}: [tool.opgen]: unknown key "
+                                   f"'colour' (known: specs, templates, out, package, torch-namespace)")
+    assert sorted(p.name for p in root.iterdir()) == ["pyproject.toml", "specs"]
+
+
 def test_opgen_own_repository_is_a_project() -> None:
     project = find_project(REPO / "tests")
     assert project.is_opgen_itself
@@ -125,7 +185,28 @@ def test_no_project_and_no_out(tmp_path: Path, capsys: pytest.CaptureFixture[str
     ('templates = 3\npackage = "mine"\n', 5, "templates: expected a folder or a list of folders, got 3"),
     ('specs = "specs"\n', 4, "[tool.opgen] needs `package`"),
     ('package = "mine\n', 5, "not valid TOML: "),
-])
+    # names as Python and PyTorch see them: torch.library takes only ASCII namespaces, and Python
+    # imports a package by its NFKC-normalised name
+    ('package = "mine"\ntorch-namespace = "café"\n', 6, "[tool.opgen] torch-namespace: 'café' is not a valid "
+                                                          "torch namespace (torch.ops.<namespace> needs an ASCII "
+                                                          "identifier"),
+    ('package = "mine"\ntorch-namespace = "ｍｉｎｅ"\n', 6, "'ｍｉｎｅ' is not a valid torch namespace"),
+    ('package = "café"\n', 5, "the torch namespace (the package name, [tool.opgen] package): 'café' is not a valid "
+                               "torch namespace"),
+    ('package = "ｐ"\n', 5, "[tool.opgen] package: package name 'ｐ' is not the name Python imports: Python reads "
+                            "identifiers NFKC-normalised, so `import ｐ` looks for 'p'; write 'p'"),
+    ('out = "ﬁle"\n', 5, "[tool.opgen] out: package name 'ﬁle' is not the name Python imports"),
+    # values no file system takes: one line, not a traceback
+    ('out = "x\\u0000y"\n', 5, "[tool.opgen] out: 'x\\x00y' holds the control character '\\x00'"),
+    ('package = "mine"\nspecs = "s\\u0000"\n', 6, "[tool.opgen] specs: 's\\x00' holds the control character"),
+    ('package = "a\\u0000b"\n', 5, "[tool.opgen] package: 'a\\x00b' is not a valid package name"),
+    (f'out = "{"a" * 5000}"\n', 5, f"[tool.opgen] out: {'a' * 60!r}... (5000 characters) has a name of 5000 bytes: "
+                                    f"a file system takes at most 255"),
+    (f'out = "x/{"b" * 300}"\n', 5, f"has a name of 300 bytes ({'b' * 60!r}... (300 characters))"),
+    (f'out = "{"ab/" * 2000}"\n', 5, f"[tool.opgen] out: {'ab/' * 20!r}... (6000 characters): "),
+    (f'package = "{"a" * 5000}"\n', 5, f"[tool.opgen] package: package name {'a' * 60!r}... (5000 characters) is "
+                                        f"5000 bytes long: it names the package's folder"),
+], ids=lambda value: value[:40] if isinstance(value, str) else None)
 def test_bad_table(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
                    table: str, line: int, message: str) -> None:
     root = project_folder(tmp_path / "proj", table)
@@ -140,14 +221,37 @@ def test_bad_table(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypat
     assert snapshot(root) == before
 
 
+def test_names_python_and_torch_take_are_accepted(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The other direction: a non-ASCII package name that NFKC keeps (`café`) with an ASCII torch
+    namespace generates, imports and registers its ops."""
+    root = project_folder(tmp_path / "proj", 'package = "café"\ntorch-namespace = "cafe_ops"\n')
+    monkeypatch.chdir(root)
+    status, out, err = opgen(capsys, "generate")
+    assert status == 0, err
+    assert "  wrote   café/torch.py" in out
+    code = "import café.torch, torch; print(torch.ops.cafe_ops.small_op.default.name())"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(REPO)])}
+    proc = subprocess.run([sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "cafe_ops::small_op"
+
+
 def test_bad_flags(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     root = project_folder(tmp_path / "proj", 'package = "mine"\n')
     monkeypatch.chdir(root)
     for argv, message in [(["--package", "numpy"], "--package: package name 'numpy' shadows the installed module"),
                           (["--torch-namespace", "aten"], "--torch-namespace: torch namespace 'aten' belongs to"),
-                          (["--templates", "gone"], "template folder gone not found")]:
+                          (["--templates", "gone"], "template folder gone not found"),
+                          (["--torch-namespace", "ｍｉｎｅ"], "--torch-namespace: 'ｍｉｎｅ' is not a valid torch "
+                                                             "namespace"),
+                          (["--package", "ｐ"], "--package: package name 'ｐ' is not the name Python imports"),
+                          (["--out", "a" * 5000], "--out: 'aaaa"),
+                          (["--specs", "ab/" * 2000], "--specs: 'ab/ab")]:
         status, _, err = opgen(capsys, "generate", *argv)
         assert status == 2 and message in err.splitlines()[0], err
+        assert len(err.splitlines()) == 2, err
     assert not (root / "mine").exists()
     monkeypatch.chdir(tmp_path)  # no project here: the package is the --out folder's name
     status, _, err = opgen(capsys, "generate", "--specs", root / "specs", "--out", "has-dash")
@@ -213,6 +317,29 @@ def test_init_writes_a_project_and_refuses_to_overwrite(tmp_path: Path, capsys: 
     status, _, err = opgen(capsys, "init", "x", "--package", "xx", "--torch-namespace", "aten")
     assert status == 2 and "belongs to PyTorch" in err
     assert not (tmp_path / "9lives").exists() and not (tmp_path / "x").exists()
+
+
+def test_init_refuses_a_name_its_pyproject_cannot_hold(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The package names the distribution (`[project] name`) and a key of pyproject.toml: a name that
+    is not ASCII is refused before anything is written; with an ASCII --package the same folder
+    makes a project whose pyproject.toml every later command reads."""
+    monkeypatch.chdir(tmp_path)
+    for argv, message in [
+        (["café"], "opgen init: the package name from the folder's name 'café' (pass --package NAME): package name "
+                   "'café' gives the distribution name 'café' (pyproject.toml's [project] name), which must be ASCII"),
+        (["café", "--torch-namespace", "cafe"], "gives the distribution name 'café'"),
+        (["x", "--package", "_x"], "--package: package name '_x' gives the distribution name '-x'"),
+        (["x", "--package", "ｐ"], "--package: package name 'ｐ' is not the name Python imports"),
+    ]:
+        status, _, err = opgen(capsys, "init", *argv)
+        assert status == 2 and message in err.splitlines()[0], err
+        assert err.splitlines()[1:] == ["opgen init: nothing was written"], err
+    assert list(tmp_path.iterdir()) == []
+    status, _, err = opgen(capsys, "init", "café", "--package", "cafe")
+    assert status == 0, err
+    monkeypatch.chdir(tmp_path / "café")
+    assert (find_project(Path.cwd()).package, opgen(capsys, "list")[0]) == ("cafe", 0)
 
 
 def test_init_then_generate_then_pytest(tmp_path: Path, capsys: pytest.CaptureFixture[str],
