@@ -39,12 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from codegen.toml_lines import table_lines
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
+from codegen.toml_lines import table_lines, tomllib  # (tomllib, or tomli on Python 3.10)
 
 CONFIG_FILE = "pyproject.toml"
 TABLE = "tool.opgen"
