@@ -82,13 +82,21 @@ def _compile(project: Project) -> tuple[list[OpSpec], dict[str, str]]:
     return ops, render_all(ops, project.template_roots, project=project)
 
 
+def generate(project: Project) -> tuple[list[OpSpec], dict[str, str], filesmod.Plan]:
+    """Generation, the one path of `opgen generate` and `opgen demo`: the output folder checked, the
+    spec and template folders and every spec checked, every file rendered, then written all or
+    nothing. (ops, files, what was written)."""
+    project.check_writable(project.out, WRITE_ELSEWHERE)
+    ops, files = _compile(project)
+    plan = filesmod.plan(files, project.out)
+    filesmod.apply(files, project.out, plan)
+    return ops, files, plan
+
+
 def cmd_generate(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     project = project_of(args)
-    project.check_writable(project.out, WRITE_ELSEWHERE)
-    _, files = _compile(project)
-    plan = filesmod.plan(files, project.out)
-    filesmod.apply(files, project.out, plan)
+    _, files, plan = generate(project)
     took = time.perf_counter() - start
     out = shown(project.out)
     for rel in plan.written:

@@ -20,10 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from codegen.files import apply, plan
-from codegen.load import load_specs
 from codegen.project import Project, find_config, find_project
-from codegen.render import render_all
 
 
 def device_line(device: str) -> str:
@@ -68,12 +65,10 @@ def run_demo(project: Project | None = None) -> int:
         print("opgen demo: no [tool.opgen] project here: running opgen's own ops as installed (nothing generated; "
               "`opgen init DIR` starts a project of your own)")
         return builtin_demo(importlib.import_module("generated"))
-    project.check_writable(project.out, "run `opgen demo` in a project of your own (`opgen init DIR`)")
+    from codegen.cli import generate  # (the command line's module: it imports this one only when run)
+
     start = time.perf_counter()
-    ops = load_specs(project.specs)
-    files = render_all(ops, project.template_roots, project=project)
-    result = plan(files, project.out)
-    apply(files, project.out, result)
+    ops, files, result = generate(project)
     print(f"generated {len(ops)} ops ({len(files)} files, {len(result.written)} changed) "
           f"in {time.perf_counter() - start:.2f} s")
     package = import_package(project)  # after generating, so the package is current

@@ -4,7 +4,7 @@
 
 | step | what it runs | estimate on an H100 | limit |
 |---|---|---:|---:|
-| environment | GPU, driver, NVRTC, CuPy, torch, g++, compute-sanitizer (scripts/gpu_env.py) | 5 s | 30 s |
+| environment | GPU, driver, NVRTC, CuPy, torch, g++, compute-sanitizer, modules (scripts/gpu_env.py) | 5 s | 30 s |
 | compile | every module with the machine's NVRTC into the kernel cache (opgen warmup) | 40 s | 150 s |
 | parity | every op, cpu ⇄ cuda, coverage table (scripts/gpu_parity.py) | 60 s | 150 s |
 | memcheck | every parity case under compute-sanitizer memcheck | 60 s | 120 s |
@@ -25,8 +25,10 @@ Results go to the folder `--out`, else `$OUT`, else bench/gpu-check/: summary.md
 every step: the environment line, a table of the steps, each step's report, the tail of each
 failure), steps.log (every step's output as it is printed), and the reports parity.md and
 resources.md: four files. A step that fails (a module NVRTC rejects, no compute-sanitizer) is a
-line of the summary; the next step still runs. No pip install: the checkout is put on PYTHONPATH
-and the machine's CuPy and torch are used.
+line of the summary; the next step still runs. A Python module a step imports that is missing
+(NEEDS; ml_dtypes, say) fails the environment step, which names it with what to install, and
+skips the steps that import it ("skipped: needs ml_dtypes") rather than failing each. No pip
+install: the checkout is put on PYTHONPATH and the machine's CuPy and torch are used.
 
     bash scripts/gpu-check.sh [--budget 480] [--out DIR] [--ops OP ...] [--package P [--specs DIR]] [--rehearsal]
 
@@ -59,23 +61,48 @@ for folder in (PROJECT, SCRIPTS):
         sys.path.insert(0, str(folder))
 
 from check_runner import CheckRun, Step  # noqa: E402
-from gpu_env import probe  # noqa: E402
+from gpu_env import missing_modules, probe  # noqa: E402
 from package_args import add_package_arguments, package_and_specs  # noqa: E402
 
 DEFAULT_BUDGET = 480.0
 
+#: The Python modules each step imports (gpu_env.MODULES says what installs each): opgen's own
+#: dependencies, every step; and these, by step. A step run on the rehearsal's CuPy stand-in
+#: (fake_gpu.py, which loads tests/fake_cupy.py) imports pytest too.
+OPGEN_MODULES = ("numpy", "jinja2", "yaml")
+NEEDS = {"parity": ("ml_dtypes",), "memcheck": ("ml_dtypes",), "racecheck": ("ml_dtypes",),
+         "synccheck": ("ml_dtypes",), "gpu tests": ("pytest", "hypothesis", "ml_dtypes")}
+
+
+def needs(step: Step) -> list[str]:
+    """The Python modules `step` imports."""
+    stand_in = any("fake_gpu.py" in str(part) for part in step.command or ())
+    return list(dict.fromkeys((*OPGEN_MODULES, *NEEDS.get(step.name, ()), *(("pytest",) if stand_in else ()))))
+
+
+def skip_without_modules(steps: list[Step], missing: dict[str, str]) -> None:
+    """A step that needs a module missing here is skipped, naming it (not failed by its import)."""
+    for step in steps:
+        gone = [module for module in needs(step) if module in missing]
+        if step.name != "environment" and not step.skip_reason and gone:
+            step.skip_reason = f"needs {', '.join(gone)} (the environment step says what to install)"
+
 
 def environment_step(args: argparse.Namespace, gpu: bool) -> Step:
-    """The environment as a step of the table: FAIL without a GPU, warn for a missing piece."""
+    """The environment as a step of the table: FAIL without a GPU or with a Python module a later
+    step imports missing (each named with what to install), warn for another missing piece."""
     def check(emit) -> tuple[str, str]:  # type: ignore[no-untyped-def]
         if args.rehearsal:
+            modules = missing_modules()
+            if modules:
+                return "FAIL", "; ".join(f"{module}: {why}" for module, why in modules.items())
             return "ok", "rehearsal: the CuPy stand-in in place of a GPU"
         env = probe()
-        if not env.gpu:
+        if not env.gpu or env.modules:
             return "FAIL", "; ".join(env.missing) or "no usable GPU"
         return ("warn", "missing: " + "; ".join(env.missing)) if env.missing else ("ok", env.line())
-    return Step("environment", "a GPU, NVRTC for its architecture, CuPy, torch, g++, compute-sanitizer", 30,
-                function=check)
+    return Step("environment", "a GPU, NVRTC for its architecture, CuPy, torch, g++, compute-sanitizer, the "
+                "Python modules the steps import", 30, function=check)
 
 
 def python_command(rehearsal: bool, *argv: str) -> list[str]:
@@ -149,7 +176,8 @@ def sanitize_step(tool: str, sanitizer: str | None, rehearsal: bool, ops: list[s
                                                    "nvidia-cuda-sanitizer-api)")
 
 
-def steps(args: argparse.Namespace, out: Path, work: Path, sanitizer: str | None, gpu: bool) -> list[Step]:
+def steps(args: argparse.Namespace, out: Path, work: Path, sanitizer: str | None, gpu: bool,
+          missing: dict[str, str]) -> list[Step]:
     rh = args.rehearsal
     py = lambda *argv: python_command(rh, *argv)  # noqa: E731
     ops = ["--ops", *args.ops] if args.ops else []
@@ -196,6 +224,7 @@ def steps(args: argparse.Namespace, out: Path, work: Path, sanitizer: str | None
                            env={"OPGEN_TEST_DEVICE": "cuda"}, skip_reason=no_gpu))
     for step in result:
         step.env = {**step.env}
+    skip_without_modules(result, missing)
     return result
 
 
@@ -266,6 +295,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["PYTHONUNBUFFERED"] = "1"
     os.environ["OPGEN_CUDA_LINEINFO"] = "1"  # sanitizer reports name source lines; one cache key for every step
     env = probe() if not args.rehearsal else None
+    missing = env.modules if env is not None else missing_modules()
     header = [f"mode: {'rehearsal (no GPU: the CuPy stand-in)' if args.rehearsal else 'GPU'}; "
               f"budget {args.budget:.0f} s" + (f"; ops: {' '.join(args.ops)}" if args.ops else "")
               + (f"; package: {args.package}" if args.package != "generated" else "")]
@@ -273,13 +303,14 @@ def main(argv: list[str] | None = None) -> int:
         header += ["", f"environment: {env.line()}"] + [f"- missing: {m}" for m in env.missing]
     else:
         header += ["", "environment: rehearsal (no GPU probed)"]
+        header += [f"- missing: {module}: {why}" for module, why in missing.items()]
     run = CheckRun("gpu-check", out, args.budget, header)
     for line in header:
         run.emit(line)
     with tempfile.TemporaryDirectory(prefix="opgen-gpu-check-") as tmp:
         gpu = env.gpu if env is not None else False
         sanitizer = env.sanitizer if env is not None else None
-        status = run.run(steps(args, out, Path(tmp), sanitizer, gpu))
+        status = run.run(steps(args, out, Path(tmp), sanitizer, gpu, missing))
         if env is not None and not env.gpu:
             status = 1  # a GPU check without a GPU proves nothing: never a pass
     run.print_table()

@@ -1,12 +1,14 @@
 """The GPU check's environment line and its list of missing pieces, each named with what to
 install: the GPU and driver, NVRTC (and whether it can build for the GPU's architecture), CuPy,
-PyTorch, g++ and compute-sanitizer. Never raises: a probe that fails is a named line.
+PyTorch, g++, compute-sanitizer, and every other Python module the check's steps import (MODULES).
+Never raises: a probe that fails is a named line.
 
     python scripts/gpu_env.py        # prints the line and the missing pieces; exit 1 if any
 """
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import os
 import shutil
@@ -21,10 +23,37 @@ if str(PROJECT) not in sys.path:
     sys.path.insert(0, str(PROJECT))
 
 
+#: Every Python module the GPU check's steps import besides CuPy and torch (probed on their own: their
+#: versions matter), with what installs it. gpu_check.py says which steps need which; a step that
+#: needs a missing one is skipped, naming it.
+MODULES = {
+    "numpy": "pip install numpy", "jinja2": "pip install jinja2", "yaml": "pip install pyyaml",
+    "ml_dtypes": "pip install ml_dtypes (bfloat16 arrays; opgen's cuda, torch and test extras include it)",
+    "pytest": "pip install pytest", "hypothesis": "pip install hypothesis",
+}
+
+
+def missing_modules() -> dict[str, str]:
+    """{module: what is wrong and what to install} for each of MODULES that does not import here."""
+    missing = {}
+    for module, install in MODULES.items():
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:  # one it imports is missing: not the module itself
+                missing[module] = f"import failed ({exc}): {install} again, with its dependencies"
+            else:
+                missing[module] = f"not installed ({install})"
+        except Exception as exc:  # noqa: BLE001 -- a broken install: named, not raised
+            missing[module] = f"import failed ({type(exc).__name__}: {exc}): {install} again"
+    return missing
+
+
 @dataclass
 class Environment:
     facts: list[str] = field(default_factory=list)  # "GPU NVIDIA H100 80GB HBM3 (sm_90)", ...
     missing: list[str] = field(default_factory=list)  # "compute-sanitizer: not found (...)"
+    modules: dict[str, str] = field(default_factory=dict)  # missing_modules(), also lines of `missing`
     gpu: bool = False
     sanitizer: str | None = None
 
@@ -78,9 +107,8 @@ def probe() -> Environment:
         env.missing.append("compute-sanitizer: not found on PATH, in site-packages/nvidia/cu13|cu12/bin or "
                            "/usr/local/cuda*/bin (the CUDA toolkit, or pip install nvidia-cuda-sanitizer-api)")
     env.facts.append(f"Python {sys.version.split()[0]}")
-    for module, pip in (("numpy", "numpy"), ("jinja2", "jinja2"), ("yaml", "pyyaml"), ("pytest", "pytest")):
-        if importlib.util.find_spec(module) is None:
-            env.missing.append(f"{module}: not importable (pip install {pip})")
+    env.modules = missing_modules()
+    env.missing += [f"{module}: {why}" for module, why in env.modules.items()]
     return env
 
 

@@ -508,7 +508,8 @@ def test_missing_kernel_source_is_a_spec_error(tmp_path: Path, capsys: pytest.Ca
 
 def _demo(cache: Path) -> str:
     """`opgen demo`'s output in a fresh process with its own kernel cache, generated/ left as it is."""
-    code = "import codegen.demo as d; d.apply = lambda *a: None; raise SystemExit(d.run_demo())"
+    code = ("import codegen.demo as d, codegen.files as f; f.apply = lambda *a: None; "
+            "raise SystemExit(d.run_demo())")
     env = {**os.environ, "OPGEN_CACHE_DIR": str(cache)}
     proc = subprocess.run([sys.executable, "-c", code], cwd=PROJECT, env=env, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
@@ -522,3 +523,33 @@ def test_demo_says_whether_the_first_call_compiled(tmp_path: Path) -> None:
     warm = _demo(tmp_path / "cache")  # the same cache: nothing to compile
     assert re.search(r"first call [\d.]+ ms \(kernels from the disk cache, nothing compiled\)", warm), warm
     assert "compiling" not in warm
+
+
+@pytest.mark.parametrize("fault", ["a bad spec", "a missing kernel template", "--specs missing", "--templates missing"])
+def test_demo_generates_through_generates_path(fault: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """`opgen demo` generates by `opgen generate`'s one path: what generate refuses, demo refuses with
+    the same message (a spec's file:line), exit 2, nothing written."""
+    assert run(capsys, "init", tmp_path / "proj")[0] == 0
+    root = tmp_path / "proj"
+    monkeypatch.chdir(root)
+    flags: list[str] = []
+    if fault == "a bad spec":
+        spec = root / "specs" / "example" / "scaled_tanh.yaml"
+        spec.write_text(spec.read_text().replace("{name: alpha, type: float,", "{name: alpha, type: flot,"))
+    elif fault == "a missing kernel template":
+        (root / "templates" / "kernels" / "example" / "scaled_tanh.cu").unlink()
+    else:
+        flags = [fault.split()[0], str(tmp_path / "missing")]
+    before = tree(root)
+    generated = run(capsys, "generate", *flags)
+    demo = run(capsys, "demo", *flags)
+    assert generated[0] == demo[0] == 2 and demo[1] == "", demo
+    assert generated[2] == demo[2] and "nothing was written" in demo[2]
+    assert tree(root) == before
+    at = "specs/example/scaled_tanh.yaml:"
+    if fault == "a bad spec":
+        lines = spec.read_text().splitlines()
+        at += f"{next(n for n, t in enumerate(lines, 1) if 'flot' in t)}: op ScaledTanh: attr 'alpha': unknown type"
+    expected = {"--specs missing": "spec folder not found", "--templates missing": "template folder"}.get(fault, at)
+    assert expected in demo[2], demo[2]

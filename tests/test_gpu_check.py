@@ -122,3 +122,58 @@ def test_find_sanitizer_finds_the_pip_wheels_copy(tmp_path: Path, folder: str,
     monkeypatch.setattr(sys, "path", [str(tmp_path / "site"), *sys.path])
     monkeypatch.setattr("site.getsitepackages", lambda: [])
     assert find_sanitizer() == str(tool)
+
+
+# Makes `import ml_dtypes` fail in every process of a run, as where it is not installed (a
+# sitecustomize on PYTHONPATH: the check's steps inherit it).
+_NO_ML_DTYPES = '''
+import sys
+
+class _NotInstalled:
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] == "ml_dtypes":
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+sys.meta_path.insert(0, _NotInstalled())
+'''
+
+
+def test_a_missing_module_is_named_and_the_steps_that_import_it_are_skipped(tmp_path: Path) -> None:
+    """Without ml_dtypes the environment step fails naming it with what to install; parity, the
+    sanitizers and the gpu tests say "skipped: needs ml_dtypes" instead of each failing on the
+    import. (A short budget: the steps that need nothing missing are not what this checks.)"""
+    hide = tmp_path / "hide"
+    hide.mkdir()
+    (hide / "sitecustomize.py").write_text(_NO_ML_DTYPES)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(hide), os.environ.get("PYTHONPATH")]))}
+    out = tmp_path / "out"
+    proc = subprocess.run([sys.executable, str(SCRIPTS / "gpu_check.py"), "--rehearsal", "--budget", "20", "--out",
+                           str(out)], capture_output=True, text=True, timeout=600, check=False, env=env)
+    log = proc.stdout + proc.stderr
+    assert "ModuleNotFoundError" not in log and "Traceback" not in log, log
+    assert proc.returncode == 1, log
+    summary = (out / "summary.md").read_text()
+    table = _table(summary)
+    assert table["environment"] == "FAIL", summary
+    assert "- missing: ml_dtypes: not installed (pip install ml_dtypes" in summary
+    needing = ["parity", "memcheck", "racecheck", "synccheck", "gpu tests"]
+    assert {name: table[name] for name in needing} == dict.fromkeys(needing, "skip"), summary
+    for name in needing:
+        assert f"==> {name}: skipped: needs ml_dtypes" in log, log
+    assert {name for name, status in table.items() if status == "skip"} == set(needing) | {
+        "bench batch norm", "bench cudnn rnn", "bench gru cell", "bench dml rnn"}  # (these: no GPU)
+
+
+def test_every_module_a_step_needs_says_what_installs_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import gpu_check
+    import gpu_env
+
+    steps = [Step(name, "", 1) for name in STEP_NAMES]
+    assert {m for step in steps for m in gpu_check.needs(step)} <= set(gpu_env.MODULES)
+    assert gpu_env.missing_modules() == {}  # this environment has them all: nothing named wrongly
+    monkeypatch.setitem(sys.modules, "hypothesis", None)  # as if not installed
+    assert gpu_env.missing_modules() == {"hypothesis": "not installed (pip install hypothesis)"}
+    gpu_check.skip_without_modules(steps, gpu_env.missing_modules())
+    assert {s.name: s.skip_reason for s in steps if s.skip_reason} == {
+        "gpu tests": "needs hypothesis (the environment step says what to install)"}

@@ -156,13 +156,24 @@ def test_a_recurrent_plan_is_one_native_call(monkeypatch: pytest.MonkeyPatch) ->
     assert python_launches["from_python"] - before > 50  # a batch between each pair of GEMMs, and the GEMMs
 
 
-def test_a_launch_patched_then_restored_does_not_turn_replay_off(monkeypatch: pytest.MonkeyPatch) -> None:
-    """monkeypatch restores an instance attribute by setting the bound method it read: replay must
-    still see the backend's own launch (the full suite once ran every later plan step by step)."""
+@pytest.mark.parametrize("restore", ["monkeypatch", "own bound method", "deleted"])
+def test_a_launch_patched_then_restored_does_not_turn_replay_off(
+        monkeypatch: pytest.MonkeyPatch, restore: str) -> None:
+    """After a patched launch is restored, replay runs again, however the restoring was done: by
+    monkeypatch (whichever way this pytest does it), by setting the backend's own bound method as an
+    instance attribute (what older pytest does; the full suite once ran every later plan step by
+    step), or by deleting the instance attribute. A watcher set afterwards still sees every launch."""
     scope = Scope("cpu")
-    with monkeypatch.context() as m:
-        m.setattr(scope.backend, "launch", lambda *args, **kwargs: None)
-    assert "launch" in scope.backend.__dict__
+    if restore == "monkeypatch":
+        with monkeypatch.context() as m:
+            m.setattr(scope.backend, "launch", lambda *args, **kwargs: None)
+    else:
+        own = scope.backend.launch  # the bound method, read before patching
+        scope.backend.launch = lambda *args, **kwargs: None
+        if restore == "own bound method":
+            scope.backend.launch = own
+        else:
+            del scope.backend.launch
     runs: list[int] = []
     real = replay.run
     monkeypatch.setattr(replay, "run", lambda native, *a: (runs.append(1), real(native, *a)))

@@ -20,8 +20,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-_OFF = ("", "0", "false", "no", "off")
-_ON = ("1", "true", "yes", "on")
+# The rules of a flag. The emulation runtime's C++ parses its variables by these same rules:
+# rt/settings.cpp is generated from this module (settings_cxx.py), so the two cannot differ.
+FLAG_OFF = ("", "0", "false", "no", "off")
+FLAG_ON = ("1", "true", "yes", "on")
+FLAG_EXPECTED = "expected 1 or 0 (also true/false, yes/no, on/off)"
+BLANK = " \t\n\r\v\f"  # what surrounds a value (ASCII: C's isspace); a value of only these is unset
 
 
 class SettingError(ValueError):
@@ -47,12 +51,13 @@ _ENVIRON = _environ_dict()
 
 
 def parse_flag(name: str, text: str) -> bool:
-    word = text.strip().lower()
-    if word in _OFF:
+    word = text.strip(BLANK)
+    word = word.lower() if word.isascii() else word  # (ASCII case folding, as C's tolower)
+    if word in FLAG_OFF:
         return False
-    if word in _ON:
+    if word in FLAG_ON:
         return True
-    raise SettingError(f"{name}={text!r}: expected 1 or 0 (also true/false, yes/no, on/off)")
+    raise SettingError(f"{name}={text!r}: {FLAG_EXPECTED}")
 
 
 def parse_seed(name: str, text: str) -> int | None:
@@ -86,7 +91,9 @@ class Setting:
     """One environment variable. `default` is the value when it is unset or blank (a callable:
     computed then). `parse(name, text)` turns a non-blank value into the setting's value or raises
     SettingError. `reader` says who reads it: "python" (this package, through `get`) or
-    "runtime.cpp" (the emulation runtime's C++ reads it with getenv: declared here for the docs)."""
+    "runtime.cpp" (the emulation runtime's C++ reads it with getenv, through the parser generated
+    from this declaration: rt/settings.cpp; Python checks it before each launch all the same, so a
+    bad value is a SettingError here too)."""
 
     name: str
     type: str
@@ -115,7 +122,7 @@ class Setting:
 
     def get(self) -> Any:
         """The setting's value: the default when unset or blank, else the parsed text."""
-        if (_ENVIRON is None or self.key in _ENVIRON) and (text := self.raw()).strip():
+        if (_ENVIRON is None or self.key in _ENVIRON) and (text := self.raw()).strip(BLANK):
             return self.parse(self.name, text)
         return self.default() if self.computed else self.default  # unset (the usual case) or blank
 
@@ -125,9 +132,9 @@ def raw_values(*chosen: Setting) -> Callable[[], tuple[Any, ...]]:
     test of whether any of them changed (a caller caches what they parse to by it)."""
     if _ENVIRON is not None:
         env_get, keys = _ENVIRON.get, tuple(s.key for s in chosen)
-        if len(keys) == 3:  # the launch settings, read on every batch: unrolled, 2.5x faster than map
-            a, b, c = keys
-            return lambda: (env_get(a), env_get(b), env_get(c))
+        if len(keys) == 4:  # the launch settings, read on every batch: unrolled, 2.5x faster than map
+            a, b, c, d = keys
+            return lambda: (env_get(a), env_get(b), env_get(c), env_get(d))
         return lambda: tuple(map(env_get, keys))
     names = tuple(s.name for s in chosen)
     return lambda: tuple(map(os.environ.get, names))
@@ -165,7 +172,8 @@ HOST_ISA = Setting(
     "the vector ISA the cpu backend compiles kernels for (host_isa.py validates it against the CPU)")
 HOST_CATCH_SIGNALS = Setting(
     "OPGEN_HOST_CATCH_SIGNALS", "flag", True,
-    "0: the emulation runtime leaves SIGSEGV/SIGBUS/SIGFPE in kernels to the previous handler",
+    "0: the emulation runtime leaves SIGSEGV/SIGBUS/SIGFPE in kernels to the previous handler (read by "
+    "the runtime when it first launches a kernel)",
     parse_flag, reader="runtime.cpp")
 CACHE_DIR = Setting(
     "OPGEN_CACHE_DIR", "path", "",

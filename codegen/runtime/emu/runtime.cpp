@@ -16,6 +16,7 @@
 //   rt/barriers.cpp    __syncthreads and its _count/_and/_or forms
 //   rt/sanitizer.cpp   the sanitize build: bounds, uninitialised shared memory, races (shadow)
 //   rt/scheduler.cpp   one block: scheduling passes, random order, deadlock detection
+//   rt/settings.cpp    the OPGEN_* variables it reads, by the settings table's rules (generated)
 //   rt/faults.cpp      SIGSEGV/SIGBUS/SIGFPE/SIGILL in a fiber: handler, its stack, the report
 //   rt/pool.cpp        the worker pool, and rt_launch: one launch's blocks on it
 //   rt/batch.cpp       opgen_rt_run_batch: the launches Python queued, run by one call
@@ -29,6 +30,7 @@
 #include "rt/barriers.cpp"
 #include "rt/sanitizer.cpp"
 #include "rt/scheduler.cpp"
+#include "rt/settings.cpp"
 #include "rt/faults.cpp"
 #include "rt/pool.cpp"
 #include "rt/batch.cpp"

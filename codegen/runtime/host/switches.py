@@ -1,7 +1,8 @@
 """The switches every launch reads: random thread/block order and the sanitize build (set in this
 process, else from the environment), and the environment's launch settings (OS threads, the
-random-order seed, fiber stack size). The state lives here once; readers look it up here at each
-launch (``switches._sanitize``), so a change takes effect at once."""
+random-order seed, fiber stack size; OPGEN_HOST_CATCH_SIGNALS, which the runtime reads itself,
+checked). The state lives here once; readers look it up here at each launch
+(``switches._sanitize``), so a change takes effect at once."""
 
 from __future__ import annotations
 
@@ -9,7 +10,14 @@ from typing import Any
 
 import numpy as np
 
-from codegen.runtime.settings import HOST_RANDOM_ORDER, HOST_SANITIZE, HOST_STACK_KB, HOST_THREADS, raw_values
+from codegen.runtime.settings import (
+    HOST_CATCH_SIGNALS,
+    HOST_RANDOM_ORDER,
+    HOST_SANITIZE,
+    HOST_STACK_KB,
+    HOST_THREADS,
+    raw_values,
+)
 
 _UNSET = object()
 _random_seed: Any = _UNSET
@@ -60,10 +68,11 @@ def _launch_settings() -> tuple[int, int | None, int]:
     if settings is not None:
         return settings
     settings = (HOST_THREADS.get(), random_order(), HOST_STACK_KB.get() * 1024)
+    HOST_CATCH_SIGNALS.get()  # the runtime reads it itself (rt/settings.cpp, same rules): a bad value fails here first
     if len(_SETTINGS_SEEN) < 64:
         _SETTINGS_SEEN[raw] = settings
     return settings
 
 
 _SETTINGS_SEEN: dict[tuple[Any, ...], tuple[int, int | None, int]] = {}
-_launch_values = raw_values(HOST_THREADS, HOST_RANDOM_ORDER, HOST_STACK_KB)
+_launch_values = raw_values(HOST_THREADS, HOST_RANDOM_ORDER, HOST_STACK_KB, HOST_CATCH_SIGNALS)

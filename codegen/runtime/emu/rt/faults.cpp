@@ -48,11 +48,12 @@ void on_fault(int sig, siginfo_t* si, void* uc) {
   if (si->si_code <= 0) raise(sig);  // sent by kill()/raise(): deliver it again
 }
 
-void install_signal_handlers() {
-  if (g_signals_installed) return;
+int install_signal_handlers(char* err, size_t errlen) {
+  if (g_signals_installed) return 0;
+  int catch_signals;
+  if (setting_host_catch_signals(&catch_signals, err, errlen)) return 1;  // (read again at the next launch)
   g_signals_installed = true;
-  const char* env = getenv("OPGEN_HOST_CATCH_SIGNALS");
-  if (env && env[0] == '0') return;
+  if (!catch_signals) return 0;
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_sigaction = on_fault;
@@ -60,6 +61,7 @@ void install_signal_handlers() {
   sigemptyset(&sa.sa_mask);
   for (size_t k = 0; k < sizeof kFaultSigs / sizeof kFaultSigs[0]; ++k)
     sigaction(kFaultSigs[k], &sa, &g_old_action[k]);
+  return 0;
 }
 
 void describe_fault(Worker* w) {

@@ -146,7 +146,10 @@ int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen) {
   // A batch holds the launch lock and has set the fault handler's stack once for all its launches.
   const bool batched = tls_in_batch;
   if (!batched) pthread_mutex_lock(&g_launch_mu);
-  install_signal_handlers();
+  if (install_signal_handlers(err, errlen)) {
+    if (!batched) pthread_mutex_unlock(&g_launch_mu);
+    return 1;
+  }
   int want = c->nworkers < 1 ? 1 : c->nworkers > kMaxWorkers ? kMaxWorkers : c->nworkers;
   if (static_cast<uint64_t>(want) > nblocks) want = static_cast<int>(nblocks);
   if (c->sanitize) {

@@ -153,10 +153,13 @@ inline Fiber* next_runnable(Worker* w);
 uint64_t splitmix(uint64_t& s);
 void run_block(Worker* w, uint64_t lin);
 
+// --- settings.cpp (generated from codegen/runtime/settings.py) ----------------------------------
+int setting_host_catch_signals(int* value, char* err, size_t errlen);
+
 // --- faults.cpp ----------------------------------------------------------------------------------
 void describe_fault(Worker* w);
 void set_altstack(Worker* w, stack_t* old);
-void install_signal_handlers();
+int install_signal_handlers(char* err, size_t errlen);  // 1: $OPGEN_HOST_CATCH_SIGNALS is bad
 
 // --- pool.cpp ------------------------------------------------------------------------------------
 int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen);
