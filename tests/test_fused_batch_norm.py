@@ -1038,8 +1038,8 @@ def test_statistics_over_partial_runs(plan_scope, data_format, shape, dtype):
     channels-last each thread's 90 rows of a split are a group of 64 and one of 26 (16-bit values
     converted into a buffer first); on the GPU's plan the last split's rows end in a short run of
     kRun. A sum past a run's end takes in values left there: in the first pass it moves the run's
-    mean hundreds of spreads away (which the second pass corrects only to about 1e-3 of the
-    variance), in the second it adds their deviations. Every statistic within 1e-5 of float64."""
+    mean hundreds of spreads away (the second pass's correction then leaves 1e-4 of the variance
+    or more wrong), in the second it adds their deviations. Every statistic within 1e-5 of float64."""
     rng = _rng("partial-runs", data_format, dtype)
     x = rng.normal(2000.0, 1.0, shape).astype(_np_dtype(dtype))
     c = np.ones(16, np.float32)
