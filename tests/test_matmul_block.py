@@ -15,6 +15,8 @@ panels, barriers, a thread per TM×TN of the tile). Every module is the sanitize
   alone defines the sum), computed here in NumPy;
 * both forms give the same bits where their orders are the same (every layout but A·Bᵀ);
 * caller-chosen tile coordinates (a 2-D grid of tiles; several tiles per block, in any order);
+* the host form with k not, and exactly, a whole number of the pieces it sums k in (the layouts
+  other than A·Bᵀ);
 * matmul_tile_groups: up to 4 products sharing op(A), each bit for bit matmul_tile's;
 * the GPU form's block shape and shared-memory bound are enforced, and NVRTC (the releases users
   run) compiles it without a spill, within the registers and shared memory of its block.
