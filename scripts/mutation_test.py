@@ -46,6 +46,7 @@ TESTS = {
     K + "norm/layer_norm.cu": ("test_norm_ops.py",),
     K + "norm/softmax.cu": ("test_norm_ops.py",),
     K + "_vmath.cuh": ("test_vector_math.py", "test_norm_ops.py"),
+    K + "_matmul.cuh": ("test_matmul_block.py", "test_cudnn_rnn.py", "test_dml_rnn.py"),
 }
 
 
@@ -101,6 +102,7 @@ VM = "_vmath.cuh"
 C, A, BN, GRU, DML, RNN = ("_common.cuh", "_activations.cuh", "nn/fused_batch_norm.cu", "rnn/gru_block_cell.cu",
                            "rnn/dml_rnn.cu", "rnn/cudnn_rnn.cu")
 BIAS, LN, SM, VM = "nn/bias_add.cu", "norm/layer_norm.cu", "norm/softmax.cu", "_vmath.cuh"
+MM = "_matmul.cuh"
 EXACT16 = exact16_tests(K + C)
 MUTANTS = [
     # _common.cuh: block_sum2, warp_sum, load4/store4, conversions, for_each_cell
@@ -173,6 +175,17 @@ MUTANTS = [
     m("bn-tile-sums-width-short", BN,
       "const long long w = W > 0 ? W : width;\n  for (long long r = r0; r < r1; ++r) {\n#pragma",
       "const long long w = W > 0 ? W - 1 : width;\n  for (long long r = r0; r < r1; ++r) {\n#pragma"),
+    # the statistics' numerics and partial runs (issue 30 item 12)
+    m("bn-two-pass-correction-dropped", BN, "const float var = (s2 - r * err) * inv;", "const float var = s2 * inv;"),
+    m("bn-gather-sums-past-run", BN, "  for (int q = 0; q < k; ++q) sum += v[q];",
+      "  for (int q = 0; q < (k + 7) / 8 * 8; ++q) sum += v[q];"),
+    m("bn-tile-group-sums-past-rows", BN, "  for (int q = 0; q < rows; ++q) {\n    for (int j = 0; j < w; ++j) s[j] +=",
+      "  for (int q = 0; q < (rows + 7) / 8 * 8; ++q) {\n    for (int j = 0; j < w; ++j) s[j] +="),
+    # _matmul.cuh: the host form's pieces of k, the fused steps' skipped tiles (issue 30 item 12)
+    m("matmul-host-last-piece-never-stored", MM, "const bool last = p0 + kPackDepth >= k;",
+      "const bool last = p0 + kPackDepth > k;"),
+    m("matmul-tile_any_row-skips-last-row", MM, "i < m && i < (tile_row + 1) * Tiles::BM; ++i)",
+      "i < m && i < (tile_row + 1) * Tiles::BM - 1; ++i)"),
     # gru_block_cell.cu
     m("gru-rh-from-unrounded-r", GRU, "rh[o] = opgen::from_float<T>(opgen::to_float(rs) *",
       "rh[o] = opgen::from_float<T>(sigmoid(opgen::to_float(ru_bar[o2]) + opgen::to_float(b_ru[j])) *"),

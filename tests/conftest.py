@@ -161,6 +161,21 @@ def host_random_order(seed: int | None) -> Iterator[None]:
         host.switches._random_seed = saved
 
 
+def gpu_plan_with_launches(monkeypatch: pytest.MonkeyPatch, kernel_form: str) -> tuple[Any, list[str]]:
+    """Scope("cpu", launch_plan="cuda", kernel_form=kernel_form) (the GPU's plan on the emulation)
+    and the list its backend appends each launched kernel's name to (replay off, so that every
+    launch goes through the spied method): what a test asserts to know which variant ran."""
+    from generated import Scope
+
+    monkeypatch.setenv("OPGEN_NO_REPLAY", "1")
+    scope = Scope("cpu", launch_plan="cuda", kernel_form=kernel_form)
+    launched: list[str] = []
+    launch = type(scope.backend).launch
+    monkeypatch.setattr(scope.backend, "launch", lambda src, symbol, *a, **k: (
+        launched.append(symbol.split("__")[1]), launch(scope.backend, src, symbol, *a, **k))[1])
+    return scope, launched
+
+
 @pytest.fixture
 def random_order(request: pytest.FixtureRequest) -> Iterator[Any]:
     """Runs the test in random order with seed request.param (parametrize indirectly)."""

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from conftest import gpu_plan_with_launches
 from messages import assert_message, shape_texts
 from reference.cudnn_rnn import GATES, canonical_shapes, dropout_mask, rnn_backward, rnn_forward
 
@@ -818,15 +819,16 @@ def test_the_gpu_plans_persistent_fused_and_gemm_variants_match_the_reference(mo
     lengths from 1 to T; the sizes put several tiles of 32 rows and 32 units on each grid axis where
     the tiles' edges can go wrong (35, 65, 66, 70 rows; 37, 40, 42, 65, 128 units), and each rule's
     limits on both sides."""
-    monkeypatch.setenv("OPGEN_NO_REPLAY", "1")  # (every launch through the spied method)
-    scope = Scope("cpu", launch_plan="cuda", kernel_form=kernel_form)
-    launched: list[str] = []
-    launch = type(scope.backend).launch
-    monkeypatch.setattr(scope.backend, "launch", lambda src, symbol, *a, **k: (
-        launched.append(symbol.split("__")[1]), launch(scope.backend, src, symbol, *a, **k))[1])
+    scope, launched = gpu_plan_with_launches(monkeypatch, kernel_form)
     steps, layers = 3, 2
     _check_case(Case(mode=mode, direction="bidirectional", layers=layers, steps=steps, batch=batch, input_size=4,
                      units=units, proj=proj, lengths=np.arange(batch) % 3 + 1, key=("variants",)), scope)
+    _assert_variant_launched(launched, variant, mode, proj, layers, steps)
+
+
+def _assert_variant_launched(launched: list[str], variant: str, mode: str, proj: int, layers: int, steps: int) -> None:
+    """The kernels of the GPU plan's `variant` ("persistent", "fused" or "steps") for a bidirectional
+    forward and backward of `layers` layers and `steps` steps, and none of the others'."""
     family = mode.split("_")[0]
     persistent, fused = variant == "persistent", variant == "fused"
     assert launched.count("persistent_layer") == (layers * 2 if persistent else 0), launched  # × 2 directions
@@ -841,3 +843,21 @@ def test_the_gpu_plans_persistent_fused_and_gemm_variants_match_the_reference(mo
     assert launched.count(family + "_step") == step_launches, launched
     assert launched.count(family + "_grad_step") == step_launches, launched
     assert launched.count("proj_carry") == (step_launches if proj else 0), launched
+
+
+@pytest.mark.parametrize("kernel_form", ["host", "gpu"])
+@pytest.mark.parametrize("mode, proj", [("lstm", 0), ("lstm", 3), ("gru", 0), ("rnn_tanh", 0)])
+def test_the_fused_steps_see_a_tiles_last_row(monkeypatch, kernel_form, mode, proj):
+    """Issue 30 item 12: the fused steps skip a tile of 32 batch rows whose rows have all ended
+    (opgen::tile_any_row), so a tile whose only live row is its last must still be computed. 65
+    rows (tiles of rows 0-31, 32-63 and 64), 8 units (the fused variant: batch > 64, and the
+    deepest sum 4·8 = 32), 3 steps; every sequence 1 long but rows 31 and 63, 3 long: from the
+    second step on (in either direction) the first two tiles' only live rows are their last.
+    Forward and backward against the float64 reference."""
+    scope, launched = gpu_plan_with_launches(monkeypatch, kernel_form)
+    steps, batch = 3, 65
+    lengths = np.ones(batch, np.int32)
+    lengths[[31, 63]] = steps
+    _check_case(Case(mode=mode, direction="bidirectional", steps=steps, batch=batch, input_size=4, units=8,
+                     proj=proj, lengths=lengths, key=("last-row",)), scope)
+    _assert_variant_launched(launched, "fused", mode, proj, 1, steps)

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from conftest import gpu_plan_with_launches
 from messages import assert_message, shape_texts
 from reference.dml_rnn import ACTIVATIONS, activation, dml_rnn_reference
 
@@ -424,9 +425,9 @@ def test_class_api(scope):
 
 @pytest.mark.parametrize("kernel_form", ["host", "gpu"])
 @pytest.mark.parametrize("direction", ["forward", "backward", "bidirectional"])
-@pytest.mark.parametrize("batch, hidden, variant", [(3, 8, "persistent"), (9, 64, "persistent"), (64, 5, "persistent"),
-                                                    (65, 5, "fused_step"), (70, 40, "fused_step"), (3, 65, "fused_step"),
-                                                    (66, 128, "fused_step"), (3, 129, "step"), (65, 300, "step")])
+@pytest.mark.parametrize("batch, hidden, variant", [
+    (3, 8, "persistent"), (9, 64, "persistent"), (64, 5, "persistent"), (65, 5, "fused_step"), (70, 40, "fused_step"),
+    (3, 65, "fused_step"), (66, 128, "fused_step"), (3, 129, "step"), (65, 300, "step")])
 def test_the_gpu_plans_persistent_fused_and_gemm_variants_match_the_cpu_plan(monkeypatch, kernel_form, direction,
                                                                              batch, hidden, variant):
     """The GPU's plan (on the emulation) runs every step in one `persistent` launch where
@@ -436,7 +437,6 @@ def test_the_gpu_plans_persistent_fused_and_gemm_variants_match_the_cpu_plan(mon
     plan's results, within float32's rounding of differently ordered sums, with poisoned outputs
     and lengths from 0 to T."""
     monkeypatch.setenv("OPGEN_POISON_OUTPUTS", "1")
-    monkeypatch.setenv("OPGEN_NO_REPLAY", "1")  # (every launch through the spied method)
     rng = _rng("persistent", direction, batch, hidden)
     dirs, steps, n_in = (2 if direction == "bidirectional" else 1), 4, 3
     x = rng.standard_normal((1, steps, batch, n_in)).astype(np.float32)
@@ -447,11 +447,7 @@ def test_the_gpu_plans_persistent_fused_and_gemm_variants_match_the_cpu_plan(mon
               "hidden_init": rng.uniform(-1, 1, (1, dirs, batch, hidden)).astype(np.float32),
               "sequence_lengths": rng.integers(0, steps + 1, (1, 1, 1, batch)).astype(np.uint32)}
     want = dml_rnn(x, w, r, scope=Scope("cpu"), **kwargs)
-    gpu = Scope("cpu", launch_plan="cuda", kernel_form=kernel_form)
-    launched: list[str] = []
-    launch = type(gpu.backend).launch
-    monkeypatch.setattr(gpu.backend, "launch", lambda src, symbol, *a, **k: (
-        launched.append(symbol.split("__")[1]), launch(gpu.backend, src, symbol, *a, **k))[1])
+    gpu, launched = gpu_plan_with_launches(monkeypatch, kernel_form)
     got = dml_rnn(x, w, r, scope=gpu, **kwargs)
     assert variant in launched and ({"persistent", "step", "fused_step"} - {variant}).isdisjoint(launched), launched
     assert launched.count(variant) == (1 if variant == "persistent" else steps)
@@ -461,3 +457,23 @@ def test_the_gpu_plans_persistent_fused_and_gemm_variants_match_the_cpu_plan(mon
     bound = steps * hidden * 2.0**-24 / (1 - hidden * 2.0**-24)
     for name, g, e in zip(got._fields, got, want, strict=True):
         np.testing.assert_allclose(g, e, rtol=bound, atol=bound, err_msg=name)
+
+
+@pytest.mark.parametrize("kernel_form", ["host", "gpu"])
+@pytest.mark.parametrize("direction", DIRECTIONS)
+def test_the_fused_steps_see_a_tiles_last_row(monkeypatch, kernel_form, direction):
+    """Issue 30 item 12: a fused step skips a tile of 32 batch rows whose rows have all ended
+    (opgen::tile_any_row), so a tile whose only live row is its last must still be computed. 65
+    rows (tiles of rows 0-31, 32-63 and 64), 8 units (the fused variant: batch > 64, hidden ≤ 128),
+    3 steps; every sequence 1 long but rows 31 and 63, 3 long: from the second step on (in either
+    direction) the first two tiles' only live rows are their last. Against the float64 reference,
+    outputs poisoned."""
+    monkeypatch.setenv("OPGEN_POISON_OUTPUTS", "1")
+    steps, batch = 3, 65
+    lengths = np.ones(batch, np.uint32)
+    lengths[[31, 63]] = steps
+    args = _inputs(_rng("last-row", direction), steps, batch, 4, 8, direction, bias=True, hidden_init=True,
+                   lengths=lengths)
+    gpu, launched = gpu_plan_with_launches(monkeypatch, kernel_form)
+    _check(dml_rnn(**args, direction=direction, scope=gpu), _reference(args, direction), "float32")
+    assert launched.count("fused_step") == steps and {"persistent", "step"}.isdisjoint(launched), launched

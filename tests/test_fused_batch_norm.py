@@ -944,19 +944,21 @@ def test_grad_create_rejects_bad_data_format(scope):
 # non-finite values, under both launch plans and the building blocks' GPU form on the emulator
 # ---------------------------------------------------------------------------------------------
 PLANS = ["cpu", "cuda", "gpu-form"]
+PLANS_AND_FORMS = [*PLANS, "cpu-gpu-form"]  # each plan in each kernel form
 
 
 @pytest.fixture
 def plan_scope(request, monkeypatch):
-    """The cpu backend under launch plan request.param: "cpu", "cuda" (the GPU's launch sizes) or
-    "gpu-form" (the GPU's sizes, and kernels/_common.cuh's building blocks in their GPU form)."""
+    """The cpu backend under launch plan request.param: "cpu", "cuda" (the GPU's launch sizes),
+    "gpu-form" (the GPU's sizes, and kernels/_common.cuh's building blocks in their GPU form) or
+    "cpu-gpu-form" (the cpu plan's sizes and kernels, their building blocks in the GPU form)."""
     from codegen.runtime import host
 
-    if request.param == "gpu-form":
+    if request.param.endswith("gpu-form"):
         load = host.load_module
         monkeypatch.setattr(host, "load_module",
                             lambda text, *args, **kw: load("#define OPGEN_GPU_FORM 1\n" + text, *args, **kw))
-    return Scope("cpu", launch_plan="cpu" if request.param == "cpu" else "cuda")
+    return Scope("cpu", launch_plan="cpu" if request.param.startswith("cpu") else "cuda")
 
 
 def _set_in_channel(a: np.ndarray, data_format: str, c: int, k: int, value: float) -> None:
@@ -1005,18 +1007,42 @@ def test_variance_with_an_outlier(plan_scope, data_format, n, where, loc, std, o
     _stats_close(out, x, data_format, rtol=1e-5)
 
 
-@pytest.mark.parametrize("plan_scope", PLANS, indirect=True)
+@pytest.mark.parametrize("plan_scope", PLANS_AND_FORMS, indirect=True)
 @pytest.mark.parametrize("data_format", ["NHWC", "NCHW"])
-@pytest.mark.parametrize(("loc", "std"), [(1e4, 1.0), (-3e4, 2.0), (1e19, 1e15), (1e-11, 1e-15), (0.0, 1e18)],
-                         ids=["mean-1e4-std-1", "mean-minus-3e4-std-2", "huge", "tiny", "wide"])
+@pytest.mark.parametrize(("loc", "std"),
+                         [(1e4, 1.0), (-3e4, 2.0), (1e4, 1e-3), (1e19, 1e15), (1e-11, 1e-15), (0.0, 1e18)],
+                         ids=["mean-1e4-std-1", "mean-minus-3e4-std-2", "mean-1e4-std-1e-3", "huge", "tiny", "wide"])
 @pytest.mark.parametrize(("n", "h", "w"), [(2, 33, 35), (16, 64, 64)], ids=["small", "many-splits"])
 def test_variance_of_shifted_and_scaled_data(plan_scope, data_format, loc, std, n, h, w):
     """Issue 20 item 1: data far from 0 compared with its spread (mean 1e4, std 1), huge, tiny and
     wide values: every statistic within 1e-5 relative of float64 (many splits: 64 Ki values a
-    channel, so both plans merge several splits and every thread several runs)."""
+    channel, so both plans merge several splits and every thread several runs). Issue 30 item 12:
+    mean 1e4, std 1e-3, values a few float32 ulps (2⁻¹⁰) apart, where a run's rounded mean misses
+    by about the spread, so the two-pass formula's correction Σ(v − mean)²/k is about the variance
+    itself: dropping it fails here, on each plan in each kernel form."""
     rng = _rng("shifted", data_format, loc, std, n)
     x = _f32(rng.normal(loc, std, _one_channel_shape(data_format, n, h, w, 3)))
     c = np.ones(3, np.float32)
+    out = fused_batch_norm_v3(x, c, 0 * c, 0 * c, c, epsilon=EPS, data_format=data_format, scope=plan_scope)
+    _stats_close(out, x, data_format, rtol=1e-5)
+
+
+@pytest.mark.parametrize("plan_scope", PLANS_AND_FORMS, indirect=True)
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+@pytest.mark.parametrize(("data_format", "shape"), [("NCHW", (137, 16, 7, 9)), ("NHWC", (137, 7, 9, 16))])
+def test_statistics_over_partial_runs(plan_scope, data_format, shape, dtype):
+    """Issue 30 item 12: runs of values that end short, after a full run left other values where a
+    run is gathered. 16 channels of m = 8631 values ~ N(2000, 1): on the cpu plan (32 threads, one
+    split) channels-first rows of 63 values are gathered 256 at a time, so each thread's 270 (the
+    last one's 261) end in a gather of 14 (5), not a multiple of a vector of 4, 8 or 16;
+    channels-last each thread's 90 rows of a split are a group of 64 and one of 26 (16-bit values
+    converted into a buffer first); on the GPU's plan the last split's rows end in a short run of
+    kRun. A sum past a run's end takes in values left there: in the first pass it moves the run's
+    mean hundreds of spreads away (the second pass's correction then leaves 1e-4 of the variance
+    or more wrong), in the second it adds their deviations. Every statistic within 1e-5 of float64."""
+    rng = _rng("partial-runs", data_format, dtype)
+    x = rng.normal(2000.0, 1.0, shape).astype(_np_dtype(dtype))
+    c = np.ones(16, np.float32)
     out = fused_batch_norm_v3(x, c, 0 * c, 0 * c, c, epsilon=EPS, data_format=data_format, scope=plan_scope)
     _stats_close(out, x, data_format, rtol=1e-5)
 

@@ -15,6 +15,8 @@ panels, barriers, a thread per TM×TN of the tile). Every module is the sanitize
   alone defines the sum), computed here in NumPy;
 * both forms give the same bits where their orders are the same (every layout but A·Bᵀ);
 * caller-chosen tile coordinates (a 2-D grid of tiles; several tiles per block, in any order);
+* the host form with k not, and exactly, a whole number of the pieces it sums k in (the layouts
+  other than A·Bᵀ);
 * matmul_tile_groups: up to 4 products sharing op(A), each bit for bit matmul_tile's;
 * the GPU form's block shape and shared-memory bound are enforced, and NVRTC (the releases users
   run) compiles it without a spill, within the registers and shared memory of its block.
@@ -447,6 +449,20 @@ def test_long_k_and_rows_a_power_of_two_apart(layout: tuple[bool, bool], form: s
             case = Case(dtype, 37, 45, 300, *layout, accumulate, row_bytes=4096)
             block = tiles.threads if form == "gpu" else 1 + accumulate
             run_checked(form, "grid_default", case, _grid(case, tiles), block)
+
+
+@pytest.mark.parametrize("accumulate", [False, True], ids=["assign", "accumulate"])
+@pytest.mark.parametrize("layout", [x for x in LAYOUTS if x != (False, True)], ids=_layout_id)
+def test_host_form_k_a_whole_number_of_pack_pieces(layout: tuple[bool, bool], accumulate: bool) -> None:
+    """The host form's layouts other than A·Bᵀ sum k in pieces of 8192 / (W·sizeof(T)) steps (W: the
+    run's width, 16, 8 or 1 columns) and store after the last piece: k an exact multiple of it, so the
+    last piece ends exactly at k (k = 512: the runs of 16 and 8, their stripes 4 KiB apart, packed;
+    k = 4096: the single columns too). 25 columns (of C, or of Cᵀ for Aᵀ·Bᵀ): 16 + 8 + 1."""
+    tiles = TILES["default"]
+    for dtype in TYPES:
+        for k, extra in ((512, {"row_bytes": 4096}), (4096, {"pad": 1})):
+            case = Case(dtype, 25, 25, k, *layout, accumulate, **extra)
+            run_checked("host", "grid_default", case, _grid(case, tiles), 1)
 
 
 @pytest.mark.parametrize("threads", [1, 2, 7, 64, 100])
