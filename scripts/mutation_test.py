@@ -246,7 +246,7 @@ MUTANTS = [
     rounding("round16-gru-grad-d_r_bar", GRU, "d_rbu[2 * b * H + j] = opgen::from_float<T>("),
     rounding("round16-gru-grad-d_x", GRU, "d_x[b * I + j] = opgen::from_float<T>("),
     rounding("round16-gru-grad-d_h_prev", GRU, "d_h_prev[o] = opgen::from_float<T>("),
-    rounding("round16-dml-step", DML, "const T h = opgen::from_float<T>("),
+    rounding("round16-dml-step", DML, "const T stored = opgen::from_float<T>(h);"),
     Mutant("round16-cudnn-store-rz", K + RNN, "{ *p = __float2half_rn(v); }", "{ *p = __float2half_rz(v); }",
            exact16_tests(K + RNN)),
     Mutant("round16-cudnn-stored-c-rd", K + RNN, "return __half2float(__float2half_rn(v));",
@@ -265,7 +265,7 @@ MUTANTS = [
     stored_toward_zero("round16-cudnn-gru-grad-dh", "crnn::store(dhr + k, dhn[q]);"),
     stored_toward_zero("round16-cudnn-rnn-grad", "crnn::store(g + j + q, out[q]);"),
     stored_toward_zero("round16-cudnn-skip-grad", "crnn::store(dxt + i, s);"),
-    stored_toward_zero("round16-cudnn-proj-grad", "crnn::store(dhp + t * B * Hh + i, crnn::load(dh + i)"),
+    stored_toward_zero("round16-cudnn-proj-grad", "crnn::store(dhp_row + j, live ? crnn::load(dh_row + j)"),
     stored_toward_zero("round16-cudnn-grad-layer-below", "crnn::store(dy + i, crnn::load(dxl + i)"),
 ]
 
