@@ -423,7 +423,7 @@ class _Walker:
         typed = iv.integer_type(words)
         if typed is None and "auto" not in words:
             i = self.type_name(i, end)
-        names = []
+        names: list[str] = []
         while i < end:
             pointer = False
             while self.texts[i] in ("*", "&", "&&", "const", "__restrict__", "volatile"):
