@@ -1,7 +1,7 @@
 """The emulation runtime's parser of the OPGEN_* variables it reads (emu/rt/settings.cpp), generated
 from the settings table (settings.py): the C++ side takes the same words, treats the same values as
 blank and words the same error, so a process that loads the runtime without Python parses alike.
-tests/test_settings.py checks that the file is current and runs both parsers on the same cases.
+tests/test_runtime_settings.py checks that the file is current and runs both parsers on the same cases.
 
     python -m codegen.runtime.settings_cxx    # rewrite emu/rt/settings.cpp after changing the table"""
 
