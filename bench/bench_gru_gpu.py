@@ -77,6 +77,7 @@ class KernelTimer:
             self.pending.append((symbol, start, end, nbytes))
 
         self.backend.launch = timed_launch
+        self.backend.watched = True  # (declared: run_plan sends every launch through it, no graph replay)
         return self
 
     def collect(self) -> None:
@@ -88,6 +89,7 @@ class KernelTimer:
 
     def __exit__(self, *exc: object) -> None:
         self.backend.launch = self.original
+        del self.backend.watched
 
 
 def bench_size(cp: Any, torch: Any, scope: Any, b: int, n_in: int, hidden: int, dtype: str, copy_gbps: float,

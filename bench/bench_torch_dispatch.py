@@ -13,6 +13,7 @@ import torch
 from common import machine, median_seconds
 
 import generated.torch  # noqa: F401  (registers torch.ops.opgen.*)
+from codegen.runtime.launches import watch
 from generated import Scope, fused_batch_norm_grad_v3
 
 REPEAT = 400
@@ -36,15 +37,11 @@ def main() -> None:
         "wrapper, torch": lambda: fused_batch_norm_grad_v3(tx, tx, tc, tc, tc, tempty),
         "torch.ops.opgen": lambda: op(tx, tx, tc, tc, tc, tempty),
     }
-    launch = scope.backend.launch
-    scope.backend.launch = lambda *args, **kwargs: None  # the Python path only
     samples: dict[str, list[float]] = {name: [] for name in ways}
-    try:
+    with watch(scope.backend, lambda *args, **kwargs: None):  # the Python path only
         for _ in range(ROUNDS):  # interleaved, so the machine's noise falls on every way alike
             for name, fn in ways.items():
                 samples[name].append(per_call(fn))
-    finally:
-        scope.backend.launch = launch
     med = {name: statistics.median(v) for name, v in samples.items()}
     base = med["wrapper, NumPy"]
     print(f"machine: {machine()}, torch {torch.__version__}, threads {torch.get_num_threads()}")

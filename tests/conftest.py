@@ -173,6 +173,7 @@ def gpu_plan_with_launches(monkeypatch: pytest.MonkeyPatch, kernel_form: str) ->
     launch = type(scope.backend).launch
     monkeypatch.setattr(scope.backend, "launch", lambda src, symbol, *a, **k: (
         launched.append(symbol.split("__")[1]), launch(scope.backend, src, symbol, *a, **k))[1])
+    monkeypatch.setattr(scope.backend, "watched", True)  # (declared: run_plan sends every launch through it)
     return scope, launched
 
 

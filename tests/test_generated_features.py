@@ -170,6 +170,7 @@ def test_let_switched_by_backend(ops: ModuleType, monkeypatch: pytest.MonkeyPatc
         return launch(source, symbol, grid, block, args, shared)
 
     monkeypatch.setattr(backend, "launch", recording_launch)
+    monkeypatch.setattr(backend, "watched", True)
     monkeypatch.setattr(backend, "name", backend_name)  # the wrapper reads the backend's name
     rng = np.random.default_rng(0)
     x = rng.standard_normal((3, 2, 2))

@@ -20,7 +20,8 @@ from codegen import plan_data, shapes
 from codegen.inputs import derive_cases
 from codegen.load import load_specs
 from codegen.runtime import plan
-from codegen.runtime.launches import record_launches
+from codegen.runtime.backend import Backend
+from codegen.runtime.launches import record_launches, watch
 from codegen.runtime.settings import PLAN, SettingError
 from codegen.warmup import generated_ops
 from generated import Scope, fused_batch_norm_grad_v3
@@ -174,3 +175,71 @@ def test_a_plan_given_the_wrong_values_says_so() -> None:
     p = plan.Plan("Toy", ("n",), (), ())
     with pytest.raises(plan.PlanError, match="Toy: the plan reads 1 names, the call gave 2"):
         p.record("cpu", (1, 2))
+
+
+class _StandIn(Backend):
+    """A backend declared by subclassing the protocol: no replay or capture of its own (the
+    protocol's defaults), every launch and GEMM noted."""
+
+    name = "cpu"
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def adopt(self, op: str, arg: str, value: Any) -> Any:
+        return value
+
+    def empty(self, shape: Any, dtype: str) -> Any:
+        return np.empty(shape, dtype)
+
+    def pointer_array(self, arrays: Any) -> Any:
+        return np.zeros(len(arrays), np.uint64)
+
+    def launch(self, source: Any, symbol: str, grid: Any, block: Any, args: Any, shared_mem: int = 0) -> None:
+        self.seen.append(symbol)
+
+    def gemm(self, *args: Any) -> None:
+        self.seen.append("gemm")
+
+    def flush(self) -> None:
+        pass
+
+
+
+class _Replaying(_StandIn):
+    def replay(self, source: Any, recording: Any, buffers: Any) -> bool:
+        return True
+
+
+def test_run_plan_takes_what_the_backend_declares() -> None:
+    """run_plan asks the Backend protocol, never probes: the defaults (no replay, nothing held)
+    launch step by step; a backend that replays is not launched step by step unless it is declared
+    watched, and then every launch goes through the watcher."""
+    p = plan.Plan("Toy", ("n",), ("x",), (("launch", "Toy__k", (), ("n",), (32,), 0, (("buf", 0),), ()),
+                                          ("gemm", 0, 0, 0, (1, 1, 1, False, False, 0, 0, 0, 0), ())))
+    x = np.zeros(4, np.float32)
+    plain = _StandIn()
+    plan.run_plan(plain, None, p, (2,), (x,))
+    assert plain.seen == ["Toy__k", "gemm"]
+    replaying = _Replaying()
+    plan.run_plan(replaying, None, p, (2,), (x,))
+    assert replaying.seen == []  # replayed: no launch by launch
+    seen: list[str] = []
+    with watch(replaying, lambda src, sym, *a: seen.append(sym)):
+        plan.run_plan(replaying, None, p, (2,), (x,))
+    assert seen == ["Toy__k"] and replaying.seen == ["gemm"]
+    plan.run_plan(replaying, None, p, (2,), (x,))
+    assert seen == ["Toy__k"] and not replaying.watched  # the watcher gone: replayed again
+
+
+def test_run_plan_probes_no_backend() -> None:
+    """The seams are declared (codegen/runtime/backend.py): the runtime's plan module looks up no
+    backend attribute by name and compares no bound methods."""
+    import ast
+    import inspect
+
+    tree = ast.parse(inspect.getsource(plan))
+    probes = [n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+              and n.func.id in ("getattr", "hasattr")]
+    methods = [n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "__func__"]
+    assert probes == [] and methods == []

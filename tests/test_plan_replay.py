@@ -17,6 +17,7 @@ from codegen.runtime.host import replay
 from codegen.runtime.host.pack import BATCH_RECORD
 from codegen.runtime.host.queue import run_batch
 from codegen.runtime.kernels import KernelSource
+from codegen.runtime.launches import watch
 from codegen.runtime.stats import python_launches
 from generated import Scope, fused_batch_norm_grad_v3
 
@@ -180,9 +181,11 @@ def test_a_launch_patched_then_restored_does_not_turn_replay_off(
     fused_batch_norm_grad_v3(*_inputs(0), scope=scope)
     assert runs == [1]
     seen: list[str] = []
-    monkeypatch.setattr(scope.backend, "launch", lambda src, sym, *a, **k: seen.append(sym))  # a watcher
-    fused_batch_norm_grad_v3(*_inputs(0), scope=scope)
+    with watch(scope.backend, lambda src, sym, *a, **k: seen.append(sym)):  # a watcher, declared
+        fused_batch_norm_grad_v3(*_inputs(0), scope=scope)
     assert runs == [1] and seen  # every launch went through it
+    fused_batch_norm_grad_v3(*_inputs(0), scope=scope)
+    assert runs == [1, 1] and "watched" not in vars(scope.backend)  # the watcher gone: replayed again
 
 
 def test_the_blas_is_used_only_as_numpy_describes_it(monkeypatch: pytest.MonkeyPatch) -> None:

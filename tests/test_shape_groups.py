@@ -154,6 +154,7 @@ def test_the_launch_plan_is_the_scopes(ops: ModuleType, monkeypatch: pytest.Monk
             _launch(src, sym, *args, **kwargs)  # type: ignore[operator]
 
         monkeypatch.setattr(scope.backend, "launch", counting)
+        monkeypatch.setattr(scope.backend, "watched", True)
         ops.row_stats(np.ones((2, 3), np.float32), scope=scope)
         assert seen == [expected], plan
     assert repr(Scope("cpu", launch_plan="cuda")) == "Scope(device='cpu', launch_plan='cuda')"

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from codegen.runtime import host
+from codegen.runtime.backend import Backend
 from codegen.runtime.checks import kernel_ready, require_array
 from codegen.runtime.gemm import gemm_into
 from codegen.runtime.host import HostFunction, LaunchQueue
@@ -46,7 +47,7 @@ KERNEL_FORMS = ("host", "gpu")
 GPU_FORM_OPTION = "-DOPGEN_GPU_FORM=1"  # _common.cuh's building blocks in their GPU form
 
 
-class CpuBackend:
+class CpuBackend(Backend):
     """`name` picks the launch plan generated wrappers run (`by: backend` lets, `when: {backend}`
     steps): "cpu", or "cuda" to emulate the GPU's plan (Scope("cpu", launch_plan="cuda")).
 

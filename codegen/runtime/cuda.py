@@ -41,6 +41,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from codegen.runtime import cublas_library, cuda_cache, manifest
+from codegen.runtime.backend import Backend
 from codegen.runtime.checks import check_copy_size, kernel_ready, require_array
 from codegen.runtime.cpu import numpy_dtype, poison_requested
 from codegen.runtime.cublas_gemm import CAPTURE_MESSAGE, DirectGemm
@@ -96,7 +97,7 @@ class Loaded(NamedTuple):
     origin: str
 
 
-class CudaBackend:
+class CudaBackend(Backend):
     name = "cuda"
 
     def __init__(self, device_index: int = 0) -> None:

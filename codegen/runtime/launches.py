@@ -6,11 +6,11 @@ the generated wrappers used (scripts/gpu_parity.py's coverage table, tests/test_
     launches[0]   # Launch(op='LayerNorm', kernel='layer_norm', dtypes=('float32',), grid=(64,),
                   #        block=(1024,), shared_mem=0, plan='cuda', misaligned=False)
 
-While it is open, the recorder replaces the `launch` method of the backend objects it was given by
-an instance attribute (and `gemm` too when it does not execute), and removes it on exit, so a
-launch costs nothing more when no recorder is open. Recorders nest (the inner one records and
-hands the launch on to the outer one). A launch with a 0 in its grid launches nothing on either
-backend and is not recorded.
+While it is open, the recorder stands in for the `launch` method of the backend objects it was given
+(and `gemm` too when it does not execute) through `watch`, which declares them watched (no plan
+replay) and removes the stand-ins on exit, so a launch costs nothing more when no recorder is
+open. Recorders nest (the inner one records and hands the launch on to the outer one). A launch
+with a 0 in its grid launches nothing on either backend and is not recorded.
 
 `execute=False` records the launch plan only: no kernel is loaded or run and GEMM steps do nothing,
 so outputs are left as allocated (NaN under OPGEN_POISON_OUTPUTS). On the cpu backend posing as the
@@ -21,12 +21,12 @@ the time the wrappers' Python takes, without the emulation's cost of running 102
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 
-__all__ = ["ALIGNMENT", "Launch", "data_address", "record_launches"]
+__all__ = ["ALIGNMENT", "Launch", "data_address", "record_launches", "watch"]
 
 #: bytes: a launch is `misaligned` when an array argument's data does not start at a multiple of this
 #: (the widest vector access the kernels make: float4, kernels/_common.cuh load4/store4)
@@ -90,17 +90,42 @@ def _launch_record(backend: Any, source: Any, symbol: str, grid: Sequence[int], 
 
 
 @contextlib.contextmanager
+def watch(backend: Any, launch: Callable[..., None] | None = None,
+          gemm: Callable[..., None] | None = None) -> Iterator[None]:
+    """Stand `launch` and/or `gemm` in for the backend's own while the block runs, declared
+    (`Backend.watched`): `run_plan` then sends every launch through them and does not replay. On
+    exit the instance's attributes are as they were (watchers nest: an inner one's stand-in may
+    call the outer one's)."""
+    given = {"launch": launch, "gemm": gemm, "watched": True}
+    before = {name: backend.__dict__[name] for name in given if name in backend.__dict__}
+    try:
+        for name, value in given.items():
+            if value is not None:
+                setattr(backend, name, value)
+        yield
+    finally:
+        for name in given:
+            if name in before:
+                setattr(backend, name, before[name])
+            elif name in backend.__dict__:
+                delattr(backend, name)
+
+
+def _no_gemm(*args: Any, **kwargs: Any) -> None:
+    """A GEMM step when only the plan is recorded (`execute=False`)."""
+
+
+@contextlib.contextmanager
 def record_launches(*backends: Any, execute: bool = True) -> Iterator[list[Launch]]:
     """Record every launch the given backends (`scope.backend`) get while the block runs, in order,
     into the list it yields; `execute=False`: record only (no kernel runs, GEMM steps do nothing)."""
     launches: list[Launch] = []
-    saved: list[tuple[Any, dict[str, Any]]] = []
-    try:
+    with contextlib.ExitStack() as stack:
+        watched: list[Any] = []
         for backend in backends:
-            if any(backend is b for b, _ in saved):
+            if any(backend is b for b in watched):
                 continue
-            before = {name: backend.__dict__[name] for name in ("launch", "gemm") if name in backend.__dict__}
-            saved.append((backend, before))
+            watched.append(backend)
             forward = backend.launch  # the method, or an enclosing recorder's
 
             def launch(source: Any, symbol: str, grid: Sequence[int], block: Sequence[int], args: Sequence[Any],
@@ -110,14 +135,5 @@ def record_launches(*backends: Any, execute: bool = True) -> Iterator[list[Launc
                 if execute:
                     _forward(source, symbol, grid, block, args, shared_mem)
 
-            backend.launch = launch
-            if not execute:
-                backend.gemm = lambda *args, **kwargs: None
+            stack.enter_context(watch(backend, launch, None if execute else _no_gemm))
         yield launches
-    finally:
-        for backend, before in reversed(saved):
-            for name in ("launch", "gemm"):
-                if name in before:
-                    setattr(backend, name, before[name])
-                elif name in backend.__dict__:
-                    delattr(backend, name)

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from codegen.runtime.backend import Backend
 from codegen.runtime.settings import NO_REPLAY, PLAN
 
 #: Recordings kept per plan (distinct sizes/attrs/backends); the least recently used goes first.
@@ -212,36 +213,26 @@ def plan_as_data() -> bool:
     return not PLAN.is_set() or PLAN.get() == "data"
 
 
-def _watched(backend: Any) -> bool:
-    """Whether something stands in for the backend's own launch or gemm (record_launches, a test's
-    counter): then every launch goes through it, and no backend replay runs."""
-    cls = type(backend)
-    return (getattr(backend.launch, "__func__", None) is not getattr(cls, "launch", None)
-            or getattr(backend.gemm, "__func__", None) is not getattr(cls, "gemm", None))
-
-
-def hold_if_capturing(backend: Any, buffers: Sequence[Any]) -> None:
+def hold_if_capturing(backend: Backend, buffers: Sequence[Any]) -> None:
     """Inside a user's stream capture, the backend keeps the call's buffers (scratch, copies,
     outputs) alive: the user's graph bakes their pointers and outlives the call. Both the plan as
     data and the printed loop (OPGEN_PLAN=loop) call this before their first launch."""
-    hold = getattr(backend, "hold_if_capturing", None)
-    if hold is not None:
-        hold(buffers)
+    backend.hold_if_capturing(buffers)
 
 
-def run_plan(backend: Any, kernels: Any, plan: Plan, values: tuple[Any, ...], buffers: tuple[Any, ...]) -> None:
+def run_plan(backend: Backend, kernels: Any, plan: Plan, values: tuple[Any, ...], buffers: tuple[Any, ...]) -> None:
     """Run `plan` on `backend` for these values, with `buffers` bound to its slots (replayed when
-    the same values ran before): by the backend's own `replay(kernels, recording, buffers)`
-    where it has one and it takes the recording (the cpu backend's native batches), else launch by
-    launch, queued as the printed loop queues them (the caller flushes)."""
+    the same values ran before): by the backend's own `replay(kernels, recording, buffers)` where
+    it takes the recording (the cpu backend's native batches) and nothing watches the backend's
+    launches (`Backend.watched`), else launch by launch, queued as the printed loop queues them
+    (the caller flushes)."""
     if NO_REPLAY.get():  # (debugging: the plan walked afresh, launch by launch)
         recording = plan.record(backend.name, values)
     else:
         recording = plan.recording(backend.name, values)
-        replay = getattr(backend, "replay", None)
-        if replay is not None and not _watched(backend) and replay(kernels, recording, buffers):
+        if not backend.watched and backend.replay(kernels, recording, buffers):
             return
-    hold_if_capturing(backend, buffers)
+    backend.hold_if_capturing(buffers)
     launch, gemm = backend.launch, backend.gemm
     for step in recording.steps:
         if type(step) is Launch:
