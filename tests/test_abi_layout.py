@@ -124,3 +124,27 @@ def test_the_loader_refuses_a_runtime_whose_structs_drifted() -> None:
                                                     r"opgen_batch_record\.table_args is at offset 32, Python packs "
                                                     r"it at 24"):
         libraries._check_layouts(lib)
+
+
+def test_check_constants_names_the_constant_that_differs() -> None:
+    abi_layout.check_constants("abi_version=4;max_shared_mem=232448", {"max_shared_mem": 227 * 1024})
+    with pytest.raises(AbiLayoutError, match=r"the runtime's max_shared_mem is 232448, Python's is 49152: "
+                                             r"codegen/runtime/host/limits.py and .*opgen_emu_abi.h disagree"):
+        abi_layout.check_constants("abi_version=4;max_shared_mem=232448", {"max_shared_mem": 48 * 1024})
+    with pytest.raises(AbiLayoutError, match=r"does not state the constant max_shared_mem \(it states abi_version\)"):
+        abi_layout.check_constants("abi_version=4", {"max_shared_mem": 1})
+
+
+def test_the_loader_refuses_a_runtime_whose_shared_memory_limit_differs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """MAX_SHARED_MEM (host/limits.py) against the runtime's OPGEN_EMU_MAX_SMEM, at load."""
+    from codegen.runtime import host
+    from codegen.runtime.host import libraries
+
+    host.load_runtime()
+    lib = libraries._RUNTIME["lib"]
+    assert abi_layout.runtime_text(lib, "opgen_rt_constants") == f"abi_version={host.ABI_VERSION};max_shared_mem=232448"
+    libraries._check_layouts(lib)  # the runtime built here: accepted
+    monkeypatch.setattr(libraries, "MAX_SHARED_MEM", 96 * 1024)  # a Python limit changed on its own
+    with pytest.raises(host.HostBackendError, match=r"the emulation runtime does not match this Python: the "
+                                                    r"runtime's max_shared_mem is 232448, Python's is 98304"):
+        libraries._check_layouts(lib)

@@ -7,7 +7,11 @@ them out, ``opgen_rt_abi_layout()`` (format in ``emu/opgen_emu_abi.h``: one line
 the layouts Python packs (``ctypes_layout``, ``struct_layout``) and names the first difference.
 
 A layout is ``{"sizeof": bytes, field: offset, ...}`` (``sizeof`` is no C field name); the
-runtime's text parses into ``{struct name: layout}``. Runtime-only: ctypes and struct."""
+runtime's text parses into ``{struct name: layout}``.
+
+Likewise the constants Python mirrors (``opgen_rt_constants()``: ``NAME=VALUE;...``, the limits of
+``host/limits.py`` as the runtime was compiled): ``check_constants`` names the first that differs.
+Runtime-only: ctypes and struct."""
 from __future__ import annotations
 
 import ctypes
@@ -70,9 +74,24 @@ def check(text: str, expected: Mapping[str, Mapping[str, int]]) -> None:
                                      f"{offset}: {_FIX}")
 
 
-_FIX = ("Python's mirror of the struct and codegen/runtime/emu/opgen_emu_abi.h disagree: change them together; "
-        "a runtime library built from other sources is rebuilt once opgen-emu-rt-* in the cache folder "
-        "(OPGEN_CACHE_DIR) is removed")
+def check_constants(text: str, expected: Mapping[str, int]) -> None:
+    """Raise AbiLayoutError naming the constant where the runtime's constants text differs from
+    Python's value of it (``expected``: name -> value)."""
+    have = dict(_name_number(item, 1, text) for item in text.strip().split(";") if item)
+    for name, value in expected.items():
+        if name not in have:
+            raise AbiLayoutError(f"the runtime does not state the constant {name} (it states "
+                                 f"{', '.join(have) or 'none'}): {_FIX_CONSTANT}")
+        if have[name] != value:
+            raise AbiLayoutError(f"the runtime's {name} is {have[name]}, Python's is {value}: {_FIX_CONSTANT}")
+
+
+_REBUILD = ("a runtime library built from other sources is rebuilt once opgen-emu-rt-* in the cache folder "
+            "(OPGEN_CACHE_DIR) is removed")
+_FIX = (f"Python's mirror of the struct and codegen/runtime/emu/opgen_emu_abi.h disagree: change them together; "
+        f"{_REBUILD}")
+_FIX_CONSTANT = (f"codegen/runtime/host/limits.py and codegen/runtime/emu/opgen_emu_abi.h disagree: change them "
+                 f"together; {_REBUILD}")
 
 
 def ctypes_layout(struct_cls: type[ctypes.Structure]) -> Layout:
@@ -119,9 +138,10 @@ def struct_layout(fmt: str, names: Iterable[str]) -> Layout:
     return layout
 
 
-def runtime_text(lib: Any) -> str:
-    """The layout text of a loaded runtime library (a ctypes.CDLL with opgen_rt_abi_layout)."""
-    fn = lib.opgen_rt_abi_layout
+def runtime_text(lib: Any, function: str = "opgen_rt_abi_layout") -> str:
+    """The layout text of a loaded runtime library (a ctypes.CDLL with opgen_rt_abi_layout), or
+    with `function` "opgen_rt_constants" its constants text."""
+    fn = getattr(lib, function)
     fn.restype = ctypes.c_char_p
     fn.argtypes = []
-    return fn().decode("ascii")
+    return str(fn().decode("ascii"))

@@ -145,4 +145,9 @@ enum { OPGEN_SAN_WRITE = 1, OPGEN_SAN_ATOMIC = 2 };
 // Structs: opgen_launch_cfg, opgen_batch_record, opgen_san_range.
 extern "C" const char* opgen_rt_abi_layout(void);
 
+// The constants Python mirrors in codegen/runtime/host/limits.py, as the runtime was compiled
+// (checked by abi_layout.check_constants): a static string NAME=VALUE;NAME=VALUE, in decimal:
+//   abi_version=4;max_shared_mem=232448
+extern "C" const char* opgen_rt_constants(void);
+
 #endif

@@ -18,6 +18,7 @@ from codegen.runtime import abi_layout, diskcache
 from codegen.runtime.artifacts import DISK_FULL_TEXT, ArtifactCache, CannotKeep
 
 from .errors import HostBackendError, HostCacheError, HostCompileError
+from .limits import ABI_VERSION, MAX_SHARED_MEM
 from .state import _LOCK, stats
 from .toolchain import (
     _BASE_FLAGS,
@@ -220,8 +221,9 @@ def _runtime_api() -> int:
 
 def _check_layouts(lib: Any) -> None:
     """The structs Python fills in, as the runtime itself lays them out (sizeof/offsetof, from
-    opgen_rt_abi_layout): a struct changed on one side only is an error naming the field, not
-    arguments read from the wrong place."""
+    opgen_rt_abi_layout), and the limits Python enforces for it (opgen_rt_constants): a struct or
+    limit changed on one side only is an error naming the field or limit, not arguments read from
+    the wrong place or shared memory that Python allows past the runtime's."""
     from codegen.runtime.host_sanitize import SanRange
 
     from .blas import GemmDesc
@@ -233,5 +235,7 @@ def _check_layouts(lib: Any) -> None:
             "opgen_batch_record": abi_layout.struct_layout(BATCH_RECORD, BATCH_RECORD_FIELDS),
             "opgen_san_range": abi_layout.ctypes_layout(SanRange),
             "opgen_gemm_desc": abi_layout.ctypes_layout(GemmDesc)})
+        abi_layout.check_constants(abi_layout.runtime_text(lib, "opgen_rt_constants"), {
+            "abi_version": ABI_VERSION, "max_shared_mem": MAX_SHARED_MEM})
     except abi_layout.AbiLayoutError as exc:
         raise HostBackendError(f"the emulation runtime does not match this Python: {exc}") from None

@@ -1,5 +1,5 @@
 // rt/api.cpp: what the runtime exports (OPGEN_API, the only symbols it does): the opgen_rt_api
-// table kernel modules call, the batch entry points, and the ABI layout text Python checks.
+// table kernel modules call, the batch entry points, and the ABI layout and constants texts Python checks.
 #include "state.h"  // (for readers and tools: runtime.cpp includes it once, first)
 
 namespace {
@@ -75,5 +75,13 @@ OPGEN_API int opgen_rt_gemm(const opgen_launch_cfg* desc, void** args, char* err
 
 OPGEN_API const char* opgen_rt_abi_layout(void) {
   static const char* const text = build_abi_layout();  // once (a function-local static: thread-safe)
+  return text;
+}
+
+OPGEN_API const char* opgen_rt_constants(void) {
+  static char text[128];
+  static const size_t once = appendf(text, sizeof text, 0, "abi_version=%u;max_shared_mem=%u",
+                                     static_cast<unsigned>(OPGEN_EMU_ABI_VERSION), OPGEN_EMU_MAX_SMEM);
+  (void)once;
   return text;
 }
