@@ -1,4 +1,4 @@
-// opgen host backend: per-module glue. codegen/runtime/host.py appends
+// opgen host backend: per-module glue. codegen/runtime/host/glue.py appends
 // `#include "opgen_emu_glue.h"` plus one OPGEN_KERNEL(name) per kernel to the
 // end of every kernel source. Not meant to be included by kernel code.
 #ifndef OPGEN_EMU_GLUE_H
@@ -20,7 +20,7 @@
 #endif
 
 // ---------------------------------------------------------------- params --
-// Parameter kinds reported to Python for argument checking (host.py mirrors these).
+// Parameter kinds reported to Python for argument checking (host/pack.py mirrors these).
 enum : unsigned {
   OPGEN_P_POINTER = 1, OPGEN_P_FLOAT = 2, OPGEN_P_SINT = 3, OPGEN_P_UINT = 4,
   OPGEN_P_BOOL = 5, OPGEN_P_OTHER = 6, OPGEN_P_HALF = 7, OPGEN_P_BF16 = 8
