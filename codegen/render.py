@@ -64,6 +64,23 @@ def indent_lines(text: str, prefix: str) -> str:
     return "\n".join((prefix + line) if line.strip() else "" for line in text.splitlines())
 
 
+#: The generator's functions the templates call, by the names they call them: the calls from the
+#: templates into the generator, listed (tests/test_render_env.py checks every name a template calls
+#: is here or another global).
+TEMPLATE_FUNCTIONS = {
+    "activation_import": pygen.activation_import, "activation_spec": pygen.activation_spec,
+    "attr_annotation": pygen.attr_annotation, "codegen_imports": pygen.codegen_imports,
+    "enum_alias": pygen.enum_alias, "fake_body": pygen.fake_body, "fake_params": pygen.fake_params,
+    "literal": pygen.literal, "py_value": pygen.py_value, "run_body": pygen.run_body, "run_params": pygen.run_params,
+    "plan_literal": plan_data.plan_literal,
+    "backward_body": torchgen.backward_body, "gradient_doc": torchgen.gradient_doc,
+    "has_tensor_inputs": torchgen.has_tensor_inputs, "no_gradient_reason": torchgen.no_gradient_reason,
+    "setup_context_body": torchgen.setup_context_body, "setup_context_params": torchgen.setup_context_params,
+    "torch_impl_attr": torchgen.impl_attr, "torch_params": torchgen.params, "torch_returns": torchgen.returns,
+    "torch_schema": torchgen.schema,
+}
+
+
 def make_env(template_roots: Sequence[Path], project: Project | None = None) -> jinja2.Environment:
     """The environment the templates render in, with the names of `project`'s package (opgen's own
     without one) as globals: `project`, `package_path` (the package as its files name it: its
@@ -84,8 +101,7 @@ def make_env(template_roots: Sequence[Path], project: Project | None = None) -> 
                        expr_text=expr_switch_text, pyrepr=repr,
                        expr_dim=lambda e: to_text(e))
     env.filters["function"] = snake_case  # an op's name → its function (render_all: its spec's function_name)
-    env.globals.update(pygen=pygen, plan_data=plan_data, torchgen=torchgen, outputs_class=outputs_class,
-                       project=project,
+    env.globals.update(TEMPLATE_FUNCTIONS, outputs_class=outputs_class, project=project,
                        package_path=project.package.replace(".", "/"),
                        specs_path=linemarks.shown_path(project.specs, project.root),
                        kernel_path=lambda op: kernel_path(op, roots, project),
