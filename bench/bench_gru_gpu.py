@@ -34,6 +34,8 @@ if str(PROJECT) not in sys.path:
 
 from gpu_timing import copy_bandwidth, cupy_or_reason, median_ms, torch_cuda, torch_median_ms  # noqa: E402 -- bench/ is the script folder
 
+from codegen.runtime.kernels import symbol_parts  # noqa: E402
+
 SIZES = ((64, 512, 512), (256, 1024, 1024))
 DTYPES = ("float32", "float16")
 
@@ -137,7 +139,7 @@ def bench_size(cp: Any, torch: Any, scope: Any, b: int, n_in: int, hidden: int, 
     for symbol, times in sorted(timer.ms.items()):
         ms = statistics.median(times)
         gbps = timer.bytes[symbol] / (ms * 1e-3) / 1e9
-        lines.append(f"| {label} | kernel `{symbol.split('__')[1]}` | {ms * 1e3:.1f} | | {gbps:.0f} | "
+        lines.append(f"| {label} | kernel `{symbol_parts(symbol)[1]}` | {ms * 1e3:.1f} | | {gbps:.0f} | "
                      f"{gbps / copy_gbps:.0%} | |")
     if torch is not None:
         lines += bench_torch(torch, label, keep, (x, h_prev, w_ru, w_c, b_ru, b_c, d_h), graph_ms, eager_ms,

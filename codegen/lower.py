@@ -185,8 +185,7 @@ Arg = Buffer | PointerList | Scalar | ActivationArg
 @dataclass(frozen=True)
 class Launch:
     kernel: str
-    symbol: str  # the entry point's name without its specialization suffix
-    specialize: tuple[str, ...]  # type variables / type attrs / dtype names whose values suffix it
+    specialize: tuple[str, ...]  # type variables / type attrs whose dtype names pick the entry point (`symbols`)
     grid: tuple[Expr, ...]
     block: tuple[Expr, ...]
     shared_bytes: Expr | None
@@ -226,6 +225,15 @@ class LoweredOp:
 
     def entries_of(self, kernel: str) -> tuple[EntryPoint, ...]:
         return tuple(e for e in self.entry_points if e.kernel == kernel)
+
+    @property
+    def symbols(self) -> dict[str, dict[tuple[str, ...], str]]:
+        """Each kernel's entry point by the dtype names of its specialization (a launch's
+        `specialize` values, in order): what the plan and the printed loop launch."""
+        table: dict[str, dict[tuple[str, ...], str]] = {}
+        for e in self.entry_points:
+            table.setdefault(e.kernel, {})[e.dtypes] = e.symbol
+        return table
 
 
 @functools.lru_cache(maxsize=512)
@@ -365,8 +373,8 @@ def _step(op: OpSpec, step: Step) -> PlanStep:
     if isinstance(step, GemmStep):
         return step
     assert op.kernel is not None
-    return Launch(step.kernel, kernel_symbol(op.name, step.kernel, ()), op.kernel.specialize, step.grid, step.block,
-                  step.shared_bytes, tuple(_arg(op, a) for a in step.args), step.when, step.loc)
+    return Launch(step.kernel, op.kernel.specialize, step.grid, step.block, step.shared_bytes,
+                  tuple(_arg(op, a) for a in step.args), step.when, step.loc)
 
 
 def _arg(op: OpSpec, arg: str | ArgIndex) -> Arg:

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from codegen.load_cxx import cxx_taken
+from codegen.runtime.kernels import kernel_symbol as kernel_symbol  # (the rule lives with the runtime, which reads it)
 from codegen.yamlnodes import SpecError, describe
 
 if TYPE_CHECKING:
@@ -42,12 +43,6 @@ def snake_case(camel: str) -> str:
 def camel_case(snake: str) -> str:
     """data_format → DataFormat (type aliases for enum attrs)."""
     return "".join(part.capitalize() for part in snake.split("_"))
-
-
-def kernel_symbol(op: str, kernel: str, specialization: tuple[str, ...]) -> str:
-    """The extern "C" entry point of one kernel instantiation, the same on every backend:
-    FusedBatchNormGradV3__channel_sums__float32."""
-    return "__".join((op, kernel, *specialization))
 
 
 def dtype_local(type_var: str) -> str:

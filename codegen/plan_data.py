@@ -74,8 +74,8 @@ class _Encoder:
             sizes = (self.expr(step.m), self.expr(step.n), self.expr(step.k), step.trans_a, step.trans_b, step.beta,
                      self.expr(step.a_offset), self.expr(step.b_offset), self.expr(step.out_offset))
             return ("gemm", self.slot[step.a], self.slot[step.b], self.slot[step.out], sizes, self.when(step.when))
-        suffix = tuple(self.name(s) for s in step.specialize)
-        return ("launch", step.symbol, suffix, tuple(self.expr(d) for d in step.grid),
+        picks = tuple(self.name(s) for s in step.specialize)
+        return ("launch", step.kernel, picks, tuple(self.expr(d) for d in step.grid),
                 tuple(self.expr(d) for d in step.block), self.expr(step.shared_bytes),
                 tuple(self.arg(a) for a in step.args), self.when(step.when))
 
@@ -104,8 +104,10 @@ def plan_names(op: OpSpec) -> tuple[str, ...]:
 def plan_literal(op: OpSpec) -> str:
     """`_rt.Plan(...)` for the op's module: its steps one per line, for a reader."""
     names, steps = encode(op)
-    slots = lower.lower(op).plan.slots
-    lines = [f"_rt.Plan({op.name!r}, {names!r}, {slots!r}, ("]
+    lowered = lower.lower(op)
+    lines = [f"_rt.Plan({op.name!r}, {names!r}, {lowered.plan.slots!r}, ("]
     lines += [f"    {step!r}," for step in steps]
-    lines.append("))")
+    lines.append("), {")
+    lines += [f"    {kernel!r}: {symbols!r}," for kernel, symbols in lowered.symbols.items()]
+    lines.append("})")
     return "\n".join(lines)

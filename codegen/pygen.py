@@ -458,7 +458,7 @@ def _plan_lines(op: OpSpec, step: lower.PlanStep, indent: str) -> list[str]:
                             f"{shapes.to_python(step.n)}, {shapes.to_python(step.k)}, {step.trans_a}, {step.trans_b}, "
                             f"{step.beta}, {off(step.a_offset)}, {off(step.b_offset)}, {off(step.out_offset)})"],
                      indent)
-    symbol = repr(step.symbol) + "".join(f" + '__' + {_dtype_expr(op, name)}" for name in step.specialize)
+    symbol = f"_PLAN.symbol({', '.join([repr(step.kernel), *(_dtype_expr(op, n) for n in step.specialize)])})"
     grid = ", ".join(shapes.to_python(d) for d in step.grid)
     block = ", ".join(shapes.to_python(d) for d in step.block)
     args = ", ".join(_py_arg(op, a) for a in step.args)

@@ -32,7 +32,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from codegen.model import OpSpec
-from codegen.naming import kernel_symbol
 
 REGISTERS_PER_BLOCK = 65536  # what one block may hold (sm_50 to sm_120)
 REGISTER_UNIT = 8  # registers are allocated per warp in units of 256: 8 per thread
@@ -205,11 +204,11 @@ def launch_blocks(op: OpSpec, plan: str = "cuda") -> dict[str, int]:
     if op.kernel is None:
         return {}
     from codegen.launch_space import launch_space
-    from codegen.lower import specializations
+    from codegen.lower import lower
 
-    combos = specializations(op)
-    return {kernel_symbol(op.name, kernel, combo): max(space.blocks)
-            for kernel, space in launch_space(op, plan).items() if space.blocks for combo in combos}
+    symbols = lower(op).symbols
+    return {symbol: max(space.blocks)
+            for kernel, space in launch_space(op, plan).items() if space.blocks for symbol in symbols[kernel].values()}
 
 
 def attach_blocks(rows: Iterable[KernelResources], specs: Iterable[OpSpec]) -> None:

@@ -8,6 +8,6 @@ from codegen.runtime import abi as _abi
 #: The opgen version that wrote this package.
 OPGEN_VERSION = '0.1.0'
 #: The generated-code ABI it was written for.
-GENERATED_ABI = 3
+GENERATED_ABI = 4
 
 _abi.check(__name__.rpartition(".")[0], GENERATED_ABI, OPGEN_VERSION)

@@ -55,6 +55,7 @@ if str(PROJECT) not in sys.path:
     sys.path.insert(0, str(PROJECT))
 
 from codegen.resources import KernelResources, attach_blocks, parse_ptxas, read_cubin, summary, table  # noqa: E402
+from codegen.runtime.kernels import symbol_parts  # noqa: E402
 
 ARCH = "sm_90"
 VERBOSE_OPTION = "--ptxas-options=-v"
@@ -311,7 +312,7 @@ def kernel_modules() -> list[Path]:
 
 
 def _op_of(symbol: str) -> str:
-    return symbol.split("__", 1)[0]  # codegen.naming.kernel_symbol: Op__kernel__dtypes
+    return symbol_parts(symbol)[0]
 
 
 def compile_modules(compiler: Nvrtc | CupyNvrtc, label: str, include: str | None, lineinfo: bool,

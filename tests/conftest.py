@@ -165,6 +165,7 @@ def gpu_plan_with_launches(monkeypatch: pytest.MonkeyPatch, kernel_form: str) ->
     """Scope("cpu", launch_plan="cuda", kernel_form=kernel_form) (the GPU's plan on the emulation)
     and the list its backend appends each launched kernel's name to (replay off, so that every
     launch goes through the spied method): what a test asserts to know which variant ran."""
+    from codegen.runtime.kernels import symbol_parts
     from generated import Scope
 
     monkeypatch.setenv("OPGEN_NO_REPLAY", "1")
@@ -172,7 +173,7 @@ def gpu_plan_with_launches(monkeypatch: pytest.MonkeyPatch, kernel_form: str) ->
     launched: list[str] = []
     launch = type(scope.backend).launch
     monkeypatch.setattr(scope.backend, "launch", lambda src, symbol, *a, **k: (
-        launched.append(symbol.split("__")[1]), launch(scope.backend, src, symbol, *a, **k))[1])
+        launched.append(symbol_parts(symbol)[1]), launch(scope.backend, src, symbol, *a, **k))[1])
     monkeypatch.setattr(scope.backend, "watched", True)  # (declared: run_plan sends every launch through it)
     return scope, launched
 

@@ -391,7 +391,8 @@ extern "C" __global__ void put(float* x, long long i, float v) {
 
 def _put_plan(block: int = 1) -> plan.Plan:
     args = (("buf", 0), ("scalar", "_np.int64", "i", None, ()), ("scalar", "_np.float32", "v", None, ()))
-    return plan.Plan("Put", ("i", "v"), ("x",), (("launch", "put", (), (1,), (block,), 0, args, ()),))
+    return plan.Plan("Put", ("i", "v"), ("x",), (("launch", "put", (), (1,), (block,), 0, args, ()),),
+                     {"put": {(): "put"}})
 
 
 @pytest.fixture
@@ -448,7 +449,8 @@ def test_a_failed_capture_is_ended_and_the_plan_runs_launch_by_launch(fake: Any,
 
 def test_pointer_lists_run_launch_by_launch(fake: Any, put: KernelSource) -> None:
     args = (("ptrs", 0), ("scalar", "_np.int64", "i", None, ()))
-    p = plan.Plan("Put", ("i",), ("xs",), (("launch", "put", (), (1,), (1,), 0, args, ()),))
+    p = plan.Plan("Put", ("i",), ("xs",), (("launch", "put", (), (1,), (1,), 0, args, ()),),
+                  {"put": {(): "put"}})
     recording = p.recording("cuda", (0,))
     assert fake.backend.replay(put, recording, ([],)) is False
 

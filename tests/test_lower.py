@@ -83,3 +83,41 @@ def test_param_descriptions_name_the_spec() -> None:
     assert lower.Param("n_count", lower.Role.LIST_COUNT, "long long", "_np.int64", "n").what() == (
         "the length of list input n")
     assert lower.Param("N", lower.Role.DIM, "long long", "_np.int64", "N").what() == "dim N"
+
+
+@pytest.mark.parametrize("op", KERNEL_OPS, ids=lambda op: op.name)
+def test_the_plan_launches_the_entry_points_it_carries(op) -> None:
+    """The symbol rule is applied once, to the entry points: the wrapper's plan carries their
+    symbols by kernel and dtypes, and every launch step names a kernel of that table."""
+    module = importlib.import_module(f"generated.{op.group}.{op.snake_name}")
+    lowered = lower.lower(op, SPECS.activations.slots)
+    assert module._PLAN.symbols == lowered.symbols
+    assert module._PLAN.symbols == {e.kernel: {d.dtypes: d.symbol for d in lowered.entries_of(e.kernel)}
+                                    for e in lowered.entry_points}
+
+    def kernels(steps) -> set[str]:  # type: ignore[no-untyped-def]
+        found = set()
+        for s in steps:
+            if s[0] == "launch":
+                found.add(s[1])
+            elif s[0] == "repeat":
+                found |= kernels(s[4])
+        return found
+
+    assert kernels(module._PLAN.steps) <= set(lowered.symbols)
+
+
+def test_only_runtime_kernels_spells_the_symbol_rule() -> None:
+    """`Op__kernel__dtype` is written in runtime/kernels.py only (kernel_symbol, symbol_parts): no
+    other module of the generator or the runtime joins or splits names at "__" (the printed loop and
+    runtime/plan.py look symbols up)."""
+    import ast
+
+    package = Path(lower.__file__).resolve().parent
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and node.value in ("__", " + '__' + ") \
+                    and path.relative_to(package).as_posix() != "runtime/kernels.py":
+                found.append(f"{path.relative_to(package)}:{node.lineno}")
+    assert found == []

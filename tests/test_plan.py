@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SPECS = load_specs(ROOT / "specs")
 KERNEL_SPECS = [op for op in SPECS if op.runtime is None]
 OPS = {op.name: op for op in generated_ops()}
+TOY_SYMBOLS = {"k": {(): "Toy__k"}}
 
 
 @pytest.fixture(autouse=True)
@@ -103,7 +104,7 @@ def test_recording_is_replayed_and_bound_to_each_calls_buffers() -> None:
 
 def test_recordings_are_bounded_least_recently_used_first(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(plan, "MAX_RECORDINGS", 3)
-    p = plan.Plan("Toy", ("n",), ("x",), (("launch", "Toy__k", (), ("n",), (32,), 0, (("buf", 0),), ()),))
+    p = plan.Plan("Toy", ("n",), ("x",), (("launch", "k", (), ("n",), (32,), 0, (("buf", 0),), ()),), TOY_SYMBOLS)
     for n in (1, 2, 3):
         p.recording("cpu", (n,))
     p.recording("cpu", (1,))  # used again: now the most recent
@@ -114,12 +115,13 @@ def test_recordings_are_bounded_least_recently_used_first(monkeypatch: pytest.Mo
 
 def test_conditions_loops_and_lets_are_recorded_as_the_loop_runs_them() -> None:
     steps = (("repeat", "s", "steps", (("t", ("+", "s", ("*", "d", ("-", ("-", "steps", 1), ("*", 2, "s"))))),),
-              (("launch", "K__step", ("dt",), (("ceildiv", "n", 4),), (("max", 32, "n"),), 0,
+              (("launch", "step", ("dt",), (("ceildiv", "n", 4),), (("max", 32, "n"),), 0,
                 (("buf", 1), ("scalar", "_np.int64", "t", None, ()),
                  ("scalar", "_np.float32", "eps", None, ("dt",))), (("!=", "t", 1),)),
                ("gemm", 0, 1, 1, ("n", "n", "n", False, True, 0, ("*", "t", "n"), 0, 0), (("backend", "cpu"),))),
               (("attr", "train", True),)),)
-    p = plan.Plan("Toy", ("steps", "d", "n", "dt", "eps", "train"), ("a", "b"), steps)
+    p = plan.Plan("Toy", ("steps", "d", "n", "dt", "eps", "train"), ("a", "b"), steps,
+                  {"step": {("float32",): "K__step__float32", ("float64",): "K__step__float64"}})
     rec = p.record("cpu", (3, 1, 10, "float64", 0.5, True))
     launched = [s for s in rec.steps if isinstance(s, plan.Launch)]
     assert [int(s.args[1]) for s in launched] == [2, 0]  # t = 2, 1, 0; t == 1 skipped
@@ -172,9 +174,14 @@ def test_the_setting_takes_data_or_loop(monkeypatch: pytest.MonkeyPatch) -> None
 
 
 def test_a_plan_given_the_wrong_values_says_so() -> None:
-    p = plan.Plan("Toy", ("n",), (), ())
+    p = plan.Plan("Toy", ("n",), (), (), {})
     with pytest.raises(plan.PlanError, match="Toy: the plan reads 1 names, the call gave 2"):
         p.record("cpu", (1, 2))
+    p = plan.Plan("Toy", ("dt",), ("x",), (("launch", "k", ("dt",), (1,), (32,), 0, (("buf", 0),), ()),),
+                  {"k": {("float32",): "Toy__k__float32"}})
+    assert p.record("cpu", ("float32",)).steps[0].symbol == "Toy__k__float32"  # looked up, never built
+    with pytest.raises(plan.PlanError, match=r"Toy: kernel 'k' has no entry point for dtypes \('int8',\)"):
+        p.record("cpu", ("int8",))
 
 
 class _StandIn(Backend):
@@ -215,8 +222,8 @@ def test_run_plan_takes_what_the_backend_declares() -> None:
     """run_plan asks the Backend protocol, never probes: the defaults (no replay, nothing held)
     launch step by step; a backend that replays is not launched step by step unless it is declared
     watched, and then every launch goes through the watcher."""
-    p = plan.Plan("Toy", ("n",), ("x",), (("launch", "Toy__k", (), ("n",), (32,), 0, (("buf", 0),), ()),
-                                          ("gemm", 0, 0, 0, (1, 1, 1, False, False, 0, 0, 0, 0), ())))
+    p = plan.Plan("Toy", ("n",), ("x",), (("launch", "k", (), ("n",), (32,), 0, (("buf", 0),), ()),
+                                          ("gemm", 0, 0, 0, (1, 1, 1, False, False, 0, 0, 0, 0), ())), TOY_SYMBOLS)
     x = np.zeros(4, np.float32)
     plain = _StandIn()
     plan.run_plan(plain, None, p, (2,), (x,))

@@ -26,6 +26,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from codegen.runtime.kernels import symbol_parts
+
 __all__ = ["ALIGNMENT", "Launch", "data_address", "record_launches", "watch"]
 
 #: bytes: a launch is `misaligned` when an array argument's data does not start at a multiple of this
@@ -83,8 +85,8 @@ def _misaligned(args: Sequence[Any]) -> bool:
 
 def _launch_record(backend: Any, source: Any, symbol: str, grid: Sequence[int], block: Sequence[int],
                    args: Sequence[Any], shared_mem: int) -> Launch:
-    parts = symbol.split("__")
-    return Launch(source.op, parts[1] if len(parts) > 1 else symbol, tuple(parts[2:]),
+    _, kernel, dtypes = symbol_parts(symbol)
+    return Launch(source.op, kernel, dtypes,
                   tuple(int(g) for g in grid), tuple(int(b) for b in block), int(shared_mem),
                   str(getattr(backend, "name", "?")), _misaligned(args))
 

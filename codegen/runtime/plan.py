@@ -12,6 +12,9 @@ kept (per plan, the last `MAX_RECORDINGS`, least recently used dropped) and repl
 call with the same values and backend: one dict lookup instead of the plan's Python. A replay
 binds the call's own buffers to the slots, so new inputs and outputs are always the ones used.
 
+A launch step names its kernel and the names whose dtype values pick its entry point from
+`Plan.symbols` (`("launch", kernel, picks, grid, block, shared, args, when)`).
+
 The expression forms (the literals `plan_data.py` writes):
     int | "name" | ("neg", e) | (op, e, e) for op in + - * // % | ("min"|"max", e, ...)
     | ("ceildiv", e, e)
@@ -126,14 +129,24 @@ class Recording:
 @dataclass
 class Plan:
     """A launch plan as data: its steps (the literal forms above), the names its expressions read,
-    and the buffer slots its steps use."""
+    the buffer slots its steps use, and each kernel's entry points by the dtype names of their
+    specialization (the lowered op's `symbols`: a launch names its kernel, never builds a symbol)."""
 
     op: str
     names: tuple[str, ...]
     slots: tuple[str, ...]
     steps: tuple[Any, ...]
+    symbols: dict[str, dict[tuple[str, ...], str]]
     recordings: OrderedDict[tuple[Any, ...], Recording] = field(default_factory=OrderedDict, repr=False)
     stats: dict[str, int] = field(default_factory=lambda: {"recorded": 0, "replayed": 0}, repr=False)
+
+    def symbol(self, kernel: str, *dtypes: str) -> str:
+        """The entry point of `kernel` specialized for these dtype names (the printed loop's and
+        `record`'s one lookup)."""
+        try:
+            return self.symbols[kernel][dtypes]
+        except KeyError:
+            raise PlanError(f"{self.op}: kernel {kernel!r} has no entry point for dtypes {dtypes}") from None
 
     def record(self, backend: str, values: Sequence[Any]) -> Recording:
         """The plan walked for these values (the `names`, in order) on a backend named `backend`."""
@@ -166,12 +179,11 @@ class Plan:
         for step in steps:
             kind = step[0]
             if kind == "launch":
-                _, symbol, suffix, grid, block, shared, args, when = step
+                _, kernel, picks, grid, block, shared, args, when = step
                 if holds(when, env, backend):
-                    name = symbol + "".join("__" + env[s] for s in suffix)
-                    out.append(Launch(name, tuple(evaluate(d, env) for d in grid),
-                                      tuple(evaluate(d, env) for d in block), evaluate(shared, env),
-                                      tuple(self._args(args, env))))
+                    out.append(Launch(self.symbol(kernel, *(env[s] for s in picks)),
+                                      tuple(evaluate(d, env) for d in grid), tuple(evaluate(d, env) for d in block),
+                                      evaluate(shared, env), tuple(self._args(args, env))))
             elif kind == "gemm":
                 _, a, b, o, sizes, when = step
                 if holds(when, env, backend):

@@ -18,8 +18,10 @@ _KERNELS = KernelSource(_OP, Path(__file__).with_name("bias_add.cu"))
 # The launch plan as data (codegen/runtime/plan.py): what _compute runs, recorded once per set of sizes
 # and attrs; the loop in _compute is the same plan as Python (OPGEN_PLAN=loop runs it).
 _PLAN = _rt.Plan('BiasAdd', ('_dtype_T', 'row_blocks', 'row_threads', 'rows', 'width', 'C', 'by_channel'), ('value', 'bias', 'output'), (
-    ('launch', 'BiasAdd__bias_add', ('_dtype_T',), ('row_blocks',), ('row_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 2), ('scalar', '_np.int64', 'rows', None, ()), ('scalar', '_np.int64', 'width', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'by_channel', None, ())), ()),
-))
+    ('launch', 'bias_add', ('_dtype_T',), ('row_blocks',), ('row_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 2), ('scalar', '_np.int64', 'rows', None, ()), ('scalar', '_np.int64', 'width', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'by_channel', None, ())), ()),
+), {
+    'bias_add': {('float16',): 'BiasAdd__bias_add__float16', ('bfloat16',): 'BiasAdd__bias_add__bfloat16', ('float32',): 'BiasAdd__bias_add__float32', ('float64',): 'BiasAdd__bias_add__float64'},
+})
 
 DataFormat = Literal['NHWC', 'NCHW']
 
@@ -201,7 +203,7 @@ def _compute(scope: Scope | str | None, value: Any, bias: Any, data_format: Any)
         _rt.run_plan(_backend, _KERNELS, _PLAN, (_dtype_T, row_blocks, row_threads, rows, width, C, by_channel,), (value, bias, output,))
     else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
         _rt.hold_if_capturing(_backend, (value, bias, output,))
-        _backend.launch(_KERNELS, 'BiasAdd__bias_add' + '__' + _dtype_T, (row_blocks,), (row_threads,), (value, bias, output, _np.int64(rows), _np.int64(width), _np.int64(C), _np.int64(by_channel),), 0)
+        _backend.launch(_KERNELS, _PLAN.symbol('bias_add', _dtype_T), (row_blocks,), (row_threads,), (value, bias, output, _np.int64(rows), _np.int64(width), _np.int64(C), _np.int64(by_channel),), 0)
     _backend.flush()
     return BiasAddOutputs(output)
 

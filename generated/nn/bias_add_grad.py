@@ -18,10 +18,14 @@ _KERNELS = KernelSource(_OP, Path(__file__).with_name("bias_add_grad.cu"))
 # The launch plan as data (codegen/runtime/plan.py): what _compute runs, recorded once per set of sizes
 # and attrs; the loop in _compute is the same plan as Python (OPGEN_PLAN=loop runs it).
 _PLAN = _rt.Plan('BiasAddGrad', ('_dtype_T', 'channel_blocks', 'channel_splits', 'channel_threads', 'outer', 'C', 'inner', 'by_channel', 'tile', 'column_splits', 'column_threads', 'finish_blocks', 'finish_threads', 'splits'), ('out_backprop', 'partials', 'output'), (
-    ('launch', 'BiasAddGrad__bias_grad_channels', ('_dtype_T',), ('channel_blocks', 'channel_splits'), ('channel_threads',), 0, (('buf', 0), ('buf', 1), ('scalar', '_np.int64', 'outer', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'inner', None, ())), (('==', 'by_channel', 1),)),
-    ('launch', 'BiasAddGrad__bias_grad_columns', ('_dtype_T',), (('ceildiv', 'C', 'tile'), 'column_splits'), ('column_threads',), 0, (('buf', 0), ('buf', 1), ('scalar', '_np.int64', 'outer', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'tile', None, ())), (('==', 'by_channel', 0),)),
-    ('launch', 'BiasAddGrad__bias_grad_finish', ('_dtype_T',), ('finish_blocks',), ('finish_threads',), 0, (('buf', 1), ('buf', 2), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'splits', None, ())), ()),
-))
+    ('launch', 'bias_grad_channels', ('_dtype_T',), ('channel_blocks', 'channel_splits'), ('channel_threads',), 0, (('buf', 0), ('buf', 1), ('scalar', '_np.int64', 'outer', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'inner', None, ())), (('==', 'by_channel', 1),)),
+    ('launch', 'bias_grad_columns', ('_dtype_T',), (('ceildiv', 'C', 'tile'), 'column_splits'), ('column_threads',), 0, (('buf', 0), ('buf', 1), ('scalar', '_np.int64', 'outer', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'tile', None, ())), (('==', 'by_channel', 0),)),
+    ('launch', 'bias_grad_finish', ('_dtype_T',), ('finish_blocks',), ('finish_threads',), 0, (('buf', 1), ('buf', 2), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'splits', None, ())), ()),
+), {
+    'bias_grad_channels': {('float16',): 'BiasAddGrad__bias_grad_channels__float16', ('bfloat16',): 'BiasAddGrad__bias_grad_channels__bfloat16', ('float32',): 'BiasAddGrad__bias_grad_channels__float32', ('float64',): 'BiasAddGrad__bias_grad_channels__float64'},
+    'bias_grad_columns': {('float16',): 'BiasAddGrad__bias_grad_columns__float16', ('bfloat16',): 'BiasAddGrad__bias_grad_columns__bfloat16', ('float32',): 'BiasAddGrad__bias_grad_columns__float32', ('float64',): 'BiasAddGrad__bias_grad_columns__float64'},
+    'bias_grad_finish': {('float16',): 'BiasAddGrad__bias_grad_finish__float16', ('bfloat16',): 'BiasAddGrad__bias_grad_finish__bfloat16', ('float32',): 'BiasAddGrad__bias_grad_finish__float32', ('float64',): 'BiasAddGrad__bias_grad_finish__float64'},
+})
 
 DataFormat = Literal['NHWC', 'NCHW']
 
@@ -198,10 +202,10 @@ def _compute(scope: Scope | str | None, out_backprop: Any, data_format: Any) -> 
     else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
         _rt.hold_if_capturing(_backend, (out_backprop, partials, output,))
         if by_channel == 1:
-            _backend.launch(_KERNELS, 'BiasAddGrad__bias_grad_channels' + '__' + _dtype_T, (channel_blocks, channel_splits,), (channel_threads,), (out_backprop, partials, _np.int64(outer), _np.int64(C), _np.int64(inner),), 0)
+            _backend.launch(_KERNELS, _PLAN.symbol('bias_grad_channels', _dtype_T), (channel_blocks, channel_splits,), (channel_threads,), (out_backprop, partials, _np.int64(outer), _np.int64(C), _np.int64(inner),), 0)
         if by_channel == 0:
-            _backend.launch(_KERNELS, 'BiasAddGrad__bias_grad_columns' + '__' + _dtype_T, ((-(-C//tile)), column_splits,), (column_threads,), (out_backprop, partials, _np.int64(outer), _np.int64(C), _np.int64(tile),), 0)
-        _backend.launch(_KERNELS, 'BiasAddGrad__bias_grad_finish' + '__' + _dtype_T, (finish_blocks,), (finish_threads,), (partials, output, _np.int64(C), _np.int64(splits),), 0)
+            _backend.launch(_KERNELS, _PLAN.symbol('bias_grad_columns', _dtype_T), ((-(-C//tile)), column_splits,), (column_threads,), (out_backprop, partials, _np.int64(outer), _np.int64(C), _np.int64(tile),), 0)
+        _backend.launch(_KERNELS, _PLAN.symbol('bias_grad_finish', _dtype_T), (finish_blocks,), (finish_threads,), (partials, output, _np.int64(C), _np.int64(splits),), 0)
     _backend.flush()
     return BiasAddGradOutputs(output)
 

@@ -18,12 +18,18 @@ _KERNELS = KernelSource(_OP, Path(__file__).with_name("fused_batch_norm_v3.cu"))
 # The launch plan as data (codegen/runtime/plan.py): what _compute runs, recorded once per set of sizes
 # and attrs; the loop in _compute is the same plan as Python (OPGEN_PLAN=loop runs it).
 _PLAN = _rt.Plan('FusedBatchNormV3', ('_dtype_T', 'cblocks', 'splits', 'reduce_threads', 'm', 'C', 'inner', 'is_training', 'chunk', 'channel_threads', 'epsilon', 'exponential_avg_factor', 'elementwise_blocks', 'elementwise_threads', 'total'), ('x', 'partials', 'scale', 'offset', 'mean', 'variance', 'batch_mean', 'batch_variance', 'reserve_space_1', 'reserve_space_2', 'coeffs', 'y'), (
-    ('launch', 'FusedBatchNormV3__stats_partials', ('_dtype_T',), ('cblocks', 'splits'), ('reduce_threads',), 0, (('buf', 0), ('buf', 1), ('scalar', '_np.int64', 'm', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'inner', None, ()), ('scalar', '_np.int64', 'splits', None, ())), (('attr', 'is_training', True), ('==', 'chunk', 0))),
-    ('launch', 'FusedBatchNormV3__stats_partials_sliced', ('_dtype_T',), ('cblocks', 'splits'), ('reduce_threads',), 0, (('buf', 0), ('buf', 1), ('scalar', '_np.int64', 'm', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'inner', None, ()), ('scalar', '_np.int64', 'splits', None, ())), (('attr', 'is_training', True), ('>', 'chunk', 0))),
-    ('launch', 'FusedBatchNormV3__stats_finalize', ('_dtype_T',), (('ceildiv', 'C', 256),), ('channel_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 2), ('buf', 3), ('buf', 4), ('buf', 5), ('buf', 6), ('buf', 7), ('buf', 8), ('buf', 9), ('buf', 10), ('scalar', '_np.int64', 'm', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'inner', None, ()), ('scalar', '_np.int64', 'splits', None, ()), ('scalar', '_np.float32', 'epsilon', None, ()), ('scalar', '_np.float32', 'exponential_avg_factor', None, ())), (('attr', 'is_training', True),)),
-    ('launch', 'FusedBatchNormV3__inference_stats', ('_dtype_T',), (('ceildiv', 'C', 256),), ('channel_threads',), 0, (('buf', 2), ('buf', 3), ('buf', 4), ('buf', 5), ('buf', 6), ('buf', 7), ('buf', 8), ('buf', 9), ('buf', 10), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.float32', 'epsilon', None, ())), (('attr', 'is_training', False),)),
-    ('launch', 'FusedBatchNormV3__normalize', ('_dtype_T',), ('elementwise_blocks',), ('elementwise_threads',), 0, (('buf', 0), ('buf', 10), ('buf', 11), ('scalar', '_np.int64', 'total', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'inner', None, ()), ('scalar', '_np.int64', 'chunk', None, ())), ()),
-))
+    ('launch', 'stats_partials', ('_dtype_T',), ('cblocks', 'splits'), ('reduce_threads',), 0, (('buf', 0), ('buf', 1), ('scalar', '_np.int64', 'm', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'inner', None, ()), ('scalar', '_np.int64', 'splits', None, ())), (('attr', 'is_training', True), ('==', 'chunk', 0))),
+    ('launch', 'stats_partials_sliced', ('_dtype_T',), ('cblocks', 'splits'), ('reduce_threads',), 0, (('buf', 0), ('buf', 1), ('scalar', '_np.int64', 'm', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'inner', None, ()), ('scalar', '_np.int64', 'splits', None, ())), (('attr', 'is_training', True), ('>', 'chunk', 0))),
+    ('launch', 'stats_finalize', ('_dtype_T',), (('ceildiv', 'C', 256),), ('channel_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 2), ('buf', 3), ('buf', 4), ('buf', 5), ('buf', 6), ('buf', 7), ('buf', 8), ('buf', 9), ('buf', 10), ('scalar', '_np.int64', 'm', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'inner', None, ()), ('scalar', '_np.int64', 'splits', None, ()), ('scalar', '_np.float32', 'epsilon', None, ()), ('scalar', '_np.float32', 'exponential_avg_factor', None, ())), (('attr', 'is_training', True),)),
+    ('launch', 'inference_stats', ('_dtype_T',), (('ceildiv', 'C', 256),), ('channel_threads',), 0, (('buf', 2), ('buf', 3), ('buf', 4), ('buf', 5), ('buf', 6), ('buf', 7), ('buf', 8), ('buf', 9), ('buf', 10), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.float32', 'epsilon', None, ())), (('attr', 'is_training', False),)),
+    ('launch', 'normalize', ('_dtype_T',), ('elementwise_blocks',), ('elementwise_threads',), 0, (('buf', 0), ('buf', 10), ('buf', 11), ('scalar', '_np.int64', 'total', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'inner', None, ()), ('scalar', '_np.int64', 'chunk', None, ())), ()),
+), {
+    'stats_partials': {('float16',): 'FusedBatchNormV3__stats_partials__float16', ('bfloat16',): 'FusedBatchNormV3__stats_partials__bfloat16', ('float32',): 'FusedBatchNormV3__stats_partials__float32'},
+    'stats_partials_sliced': {('float16',): 'FusedBatchNormV3__stats_partials_sliced__float16', ('bfloat16',): 'FusedBatchNormV3__stats_partials_sliced__bfloat16', ('float32',): 'FusedBatchNormV3__stats_partials_sliced__float32'},
+    'stats_finalize': {('float16',): 'FusedBatchNormV3__stats_finalize__float16', ('bfloat16',): 'FusedBatchNormV3__stats_finalize__bfloat16', ('float32',): 'FusedBatchNormV3__stats_finalize__float32'},
+    'inference_stats': {('float16',): 'FusedBatchNormV3__inference_stats__float16', ('bfloat16',): 'FusedBatchNormV3__inference_stats__bfloat16', ('float32',): 'FusedBatchNormV3__inference_stats__float32'},
+    'normalize': {('float16',): 'FusedBatchNormV3__normalize__float16', ('bfloat16',): 'FusedBatchNormV3__normalize__bfloat16', ('float32',): 'FusedBatchNormV3__normalize__float32'},
+})
 
 DataFormat = Literal['NHWC', 'NCHW', 'NDHWC', 'NCDHW']
 
@@ -465,14 +471,14 @@ def _compute(scope: Scope | str | None, x: Any, scale: Any, offset: Any, mean: A
     else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
         _rt.hold_if_capturing(_backend, (x, partials, scale, offset, mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, coeffs, y,))
         if is_training and chunk == 0:
-            _backend.launch(_KERNELS, 'FusedBatchNormV3__stats_partials' + '__' + _dtype_T, (cblocks, splits,), (reduce_threads,), (x, partials, _np.int64(m), _np.int64(C), _np.int64(inner), _np.int64(splits),), 0)
+            _backend.launch(_KERNELS, _PLAN.symbol('stats_partials', _dtype_T), (cblocks, splits,), (reduce_threads,), (x, partials, _np.int64(m), _np.int64(C), _np.int64(inner), _np.int64(splits),), 0)
         if is_training and chunk > 0:
-            _backend.launch(_KERNELS, 'FusedBatchNormV3__stats_partials_sliced' + '__' + _dtype_T, (cblocks, splits,), (reduce_threads,), (x, partials, _np.int64(m), _np.int64(C), _np.int64(inner), _np.int64(splits),), 0)
+            _backend.launch(_KERNELS, _PLAN.symbol('stats_partials_sliced', _dtype_T), (cblocks, splits,), (reduce_threads,), (x, partials, _np.int64(m), _np.int64(C), _np.int64(inner), _np.int64(splits),), 0)
         if is_training:
-            _backend.launch(_KERNELS, 'FusedBatchNormV3__stats_finalize' + '__' + _dtype_T, ((-(-C//256)),), (channel_threads,), (x, partials, scale, offset, mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, coeffs, _np.int64(m), _np.int64(C), _np.int64(inner), _np.int64(splits), _np.float32(epsilon), _np.float32(exponential_avg_factor),), 0)
+            _backend.launch(_KERNELS, _PLAN.symbol('stats_finalize', _dtype_T), ((-(-C//256)),), (channel_threads,), (x, partials, scale, offset, mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, coeffs, _np.int64(m), _np.int64(C), _np.int64(inner), _np.int64(splits), _np.float32(epsilon), _np.float32(exponential_avg_factor),), 0)
         if not is_training:
-            _backend.launch(_KERNELS, 'FusedBatchNormV3__inference_stats' + '__' + _dtype_T, ((-(-C//256)),), (channel_threads,), (scale, offset, mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, coeffs, _np.int64(C), _np.float32(epsilon),), 0)
-        _backend.launch(_KERNELS, 'FusedBatchNormV3__normalize' + '__' + _dtype_T, (elementwise_blocks,), (elementwise_threads,), (x, coeffs, y, _np.int64(total), _np.int64(C), _np.int64(inner), _np.int64(chunk),), 0)
+            _backend.launch(_KERNELS, _PLAN.symbol('inference_stats', _dtype_T), ((-(-C//256)),), (channel_threads,), (scale, offset, mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, coeffs, _np.int64(C), _np.float32(epsilon),), 0)
+        _backend.launch(_KERNELS, _PLAN.symbol('normalize', _dtype_T), (elementwise_blocks,), (elementwise_threads,), (x, coeffs, y, _np.int64(total), _np.int64(C), _np.int64(inner), _np.int64(chunk),), 0)
     _backend.flush()
     return FusedBatchNormV3Outputs(y, batch_mean, batch_variance, reserve_space_1, reserve_space_2, reserve_space_3)
 

@@ -18,8 +18,10 @@ _KERNELS = KernelSource(_OP, Path(__file__).with_name("layer_norm.cu"))
 # The launch plan as data (codegen/runtime/plan.py): what _compute runs, recorded once per set of sizes
 # and attrs; the loop in _compute is the same plan as Python (OPGEN_PLAN=loop runs it).
 _PLAN = _rt.Plan('LayerNorm', ('_dtype_T', 'row_blocks', 'row_threads', 'rows', 'D', 'epsilon'), ('x', 'gamma', 'beta', 'y', 'mean', 'rstd'), (
-    ('launch', 'LayerNorm__layer_norm', ('_dtype_T',), ('row_blocks',), ('row_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 2), ('buf', 3), ('buf', 4), ('buf', 5), ('scalar', '_np.int64', 'rows', None, ()), ('scalar', '_np.int64', 'D', None, ()), ('scalar', '_np.float32', 'epsilon', None, ())), ()),
-))
+    ('launch', 'layer_norm', ('_dtype_T',), ('row_blocks',), ('row_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 2), ('buf', 3), ('buf', 4), ('buf', 5), ('scalar', '_np.int64', 'rows', None, ()), ('scalar', '_np.int64', 'D', None, ()), ('scalar', '_np.float32', 'epsilon', None, ())), ()),
+), {
+    'layer_norm': {('float16',): 'LayerNorm__layer_norm__float16', ('bfloat16',): 'LayerNorm__layer_norm__bfloat16', ('float32',): 'LayerNorm__layer_norm__float32'},
+})
 
 
 class LayerNormOutputs(NamedTuple):
@@ -207,7 +209,7 @@ def _compute(scope: Scope | str | None, x: Any, gamma: Any, beta: Any, epsilon: 
         _rt.run_plan(_backend, _KERNELS, _PLAN, (_dtype_T, row_blocks, row_threads, rows, D, epsilon,), (x, gamma, beta, y, mean, rstd,))
     else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
         _rt.hold_if_capturing(_backend, (x, gamma, beta, y, mean, rstd,))
-        _backend.launch(_KERNELS, 'LayerNorm__layer_norm' + '__' + _dtype_T, (row_blocks,), (row_threads,), (x, gamma, beta, y, mean, rstd, _np.int64(rows), _np.int64(D), _np.float32(epsilon),), 0)
+        _backend.launch(_KERNELS, _PLAN.symbol('layer_norm', _dtype_T), (row_blocks,), (row_threads,), (x, gamma, beta, y, mean, rstd, _np.int64(rows), _np.int64(D), _np.float32(epsilon),), 0)
     _backend.flush()
     return LayerNormOutputs(y, mean, rstd)
 

@@ -18,10 +18,14 @@ _KERNELS = KernelSource(_OP, Path(__file__).with_name("layer_norm_grad.cu"))
 # The launch plan as data (codegen/runtime/plan.py): what _compute runs, recorded once per set of sizes
 # and attrs; the loop in _compute is the same plan as Python (OPGEN_PLAN=loop runs it).
 _PLAN = _rt.Plan('LayerNormGrad', ('_dtype_T', 'row_blocks', 'row_threads', 'rows', 'D', 'tile', 'splits', 'column_threads', 'finish_blocks', 'finish_threads'), ('dy', 'x', 'mean', 'rstd', 'gamma', 'dx', 'partials', 'dgamma', 'dbeta'), (
-    ('launch', 'LayerNormGrad__layer_norm_grad_input', ('_dtype_T',), ('row_blocks',), ('row_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 2), ('buf', 3), ('buf', 4), ('buf', 5), ('scalar', '_np.int64', 'rows', None, ()), ('scalar', '_np.int64', 'D', None, ())), ()),
-    ('launch', 'LayerNormGrad__layer_norm_grad_partials', ('_dtype_T',), (('ceildiv', 'D', 'tile'), 'splits'), ('column_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 2), ('buf', 3), ('buf', 6), ('scalar', '_np.int64', 'rows', None, ()), ('scalar', '_np.int64', 'D', None, ()), ('scalar', '_np.int64', 'tile', None, ())), ()),
-    ('launch', 'LayerNormGrad__layer_norm_grad_params', ('_dtype_T',), ('finish_blocks',), ('finish_threads',), 0, (('buf', 6), ('buf', 7), ('buf', 8), ('scalar', '_np.int64', 'D', None, ()), ('scalar', '_np.int64', 'splits', None, ())), ()),
-))
+    ('launch', 'layer_norm_grad_input', ('_dtype_T',), ('row_blocks',), ('row_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 2), ('buf', 3), ('buf', 4), ('buf', 5), ('scalar', '_np.int64', 'rows', None, ()), ('scalar', '_np.int64', 'D', None, ())), ()),
+    ('launch', 'layer_norm_grad_partials', ('_dtype_T',), (('ceildiv', 'D', 'tile'), 'splits'), ('column_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 2), ('buf', 3), ('buf', 6), ('scalar', '_np.int64', 'rows', None, ()), ('scalar', '_np.int64', 'D', None, ()), ('scalar', '_np.int64', 'tile', None, ())), ()),
+    ('launch', 'layer_norm_grad_params', ('_dtype_T',), ('finish_blocks',), ('finish_threads',), 0, (('buf', 6), ('buf', 7), ('buf', 8), ('scalar', '_np.int64', 'D', None, ()), ('scalar', '_np.int64', 'splits', None, ())), ()),
+), {
+    'layer_norm_grad_input': {('float16',): 'LayerNormGrad__layer_norm_grad_input__float16', ('bfloat16',): 'LayerNormGrad__layer_norm_grad_input__bfloat16', ('float32',): 'LayerNormGrad__layer_norm_grad_input__float32'},
+    'layer_norm_grad_partials': {('float16',): 'LayerNormGrad__layer_norm_grad_partials__float16', ('bfloat16',): 'LayerNormGrad__layer_norm_grad_partials__bfloat16', ('float32',): 'LayerNormGrad__layer_norm_grad_partials__float32'},
+    'layer_norm_grad_params': {('float16',): 'LayerNormGrad__layer_norm_grad_params__float16', ('bfloat16',): 'LayerNormGrad__layer_norm_grad_params__bfloat16', ('float32',): 'LayerNormGrad__layer_norm_grad_params__float32'},
+})
 
 
 class LayerNormGradOutputs(NamedTuple):
@@ -223,9 +227,9 @@ def _compute(scope: Scope | str | None, dy: Any, x: Any, mean: Any, rstd: Any, g
         _rt.run_plan(_backend, _KERNELS, _PLAN, (_dtype_T, row_blocks, row_threads, rows, D, tile, splits, column_threads, finish_blocks, finish_threads,), (dy, x, mean, rstd, gamma, dx, partials, dgamma, dbeta,))
     else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
         _rt.hold_if_capturing(_backend, (dy, x, mean, rstd, gamma, dx, partials, dgamma, dbeta,))
-        _backend.launch(_KERNELS, 'LayerNormGrad__layer_norm_grad_input' + '__' + _dtype_T, (row_blocks,), (row_threads,), (dy, x, mean, rstd, gamma, dx, _np.int64(rows), _np.int64(D),), 0)
-        _backend.launch(_KERNELS, 'LayerNormGrad__layer_norm_grad_partials' + '__' + _dtype_T, ((-(-D//tile)), splits,), (column_threads,), (dy, x, mean, rstd, partials, _np.int64(rows), _np.int64(D), _np.int64(tile),), 0)
-        _backend.launch(_KERNELS, 'LayerNormGrad__layer_norm_grad_params' + '__' + _dtype_T, (finish_blocks,), (finish_threads,), (partials, dgamma, dbeta, _np.int64(D), _np.int64(splits),), 0)
+        _backend.launch(_KERNELS, _PLAN.symbol('layer_norm_grad_input', _dtype_T), (row_blocks,), (row_threads,), (dy, x, mean, rstd, gamma, dx, _np.int64(rows), _np.int64(D),), 0)
+        _backend.launch(_KERNELS, _PLAN.symbol('layer_norm_grad_partials', _dtype_T), ((-(-D//tile)), splits,), (column_threads,), (dy, x, mean, rstd, partials, _np.int64(rows), _np.int64(D), _np.int64(tile),), 0)
+        _backend.launch(_KERNELS, _PLAN.symbol('layer_norm_grad_params', _dtype_T), (finish_blocks,), (finish_threads,), (partials, dgamma, dbeta, _np.int64(D), _np.int64(splits),), 0)
     _backend.flush()
     return LayerNormGradOutputs(dx, dgamma, dbeta)
 

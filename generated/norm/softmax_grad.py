@@ -18,9 +18,12 @@ _KERNELS = KernelSource(_OP, Path(__file__).with_name("softmax_grad.cu"))
 # The launch plan as data (codegen/runtime/plan.py): what _compute runs, recorded once per set of sizes
 # and attrs; the loop in _compute is the same plan as Python (OPGEN_PLAN=loop runs it).
 _PLAN = _rt.Plan('SoftmaxGrad', ('_dtype_T', 'row_blocks', 'row_threads', 'rows', 'N', 'inner', 'column_blocks', 'column_threads', 'columns'), ('y', 'dy', 'dx'), (
-    ('launch', 'SoftmaxGrad__softmax_grad_rows', ('_dtype_T',), ('row_blocks',), ('row_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 2), ('scalar', '_np.int64', 'rows', None, ()), ('scalar', '_np.int64', 'N', None, ())), (('==', 'inner', 1),)),
-    ('launch', 'SoftmaxGrad__softmax_grad_columns', ('_dtype_T',), ('column_blocks',), ('column_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 2), ('scalar', '_np.int64', 'columns', None, ()), ('scalar', '_np.int64', 'N', None, ()), ('scalar', '_np.int64', 'inner', None, ())), (('>', 'inner', 1),)),
-))
+    ('launch', 'softmax_grad_rows', ('_dtype_T',), ('row_blocks',), ('row_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 2), ('scalar', '_np.int64', 'rows', None, ()), ('scalar', '_np.int64', 'N', None, ())), (('==', 'inner', 1),)),
+    ('launch', 'softmax_grad_columns', ('_dtype_T',), ('column_blocks',), ('column_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 2), ('scalar', '_np.int64', 'columns', None, ()), ('scalar', '_np.int64', 'N', None, ()), ('scalar', '_np.int64', 'inner', None, ())), (('>', 'inner', 1),)),
+), {
+    'softmax_grad_rows': {('float16',): 'SoftmaxGrad__softmax_grad_rows__float16', ('bfloat16',): 'SoftmaxGrad__softmax_grad_rows__bfloat16', ('float32',): 'SoftmaxGrad__softmax_grad_rows__float32'},
+    'softmax_grad_columns': {('float16',): 'SoftmaxGrad__softmax_grad_columns__float16', ('bfloat16',): 'SoftmaxGrad__softmax_grad_columns__bfloat16', ('float32',): 'SoftmaxGrad__softmax_grad_columns__float32'},
+})
 
 
 class SoftmaxGradOutputs(NamedTuple):
@@ -178,9 +181,9 @@ def _compute(scope: Scope | str | None, y: Any, dy: Any, axis: Any) -> SoftmaxGr
     else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
         _rt.hold_if_capturing(_backend, (y, dy, dx,))
         if inner == 1:
-            _backend.launch(_KERNELS, 'SoftmaxGrad__softmax_grad_rows' + '__' + _dtype_T, (row_blocks,), (row_threads,), (y, dy, dx, _np.int64(rows), _np.int64(N),), 0)
+            _backend.launch(_KERNELS, _PLAN.symbol('softmax_grad_rows', _dtype_T), (row_blocks,), (row_threads,), (y, dy, dx, _np.int64(rows), _np.int64(N),), 0)
         if inner > 1:
-            _backend.launch(_KERNELS, 'SoftmaxGrad__softmax_grad_columns' + '__' + _dtype_T, (column_blocks,), (column_threads,), (y, dy, dx, _np.int64(columns), _np.int64(N), _np.int64(inner),), 0)
+            _backend.launch(_KERNELS, _PLAN.symbol('softmax_grad_columns', _dtype_T), (column_blocks,), (column_threads,), (y, dy, dx, _np.int64(columns), _np.int64(N), _np.int64(inner),), 0)
     _backend.flush()
     return SoftmaxGradOutputs(dx)
 

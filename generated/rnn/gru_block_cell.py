@@ -21,11 +21,14 @@ _KERNELS = KernelSource(_OP, Path(__file__).with_name("gru_block_cell.cu"))
 _PLAN = _rt.Plan('GRUBlockCell', ('batch_size', 'cell_size', 'input_size', '_dtype_T', 'cell_blocks', 'cell_threads'), ('x', 'w_ru', 'ru_bar', 'h_prev', 'b_ru', 'r', 'u', 'rh', 'w_c', 'c', 'b_c', 'h'), (
     ('gemm', 0, 1, 2, ('batch_size', ('*', 2, 'cell_size'), 'input_size', False, False, 0, 0, 0, 0), ()),
     ('gemm', 3, 1, 2, ('batch_size', ('*', 2, 'cell_size'), 'cell_size', False, False, 1, 0, ('*', ('*', 'input_size', 2), 'cell_size'), 0), ()),
-    ('launch', 'GRUBlockCell__gates', ('_dtype_T',), ('cell_blocks',), ('cell_threads',), 0, (('buf', 2), ('buf', 4), ('buf', 3), ('buf', 5), ('buf', 6), ('buf', 7), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'cell_size', None, ())), ()),
+    ('launch', 'gates', ('_dtype_T',), ('cell_blocks',), ('cell_threads',), 0, (('buf', 2), ('buf', 4), ('buf', 3), ('buf', 5), ('buf', 6), ('buf', 7), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'cell_size', None, ())), ()),
     ('gemm', 0, 8, 9, ('batch_size', 'cell_size', 'input_size', False, False, 0, 0, 0, 0), ()),
     ('gemm', 7, 8, 9, ('batch_size', 'cell_size', 'cell_size', False, False, 1, 0, ('*', 'input_size', 'cell_size'), 0), ()),
-    ('launch', 'GRUBlockCell__cell', ('_dtype_T',), ('cell_blocks',), ('cell_threads',), 0, (('buf', 10), ('buf', 3), ('buf', 6), ('buf', 9), ('buf', 11), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'cell_size', None, ())), ()),
-))
+    ('launch', 'cell', ('_dtype_T',), ('cell_blocks',), ('cell_threads',), 0, (('buf', 10), ('buf', 3), ('buf', 6), ('buf', 9), ('buf', 11), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'cell_size', None, ())), ()),
+), {
+    'gates': {('float32',): 'GRUBlockCell__gates__float32', ('float16',): 'GRUBlockCell__gates__float16'},
+    'cell': {('float32',): 'GRUBlockCell__cell__float32', ('float16',): 'GRUBlockCell__cell__float16'},
+})
 
 
 class GRUBlockCellOutputs(NamedTuple):
@@ -259,10 +262,10 @@ def _compute(scope: Scope | str | None, x: Any, h_prev: Any, w_ru: Any, w_c: Any
         _rt.hold_if_capturing(_backend, (x, w_ru, ru_bar, h_prev, b_ru, r, u, rh, w_c, c, b_c, h,))
         _backend.gemm(x, w_ru, ru_bar, batch_size, 2*cell_size, input_size, False, False, 0, 0, 0, 0)
         _backend.gemm(h_prev, w_ru, ru_bar, batch_size, 2*cell_size, cell_size, False, False, 1, 0, input_size*2*cell_size, 0)
-        _backend.launch(_KERNELS, 'GRUBlockCell__gates' + '__' + _dtype_T, (cell_blocks,), (cell_threads,), (ru_bar, b_ru, h_prev, r, u, rh, _np.int64(batch_size), _np.int64(cell_size),), 0)
+        _backend.launch(_KERNELS, _PLAN.symbol('gates', _dtype_T), (cell_blocks,), (cell_threads,), (ru_bar, b_ru, h_prev, r, u, rh, _np.int64(batch_size), _np.int64(cell_size),), 0)
         _backend.gemm(x, w_c, c, batch_size, cell_size, input_size, False, False, 0, 0, 0, 0)
         _backend.gemm(rh, w_c, c, batch_size, cell_size, cell_size, False, False, 1, 0, input_size*cell_size, 0)
-        _backend.launch(_KERNELS, 'GRUBlockCell__cell' + '__' + _dtype_T, (cell_blocks,), (cell_threads,), (b_c, h_prev, u, c, h, _np.int64(batch_size), _np.int64(cell_size),), 0)
+        _backend.launch(_KERNELS, _PLAN.symbol('cell', _dtype_T), (cell_blocks,), (cell_threads,), (b_c, h_prev, u, c, h, _np.int64(batch_size), _np.int64(cell_size),), 0)
     _backend.flush()
     return GRUBlockCellOutputs(r, u, c, h)
 

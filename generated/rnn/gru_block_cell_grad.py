@@ -19,12 +19,16 @@ _KERNELS = KernelSource(_OP, Path(__file__).with_name("gru_block_cell_grad.cu"))
 # The launch plan as data (codegen/runtime/plan.py): what _compute runs, recorded once per set of sizes
 # and attrs; the loop in _compute is the same plan as Python (OPGEN_PLAN=loop runs it).
 _PLAN = _rt.Plan('GRUBlockCellGrad', ('_dtype_T', 'cell_blocks', 'cell_threads', 'batch_size', 'cell_size', 'input_size', 'io_blocks', 'io_threads'), ('h_prev', 'u', 'c', 'd_h', 'd_c_bar', 'd_r_bar_u_bar', 'w_c', 'd_xh2', 'r', 'w_ru', 'd_xh1', 'd_x', 'd_h_prev'), (
-    ('launch', 'GRUBlockCellGrad__grad_cell', ('_dtype_T',), ('cell_blocks',), ('cell_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 2), ('buf', 3), ('buf', 4), ('buf', 5), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'cell_size', None, ())), ()),
+    ('launch', 'grad_cell', ('_dtype_T',), ('cell_blocks',), ('cell_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 2), ('buf', 3), ('buf', 4), ('buf', 5), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'cell_size', None, ())), ()),
     ('gemm', 4, 6, 7, ('batch_size', ('+', 'input_size', 'cell_size'), 'cell_size', False, True, 0, 0, 0, 0), ()),
-    ('launch', 'GRUBlockCellGrad__grad_reset', ('_dtype_T',), ('cell_blocks',), ('cell_threads',), 0, (('buf', 7), ('buf', 0), ('buf', 8), ('buf', 5), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'input_size', None, ()), ('scalar', '_np.int64', 'cell_size', None, ())), ()),
+    ('launch', 'grad_reset', ('_dtype_T',), ('cell_blocks',), ('cell_threads',), 0, (('buf', 7), ('buf', 0), ('buf', 8), ('buf', 5), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'input_size', None, ()), ('scalar', '_np.int64', 'cell_size', None, ())), ()),
     ('gemm', 5, 9, 10, ('batch_size', ('+', 'input_size', 'cell_size'), ('*', 2, 'cell_size'), False, True, 0, 0, 0, 0), ()),
-    ('launch', 'GRUBlockCellGrad__grad_inputs', ('_dtype_T',), ('io_blocks',), ('io_threads',), 0, (('buf', 10), ('buf', 7), ('buf', 8), ('buf', 1), ('buf', 3), ('buf', 11), ('buf', 12), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'input_size', None, ()), ('scalar', '_np.int64', 'cell_size', None, ())), ()),
-))
+    ('launch', 'grad_inputs', ('_dtype_T',), ('io_blocks',), ('io_threads',), 0, (('buf', 10), ('buf', 7), ('buf', 8), ('buf', 1), ('buf', 3), ('buf', 11), ('buf', 12), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'input_size', None, ()), ('scalar', '_np.int64', 'cell_size', None, ())), ()),
+), {
+    'grad_cell': {('float32',): 'GRUBlockCellGrad__grad_cell__float32', ('float16',): 'GRUBlockCellGrad__grad_cell__float16'},
+    'grad_reset': {('float32',): 'GRUBlockCellGrad__grad_reset__float32', ('float16',): 'GRUBlockCellGrad__grad_reset__float16'},
+    'grad_inputs': {('float32',): 'GRUBlockCellGrad__grad_inputs__float32', ('float16',): 'GRUBlockCellGrad__grad_inputs__float16'},
+})
 
 
 class GRUBlockCellGradOutputs(NamedTuple):
@@ -327,11 +331,11 @@ def _compute(scope: Scope | str | None, x: Any, h_prev: Any, w_ru: Any, w_c: Any
         _rt.run_plan(_backend, _KERNELS, _PLAN, (_dtype_T, cell_blocks, cell_threads, batch_size, cell_size, input_size, io_blocks, io_threads,), (h_prev, u, c, d_h, d_c_bar, d_r_bar_u_bar, w_c, d_xh2, r, w_ru, d_xh1, d_x, d_h_prev,))
     else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
         _rt.hold_if_capturing(_backend, (h_prev, u, c, d_h, d_c_bar, d_r_bar_u_bar, w_c, d_xh2, r, w_ru, d_xh1, d_x, d_h_prev,))
-        _backend.launch(_KERNELS, 'GRUBlockCellGrad__grad_cell' + '__' + _dtype_T, (cell_blocks,), (cell_threads,), (h_prev, u, c, d_h, d_c_bar, d_r_bar_u_bar, _np.int64(batch_size), _np.int64(cell_size),), 0)
+        _backend.launch(_KERNELS, _PLAN.symbol('grad_cell', _dtype_T), (cell_blocks,), (cell_threads,), (h_prev, u, c, d_h, d_c_bar, d_r_bar_u_bar, _np.int64(batch_size), _np.int64(cell_size),), 0)
         _backend.gemm(d_c_bar, w_c, d_xh2, batch_size, input_size + cell_size, cell_size, False, True, 0, 0, 0, 0)
-        _backend.launch(_KERNELS, 'GRUBlockCellGrad__grad_reset' + '__' + _dtype_T, (cell_blocks,), (cell_threads,), (d_xh2, h_prev, r, d_r_bar_u_bar, _np.int64(batch_size), _np.int64(input_size), _np.int64(cell_size),), 0)
+        _backend.launch(_KERNELS, _PLAN.symbol('grad_reset', _dtype_T), (cell_blocks,), (cell_threads,), (d_xh2, h_prev, r, d_r_bar_u_bar, _np.int64(batch_size), _np.int64(input_size), _np.int64(cell_size),), 0)
         _backend.gemm(d_r_bar_u_bar, w_ru, d_xh1, batch_size, input_size + cell_size, 2*cell_size, False, True, 0, 0, 0, 0)
-        _backend.launch(_KERNELS, 'GRUBlockCellGrad__grad_inputs' + '__' + _dtype_T, (io_blocks,), (io_threads,), (d_xh1, d_xh2, r, u, d_h, d_x, d_h_prev, _np.int64(batch_size), _np.int64(input_size), _np.int64(cell_size),), 0)
+        _backend.launch(_KERNELS, _PLAN.symbol('grad_inputs', _dtype_T), (io_blocks,), (io_threads,), (d_xh1, d_xh2, r, u, d_h, d_x, d_h_prev, _np.int64(batch_size), _np.int64(input_size), _np.int64(cell_size),), 0)
     _backend.flush()
     return GRUBlockCellGradOutputs(d_x, d_h_prev, d_c_bar, d_r_bar_u_bar)
 
