@@ -43,7 +43,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, assert_never
 
 import numpy as np
 
@@ -55,6 +55,7 @@ from codegen.model import (
     DTYPES,
     FLOAT_DTYPES,
     Attr,
+    AttrType,
     Condition,
     OpSpec,
     Switch,
@@ -112,7 +113,7 @@ class Binding:
 
 def _attr_key(attr: Attr | None, value: Any) -> str:
     """A switch case's key for an attr value: "true"/"false" for bools, else the value's text."""
-    if attr is not None and attr.type == "bool":
+    if attr is not None and attr.type is AttrType.BOOL:
         return "true" if value else "false"
     return str(value)
 
@@ -239,7 +240,7 @@ def bind_shapes(op: OpSpec, key: str, attrs: Mapping[str, Any], rng: np.random.G
     free = _free_symbols(op, patterns, attrs)
     derived = _derivations(op, attrs, free)
     env: dict[str, Any] = {a.name: attrs[a.name] for a in op.attrs  # attrs expressions may read
-                           if a.type in ("int", "float") and isinstance(attrs.get(a.name), (int, float))}
+                           if a.type in (AttrType.INT, AttrType.FLOAT) and isinstance(attrs.get(a.name), (int, float))}
     for name in free:
         if name not in derived:
             env[name] = 0 if name == zero else 1 if mode == "ones" else int(rng.integers(1, MAX_SIZE + 1))
@@ -340,27 +341,31 @@ def _attr_value(attr: Attr, rng: np.random.Generator, turn: int, activations: Se
     consecutive cases cover them all), otherwise random within its bounds."""
     if attr.allowed:  # enum, and the allowed values of int, string and type attrs
         return attr.allowed[turn % len(attr.allowed)]
-    if attr.type == "bool":
-        return turn % 2 == 0
-    if attr.type == "int":
-        lo, hi = _int_range(attr)
-        return int(rng.integers(lo, hi + 1))
-    if attr.type == "float":
-        low, high = attr.minimum, attr.maximum
-        u = float(rng.uniform(0.05, 0.95))  # inside the bounds: exclusive bounds are valid too
-        if low is not None and high is not None:
-            return low + (high - low) * u
-        if low is not None:
-            return low + 2 * u
-        return (high if high is not None else 1.0) - 2 * u
-    if attr.type == "list(int)":
-        lo, hi = _int_range(attr)
-        return [int(v) for v in rng.integers(lo, hi + 1, int(rng.integers(1, 4)))]
-    if attr.type == "type":
-        return _FLOATS[turn % len(_FLOATS)]
-    if attr.type == "activation" and activations:
-        return activations[turn % len(activations)]
-    return attr.default if attr.has_default else "opgen"  # strings without allowed values
+    match attr.type:
+        case AttrType.BOOL:
+            return turn % 2 == 0
+        case AttrType.INT:
+            lo, hi = _int_range(attr)
+            return int(rng.integers(lo, hi + 1))
+        case AttrType.FLOAT:
+            low, high = attr.minimum, attr.maximum
+            u = float(rng.uniform(0.05, 0.95))  # inside the bounds: exclusive bounds are valid too
+            if low is not None and high is not None:
+                return low + (high - low) * u
+            if low is not None:
+                return low + 2 * u
+            return (high if high is not None else 1.0) - 2 * u
+        case AttrType.LIST_INT:
+            lo, hi = _int_range(attr)
+            return [int(v) for v in rng.integers(lo, hi + 1, int(rng.integers(1, 4)))]
+        case AttrType.TYPE:
+            return _FLOATS[turn % len(_FLOATS)]
+        case AttrType.ACTIVATION if activations:
+            return activations[turn % len(activations)]
+        case AttrType.ACTIVATION | AttrType.LIST_ACTIVATION | AttrType.STRING | AttrType.ENUM:
+            return attr.default if attr.has_default else "opgen"  # strings without allowed values
+        case _:
+            assert_never(attr.type)
 
 
 def _attr_values(op: OpSpec, rng: np.random.Generator, turn: int, by: str | None, key: str,
@@ -371,15 +376,16 @@ def _attr_values(op: OpSpec, rng: np.random.Generator, turn: int, by: str | None
     given: set[str] = set()
     for i, attr in enumerate(op.attrs):
         if attr.name == by:
-            values[attr.name] = key == "true" if attr.type == "bool" else int(key) if attr.type == "int" else key
+            values[attr.name] = (key == "true" if attr.type is AttrType.BOOL
+                                 else int(key) if attr.type is AttrType.INT else key)
             given.add(attr.name)
             continue
-        if attr.name in axes or attr.type == "list(activation)":  # chosen with the sizes
+        if attr.name in axes or attr.type is AttrType.LIST_ACTIVATION:  # chosen with the sizes
             values[attr.name] = attr.default
             continue
         use_default = attr.has_default and (turn + i) % 3 == 0
         value = attr.default if use_default else _attr_value(attr, rng, turn + i, activations)
-        if attr.type == "type" and not attr.allowed:
+        if attr.type is AttrType.TYPE and not attr.allowed:
             value = _FLOATS[(turn + i) % len(_FLOATS)]
         values[attr.name] = value
         if not use_default or not rng.integers(2):
@@ -392,7 +398,7 @@ def _activation_lists(op: OpSpec, rng: np.random.Generator, attrs: dict[str, Any
     """list(activation) attrs: `length` names (as many as the spec's length says), or one name."""
     resolve = _Resolver(op, attrs, binding.env, "cpu")
     for attr in op.attrs:
-        if attr.type != "list(activation)" or not activations or not rng.integers(3):
+        if attr.type is not AttrType.LIST_ACTIVATION or not activations or not rng.integers(3):
             continue
         count = resolve(attr.length) if attr.length is not None else int(rng.integers(1, 3))
         names = [activations[int(rng.integers(len(activations)))] for _ in range(max(count, 1))]
@@ -490,7 +496,8 @@ def _expected(op: OpSpec, attrs: Mapping[str, Any], binding: Binding, key: str,
         if any(d < 0 for d in dims):
             raise _Reject(f"output {o.name}: shape {dims} has a negative dim")
         attr = op.attr(o.dtype)
-        dtype = dtypes.get(o.dtype) or (str(attrs[o.dtype]) if attr is not None and attr.type == "type" else None) \
+        dtype = dtypes.get(o.dtype) \
+            or (str(attrs[o.dtype]) if attr is not None and attr.type is AttrType.TYPE else None) \
             or (o.dtype if o.dtype in DTYPES else None)
         out[o.name] = (tuple(dims), dtype)
     return out
@@ -506,7 +513,7 @@ def _switch_keys(op: OpSpec) -> tuple[str | None, tuple[str, ...]]:
     attr = op.attr(by) if by is not None else None
     if attr is None:
         return None, ("",)
-    return by, ("true", "false") if attr.type == "bool" else tuple(str(v) for v in attr.allowed or ())
+    return by, ("true", "false") if attr.type is AttrType.BOOL else tuple(str(v) for v in attr.allowed or ())
 
 
 def _zero_candidates(op: OpSpec, key: str, attrs: Mapping[str, Any]) -> list[str]:
@@ -526,7 +533,7 @@ def _zero_candidates(op: OpSpec, key: str, attrs: Mapping[str, Any]) -> list[str
 def _dim_attrs(op: OpSpec, patterns: Mapping[str, ShapePattern]) -> list[Attr]:
     """The int attrs that input shapes use as dims (ScaledSum's `[B, width]`)."""
     used = {s for p in patterns.values() for d in p.dims for s in shapes.symbols(d)}
-    return [a for a in op.attrs if a.type == "int" and a.name in used]
+    return [a for a in op.attrs if a.type is AttrType.INT and a.name in used]
 
 
 def _one_case(op: OpSpec, rng: np.random.Generator, turn: int, by: str | None, key: str, mode: str,

@@ -33,6 +33,7 @@ from codegen import shapes
 from codegen.model import (
     BACKEND_SWITCH,
     DTYPE_ACCUMULATORS,
+    AttrType,
     Condition,
     DType,
     LaunchStep,
@@ -128,7 +129,7 @@ class _Ranges:
                 value = self(sw.get(_key(self.attrs[sw.by])))
             else:
                 value = _union(self(e) for e in sw.values())
-        elif attr is not None and attr.type == "int":
+        elif attr is not None and attr.type is AttrType.INT:
             value = Interval(-INF if attr.minimum is None else attr.minimum, INF if attr.maximum is None
                              else attr.maximum)
             numbers = [float(v) for v in attr.allowed or () if isinstance(v, (int, float))]
@@ -221,7 +222,7 @@ def _switch_attrs(op: OpSpec) -> list[tuple[str, tuple[Any, ...]]]:
         attr = op.attr(name)
         if attr is None:
             continue
-        if attr.type == "bool":
+        if attr.type is AttrType.BOOL:
             out.append((name, (True, False)))
         elif attr.allowed:
             out.append((name, tuple(attr.allowed)))

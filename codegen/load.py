@@ -360,21 +360,22 @@ class _SpecParser(LaunchPlanParser):
         doc = self.text(r.pop("doc"), f"{what}: doc")
         if kind in ACTIVATION_TYPES:
             return self._activation_attr(r, node, name, kind, doc)
-        allowed_node = r.pop("values" if kind == "enum" else "allowed")
+        allowed_node = r.pop("values" if kind is AttrType.ENUM else "allowed")
         allowed: tuple[Any, ...] | None = None
-        if kind == "enum" and allowed_node is None:
+        if kind is AttrType.ENUM and allowed_node is None:
             raise self.error(node.line, f"{what}: an enum needs 'values'")
-        if kind == "enum":
+        if kind is AttrType.ENUM:
             assert self.op is not None
             self.checked_name(naming.check_enum_alias, node.line, what, name, self.op)
         if allowed_node is not None:
-            if kind in ("float", "bool", "list(int)"):
+            if kind in (AttrType.FLOAT, AttrType.BOOL, AttrType.LIST_INT):
                 raise self.error(allowed_node.line, f"{what}: 'allowed' is not supported for type {kind}")
             items = self.seq(allowed_node, what)
             if not items:
                 raise self.error(allowed_node.line, f"{what}: the list of values is empty")
-            allowed = tuple(self._attr_scalar(n, "string" if kind == "enum" else kind, what) for n in items)
-            if kind == "enum":
+            item_kind = AttrType.STRING if kind is AttrType.ENUM else kind
+            allowed = tuple(self._attr_scalar(n, item_kind, what) for n in items)
+            if kind is AttrType.ENUM:
                 for n, v in zip(items, allowed, strict=True):
                     if not re.fullmatch(r"[A-Za-z0-9_]+", str(v)):
                         raise self.error(n.line, f"{what}: enum value {v!r} must be letters, digits or _")
@@ -413,12 +414,12 @@ class _SpecParser(LaunchPlanParser):
         if not self.activations.kinds:
             raise self.error(node.line, f"{what}: type {kind} needs the activation library "
                                         f"(_vocab/activations.yaml in the spec folder), and there is none")
-        length_node = r.pop("length") if kind == "list(activation)" else None
+        length_node = r.pop("length") if kind is AttrType.LIST_ACTIVATION else None
         length = self._expr(length_node, f"{what}: length") if length_node is not None else None
         default_node = r.pop("default")
         default: Any = None
         if default_node is not None:
-            if kind == "list(activation)" and isinstance(default_node.value, list):
+            if kind is AttrType.LIST_ACTIVATION and isinstance(default_node.value, list):
                 if not default_node.value:
                     raise self.error(default_node.line, f"{what}: default: the list is empty")
                 default = tuple(self._activation_value(n, f"{what}: default[{i}]")
@@ -469,11 +470,11 @@ class _SpecParser(LaunchPlanParser):
         """The case keys of a switch on an enum attr (its values), a bool attr ("true", "false"), or
         an int or string attr with an `allowed:` list (its values, as text)."""
         attr = next((a for a in self.attrs if a.name == name), None)
-        if attr is not None and attr.type == "bool":
+        if attr is not None and attr.type is AttrType.BOOL:
             return ("true", "false")
-        if attr is None or attr.type not in ("enum", "int", "string") or attr.allowed is None:
-            enums = [a.name for a in self.attrs if a.type in ("enum", "bool") or
-                     (a.type in ("int", "string") and a.allowed is not None)]
+        if attr is None or attr.type not in (AttrType.ENUM, AttrType.INT, AttrType.STRING) or attr.allowed is None:
+            enums = [a.name for a in self.attrs if a.type in (AttrType.ENUM, AttrType.BOOL) or
+                     (a.type in (AttrType.INT, AttrType.STRING) and a.allowed is not None)]
             raise self.error(line, f"by: {name!r} is not an enum, bool, or int/string attr with allowed: values "
                                    f"(those here: {enums})")
         return tuple(str(v) for v in attr.allowed)
@@ -566,7 +567,7 @@ class _SpecParser(LaunchPlanParser):
                                        f"place the dim between them (or groups an earlier input bound)")
             return None
         attr = next((a for a in self.attrs if a.name == node.value), None)
-        if attr is None or attr.type != "int":
+        if attr is None or attr.type is not AttrType.INT:
             raise self.error(node.line, f"{what}: axis: {node.value!r} is not an int attr")
         if not two or len(two) != len(patterns):
             raise self.error(node.line, f"{what}: axis: needs a shape with two dimension groups in every case, "
@@ -594,7 +595,7 @@ class _SpecParser(LaunchPlanParser):
         """An output whose dtype a type attr names needs a kernel specialized on that attr (so that
         each of its allowed dtypes has an entry point)."""
         for out in self.outputs:
-            is_type_attr = any(a.name == out.dtype and a.type == "type" for a in self.attrs)
+            is_type_attr = any(a.name == out.dtype and a.type is AttrType.TYPE for a in self.attrs)
             if kernel is not None and is_type_attr and out.dtype not in kernel.specialize:
                 raise self.error(out.loc.line, f"output {out.name!r}: dtype {out.dtype} is a type attr: add it to "
                                                f"the kernel's specialize: list")
@@ -674,7 +675,8 @@ class _SpecParser(LaunchPlanParser):
             r.what = what = f"output {name!r}"
             dtype_node = r.pop("dtype")
             dtype: DType | str
-            if dtype_node is not None and any(a.name == dtype_node.value and a.type == "type" for a in self.attrs):
+            if dtype_node is not None and any(a.name == dtype_node.value and a.type is AttrType.TYPE
+                                              for a in self.attrs):
                 dtype = str(dtype_node.value)  # the dtype a type attr names (a kernel must specialize on it)
             else:
                 dtype = self._dtype_ref(dtype_node, what, n.line)
@@ -731,7 +733,7 @@ class _SpecParser(LaunchPlanParser):
 
     # -- op-level symbol checks ------------------------------------------------------------
     def _check_all_symbol_names(self) -> None:
-        int_attrs = {a.name for a in self.attrs if a.type == "int"}
+        int_attrs = {a.name for a in self.attrs if a.type is AttrType.INT}
         for tensor, what in self._shaped_tensors():
             for pattern in tensor.patterns():
                 for dim in pattern.dims:
@@ -749,7 +751,7 @@ class _SpecParser(LaunchPlanParser):
     def _check_divisors(self, kernel: KernelSpec | None) -> None:
         """No `//`, `%` or `ceildiv` may divide by a value that can be 0 (codegen/bounds.py)."""
         known: dict[str, float] = {a.name: bounds.UNBOUNDED if a.minimum is None else math.ceil(a.minimum)
-                                   for a in self.attrs if a.type == "int"}
+                                   for a in self.attrs if a.type is AttrType.INT}
         for c in self.where_constraints:
             if c.when.empty:
                 bounds.refine(known, c.lhs, c.op, c.rhs)
@@ -798,7 +800,7 @@ class _SpecParser(LaunchPlanParser):
     def _check_symbols_bound(self) -> None:
         """Every symbol an output, a let, a where or a launch uses must be bound by an input
         shape, a let before it, or an int attr."""
-        bound = self._input_symbols() | {a.name for a in self.attrs if a.type == "int"}
+        bound = self._input_symbols() | {a.name for a in self.attrs if a.type is AttrType.INT}
         conditional = getattr(self, "conditional_symbols", {})
         for let in self.lets:
             for key, expr in let.value.cases:
@@ -814,7 +816,7 @@ class _SpecParser(LaunchPlanParser):
             for pattern in out.patterns():
                 for dim in pattern.dims:
                     self._require_bound(dim, bound - set(conditional), f"output {out.name!r}: shape", out.loc)
-        floats = {a.name for a in self.attrs if a.type == "float"}  # compared in Python: where may use them
+        floats = {a.name for a in self.attrs if a.type is AttrType.FLOAT}  # compared in Python: where may use them
         for c in self.where_constraints:
             for expr in (c.lhs, c.rhs):
                 self._require_bound(expr, bound | floats, f"where {c.text!r}", c.loc)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, assert_never
 
 from codegen import naming, shapes
 from codegen.model import (
@@ -16,6 +16,7 @@ from codegen.model import (
     DTYPES,
     ActivationLibrary,
     Attr,
+    AttrType,
     Condition,
     Constraint,
     DType,
@@ -115,41 +116,48 @@ class ParserBase:
         return node.value
 
     # -- attr values -----------------------------------------------------------------------
-    def _bound(self, node: Node | None, kind: str, what: str) -> float | None:
+    def _bound(self, node: Node | None, kind: AttrType, what: str) -> float | None:
         if node is None:
             return None
-        if kind not in ("int", "float", "list(int)"):
+        if kind not in (AttrType.INT, AttrType.FLOAT, AttrType.LIST_INT):
             raise self.error(node.line, f"{what}: min/max only apply to int, float and list(int) attrs")
         if isinstance(node.value, bool) or not isinstance(node.value, (int, float)) or not _finite(node.value):
             raise self.error(node.line, f"{what}: bound {_short(node.value)} is not a finite number")
-        if kind != "float" and not INT64_MIN <= node.value <= INT64_MAX:
+        if kind is not AttrType.FLOAT and not INT64_MIN <= node.value <= INT64_MAX:
             raise self.error(node.line, f"{what}: bound {_short(node.value)} is outside int64 (-2**63 to 2**63 - 1)")
         return node.value
 
-    def _attr_scalar(self, node: Node, kind: str, what: str) -> Any:
+    def _attr_scalar(self, node: Node, kind: AttrType, what: str) -> Any:
         value = node.value
-        ok = {
-            "int": isinstance(value, int) and not isinstance(value, bool),
-            "float": isinstance(value, (int, float)) and not isinstance(value, bool) and _finite(value),
-            "bool": isinstance(value, bool),
-            "string": isinstance(value, str),
-            "enum": isinstance(value, str),
-            "type": isinstance(value, str) and value in DTYPES,
-        }[kind]
+        match kind:
+            case AttrType.INT:
+                ok = isinstance(value, int) and not isinstance(value, bool)
+            case AttrType.FLOAT:
+                ok = isinstance(value, (int, float)) and not isinstance(value, bool) and _finite(value)
+            case AttrType.BOOL:
+                ok = isinstance(value, bool)
+            case AttrType.STRING | AttrType.ENUM:
+                ok = isinstance(value, str)
+            case AttrType.TYPE:
+                ok = isinstance(value, str) and value in DTYPES
+            case AttrType.LIST_INT | AttrType.ACTIVATION | AttrType.LIST_ACTIVATION:  # (their items, their readers)
+                raise AssertionError(f"{what}: a {kind} is not one scalar")
+            case _:
+                assert_never(kind)
         if not ok:
             shown = f"int {_short(value)}" if type(value) is int else describe(value)
             raise self.error(node.line, f"{what}: {shown} is not a valid {kind}")
-        if kind == "int" and not INT64_MIN <= value <= INT64_MAX:
+        if kind is AttrType.INT and not INT64_MIN <= value <= INT64_MAX:
             raise self.error(node.line, f"{what}: {_short(value)} is outside int64 (-2**63 to 2**63 - 1)")
-        if kind == "type":
+        if kind is AttrType.TYPE:
             return DType(value)
-        return float(value) if kind == "float" else value
+        return float(value) if kind is AttrType.FLOAT else value
 
-    def _attr_value(self, node: Node, kind: str, what: str, role: str) -> Any:
-        if kind == "list(int)":
+    def _attr_value(self, node: Node, kind: AttrType, what: str, role: str) -> Any:
+        if kind is AttrType.LIST_INT:
             items = self.seq(node, f"{what}: {role}")
-            return tuple(self._attr_scalar(n, "int", f"{what}: {role}") for n in items)
-        if kind == "string":
+            return tuple(self._attr_scalar(n, AttrType.INT, f"{what}: {role}") for n in items)
+        if kind is AttrType.STRING:
             return self.text(node, f"{what}: {role}", one_line=True)
         return self._attr_scalar(node, kind, f"{what}: {role}")
 
@@ -231,7 +239,7 @@ class ParserBase:
                 clauses.append((name, str(value_node.value)))
                 continue
             attr = next((a for a in self.attrs if a.name == name), None)
-            if attr is None or attr.type not in ("bool", "enum", "int", "string"):
+            if attr is None or attr.type not in (AttrType.BOOL, AttrType.ENUM, AttrType.INT, AttrType.STRING):
                 raise self.error(value_node.line, f"{what}: when: {name!r} is not a bool, enum, int or string attr")
             value = self._attr_scalar(value_node, attr.type, f"{what}: when {name}")
             self._check_attr_value(value, value_node.line, attr.allowed, None, None, f"{what}: when {name}", "value")
@@ -270,7 +278,7 @@ class ParserBase:
         arguments, its own names or Python's."""
         self.checked_name(naming.check_symbol_name, line, what, name)
         taken = [a.name for a in self.inputs] + [o.name for o in getattr(self, "outputs", ())]
-        taken += [a.name for a in self.attrs if a.type != "int"]
+        taken += [a.name for a in self.attrs if a.type is not AttrType.INT]
         if name in taken:
             raise self.error(line, f"{what}: symbol {name!r} is also an input, output or non-int attr")
 
@@ -288,8 +296,8 @@ class ParserBase:
         """The symbols a launch step's expressions may use: input shape symbols, int attrs, lets and
         the enclosing loops' variables and lets; with `floats`, float attrs too (a step's `when:`
         comparisons run in Python: `when: "dropout > 0"`)."""
-        bound = self._input_symbols() | {a.name for a in self.attrs if a.type == "int" or
-                                         (floats and a.type == "float")}
+        bound = self._input_symbols() | {a.name for a in self.attrs if a.type is AttrType.INT or
+                                         (floats and a.type is AttrType.FLOAT)}
         return bound | {let.name for let in self.lets} | set(self.loop_symbols)
 
     def _bound_expr(self, node: Node, what: str, floats: bool = False) -> shapes.Expr:

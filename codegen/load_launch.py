@@ -9,6 +9,7 @@ from codegen import shapes
 from codegen.load_base import ARG_NAME_RE, INDEXED_ARG_RE, KERNEL_NAME_RE, SOURCE_RE, ParserBase
 from codegen.model import (
     ArgIndex,
+    AttrType,
     GemmStep,
     KernelSpec,
     LaunchStep,
@@ -32,7 +33,7 @@ class LaunchPlanParser(ParserBase):
                                                f"like nn/name.cu (lower_case parts, no '..')")
         specialize = []
         for n in self.seq(r.pop("specialize"), "kernel.specialize"):
-            type_attr = next((a for a in self.attrs if a.name == n.value and a.type == "type"), None)
+            type_attr = next((a for a in self.attrs if a.name == n.value and a.type is AttrType.TYPE), None)
             if type_attr is not None:  # one entry point per dtype the attr allows
                 if type_attr.allowed is None:
                     raise self.error(n.line, f"kernel: specialize: type attr {n.value!r} needs an allowed: list "
@@ -59,7 +60,8 @@ class LaunchPlanParser(ParserBase):
         out = []
         taken = {a.name for a in self.inputs} | {o.name for o in self.outputs} | {a.name for a in self.attrs}
         taken |= {let.name for let in self.lets}
-        bound = self._input_symbols() | {a.name for a in self.attrs if a.type == "int"} | {x.name for x in self.lets}
+        bound = (self._input_symbols() | {a.name for a in self.attrs if a.type is AttrType.INT}
+                 | {x.name for x in self.lets})
         for n in self.seq(node, "kernel.scratch"):
             r = self.reader(n, "scratch buffer")
             name = self.identifier(r.pop("name"), "scratch buffer", ARG_NAME_RE, n.line)
@@ -173,8 +175,8 @@ class LaunchPlanParser(ParserBase):
     def _indexed_arg(self, node: Node, name: str, index: str, what: str) -> ArgIndex:
         """`activations[d]`: one element of a list(activation) or list(int) attr, at a bound index."""
         attr = next((a for a in self.attrs if a.name == name), None)
-        if attr is None or attr.type not in ("list(activation)", "list(int)"):
-            lists = [a.name for a in self.attrs if a.type in ("list(activation)", "list(int)")]
+        if attr is None or attr.type not in (AttrType.LIST_ACTIVATION, AttrType.LIST_INT):
+            lists = [a.name for a in self.attrs if a.type in (AttrType.LIST_ACTIVATION, AttrType.LIST_INT)]
             raise self.error(node.line, f"{what}: argument {node.value!r}: {name!r} is not a list(activation) or "
                                         f"list(int) attr (those attrs: {lists})")
         expr = self._bound_expr(Node(index.strip(), node.line), f"{what}: argument {node.value!r}: index")
@@ -197,7 +199,8 @@ class LaunchPlanParser(ParserBase):
         names = {arg}
         if any(a.name == arg and a.is_list for a in self.inputs):
             names.add(f"{arg}_count")
-        if any(a.name == arg and a.type in ("activation", "list(activation)", "list(int)") for a in self.attrs):
+        if any(a.name == arg and a.type in (AttrType.ACTIVATION, AttrType.LIST_ACTIVATION, AttrType.LIST_INT)
+               for a in self.attrs):
             names |= {f"{arg}_id"} | ({function} if re.fullmatch(rf"{re.escape(arg)}_p?\d+", function) else set())
         if function in names:
             raise self.error(node.line, f"{what}: argument {arg!r} has the name of the step's device function "
@@ -234,7 +237,7 @@ class LaunchPlanParser(ParserBase):
                 raise self.error(n.line, f"{what}: argument {n.value!r} is not an input, output, scratch buffer, "
                                          f"attr, let or shape symbol of this op")
             attr = next((a for a in self.attrs if a.name == n.value), None)
-            if attr is not None and attr.type == "list(activation)":
+            if attr is not None and attr.type is AttrType.LIST_ACTIVATION:
                 raise self.error(n.line, f"{what}: argument {n.value!r} is a list(activation) attr: pass one "
                                          f"element, such as {n.value}[d]")
             args.append(str(n.value))

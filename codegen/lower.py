@@ -34,6 +34,7 @@ from codegen.model import (
     DTYPES,
     ArgIndex,
     Attr,
+    AttrType,
     Condition,
     DType,
     GemmStep,
@@ -289,10 +290,10 @@ def _call_args(op: OpSpec, step: LaunchStep, binding: dict[str, str], activation
     for item in step.args:
         spec_name = arg = arg_name(item)
         attr = op.attr(arg)
-        if attr is not None and (attr.type == "activation" or isinstance(item, ArgIndex)):
+        if attr is not None and (attr.type is AttrType.ACTIVATION or isinstance(item, ArgIndex)):
             k = repeats[arg] = repeats.get(arg, -1) + 1
             arg = f"{arg}_{k}" if k else arg
-        if attr is not None and attr.type in ("activation", "list(activation)"):
+        if attr is not None and attr.type in (AttrType.ACTIVATION, AttrType.LIST_ACTIVATION):
             fields = [Param(f"{arg}_id", Role.ACTIVATION_ID, "int", "_np.int32", spec_name)]
             fields += [Param(f"{arg}_p{i}", Role.ACTIVATION_PARAM, "float", "_np.float32", spec_name)
                        for i in range(activation_slots)]
@@ -312,7 +313,7 @@ def _param(op: OpSpec, name: str, binding: dict[str, str]) -> Param:
         c_type, py_ctor = ATTR_C_TYPES[attr.type], ATTR_PY_CTORS[attr.type]
         if c_type is None or py_ctor is None:
             raise TranslationError(attr.loc, f"attr {name!r} of type {attr.type} cannot be a kernel argument")
-        if attr.type == "float" and "float64" in binding.values():  # a float64 specialization's: no rounding
+        if attr.type is AttrType.FLOAT and "float64" in binding.values():  # a float64 specialization's: no rounding
             return Param(name, Role.ATTR, "double", "_np.float64", name)
         return Param(name, Role.ATTR, c_type, py_ctor, name)
     tensor = op.tensor(name)
@@ -380,15 +381,15 @@ def _step(op: OpSpec, step: Step) -> PlanStep:
 def _arg(op: OpSpec, arg: str | ArgIndex) -> Arg:
     if isinstance(arg, ArgIndex):  # one element of a list attr
         indexed = op.attr(arg.name)
-        if indexed is not None and indexed.type == "list(activation)":
+        if indexed is not None and indexed.type is AttrType.LIST_ACTIVATION:
             return ActivationArg(arg.name, arg.index)
         return Scalar(arg.name, DIM_PY_CTOR, arg.index)  # (a list(int) element: int64, as an int attr)
     if any(a.name == arg and a.is_list for a in op.inputs):
         return PointerList(arg)
     attr = op.attr(arg)
-    if attr is not None and attr.type == "activation":
+    if attr is not None and attr.type is AttrType.ACTIVATION:
         return ActivationArg(arg)
-    if attr is not None and attr.type == "float" and has_float64_specialization(op):
+    if attr is not None and attr.type is AttrType.FLOAT and has_float64_specialization(op):
         assert op.kernel is not None
         return Scalar(arg, _py_ctor(attr), double_when=op.kernel.specialize)
     if attr is not None:

@@ -105,27 +105,40 @@ ON_DEVICE_VALUE_DTYPES = (DType.INT32, DType.INT64, DType.UINT32)
 
 ATTR_TYPES = tuple(AttrType)
 
+_E = _TypeVar("_E", bound=enum.Enum)
+_V = _TypeVar("_V")
+
+
+def exhaustive(keys: type[_E], name: str, table: dict[_E, _V]) -> dict[_E, _V]:
+    """`table`, checked at import to have an entry for every member of `keys`: a member added to
+    the enum without one fails on import, naming the table and the member. (Dispatch written as a
+    `match` ends in `assert_never`, which mypy checks the same way.)"""
+    missing = [str(m.value) for m in keys if m not in table]
+    if missing:
+        raise TypeError(f"{name}: no entry for {keys.__name__} {', '.join(missing)}")
+    return table
+
 #: The C type of an attr passed to a kernel as a scalar; None: not passed as one (an activation
 #: passes its id and parameters, a list attr one element at a time).
-ATTR_C_TYPES: dict[AttrType, str | None] = {
+ATTR_C_TYPES: dict[AttrType, str | None] = exhaustive(AttrType, "ATTR_C_TYPES", {
     AttrType.INT: "long long", AttrType.FLOAT: "float", AttrType.BOOL: "int", AttrType.STRING: None,
     AttrType.ENUM: None, AttrType.LIST_INT: None, AttrType.TYPE: None, AttrType.ACTIVATION: None,
     AttrType.LIST_ACTIVATION: None,
-}
+})
 
 #: The NumPy constructor a wrapper converts a scalar kernel argument with (None as in ATTR_C_TYPES).
-ATTR_PY_CTORS: dict[AttrType, str | None] = {
+ATTR_PY_CTORS: dict[AttrType, str | None] = exhaustive(AttrType, "ATTR_PY_CTORS", {
     AttrType.INT: "_np.int64", AttrType.FLOAT: "_np.float32", AttrType.BOOL: "_np.int32", AttrType.STRING: None,
     AttrType.ENUM: None, AttrType.LIST_INT: None, AttrType.TYPE: None, AttrType.ACTIVATION: None,
     AttrType.LIST_ACTIVATION: None,
-}
+})
 
 #: The type of the attr's argument in a torch op schema.
-ATTR_TORCH_TYPES: dict[AttrType, str] = {
+ATTR_TORCH_TYPES: dict[AttrType, str] = exhaustive(AttrType, "ATTR_TORCH_TYPES", {
     AttrType.INT: "int", AttrType.FLOAT: "float", AttrType.BOOL: "bool", AttrType.STRING: "str",
     AttrType.ENUM: "str", AttrType.LIST_INT: "int[]", AttrType.TYPE: "str", AttrType.ACTIVATION: "str",
     AttrType.LIST_ACTIVATION: "str[]",
-}
+})
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from typing import assert_never
 
 from codegen import lower, shapes
 from codegen.lower import TranslationError
@@ -18,6 +19,7 @@ from codegen.model import (
     ActivationKind,
     ArgIndex,
     Attr,
+    AttrType,
     Condition,
     GemmStep,
     Let,
@@ -27,19 +29,21 @@ from codegen.model import (
     Switch,
     TensorArg,
     arg_name,
+    exhaustive,
 )
 from codegen.naming import dtype_local
 from codegen.plan_data import plan_names
 
-ATTR_PY_TYPES = {"int": "int", "float": "float", "bool": "bool", "string": "str", "list(int)": "Sequence[int]",
-                 "type": "str", "activation": "ActivationLike",
-                 "list(activation)": "ActivationLike | Sequence[ActivationLike]"}
+#: The annotation of an attr's parameter (an enum's: its Literal alias, enum_alias).
+ATTR_PY_TYPES: dict[AttrType, str | None] = exhaustive(AttrType, "ATTR_PY_TYPES", {
+    AttrType.INT: "int", AttrType.FLOAT: "float", AttrType.BOOL: "bool", AttrType.STRING: "str", AttrType.ENUM: None,
+    AttrType.LIST_INT: "Sequence[int]", AttrType.TYPE: "str", AttrType.ACTIVATION: "ActivationLike",
+    AttrType.LIST_ACTIVATION: "ActivationLike | Sequence[ActivationLike]",
+})
 
 
 def attr_annotation(op: OpSpec, attr: Attr) -> str:
-    if attr.type == "enum":
-        return enum_alias(attr)
-    return ATTR_PY_TYPES[attr.type]
+    return ATTR_PY_TYPES[attr.type] or enum_alias(attr)
 
 
 def activation_import(op: OpSpec) -> str:
@@ -82,9 +86,9 @@ def switch_attr(op: OpSpec) -> str | None:
 
 def _section_test(attr: Attr, value: str) -> str:
     """The Python test for one case of a switch: `time_major`, `not time_major`, `mode == 'a'`."""
-    if attr.type == "bool":
+    if attr.type is AttrType.BOOL:
         return attr.name if value == "true" else f"not {attr.name}"
-    if attr.type == "int":
+    if attr.type is AttrType.INT:
         return f"{attr.name} == {int(value)}"
     return f"{attr.name} == {value!r}"
 
@@ -109,7 +113,7 @@ def _let_value(op: OpSpec, let: Let, key: str, by: str | None) -> str:
     attr = op.attr(let.value.by)
     subject = "_backend.name" if attr is None else attr.name
     for expr, names in reversed(items[:-1]):
-        if attr is not None and attr.type == "bool":
+        if attr is not None and attr.type is AttrType.BOOL:
             test = _section_test(attr, names[0])
         else:
             test = f"{subject} == {names[0]!r}" if len(names) == 1 else f"{subject} in {tuple(names)!r}"
@@ -121,26 +125,30 @@ def _attr_check(op: OpSpec, attr: Attr) -> str:
     n, q = attr.name, repr(attr.name)
     lo, hi = repr(attr.minimum), repr(attr.maximum)
     open_ends = (", above=True" if attr.minimum_exclusive else "") + (", below=True" if attr.maximum_exclusive else "")
-    if attr.type == "float":
-        return f"{n} = _rt.check_float(_OP, {q}, {n}, {lo}, {hi}{open_ends})"
-    if attr.type == "int":
-        return f"{n} = _rt.check_int(_OP, {q}, {n}, {lo}, {hi}, {attr.allowed!r}{open_ends})"
-    if attr.type == "bool":
-        return f"{n} = _rt.check_bool(_OP, {q}, {n})"
-    if attr.type == "enum":
-        return f"{n} = _rt.check_enum(_OP, {q}, {n}, {attr.allowed!r})"
-    if attr.type == "string":
-        return f"{n} = _rt.check_str(_OP, {q}, {n}, {attr.allowed!r})"
-    if attr.type == "list(int)":
-        return f"{n} = _rt.check_int_list(_OP, {q}, {n}, {lo}, {hi})"
-    if attr.type == "activation":
-        return f"{n} = Activation.check(_OP, {q}, {n})"
-    if attr.type == "list(activation)":
-        if attr.length is None:
-            return f"{n} = Activation.check_list(_OP, {q}, {n})"
-        length = shapes.to_text(attr.length)
-        return f"{n} = Activation.check_list(_OP, {q}, {n}, {shapes.to_python(attr.length)}, {length!r})"
-    return f"{n} = _rt.check_type(_OP, {q}, {n}, {attr.allowed!r})"
+    match attr.type:
+        case AttrType.FLOAT:
+            return f"{n} = _rt.check_float(_OP, {q}, {n}, {lo}, {hi}{open_ends})"
+        case AttrType.INT:
+            return f"{n} = _rt.check_int(_OP, {q}, {n}, {lo}, {hi}, {attr.allowed!r}{open_ends})"
+        case AttrType.BOOL:
+            return f"{n} = _rt.check_bool(_OP, {q}, {n})"
+        case AttrType.ENUM:
+            return f"{n} = _rt.check_enum(_OP, {q}, {n}, {attr.allowed!r})"
+        case AttrType.STRING:
+            return f"{n} = _rt.check_str(_OP, {q}, {n}, {attr.allowed!r})"
+        case AttrType.LIST_INT:
+            return f"{n} = _rt.check_int_list(_OP, {q}, {n}, {lo}, {hi})"
+        case AttrType.ACTIVATION:
+            return f"{n} = Activation.check(_OP, {q}, {n})"
+        case AttrType.LIST_ACTIVATION:
+            if attr.length is None:
+                return f"{n} = Activation.check_list(_OP, {q}, {n})"
+            length = shapes.to_text(attr.length)
+            return f"{n} = Activation.check_list(_OP, {q}, {n}, {shapes.to_python(attr.length)}, {length!r})"
+        case AttrType.TYPE:
+            return f"{n} = _rt.check_type(_OP, {q}, {n}, {attr.allowed!r})"
+        case _:
+            assert_never(attr.type)
 
 
 def _late_checks(op: OpSpec, ind: str) -> list[str]:
@@ -363,7 +371,7 @@ def _shape_section(op: OpSpec, key: str, by: str | None, indent: str, lets: set[
     """Shape checks, lets (those named in `lets`, when given) and output shapes for one value of
     the switching attr; only the symbols in `used` are assigned."""
     context = f"{by} {key}" if by else ""
-    bound = {a.name for a in op.attrs if a.type == "int"}
+    bound = {a.name for a in op.attrs if a.type is AttrType.INT}
     lines: list[str] = []
     for arg in sorted(op.inputs, key=lambda a: a.optional):  # optional inputs never bind symbols
         if arg.shape is None:
@@ -616,15 +624,15 @@ def _check_lines(op: OpSpec, fake: bool) -> list[str]:
         lines += _shape_section(op, "", None, ind, lets, used)
     else:
         attr = op.attr(by)
-        assert attr is not None and (attr.allowed is not None or attr.type == "bool")
-        keys = ("true", "false") if attr.type == "bool" else tuple(str(v) for v in attr.allowed or ())
+        assert attr is not None and (attr.allowed is not None or attr.type is AttrType.BOOL)
+        keys = ("true", "false") if attr.type is AttrType.BOOL else tuple(str(v) for v in attr.allowed or ())
         for i, value in enumerate(keys):
-            if attr.type == "bool" and i == 1:
+            if attr.type is AttrType.BOOL and i == 1:
                 lines.append(f"{ind}else:")
             else:
                 lines.append(f"{ind}{'if' if i == 0 else 'elif'} {_section_test(attr, value)}:")
             lines += _shape_section(op, value, by, ind + "    ", lets, used)
-        if attr.type != "bool":
+        if attr.type is not AttrType.BOOL:
             lines += [f"{ind}else:", f"{ind}    raise AssertionError({by})"]
     return lines
 

@@ -7,13 +7,13 @@ package's namespace, never another's."""
 from __future__ import annotations
 
 from codegen import pygen
-from codegen.model import ATTR_TORCH_TYPES, Attr, Autograd, OpSpec
+from codegen.model import ATTR_TORCH_TYPES, Attr, AttrType, Autograd, OpSpec
 
 
 def _default(attr: Attr) -> str:
     """An attr's default as schema text (a list(activation) default is written None: _none_default)."""
     value = attr.default
-    if attr.type == "activation":
+    if attr.type is AttrType.ACTIVATION:
         return repr(getattr(value, "name", value))
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(repr(v) for v in value) + "]"
@@ -22,7 +22,7 @@ def _default(attr: Attr) -> str:
 
 def _none_default(attr: Attr) -> bool:
     """A default the schema language cannot write (a list of strings): None stands for it."""
-    return attr.has_default and attr.type == "list(activation)"
+    return attr.has_default and attr.type is AttrType.LIST_ACTIVATION
 
 
 def impl_attr(attr: Attr) -> str:

@@ -3,6 +3,8 @@ generic Switch and the traversal helpers on OpSpec."""
 
 from __future__ import annotations
 
+import ast
+import enum
 from pathlib import Path
 
 import pytest
@@ -23,12 +25,15 @@ from codegen.model import (
     RepeatStep,
     Switch,
 )
+from codegen.pygen import ATTR_PY_TYPES
 from codegen.shapes import ShapePattern
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"
 
 DTYPE_TABLES = {"DTYPES": DTYPES, "DTYPE_KINDS": DTYPE_KINDS, "DTYPE_ACCUMULATORS": DTYPE_ACCUMULATORS}
-ATTR_TABLES = {"ATTR_C_TYPES": ATTR_C_TYPES, "ATTR_PY_CTORS": ATTR_PY_CTORS, "ATTR_TORCH_TYPES": ATTR_TORCH_TYPES}
+ATTR_TABLES = {"ATTR_C_TYPES": ATTR_C_TYPES, "ATTR_PY_CTORS": ATTR_PY_CTORS, "ATTR_TORCH_TYPES": ATTR_TORCH_TYPES,
+               "ATTR_PY_TYPES": ATTR_PY_TYPES}
+CODEGEN = Path(model.__file__).resolve().parent
 
 
 @pytest.mark.parametrize("name", DTYPE_TABLES)
@@ -43,6 +48,47 @@ def test_every_attr_type_has_an_entry_in_each_attr_table(name: str) -> None:
     table = ATTR_TABLES[name]
     assert set(table) == set(AttrType), f"{name}: missing {set(AttrType) - set(table)}"
     assert all(isinstance(key, AttrType) for key in table)
+
+
+def test_an_attr_type_added_without_an_entry_fails_at_import() -> None:
+    """`exhaustive` wraps each attr-type table at import: with one more AttrType member (here an
+    enum of every member and `complex`), every table lacks it and the check names table and member."""
+    extended = enum.StrEnum("AttrType", {**{m.name: m.value for m in AttrType}, "COMPLEX": "complex"})
+    for name, table in ATTR_TABLES.items():
+        assert model.exhaustive(AttrType, name, table) is table  # today's: complete
+        with pytest.raises(TypeError, match=rf"{name}: no entry for AttrType complex$"):
+            model.exhaustive(extended, name, {extended[k.name]: v for k, v in table.items()})
+
+
+def _attr_type_subject(node: ast.AST) -> bool:
+    return (isinstance(node, ast.Attribute) and node.attr == "type") or (isinstance(node, ast.Name)
+                                                                          and node.id == "kind")
+
+
+def test_no_attr_type_is_compared_with_a_string() -> None:
+    """Attr types are dispatched on the AttrType enum (an exhaustive table, or a match ending in
+    assert_never, which mypy checks), never compared with their strings; and every match over an
+    attr type ends in assert_never."""
+    names = {m.value for m in AttrType}
+
+    def strings(node: ast.AST) -> set[str]:
+        items = node.elts if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else [node]
+        return {i.value for i in items if isinstance(i, ast.Constant) and isinstance(i.value, str)}
+
+    found: list[str] = []
+    for path in sorted(CODEGEN.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            where = f"{path.relative_to(CODEGEN)}:{getattr(node, 'lineno', 0)}"
+            if isinstance(node, ast.Compare):
+                sides = [node.left, *node.comparators]
+                if any(_attr_type_subject(s) for s in sides) and any(strings(s) & names for s in sides):
+                    found.append(f"{where}: {ast.unparse(node)}")
+            elif isinstance(node, ast.Match) and _attr_type_subject(node.subject):
+                last = node.cases[-1].body[-1]
+                if not (isinstance(last, ast.Expr) and isinstance(last.value, ast.Call)
+                        and ast.unparse(last.value.func) == "assert_never"):
+                    found.append(f"{where}: a match over an attr type without assert_never")
+    assert found == []
 
 
 def test_the_enums_still_read_as_their_strings() -> None:
