@@ -317,6 +317,10 @@ class Let:
     loc: Loc
 
 
+#: A declaration a family file can hold for its members (OpSpec.own tells the op's own ones apart).
+_Declared = _TypeVar("_Declared", TypeVar, Attr, Let)
+
+
 @dataclass(frozen=True)
 class ArgIndex:
     """A launch argument that is one element of a list attr: `activations[d]`."""
@@ -543,12 +547,19 @@ class OpSpec:
     link_lines: dict[str, int] = field(default_factory=dict, compare=False, hash=False)
     #: the spec's `function_name:` (RoPE → rope rather than ro_pe); None: the name in snake_case
     function_name: str | None = None
+    #: the spec's `family:`, whose file declares what the op shares with the family's other members
+    family: str | None = None
 
     @property
     def snake_name(self) -> str:
         """The op's Python function, module, spec file and torch op name: `function_name:` if the spec
         gives one, else the name in snake_case (FusedBatchNormV3 → fused_batch_norm_v3)."""
         return self.function_name or snake_case(self.name)
+
+    def own(self, items: tuple[_Declared, ...]) -> tuple[_Declared, ...]:
+        """Those of `items` (its type vars, attrs or lets) that the op's own spec file declares: the
+        others come from its family's file."""
+        return tuple(item for item in items if item.loc.file == self.loc.file)
 
     def type_var(self, name: str) -> TypeVar | None:
         return next((t for t in self.type_vars if t.name == name), None)
