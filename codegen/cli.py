@@ -32,8 +32,8 @@ from codegen.project import (
     template_roots,
 )
 from codegen.render import render_all
-from codegen.shared_lets import shared_lets
 from codegen.shapes import to_text
+from codegen.shared_lets import shared_lets
 from codegen.yamlnodes import SpecError
 
 __all__ = ["BUILTIN_TEMPLATES", "PROJECT", "build_parser", "main", "signature", "template_roots"]

@@ -333,7 +333,9 @@ class _SpecParser(LaunchPlanParser):
         seen: dict[str, Loc] = {}
         for name, loc in names:
             if name in seen:
-                raise self.error_at(loc, f"{what} name {name!r} is used twice (first at {seen[name]})")
+                first = seen[name]
+                where = f"line {first.line}" if first.file == loc.file else str(first)  # (a family's: its file)
+                raise self.error_at(loc, f"{what} name {name!r} is used twice (first at {where})")
             seen[name] = loc
 
     # -- type variables and attrs ----------------------------------------------------------

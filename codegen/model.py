@@ -561,6 +561,11 @@ class OpSpec:
         others come from its family's file."""
         return tuple(item for item in items if item.loc.file == self.loc.file)
 
+    def family_file(self) -> str | None:
+        """The family file (as errors name it) whose declarations the op shares; None without one."""
+        declared: tuple[TypeVar | Attr | Let, ...] = (*self.type_vars, *self.attrs, *self.lets)
+        return next((item.loc.file for item in declared if item.loc.file != self.loc.file), None)
+
     def type_var(self, name: str) -> TypeVar | None:
         return next((t for t in self.type_vars if t.name == name), None)
 

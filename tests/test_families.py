@@ -250,3 +250,9 @@ def test_a_projects_family_generates_and_runs(tmp_path: Path, capsys: pytest.Cap
                           capture_output=True, text=True, timeout=600, check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert re.search(r"\b(\d+) passed\b", proc.stdout) and "failed" not in proc.stdout, proc.stdout
+
+
+def test_a_members_reference_page_names_its_family_file() -> None:
+    page = (SPECS.parent / "generated" / "docs" / "rnn" / "cudnn_rnn_backprop_v3.md").read_text(encoding="utf-8")
+    assert "Family: CudnnRNN. The type variables, attrs and lets it shares with the family's other members are\n" \
+           "declared once, in `specs/rnn/cudnn_rnn.family.yaml`." in page
