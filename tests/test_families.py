@@ -13,12 +13,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_activation_library import load_error
 
 from codegen import cli
 from codegen.load import load_spec, load_specs
+from codegen.naming import snake_case
 from codegen.shared_lets import shared_lets
 from codegen.spec_print import print_spec, same_meaning
-from codegen.yamlnodes import SpecError
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"
 
@@ -81,19 +82,8 @@ def folder(root: Path, family: str | None = FAMILY, members: dict[str, str] | No
     if family is not None:
         (specs / "demo" / "scale.family.yaml").write_text(family, encoding="utf-8")
     for op, own in (members if members is not None else {"ScaleUp": OWN, "ScaleDown": ""}).items():
-        snake = re.sub(r"(?<!^)([A-Z])", r"_\1", op).lower()
-        (specs / "demo" / f"{snake}.yaml").write_text(MEMBER.format(op=op, own=own), encoding="utf-8")
+        (specs / "demo" / f"{snake_case(op)}.yaml").write_text(MEMBER.format(op=op, own=own), encoding="utf-8")
     return specs
-
-
-def error(specs: Path) -> SpecError:
-    with pytest.raises(SpecError) as info:
-        load_specs(specs)
-    return info.value
-
-
-def line_of(path: Path, fragment: str) -> int:
-    return next(i for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if fragment in line)
 
 
 # -- the merge ----------------------------------------------------------------------------------------
@@ -152,7 +142,7 @@ def test_a_let_written_in_two_members_is_counted_and_one_in_the_family_is_not(tm
 def test_a_family_that_does_not_exist(tmp_path: Path) -> None:
     specs = folder(tmp_path, members={"ScaleUp": ""})
     (specs / "demo" / "scale.family.yaml").unlink()
-    err = error(specs)
+    err = load_error(specs)
     assert (err.file, err.line) == ("specs/demo/scale_up.yaml", 3), err
     assert "family: no family named 'Scale'" in str(err) and "known: none" in str(err)
 
@@ -165,7 +155,7 @@ def test_a_family_that_does_not_exist(tmp_path: Path) -> None:
 def test_a_member_redefining_a_family_declaration_names_both_lines(tmp_path: Path, own: str, fragment: str,
                                                                    family_line: int) -> None:
     specs = folder(tmp_path, members={"ScaleUp": own})
-    err = error(specs)
+    err = load_error(specs)
     assert (err.file, err.line) == ("specs/demo/scale_up.yaml", 5), err
     assert f"{fragment} is already declared by family Scale at specs/demo/scale.family.yaml:{family_line}" in str(err)
 
@@ -179,7 +169,7 @@ def test_a_member_redefining_a_family_declaration_names_both_lines(tmp_path: Pat
     ("family: Scale\ndoc: Nothing.\n", 1, "declares nothing to share"),
 ])
 def test_a_malformed_family_file(tmp_path: Path, text: str, line: int, fragment: str) -> None:
-    err = error(folder(tmp_path, family=text))
+    err = load_error(folder(tmp_path, family=text))
     assert (err.file, err.line) == ("specs/demo/scale.family.yaml", line), err
     assert fragment in str(err)
 
@@ -188,10 +178,10 @@ def test_a_family_declaration_is_checked_in_each_member_at_the_family_files_line
     """The family's lets are over the member's inputs: a symbol a member does not bind is an error at the
     family file's line, naming the member; a malformed section likewise."""
     unbound = folder(tmp_path / "a", family=FAMILY + "  k: n*Q\n")
-    err = error(unbound)
+    err = load_error(unbound)
     assert (err.file, err.line, err.op) == ("specs/demo/scale.family.yaml", 9, "ScaleDown"), err
     assert "symbol 'Q' is not bound" in str(err)
-    err = error(folder(tmp_path / "b", family=FAMILY.replace("let:\n  n: N*C\n", "let: [n]\n")))
+    err = load_error(folder(tmp_path / "b", family=FAMILY.replace("let:\n  n: N*C\n", "let: [n]\n")))
     assert (err.file, err.line) == ("specs/demo/scale.family.yaml", 7) and "let: expected a mapping" in str(err)
 
 
@@ -199,7 +189,7 @@ def test_two_files_declaring_one_family(tmp_path: Path) -> None:
     specs = folder(tmp_path)
     (specs / "other").mkdir()
     (specs / "other" / "scale.family.yaml").write_text(FAMILY, encoding="utf-8")
-    err = error(specs)
+    err = load_error(specs)
     assert (err.file, err.line) == ("specs/other/scale.family.yaml", 1), err
     assert "family 'Scale' is also declared in specs/demo/scale.family.yaml:1" in str(err)
 
@@ -208,7 +198,7 @@ def test_a_family_without_members_is_refused(tmp_path: Path) -> None:
     specs = folder(tmp_path, members={})
     (specs / "demo" / "lone.yaml").write_text(MEMBER.format(op="Lone", own="").replace("family: Scale\n", "")
                                               .replace("dtype: T", "dtype: float32"), encoding="utf-8")
-    err = error(specs)
+    err = load_error(specs)
     assert (err.file, err.line) == ("specs/demo/scale.family.yaml", 1), err
     assert "family 'Scale' has no member" in str(err)
 
