@@ -149,6 +149,10 @@ class _SpecParser(LaunchPlanParser):
     families: dict[str, Family]  # the spec folder's, by name (set by load_spec)
     family: Family | None = None  # the one this spec names
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.merged_keys: set[str] = set()  # the MERGED_KEYS read so far
+
     # -- top level: the phases -------------------------------------------------------------
     def parse(self, root: Node, stem: str) -> OpSpec:
         r = MapReader(root, self.file, "spec", None)
@@ -159,6 +163,8 @@ class _SpecParser(LaunchPlanParser):
         kernel = self._read_launch(r)
         examples, autograd, torch = self._read_extras(r, header.gradient)
         r.finish()
+        # (a key added to load_family.MERGED_KEYS needs its phase's _merged call: none is dropped unread)
+        assert self.family is None or set(self.family.parts) <= self.merged_keys, self.family.parts
         self._cross_check(kernel)
         return OpSpec(
             name=self._op_name(), summary=header.summary, description=header.description, group=self.group,
@@ -261,6 +267,7 @@ class _SpecParser(LaunchPlanParser):
         """The declarations under `key` (load_family.MERGED_KEYS): the family's, read as this op's
         (their locations in the family file), then the op's own (`read` gets the family's ones, which
         the op's may refer to). An own one named like a family one is an error at both lines."""
+        self.merged_keys.add(key)
         shared: tuple[_Declared, ...] = ()
         if self.family is not None and key in self.family.parts:
             with self.reading(self.family.loc.file):
