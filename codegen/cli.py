@@ -33,6 +33,7 @@ from codegen.project import (
 )
 from codegen.render import render_all
 from codegen.shapes import to_text
+from codegen.shared_lets import shared_lets
 from codegen.yamlnodes import SpecError
 
 __all__ = ["BUILTIN_TEMPLATES", "PROJECT", "build_parser", "main", "signature", "template_roots"]
@@ -110,7 +111,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     project = project_of(args)
-    _, files = _compile(project)
+    ops, files = _compile(project)
     plan = filesmod.plan(files, project.out)
     out = shown(project.out)
     if plan.drifted:
@@ -122,6 +123,9 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(f"  extra   {out / rel}")
         return 1
     print(f"opgen check: {len(files)} generated files up to date")
+    twice = shared_lets(ops)
+    print(f"opgen check: {len(twice)} let(s) written twice by ops that could share them (an op and its gradient, "
+          f"two members of a family){': a family file holds each once' if twice else ''}")
     return 0
 
 

@@ -43,7 +43,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, assert_never
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -60,6 +60,7 @@ from codegen.model import (
     OpSpec,
     Switch,
     TensorArg,
+    assert_never,
 )
 from codegen.shapes import ShapePattern
 

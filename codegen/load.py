@@ -19,6 +19,7 @@ from codegen.load_autograd import check_autograd, parse_autograd, parse_torch
 from codegen.load_base import (
     ARG_NAME_RE,
 )
+from codegen.load_family import Family, check_members, display_path, is_family_file, load_families, spec_files
 from codegen.load_launch import LaunchPlanParser
 from codegen.model import (
     ATTR_TYPES,
@@ -60,35 +61,42 @@ OP_NAME_RE = naming.OP_NAME_RE
 RUNTIME_RE = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*:[a-z_][a-z0-9_]*$")
 ACTIVATION_TYPES = (AttrType.ACTIVATION, AttrType.LIST_ACTIVATION)
 _Case = TypingTypeVar("_Case")
+_Declared = TypingTypeVar("_Declared", TypeVar, Attr, Let)
 
 
 class SpecSet(list[OpSpec]):
-    """The ops of a spec folder (a list) and the shared vocabularies of its `_vocab/` folder."""
+    """The ops of a spec folder (a list), the shared vocabularies of its `_vocab/` folder and its
+    op families (`*.family.yaml`)."""
 
-    def __init__(self, ops: list[OpSpec], activations: ActivationLibrary):
+    def __init__(self, ops: list[OpSpec], activations: ActivationLibrary,
+                 families: dict[str, Family] | None = None):
         super().__init__(ops)
         self.activations = activations
+        self.families = families or {}
 
 
 def load_specs(specs_root: Path) -> SpecSet:
     """Load every `*.yaml` under `specs_root` (skipping `_`-prefixed folders, such as the `_vocab/`
-    vocabularies, loaded first) and cross-check."""
+    vocabularies, loaded first; the `*.family.yaml` family files, read before the specs that name
+    them) and cross-check."""
     from codegen.vocab import load_activations
 
     library = load_activations(specs_root)
-    files = sorted(p for p in specs_root.rglob("*.yaml")
-                   if not any(part.startswith("_") for part in p.relative_to(specs_root).parts))
-    ops = [load_spec(p, specs_root, library) for p in files]
+    families = load_families(specs_root)
+    files = [p for p in spec_files(specs_root) if not is_family_file(p)]
+    ops = [load_spec(p, specs_root, library, families=families) for p in files]
     naming.check_unique(ops)
+    check_members(families, ops)
     _check_links(ops)
-    return SpecSet(ops, library)
+    return SpecSet(ops, library, families)
 
 
 def load_spec(path: Path, specs_root: Path, activations: ActivationLibrary | None = None,
-              text: str | None = None) -> OpSpec:
-    """The op of the spec at `path` (its `text` when given: `opgen new` checks a spec before writing it)."""
+              text: str | None = None, families: dict[str, Family] | None = None) -> OpSpec:
+    """The op of the spec at `path` (its `text` when given: `opgen new` checks a spec before writing it),
+    merged with its family (from `families`, else read from the spec folder)."""
     rel = path.relative_to(specs_root).as_posix()
-    display = (Path(specs_root.name) / rel).as_posix() if specs_root.name else rel
+    display = display_path(path, specs_root)
     try:
         text = path.read_text(encoding="utf-8") if text is None else text
     except UnicodeDecodeError as exc:
@@ -101,7 +109,9 @@ def load_spec(path: Path, specs_root: Path, activations: ActivationLibrary | Non
         naming.check_group(group)
     except naming.InvalidName as exc:
         raise SpecError(display, 1, str(exc)) from None
-    return _SpecParser(display, group, rel, activations or ActivationLibrary()).parse(root, path.stem)
+    parser = _SpecParser(display, group, rel, activations or ActivationLibrary())
+    parser.families = load_families(specs_root) if families is None else families
+    return parser.parse(root, path.stem)
 
 
 def _check_links(ops: list[OpSpec]) -> None:
@@ -136,6 +146,13 @@ class _SpecParser(LaunchPlanParser):
     earlier ones set on the parser (attrs before shapes, shapes before lets, all before the launch
     plan), so the order is the order in which a spec's names become known."""
 
+    families: dict[str, Family]  # the spec folder's, by name (set by load_spec)
+    family: Family | None = None  # the one this spec names
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.merged_keys: set[str] = set()  # the MERGED_KEYS read so far
+
     # -- top level: the phases -------------------------------------------------------------
     def parse(self, root: Node, stem: str) -> OpSpec:
         r = MapReader(root, self.file, "spec", None)
@@ -146,6 +163,8 @@ class _SpecParser(LaunchPlanParser):
         kernel = self._read_launch(r)
         examples, autograd, torch = self._read_extras(r, header.gradient)
         r.finish()
+        # (a key added to load_family.MERGED_KEYS needs its phase's _merged call: none is dropped unread)
+        assert self.family is None or set(self.family.parts) <= self.merged_keys, self.family.parts
         self._cross_check(kernel)
         return OpSpec(
             name=self._op_name(), summary=header.summary, description=header.description, group=self.group,
@@ -153,7 +172,7 @@ class _SpecParser(LaunchPlanParser):
             outputs=self.outputs, where=self.where_constraints, lets=self.lets, kernel=kernel, runtime=self.runtime,
             deprecated=header.deprecated, gradient=header.gradient, gradient_of=header.gradient_of,
             examples=examples, link_lines=header.link_lines, autograd=autograd, torch=torch,
-            function_name=header.function_name)
+            function_name=header.function_name, family=self.family.name if self.family is not None else None)
 
     def _op_name(self) -> str:
         assert self.op is not None  # set by the first phase
@@ -179,13 +198,14 @@ class _SpecParser(LaunchPlanParser):
         gradient = self._op_ref(link_nodes["gradient"], "gradient")
         gradient_of = self._op_ref(link_nodes["gradient_of"], "gradient_of")
         link_lines = {k: n.line for k, n in link_nodes.items() if n is not None}
+        self.family = self._family(r.pop("family"))
         return _Header(function_name, summary, description, deprecated, gradient, gradient_of, link_lines)
 
     def _read_declarations(self, r: MapReader) -> None:
         """Phase 2, what everything else refers to: the runtime function, type variables and attrs."""
         self.runtime = self._runtime(r.pop("runtime"))
-        self.type_vars = self._type_vars(r.pop("type_vars"))
-        self.attrs = self._attrs(r.pop("attrs"))
+        self.type_vars = self._merged(r, "type_vars", self._type_vars, "type variable")
+        self.attrs = self._merged(r, "attrs", lambda node, _: self._attrs(node), "attr")
 
     def _read_inputs(self, r: MapReader) -> None:
         """Phase 3, shapes: named shapes, then the inputs, whose shapes bind the symbols."""
@@ -197,7 +217,7 @@ class _SpecParser(LaunchPlanParser):
     def _read_lets_outputs_where(self, r: MapReader) -> None:
         """Phase 4, lets over the bound symbols, the outputs and the `where:` constraints (set on the
         parser together, once all three are read: a let's name is checked against inputs only)."""
-        lets = self._lets(r.pop("let"))
+        lets = self._merged(r, "let", lambda node, _: self._lets(node), "let")
         outputs = self._outputs(r.pop("outputs", required=True))
         self._check_unique([(o.name, o.loc) for o in outputs], "output")
         where = self._where(r.pop("where"))
@@ -229,6 +249,38 @@ class _SpecParser(LaunchPlanParser):
         self._check_all_symbol_names()
         self._check_symbols_bound()
         self._check_divisors(kernel)
+
+    def _family(self, node: Node | None) -> Family | None:
+        """`family: CudnnRNN`: the family whose file declares what this op shares with its other members."""
+        if node is None:
+            return None
+        family = self.families.get(node.value) if isinstance(node.value, str) else None
+        if family is None:
+            known = ", ".join(sorted(self.families)) or "none"
+            raise self.error(node.line, f"family: no family named {node.value!r} in the spec folder (known: "
+                                        f"{known}; a family is declared by a <name>.family.yaml file)")
+        return family
+
+    def _merged(self, r: MapReader, key: str,
+                read: Callable[[Node | None, tuple[_Declared, ...]], tuple[_Declared, ...]],
+                what: str) -> tuple[_Declared, ...]:
+        """The declarations under `key` (load_family.MERGED_KEYS): the family's, read as this op's
+        (their locations in the family file), then the op's own (`read` gets the family's ones, which
+        the op's may refer to). An own one named like a family one is an error at both lines."""
+        self.merged_keys.add(key)
+        shared: tuple[_Declared, ...] = ()
+        if self.family is not None and key in self.family.parts:
+            with self.reading(self.family.loc.file):
+                shared = read(self.family.parts[key], ())
+        own = read(r.pop(key), shared)
+        theirs = {item.name: item.loc for item in shared}
+        for item in own:
+            if item.name in theirs:
+                assert self.family is not None
+                raise self.error(item.loc.line, f"{what} {item.name!r} is already declared by family "
+                                                f"{self.family.name} at {theirs[item.name]}: a member declares "
+                                                f"only what is its own (remove one of the two)")
+        return shared + own
 
     def _function_name(self, node: Node | None) -> str | None:
         """`function_name: rope`: the op's snake_case name when the derived one reads badly (RoPE →
@@ -270,7 +322,7 @@ class _SpecParser(LaunchPlanParser):
                                                    f"bound by input {binder!r}: only one input can bind it")
                 binder = arg.name
             if binder is None:
-                raise self.error(tv.loc.line, f"type_vars.{tv.name}: a list type variable must be the dtype of a "
+                raise self.error_at(tv.loc, f"type_vars.{tv.name}: a list type variable must be the dtype of a "
                                               f"list input, which binds it")
             for out in self.outputs:
                 if out.dtype == tv.name and not out.is_list:
@@ -288,11 +340,14 @@ class _SpecParser(LaunchPlanParser):
         seen: dict[str, Loc] = {}
         for name, loc in names:
             if name in seen:
-                raise self.error(loc.line, f"{what} name {name!r} is used twice (first at line {seen[name].line})")
+                first = seen[name]
+                where = f"line {first.line}" if first.file == loc.file else str(first)  # (a family's: its file)
+                raise self.error_at(loc, f"{what} name {name!r} is used twice (first at {where})")
             seen[name] = loc
 
     # -- type variables and attrs ----------------------------------------------------------
-    def _type_vars(self, node: Node | None) -> tuple[TypeVar, ...]:
+    def _type_vars(self, node: Node | None, earlier: tuple[TypeVar, ...] = ()) -> tuple[TypeVar, ...]:
+        """`type_vars:` (`earlier`: those declared before, by the op's family, which `accumulates:` may name)."""
         if node is None:
             return ()
         if not isinstance(node.value, dict):
@@ -311,7 +366,7 @@ class _SpecParser(LaunchPlanParser):
                 is_list = self._flag(r.pop("list"), f"type_vars.{name}: list")
                 r.finish()
                 if acc_node is not None:
-                    accumulates, allowed = self._accumulator(acc_node, allowed_node, name, out)
+                    accumulates, allowed = self._accumulator(acc_node, allowed_node, name, [*earlier, *out])
                     out.append(TypeVar(name, allowed, doc, self.loc(body), is_list, accumulates))
                     continue
             assert allowed_node is not None
@@ -766,8 +821,9 @@ class _SpecParser(LaunchPlanParser):
                 for dim in pattern.dims:
                     check(dim, tensor.loc.line, f"{what}: shape", known)
         for let in self.lets:
-            for expr in let.value.values():
-                check(expr, let.loc.line, f"let {let.name}", known)
+            with self.reading(let.loc.file):  # (a family's let: its error names the family file)
+                for expr in let.value.values():
+                    check(expr, let.loc.line, f"let {let.name}", known)
             known[let.name] = min(bounds.lower_bound(e, known) for e in let.value.values())
         for c in self.where_constraints:
             for expr in (c.lhs, c.rhs):
@@ -809,7 +865,7 @@ class _SpecParser(LaunchPlanParser):
                     when = conditional.get(sym)
                     if when is not None and not any(a == let.value.by and str(v).lower() == key.lower()
                                                     for a, v in when.clauses):
-                        raise self.error(let.loc.line, f"let {let.name}: symbol {sym!r} is bound only when "
+                        raise self.error_at(let.loc, f"let {let.name}: symbol {sym!r} is bound only when "
                                                        f"{when.text()}: use it in that case of a switch on it")
             bound.add(let.name)
         for out in self.outputs if self.runtime is None else ():  # a runtime function sizes its outputs

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
-from typing import Any, assert_never
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
 
 from codegen import naming, shapes
 from codegen.model import (
@@ -28,6 +29,7 @@ from codegen.model import (
     Switch,
     TensorArg,
     TypeVar,
+    assert_never,
     shape_symbols,
 )
 from codegen.yamlnodes import MapReader, Node, SpecError, describe, plain
@@ -67,6 +69,20 @@ class ParserBase:
     # -- helpers ---------------------------------------------------------------------------
     def error(self, line: int, message: str) -> SpecError:
         return SpecError(self.file, line, message, self.op)
+
+    def error_at(self, loc: Loc, message: str) -> SpecError:
+        """An error at a declaration's place, which may be in the op's family file."""
+        return SpecError(loc.file, loc.line, message, self.op)
+
+    @contextmanager
+    def reading(self, file: str) -> Iterator[None]:
+        """Read what follows as part of `file` (a family file: the declarations its members share),
+        so that its locations and errors name that file."""
+        own, self.file = self.file, file
+        try:
+            yield
+        finally:
+            self.file = own
 
     def reader(self, node: Node, what: str) -> MapReader:
         return MapReader(node, self.file, what, self.op)
@@ -311,7 +327,7 @@ class ParserBase:
             kind = next((a.type for a in self.attrs if a.name == free[0]), None)
             extra = (f" (a {kind} attr: only int attrs size things; float attrs may appear in where: and in a "
                      f"launch step's when: comparisons)" if kind else "")
-            raise self.error(loc.line, f"{what}: symbol {free[0]!r} is not bound by any input shape, "
+            raise self.error_at(loc, f"{what}: symbol {free[0]!r} is not bound by any input shape, "
                                        f"int attr, earlier let or enclosing repeat{extra}")
 
 

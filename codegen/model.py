@@ -10,7 +10,7 @@ import enum
 import sys
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Generic
+from typing import Generic, NoReturn
 from typing import TypeVar as _TypeVar
 
 from codegen.naming import snake_case
@@ -20,10 +20,14 @@ from codegen.shapes import Expr, ShapePattern, shape_to_text, symbols, to_text
 
 if sys.version_info >= (3, 11):
     from enum import StrEnum
-else:  # Python 3.10 (requires-python): StrEnum's behaviour, written out
+    from typing import assert_never as assert_never  # re-exported: the attr-type dispatchers end in it
+else:  # Python 3.10 (requires-python): StrEnum's behaviour and assert_never, written out
     class StrEnum(str, enum.Enum):
         __str__ = str.__str__
         __format__ = str.__format__
+
+    def assert_never(value: NoReturn) -> NoReturn:
+        raise AssertionError(f"unhandled value: {value!r}")
 
 
 def _str_repr(self: str) -> str:
@@ -330,6 +334,10 @@ class Let:
     loc: Loc
 
 
+#: A declaration a family file can hold for its members (OpSpec.own tells the op's own ones apart).
+_Declared = _TypeVar("_Declared", TypeVar, Attr, Let)
+
+
 @dataclass(frozen=True)
 class ArgIndex:
     """A launch argument that is one element of a list attr: `activations[d]`."""
@@ -556,12 +564,24 @@ class OpSpec:
     link_lines: dict[str, int] = field(default_factory=dict, compare=False, hash=False)
     #: the spec's `function_name:` (RoPE → rope rather than ro_pe); None: the name in snake_case
     function_name: str | None = None
+    #: the spec's `family:`, whose file declares what the op shares with the family's other members
+    family: str | None = None
 
     @property
     def snake_name(self) -> str:
         """The op's Python function, module, spec file and torch op name: `function_name:` if the spec
         gives one, else the name in snake_case (FusedBatchNormV3 → fused_batch_norm_v3)."""
         return self.function_name or snake_case(self.name)
+
+    def own(self, items: tuple[_Declared, ...]) -> tuple[_Declared, ...]:
+        """Those of `items` (its type vars, attrs or lets) that the op's own spec file declares: the
+        others come from its family's file."""
+        return tuple(item for item in items if item.loc.file == self.loc.file)
+
+    def family_file(self) -> str | None:
+        """The family file (as errors name it) whose declarations the op shares; None without one."""
+        declared: tuple[TypeVar | Attr | Let, ...] = (*self.type_vars, *self.attrs, *self.lets)
+        return next((item.loc.file for item in declared if item.loc.file != self.loc.file), None)
 
     def type_var(self, name: str) -> TypeVar | None:
         return next((t for t in self.type_vars if t.name == name), None)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import assert_never
 
 from codegen import lower, shapes
 from codegen.lower import TranslationError
@@ -29,6 +28,7 @@ from codegen.model import (
     Switch,
     TensorArg,
     arg_name,
+    assert_never,
     exhaustive,
 )
 from codegen.naming import dtype_local

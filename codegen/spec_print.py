@@ -1,6 +1,7 @@
 """An `OpSpec` back to spec YAML: `print_spec(op)` writes text that the loader reads into an equal
 model (DESIGN.md, pipeline rule 1: a spec that parses prints back to the same meaning).
 
+A family member prints as its spec reads: `family:` and only its own declarations.
 Equal up to source locations (`same_meaning`, `without_locs`) and up to spelling: named `shapes:`
 come back inlined where they are used, every mapping in block style, keys in the loader's order.
 tests/test_spec_roundtrip.py holds every spec of specs/ and random ones to it.
@@ -129,11 +130,12 @@ def _op(op: OpSpec) -> Data:
     _put(data, "deprecated", op.deprecated)
     _put(data, "gradient", op.gradient)
     _put(data, "gradient_of", op.gradient_of)
+    _put(data, "family", op.family)  # (its family file declares the rest: `op.own` keeps the op's own)
     _put(data, "runtime", op.runtime.text() if op.runtime is not None else None)
-    _put(data, "type_vars", {tv.name: _type_var(tv) for tv in op.type_vars}, {})
-    _put(data, "attrs", [_attr(a) for a in op.attrs], [])
+    _put(data, "type_vars", {tv.name: _type_var(tv) for tv in op.own(op.type_vars)}, {})
+    _put(data, "attrs", [_attr(a) for a in op.own(op.attrs)], [])
     _put(data, "inputs", [_input(a) for a in op.inputs], [])
-    _put(data, "let", {let.name: _switch(let.value, _expr) for let in op.lets}, {})
+    _put(data, "let", {let.name: _switch(let.value, _expr) for let in op.own(op.lets)}, {})
     data["outputs"] = [_output(o) for o in op.outputs]
     _put(data, "where", [_where(c) for c in op.where], [])
     _put(data, "kernel", _kernel(op.kernel) if op.kernel is not None else None)

@@ -242,6 +242,7 @@ def test_check_passes_when_in_sync(tmp_path: Path, capsys: pytest.CaptureFixture
     status, stdout, _ = run(capsys, "check", "--specs", SPECS, "--templates", TEMPLATES, "--out", out)
     assert status == 0, stdout
     assert re.search(r"^opgen check: \d+ generated files up to date$", stdout, re.MULTILINE), stdout
+    assert "\nopgen check: 0 let(s) written twice by ops that could share them" in stdout  # (issue 31's goal)
 
 
 def test_check_lists_stale_missing_and_extra_files(

@@ -353,7 +353,9 @@ def test_init_then_generate_then_pytest(tmp_path: Path, capsys: pytest.CaptureFi
     assert status == 0, err
     assert "  wrote   myops/example/scaled_tanh.py" in out and "  wrote   myops/torch.py" in out
     assert opgen(capsys, "check")[:2] == (0, f"opgen check: {len(snapshot(root / 'myops'))} generated files up to "
-                                             f"date\n")
+                                             f"date\nopgen check: 3 let(s) written twice by ops that could share "
+                                             f"them (an op and its gradient, two members of a family): a family "
+                                             f"file holds each once\n")
     status, out, _ = opgen(capsys, "list")
     assert [line.split()[0] for line in out.splitlines()] == ["ScaledTanh", "ScaledTanhGrad"]
     # another op: into the project's own folders

@@ -517,8 +517,6 @@ def _compute(scope: Scope | str | None, input: Any, input_h: Any, input_c: Any, 
         reserve_len = layers_dirs*pl_size + (num_layers - 1)*2*rows*out_width
         swap0 = 1
         swap1 = rows
-        unswap0 = 1
-        unswap1 = rows
         cells = batch*num_units
         cell_blocks = (1 if _backend.name == 'cpu' else min((-(-cells//256)), 65535))
         cell_threads = (1 if _backend.name == 'cpu' else max(32, min(256, 32*(-(-cells//128)))))
@@ -533,13 +531,15 @@ def _compute(scope: Scope | str | None, input: Any, input_h: Any, input_c: Any, 
         fused = (0 if _backend.name == 'cpu' else min((persistent - 1)*(persistent - 1), 1)*(1 - large_r))
         gemm_steps = min((persistent - 1)*(persistent - 1), 1) - fused
         fused_row_tiles = (-(-batch//32))
-        unprojected_row_tiles = max((-(-batch//32)), 3)
         fused_unit_tiles = (-(-num_units//32))
         fused_h_tiles = min((-(-h_size//32)), (-(-fused_max_depth//(4*32))))
-        lstm_unit_tiles = min(fused_unit_tiles, (-(-fused_max_depth//(4*32))))
         seq_cells = rows*max(input_size, out_width)
         seq_blocks = (1 if _backend.name == 'cpu' else min((-(-seq_cells//256)), 65535))
         seq_threads = (1 if _backend.name == 'cpu' else max(32, min(256, 32*(-(-seq_cells//128)))))
+        unswap0 = 1
+        unswap1 = rows
+        unprojected_row_tiles = max((-(-batch//32)), 3)
+        lstm_unit_tiles = min(fused_unit_tiles, (-(-fused_max_depth//(4*32))))
         _shape_input_backprop = [steps, batch, input_size]
         _shape_input_h_backprop = [layers_dirs, batch, h_size]
         _shape_input_c_backprop = [c_layers, batch, num_units]
@@ -621,8 +621,6 @@ def _compute(scope: Scope | str | None, input: Any, input_h: Any, input_c: Any, 
         reserve_len = layers_dirs*pl_size + (num_layers - 1)*2*rows*out_width
         swap0 = batch
         swap1 = steps
-        unswap0 = steps
-        unswap1 = batch
         cells = batch*num_units
         cell_blocks = (1 if _backend.name == 'cpu' else min((-(-cells//256)), 65535))
         cell_threads = (1 if _backend.name == 'cpu' else max(32, min(256, 32*(-(-cells//128)))))
@@ -637,13 +635,15 @@ def _compute(scope: Scope | str | None, input: Any, input_h: Any, input_c: Any, 
         fused = (0 if _backend.name == 'cpu' else min((persistent - 1)*(persistent - 1), 1)*(1 - large_r))
         gemm_steps = min((persistent - 1)*(persistent - 1), 1) - fused
         fused_row_tiles = (-(-batch//32))
-        unprojected_row_tiles = max((-(-batch//32)), 3)
         fused_unit_tiles = (-(-num_units//32))
         fused_h_tiles = min((-(-h_size//32)), (-(-fused_max_depth//(4*32))))
-        lstm_unit_tiles = min(fused_unit_tiles, (-(-fused_max_depth//(4*32))))
         seq_cells = rows*max(input_size, out_width)
         seq_blocks = (1 if _backend.name == 'cpu' else min((-(-seq_cells//256)), 65535))
         seq_threads = (1 if _backend.name == 'cpu' else max(32, min(256, 32*(-(-seq_cells//128)))))
+        unswap0 = steps
+        unswap1 = batch
+        unprojected_row_tiles = max((-(-batch//32)), 3)
+        lstm_unit_tiles = min(fused_unit_tiles, (-(-fused_max_depth//(4*32))))
         _shape_input_backprop = [batch, steps, input_size]
         _shape_input_h_backprop = [batch, layers_dirs, h_size]
         _shape_input_c_backprop = [batch, c_layers, num_units]

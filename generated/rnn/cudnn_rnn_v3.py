@@ -452,7 +452,6 @@ def _compute(scope: Scope | str | None, input: Any, input_h: Any, input_c: Any, 
         params_size = weights_len + layers_dirs*2*gate_width
         pl_size = rows*acts + (steps + 1)*batch*h_size + lstm*(steps + 1)*batch*num_units + proj*rows*num_units
         reserve_len = layers_dirs*pl_size + (num_layers - 1)*2*rows*out_width
-        reserve_size = (reserve_len if is_training else 0)
         swap0 = 1
         swap1 = rows
         cells = batch*num_units
@@ -468,14 +467,15 @@ def _compute(scope: Scope | str | None, input: Any, input_h: Any, input_c: Any, 
         large_r = min((-(-max(fused_depth, 1)//fused_max_depth)) - 1, 1)
         fused = (0 if _backend.name == 'cpu' else min((persistent - 1)*(persistent - 1), 1)*(1 - large_r))
         gemm_steps = min((persistent - 1)*(persistent - 1), 1) - fused
-        gx_slots = 1 + fused*(dirs - 1)
         fused_row_tiles = (-(-batch//32))
         fused_unit_tiles = (-(-num_units//32))
         fused_h_tiles = min((-(-h_size//32)), (-(-fused_max_depth//(4*32))))
-        rnn_kind = lstm + 2*gru
         seq_cells = rows*max(input_size, out_width)
         seq_blocks = (1 if _backend.name == 'cpu' else min((-(-seq_cells//256)), 65535))
         seq_threads = (1 if _backend.name == 'cpu' else max(32, min(256, 32*(-(-seq_cells//128)))))
+        reserve_size = (reserve_len if is_training else 0)
+        gx_slots = 1 + fused*(dirs - 1)
+        rnn_kind = lstm + 2*gru
         _shape_output = [steps, batch, out_width]
         _shape_output_h = [layers_dirs, batch, h_size]
         _shape_output_c = [c_layers, batch, num_units]
@@ -526,7 +526,6 @@ def _compute(scope: Scope | str | None, input: Any, input_h: Any, input_c: Any, 
         params_size = weights_len + layers_dirs*2*gate_width
         pl_size = rows*acts + (steps + 1)*batch*h_size + lstm*(steps + 1)*batch*num_units + proj*rows*num_units
         reserve_len = layers_dirs*pl_size + (num_layers - 1)*2*rows*out_width
-        reserve_size = (reserve_len if is_training else 0)
         swap0 = batch
         swap1 = steps
         cells = batch*num_units
@@ -542,14 +541,15 @@ def _compute(scope: Scope | str | None, input: Any, input_h: Any, input_c: Any, 
         large_r = min((-(-max(fused_depth, 1)//fused_max_depth)) - 1, 1)
         fused = (0 if _backend.name == 'cpu' else min((persistent - 1)*(persistent - 1), 1)*(1 - large_r))
         gemm_steps = min((persistent - 1)*(persistent - 1), 1) - fused
-        gx_slots = 1 + fused*(dirs - 1)
         fused_row_tiles = (-(-batch//32))
         fused_unit_tiles = (-(-num_units//32))
         fused_h_tiles = min((-(-h_size//32)), (-(-fused_max_depth//(4*32))))
-        rnn_kind = lstm + 2*gru
         seq_cells = rows*max(input_size, out_width)
         seq_blocks = (1 if _backend.name == 'cpu' else min((-(-seq_cells//256)), 65535))
         seq_threads = (1 if _backend.name == 'cpu' else max(32, min(256, 32*(-(-seq_cells//128)))))
+        reserve_size = (reserve_len if is_training else 0)
+        gx_slots = 1 + fused*(dirs - 1)
+        rnn_kind = lstm + 2*gru
         _shape_output = [batch, steps, out_width]
         _shape_output_h = [batch, layers_dirs, h_size]
         _shape_output_c = [batch, c_layers, num_units]

@@ -1,0 +1,248 @@
+"""Op families (docs/specs.md, "Families"): a `<name>.family.yaml` file declares the type variables,
+attrs and lets its members share; a member names it and declares only its own. The merged model is
+the one the member had when it declared everything; bad family input is a SpecError at file:line;
+opgen's own forward and gradient specs write no let twice (codegen/shared_lets.py)."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_activation_library import load_error
+
+from codegen import cli
+from codegen.load import load_spec, load_specs
+from codegen.naming import snake_case
+from codegen.shared_lets import shared_lets
+from codegen.spec_print import print_spec, same_meaning
+
+SPECS = Path(__file__).resolve().parent.parent / "specs"
+
+FAMILY = """\
+family: Scale
+doc: Two elementwise ops over the same rows.
+type_vars:
+  T: [float32, float16]
+attrs:
+  - {name: alpha, type: float, default: 1.0, doc: The factor.}
+let:
+  n: N*C
+"""
+
+#: A member: what it adds to the family's declarations (`own` goes into the spec as written).
+MEMBER = """\
+op: {op}
+summary: A member of Scale.
+family: Scale
+{own}inputs:
+  - {{name: x, dtype: T, shape: "[N, C]", doc: The input.}}
+outputs:
+  - {{name: y, dtype: T, shape: "[N, C]", doc: The result.}}
+"""
+
+#: The same op declaring everything itself (no family).
+SELF_CONTAINED = """\
+op: ScaleUp
+summary: A member of Scale.
+type_vars:
+  T: [float32, float16]
+  S: {accumulates: T}
+attrs:
+  - {name: alpha, type: float, default: 1.0, doc: The factor.}
+  - {name: beta, type: int, default: 2, doc: Its own.}
+inputs:
+  - {name: x, dtype: T, shape: "[N, C]", doc: The input.}
+let:
+  n: N*C
+  m: n + beta
+outputs:
+  - {name: y, dtype: T, shape: "[N, C]", doc: The result.}
+"""
+
+OWN = """\
+type_vars:
+  S: {accumulates: T}
+attrs:
+  - {name: beta, type: int, default: 2, doc: Its own.}
+let:
+  m: n + beta
+"""
+
+
+def folder(root: Path, family: str | None = FAMILY, members: dict[str, str] | None = None) -> Path:
+    """A spec folder `root/specs` with the family file (demo/scale.family.yaml) and `members`
+    (op name -> its `own` declarations)."""
+    specs = root / "specs"
+    (specs / "demo").mkdir(parents=True, exist_ok=True)
+    if family is not None:
+        (specs / "demo" / "scale.family.yaml").write_text(family, encoding="utf-8")
+    for op, own in (members if members is not None else {"ScaleUp": OWN, "ScaleDown": ""}).items():
+        (specs / "demo" / f"{snake_case(op)}.yaml").write_text(MEMBER.format(op=op, own=own), encoding="utf-8")
+    return specs
+
+
+# -- the merge ----------------------------------------------------------------------------------------
+def test_a_member_is_the_op_that_declares_everything_itself(tmp_path: Path) -> None:
+    specs = folder(tmp_path)
+    merged = {op.name: op for op in load_specs(specs)}["ScaleUp"]
+    alone = tmp_path / "alone" / "demo" / "scale_up.yaml"
+    alone.parent.mkdir(parents=True)
+    alone.write_text(SELF_CONTAINED, encoding="utf-8")
+    written_out = load_spec(alone, alone.parent.parent)
+    # the same declarations, in the same order (family first: the wrapper's signature follows it)
+    assert [a.name for a in merged.attrs] == ["alpha", "beta"] and [v.name for v in merged.type_vars] == ["T", "S"]
+    assert same_meaning(merged, dataclasses.replace(written_out, family="Scale"))
+    assert merged.family == "Scale" and written_out.family is None
+    # the family's declarations are located in the family file, the member's own in its spec
+    assert str(merged.lets[0].loc) == "specs/demo/scale.family.yaml:8"
+    assert merged.own(merged.lets) == (merged.lets[1],)
+
+
+def test_a_member_prints_back_as_its_own_part(tmp_path: Path) -> None:
+    specs = folder(tmp_path)
+    op = {op.name: op for op in load_specs(specs)}["ScaleUp"]
+    text = print_spec(op)
+    assert "family: Scale" in text and "alpha" not in text and "n: N*C" not in text and "m: n + beta" in text
+    again = load_spec(specs / op.source, specs, text=text)
+    assert same_meaning(op, again) and print_spec(again) == text
+
+
+def test_opgens_own_members_print_back() -> None:
+    """The round trip of tests/test_spec_roundtrip.py covers every spec; here: it covers members."""
+    ops = load_specs(SPECS)
+    members = [op for op in ops if op.family == "CudnnRNN"]
+    assert {op.name for op in members} == {"CudnnRNNV3", "CudnnRNNBackpropV3"}
+    for op in members:
+        text = print_spec(op)
+        assert "family: CudnnRNN" in text and "reserve_len:" not in text
+        assert same_meaning(op, load_spec(SPECS / op.source, SPECS, ops.activations, text=text))
+
+
+# -- lets written twice -------------------------------------------------------------------------------
+def test_opgens_own_specs_write_no_let_twice() -> None:
+    """68 (69 by this count) at the commit before the families: the same let in a forward spec and its
+    gradient spec."""
+    assert shared_lets(load_specs(SPECS)) == []
+
+
+def test_a_let_written_in_two_members_is_counted_and_one_in_the_family_is_not(tmp_path: Path) -> None:
+    twice = folder(tmp_path / "a", members={"ScaleUp": "let:\n  k: n + 1\n", "ScaleDown": "let:\n  k: n + 1\n"})
+    assert shared_lets(load_specs(twice)) == [("ScaleDown", "ScaleUp", "k")]
+    differ = folder(tmp_path / "b", members={"ScaleUp": "let:\n  k: n + 1\n", "ScaleDown": "let:\n  k: n + 2\n"})
+    assert shared_lets(load_specs(differ)) == []  # alike in name only
+    assert shared_lets(load_specs(folder(tmp_path / "c"))) == []  # `n`: the family's, written once
+
+
+# -- bad input ----------------------------------------------------------------------------------------
+def test_a_family_that_does_not_exist(tmp_path: Path) -> None:
+    specs = folder(tmp_path, members={"ScaleUp": ""})
+    (specs / "demo" / "scale.family.yaml").unlink()
+    err = load_error(specs)
+    assert (err.file, err.line) == ("specs/demo/scale_up.yaml", 3), err
+    assert "family: no family named 'Scale'" in str(err) and "known: none" in str(err)
+
+
+@pytest.mark.parametrize("own, fragment, family_line", [
+    ("attrs:\n  - {name: alpha, type: float, doc: Again.}\n", "attr 'alpha'", 6),
+    ("type_vars:\n  T: [float32]\n", "type variable 'T'", 4),
+    ("let:\n  n: N\n", "let 'n'", 8),
+])
+def test_a_member_redefining_a_family_declaration_names_both_lines(tmp_path: Path, own: str, fragment: str,
+                                                                   family_line: int) -> None:
+    specs = folder(tmp_path, members={"ScaleUp": own})
+    err = load_error(specs)
+    assert (err.file, err.line) == ("specs/demo/scale_up.yaml", 5), err
+    assert f"{fragment} is already declared by family Scale at specs/demo/scale.family.yaml:{family_line}" in str(err)
+
+
+@pytest.mark.parametrize("text, line, fragment", [
+    (FAMILY + "inputs: []\n", 9, "family file: unknown key 'inputs'"),
+    ("- family: Scale\n", 1, "family file must be a mapping"),
+    ("doc: No name.\nlet: {n: N}\n", 1, "missing required key 'family'"),
+    ("family: scale\nlet: {n: N}\n", 1, "family: name 'scale' is not valid"),
+    ("family: Scaling\nlet: {n: N}\n", 1, "the file must be named scaling.family.yaml"),
+    ("family: Scale\ndoc: Nothing.\n", 1, "declares nothing to share"),
+])
+def test_a_malformed_family_file(tmp_path: Path, text: str, line: int, fragment: str) -> None:
+    err = load_error(folder(tmp_path, family=text))
+    assert (err.file, err.line) == ("specs/demo/scale.family.yaml", line), err
+    assert fragment in str(err)
+
+
+def test_a_family_declaration_is_checked_in_each_member_at_the_family_files_line(tmp_path: Path) -> None:
+    """The family's lets are over the member's inputs: a symbol a member does not bind is an error at the
+    family file's line, naming the member; a malformed section likewise."""
+    unbound = folder(tmp_path / "a", family=FAMILY + "  k: n*Q\n")
+    err = load_error(unbound)
+    assert (err.file, err.line, err.op) == ("specs/demo/scale.family.yaml", 9, "ScaleDown"), err
+    assert "symbol 'Q' is not bound" in str(err)
+    err = load_error(folder(tmp_path / "b", family=FAMILY.replace("let:\n  n: N*C\n", "let: [n]\n")))
+    assert (err.file, err.line) == ("specs/demo/scale.family.yaml", 7) and "let: expected a mapping" in str(err)
+
+
+def test_two_files_declaring_one_family(tmp_path: Path) -> None:
+    specs = folder(tmp_path)
+    (specs / "other").mkdir()
+    (specs / "other" / "scale.family.yaml").write_text(FAMILY, encoding="utf-8")
+    err = load_error(specs)
+    assert (err.file, err.line) == ("specs/other/scale.family.yaml", 1), err
+    assert "family 'Scale' is also declared in specs/demo/scale.family.yaml:1" in str(err)
+
+
+def test_a_family_without_members_is_refused(tmp_path: Path) -> None:
+    specs = folder(tmp_path, members={})
+    (specs / "demo" / "lone.yaml").write_text(MEMBER.format(op="Lone", own="").replace("family: Scale\n", "")
+                                              .replace("dtype: T", "dtype: float32"), encoding="utf-8")
+    err = load_error(specs)
+    assert (err.file, err.line) == ("specs/demo/scale.family.yaml", 1), err
+    assert "family 'Scale' has no member" in str(err)
+
+
+def test_cli_family_error_exits_2_and_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    specs = folder(tmp_path, members={"ScaleUp": "let:\n  n: N\n"})
+    out = tmp_path / "out"
+    status = cli.main(["generate", "--specs", str(specs), "--out", str(out)])
+    err = capsys.readouterr().err
+    assert status == 2 and "specs/demo/scale_up.yaml:5: op ScaleUp: let 'n' is already declared" in err
+    assert "nothing was written" in err and not out.exists()
+
+
+# -- a user's project ---------------------------------------------------------------------------------
+def test_a_projects_family_generates_and_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """`opgen init`'s example pair, its shared type var and lets moved into a family file of the
+    project's own spec folder: generate writes the same wrappers, and the project's tests pass."""
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["init", "myops"]) == 0
+    root = tmp_path / "myops"
+    monkeypatch.chdir(root)
+    assert cli.main(["generate"]) == 0
+    before = {p.name: p.read_text(encoding="utf-8") for p in (root / "myops" / "example").glob("*.py")}
+    example = root / "specs" / "example"
+    forward, grad = example / "scaled_tanh.yaml", example / "scaled_tanh_grad.yaml"
+    lets = re.search(r"let:\n((?:  .*\n)+)", grad.read_text(encoding="utf-8"))
+    assert lets is not None
+    (example / "scaled_tanh.family.yaml").write_text(f"family: ScaledTanh\nlet:\n{lets.group(1)}", encoding="utf-8")
+    for spec, link in ((forward, "gradient: ScaledTanhGrad\n"), (grad, "gradient_of: ScaledTanh\n")):
+        text = re.sub(r"\nlet:\n(?:  .*\n)+", "\n", spec.read_text(encoding="utf-8"))
+        spec.write_text(text.replace(link, link + "family: ScaledTanh\n"), encoding="utf-8")
+    capsys.readouterr()
+    assert cli.main(["generate"]) == 0, capsys.readouterr().err
+    after = {p.name: p.read_text(encoding="utf-8") for p in (root / "myops" / "example").glob("*.py")}
+    assert after == before
+    env = {**os.environ, "PYTHONPATH": str(cli.PROJECT)}
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=600, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert re.search(r"\b(\d+) passed\b", proc.stdout) and "failed" not in proc.stdout, proc.stdout
+
+
+def test_a_members_reference_page_names_its_family_file() -> None:
+    page = (SPECS.parent / "generated" / "docs" / "rnn" / "cudnn_rnn_backprop_v3.md").read_text(encoding="utf-8")
+    assert "Family: CudnnRNN. The type variables, attrs and lets it shares with the family's other members are\n" \
+           "declared once, in `specs/rnn/cudnn_rnn.family.yaml`." in page
