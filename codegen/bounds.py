@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Mapping
 
-from codegen.shapes import BinOp, Call, Expr, Neg, Num, Sym, to_text
+from codegen.shapes import BinOp, Call, Expr, Is, Logic, Neg, Not, Num, Sym, to_text
 
 UNBOUNDED = -math.inf
 
@@ -32,6 +32,8 @@ def lower_bound(e: Expr, known: Mapping[str, float]) -> float:
         return known.get(e.name, 0)
     if isinstance(e, Neg):
         return UNBOUNDED
+    if isinstance(e, (Logic, Not, Is)):  # a condition: 0 or 1
+        return 0
     if isinstance(e, Call):
         bounds = [lower_bound(a, known) for a in e.args]
         if e.fn == "max":
@@ -65,7 +67,10 @@ def divisors(e: Expr) -> Iterator[tuple[Expr, Expr]]:
             yield e, e.args[1]
         for arg in e.args:
             yield from divisors(arg)
-    elif isinstance(e, Neg):
+    elif isinstance(e, Logic):
+        for arg in e.args:
+            yield from divisors(arg)
+    elif isinstance(e, (Neg, Not)):
         yield from divisors(e.operand)
 
 
