@@ -564,7 +564,8 @@ class _PythonPrinter(_Printer):
         self.tested = tested or name
 
     def is_(self, name: str, value: str | bool | int | float) -> tuple[str, int]:
-        subject = _wrap(self.tested(name))
+        source = self.tested(name)  # an attribute (`_backend.name`) needs no parentheses
+        subject = source if all(p.isidentifier() for p in source.split(".")) else f"({source})"
         if value is True:
             return subject, _ATOM
         if value is False:
