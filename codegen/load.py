@@ -207,7 +207,7 @@ class _SpecParser(LaunchPlanParser, VariantsParser):
         self.lets = variants.arrange(self.params, declared, None)
         self.variants = self._variants(variants_node)
         lets = variants.arrange(self.params, declared, self.variants)
-        self._check_unique([(let.name, let.loc) for let in lets], "param/variant/let")
+        self._check_unique(sorted(((let.name, let.loc) for let in lets), key=lambda n: n[1].line), "param/variant/let")
         outputs = self._outputs(r.pop("outputs", required=True))
         self._check_unique([(o.name, o.loc) for o in outputs], "output")
         self.lets = lets

@@ -279,7 +279,8 @@ class ParserBase:
                 return conditions.condition(parsed, self._condition_names())
             return conditions.typed(parsed, self._condition_names())[0]
         except conditions.ConditionTypeError as exc:
-            raise self.error(node.line, f"{what}: {text!r}: {exc}") from None
+            message = str(exc).removeprefix(f"{text!r}: ")  # (the whole text is the part refused)
+            raise self.error(node.line, f"{what}: {text!r}: {message}") from None
 
     def _condition_names(self) -> dict[str, conditions.Named]:
         """What each name the op declares is to a condition (codegen/conditions.py)."""
