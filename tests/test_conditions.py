@@ -110,9 +110,11 @@ def test_ill_typed_step_conditions(tmp_path: Path, when: str, fragment: str) -> 
 
 def test_ill_typed_let_and_where_conditions(tmp_path: Path) -> None:
     text = spec("let:\n  big: \"N > 4 and T == 2\"\n")
-    check(load_error(tmp_path, text), line_of(text, "big:"), "let.big: 'N > 4 and T == 2': 'T == 2': 'T' is a type variable")
+    check(load_error(tmp_path, text), line_of(text, "big:"),
+          "let.big: 'N > 4 and T == 2': 'T == 2': 'T' is a type variable")
     text = replace_once(spec(), "outputs:", 'where:\n  - {check: "N >= 1", when: "mode == quick"}\noutputs:')
-    check(load_error(tmp_path, text), line_of(text, "quick"), "where: when: 'mode == quick': 'quick' is not a value")
+    check(load_error(tmp_path, text), line_of(text, "quick"),
+          "where: when: 'mode == quick': 'quick' is not a value")
 
 
 def test_well_typed_conditions_load_as_typed_trees(tmp_path: Path) -> None:

@@ -156,6 +156,10 @@ class Plan:
         variant = next((v for v in self.variants if env[v]), None)
         return Recording(tuple(out), variant)
 
+    def latest(self) -> Recording | None:
+        """The recording used last (a benchmark prints its `variant`); None before the first call."""
+        return next(reversed(self.recordings.values()), None)
+
     def recording(self, backend: str, values: tuple[Any, ...]) -> Recording:
         """The recording for these values: kept, or made now (and kept)."""
         key = (backend, values)
