@@ -471,13 +471,6 @@ def parse_comparison(text: str) -> tuple[Expr, str, Expr]:
     return expr.left, expr.op, expr.right
 
 
-def compare(op: str, lhs: Any, rhs: Any) -> bool:
-    """`lhs op rhs` for one of COMPARISON_OPS, on values (Python ints and floats)."""
-    if op not in COMPARISON_OPS:
-        raise ValueError(f"not a comparison: {op!r}")
-    return bool(_BINOPS[op](lhs, rhs))
-
-
 # --- printing -------------------------------------------------------------------------------------
 # One precedence-driven printer serves the three output languages; subclasses only change how
 # leaves, operators and calls look. Python and C both rank unary minus above * // %, like the
@@ -731,13 +724,8 @@ def _eval(e: Expr, env: Mapping[str, int]) -> int:
         return operator.index(env[e.name])  # accepts numpy ints, refuses floats
     if isinstance(e, Neg):
         return -_eval(e.operand, env)
-    if isinstance(e, Not):
-        return int(not _eval(e.operand, env))
-    if isinstance(e, Logic):
-        values = (_eval(a, env) for a in e.args)
-        return int(all(values) if e.op == "and" else any(values))
-    if isinstance(e, Is):
-        return int(env[e.name] == e.value)
+    if isinstance(e, (Not, Logic, Is)):  # one evaluator of conditions: the runtime's
+        raise TypeError(f"{to_text(e)!r} is a condition: evaluate its plan literal (runtime/plan.py)")
     if isinstance(e, BinOp):
         a, b = _eval(e.left, env), _eval(e.right, env)
         if b == 0 and e.op in ("//", "%"):
