@@ -92,7 +92,9 @@ def _arithmetic(e: BinOp | Neg | Call, names: Mapping[str, Named]) -> Expr:
 
 def _comparison(e: BinOp, names: Mapping[str, Named]) -> tuple[Expr, str]:
     for subject, other in ((e.left, e.right), (e.right, e.left)):
-        named = names.get(subject.name) if isinstance(subject, Sym) else None
+        if not isinstance(subject, Sym):
+            continue
+        named = names.get(subject.name)
         if named is not None and named.kind == "value":
             return _value_test(e, subject.name, named, other, names), BOOL
     left, right = typed(e.left, names), typed(e.right, names)
