@@ -11,22 +11,14 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from test_spec_conditions import FLAG
 from test_spec_errors import BASE, check, line_of, load_error, replace_once, with_kernel, write_spec
 
 from codegen import plan_data, pygen, shapes, spec_print
 from codegen.load import load_specs
 from codegen.runtime import plan
 
-ATTRS = """\
-  - name: flag
-    type: bool
-    default: true
-    doc: A switch.
-  - name: mode
-    type: enum
-    values: [fast, exact]
-    default: fast
-    doc: How.
+ATTRS = FLAG + """\
   - name: depth
     type: int
     default: 2
