@@ -82,6 +82,15 @@ def zero_divisor(e: Expr, known: Mapping[str, float]) -> tuple[Expr, Expr] | Non
     return None
 
 
+def conjuncts(e: Expr | None) -> tuple[Expr, ...]:
+    """The parts of a condition that must all hold (`a and b and c`: a, b, c); None: none."""
+    if e is None:
+        return ()
+    if isinstance(e, Logic) and e.op == "and":
+        return tuple(p for a in e.args for p in conjuncts(a))
+    return (e,)
+
+
 def refine(known: dict[str, float], lhs: Expr, op: str, rhs: Expr) -> None:
     """Tighten a symbol's bound by a comparison that must hold: `X >= 1`, `X > 0`, `2 <= X`."""
     flipped = {"<=": ">=", "<": ">", ">=": "<=", ">": "<"}

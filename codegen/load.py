@@ -794,8 +794,9 @@ class _SpecParser(LaunchPlanParser, VariantsParser):
                              check: Callable[[Expr, int, str, dict[str, float]], None]) -> None:
         for step in steps:
             known = dict(outer)
-            for lhs, op, rhs in step.when.checks:  # a step runs only when its comparisons hold
-                bounds.refine(known, lhs, op, rhs)
+            for part in bounds.conjuncts(step.when.expr()):  # a step runs only when its comparisons hold
+                if isinstance(part, shapes.BinOp):
+                    bounds.refine(known, part.left, part.op, part.right)
             if isinstance(step, RepeatStep):
                 check(step.count, step.loc.line, "repeat: count", known)
                 known[step.var] = 0

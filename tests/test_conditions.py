@@ -261,3 +261,12 @@ let:
     for let in op.lets:
         env[let.name] = plan.evaluate(plan_data.expression_literal(let.value.case(env["mode"])), env, "cuda")
     assert (env["persistent"], env["fused"], env["gemm_steps"], env["gx_slots"]) == (False, True, False, 3)
+
+
+def test_a_step_condition_bounds_its_divisors_only_where_it_must_hold(tmp_path: Path) -> None:
+    """`C > 0` in an `and` lets the step divide by C; in an `or` it need not hold, so it does not."""
+    grid = 'grid: ["ceildiv(N*C, 256)"]'
+    text = replace_once(spec(when='"flag and C > 0"'), grid, 'grid: ["ceildiv(N, C)"]')
+    assert load(tmp_path, text).kernel.launch[0].when.test is not None
+    text = replace_once(spec(when='"flag or C > 0"'), grid, 'grid: ["ceildiv(N, C)"]')
+    check(load_error(tmp_path, text), line_of(text, "kernel: scale"), "ceildiv(N, C) divides by C, which may be 0")
