@@ -549,7 +549,11 @@ def run_body(op: OpSpec) -> list[str]:
     for c in op.where:
         cond = f"not ({shapes.to_python(c.lhs)} {c.op} {shapes.to_python(c.rhs)})"
         if not c.when.empty:
-            cond = f"{_condition(op, c.when)} and {cond}"
+            whole = c.when.expr()
+            when = _condition(op, c.when)
+            if isinstance(whole, shapes.Logic) and whole.op == "or":  # (or ranks below and)
+                when = f"({when})"
+            cond = f"{when} and {cond}"
         syms = sorted({s for e in (c.lhs, c.rhs) for s in shapes.symbols(e)})
         values = "{" + ", ".join(f"{s!r}: {s}" for s in syms) + "}"
         lines += [f"{ind}if {cond}:",

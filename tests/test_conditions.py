@@ -270,3 +270,10 @@ def test_a_step_condition_bounds_its_divisors_only_where_it_must_hold(tmp_path: 
     assert load(tmp_path, text).kernel.launch[0].when.test is not None
     text = replace_once(spec(when='"flag or C > 0"'), grid, 'grid: ["ceildiv(N, C)"]')
     check(load_error(tmp_path, text), line_of(text, "kernel: scale"), "ceildiv(N, C) divides by C, which may be 0")
+
+
+def test_a_where_line_under_a_condition(tmp_path: Path) -> None:
+    """The wrapper checks it only when its condition holds (an `or` kept whole before the `and`)."""
+    text = replace_once(spec(), "outputs:", 'where:\n  - {check: "N >= 2", when: "flag or mode == exact"}\noutputs:')
+    body = "\n".join(pygen.run_body(load(tmp_path, text)))
+    assert "if (flag or mode == 'exact') and not (N >= 2):" in body
