@@ -30,6 +30,7 @@ if str(PROJECT) not in sys.path:
 from common import machine, median_seconds  # noqa: E402 -- bench/ is the script folder
 
 from generated import Scope, dml_rnn  # noqa: E402
+from generated.rnn import dml_rnn as dml_module  # noqa: E402
 
 T, B, N_IN, H, D = 100, 32, 256, 256, 2
 
@@ -168,7 +169,7 @@ def bench_gpu(repeats: int) -> list[str]:
         for _ in range(3):
             out = ours(0)
         ours_ms = median_ms(cp, stream, ours, repeats, 1)
-        row = f"{label:<17}: cuda backend {ours_ms:7.3f} ms"
+        row = f"{label:<17}: cuda backend ({variant_ran()}) {ours_ms:7.3f} ms"
         if rnn is not None:
             x = torch.as_tensor(args["input"][0], device="cuda")
 
@@ -194,19 +195,29 @@ def bench_gpu(repeats: int) -> list[str]:
     return lines
 
 
-VARIANTS_HIDDEN = 64  # the persistent variant's largest hidden_size (specs/rnn/dml_rnn.yaml)
+#: the op's tunable parameters (specs/rnn/dml_rnn.yaml's params:), read from its plan, not restated
+PARAMS = dml_module._PLAN.params
+VARIANTS_HIDDEN = PARAMS["persistent_max_hidden"]  # the persistent variant's largest hidden_size
+VARIANTS_BATCH = PARAMS["persistent_max_batch"]  # and batch_size
+
+
+def variant_ran() -> str:
+    """The launch variant of the last call (its plan's recording keeps it)."""
+    latest = dml_module._PLAN.latest()
+    return str(latest.variant) if latest is not None else "?"
 
 
 def variants_gpu(cp: Any, scope: Scope, stream: Any, repeats: int) -> list[str]:
-    """The GPU plan's two forms at nearly the same work, in the same process, at hidden_size 64:
-    batch 64 (the persistent variant's limit: one launch for every step) against 65 (the fused
-    variant: one launch per step for both directions, a tile of H·Rᵀ and its cells per block), per
-    batch row."""
+    """The GPU plan's two forms at nearly the same work, in the same process, at the persistent
+    variant's largest hidden_size: its largest batch (one launch for every step) against one more
+    (the fused variant: one launch per step for both directions, a tile of H·Rᵀ and its cells per
+    block), per batch row. Each row names the variant the plan recorded."""
     from gpu_timing import median_ms
 
     lines = [f"T={T} I={N_IN} H={VARIANTS_HIDDEN} bidirectional tanh, float32: the variants at their limits"]
     per_row = {}
-    for batch in (64, 65):
+    last, over = VARIANTS_BATCH, VARIANTS_BATCH + 1
+    for batch in (last, over):
         args = {k: cp.asarray(v) for k, v in make_inputs(2, batch, VARIANTS_HIDDEN).items()}
 
         def ours(_: int, a: dict[str, Any] = args) -> object:
@@ -216,9 +227,9 @@ def variants_gpu(cp: Any, scope: Scope, stream: Any, repeats: int) -> list[str]:
             ours(0)
         ms = median_ms(cp, stream, ours, repeats, 1)
         per_row[batch] = ms / batch
-        form = "persistent" if batch <= 64 else "fused steps"
-        lines.append(f"B={batch} ({form}): cuda backend {ms:7.3f} ms, {per_row[batch] * 1e3:6.2f} µs per batch row")
-    lines.append(f"persistent / fused steps, per batch row: {per_row[64] / per_row[65]:.2f}")
+        lines.append(f"B={batch} ({variant_ran()}): cuda backend {ms:7.3f} ms, {per_row[batch] * 1e3:6.2f} µs per "
+                     f"batch row")
+    lines.append(f"persistent / fused steps, per batch row: {per_row[last] / per_row[over]:.2f}")
     return lines
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Mapping
 
-from codegen.shapes import BinOp, Call, Expr, Neg, Num, Sym, to_text
+from codegen.shapes import BinOp, Call, Expr, Is, Logic, Neg, Not, Num, Sym, to_text
 
 UNBOUNDED = -math.inf
 
@@ -32,6 +32,8 @@ def lower_bound(e: Expr, known: Mapping[str, float]) -> float:
         return known.get(e.name, 0)
     if isinstance(e, Neg):
         return UNBOUNDED
+    if isinstance(e, (Logic, Not, Is)):  # a condition: 0 or 1
+        return 0
     if isinstance(e, Call):
         bounds = [lower_bound(a, known) for a in e.args]
         if e.fn == "max":
@@ -65,7 +67,10 @@ def divisors(e: Expr) -> Iterator[tuple[Expr, Expr]]:
             yield e, e.args[1]
         for arg in e.args:
             yield from divisors(arg)
-    elif isinstance(e, Neg):
+    elif isinstance(e, Logic):
+        for arg in e.args:
+            yield from divisors(arg)
+    elif isinstance(e, (Neg, Not)):
         yield from divisors(e.operand)
 
 
@@ -75,6 +80,15 @@ def zero_divisor(e: Expr, known: Mapping[str, float]) -> tuple[Expr, Expr] | Non
         if lower_bound(divisor, known) < 1:
             return division, divisor
     return None
+
+
+def conjuncts(e: Expr | None) -> tuple[Expr, ...]:
+    """The parts of a condition that must all hold (`a and b and c`: a, b, c); None: none."""
+    if e is None:
+        return ()
+    if isinstance(e, Logic) and e.op == "and":
+        return tuple(p for a in e.args for p in conjuncts(a))
+    return (e,)
 
 
 def refine(known: dict[str, float], lhs: Expr, op: str, rhs: Expr) -> None:

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -62,6 +62,8 @@ from codegen.model import (
     TensorArg,
     assert_never,
 )
+from codegen.plan_data import condition_literal, expression_literal
+from codegen.runtime import plan as plan_runtime
 from codegen.shapes import ShapePattern
 
 __all__ = ["Binding", "Case", "NotDerivable", "bind_shapes", "derive_cases"]
@@ -128,11 +130,9 @@ def _pick(op: OpSpec, sw: Switch[shapes.Expr], attrs: Mapping[str, Any], backend
     return sw.get(_attr_key(op.attr(sw.by), attrs[sw.by]))
 
 
-def _holds(op: OpSpec, cond: Condition, attrs: Mapping[str, Any], value: Callable[[shapes.Expr], Any]) -> bool:
-    """Whether a `when:` of an input or constraint holds (attr clauses, then comparisons)."""
-    if any(attrs.get(name) != expected for name, expected in cond.clauses):
-        return False
-    return all(shapes.compare(cmp, value(lhs), value(rhs)) for lhs, cmp, rhs in cond.checks)
+def _attrs_hold(cond: Condition, attrs: Mapping[str, Any]) -> bool:
+    """Whether a `when:` that tests attr values only holds (by the runtime's evaluator)."""
+    return plan_runtime.holds(condition_literal(cond), dict(attrs), "")
 
 
 class _Resolver:
@@ -144,6 +144,8 @@ class _Resolver:
         self.lets = {let.name: let for let in op.lets}
 
     def __call__(self, expr: shapes.Expr) -> Any:
+        """The value of an expression or condition, by the runtime's evaluator (runtime/plan.py) on
+        its plan literal: the compiler computes what the plan would."""
         for name in shapes.symbols(expr):
             if name not in self.env:
                 let = self.lets.get(name)
@@ -151,15 +153,16 @@ class _Resolver:
                     raise _Reject(f"symbol {name} is bound by no input of this case")
                 self.env[name] = self(_pick(self.op, let.value, self.attrs, self.backend))
         try:
-            if not any(isinstance(self.env[s], float) for s in shapes.symbols(expr)):
-                return shapes.evaluate(expr, self.env)
-            # float attrs (where, when): shapes.evaluate takes ints only; the wrapper computes these
-            # in Python, from to_python's text of the parsed expression, and so does this
-            return eval(shapes.to_python(expr), {"__builtins__": {}, "min": min, "max": max}, self.env)
-        except shapes.ShapeEvalError as exc:
-            raise _Reject(exc.message) from None
+            return plan_runtime.evaluate(expression_literal(expr), {**self.attrs, **self.env}, self.backend)
         except ZeroDivisionError:
             raise _Reject(f"division by zero in {shapes.to_text(expr)}") from None
+        except KeyError as exc:
+            raise _Reject(f"{exc.args[0]} is not known here (in {shapes.to_text(expr)})") from None
+
+    def holds(self, cond: Condition) -> bool:
+        """Whether a `when:` of an input or constraint holds."""
+        whole = cond.expr()
+        return whole is None or bool(self(whole))
 
 
 def _deps(op: OpSpec, expr: shapes.Expr, attrs: Mapping[str, Any], derived: Mapping[str, shapes.Expr]) -> set[str]:
@@ -210,7 +213,7 @@ def _derivations(op: OpSpec, attrs: Mapping[str, Any], free: Sequence[str]) -> d
     computed from expr rather than sampled, when expr does not read A."""
     derived: dict[str, shapes.Expr] = {}
     for c in op.where:
-        if c.op != "==" or c.when.checks or not _holds(op, c.when, attrs, lambda e: 0):
+        if c.op != "==" or c.when.checks or c.when.test is not None or not _attrs_hold(c.when, attrs):
             continue
         for side, other in ((c.lhs, c.rhs), (c.rhs, c.lhs)):
             if isinstance(side, shapes.Sym) and side.name in free and side.name not in derived \
@@ -306,7 +309,7 @@ def _check(op: OpSpec, attrs: Mapping[str, Any], binding: Binding) -> None:
     for backend in BACKENDS:
         resolve = _Resolver(op, attrs, binding.env, backend)
         for c in op.where:
-            if _holds(op, c.when, attrs, resolve) and not shapes.compare(c.op, resolve(c.lhs), resolve(c.rhs)):
+            if resolve.holds(c.when) and not resolve(shapes.BinOp(c.op, c.lhs, c.rhs)):
                 raise _Reject(f"where {c.text!r} ({c.message})" if c.message else f"where {c.text!r}")
 
 
@@ -449,7 +452,7 @@ def _inputs(op: OpSpec, rng: np.random.Generator, attrs: Mapping[str, Any], bind
         if arg.optional and not with_optional:
             args.append(None)
             continue
-        if not _holds(op, arg.when, attrs, resolve):  # not checked: any array
+        if not resolve.holds(arg.when):  # not checked: any array
             args.append(np.zeros(0, _numpy_dtype(dtype)))
             continue
         shape = binding.shapes.get(arg.name)
@@ -484,7 +487,7 @@ def _expected(op: OpSpec, attrs: Mapping[str, Any], binding: Binding, key: str,
     resolve = _Resolver(op, attrs, binding.env, "cpu")
     out: dict[str, tuple[tuple[int, ...], str | None] | None] = {}
     for o in op.outputs:
-        if not _holds(op, o.when, attrs, resolve):
+        if not resolve.holds(o.when):
             out[o.name] = None
             continue
         pattern = o.shape.case(key)

@@ -171,6 +171,20 @@ class _Ranges:
             if e.op == "%":
                 return Interval(0, max(0, min(a.hi, b.hi - 1))) if a.lo >= 0 and b.lo >= 1 else UNKNOWN
             return _compare(e.op, a, b)
+        if isinstance(e, shapes.Not):
+            v = self(e.operand)
+            return Interval(1 - min(v.hi, 1), 1 - min(max(v.lo, 0), 1)) if v.lo >= 0 else Interval(0, 1)
+        if isinstance(e, shapes.Logic):  # each operand's truth as 0..1: and is the least, or the most
+            truth = [Interval(min(max(v.lo, 0), 1), min(v.hi, 1)) if v.lo >= 0 else Interval(0, 1)
+                     for v in map(self, e.args)]
+            pick = min if e.op == "and" else max
+            return Interval(pick(t.lo for t in truth), pick(t.hi for t in truth))
+        if isinstance(e, shapes.Is):
+            if e.name == BACKEND_SWITCH and self.op.attr(e.name) is None:
+                return Interval.of(int(e.value == self.plan))
+            if e.name in self.attrs:
+                return Interval.of(int(_key(self.attrs[e.name]) == _key(e.value)))
+            return Interval(0, 1)
         raise TypeError(f"not a shape expression: {e!r}")
 
     def holds(self, cond: Condition) -> bool:
@@ -182,6 +196,8 @@ class _Ranges:
                     return False
             elif name in self.attrs and _key(self.attrs[name]) != _key(value):
                 return False
+        if cond.test is not None and self(cond.test).hi < 1:
+            return False
         return all(self(shapes.BinOp(op, lhs, rhs)).hi >= 1 for lhs, op, rhs in cond.checks)
 
 
@@ -215,8 +231,10 @@ def _switch_attrs(op: OpSpec) -> list[tuple[str, tuple[Any, ...]]]:
     for let in op.lets:
         if let.value.by is not None and let.value.by != BACKEND_SWITCH:
             names.setdefault(let.value.by)
+        for e in let.value.values():  # a boolean let (a variant) that tests an attr
+            names.update(dict.fromkeys(shapes.tested(e)))
     for step in op.walk_steps():
-        for name, _ in step.when.clauses:
+        for name in step.when.attrs():
             names.setdefault(name)
     for name in names:
         attr = op.attr(name)

@@ -14,13 +14,14 @@ from pathlib import Path
 from typing import Any, NamedTuple
 from typing import TypeVar as TypingTypeVar
 
-from codegen import bounds, naming, shapes
+from codegen import bounds, conditions, naming, shapes, variants
 from codegen.load_autograd import check_autograd, parse_autograd, parse_torch
 from codegen.load_base import (
     ARG_NAME_RE,
 )
 from codegen.load_family import Family, check_members, display_path, is_family_file, load_families, spec_files
 from codegen.load_launch import LaunchPlanParser
+from codegen.load_variants import VariantsParser
 from codegen.model import (
     ATTR_TYPES,
     BACKEND_SWITCH,
@@ -141,7 +142,7 @@ class _Header(NamedTuple):
     link_lines: dict[str, int]
 
 
-class _SpecParser(LaunchPlanParser):
+class _SpecParser(LaunchPlanParser, VariantsParser):
     """One spec's parser. `parse` runs the phases in order; each reads its keys with what the
     earlier ones set on the parser (attrs before shapes, shapes before lets, all before the launch
     plan), so the order is the order in which a spec's names become known."""
@@ -169,7 +170,8 @@ class _SpecParser(LaunchPlanParser):
         return OpSpec(
             name=self._op_name(), summary=header.summary, description=header.description, group=self.group,
             source=self.rel, loc=self.loc(root), type_vars=self.type_vars, inputs=self.inputs, attrs=self.attrs,
-            outputs=self.outputs, where=self.where_constraints, lets=self.lets, kernel=kernel, runtime=self.runtime,
+            outputs=self.outputs, where=self.where_constraints, lets=self.lets, params=self.params,
+            variants=self.variants, kernel=kernel, runtime=self.runtime,
             deprecated=header.deprecated, gradient=header.gradient, gradient_of=header.gradient_of,
             examples=examples, link_lines=header.link_lines, autograd=autograd, torch=torch,
             function_name=header.function_name, family=self.family.name if self.family is not None else None)
@@ -217,11 +219,20 @@ class _SpecParser(LaunchPlanParser):
     def _read_lets_outputs_where(self, r: MapReader) -> None:
         """Phase 4, lets over the bound symbols, the outputs and the `where:` constraints (set on the
         parser together, once all three are read: a let's name is checked against inputs only)."""
-        lets = self._merged(r, "let", lambda node, _: self._lets(node), "let")
+        self.params = self._params(r.pop("params"))
+        variants_node = r.pop("variants")
+        self.flags.update(self._variant_names(variants_node))
+        self.lets = variants.arrange(self.params, (), None)  # the params, bound for the lets
+        declared = self._merged(r, "let", lambda node, _: self._lets(node), "let")
+        self.lets = variants.arrange(self.params, declared, None)
+        self.variants = self._variants(variants_node)
+        lets = variants.arrange(self.params, declared, self.variants)
+        self._check_unique(sorted(((let.name, let.loc) for let in lets), key=lambda n: n[1].line), "param/variant/let")
         outputs = self._outputs(r.pop("outputs", required=True))
         self._check_unique([(o.name, o.loc) for o in outputs], "output")
+        self.lets = lets
         where = self._where(r.pop("where"))
-        self.outputs, self.lets, self.where_constraints = outputs, lets, where
+        self.outputs, self.where_constraints = outputs, where
 
     def _read_launch(self, r: MapReader) -> KernelSpec | None:
         """Phase 5, the kernel and its launch plan (load_launch.py), and how it fits the op."""
@@ -538,7 +549,7 @@ class _SpecParser(LaunchPlanParser):
         """A value or `{by: attr, VALUE: ..., ...}` covering every value of the enum attr."""
         if isinstance(node.value, dict) and "by" in node.value:
             by_node = node.value["by"]
-            if by_node.value == BACKEND_SWITCH and parse_case != self._expr:
+            if by_node.value == BACKEND_SWITCH and parse_case != self._let_value:
                 raise self.error(by_node.line, f"{what}: only a let may switch by {BACKEND_SWITCH}")
             values = BACKENDS if by_node.value == BACKEND_SWITCH else self._enum_attr(by_node.value, by_node.line)
             cases = {str(k): v for k, v in node.value.items() if k != "by"}  # (YAML reads `2:` as an int)
@@ -765,7 +776,10 @@ class _SpecParser(LaunchPlanParser):
         out = []
         for name, body in node.value.items():
             self._check_symbol_name(name, body.line, "let")
-            out.append(Let(name, self._switch(body, f"let.{name}", self._expr), self.loc(body)))
+            let = Let(name, self._switch(body, f"let.{name}", self._let_value), self.loc(body))
+            if any(conditions.typed(e, self._condition_names())[1] != conditions.INT for e in let.value.values()):
+                self.flags.add(name)  # a boolean let
+            out.append(let)
         return tuple(out)
 
     def _where(self, node: Node | None) -> tuple[Constraint, ...]:
@@ -778,7 +792,7 @@ class _SpecParser(LaunchPlanParser):
                 r = self.reader(n, "where")
                 check_node = r.pop("check", required=True)
                 message = self.text(r.pop("message"), "where: message", one_line=True)
-                when = self._condition(r.pop("when"), "where")
+                when = self._condition(r.pop("when"), "where", checks=True)
                 r.finish()
             assert check_node is not None
             lhs, op, rhs = self._comparison_parts(check_node, "where")
@@ -838,8 +852,9 @@ class _SpecParser(LaunchPlanParser):
                              check: Callable[[Expr, int, str, dict[str, float]], None]) -> None:
         for step in steps:
             known = dict(outer)
-            for lhs, op, rhs in step.when.checks:  # a step runs only when its comparisons hold
-                bounds.refine(known, lhs, op, rhs)
+            for part in bounds.conjuncts(step.when.expr()):  # a step runs only when its comparisons hold
+                if isinstance(part, shapes.BinOp):
+                    bounds.refine(known, part.left, part.op, part.right)
             if isinstance(step, RepeatStep):
                 check(step.count, step.loc.line, "repeat: count", known)
                 known[step.var] = 0

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from codegen import naming, shapes
+from codegen import conditions, naming, shapes
 from codegen.model import (
     BACKEND_SWITCH,
     BACKENDS,
@@ -24,11 +24,13 @@ from codegen.model import (
     Let,
     Loc,
     Output,
+    Param,
     RuntimeRef,
     Scratch,
     Switch,
     TensorArg,
     TypeVar,
+    Variants,
     assert_never,
     shape_symbols,
 )
@@ -59,12 +61,16 @@ class ParserBase:
     lets: tuple[Let, ...]
     where_constraints: tuple[Constraint, ...]
     scratch: tuple[Scratch, ...]
+    params: tuple[Param, ...]
+    variants: Variants | None
+    flags: set[str]  # the names that are booleans (0/1 as ints): boolean lets and variants
     loop_symbols: list[str]  # the enclosing repeat steps' variables and lets, while a launch plan is read
 
     def __init__(self, file: str, group: str, rel: str, activations: ActivationLibrary | None = None):
         self.file, self.group, self.rel = file, group, rel
         self.activations = activations or ActivationLibrary()
         self.op: str | None = None
+        self.flags: set[str] = set()
 
     # -- helpers ---------------------------------------------------------------------------
     def error(self, line: int, message: str) -> SpecError:
@@ -195,6 +201,10 @@ class ParserBase:
         except (shapes.ShapeSyntaxError, ValueError, TypeError) as exc:
             raise self.error(node.line, f"{what}: bad expression {node.value!r}: {exc}") from None
 
+    def _let_value(self, node: Node, what: str) -> shapes.Expr:
+        """A let's value: an int expression, or a condition (a boolean let)."""
+        return self._typed(node, what, condition=False)
+
     def _pattern(self, node: Node, what: str) -> shapes.ShapePattern:
         value = node.value
         if isinstance(value, list):
@@ -230,8 +240,9 @@ class ParserBase:
 
     # -- conditions (`when:`) --------------------------------------------------------------
     def _condition(self, node: Node | None, what: str, checks: bool = False) -> Condition:
-        """`when:`: a mapping of attr values; for launch steps (`checks`) also a comparison of bound
-        symbols (`"l > 0"`) or a list of comparisons and mappings, all of which must hold."""
+        """`when:`: a mapping of attr values; where `checks` (launch steps, variants, where: lines)
+        also a condition text (`"l > 0 and not fused"`, codegen/conditions.py) or a list of texts
+        and mappings, all of which must hold."""
         if node is None:
             return Condition()
         if checks and isinstance(node.value, (str, list)):
@@ -239,11 +250,15 @@ class ParserBase:
             if not items:
                 raise self.error(node.line, f"{what}: 'when' is an empty list")
             parts = [self._condition(n, what, checks=True) for n in items if not isinstance(n.value, str)]
-            compared = tuple(self._comparison(n, f"{what}: when") for n in items if isinstance(n.value, str))
+            texts = [self._condition_text(n, f"{what}: when") for n in items if isinstance(n.value, str)]
+            compared = tuple(t for t in texts if isinstance(t, tuple))
+            tests = tuple(t for p in parts if p.test is not None for t in (p.test,))
+            tests += tuple(t for t in texts if not isinstance(t, tuple))
+            test = None if not tests else tests[0] if len(tests) == 1 else shapes.Logic("and", tests)
             return Condition(tuple(c for p in parts for c in p.clauses),
-                             tuple(c for p in parts for c in p.checks) + compared)
+                             tuple(c for p in parts for c in p.checks) + compared, test)
         if not isinstance(node.value, dict) or not node.value:
-            extra = " or comparisons like \"l > 0\"" if checks else ""
+            extra = " or conditions like \"l > 0\"" if checks else ""
             raise self.error(node.line, f"{what}: 'when' must map attr names to values{extra}, "
                                         f"got {describe(node.value)}")
         clauses = []
@@ -262,12 +277,51 @@ class ParserBase:
             clauses.append((name, value))
         return Condition(tuple(clauses))
 
-    def _comparison(self, node: Node, what: str) -> tuple[shapes.Expr, str, shapes.Expr]:
-        """`"lhs op rhs"` over bound symbols (loop variables included)."""
-        lhs, op, rhs = self._comparison_parts(node, what)
-        for side in (lhs, rhs):
-            self._require_bound(side, self._launch_symbols(floats=True), what, self.loc(node))
-        return lhs, op, rhs
+    def _condition_text(self, node: Node, what: str) -> tuple[shapes.Expr, str, shapes.Expr] | shapes.Expr:
+        """A condition text, typed; one comparison of ints (`"l > 0"`) as its (lhs, op, rhs)."""
+        expr = self._typed(node, what, condition=True)
+        self._require_bound(expr, self._launch_symbols(floats=True), what, self.loc(node))
+        if isinstance(expr, shapes.BinOp) and not (shapes.compares(expr.left) or shapes.compares(expr.right)):
+            return expr.left, expr.op, expr.right
+        return expr
+
+    def _typed(self, node: Node, what: str, condition: bool) -> shapes.Expr:
+        """A condition (or, not `condition`, a let's value) parsed and typed; its refusals as this
+        spec's errors, at the node's line."""
+        text = node.value
+        try:
+            parsed = shapes.parse_condition(text) if isinstance(text, str) else shapes.parse_dim(text)
+        except shapes.ShapeSyntaxError as exc:
+            if exc.message.startswith("comparisons do not chain"):
+                raise self.error(node.line, f"{what}: {text!r}: comparisons do not chain: write \"1 < N and "
+                                            f"N < 3\"") from None
+            raise self.error(node.line, f"{what}: bad expression {text!r}: {exc}") from None
+        except (ValueError, TypeError) as exc:
+            raise self.error(node.line, f"{what}: bad expression {text!r}: {exc}") from None
+        try:
+            if condition:
+                return conditions.condition(parsed, self._condition_names())
+            return conditions.typed(parsed, self._condition_names())[0]
+        except conditions.ConditionTypeError as exc:
+            message = str(exc).removeprefix(f"{text!r}: ")  # (the whole text is the part refused)
+            raise self.error(node.line, f"{what}: {text!r}: {message}") from None
+
+    def _condition_names(self) -> dict[str, conditions.Named]:
+        """What each name the op declares is to a condition (codegen/conditions.py)."""
+        names = {f: conditions.Named(conditions.FLAG) for f in getattr(self, "flags", ())}
+        if not any(a.name == BACKEND_SWITCH for a in self.attrs):
+            names[BACKEND_SWITCH] = conditions.Named("value", "backend name", BACKENDS)
+        for t in self.type_vars:
+            names[t.name] = conditions.Named("value", "type variable", tuple(str(d) for d in t.allowed))
+        for a in self.attrs:
+            if a.type == "bool":
+                names[a.name] = conditions.Named("bool")
+            elif a.type in ("enum", "string", "type"):
+                allowed = tuple(str(v) for v in a.allowed) if a.allowed is not None else None
+                if a.type == "type" and allowed is None:
+                    allowed = tuple(str(d) for d in DTYPES)
+                names[a.name] = conditions.Named("value", f"{a.type} attr", allowed)
+        return names
 
     def _comparison_parts(self, node: Node, what: str) -> tuple[shapes.Expr, str, shapes.Expr]:
         """`"lhs op rhs"` (shapes.parse_comparison), its refusals as this spec's errors."""
@@ -314,7 +368,7 @@ class ParserBase:
         comparisons run in Python: `when: "dropout > 0"`)."""
         bound = self._input_symbols() | {a.name for a in self.attrs if a.type is AttrType.INT or
                                          (floats and a.type is AttrType.FLOAT)}
-        return bound | {let.name for let in self.lets} | set(self.loop_symbols)
+        return bound | {let.name for let in self.lets} | set(getattr(self, "loop_symbols", ())) | self.flags
 
     def _bound_expr(self, node: Node, what: str, floats: bool = False) -> shapes.Expr:
         expr = self._expr(node, what)

@@ -16,7 +16,7 @@ from typing import TypeVar as _TypeVar
 from codegen.naming import snake_case
 from codegen.runtime.dtypes import ACCUMULATOR as ACCUMULATOR  # re-exported: the loader and pygen read it here
 from codegen.runtime.line_map import SourceLine as Loc  # a spec's `file:line`: the runtime's, one class
-from codegen.shapes import Expr, ShapePattern, shape_to_text, symbols, to_text
+from codegen.shapes import BinOp, Expr, Is, Logic, ShapePattern, shape_to_text, symbols, tested, to_text
 
 if sys.version_info >= (3, 11):
     from enum import StrEnum
@@ -295,21 +295,42 @@ class Output:
 
 @dataclass(frozen=True)
 class Condition:
-    """`when: {is_training: true}`: every listed attr must have the listed value; and (launch
-    steps only) `when: "l > 0"` or a list of such comparisons and mappings: every comparison of
-    bound symbols (loop variables included) must hold."""
+    """A `when:`: everything listed must hold. The canonical form is one condition text (`test`,
+    typed by codegen/conditions.py: comparisons, and/or/not, `rnn_mode == lstm`, `backend == cuda`,
+    `T == float64`, bool attrs, boolean lets, variant names); `when: {is_training: true}` (attr
+    values, `clauses`) and a plain comparison of bound symbols (`"l > 0"`, `checks`), alone or in a
+    list, are its spellings, kept as they are so that existing plans print as before. `expr()`
+    gives the whole as one condition."""
 
     clauses: tuple[tuple[str, Scalar], ...] = ()
     checks: tuple[tuple[Expr, str, Expr], ...] = ()  # lhs, comparison, rhs
+    test: Expr | None = None
 
     def text(self) -> str:
         parts = [f"{a} = {v!r}" for a, v in self.clauses]
         parts += [f"{to_text(lhs)} {op} {to_text(rhs)}" for lhs, op, rhs in self.checks]
+        parts += [to_text(self.test)] if self.test is not None else []
         return ", ".join(parts)
 
     @property
     def empty(self) -> bool:
-        return not (self.clauses or self.checks)
+        return not (self.clauses or self.checks or self.test is not None)
+
+    def parts(self) -> tuple[Expr, ...]:
+        """Each listed test as a condition expression, in the order the literal and the loop test them."""
+        return (*(Is(a, v) for a, v in self.clauses), *(BinOp(op, lhs, rhs) for lhs, op, rhs in self.checks),
+                *(() if self.test is None else (self.test,)))
+
+    def expr(self) -> Expr | None:
+        """The whole condition in the canonical form (None: always holds)."""
+        parts = self.parts()
+        return None if not parts else parts[0] if len(parts) == 1 else Logic("and", parts)
+
+    def attrs(self) -> tuple[str, ...]:
+        """The attrs (and `backend`) the condition tests by value."""
+        names = dict.fromkeys(a for a, _ in self.clauses)
+        names.update(dict.fromkeys(tested(self.test) if self.test is not None else ()))
+        return tuple(names)
 
 
 @dataclass(frozen=True)
@@ -327,11 +348,48 @@ class Constraint:
 
 @dataclass(frozen=True)
 class Let:
-    """A named dimension expression computed once shapes are bound (kernel arguments, shapes)."""
+    """A named dimension expression computed once shapes are bound (kernel arguments, shapes); a
+    condition makes a boolean let (0/1 where an int is needed). `origin` marks the lets the loader
+    derives from `params:` ("param") and `variants:` ("variant"): the spec writes those there."""
 
     name: str
     value: Switch[Expr]
     loc: Loc
+    origin: str = ""
+
+
+@dataclass(frozen=True)
+class Param:
+    """A tunable integer constant (`params: {fused_max_depth: {value: 128, doc: ...}}`): a symbol of
+    the op's expressions like a let, shown on the reference page and kept in the generated plan."""
+
+    name: str
+    value: int
+    doc: str
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One named launch variant: it runs when `when` holds and no earlier variant's does."""
+
+    name: str
+    when: Condition
+    doc: str
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class Variants:
+    """`variants:`: named, ordered, first match wins; `otherwise` runs when none matches. Each name
+    is a boolean of the op's conditions and expressions, exactly one true (codegen/variants.py)."""
+
+    cases: tuple[Variant, ...]
+    otherwise: str
+    loc: Loc
+
+    def names(self) -> tuple[str, ...]:
+        return (*(v.name for v in self.cases), self.otherwise)
 
 
 #: A declaration a family file can hold for its members (OpSpec.own tells the op's own ones apart).
@@ -551,7 +609,9 @@ class OpSpec:
     attrs: tuple[Attr, ...] = ()
     outputs: tuple[Output, ...] = ()
     where: tuple[Constraint, ...] = ()
-    lets: tuple[Let, ...] = ()
+    lets: tuple[Let, ...] = ()  # declared, then those params and variants derive, in dependency order
+    params: tuple[Param, ...] = ()
+    variants: Variants | None = None
     kernel: KernelSpec | None = None
     runtime: RuntimeRef | None = None  # an op implemented by a runtime function instead of a kernel
     deprecated: str | None = None

@@ -17,9 +17,18 @@ from codegen.naming import dtype_local
 
 
 def expression_literal(e: shapes.Expr | None, name: Callable[[str], str] = str) -> Any:
-    """A shape expression as runtime/plan.py's literal form (None: 0); `name` maps each symbol."""
+    """A shape expression or condition as runtime/plan.py's literal form (None: 0); `name` maps each
+    symbol and each name a test reads (attrs, type variables)."""
     if e is None:
         return 0
+    if isinstance(e, shapes.Is):
+        if e.name == BACKEND_SWITCH and isinstance(e.value, str) and e.value in BACKENDS:
+            return ("backend", e.value)
+        return ("attr", name(e.name), e.value)
+    if isinstance(e, shapes.Logic):
+        return (e.op, *(expression_literal(a, name) for a in e.args))
+    if isinstance(e, shapes.Not):
+        return ("not", expression_literal(e.operand, name))
     if isinstance(e, shapes.Num):
         return e.value
     if isinstance(e, shapes.Sym):
@@ -31,6 +40,11 @@ def expression_literal(e: shapes.Expr | None, name: Callable[[str], str] = str) 
     if isinstance(e, shapes.Call):
         return (e.fn, *(expression_literal(a, name) for a in e.args))
     raise TypeError(f"not a shape expression: {e!r}")
+
+
+def condition_literal(cond: Condition, name: Callable[[str], str] = str) -> tuple[Any, ...]:
+    """A condition as runtime/plan.py's literal: one test per listed part, all of which must hold."""
+    return tuple(expression_literal(part, name) for part in cond.parts())
 
 
 class _Encoder:
@@ -53,14 +67,7 @@ class _Encoder:
         return expression_literal(e, self.name)
 
     def when(self, cond: Condition) -> tuple[Any, ...]:
-        tests: list[Any] = []
-        for attr, value in cond.clauses:
-            if attr == BACKEND_SWITCH and isinstance(value, str) and value in BACKENDS:
-                tests.append(("backend", value))
-            else:
-                tests.append(("attr", self.name(attr), value))
-        tests += [(cmp, self.expr(lhs), self.expr(rhs)) for lhs, cmp, rhs in cond.checks]
-        return tuple(tests)
+        return condition_literal(cond, self.name)
 
     def steps(self, steps: tuple[lower.PlanStep, ...]) -> tuple[Any, ...]:
         return tuple(self.step(s) for s in steps)
@@ -94,6 +101,8 @@ def encode(op: OpSpec) -> tuple[tuple[str, ...], tuple[Any, ...]]:
     """(the names the plan reads, the plan's steps as literals)."""
     enc = _Encoder(op, lower.lower(op).plan)
     steps = enc.steps(enc.plan.steps)
+    for variant in op.variants.names() if op.variants is not None else ():  # read to record which ran
+        enc.name(variant)
     return tuple(n for n in enc.read if n not in enc.bound), steps
 
 
@@ -107,7 +116,12 @@ def plan_literal(op: OpSpec) -> str:
     lowered = lower.lower(op)
     lines = [f"_rt.Plan({op.name!r}, {names!r}, {lowered.plan.slots!r}, ("]
     lines += [f"    {step!r}," for step in steps]
+    extra = ""
+    if op.variants is not None:
+        extra += f", variants={op.variants.names()!r}"
+    if op.params:
+        extra += f", params={ {p.name: p.value for p in op.params}!r}"
     lines.append("), {")
     lines += [f"    {kernel!r}: {symbols!r}," for kernel, symbols in lowered.symbols.items()]
-    lines.append("})")
+    lines.append(f"}}{extra})")
     return "\n".join(lines)

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable
 
 from codegen import lower, shapes
 from codegen.lower import TranslationError
 from codegen.model import (
     BACKEND_SWITCH,
-    BACKENDS,
     ActivationKind,
     ArgIndex,
     Attr,
@@ -102,10 +102,10 @@ def _let_value(op: OpSpec, let: Let, key: str, by: str | None) -> str:
     """A let's Python expression: a let switched by the section's attr takes that case; one
     switched by another attr (or by `backend`, the backend's name) picks its case inline."""
     if let.value.by is None or let.value.by == by:
-        return shapes.to_python(let.value.case(key))
+        return _py(op, let.value.case(key))
     groups: dict[str, list[str]] = {}  # cases with the same expression share one test
     for name, value in let.value.cases:
-        groups.setdefault(shapes.to_python(value), []).append(name)
+        groups.setdefault(_py(op, value), []).append(name)
     items = list(groups.items())
     text = items[-1][0]
     if len(items) == 1:
@@ -238,16 +238,20 @@ def used_symbols(op: OpSpec) -> set[str]:
     for c in op.where:
         add(c.lhs)
         add(c.rhs)
+        if c.when.test is not None:
+            add(c.when.test)
     for expr in [a.length for a in op.attrs] + [e for a in op.inputs for e in (a.values_min, a.values_max)]:
         if expr is not None:
             add(expr)
     for buf in op.kernel.scratch if op.kernel is not None else ():
         for dim in buf.shape.dims:
             add(dim)
+    if op.variants is not None:  # the plan notes which variant ran
+        used.update(op.variants.names())
     for step in op.walk_steps():
-        for lhs, _, rhs in step.when.checks:
-            add(lhs)
-            add(rhs)
+        whole = step.when.expr()
+        if whole is not None:
+            add(whole)
         if isinstance(step, RepeatStep):
             add(step.count)
             for _, expr in step.lets:
@@ -392,7 +396,7 @@ def _shape_section(op: OpSpec, key: str, by: str | None, indent: str, lets: set[
             lines += _shape_lines("_item", f"f'{arg.name}[{{_i}}]'", pattern, bound, context, indent + "    ", used,
                                   bind=False, axis=arg.axis)
         elif not arg.when.empty:  # checked, and its new symbols bound, only when the condition holds
-            lines.append(f"{indent}if {_condition(arg.when)}:")
+            lines.append(f"{indent}if {_condition(op, arg.when)}:")
             lines += _shape_lines(arg.name, repr(arg.name), pattern, bound, context, indent + "    ", used,
                                   axis=arg.axis)
         else:
@@ -406,16 +410,26 @@ def _shape_section(op: OpSpec, key: str, by: str | None, indent: str, lets: set[
     return lines
 
 
-def _condition(cond: Condition) -> str:
-    def clause(attr: str, value: object) -> str:
-        if attr == BACKEND_SWITCH and isinstance(value, str) and value in BACKENDS:  # a step for one backend
-            return f"_backend.name == {value!r}"
-        if isinstance(value, bool):
-            return attr if value else f"not {attr}"
-        return f"{attr} == {value!r}"
+def _tested(op: OpSpec) -> Callable[[str], str]:
+    """The wrapper's local for a name a condition tests: the backend's name, a type variable's dtype
+    local, an attr."""
+    def local(name: str) -> str:
+        if name == BACKEND_SWITCH and op.attr(name) is None:
+            return "_backend.name"
+        return dtype_local(name) if op.type_var(name) is not None else name
 
-    checks = [f"{shapes.to_python(lhs)} {op} {shapes.to_python(rhs)}" for lhs, op, rhs in cond.checks]
-    return " and ".join([clause(a, v) for a, v in cond.clauses] + checks)
+    return local
+
+
+def _py(op: OpSpec, e: shapes.Expr) -> str:
+    """A let's value or a condition as Python (and/or/not, tests of attrs, the backend, dtypes)."""
+    return shapes.to_python(e, tested=_tested(op))
+
+
+def _condition(op: OpSpec, cond: Condition) -> str:
+    whole = cond.expr()
+    assert whole is not None, "an empty condition is never printed"
+    return _py(op, whole)
 
 
 def _dtype_expr(op: OpSpec, dtype: str) -> str:
@@ -442,10 +456,10 @@ def _py_arg(op: OpSpec, arg: lower.Arg) -> str:
     return f"{arg.ctor}({value})"
 
 
-def _when(step: lower.PlanStep, call: list[str], indent: str) -> list[str]:
+def _when(op: OpSpec, step: lower.PlanStep, call: list[str], indent: str) -> list[str]:
     if step.when.empty:
         return [indent + line for line in call]
-    return [f"{indent}if {_condition(step.when)}:", *(f"{indent}    {line}" for line in call)]
+    return [f"{indent}if {_condition(op, step.when)}:", *(f"{indent}    {line}" for line in call)]
 
 
 def _plan_lines(op: OpSpec, step: lower.PlanStep, indent: str) -> list[str]:
@@ -453,7 +467,7 @@ def _plan_lines(op: OpSpec, step: lower.PlanStep, indent: str) -> list[str]:
     if isinstance(step, lower.Repeat):
         body = [f"for {step.var} in range({shapes.to_python(step.count)}):"]
         body += [f"    {name} = {shapes.to_python(expr)}" for name, expr in step.lets]
-        lines = _when(step, body, indent)
+        lines = _when(op, step, body, indent)
         inner = indent + ("        " if not step.when.empty else "    ")
         for s in step.steps:
             lines += _plan_lines(op, s, inner)
@@ -462,7 +476,7 @@ def _plan_lines(op: OpSpec, step: lower.PlanStep, indent: str) -> list[str]:
         def off(e: shapes.Expr | None) -> str:
             return "0" if e is None else shapes.to_python(e)
 
-        return _when(step, [f"_backend.gemm({step.a}, {step.b}, {step.out}, {shapes.to_python(step.m)}, "
+        return _when(op, step, [f"_backend.gemm({step.a}, {step.b}, {step.out}, {shapes.to_python(step.m)}, "
                             f"{shapes.to_python(step.n)}, {shapes.to_python(step.k)}, {step.trans_a}, {step.trans_b}, "
                             f"{step.beta}, {off(step.a_offset)}, {off(step.b_offset)}, {off(step.out_offset)})"],
                      indent)
@@ -471,7 +485,7 @@ def _plan_lines(op: OpSpec, step: lower.PlanStep, indent: str) -> list[str]:
     block = ", ".join(shapes.to_python(d) for d in step.block)
     args = ", ".join(_py_arg(op, a) for a in step.args)
     shared = shapes.to_python(step.shared_bytes) if step.shared_bytes is not None else "0"
-    return _when(step, [f"_backend.launch(_KERNELS, {symbol}, ({grid},), ({block},), ({args},), {shared})"], indent)
+    return _when(op, step, [f"_backend.launch(_KERNELS, {symbol}, ({grid},), ({block},), ({args},), {shared})"], indent)
 
 
 def run_params(op: OpSpec) -> str:
@@ -518,7 +532,7 @@ def _output_line(op: OpSpec, out: Output) -> str:
     then get a null pointer for it)."""
     empty = f"_backend.empty(_shape_{out.name}, {_dtype_expr(op, out.dtype)})"
     if not out.when.empty:
-        empty = f"{empty} if {_condition(out.when)} else None"
+        empty = f"{empty} if {_condition(op, out.when)} else None"
     return f"{out.name} = {empty}"
 
 
@@ -542,8 +556,12 @@ def run_body(op: OpSpec) -> list[str]:
     lines = [f"{ind}_backend = _rt.backend_of(scope, _OP)", *_check_lines(op, fake=False)]
     for c in op.where:
         cond = f"not ({shapes.to_python(c.lhs)} {c.op} {shapes.to_python(c.rhs)})"
-        if c.when.clauses:
-            cond = f"{_condition(c.when)} and {cond}"
+        if not c.when.empty:
+            whole = c.when.expr()
+            when = _condition(op, c.when)
+            if isinstance(whole, shapes.Logic) and whole.op == "or":  # (or ranks below and)
+                when = f"({when})"
+            cond = f"{when} and {cond}"
         syms = sorted({s for e in (c.lhs, c.rhs) for s in shapes.symbols(e)})
         values = "{" + ", ".join(f"{s!r}: {s}" for s in syms) + "}"
         lines += [f"{ind}if {cond}:",
@@ -605,7 +623,7 @@ def _check_lines(op: OpSpec, fake: bool) -> list[str]:
             lines += _dtype_lines(op, arg, dict(bound_types), ind + "    ")
         elif not arg.when.empty:  # ignored (beyond being an array) unless the condition holds
             lines += [f"{ind}{line}" for line in adopt]
-            lines.append(f"{ind}if {_condition(arg.when)}:")
+            lines.append(f"{ind}if {_condition(op, arg.when)}:")
             lines += _dtype_lines(op, arg, dict(bound_types), ind + "    ")
         else:
             if arg.accepts_python_int and not fake:  # a Python int becomes a 0-d array of the input's dtype
@@ -647,7 +665,7 @@ def _kernel_lines(op: OpSpec, ind: str) -> list[str]:
         empty = f"_backend.empty([{dims}], {_dtype_expr(op, buf.dtype)})"
         if buf.alias is not None:  # a view of the output's leading elements when the condition holds
             view = f"_rt.alias_view(_OP, {buf.name!r}, {buf.alias}, [{dims}])"
-            empty = f"{view} if {_condition(buf.when)} else {empty}" if not buf.when.empty else view
+            empty = f"{view} if {_condition(op, buf.when)} else {empty}" if not buf.when.empty else view
         lines.append(f"{ind}{buf.name} = {empty}")
     if op.kernel.launch:
         names = "".join(f"{n}, " for n in plan_names(op))

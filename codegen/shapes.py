@@ -13,6 +13,16 @@ arguments) and ``ceildiv(a, b)``. Grammar (all binary operators left-associative
     unary := '-' unary | atom
     atom  := INT | IDENT | IDENT '(' expr (',' expr)* ')' | '(' expr ')'
 
+A condition (`parse_condition`: a `when:`, a let's value) also has ``and``, ``or`` and ``not``,
+ranked below the comparisons as in Python (or < and < not < comparison < arithmetic)::
+
+    cond  := conj ('or' conj)*
+    conj  := neg ('and' neg)*
+    neg   := 'not' neg | expr [('==' | '!=' | '<' | ...) expr]
+
+The parser knows no types: codegen/conditions.py types a condition against its op (an enum attr
+compared with a bare value becomes an `Is`, `and` of two ints is refused, ...).
+
 Expressions are frozen dataclasses, so they hash, compare structurally and can be
 used as dict keys. Nothing here calls ``eval``: parsing, evaluation and printing
 are all done by hand.
@@ -31,7 +41,10 @@ __all__ = [
     "BinOp",
     "Call",
     "Expr",
+    "Is",
+    "Logic",
     "Neg",
+    "Not",
     "Num",
     "ShapeEvalError",
     "ShapePattern",
@@ -40,6 +53,7 @@ __all__ = [
     "depth",
     "evaluate",
     "parse",
+    "parse_condition",
     "parse_dim",
     "parse_shape",
     "shape_to_text",
@@ -50,6 +64,7 @@ __all__ = [
 ]
 
 FUNCTIONS: frozenset[str] = frozenset({"min", "max", "ceildiv"})
+LOGIC_WORDS: frozenset[str] = frozenset({"and", "or", "not"})  # reserved: never a symbol
 _ARITY = {"min": 2, "max": 2, "ceildiv": 2}  # minimum argument counts; ceildiv is also the maximum
 _BINOPS = {
     "+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod,
@@ -103,7 +118,8 @@ class Sym:
     name: str
 
     def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not _SYMBOL_RE.fullmatch(self.name) or self.name in FUNCTIONS:
+        if (not isinstance(self.name, str) or not _SYMBOL_RE.fullmatch(self.name) or self.name in FUNCTIONS
+                or self.name in LOGIC_WORDS):
             raise ValueError(f"invalid symbol name {self.name!r}")
 
 
@@ -136,7 +152,35 @@ class Call:
             raise ValueError(f"wrong number of arguments for {self.fn}: {len(self.args)}")
 
 
-Expr: TypeAlias = Num | Sym | Neg | BinOp | Call
+@dataclass(frozen=True)
+class Logic:
+    """`a and b and ...` / `a or b or ...` (two or more operands)."""
+
+    op: str
+    args: tuple[Expr, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "args", tuple(self.args))
+        if self.op not in ("and", "or") or len(self.args) < 2:
+            raise ValueError(f"bad logic node {self.op!r} with {len(self.args)} operands")
+
+
+@dataclass(frozen=True)
+class Not:
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class Is:
+    """A typed test of a non-int name: an enum/string/bool attr, `backend` or a type variable has
+    `value` (`rnn_mode == lstm`, `backend == cuda`, `T == float64`, a bare bool attr). Written by
+    codegen/conditions.py, never by the parser (which reads `lstm` as a symbol)."""
+
+    name: str
+    value: str | bool | int | float
+
+
+Expr: TypeAlias = Num | Sym | Neg | BinOp | Call | Logic | Not | Is
 
 
 # --- tokenizer ------------------------------------------------------------------------------------
@@ -182,11 +226,16 @@ def _tokenize(text: str) -> list[_Token]:
 
 
 class _Parser:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, logic: bool = False) -> None:
         self.text = text
         self.tokens = _tokenize(text)
         self.pos = 0
         self.depth = 0  # parentheses, calls and unary minus around the token being read
+        self.logic = logic  # and/or/not read (a condition), else refused
+
+    def at_word(self, word: str) -> bool:
+        tok = self.tokens[self.pos]
+        return tok.kind == "ident" and tok.text == word
 
     def enter(self, tok: _Token) -> None:
         self.depth += 1
@@ -223,18 +272,44 @@ class _Parser:
         self.fail_at(tok, expected)
 
     def expr(self) -> Expr:
-        """A sum, or one comparison of two sums (1 or 0; `a < b < c` is refused: Python and C read it
-        differently). The outermost one is checked for depth: a long chain of operators nests as
-        deep as parentheses do."""
+        """A condition (with `logic`) or a comparison; checked for depth at the outermost level."""
         start = self.peek()
+        out = self.disjunction() if self.logic else self.comparison()
+        if self.depth == 0 and depth(out) > MAX_DEPTH:
+            self.fail(f"expression nested deeper than {MAX_DEPTH} levels (operators count)", start.column)
+        return out
+
+    def disjunction(self) -> Expr:
+        args = [self.conjunction()]
+        while self.at_word("or"):
+            self.take()
+            args.append(self.conjunction())
+        return args[0] if len(args) == 1 else Logic("or", tuple(args))
+
+    def conjunction(self) -> Expr:
+        args = [self.negation()]
+        while self.at_word("and"):
+            self.take()
+            args.append(self.negation())
+        return args[0] if len(args) == 1 else Logic("and", tuple(args))
+
+    def negation(self) -> Expr:
+        if self.at_word("not"):
+            self.enter(self.take())
+            operand = self.negation()
+            self.depth -= 1
+            return Not(operand)
+        return self.comparison()
+
+    def comparison(self) -> Expr:
+        """A sum, or one comparison of two sums (1 or 0; `a < b < c` is refused: Python and C read it
+        differently). A long chain of operators nests as deep as parentheses do (see expr)."""
         left = self.sum()
         if any(self.at(op) for op in COMPARISON_OPS):
             op = self.take().text
             left = BinOp(op, left, self.sum())
             if any(self.at(op) for op in COMPARISON_OPS):
                 self.fail("comparisons do not chain: parenthesise one", self.peek().column)
-        if self.depth == 0 and depth(left) > MAX_DEPTH:
-            self.fail(f"expression nested deeper than {MAX_DEPTH} levels (operators count)", start.column)
         return left
 
     def sum(self) -> Expr:
@@ -272,6 +347,9 @@ class _Parser:
                 return self.call(tok)
             if tok.text in FUNCTIONS:
                 self.fail(f"{tok.text!r} is a function; call it as {tok.text}(...)", tok.column)
+            if tok.text in LOGIC_WORDS:
+                where = "here" if self.logic else "outside a condition (a when:, a let)"
+                self.fail(f"{tok.text!r} is a condition operator: not allowed {where}", tok.column)
             return Sym(tok.text)
         if tok.kind == "op" and tok.text == "(":
             self.enter(tok)
@@ -306,6 +384,9 @@ class _Parser:
             return
         if tok.kind == "op" and tok.text in ")]":
             self.fail(f"unmatched {tok.text!r}", tok.column)
+        if tok.kind == "ident" and tok.text in LOGIC_WORDS and not self.logic:
+            self.fail(f"{tok.text!r} is a condition operator: not allowed outside a condition (a when:, a let)",
+                      tok.column)
         self.fail_at(tok, expected)
 
 
@@ -318,6 +399,18 @@ def parse(text: str) -> Expr:
         p.fail("empty dimension expression", 1)
     e = p.expr()
     p.end("an operator or end of input")
+    return e
+
+
+def parse_condition(text: str) -> Expr:
+    """Parse a condition or a let's value: an expression that may also use and/or/not (untyped)."""
+    if not isinstance(text, str):
+        raise TypeError(f"parse_condition() needs a str, got {type(text).__name__}")
+    p = _Parser(text, logic=True)
+    if p.peek().kind == "end":
+        p.fail("empty condition", 1)
+    e = p.expr()
+    p.end("an operator, and, or, or end of input")
     return e
 
 
@@ -356,9 +449,11 @@ def compares(e: Expr) -> bool:
         return e.op in COMPARISON_OPS or compares(e.left) or compares(e.right)
     if isinstance(e, Neg):
         return compares(e.operand)
-    if isinstance(e, Call):
+    if isinstance(e, (Call, Logic)):
         return any(compares(a) for a in e.args)
-    return False
+    if isinstance(e, Not):
+        return compares(e.operand)
+    return isinstance(e, Is)
 
 
 def parse_comparison(text: str) -> tuple[Expr, str, Expr]:
@@ -376,19 +471,13 @@ def parse_comparison(text: str) -> tuple[Expr, str, Expr]:
     return expr.left, expr.op, expr.right
 
 
-def compare(op: str, lhs: Any, rhs: Any) -> bool:
-    """`lhs op rhs` for one of COMPARISON_OPS, on values (Python ints and floats)."""
-    if op not in COMPARISON_OPS:
-        raise ValueError(f"not a comparison: {op!r}")
-    return bool(_BINOPS[op](lhs, rhs))
-
-
 # --- printing -------------------------------------------------------------------------------------
 # One precedence-driven printer serves the three output languages; subclasses only change how
 # leaves, operators and calls look. Python and C both rank unary minus above * // %, like the
 # shape language, so the same parenthesisation rules are correct for all three.
 
-_PREC = {"+": 1, "-": 1, "*": 2, "//": 2, "%": 2, **{op: 0 for op in COMPARISON_OPS}}
+_PREC = {"+": 1, "-": 1, "*": 2, "//": 2, "%": 2, **{op: 0 for op in COMPARISON_OPS}, "or": -3, "and": -2}
+_NOT = -1
 _UNARY = 3
 _ATOM = 4
 
@@ -409,6 +498,19 @@ class _Printer:
     def text(self, e: Expr) -> str:
         return self.render(e)[0]
 
+    def logic(self, op: str) -> str:
+        return f" {op} "
+
+    def negate(self, inner: str) -> str:
+        return f"not {inner}"
+
+    def is_(self, name: str, value: str | bool | int | float) -> tuple[str, int]:
+        if value is True:
+            return self.sym(name), _ATOM
+        if value is False:
+            return self.negate(self.sym(name)), _NOT
+        return f"{self.sym(name)} == {value}", 0
+
     def render(self, e: Expr) -> tuple[str, int]:
         """Return the text of ``e`` and the precedence of its outermost construct."""
         if isinstance(e, Num):
@@ -417,6 +519,15 @@ class _Printer:
             return self.sym(e.name), _ATOM
         if isinstance(e, Call):
             return self.call(e.fn, e.args), _ATOM
+        if isinstance(e, Is):
+            return self.is_(e.name, e.value)
+        if isinstance(e, Logic):  # a nested `and` in an `and` keeps its parentheses (the tree round-trips)
+            prec = _PREC[e.op]
+            parts = [(t if p > prec else f"({t})") for t, p in map(self.render, e.args)]
+            return self.logic(e.op).join(parts), prec
+        if isinstance(e, Not):
+            inner, prec = self.render(e.operand)
+            return self.negate(inner if prec >= _NOT else f"({inner})"), _NOT
         if isinstance(e, Neg):
             inner, prec = self.render(e.operand)
             # "-(-a)" rather than "--a": clearer, and "--" is the decrement operator in C.
@@ -441,8 +552,18 @@ def _wrap(source: str) -> str:
 
 
 class _PythonPrinter(_Printer):
-    def __init__(self, name: Callable[[str], str]) -> None:
+    def __init__(self, name: Callable[[str], str], tested: Callable[[str], str] | None = None) -> None:
         self.name = name
+        self.tested = tested or name
+
+    def is_(self, name: str, value: str | bool | int | float) -> tuple[str, int]:
+        source = self.tested(name)  # an attribute (`_backend.name`) needs no parentheses
+        subject = source if all(p.isidentifier() for p in source.split(".")) else f"({source})"
+        if value is True:
+            return subject, _ATOM
+        if value is False:
+            return f"not {subject}", _NOT
+        return f"{subject} == {value!r}", 0
 
     def sym(self, name: str) -> str:
         return _wrap(self.name(name))
@@ -468,7 +589,18 @@ class _CPrinter(_Printer):
     def op(self, op: str) -> str:
         return f" {'/' if op == '//' else op} "
 
+    def logic(self, op: str) -> str:
+        return " && " if op == "and" else " || "
+
+    def negate(self, inner: str) -> str:
+        return f"!{inner}"
+
+    def is_(self, name: str, value: str | bool | int | float) -> tuple[str, int]:
+        raise TypeError(f"{name} == {value}: a test of an attr's value or the backend has no C form")
+
     def render(self, e: Expr) -> tuple[str, int]:
+        if isinstance(e, (Logic, Not)):  # C ranks && above ||: each parenthesised
+            return f"({super().render(e)[0]})", _ATOM
         if isinstance(e, BinOp) and e.op in COMPARISON_OPS:  # C ranks < above ==: always parenthesised
             left, right = self.text(e.left), self.text(e.right)
             return f"({left} {e.op} {right})", _ATOM
@@ -499,13 +631,14 @@ def to_text(e: Expr) -> str:
     return _Printer().text(e)
 
 
-def to_python(e: Expr, name: Callable[[str], str] = lambda s: s) -> str:
-    """Python source computing ``e`` with int arithmetic; ``name`` maps each symbol to source.
+def to_python(e: Expr, name: Callable[[str], str] = lambda s: s, tested: Callable[[str], str] | None = None) -> str:
+    """Python source computing ``e`` with int arithmetic; ``name`` maps each symbol to source and
+    ``tested`` (default: ``name``) each name an `Is` tests (an attr, the backend, a type variable).
 
     A mapped name that is not a plain identifier is parenthesised. ``ceildiv(a, b)`` becomes
     ``-((-a)//b)``; ``min``/``max`` use the builtins.
     """
-    return _PythonPrinter(name).text(e)
+    return _PythonPrinter(name, tested).text(e)
 
 
 def to_c(e: Expr, name: Callable[[str], str] = lambda s: s) -> str:
@@ -529,8 +662,10 @@ def _children(e: Expr) -> Iterator[Expr]:
     elif isinstance(e, BinOp):
         yield e.left
         yield e.right
-    elif isinstance(e, Call):
+    elif isinstance(e, (Call, Logic)):
         yield from e.args
+    elif isinstance(e, Not):
+        yield e.operand
 
 
 def depth(e: Expr) -> int:
@@ -545,7 +680,8 @@ def depth(e: Expr) -> int:
 
 
 def symbols(e: Expr) -> tuple[str, ...]:
-    """Symbol names in first-appearance (left-to-right) order, without duplicates."""
+    """Symbol names in first-appearance (left-to-right) order, without duplicates (an `Is` names an
+    attr, the backend or a type variable, not a symbol: see tested)."""
     seen: dict[str, None] = {}  # dicts keep insertion order
 
     def walk(x: Expr) -> None:
@@ -555,6 +691,18 @@ def symbols(e: Expr) -> tuple[str, ...]:
             walk(child)
 
     walk(e)
+    return tuple(seen)
+
+
+def tested(e: Expr) -> tuple[str, ...]:
+    """The names `Is` nodes test (attrs, `backend`, type variables), without duplicates."""
+    seen: dict[str, None] = {}
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, Is):
+            seen.setdefault(x.name)
+        stack.extend(_children(x))
     return tuple(seen)
 
 
@@ -576,6 +724,8 @@ def _eval(e: Expr, env: Mapping[str, int]) -> int:
         return operator.index(env[e.name])  # accepts numpy ints, refuses floats
     if isinstance(e, Neg):
         return -_eval(e.operand, env)
+    if isinstance(e, (Not, Logic, Is)):  # one evaluator of conditions: the runtime's
+        raise TypeError(f"{to_text(e)!r} is a condition: evaluate its plan literal (runtime/plan.py)")
     if isinstance(e, BinOp):
         a, b = _eval(e.left, env), _eval(e.right, env)
         if b == 0 and e.op in ("//", "%"):

@@ -14,6 +14,7 @@ from typing import Any
 
 import yaml
 
+from codegen import variants
 from codegen.model import (
     ActivationValue,
     ArgIndex,
@@ -113,13 +114,27 @@ def _shape(sw: Switch[ShapePattern]) -> Any:
 
 
 def _condition(c: Condition) -> Any:
-    """`{attr: value, ...}`, or (with comparisons, launch steps only) a list of that mapping and
-    the comparisons."""
+    """`{attr: value, ...}`, or (with comparisons or a condition text) a list of that mapping and
+    the texts, or the one text."""
     clauses = dict(c.clauses)
-    if not c.checks:
+    if not c.checks and c.test is None:
         return clauses
-    checks = [to_text(BinOp(op, lhs, rhs)) for lhs, op, rhs in c.checks]
-    return ([clauses] if clauses else []) + checks
+    texts = [to_text(BinOp(op, lhs, rhs)) for lhs, op, rhs in c.checks]
+    texts += [to_text(c.test)] if c.test is not None else []
+    if not clauses and len(texts) == 1:
+        return texts[0]
+    return ([clauses] if clauses else []) + texts
+
+
+def _variants(op: OpSpec) -> Data | None:
+    if op.variants is None:
+        return None
+    data: Data = {}
+    for v in op.variants.cases:
+        data[v.name] = {"when": _condition(v.when)}
+        _put(data[v.name], "doc", v.doc, "")
+    data["otherwise"] = op.variants.otherwise
+    return data
 
 
 def _op(op: OpSpec) -> Data:
@@ -135,7 +150,9 @@ def _op(op: OpSpec) -> Data:
     _put(data, "type_vars", {tv.name: _type_var(tv) for tv in op.own(op.type_vars)}, {})
     _put(data, "attrs", [_attr(a) for a in op.own(op.attrs)], [])
     _put(data, "inputs", [_input(a) for a in op.inputs], [])
-    _put(data, "let", {let.name: _switch(let.value, _expr) for let in op.own(op.lets)}, {})
+    _put(data, "params", {p.name: {"value": p.value, "doc": p.doc} for p in op.params}, {})
+    _put(data, "variants", _variants(op))
+    _put(data, "let", {let.name: _switch(let.value, _expr) for let in op.own(variants.declared_lets(op))}, {})
     data["outputs"] = [_output(o) for o in op.outputs]
     _put(data, "where", [_where(c) for c in op.where], [])
     _put(data, "kernel", _kernel(op.kernel) if op.kernel is not None else None)

@@ -477,3 +477,19 @@ def test_the_fused_steps_see_a_tiles_last_row(monkeypatch, kernel_form, directio
     gpu, launched = gpu_plan_with_launches(monkeypatch, kernel_form)
     _check(dml_rnn(**args, direction=direction, scope=gpu), _reference(args, direction), "float32")
     assert launched.count("fused_step") == steps and {"persistent", "step"}.isdisjoint(launched), launched
+
+
+@pytest.mark.parametrize(("plan", "batch", "hidden", "variant"), [
+    ("cuda", 3, 8, "persistent"), ("cuda", 65, 8, "fused"),  # first match wins: persistent, then fused
+    ("cuda", 3, 100, "fused"), ("cuda", 3, 130, "gemm_steps"), ("cpu", 3, 8, "gemm_steps")])
+def test_the_recording_keeps_the_variant_that_ran(plan, batch, hidden, variant):
+    """The plan's recording names the variant (specs/rnn/dml_rnn.yaml's variants:), read from the
+    params as the benchmark reads them; the GPU's plan runs on the emulation."""
+    from generated.rnn import dml_rnn as module
+
+    params = module._PLAN.params
+    assert params == {"persistent_max_hidden": 64, "persistent_max_batch": 64, "fused_max_hidden": 128}
+    assert module._PLAN.variants == ("persistent", "fused", "gemm_steps")
+    args = _inputs(_rng("variant", batch, hidden), 2, batch, 3, hidden, "forward")
+    _check(dml_rnn(**args, scope=Scope("cpu", launch_plan=plan)), _reference(args, "forward"), "float32", tol=5e-5)
+    assert module._PLAN.latest().variant == variant

@@ -175,11 +175,8 @@ def test_the_comparison_parser_refuses_what_is_not_one_comparison(text: str, rea
         assert isinstance(info.value, shapes.ComparisonError) and info.value.reason == reason
 
 
-def test_the_comparison_parser_splits_and_compares() -> None:
+def test_the_comparison_parser_splits() -> None:
     from codegen import shapes
 
     lhs, op, rhs = shapes.parse_comparison("2*N >= max(C, 1)")
     assert (shapes.to_text(lhs), op, shapes.to_text(rhs)) == ("2*N", ">=", "max(C, 1)")
-    assert shapes.compare(op, 4, 3) and not shapes.compare("!=", 2.0, 2)
-    with pytest.raises(ValueError):
-        shapes.compare("+", 1, 2)

@@ -107,7 +107,7 @@ def test_step_when_comparisons(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("when", "fragment"), [
     ('"Q > 1"', "symbol 'Q' is not bound"),
-    ('"N"', "'N' has no comparison"),
+    ('"N"', "expected a condition (comparisons, bool attrs, boolean lets, variants), got the int expression 'N'"),
     ("[]", "'when' is an empty list"),
     ("{nope: 1}", "'nope' is not a bool, enum, int or string attr"),
 ])

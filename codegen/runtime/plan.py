@@ -18,9 +18,12 @@ A launch step names its kernel and the names whose dtype values pick its entry p
 The expression forms (the literals `plan_data.py` writes):
     int | "name" | ("neg", e) | (op, e, e) for op in + - * // % | ("min"|"max", e, ...)
     | ("ceildiv", e, e)
-and conditions are tuples of tests: ("backend", name) | ("attr", name, value) | (cmp, e, e).
-Evaluation is Python's integer arithmetic, as the printed loop (the fallback, `OPGEN_PLAN=loop`)
-computes it.
+and conditions are tuples of tests, all of which must hold, each a condition form:
+    ("backend", name) | ("attr", name, value) | (cmp, e, e) | ("and", c, c, ...) | ("or", c, c, ...)
+    | ("not", c)
+Evaluation is Python's integer arithmetic and `and`/`or`/`not`, as the printed loop (the fallback,
+`OPGEN_PLAN=loop`) computes it. The compiler evaluates conditions with this same `evaluate` (on the
+literals plan_data.py writes), so the two sides of the wall cannot disagree.
 """
 
 from __future__ import annotations
@@ -52,35 +55,38 @@ class PlanError(RuntimeError):
     """A plan that cannot be recorded (a generated module out of step with this runtime)."""
 
 
-def evaluate(e: Any, env: dict[str, Any]) -> Any:
-    """The value of an expression literal in `env`."""
+def evaluate(e: Any, env: dict[str, Any], backend: str = "") -> Any:
+    """The value of an expression or condition literal in `env` (conditions: a bool; `backend` is
+    the backend's name, for ("backend", name) tests)."""
     if isinstance(e, str):
         return env[e]
     if not isinstance(e, tuple):
         return e
     head = e[0]
     if head == "neg":
-        return -evaluate(e[1], env)
+        return -evaluate(e[1], env, backend)
     if head == "min":
-        return min(evaluate(a, env) for a in e[1:])
+        return min(evaluate(a, env, backend) for a in e[1:])
     if head == "max":
-        return max(evaluate(a, env) for a in e[1:])
+        return max(evaluate(a, env, backend) for a in e[1:])
     if head == "ceildiv":
-        return -(-evaluate(e[1], env) // evaluate(e[2], env))
-    return _BINARY[head](evaluate(e[1], env), evaluate(e[2], env))
+        return -(-evaluate(e[1], env, backend) // evaluate(e[2], env, backend))
+    if head == "and":
+        return all(evaluate(c, env, backend) for c in e[1:])
+    if head == "or":
+        return any(evaluate(c, env, backend) for c in e[1:])
+    if head == "not":
+        return not evaluate(e[1], env, backend)
+    if head == "backend":
+        return backend == e[1]
+    if head == "attr":
+        return bool(env[e[1]] == e[2])
+    return _BINARY[head](evaluate(e[1], env, backend), evaluate(e[2], env, backend))
 
 
 def holds(when: tuple[Any, ...], env: dict[str, Any], backend: str) -> bool:
-    for test in when:
-        if test[0] == "backend":
-            ok = backend == test[1]
-        elif test[0] == "attr":
-            ok = env[test[1]] == test[2]
-        else:
-            ok = bool(_BINARY[test[0]](evaluate(test[1], env), evaluate(test[2], env)))
-        if not ok:
-            return False
-    return True
+    """Whether every test of a condition literal holds."""
+    return all(evaluate(test, env, backend) for test in when)
 
 
 @dataclass(frozen=True)
@@ -118,6 +124,8 @@ class Gemm:
 @dataclass(frozen=True)
 class Recording:
     steps: tuple[Launch | Gemm, ...]
+    #: the launch variant that ran (the op's `variants:`, first match wins), None for an op without
+    variant: str | None = None
     #: a backend's own form of the recording, by its key (the cpu backend's native batches)
     native: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
@@ -130,13 +138,18 @@ class Recording:
 class Plan:
     """A launch plan as data: its steps (the literal forms above), the names its expressions read,
     the buffer slots its steps use, and each kernel's entry points by the dtype names of their
-    specialization (the lowered op's `symbols`: a launch names its kernel, never builds a symbol)."""
+    specialization (the lowered op's `symbols`: a launch names its kernel, never builds a symbol), and the op's
+    variants and params."""
 
     op: str
     names: tuple[str, ...]
     slots: tuple[str, ...]
     steps: tuple[Any, ...]
     symbols: dict[str, dict[tuple[str, ...], str]]
+    #: the op's launch variants in order (each a name the plan reads, exactly one true) and its
+    #: tunable parameters (`params:`), for a benchmark to read rather than restate
+    variants: tuple[str, ...] = ()
+    params: dict[str, int] = field(default_factory=dict)
     recordings: OrderedDict[tuple[Any, ...], Recording] = field(default_factory=OrderedDict, repr=False)
     stats: dict[str, int] = field(default_factory=lambda: {"recorded": 0, "replayed": 0}, repr=False)
 
@@ -155,7 +168,12 @@ class Plan:
         env = dict(zip(self.names, values, strict=True))
         out: list[Launch | Gemm] = []
         self._walk(self.steps, env, backend, out)
-        return Recording(tuple(out))
+        variant = next((v for v in self.variants if env[v]), None)
+        return Recording(tuple(out), variant)
+
+    def latest(self) -> Recording | None:
+        """The recording used last (a benchmark prints its `variant`); None before the first call."""
+        return next(reversed(self.recordings.values()), None)
 
     def recording(self, backend: str, values: tuple[Any, ...]) -> Recording:
         """The recording for these values: kept, or made now (and kept)."""

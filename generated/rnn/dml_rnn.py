@@ -23,17 +23,17 @@ _KERNELS = KernelSource(_OP, Path(__file__).with_name("dml_rnn.cu"))
 _PLAN = _rt.Plan('DmlRnn', ('num_directions', 'steps', 'hidden_size', 'input_size', '_dtype_T', 'cell_blocks', 'cell_threads', 'seq_length', 'batch_size', 'persistent_blocks', 'activations', 'backward_first', 'persistent', 'cells', 'step_threads', 'gemm_steps', 'fused_row_tiles', 'fused_unit_tiles', 'fused', 'all_cells'), ('input', 'weight', 'projected', 'hidden_init', 'sequence_lengths', 'output_single', 'recurrence', 'bias', 'output_sequence', 'recurrent', 'states'), (
     ('repeat', 'd', 'num_directions', (), (('gemm', 0, 1, 2, ('steps', 'hidden_size', 'input_size', False, True, 0, 0, ('*', ('*', 'd', 'hidden_size'), 'input_size'), ('*', ('*', 'd', 'steps'), 'hidden_size')), ()),), ()),
     ('launch', 'init_state', ('_dtype_T',), ('cell_blocks',), ('cell_threads',), 0, (('buf', 3), ('buf', 4), ('buf', 5), ('scalar', '_np.int64', 'seq_length', None, ()), ('scalar', '_np.int64', 'num_directions', None, ()), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'hidden_size', None, ())), ()),
-    ('launch', 'persistent', ('_dtype_T',), ('persistent_blocks', 'num_directions'), (256,), 0, (('buf', 2), ('buf', 6), ('buf', 7), ('buf', 4), ('buf', 8), ('buf', 5), ('act', 'activations', 0), ('act', 'activations', ('-', 'num_directions', 1)), ('scalar', '_np.int64', 'backward_first', None, ()), ('scalar', '_np.int64', 'seq_length', None, ()), ('scalar', '_np.int64', 'num_directions', None, ()), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'hidden_size', None, ())), (('==', 'persistent', 1),)),
-    ('repeat', 's', 'seq_length', (), (('repeat', 'd', 'num_directions', (), (('gemm', 5, 6, 9, ('batch_size', 'hidden_size', 'hidden_size', False, True, 0, ('*', 'd', 'cells'), ('*', ('*', 'd', 'hidden_size'), 'hidden_size'), ('*', 'd', 'cells')), ()),), ()), ('launch', 'step', ('_dtype_T',), ('cell_blocks',), ('step_threads',), 0, (('buf', 2), ('buf', 9), ('buf', 7), ('buf', 4), ('buf', 8), ('buf', 5), ('act', 'activations', 0), ('act', 'activations', ('-', 'num_directions', 1)), ('scalar', '_np.int64', 's', None, ()), ('scalar', '_np.int64', 'backward_first', None, ()), ('scalar', '_np.int64', 'seq_length', None, ()), ('scalar', '_np.int64', 'num_directions', None, ()), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'hidden_size', None, ())), ())), (('==', 'gemm_steps', 1),)),
-    ('repeat', 's', 'seq_length', (), (('launch', 'fused_step', ('_dtype_T',), ('fused_row_tiles', 'fused_unit_tiles', 'num_directions'), (256,), 0, (('buf', 2), ('buf', 9), ('buf', 6), ('buf', 7), ('buf', 4), ('buf', 8), ('buf', 5), ('buf', 10), ('act', 'activations', 0), ('act', 'activations', ('-', 'num_directions', 1)), ('scalar', '_np.int64', 's', None, ()), ('scalar', '_np.int64', 'backward_first', None, ()), ('scalar', '_np.int64', 'seq_length', None, ()), ('scalar', '_np.int64', 'num_directions', None, ()), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'hidden_size', None, ())), ()),), (('==', 'fused', 1),)),
-    ('launch', 'final_state', ('_dtype_T',), ('cell_blocks',), ('cell_threads',), 0, (('buf', 10), ('buf', 5), ('scalar', '_np.int64', 'seq_length', None, ()), ('scalar', '_np.int64', 'all_cells', None, ())), (('==', 'fused', 1), ('>', 'seq_length', 0))),
+    ('launch', 'persistent', ('_dtype_T',), ('persistent_blocks', 'num_directions'), (256,), 0, (('buf', 2), ('buf', 6), ('buf', 7), ('buf', 4), ('buf', 8), ('buf', 5), ('act', 'activations', 0), ('act', 'activations', ('-', 'num_directions', 1)), ('scalar', '_np.int64', 'backward_first', None, ()), ('scalar', '_np.int64', 'seq_length', None, ()), ('scalar', '_np.int64', 'num_directions', None, ()), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'hidden_size', None, ())), ('persistent',)),
+    ('repeat', 's', 'seq_length', (), (('repeat', 'd', 'num_directions', (), (('gemm', 5, 6, 9, ('batch_size', 'hidden_size', 'hidden_size', False, True, 0, ('*', 'd', 'cells'), ('*', ('*', 'd', 'hidden_size'), 'hidden_size'), ('*', 'd', 'cells')), ()),), ()), ('launch', 'step', ('_dtype_T',), ('cell_blocks',), ('step_threads',), 0, (('buf', 2), ('buf', 9), ('buf', 7), ('buf', 4), ('buf', 8), ('buf', 5), ('act', 'activations', 0), ('act', 'activations', ('-', 'num_directions', 1)), ('scalar', '_np.int64', 's', None, ()), ('scalar', '_np.int64', 'backward_first', None, ()), ('scalar', '_np.int64', 'seq_length', None, ()), ('scalar', '_np.int64', 'num_directions', None, ()), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'hidden_size', None, ())), ())), ('gemm_steps',)),
+    ('repeat', 's', 'seq_length', (), (('launch', 'fused_step', ('_dtype_T',), ('fused_row_tiles', 'fused_unit_tiles', 'num_directions'), (256,), 0, (('buf', 2), ('buf', 9), ('buf', 6), ('buf', 7), ('buf', 4), ('buf', 8), ('buf', 5), ('buf', 10), ('act', 'activations', 0), ('act', 'activations', ('-', 'num_directions', 1)), ('scalar', '_np.int64', 's', None, ()), ('scalar', '_np.int64', 'backward_first', None, ()), ('scalar', '_np.int64', 'seq_length', None, ()), ('scalar', '_np.int64', 'num_directions', None, ()), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'hidden_size', None, ())), ()),), ('fused',)),
+    ('launch', 'final_state', ('_dtype_T',), ('cell_blocks',), ('cell_threads',), 0, (('buf', 10), ('buf', 5), ('scalar', '_np.int64', 'seq_length', None, ()), ('scalar', '_np.int64', 'all_cells', None, ())), (('and', 'fused', ('>', 'seq_length', 0)),)),
 ), {
     'init_state': {('float32',): 'DmlRnn__init_state__float32', ('float16',): 'DmlRnn__init_state__float16'},
     'persistent': {('float32',): 'DmlRnn__persistent__float32', ('float16',): 'DmlRnn__persistent__float16'},
     'step': {('float32',): 'DmlRnn__step__float32', ('float16',): 'DmlRnn__step__float16'},
     'fused_step': {('float32',): 'DmlRnn__fused_step__float32', ('float16',): 'DmlRnn__fused_step__float16'},
     'final_state': {('float32',): 'DmlRnn__final_state__float32', ('float16',): 'DmlRnn__final_state__float16'},
-})
+}, variants=('persistent', 'fused', 'gemm_steps'), params={'persistent_max_hidden': 64, 'persistent_max_batch': 64, 'fused_max_hidden': 128})
 
 Direction = Literal['forward', 'backward', 'bidirectional']
 
@@ -280,6 +280,12 @@ def _compute(scope: Scope | str | None, input: Any, weight: Any, recurrence: Any
                 raise _rt.shape_error(_OP, 'sequence_lengths', ('1', '1', '1', 'batch_size'), sequence_lengths.shape, {'batch_size': batch_size}, 'direction forward')
             if sequence_lengths.shape[0] != 1 or sequence_lengths.shape[1] != 1 or sequence_lengths.shape[2] != 1 or sequence_lengths.shape[3] != batch_size:
                 raise _rt.shape_error(_OP, 'sequence_lengths', ('1', '1', '1', 'batch_size'), sequence_lengths.shape, {'batch_size': batch_size}, 'direction forward')
+        persistent_max_hidden = 64
+        persistent_max_batch = 64
+        fused_max_hidden = 128
+        persistent = _backend.name == 'cuda' and hidden_size >= 1 and hidden_size <= persistent_max_hidden and batch_size >= 1 and batch_size <= persistent_max_batch
+        fused = not persistent and (_backend.name == 'cuda' and hidden_size >= 1 and hidden_size <= fused_max_hidden)
+        gemm_steps = not persistent and not fused
         num_directions = 1
         backward_first = 0
         steps = seq_length*batch_size
@@ -288,10 +294,7 @@ def _compute(scope: Scope | str | None, input: Any, weight: Any, recurrence: Any
         cell_threads = (max(32, min(1024, 32*(-(-hidden_size//128)))) if _backend.name == 'cpu' else max(32, min(256, 32*(-(-cells//128)))))
         cell_blocks = (min((-(-cells//65536)), 64) if _backend.name == 'cpu' else min((-(-cells//1024)), 65535))
         step_threads = (max(32, min(1024, 32*(-(-hidden_size//128)))) if _backend.name == 'cpu' else max(128, min(256, 32*(-(-cells//128)))))
-        persistent = (0 if _backend.name == 'cpu' else (-(-hidden_size//64))*(-(-batch_size//64)))
         persistent_blocks = (-(-batch_size//4))
-        fused = (0 if _backend.name == 'cpu' else min((persistent - 1)*(persistent - 1), 1)*(1 - min((-(-hidden_size//128)) - 1, 1)))
-        gemm_steps = min((persistent - 1)*(persistent - 1), 1) - fused
         fused_row_tiles = max((-(-batch_size//32)), 3)
         fused_unit_tiles = (-(-hidden_size//32))
         state_slots = 2*fused
@@ -329,6 +332,12 @@ def _compute(scope: Scope | str | None, input: Any, weight: Any, recurrence: Any
                 raise _rt.shape_error(_OP, 'sequence_lengths', ('1', '1', '1', 'batch_size'), sequence_lengths.shape, {'batch_size': batch_size}, 'direction backward')
             if sequence_lengths.shape[0] != 1 or sequence_lengths.shape[1] != 1 or sequence_lengths.shape[2] != 1 or sequence_lengths.shape[3] != batch_size:
                 raise _rt.shape_error(_OP, 'sequence_lengths', ('1', '1', '1', 'batch_size'), sequence_lengths.shape, {'batch_size': batch_size}, 'direction backward')
+        persistent_max_hidden = 64
+        persistent_max_batch = 64
+        fused_max_hidden = 128
+        persistent = _backend.name == 'cuda' and hidden_size >= 1 and hidden_size <= persistent_max_hidden and batch_size >= 1 and batch_size <= persistent_max_batch
+        fused = not persistent and (_backend.name == 'cuda' and hidden_size >= 1 and hidden_size <= fused_max_hidden)
+        gemm_steps = not persistent and not fused
         num_directions = 1
         backward_first = 1
         steps = seq_length*batch_size
@@ -337,10 +346,7 @@ def _compute(scope: Scope | str | None, input: Any, weight: Any, recurrence: Any
         cell_threads = (max(32, min(1024, 32*(-(-hidden_size//128)))) if _backend.name == 'cpu' else max(32, min(256, 32*(-(-cells//128)))))
         cell_blocks = (min((-(-cells//65536)), 64) if _backend.name == 'cpu' else min((-(-cells//1024)), 65535))
         step_threads = (max(32, min(1024, 32*(-(-hidden_size//128)))) if _backend.name == 'cpu' else max(128, min(256, 32*(-(-cells//128)))))
-        persistent = (0 if _backend.name == 'cpu' else (-(-hidden_size//64))*(-(-batch_size//64)))
         persistent_blocks = (-(-batch_size//4))
-        fused = (0 if _backend.name == 'cpu' else min((persistent - 1)*(persistent - 1), 1)*(1 - min((-(-hidden_size//128)) - 1, 1)))
-        gemm_steps = min((persistent - 1)*(persistent - 1), 1) - fused
         fused_row_tiles = max((-(-batch_size//32)), 3)
         fused_unit_tiles = (-(-hidden_size//32))
         state_slots = 2*fused
@@ -378,6 +384,12 @@ def _compute(scope: Scope | str | None, input: Any, weight: Any, recurrence: Any
                 raise _rt.shape_error(_OP, 'sequence_lengths', ('1', '1', '1', 'batch_size'), sequence_lengths.shape, {'batch_size': batch_size}, 'direction bidirectional')
             if sequence_lengths.shape[0] != 1 or sequence_lengths.shape[1] != 1 or sequence_lengths.shape[2] != 1 or sequence_lengths.shape[3] != batch_size:
                 raise _rt.shape_error(_OP, 'sequence_lengths', ('1', '1', '1', 'batch_size'), sequence_lengths.shape, {'batch_size': batch_size}, 'direction bidirectional')
+        persistent_max_hidden = 64
+        persistent_max_batch = 64
+        fused_max_hidden = 128
+        persistent = _backend.name == 'cuda' and hidden_size >= 1 and hidden_size <= persistent_max_hidden and batch_size >= 1 and batch_size <= persistent_max_batch
+        fused = not persistent and (_backend.name == 'cuda' and hidden_size >= 1 and hidden_size <= fused_max_hidden)
+        gemm_steps = not persistent and not fused
         num_directions = 2
         backward_first = 0
         steps = seq_length*batch_size
@@ -386,10 +398,7 @@ def _compute(scope: Scope | str | None, input: Any, weight: Any, recurrence: Any
         cell_threads = (max(32, min(1024, 32*(-(-hidden_size//128)))) if _backend.name == 'cpu' else max(32, min(256, 32*(-(-cells//128)))))
         cell_blocks = (min((-(-cells//65536)), 64) if _backend.name == 'cpu' else min((-(-cells//1024)), 65535))
         step_threads = (max(32, min(1024, 32*(-(-hidden_size//128)))) if _backend.name == 'cpu' else max(128, min(256, 32*(-(-cells//128)))))
-        persistent = (0 if _backend.name == 'cpu' else (-(-hidden_size//64))*(-(-batch_size//64)))
         persistent_blocks = (-(-batch_size//4))
-        fused = (0 if _backend.name == 'cpu' else min((persistent - 1)*(persistent - 1), 1)*(1 - min((-(-hidden_size//128)) - 1, 1)))
-        gemm_steps = min((persistent - 1)*(persistent - 1), 1) - fused
         fused_row_tiles = max((-(-batch_size//32)), 3)
         fused_unit_tiles = (-(-hidden_size//32))
         state_slots = 2*fused
@@ -414,17 +423,17 @@ def _compute(scope: Scope | str | None, input: Any, weight: Any, recurrence: Any
         for d in range(num_directions):
             _backend.gemm(input, weight, projected, steps, hidden_size, input_size, False, True, 0, 0, d*hidden_size*input_size, d*steps*hidden_size)
         _backend.launch(_KERNELS, _PLAN.symbol('init_state', _dtype_T), (cell_blocks,), (cell_threads,), (hidden_init, sequence_lengths, output_single, _np.int64(seq_length), _np.int64(num_directions), _np.int64(batch_size), _np.int64(hidden_size),), 0)
-        if persistent == 1:
+        if persistent:
             _backend.launch(_KERNELS, _PLAN.symbol('persistent', _dtype_T), (persistent_blocks, num_directions,), (256,), (projected, recurrence, bias, sequence_lengths, output_sequence, output_single, *activations[0].kernel_args(), *activations[num_directions - 1].kernel_args(), _np.int64(backward_first), _np.int64(seq_length), _np.int64(num_directions), _np.int64(batch_size), _np.int64(hidden_size),), 0)
-        if gemm_steps == 1:
+        if gemm_steps:
             for s in range(seq_length):
                 for d in range(num_directions):
                     _backend.gemm(output_single, recurrence, recurrent, batch_size, hidden_size, hidden_size, False, True, 0, d*cells, d*hidden_size*hidden_size, d*cells)
                 _backend.launch(_KERNELS, _PLAN.symbol('step', _dtype_T), (cell_blocks,), (step_threads,), (projected, recurrent, bias, sequence_lengths, output_sequence, output_single, *activations[0].kernel_args(), *activations[num_directions - 1].kernel_args(), _np.int64(s), _np.int64(backward_first), _np.int64(seq_length), _np.int64(num_directions), _np.int64(batch_size), _np.int64(hidden_size),), 0)
-        if fused == 1:
+        if fused:
             for s in range(seq_length):
                 _backend.launch(_KERNELS, _PLAN.symbol('fused_step', _dtype_T), (fused_row_tiles, fused_unit_tiles, num_directions,), (256,), (projected, recurrent, recurrence, bias, sequence_lengths, output_sequence, output_single, states, *activations[0].kernel_args(), *activations[num_directions - 1].kernel_args(), _np.int64(s), _np.int64(backward_first), _np.int64(seq_length), _np.int64(num_directions), _np.int64(batch_size), _np.int64(hidden_size),), 0)
-        if fused == 1 and seq_length > 0:
+        if fused and seq_length > 0:
             _backend.launch(_KERNELS, _PLAN.symbol('final_state', _dtype_T), (cell_blocks,), (cell_threads,), (states, output_single, _np.int64(seq_length), _np.int64(all_cells),), 0)
     _backend.flush()
     return DmlRnnOutputs(output_sequence, output_single)
