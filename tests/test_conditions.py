@@ -14,7 +14,7 @@ import pytest
 from test_spec_conditions import FLAG
 from test_spec_errors import BASE, check, line_of, load_error, replace_once, with_kernel, write_spec
 
-from codegen import plan_data, pygen, shapes, spec_print
+from codegen import lower, plan_data, pygen, shapes, spec_print
 from codegen.load import load_specs
 from codegen.runtime import plan
 
@@ -172,7 +172,7 @@ def test_boolean_let_is_a_kernel_argument_of_0_or_1(tmp_path: Path) -> None:
     assert "big = N > 4 and (flag or mode == 'exact')" in body
     _, steps = plan_data.encode(op)
     assert steps[0][6][-1] == ("scalar", "_np.int64", "big", None, ())
-    p = plan.Plan(op.name, *plan_data.encode(op)[:1], ("x", "y"), steps)
+    p = plan.Plan(op.name, *plan_data.encode(op)[:1], ("x", "y"), steps, lower.lower(op).symbols)
     for big, expected in ((True, 1), (False, 0)):
         values = {"N": 5, "C": 2, "_dtype_T": "float32", "big": big}
         (launch,) = p.record("cpu", tuple(values[n] for n in p.names)).steps
@@ -200,7 +200,8 @@ def test_variants_first_match_wins_exactly_one_true(tmp_path: Path) -> None:
     assert [(p.name, p.value) for p in op.params] == [("wide_max", 8)]
     names, steps = plan_data.encode(op)
     assert {"wide", "small", "steps"} <= set(names)  # read by the plan, to record which ran
-    p = plan.Plan(op.name, names, ("x", "y"), steps, variants=op.variants.names(), params={"wide_max": 8})
+    p = plan.Plan(op.name, names, ("x", "y"), steps, lower.lower(op).symbols, variants=op.variants.names(),
+                  params={"wide_max": 8})
     body = "\n".join(pygen.run_body(op))
     assert "small = not wide and N <= 4" in body and "steps = not wide and not small" in body
     for backend, n, c, expected in (("cuda", 2, 3, "wide"),  # both wide and small hold: the first wins
