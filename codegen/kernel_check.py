@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from codegen.linemarks import LineMap
 from codegen.lower import EntryPoint, lower
 from codegen.model import DTYPES, LaunchStep, OpSpec
-from codegen.runtime.cxx import Preprocessed, Token, tokenize
+from codegen.runtime.cxx import Preprocessed, Token, stream, tokenize
 from codegen.runtime.cxx import match as _match
 from codegen.runtime.cxx import match_angle as _match_angle
 from codegen.runtime.cxx import split_params as _split_params
@@ -250,8 +250,11 @@ def parse_template_params(tokens: list[Token]) -> tuple[TemplateParam, ...]:
 def scan(text: str, lines: LineMap | None = None) -> Unit:
     """The functions declared at namespace scope in a C++/CUDA source, with the namespaces and
     `using` declarations that make them visible."""
-    unit = Unit()
-    tokens = tokenize(text, lines, unit.preprocessed)
+    read = stream(text)
+    if lines is not None:
+        read.report(lines)
+    unit = Unit(preprocessed=read.preprocessed)
+    tokens = read.tokens
     _scan_scope(tokens, 0, len(tokens), (), unit)
     return unit
 

@@ -1,6 +1,7 @@
 """A C++ tokenizer with a small preprocessor, shared by the compiler's kernel checks
-(codegen.kernel_check, codegen.index_width) and the host backend's kernel scan (host.scan_kernels).
-It imports nothing from codegen: the runtime must not import the compiler.
+(codegen.kernel_check, codegen.index_width) and the host backend's kernel scan (host.scan_kernels),
+which read a rendered kernel through `stream`: one tokenization for all of them. It imports nothing
+from the compiler: the runtime must not import the compiler.
 
 What the preprocessor does: comments and directives leave the token stream; object-like macros
 (`#define LB 128`) are expanded; `#if`/`#ifdef`/`#ifndef`/`#elif`/`#else`/`#endif` choose branches by
@@ -14,9 +15,12 @@ a branch it would not.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
+
+from codegen.runtime.stats import counters
 
 TOKEN = re.compile(
     r"""(?P<nl>\n)
@@ -72,11 +76,17 @@ class _Conditional:
     taken: bool | None
 
 
+#: Characters tokenize read (a macro's body and a declaration's type count too): a test holds a
+#: check of kernels to reading each kernel once (stream shares one tokenization among the analyses).
+stats = counters("cxx", ("tokenized_chars",))
+
+
 def tokenize(text: str, lines: LineSink | None = None, pp: Preprocessed | None = None) -> list[Token]:
     """C++ tokens of `text` without comments and preprocessor directives (each reported to
     `lines`); object-like macros expanded, the branches of conditionals known to be false left
     out. Only what declarations need is told apart: `>>` is two tokens, so template argument lists
     close alike nested or not."""
+    stats["tokenized_chars"] += len(text)
     pp = pp if pp is not None else Preprocessed()
     out: list[Token] = []
     line = 1
@@ -98,6 +108,34 @@ def tokenize(text: str, lines: LineSink | None = None, pp: Preprocessed | None =
             out.append(Token(kind, value, line))
         line += value.count("\n")
     return expand(out, pp.macros) if pp.macros else out
+
+
+@dataclass(frozen=True)
+class Stream:
+    """One tokenization of a source, shared by every analysis that reads it: the tokens, what the
+    preprocessor saw, and each directive (physical line, text) for a LineMap. Read-only."""
+
+    tokens: list[Token]
+    preprocessed: Preprocessed
+    directives: tuple[tuple[int, str], ...]
+
+    def report(self, lines: LineSink) -> None:
+        """Each directive to `lines`, as tokenize would have."""
+        for physical, text in self.directives:
+            lines.add(physical, text)
+
+
+class _Directives(list[tuple[int, str]]):
+    def add(self, physical: int, text: str) -> None:
+        self.append((physical, text))
+
+
+@functools.lru_cache(maxsize=8)  # a kernel is read by its analyses one after the other
+def stream(text: str) -> Stream:
+    """`text` tokenized with no macros defined beforehand, once for all its readers (cached)."""
+    directives = _Directives()
+    pp = Preprocessed()
+    return Stream(tokenize(text, directives, pp), pp, tuple(directives))
 
 
 def _reading(stack: list[_Conditional]) -> bool:

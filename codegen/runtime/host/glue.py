@@ -65,6 +65,9 @@ def _entry_points(source: str, options: Sequence[str]) -> tuple[tuple[KernelSig,
 def _scan(source: str, defines: tuple[tuple[str, str | None], ...]) -> tuple[tuple[KernelSig, ...], tuple[str, ...]]:
     """The kernels and extern shared arrays of a source, from one tokenization (cached: the cpu
     backend loads each source once per process, the tests many times)."""
+    if not defines:  # as the compiler's checks read it: their tokenization, shared
+        tokens = cxx.stream(source).tokens
+        return tuple(_kernels(tokens)), tuple(_extern_shared(tokens))
     pp = cxx.Preprocessed()
     for name, value in defines:
         if value is None:
