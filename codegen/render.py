@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import weakref
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
@@ -262,9 +263,7 @@ def render_kernel(env: jinja2.Environment, op: OpSpec, template_roots: Sequence[
     project = project if isinstance(project, Project) else own_project()
     name = f"kernels/{op.kernel.source}"
     file = str(kernel_file(op, template_roots, project.root))
-    marking = linemarks.MarkingLoader(env.loader or jinja2.FileSystemLoader([]), template_roots,
-                                      lambda t: t.startswith("kernels/") and not t.endswith(".j2"), project.root)
-    marked = env.overlay(loader=marking)
+    marked, marking = _marked(env, template_roots, project)
     body = marked.get_template(name).render(op=op)
     slots = activation_library(env).slots
     specs = linemarks.shown_path(project.specs, project.root)
@@ -275,6 +274,21 @@ def render_kernel(env: jinja2.Environment, op: OpSpec, template_roots: Sequence[
     kernel_check.check_kernel(op, text, marking.display_path(name, file), slots)
     index_width.check(op, text, kernel_check.size_params(op, slots))
     return with_manifest(op, text, slots)
+
+
+#: Each environment's overlay that serves kernel templates with their `#line`s, made once: its
+#: templates compile once for every op (the shared headers and op.cu.j2 would compile per op).
+_MARKED: weakref.WeakKeyDictionary[jinja2.Environment, tuple[jinja2.Environment, linemarks.MarkingLoader]] = (
+    weakref.WeakKeyDictionary())
+
+
+def _marked(env: jinja2.Environment, template_roots: Sequence[Path],
+            project: Project) -> tuple[jinja2.Environment, linemarks.MarkingLoader]:
+    if env not in _MARKED:
+        marking = linemarks.MarkingLoader(env.loader or jinja2.FileSystemLoader([]), template_roots,
+                                          lambda t: t.startswith("kernels/") and not t.endswith(".j2"), project.root)
+        _MARKED[env] = env.overlay(loader=marking), marking
+    return _MARKED[env]
 
 
 def with_manifest(op: OpSpec, text: str, slots: int) -> str:
