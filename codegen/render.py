@@ -23,7 +23,7 @@ from codegen.files import UNMARKED
 from codegen.model import ActivationLibrary, Loc, OpSpec, expr_switch_text, pattern_switch_text
 from codegen.naming import camel_case, outputs_class, snake_case
 from codegen.project import OPGEN_HOME, Project
-from codegen.runtime import manifest
+from codegen.runtime import cxx, manifest
 from codegen.runtime.abi import GENERATED_ABI
 from codegen.shapes import to_text
 from codegen.yamlnodes import SpecError
@@ -295,10 +295,8 @@ def with_manifest(op: OpSpec, text: str, slots: int) -> str:
     """The .cu with its manifest line at the end (after the entry points: no template line moves):
     the entry points as pygen wrote them, and the extern __shared__ arrays the kernel template
     declares, read once here with the scanner the manifest spares the runtime."""
-    from codegen.runtime.host import scan_extern_shared  # numpy, ctypes: only when rendering kernels
-
     body = text if text.endswith("\n") else text + "\n"
-    stated = entrygen.manifest(op, slots, tuple(scan_extern_shared(body)))
+    stated = entrygen.manifest(op, slots, tuple(cxx.extern_shared(cxx.stream(body).tokens)))
     return body + manifest.line(stated, body)
 
 

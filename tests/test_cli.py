@@ -324,6 +324,17 @@ def test_check_tokenizes_each_kernel_once(capsys: pytest.CaptureFixture[str]) ->
     assert kernels * 0.9 < tokenized < kernels * 1.1, (tokenized, kernels)
 
 
+def test_check_imports_neither_numpy_nor_the_runtime_backends() -> None:
+    """`opgen check` and `opgen generate` need the C++ scanner, not the host backend (NumPy,
+    ctypes): a tenth of a second on every run."""
+    code = ("import sys\nfrom codegen import cli\nassert cli.main(['check']) == 0\n"
+            "print(sorted(m for m in ('numpy', 'torch', 'codegen.runtime.host') if m in sys.modules))")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=PROJECT, capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "[]", proc.stdout
+
+
 # -- list and show ---------------------------------------------------------------------------------
 def test_list(capsys: pytest.CaptureFixture[str]) -> None:
     status, stdout, _ = run(capsys, "list")

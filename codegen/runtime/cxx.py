@@ -138,6 +138,23 @@ def stream(text: str) -> Stream:
     return Stream(tokenize(text, directives, pp), pp, tuple(directives))
 
 
+def extern_shared(tokens: list[Token]) -> list[str]:
+    """Names declared `extern __shared__ T name[];` (dynamic shared memory), in order: the host
+    backend aliases them to its buffer, and a generated module's manifest lists them."""
+    names: list[str] = []
+    start = 0  # the first token of the current statement
+    for i, t in enumerate(tokens):
+        if t.text == "__shared__":
+            end = next((j for j in range(i, len(tokens)) if tokens[j].text in (";", "{", "}")), len(tokens))
+            stmt = [x.text for x in tokens[start:end + 1]]
+            if (stmt[-1:] == [";"] and len(stmt) >= 5 and stmt[stmt[0] == "static"] == "extern"
+                    and stmt[-3:-1] == ["[", "]"] and tokens[end - 3].kind == "id" and stmt[-4] not in names):
+                names.append(stmt[-4])
+        elif t.text in (";", "{", "}"):
+            start = i + 1
+    return names
+
+
 def _reading(stack: list[_Conditional]) -> bool:
     return all(c.branch is not False for c in stack)
 
