@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -409,10 +410,16 @@ def _args(op: OpSpec, entry: EntryPoint) -> list[Arg]:
                            CType(call_arg.aggregate, (False,), text=call_arg.aggregate), temporary=True))
             continue
         param = call_arg.params[0]
-        type_, _ = parse_type(tokenize(param.decl))
+        type_ = _decl_type(param.decl)
         what = param.what()
         out.append(Arg(param.name, what, type_, beyond_int32=_beyond_int32(op, what, type_)))
     return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _decl_type(decl: str) -> CType:
+    """The type of an ABI parameter's declaration (a few dozen distinct ones, each read once)."""
+    return parse_type(tokenize(decl))[0]
 
 
 def _last(name: str) -> str:
