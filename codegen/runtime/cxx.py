@@ -22,8 +22,10 @@ from typing import NamedTuple, Protocol
 
 from codegen.runtime.stats import counters
 
+# Blanks before a token are skipped within its match (half the matches otherwise); `ws` is what is
+# left: a line continuation, or blanks at the end of the text.
 TOKEN = re.compile(
-    r"""(?P<nl>\n)
+    r"""[ \t\r\f\v]*(?:(?P<nl>\n)
     |(?P<ws>[ \t\r\f\v]+|\\\n)
     |(?P<comment>//[^\n]*|/\*.*?(?:\*/|\Z))
     |(?P<pp>\#(?:[^\n\\]|\\.|\\\n)*)
@@ -31,7 +33,7 @@ TOKEN = re.compile(
     |(?P<chr>(?:u8|[uUL])?'(?:\\.|[^'\\\n])*'?)
     |(?P<num>\.?\d(?:[\w.']|[eEpP][+-])*)
     |(?P<id>[A-Za-z_]\w*)
-    |(?P<punct>::|->|\.\.\.|&&|\|\||[<>=!]=|.)""",
+    |(?P<punct>::|->|\.\.\.|&&|\|\||[<>=!]=|.))""",
     re.VERBOSE | re.DOTALL,
 )
 
@@ -92,13 +94,14 @@ def tokenize(text: str, lines: LineSink | None = None, pp: Preprocessed | None =
     line = 1
     stack: list[_Conditional] = []
     reading = True
+    new = tuple.__new__  # Token(...) without NamedTuple's Python-level __new__: the bulk of the calls
     for m in TOKEN.finditer(text):
         kind = m.lastgroup
         if kind in _ONE_LINE:  # the bulk: no newline inside, nothing else to do
             if reading:
-                out.append(Token(kind, m.group(), line))
+                out.append(new(Token, (kind, m.group(kind), line)))
             continue
-        value = m.group()
+        value = m.group(kind)
         if kind == "pp":
             if lines is not None:
                 lines.add(line, value)
