@@ -96,7 +96,7 @@ def tokenize(text: str, lines: LineSink | None = None, pp: Preprocessed | None =
     reading = True
     new = tuple.__new__  # Token(...) without NamedTuple's Python-level __new__: the bulk of the calls
     for m in TOKEN.finditer(text):
-        kind = m.lastgroup
+        kind: str = m.lastgroup  # type: ignore[assignment]  # every alternative is a named group
         if kind in _ONE_LINE:  # the bulk: no newline inside, nothing else to do
             if reading:
                 out.append(new(Token, (kind, m.group(kind), line)))
