@@ -256,33 +256,35 @@ def scan(text: str, lines: LineMap | None = None) -> Unit:
         read.report(lines)
     unit = Unit(preprocessed=read.preprocessed)
     tokens = read.tokens
-    _scan_scope(tokens, 0, len(tokens), (), unit)
+    _scan_scope(tokens, 0, len(tokens), (), unit, read.closes)
     return unit
 
 
-def _scan_scope(tokens: list[Token], i: int, end: int, scope: tuple[str, ...], unit: Unit) -> None:
+def _scan_scope(tokens: list[Token], i: int, end: int, scope: tuple[str, ...], unit: Unit,
+                closes: dict[int, int]) -> None:
+    """Declarations in tokens[i:end] at namespace `scope`. `closes`: each bracket's match in `tokens`."""
     start = counted = i  # counted: namespace-scope words before it are in unit.words
     while i < end:
         t = tokens[i].text
         if t in (";", "{"):
             unit.words.update(x.text for x in tokens[counted:i] if x.kind == "id")
-            counted = _match(tokens, i, "{", "}") if t == "{" else i
+            counted = closes[i] if t == "{" else i
         if t == ";":
             _declaration(tokens[start:i], None, scope, unit)
             i += 1
             start = i
         elif t == "{":
-            close = _match(tokens, i, "{", "}")
+            close = closes[i]
             head = tokens[start:i]
             words = [x.text for x in head]
             if words and words[0] == "inline":
                 words = words[1:]
             if words[:1] == ["namespace"]:
                 names = [w for w in words[1:] if w != "::"]
-                _scan_scope(tokens, i + 1, close - 1, scope + (tuple(names) or ("",)), unit)
+                _scan_scope(tokens, i + 1, close - 1, scope + (tuple(names) or ("",)), unit, closes)
                 start = i = close
             elif words[:1] == ["extern"] and len(words) == 2 and head[1].kind == "str":  # extern "C" { }
-                _scan_scope(tokens, i + 1, close - 1, scope, unit)
+                _scan_scope(tokens, i + 1, close - 1, scope, unit, closes)
                 start = i = close
             elif _declaration(head, tokens[i + 1:close - 1], scope, unit):
                 start = i = close
@@ -292,7 +294,7 @@ def _scan_scope(tokens: list[Token], i: int, end: int, scope: tuple[str, ...], u
         elif t == "<" and i > start and tokens[i - 1].text == "template":
             i = _match_angle(tokens, i)
         elif t in ("(", "["):
-            i = _match(tokens, i, t, ")" if t == "(" else "]")
+            i = closes[i]
         else:
             i += 1
     unit.words.update(x.text for x in tokens[counted:end] if x.kind == "id")

@@ -122,6 +122,11 @@ class Stream:
     preprocessed: Preprocessed
     directives: tuple[tuple[int, str], ...]
 
+    @functools.cached_property
+    def closes(self) -> dict[int, int]:
+        """For each `(`, `[` and `{`, the index just past its closing bracket, as `match` finds it."""
+        return closes(self.tokens)
+
     def report(self, lines: LineSink) -> None:
         """Each directive to `lines`, as tokenize would have."""
         for physical, text in self.directives:
@@ -232,6 +237,23 @@ def expand(tokens: list[Token], macros: dict[str, str], depth: int = _EXPANSION_
 
 
 # -- brackets and parameter lists -----------------------------------------------------------------
+def closes(tokens: list[Token]) -> dict[int, int]:
+    """`match` of every `(`, `[` and `{` at once (each kind counted alone, as match counts it): one
+    pass instead of one walk per bracket, which for nested bodies walks the same tokens again."""
+    out: dict[int, int] = {}
+    open_at: dict[str, list[int]] = {"(": [], "[": [], "{": []}
+    opener = {")": "(", "]": "[", "}": "{"}
+    for k, t in enumerate(tokens):
+        text = t.text
+        if text in open_at:
+            open_at[text].append(k)
+        elif text in opener and open_at[opener[text]]:
+            out[open_at[opener[text]].pop()] = k + 1
+    for unclosed in open_at.values():
+        out.update(dict.fromkeys(unclosed, len(tokens)))
+    return out
+
+
 def match(tokens: list[Token], i: int, open_: str = "(", close: str = ")") -> int:
     """Index just past the bracket that closes tokens[i] (an opening `open_`)."""
     depth = 0
