@@ -22,10 +22,11 @@ from typing import NamedTuple, Protocol
 
 from codegen.runtime.stats import counters
 
-# Blanks before a token are skipped within its match (half the matches otherwise); `ws` is what is
-# left: a line continuation, or blanks at the end of the text.
+# Blanks before a token are skipped within its match (half the matches otherwise), and a newline
+# takes the blank lines and indentation after it; `ws` is what is left: a line continuation, or
+# blanks at the end of the text.
 TOKEN = re.compile(
-    r"""[ \t\r\f\v]*(?:(?P<nl>\n)
+    r"""[ \t\r\f\v]*(?:(?P<nl>\n[ \t\r\f\v\n]*)
     |(?P<ws>[ \t\r\f\v]+|\\\n)
     |(?P<comment>//[^\n]*|/\*.*?(?:\*/|\Z))
     |(?P<pp>\#(?:[^\n\\]|\\.|\\\n)*)
