@@ -5,7 +5,7 @@ Goal: the cpu backend within 1.3x of NumPy.
 Both sides run the same matrix products through NumPy's BLAS (the cpu backend's GEMM steps are
 NumPy matmuls), so the ratio measures the generated elementwise kernels under the host
 emulation, the launch plan and the wrapper's checks against NumPy's elementwise passes. The
-weight gradients (codegen.ophelpers.gru_block_cell_weight_grads) are NumPy on both sides and are
+weight gradients (opgen_ops.gru_block_cell_weight_grads) are NumPy on both sides and are
 timed on their own."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import warnings
 import numpy as np
 from common import machine, median_seconds
 
-from codegen.ophelpers import gru_block_cell_weight_grads
+from opgen_ops import gru_block_cell_weight_grads
 from generated import Scope, gru_block_cell, gru_block_cell_grad
 
 SIZES = ((64, 512, 512), (256, 1024, 1024))

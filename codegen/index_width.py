@@ -42,7 +42,7 @@ from codegen import index_values as iv
 from codegen.index_values import Val
 from codegen.linemarks import LineMap
 from codegen.model import OpSpec
-from codegen.runtime.cxx import Token, match_angle, split_params, tokenize
+from codegen.runtime.cxx import Token, match_angle, split_params, stream
 from codegen.yamlnodes import SpecError
 
 #: The marker that exempts a line, with the reason after it.
@@ -722,7 +722,7 @@ def scan(text: str, sources: dict[str, frozenset[int]] | None = None) -> list[Fi
     line. `sources`: for a device function by name, the positions of its parameters that hold sizes
     (every other function's 64-bit integer parameters are taken for sizes)."""
     physical = text.splitlines()
-    walker = _Walker(tokenize(text, LineMap("")), sources)
+    walker = _Walker(stream(text).tokens, sources)
     walker.namespace(0, len(walker.t) - 4)
     findings, seen = [], set()
     for f in sorted(walker.found, key=lambda f: f.line):

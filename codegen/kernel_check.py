@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -27,7 +28,7 @@ from dataclasses import dataclass, field
 from codegen.linemarks import LineMap
 from codegen.lower import EntryPoint, lower
 from codegen.model import DTYPES, LaunchStep, OpSpec
-from codegen.runtime.cxx import Preprocessed, Token, tokenize
+from codegen.runtime.cxx import Preprocessed, Token, stream, tokenize
 from codegen.runtime.cxx import match as _match
 from codegen.runtime.cxx import match_angle as _match_angle
 from codegen.runtime.cxx import split_params as _split_params
@@ -250,35 +251,40 @@ def parse_template_params(tokens: list[Token]) -> tuple[TemplateParam, ...]:
 def scan(text: str, lines: LineMap | None = None) -> Unit:
     """The functions declared at namespace scope in a C++/CUDA source, with the namespaces and
     `using` declarations that make them visible."""
-    unit = Unit()
-    tokens = tokenize(text, lines, unit.preprocessed)
-    _scan_scope(tokens, 0, len(tokens), (), unit)
+    read = stream(text)
+    if lines is not None:
+        read.report(lines)
+    unit = Unit(preprocessed=read.preprocessed)
+    tokens = read.tokens
+    _scan_scope(tokens, 0, len(tokens), (), unit, read.closes)
     return unit
 
 
-def _scan_scope(tokens: list[Token], i: int, end: int, scope: tuple[str, ...], unit: Unit) -> None:
+def _scan_scope(tokens: list[Token], i: int, end: int, scope: tuple[str, ...], unit: Unit,
+                closes: dict[int, int]) -> None:
+    """Declarations in tokens[i:end] at namespace `scope`. `closes`: each bracket's match in `tokens`."""
     start = counted = i  # counted: namespace-scope words before it are in unit.words
     while i < end:
         t = tokens[i].text
         if t in (";", "{"):
             unit.words.update(x.text for x in tokens[counted:i] if x.kind == "id")
-            counted = _match(tokens, i, "{", "}") if t == "{" else i
+            counted = closes[i] if t == "{" else i
         if t == ";":
             _declaration(tokens[start:i], None, scope, unit)
             i += 1
             start = i
         elif t == "{":
-            close = _match(tokens, i, "{", "}")
+            close = closes[i]
             head = tokens[start:i]
             words = [x.text for x in head]
             if words and words[0] == "inline":
                 words = words[1:]
             if words[:1] == ["namespace"]:
                 names = [w for w in words[1:] if w != "::"]
-                _scan_scope(tokens, i + 1, close - 1, scope + (tuple(names) or ("",)), unit)
+                _scan_scope(tokens, i + 1, close - 1, scope + (tuple(names) or ("",)), unit, closes)
                 start = i = close
             elif words[:1] == ["extern"] and len(words) == 2 and head[1].kind == "str":  # extern "C" { }
-                _scan_scope(tokens, i + 1, close - 1, scope, unit)
+                _scan_scope(tokens, i + 1, close - 1, scope, unit, closes)
                 start = i = close
             elif _declaration(head, tokens[i + 1:close - 1], scope, unit):
                 start = i = close
@@ -288,7 +294,7 @@ def _scan_scope(tokens: list[Token], i: int, end: int, scope: tuple[str, ...], u
         elif t == "<" and i > start and tokens[i - 1].text == "template":
             i = _match_angle(tokens, i)
         elif t in ("(", "["):
-            i = _match(tokens, i, t, ")" if t == "(" else "]")
+            i = closes[i]
         else:
             i += 1
     unit.words.update(x.text for x in tokens[counted:end] if x.kind == "id")
@@ -406,10 +412,16 @@ def _args(op: OpSpec, entry: EntryPoint) -> list[Arg]:
                            CType(call_arg.aggregate, (False,), text=call_arg.aggregate), temporary=True))
             continue
         param = call_arg.params[0]
-        type_, _ = parse_type(tokenize(param.decl))
+        type_ = _decl_type(param.decl)
         what = param.what()
         out.append(Arg(param.name, what, type_, beyond_int32=_beyond_int32(op, what, type_)))
     return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _decl_type(decl: str) -> CType:
+    """The type of an ABI parameter's declaration (a few dozen distinct ones, each read once)."""
+    return parse_type(tokenize(decl))[0]
 
 
 def _last(name: str) -> str:

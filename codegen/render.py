@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import weakref
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
@@ -22,7 +23,7 @@ from codegen.files import UNMARKED
 from codegen.model import ActivationLibrary, Loc, OpSpec, expr_switch_text, pattern_switch_text
 from codegen.naming import camel_case, outputs_class, snake_case
 from codegen.project import OPGEN_HOME, Project
-from codegen.runtime import manifest
+from codegen.runtime import cxx, manifest
 from codegen.runtime.abi import GENERATED_ABI
 from codegen.shapes import to_text
 from codegen.yamlnodes import SpecError
@@ -278,9 +279,7 @@ def render_kernel(env: jinja2.Environment, op: OpSpec, template_roots: Sequence[
     project = project if isinstance(project, Project) else own_project()
     name = f"kernels/{op.kernel.source}"
     file = str(kernel_file(op, template_roots, project.root))
-    marking = linemarks.MarkingLoader(env.loader or jinja2.FileSystemLoader([]), template_roots,
-                                      lambda t: t.startswith("kernels/") and not t.endswith(".j2"), project.root)
-    marked = env.overlay(loader=marking)
+    marked, marking = _marked(env, template_roots, project)
     body = marked.get_template(name).render(op=op)
     slots = activation_library(env).slots
     specs = linemarks.shown_path(project.specs, project.root)
@@ -293,14 +292,27 @@ def render_kernel(env: jinja2.Environment, op: OpSpec, template_roots: Sequence[
     return with_manifest(op, text, slots)
 
 
+#: Each environment's overlay that serves kernel templates with their `#line`s, made once: its
+#: templates compile once for every op (the shared headers and op.cu.j2 would compile per op).
+_MARKED: weakref.WeakKeyDictionary[jinja2.Environment, tuple[jinja2.Environment, linemarks.MarkingLoader]] = (
+    weakref.WeakKeyDictionary())
+
+
+def _marked(env: jinja2.Environment, template_roots: Sequence[Path],
+            project: Project) -> tuple[jinja2.Environment, linemarks.MarkingLoader]:
+    if env not in _MARKED:
+        marking = linemarks.MarkingLoader(env.loader or jinja2.FileSystemLoader([]), template_roots,
+                                          lambda t: t.startswith("kernels/") and not t.endswith(".j2"), project.root)
+        _MARKED[env] = env.overlay(loader=marking), marking
+    return _MARKED[env]
+
+
 def with_manifest(op: OpSpec, text: str, slots: int) -> str:
     """The .cu with its manifest line at the end (after the entry points: no template line moves):
     the entry points as pygen wrote them, and the extern __shared__ arrays the kernel template
     declares, read once here with the scanner the manifest spares the runtime."""
-    from codegen.runtime.host import scan_extern_shared  # numpy, ctypes: only when rendering kernels
-
     body = text if text.endswith("\n") else text + "\n"
-    stated = entrygen.manifest(op, slots, tuple(scan_extern_shared(body)))
+    stated = entrygen.manifest(op, slots, tuple(cxx.extern_shared(cxx.stream(body).tokens)))
     return body + manifest.line(stated, body)
 
 

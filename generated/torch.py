@@ -17,7 +17,6 @@ from typing import Any
 import torch
 
 # isort: split
-from codegen.ophelpers.torch_nn import GRU, LSTM, RNN, BatchNorm2d  # noqa: F401  (drop-in modules: docs/pytorch.md)
 from codegen.runtime import torch_bridge as _tb
 
 from .nn import bias_add as _bias_add
@@ -214,7 +213,7 @@ def _layer_norm_backward(ctx: Any, *grads: Any) -> Any:
     x, mean, rstd, gamma, beta = ctx.saved_tensors
     grad_y, _grad_mean, _grad_rstd = grads
     dx, dgamma, dbeta = torch.ops.opgen.layer_norm_grad(grad_y.contiguous(), x, mean, rstd, gamma)
-    from codegen.ophelpers.norm import layer_norm_affine_grads as _helper
+    from opgen_ops.norm import layer_norm_affine_grads as _helper
     _grad_gamma, _grad_beta = _helper(gamma, beta, dgamma, dbeta)
     return dx, _grad_gamma if ctx.given['gamma'] else None, _grad_beta if ctx.given['beta'] else None
 
@@ -489,7 +488,7 @@ def _gru_block_cell_backward(ctx: Any, *grads: Any) -> Any:
     x, h_prev, w_ru, w_c, b_ru, b_c, r, u, c = ctx.saved_tensors
     _grad_r, _grad_u, _grad_c, grad_h = grads
     d_x, d_h_prev, d_c_bar, d_r_bar_u_bar = torch.ops.opgen.gru_block_cell_grad(x, h_prev, w_ru, w_c, b_ru, b_c, r, u, c, grad_h.contiguous())
-    from codegen.ophelpers.gru import gru_block_cell_weight_grads as _helper
+    from opgen_ops.gru import gru_block_cell_weight_grads as _helper
     _grad_w_ru, _grad_w_c, _grad_b_ru, _grad_b_c = _helper(x, h_prev, r, d_r_bar_u_bar, d_c_bar)
     return d_x, d_h_prev, _grad_w_ru, _grad_w_c, _grad_b_ru, _grad_b_c
 
@@ -519,3 +518,16 @@ _LIB.impl('gru_block_cell_grad', _gru_block_cell_grad_impl, "CUDA")
 torch.library.register_fake('opgen::gru_block_cell_grad', _gru_block_cell_grad_fake, lib=_LIB)
 torch.library.register_autograd('opgen::gru_block_cell_grad', _no_gradient('GRUBlockCellGrad', 'it is the gradient of GRUBlockCell (no second derivative is declared)'),
                                 setup_context=_no_context, lib=_LIB)
+
+
+#: opgen's drop-in torch.nn modules (docs/pytorch.md), imported on first use: opgen_ops.torch_nn
+#: imports this module (the ops it runs), so this module does not import it.
+_DROP_IN = ("GRU", "LSTM", "RNN", "BatchNorm2d")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _DROP_IN:
+        from opgen_ops import torch_nn
+
+        return getattr(torch_nn, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

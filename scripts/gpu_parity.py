@@ -525,7 +525,7 @@ def _cudnn_misaligned(config: tuple[Any, ...]) -> bool:
 
 def _cudnn_inputs(rng: np.random.Generator, config: tuple[Any, ...]) -> tuple[tuple[Any, ...], dict[str, Any], str]:
     """input, input_h, input_c, params, sequence_lengths, the attrs (dropout between layers) and a label."""
-    from codegen.ophelpers.cudnn_rnn import params_layout
+    from opgen_ops.cudnn_rnn import params_layout
 
     mode, direction, input_mode, layers, steps, batch, n_in, units, proj, time_major, dtype = config
     dirs = 2 if direction == "bidirectional" else 1
@@ -579,7 +579,7 @@ def _cudnn_sizes(config: tuple[Any, ...]) -> tuple[tuple[int, int, int], dict[st
 
 def _cudnn_layout(config: tuple[Any, ...]) -> tuple[tuple[int, int, int], dict[str, Any], Any]:
     """The scalar inputs, the attrs and the params layout of a configuration."""
-    from codegen.ophelpers.cudnn_rnn import params_layout
+    from opgen_ops.cudnn_rnn import params_layout
 
     sizes, attrs = _cudnn_sizes(config)
     layout = params_layout(config[0], *sizes, config[1], config[2], config[8])

@@ -29,11 +29,13 @@ import zipfile
 from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parent.parent
-# What a wheel must carry for generate, check, new and init to work from site-packages.
+# What a wheel must carry for generate, check, new and init to work from site-packages (and opgen's
+# own ops' hand-written helpers: the params ops' runtime functions, generated.torch's drop-in modules).
 WHEEL_MUST_HOLD = ("codegen/templates/python/op.py.j2", "codegen/templates/kernels/_common.cuh",
                    "codegen/templates/kernels/_matmul.cuh", "codegen/templates/scaffold/op.yaml.j2",
                    "codegen/runtime/emu/runtime.cpp", "codegen/runtime/emu/rt/state.h",
-                   "codegen/runtime/emu/rt/gemm.cpp", "codegen/py.typed")
+                   "codegen/runtime/emu/rt/gemm.cpp", "codegen/py.typed",
+                   "opgen_ops/cudnn_rnn.py", "opgen_ops/torch_nn.py", "opgen_ops/py.typed")
 
 
 class StepFailed(Exception):

@@ -310,6 +310,32 @@ def test_project_generated_folder_is_in_sync() -> None:
     assert "up to date" in proc.stdout
 
 
+def test_check_tokenizes_each_kernel_once(capsys: pytest.CaptureFixture[str]) -> None:
+    """`opgen check` reads each rendered kernel with the C++ tokenizer once, for every analysis
+    (kernel_check, index_width, the manifest's extern-shared scan): the characters tokenized are
+    the kernels' own, plus the little a macro body or a parameter's type adds (not two or three
+    times the kernels, as when each analysis tokenized its own copy)."""
+    from codegen.runtime import cxx
+
+    kernels = sum(len(p.read_text()) for p in GENERATED.rglob("*.cu"))
+    before = cxx.stats["tokenized_chars"]
+    status, stdout, _ = run(capsys, "check", "--specs", SPECS, "--templates", TEMPLATES, "--out", GENERATED)
+    assert status == 0, stdout
+    tokenized = cxx.stats["tokenized_chars"] - before
+    assert kernels * 0.9 < tokenized < kernels * 1.1, (tokenized, kernels)
+
+
+def test_check_imports_neither_numpy_nor_the_runtime_backends() -> None:
+    """`opgen check` and `opgen generate` need the C++ scanner, not the host backend (NumPy,
+    ctypes): a tenth of a second on every run."""
+    code = ("import sys\nfrom codegen import cli\nassert cli.main(['check']) == 0\n"
+            "print(sorted(m for m in ('numpy', 'torch', 'codegen.runtime.host') if m in sys.modules))")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=PROJECT, capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "[]", proc.stdout
+
+
 # -- list and show ---------------------------------------------------------------------------------
 def test_list(capsys: pytest.CaptureFixture[str]) -> None:
     status, stdout, _ = run(capsys, "list")

@@ -22,7 +22,7 @@ from conftest import gpu_plan_with_launches
 from messages import assert_message, shape_texts
 from reference.cudnn_rnn import GATES, canonical_shapes, dropout_mask, rnn_backward, rnn_forward
 
-from codegen.ophelpers.cudnn_rnn import params_layout
+from opgen_ops.cudnn_rnn import params_layout
 from generated import (
     CudnnRNNBackpropV3,
     CudnnRNNV3,
@@ -757,7 +757,7 @@ def test_pages_document_the_layouts():
 
 # -- issue 12: a huge num_layers fails fast, from arithmetic, before any per-tensor object ---------
 def test_layout_counts_match_the_layout() -> None:
-    from codegen.ophelpers.cudnn_rnn import layout_counts
+    from opgen_ops.cudnn_rnn import layout_counts
 
     for mode in ("rnn_relu", "rnn_tanh", "lstm", "gru"):
         for direction in ("unidirectional", "bidirectional"):

@@ -82,3 +82,28 @@ def test_self_referential_macro_stops():
 def test_branches_after_an_unknown_if(second, expected):
     source = f"#if UNKNOWN\nint a;\n#elif {second}\nint b;\n#else\nint c;\n#endif\n"
     assert [w for w in _texts(source) if w not in ("int", ";")] == expected
+
+
+
+def _closes_agree(text: str) -> None:
+    tokens = cxx.tokenize(text)
+    expected = {k: cxx.match(tokens, k, t.text, {"(": ")", "[": "]", "{": "}"}[t.text])
+                for k, t in enumerate(tokens) if t.text in ("(", "[", "{")}
+    assert cxx.closes(tokens) == expected
+
+
+@pytest.mark.parametrize("source", [
+    "void f() { if (a[i]) { g(b[(j)]); } }",
+    "#ifdef X\nvoid f() {\n#else\nvoid f(int) {\n#endif\n  h(); }",  # unknown #if: both branches read
+    "}) ] { ( [ x ) } ( a",  # stray closers, unclosed openers
+])
+def test_closes_is_match_for_every_bracket(source: str) -> None:
+    """closes (one pass, for kernel_check's scanner) finds for each bracket what match finds walking."""
+    _closes_agree(source)
+
+
+def test_closes_is_match_in_the_generated_kernels() -> None:
+    from pathlib import Path
+
+    for path in sorted((Path(__file__).resolve().parent.parent / "generated").rglob("*.cu"))[:4]:
+        _closes_agree(path.read_text())

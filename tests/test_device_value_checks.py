@@ -63,7 +63,7 @@ def test_the_kernel_finds_the_first_element_outside_the_bounds(fake: Any, dtype:
 def _cudnn_args(lengths: np.ndarray) -> tuple[list[Any], dict[str, Any]]:
     rng = np.random.default_rng(4)
     steps, batch, n_in, units = 5, len(lengths), 3, 4
-    from codegen.ophelpers.cudnn_rnn import params_layout
+    from opgen_ops.cudnn_rnn import params_layout
 
     size = params_layout("gru", 1, units, n_in, "unidirectional", "linear_input", 0).size
     cp = _cp()

@@ -160,7 +160,7 @@ CUDNN_H, CUDNN_I = 11, 5  # 11 hidden units: a run of 8 and a tail of 3 in the h
 
 
 def _cudnn_params(w: np.ndarray, r: np.ndarray, b_w: np.ndarray, b_r: np.ndarray) -> np.ndarray:
-    """The opaque params of one layer (codegen/ophelpers/cudnn_rnn.py: the canonical weights in
+    """The opaque params of one layer (opgen_ops/cudnn_rnn.py: the canonical weights in
     order, then the biases) from w [D, G, H, I], r [D, G, H, H], b_w and b_r [D, G, H]."""
     weights = [np.concatenate([w[d].ravel(), r[d].ravel()]) for d in range(w.shape[0])]
     biases = [np.concatenate([b_w[d].ravel(), b_r[d].ravel()]) for d in range(w.shape[0])]
@@ -408,7 +408,7 @@ def test_cudnn_rnn_backprop_layer_below(scope: Any) -> None:
 def test_cudnn_rnn_params_helpers_copy_bits() -> None:
     """CudnnRNNCanonicalToParamsV2 and CudnnRNNParamsToCanonicalV2 move float16 values without a
     conversion: every bit pattern (subnormals, infinities, NaN payloads) comes back as it went."""
-    from codegen.ophelpers.cudnn_rnn import params_layout
+    from opgen_ops.cudnn_rnn import params_layout
     from generated import cudnn_rnn_canonical_to_params_v2, cudnn_rnn_params_to_canonical_v2
 
     layout = params_layout("gru", 2, 5, 3, "bidirectional")

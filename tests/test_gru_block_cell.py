@@ -1,5 +1,5 @@
 """Correctness tests for GRUBlockCell and GRUBlockCellGrad (cpu emulation backend), and for the
-weight-gradient helper codegen.ophelpers.gru_block_cell_weight_grads.
+weight-gradient helper opgen_ops.gru_block_cell_weight_grads.
 
 The ops are compared against an independent float64 NumPy reference (tests/reference/gru.py),
 the whole gradient (the op's d_x, d_h_prev and, through the helper, d_w_ru, d_w_c, d_b_ru, d_b_c)
@@ -22,8 +22,8 @@ import pytest
 from messages import assert_message, shape_texts
 from reference.gru import gru_forward, gru_grad, gru_sequence_loss
 
-from codegen.ophelpers import gru as gru_helpers
-from codegen.ophelpers import gru_block_cell_weight_grads
+from opgen_ops import gru as gru_helpers
+from opgen_ops import gru_block_cell_weight_grads
 from generated import (
     GRUBlockCell,
     GRUBlockCellGrad,

@@ -126,7 +126,7 @@ def test_equalities_are_solved_for_their_shape_symbol() -> None:
     """CudnnRNNV3's params_len == params_size: the params length is computed from the other sizes
     and attrs (sampling would almost never hit it)."""
     spec = next(op for op in SPECS if op.name == "CudnnRNNV3")
-    from codegen.ophelpers.cudnn_rnn import params_layout
+    from opgen_ops.cudnn_rnn import params_layout
 
     for case in _cases(SPECS, spec):
         x, h, _, params, lengths = case.args

@@ -196,3 +196,21 @@ def test_a_sanitizer_finding_names_the_template_line(tmp_path: Path, capsys: pyt
     finally:
         host.set_sanitize(None)
     assert f"line {line + 1} of {TEMPLATE} (" in str(info.value), str(info.value)
+
+
+def test_each_kernel_template_compiles_once_for_all_ops(monkeypatch: pytest.MonkeyPatch) -> None:
+    """render_all marks and compiles each kernel template once, however many ops render it (the
+    shared headers and op.cu.j2 are in every op's .cu; a forward op and its gradient share theirs)."""
+    from codegen.render import render_all
+
+    served: dict[str, int] = {}
+    get_source = linemarks.MarkingLoader.get_source
+
+    def counted(self: linemarks.MarkingLoader, environment: jinja2.Environment, template: str):  # type: ignore[no-untyped-def]
+        served[template] = served.get(template, 0) + 1
+        return get_source(self, environment, template)
+
+    monkeypatch.setattr(linemarks.MarkingLoader, "get_source", counted)
+    render_all(load_specs(PROJECT / "specs"), cli.template_roots(None))
+    assert served["kernels/op.cu.j2"] == 1 and served["kernels/_common.cuh"] == 1, served
+    assert max(served.values()) == 1, served

@@ -77,7 +77,7 @@ def make_model(kind: str) -> Any:
     reference = Net(torch.nn.LSTM, torch.nn.BatchNorm2d)
     if kind == "torch":
         return reference
-    from codegen.ophelpers.torch_nn import LSTM, BatchNorm2d
+    from opgen_ops.torch_nn import LSTM, BatchNorm2d
 
     ours = Net(LSTM, BatchNorm2d)
     ours.load_state_dict(reference.state_dict())
@@ -204,7 +204,7 @@ def test_sync_batchnorm_conversion_leaves_the_drop_in_alone() -> None:
     under DDP it normalises by each rank's own batch, as torch.nn.BatchNorm2d does unconverted."""
     model = make_model("opgen")
     converted = torch.nn.SyncBatchNorm.convert_sync_batchnorm(model)
-    assert type(converted.bn) is type(model.bn) and type(model.bn).__module__ == "codegen.ophelpers.torch_nn"
+    assert type(converted.bn) is type(model.bn) and type(model.bn).__module__ == "opgen_ops.torch_nn"
     assert isinstance(torch.nn.SyncBatchNorm.convert_sync_batchnorm(make_model("torch")).bn, torch.nn.SyncBatchNorm)
 
 

@@ -1,4 +1,4 @@
-"""The drop-in modules (codegen/ophelpers/torch_nn.py, issue 14 item 4) against their torch.nn twins
+"""The drop-in modules (opgen_ops/torch_nn.py, issue 14 item 4) against their torch.nn twins
 with the same weights: state_dict keys both ways, outputs, final states and every parameter's
 gradient (uni/bidirectional, 2 layers, batch_first, proj_size, bias=False, hx given or not,
 packed sequences with unsorted lengths, unbatched input, dropout), BatchNorm2d's running
@@ -7,6 +7,9 @@ and a 2-layer bidirectional LSTM classifier: no graph break, equal to eager step
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,13 +18,27 @@ torch = pytest.importorskip("torch")
 
 from torch.nn.utils.rnn import pack_padded_sequence  # noqa: E402
 
-from codegen.ophelpers.torch_nn import GRU, LSTM, RNN, BatchNorm2d  # noqa: E402
+from opgen_ops.torch_nn import GRU, LSTM, RNN, BatchNorm2d  # noqa: E402
 
 pytestmark = [pytest.mark.filterwarnings("ignore:LSTM with projections is not supported with oneDNN"),
               pytest.mark.filterwarnings("ignore:`torch.jit.script_method` is deprecated:DeprecationWarning")]
 
 TWINS = {LSTM: torch.nn.LSTM, GRU: torch.nn.GRU, RNN: torch.nn.RNN}
 IN, H = 5, 4
+
+
+def test_generated_torch_serves_the_drop_in_modules_without_importing_them() -> None:
+    """No import loop: opgen_ops.torch_nn imports generated.torch (the ops it runs); generated.torch
+    imports no module of the drop-ins and serves `generated.torch.LSTM` etc. on first use."""
+    code = ("import sys\nimport generated.torch as gt\n"
+            "print(sorted(m for m in sys.modules if m.endswith('torch_nn')))\n"
+            "from generated.torch import LSTM, BatchNorm2d\nimport opgen_ops.torch_nn as nn\n"
+            "print(LSTM is nn.LSTM and BatchNorm2d is nn.BatchNorm2d and gt.GRU is nn.GRU and gt.RNN is nn.RNN)\n"
+            "print(hasattr(gt, 'Conv2d'))")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parent.parent,
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["[]", "True", "False"], proc.stdout
 
 
 def _pair(cls: Any, seed: int = 0, **kwargs: Any) -> tuple[Any, Any]:

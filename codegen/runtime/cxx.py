@@ -1,6 +1,7 @@
 """A C++ tokenizer with a small preprocessor, shared by the compiler's kernel checks
-(codegen.kernel_check, codegen.index_width) and the host backend's kernel scan (host.scan_kernels).
-It imports nothing from codegen: the runtime must not import the compiler.
+(codegen.kernel_check, codegen.index_width) and the host backend's kernel scan (host.scan_kernels),
+which read a rendered kernel through `stream`: one tokenization for all of them. It imports nothing
+from the compiler: the runtime must not import the compiler.
 
 What the preprocessor does: comments and directives leave the token stream; object-like macros
 (`#define LB 128`) are expanded; `#if`/`#ifdef`/`#ifndef`/`#elif`/`#else`/`#endif` choose branches by
@@ -14,12 +15,18 @@ a branch it would not.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
+from codegen.runtime.stats import counters
+
+# Blanks before a token are skipped within its match (half the matches otherwise), and a newline
+# takes the blank lines and indentation after it; `ws` is what is left: a line continuation, or
+# blanks at the end of the text.
 TOKEN = re.compile(
-    r"""(?P<nl>\n)
+    r"""[ \t\r\f\v]*(?:(?P<nl>\n[ \t\r\f\v\n]*)
     |(?P<ws>[ \t\r\f\v]+|\\\n)
     |(?P<comment>//[^\n]*|/\*.*?(?:\*/|\Z))
     |(?P<pp>\#(?:[^\n\\]|\\.|\\\n)*)
@@ -27,7 +34,7 @@ TOKEN = re.compile(
     |(?P<chr>(?:u8|[uUL])?'(?:\\.|[^'\\\n])*'?)
     |(?P<num>\.?\d(?:[\w.']|[eEpP][+-])*)
     |(?P<id>[A-Za-z_]\w*)
-    |(?P<punct>::|->|\.\.\.|&&|\|\||[<>=!]=|.)""",
+    |(?P<punct>::|->|\.\.\.|&&|\|\||[<>=!]=|.))""",
     re.VERBOSE | re.DOTALL,
 )
 
@@ -72,23 +79,30 @@ class _Conditional:
     taken: bool | None
 
 
+#: Characters tokenize read (a macro's body and a declaration's type count too): a test holds a
+#: check of kernels to reading each kernel once (stream shares one tokenization among the analyses).
+stats = counters("cxx", ("tokenized_chars",))
+
+
 def tokenize(text: str, lines: LineSink | None = None, pp: Preprocessed | None = None) -> list[Token]:
     """C++ tokens of `text` without comments and preprocessor directives (each reported to
     `lines`); object-like macros expanded, the branches of conditionals known to be false left
     out. Only what declarations need is told apart: `>>` is two tokens, so template argument lists
     close alike nested or not."""
+    stats["tokenized_chars"] += len(text)
     pp = pp if pp is not None else Preprocessed()
     out: list[Token] = []
     line = 1
     stack: list[_Conditional] = []
     reading = True
+    new = tuple.__new__  # Token(...) without NamedTuple's Python-level __new__: the bulk of the calls
     for m in TOKEN.finditer(text):
-        kind = m.lastgroup
+        kind: str = m.lastgroup  # type: ignore[assignment]  # every alternative is a named group
         if kind in _ONE_LINE:  # the bulk: no newline inside, nothing else to do
             if reading:
-                out.append(Token(kind, m.group(), line))
+                out.append(new(Token, (kind, m.group(kind), line)))
             continue
-        value = m.group()
+        value = m.group(kind)
         if kind == "pp":
             if lines is not None:
                 lines.add(line, value)
@@ -98,6 +112,56 @@ def tokenize(text: str, lines: LineSink | None = None, pp: Preprocessed | None =
             out.append(Token(kind, value, line))
         line += value.count("\n")
     return expand(out, pp.macros) if pp.macros else out
+
+
+@dataclass(frozen=True)
+class Stream:
+    """One tokenization of a source, shared by every analysis that reads it: the tokens, what the
+    preprocessor saw, and each directive (physical line, text) for a LineMap. Read-only."""
+
+    tokens: list[Token]
+    preprocessed: Preprocessed
+    directives: tuple[tuple[int, str], ...]
+
+    @functools.cached_property
+    def closes(self) -> dict[int, int]:
+        """For each `(`, `[` and `{`, the index just past its closing bracket, as `match` finds it."""
+        return closes(self.tokens)
+
+    def report(self, lines: LineSink) -> None:
+        """Each directive to `lines`, as tokenize would have."""
+        for physical, text in self.directives:
+            lines.add(physical, text)
+
+
+class _Directives(list[tuple[int, str]]):
+    def add(self, physical: int, text: str) -> None:
+        self.append((physical, text))
+
+
+@functools.lru_cache(maxsize=8)  # a kernel is read by its analyses one after the other
+def stream(text: str) -> Stream:
+    """`text` tokenized with no macros defined beforehand, once for all its readers (cached)."""
+    directives = _Directives()
+    pp = Preprocessed()
+    return Stream(tokenize(text, directives, pp), pp, tuple(directives))
+
+
+def extern_shared(tokens: list[Token]) -> list[str]:
+    """Names declared `extern __shared__ T name[];` (dynamic shared memory), in order: the host
+    backend aliases them to its buffer, and a generated module's manifest lists them."""
+    names: list[str] = []
+    start = 0  # the first token of the current statement
+    for i, t in enumerate(tokens):
+        if t.text == "__shared__":
+            end = next((j for j in range(i, len(tokens)) if tokens[j].text in (";", "{", "}")), len(tokens))
+            stmt = [x.text for x in tokens[start:end + 1]]
+            if (stmt[-1:] == [";"] and len(stmt) >= 5 and stmt[stmt[0] == "static"] == "extern"
+                    and stmt[-3:-1] == ["[", "]"] and tokens[end - 3].kind == "id" and stmt[-4] not in names):
+                names.append(stmt[-4])
+        elif t.text in (";", "{", "}"):
+            start = i + 1
+    return names
 
 
 def _reading(stack: list[_Conditional]) -> bool:
@@ -174,6 +238,23 @@ def expand(tokens: list[Token], macros: dict[str, str], depth: int = _EXPANSION_
 
 
 # -- brackets and parameter lists -----------------------------------------------------------------
+def closes(tokens: list[Token]) -> dict[int, int]:
+    """`match` of every `(`, `[` and `{` at once (each kind counted alone, as match counts it): one
+    pass instead of one walk per bracket, which for nested bodies walks the same tokens again."""
+    out: dict[int, int] = {}
+    open_at: dict[str, list[int]] = {"(": [], "[": [], "{": []}
+    opener = {")": "(", "]": "[", "}": "{"}
+    for k, t in enumerate(tokens):
+        text = t.text
+        if text in open_at:
+            open_at[text].append(k)
+        elif text in opener and open_at[opener[text]]:
+            out[open_at[opener[text]].pop()] = k + 1
+    for unclosed in open_at.values():
+        out.update(dict.fromkeys(unclosed, len(tokens)))
+    return out
+
+
 def match(tokens: list[Token], i: int, open_: str = "(", close: str = ")") -> int:
     """Index just past the bracket that closes tokens[i] (an opening `open_`)."""
     depth = 0

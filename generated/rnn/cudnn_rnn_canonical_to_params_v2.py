@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from typing import Any, Literal, NamedTuple
 
-from codegen.ophelpers.cudnn_rnn import canonical_to_params as _runtime
-from codegen.ophelpers.cudnn_rnn import canonical_to_params_fake as _fake_outputs
 from codegen.runtime import api as _rt
 from codegen.runtime.scope import Scope
+
+# isort: split
+from opgen_ops.cudnn_rnn import canonical_to_params as _runtime
+from opgen_ops.cudnn_rnn import canonical_to_params_fake as _fake_outputs
 
 _OP = 'CudnnRNNCanonicalToParamsV2'
 

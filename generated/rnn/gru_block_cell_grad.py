@@ -67,7 +67,7 @@ class GRUBlockCellGrad:
     d_x1 = d_r_bar·w_r_xᵀ + d_u_bar·w_u_xᵀ and d_h1 = d_r_bar·w_r_h_prevᵀ + d_u_bar·w_u_h_prevᵀ.
 
     The weight and bias gradients are left to the caller (as in TensorFlow, where the Python
-    wrapper computes them; here `codegen.ophelpers.gru_block_cell_weight_grads`):
+    wrapper computes them; here `opgen_ops.gru_block_cell_weight_grads`):
 
         d_w_ru = [x | h_prev]ᵀ·d_r_bar_u_bar
         d_w_c = [x | r∘h_prev]ᵀ·d_c_bar

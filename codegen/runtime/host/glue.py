@@ -65,6 +65,9 @@ def _entry_points(source: str, options: Sequence[str]) -> tuple[tuple[KernelSig,
 def _scan(source: str, defines: tuple[tuple[str, str | None], ...]) -> tuple[tuple[KernelSig, ...], tuple[str, ...]]:
     """The kernels and extern shared arrays of a source, from one tokenization (cached: the cpu
     backend loads each source once per process, the tests many times)."""
+    if not defines:  # as the compiler's checks read it: their tokenization, shared
+        tokens = cxx.stream(source).tokens
+        return tuple(_kernels(tokens)), tuple(cxx.extern_shared(tokens))
     pp = cxx.Preprocessed()
     for name, value in defines:
         if value is None:
@@ -74,7 +77,7 @@ def _scan(source: str, defines: tuple[tuple[str, str | None], ...]) -> tuple[tup
             pp.macros[name] = value
             pp.undefined.discard(name)
     tokens = cxx.tokenize(source, pp=pp)
-    return tuple(_kernels(tokens)), tuple(_extern_shared(tokens))
+    return tuple(_kernels(tokens)), tuple(cxx.extern_shared(tokens))
 
 
 def _kernels(tokens: list[cxx.Token]) -> list[KernelSig]:
@@ -132,21 +135,6 @@ def _launch_bound(args: list[cxx.Token]) -> int:
     first = cxx.split_params(args)[:1]
     value = cxx.evaluate([t.text for t in first[0]]) if first else None
     return value if value is not None and 0 < value <= MAX_THREADS_PER_BLOCK else MAX_THREADS_PER_BLOCK
-
-
-def _extern_shared(tokens: list[cxx.Token]) -> list[str]:
-    names: list[str] = []
-    start = 0  # the first token of the current statement
-    for i, t in enumerate(tokens):
-        if t.text == "__shared__":
-            end = next((j for j in range(i, len(tokens)) if tokens[j].text in (";", "{", "}")), len(tokens))
-            stmt = [x.text for x in tokens[start:end + 1]]
-            if (stmt[-1:] == [";"] and len(stmt) >= 5 and stmt[stmt[0] == "static"] == "extern"
-                    and stmt[-3:-1] == ["[", "]"] and tokens[end - 3].kind == "id" and stmt[-4] not in names):
-                names.append(stmt[-4])
-        elif t.text in (";", "{", "}"):
-            start = i + 1
-    return names
 
 
 def _glue(kernels: Sequence[KernelSig], shared: Sequence[str]) -> str:

@@ -9,7 +9,7 @@
 // through opgen::matmul_tile and then that tile's gates).
 //
 // Buffers (all row-major, element offsets computed by the launch plan):
-//   params   the opaque weights (codegen/ophelpers/cudnn_rnn.py): bW and bR of the pseudo-layer
+//   params   the opaque weights (opgen_ops/cudnn_rnn.py): bW and bR of the pseudo-layer
 //            at `bofs` (G·H each).
 //   gx       [T·B, G·H] the input projection x_t·Wᵀ of every step (time-major rows t·B + b); the
 //            fused variant keeps a slot per direction.

@@ -8,7 +8,7 @@ which torch.compile runs outside the graph, these trace with no graph break.
 
 The recurrent modules keep PyTorch's parameters and build the op's opaque params from them on
 every forward with torch.cat (each pseudo-layer's weight_ih, weight_hh[, weight_hr], then each
-one's bias_ih, bias_hh: the layout of codegen/ophelpers/cudnn_rnn.py), so autograd carries the
+one's bias_ih, bias_hh: the layout of opgen_ops/cudnn_rnn.py), so autograd carries the
 op's params gradient back to every parameter. cuDNN's gate order and GRU (linear before reset:
 r∘(W_hn·h + b_hn)) are PyTorch's, so the weights need no reordering.
 
@@ -21,7 +21,6 @@ torch.manual_seed (padded input); packed input and compiled graphs draw differen
 
 from __future__ import annotations
 
-import importlib
 import math
 import warnings
 from typing import Any
@@ -31,15 +30,11 @@ import torch.nn.functional as F
 from torch import Tensor
 from torch.nn.utils.rnn import PackedSequence, pack_padded_sequence, pad_packed_sequence
 
+import generated.torch  # noqa: F401  (registers torch.ops.opgen.*; it reaches these modules lazily, not by import)
+
 __all__ = ["GRU", "LSTM", "RNN", "BatchNorm2d"]
 
 _GATES = {"lstm": 4, "gru": 3, "rnn_tanh": 1, "rnn_relu": 1}
-
-
-def _register_ops() -> None:
-    """torch.ops.opgen.* exist once generated.torch is imported (not at this module's import:
-    generated.torch imports this module)."""
-    importlib.import_module("generated.torch")
 
 
 def _check_int(module: str, name: str, value: Any, minimum: int) -> int:
@@ -58,7 +53,6 @@ class _RNNBase(torch.nn.Module):
                  batch_first: bool, dropout: float, bidirectional: bool, proj_size: int,
                  device: Any, dtype: Any) -> None:
         super().__init__()
-        _register_ops()
         name = self._name
         self.mode = mode
         self.input_size = _check_int(name, "input_size", input_size, 0)
@@ -100,10 +94,6 @@ class _RNNBase(torch.nn.Module):
                 directions.append((weights, biases))
             self._layer_names.append(directions)
         self.reset_parameters()
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        _register_ops()  # unpickled (torch.multiprocessing, torch.load) in a process that never ran __init__
-        super().__setstate__(state)
 
     def reset_parameters(self) -> None:
         """torch.nn's initialisation: every parameter uniform in ±1/√hidden_size."""
@@ -294,7 +284,6 @@ class BatchNorm2d(torch.nn.Module):
                  track_running_stats: bool = True, device: Any = None, dtype: Any = None, *,
                  bias: bool = True) -> None:
         super().__init__()
-        _register_ops()
         self.num_features = _check_int("BatchNorm2d", "num_features", num_features, 1)
         if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not eps >= 0:
             raise ValueError(f"BatchNorm2d: eps: expected a number >= 0, got {eps!r}")
@@ -323,10 +312,6 @@ class BatchNorm2d(torch.nn.Module):
             self.register_buffer("running_var", None)
             self.register_buffer("num_batches_tracked", None)
         self.reset_parameters()
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        _register_ops()  # unpickled (torch.multiprocessing, torch.load) in a process that never ran __init__
-        super().__setstate__(state)
 
     def reset_running_stats(self) -> None:
         if self.running_mean is not None and self.running_var is not None and self.num_batches_tracked is not None:
