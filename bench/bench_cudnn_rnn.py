@@ -67,9 +67,9 @@ if str(PROJECT) not in sys.path:
 from common import cpu_seconds, machine, median_seconds  # noqa: E402 -- bench/ is the script folder
 from gpu_timing import cupy_or_reason  # noqa: E402
 
-from opgen_ops.cudnn_rnn import GATES  # noqa: E402
 from codegen.runtime.stats import python_launches  # noqa: E402
 from generated import Scope, cudnn_rnn_backprop_v3, cudnn_rnn_v3  # noqa: E402
+from opgen_ops.cudnn_rnn import GATES  # noqa: E402
 
 LAYERS = 2
 Mode = Literal["lstm", "gru"]

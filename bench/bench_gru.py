@@ -16,8 +16,8 @@ import warnings
 import numpy as np
 from common import machine, median_seconds
 
-from opgen_ops import gru_block_cell_weight_grads
 from generated import Scope, gru_block_cell, gru_block_cell_grad
+from opgen_ops import gru_block_cell_weight_grads
 
 SIZES = ((64, 512, 512), (256, 1024, 1024))
 

@@ -41,8 +41,8 @@ if PROJECT not in sys.path:  # run as a script from anywhere: the project's pack
 from common import cpu_seconds, machine, median_seconds  # noqa: E402
 
 import generated.torch  # noqa: E402, F401  (registers torch.ops.opgen.*)
-from opgen_ops.torch_nn import LSTM  # noqa: E402
 from codegen.runtime import host  # noqa: E402
+from opgen_ops.torch_nn import LSTM  # noqa: E402
 
 T, B, IN, H, CLASSES = 50, 32, 256, 256, 10
 

@@ -22,7 +22,6 @@ from conftest import gpu_plan_with_launches
 from messages import assert_message, shape_texts
 from reference.cudnn_rnn import GATES, canonical_shapes, dropout_mask, rnn_backward, rnn_forward
 
-from opgen_ops.cudnn_rnn import params_layout
 from generated import (
     CudnnRNNBackpropV3,
     CudnnRNNV3,
@@ -33,6 +32,7 @@ from generated import (
     cudnn_rnn_params_to_canonical_v2,
     cudnn_rnn_v3,
 )
+from opgen_ops.cudnn_rnn import params_layout
 
 PROJECT = Path(__file__).resolve().parent.parent
 MODES = ("rnn_relu", "rnn_tanh", "lstm", "gru")

@@ -408,8 +408,8 @@ def test_cudnn_rnn_backprop_layer_below(scope: Any) -> None:
 def test_cudnn_rnn_params_helpers_copy_bits() -> None:
     """CudnnRNNCanonicalToParamsV2 and CudnnRNNParamsToCanonicalV2 move float16 values without a
     conversion: every bit pattern (subnormals, infinities, NaN payloads) comes back as it went."""
-    from opgen_ops.cudnn_rnn import params_layout
     from generated import cudnn_rnn_canonical_to_params_v2, cudnn_rnn_params_to_canonical_v2
+    from opgen_ops.cudnn_rnn import params_layout
 
     layout = params_layout("gru", 2, 5, 3, "bidirectional")
     every = np.arange(1 << 16, dtype=np.uint16).view(np.float16)

@@ -22,8 +22,6 @@ import pytest
 from messages import assert_message, shape_texts
 from reference.gru import gru_forward, gru_grad, gru_sequence_loss
 
-from opgen_ops import gru as gru_helpers
-from opgen_ops import gru_block_cell_weight_grads
 from generated import (
     GRUBlockCell,
     GRUBlockCellGrad,
@@ -31,6 +29,8 @@ from generated import (
     gru_block_cell,
     gru_block_cell_grad,
 )
+from opgen_ops import gru as gru_helpers
+from opgen_ops import gru_block_cell_weight_grads
 
 # TensorFlow has deprecated both ops, so every call warns; the warning is asserted once below.
 pytestmark = pytest.mark.filterwarnings("ignore:GRUBlockCell.* is deprecated:DeprecationWarning")

@@ -17,8 +17,8 @@ import fake_cupy
 import numpy as np
 import pytest
 
-from opgen_ops.cudnn_rnn import params_layout
 from codegen.runtime.scope import Scope
+from opgen_ops.cudnn_rnn import params_layout
 
 BAD = np.array([-5, 0, 5 + 100, 2**31 - 1, 3], np.int32)  # T = 5: only the last is within [1, T]
 

@@ -18,11 +18,11 @@ torch = pytest.importorskip("torch")
 import generated.torch as opgen_torch  # noqa: E402  (registers torch.ops.opgen.*)
 from codegen.load import load_specs  # noqa: E402
 from codegen.naming import snake_case  # noqa: E402
-from opgen_ops.cudnn_rnn import params_layout  # noqa: E402
 from codegen.runtime.activations import ActivationBase  # noqa: E402
 from codegen.runtime.torch_bridge import from_array  # noqa: E402
 from codegen.warmup import generated_ops  # noqa: E402
 from generated import cudnn_rnn_v3, fused_batch_norm_v3  # noqa: E402
+from opgen_ops.cudnn_rnn import params_layout  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:`torch.jit.script_method` is deprecated:DeprecationWarning")
 
