@@ -314,11 +314,11 @@ class ParserBase:
         for t in self.type_vars:
             names[t.name] = conditions.Named("value", "type variable", tuple(str(d) for d in t.allowed))
         for a in self.attrs:
-            if a.type == "bool":
+            if a.type is AttrType.BOOL:
                 names[a.name] = conditions.Named("bool")
-            elif a.type in ("enum", "string", "type"):
+            elif a.type in (AttrType.ENUM, AttrType.STRING, AttrType.TYPE):
                 allowed = tuple(str(v) for v in a.allowed) if a.allowed is not None else None
-                if a.type == "type" and allowed is None:
+                if a.type is AttrType.TYPE and allowed is None:
                     allowed = tuple(str(d) for d in DTYPES)
                 names[a.name] = conditions.Named("value", f"{a.type} attr", allowed)
         return names
