@@ -334,3 +334,5 @@ def test_a_members_reference_page_names_its_family_file() -> None:
     assert "Family: CudnnRNN. What it shares with the family's other members (type variables, attrs, lets; params " \
            "and\nlaunch variants where the family has them) is declared once, in " \
            "`specs/rnn/cudnn_rnn.family.yaml`." in page
+    assert "| `fused_max_depth` | 128 | The fused variant's largest fused_depth" in page  # (the family's params)
+    assert "| `persistent` | `backend == cuda and proj == 0 and " in page
