@@ -302,31 +302,32 @@ def test_param_overrides_needs_a_family(tmp_path: Path) -> None:
 # -- a user's project ---------------------------------------------------------------------------------
 def test_a_projects_family_generates_and_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    """`opgen init`'s example pair, its shared type var and lets moved into a family file of the
-    project's own spec folder: generate writes the same wrappers, and the project's tests pass."""
+    """`opgen init`'s example pair is a family (its lets in specs/example/scaled_tanh.family.yaml): it
+    generates the wrappers each member declaring the lets itself would, and the project's tests pass."""
     monkeypatch.chdir(tmp_path)
     assert cli.main(["init", "myops"]) == 0
     root = tmp_path / "myops"
     monkeypatch.chdir(root)
     assert cli.main(["generate"]) == 0
     before = {p.name: p.read_text(encoding="utf-8") for p in (root / "myops" / "example").glob("*.py")}
-    example = root / "specs" / "example"
-    forward, grad = example / "scaled_tanh.yaml", example / "scaled_tanh_grad.yaml"
-    lets = re.search(r"let:\n((?:  .*\n)+)", grad.read_text(encoding="utf-8"))
-    assert lets is not None
-    (example / "scaled_tanh.family.yaml").write_text(f"family: ScaledTanh\nlet:\n{lets.group(1)}", encoding="utf-8")
-    for spec, link in ((forward, "gradient: ScaledTanhGrad\n"), (grad, "gradient_of: ScaledTanh\n")):
-        text = re.sub(r"\nlet:\n(?:  .*\n)+", "\n", spec.read_text(encoding="utf-8"))
-        spec.write_text(text.replace(link, link + "family: ScaledTanh\n"), encoding="utf-8")
-    capsys.readouterr()
-    assert cli.main(["generate"]) == 0, capsys.readouterr().err
-    after = {p.name: p.read_text(encoding="utf-8") for p in (root / "myops" / "example").glob("*.py")}
-    assert after == before
     env = {**os.environ, "PYTHONPATH": str(cli.PROJECT)}
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=root, env=env,
                           capture_output=True, text=True, timeout=600, check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert re.search(r"\b(\d+) passed\b", proc.stdout) and "failed" not in proc.stdout, proc.stdout
+    # each member declaring the family's lets itself, no family file: the same wrappers
+    example = root / "specs" / "example"
+    family = example / "scaled_tanh.family.yaml"
+    lets = re.search(r"\nlet:\n(?:  .*\n)+", family.read_text(encoding="utf-8"))
+    assert lets is not None
+    family.unlink()
+    for spec in (example / "scaled_tanh.yaml", example / "scaled_tanh_grad.yaml"):
+        text = re.sub(r"family: ScaledTanh.*\n", "", spec.read_text(encoding="utf-8"))
+        spec.write_text(text + lets.group(0), encoding="utf-8")
+    capsys.readouterr()
+    assert cli.main(["generate"]) == 0, capsys.readouterr().err
+    after = {p.name: p.read_text(encoding="utf-8") for p in (root / "myops" / "example").glob("*.py")}
+    assert after == before
 
 
 def test_a_members_reference_page_names_its_family_file() -> None:
