@@ -31,6 +31,7 @@ environment's OPENBLAS_CORETYPE, or its own pick); --blas-core NAME sets another
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import statistics
 import sys
@@ -69,7 +70,15 @@ from gpu_timing import cupy_or_reason  # noqa: E402
 
 from codegen.runtime.stats import python_launches  # noqa: E402
 from generated import Scope, cudnn_rnn_backprop_v3, cudnn_rnn_v3  # noqa: E402
+from generated.rnn import cudnn_rnn_backprop_v3 as backward_module  # noqa: E402
+from generated.rnn import cudnn_rnn_v3 as forward_module  # noqa: E402
 from opgen_ops.cudnn_rnn import GATES  # noqa: E402
+
+#: the variant thresholds (specs/rnn/cudnn_rnn.family.yaml's params), read from the plan, not restated
+PARAMS = forward_module._PLAN.params
+#: the LSTM's largest units in the persistent variant (gates·units² ≤ persistent_max_weights; GRU's and
+#: RNN's are larger)
+PERSISTENT_LSTM_UNITS = math.isqrt(PARAMS["persistent_max_weights"] // 4)
 
 LAYERS = 2
 Mode = Literal["lstm", "gru"]
@@ -144,6 +153,12 @@ def ours_step(scope: Scope, mode: Mode, x: Any, h0: Any, c0: Any, params: Any, l
     return run
 
 
+def variants_ran() -> str:
+    """The launch variants of the last forward and backward calls (their plans' recordings keep them)."""
+    ran = [m._PLAN.latest() for m in (forward_module, backward_module)]
+    return "variant: forward {}, backward {}".format(*(r.variant if r is not None else "?" for r in ran))
+
+
 def launches_per_call(fn: Callable[[], None]) -> int:
     """Calls from Python that start device work (kernel launches, launch batches, GEMMs, graph
     launches: codegen/runtime/stats.py) in one call of `fn`, after a warm-up call."""
@@ -189,7 +204,8 @@ def bench_cpu(args: argparse.Namespace) -> list[str]:
         t_ours, t_torch = interleaved(round_seconds(ours, args.repeats, args.cpu_time),
                                       round_seconds(theirs, args.repeats, args.cpu_time), args.rounds)
         lines.append(f"{mode:<4}: cpu backend {t_ours * 1e3:8.1f} ms, PyTorch CPU {t_torch * 1e3:8.1f} ms, "
-                     f"ratio {t_ours / t_torch:.2f}; launches from Python per forward+backward: {launches}")
+                     f"ratio {t_ours / t_torch:.2f}; launches from Python per forward+backward: {launches}; "
+                     f"{variants_ran()}")
     return lines
 
 
@@ -236,14 +252,15 @@ def bench_cuda(args: argparse.Namespace) -> list[str]:
         launches = launches_per_call(ours)
         t_ours, t_torch = interleaved(gpu_ms(ours), gpu_ms(theirs), args.rounds)
         return (f"{mode:<4} {kind:<7}: cuda backend {t_ours * 1e3:8.2f} ms, PyTorch cuDNN {t_torch * 1e3:8.2f} ms, "
-                f"ratio {t_ours / t_torch:.2f}; launches from Python per forward+backward: {launches}")
+                f"ratio {t_ours / t_torch:.2f}; launches from Python per forward+backward: {launches}; "
+                f"{variants_ran()}")
 
     for mode in MODES:
         for kind, lengths in cases.items():
             lines.append(compare(mode, kind, lengths, steps, batch, size))
     # small sizes: H = 128 (the GEMM steps; the persistent variant before 2026-11-28, 17× cuDNN) and
-    # H = 32 (the persistent variant: no projection, gates·H² ≤ 4096, batch ≤ 64)
-    for small in (128, 32):
+    # the LSTM's largest persistent H (no projection, batch ≤ persistent_max_batch; each row names its variant)
+    for small in (128, PERSISTENT_LSTM_UNITS):
         lines.append(f"T={steps} B={batch // 2} I=H={small}, otherwise as above")
         for mode in MODES:
             lines.append(compare(mode, "equal", np.full(batch // 2, steps, np.int32), steps, batch // 2, small))

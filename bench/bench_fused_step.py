@@ -3,16 +3,18 @@
 
 The GPU's launch plan takes the fused variant (`fused_step`: per time step one launch for both
 directions, each block a 32×32 tile of h·Rᵀ through opgen::matmul_tile, then that tile's gates)
-outside the persistent variant's limits up to fused_depth = gates·max(units, h_size) = 128 (the
-`large_r` let of specs/rnn/cudnn_rnn_v3.yaml), and above it the GEMM steps (per step and direction
-a cuBLAS h·Rᵀ and the step kernel). That switch was set from this benchmark's run on an H200
-(bench/RESULTS.md, 2026-11-28; the cost model's 256 before it took the slower form at depths 192
-and 256); it measures it: for a bidirectional layer's T forward steps, and CudnnRNNBackpropV3's T
-backward steps, float32, all lengths T, both forms run the generated kernels directly on the same
-buffers, each captured once into a CUDA graph (as the op's replay runs them) and timed by CUDA
-events (medians over repeats), at sizes on both sides of the switch. What both forms compute (the
-h states; the gradients dG and dh) is compared (max |difference|) before timing, so a wrong launch
+outside the persistent variant's limits up to fused_depth = gates·max(units, h_size) =
+fused_max_depth (the family param of specs/rnn/cudnn_rnn.family.yaml, read from each op's
+`_PLAN.params`), and above it the GEMM steps (per step and direction a cuBLAS h·Rᵀ and the step
+kernel). That switch was set to 128 from this benchmark's run on an H200 (bench/RESULTS.md,
+2026-11-28; the cost model's 256 before it took the slower form at depths 192 and 256); it
+measures it: for a bidirectional layer's T forward steps, and CudnnRNNBackpropV3's T backward
+steps, float32, all lengths T, both forms run the generated kernels directly on the same buffers,
+each captured once into a CUDA graph (as the op's replay runs them) and timed by CUDA events
+(medians over repeats), at sizes on both sides of the switch. What both forms compute (the h
+states; the gradients dG and dh) is compared (max |difference|) before timing, so a wrong launch
 shows.
+
 
     python bench/bench_fused_step.py [--repeats 20] [--steps 20] [--dirs 1 2] [--markdown FILE]
 
@@ -39,9 +41,9 @@ for folder in (PROJECT, PROJECT / "bench"):  # (bench/ too: scripts/fake_gpu.py 
 
 from gpu_timing import cupy_or_reason, median_ms  # noqa: E402 -- bench/ is the script folder
 
-SWITCH = 128  # fused_depth = gates·units where the plan leaves the fused variant (no projection)
 TILE = 32  # StepTiles' rows and units per block (kernels/rnn/cudnn_rnn.cu)
-# (mode, batch, units): batches above the persistent variant's 64, depths either side of the switch
+# (mode, batch, units): batches above the persistent variant's (persistent_max_batch), depths either side of
+# fused_max_depth
 SIZES = [("lstm", 128, 16), ("lstm", 128, 32), ("lstm", 128, 40), ("lstm", 128, 64), ("lstm", 512, 32),
          ("lstm", 512, 64), ("lstm", 128, 128), ("gru", 128, 42), ("gru", 128, 48), ("gru", 512, 42),
          ("gru", 128, 85)]
@@ -217,17 +219,18 @@ def timed(cp: Any, run: Any, repeats: int) -> tuple[float, str]:
     return median_ms(cp, stream, lambda _: graph.launch(stream), repeats, 1), ""
 
 
-def measure(cp: Any, backend: Any, sources: dict[str, Any], lay: Layout, repeats: int) -> list[str]:
-    """A row for the forward and one for the backward: both forms from the same start, what they
-    compute compared, then each timed."""
+def measure(cp: Any, backend: Any, modules: dict[str, Any], lay: Layout, repeats: int) -> list[str]:
+    """A row for the forward and one for the backward (`modules`: the ops' generated modules): both
+    forms from the same start, what they compute compared, then each timed."""
     start = host_buffers(lay)
     depth = lay.gates * lay.units
-    plan = "fused" if depth <= SWITCH else "GEMM steps"
     rows = []
     for part, forms, results in (
             ("forward", {"fused": fused_steps, "GEMM steps": gemm_steps}, ("h",)),
             ("backward", {"fused": fused_grads, "GEMM steps": gemm_grads}, ("dh", "dG"))):
-        source = sources[part]
+        source = modules[part]._KERNELS
+        switch = modules[part]._PLAN.params["fused_max_depth"]  # (the op's own where a member overrides it)
+        plan = "fused" if depth <= switch else "GEMM steps"
         states, times, notes = {}, {}, {}
         for name, form in forms.items():
             buf = device_buffers(cp, lay, start)
@@ -245,7 +248,8 @@ def measure(cp: Any, backend: Any, sources: dict[str, Any], lay: Layout, repeats
         per_step = {k: v * 1e3 / lay.steps for k, v in times.items()}
         rows.append(
             f"{part:<8} {lay.mode:<4} D={lay.dirs} B={lay.batch:<4} H={lay.units:<4} depth {depth:>4} "
-            f"({'≤' if depth <= SWITCH else '>'} {SWITCH}: plan takes {plan:<10}) fused {per_step['fused']:8.2f} "
+            f"({'≤' if depth <= switch else '>'} fused_max_depth {switch}: plan takes {plan:<10}) "
+            f"fused {per_step['fused']:8.2f} "
             f"µs/step{notes['fused']}, GEMM steps {per_step['GEMM steps']:8.2f} µs/step{notes['GEMM steps']}, "
             f"fused / GEMM {times['fused'] / times['GEMM steps']:.2f}; faster: {faster}"
             f"{'' if faster == plan else '  <-- the switch is wrong here'}; max |difference| {diffs}")
@@ -267,12 +271,14 @@ def main(argv: list[str] | None = None) -> int:
     from generated.rnn import cudnn_rnn_backprop_v3, cudnn_rnn_v3
 
     backend = Scope("cuda").backend
-    sources = {"forward": cudnn_rnn_v3._KERNELS, "backward": cudnn_rnn_backprop_v3._KERNELS}
+    modules = {"forward": cudnn_rnn_v3, "backward": cudnn_rnn_backprop_v3}
+    limit = min(m._PLAN.params["persistent_max_batch"] for m in modules.values())
+    assert all(batch > limit for _, batch, _ in SIZES), f"a size within the persistent variant's batch ≤ {limit}"
     name = cp.cuda.runtime.getDeviceProperties(0)["name"]
     lines = [f"CudnnRNNV3 / BackpropV3 steps, D directions, T={ns.steps}, float32, CUDA graphs, medians of "
              f"{ns.repeats}; GPU: {name.decode() if isinstance(name, bytes) else name}, CuPy {cp.__version__}"]
     for (mode, batch, units), dirs in ((size, dirs) for dirs in ns.dirs for size in SIZES):
-        for row in measure(cp, backend, sources, Layout(mode, batch, units, ns.steps, dirs), ns.repeats):
+        for row in measure(cp, backend, modules, Layout(mode, batch, units, ns.steps, dirs), ns.repeats):
             lines.append(row)
             print(row, flush=True)
     if ns.markdown is not None:

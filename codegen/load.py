@@ -44,6 +44,7 @@ from codegen.model import (
     Loc,
     OpSpec,
     Output,
+    Param,
     RepeatStep,
     RuntimeRef,
     Step,
@@ -62,7 +63,7 @@ OP_NAME_RE = naming.OP_NAME_RE
 RUNTIME_RE = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*:[a-z_][a-z0-9_]*$")
 ACTIVATION_TYPES = (AttrType.ACTIVATION, AttrType.LIST_ACTIVATION)
 _Case = TypingTypeVar("_Case")
-_Declared = TypingTypeVar("_Declared", TypeVar, Attr, Let)
+_Declared = TypingTypeVar("_Declared", TypeVar, Attr, Param, Let)
 
 
 class SpecSet(list[OpSpec]):
@@ -219,13 +220,18 @@ class _SpecParser(LaunchPlanParser, VariantsParser):
     def _read_lets_outputs_where(self, r: MapReader) -> None:
         """Phase 4, lets over the bound symbols, the outputs and the `where:` constraints (set on the
         parser together, once all three are read: a let's name is checked against inputs only)."""
-        self.params = self._params(r.pop("params"))
-        variants_node = r.pop("variants")
-        self.flags.update(self._variant_names(variants_node))
+        params = self._merged(r, "params", lambda node, _: self._params(node), "param",
+                              "; a member sets its own value with param_overrides:")
+        self.params = self._param_overrides(r.pop("param_overrides"), params,
+                                            self.family.name if self.family is not None else None)
+        variants_file, variants_node = self._variants_node(r)
+        with self.reading(variants_file):
+            self.flags.update(self._variant_names(variants_node))
         self.lets = variants.arrange(self.params, (), None)  # the params, bound for the lets
         declared = self._merged(r, "let", lambda node, _: self._lets(node), "let")
         self.lets = variants.arrange(self.params, declared, None)
-        self.variants = self._variants(variants_node)
+        with self.reading(variants_file):
+            self.variants = self._variants(variants_node)
         lets = variants.arrange(self.params, declared, self.variants)
         self._check_unique(sorted(((let.name, let.loc) for let in lets), key=lambda n: n[1].line), "param/variant/let")
         outputs = self._outputs(r.pop("outputs", required=True))
@@ -272,9 +278,23 @@ class _SpecParser(LaunchPlanParser, VariantsParser):
                                         f"{known}; a family is declared by a <name>.family.yaml file)")
         return family
 
+    def _variants_node(self, r: MapReader) -> tuple[str, Node | None]:
+        """`variants:` (and the file it is in): one ordered list, so the family's or the member's."""
+        self.merged_keys.add("variants")
+        own = r.pop("variants")
+        theirs = self.family.parts.get("variants") if self.family is not None else None
+        if theirs is None:
+            return self.file, own
+        assert self.family is not None
+        if own is not None:
+            raise self.error(own.line, f"variants: family {self.family.name} declares the variants at "
+                                       f"{self.family.loc.file}:{theirs.line}: a member uses them or declares "
+                                       f"its own, not both (remove one of the two)")
+        return self.family.loc.file, theirs
+
     def _merged(self, r: MapReader, key: str,
                 read: Callable[[Node | None, tuple[_Declared, ...]], tuple[_Declared, ...]],
-                what: str) -> tuple[_Declared, ...]:
+                what: str, hint: str = "") -> tuple[_Declared, ...]:
         """The declarations under `key` (load_family.MERGED_KEYS): the family's, read as this op's
         (their locations in the family file), then the op's own (`read` gets the family's ones, which
         the op's may refer to). An own one named like a family one is an error at both lines."""
@@ -290,7 +310,7 @@ class _SpecParser(LaunchPlanParser, VariantsParser):
                 assert self.family is not None
                 raise self.error(item.loc.line, f"{what} {item.name!r} is already declared by family "
                                                 f"{self.family.name} at {theirs[item.name]}: a member declares "
-                                                f"only what is its own (remove one of the two)")
+                                                f"only what is its own (remove one of the two{hint})")
         return shared + own
 
     def _function_name(self, node: Node | None) -> str | None:

@@ -2,7 +2,9 @@
 variables, attrs, lets); a member names it (`family: CudnnRNN`) and declares only what is its own.
 This module finds and reads family files; load.py merges a family's declarations into each member,
 read as if the member had written them itself (family first, then the member's own), so that the
-member's model is the one it had when it declared everything (docs/specs.md, "Families")."""
+member's model is the one it had when it declared everything (docs/specs.md, "Families"). A family
+may also hold `params:` (merged likewise; a member sets its own value of one only through
+`param_overrides:`) and `variants:` (the family's or the member's, not both)."""
 
 from __future__ import annotations
 
@@ -15,12 +17,12 @@ from codegen.yamlnodes import MapReader, Node, SpecError, parse_yaml
 
 FAMILY_SUFFIX = ".family.yaml"
 
-#: The spec keys a family declares for its members, in the order a spec reads them. Each is merged
-#: the same way: the family's entries, then the member's own; a member entry that has the name of
-#: a family entry is an error at both lines. (`variants:` and `params:` join this table when the
-#: spec grows them; a member's own value of a family param goes through an explicit override key,
-#: not through this merge.)
-MERGED_KEYS = ("type_vars", "attrs", "let")
+#: The spec keys a family declares for its members, in the order a spec reads them. Each but
+#: `variants:` is merged the same way: the family's entries, then the member's own; a member entry
+#: that has the name of a family entry is an error at both lines. `variants:` is one ordered list
+#: (first match wins), so it is the family's or the member's; a member's own value of a family
+#: param goes through `param_overrides:` (load_variants.py), not through this merge.
+MERGED_KEYS = ("type_vars", "attrs", "params", "variants", "let")
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,10 @@
-"""Reading `params:` (tunable integer constants) and `variants:` (named launch variants, first match
-wins, `otherwise` required) of a spec; codegen/variants.py turns them into lets."""
+"""Reading `params:` (tunable integer constants), `param_overrides:` (a family member's own values of
+its family's params) and `variants:` (named launch variants, first match wins, `otherwise` required)
+of a spec; codegen/variants.py turns them into lets."""
 
 from __future__ import annotations
+
+import dataclasses
 
 from codegen.load_base import INT64_MAX, ParserBase
 from codegen.model import Param, Variant, Variants
@@ -21,14 +24,40 @@ class VariantsParser(ParserBase):
             r = self.reader(body, f"params.{name}")
             value_node = r.pop("value", required=True)
             assert value_node is not None
-            value = value_node.value
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= INT64_MAX:
-                raise self.error(value_node.line, f"params.{name}: value: expected a non-negative int, "
-                                                  f"got {describe(value)}")
+            value = self._param_value(value_node, f"params.{name}: value")
             doc = self.text(r.pop("doc", required=True), f"params.{name}: doc", required=True)
             r.finish()
             out.append(Param(name, value, doc, self.loc(body)))
         return tuple(out)
+
+    def _param_value(self, node: Node, what: str) -> int:
+        value = node.value
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= INT64_MAX:
+            raise self.error(node.line, f"{what}: expected a non-negative int, got {describe(value)}")
+        return value
+
+    def _param_overrides(self, node: Node | None, params: tuple[Param, ...], family: str | None) -> tuple[Param, ...]:
+        """`param_overrides: {fused_max_depth: 96}`: this member's own values of its family's params
+        (where its forward and backward differ); the family's doc stays, the value is the member's."""
+        if node is None:
+            return params
+        if family is None:
+            raise self.error(node.line, "param_overrides: only a family member overrides params (its family's); "
+                                        "declare the op's own under params:")
+        if not isinstance(node.value, dict) or not node.value:
+            raise self.error(node.line, f"param_overrides: expected a mapping of a family param's name to its "
+                                        f"value for this op, got {describe(node.value)}")
+        by_name = {p.name: p for p in params}
+        for name, value_node in node.value.items():
+            theirs = by_name.get(name)
+            if theirs is None or theirs.loc.file == self.file:
+                known = ", ".join(p.name for p in params if p.loc.file != self.file) or "none"
+                raise self.error(value_node.line, f"param_overrides: {name!r} is not a param of family {family} "
+                                                  f"(its params: {known})")
+            value = self._param_value(value_node, f"param_overrides.{name}")
+            by_name[name] = dataclasses.replace(theirs, value=value, loc=self.loc(value_node),
+                                                family_value=theirs.value)
+        return tuple(by_name.values())
 
     def _variant_names(self, node: Node | None) -> tuple[str, ...]:
         """The variants' names (with `otherwise`'s), checked: known before the lets are typed, since a

@@ -366,7 +366,9 @@ class Param:
     name: str
     value: int
     doc: str
-    loc: Loc
+    loc: Loc  # where its value is written: a family's param that a member overrides, the override's line
+    #: a family param this op sets its own value of (`param_overrides:`): the family's value; else None
+    family_value: int | None = None
 
 
 @dataclass(frozen=True)
@@ -393,7 +395,7 @@ class Variants:
 
 
 #: A declaration a family file can hold for its members (OpSpec.own tells the op's own ones apart).
-_Declared = _TypeVar("_Declared", TypeVar, Attr, Let)
+_Declared = _TypeVar("_Declared", TypeVar, Attr, Param, Let)
 
 
 @dataclass(frozen=True)
@@ -634,13 +636,13 @@ class OpSpec:
         return self.function_name or snake_case(self.name)
 
     def own(self, items: tuple[_Declared, ...]) -> tuple[_Declared, ...]:
-        """Those of `items` (its type vars, attrs or lets) that the op's own spec file declares: the
-        others come from its family's file."""
+        """Those of `items` (its type vars, attrs, params or lets) that the op's own spec file declares
+        (a family param it overrides included): the others come from its family's file."""
         return tuple(item for item in items if item.loc.file == self.loc.file)
 
     def family_file(self) -> str | None:
         """The family file (as errors name it) whose declarations the op shares; None without one."""
-        declared: tuple[TypeVar | Attr | Let, ...] = (*self.type_vars, *self.attrs, *self.lets)
+        declared: tuple[TypeVar | Attr | Param | Let, ...] = (*self.type_vars, *self.attrs, *self.params, *self.lets)
         return next((item.loc.file for item in declared if item.loc.file != self.loc.file), None)
 
     def type_var(self, name: str) -> TypeVar | None:

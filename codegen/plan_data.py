@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from codegen import lower, shapes
+from codegen import lower, shapes, variants
 from codegen.model import BACKEND_SWITCH, BACKENDS, Condition, OpSpec
 from codegen.naming import dtype_local
 
@@ -120,7 +120,7 @@ def plan_literal(op: OpSpec) -> str:
     if op.variants is not None:
         extra += f", variants={op.variants.names()!r}"
     if op.params:
-        extra += f", params={ {p.name: p.value for p in op.params}!r}"
+        extra += f", params={variants.param_values(op)!r}"
     lines.append("), {")
     lines += [f"    {kernel!r}: {symbols!r}," for kernel, symbols in lowered.symbols.items()]
     lines.append(f"}}{extra})")

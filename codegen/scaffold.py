@@ -23,6 +23,7 @@ from codegen.yamlnodes import SpecError
 INIT_FILES = {
     "pyproject.toml": "pyproject.toml.j2",
     "README.md": "README.md.j2",
+    "specs/example/scaled_tanh.family.yaml": "scaled_tanh.family.yaml",
     "specs/example/scaled_tanh.yaml": "scaled_tanh.yaml.j2",
     "specs/example/scaled_tanh_grad.yaml": "scaled_tanh_grad.yaml.j2",
     "templates/kernels/example/scaled_tanh.cu": "scaled_tanh.cu",

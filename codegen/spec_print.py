@@ -127,7 +127,7 @@ def _condition(c: Condition) -> Any:
 
 
 def _variants(op: OpSpec) -> Data | None:
-    if op.variants is None:
+    if op.variants is None or op.variants.loc.file != op.loc.file:  # (none, or its family's)
         return None
     data: Data = {}
     for v in op.variants.cases:
@@ -150,7 +150,9 @@ def _op(op: OpSpec) -> Data:
     _put(data, "type_vars", {tv.name: _type_var(tv) for tv in op.own(op.type_vars)}, {})
     _put(data, "attrs", [_attr(a) for a in op.own(op.attrs)], [])
     _put(data, "inputs", [_input(a) for a in op.inputs], [])
-    _put(data, "params", {p.name: {"value": p.value, "doc": p.doc} for p in op.params}, {})
+    own_params = op.own(op.params)
+    _put(data, "params", {p.name: {"value": p.value, "doc": p.doc} for p in own_params if p.family_value is None}, {})
+    _put(data, "param_overrides", {p.name: p.value for p in own_params if p.family_value is not None}, {})
     _put(data, "variants", _variants(op))
     _put(data, "let", {let.name: _switch(let.value, _expr) for let in op.own(variants.declared_lets(op))}, {})
     data["outputs"] = [_output(o) for o in op.outputs]

@@ -271,8 +271,8 @@ def bench_steps(rehearsal: bool, work: Path, no_gpu: str) -> list[Step]:
                                        "--markdown", str(fused)], report=fused))  # (D = 1 alone: the time)
     else:
         steps.append(Step("bench fused step", "CudnnRNNV3's fused recurrent step vs its GEMM steps (the plans' "
-                          "depth-128 switch; D = 1 and 2)", 40, command=[*fused_command, "--markdown", str(fused)],
-                          report=fused, skip_reason=no_gpu))
+                          "fused_max_depth switch; D = 1 and 2)", 40,
+                          command=[*fused_command, "--markdown", str(fused)], report=fused, skip_reason=no_gpu))
     return steps
 
 

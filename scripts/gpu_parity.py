@@ -473,7 +473,8 @@ CUDNN_CONFIGS = [  # (rnn_mode, direction, input_mode, layers, steps, batch, inp
     ("rnn_relu", "unidirectional", "auto_select", 1, 3, 4, 30, 30, 0, False, "float32"),
     ("lstm", "bidirectional", "skip_input", 2, 2, 4, 32, 32, 0, True, "float64"),
     ("lstm", "unidirectional", "linear_input", 2, 2, 4, 5, 20, 0, True, "float32"),
-    # The GPU plan's persistent variant (no projection, gates·units·h ≤ 4096, batch ≤ 64) takes the
+    # The GPU plan's persistent variant (no projection, gates·units·h ≤ persistent_max_weights, batch ≤
+    # persistent_max_batch: specs/rnn/cudnn_rnn.family.yaml's params, 4096 and 64 for these sizes) takes the
     # cases above that fit it, its fused variant the others (the cpu plan's step kernels run on the
     # cpu backend's side of each comparison); these take each mode's fused kernels through one
     # block and every dtype: batch 65, or one row with units past its limits (GRU 37-42, RNN 65-128).
@@ -491,8 +492,9 @@ CUDNN_CONFIGS = [  # (rnn_mode, direction, input_mode, layers, steps, batch, inp
     ("lstm", "bidirectional", "linear_input", 1, 3, 7, 3, 10, 0, True, "float16"),
     ("gru", "unidirectional", "linear_input", 1, 2, 6, 3, 36, 0, True, "float64"),
     ("gru", "bidirectional", "linear_input", 1, 2, 5, 3, 30, 0, False, "float32"),
-    # the fused kernels (gates·max(units, h_size) ≤ 128, outside the persistent limits: a projection,
-    # or batch > 64) over one and several tiles of 32 rows and of 32 units, in each dtype
+    # the fused kernels (gates·max(units, h_size) ≤ fused_max_depth, 128 for these sizes, outside the
+    # persistent limits: a projection, or batch > 64) over one and several tiles of 32 rows and of 32
+    # units, in each dtype
     ("lstm", "bidirectional", "linear_input", 1, 2, 40, 3, 20, 5, True, "float32"),
     ("lstm", "unidirectional", "linear_input", 2, 3, 65, 4, 32, 0, False, "float16"),
     ("lstm", "bidirectional", "linear_input", 1, 2, 70, 3, 20, 0, True, "float64"),
@@ -501,7 +503,7 @@ CUDNN_CONFIGS = [  # (rnn_mode, direction, input_mode, layers, steps, batch, inp
     ("gru", "bidirectional", "linear_input", 1, 2, 66, 3, 40, 0, False, "float32"),
     ("lstm", "bidirectional", "skip_input", 2, 2, 66, 20, 20, 0, True, "float32"),  # gx's slot per direction
     ("lstm", "unidirectional", "linear_input", 1, 2, 1, 3, 130, 0, True, "float32"),
-    # the GEMM steps (gates·max(units, h_size) > 128: a cuBLAS product, then a step kernel, a block
+    # the GEMM steps (gates·max(units, h_size) > fused_max_depth: a cuBLAS product, then a step kernel, a block
     # per batch row) of every mode and dtype, one row and several; with a projection
     # proj_carry and proj_grad through each class of their batch·num_proj cells
     ("rnn_relu", "unidirectional", "linear_input", 1, 2, 1, 3, 520, 0, True, "float64"),

@@ -845,6 +845,53 @@ def _assert_variant_launched(launched: list[str], variant: str, mode: str, proj:
     assert launched.count("proj_carry") == (step_launches if proj else 0), launched
 
 
+def _old_variant_rule(mode: str, batch: int, units: int, proj: int) -> str:
+    """The GPU's variant as the family's lets chose it before `variants:` (integer arithmetic: persistent
+    is 1 where it applies, 0 or ≥ 2 otherwise), thresholds 4096, 64 and 128 as they were written."""
+    def ceildiv(a: int, b: int) -> int:
+        return -(-a // b)
+
+    gates, h_size = GATES[mode], proj or units
+    gate_width = gates * units
+    persistent = (1 - min(proj, 1)) * ceildiv(gate_width * h_size, 4096) * ceildiv(batch, 64)
+    large_r = min(ceildiv(max(gates * max(units, h_size), 1), 128) - 1, 1)
+    fused = min((persistent - 1) * (persistent - 1), 1) * (1 - large_r)
+    gemm_steps = min((persistent - 1) * (persistent - 1), 1) - fused
+    assert (persistent == 1) + fused + gemm_steps == 1
+    return "persistent" if persistent == 1 else "fused" if fused else "gemm_steps"
+
+
+@pytest.mark.parametrize("mode, batch, units, proj", [
+    # persistent's gates·units·h_size ≤ 4096 on both sides (lstm 32/33 units, gru 36/37, rnn 64/65)
+    ("lstm", 2, 32, 0), ("lstm", 2, 33, 0), ("gru", 2, 36, 0), ("gru", 2, 37, 0), ("rnn_tanh", 2, 64, 0),
+    ("rnn_relu", 2, 65, 0),
+    # its batch ≤ 64; a projection (never persistent)
+    ("lstm", 64, 4, 0), ("lstm", 65, 4, 0), ("rnn_tanh", 64, 64, 0), ("rnn_tanh", 65, 64, 0), ("lstm", 2, 4, 3),
+    # fused's gates·max(units, h_size) ≤ 128 (lstm 32/33, gru 42/43, rnn 128/129; with a projection)
+    ("lstm", 65, 32, 0), ("lstm", 65, 33, 0), ("gru", 65, 42, 0), ("gru", 2, 43, 0), ("rnn_relu", 2, 128, 0),
+    ("rnn_relu", 2, 129, 0), ("lstm", 2, 8, 32), ("lstm", 2, 8, 33), ("lstm", 2, 33, 3)])
+def test_the_family_variants_choose_what_the_old_integer_rule_chose(mode, batch, units, proj):
+    """specs/rnn/cudnn_rnn.family.yaml's variants, first match wins, over its params, at sizes on both
+    sides of each threshold: the GPU's plan (on the emulation) records the variant the lets chose
+    before, for the forward and the backward; the cpu plan always GEMM steps."""
+    from generated.rnn import cudnn_rnn_backprop_v3 as backward_module
+    from generated.rnn import cudnn_rnn_v3 as forward_module
+
+    for module in (forward_module, backward_module):
+        assert module._PLAN.variants == ("persistent", "fused", "gemm_steps")
+        assert module._PLAN.params == {"persistent_max_weights": 4096, "persistent_max_batch": 64,
+                                       "fused_max_depth": 128}
+    case = Case(mode=mode, layers=1, steps=1, batch=batch, input_size=2, units=units, proj=proj, dtype="float32",
+                key=("old-rule",))
+    expected = _old_variant_rule(mode, batch, units, proj)
+    for plan, variant in (("cuda", expected), ("cpu", "gemm_steps")):
+        scope = Scope("cpu", launch_plan=plan)
+        fw = case.forward(scope)
+        assert forward_module._PLAN.latest().variant == variant, plan
+        case.backward(scope, fw, *case.output_grads(fw))
+        assert backward_module._PLAN.latest().variant == variant, plan
+
+
 @pytest.mark.parametrize("kernel_form", ["host", "gpu"])
 @pytest.mark.parametrize("mode, proj", [("lstm", 0), ("lstm", 3), ("gru", 0), ("rnn_tanh", 0)])
 def test_the_fused_steps_see_a_tiles_last_row(monkeypatch, kernel_form, mode, proj):

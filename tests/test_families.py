@@ -1,7 +1,8 @@
 """Op families (docs/specs.md, "Families"): a `<name>.family.yaml` file declares the type variables,
-attrs and lets its members share; a member names it and declares only its own. The merged model is
-the one the member had when it declared everything; bad family input is a SpecError at file:line;
-opgen's own forward and gradient specs write no let twice (codegen/shared_lets.py)."""
+attrs, params, launch variants and lets its members share; a member names it and declares only its
+own (and its own value of a family param through `param_overrides:`). The merged model is the one
+the member had when it declared everything; bad family input is a SpecError at file:line; opgen's
+own forward and gradient specs write no let twice (codegen/shared_lets.py)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from codegen.load import load_spec, load_specs
 from codegen.naming import snake_case
 from codegen.shared_lets import shared_lets
 from codegen.spec_print import print_spec, same_meaning
+from codegen.variants import param_values
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"
 
@@ -212,37 +214,126 @@ def test_cli_family_error_exits_2_and_writes_nothing(tmp_path: Path, capsys: pyt
     assert "nothing was written" in err and not out.exists()
 
 
+# -- params and variants -----------------------------------------------------------------------------
+#: The family with a tunable param and launch variants over it (lines 9-16).
+TUNED = FAMILY + """\
+params:
+  big_rows: {value: 64, doc: Where the wide variant starts.}
+variants:
+  wide:
+    when: backend == cuda and N >= big_rows
+    doc: Many rows.
+  otherwise: narrow
+"""
+
+
+def test_a_familys_params_and_variants_are_each_members(tmp_path: Path) -> None:
+    """The family's params first, then the member's own; the family's variants, located in its file;
+    the member prints back without them."""
+    specs = folder(tmp_path, family=TUNED, members={
+        "ScaleUp": "params:\n  tile: {value: 8, doc: Its own.}\n", "ScaleDown": ""})
+    ops = {op.name: op for op in load_specs(specs)}
+    up, down = ops["ScaleUp"], ops["ScaleDown"]
+    assert [(p.name, p.value, str(p.loc)) for p in up.params] == [
+        ("big_rows", 64, "specs/demo/scale.family.yaml:10"), ("tile", 8, "specs/demo/scale_up.yaml:5")]
+    assert [p.name for p in down.params] == ["big_rows"]
+    for op in (up, down):
+        assert op.variants is not None and op.variants.names() == ("wide", "narrow")
+        assert str(op.variants.loc) == "specs/demo/scale.family.yaml:12"
+        text = print_spec(op)
+        assert "variants:" not in text and "big_rows" not in text
+        again = load_spec(specs / op.source, specs, text=text)
+        assert same_meaning(op, again) and print_spec(again) == text
+    assert "tile: {value: 8" in print_spec(up) or "tile:\n" in print_spec(up)
+
+
+def test_a_member_overrides_a_family_param_explicitly(tmp_path: Path) -> None:
+    """`param_overrides:` sets the member's own value (the family's doc stays); it prints back, the
+    plan's params and the reference page show it, the other member keeps the family's value."""
+    specs = folder(tmp_path, family=TUNED, members={"ScaleUp": "param_overrides: {big_rows: 96}\n", "ScaleDown": ""})
+    ops = {op.name: op for op in load_specs(specs)}
+    (up,), (down,) = ops["ScaleUp"].params, ops["ScaleDown"].params
+    assert (up.value, up.family_value, str(up.loc), up.doc) == (96, 64, "specs/demo/scale_up.yaml:4",
+                                                                  "Where the wide variant starts.")
+    assert (down.value, down.family_value) == (64, None)
+    text = print_spec(ops["ScaleUp"])
+    assert "param_overrides:" in text and "96" in text and "params:" not in text
+    again = load_spec(specs / ops["ScaleUp"].source, specs, text=text)
+    assert same_meaning(ops["ScaleUp"], again) and print_spec(again) == text
+    assert param_values(ops["ScaleUp"]) == {"big_rows": 96}  # (the plan's params: plan_data.py)
+    assert param_values(ops["ScaleDown"]) == {"big_rows": 64}
+    out = tmp_path / "out"
+    assert cli.main(["generate", "--specs", str(specs), "--out", str(out)]) == 0
+    page = (out / "docs" / "demo" / "scale_up.md").read_text(encoding="utf-8")
+    assert "| `big_rows` | 96 (this op's own value: `param_overrides:`; family Scale's is 64) |" in page
+
+
+@pytest.mark.parametrize("family, own, line, fragment", [
+    (TUNED, "param_overrides: {tile: 3}\n", 4, "param_overrides: 'tile' is not a param of family Scale "
+                                                 "(its params: big_rows)"),
+    (TUNED, "params:\n  tile: {value: 8, doc: Own.}\nparam_overrides: {tile: 3}\n", 6,
+     "param_overrides: 'tile' is not a param of family Scale"),
+    (TUNED, "param_overrides: {big_rows: -1}\n", 4, "param_overrides.big_rows: expected a non-negative int"),
+    (TUNED, "params:\n  big_rows: {value: 96, doc: Again.}\n", 5,
+     "param 'big_rows' is already declared by family Scale at specs/demo/scale.family.yaml:10: a member "
+     "declares only what is its own (remove one of the two; a member sets its own value with param_overrides:)"),
+    (TUNED, "variants:\n  tall: {when: N > 1}\n  otherwise: short\n", 5,
+     "variants: family Scale declares the variants at specs/demo/scale.family.yaml:12: a member uses them"),
+    (FAMILY, "param_overrides: {big_rows: 96}\n", 4, "param_overrides: 'big_rows' is not a param of family Scale "
+                                                     "(its params: none)"),
+], ids=["unknown", "own-param", "negative", "redeclared", "second-variants", "family-without-params"])
+def test_a_bad_param_override_or_second_variants_names_its_lines(tmp_path: Path, family: str, own: str, line: int,
+                                                                 fragment: str) -> None:
+    err = load_error(folder(tmp_path, family=family, members={"ScaleUp": own, "ScaleDown": ""}))
+    assert (err.file, err.line) == ("specs/demo/scale_up.yaml", line), err
+    assert fragment in str(err)
+
+
+def test_param_overrides_needs_a_family(tmp_path: Path) -> None:
+    specs = folder(tmp_path, family=None, members={})
+    (specs / "demo" / "lone.yaml").write_text(MEMBER.format(op="Lone", own="param_overrides: {big_rows: 9}\n")
+                                              .replace("family: Scale\n", "").replace("dtype: T", "dtype: float32"),
+                                              encoding="utf-8")
+    err = load_error(specs)
+    assert (err.file, err.line) == ("specs/demo/lone.yaml", 3), err
+    assert "param_overrides: only a family member overrides params" in str(err)
+
+
 # -- a user's project ---------------------------------------------------------------------------------
 def test_a_projects_family_generates_and_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    """`opgen init`'s example pair, its shared type var and lets moved into a family file of the
-    project's own spec folder: generate writes the same wrappers, and the project's tests pass."""
+    """`opgen init`'s example pair is a family (its lets in specs/example/scaled_tanh.family.yaml): it
+    generates the wrappers each member declaring the lets itself would, and the project's tests pass."""
     monkeypatch.chdir(tmp_path)
     assert cli.main(["init", "myops"]) == 0
     root = tmp_path / "myops"
     monkeypatch.chdir(root)
     assert cli.main(["generate"]) == 0
     before = {p.name: p.read_text(encoding="utf-8") for p in (root / "myops" / "example").glob("*.py")}
-    example = root / "specs" / "example"
-    forward, grad = example / "scaled_tanh.yaml", example / "scaled_tanh_grad.yaml"
-    lets = re.search(r"let:\n((?:  .*\n)+)", grad.read_text(encoding="utf-8"))
-    assert lets is not None
-    (example / "scaled_tanh.family.yaml").write_text(f"family: ScaledTanh\nlet:\n{lets.group(1)}", encoding="utf-8")
-    for spec, link in ((forward, "gradient: ScaledTanhGrad\n"), (grad, "gradient_of: ScaledTanh\n")):
-        text = re.sub(r"\nlet:\n(?:  .*\n)+", "\n", spec.read_text(encoding="utf-8"))
-        spec.write_text(text.replace(link, link + "family: ScaledTanh\n"), encoding="utf-8")
-    capsys.readouterr()
-    assert cli.main(["generate"]) == 0, capsys.readouterr().err
-    after = {p.name: p.read_text(encoding="utf-8") for p in (root / "myops" / "example").glob("*.py")}
-    assert after == before
     env = {**os.environ, "PYTHONPATH": str(cli.PROJECT)}
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=root, env=env,
                           capture_output=True, text=True, timeout=600, check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert re.search(r"\b(\d+) passed\b", proc.stdout) and "failed" not in proc.stdout, proc.stdout
+    # each member declaring the family's lets itself, no family file: the same wrappers
+    example = root / "specs" / "example"
+    family = example / "scaled_tanh.family.yaml"
+    lets = re.search(r"\nlet:\n(?:  .*\n)+", family.read_text(encoding="utf-8"))
+    assert lets is not None
+    family.unlink()
+    for spec in (example / "scaled_tanh.yaml", example / "scaled_tanh_grad.yaml"):
+        text = re.sub(r"family: ScaledTanh.*\n", "", spec.read_text(encoding="utf-8"))
+        spec.write_text(text + lets.group(0), encoding="utf-8")
+    capsys.readouterr()
+    assert cli.main(["generate"]) == 0, capsys.readouterr().err
+    after = {p.name: p.read_text(encoding="utf-8") for p in (root / "myops" / "example").glob("*.py")}
+    assert after == before
 
 
 def test_a_members_reference_page_names_its_family_file() -> None:
     page = (SPECS.parent / "generated" / "docs" / "rnn" / "cudnn_rnn_backprop_v3.md").read_text(encoding="utf-8")
-    assert "Family: CudnnRNN. The type variables, attrs and lets it shares with the family's other members are\n" \
-           "declared once, in `specs/rnn/cudnn_rnn.family.yaml`." in page
+    assert "Family: CudnnRNN. What it shares with the family's other members (type variables, attrs, lets; params " \
+           "and\nlaunch variants where the family has them) is declared once, in " \
+           "`specs/rnn/cudnn_rnn.family.yaml`." in page
+    assert "| `fused_max_depth` | 128 | The fused variant's largest fused_depth" in page  # (the family's params)
+    assert "| `persistent` | `backend == cuda and proj == 0 and " in page
