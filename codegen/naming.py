@@ -50,6 +50,12 @@ def kernel_symbol(op: str, kernel: str, specialization: tuple[str, ...]) -> str:
     return "__".join((op, kernel, *specialization))
 
 
+def symbol_op(symbol: str) -> str:
+    """The op whose entry point `symbol` is (kernel_symbol's first part): a module shared by
+    several ops (codegen/modules.py) holds the entry points of each."""
+    return symbol.split("__", 1)[0]
+
+
 def dtype_local(type_var: str) -> str:
     """The wrapper's local holding a type variable's dtype; prefixed so that a type variable T and
     a shape symbol T (time steps) can coexist."""

@@ -1,23 +1,59 @@
-"""The kernel source of one generated op, loaded once per backend on first launch."""
+"""The kernel source of a generated op, loaded once per backend on first launch. Ops that share a
+kernel template share one generated module (codegen/modules.py): their KernelSources hold the same
+ModuleFile, which the backends key their loaded modules by, so the second op reuses the first's."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 
-class KernelSource:
-    """A generated `.cu` file. Reading and compiling happen on first use, never at import."""
+class ModuleFile:
+    """One generated `.cu`, read on first use (never at import), shared by every op naming it."""
 
-    def __init__(self, op: str, path: Path, text: str | None = None):
-        """`text`: a module the runtime makes itself (`path` then only names it: never read)."""
-        self.op, self.path = op, path
-        self._text: str | None = text
+    def __init__(self, path: Path, text: str | None = None):
+        self.path = path
+        self._text = text
 
     @property
     def text(self) -> str:
         if self._text is None:
             self._text = self.path.read_text(encoding="utf-8")
         return self._text
+
+    def __repr__(self) -> str:
+        return f"ModuleFile({self.path.name!r})"
+
+
+_FILES: dict[Path, ModuleFile] = {}  # by absolute path: the wrappers of one module's ops find one object
+_LOCK = threading.Lock()
+
+
+def module_file(path: Path) -> ModuleFile:
+    """The process's one ModuleFile for the module at `path`."""
+    key = path.absolute()
+    with _LOCK:
+        found = _FILES.get(key)
+        if found is None:
+            found = _FILES[key] = ModuleFile(key)
+        return found
+
+
+class KernelSource:
+    """An op's kernels: its name (for messages) and the generated module that holds them."""
+
+    def __init__(self, op: str, path: Path, text: str | None = None):
+        """`text`: a module the runtime makes itself (`path` then only names it: never read)."""
+        self.op = op
+        self.module = ModuleFile(path, text) if text is not None else module_file(path)
+
+    @property
+    def path(self) -> Path:
+        return self.module.path
+
+    @property
+    def text(self) -> str:
+        return self.module.text
 
     def __repr__(self) -> str:
         return f"KernelSource({self.op!r}, {self.path.name!r})"
