@@ -287,15 +287,8 @@ def render_module(env: jinja2.Environment, module: modules.KernelModule, templat
     marking = linemarks.MarkingLoader(env.loader or jinja2.FileSystemLoader([]), template_roots,
                                       lambda t: t.startswith("kernels/") and not t.endswith(".j2"), project.root)
     marked = env.overlay(loader=marking)
-    body = marked.get_template(name).render(op=first)  # (the template is the members' own: no op's text in it)
     slots = activation_library(env).slots
-    specs = linemarks.shown_path(project.specs, project.root)
-    activations = any(a.type in ("activation", "list(activation)") for op in module.ops for a in op.attrs)
-    text = marked.get_template("kernels/module.cu.j2").render(
-        ops=module.ops, body=body, activations=activations,
-        entries={op.name: "\n".join(entrygen.entry_points(op, slots)) for op in module.ops},
-        header=banner(", ".join(f"{specs}/{op.source}" for op in module.ops), "//"))
-    text = linemarks.resume(text, f"{env.globals['package_path']}/{module.path}")
+    text = linemarks.resume(module_text(marked, module), f"{env.globals['package_path']}/{module.path}")
     sizes: dict[str, frozenset[int]] = {}
     for op in module.ops:
         kernel_check.check_kernel(op, text, marking.display_path(name, file), slots)
@@ -303,6 +296,19 @@ def render_module(env: jinja2.Environment, module: modules.KernelModule, templat
             sizes[function] = sizes.get(function, frozenset()) | positions
     index_width.check(first, text, sizes)
     return with_manifest(module.ops, text, slots)
+
+
+def module_text(env: jinja2.Environment, module: modules.KernelModule) -> str:
+    """The module as `env` renders it (`#line` directives only where its loader marks the
+    templates), before `linemarks.resume` and the manifest: the header, the template once (it sees
+    the activation library, not an op), each member's entry points."""
+    slots = activation_library(env).slots
+    body = env.get_template(f"kernels/{module.source}").render(op=module.ops[0])
+    activations = any(a.type in ("activation", "list(activation)") for op in module.ops for a in op.attrs)
+    return env.get_template("kernels/module.cu.j2").render(
+        ops=module.ops, body=body, activations=activations,
+        entries={op.name: "\n".join(entrygen.entry_points(op, slots)) for op in module.ops},
+        header=banner(", ".join(f"{env.globals['specs_path']}/{op.source}" for op in module.ops), "//"))
 
 
 def with_manifest(ops: Sequence[OpSpec], text: str, slots: int) -> str:

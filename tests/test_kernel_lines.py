@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 from test_kernel_check import GOOD, generate
 
-from codegen import cli, entrygen, linemarks, modules
+from codegen import cli, linemarks, modules
 from codegen.linemarks import LineMap
 from codegen.load import load_specs
-from codegen.render import banner, make_env, render_module
+from codegen.render import make_env, module_text, render_module
 from codegen.runtime import host, manifest
 
 PROJECT = cli.PROJECT
@@ -83,18 +83,11 @@ def test_directives_are_the_only_difference_from_the_unmarked_kernel() -> None:
     roots = cli.template_roots(None)
     env = make_env(roots)
     ops = load_specs(PROJECT / "specs")
-    library = ops.activations  # type: ignore[attr-defined]
-    env.globals["activation_library"] = library
-    slots = library.slots
+    env.globals["activation_library"] = ops.activations  # type: ignore[attr-defined]
     checked = 0
     for module in modules.module_groups(ops):
         marked = render_module(env, module, roots)
-        body = env.get_template(f"kernels/{module.source}").render(op=module.ops[0])  # as before: no directives
-        activations = any(a.type in ("activation", "list(activation)") for op in module.ops for a in op.attrs)
-        plain = env.get_template("kernels/module.cu.j2").render(
-            ops=module.ops, body=body, activations=activations,
-            entries={op.name: "\n".join(entrygen.entry_points(op, slots)) for op in module.ops},
-            header=banner(", ".join(f"specs/{op.source}" for op in module.ops), "//"))
+        plain = module_text(env, module)  # as before: no directives
         marked, _, stated = marked.rstrip("\n").rpartition("\n")  # and the manifest line after it all
         assert stated.startswith(manifest.MARKER), module.path
         assert unmarked(marked + "\n") == unmarked(plain.replace(linemarks.RESUME + "\n", "")), module.path

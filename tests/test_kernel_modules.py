@@ -61,3 +61,16 @@ def test_loading_both_rnn_ops_compiles_their_module_once(monkeypatch: pytest.Mon
     backend = CpuBackend()
     assert backend.load(forward._KERNELS) is backend.load(backward._KERNELS)
     assert len(asked) == 1, [len(text) for text in asked]
+
+
+def test_check_lists_the_ops_that_share_a_module(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from codegen import cli
+
+    out = tmp_path / "out"
+    assert cli.main(["generate", "--specs", str(PROJECT / "specs"), "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert cli.main(["check", "--specs", str(PROJECT / "specs"), "--out", str(out)]) == 0
+    stdout = capsys.readouterr().out
+    assert (f"kernel module {out / 'rnn' / 'cudnn_rnn.cu'} holds CudnnRNNBackpropV3, CudnnRNNV3 (one compile for 2 "
+            f"ops)") in stdout
+    assert "dml_rnn.cu" not in stdout  # a module of one op: nothing merged to show
