@@ -5,13 +5,16 @@ template once and every member's entry points, and each backend compiles it once
 from __future__ import annotations
 
 import importlib
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from codegen import lower, modules
+from codegen import cli, lower, modules
 from codegen.load import load_specs
 from codegen.runtime import host, manifest
 from codegen.runtime.cpu import CpuBackend
@@ -64,8 +67,6 @@ def test_loading_both_rnn_ops_compiles_their_module_once(monkeypatch: pytest.Mon
 
 
 def test_check_lists_the_ops_that_share_a_module(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from codegen import cli
-
     out = tmp_path / "out"
     assert cli.main(["generate", "--specs", str(PROJECT / "specs"), "--out", str(out)]) == 0
     capsys.readouterr()
@@ -74,3 +75,24 @@ def test_check_lists_the_ops_that_share_a_module(tmp_path: Path, capsys: pytest.
     assert (f"kernel module {out / 'rnn' / 'cudnn_rnn.cu'} holds CudnnRNNBackpropV3, CudnnRNNV3 (one compile for 2 "
             f"ops)") in stdout
     assert "dml_rnn.cu" not in stdout  # a module of one op: nothing merged to show
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
+def test_a_wrapper_finds_its_module_in_another_group_folder(tmp_path: Path) -> None:
+    """Ops in group `other` whose template is nn/bias_add.cu: the module is nn/bias_add.cu, and each
+    wrapper (other/*.py) loads it from there."""
+    specs = tmp_path / "specs" / "other"
+    specs.mkdir(parents=True)
+    for name in ("bias_add.yaml", "bias_add_grad.yaml"):
+        shutil.copy(PROJECT / "specs" / "nn" / name, specs / name)
+    out = tmp_path / "cross_ops"
+    assert cli.main(["generate", "--specs", str(tmp_path / "specs"), "--out", str(out), "--package", "cross_ops",
+                     "--torch-namespace", "cross_ops"]) == 0
+    assert (out / "nn" / "bias_add.cu").is_file() and not (out / "other" / "bias_add.cu").exists()
+    assert 'Path(__file__).parent / "../nn/bias_add.cu"' in (out / "other" / "bias_add.py").read_text()
+    code = ("import numpy as np, cross_ops as p; "
+            "y = p.bias_add(np.ones((2, 3), np.float32), np.arange(3, dtype=np.float32)); print(y.output.tolist())")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "PYTHONPATH": f"{tmp_path}:{PROJECT}"}, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().splitlines()[-1] == "[[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]]"
