@@ -1,8 +1,9 @@
 """`opgen warmup [OPS...] [--package P] [--device cpu|cuda|cuda:N]`: compile every kernel module of
 the named ops (all ops when none are named) of a generated package (the built-in `generated`, or
 yours) for one backend into the disk cache, so that later processes load kernels without compiling
-them. One line per op as it goes: its place in the run, entry points, compiled or already cached,
-seconds, module. Also `python -m codegen.warmup ...`.
+them. One line per op as it goes: its place in the run, entry points, compiled or already cached
+(or shared with the op that compiled its module: ops sharing a kernel template share one,
+codegen/modules.py), seconds, module. Also `python -m codegen.warmup ...`.
 
 `generated_ops()` lists the ops of a generated package (scripts/gpu_parity.py,
 scripts/gpu_sanitize.py and bench/gpu_resources.py use it too, so new ops are covered by all of
