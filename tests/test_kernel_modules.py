@@ -18,6 +18,7 @@ from codegen import cli, lower, modules
 from codegen.load import load_specs
 from codegen.runtime import host, manifest
 from codegen.runtime.cpu import CpuBackend
+from codegen.runtime.kernels import KernelSource
 
 PROJECT = Path(__file__).resolve().parent.parent
 RNN = ("CudnnRNNV3", "CudnnRNNBackpropV3")
@@ -96,3 +97,15 @@ def test_a_wrapper_finds_its_module_in_another_group_folder(tmp_path: Path) -> N
                           env={**os.environ, "PYTHONPATH": f"{tmp_path}:{PROJECT}"}, check=False)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip().splitlines()[-1] == "[[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]]"
+
+
+def test_kernel_sources_share_a_module_file_until_the_file_changes(tmp_path: Path) -> None:
+    path = tmp_path / "m.cu"
+    path.write_text("// one\n")
+    a, b = KernelSource("A", path), KernelSource("B", path)
+    assert a.module is b.module and a.text == "// one\n"  # read once, for both
+    path.write_text("// two, regenerated\n")
+    c = KernelSource("A", path)  # a wrapper imported again after its package was regenerated
+    assert c.module is not a.module and c.text == "// two, regenerated\n"
+    assert a.text == b.text == "// one\n"
+    assert KernelSource("B", path).module is c.module

@@ -14,10 +14,12 @@ class ModuleFile:
     def __init__(self, path: Path, text: str | None = None):
         self.path = path
         self._text = text
+        self.read_as: tuple[int, int] | None = None  # the file's (mtime, size) when read
 
     @property
     def text(self) -> str:
         if self._text is None:
+            self.read_as = _stamp(self.path)
             self._text = self.path.read_text(encoding="utf-8")
         return self._text
 
@@ -29,12 +31,21 @@ _FILES: dict[Path, ModuleFile] = {}  # by absolute path: the wrappers of one mod
 _LOCK = threading.Lock()
 
 
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return stat.st_mtime_ns, stat.st_size
+
+
 def module_file(path: Path) -> ModuleFile:
-    """The process's one ModuleFile for the module at `path`."""
+    """The process's one ModuleFile for the module at `path`: a new one where the file changed since
+    it was read (a package regenerated and its wrappers imported again in one process)."""
     key = path.absolute()
     with _LOCK:
         found = _FILES.get(key)
-        if found is None:
+        if found is None or (found.read_as is not None and found.read_as != _stamp(key)):
             found = _FILES[key] = ModuleFile(key)
         return found
 
