@@ -352,7 +352,9 @@ def test_init_then_generate_then_pytest(tmp_path: Path, capsys: pytest.CaptureFi
     status, out, err = opgen(capsys, "generate")
     assert status == 0, err
     assert "  wrote   myops/example/scaled_tanh.py" in out and "  wrote   myops/torch.py" in out
-    assert opgen(capsys, "check")[:2] == (0, f"opgen check: {len(snapshot(root / 'myops'))} generated files up to "
+    assert opgen(capsys, "check")[:2] == (0, "opgen check: kernel module myops/example/scaled_tanh.cu holds "
+                                             "ScaledTanh, ScaledTanhGrad (one compile for 2 ops)\n"
+                                             f"opgen check: {len(snapshot(root / 'myops'))} generated files up to "
                                              f"date\n")
     status, out, _ = opgen(capsys, "list")
     assert [line.split()[0] for line in out.splitlines()] == ["ScaledTanh", "ScaledTanhGrad"]
