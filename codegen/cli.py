@@ -15,7 +15,7 @@ from pathlib import Path
 
 import jinja2
 
-from codegen import __version__, warmup
+from codegen import __version__, modules, warmup
 from codegen import files as filesmod
 from codegen.load import load_specs
 from codegen.model import OpSpec, pattern_switch_text
@@ -114,6 +114,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     ops, files = _compile(project)
     plan = filesmod.plan(files, project.out)
     out = shown(project.out)
+    for module in modules.module_groups(ops):  # the merge: ops whose kernels compile as one module
+        if len(module.ops) > 1:
+            print(f"opgen check: kernel module {out / module.path} holds {', '.join(module.names)} "
+                  f"(one compile for {len(module.ops)} ops)")
     if plan.drifted:
         print(f"opgen check: {len(plan.drifted)} generated file(s) out of date with "
               f"{project.relative(project.specs)}/ and the templates (run `opgen generate`):")

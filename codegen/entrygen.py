@@ -1,8 +1,10 @@
 """The CUDA side of the lowered kernel ABI (codegen/lower.py): the `extern "C" __global__` entry
-points appended to each op's kernel source, and the manifest line that states them for the host
-backend and warmup (codegen/runtime/manifest.py)."""
+points appended to each kernel module (one per kernel template: codegen/modules.py), and the
+manifest line that states them for the host backend and warmup (codegen/runtime/manifest.py)."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from codegen import lower
 from codegen.model import OpSpec
@@ -24,10 +26,11 @@ def entry_points(op: OpSpec, activation_slots: int = 0) -> list[str]:
     return out
 
 
-def manifest(op: OpSpec, activation_slots: int = 0, shared: tuple[str, ...] = ()) -> Manifest:
-    """The entry points as the module's manifest states them (codegen/runtime/manifest.py): the
-    lowered ABI that entry_points prints, read by the host backend and warmup without scanning."""
+def manifest(ops: Sequence[OpSpec], activation_slots: int = 0, shared: tuple[str, ...] = ()) -> Manifest:
+    """The entry points of a module's ops (its members, in order) as its manifest states them
+    (codegen/runtime/manifest.py): the lowered ABI that entry_points prints, read by the host
+    backend and warmup without scanning."""
     kernels = tuple(ManifestEntry(e.symbol, tuple((p.ctype, p.name) for p in e.params),
                                   e.launch_bounds or MAX_THREADS_PER_BLOCK)
-                    for e in lower.lower(op, activation_slots).entry_points)
+                    for op in ops for e in lower.lower(op, activation_slots).entry_points)
     return Manifest(kernels, shared)

@@ -768,8 +768,8 @@ def _tight(tokens: list[Token], k: int, before: Token, t: Token) -> bool:
 
 
 def check(op: OpSpec, text: str, sizes: dict[str, frozenset[int]] | None = None) -> None:
-    """Raises SpecError at the kernel template's file:line for the first finding in `text` (the op's
-    rendered .cu, whose `#line` directives name the template lines). `sizes`: as scan's `sources`
+    """Raises SpecError at the kernel template's file:line for the first finding in `text` (a
+    rendered module, whose `#line` directives name the template lines). `sizes`: as scan's `sources`
     (kernel_check.size_params gives them from the ABI)."""
     findings = scan(text, sizes)
     if not findings:

@@ -543,7 +543,7 @@ def _entries(op: OpSpec, step: LaunchStep, slots: int) -> Iterator[tuple[str, En
 
 def check_kernel(op: OpSpec, source: str, kernel_file: str, activation_slots: int = 0) -> None:
     """Raises SpecError (at the launch step's line) for the first launch step of `op` whose device
-    function `source` (the op's rendered .cu) lacks or cannot call with the step's arguments, or
+    function `source` (the rendered module holding the op's kernels) lacks or cannot call with the step's arguments, or
     that passes other arguments than an earlier step launching the same kernel (each kernel gets
     one entry point, made from its first step)."""
     assert op.kernel is not None

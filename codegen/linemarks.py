@@ -16,10 +16,11 @@ Paths are relative to the project's root (`shown_path`): a user's kernel is
 `templates/kernels/<group>/<file>.cu` when its template folder is `<project>/templates`, and the
 built-in templates are `codegen/templates/...` wherever opgen is installed (in opgen's own
 repository that is also their path from its root). So the generated text does not depend on where
-the project, its copy or opgen is, and `opgen check` passes for any copy of a project. The op's own
-generated text (the header and the entry points) is named by its path in the generated package,
-starting with the package's import name (`generated/<group>/<op>.cu` for opgen's own ops), wherever
-the package is written, through `RESUME` lines in `kernels/op.cu.j2`.
+the project, its copy or opgen is, and `opgen check` passes for any copy of a project. The module's
+own generated text (the header and each op's entry points) is named by its path in the generated
+package, starting with the package's import name (`generated/rnn/cudnn_rnn.cu` for opgen's own
+CudnnRNN ops: codegen/modules.py), wherever the package is written, through `RESUME` lines in
+`kernels/module.cu.j2`.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import jinja2
 
 from codegen.runtime.line_map import LineMap as LineMap  # re-exported: kernel_check, index_width
 
-#: A line of `kernels/op.cu.j2` where the op's generated text resumes: `resume` replaces it by a
+#: A line of `kernels/module.cu.j2` where the module's generated text resumes: `resume` replaces it by a
 #: `#line` directive naming the generated file.
 RESUME = "#line OPGEN_RESUME"
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from codegen.load_cxx import cxx_taken
 from codegen.runtime.kernels import kernel_symbol as kernel_symbol  # (the rule lives with the runtime, which reads it)
+from codegen.runtime.kernels import symbol_parts
 from codegen.yamlnodes import SpecError, describe
 
 if TYPE_CHECKING:
@@ -43,6 +44,12 @@ def snake_case(camel: str) -> str:
 def camel_case(snake: str) -> str:
     """data_format → DataFormat (type aliases for enum attrs)."""
     return "".join(part.capitalize() for part in snake.split("_"))
+
+
+def symbol_op(symbol: str) -> str:
+    """The op whose entry point `symbol` is (the symbol rule's first part): a module shared by
+    several ops (codegen/modules.py) holds the entry points of each."""
+    return symbol_parts(symbol)[0]
 
 
 def dtype_local(type_var: str) -> str:

@@ -18,9 +18,20 @@ from pathlib import Path, PurePosixPath
 
 import jinja2
 
-from codegen import __version__, entrygen, index_width, kernel_check, linemarks, naming, plan_data, pygen, torchgen
+from codegen import (
+    __version__,
+    entrygen,
+    index_width,
+    kernel_check,
+    linemarks,
+    modules,
+    naming,
+    plan_data,
+    pygen,
+    torchgen,
+)
 from codegen.files import UNMARKED
-from codegen.model import ActivationLibrary, Loc, OpSpec, expr_switch_text, pattern_switch_text
+from codegen.model import ActivationLibrary, AttrType, Loc, OpSpec, expr_switch_text, pattern_switch_text
 from codegen.naming import camel_case, outputs_class, snake_case
 from codegen.project import OPGEN_HOME, Project
 from codegen.runtime import cxx, manifest
@@ -106,6 +117,7 @@ def make_env(template_roots: Sequence[Path], project: Project | None = None) -> 
                        package_path=project.package.replace(".", "/"),
                        specs_path=linemarks.shown_path(project.specs, project.root),
                        kernel_path=lambda op: kernel_path(op, roots, project),
+                       kernel_module=modules.wrapper_reference,
                        pytorch_doc=lambda op: pytorch_doc(op, project),
                        opgen_version=__version__, generated_abi=GENERATED_ABI)
     return env
@@ -220,14 +232,18 @@ def render_all(ops: list[OpSpec], template_roots: Sequence[Path], activations: A
         try:
             files.add(f"{base}.py", env.get_template("python/op.py.j2").render(
                 ctx, header=header(op.source, "#", specs)), f"{op.name}'s wrapper", op.loc, op.name)
-            if op.kernel is not None:
-                files.add(f"{base}.cu", render_kernel(env, op, template_roots), f"{op.name}'s kernels", op.loc,
-                          op.name)
             files.add(f"docs/{base}.md", env.get_template("docs/op.md.j2").render(
                 ctx, header=header(op.source, "<!--", specs) + " -->"), f"{op.name}'s reference page", op.loc,
                       op.name)
         except pygen.TranslationError as exc:  # found while rendering: reported where the spec says it
             raise SpecError(exc.loc.file, exc.loc.line, exc.message, op.name) from None
+    for module in modules.module_groups(ops):
+        first = module.ops[0]
+        try:
+            files.add(module.path, render_module(env, module, template_roots),
+                      f"the kernels of {', '.join(module.names)}", first.loc, first.name)
+        except pygen.TranslationError as exc:
+            raise SpecError(exc.loc.file, exc.loc.line, exc.message, first.name) from None
     all_header = banner(f"{specs}/", "#")
     if library.kinds:
         files.add("activations.py", env.get_template("python/activations.py.j2").render(
@@ -270,26 +286,31 @@ def exported_names(ops: list[OpSpec], activations: bool = False) -> list[str]:
 
 
 def render_kernel(env: jinja2.Environment, op: OpSpec, template_roots: Sequence[Path]) -> str:
-    """The op's .cu: its kernel template with `#line` directives naming the template's own lines
-    (linemarks.py), then the entry points; every launch step checked against its device function
-    (kernel_check.py), and the device code for 32-bit index arithmetic over sizes (index_width.py).
-    Paths are those of the project `make_env` was given."""
-    assert op.kernel is not None
+    """The .cu of the module holding `op`'s kernels, as if `op` were its only member."""
+    return render_module(env, modules.KernelModule(op.kernel.source, (op,)), template_roots)  # type: ignore[union-attr]
+
+
+def render_module(env: jinja2.Environment, module: modules.KernelModule, template_roots: Sequence[Path]) -> str:
+    """The module's .cu: its kernel template once, with `#line` directives naming the template's
+    own lines (linemarks.py), then each member's entry points; every member's launch steps checked
+    against their device functions (kernel_check.py), and the device code for 32-bit index
+    arithmetic over the sizes any member passes (index_width.py). Paths are those of the project
+    `make_env` was given."""
     project = env.globals.get("project")
     project = project if isinstance(project, Project) else own_project()
-    name = f"kernels/{op.kernel.source}"
-    file = str(kernel_file(op, template_roots, project.root))
+    first = module.ops[0]
+    name = f"kernels/{module.source}"
+    file = str(kernel_file(first, template_roots, project.root))
     marked, marking = _marked(env, template_roots, project)
-    body = marked.get_template(name).render(op=op)
     slots = activation_library(env).slots
-    specs = linemarks.shown_path(project.specs, project.root)
-    text = marked.get_template("kernels/op.cu.j2").render(
-        op=op, body=body, entries="\n".join(entrygen.entry_points(op, slots)), header=header(op.source, "//", specs))
-    generated = f"{env.globals['package_path']}/{PurePosixPath(op.group) / op.snake_name}.cu"
-    text = linemarks.resume(text, generated)
-    kernel_check.check_kernel(op, text, marking.display_path(name, file), slots)
-    index_width.check(op, text, kernel_check.size_params(op, slots))
-    return with_manifest(op, text, slots)
+    text = linemarks.resume(module_text(marked, module), f"{env.globals['package_path']}/{module.path}")
+    sizes: dict[str, frozenset[int]] = {}
+    for op in module.ops:
+        kernel_check.check_kernel(op, text, marking.display_path(name, file), slots)
+        for function, positions in kernel_check.size_params(op, slots).items():
+            sizes[function] = sizes.get(function, frozenset()) | positions
+    index_width.check(first, text, sizes)
+    return with_manifest(module.ops, text, slots)
 
 
 #: Each environment's overlay that serves kernel templates with their `#line`s, made once: its
@@ -307,12 +328,25 @@ def _marked(env: jinja2.Environment, template_roots: Sequence[Path],
     return _MARKED[env]
 
 
-def with_manifest(op: OpSpec, text: str, slots: int) -> str:
+def module_text(env: jinja2.Environment, module: modules.KernelModule) -> str:
+    """The module as `env` renders it (`#line` directives only where its loader marks the
+    templates), before `linemarks.resume` and the manifest: the header, the template once (it sees
+    the activation library, not an op), each member's entry points."""
+    slots = activation_library(env).slots
+    body = env.get_template(f"kernels/{module.source}").render(op=module.ops[0])
+    activations = any(a.type in (AttrType.ACTIVATION, AttrType.LIST_ACTIVATION) for op in module.ops for a in op.attrs)
+    return env.get_template("kernels/module.cu.j2").render(
+        ops=module.ops, body=body, activations=activations,
+        entries={op.name: "\n".join(entrygen.entry_points(op, slots)) for op in module.ops},
+        header=banner(", ".join(f"{env.globals['specs_path']}/{op.source}" for op in module.ops), "//"))
+
+
+def with_manifest(ops: Sequence[OpSpec], text: str, slots: int) -> str:
     """The .cu with its manifest line at the end (after the entry points: no template line moves):
-    the entry points as pygen wrote them, and the extern __shared__ arrays the kernel template
-    declares, read once here with the scanner the manifest spares the runtime."""
+    every member's entry points as pygen wrote them, and the extern __shared__ arrays the kernel
+    template declares, read once here with the scanner the manifest spares the runtime."""
     body = text if text.endswith("\n") else text + "\n"
-    stated = entrygen.manifest(op, slots, tuple(cxx.extern_shared(cxx.stream(body).tokens)))
+    stated = entrygen.manifest(ops, slots, tuple(cxx.extern_shared(cxx.stream(body).tokens)))
     return body + manifest.line(stated, body)
 
 

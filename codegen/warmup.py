@@ -1,8 +1,9 @@
 """`opgen warmup [OPS...] [--package P] [--device cpu|cuda|cuda:N]`: compile every kernel module of
 the named ops (all ops when none are named) of a generated package (the built-in `generated`, or
 yours) for one backend into the disk cache, so that later processes load kernels without compiling
-them. One line per op as it goes: its place in the run, entry points, compiled or already cached,
-seconds, module. Also `python -m codegen.warmup ...`.
+them. One line per op as it goes: its place in the run, entry points, compiled or already cached
+(or shared with the op that compiled its module: ops sharing a kernel template share one,
+codegen/modules.py), seconds, module. Also `python -m codegen.warmup ...`.
 
 `generated_ops()` lists the ops of a generated package (scripts/gpu_parity.py,
 scripts/gpu_sanitize.py and bench/gpu_resources.py use it too, so new ops are covered by all of
@@ -24,6 +25,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from codegen.naming import symbol_op
 from codegen.runtime import manifest
 from codegen.runtime.kernels import KernelSource
 
@@ -43,16 +45,19 @@ class GeneratedOp:
         return getattr(self.module, self.function_name)
 
     def entry_points(self) -> list[str]:
-        """The `extern "C" __global__` kernels of the op's .cu (every specialization): its manifest's,
-        else (a .cu edited after generation, an older generator's) those the host backend's scan finds."""
+        """The op's own `extern "C" __global__` kernels in its module (every specialization; a module
+        that several ops share holds each one's): its manifest's, else (a .cu edited after
+        generation, an older generator's) those the host backend's scan finds."""
         if self.kernels is None:
             return []
         stated = manifest.read(self.kernels.text)
         if stated is not None:
-            return [k.name for k in stated.kernels]
-        from codegen.runtime.host import scan_kernels
+            names = [k.name for k in stated.kernels]
+        else:
+            from codegen.runtime.host import scan_kernels
 
-        return [k.name for k in scan_kernels(self.kernels.text)]
+            names = [k.name for k in scan_kernels(self.kernels.text)]
+        return [n for n in names if symbol_op(n) == self.name]
 
 
 def generated_ops(package: str = DEFAULT_PACKAGE) -> list[GeneratedOp]:
@@ -190,7 +195,8 @@ def _warm(selected: list[GeneratedOp], where: str, package: str) -> int:
             return str(loaded.origin)
 
     print(f"opgen warmup: {len(selected)} ops of {package}")
-    counts = {"nvrtc": 0, "disk": 0, "memory": 0}
+    counts = {"nvrtc": 0, "disk": 0, "memory": 0}  # per module: the ops sharing one load it once
+    loaded: dict[Any, str] = {}  # module → the first op that loaded it
     entries = failed = 0
     width = max((len(op.name) for op in selected), default=0)
     count = len(str(len(selected)))
@@ -207,9 +213,12 @@ def _warm(selected: list[GeneratedOp], where: str, package: str) -> int:
             failed += 1
             print(f"  {step} {op.name:<{width}}  FAILED: {exc}", flush=True)
             continue
-        counts[origin] += 1
+        first = loaded.setdefault(op.kernels.module, op.name)
+        if first == op.name:
+            counts[origin] += 1
         entries += len(symbols)
         how = {"nvrtc": "compiled", "disk": "already cached", "memory": "already loaded"}[origin]
+        how = how if first == op.name else f"shared with {first}"
         print(f"  {step} {op.name:<{width}}  {len(symbols):3d} entry points  {how:<15} "
               f"{time.perf_counter() - t0:6.2f} s  {op.kernels.path.name}", flush=True)
     print(f"opgen warmup: {len(selected)} ops, {entries} entry points: {counts['nvrtc']} modules compiled, "

@@ -53,6 +53,7 @@ import shlex
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 SCRIPTS = Path(__file__).resolve().parent
 PROJECT = SCRIPTS.parent
@@ -132,14 +133,17 @@ def _host_compile(emit, package: str) -> tuple[str, str]:  # type: ignore[no-unt
     from codegen.warmup import generated_ops, resolve_package
 
     failed = []
-    modules = [(op.name, op.kernels) for op in generated_ops(resolve_package(package)) if op.kernels is not None]
-    for name, kernels in modules:
+    modules: dict[Path, tuple[Any, list[str]]] = {}  # each module once, with the ops sharing it (codegen/modules.py)
+    for op in generated_ops(resolve_package(package)):
+        if op.kernels is not None:
+            modules.setdefault(op.kernels.path, (op.kernels, []))[1].append(op.name)
+    for kernels, names in modules.values():
         try:
-            load_module(kernels.text, name_hint=kernels.op)
-            emit(f"  {name}: {kernels.path.name} compiled for the host emulation")
+            load_module(kernels.text, name_hint=kernels.path.stem)
+            emit(f"  {kernels.path.name}: compiled for the host emulation ({', '.join(names)})")
         except Exception as exc:  # noqa: BLE001 -- report each module, then fail
-            failed.append(name)
-            emit(f"  {name}: FAILED: {exc}")
+            failed.append(kernels.path.name)
+            emit(f"  {kernels.path.name}: FAILED: {exc}")
     if failed:
         return "FAIL", f"{len(failed)} of {len(modules)} modules failed: {', '.join(failed)}"
     return "ok", f"{len(modules)} modules compiled (host emulation: a rehearsal)"
@@ -229,12 +233,12 @@ def steps(args: argparse.Namespace, out: Path, work: Path, sanitizer: str | None
 
 
 def package_modules(package: str) -> list[Path]:
-    """The kernel modules (`<group>/<op>.cu`) of the generated package `package`."""
+    """The kernel modules (one per kernel template, `<group>/<template>.cu`) of the generated package `package`."""
     from codegen.warmup import resolve_package
 
     spec = importlib.util.find_spec(resolve_package(package))
     folders = list(spec.submodule_search_locations or []) if spec is not None else []
-    return sorted(p for folder in folders for p in Path(folder).glob("*/*.cu"))
+    return sorted(p for folder in folders for p in Path(folder).rglob("*.cu"))
 
 
 def bench_steps(rehearsal: bool, work: Path, no_gpu: str) -> list[Step]:

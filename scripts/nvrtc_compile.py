@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Compile every generated kernel module (generated/*/*.cu) with NVRTC exactly as the cuda backend
-does, line info off and on, and report each kernel's registers, spills, local and static shared
-memory against the largest block its op's launch plan can launch it with.
+"""Compile every generated kernel module (generated/**/*.cu, one per kernel template) with NVRTC
+exactly as the cuda backend does, line info off and on, and report each kernel's registers,
+spills, local and static shared memory against the largest block its op's launch plan can launch
+it with.
 
     python scripts/nvrtc_compile.py                     # the pinned NVRTC releases (pip wheels), in parallel
     python scripts/nvrtc_compile.py --nvrtc 13.0.88     # one of them (a version of RELEASES)
@@ -308,7 +309,7 @@ class Run:
 
 
 def kernel_modules() -> list[Path]:
-    return sorted((PROJECT / "generated").glob("*/*.cu"))
+    return sorted((PROJECT / "generated").rglob("*.cu"))
 
 
 def _op_of(symbol: str) -> str:

@@ -58,9 +58,9 @@ def tree(folder: Path) -> dict[str, bytes]:
 
 
 def expected_files(specs: Path = SPECS) -> set[str]:
-    """What generate must write for a spec folder: per op a wrapper, a kernel if it has one and a
-    page; per group an __init__; the package files (the torch registration; the activation
-    library's module when the folder has one)."""
+    """What generate must write for a spec folder: per op a wrapper and a page; per kernel template
+    the ops use one module, named after it; per group an __init__; the package files (the torch
+    registration; the activation library's module when the folder has one)."""
     # torch.py: the PyTorch registration; _opgen.py: the opgen version and generated-code ABI, checked at import
     files = {"__init__.py", "_opgen.py", "py.typed", "docs/index.md", "torch.py"}
     ops = load_specs(specs)
@@ -70,7 +70,7 @@ def expected_files(specs: Path = SPECS) -> set[str]:
         base = f"{op.group}/{op.snake_name}"
         files |= {f"{base}.py", f"docs/{base}.md", f"{op.group}/__init__.py"}
         if op.kernel is not None:
-            files.add(f"{base}.cu")
+            files.add(op.kernel.source)
     return files
 
 
@@ -107,9 +107,8 @@ def test_generate_writes_the_expected_files(tmp_path: Path, capsys: pytest.Captu
         "py.typed",
         "nn/__init__.py",
         "nn/fused_batch_norm_v3.py",
-        "nn/fused_batch_norm_v3.cu",
         "nn/fused_batch_norm_grad_v3.py",
-        "nn/fused_batch_norm_grad_v3.cu",
+        "nn/fused_batch_norm.cu",
         "docs/index.md",
         "docs/nn/fused_batch_norm_v3.md",
         "docs/nn/fused_batch_norm_grad_v3.md",
@@ -275,7 +274,7 @@ def test_check_fails_after_one_change(
 ) -> None:
     out = tmp_path / "out"
     generate(capsys, out)
-    target = out / "nn" / "fused_batch_norm_grad_v3.cu"
+    target = out / "nn" / "fused_batch_norm.cu"
     if change == "modify":
         target.write_bytes(target.read_bytes().replace(b"__global__", b"__global__ ", 1))
     else:

@@ -11,12 +11,12 @@ from pathlib import Path
 import jinja2
 import numpy as np
 import pytest
-from test_kernel_check import GOOD, generate, rendered_kernels
+from test_kernel_check import GOOD, generate
 
-from codegen import cli, entrygen, linemarks
+from codegen import cli, linemarks, modules
 from codegen.linemarks import LineMap
 from codegen.load import load_specs
-from codegen.render import header, make_env
+from codegen.render import make_env, module_text, render_module
 from codegen.runtime import host, manifest
 
 PROJECT = cli.PROJECT
@@ -78,21 +78,19 @@ def test_generated_kernels_map_every_line_to_its_template(tmp_path: Path, specs:
 
 
 def test_directives_are_the_only_difference_from_the_unmarked_kernel() -> None:
-    """What `git diff generated/` showed when the directives came in: added #line lines only."""
-    env = make_env(cli.template_roots(None))
-    library = load_specs(PROJECT / "specs").activations  # type: ignore[attr-defined]
-    env.globals["activation_library"] = library
-    slots = library.slots
+    """What `git diff generated/` showed when the directives came in: added #line lines only (each
+    module: its template once, then every member's entry points)."""
+    roots = cli.template_roots(None)
+    env = make_env(roots)
+    ops = load_specs(PROJECT / "specs")
+    env.globals["activation_library"] = ops.activations  # type: ignore[attr-defined]
     checked = 0
-    for op, marked in rendered_kernels():
-        assert op.kernel is not None
-        body = env.get_template(f"kernels/{op.kernel.source}").render(op=op)  # as before: no directives
-        plain = env.get_template("kernels/op.cu.j2").render(
-            op=op, body=body, entries="\n".join(entrygen.entry_points(op, slots)),
-            header=header(op.source, "//"))
+    for module in modules.module_groups(ops):
+        marked = render_module(env, module, roots)
+        plain = module_text(env, module)  # as before: no directives
         marked, _, stated = marked.rstrip("\n").rpartition("\n")  # and the manifest line after it all
-        assert stated.startswith(manifest.MARKER), op.name
-        assert unmarked(marked + "\n") == unmarked(plain.replace(linemarks.RESUME + "\n", "")), op.name
+        assert stated.startswith(manifest.MARKER), module.path
+        assert unmarked(marked + "\n") == unmarked(plain.replace(linemarks.RESUME + "\n", "")), module.path
         assert "OPGEN_RESUME" not in marked and DIRECTIVE.search(marked)
         checked += 1
     assert checked >= 5

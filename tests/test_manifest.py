@@ -14,7 +14,7 @@ from codegen import warmup
 from codegen.runtime import host, manifest
 from codegen.runtime.cpu import GPU_FORM_OPTION
 
-GENERATED = sorted((Path(__file__).resolve().parents[1] / "generated").glob("*/*.cu"))
+GENERATED = sorted((Path(__file__).resolve().parents[1] / "generated").rglob("*.cu"))
 
 
 def _stated(source: str) -> tuple[list[tuple[str, tuple[str, ...], int]], list[str]]:
@@ -28,7 +28,7 @@ def _scanned(source: str, options: tuple[str, ...]) -> tuple[list[tuple[str, tup
 
 
 def test_every_generated_module_carries_a_manifest():
-    assert len(GENERATED) >= 13
+    assert len(GENERATED) >= 7  # one module per kernel template (codegen/modules.py)
     for path in GENERATED:
         text = path.read_text(encoding="utf-8")
         assert text.rstrip("\n").rpartition("\n")[2].startswith(manifest.MARKER), path.name
@@ -117,7 +117,8 @@ def test_a_raised_launch_bound_in_the_manifest_cannot_widen_what_the_emulation_a
 
 def test_warmup_lists_the_manifests_entry_points_without_scanning(monkeypatch):
     ops = [op for op in warmup.generated_ops() if op.kernels is not None]
-    scanned = {op.name: [k.name for k in host.scan_kernels(op.kernels.text)] for op in ops}
+    scanned = {op.name: [k.name for k in host.scan_kernels(op.kernels.text) if k.name.startswith(f"{op.name}__")]
+               for op in ops}  # a module shared by several ops: each op's own entry points
 
     def no_scan(*args: object) -> None:
         raise AssertionError("warmup scanned a generated module")
@@ -125,4 +126,4 @@ def test_warmup_lists_the_manifests_entry_points_without_scanning(monkeypatch):
     monkeypatch.setattr(host, "scan_kernels", no_scan)
     assert len(ops) >= 13
     for op in ops:
-        assert op.entry_points() == scanned[op.name], op.name
+        assert op.entry_points() == scanned[op.name] != [], op.name

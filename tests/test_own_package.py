@@ -166,7 +166,8 @@ def test_line_paths_are_relative_to_the_project_so_a_copy_generates_the_same(tmp
     assert '#line 1 "codegen/templates/kernels/_common.cuh"' in kernel  # built in: where opgen is installed
     assert '"templates/kernels/demo/scale.cu"' in kernel  # the project's own: from its root
     assert '"mine_ops/demo/scale.cu"' in kernel  # the generated file, in its package
-    assert kernel.startswith("// generated from specs/demo/scale.yaml by opgen — do not edit")
+    assert kernel.startswith("// generated from specs/demo/scale.yaml, specs/demo/scale_grad.yaml by opgen — do not "
+                             "edit")  # the op and its gradient: one module of their shared template
 
 
 def test_opgens_own_kernels_are_named_from_the_repository_root() -> None:
@@ -227,7 +228,7 @@ def test_a_tensor_that_requires_grad_names_the_packages_own_torch_ops(tmp_path: 
 # -- function_name ---------------------------------------------------------------------------------------
 def test_function_name_overrides_the_snake_case_name(tmp_path: Path, importable: list[str]) -> None:
     files = generate(write_project(tmp_path, "rope_ops", op="RoPE", function="rope"))
-    assert {"demo/rope.py", "demo/rope.cu", "demo/rope_grad.py", "docs/demo/rope.md"} <= set(files)
+    assert {"demo/rope.py", "demo/scale.cu", "demo/rope_grad.py", "docs/demo/rope.md"} <= set(files)
     assert not any("ro_pe" in rel or "ro_pe" in text for rel, text in files.items())
     assert "Gradient op: [RoPEGrad](rope_grad.md)." in files["docs/demo/rope.md"]
     assert "| [RoPE](demo/rope.md) | `rope` |" in files["docs/index.md"]

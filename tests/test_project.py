@@ -352,8 +352,11 @@ def test_init_then_generate_then_pytest(tmp_path: Path, capsys: pytest.CaptureFi
     status, out, err = opgen(capsys, "generate")
     assert status == 0, err
     assert "  wrote   myops/example/scaled_tanh.py" in out and "  wrote   myops/torch.py" in out
-    # (the example pair is a family: its lets are written once, so a new project starts clean)
-    assert opgen(capsys, "check")[:2] == (0, f"opgen check: {len(snapshot(root / 'myops'))} generated files up to "
+    # (the example pair is a family: its lets are written once, so a new project starts clean; its
+    # forward and gradient share one kernel module)
+    assert opgen(capsys, "check")[:2] == (0, "opgen check: kernel module myops/example/scaled_tanh.cu holds "
+                                             "ScaledTanh, ScaledTanhGrad (one compile for 2 ops)\n"
+                                             f"opgen check: {len(snapshot(root / 'myops'))} generated files up to "
                                              f"date\nopgen check: 0 let(s) written twice by ops that could share "
                                              f"them (an op and its gradient, two members of a family)\n")
     status, out, _ = opgen(capsys, "list")

@@ -16,7 +16,7 @@ from codegen.runtime.gemm import gemm_into
 from codegen.runtime.host import HostFunction, LaunchQueue
 from codegen.runtime.host import blas as host_blas
 from codegen.runtime.host import replay as host_replay
-from codegen.runtime.kernels import KernelSource
+from codegen.runtime.kernels import KernelSource, ModuleFile
 from codegen.runtime.settings import POISON_OUTPUTS
 from codegen.runtime.stats import python_launches
 
@@ -70,9 +70,9 @@ class CpuBackend(Backend):
         self.kernel_form = kernel_form
         self.isa = isa
         self._options: tuple[str, ...] = (GPU_FORM_OPTION,) if kernel_form == "gpu" else ()
-        # keyed by the KernelSource object (hashed by identity, held here so its id is never reused):
-        # two generated packages may have ops of the same name with different kernels
-        self._modules: dict[KernelSource, Any] = {}
+        # keyed by the source's ModuleFile (hashed by identity, held here so its id is never reused): the
+        # ops of one module share it; two generated packages may have ops of the same name with different kernels
+        self._modules: dict[ModuleFile, Any] = {}
         self._functions: dict[tuple[KernelSource, str], HostFunction] = {}
         self._local = threading.local()  # each thread's LaunchQueue (a wrapper's launches, in order)
 
@@ -116,11 +116,11 @@ class CpuBackend(Backend):
 
     def load(self, source: KernelSource) -> host.HostModule:
         """The module of `source` in this backend's kernel form: from memory, the disk cache, or compiled."""
-        module = self._modules.get(source)
+        module = self._modules.get(source.module)
         if module is None:
             # host.load_module looked up at the call (a test may wrap it); same text: one module, shared
-            module = host.load_module(source.text, self._options, name_hint=source.op, isa=self.isa)
-            self._modules[source] = module
+            module = host.load_module(source.text, self._options, name_hint=source.path.stem, isa=self.isa)
+            self._modules[source.module] = module
         return module
 
     def _function(self, source: KernelSource, symbol: str) -> HostFunction:

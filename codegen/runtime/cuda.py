@@ -49,7 +49,7 @@ from codegen.runtime.cuda_cache import CudaBackendError, CudaCompileError
 from codegen.runtime.cuda_graph import GraphReplay
 from codegen.runtime.device_value_checks import DeviceValueChecks
 from codegen.runtime.gemm import gemm_into
-from codegen.runtime.kernels import KernelSource
+from codegen.runtime.kernels import KernelSource, ModuleFile
 from codegen.runtime.stats import python_launches
 
 #: Bytes held for calls inside users' captures above which a ResourceWarning asks for a release.
@@ -112,7 +112,7 @@ class CudaBackend(Backend):
         self.compute_capability = str(self.device.compute_capability)  # "90"
         self._target: cuda_cache.Target | None = None
         self._modules: dict[str, Any] = {}  # cache key → cupy.cuda.Module loaded on this device
-        self._keys: dict[KernelSource, tuple[str, str]] = {}  # source → (options fingerprint, key)
+        self._keys: dict[ModuleFile, tuple[str, str]] = {}  # a source's module → (options fingerprint, key)
         self._functions: dict[tuple[KernelSource, str], Any] = {}
         self._bounds: dict[tuple[KernelSource, str], int] = {}  # the manifest's launch bound per entry point
         self._lock = threading.RLock()
@@ -247,12 +247,12 @@ class CudaBackend(Backend):
         target = self.target
         fingerprint = "\0".join(cuda_cache.compile_options(target))
         with self._lock:
-            known = self._keys.get(source)
+            known = self._keys.get(source.module)
             if known is not None and known[0] == fingerprint:
                 key = known[1]
             else:
                 key = cuda_cache.build_key(text, target)
-                self._keys[source] = (fingerprint, key)
+                self._keys[source.module] = (fingerprint, key)
             module = self._modules.get(key)
             if module is not None:
                 stats["memory_hits"] += 1

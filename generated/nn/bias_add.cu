@@ -1,8 +1,8 @@
-// generated from specs/nn/bias_add.yaml by opgen — do not edit (opgen 0.1.0)
+// generated from specs/nn/bias_add.yaml, specs/nn/bias_add_grad.yaml by opgen — do not edit (opgen 0.1.0)
 #line 3 "generated/nn/bias_add.cu"
-/* BiasAdd: Adds a bias to the channel dimension of value.
- * Kernel source: codegen/templates/kernels/nn/bias_add.cu; entry points generated from the launch
- * plan in specs/nn/bias_add.yaml. The same text is compiled by NVRTC for the GPU and by the host
+/* BiasAdd, BiasAddGrad: the ops that share this kernel module.
+ * Kernel source: codegen/templates/kernels/nn/bias_add.cu, once; then each op's entry points, generated from its
+ * launch plan in specs/. The same text is compiled by NVRTC for the GPU and by the host
  * C++ compiler against opgen's emulation header for the cpu backend. */
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
@@ -845,7 +845,8 @@ __device__ void bias_grad_finish(const S* __restrict__ partials, T* __restrict__
 }
 
 #line 848 "generated/nn/bias_add.cu"
-// ---- entry points: one per launch step and specialization (T)
+// ---- BiasAdd: Adds a bias to the channel dimension of value.
+// entry points from specs/nn/bias_add.yaml: one per launch step and specialization (T)
 
 extern "C" __global__ void BiasAdd__bias_add__float16(
     const __half* __restrict__ value,
@@ -891,4 +892,112 @@ extern "C" __global__ void BiasAdd__bias_add__float64(
   bias_add<double>(value, bias, output, rows, width, C, by_channel);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"BiasAdd__bias_add__float16","params":[["const __half* __restrict__","value"],["const __half* __restrict__","bias"],["__half* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAdd__bias_add__bfloat16","params":[["const __nv_bfloat16* __restrict__","value"],["const __nv_bfloat16* __restrict__","bias"],["__nv_bfloat16* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAdd__bias_add__float32","params":[["const float* __restrict__","value"],["const float* __restrict__","bias"],["float* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAdd__bias_add__float64","params":[["const double* __restrict__","value"],["const double* __restrict__","bias"],["double* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024}],"shared":[],"digest":"e5ec8a928fd00d425ee39a3e792332da"}
+#line 896 "generated/nn/bias_add.cu"
+// ---- BiasAddGrad: The gradient of BiasAdd with respect to the bias.
+// entry points from specs/nn/bias_add_grad.yaml: one per launch step and specialization (T)
+
+extern "C" __global__ void BiasAddGrad__bias_grad_channels__float16(
+    const __half* __restrict__ out_backprop,
+    float* __restrict__ partials,
+    long long outer,
+    long long C,
+    long long inner) {
+  bias_grad_channels<__half>(out_backprop, partials, outer, C, inner);
+}
+
+extern "C" __global__ void BiasAddGrad__bias_grad_channels__bfloat16(
+    const __nv_bfloat16* __restrict__ out_backprop,
+    float* __restrict__ partials,
+    long long outer,
+    long long C,
+    long long inner) {
+  bias_grad_channels<__nv_bfloat16>(out_backprop, partials, outer, C, inner);
+}
+
+extern "C" __global__ void BiasAddGrad__bias_grad_channels__float32(
+    const float* __restrict__ out_backprop,
+    float* __restrict__ partials,
+    long long outer,
+    long long C,
+    long long inner) {
+  bias_grad_channels<float>(out_backprop, partials, outer, C, inner);
+}
+
+extern "C" __global__ void BiasAddGrad__bias_grad_channels__float64(
+    const double* __restrict__ out_backprop,
+    double* __restrict__ partials,
+    long long outer,
+    long long C,
+    long long inner) {
+  bias_grad_channels<double>(out_backprop, partials, outer, C, inner);
+}
+
+extern "C" __global__ void BiasAddGrad__bias_grad_columns__float16(
+    const __half* __restrict__ out_backprop,
+    float* __restrict__ partials,
+    long long outer,
+    long long C,
+    long long tile) {
+  bias_grad_columns<__half>(out_backprop, partials, outer, C, tile);
+}
+
+extern "C" __global__ void BiasAddGrad__bias_grad_columns__bfloat16(
+    const __nv_bfloat16* __restrict__ out_backprop,
+    float* __restrict__ partials,
+    long long outer,
+    long long C,
+    long long tile) {
+  bias_grad_columns<__nv_bfloat16>(out_backprop, partials, outer, C, tile);
+}
+
+extern "C" __global__ void BiasAddGrad__bias_grad_columns__float32(
+    const float* __restrict__ out_backprop,
+    float* __restrict__ partials,
+    long long outer,
+    long long C,
+    long long tile) {
+  bias_grad_columns<float>(out_backprop, partials, outer, C, tile);
+}
+
+extern "C" __global__ void BiasAddGrad__bias_grad_columns__float64(
+    const double* __restrict__ out_backprop,
+    double* __restrict__ partials,
+    long long outer,
+    long long C,
+    long long tile) {
+  bias_grad_columns<double>(out_backprop, partials, outer, C, tile);
+}
+
+extern "C" __global__ void BiasAddGrad__bias_grad_finish__float16(
+    float* __restrict__ partials,
+    __half* __restrict__ output,
+    long long C,
+    long long splits) {
+  bias_grad_finish<__half>(partials, output, C, splits);
+}
+
+extern "C" __global__ void BiasAddGrad__bias_grad_finish__bfloat16(
+    float* __restrict__ partials,
+    __nv_bfloat16* __restrict__ output,
+    long long C,
+    long long splits) {
+  bias_grad_finish<__nv_bfloat16>(partials, output, C, splits);
+}
+
+extern "C" __global__ void BiasAddGrad__bias_grad_finish__float32(
+    float* __restrict__ partials,
+    float* __restrict__ output,
+    long long C,
+    long long splits) {
+  bias_grad_finish<float>(partials, output, C, splits);
+}
+
+extern "C" __global__ void BiasAddGrad__bias_grad_finish__float64(
+    double* __restrict__ partials,
+    double* __restrict__ output,
+    long long C,
+    long long splits) {
+  bias_grad_finish<double>(partials, output, C, splits);
+}
+
+// opgen-manifest: {"version":1,"kernels":[{"name":"BiasAdd__bias_add__float16","params":[["const __half* __restrict__","value"],["const __half* __restrict__","bias"],["__half* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAdd__bias_add__bfloat16","params":[["const __nv_bfloat16* __restrict__","value"],["const __nv_bfloat16* __restrict__","bias"],["__nv_bfloat16* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAdd__bias_add__float32","params":[["const float* __restrict__","value"],["const float* __restrict__","bias"],["float* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAdd__bias_add__float64","params":[["const double* __restrict__","value"],["const double* __restrict__","bias"],["double* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__float16","params":[["const __half* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__bfloat16","params":[["const __nv_bfloat16* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__float32","params":[["const float* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__float64","params":[["const double* __restrict__","out_backprop"],["double* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_columns__float16","params":[["const __half* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_columns__float32","params":[["const float* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_columns__float64","params":[["const double* __restrict__","out_backprop"],["double* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__float16","params":[["float* __restrict__","partials"],["__half* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__bfloat16","params":[["float* __restrict__","partials"],["__nv_bfloat16* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__float32","params":[["float* __restrict__","partials"],["float* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__float64","params":[["double* __restrict__","partials"],["double* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024}],"shared":[],"digest":"56a408c1c755033ad742a4058e7993cc"}

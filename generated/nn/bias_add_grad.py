@@ -14,7 +14,7 @@ from codegen.runtime.kernels import KernelSource
 from codegen.runtime.scope import Scope
 
 _OP = 'BiasAddGrad'
-_KERNELS = KernelSource(_OP, Path(__file__).with_name("bias_add_grad.cu"))
+_KERNELS = KernelSource(_OP, Path(__file__).with_name("bias_add.cu"))
 # The launch plan as data (codegen/runtime/plan.py): what _compute runs, recorded once per set of sizes
 # and attrs; the loop in _compute is the same plan as Python (OPGEN_PLAN=loop runs it).
 _PLAN = _rt.Plan('BiasAddGrad', ('_dtype_T', 'channel_blocks', 'channel_splits', 'channel_threads', 'outer', 'C', 'inner', 'by_channel', 'tile', 'column_splits', 'column_threads', 'finish_blocks', 'finish_threads', 'splits'), ('out_backprop', 'partials', 'output'), (

@@ -14,7 +14,7 @@ from codegen.runtime.kernels import KernelSource
 from codegen.runtime.scope import Scope
 
 _OP = 'FusedBatchNormGradV3'
-_KERNELS = KernelSource(_OP, Path(__file__).with_name("fused_batch_norm_grad_v3.cu"))
+_KERNELS = KernelSource(_OP, Path(__file__).with_name("fused_batch_norm.cu"))
 # The launch plan as data (codegen/runtime/plan.py): what _compute runs, recorded once per set of sizes
 # and attrs; the loop in _compute is the same plan as Python (OPGEN_PLAN=loop runs it).
 _PLAN = _rt.Plan('FusedBatchNormGradV3', ('_dtype_T', 'C', 'outer', 'inner', 'epsilon', 'is_training', 'per_channel', 'cblocks', 'splits', 'reduce_threads', 'm', 'chunk', 'channel_threads', 'elementwise_blocks', 'elementwise_threads', 'total'), ('y_backprop', 'x', 'scale', 'reserve_space_1', 'reserve_space_2', 'x_backprop', 'scale_backprop', 'offset_backprop', 'partials', 'coeffs'), (

@@ -14,7 +14,7 @@ from codegen.runtime.kernels import KernelSource
 from codegen.runtime.scope import Scope
 
 _OP = 'FusedBatchNormV3'
-_KERNELS = KernelSource(_OP, Path(__file__).with_name("fused_batch_norm_v3.cu"))
+_KERNELS = KernelSource(_OP, Path(__file__).with_name("fused_batch_norm.cu"))
 # The launch plan as data (codegen/runtime/plan.py): what _compute runs, recorded once per set of sizes
 # and attrs; the loop in _compute is the same plan as Python (OPGEN_PLAN=loop runs it).
 _PLAN = _rt.Plan('FusedBatchNormV3', ('_dtype_T', 'cblocks', 'splits', 'reduce_threads', 'm', 'C', 'inner', 'is_training', 'chunk', 'channel_threads', 'epsilon', 'exponential_avg_factor', 'elementwise_blocks', 'elementwise_threads', 'total'), ('x', 'partials', 'scale', 'offset', 'mean', 'variance', 'batch_mean', 'batch_variance', 'reserve_space_1', 'reserve_space_2', 'coeffs', 'y'), (

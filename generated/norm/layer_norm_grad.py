@@ -14,7 +14,7 @@ from codegen.runtime.kernels import KernelSource
 from codegen.runtime.scope import Scope
 
 _OP = 'LayerNormGrad'
-_KERNELS = KernelSource(_OP, Path(__file__).with_name("layer_norm_grad.cu"))
+_KERNELS = KernelSource(_OP, Path(__file__).with_name("layer_norm.cu"))
 # The launch plan as data (codegen/runtime/plan.py): what _compute runs, recorded once per set of sizes
 # and attrs; the loop in _compute is the same plan as Python (OPGEN_PLAN=loop runs it).
 _PLAN = _rt.Plan('LayerNormGrad', ('_dtype_T', 'row_blocks', 'row_threads', 'rows', 'D', 'tile', 'splits', 'column_threads', 'finish_blocks', 'finish_threads'), ('dy', 'x', 'mean', 'rstd', 'gamma', 'dx', 'partials', 'dgamma', 'dbeta'), (

@@ -1,8 +1,8 @@
-// generated from specs/norm/softmax.yaml by opgen — do not edit (opgen 0.1.0)
+// generated from specs/norm/softmax.yaml, specs/norm/softmax_grad.yaml by opgen — do not edit (opgen 0.1.0)
 #line 3 "generated/norm/softmax.cu"
-/* Softmax: Softmax along one dimension.
- * Kernel source: codegen/templates/kernels/norm/softmax.cu; entry points generated from the launch
- * plan in specs/norm/softmax.yaml. The same text is compiled by NVRTC for the GPU and by the host
+/* Softmax, SoftmaxGrad: the ops that share this kernel module.
+ * Kernel source: codegen/templates/kernels/norm/softmax.cu, once; then each op's entry points, generated from its
+ * launch plan in specs/. The same text is compiled by NVRTC for the GPU and by the host
  * C++ compiler against opgen's emulation header for the cpu backend. */
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
@@ -1191,7 +1191,8 @@ __device__ void softmax_grad_columns(const T* __restrict__ y, const T* __restric
 }
 
 #line 1194 "generated/norm/softmax.cu"
-// ---- entry points: one per launch step and specialization (T)
+// ---- Softmax: Softmax along one dimension.
+// entry points from specs/norm/softmax.yaml: one per launch step and specialization (T)
 
 extern "C" __global__ void Softmax__softmax_rows__float16(
     const __half* __restrict__ x,
@@ -1244,4 +1245,65 @@ extern "C" __global__ void Softmax__softmax_columns__float32(
   softmax_columns<float>(x, y, columns, N, inner);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"Softmax__softmax_rows__float16","params":[["const __half* __restrict__","x"],["__half* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_rows__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["__nv_bfloat16* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_rows__float32","params":[["const float* __restrict__","x"],["float* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_columns__float16","params":[["const __half* __restrict__","x"],["__half* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"Softmax__softmax_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["__nv_bfloat16* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"Softmax__softmax_columns__float32","params":[["const float* __restrict__","x"],["float* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024}],"shared":[],"digest":"2e4382f0b2e440212efdd020f169b6e0"}
+#line 1249 "generated/norm/softmax.cu"
+// ---- SoftmaxGrad: The gradient of Softmax.
+// entry points from specs/norm/softmax_grad.yaml: one per launch step and specialization (T)
+
+extern "C" __global__ void SoftmaxGrad__softmax_grad_rows__float16(
+    const __half* __restrict__ y,
+    const __half* __restrict__ dy,
+    __half* __restrict__ dx,
+    long long rows,
+    long long N) {
+  softmax_grad_rows<__half>(y, dy, dx, rows, N);
+}
+
+extern "C" __global__ void SoftmaxGrad__softmax_grad_rows__bfloat16(
+    const __nv_bfloat16* __restrict__ y,
+    const __nv_bfloat16* __restrict__ dy,
+    __nv_bfloat16* __restrict__ dx,
+    long long rows,
+    long long N) {
+  softmax_grad_rows<__nv_bfloat16>(y, dy, dx, rows, N);
+}
+
+extern "C" __global__ void SoftmaxGrad__softmax_grad_rows__float32(
+    const float* __restrict__ y,
+    const float* __restrict__ dy,
+    float* __restrict__ dx,
+    long long rows,
+    long long N) {
+  softmax_grad_rows<float>(y, dy, dx, rows, N);
+}
+
+extern "C" __global__ void SoftmaxGrad__softmax_grad_columns__float16(
+    const __half* __restrict__ y,
+    const __half* __restrict__ dy,
+    __half* __restrict__ dx,
+    long long columns,
+    long long N,
+    long long inner) {
+  softmax_grad_columns<__half>(y, dy, dx, columns, N, inner);
+}
+
+extern "C" __global__ void SoftmaxGrad__softmax_grad_columns__bfloat16(
+    const __nv_bfloat16* __restrict__ y,
+    const __nv_bfloat16* __restrict__ dy,
+    __nv_bfloat16* __restrict__ dx,
+    long long columns,
+    long long N,
+    long long inner) {
+  softmax_grad_columns<__nv_bfloat16>(y, dy, dx, columns, N, inner);
+}
+
+extern "C" __global__ void SoftmaxGrad__softmax_grad_columns__float32(
+    const float* __restrict__ y,
+    const float* __restrict__ dy,
+    float* __restrict__ dx,
+    long long columns,
+    long long N,
+    long long inner) {
+  softmax_grad_columns<float>(y, dy, dx, columns, N, inner);
+}
+
+// opgen-manifest: {"version":1,"kernels":[{"name":"Softmax__softmax_rows__float16","params":[["const __half* __restrict__","x"],["__half* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_rows__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["__nv_bfloat16* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_rows__float32","params":[["const float* __restrict__","x"],["float* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_columns__float16","params":[["const __half* __restrict__","x"],["__half* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"Softmax__softmax_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["__nv_bfloat16* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"Softmax__softmax_columns__float32","params":[["const float* __restrict__","x"],["float* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__float16","params":[["const __half* __restrict__","y"],["const __half* __restrict__","dy"],["__half* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__bfloat16","params":[["const __nv_bfloat16* __restrict__","y"],["const __nv_bfloat16* __restrict__","dy"],["__nv_bfloat16* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__float32","params":[["const float* __restrict__","y"],["const float* __restrict__","dy"],["float* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__float16","params":[["const __half* __restrict__","y"],["const __half* __restrict__","dy"],["__half* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","y"],["const __nv_bfloat16* __restrict__","dy"],["__nv_bfloat16* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__float32","params":[["const float* __restrict__","y"],["const float* __restrict__","dy"],["float* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024}],"shared":[],"digest":"dbe349a821080852cd7e79138142f25b"}

@@ -14,7 +14,7 @@ from codegen.runtime.kernels import KernelSource
 from codegen.runtime.scope import Scope
 
 _OP = 'SoftmaxGrad'
-_KERNELS = KernelSource(_OP, Path(__file__).with_name("softmax_grad.cu"))
+_KERNELS = KernelSource(_OP, Path(__file__).with_name("softmax.cu"))
 # The launch plan as data (codegen/runtime/plan.py): what _compute runs, recorded once per set of sizes
 # and attrs; the loop in _compute is the same plan as Python (OPGEN_PLAN=loop runs it).
 _PLAN = _rt.Plan('SoftmaxGrad', ('_dtype_T', 'row_blocks', 'row_threads', 'rows', 'N', 'inner', 'column_blocks', 'column_threads', 'columns'), ('y', 'dy', 'dx'), (

@@ -14,7 +14,7 @@ from codegen.runtime.kernels import KernelSource
 from codegen.runtime.scope import Scope
 
 _OP = 'CudnnRNNBackpropV3'
-_KERNELS = KernelSource(_OP, Path(__file__).with_name("cudnn_rnn_backprop_v3.cu"))
+_KERNELS = KernelSource(_OP, Path(__file__).with_name("cudnn_rnn.cu"))
 # The launch plan as data (codegen/runtime/plan.py): what _compute runs, recorded once per set of sizes
 # and attrs; the loop in _compute is the same plan as Python (OPGEN_PLAN=loop runs it).
 _PLAN = _rt.Plan('CudnnRNNBackpropV3', ('_dtype_T', 'seq_blocks', 'seq_threads', 'swap0', 'swap1', 'input_size', 'rows', 'steps', 'batch', 'out_width', 'time_major', 'num_layers', 'skip', 'dirs', 'w0', 'w1', 'layers_dirs', 'pl_size', 'gate_width', 'h_size', 'acts', 'cell_blocks', 'cell_threads', 'num_units', 'lstm', 'persistent_blocks', 'rnn_mode', 'persistent', 'relu', 'gru', 'proj', 'row_blocks', 'row_threads', 'gemm_steps', 'unprojected_row_tiles', 'lstm_unit_tiles', 'fused_max_depth', 'fused_row_tiles', 'fused_h_tiles', 'fused_unit_tiles', 'fused', 'weights_len', 'gates', 'unswap0', 'unswap1'), ('input', 'xt', 'ones', 'output_backprop', 'dy', 'sequence_lengths', 'output_h_backprop', 'output_c_backprop', 'dh', 'dc', 'reserve_space', 'dgw', 'dm', 'params', 'dgr', 'dhp', 'input_h_backprop', 'input_c_backprop', 'params_backprop', 'dxt', 'dxl', 'input_backprop'), (

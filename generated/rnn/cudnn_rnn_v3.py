@@ -14,7 +14,7 @@ from codegen.runtime.kernels import KernelSource
 from codegen.runtime.scope import Scope
 
 _OP = 'CudnnRNNV3'
-_KERNELS = KernelSource(_OP, Path(__file__).with_name("cudnn_rnn_v3.cu"))
+_KERNELS = KernelSource(_OP, Path(__file__).with_name("cudnn_rnn.cu"))
 # The launch plan as data (codegen/runtime/plan.py): what _compute runs, recorded once per set of sizes
 # and attrs; the loop in _compute is the same plan as Python (OPGEN_PLAN=loop runs it).
 _PLAN = _rt.Plan('CudnnRNNV3', ('_dtype_T', 'seq_blocks', 'seq_threads', 'swap0', 'swap1', 'input_size', 'num_layers', 'skip', 'out_width', 'dirs', 'w0', 'w1', 'layers_dirs', 'pl_size', 'rows', 'acts', 'gate_width', 'h_size', 'weights_len', 'steps', 'batch', 'lstm', 'num_units', 'fused', 'gates', 'cell_blocks', 'cell_threads', 'time_major', 'persistent_blocks', 'rnn_kind', 'relu', 'persistent', 'row_blocks', 'row_threads', 'proj', 'rnn_mode', 'gru', 'gemm_steps', 'fused_row_tiles', 'fused_unit_tiles', 'fused_h_tiles', 'dropout', 'seed', 'seed2', 'is_training'), ('input', 'xt', 'params', 'gx', 'work', 'input_h', 'input_c', 'gh', 'sequence_lengths', 'output_h', 'output_c', 'output'), (

@@ -1,8 +1,8 @@
-// generated from specs/rnn/gru_block_cell.yaml by opgen — do not edit (opgen 0.1.0)
+// generated from specs/rnn/gru_block_cell.yaml, specs/rnn/gru_block_cell_grad.yaml by opgen — do not edit (opgen 0.1.0)
 #line 3 "generated/rnn/gru_block_cell.cu"
-/* GRUBlockCell: Computes the GRU cell forward propagation for 1 time step.
- * Kernel source: codegen/templates/kernels/rnn/gru_block_cell.cu; entry points generated from the launch
- * plan in specs/rnn/gru_block_cell.yaml. The same text is compiled by NVRTC for the GPU and by the host
+/* GRUBlockCell, GRUBlockCellGrad: the ops that share this kernel module.
+ * Kernel source: codegen/templates/kernels/rnn/gru_block_cell.cu, once; then each op's entry points, generated from its
+ * launch plan in specs/. The same text is compiled by NVRTC for the GPU and by the host
  * C++ compiler against opgen's emulation header for the cpu backend. */
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
@@ -1873,7 +1873,8 @@ __device__ void grad_inputs(const T* __restrict__ d_xh1, const T* __restrict__ d
 }
 
 #line 1876 "generated/rnn/gru_block_cell.cu"
-// ---- entry points: one per launch step and specialization (T)
+// ---- GRUBlockCell: Computes the GRU cell forward propagation for 1 time step.
+// entry points from specs/rnn/gru_block_cell.yaml: one per launch step and specialization (T)
 
 extern "C" __global__ void GRUBlockCell__gates__float32(
     float* __restrict__ ru_bar,
@@ -1921,4 +1922,82 @@ extern "C" __global__ void GRUBlockCell__cell__float16(
   cell<__half>(b_c, h_prev, u, c, h, batch_size, cell_size);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"GRUBlockCell__gates__float32","params":[["float* __restrict__","ru_bar"],["const float* __restrict__","b_ru"],["const float* __restrict__","h_prev"],["float* __restrict__","r"],["float* __restrict__","u"],["float* __restrict__","rh"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCell__gates__float16","params":[["__half* __restrict__","ru_bar"],["const __half* __restrict__","b_ru"],["const __half* __restrict__","h_prev"],["__half* __restrict__","r"],["__half* __restrict__","u"],["__half* __restrict__","rh"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCell__cell__float32","params":[["const float* __restrict__","b_c"],["const float* __restrict__","h_prev"],["float* __restrict__","u"],["float* __restrict__","c"],["float* __restrict__","h"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCell__cell__float16","params":[["const __half* __restrict__","b_c"],["const __half* __restrict__","h_prev"],["__half* __restrict__","u"],["__half* __restrict__","c"],["__half* __restrict__","h"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024}],"shared":[],"digest":"762244530b34dcdafbb14b6a9f468da9"}
+#line 1926 "generated/rnn/gru_block_cell.cu"
+// ---- GRUBlockCellGrad: Computes the GRU cell back-propagation for 1 time step.
+// entry points from specs/rnn/gru_block_cell_grad.yaml: one per launch step and specialization (T)
+
+extern "C" __global__ void GRUBlockCellGrad__grad_cell__float32(
+    const float* __restrict__ h_prev,
+    const float* __restrict__ u,
+    const float* __restrict__ c,
+    const float* __restrict__ d_h,
+    float* __restrict__ d_c_bar,
+    float* __restrict__ d_r_bar_u_bar,
+    long long batch_size,
+    long long cell_size) {
+  grad_cell<float>(h_prev, u, c, d_h, d_c_bar, d_r_bar_u_bar, batch_size, cell_size);
+}
+
+extern "C" __global__ void GRUBlockCellGrad__grad_cell__float16(
+    const __half* __restrict__ h_prev,
+    const __half* __restrict__ u,
+    const __half* __restrict__ c,
+    const __half* __restrict__ d_h,
+    __half* __restrict__ d_c_bar,
+    __half* __restrict__ d_r_bar_u_bar,
+    long long batch_size,
+    long long cell_size) {
+  grad_cell<__half>(h_prev, u, c, d_h, d_c_bar, d_r_bar_u_bar, batch_size, cell_size);
+}
+
+extern "C" __global__ void GRUBlockCellGrad__grad_reset__float32(
+    float* __restrict__ d_xh2,
+    const float* __restrict__ h_prev,
+    const float* __restrict__ r,
+    float* __restrict__ d_r_bar_u_bar,
+    long long batch_size,
+    long long input_size,
+    long long cell_size) {
+  grad_reset<float>(d_xh2, h_prev, r, d_r_bar_u_bar, batch_size, input_size, cell_size);
+}
+
+extern "C" __global__ void GRUBlockCellGrad__grad_reset__float16(
+    __half* __restrict__ d_xh2,
+    const __half* __restrict__ h_prev,
+    const __half* __restrict__ r,
+    __half* __restrict__ d_r_bar_u_bar,
+    long long batch_size,
+    long long input_size,
+    long long cell_size) {
+  grad_reset<__half>(d_xh2, h_prev, r, d_r_bar_u_bar, batch_size, input_size, cell_size);
+}
+
+extern "C" __global__ void GRUBlockCellGrad__grad_inputs__float32(
+    float* __restrict__ d_xh1,
+    float* __restrict__ d_xh2,
+    const float* __restrict__ r,
+    const float* __restrict__ u,
+    const float* __restrict__ d_h,
+    float* __restrict__ d_x,
+    float* __restrict__ d_h_prev,
+    long long batch_size,
+    long long input_size,
+    long long cell_size) {
+  grad_inputs<float>(d_xh1, d_xh2, r, u, d_h, d_x, d_h_prev, batch_size, input_size, cell_size);
+}
+
+extern "C" __global__ void GRUBlockCellGrad__grad_inputs__float16(
+    __half* __restrict__ d_xh1,
+    __half* __restrict__ d_xh2,
+    const __half* __restrict__ r,
+    const __half* __restrict__ u,
+    const __half* __restrict__ d_h,
+    __half* __restrict__ d_x,
+    __half* __restrict__ d_h_prev,
+    long long batch_size,
+    long long input_size,
+    long long cell_size) {
+  grad_inputs<__half>(d_xh1, d_xh2, r, u, d_h, d_x, d_h_prev, batch_size, input_size, cell_size);
+}
+
+// opgen-manifest: {"version":1,"kernels":[{"name":"GRUBlockCell__gates__float32","params":[["float* __restrict__","ru_bar"],["const float* __restrict__","b_ru"],["const float* __restrict__","h_prev"],["float* __restrict__","r"],["float* __restrict__","u"],["float* __restrict__","rh"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCell__gates__float16","params":[["__half* __restrict__","ru_bar"],["const __half* __restrict__","b_ru"],["const __half* __restrict__","h_prev"],["__half* __restrict__","r"],["__half* __restrict__","u"],["__half* __restrict__","rh"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCell__cell__float32","params":[["const float* __restrict__","b_c"],["const float* __restrict__","h_prev"],["float* __restrict__","u"],["float* __restrict__","c"],["float* __restrict__","h"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCell__cell__float16","params":[["const __half* __restrict__","b_c"],["const __half* __restrict__","h_prev"],["__half* __restrict__","u"],["__half* __restrict__","c"],["__half* __restrict__","h"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_cell__float32","params":[["const float* __restrict__","h_prev"],["const float* __restrict__","u"],["const float* __restrict__","c"],["const float* __restrict__","d_h"],["float* __restrict__","d_c_bar"],["float* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_cell__float16","params":[["const __half* __restrict__","h_prev"],["const __half* __restrict__","u"],["const __half* __restrict__","c"],["const __half* __restrict__","d_h"],["__half* __restrict__","d_c_bar"],["__half* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_reset__float32","params":[["float* __restrict__","d_xh2"],["const float* __restrict__","h_prev"],["const float* __restrict__","r"],["float* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_reset__float16","params":[["__half* __restrict__","d_xh2"],["const __half* __restrict__","h_prev"],["const __half* __restrict__","r"],["__half* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_inputs__float32","params":[["float* __restrict__","d_xh1"],["float* __restrict__","d_xh2"],["const float* __restrict__","r"],["const float* __restrict__","u"],["const float* __restrict__","d_h"],["float* __restrict__","d_x"],["float* __restrict__","d_h_prev"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_inputs__float16","params":[["__half* __restrict__","d_xh1"],["__half* __restrict__","d_xh2"],["const __half* __restrict__","r"],["const __half* __restrict__","u"],["const __half* __restrict__","d_h"],["__half* __restrict__","d_x"],["__half* __restrict__","d_h_prev"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":1024}],"shared":[],"digest":"4e1c82a864a93eb0de0c73a951ff1160"}

@@ -15,7 +15,7 @@ from codegen.runtime.kernels import KernelSource
 from codegen.runtime.scope import Scope
 
 _OP = 'GRUBlockCellGrad'
-_KERNELS = KernelSource(_OP, Path(__file__).with_name("gru_block_cell_grad.cu"))
+_KERNELS = KernelSource(_OP, Path(__file__).with_name("gru_block_cell.cu"))
 # The launch plan as data (codegen/runtime/plan.py): what _compute runs, recorded once per set of sizes
 # and attrs; the loop in _compute is the same plan as Python (OPGEN_PLAN=loop runs it).
 _PLAN = _rt.Plan('GRUBlockCellGrad', ('_dtype_T', 'cell_blocks', 'cell_threads', 'batch_size', 'cell_size', 'input_size', 'io_blocks', 'io_threads'), ('h_prev', 'u', 'c', 'd_h', 'd_c_bar', 'd_r_bar_u_bar', 'w_c', 'd_xh2', 'r', 'w_ru', 'd_xh1', 'd_x', 'd_h_prev'), (

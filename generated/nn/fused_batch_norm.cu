@@ -1,8 +1,8 @@
-// generated from specs/nn/fused_batch_norm_v3.yaml by opgen — do not edit (opgen 0.1.0)
-#line 3 "generated/nn/fused_batch_norm_v3.cu"
-/* FusedBatchNormV3: Batch normalization.
- * Kernel source: codegen/templates/kernels/nn/fused_batch_norm.cu; entry points generated from the launch
- * plan in specs/nn/fused_batch_norm_v3.yaml. The same text is compiled by NVRTC for the GPU and by the host
+// generated from specs/nn/fused_batch_norm_grad_v3.yaml, specs/nn/fused_batch_norm_v3.yaml by opgen — do not edit (opgen 0.1.0)
+#line 3 "generated/nn/fused_batch_norm.cu"
+/* FusedBatchNormGradV3, FusedBatchNormV3: the ops that share this kernel module.
+ * Kernel source: codegen/templates/kernels/nn/fused_batch_norm.cu, once; then each op's entry points, generated from its
+ * launch plan in specs/. The same text is compiled by NVRTC for the GPU and by the host
  * C++ compiler against opgen's emulation header for the cpu backend. */
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
@@ -1579,8 +1579,223 @@ __device__ void grad_channels(const T* __restrict__ dy, const T* __restrict__ x,
   }
 }
 
-#line 1583 "generated/nn/fused_batch_norm_v3.cu"
-// ---- entry points: one per launch step and specialization (T)
+#line 1583 "generated/nn/fused_batch_norm.cu"
+// ---- FusedBatchNormGradV3: Gradient for batch normalization.
+// entry points from specs/nn/fused_batch_norm_grad_v3.yaml: one per launch step and specialization (T)
+
+extern "C" __global__ void __launch_bounds__(1) FusedBatchNormGradV3__grad_channels__float16(
+    const __half* __restrict__ y_backprop,
+    const __half* __restrict__ x,
+    const float* __restrict__ scale,
+    const float* __restrict__ reserve_space_1,
+    const float* __restrict__ reserve_space_2,
+    __half* __restrict__ x_backprop,
+    float* __restrict__ scale_backprop,
+    float* __restrict__ offset_backprop,
+    long long outer,
+    long long C,
+    long long inner,
+    float epsilon,
+    int is_training) {
+  grad_channels<__half>(y_backprop, x, scale, reserve_space_1, reserve_space_2, x_backprop, scale_backprop, offset_backprop, outer, C, inner, epsilon, is_training);
+}
+
+extern "C" __global__ void __launch_bounds__(1) FusedBatchNormGradV3__grad_channels__bfloat16(
+    const __nv_bfloat16* __restrict__ y_backprop,
+    const __nv_bfloat16* __restrict__ x,
+    const float* __restrict__ scale,
+    const float* __restrict__ reserve_space_1,
+    const float* __restrict__ reserve_space_2,
+    __nv_bfloat16* __restrict__ x_backprop,
+    float* __restrict__ scale_backprop,
+    float* __restrict__ offset_backprop,
+    long long outer,
+    long long C,
+    long long inner,
+    float epsilon,
+    int is_training) {
+  grad_channels<__nv_bfloat16>(y_backprop, x, scale, reserve_space_1, reserve_space_2, x_backprop, scale_backprop, offset_backprop, outer, C, inner, epsilon, is_training);
+}
+
+extern "C" __global__ void __launch_bounds__(1) FusedBatchNormGradV3__grad_channels__float32(
+    const float* __restrict__ y_backprop,
+    const float* __restrict__ x,
+    const float* __restrict__ scale,
+    const float* __restrict__ reserve_space_1,
+    const float* __restrict__ reserve_space_2,
+    float* __restrict__ x_backprop,
+    float* __restrict__ scale_backprop,
+    float* __restrict__ offset_backprop,
+    long long outer,
+    long long C,
+    long long inner,
+    float epsilon,
+    int is_training) {
+  grad_channels<float>(y_backprop, x, scale, reserve_space_1, reserve_space_2, x_backprop, scale_backprop, offset_backprop, outer, C, inner, epsilon, is_training);
+}
+
+extern "C" __global__ void FusedBatchNormGradV3__grad_partials__float16(
+    const __half* __restrict__ y_backprop,
+    const __half* __restrict__ x,
+    const float* __restrict__ reserve_space_1,
+    float* __restrict__ partials,
+    long long m,
+    long long C,
+    long long inner,
+    long long splits) {
+  grad_partials<__half>(y_backprop, x, reserve_space_1, partials, m, C, inner, splits);
+}
+
+extern "C" __global__ void FusedBatchNormGradV3__grad_partials__bfloat16(
+    const __nv_bfloat16* __restrict__ y_backprop,
+    const __nv_bfloat16* __restrict__ x,
+    const float* __restrict__ reserve_space_1,
+    float* __restrict__ partials,
+    long long m,
+    long long C,
+    long long inner,
+    long long splits) {
+  grad_partials<__nv_bfloat16>(y_backprop, x, reserve_space_1, partials, m, C, inner, splits);
+}
+
+extern "C" __global__ void FusedBatchNormGradV3__grad_partials__float32(
+    const float* __restrict__ y_backprop,
+    const float* __restrict__ x,
+    const float* __restrict__ reserve_space_1,
+    float* __restrict__ partials,
+    long long m,
+    long long C,
+    long long inner,
+    long long splits) {
+  grad_partials<float>(y_backprop, x, reserve_space_1, partials, m, C, inner, splits);
+}
+
+extern "C" __global__ void FusedBatchNormGradV3__grad_partials_sliced__float16(
+    const __half* __restrict__ y_backprop,
+    const __half* __restrict__ x,
+    const float* __restrict__ reserve_space_1,
+    float* __restrict__ partials,
+    long long m,
+    long long C,
+    long long inner,
+    long long splits) {
+  grad_partials_sliced<__half>(y_backprop, x, reserve_space_1, partials, m, C, inner, splits);
+}
+
+extern "C" __global__ void FusedBatchNormGradV3__grad_partials_sliced__bfloat16(
+    const __nv_bfloat16* __restrict__ y_backprop,
+    const __nv_bfloat16* __restrict__ x,
+    const float* __restrict__ reserve_space_1,
+    float* __restrict__ partials,
+    long long m,
+    long long C,
+    long long inner,
+    long long splits) {
+  grad_partials_sliced<__nv_bfloat16>(y_backprop, x, reserve_space_1, partials, m, C, inner, splits);
+}
+
+extern "C" __global__ void FusedBatchNormGradV3__grad_partials_sliced__float32(
+    const float* __restrict__ y_backprop,
+    const float* __restrict__ x,
+    const float* __restrict__ reserve_space_1,
+    float* __restrict__ partials,
+    long long m,
+    long long C,
+    long long inner,
+    long long splits) {
+  grad_partials_sliced<float>(y_backprop, x, reserve_space_1, partials, m, C, inner, splits);
+}
+
+extern "C" __global__ void FusedBatchNormGradV3__grad_finalize__float16(
+    float* __restrict__ partials,
+    const float* __restrict__ scale,
+    const float* __restrict__ reserve_space_1,
+    const float* __restrict__ reserve_space_2,
+    float* __restrict__ scale_backprop,
+    float* __restrict__ offset_backprop,
+    float* __restrict__ coeffs,
+    long long m,
+    long long C,
+    long long splits,
+    float epsilon,
+    int is_training) {
+  grad_finalize<__half>(partials, scale, reserve_space_1, reserve_space_2, scale_backprop, offset_backprop, coeffs, m, C, splits, epsilon, is_training);
+}
+
+extern "C" __global__ void FusedBatchNormGradV3__grad_finalize__bfloat16(
+    float* __restrict__ partials,
+    const float* __restrict__ scale,
+    const float* __restrict__ reserve_space_1,
+    const float* __restrict__ reserve_space_2,
+    float* __restrict__ scale_backprop,
+    float* __restrict__ offset_backprop,
+    float* __restrict__ coeffs,
+    long long m,
+    long long C,
+    long long splits,
+    float epsilon,
+    int is_training) {
+  grad_finalize<__nv_bfloat16>(partials, scale, reserve_space_1, reserve_space_2, scale_backprop, offset_backprop, coeffs, m, C, splits, epsilon, is_training);
+}
+
+extern "C" __global__ void FusedBatchNormGradV3__grad_finalize__float32(
+    float* __restrict__ partials,
+    const float* __restrict__ scale,
+    const float* __restrict__ reserve_space_1,
+    const float* __restrict__ reserve_space_2,
+    float* __restrict__ scale_backprop,
+    float* __restrict__ offset_backprop,
+    float* __restrict__ coeffs,
+    long long m,
+    long long C,
+    long long splits,
+    float epsilon,
+    int is_training) {
+  grad_finalize<float>(partials, scale, reserve_space_1, reserve_space_2, scale_backprop, offset_backprop, coeffs, m, C, splits, epsilon, is_training);
+}
+
+extern "C" __global__ void FusedBatchNormGradV3__grad_input__float16(
+    const __half* __restrict__ y_backprop,
+    const __half* __restrict__ x,
+    float* __restrict__ coeffs,
+    __half* __restrict__ x_backprop,
+    long long total,
+    long long C,
+    long long inner,
+    long long chunk,
+    int is_training) {
+  grad_input<__half>(y_backprop, x, coeffs, x_backprop, total, C, inner, chunk, is_training);
+}
+
+extern "C" __global__ void FusedBatchNormGradV3__grad_input__bfloat16(
+    const __nv_bfloat16* __restrict__ y_backprop,
+    const __nv_bfloat16* __restrict__ x,
+    float* __restrict__ coeffs,
+    __nv_bfloat16* __restrict__ x_backprop,
+    long long total,
+    long long C,
+    long long inner,
+    long long chunk,
+    int is_training) {
+  grad_input<__nv_bfloat16>(y_backprop, x, coeffs, x_backprop, total, C, inner, chunk, is_training);
+}
+
+extern "C" __global__ void FusedBatchNormGradV3__grad_input__float32(
+    const float* __restrict__ y_backprop,
+    const float* __restrict__ x,
+    float* __restrict__ coeffs,
+    float* __restrict__ x_backprop,
+    long long total,
+    long long C,
+    long long inner,
+    long long chunk,
+    int is_training) {
+  grad_input<float>(y_backprop, x, coeffs, x_backprop, total, C, inner, chunk, is_training);
+}
+
+#line 1797 "generated/nn/fused_batch_norm.cu"
+// ---- FusedBatchNormV3: Batch normalization.
+// entry points from specs/nn/fused_batch_norm_v3.yaml: one per launch step and specialization (T)
 
 extern "C" __global__ void FusedBatchNormV3__stats_partials__float16(
     const __half* __restrict__ x,
@@ -1783,4 +1998,4 @@ extern "C" __global__ void FusedBatchNormV3__normalize__float32(
   normalize<float>(x, coeffs, y, total, C, inner, chunk);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"FusedBatchNormV3__stats_partials__float16","params":[["const __half* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_partials__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_partials__float32","params":[["const float* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_partials_sliced__float16","params":[["const __half* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_partials_sliced__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_partials_sliced__float32","params":[["const float* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_finalize__float16","params":[["const __half* __restrict__","x"],["float* __restrict__","partials"],["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"],["float","epsilon"],["float","exponential_avg_factor"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_finalize__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["float* __restrict__","partials"],["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"],["float","epsilon"],["float","exponential_avg_factor"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_finalize__float32","params":[["const float* __restrict__","x"],["float* __restrict__","partials"],["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"],["float","epsilon"],["float","exponential_avg_factor"]],"max_threads":1024},{"name":"FusedBatchNormV3__inference_stats__float16","params":[["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","C"],["float","epsilon"]],"max_threads":1024},{"name":"FusedBatchNormV3__inference_stats__bfloat16","params":[["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","C"],["float","epsilon"]],"max_threads":1024},{"name":"FusedBatchNormV3__inference_stats__float32","params":[["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","C"],["float","epsilon"]],"max_threads":1024},{"name":"FusedBatchNormV3__normalize__float16","params":[["const __half* __restrict__","x"],["float* __restrict__","coeffs"],["__half* __restrict__","y"],["long long","total"],["long long","C"],["long long","inner"],["long long","chunk"]],"max_threads":1024},{"name":"FusedBatchNormV3__normalize__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["float* __restrict__","coeffs"],["__nv_bfloat16* __restrict__","y"],["long long","total"],["long long","C"],["long long","inner"],["long long","chunk"]],"max_threads":1024},{"name":"FusedBatchNormV3__normalize__float32","params":[["const float* __restrict__","x"],["float* __restrict__","coeffs"],["float* __restrict__","y"],["long long","total"],["long long","C"],["long long","inner"],["long long","chunk"]],"max_threads":1024}],"shared":[],"digest":"c54ec3ad8175899d55de4265f29dc184"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"FusedBatchNormGradV3__grad_channels__float16","params":[["const __half* __restrict__","y_backprop"],["const __half* __restrict__","x"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["__half* __restrict__","x_backprop"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["long long","outer"],["long long","C"],["long long","inner"],["float","epsilon"],["int","is_training"]],"max_threads":1},{"name":"FusedBatchNormGradV3__grad_channels__bfloat16","params":[["const __nv_bfloat16* __restrict__","y_backprop"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["__nv_bfloat16* __restrict__","x_backprop"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["long long","outer"],["long long","C"],["long long","inner"],["float","epsilon"],["int","is_training"]],"max_threads":1},{"name":"FusedBatchNormGradV3__grad_channels__float32","params":[["const float* __restrict__","y_backprop"],["const float* __restrict__","x"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["float* __restrict__","x_backprop"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["long long","outer"],["long long","C"],["long long","inner"],["float","epsilon"],["int","is_training"]],"max_threads":1},{"name":"FusedBatchNormGradV3__grad_partials__float16","params":[["const __half* __restrict__","y_backprop"],["const __half* __restrict__","x"],["const float* __restrict__","reserve_space_1"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_partials__bfloat16","params":[["const __nv_bfloat16* __restrict__","y_backprop"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","reserve_space_1"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_partials__float32","params":[["const float* __restrict__","y_backprop"],["const float* __restrict__","x"],["const float* __restrict__","reserve_space_1"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_partials_sliced__float16","params":[["const __half* __restrict__","y_backprop"],["const __half* __restrict__","x"],["const float* __restrict__","reserve_space_1"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_partials_sliced__bfloat16","params":[["const __nv_bfloat16* __restrict__","y_backprop"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","reserve_space_1"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_partials_sliced__float32","params":[["const float* __restrict__","y_backprop"],["const float* __restrict__","x"],["const float* __restrict__","reserve_space_1"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_finalize__float16","params":[["float* __restrict__","partials"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["float* __restrict__","coeffs"],["long long","m"],["long long","C"],["long long","splits"],["float","epsilon"],["int","is_training"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_finalize__bfloat16","params":[["float* __restrict__","partials"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["float* __restrict__","coeffs"],["long long","m"],["long long","C"],["long long","splits"],["float","epsilon"],["int","is_training"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_finalize__float32","params":[["float* __restrict__","partials"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["float* __restrict__","coeffs"],["long long","m"],["long long","C"],["long long","splits"],["float","epsilon"],["int","is_training"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_input__float16","params":[["const __half* __restrict__","y_backprop"],["const __half* __restrict__","x"],["float* __restrict__","coeffs"],["__half* __restrict__","x_backprop"],["long long","total"],["long long","C"],["long long","inner"],["long long","chunk"],["int","is_training"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_input__bfloat16","params":[["const __nv_bfloat16* __restrict__","y_backprop"],["const __nv_bfloat16* __restrict__","x"],["float* __restrict__","coeffs"],["__nv_bfloat16* __restrict__","x_backprop"],["long long","total"],["long long","C"],["long long","inner"],["long long","chunk"],["int","is_training"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_input__float32","params":[["const float* __restrict__","y_backprop"],["const float* __restrict__","x"],["float* __restrict__","coeffs"],["float* __restrict__","x_backprop"],["long long","total"],["long long","C"],["long long","inner"],["long long","chunk"],["int","is_training"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_partials__float16","params":[["const __half* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_partials__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_partials__float32","params":[["const float* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_partials_sliced__float16","params":[["const __half* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_partials_sliced__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_partials_sliced__float32","params":[["const float* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_finalize__float16","params":[["const __half* __restrict__","x"],["float* __restrict__","partials"],["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"],["float","epsilon"],["float","exponential_avg_factor"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_finalize__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["float* __restrict__","partials"],["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"],["float","epsilon"],["float","exponential_avg_factor"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_finalize__float32","params":[["const float* __restrict__","x"],["float* __restrict__","partials"],["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"],["float","epsilon"],["float","exponential_avg_factor"]],"max_threads":1024},{"name":"FusedBatchNormV3__inference_stats__float16","params":[["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","C"],["float","epsilon"]],"max_threads":1024},{"name":"FusedBatchNormV3__inference_stats__bfloat16","params":[["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","C"],["float","epsilon"]],"max_threads":1024},{"name":"FusedBatchNormV3__inference_stats__float32","params":[["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","C"],["float","epsilon"]],"max_threads":1024},{"name":"FusedBatchNormV3__normalize__float16","params":[["const __half* __restrict__","x"],["float* __restrict__","coeffs"],["__half* __restrict__","y"],["long long","total"],["long long","C"],["long long","inner"],["long long","chunk"]],"max_threads":1024},{"name":"FusedBatchNormV3__normalize__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["float* __restrict__","coeffs"],["__nv_bfloat16* __restrict__","y"],["long long","total"],["long long","C"],["long long","inner"],["long long","chunk"]],"max_threads":1024},{"name":"FusedBatchNormV3__normalize__float32","params":[["const float* __restrict__","x"],["float* __restrict__","coeffs"],["float* __restrict__","y"],["long long","total"],["long long","C"],["long long","inner"],["long long","chunk"]],"max_threads":1024}],"shared":[],"digest":"f9c2619f64a0b22e2a0b7dcbc9e5c28c"}
