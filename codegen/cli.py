@@ -266,7 +266,7 @@ def cmd_warmup(args: argparse.Namespace) -> int:
                 if str(project.out.parent) not in sys.path:
                     sys.path.insert(0, str(project.out.parent))
                 package = project.package
-    return int(warmup.run_warmup(args.ops, args.device, package))
+    return int(warmup.run_warmup(args.ops, args.device, package, args.jobs))
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -16,10 +16,13 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import os
 import pkgutil
 import re
+import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -124,9 +127,10 @@ def _device(device: int | str) -> str:
     return text
 
 
-def run_warmup(ops: list[str], device: int | str = 0, package: str = DEFAULT_PACKAGE) -> int:
+def run_warmup(ops: list[str], device: int | str = 0, package: str = DEFAULT_PACKAGE, jobs: int = 1) -> int:
     """Compile the named ops' kernels (all ops when `ops` is empty) of `package` for `device` ("cpu",
-    "cuda", "cuda:N", or a GPU index) into the disk cache and print what was done. 0: done; 1: no
+    "cuda", "cuda:N", or a GPU index) into the disk cache and print what was done; with `jobs` > 1,
+    that many modules compile at once, each in a process of its own (`_compile_apart`). 0: done; 1: no
     usable GPU here (for a cuda device); 2: an unknown op, package or device; 3: a kernel failed to
     compile or load. For the cpu device, 1 means no usable C++ compiler."""
     try:
@@ -152,10 +156,37 @@ def run_warmup(ops: list[str], device: int | str = 0, package: str = DEFAULT_PAC
     except (ValueError, ImportError) as exc:
         print(f"opgen warmup: cannot import the package {package!r} from {Path.cwd()}: {exc}", file=sys.stderr)
         return 2
-    return _warm(selected, where, name)
+    return _warm(selected, where, name, jobs)
 
 
-def _warm(selected: list[GeneratedOp], where: str, package: str) -> int:
+def _compile_apart(selected: list[GeneratedOp], where: str, package: str, jobs: int) -> set[Any]:
+    """Each distinct module of `selected` compiled into the disk cache by a `python -m codegen.warmup
+    OP --jobs 1` process of its own, `jobs` at a time, the largest first: a compile runs in one
+    thread, and the backends build modules one at a time in a process. Returns the modules a worker
+    compiled (the loop after this finds them in the cache: they count as compiled by this run). A
+    worker that fails is ignored here: that loop then compiles the module itself and reports why."""
+    firsts: dict[Any, GeneratedOp] = {}
+    for op in selected:
+        if op.kernels is not None:
+            firsts.setdefault(op.kernels.module, op)
+    if jobs < 2 or len(firsts) < 2:
+        return set()
+    order = sorted(firsts.values(), key=lambda op: -len(op.kernels.text))  # type: ignore[union-attr]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))  # the package found as here
+    workers = min(jobs, len(order))
+    print(f"opgen warmup: compiling {len(order)} modules, {workers} at a time", flush=True)
+
+    def compile_one(op: GeneratedOp) -> bool:
+        done = subprocess.run([sys.executable, "-m", "codegen.warmup", op.name, "--device", where, "--package",
+                               package, "--jobs", "1"], env=env, capture_output=True, text=True, check=False)
+        return done.returncode == 0 and re.search(r"\b1 modules compiled\b", done.stdout) is not None
+
+    with ThreadPoolExecutor(workers) as pool:
+        compiled = list(pool.map(compile_one, order))
+    return {op.kernels.module for op, yes in zip(order, compiled, strict=True) if yes}  # type: ignore[union-attr]
+
+
+def _warm(selected: list[GeneratedOp], where: str, package: str, jobs: int = 1) -> int:
     start = time.perf_counter()
     if where == "cpu":
         from codegen.runtime import host
@@ -194,6 +225,7 @@ def _warm(selected: list[GeneratedOp], where: str, package: str) -> int:
                 backend.function(op.kernels, symbol)
             return str(loaded.origin)
 
+    compiled_apart = _compile_apart(selected, where, package, jobs)
     print(f"opgen warmup: {len(selected)} ops of {package}")
     counts = {"nvrtc": 0, "disk": 0, "memory": 0}  # per module: the ops sharing one load it once
     loaded: dict[Any, str] = {}  # module → the first op that loaded it
@@ -208,6 +240,7 @@ def _warm(selected: list[GeneratedOp], where: str, package: str) -> int:
         t0 = time.perf_counter()
         try:
             origin = load(op)
+            origin = "nvrtc" if op.kernels.module in compiled_apart else origin
             symbols = op.entry_points()
         except Exception as exc:  # noqa: BLE001 -- report every op, then fail
             failed += 1
@@ -241,6 +274,15 @@ def add_arguments(parser: argparse.ArgumentParser, project_default: bool = False
     parser.add_argument("--device", default="cuda",
                         help="the backend to compile for: cpu (the host emulation), cuda or cuda:N (a bare N: "
                              "cuda:N; default: cuda, the GPU of this machine)")
+    parser.add_argument("--jobs", type=_jobs, default=os.cpu_count() or 1,
+                        help="modules compiled at once, each in a process of its own (default: the CPUs here)")
+
+
+def _jobs(text: str) -> int:
+    """--jobs N: 1 ≤ N ≤ 256 (each job is a compiler process)."""
+    if not text.isdigit() or not 1 <= int(text) <= 256:
+        raise argparse.ArgumentTypeError(f"expected an int from 1 to 256, got {text!r}")
+    return int(text)
 
 
 DESCRIPTION = "Compile kernels for one backend into the disk cache."
@@ -250,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="opgen warmup", description=DESCRIPTION)
     add_arguments(parser)
     args = parser.parse_args(argv)
-    return run_warmup(args.ops, args.device, args.package)
+    return run_warmup(args.ops, args.device, args.package, args.jobs)
 
 
 if __name__ == "__main__":

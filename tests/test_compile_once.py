@@ -230,7 +230,7 @@ def test_warmup_compiles_a_user_package_for_the_cpu_backend(tmp_path: Path, runt
     cache = tmp_path / "cache"
     shutil.copytree(runtime_cache, cache)
     argv = [sys.executable, "-P", "-c", "import sys; from codegen.warmup import main; sys.exit(main(sys.argv[1:]))",
-            "--device", "cpu", "--package", "warm_fixture_ops"]
+            "--jobs", "1", "--device", "cpu", "--package", "warm_fixture_ops"]
     first = subprocess.run(argv, cwd=project, env=_env(cache), capture_output=True, text=True, timeout=600,
                            check=False)
     out = first.stdout
@@ -252,6 +252,30 @@ def test_warmup_compiles_a_user_package_for_the_cpu_backend(tmp_path: Path, runt
     assert again.stderr == ""  # nothing compiled: nothing said
 
 
+@needs_gxx
+def test_warmup_jobs_compile_the_modules_in_processes_of_their_own(tmp_path: Path, runtime_cache: Path) -> None:
+    """--jobs 2: each module compiled by a worker process (two at a time) into the cache, counted as
+    compiled by this run; the ops' lines as with one job; a second run finds every module cached."""
+    project = tmp_path / "project"
+    _fixture_package(project)
+    cache = tmp_path / "cache"
+    shutil.copytree(runtime_cache, cache)
+    argv = [sys.executable, "-P", "-c", "import sys; from codegen.warmup import main; sys.exit(main(sys.argv[1:]))",
+            "--jobs", "2", "--device", "cpu", "--package", "warm_fixture_ops"]
+    first = subprocess.run(argv, cwd=project, env=_env(cache), capture_output=True, text=True, timeout=600,
+                           check=False)
+    out = first.stdout
+    assert first.returncode == 0, out + first.stderr
+    modules = len({line.split()[-1] for line in out.splitlines() if "compiled" in line and line.lstrip()[:1] == "["})
+    assert modules >= 2, out
+    assert f"compiling {modules} modules, 2 at a time" in out
+    assert f"{modules} modules compiled, 0 already cached, 0 failed" in out
+    assert "compiling kernel modules" not in first.stderr  # the workers compiled: this process only loaded
+    again = subprocess.run(argv, cwd=project, env=_env(cache), capture_output=True, text=True, timeout=600,
+                           check=False)
+    assert again.returncode == 0 and f"0 modules compiled, {modules} already cached" in again.stdout, again.stdout
+
+
 def test_warmup_names_a_bad_package_device_or_op(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     from codegen.warmup import main
@@ -265,6 +289,9 @@ def test_warmup_names_a_bad_package_device_or_op(tmp_path: Path, monkeypatch: py
     assert "expected cpu, cuda or cuda:N, got 'tpu'" in capsys.readouterr().err
     assert main(["--device", "cpu", "NoSuchOp"]) == 2
     assert "no op named 'NoSuchOp'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--jobs", "0"])
+    assert "--jobs: expected an int from 1 to 256, got '0'" in capsys.readouterr().err
 
 
 # ----------------------------------------------------- the GPU form on the emulation --

@@ -381,7 +381,7 @@ def test_warmup_gets_the_projects_package(tmp_path: Path, capsys: pytest.Capture
 
     seen: list[tuple[list[str], str, str]] = []
 
-    def run_warmup(ops: list[str], device: str, package: str) -> int:
+    def run_warmup(ops: list[str], device: str, package: str, jobs: int) -> int:
         seen.append((list(ops), device, package))
         return 0
 
