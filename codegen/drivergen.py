@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from codegen import lower, plan_data, variants
 from codegen.model import OpSpec
+from codegen.runtime.native_plan import c_name
 from codegen.runtime.plan import Plan
 
 RUNTIME_HEADER = Path(__file__).resolve().parent / "runtime" / "native" / "plan_eval.h"
@@ -46,11 +46,6 @@ def runtime_plan(op: OpSpec) -> Plan:
     lowered = lower.lower(op)
     return Plan(op.name, names, lowered.plan.slots, steps, lowered.symbols,
                 op.variants.names() if op.variants is not None else (), variants.param_values(op) if op.params else {})
-
-
-def c_name(op: str) -> str:
-    """The op's part of its C function names."""
-    return re.sub(r"\W", "_", op)
 
 
 def _c_string(text: str) -> str:

@@ -165,3 +165,10 @@ def test_a_dtype_without_an_entry_point_is_refused(toy: native_plan.NativePlan) 
     with pytest.raises(native_plan.NativePlanError, match="Toy: kernel 'k' has no entry point for the dtypes of "
                                                           "_dtype_T"):
         toy.record("cpu", (7, 2, "float16"))
+
+
+def test_numpy_scalars_are_taken_and_a_value_without_a_native_form_refused(toy: native_plan.NativePlan) -> None:
+    values = (np.int64(-7), np.bool_(True), "float64")
+    assert toy.record("cpu", values) == TOY.record("cpu", values)  # (a GEMM size: Python's min keeps np.True_)
+    with pytest.raises(native_plan.NativePlanError, match=r"Toy: b = \{\} \(dict\) has no native form"):
+        toy.record("cpu", (1, {}, "float32"))

@@ -8,6 +8,7 @@ the Python plan); docs/native.md says what comes next."""
 from __future__ import annotations
 
 import ctypes
+import re
 import struct
 from collections.abc import Sequence
 from typing import Any
@@ -83,8 +84,9 @@ class NativePlans:
         return self._plans[op]
 
 
-def _c_name(op: str) -> str:
-    return "".join(c if c.isalnum() or c == "_" else "_" for c in op)
+def c_name(op: str) -> str:
+    """The op's part of its recorder's C function names (drivergen prints them, this loader finds them)."""
+    return re.sub(r"\W", "_", op, flags=re.ASCII)
 
 
 class NativePlan:
@@ -92,7 +94,7 @@ class NativePlan:
 
     def __init__(self, lib: ctypes.CDLL, op: str):
         self.op = op
-        name = _c_name(op)
+        name = c_name(op)
         try:
             self._record = getattr(lib, f"opgen_plan_{name}")
             info = getattr(lib, f"opgen_plan_{name}_info")
@@ -140,7 +142,7 @@ class NativePlan:
         return Recording(self._decode(words, used.value), self.variants[variant.value] if variant.value >= 0 else None)
 
     def _encode(self, slot: PlanValue, v: Any, name: str, keep: list[Any]) -> None:
-        if isinstance(v, (bool, int, np.integer)):
+        if isinstance(v, (bool, int, np.integer, np.bool_)):
             if not _INT64[0] <= int(v) <= _INT64[1]:
                 raise NativePlanError(3, f"{self.op}: {name} = {int(v)} does not fit an int64")
             slot.kind, slot.i = V_INT, int(v)
