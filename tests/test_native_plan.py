@@ -79,6 +79,27 @@ def test_every_parity_case_records_natively_as_in_python(library: native_plan.Na
             _same(library.plan(plan.op).record(name, values), python)
 
 
+def test_the_plan_drivergen_reads_from_a_spec_is_the_wrappers() -> None:
+    """runtime_plan(spec) (what the compiler hands drivergen) is the generated module's `_PLAN`."""
+    from codegen.load import load_specs
+
+    specs = {spec.name: spec for spec in load_specs(PROJECT / "specs")}
+    for op in OPS:
+        ours, theirs = drivergen.runtime_plan(specs[op.name]), op.module._PLAN
+        fields = ("op", "names", "slots", "steps", "symbols", "variants", "params")
+        assert [getattr(ours, f) for f in fields] == [getattr(theirs, f) for f in fields], op.name
+
+
+@pytest.mark.parametrize("step, message", [
+    (("launch", "k", ("_dtype_T",), (("pow", "a", 2),), (32,), 0, (), ()), "no native form for expression"),
+    (("launch", "k", ("_dtype_T",), (1,), (32,), 0, (("scalar", "_np.int64", ("+", "a", 1), None, ()),), ()),
+     "is not a name the plan reads"),
+])
+def test_a_plan_form_drivergen_does_not_know_is_refused(step: Any, message: str) -> None:
+    with pytest.raises(ValueError, match=f"Toy: .*{message}"):
+        drivergen.plan_source(_toy(step))
+
+
 # A toy plan for the arithmetic and the refusals: one kernel whose sizes and arguments are expressions.
 TOY_SYMBOLS = {"k": {("float32",): "Toy__k_float32", ("float64",): "Toy__k_float64"}}
 
