@@ -254,7 +254,7 @@ def plan_source(plan: Plan) -> str:
     tables = (plan.names, list(p.strings), p.symbols, plan.variants)
     lines = [f"// {plan.op}: its plan as codegen/runtime/plan.py records it (codegen/drivergen.py)",
              f"static void opgen_plan_walk_{name}(opgen_plan_value* env, const char* backend, Out& out, "
-             "int64_t* variant) {", *body, "  *variant = -1;", *variant, "}", "",
+             "int64_t* variant) {", "  (void)backend;", *body, "  *variant = -1;", *variant, "}", "",
              f"OPGEN_PLAN_API int opgen_plan_{name}(const opgen_plan_value* values, int64_t nvalues, "
              "const char* backend, int64_t* words, int64_t capacity, int64_t* used, int64_t* variant, char* err, "
              "int64_t errlen) {",
@@ -263,6 +263,7 @@ def plan_source(plan: Plan) -> str:
              f"    if (nvalues != {len(plan.names)}) fail(OPGEN_E_VALUES, "
              f"{_c_string(f'the plan reads {len(plan.names)} names, the call gave ')} "
              "+ std::to_string(nvalues));",
+             "    if (backend == nullptr) fail(OPGEN_E_VALUES, \"no backend named\");",
              f"    opgen_plan_value env[{max(len(p.slot), 1)}] = {{}};",
              f"    for (int64_t k = 0; k < {len(plan.names)}; ++k) env[k] = values[k];",
              f"    opgen_plan_walk_{name}(env, backend, out, variant);",
@@ -271,6 +272,10 @@ def plan_source(plan: Plan) -> str:
              "  } catch (const Error& e) {",
              "    *used = out.used;",
              f"    return report(Error{{e.code, {_c_string(plan.op + ': ')} + e.message}}, err, errlen);",
+             "  } catch (...) {  // (std::bad_alloc building a message): an error, never an exception through C",
+             "    *used = out.used;",
+             f"    return report(Error{{OPGEN_E_INTERNAL, {_c_string(plan.op + ': the native recorder failed')}}}, "
+             "err, errlen);",
              "  }",
              "}", "",
              f"OPGEN_PLAN_API const char* opgen_plan_{name}_info(int table, int64_t index) {{"]
