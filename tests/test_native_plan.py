@@ -193,3 +193,14 @@ def test_numpy_scalars_are_taken_and_a_value_without_a_native_form_refused(toy: 
     assert toy.record("cpu", values) == TOY.record("cpu", values)  # (a GEMM size: Python's min keeps np.True_)
     with pytest.raises(native_plan.NativePlanError, match=r"Toy: b = \{\} \(dict\) has no native form"):
         toy.record("cpu", (1, {}, "float32"))
+
+
+def test_a_c_caller_without_a_backend_is_refused(toy: native_plan.NativePlan) -> None:
+    """The C interface itself (the next slices' callers are C): a null backend is an error code and a message."""
+    import ctypes
+
+    lib = native_plan.load(drivergen.translation_unit([TOY]), "toy").lib
+    words, used, variant = (ctypes.c_int64 * 64)(), ctypes.c_int64(0), ctypes.c_int64(0)
+    err = ctypes.create_string_buffer(128)
+    code = lib.opgen_plan_Toy(None, 3, None, words, 64, ctypes.byref(used), ctypes.byref(variant), err, 128)
+    assert (code, err.value) == (1, b"Toy: no backend named")
