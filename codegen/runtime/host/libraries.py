@@ -110,9 +110,11 @@ def _load_cached(so_path: Path, runtime: bool) -> ctypes.CDLL | None:
 
 
 def _build_or_load(stem: str, tu: str, cmd: list[str], flags: list[str], *,
-                   runtime: bool) -> tuple[ctypes.CDLL, Path, Path]:
+                   runtime: bool, what: str | None = None) -> tuple[ctypes.CDLL, Path, Path]:
     """``<stem>.so`` from the disk cache if intact, else compiled (once, when several processes want
-    it at the same time: the entry's lock); returns the library, its path and its source's path."""
+    it at the same time: the entry's lock); returns the library, its path and its source's path.
+    `runtime`: a plain C++ library (the emulation runtime, the native plans: `.cpp`, no kernel-module
+    statistics); `what` names it in the first-compile message."""
     folder = _host_dir()
     so_path = folder / f"{stem}.so"
     src_path = folder / (f"{stem}.cpp" if runtime else f"{stem}.cu")
@@ -136,7 +138,7 @@ def _build_or_load(stem: str, tu: str, cmd: list[str], flags: list[str], *,
     found = cached()
     if found is not None:
         return found
-    what = "the emulation runtime" if runtime else stem.rsplit("-", 1)[0]
+    what = what or ("the emulation runtime" if runtime else stem.rsplit("-", 1)[0])
     return CACHE.build(so_path, what, cached, make, outside, also=(src_path,))
 
 
