@@ -21,7 +21,11 @@ would swamp both the kernels' execution and the call path's (OPGEN_HOST_THREADS=
 Supersedes bench_overhead.py's whole-call figure (which has no PyTorch peer); that script's
 "launches stubbed" split, and bench_torch_dispatch.py's, stay there.
 
-    python bench/bench_host_overhead.py [--quick] [--blas-core NAME]
+--cpu-time times the calling thread's CPU time instead of the wall clock, with PyTorch on 1 thread
+(so that all of both sides' work is on that thread): the time other processes take from a shared
+machine then does not count (common.cpu_seconds).
+
+    python bench/bench_host_overhead.py [--quick] [--cpu-time] [--blas-core NAME]
 """
 
 from __future__ import annotations
@@ -32,6 +36,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+if "--cpu-time" in sys.argv:
+    os.environ["OPGEN_HOST_THREADS"] = "1"  # every block on the calling thread, whose CPU time counts
 os.environ.setdefault("OPGEN_HOST_THREADS", "1")
 from blas_core import choose_from_argv, loaded_core  # (bench/ is the script folder)
 
@@ -44,13 +50,14 @@ PROJECT = Path(__file__).resolve().parent.parent
 if str(PROJECT) not in sys.path:
     sys.path.insert(0, str(PROJECT))
 
-from common import machine, median_seconds  # noqa: E402
+from common import cpu_seconds, machine, median_seconds  # noqa: E402
 
 import generated.torch  # noqa: E402,F401  (registers torch.ops.opgen.*)
 from codegen.runtime.host.batch_timing import record_batches, replayer  # noqa: E402
 from generated import Scope, fused_batch_norm_grad_v3, layer_norm, softmax  # noqa: E402
 
 PATHS = ("wrapper", "torch.ops")
+CLOCKS = {False: "wall clock", True: "the calling thread's CPU time"}
 GOALS = {"wrapper": 3.0, "torch.ops": 5.0}  # µs of host overhead (issue 32)
 
 
@@ -105,7 +112,8 @@ def _figures(us: dict[tuple[str, str], float], op: str, path: str) -> tuple[floa
 def main() -> None:
     quick = "--quick" in sys.argv
     repeat, rounds = (30, 2) if quick else (400, 7)
-    torch.set_num_threads(2)
+    cpu_time = "--cpu-time" in sys.argv
+    torch.set_num_threads(1 if cpu_time else 2)
     load_before = os.getloadavg()
     scope = Scope("cpu")
     timed: dict[tuple[str, str], Callable[[], object]] = {}
@@ -119,13 +127,16 @@ def main() -> None:
     samples: dict[tuple[str, str], list[float]] = {key: [] for key in timed}
     for _ in range(rounds):  # interleaved, so the machine's noise falls on every figure alike
         for key, fn in timed.items():
-            samples[key].append(median_seconds(lambda f=fn: [f() for _ in range(repeat)], repeats=3, warmup=1) / repeat)
+            calls = lambda f=fn: [f() for _ in range(repeat)]  # noqa: E731
+            seconds = cpu_seconds(calls, repeats=3, warmup=1)[1] if cpu_time else median_seconds(calls, 3, 1)
+            samples[key].append(seconds / repeat)
     med = {key: statistics.median(v) * 1e6 for key, v in samples.items()}
     best = {key: min(v) * 1e6 for key, v in samples.items()}
     print(f"machine: {machine()}; torch {torch.__version__} ({torch.get_num_threads()} threads), "
           f"OPGEN_HOST_THREADS={os.environ['OPGEN_HOST_THREADS']}, {BLAS_CORE} (loaded: {loaded_core()})")
     print(f"load average before {load_before[0]:.2f}, after {os.getloadavg()[0]:.2f}; "
-          f"{rounds} rounds x 3 samples x {repeat} calls{' (--quick)' if quick else ''}; "
+          f"{rounds} rounds x 3 samples x {repeat} calls{' (--quick)' if quick else ''}, "
+          f"{CLOCKS[cpu_time]}; "
           "each figure: median of the rounds (best round)")
     print("| op, float32, cpu | PyTorch | path | call | / PyTorch | kernels' own | host overhead (goal) | batches |")
     print("|---|---|---|---|---|---|---|---|")
