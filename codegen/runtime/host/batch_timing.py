@@ -13,9 +13,10 @@ log can be run again after the call returned. `replayer(log)` gives two callable
   runtime from Python costs (ctypes, the batch's lock), which a native caller does not pay this way.
 
 The kernels' own execution is kernels() less crossings(): the launches' cost in the emulation
-(blocks, fibres, the kernel code), which is the floor a faster call path cannot go under. A
-call that runs anything else on the way (a GEMM step, a launch on its own: the sanitize build)
-is refused when the recording closes, as its time would be missing from the replay.
+(blocks, fibres, the kernel code; a GEMM step inside a batch too), which is the floor a faster
+call path cannot go under. A call that reaches the runtime otherwise (a GEMM step run from Python,
+a launch on its own: the sanitize build) is refused when the recording closes, as that time would
+be missing from the replay.
 
 Off by default: the batch paths check one module attribute (state.batch_log) per batch.
 """
@@ -53,7 +54,8 @@ def record_batches() -> Iterator[list[Any]]:
     others = python_launches["from_python"] - before - len(log)
     if others:
         raise ValueError(f"record_batches: {others} of the {others + len(log)} calls into the runtime were not launch "
-                         "batches (a GEMM step, or a launch on its own): a replay of the log would miss their time")
+                         "batches (a GEMM step run from Python, or a launch on its own): a replay of the log "
+                         "would miss their time")
 
 
 def replayer(log: list[Any]) -> tuple[Callable[[], None], Callable[[], None]]:
