@@ -16,7 +16,7 @@ Each figure is the median over interleaved rounds (the best round in brackets: o
 the steadier measure of what a call costs), each round's the median of 3 samples of `repeat` calls.
 PyTorch runs on 2 threads; the emulation on OPGEN_HOST_THREADS, 1 unless the environment sets it:
 these launches have 1 or 2 blocks, and a second block handed to the pool's helper thread costs a
-wake-up (35–90 µs on the loaded 2-core VM of RESULTS.md's baseline, varying from run to run), which
+wake-up (11–97 µs on the loaded 2-core VM of RESULTS.md's baseline, varying from run to run), which
 would swamp both the kernels' execution and the call path's (OPGEN_HOST_THREADS=2 shows it).
 Supersedes bench_overhead.py's whole-call figure (which has no PyTorch peer); that script's
 "launches stubbed" split, and bench_torch_dispatch.py's, stay there.
