@@ -60,7 +60,8 @@ def record_batches() -> Iterator[list[Any]]:
 
 def replayer(log: list[Any]) -> tuple[Callable[[], None], Callable[[], None]]:
     """(kernels, crossings): one pass each over the log, as the module doc says. kernels() holds
-    what the log's pointers point into; the caller must not resize or free those buffers meanwhile."""
+    the arrays the log's records and tables point at; arrays reached only through a pointer array
+    (a list input's items) are the caller's to keep, as the inputs it passed."""
     if not log:
         raise ValueError("replayer: the log is empty: the call ran no kernel")
     run = run_batch()
