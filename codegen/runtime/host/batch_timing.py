@@ -60,9 +60,9 @@ def record_batches() -> Iterator[list[Any]]:
 
 def replayer(log: list[Any]) -> tuple[Callable[[], None], Callable[[], None]]:
     """(kernels, crossings): one pass each over the log, as the module doc says. kernels() holds
-    the arrays the log's records and tables point at, but not those reached only through a pointer
-    array (a list input's items): pass such items as the kernels take them (C-contiguous, aligned,
-    native order; no copy is made) and keep them."""
+    the arrays the log's records and tables point at, not necessarily those reached only through
+    a pointer array (a list input's items): pass such items as the kernels take them
+    (C-contiguous, aligned, native order; no copy is made) and keep them."""
     if not log:
         raise ValueError("replayer: the log is empty: the call ran no kernel")
     run = run_batch()
