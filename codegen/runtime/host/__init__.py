@@ -27,7 +27,8 @@ One module per job: errors.py (the exceptions), toolchain.py (the compiler, its 
 ISA), glue.py (a source's entry points and its glue text), libraries.py (building, caching and
 loading the shared libraries and the runtime, through codegen/runtime/artifacts.py's lifecycle),
 pack.py (argument kinds, packers, the launch configuration struct), module.py (load_module,
-HostModule, HostFunction), queue.py (LaunchQueue), switches.py (random order, sanitize), state.py
+HostModule, HostFunction), queue.py (LaunchQueue), batch_timing.py (a call's batches logged and run again: the
+kernels' own time, for benchmarks), switches.py (random order, sanitize), state.py
 (the lock and counters), limits.py (CUDA's launch limits). This package re-exports the names callers
 use; a test that patches a module-level name patches the module that owns it.
 """

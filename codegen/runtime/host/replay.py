@@ -21,7 +21,7 @@ import numpy as np
 from codegen.runtime import plan
 from codegen.runtime.stats import python_launches
 
-from . import blas
+from . import blas, state
 from .errors import HostKernelError
 from .module import HostFunction
 from .pack import _P_POINTER, BATCH_RECORD, c_contiguous_address, scalar_code, slot_code
@@ -165,6 +165,8 @@ def run(native: NativePlan, table: Any, buffers: Sequence[Any], gemm: Callable[.
     python_launches["from_python"] += len(native.segments)  # (a Python GEMM segment counts in gemm)
     for segment in native.segments:
         if type(segment) is Batch:
+            if state.batch_log is not None:  # (a benchmark timing the kernels: batch_timing.py)
+                state.batch_log.append((segment.blob, segment.count, table, native.slots, (native, buffers)))
             done = call(segment.blob, segment.count, table, native.slots, err, len(err))
             if done != segment.count:
                 raise HostKernelError(err.value.decode("utf-8", "replace")
