@@ -199,7 +199,7 @@ def test_template_syntax_in_spec_text_is_inert(hostile: dict) -> None:
     assert "{% raw %}" in files["demo/hostile_op.py"]
     assert "{{ 7*7 }}" in files["docs/demo/hostile_op.md"]
     assert "{% include 'x' %}" in files["docs/demo/hostile_op.md"]
-    assert "{{ 7*7 }}" in files["demo/hostile_op.cu"]
+    assert "{{ 7*7 }}" in files["demo/scale.cu"]
 
 
 def test_pages_escape_html(hostile: dict) -> None:
@@ -264,12 +264,14 @@ def test_importing_and_calling_runs_nothing_unexpected(
 
 
 def test_cuda_comment_cannot_be_closed_early(hostile: dict, tmp_path: Path) -> None:
-    cu = hostile["files"]["demo/hostile_op.cu"]
+    cu = hostile["files"]["demo/scale.cu"]
     head, include, _ = cu.partition("#include <cuda_fp16.h>")
     assert include, "the kernel file has no #include <cuda_fp16.h>"
-    # one comment opens and closes in the header; the summary's `*/` is broken
+    # one comment opens and closes in the header; the summary, on its op's `//` line above its entry
+    # points, has its `*/` broken all the same and ends no line with a backslash (no continuation)
     assert head.count("*/") == 1 and head.rstrip().endswith("*/"), head
-    assert "*\\/ /* {{ 7*7 }}" in head
+    (summary,) = [line for line in cu.splitlines() if line.startswith("// ---- HostileOp: ")]
+    assert "*\\/ /* {{ 7*7 }}" in summary and not summary.endswith("\\")
     gxx = shutil.which("g++")
     if gxx is None:
         pytest.skip("g++ not on PATH: checked the text only")
@@ -290,7 +292,7 @@ def test_hostile_kernel_file_compiles_with_nvcc(hostile: dict, tmp_path: Path) -
     if nvcc is None:
         pytest.skip("nvcc not on PATH (tests/test_gpu_compile.py covers the NVRTC fallback)")
     source = tmp_path / "hostile_op.cu"
-    source.write_text(hostile["files"]["demo/hostile_op.cu"], encoding="utf-8")
+    source.write_text(hostile["files"]["demo/scale.cu"], encoding="utf-8")
     proc = subprocess.run(
         [nvcc, "-arch=sm_90", "-c", "-x", "cu", str(source), "-o", str(tmp_path / "k.o")],
         capture_output=True,

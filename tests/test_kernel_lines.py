@@ -198,7 +198,7 @@ def test_a_sanitizer_finding_names_the_template_line(tmp_path: Path, capsys: pyt
 
 def test_each_kernel_template_compiles_once_for_all_ops(monkeypatch: pytest.MonkeyPatch) -> None:
     """render_all marks and compiles each kernel template once, however many ops render it (the
-    shared headers and op.cu.j2 are in every op's .cu; a forward op and its gradient share theirs)."""
+    shared headers and module.cu.j2 are in every module's .cu; a forward op and its gradient share theirs)."""
     from codegen.render import render_all
 
     served: dict[str, int] = {}
@@ -210,5 +210,5 @@ def test_each_kernel_template_compiles_once_for_all_ops(monkeypatch: pytest.Monk
 
     monkeypatch.setattr(linemarks.MarkingLoader, "get_source", counted)
     render_all(load_specs(PROJECT / "specs"), cli.template_roots(None))
-    assert served["kernels/op.cu.j2"] == 1 and served["kernels/_common.cuh"] == 1, served
+    assert served["kernels/module.cu.j2"] == 1 and served["kernels/_common.cuh"] == 1, served
     assert max(served.values()) == 1, served

@@ -84,7 +84,7 @@ def test_a_wrapper_finds_its_module_in_another_group_folder(tmp_path: Path) -> N
     wrapper (other/*.py) loads it from there."""
     specs = tmp_path / "specs" / "other"
     specs.mkdir(parents=True)
-    for name in ("bias_add.yaml", "bias_add_grad.yaml"):
+    for name in ("bias_add.family.yaml", "bias_add.yaml", "bias_add_grad.yaml"):  # (the pair is a family)
         shutil.copy(PROJECT / "specs" / "nn" / name, specs / name)
     out = tmp_path / "cross_ops"
     assert cli.main(["generate", "--specs", str(tmp_path / "specs"), "--out", str(out), "--package", "cross_ops",
