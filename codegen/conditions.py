@@ -97,6 +97,10 @@ def _comparison(e: BinOp, names: Mapping[str, Named]) -> tuple[Expr, str]:
         named = names.get(subject.name)
         if named is not None and named.kind == "value":
             return _value_test(e, subject.name, named, other, names), BOOL
+    if any(isinstance(side, BinOp) and side.op in COMPARISON_OPS for side in (e.left, e.right)):
+        # `(1 < N) < 3`: a chain in Python's reading, a compared 0/1 in C's: refused, as in where:
+        raise ConditionTypeError(f"{to_text(e)!r}: comparisons do not chain: join them with 'and' "
+                                 f"(\"1 < N and N < 3\")")
     left, right = typed(e.left, names), typed(e.right, names)
     for side, kind in (left, right):
         if kind == BOOL:

@@ -412,7 +412,8 @@ def test_warmup_arguments_are_defined_once() -> None:
     alone = argparse.ArgumentParser()
     warmup.add_arguments(alone)
     sub = next(a for a in cli.build_parser()._actions if isinstance(a, argparse._SubParsersAction))
-    assert options(sub.choices["warmup"]) == options(alone) == [("ops",), ("--package",), ("--device",)]
+    assert options(sub.choices["warmup"]) == options(alone) == [("ops",), ("--package",), ("--device",),
+                                                                   ("--jobs",)]
 
 
 # -- versions and package data ------------------------------------------------------------------------------
