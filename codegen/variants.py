@@ -1,6 +1,6 @@
 """Launch variants and tunable parameters as lets: what `variants:` and `params:` mean to the rest
-of the compiler, derived from the model fields (the loader calls `arrange`; a family merge that
-carries `OpSpec.variants`/`params` calls it again).
+of the compiler, derived from the model fields (the loader calls `arrange` once the params, the
+lets and the variants, a family's merged with the member's own, are read).
 
 A param is a let with a constant value, first. Each variant name is a boolean let, true for the
 first variant whose condition holds, `otherwise` true when none does: exactly one is true. The

@@ -124,7 +124,7 @@ class Gemm:
 @dataclass(frozen=True)
 class Recording:
     steps: tuple[Launch | Gemm, ...]
-    #: the launch variant that ran (the op's `variants:`, first match wins), None for an op without
+    #: the launch variant that ran (the op's `variants:`, first match wins); None for an op without any
     variant: str | None = None
     #: a backend's own form of the recording, by its key (the cpu backend's native batches)
     native: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
