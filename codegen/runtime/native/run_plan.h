@@ -1,0 +1,48 @@
+// The seam between a generated driver (codegen/drivergen.py: checks, lets, outputs, the plan's
+// values and buffers) and the runtime that runs its plan (record or replay, then launch).
+// A driver fills a PlanCall and calls opgen_native::run_plan; the runtime records the plan with
+// the op's recorder (kept per set of values, as Plan.recording keeps Python's), then runs the
+// steps on the call's device: cpu, the host emulation in process; cuda, the driver API.
+#ifndef OPGEN_RUN_PLAN_H
+#define OPGEN_RUN_PLAN_H
+
+#include <stdint.h>
+
+#include "driver.h"
+
+// The recorder drivergen prints per op (opgen_plan_Op, plan_eval.h states its buffer).
+struct opgen_plan_value;
+typedef int (*opgen_plan_recorder)(const struct opgen_plan_value* values, int64_t nvalues, const char* backend,
+                                   int64_t* words, int64_t capacity, int64_t* used, int64_t* variant, char* err,
+                                   int64_t errlen);
+
+namespace opgen_native {
+
+// A slot of the plan (plan.slots, in order): a buffer (its data pointer, NULL when absent) or a
+// list input (`count` pointers at `items`), with the dtype its GEMM steps need.
+struct Slot {
+  void* data;
+  const void* const* items;  // a list slot's element pointers, else NULL
+  int64_t count;             // -1: a buffer; else the list's length
+  int32_t dtype;             // opgen_dtype of the buffer (lists: of their elements)
+  int32_t reserved;
+};
+
+struct PlanCall {
+  const char* op;                       // the op's name, for messages and the kernel binding
+  opgen_plan_recorder record;           // its recorder
+  const char* const* symbols;           // its symbol table (the recorder's symbol indices)
+  int64_t nsymbols;
+  const struct opgen_plan_value* values;  // plan.names, in order
+  int64_t nvalues;
+  const Slot* slots;                    // plan.slots, in order
+  int64_t nslots;
+};
+
+// Records (or replays) and runs the plan for `call`'s device; OPGEN_OK or an opgen_result with
+// call->err set.
+int run_plan(opgen_call* call, const PlanCall& plan);
+
+}  // namespace opgen_native
+
+#endif  // OPGEN_RUN_PLAN_H
