@@ -203,7 +203,13 @@ NO_REPLAY = Setting(
     "no CUDA graph (cuda backend), no native batches (cpu backend); for debugging",
     parse_flag)
 
+NATIVE = Setting(
+    "OPGEN_NATIVE", "flag", True,
+    "0: generated wrappers run their checks and plan in Python (the reference path) instead of calling "
+    "the op's native driver once (docs/native.md)",
+    parse_flag)
+
 SETTINGS: dict[str, Setting] = {s.name: s for s in (
     POISON_OUTPUTS, HOST_SANITIZE, HOST_RANDOM_ORDER, HOST_THREADS, HOST_STACK_KB, HOST_ISA,
-    HOST_CATCH_SIGNALS, CACHE_DIR, CUDA_LINEINFO, PLAN, NO_REPLAY)}
+    HOST_CATCH_SIGNALS, CACHE_DIR, CUDA_LINEINFO, PLAN, NO_REPLAY, NATIVE)}
 """Every setting by its variable's name."""

@@ -1,0 +1,295 @@
+// The Python wrappers' one call into a native driver (driver.h): a CPython extension, built by
+// codegen/runtime/native_front.py with the host C++ compiler against this Python's and NumPy's
+// headers. `call(driver, inputs, attrs, device, poison)` turns the wrapper's arguments into an opgen_call,
+// makes the outputs as NumPy arrays through the allocator callback, calls the driver and returns
+// the outputs as a tuple; a driver error becomes the wrapper's exception with the driver's message.
+//
+// It takes only what it can hand over exactly: C-contiguous, aligned, native-order NumPy arrays of
+// the dtypes driver.h numbers, None, lists of such arrays, and exact bool/int/float/str/None attrs
+// and lists of them. Anything else — a strided view, a CuPy array, an Activation, a NumPy scalar
+// attr — returns None, and the wrapper runs its Python body (the reference path, which copies or
+// converts as it always has). So a caller never sees a different answer, only a slower one.
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
+#include <numpy/arrayobject.h>
+
+#include <cstddef>
+#include <cstring>
+#include <vector>
+
+#include "driver.h"
+
+typedef int (*opgen_driver_fn)(opgen_call*);
+
+namespace {
+
+constexpr int kMaxArgs = 64;
+
+// opgen_dtype -> the NumPy dtype the outputs are made with (set once by init(); NULL: unknown).
+PyArray_Descr* g_descr[OPGEN_DT_COUNT] = {};
+
+int dtype_of(PyArray_Descr* d) {
+  for (int k = 0; k < OPGEN_DT_COUNT; ++k)
+    if (g_descr[k] != nullptr && PyArray_EquivTypes(d, g_descr[k]) && d->byteorder != '>') return k;
+  return -1;
+}
+
+// What one call owns until it returns: shapes and strides handed to the driver, list items,
+// attr storage, the outputs made so far and the scratch kept alive while the plan runs.
+struct CallState {
+  opgen_arg args[kMaxArgs];
+  opgen_value attrs[kMaxArgs];
+  std::vector<opgen_tensor> items;        // list inputs' elements (reserved up front: pointers stay put)
+  std::vector<std::vector<opgen_value>> lists;
+  PyObject* outputs[OPGEN_MAX_OUTPUTS] = {};
+  std::vector<PyObject*> scratch;
+  bool poison = false;  // OPGEN_POISON_OUTPUTS: every buffer starts as NaN (integers: -1), as backend.empty does
+  ~CallState() {
+    for (PyObject* o : outputs) Py_XDECREF(o);
+    for (PyObject* o : scratch) Py_DECREF(o);
+  }
+};
+
+// A NumPy array the driver can read as it is; false: the Python path takes this call.
+bool tensor_of(PyObject* obj, opgen_tensor* t) {
+  if (!PyArray_Check(obj)) return false;
+  PyArrayObject* a = reinterpret_cast<PyArrayObject*>(obj);
+  if (!PyArray_ISCARRAY_RO(a) || PyArray_NDIM(a) > OPGEN_MAX_NDIM) return false;
+  int dt = dtype_of(PyArray_DESCR(a));
+  if (dt < 0) return false;
+  t->data = PyArray_DATA(a);
+  t->shape = reinterpret_cast<const int64_t*>(PyArray_SHAPE(a));
+  t->strides = nullptr;
+  t->ndim = PyArray_NDIM(a);
+  t->dtype = dt;
+  t->device = OPGEN_DEV_CPU;
+  t->device_index = 0;
+  t->name = nullptr;
+  return true;
+}
+
+bool arg_of(PyObject* obj, opgen_arg* arg, CallState& st) {
+  std::memset(arg, 0, sizeof *arg);
+  if (obj == Py_None) {
+    arg->kind = OPGEN_ARG_ABSENT;
+    return true;
+  }
+  if (PyList_CheckExact(obj) || PyTuple_CheckExact(obj)) {
+    PyObject* seq = obj;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (st.items.size() + n > st.items.capacity()) return false;
+    size_t first = st.items.size();
+    for (Py_ssize_t k = 0; k < n; ++k) {
+      opgen_tensor t;
+      if (!tensor_of(PySequence_Fast_GET_ITEM(seq, k), &t)) return false;
+      st.items.push_back(t);
+    }
+    arg->kind = OPGEN_ARG_LIST;
+    arg->items = st.items.data() + first;
+    arg->len = n;
+    return true;
+  }
+  arg->kind = OPGEN_ARG_TENSOR;
+  return tensor_of(obj, &arg->tensor);
+}
+
+bool value_of(PyObject* obj, opgen_value* v, CallState& st, int depth) {
+  std::memset(v, 0, sizeof *v);
+  if (obj == Py_None) {
+    v->kind = OPGEN_VAL_NONE;
+  } else if (PyBool_Check(obj)) {
+    v->kind = OPGEN_VAL_BOOL;
+    v->i = obj == Py_True;
+  } else if (PyLong_CheckExact(obj)) {
+    int overflow = 0;
+    long long i = PyLong_AsLongLongAndOverflow(obj, &overflow);
+    if (overflow != 0) return false;  // beyond int64: the Python path says so in its words
+    v->kind = OPGEN_VAL_INT;
+    v->i = i;
+  } else if (PyFloat_CheckExact(obj)) {
+    v->kind = OPGEN_VAL_FLOAT;
+    v->f = PyFloat_AS_DOUBLE(obj);
+  } else if (PyUnicode_CheckExact(obj)) {
+    Py_ssize_t len = 0;
+    const char* text = PyUnicode_AsUTF8AndSize(obj, &len);
+    if (text == nullptr) {
+      PyErr_Clear();  // (a lone surrogate): the Python path reports it
+      return false;
+    }
+    v->kind = OPGEN_VAL_STR;
+    v->text = text;
+    v->len = len;
+  } else if ((PyList_CheckExact(obj) || PyTuple_CheckExact(obj)) && depth == 0) {
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(obj);
+    st.lists.emplace_back(static_cast<size_t>(n));
+    std::vector<opgen_value>& items = st.lists.back();
+    for (Py_ssize_t k = 0; k < n; ++k)
+      if (!value_of(PySequence_Fast_GET_ITEM(obj, k), &items[k], st, depth + 1)) return false;
+    v->kind = OPGEN_VAL_LIST;
+    v->items = items.data();
+    v->len = n;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// NumPy's fill(nan) / fill(-1) of backend.empty, as bits: the quiet NaN of each float width.
+void poison(PyArrayObject* a, int32_t dtype) {
+  char* p = static_cast<char*>(PyArray_DATA(a));
+  npy_intp n = PyArray_SIZE(a);
+  switch (dtype) {
+    case OPGEN_DT_FLOAT16: case OPGEN_DT_BFLOAT16: {
+      uint16_t bits = dtype == OPGEN_DT_FLOAT16 ? 0x7E00 : 0x7FC0;
+      for (npy_intp k = 0; k < n; ++k) std::memcpy(p + 2 * k, &bits, 2);
+      break;
+    }
+    case OPGEN_DT_FLOAT32: {
+      uint32_t bits = 0x7FC00000u;
+      for (npy_intp k = 0; k < n; ++k) std::memcpy(p + 4 * k, &bits, 4);
+      break;
+    }
+    case OPGEN_DT_FLOAT64: {
+      uint64_t bits = 0x7FF8000000000000ull;
+      for (npy_intp k = 0; k < n; ++k) std::memcpy(p + 8 * k, &bits, 8);
+      break;
+    }
+    case OPGEN_DT_BOOL:
+      std::memset(p, 1, static_cast<size_t>(n));
+      break;
+    default:
+      std::memset(p, 0xFF, static_cast<size_t>(PyArray_NBYTES(a)));
+  }
+}
+
+int allocate(void* ctx, int64_t index, int32_t dtype, int32_t ndim, const int64_t* shape, int64_t bytes,
+             void** data, char* err, int64_t errlen) {
+  CallState* st = static_cast<CallState*>(ctx);
+  (void)bytes;
+  if (dtype < 0 || dtype >= OPGEN_DT_COUNT || g_descr[dtype] == nullptr || ndim < 0 || ndim > OPGEN_MAX_NDIM) {
+    snprintf(err, static_cast<size_t>(errlen), "no NumPy dtype for opgen dtype %d", static_cast<int>(dtype));
+    return 1;
+  }
+  if (index >= OPGEN_MAX_OUTPUTS) {
+    snprintf(err, static_cast<size_t>(errlen), "output index %lld beyond %d", static_cast<long long>(index),
+             OPGEN_MAX_OUTPUTS);
+    return 1;
+  }
+  Py_INCREF(g_descr[dtype]);  // (PyArray_NewFromDescr steals it)
+  PyObject* array = PyArray_NewFromDescr(&PyArray_Type, g_descr[dtype], ndim,
+                                         const_cast<npy_intp*>(reinterpret_cast<const npy_intp*>(shape)), nullptr,
+                                         nullptr, 0, nullptr);
+  if (array == nullptr) {
+    PyObject *type, *value, *trace;
+    PyErr_Fetch(&type, &value, &trace);
+    PyObject* text = value != nullptr ? PyObject_Str(value) : nullptr;
+    const char* said = text != nullptr ? PyUnicode_AsUTF8(text) : nullptr;
+    snprintf(err, static_cast<size_t>(errlen), "%s", said != nullptr ? said : "NumPy could not allocate");
+    Py_XDECREF(text);
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(trace);
+    PyErr_Clear();
+    return 1;
+  }
+  if (st->poison) poison(reinterpret_cast<PyArrayObject*>(array), dtype);
+  if (index < 0) {
+    st->scratch.push_back(array);
+  } else {
+    Py_XDECREF(st->outputs[index]);
+    st->outputs[index] = array;
+  }
+  *data = PyArray_DATA(reinterpret_cast<PyArrayObject*>(array));
+  return 0;
+}
+
+PyObject* raise(int code, const char* message) {
+  PyObject* type = code == OPGEN_ERR_TYPE     ? PyExc_TypeError
+                   : code == OPGEN_ERR_VALUE  ? PyExc_ValueError
+                   : code == OPGEN_ERR_MEMORY ? PyExc_MemoryError
+                                              : PyExc_RuntimeError;
+  PyErr_SetString(type, message);
+  return nullptr;
+}
+
+// call(driver: int, inputs: tuple, attrs: tuple, device: int, poison: bool) -> tuple | None
+PyObject* py_call(PyObject*, PyObject* const* argv, Py_ssize_t argc) {
+  if (argc != 5 || !PyTuple_CheckExact(argv[1]) || !PyTuple_CheckExact(argv[2])) {
+    PyErr_SetString(PyExc_TypeError, "call(driver: int, inputs: tuple, attrs: tuple, device: int, poison: bool)");
+    return nullptr;
+  }
+  void* address = PyLong_AsVoidPtr(argv[0]);
+  long device = PyLong_AsLong(argv[3]);
+  if (PyErr_Occurred()) return nullptr;
+  opgen_driver_fn driver = reinterpret_cast<opgen_driver_fn>(address);
+  Py_ssize_t ninputs = PyTuple_GET_SIZE(argv[1]), nattrs = PyTuple_GET_SIZE(argv[2]);
+  if (address == nullptr || ninputs > kMaxArgs || nattrs > kMaxArgs) Py_RETURN_NONE;
+  CallState st;
+  st.items.reserve(256);
+  st.poison = PyObject_IsTrue(argv[4]) == 1;
+  for (Py_ssize_t k = 0; k < ninputs; ++k)
+    if (!arg_of(PyTuple_GET_ITEM(argv[1], k), &st.args[k], st)) Py_RETURN_NONE;
+  for (Py_ssize_t k = 0; k < nattrs; ++k)
+    if (!value_of(PyTuple_GET_ITEM(argv[2], k), &st.attrs[k], st, 0)) Py_RETURN_NONE;
+  opgen_call call;
+  std::memset(&call, 0, offsetof(opgen_call, err) + 1);
+  call.err[0] = '\0';
+  call.inputs = st.args;
+  call.ninputs = ninputs;
+  call.attrs = st.attrs;
+  call.nattrs = nattrs;
+  call.device = static_cast<int32_t>(device);
+  call.allocator.alloc = allocate;
+  call.allocator.ctx = &st;
+  int code = driver(&call);
+  if (code == OPGEN_ERR_FALLBACK) Py_RETURN_NONE;
+  if (code != OPGEN_OK) return raise(code, call.err);
+  if (call.noutputs < 0 || call.noutputs > OPGEN_MAX_OUTPUTS) return raise(OPGEN_ERR_RUNTIME, "bad output count");
+  PyObject* out = PyTuple_New(call.noutputs);
+  if (out == nullptr) return nullptr;
+  for (int64_t k = 0; k < call.noutputs; ++k) {
+    if (st.outputs[k] == nullptr) {
+      Py_DECREF(out);
+      return raise(OPGEN_ERR_RUNTIME, "the driver returned an output it never allocated");
+    }
+    PyTuple_SET_ITEM(out, k, st.outputs[k]);  // (the tuple takes the reference)
+    st.outputs[k] = nullptr;
+  }
+  return out;
+}
+
+// init(dtypes: tuple) -- the NumPy dtype of each opgen_dtype, in driver.h's order (None: unknown).
+PyObject* py_init(PyObject*, PyObject* dtypes) {
+  if (!PyTuple_Check(dtypes) || PyTuple_GET_SIZE(dtypes) != OPGEN_DT_COUNT) {
+    PyErr_Format(PyExc_TypeError, "init takes a tuple of %d dtypes (driver.h's order)", OPGEN_DT_COUNT);
+    return nullptr;
+  }
+  for (int k = 0; k < OPGEN_DT_COUNT; ++k) {
+    PyObject* item = PyTuple_GET_ITEM(dtypes, k);
+    PyArray_Descr* descr = nullptr;
+    if (item != Py_None && !PyArray_DescrConverter(item, &descr)) return nullptr;
+    Py_XDECREF(g_descr[k]);
+    g_descr[k] = descr;
+  }
+  Py_RETURN_NONE;
+}
+
+PyObject* py_abi(PyObject*, PyObject*) { return PyLong_FromLong(OPGEN_DRIVER_ABI); }
+
+PyMethodDef kMethods[] = {
+    {"call", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(py_call)), METH_FASTCALL,
+     "call(driver, inputs, attrs, device, poison) -> outputs tuple, or None (the Python path takes the call)"},
+    {"init", py_init, METH_O, "init(dtypes): the NumPy dtype of each opgen dtype"},
+    {"abi", py_abi, METH_NOARGS, "the driver.h ABI this extension was built for"},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyModuleDef kModule = {PyModuleDef_HEAD_INIT, "opgen_native_front", nullptr, -1, kMethods,
+                       nullptr, nullptr, nullptr, nullptr};
+
+}  // namespace
+
+PyMODINIT_FUNC PyInit_opgen_native_front(void) {
+  import_array();
+  return PyModule_Create(&kModule);
+}

@@ -1,0 +1,171 @@
+"""The wrappers' native front-end (codegen/runtime/native/pyentry.cpp, built by
+codegen/runtime/native_front.py): what it hands a driver, what it makes of the driver's answer.
+A small driver written here for the test (`scale_add`: out = x * scale + (y or 0), float64 only)
+stands in for a generated one, so the extension is tested on its own: argument conversion, the
+allocator (outputs and scratch, poisoning), errors as exceptions, and the fallbacks to Python."""
+
+from __future__ import annotations
+
+import ctypes
+import sys
+
+import numpy as np
+import pytest
+
+from codegen.runtime import diskcache, native_front
+from codegen.runtime.host.libraries import _build_or_load
+from codegen.runtime.host.toolchain import _compiler_command, _target, compiler_id
+
+DRIVER = r'''
+#include <cstdio>
+#include <cstring>
+#include "driver.h"
+#define API extern "C" __attribute__((visibility("default")))
+
+static int fail(opgen_call* c, int code, const char* text) { snprintf(c->err, sizeof c->err, "%s", text); return code; }
+
+// inputs (x, y?), attrs (scale: float, mode: str); out = x * scale + y, and a scratch buffer
+API int scale_add(opgen_call* c) {
+  if (c->ninputs != 2 || c->nattrs != 2) return fail(c, OPGEN_ERR_RUNTIME, "arity");
+  const opgen_arg& x = c->inputs[0];
+  const opgen_arg& y = c->inputs[1];
+  if (x.kind != OPGEN_ARG_TENSOR) return fail(c, OPGEN_ERR_TYPE, "ScaleAdd: x: expected an array");
+  if (x.tensor.dtype != OPGEN_DT_FLOAT64) return fail(c, OPGEN_ERR_TYPE, "ScaleAdd: x: expected dtype float64");
+  const opgen_value& scale = c->attrs[0];
+  const opgen_value& mode = c->attrs[1];
+  if (scale.kind != OPGEN_VAL_FLOAT) return fail(c, OPGEN_ERR_TYPE, "ScaleAdd: attr scale: expected a float");
+  if (mode.kind != OPGEN_VAL_STR) return fail(c, OPGEN_ERR_TYPE, "ScaleAdd: attr mode: expected a string");
+  if (mode.len == 8 && std::memcmp(mode.text, "fallback", 8) == 0) return fail(c, OPGEN_ERR_FALLBACK, "asked");
+  if (mode.len == 4 && std::memcmp(mode.text, "oops", 4) == 0)
+    return fail(c, OPGEN_ERR_VALUE, "ScaleAdd: attr mode: oops");
+  int64_t n = 1;
+  for (int d = 0; d < x.tensor.ndim; ++d) n *= x.tensor.shape[d];
+  if (y.kind == OPGEN_ARG_TENSOR && (y.tensor.ndim != x.tensor.ndim || y.tensor.dtype != OPGEN_DT_FLOAT64))
+    return fail(c, OPGEN_ERR_VALUE, "ScaleAdd: y: expected the shape of x");
+  c->noutputs = 1;
+  opgen_tensor& out = c->outputs[0];
+  out.dtype = OPGEN_DT_FLOAT64;
+  out.ndim = x.tensor.ndim;
+  for (int d = 0; d < out.ndim; ++d) c->output_shapes[0][d] = x.tensor.shape[d];
+  out.shape = c->output_shapes[0];
+  if (c->allocator.alloc(c->allocator.ctx, 0, out.dtype, out.ndim, out.shape, n * 8, &out.data, c->err, sizeof c->err))
+    return OPGEN_ERR_MEMORY;
+  void* scratch = nullptr;
+  int64_t one = n;
+  if (c->allocator.alloc(c->allocator.ctx, -1, OPGEN_DT_FLOAT64, 1, &one, n * 8, &scratch, c->err, sizeof c->err))
+    return OPGEN_ERR_MEMORY;
+  const double* xs = static_cast<const double*>(x.tensor.data);
+  const double* ys = y.kind == OPGEN_ARG_TENSOR ? static_cast<const double*>(y.tensor.data) : nullptr;
+  double* tmp = static_cast<double*>(scratch);
+  for (int64_t k = 0; k < n; ++k) tmp[k] = xs[k] * scale.f;
+  for (int64_t k = 0; k < n; ++k) static_cast<double*>(out.data)[k] = tmp[k] + (ys ? ys[k] : 0.0);
+  return OPGEN_OK;
+}
+
+// out[k] stays as allocated: shows the poisoning
+API int untouched(opgen_call* c) {
+  const opgen_arg& x = c->inputs[0];
+  c->noutputs = 1;
+  opgen_tensor& out = c->outputs[0];
+  out.dtype = x.tensor.dtype;
+  out.ndim = x.tensor.ndim;
+  for (int d = 0; d < out.ndim; ++d) c->output_shapes[0][d] = x.tensor.shape[d];
+  out.shape = c->output_shapes[0];
+  return c->allocator.alloc(c->allocator.ctx, 0, out.dtype, out.ndim, out.shape, 0, &out.data, c->err, sizeof c->err)
+      ? OPGEN_ERR_MEMORY : OPGEN_OK;
+}
+
+// claims an output it never allocated
+API int liar(opgen_call* c) { c->noutputs = 1; return OPGEN_OK; }
+'''
+
+
+@pytest.fixture(scope="module")
+def front():
+    ext = native_front.extension()
+    assert ext is not None, "the extension must build on this machine (it has a compiler and Python's headers)"
+    return ext
+
+
+@pytest.fixture(scope="module")
+def driver():
+    cmd = _compiler_command()
+    flags = ["-O1", "-std=c++17", "-shared", "-fPIC", "-fvisibility=hidden", "-I", str(native_front.NATIVE_DIR)]
+    key = diskcache.cache_key(DRIVER, flags, compiler_id(cmd), _target())
+    lib, _, _ = _build_or_load(f"opgen-test-front-{key[:32]}", DRIVER, cmd, flags, runtime=True)
+    return {name: ctypes.cast(getattr(lib, name), ctypes.c_void_p).value
+            for name in ("scale_add", "untouched", "liar")}
+
+
+def test_call_converts_inputs_attrs_and_makes_outputs(front, driver):
+    x = np.arange(6, dtype=np.float64).reshape(2, 3)
+    y = np.full((2, 3), 0.5)
+    out, = front.call(driver["scale_add"], (x, y), (2.0, "plain"), 0, False)
+    assert isinstance(out, np.ndarray) and out.shape == (2, 3) and out.dtype == np.float64
+    np.testing.assert_array_equal(out, x * 2.0 + 0.5)
+    absent, = front.call(driver["scale_add"], (x, None), (3.0, "plain"), 0, False)  # an absent optional input
+    np.testing.assert_array_equal(absent, x * 3.0)
+
+
+def test_driver_errors_are_the_wrappers_exceptions(front, driver):
+    x = np.zeros(3)
+    with pytest.raises(TypeError, match=r"^ScaleAdd: x: expected dtype float64$"):
+        front.call(driver["scale_add"], (x.astype(np.float32), None), (1.0, "plain"), 0, False)
+    with pytest.raises(ValueError, match=r"^ScaleAdd: attr mode: oops$"):
+        front.call(driver["scale_add"], (x, None), (1.0, "oops"), 0, False)
+    with pytest.raises(TypeError, match="expected a float"):
+        front.call(driver["scale_add"], (x, None), (1, "plain"), 0, False)  # an int reaches it as an int
+    with pytest.raises(RuntimeError, match="never allocated"):
+        front.call(driver["liar"], (x,), (), 0, False)
+
+
+@pytest.mark.parametrize("odd", [
+    lambda x: x[::2],                                   # a strided view
+    lambda x: x.astype(x.dtype.newbyteorder(">")),      # foreign byte order
+    lambda x: x.tolist(),                               # a list of floats, not of arrays
+    lambda x: object(),                                 # something else entirely
+    lambda x: np.zeros(3, dtype=np.complex128),         # a dtype driver.h does not number
+])
+def test_what_it_cannot_hand_over_goes_to_python(front, driver, odd):
+    assert front.call(driver["scale_add"], (odd(np.zeros(6)), None), (1.0, "plain"), 0, False) is None
+
+
+@pytest.mark.parametrize("attr", [np.float64(1.0), 2**70, object(), [[1]]])
+def test_attrs_it_cannot_hand_over_go_to_python(front, driver, attr):
+    assert front.call(driver["scale_add"], (np.zeros(3), None), (attr, "plain"), 0, False) is None
+
+
+def test_fallback_result_and_null_driver(front, driver):
+    assert front.call(driver["scale_add"], (np.zeros(3), None), (1.0, "fallback"), 0, False) is None
+    assert front.call(0, (np.zeros(3),), (), 0, False) is None
+
+
+@pytest.mark.parametrize("dtype, expect", [
+    ("float64", "nan"), ("float32", "nan"), ("float16", "nan"), ("int32", -1), ("uint8", 255), ("bool", True)])
+def test_poisoned_outputs_match_backend_empty(front, driver, dtype, expect):
+    x = np.zeros(5, dtype=dtype)
+    out, = front.call(driver["untouched"], (x,), (), 0, True)
+    assert out.dtype == np.dtype(dtype)
+    if expect == "nan":
+        assert np.isnan(out.astype(np.float64)).all()
+        assert out.tobytes() == np.full(5, np.nan, dtype=dtype).tobytes()  # the same NaN as fill(nan)
+    else:
+        assert (out == expect).all()
+
+
+def test_no_reference_leaks(front, driver):
+    x, y = np.ones(4), np.ones(4)
+    mode = "plain"
+    before = (sys.getrefcount(x), sys.getrefcount(y), sys.getrefcount(mode))
+    for _ in range(200):
+        out, = front.call(driver["scale_add"], (x, y), (1.5, mode), 0, False)
+        assert sys.getrefcount(out) == 2  # ours only: the extension kept no reference
+    for _ in range(50):
+        with pytest.raises(ValueError):
+            front.call(driver["scale_add"], (x, y), (1.5, "oops"), 0, False)
+    assert (sys.getrefcount(x), sys.getrefcount(y), sys.getrefcount(mode)) == before
+
+
+def test_refuses_a_malformed_call(front):
+    with pytest.raises(TypeError, match="call\\(driver"):
+        front.call(1, [], (), 0, False)
