@@ -106,7 +106,7 @@ class NativeCpu:
         lib.opgen_native_run_plan.argtypes = [
             ctypes.c_char_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_char_p), ctypes.c_int64,
             ctypes.POINTER(native_plan.PlanValue), ctypes.c_int64, ctypes.POINTER(SlotDesc), ctypes.c_int64,
-            ctypes.c_int32, ctypes.c_char_p, ctypes.c_int64]
+            ctypes.c_int32, ctypes.c_int64, ctypes.c_char_p, ctypes.c_int64]
         lib.opgen_native_recordings.restype = ctypes.c_int64
         lib.opgen_native_recordings.argtypes = [ctypes.c_void_p, ctypes.c_int]
         self.plans = plans
@@ -158,9 +158,11 @@ class NativeCpu:
         address = self._recorder_address(op)
         return tuple(self.lib.opgen_native_recordings(address, k) for k in range(3))  # type: ignore[return-value]
 
-    def run_plan(self, op: str, values: Sequence[Any], buffers: Sequence[Any], device: str = "cpu") -> None:
+    def run_plan(self, op: str, values: Sequence[Any], buffers: Sequence[Any], device: str = "cpu",
+                 repeat: int = 1) -> None:
         """run_plan natively for the values and buffers (NumPy arrays, None, lists of arrays) a
-        wrapper passes codegen.runtime.plan.run_plan; NativeRunError where it does not return OPGEN_OK."""
+        wrapper passes codegen.runtime.plan.run_plan (`repeat` times: a benchmark's loop);
+        NativeRunError where it does not return OPGEN_OK."""
         recorder = self.recorder(op)
         keep: list[Any] = []
         array = (native_plan.PlanValue * max(len(values), 1))()
@@ -176,7 +178,7 @@ class NativeCpu:
         err = ctypes.create_string_buffer(_ERRLEN)
         code = self.lib.opgen_native_run_plan(op.encode(), self._recorder_address(op), symbols, len(recorder.symbols),
                                               array, len(values), slots, len(buffers), 0 if device == "cpu" else 1,
-                                              err, _ERRLEN)
+                                              repeat, err, _ERRLEN)
         if code != RESULTS["OK"]:
             raise NativeRunError(code, err.value.decode(errors="replace"))
 

@@ -241,7 +241,9 @@ struct Builder {
     int32_t dtype = plan.slots[slot[2]].dtype;
     if ((dtype != OPGEN_DT_FLOAT32 && dtype != OPGEN_DT_FLOAT64) || plan.slots[slot[0]].dtype != dtype ||
         plan.slots[slot[1]].dtype != dtype)
-      return fail("a GEMM step the BLAS does not take (NumPy's matmul runs it)");
+      return fail("a GEMM step on buffers of opgen_dtype " + std::to_string(plan.slots[slot[0]].dtype) + ", " +
+                  std::to_string(plan.slots[slot[1]].dtype) + " and " + std::to_string(dtype) +
+                  ", which the BLAS does not take (NumPy's matmul runs it)");
     if (m == 0 || n == 0) return true;
     const int64_t extents[3] = {s[6] + m * k, s[7] + n * k, s[8] + m * n};  // host/blas.py extents
     for (int j = 0; j < 3; ++j) add_need(slot[j], extents[j], dtype);

@@ -1,0 +1,181 @@
+"""The native plan runner on the cpu (codegen/runtime/native/run_plan_cpu.h, loaded by
+codegen/runtime/native_cpu.py) runs every op's plan as the Python plan runs it on the cpu backend:
+for every parity case of scripts/gpu_parity.py, the values and buffers the wrapper hands `run_plan`
+are captured (the buffers copied before its kernels run: inputs, and outputs and scratch poisoned),
+the wrapper's run gives the reference, and the same plan run natively on the copies gives
+bit-identical buffers. And what it refuses: a launch configuration the cpu backend refuses (same
+error kind and message), an op without a binding, the sanitize build, a device it has no runner
+for; and the recordings it keeps (the last 64 per op)."""
+
+from __future__ import annotations
+
+import runpy
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from codegen.runtime import api, native_cpu
+from codegen.runtime import plan as plan_module
+from codegen.runtime.host import HostLaunchError, switches
+from codegen.runtime.plan import Plan
+from codegen.runtime.scope import Scope, backend_of
+from codegen.warmup import generated_ops
+
+PROJECT = Path(__file__).resolve().parent.parent
+OPS = [op for op in generated_ops() if isinstance(getattr(op.module, "_PLAN", None), Plan)]
+FALLBACK = native_cpu.RESULTS["ERR_FALLBACK"]
+
+
+@pytest.fixture(scope="module")
+def runner() -> native_cpu.NativeCpu:
+    """Every op's recorder and the runner, one translation unit (one compile, cached on disk)."""
+    return native_cpu.load([op.module._PLAN for op in OPS], "generated")
+
+
+def _copy(buf: Any) -> Any:
+    if isinstance(buf, (list, tuple)):
+        return [a.copy() for a in buf]
+    return None if buf is None else buf.copy()
+
+
+def _same_bits(a: Any, b: Any) -> bool:
+    if isinstance(a, (list, tuple)):
+        return all(_same_bits(x, y) for x, y in zip(a, b, strict=True))
+    if a is None:
+        return b is None
+    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+
+
+Call = tuple[Any, Plan, tuple[Any, ...], list[Any], tuple[Any, ...]]
+
+
+def _parity_calls(monkeypatch: pytest.MonkeyPatch) -> list[Call]:
+    """(kernels, plan, values, buffers before, buffers after) of every parity case's call on the cpu."""
+    parity = runpy.run_path(str(PROJECT / "scripts" / "gpu_parity.py"))
+    monkeypatch.setenv("OPGEN_POISON_OUTPUTS", "1")  # outputs and scratch NaN (-1) until a kernel writes them
+    calls: list[Call] = []
+    run_plan = plan_module.run_plan
+
+    def hook(backend: Any, kernels: Any, plan: Plan, values: tuple[Any, ...], buffers: tuple[Any, ...]) -> None:
+        before = [_copy(b) for b in buffers]
+        run_plan(backend, kernels, plan, values, buffers)
+        backend.flush()
+        calls.append((kernels, plan, values, before, buffers))
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # GRUBlockCell's deprecation
+        cases = list(parity["all_cases"](OPS))  # (before the hook: a builder may run an op to make inputs)
+        monkeypatch.setattr(api, "run_plan", hook)
+        for op, case in cases:
+            assert case is not None, parity["missing_builder_message"](op)
+            parity["run_case"](op, case, Scope("cpu"))
+    return calls
+
+
+def test_every_parity_case_runs_natively_bit_identical(runner: native_cpu.NativeCpu,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = _parity_calls(monkeypatch)
+    assert {plan.op for _, plan, _, _, _ in calls} == {op.name for op in OPS}
+    backend = backend_of(Scope("cpu"), "test")
+    bound: set[str] = set()
+    fallbacks: list[str] = []
+    for kernels, plan, values, before, after in calls:
+        if plan.op not in bound:
+            runner.bind(kernels, plan, backend)
+            bound.add(plan.op)
+        try:
+            runner.run_plan(plan.op, values, before)
+        except native_cpu.NativeRunError as e:  # only where the cpu backend's GEMM is NumPy's matmul
+            half = {native_cpu.DTYPES[t] for t in ("float16", "bfloat16") if t in values}
+            assert e.code == FALLBACK and half and f"GEMM step on buffers of opgen_dtype {min(half)}" in str(e), e
+            fallbacks.append(plan.op)
+            continue
+        for k, (native, python) in enumerate(zip(before, after, strict=True)):
+            assert _same_bits(native, python), f"{plan.op}: slot {plan.slots[k]} differs for values {values}"
+    assert len(fallbacks) < len(calls) // 5, fallbacks
+
+
+def _layer_norm_call(runner: native_cpu.NativeCpu, shape: tuple[int, int] = (2, 8)) -> tuple[Any, ...]:
+    """LayerNorm's plan, bound, with a call's values and fresh buffers."""
+    from generated.norm import layer_norm as module
+
+    plan = module._PLAN
+    runner.bind(module._KERNELS, plan, backend_of(Scope("cpu"), "test"))
+    x = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
+    rows, d = shape
+    values = ("float32", min(rows, 64), 1, rows, d, 1e-5)
+    buffers = (x, None, None, np.empty_like(x), np.empty(rows, np.float32), np.empty(rows, np.float32))
+    return module, plan, values, buffers
+
+
+@pytest.mark.parametrize("name, value", [("row_threads", 2048), ("row_threads", 0), ("row_blocks", -1),
+                                         ("row_blocks", 2**31)])
+def test_a_launch_configuration_the_backend_refuses_is_refused_alike(runner: native_cpu.NativeCpu, name: str,
+                                                                     value: int) -> None:
+    module, plan, values, buffers = _layer_norm_call(runner)
+    values = tuple(value if n == name else v for n, v in zip(plan.names, values, strict=True))
+    with pytest.raises(HostLaunchError) as python:
+        plan_module.run_plan(backend_of(Scope("cpu"), "test"), module._KERNELS, plan, values, buffers)
+    with pytest.raises(native_cpu.NativeRunError) as native:
+        runner.run_plan(plan.op, values, buffers)
+    assert (native.value.code, str(native.value)) == (native_cpu.RESULTS["ERR_VALUE"], str(python.value))
+    assert "LayerNorm__layer_norm__float32" in str(native.value) or "out of CUDA's range" in str(native.value)
+
+
+def test_the_good_configuration_runs(runner: native_cpu.NativeCpu) -> None:
+    module, plan, values, buffers = _layer_norm_call(runner)
+    runner.run_plan(plan.op, values, buffers)
+    y, mean, rstd = module.layer_norm(buffers[0], None, None, scope="cpu")
+    assert _same_bits(list(buffers[3:]), [y, mean, rstd])
+
+
+def test_an_op_without_a_binding_falls_back(runner: native_cpu.NativeCpu) -> None:
+    module, plan, values, buffers = _layer_norm_call(runner)
+    runner.unbind(plan.op)
+    with pytest.raises(native_cpu.NativeRunError, match="LayerNorm: no cpu binding") as e:
+        runner.run_plan(plan.op, values, buffers)
+    assert e.value.code == FALLBACK
+    runner.bind(module._KERNELS, plan, backend_of(Scope("cpu"), "test"))
+    runner.run_plan(plan.op, values, buffers)
+
+
+def test_the_sanitize_build_falls_back(runner: native_cpu.NativeCpu) -> None:
+    module, plan, values, buffers = _layer_norm_call(runner)
+    switches.set_sanitize(True)
+    try:
+        bound = runner.bind(module._KERNELS, plan, backend_of(Scope("cpu"), "test"))
+        with pytest.raises(native_cpu.NativeRunError, match="sanitize build") as e:
+            runner.run_plan(plan.op, values, buffers)
+        assert e.value.code == FALLBACK
+    finally:
+        switches.set_sanitize(None)
+    assert bound.key != native_cpu.key(backend_of(Scope("cpu"), "test"))  # (the front-end binds again)
+    runner.bind(module._KERNELS, plan, backend_of(Scope("cpu"), "test"))
+    runner.run_plan(plan.op, values, buffers)
+
+
+def test_a_device_without_a_runner_falls_back(runner: native_cpu.NativeCpu) -> None:
+    _, plan, values, buffers = _layer_norm_call(runner)
+    with pytest.raises(native_cpu.NativeRunError, match="no native runner for device 1") as e:
+        runner.run_plan(plan.op, values, buffers, device="cuda")
+    assert e.value.code == FALLBACK
+
+
+def test_the_last_64_recordings_are_kept(runner: native_cpu.NativeCpu) -> None:
+    _, plan, values, buffers = _layer_norm_call(runner)
+
+    def run(epsilon: float) -> tuple[int, int, int]:
+        runner.run_plan(plan.op, values[:-1] + (epsilon,), buffers)
+        return runner.recordings(plan.op)
+
+    recorded, replayed, _ = runner.recordings(plan.op)
+    for k in range(70):  # 70 new sets of values: the first 6 dropped
+        run(1.0 + k)
+    assert runner.recordings(plan.op) == (recorded + 70, replayed, 64)
+    assert run(1.0 + 69) == (recorded + 70, replayed + 1, 64)  # the most recent: replayed
+    assert run(1.0 + 6) == (recorded + 70, replayed + 2, 64)  # the oldest kept: replayed (now the most recent)
+    assert run(1.0) == (recorded + 71, replayed + 2, 64)  # dropped: recorded again
+    assert run(1.0 + 7) == (recorded + 72, replayed + 2, 64)  # ... which dropped the least recently used (7)
