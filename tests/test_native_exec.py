@@ -111,18 +111,48 @@ def _layer_norm_call(runner: native_cpu.NativeCpu, shape: tuple[int, int] = (2, 
     return module, plan, values, buffers
 
 
-@pytest.mark.parametrize("name, value", [("row_threads", 2048), ("row_threads", 0), ("row_blocks", -1),
-                                         ("row_blocks", 2**31)])
-def test_a_launch_configuration_the_backend_refuses_is_refused_alike(runner: native_cpu.NativeCpu, name: str,
-                                                                     value: int) -> None:
-    module, plan, values, buffers = _layer_norm_call(runner)
-    values = tuple(value if n == name else v for n, v in zip(plan.names, values, strict=True))
-    with pytest.raises(HostLaunchError) as python:
-        plan_module.run_plan(backend_of(Scope("cpu"), "test"), module._KERNELS, plan, values, buffers)
-    with pytest.raises(native_cpu.NativeRunError) as native:
-        runner.run_plan(plan.op, values, buffers)
-    assert (native.value.code, str(native.value)) == (native_cpu.RESULTS["ERR_VALUE"], str(python.value))
-    assert "LayerNorm__layer_norm__float32" in str(native.value) or "out of CUDA's range" in str(native.value)
+def _toy_launch_plan() -> Plan:
+    """LayerNorm's kernel launched twice: once as its plan does, then with a grid, block and shared
+    size of the call's choosing (to be refused, or not)."""
+    from generated.norm import layer_norm as module
+
+    args = (*(("buf", k) for k in range(6)), ("scalar", "_np.int64", "rows", None, ()),
+            ("scalar", "_np.int64", "D", None, ()), ("scalar", "_np.float32", "epsilon", None, ()))
+    steps = (("launch", "layer_norm", ("_dtype_T",), (1,), (1,), 0, args, ()),
+             ("launch", "layer_norm", ("_dtype_T",), ("g",), ("bx", "by"), "shared", args, ()))
+    return Plan("ToyLaunch", ("_dtype_T", "g", "bx", "by", "shared", "rows", "D", "epsilon"), module._PLAN.slots,
+                steps, module._PLAN.symbols)
+
+
+@pytest.mark.parametrize("g, bx, by, shared", [
+    (1, 64, 32, 0), (1, 1, 1, -1), (1, 1, 1, 48 * 1024 + 1), (-1, 1, 1, 0), (2**31, 1, 1, 0), (1, 0, 1, 0),
+    (1, 1, 1025, 0),  # refused
+    (0, 1, 1, 0), (2, 4, 2, 16), (1, 1024, 1, 48 * 1024),  # run (a grid of 0: nothing)
+])
+def test_launch_configurations_are_checked_as_the_cpu_backend_checks_them(g: int, bx: int, by: int,
+                                                                          shared: int) -> None:
+    from generated.norm import layer_norm as module
+
+    plan = _toy_launch_plan()
+    runner = native_cpu.load([plan], "toy-launch")
+    backend = backend_of(Scope("cpu"), "test")
+    runner.bind(module._KERNELS, plan, backend)
+    x = np.random.default_rng(1).standard_normal((2, 8)).astype(np.float32)
+    values = ("float32", g, bx, by, shared, 2, 8, 1e-5)
+    python, native = ([x, None, None, *(np.full(s, np.nan, np.float32) for s in ((2, 8), 2, 2))] for _ in range(2))
+    try:
+        plan_module.run_plan(backend, module._KERNELS, plan, values, python)
+        backend.flush()
+        refused = None
+    except HostLaunchError as e:
+        refused = str(e)
+    try:
+        runner.run_plan(plan.op, values, native)
+        assert refused is None
+    except native_cpu.NativeRunError as e:
+        assert (e.code, str(e)) == (native_cpu.RESULTS["ERR_VALUE"], refused)
+    assert _same_bits(native, python)  # (the launch before a refused one ran on both)
+    assert np.isfinite(native[3]).all()
 
 
 def test_the_good_configuration_runs(runner: native_cpu.NativeCpu) -> None:
@@ -168,7 +198,7 @@ def test_the_last_64_recordings_are_kept(runner: native_cpu.NativeCpu) -> None:
     _, plan, values, buffers = _layer_norm_call(runner)
 
     def run(epsilon: float) -> tuple[int, int, int]:
-        runner.run_plan(plan.op, values[:-1] + (epsilon,), buffers)
+        runner.run_plan(plan.op, (*values[:-1], epsilon), buffers)
         return runner.recordings(plan.op)
 
     recorded, replayed, _ = runner.recordings(plan.op)

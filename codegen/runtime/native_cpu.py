@@ -21,6 +21,7 @@ from codegen.runtime import native_plan
 from codegen.runtime.cpu import CpuBackend
 from codegen.runtime.host import blas as host_blas
 from codegen.runtime.host import limits, switches
+from codegen.runtime.host.pack import c_contiguous_address
 from codegen.runtime.host.queue import run_batch
 from codegen.runtime.host.toolchain import EMU_DIR
 from codegen.runtime.kernels import KernelSource
@@ -112,12 +113,17 @@ class NativeCpu:
         self.plans = plans
         self.lib = lib
         self._symbols: dict[str, Any] = {}
+        self._addresses: dict[str, int] = {}
 
     def recorder(self, op: str) -> native_plan.NativePlan:
         return self.plans.plan(op)
 
     def _recorder_address(self, op: str) -> int:
-        return ctypes.cast(getattr(self.lib, f"opgen_plan_{native_plan.c_name(op)}"), ctypes.c_void_p).value or 0
+        address = self._addresses.get(op)
+        if address is None:
+            function = getattr(self.lib, f"opgen_plan_{native_plan.c_name(op)}")
+            address = self._addresses[op] = ctypes.cast(function, ctypes.c_void_p).value or 0
+        return address
 
     def bind(self, source: KernelSource, plan: Plan, backend: CpuBackend) -> Bound:
         """Bind `plan`'s op to its kernels as `backend` loads them (its HostModule), the runtime's
@@ -183,14 +189,25 @@ class NativeCpu:
             raise NativeRunError(code, err.value.decode(errors="replace"))
 
 
+def _dtype_code(dtype: np.dtype) -> int:
+    code = _DTYPE_CODES.get(dtype)
+    if code is None:
+        code = _DTYPE_CODES[dtype] = DTYPES.get(dtype.name, DTYPES["other"])
+    return code
+
+
+_DTYPE_CODES: dict[np.dtype, int] = {}
+
+
 def _slot(buf: Any, keep: list[Any]) -> SlotDesc:
     """A buffer's descriptor (an array, None, or a list input's arrays)."""
     if buf is None:
         return SlotDesc(None, None, -1, DTYPES["other"], 0, 0)
     if isinstance(buf, (list, tuple)):
-        pointers = (ctypes.c_void_p * max(len(buf), 1))(*(a.ctypes.data for a in buf))
+        pointers = (ctypes.c_void_p * max(len(buf), 1))(*(c_contiguous_address(a) for a in buf))
         keep.append(pointers)
-        dtype = DTYPES.get(buf[0].dtype.name, DTYPES["other"]) if buf else DTYPES["other"]
-        return SlotDesc(None, ctypes.addressof(pointers), len(buf), dtype, 0, 0)
-    assert isinstance(buf, np.ndarray) and buf.flags.c_contiguous, "a kernel-ready buffer"
-    return SlotDesc(buf.ctypes.data, None, -1, DTYPES.get(buf.dtype.name, DTYPES["other"]), 0, buf.size)
+        return SlotDesc(None, ctypes.addressof(pointers), len(buf), _dtype_code(buf[0].dtype) if buf else
+                        DTYPES["other"], 0, 0)
+    address = c_contiguous_address(buf)
+    assert address is not None, "a kernel-ready buffer"
+    return SlotDesc(address, None, -1, _dtype_code(buf.dtype), 0, buf.size)
