@@ -10,6 +10,7 @@ for; and the recordings it keeps (the last 64 per op)."""
 from __future__ import annotations
 
 import runpy
+import threading
 import warnings
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ import pytest
 
 from codegen.runtime import api, native_cpu
 from codegen.runtime import plan as plan_module
-from codegen.runtime.host import HostLaunchError, switches
+from codegen.runtime.host import HostKernelError, HostLaunchError, switches
 from codegen.runtime.plan import Plan
 from codegen.runtime.scope import Scope, backend_of
 from codegen.warmup import generated_ops
@@ -209,3 +210,37 @@ def test_the_last_64_recordings_are_kept(runner: native_cpu.NativeCpu) -> None:
     assert run(1.0 + 6) == (recorded + 70, replayed + 2, 64)  # the oldest kept: replayed (now the most recent)
     assert run(1.0) == (recorded + 71, replayed + 2, 64)  # dropped: recorded again
     assert run(1.0 + 7) == (recorded + 72, replayed + 2, 64)  # ... which dropped the least recently used (7)
+
+
+def test_a_kernel_that_fails_says_what_the_cpu_backend_says(runner: native_cpu.NativeCpu) -> None:
+    module, plan, values, buffers = _layer_norm_call(runner)
+    missing = (None, *buffers[1:])  # no x: the kernel reads address 0 (the runtime catches the fault)
+    with pytest.raises(HostKernelError) as python:
+        plan_module.run_plan(backend_of(Scope("cpu"), "test"), module._KERNELS, plan, values, missing)
+    with pytest.raises(native_cpu.NativeRunError) as native:
+        runner.run_plan(plan.op, values, missing)
+    assert (native.value.code, str(native.value)) == (native_cpu.RESULTS["ERR_RUNTIME"], str(python.value))
+    assert "LayerNorm__layer_norm__float32" in str(native.value)
+
+
+def test_calls_from_several_threads_record_and_run_their_own_values(runner: native_cpu.NativeCpu) -> None:
+    module, plan, values, _ = _layer_norm_call(runner)
+    x = np.random.default_rng(2).standard_normal((2, 8)).astype(np.float32)
+    epsilons = [0.5 + k for k in range(96)]  # more than are kept: the threads record, drop and replay at once
+    expected = {e: module.layer_norm(x, None, None, epsilon=e, scope="cpu")[2] for e in epsilons}
+    failures: list[str] = []
+
+    def work(offset: int) -> None:
+        for k in range(200):  # (each call runs the plan 20 times in C, where the threads meet)
+            epsilon = epsilons[(offset * 37 + k * (offset + 1)) % len(epsilons)]
+            buffers = (x, None, None, np.empty_like(x), np.empty(2, np.float32), np.empty(2, np.float32))
+            runner.run_plan(plan.op, (*values[:-1], epsilon), buffers, repeat=20)
+            if buffers[5].tobytes() != expected[epsilon].tobytes():
+                failures.append(f"epsilon {epsilon}")
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures
