@@ -53,8 +53,8 @@ def _same_bits(a: Any, b: Any) -> bool:
 Call = tuple[Any, Plan, tuple[Any, ...], list[Any], tuple[Any, ...]]
 
 
-def _parity_calls(monkeypatch: pytest.MonkeyPatch) -> list[Call]:
-    """(kernels, plan, values, buffers before, buffers after) of every parity case's call on the cpu."""
+def _parity_calls(monkeypatch: pytest.MonkeyPatch, scope: Scope) -> list[Call]:
+    """(kernels, plan, values, buffers before, buffers after) of every parity case's call in `scope`."""
     parity = runpy.run_path(str(PROJECT / "scripts" / "gpu_parity.py"))
     monkeypatch.setenv("OPGEN_POISON_OUTPUTS", "1")  # outputs and scratch NaN (-1) until a kernel writes them
     calls: list[Call] = []
@@ -72,15 +72,17 @@ def _parity_calls(monkeypatch: pytest.MonkeyPatch) -> list[Call]:
         monkeypatch.setattr(api, "run_plan", hook)
         for op, case in cases:
             assert case is not None, parity["missing_builder_message"](op)
-            parity["run_case"](op, case, Scope("cpu"))
+            parity["run_case"](op, case, scope)
     return calls
 
 
-def test_every_parity_case_runs_natively_bit_identical(runner: native_cpu.NativeCpu,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    calls = _parity_calls(monkeypatch)
+@pytest.mark.parametrize("plan_name", ["cpu", "cuda"])  # the cpu's plan, and the GPU's emulated
+def test_every_parity_case_runs_natively_bit_identical(runner: native_cpu.NativeCpu, monkeypatch: pytest.MonkeyPatch,
+                                                       plan_name: str) -> None:
+    scope = Scope("cpu", launch_plan=plan_name)
+    calls = _parity_calls(monkeypatch, scope)
     assert {plan.op for _, plan, _, _, _ in calls} == {op.name for op in OPS}
-    backend = backend_of(Scope("cpu"), "test")
+    backend = backend_of(scope, "test")
     bound: set[str] = set()
     fallbacks: list[str] = []
     for kernels, plan, values, before, after in calls:
@@ -244,3 +246,37 @@ def test_calls_from_several_threads_record_and_run_their_own_values(runner: nati
     for t in threads:
         t.join()
     assert not failures
+
+
+TOY_LIST_KERNEL = """
+extern "C" __global__ void ToyLists__sum__float32(const float* const* items, long long count, float* out,
+                                                  long long n) {
+  long long i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float s = 0.0f;
+  for (long long j = 0; j < count; ++j) s += items[j][i];
+  out[i] = s;
+}
+"""
+
+
+@pytest.mark.parametrize("count", [3, 0])
+def test_a_list_input_is_passed_as_the_python_backend_passes_it(count: int) -> None:
+    """A pointer-list slot: its elements' pointers, then their count (no generated op has one yet)."""
+    from codegen.runtime.kernels import KernelSource
+
+    source = KernelSource("ToyLists", Path("toy_lists.cu"), text=TOY_LIST_KERNEL)
+    plan = Plan("ToyLists", ("_dtype_T", "n"), ("xs", "out"),
+                (("launch", "sum", ("_dtype_T",), (1,), ("n",), 0,
+                  (("ptrs", 0), ("buf", 1), ("scalar", "_np.int64", "n", None, ())), ()),),
+                {"sum": {("float32",): "ToyLists__sum__float32"}})
+    runner = native_cpu.load([plan], "toy-lists")
+    backend = backend_of(Scope("cpu"), "test")
+    runner.bind(source, plan, backend)
+    items = [np.random.default_rng(k).standard_normal(8).astype(np.float32) for k in range(count)]
+    python, native = np.full(8, np.nan, np.float32), np.full(8, np.nan, np.float32)
+    plan_module.run_plan(backend, source, plan, ("float32", 8), (items, python))
+    backend.flush()
+    runner.run_plan(plan.op, ("float32", 8), (items, native))
+    assert _same_bits(native, python)
+    assert np.array_equal(native, sum(items, np.zeros(8, np.float32)))
