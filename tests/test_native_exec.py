@@ -280,3 +280,35 @@ def test_a_list_input_is_passed_as_the_python_backend_passes_it(count: int) -> N
     runner.run_plan(plan.op, ("float32", 8), (items, native))
     assert _same_bits(native, python)
     assert np.array_equal(native, sum(items, np.zeros(8, np.float32)))
+
+
+@pytest.mark.parametrize("dtype, out_size, runs", [
+    (np.float32, 4, True), (np.float64, 4, True),  # the BLAS, in the batch
+    (np.float32, 3, False),  # a window past the buffer: the Python backend's checked path raises
+    (np.float16, 4, False),  # NumPy's matmul runs it
+])
+def test_a_gemm_step_runs_where_the_blas_takes_it(dtype: Any, out_size: int, runs: bool) -> None:
+    from codegen.runtime.host import blas
+    from generated.norm import layer_norm as module
+
+    if blas.find() is None:
+        pytest.skip("no BLAS the cpu backend uses (NumPy's matmul runs every GEMM step)")
+    plan = Plan("ToyGemm", ("beta",), ("a", "b", "out"),
+                (("gemm", 0, 1, 2, (2, 2, 3, False, True, "beta", 0, 0, 0), ()),), {})
+    runner = native_cpu.load([plan], "toy-gemm")
+    runner.bind(module._KERNELS, plan, backend_of(Scope("cpu"), "test"))  # (any module: the plan has no kernel)
+    rng = np.random.default_rng(3)
+    a, b = rng.standard_normal(6).astype(dtype), rng.standard_normal(6).astype(dtype)
+    for beta in (0, 1):
+        python, native = np.arange(out_size, dtype=dtype), np.arange(out_size, dtype=dtype)
+        try:
+            plan_module.run_plan(backend_of(Scope("cpu"), "test"), module._KERNELS, plan, (beta,), (a, b, python))
+        except ValueError as e:
+            assert not runs and "does not fit in a buffer of 3 elements" in str(e)
+        if runs:
+            runner.run_plan(plan.op, (beta,), (a, b, native))
+            assert _same_bits(native, python)
+        else:
+            with pytest.raises(native_cpu.NativeRunError) as e:
+                runner.run_plan(plan.op, (beta,), (a, b, native))
+            assert e.value.code == FALLBACK
