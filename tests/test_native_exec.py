@@ -9,16 +9,18 @@ for; and the recordings it keeps (the last 64 per op)."""
 
 from __future__ import annotations
 
+import contextlib
 import runpy
 import threading
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from codegen.runtime import api, native_cpu
+from codegen.runtime import api, launches, native_cpu
 from codegen.runtime import plan as plan_module
 from codegen.runtime.host import HostKernelError, HostLaunchError, switches
 from codegen.runtime.plan import Plan
@@ -175,18 +177,30 @@ def test_an_op_without_a_binding_falls_back(runner: native_cpu.NativeCpu) -> Non
     runner.run_plan(plan.op, values, buffers)
 
 
-def test_the_sanitize_build_falls_back(runner: native_cpu.NativeCpu) -> None:
-    module, plan, values, buffers = _layer_norm_call(runner)
+@contextlib.contextmanager
+def _sanitized(backend: Any) -> Iterator[None]:
     switches.set_sanitize(True)
     try:
-        bound = runner.bind(module._KERNELS, plan, backend_of(Scope("cpu"), "test"))
-        with pytest.raises(native_cpu.NativeRunError, match="sanitize build") as e:
-            runner.run_plan(plan.op, values, buffers)
-        assert e.value.code == FALLBACK
+        yield
     finally:
         switches.set_sanitize(None)
-    assert bound.key != native_cpu.key(backend_of(Scope("cpu"), "test"))  # (the front-end binds again)
-    runner.bind(module._KERNELS, plan, backend_of(Scope("cpu"), "test"))
+
+
+@pytest.mark.parametrize("route, message", [
+    (_sanitized, "the sanitize build runs every launch"),
+    (lambda backend: launches.watch(backend, launch=backend.launch), "a watched backend sees every launch"),
+])
+def test_where_the_cpu_backend_goes_launch_by_launch_calls_fall_back(runner: native_cpu.NativeCpu, route: Any,
+                                                                     message: str) -> None:
+    module, plan, values, buffers = _layer_norm_call(runner)
+    backend = backend_of(Scope("cpu"), "test")
+    with route(backend):
+        bound = runner.bind(module._KERNELS, plan, backend)
+        with pytest.raises(native_cpu.NativeRunError, match=f"LayerNorm: {message}") as e:
+            runner.run_plan(plan.op, values, buffers)
+        assert e.value.code == FALLBACK
+    assert bound.key != native_cpu.key(backend)  # (the front-end binds again)
+    runner.bind(module._KERNELS, plan, backend)
     runner.run_plan(plan.op, values, buffers)
 
 

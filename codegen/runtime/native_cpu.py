@@ -85,8 +85,18 @@ class Bound:
 
 
 def key(backend: CpuBackend) -> tuple[Any, ...]:
-    """What a binding depends on beyond the module: the plan, the launch settings, the sanitize build."""
-    return backend.name, switches._launch_settings(), switches.sanitize_enabled()
+    """What a binding depends on beyond the module: the plan, the launch settings, whether the
+    sanitize build runs every launch, whether something watches the backend's launches."""
+    return backend.name, switches._launch_settings(), switches.sanitize_enabled(), bool(backend.watched)
+
+
+def _fallback(bound: tuple[Any, ...]) -> bytes | None:
+    """Why a binding's calls go the Python way (the cpu backend's replay would not run them)."""
+    if bound[2]:
+        return b"the sanitize build runs every launch (OPGEN_HOST_SANITIZE)"
+    if bound[3]:
+        return b"a watched backend sees every launch (runtime/launches.py)"
+    return None
 
 
 class NativeCpu:
@@ -128,8 +138,8 @@ class NativeCpu:
     def bind(self, source: KernelSource, plan: Plan, backend: CpuBackend) -> Bound:
         """Bind `plan`'s op to its kernels as `backend` loads them (its HostModule), the runtime's
         batch and GEMM entry points, the process's BLAS and the launch settings now in force. Where
-        the backend runs every launch through the sanitize build, the binding says so: its calls
-        fall back."""
+        the backend runs every launch through the sanitize build, or something watches its launches,
+        the binding says so: its calls fall back."""
         recorder = self.recorder(plan.op)
         module = backend.load(source)
         keep: list[Any] = []
@@ -149,8 +159,7 @@ class NativeCpu:
             ctypes.cast(run_batch(), ctypes.c_void_p).value or 0, host_blas.gemm_address(), sgemm, dgemm,
             int(bool(found is not None and found.int64)), int(seed is not None), threads,
             0 if seed is None else seed & 0xFFFFFFFFFFFFFFFF, stack, (ctypes.c_int64 * 3)(*limits.MAX_GRID_DIM),
-            (ctypes.c_int64 * 3)(*limits.MAX_BLOCK_DIM), limits.MAX_SHARED_MEM,
-            b"the sanitize build runs every launch (OPGEN_HOST_SANITIZE)" if bound[2] else None)
+            (ctypes.c_int64 * 3)(*limits.MAX_BLOCK_DIM), limits.MAX_SHARED_MEM, _fallback(bound))
         err = ctypes.create_string_buffer(_ERRLEN)
         if self.lib.opgen_native_bind_cpu(plan.op.encode(), ctypes.byref(binding), err, _ERRLEN):
             raise PlanError(err.value.decode(errors="replace"))

@@ -52,6 +52,7 @@ struct GemmNeed {
 };
 
 struct CpuBatch {
+  int64_t nslots = 0;  // the plan's slots when it was built (a call with another count falls back)
   std::vector<unsigned char> blob;  // `count` records, each followed by its 16-byte argument slots
   uint64_t count = 0;
   std::vector<std::string> names;   // each record's kernel ("gemm"), for a message without one
@@ -176,6 +177,8 @@ struct Builder {
     for (auto [tag, payload] : args) {
       double d;
       std::memcpy(&d, &payload, sizeof d);
+      if ((tag == OPGEN_T_SLOT || tag == OPGEN_T_SLOTS) && (payload < 0 || payload >= plan.nslots))
+        return fail("a launch argument names slot " + std::to_string(payload) + " of " + std::to_string(plan.nslots));
       if (tag == OPGEN_T_SLOT && param(kParamPointer, 8)) {
         uint64_t index = static_cast<uint64_t>(payload);
         push(true, &index, 8);
@@ -282,6 +285,7 @@ struct Builder {
 // would stop or go another way).
 inline std::shared_ptr<const CpuBatch> build_batch(const Recording& rec, const CpuBinding& b, const PlanCall& plan) {
   auto out = std::make_shared<CpuBatch>();
+  out->nslots = plan.nslots;
   cpu_batch::Builder builder{rec, b, plan, *out};
   try {
     while (builder.at < rec.words.size()) {

@@ -43,6 +43,7 @@ std::shared_ptr<const CpuBatch> batch_of(const Recording& rec, const std::shared
 // The call's buffer table: each slot's data pointer, then each list slot's pointers and count.
 // False where a batched GEMM's buffer is not what it needs (the Python backend's checked path).
 bool bind_table(const CpuBatch& batch, const PlanCall& plan, std::vector<uint64_t>& table) {
+  if (plan.nslots != batch.nslots) return false;
   for (const GemmNeed& need : batch.needs) {
     const Slot& s = plan.slots[need.slot];
     if (s.count >= 0 || s.dtype != need.dtype || s.size < need.elements) return false;
@@ -71,7 +72,8 @@ int run_plan_cpu(opgen_call* call, const PlanCall& plan) {
   if (!batch->fallback.empty()) return say(call, OPGEN_ERR_FALLBACK, batch->fallback);
   thread_local std::vector<uint64_t> table;
   if (!bind_table(*batch, plan, table))
-    return say(call, OPGEN_ERR_FALLBACK, std::string(plan.op) + ": a GEMM step's buffer is not what it needs");
+    return say(call, OPGEN_ERR_FALLBACK, std::string(plan.op) + ": a GEMM step's buffer is not what it needs, or the "
+                                                                "call's slots are not the plan's");
   typedef uint64_t (*run_batch_fn)(const unsigned char*, uint64_t, const uint64_t*, uint64_t, char*, size_t);
   call->err[0] = '\0';
   uint64_t done = reinterpret_cast<run_batch_fn>(b->run_batch)(batch->blob.data(), batch->count, table.data(),
