@@ -72,14 +72,20 @@ def _strings(plan: Plan) -> list[str]:
     return sorted(found)
 
 
+def plan_tables(plan: Plan) -> tuple[list[str], list[str]]:
+    """The recorder's string table (a string value is its index here) and symbol table (a launch's
+    kernel is its index here)."""
+    return _strings(plan), sorted({sym for table in plan.symbols.values() for sym in table.values()})
+
+
 class _Printer:
     """One op's recorder as C++ lines."""
 
     def __init__(self, plan: Plan):
         self.plan = plan
         self.slot = {name: i for i, name in enumerate(plan.names)}
-        self.strings = {s: i for i, s in enumerate(_strings(plan))}
-        self.symbols = sorted({sym for table in plan.symbols.values() for sym in table.values()})
+        strings, self.symbols = plan_tables(plan)
+        self.strings = {s: i for i, s in enumerate(strings)}
         self.lines: list[str] = []
         self.temp = 0
 
