@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from codegen import drivergen, pygen
-from codegen.model import OpSpec
+from codegen.model import ActivationLibrary, OpSpec
 from codegen.runtime.dtypes import ACCUMULATOR
 from codegen.runtime.native_plan import c_name
 from codegen.runtime.plan import Plan
@@ -218,7 +218,7 @@ class _Printer:
             return f"check_activation(OP, {c_string(self.const(args[1]))}, {self.ex(args[2])})"  # type: ignore[arg-type]
         if owner == "Activation" and name == "check_list":
             length = ("true, " + self.ex(args[3])) if len(args) > 3 else "false, none()"
-            return f"check_activation_list(OP, {c_string(self.const(args[1]))}, {self.ex(args[2])}, {length})"  # type: ignore[arg-type]
+            return f"check_activation_list(frame, OP, {c_string(self.const(args[1]))}, {self.ex(args[2])}, {length})"  # type: ignore[arg-type]
         if owner == "_rt" and name == "check_dtype":
             type_var = c_string(self.const(args[4])) if len(args) > 4 else "nullptr"  # type: ignore[arg-type]
             allowed = "{" + ", ".join(c_string(self.const(x)) for x in args[3].elts) + "}"  # type: ignore[attr-defined,arg-type]
@@ -412,9 +412,28 @@ def _inline(name: str) -> str:
     return "\n".join(line for line in text.splitlines() if not line.startswith('#include "'))
 
 
-def unit_prelude() -> str:
+def _activation_table(library: ActivationLibrary) -> list[str]:
+    """activation_named(): each function of the library with its default parameters, as a front-end
+    hands over an activation (driver.h: its id, its kernel parameters padded to the library's slots)."""
+    lines = []
+    for kind in library.kinds:
+        params = [p.default for p in kind.params] + [0.0] * (library.slots - len(kind.params))
+        items = ", ".join(f"opgen_value{{OPGEN_VAL_FLOAT, 0, 0, {_double(float(v))}, nullptr, 0, nullptr}}"
+                          for v in params) or "opgen_value{}"
+        lines.append(f"  static const opgen_value p{kind.id}[] = {{{items}}};")
+    entries = ", ".join(f"opgen_value{{OPGEN_VAL_ACT, 0, {k.id}, 0.0, p{k.id}, {library.slots}, {c_string(k.name)}}}"
+                        for k in library.kinds)
+    return ["const opgen_value* activation_named(const V& name) {", *lines,
+            f"  static const opgen_value table[] = {{{entries or 'opgen_value{}'}}};",
+            f"  for (const opgen_value& a : table) if (a.text != nullptr && equal(name, lit(a.text))) return &a;",
+            "  return nullptr;", "}",
+            f"const char* activation_names() {{ return {c_string(', '.join(library.names))}; }}"]
+
+
+def unit_prelude(library: ActivationLibrary) -> str:
     """The headers the drivers need, inlined (an edit to one changes the unit's cache key), the
-    accumulator dtypes (codegen/runtime/dtypes.py's table) and the library's ABI function."""
+    accumulator dtypes (codegen/runtime/dtypes.py's table), the activation library and the
+    library's ABI function."""
     accumulate = "\n".join(f"  if (equal(dtype, lit({c_string(k)}))) return lit({c_string(v)});"
                            for k, v in ACCUMULATOR.items())
     return "\n".join([
@@ -426,16 +445,18 @@ def unit_prelude() -> str:
         accumulate,
         "  fallback(\"no accumulator dtype for \" + str(dtype));",
         "}",
+        *_activation_table(library),
         "}  // namespace opgen_checks",
         "OPGEN_DRIVER_API int64_t opgen_driver_abi() { return OPGEN_DRIVER_ABI; }",
         ""])
 
 
-def translation_unit(ops: Iterable[tuple[OpSpec, Plan]], extra: str = "") -> str:
-    """Drivers of `ops` (each with its plan's recorder) in one source; `extra` is appended (a test's
-    stand-in for the plan's runtime, `opgen_native::run_plan`)."""
+def translation_unit(ops: Iterable[tuple[OpSpec, Plan]], library: ActivationLibrary, extra: str = "") -> str:
+    """Drivers of `ops` (each with its plan's recorder; `library`: their spec folder's activations)
+    in one source; `extra` is appended (a test's stand-in for the plan's runtime,
+    `opgen_native::run_plan`)."""
     pairs = list(ops)
-    parts = [unit_prelude(), "namespace opgen_plan {"]
+    parts = [unit_prelude(library), "namespace opgen_plan {"]
     parts += [drivergen.plan_source(plan) for _, plan in pairs]
     parts.append("}  // namespace opgen_plan")
     parts += [driver_source(op, plan) for op, plan in pairs]

@@ -478,32 +478,63 @@ inline V check_int_list(const char* op, const char* name, const V& v, const Boun
   return v;
 }
 
-// Activation.check / check_list for what the front-end hands over as an activation (its class's
-// instances); a name, a text form or a mismatched list's message needs the library's Python.
-inline V check_activation(const char* op, const char* name, const V& v) {
-  (void)op;
-  (void)name;
-  if (v.kind != K_ACT) fallback("an activation given as " + std::string(v.kind == K_STR ? "a name" : "this value") +
-                                " is the Python path's");
+// What a call owns until its plan has run: scratch descriptors, list pointers, plan values.
+struct Frame {
+  std::deque<opgen_tensor> scratch;
+  std::deque<std::vector<int64_t>> shapes;
+  std::deque<std::vector<const void*>> pointers;
+  std::deque<std::vector<opgen_plan_value>> values;
+  std::deque<std::vector<opgen_value>> attrs;
+};
+
+// The activation library's function named `name` with its default parameters (printed per unit
+// from the spec folder's library: activation_named), or nullptr.
+const opgen_value* activation_named(const V& name);
+const char* activation_names();
+
+// Activation.of: an activation the front-end handed over (an instance of the library's class), or
+// a plain name; the text form `leaky_relu(alpha=0.1)` is parsed by the Python path.
+inline const opgen_value* activation_of(const std::string& where, const V& v) {
+  if (v.kind == K_ACT) return v.value;
+  if (v.kind != K_STR) raise(OPGEN_ERR_TYPE, where + ": expected an activation name (str) or Activation, got " +
+                                                 type_name(v) + " " + repr(v));
+  if (std::memchr(v.s, '(', (size_t)v.i) != nullptr) fallback("an activation's text form is parsed by the Python path");
+  const opgen_value* found = activation_named(v);
+  if (found == nullptr)
+    raise(OPGEN_ERR_VALUE, where + ": unknown activation " + repr(v) + " (known: " + activation_names() + ")");
+  return found;
+}
+
+inline V activation_value(const opgen_value* a, int64_t repeat) {
+  V v;
+  v.kind = K_ACT;
+  v.value = a;
+  v.repeat = repeat;
   return v;
 }
 
-inline V check_activation_list(const char* op, const char* name, const V& v, bool has_length, const V& length) {
-  if (v.kind == K_ACT) {
-    V out = v;
-    out.repeat = has_length ? whole(length) : 1;
-    return out;
-  }
-  if (v.kind != K_VLIST) {
-    if (v.kind == K_STR) fallback("an activation given as a name is the Python path's");
+inline V check_activation(const char* op, const char* name, const V& v) {
+  return activation_value(activation_of(attr_where(op, name), v), 0);
+}
+
+// Activation.check_list: a list of activations or names, or one standing for `length` of them.
+inline V check_activation_list(Frame& frame, const char* op, const char* name, const V& v, bool has_length,
+                               const V& length) {
+  if (v.kind == K_ACT || v.kind == K_STR)
+    return activation_value(activation_of(attr_where(op, name), v), has_length ? whole(length) : 1);
+  if (v.kind != K_VLIST)
     raise(OPGEN_ERR_TYPE, attr_where(op, name) + ": expected an activation, a name or a list of them, got " +
                               type_name(v) + " " + repr(v));
-  }
+  frame.attrs.emplace_back();
+  std::vector<opgen_value>& items = frame.attrs.back();
   for (int64_t k = 0; k < v.i; ++k)
-    if (v.value[k].kind != OPGEN_VAL_ACT) fallback("an activation list item other than an activation is the Python path's");
+    items.push_back(*activation_of(attr_where(op, std::string(name) + "[" + std::to_string(k) + "]"),
+                                   attr_value(v.value[k])));
   if (has_length && v.i != whole(length)) fallback("the message of an activation list's length shows their reprs");
   if (v.i == 0) raise(OPGEN_ERR_VALUE, attr_where(op, name) + ": expected at least one activation, got an empty list");
-  return v;
+  V out = v;
+  out.value = items.data();
+  return out;
 }
 
 // An input as the wrapper's `_backend.adopt` leaves it: a tensor on the call's device, contiguous.
@@ -670,14 +701,6 @@ struct Shape {
     }
     return total;
   }
-};
-
-// What a call owns until its plan has run: scratch descriptors, list pointers, plan values.
-struct Frame {
-  std::deque<opgen_tensor> scratch;
-  std::deque<std::vector<int64_t>> shapes;
-  std::deque<std::vector<const void*>> pointers;
-  std::deque<std::vector<opgen_plan_value>> values;
 };
 
 inline void allocate(opgen_call* call, int64_t index, int32_t dtype, int32_t ndim, const int64_t* shape,

@@ -1,0 +1,169 @@
+"""The generated drivers' front half (codegen/drivergen_checks.py) against the Python wrappers, on the
+cpu backend: for every op with a launch plan, (1) each bad input derived from its spec (each tensor:
+another dtype, another rank, each dim off by one, absent; each attr: every Python kind, values past
+its bounds, a bad enum or string; input values past their bounds) gives the native driver's error
+kind and message equal to the wrapper's exception type and message, and every good one passes both;
+(2) for every parity case (scripts/gpu_parity.py) the plan's values and slots the driver hands the
+plan's runtime equal what the wrapper passes to `_rt.run_plan`, and opgen_shapes_Op's outputs are
+the wrapper's. The drivers are built once per module (one unit, cached on disk)."""
+
+from __future__ import annotations
+
+import inspect
+import runpy
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from codegen import drivergen, drivergen_checks
+from codegen.load import load_specs
+from codegen.vocab import load_activations
+from codegen.runtime import api, native_plan
+from codegen.runtime.cpu import CpuBackend
+from codegen.runtime.checks import dtype_name, kernel_ready
+from codegen.runtime.scope import Scope
+from codegen.warmup import generated_ops
+from native_driver_harness import CAPTURE, Driver, Result, decode_value, encode_python
+
+PROJECT = Path(__file__).resolve().parent.parent
+SPECS = {spec.name: spec for spec in load_specs(PROJECT / "specs")}
+OPS = [op for op in generated_ops() if op.name in SPECS and drivergen_checks.has_driver(SPECS[op.name])]
+
+
+class _Stop(Exception):
+    """The wrapper reached its plan: every check has passed."""
+
+
+@pytest.fixture(scope="module")
+def driver() -> Driver:
+    pairs = [(SPECS[op.name], op.module._PLAN) for op in OPS]
+    source = drivergen_checks.translation_unit(pairs, load_activations(PROJECT / "specs"), CAPTURE)
+    return Driver(native_plan.load(source, "drivers-test").lib)
+
+
+@pytest.fixture(scope="module")
+def parity() -> dict[str, Any]:
+    return runpy.run_path(str(PROJECT / "scripts" / "gpu_parity.py"))
+
+
+def _cases(parity: dict[str, Any]) -> list[tuple[Any, Any]]:
+    """Every parity case (made before any hook: a builder may run an op to make its inputs)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # GRUBlockCell's deprecation
+        return list(parity["all_cases"](OPS))
+
+
+def _named(op: Any, case: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The case's inputs and attrs by name, as `_compute` takes them; inputs kernel-ready (what a
+    front-end hands the driver: C-contiguous, aligned, native byte order)."""
+    bound = inspect.signature(op.function).bind(*case.args, **case.kwargs)
+    bound.apply_defaults()
+    spec = SPECS[op.name]
+    inputs = {a.name: bound.arguments[a.name] for a in spec.inputs}
+    for name, x in inputs.items():
+        if isinstance(x, np.ndarray):
+            inputs[name] = kernel_ready(op.name, name, x)
+    return inputs, {a.name: bound.arguments[a.name] for a in spec.attrs}
+
+
+class _Python:
+    """The wrapper's `_compute` on the cpu backend, stopped at its plan: its outputs' (dtype, shape),
+    the plan's values and buffers, or the exception it raised."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch):
+        self.empties: list[tuple[str, tuple[int, ...]]] = []
+        self.seen: tuple[Any, ...] = ()
+        original = CpuBackend.empty
+
+        def empty(backend: Any, shape: Any, dtype: str) -> Any:
+            out = original(backend, shape, dtype)
+            self.empties.append((dtype, tuple(out.shape)))
+            return out
+
+        def run_plan(backend: Any, kernels: Any, plan: Any, values: Any, buffers: Any) -> None:
+            self.seen = (plan, values, buffers)
+            raise _Stop
+
+        monkeypatch.setattr(CpuBackend, "empty", empty)
+        monkeypatch.setattr(api, "run_plan", run_plan)
+
+    def run(self, op: Any, inputs: dict[str, Any], attrs: dict[str, Any], scope: Scope) -> tuple[str | None, str]:
+        self.empties, self.seen = [], ()
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                op.module._compute(scope, *inputs.values(), *attrs.values())
+        except _Stop:
+            return None, ""
+        except Exception as e:  # noqa: BLE001 (its type is what the test compares)
+            return type(e).__name__, str(e)
+        raise AssertionError(f"{op.name}: the wrapper returned without running its plan")
+
+
+def _slots(names: tuple[str, ...], described: list[tuple[int, Any]]) -> list[Any]:
+    """Each slot as comparable data: absent (None), an input handed in (by name), an alias of an
+    earlier slot (same data pointer), else a buffer made for the call (dtype, shape)."""
+    seen: dict[int, str] = {}
+    out: list[Any] = []
+    for name, (ptr, what) in zip(names, described, strict=True):
+        out.append(None if ptr == 0 else ("alias", seen[ptr]) if ptr in seen else what)
+        if ptr:
+            seen.setdefault(ptr, name)
+    return out
+
+
+def _python_plan(python: _Python, op: Any, inputs: dict[str, Any]) -> tuple[list[Any], list[Any]]:
+    plan, values, buffers = python.seen
+    strings, _ = drivergen.plan_tables(plan)
+    described: list[tuple[int, Any]] = []
+    for name, b in zip(plan.slots, buffers, strict=True):
+        if b is None:
+            described.append((0, None))
+        elif b is inputs.get(name):
+            described.append((b.ctypes.data, ("input", name)))
+        else:
+            described.append((b.ctypes.data, ("buffer", dtype_name(b), tuple(b.shape))))
+    return [encode_python(v, strings) for v in values], _slots(plan.slots, described)
+
+
+def _native_plan(result: Result, op: Any, inputs: dict[str, Any]) -> tuple[list[Any], list[Any]]:
+    assert result.capture is not None and result.capture["recorder"] == 1
+    plan = op.module._PLAN
+    described: list[tuple[int, Any]] = []
+    for (ptr, count, _dtype, _items), name in zip(result.capture["slots"], plan.slots, strict=True):
+        assert count == -1, f"{op.name}: slot {name}: a list slot"
+        given = inputs.get(name)
+        if isinstance(given, np.ndarray) and ptr == given.ctypes.data:
+            described.append((ptr, ("input", name)))
+        else:
+            described.append((ptr, ("buffer", *result.allocations[ptr][1:]) if ptr else None))
+    return [decode_value(v) for v in result.capture["values"]], _slots(plan.slots, described)
+
+
+def test_every_parity_case_hands_the_plan_what_the_wrapper_does(driver: Driver, parity: dict[str, Any],
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    cases = _cases(parity)
+    python = _Python(monkeypatch)
+    count = 0
+    for op, case in cases:
+        assert case is not None, parity["missing_builder_message"](op)
+        inputs, attrs = _named(op, case)
+        kind, message = python.run(op, inputs, attrs, Scope("cpu"))
+        assert kind is None, f"{op.name}: {message}"
+        spec = SPECS[op.name]
+        expected_outputs = python.empties[:len(spec.outputs)]
+        shapes = driver.run(op.name, list(inputs.values()), list(attrs.values()), shapes_only=True)
+        assert shapes.kind is None, f"{op.name}: {shapes.kind}: {shapes.message}"
+        assert shapes.outputs == expected_outputs, op.name
+        native = driver.run(op.name, list(inputs.values()), list(attrs.values()))
+        assert native.kind is None, f"{op.name}: {native.kind}: {native.message}"
+        assert native.outputs == expected_outputs, op.name
+        py_values, py_slots = _python_plan(python, op, inputs)
+        nat_values, nat_slots = _native_plan(native, op, inputs)
+        assert nat_values == py_values, op.name
+        assert nat_slots == py_slots, op.name
+        count += 1
+    assert count > len(OPS)
