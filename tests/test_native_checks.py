@@ -22,7 +22,7 @@ from codegen import drivergen, drivergen_checks
 from codegen.load import load_specs
 from codegen.vocab import load_activations
 from codegen.runtime import api, native_plan
-from codegen.runtime.cpu import CpuBackend
+from codegen.runtime.cpu import CpuBackend, numpy_dtype
 from codegen.runtime.checks import dtype_name, kernel_ready
 from codegen.runtime.scope import Scope
 from codegen.warmup import generated_ops
@@ -167,3 +167,86 @@ def test_every_parity_case_hands_the_plan_what_the_wrapper_does(driver: Driver, 
         assert nat_slots == py_slots, op.name
         count += 1
     assert count > len(OPS)
+
+
+_KINDS = ("abc", True, 1.5, 7, -1, 0, None, [1, 2], 1e-05, 2**40, float("nan"), "it's")
+
+
+def _attr_variants(attr: Any) -> list[Any]:
+    """Bad (and some good) values of one attr: every Python kind, its bounds' neighbours, each
+    allowed value and one that is not."""
+    out: list[Any] = list(_KINDS)
+    for bound in (attr.minimum, attr.maximum):
+        if isinstance(bound, (int, float)) and not isinstance(bound, bool):
+            out += [bound, bound - 1, bound + 1, float(bound), bound - 0.5, bound + 0.5]
+    out += [v for v in attr.allowed or ()] + ["bogus"]
+    return out
+
+
+def _resized(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    out = np.zeros(shape, x.dtype)
+    if x.dtype.kind in "iu":
+        out += 1  # (a lengths input in bounds where it can be)
+    return out
+
+
+def _input_variants(spec_input: Any, x: Any) -> list[Any]:
+    """Bad inputs: absent, another dtype, another rank, each dim off by one, values past bounds."""
+    if not isinstance(x, np.ndarray):
+        return [None]
+    out: list[Any] = [None]
+    for dtype in ("float32", "float16", "float64", "int32", "int64", "uint8"):
+        if dtype != dtype_name(x):
+            out.append(x.astype(numpy_dtype(dtype)))
+    out += [np.ascontiguousarray(x[None]), np.zeros((), x.dtype)]
+    if x.ndim:
+        out.append(np.zeros(x.shape[1:], x.dtype))
+    for d in range(x.ndim):
+        for step in (-1, 1):
+            shape = list(x.shape)
+            shape[d] += step
+            if shape[d] >= 0:
+                out.append(_resized(x, tuple(shape)))
+    if (spec_input.values_min is not None or spec_input.values_max is not None) and x.size:
+        for bad in (-1, 0, 10**6):
+            y = x.copy()
+            y.reshape(-1)[-1] = bad
+            out.append(y)
+    return out
+
+
+def _same_outcome(python: _Python, driver: Driver, op: Any, inputs: dict[str, Any], attrs: dict[str, Any],
+                  counts: dict[str, int], what: str) -> None:
+    kind, message = python.run(op, inputs, attrs, Scope("cpu"))
+    try:
+        native = driver.run(op.name, list(inputs.values()), list(attrs.values()))
+    except TypeError:  # a value the front-end cannot classify: it falls back to Python
+        counts["unclassified"] += 1
+        return
+    # every variant here is one the driver models: falling back would hide a check it got wrong
+    assert native.kind != "fallback", f"{op.name} {what}: fell back ({native.message}); Python: {kind}: {message}"
+    assert (native.kind, native.message) == (kind, message), f"{op.name} {what}"
+    counts["good" if kind is None else "bad"] += 1
+    if kind is None:
+        assert _native_plan(native, op, inputs) == _python_plan(python, op, inputs), f"{op.name} {what}"
+
+
+def test_bad_inputs_give_the_wrappers_error_natively(driver: Driver, parity: dict[str, Any],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    first: dict[str, Any] = {}
+    for op, case in _cases(parity):  # each op's smallest case
+        size = sum(a.size for a in case.args if isinstance(a, np.ndarray))
+        if op.name not in first or size < first[op.name][0]:
+            first[op.name] = (size, op, case)
+    python = _Python(monkeypatch)
+    counts = {"good": 0, "bad": 0, "unclassified": 0}
+    for _, op, case in first.values():
+        spec = SPECS[op.name]
+        inputs, attrs = _named(op, case)
+        for arg in spec.inputs:
+            for k, x in enumerate(_input_variants(arg, inputs[arg.name])):
+                _same_outcome(python, driver, op, {**inputs, arg.name: x}, attrs, counts, f"{arg.name} variant {k}")
+        for attr in spec.attrs:
+            for v in _attr_variants(attr):
+                _same_outcome(python, driver, op, inputs, {**attrs, attr.name: v}, counts, f"{attr.name}={v!r}")
+    assert counts["bad"] > 20 * len(OPS) and counts["good"] > 2 * len(OPS), counts

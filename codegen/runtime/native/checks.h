@@ -690,12 +690,13 @@ struct Shape {
   }
   void push(int64_t x) {
     if (n >= OPGEN_MAX_NDIM) fallback("a shape of more than " + std::to_string(OPGEN_MAX_NDIM) + " dims");
-    if (x < 0) fallback("a negative dim (" + std::to_string(x) + "): NumPy's error is the Python path's");
     d[n++] = x;
   }
+  // (checked where a buffer is made, as NumPy's empty() does: a later check may refuse the call first)
   int64_t bytes(int32_t dtype) const {
     int64_t total = itemsize(dtype), r;
     for (int32_t k = 0; k < n; ++k) {
+      if (d[k] < 0) fallback("a negative dim (" + std::to_string(d[k]) + "): NumPy's error is the Python path's");
       if (__builtin_mul_overflow(total, d[k], &r)) fallback("a buffer beyond int64 bytes: the Python path says so");
       total = r;
     }
@@ -715,6 +716,7 @@ inline void allocate(opgen_call* call, int64_t index, int32_t dtype, int32_t ndi
 // the allocator (or the caller's, checked, when preallocated).
 inline V output(opgen_call* call, const char* op, const char* name, int64_t k, bool run, const Shape& s, const V& dtype) {
   int32_t code = dtype_code(dtype);
+  s.bytes(code);  // (a negative dim or a size beyond int64 bytes: before anything is written)
   opgen_tensor& out = call->outputs[k];
   if (call->noutputs < k + 1) call->noutputs = k + 1;
   if (call->preallocated && run) {
