@@ -48,6 +48,15 @@ def runtime_plan(op: OpSpec) -> Plan:
                 op.variants.names() if op.variants is not None else (), variants.param_values(op) if op.params else {})
 
 
+def c_double(x: float) -> str:
+    """A double as a C++ expression (NaN and the infinities by their macros)."""
+    if math.isnan(x):
+        return "NAN"
+    if math.isinf(x):
+        return "INFINITY" if x > 0 else "-INFINITY"
+    return repr(x)
+
+
 def _c_string(text: str) -> str:
     return json.dumps(text)  # ASCII with C-compatible escapes
 
@@ -107,7 +116,7 @@ class _Printer:
         if isinstance(e, int):
             return f"integer({e}LL)" if -2**63 < e < 2**63 else self._unrepresentable(e)
         if isinstance(e, float):
-            return f"real({self._double(e)})"
+            return f"real({c_double(e)})"
         if isinstance(e, str):
             return f"num({self.env(e)}, {_c_string(e)})"
         head = e[0]
@@ -240,13 +249,6 @@ class _Printer:
     def _unrepresentable(self, e: int) -> str:
         raise ValueError(f"{self.plan.op}: the constant {e} does not fit an int64")
 
-    @staticmethod
-    def _double(x: float) -> str:
-        if math.isnan(x):
-            return "NAN"
-        if math.isinf(x):
-            return "INFINITY" if x > 0 else "-INFINITY"
-        return repr(x)
 
 
 def plan_source(plan: Plan) -> str:

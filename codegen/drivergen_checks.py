@@ -16,19 +16,12 @@ printed, naming the op and the statement.
 from __future__ import annotations
 
 import ast
-import math
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 
 from codegen import drivergen, pygen
-from codegen.model import ActivationLibrary, OpSpec
-from codegen.runtime.dtypes import ACCUMULATOR
+from codegen.model import OpSpec
 from codegen.runtime.native_plan import c_name
 from codegen.runtime.plan import Plan
-
-NATIVE = Path(__file__).resolve().parent / "runtime" / "native"
-#: Inlined in this order (a header's `#include "x.h"` of another is dropped: it is already in the unit).
-HEADERS = ("driver.h", "plan_eval.h", "run_plan.h", "checks.h")
 
 _ARITH = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.FloorDiv: "floordiv", ast.Mod: "mod"}
 _ORDER = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
@@ -91,7 +84,7 @@ class _Printer:
                     raise self.fail(e, "an int beyond int64")
                 return f"integer({i}LL)"
             case ast.Constant(value=float(x)):
-                return f"real({_double(x)})"
+                return f"real({drivergen.c_double(x)})"
             case ast.Constant(value=str(s)):
                 return f"lit({c_string(s)})"
             case ast.Constant(value=None):
@@ -116,14 +109,15 @@ class _Printer:
                 return f"{what}({self.ex(e.value)})"
             case ast.Subscript(value=ast.Attribute(value=ast.Name(id="_rt"), attr="ACCUMULATOR")):
                 return f"accumulator({self.ex(e.slice)})"
-            case ast.Subscript(value=ast.Attribute(attr="shape"), slice=index) if not isinstance(index, ast.Slice):
-                return f"dim({self.ex(e.value.value)}, {self.ex(index)})"
+            case ast.Subscript(value=ast.Attribute(attr="shape", value=whose), slice=index) \
+                    if not isinstance(index, ast.Slice):
+                return f"dim({self.ex(whose)}, {self.ex(index)})"
             case ast.Subscript(value=ast.Name(), slice=index) if not isinstance(index, ast.Slice):
                 return f"item({self.ex(e.value)}, {self.ex(index)})"
-            case ast.Call(func=ast.Name(id="tuple"), args=[ast.Subscript(value=ast.Attribute(attr="shape"),
-                                                                          slice=ast.Slice(lower=lo, upper=hi))]):
-                whose = e.args[0].value.value  # type: ignore[attr-defined]
-                return f"dims_slice({self.ex(whose)}, {self.ex(lo or ast.Constant(0))}, {self.ex(hi or ast.Constant(0))})"
+            case ast.Call(func=ast.Name(id="tuple"), args=[ast.Subscript(
+                    value=ast.Attribute(attr="shape", value=whose), slice=ast.Slice(lower=lo, upper=hi))]):
+                start, stop = self.ex(lo or ast.Constant(0)), self.ex(hi or ast.Constant(0))
+                return f"dims_slice({self.ex(whose)}, {start}, {stop})"
             case ast.Call(func=ast.Name(id="min" | "max" as which), args=args) if len(args) > 1:
                 return f"{which}_of({{{', '.join(self.ex(a) for a in args)}}})"
             case ast.Call(func=ast.Name(id="len"), args=[arg]):
@@ -139,7 +133,8 @@ class _Printer:
         if len(values) == 1:
             return self.ex(values[0])
         test = "!truth(t)" if isinstance(op, ast.And) else "truth(t)"
-        return f"[&]() -> V {{ V t = {self.ex(values[0])}; if ({test}) return t; return {self.bool_op(op, values[1:])}; }}()"
+        rest = self.bool_op(op, values[1:])
+        return f"[&]() -> V {{ V t = {self.ex(values[0])}; if ({test}) return t; return {rest}; }}()"
 
     def compare(self, op: ast.cmpop, left: ast.expr, right: ast.expr) -> str:
         if isinstance(op, (ast.Is, ast.IsNot)) and isinstance(right, ast.Constant) and right.value is None:
@@ -161,7 +156,7 @@ class _Printer:
             parts = []
             for part in e.values:
                 if isinstance(part, ast.Constant):
-                    parts.append(f"std::string({c_string(part.value)})")
+                    parts.append(f"std::string({self.cs(part)})")
                 elif isinstance(part, ast.FormattedValue) and part.conversion == -1 and part.format_spec is None:
                     is_op = isinstance(part.value, ast.Name) and part.value.id == "_OP"
                     parts.append("std::string(OP)" if is_op else f"str({self.ex(part.value)})")
@@ -175,6 +170,21 @@ class _Printer:
             raise self.fail(e, "a constant expected")
         return e.value
 
+    def cs(self, e: ast.expr) -> str:
+        """A str constant as a C string literal."""
+        value = self.const(e)
+        if not isinstance(value, str):
+            raise self.fail(e, "a string expected")
+        return c_string(value)
+
+    def elts(self, e: ast.expr) -> list[ast.expr]:
+        if not isinstance(e, ast.Tuple):
+            raise self.fail(e, "a tuple expected")
+        return e.elts
+
+    def cflag(self, keywords: dict[str | None, ast.expr], name: str) -> str:
+        return "true" if name in keywords and self.const(keywords[name]) else "false"
+
     def bound(self, e: ast.expr) -> str:
         value = self.const(e)
         if value is None:
@@ -183,7 +193,7 @@ class _Printer:
             raise self.fail(e, "a numeric bound")
         if isinstance(value, int):
             return f"Bound{{true, true, {value}LL, 0.0, {c_string(str(value))}}}"
-        return f"Bound{{true, false, 0, {_double(value)}, {c_string(str(value))}}}"
+        return f"Bound{{true, false, 0, {drivergen.c_double(value)}, {c_string(str(value))}}}"
 
     def allowed(self, e: ast.expr) -> str:
         if isinstance(e, ast.Constant) and e.value is None:
@@ -199,32 +209,29 @@ class _Printer:
         name = func.attr if isinstance(func, ast.Attribute) else ""
         owner = func.value.id if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) else ""
         if owner == "_rt" and name in _ATTR_CHECKS:
-            label, value = c_string(self.const(args[1])), self.ex(args[2])  # type: ignore[arg-type]
+            label, value = self.cs(args[1]), self.ex(args[2])
             if name == "check_bool":
                 return f"check_bool(OP, {label}, {value})"
+            ends = f", {self.cflag(kw, 'above')}, {self.cflag(kw, 'below')}"
             if name == "check_int":
-                ends = "".join(f", {'true' if self.const(kw[k]) else 'false'}" if k in kw else ", false"
-                               for k in ("above", "below"))
                 return (f"check_int(OP, {label}, {value}, {self.bound(args[3])}, {self.bound(args[4])}, "
                         f"{self.allowed(args[5])}{ends})")
             if name == "check_float":
-                ends = "".join(f", {'true' if self.const(kw[k]) else 'false'}" if k in kw else ", false"
-                               for k in ("above", "below"))
                 return f"check_float(OP, {label}, {value}, {self.bound(args[3])}, {self.bound(args[4])}{ends})"
             if name == "check_int_list":
                 return f"check_int_list(OP, {label}, {value}, {self.bound(args[3])}, {self.bound(args[4])})"
             return f"{name}(OP, {label}, {value}, {self.allowed(args[3])})"
         if owner == "Activation" and name == "check":
-            return f"check_activation(OP, {c_string(self.const(args[1]))}, {self.ex(args[2])})"  # type: ignore[arg-type]
+            return f"check_activation(OP, {self.cs(args[1])}, {self.ex(args[2])})"
         if owner == "Activation" and name == "check_list":
             length = ("true, " + self.ex(args[3])) if len(args) > 3 else "false, none()"
-            return f"check_activation_list(frame, OP, {c_string(self.const(args[1]))}, {self.ex(args[2])}, {length})"  # type: ignore[arg-type]
+            return f"check_activation_list(frame, OP, {self.cs(args[1])}, {self.ex(args[2])}, {length})"
         if owner == "_rt" and name == "check_dtype":
-            type_var = c_string(self.const(args[4])) if len(args) > 4 else "nullptr"  # type: ignore[arg-type]
-            allowed = "{" + ", ".join(c_string(self.const(x)) for x in args[3].elts) + "}"  # type: ignore[attr-defined,arg-type]
+            type_var = self.cs(args[4]) if len(args) > 4 else "nullptr"
+            allowed = "{" + ", ".join(self.cs(x) for x in self.elts(args[3])) + "}"
             return f"check_dtype(OP, {self.text(args[1])}, {self.ex(args[2])}, {allowed}, {type_var})"
         if owner == "_rt" and name == "normalize_axis":
-            attr, rest = c_string(self.const(args[1])), ", ".join(str(self.const(a)) for a in args[5:])  # type: ignore[arg-type]
+            attr, rest = self.cs(args[1]), ", ".join(str(self.const(a)) for a in args[5:])
             return f"normalize_axis(OP, {attr}, {self.ex(args[2])}, {self.text(args[3])}, {self.ex(args[4])}, {rest})"
         if owner == "_backend" and name == "adopt":
             return f"adopt(call, OP, {self.text(args[1])}, {self.ex(args[2])})"
@@ -232,12 +239,11 @@ class _Printer:
             return self.ex(args[2])
         if name == "astype" and isinstance(func, ast.Attribute):
             arg = func.value.id if isinstance(func.value, ast.Name) else ""
-            return f"as_dtype({self.ex(func.value)}, {c_string(self.const(args[0]))}, {c_string(arg)})"  # type: ignore[arg-type]
+            return f"as_dtype({self.ex(func.value)}, {self.cs(args[0])}, {c_string(arg)})"
         if owner == "_backend" and name == "empty":
             return f"scratch(call, frame, {self.shape(args[0])}, {self.ex(args[1])})"
         if owner == "_rt" and name == "alias_view":
-            return (f"alias_view(frame, OP, {c_string(self.const(args[1]))}, {self.ex(args[2])}, "  # type: ignore[arg-type]
-                    f"{self.shape(args[3])})")
+            return f"alias_view(frame, OP, {self.cs(args[1])}, {self.ex(args[2])}, {self.shape(args[3])})"
         raise self.fail(e, "a call")
 
     def shape(self, e: ast.expr) -> str:
@@ -273,11 +279,12 @@ class _Printer:
                 self.outputs_left -= 1
                 if self.outputs_left == 0:  # opgen_shapes_Op ends here: nothing allocated, nothing run
                     emit(f"{ind}if (!run) return;")
-            case ast.Assign(targets=[ast.Name(id=name)], value=ast.ListComp(generators=[gen])):
-                check = gen.iter.args[0]  # enumerate(_rt.check_list(_OP, 'x', x))  # type: ignore[attr-defined]
-                arg = self.const(check.args[1])
-                emit(f"{ind}{self.local(name)} = adopt_list(call, OP, {c_string(arg)}, "  # type: ignore[arg-type]
-                     f"check_list(OP, {c_string(arg)}, {self.ex(check.args[2])}));")  # type: ignore[arg-type]
+            case ast.Assign(targets=[ast.Name(id=name)], value=ast.ListComp(generators=[ast.comprehension(
+                    iter=ast.Call(func=ast.Name(id="enumerate"), args=[ast.Call(
+                        func=ast.Attribute(value=ast.Name(id="_rt"), attr="check_list"), args=[_, arg, value])]))])):
+                # [_backend.adopt(_OP, f'x[{_i}]', _v) for _i, _v in enumerate(_rt.check_list(_OP, 'x', x))]
+                emit(f"{ind}{self.local(name)} = adopt_list(call, OP, {self.cs(arg)}, "
+                     f"check_list(OP, {self.cs(arg)}, {self.ex(value)}));")
             case ast.Assign(targets=[ast.Name(id=name)], value=value):
                 emit(f"{ind}{self.local(name)} = {self.ex(value)};")
             case ast.If(test=ast.Call(func=ast.Attribute(value=ast.Name(id="_rt"), attr="plan_as_data")), body=[run]):
@@ -307,13 +314,13 @@ class _Printer:
                                          args=args)):
                 on_device = which == "check_values_on_device"
                 args = args[1:] if on_device else args  # (the backend)
-                emit(f"{ind}check_values(call, {'true' if on_device else 'false'}, OP, {c_string(self.const(args[1]))}, "  # type: ignore[arg-type]
-                     f"{self.ex(args[2])}, {self.ex(args[3])}, {self.ex(args[4])}, {c_string(self.const(args[5]))}, "  # type: ignore[arg-type]
-                     f"{c_string(self.const(args[6]))});")  # type: ignore[arg-type]
+                emit(f"{ind}check_values(call, {'true' if on_device else 'false'}, OP, {self.cs(args[1])}, "
+                     f"{self.ex(args[2])}, {self.ex(args[3])}, {self.ex(args[4])}, {self.cs(args[5])}, "
+                     f"{self.cs(args[6])});")
             case ast.Expr(value=ast.Call(func=ast.Attribute(value=ast.Name(id="_rt"), attr="check_same_dtype"),
                                          args=args)):
                 emit(f"{ind}check_same_dtype(OP, {self.text(args[1])}, {self.ex(args[2])}, {self.ex(args[3])}, "
-                     f"{c_string(self.const(args[4]))}, {c_string(self.const(args[5]))});")  # type: ignore[arg-type]
+                     f"{self.cs(args[4])}, {self.cs(args[5])});")
             case ast.Expr(value=ast.Call() as call):
                 emit(f"{ind}{self.call(call)};")
             case ast.Return():
@@ -325,12 +332,12 @@ class _Printer:
     def raise_(self, exc: ast.Call) -> str:
         func, args = exc.func, exc.args
         if isinstance(func, ast.Attribute) and func.attr == "shape_error":
-            pattern = "{" + ", ".join(c_string(self.const(d)) for d in args[2].elts) + "}"  # type: ignore[attr-defined,arg-type]
+            pattern = "{" + ", ".join(self.cs(d) for d in self.elts(args[2])) + "}"
             return (f"shape_error(OP, {self.text(args[1])}, {pattern}, {self.ex(args[3])}, {self.bindings(args[4])}, "
-                    f"{c_string(self.const(args[5]))})")  # type: ignore[arg-type]
+                    f"{self.cs(args[5])})")
         if isinstance(func, ast.Attribute) and func.attr == "constraint_error":
-            return (f"constraint_error(OP, {c_string(self.const(args[1]))}, {self.bindings(args[2])}, "  # type: ignore[arg-type]
-                    f"{c_string(self.const(args[3]))})")  # type: ignore[arg-type]
+            return (f"constraint_error(OP, {self.cs(args[1])}, {self.bindings(args[2])}, "
+                    f"{self.cs(args[3])})")
         kinds = {"ValueError": "OPGEN_ERR_VALUE", "TypeError": "OPGEN_ERR_TYPE"}
         if isinstance(func, ast.Name) and func.id in kinds:
             return f"raise({kinds[func.id]}, {self.text(args[0])})"
@@ -341,7 +348,7 @@ class _Printer:
     def bindings(self, e: ast.expr) -> str:
         if not isinstance(e, ast.Dict):
             raise self.fail(e, "a dict of bindings")
-        items = [f"Binding{{{c_string(self.const(k))}, {self.ex(v)}}}" for k, v in zip(e.keys, e.values, strict=True)]  # type: ignore[arg-type]
+        items = [f"Binding{{{self.cs(k or e)}, {self.ex(v)}}}" for k, v in zip(e.keys, e.values, strict=True)]
         return "{" + ", ".join(items) + "}"
 
     def run_plan(self, run: ast.stmt, ind: str) -> None:
@@ -364,14 +371,6 @@ class _Printer:
         emit(f"{ind}if (rc != OPGEN_OK) raise(rc, call->err);")
 
 
-def _double(x: float) -> str:
-    if math.isnan(x):
-        return "NAN"
-    if math.isinf(x):
-        return "INFINITY" if x > 0 else "-INFINITY"
-    return repr(x)
-
-
 def driver_source(op: OpSpec, plan: Plan) -> str:
     """The C++ of one op's driver (after unit_prelude() and its recorder in a translation unit)."""
     if not has_driver(op):
@@ -386,9 +385,9 @@ def driver_source(op: OpSpec, plan: Plan) -> str:
     head += [f"  V {p.local(a.name)} = attr_value(call->attrs[{k}]);" for k, a in enumerate(op.attrs)]
     head += [f"  V v_{n};" for n in sorted(p.locals)]
     head += [f"  Shape v_{n};" for n in sorted(p.shapes)]
+    takes = c_string(f": the driver takes {len(op.inputs)} inputs and {len(op.attrs)} attrs, the call gave ")
     arity = (f"  if (call->ninputs != {len(op.inputs)} || call->nattrs != {len(op.attrs)}) "
-             f"raise(OPGEN_ERR_RUNTIME, std::string(OP) + {c_string(f': the driver takes {len(op.inputs)} inputs and ')}"
-             f" + {c_string(f'{len(op.attrs)} attrs, the call gave ')} + std::to_string(call->ninputs) + "
+             f"raise(OPGEN_ERR_RUNTIME, std::string(OP) + {takes} + std::to_string(call->ninputs) + "
              f"{c_string(' and ')} + std::to_string(call->nattrs));")
     return "\n".join([
         f"// {op.name}: its wrapper's _compute in C++ (codegen/drivergen_checks.py)",
@@ -405,60 +404,3 @@ def driver_source(op: OpSpec, plan: Plan) -> str:
         f"OPGEN_DRIVER_API int opgen_call_{name}(opgen_call* call) {{",
         f"  return opgen_checks::guarded(call, {c_string(op.name)}, [&] {{ opgen_drive_{name}(call, true); }});",
         "}", ""])
-
-
-def _inline(name: str) -> str:
-    text = (NATIVE / name).read_text()
-    return "\n".join(line for line in text.splitlines() if not line.startswith('#include "'))
-
-
-def _activation_table(library: ActivationLibrary) -> list[str]:
-    """activation_named(): each function of the library with its default parameters, as a front-end
-    hands over an activation (driver.h: its id, its kernel parameters padded to the library's slots)."""
-    lines = []
-    for kind in library.kinds:
-        params = [p.default for p in kind.params] + [0.0] * (library.slots - len(kind.params))
-        items = ", ".join(f"opgen_value{{OPGEN_VAL_FLOAT, 0, 0, {_double(float(v))}, nullptr, 0, nullptr}}"
-                          for v in params) or "opgen_value{}"
-        lines.append(f"  static const opgen_value p{kind.id}[] = {{{items}}};")
-    entries = ", ".join(f"opgen_value{{OPGEN_VAL_ACT, 0, {k.id}, 0.0, p{k.id}, {library.slots}, {c_string(k.name)}}}"
-                        for k in library.kinds)
-    return ["const opgen_value* activation_named(const V& name) {", *lines,
-            f"  static const opgen_value table[] = {{{entries or 'opgen_value{}'}}};",
-            f"  for (const opgen_value& a : table) if (a.text != nullptr && equal(name, lit(a.text))) return &a;",
-            "  return nullptr;", "}",
-            f"const char* activation_names() {{ return {c_string(', '.join(library.names))}; }}"]
-
-
-def unit_prelude(library: ActivationLibrary) -> str:
-    """The headers the drivers need, inlined (an edit to one changes the unit's cache key), the
-    accumulator dtypes (codegen/runtime/dtypes.py's table), the activation library and the
-    library's ABI function."""
-    accumulate = "\n".join(f"  if (equal(dtype, lit({c_string(k)}))) return lit({c_string(v)});"
-                           for k, v in ACCUMULATOR.items())
-    return "\n".join([
-        *(_inline(h) for h in HEADERS),
-        "#define OPGEN_DRIVER_API extern \"C\" __attribute__((visibility(\"default\")))",
-        "namespace opgen_checks {",
-        "// ACCUMULATOR[dtype] (codegen/runtime/dtypes.py)",
-        "inline V accumulator(const V& dtype) {",
-        accumulate,
-        "  fallback(\"no accumulator dtype for \" + str(dtype));",
-        "}",
-        *_activation_table(library),
-        "}  // namespace opgen_checks",
-        "OPGEN_DRIVER_API int64_t opgen_driver_abi() { return OPGEN_DRIVER_ABI; }",
-        ""])
-
-
-def translation_unit(ops: Iterable[tuple[OpSpec, Plan]], library: ActivationLibrary, extra: str = "") -> str:
-    """Drivers of `ops` (each with its plan's recorder; `library`: their spec folder's activations)
-    in one source; `extra` is appended (a test's stand-in for the plan's runtime,
-    `opgen_native::run_plan`)."""
-    pairs = list(ops)
-    parts = [unit_prelude(library), "namespace opgen_plan {"]
-    parts += [drivergen.plan_source(plan) for _, plan in pairs]
-    parts.append("}  // namespace opgen_plan")
-    parts += [driver_source(op, plan) for op, plan in pairs]
-    parts.append(extra)
-    return "\n".join(parts) + "\n"

@@ -17,16 +17,16 @@ from typing import Any
 
 import numpy as np
 import pytest
-
-from codegen import drivergen, drivergen_checks
-from codegen.load import load_specs
-from codegen.vocab import load_activations
-from codegen.runtime import api, native_plan
-from codegen.runtime.cpu import CpuBackend, numpy_dtype
-from codegen.runtime.checks import dtype_name, kernel_ready
-from codegen.runtime.scope import Scope
-from codegen.warmup import generated_ops
 from native_driver_harness import CAPTURE, Driver, Result, decode_value, encode_python
+
+from codegen import drivergen, drivergen_checks, drivergen_unit
+from codegen.load import load_specs
+from codegen.runtime import api, native_plan
+from codegen.runtime.checks import dtype_name, kernel_ready
+from codegen.runtime.cpu import CpuBackend, numpy_dtype
+from codegen.runtime.scope import Scope
+from codegen.vocab import load_activations
+from codegen.warmup import generated_ops
 
 PROJECT = Path(__file__).resolve().parent.parent
 SPECS = {spec.name: spec for spec in load_specs(PROJECT / "specs")}
@@ -40,7 +40,7 @@ class _Stop(Exception):
 @pytest.fixture(scope="module")
 def driver() -> Driver:
     pairs = [(SPECS[op.name], op.module._PLAN) for op in OPS]
-    source = drivergen_checks.translation_unit(pairs, load_activations(PROJECT / "specs"), CAPTURE)
+    source = drivergen_unit.translation_unit(pairs, load_activations(PROJECT / "specs"), CAPTURE)
     return Driver(native_plan.load(source, "drivers-test").lib)
 
 
@@ -122,7 +122,7 @@ def _python_plan(python: _Python, op: Any, inputs: dict[str, Any]) -> tuple[list
     for name, b in zip(plan.slots, buffers, strict=True):
         if b is None:
             described.append((0, None))
-        elif b is inputs.get(name):
+        elif name in inputs and b is inputs[name]:
             described.append((b.ctypes.data, ("input", name)))
         else:
             described.append((b.ctypes.data, ("buffer", dtype_name(b), tuple(b.shape))))
