@@ -133,11 +133,13 @@ class Driver:
         lib.opgen_test_capture.restype = ctypes.c_char_p
 
     def run(self, op: str, inputs: Sequence[Any], attrs: Sequence[Any], shapes_only: bool = False,
-            device: int = 0) -> Result:
+            device: int = 0, preallocated: Sequence[np.ndarray] | None = None, alloc_error: str = "") -> Result:
+        """`device`: the call's, and every input's; `preallocated`: the outputs the caller hands in;
+        `alloc_error`: the allocator refuses with this message."""
         keep: list[Any] = []
         args = (Arg * max(len(inputs), 1))()
         for k, x in enumerate(inputs):
-            self._arg(args[k], x, keep)
+            self._arg(args[k], x, keep, device)
         values = (Value * max(len(attrs), 1))()
         for k, a in enumerate(attrs):
             self._value(values[k], a, keep)
@@ -145,6 +147,9 @@ class Driver:
 
         def alloc(ctx: Any, index: int, dtype: int, ndim: int, shape: Any, nbytes: int, data: Any, err: Any,
                   errlen: int) -> int:
+            if alloc_error:
+                ctypes.memmove(err, alloc_error.encode(), min(len(alloc_error), errlen - 1))
+                return 1
             dims = tuple(shape[d] for d in range(ndim))
             array = np.empty(dims, numpy_dtype(dtype))
             assert array.nbytes == nbytes, (dims, DTYPES[dtype], nbytes)
@@ -157,6 +162,9 @@ class Driver:
         call.inputs, call.ninputs = args, len(inputs)
         call.attrs, call.nattrs = values, len(attrs)
         call.device = device
+        for k, out in enumerate(preallocated or ()):
+            self._tensor(call.outputs[k], out, keep, device)
+        call.preallocated = preallocated is not None
         callback = ALLOC(alloc)
         call.allocator.alloc = callback
         self.lib.opgen_test_capture().decode()
@@ -174,25 +182,25 @@ class Driver:
         return result
 
     @staticmethod
-    def _tensor(t: Tensor, a: np.ndarray, keep: list[Any]) -> None:
+    def _tensor(t: Tensor, a: np.ndarray, keep: list[Any], device: int) -> None:
         shape = (ctypes.c_int64 * max(a.ndim, 1))(*a.shape)
         keep.append(shape)
-        t.data, t.shape, t.ndim, t.dtype = a.ctypes.data, shape, a.ndim, dtype_code(a)
+        t.data, t.shape, t.ndim, t.dtype, t.device = a.ctypes.data, shape, a.ndim, dtype_code(a), device
         t.name = dtype_name(a).encode()
         keep.append(t.name)
 
-    def _arg(self, arg: Arg, x: Any, keep: list[Any]) -> None:
+    def _arg(self, arg: Arg, x: Any, keep: list[Any], device: int) -> None:
         if x is None:
             arg.kind = ARG_ABSENT
         elif isinstance(x, list):
             items = (Tensor * max(len(x), 1))()
             for k, a in enumerate(x):
-                self._tensor(items[k], a, keep)
+                self._tensor(items[k], a, keep, device)
             keep.append(items)
             arg.kind, arg.items, arg.len = ARG_LIST, items, len(x)
         else:
             arg.kind = ARG_TENSOR
-            self._tensor(arg.tensor, x, keep)
+            self._tensor(arg.tensor, x, keep, device)
 
     def _value(self, v: Value, a: Any, keep: list[Any]) -> None:
         """As the Python front-end classifies an attr: exact bool/int/float/str/list/None, an activation."""

@@ -143,22 +143,27 @@ def _native_plan(result: Result, op: Any, inputs: dict[str, Any]) -> tuple[list[
     return [decode_value(v) for v in result.capture["values"]], _slots(plan.slots, described)
 
 
+@pytest.mark.parametrize("device, scope", [(0, Scope("cpu")), (1, Scope("cpu", launch_plan="cuda"))],
+                         ids=["cpu", "cuda-plan"])
 def test_every_parity_case_hands_the_plan_what_the_wrapper_does(driver: Driver, parity: dict[str, Any],
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+                                                               monkeypatch: pytest.MonkeyPatch, device: int,
+                                                               scope: Scope) -> None:
+    """On the cpu, and on the cuda device against the cpu backend running the GPU's plan (its
+    launch sizes are the cuda backend's; the driver's data pointers only reach the stand-in)."""
     cases = _cases(parity)
     python = _Python(monkeypatch)
     count = 0
     for op, case in cases:
         assert case is not None, parity["missing_builder_message"](op)
         inputs, attrs = _named(op, case)
-        kind, message = python.run(op, inputs, attrs, Scope("cpu"))
+        kind, message = python.run(op, inputs, attrs, scope)
         assert kind is None, f"{op.name}: {message}"
         spec = SPECS[op.name]
         expected_outputs = python.empties[:len(spec.outputs)]
-        shapes = driver.run(op.name, list(inputs.values()), list(attrs.values()), shapes_only=True)
+        shapes = driver.run(op.name, list(inputs.values()), list(attrs.values()), shapes_only=True, device=device)
         assert shapes.kind is None, f"{op.name}: {shapes.kind}: {shapes.message}"
         assert shapes.outputs == expected_outputs, op.name
-        native = driver.run(op.name, list(inputs.values()), list(attrs.values()))
+        native = driver.run(op.name, list(inputs.values()), list(attrs.values()), device=device)
         assert native.kind is None, f"{op.name}: {native.kind}: {native.message}"
         assert native.outputs == expected_outputs, op.name
         py_values, py_slots = _python_plan(python, op, inputs)
