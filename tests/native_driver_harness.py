@@ -47,7 +47,7 @@ Value._fields_ = [("kind", ctypes.c_int32), ("reserved", ctypes.c_int32), ("i", 
 
 ALLOC = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int32, ctypes.c_int32,
                          ctypes.POINTER(ctypes.c_int64), ctypes.c_int64, ctypes.POINTER(ctypes.c_void_p),
-                         ctypes.c_char_p, ctypes.c_int64)
+                         ctypes.c_void_p, ctypes.c_int64)
 
 
 class Allocator(ctypes.Structure):
@@ -133,13 +133,14 @@ class Driver:
         lib.opgen_test_capture.restype = ctypes.c_char_p
 
     def run(self, op: str, inputs: Sequence[Any], attrs: Sequence[Any], shapes_only: bool = False,
-            device: int = 0, preallocated: Sequence[np.ndarray] | None = None, alloc_error: str = "") -> Result:
-        """`device`: the call's, and every input's; `preallocated`: the outputs the caller hands in;
-        `alloc_error`: the allocator refuses with this message."""
+            device: int = 0, preallocated: Sequence[np.ndarray] | None = None, alloc_error: str = "",
+            input_device: int | None = None) -> Result:
+        """`device`: the call's (and the inputs', unless `input_device`); `preallocated`: the
+        outputs the caller hands in; `alloc_error`: the allocator refuses with this message."""
         keep: list[Any] = []
         args = (Arg * max(len(inputs), 1))()
         for k, x in enumerate(inputs):
-            self._arg(args[k], x, keep, device)
+            self._arg(args[k], x, keep, device if input_device is None else input_device)
         values = (Value * max(len(attrs), 1))()
         for k, a in enumerate(attrs):
             self._value(values[k], a, keep)
@@ -186,6 +187,10 @@ class Driver:
         shape = (ctypes.c_int64 * max(a.ndim, 1))(*a.shape)
         keep.append(shape)
         t.data, t.shape, t.ndim, t.dtype, t.device = a.ctypes.data, shape, a.ndim, dtype_code(a), device
+        if not a.flags.c_contiguous:  # (strides in elements; NULL: contiguous)
+            strides = (ctypes.c_int64 * max(a.ndim, 1))(*(s // a.itemsize for s in a.strides))
+            keep.append(strides)
+            t.strides = strides
         t.name = dtype_name(a).encode()
         keep.append(t.name)
 

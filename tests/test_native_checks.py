@@ -255,3 +255,16 @@ def test_bad_inputs_give_the_wrappers_error_natively(driver: Driver, parity: dic
             for v in _attr_variants(attr):
                 _same_outcome(python, driver, op, inputs, {**attrs, attr.name: v}, counts, f"{attr.name}={v!r}")
     assert counts["bad"] > 20 * len(OPS) and counts["good"] > 2 * len(OPS), counts
+
+
+def test_a_size_beyond_int64_falls_back_to_python(driver: Driver) -> None:
+    """Python's ints are unbounded (the wrapper then fails in NumPy, in its own words): the driver
+    hands such a call back instead of wrapping around. (A descriptor of that shape: no NumPy array
+    can have it, and the checks read no data.)"""
+    data = np.zeros(1, np.float32)
+
+    class Huge:
+        shape, ndim, dtype, ctypes, flags = (2**32, 2**32, 4), 3, data.dtype, data.ctypes, data.flags
+
+    result = driver.run("LayerNorm", [Huge(), None, None], [1e-05], shapes_only=True)
+    assert (result.kind, result.message) == ("fallback", "int64 overflow in 4294967296 * 4294967296")
