@@ -279,6 +279,9 @@ class _Printer:
                 self.outputs_left -= 1
                 if self.outputs_left == 0:  # opgen_shapes_Op ends here: nothing allocated, nothing run
                     emit(f"{ind}if (!run) return;")
+            case ast.Assign(targets=[ast.Name(id=name)]) if name in self.outputs:
+                raise self.fail(s, "an output made otherwise than by _backend.empty (a `when:` output: driver.h "
+                                   "has no absent output yet)")
             case ast.Assign(targets=[ast.Name(id=name)], value=ast.ListComp(generators=[ast.comprehension(
                     iter=ast.Call(func=ast.Name(id="enumerate"), args=[ast.Call(
                         func=ast.Attribute(value=ast.Name(id="_rt"), attr="check_list"), args=[_, arg, value])]))])):

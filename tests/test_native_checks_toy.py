@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from native_driver_harness import CAPTURE, Driver
 
-from codegen import drivergen, drivergen_unit, pygen
+from codegen import drivergen, drivergen_checks, drivergen_unit, pygen
 from codegen.load import load_specs
 from codegen.runtime import api, native_plan
 from codegen.vocab import load_activations
@@ -224,3 +224,20 @@ def test_float_and_string_reprs_are_pythons(toy: tuple[Any, Any, Driver]) -> Non
         assert float_repr(v) == repr(v), v
     for s in ["abc", "it's", 'say "x"', "both ' and \"", "tab\there", "nl\n", "back\\slash", "\x01\x7f", "é·≥", ""]:
         assert str_repr(s) == repr(s), s
+
+
+@pytest.mark.parametrize("line, why", [
+    ("    y = _backend.empty(_shape_y, _dtype_T) if k == 2 else None", "an output made otherwise"),
+    ("    q = sorted(x.shape)", "a call"),
+    ("    q = x.shape[0] ** 2", "an expression form"),
+    ("    del x", "a statement form"),
+])
+def test_a_form_the_printer_does_not_know_is_refused(toy: tuple[Any, Any, Driver], monkeypatch: pytest.MonkeyPatch,
+                                                     line: str, why: str) -> None:
+    """A statement pygen prints that has no C++ here stops the unit's printing, naming the op and the
+    statement (never a driver that skips a check)."""
+    op = toy[0]
+    body = pygen.run_body(op)
+    monkeypatch.setattr(pygen, "run_body", lambda _: [body[0], line, *body[1:]])
+    with pytest.raises(drivergen_checks.DriverError, match=rf"^Toy: no native form for .*\({why}.*\) in `"):
+        drivergen_checks.driver_source(op, drivergen.runtime_plan(op))
