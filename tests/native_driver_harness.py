@@ -95,6 +95,13 @@ int run_plan(opgen_call* call, const PlanCall& plan) {
       o += std::string(j ? "," : "") + std::to_string((uint64_t)(uintptr_t)s.items[j]);
     o += "]]";
   }
+  o += "],\"value_checks\":[";
+  for (int64_t k = 0; k < plan.nvalue_checks; ++k) {
+    const ValueCheck& c = plan.value_checks[k];
+    o += std::string(k ? "," : "") + "[" + std::to_string((uint64_t)(uintptr_t)c.tensor->data) + ",\"" + c.arg +
+         "\"," + (c.has_min ? std::to_string(c.min) : "null") + "," + (c.has_max ? std::to_string(c.max) : "null") +
+         ",\"" + c.min_text + "\",\"" + c.max_text + "\"]";
+  }
   g_capture = o + "]}";
   return OPGEN_OK;
 }

@@ -491,6 +491,7 @@ struct Frame {
   std::list<std::vector<const void*>> pointers;
   std::list<std::vector<opgen_plan_value>> values;
   std::list<std::vector<opgen_value>> attrs;
+  std::vector<opgen_native::ValueCheck> value_checks;  // (the cuda device's, for the plan's runtime)
 };
 
 // The activation library's function named `name` with its default parameters (printed per unit
@@ -639,13 +640,16 @@ inline std::string bound_text(const char* text, const V& value) {
 }
 
 // `values: {min, max}`: every element within the bounds (NaN never is), checked where the data is;
-// on the cuda device the plan's runtime checks them (device_value_checks), so not here.
-inline void check_values(const opgen_call* call, bool on_device, const char* op, const char* arg, const V& x,
-                         const V& lo, const V& hi, const char* lo_text, const char* hi_text) {
+// `on_device` ones on the cuda device are the plan's runtime's to check (PlanCall.value_checks).
+inline void check_values(const opgen_call* call, Frame& frame, bool on_device, const char* op, const char* arg,
+                         const V& x, const V& lo, const V& hi, const char* lo_text, const char* hi_text) {
   const opgen_tensor& t = tensor_of(x);
   if (call->device != OPGEN_DEV_CPU) {
-    if (on_device) return;
-    fallback(std::string(arg) + ": a device input's values are checked by the Python path");
+    if (!on_device) fallback(std::string(arg) + ": a device input's values are checked by the Python path");
+    frame.value_checks.push_back(opgen_native::ValueCheck{
+        &t, arg, lo.kind != K_NONE, hi.kind != K_NONE, lo.kind != K_NONE ? whole(lo) : 0,
+        hi.kind != K_NONE ? whole(hi) : 0, lo_text, hi_text});
+    return;
   }
   int64_t n = 1;
   for (int32_t k = 0; k < t.ndim; ++k) n *= t.shape[k];
