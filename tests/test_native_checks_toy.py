@@ -84,8 +84,8 @@ def toy(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Any, Driver]:
     return op, scope["_compute"], Driver(native_plan.load(unit, "drivers-toy").lib)
 
 
-GOOD_INPUTS = {"x": np.ones((2, 3), np.float32), "lengths": np.array([1, 3], np.int32), "bias": None,
-               "parts": [np.ones(3, np.float32), np.zeros(3, np.float32)]}
+GOOD_INPUTS: dict[str, Any] = {"x": np.ones((2, 3), np.float32), "lengths": np.array([1, 3], np.int32), "bias": None,
+                               "parts": [np.ones(3, np.float32), np.zeros(3, np.float32)]}
 GOOD_ATTRS = {"k": 2, "how": "a", "out_type": "float64", "sizes": [0, 9], "scale": 0.25, "act": "tanh",
               "acts": "relu"}
 
@@ -109,7 +109,8 @@ INPUT_VARIANTS: list[tuple[str, Any]] = [
     ("bias", np.ones(3, np.float32)), ("bias", np.ones(3, np.float16)), ("bias", np.ones(4, np.float32)),
     ("x", np.ones((2, 3), np.float16)), ("x", np.ones((2, 3), np.float64)), ("x", None), ("lengths", None),
     ("parts", []), ("parts", None), ("parts", [np.ones(3, np.float16)]), ("parts", [np.ones(4, np.float32)]),
-    ("parts", [np.ones(3, np.float32), np.ones(3, np.float64)]), ("parts", [np.ones(3, np.float32), np.ones(2, np.float32)]),
+    ("parts", [np.ones(3, np.float32), np.ones(3, np.float64)]),
+    ("parts", [np.ones(3, np.float32), np.ones(2, np.float32)]),
     ("parts", [np.ones(3, np.float32), np.ones((1, 3), np.float32)]),
 ]
 #: What the driver hands back to the Python path, and why (the front-end then runs the wrapper).
@@ -155,7 +156,7 @@ def test_toy_plan_values_and_slots_are_the_wrappers(toy: tuple[Any, Any, Driver]
                                                     attrs: dict[str, Any]) -> None:
     """Activations (by name: the library's defaults; instances: their kernel parameters; one for C
     of them), a list(int), a list input's slot (its elements' pointers), an absent input's."""
-    op, compute, driver = toy
+    _, compute, driver = toy
     seen: list[Any] = []
 
     def run_plan(backend: Any, kernels: Any, plan: Any, values: Any, buffers: Any) -> None:
