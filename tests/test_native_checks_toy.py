@@ -108,6 +108,7 @@ INPUT_VARIANTS: list[tuple[str, Any]] = [
     ("lengths", np.array([1, 2], np.uint8)), ("lengths", np.array([1, 4], np.int64)),
     ("bias", np.ones(3, np.float32)), ("bias", np.ones(3, np.float16)), ("bias", np.ones(4, np.float32)),
     ("x", np.ones((2, 3), np.float16)), ("x", np.ones((2, 3), np.float64)), ("x", None), ("lengths", None),
+    ("x", np.ones((2, 3), np.complex64)), ("bias", np.ones(3, ">f4").astype("<f4")), ("bias", np.ones(3, "U1")),
     ("parts", []), ("parts", None), ("parts", [np.ones(3, np.float16)]), ("parts", [np.ones(4, np.float32)]),
     ("parts", [np.ones(3, np.float32), np.ones(3, np.float64)]),
     ("parts", [np.ones(3, np.float32), np.ones(2, np.float32)]),
@@ -228,6 +229,9 @@ def test_an_input_on_another_device_falls_back(toy: tuple[Any, Any, Driver]) -> 
                                                                "Python path")
     moved = driver.run("Toy", inputs, attrs, device=0, input_device=1)
     assert (moved.kind, moved.message) == ("fallback", "x: an input on another device is copied by the Python path")
+    other_gpu = driver.run("Toy", inputs, attrs, device=1, input_device_index=1)
+    assert (other_gpu.kind, other_gpu.message) == (moved.kind, moved.message)
+    assert driver.run("Toy", inputs, attrs, device=0, input_device_index=1).kind is None  # (no index on the cpu)
 
 
 def _reprs(driver: Driver) -> tuple[Any, Any]:

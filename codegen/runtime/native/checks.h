@@ -551,7 +551,8 @@ inline V adopt(const opgen_call* call, const char* op, const std::string& arg, c
                                                           "__cuda_array_interface__ producer), got NoneType");
   if (v.kind != K_TENSOR) fallback(arg + ": a list where an array is expected is the Python path's");
   const opgen_tensor& t = *v.t;
-  if (t.device != call->device) fallback(arg + ": an input on another device is copied by the Python path");
+  if (t.device != call->device || (t.device == OPGEN_DEV_CUDA && t.device_index != call->device_index))
+    fallback(arg + ": an input on another device is copied by the Python path");
   if (t.strides != nullptr) {
     int64_t expected = 1;
     for (int32_t k = t.ndim - 1; k >= 0; --k) {
