@@ -36,7 +36,7 @@ if str(PROJECT) not in sys.path:
 
 from common import machine  # noqa: E402
 
-from codegen.runtime import native_cpu  # noqa: E402
+from codegen import drivergen_unit  # noqa: E402
 from codegen.runtime.host.batch_timing import record_batches, replayer  # noqa: E402
 from codegen.runtime.plan import run_plan  # noqa: E402
 from codegen.runtime.scope import Scope, backend_of  # noqa: E402
@@ -54,7 +54,7 @@ def main() -> None:
     rounds, repeat = (5, 2000) if quick else (15, 20000)
     plan, kernels = module._PLAN, module._KERNELS
     backend = backend_of(Scope("cpu"), "LayerNorm")
-    runner = native_cpu.load([plan], "bench-layer-norm")
+    runner = drivergen_unit.load_runner([plan], "bench-layer-norm")
     runner.bind(kernels, plan, backend)
     x = np.random.default_rng(0).standard_normal((2, 8)).astype(np.float32)
     values = ("float32", 2, 1, 2, 8, 1e-5)  # as the wrapper computes them for [2, 8] on the cpu plan

@@ -1,6 +1,11 @@
-"""A translation unit of generated drivers (issue 32): the native headers inlined, the tables the
-drivers read (accumulator dtypes, the activation library), each op's plan recorder
-(codegen/drivergen.py) and its driver (codegen/drivergen_checks.py)."""
+"""A translation unit of generated drivers (issue 32): the native headers, the tables the drivers
+read (accumulator dtypes, the activation library), each op's plan recorder (codegen/drivergen.py)
+and its driver (codegen/drivergen_checks.py).
+
+Two forms: `translation_unit` inlines the headers (the tests build one unit of many ops); `op_file`
+prints one op's `<op>.driver.cpp` for generated/, which names the headers and the plan's runtime
+with `#include` (the loader, codegen/runtime/native_driver.py, compiles it with the runtime's folders
+on the include path and their digests in the cache key)."""
 
 from __future__ import annotations
 
@@ -10,7 +15,9 @@ from pathlib import Path
 from codegen import drivergen
 from codegen.drivergen_checks import c_string, driver_source
 from codegen.model import ActivationLibrary, OpSpec
+from codegen.runtime import native_cpu, native_plan
 from codegen.runtime.dtypes import ACCUMULATOR
+from codegen.runtime.host.toolchain import EMU_DIR
 from codegen.runtime.plan import Plan
 
 NATIVE = Path(__file__).resolve().parent / "runtime" / "native"
@@ -41,14 +48,19 @@ def _activation_table(library: ActivationLibrary) -> list[str]:
             f"const char* activation_names() {{ return {c_string(', '.join(library.names))}; }}"]
 
 
-def unit_prelude(library: ActivationLibrary) -> str:
-    """The headers the drivers need, inlined (an edit to one changes the unit's cache key), the
-    accumulator dtypes (codegen/runtime/dtypes.py's table), the activation library and the
-    library's ABI function."""
+#: The plan's runtime an op's generated driver file is linked with (its `#include`s, after the driver).
+RUNTIME_SOURCES = ("run_plan.cpp", "run_plan_cpu.cpp", "run_plan_entry.cpp")
+
+
+def unit_prelude(library: ActivationLibrary, inline: bool = True) -> str:
+    """The headers the drivers need (inlined: an edit to one changes the unit's cache key; else as
+    `#include`s), the accumulator dtypes (codegen/runtime/dtypes.py's table), the activation library
+    and the library's ABI function."""
     accumulate = "\n".join(f"  if (equal(dtype, lit({c_string(k)}))) return lit({c_string(v)});"
                            for k, v in ACCUMULATOR.items())
+    headers = [_inline(h) for h in HEADERS] if inline else [f'#include "{h}"' for h in HEADERS]
     return "\n".join([
-        *(_inline(h) for h in HEADERS),
+        *headers,
         "#define OPGEN_DRIVER_API extern \"C\" __attribute__((visibility(\"default\")))",
         "namespace opgen_checks {",
         "// ACCUMULATOR[dtype] (codegen/runtime/dtypes.py)",
@@ -73,3 +85,25 @@ def translation_unit(ops: Iterable[tuple[OpSpec, Plan]], library: ActivationLibr
     parts += [driver_source(op, plan) for op, plan in pairs]
     parts.append(extra)
     return "\n".join(parts) + "\n"
+
+
+def op_file(op: OpSpec, plan: Plan, library: ActivationLibrary, header: str) -> str:
+    """One op's `<op>.driver.cpp` for generated/: `header` (the generated-file banner), the prelude
+    with the headers included, its recorder, its driver, then the plan's runtime it links with."""
+    return "\n".join([header, unit_prelude(library, inline=False), "namespace opgen_plan {",
+                      drivergen.plan_source(plan), "}  // namespace opgen_plan", driver_source(op, plan),
+                      "// the plan's runtime (codegen/runtime/native/)",
+                      *(f'#include "{name}"' for name in RUNTIME_SOURCES), ""])
+
+
+def runner_unit(plans: Iterable[Plan]) -> str:
+    """The recorders of `plans` and the plan's runtime, without drivers: a library that runs plans
+    for the values and buffers a caller holds (codegen/runtime/native_cpu.py's `run_plan`; tests
+    and bench/)."""
+    return drivergen.translation_unit(plans) + "".join(f'#include "{name}"\n' for name in RUNTIME_SOURCES)
+
+
+def load_runner(plans: Iterable[Plan], name_hint: str = "runner") -> native_cpu.NativeCpu:
+    """runner_unit(plans) built (from memory, the disk cache, or compiled now) and loaded."""
+    return native_cpu.NativeCpu(native_plan.load(runner_unit(plans), name_hint,
+                                                 include=(native_cpu.NATIVE_DIR, EMU_DIR)))

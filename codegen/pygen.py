@@ -578,6 +578,21 @@ def run_body(op: OpSpec) -> list[str]:
     return lines
 
 
+def native_call(op: OpSpec) -> list[str]:
+    """The lines `_compute` runs after finding its backend, for an op with a native driver: the call
+    handed to it (codegen/runtime/native_driver.py), the Python body below running only where it
+    answers None. The driver's checks are this body's (codegen/drivergen_checks.py prints them)."""
+    if op.runtime is not None or op.kernel is None or not op.kernel.launch:
+        return []
+    def display(names: list[str]) -> str:
+        return f"({names[0]},)" if len(names) == 1 else f"({', '.join(names)})"
+
+    inputs, attrs = display([a.name for a in op.inputs]), display([a.name for a in op.attrs])
+    return [f"    _native = _NATIVE.call(_backend, {inputs}, {attrs})",
+            "    if _native is not None:  # the op's native driver ran the call",
+            f"        return {op.name}Outputs(*_native)"]
+
+
 def fake_body(op: OpSpec) -> list[str]:
     """The body of `_fake(_backend, ...)` for the torch registration: the same checks of attrs,
     dtypes and shapes on fake tensors, the lets the output shapes need, the outputs allocated, and

@@ -20,6 +20,9 @@ import jinja2
 
 from codegen import (
     __version__,
+    drivergen,
+    drivergen_checks,
+    drivergen_unit,
     entrygen,
     index_width,
     kernel_check,
@@ -83,7 +86,8 @@ TEMPLATE_FUNCTIONS = {
     "activation_import": pygen.activation_import, "activation_spec": pygen.activation_spec,
     "attr_annotation": pygen.attr_annotation, "codegen_imports": pygen.codegen_imports,
     "enum_alias": pygen.enum_alias, "fake_body": pygen.fake_body, "fake_params": pygen.fake_params,
-    "literal": pygen.literal, "py_value": pygen.py_value, "run_body": pygen.run_body, "run_params": pygen.run_params,
+    "literal": pygen.literal, "native_call": pygen.native_call, "py_value": pygen.py_value,
+    "run_body": pygen.run_body, "run_params": pygen.run_params,
     "plan_literal": plan_data.plan_literal,
     "backward_body": torchgen.backward_body, "gradient_doc": torchgen.gradient_doc,
     "has_tensor_inputs": torchgen.has_tensor_inputs, "no_gradient_reason": torchgen.no_gradient_reason,
@@ -237,6 +241,12 @@ def render_all(ops: list[OpSpec], template_roots: Sequence[Path], activations: A
                       op.name)
         except pygen.TranslationError as exc:  # found while rendering: reported where the spec says it
             raise SpecError(exc.loc.file, exc.loc.line, exc.message, op.name) from None
+        if drivergen_checks.has_driver(op):
+            try:
+                driver = drivergen_unit.op_file(op, drivergen.runtime_plan(op), library, header(op.source, "//", specs))
+            except drivergen_checks.DriverError as exc:  # a check the native driver has no form for
+                raise SpecError(op.loc.file, op.loc.line, str(exc), op.name) from None
+            files.add(f"{base}.driver.cpp", driver, f"{op.name}'s native driver", op.loc, op.name)
     for module in modules.module_groups(ops):
         first = module.ops[0]
         try:

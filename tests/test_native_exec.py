@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from codegen import drivergen_unit
 from codegen.runtime import api, launches, native_cpu
 from codegen.runtime import plan as plan_module
 from codegen.runtime.host import HostKernelError, HostLaunchError, switches
@@ -35,7 +36,7 @@ FALLBACK = native_cpu.RESULTS["ERR_FALLBACK"]
 @pytest.fixture(scope="module")
 def runner() -> native_cpu.NativeCpu:
     """Every op's recorder and the runner, one translation unit (one compile, cached on disk)."""
-    return native_cpu.load([op.module._PLAN for op in OPS], "generated")
+    return drivergen_unit.load_runner([op.module._PLAN for op in OPS], "generated")
 
 
 def _copy(buf: Any) -> Any:
@@ -139,7 +140,7 @@ def test_launch_configurations_are_checked_as_the_cpu_backend_checks_them(g: int
     from generated.norm import layer_norm as module
 
     plan = _toy_launch_plan()
-    runner = native_cpu.load([plan], "toy-launch")
+    runner = drivergen_unit.load_runner([plan], "toy-launch")
     backend = backend_of(Scope("cpu"), "test")
     runner.bind(module._KERNELS, plan, backend)
     x = np.random.default_rng(1).standard_normal((2, 8)).astype(np.float32)
@@ -284,7 +285,7 @@ def test_a_list_input_is_passed_as_the_python_backend_passes_it(count: int) -> N
                 (("launch", "sum", ("_dtype_T",), (1,), ("n",), 0,
                   (("ptrs", 0), ("buf", 1), ("scalar", "_np.int64", "n", None, ())), ()),),
                 {"sum": {("float32",): "ToyLists__sum__float32"}})
-    runner = native_cpu.load([plan], "toy-lists")
+    runner = drivergen_unit.load_runner([plan], "toy-lists")
     backend = backend_of(Scope("cpu"), "test")
     runner.bind(source, plan, backend)
     items = [np.random.default_rng(k).standard_normal(8).astype(np.float32) for k in range(count)]
@@ -309,7 +310,7 @@ def test_a_gemm_step_runs_where_the_blas_takes_it(dtype: Any, out_size: int, run
         pytest.skip("no BLAS the cpu backend uses (NumPy's matmul runs every GEMM step)")
     plan = Plan("ToyGemm", ("beta",), ("a", "b", "out"),
                 (("gemm", 0, 1, 2, (2, 2, 3, False, True, "beta", 0, 0, 0), ()),), {})
-    runner = native_cpu.load([plan], "toy-gemm")
+    runner = drivergen_unit.load_runner([plan], "toy-gemm")
     runner.bind(module._KERNELS, plan, backend_of(Scope("cpu"), "test"))  # (any module: the plan has no kernel)
     rng = np.random.default_rng(3)
     a, b = rng.standard_normal(6).astype(dtype), rng.standard_normal(6).astype(dtype)

@@ -1,29 +1,29 @@
-"""The native plan runner on the cpu (codegen/runtime/native/run_plan_cpu.h), from Python: `load`
-builds a library of ops' recorders (codegen/drivergen.py) with the runtime that records, keeps and
-runs their plans on the host emulation; `bind` hands it one op's kernels (its HostModule, as the cpu
-backend loads it), the runtime's and BLAS's addresses and the launch settings; `NativeCpu.run_plan`
-runs a plan for the values and buffers a wrapper passes `run_plan` (codegen/runtime/plan.py), the
-C entry the tests and bench/ use (a generated driver calls the runtime directly)."""
+"""The native plan runner on the cpu (codegen/runtime/native/run_plan_cpu.h), from Python: a library
+of ops' recorders (codegen/drivergen.py) with the runtime that records, keeps and runs their plans
+on the host emulation (codegen/drivergen_unit.py's `load_runner` builds one from plans, for tests
+and bench/; a generated driver's library is another: native_driver.py); `bind` hands it one op's
+kernels (its HostModule, as the cpu backend loads it), the runtime's and BLAS's addresses and the
+launch settings; `NativeCpu.run_plan` runs a plan for the values and buffers a wrapper passes
+`run_plan` (codegen/runtime/plan.py), the C entry the tests and bench/ use (a generated driver calls
+the runtime directly)."""
 
 from __future__ import annotations
 
 import ctypes
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from codegen import drivergen
 from codegen.runtime import native_plan
 from codegen.runtime.cpu import CpuBackend
 from codegen.runtime.host import blas as host_blas
 from codegen.runtime.host import limits, switches
 from codegen.runtime.host.pack import c_contiguous_address
 from codegen.runtime.host.queue import run_batch
-from codegen.runtime.host.toolchain import EMU_DIR
 from codegen.runtime.kernels import KernelSource
 from codegen.runtime.plan import Plan, PlanError
 
@@ -63,17 +63,6 @@ class NativeRunError(RuntimeError):
     def __init__(self, code: int, message: str):
         super().__init__(message)
         self.code = code
-
-
-def translation_unit(plans: Iterable[Plan]) -> str:
-    """The recorders of `plans` (drivergen) and the plan runner, one source."""
-    runner = "".join(f'#include "{name}"\n' for name in ("run_plan.cpp", "run_plan_cpu.cpp", "run_plan_entry.cpp"))
-    return drivergen.translation_unit(plans) + runner
-
-
-def load(plans: Iterable[Plan], name_hint: str = "runner") -> NativeCpu:
-    """The library of `plans`' recorders and the runner: from memory, the disk cache, or compiled now."""
-    return NativeCpu(native_plan.load(translation_unit(plans), name_hint, include=(NATIVE_DIR, EMU_DIR)))
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,8 @@ _PLAN = _rt.Plan('BiasAdd', ('_dtype_T', 'row_blocks', 'row_threads', 'rows', 'w
 ), {
     'bias_add': {('float16',): 'BiasAdd__bias_add__float16', ('bfloat16',): 'BiasAdd__bias_add__bfloat16', ('float32',): 'BiasAdd__bias_add__float32', ('float64',): 'BiasAdd__bias_add__float64'},
 })
+# The op's native driver (codegen/runtime/native_driver.py): _compute hands it the call first.
+_NATIVE = _rt.NativeDriver(_OP, _KERNELS, _PLAN, Path(__file__).with_name("bias_add.driver.cpp"))
 
 DataFormat = Literal['NHWC', 'NCHW']
 
@@ -153,6 +155,9 @@ def _run(scope: Scope | str | None, value: Any, bias: Any, data_format: Any) -> 
 
 def _compute(scope: Scope | str | None, value: Any, bias: Any, data_format: Any) -> BiasAddOutputs:
     _backend = _rt.backend_of(scope, _OP)
+    _native = _NATIVE.call(_backend, (value, bias), (data_format,))
+    if _native is not None:  # the op's native driver ran the call
+        return BiasAddOutputs(*_native)
     data_format = _rt.check_enum(_OP, 'data_format', data_format, ('NHWC', 'NCHW'))
     value = _backend.adopt(_OP, 'value', value)
     _dtype_T = _rt.check_dtype(_OP, 'value', value, ('float16', 'bfloat16', 'float32', 'float64'), 'T')

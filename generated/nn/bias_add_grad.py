@@ -26,6 +26,8 @@ _PLAN = _rt.Plan('BiasAddGrad', ('_dtype_T', 'channel_blocks', 'channel_splits',
     'bias_grad_columns': {('float16',): 'BiasAddGrad__bias_grad_columns__float16', ('bfloat16',): 'BiasAddGrad__bias_grad_columns__bfloat16', ('float32',): 'BiasAddGrad__bias_grad_columns__float32', ('float64',): 'BiasAddGrad__bias_grad_columns__float64'},
     'bias_grad_finish': {('float16',): 'BiasAddGrad__bias_grad_finish__float16', ('bfloat16',): 'BiasAddGrad__bias_grad_finish__bfloat16', ('float32',): 'BiasAddGrad__bias_grad_finish__float32', ('float64',): 'BiasAddGrad__bias_grad_finish__float64'},
 })
+# The op's native driver (codegen/runtime/native_driver.py): _compute hands it the call first.
+_NATIVE = _rt.NativeDriver(_OP, _KERNELS, _PLAN, Path(__file__).with_name("bias_add_grad.driver.cpp"))
 
 DataFormat = Literal['NHWC', 'NCHW']
 
@@ -149,6 +151,9 @@ def _run(scope: Scope | str | None, out_backprop: Any, data_format: Any) -> Bias
 
 def _compute(scope: Scope | str | None, out_backprop: Any, data_format: Any) -> BiasAddGradOutputs:
     _backend = _rt.backend_of(scope, _OP)
+    _native = _NATIVE.call(_backend, (out_backprop,), (data_format,))
+    if _native is not None:  # the op's native driver ran the call
+        return BiasAddGradOutputs(*_native)
     data_format = _rt.check_enum(_OP, 'data_format', data_format, ('NHWC', 'NCHW'))
     out_backprop = _backend.adopt(_OP, 'out_backprop', out_backprop)
     _dtype_T = _rt.check_dtype(_OP, 'out_backprop', out_backprop, ('float16', 'bfloat16', 'float32', 'float64'), 'T')

@@ -30,6 +30,8 @@ _PLAN = _rt.Plan('FusedBatchNormV3', ('_dtype_T', 'cblocks', 'splits', 'reduce_t
     'inference_stats': {('float16',): 'FusedBatchNormV3__inference_stats__float16', ('bfloat16',): 'FusedBatchNormV3__inference_stats__bfloat16', ('float32',): 'FusedBatchNormV3__inference_stats__float32'},
     'normalize': {('float16',): 'FusedBatchNormV3__normalize__float16', ('bfloat16',): 'FusedBatchNormV3__normalize__bfloat16', ('float32',): 'FusedBatchNormV3__normalize__float32'},
 })
+# The op's native driver (codegen/runtime/native_driver.py): _compute hands it the call first.
+_NATIVE = _rt.NativeDriver(_OP, _KERNELS, _PLAN, Path(__file__).with_name("fused_batch_norm_v3.driver.cpp"))
 
 DataFormat = Literal['NHWC', 'NCHW', 'NDHWC', 'NCDHW']
 
@@ -272,6 +274,9 @@ def _run(scope: Scope | str | None, x: Any, scale: Any, offset: Any, mean: Any, 
 
 def _compute(scope: Scope | str | None, x: Any, scale: Any, offset: Any, mean: Any, variance: Any, epsilon: Any, exponential_avg_factor: Any, data_format: Any, is_training: Any) -> FusedBatchNormV3Outputs:
     _backend = _rt.backend_of(scope, _OP)
+    _native = _NATIVE.call(_backend, (x, scale, offset, mean, variance), (epsilon, exponential_avg_factor, data_format, is_training))
+    if _native is not None:  # the op's native driver ran the call
+        return FusedBatchNormV3Outputs(*_native)
     epsilon = _rt.check_float(_OP, 'epsilon', epsilon, 0, None)
     exponential_avg_factor = _rt.check_float(_OP, 'exponential_avg_factor', exponential_avg_factor, 0, 1)
     data_format = _rt.check_enum(_OP, 'data_format', data_format, ('NHWC', 'NCHW', 'NDHWC', 'NCDHW'))

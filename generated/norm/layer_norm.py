@@ -22,6 +22,8 @@ _PLAN = _rt.Plan('LayerNorm', ('_dtype_T', 'row_blocks', 'row_threads', 'rows', 
 ), {
     'layer_norm': {('float16',): 'LayerNorm__layer_norm__float16', ('bfloat16',): 'LayerNorm__layer_norm__bfloat16', ('float32',): 'LayerNorm__layer_norm__float32'},
 })
+# The op's native driver (codegen/runtime/native_driver.py): _compute hands it the call first.
+_NATIVE = _rt.NativeDriver(_OP, _KERNELS, _PLAN, Path(__file__).with_name("layer_norm.driver.cpp"))
 
 
 class LayerNormOutputs(NamedTuple):
@@ -171,6 +173,9 @@ def _run(scope: Scope | str | None, x: Any, gamma: Any, beta: Any, epsilon: Any)
 
 def _compute(scope: Scope | str | None, x: Any, gamma: Any, beta: Any, epsilon: Any) -> LayerNormOutputs:
     _backend = _rt.backend_of(scope, _OP)
+    _native = _NATIVE.call(_backend, (x, gamma, beta), (epsilon,))
+    if _native is not None:  # the op's native driver ran the call
+        return LayerNormOutputs(*_native)
     epsilon = _rt.check_float(_OP, 'epsilon', epsilon, 0, None, above=True)
     x = _backend.adopt(_OP, 'x', x)
     _dtype_T = _rt.check_dtype(_OP, 'x', x, ('float16', 'bfloat16', 'float32'), 'T')

@@ -26,6 +26,8 @@ _PLAN = _rt.Plan('LayerNormGrad', ('_dtype_T', 'row_blocks', 'row_threads', 'row
     'layer_norm_grad_partials': {('float16',): 'LayerNormGrad__layer_norm_grad_partials__float16', ('bfloat16',): 'LayerNormGrad__layer_norm_grad_partials__bfloat16', ('float32',): 'LayerNormGrad__layer_norm_grad_partials__float32'},
     'layer_norm_grad_params': {('float16',): 'LayerNormGrad__layer_norm_grad_params__float16', ('bfloat16',): 'LayerNormGrad__layer_norm_grad_params__bfloat16', ('float32',): 'LayerNormGrad__layer_norm_grad_params__float32'},
 })
+# The op's native driver (codegen/runtime/native_driver.py): _compute hands it the call first.
+_NATIVE = _rt.NativeDriver(_OP, _KERNELS, _PLAN, Path(__file__).with_name("layer_norm_grad.driver.cpp"))
 
 
 class LayerNormGradOutputs(NamedTuple):
@@ -174,6 +176,9 @@ def _run(scope: Scope | str | None, dy: Any, x: Any, mean: Any, rstd: Any, gamma
 
 def _compute(scope: Scope | str | None, dy: Any, x: Any, mean: Any, rstd: Any, gamma: Any) -> LayerNormGradOutputs:
     _backend = _rt.backend_of(scope, _OP)
+    _native = _NATIVE.call(_backend, (dy, x, mean, rstd, gamma), ())
+    if _native is not None:  # the op's native driver ran the call
+        return LayerNormGradOutputs(*_native)
     dy = _backend.adopt(_OP, 'dy', dy)
     _dtype_T = _rt.check_dtype(_OP, 'dy', dy, ('float16', 'bfloat16', 'float32'), 'T')
     _dtype_S = _rt.ACCUMULATOR[_dtype_T]

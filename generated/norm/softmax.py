@@ -24,6 +24,8 @@ _PLAN = _rt.Plan('Softmax', ('_dtype_T', 'row_blocks', 'row_threads', 'rows', 'N
     'softmax_rows': {('float16',): 'Softmax__softmax_rows__float16', ('bfloat16',): 'Softmax__softmax_rows__bfloat16', ('float32',): 'Softmax__softmax_rows__float32'},
     'softmax_columns': {('float16',): 'Softmax__softmax_columns__float16', ('bfloat16',): 'Softmax__softmax_columns__bfloat16', ('float32',): 'Softmax__softmax_columns__float32'},
 })
+# The op's native driver (codegen/runtime/native_driver.py): _compute hands it the call first.
+_NATIVE = _rt.NativeDriver(_OP, _KERNELS, _PLAN, Path(__file__).with_name("softmax.driver.cpp"))
 
 
 class SoftmaxOutputs(NamedTuple):
@@ -146,6 +148,9 @@ def _run(scope: Scope | str | None, x: Any, axis: Any) -> SoftmaxOutputs:
 
 def _compute(scope: Scope | str | None, x: Any, axis: Any) -> SoftmaxOutputs:
     _backend = _rt.backend_of(scope, _OP)
+    _native = _NATIVE.call(_backend, (x,), (axis,))
+    if _native is not None:  # the op's native driver ran the call
+        return SoftmaxOutputs(*_native)
     axis = _rt.check_int(_OP, 'axis', axis, None, None, None)
     x = _backend.adopt(_OP, 'x', x)
     _dtype_T = _rt.check_dtype(_OP, 'x', x, ('float16', 'bfloat16', 'float32'), 'T')

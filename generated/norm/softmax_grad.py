@@ -24,6 +24,8 @@ _PLAN = _rt.Plan('SoftmaxGrad', ('_dtype_T', 'row_blocks', 'row_threads', 'rows'
     'softmax_grad_rows': {('float16',): 'SoftmaxGrad__softmax_grad_rows__float16', ('bfloat16',): 'SoftmaxGrad__softmax_grad_rows__bfloat16', ('float32',): 'SoftmaxGrad__softmax_grad_rows__float32'},
     'softmax_grad_columns': {('float16',): 'SoftmaxGrad__softmax_grad_columns__float16', ('bfloat16',): 'SoftmaxGrad__softmax_grad_columns__bfloat16', ('float32',): 'SoftmaxGrad__softmax_grad_columns__float32'},
 })
+# The op's native driver (codegen/runtime/native_driver.py): _compute hands it the call first.
+_NATIVE = _rt.NativeDriver(_OP, _KERNELS, _PLAN, Path(__file__).with_name("softmax_grad.driver.cpp"))
 
 
 class SoftmaxGradOutputs(NamedTuple):
@@ -150,6 +152,9 @@ def _run(scope: Scope | str | None, y: Any, dy: Any, axis: Any) -> SoftmaxGradOu
 
 def _compute(scope: Scope | str | None, y: Any, dy: Any, axis: Any) -> SoftmaxGradOutputs:
     _backend = _rt.backend_of(scope, _OP)
+    _native = _NATIVE.call(_backend, (y, dy), (axis,))
+    if _native is not None:  # the op's native driver ran the call
+        return SoftmaxGradOutputs(*_native)
     axis = _rt.check_int(_OP, 'axis', axis, None, None, None)
     y = _backend.adopt(_OP, 'y', y)
     _dtype_T = _rt.check_dtype(_OP, 'y', y, ('float16', 'bfloat16', 'float32'), 'T')

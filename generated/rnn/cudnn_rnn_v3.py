@@ -34,6 +34,8 @@ _PLAN = _rt.Plan('CudnnRNNV3', ('_dtype_T', 'seq_blocks', 'seq_threads', 'swap0'
     'final_state': {('float16',): 'CudnnRNNV3__final_state__float16', ('float32',): 'CudnnRNNV3__final_state__float32', ('float64',): 'CudnnRNNV3__final_state__float64'},
     'layer_output': {('float16',): 'CudnnRNNV3__layer_output__float16', ('float32',): 'CudnnRNNV3__layer_output__float32', ('float64',): 'CudnnRNNV3__layer_output__float64'},
 }, variants=('persistent', 'fused', 'gemm_steps'), params={'persistent_max_weights': 4096, 'persistent_max_batch': 64, 'fused_max_depth': 128})
+# The op's native driver (codegen/runtime/native_driver.py): _compute hands it the call first.
+_NATIVE = _rt.NativeDriver(_OP, _KERNELS, _PLAN, Path(__file__).with_name("cudnn_rnn_v3.driver.cpp"))
 
 RnnMode = Literal['rnn_relu', 'rnn_tanh', 'lstm', 'gru']
 
@@ -388,6 +390,9 @@ def _run(scope: Scope | str | None, input: Any, input_h: Any, input_c: Any, para
 
 def _compute(scope: Scope | str | None, input: Any, input_h: Any, input_c: Any, params: Any, sequence_lengths: Any, rnn_mode: Any, input_mode: Any, direction: Any, dropout: Any, seed: Any, seed2: Any, num_proj: Any, is_training: Any, time_major: Any) -> CudnnRNNV3Outputs:
     _backend = _rt.backend_of(scope, _OP)
+    _native = _NATIVE.call(_backend, (input, input_h, input_c, params, sequence_lengths), (rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj, is_training, time_major))
+    if _native is not None:  # the op's native driver ran the call
+        return CudnnRNNV3Outputs(*_native)
     rnn_mode = _rt.check_enum(_OP, 'rnn_mode', rnn_mode, ('rnn_relu', 'rnn_tanh', 'lstm', 'gru'))
     input_mode = _rt.check_enum(_OP, 'input_mode', input_mode, ('linear_input', 'skip_input', 'auto_select'))
     direction = _rt.check_enum(_OP, 'direction', direction, ('unidirectional', 'bidirectional'))

@@ -34,6 +34,8 @@ _PLAN = _rt.Plan('DmlRnn', ('num_directions', 'steps', 'hidden_size', 'input_siz
     'fused_step': {('float32',): 'DmlRnn__fused_step__float32', ('float16',): 'DmlRnn__fused_step__float16'},
     'final_state': {('float32',): 'DmlRnn__final_state__float32', ('float16',): 'DmlRnn__final_state__float16'},
 }, variants=('persistent', 'fused', 'gemm_steps'), params={'persistent_max_hidden': 64, 'persistent_max_batch': 64, 'fused_max_hidden': 128})
+# The op's native driver (codegen/runtime/native_driver.py): _compute hands it the call first.
+_NATIVE = _rt.NativeDriver(_OP, _KERNELS, _PLAN, Path(__file__).with_name("dml_rnn.driver.cpp"))
 
 Direction = Literal['forward', 'backward', 'bidirectional']
 
@@ -232,6 +234,9 @@ def _run(scope: Scope | str | None, input: Any, weight: Any, recurrence: Any, bi
 
 def _compute(scope: Scope | str | None, input: Any, weight: Any, recurrence: Any, bias: Any, hidden_init: Any, sequence_lengths: Any, direction: Any, activations: Any) -> DmlRnnOutputs:
     _backend = _rt.backend_of(scope, _OP)
+    _native = _NATIVE.call(_backend, (input, weight, recurrence, bias, hidden_init, sequence_lengths), (direction, activations))
+    if _native is not None:  # the op's native driver ran the call
+        return DmlRnnOutputs(*_native)
     direction = _rt.check_enum(_OP, 'direction', direction, ('forward', 'backward', 'bidirectional'))
     input = _backend.adopt(_OP, 'input', input)
     _dtype_T = _rt.check_dtype(_OP, 'input', input, ('float32', 'float16'), 'T')

@@ -29,6 +29,8 @@ _PLAN = _rt.Plan('GRUBlockCell', ('batch_size', 'cell_size', 'input_size', '_dty
     'gates': {('float32',): 'GRUBlockCell__gates__float32', ('float16',): 'GRUBlockCell__gates__float16'},
     'cell': {('float32',): 'GRUBlockCell__cell__float32', ('float16',): 'GRUBlockCell__cell__float16'},
 })
+# The op's native driver (codegen/runtime/native_driver.py): _compute hands it the call first.
+_NATIVE = _rt.NativeDriver(_OP, _KERNELS, _PLAN, Path(__file__).with_name("gru_block_cell.driver.cpp"))
 
 
 class GRUBlockCellOutputs(NamedTuple):
@@ -206,6 +208,9 @@ def _run(scope: Scope | str | None, x: Any, h_prev: Any, w_ru: Any, w_c: Any, b_
 
 def _compute(scope: Scope | str | None, x: Any, h_prev: Any, w_ru: Any, w_c: Any, b_ru: Any, b_c: Any) -> GRUBlockCellOutputs:
     _backend = _rt.backend_of(scope, _OP)
+    _native = _NATIVE.call(_backend, (x, h_prev, w_ru, w_c, b_ru, b_c), ())
+    if _native is not None:  # the op's native driver ran the call
+        return GRUBlockCellOutputs(*_native)
     x = _backend.adopt(_OP, 'x', x)
     _dtype_T = _rt.check_dtype(_OP, 'x', x, ('float32', 'float16'), 'T')
     h_prev = _backend.adopt(_OP, 'h_prev', h_prev)

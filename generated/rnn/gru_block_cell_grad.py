@@ -29,6 +29,8 @@ _PLAN = _rt.Plan('GRUBlockCellGrad', ('_dtype_T', 'cell_blocks', 'cell_threads',
     'grad_reset': {('float32',): 'GRUBlockCellGrad__grad_reset__float32', ('float16',): 'GRUBlockCellGrad__grad_reset__float16'},
     'grad_inputs': {('float32',): 'GRUBlockCellGrad__grad_inputs__float32', ('float16',): 'GRUBlockCellGrad__grad_inputs__float16'},
 })
+# The op's native driver (codegen/runtime/native_driver.py): _compute hands it the call first.
+_NATIVE = _rt.NativeDriver(_OP, _KERNELS, _PLAN, Path(__file__).with_name("gru_block_cell_grad.driver.cpp"))
 
 
 class GRUBlockCellGradOutputs(NamedTuple):
@@ -250,6 +252,9 @@ def _run(scope: Scope | str | None, x: Any, h_prev: Any, w_ru: Any, w_c: Any, b_
 
 def _compute(scope: Scope | str | None, x: Any, h_prev: Any, w_ru: Any, w_c: Any, b_ru: Any, b_c: Any, r: Any, u: Any, c: Any, d_h: Any) -> GRUBlockCellGradOutputs:
     _backend = _rt.backend_of(scope, _OP)
+    _native = _NATIVE.call(_backend, (x, h_prev, w_ru, w_c, b_ru, b_c, r, u, c, d_h), ())
+    if _native is not None:  # the op's native driver ran the call
+        return GRUBlockCellGradOutputs(*_native)
     x = _backend.adopt(_OP, 'x', x)
     _dtype_T = _rt.check_dtype(_OP, 'x', x, ('float32', 'float16'), 'T')
     h_prev = _backend.adopt(_OP, 'h_prev', h_prev)

@@ -1,0 +1,89 @@
+"""A generated op's native driver, as its wrapper calls it (issue 32; docs/native.md).
+
+Each wrapper with a kernel launch plan holds a `NativeDriver` (`_NATIVE`) for the `<op>.driver.cpp`
+beside it and, first thing in `_compute`, asks it to run the call: `call(backend, inputs, attrs)`
+returns the outputs, raises the wrapper's exception with the wrapper's message, or returns None —
+then the wrapper runs its Python body, the reference path, as before. None is the answer where the
+native path is off (`OPGEN_NATIVE=0`, `OPGEN_PLAN=loop`, `OPGEN_NO_REPLAY`), where it has no form
+for the call (a backend other than the plain cpu one, a watched backend, an argument the front-end
+cannot hand over exactly: codegen/runtime/native/pyentry.cpp), and where it cannot be built here
+(warned once).
+
+The driver's library is built on the first call (the host C++ compiler, cached like kernel
+modules: keyed by the driver's source, the native runtime's files, flags, compiler and target;
+`opgen warmup` builds it ahead) and bound to the op's kernels as the backend loads them
+(codegen/runtime/native_cpu.py), again whenever the launch settings change."""
+
+from __future__ import annotations
+
+import ctypes
+import warnings
+from pathlib import Path
+from typing import Any
+
+from codegen.runtime import native_cpu, native_front, native_plan
+from codegen.runtime.cpu import poison_requested
+from codegen.runtime.host.errors import HostBackendError, HostCompileError, HostCompilerNotFound
+from codegen.runtime.host.toolchain import EMU_DIR
+from codegen.runtime.kernels import KernelSource
+from codegen.runtime.plan import Plan, PlanError, plan_as_data
+from codegen.runtime.settings import NATIVE, NO_REPLAY
+
+#: driver.h's opgen_device numbers
+DEVICE_CPU = 0
+
+
+class NativeDriver:
+    """One op's driver: built, loaded and bound on its first call."""
+
+    __slots__ = ("_address", "_bound", "_broken", "_runner", "kernels", "op", "plan", "source")
+
+    def __init__(self, op: str, kernels: KernelSource, plan: Plan, source: Path):
+        self.op = op
+        self.kernels = kernels
+        self.plan = plan
+        self.source = source
+        self._runner: native_cpu.NativeCpu | None = None
+        self._address = 0
+        self._bound: tuple[Any, ...] | None = None
+        self._broken = False
+
+    def call(self, backend: Any, inputs: tuple[Any, ...], attrs: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        """The outputs of the call run natively, or None: the wrapper's Python path takes it."""
+        if self._broken or backend.name != "cpu" or backend.watched or not NATIVE.get():
+            return None
+        if not plan_as_data() or NO_REPLAY.get():
+            return None
+        if self._bound != native_cpu.key(backend) and not self._bind(backend):
+            return None
+        front = native_front.extension()
+        if front is None:
+            return None
+        backend.flush()  # the driver runs at once: launches the Python path queued go first
+        return front.call(self._address, inputs, attrs, DEVICE_CPU, poison_requested())  # type: ignore[no-any-return]
+
+    def _bind(self, backend: Any) -> bool:
+        try:
+            if self._runner is None:
+                self._runner = self._load()
+            self._bound = self._runner.bind(self.kernels, self.plan, backend).key
+        except (HostCompileError, HostCompilerNotFound, HostBackendError, PlanError, OSError) as e:
+            self._broken = True
+            warnings.warn(f"opgen: {self.op}: the native driver is off ({e}); the wrapper runs its Python path",
+                          RuntimeWarning, stacklevel=4)
+            return False
+        return True
+
+    def _load(self) -> native_cpu.NativeCpu:
+        source = self.source.read_text()
+        plans = native_plan.load(source, self.source.name.split(".")[0],
+                                 include=(native_cpu.NATIVE_DIR, EMU_DIR))
+        runner = native_cpu.NativeCpu(plans)
+        abi = runner.lib.opgen_driver_abi
+        abi.restype, abi.argtypes = ctypes.c_int64, []
+        if abi() != native_front.DRIVER_ABI:
+            raise PlanError(f"{self.source.name} states driver ABI {abi()}; this runtime reads "
+                            f"{native_front.DRIVER_ABI}")
+        function = getattr(runner.lib, f"opgen_call_{native_plan.c_name(self.op)}")
+        self._address = ctypes.cast(function, ctypes.c_void_p).value or 0
+        return runner

@@ -1,0 +1,202 @@
+// generated from specs/nn/bias_add.yaml by opgen — do not edit (opgen 0.1.0)
+#include "driver.h"
+#include "plan_eval.h"
+#include "run_plan.h"
+#include "checks.h"
+#define OPGEN_DRIVER_API extern "C" __attribute__((visibility("default")))
+namespace opgen_checks {
+// ACCUMULATOR[dtype] (codegen/runtime/dtypes.py)
+inline V accumulator(const V& dtype) {
+  if (equal(dtype, lit("float16"))) return lit("float32");
+  if (equal(dtype, lit("bfloat16"))) return lit("float32");
+  if (equal(dtype, lit("float32"))) return lit("float32");
+  if (equal(dtype, lit("float64"))) return lit("float64");
+  fallback("no accumulator dtype for " + str(dtype));
+}
+const opgen_value* activation_named(const V& name) {
+  static const opgen_value p0[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p1[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p2[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p3[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}};
+  static const opgen_value p4[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p5[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.2, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.5, nullptr, 0, nullptr}};
+  static const opgen_value p6[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p7[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.01, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p8[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p9[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p10[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.6732631921768188, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0507010221481323, nullptr, 0, nullptr}};
+  static const opgen_value p11[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p12[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p13[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}};
+  static const opgen_value table[] = {opgen_value{OPGEN_VAL_ACT, 0, 0, 0.0, p0, 2, "identity"}, opgen_value{OPGEN_VAL_ACT, 0, 1, 0.0, p1, 2, "linear"}, opgen_value{OPGEN_VAL_ACT, 0, 2, 0.0, p2, 2, "tanh"}, opgen_value{OPGEN_VAL_ACT, 0, 3, 0.0, p3, 2, "scaled_tanh"}, opgen_value{OPGEN_VAL_ACT, 0, 4, 0.0, p4, 2, "sigmoid"}, opgen_value{OPGEN_VAL_ACT, 0, 5, 0.0, p5, 2, "hard_sigmoid"}, opgen_value{OPGEN_VAL_ACT, 0, 6, 0.0, p6, 2, "relu"}, opgen_value{OPGEN_VAL_ACT, 0, 7, 0.0, p7, 2, "leaky_relu"}, opgen_value{OPGEN_VAL_ACT, 0, 8, 0.0, p8, 2, "thresholded_relu"}, opgen_value{OPGEN_VAL_ACT, 0, 9, 0.0, p9, 2, "elu"}, opgen_value{OPGEN_VAL_ACT, 0, 10, 0.0, p10, 2, "scaled_elu"}, opgen_value{OPGEN_VAL_ACT, 0, 11, 0.0, p11, 2, "softsign"}, opgen_value{OPGEN_VAL_ACT, 0, 12, 0.0, p12, 2, "softplus"}, opgen_value{OPGEN_VAL_ACT, 0, 13, 0.0, p13, 2, "parametric_softplus"}};
+  for (const opgen_value& a : table) if (a.text != nullptr && equal(name, lit(a.text))) return &a;
+  return nullptr;
+}
+const char* activation_names() { return "identity, linear, tanh, scaled_tanh, sigmoid, hard_sigmoid, relu, leaky_relu, thresholded_relu, elu, scaled_elu, softsign, softplus, parametric_softplus"; }
+}  // namespace opgen_checks
+OPGEN_DRIVER_API int64_t opgen_driver_abi() { return OPGEN_DRIVER_ABI; }
+
+namespace opgen_plan {
+// BiasAdd: its plan as codegen/runtime/plan.py records it (codegen/drivergen.py)
+static void opgen_plan_walk_BiasAdd(opgen_plan_value* env, const char* backend, Out& out, int64_t* variant) {
+  (void)backend;
+  if (true) {
+    int64_t sym1 = -1;
+    if (sym1 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym1 = 1;
+    if (sym1 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym1 = 0;
+    if (sym1 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym1 = 2;
+    if (sym1 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 3) sym1 = 3;
+    if (sym1 < 0) fail(OPGEN_E_SYMBOL, "kernel 'bias_add' has no entry point for the dtypes of " "_dtype_T");
+    out.put(OPGEN_STEP_LAUNCH); out.put(sym1);
+    out.put(1);
+    out.put(whole(num(env[1], "row_blocks"), "a grid size"));
+    out.put(1);
+    out.put(whole(num(env[2], "row_threads"), "a block size"));
+    out.put(whole(integer(0LL), "the shared size"));
+    int64_t nargs2 = out.used; out.put(0);
+    out.put(OPGEN_T_SLOT); out.put(0);
+    out.put(OPGEN_T_SLOT); out.put(1);
+    out.put(OPGEN_T_SLOT); out.put(2);
+    scalar(out, OPGEN_T_I64, num(env[3], "rows"), "rows");
+    scalar(out, OPGEN_T_I64, num(env[4], "width"), "width");
+    scalar(out, OPGEN_T_I64, num(env[5], "C"), "C");
+    scalar(out, OPGEN_T_I64, num(env[6], "by_channel"), "by_channel");
+    out.words[nargs2] = (out.used - nargs2 - 1) / 2;
+  }
+  *variant = -1;
+}
+
+OPGEN_PLAN_API int opgen_plan_BiasAdd(const opgen_plan_value* values, int64_t nvalues, const char* backend, int64_t* words, int64_t capacity, int64_t* used, int64_t* variant, char* err, int64_t errlen) {
+  Out out{words, capacity, 0};
+  try {
+    if (nvalues != 7) fail(OPGEN_E_VALUES, "the plan reads 7 names, the call gave " + std::to_string(nvalues));
+    if (backend == nullptr) fail(OPGEN_E_VALUES, "no backend named");
+    opgen_plan_value env[7] = {};
+    for (int64_t k = 0; k < 7; ++k) env[k] = values[k];
+    opgen_plan_walk_BiasAdd(env, backend, out, variant);
+    *used = out.used;
+    return OPGEN_PLAN_OK;
+  } catch (const Error& e) {
+    *used = out.used;
+    return report(Error{e.code, "BiasAdd: " + e.message}, err, errlen);
+  } catch (...) {  // (std::bad_alloc building a message): an error, never an exception through C
+    *used = out.used;
+    return report(Error{OPGEN_E_INTERNAL, "BiasAdd: the native recorder failed"}, err, errlen);
+  }
+}
+
+OPGEN_PLAN_API const char* opgen_plan_BiasAdd_info(int table, int64_t index) {
+  static const char* const t0[] = {"_dtype_T", "row_blocks", "row_threads", "rows", "width", "C", "by_channel"};
+  if (table == 0) return index >= 0 && index < 7 ? t0[index] : nullptr;
+  static const char* const t1[] = {"bfloat16", "float16", "float32", "float64"};
+  if (table == 1) return index >= 0 && index < 4 ? t1[index] : nullptr;
+  static const char* const t2[] = {"BiasAdd__bias_add__bfloat16", "BiasAdd__bias_add__float16", "BiasAdd__bias_add__float32", "BiasAdd__bias_add__float64"};
+  if (table == 2) return index >= 0 && index < 4 ? t2[index] : nullptr;
+  static const char* const t3[] = {nullptr};
+  if (table == 3) return index >= 0 && index < 0 ? t3[index] : nullptr;
+  return nullptr;
+}
+
+}  // namespace opgen_plan
+// BiasAdd: its wrapper's _compute in C++ (codegen/drivergen_checks.py)
+static void opgen_drive_BiasAdd(opgen_call* call, bool run) {
+  using namespace opgen_checks;
+  static const char OP[] = "BiasAdd";
+  Frame frame;
+  if (call->ninputs != 2 || call->nattrs != 1) raise(OPGEN_ERR_RUNTIME, std::string(OP) + ": the driver takes 2 inputs and 1 attrs, the call gave " + std::to_string(call->ninputs) + " and " + std::to_string(call->nattrs));
+  call->noutputs = 1;
+  V v_value = input_value(call, 0);
+  V v_bias = input_value(call, 1);
+  V v_data_format = attr_value(call->attrs[0]);
+  V v_C;
+  V v_N;
+  V v__dtype_T;
+  V v__group_mid;
+  V v__group_spatial;
+  V v_by_channel;
+  V v_inner;
+  V v_mid;
+  V v_outer;
+  V v_output;
+  V v_row_blocks;
+  V v_row_threads;
+  V v_rows;
+  V v_spatial;
+  V v_width;
+  Shape v__shape_output;
+  v_data_format = check_enum(OP, "data_format", v_data_format, {lit("NHWC"), lit("NCHW")});
+  v_value = adopt(call, OP, std::string("value"), v_value);
+  v__dtype_T = check_dtype(OP, std::string("value"), v_value, {"float16", "bfloat16", "float32", "float64"}, "T");
+  v_bias = adopt(call, OP, std::string("bias"), v_bias);
+  check_same_dtype(OP, std::string("bias"), v_bias, v__dtype_T, "T", "value");
+  if (truth(boolean(equal(v_data_format, lit("NHWC"))))) {
+    if (truth(boolean(compare(ndim(v_value), integer(2LL)) < 0))) {
+      shape_error(OP, std::string("value"), {"N", "*mid", "C"}, shape(v_value), {}, "data_format NHWC");
+    }
+    v_N = dim(v_value, integer(0LL));
+    v_C = dim(v_value, sub(ndim(v_value), integer(1LL)));
+    v__group_mid = dims_slice(v_value, integer(1LL), sub(ndim(v_value), integer(1LL)));
+    v_mid = prod(v__group_mid);
+    if (truth(boolean(!equal(ndim(v_bias), integer(1LL))))) {
+      shape_error(OP, std::string("bias"), {"C"}, shape(v_bias), {Binding{"C", v_C}}, "data_format NHWC");
+    }
+    if (truth(boolean(!equal(dim(v_bias, integer(0LL)), v_C)))) {
+      shape_error(OP, std::string("bias"), {"C"}, shape(v_bias), {Binding{"C", v_C}}, "data_format NHWC");
+    }
+    v_outer = mul(v_N, v_mid);
+    v_inner = integer(1LL);
+    v_by_channel = boolean(!equal(v_inner, integer(1LL)));
+    v_rows = add(mul(mul(v_by_channel, v_outer), v_C), mul(sub(integer(1LL), v_by_channel), v_outer));
+    v_width = add(mul(v_by_channel, v_inner), mul(sub(integer(1LL), v_by_channel), v_C));
+    v_row_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of({integer(32LL), min_of({integer(512LL), mul(integer(32LL), neg(floordiv(neg(v_width), integer(128LL))))})}));
+    v_row_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({v_rows, integer(16LL)}) : min_of({v_rows, integer(65536LL)}));
+    v__shape_output = Shape{v_N, v__group_mid, v_C};
+  } else {
+    if (truth(boolean(equal(v_data_format, lit("NCHW"))))) {
+      if (truth(boolean(compare(ndim(v_value), integer(2LL)) < 0))) {
+        shape_error(OP, std::string("value"), {"N", "C", "*spatial"}, shape(v_value), {}, "data_format NCHW");
+      }
+      v_N = dim(v_value, integer(0LL));
+      v_C = dim(v_value, integer(1LL));
+      v__group_spatial = dims_slice(v_value, integer(2LL), sub(ndim(v_value), integer(0LL)));
+      v_spatial = prod(v__group_spatial);
+      if (truth(boolean(!equal(ndim(v_bias), integer(1LL))))) {
+        shape_error(OP, std::string("bias"), {"C"}, shape(v_bias), {Binding{"C", v_C}}, "data_format NCHW");
+      }
+      if (truth(boolean(!equal(dim(v_bias, integer(0LL)), v_C)))) {
+        shape_error(OP, std::string("bias"), {"C"}, shape(v_bias), {Binding{"C", v_C}}, "data_format NCHW");
+      }
+      v_outer = v_N;
+      v_inner = v_spatial;
+      v_by_channel = boolean(!equal(v_inner, integer(1LL)));
+      v_rows = add(mul(mul(v_by_channel, v_outer), v_C), mul(sub(integer(1LL), v_by_channel), v_outer));
+      v_width = add(mul(v_by_channel, v_inner), mul(sub(integer(1LL), v_by_channel), v_C));
+      v_row_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of({integer(32LL), min_of({integer(512LL), mul(integer(32LL), neg(floordiv(neg(v_width), integer(128LL))))})}));
+      v_row_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({v_rows, integer(16LL)}) : min_of({v_rows, integer(65536LL)}));
+      v__shape_output = Shape{v_N, v_C, v__group_spatial};
+    } else {
+      raise(OPGEN_ERR_RUNTIME, std::string(OP) + ": no shape section for this value");
+    }
+  }
+  v_output = output(call, OP, "output", 0, run, v__shape_output, v__dtype_T);
+  if (!run) return;
+  static const char* const strings[] = {"bfloat16", "float16", "float32", "float64"};
+  static const char* const symbols[] = {"BiasAdd__bias_add__bfloat16", "BiasAdd__bias_add__float16", "BiasAdd__bias_add__float32", "BiasAdd__bias_add__float64"};
+  opgen_plan_value values[7] = {plan_value(frame, v__dtype_T, strings, 4), plan_value(frame, v_row_blocks, strings, 4), plan_value(frame, v_row_threads, strings, 4), plan_value(frame, v_rows, strings, 4), plan_value(frame, v_width, strings, 4), plan_value(frame, v_C, strings, 4), plan_value(frame, v_by_channel, strings, 4)};
+  opgen_native::Slot slots[3] = {plan_slot(frame, v_value), plan_slot(frame, v_bias), plan_slot(frame, v_output)};
+  int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_BiasAdd, symbols, 4, values, 7, slots, 3, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
+  if (rc != OPGEN_OK) raise(rc, call->err);
+}
+
+OPGEN_DRIVER_API int opgen_shapes_BiasAdd(opgen_call* call) {
+  return opgen_checks::guarded(call, "BiasAdd", [&] { opgen_drive_BiasAdd(call, false); });
+}
+
+OPGEN_DRIVER_API int opgen_call_BiasAdd(opgen_call* call) {
+  return opgen_checks::guarded(call, "BiasAdd", [&] { opgen_drive_BiasAdd(call, true); });
+}
+
+// the plan's runtime (codegen/runtime/native/)
+#include "run_plan.cpp"
+#include "run_plan_cpu.cpp"
+#include "run_plan_entry.cpp"

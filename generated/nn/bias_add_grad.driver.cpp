@@ -1,0 +1,247 @@
+// generated from specs/nn/bias_add_grad.yaml by opgen — do not edit (opgen 0.1.0)
+#include "driver.h"
+#include "plan_eval.h"
+#include "run_plan.h"
+#include "checks.h"
+#define OPGEN_DRIVER_API extern "C" __attribute__((visibility("default")))
+namespace opgen_checks {
+// ACCUMULATOR[dtype] (codegen/runtime/dtypes.py)
+inline V accumulator(const V& dtype) {
+  if (equal(dtype, lit("float16"))) return lit("float32");
+  if (equal(dtype, lit("bfloat16"))) return lit("float32");
+  if (equal(dtype, lit("float32"))) return lit("float32");
+  if (equal(dtype, lit("float64"))) return lit("float64");
+  fallback("no accumulator dtype for " + str(dtype));
+}
+const opgen_value* activation_named(const V& name) {
+  static const opgen_value p0[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p1[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p2[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p3[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}};
+  static const opgen_value p4[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p5[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.2, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.5, nullptr, 0, nullptr}};
+  static const opgen_value p6[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p7[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.01, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p8[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p9[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p10[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.6732631921768188, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0507010221481323, nullptr, 0, nullptr}};
+  static const opgen_value p11[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p12[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p13[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}};
+  static const opgen_value table[] = {opgen_value{OPGEN_VAL_ACT, 0, 0, 0.0, p0, 2, "identity"}, opgen_value{OPGEN_VAL_ACT, 0, 1, 0.0, p1, 2, "linear"}, opgen_value{OPGEN_VAL_ACT, 0, 2, 0.0, p2, 2, "tanh"}, opgen_value{OPGEN_VAL_ACT, 0, 3, 0.0, p3, 2, "scaled_tanh"}, opgen_value{OPGEN_VAL_ACT, 0, 4, 0.0, p4, 2, "sigmoid"}, opgen_value{OPGEN_VAL_ACT, 0, 5, 0.0, p5, 2, "hard_sigmoid"}, opgen_value{OPGEN_VAL_ACT, 0, 6, 0.0, p6, 2, "relu"}, opgen_value{OPGEN_VAL_ACT, 0, 7, 0.0, p7, 2, "leaky_relu"}, opgen_value{OPGEN_VAL_ACT, 0, 8, 0.0, p8, 2, "thresholded_relu"}, opgen_value{OPGEN_VAL_ACT, 0, 9, 0.0, p9, 2, "elu"}, opgen_value{OPGEN_VAL_ACT, 0, 10, 0.0, p10, 2, "scaled_elu"}, opgen_value{OPGEN_VAL_ACT, 0, 11, 0.0, p11, 2, "softsign"}, opgen_value{OPGEN_VAL_ACT, 0, 12, 0.0, p12, 2, "softplus"}, opgen_value{OPGEN_VAL_ACT, 0, 13, 0.0, p13, 2, "parametric_softplus"}};
+  for (const opgen_value& a : table) if (a.text != nullptr && equal(name, lit(a.text))) return &a;
+  return nullptr;
+}
+const char* activation_names() { return "identity, linear, tanh, scaled_tanh, sigmoid, hard_sigmoid, relu, leaky_relu, thresholded_relu, elu, scaled_elu, softsign, softplus, parametric_softplus"; }
+}  // namespace opgen_checks
+OPGEN_DRIVER_API int64_t opgen_driver_abi() { return OPGEN_DRIVER_ABI; }
+
+namespace opgen_plan {
+// BiasAddGrad: its plan as codegen/runtime/plan.py records it (codegen/drivergen.py)
+static void opgen_plan_walk_BiasAddGrad(opgen_plan_value* env, const char* backend, Out& out, int64_t* variant) {
+  (void)backend;
+  if ((equal(num(env[7], "by_channel"), integer(1LL)))) {
+    int64_t sym1 = -1;
+    if (sym1 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym1 = 1;
+    if (sym1 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym1 = 0;
+    if (sym1 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym1 = 2;
+    if (sym1 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 3) sym1 = 3;
+    if (sym1 < 0) fail(OPGEN_E_SYMBOL, "kernel 'bias_grad_channels' has no entry point for the dtypes of " "_dtype_T");
+    out.put(OPGEN_STEP_LAUNCH); out.put(sym1);
+    out.put(2);
+    out.put(whole(num(env[1], "channel_blocks"), "a grid size"));
+    out.put(whole(num(env[2], "channel_splits"), "a grid size"));
+    out.put(1);
+    out.put(whole(num(env[3], "channel_threads"), "a block size"));
+    out.put(whole(integer(0LL), "the shared size"));
+    int64_t nargs2 = out.used; out.put(0);
+    out.put(OPGEN_T_SLOT); out.put(0);
+    out.put(OPGEN_T_SLOT); out.put(1);
+    scalar(out, OPGEN_T_I64, num(env[4], "outer"), "outer");
+    scalar(out, OPGEN_T_I64, num(env[5], "C"), "C");
+    scalar(out, OPGEN_T_I64, num(env[6], "inner"), "inner");
+    out.words[nargs2] = (out.used - nargs2 - 1) / 2;
+  }
+  if ((equal(num(env[7], "by_channel"), integer(0LL)))) {
+    int64_t sym3 = -1;
+    if (sym3 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym3 = 5;
+    if (sym3 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym3 = 4;
+    if (sym3 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym3 = 6;
+    if (sym3 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 3) sym3 = 7;
+    if (sym3 < 0) fail(OPGEN_E_SYMBOL, "kernel 'bias_grad_columns' has no entry point for the dtypes of " "_dtype_T");
+    out.put(OPGEN_STEP_LAUNCH); out.put(sym3);
+    out.put(2);
+    out.put(whole(ceildiv(num(env[5], "C"), num(env[8], "tile")), "a grid size"));
+    out.put(whole(num(env[9], "column_splits"), "a grid size"));
+    out.put(1);
+    out.put(whole(num(env[10], "column_threads"), "a block size"));
+    out.put(whole(integer(0LL), "the shared size"));
+    int64_t nargs4 = out.used; out.put(0);
+    out.put(OPGEN_T_SLOT); out.put(0);
+    out.put(OPGEN_T_SLOT); out.put(1);
+    scalar(out, OPGEN_T_I64, num(env[4], "outer"), "outer");
+    scalar(out, OPGEN_T_I64, num(env[5], "C"), "C");
+    scalar(out, OPGEN_T_I64, num(env[8], "tile"), "tile");
+    out.words[nargs4] = (out.used - nargs4 - 1) / 2;
+  }
+  if (true) {
+    int64_t sym5 = -1;
+    if (sym5 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym5 = 9;
+    if (sym5 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym5 = 8;
+    if (sym5 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym5 = 10;
+    if (sym5 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 3) sym5 = 11;
+    if (sym5 < 0) fail(OPGEN_E_SYMBOL, "kernel 'bias_grad_finish' has no entry point for the dtypes of " "_dtype_T");
+    out.put(OPGEN_STEP_LAUNCH); out.put(sym5);
+    out.put(1);
+    out.put(whole(num(env[11], "finish_blocks"), "a grid size"));
+    out.put(1);
+    out.put(whole(num(env[12], "finish_threads"), "a block size"));
+    out.put(whole(integer(0LL), "the shared size"));
+    int64_t nargs6 = out.used; out.put(0);
+    out.put(OPGEN_T_SLOT); out.put(1);
+    out.put(OPGEN_T_SLOT); out.put(2);
+    scalar(out, OPGEN_T_I64, num(env[5], "C"), "C");
+    scalar(out, OPGEN_T_I64, num(env[13], "splits"), "splits");
+    out.words[nargs6] = (out.used - nargs6 - 1) / 2;
+  }
+  *variant = -1;
+}
+
+OPGEN_PLAN_API int opgen_plan_BiasAddGrad(const opgen_plan_value* values, int64_t nvalues, const char* backend, int64_t* words, int64_t capacity, int64_t* used, int64_t* variant, char* err, int64_t errlen) {
+  Out out{words, capacity, 0};
+  try {
+    if (nvalues != 14) fail(OPGEN_E_VALUES, "the plan reads 14 names, the call gave " + std::to_string(nvalues));
+    if (backend == nullptr) fail(OPGEN_E_VALUES, "no backend named");
+    opgen_plan_value env[14] = {};
+    for (int64_t k = 0; k < 14; ++k) env[k] = values[k];
+    opgen_plan_walk_BiasAddGrad(env, backend, out, variant);
+    *used = out.used;
+    return OPGEN_PLAN_OK;
+  } catch (const Error& e) {
+    *used = out.used;
+    return report(Error{e.code, "BiasAddGrad: " + e.message}, err, errlen);
+  } catch (...) {  // (std::bad_alloc building a message): an error, never an exception through C
+    *used = out.used;
+    return report(Error{OPGEN_E_INTERNAL, "BiasAddGrad: the native recorder failed"}, err, errlen);
+  }
+}
+
+OPGEN_PLAN_API const char* opgen_plan_BiasAddGrad_info(int table, int64_t index) {
+  static const char* const t0[] = {"_dtype_T", "channel_blocks", "channel_splits", "channel_threads", "outer", "C", "inner", "by_channel", "tile", "column_splits", "column_threads", "finish_blocks", "finish_threads", "splits"};
+  if (table == 0) return index >= 0 && index < 14 ? t0[index] : nullptr;
+  static const char* const t1[] = {"bfloat16", "float16", "float32", "float64"};
+  if (table == 1) return index >= 0 && index < 4 ? t1[index] : nullptr;
+  static const char* const t2[] = {"BiasAddGrad__bias_grad_channels__bfloat16", "BiasAddGrad__bias_grad_channels__float16", "BiasAddGrad__bias_grad_channels__float32", "BiasAddGrad__bias_grad_channels__float64", "BiasAddGrad__bias_grad_columns__bfloat16", "BiasAddGrad__bias_grad_columns__float16", "BiasAddGrad__bias_grad_columns__float32", "BiasAddGrad__bias_grad_columns__float64", "BiasAddGrad__bias_grad_finish__bfloat16", "BiasAddGrad__bias_grad_finish__float16", "BiasAddGrad__bias_grad_finish__float32", "BiasAddGrad__bias_grad_finish__float64"};
+  if (table == 2) return index >= 0 && index < 12 ? t2[index] : nullptr;
+  static const char* const t3[] = {nullptr};
+  if (table == 3) return index >= 0 && index < 0 ? t3[index] : nullptr;
+  return nullptr;
+}
+
+}  // namespace opgen_plan
+// BiasAddGrad: its wrapper's _compute in C++ (codegen/drivergen_checks.py)
+static void opgen_drive_BiasAddGrad(opgen_call* call, bool run) {
+  using namespace opgen_checks;
+  static const char OP[] = "BiasAddGrad";
+  Frame frame;
+  if (call->ninputs != 1 || call->nattrs != 1) raise(OPGEN_ERR_RUNTIME, std::string(OP) + ": the driver takes 1 inputs and 1 attrs, the call gave " + std::to_string(call->ninputs) + " and " + std::to_string(call->nattrs));
+  call->noutputs = 1;
+  V v_out_backprop = input_value(call, 0);
+  V v_data_format = attr_value(call->attrs[0]);
+  V v_C;
+  V v_N;
+  V v__dtype_S;
+  V v__dtype_T;
+  V v__group_mid;
+  V v__group_spatial;
+  V v_by_channel;
+  V v_channel_blocks;
+  V v_channel_splits;
+  V v_channel_threads;
+  V v_column_splits;
+  V v_column_threads;
+  V v_finish_blocks;
+  V v_finish_threads;
+  V v_inner;
+  V v_mid;
+  V v_outer;
+  V v_output;
+  V v_partials;
+  V v_spatial;
+  V v_splits;
+  V v_tile;
+  Shape v__shape_output;
+  v_data_format = check_enum(OP, "data_format", v_data_format, {lit("NHWC"), lit("NCHW")});
+  v_out_backprop = adopt(call, OP, std::string("out_backprop"), v_out_backprop);
+  v__dtype_T = check_dtype(OP, std::string("out_backprop"), v_out_backprop, {"float16", "bfloat16", "float32", "float64"}, "T");
+  v__dtype_S = accumulator(v__dtype_T);
+  if (truth(boolean(equal(v_data_format, lit("NHWC"))))) {
+    if (truth(boolean(compare(ndim(v_out_backprop), integer(2LL)) < 0))) {
+      shape_error(OP, std::string("out_backprop"), {"N", "*mid", "C"}, shape(v_out_backprop), {}, "data_format NHWC");
+    }
+    v_N = dim(v_out_backprop, integer(0LL));
+    v_C = dim(v_out_backprop, sub(ndim(v_out_backprop), integer(1LL)));
+    v__group_mid = dims_slice(v_out_backprop, integer(1LL), sub(ndim(v_out_backprop), integer(1LL)));
+    v_mid = prod(v__group_mid);
+    v_outer = mul(v_N, v_mid);
+    v_inner = integer(1LL);
+    v_by_channel = boolean(!equal(v_inner, integer(1LL)));
+    v_channel_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(1LL), min_of({v_outer, integer(16LL)})}) : max_of({integer(1LL), min_of({v_outer, neg(floordiv(neg(integer(2048LL)), max_of({integer(1LL), v_C})))})}));
+    v_channel_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({v_C, neg(floordiv(neg(integer(16LL)), v_channel_splits))}) : min_of({v_C, integer(65535LL)}));
+    v_column_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(1LL), min_of({v_outer, integer(16LL)})}) : max_of({integer(1LL), min_of({neg(floordiv(neg(v_outer), integer(64LL))), integer(1024LL)})}));
+    v_splits = add(mul(v_by_channel, v_channel_splits), mul(sub(integer(1LL), v_by_channel), v_column_splits));
+    v_channel_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_inner), integer(128LL))))})}));
+    v_tile = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(1LL), v_C}) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_C), integer(32LL))))})}));
+    v_column_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : v_tile);
+    v_finish_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : integer(256LL));
+    v_finish_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({v_C, integer(2LL)}) : min_of({neg(floordiv(neg(v_C), integer(256LL))), integer(1024LL)}));
+    v__shape_output = Shape{v_C};
+  } else {
+    if (truth(boolean(equal(v_data_format, lit("NCHW"))))) {
+      if (truth(boolean(compare(ndim(v_out_backprop), integer(2LL)) < 0))) {
+        shape_error(OP, std::string("out_backprop"), {"N", "C", "*spatial"}, shape(v_out_backprop), {}, "data_format NCHW");
+      }
+      v_N = dim(v_out_backprop, integer(0LL));
+      v_C = dim(v_out_backprop, integer(1LL));
+      v__group_spatial = dims_slice(v_out_backprop, integer(2LL), sub(ndim(v_out_backprop), integer(0LL)));
+      v_spatial = prod(v__group_spatial);
+      v_outer = v_N;
+      v_inner = v_spatial;
+      v_by_channel = boolean(!equal(v_inner, integer(1LL)));
+      v_channel_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(1LL), min_of({v_outer, integer(16LL)})}) : max_of({integer(1LL), min_of({v_outer, neg(floordiv(neg(integer(2048LL)), max_of({integer(1LL), v_C})))})}));
+      v_channel_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({v_C, neg(floordiv(neg(integer(16LL)), v_channel_splits))}) : min_of({v_C, integer(65535LL)}));
+      v_column_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(1LL), min_of({v_outer, integer(16LL)})}) : max_of({integer(1LL), min_of({neg(floordiv(neg(v_outer), integer(64LL))), integer(1024LL)})}));
+      v_splits = add(mul(v_by_channel, v_channel_splits), mul(sub(integer(1LL), v_by_channel), v_column_splits));
+      v_channel_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_inner), integer(128LL))))})}));
+      v_tile = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(1LL), v_C}) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_C), integer(32LL))))})}));
+      v_column_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : v_tile);
+      v_finish_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : integer(256LL));
+      v_finish_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({v_C, integer(2LL)}) : min_of({neg(floordiv(neg(v_C), integer(256LL))), integer(1024LL)}));
+      v__shape_output = Shape{v_C};
+    } else {
+      raise(OPGEN_ERR_RUNTIME, std::string(OP) + ": no shape section for this value");
+    }
+  }
+  v_output = output(call, OP, "output", 0, run, v__shape_output, v__dtype_T);
+  if (!run) return;
+  v_partials = scratch(call, frame, Shape{v_splits, v_C}, v__dtype_S);
+  static const char* const strings[] = {"bfloat16", "float16", "float32", "float64"};
+  static const char* const symbols[] = {"BiasAddGrad__bias_grad_channels__bfloat16", "BiasAddGrad__bias_grad_channels__float16", "BiasAddGrad__bias_grad_channels__float32", "BiasAddGrad__bias_grad_channels__float64", "BiasAddGrad__bias_grad_columns__bfloat16", "BiasAddGrad__bias_grad_columns__float16", "BiasAddGrad__bias_grad_columns__float32", "BiasAddGrad__bias_grad_columns__float64", "BiasAddGrad__bias_grad_finish__bfloat16", "BiasAddGrad__bias_grad_finish__float16", "BiasAddGrad__bias_grad_finish__float32", "BiasAddGrad__bias_grad_finish__float64"};
+  opgen_plan_value values[14] = {plan_value(frame, v__dtype_T, strings, 4), plan_value(frame, v_channel_blocks, strings, 4), plan_value(frame, v_channel_splits, strings, 4), plan_value(frame, v_channel_threads, strings, 4), plan_value(frame, v_outer, strings, 4), plan_value(frame, v_C, strings, 4), plan_value(frame, v_inner, strings, 4), plan_value(frame, v_by_channel, strings, 4), plan_value(frame, v_tile, strings, 4), plan_value(frame, v_column_splits, strings, 4), plan_value(frame, v_column_threads, strings, 4), plan_value(frame, v_finish_blocks, strings, 4), plan_value(frame, v_finish_threads, strings, 4), plan_value(frame, v_splits, strings, 4)};
+  opgen_native::Slot slots[3] = {plan_slot(frame, v_out_backprop), plan_slot(frame, v_partials), plan_slot(frame, v_output)};
+  int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_BiasAddGrad, symbols, 12, values, 14, slots, 3, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
+  if (rc != OPGEN_OK) raise(rc, call->err);
+}
+
+OPGEN_DRIVER_API int opgen_shapes_BiasAddGrad(opgen_call* call) {
+  return opgen_checks::guarded(call, "BiasAddGrad", [&] { opgen_drive_BiasAddGrad(call, false); });
+}
+
+OPGEN_DRIVER_API int opgen_call_BiasAddGrad(opgen_call* call) {
+  return opgen_checks::guarded(call, "BiasAddGrad", [&] { opgen_drive_BiasAddGrad(call, true); });
+}
+
+// the plan's runtime (codegen/runtime/native/)
+#include "run_plan.cpp"
+#include "run_plan_cpu.cpp"
+#include "run_plan_entry.cpp"

@@ -1,0 +1,257 @@
+// generated from specs/norm/layer_norm_grad.yaml by opgen — do not edit (opgen 0.1.0)
+#include "driver.h"
+#include "plan_eval.h"
+#include "run_plan.h"
+#include "checks.h"
+#define OPGEN_DRIVER_API extern "C" __attribute__((visibility("default")))
+namespace opgen_checks {
+// ACCUMULATOR[dtype] (codegen/runtime/dtypes.py)
+inline V accumulator(const V& dtype) {
+  if (equal(dtype, lit("float16"))) return lit("float32");
+  if (equal(dtype, lit("bfloat16"))) return lit("float32");
+  if (equal(dtype, lit("float32"))) return lit("float32");
+  if (equal(dtype, lit("float64"))) return lit("float64");
+  fallback("no accumulator dtype for " + str(dtype));
+}
+const opgen_value* activation_named(const V& name) {
+  static const opgen_value p0[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p1[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p2[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p3[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}};
+  static const opgen_value p4[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p5[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.2, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.5, nullptr, 0, nullptr}};
+  static const opgen_value p6[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p7[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.01, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p8[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p9[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p10[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.6732631921768188, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0507010221481323, nullptr, 0, nullptr}};
+  static const opgen_value p11[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p12[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p13[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}};
+  static const opgen_value table[] = {opgen_value{OPGEN_VAL_ACT, 0, 0, 0.0, p0, 2, "identity"}, opgen_value{OPGEN_VAL_ACT, 0, 1, 0.0, p1, 2, "linear"}, opgen_value{OPGEN_VAL_ACT, 0, 2, 0.0, p2, 2, "tanh"}, opgen_value{OPGEN_VAL_ACT, 0, 3, 0.0, p3, 2, "scaled_tanh"}, opgen_value{OPGEN_VAL_ACT, 0, 4, 0.0, p4, 2, "sigmoid"}, opgen_value{OPGEN_VAL_ACT, 0, 5, 0.0, p5, 2, "hard_sigmoid"}, opgen_value{OPGEN_VAL_ACT, 0, 6, 0.0, p6, 2, "relu"}, opgen_value{OPGEN_VAL_ACT, 0, 7, 0.0, p7, 2, "leaky_relu"}, opgen_value{OPGEN_VAL_ACT, 0, 8, 0.0, p8, 2, "thresholded_relu"}, opgen_value{OPGEN_VAL_ACT, 0, 9, 0.0, p9, 2, "elu"}, opgen_value{OPGEN_VAL_ACT, 0, 10, 0.0, p10, 2, "scaled_elu"}, opgen_value{OPGEN_VAL_ACT, 0, 11, 0.0, p11, 2, "softsign"}, opgen_value{OPGEN_VAL_ACT, 0, 12, 0.0, p12, 2, "softplus"}, opgen_value{OPGEN_VAL_ACT, 0, 13, 0.0, p13, 2, "parametric_softplus"}};
+  for (const opgen_value& a : table) if (a.text != nullptr && equal(name, lit(a.text))) return &a;
+  return nullptr;
+}
+const char* activation_names() { return "identity, linear, tanh, scaled_tanh, sigmoid, hard_sigmoid, relu, leaky_relu, thresholded_relu, elu, scaled_elu, softsign, softplus, parametric_softplus"; }
+}  // namespace opgen_checks
+OPGEN_DRIVER_API int64_t opgen_driver_abi() { return OPGEN_DRIVER_ABI; }
+
+namespace opgen_plan {
+// LayerNormGrad: its plan as codegen/runtime/plan.py records it (codegen/drivergen.py)
+static void opgen_plan_walk_LayerNormGrad(opgen_plan_value* env, const char* backend, Out& out, int64_t* variant) {
+  (void)backend;
+  if (true) {
+    int64_t sym1 = -1;
+    if (sym1 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym1 = 1;
+    if (sym1 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym1 = 0;
+    if (sym1 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym1 = 2;
+    if (sym1 < 0) fail(OPGEN_E_SYMBOL, "kernel 'layer_norm_grad_input' has no entry point for the dtypes of " "_dtype_T");
+    out.put(OPGEN_STEP_LAUNCH); out.put(sym1);
+    out.put(1);
+    out.put(whole(num(env[1], "row_blocks"), "a grid size"));
+    out.put(1);
+    out.put(whole(num(env[2], "row_threads"), "a block size"));
+    out.put(whole(integer(0LL), "the shared size"));
+    int64_t nargs2 = out.used; out.put(0);
+    out.put(OPGEN_T_SLOT); out.put(0);
+    out.put(OPGEN_T_SLOT); out.put(1);
+    out.put(OPGEN_T_SLOT); out.put(2);
+    out.put(OPGEN_T_SLOT); out.put(3);
+    out.put(OPGEN_T_SLOT); out.put(4);
+    out.put(OPGEN_T_SLOT); out.put(5);
+    scalar(out, OPGEN_T_I64, num(env[3], "rows"), "rows");
+    scalar(out, OPGEN_T_I64, num(env[4], "D"), "D");
+    out.words[nargs2] = (out.used - nargs2 - 1) / 2;
+  }
+  if (true) {
+    int64_t sym3 = -1;
+    if (sym3 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym3 = 7;
+    if (sym3 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym3 = 6;
+    if (sym3 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym3 = 8;
+    if (sym3 < 0) fail(OPGEN_E_SYMBOL, "kernel 'layer_norm_grad_partials' has no entry point for the dtypes of " "_dtype_T");
+    out.put(OPGEN_STEP_LAUNCH); out.put(sym3);
+    out.put(2);
+    out.put(whole(ceildiv(num(env[4], "D"), num(env[5], "tile")), "a grid size"));
+    out.put(whole(num(env[6], "splits"), "a grid size"));
+    out.put(1);
+    out.put(whole(num(env[7], "column_threads"), "a block size"));
+    out.put(whole(integer(0LL), "the shared size"));
+    int64_t nargs4 = out.used; out.put(0);
+    out.put(OPGEN_T_SLOT); out.put(0);
+    out.put(OPGEN_T_SLOT); out.put(1);
+    out.put(OPGEN_T_SLOT); out.put(2);
+    out.put(OPGEN_T_SLOT); out.put(3);
+    out.put(OPGEN_T_SLOT); out.put(6);
+    scalar(out, OPGEN_T_I64, num(env[3], "rows"), "rows");
+    scalar(out, OPGEN_T_I64, num(env[4], "D"), "D");
+    scalar(out, OPGEN_T_I64, num(env[5], "tile"), "tile");
+    out.words[nargs4] = (out.used - nargs4 - 1) / 2;
+  }
+  if (true) {
+    int64_t sym5 = -1;
+    if (sym5 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym5 = 4;
+    if (sym5 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym5 = 3;
+    if (sym5 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym5 = 5;
+    if (sym5 < 0) fail(OPGEN_E_SYMBOL, "kernel 'layer_norm_grad_params' has no entry point for the dtypes of " "_dtype_T");
+    out.put(OPGEN_STEP_LAUNCH); out.put(sym5);
+    out.put(1);
+    out.put(whole(num(env[8], "finish_blocks"), "a grid size"));
+    out.put(1);
+    out.put(whole(num(env[9], "finish_threads"), "a block size"));
+    out.put(whole(integer(0LL), "the shared size"));
+    int64_t nargs6 = out.used; out.put(0);
+    out.put(OPGEN_T_SLOT); out.put(6);
+    out.put(OPGEN_T_SLOT); out.put(7);
+    out.put(OPGEN_T_SLOT); out.put(8);
+    scalar(out, OPGEN_T_I64, num(env[4], "D"), "D");
+    scalar(out, OPGEN_T_I64, num(env[6], "splits"), "splits");
+    out.words[nargs6] = (out.used - nargs6 - 1) / 2;
+  }
+  *variant = -1;
+}
+
+OPGEN_PLAN_API int opgen_plan_LayerNormGrad(const opgen_plan_value* values, int64_t nvalues, const char* backend, int64_t* words, int64_t capacity, int64_t* used, int64_t* variant, char* err, int64_t errlen) {
+  Out out{words, capacity, 0};
+  try {
+    if (nvalues != 10) fail(OPGEN_E_VALUES, "the plan reads 10 names, the call gave " + std::to_string(nvalues));
+    if (backend == nullptr) fail(OPGEN_E_VALUES, "no backend named");
+    opgen_plan_value env[10] = {};
+    for (int64_t k = 0; k < 10; ++k) env[k] = values[k];
+    opgen_plan_walk_LayerNormGrad(env, backend, out, variant);
+    *used = out.used;
+    return OPGEN_PLAN_OK;
+  } catch (const Error& e) {
+    *used = out.used;
+    return report(Error{e.code, "LayerNormGrad: " + e.message}, err, errlen);
+  } catch (...) {  // (std::bad_alloc building a message): an error, never an exception through C
+    *used = out.used;
+    return report(Error{OPGEN_E_INTERNAL, "LayerNormGrad: the native recorder failed"}, err, errlen);
+  }
+}
+
+OPGEN_PLAN_API const char* opgen_plan_LayerNormGrad_info(int table, int64_t index) {
+  static const char* const t0[] = {"_dtype_T", "row_blocks", "row_threads", "rows", "D", "tile", "splits", "column_threads", "finish_blocks", "finish_threads"};
+  if (table == 0) return index >= 0 && index < 10 ? t0[index] : nullptr;
+  static const char* const t1[] = {"bfloat16", "float16", "float32"};
+  if (table == 1) return index >= 0 && index < 3 ? t1[index] : nullptr;
+  static const char* const t2[] = {"LayerNormGrad__layer_norm_grad_input__bfloat16", "LayerNormGrad__layer_norm_grad_input__float16", "LayerNormGrad__layer_norm_grad_input__float32", "LayerNormGrad__layer_norm_grad_params__bfloat16", "LayerNormGrad__layer_norm_grad_params__float16", "LayerNormGrad__layer_norm_grad_params__float32", "LayerNormGrad__layer_norm_grad_partials__bfloat16", "LayerNormGrad__layer_norm_grad_partials__float16", "LayerNormGrad__layer_norm_grad_partials__float32"};
+  if (table == 2) return index >= 0 && index < 9 ? t2[index] : nullptr;
+  static const char* const t3[] = {nullptr};
+  if (table == 3) return index >= 0 && index < 0 ? t3[index] : nullptr;
+  return nullptr;
+}
+
+}  // namespace opgen_plan
+// LayerNormGrad: its wrapper's _compute in C++ (codegen/drivergen_checks.py)
+static void opgen_drive_LayerNormGrad(opgen_call* call, bool run) {
+  using namespace opgen_checks;
+  static const char OP[] = "LayerNormGrad";
+  Frame frame;
+  if (call->ninputs != 5 || call->nattrs != 0) raise(OPGEN_ERR_RUNTIME, std::string(OP) + ": the driver takes 5 inputs and 0 attrs, the call gave " + std::to_string(call->ninputs) + " and " + std::to_string(call->nattrs));
+  call->noutputs = 3;
+  V v_dy = input_value(call, 0);
+  V v_x = input_value(call, 1);
+  V v_mean = input_value(call, 2);
+  V v_rstd = input_value(call, 3);
+  V v_gamma = input_value(call, 4);
+  V v_D;
+  V v__dtype_S;
+  V v__dtype_T;
+  V v__group_lead;
+  V v_column_threads;
+  V v_dbeta;
+  V v_dgamma;
+  V v_dx;
+  V v_finish_blocks;
+  V v_finish_threads;
+  V v_lead;
+  V v_partials;
+  V v_row_blocks;
+  V v_row_threads;
+  V v_rows;
+  V v_splits;
+  V v_tile;
+  Shape v__shape_dbeta;
+  Shape v__shape_dgamma;
+  Shape v__shape_dx;
+  v_dy = adopt(call, OP, std::string("dy"), v_dy);
+  v__dtype_T = check_dtype(OP, std::string("dy"), v_dy, {"float16", "bfloat16", "float32"}, "T");
+  v__dtype_S = accumulator(v__dtype_T);
+  v_x = adopt(call, OP, std::string("x"), v_x);
+  check_same_dtype(OP, std::string("x"), v_x, v__dtype_T, "T", "dy");
+  v_mean = adopt(call, OP, std::string("mean"), v_mean);
+  check_same_dtype(OP, std::string("mean"), v_mean, v__dtype_S, "S", "the accumulator of T");
+  v_rstd = adopt(call, OP, std::string("rstd"), v_rstd);
+  check_same_dtype(OP, std::string("rstd"), v_rstd, v__dtype_S, "S", "the accumulator of T");
+  if (truth(boolean(v_gamma.kind != K_NONE))) {
+    v_gamma = adopt(call, OP, std::string("gamma"), v_gamma);
+    check_same_dtype(OP, std::string("gamma"), v_gamma, v__dtype_T, "T", "dy");
+  }
+  if (truth(boolean(compare(ndim(v_dy), integer(1LL)) < 0))) {
+    shape_error(OP, std::string("dy"), {"*lead", "D"}, shape(v_dy), {}, "");
+  }
+  v_D = dim(v_dy, sub(ndim(v_dy), integer(1LL)));
+  v__group_lead = dims_slice(v_dy, integer(0LL), sub(ndim(v_dy), integer(1LL)));
+  v_lead = prod(v__group_lead);
+  if (truth(boolean(compare(ndim(v_x), integer(1LL)) < 0))) {
+    shape_error(OP, std::string("x"), {"*lead", "D"}, shape(v_x), {Binding{"D", v_D}, Binding{"*lead", v__group_lead}}, "");
+  }
+  if (truth([&]() -> V { V t = boolean(!equal(dim(v_x, sub(ndim(v_x), integer(1LL))), v_D)); if (truth(t)) return t; return boolean(!equal(dims_slice(v_x, integer(0LL), sub(ndim(v_x), integer(1LL))), v__group_lead)); }())) {
+    shape_error(OP, std::string("x"), {"*lead", "D"}, shape(v_x), {Binding{"D", v_D}, Binding{"*lead", v__group_lead}}, "");
+  }
+  if (truth(boolean(compare(ndim(v_mean), integer(0LL)) < 0))) {
+    shape_error(OP, std::string("mean"), {"*lead"}, shape(v_mean), {Binding{"*lead", v__group_lead}}, "");
+  }
+  if (truth(boolean(!equal(dims_slice(v_mean, integer(0LL), sub(ndim(v_mean), integer(0LL))), v__group_lead)))) {
+    shape_error(OP, std::string("mean"), {"*lead"}, shape(v_mean), {Binding{"*lead", v__group_lead}}, "");
+  }
+  if (truth(boolean(compare(ndim(v_rstd), integer(0LL)) < 0))) {
+    shape_error(OP, std::string("rstd"), {"*lead"}, shape(v_rstd), {Binding{"*lead", v__group_lead}}, "");
+  }
+  if (truth(boolean(!equal(dims_slice(v_rstd, integer(0LL), sub(ndim(v_rstd), integer(0LL))), v__group_lead)))) {
+    shape_error(OP, std::string("rstd"), {"*lead"}, shape(v_rstd), {Binding{"*lead", v__group_lead}}, "");
+  }
+  if (truth(boolean(v_gamma.kind != K_NONE))) {
+    if (truth(boolean(!equal(ndim(v_gamma), integer(1LL))))) {
+      shape_error(OP, std::string("gamma"), {"D"}, shape(v_gamma), {Binding{"D", v_D}}, "");
+    }
+    if (truth(boolean(!equal(dim(v_gamma, integer(0LL)), v_D)))) {
+      shape_error(OP, std::string("gamma"), {"D"}, shape(v_gamma), {Binding{"D", v_D}}, "");
+    }
+  }
+  v_rows = v_lead;
+  v_row_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of({integer(32LL), min_of({integer(1024LL), mul(integer(32LL), neg(floordiv(neg(v_D), integer(128LL))))})}));
+  v_row_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({v_rows, integer(64LL)}) : min_of({v_rows, integer(65536LL)}));
+  v_tile = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(1LL), v_D}) : integer(32LL));
+  v_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(1LL), min_of({v_rows, integer(8LL)})}) : max_of({integer(1LL), min_of({neg(floordiv(neg(v_rows), integer(256LL))), integer(128LL)})}));
+  v_column_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : integer(256LL));
+  v_finish_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : integer(256LL));
+  v_finish_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({v_D, integer(8LL)}) : min_of({neg(floordiv(neg(v_D), integer(256LL))), integer(1024LL)}));
+  v__shape_dx = Shape{v__group_lead, v_D};
+  v__shape_dgamma = Shape{v_D};
+  v__shape_dbeta = Shape{v_D};
+  v_dx = output(call, OP, "dx", 0, run, v__shape_dx, v__dtype_T);
+  v_dgamma = output(call, OP, "dgamma", 1, run, v__shape_dgamma, v__dtype_T);
+  v_dbeta = output(call, OP, "dbeta", 2, run, v__shape_dbeta, v__dtype_T);
+  if (!run) return;
+  v_partials = scratch(call, frame, Shape{v_splits, integer(2LL), v_D}, lit("float32"));
+  static const char* const strings[] = {"bfloat16", "float16", "float32"};
+  static const char* const symbols[] = {"LayerNormGrad__layer_norm_grad_input__bfloat16", "LayerNormGrad__layer_norm_grad_input__float16", "LayerNormGrad__layer_norm_grad_input__float32", "LayerNormGrad__layer_norm_grad_params__bfloat16", "LayerNormGrad__layer_norm_grad_params__float16", "LayerNormGrad__layer_norm_grad_params__float32", "LayerNormGrad__layer_norm_grad_partials__bfloat16", "LayerNormGrad__layer_norm_grad_partials__float16", "LayerNormGrad__layer_norm_grad_partials__float32"};
+  opgen_plan_value values[10] = {plan_value(frame, v__dtype_T, strings, 3), plan_value(frame, v_row_blocks, strings, 3), plan_value(frame, v_row_threads, strings, 3), plan_value(frame, v_rows, strings, 3), plan_value(frame, v_D, strings, 3), plan_value(frame, v_tile, strings, 3), plan_value(frame, v_splits, strings, 3), plan_value(frame, v_column_threads, strings, 3), plan_value(frame, v_finish_blocks, strings, 3), plan_value(frame, v_finish_threads, strings, 3)};
+  opgen_native::Slot slots[9] = {plan_slot(frame, v_dy), plan_slot(frame, v_x), plan_slot(frame, v_mean), plan_slot(frame, v_rstd), plan_slot(frame, v_gamma), plan_slot(frame, v_dx), plan_slot(frame, v_partials), plan_slot(frame, v_dgamma), plan_slot(frame, v_dbeta)};
+  int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_LayerNormGrad, symbols, 9, values, 10, slots, 9, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
+  if (rc != OPGEN_OK) raise(rc, call->err);
+}
+
+OPGEN_DRIVER_API int opgen_shapes_LayerNormGrad(opgen_call* call) {
+  return opgen_checks::guarded(call, "LayerNormGrad", [&] { opgen_drive_LayerNormGrad(call, false); });
+}
+
+OPGEN_DRIVER_API int opgen_call_LayerNormGrad(opgen_call* call) {
+  return opgen_checks::guarded(call, "LayerNormGrad", [&] { opgen_drive_LayerNormGrad(call, true); });
+}
+
+// the plan's runtime (codegen/runtime/native/)
+#include "run_plan.cpp"
+#include "run_plan_cpu.cpp"
+#include "run_plan_entry.cpp"

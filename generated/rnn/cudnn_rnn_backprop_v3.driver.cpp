@@ -1,0 +1,1438 @@
+// generated from specs/rnn/cudnn_rnn_backprop_v3.yaml by opgen — do not edit (opgen 0.1.0)
+#include "driver.h"
+#include "plan_eval.h"
+#include "run_plan.h"
+#include "checks.h"
+#define OPGEN_DRIVER_API extern "C" __attribute__((visibility("default")))
+namespace opgen_checks {
+// ACCUMULATOR[dtype] (codegen/runtime/dtypes.py)
+inline V accumulator(const V& dtype) {
+  if (equal(dtype, lit("float16"))) return lit("float32");
+  if (equal(dtype, lit("bfloat16"))) return lit("float32");
+  if (equal(dtype, lit("float32"))) return lit("float32");
+  if (equal(dtype, lit("float64"))) return lit("float64");
+  fallback("no accumulator dtype for " + str(dtype));
+}
+const opgen_value* activation_named(const V& name) {
+  static const opgen_value p0[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p1[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p2[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p3[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}};
+  static const opgen_value p4[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p5[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.2, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.5, nullptr, 0, nullptr}};
+  static const opgen_value p6[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p7[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.01, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p8[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p9[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p10[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.6732631921768188, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0507010221481323, nullptr, 0, nullptr}};
+  static const opgen_value p11[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p12[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p13[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}};
+  static const opgen_value table[] = {opgen_value{OPGEN_VAL_ACT, 0, 0, 0.0, p0, 2, "identity"}, opgen_value{OPGEN_VAL_ACT, 0, 1, 0.0, p1, 2, "linear"}, opgen_value{OPGEN_VAL_ACT, 0, 2, 0.0, p2, 2, "tanh"}, opgen_value{OPGEN_VAL_ACT, 0, 3, 0.0, p3, 2, "scaled_tanh"}, opgen_value{OPGEN_VAL_ACT, 0, 4, 0.0, p4, 2, "sigmoid"}, opgen_value{OPGEN_VAL_ACT, 0, 5, 0.0, p5, 2, "hard_sigmoid"}, opgen_value{OPGEN_VAL_ACT, 0, 6, 0.0, p6, 2, "relu"}, opgen_value{OPGEN_VAL_ACT, 0, 7, 0.0, p7, 2, "leaky_relu"}, opgen_value{OPGEN_VAL_ACT, 0, 8, 0.0, p8, 2, "thresholded_relu"}, opgen_value{OPGEN_VAL_ACT, 0, 9, 0.0, p9, 2, "elu"}, opgen_value{OPGEN_VAL_ACT, 0, 10, 0.0, p10, 2, "scaled_elu"}, opgen_value{OPGEN_VAL_ACT, 0, 11, 0.0, p11, 2, "softsign"}, opgen_value{OPGEN_VAL_ACT, 0, 12, 0.0, p12, 2, "softplus"}, opgen_value{OPGEN_VAL_ACT, 0, 13, 0.0, p13, 2, "parametric_softplus"}};
+  for (const opgen_value& a : table) if (a.text != nullptr && equal(name, lit(a.text))) return &a;
+  return nullptr;
+}
+const char* activation_names() { return "identity, linear, tanh, scaled_tanh, sigmoid, hard_sigmoid, relu, leaky_relu, thresholded_relu, elu, scaled_elu, softsign, softplus, parametric_softplus"; }
+}  // namespace opgen_checks
+OPGEN_DRIVER_API int64_t opgen_driver_abi() { return OPGEN_DRIVER_ABI; }
+
+namespace opgen_plan {
+// CudnnRNNBackpropV3: its plan as codegen/runtime/plan.py records it (codegen/drivergen.py)
+static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char* backend, Out& out, int64_t* variant) {
+  (void)backend;
+  if (true) {
+    int64_t sym1 = -1;
+    if (sym1 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym1 = 57;
+    if (sym1 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym1 = 58;
+    if (sym1 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym1 = 59;
+    if (sym1 < 0) fail(OPGEN_E_SYMBOL, "kernel 'to_time_major' has no entry point for the dtypes of " "_dtype_T");
+    out.put(OPGEN_STEP_LAUNCH); out.put(sym1);
+    out.put(1);
+    out.put(whole(num(env[1], "seq_blocks"), "a grid size"));
+    out.put(1);
+    out.put(whole(num(env[2], "seq_threads"), "a block size"));
+    out.put(whole(integer(0LL), "the shared size"));
+    int64_t nargs2 = out.used; out.put(0);
+    out.put(OPGEN_T_SLOT); out.put(0);
+    out.put(OPGEN_T_SLOT); out.put(1);
+    scalar(out, OPGEN_T_I64, num(env[3], "swap0"), "swap0");
+    scalar(out, OPGEN_T_I64, num(env[4], "swap1"), "swap1");
+    scalar(out, OPGEN_T_I64, num(env[5], "input_size"), "input_size");
+    out.words[nargs2] = (out.used - nargs2 - 1) / 2;
+  }
+  if (true) {
+    int64_t sym3 = -1;
+    if (sym3 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym3 = 0;
+    if (sym3 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym3 = 1;
+    if (sym3 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym3 = 2;
+    if (sym3 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fill_ones' has no entry point for the dtypes of " "_dtype_T");
+    out.put(OPGEN_STEP_LAUNCH); out.put(sym3);
+    out.put(1);
+    out.put(whole(num(env[1], "seq_blocks"), "a grid size"));
+    out.put(1);
+    out.put(whole(num(env[2], "seq_threads"), "a block size"));
+    out.put(whole(integer(0LL), "the shared size"));
+    int64_t nargs4 = out.used; out.put(0);
+    out.put(OPGEN_T_SLOT); out.put(2);
+    scalar(out, OPGEN_T_I64, num(env[6], "rows"), "rows");
+    out.words[nargs4] = (out.used - nargs4 - 1) / 2;
+  }
+  if (true) {
+    int64_t sym5 = -1;
+    if (sym5 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym5 = 27;
+    if (sym5 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym5 = 28;
+    if (sym5 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym5 = 29;
+    if (sym5 < 0) fail(OPGEN_E_SYMBOL, "kernel 'grad_output_in' has no entry point for the dtypes of " "_dtype_T");
+    out.put(OPGEN_STEP_LAUNCH); out.put(sym5);
+    out.put(1);
+    out.put(whole(num(env[1], "seq_blocks"), "a grid size"));
+    out.put(1);
+    out.put(whole(num(env[2], "seq_threads"), "a block size"));
+    out.put(whole(integer(0LL), "the shared size"));
+    int64_t nargs6 = out.used; out.put(0);
+    out.put(OPGEN_T_SLOT); out.put(3);
+    out.put(OPGEN_T_SLOT); out.put(4);
+    out.put(OPGEN_T_SLOT); out.put(5);
+    scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
+    scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
+    scalar(out, OPGEN_T_I64, num(env[9], "out_width"), "out_width");
+    scalar(out, OPGEN_T_I32, num(env[10], "time_major"), "time_major");
+    out.words[nargs6] = (out.used - nargs6 - 1) / 2;
+  }
+  if (true) {
+    int64_t n8 = whole(num(env[11], "num_layers"), "a repeat count");
+    for (int64_t i7 = 0; i7 < n8; ++i7) {
+      env[45] = value(integer(i7));
+      env[46] = value(sub(sub(num(env[11], "num_layers"), integer(1LL)), num(env[45], "back")));
+      env[47] = value(sub(integer(1LL), min2(num(env[46], "l"), integer(1LL))));
+      env[48] = value(add(mul(mul(num(env[47], "first"), num(env[5], "input_size")), sub(integer(1LL), num(env[12], "skip"))), mul(sub(integer(1LL), num(env[47], "first")), num(env[9], "out_width"))));
+      env[49] = value(add(mul(mul(sub(integer(1LL), num(env[47], "first")), num(env[13], "dirs")), num(env[14], "w0")), mul(mul(max2(sub(num(env[46], "l"), integer(1LL)), integer(0LL)), num(env[13], "dirs")), num(env[15], "w1"))));
+      env[50] = value(add(num(env[15], "w1"), mul(num(env[47], "first"), sub(num(env[14], "w0"), num(env[15], "w1")))));
+      env[51] = value(add(mul(num(env[16], "layers_dirs"), num(env[17], "pl_size")), mul(mul(mul(sub(num(env[46], "l"), integer(1LL)), integer(2LL)), num(env[6], "rows")), num(env[9], "out_width"))));
+      env[52] = value(add(num(env[51], "x_ofs"), mul(num(env[6], "rows"), num(env[9], "out_width"))));
+      env[53] = value(mul(num(env[6], "rows"), num(env[9], "out_width")));
+      env[54] = value(add(num(env[49], "layer_wofs"), mul(num(env[18], "gate_width"), num(env[48], "in_width"))));
+      env[55] = value(add(num(env[54], "layer_rofs"), mul(num(env[18], "gate_width"), num(env[19], "h_size"))));
+      env[56] = value(mul(mul(num(env[46], "l"), num(env[13], "dirs")), num(env[17], "pl_size")));
+      env[57] = value(add(num(env[56], "layer_acts_ofs"), mul(num(env[6], "rows"), num(env[20], "acts"))));
+      env[58] = value(add(num(env[57], "layer_hs_ofs"), mul(mul(add(num(env[7], "steps"), integer(1LL)), num(env[8], "batch")), num(env[19], "h_size"))));
+      if (true) {
+        int64_t n10 = whole(num(env[13], "dirs"), "a repeat count");
+        for (int64_t i9 = 0; i9 < n10; ++i9) {
+          env[59] = value(integer(i9));
+          env[60] = value(add(mul(num(env[46], "l"), num(env[13], "dirs")), num(env[59], "d")));
+          env[61] = value(add(num(env[49], "layer_wofs"), mul(num(env[59], "d"), num(env[50], "layer_w"))));
+          env[62] = value(add(num(env[61], "wofs"), mul(num(env[18], "gate_width"), num(env[48], "in_width"))));
+          env[63] = value(add(num(env[62], "rofs"), mul(num(env[18], "gate_width"), num(env[19], "h_size"))));
+          env[64] = value(mul(num(env[60], "p"), num(env[17], "pl_size")));
+          env[65] = value(add(num(env[64], "acts_ofs"), mul(num(env[6], "rows"), num(env[20], "acts"))));
+          env[66] = value(add(num(env[65], "hs_ofs"), mul(mul(add(num(env[7], "steps"), integer(1LL)), num(env[8], "batch")), num(env[19], "h_size"))));
+          env[67] = value(mul(mul(num(env[59], "d"), num(env[6], "rows")), num(env[18], "gate_width")));
+          if (true) {
+            int64_t sym11 = -1;
+            if (sym11 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym11 = 33;
+            if (sym11 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym11 = 34;
+            if (sym11 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym11 = 35;
+            if (sym11 < 0) fail(OPGEN_E_SYMBOL, "kernel 'init_grad' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym11);
+            out.put(1);
+            out.put(whole(num(env[21], "cell_blocks"), "a grid size"));
+            out.put(1);
+            out.put(whole(num(env[22], "cell_threads"), "a block size"));
+            out.put(whole(integer(0LL), "the shared size"));
+            int64_t nargs12 = out.used; out.put(0);
+            out.put(OPGEN_T_SLOT); out.put(6);
+            out.put(OPGEN_T_SLOT); out.put(7);
+            out.put(OPGEN_T_SLOT); out.put(8);
+            out.put(OPGEN_T_SLOT); out.put(9);
+            scalar(out, OPGEN_T_I64, num(env[60], "p"), "p");
+            scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
+            scalar(out, OPGEN_T_I64, num(env[16], "layers_dirs"), "layers_dirs");
+            scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
+            scalar(out, OPGEN_T_I64, num(env[19], "h_size"), "h_size");
+            scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
+            scalar(out, OPGEN_T_I64, num(env[24], "lstm"), "lstm");
+            scalar(out, OPGEN_T_I32, num(env[10], "time_major"), "time_major");
+            out.words[nargs12] = (out.used - nargs12 - 1) / 2;
+          }
+          if ((env[26].kind == OPGEN_V_STR && env[26].i == 4) && truth(num(env[27], "persistent"))) {
+            int64_t sym13 = -1;
+            if (sym13 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym13 = 42;
+            if (sym13 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym13 = 43;
+            if (sym13 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym13 = 44;
+            if (sym13 < 0) fail(OPGEN_E_SYMBOL, "kernel 'persistent_lstm_grad' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym13);
+            out.put(1);
+            out.put(whole(num(env[25], "persistent_blocks"), "a grid size"));
+            out.put(1);
+            out.put(whole(integer(256LL), "a block size"));
+            out.put(whole(integer(0LL), "the shared size"));
+            int64_t nargs14 = out.used; out.put(0);
+            out.put(OPGEN_T_SLOT); out.put(4);
+            out.put(OPGEN_T_SLOT); out.put(10);
+            out.put(OPGEN_T_SLOT); out.put(5);
+            out.put(OPGEN_T_SLOT); out.put(11);
+            out.put(OPGEN_T_SLOT); out.put(8);
+            out.put(OPGEN_T_SLOT); out.put(9);
+            out.put(OPGEN_T_SLOT); out.put(12);
+            out.put(OPGEN_T_SLOT); out.put(13);
+            scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
+            scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
+            scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
+            scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
+            scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
+            scalar(out, OPGEN_T_I64, num(env[62], "rofs"), "rofs");
+            scalar(out, OPGEN_T_I64, num(env[64], "acts_ofs"), "acts_ofs");
+            scalar(out, OPGEN_T_I64, num(env[66], "cs_ofs"), "cs_ofs");
+            out.words[nargs14] = (out.used - nargs14 - 1) / 2;
+          }
+          if ((env[26].kind == OPGEN_V_STR && env[26].i == 3) && truth(num(env[27], "persistent"))) {
+            int64_t sym15 = -1;
+            if (sym15 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym15 = 39;
+            if (sym15 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym15 = 40;
+            if (sym15 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym15 = 41;
+            if (sym15 < 0) fail(OPGEN_E_SYMBOL, "kernel 'persistent_gru_grad' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym15);
+            out.put(1);
+            out.put(whole(num(env[25], "persistent_blocks"), "a grid size"));
+            out.put(1);
+            out.put(whole(integer(256LL), "a block size"));
+            out.put(whole(integer(0LL), "the shared size"));
+            int64_t nargs16 = out.used; out.put(0);
+            out.put(OPGEN_T_SLOT); out.put(4);
+            out.put(OPGEN_T_SLOT); out.put(10);
+            out.put(OPGEN_T_SLOT); out.put(5);
+            out.put(OPGEN_T_SLOT); out.put(11);
+            out.put(OPGEN_T_SLOT); out.put(14);
+            out.put(OPGEN_T_SLOT); out.put(8);
+            out.put(OPGEN_T_SLOT); out.put(13);
+            scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
+            scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
+            scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
+            scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
+            scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
+            scalar(out, OPGEN_T_I64, num(env[62], "rofs"), "rofs");
+            scalar(out, OPGEN_T_I64, num(env[64], "acts_ofs"), "acts_ofs");
+            scalar(out, OPGEN_T_I64, num(env[65], "hs_ofs"), "hs_ofs");
+            out.words[nargs16] = (out.used - nargs16 - 1) / 2;
+          }
+          if ((equal(add(num(env[24], "lstm"), num(env[29], "gru")), integer(0LL))) && truth(num(env[27], "persistent"))) {
+            int64_t sym17 = -1;
+            if (sym17 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym17 = 45;
+            if (sym17 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym17 = 46;
+            if (sym17 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym17 = 47;
+            if (sym17 < 0) fail(OPGEN_E_SYMBOL, "kernel 'persistent_rnn_grad' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym17);
+            out.put(1);
+            out.put(whole(num(env[25], "persistent_blocks"), "a grid size"));
+            out.put(1);
+            out.put(whole(integer(256LL), "a block size"));
+            out.put(whole(integer(0LL), "the shared size"));
+            int64_t nargs18 = out.used; out.put(0);
+            out.put(OPGEN_T_SLOT); out.put(4);
+            out.put(OPGEN_T_SLOT); out.put(10);
+            out.put(OPGEN_T_SLOT); out.put(5);
+            out.put(OPGEN_T_SLOT); out.put(11);
+            out.put(OPGEN_T_SLOT); out.put(8);
+            out.put(OPGEN_T_SLOT); out.put(13);
+            scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
+            scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
+            scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
+            scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
+            scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
+            scalar(out, OPGEN_T_I64, num(env[62], "rofs"), "rofs");
+            scalar(out, OPGEN_T_I64, num(env[65], "hs_ofs"), "hs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[28], "relu"), "relu");
+            out.words[nargs18] = (out.used - nargs18 - 1) / 2;
+          }
+          if (truth(num(env[33], "gemm_steps"))) {
+            int64_t n20 = whole(num(env[7], "steps"), "a repeat count");
+            for (int64_t i19 = 0; i19 < n20; ++i19) {
+              env[68] = value(integer(i19));
+              env[69] = value(add(mul(sub(sub(num(env[7], "steps"), integer(1LL)), num(env[68], "s")), sub(integer(1LL), num(env[59], "d"))), mul(num(env[68], "s"), num(env[59], "d"))));
+              if ((equal(num(env[30], "proj"), integer(1LL)))) {
+                int64_t sym21 = -1;
+                if (sym21 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym21 = 48;
+                if (sym21 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym21 = 49;
+                if (sym21 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym21 = 50;
+                if (sym21 < 0) fail(OPGEN_E_SYMBOL, "kernel 'proj_grad' has no entry point for the dtypes of " "_dtype_T");
+                out.put(OPGEN_STEP_LAUNCH); out.put(sym21);
+                out.put(1);
+                out.put(whole(num(env[21], "cell_blocks"), "a grid size"));
+                out.put(1);
+                out.put(whole(num(env[22], "cell_threads"), "a block size"));
+                out.put(whole(integer(0LL), "the shared size"));
+                int64_t nargs22 = out.used; out.put(0);
+                out.put(OPGEN_T_SLOT); out.put(4);
+                out.put(OPGEN_T_SLOT); out.put(15);
+                out.put(OPGEN_T_SLOT); out.put(8);
+                out.put(OPGEN_T_SLOT); out.put(5);
+                scalar(out, OPGEN_T_I64, num(env[69], "t"), "t");
+                scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
+                scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
+                scalar(out, OPGEN_T_I64, num(env[19], "h_size"), "h_size");
+                scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
+                scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
+                out.words[nargs22] = (out.used - nargs22 - 1) / 2;
+              }
+              if ((equal(num(env[30], "proj"), integer(1LL)))) {
+                out.put(OPGEN_STEP_GEMM); out.put(15); out.put(13); out.put(12);
+                { Num size23 = num(env[8], "batch");
+                  if (size23.is_float) out.put_double(OPGEN_T_FLOAT, size23.f); else { out.put(OPGEN_T_INT); out.put(size23.i); } }
+                { Num size24 = num(env[23], "num_units");
+                  if (size24.is_float) out.put_double(OPGEN_T_FLOAT, size24.f); else { out.put(OPGEN_T_INT); out.put(size24.i); } }
+                { Num size25 = num(env[19], "h_size");
+                  if (size25.is_float) out.put_double(OPGEN_T_FLOAT, size25.f); else { out.put(OPGEN_T_INT); out.put(size25.i); } }
+                out.put(OPGEN_T_BOOL); out.put(0);
+                out.put(OPGEN_T_BOOL); out.put(0);
+                { Num size26 = integer(0LL);
+                  if (size26.is_float) out.put_double(OPGEN_T_FLOAT, size26.f); else { out.put(OPGEN_T_INT); out.put(size26.i); } }
+                { Num size27 = mul(mul(add(mul(num(env[59], "d"), num(env[7], "steps")), num(env[69], "t")), num(env[8], "batch")), num(env[19], "h_size"));
+                  if (size27.is_float) out.put_double(OPGEN_T_FLOAT, size27.f); else { out.put(OPGEN_T_INT); out.put(size27.i); } }
+                { Num size28 = num(env[63], "pofs");
+                  if (size28.is_float) out.put_double(OPGEN_T_FLOAT, size28.f); else { out.put(OPGEN_T_INT); out.put(size28.i); } }
+                { Num size29 = integer(0LL);
+                  if (size29.is_float) out.put_double(OPGEN_T_FLOAT, size29.f); else { out.put(OPGEN_T_INT); out.put(size29.i); } }
+              }
+              if ((env[26].kind == OPGEN_V_STR && env[26].i == 4)) {
+                int64_t sym30 = -1;
+                if (sym30 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym30 = 36;
+                if (sym30 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym30 = 37;
+                if (sym30 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym30 = 38;
+                if (sym30 < 0) fail(OPGEN_E_SYMBOL, "kernel 'lstm_grad_step' has no entry point for the dtypes of " "_dtype_T");
+                out.put(OPGEN_STEP_LAUNCH); out.put(sym30);
+                out.put(1);
+                out.put(whole(num(env[31], "row_blocks"), "a grid size"));
+                out.put(1);
+                out.put(whole(num(env[32], "row_threads"), "a block size"));
+                out.put(whole(integer(0LL), "the shared size"));
+                int64_t nargs31 = out.used; out.put(0);
+                out.put(OPGEN_T_SLOT); out.put(4);
+                out.put(OPGEN_T_SLOT); out.put(12);
+                out.put(OPGEN_T_SLOT); out.put(10);
+                out.put(OPGEN_T_SLOT); out.put(5);
+                out.put(OPGEN_T_SLOT); out.put(11);
+                out.put(OPGEN_T_SLOT); out.put(8);
+                out.put(OPGEN_T_SLOT); out.put(9);
+                scalar(out, OPGEN_T_I64, num(env[69], "t"), "t");
+                scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
+                scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
+                scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
+                scalar(out, OPGEN_T_I64, num(env[19], "h_size"), "h_size");
+                scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
+                scalar(out, OPGEN_T_I64, num(env[30], "proj"), "proj");
+                scalar(out, OPGEN_T_I64, num(env[64], "acts_ofs"), "acts_ofs");
+                scalar(out, OPGEN_T_I64, num(env[66], "cs_ofs"), "cs_ofs");
+                scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
+                out.words[nargs31] = (out.used - nargs31 - 1) / 2;
+              }
+              if ((env[26].kind == OPGEN_V_STR && env[26].i == 3)) {
+                int64_t sym32 = -1;
+                if (sym32 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym32 = 30;
+                if (sym32 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym32 = 31;
+                if (sym32 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym32 = 32;
+                if (sym32 < 0) fail(OPGEN_E_SYMBOL, "kernel 'gru_grad_step' has no entry point for the dtypes of " "_dtype_T");
+                out.put(OPGEN_STEP_LAUNCH); out.put(sym32);
+                out.put(1);
+                out.put(whole(num(env[31], "row_blocks"), "a grid size"));
+                out.put(1);
+                out.put(whole(num(env[32], "row_threads"), "a block size"));
+                out.put(whole(integer(0LL), "the shared size"));
+                int64_t nargs33 = out.used; out.put(0);
+                out.put(OPGEN_T_SLOT); out.put(4);
+                out.put(OPGEN_T_SLOT); out.put(10);
+                out.put(OPGEN_T_SLOT); out.put(5);
+                out.put(OPGEN_T_SLOT); out.put(11);
+                out.put(OPGEN_T_SLOT); out.put(14);
+                out.put(OPGEN_T_SLOT); out.put(8);
+                scalar(out, OPGEN_T_I64, num(env[69], "t"), "t");
+                scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
+                scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
+                scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
+                scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
+                scalar(out, OPGEN_T_I64, num(env[64], "acts_ofs"), "acts_ofs");
+                scalar(out, OPGEN_T_I64, num(env[65], "hs_ofs"), "hs_ofs");
+                scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
+                out.words[nargs33] = (out.used - nargs33 - 1) / 2;
+              }
+              if ((equal(add(num(env[24], "lstm"), num(env[29], "gru")), integer(0LL)))) {
+                int64_t sym34 = -1;
+                if (sym34 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym34 = 51;
+                if (sym34 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym34 = 52;
+                if (sym34 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym34 = 53;
+                if (sym34 < 0) fail(OPGEN_E_SYMBOL, "kernel 'rnn_grad_step' has no entry point for the dtypes of " "_dtype_T");
+                out.put(OPGEN_STEP_LAUNCH); out.put(sym34);
+                out.put(1);
+                out.put(whole(num(env[31], "row_blocks"), "a grid size"));
+                out.put(1);
+                out.put(whole(num(env[32], "row_threads"), "a block size"));
+                out.put(whole(integer(0LL), "the shared size"));
+                int64_t nargs35 = out.used; out.put(0);
+                out.put(OPGEN_T_SLOT); out.put(4);
+                out.put(OPGEN_T_SLOT); out.put(10);
+                out.put(OPGEN_T_SLOT); out.put(5);
+                out.put(OPGEN_T_SLOT); out.put(11);
+                out.put(OPGEN_T_SLOT); out.put(8);
+                scalar(out, OPGEN_T_I64, num(env[69], "t"), "t");
+                scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
+                scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
+                scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
+                scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
+                scalar(out, OPGEN_T_I64, num(env[65], "hs_ofs"), "hs_ofs");
+                scalar(out, OPGEN_T_I64, num(env[28], "relu"), "relu");
+                scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
+                out.words[nargs35] = (out.used - nargs35 - 1) / 2;
+              }
+              if ((equal(num(env[29], "gru"), integer(0LL)))) {
+                out.put(OPGEN_STEP_GEMM); out.put(11); out.put(13); out.put(8);
+                { Num size36 = num(env[8], "batch");
+                  if (size36.is_float) out.put_double(OPGEN_T_FLOAT, size36.f); else { out.put(OPGEN_T_INT); out.put(size36.i); } }
+                { Num size37 = num(env[19], "h_size");
+                  if (size37.is_float) out.put_double(OPGEN_T_FLOAT, size37.f); else { out.put(OPGEN_T_INT); out.put(size37.i); } }
+                { Num size38 = num(env[18], "gate_width");
+                  if (size38.is_float) out.put_double(OPGEN_T_FLOAT, size38.f); else { out.put(OPGEN_T_INT); out.put(size38.i); } }
+                out.put(OPGEN_T_BOOL); out.put(0);
+                out.put(OPGEN_T_BOOL); out.put(0);
+                { Num size39 = integer(1LL);
+                  if (size39.is_float) out.put_double(OPGEN_T_FLOAT, size39.f); else { out.put(OPGEN_T_INT); out.put(size39.i); } }
+                { Num size40 = add(num(env[67], "g_ofs"), mul(mul(num(env[69], "t"), num(env[8], "batch")), num(env[18], "gate_width")));
+                  if (size40.is_float) out.put_double(OPGEN_T_FLOAT, size40.f); else { out.put(OPGEN_T_INT); out.put(size40.i); } }
+                { Num size41 = num(env[62], "rofs");
+                  if (size41.is_float) out.put_double(OPGEN_T_FLOAT, size41.f); else { out.put(OPGEN_T_INT); out.put(size41.i); } }
+                { Num size42 = mul(mul(num(env[59], "d"), num(env[8], "batch")), num(env[19], "h_size"));
+                  if (size42.is_float) out.put_double(OPGEN_T_FLOAT, size42.f); else { out.put(OPGEN_T_INT); out.put(size42.i); } }
+              }
+              if ((equal(num(env[29], "gru"), integer(1LL)))) {
+                out.put(OPGEN_STEP_GEMM); out.put(14); out.put(13); out.put(8);
+                { Num size43 = num(env[8], "batch");
+                  if (size43.is_float) out.put_double(OPGEN_T_FLOAT, size43.f); else { out.put(OPGEN_T_INT); out.put(size43.i); } }
+                { Num size44 = num(env[19], "h_size");
+                  if (size44.is_float) out.put_double(OPGEN_T_FLOAT, size44.f); else { out.put(OPGEN_T_INT); out.put(size44.i); } }
+                { Num size45 = num(env[18], "gate_width");
+                  if (size45.is_float) out.put_double(OPGEN_T_FLOAT, size45.f); else { out.put(OPGEN_T_INT); out.put(size45.i); } }
+                out.put(OPGEN_T_BOOL); out.put(0);
+                out.put(OPGEN_T_BOOL); out.put(0);
+                { Num size46 = integer(1LL);
+                  if (size46.is_float) out.put_double(OPGEN_T_FLOAT, size46.f); else { out.put(OPGEN_T_INT); out.put(size46.i); } }
+                { Num size47 = add(num(env[67], "g_ofs"), mul(mul(num(env[69], "t"), num(env[8], "batch")), num(env[18], "gate_width")));
+                  if (size47.is_float) out.put_double(OPGEN_T_FLOAT, size47.f); else { out.put(OPGEN_T_INT); out.put(size47.i); } }
+                { Num size48 = num(env[62], "rofs");
+                  if (size48.is_float) out.put_double(OPGEN_T_FLOAT, size48.f); else { out.put(OPGEN_T_INT); out.put(size48.i); } }
+                { Num size49 = mul(mul(num(env[59], "d"), num(env[8], "batch")), num(env[19], "h_size"));
+                  if (size49.is_float) out.put_double(OPGEN_T_FLOAT, size49.f); else { out.put(OPGEN_T_INT); out.put(size49.i); } }
+              }
+            }
+          }
+        }
+      }
+      if (truth(num(env[40], "fused"))) {
+        int64_t n51 = whole(add(num(env[7], "steps"), integer(1LL)), "a repeat count");
+        for (int64_t i50 = 0; i50 < n51; ++i50) {
+          env[68] = value(integer(i50));
+          if ((env[26].kind == OPGEN_V_STR && env[26].i == 4) && (equal(num(env[30], "proj"), integer(0LL)))) {
+            int64_t sym52 = -1;
+            if (sym52 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym52 = 12;
+            if (sym52 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym52 = 13;
+            if (sym52 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym52 = 14;
+            if (sym52 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_lstm_grad' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym52);
+            out.put(3);
+            out.put(whole(num(env[34], "unprojected_row_tiles"), "a grid size"));
+            out.put(whole(num(env[35], "lstm_unit_tiles"), "a grid size"));
+            out.put(whole(num(env[13], "dirs"), "a grid size"));
+            out.put(1);
+            out.put(whole(integer(256LL), "a block size"));
+            out.put(whole(integer(0LL), "the shared size"));
+            int64_t nargs53 = out.used; out.put(0);
+            out.put(OPGEN_T_SLOT); out.put(4);
+            out.put(OPGEN_T_SLOT); out.put(10);
+            out.put(OPGEN_T_SLOT); out.put(5);
+            out.put(OPGEN_T_SLOT); out.put(11);
+            out.put(OPGEN_T_SLOT); out.put(8);
+            out.put(OPGEN_T_SLOT); out.put(9);
+            out.put(OPGEN_T_SLOT); out.put(13);
+            scalar(out, OPGEN_T_I64, num(env[68], "s"), "s");
+            scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
+            scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
+            scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
+            scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
+            scalar(out, OPGEN_T_I64, num(env[54], "layer_rofs"), "layer_rofs");
+            scalar(out, OPGEN_T_I64, num(env[50], "layer_w"), "layer_w");
+            scalar(out, OPGEN_T_I64, num(env[56], "layer_acts_ofs"), "layer_acts_ofs");
+            scalar(out, OPGEN_T_I64, num(env[58], "layer_cs_ofs"), "layer_cs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
+            out.words[nargs53] = (out.used - nargs53 - 1) / 2;
+          }
+          if ((equal(num(env[30], "proj"), integer(1LL)))) {
+            int64_t n55 = whole(integer(2LL), "a repeat count");
+            for (int64_t i54 = 0; i54 < n55; ++i54) {
+              env[70] = value(integer(i54));
+              env[71] = value(add(mul(sub(integer(1LL), num(env[70], "phase")), min2(num(env[68], "s"), integer(1LL))), mul(num(env[70], "phase"), min2(sub(num(env[7], "steps"), num(env[68], "s")), integer(1LL)))));
+              env[72] = value(min2(ceildiv(add(num(env[23], "num_units"), mul(sub(integer(1LL), num(env[70], "phase")), sub(num(env[19], "h_size"), num(env[23], "num_units")))), integer(32LL)), ceildiv(num(env[36], "fused_max_depth"), mul(integer(4LL), integer(32LL)))));
+              if ((equal(num(env[70], "phase"), integer(1LL))) && (compare(num(env[68], "s"), num(env[7], "steps")) < 0)) {
+                int64_t sym56 = -1;
+                if (sym56 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym56 = 18;
+                if (sym56 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym56 = 19;
+                if (sym56 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym56 = 20;
+                if (sym56 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_proj_cells' has no entry point for the dtypes of " "_dtype_T");
+                out.put(OPGEN_STEP_LAUNCH); out.put(sym56);
+                out.put(3);
+                out.put(whole(num(env[37], "fused_row_tiles"), "a grid size"));
+                out.put(whole(num(env[38], "fused_h_tiles"), "a grid size"));
+                out.put(whole(num(env[13], "dirs"), "a grid size"));
+                out.put(1);
+                out.put(whole(integer(256LL), "a block size"));
+                out.put(whole(integer(0LL), "the shared size"));
+                int64_t nargs57 = out.used; out.put(0);
+                out.put(OPGEN_T_SLOT); out.put(4);
+                out.put(OPGEN_T_SLOT); out.put(5);
+                out.put(OPGEN_T_SLOT); out.put(8);
+                out.put(OPGEN_T_SLOT); out.put(15);
+                scalar(out, OPGEN_T_I64, num(env[68], "s"), "s");
+                scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
+                scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
+                scalar(out, OPGEN_T_I64, num(env[19], "h_size"), "h_size");
+                scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
+                out.words[nargs57] = (out.used - nargs57 - 1) / 2;
+              }
+              if ((equal(num(env[71], "proj_grad_runs"), integer(1LL)))) {
+                int64_t sym58 = -1;
+                if (sym58 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym58 = 15;
+                if (sym58 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym58 = 16;
+                if (sym58 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym58 = 17;
+                if (sym58 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_lstm_proj_grad' has no entry point for the dtypes of " "_dtype_T");
+                out.put(OPGEN_STEP_LAUNCH); out.put(sym58);
+                out.put(3);
+                out.put(whole(num(env[37], "fused_row_tiles"), "a grid size"));
+                out.put(whole(num(env[72], "proj_grad_tiles"), "a grid size"));
+                out.put(whole(num(env[13], "dirs"), "a grid size"));
+                out.put(1);
+                out.put(whole(integer(256LL), "a block size"));
+                out.put(whole(integer(0LL), "the shared size"));
+                int64_t nargs59 = out.used; out.put(0);
+                out.put(OPGEN_T_SLOT); out.put(4);
+                out.put(OPGEN_T_SLOT); out.put(10);
+                out.put(OPGEN_T_SLOT); out.put(5);
+                out.put(OPGEN_T_SLOT); out.put(11);
+                out.put(OPGEN_T_SLOT); out.put(8);
+                out.put(OPGEN_T_SLOT); out.put(9);
+                out.put(OPGEN_T_SLOT); out.put(12);
+                out.put(OPGEN_T_SLOT); out.put(15);
+                out.put(OPGEN_T_SLOT); out.put(13);
+                scalar(out, OPGEN_T_I64, num(env[68], "s"), "s");
+                scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
+                scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
+                scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
+                scalar(out, OPGEN_T_I64, num(env[19], "h_size"), "h_size");
+                scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
+                scalar(out, OPGEN_T_I64, num(env[70], "phase"), "phase");
+                scalar(out, OPGEN_T_I64, num(env[54], "layer_rofs"), "layer_rofs");
+                scalar(out, OPGEN_T_I64, num(env[55], "layer_pofs"), "layer_pofs");
+                scalar(out, OPGEN_T_I64, num(env[50], "layer_w"), "layer_w");
+                scalar(out, OPGEN_T_I64, num(env[56], "layer_acts_ofs"), "layer_acts_ofs");
+                scalar(out, OPGEN_T_I64, num(env[58], "layer_cs_ofs"), "layer_cs_ofs");
+                scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
+                out.words[nargs59] = (out.used - nargs59 - 1) / 2;
+              }
+            }
+          }
+          if ((env[26].kind == OPGEN_V_STR && env[26].i == 3)) {
+            int64_t sym60 = -1;
+            if (sym60 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym60 = 9;
+            if (sym60 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym60 = 10;
+            if (sym60 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym60 = 11;
+            if (sym60 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_gru_grad' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym60);
+            out.put(3);
+            out.put(whole(num(env[34], "unprojected_row_tiles"), "a grid size"));
+            out.put(whole(num(env[39], "fused_unit_tiles"), "a grid size"));
+            out.put(whole(num(env[13], "dirs"), "a grid size"));
+            out.put(1);
+            out.put(whole(integer(256LL), "a block size"));
+            out.put(whole(integer(0LL), "the shared size"));
+            int64_t nargs61 = out.used; out.put(0);
+            out.put(OPGEN_T_SLOT); out.put(4);
+            out.put(OPGEN_T_SLOT); out.put(10);
+            out.put(OPGEN_T_SLOT); out.put(5);
+            out.put(OPGEN_T_SLOT); out.put(11);
+            out.put(OPGEN_T_SLOT); out.put(14);
+            out.put(OPGEN_T_SLOT); out.put(8);
+            out.put(OPGEN_T_SLOT); out.put(13);
+            scalar(out, OPGEN_T_I64, num(env[68], "s"), "s");
+            scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
+            scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
+            scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
+            scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
+            scalar(out, OPGEN_T_I64, num(env[54], "layer_rofs"), "layer_rofs");
+            scalar(out, OPGEN_T_I64, num(env[50], "layer_w"), "layer_w");
+            scalar(out, OPGEN_T_I64, num(env[56], "layer_acts_ofs"), "layer_acts_ofs");
+            scalar(out, OPGEN_T_I64, num(env[57], "layer_hs_ofs"), "layer_hs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
+            out.words[nargs61] = (out.used - nargs61 - 1) / 2;
+          }
+          if ((equal(add(num(env[24], "lstm"), num(env[29], "gru")), integer(0LL)))) {
+            int64_t sym62 = -1;
+            if (sym62 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym62 = 21;
+            if (sym62 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym62 = 22;
+            if (sym62 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym62 = 23;
+            if (sym62 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_rnn_grad' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym62);
+            out.put(3);
+            out.put(whole(num(env[34], "unprojected_row_tiles"), "a grid size"));
+            out.put(whole(num(env[39], "fused_unit_tiles"), "a grid size"));
+            out.put(whole(num(env[13], "dirs"), "a grid size"));
+            out.put(1);
+            out.put(whole(integer(256LL), "a block size"));
+            out.put(whole(integer(0LL), "the shared size"));
+            int64_t nargs63 = out.used; out.put(0);
+            out.put(OPGEN_T_SLOT); out.put(4);
+            out.put(OPGEN_T_SLOT); out.put(10);
+            out.put(OPGEN_T_SLOT); out.put(5);
+            out.put(OPGEN_T_SLOT); out.put(11);
+            out.put(OPGEN_T_SLOT); out.put(8);
+            out.put(OPGEN_T_SLOT); out.put(13);
+            scalar(out, OPGEN_T_I64, num(env[68], "s"), "s");
+            scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
+            scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
+            scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
+            scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
+            scalar(out, OPGEN_T_I64, num(env[54], "layer_rofs"), "layer_rofs");
+            scalar(out, OPGEN_T_I64, num(env[50], "layer_w"), "layer_w");
+            scalar(out, OPGEN_T_I64, num(env[57], "layer_hs_ofs"), "layer_hs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
+            scalar(out, OPGEN_T_I64, num(env[28], "relu"), "relu");
+            out.words[nargs63] = (out.used - nargs63 - 1) / 2;
+          }
+        }
+      }
+      if (true) {
+        int64_t n65 = whole(num(env[13], "dirs"), "a repeat count");
+        for (int64_t i64 = 0; i64 < n65; ++i64) {
+          env[59] = value(integer(i64));
+          env[60] = value(add(mul(num(env[46], "l"), num(env[13], "dirs")), num(env[59], "d")));
+          env[61] = value(add(num(env[49], "layer_wofs"), mul(num(env[59], "d"), num(env[50], "layer_w"))));
+          env[62] = value(add(num(env[61], "wofs"), mul(num(env[18], "gate_width"), num(env[48], "in_width"))));
+          env[63] = value(add(num(env[62], "rofs"), mul(num(env[18], "gate_width"), num(env[19], "h_size"))));
+          env[73] = value(add(num(env[41], "weights_len"), mul(mul(num(env[60], "p"), integer(2LL)), num(env[18], "gate_width"))));
+          env[64] = value(mul(num(env[60], "p"), num(env[17], "pl_size")));
+          env[65] = value(add(num(env[64], "acts_ofs"), mul(num(env[6], "rows"), num(env[20], "acts"))));
+          env[66] = value(add(num(env[65], "hs_ofs"), mul(mul(add(num(env[7], "steps"), integer(1LL)), num(env[8], "batch")), num(env[19], "h_size"))));
+          env[74] = value(add(num(env[66], "cs_ofs"), mul(mul(mul(num(env[24], "lstm"), add(num(env[7], "steps"), integer(1LL))), num(env[8], "batch")), num(env[23], "num_units"))));
+          env[67] = value(mul(mul(num(env[59], "d"), num(env[6], "rows")), num(env[18], "gate_width")));
+          if (true) {
+            int64_t sym66 = -1;
+            if (sym66 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym66 = 3;
+            if (sym66 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym66 = 4;
+            if (sym66 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym66 = 5;
+            if (sym66 < 0) fail(OPGEN_E_SYMBOL, "kernel 'final_grad' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym66);
+            out.put(1);
+            out.put(whole(num(env[21], "cell_blocks"), "a grid size"));
+            out.put(1);
+            out.put(whole(num(env[22], "cell_threads"), "a block size"));
+            out.put(whole(integer(0LL), "the shared size"));
+            int64_t nargs67 = out.used; out.put(0);
+            out.put(OPGEN_T_SLOT); out.put(8);
+            out.put(OPGEN_T_SLOT); out.put(9);
+            out.put(OPGEN_T_SLOT); out.put(16);
+            out.put(OPGEN_T_SLOT); out.put(17);
+            scalar(out, OPGEN_T_I64, num(env[60], "p"), "p");
+            scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
+            scalar(out, OPGEN_T_I64, num(env[16], "layers_dirs"), "layers_dirs");
+            scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
+            scalar(out, OPGEN_T_I64, num(env[19], "h_size"), "h_size");
+            scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
+            scalar(out, OPGEN_T_I64, num(env[24], "lstm"), "lstm");
+            scalar(out, OPGEN_T_I32, num(env[10], "time_major"), "time_major");
+            out.words[nargs67] = (out.used - nargs67 - 1) / 2;
+          }
+          if ((equal(add(num(env[46], "l"), num(env[12], "skip")), integer(0LL)))) {
+            out.put(OPGEN_STEP_GEMM); out.put(11); out.put(1); out.put(18);
+            { Num size68 = num(env[18], "gate_width");
+              if (size68.is_float) out.put_double(OPGEN_T_FLOAT, size68.f); else { out.put(OPGEN_T_INT); out.put(size68.i); } }
+            { Num size69 = num(env[5], "input_size");
+              if (size69.is_float) out.put_double(OPGEN_T_FLOAT, size69.f); else { out.put(OPGEN_T_INT); out.put(size69.i); } }
+            { Num size70 = num(env[6], "rows");
+              if (size70.is_float) out.put_double(OPGEN_T_FLOAT, size70.f); else { out.put(OPGEN_T_INT); out.put(size70.i); } }
+            out.put(OPGEN_T_BOOL); out.put(1);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size71 = integer(0LL);
+              if (size71.is_float) out.put_double(OPGEN_T_FLOAT, size71.f); else { out.put(OPGEN_T_INT); out.put(size71.i); } }
+            { Num size72 = num(env[67], "g_ofs");
+              if (size72.is_float) out.put_double(OPGEN_T_FLOAT, size72.f); else { out.put(OPGEN_T_INT); out.put(size72.i); } }
+            { Num size73 = integer(0LL);
+              if (size73.is_float) out.put_double(OPGEN_T_FLOAT, size73.f); else { out.put(OPGEN_T_INT); out.put(size73.i); } }
+            { Num size74 = num(env[61], "wofs");
+              if (size74.is_float) out.put_double(OPGEN_T_FLOAT, size74.f); else { out.put(OPGEN_T_INT); out.put(size74.i); } }
+          }
+          if ((compare(num(env[46], "l"), integer(0LL)) > 0)) {
+            out.put(OPGEN_STEP_GEMM); out.put(11); out.put(10); out.put(18);
+            { Num size75 = num(env[18], "gate_width");
+              if (size75.is_float) out.put_double(OPGEN_T_FLOAT, size75.f); else { out.put(OPGEN_T_INT); out.put(size75.i); } }
+            { Num size76 = num(env[9], "out_width");
+              if (size76.is_float) out.put_double(OPGEN_T_FLOAT, size76.f); else { out.put(OPGEN_T_INT); out.put(size76.i); } }
+            { Num size77 = num(env[6], "rows");
+              if (size77.is_float) out.put_double(OPGEN_T_FLOAT, size77.f); else { out.put(OPGEN_T_INT); out.put(size77.i); } }
+            out.put(OPGEN_T_BOOL); out.put(1);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size78 = integer(0LL);
+              if (size78.is_float) out.put_double(OPGEN_T_FLOAT, size78.f); else { out.put(OPGEN_T_INT); out.put(size78.i); } }
+            { Num size79 = num(env[67], "g_ofs");
+              if (size79.is_float) out.put_double(OPGEN_T_FLOAT, size79.f); else { out.put(OPGEN_T_INT); out.put(size79.i); } }
+            { Num size80 = num(env[51], "x_ofs");
+              if (size80.is_float) out.put_double(OPGEN_T_FLOAT, size80.f); else { out.put(OPGEN_T_INT); out.put(size80.i); } }
+            { Num size81 = num(env[61], "wofs");
+              if (size81.is_float) out.put_double(OPGEN_T_FLOAT, size81.f); else { out.put(OPGEN_T_INT); out.put(size81.i); } }
+          }
+          if ((equal(num(env[29], "gru"), integer(0LL)))) {
+            out.put(OPGEN_STEP_GEMM); out.put(11); out.put(10); out.put(18);
+            { Num size82 = num(env[18], "gate_width");
+              if (size82.is_float) out.put_double(OPGEN_T_FLOAT, size82.f); else { out.put(OPGEN_T_INT); out.put(size82.i); } }
+            { Num size83 = num(env[19], "h_size");
+              if (size83.is_float) out.put_double(OPGEN_T_FLOAT, size83.f); else { out.put(OPGEN_T_INT); out.put(size83.i); } }
+            { Num size84 = num(env[6], "rows");
+              if (size84.is_float) out.put_double(OPGEN_T_FLOAT, size84.f); else { out.put(OPGEN_T_INT); out.put(size84.i); } }
+            out.put(OPGEN_T_BOOL); out.put(1);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size85 = integer(0LL);
+              if (size85.is_float) out.put_double(OPGEN_T_FLOAT, size85.f); else { out.put(OPGEN_T_INT); out.put(size85.i); } }
+            { Num size86 = num(env[67], "g_ofs");
+              if (size86.is_float) out.put_double(OPGEN_T_FLOAT, size86.f); else { out.put(OPGEN_T_INT); out.put(size86.i); } }
+            { Num size87 = add(num(env[65], "hs_ofs"), mul(mul(num(env[59], "d"), num(env[8], "batch")), num(env[19], "h_size")));
+              if (size87.is_float) out.put_double(OPGEN_T_FLOAT, size87.f); else { out.put(OPGEN_T_INT); out.put(size87.i); } }
+            { Num size88 = num(env[62], "rofs");
+              if (size88.is_float) out.put_double(OPGEN_T_FLOAT, size88.f); else { out.put(OPGEN_T_INT); out.put(size88.i); } }
+          }
+          if ((equal(num(env[29], "gru"), integer(1LL)))) {
+            out.put(OPGEN_STEP_GEMM); out.put(14); out.put(10); out.put(18);
+            { Num size89 = num(env[18], "gate_width");
+              if (size89.is_float) out.put_double(OPGEN_T_FLOAT, size89.f); else { out.put(OPGEN_T_INT); out.put(size89.i); } }
+            { Num size90 = num(env[19], "h_size");
+              if (size90.is_float) out.put_double(OPGEN_T_FLOAT, size90.f); else { out.put(OPGEN_T_INT); out.put(size90.i); } }
+            { Num size91 = num(env[6], "rows");
+              if (size91.is_float) out.put_double(OPGEN_T_FLOAT, size91.f); else { out.put(OPGEN_T_INT); out.put(size91.i); } }
+            out.put(OPGEN_T_BOOL); out.put(1);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size92 = integer(0LL);
+              if (size92.is_float) out.put_double(OPGEN_T_FLOAT, size92.f); else { out.put(OPGEN_T_INT); out.put(size92.i); } }
+            { Num size93 = num(env[67], "g_ofs");
+              if (size93.is_float) out.put_double(OPGEN_T_FLOAT, size93.f); else { out.put(OPGEN_T_INT); out.put(size93.i); } }
+            { Num size94 = add(num(env[65], "hs_ofs"), mul(mul(num(env[59], "d"), num(env[8], "batch")), num(env[19], "h_size")));
+              if (size94.is_float) out.put_double(OPGEN_T_FLOAT, size94.f); else { out.put(OPGEN_T_INT); out.put(size94.i); } }
+            { Num size95 = num(env[62], "rofs");
+              if (size95.is_float) out.put_double(OPGEN_T_FLOAT, size95.f); else { out.put(OPGEN_T_INT); out.put(size95.i); } }
+          }
+          if ((equal(num(env[30], "proj"), integer(1LL)))) {
+            out.put(OPGEN_STEP_GEMM); out.put(15); out.put(10); out.put(18);
+            { Num size96 = num(env[19], "h_size");
+              if (size96.is_float) out.put_double(OPGEN_T_FLOAT, size96.f); else { out.put(OPGEN_T_INT); out.put(size96.i); } }
+            { Num size97 = num(env[23], "num_units");
+              if (size97.is_float) out.put_double(OPGEN_T_FLOAT, size97.f); else { out.put(OPGEN_T_INT); out.put(size97.i); } }
+            { Num size98 = num(env[6], "rows");
+              if (size98.is_float) out.put_double(OPGEN_T_FLOAT, size98.f); else { out.put(OPGEN_T_INT); out.put(size98.i); } }
+            out.put(OPGEN_T_BOOL); out.put(1);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size99 = integer(0LL);
+              if (size99.is_float) out.put_double(OPGEN_T_FLOAT, size99.f); else { out.put(OPGEN_T_INT); out.put(size99.i); } }
+            { Num size100 = mul(mul(num(env[59], "d"), num(env[6], "rows")), num(env[19], "h_size"));
+              if (size100.is_float) out.put_double(OPGEN_T_FLOAT, size100.f); else { out.put(OPGEN_T_INT); out.put(size100.i); } }
+            { Num size101 = num(env[74], "ms_ofs");
+              if (size101.is_float) out.put_double(OPGEN_T_FLOAT, size101.f); else { out.put(OPGEN_T_INT); out.put(size101.i); } }
+            { Num size102 = num(env[63], "pofs");
+              if (size102.is_float) out.put_double(OPGEN_T_FLOAT, size102.f); else { out.put(OPGEN_T_INT); out.put(size102.i); } }
+          }
+          if (true) {
+            out.put(OPGEN_STEP_GEMM); out.put(2); out.put(11); out.put(18);
+            { Num size103 = integer(1LL);
+              if (size103.is_float) out.put_double(OPGEN_T_FLOAT, size103.f); else { out.put(OPGEN_T_INT); out.put(size103.i); } }
+            { Num size104 = num(env[18], "gate_width");
+              if (size104.is_float) out.put_double(OPGEN_T_FLOAT, size104.f); else { out.put(OPGEN_T_INT); out.put(size104.i); } }
+            { Num size105 = num(env[6], "rows");
+              if (size105.is_float) out.put_double(OPGEN_T_FLOAT, size105.f); else { out.put(OPGEN_T_INT); out.put(size105.i); } }
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size106 = integer(0LL);
+              if (size106.is_float) out.put_double(OPGEN_T_FLOAT, size106.f); else { out.put(OPGEN_T_INT); out.put(size106.i); } }
+            { Num size107 = integer(0LL);
+              if (size107.is_float) out.put_double(OPGEN_T_FLOAT, size107.f); else { out.put(OPGEN_T_INT); out.put(size107.i); } }
+            { Num size108 = num(env[67], "g_ofs");
+              if (size108.is_float) out.put_double(OPGEN_T_FLOAT, size108.f); else { out.put(OPGEN_T_INT); out.put(size108.i); } }
+            { Num size109 = num(env[73], "bofs");
+              if (size109.is_float) out.put_double(OPGEN_T_FLOAT, size109.f); else { out.put(OPGEN_T_INT); out.put(size109.i); } }
+          }
+          if ((equal(num(env[29], "gru"), integer(0LL)))) {
+            out.put(OPGEN_STEP_GEMM); out.put(2); out.put(11); out.put(18);
+            { Num size110 = integer(1LL);
+              if (size110.is_float) out.put_double(OPGEN_T_FLOAT, size110.f); else { out.put(OPGEN_T_INT); out.put(size110.i); } }
+            { Num size111 = num(env[18], "gate_width");
+              if (size111.is_float) out.put_double(OPGEN_T_FLOAT, size111.f); else { out.put(OPGEN_T_INT); out.put(size111.i); } }
+            { Num size112 = num(env[6], "rows");
+              if (size112.is_float) out.put_double(OPGEN_T_FLOAT, size112.f); else { out.put(OPGEN_T_INT); out.put(size112.i); } }
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size113 = integer(0LL);
+              if (size113.is_float) out.put_double(OPGEN_T_FLOAT, size113.f); else { out.put(OPGEN_T_INT); out.put(size113.i); } }
+            { Num size114 = integer(0LL);
+              if (size114.is_float) out.put_double(OPGEN_T_FLOAT, size114.f); else { out.put(OPGEN_T_INT); out.put(size114.i); } }
+            { Num size115 = num(env[67], "g_ofs");
+              if (size115.is_float) out.put_double(OPGEN_T_FLOAT, size115.f); else { out.put(OPGEN_T_INT); out.put(size115.i); } }
+            { Num size116 = add(num(env[73], "bofs"), num(env[18], "gate_width"));
+              if (size116.is_float) out.put_double(OPGEN_T_FLOAT, size116.f); else { out.put(OPGEN_T_INT); out.put(size116.i); } }
+          }
+          if ((equal(num(env[29], "gru"), integer(1LL)))) {
+            out.put(OPGEN_STEP_GEMM); out.put(2); out.put(14); out.put(18);
+            { Num size117 = integer(1LL);
+              if (size117.is_float) out.put_double(OPGEN_T_FLOAT, size117.f); else { out.put(OPGEN_T_INT); out.put(size117.i); } }
+            { Num size118 = num(env[18], "gate_width");
+              if (size118.is_float) out.put_double(OPGEN_T_FLOAT, size118.f); else { out.put(OPGEN_T_INT); out.put(size118.i); } }
+            { Num size119 = num(env[6], "rows");
+              if (size119.is_float) out.put_double(OPGEN_T_FLOAT, size119.f); else { out.put(OPGEN_T_INT); out.put(size119.i); } }
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size120 = integer(0LL);
+              if (size120.is_float) out.put_double(OPGEN_T_FLOAT, size120.f); else { out.put(OPGEN_T_INT); out.put(size120.i); } }
+            { Num size121 = integer(0LL);
+              if (size121.is_float) out.put_double(OPGEN_T_FLOAT, size121.f); else { out.put(OPGEN_T_INT); out.put(size121.i); } }
+            { Num size122 = num(env[67], "g_ofs");
+              if (size122.is_float) out.put_double(OPGEN_T_FLOAT, size122.f); else { out.put(OPGEN_T_INT); out.put(size122.i); } }
+            { Num size123 = add(num(env[73], "bofs"), num(env[18], "gate_width"));
+              if (size123.is_float) out.put_double(OPGEN_T_FLOAT, size123.f); else { out.put(OPGEN_T_INT); out.put(size123.i); } }
+          }
+          if ((equal(add(add(num(env[46], "l"), num(env[12], "skip")), num(env[59], "d")), integer(0LL)))) {
+            out.put(OPGEN_STEP_GEMM); out.put(11); out.put(13); out.put(19);
+            { Num size124 = num(env[6], "rows");
+              if (size124.is_float) out.put_double(OPGEN_T_FLOAT, size124.f); else { out.put(OPGEN_T_INT); out.put(size124.i); } }
+            { Num size125 = num(env[5], "input_size");
+              if (size125.is_float) out.put_double(OPGEN_T_FLOAT, size125.f); else { out.put(OPGEN_T_INT); out.put(size125.i); } }
+            { Num size126 = num(env[18], "gate_width");
+              if (size126.is_float) out.put_double(OPGEN_T_FLOAT, size126.f); else { out.put(OPGEN_T_INT); out.put(size126.i); } }
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size127 = integer(0LL);
+              if (size127.is_float) out.put_double(OPGEN_T_FLOAT, size127.f); else { out.put(OPGEN_T_INT); out.put(size127.i); } }
+            { Num size128 = num(env[67], "g_ofs");
+              if (size128.is_float) out.put_double(OPGEN_T_FLOAT, size128.f); else { out.put(OPGEN_T_INT); out.put(size128.i); } }
+            { Num size129 = num(env[61], "wofs");
+              if (size129.is_float) out.put_double(OPGEN_T_FLOAT, size129.f); else { out.put(OPGEN_T_INT); out.put(size129.i); } }
+            { Num size130 = integer(0LL);
+              if (size130.is_float) out.put_double(OPGEN_T_FLOAT, size130.f); else { out.put(OPGEN_T_INT); out.put(size130.i); } }
+          }
+          if ((equal(add(num(env[46], "l"), num(env[12], "skip")), integer(0LL))) && (compare(num(env[59], "d"), integer(0LL)) > 0)) {
+            out.put(OPGEN_STEP_GEMM); out.put(11); out.put(13); out.put(19);
+            { Num size131 = num(env[6], "rows");
+              if (size131.is_float) out.put_double(OPGEN_T_FLOAT, size131.f); else { out.put(OPGEN_T_INT); out.put(size131.i); } }
+            { Num size132 = num(env[5], "input_size");
+              if (size132.is_float) out.put_double(OPGEN_T_FLOAT, size132.f); else { out.put(OPGEN_T_INT); out.put(size132.i); } }
+            { Num size133 = num(env[18], "gate_width");
+              if (size133.is_float) out.put_double(OPGEN_T_FLOAT, size133.f); else { out.put(OPGEN_T_INT); out.put(size133.i); } }
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size134 = integer(1LL);
+              if (size134.is_float) out.put_double(OPGEN_T_FLOAT, size134.f); else { out.put(OPGEN_T_INT); out.put(size134.i); } }
+            { Num size135 = num(env[67], "g_ofs");
+              if (size135.is_float) out.put_double(OPGEN_T_FLOAT, size135.f); else { out.put(OPGEN_T_INT); out.put(size135.i); } }
+            { Num size136 = num(env[61], "wofs");
+              if (size136.is_float) out.put_double(OPGEN_T_FLOAT, size136.f); else { out.put(OPGEN_T_INT); out.put(size136.i); } }
+            { Num size137 = integer(0LL);
+              if (size137.is_float) out.put_double(OPGEN_T_FLOAT, size137.f); else { out.put(OPGEN_T_INT); out.put(size137.i); } }
+          }
+          if ((equal(num(env[46], "l"), integer(0LL))) && (equal(num(env[12], "skip"), integer(1LL)))) {
+            int64_t sym138 = -1;
+            if (sym138 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym138 = 54;
+            if (sym138 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym138 = 55;
+            if (sym138 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym138 = 56;
+            if (sym138 < 0) fail(OPGEN_E_SYMBOL, "kernel 'skip_grad' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym138);
+            out.put(1);
+            out.put(whole(num(env[1], "seq_blocks"), "a grid size"));
+            out.put(1);
+            out.put(whole(num(env[2], "seq_threads"), "a block size"));
+            out.put(whole(integer(0LL), "the shared size"));
+            int64_t nargs139 = out.used; out.put(0);
+            out.put(OPGEN_T_SLOT); out.put(11);
+            out.put(OPGEN_T_SLOT); out.put(19);
+            scalar(out, OPGEN_T_I64, num(env[6], "rows"), "rows");
+            scalar(out, OPGEN_T_I64, num(env[42], "gates"), "gates");
+            scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
+            scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
+            out.words[nargs139] = (out.used - nargs139 - 1) / 2;
+          }
+          if ((compare(num(env[46], "l"), integer(0LL)) > 0) && (equal(num(env[59], "d"), integer(0LL)))) {
+            out.put(OPGEN_STEP_GEMM); out.put(11); out.put(13); out.put(20);
+            { Num size140 = num(env[6], "rows");
+              if (size140.is_float) out.put_double(OPGEN_T_FLOAT, size140.f); else { out.put(OPGEN_T_INT); out.put(size140.i); } }
+            { Num size141 = num(env[9], "out_width");
+              if (size141.is_float) out.put_double(OPGEN_T_FLOAT, size141.f); else { out.put(OPGEN_T_INT); out.put(size141.i); } }
+            { Num size142 = num(env[18], "gate_width");
+              if (size142.is_float) out.put_double(OPGEN_T_FLOAT, size142.f); else { out.put(OPGEN_T_INT); out.put(size142.i); } }
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size143 = integer(0LL);
+              if (size143.is_float) out.put_double(OPGEN_T_FLOAT, size143.f); else { out.put(OPGEN_T_INT); out.put(size143.i); } }
+            { Num size144 = num(env[67], "g_ofs");
+              if (size144.is_float) out.put_double(OPGEN_T_FLOAT, size144.f); else { out.put(OPGEN_T_INT); out.put(size144.i); } }
+            { Num size145 = num(env[61], "wofs");
+              if (size145.is_float) out.put_double(OPGEN_T_FLOAT, size145.f); else { out.put(OPGEN_T_INT); out.put(size145.i); } }
+            { Num size146 = integer(0LL);
+              if (size146.is_float) out.put_double(OPGEN_T_FLOAT, size146.f); else { out.put(OPGEN_T_INT); out.put(size146.i); } }
+          }
+          if ((compare(num(env[46], "l"), integer(0LL)) > 0) && (compare(num(env[59], "d"), integer(0LL)) > 0)) {
+            out.put(OPGEN_STEP_GEMM); out.put(11); out.put(13); out.put(20);
+            { Num size147 = num(env[6], "rows");
+              if (size147.is_float) out.put_double(OPGEN_T_FLOAT, size147.f); else { out.put(OPGEN_T_INT); out.put(size147.i); } }
+            { Num size148 = num(env[9], "out_width");
+              if (size148.is_float) out.put_double(OPGEN_T_FLOAT, size148.f); else { out.put(OPGEN_T_INT); out.put(size148.i); } }
+            { Num size149 = num(env[18], "gate_width");
+              if (size149.is_float) out.put_double(OPGEN_T_FLOAT, size149.f); else { out.put(OPGEN_T_INT); out.put(size149.i); } }
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size150 = integer(1LL);
+              if (size150.is_float) out.put_double(OPGEN_T_FLOAT, size150.f); else { out.put(OPGEN_T_INT); out.put(size150.i); } }
+            { Num size151 = num(env[67], "g_ofs");
+              if (size151.is_float) out.put_double(OPGEN_T_FLOAT, size151.f); else { out.put(OPGEN_T_INT); out.put(size151.i); } }
+            { Num size152 = num(env[61], "wofs");
+              if (size152.is_float) out.put_double(OPGEN_T_FLOAT, size152.f); else { out.put(OPGEN_T_INT); out.put(size152.i); } }
+            { Num size153 = integer(0LL);
+              if (size153.is_float) out.put_double(OPGEN_T_FLOAT, size153.f); else { out.put(OPGEN_T_INT); out.put(size153.i); } }
+          }
+        }
+      }
+      if ((compare(num(env[46], "l"), integer(0LL)) > 0)) {
+        int64_t sym154 = -1;
+        if (sym154 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym154 = 24;
+        if (sym154 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym154 = 25;
+        if (sym154 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym154 = 26;
+        if (sym154 < 0) fail(OPGEN_E_SYMBOL, "kernel 'grad_layer_below' has no entry point for the dtypes of " "_dtype_T");
+        out.put(OPGEN_STEP_LAUNCH); out.put(sym154);
+        out.put(1);
+        out.put(whole(num(env[1], "seq_blocks"), "a grid size"));
+        out.put(1);
+        out.put(whole(num(env[2], "seq_threads"), "a block size"));
+        out.put(whole(integer(0LL), "the shared size"));
+        int64_t nargs155 = out.used; out.put(0);
+        out.put(OPGEN_T_SLOT); out.put(20);
+        out.put(OPGEN_T_SLOT); out.put(10);
+        out.put(OPGEN_T_SLOT); out.put(4);
+        scalar(out, OPGEN_T_I64, num(env[53], "layer_cells"), "layer_cells");
+        scalar(out, OPGEN_T_I64, num(env[52], "below_mask_ofs"), "below_mask_ofs");
+        out.words[nargs155] = (out.used - nargs155 - 1) / 2;
+      }
+    }
+  }
+  if (true) {
+    int64_t sym156 = -1;
+    if (sym156 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym156 = 6;
+    if (sym156 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym156 = 7;
+    if (sym156 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym156 = 8;
+    if (sym156 < 0) fail(OPGEN_E_SYMBOL, "kernel 'from_time_major' has no entry point for the dtypes of " "_dtype_T");
+    out.put(OPGEN_STEP_LAUNCH); out.put(sym156);
+    out.put(1);
+    out.put(whole(num(env[1], "seq_blocks"), "a grid size"));
+    out.put(1);
+    out.put(whole(num(env[2], "seq_threads"), "a block size"));
+    out.put(whole(integer(0LL), "the shared size"));
+    int64_t nargs157 = out.used; out.put(0);
+    out.put(OPGEN_T_SLOT); out.put(19);
+    out.put(OPGEN_T_SLOT); out.put(21);
+    scalar(out, OPGEN_T_I64, num(env[43], "unswap0"), "unswap0");
+    scalar(out, OPGEN_T_I64, num(env[44], "unswap1"), "unswap1");
+    scalar(out, OPGEN_T_I64, num(env[5], "input_size"), "input_size");
+    out.words[nargs157] = (out.used - nargs157 - 1) / 2;
+  }
+  *variant = -1;
+  if (*variant < 0 && truth(num(env[27], "persistent"))) *variant = 0;
+  if (*variant < 0 && truth(num(env[40], "fused"))) *variant = 1;
+  if (*variant < 0 && truth(num(env[33], "gemm_steps"))) *variant = 2;
+}
+
+OPGEN_PLAN_API int opgen_plan_CudnnRNNBackpropV3(const opgen_plan_value* values, int64_t nvalues, const char* backend, int64_t* words, int64_t capacity, int64_t* used, int64_t* variant, char* err, int64_t errlen) {
+  Out out{words, capacity, 0};
+  try {
+    if (nvalues != 45) fail(OPGEN_E_VALUES, "the plan reads 45 names, the call gave " + std::to_string(nvalues));
+    if (backend == nullptr) fail(OPGEN_E_VALUES, "no backend named");
+    opgen_plan_value env[75] = {};
+    for (int64_t k = 0; k < 45; ++k) env[k] = values[k];
+    opgen_plan_walk_CudnnRNNBackpropV3(env, backend, out, variant);
+    *used = out.used;
+    return OPGEN_PLAN_OK;
+  } catch (const Error& e) {
+    *used = out.used;
+    return report(Error{e.code, "CudnnRNNBackpropV3: " + e.message}, err, errlen);
+  } catch (...) {  // (std::bad_alloc building a message): an error, never an exception through C
+    *used = out.used;
+    return report(Error{OPGEN_E_INTERNAL, "CudnnRNNBackpropV3: the native recorder failed"}, err, errlen);
+  }
+}
+
+OPGEN_PLAN_API const char* opgen_plan_CudnnRNNBackpropV3_info(int table, int64_t index) {
+  static const char* const t0[] = {"_dtype_T", "seq_blocks", "seq_threads", "swap0", "swap1", "input_size", "rows", "steps", "batch", "out_width", "time_major", "num_layers", "skip", "dirs", "w0", "w1", "layers_dirs", "pl_size", "gate_width", "h_size", "acts", "cell_blocks", "cell_threads", "num_units", "lstm", "persistent_blocks", "rnn_mode", "persistent", "relu", "gru", "proj", "row_blocks", "row_threads", "gemm_steps", "unprojected_row_tiles", "lstm_unit_tiles", "fused_max_depth", "fused_row_tiles", "fused_h_tiles", "fused_unit_tiles", "fused", "weights_len", "gates", "unswap0", "unswap1"};
+  if (table == 0) return index >= 0 && index < 45 ? t0[index] : nullptr;
+  static const char* const t1[] = {"float16", "float32", "float64", "gru", "lstm"};
+  if (table == 1) return index >= 0 && index < 5 ? t1[index] : nullptr;
+  static const char* const t2[] = {"CudnnRNNBackpropV3__fill_ones__float16", "CudnnRNNBackpropV3__fill_ones__float32", "CudnnRNNBackpropV3__fill_ones__float64", "CudnnRNNBackpropV3__final_grad__float16", "CudnnRNNBackpropV3__final_grad__float32", "CudnnRNNBackpropV3__final_grad__float64", "CudnnRNNBackpropV3__from_time_major__float16", "CudnnRNNBackpropV3__from_time_major__float32", "CudnnRNNBackpropV3__from_time_major__float64", "CudnnRNNBackpropV3__fused_gru_grad__float16", "CudnnRNNBackpropV3__fused_gru_grad__float32", "CudnnRNNBackpropV3__fused_gru_grad__float64", "CudnnRNNBackpropV3__fused_lstm_grad__float16", "CudnnRNNBackpropV3__fused_lstm_grad__float32", "CudnnRNNBackpropV3__fused_lstm_grad__float64", "CudnnRNNBackpropV3__fused_lstm_proj_grad__float16", "CudnnRNNBackpropV3__fused_lstm_proj_grad__float32", "CudnnRNNBackpropV3__fused_lstm_proj_grad__float64", "CudnnRNNBackpropV3__fused_proj_cells__float16", "CudnnRNNBackpropV3__fused_proj_cells__float32", "CudnnRNNBackpropV3__fused_proj_cells__float64", "CudnnRNNBackpropV3__fused_rnn_grad__float16", "CudnnRNNBackpropV3__fused_rnn_grad__float32", "CudnnRNNBackpropV3__fused_rnn_grad__float64", "CudnnRNNBackpropV3__grad_layer_below__float16", "CudnnRNNBackpropV3__grad_layer_below__float32", "CudnnRNNBackpropV3__grad_layer_below__float64", "CudnnRNNBackpropV3__grad_output_in__float16", "CudnnRNNBackpropV3__grad_output_in__float32", "CudnnRNNBackpropV3__grad_output_in__float64", "CudnnRNNBackpropV3__gru_grad_step__float16", "CudnnRNNBackpropV3__gru_grad_step__float32", "CudnnRNNBackpropV3__gru_grad_step__float64", "CudnnRNNBackpropV3__init_grad__float16", "CudnnRNNBackpropV3__init_grad__float32", "CudnnRNNBackpropV3__init_grad__float64", "CudnnRNNBackpropV3__lstm_grad_step__float16", "CudnnRNNBackpropV3__lstm_grad_step__float32", "CudnnRNNBackpropV3__lstm_grad_step__float64", "CudnnRNNBackpropV3__persistent_gru_grad__float16", "CudnnRNNBackpropV3__persistent_gru_grad__float32", "CudnnRNNBackpropV3__persistent_gru_grad__float64", "CudnnRNNBackpropV3__persistent_lstm_grad__float16", "CudnnRNNBackpropV3__persistent_lstm_grad__float32", "CudnnRNNBackpropV3__persistent_lstm_grad__float64", "CudnnRNNBackpropV3__persistent_rnn_grad__float16", "CudnnRNNBackpropV3__persistent_rnn_grad__float32", "CudnnRNNBackpropV3__persistent_rnn_grad__float64", "CudnnRNNBackpropV3__proj_grad__float16", "CudnnRNNBackpropV3__proj_grad__float32", "CudnnRNNBackpropV3__proj_grad__float64", "CudnnRNNBackpropV3__rnn_grad_step__float16", "CudnnRNNBackpropV3__rnn_grad_step__float32", "CudnnRNNBackpropV3__rnn_grad_step__float64", "CudnnRNNBackpropV3__skip_grad__float16", "CudnnRNNBackpropV3__skip_grad__float32", "CudnnRNNBackpropV3__skip_grad__float64", "CudnnRNNBackpropV3__to_time_major__float16", "CudnnRNNBackpropV3__to_time_major__float32", "CudnnRNNBackpropV3__to_time_major__float64"};
+  if (table == 2) return index >= 0 && index < 60 ? t2[index] : nullptr;
+  static const char* const t3[] = {"persistent", "fused", "gemm_steps"};
+  if (table == 3) return index >= 0 && index < 3 ? t3[index] : nullptr;
+  return nullptr;
+}
+
+}  // namespace opgen_plan
+// CudnnRNNBackpropV3: its wrapper's _compute in C++ (codegen/drivergen_checks.py)
+static void opgen_drive_CudnnRNNBackpropV3(opgen_call* call, bool run) {
+  using namespace opgen_checks;
+  static const char OP[] = "CudnnRNNBackpropV3";
+  Frame frame;
+  if (call->ninputs != 13 || call->nattrs != 8) raise(OPGEN_ERR_RUNTIME, std::string(OP) + ": the driver takes 13 inputs and 8 attrs, the call gave " + std::to_string(call->ninputs) + " and " + std::to_string(call->nattrs));
+  call->noutputs = 4;
+  V v_input = input_value(call, 0);
+  V v_input_h = input_value(call, 1);
+  V v_input_c = input_value(call, 2);
+  V v_params = input_value(call, 3);
+  V v_sequence_lengths = input_value(call, 4);
+  V v_output = input_value(call, 5);
+  V v_output_h = input_value(call, 6);
+  V v_output_c = input_value(call, 7);
+  V v_output_backprop = input_value(call, 8);
+  V v_output_h_backprop = input_value(call, 9);
+  V v_output_c_backprop = input_value(call, 10);
+  V v_reserve_space = input_value(call, 11);
+  V v_host_reserved = input_value(call, 12);
+  V v_rnn_mode = attr_value(call->attrs[0]);
+  V v_input_mode = attr_value(call->attrs[1]);
+  V v_direction = attr_value(call->attrs[2]);
+  V v_dropout = attr_value(call->attrs[3]);
+  V v_seed = attr_value(call->attrs[4]);
+  V v_seed2 = attr_value(call->attrs[5]);
+  V v_num_proj = attr_value(call->attrs[6]);
+  V v_time_major = attr_value(call->attrs[7]);
+  V v__dtype_T;
+  V v_acts;
+  V v_batch;
+  V v_c_layers;
+  V v_c_size;
+  V v_cell_blocks;
+  V v_cell_threads;
+  V v_cells;
+  V v_dc;
+  V v_dgr;
+  V v_dgw;
+  V v_dh;
+  V v_dhp;
+  V v_dirs;
+  V v_dm;
+  V v_dxl;
+  V v_dxt;
+  V v_dy;
+  V v_fused;
+  V v_fused_depth;
+  V v_fused_h_tiles;
+  V v_fused_max_depth;
+  V v_fused_row_tiles;
+  V v_fused_unit_tiles;
+  V v_gate_width;
+  V v_gates;
+  V v_gemm_steps;
+  V v_gpu_row_threads;
+  V v_gru;
+  V v_h_size;
+  V v_input_backprop;
+  V v_input_c_backprop;
+  V v_input_h_backprop;
+  V v_input_size;
+  V v_layers_dirs;
+  V v_lstm;
+  V v_lstm_unit_tiles;
+  V v_num_layers;
+  V v_num_units;
+  V v_ones;
+  V v_out_width;
+  V v_params_backprop;
+  V v_params_len;
+  V v_params_size;
+  V v_persistent;
+  V v_persistent_blocks;
+  V v_persistent_max_batch;
+  V v_persistent_max_weights;
+  V v_pl_size;
+  V v_proj;
+  V v_relu;
+  V v_reserve_got;
+  V v_reserve_len;
+  V v_row_blocks;
+  V v_row_threads;
+  V v_rows;
+  V v_seq_blocks;
+  V v_seq_cells;
+  V v_seq_threads;
+  V v_skip;
+  V v_steps;
+  V v_swap0;
+  V v_swap1;
+  V v_unprojected_row_tiles;
+  V v_unswap0;
+  V v_unswap1;
+  V v_w0;
+  V v_w1;
+  V v_weights_len;
+  V v_xt;
+  Shape v__shape_input_backprop;
+  Shape v__shape_input_c_backprop;
+  Shape v__shape_input_h_backprop;
+  Shape v__shape_params_backprop;
+  v_rnn_mode = check_enum(OP, "rnn_mode", v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh"), lit("lstm"), lit("gru")});
+  v_input_mode = check_enum(OP, "input_mode", v_input_mode, {lit("linear_input"), lit("skip_input"), lit("auto_select")});
+  v_direction = check_enum(OP, "direction", v_direction, {lit("unidirectional"), lit("bidirectional")});
+  v_dropout = check_float(OP, "dropout", v_dropout, Bound{true, true, 0LL, 0.0, "0"}, Bound{true, true, 1LL, 0.0, "1"}, false, false);
+  v_seed = check_int(OP, "seed", v_seed, no_bound(), no_bound(), {}, false, false);
+  v_seed2 = check_int(OP, "seed2", v_seed2, no_bound(), no_bound(), {}, false, false);
+  v_num_proj = check_int(OP, "num_proj", v_num_proj, Bound{true, true, 0LL, 0.0, "0"}, no_bound(), {}, false, false);
+  v_time_major = check_bool(OP, "time_major", v_time_major);
+  v_input = adopt(call, OP, std::string("input"), v_input);
+  v__dtype_T = check_dtype(OP, std::string("input"), v_input, {"float16", "float32", "float64"}, "T");
+  v_input_h = adopt(call, OP, std::string("input_h"), v_input_h);
+  check_same_dtype(OP, std::string("input_h"), v_input_h, v__dtype_T, "T", "input");
+  v_input_c = adopt(call, OP, std::string("input_c"), v_input_c);
+  if (truth(boolean(equal(v_rnn_mode, lit("lstm"))))) {
+    check_same_dtype(OP, std::string("input_c"), v_input_c, v__dtype_T, "T", "input");
+  }
+  v_params = adopt(call, OP, std::string("params"), v_params);
+  check_same_dtype(OP, std::string("params"), v_params, v__dtype_T, "T", "input");
+  v_sequence_lengths = adopt(call, OP, std::string("sequence_lengths"), v_sequence_lengths);
+  check_dtype(OP, std::string("sequence_lengths"), v_sequence_lengths, {"int32"}, nullptr);
+  v_output = adopt(call, OP, std::string("output"), v_output);
+  check_same_dtype(OP, std::string("output"), v_output, v__dtype_T, "T", "input");
+  v_output_h = adopt(call, OP, std::string("output_h"), v_output_h);
+  check_same_dtype(OP, std::string("output_h"), v_output_h, v__dtype_T, "T", "input");
+  v_output_c = adopt(call, OP, std::string("output_c"), v_output_c);
+  if (truth(boolean(equal(v_rnn_mode, lit("lstm"))))) {
+    check_same_dtype(OP, std::string("output_c"), v_output_c, v__dtype_T, "T", "input");
+  }
+  v_output_backprop = adopt(call, OP, std::string("output_backprop"), v_output_backprop);
+  check_same_dtype(OP, std::string("output_backprop"), v_output_backprop, v__dtype_T, "T", "input");
+  v_output_h_backprop = adopt(call, OP, std::string("output_h_backprop"), v_output_h_backprop);
+  check_same_dtype(OP, std::string("output_h_backprop"), v_output_h_backprop, v__dtype_T, "T", "input");
+  v_output_c_backprop = adopt(call, OP, std::string("output_c_backprop"), v_output_c_backprop);
+  if (truth(boolean(equal(v_rnn_mode, lit("lstm"))))) {
+    check_same_dtype(OP, std::string("output_c_backprop"), v_output_c_backprop, v__dtype_T, "T", "input");
+  }
+  v_reserve_space = adopt(call, OP, std::string("reserve_space"), v_reserve_space);
+  check_same_dtype(OP, std::string("reserve_space"), v_reserve_space, v__dtype_T, "T", "input");
+  v_host_reserved = adopt(call, OP, std::string("host_reserved"), v_host_reserved);
+  check_dtype(OP, std::string("host_reserved"), v_host_reserved, {"int8"}, nullptr);
+  if (truth(v_time_major)) {
+    if (truth(boolean(!equal(ndim(v_input), integer(3LL))))) {
+      shape_error(OP, std::string("input"), {"steps", "batch", "input_size"}, shape(v_input), {}, "time_major true");
+    }
+    v_steps = dim(v_input, integer(0LL));
+    v_batch = dim(v_input, integer(1LL));
+    v_input_size = dim(v_input, integer(2LL));
+    if (truth(boolean(!equal(ndim(v_input_h), integer(3LL))))) {
+      shape_error(OP, std::string("input_h"), {"layers_dirs", "batch", "h_size"}, shape(v_input_h), {Binding{"batch", v_batch}}, "time_major true");
+    }
+    v_layers_dirs = dim(v_input_h, integer(0LL));
+    v_h_size = dim(v_input_h, integer(2LL));
+    if (truth(boolean(!equal(dim(v_input_h, integer(1LL)), v_batch)))) {
+      shape_error(OP, std::string("input_h"), {"layers_dirs", "batch", "h_size"}, shape(v_input_h), {Binding{"batch", v_batch}, Binding{"h_size", v_h_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major true");
+    }
+    if (truth(boolean(equal(v_rnn_mode, lit("lstm"))))) {
+      if (truth(boolean(!equal(ndim(v_input_c), integer(3LL))))) {
+        shape_error(OP, std::string("input_c"), {"layers_dirs", "batch", "c_size"}, shape(v_input_c), {Binding{"batch", v_batch}, Binding{"layers_dirs", v_layers_dirs}}, "time_major true");
+      }
+      v_c_size = dim(v_input_c, integer(2LL));
+      if (truth([&]() -> V { V t = boolean(!equal(dim(v_input_c, integer(0LL)), v_layers_dirs)); if (truth(t)) return t; return boolean(!equal(dim(v_input_c, integer(1LL)), v_batch)); }())) {
+        shape_error(OP, std::string("input_c"), {"layers_dirs", "batch", "c_size"}, shape(v_input_c), {Binding{"batch", v_batch}, Binding{"c_size", v_c_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major true");
+      }
+    }
+    if (truth(boolean(!equal(ndim(v_params), integer(1LL))))) {
+      shape_error(OP, std::string("params"), {"params_len"}, shape(v_params), {}, "time_major true");
+    }
+    v_params_len = dim(v_params, integer(0LL));
+    if (truth(boolean(!equal(ndim(v_sequence_lengths), integer(1LL))))) {
+      shape_error(OP, std::string("sequence_lengths"), {"batch"}, shape(v_sequence_lengths), {Binding{"batch", v_batch}}, "time_major true");
+    }
+    if (truth(boolean(!equal(dim(v_sequence_lengths, integer(0LL)), v_batch)))) {
+      shape_error(OP, std::string("sequence_lengths"), {"batch"}, shape(v_sequence_lengths), {Binding{"batch", v_batch}}, "time_major true");
+    }
+    if (truth(boolean(!equal(ndim(v_output), integer(3LL))))) {
+      shape_error(OP, std::string("output"), {"steps", "batch", "out_width"}, shape(v_output), {Binding{"batch", v_batch}, Binding{"steps", v_steps}}, "time_major true");
+    }
+    v_out_width = dim(v_output, integer(2LL));
+    if (truth([&]() -> V { V t = boolean(!equal(dim(v_output, integer(0LL)), v_steps)); if (truth(t)) return t; return boolean(!equal(dim(v_output, integer(1LL)), v_batch)); }())) {
+      shape_error(OP, std::string("output"), {"steps", "batch", "out_width"}, shape(v_output), {Binding{"batch", v_batch}, Binding{"out_width", v_out_width}, Binding{"steps", v_steps}}, "time_major true");
+    }
+    if (truth(boolean(!equal(ndim(v_output_h), integer(3LL))))) {
+      shape_error(OP, std::string("output_h"), {"layers_dirs", "batch", "h_size"}, shape(v_output_h), {Binding{"batch", v_batch}, Binding{"h_size", v_h_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major true");
+    }
+    if (truth([&]() -> V { V t = boolean(!equal(dim(v_output_h, integer(0LL)), v_layers_dirs)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_output_h, integer(1LL)), v_batch)); if (truth(t)) return t; return boolean(!equal(dim(v_output_h, integer(2LL)), v_h_size)); }(); }())) {
+      shape_error(OP, std::string("output_h"), {"layers_dirs", "batch", "h_size"}, shape(v_output_h), {Binding{"batch", v_batch}, Binding{"h_size", v_h_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major true");
+    }
+    if (truth(boolean(equal(v_rnn_mode, lit("lstm"))))) {
+      if (truth(boolean(!equal(ndim(v_output_c), integer(3LL))))) {
+        shape_error(OP, std::string("output_c"), {"layers_dirs", "batch", "c_size"}, shape(v_output_c), {Binding{"batch", v_batch}, Binding{"c_size", v_c_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major true");
+      }
+      if (truth([&]() -> V { V t = boolean(!equal(dim(v_output_c, integer(0LL)), v_layers_dirs)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_output_c, integer(1LL)), v_batch)); if (truth(t)) return t; return boolean(!equal(dim(v_output_c, integer(2LL)), v_c_size)); }(); }())) {
+        shape_error(OP, std::string("output_c"), {"layers_dirs", "batch", "c_size"}, shape(v_output_c), {Binding{"batch", v_batch}, Binding{"c_size", v_c_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major true");
+      }
+    }
+    if (truth(boolean(!equal(ndim(v_output_backprop), integer(3LL))))) {
+      shape_error(OP, std::string("output_backprop"), {"steps", "batch", "out_width"}, shape(v_output_backprop), {Binding{"batch", v_batch}, Binding{"out_width", v_out_width}, Binding{"steps", v_steps}}, "time_major true");
+    }
+    if (truth([&]() -> V { V t = boolean(!equal(dim(v_output_backprop, integer(0LL)), v_steps)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_output_backprop, integer(1LL)), v_batch)); if (truth(t)) return t; return boolean(!equal(dim(v_output_backprop, integer(2LL)), v_out_width)); }(); }())) {
+      shape_error(OP, std::string("output_backprop"), {"steps", "batch", "out_width"}, shape(v_output_backprop), {Binding{"batch", v_batch}, Binding{"out_width", v_out_width}, Binding{"steps", v_steps}}, "time_major true");
+    }
+    if (truth(boolean(!equal(ndim(v_output_h_backprop), integer(3LL))))) {
+      shape_error(OP, std::string("output_h_backprop"), {"layers_dirs", "batch", "h_size"}, shape(v_output_h_backprop), {Binding{"batch", v_batch}, Binding{"h_size", v_h_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major true");
+    }
+    if (truth([&]() -> V { V t = boolean(!equal(dim(v_output_h_backprop, integer(0LL)), v_layers_dirs)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_output_h_backprop, integer(1LL)), v_batch)); if (truth(t)) return t; return boolean(!equal(dim(v_output_h_backprop, integer(2LL)), v_h_size)); }(); }())) {
+      shape_error(OP, std::string("output_h_backprop"), {"layers_dirs", "batch", "h_size"}, shape(v_output_h_backprop), {Binding{"batch", v_batch}, Binding{"h_size", v_h_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major true");
+    }
+    if (truth(boolean(equal(v_rnn_mode, lit("lstm"))))) {
+      if (truth(boolean(!equal(ndim(v_output_c_backprop), integer(3LL))))) {
+        shape_error(OP, std::string("output_c_backprop"), {"layers_dirs", "batch", "c_size"}, shape(v_output_c_backprop), {Binding{"batch", v_batch}, Binding{"c_size", v_c_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major true");
+      }
+      if (truth([&]() -> V { V t = boolean(!equal(dim(v_output_c_backprop, integer(0LL)), v_layers_dirs)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_output_c_backprop, integer(1LL)), v_batch)); if (truth(t)) return t; return boolean(!equal(dim(v_output_c_backprop, integer(2LL)), v_c_size)); }(); }())) {
+        shape_error(OP, std::string("output_c_backprop"), {"layers_dirs", "batch", "c_size"}, shape(v_output_c_backprop), {Binding{"batch", v_batch}, Binding{"c_size", v_c_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major true");
+      }
+    }
+    if (truth(boolean(!equal(ndim(v_reserve_space), integer(1LL))))) {
+      shape_error(OP, std::string("reserve_space"), {"reserve_got"}, shape(v_reserve_space), {}, "time_major true");
+    }
+    v_reserve_got = dim(v_reserve_space, integer(0LL));
+    v_persistent_max_weights = integer(4096LL);
+    v_persistent_max_batch = integer(64LL);
+    v_fused_max_depth = integer(128LL);
+    v_dirs = (truth(boolean(equal(v_direction, lit("unidirectional")))) ? integer(1LL) : integer(2LL));
+    v_gates = (truth(boolean(contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh")}))) ? integer(1LL) : (truth(boolean(equal(v_rnn_mode, lit("lstm")))) ? integer(4LL) : integer(3LL)));
+    v_lstm = (truth(boolean(contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh"), lit("gru")}))) ? integer(0LL) : integer(1LL));
+    v_gru = (truth(boolean(contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh"), lit("lstm")}))) ? integer(0LL) : integer(1LL));
+    v_relu = (truth(boolean(equal(v_rnn_mode, lit("rnn_relu")))) ? integer(1LL) : integer(0LL));
+    v_num_units = (truth(boolean(contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh"), lit("gru")}))) ? v_h_size : v_c_size);
+    v_num_layers = floordiv(v_layers_dirs, v_dirs);
+    v_proj = min_of({v_num_proj, integer(1LL)});
+    v_skip = (truth(boolean(equal(v_input_mode, lit("linear_input")))) ? integer(0LL) : (truth(boolean(equal(v_input_mode, lit("skip_input")))) ? integer(1LL) : sub(integer(1LL), min_of({mul(sub(v_input_size, v_num_units), sub(v_input_size, v_num_units)), integer(1LL)}))));
+    v_gate_width = mul(v_gates, v_num_units);
+    v_acts = mul(mul(integer(4LL), v_num_units), add(v_lstm, v_gru));
+    v_rows = mul(v_steps, v_batch);
+    v_out_width = mul(v_dirs, v_h_size);
+    v_c_layers = mul(v_layers_dirs, v_lstm);
+    v_w0 = add(add(mul(mul(v_gate_width, v_input_size), sub(integer(1LL), v_skip)), mul(v_gate_width, v_h_size)), mul(v_num_proj, v_num_units));
+    v_w1 = add(add(mul(v_gate_width, v_out_width), mul(v_gate_width, v_h_size)), mul(v_num_proj, v_num_units));
+    v_weights_len = add(mul(v_dirs, v_w0), mul(mul(sub(v_num_layers, integer(1LL)), v_dirs), v_w1));
+    v_params_size = add(v_weights_len, mul(mul(v_layers_dirs, integer(2LL)), v_gate_width));
+    v_pl_size = add(add(add(mul(v_rows, v_acts), mul(mul(add(v_steps, integer(1LL)), v_batch), v_h_size)), mul(mul(mul(v_lstm, add(v_steps, integer(1LL))), v_batch), v_num_units)), mul(mul(v_proj, v_rows), v_num_units));
+    v_reserve_len = add(mul(v_layers_dirs, v_pl_size), mul(mul(mul(sub(v_num_layers, integer(1LL)), integer(2LL)), v_rows), v_out_width));
+    v_swap0 = integer(1LL);
+    v_swap1 = v_rows;
+    v_cells = mul(v_batch, v_num_units);
+    v_cell_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : min_of({neg(floordiv(neg(v_cells), integer(256LL))), integer(65535LL)}));
+    v_cell_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_cells), integer(128LL))))})}));
+    v_row_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({v_batch, integer(4LL)}) : min_of({v_batch, integer(65535LL)}));
+    v_gpu_row_threads = (truth(boolean(contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh")}))) ? integer(256LL) : max_of({integer(128LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_num_units), integer(32LL))))})}));
+    v_row_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : v_gpu_row_threads);
+    v_persistent_blocks = neg(floordiv(neg(v_batch), integer(4LL)));
+    v_fused_depth = mul(v_gates, max_of({v_num_units, v_h_size}));
+    v_persistent = [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(equal(v_proj, integer(0LL))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(mul(v_gate_width, v_h_size), integer(1LL)) >= 0); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(mul(v_gate_width, v_h_size), v_persistent_max_weights) <= 0); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(v_batch, integer(1LL)) >= 0); if (!truth(t)) return t; return boolean(compare(v_batch, v_persistent_max_batch) <= 0); }(); }(); }(); }(); }();
+    v_fused = [&]() -> V { V t = boolean(!truth(v_persistent)); if (!truth(t)) return t; return [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return boolean(compare(v_fused_depth, v_fused_max_depth) <= 0); }(); }();
+    v_gemm_steps = [&]() -> V { V t = boolean(!truth(v_persistent)); if (!truth(t)) return t; return boolean(!truth(v_fused)); }();
+    v_fused_row_tiles = neg(floordiv(neg(v_batch), integer(32LL)));
+    v_fused_unit_tiles = neg(floordiv(neg(v_num_units), integer(32LL)));
+    v_fused_h_tiles = min_of({neg(floordiv(neg(v_h_size), integer(32LL))), neg(floordiv(neg(v_fused_max_depth), mul(integer(4LL), integer(32LL))))});
+    v_seq_cells = mul(v_rows, max_of({v_input_size, v_out_width}));
+    v_seq_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : min_of({neg(floordiv(neg(v_seq_cells), integer(256LL))), integer(65535LL)}));
+    v_seq_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_seq_cells), integer(128LL))))})}));
+    v_unswap0 = integer(1LL);
+    v_unswap1 = v_rows;
+    v_unprojected_row_tiles = max_of({neg(floordiv(neg(v_batch), integer(32LL))), integer(3LL)});
+    v_lstm_unit_tiles = min_of({v_fused_unit_tiles, neg(floordiv(neg(v_fused_max_depth), mul(integer(4LL), integer(32LL))))});
+    v__shape_input_backprop = Shape{v_steps, v_batch, v_input_size};
+    v__shape_input_h_backprop = Shape{v_layers_dirs, v_batch, v_h_size};
+    v__shape_input_c_backprop = Shape{v_c_layers, v_batch, v_num_units};
+    v__shape_params_backprop = Shape{v_params_len};
+  } else {
+    if (truth(boolean(!equal(ndim(v_input), integer(3LL))))) {
+      shape_error(OP, std::string("input"), {"batch", "steps", "input_size"}, shape(v_input), {}, "time_major false");
+    }
+    v_batch = dim(v_input, integer(0LL));
+    v_steps = dim(v_input, integer(1LL));
+    v_input_size = dim(v_input, integer(2LL));
+    if (truth(boolean(!equal(ndim(v_input_h), integer(3LL))))) {
+      shape_error(OP, std::string("input_h"), {"batch", "layers_dirs", "h_size"}, shape(v_input_h), {Binding{"batch", v_batch}}, "time_major false");
+    }
+    v_layers_dirs = dim(v_input_h, integer(1LL));
+    v_h_size = dim(v_input_h, integer(2LL));
+    if (truth(boolean(!equal(dim(v_input_h, integer(0LL)), v_batch)))) {
+      shape_error(OP, std::string("input_h"), {"batch", "layers_dirs", "h_size"}, shape(v_input_h), {Binding{"batch", v_batch}, Binding{"h_size", v_h_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major false");
+    }
+    if (truth(boolean(equal(v_rnn_mode, lit("lstm"))))) {
+      if (truth(boolean(!equal(ndim(v_input_c), integer(3LL))))) {
+        shape_error(OP, std::string("input_c"), {"batch", "layers_dirs", "c_size"}, shape(v_input_c), {Binding{"batch", v_batch}, Binding{"layers_dirs", v_layers_dirs}}, "time_major false");
+      }
+      v_c_size = dim(v_input_c, integer(2LL));
+      if (truth([&]() -> V { V t = boolean(!equal(dim(v_input_c, integer(0LL)), v_batch)); if (truth(t)) return t; return boolean(!equal(dim(v_input_c, integer(1LL)), v_layers_dirs)); }())) {
+        shape_error(OP, std::string("input_c"), {"batch", "layers_dirs", "c_size"}, shape(v_input_c), {Binding{"batch", v_batch}, Binding{"c_size", v_c_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major false");
+      }
+    }
+    if (truth(boolean(!equal(ndim(v_params), integer(1LL))))) {
+      shape_error(OP, std::string("params"), {"params_len"}, shape(v_params), {}, "time_major false");
+    }
+    v_params_len = dim(v_params, integer(0LL));
+    if (truth(boolean(!equal(ndim(v_sequence_lengths), integer(1LL))))) {
+      shape_error(OP, std::string("sequence_lengths"), {"batch"}, shape(v_sequence_lengths), {Binding{"batch", v_batch}}, "time_major false");
+    }
+    if (truth(boolean(!equal(dim(v_sequence_lengths, integer(0LL)), v_batch)))) {
+      shape_error(OP, std::string("sequence_lengths"), {"batch"}, shape(v_sequence_lengths), {Binding{"batch", v_batch}}, "time_major false");
+    }
+    if (truth(boolean(!equal(ndim(v_output), integer(3LL))))) {
+      shape_error(OP, std::string("output"), {"batch", "steps", "out_width"}, shape(v_output), {Binding{"batch", v_batch}, Binding{"steps", v_steps}}, "time_major false");
+    }
+    v_out_width = dim(v_output, integer(2LL));
+    if (truth([&]() -> V { V t = boolean(!equal(dim(v_output, integer(0LL)), v_batch)); if (truth(t)) return t; return boolean(!equal(dim(v_output, integer(1LL)), v_steps)); }())) {
+      shape_error(OP, std::string("output"), {"batch", "steps", "out_width"}, shape(v_output), {Binding{"batch", v_batch}, Binding{"out_width", v_out_width}, Binding{"steps", v_steps}}, "time_major false");
+    }
+    if (truth(boolean(!equal(ndim(v_output_h), integer(3LL))))) {
+      shape_error(OP, std::string("output_h"), {"batch", "layers_dirs", "h_size"}, shape(v_output_h), {Binding{"batch", v_batch}, Binding{"h_size", v_h_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major false");
+    }
+    if (truth([&]() -> V { V t = boolean(!equal(dim(v_output_h, integer(0LL)), v_batch)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_output_h, integer(1LL)), v_layers_dirs)); if (truth(t)) return t; return boolean(!equal(dim(v_output_h, integer(2LL)), v_h_size)); }(); }())) {
+      shape_error(OP, std::string("output_h"), {"batch", "layers_dirs", "h_size"}, shape(v_output_h), {Binding{"batch", v_batch}, Binding{"h_size", v_h_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major false");
+    }
+    if (truth(boolean(equal(v_rnn_mode, lit("lstm"))))) {
+      if (truth(boolean(!equal(ndim(v_output_c), integer(3LL))))) {
+        shape_error(OP, std::string("output_c"), {"batch", "layers_dirs", "c_size"}, shape(v_output_c), {Binding{"batch", v_batch}, Binding{"c_size", v_c_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major false");
+      }
+      if (truth([&]() -> V { V t = boolean(!equal(dim(v_output_c, integer(0LL)), v_batch)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_output_c, integer(1LL)), v_layers_dirs)); if (truth(t)) return t; return boolean(!equal(dim(v_output_c, integer(2LL)), v_c_size)); }(); }())) {
+        shape_error(OP, std::string("output_c"), {"batch", "layers_dirs", "c_size"}, shape(v_output_c), {Binding{"batch", v_batch}, Binding{"c_size", v_c_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major false");
+      }
+    }
+    if (truth(boolean(!equal(ndim(v_output_backprop), integer(3LL))))) {
+      shape_error(OP, std::string("output_backprop"), {"batch", "steps", "out_width"}, shape(v_output_backprop), {Binding{"batch", v_batch}, Binding{"out_width", v_out_width}, Binding{"steps", v_steps}}, "time_major false");
+    }
+    if (truth([&]() -> V { V t = boolean(!equal(dim(v_output_backprop, integer(0LL)), v_batch)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_output_backprop, integer(1LL)), v_steps)); if (truth(t)) return t; return boolean(!equal(dim(v_output_backprop, integer(2LL)), v_out_width)); }(); }())) {
+      shape_error(OP, std::string("output_backprop"), {"batch", "steps", "out_width"}, shape(v_output_backprop), {Binding{"batch", v_batch}, Binding{"out_width", v_out_width}, Binding{"steps", v_steps}}, "time_major false");
+    }
+    if (truth(boolean(!equal(ndim(v_output_h_backprop), integer(3LL))))) {
+      shape_error(OP, std::string("output_h_backprop"), {"batch", "layers_dirs", "h_size"}, shape(v_output_h_backprop), {Binding{"batch", v_batch}, Binding{"h_size", v_h_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major false");
+    }
+    if (truth([&]() -> V { V t = boolean(!equal(dim(v_output_h_backprop, integer(0LL)), v_batch)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_output_h_backprop, integer(1LL)), v_layers_dirs)); if (truth(t)) return t; return boolean(!equal(dim(v_output_h_backprop, integer(2LL)), v_h_size)); }(); }())) {
+      shape_error(OP, std::string("output_h_backprop"), {"batch", "layers_dirs", "h_size"}, shape(v_output_h_backprop), {Binding{"batch", v_batch}, Binding{"h_size", v_h_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major false");
+    }
+    if (truth(boolean(equal(v_rnn_mode, lit("lstm"))))) {
+      if (truth(boolean(!equal(ndim(v_output_c_backprop), integer(3LL))))) {
+        shape_error(OP, std::string("output_c_backprop"), {"batch", "layers_dirs", "c_size"}, shape(v_output_c_backprop), {Binding{"batch", v_batch}, Binding{"c_size", v_c_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major false");
+      }
+      if (truth([&]() -> V { V t = boolean(!equal(dim(v_output_c_backprop, integer(0LL)), v_batch)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_output_c_backprop, integer(1LL)), v_layers_dirs)); if (truth(t)) return t; return boolean(!equal(dim(v_output_c_backprop, integer(2LL)), v_c_size)); }(); }())) {
+        shape_error(OP, std::string("output_c_backprop"), {"batch", "layers_dirs", "c_size"}, shape(v_output_c_backprop), {Binding{"batch", v_batch}, Binding{"c_size", v_c_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major false");
+      }
+    }
+    if (truth(boolean(!equal(ndim(v_reserve_space), integer(1LL))))) {
+      shape_error(OP, std::string("reserve_space"), {"reserve_got"}, shape(v_reserve_space), {}, "time_major false");
+    }
+    v_reserve_got = dim(v_reserve_space, integer(0LL));
+    v_persistent_max_weights = integer(4096LL);
+    v_persistent_max_batch = integer(64LL);
+    v_fused_max_depth = integer(128LL);
+    v_dirs = (truth(boolean(equal(v_direction, lit("unidirectional")))) ? integer(1LL) : integer(2LL));
+    v_gates = (truth(boolean(contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh")}))) ? integer(1LL) : (truth(boolean(equal(v_rnn_mode, lit("lstm")))) ? integer(4LL) : integer(3LL)));
+    v_lstm = (truth(boolean(contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh"), lit("gru")}))) ? integer(0LL) : integer(1LL));
+    v_gru = (truth(boolean(contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh"), lit("lstm")}))) ? integer(0LL) : integer(1LL));
+    v_relu = (truth(boolean(equal(v_rnn_mode, lit("rnn_relu")))) ? integer(1LL) : integer(0LL));
+    v_num_units = (truth(boolean(contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh"), lit("gru")}))) ? v_h_size : v_c_size);
+    v_num_layers = floordiv(v_layers_dirs, v_dirs);
+    v_proj = min_of({v_num_proj, integer(1LL)});
+    v_skip = (truth(boolean(equal(v_input_mode, lit("linear_input")))) ? integer(0LL) : (truth(boolean(equal(v_input_mode, lit("skip_input")))) ? integer(1LL) : sub(integer(1LL), min_of({mul(sub(v_input_size, v_num_units), sub(v_input_size, v_num_units)), integer(1LL)}))));
+    v_gate_width = mul(v_gates, v_num_units);
+    v_acts = mul(mul(integer(4LL), v_num_units), add(v_lstm, v_gru));
+    v_rows = mul(v_steps, v_batch);
+    v_out_width = mul(v_dirs, v_h_size);
+    v_c_layers = mul(v_layers_dirs, v_lstm);
+    v_w0 = add(add(mul(mul(v_gate_width, v_input_size), sub(integer(1LL), v_skip)), mul(v_gate_width, v_h_size)), mul(v_num_proj, v_num_units));
+    v_w1 = add(add(mul(v_gate_width, v_out_width), mul(v_gate_width, v_h_size)), mul(v_num_proj, v_num_units));
+    v_weights_len = add(mul(v_dirs, v_w0), mul(mul(sub(v_num_layers, integer(1LL)), v_dirs), v_w1));
+    v_params_size = add(v_weights_len, mul(mul(v_layers_dirs, integer(2LL)), v_gate_width));
+    v_pl_size = add(add(add(mul(v_rows, v_acts), mul(mul(add(v_steps, integer(1LL)), v_batch), v_h_size)), mul(mul(mul(v_lstm, add(v_steps, integer(1LL))), v_batch), v_num_units)), mul(mul(v_proj, v_rows), v_num_units));
+    v_reserve_len = add(mul(v_layers_dirs, v_pl_size), mul(mul(mul(sub(v_num_layers, integer(1LL)), integer(2LL)), v_rows), v_out_width));
+    v_swap0 = v_batch;
+    v_swap1 = v_steps;
+    v_cells = mul(v_batch, v_num_units);
+    v_cell_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : min_of({neg(floordiv(neg(v_cells), integer(256LL))), integer(65535LL)}));
+    v_cell_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_cells), integer(128LL))))})}));
+    v_row_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({v_batch, integer(4LL)}) : min_of({v_batch, integer(65535LL)}));
+    v_gpu_row_threads = (truth(boolean(contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh")}))) ? integer(256LL) : max_of({integer(128LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_num_units), integer(32LL))))})}));
+    v_row_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : v_gpu_row_threads);
+    v_persistent_blocks = neg(floordiv(neg(v_batch), integer(4LL)));
+    v_fused_depth = mul(v_gates, max_of({v_num_units, v_h_size}));
+    v_persistent = [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(equal(v_proj, integer(0LL))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(mul(v_gate_width, v_h_size), integer(1LL)) >= 0); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(mul(v_gate_width, v_h_size), v_persistent_max_weights) <= 0); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(v_batch, integer(1LL)) >= 0); if (!truth(t)) return t; return boolean(compare(v_batch, v_persistent_max_batch) <= 0); }(); }(); }(); }(); }();
+    v_fused = [&]() -> V { V t = boolean(!truth(v_persistent)); if (!truth(t)) return t; return [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return boolean(compare(v_fused_depth, v_fused_max_depth) <= 0); }(); }();
+    v_gemm_steps = [&]() -> V { V t = boolean(!truth(v_persistent)); if (!truth(t)) return t; return boolean(!truth(v_fused)); }();
+    v_fused_row_tiles = neg(floordiv(neg(v_batch), integer(32LL)));
+    v_fused_unit_tiles = neg(floordiv(neg(v_num_units), integer(32LL)));
+    v_fused_h_tiles = min_of({neg(floordiv(neg(v_h_size), integer(32LL))), neg(floordiv(neg(v_fused_max_depth), mul(integer(4LL), integer(32LL))))});
+    v_seq_cells = mul(v_rows, max_of({v_input_size, v_out_width}));
+    v_seq_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : min_of({neg(floordiv(neg(v_seq_cells), integer(256LL))), integer(65535LL)}));
+    v_seq_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_seq_cells), integer(128LL))))})}));
+    v_unswap0 = v_steps;
+    v_unswap1 = v_batch;
+    v_unprojected_row_tiles = max_of({neg(floordiv(neg(v_batch), integer(32LL))), integer(3LL)});
+    v_lstm_unit_tiles = min_of({v_fused_unit_tiles, neg(floordiv(neg(v_fused_max_depth), mul(integer(4LL), integer(32LL))))});
+    v__shape_input_backprop = Shape{v_batch, v_steps, v_input_size};
+    v__shape_input_h_backprop = Shape{v_batch, v_layers_dirs, v_h_size};
+    v__shape_input_c_backprop = Shape{v_batch, v_c_layers, v_num_units};
+    v__shape_params_backprop = Shape{v_params_len};
+  }
+  if (truth(boolean(!truth(boolean(compare(v_layers_dirs, v_dirs) >= 0))))) {
+    constraint_error(OP, "layers_dirs >= dirs", {Binding{"dirs", v_dirs}, Binding{"layers_dirs", v_layers_dirs}}, "input_h must hold num_layers\302\267dirs \342\211\245 dirs states (num_layers \342\211\245 1)");
+  }
+  if (truth(boolean(!truth(boolean(equal(mod(v_layers_dirs, v_dirs), integer(0LL))))))) {
+    constraint_error(OP, "layers_dirs % dirs == 0", {Binding{"dirs", v_dirs}, Binding{"layers_dirs", v_layers_dirs}}, "input_h's layer axis must be num_layers\302\267dirs (2 states per layer when bidirectional)");
+  }
+  if (truth(boolean(!truth(boolean(equal(mul(v_num_proj, sub(integer(1LL), v_lstm)), integer(0LL))))))) {
+    constraint_error(OP, "num_proj*(1 - lstm) == 0", {Binding{"lstm", v_lstm}, Binding{"num_proj", v_num_proj}}, "num_proj (a projection) needs rnn_mode lstm");
+  }
+  if (truth(boolean(!truth(boolean(equal(v_h_size, add(v_num_units, mul(v_proj, sub(v_num_proj, v_num_units))))))))) {
+    constraint_error(OP, "h_size == num_units + proj*(num_proj - num_units)", {Binding{"h_size", v_h_size}, Binding{"num_proj", v_num_proj}, Binding{"num_units", v_num_units}, Binding{"proj", v_proj}}, "input_h's last axis must be num_units (input_c's), or num_proj with a projection");
+  }
+  if (truth([&]() -> V { V t = boolean(equal(v_input_mode, lit("skip_input"))); if (!truth(t)) return t; return boolean(!truth(boolean(equal(v_input_size, v_num_units)))); }())) {
+    constraint_error(OP, "input_size == num_units", {Binding{"input_size", v_input_size}, Binding{"num_units", v_num_units}}, "skip_input needs input_size == num_units");
+  }
+  if (truth(boolean(!truth(boolean(equal(v_params_len, v_params_size)))))) {
+    constraint_error(OP, "params_len == params_size", {Binding{"params_len", v_params_len}, Binding{"params_size", v_params_size}}, "params must hold CudnnRNNParamsSize elements for these shapes and attrs");
+  }
+  if (truth(boolean(!truth(boolean(equal(v_reserve_got, v_reserve_len)))))) {
+    constraint_error(OP, "reserve_got == reserve_len", {Binding{"reserve_got", v_reserve_got}, Binding{"reserve_len", v_reserve_len}}, "reserve_space must come from CudnnRNNV3 with is_training true, on the same shapes and attrs");
+  }
+  check_values(call, frame, true, OP, "sequence_lengths", v_sequence_lengths, integer(1LL), v_steps, "1", "steps");
+  v_input_backprop = output(call, OP, "input_backprop", 0, run, v__shape_input_backprop, v__dtype_T);
+  v_input_h_backprop = output(call, OP, "input_h_backprop", 1, run, v__shape_input_h_backprop, v__dtype_T);
+  v_input_c_backprop = output(call, OP, "input_c_backprop", 2, run, v__shape_input_c_backprop, v__dtype_T);
+  v_params_backprop = output(call, OP, "params_backprop", 3, run, v__shape_params_backprop, v__dtype_T);
+  if (!run) return;
+  v_xt = scratch(call, frame, Shape{mul(v_rows, v_input_size)}, v__dtype_T);
+  v_dxt = scratch(call, frame, Shape{mul(v_rows, v_input_size)}, v__dtype_T);
+  v_dy = scratch(call, frame, Shape{mul(v_rows, v_out_width)}, v__dtype_T);
+  v_dxl = scratch(call, frame, Shape{mul(v_rows, v_out_width)}, v__dtype_T);
+  v_dgw = scratch(call, frame, Shape{mul(mul(v_dirs, v_rows), v_gate_width)}, v__dtype_T);
+  v_dgr = scratch(call, frame, Shape{mul(mul(mul(v_dirs, v_rows), v_gate_width), v_gru)}, v__dtype_T);
+  v_dh = scratch(call, frame, Shape{mul(mul(v_dirs, v_batch), v_h_size)}, v__dtype_T);
+  v_dc = scratch(call, frame, Shape{mul(mul(mul(v_dirs, v_batch), v_num_units), v_lstm)}, v__dtype_T);
+  v_dhp = scratch(call, frame, Shape{mul(mul(v_dirs, v_rows), v_num_proj)}, v__dtype_T);
+  v_dm = scratch(call, frame, Shape{mul(mul(mul(v_dirs, v_batch), v_num_units), v_proj)}, v__dtype_T);
+  v_ones = scratch(call, frame, Shape{v_rows}, v__dtype_T);
+  static const char* const strings[] = {"float16", "float32", "float64", "gru", "lstm"};
+  static const char* const symbols[] = {"CudnnRNNBackpropV3__fill_ones__float16", "CudnnRNNBackpropV3__fill_ones__float32", "CudnnRNNBackpropV3__fill_ones__float64", "CudnnRNNBackpropV3__final_grad__float16", "CudnnRNNBackpropV3__final_grad__float32", "CudnnRNNBackpropV3__final_grad__float64", "CudnnRNNBackpropV3__from_time_major__float16", "CudnnRNNBackpropV3__from_time_major__float32", "CudnnRNNBackpropV3__from_time_major__float64", "CudnnRNNBackpropV3__fused_gru_grad__float16", "CudnnRNNBackpropV3__fused_gru_grad__float32", "CudnnRNNBackpropV3__fused_gru_grad__float64", "CudnnRNNBackpropV3__fused_lstm_grad__float16", "CudnnRNNBackpropV3__fused_lstm_grad__float32", "CudnnRNNBackpropV3__fused_lstm_grad__float64", "CudnnRNNBackpropV3__fused_lstm_proj_grad__float16", "CudnnRNNBackpropV3__fused_lstm_proj_grad__float32", "CudnnRNNBackpropV3__fused_lstm_proj_grad__float64", "CudnnRNNBackpropV3__fused_proj_cells__float16", "CudnnRNNBackpropV3__fused_proj_cells__float32", "CudnnRNNBackpropV3__fused_proj_cells__float64", "CudnnRNNBackpropV3__fused_rnn_grad__float16", "CudnnRNNBackpropV3__fused_rnn_grad__float32", "CudnnRNNBackpropV3__fused_rnn_grad__float64", "CudnnRNNBackpropV3__grad_layer_below__float16", "CudnnRNNBackpropV3__grad_layer_below__float32", "CudnnRNNBackpropV3__grad_layer_below__float64", "CudnnRNNBackpropV3__grad_output_in__float16", "CudnnRNNBackpropV3__grad_output_in__float32", "CudnnRNNBackpropV3__grad_output_in__float64", "CudnnRNNBackpropV3__gru_grad_step__float16", "CudnnRNNBackpropV3__gru_grad_step__float32", "CudnnRNNBackpropV3__gru_grad_step__float64", "CudnnRNNBackpropV3__init_grad__float16", "CudnnRNNBackpropV3__init_grad__float32", "CudnnRNNBackpropV3__init_grad__float64", "CudnnRNNBackpropV3__lstm_grad_step__float16", "CudnnRNNBackpropV3__lstm_grad_step__float32", "CudnnRNNBackpropV3__lstm_grad_step__float64", "CudnnRNNBackpropV3__persistent_gru_grad__float16", "CudnnRNNBackpropV3__persistent_gru_grad__float32", "CudnnRNNBackpropV3__persistent_gru_grad__float64", "CudnnRNNBackpropV3__persistent_lstm_grad__float16", "CudnnRNNBackpropV3__persistent_lstm_grad__float32", "CudnnRNNBackpropV3__persistent_lstm_grad__float64", "CudnnRNNBackpropV3__persistent_rnn_grad__float16", "CudnnRNNBackpropV3__persistent_rnn_grad__float32", "CudnnRNNBackpropV3__persistent_rnn_grad__float64", "CudnnRNNBackpropV3__proj_grad__float16", "CudnnRNNBackpropV3__proj_grad__float32", "CudnnRNNBackpropV3__proj_grad__float64", "CudnnRNNBackpropV3__rnn_grad_step__float16", "CudnnRNNBackpropV3__rnn_grad_step__float32", "CudnnRNNBackpropV3__rnn_grad_step__float64", "CudnnRNNBackpropV3__skip_grad__float16", "CudnnRNNBackpropV3__skip_grad__float32", "CudnnRNNBackpropV3__skip_grad__float64", "CudnnRNNBackpropV3__to_time_major__float16", "CudnnRNNBackpropV3__to_time_major__float32", "CudnnRNNBackpropV3__to_time_major__float64"};
+  opgen_plan_value values[45] = {plan_value(frame, v__dtype_T, strings, 5), plan_value(frame, v_seq_blocks, strings, 5), plan_value(frame, v_seq_threads, strings, 5), plan_value(frame, v_swap0, strings, 5), plan_value(frame, v_swap1, strings, 5), plan_value(frame, v_input_size, strings, 5), plan_value(frame, v_rows, strings, 5), plan_value(frame, v_steps, strings, 5), plan_value(frame, v_batch, strings, 5), plan_value(frame, v_out_width, strings, 5), plan_value(frame, v_time_major, strings, 5), plan_value(frame, v_num_layers, strings, 5), plan_value(frame, v_skip, strings, 5), plan_value(frame, v_dirs, strings, 5), plan_value(frame, v_w0, strings, 5), plan_value(frame, v_w1, strings, 5), plan_value(frame, v_layers_dirs, strings, 5), plan_value(frame, v_pl_size, strings, 5), plan_value(frame, v_gate_width, strings, 5), plan_value(frame, v_h_size, strings, 5), plan_value(frame, v_acts, strings, 5), plan_value(frame, v_cell_blocks, strings, 5), plan_value(frame, v_cell_threads, strings, 5), plan_value(frame, v_num_units, strings, 5), plan_value(frame, v_lstm, strings, 5), plan_value(frame, v_persistent_blocks, strings, 5), plan_value(frame, v_rnn_mode, strings, 5), plan_value(frame, v_persistent, strings, 5), plan_value(frame, v_relu, strings, 5), plan_value(frame, v_gru, strings, 5), plan_value(frame, v_proj, strings, 5), plan_value(frame, v_row_blocks, strings, 5), plan_value(frame, v_row_threads, strings, 5), plan_value(frame, v_gemm_steps, strings, 5), plan_value(frame, v_unprojected_row_tiles, strings, 5), plan_value(frame, v_lstm_unit_tiles, strings, 5), plan_value(frame, v_fused_max_depth, strings, 5), plan_value(frame, v_fused_row_tiles, strings, 5), plan_value(frame, v_fused_h_tiles, strings, 5), plan_value(frame, v_fused_unit_tiles, strings, 5), plan_value(frame, v_fused, strings, 5), plan_value(frame, v_weights_len, strings, 5), plan_value(frame, v_gates, strings, 5), plan_value(frame, v_unswap0, strings, 5), plan_value(frame, v_unswap1, strings, 5)};
+  opgen_native::Slot slots[22] = {plan_slot(frame, v_input), plan_slot(frame, v_xt), plan_slot(frame, v_ones), plan_slot(frame, v_output_backprop), plan_slot(frame, v_dy), plan_slot(frame, v_sequence_lengths), plan_slot(frame, v_output_h_backprop), plan_slot(frame, v_output_c_backprop), plan_slot(frame, v_dh), plan_slot(frame, v_dc), plan_slot(frame, v_reserve_space), plan_slot(frame, v_dgw), plan_slot(frame, v_dm), plan_slot(frame, v_params), plan_slot(frame, v_dgr), plan_slot(frame, v_dhp), plan_slot(frame, v_input_h_backprop), plan_slot(frame, v_input_c_backprop), plan_slot(frame, v_params_backprop), plan_slot(frame, v_dxt), plan_slot(frame, v_dxl), plan_slot(frame, v_input_backprop)};
+  int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_CudnnRNNBackpropV3, symbols, 60, values, 45, slots, 22, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
+  if (rc != OPGEN_OK) raise(rc, call->err);
+}
+
+OPGEN_DRIVER_API int opgen_shapes_CudnnRNNBackpropV3(opgen_call* call) {
+  return opgen_checks::guarded(call, "CudnnRNNBackpropV3", [&] { opgen_drive_CudnnRNNBackpropV3(call, false); });
+}
+
+OPGEN_DRIVER_API int opgen_call_CudnnRNNBackpropV3(opgen_call* call) {
+  return opgen_checks::guarded(call, "CudnnRNNBackpropV3", [&] { opgen_drive_CudnnRNNBackpropV3(call, true); });
+}
+
+// the plan's runtime (codegen/runtime/native/)
+#include "run_plan.cpp"
+#include "run_plan_cpu.cpp"
+#include "run_plan_entry.cpp"

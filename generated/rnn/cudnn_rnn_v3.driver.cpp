@@ -1,0 +1,879 @@
+// generated from specs/rnn/cudnn_rnn_v3.yaml by opgen — do not edit (opgen 0.1.0)
+#include "driver.h"
+#include "plan_eval.h"
+#include "run_plan.h"
+#include "checks.h"
+#define OPGEN_DRIVER_API extern "C" __attribute__((visibility("default")))
+namespace opgen_checks {
+// ACCUMULATOR[dtype] (codegen/runtime/dtypes.py)
+inline V accumulator(const V& dtype) {
+  if (equal(dtype, lit("float16"))) return lit("float32");
+  if (equal(dtype, lit("bfloat16"))) return lit("float32");
+  if (equal(dtype, lit("float32"))) return lit("float32");
+  if (equal(dtype, lit("float64"))) return lit("float64");
+  fallback("no accumulator dtype for " + str(dtype));
+}
+const opgen_value* activation_named(const V& name) {
+  static const opgen_value p0[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p1[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p2[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p3[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}};
+  static const opgen_value p4[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p5[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.2, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.5, nullptr, 0, nullptr}};
+  static const opgen_value p6[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p7[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.01, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p8[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p9[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p10[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.6732631921768188, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0507010221481323, nullptr, 0, nullptr}};
+  static const opgen_value p11[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p12[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p13[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}};
+  static const opgen_value table[] = {opgen_value{OPGEN_VAL_ACT, 0, 0, 0.0, p0, 2, "identity"}, opgen_value{OPGEN_VAL_ACT, 0, 1, 0.0, p1, 2, "linear"}, opgen_value{OPGEN_VAL_ACT, 0, 2, 0.0, p2, 2, "tanh"}, opgen_value{OPGEN_VAL_ACT, 0, 3, 0.0, p3, 2, "scaled_tanh"}, opgen_value{OPGEN_VAL_ACT, 0, 4, 0.0, p4, 2, "sigmoid"}, opgen_value{OPGEN_VAL_ACT, 0, 5, 0.0, p5, 2, "hard_sigmoid"}, opgen_value{OPGEN_VAL_ACT, 0, 6, 0.0, p6, 2, "relu"}, opgen_value{OPGEN_VAL_ACT, 0, 7, 0.0, p7, 2, "leaky_relu"}, opgen_value{OPGEN_VAL_ACT, 0, 8, 0.0, p8, 2, "thresholded_relu"}, opgen_value{OPGEN_VAL_ACT, 0, 9, 0.0, p9, 2, "elu"}, opgen_value{OPGEN_VAL_ACT, 0, 10, 0.0, p10, 2, "scaled_elu"}, opgen_value{OPGEN_VAL_ACT, 0, 11, 0.0, p11, 2, "softsign"}, opgen_value{OPGEN_VAL_ACT, 0, 12, 0.0, p12, 2, "softplus"}, opgen_value{OPGEN_VAL_ACT, 0, 13, 0.0, p13, 2, "parametric_softplus"}};
+  for (const opgen_value& a : table) if (a.text != nullptr && equal(name, lit(a.text))) return &a;
+  return nullptr;
+}
+const char* activation_names() { return "identity, linear, tanh, scaled_tanh, sigmoid, hard_sigmoid, relu, leaky_relu, thresholded_relu, elu, scaled_elu, softsign, softplus, parametric_softplus"; }
+}  // namespace opgen_checks
+OPGEN_DRIVER_API int64_t opgen_driver_abi() { return OPGEN_DRIVER_ABI; }
+
+namespace opgen_plan {
+// CudnnRNNV3: its plan as codegen/runtime/plan.py records it (codegen/drivergen.py)
+static void opgen_plan_walk_CudnnRNNV3(opgen_plan_value* env, const char* backend, Out& out, int64_t* variant) {
+  (void)backend;
+  if (true) {
+    int64_t sym1 = -1;
+    if (sym1 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym1 = 33;
+    if (sym1 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym1 = 34;
+    if (sym1 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym1 = 35;
+    if (sym1 < 0) fail(OPGEN_E_SYMBOL, "kernel 'to_time_major' has no entry point for the dtypes of " "_dtype_T");
+    out.put(OPGEN_STEP_LAUNCH); out.put(sym1);
+    out.put(1);
+    out.put(whole(num(env[1], "seq_blocks"), "a grid size"));
+    out.put(1);
+    out.put(whole(num(env[2], "seq_threads"), "a block size"));
+    out.put(whole(integer(0LL), "the shared size"));
+    int64_t nargs2 = out.used; out.put(0);
+    out.put(OPGEN_T_SLOT); out.put(0);
+    out.put(OPGEN_T_SLOT); out.put(1);
+    scalar(out, OPGEN_T_I64, num(env[3], "swap0"), "swap0");
+    scalar(out, OPGEN_T_I64, num(env[4], "swap1"), "swap1");
+    scalar(out, OPGEN_T_I64, num(env[5], "input_size"), "input_size");
+    out.words[nargs2] = (out.used - nargs2 - 1) / 2;
+  }
+  if (true) {
+    int64_t n4 = whole(num(env[6], "num_layers"), "a repeat count");
+    for (int64_t i3 = 0; i3 < n4; ++i3) {
+      env[45] = value(integer(i3));
+      env[46] = value(sub(integer(1LL), min2(num(env[45], "l"), integer(1LL))));
+      env[47] = value(add(mul(mul(num(env[46], "first"), num(env[5], "input_size")), sub(integer(1LL), num(env[7], "skip"))), mul(sub(integer(1LL), num(env[46], "first")), num(env[8], "out_width"))));
+      env[48] = value(add(mul(mul(sub(integer(1LL), num(env[46], "first")), num(env[9], "dirs")), num(env[10], "w0")), mul(mul(max2(sub(num(env[45], "l"), integer(1LL)), integer(0LL)), num(env[9], "dirs")), num(env[11], "w1"))));
+      env[49] = value(add(num(env[11], "w1"), mul(num(env[46], "first"), sub(num(env[10], "w0"), num(env[11], "w1")))));
+      env[50] = value(add(mul(num(env[12], "layers_dirs"), num(env[13], "pl_size")), mul(mul(mul(sub(num(env[45], "l"), integer(1LL)), integer(2LL)), num(env[14], "rows")), num(env[8], "out_width"))));
+      env[51] = value(add(mul(num(env[12], "layers_dirs"), num(env[13], "pl_size")), mul(mul(mul(num(env[45], "l"), integer(2LL)), num(env[14], "rows")), num(env[8], "out_width"))));
+      env[52] = value(add(mul(mul(num(env[45], "l"), num(env[9], "dirs")), num(env[13], "pl_size")), mul(num(env[14], "rows"), num(env[15], "acts"))));
+      env[53] = value(add(num(env[48], "layer_wofs"), mul(num(env[16], "gate_width"), num(env[47], "in_width"))));
+      env[54] = value(add(num(env[53], "layer_rofs"), mul(num(env[16], "gate_width"), num(env[17], "h_size"))));
+      env[55] = value(add(num(env[18], "weights_len"), mul(mul(mul(num(env[45], "l"), num(env[9], "dirs")), integer(2LL)), num(env[16], "gate_width"))));
+      env[56] = value(mul(mul(num(env[45], "l"), num(env[9], "dirs")), num(env[13], "pl_size")));
+      env[57] = value(add(num(env[52], "layer_hs_ofs"), mul(mul(add(num(env[19], "steps"), integer(1LL)), num(env[20], "batch")), num(env[17], "h_size"))));
+      env[58] = value(add(num(env[57], "layer_cs_ofs"), mul(mul(mul(num(env[21], "lstm"), add(num(env[19], "steps"), integer(1LL))), num(env[20], "batch")), num(env[22], "num_units"))));
+      if (true) {
+        int64_t n6 = whole(num(env[9], "dirs"), "a repeat count");
+        for (int64_t i5 = 0; i5 < n6; ++i5) {
+          env[59] = value(integer(i5));
+          env[60] = value(add(mul(num(env[45], "l"), num(env[9], "dirs")), num(env[59], "d")));
+          env[61] = value(add(num(env[48], "layer_wofs"), mul(num(env[59], "d"), num(env[49], "layer_w"))));
+          env[62] = value(add(num(env[61], "wofs"), mul(num(env[16], "gate_width"), num(env[47], "in_width"))));
+          env[63] = value(add(num(env[62], "rofs"), mul(num(env[16], "gate_width"), num(env[17], "h_size"))));
+          env[64] = value(add(num(env[18], "weights_len"), mul(mul(num(env[60], "p"), integer(2LL)), num(env[16], "gate_width"))));
+          env[65] = value(mul(num(env[60], "p"), num(env[13], "pl_size")));
+          env[66] = value(add(num(env[65], "acts_ofs"), mul(num(env[14], "rows"), num(env[15], "acts"))));
+          env[67] = value(add(num(env[66], "hs_ofs"), mul(mul(add(num(env[19], "steps"), integer(1LL)), num(env[20], "batch")), num(env[17], "h_size"))));
+          env[68] = value(add(num(env[67], "cs_ofs"), mul(mul(mul(num(env[21], "lstm"), add(num(env[19], "steps"), integer(1LL))), num(env[20], "batch")), num(env[22], "num_units"))));
+          env[69] = value(mul(mul(mul(num(env[23], "fused"), num(env[59], "d")), num(env[14], "rows")), num(env[16], "gate_width")));
+          if ((equal(add(num(env[45], "l"), num(env[7], "skip")), integer(0LL)))) {
+            out.put(OPGEN_STEP_GEMM); out.put(1); out.put(2); out.put(3);
+            { Num size7 = num(env[14], "rows");
+              if (size7.is_float) out.put_double(OPGEN_T_FLOAT, size7.f); else { out.put(OPGEN_T_INT); out.put(size7.i); } }
+            { Num size8 = num(env[16], "gate_width");
+              if (size8.is_float) out.put_double(OPGEN_T_FLOAT, size8.f); else { out.put(OPGEN_T_INT); out.put(size8.i); } }
+            { Num size9 = num(env[5], "input_size");
+              if (size9.is_float) out.put_double(OPGEN_T_FLOAT, size9.f); else { out.put(OPGEN_T_INT); out.put(size9.i); } }
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(1);
+            { Num size10 = integer(0LL);
+              if (size10.is_float) out.put_double(OPGEN_T_FLOAT, size10.f); else { out.put(OPGEN_T_INT); out.put(size10.i); } }
+            { Num size11 = integer(0LL);
+              if (size11.is_float) out.put_double(OPGEN_T_FLOAT, size11.f); else { out.put(OPGEN_T_INT); out.put(size11.i); } }
+            { Num size12 = num(env[61], "wofs");
+              if (size12.is_float) out.put_double(OPGEN_T_FLOAT, size12.f); else { out.put(OPGEN_T_INT); out.put(size12.i); } }
+            { Num size13 = num(env[69], "gx_ofs");
+              if (size13.is_float) out.put_double(OPGEN_T_FLOAT, size13.f); else { out.put(OPGEN_T_INT); out.put(size13.i); } }
+          }
+          if ((equal(num(env[45], "l"), integer(0LL))) && (equal(num(env[7], "skip"), integer(1LL)))) {
+            int64_t sym14 = -1;
+            if (sym14 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym14 = 30;
+            if (sym14 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym14 = 31;
+            if (sym14 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym14 = 32;
+            if (sym14 < 0) fail(OPGEN_E_SYMBOL, "kernel 'skip_projection' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym14);
+            out.put(1);
+            out.put(whole(num(env[1], "seq_blocks"), "a grid size"));
+            out.put(1);
+            out.put(whole(num(env[2], "seq_threads"), "a block size"));
+            out.put(whole(integer(0LL), "the shared size"));
+            int64_t nargs15 = out.used; out.put(0);
+            out.put(OPGEN_T_SLOT); out.put(1);
+            out.put(OPGEN_T_SLOT); out.put(3);
+            scalar(out, OPGEN_T_I64, num(env[14], "rows"), "rows");
+            scalar(out, OPGEN_T_I64, num(env[24], "gates"), "gates");
+            scalar(out, OPGEN_T_I64, num(env[22], "num_units"), "num_units");
+            scalar(out, OPGEN_T_I64, num(env[69], "gx_ofs"), "gx_ofs");
+            out.words[nargs15] = (out.used - nargs15 - 1) / 2;
+          }
+          if ((compare(num(env[45], "l"), integer(0LL)) > 0)) {
+            out.put(OPGEN_STEP_GEMM); out.put(4); out.put(2); out.put(3);
+            { Num size16 = num(env[14], "rows");
+              if (size16.is_float) out.put_double(OPGEN_T_FLOAT, size16.f); else { out.put(OPGEN_T_INT); out.put(size16.i); } }
+            { Num size17 = num(env[16], "gate_width");
+              if (size17.is_float) out.put_double(OPGEN_T_FLOAT, size17.f); else { out.put(OPGEN_T_INT); out.put(size17.i); } }
+            { Num size18 = num(env[8], "out_width");
+              if (size18.is_float) out.put_double(OPGEN_T_FLOAT, size18.f); else { out.put(OPGEN_T_INT); out.put(size18.i); } }
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(1);
+            { Num size19 = integer(0LL);
+              if (size19.is_float) out.put_double(OPGEN_T_FLOAT, size19.f); else { out.put(OPGEN_T_INT); out.put(size19.i); } }
+            { Num size20 = num(env[50], "x_ofs");
+              if (size20.is_float) out.put_double(OPGEN_T_FLOAT, size20.f); else { out.put(OPGEN_T_INT); out.put(size20.i); } }
+            { Num size21 = num(env[61], "wofs");
+              if (size21.is_float) out.put_double(OPGEN_T_FLOAT, size21.f); else { out.put(OPGEN_T_INT); out.put(size21.i); } }
+            { Num size22 = num(env[69], "gx_ofs");
+              if (size22.is_float) out.put_double(OPGEN_T_FLOAT, size22.f); else { out.put(OPGEN_T_INT); out.put(size22.i); } }
+          }
+          if (true) {
+            int64_t sym23 = -1;
+            if (sym23 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym23 = 12;
+            if (sym23 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym23 = 13;
+            if (sym23 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym23 = 14;
+            if (sym23 < 0) fail(OPGEN_E_SYMBOL, "kernel 'init_state' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym23);
+            out.put(1);
+            out.put(whole(num(env[25], "cell_blocks"), "a grid size"));
+            out.put(1);
+            out.put(whole(num(env[26], "cell_threads"), "a block size"));
+            out.put(whole(integer(0LL), "the shared size"));
+            int64_t nargs24 = out.used; out.put(0);
+            out.put(OPGEN_T_SLOT); out.put(5);
+            out.put(OPGEN_T_SLOT); out.put(6);
+            out.put(OPGEN_T_SLOT); out.put(4);
+            scalar(out, OPGEN_T_I64, num(env[60], "p"), "p");
+            scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
+            scalar(out, OPGEN_T_I64, num(env[12], "layers_dirs"), "layers_dirs");
+            scalar(out, OPGEN_T_I64, num(env[19], "steps"), "steps");
+            scalar(out, OPGEN_T_I64, num(env[20], "batch"), "batch");
+            scalar(out, OPGEN_T_I64, num(env[17], "h_size"), "h_size");
+            scalar(out, OPGEN_T_I64, num(env[22], "num_units"), "num_units");
+            scalar(out, OPGEN_T_I64, num(env[66], "hs_ofs"), "hs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[67], "cs_ofs"), "cs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[21], "lstm"), "lstm");
+            scalar(out, OPGEN_T_I32, num(env[27], "time_major"), "time_major");
+            out.words[nargs24] = (out.used - nargs24 - 1) / 2;
+          }
+          if (truth(num(env[31], "persistent"))) {
+            int64_t sym25 = -1;
+            if (sym25 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym25 = 21;
+            if (sym25 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym25 = 22;
+            if (sym25 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym25 = 23;
+            if (sym25 < 0) fail(OPGEN_E_SYMBOL, "kernel 'persistent_layer' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym25);
+            out.put(1);
+            out.put(whole(num(env[28], "persistent_blocks"), "a grid size"));
+            out.put(1);
+            out.put(whole(integer(256LL), "a block size"));
+            out.put(whole(integer(0LL), "the shared size"));
+            int64_t nargs26 = out.used; out.put(0);
+            out.put(OPGEN_T_SLOT); out.put(3);
+            out.put(OPGEN_T_SLOT); out.put(7);
+            out.put(OPGEN_T_SLOT); out.put(2);
+            out.put(OPGEN_T_SLOT); out.put(4);
+            out.put(OPGEN_T_SLOT); out.put(8);
+            scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
+            scalar(out, OPGEN_T_I64, num(env[19], "steps"), "steps");
+            scalar(out, OPGEN_T_I64, num(env[20], "batch"), "batch");
+            scalar(out, OPGEN_T_I64, num(env[22], "num_units"), "num_units");
+            scalar(out, OPGEN_T_I64, num(env[24], "gates"), "gates");
+            scalar(out, OPGEN_T_I64, num(env[29], "rnn_kind"), "rnn_kind");
+            scalar(out, OPGEN_T_I64, num(env[30], "relu"), "relu");
+            scalar(out, OPGEN_T_I64, num(env[62], "rofs"), "rofs");
+            scalar(out, OPGEN_T_I64, num(env[64], "bofs"), "bofs");
+            scalar(out, OPGEN_T_I64, num(env[65], "acts_ofs"), "acts_ofs");
+            scalar(out, OPGEN_T_I64, num(env[66], "hs_ofs"), "hs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[67], "cs_ofs"), "cs_ofs");
+            out.words[nargs26] = (out.used - nargs26 - 1) / 2;
+          }
+          if (truth(num(env[37], "gemm_steps"))) {
+            int64_t n28 = whole(num(env[19], "steps"), "a repeat count");
+            for (int64_t i27 = 0; i27 < n28; ++i27) {
+              env[70] = value(integer(i27));
+              env[71] = value(add(num(env[70], "s"), mul(num(env[59], "d"), sub(sub(num(env[19], "steps"), integer(1LL)), mul(integer(2LL), num(env[70], "s"))))));
+              if (true) {
+                out.put(OPGEN_STEP_GEMM); out.put(4); out.put(2); out.put(7);
+                { Num size29 = num(env[20], "batch");
+                  if (size29.is_float) out.put_double(OPGEN_T_FLOAT, size29.f); else { out.put(OPGEN_T_INT); out.put(size29.i); } }
+                { Num size30 = num(env[16], "gate_width");
+                  if (size30.is_float) out.put_double(OPGEN_T_FLOAT, size30.f); else { out.put(OPGEN_T_INT); out.put(size30.i); } }
+                { Num size31 = num(env[17], "h_size");
+                  if (size31.is_float) out.put_double(OPGEN_T_FLOAT, size31.f); else { out.put(OPGEN_T_INT); out.put(size31.i); } }
+                out.put(OPGEN_T_BOOL); out.put(0);
+                out.put(OPGEN_T_BOOL); out.put(1);
+                { Num size32 = integer(0LL);
+                  if (size32.is_float) out.put_double(OPGEN_T_FLOAT, size32.f); else { out.put(OPGEN_T_INT); out.put(size32.i); } }
+                { Num size33 = add(num(env[66], "hs_ofs"), mul(mul(add(num(env[71], "t"), num(env[59], "d")), num(env[20], "batch")), num(env[17], "h_size")));
+                  if (size33.is_float) out.put_double(OPGEN_T_FLOAT, size33.f); else { out.put(OPGEN_T_INT); out.put(size33.i); } }
+                { Num size34 = num(env[62], "rofs");
+                  if (size34.is_float) out.put_double(OPGEN_T_FLOAT, size34.f); else { out.put(OPGEN_T_INT); out.put(size34.i); } }
+                { Num size35 = integer(0LL);
+                  if (size35.is_float) out.put_double(OPGEN_T_FLOAT, size35.f); else { out.put(OPGEN_T_INT); out.put(size35.i); } }
+              }
+              if ((env[35].kind == OPGEN_V_STR && env[35].i == 4)) {
+                int64_t sym36 = -1;
+                if (sym36 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym36 = 18;
+                if (sym36 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym36 = 19;
+                if (sym36 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym36 = 20;
+                if (sym36 < 0) fail(OPGEN_E_SYMBOL, "kernel 'lstm_step' has no entry point for the dtypes of " "_dtype_T");
+                out.put(OPGEN_STEP_LAUNCH); out.put(sym36);
+                out.put(1);
+                out.put(whole(num(env[32], "row_blocks"), "a grid size"));
+                out.put(1);
+                out.put(whole(num(env[33], "row_threads"), "a block size"));
+                out.put(whole(integer(0LL), "the shared size"));
+                int64_t nargs37 = out.used; out.put(0);
+                out.put(OPGEN_T_SLOT); out.put(3);
+                out.put(OPGEN_T_SLOT); out.put(7);
+                out.put(OPGEN_T_SLOT); out.put(2);
+                out.put(OPGEN_T_SLOT); out.put(4);
+                out.put(OPGEN_T_SLOT); out.put(8);
+                scalar(out, OPGEN_T_I64, num(env[71], "t"), "t");
+                scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
+                scalar(out, OPGEN_T_I64, num(env[20], "batch"), "batch");
+                scalar(out, OPGEN_T_I64, num(env[22], "num_units"), "num_units");
+                scalar(out, OPGEN_T_I64, num(env[17], "h_size"), "h_size");
+                scalar(out, OPGEN_T_I64, num(env[34], "proj"), "proj");
+                scalar(out, OPGEN_T_I64, num(env[64], "bofs"), "bofs");
+                scalar(out, OPGEN_T_I64, num(env[65], "acts_ofs"), "acts_ofs");
+                scalar(out, OPGEN_T_I64, num(env[66], "hs_ofs"), "hs_ofs");
+                scalar(out, OPGEN_T_I64, num(env[67], "cs_ofs"), "cs_ofs");
+                scalar(out, OPGEN_T_I64, num(env[68], "ms_ofs"), "ms_ofs");
+                out.words[nargs37] = (out.used - nargs37 - 1) / 2;
+              }
+              if ((equal(num(env[34], "proj"), integer(1LL)))) {
+                out.put(OPGEN_STEP_GEMM); out.put(4); out.put(2); out.put(4);
+                { Num size38 = num(env[20], "batch");
+                  if (size38.is_float) out.put_double(OPGEN_T_FLOAT, size38.f); else { out.put(OPGEN_T_INT); out.put(size38.i); } }
+                { Num size39 = num(env[17], "h_size");
+                  if (size39.is_float) out.put_double(OPGEN_T_FLOAT, size39.f); else { out.put(OPGEN_T_INT); out.put(size39.i); } }
+                { Num size40 = num(env[22], "num_units");
+                  if (size40.is_float) out.put_double(OPGEN_T_FLOAT, size40.f); else { out.put(OPGEN_T_INT); out.put(size40.i); } }
+                out.put(OPGEN_T_BOOL); out.put(0);
+                out.put(OPGEN_T_BOOL); out.put(1);
+                { Num size41 = integer(0LL);
+                  if (size41.is_float) out.put_double(OPGEN_T_FLOAT, size41.f); else { out.put(OPGEN_T_INT); out.put(size41.i); } }
+                { Num size42 = add(num(env[68], "ms_ofs"), mul(mul(num(env[71], "t"), num(env[20], "batch")), num(env[22], "num_units")));
+                  if (size42.is_float) out.put_double(OPGEN_T_FLOAT, size42.f); else { out.put(OPGEN_T_INT); out.put(size42.i); } }
+                { Num size43 = num(env[63], "pofs");
+                  if (size43.is_float) out.put_double(OPGEN_T_FLOAT, size43.f); else { out.put(OPGEN_T_INT); out.put(size43.i); } }
+                { Num size44 = add(num(env[66], "hs_ofs"), mul(mul(sub(add(num(env[71], "t"), integer(1LL)), num(env[59], "d")), num(env[20], "batch")), num(env[17], "h_size")));
+                  if (size44.is_float) out.put_double(OPGEN_T_FLOAT, size44.f); else { out.put(OPGEN_T_INT); out.put(size44.i); } }
+              }
+              if ((equal(num(env[34], "proj"), integer(1LL)))) {
+                int64_t sym45 = -1;
+                if (sym45 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym45 = 24;
+                if (sym45 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym45 = 25;
+                if (sym45 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym45 = 26;
+                if (sym45 < 0) fail(OPGEN_E_SYMBOL, "kernel 'proj_carry' has no entry point for the dtypes of " "_dtype_T");
+                out.put(OPGEN_STEP_LAUNCH); out.put(sym45);
+                out.put(1);
+                out.put(whole(num(env[25], "cell_blocks"), "a grid size"));
+                out.put(1);
+                out.put(whole(num(env[26], "cell_threads"), "a block size"));
+                out.put(whole(integer(0LL), "the shared size"));
+                int64_t nargs46 = out.used; out.put(0);
+                out.put(OPGEN_T_SLOT); out.put(4);
+                out.put(OPGEN_T_SLOT); out.put(8);
+                scalar(out, OPGEN_T_I64, num(env[71], "t"), "t");
+                scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
+                scalar(out, OPGEN_T_I64, num(env[20], "batch"), "batch");
+                scalar(out, OPGEN_T_I64, num(env[17], "h_size"), "h_size");
+                scalar(out, OPGEN_T_I64, num(env[66], "hs_ofs"), "hs_ofs");
+                out.words[nargs46] = (out.used - nargs46 - 1) / 2;
+              }
+              if ((env[35].kind == OPGEN_V_STR && env[35].i == 3)) {
+                int64_t sym47 = -1;
+                if (sym47 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym47 = 9;
+                if (sym47 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym47 = 10;
+                if (sym47 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym47 = 11;
+                if (sym47 < 0) fail(OPGEN_E_SYMBOL, "kernel 'gru_step' has no entry point for the dtypes of " "_dtype_T");
+                out.put(OPGEN_STEP_LAUNCH); out.put(sym47);
+                out.put(1);
+                out.put(whole(num(env[32], "row_blocks"), "a grid size"));
+                out.put(1);
+                out.put(whole(num(env[33], "row_threads"), "a block size"));
+                out.put(whole(integer(0LL), "the shared size"));
+                int64_t nargs48 = out.used; out.put(0);
+                out.put(OPGEN_T_SLOT); out.put(3);
+                out.put(OPGEN_T_SLOT); out.put(7);
+                out.put(OPGEN_T_SLOT); out.put(2);
+                out.put(OPGEN_T_SLOT); out.put(4);
+                out.put(OPGEN_T_SLOT); out.put(8);
+                scalar(out, OPGEN_T_I64, num(env[71], "t"), "t");
+                scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
+                scalar(out, OPGEN_T_I64, num(env[20], "batch"), "batch");
+                scalar(out, OPGEN_T_I64, num(env[22], "num_units"), "num_units");
+                scalar(out, OPGEN_T_I64, num(env[64], "bofs"), "bofs");
+                scalar(out, OPGEN_T_I64, num(env[65], "acts_ofs"), "acts_ofs");
+                scalar(out, OPGEN_T_I64, num(env[66], "hs_ofs"), "hs_ofs");
+                out.words[nargs48] = (out.used - nargs48 - 1) / 2;
+              }
+              if ((equal(add(num(env[21], "lstm"), num(env[36], "gru")), integer(0LL)))) {
+                int64_t sym49 = -1;
+                if (sym49 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym49 = 27;
+                if (sym49 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym49 = 28;
+                if (sym49 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym49 = 29;
+                if (sym49 < 0) fail(OPGEN_E_SYMBOL, "kernel 'rnn_step' has no entry point for the dtypes of " "_dtype_T");
+                out.put(OPGEN_STEP_LAUNCH); out.put(sym49);
+                out.put(1);
+                out.put(whole(num(env[32], "row_blocks"), "a grid size"));
+                out.put(1);
+                out.put(whole(num(env[33], "row_threads"), "a block size"));
+                out.put(whole(integer(0LL), "the shared size"));
+                int64_t nargs50 = out.used; out.put(0);
+                out.put(OPGEN_T_SLOT); out.put(3);
+                out.put(OPGEN_T_SLOT); out.put(7);
+                out.put(OPGEN_T_SLOT); out.put(2);
+                out.put(OPGEN_T_SLOT); out.put(4);
+                out.put(OPGEN_T_SLOT); out.put(8);
+                scalar(out, OPGEN_T_I64, num(env[71], "t"), "t");
+                scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
+                scalar(out, OPGEN_T_I64, num(env[20], "batch"), "batch");
+                scalar(out, OPGEN_T_I64, num(env[22], "num_units"), "num_units");
+                scalar(out, OPGEN_T_I64, num(env[64], "bofs"), "bofs");
+                scalar(out, OPGEN_T_I64, num(env[66], "hs_ofs"), "hs_ofs");
+                scalar(out, OPGEN_T_I64, num(env[30], "relu"), "relu");
+                out.words[nargs50] = (out.used - nargs50 - 1) / 2;
+              }
+            }
+          }
+        }
+      }
+      if (truth(num(env[23], "fused"))) {
+        int64_t n52 = whole(num(env[19], "steps"), "a repeat count");
+        for (int64_t i51 = 0; i51 < n52; ++i51) {
+          env[70] = value(integer(i51));
+          if (true) {
+            int64_t sym53 = -1;
+            if (sym53 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym53 = 6;
+            if (sym53 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym53 = 7;
+            if (sym53 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym53 = 8;
+            if (sym53 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_step' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym53);
+            out.put(3);
+            out.put(whole(num(env[38], "fused_row_tiles"), "a grid size"));
+            out.put(whole(num(env[39], "fused_unit_tiles"), "a grid size"));
+            out.put(whole(num(env[9], "dirs"), "a grid size"));
+            out.put(1);
+            out.put(whole(integer(256LL), "a block size"));
+            out.put(whole(integer(0LL), "the shared size"));
+            int64_t nargs54 = out.used; out.put(0);
+            out.put(OPGEN_T_SLOT); out.put(3);
+            out.put(OPGEN_T_SLOT); out.put(7);
+            out.put(OPGEN_T_SLOT); out.put(2);
+            out.put(OPGEN_T_SLOT); out.put(4);
+            out.put(OPGEN_T_SLOT); out.put(8);
+            scalar(out, OPGEN_T_I64, num(env[70], "s"), "s");
+            scalar(out, OPGEN_T_I64, num(env[19], "steps"), "steps");
+            scalar(out, OPGEN_T_I64, num(env[20], "batch"), "batch");
+            scalar(out, OPGEN_T_I64, num(env[22], "num_units"), "num_units");
+            scalar(out, OPGEN_T_I64, num(env[17], "h_size"), "h_size");
+            scalar(out, OPGEN_T_I64, num(env[24], "gates"), "gates");
+            scalar(out, OPGEN_T_I64, num(env[29], "rnn_kind"), "rnn_kind");
+            scalar(out, OPGEN_T_I64, num(env[30], "relu"), "relu");
+            scalar(out, OPGEN_T_I64, num(env[34], "proj"), "proj");
+            scalar(out, OPGEN_T_I64, num(env[53], "layer_rofs"), "layer_rofs");
+            scalar(out, OPGEN_T_I64, num(env[49], "layer_w"), "layer_w");
+            scalar(out, OPGEN_T_I64, num(env[55], "layer_bofs"), "layer_bofs");
+            scalar(out, OPGEN_T_I64, num(env[56], "layer_acts_ofs"), "layer_acts_ofs");
+            scalar(out, OPGEN_T_I64, num(env[52], "layer_hs_ofs"), "layer_hs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[57], "layer_cs_ofs"), "layer_cs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[58], "layer_ms_ofs"), "layer_ms_ofs");
+            scalar(out, OPGEN_T_I64, num(env[13], "pl_size"), "pl_size");
+            out.words[nargs54] = (out.used - nargs54 - 1) / 2;
+          }
+          if ((equal(num(env[34], "proj"), integer(1LL)))) {
+            int64_t sym55 = -1;
+            if (sym55 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym55 = 3;
+            if (sym55 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym55 = 4;
+            if (sym55 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym55 = 5;
+            if (sym55 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_proj' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym55);
+            out.put(3);
+            out.put(whole(num(env[38], "fused_row_tiles"), "a grid size"));
+            out.put(whole(num(env[40], "fused_h_tiles"), "a grid size"));
+            out.put(whole(num(env[9], "dirs"), "a grid size"));
+            out.put(1);
+            out.put(whole(integer(256LL), "a block size"));
+            out.put(whole(integer(0LL), "the shared size"));
+            int64_t nargs56 = out.used; out.put(0);
+            out.put(OPGEN_T_SLOT); out.put(2);
+            out.put(OPGEN_T_SLOT); out.put(4);
+            out.put(OPGEN_T_SLOT); out.put(8);
+            scalar(out, OPGEN_T_I64, num(env[70], "s"), "s");
+            scalar(out, OPGEN_T_I64, num(env[19], "steps"), "steps");
+            scalar(out, OPGEN_T_I64, num(env[20], "batch"), "batch");
+            scalar(out, OPGEN_T_I64, num(env[22], "num_units"), "num_units");
+            scalar(out, OPGEN_T_I64, num(env[17], "h_size"), "h_size");
+            scalar(out, OPGEN_T_I64, num(env[54], "layer_pofs"), "layer_pofs");
+            scalar(out, OPGEN_T_I64, num(env[49], "layer_w"), "layer_w");
+            scalar(out, OPGEN_T_I64, num(env[52], "layer_hs_ofs"), "layer_hs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[58], "layer_ms_ofs"), "layer_ms_ofs");
+            scalar(out, OPGEN_T_I64, num(env[13], "pl_size"), "pl_size");
+            out.words[nargs56] = (out.used - nargs56 - 1) / 2;
+          }
+        }
+      }
+      if (true) {
+        int64_t n58 = whole(num(env[9], "dirs"), "a repeat count");
+        for (int64_t i57 = 0; i57 < n58; ++i57) {
+          env[59] = value(integer(i57));
+          env[60] = value(add(mul(num(env[45], "l"), num(env[9], "dirs")), num(env[59], "d")));
+          env[66] = value(add(mul(num(env[60], "p"), num(env[13], "pl_size")), mul(num(env[14], "rows"), num(env[15], "acts"))));
+          env[67] = value(add(num(env[66], "hs_ofs"), mul(mul(add(num(env[19], "steps"), integer(1LL)), num(env[20], "batch")), num(env[17], "h_size"))));
+          if (true) {
+            int64_t sym59 = -1;
+            if (sym59 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym59 = 0;
+            if (sym59 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym59 = 1;
+            if (sym59 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym59 = 2;
+            if (sym59 < 0) fail(OPGEN_E_SYMBOL, "kernel 'final_state' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym59);
+            out.put(1);
+            out.put(whole(num(env[25], "cell_blocks"), "a grid size"));
+            out.put(1);
+            out.put(whole(num(env[26], "cell_threads"), "a block size"));
+            out.put(whole(integer(0LL), "the shared size"));
+            int64_t nargs60 = out.used; out.put(0);
+            out.put(OPGEN_T_SLOT); out.put(9);
+            out.put(OPGEN_T_SLOT); out.put(10);
+            out.put(OPGEN_T_SLOT); out.put(4);
+            scalar(out, OPGEN_T_I64, num(env[60], "p"), "p");
+            scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
+            scalar(out, OPGEN_T_I64, num(env[12], "layers_dirs"), "layers_dirs");
+            scalar(out, OPGEN_T_I64, num(env[19], "steps"), "steps");
+            scalar(out, OPGEN_T_I64, num(env[20], "batch"), "batch");
+            scalar(out, OPGEN_T_I64, num(env[17], "h_size"), "h_size");
+            scalar(out, OPGEN_T_I64, num(env[22], "num_units"), "num_units");
+            scalar(out, OPGEN_T_I64, num(env[66], "hs_ofs"), "hs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[67], "cs_ofs"), "cs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[21], "lstm"), "lstm");
+            scalar(out, OPGEN_T_I32, num(env[27], "time_major"), "time_major");
+            out.words[nargs60] = (out.used - nargs60 - 1) / 2;
+          }
+        }
+      }
+      if (true) {
+        int64_t sym61 = -1;
+        if (sym61 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym61 = 15;
+        if (sym61 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym61 = 16;
+        if (sym61 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym61 = 17;
+        if (sym61 < 0) fail(OPGEN_E_SYMBOL, "kernel 'layer_output' has no entry point for the dtypes of " "_dtype_T");
+        out.put(OPGEN_STEP_LAUNCH); out.put(sym61);
+        out.put(1);
+        out.put(whole(num(env[1], "seq_blocks"), "a grid size"));
+        out.put(1);
+        out.put(whole(num(env[2], "seq_threads"), "a block size"));
+        out.put(whole(integer(0LL), "the shared size"));
+        int64_t nargs62 = out.used; out.put(0);
+        out.put(OPGEN_T_SLOT); out.put(4);
+        out.put(OPGEN_T_SLOT); out.put(11);
+        out.put(OPGEN_T_SLOT); out.put(8);
+        scalar(out, OPGEN_T_I64, num(env[45], "l"), "l");
+        scalar(out, OPGEN_T_I64, num(env[6], "num_layers"), "num_layers");
+        scalar(out, OPGEN_T_I64, num(env[9], "dirs"), "dirs");
+        scalar(out, OPGEN_T_I64, num(env[19], "steps"), "steps");
+        scalar(out, OPGEN_T_I64, num(env[20], "batch"), "batch");
+        scalar(out, OPGEN_T_I64, num(env[17], "h_size"), "h_size");
+        scalar(out, OPGEN_T_I64, num(env[52], "layer_hs_ofs"), "layer_hs_ofs");
+        scalar(out, OPGEN_T_I64, num(env[13], "pl_size"), "pl_size");
+        scalar(out, OPGEN_T_I64, num(env[51], "next_x_ofs"), "next_x_ofs");
+        scalar(out, (((env[0].kind == OPGEN_V_STR && env[0].i == 2)) ? OPGEN_T_F64 : OPGEN_T_F32), num(env[41], "dropout"), "dropout");
+        scalar(out, OPGEN_T_I64, num(env[42], "seed"), "seed");
+        scalar(out, OPGEN_T_I64, num(env[43], "seed2"), "seed2");
+        scalar(out, OPGEN_T_I32, num(env[44], "is_training"), "is_training");
+        scalar(out, OPGEN_T_I32, num(env[27], "time_major"), "time_major");
+        out.words[nargs62] = (out.used - nargs62 - 1) / 2;
+      }
+    }
+  }
+  *variant = -1;
+  if (*variant < 0 && truth(num(env[31], "persistent"))) *variant = 0;
+  if (*variant < 0 && truth(num(env[23], "fused"))) *variant = 1;
+  if (*variant < 0 && truth(num(env[37], "gemm_steps"))) *variant = 2;
+}
+
+OPGEN_PLAN_API int opgen_plan_CudnnRNNV3(const opgen_plan_value* values, int64_t nvalues, const char* backend, int64_t* words, int64_t capacity, int64_t* used, int64_t* variant, char* err, int64_t errlen) {
+  Out out{words, capacity, 0};
+  try {
+    if (nvalues != 45) fail(OPGEN_E_VALUES, "the plan reads 45 names, the call gave " + std::to_string(nvalues));
+    if (backend == nullptr) fail(OPGEN_E_VALUES, "no backend named");
+    opgen_plan_value env[72] = {};
+    for (int64_t k = 0; k < 45; ++k) env[k] = values[k];
+    opgen_plan_walk_CudnnRNNV3(env, backend, out, variant);
+    *used = out.used;
+    return OPGEN_PLAN_OK;
+  } catch (const Error& e) {
+    *used = out.used;
+    return report(Error{e.code, "CudnnRNNV3: " + e.message}, err, errlen);
+  } catch (...) {  // (std::bad_alloc building a message): an error, never an exception through C
+    *used = out.used;
+    return report(Error{OPGEN_E_INTERNAL, "CudnnRNNV3: the native recorder failed"}, err, errlen);
+  }
+}
+
+OPGEN_PLAN_API const char* opgen_plan_CudnnRNNV3_info(int table, int64_t index) {
+  static const char* const t0[] = {"_dtype_T", "seq_blocks", "seq_threads", "swap0", "swap1", "input_size", "num_layers", "skip", "out_width", "dirs", "w0", "w1", "layers_dirs", "pl_size", "rows", "acts", "gate_width", "h_size", "weights_len", "steps", "batch", "lstm", "num_units", "fused", "gates", "cell_blocks", "cell_threads", "time_major", "persistent_blocks", "rnn_kind", "relu", "persistent", "row_blocks", "row_threads", "proj", "rnn_mode", "gru", "gemm_steps", "fused_row_tiles", "fused_unit_tiles", "fused_h_tiles", "dropout", "seed", "seed2", "is_training"};
+  if (table == 0) return index >= 0 && index < 45 ? t0[index] : nullptr;
+  static const char* const t1[] = {"float16", "float32", "float64", "gru", "lstm"};
+  if (table == 1) return index >= 0 && index < 5 ? t1[index] : nullptr;
+  static const char* const t2[] = {"CudnnRNNV3__final_state__float16", "CudnnRNNV3__final_state__float32", "CudnnRNNV3__final_state__float64", "CudnnRNNV3__fused_proj__float16", "CudnnRNNV3__fused_proj__float32", "CudnnRNNV3__fused_proj__float64", "CudnnRNNV3__fused_step__float16", "CudnnRNNV3__fused_step__float32", "CudnnRNNV3__fused_step__float64", "CudnnRNNV3__gru_step__float16", "CudnnRNNV3__gru_step__float32", "CudnnRNNV3__gru_step__float64", "CudnnRNNV3__init_state__float16", "CudnnRNNV3__init_state__float32", "CudnnRNNV3__init_state__float64", "CudnnRNNV3__layer_output__float16", "CudnnRNNV3__layer_output__float32", "CudnnRNNV3__layer_output__float64", "CudnnRNNV3__lstm_step__float16", "CudnnRNNV3__lstm_step__float32", "CudnnRNNV3__lstm_step__float64", "CudnnRNNV3__persistent_layer__float16", "CudnnRNNV3__persistent_layer__float32", "CudnnRNNV3__persistent_layer__float64", "CudnnRNNV3__proj_carry__float16", "CudnnRNNV3__proj_carry__float32", "CudnnRNNV3__proj_carry__float64", "CudnnRNNV3__rnn_step__float16", "CudnnRNNV3__rnn_step__float32", "CudnnRNNV3__rnn_step__float64", "CudnnRNNV3__skip_projection__float16", "CudnnRNNV3__skip_projection__float32", "CudnnRNNV3__skip_projection__float64", "CudnnRNNV3__to_time_major__float16", "CudnnRNNV3__to_time_major__float32", "CudnnRNNV3__to_time_major__float64"};
+  if (table == 2) return index >= 0 && index < 36 ? t2[index] : nullptr;
+  static const char* const t3[] = {"persistent", "fused", "gemm_steps"};
+  if (table == 3) return index >= 0 && index < 3 ? t3[index] : nullptr;
+  return nullptr;
+}
+
+}  // namespace opgen_plan
+// CudnnRNNV3: its wrapper's _compute in C++ (codegen/drivergen_checks.py)
+static void opgen_drive_CudnnRNNV3(opgen_call* call, bool run) {
+  using namespace opgen_checks;
+  static const char OP[] = "CudnnRNNV3";
+  Frame frame;
+  if (call->ninputs != 5 || call->nattrs != 9) raise(OPGEN_ERR_RUNTIME, std::string(OP) + ": the driver takes 5 inputs and 9 attrs, the call gave " + std::to_string(call->ninputs) + " and " + std::to_string(call->nattrs));
+  call->noutputs = 5;
+  V v_input = input_value(call, 0);
+  V v_input_h = input_value(call, 1);
+  V v_input_c = input_value(call, 2);
+  V v_params = input_value(call, 3);
+  V v_sequence_lengths = input_value(call, 4);
+  V v_rnn_mode = attr_value(call->attrs[0]);
+  V v_input_mode = attr_value(call->attrs[1]);
+  V v_direction = attr_value(call->attrs[2]);
+  V v_dropout = attr_value(call->attrs[3]);
+  V v_seed = attr_value(call->attrs[4]);
+  V v_seed2 = attr_value(call->attrs[5]);
+  V v_num_proj = attr_value(call->attrs[6]);
+  V v_is_training = attr_value(call->attrs[7]);
+  V v_time_major = attr_value(call->attrs[8]);
+  V v__dtype_T;
+  V v_acts;
+  V v_batch;
+  V v_c_layers;
+  V v_c_size;
+  V v_cell_blocks;
+  V v_cell_threads;
+  V v_cells;
+  V v_dirs;
+  V v_fused;
+  V v_fused_depth;
+  V v_fused_h_tiles;
+  V v_fused_max_depth;
+  V v_fused_row_tiles;
+  V v_fused_unit_tiles;
+  V v_gate_width;
+  V v_gates;
+  V v_gemm_steps;
+  V v_gh;
+  V v_gpu_row_threads;
+  V v_gru;
+  V v_gx;
+  V v_gx_slots;
+  V v_h_size;
+  V v_host_reserved;
+  V v_input_size;
+  V v_layers_dirs;
+  V v_lstm;
+  V v_num_layers;
+  V v_num_units;
+  V v_out_width;
+  V v_output;
+  V v_output_c;
+  V v_output_h;
+  V v_params_len;
+  V v_params_size;
+  V v_persistent;
+  V v_persistent_blocks;
+  V v_persistent_max_batch;
+  V v_persistent_max_weights;
+  V v_pl_size;
+  V v_proj;
+  V v_relu;
+  V v_reserve_len;
+  V v_reserve_size;
+  V v_reserve_space;
+  V v_rnn_kind;
+  V v_row_blocks;
+  V v_row_threads;
+  V v_rows;
+  V v_seq_blocks;
+  V v_seq_cells;
+  V v_seq_threads;
+  V v_skip;
+  V v_steps;
+  V v_swap0;
+  V v_swap1;
+  V v_w0;
+  V v_w1;
+  V v_weights_len;
+  V v_work;
+  V v_xt;
+  Shape v__shape_host_reserved;
+  Shape v__shape_output;
+  Shape v__shape_output_c;
+  Shape v__shape_output_h;
+  Shape v__shape_reserve_space;
+  v_rnn_mode = check_enum(OP, "rnn_mode", v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh"), lit("lstm"), lit("gru")});
+  v_input_mode = check_enum(OP, "input_mode", v_input_mode, {lit("linear_input"), lit("skip_input"), lit("auto_select")});
+  v_direction = check_enum(OP, "direction", v_direction, {lit("unidirectional"), lit("bidirectional")});
+  v_dropout = check_float(OP, "dropout", v_dropout, Bound{true, true, 0LL, 0.0, "0"}, Bound{true, true, 1LL, 0.0, "1"}, false, false);
+  v_seed = check_int(OP, "seed", v_seed, no_bound(), no_bound(), {}, false, false);
+  v_seed2 = check_int(OP, "seed2", v_seed2, no_bound(), no_bound(), {}, false, false);
+  v_num_proj = check_int(OP, "num_proj", v_num_proj, Bound{true, true, 0LL, 0.0, "0"}, no_bound(), {}, false, false);
+  v_is_training = check_bool(OP, "is_training", v_is_training);
+  v_time_major = check_bool(OP, "time_major", v_time_major);
+  v_input = adopt(call, OP, std::string("input"), v_input);
+  v__dtype_T = check_dtype(OP, std::string("input"), v_input, {"float16", "float32", "float64"}, "T");
+  v_input_h = adopt(call, OP, std::string("input_h"), v_input_h);
+  check_same_dtype(OP, std::string("input_h"), v_input_h, v__dtype_T, "T", "input");
+  v_input_c = adopt(call, OP, std::string("input_c"), v_input_c);
+  if (truth(boolean(equal(v_rnn_mode, lit("lstm"))))) {
+    check_same_dtype(OP, std::string("input_c"), v_input_c, v__dtype_T, "T", "input");
+  }
+  v_params = adopt(call, OP, std::string("params"), v_params);
+  check_same_dtype(OP, std::string("params"), v_params, v__dtype_T, "T", "input");
+  v_sequence_lengths = adopt(call, OP, std::string("sequence_lengths"), v_sequence_lengths);
+  check_dtype(OP, std::string("sequence_lengths"), v_sequence_lengths, {"int32"}, nullptr);
+  if (truth(v_time_major)) {
+    if (truth(boolean(!equal(ndim(v_input), integer(3LL))))) {
+      shape_error(OP, std::string("input"), {"steps", "batch", "input_size"}, shape(v_input), {}, "time_major true");
+    }
+    v_steps = dim(v_input, integer(0LL));
+    v_batch = dim(v_input, integer(1LL));
+    v_input_size = dim(v_input, integer(2LL));
+    if (truth(boolean(!equal(ndim(v_input_h), integer(3LL))))) {
+      shape_error(OP, std::string("input_h"), {"layers_dirs", "batch", "h_size"}, shape(v_input_h), {Binding{"batch", v_batch}}, "time_major true");
+    }
+    v_layers_dirs = dim(v_input_h, integer(0LL));
+    v_h_size = dim(v_input_h, integer(2LL));
+    if (truth(boolean(!equal(dim(v_input_h, integer(1LL)), v_batch)))) {
+      shape_error(OP, std::string("input_h"), {"layers_dirs", "batch", "h_size"}, shape(v_input_h), {Binding{"batch", v_batch}, Binding{"h_size", v_h_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major true");
+    }
+    if (truth(boolean(equal(v_rnn_mode, lit("lstm"))))) {
+      if (truth(boolean(!equal(ndim(v_input_c), integer(3LL))))) {
+        shape_error(OP, std::string("input_c"), {"layers_dirs", "batch", "c_size"}, shape(v_input_c), {Binding{"batch", v_batch}, Binding{"layers_dirs", v_layers_dirs}}, "time_major true");
+      }
+      v_c_size = dim(v_input_c, integer(2LL));
+      if (truth([&]() -> V { V t = boolean(!equal(dim(v_input_c, integer(0LL)), v_layers_dirs)); if (truth(t)) return t; return boolean(!equal(dim(v_input_c, integer(1LL)), v_batch)); }())) {
+        shape_error(OP, std::string("input_c"), {"layers_dirs", "batch", "c_size"}, shape(v_input_c), {Binding{"batch", v_batch}, Binding{"c_size", v_c_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major true");
+      }
+    }
+    if (truth(boolean(!equal(ndim(v_params), integer(1LL))))) {
+      shape_error(OP, std::string("params"), {"params_len"}, shape(v_params), {}, "time_major true");
+    }
+    v_params_len = dim(v_params, integer(0LL));
+    if (truth(boolean(!equal(ndim(v_sequence_lengths), integer(1LL))))) {
+      shape_error(OP, std::string("sequence_lengths"), {"batch"}, shape(v_sequence_lengths), {Binding{"batch", v_batch}}, "time_major true");
+    }
+    if (truth(boolean(!equal(dim(v_sequence_lengths, integer(0LL)), v_batch)))) {
+      shape_error(OP, std::string("sequence_lengths"), {"batch"}, shape(v_sequence_lengths), {Binding{"batch", v_batch}}, "time_major true");
+    }
+    v_persistent_max_weights = integer(4096LL);
+    v_persistent_max_batch = integer(64LL);
+    v_fused_max_depth = integer(128LL);
+    v_dirs = (truth(boolean(equal(v_direction, lit("unidirectional")))) ? integer(1LL) : integer(2LL));
+    v_gates = (truth(boolean(contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh")}))) ? integer(1LL) : (truth(boolean(equal(v_rnn_mode, lit("lstm")))) ? integer(4LL) : integer(3LL)));
+    v_lstm = (truth(boolean(contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh"), lit("gru")}))) ? integer(0LL) : integer(1LL));
+    v_gru = (truth(boolean(contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh"), lit("lstm")}))) ? integer(0LL) : integer(1LL));
+    v_relu = (truth(boolean(equal(v_rnn_mode, lit("rnn_relu")))) ? integer(1LL) : integer(0LL));
+    v_num_units = (truth(boolean(contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh"), lit("gru")}))) ? v_h_size : v_c_size);
+    v_num_layers = floordiv(v_layers_dirs, v_dirs);
+    v_proj = min_of({v_num_proj, integer(1LL)});
+    v_skip = (truth(boolean(equal(v_input_mode, lit("linear_input")))) ? integer(0LL) : (truth(boolean(equal(v_input_mode, lit("skip_input")))) ? integer(1LL) : sub(integer(1LL), min_of({mul(sub(v_input_size, v_num_units), sub(v_input_size, v_num_units)), integer(1LL)}))));
+    v_gate_width = mul(v_gates, v_num_units);
+    v_acts = mul(mul(integer(4LL), v_num_units), add(v_lstm, v_gru));
+    v_rows = mul(v_steps, v_batch);
+    v_out_width = mul(v_dirs, v_h_size);
+    v_c_layers = mul(v_layers_dirs, v_lstm);
+    v_w0 = add(add(mul(mul(v_gate_width, v_input_size), sub(integer(1LL), v_skip)), mul(v_gate_width, v_h_size)), mul(v_num_proj, v_num_units));
+    v_w1 = add(add(mul(v_gate_width, v_out_width), mul(v_gate_width, v_h_size)), mul(v_num_proj, v_num_units));
+    v_weights_len = add(mul(v_dirs, v_w0), mul(mul(sub(v_num_layers, integer(1LL)), v_dirs), v_w1));
+    v_params_size = add(v_weights_len, mul(mul(v_layers_dirs, integer(2LL)), v_gate_width));
+    v_pl_size = add(add(add(mul(v_rows, v_acts), mul(mul(add(v_steps, integer(1LL)), v_batch), v_h_size)), mul(mul(mul(v_lstm, add(v_steps, integer(1LL))), v_batch), v_num_units)), mul(mul(v_proj, v_rows), v_num_units));
+    v_reserve_len = add(mul(v_layers_dirs, v_pl_size), mul(mul(mul(sub(v_num_layers, integer(1LL)), integer(2LL)), v_rows), v_out_width));
+    v_swap0 = integer(1LL);
+    v_swap1 = v_rows;
+    v_cells = mul(v_batch, v_num_units);
+    v_cell_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : min_of({neg(floordiv(neg(v_cells), integer(256LL))), integer(65535LL)}));
+    v_cell_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_cells), integer(128LL))))})}));
+    v_row_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({v_batch, integer(4LL)}) : min_of({v_batch, integer(65535LL)}));
+    v_gpu_row_threads = (truth(boolean(contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh")}))) ? integer(256LL) : max_of({integer(128LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_num_units), integer(32LL))))})}));
+    v_row_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : v_gpu_row_threads);
+    v_persistent_blocks = neg(floordiv(neg(v_batch), integer(4LL)));
+    v_fused_depth = mul(v_gates, max_of({v_num_units, v_h_size}));
+    v_persistent = [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(equal(v_proj, integer(0LL))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(mul(v_gate_width, v_h_size), integer(1LL)) >= 0); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(mul(v_gate_width, v_h_size), v_persistent_max_weights) <= 0); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(v_batch, integer(1LL)) >= 0); if (!truth(t)) return t; return boolean(compare(v_batch, v_persistent_max_batch) <= 0); }(); }(); }(); }(); }();
+    v_fused = [&]() -> V { V t = boolean(!truth(v_persistent)); if (!truth(t)) return t; return [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return boolean(compare(v_fused_depth, v_fused_max_depth) <= 0); }(); }();
+    v_gemm_steps = [&]() -> V { V t = boolean(!truth(v_persistent)); if (!truth(t)) return t; return boolean(!truth(v_fused)); }();
+    v_fused_row_tiles = neg(floordiv(neg(v_batch), integer(32LL)));
+    v_fused_unit_tiles = neg(floordiv(neg(v_num_units), integer(32LL)));
+    v_fused_h_tiles = min_of({neg(floordiv(neg(v_h_size), integer(32LL))), neg(floordiv(neg(v_fused_max_depth), mul(integer(4LL), integer(32LL))))});
+    v_seq_cells = mul(v_rows, max_of({v_input_size, v_out_width}));
+    v_seq_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : min_of({neg(floordiv(neg(v_seq_cells), integer(256LL))), integer(65535LL)}));
+    v_seq_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_seq_cells), integer(128LL))))})}));
+    v_reserve_size = (truth(v_is_training) ? v_reserve_len : integer(0LL));
+    v_gx_slots = add(integer(1LL), mul(v_fused, sub(v_dirs, integer(1LL))));
+    v_rnn_kind = add(v_lstm, mul(integer(2LL), v_gru));
+    v__shape_output = Shape{v_steps, v_batch, v_out_width};
+    v__shape_output_h = Shape{v_layers_dirs, v_batch, v_h_size};
+    v__shape_output_c = Shape{v_c_layers, v_batch, v_num_units};
+    v__shape_reserve_space = Shape{v_reserve_size};
+    v__shape_host_reserved = Shape{integer(0LL)};
+  } else {
+    if (truth(boolean(!equal(ndim(v_input), integer(3LL))))) {
+      shape_error(OP, std::string("input"), {"batch", "steps", "input_size"}, shape(v_input), {}, "time_major false");
+    }
+    v_batch = dim(v_input, integer(0LL));
+    v_steps = dim(v_input, integer(1LL));
+    v_input_size = dim(v_input, integer(2LL));
+    if (truth(boolean(!equal(ndim(v_input_h), integer(3LL))))) {
+      shape_error(OP, std::string("input_h"), {"batch", "layers_dirs", "h_size"}, shape(v_input_h), {Binding{"batch", v_batch}}, "time_major false");
+    }
+    v_layers_dirs = dim(v_input_h, integer(1LL));
+    v_h_size = dim(v_input_h, integer(2LL));
+    if (truth(boolean(!equal(dim(v_input_h, integer(0LL)), v_batch)))) {
+      shape_error(OP, std::string("input_h"), {"batch", "layers_dirs", "h_size"}, shape(v_input_h), {Binding{"batch", v_batch}, Binding{"h_size", v_h_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major false");
+    }
+    if (truth(boolean(equal(v_rnn_mode, lit("lstm"))))) {
+      if (truth(boolean(!equal(ndim(v_input_c), integer(3LL))))) {
+        shape_error(OP, std::string("input_c"), {"batch", "layers_dirs", "c_size"}, shape(v_input_c), {Binding{"batch", v_batch}, Binding{"layers_dirs", v_layers_dirs}}, "time_major false");
+      }
+      v_c_size = dim(v_input_c, integer(2LL));
+      if (truth([&]() -> V { V t = boolean(!equal(dim(v_input_c, integer(0LL)), v_batch)); if (truth(t)) return t; return boolean(!equal(dim(v_input_c, integer(1LL)), v_layers_dirs)); }())) {
+        shape_error(OP, std::string("input_c"), {"batch", "layers_dirs", "c_size"}, shape(v_input_c), {Binding{"batch", v_batch}, Binding{"c_size", v_c_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major false");
+      }
+    }
+    if (truth(boolean(!equal(ndim(v_params), integer(1LL))))) {
+      shape_error(OP, std::string("params"), {"params_len"}, shape(v_params), {}, "time_major false");
+    }
+    v_params_len = dim(v_params, integer(0LL));
+    if (truth(boolean(!equal(ndim(v_sequence_lengths), integer(1LL))))) {
+      shape_error(OP, std::string("sequence_lengths"), {"batch"}, shape(v_sequence_lengths), {Binding{"batch", v_batch}}, "time_major false");
+    }
+    if (truth(boolean(!equal(dim(v_sequence_lengths, integer(0LL)), v_batch)))) {
+      shape_error(OP, std::string("sequence_lengths"), {"batch"}, shape(v_sequence_lengths), {Binding{"batch", v_batch}}, "time_major false");
+    }
+    v_persistent_max_weights = integer(4096LL);
+    v_persistent_max_batch = integer(64LL);
+    v_fused_max_depth = integer(128LL);
+    v_dirs = (truth(boolean(equal(v_direction, lit("unidirectional")))) ? integer(1LL) : integer(2LL));
+    v_gates = (truth(boolean(contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh")}))) ? integer(1LL) : (truth(boolean(equal(v_rnn_mode, lit("lstm")))) ? integer(4LL) : integer(3LL)));
+    v_lstm = (truth(boolean(contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh"), lit("gru")}))) ? integer(0LL) : integer(1LL));
+    v_gru = (truth(boolean(contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh"), lit("lstm")}))) ? integer(0LL) : integer(1LL));
+    v_relu = (truth(boolean(equal(v_rnn_mode, lit("rnn_relu")))) ? integer(1LL) : integer(0LL));
+    v_num_units = (truth(boolean(contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh"), lit("gru")}))) ? v_h_size : v_c_size);
+    v_num_layers = floordiv(v_layers_dirs, v_dirs);
+    v_proj = min_of({v_num_proj, integer(1LL)});
+    v_skip = (truth(boolean(equal(v_input_mode, lit("linear_input")))) ? integer(0LL) : (truth(boolean(equal(v_input_mode, lit("skip_input")))) ? integer(1LL) : sub(integer(1LL), min_of({mul(sub(v_input_size, v_num_units), sub(v_input_size, v_num_units)), integer(1LL)}))));
+    v_gate_width = mul(v_gates, v_num_units);
+    v_acts = mul(mul(integer(4LL), v_num_units), add(v_lstm, v_gru));
+    v_rows = mul(v_steps, v_batch);
+    v_out_width = mul(v_dirs, v_h_size);
+    v_c_layers = mul(v_layers_dirs, v_lstm);
+    v_w0 = add(add(mul(mul(v_gate_width, v_input_size), sub(integer(1LL), v_skip)), mul(v_gate_width, v_h_size)), mul(v_num_proj, v_num_units));
+    v_w1 = add(add(mul(v_gate_width, v_out_width), mul(v_gate_width, v_h_size)), mul(v_num_proj, v_num_units));
+    v_weights_len = add(mul(v_dirs, v_w0), mul(mul(sub(v_num_layers, integer(1LL)), v_dirs), v_w1));
+    v_params_size = add(v_weights_len, mul(mul(v_layers_dirs, integer(2LL)), v_gate_width));
+    v_pl_size = add(add(add(mul(v_rows, v_acts), mul(mul(add(v_steps, integer(1LL)), v_batch), v_h_size)), mul(mul(mul(v_lstm, add(v_steps, integer(1LL))), v_batch), v_num_units)), mul(mul(v_proj, v_rows), v_num_units));
+    v_reserve_len = add(mul(v_layers_dirs, v_pl_size), mul(mul(mul(sub(v_num_layers, integer(1LL)), integer(2LL)), v_rows), v_out_width));
+    v_swap0 = v_batch;
+    v_swap1 = v_steps;
+    v_cells = mul(v_batch, v_num_units);
+    v_cell_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : min_of({neg(floordiv(neg(v_cells), integer(256LL))), integer(65535LL)}));
+    v_cell_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_cells), integer(128LL))))})}));
+    v_row_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({v_batch, integer(4LL)}) : min_of({v_batch, integer(65535LL)}));
+    v_gpu_row_threads = (truth(boolean(contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh")}))) ? integer(256LL) : max_of({integer(128LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_num_units), integer(32LL))))})}));
+    v_row_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : v_gpu_row_threads);
+    v_persistent_blocks = neg(floordiv(neg(v_batch), integer(4LL)));
+    v_fused_depth = mul(v_gates, max_of({v_num_units, v_h_size}));
+    v_persistent = [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(equal(v_proj, integer(0LL))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(mul(v_gate_width, v_h_size), integer(1LL)) >= 0); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(mul(v_gate_width, v_h_size), v_persistent_max_weights) <= 0); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(v_batch, integer(1LL)) >= 0); if (!truth(t)) return t; return boolean(compare(v_batch, v_persistent_max_batch) <= 0); }(); }(); }(); }(); }();
+    v_fused = [&]() -> V { V t = boolean(!truth(v_persistent)); if (!truth(t)) return t; return [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return boolean(compare(v_fused_depth, v_fused_max_depth) <= 0); }(); }();
+    v_gemm_steps = [&]() -> V { V t = boolean(!truth(v_persistent)); if (!truth(t)) return t; return boolean(!truth(v_fused)); }();
+    v_fused_row_tiles = neg(floordiv(neg(v_batch), integer(32LL)));
+    v_fused_unit_tiles = neg(floordiv(neg(v_num_units), integer(32LL)));
+    v_fused_h_tiles = min_of({neg(floordiv(neg(v_h_size), integer(32LL))), neg(floordiv(neg(v_fused_max_depth), mul(integer(4LL), integer(32LL))))});
+    v_seq_cells = mul(v_rows, max_of({v_input_size, v_out_width}));
+    v_seq_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : min_of({neg(floordiv(neg(v_seq_cells), integer(256LL))), integer(65535LL)}));
+    v_seq_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_seq_cells), integer(128LL))))})}));
+    v_reserve_size = (truth(v_is_training) ? v_reserve_len : integer(0LL));
+    v_gx_slots = add(integer(1LL), mul(v_fused, sub(v_dirs, integer(1LL))));
+    v_rnn_kind = add(v_lstm, mul(integer(2LL), v_gru));
+    v__shape_output = Shape{v_batch, v_steps, v_out_width};
+    v__shape_output_h = Shape{v_batch, v_layers_dirs, v_h_size};
+    v__shape_output_c = Shape{v_batch, v_c_layers, v_num_units};
+    v__shape_reserve_space = Shape{v_reserve_size};
+    v__shape_host_reserved = Shape{integer(0LL)};
+  }
+  if (truth(boolean(!truth(boolean(compare(v_layers_dirs, v_dirs) >= 0))))) {
+    constraint_error(OP, "layers_dirs >= dirs", {Binding{"dirs", v_dirs}, Binding{"layers_dirs", v_layers_dirs}}, "input_h must hold num_layers\302\267dirs \342\211\245 dirs states (num_layers \342\211\245 1)");
+  }
+  if (truth(boolean(!truth(boolean(equal(mod(v_layers_dirs, v_dirs), integer(0LL))))))) {
+    constraint_error(OP, "layers_dirs % dirs == 0", {Binding{"dirs", v_dirs}, Binding{"layers_dirs", v_layers_dirs}}, "input_h's layer axis must be num_layers\302\267dirs (2 states per layer when bidirectional)");
+  }
+  if (truth(boolean(!truth(boolean(equal(mul(v_num_proj, sub(integer(1LL), v_lstm)), integer(0LL))))))) {
+    constraint_error(OP, "num_proj*(1 - lstm) == 0", {Binding{"lstm", v_lstm}, Binding{"num_proj", v_num_proj}}, "num_proj (a projection) needs rnn_mode lstm");
+  }
+  if (truth(boolean(!truth(boolean(equal(v_h_size, add(v_num_units, mul(v_proj, sub(v_num_proj, v_num_units))))))))) {
+    constraint_error(OP, "h_size == num_units + proj*(num_proj - num_units)", {Binding{"h_size", v_h_size}, Binding{"num_proj", v_num_proj}, Binding{"num_units", v_num_units}, Binding{"proj", v_proj}}, "input_h's last axis must be num_units (input_c's), or num_proj with a projection");
+  }
+  if (truth([&]() -> V { V t = boolean(equal(v_input_mode, lit("skip_input"))); if (!truth(t)) return t; return boolean(!truth(boolean(equal(v_input_size, v_num_units)))); }())) {
+    constraint_error(OP, "input_size == num_units", {Binding{"input_size", v_input_size}, Binding{"num_units", v_num_units}}, "skip_input needs input_size == num_units");
+  }
+  if (truth(boolean(!truth(boolean(equal(v_params_len, v_params_size)))))) {
+    constraint_error(OP, "params_len == params_size", {Binding{"params_len", v_params_len}, Binding{"params_size", v_params_size}}, "params must hold CudnnRNNParamsSize elements for these shapes and attrs");
+  }
+  check_values(call, frame, true, OP, "sequence_lengths", v_sequence_lengths, integer(1LL), v_steps, "1", "steps");
+  v_output = output(call, OP, "output", 0, run, v__shape_output, v__dtype_T);
+  v_output_h = output(call, OP, "output_h", 1, run, v__shape_output_h, v__dtype_T);
+  v_output_c = output(call, OP, "output_c", 2, run, v__shape_output_c, v__dtype_T);
+  v_reserve_space = output(call, OP, "reserve_space", 3, run, v__shape_reserve_space, v__dtype_T);
+  v_host_reserved = output(call, OP, "host_reserved", 4, run, v__shape_host_reserved, lit("int8"));
+  if (!run) return;
+  v_work = (truth(v_is_training) ? alias_view(frame, OP, "work", v_reserve_space, Shape{v_reserve_len}) : scratch(call, frame, Shape{v_reserve_len}, v__dtype_T));
+  v_xt = scratch(call, frame, Shape{mul(v_rows, v_input_size)}, v__dtype_T);
+  v_gx = scratch(call, frame, Shape{mul(mul(v_gx_slots, v_rows), v_gate_width)}, v__dtype_T);
+  v_gh = scratch(call, frame, Shape{mul(mul(v_gx_slots, v_batch), v_gate_width)}, v__dtype_T);
+  static const char* const strings[] = {"float16", "float32", "float64", "gru", "lstm"};
+  static const char* const symbols[] = {"CudnnRNNV3__final_state__float16", "CudnnRNNV3__final_state__float32", "CudnnRNNV3__final_state__float64", "CudnnRNNV3__fused_proj__float16", "CudnnRNNV3__fused_proj__float32", "CudnnRNNV3__fused_proj__float64", "CudnnRNNV3__fused_step__float16", "CudnnRNNV3__fused_step__float32", "CudnnRNNV3__fused_step__float64", "CudnnRNNV3__gru_step__float16", "CudnnRNNV3__gru_step__float32", "CudnnRNNV3__gru_step__float64", "CudnnRNNV3__init_state__float16", "CudnnRNNV3__init_state__float32", "CudnnRNNV3__init_state__float64", "CudnnRNNV3__layer_output__float16", "CudnnRNNV3__layer_output__float32", "CudnnRNNV3__layer_output__float64", "CudnnRNNV3__lstm_step__float16", "CudnnRNNV3__lstm_step__float32", "CudnnRNNV3__lstm_step__float64", "CudnnRNNV3__persistent_layer__float16", "CudnnRNNV3__persistent_layer__float32", "CudnnRNNV3__persistent_layer__float64", "CudnnRNNV3__proj_carry__float16", "CudnnRNNV3__proj_carry__float32", "CudnnRNNV3__proj_carry__float64", "CudnnRNNV3__rnn_step__float16", "CudnnRNNV3__rnn_step__float32", "CudnnRNNV3__rnn_step__float64", "CudnnRNNV3__skip_projection__float16", "CudnnRNNV3__skip_projection__float32", "CudnnRNNV3__skip_projection__float64", "CudnnRNNV3__to_time_major__float16", "CudnnRNNV3__to_time_major__float32", "CudnnRNNV3__to_time_major__float64"};
+  opgen_plan_value values[45] = {plan_value(frame, v__dtype_T, strings, 5), plan_value(frame, v_seq_blocks, strings, 5), plan_value(frame, v_seq_threads, strings, 5), plan_value(frame, v_swap0, strings, 5), plan_value(frame, v_swap1, strings, 5), plan_value(frame, v_input_size, strings, 5), plan_value(frame, v_num_layers, strings, 5), plan_value(frame, v_skip, strings, 5), plan_value(frame, v_out_width, strings, 5), plan_value(frame, v_dirs, strings, 5), plan_value(frame, v_w0, strings, 5), plan_value(frame, v_w1, strings, 5), plan_value(frame, v_layers_dirs, strings, 5), plan_value(frame, v_pl_size, strings, 5), plan_value(frame, v_rows, strings, 5), plan_value(frame, v_acts, strings, 5), plan_value(frame, v_gate_width, strings, 5), plan_value(frame, v_h_size, strings, 5), plan_value(frame, v_weights_len, strings, 5), plan_value(frame, v_steps, strings, 5), plan_value(frame, v_batch, strings, 5), plan_value(frame, v_lstm, strings, 5), plan_value(frame, v_num_units, strings, 5), plan_value(frame, v_fused, strings, 5), plan_value(frame, v_gates, strings, 5), plan_value(frame, v_cell_blocks, strings, 5), plan_value(frame, v_cell_threads, strings, 5), plan_value(frame, v_time_major, strings, 5), plan_value(frame, v_persistent_blocks, strings, 5), plan_value(frame, v_rnn_kind, strings, 5), plan_value(frame, v_relu, strings, 5), plan_value(frame, v_persistent, strings, 5), plan_value(frame, v_row_blocks, strings, 5), plan_value(frame, v_row_threads, strings, 5), plan_value(frame, v_proj, strings, 5), plan_value(frame, v_rnn_mode, strings, 5), plan_value(frame, v_gru, strings, 5), plan_value(frame, v_gemm_steps, strings, 5), plan_value(frame, v_fused_row_tiles, strings, 5), plan_value(frame, v_fused_unit_tiles, strings, 5), plan_value(frame, v_fused_h_tiles, strings, 5), plan_value(frame, v_dropout, strings, 5), plan_value(frame, v_seed, strings, 5), plan_value(frame, v_seed2, strings, 5), plan_value(frame, v_is_training, strings, 5)};
+  opgen_native::Slot slots[12] = {plan_slot(frame, v_input), plan_slot(frame, v_xt), plan_slot(frame, v_params), plan_slot(frame, v_gx), plan_slot(frame, v_work), plan_slot(frame, v_input_h), plan_slot(frame, v_input_c), plan_slot(frame, v_gh), plan_slot(frame, v_sequence_lengths), plan_slot(frame, v_output_h), plan_slot(frame, v_output_c), plan_slot(frame, v_output)};
+  int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_CudnnRNNV3, symbols, 36, values, 45, slots, 12, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
+  if (rc != OPGEN_OK) raise(rc, call->err);
+}
+
+OPGEN_DRIVER_API int opgen_shapes_CudnnRNNV3(opgen_call* call) {
+  return opgen_checks::guarded(call, "CudnnRNNV3", [&] { opgen_drive_CudnnRNNV3(call, false); });
+}
+
+OPGEN_DRIVER_API int opgen_call_CudnnRNNV3(opgen_call* call) {
+  return opgen_checks::guarded(call, "CudnnRNNV3", [&] { opgen_drive_CudnnRNNV3(call, true); });
+}
+
+// the plan's runtime (codegen/runtime/native/)
+#include "run_plan.cpp"
+#include "run_plan_cpu.cpp"
+#include "run_plan_entry.cpp"

@@ -1,0 +1,592 @@
+// generated from specs/rnn/dml_rnn.yaml by opgen — do not edit (opgen 0.1.0)
+#include "driver.h"
+#include "plan_eval.h"
+#include "run_plan.h"
+#include "checks.h"
+#define OPGEN_DRIVER_API extern "C" __attribute__((visibility("default")))
+namespace opgen_checks {
+// ACCUMULATOR[dtype] (codegen/runtime/dtypes.py)
+inline V accumulator(const V& dtype) {
+  if (equal(dtype, lit("float16"))) return lit("float32");
+  if (equal(dtype, lit("bfloat16"))) return lit("float32");
+  if (equal(dtype, lit("float32"))) return lit("float32");
+  if (equal(dtype, lit("float64"))) return lit("float64");
+  fallback("no accumulator dtype for " + str(dtype));
+}
+const opgen_value* activation_named(const V& name) {
+  static const opgen_value p0[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p1[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p2[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p3[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}};
+  static const opgen_value p4[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p5[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.2, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.5, nullptr, 0, nullptr}};
+  static const opgen_value p6[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p7[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.01, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p8[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p9[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p10[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.6732631921768188, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0507010221481323, nullptr, 0, nullptr}};
+  static const opgen_value p11[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p12[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p13[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}};
+  static const opgen_value table[] = {opgen_value{OPGEN_VAL_ACT, 0, 0, 0.0, p0, 2, "identity"}, opgen_value{OPGEN_VAL_ACT, 0, 1, 0.0, p1, 2, "linear"}, opgen_value{OPGEN_VAL_ACT, 0, 2, 0.0, p2, 2, "tanh"}, opgen_value{OPGEN_VAL_ACT, 0, 3, 0.0, p3, 2, "scaled_tanh"}, opgen_value{OPGEN_VAL_ACT, 0, 4, 0.0, p4, 2, "sigmoid"}, opgen_value{OPGEN_VAL_ACT, 0, 5, 0.0, p5, 2, "hard_sigmoid"}, opgen_value{OPGEN_VAL_ACT, 0, 6, 0.0, p6, 2, "relu"}, opgen_value{OPGEN_VAL_ACT, 0, 7, 0.0, p7, 2, "leaky_relu"}, opgen_value{OPGEN_VAL_ACT, 0, 8, 0.0, p8, 2, "thresholded_relu"}, opgen_value{OPGEN_VAL_ACT, 0, 9, 0.0, p9, 2, "elu"}, opgen_value{OPGEN_VAL_ACT, 0, 10, 0.0, p10, 2, "scaled_elu"}, opgen_value{OPGEN_VAL_ACT, 0, 11, 0.0, p11, 2, "softsign"}, opgen_value{OPGEN_VAL_ACT, 0, 12, 0.0, p12, 2, "softplus"}, opgen_value{OPGEN_VAL_ACT, 0, 13, 0.0, p13, 2, "parametric_softplus"}};
+  for (const opgen_value& a : table) if (a.text != nullptr && equal(name, lit(a.text))) return &a;
+  return nullptr;
+}
+const char* activation_names() { return "identity, linear, tanh, scaled_tanh, sigmoid, hard_sigmoid, relu, leaky_relu, thresholded_relu, elu, scaled_elu, softsign, softplus, parametric_softplus"; }
+}  // namespace opgen_checks
+OPGEN_DRIVER_API int64_t opgen_driver_abi() { return OPGEN_DRIVER_ABI; }
+
+namespace opgen_plan {
+// DmlRnn: its plan as codegen/runtime/plan.py records it (codegen/drivergen.py)
+static void opgen_plan_walk_DmlRnn(opgen_plan_value* env, const char* backend, Out& out, int64_t* variant) {
+  (void)backend;
+  if (true) {
+    int64_t n2 = whole(num(env[0], "num_directions"), "a repeat count");
+    for (int64_t i1 = 0; i1 < n2; ++i1) {
+      env[20] = value(integer(i1));
+      if (true) {
+        out.put(OPGEN_STEP_GEMM); out.put(0); out.put(1); out.put(2);
+        { Num size3 = num(env[1], "steps");
+          if (size3.is_float) out.put_double(OPGEN_T_FLOAT, size3.f); else { out.put(OPGEN_T_INT); out.put(size3.i); } }
+        { Num size4 = num(env[2], "hidden_size");
+          if (size4.is_float) out.put_double(OPGEN_T_FLOAT, size4.f); else { out.put(OPGEN_T_INT); out.put(size4.i); } }
+        { Num size5 = num(env[3], "input_size");
+          if (size5.is_float) out.put_double(OPGEN_T_FLOAT, size5.f); else { out.put(OPGEN_T_INT); out.put(size5.i); } }
+        out.put(OPGEN_T_BOOL); out.put(0);
+        out.put(OPGEN_T_BOOL); out.put(1);
+        { Num size6 = integer(0LL);
+          if (size6.is_float) out.put_double(OPGEN_T_FLOAT, size6.f); else { out.put(OPGEN_T_INT); out.put(size6.i); } }
+        { Num size7 = integer(0LL);
+          if (size7.is_float) out.put_double(OPGEN_T_FLOAT, size7.f); else { out.put(OPGEN_T_INT); out.put(size7.i); } }
+        { Num size8 = mul(mul(num(env[20], "d"), num(env[2], "hidden_size")), num(env[3], "input_size"));
+          if (size8.is_float) out.put_double(OPGEN_T_FLOAT, size8.f); else { out.put(OPGEN_T_INT); out.put(size8.i); } }
+        { Num size9 = mul(mul(num(env[20], "d"), num(env[1], "steps")), num(env[2], "hidden_size"));
+          if (size9.is_float) out.put_double(OPGEN_T_FLOAT, size9.f); else { out.put(OPGEN_T_INT); out.put(size9.i); } }
+      }
+    }
+  }
+  if (true) {
+    int64_t sym10 = -1;
+    if (sym10 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 1) sym10 = 5;
+    if (sym10 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 0) sym10 = 4;
+    if (sym10 < 0) fail(OPGEN_E_SYMBOL, "kernel 'init_state' has no entry point for the dtypes of " "_dtype_T");
+    out.put(OPGEN_STEP_LAUNCH); out.put(sym10);
+    out.put(1);
+    out.put(whole(num(env[5], "cell_blocks"), "a grid size"));
+    out.put(1);
+    out.put(whole(num(env[6], "cell_threads"), "a block size"));
+    out.put(whole(integer(0LL), "the shared size"));
+    int64_t nargs11 = out.used; out.put(0);
+    out.put(OPGEN_T_SLOT); out.put(3);
+    out.put(OPGEN_T_SLOT); out.put(4);
+    out.put(OPGEN_T_SLOT); out.put(5);
+    scalar(out, OPGEN_T_I64, num(env[7], "seq_length"), "seq_length");
+    scalar(out, OPGEN_T_I64, num(env[0], "num_directions"), "num_directions");
+    scalar(out, OPGEN_T_I64, num(env[8], "batch_size"), "batch_size");
+    scalar(out, OPGEN_T_I64, num(env[2], "hidden_size"), "hidden_size");
+    out.words[nargs11] = (out.used - nargs11 - 1) / 2;
+  }
+  if (truth(num(env[12], "persistent"))) {
+    int64_t sym12 = -1;
+    if (sym12 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 1) sym12 = 7;
+    if (sym12 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 0) sym12 = 6;
+    if (sym12 < 0) fail(OPGEN_E_SYMBOL, "kernel 'persistent' has no entry point for the dtypes of " "_dtype_T");
+    out.put(OPGEN_STEP_LAUNCH); out.put(sym12);
+    out.put(2);
+    out.put(whole(num(env[9], "persistent_blocks"), "a grid size"));
+    out.put(whole(num(env[0], "num_directions"), "a grid size"));
+    out.put(1);
+    out.put(whole(integer(256LL), "a block size"));
+    out.put(whole(integer(0LL), "the shared size"));
+    int64_t nargs13 = out.used; out.put(0);
+    out.put(OPGEN_T_SLOT); out.put(2);
+    out.put(OPGEN_T_SLOT); out.put(6);
+    out.put(OPGEN_T_SLOT); out.put(7);
+    out.put(OPGEN_T_SLOT); out.put(4);
+    out.put(OPGEN_T_SLOT); out.put(8);
+    out.put(OPGEN_T_SLOT); out.put(5);
+    { const opgen_plan_value& act14 = item(env[10], integer(0LL), "activations");
+      if (act14.kind != OPGEN_V_ACT) fail(OPGEN_E_TYPE, "name 'activations' is not an activation");
+      scalar(out, OPGEN_T_I32, integer(act14.i), "activations");
+      for (int64_t k = 0; k < act14.len; ++k) scalar(out, OPGEN_T_F32, num(act14.items[k], "activations"), "activations"); }
+    { const opgen_plan_value& act15 = item(env[10], sub(num(env[0], "num_directions"), integer(1LL)), "activations");
+      if (act15.kind != OPGEN_V_ACT) fail(OPGEN_E_TYPE, "name 'activations' is not an activation");
+      scalar(out, OPGEN_T_I32, integer(act15.i), "activations");
+      for (int64_t k = 0; k < act15.len; ++k) scalar(out, OPGEN_T_F32, num(act15.items[k], "activations"), "activations"); }
+    scalar(out, OPGEN_T_I64, num(env[11], "backward_first"), "backward_first");
+    scalar(out, OPGEN_T_I64, num(env[7], "seq_length"), "seq_length");
+    scalar(out, OPGEN_T_I64, num(env[0], "num_directions"), "num_directions");
+    scalar(out, OPGEN_T_I64, num(env[8], "batch_size"), "batch_size");
+    scalar(out, OPGEN_T_I64, num(env[2], "hidden_size"), "hidden_size");
+    out.words[nargs13] = (out.used - nargs13 - 1) / 2;
+  }
+  if (truth(num(env[15], "gemm_steps"))) {
+    int64_t n17 = whole(num(env[7], "seq_length"), "a repeat count");
+    for (int64_t i16 = 0; i16 < n17; ++i16) {
+      env[21] = value(integer(i16));
+      if (true) {
+        int64_t n19 = whole(num(env[0], "num_directions"), "a repeat count");
+        for (int64_t i18 = 0; i18 < n19; ++i18) {
+          env[20] = value(integer(i18));
+          if (true) {
+            out.put(OPGEN_STEP_GEMM); out.put(5); out.put(6); out.put(9);
+            { Num size20 = num(env[8], "batch_size");
+              if (size20.is_float) out.put_double(OPGEN_T_FLOAT, size20.f); else { out.put(OPGEN_T_INT); out.put(size20.i); } }
+            { Num size21 = num(env[2], "hidden_size");
+              if (size21.is_float) out.put_double(OPGEN_T_FLOAT, size21.f); else { out.put(OPGEN_T_INT); out.put(size21.i); } }
+            { Num size22 = num(env[2], "hidden_size");
+              if (size22.is_float) out.put_double(OPGEN_T_FLOAT, size22.f); else { out.put(OPGEN_T_INT); out.put(size22.i); } }
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(1);
+            { Num size23 = integer(0LL);
+              if (size23.is_float) out.put_double(OPGEN_T_FLOAT, size23.f); else { out.put(OPGEN_T_INT); out.put(size23.i); } }
+            { Num size24 = mul(num(env[20], "d"), num(env[13], "cells"));
+              if (size24.is_float) out.put_double(OPGEN_T_FLOAT, size24.f); else { out.put(OPGEN_T_INT); out.put(size24.i); } }
+            { Num size25 = mul(mul(num(env[20], "d"), num(env[2], "hidden_size")), num(env[2], "hidden_size"));
+              if (size25.is_float) out.put_double(OPGEN_T_FLOAT, size25.f); else { out.put(OPGEN_T_INT); out.put(size25.i); } }
+            { Num size26 = mul(num(env[20], "d"), num(env[13], "cells"));
+              if (size26.is_float) out.put_double(OPGEN_T_FLOAT, size26.f); else { out.put(OPGEN_T_INT); out.put(size26.i); } }
+          }
+        }
+      }
+      if (true) {
+        int64_t sym27 = -1;
+        if (sym27 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 1) sym27 = 9;
+        if (sym27 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 0) sym27 = 8;
+        if (sym27 < 0) fail(OPGEN_E_SYMBOL, "kernel 'step' has no entry point for the dtypes of " "_dtype_T");
+        out.put(OPGEN_STEP_LAUNCH); out.put(sym27);
+        out.put(1);
+        out.put(whole(num(env[5], "cell_blocks"), "a grid size"));
+        out.put(1);
+        out.put(whole(num(env[14], "step_threads"), "a block size"));
+        out.put(whole(integer(0LL), "the shared size"));
+        int64_t nargs28 = out.used; out.put(0);
+        out.put(OPGEN_T_SLOT); out.put(2);
+        out.put(OPGEN_T_SLOT); out.put(9);
+        out.put(OPGEN_T_SLOT); out.put(7);
+        out.put(OPGEN_T_SLOT); out.put(4);
+        out.put(OPGEN_T_SLOT); out.put(8);
+        out.put(OPGEN_T_SLOT); out.put(5);
+        { const opgen_plan_value& act29 = item(env[10], integer(0LL), "activations");
+          if (act29.kind != OPGEN_V_ACT) fail(OPGEN_E_TYPE, "name 'activations' is not an activation");
+          scalar(out, OPGEN_T_I32, integer(act29.i), "activations");
+          for (int64_t k = 0; k < act29.len; ++k) scalar(out, OPGEN_T_F32, num(act29.items[k], "activations"), "activations"); }
+        { const opgen_plan_value& act30 = item(env[10], sub(num(env[0], "num_directions"), integer(1LL)), "activations");
+          if (act30.kind != OPGEN_V_ACT) fail(OPGEN_E_TYPE, "name 'activations' is not an activation");
+          scalar(out, OPGEN_T_I32, integer(act30.i), "activations");
+          for (int64_t k = 0; k < act30.len; ++k) scalar(out, OPGEN_T_F32, num(act30.items[k], "activations"), "activations"); }
+        scalar(out, OPGEN_T_I64, num(env[21], "s"), "s");
+        scalar(out, OPGEN_T_I64, num(env[11], "backward_first"), "backward_first");
+        scalar(out, OPGEN_T_I64, num(env[7], "seq_length"), "seq_length");
+        scalar(out, OPGEN_T_I64, num(env[0], "num_directions"), "num_directions");
+        scalar(out, OPGEN_T_I64, num(env[8], "batch_size"), "batch_size");
+        scalar(out, OPGEN_T_I64, num(env[2], "hidden_size"), "hidden_size");
+        out.words[nargs28] = (out.used - nargs28 - 1) / 2;
+      }
+    }
+  }
+  if (truth(num(env[18], "fused"))) {
+    int64_t n32 = whole(num(env[7], "seq_length"), "a repeat count");
+    for (int64_t i31 = 0; i31 < n32; ++i31) {
+      env[21] = value(integer(i31));
+      if (true) {
+        int64_t sym33 = -1;
+        if (sym33 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 1) sym33 = 3;
+        if (sym33 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 0) sym33 = 2;
+        if (sym33 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_step' has no entry point for the dtypes of " "_dtype_T");
+        out.put(OPGEN_STEP_LAUNCH); out.put(sym33);
+        out.put(3);
+        out.put(whole(num(env[16], "fused_row_tiles"), "a grid size"));
+        out.put(whole(num(env[17], "fused_unit_tiles"), "a grid size"));
+        out.put(whole(num(env[0], "num_directions"), "a grid size"));
+        out.put(1);
+        out.put(whole(integer(256LL), "a block size"));
+        out.put(whole(integer(0LL), "the shared size"));
+        int64_t nargs34 = out.used; out.put(0);
+        out.put(OPGEN_T_SLOT); out.put(2);
+        out.put(OPGEN_T_SLOT); out.put(9);
+        out.put(OPGEN_T_SLOT); out.put(6);
+        out.put(OPGEN_T_SLOT); out.put(7);
+        out.put(OPGEN_T_SLOT); out.put(4);
+        out.put(OPGEN_T_SLOT); out.put(8);
+        out.put(OPGEN_T_SLOT); out.put(5);
+        out.put(OPGEN_T_SLOT); out.put(10);
+        { const opgen_plan_value& act35 = item(env[10], integer(0LL), "activations");
+          if (act35.kind != OPGEN_V_ACT) fail(OPGEN_E_TYPE, "name 'activations' is not an activation");
+          scalar(out, OPGEN_T_I32, integer(act35.i), "activations");
+          for (int64_t k = 0; k < act35.len; ++k) scalar(out, OPGEN_T_F32, num(act35.items[k], "activations"), "activations"); }
+        { const opgen_plan_value& act36 = item(env[10], sub(num(env[0], "num_directions"), integer(1LL)), "activations");
+          if (act36.kind != OPGEN_V_ACT) fail(OPGEN_E_TYPE, "name 'activations' is not an activation");
+          scalar(out, OPGEN_T_I32, integer(act36.i), "activations");
+          for (int64_t k = 0; k < act36.len; ++k) scalar(out, OPGEN_T_F32, num(act36.items[k], "activations"), "activations"); }
+        scalar(out, OPGEN_T_I64, num(env[21], "s"), "s");
+        scalar(out, OPGEN_T_I64, num(env[11], "backward_first"), "backward_first");
+        scalar(out, OPGEN_T_I64, num(env[7], "seq_length"), "seq_length");
+        scalar(out, OPGEN_T_I64, num(env[0], "num_directions"), "num_directions");
+        scalar(out, OPGEN_T_I64, num(env[8], "batch_size"), "batch_size");
+        scalar(out, OPGEN_T_I64, num(env[2], "hidden_size"), "hidden_size");
+        out.words[nargs34] = (out.used - nargs34 - 1) / 2;
+      }
+    }
+  }
+  if ((truth(num(env[18], "fused")) && (compare(num(env[7], "seq_length"), integer(0LL)) > 0))) {
+    int64_t sym37 = -1;
+    if (sym37 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 1) sym37 = 1;
+    if (sym37 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 0) sym37 = 0;
+    if (sym37 < 0) fail(OPGEN_E_SYMBOL, "kernel 'final_state' has no entry point for the dtypes of " "_dtype_T");
+    out.put(OPGEN_STEP_LAUNCH); out.put(sym37);
+    out.put(1);
+    out.put(whole(num(env[5], "cell_blocks"), "a grid size"));
+    out.put(1);
+    out.put(whole(num(env[6], "cell_threads"), "a block size"));
+    out.put(whole(integer(0LL), "the shared size"));
+    int64_t nargs38 = out.used; out.put(0);
+    out.put(OPGEN_T_SLOT); out.put(10);
+    out.put(OPGEN_T_SLOT); out.put(5);
+    scalar(out, OPGEN_T_I64, num(env[7], "seq_length"), "seq_length");
+    scalar(out, OPGEN_T_I64, num(env[19], "all_cells"), "all_cells");
+    out.words[nargs38] = (out.used - nargs38 - 1) / 2;
+  }
+  *variant = -1;
+  if (*variant < 0 && truth(num(env[12], "persistent"))) *variant = 0;
+  if (*variant < 0 && truth(num(env[18], "fused"))) *variant = 1;
+  if (*variant < 0 && truth(num(env[15], "gemm_steps"))) *variant = 2;
+}
+
+OPGEN_PLAN_API int opgen_plan_DmlRnn(const opgen_plan_value* values, int64_t nvalues, const char* backend, int64_t* words, int64_t capacity, int64_t* used, int64_t* variant, char* err, int64_t errlen) {
+  Out out{words, capacity, 0};
+  try {
+    if (nvalues != 20) fail(OPGEN_E_VALUES, "the plan reads 20 names, the call gave " + std::to_string(nvalues));
+    if (backend == nullptr) fail(OPGEN_E_VALUES, "no backend named");
+    opgen_plan_value env[22] = {};
+    for (int64_t k = 0; k < 20; ++k) env[k] = values[k];
+    opgen_plan_walk_DmlRnn(env, backend, out, variant);
+    *used = out.used;
+    return OPGEN_PLAN_OK;
+  } catch (const Error& e) {
+    *used = out.used;
+    return report(Error{e.code, "DmlRnn: " + e.message}, err, errlen);
+  } catch (...) {  // (std::bad_alloc building a message): an error, never an exception through C
+    *used = out.used;
+    return report(Error{OPGEN_E_INTERNAL, "DmlRnn: the native recorder failed"}, err, errlen);
+  }
+}
+
+OPGEN_PLAN_API const char* opgen_plan_DmlRnn_info(int table, int64_t index) {
+  static const char* const t0[] = {"num_directions", "steps", "hidden_size", "input_size", "_dtype_T", "cell_blocks", "cell_threads", "seq_length", "batch_size", "persistent_blocks", "activations", "backward_first", "persistent", "cells", "step_threads", "gemm_steps", "fused_row_tiles", "fused_unit_tiles", "fused", "all_cells"};
+  if (table == 0) return index >= 0 && index < 20 ? t0[index] : nullptr;
+  static const char* const t1[] = {"float16", "float32"};
+  if (table == 1) return index >= 0 && index < 2 ? t1[index] : nullptr;
+  static const char* const t2[] = {"DmlRnn__final_state__float16", "DmlRnn__final_state__float32", "DmlRnn__fused_step__float16", "DmlRnn__fused_step__float32", "DmlRnn__init_state__float16", "DmlRnn__init_state__float32", "DmlRnn__persistent__float16", "DmlRnn__persistent__float32", "DmlRnn__step__float16", "DmlRnn__step__float32"};
+  if (table == 2) return index >= 0 && index < 10 ? t2[index] : nullptr;
+  static const char* const t3[] = {"persistent", "fused", "gemm_steps"};
+  if (table == 3) return index >= 0 && index < 3 ? t3[index] : nullptr;
+  return nullptr;
+}
+
+}  // namespace opgen_plan
+// DmlRnn: its wrapper's _compute in C++ (codegen/drivergen_checks.py)
+static void opgen_drive_DmlRnn(opgen_call* call, bool run) {
+  using namespace opgen_checks;
+  static const char OP[] = "DmlRnn";
+  Frame frame;
+  if (call->ninputs != 6 || call->nattrs != 2) raise(OPGEN_ERR_RUNTIME, std::string(OP) + ": the driver takes 6 inputs and 2 attrs, the call gave " + std::to_string(call->ninputs) + " and " + std::to_string(call->nattrs));
+  call->noutputs = 2;
+  V v_input = input_value(call, 0);
+  V v_weight = input_value(call, 1);
+  V v_recurrence = input_value(call, 2);
+  V v_bias = input_value(call, 3);
+  V v_hidden_init = input_value(call, 4);
+  V v_sequence_lengths = input_value(call, 5);
+  V v_direction = attr_value(call->attrs[0]);
+  V v_activations = attr_value(call->attrs[1]);
+  V v__dtype_T;
+  V v_all_cells;
+  V v_backward_first;
+  V v_batch_size;
+  V v_cell_blocks;
+  V v_cell_threads;
+  V v_cells;
+  V v_fused;
+  V v_fused_max_hidden;
+  V v_fused_row_tiles;
+  V v_fused_unit_tiles;
+  V v_gemm_steps;
+  V v_hidden_size;
+  V v_input_size;
+  V v_num_directions;
+  V v_output_sequence;
+  V v_output_single;
+  V v_persistent;
+  V v_persistent_blocks;
+  V v_persistent_max_batch;
+  V v_persistent_max_hidden;
+  V v_projected;
+  V v_recurrent;
+  V v_seq_length;
+  V v_state_slots;
+  V v_states;
+  V v_step_threads;
+  V v_steps;
+  Shape v__shape_output_sequence;
+  Shape v__shape_output_single;
+  v_direction = check_enum(OP, "direction", v_direction, {lit("forward"), lit("backward"), lit("bidirectional")});
+  v_input = adopt(call, OP, std::string("input"), v_input);
+  v__dtype_T = check_dtype(OP, std::string("input"), v_input, {"float32", "float16"}, "T");
+  v_weight = adopt(call, OP, std::string("weight"), v_weight);
+  check_same_dtype(OP, std::string("weight"), v_weight, v__dtype_T, "T", "input");
+  v_recurrence = adopt(call, OP, std::string("recurrence"), v_recurrence);
+  check_same_dtype(OP, std::string("recurrence"), v_recurrence, v__dtype_T, "T", "input");
+  if (truth(boolean(v_bias.kind != K_NONE))) {
+    v_bias = adopt(call, OP, std::string("bias"), v_bias);
+    check_same_dtype(OP, std::string("bias"), v_bias, v__dtype_T, "T", "input");
+  }
+  if (truth(boolean(v_hidden_init.kind != K_NONE))) {
+    v_hidden_init = adopt(call, OP, std::string("hidden_init"), v_hidden_init);
+    check_same_dtype(OP, std::string("hidden_init"), v_hidden_init, v__dtype_T, "T", "input");
+  }
+  if (truth(boolean(v_sequence_lengths.kind != K_NONE))) {
+    v_sequence_lengths = adopt(call, OP, std::string("sequence_lengths"), v_sequence_lengths);
+    check_dtype(OP, std::string("sequence_lengths"), v_sequence_lengths, {"uint32", "int32", "int64"}, nullptr);
+  }
+  if (truth(boolean(equal(v_direction, lit("forward"))))) {
+    if (truth(boolean(!equal(ndim(v_input), integer(4LL))))) {
+      shape_error(OP, std::string("input"), {"1", "seq_length", "batch_size", "input_size"}, shape(v_input), {}, "direction forward");
+    }
+    v_seq_length = dim(v_input, integer(1LL));
+    v_batch_size = dim(v_input, integer(2LL));
+    v_input_size = dim(v_input, integer(3LL));
+    if (truth(boolean(!equal(dim(v_input, integer(0LL)), integer(1LL))))) {
+      shape_error(OP, std::string("input"), {"1", "seq_length", "batch_size", "input_size"}, shape(v_input), {Binding{"batch_size", v_batch_size}, Binding{"input_size", v_input_size}, Binding{"seq_length", v_seq_length}}, "direction forward");
+    }
+    if (truth(boolean(!equal(ndim(v_weight), integer(4LL))))) {
+      shape_error(OP, std::string("weight"), {"1", "1", "hidden_size", "input_size"}, shape(v_weight), {Binding{"input_size", v_input_size}}, "direction forward");
+    }
+    v_hidden_size = dim(v_weight, integer(2LL));
+    if (truth([&]() -> V { V t = boolean(!equal(dim(v_weight, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_weight, integer(1LL)), integer(1LL))); if (truth(t)) return t; return boolean(!equal(dim(v_weight, integer(3LL)), v_input_size)); }(); }())) {
+      shape_error(OP, std::string("weight"), {"1", "1", "hidden_size", "input_size"}, shape(v_weight), {Binding{"hidden_size", v_hidden_size}, Binding{"input_size", v_input_size}}, "direction forward");
+    }
+    if (truth(boolean(!equal(ndim(v_recurrence), integer(4LL))))) {
+      shape_error(OP, std::string("recurrence"), {"1", "1", "hidden_size", "hidden_size"}, shape(v_recurrence), {Binding{"hidden_size", v_hidden_size}}, "direction forward");
+    }
+    if (truth([&]() -> V { V t = boolean(!equal(dim(v_recurrence, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_recurrence, integer(1LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_recurrence, integer(2LL)), v_hidden_size)); if (truth(t)) return t; return boolean(!equal(dim(v_recurrence, integer(3LL)), v_hidden_size)); }(); }(); }())) {
+      shape_error(OP, std::string("recurrence"), {"1", "1", "hidden_size", "hidden_size"}, shape(v_recurrence), {Binding{"hidden_size", v_hidden_size}}, "direction forward");
+    }
+    if (truth(boolean(v_bias.kind != K_NONE))) {
+      if (truth(boolean(!equal(ndim(v_bias), integer(4LL))))) {
+        shape_error(OP, std::string("bias"), {"1", "1", "1", "2*hidden_size"}, shape(v_bias), {Binding{"hidden_size", v_hidden_size}, Binding{"2*hidden_size", mul(integer(2LL), v_hidden_size)}}, "direction forward");
+      }
+      if (truth([&]() -> V { V t = boolean(!equal(dim(v_bias, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_bias, integer(1LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_bias, integer(2LL)), integer(1LL))); if (truth(t)) return t; return boolean(!equal(dim(v_bias, integer(3LL)), mul(integer(2LL), v_hidden_size))); }(); }(); }())) {
+        shape_error(OP, std::string("bias"), {"1", "1", "1", "2*hidden_size"}, shape(v_bias), {Binding{"hidden_size", v_hidden_size}, Binding{"2*hidden_size", mul(integer(2LL), v_hidden_size)}}, "direction forward");
+      }
+    }
+    if (truth(boolean(v_hidden_init.kind != K_NONE))) {
+      if (truth(boolean(!equal(ndim(v_hidden_init), integer(4LL))))) {
+        shape_error(OP, std::string("hidden_init"), {"1", "1", "batch_size", "hidden_size"}, shape(v_hidden_init), {Binding{"batch_size", v_batch_size}, Binding{"hidden_size", v_hidden_size}}, "direction forward");
+      }
+      if (truth([&]() -> V { V t = boolean(!equal(dim(v_hidden_init, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_hidden_init, integer(1LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_hidden_init, integer(2LL)), v_batch_size)); if (truth(t)) return t; return boolean(!equal(dim(v_hidden_init, integer(3LL)), v_hidden_size)); }(); }(); }())) {
+        shape_error(OP, std::string("hidden_init"), {"1", "1", "batch_size", "hidden_size"}, shape(v_hidden_init), {Binding{"batch_size", v_batch_size}, Binding{"hidden_size", v_hidden_size}}, "direction forward");
+      }
+    }
+    if (truth(boolean(v_sequence_lengths.kind != K_NONE))) {
+      if (truth(boolean(!equal(ndim(v_sequence_lengths), integer(4LL))))) {
+        shape_error(OP, std::string("sequence_lengths"), {"1", "1", "1", "batch_size"}, shape(v_sequence_lengths), {Binding{"batch_size", v_batch_size}}, "direction forward");
+      }
+      if (truth([&]() -> V { V t = boolean(!equal(dim(v_sequence_lengths, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_sequence_lengths, integer(1LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_sequence_lengths, integer(2LL)), integer(1LL))); if (truth(t)) return t; return boolean(!equal(dim(v_sequence_lengths, integer(3LL)), v_batch_size)); }(); }(); }())) {
+        shape_error(OP, std::string("sequence_lengths"), {"1", "1", "1", "batch_size"}, shape(v_sequence_lengths), {Binding{"batch_size", v_batch_size}}, "direction forward");
+      }
+    }
+    v_persistent_max_hidden = integer(64LL);
+    v_persistent_max_batch = integer(64LL);
+    v_fused_max_hidden = integer(128LL);
+    v_persistent = [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(v_hidden_size, integer(1LL)) >= 0); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(v_hidden_size, v_persistent_max_hidden) <= 0); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(v_batch_size, integer(1LL)) >= 0); if (!truth(t)) return t; return boolean(compare(v_batch_size, v_persistent_max_batch) <= 0); }(); }(); }(); }();
+    v_fused = [&]() -> V { V t = boolean(!truth(v_persistent)); if (!truth(t)) return t; return [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(v_hidden_size, integer(1LL)) >= 0); if (!truth(t)) return t; return boolean(compare(v_hidden_size, v_fused_max_hidden) <= 0); }(); }(); }();
+    v_gemm_steps = [&]() -> V { V t = boolean(!truth(v_persistent)); if (!truth(t)) return t; return boolean(!truth(v_fused)); }();
+    v_num_directions = integer(1LL);
+    v_backward_first = integer(0LL);
+    v_steps = mul(v_seq_length, v_batch_size);
+    v_cells = mul(v_batch_size, v_hidden_size);
+    v_all_cells = mul(v_num_directions, v_cells);
+    v_cell_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(32LL), min_of({integer(1024LL), mul(integer(32LL), neg(floordiv(neg(v_hidden_size), integer(128LL))))})}) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_cells), integer(128LL))))})}));
+    v_cell_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({neg(floordiv(neg(v_cells), integer(65536LL))), integer(64LL)}) : min_of({neg(floordiv(neg(v_cells), integer(1024LL))), integer(65535LL)}));
+    v_step_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(32LL), min_of({integer(1024LL), mul(integer(32LL), neg(floordiv(neg(v_hidden_size), integer(128LL))))})}) : max_of({integer(128LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_cells), integer(128LL))))})}));
+    v_persistent_blocks = neg(floordiv(neg(v_batch_size), integer(4LL)));
+    v_fused_row_tiles = max_of({neg(floordiv(neg(v_batch_size), integer(32LL))), integer(3LL)});
+    v_fused_unit_tiles = neg(floordiv(neg(v_hidden_size), integer(32LL)));
+    v_state_slots = mul(integer(2LL), v_fused);
+    v__shape_output_sequence = Shape{v_seq_length, integer(1LL), v_batch_size, v_hidden_size};
+    v__shape_output_single = Shape{integer(1LL), integer(1LL), v_batch_size, v_hidden_size};
+  } else {
+    if (truth(boolean(equal(v_direction, lit("backward"))))) {
+      if (truth(boolean(!equal(ndim(v_input), integer(4LL))))) {
+        shape_error(OP, std::string("input"), {"1", "seq_length", "batch_size", "input_size"}, shape(v_input), {}, "direction backward");
+      }
+      v_seq_length = dim(v_input, integer(1LL));
+      v_batch_size = dim(v_input, integer(2LL));
+      v_input_size = dim(v_input, integer(3LL));
+      if (truth(boolean(!equal(dim(v_input, integer(0LL)), integer(1LL))))) {
+        shape_error(OP, std::string("input"), {"1", "seq_length", "batch_size", "input_size"}, shape(v_input), {Binding{"batch_size", v_batch_size}, Binding{"input_size", v_input_size}, Binding{"seq_length", v_seq_length}}, "direction backward");
+      }
+      if (truth(boolean(!equal(ndim(v_weight), integer(4LL))))) {
+        shape_error(OP, std::string("weight"), {"1", "1", "hidden_size", "input_size"}, shape(v_weight), {Binding{"input_size", v_input_size}}, "direction backward");
+      }
+      v_hidden_size = dim(v_weight, integer(2LL));
+      if (truth([&]() -> V { V t = boolean(!equal(dim(v_weight, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_weight, integer(1LL)), integer(1LL))); if (truth(t)) return t; return boolean(!equal(dim(v_weight, integer(3LL)), v_input_size)); }(); }())) {
+        shape_error(OP, std::string("weight"), {"1", "1", "hidden_size", "input_size"}, shape(v_weight), {Binding{"hidden_size", v_hidden_size}, Binding{"input_size", v_input_size}}, "direction backward");
+      }
+      if (truth(boolean(!equal(ndim(v_recurrence), integer(4LL))))) {
+        shape_error(OP, std::string("recurrence"), {"1", "1", "hidden_size", "hidden_size"}, shape(v_recurrence), {Binding{"hidden_size", v_hidden_size}}, "direction backward");
+      }
+      if (truth([&]() -> V { V t = boolean(!equal(dim(v_recurrence, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_recurrence, integer(1LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_recurrence, integer(2LL)), v_hidden_size)); if (truth(t)) return t; return boolean(!equal(dim(v_recurrence, integer(3LL)), v_hidden_size)); }(); }(); }())) {
+        shape_error(OP, std::string("recurrence"), {"1", "1", "hidden_size", "hidden_size"}, shape(v_recurrence), {Binding{"hidden_size", v_hidden_size}}, "direction backward");
+      }
+      if (truth(boolean(v_bias.kind != K_NONE))) {
+        if (truth(boolean(!equal(ndim(v_bias), integer(4LL))))) {
+          shape_error(OP, std::string("bias"), {"1", "1", "1", "2*hidden_size"}, shape(v_bias), {Binding{"hidden_size", v_hidden_size}, Binding{"2*hidden_size", mul(integer(2LL), v_hidden_size)}}, "direction backward");
+        }
+        if (truth([&]() -> V { V t = boolean(!equal(dim(v_bias, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_bias, integer(1LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_bias, integer(2LL)), integer(1LL))); if (truth(t)) return t; return boolean(!equal(dim(v_bias, integer(3LL)), mul(integer(2LL), v_hidden_size))); }(); }(); }())) {
+          shape_error(OP, std::string("bias"), {"1", "1", "1", "2*hidden_size"}, shape(v_bias), {Binding{"hidden_size", v_hidden_size}, Binding{"2*hidden_size", mul(integer(2LL), v_hidden_size)}}, "direction backward");
+        }
+      }
+      if (truth(boolean(v_hidden_init.kind != K_NONE))) {
+        if (truth(boolean(!equal(ndim(v_hidden_init), integer(4LL))))) {
+          shape_error(OP, std::string("hidden_init"), {"1", "1", "batch_size", "hidden_size"}, shape(v_hidden_init), {Binding{"batch_size", v_batch_size}, Binding{"hidden_size", v_hidden_size}}, "direction backward");
+        }
+        if (truth([&]() -> V { V t = boolean(!equal(dim(v_hidden_init, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_hidden_init, integer(1LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_hidden_init, integer(2LL)), v_batch_size)); if (truth(t)) return t; return boolean(!equal(dim(v_hidden_init, integer(3LL)), v_hidden_size)); }(); }(); }())) {
+          shape_error(OP, std::string("hidden_init"), {"1", "1", "batch_size", "hidden_size"}, shape(v_hidden_init), {Binding{"batch_size", v_batch_size}, Binding{"hidden_size", v_hidden_size}}, "direction backward");
+        }
+      }
+      if (truth(boolean(v_sequence_lengths.kind != K_NONE))) {
+        if (truth(boolean(!equal(ndim(v_sequence_lengths), integer(4LL))))) {
+          shape_error(OP, std::string("sequence_lengths"), {"1", "1", "1", "batch_size"}, shape(v_sequence_lengths), {Binding{"batch_size", v_batch_size}}, "direction backward");
+        }
+        if (truth([&]() -> V { V t = boolean(!equal(dim(v_sequence_lengths, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_sequence_lengths, integer(1LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_sequence_lengths, integer(2LL)), integer(1LL))); if (truth(t)) return t; return boolean(!equal(dim(v_sequence_lengths, integer(3LL)), v_batch_size)); }(); }(); }())) {
+          shape_error(OP, std::string("sequence_lengths"), {"1", "1", "1", "batch_size"}, shape(v_sequence_lengths), {Binding{"batch_size", v_batch_size}}, "direction backward");
+        }
+      }
+      v_persistent_max_hidden = integer(64LL);
+      v_persistent_max_batch = integer(64LL);
+      v_fused_max_hidden = integer(128LL);
+      v_persistent = [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(v_hidden_size, integer(1LL)) >= 0); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(v_hidden_size, v_persistent_max_hidden) <= 0); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(v_batch_size, integer(1LL)) >= 0); if (!truth(t)) return t; return boolean(compare(v_batch_size, v_persistent_max_batch) <= 0); }(); }(); }(); }();
+      v_fused = [&]() -> V { V t = boolean(!truth(v_persistent)); if (!truth(t)) return t; return [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(v_hidden_size, integer(1LL)) >= 0); if (!truth(t)) return t; return boolean(compare(v_hidden_size, v_fused_max_hidden) <= 0); }(); }(); }();
+      v_gemm_steps = [&]() -> V { V t = boolean(!truth(v_persistent)); if (!truth(t)) return t; return boolean(!truth(v_fused)); }();
+      v_num_directions = integer(1LL);
+      v_backward_first = integer(1LL);
+      v_steps = mul(v_seq_length, v_batch_size);
+      v_cells = mul(v_batch_size, v_hidden_size);
+      v_all_cells = mul(v_num_directions, v_cells);
+      v_cell_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(32LL), min_of({integer(1024LL), mul(integer(32LL), neg(floordiv(neg(v_hidden_size), integer(128LL))))})}) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_cells), integer(128LL))))})}));
+      v_cell_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({neg(floordiv(neg(v_cells), integer(65536LL))), integer(64LL)}) : min_of({neg(floordiv(neg(v_cells), integer(1024LL))), integer(65535LL)}));
+      v_step_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(32LL), min_of({integer(1024LL), mul(integer(32LL), neg(floordiv(neg(v_hidden_size), integer(128LL))))})}) : max_of({integer(128LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_cells), integer(128LL))))})}));
+      v_persistent_blocks = neg(floordiv(neg(v_batch_size), integer(4LL)));
+      v_fused_row_tiles = max_of({neg(floordiv(neg(v_batch_size), integer(32LL))), integer(3LL)});
+      v_fused_unit_tiles = neg(floordiv(neg(v_hidden_size), integer(32LL)));
+      v_state_slots = mul(integer(2LL), v_fused);
+      v__shape_output_sequence = Shape{v_seq_length, integer(1LL), v_batch_size, v_hidden_size};
+      v__shape_output_single = Shape{integer(1LL), integer(1LL), v_batch_size, v_hidden_size};
+    } else {
+      if (truth(boolean(equal(v_direction, lit("bidirectional"))))) {
+        if (truth(boolean(!equal(ndim(v_input), integer(4LL))))) {
+          shape_error(OP, std::string("input"), {"1", "seq_length", "batch_size", "input_size"}, shape(v_input), {}, "direction bidirectional");
+        }
+        v_seq_length = dim(v_input, integer(1LL));
+        v_batch_size = dim(v_input, integer(2LL));
+        v_input_size = dim(v_input, integer(3LL));
+        if (truth(boolean(!equal(dim(v_input, integer(0LL)), integer(1LL))))) {
+          shape_error(OP, std::string("input"), {"1", "seq_length", "batch_size", "input_size"}, shape(v_input), {Binding{"batch_size", v_batch_size}, Binding{"input_size", v_input_size}, Binding{"seq_length", v_seq_length}}, "direction bidirectional");
+        }
+        if (truth(boolean(!equal(ndim(v_weight), integer(4LL))))) {
+          shape_error(OP, std::string("weight"), {"1", "2", "hidden_size", "input_size"}, shape(v_weight), {Binding{"input_size", v_input_size}}, "direction bidirectional");
+        }
+        v_hidden_size = dim(v_weight, integer(2LL));
+        if (truth([&]() -> V { V t = boolean(!equal(dim(v_weight, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_weight, integer(1LL)), integer(2LL))); if (truth(t)) return t; return boolean(!equal(dim(v_weight, integer(3LL)), v_input_size)); }(); }())) {
+          shape_error(OP, std::string("weight"), {"1", "2", "hidden_size", "input_size"}, shape(v_weight), {Binding{"hidden_size", v_hidden_size}, Binding{"input_size", v_input_size}}, "direction bidirectional");
+        }
+        if (truth(boolean(!equal(ndim(v_recurrence), integer(4LL))))) {
+          shape_error(OP, std::string("recurrence"), {"1", "2", "hidden_size", "hidden_size"}, shape(v_recurrence), {Binding{"hidden_size", v_hidden_size}}, "direction bidirectional");
+        }
+        if (truth([&]() -> V { V t = boolean(!equal(dim(v_recurrence, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_recurrence, integer(1LL)), integer(2LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_recurrence, integer(2LL)), v_hidden_size)); if (truth(t)) return t; return boolean(!equal(dim(v_recurrence, integer(3LL)), v_hidden_size)); }(); }(); }())) {
+          shape_error(OP, std::string("recurrence"), {"1", "2", "hidden_size", "hidden_size"}, shape(v_recurrence), {Binding{"hidden_size", v_hidden_size}}, "direction bidirectional");
+        }
+        if (truth(boolean(v_bias.kind != K_NONE))) {
+          if (truth(boolean(!equal(ndim(v_bias), integer(4LL))))) {
+            shape_error(OP, std::string("bias"), {"1", "1", "2", "2*hidden_size"}, shape(v_bias), {Binding{"hidden_size", v_hidden_size}, Binding{"2*hidden_size", mul(integer(2LL), v_hidden_size)}}, "direction bidirectional");
+          }
+          if (truth([&]() -> V { V t = boolean(!equal(dim(v_bias, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_bias, integer(1LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_bias, integer(2LL)), integer(2LL))); if (truth(t)) return t; return boolean(!equal(dim(v_bias, integer(3LL)), mul(integer(2LL), v_hidden_size))); }(); }(); }())) {
+            shape_error(OP, std::string("bias"), {"1", "1", "2", "2*hidden_size"}, shape(v_bias), {Binding{"hidden_size", v_hidden_size}, Binding{"2*hidden_size", mul(integer(2LL), v_hidden_size)}}, "direction bidirectional");
+          }
+        }
+        if (truth(boolean(v_hidden_init.kind != K_NONE))) {
+          if (truth(boolean(!equal(ndim(v_hidden_init), integer(4LL))))) {
+            shape_error(OP, std::string("hidden_init"), {"1", "2", "batch_size", "hidden_size"}, shape(v_hidden_init), {Binding{"batch_size", v_batch_size}, Binding{"hidden_size", v_hidden_size}}, "direction bidirectional");
+          }
+          if (truth([&]() -> V { V t = boolean(!equal(dim(v_hidden_init, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_hidden_init, integer(1LL)), integer(2LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_hidden_init, integer(2LL)), v_batch_size)); if (truth(t)) return t; return boolean(!equal(dim(v_hidden_init, integer(3LL)), v_hidden_size)); }(); }(); }())) {
+            shape_error(OP, std::string("hidden_init"), {"1", "2", "batch_size", "hidden_size"}, shape(v_hidden_init), {Binding{"batch_size", v_batch_size}, Binding{"hidden_size", v_hidden_size}}, "direction bidirectional");
+          }
+        }
+        if (truth(boolean(v_sequence_lengths.kind != K_NONE))) {
+          if (truth(boolean(!equal(ndim(v_sequence_lengths), integer(4LL))))) {
+            shape_error(OP, std::string("sequence_lengths"), {"1", "1", "1", "batch_size"}, shape(v_sequence_lengths), {Binding{"batch_size", v_batch_size}}, "direction bidirectional");
+          }
+          if (truth([&]() -> V { V t = boolean(!equal(dim(v_sequence_lengths, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_sequence_lengths, integer(1LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_sequence_lengths, integer(2LL)), integer(1LL))); if (truth(t)) return t; return boolean(!equal(dim(v_sequence_lengths, integer(3LL)), v_batch_size)); }(); }(); }())) {
+            shape_error(OP, std::string("sequence_lengths"), {"1", "1", "1", "batch_size"}, shape(v_sequence_lengths), {Binding{"batch_size", v_batch_size}}, "direction bidirectional");
+          }
+        }
+        v_persistent_max_hidden = integer(64LL);
+        v_persistent_max_batch = integer(64LL);
+        v_fused_max_hidden = integer(128LL);
+        v_persistent = [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(v_hidden_size, integer(1LL)) >= 0); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(v_hidden_size, v_persistent_max_hidden) <= 0); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(v_batch_size, integer(1LL)) >= 0); if (!truth(t)) return t; return boolean(compare(v_batch_size, v_persistent_max_batch) <= 0); }(); }(); }(); }();
+        v_fused = [&]() -> V { V t = boolean(!truth(v_persistent)); if (!truth(t)) return t; return [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(v_hidden_size, integer(1LL)) >= 0); if (!truth(t)) return t; return boolean(compare(v_hidden_size, v_fused_max_hidden) <= 0); }(); }(); }();
+        v_gemm_steps = [&]() -> V { V t = boolean(!truth(v_persistent)); if (!truth(t)) return t; return boolean(!truth(v_fused)); }();
+        v_num_directions = integer(2LL);
+        v_backward_first = integer(0LL);
+        v_steps = mul(v_seq_length, v_batch_size);
+        v_cells = mul(v_batch_size, v_hidden_size);
+        v_all_cells = mul(v_num_directions, v_cells);
+        v_cell_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(32LL), min_of({integer(1024LL), mul(integer(32LL), neg(floordiv(neg(v_hidden_size), integer(128LL))))})}) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_cells), integer(128LL))))})}));
+        v_cell_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({neg(floordiv(neg(v_cells), integer(65536LL))), integer(64LL)}) : min_of({neg(floordiv(neg(v_cells), integer(1024LL))), integer(65535LL)}));
+        v_step_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(32LL), min_of({integer(1024LL), mul(integer(32LL), neg(floordiv(neg(v_hidden_size), integer(128LL))))})}) : max_of({integer(128LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_cells), integer(128LL))))})}));
+        v_persistent_blocks = neg(floordiv(neg(v_batch_size), integer(4LL)));
+        v_fused_row_tiles = max_of({neg(floordiv(neg(v_batch_size), integer(32LL))), integer(3LL)});
+        v_fused_unit_tiles = neg(floordiv(neg(v_hidden_size), integer(32LL)));
+        v_state_slots = mul(integer(2LL), v_fused);
+        v__shape_output_sequence = Shape{v_seq_length, integer(2LL), v_batch_size, v_hidden_size};
+        v__shape_output_single = Shape{integer(1LL), integer(2LL), v_batch_size, v_hidden_size};
+      } else {
+        raise(OPGEN_ERR_RUNTIME, std::string(OP) + ": no shape section for this value");
+      }
+    }
+  }
+  v_activations = check_activation_list(frame, OP, "activations", v_activations, true, v_num_directions);
+  if (truth(boolean(v_sequence_lengths.kind != K_NONE))) {
+    check_values(call, frame, true, OP, "sequence_lengths", v_sequence_lengths, integer(0LL), v_seq_length, "0", "seq_length");
+  }
+  if (truth(boolean(v_sequence_lengths.kind != K_NONE))) {
+    v_sequence_lengths = as_dtype(v_sequence_lengths, "uint32", "sequence_lengths");
+  }
+  v_output_sequence = output(call, OP, "output_sequence", 0, run, v__shape_output_sequence, v__dtype_T);
+  v_output_single = output(call, OP, "output_single", 1, run, v__shape_output_single, v__dtype_T);
+  if (!run) return;
+  v_projected = scratch(call, frame, Shape{v_num_directions, v_seq_length, v_batch_size, v_hidden_size}, v__dtype_T);
+  v_recurrent = scratch(call, frame, Shape{v_num_directions, v_batch_size, v_hidden_size}, v__dtype_T);
+  v_states = scratch(call, frame, Shape{v_state_slots, v_num_directions, v_batch_size, v_hidden_size}, v__dtype_T);
+  static const char* const strings[] = {"float16", "float32"};
+  static const char* const symbols[] = {"DmlRnn__final_state__float16", "DmlRnn__final_state__float32", "DmlRnn__fused_step__float16", "DmlRnn__fused_step__float32", "DmlRnn__init_state__float16", "DmlRnn__init_state__float32", "DmlRnn__persistent__float16", "DmlRnn__persistent__float32", "DmlRnn__step__float16", "DmlRnn__step__float32"};
+  opgen_plan_value values[20] = {plan_value(frame, v_num_directions, strings, 2), plan_value(frame, v_steps, strings, 2), plan_value(frame, v_hidden_size, strings, 2), plan_value(frame, v_input_size, strings, 2), plan_value(frame, v__dtype_T, strings, 2), plan_value(frame, v_cell_blocks, strings, 2), plan_value(frame, v_cell_threads, strings, 2), plan_value(frame, v_seq_length, strings, 2), plan_value(frame, v_batch_size, strings, 2), plan_value(frame, v_persistent_blocks, strings, 2), plan_value(frame, v_activations, strings, 2), plan_value(frame, v_backward_first, strings, 2), plan_value(frame, v_persistent, strings, 2), plan_value(frame, v_cells, strings, 2), plan_value(frame, v_step_threads, strings, 2), plan_value(frame, v_gemm_steps, strings, 2), plan_value(frame, v_fused_row_tiles, strings, 2), plan_value(frame, v_fused_unit_tiles, strings, 2), plan_value(frame, v_fused, strings, 2), plan_value(frame, v_all_cells, strings, 2)};
+  opgen_native::Slot slots[11] = {plan_slot(frame, v_input), plan_slot(frame, v_weight), plan_slot(frame, v_projected), plan_slot(frame, v_hidden_init), plan_slot(frame, v_sequence_lengths), plan_slot(frame, v_output_single), plan_slot(frame, v_recurrence), plan_slot(frame, v_bias), plan_slot(frame, v_output_sequence), plan_slot(frame, v_recurrent), plan_slot(frame, v_states)};
+  int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_DmlRnn, symbols, 10, values, 20, slots, 11, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
+  if (rc != OPGEN_OK) raise(rc, call->err);
+}
+
+OPGEN_DRIVER_API int opgen_shapes_DmlRnn(opgen_call* call) {
+  return opgen_checks::guarded(call, "DmlRnn", [&] { opgen_drive_DmlRnn(call, false); });
+}
+
+OPGEN_DRIVER_API int opgen_call_DmlRnn(opgen_call* call) {
+  return opgen_checks::guarded(call, "DmlRnn", [&] { opgen_drive_DmlRnn(call, true); });
+}
+
+// the plan's runtime (codegen/runtime/native/)
+#include "run_plan.cpp"
+#include "run_plan_cpu.cpp"
+#include "run_plan_entry.cpp"

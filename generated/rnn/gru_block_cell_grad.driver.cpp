@@ -1,0 +1,336 @@
+// generated from specs/rnn/gru_block_cell_grad.yaml by opgen — do not edit (opgen 0.1.0)
+#include "driver.h"
+#include "plan_eval.h"
+#include "run_plan.h"
+#include "checks.h"
+#define OPGEN_DRIVER_API extern "C" __attribute__((visibility("default")))
+namespace opgen_checks {
+// ACCUMULATOR[dtype] (codegen/runtime/dtypes.py)
+inline V accumulator(const V& dtype) {
+  if (equal(dtype, lit("float16"))) return lit("float32");
+  if (equal(dtype, lit("bfloat16"))) return lit("float32");
+  if (equal(dtype, lit("float32"))) return lit("float32");
+  if (equal(dtype, lit("float64"))) return lit("float64");
+  fallback("no accumulator dtype for " + str(dtype));
+}
+const opgen_value* activation_named(const V& name) {
+  static const opgen_value p0[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p1[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p2[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p3[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}};
+  static const opgen_value p4[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p5[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.2, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.5, nullptr, 0, nullptr}};
+  static const opgen_value p6[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p7[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.01, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p8[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p9[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p10[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.6732631921768188, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0507010221481323, nullptr, 0, nullptr}};
+  static const opgen_value p11[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p12[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 0.0, nullptr, 0, nullptr}};
+  static const opgen_value p13[] = {opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}, opgen_value{OPGEN_VAL_FLOAT, 0, 0, 1.0, nullptr, 0, nullptr}};
+  static const opgen_value table[] = {opgen_value{OPGEN_VAL_ACT, 0, 0, 0.0, p0, 2, "identity"}, opgen_value{OPGEN_VAL_ACT, 0, 1, 0.0, p1, 2, "linear"}, opgen_value{OPGEN_VAL_ACT, 0, 2, 0.0, p2, 2, "tanh"}, opgen_value{OPGEN_VAL_ACT, 0, 3, 0.0, p3, 2, "scaled_tanh"}, opgen_value{OPGEN_VAL_ACT, 0, 4, 0.0, p4, 2, "sigmoid"}, opgen_value{OPGEN_VAL_ACT, 0, 5, 0.0, p5, 2, "hard_sigmoid"}, opgen_value{OPGEN_VAL_ACT, 0, 6, 0.0, p6, 2, "relu"}, opgen_value{OPGEN_VAL_ACT, 0, 7, 0.0, p7, 2, "leaky_relu"}, opgen_value{OPGEN_VAL_ACT, 0, 8, 0.0, p8, 2, "thresholded_relu"}, opgen_value{OPGEN_VAL_ACT, 0, 9, 0.0, p9, 2, "elu"}, opgen_value{OPGEN_VAL_ACT, 0, 10, 0.0, p10, 2, "scaled_elu"}, opgen_value{OPGEN_VAL_ACT, 0, 11, 0.0, p11, 2, "softsign"}, opgen_value{OPGEN_VAL_ACT, 0, 12, 0.0, p12, 2, "softplus"}, opgen_value{OPGEN_VAL_ACT, 0, 13, 0.0, p13, 2, "parametric_softplus"}};
+  for (const opgen_value& a : table) if (a.text != nullptr && equal(name, lit(a.text))) return &a;
+  return nullptr;
+}
+const char* activation_names() { return "identity, linear, tanh, scaled_tanh, sigmoid, hard_sigmoid, relu, leaky_relu, thresholded_relu, elu, scaled_elu, softsign, softplus, parametric_softplus"; }
+}  // namespace opgen_checks
+OPGEN_DRIVER_API int64_t opgen_driver_abi() { return OPGEN_DRIVER_ABI; }
+
+namespace opgen_plan {
+// GRUBlockCellGrad: its plan as codegen/runtime/plan.py records it (codegen/drivergen.py)
+static void opgen_plan_walk_GRUBlockCellGrad(opgen_plan_value* env, const char* backend, Out& out, int64_t* variant) {
+  (void)backend;
+  if (true) {
+    int64_t sym1 = -1;
+    if (sym1 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym1 = 1;
+    if (sym1 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym1 = 0;
+    if (sym1 < 0) fail(OPGEN_E_SYMBOL, "kernel 'grad_cell' has no entry point for the dtypes of " "_dtype_T");
+    out.put(OPGEN_STEP_LAUNCH); out.put(sym1);
+    out.put(1);
+    out.put(whole(num(env[1], "cell_blocks"), "a grid size"));
+    out.put(1);
+    out.put(whole(num(env[2], "cell_threads"), "a block size"));
+    out.put(whole(integer(0LL), "the shared size"));
+    int64_t nargs2 = out.used; out.put(0);
+    out.put(OPGEN_T_SLOT); out.put(0);
+    out.put(OPGEN_T_SLOT); out.put(1);
+    out.put(OPGEN_T_SLOT); out.put(2);
+    out.put(OPGEN_T_SLOT); out.put(3);
+    out.put(OPGEN_T_SLOT); out.put(4);
+    out.put(OPGEN_T_SLOT); out.put(5);
+    scalar(out, OPGEN_T_I64, num(env[3], "batch_size"), "batch_size");
+    scalar(out, OPGEN_T_I64, num(env[4], "cell_size"), "cell_size");
+    out.words[nargs2] = (out.used - nargs2 - 1) / 2;
+  }
+  if (true) {
+    out.put(OPGEN_STEP_GEMM); out.put(4); out.put(6); out.put(7);
+    { Num size3 = num(env[3], "batch_size");
+      if (size3.is_float) out.put_double(OPGEN_T_FLOAT, size3.f); else { out.put(OPGEN_T_INT); out.put(size3.i); } }
+    { Num size4 = add(num(env[5], "input_size"), num(env[4], "cell_size"));
+      if (size4.is_float) out.put_double(OPGEN_T_FLOAT, size4.f); else { out.put(OPGEN_T_INT); out.put(size4.i); } }
+    { Num size5 = num(env[4], "cell_size");
+      if (size5.is_float) out.put_double(OPGEN_T_FLOAT, size5.f); else { out.put(OPGEN_T_INT); out.put(size5.i); } }
+    out.put(OPGEN_T_BOOL); out.put(0);
+    out.put(OPGEN_T_BOOL); out.put(1);
+    { Num size6 = integer(0LL);
+      if (size6.is_float) out.put_double(OPGEN_T_FLOAT, size6.f); else { out.put(OPGEN_T_INT); out.put(size6.i); } }
+    { Num size7 = integer(0LL);
+      if (size7.is_float) out.put_double(OPGEN_T_FLOAT, size7.f); else { out.put(OPGEN_T_INT); out.put(size7.i); } }
+    { Num size8 = integer(0LL);
+      if (size8.is_float) out.put_double(OPGEN_T_FLOAT, size8.f); else { out.put(OPGEN_T_INT); out.put(size8.i); } }
+    { Num size9 = integer(0LL);
+      if (size9.is_float) out.put_double(OPGEN_T_FLOAT, size9.f); else { out.put(OPGEN_T_INT); out.put(size9.i); } }
+  }
+  if (true) {
+    int64_t sym10 = -1;
+    if (sym10 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym10 = 5;
+    if (sym10 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym10 = 4;
+    if (sym10 < 0) fail(OPGEN_E_SYMBOL, "kernel 'grad_reset' has no entry point for the dtypes of " "_dtype_T");
+    out.put(OPGEN_STEP_LAUNCH); out.put(sym10);
+    out.put(1);
+    out.put(whole(num(env[1], "cell_blocks"), "a grid size"));
+    out.put(1);
+    out.put(whole(num(env[2], "cell_threads"), "a block size"));
+    out.put(whole(integer(0LL), "the shared size"));
+    int64_t nargs11 = out.used; out.put(0);
+    out.put(OPGEN_T_SLOT); out.put(7);
+    out.put(OPGEN_T_SLOT); out.put(0);
+    out.put(OPGEN_T_SLOT); out.put(8);
+    out.put(OPGEN_T_SLOT); out.put(5);
+    scalar(out, OPGEN_T_I64, num(env[3], "batch_size"), "batch_size");
+    scalar(out, OPGEN_T_I64, num(env[5], "input_size"), "input_size");
+    scalar(out, OPGEN_T_I64, num(env[4], "cell_size"), "cell_size");
+    out.words[nargs11] = (out.used - nargs11 - 1) / 2;
+  }
+  if (true) {
+    out.put(OPGEN_STEP_GEMM); out.put(5); out.put(9); out.put(10);
+    { Num size12 = num(env[3], "batch_size");
+      if (size12.is_float) out.put_double(OPGEN_T_FLOAT, size12.f); else { out.put(OPGEN_T_INT); out.put(size12.i); } }
+    { Num size13 = add(num(env[5], "input_size"), num(env[4], "cell_size"));
+      if (size13.is_float) out.put_double(OPGEN_T_FLOAT, size13.f); else { out.put(OPGEN_T_INT); out.put(size13.i); } }
+    { Num size14 = mul(integer(2LL), num(env[4], "cell_size"));
+      if (size14.is_float) out.put_double(OPGEN_T_FLOAT, size14.f); else { out.put(OPGEN_T_INT); out.put(size14.i); } }
+    out.put(OPGEN_T_BOOL); out.put(0);
+    out.put(OPGEN_T_BOOL); out.put(1);
+    { Num size15 = integer(0LL);
+      if (size15.is_float) out.put_double(OPGEN_T_FLOAT, size15.f); else { out.put(OPGEN_T_INT); out.put(size15.i); } }
+    { Num size16 = integer(0LL);
+      if (size16.is_float) out.put_double(OPGEN_T_FLOAT, size16.f); else { out.put(OPGEN_T_INT); out.put(size16.i); } }
+    { Num size17 = integer(0LL);
+      if (size17.is_float) out.put_double(OPGEN_T_FLOAT, size17.f); else { out.put(OPGEN_T_INT); out.put(size17.i); } }
+    { Num size18 = integer(0LL);
+      if (size18.is_float) out.put_double(OPGEN_T_FLOAT, size18.f); else { out.put(OPGEN_T_INT); out.put(size18.i); } }
+  }
+  if (true) {
+    int64_t sym19 = -1;
+    if (sym19 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym19 = 3;
+    if (sym19 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym19 = 2;
+    if (sym19 < 0) fail(OPGEN_E_SYMBOL, "kernel 'grad_inputs' has no entry point for the dtypes of " "_dtype_T");
+    out.put(OPGEN_STEP_LAUNCH); out.put(sym19);
+    out.put(1);
+    out.put(whole(num(env[6], "io_blocks"), "a grid size"));
+    out.put(1);
+    out.put(whole(num(env[7], "io_threads"), "a block size"));
+    out.put(whole(integer(0LL), "the shared size"));
+    int64_t nargs20 = out.used; out.put(0);
+    out.put(OPGEN_T_SLOT); out.put(10);
+    out.put(OPGEN_T_SLOT); out.put(7);
+    out.put(OPGEN_T_SLOT); out.put(8);
+    out.put(OPGEN_T_SLOT); out.put(1);
+    out.put(OPGEN_T_SLOT); out.put(3);
+    out.put(OPGEN_T_SLOT); out.put(11);
+    out.put(OPGEN_T_SLOT); out.put(12);
+    scalar(out, OPGEN_T_I64, num(env[3], "batch_size"), "batch_size");
+    scalar(out, OPGEN_T_I64, num(env[5], "input_size"), "input_size");
+    scalar(out, OPGEN_T_I64, num(env[4], "cell_size"), "cell_size");
+    out.words[nargs20] = (out.used - nargs20 - 1) / 2;
+  }
+  *variant = -1;
+}
+
+OPGEN_PLAN_API int opgen_plan_GRUBlockCellGrad(const opgen_plan_value* values, int64_t nvalues, const char* backend, int64_t* words, int64_t capacity, int64_t* used, int64_t* variant, char* err, int64_t errlen) {
+  Out out{words, capacity, 0};
+  try {
+    if (nvalues != 8) fail(OPGEN_E_VALUES, "the plan reads 8 names, the call gave " + std::to_string(nvalues));
+    if (backend == nullptr) fail(OPGEN_E_VALUES, "no backend named");
+    opgen_plan_value env[8] = {};
+    for (int64_t k = 0; k < 8; ++k) env[k] = values[k];
+    opgen_plan_walk_GRUBlockCellGrad(env, backend, out, variant);
+    *used = out.used;
+    return OPGEN_PLAN_OK;
+  } catch (const Error& e) {
+    *used = out.used;
+    return report(Error{e.code, "GRUBlockCellGrad: " + e.message}, err, errlen);
+  } catch (...) {  // (std::bad_alloc building a message): an error, never an exception through C
+    *used = out.used;
+    return report(Error{OPGEN_E_INTERNAL, "GRUBlockCellGrad: the native recorder failed"}, err, errlen);
+  }
+}
+
+OPGEN_PLAN_API const char* opgen_plan_GRUBlockCellGrad_info(int table, int64_t index) {
+  static const char* const t0[] = {"_dtype_T", "cell_blocks", "cell_threads", "batch_size", "cell_size", "input_size", "io_blocks", "io_threads"};
+  if (table == 0) return index >= 0 && index < 8 ? t0[index] : nullptr;
+  static const char* const t1[] = {"float16", "float32"};
+  if (table == 1) return index >= 0 && index < 2 ? t1[index] : nullptr;
+  static const char* const t2[] = {"GRUBlockCellGrad__grad_cell__float16", "GRUBlockCellGrad__grad_cell__float32", "GRUBlockCellGrad__grad_inputs__float16", "GRUBlockCellGrad__grad_inputs__float32", "GRUBlockCellGrad__grad_reset__float16", "GRUBlockCellGrad__grad_reset__float32"};
+  if (table == 2) return index >= 0 && index < 6 ? t2[index] : nullptr;
+  static const char* const t3[] = {nullptr};
+  if (table == 3) return index >= 0 && index < 0 ? t3[index] : nullptr;
+  return nullptr;
+}
+
+}  // namespace opgen_plan
+// GRUBlockCellGrad: its wrapper's _compute in C++ (codegen/drivergen_checks.py)
+static void opgen_drive_GRUBlockCellGrad(opgen_call* call, bool run) {
+  using namespace opgen_checks;
+  static const char OP[] = "GRUBlockCellGrad";
+  Frame frame;
+  if (call->ninputs != 10 || call->nattrs != 0) raise(OPGEN_ERR_RUNTIME, std::string(OP) + ": the driver takes 10 inputs and 0 attrs, the call gave " + std::to_string(call->ninputs) + " and " + std::to_string(call->nattrs));
+  call->noutputs = 4;
+  V v_x = input_value(call, 0);
+  V v_h_prev = input_value(call, 1);
+  V v_w_ru = input_value(call, 2);
+  V v_w_c = input_value(call, 3);
+  V v_b_ru = input_value(call, 4);
+  V v_b_c = input_value(call, 5);
+  V v_r = input_value(call, 6);
+  V v_u = input_value(call, 7);
+  V v_c = input_value(call, 8);
+  V v_d_h = input_value(call, 9);
+  V v__dtype_T;
+  V v_batch_size;
+  V v_cell_blocks;
+  V v_cell_size;
+  V v_cell_threads;
+  V v_cells;
+  V v_d_c_bar;
+  V v_d_h_prev;
+  V v_d_r_bar_u_bar;
+  V v_d_x;
+  V v_d_xh1;
+  V v_d_xh2;
+  V v_input_size;
+  V v_io_blocks;
+  V v_io_cells;
+  V v_io_threads;
+  Shape v__shape_d_c_bar;
+  Shape v__shape_d_h_prev;
+  Shape v__shape_d_r_bar_u_bar;
+  Shape v__shape_d_x;
+  v_x = adopt(call, OP, std::string("x"), v_x);
+  v__dtype_T = check_dtype(OP, std::string("x"), v_x, {"float32", "float16"}, "T");
+  v_h_prev = adopt(call, OP, std::string("h_prev"), v_h_prev);
+  check_same_dtype(OP, std::string("h_prev"), v_h_prev, v__dtype_T, "T", "x");
+  v_w_ru = adopt(call, OP, std::string("w_ru"), v_w_ru);
+  check_same_dtype(OP, std::string("w_ru"), v_w_ru, v__dtype_T, "T", "x");
+  v_w_c = adopt(call, OP, std::string("w_c"), v_w_c);
+  check_same_dtype(OP, std::string("w_c"), v_w_c, v__dtype_T, "T", "x");
+  v_b_ru = adopt(call, OP, std::string("b_ru"), v_b_ru);
+  check_same_dtype(OP, std::string("b_ru"), v_b_ru, v__dtype_T, "T", "x");
+  v_b_c = adopt(call, OP, std::string("b_c"), v_b_c);
+  check_same_dtype(OP, std::string("b_c"), v_b_c, v__dtype_T, "T", "x");
+  v_r = adopt(call, OP, std::string("r"), v_r);
+  check_same_dtype(OP, std::string("r"), v_r, v__dtype_T, "T", "x");
+  v_u = adopt(call, OP, std::string("u"), v_u);
+  check_same_dtype(OP, std::string("u"), v_u, v__dtype_T, "T", "x");
+  v_c = adopt(call, OP, std::string("c"), v_c);
+  check_same_dtype(OP, std::string("c"), v_c, v__dtype_T, "T", "x");
+  v_d_h = adopt(call, OP, std::string("d_h"), v_d_h);
+  check_same_dtype(OP, std::string("d_h"), v_d_h, v__dtype_T, "T", "x");
+  if (truth(boolean(!equal(ndim(v_x), integer(2LL))))) {
+    shape_error(OP, std::string("x"), {"batch_size", "input_size"}, shape(v_x), {}, "");
+  }
+  v_batch_size = dim(v_x, integer(0LL));
+  v_input_size = dim(v_x, integer(1LL));
+  if (truth(boolean(!equal(ndim(v_h_prev), integer(2LL))))) {
+    shape_error(OP, std::string("h_prev"), {"batch_size", "cell_size"}, shape(v_h_prev), {Binding{"batch_size", v_batch_size}}, "");
+  }
+  v_cell_size = dim(v_h_prev, integer(1LL));
+  if (truth(boolean(!equal(dim(v_h_prev, integer(0LL)), v_batch_size)))) {
+    shape_error(OP, std::string("h_prev"), {"batch_size", "cell_size"}, shape(v_h_prev), {Binding{"batch_size", v_batch_size}, Binding{"cell_size", v_cell_size}}, "");
+  }
+  if (truth(boolean(!equal(ndim(v_w_ru), integer(2LL))))) {
+    shape_error(OP, std::string("w_ru"), {"input_size + cell_size", "2*cell_size"}, shape(v_w_ru), {Binding{"cell_size", v_cell_size}, Binding{"input_size", v_input_size}, Binding{"input_size + cell_size", add(v_input_size, v_cell_size)}, Binding{"2*cell_size", mul(integer(2LL), v_cell_size)}}, "");
+  }
+  if (truth([&]() -> V { V t = boolean(!equal(dim(v_w_ru, integer(0LL)), add(v_input_size, v_cell_size))); if (truth(t)) return t; return boolean(!equal(dim(v_w_ru, integer(1LL)), mul(integer(2LL), v_cell_size))); }())) {
+    shape_error(OP, std::string("w_ru"), {"input_size + cell_size", "2*cell_size"}, shape(v_w_ru), {Binding{"cell_size", v_cell_size}, Binding{"input_size", v_input_size}, Binding{"input_size + cell_size", add(v_input_size, v_cell_size)}, Binding{"2*cell_size", mul(integer(2LL), v_cell_size)}}, "");
+  }
+  if (truth(boolean(!equal(ndim(v_w_c), integer(2LL))))) {
+    shape_error(OP, std::string("w_c"), {"input_size + cell_size", "cell_size"}, shape(v_w_c), {Binding{"cell_size", v_cell_size}, Binding{"input_size", v_input_size}, Binding{"input_size + cell_size", add(v_input_size, v_cell_size)}}, "");
+  }
+  if (truth([&]() -> V { V t = boolean(!equal(dim(v_w_c, integer(0LL)), add(v_input_size, v_cell_size))); if (truth(t)) return t; return boolean(!equal(dim(v_w_c, integer(1LL)), v_cell_size)); }())) {
+    shape_error(OP, std::string("w_c"), {"input_size + cell_size", "cell_size"}, shape(v_w_c), {Binding{"cell_size", v_cell_size}, Binding{"input_size", v_input_size}, Binding{"input_size + cell_size", add(v_input_size, v_cell_size)}}, "");
+  }
+  if (truth(boolean(!equal(ndim(v_b_ru), integer(1LL))))) {
+    shape_error(OP, std::string("b_ru"), {"2*cell_size"}, shape(v_b_ru), {Binding{"cell_size", v_cell_size}, Binding{"2*cell_size", mul(integer(2LL), v_cell_size)}}, "");
+  }
+  if (truth(boolean(!equal(dim(v_b_ru, integer(0LL)), mul(integer(2LL), v_cell_size))))) {
+    shape_error(OP, std::string("b_ru"), {"2*cell_size"}, shape(v_b_ru), {Binding{"cell_size", v_cell_size}, Binding{"2*cell_size", mul(integer(2LL), v_cell_size)}}, "");
+  }
+  if (truth(boolean(!equal(ndim(v_b_c), integer(1LL))))) {
+    shape_error(OP, std::string("b_c"), {"cell_size"}, shape(v_b_c), {Binding{"cell_size", v_cell_size}}, "");
+  }
+  if (truth(boolean(!equal(dim(v_b_c, integer(0LL)), v_cell_size)))) {
+    shape_error(OP, std::string("b_c"), {"cell_size"}, shape(v_b_c), {Binding{"cell_size", v_cell_size}}, "");
+  }
+  if (truth(boolean(!equal(ndim(v_r), integer(2LL))))) {
+    shape_error(OP, std::string("r"), {"batch_size", "cell_size"}, shape(v_r), {Binding{"batch_size", v_batch_size}, Binding{"cell_size", v_cell_size}}, "");
+  }
+  if (truth([&]() -> V { V t = boolean(!equal(dim(v_r, integer(0LL)), v_batch_size)); if (truth(t)) return t; return boolean(!equal(dim(v_r, integer(1LL)), v_cell_size)); }())) {
+    shape_error(OP, std::string("r"), {"batch_size", "cell_size"}, shape(v_r), {Binding{"batch_size", v_batch_size}, Binding{"cell_size", v_cell_size}}, "");
+  }
+  if (truth(boolean(!equal(ndim(v_u), integer(2LL))))) {
+    shape_error(OP, std::string("u"), {"batch_size", "cell_size"}, shape(v_u), {Binding{"batch_size", v_batch_size}, Binding{"cell_size", v_cell_size}}, "");
+  }
+  if (truth([&]() -> V { V t = boolean(!equal(dim(v_u, integer(0LL)), v_batch_size)); if (truth(t)) return t; return boolean(!equal(dim(v_u, integer(1LL)), v_cell_size)); }())) {
+    shape_error(OP, std::string("u"), {"batch_size", "cell_size"}, shape(v_u), {Binding{"batch_size", v_batch_size}, Binding{"cell_size", v_cell_size}}, "");
+  }
+  if (truth(boolean(!equal(ndim(v_c), integer(2LL))))) {
+    shape_error(OP, std::string("c"), {"batch_size", "cell_size"}, shape(v_c), {Binding{"batch_size", v_batch_size}, Binding{"cell_size", v_cell_size}}, "");
+  }
+  if (truth([&]() -> V { V t = boolean(!equal(dim(v_c, integer(0LL)), v_batch_size)); if (truth(t)) return t; return boolean(!equal(dim(v_c, integer(1LL)), v_cell_size)); }())) {
+    shape_error(OP, std::string("c"), {"batch_size", "cell_size"}, shape(v_c), {Binding{"batch_size", v_batch_size}, Binding{"cell_size", v_cell_size}}, "");
+  }
+  if (truth(boolean(!equal(ndim(v_d_h), integer(2LL))))) {
+    shape_error(OP, std::string("d_h"), {"batch_size", "cell_size"}, shape(v_d_h), {Binding{"batch_size", v_batch_size}, Binding{"cell_size", v_cell_size}}, "");
+  }
+  if (truth([&]() -> V { V t = boolean(!equal(dim(v_d_h, integer(0LL)), v_batch_size)); if (truth(t)) return t; return boolean(!equal(dim(v_d_h, integer(1LL)), v_cell_size)); }())) {
+    shape_error(OP, std::string("d_h"), {"batch_size", "cell_size"}, shape(v_d_h), {Binding{"batch_size", v_batch_size}, Binding{"cell_size", v_cell_size}}, "");
+  }
+  v_cells = mul(v_batch_size, v_cell_size);
+  v_cell_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({neg(floordiv(neg(v_cells), integer(65536LL))), integer(1024LL)}) : min_of({neg(floordiv(neg(v_cells), integer(1024LL))), integer(65535LL)}));
+  v_cell_threads = max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_cells), integer(128LL))))})});
+  v_io_cells = mul(v_batch_size, add(v_input_size, v_cell_size));
+  v_io_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({neg(floordiv(neg(v_io_cells), integer(65536LL))), integer(1024LL)}) : min_of({neg(floordiv(neg(v_io_cells), integer(1024LL))), integer(65535LL)}));
+  v_io_threads = max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_io_cells), integer(128LL))))})});
+  v__shape_d_x = Shape{v_batch_size, v_input_size};
+  v__shape_d_h_prev = Shape{v_batch_size, v_cell_size};
+  v__shape_d_c_bar = Shape{v_batch_size, v_cell_size};
+  v__shape_d_r_bar_u_bar = Shape{v_batch_size, mul(integer(2LL), v_cell_size)};
+  v_d_x = output(call, OP, "d_x", 0, run, v__shape_d_x, v__dtype_T);
+  v_d_h_prev = output(call, OP, "d_h_prev", 1, run, v__shape_d_h_prev, v__dtype_T);
+  v_d_c_bar = output(call, OP, "d_c_bar", 2, run, v__shape_d_c_bar, v__dtype_T);
+  v_d_r_bar_u_bar = output(call, OP, "d_r_bar_u_bar", 3, run, v__shape_d_r_bar_u_bar, v__dtype_T);
+  if (!run) return;
+  v_d_xh2 = scratch(call, frame, Shape{v_batch_size, add(v_input_size, v_cell_size)}, v__dtype_T);
+  v_d_xh1 = scratch(call, frame, Shape{v_batch_size, add(v_input_size, v_cell_size)}, v__dtype_T);
+  static const char* const strings[] = {"float16", "float32"};
+  static const char* const symbols[] = {"GRUBlockCellGrad__grad_cell__float16", "GRUBlockCellGrad__grad_cell__float32", "GRUBlockCellGrad__grad_inputs__float16", "GRUBlockCellGrad__grad_inputs__float32", "GRUBlockCellGrad__grad_reset__float16", "GRUBlockCellGrad__grad_reset__float32"};
+  opgen_plan_value values[8] = {plan_value(frame, v__dtype_T, strings, 2), plan_value(frame, v_cell_blocks, strings, 2), plan_value(frame, v_cell_threads, strings, 2), plan_value(frame, v_batch_size, strings, 2), plan_value(frame, v_cell_size, strings, 2), plan_value(frame, v_input_size, strings, 2), plan_value(frame, v_io_blocks, strings, 2), plan_value(frame, v_io_threads, strings, 2)};
+  opgen_native::Slot slots[13] = {plan_slot(frame, v_h_prev), plan_slot(frame, v_u), plan_slot(frame, v_c), plan_slot(frame, v_d_h), plan_slot(frame, v_d_c_bar), plan_slot(frame, v_d_r_bar_u_bar), plan_slot(frame, v_w_c), plan_slot(frame, v_d_xh2), plan_slot(frame, v_r), plan_slot(frame, v_w_ru), plan_slot(frame, v_d_xh1), plan_slot(frame, v_d_x), plan_slot(frame, v_d_h_prev)};
+  int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_GRUBlockCellGrad, symbols, 6, values, 8, slots, 13, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
+  if (rc != OPGEN_OK) raise(rc, call->err);
+}
+
+OPGEN_DRIVER_API int opgen_shapes_GRUBlockCellGrad(opgen_call* call) {
+  return opgen_checks::guarded(call, "GRUBlockCellGrad", [&] { opgen_drive_GRUBlockCellGrad(call, false); });
+}
+
+OPGEN_DRIVER_API int opgen_call_GRUBlockCellGrad(opgen_call* call) {
+  return opgen_checks::guarded(call, "GRUBlockCellGrad", [&] { opgen_drive_GRUBlockCellGrad(call, true); });
+}
+
+// the plan's runtime (codegen/runtime/native/)
+#include "run_plan.cpp"
+#include "run_plan_cpu.cpp"
+#include "run_plan_entry.cpp"
