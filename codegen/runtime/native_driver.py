@@ -36,13 +36,14 @@ DEVICE_CPU = 0
 class NativeDriver:
     """One op's driver: built, loaded and bound on its first call."""
 
-    __slots__ = ("_address", "_bound", "_broken", "_runner", "kernels", "op", "plan", "source")
+    __slots__ = ("_address", "_bound", "_broken", "_runner", "kernels", "op", "plan", "served", "source")
 
     def __init__(self, op: str, kernels: KernelSource, plan: Plan, source: Path):
         self.op = op
         self.kernels = kernels
         self.plan = plan
         self.source = source
+        self.served = 0  # calls the driver ran (the rest took the Python path): for tests and benchmarks
         self._runner: native_cpu.NativeCpu | None = None
         self._address = 0
         self._bound: tuple[Any, ...] | None = None
@@ -60,7 +61,10 @@ class NativeDriver:
         if front is None:
             return None
         backend.flush()  # the driver runs at once: launches the Python path queued go first
-        return front.call(self._address, inputs, attrs, DEVICE_CPU, poison_requested())  # type: ignore[no-any-return]
+        outputs = front.call(self._address, inputs, attrs, DEVICE_CPU, poison_requested())
+        if outputs is not None:
+            self.served += 1
+        return outputs  # type: ignore[no-any-return]
 
     def _bind(self, backend: Any) -> bool:
         try:

@@ -824,12 +824,16 @@ inline opgen_plan_value plan_value(Frame& frame, const V& v, const char* const* 
 
 // A plan slot: a buffer (NULL when absent) or a list input's element pointers.
 inline opgen_native::Slot plan_slot(Frame& frame, const V& v) {
-  if (v.kind == K_NONE) return opgen_native::Slot{nullptr, nullptr, -1, OPGEN_DT_OTHER, 0};
-  if (v.kind == K_TENSOR) return opgen_native::Slot{v.t->data, nullptr, -1, v.t->dtype, 0};
+  if (v.kind == K_NONE) return opgen_native::Slot{nullptr, nullptr, -1, OPGEN_DT_OTHER, 0, 0};
+  if (v.kind == K_TENSOR) {
+    int64_t size = 1;  // its elements: the runtime checks a GEMM step's window against them
+    for (int32_t d = 0; d < v.t->ndim; ++d) size *= v.t->shape[d];
+    return opgen_native::Slot{v.t->data, nullptr, -1, v.t->dtype, 0, size};
+  }
   if (v.kind == K_TLIST) {
     frame.pointers.emplace_back();
     for (int64_t k = 0; k < v.i; ++k) frame.pointers.back().push_back(v.t[k].data);
-    return opgen_native::Slot{nullptr, frame.pointers.back().data(), v.i, v.i ? v.t[0].dtype : OPGEN_DT_OTHER, 0};
+    return opgen_native::Slot{nullptr, frame.pointers.back().data(), v.i, v.i ? v.t[0].dtype : OPGEN_DT_OTHER, 0, 0};
   }
   fallback("a plan slot of kind " + std::to_string(v.kind));
 }

@@ -26,6 +26,12 @@ namespace {
 
 constexpr int kMaxArgs = 64;
 
+// Why the last call was handed back to Python (a driver's OPGEN_ERR_FALLBACK message, or the
+// front-end's own reason): `last_fallback()`, for tests and for a user asking why a call is slow.
+thread_local char g_fallback[256] = "";
+
+void handed_back(const char* why) { snprintf(g_fallback, sizeof g_fallback, "%s", why); }
+
 // opgen_dtype -> the NumPy dtype the outputs are made with (set once by init(); NULL: unknown).
 PyArray_Descr* g_descr[OPGEN_DT_COUNT] = {};
 
@@ -224,14 +230,26 @@ PyObject* py_call(PyObject*, PyObject* const* argv, Py_ssize_t argc) {
   if (PyErr_Occurred()) return nullptr;
   opgen_driver_fn driver = reinterpret_cast<opgen_driver_fn>(address);
   Py_ssize_t ninputs = PyTuple_GET_SIZE(argv[1]), nattrs = PyTuple_GET_SIZE(argv[2]);
-  if (address == nullptr || ninputs > kMaxArgs || nattrs > kMaxArgs) Py_RETURN_NONE;
+  if (address == nullptr || ninputs > kMaxArgs || nattrs > kMaxArgs) {
+    handed_back("no driver, or more than 64 inputs or attrs");
+    Py_RETURN_NONE;
+  }
   CallState st;
   st.items.reserve(256);
   st.poison = PyObject_IsTrue(argv[4]) == 1;
   for (Py_ssize_t k = 0; k < ninputs; ++k)
-    if (!arg_of(PyTuple_GET_ITEM(argv[1], k), &st.args[k], st)) Py_RETURN_NONE;
+    if (!arg_of(PyTuple_GET_ITEM(argv[1], k), &st.args[k], st)) {
+      snprintf(g_fallback, sizeof g_fallback, "input %d is not a C-contiguous, aligned, native-order NumPy array "
+               "of a dtype the driver knows (or None, or a list of such arrays)", static_cast<int>(k));
+      Py_RETURN_NONE;
+    }
   for (Py_ssize_t k = 0; k < nattrs; ++k)
-    if (!value_of(PyTuple_GET_ITEM(argv[2], k), &st.attrs[k], st, 0)) Py_RETURN_NONE;
+    if (!value_of(PyTuple_GET_ITEM(argv[2], k), &st.attrs[k], st, 0)) {
+      if (PyErr_Occurred()) return nullptr;
+      snprintf(g_fallback, sizeof g_fallback, "attr %d is not a bool, int64, float, str, None, activation or a "
+               "list of them", static_cast<int>(k));
+      Py_RETURN_NONE;
+    }
   opgen_call call;
   std::memset(&call, 0, offsetof(opgen_call, err) + 1);
   call.err[0] = '\0';
@@ -243,7 +261,11 @@ PyObject* py_call(PyObject*, PyObject* const* argv, Py_ssize_t argc) {
   call.allocator.alloc = allocate;
   call.allocator.ctx = &st;
   int code = driver(&call);
-  if (code == OPGEN_ERR_FALLBACK) Py_RETURN_NONE;
+  if (code == OPGEN_ERR_FALLBACK) {
+    handed_back(call.err);
+    Py_RETURN_NONE;
+  }
+  g_fallback[0] = '\0';
   if (code != OPGEN_OK) return raise(code, call.err);
   if (call.noutputs < 0 || call.noutputs > OPGEN_MAX_OUTPUTS) return raise(OPGEN_ERR_RUNTIME, "bad output count");
   PyObject* out = PyTuple_New(call.noutputs);
@@ -277,11 +299,14 @@ PyObject* py_init(PyObject*, PyObject* dtypes) {
 
 PyObject* py_abi(PyObject*, PyObject*) { return PyLong_FromLong(OPGEN_DRIVER_ABI); }
 
+PyObject* py_last_fallback(PyObject*, PyObject*) { return PyUnicode_FromString(g_fallback); }
+
 PyMethodDef kMethods[] = {
     {"call", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(py_call)), METH_FASTCALL,
      "call(driver, inputs, attrs, device, poison) -> outputs tuple, or None (the Python path takes the call)"},
     {"init", py_init, METH_O, "init(dtypes): the NumPy dtype of each opgen dtype"},
     {"abi", py_abi, METH_NOARGS, "the driver.h ABI this extension was built for"},
+    {"last_fallback", py_last_fallback, METH_NOARGS, "why this thread's last call went to Python ('' if it did not)"},
     {nullptr, nullptr, 0, nullptr}};
 
 PyModuleDef kModule = {PyModuleDef_HEAD_INIT, "opgen_native_front", nullptr, -1, kMethods,
