@@ -206,9 +206,11 @@ class Call {
                                a + " and " + b + "!");
     }
     const DtypePair* dt = dtype_of(t.scalar_type());
-    uintptr_t address = reinterpret_cast<uintptr_t>(t.data_ptr());
-    if (!t.is_contiguous() || (t.numel() > 0 && address % t.element_size() != 0)) {
-      t = torch::stable::clone(t);  // (a fresh tensor: contiguous and aligned)
+    if (!t.is_contiguous()) t = torch::stable::contiguous(t);  // (clone would keep the strides)
+    if (reinterpret_cast<uintptr_t>(t.data_ptr()) % t.element_size() != 0) {  // a fresh one is aligned
+      Tensor copy = torch::stable::new_empty(t, t.sizes());
+      torch::stable::copy_(copy, t);
+      t = copy;
     }
     held_.push_back(t);
     opgen_arg a{};
