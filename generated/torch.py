@@ -49,6 +49,8 @@ NOT_REGISTERED: dict[str, str] = {
 #: The torch namespace of this package's ops: torch.ops.opgen.<function>.
 NAMESPACE = 'opgen'
 
+_NATIVE_SOURCE = Path(__file__).with_name("torch_native.cpp")
+
 
 def library_path() -> str:
     """The path of this package's native PyTorch library (torch_native.cpp: the schemas, and CPU and
@@ -56,14 +58,14 @@ def library_path() -> str:
     kernel cache lacks it. `torch.ops.load_library(library_path())` registers the ops in a process
     that never imports this package (one running an AOTInductor package, say); it defines the
     schemas, so in a process that imports this module, set OPGEN_TORCH_NATIVE=1 instead."""
-    return str(_torch_library.build(Path(__file__).with_name("torch_native.cpp")))
+    return str(_torch_library.build(_NATIVE_SOURCE))
 
 
 #: Whether the schemas and kernels come from the native library (OPGEN_TORCH_NATIVE=1 at import;
 #: Python then registers only the fakes, the autograd formulas and the kernels the library lacks).
 NATIVE = _settings.TORCH_NATIVE.get()
 if NATIVE:
-    torch.ops.load_library(library_path())
+    _torch_library.load(_NATIVE_SOURCE)
 
 _Library: Any = torch.library.Library  # (unannotated in torch: called through Any for mypy --strict)
 _LIB = _Library(NAMESPACE, "FRAGMENT")

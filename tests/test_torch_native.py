@@ -35,11 +35,11 @@ FIXTURE_DRIVER = PROJECT / "tests" / "fixtures" / "torch_test_driver.cpp"
 FIXTURE_OPS = ("LayerNorm", "Softmax", "CudnnRNNParamsSize")
 
 
-def _fresh(script: str, *args: str, cwd: Path | None = None, timeout: int = 600) -> str:
-    """Runs `script` in a fresh CPU-only Python (no CUDA device visible, the project off sys.path);
-    its stdout, or the test fails with its stderr."""
+def _fresh(script: str, *args: str, cwd: Path | None = None, timeout: int = 600, **env_set: str) -> str:
+    """Runs `script` in a fresh CPU-only Python (no CUDA device visible, the project off sys.path
+    unless `env_set` puts it there); its stdout, or the test fails with its stderr."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "OPGEN_TORCH_NATIVE")}
-    env["CUDA_VISIBLE_DEVICES"] = ""
+    env.update(CUDA_VISIBLE_DEVICES="", **env_set)
     proc = subprocess.run([sys.executable, "-c", textwrap.dedent(script), *args], capture_output=True, text=True,
                           env=env, cwd=cwd or Path("/"), timeout=timeout)
     assert proc.returncode == 0, proc.stderr[-4000:]
@@ -96,6 +96,27 @@ def test_the_library_defines_every_schema_in_a_fresh_cpu_only_process(library: s
     assert seen["cuda"] is False and seen["imported"] == []
     assert seen["schemas"] == expected
     assert not gt.NATIVE  # (this process registered them in Python: the two agree)
+
+
+def test_opgen_torch_native_registers_the_library_and_keeps_fakes_in_python(library: str) -> None:
+    out = _fresh("""
+        import json, torch
+        import generated.torch as gt
+        from torch._subclasses.fake_tensor import FakeTensorMode
+        with FakeTensorMode():
+            shapes = [list(t.shape) for t in torch.ops.opgen.layer_norm(torch.empty(2, 8))]
+        try:
+            torch.ops.opgen.softmax(torch.ones(2, 8))
+            error = None
+        except RuntimeError as e:
+            error = str(e)
+        w, b = torch.ops.opgen.cudnn_rnn_params_to_canonical_v2(  # lists out: its Python kernel
+            1, 2, 3, torch.zeros(56), num_params_weights=8, num_params_biases=8, rnn_mode="lstm")
+        print(json.dumps({"native": gt.NATIVE, "shapes": shapes, "error": error, "lists": [len(w), len(b)]}))
+    """, cwd=PROJECT, PYTHONPATH=str(PROJECT), OPGEN_TORCH_NATIVE="1")
+    seen = json.loads(out)
+    assert seen["native"] is True and seen["shapes"] == [[2, 8], [2], [2]] and seen["lists"] == [8, 8]
+    assert seen["error"] is None or "opgen_call_Softmax" in seen["error"]  # (until the drivers are built in)
 
 
 def test_library_path_is_built_once(library: str) -> None:

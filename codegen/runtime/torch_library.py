@@ -73,3 +73,11 @@ def build(source: Path) -> Path:
                                          what=f"the PyTorch library ({source.name})", opener=_present)
             _BUILT[key] = found
         return found
+
+
+def load(source: Path) -> Path:
+    """`build(source)`, loaded into this process with `torch.ops.load_library` (its schemas and kernels registered)."""
+    path = build(source)
+    ops: Any = _torch().ops  # (load_library is unannotated in torch)
+    ops.load_library(str(path))
+    return path
