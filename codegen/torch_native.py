@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from codegen import torchgen
 from codegen.model import ActivationValue, Attr, AttrType, OpSpec
-from codegen.runtime.native_plan import c_name
+from codegen.runtime.kernels import c_name
 
 #: The C++ type each schema attr type is read as from the dispatcher's stack.
 _ATTR_CXX: dict[AttrType, str] = {
