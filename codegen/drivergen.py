@@ -48,6 +48,15 @@ def runtime_plan(op: OpSpec) -> Plan:
                 op.variants.names() if op.variants is not None else (), variants.param_values(op) if op.params else {})
 
 
+def c_double(x: float) -> str:
+    """A double as a C++ expression (NaN and the infinities by their macros)."""
+    if math.isnan(x):
+        return "NAN"
+    if math.isinf(x):
+        return "INFINITY" if x > 0 else "-INFINITY"
+    return repr(x)
+
+
 def _c_string(text: str) -> str:
     return json.dumps(text)  # ASCII with C-compatible escapes
 
@@ -72,14 +81,20 @@ def _strings(plan: Plan) -> list[str]:
     return sorted(found)
 
 
+def plan_tables(plan: Plan) -> tuple[list[str], list[str]]:
+    """The recorder's string table (a string value is its index here) and symbol table (a launch's
+    kernel is its index here)."""
+    return _strings(plan), sorted({sym for table in plan.symbols.values() for sym in table.values()})
+
+
 class _Printer:
     """One op's recorder as C++ lines."""
 
     def __init__(self, plan: Plan):
         self.plan = plan
         self.slot = {name: i for i, name in enumerate(plan.names)}
-        self.strings = {s: i for i, s in enumerate(_strings(plan))}
-        self.symbols = sorted({sym for table in plan.symbols.values() for sym in table.values()})
+        strings, self.symbols = plan_tables(plan)
+        self.strings = {s: i for i, s in enumerate(strings)}
         self.lines: list[str] = []
         self.temp = 0
 
@@ -101,7 +116,7 @@ class _Printer:
         if isinstance(e, int):
             return f"integer({e}LL)" if -2**63 < e < 2**63 else self._unrepresentable(e)
         if isinstance(e, float):
-            return f"real({self._double(e)})"
+            return f"real({c_double(e)})"
         if isinstance(e, str):
             return f"num({self.env(e)}, {_c_string(e)})"
         head = e[0]
@@ -234,13 +249,6 @@ class _Printer:
     def _unrepresentable(self, e: int) -> str:
         raise ValueError(f"{self.plan.op}: the constant {e} does not fit an int64")
 
-    @staticmethod
-    def _double(x: float) -> str:
-        if math.isnan(x):
-            return "NAN"
-        if math.isinf(x):
-            return "INFINITY" if x > 0 else "-INFINITY"
-        return repr(x)
 
 
 def plan_source(plan: Plan) -> str:

@@ -34,7 +34,10 @@ typedef struct opgen_plan_value {
 enum { OPGEN_STEP_LAUNCH = 1, OPGEN_STEP_GEMM = 2 };
 enum { OPGEN_T_SLOT = 0, OPGEN_T_SLOTS = 1, OPGEN_T_I32 = 2, OPGEN_T_I64 = 3, OPGEN_T_F32 = 4, OPGEN_T_F64 = 5,
        OPGEN_T_BOOL = 6, OPGEN_T_INT = 7, OPGEN_T_FLOAT = 8 };
-enum { OPGEN_OK = 0, OPGEN_E_VALUES = 1, OPGEN_E_BUFFER = 2, OPGEN_E_OVERFLOW = 3, OPGEN_E_ZERO = 4,
+#ifndef OPGEN_DRIVER_H  // (driver.h, inlined first in a driver's unit, states the same OPGEN_OK = 0)
+enum { OPGEN_OK = 0 };
+#endif
+enum { OPGEN_E_VALUES = 1, OPGEN_E_BUFFER = 2, OPGEN_E_OVERFLOW = 3, OPGEN_E_ZERO = 4,
        OPGEN_E_SYMBOL = 5, OPGEN_E_TYPE = 6, OPGEN_E_INTERNAL = 7 };
 
 namespace opgen_plan {

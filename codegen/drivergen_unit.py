@@ -1,0 +1,75 @@
+"""A translation unit of generated drivers (issue 32): the native headers inlined, the tables the
+drivers read (accumulator dtypes, the activation library), each op's plan recorder
+(codegen/drivergen.py) and its driver (codegen/drivergen_checks.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from codegen import drivergen
+from codegen.drivergen_checks import c_string, driver_source
+from codegen.model import ActivationLibrary, OpSpec
+from codegen.runtime.dtypes import ACCUMULATOR
+from codegen.runtime.plan import Plan
+
+NATIVE = Path(__file__).resolve().parent / "runtime" / "native"
+#: Inlined in this order (a header's `#include "x.h"` of another is dropped: it is already in the unit).
+HEADERS = ("driver.h", "plan_eval.h", "run_plan.h", "checks.h")
+
+
+def _inline(name: str) -> str:
+    text = (NATIVE / name).read_text()
+    return "\n".join(line for line in text.splitlines() if not line.startswith('#include "'))
+
+
+def _activation_table(library: ActivationLibrary) -> list[str]:
+    """activation_named(): each function of the library with its default parameters, as a front-end
+    hands over an activation (driver.h: its id, its kernel parameters padded to the library's slots)."""
+    lines = []
+    for kind in library.kinds:
+        params = [p.default for p in kind.params] + [0.0] * (library.slots - len(kind.params))
+        items = ", ".join(f"opgen_value{{OPGEN_VAL_FLOAT, 0, 0, {drivergen.c_double(float(v))}, nullptr, 0, nullptr}}"
+                          for v in params) or "opgen_value{}"
+        lines.append(f"  static const opgen_value p{kind.id}[] = {{{items}}};")
+    entries = ", ".join(f"opgen_value{{OPGEN_VAL_ACT, 0, {k.id}, 0.0, p{k.id}, {library.slots}, {c_string(k.name)}}}"
+                        for k in library.kinds)
+    return ["const opgen_value* activation_named(const V& name) {", *lines,
+            f"  static const opgen_value table[] = {{{entries or 'opgen_value{}'}}};",
+            "  for (const opgen_value& a : table) if (a.text != nullptr && equal(name, lit(a.text))) return &a;",
+            "  return nullptr;", "}",
+            f"const char* activation_names() {{ return {c_string(', '.join(library.names))}; }}"]
+
+
+def unit_prelude(library: ActivationLibrary) -> str:
+    """The headers the drivers need, inlined (an edit to one changes the unit's cache key), the
+    accumulator dtypes (codegen/runtime/dtypes.py's table), the activation library and the
+    library's ABI function."""
+    accumulate = "\n".join(f"  if (equal(dtype, lit({c_string(k)}))) return lit({c_string(v)});"
+                           for k, v in ACCUMULATOR.items())
+    return "\n".join([
+        *(_inline(h) for h in HEADERS),
+        "#define OPGEN_DRIVER_API extern \"C\" __attribute__((visibility(\"default\")))",
+        "namespace opgen_checks {",
+        "// ACCUMULATOR[dtype] (codegen/runtime/dtypes.py)",
+        "inline V accumulator(const V& dtype) {",
+        accumulate,
+        "  fallback(\"no accumulator dtype for \" + str(dtype));",
+        "}",
+        *_activation_table(library),
+        "}  // namespace opgen_checks",
+        "OPGEN_DRIVER_API int64_t opgen_driver_abi() { return OPGEN_DRIVER_ABI; }",
+        ""])
+
+
+def translation_unit(ops: Iterable[tuple[OpSpec, Plan]], library: ActivationLibrary, extra: str = "") -> str:
+    """Drivers of `ops` (each with its plan's recorder; `library`: their spec folder's activations)
+    in one source; `extra` is appended (a test's stand-in for the plan's runtime,
+    `opgen_native::run_plan`)."""
+    pairs = list(ops)
+    parts = [unit_prelude(library), "namespace opgen_plan {"]
+    parts += [drivergen.plan_source(plan) for _, plan in pairs]
+    parts.append("}  // namespace opgen_plan")
+    parts += [driver_source(op, plan) for op, plan in pairs]
+    parts.append(extra)
+    return "\n".join(parts) + "\n"

@@ -1,0 +1,243 @@
+"""The native checks on a toy op with what the generated ops do not have (an int attr with allowed
+values, a string attr, a type attr, a list(int) attr, open float bounds, activation attrs by name,
+an input with `values:` bounds and `accepts_dtypes`): every variant's native error kind and
+message equal the wrapper's (its `_compute` as codegen/pygen.py prints it); the cases the driver
+hands back to Python (a fallback, with its reason); the driver's own contract (preallocated outputs,
+an allocator that refuses, the arity); and Python's repr of floats and strings in C++."""
+
+from __future__ import annotations
+
+import ctypes
+import math
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+from native_driver_harness import CAPTURE, Driver
+
+from codegen import drivergen, drivergen_checks, drivergen_unit, pygen
+from codegen.load import load_specs
+from codegen.runtime import api, native_plan
+from codegen.vocab import load_activations
+from generated.activations import Activation
+
+TOY = """\
+op: Toy
+summary: Exercises the native checks.
+type_vars:
+  T: [float32, float16]
+attrs:
+  - {name: k, type: int, default: 1, allowed: [1, 2, 4], doc: A size.}
+  - {name: how, type: string, default: a, allowed: [a, "it's"], doc: A string.}
+  - {name: out_type, type: type, default: float32, allowed: [float32, float64], doc: A dtype.}
+  - {name: sizes, type: list(int), default: [1], min: 0, max: 9, doc: Sizes.}
+  - {name: scale, type: float, default: 0.5, above: 0, below: 1, doc: A factor.}
+  - {name: act, type: activation, default: tanh, doc: One.}
+  - {name: acts, type: list(activation), length: C, default: relu, doc: Several.}
+inputs:
+  - {name: x, dtype: T, shape: "[N, C]", doc: The input.}
+  - {name: lengths, dtype: int32, shape: "[N]", accepts_dtypes: [int64], values: {min: 1, max: C}, doc: Lengths.}
+  - {name: bias, dtype: T, shape: "[C]", optional: true, doc: Optional.}
+outputs:
+  - {name: y, dtype: T, shape: "[N, C]", doc: The result.}
+kernel:
+  source: demo/toy.cu
+  specialize: [T]
+  launch:
+    - kernel: toy
+      grid: ["ceildiv(N*C, 256)"]
+      block: [256]
+      args: [x, lengths, bias, y, N, C, k, scale, act, "acts[0]", "sizes[0]"]
+"""
+
+#: Exported beside the toy's driver: checks.h's reprs, for the test against Python's.
+REPRS = r"""
+OPGEN_DRIVER_API void opgen_test_float_repr(double x, char* out, int64_t n) {
+  snprintf(out, (size_t)n, "%s", opgen_checks::float_repr(x).c_str());
+}
+OPGEN_DRIVER_API void opgen_test_str_repr(const char* s, int64_t len, char* out, int64_t n) {
+  snprintf(out, (size_t)n, "%s", opgen_checks::str_repr(s, len).c_str());
+}
+"""
+
+
+class _Stop(Exception):
+    pass
+
+
+@pytest.fixture(scope="module")
+def toy(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Any, Driver]:
+    """The toy's spec, its wrapper's `_compute` (pygen's lines, run against the runtime) and its driver."""
+    root = tmp_path_factory.mktemp("toy") / "specs"
+    (root / "demo").mkdir(parents=True)
+    (root / "demo" / "toy.yaml").write_text(TOY, encoding="utf-8")
+    (op,) = load_specs(root)
+    plan = drivergen.runtime_plan(op)
+    names = [a.name for a in op.inputs] + [a.name for a in op.attrs]
+    source = f"def _compute(scope, {', '.join(names)}):\n" + "\n".join(pygen.run_body(op))
+    scope: dict[str, Any] = {"_rt": api, "_OP": op.name, "_np": np, "Activation": Activation, "_KERNELS": None,
+                             "_PLAN": plan}
+    exec(compile(source, "<toy wrapper>", "exec"), scope)
+    unit = drivergen_unit.translation_unit([(op, plan)], load_activations(root), CAPTURE + REPRS)
+    return op, scope["_compute"], Driver(native_plan.load(unit, "drivers-toy").lib)
+
+
+GOOD_INPUTS = {"x": np.ones((2, 3), np.float32), "lengths": np.array([1, 3], np.int32), "bias": None}
+GOOD_ATTRS = {"k": 2, "how": "a", "out_type": "float64", "sizes": [0, 9], "scale": 0.25, "act": "tanh",
+              "acts": "relu"}
+
+VARIANTS: list[tuple[str, Any]] = [
+    ("k", 3), ("k", 4), ("k", True), ("k", 2.0), ("k", "2"), ("k", None),
+    ("how", "b"), ("how", "it's"), ("how", 'say "x"'), ("how", "tab\there"), ("how", 1),
+    ("out_type", "int8"), ("out_type", 5), ("out_type", None), ("out_type", "float32"),
+    ("sizes", [0, 10]), ("sizes", [-1]), ("sizes", 3), ("sizes", "ab"), ("sizes", [1, True]), ("sizes", [1, 2.5]),
+    ("sizes", []),
+    ("scale", 0), ("scale", 1), ("scale", 0.0), ("scale", 1.0), ("scale", 1e-300), ("scale", 0.999), ("scale", 2),
+    ("scale", float("nan")), ("scale", float("inf")), ("scale", -1e-05), ("scale", 1e16), ("scale", 123456789.125),
+    ("scale", "0.5"), ("scale", True),
+    ("act", "relu"), ("act", "bogus"), ("act", 3), ("act", None), ("act", [1]),
+    ("acts", "sigmoid"), ("acts", ["relu", "tanh", "elu"]), ("acts", ["relu", 5, "tanh"]), ("acts", ["relu", "x", "y"]),
+    ("acts", 7), ("acts", None), ("acts", Activation.leaky_relu(alpha=0.2)),
+    ("act", Activation.leaky_relu(alpha=0.2)),
+]
+INPUT_VARIANTS: list[tuple[str, Any]] = [
+    ("lengths", np.array([0, 3], np.int32)), ("lengths", np.array([1, 4], np.int32)),
+    ("lengths", np.array([1, 2], np.uint8)), ("lengths", np.array([1, 4], np.int64)),
+    ("bias", np.ones(3, np.float32)), ("bias", np.ones(3, np.float16)), ("bias", np.ones(4, np.float32)),
+    ("x", np.ones((2, 3), np.float16)), ("x", np.ones((2, 3), np.float64)), ("x", None), ("lengths", None),
+]
+#: What the driver hands back to the Python path, and why (the front-end then runs the wrapper).
+FALLBACKS: list[tuple[str, Any, str]] = [
+    ("acts", ["relu", "tanh"], "the message of an activation list's length shows their reprs"),
+    ("act", "leaky_relu(alpha=0.1)", "an activation's text form is parsed by the Python path"),
+    ("lengths", np.array([1, 3], np.int64), "lengths: converting int64 to int32 is the Python path's"),
+    ("x", np.ones((3, 2), np.float32).T, "x: a strided input is copied by the Python path"),
+]
+
+
+def _python(compute: Any, inputs: dict[str, Any], attrs: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+            ) -> tuple[str | None, str]:
+    def run_plan(*args: Any) -> None:
+        raise _Stop
+
+    monkeypatch.setattr(api, "run_plan", run_plan)
+    try:
+        compute("cpu", *inputs.values(), *attrs.values())
+    except _Stop:
+        return None, ""
+    except Exception as e:  # noqa: BLE001 (its type is what the test compares)
+        return type(e).__name__, str(e)
+    raise AssertionError("the toy wrapper returned without running its plan")
+
+
+@pytest.mark.parametrize("name, value", VARIANTS + INPUT_VARIANTS, ids=lambda v: repr(v)[:40])
+def test_toy_variant_gives_the_wrappers_outcome(toy: tuple[Any, Any, Driver], monkeypatch: pytest.MonkeyPatch,
+                                                name: str, value: Any) -> None:
+    _, compute, driver = toy
+    inputs, attrs = dict(GOOD_INPUTS), dict(GOOD_ATTRS)
+    (inputs if name in inputs else attrs)[name] = value
+    expected = _python(compute, inputs, attrs, monkeypatch)
+    native = driver.run("Toy", list(inputs.values()), list(attrs.values()))
+    assert (native.kind, native.message) == expected
+
+
+@pytest.mark.parametrize("name, value, why", FALLBACKS, ids=lambda v: repr(v)[:40])
+def test_toy_falls_back_where_only_python_can_say(toy: tuple[Any, Any, Driver], name: str, value: Any,
+                                                  why: str) -> None:
+    _, _, driver = toy
+    inputs, attrs = dict(GOOD_INPUTS), dict(GOOD_ATTRS)
+    (inputs if name in inputs else attrs)[name] = value
+    native = driver.run("Toy", list(inputs.values()), list(attrs.values()))
+    assert (native.kind, native.message) == ("fallback", why)
+
+
+def test_preallocated_outputs_are_checked_and_used(toy: tuple[Any, Any, Driver]) -> None:
+    _, _, driver = toy
+    inputs = list(GOOD_INPUTS.values())
+    attrs = list(GOOD_ATTRS.values())
+    y = np.empty((2, 3), np.float32)
+    ok = driver.run("Toy", inputs, attrs, preallocated=[y])
+    assert ok.kind is None and ok.allocations == {}  # nothing allocated: the caller's output is the slot
+    assert ok.capture is not None and ok.capture["slots"][3][0] == y.ctypes.data
+    for wrong in (np.empty((2, 4), np.float32), np.empty((2, 3), np.float16), np.empty((6,), np.float32)):
+        bad = driver.run("Toy", inputs, attrs, preallocated=[wrong])
+        got = f"{wrong.dtype}{list(wrong.shape)}"
+        assert (bad.kind, bad.message) == ("ValueError", f"Toy: output y: expected float32[2, 3], got {got} "
+                                                         "(preallocated)")
+
+
+def test_shapes_allocate_nothing_and_a_refusing_allocator_is_a_memory_error(toy: tuple[Any, Any, Driver]) -> None:
+    _, _, driver = toy
+    inputs, attrs = list(GOOD_INPUTS.values()), list(GOOD_ATTRS.values())
+    shapes = driver.run("Toy", inputs, attrs, shapes_only=True, alloc_error="never asked")
+    assert (shapes.kind, shapes.outputs) == (None, [("float32", (2, 3))])
+    refused = driver.run("Toy", inputs, attrs, alloc_error="out of device memory: 24 bytes")
+    assert (refused.kind, refused.message) == ("MemoryError", "out of device memory: 24 bytes")
+
+
+def test_a_call_with_the_wrong_arity_is_refused_by_name(toy: tuple[Any, Any, Driver]) -> None:
+    _, _, driver = toy
+    bad = driver.run("Toy", list(GOOD_INPUTS.values())[:2], list(GOOD_ATTRS.values()))
+    assert (bad.kind, bad.message) == ("RuntimeError", "Toy: the driver takes 3 inputs and 7 attrs, the call gave 2 "
+                                                       "and 7")
+
+
+def test_an_input_on_another_device_falls_back(toy: tuple[Any, Any, Driver]) -> None:
+    """The cpu backend copies a CUDA array to the host: the front-end's copy to make, not the driver's."""
+    _, _, driver = toy
+    inputs, attrs = list(GOOD_INPUTS.values()), list(GOOD_ATTRS.values())
+    on_device = driver.run("Toy", inputs, attrs, device=1)  # a `values:` check without on_device: on the host
+    assert (on_device.kind, on_device.message) == ("fallback", "lengths: a device input's values are checked by the "
+                                                               "Python path")
+    moved = driver.run("Toy", inputs, attrs, device=0, input_device=1)
+    assert (moved.kind, moved.message) == ("fallback", "x: an input on another device is copied by the Python path")
+
+
+def _reprs(driver: Driver) -> tuple[Any, Any]:
+    lib = driver.lib
+    lib.opgen_test_float_repr.argtypes = [ctypes.c_double, ctypes.c_char_p, ctypes.c_int64]
+    lib.opgen_test_str_repr.argtypes = [ctypes.c_char_p, ctypes.c_int64, ctypes.c_char_p, ctypes.c_int64]
+
+    def float_repr(x: float) -> str:
+        out = ctypes.create_string_buffer(64)
+        lib.opgen_test_float_repr(x, out, 64)
+        return out.value.decode()
+
+    def str_repr(s: str) -> str:
+        data = s.encode()
+        out = ctypes.create_string_buffer(4 * len(data) + 8)
+        lib.opgen_test_str_repr(data, len(data), out, len(out))
+        return out.value.decode()
+
+    return float_repr, str_repr
+
+
+def test_float_and_string_reprs_are_pythons(toy: tuple[Any, Any, Driver]) -> None:
+    float_repr, str_repr = _reprs(toy[2])
+    rng = random.Random(0)
+    values = [0.0, -0.0, 1.0, -1.0, 0.1, 1e-05, 1e-4, 0.0001234, 1e16, 1e15, 123456789012345.6, 1.5e300, 5e-324,
+              math.inf, -math.inf, math.nan, 2.0**63, 1 / 3, 100.0, 1e22, 9.999999999999999e15]
+    values += [rng.uniform(-1e6, 1e6) for _ in range(200)] + [10.0 ** rng.uniform(-30, 30) for _ in range(200)]
+    values += [float(np.float32(v)) for v in values[:100] if abs(v) < 3e38]  # (float32 values: a kernel's)
+    for v in values:
+        assert float_repr(v) == repr(v), v
+    for s in ["abc", "it's", 'say "x"', "both ' and \"", "tab\there", "nl\n", "back\\slash", "\x01\x7f", "é·≥", ""]:
+        assert str_repr(s) == repr(s), s
+
+
+@pytest.mark.parametrize("line, why", [
+    ("    y = _backend.empty(_shape_y, _dtype_T) if k == 2 else None", "an output made otherwise"),
+    ("    q = sorted(x.shape)", "a call"),
+    ("    q = x.shape[0] ** 2", "an expression form"),
+    ("    del x", "a statement form"),
+])
+def test_a_form_the_printer_does_not_know_is_refused(toy: tuple[Any, Any, Driver], monkeypatch: pytest.MonkeyPatch,
+                                                     line: str, why: str) -> None:
+    """A statement pygen prints that has no C++ here stops the unit's printing, naming the op and the
+    statement (never a driver that skips a check)."""
+    op = toy[0]
+    body = pygen.run_body(op)
+    monkeypatch.setattr(pygen, "run_body", lambda _: [body[0], line, *body[1:]])
+    with pytest.raises(drivergen_checks.DriverError, match=rf"^Toy: no native form for .*\({why}.*\) in `"):
+        drivergen_checks.driver_source(op, drivergen.runtime_plan(op))
