@@ -276,7 +276,7 @@ def plan_source(plan: Plan) -> str:
              f"    for (int64_t k = 0; k < {len(plan.names)}; ++k) env[k] = values[k];",
              f"    opgen_plan_walk_{name}(env, backend, out, variant);",
              "    *used = out.used;",
-             "    return OPGEN_OK;",
+             "    return OPGEN_PLAN_OK;",
              "  } catch (const Error& e) {",
              "    *used = out.used;",
              f"    return report(Error{{e.code, {_c_string(plan.op + ': ')} + e.message}}, err, errlen);",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ctypes
 import struct
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -51,12 +52,14 @@ class NativePlanError(PlanError):
 _LIBRARIES: dict[str, NativePlans] = {}
 
 
-def load(source: str, name_hint: str = "plans") -> NativePlans:
+def load(source: str, name_hint: str = "plans", include: Sequence[Path] = ()) -> NativePlans:
     """The library built from `source` (a drivergen translation unit): from this process's memory,
-    else the disk cache, else compiled now."""
+    else the disk cache, else compiled now. `include`: folders the source #includes from (their
+    files' contents are part of the cache key)."""
     cmd = _compiler_command()
-    flags = list(_BASE_FLAGS)
-    key = diskcache.cache_key(source, flags, compiler_id(cmd), _target())
+    flags = list(_BASE_FLAGS) + [arg for folder in include for arg in ("-I", str(folder))]
+    key = diskcache.cache_key(source + "".join(f"\n// {folder.name} {_digest(folder)}" for folder in include), flags,
+                              compiler_id(cmd), _target())
     with _LOCK:
         found = _LIBRARIES.get(key)
         if found is None:
@@ -64,6 +67,12 @@ def load(source: str, name_hint: str = "plans") -> NativePlans:
                                       what=f"the native plans ({name_hint})")
             found = _LIBRARIES[key] = NativePlans(lib)
         return found
+
+
+def _digest(folder: Path) -> str:
+    """Of every file in `folder` (a header edited: another cache key)."""
+    return diskcache.digest(b"".join(p.name.encode() + b"\0" + diskcache.digest(p.read_bytes()).encode()
+                                     for p in sorted(folder.iterdir()) if p.is_file()))
 
 
 class NativePlans:

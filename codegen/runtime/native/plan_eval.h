@@ -2,7 +2,11 @@
 // semantics (floor division and modulo, ceildiv, min/max, mixed int/float comparison) with int64
 // overflow refused instead of undefined. codegen/drivergen.py inlines this text at the top of every
 // translation unit it prints (so an edit changes the cache key) and then one function per op.
-// codegen/runtime/native_plan.py mirrors the structs and constants below with ctypes.
+// codegen/runtime/native_plan.py mirrors the structs and constants below with ctypes. Guarded, and
+// its success code named OPGEN_PLAN_OK, so that a driver's translation unit may also include the
+// plan's runtime (run_plan.h, whose driver.h names the driver's own OPGEN_OK).
+#ifndef OPGEN_PLAN_EVAL_H
+#define OPGEN_PLAN_EVAL_H
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -34,10 +38,7 @@ typedef struct opgen_plan_value {
 enum { OPGEN_STEP_LAUNCH = 1, OPGEN_STEP_GEMM = 2 };
 enum { OPGEN_T_SLOT = 0, OPGEN_T_SLOTS = 1, OPGEN_T_I32 = 2, OPGEN_T_I64 = 3, OPGEN_T_F32 = 4, OPGEN_T_F64 = 5,
        OPGEN_T_BOOL = 6, OPGEN_T_INT = 7, OPGEN_T_FLOAT = 8 };
-#ifndef OPGEN_DRIVER_H  // (driver.h, inlined first in a driver's unit, states the same OPGEN_OK = 0)
-enum { OPGEN_OK = 0 };
-#endif
-enum { OPGEN_E_VALUES = 1, OPGEN_E_BUFFER = 2, OPGEN_E_OVERFLOW = 3, OPGEN_E_ZERO = 4,
+enum { OPGEN_PLAN_OK = 0, OPGEN_E_VALUES = 1, OPGEN_E_BUFFER = 2, OPGEN_E_OVERFLOW = 3, OPGEN_E_ZERO = 4,
        OPGEN_E_SYMBOL = 5, OPGEN_E_TYPE = 6, OPGEN_E_INTERNAL = 7 };
 
 namespace opgen_plan {
@@ -247,3 +248,5 @@ inline int report(const Error& e, char* err, int64_t errlen) {
 OPGEN_PLAN_API int64_t opgen_plan_abi(int what) {
   return what == 0 ? OPGEN_PLAN_ABI : (int64_t)sizeof(opgen_plan_value);
 }
+
+#endif  // OPGEN_PLAN_EVAL_H

@@ -16,16 +16,20 @@ typedef int (*opgen_plan_recorder)(const struct opgen_plan_value* values, int64_
                                    int64_t* words, int64_t capacity, int64_t* used, int64_t* variant, char* err,
                                    int64_t errlen);
 
+// Bump with any change to a struct or rule in this file (2: Slot::size).
+#define OPGEN_RUN_PLAN_ABI 2
+
 namespace opgen_native {
 
 // A slot of the plan (plan.slots, in order): a buffer (its data pointer, NULL when absent) or a
-// list input (`count` pointers at `items`), with the dtype its GEMM steps need.
+// list input (`count` pointers at `items`), with the dtype and size its GEMM steps need.
 struct Slot {
   void* data;
   const void* const* items;  // a list slot's element pointers, else NULL
   int64_t count;             // -1: a buffer; else the list's length
   int32_t dtype;             // opgen_dtype of the buffer (lists: of their elements)
   int32_t reserved;
+  int64_t size;              // a buffer's elements (a GEMM step's window is checked against it)
 };
 
 struct PlanCall {

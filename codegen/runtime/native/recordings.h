@@ -1,0 +1,126 @@
+// The recordings of a plan, kept as plan.py's Plan.recording keeps Python's: the op's recorder
+// (PlanCall::record) runs once per distinct set of values and backend, its step buffer is kept
+// (per op the last kMaxRecordings, least recently used dropped) and replayed. Thread-safe. Each
+// device's runner hangs its own form of a recording (the cpu's batch) on it, built on first use.
+#ifndef OPGEN_RECORDINGS_H
+#define OPGEN_RECORDINGS_H
+
+#include <cstring>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "plan_eval.h"
+#include "run_plan.h"
+
+namespace opgen_native {
+
+constexpr size_t kMaxRecordings = 64;  // plan.py's MAX_RECORDINGS
+
+struct Recording {
+  std::vector<int64_t> words;  // the step buffer (plan_eval.h states its layout)
+  int64_t variant = -1;
+  // A runner's own form of it, and what that was built for (a binding, held so that its address is
+  // never another's): set under `mu`.
+  mutable std::mutex mu;
+  mutable std::shared_ptr<const void> native;
+  mutable std::shared_ptr<const void> native_for;
+};
+
+struct RecordingStats {
+  int64_t recorded, replayed, kept;
+};
+
+// The key of a set of values: their descriptors' bytes, depth first (a string is its table index).
+inline void append_key(const opgen_plan_value& v, std::string& key) {
+  int64_t head[3] = {v.kind, v.i, v.kind == OPGEN_V_LIST || v.kind == OPGEN_V_ACT ? v.len : 0};
+  key.append(reinterpret_cast<const char*>(head), sizeof head);
+  if (v.kind == OPGEN_V_FLOAT) key.append(reinterpret_cast<const char*>(&v.f), sizeof v.f);
+  if (v.kind == OPGEN_V_LIST || v.kind == OPGEN_V_ACT)
+    for (int64_t k = 0; k < v.len; ++k) append_key(v.items[k], key);
+}
+
+class Recordings {
+ public:
+  // The recording of `plan`'s values on the plan named `backend`: kept, or recorded now and kept.
+  // nullptr where the recorder refuses them (`err` says why: the Python plan then raises its own).
+  std::shared_ptr<const Recording> get(const PlanCall& plan, const char* backend, std::string& err) {
+    std::string key(backend);
+    key.push_back('\0');
+    for (int64_t k = 0; k < plan.nvalues; ++k) append_key(plan.values[k], key);
+    {
+      std::lock_guard<std::mutex> hold(mu_);
+      PerOp& op = ops_[plan.record];
+      auto found = op.index.find(key);
+      if (found != op.index.end()) {
+        op.order.splice(op.order.end(), op.order, found->second);  // now the most recently used
+        ++op.replayed;
+        return found->second->second;
+      }
+    }
+    std::shared_ptr<Recording> made = record(plan, backend, err);  // (outside the lock: it may take a while)
+    if (!made) return nullptr;
+    std::lock_guard<std::mutex> hold(mu_);
+    PerOp& op = ops_[plan.record];
+    auto found = op.index.find(key);
+    if (found != op.index.end()) return found->second->second;  // another thread kept one meanwhile
+    op.order.emplace_back(key, made);
+    op.index[key] = std::prev(op.order.end());
+    ++op.recorded;
+    if (op.order.size() > kMaxRecordings) {
+      op.index.erase(op.order.front().first);
+      op.order.pop_front();
+    }
+    return made;
+  }
+
+  RecordingStats stats(opgen_plan_recorder record) {
+    std::lock_guard<std::mutex> hold(mu_);
+    const PerOp& op = ops_[record];
+    return RecordingStats{op.recorded, op.replayed, static_cast<int64_t>(op.order.size())};
+  }
+
+ private:
+  struct PerOp {
+    std::list<std::pair<std::string, std::shared_ptr<const Recording>>> order;  // least recently used first
+    std::unordered_map<std::string, decltype(order)::iterator> index;
+    int64_t recorded = 0, replayed = 0;
+  };
+
+  // The recorder run into a step buffer that grows until the steps fit (as native_plan.py's record).
+  static std::shared_ptr<Recording> record(const PlanCall& plan, const char* backend, std::string& err) {
+    auto made = std::make_shared<Recording>();
+    char message[512] = "";
+    for (int64_t capacity = 1 << 12;; capacity *= 4) {
+      made->words.resize(static_cast<size_t>(capacity));
+      int64_t used = 0;
+      int code = plan.record(plan.values, plan.nvalues, backend, made->words.data(), capacity, &used, &made->variant,
+                             message, sizeof message);
+      if (code == OPGEN_PLAN_OK) {
+        made->words.resize(static_cast<size_t>(used));
+        return made;
+      }
+      if (code != OPGEN_E_BUFFER || capacity >= (int64_t(1) << 26)) {
+        err = message;
+        return nullptr;
+      }
+    }
+  }
+
+  std::mutex mu_;
+  std::unordered_map<opgen_plan_recorder, PerOp> ops_;
+};
+
+// The process's recordings (every op's, keyed by its recorder).
+inline Recordings& recordings() {
+  static Recordings kept;
+  return kept;
+}
+
+}  // namespace opgen_native
+
+#endif  // OPGEN_RECORDINGS_H

@@ -1,0 +1,143 @@
+// run_plan_cpu (run_plan_cpu.h): the op's binding, its recording (recordings.h) and that
+// recording's batch (cpu_batch.h), then one call into the emulation runtime with the call's
+// buffers bound to the batch's table, as the cpu backend's replay runs it (host/replay.py run).
+#include "run_plan_cpu.h"
+
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "cpu_batch.h"
+#include "recordings.h"
+
+namespace opgen_native {
+namespace {
+
+std::mutex g_bindings_mu;
+std::unordered_map<std::string, std::shared_ptr<const CpuBinding>> g_bindings;  // by op
+
+std::shared_ptr<const CpuBinding> binding_of(const char* op) {
+  std::lock_guard<std::mutex> hold(g_bindings_mu);
+  auto found = g_bindings.find(op);
+  return found == g_bindings.end() ? nullptr : found->second;
+}
+
+int say(opgen_call* call, int code, const std::string& message) {
+  snprintf(call->err, sizeof call->err, "%s", message.c_str());
+  return code;
+}
+
+// The recording's batch for this binding: made once (the recording holds it).
+std::shared_ptr<const CpuBatch> batch_of(const Recording& rec, const std::shared_ptr<const CpuBinding>& b,
+                                         const PlanCall& plan) {
+  std::lock_guard<std::mutex> hold(rec.mu);
+  if (rec.native_for != b || !rec.native) {
+    rec.native = build_batch(rec, *b, plan);
+    rec.native_for = b;
+  }
+  return std::static_pointer_cast<const CpuBatch>(rec.native);
+}
+
+// The call's buffer table: each slot's data pointer, then each list slot's pointers and count.
+// False where a batched GEMM's buffer is not what it needs (the Python backend's checked path).
+bool bind_table(const CpuBatch& batch, const PlanCall& plan, std::vector<uint64_t>& table) {
+  if (plan.nslots != batch.nslots) return false;
+  for (const GemmNeed& need : batch.needs) {
+    const Slot& s = plan.slots[need.slot];
+    if (s.count >= 0 || s.dtype != need.dtype || s.size < need.elements) return false;
+  }
+  table.resize(static_cast<size_t>(plan.nslots) + 2 * batch.lists.size());
+  for (int64_t k = 0; k < plan.nslots; ++k) table[k] = reinterpret_cast<uint64_t>(plan.slots[k].data);
+  for (size_t j = 0; j < batch.lists.size(); ++j) {
+    const Slot& s = plan.slots[batch.lists[j]];
+    table[plan.nslots + 2 * j] = reinterpret_cast<uint64_t>(s.items);
+    table[plan.nslots + 2 * j + 1] = static_cast<uint64_t>(s.count < 0 ? 0 : s.count);
+  }
+  return true;
+}
+
+}  // namespace
+
+int run_plan_cpu(opgen_call* call, const PlanCall& plan) {
+  std::shared_ptr<const CpuBinding> b = binding_of(plan.op);
+  if (!b)
+    return say(call, OPGEN_ERR_FALLBACK, std::string(plan.op) + ": no cpu binding (opgen_native_bind_cpu)");
+  if (!b->fallback.empty()) return say(call, OPGEN_ERR_FALLBACK, std::string(plan.op) + ": " + b->fallback);
+  std::string why;
+  std::shared_ptr<const Recording> rec = recordings().get(plan, b->plan.c_str(), why);
+  if (!rec) return say(call, OPGEN_ERR_FALLBACK, why);
+  std::shared_ptr<const CpuBatch> batch = batch_of(*rec, b, plan);
+  if (!batch->fallback.empty()) return say(call, OPGEN_ERR_FALLBACK, batch->fallback);
+  thread_local std::vector<uint64_t> table;
+  if (!bind_table(*batch, plan, table))
+    return say(call, OPGEN_ERR_FALLBACK, std::string(plan.op) + ": a GEMM step's buffer is not what it needs, or the "
+                                                                "call's slots are not the plan's");
+  typedef uint64_t (*run_batch_fn)(const unsigned char*, uint64_t, const uint64_t*, uint64_t, char*, size_t);
+  call->err[0] = '\0';
+  uint64_t done = reinterpret_cast<run_batch_fn>(b->run_batch)(batch->blob.data(), batch->count, table.data(),
+                                                                table.size(), call->err, sizeof call->err);
+  if (done != batch->count)  // (HostKernelError)
+    return call->err[0] ? OPGEN_ERR_RUNTIME
+                        : say(call, OPGEN_ERR_RUNTIME, "kernel '" + batch->names[done] + "' failed");
+  if (!batch->refused.empty()) return say(call, OPGEN_ERR_VALUE, batch->refused);  // (HostLaunchError)
+  return OPGEN_OK;
+}
+
+}  // namespace opgen_native
+
+OPGEN_NATIVE_API int opgen_native_bind_cpu(const char* op, const opgen_cpu_binding* in, char* err, int64_t errlen) {
+  using opgen_native::CpuBinding;
+  using opgen_native::CpuKernel;
+  try {
+    auto b = std::make_shared<CpuBinding>();
+    b->plan = in->plan ? in->plan : "cpu";
+    for (int64_t k = 0; k < in->nkernels; ++k) {
+      const opgen_cpu_kernel& kin = in->kernels[k];
+      b->kernels.push_back(CpuKernel{kin.symbol ? kin.symbol : "", kin.launch,
+                                     std::vector<uint32_t>(kin.params, kin.params + kin.nparams), kin.max_threads,
+                                     kin.max_dynamic_shared, kin.static_shared});
+    }
+    b->run_batch = in->run_batch;
+    b->gemm = in->gemm;
+    b->sgemm = in->sgemm;
+    b->dgemm = in->dgemm;
+    b->blas_int64 = in->blas_int64 != 0;
+    b->random_order = in->random_order != 0;
+    b->threads = in->threads;
+    b->seed = in->seed;
+    b->stack_size = in->stack_size;
+    for (int axis = 0; axis < 3; ++axis) {
+      b->max_grid[axis] = in->max_grid[axis];
+      b->max_block[axis] = in->max_block[axis];
+    }
+    b->max_shared = in->max_shared;
+    b->fallback = in->fallback ? in->fallback : "";
+    if (!b->run_batch || !b->gemm) {
+      snprintf(err, static_cast<size_t>(errlen), "%s: no emulation runtime to bind", op);
+      return 1;
+    }
+    std::lock_guard<std::mutex> hold(opgen_native::g_bindings_mu);
+    opgen_native::g_bindings[op] = std::move(b);  // (calls in flight keep the binding they took)
+    return 0;
+  } catch (const std::exception& e) {
+    snprintf(err, static_cast<size_t>(errlen), "%s: binding failed: %s", op, e.what());
+    return 1;
+  }
+}
+
+OPGEN_NATIVE_API void opgen_native_unbind_cpu(const char* op) {
+  std::lock_guard<std::mutex> hold(opgen_native::g_bindings_mu);
+  opgen_native::g_bindings.erase(op);
+}
+
+OPGEN_NATIVE_API int64_t opgen_native_cpu_abi(int what) {
+  switch (what) {
+    case 0: return OPGEN_CPU_BINDING_ABI;
+    case 1: return static_cast<int64_t>(sizeof(opgen_cpu_kernel));
+    case 2: return static_cast<int64_t>(sizeof(opgen_cpu_binding));
+    case 3: return static_cast<int64_t>(sizeof(opgen_native::Slot));
+    default: return -1;
+  }
+}
