@@ -21,9 +21,10 @@ _ATTR_CXX: dict[AttrType, str] = {
 
 
 def native_kernel(op: OpSpec) -> bool:
-    """Whether the op's C++ kernel can run it: driver.h's call returns tensors, not lists of them
-    (CudnnRNNParamsToCanonicalV2's outputs are lists: its Python kernel stays registered)."""
-    return not any(getattr(o, "is_list", False) for o in op.outputs)
+    """Whether the op gets a C++ kernel: it has a driver (a kernel launch plan: not a runtime op such
+    as CudnnRNNParamsSize) and driver.h's call can return its outputs (tensors, not lists of them, as
+    CudnnRNNParamsToCanonicalV2's). The others keep their Python kernels."""
+    return op.has_launch_plan and not any(getattr(o, "is_list", False) for o in op.outputs)
 
 
 def _cxx_string(text: str) -> str:
@@ -53,7 +54,8 @@ def _kernel(op: OpSpec) -> list[str]:
         if arg.is_list:
             lines.append(f"  call.list({_cxx_string(arg.name)}, tsd::to<std::vector<Tensor>>(stack[{k}]));")
         elif arg.accepts_python_int:
-            lines.append(f"  call.integer(tsd::to<int64_t>(stack[{k}]));")
+            lines.append(f"  call.integer({_cxx_string(arg.name)}, tsd::to<int64_t>(stack[{k}]), "
+                         f"OPGEN_DT_{str(arg.dtype).upper()});")
         elif arg.optional:
             lines.append(f"  call.optional({_cxx_string(arg.name)}, tsd::to<std::optional<Tensor>>(stack[{k}]));")
         else:

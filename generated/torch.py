@@ -65,7 +65,7 @@ def library_path() -> str:
 #: Python then registers only the fakes, the autograd formulas and the kernels the library lacks).
 NATIVE = _settings.TORCH_NATIVE.get()
 if NATIVE:
-    _torch_library.load(_NATIVE_SOURCE)
+    _torch_library.load(_NATIVE_SOURCE, [_bias_add, _bias_add_grad, _fused_batch_norm_grad_v3, _fused_batch_norm_v3, _layer_norm, _layer_norm_grad, _softmax, _softmax_grad, _cudnn_rnn_backprop_v3, _cudnn_rnn_v3, _dml_rnn, _gru_block_cell, _gru_block_cell_grad])
 
 _Library: Any = torch.library.Library  # (unannotated in torch: called through Any for mypy --strict)
 _LIB = _Library(NAMESPACE, "FRAGMENT")
@@ -381,9 +381,8 @@ def _cudnn_rnn_canonical_to_params_v2_fake(num_layers: Any, num_units: Any, inpu
     return out[0]
 
 
-if not NATIVE:
-    _LIB.impl('cudnn_rnn_canonical_to_params_v2', _cudnn_rnn_canonical_to_params_v2_impl, "CPU")
-    _LIB.impl('cudnn_rnn_canonical_to_params_v2', _cudnn_rnn_canonical_to_params_v2_impl, "CUDA")
+_LIB.impl('cudnn_rnn_canonical_to_params_v2', _cudnn_rnn_canonical_to_params_v2_impl, "CPU")
+_LIB.impl('cudnn_rnn_canonical_to_params_v2', _cudnn_rnn_canonical_to_params_v2_impl, "CUDA")
 torch.library.register_fake('opgen::cudnn_rnn_canonical_to_params_v2', _cudnn_rnn_canonical_to_params_v2_fake, lib=_LIB)
 torch.library.register_autograd('opgen::cudnn_rnn_canonical_to_params_v2', _no_gradient('CudnnRNNCanonicalToParamsV2', 'its spec declares no gradient op'),
                                 setup_context=_no_context, lib=_LIB)
@@ -405,8 +404,7 @@ def _cudnn_rnn_params_size_fake(num_layers: Any, num_units: Any, input_size: Any
     return out[0]
 
 
-if not NATIVE:
-    _LIB.impl('cudnn_rnn_params_size', _cudnn_rnn_params_size_impl, "CompositeExplicitAutograd")  # no tensor picks a device: CPU
+_LIB.impl('cudnn_rnn_params_size', _cudnn_rnn_params_size_impl, "CompositeExplicitAutograd")  # no tensor picks a device: CPU
 torch.library.register_fake('opgen::cudnn_rnn_params_size', _cudnn_rnn_params_size_fake, lib=_LIB)
 torch.library.register_autograd('opgen::cudnn_rnn_params_size', _no_gradient('CudnnRNNParamsSize', 'its spec declares no gradient op'),
                                 setup_context=_no_context, lib=_LIB)

@@ -17,8 +17,6 @@ __attribute__((weak)) int opgen_call_LayerNormGrad(opgen_call* call);
 __attribute__((weak)) int opgen_call_Softmax(opgen_call* call);
 __attribute__((weak)) int opgen_call_SoftmaxGrad(opgen_call* call);
 __attribute__((weak)) int opgen_call_CudnnRNNBackpropV3(opgen_call* call);
-__attribute__((weak)) int opgen_call_CudnnRNNCanonicalToParamsV2(opgen_call* call);
-__attribute__((weak)) int opgen_call_CudnnRNNParamsSize(opgen_call* call);
 __attribute__((weak)) int opgen_call_CudnnRNNV3(opgen_call* call);
 __attribute__((weak)) int opgen_call_DmlRnn(opgen_call* call);
 __attribute__((weak)) int opgen_call_GRUBlockCell(opgen_call* call);
@@ -153,44 +151,6 @@ static void boxed_cudnn_rnn_backprop_v3(StableIValue* stack, uint64_t, uint64_t)
   stack[3] = tsd::from(out[3]);
 }
 
-static void boxed_cudnn_rnn_canonical_to_params_v2(StableIValue* stack, uint64_t, uint64_t) {
-  opgen_torch::Call call("CudnnRNNCanonicalToParamsV2");
-  call.integer(tsd::to<int64_t>(stack[0]));
-  call.integer(tsd::to<int64_t>(stack[1]));
-  call.integer(tsd::to<int64_t>(stack[2]));
-  call.list("weights", tsd::to<std::vector<Tensor>>(stack[3]));
-  call.list("biases", tsd::to<std::vector<Tensor>>(stack[4]));
-  call.attr(tsd::to<int64_t>(stack[5]));
-  call.attr(tsd::to<int64_t>(stack[6]));
-  call.attr(tsd::to<std::string>(stack[7]));
-  call.attr(tsd::to<std::string>(stack[8]));
-  call.attr(tsd::to<std::string>(stack[9]));
-  call.attr(tsd::to<double>(stack[10]));
-  call.attr(tsd::to<int64_t>(stack[11]));
-  call.attr(tsd::to<int64_t>(stack[12]));
-  call.attr(tsd::to<int64_t>(stack[13]));
-  std::vector<Tensor> out = call.run(opgen_call_CudnnRNNCanonicalToParamsV2, "opgen_call_CudnnRNNCanonicalToParamsV2", 1);
-  stack[0] = tsd::from(out[0]);
-}
-
-static void boxed_cudnn_rnn_params_size(StableIValue* stack, uint64_t, uint64_t) {
-  opgen_torch::Call call("CudnnRNNParamsSize");
-  call.integer(tsd::to<int64_t>(stack[0]));
-  call.integer(tsd::to<int64_t>(stack[1]));
-  call.integer(tsd::to<int64_t>(stack[2]));
-  call.attr(tsd::to<std::string>(stack[3]));
-  call.attr(tsd::to<std::string>(stack[4]));
-  call.attr(tsd::to<std::string>(stack[5]));
-  call.attr(tsd::to<std::string>(stack[6]));
-  call.attr(tsd::to<std::string>(stack[7]));
-  call.attr(tsd::to<double>(stack[8]));
-  call.attr(tsd::to<int64_t>(stack[9]));
-  call.attr(tsd::to<int64_t>(stack[10]));
-  call.attr(tsd::to<int64_t>(stack[11]));
-  std::vector<Tensor> out = call.run(opgen_call_CudnnRNNParamsSize, "opgen_call_CudnnRNNParamsSize", 1);
-  stack[0] = tsd::from(out[0]);
-}
-
 static void boxed_cudnn_rnn_v3(StableIValue* stack, uint64_t, uint64_t) {
   opgen_torch::Call call("CudnnRNNV3");
   call.tensor("input", tsd::to<Tensor>(stack[0]));
@@ -293,7 +253,6 @@ STABLE_TORCH_LIBRARY_IMPL(opgen, CPU, m) {
   m.impl("softmax", &boxed_softmax);
   m.impl("softmax_grad", &boxed_softmax_grad);
   m.impl("cudnn_rnn_backprop_v3", &boxed_cudnn_rnn_backprop_v3);
-  m.impl("cudnn_rnn_canonical_to_params_v2", &boxed_cudnn_rnn_canonical_to_params_v2);
   m.impl("cudnn_rnn_v3", &boxed_cudnn_rnn_v3);
   m.impl("dml_rnn", &boxed_dml_rnn);
   m.impl("gru_block_cell", &boxed_gru_block_cell);
@@ -310,13 +269,8 @@ STABLE_TORCH_LIBRARY_IMPL(opgen, CUDA, m) {
   m.impl("softmax", &boxed_softmax);
   m.impl("softmax_grad", &boxed_softmax_grad);
   m.impl("cudnn_rnn_backprop_v3", &boxed_cudnn_rnn_backprop_v3);
-  m.impl("cudnn_rnn_canonical_to_params_v2", &boxed_cudnn_rnn_canonical_to_params_v2);
   m.impl("cudnn_rnn_v3", &boxed_cudnn_rnn_v3);
   m.impl("dml_rnn", &boxed_dml_rnn);
   m.impl("gru_block_cell", &boxed_gru_block_cell);
   m.impl("gru_block_cell_grad", &boxed_gru_block_cell_grad);
-}
-
-STABLE_TORCH_LIBRARY_IMPL(opgen, CompositeExplicitAutograd, m) {
-  m.impl("cudnn_rnn_params_size", &boxed_cudnn_rnn_params_size);
 }

@@ -11,17 +11,22 @@ PyTorch's CUDA symbols at run time (a CPU-only PyTorch loads it)."""
 
 from __future__ import annotations
 
+import ctypes
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from codegen.runtime import diskcache
 from codegen.runtime.host.libraries import _build_or_load
 from codegen.runtime.host.state import _LOCK
-from codegen.runtime.host.toolchain import _BASE_FLAGS, _compiler_command, _target, compiler_id
+from codegen.runtime.host.toolchain import _BASE_FLAGS, EMU_DIR, _compiler_command, _target, compiler_id
 
 #: The oldest PyTorch whose stable ABI the library is built for (major, minor).
 TARGET = (2, 11)
 NATIVE_DIR = Path(__file__).resolve().parent / "native"  # torch_stable.h, driver.h
+
+#: The drivers' unit a package keeps beside its torch_native.cpp (see _drivers).
+DRIVERS = "native_drivers.cpp"
 
 _BUILT: dict[str, Path] = {}
 
@@ -46,11 +51,13 @@ def _torch() -> Any:
 
 
 def _flags(torch: Any) -> list[str]:
-    """Ours, the target ABI, PyTorch's headers (-isystem: not a dependency to digest on every load)
-    and libraries (--no-as-needed: the compiler puts them before the source)."""
+    """Ours, the target ABI, PyTorch's headers (-isystem: not a dependency to digest on every load),
+    the native runtime's and the emulation's headers, and PyTorch's libraries (--no-as-needed: the
+    compiler puts them before the source)."""
     root = Path(torch.__file__).resolve().parent
     return [*_BASE_FLAGS, f"-DTORCH_TARGET_VERSION=0x{target_version():016x}", "-isystem", str(root / "include"),
-            "-I", str(NATIVE_DIR), "-L", str(root / "lib"), "-Wl,--no-as-needed", "-ltorch_cpu", "-lc10"]
+            "-I", str(NATIVE_DIR), "-I", str(EMU_DIR), "-L", str(root / "lib"), "-Wl,--no-as-needed", "-ltorch_cpu",
+            "-lc10"]
 
 
 def _present(path: Path) -> Path | None:
@@ -58,11 +65,18 @@ def _present(path: Path) -> Path | None:
     return path if path.is_file() else None
 
 
+def _drivers(source: Path) -> Path:
+    """Where a package keeps its drivers' translation unit (recorders, drivers, the plan runner's
+    includes), beside the registration: compiled into the same library when it is there."""
+    return source.with_name(DRIVERS)
+
+
 def build(source: Path) -> Path:
-    """The built library of the translation unit at `source`: from this process's memory, the disk
-    cache, or compiled now."""
+    """The built library of the registration at `source` (with the package's drivers, when it has
+    them): from this process's memory, the disk cache, or compiled now."""
     torch = _torch()
-    text = source.read_text()
+    drivers = _drivers(source)
+    text = source.read_text() + (drivers.read_text() if drivers.is_file() else "")
     cmd = _compiler_command()
     flags = _flags(torch)
     key = diskcache.cache_key(text, flags, compiler_id(cmd), f"{_target()} torch {torch.__version__}")
@@ -75,9 +89,28 @@ def build(source: Path) -> Path:
         return found
 
 
-def load(source: Path) -> Path:
-    """`build(source)`, loaded into this process with `torch.ops.load_library` (its schemas and kernels registered)."""
+def load(source: Path, modules: Sequence[Any] = ()) -> Path:
+    """`build(source)`, loaded into this process with `torch.ops.load_library` (its schemas and
+    kernels registered). With the package's drivers in it, each op module of `modules` is bound to
+    its kernels as the cpu backend loads them (codegen/runtime/native_cpu.py: until the library
+    carries the kernels' host form and binds them itself), so its calls run natively."""
     path = build(source)
     ops: Any = _torch().ops  # (load_library is unannotated in torch)
     ops.load_library(str(path))
+    if modules and _drivers(source).is_file():
+        bind_cpu(path, modules)
     return path
+
+
+def bind_cpu(path: Path, modules: Sequence[Any]) -> None:
+    """Binds the plans of the op `modules` (their `_KERNELS`, `_PLAN`; a module without a launch plan
+    has no driver) in the library at `path`."""
+    from codegen.runtime import native_cpu, native_plan
+    from codegen.runtime.plan import Plan
+    from codegen.runtime.scope import Scope, backend_of
+
+    runner = native_cpu.NativeCpu(native_plan.NativePlans(ctypes.CDLL(str(path))))  # (the loaded handle)
+    backend = backend_of(Scope("cpu"), "the PyTorch library")
+    for module in modules:
+        if isinstance(getattr(module, "_PLAN", None), Plan):
+            runner.bind(module._KERNELS, module._PLAN, backend)

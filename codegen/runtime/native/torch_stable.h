@@ -61,6 +61,20 @@ inline const DtypePair* dtype_of(int32_t opgen) {
   return nullptr;
 }
 
+// Whether `v` fits the integer dtype (the wrapper's np.iinfo check).
+inline bool int_fits(int32_t dtype, int64_t v) {
+  switch (dtype) {
+    case OPGEN_DT_INT8: return v >= INT8_MIN && v <= INT8_MAX;
+    case OPGEN_DT_UINT8: return v >= 0 && v <= UINT8_MAX;
+    case OPGEN_DT_INT16: return v >= INT16_MIN && v <= INT16_MAX;
+    case OPGEN_DT_UINT16: return v >= 0 && v <= UINT16_MAX;
+    case OPGEN_DT_INT32: return v >= INT32_MIN && v <= INT32_MAX;
+    case OPGEN_DT_UINT32: return v >= 0 && v <= static_cast<int64_t>(UINT32_MAX);
+    case OPGEN_DT_UINT64: return v >= 0;
+    default: return true;  // int64
+  }
+}
+
 // A device as PyTorch prints it ("cpu", "cuda:0"), for messages.
 inline std::string device_text(const torch::stable::Device& d) {
   if (d.type() == torch::headeronly::DeviceType::CPU) return "cpu";
@@ -120,13 +134,18 @@ class Call {
     a.len = static_cast<int64_t>(descs.size());
     args_.push_back(a);
   }
-  // An `int` input (the schema's scalar inputs): a 0-d int64 on the cpu.
-  void integer(int64_t v) {
-    int64_t& held = ints_.emplace_back(v);
+  // An `int` input (an input declared accepts_python_int): a 0-d cpu tensor of the input's dtype,
+  // as the wrapper's python_int makes it, refused where the value does not fit.
+  void integer(const char* name, int64_t v, int32_t dtype) {
+    const DtypePair* dt = dtype_of(dtype);
+    if (!int_fits(dtype, v))
+      throw std::runtime_error(std::string(op_) + ": " + name + ": " + std::to_string(v) + " does not fit in " +
+                               (dt ? dt->name : "its dtype"));
+    uint64_t& held = ints_.emplace_back(static_cast<uint64_t>(v));  // (little-endian: the low bytes first)
     opgen_arg a{};
     a.kind = OPGEN_ARG_TENSOR;
     a.tensor.data = &held;
-    a.tensor.dtype = OPGEN_DT_INT64;
+    a.tensor.dtype = dtype;
     a.tensor.device = OPGEN_DEV_CPU;
     args_.push_back(a);
   }
@@ -287,7 +306,7 @@ class Call {
   std::deque<std::vector<opgen_tensor>> lists_;  // (deques: what a descriptor points into never moves)
   std::deque<std::vector<opgen_value>> values_;
   std::deque<std::string> texts_;
-  std::deque<int64_t> ints_;
+  std::deque<uint64_t> ints_;
   std::vector<Tensor> held_;
   std::vector<Tensor> scratch_;
   std::vector<std::optional<Tensor>> outputs_;
