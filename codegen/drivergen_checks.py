@@ -317,7 +317,7 @@ class _Printer:
                                          args=args)):
                 on_device = which == "check_values_on_device"
                 args = args[1:] if on_device else args  # (the backend)
-                emit(f"{ind}check_values(call, {'true' if on_device else 'false'}, OP, {self.cs(args[1])}, "
+                emit(f"{ind}check_values(call, frame, {'true' if on_device else 'false'}, OP, {self.cs(args[1])}, "
                      f"{self.ex(args[2])}, {self.ex(args[3])}, {self.ex(args[4])}, {self.cs(args[5])}, "
                      f"{self.cs(args[6])});")
             case ast.Expr(value=ast.Call(func=ast.Attribute(value=ast.Name(id="_rt"), attr="check_same_dtype"),
@@ -370,7 +370,7 @@ class _Printer:
              f"{{{', '.join(f'plan_slot(frame, {self.ex(s)})' for s in slots.elts)}}};")
         emit(f"{ind}int rc = opgen_native::run_plan(call, opgen_native::PlanCall{{OP, "
              f"opgen_plan::opgen_plan_{c_name(self.op.name)}, symbols, {len(symbols)}, values, {len(names.elts)}, "
-             f"slots, {len(slots.elts)}}});")
+             f"slots, {len(slots.elts)}, frame.value_checks.data(), (int64_t)frame.value_checks.size()}});")
         emit(f"{ind}if (rc != OPGEN_OK) raise(rc, call->err);")
 
 

@@ -95,6 +95,13 @@ int run_plan(opgen_call* call, const PlanCall& plan) {
       o += std::string(j ? "," : "") + std::to_string((uint64_t)(uintptr_t)s.items[j]);
     o += "]]";
   }
+  o += "],\"value_checks\":[";
+  for (int64_t k = 0; k < plan.nvalue_checks; ++k) {
+    const ValueCheck& c = plan.value_checks[k];
+    o += std::string(k ? "," : "") + "[" + std::to_string((uint64_t)(uintptr_t)c.tensor->data) + ",\"" + c.arg +
+         "\"," + (c.has_min ? std::to_string(c.min) : "null") + "," + (c.has_max ? std::to_string(c.max) : "null") +
+         ",\"" + c.min_text + "\",\"" + c.max_text + "\"]";
+  }
   g_capture = o + "]}";
   return OPGEN_OK;
 }
@@ -134,13 +141,16 @@ class Driver:
 
     def run(self, op: str, inputs: Sequence[Any], attrs: Sequence[Any], shapes_only: bool = False,
             device: int = 0, preallocated: Sequence[np.ndarray] | None = None, alloc_error: str = "",
-            input_device: int | None = None) -> Result:
-        """`device`: the call's (and the inputs', unless `input_device`); `preallocated`: the
-        outputs the caller hands in; `alloc_error`: the allocator refuses with this message."""
+            input_device: int | None = None, input_device_index: int = 0) -> Result:
+        """`device`: the call's (and the inputs', unless `input_device`; the call's device index is
+        0, the inputs' `input_device_index`); `preallocated`: the outputs the caller hands in;
+        `alloc_error`: the allocator refuses with this message."""
         keep: list[Any] = []
         args = (Arg * max(len(inputs), 1))()
         for k, x in enumerate(inputs):
             self._arg(args[k], x, keep, device if input_device is None else input_device)
+            for t in [args[k].tensor, *(args[k].items[j] for j in range(args[k].len))]:
+                t.device_index = input_device_index
         values = (Value * max(len(attrs), 1))()
         for k, a in enumerate(attrs):
             self._value(values[k], a, keep)

@@ -76,7 +76,13 @@ class _Python:
     def __init__(self, monkeypatch: pytest.MonkeyPatch):
         self.empties: list[tuple[str, tuple[int, ...]]] = []
         self.seen: tuple[Any, ...] = ()
+        self.value_checks: list[list[Any]] = []
         original = CpuBackend.empty
+        check_values_on_device = api.check_values_on_device
+
+        def on_device(backend: Any, op: str, arg: str, value: Any, *bounds: Any) -> None:
+            self.value_checks.append([value.ctypes.data, arg, *bounds])
+            check_values_on_device(backend, op, arg, value, *bounds)
 
         def empty(backend: Any, shape: Any, dtype: str) -> Any:
             out = original(backend, shape, dtype)
@@ -89,9 +95,10 @@ class _Python:
 
         monkeypatch.setattr(CpuBackend, "empty", empty)
         monkeypatch.setattr(api, "run_plan", run_plan)
+        monkeypatch.setattr(api, "check_values_on_device", on_device)
 
     def run(self, op: Any, inputs: dict[str, Any], attrs: dict[str, Any], scope: Scope) -> tuple[str | None, str]:
-        self.empties, self.seen = [], ()
+        self.empties, self.seen, self.value_checks = [], (), []
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", DeprecationWarning)
@@ -152,7 +159,7 @@ def test_every_parity_case_hands_the_plan_what_the_wrapper_does(driver: Driver, 
     launch sizes are the cuda backend's; the driver's data pointers only reach the stand-in)."""
     cases = _cases(parity)
     python = _Python(monkeypatch)
-    count = 0
+    count = value_checks = 0
     for op, case in cases:
         assert case is not None, parity["missing_builder_message"](op)
         inputs, attrs = _named(op, case)
@@ -170,8 +177,12 @@ def test_every_parity_case_hands_the_plan_what_the_wrapper_does(driver: Driver, 
         nat_values, nat_slots = _native_plan(native, op, inputs)
         assert nat_values == py_values, op.name
         assert nat_slots == py_slots, op.name
+        # `values: {on_device: true}`: checked on the data on the cpu, handed to the plan's runtime on cuda
+        handed = native.capture["value_checks"] if native.capture is not None else None
+        assert handed == (python.value_checks if device else []), op.name
         count += 1
-    assert count > len(OPS)
+        value_checks += len(handed)
+    assert count > len(OPS) and (value_checks > 0) == (device == 1)
 
 
 _KINDS = ("abc", True, 1.5, 7, -1, 0, None, [1, 2], 1e-05, 2**40, float("nan"), "it's")

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from native_driver_harness import CAPTURE, Driver
+from native_driver_harness import CAPTURE, Driver, decode_value, encode_python
 
 from codegen import drivergen, drivergen_checks, drivergen_unit, pygen
 from codegen.load import load_specs
@@ -39,6 +39,7 @@ inputs:
   - {name: x, dtype: T, shape: "[N, C]", doc: The input.}
   - {name: lengths, dtype: int32, shape: "[N]", accepts_dtypes: [int64], values: {min: 1, max: C}, doc: Lengths.}
   - {name: bias, dtype: T, shape: "[C]", optional: true, doc: Optional.}
+  - {name: parts, dtype: T, list: true, shape: "[C]", doc: A list.}
 outputs:
   - {name: y, dtype: T, shape: "[N, C]", doc: The result.}
 kernel:
@@ -48,7 +49,7 @@ kernel:
     - kernel: toy
       grid: ["ceildiv(N*C, 256)"]
       block: [256]
-      args: [x, lengths, bias, y, N, C, k, scale, act, "acts[0]", "sizes[0]"]
+      args: [x, lengths, bias, parts, y, N, C, k, scale, act, "acts[0]", "sizes[0]"]
 """
 
 #: Exported beside the toy's driver: checks.h's reprs, for the test against Python's.
@@ -83,7 +84,8 @@ def toy(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Any, Driver]:
     return op, scope["_compute"], Driver(native_plan.load(unit, "drivers-toy").lib)
 
 
-GOOD_INPUTS = {"x": np.ones((2, 3), np.float32), "lengths": np.array([1, 3], np.int32), "bias": None}
+GOOD_INPUTS: dict[str, Any] = {"x": np.ones((2, 3), np.float32), "lengths": np.array([1, 3], np.int32), "bias": None,
+                               "parts": [np.ones(3, np.float32), np.zeros(3, np.float32)]}
 GOOD_ATTRS = {"k": 2, "how": "a", "out_type": "float64", "sizes": [0, 9], "scale": 0.25, "act": "tanh",
               "acts": "relu"}
 
@@ -106,6 +108,11 @@ INPUT_VARIANTS: list[tuple[str, Any]] = [
     ("lengths", np.array([1, 2], np.uint8)), ("lengths", np.array([1, 4], np.int64)),
     ("bias", np.ones(3, np.float32)), ("bias", np.ones(3, np.float16)), ("bias", np.ones(4, np.float32)),
     ("x", np.ones((2, 3), np.float16)), ("x", np.ones((2, 3), np.float64)), ("x", None), ("lengths", None),
+    ("x", np.ones((2, 3), np.complex64)), ("bias", np.ones(3, "U1")),
+    ("parts", []), ("parts", None), ("parts", [np.ones(3, np.float16)]), ("parts", [np.ones(4, np.float32)]),
+    ("parts", [np.ones(3, np.float32), np.ones(3, np.float64)]),
+    ("parts", [np.ones(3, np.float32), np.ones(2, np.float32)]),
+    ("parts", [np.ones(3, np.float32), np.ones((1, 3), np.float32)]),
 ]
 #: What the driver hands back to the Python path, and why (the front-end then runs the wrapper).
 FALLBACKS: list[tuple[str, Any, str]] = [
@@ -113,6 +120,7 @@ FALLBACKS: list[tuple[str, Any, str]] = [
     ("act", "leaky_relu(alpha=0.1)", "an activation's text form is parsed by the Python path"),
     ("lengths", np.array([1, 3], np.int64), "lengths: converting int64 to int32 is the Python path's"),
     ("x", np.ones((3, 2), np.float32).T, "x: a strided input is copied by the Python path"),
+    ("parts", np.ones((1, 3), np.float32), "parts: an array where a list is expected is the Python path's"),
 ]
 
 
@@ -142,6 +150,35 @@ def test_toy_variant_gives_the_wrappers_outcome(toy: tuple[Any, Any, Driver], mo
     assert (native.kind, native.message) == expected
 
 
+@pytest.mark.parametrize("attrs", [GOOD_ATTRS, {**GOOD_ATTRS, "act": Activation.leaky_relu(alpha=0.2),
+                                                 "acts": ["elu", Activation.linear(alpha=0.5, beta=-1.0), "relu"]}],
+                         ids=["names", "instances"])
+def test_toy_plan_values_and_slots_are_the_wrappers(toy: tuple[Any, Any, Driver], monkeypatch: pytest.MonkeyPatch,
+                                                    attrs: dict[str, Any]) -> None:
+    """Activations (by name: the library's defaults; instances: their kernel parameters; one for C
+    of them), a list(int), a list input's slot (its elements' pointers), an absent input's."""
+    _, compute, driver = toy
+    seen: list[Any] = []
+
+    def run_plan(backend: Any, kernels: Any, plan: Any, values: Any, buffers: Any) -> None:
+        seen.extend([plan, values, buffers])
+        raise _Stop
+
+    monkeypatch.setattr(api, "run_plan", run_plan)
+    with pytest.raises(_Stop):
+        compute("cpu", *GOOD_INPUTS.values(), *attrs.values())
+    plan, values, buffers = seen
+    native = driver.run("Toy", list(GOOD_INPUTS.values()), list(attrs.values()))
+    assert native.capture is not None
+    strings, _ = drivergen.plan_tables(plan)
+    assert [decode_value(v) for v in native.capture["values"]] == [encode_python(v, strings) for v in values]
+    slots = native.capture["slots"]
+    assert [s[0] for s in slots[:3]] == [GOOD_INPUTS["x"].ctypes.data, GOOD_INPUTS["lengths"].ctypes.data, 0]
+    parts = GOOD_INPUTS["parts"]
+    assert all(a is b for a, b in zip(buffers[3], parts, strict=True))
+    assert slots[3][1:] == [2, 11, [a.ctypes.data for a in parts]]  # (count, float32, the elements' pointers)
+
+
 @pytest.mark.parametrize("name, value, why", FALLBACKS, ids=lambda v: repr(v)[:40])
 def test_toy_falls_back_where_only_python_can_say(toy: tuple[Any, Any, Driver], name: str, value: Any,
                                                   why: str) -> None:
@@ -159,7 +196,7 @@ def test_preallocated_outputs_are_checked_and_used(toy: tuple[Any, Any, Driver])
     y = np.empty((2, 3), np.float32)
     ok = driver.run("Toy", inputs, attrs, preallocated=[y])
     assert ok.kind is None and ok.allocations == {}  # nothing allocated: the caller's output is the slot
-    assert ok.capture is not None and ok.capture["slots"][3][0] == y.ctypes.data
+    assert ok.capture is not None and ok.capture["slots"][4][0] == y.ctypes.data
     for wrong in (np.empty((2, 4), np.float32), np.empty((2, 3), np.float16), np.empty((6,), np.float32)):
         bad = driver.run("Toy", inputs, attrs, preallocated=[wrong])
         got = f"{wrong.dtype}{list(wrong.shape)}"
@@ -179,7 +216,7 @@ def test_shapes_allocate_nothing_and_a_refusing_allocator_is_a_memory_error(toy:
 def test_a_call_with_the_wrong_arity_is_refused_by_name(toy: tuple[Any, Any, Driver]) -> None:
     _, _, driver = toy
     bad = driver.run("Toy", list(GOOD_INPUTS.values())[:2], list(GOOD_ATTRS.values()))
-    assert (bad.kind, bad.message) == ("RuntimeError", "Toy: the driver takes 3 inputs and 7 attrs, the call gave 2 "
+    assert (bad.kind, bad.message) == ("RuntimeError", "Toy: the driver takes 4 inputs and 7 attrs, the call gave 2 "
                                                        "and 7")
 
 
@@ -192,6 +229,9 @@ def test_an_input_on_another_device_falls_back(toy: tuple[Any, Any, Driver]) -> 
                                                                "Python path")
     moved = driver.run("Toy", inputs, attrs, device=0, input_device=1)
     assert (moved.kind, moved.message) == ("fallback", "x: an input on another device is copied by the Python path")
+    other_gpu = driver.run("Toy", inputs, attrs, device=1, input_device_index=1)
+    assert (other_gpu.kind, other_gpu.message) == (moved.kind, moved.message)
+    assert driver.run("Toy", inputs, attrs, device=0, input_device_index=1).kind is None  # (no index on the cpu)
 
 
 def _reprs(driver: Driver) -> tuple[Any, Any]:

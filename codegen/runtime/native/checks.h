@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
+#include <list>
 #include <initializer_list>
 #include <string>
 #include <utility>
@@ -28,14 +28,20 @@ struct Raise {
 
 enum Kind { K_NONE, K_BOOL, K_INT, K_FLOAT, K_STR, K_DIMS, K_TENSOR, K_TLIST, K_ACT, K_VLIST };
 
-struct V {
-  int kind = K_NONE;
-  int64_t i = 0;                         // BOOL, INT; the length of STR, DIMS, TLIST, VLIST
-  double f = 0.0;                        // FLOAT
-  const char* s = nullptr;               // STR (not NUL-terminated)
-  const int64_t* dims = nullptr;         // DIMS
-  const opgen_tensor* t = nullptr;       // TENSOR; TLIST: its items
-  const opgen_value* value = nullptr;    // ACT: the caller's value; VLIST: its items
+struct V {  // (32 bytes: the driver copies these around a lot)
+  int32_t kind = K_NONE;
+  int32_t reserved = 0;
+  union {
+    int64_t i = 0;                       // BOOL, INT; the length of STR, DIMS, TLIST, VLIST
+    double f;                            // FLOAT
+  };
+  union {
+    const void* p = nullptr;
+    const char* s;                       // STR (not NUL-terminated)
+    const int64_t* dims;                 // DIMS
+    const opgen_tensor* t;               // TENSOR; TLIST: its items
+    const opgen_value* value;            // ACT: the caller's value; VLIST: its items
+  };
   int64_t repeat = 0;                    // ACT: 0, one; n > 0, a list of n copies (check_list's)
 };
 
@@ -453,12 +459,11 @@ inline V check_str(const char* op, const char* name, const V& v, std::initialize
 }
 
 inline V check_enum(const char* op, const char* name, const V& v, std::initializer_list<V> allowed) {
+  if (v.kind == K_STR && contains(v, allowed)) return v;
   std::string names;
   for (const V& a : allowed) names += (names.empty() ? "" : ", ") + str_text(a);
   if (v.kind != K_STR) wrong_type(op, name, "one of " + names, v);
-  if (!contains(v, allowed))
-    raise(OPGEN_ERR_VALUE, attr_where(op, name) + ": expected one of " + names + ", got " + repr(v));
-  return v;
+  raise(OPGEN_ERR_VALUE, attr_where(op, name) + ": expected one of " + names + ", got " + repr(v));
 }
 
 inline V check_type(const char* op, const char* name, const V& v, std::initializer_list<V> allowed) {
@@ -478,13 +483,15 @@ inline V check_int_list(const char* op, const char* name, const V& v, const Boun
   return v;
 }
 
-// What a call owns until its plan has run: scratch descriptors, list pointers, plan values.
+// What a call owns until its plan has run: scratch descriptors, list pointers, plan values. Lists
+// (stable addresses, and nothing allocated until something is kept: most calls keep only scratch).
 struct Frame {
-  std::deque<opgen_tensor> scratch;
-  std::deque<std::vector<int64_t>> shapes;
-  std::deque<std::vector<const void*>> pointers;
-  std::deque<std::vector<opgen_plan_value>> values;
-  std::deque<std::vector<opgen_value>> attrs;
+  std::list<opgen_tensor> scratch;
+  std::list<std::vector<int64_t>> shapes;
+  std::list<std::vector<const void*>> pointers;
+  std::list<std::vector<opgen_plan_value>> values;
+  std::list<std::vector<opgen_value>> attrs;
+  std::vector<opgen_native::ValueCheck> value_checks;  // (the cuda device's, for the plan's runtime)
 };
 
 // The activation library's function named `name` with its default parameters (printed per unit
@@ -544,7 +551,8 @@ inline V adopt(const opgen_call* call, const char* op, const std::string& arg, c
                                                           "__cuda_array_interface__ producer), got NoneType");
   if (v.kind != K_TENSOR) fallback(arg + ": a list where an array is expected is the Python path's");
   const opgen_tensor& t = *v.t;
-  if (t.device != call->device) fallback(arg + ": an input on another device is copied by the Python path");
+  if (t.device != call->device || (t.device == OPGEN_DEV_CUDA && t.device_index != call->device_index))
+    fallback(arg + ": an input on another device is copied by the Python path");
   if (t.strides != nullptr) {
     int64_t expected = 1;
     for (int32_t k = t.ndim - 1; k >= 0; --k) {
@@ -570,11 +578,10 @@ inline V adopt_list(const opgen_call* call, const char* op, const char* arg, con
 inline V check_dtype(const char* op, const std::string& arg, const V& t, std::initializer_list<const char*> allowed,
                      const char* type_var) {
   V name = dtype_of(t);
-  std::string listed;
-  for (const char* a : allowed) {
+  for (const char* a : allowed)
     if (equal(name, lit(a))) return lit(a);
-    listed += (listed.empty() ? "" : ", ") + std::string(a);
-  }
+  std::string listed;
+  for (const char* a : allowed) listed += (listed.empty() ? "" : ", ") + std::string(a);
   std::string what = type_var != nullptr ? std::string(type_var) + " in {" + listed + "}" : listed;
   raise(OPGEN_ERR_TYPE, std::string(op) + ": " + arg + ": expected dtype " + what + ", got " + str_text(name));
 }
@@ -634,13 +641,16 @@ inline std::string bound_text(const char* text, const V& value) {
 }
 
 // `values: {min, max}`: every element within the bounds (NaN never is), checked where the data is;
-// on the cuda device the plan's runtime checks them (device_value_checks), so not here.
-inline void check_values(const opgen_call* call, bool on_device, const char* op, const char* arg, const V& x,
-                         const V& lo, const V& hi, const char* lo_text, const char* hi_text) {
+// `on_device` ones on the cuda device are the plan's runtime's to check (PlanCall.value_checks).
+inline void check_values(const opgen_call* call, Frame& frame, bool on_device, const char* op, const char* arg,
+                         const V& x, const V& lo, const V& hi, const char* lo_text, const char* hi_text) {
   const opgen_tensor& t = tensor_of(x);
   if (call->device != OPGEN_DEV_CPU) {
-    if (on_device) return;
-    fallback(std::string(arg) + ": a device input's values are checked by the Python path");
+    if (!on_device) fallback(std::string(arg) + ": a device input's values are checked by the Python path");
+    frame.value_checks.push_back(opgen_native::ValueCheck{
+        &t, arg, lo.kind != K_NONE, hi.kind != K_NONE, lo.kind != K_NONE ? whole(lo) : 0,
+        hi.kind != K_NONE ? whole(hi) : 0, lo_text, hi_text});
+    return;
   }
   int64_t n = 1;
   for (int32_t k = 0; k < t.ndim; ++k) n *= t.shape[k];

@@ -32,6 +32,20 @@ struct Slot {
   int64_t size;              // a buffer's elements (a GEMM step's window is checked against it)
 };
 
+// An input's `values: {min, max, on_device: true}` bounds, which the runtime checks on the device
+// and reports as codegen/runtime/device_value_checks.py does (a later call, or a synchronize): the
+// driver checks them on the data itself on the cpu, and hands them over on the cuda device.
+struct ValueCheck {
+  const opgen_tensor* tensor;  // the input (its data, dtype and shape)
+  const char* arg;             // its name, for the message
+  int32_t has_min;
+  int32_t has_max;
+  int64_t min;
+  int64_t max;
+  const char* min_text;        // the spec's expression of each bound ("steps"), as value_error shows it
+  const char* max_text;
+};
+
 struct PlanCall {
   const char* op;                       // the op's name, for messages and the kernel binding
   opgen_plan_recorder record;           // its recorder
@@ -41,6 +55,8 @@ struct PlanCall {
   int64_t nvalues;
   const Slot* slots;                    // plan.slots, in order
   int64_t nslots;
+  const ValueCheck* value_checks;       // the call's device value checks, in the wrapper's order
+  int64_t nvalue_checks;
 };
 
 // Records (or replays) and runs the plan for `call`'s device; OPGEN_OK or an opgen_result with
