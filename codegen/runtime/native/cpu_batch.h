@@ -80,8 +80,9 @@ inline std::string check_dims(const char* what, const std::vector<int64_t>& d, c
   for (int axis = 0; axis < 3; ++axis) {
     int64_t v = axis < static_cast<int>(d.size()) ? d[axis] : 1;
     if (v < 1 || v > limits[axis])
-      return std::string(what) + "[" + std::to_string(axis) + "] = " + std::to_string(v) + " is out of CUDA's range [1, " +
-             std::to_string(limits[axis]) + "] (got " + what + "=" + dims_text(d) + ")";
+      return std::string(what) + "[" + std::to_string(axis) + "] = " + std::to_string(v) +
+             " is out of CUDA's range [1, " + std::to_string(limits[axis]) + "] (got " + what + "=" + dims_text(d) +
+             ")";
     out[axis] = static_cast<unsigned>(v);
   }
   return "";
