@@ -133,11 +133,16 @@ def test_the_front_end_converts_tensors_attrs_and_outputs(fixture_ops: Any) -> N
     x = torch.arange(12, dtype=torch.float32).reshape(3, 4)
     y, flags, absent = fixture_ops.layer_norm(x, torch.ones(4), epsilon=0.5)
     assert torch.equal(y, 2 * x + 0.5)
-    assert flags.tolist() == [1.0, 0.0, 1.0, 1.0]  # gamma given, beta absent, contiguous, scratch written
+    assert flags.tolist() == [1.0, 0.0, 1.0, 1.0]  # gamma given, beta absent, contiguous and aligned, scratch written
     assert absent.shape == (0,) and absent.dtype == torch.float32
     strided = x.t()  # a view the driver cannot read directly: copied once
     y, flags, _ = fixture_ops.layer_norm(strided)
     assert torch.equal(y, 2 * strided + 1e-5) and y.is_contiguous() and flags[2] == 1.0
+    raw = bytearray(2) + bytearray(torch.arange(4, dtype=torch.float32).numpy().tobytes())
+    misaligned = torch.frombuffer(raw, dtype=torch.float32, offset=2)  # (data 2 bytes past a float's alignment)
+    assert misaligned.data_ptr() % 4 == 2
+    y, flags, _ = fixture_ops.layer_norm(misaligned, epsilon=0.0)
+    assert torch.equal(y, 2 * torch.arange(4, dtype=torch.float32)) and flags[2] == 1.0  # (copied, aligned)
 
 
 def test_int_inputs_and_str_attrs_reach_the_driver(fixture_ops: Any) -> None:
