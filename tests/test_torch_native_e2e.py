@@ -146,6 +146,17 @@ def test_opcheck_passes_with_the_python_fakes(e2e: Any) -> None:
     torch.library.opcheck(e2e.bias_add.default, (x, torch.randn(8)), {"data_format": "NHWC"})
 
 
+def test_torch_compile_calls_the_cpp_op(e2e: Any) -> None:
+    x, gamma = torch.randn(4, 8), torch.randn(8)
+
+    def f(x: Any, gamma: Any) -> Any:
+        return e2e.softmax(e2e.layer_norm(x, gamma)[0] + 1.0, axis=-1)
+
+    compiled = torch.compile(f, fullgraph=True, dynamic=True)
+    torch.testing.assert_close(compiled(x, gamma), f(x, gamma))
+    torch.testing.assert_close(compiled(x[:3], gamma), f(x[:3], gamma))  # (symbolic sizes: the fakes)
+
+
 MODEL = """
 import sys, torch
 
