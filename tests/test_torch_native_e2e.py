@@ -28,7 +28,7 @@ import pytest
 from codegen import drivergen_checks, drivergen_unit, torch_native
 from codegen.load import load_specs
 from codegen.model import GemmStep
-from codegen.runtime import torch_library
+from codegen.runtime import native_cpu, torch_library
 from codegen.warmup import generated_ops
 
 torch = pytest.importorskip("torch")
@@ -38,13 +38,12 @@ PROJECT = Path(__file__).resolve().parent.parent
 SPECS = load_specs(PROJECT / "specs")
 BY_NAME = {spec.name: spec for spec in SPECS}
 OPS = [op for op in generated_ops() if op.name in BY_NAME and BY_NAME[op.name].torch.register]
-RUNNER = "".join(f'#include "{name}"\n' for name in ("run_plan.cpp", "run_plan_cpu.cpp", "run_plan_entry.cpp"))
 
 
 def drivers_unit(ops: list[Any]) -> str:
     """The drivers' unit of `ops` (generated op modules) with the cpu plan runner."""
     pairs = [(BY_NAME[op.name], op.module._PLAN) for op in ops if drivergen_checks.has_driver(BY_NAME[op.name])]
-    return drivergen_unit.translation_unit(pairs, SPECS.activations, RUNNER)
+    return drivergen_unit.translation_unit(pairs, SPECS.activations, native_cpu.RUNNER)
 
 
 @pytest.fixture(scope="module")

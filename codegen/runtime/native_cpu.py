@@ -65,10 +65,13 @@ class NativeRunError(RuntimeError):
         self.code = code
 
 
+#: The plan runner's sources, as a unit that has the recorders (and drivers) includes them.
+RUNNER = "".join(f'#include "{name}"\n' for name in ("run_plan.cpp", "run_plan_cpu.cpp", "run_plan_entry.cpp"))
+
+
 def translation_unit(plans: Iterable[Plan]) -> str:
     """The recorders of `plans` (drivergen) and the plan runner, one source."""
-    runner = "".join(f'#include "{name}"\n' for name in ("run_plan.cpp", "run_plan_cpu.cpp", "run_plan_entry.cpp"))
-    return drivergen.translation_unit(plans) + runner
+    return drivergen.translation_unit(plans) + RUNNER
 
 
 def load(plans: Iterable[Plan], name_hint: str = "runner") -> NativeCpu:
