@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -127,6 +128,19 @@ def test_library_path_is_built_once(library: str) -> None:
     import generated.torch as gt
 
     assert gt.library_path() == library and Path(library).is_file()
+
+
+@pytest.mark.parametrize("version, refused", [("2.10.1", True), ("2.9.0+cu128", True), ("2.11.0", False),
+                                              ("2.13.0+cpu", False), ("3.0.0a0+git1234", False)])
+def test_a_pytorch_older_than_the_target_abi_is_refused_by_name(monkeypatch: pytest.MonkeyPatch, version: str,
+                                                                 refused: bool) -> None:
+    monkeypatch.setattr(torch, "__version__", version)
+    if refused:
+        expected = rf"needs PyTorch >= 2\.11 .*this is PyTorch {re.escape(version)}$"
+        with pytest.raises(torch_library.TorchLibraryError, match=expected):
+            torch_library._torch()
+    else:
+        assert torch_library._torch() is torch
 
 
 def test_the_front_end_converts_tensors_attrs_and_outputs(fixture_ops: Any) -> None:
