@@ -138,6 +138,16 @@ def test_a_refused_call_says_what_the_wrapper_says(e2e: Any) -> None:
     assert str(python.value) == "Softmax: attr axis: expected a value in [-2, 1] for x of rank 2, got 5"
 
 
+def test_a_dtype_opgen_does_not_know_is_named_as_the_wrapper_names_it(e2e: Any) -> None:
+    x = torch.ones(2, 8, dtype=torch.complex64)
+    with pytest.raises(TypeError) as python:
+        torch.ops.opgen.layer_norm(x)
+    with pytest.raises(RuntimeError) as native:
+        e2e.layer_norm(x)
+    assert str(native.value) == str(python.value)
+    assert str(python.value) == "LayerNorm: x: expected dtype T in {float16, bfloat16, float32}, got complex64"
+
+
 def test_opcheck_passes_with_the_python_fakes(e2e: Any) -> None:
     x = torch.randn(4, 8)
     torch.library.opcheck(e2e.layer_norm.default, (x, torch.randn(8), torch.randn(8)), {"epsilon": 1e-5})

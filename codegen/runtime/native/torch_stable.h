@@ -61,6 +61,16 @@ inline const DtypePair* dtype_of(int32_t opgen) {
   return nullptr;
 }
 
+// The name of a dtype opgen does not know, as NumPy names it where it has one (the Python
+// registration's message names the NumPy array's dtype).
+inline std::string other_dtype_name(ScalarType t) {
+  switch (t) {
+    case ScalarType::ComplexFloat: return "complex64";
+    case ScalarType::ComplexDouble: return "complex128";
+    default: return "ScalarType " + std::to_string(static_cast<int>(t));
+  }
+}
+
 // Whether `v` fits the integer dtype (the wrapper's np.iinfo check).
 inline bool int_fits(int32_t dtype, int64_t v) {
   switch (dtype) {
@@ -239,7 +249,7 @@ class Call {
     a.tensor.strides = nullptr;
     a.tensor.ndim = static_cast<int32_t>(t.dim());
     a.tensor.dtype = dt ? dt->opgen : OPGEN_DT_OTHER;
-    a.tensor.name = dt ? dt->name : "a dtype opgen does not know";
+    a.tensor.name = dt ? dt->name : texts_.emplace_back(other_dtype_name(t.scalar_type())).c_str();
     a.tensor.device = d.type() == torch::headeronly::DeviceType::CUDA ? OPGEN_DEV_CUDA : OPGEN_DEV_CPU;
     a.tensor.device_index = a.tensor.device == OPGEN_DEV_CUDA ? d.index() : 0;
     if (d.type() != torch::headeronly::DeviceType::CPU && d.type() != torch::headeronly::DeviceType::CUDA)
