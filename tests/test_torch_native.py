@@ -18,6 +18,7 @@ import dataclasses
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -122,6 +123,17 @@ def test_opgen_torch_native_registers_the_library_and_keeps_fakes_in_python(libr
     seen = json.loads(out)
     assert seen["native"] is True and seen["shapes"] == [[2, 8], [2], [2]] and seen["lists"] == [8, 8]
     assert seen["error"] is None or "opgen_call_Softmax" in seen["error"]  # (until the drivers are built in)
+
+
+def test_the_library_names_no_cuda_library(library: str) -> None:
+    """PyTorch's CUDA symbols are looked up when a CUDA tensor arrives (torch_stable.h), so the
+    library loads in a CPU-only PyTorch whatever PyTorch built it."""
+    if shutil.which("readelf") is None:
+        pytest.skip("no readelf")
+    dynamic = subprocess.run(["readelf", "-d", "--dyn-syms", library], capture_output=True, text=True, check=True)
+    needed = re.findall(r"\(NEEDED\).*\[(.*)\]", dynamic.stdout)
+    assert "libtorch_cpu.so" in needed and not [n for n in needed if "cuda" in n or "cudart" in n], needed
+    assert "aoti_torch_get_current_cuda_stream" not in dynamic.stdout
 
 
 def test_library_path_is_built_once(library: str) -> None:
