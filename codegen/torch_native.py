@@ -28,19 +28,22 @@ def native_kernel(op: OpSpec) -> bool:
 
 
 def _cxx_string(text: str) -> str:
-    """A C++ string literal (the schemas and names are ASCII; escapes as JSON writes them are C's)."""
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    """A C++ string literal of `text`'s UTF-8 bytes (anything but printable ASCII as octal escapes)."""
+    return '"' + "".join(chr(b) if 0x20 <= b < 0x7f and chr(b) not in '"\\' else f"\\{b:03o}"
+                         for b in text.encode()) + '"'
+
+
+def _activation_text(value: object) -> str:
+    """An activation default as the schema's `str` takes it: `tanh`, `leaky_relu(alpha=0.1)`."""
+    if not isinstance(value, ActivationValue):
+        return str(value)
+    return repr(value).removeprefix("Activation.") if value.params else value.name
 
 
 def _none_default(attr: Attr) -> str:
-    """The C++ value of a `str[]?` attr's default (the schema writes it None: torchgen._none_default)."""
+    """The C++ value of a `str[]?` attr's default (the schema writes it None: torchgen.none_default)."""
     values = attr.default if isinstance(attr.default, (list, tuple)) else [attr.default]
-    names = []
-    for v in values:
-        if isinstance(v, ActivationValue) and v.params:
-            raise ValueError(f"{attr.name}: a default activation with parameters ({v!r}) has no schema text")
-        names.append(_cxx_string(v.name if isinstance(v, ActivationValue) else str(v)))
-    return "std::vector<std::string>{" + ", ".join(names) + "}"
+    return "std::vector<std::string>{" + ", ".join(_cxx_string(_activation_text(v)) for v in values) + "}"
 
 
 def _kernel(op: OpSpec) -> list[str]:

@@ -14,6 +14,7 @@ codegen/runtime/torch_library.py builds it, `generated.torch.library_path()` say
 
 from __future__ import annotations
 
+import codecs
 import dataclasses
 import json
 import os
@@ -29,6 +30,7 @@ import pytest
 
 from codegen import torch_native
 from codegen.load import load_specs
+from codegen.model import ActivationValue
 from codegen.runtime import torch_library
 
 torch = pytest.importorskip("torch")
@@ -82,6 +84,22 @@ def fixture_ops(fixture_library: str) -> Any:
     ops = torch.ops.opgen_fixture
     ops._keep = lib  # (the fakes live as long as the Library object)
     return ops
+
+
+@pytest.mark.parametrize("text", ['NHWC', 'a"b\\c', "line\nnext\t", "caf\u00e9 \u2192 x?"])
+def test_cxx_strings_hold_any_text(text: str) -> None:
+    literal = torch_native._cxx_string(text)
+    assert literal.isascii() and literal.isprintable()
+    assert codecs.escape_decode(literal[1:-1].encode())[0].decode() == text  # (C's escapes are Python's)
+
+
+def test_a_list_activation_default_with_parameters_is_written_as_its_text() -> None:
+    dml = next(op for op in load_specs(PROJECT / "specs") if op.name == "DmlRnn")
+    attr = dml.attr("activations")
+    assert torch_native._none_default(attr) == 'std::vector<std::string>{"tanh"}'
+    both = (ActivationValue("tanh"), ActivationValue("leaky_relu", (("alpha", 0.1),)))
+    leaky = dataclasses.replace(attr, default=both)
+    assert torch_native._none_default(leaky) == 'std::vector<std::string>{"tanh", "leaky_relu(alpha=0.1)"}'
 
 
 def test_the_library_defines_every_schema_in_a_fresh_cpu_only_process(library: str) -> None:
