@@ -46,7 +46,7 @@ def c_string(text: str) -> str:
 
 def has_driver(op: OpSpec) -> bool:
     """Ops with a kernel launch plan get a driver (runtime ops, Batch and the like, do not)."""
-    return op.runtime is None and op.kernel is not None and bool(op.kernel.launch)
+    return op.has_launch_plan
 
 
 class _Printer:

@@ -48,8 +48,6 @@ def _activation_table(library: ActivationLibrary) -> list[str]:
             f"const char* activation_names() {{ return {c_string(', '.join(library.names))}; }}"]
 
 
-#: The plan's runtime an op's generated driver file is linked with (its `#include`s, after the driver).
-RUNTIME_SOURCES = ("run_plan.cpp", "run_plan_cpu.cpp", "run_plan_entry.cpp")
 
 
 def unit_prelude(library: ActivationLibrary, inline: bool = True) -> str:
@@ -92,15 +90,14 @@ def op_file(op: OpSpec, plan: Plan, library: ActivationLibrary, header: str) -> 
     with the headers included, its recorder, its driver, then the plan's runtime it links with."""
     return "\n".join([header, unit_prelude(library, inline=False), "namespace opgen_plan {",
                       drivergen.plan_source(plan), "}  // namespace opgen_plan", driver_source(op, plan),
-                      "// the plan's runtime (codegen/runtime/native/)",
-                      *(f'#include "{name}"' for name in RUNTIME_SOURCES), ""])
+                      "// the plan's runtime (codegen/runtime/native/)", native_cpu.RUNNER])
 
 
 def runner_unit(plans: Iterable[Plan]) -> str:
     """The recorders of `plans` and the plan's runtime, without drivers: a library that runs plans
     for the values and buffers a caller holds (codegen/runtime/native_cpu.py's `run_plan`; tests
     and bench/)."""
-    return drivergen.translation_unit(plans) + "".join(f'#include "{name}"\n' for name in RUNTIME_SOURCES)
+    return drivergen.translation_unit(plans) + native_cpu.RUNNER
 
 
 def load_runner(plans: Iterable[Plan], name_hint: str = "runner") -> native_cpu.NativeCpu:

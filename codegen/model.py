@@ -671,6 +671,12 @@ class OpSpec:
         """The symbols the input shapes bind (with `groups`, their named dimension groups too)."""
         return shape_symbols(self.inputs, groups)
 
+    @property
+    def has_launch_plan(self) -> bool:
+        """Whether a kernel launch plan implements the op (a runtime op, Batch and the like: no), so
+        it has a native driver (codegen/drivergen_checks.py) and a C++ torch kernel."""
+        return self.runtime is None and self.kernel is not None and bool(self.kernel.launch)
+
     def walk_steps(self) -> Iterator[Step]:
         """Every step of the launch plan, loops included, each loop before its body (none without a kernel)."""
         return walk_steps(self.kernel.launch if self.kernel is not None else ())

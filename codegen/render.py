@@ -31,6 +31,7 @@ from codegen import (
     naming,
     plan_data,
     pygen,
+    torch_native,
     torchgen,
 )
 from codegen.files import UNMARKED
@@ -93,7 +94,7 @@ TEMPLATE_FUNCTIONS = {
     "has_tensor_inputs": torchgen.has_tensor_inputs, "no_gradient_reason": torchgen.no_gradient_reason,
     "setup_context_body": torchgen.setup_context_body, "setup_context_params": torchgen.setup_context_params,
     "torch_impl_attr": torchgen.impl_attr, "torch_params": torchgen.params, "torch_returns": torchgen.returns,
-    "torch_schema": torchgen.schema,
+    "torch_schema": torchgen.schema, "torch_native_kernel": torch_native.native_kernel,
 }
 
 
@@ -267,6 +268,9 @@ def render_all(ops: list[OpSpec], template_roots: Sequence[Path], activations: A
     files.add("torch.py", env.get_template("python/torch.py.j2").render(
         ops=registered, skipped=[op for op in sorted(ops, key=lambda o: o.name) if not op.torch.register],
         by_name={op.name: op for op in ops}, header=all_header), "the package's PyTorch registration")
+    files.add("torch_native.cpp", torch_native.source(registered, env.globals["project"].torch_namespace,
+                                                      banner(f"{specs}/", "//")),
+              "the package's PyTorch registration in C++ (stable ABI)")
     files.add("py.typed", UNMARKED["py.typed"], "the package's typing marker")
     for group, members in groups.items():
         files.add(f"{group}/__init__.py", env.get_template("python/group_init.py.j2").render(

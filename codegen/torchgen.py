@@ -11,7 +11,7 @@ from codegen.model import ATTR_TORCH_TYPES, Attr, AttrType, Autograd, OpSpec
 
 
 def _default(attr: Attr) -> str:
-    """An attr's default as schema text (a list(activation) default is written None: _none_default)."""
+    """An attr's default as schema text (a list(activation) default is written None: none_default)."""
     value = attr.default
     if attr.type is AttrType.ACTIVATION:
         return repr(getattr(value, "name", value))
@@ -20,14 +20,14 @@ def _default(attr: Attr) -> str:
     return repr(value)  # numbers, strings, True/False
 
 
-def _none_default(attr: Attr) -> bool:
+def none_default(attr: Attr) -> bool:
     """A default the schema language cannot write (a list of strings): None stands for it."""
     return attr.has_default and attr.type is AttrType.LIST_ACTIVATION
 
 
 def impl_attr(attr: Attr) -> str:
     """The attr as the implementation passes it to the wrapper (None: the spec's default)."""
-    if _none_default(attr):
+    if none_default(attr):
         return f"{attr.name} if {attr.name} is not None else {pygen.py_value(attr.default)}"
     return attr.name
 
@@ -39,7 +39,7 @@ def schema(op: OpSpec) -> str:
     for arg in op.inputs:
         kind = "Tensor[]" if arg.is_list else "int" if arg.accepts_python_int else "Tensor"
         params.append(f"{kind}{'?' if arg.optional else ''} {arg.name}" + ("=None" if arg.optional else ""))
-    attrs = [f"{ATTR_TORCH_TYPES[a.type]}? {a.name}=None" if _none_default(a) else
+    attrs = [f"{ATTR_TORCH_TYPES[a.type]}? {a.name}=None" if none_default(a) else
              f"{ATTR_TORCH_TYPES[a.type]} {a.name}" + (f"={_default(a)}" if a.has_default else "") for a in op.attrs]
     if attrs:
         params += ["*", *attrs]
@@ -152,7 +152,7 @@ def params(op: OpSpec) -> str:
     """The implementation's parameters: the schema's, with its defaults (the dispatcher passes
     only the keyword arguments the caller gave), annotated for mypy --strict."""
     names = [a.name + (": Any = None" if a.optional else ": Any") for a in op.inputs]
-    attrs = [a.name + (": Any = None" if _none_default(a) else f": Any = {pygen.py_value(a.default)}"
+    attrs = [a.name + (": Any = None" if none_default(a) else f": Any = {pygen.py_value(a.default)}"
                        if a.has_default else ": Any") for a in op.attrs]
     return ", ".join(names + (["*", *attrs] if attrs else []))
 

@@ -12,12 +12,15 @@ error in backward. opgen's docs/pytorch.md explains it all.
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
 from typing import Any
 
 import torch
 
 # isort: split
+from codegen.runtime import settings as _settings
 from codegen.runtime import torch_bridge as _tb
+from codegen.runtime import torch_library as _torch_library
 
 from .nn import bias_add as _bias_add
 from .nn import bias_add_grad as _bias_add_grad
@@ -46,6 +49,24 @@ NOT_REGISTERED: dict[str, str] = {
 #: The torch namespace of this package's ops: torch.ops.opgen.<function>.
 NAMESPACE = 'opgen'
 
+_NATIVE_SOURCE = Path(__file__).with_name("torch_native.cpp")
+
+
+def library_path() -> str:
+    """The path of this package's native PyTorch library (torch_native.cpp: the schemas, and CPU and
+    CUDA kernels calling the ops' native drivers, through PyTorch's stable ABI), built now if the
+    kernel cache lacks it. `torch.ops.load_library(library_path())` registers the ops in a process
+    that never imports this package (one running an AOTInductor package, say); it defines the
+    schemas, so in a process that imports this module, set OPGEN_TORCH_NATIVE=1 instead."""
+    return str(_torch_library.build(_NATIVE_SOURCE))
+
+
+#: Whether the schemas and kernels come from the native library (OPGEN_TORCH_NATIVE=1 at import;
+#: Python then registers only the fakes, the autograd formulas and the kernels the library lacks).
+NATIVE = _settings.TORCH_NATIVE.get()
+if NATIVE:
+    _torch_library.load(_NATIVE_SOURCE, [_bias_add, _bias_add_grad, _fused_batch_norm_grad_v3, _fused_batch_norm_v3, _layer_norm, _layer_norm_grad, _softmax, _softmax_grad, _cudnn_rnn_backprop_v3, _cudnn_rnn_v3, _dml_rnn, _gru_block_cell, _gru_block_cell_grad])
+
 _Library: Any = torch.library.Library  # (unannotated in torch: called through Any for mypy --strict)
 _LIB = _Library(NAMESPACE, "FRAGMENT")
 
@@ -62,7 +83,8 @@ def _no_context(ctx: Any, inputs: Any, output: Any, keyword_only_inputs: Any = N
 
 
 # -- BiasAdd -------------------------------------------------------------------------------------
-_LIB.define("bias_add(Tensor value, Tensor bias, *, str data_format='NHWC') -> Tensor")
+if not NATIVE:
+    _LIB.define("bias_add(Tensor value, Tensor bias, *, str data_format='NHWC') -> Tensor")
 
 
 def _bias_add_impl(value: Any, bias: Any, *, data_format: Any = 'NHWC') -> Any:
@@ -76,8 +98,9 @@ def _bias_add_fake(value: Any, bias: Any, *, data_format: Any = 'NHWC') -> Any:
     return out[0]
 
 
-_LIB.impl('bias_add', _bias_add_impl, "CPU")
-_LIB.impl('bias_add', _bias_add_impl, "CUDA")
+if not NATIVE:
+    _LIB.impl('bias_add', _bias_add_impl, "CPU")
+    _LIB.impl('bias_add', _bias_add_impl, "CUDA")
 torch.library.register_fake('opgen::bias_add', _bias_add_fake, lib=_LIB)
 
 
@@ -98,7 +121,8 @@ torch.library.register_autograd('opgen::bias_add', _bias_add_backward,
 
 
 # -- BiasAddGrad ---------------------------------------------------------------------------------
-_LIB.define("bias_add_grad(Tensor out_backprop, *, str data_format='NHWC') -> Tensor")
+if not NATIVE:
+    _LIB.define("bias_add_grad(Tensor out_backprop, *, str data_format='NHWC') -> Tensor")
 
 
 def _bias_add_grad_impl(out_backprop: Any, *, data_format: Any = 'NHWC') -> Any:
@@ -112,15 +136,17 @@ def _bias_add_grad_fake(out_backprop: Any, *, data_format: Any = 'NHWC') -> Any:
     return out[0]
 
 
-_LIB.impl('bias_add_grad', _bias_add_grad_impl, "CPU")
-_LIB.impl('bias_add_grad', _bias_add_grad_impl, "CUDA")
+if not NATIVE:
+    _LIB.impl('bias_add_grad', _bias_add_grad_impl, "CPU")
+    _LIB.impl('bias_add_grad', _bias_add_grad_impl, "CUDA")
 torch.library.register_fake('opgen::bias_add_grad', _bias_add_grad_fake, lib=_LIB)
 torch.library.register_autograd('opgen::bias_add_grad', _no_gradient('BiasAddGrad', 'it is the gradient of BiasAdd (no second derivative is declared)'),
                                 setup_context=_no_context, lib=_LIB)
 
 
 # -- FusedBatchNormGradV3 ------------------------------------------------------------------------
-_LIB.define("fused_batch_norm_grad_v3(Tensor y_backprop, Tensor x, Tensor scale, Tensor reserve_space_1, Tensor reserve_space_2, Tensor reserve_space_3, *, float epsilon=0.0001, str data_format='NHWC', bool is_training=True) -> (Tensor, Tensor, Tensor, Tensor, Tensor)")
+if not NATIVE:
+    _LIB.define("fused_batch_norm_grad_v3(Tensor y_backprop, Tensor x, Tensor scale, Tensor reserve_space_1, Tensor reserve_space_2, Tensor reserve_space_3, *, float epsilon=0.0001, str data_format='NHWC', bool is_training=True) -> (Tensor, Tensor, Tensor, Tensor, Tensor)")
 
 
 def _fused_batch_norm_grad_v3_impl(y_backprop: Any, x: Any, scale: Any, reserve_space_1: Any, reserve_space_2: Any, reserve_space_3: Any, *, epsilon: Any = 0.0001, data_format: Any = 'NHWC', is_training: Any = True) -> Any:
@@ -134,15 +160,17 @@ def _fused_batch_norm_grad_v3_fake(y_backprop: Any, x: Any, scale: Any, reserve_
     return tuple(out)
 
 
-_LIB.impl('fused_batch_norm_grad_v3', _fused_batch_norm_grad_v3_impl, "CPU")
-_LIB.impl('fused_batch_norm_grad_v3', _fused_batch_norm_grad_v3_impl, "CUDA")
+if not NATIVE:
+    _LIB.impl('fused_batch_norm_grad_v3', _fused_batch_norm_grad_v3_impl, "CPU")
+    _LIB.impl('fused_batch_norm_grad_v3', _fused_batch_norm_grad_v3_impl, "CUDA")
 torch.library.register_fake('opgen::fused_batch_norm_grad_v3', _fused_batch_norm_grad_v3_fake, lib=_LIB)
 torch.library.register_autograd('opgen::fused_batch_norm_grad_v3', _no_gradient('FusedBatchNormGradV3', 'it is the gradient of FusedBatchNormV3 (no second derivative is declared)'),
                                 setup_context=_no_context, lib=_LIB)
 
 
 # -- FusedBatchNormV3 ----------------------------------------------------------------------------
-_LIB.define("fused_batch_norm_v3(Tensor x, Tensor scale, Tensor offset, Tensor mean, Tensor variance, *, float epsilon=0.0001, float exponential_avg_factor=1.0, str data_format='NHWC', bool is_training=True) -> (Tensor, Tensor, Tensor, Tensor, Tensor, Tensor)")
+if not NATIVE:
+    _LIB.define("fused_batch_norm_v3(Tensor x, Tensor scale, Tensor offset, Tensor mean, Tensor variance, *, float epsilon=0.0001, float exponential_avg_factor=1.0, str data_format='NHWC', bool is_training=True) -> (Tensor, Tensor, Tensor, Tensor, Tensor, Tensor)")
 
 
 def _fused_batch_norm_v3_impl(x: Any, scale: Any, offset: Any, mean: Any, variance: Any, *, epsilon: Any = 0.0001, exponential_avg_factor: Any = 1.0, data_format: Any = 'NHWC', is_training: Any = True) -> Any:
@@ -156,8 +184,9 @@ def _fused_batch_norm_v3_fake(x: Any, scale: Any, offset: Any, mean: Any, varian
     return tuple(out)
 
 
-_LIB.impl('fused_batch_norm_v3', _fused_batch_norm_v3_impl, "CPU")
-_LIB.impl('fused_batch_norm_v3', _fused_batch_norm_v3_impl, "CUDA")
+if not NATIVE:
+    _LIB.impl('fused_batch_norm_v3', _fused_batch_norm_v3_impl, "CPU")
+    _LIB.impl('fused_batch_norm_v3', _fused_batch_norm_v3_impl, "CUDA")
 torch.library.register_fake('opgen::fused_batch_norm_v3', _fused_batch_norm_v3_fake, lib=_LIB)
 
 
@@ -181,7 +210,8 @@ torch.library.register_autograd('opgen::fused_batch_norm_v3', _fused_batch_norm_
 
 
 # -- LayerNorm -----------------------------------------------------------------------------------
-_LIB.define('layer_norm(Tensor x, Tensor? gamma=None, Tensor? beta=None, *, float epsilon=1e-05) -> (Tensor, Tensor, Tensor)')
+if not NATIVE:
+    _LIB.define('layer_norm(Tensor x, Tensor? gamma=None, Tensor? beta=None, *, float epsilon=1e-05) -> (Tensor, Tensor, Tensor)')
 
 
 def _layer_norm_impl(x: Any, gamma: Any = None, beta: Any = None, *, epsilon: Any = 1e-05) -> Any:
@@ -195,8 +225,9 @@ def _layer_norm_fake(x: Any, gamma: Any = None, beta: Any = None, *, epsilon: An
     return tuple(out)
 
 
-_LIB.impl('layer_norm', _layer_norm_impl, "CPU")
-_LIB.impl('layer_norm', _layer_norm_impl, "CUDA")
+if not NATIVE:
+    _LIB.impl('layer_norm', _layer_norm_impl, "CPU")
+    _LIB.impl('layer_norm', _layer_norm_impl, "CUDA")
 torch.library.register_fake('opgen::layer_norm', _layer_norm_fake, lib=_LIB)
 
 
@@ -223,7 +254,8 @@ torch.library.register_autograd('opgen::layer_norm', _layer_norm_backward,
 
 
 # -- LayerNormGrad -------------------------------------------------------------------------------
-_LIB.define('layer_norm_grad(Tensor dy, Tensor x, Tensor mean, Tensor rstd, Tensor? gamma=None) -> (Tensor, Tensor, Tensor)')
+if not NATIVE:
+    _LIB.define('layer_norm_grad(Tensor dy, Tensor x, Tensor mean, Tensor rstd, Tensor? gamma=None) -> (Tensor, Tensor, Tensor)')
 
 
 def _layer_norm_grad_impl(dy: Any, x: Any, mean: Any, rstd: Any, gamma: Any = None) -> Any:
@@ -237,15 +269,17 @@ def _layer_norm_grad_fake(dy: Any, x: Any, mean: Any, rstd: Any, gamma: Any = No
     return tuple(out)
 
 
-_LIB.impl('layer_norm_grad', _layer_norm_grad_impl, "CPU")
-_LIB.impl('layer_norm_grad', _layer_norm_grad_impl, "CUDA")
+if not NATIVE:
+    _LIB.impl('layer_norm_grad', _layer_norm_grad_impl, "CPU")
+    _LIB.impl('layer_norm_grad', _layer_norm_grad_impl, "CUDA")
 torch.library.register_fake('opgen::layer_norm_grad', _layer_norm_grad_fake, lib=_LIB)
 torch.library.register_autograd('opgen::layer_norm_grad', _no_gradient('LayerNormGrad', 'it is the gradient of LayerNorm (no second derivative is declared)'),
                                 setup_context=_no_context, lib=_LIB)
 
 
 # -- Softmax -------------------------------------------------------------------------------------
-_LIB.define('softmax(Tensor x, *, int axis=-1) -> Tensor')
+if not NATIVE:
+    _LIB.define('softmax(Tensor x, *, int axis=-1) -> Tensor')
 
 
 def _softmax_impl(x: Any, *, axis: Any = -1) -> Any:
@@ -259,8 +293,9 @@ def _softmax_fake(x: Any, *, axis: Any = -1) -> Any:
     return out[0]
 
 
-_LIB.impl('softmax', _softmax_impl, "CPU")
-_LIB.impl('softmax', _softmax_impl, "CUDA")
+if not NATIVE:
+    _LIB.impl('softmax', _softmax_impl, "CPU")
+    _LIB.impl('softmax', _softmax_impl, "CUDA")
 torch.library.register_fake('opgen::softmax', _softmax_fake, lib=_LIB)
 
 
@@ -283,7 +318,8 @@ torch.library.register_autograd('opgen::softmax', _softmax_backward,
 
 
 # -- SoftmaxGrad ---------------------------------------------------------------------------------
-_LIB.define('softmax_grad(Tensor y, Tensor dy, *, int axis=-1) -> Tensor')
+if not NATIVE:
+    _LIB.define('softmax_grad(Tensor y, Tensor dy, *, int axis=-1) -> Tensor')
 
 
 def _softmax_grad_impl(y: Any, dy: Any, *, axis: Any = -1) -> Any:
@@ -297,15 +333,17 @@ def _softmax_grad_fake(y: Any, dy: Any, *, axis: Any = -1) -> Any:
     return out[0]
 
 
-_LIB.impl('softmax_grad', _softmax_grad_impl, "CPU")
-_LIB.impl('softmax_grad', _softmax_grad_impl, "CUDA")
+if not NATIVE:
+    _LIB.impl('softmax_grad', _softmax_grad_impl, "CPU")
+    _LIB.impl('softmax_grad', _softmax_grad_impl, "CUDA")
 torch.library.register_fake('opgen::softmax_grad', _softmax_grad_fake, lib=_LIB)
 torch.library.register_autograd('opgen::softmax_grad', _no_gradient('SoftmaxGrad', 'it is the gradient of Softmax (no second derivative is declared)'),
                                 setup_context=_no_context, lib=_LIB)
 
 
 # -- CudnnRNNBackpropV3 --------------------------------------------------------------------------
-_LIB.define("cudnn_rnn_backprop_v3(Tensor input, Tensor input_h, Tensor input_c, Tensor params, Tensor sequence_lengths, Tensor output, Tensor output_h, Tensor output_c, Tensor output_backprop, Tensor output_h_backprop, Tensor output_c_backprop, Tensor reserve_space, Tensor host_reserved, *, str rnn_mode='lstm', str input_mode='linear_input', str direction='unidirectional', float dropout=0.0, int seed=0, int seed2=0, int num_proj=0, bool time_major=True) -> (Tensor, Tensor, Tensor, Tensor)")
+if not NATIVE:
+    _LIB.define("cudnn_rnn_backprop_v3(Tensor input, Tensor input_h, Tensor input_c, Tensor params, Tensor sequence_lengths, Tensor output, Tensor output_h, Tensor output_c, Tensor output_backprop, Tensor output_h_backprop, Tensor output_c_backprop, Tensor reserve_space, Tensor host_reserved, *, str rnn_mode='lstm', str input_mode='linear_input', str direction='unidirectional', float dropout=0.0, int seed=0, int seed2=0, int num_proj=0, bool time_major=True) -> (Tensor, Tensor, Tensor, Tensor)")
 
 
 def _cudnn_rnn_backprop_v3_impl(input: Any, input_h: Any, input_c: Any, params: Any, sequence_lengths: Any, output: Any, output_h: Any, output_c: Any, output_backprop: Any, output_h_backprop: Any, output_c_backprop: Any, reserve_space: Any, host_reserved: Any, *, rnn_mode: Any = 'lstm', input_mode: Any = 'linear_input', direction: Any = 'unidirectional', dropout: Any = 0.0, seed: Any = 0, seed2: Any = 0, num_proj: Any = 0, time_major: Any = True) -> Any:
@@ -319,15 +357,17 @@ def _cudnn_rnn_backprop_v3_fake(input: Any, input_h: Any, input_c: Any, params: 
     return tuple(out)
 
 
-_LIB.impl('cudnn_rnn_backprop_v3', _cudnn_rnn_backprop_v3_impl, "CPU")
-_LIB.impl('cudnn_rnn_backprop_v3', _cudnn_rnn_backprop_v3_impl, "CUDA")
+if not NATIVE:
+    _LIB.impl('cudnn_rnn_backprop_v3', _cudnn_rnn_backprop_v3_impl, "CPU")
+    _LIB.impl('cudnn_rnn_backprop_v3', _cudnn_rnn_backprop_v3_impl, "CUDA")
 torch.library.register_fake('opgen::cudnn_rnn_backprop_v3', _cudnn_rnn_backprop_v3_fake, lib=_LIB)
 torch.library.register_autograd('opgen::cudnn_rnn_backprop_v3', _no_gradient('CudnnRNNBackpropV3', 'it is the gradient of CudnnRNNV3 (no second derivative is declared)'),
                                 setup_context=_no_context, lib=_LIB)
 
 
 # -- CudnnRNNCanonicalToParamsV2 -----------------------------------------------------------------
-_LIB.define("cudnn_rnn_canonical_to_params_v2(int num_layers, int num_units, int input_size, Tensor[] weights, Tensor[] biases, *, int num_params_weights=0, int num_params_biases=0, str rnn_mode='lstm', str input_mode='linear_input', str direction='unidirectional', float dropout=0.0, int seed=0, int seed2=0, int num_proj=0) -> Tensor")
+if not NATIVE:
+    _LIB.define("cudnn_rnn_canonical_to_params_v2(int num_layers, int num_units, int input_size, Tensor[] weights, Tensor[] biases, *, int num_params_weights=0, int num_params_biases=0, str rnn_mode='lstm', str input_mode='linear_input', str direction='unidirectional', float dropout=0.0, int seed=0, int seed2=0, int num_proj=0) -> Tensor")
 
 
 def _cudnn_rnn_canonical_to_params_v2_impl(num_layers: Any, num_units: Any, input_size: Any, weights: Any, biases: Any, *, num_params_weights: Any = 0, num_params_biases: Any = 0, rnn_mode: Any = 'lstm', input_mode: Any = 'linear_input', direction: Any = 'unidirectional', dropout: Any = 0.0, seed: Any = 0, seed2: Any = 0, num_proj: Any = 0) -> Any:
@@ -349,7 +389,8 @@ torch.library.register_autograd('opgen::cudnn_rnn_canonical_to_params_v2', _no_g
 
 
 # -- CudnnRNNParamsSize --------------------------------------------------------------------------
-_LIB.define("cudnn_rnn_params_size(int num_layers, int num_units, int input_size, *, str t, str s, str rnn_mode='lstm', str input_mode='linear_input', str direction='unidirectional', float dropout=0.0, int seed=0, int seed2=0, int num_proj=0) -> Tensor")
+if not NATIVE:
+    _LIB.define("cudnn_rnn_params_size(int num_layers, int num_units, int input_size, *, str t, str s, str rnn_mode='lstm', str input_mode='linear_input', str direction='unidirectional', float dropout=0.0, int seed=0, int seed2=0, int num_proj=0) -> Tensor")
 
 
 def _cudnn_rnn_params_size_impl(num_layers: Any, num_units: Any, input_size: Any, *, t: Any, s: Any, rnn_mode: Any = 'lstm', input_mode: Any = 'linear_input', direction: Any = 'unidirectional', dropout: Any = 0.0, seed: Any = 0, seed2: Any = 0, num_proj: Any = 0) -> Any:
@@ -370,7 +411,8 @@ torch.library.register_autograd('opgen::cudnn_rnn_params_size', _no_gradient('Cu
 
 
 # -- CudnnRNNParamsToCanonicalV2 -----------------------------------------------------------------
-_LIB.define("cudnn_rnn_params_to_canonical_v2(int num_layers, int num_units, int input_size, Tensor params, *, int num_params_weights, int num_params_biases, str rnn_mode='lstm', str input_mode='linear_input', str direction='unidirectional', float dropout=0.0, int seed=0, int seed2=0, int num_proj=0) -> (Tensor[], Tensor[])")
+if not NATIVE:
+    _LIB.define("cudnn_rnn_params_to_canonical_v2(int num_layers, int num_units, int input_size, Tensor params, *, int num_params_weights, int num_params_biases, str rnn_mode='lstm', str input_mode='linear_input', str direction='unidirectional', float dropout=0.0, int seed=0, int seed2=0, int num_proj=0) -> (Tensor[], Tensor[])")
 
 
 def _cudnn_rnn_params_to_canonical_v2_impl(num_layers: Any, num_units: Any, input_size: Any, params: Any, *, num_params_weights: Any, num_params_biases: Any, rnn_mode: Any = 'lstm', input_mode: Any = 'linear_input', direction: Any = 'unidirectional', dropout: Any = 0.0, seed: Any = 0, seed2: Any = 0, num_proj: Any = 0) -> Any:
@@ -392,7 +434,8 @@ torch.library.register_autograd('opgen::cudnn_rnn_params_to_canonical_v2', _no_g
 
 
 # -- CudnnRNNV3 ----------------------------------------------------------------------------------
-_LIB.define("cudnn_rnn_v3(Tensor input, Tensor input_h, Tensor input_c, Tensor params, Tensor sequence_lengths, *, str rnn_mode='lstm', str input_mode='linear_input', str direction='unidirectional', float dropout=0.0, int seed=0, int seed2=0, int num_proj=0, bool is_training=True, bool time_major=True) -> (Tensor, Tensor, Tensor, Tensor, Tensor)")
+if not NATIVE:
+    _LIB.define("cudnn_rnn_v3(Tensor input, Tensor input_h, Tensor input_c, Tensor params, Tensor sequence_lengths, *, str rnn_mode='lstm', str input_mode='linear_input', str direction='unidirectional', float dropout=0.0, int seed=0, int seed2=0, int num_proj=0, bool is_training=True, bool time_major=True) -> (Tensor, Tensor, Tensor, Tensor, Tensor)")
 
 
 def _cudnn_rnn_v3_impl(input: Any, input_h: Any, input_c: Any, params: Any, sequence_lengths: Any, *, rnn_mode: Any = 'lstm', input_mode: Any = 'linear_input', direction: Any = 'unidirectional', dropout: Any = 0.0, seed: Any = 0, seed2: Any = 0, num_proj: Any = 0, is_training: Any = True, time_major: Any = True) -> Any:
@@ -406,8 +449,9 @@ def _cudnn_rnn_v3_fake(input: Any, input_h: Any, input_c: Any, params: Any, sequ
     return tuple(out)
 
 
-_LIB.impl('cudnn_rnn_v3', _cudnn_rnn_v3_impl, "CPU")
-_LIB.impl('cudnn_rnn_v3', _cudnn_rnn_v3_impl, "CUDA")
+if not NATIVE:
+    _LIB.impl('cudnn_rnn_v3', _cudnn_rnn_v3_impl, "CPU")
+    _LIB.impl('cudnn_rnn_v3', _cudnn_rnn_v3_impl, "CUDA")
 torch.library.register_fake('opgen::cudnn_rnn_v3', _cudnn_rnn_v3_fake, lib=_LIB)
 
 
@@ -434,7 +478,8 @@ torch.library.register_autograd('opgen::cudnn_rnn_v3', _cudnn_rnn_v3_backward,
 
 
 # -- DmlRnn --------------------------------------------------------------------------------------
-_LIB.define("dml_rnn(Tensor input, Tensor weight, Tensor recurrence, Tensor? bias=None, Tensor? hidden_init=None, Tensor? sequence_lengths=None, *, str direction='forward', str[]? activations=None) -> (Tensor, Tensor)")
+if not NATIVE:
+    _LIB.define("dml_rnn(Tensor input, Tensor weight, Tensor recurrence, Tensor? bias=None, Tensor? hidden_init=None, Tensor? sequence_lengths=None, *, str direction='forward', str[]? activations=None) -> (Tensor, Tensor)")
 
 
 def _dml_rnn_impl(input: Any, weight: Any, recurrence: Any, bias: Any = None, hidden_init: Any = None, sequence_lengths: Any = None, *, direction: Any = 'forward', activations: Any = None) -> Any:
@@ -448,15 +493,17 @@ def _dml_rnn_fake(input: Any, weight: Any, recurrence: Any, bias: Any = None, hi
     return tuple(out)
 
 
-_LIB.impl('dml_rnn', _dml_rnn_impl, "CPU")
-_LIB.impl('dml_rnn', _dml_rnn_impl, "CUDA")
+if not NATIVE:
+    _LIB.impl('dml_rnn', _dml_rnn_impl, "CPU")
+    _LIB.impl('dml_rnn', _dml_rnn_impl, "CUDA")
 torch.library.register_fake('opgen::dml_rnn', _dml_rnn_fake, lib=_LIB)
 torch.library.register_autograd('opgen::dml_rnn', _no_gradient('DmlRnn', 'its spec declares no gradient op'),
                                 setup_context=_no_context, lib=_LIB)
 
 
 # -- GRUBlockCell --------------------------------------------------------------------------------
-_LIB.define('gru_block_cell(Tensor x, Tensor h_prev, Tensor w_ru, Tensor w_c, Tensor b_ru, Tensor b_c) -> (Tensor, Tensor, Tensor, Tensor)')
+if not NATIVE:
+    _LIB.define('gru_block_cell(Tensor x, Tensor h_prev, Tensor w_ru, Tensor w_c, Tensor b_ru, Tensor b_c) -> (Tensor, Tensor, Tensor, Tensor)')
 
 
 def _gru_block_cell_impl(x: Any, h_prev: Any, w_ru: Any, w_c: Any, b_ru: Any, b_c: Any) -> Any:
@@ -471,8 +518,9 @@ def _gru_block_cell_fake(x: Any, h_prev: Any, w_ru: Any, w_c: Any, b_ru: Any, b_
     return tuple(out)
 
 
-_LIB.impl('gru_block_cell', _gru_block_cell_impl, "CPU")
-_LIB.impl('gru_block_cell', _gru_block_cell_impl, "CUDA")
+if not NATIVE:
+    _LIB.impl('gru_block_cell', _gru_block_cell_impl, "CPU")
+    _LIB.impl('gru_block_cell', _gru_block_cell_impl, "CUDA")
 torch.library.register_fake('opgen::gru_block_cell', _gru_block_cell_fake, lib=_LIB)
 
 
@@ -498,7 +546,8 @@ torch.library.register_autograd('opgen::gru_block_cell', _gru_block_cell_backwar
 
 
 # -- GRUBlockCellGrad ----------------------------------------------------------------------------
-_LIB.define('gru_block_cell_grad(Tensor x, Tensor h_prev, Tensor w_ru, Tensor w_c, Tensor b_ru, Tensor b_c, Tensor r, Tensor u, Tensor c, Tensor d_h) -> (Tensor, Tensor, Tensor, Tensor)')
+if not NATIVE:
+    _LIB.define('gru_block_cell_grad(Tensor x, Tensor h_prev, Tensor w_ru, Tensor w_c, Tensor b_ru, Tensor b_c, Tensor r, Tensor u, Tensor c, Tensor d_h) -> (Tensor, Tensor, Tensor, Tensor)')
 
 
 def _gru_block_cell_grad_impl(x: Any, h_prev: Any, w_ru: Any, w_c: Any, b_ru: Any, b_c: Any, r: Any, u: Any, c: Any, d_h: Any) -> Any:
@@ -513,8 +562,9 @@ def _gru_block_cell_grad_fake(x: Any, h_prev: Any, w_ru: Any, w_c: Any, b_ru: An
     return tuple(out)
 
 
-_LIB.impl('gru_block_cell_grad', _gru_block_cell_grad_impl, "CPU")
-_LIB.impl('gru_block_cell_grad', _gru_block_cell_grad_impl, "CUDA")
+if not NATIVE:
+    _LIB.impl('gru_block_cell_grad', _gru_block_cell_grad_impl, "CPU")
+    _LIB.impl('gru_block_cell_grad', _gru_block_cell_grad_impl, "CUDA")
 torch.library.register_fake('opgen::gru_block_cell_grad', _gru_block_cell_grad_fake, lib=_LIB)
 torch.library.register_autograd('opgen::gru_block_cell_grad', _no_gradient('GRUBlockCellGrad', 'it is the gradient of GRUBlockCell (no second derivative is declared)'),
                                 setup_context=_no_context, lib=_LIB)

@@ -61,8 +61,9 @@ def expected_files(specs: Path = SPECS) -> set[str]:
     """What generate must write for a spec folder: per op a wrapper and a page; per kernel template
     the ops use one module, named after it; per group an __init__; the package files (the torch
     registration; the activation library's module when the folder has one)."""
-    # torch.py: the PyTorch registration; _opgen.py: the opgen version and generated-code ABI, checked at import
-    files = {"__init__.py", "_opgen.py", "py.typed", "docs/index.md", "torch.py"}
+    # torch.py: the PyTorch registration (torch_native.cpp: in C++); _opgen.py: the opgen version and
+    # generated-code ABI, checked at import
+    files = {"__init__.py", "_opgen.py", "py.typed", "docs/index.md", "torch.py", "torch_native.cpp"}
     ops = load_specs(specs)
     if ops.activations.kinds:
         files.add("activations.py")

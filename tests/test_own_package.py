@@ -142,6 +142,9 @@ def test_a_users_package_names_itself_not_opgens(tmp_path: Path) -> None:
     assert "torch.library.register_fake('mine::scale'" in torch_py
     assert "torch.ops.mine.scale_grad(grad_y.contiguous(), alpha=ctx.attrs['alpha'])" in torch_py
     assert "torch_nn" not in torch_py  # opgen's drop-in modules belong to opgen's own package
+    native = files["torch_native.cpp"]  # the C++ registration: the project's namespace and schemas
+    assert "STABLE_TORCH_LIBRARY(mine, m)" in native and "STABLE_TORCH_LIBRARY_IMPL(mine, CPU, m)" in native
+    assert 'm.def("scale(' in native and "opgen_call_Scale" in native
     page = files["docs/demo/scale.md"]
     assert "from mine_ops import Scale, scale" in page
     assert "`import mine_ops.torch` registers this op as `torch.ops.mine.scale`" in page

@@ -6,6 +6,7 @@ ModuleFile, which the backends key their loaded modules by, so the second op reu
 
 from __future__ import annotations
 
+import re
 import threading
 from pathlib import Path
 
@@ -76,6 +77,12 @@ def kernel_symbol(op: str, kernel: str, specialization: tuple[str, ...]) -> str:
     """The extern "C" entry point of one kernel instantiation, the same on every backend:
     FusedBatchNormGradV3__channel_sums__float32."""
     return "__".join((op, kernel, *specialization))
+
+
+def c_name(op: str) -> str:
+    """The op's part of its native C function names (opgen_plan_<Op>, opgen_call_<Op>: drivergen and
+    torch_native print them, the loaders find them)."""
+    return re.sub(r"\W", "_", op, flags=re.ASCII)
 
 
 def symbol_parts(symbol: str) -> tuple[str, str, tuple[str, ...]]:

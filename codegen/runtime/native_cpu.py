@@ -65,6 +65,10 @@ class NativeRunError(RuntimeError):
         self.code = code
 
 
+#: The plan runner's sources, as a unit that has the recorders (and drivers) includes them.
+RUNNER = "".join(f'#include "{name}"\n' for name in ("run_plan.cpp", "run_plan_cpu.cpp", "run_plan_entry.cpp"))
+
+
 @dataclass(frozen=True)
 class Bound:
     """What an op was bound with: rebind where `key(backend)` says otherwise (settings changed)."""

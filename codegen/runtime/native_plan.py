@@ -8,7 +8,6 @@ the Python plan); docs/native.md says what comes next."""
 from __future__ import annotations
 
 import ctypes
-import re
 import struct
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,6 +19,7 @@ from codegen.runtime import diskcache
 from codegen.runtime.host.libraries import _build_or_load
 from codegen.runtime.host.state import _LOCK
 from codegen.runtime.host.toolchain import _BASE_FLAGS, _compiler_command, _target, compiler_id
+from codegen.runtime.kernels import c_name as c_name  # (drivergen and the loaders import it from here)
 from codegen.runtime.plan import Gemm, Launch, PlanError, Recording, Slot, Slots
 
 #: plan_eval.h's OPGEN_PLAN_ABI, kinds, step tags and codes (the library states its ABI; a mismatch is refused)
@@ -91,11 +91,6 @@ class NativePlans:
         if op not in self._plans:
             self._plans[op] = NativePlan(self.lib, op)
         return self._plans[op]
-
-
-def c_name(op: str) -> str:
-    """The op's part of its recorder's C function names (drivergen prints them, this loader finds them)."""
-    return re.sub(r"\W", "_", op, flags=re.ASCII)
 
 
 class NativePlan:

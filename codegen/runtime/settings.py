@@ -208,8 +208,14 @@ NATIVE = Setting(
     "0: generated wrappers run their checks and plan in Python (the reference path) instead of calling "
     "the op's native driver once (docs/native.md)",
     parse_flag)
+TORCH_NATIVE = Setting(
+    "OPGEN_TORCH_NATIVE", "flag", False,
+    "1: a package's torch module (read when it is imported) loads its native library (`library_path()`: "
+    "the schemas and the CPU and CUDA kernels in C++ through PyTorch's stable ABI, calling the native drivers) "
+    "and keeps only the fakes and autograd in Python",
+    parse_flag)
 
 SETTINGS: dict[str, Setting] = {s.name: s for s in (
     POISON_OUTPUTS, HOST_SANITIZE, HOST_RANDOM_ORDER, HOST_THREADS, HOST_STACK_KB, HOST_ISA,
-    HOST_CATCH_SIGNALS, CACHE_DIR, CUDA_LINEINFO, PLAN, NO_REPLAY, NATIVE)}
+    HOST_CATCH_SIGNALS, CACHE_DIR, CUDA_LINEINFO, PLAN, NO_REPLAY, NATIVE, TORCH_NATIVE)}
 """Every setting by its variable's name."""

@@ -11,6 +11,7 @@ import os
 import shlex
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -93,13 +94,16 @@ def _dlopen(path: Path) -> ctypes.CDLL | None:
         return None
 
 
-def _load_cached(so_path: Path, runtime: bool) -> ctypes.CDLL | None:
-    """The cached library at `so_path` if it is intact, current and loads; else None."""
+Opener = Callable[[Path], Any]  # a built library's path -> the loaded library, None when it cannot load
+
+
+def _load_cached(so_path: Path, runtime: bool, opener: Opener = _dlopen) -> Any:
+    """The cached library at `so_path` if it is intact, current and loads (`opener`); else None."""
 
     def accept(entry: diskcache.Entry) -> ctypes.CDLL | None:
         if not _deps_unchanged(entry.meta):
             return None
-        lib = _dlopen(so_path)
+        lib = opener(so_path)
         if lib is None:
             diskcache.remove(so_path)  # checksum fine yet unloadable: drop it
         elif not runtime:
@@ -109,31 +113,32 @@ def _load_cached(so_path: Path, runtime: bool) -> ctypes.CDLL | None:
     return CACHE.try_load(so_path, accept)
 
 
-def _build_or_load(stem: str, tu: str, cmd: list[str], flags: list[str], *,
-                   runtime: bool, what: str | None = None) -> tuple[ctypes.CDLL, Path, Path]:
+def _build_or_load(stem: str, tu: str, cmd: list[str], flags: list[str], *, runtime: bool, what: str | None = None,
+                   opener: Opener = _dlopen) -> tuple[Any, Path, Path]:
     """``<stem>.so`` from the disk cache if intact, else compiled (once, when several processes want
     it at the same time: the entry's lock); returns the library, its path and its source's path.
     `runtime`: a plain C++ library (the emulation runtime, the native plans: `.cpp`, no kernel-module
-    statistics); `what` names it in the first-compile message."""
+    statistics); `what` names it in the first-compile message. `opener`: what "loaded" means (ctypes by
+    default; a library that must not be opened here, PyTorch's, checks only that the file is there)."""
     folder = _host_dir()
     so_path = folder / f"{stem}.so"
     src_path = folder / (f"{stem}.cpp" if runtime else f"{stem}.cu")
 
-    def cached() -> tuple[ctypes.CDLL, Path, Path] | None:
-        lib = _load_cached(so_path, runtime)
+    def cached() -> tuple[Any, Path, Path] | None:
+        lib = _load_cached(so_path, runtime, opener)
         return None if lib is None else (lib, so_path, src_path)
 
-    def make() -> tuple[ctypes.CDLL, Path, Path]:
+    def make() -> tuple[Any, Path, Path]:
         try:
-            return _build_in_cache(stem, tu, cmd, flags, runtime, so_path, src_path), so_path, src_path
+            return _build_in_cache(stem, tu, cmd, flags, runtime, so_path, src_path, opener), so_path, src_path
         except HostCompileError as e:  # the compiler could not write its output: the disk is full
             full = next((text for text in DISK_FULL_TEXT if text in e.stderr), None)
             if full is None:
                 raise
             raise CannotKeep(full.lower()) from e
 
-    def outside(why: str, fix: str) -> tuple[ctypes.CDLL, Path, Path]:
-        return _build_private(stem, tu, cmd, flags, runtime, folder, why, fix)
+    def outside(why: str, fix: str) -> tuple[Any, Path, Path]:
+        return _build_private(stem, tu, cmd, flags, runtime, folder, why, fix, opener)
 
     found = cached()
     if found is not None:
@@ -143,7 +148,7 @@ def _build_or_load(stem: str, tu: str, cmd: list[str], flags: list[str], *,
 
 
 def _build_in_cache(stem: str, tu: str, cmd: list[str], flags: list[str], runtime: bool, so_path: Path,
-                    src_path: Path) -> ctypes.CDLL:
+                    src_path: Path, opener: Opener = _dlopen) -> Any:
     """Compile into the cache (missing, corrupt or stale: rebuilt and overwritten) and load it."""
     folder = so_path.parent
     diskcache.write_atomic(src_path, tu.encode())
@@ -155,13 +160,13 @@ def _build_in_cache(stem: str, tu: str, cmd: list[str], flags: list[str], runtim
         data = out.read_bytes()
         deps = _read_deps(dep, src_path)
     diskcache.put(so_path, data, {"deps": deps, "compiler": shlex.join(cmd), "flags": flags})
-    lib = _dlopen(so_path)
+    lib = opener(so_path)
     if lib is None:  # another process replaced or removed it meanwhile: load a private copy
         fd, private = tempfile.mkstemp(dir=folder, prefix=f".{stem}.", suffix=".so")
         try:
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
-            lib = _dlopen(Path(private))
+            lib = opener(Path(private))
         finally:
             os.unlink(private)  # the mapping stays valid
         if lib is None:
@@ -170,7 +175,7 @@ def _build_in_cache(stem: str, tu: str, cmd: list[str], flags: list[str], runtim
 
 
 def _build_private(stem: str, tu: str, cmd: list[str], flags: list[str], runtime: bool, folder: Path, why: str,
-                   fix: str) -> tuple[ctypes.CDLL, Path, Path]:
+                   fix: str, opener: Opener = _dlopen) -> tuple[Any, Path, Path]:
     """Compile outside the cache, into a temporary folder of this process (the cache cannot take the
     entry): the kernel runs, and every process compiles it again until the cause is fixed (warned)."""
     try:
@@ -192,7 +197,7 @@ def _build_private(stem: str, tu: str, cmd: list[str], flags: list[str], runtime
                              f"can the temporary folder {tmp} ({e}). {fix}") from e
     stats["runtime_compiles" if runtime else "compiles"] += 1
     _run_compiler(cmd, flags, src_path, so_path, None)
-    lib = _dlopen(so_path)
+    lib = opener(so_path)
     if lib is None:
         raise HostBackendError(f"freshly built {so_path} cannot be loaded")
     return lib, so_path, src_path

@@ -1,0 +1,327 @@
+// The PyTorch front-end of the native drivers (issue 32), through PyTorch's stable ABI only
+// (torch/csrc/stable, torch/headeronly; built with TORCH_TARGET_VERSION = the oldest PyTorch opgen
+// supports, so one binary loads in every tested version). codegen/torch_native.py prints, per
+// package, a translation unit whose boxed kernels fill a `Call` from the dispatcher's stack and
+// run the op's driver (driver.h) with it: stable Tensors become opgen_tensor descriptors (a strided
+// or misaligned one copied once, as the Python wrappers copy), schema attrs opgen_values, outputs
+// and scratch come from PyTorch's allocator (the outputs are the tensors the op returns), cuda
+// work runs on PyTorch's current stream, and a driver's error is a C++ exception with the
+// driver's message (PyTorch raises it in Python as RuntimeError).
+#ifndef OPGEN_TORCH_STABLE_H
+#define OPGEN_TORCH_STABLE_H
+
+#include <dlfcn.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <torch/csrc/stable/accelerator.h>
+#include <torch/csrc/stable/library.h>
+#include <torch/csrc/stable/ops.h>
+#include <torch/csrc/stable/tensor.h>
+
+#include "driver.h"
+
+namespace opgen_torch {
+
+using torch::headeronly::ScalarType;
+using torch::stable::Tensor;
+
+// opgen_dtype <-> PyTorch's ScalarType (OPGEN_DT_OTHER: a ScalarType opgen does not know).
+struct DtypePair {
+  int32_t opgen;
+  ScalarType torch;
+  const char* name;
+};
+inline const DtypePair kDtypes[] = {
+    {OPGEN_DT_BOOL, ScalarType::Bool, "bool"},          {OPGEN_DT_INT8, ScalarType::Char, "int8"},
+    {OPGEN_DT_UINT8, ScalarType::Byte, "uint8"},        {OPGEN_DT_INT16, ScalarType::Short, "int16"},
+    {OPGEN_DT_UINT16, ScalarType::UInt16, "uint16"},    {OPGEN_DT_INT32, ScalarType::Int, "int32"},
+    {OPGEN_DT_UINT32, ScalarType::UInt32, "uint32"},    {OPGEN_DT_INT64, ScalarType::Long, "int64"},
+    {OPGEN_DT_UINT64, ScalarType::UInt64, "uint64"},    {OPGEN_DT_FLOAT16, ScalarType::Half, "float16"},
+    {OPGEN_DT_BFLOAT16, ScalarType::BFloat16, "bfloat16"}, {OPGEN_DT_FLOAT32, ScalarType::Float, "float32"},
+    {OPGEN_DT_FLOAT64, ScalarType::Double, "float64"},
+};
+
+inline const DtypePair* dtype_of(ScalarType t) {
+  for (const DtypePair& d : kDtypes)
+    if (d.torch == t) return &d;
+  return nullptr;
+}
+
+inline const DtypePair* dtype_of(int32_t opgen) {
+  for (const DtypePair& d : kDtypes)
+    if (d.opgen == opgen) return &d;
+  return nullptr;
+}
+
+// The name of a dtype opgen does not know, as NumPy names it where it has one (the Python
+// registration's message names the NumPy array's dtype).
+inline std::string other_dtype_name(ScalarType t) {
+  switch (t) {
+    case ScalarType::ComplexFloat: return "complex64";
+    case ScalarType::ComplexDouble: return "complex128";
+    default: return "ScalarType " + std::to_string(static_cast<int>(t));
+  }
+}
+
+// Whether `v` fits the integer dtype (the wrapper's np.iinfo check).
+inline bool int_fits(int32_t dtype, int64_t v) {
+  switch (dtype) {
+    case OPGEN_DT_INT8: return v >= INT8_MIN && v <= INT8_MAX;
+    case OPGEN_DT_UINT8: return v >= 0 && v <= UINT8_MAX;
+    case OPGEN_DT_INT16: return v >= INT16_MIN && v <= INT16_MAX;
+    case OPGEN_DT_UINT16: return v >= 0 && v <= UINT16_MAX;
+    case OPGEN_DT_INT32: return v >= INT32_MIN && v <= INT32_MAX;
+    case OPGEN_DT_UINT32: return v >= 0 && v <= static_cast<int64_t>(UINT32_MAX);
+    case OPGEN_DT_UINT64: return v >= 0;
+    default: return true;  // int64
+  }
+}
+
+// A device as PyTorch prints it ("cpu", "cuda:0"), for messages.
+inline std::string device_text(const torch::stable::Device& d) {
+  if (d.type() == torch::headeronly::DeviceType::CPU) return "cpu";
+  if (d.type() == torch::headeronly::DeviceType::CUDA) return "cuda:" + std::to_string(d.index());
+  if (d.type() == torch::headeronly::DeviceType::Meta) return "meta";
+  return "device type " + std::to_string(static_cast<int>(d.type()));
+}
+
+// PyTorch's current CUDA stream on `index`, found at run time: a CPU-only PyTorch has no
+// libtorch_cuda, so the library must load without naming it.
+inline void* current_cuda_stream(const char* op, int32_t index) {
+  using Getter = int32_t (*)(int32_t, void**);
+  static Getter getter = [] {
+    void* sym = dlsym(RTLD_DEFAULT, "aoti_torch_get_current_cuda_stream");
+    if (sym == nullptr) {
+      void* lib = dlopen("libtorch_cuda.so", RTLD_NOW | RTLD_NOLOAD);
+      if (lib != nullptr) sym = dlsym(lib, "aoti_torch_get_current_cuda_stream");
+    }
+    return reinterpret_cast<Getter>(sym);
+  }();
+  if (getter == nullptr)
+    throw std::runtime_error(std::string(op) + ": a CUDA tensor, but this PyTorch has no CUDA stream API "
+                             "(aoti_torch_get_current_cuda_stream not found): a CPU-only PyTorch?");
+  void* stream = nullptr;
+  if (getter(index, &stream) != 0)
+    throw std::runtime_error(std::string(op) + ": cannot get PyTorch's current CUDA stream on cuda:" +
+                             std::to_string(index));
+  return stream;
+}
+
+// One call of a driver from a boxed kernel: the inputs and attrs in the spec's order, then run().
+class Call {
+ public:
+  explicit Call(const char* op) : op_(op) {}
+
+  // A tensor input (`name` for messages). A tensor the driver cannot read directly (strided,
+  // misaligned) is copied once; its copy lives as long as the call.
+  void tensor(const char* name, const Tensor& t) { args_.push_back(arg_of(name, t)); }
+  void optional(const char* name, const std::optional<Tensor>& t) {
+    if (t.has_value() && t->defined()) {
+      tensor(name, *t);
+    } else {
+      opgen_arg a{};
+      a.kind = OPGEN_ARG_ABSENT;
+      args_.push_back(a);
+    }
+  }
+  void list(const char* name, const std::vector<Tensor>& items) {
+    std::vector<opgen_tensor>& descs = lists_.emplace_back();
+    for (size_t k = 0; k < items.size(); ++k) {
+      std::string item = std::string(name) + "[" + std::to_string(k) + "]";
+      descs.push_back(arg_of(item.c_str(), items[k]).tensor);
+    }
+    opgen_arg a{};
+    a.kind = OPGEN_ARG_LIST;
+    a.items = descs.data();
+    a.len = static_cast<int64_t>(descs.size());
+    args_.push_back(a);
+  }
+  // An `int` input (an input declared accepts_python_int): a 0-d cpu tensor of the input's dtype,
+  // as the wrapper's python_int makes it, refused where the value does not fit.
+  void integer(const char* name, int64_t v, int32_t dtype) {
+    const DtypePair* dt = dtype_of(dtype);
+    if (!int_fits(dtype, v))
+      throw std::runtime_error(std::string(op_) + ": " + name + ": " + std::to_string(v) + " does not fit in " +
+                               (dt ? dt->name : "its dtype"));
+    uint64_t& held = ints_.emplace_back(static_cast<uint64_t>(v));  // (little-endian: the low bytes first)
+    opgen_arg a{};
+    a.kind = OPGEN_ARG_TENSOR;
+    a.tensor.data = &held;
+    a.tensor.dtype = dtype;
+    a.tensor.device = OPGEN_DEV_CPU;
+    args_.push_back(a);
+  }
+
+  void attr(int64_t v) { attrs_.push_back(value(OPGEN_VAL_INT, v)); }
+  void attr(double v) {
+    opgen_value x = value(OPGEN_VAL_FLOAT, 0);
+    x.f = v;
+    attrs_.push_back(x);
+  }
+  void attr(bool v) { attrs_.push_back(value(OPGEN_VAL_BOOL, v)); }
+  void attr(std::string v) { attrs_.push_back(text(std::move(v))); }
+  void attr(const std::vector<int64_t>& v) {
+    std::vector<opgen_value>& items = values_.emplace_back();
+    for (int64_t i : v) items.push_back(value(OPGEN_VAL_INT, i));
+    attrs_.push_back(list_value(items));
+  }
+  void attr(const std::vector<std::string>& v) {
+    std::vector<opgen_value>& items = values_.emplace_back();
+    for (const std::string& s : v) items.push_back(text(s));
+    attrs_.push_back(list_value(items));
+  }
+
+  // Runs `driver` on the inputs' device (the first tensor's; the cpu without any) and returns
+  // the schema's `noutputs` outputs, one the op did not compute as an empty float32 tensor (a
+  // schema has no optional outputs). `driver` NULL: the op's driver is not in this library.
+  std::vector<Tensor> run(int (*driver)(opgen_call*), const char* symbol, int64_t noutputs) {
+    if (driver == nullptr)
+      throw std::runtime_error(std::string(op_) + ": its native driver (" + symbol +
+                               ") is not built into this library");
+    opgen_call call{};
+    call.inputs = args_.data();
+    call.ninputs = static_cast<int64_t>(args_.size());
+    call.attrs = attrs_.data();
+    call.nattrs = static_cast<int64_t>(attrs_.size());
+    call.device = device_.type() == torch::headeronly::DeviceType::CUDA ? OPGEN_DEV_CUDA : OPGEN_DEV_CPU;
+    call.device_index = call.device == OPGEN_DEV_CUDA ? device_.index() : 0;
+    call.allocator.alloc = &Call::alloc;
+    call.allocator.ctx = this;
+    std::optional<torch::stable::accelerator::DeviceGuard> guard;
+    if (call.device == OPGEN_DEV_CUDA) {
+      guard.emplace(call.device_index);
+      call.stream = current_cuda_stream(op_, call.device_index);
+    }
+    int result = driver(&call);
+    scratch_.clear();  // (cuda: PyTorch's allocator orders the free after the work on the stream)
+    if (result == OPGEN_ERR_FALLBACK)
+      throw std::runtime_error(std::string(op_) + ": this call needs opgen's Python path (" + call.err + ")");
+    if (result != OPGEN_OK) throw std::runtime_error(call.err);
+    if (call.noutputs != noutputs)
+      throw std::runtime_error(std::string(op_) + ": its driver gave " + std::to_string(call.noutputs) +
+                               " outputs, its schema has " + std::to_string(noutputs));
+    std::vector<Tensor> out;
+    for (int64_t k = 0; k < noutputs; ++k) {
+      if (k < static_cast<int64_t>(outputs_.size()) && outputs_[k].has_value()) {
+        out.push_back(*outputs_[k]);
+      } else {
+        int64_t zero = 0;
+        out.push_back(torch::stable::empty(torch::headeronly::IntHeaderOnlyArrayRef(&zero, 1), ScalarType::Float,
+                                           std::nullopt, device_));
+      }
+    }
+    return out;
+  }
+
+ private:
+  opgen_arg arg_of(const char* name, Tensor t) {
+    torch::stable::Device d = t.device();
+    if (!have_device_) {
+      device_ = d;
+      device_arg_ = name;
+      have_device_ = true;
+    } else if (!(d.type() == device_.type() && d.index() == device_.index())) {
+      std::string a = device_text(device_), b = device_text(d);
+      throw std::runtime_error(std::string(op_) + ": " + name + " is on " + b + ", " + device_arg_ + " on " + a +
+                               ": Expected all tensors to be on the same device, but found at least two devices, " +
+                               a + " and " + b + "!");
+    }
+    const DtypePair* dt = dtype_of(t.scalar_type());
+    if (!t.is_contiguous()) t = torch::stable::contiguous(t);  // (clone would keep the strides)
+    if (reinterpret_cast<uintptr_t>(t.data_ptr()) % t.element_size() != 0) {  // a fresh one is aligned
+      Tensor copy = torch::stable::new_empty(t, t.sizes());
+      torch::stable::copy_(copy, t);
+      t = copy;
+    }
+    held_.push_back(t);
+    opgen_arg a{};
+    a.kind = OPGEN_ARG_TENSOR;
+    a.tensor.data = t.data_ptr();
+    a.tensor.shape = t.sizes().data();
+    a.tensor.strides = nullptr;
+    a.tensor.ndim = static_cast<int32_t>(t.dim());
+    a.tensor.dtype = dt ? dt->opgen : OPGEN_DT_OTHER;
+    a.tensor.name = dt ? dt->name : texts_.emplace_back(other_dtype_name(t.scalar_type())).c_str();
+    a.tensor.device = d.type() == torch::headeronly::DeviceType::CUDA ? OPGEN_DEV_CUDA : OPGEN_DEV_CPU;
+    a.tensor.device_index = a.tensor.device == OPGEN_DEV_CUDA ? d.index() : 0;
+    if (d.type() != torch::headeronly::DeviceType::CPU && d.type() != torch::headeronly::DeviceType::CUDA)
+      throw std::runtime_error(std::string(op_) + ": " + name + " is on " + device_text(d) +
+                               ": expected a cpu or cuda tensor");
+    return a;
+  }
+
+  static opgen_value value(int32_t kind, int64_t i) {
+    opgen_value v{};
+    v.kind = kind;
+    v.i = i;
+    return v;
+  }
+  opgen_value text(std::string s) {
+    const std::string& held = texts_.emplace_back(std::move(s));
+    opgen_value v = value(OPGEN_VAL_STR, 0);
+    v.text = held.data();
+    v.len = static_cast<int64_t>(held.size());
+    return v;
+  }
+  static opgen_value list_value(const std::vector<opgen_value>& items) {
+    opgen_value v = value(OPGEN_VAL_LIST, 0);
+    v.items = items.data();
+    v.len = static_cast<int64_t>(items.size());
+    return v;
+  }
+
+  // driver.h's allocator: output `index` (or scratch, index -1) as a new PyTorch tensor on the
+  // call's device. Never throws into the driver: a failure is a message and a nonzero result.
+  static int alloc(void* ctx, int64_t index, int32_t dtype, int32_t ndim, const int64_t* shape, int64_t bytes,
+                   void** data, char* err, int64_t errlen) {
+    Call* self = static_cast<Call*>(ctx);
+    try {
+      const DtypePair* dt = dtype_of(dtype);
+      if (index < 0 || dt == nullptr) {  // scratch (or an output of a dtype torch lacks): bytes
+        Tensor t = torch::stable::empty(torch::headeronly::IntHeaderOnlyArrayRef(&bytes, 1), ScalarType::Byte,
+                                        std::nullopt, self->device_);
+        *data = t.data_ptr();
+        self->scratch_.push_back(t);
+        if (index < 0) return 0;
+        throw std::runtime_error("output " + std::to_string(index) + " has dtype " + std::to_string(dtype) +
+                                 ", which PyTorch has no tensor of");
+      }
+      Tensor t = torch::stable::empty(torch::headeronly::IntHeaderOnlyArrayRef(shape, ndim), dt->torch, std::nullopt,
+                                      self->device_);
+      if (static_cast<int64_t>(self->outputs_.size()) <= index) self->outputs_.resize(index + 1);
+      self->outputs_[index] = t;
+      *data = t.data_ptr();
+      return 0;
+    } catch (const std::exception& e) {
+      std::snprintf(err, static_cast<size_t>(errlen), "%s: cannot allocate %s: %s", self->op_,
+                    index < 0 ? "scratch" : ("output " + std::to_string(index)).c_str(), e.what());
+      return 1;
+    }
+  }
+
+  const char* op_;
+  torch::stable::Device device_{torch::headeronly::DeviceType::CPU};
+  bool have_device_ = false;
+  std::string device_arg_;
+  std::vector<opgen_arg> args_;
+  std::vector<opgen_value> attrs_;
+  std::deque<std::vector<opgen_tensor>> lists_;  // (deques: what a descriptor points into never moves)
+  std::deque<std::vector<opgen_value>> values_;
+  std::deque<std::string> texts_;
+  std::deque<uint64_t> ints_;
+  std::vector<Tensor> held_;
+  std::vector<Tensor> scratch_;
+  std::vector<std::optional<Tensor>> outputs_;
+};
+
+}  // namespace opgen_torch
+
+#endif  // OPGEN_TORCH_STABLE_H

@@ -1,0 +1,116 @@
+"""A package's PyTorch library (issue 32): its `torch_native.cpp` (codegen/torch_native.py prints it)
+built with the host C++ compiler the cpu backend uses against PyTorch's stable ABI, on demand, and
+cached on disk like the other native libraries (codegen/runtime/host/libraries.py: keyed by source,
+flags, compiler and target, here also the installed PyTorch and the ABI the library targets; built
+once under the entry's lock). It is built, never opened, here: loading it registers the package's
+schemas, which `torch.ops.load_library` does where the caller wants them.
+
+The library targets the stable ABI of the oldest PyTorch opgen supports (TORCH_TARGET_VERSION), so
+one binary serves every tested version; it links libtorch_cpu by its unversioned name and finds
+PyTorch's CUDA symbols at run time (a CPU-only PyTorch loads it)."""
+
+from __future__ import annotations
+
+import ctypes
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from codegen.runtime import diskcache
+from codegen.runtime.host.libraries import _build_or_load
+from codegen.runtime.host.state import _LOCK
+from codegen.runtime.host.toolchain import _BASE_FLAGS, EMU_DIR, _compiler_command, _target, compiler_id
+
+#: The oldest PyTorch whose stable ABI the library is built for (major, minor).
+TARGET = (2, 11)
+NATIVE_DIR = Path(__file__).resolve().parent / "native"  # torch_stable.h, driver.h
+
+#: The drivers' unit a package keeps beside its torch_native.cpp (see _drivers).
+DRIVERS = "native_drivers.cpp"
+
+_BUILT: dict[str, Path] = {}
+
+
+class TorchLibraryError(RuntimeError):
+    """A PyTorch that cannot take the library (older than TARGET)."""
+
+
+def target_version() -> int:
+    """TORCH_TARGET_VERSION as torch/csrc/stable/version.h encodes it: major and minor in the top bytes."""
+    return (TARGET[0] << 56) | (TARGET[1] << 48)
+
+
+def _torch() -> Any:
+    import torch
+
+    found = tuple(int(part) for part in torch.__version__.split("+")[0].split(".")[:2])
+    if found < TARGET:
+        raise TorchLibraryError(f"opgen's PyTorch library needs PyTorch >= {TARGET[0]}.{TARGET[1]} (its stable ABI); "
+                                f"this is PyTorch {torch.__version__}")
+    return torch
+
+
+def _flags(torch: Any) -> list[str]:
+    """Ours, the target ABI, PyTorch's headers (-isystem: not a dependency to digest on every load),
+    the native runtime's and the emulation's headers, and PyTorch's libraries (--no-as-needed: the
+    compiler puts them before the source)."""
+    root = Path(torch.__file__).resolve().parent
+    return [*_BASE_FLAGS, f"-DTORCH_TARGET_VERSION=0x{target_version():016x}", "-isystem", str(root / "include"),
+            "-I", str(NATIVE_DIR), "-I", str(EMU_DIR), "-L", str(root / "lib"), "-Wl,--no-as-needed", "-ltorch_cpu",
+            "-lc10"]
+
+
+def _present(path: Path) -> Path | None:
+    """What "loaded" means for this library here: the file is there (opening it would register it)."""
+    return path if path.is_file() else None
+
+
+def _drivers(source: Path) -> Path:
+    """Where a package keeps its drivers' translation unit (recorders, drivers, the plan runner's
+    includes), beside the registration: compiled into the same library when it is there."""
+    return source.with_name(DRIVERS)
+
+
+def build(source: Path) -> Path:
+    """The built library of the registration at `source` (with the package's drivers, when it has
+    them): from this process's memory, the disk cache, or compiled now."""
+    torch = _torch()
+    drivers = _drivers(source)
+    text = source.read_text() + (drivers.read_text() if drivers.is_file() else "")
+    cmd = _compiler_command()
+    flags = _flags(torch)
+    key = diskcache.cache_key(text, flags, compiler_id(cmd), f"{_target()} torch {torch.__version__}")
+    with _LOCK:
+        found = _BUILT.get(key)
+        if found is None or not found.is_file():
+            found, _, _ = _build_or_load(f"opgen-torch-{source.stem}-{key[:32]}", text, cmd, flags, runtime=True,
+                                         what=f"the PyTorch library ({source.name})", opener=_present)
+            _BUILT[key] = found
+        return found
+
+
+def load(source: Path, modules: Sequence[Any] = ()) -> Path:
+    """`build(source)`, loaded into this process with `torch.ops.load_library` (its schemas and
+    kernels registered). With the package's drivers in it, each op module of `modules` is bound to
+    its kernels as the cpu backend loads them (codegen/runtime/native_cpu.py: until the library
+    carries the kernels' host form and binds them itself), so its calls run natively."""
+    path = build(source)
+    ops: Any = _torch().ops  # (load_library is unannotated in torch)
+    ops.load_library(str(path))
+    if modules and _drivers(source).is_file():
+        bind_cpu(path, modules)
+    return path
+
+
+def bind_cpu(path: Path, modules: Sequence[Any]) -> None:
+    """Binds the plans of the op `modules` (their `_KERNELS`, `_PLAN`; a module without a launch plan
+    has no driver) in the library at `path`."""
+    from codegen.runtime import native_cpu, native_plan
+    from codegen.runtime.plan import Plan
+    from codegen.runtime.scope import Scope, backend_of
+
+    runner = native_cpu.NativeCpu(native_plan.NativePlans(ctypes.CDLL(str(path))))  # (the loaded handle)
+    backend = backend_of(Scope("cpu"), "the PyTorch library")
+    for module in modules:
+        if isinstance(getattr(module, "_PLAN", None), Plan):
+            runner.bind(module._KERNELS, module._PLAN, backend)

@@ -1,0 +1,104 @@
+"""The package's PyTorch registration in C++ through PyTorch's stable ABI (issue 32): one translation
+unit (the package's `torch_native.cpp`) that defines the schemas of its kernel ops with
+STABLE_TORCH_LIBRARY in the package's torch namespace — the same schemas `codegen/torchgen.py` gives
+the Python registration — and registers CPU and CUDA kernels (CompositeExplicitAutograd for an op
+without tensor inputs) that hand the call to the op's native driver `opgen_call_<Op>`
+(codegen/runtime/native/driver.h) through codegen/runtime/native/torch_stable.h. Fakes and autograd
+stay in Python (the package's torch.py). codegen/runtime/torch_library.py builds it."""
+
+from __future__ import annotations
+
+from codegen import torchgen
+from codegen.model import ActivationValue, Attr, AttrType, OpSpec
+from codegen.runtime.kernels import c_name
+
+#: The C++ type each schema attr type is read as from the dispatcher's stack.
+_ATTR_CXX: dict[AttrType, str] = {
+    AttrType.INT: "int64_t", AttrType.FLOAT: "double", AttrType.BOOL: "bool", AttrType.STRING: "std::string",
+    AttrType.ENUM: "std::string", AttrType.LIST_INT: "std::vector<int64_t>", AttrType.TYPE: "std::string",
+    AttrType.ACTIVATION: "std::string", AttrType.LIST_ACTIVATION: "std::vector<std::string>",
+}
+
+
+def native_kernel(op: OpSpec) -> bool:
+    """Whether the op gets a C++ kernel: it has a driver (a kernel launch plan: not a runtime op such
+    as CudnnRNNParamsSize) and driver.h's call can return its outputs (tensors, not lists of them, as
+    CudnnRNNParamsToCanonicalV2's). The others keep their Python kernels."""
+    return op.has_launch_plan and not any(getattr(o, "is_list", False) for o in op.outputs)
+
+
+def _cxx_string(text: str) -> str:
+    """A C++ string literal of `text`'s UTF-8 bytes (anything but printable ASCII as octal escapes)."""
+    return '"' + "".join(chr(b) if 0x20 <= b < 0x7f and chr(b) not in '"\\' else f"\\{b:03o}"
+                         for b in text.encode()) + '"'
+
+
+def _activation_text(value: object) -> str:
+    """An activation default as the schema's `str` takes it: `tanh`, `leaky_relu(alpha=0.1)`."""
+    if not isinstance(value, ActivationValue):
+        return str(value)
+    return repr(value).removeprefix("Activation.") if value.params else value.name
+
+
+def _none_default(attr: Attr) -> str:
+    """The C++ value of a `str[]?` attr's default (the schema writes it None: torchgen.none_default)."""
+    values = attr.default if isinstance(attr.default, (list, tuple)) else [attr.default]
+    return "std::vector<std::string>{" + ", ".join(_cxx_string(_activation_text(v)) for v in values) + "}"
+
+
+def _kernel(op: OpSpec) -> list[str]:
+    """The op's boxed kernel: the stack's arguments (inputs, then attrs) into a Call, the driver
+    run, its outputs back onto the stack."""
+    name = op.snake_name
+    lines = [f"static void boxed_{name}(StableIValue* stack, uint64_t, uint64_t) {{",
+             f"  opgen_torch::Call call({_cxx_string(op.name)});"]
+    k = 0
+    for arg in op.inputs:
+        if arg.is_list:
+            lines.append(f"  call.list({_cxx_string(arg.name)}, tsd::to<std::vector<Tensor>>(stack[{k}]));")
+        elif arg.accepts_python_int:
+            lines.append(f"  call.integer({_cxx_string(arg.name)}, tsd::to<int64_t>(stack[{k}]), "
+                         f"OPGEN_DT_{str(arg.dtype).upper()});")
+        elif arg.optional:
+            lines.append(f"  call.optional({_cxx_string(arg.name)}, tsd::to<std::optional<Tensor>>(stack[{k}]));")
+        else:
+            lines.append(f"  call.tensor({_cxx_string(arg.name)}, tsd::to<Tensor>(stack[{k}]));")
+        k += 1
+    for attr in op.attrs:
+        cxx = _ATTR_CXX[attr.type]
+        if torchgen.none_default(attr):
+            lines.append(f"  call.attr(tsd::to<std::optional<{cxx}>>(stack[{k}]).value_or({_none_default(attr)}));")
+        else:
+            lines.append(f"  call.attr(tsd::to<{cxx}>(stack[{k}]));")
+        k += 1
+    lines.append(f"  std::vector<Tensor> out = call.run(opgen_call_{c_name(op.name)}, "
+                 f"{_cxx_string('opgen_call_' + c_name(op.name))}, {len(op.outputs)});")
+    lines += [f"  stack[{i}] = tsd::from(out[{i}]);" for i in range(len(op.outputs))]
+    lines.append("}")
+    return lines
+
+
+def source(ops: list[OpSpec], namespace: str, header: str) -> str:
+    """The translation unit for the package's registered ops `ops` (torch.py's), in `namespace`."""
+    native = [op for op in ops if native_kernel(op)]
+    lines = [header, "// The package's ops in PyTorch through its stable ABI: codegen/torch_native.py (opgen's",
+             "// docs/pytorch.md). Built by the package's torch.library_path().",
+             '#include "torch_stable.h"', "",
+             "using torch::stable::Tensor;",
+             "namespace tsd = torch::stable::detail;  // (its from/to; the global ones are deprecated)",
+             "", "// The drivers (codegen/drivergen.py); weak: a library built without one says so when called.",
+             'extern "C" {']
+    lines += [f"__attribute__((weak)) int opgen_call_{c_name(op.name)}(opgen_call* call);" for op in native]
+    lines += ["}", ""]
+    for op in native:
+        lines += [*_kernel(op), ""]
+    lines.append(f"STABLE_TORCH_LIBRARY({namespace}, m) {{")
+    lines += [f"  m.def({_cxx_string(torchgen.schema(op))});" for op in ops]
+    lines.append("}")
+    for key in ("CPU", "CUDA", "CompositeExplicitAutograd"):
+        mine = [op for op in native if (key == "CompositeExplicitAutograd") != torchgen.has_tensor_inputs(op)]
+        if mine:
+            lines += ["", f"STABLE_TORCH_LIBRARY_IMPL({namespace}, {key}, m) {{"]
+            lines += [f"  m.impl({_cxx_string(op.snake_name)}, &boxed_{op.snake_name});" for op in mine]
+            lines.append("}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,276 @@
+// generated from specs/ by opgen — do not edit (opgen 0.1.0)
+// The package's ops in PyTorch through its stable ABI: codegen/torch_native.py (opgen's
+// docs/pytorch.md). Built by the package's torch.library_path().
+#include "torch_stable.h"
+
+using torch::stable::Tensor;
+namespace tsd = torch::stable::detail;  // (its from/to; the global ones are deprecated)
+
+// The drivers (codegen/drivergen.py); weak: a library built without one says so when called.
+extern "C" {
+__attribute__((weak)) int opgen_call_BiasAdd(opgen_call* call);
+__attribute__((weak)) int opgen_call_BiasAddGrad(opgen_call* call);
+__attribute__((weak)) int opgen_call_FusedBatchNormGradV3(opgen_call* call);
+__attribute__((weak)) int opgen_call_FusedBatchNormV3(opgen_call* call);
+__attribute__((weak)) int opgen_call_LayerNorm(opgen_call* call);
+__attribute__((weak)) int opgen_call_LayerNormGrad(opgen_call* call);
+__attribute__((weak)) int opgen_call_Softmax(opgen_call* call);
+__attribute__((weak)) int opgen_call_SoftmaxGrad(opgen_call* call);
+__attribute__((weak)) int opgen_call_CudnnRNNBackpropV3(opgen_call* call);
+__attribute__((weak)) int opgen_call_CudnnRNNV3(opgen_call* call);
+__attribute__((weak)) int opgen_call_DmlRnn(opgen_call* call);
+__attribute__((weak)) int opgen_call_GRUBlockCell(opgen_call* call);
+__attribute__((weak)) int opgen_call_GRUBlockCellGrad(opgen_call* call);
+}
+
+static void boxed_bias_add(StableIValue* stack, uint64_t, uint64_t) {
+  opgen_torch::Call call("BiasAdd");
+  call.tensor("value", tsd::to<Tensor>(stack[0]));
+  call.tensor("bias", tsd::to<Tensor>(stack[1]));
+  call.attr(tsd::to<std::string>(stack[2]));
+  std::vector<Tensor> out = call.run(opgen_call_BiasAdd, "opgen_call_BiasAdd", 1);
+  stack[0] = tsd::from(out[0]);
+}
+
+static void boxed_bias_add_grad(StableIValue* stack, uint64_t, uint64_t) {
+  opgen_torch::Call call("BiasAddGrad");
+  call.tensor("out_backprop", tsd::to<Tensor>(stack[0]));
+  call.attr(tsd::to<std::string>(stack[1]));
+  std::vector<Tensor> out = call.run(opgen_call_BiasAddGrad, "opgen_call_BiasAddGrad", 1);
+  stack[0] = tsd::from(out[0]);
+}
+
+static void boxed_fused_batch_norm_grad_v3(StableIValue* stack, uint64_t, uint64_t) {
+  opgen_torch::Call call("FusedBatchNormGradV3");
+  call.tensor("y_backprop", tsd::to<Tensor>(stack[0]));
+  call.tensor("x", tsd::to<Tensor>(stack[1]));
+  call.tensor("scale", tsd::to<Tensor>(stack[2]));
+  call.tensor("reserve_space_1", tsd::to<Tensor>(stack[3]));
+  call.tensor("reserve_space_2", tsd::to<Tensor>(stack[4]));
+  call.tensor("reserve_space_3", tsd::to<Tensor>(stack[5]));
+  call.attr(tsd::to<double>(stack[6]));
+  call.attr(tsd::to<std::string>(stack[7]));
+  call.attr(tsd::to<bool>(stack[8]));
+  std::vector<Tensor> out = call.run(opgen_call_FusedBatchNormGradV3, "opgen_call_FusedBatchNormGradV3", 5);
+  stack[0] = tsd::from(out[0]);
+  stack[1] = tsd::from(out[1]);
+  stack[2] = tsd::from(out[2]);
+  stack[3] = tsd::from(out[3]);
+  stack[4] = tsd::from(out[4]);
+}
+
+static void boxed_fused_batch_norm_v3(StableIValue* stack, uint64_t, uint64_t) {
+  opgen_torch::Call call("FusedBatchNormV3");
+  call.tensor("x", tsd::to<Tensor>(stack[0]));
+  call.tensor("scale", tsd::to<Tensor>(stack[1]));
+  call.tensor("offset", tsd::to<Tensor>(stack[2]));
+  call.tensor("mean", tsd::to<Tensor>(stack[3]));
+  call.tensor("variance", tsd::to<Tensor>(stack[4]));
+  call.attr(tsd::to<double>(stack[5]));
+  call.attr(tsd::to<double>(stack[6]));
+  call.attr(tsd::to<std::string>(stack[7]));
+  call.attr(tsd::to<bool>(stack[8]));
+  std::vector<Tensor> out = call.run(opgen_call_FusedBatchNormV3, "opgen_call_FusedBatchNormV3", 6);
+  stack[0] = tsd::from(out[0]);
+  stack[1] = tsd::from(out[1]);
+  stack[2] = tsd::from(out[2]);
+  stack[3] = tsd::from(out[3]);
+  stack[4] = tsd::from(out[4]);
+  stack[5] = tsd::from(out[5]);
+}
+
+static void boxed_layer_norm(StableIValue* stack, uint64_t, uint64_t) {
+  opgen_torch::Call call("LayerNorm");
+  call.tensor("x", tsd::to<Tensor>(stack[0]));
+  call.optional("gamma", tsd::to<std::optional<Tensor>>(stack[1]));
+  call.optional("beta", tsd::to<std::optional<Tensor>>(stack[2]));
+  call.attr(tsd::to<double>(stack[3]));
+  std::vector<Tensor> out = call.run(opgen_call_LayerNorm, "opgen_call_LayerNorm", 3);
+  stack[0] = tsd::from(out[0]);
+  stack[1] = tsd::from(out[1]);
+  stack[2] = tsd::from(out[2]);
+}
+
+static void boxed_layer_norm_grad(StableIValue* stack, uint64_t, uint64_t) {
+  opgen_torch::Call call("LayerNormGrad");
+  call.tensor("dy", tsd::to<Tensor>(stack[0]));
+  call.tensor("x", tsd::to<Tensor>(stack[1]));
+  call.tensor("mean", tsd::to<Tensor>(stack[2]));
+  call.tensor("rstd", tsd::to<Tensor>(stack[3]));
+  call.optional("gamma", tsd::to<std::optional<Tensor>>(stack[4]));
+  std::vector<Tensor> out = call.run(opgen_call_LayerNormGrad, "opgen_call_LayerNormGrad", 3);
+  stack[0] = tsd::from(out[0]);
+  stack[1] = tsd::from(out[1]);
+  stack[2] = tsd::from(out[2]);
+}
+
+static void boxed_softmax(StableIValue* stack, uint64_t, uint64_t) {
+  opgen_torch::Call call("Softmax");
+  call.tensor("x", tsd::to<Tensor>(stack[0]));
+  call.attr(tsd::to<int64_t>(stack[1]));
+  std::vector<Tensor> out = call.run(opgen_call_Softmax, "opgen_call_Softmax", 1);
+  stack[0] = tsd::from(out[0]);
+}
+
+static void boxed_softmax_grad(StableIValue* stack, uint64_t, uint64_t) {
+  opgen_torch::Call call("SoftmaxGrad");
+  call.tensor("y", tsd::to<Tensor>(stack[0]));
+  call.tensor("dy", tsd::to<Tensor>(stack[1]));
+  call.attr(tsd::to<int64_t>(stack[2]));
+  std::vector<Tensor> out = call.run(opgen_call_SoftmaxGrad, "opgen_call_SoftmaxGrad", 1);
+  stack[0] = tsd::from(out[0]);
+}
+
+static void boxed_cudnn_rnn_backprop_v3(StableIValue* stack, uint64_t, uint64_t) {
+  opgen_torch::Call call("CudnnRNNBackpropV3");
+  call.tensor("input", tsd::to<Tensor>(stack[0]));
+  call.tensor("input_h", tsd::to<Tensor>(stack[1]));
+  call.tensor("input_c", tsd::to<Tensor>(stack[2]));
+  call.tensor("params", tsd::to<Tensor>(stack[3]));
+  call.tensor("sequence_lengths", tsd::to<Tensor>(stack[4]));
+  call.tensor("output", tsd::to<Tensor>(stack[5]));
+  call.tensor("output_h", tsd::to<Tensor>(stack[6]));
+  call.tensor("output_c", tsd::to<Tensor>(stack[7]));
+  call.tensor("output_backprop", tsd::to<Tensor>(stack[8]));
+  call.tensor("output_h_backprop", tsd::to<Tensor>(stack[9]));
+  call.tensor("output_c_backprop", tsd::to<Tensor>(stack[10]));
+  call.tensor("reserve_space", tsd::to<Tensor>(stack[11]));
+  call.tensor("host_reserved", tsd::to<Tensor>(stack[12]));
+  call.attr(tsd::to<std::string>(stack[13]));
+  call.attr(tsd::to<std::string>(stack[14]));
+  call.attr(tsd::to<std::string>(stack[15]));
+  call.attr(tsd::to<double>(stack[16]));
+  call.attr(tsd::to<int64_t>(stack[17]));
+  call.attr(tsd::to<int64_t>(stack[18]));
+  call.attr(tsd::to<int64_t>(stack[19]));
+  call.attr(tsd::to<bool>(stack[20]));
+  std::vector<Tensor> out = call.run(opgen_call_CudnnRNNBackpropV3, "opgen_call_CudnnRNNBackpropV3", 4);
+  stack[0] = tsd::from(out[0]);
+  stack[1] = tsd::from(out[1]);
+  stack[2] = tsd::from(out[2]);
+  stack[3] = tsd::from(out[3]);
+}
+
+static void boxed_cudnn_rnn_v3(StableIValue* stack, uint64_t, uint64_t) {
+  opgen_torch::Call call("CudnnRNNV3");
+  call.tensor("input", tsd::to<Tensor>(stack[0]));
+  call.tensor("input_h", tsd::to<Tensor>(stack[1]));
+  call.tensor("input_c", tsd::to<Tensor>(stack[2]));
+  call.tensor("params", tsd::to<Tensor>(stack[3]));
+  call.tensor("sequence_lengths", tsd::to<Tensor>(stack[4]));
+  call.attr(tsd::to<std::string>(stack[5]));
+  call.attr(tsd::to<std::string>(stack[6]));
+  call.attr(tsd::to<std::string>(stack[7]));
+  call.attr(tsd::to<double>(stack[8]));
+  call.attr(tsd::to<int64_t>(stack[9]));
+  call.attr(tsd::to<int64_t>(stack[10]));
+  call.attr(tsd::to<int64_t>(stack[11]));
+  call.attr(tsd::to<bool>(stack[12]));
+  call.attr(tsd::to<bool>(stack[13]));
+  std::vector<Tensor> out = call.run(opgen_call_CudnnRNNV3, "opgen_call_CudnnRNNV3", 5);
+  stack[0] = tsd::from(out[0]);
+  stack[1] = tsd::from(out[1]);
+  stack[2] = tsd::from(out[2]);
+  stack[3] = tsd::from(out[3]);
+  stack[4] = tsd::from(out[4]);
+}
+
+static void boxed_dml_rnn(StableIValue* stack, uint64_t, uint64_t) {
+  opgen_torch::Call call("DmlRnn");
+  call.tensor("input", tsd::to<Tensor>(stack[0]));
+  call.tensor("weight", tsd::to<Tensor>(stack[1]));
+  call.tensor("recurrence", tsd::to<Tensor>(stack[2]));
+  call.optional("bias", tsd::to<std::optional<Tensor>>(stack[3]));
+  call.optional("hidden_init", tsd::to<std::optional<Tensor>>(stack[4]));
+  call.optional("sequence_lengths", tsd::to<std::optional<Tensor>>(stack[5]));
+  call.attr(tsd::to<std::string>(stack[6]));
+  call.attr(tsd::to<std::optional<std::vector<std::string>>>(stack[7]).value_or(std::vector<std::string>{"tanh"}));
+  std::vector<Tensor> out = call.run(opgen_call_DmlRnn, "opgen_call_DmlRnn", 2);
+  stack[0] = tsd::from(out[0]);
+  stack[1] = tsd::from(out[1]);
+}
+
+static void boxed_gru_block_cell(StableIValue* stack, uint64_t, uint64_t) {
+  opgen_torch::Call call("GRUBlockCell");
+  call.tensor("x", tsd::to<Tensor>(stack[0]));
+  call.tensor("h_prev", tsd::to<Tensor>(stack[1]));
+  call.tensor("w_ru", tsd::to<Tensor>(stack[2]));
+  call.tensor("w_c", tsd::to<Tensor>(stack[3]));
+  call.tensor("b_ru", tsd::to<Tensor>(stack[4]));
+  call.tensor("b_c", tsd::to<Tensor>(stack[5]));
+  std::vector<Tensor> out = call.run(opgen_call_GRUBlockCell, "opgen_call_GRUBlockCell", 4);
+  stack[0] = tsd::from(out[0]);
+  stack[1] = tsd::from(out[1]);
+  stack[2] = tsd::from(out[2]);
+  stack[3] = tsd::from(out[3]);
+}
+
+static void boxed_gru_block_cell_grad(StableIValue* stack, uint64_t, uint64_t) {
+  opgen_torch::Call call("GRUBlockCellGrad");
+  call.tensor("x", tsd::to<Tensor>(stack[0]));
+  call.tensor("h_prev", tsd::to<Tensor>(stack[1]));
+  call.tensor("w_ru", tsd::to<Tensor>(stack[2]));
+  call.tensor("w_c", tsd::to<Tensor>(stack[3]));
+  call.tensor("b_ru", tsd::to<Tensor>(stack[4]));
+  call.tensor("b_c", tsd::to<Tensor>(stack[5]));
+  call.tensor("r", tsd::to<Tensor>(stack[6]));
+  call.tensor("u", tsd::to<Tensor>(stack[7]));
+  call.tensor("c", tsd::to<Tensor>(stack[8]));
+  call.tensor("d_h", tsd::to<Tensor>(stack[9]));
+  std::vector<Tensor> out = call.run(opgen_call_GRUBlockCellGrad, "opgen_call_GRUBlockCellGrad", 4);
+  stack[0] = tsd::from(out[0]);
+  stack[1] = tsd::from(out[1]);
+  stack[2] = tsd::from(out[2]);
+  stack[3] = tsd::from(out[3]);
+}
+
+STABLE_TORCH_LIBRARY(opgen, m) {
+  m.def("bias_add(Tensor value, Tensor bias, *, str data_format='NHWC') -> Tensor");
+  m.def("bias_add_grad(Tensor out_backprop, *, str data_format='NHWC') -> Tensor");
+  m.def("fused_batch_norm_grad_v3(Tensor y_backprop, Tensor x, Tensor scale, Tensor reserve_space_1, Tensor reserve_space_2, Tensor reserve_space_3, *, float epsilon=0.0001, str data_format='NHWC', bool is_training=True) -> (Tensor, Tensor, Tensor, Tensor, Tensor)");
+  m.def("fused_batch_norm_v3(Tensor x, Tensor scale, Tensor offset, Tensor mean, Tensor variance, *, float epsilon=0.0001, float exponential_avg_factor=1.0, str data_format='NHWC', bool is_training=True) -> (Tensor, Tensor, Tensor, Tensor, Tensor, Tensor)");
+  m.def("layer_norm(Tensor x, Tensor? gamma=None, Tensor? beta=None, *, float epsilon=1e-05) -> (Tensor, Tensor, Tensor)");
+  m.def("layer_norm_grad(Tensor dy, Tensor x, Tensor mean, Tensor rstd, Tensor? gamma=None) -> (Tensor, Tensor, Tensor)");
+  m.def("softmax(Tensor x, *, int axis=-1) -> Tensor");
+  m.def("softmax_grad(Tensor y, Tensor dy, *, int axis=-1) -> Tensor");
+  m.def("cudnn_rnn_backprop_v3(Tensor input, Tensor input_h, Tensor input_c, Tensor params, Tensor sequence_lengths, Tensor output, Tensor output_h, Tensor output_c, Tensor output_backprop, Tensor output_h_backprop, Tensor output_c_backprop, Tensor reserve_space, Tensor host_reserved, *, str rnn_mode='lstm', str input_mode='linear_input', str direction='unidirectional', float dropout=0.0, int seed=0, int seed2=0, int num_proj=0, bool time_major=True) -> (Tensor, Tensor, Tensor, Tensor)");
+  m.def("cudnn_rnn_canonical_to_params_v2(int num_layers, int num_units, int input_size, Tensor[] weights, Tensor[] biases, *, int num_params_weights=0, int num_params_biases=0, str rnn_mode='lstm', str input_mode='linear_input', str direction='unidirectional', float dropout=0.0, int seed=0, int seed2=0, int num_proj=0) -> Tensor");
+  m.def("cudnn_rnn_params_size(int num_layers, int num_units, int input_size, *, str t, str s, str rnn_mode='lstm', str input_mode='linear_input', str direction='unidirectional', float dropout=0.0, int seed=0, int seed2=0, int num_proj=0) -> Tensor");
+  m.def("cudnn_rnn_params_to_canonical_v2(int num_layers, int num_units, int input_size, Tensor params, *, int num_params_weights, int num_params_biases, str rnn_mode='lstm', str input_mode='linear_input', str direction='unidirectional', float dropout=0.0, int seed=0, int seed2=0, int num_proj=0) -> (Tensor[], Tensor[])");
+  m.def("cudnn_rnn_v3(Tensor input, Tensor input_h, Tensor input_c, Tensor params, Tensor sequence_lengths, *, str rnn_mode='lstm', str input_mode='linear_input', str direction='unidirectional', float dropout=0.0, int seed=0, int seed2=0, int num_proj=0, bool is_training=True, bool time_major=True) -> (Tensor, Tensor, Tensor, Tensor, Tensor)");
+  m.def("dml_rnn(Tensor input, Tensor weight, Tensor recurrence, Tensor? bias=None, Tensor? hidden_init=None, Tensor? sequence_lengths=None, *, str direction='forward', str[]? activations=None) -> (Tensor, Tensor)");
+  m.def("gru_block_cell(Tensor x, Tensor h_prev, Tensor w_ru, Tensor w_c, Tensor b_ru, Tensor b_c) -> (Tensor, Tensor, Tensor, Tensor)");
+  m.def("gru_block_cell_grad(Tensor x, Tensor h_prev, Tensor w_ru, Tensor w_c, Tensor b_ru, Tensor b_c, Tensor r, Tensor u, Tensor c, Tensor d_h) -> (Tensor, Tensor, Tensor, Tensor)");
+}
+
+STABLE_TORCH_LIBRARY_IMPL(opgen, CPU, m) {
+  m.impl("bias_add", &boxed_bias_add);
+  m.impl("bias_add_grad", &boxed_bias_add_grad);
+  m.impl("fused_batch_norm_grad_v3", &boxed_fused_batch_norm_grad_v3);
+  m.impl("fused_batch_norm_v3", &boxed_fused_batch_norm_v3);
+  m.impl("layer_norm", &boxed_layer_norm);
+  m.impl("layer_norm_grad", &boxed_layer_norm_grad);
+  m.impl("softmax", &boxed_softmax);
+  m.impl("softmax_grad", &boxed_softmax_grad);
+  m.impl("cudnn_rnn_backprop_v3", &boxed_cudnn_rnn_backprop_v3);
+  m.impl("cudnn_rnn_v3", &boxed_cudnn_rnn_v3);
+  m.impl("dml_rnn", &boxed_dml_rnn);
+  m.impl("gru_block_cell", &boxed_gru_block_cell);
+  m.impl("gru_block_cell_grad", &boxed_gru_block_cell_grad);
+}
+
+STABLE_TORCH_LIBRARY_IMPL(opgen, CUDA, m) {
+  m.impl("bias_add", &boxed_bias_add);
+  m.impl("bias_add_grad", &boxed_bias_add_grad);
+  m.impl("fused_batch_norm_grad_v3", &boxed_fused_batch_norm_grad_v3);
+  m.impl("fused_batch_norm_v3", &boxed_fused_batch_norm_v3);
+  m.impl("layer_norm", &boxed_layer_norm);
+  m.impl("layer_norm_grad", &boxed_layer_norm_grad);
+  m.impl("softmax", &boxed_softmax);
+  m.impl("softmax_grad", &boxed_softmax_grad);
+  m.impl("cudnn_rnn_backprop_v3", &boxed_cudnn_rnn_backprop_v3);
+  m.impl("cudnn_rnn_v3", &boxed_cudnn_rnn_v3);
+  m.impl("dml_rnn", &boxed_dml_rnn);
+  m.impl("gru_block_cell", &boxed_gru_block_cell);
+  m.impl("gru_block_cell_grad", &boxed_gru_block_cell_grad);
+}

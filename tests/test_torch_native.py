@@ -1,0 +1,244 @@
+"""The package's PyTorch library through the stable ABI (codegen/torch_native.py prints it,
+codegen/runtime/torch_library.py builds it, `generated.torch.library_path()` says where it is):
+
+* built once (cached), it loads with `torch.ops.load_library` in a fresh CPU-only process that never
+  imports the generated package, and defines every registered op's schema exactly as the Python
+  registration does;
+* its front-end (codegen/runtime/native/torch_stable.h), run on test drivers that report what they
+  were handed (tests/fixtures/torch_test_driver.cpp, in the namespace `opgen_fixture`): tensors
+  and attrs converted, a strided input copied, outputs from PyTorch's allocator, an output not
+  computed returned empty, scratch usable, a driver's error raised with its message, a driver
+  absent from the library named, `opcheck` passing, and an AOTInductor package calling the C++
+  op in a fresh process that loads only the package and the library.
+"""
+
+from __future__ import annotations
+
+import codecs
+import dataclasses
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from codegen import torch_native
+from codegen.load import load_specs
+from codegen.model import ActivationValue
+from codegen.runtime import torch_library
+
+torch = pytest.importorskip("torch")
+
+PROJECT = Path(__file__).resolve().parent.parent
+FIXTURE_DRIVER = PROJECT / "tests" / "fixtures" / "torch_test_driver.cpp"
+FIXTURE_OPS = ("LayerNorm", "Softmax", "CudnnRNNParamsSize")
+
+
+def _fresh(script: str, *args: str, cwd: Path | None = None, timeout: int = 600, **env_set: str) -> str:
+    """Runs `script` in a fresh CPU-only Python (no CUDA device visible, the project off sys.path
+    unless `env_set` puts it there); its stdout, or the test fails with its stderr."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "OPGEN_TORCH_NATIVE")}
+    env.update(CUDA_VISIBLE_DEVICES="", **env_set)
+    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(script), *args], capture_output=True, text=True,
+                          env=env, cwd=cwd or Path("/"), timeout=timeout)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    return proc.stdout
+
+
+@pytest.fixture(scope="module")
+def library() -> str:
+    import generated.torch as gt
+
+    return gt.library_path()
+
+
+@pytest.fixture(scope="module")
+def fixture_library(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """torch_native.py's unit for three ops in `opgen_fixture`, with the test drivers appended."""
+    ops = {op.name: op for op in load_specs(PROJECT / "specs") if op.name in FIXTURE_OPS}
+    # CudnnRNNParamsSize's signature (int inputs only) on a launch plan, as a user's op could have it
+    ops["CudnnRNNParamsSize"] = dataclasses.replace(ops["CudnnRNNParamsSize"], runtime=None,
+                                                    kernel=ops["LayerNorm"].kernel)
+    source = torch_native.source(sorted(ops.values(), key=lambda o: o.name), "opgen_fixture", "// test unit")
+    path = tmp_path_factory.mktemp("torch_native") / "fixture_torch_native.cpp"
+    path.write_text(source + FIXTURE_DRIVER.read_text())
+    return str(torch_library.build(path))
+
+
+@pytest.fixture(scope="module")
+def fixture_ops(fixture_library: str) -> Any:
+    """The fixture library loaded into this process, with fakes for opcheck and torch.export."""
+    torch.ops.load_library(fixture_library)
+    lib = torch.library.Library("opgen_fixture", "FRAGMENT")
+
+    def layer_norm_fake(x: Any, gamma: Any = None, beta: Any = None, *, epsilon: float = 1e-5) -> Any:
+        return torch.empty_like(x), x.new_empty(4), x.new_empty(0)
+
+    torch.library.register_fake("opgen_fixture::layer_norm", layer_norm_fake, lib=lib)
+    ops = torch.ops.opgen_fixture
+    ops._keep = lib  # (the fakes live as long as the Library object)
+    return ops
+
+
+@pytest.mark.parametrize("text", ['NHWC', 'a"b\\c', "line\nnext\t", "caf\u00e9 \u2192 x?"])
+def test_cxx_strings_hold_any_text(text: str) -> None:
+    literal = torch_native._cxx_string(text)
+    assert literal.isascii() and literal.isprintable()
+    assert codecs.escape_decode(literal[1:-1].encode())[0].decode() == text  # (C's escapes are Python's)
+
+
+def test_a_list_activation_default_with_parameters_is_written_as_its_text() -> None:
+    dml = next(op for op in load_specs(PROJECT / "specs") if op.name == "DmlRnn")
+    attr = dml.attr("activations")
+    assert torch_native._none_default(attr) == 'std::vector<std::string>{"tanh"}'
+    both = (ActivationValue("tanh"), ActivationValue("leaky_relu", (("alpha", 0.1),)))
+    leaky = dataclasses.replace(attr, default=both)
+    assert torch_native._none_default(leaky) == 'std::vector<std::string>{"tanh", "leaky_relu(alpha=0.1)"}'
+
+
+def test_the_library_defines_every_schema_in_a_fresh_cpu_only_process(library: str) -> None:
+    import generated.torch as gt
+
+    names = sorted(name for name in dir(torch.ops.opgen) if hasattr(getattr(torch.ops.opgen, name), "default"))
+    assert "layer_norm" in names and "batch" not in names
+    expected = {name: str(getattr(torch.ops.opgen, name).default._schema) for name in names}
+    out = _fresh("""
+        import json, sys, torch
+        torch.ops.load_library(sys.argv[1])
+        names = json.loads(sys.argv[2])
+        print(json.dumps({"cuda": torch.cuda.is_available(), "imported": sorted(
+            m for m in sys.modules if m.split(".")[0] in ("generated", "codegen", "opgen_ops")),
+            "schemas": {n: str(getattr(torch.ops.opgen, n).default._schema) for n in names}}))
+    """, library, json.dumps(names))
+    seen = json.loads(out)
+    assert seen["cuda"] is False and seen["imported"] == []
+    assert seen["schemas"] == expected
+    assert not gt.NATIVE  # (this process registered them in Python: the two agree)
+
+
+def test_opgen_torch_native_registers_the_library_and_keeps_fakes_in_python(library: str) -> None:
+    out = _fresh("""
+        import json, torch
+        import generated.torch as gt
+        from torch._subclasses.fake_tensor import FakeTensorMode
+        with FakeTensorMode():
+            shapes = [list(t.shape) for t in torch.ops.opgen.layer_norm(torch.empty(2, 8))]
+        try:
+            torch.ops.opgen.softmax(torch.ones(2, 8))
+            error = None
+        except RuntimeError as e:
+            error = str(e)
+        w, b = torch.ops.opgen.cudnn_rnn_params_to_canonical_v2(  # lists out: its Python kernel
+            1, 2, 3, torch.zeros(56), num_params_weights=8, num_params_biases=8, rnn_mode="lstm")
+        print(json.dumps({"native": gt.NATIVE, "shapes": shapes, "error": error, "lists": [len(w), len(b)]}))
+    """, cwd=PROJECT, PYTHONPATH=str(PROJECT), OPGEN_TORCH_NATIVE="1")
+    seen = json.loads(out)
+    assert seen["native"] is True and seen["shapes"] == [[2, 8], [2], [2]] and seen["lists"] == [8, 8]
+    assert seen["error"] is None or "opgen_call_Softmax" in seen["error"]  # (until the drivers are built in)
+
+
+def test_the_library_names_no_cuda_library(library: str) -> None:
+    """PyTorch's CUDA symbols are looked up when a CUDA tensor arrives (torch_stable.h), so the
+    library loads in a CPU-only PyTorch whatever PyTorch built it."""
+    if shutil.which("readelf") is None:
+        pytest.skip("no readelf")
+    dynamic = subprocess.run(["readelf", "-d", "--dyn-syms", library], capture_output=True, text=True, check=True)
+    needed = re.findall(r"\(NEEDED\).*\[(.*)\]", dynamic.stdout)
+    assert "libtorch_cpu.so" in needed and not [n for n in needed if "cuda" in n or "cudart" in n], needed
+    assert "aoti_torch_get_current_cuda_stream" not in dynamic.stdout
+
+
+def test_library_path_is_built_once(library: str) -> None:
+    import generated.torch as gt
+
+    assert gt.library_path() == library and Path(library).is_file()
+
+
+@pytest.mark.parametrize("version, refused", [("2.10.1", True), ("2.9.0+cu128", True), ("2.11.0", False),
+                                              ("2.13.0+cpu", False), ("3.0.0a0+git1234", False)])
+def test_a_pytorch_older_than_the_target_abi_is_refused_by_name(monkeypatch: pytest.MonkeyPatch, version: str,
+                                                                 refused: bool) -> None:
+    monkeypatch.setattr(torch, "__version__", version)
+    if refused:
+        expected = rf"needs PyTorch >= 2\.11 .*this is PyTorch {re.escape(version)}$"
+        with pytest.raises(torch_library.TorchLibraryError, match=expected):
+            torch_library._torch()
+    else:
+        assert torch_library._torch() is torch
+
+
+def test_the_front_end_converts_tensors_attrs_and_outputs(fixture_ops: Any) -> None:
+    x = torch.arange(12, dtype=torch.float32).reshape(3, 4)
+    y, flags, absent = fixture_ops.layer_norm(x, torch.ones(4), epsilon=0.5)
+    assert torch.equal(y, 2 * x + 0.5)
+    assert flags.tolist() == [1.0, 0.0, 1.0, 1.0]  # gamma given, beta absent, contiguous and aligned, scratch written
+    assert absent.shape == (0,) and absent.dtype == torch.float32
+    strided = x.t()  # a view the driver cannot read directly: copied once
+    y, flags, _ = fixture_ops.layer_norm(strided)
+    assert torch.equal(y, 2 * strided + 1e-5) and y.is_contiguous() and flags[2] == 1.0
+    raw = bytearray(2) + bytearray(torch.arange(4, dtype=torch.float32).numpy().tobytes())
+    misaligned = torch.frombuffer(raw, dtype=torch.float32, offset=2)  # (data 2 bytes past a float's alignment)
+    assert misaligned.data_ptr() % 4 == 2
+    y, flags, _ = fixture_ops.layer_norm(misaligned, epsilon=0.0)
+    assert torch.equal(y, 2 * torch.arange(4, dtype=torch.float32)) and flags[2] == 1.0  # (copied, aligned)
+
+
+def test_int_inputs_and_str_attrs_reach_the_driver(fixture_ops: Any) -> None:
+    out = fixture_ops.cudnn_rnn_params_size(2, 3, 4, t="float32", s="int64")
+    assert out.tolist() == [2, 3, 4, len("float32") + len("int64")] and out.device.type == "cpu"
+    with pytest.raises(RuntimeError, match=r"^CudnnRNNParamsSize: num_units: 2147483648 does not fit in int32$"):
+        fixture_ops.cudnn_rnn_params_size(2, 2**31, 4, t="float32", s="int64")  # (the wrapper's python_int words)
+
+
+def test_a_driver_error_is_a_runtime_error_with_its_message(fixture_ops: Any) -> None:
+    with pytest.raises(RuntimeError, match=r"^LayerNorm: epsilon: expected epsilon >= 0, got -1$"):
+        fixture_ops.layer_norm(torch.ones(2, 2), epsilon=-1.0)
+    with pytest.raises(RuntimeError, match=r"^LayerNorm: x: expected dtype T in \{float32\}, got "):
+        fixture_ops.layer_norm(torch.ones(2, 2, dtype=torch.float64))
+    with pytest.raises(RuntimeError, match=r"^Softmax: its native driver \(opgen_call_Softmax\) is not built into"):
+        fixture_ops.softmax(torch.ones(2, 2))
+
+
+def test_opcheck_passes_on_the_cpp_registration(fixture_ops: Any) -> None:
+    torch.library.opcheck(fixture_ops.layer_norm.default, (torch.randn(3, 4), torch.randn(4)), {"epsilon": 0.25})
+
+
+def test_an_aotinductor_package_runs_the_cpp_op_in_a_fresh_process(fixture_library: str, tmp_path: Path) -> None:
+    """Exported and compiled in one process (the fixture library and a Python fake loaded), run in
+    another that loads only the package and the library."""
+    package = tmp_path / "model.pt2"
+    x = torch.randn(3, 4)
+    torch.save(x, tmp_path / "x.pt")
+    _fresh("""
+        import sys, torch
+        torch.ops.load_library(sys.argv[1])
+        torch.library.register_fake("opgen_fixture::layer_norm")(
+            lambda x, gamma=None, beta=None, *, epsilon=1e-5: (torch.empty_like(x), x.new_empty(4), x.new_empty(0)))
+
+        class Model(torch.nn.Module):
+            def forward(self, x):
+                y, flags, _ = torch.ops.opgen_fixture.layer_norm(torch.softmax(x, -1), epsilon=0.25)
+                return y * 3, flags
+
+        x = torch.load(sys.argv[3])
+        ep = torch.export.export(Model(), (x,))
+        torch._inductor.aoti_compile_and_package(ep, package_path=sys.argv[2])
+        torch.save(Model()(x), sys.argv[3] + ".eager")
+    """, fixture_library, str(package), str(tmp_path / "x.pt"), cwd=tmp_path)
+    _fresh("""
+        import sys, torch
+        torch.ops.load_library(sys.argv[1])
+        runner = torch._inductor.aoti_load_package(sys.argv[2])
+        torch.save(runner(torch.load(sys.argv[3])), sys.argv[3] + ".aoti")
+        assert not [m for m in sys.modules if m.split(".")[0] in ("generated", "codegen", "opgen_ops")]
+    """, fixture_library, str(package), str(tmp_path / "x.pt"), cwd=tmp_path)
+    eager, aoti = torch.load(tmp_path / "x.pt.eager"), torch.load(tmp_path / "x.pt.aoti")
+    assert len(eager) == len(aoti) == 2
+    for a, b in zip(eager, aoti, strict=True):
+        torch.testing.assert_close(b, a)  # (inductor compiles the softmax around the op: close, not bitwise)
