@@ -1,0 +1,115 @@
+"""The native cuda runtime (codegen/runtime/native/run_plan_cuda.cpp) and the stand-in for libcuda
+(native/cuda_standin.cpp), built with the host C++ compiler into the host cache like the native plans
+(keyed by their sources and headers, flags, compiler and target; locked) and loaded once per
+process. `use_driver(path)` names the libcuda the runtime loads (the stand-in in tests); `bind`
+hands it an op's module image and symbols once per (op, device); `standin_image` is that image in a
+stand-in build: text naming the host build of the GPU form of the op's source. docs/native.md says
+where this stands."""
+
+from __future__ import annotations
+
+import ctypes
+from collections.abc import Sequence
+from pathlib import Path
+
+from codegen.runtime import diskcache
+from codegen.runtime.host import HostModule
+from codegen.runtime.host.libraries import _build_or_load, _runtime_api, _RUNTIME
+from codegen.runtime.host.state import _LOCK
+from codegen.runtime.host.switches import _launch_settings
+from codegen.runtime.host.toolchain import _BASE_FLAGS, EMU_DIR, _compiler_command, _target, compiler_id
+
+NATIVE_DIR = Path(__file__).resolve().parent / "native"
+RESULTS = {0: "OK", 1: "TYPE", 2: "VALUE", 3: "MEMORY", 4: "RUNTIME", 5: "FALLBACK"}  # driver.h's opgen_result
+FALLBACK = 5
+_ERRLEN = 1024
+_BUILT: dict[str, tuple[ctypes.CDLL, Path]] = {}
+
+
+class NativeCudaError(RuntimeError):
+    """The native cuda runtime refused (`result`: driver.h's opgen_result), its message saying why."""
+
+    def __init__(self, result: int, message: str):
+        super().__init__(message)
+        self.result = result
+
+
+class Slot(ctypes.Structure):  # run_plan.h's opgen_native::Slot
+    _fields_ = [("data", ctypes.c_void_p), ("items", ctypes.POINTER(ctypes.c_void_p)), ("count", ctypes.c_int64),
+                ("dtype", ctypes.c_int32), ("reserved", ctypes.c_int32)]
+
+
+ALLOC = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int32, ctypes.c_int32,
+                         ctypes.POINTER(ctypes.c_int64), ctypes.c_int64, ctypes.POINTER(ctypes.c_void_p),
+                         ctypes.c_void_p, ctypes.c_int64)
+
+
+class Allocator(ctypes.Structure):  # driver.h's opgen_allocator
+    _fields_ = [("alloc", ALLOC), ("ctx", ctypes.c_void_p)]
+
+
+def _build(source: str, include: Sequence[Path], what: str) -> tuple[ctypes.CDLL, Path]:
+    """The library built from native/`source` (its headers' text in the key), once per process."""
+    cmd = _compiler_command()
+    flags = [*_BASE_FLAGS, *(f for folder in include for f in ("-I", str(folder)))]
+    headers = "".join(f"// {p.name} {diskcache.digest(p.read_bytes())}\n" for p in sorted(NATIVE_DIR.glob("*.h")))
+    tu = (NATIVE_DIR / source).read_text() + "\n" + headers
+    key = diskcache.cache_key(tu, flags, compiler_id(cmd), _target())
+    with _LOCK:
+        found = _BUILT.get(key)
+        if found is None:
+            lib, path, _ = _build_or_load(f"opgen-{Path(source).stem}-{key[:32]}", tu, cmd, flags, runtime=True,
+                                          what=what)
+            found = _BUILT[key] = (lib, path)
+        return found
+
+
+def runtime() -> ctypes.CDLL:
+    """The native cuda runtime, its C entry points typed."""
+    lib, _ = _build("run_plan_cuda.cpp", (NATIVE_DIR,), "the native cuda runtime")
+    if not hasattr(lib, "_typed"):
+        errs = [ctypes.c_char_p, ctypes.c_int64]
+        lib.opgen_native_cuda_driver.argtypes = [ctypes.c_char_p, *errs]
+        lib.opgen_native_cuda_bind.argtypes = [ctypes.c_char_p, ctypes.c_int32, ctypes.c_void_p, ctypes.c_int64,
+                                               ctypes.POINTER(ctypes.c_char_p), ctypes.c_int64, *errs]
+        lib.opgen_native_cuda_run.argtypes = [
+            ctypes.c_char_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_char_p), ctypes.c_int64, ctypes.c_void_p,
+            ctypes.c_int64, ctypes.POINTER(Slot), ctypes.c_int64, ctypes.c_int32, ctypes.c_void_p, Allocator, *errs]
+        lib._typed = True
+    return lib
+
+
+def standin() -> tuple[ctypes.CDLL, Path]:
+    """The stand-in for libcuda (loaded here too: tests call its driver API and its hooks) and its path."""
+    _runtime_api()  # the emulation runtime its images name, loaded first
+    return _build("cuda_standin.cpp", (NATIVE_DIR, EMU_DIR), "the libcuda stand-in")
+
+
+def use_driver(path: str | Path | None) -> None:
+    """The runtime loads `path` as libcuda from now on (None: libcuda.so.1); NativeCudaError
+    (FALLBACK) saying what to install where it cannot."""
+    err = ctypes.create_string_buffer(_ERRLEN)
+    rc = runtime().opgen_native_cuda_driver(None if path is None else str(path).encode(), err, _ERRLEN)
+    if rc:
+        raise NativeCudaError(rc, err.value.decode(errors="replace"))
+
+
+def standin_image(module: HostModule) -> bytes:
+    """What cuModuleLoadData takes in a stand-in build: the host build of the module (load it with
+    the GPU form's options: codegen/runtime/cpu.py's GPU_FORM_OPTION) and the runtime it needs, its
+    kernels' launch bounds, and the launch settings the cpu backend would use."""
+    threads, _, stack = _launch_settings()
+    lines = ["opgen-standin-image 1", f"runtime {_RUNTIME['lib']._name}", f"module {module.path}",
+             f"threads {threads}", f"stack {stack}"]
+    lines += [f"kernel {name} {module.get_function(name).max_threads_per_block}" for name in module.kernel_names]
+    return ("\n".join(lines) + "\n").encode() + b"\0"
+
+
+def bind(op: str, device_index: int, image: bytes, symbols: Sequence[str]) -> None:
+    """Hands the runtime an op's module image and symbol table (once per op, device and image)."""
+    names = (ctypes.c_char_p * max(len(symbols), 1))(*(s.encode() for s in symbols))
+    err = ctypes.create_string_buffer(_ERRLEN)
+    rc = runtime().opgen_native_cuda_bind(op.encode(), device_index, image, len(image), names, len(symbols), err,
+                                          _ERRLEN)
+    if rc:
+        raise NativeCudaError(rc, err.value.decode(errors="replace"))
