@@ -1,0 +1,307 @@
+// The cuda side of the plan's runtime (run_plan_cuda.h): each op's module bound once per device,
+// its plan recorded once per set of values (recordings.h), its launches made with cuLaunchKernel
+// on the caller's stream, checked first as codegen/runtime/cuda.py's _check_launch checks them (same
+// words). Arguments as the Python backend passes them (codegen/runtime/plan.py's run_plan): a slot's
+// data pointer, a scalar in its C type, a pointer list as a device array of its pointers and then
+// its count (int64). Built with the host C++ compiler (codegen/runtime/native_cuda.py).
+#include "run_plan_cuda.h"
+
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cuda_driver.h"
+#include "plan_abi.h"
+#include "recordings.h"
+
+#define OPGEN_NATIVE_API extern "C" __attribute__((visibility("default")))
+
+namespace opgen_native {
+namespace {
+
+constexpr unsigned kMaxThreads = 1024;
+constexpr int64_t kMaxGrid[3] = {2147483647, 65535, 65535};
+
+// One op's kernels on one device: its module, a function and launch bound per symbol of the
+// recorder's table (nullptr: not in the module, refused when a launch names it), its recordings.
+struct Binding {
+  CUcontext ctx;
+  CUmodule module;
+  size_t image_hash;
+  std::vector<std::string> symbols;
+  std::vector<CUfunction> functions;
+  std::vector<int> bounds;
+  Recordings recordings;
+};
+
+std::mutex g_mu;  // the driver and the bindings
+CudaDriver* g_driver = nullptr;
+std::string g_driver_why;
+bool g_driver_tried = false;
+std::map<std::pair<std::string, int>, std::unique_ptr<Binding>> g_bindings;
+
+int fail(opgen_call* call, int code, const std::string& message) {
+  snprintf(call->err, sizeof call->err, "%s", message.c_str());
+  return code;
+}
+
+void copy_err(char* err, int64_t errlen, const std::string& message) {
+  if (err != nullptr && errlen > 0) snprintf(err, (size_t)errlen, "%s", message.c_str());
+}
+
+// The driver, loaded on first use (g_mu held).
+CudaDriver* driver_locked() {
+  if (!g_driver_tried) {
+    g_driver_tried = true;
+    g_driver = load_cuda_driver(kDefaultLibcuda, &g_driver_why);
+  }
+  return g_driver;
+}
+
+Binding* binding(const char* op, int device) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  auto it = g_bindings.find({op, device});
+  return it == g_bindings.end() ? nullptr : it->second.get();
+}
+
+// Python's repr of a list of ints: "[1, 2, 3]".
+std::string show(const int64_t* v, int64_t n) {
+  std::string s = "[";
+  for (int64_t k = 0; k < n; ++k) s += (k ? ", " : "") + std::to_string(v[k]);
+  return s + "]";
+}
+
+std::shared_ptr<const Recorded> record(opgen_call* call, const PlanCall& plan, Binding* b, int* code) {
+  std::string key;
+  for (int64_t k = 0; k < plan.nvalues; ++k) value_key(key, plan.values[k]);
+  std::shared_ptr<const Recorded> found = b->recordings.find(key);
+  if (found) return found;
+  auto made = std::make_shared<Recorded>();
+  for (int64_t capacity = 1 << 12;; capacity *= 4) {
+    made->words.resize(capacity);
+    int64_t used = 0;
+    int r = plan.record(plan.values, plan.nvalues, "cuda", made->words.data(), capacity, &used, &made->variant,
+                        call->err, sizeof call->err);
+    if (r == 0) {
+      made->words.resize(used);
+      break;
+    }
+    if (r != OPGEN_E_BUFFER || capacity >= (1 << 26)) {
+      *code = OPGEN_ERR_RUNTIME;
+      return nullptr;
+    }
+  }
+  b->recordings.keep(key, made);
+  return made;
+}
+
+// Whether the recording has a GEMM step (run by cuBLAS, not here yet).
+bool has_gemm(const std::vector<int64_t>& w) {
+  for (size_t at = 0; at < w.size();) {
+    if (w[at] != OPGEN_STEP_LAUNCH) return true;
+    size_t ngrid = (size_t)w[at + 2];
+    size_t nblock = (size_t)w[at + 3 + ngrid];
+    size_t nargs = (size_t)w[at + 5 + ngrid + nblock];
+    at += 6 + ngrid + nblock + 2 * nargs;
+  }
+  return false;
+}
+
+// A device array of a pointer list's element pointers, from the caller's allocator (scratch).
+int pointer_array(opgen_call* call, const CudaDriver& d, const Slot& slot, void** out) {
+  if (call->allocator.alloc == nullptr) return fail(call, OPGEN_ERR_RUNTIME, "no allocator for a pointer list");
+  int64_t shape = slot.count, bytes = 8 * (slot.count > 0 ? slot.count : 1);
+  char why[512] = "";
+  if (call->allocator.alloc(call->allocator.ctx, -1, OPGEN_DT_UINT64, 1, &shape, bytes, out, why, sizeof why))
+    return fail(call, OPGEN_ERR_MEMORY, why);
+  if (slot.count == 0) return OPGEN_OK;
+  CUresult r = d.cuMemcpyHtoDAsync_v2((CUdeviceptr)(uintptr_t)*out, slot.items, (size_t)bytes, (CUstream)call->stream);
+  if (r != CUDA_SUCCESS) return fail(call, OPGEN_ERR_RUNTIME, "copying a pointer list failed: " + d.describe(r));
+  return OPGEN_OK;
+}
+
+int launch(opgen_call* call, const PlanCall& plan, const CudaDriver& d, Binding* b, const int64_t* w, size_t* at) {
+  const int64_t* p = w + *at;
+  int64_t symbol = p[1], ngrid = p[2];
+  const int64_t* grid = p + 3;
+  int64_t nblock = grid[ngrid];
+  const int64_t* block = grid + ngrid + 1;
+  int64_t shared = block[nblock], nargs = block[nblock + 1];
+  const int64_t* args = block + nblock + 2;
+  *at += 6 + ngrid + nblock + 2 * nargs;
+  for (int64_t k = 0; k < ngrid; ++k)
+    if (grid[k] == 0) return OPGEN_OK;  // nothing to do: an empty tensor (as the Python backend)
+  const std::string& name = b->symbols[symbol];
+  std::string where = std::string(plan.op) + ": " + name + ": ";
+  int64_t threads = 1, bad = ngrid > 3 || nblock > 3;
+  for (int64_t k = 0; k < nblock; ++k) {
+    threads *= block[k];
+    bad |= block[k] <= 0;
+  }
+  if (0 < b->bounds[symbol] && b->bounds[symbol] < threads && threads <= kMaxThreads)
+    return fail(call, OPGEN_ERR_VALUE, where + "block " + show(block, nblock) + " has " + std::to_string(threads) +
+                                           " threads; the kernel's __launch_bounds__ allows at most " +
+                                           std::to_string(b->bounds[symbol]));
+  for (int64_t k = 0; k < ngrid && k < 3; ++k) bad |= grid[k] < 0 || grid[k] > kMaxGrid[k];
+  if (bad || threads > kMaxThreads)
+    return fail(call, OPGEN_ERR_VALUE, where + "invalid launch configuration grid " + show(grid, ngrid) + ", block " +
+                                           show(block, nblock) + " (at most 1024 threads per block, grid at most " +
+                                           show(kMaxGrid, 3) + ")");
+  if (b->functions[symbol] == nullptr)
+    return fail(call, OPGEN_ERR_RUNTIME, where + "the kernel is not in the op's module");
+  // Each argument's value (8 bytes each, a scalar in its C type at the start), then pointers to them.
+  std::vector<uint64_t> store(2 * (size_t)nargs + 1);
+  std::vector<void*> params;
+  size_t used = 0;
+  for (int64_t k = 0; k < nargs; ++k) {
+    int64_t tag = args[2 * k], v = args[2 * k + 1];
+    uint64_t* cell = &store[used++];
+    double real;
+    std::memcpy(&real, &v, sizeof real);
+    switch (tag) {
+      case OPGEN_T_SLOT: std::memcpy(cell, &plan.slots[v].data, sizeof(void*)); break;
+      case OPGEN_T_SLOTS: {
+        void* array = nullptr;
+        if (int r = pointer_array(call, d, plan.slots[v], &array)) return r;
+        std::memcpy(cell, &array, sizeof array);
+        params.push_back(cell);
+        cell = &store[used++];
+        std::memcpy(cell, &plan.slots[v].count, sizeof(int64_t));
+        break;
+      }
+      case OPGEN_T_I32: { int32_t x = (int32_t)v; std::memcpy(cell, &x, sizeof x); break; }
+      case OPGEN_T_I64: std::memcpy(cell, &v, sizeof v); break;
+      case OPGEN_T_F32: { float x = (float)real; std::memcpy(cell, &x, sizeof x); break; }
+      case OPGEN_T_F64: std::memcpy(cell, &real, sizeof real); break;
+      default: {
+        const char* kind = tag == OPGEN_T_BOOL ? "bool" : tag == OPGEN_T_INT ? "int" : "float";
+        return fail(call, OPGEN_ERR_VALUE, where + "argument " + std::to_string(params.size()) + " is a Python " +
+                                               kind + "; kernel scalars must be typed NumPy scalars (np.int64, "
+                                               "np.float32, np.int32)");
+      }
+    }
+    params.push_back(cell);
+  }
+  unsigned g[3] = {1, 1, 1}, bl[3] = {1, 1, 1};
+  for (int64_t k = 0; k < ngrid; ++k) g[k] = (unsigned)grid[k];
+  for (int64_t k = 0; k < nblock; ++k) bl[k] = (unsigned)block[k];
+  CUresult r = d.cuLaunchKernel(b->functions[symbol], g[0], g[1], g[2], bl[0], bl[1], bl[2], (unsigned)shared,
+                                (CUstream)call->stream, params.data(), nullptr);
+  if (r != CUDA_SUCCESS)
+    return fail(call, OPGEN_ERR_RUNTIME, where + "launch with grid " + show(grid, ngrid) + ", block " +
+                                             show(block, nblock) + ", shared_mem " + std::to_string(shared) +
+                                             " failed: " + d.describe(r));
+  return OPGEN_OK;
+}
+
+}  // namespace
+
+int run_plan_cuda(opgen_call* call, const PlanCall& plan) {
+  CudaDriver* d;
+  {
+    std::lock_guard<std::mutex> lock(g_mu);
+    d = driver_locked();
+  }
+  if (d == nullptr) return fail(call, OPGEN_ERR_FALLBACK, g_driver_why);
+  Binding* b = binding(plan.op, call->device_index);
+  if (b == nullptr)
+    return fail(call, OPGEN_ERR_FALLBACK, std::string(plan.op) + ": its kernels are not bound on cuda device " +
+                                              std::to_string(call->device_index));
+  if ((size_t)plan.nsymbols != b->symbols.size())
+    return fail(call, OPGEN_ERR_RUNTIME, std::string(plan.op) + ": the plan names " + std::to_string(plan.nsymbols) +
+                                             " kernels, its binding " + std::to_string(b->symbols.size()));
+  int code = OPGEN_OK;
+  std::shared_ptr<const Recorded> rec = record(call, plan, b, &code);
+  if (rec == nullptr) return code;
+  if (has_gemm(rec->words))
+    return fail(call, OPGEN_ERR_FALLBACK, std::string(plan.op) + ": its plan has a GEMM step, which the native cuda "
+                                              "runtime does not run yet (cuBLAS)");
+  CUcontext current = nullptr;
+  if (d->cuCtxGetCurrent(&current) != CUDA_SUCCESS || current != b->ctx) {
+    CUresult r = d->cuCtxSetCurrent(b->ctx);
+    if (r != CUDA_SUCCESS) return fail(call, OPGEN_ERR_RUNTIME, "cuCtxSetCurrent failed: " + d->describe(r));
+  }
+  const std::vector<int64_t>& w = rec->words;
+  for (size_t at = 0; at < w.size();)
+    if (int r = launch(call, plan, *d, b, w.data(), &at)) return r;
+  return OPGEN_OK;
+}
+
+}  // namespace opgen_native
+
+OPGEN_NATIVE_API int opgen_native_cuda_driver(const char* path, char* err, int64_t errlen) {
+  using namespace opgen_native;
+  std::lock_guard<std::mutex> lock(g_mu);
+  g_bindings.clear();  // (modules of another driver: unusable with this one)
+  g_driver_tried = true;
+  g_driver = load_cuda_driver(path ? path : kDefaultLibcuda, &g_driver_why);
+  if (g_driver == nullptr) copy_err(err, errlen, g_driver_why);
+  return g_driver == nullptr ? OPGEN_ERR_FALLBACK : OPGEN_OK;
+}
+
+OPGEN_NATIVE_API int opgen_native_cuda_bind(const char* op, int32_t device_index, const void* image,
+                                            int64_t image_bytes, const char* const* symbols, int64_t nsymbols,
+                                            char* err, int64_t errlen) {
+  using namespace opgen_native;
+  std::lock_guard<std::mutex> lock(g_mu);
+  CudaDriver* d = driver_locked();
+  if (d == nullptr) {
+    copy_err(err, errlen, g_driver_why);
+    return OPGEN_ERR_FALLBACK;
+  }
+  size_t hash = std::hash<std::string>()(std::string(static_cast<const char*>(image), (size_t)image_bytes));
+  auto& slot = g_bindings[{op, device_index}];
+  if (slot && slot->image_hash == hash && slot->symbols.size() == (size_t)nsymbols) return OPGEN_OK;
+  auto failed = [&](const std::string& what, CUresult r) {
+    copy_err(err, errlen, std::string(op) + ": " + what + " on cuda device " + std::to_string(device_index) +
+                              " failed: " + d->describe(r));
+    return OPGEN_ERR_RUNTIME;
+  };
+  CUdevice dev;
+  CUcontext ctx, before = nullptr;
+  CUresult r = d->cuDeviceGet(&dev, device_index);
+  if (r != CUDA_SUCCESS) return failed("cuDeviceGet", r);
+  if ((r = d->cuDevicePrimaryCtxRetain(&ctx, dev)) != CUDA_SUCCESS) return failed("cuDevicePrimaryCtxRetain", r);
+  d->cuCtxGetCurrent(&before);
+  if ((r = d->cuCtxSetCurrent(ctx)) != CUDA_SUCCESS) return failed("cuCtxSetCurrent", r);
+  auto b = std::make_unique<Binding>();
+  b->ctx = ctx;
+  b->image_hash = hash;
+  r = d->cuModuleLoadData(&b->module, image);
+  for (int64_t k = 0; r == CUDA_SUCCESS && k < nsymbols; ++k) {
+    CUfunction fn = nullptr;
+    int bound = (int)kMaxThreads;
+    if (d->cuModuleGetFunction(&fn, b->module, symbols[k]) == CUDA_SUCCESS)
+      r = d->cuFuncGetAttribute(&bound, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn);
+    b->symbols.emplace_back(symbols[k]);
+    b->functions.push_back(fn);
+    b->bounds.push_back(bound);
+  }
+  d->cuCtxSetCurrent(before);
+  if (r != CUDA_SUCCESS) return failed("loading its module", r);
+  slot = std::move(b);
+  return OPGEN_OK;
+}
+
+// One run of a plan without a generated driver (the tests, the benchmark): the PlanCall's parts,
+// the device, the stream and a scratch allocator. An OPGEN_* result with err set.
+OPGEN_NATIVE_API int opgen_native_cuda_run(const char* op, opgen_plan_recorder record, const char* const* symbols,
+                                           int64_t nsymbols, const opgen_plan_value* values, int64_t nvalues,
+                                           const opgen_native::Slot* slots, int64_t nslots, int32_t device_index,
+                                           void* stream, opgen_allocator allocator, char* err, int64_t errlen) {
+  static thread_local opgen_call call;
+  call.device = OPGEN_DEV_CUDA;
+  call.device_index = device_index;
+  call.stream = stream;
+  call.allocator = allocator;
+  call.err[0] = '\0';
+  opgen_native::PlanCall plan{op, record, symbols, nsymbols, values, nvalues, slots, nslots};
+  int r = opgen_native::run_plan_cuda(&call, plan);
+  if (r != OPGEN_OK) opgen_native::copy_err(err, errlen, call.err);
+  return r;
+}

@@ -1,0 +1,234 @@
+"""The native cuda runtime (codegen/runtime/native/run_plan_cuda.cpp) against the libcuda stand-in:
+for every parity case (scripts/gpu_parity.py) whose cuda plan has launch steps only, the plan run
+through run_plan_cuda — recorded natively, launched with cuLaunchKernel on a stream, on device
+memory — leaves every buffer bit-identical to the Python cuda plan on the host (Scope("cpu",
+kernel_form="gpu"): the same GPU form of the kernels, the same launches); the launch checks in the
+Python backend's words; and where the native path cannot run (no libcuda, an op not bound, a GEMM
+step) a fallback that says why."""
+
+from __future__ import annotations
+
+import ctypes
+import re
+import runpy
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from standin_driver import Standin
+
+from codegen import drivergen
+from codegen.runtime import api, native_cuda, native_plan
+from codegen.runtime.cpu import CpuBackend
+from codegen.runtime.cuda import _check_launch
+from codegen.runtime.plan import Launch, Plan
+from codegen.runtime.scope import Scope
+from codegen.warmup import generated_ops
+
+PROJECT = Path(__file__).resolve().parent.parent
+OPS = [op for op in generated_ops() if isinstance(getattr(op.module, "_PLAN", None), Plan)]
+FALLBACK, VALUE = 5, 2
+
+
+@dataclass
+class Run:
+    """One run_plan call of a parity case: its plan, kernels and values, and its buffers before and
+    after (after the wrapper returned: it flushes the cpu backend's queued launches)."""
+
+    case: str
+    plan: Plan
+    kernels: Any
+    values: tuple[Any, ...]
+    live: tuple[Any, ...]
+    before: tuple[Any, ...]
+    after: tuple[Any, ...] = ()
+
+
+def _copy(buffers: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple(None if b is None else [a.copy() for a in b] if isinstance(b, (list, tuple)) else b.copy()
+                 for b in buffers)
+
+
+def _parity_runs(monkeypatch: pytest.MonkeyPatch) -> list[Run]:
+    """Every parity case run once on the host in the cuda plan, each case's single run_plan kept."""
+    parity = runpy.run_path(str(PROJECT / "scripts" / "gpu_parity.py"))
+    original = api.run_plan
+    runs: list[Run] = []
+
+    def hook(backend: Any, kernels: Any, plan: Plan, values: tuple[Any, ...], buffers: tuple[Any, ...]) -> None:
+        runs.append(Run("", plan, kernels, values, buffers, _copy(buffers)))
+        original(backend, kernels, plan, values, buffers)
+
+    kept: list[Run] = []
+    scope = Scope("cpu", kernel_form="gpu")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # GRUBlockCell's deprecation
+        cases = list(parity["all_cases"](OPS))
+        monkeypatch.setattr(api, "run_plan", hook)
+        for k, (op, case) in enumerate(cases):
+            assert case is not None, parity["missing_builder_message"](op)
+            start = len(runs)
+            parity["run_case"](op, case, scope)
+            if len(runs) == start + 1:  # (a call of several plans: its buffers' ends are not each plan's)
+                run = runs[start]
+                run.case, run.after = f"{op.name} #{k}", _copy(run.live)
+                kept.append(run)
+    return kept
+
+
+@pytest.fixture(scope="module")
+def plans() -> native_plan.NativePlans:
+    return native_plan.load(drivergen.translation_unit(op.module._PLAN for op in OPS), "generated")
+
+
+@pytest.fixture(scope="module")
+def cuda() -> Iterator[Standin]:
+    standin = Standin()
+    native_cuda.use_driver(standin.path)
+    yield standin
+
+
+class Device:
+    """The buffers of one run in the stand-in's device memory, and the runtime's scratch allocator."""
+
+    def __init__(self, cuda: Standin, buffers: tuple[Any, ...]):
+        self.cuda = cuda
+        self.pointers: list[Any] = []
+        self.keep: list[Any] = []
+        self.slots = (native_cuda.Slot * max(len(buffers), 1))()
+        for slot, b in zip(self.slots, buffers, strict=False):
+            slot.count = -1
+            if isinstance(b, (list, tuple)):
+                items = (ctypes.c_void_p * max(len(b), 1))(*(cuda.to_device(a) for a in b))
+                self.keep.append(items)
+                slot.items, slot.count = ctypes.cast(items, ctypes.POINTER(ctypes.c_void_p)), len(b)
+                self.pointers.append(list(items)[:len(b)])
+            elif b is not None:
+                slot.data = cuda.to_device(b)
+                self.pointers.append(slot.data)
+            else:
+                self.pointers.append(None)
+
+        def alloc(ctx: Any, index: int, dtype: int, ndim: int, shape: Any, nbytes: int, data: Any, err: Any,
+                  errlen: int) -> int:
+            data[0] = cuda.alloc(nbytes)
+            return 0
+
+        self.allocator = native_cuda.Allocator(native_cuda.ALLOC(alloc), None)
+
+    def read(self, like: tuple[Any, ...]) -> tuple[Any, ...]:
+        return tuple(None if b is None else [self.cuda.to_host(p, a) for p, a in zip(ptr, b, strict=True)]
+                     if isinstance(b, list) else self.cuda.to_host(ptr, b) for ptr, b in zip(self.pointers, like,
+                                                                                             strict=True))
+
+
+def run_native(plans: native_plan.NativePlans, cuda: Standin, run: Run, stream: Any = None,
+               device: Device | None = None) -> tuple[int, str, Device]:
+    """The run's plan through run_plan_cuda on a fresh copy of its buffers (as they were before)."""
+    plan = plans.plan(run.plan.op)
+    values, keep = plan.encode(run.values)
+    device = device or Device(cuda, run.before)
+    symbols = (ctypes.c_char_p * max(len(plan.symbols), 1))(*(s.encode() for s in plan.symbols))
+    err = ctypes.create_string_buffer(1024)
+    rc = native_cuda.runtime().opgen_native_cuda_run(
+        run.plan.op.encode(), plan.recorder, symbols, len(plan.symbols), values, len(run.values), device.slots,
+        len(run.before), 0, stream, device.allocator, err, 1024)
+    del keep
+    return rc, err.value.decode(), device
+
+
+def bind(plans: native_plan.NativePlans, run: Run) -> None:
+    module = CpuBackend(launch_plan="cuda", kernel_form="gpu").load(run.kernels)
+    native_cuda.bind(run.plan.op, 0, native_cuda.standin_image(module), plans.plan(run.plan.op).symbols)
+
+
+def _same_bits(a: Any, b: Any) -> bool:
+    if isinstance(a, list):
+        return all(_same_bits(x, y) for x, y in zip(a, b, strict=True))
+    return (a is None and b is None) or (a.shape == b.shape and a.tobytes() == b.tobytes())
+
+
+def _launch_only(run: Run) -> bool:
+    return all(type(s) is Launch for s in run.plan.recording("cuda", run.values).steps)
+
+
+@pytest.fixture(scope="module")
+def runs() -> list[Run]:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        return _parity_runs(monkeypatch)
+
+
+def test_every_launch_only_parity_case_runs_natively_bit_identical(plans: native_plan.NativePlans, cuda: Standin,
+                                                                   runs: list[Run]) -> None:
+    stream = cuda.stream()
+    compared, changed = [], 0
+    for run in runs:
+        if not _launch_only(run):
+            continue
+        bind(plans, run)
+        rc, err, device = run_native(plans, cuda, run, stream)
+        assert rc == 0, f"{run.case}: {err}"
+        cuda.check(cuda.lib.cuStreamSynchronize(stream))
+        got = device.read(run.before)
+        bad = [k for k, (g, a) in enumerate(zip(got, run.after, strict=True)) if not _same_bits(g, a)]
+        assert bad == [], f"{run.case}: slots {[run.plan.slots[k] for k in bad]} differ from the Python cuda plan"
+        changed += not all(_same_bits(b, a) for b, a in zip(run.before, run.after, strict=True))
+        compared.append(run.case)
+    assert len({c.split(" ")[0] for c in compared}) >= 9, compared  # (233 cases of 9 ops when written)
+    assert changed >= len(compared) * 9 // 10  # the runs wrote their outputs (not a comparison of untouched buffers)
+
+
+def test_a_plan_with_a_gemm_step_falls_back_saying_so(plans: native_plan.NativePlans, cuda: Standin,
+                                                      runs: list[Run]) -> None:
+    run = next(r for r in runs if not _launch_only(r))
+    bind(plans, run)
+    rc, err, _ = run_native(plans, cuda, run)
+    assert (rc, err) == (FALLBACK, f"{run.plan.op}: its plan has a GEMM step, which the native cuda runtime does "
+                                   "not run yet (cuBLAS)")
+
+
+def test_an_op_not_bound_falls_back(plans: native_plan.NativePlans, cuda: Standin, runs: list[Run]) -> None:
+    run = runs[0]
+    native_cuda.use_driver(cuda.path)  # (a driver named again: every binding forgotten)
+    rc, err, _ = run_native(plans, cuda, run)
+    assert (rc, err) == (FALLBACK, f"{run.plan.op}: its kernels are not bound on cuda device 0")
+    bind(plans, run)
+    if _launch_only(run):
+        assert run_native(plans, cuda, run)[0] == 0
+
+
+def test_a_missing_libcuda_falls_back_saying_what_to_install(plans: native_plan.NativePlans, cuda: Standin,
+                                                             runs: list[Run]) -> None:
+    missing = "libopgen-no-such-driver.so.1"
+    try:
+        with pytest.raises(native_cuda.NativeCudaError, match=re.escape(f"{missing} cannot be loaded")) as e:
+            native_cuda.use_driver(missing)
+        assert e.value.result == FALLBACK and "install the NVIDIA driver" in str(e.value)
+        rc, err, _ = run_native(plans, cuda, runs[0])
+        assert rc == FALLBACK and err == str(e.value)
+    finally:
+        native_cuda.use_driver(cuda.path)
+
+
+def test_a_launch_the_checks_refuse_is_the_python_backends_message(plans: native_plan.NativePlans,
+                                                                   cuda: Standin, runs: list[Run]) -> None:
+    """A block beyond the kernel's __launch_bounds__: the stand-in says so through cuFuncGetAttribute,
+    the runtime refuses before launching, in the words of codegen/runtime/cuda.py's _check_launch."""
+    run = next(r for r in runs if _launch_only(r) and any(
+        type(s) is Launch and s.block[0] > 1 for s in r.plan.recording("cuda", r.values).steps))
+    bind(plans, run)
+    step = next(s for s in run.plan.recording("cuda", run.values).steps if type(s) is Launch and s.block[0] > 1)
+    image = native_cuda.standin_image(CpuBackend(launch_plan="cuda", kernel_form="gpu").load(run.kernels))
+    bounded = re.sub(rf"^kernel {step.symbol} \d+$", f"kernel {step.symbol} 1", image.decode(), flags=re.M).encode()
+    assert bounded != image
+    native_cuda.bind(run.plan.op, 0, bounded, plans.plan(run.plan.op).symbols)
+    try:
+        rc, err, _ = run_native(plans, cuda, run)
+        with pytest.raises(ValueError) as python:
+            _check_launch(run.kernels, step.symbol, step.grid, step.block, (), 1)
+        assert (rc, err) == (VALUE, str(python.value))
+    finally:
+        bind(plans, run)
