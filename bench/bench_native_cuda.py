@@ -3,14 +3,13 @@ libcuda stand-in with its launches made free (the kernel skipped: what is left i
 work and the stand-in's launch checks). Issue 32's goal: ≤ 8 µs.
 
 Each op is called once through its wrapper in the cuda plan on the host (Scope("cpu",
-kernel_form="gpu")) to take its plan values and buffers; then the same plan runs natively through
-`opgen_native_cuda_run` — the recording found by its values, the context checked, the arguments
-laid out, cuLaunchKernel — `repeat` times per sample. The figure includes the ctypes call into the
-runtime (its 13 arguments marshalled), which a generated driver called from a front-end does not
-pay here; the "ctypes floor" row is a ctypes call of the same arguments that returns at once (an op
-the runtime has no binding for: one map lookup, then the fallback), the part of the figure that is
-ctypes's. The Python cuda plan (codegen/runtime/plan.py's run_plan on the CuPy path) cost about
-50 µs of host work per call on an H100 (issue 32).
+kernel_form="gpu")) to take its plan values and buffers (in the stand-in's device memory here); then
+the same plan runs natively through `opgen_native_cuda_run` — the binding and the recording found,
+the context checked, the arguments laid out, cuLaunchKernel — `repeat` times per sample, from a
+loop in C (a small library this script compiles: ctypes's own cost per call, several µs for the
+13 arguments, is not the runtime's; a row "through ctypes" shows it). The Python cuda plan
+(codegen/runtime/plan.py's run_plan on the CuPy path) cost about 50 µs of host work per call on an
+H100 (issue 32).
 
     python bench/bench_native_cuda.py [--quick]
 """
@@ -31,10 +30,42 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from codegen import drivergen
 from codegen.runtime import api, native_cuda, native_plan
 from codegen.runtime.cpu import CpuBackend
+from codegen.runtime.host.libraries import _build_or_load
+from codegen.runtime.host.toolchain import _BASE_FLAGS, _compiler_command
 from codegen.runtime.plan import Launch
 from codegen.runtime.scope import Scope
 
 QUICK = "--quick" in sys.argv
+
+# `repeat` calls of the runtime's C entry from C, their wall time in ns (the arguments as given).
+LOOP = r"""
+#include <stdint.h>
+#include <time.h>
+typedef int (*run_fn)(const char*, void*, const void*, int64_t, const void*, int64_t, const void*, int64_t,
+                      int32_t, void*, void*, void*, char*, int64_t);
+extern "C" __attribute__((visibility("default"))) int64_t loop(void* fn, int64_t repeat, const char* op, void* rec,
+    const void* symbols, int64_t nsymbols, const void* values, int64_t nvalues, const void* slots, int64_t nslots,
+    char* err) {
+  struct timespec a, b;
+  clock_gettime(CLOCK_MONOTONIC, &a);
+  for (int64_t k = 0; k < repeat; ++k)
+    if (((run_fn)fn)(op, rec, symbols, nsymbols, values, nvalues, slots, nslots, 0, nullptr, nullptr, nullptr, err,
+                     1024))
+      return -1;
+  clock_gettime(CLOCK_MONOTONIC, &b);
+  return (b.tv_sec - a.tv_sec) * 1000000000 + (b.tv_nsec - a.tv_nsec);
+}
+"""
+
+
+def _loop() -> Any:
+    lib, _, _ = _build_or_load("opgen-bench-native-cuda-loop", LOOP, _compiler_command(), list(_BASE_FLAGS),
+                               runtime=True, what="the benchmark's loop")
+    lib.loop.restype = ctypes.c_int64
+    lib.loop.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_void_p,
+                         ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64,
+                         ctypes.c_char_p]
+    return lib.loop
 
 
 def _ops() -> list[tuple[str, Any]]:
@@ -89,14 +120,22 @@ def _bench(label: str, call: Any, standin: Any, repeat: int, samples: int) -> No
                    None, allocator, err, 1024)
 
     assert once(plan.op.encode()) == 0, err.value.decode()
+    loop, entry = _loop(), ctypes.cast(run, ctypes.c_void_p).value
+    op = plan.op.encode()
     figures = {}
-    for name, op in (("run_plan_cuda", plan.op.encode()), ("ctypes floor", b"NotBound")):
+    for name in ("from C", "through ctypes"):
         times = []
         for _ in range(samples):
-            start = time.perf_counter()
-            for _ in range(repeat):
-                once(op)
-            times.append((time.perf_counter() - start) / repeat * 1e6)
+            if name == "from C":
+                ns = loop(entry, repeat, op, native.recorder, symbols, len(native.symbols), encoded, len(values),
+                          slots, len(buffers), err)
+                assert ns > 0, err.value.decode()
+                times.append(ns / repeat / 1e3)
+            else:
+                start = time.perf_counter()
+                for _ in range(repeat):
+                    once(op)
+                times.append((time.perf_counter() - start) / repeat * 1e6)
         figures[name] = (statistics.median(times), min(times))
     standin.opgen_standin_fault.restype = ctypes.c_char_p
     assert standin.cuCtxSynchronize() == 0, standin.opgen_standin_fault()  # (every launch accepted)

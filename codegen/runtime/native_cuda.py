@@ -14,7 +14,7 @@ from pathlib import Path
 
 from codegen.runtime import diskcache
 from codegen.runtime.host import HostModule
-from codegen.runtime.host.libraries import _build_or_load, _runtime_api, _RUNTIME
+from codegen.runtime.host.libraries import _RUNTIME, _build_or_load, _runtime_api
 from codegen.runtime.host.state import _LOCK
 from codegen.runtime.host.switches import _launch_settings
 from codegen.runtime.host.toolchain import _BASE_FLAGS, EMU_DIR, _compiler_command, _target, compiler_id
