@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from standin_driver import Standin
+from standin_driver import CAPTURE_GLOBAL, COUNT_LAUNCHES, COUNT_RUN, Standin
 
 from codegen import drivergen
 from codegen.runtime import api, native_cuda, native_plan
@@ -119,6 +119,13 @@ class Device:
 
         self.allocator = native_cuda.Allocator(native_cuda.ALLOC(alloc), None)
 
+    def reset(self, buffers: tuple[Any, ...]) -> None:
+        """The buffers' contents written again at the same device pointers."""
+        for ptr, b in zip(self.pointers, buffers, strict=True):
+            for p, a in zip(ptr, b, strict=True) if isinstance(b, list) else [(ptr, b)] if b is not None else []:
+                if a.nbytes:
+                    self.cuda.check(self.cuda.lib.cuMemcpyHtoD_v2(p, a.ctypes.data, a.nbytes))
+
     def read(self, like: tuple[Any, ...]) -> tuple[Any, ...]:
         return tuple(None if b is None else [self.cuda.to_host(p, a) for p, a in zip(ptr, b, strict=True)]
                      if isinstance(b, list) else self.cuda.to_host(ptr, b) for ptr, b in zip(self.pointers, like,
@@ -161,24 +168,78 @@ def runs() -> list[Run]:
         return _parity_runs(monkeypatch)
 
 
+@pytest.mark.parametrize("graphs", [True, False], ids=["graph", "launch by launch"])
 def test_every_launch_only_parity_case_runs_natively_bit_identical(plans: native_plan.NativePlans, cuda: Standin,
-                                                                   runs: list[Run]) -> None:
+                                                                   runs: list[Run], graphs: bool) -> None:
     stream = cuda.stream()
     compared, changed = [], 0
-    for run in runs:
-        if not _launch_only(run):
-            continue
-        bind(plans, run)
-        rc, err, device = run_native(plans, cuda, run, stream)
-        assert rc == 0, f"{run.case}: {err}"
-        cuda.check(cuda.lib.cuStreamSynchronize(stream))
-        got = device.read(run.before)
-        bad = [k for k, (g, a) in enumerate(zip(got, run.after, strict=True)) if not _same_bits(g, a)]
-        assert bad == [], f"{run.case}: slots {[run.plan.slots[k] for k in bad]} differ from the Python cuda plan"
-        changed += not all(_same_bits(b, a) for b, a in zip(run.before, run.after, strict=True))
-        compared.append(run.case)
+    replayed = native_cuda.stat(native_cuda.GRAPH_LAUNCHES)
+    native_cuda.runtime().opgen_native_cuda_graphs(graphs)
+    try:
+        for run in runs:
+            if not _launch_only(run):
+                continue
+            bind(plans, run)
+            rc, err, device = run_native(plans, cuda, run, stream)
+            assert rc == 0, f"{run.case}: {err}"
+            cuda.check(cuda.lib.cuStreamSynchronize(stream))
+            _assert_same(run, device)
+            changed += not all(_same_bits(b, a) for b, a in zip(run.before, run.after, strict=True))
+            compared.append(run.case)
+    finally:
+        native_cuda.runtime().opgen_native_cuda_graphs(True)
     assert len({c.split(" ")[0] for c in compared}) >= 9, compared  # (233 cases of 9 ops when written)
     assert changed >= len(compared) * 9 // 10  # the runs wrote their outputs (not a comparison of untouched buffers)
+    assert native_cuda.stat(native_cuda.GRAPH_LAUNCHES) - replayed == (len(compared) if graphs else 0)
+
+
+def _assert_same(run: Run, device: Device) -> None:
+    got = device.read(run.before)
+    bad = [k for k, (g, a) in enumerate(zip(got, run.after, strict=True)) if not _same_bits(g, a)]
+    assert bad == [], f"{run.case}: slots {[run.plan.slots[k] for k in bad]} differ from the Python cuda plan"
+
+
+def _several_launches(runs: list[Run]) -> Run:
+    return next(r for r in runs if _launch_only(r) and len(r.plan.recording("cuda", r.values).steps) >= 2)
+
+
+def test_a_call_with_the_same_buffers_launches_the_captured_graph_again(plans: native_plan.NativePlans,
+                                                                        cuda: Standin, runs: list[Run]) -> None:
+    run = _several_launches(runs)
+    bind(plans, run)
+    stream = cuda.stream()
+    rc, err, device = run_native(plans, cuda, run, stream)
+    assert rc == 0, err
+    captures, replays = native_cuda.stat(native_cuda.GRAPH_CAPTURES), native_cuda.stat(native_cuda.GRAPH_LAUNCHES)
+    launch_calls = cuda.count(COUNT_LAUNCHES)
+    device.reset(run.before)
+    assert run_native(plans, cuda, run, stream, device)[0] == 0
+    cuda.check(cuda.lib.cuStreamSynchronize(stream))
+    _assert_same(run, device)
+    assert cuda.count(COUNT_LAUNCHES) == launch_calls  # no kernel launched one by one: the graph ran them
+    assert native_cuda.stat(native_cuda.GRAPH_LAUNCHES) == replays + 1
+    assert native_cuda.stat(native_cuda.GRAPH_CAPTURES) == captures
+    assert run_native(plans, cuda, run, stream)[0] == 0  # other buffers: captured anew (pointers are baked)
+    assert native_cuda.stat(native_cuda.GRAPH_CAPTURES) == captures + 1
+
+
+def test_in_the_callers_capture_the_launches_join_it(plans: native_plan.NativePlans, cuda: Standin,
+                                                     runs: list[Run]) -> None:
+    run = _several_launches(runs)
+    bind(plans, run)
+    stream = cuda.stream()
+    device = Device(cuda, run.before)
+    ran, captures = cuda.count(COUNT_RUN), native_cuda.stat(native_cuda.GRAPH_CAPTURES)
+    cuda.check(cuda.lib.cuStreamBeginCapture_v2(stream, CAPTURE_GLOBAL))
+    rc, err, _ = run_native(plans, cuda, run, stream, device)
+    graph, exe = ctypes.c_void_p(), ctypes.c_void_p()
+    cuda.check(cuda.lib.cuStreamEndCapture(stream, ctypes.byref(graph)))
+    assert rc == 0, err
+    assert cuda.count(COUNT_RUN) == ran and native_cuda.stat(native_cuda.GRAPH_CAPTURES) == captures
+    cuda.check(cuda.lib.cuGraphInstantiateWithFlags(ctypes.byref(exe), graph, ctypes.c_ulonglong(0)))
+    cuda.check(cuda.lib.cuGraphLaunch(exe, stream))
+    cuda.check(cuda.lib.cuStreamSynchronize(stream))
+    _assert_same(run, device)
 
 
 def test_a_plan_with_a_gemm_step_falls_back_saying_so(plans: native_plan.NativePlans, cuda: Standin,

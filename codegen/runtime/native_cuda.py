@@ -22,6 +22,7 @@ from codegen.runtime.host.toolchain import _BASE_FLAGS, EMU_DIR, _compiler_comma
 NATIVE_DIR = Path(__file__).resolve().parent / "native"
 RESULTS = {0: "OK", 1: "TYPE", 2: "VALUE", 3: "MEMORY", 4: "RUNTIME", 5: "FALLBACK"}  # driver.h's opgen_result
 FALLBACK = 5
+GRAPH_CAPTURES, GRAPH_LAUNCHES, GRAPH_FAILURES = range(3)  # opgen_native_cuda_stat's counters
 _ERRLEN = 1024
 _BUILT: dict[str, tuple[ctypes.CDLL, Path]] = {}
 
@@ -75,8 +76,14 @@ def runtime() -> ctypes.CDLL:
         lib.opgen_native_cuda_run.argtypes = [
             ctypes.c_char_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_char_p), ctypes.c_int64, ctypes.c_void_p,
             ctypes.c_int64, ctypes.POINTER(Slot), ctypes.c_int64, ctypes.c_int32, ctypes.c_void_p, Allocator, *errs]
+        lib.opgen_native_cuda_stat.restype = ctypes.c_longlong
         lib._typed = True
     return lib
+
+
+def stat(what: int) -> int:
+    """One of the graph replay's counters (GRAPH_CAPTURES, GRAPH_LAUNCHES, GRAPH_FAILURES)."""
+    return int(runtime().opgen_native_cuda_stat(what))
 
 
 def standin() -> tuple[ctypes.CDLL, Path]:

@@ -19,6 +19,9 @@ namespace opgen_native {
 struct Recorded {
   std::vector<int64_t> words;
   int64_t variant;
+  // A runtime's own state of this recording (the cuda runtime's graphs), made on first use.
+  mutable std::mutex native_mu;
+  mutable std::shared_ptr<void> native;
 };
 
 // The values as bytes: each value's kind, then a float's bits (-0.0 as 0.0, equal in Python's dict

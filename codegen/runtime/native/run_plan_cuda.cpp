@@ -1,14 +1,18 @@
 // The cuda side of the plan's runtime (run_plan_cuda.h): each op's module bound once per device,
-// its plan recorded once per set of values (recordings.h), its launches made with cuLaunchKernel
-// on the caller's stream, checked first as codegen/runtime/cuda.py's _check_launch checks them (same
-// words). Arguments as the Python backend passes them (codegen/runtime/plan.py's run_plan): a slot's
-// data pointer, a scalar in its C type, a pointer list as a device array of its pointers and then
-// its count (int64). Built with the host C++ compiler (codegen/runtime/native_cuda.py).
+// its plan recorded once per set of values (recordings.h), its launches checked as
+// codegen/runtime/cuda.py's _check_launch checks them (same words) and made with cuLaunchKernel on
+// the caller's stream, or replayed as a CUDA graph captured once per buffer pointers (below, as
+// codegen/runtime/cuda_graph.py). Arguments as the Python backend passes them
+// (codegen/runtime/plan.py's run_plan): a slot's data pointer, a scalar in its C type, a pointer
+// list as a device array of its pointers and then its count (int64). Built with the host C++
+// compiler (codegen/runtime/native_cuda.py).
 #include "run_plan_cuda.h"
 
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <list>
 #include <map>
 #include <memory>
 #include <string>
@@ -100,32 +104,44 @@ std::shared_ptr<const Recorded> record(opgen_call* call, const PlanCall& plan, B
   return made;
 }
 
-// Whether the recording has a GEMM step (run by cuBLAS, not here yet).
-bool has_gemm(const std::vector<int64_t>& w) {
+// What a recording holds beside launches: a GEMM step (run by cuBLAS, not here yet), a pointer
+// list (its device array of pointers cannot be captured into a graph).
+struct Contents {
+  bool gemm = false;
+  bool pointer_list = false;
+};
+
+Contents contents(const std::vector<int64_t>& w) {
+  Contents c;
   for (size_t at = 0; at < w.size();) {
-    if (w[at] != OPGEN_STEP_LAUNCH) return true;
+    if (w[at] != OPGEN_STEP_LAUNCH) {
+      c.gemm = true;
+      break;
+    }
     size_t ngrid = (size_t)w[at + 2];
     size_t nblock = (size_t)w[at + 3 + ngrid];
     size_t nargs = (size_t)w[at + 5 + ngrid + nblock];
+    for (size_t k = 0; k < nargs; ++k) c.pointer_list |= w[at + 6 + ngrid + nblock + 2 * k] == OPGEN_T_SLOTS;
     at += 6 + ngrid + nblock + 2 * nargs;
   }
-  return false;
+  return c;
 }
 
 // A device array of a pointer list's element pointers, from the caller's allocator (scratch).
-int pointer_array(opgen_call* call, const CudaDriver& d, const Slot& slot, void** out) {
+int pointer_array(opgen_call* call, const CudaDriver& d, const Slot& slot, CUstream stream, void** out) {
   if (call->allocator.alloc == nullptr) return fail(call, OPGEN_ERR_RUNTIME, "no allocator for a pointer list");
   int64_t shape = slot.count, bytes = 8 * (slot.count > 0 ? slot.count : 1);
   char why[512] = "";
   if (call->allocator.alloc(call->allocator.ctx, -1, OPGEN_DT_UINT64, 1, &shape, bytes, out, why, sizeof why))
     return fail(call, OPGEN_ERR_MEMORY, why);
   if (slot.count == 0) return OPGEN_OK;
-  CUresult r = d.cuMemcpyHtoDAsync_v2((CUdeviceptr)(uintptr_t)*out, slot.items, (size_t)bytes, (CUstream)call->stream);
+  CUresult r = d.cuMemcpyHtoDAsync_v2((CUdeviceptr)(uintptr_t)*out, slot.items, (size_t)bytes, stream);
   if (r != CUDA_SUCCESS) return fail(call, OPGEN_ERR_RUNTIME, "copying a pointer list failed: " + d.describe(r));
   return OPGEN_OK;
 }
 
-int launch(opgen_call* call, const PlanCall& plan, const CudaDriver& d, Binding* b, const int64_t* w, size_t* at) {
+int launch(opgen_call* call, const PlanCall& plan, const CudaDriver& d, Binding* b, const int64_t* w, size_t* at,
+           CUstream stream) {
   const int64_t* p = w + *at;
   int64_t symbol = p[1], ngrid = p[2];
   const int64_t* grid = p + 3;
@@ -167,7 +183,7 @@ int launch(opgen_call* call, const PlanCall& plan, const CudaDriver& d, Binding*
       case OPGEN_T_SLOT: std::memcpy(cell, &plan.slots[v].data, sizeof(void*)); break;
       case OPGEN_T_SLOTS: {
         void* array = nullptr;
-        if (int r = pointer_array(call, d, plan.slots[v], &array)) return r;
+        if (int r = pointer_array(call, d, plan.slots[v], stream, &array)) return r;
         std::memcpy(cell, &array, sizeof array);
         params.push_back(cell);
         cell = &store[used++];
@@ -191,12 +207,101 @@ int launch(opgen_call* call, const PlanCall& plan, const CudaDriver& d, Binding*
   for (int64_t k = 0; k < ngrid; ++k) g[k] = (unsigned)grid[k];
   for (int64_t k = 0; k < nblock; ++k) bl[k] = (unsigned)block[k];
   CUresult r = d.cuLaunchKernel(b->functions[symbol], g[0], g[1], g[2], bl[0], bl[1], bl[2], (unsigned)shared,
-                                (CUstream)call->stream, params.data(), nullptr);
+                                stream, params.data(), nullptr);
   if (r != CUDA_SUCCESS)
     return fail(call, OPGEN_ERR_RUNTIME, where + "launch with grid " + show(grid, ngrid) + ", block " +
                                              show(block, nblock) + ", shared_mem " + std::to_string(shared) +
                                              " failed: " + d.describe(r));
   return OPGEN_OK;
+}
+
+// ---- a recording replayed as a CUDA graph (as codegen/runtime/cuda_graph.py does) ----
+//
+// Captured on the runtime's own non-blocking stream (one per thread and context: a capture runs
+// nothing, so nothing orders it against the caller's work) and launched on the caller's stream.
+// A graph bakes every buffer's pointer: a recording's graphs are kept by the slots' pointers, the
+// last kMaxGraphs, the least recently used destroyed. Launch by launch instead: a pointer list, the
+// caller's stream capturing already (its own capture takes the launches), a capture that failed (a
+// launch the checks refuse: the launch-by-launch path then says why), a recording whose calls keep
+// bringing new pointers (kGiveUpAfter captures, fewer hits).
+constexpr size_t kMaxGraphs = 8;
+constexpr int kGiveUpAfter = 4 * (int)kMaxGraphs;
+std::atomic<long long> g_graph_stats[3];  // captures, launches, capture failures
+std::atomic<bool> g_graphs{true};          // off: every recording launch by launch (OPGEN_NO_REPLAY's part here)
+enum { GRAPH_CAPTURES = 0, GRAPH_LAUNCHES = 1, GRAPH_FAILURES = 2 };
+
+struct Graphs {
+  Graphs(const CudaDriver* driver, bool pointer_list) : d(driver), never(pointer_list) {}
+  const CudaDriver* d;
+  bool never;
+  int captures = 0, hits = 0;
+  std::list<std::pair<std::vector<void*>, CUgraphExec>> execs;  // most recently used first
+  ~Graphs() {
+    for (auto& e : execs) d->cuGraphExecDestroy(e.second);
+  }
+};
+
+CUstream capture_stream(const CudaDriver& d, CUcontext ctx) {
+  thread_local std::map<CUcontext, CUstream> streams;
+  CUstream& s = streams[ctx];
+  if (s == nullptr && d.cuStreamCreate(&s, 1 /* CU_STREAM_NON_BLOCKING */) != CUDA_SUCCESS) s = nullptr;
+  return s;
+}
+
+// The steps captured on `stream` into an instantiated graph, or nullptr (the capture discarded).
+CUgraphExec capture(opgen_call* call, const PlanCall& plan, const CudaDriver& d, Binding* b,
+                    const std::vector<int64_t>& w, CUstream stream) {
+  if (stream == nullptr || d.cuStreamBeginCapture_v2(stream, CU_STREAM_CAPTURE_MODE_RELAXED) != CUDA_SUCCESS)
+    return nullptr;
+  bool ok = true;
+  for (size_t at = 0; ok && at < w.size();) ok = launch(call, plan, d, b, w.data(), &at, stream) == OPGEN_OK;
+  CUgraph graph = nullptr;
+  CUgraphExec exec = nullptr;
+  ok = d.cuStreamEndCapture(stream, &graph) == CUDA_SUCCESS && ok;
+  if (ok && d.cuGraphInstantiateWithFlags(&exec, graph, 0) != CUDA_SUCCESS) exec = nullptr;
+  if (graph != nullptr) d.cuGraphDestroy(graph);
+  call->err[0] = '\0';  // (a refusal is the launch-by-launch path's to report)
+  return ok ? exec : nullptr;
+}
+
+// 1: run as a graph; 0: to run launch by launch; else an opgen_result (the graph's launch failed).
+int replay(opgen_call* call, const PlanCall& plan, const CudaDriver& d, Binding* b, const Recorded& rec,
+           bool pointer_list) {
+  std::lock_guard<std::mutex> lock(rec.native_mu);
+  if (rec.native == nullptr) rec.native = std::make_shared<Graphs>(&d, pointer_list);
+  Graphs& g = *static_cast<Graphs*>(rec.native.get());
+  int status = CU_STREAM_CAPTURE_STATUS_NONE;
+  if (!g_graphs || g.never || d.cuStreamIsCapturing((CUstream)call->stream, &status) != CUDA_SUCCESS ||
+      status != CU_STREAM_CAPTURE_STATUS_NONE)
+    return 0;
+  std::vector<void*> key;
+  for (int64_t k = 0; k < plan.nslots; ++k) key.push_back(plan.slots[k].data);
+  auto it = g.execs.begin();
+  while (it != g.execs.end() && it->first != key) ++it;
+  if (it != g.execs.end()) {
+    g.execs.splice(g.execs.begin(), g.execs, it);
+    g.hits++;
+  } else {
+    CUgraphExec exec = capture(call, plan, d, b, rec.words, capture_stream(d, b->ctx));
+    if (exec == nullptr) {
+      g_graph_stats[GRAPH_FAILURES]++;
+      g.never = true;  // (it would fail again: launch by launch from now on)
+      return 0;
+    }
+    g_graph_stats[GRAPH_CAPTURES]++;
+    g.execs.emplace_front(key, exec);
+    if (g.execs.size() > kMaxGraphs) {
+      d.cuGraphExecDestroy(g.execs.back().second);
+      g.execs.pop_back();
+    }
+    if (++g.captures >= kGiveUpAfter && g.hits < g.captures) g.never = true;
+  }
+  CUresult r = d.cuGraphLaunch(g.execs.front().second, (CUstream)call->stream);
+  if (r != CUDA_SUCCESS)
+    return fail(call, OPGEN_ERR_RUNTIME, std::string(plan.op) + ": launch of the CUDA graph of its plan failed: " +
+                                             d.describe(r));
+  g_graph_stats[GRAPH_LAUNCHES]++;
+  return 1;
 }
 
 }  // namespace
@@ -218,7 +323,8 @@ int run_plan_cuda(opgen_call* call, const PlanCall& plan) {
   int code = OPGEN_OK;
   std::shared_ptr<const Recorded> rec = record(call, plan, b, &code);
   if (rec == nullptr) return code;
-  if (has_gemm(rec->words))
+  Contents has = contents(rec->words);
+  if (has.gemm)
     return fail(call, OPGEN_ERR_FALLBACK, std::string(plan.op) + ": its plan has a GEMM step, which the native cuda "
                                               "runtime does not run yet (cuBLAS)");
   CUcontext current = nullptr;
@@ -226,9 +332,11 @@ int run_plan_cuda(opgen_call* call, const PlanCall& plan) {
     CUresult r = d->cuCtxSetCurrent(b->ctx);
     if (r != CUDA_SUCCESS) return fail(call, OPGEN_ERR_RUNTIME, "cuCtxSetCurrent failed: " + d->describe(r));
   }
+  int replayed = replay(call, plan, *d, b, *rec, has.pointer_list);
+  if (replayed != 0) return replayed == 1 ? OPGEN_OK : replayed;
   const std::vector<int64_t>& w = rec->words;
   for (size_t at = 0; at < w.size();)
-    if (int r = launch(call, plan, *d, b, w.data(), &at)) return r;
+    if (int r = launch(call, plan, *d, b, w.data(), &at, (CUstream)call->stream)) return r;
   return OPGEN_OK;
 }
 
@@ -305,3 +413,11 @@ OPGEN_NATIVE_API int opgen_native_cuda_run(const char* op, opgen_plan_recorder r
   if (r != OPGEN_OK) opgen_native::copy_err(err, errlen, call.err);
   return r;
 }
+
+// The graph replay's counters: 0 graphs captured, 1 graph launches, 2 captures that failed.
+OPGEN_NATIVE_API long long opgen_native_cuda_stat(int what) {
+  return what >= 0 && what < 3 ? opgen_native::g_graph_stats[what].load() : -1;
+}
+
+// Graph replay on (1, the default) or off (0: launch by launch, as OPGEN_NO_REPLAY asks of Python's).
+OPGEN_NATIVE_API void opgen_native_cuda_graphs(int on) { opgen_native::g_graphs = on != 0; }

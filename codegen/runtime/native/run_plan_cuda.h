@@ -28,6 +28,12 @@ int opgen_native_cuda_driver(const char* path, char* err, int64_t errlen);
 int opgen_native_cuda_bind(const char* op, int32_t device_index, const void* image, int64_t image_bytes,
                            const char* const* symbols, int64_t nsymbols, char* err, int64_t errlen);
 
+// The graph replay's counters (0 captures, 1 graph launches, 2 captures that failed), and its switch
+// (1, the default: a recording's launches captured once per slot pointers and replayed as a CUDA
+// graph; 0: launch by launch, what OPGEN_NO_REPLAY asks of the Python plan).
+long long opgen_native_cuda_stat(int what);
+void opgen_native_cuda_graphs(int on);
+
 }  // extern "C"
 
 #endif  // OPGEN_RUN_PLAN_CUDA_H
