@@ -48,6 +48,13 @@ CudaDriver* g_driver = nullptr;
 std::string g_driver_why;
 bool g_driver_tried = false;
 std::map<std::pair<std::string, int>, std::unique_ptr<Binding>> g_bindings;
+// Bindings replaced (another image, another driver): kept, never freed, as a call on another thread
+// may still be running on one (a front-end rebinds rarely: a driver named anew, a kernel rebuilt).
+std::vector<std::unique_ptr<Binding>> g_retired;
+
+void retire(std::unique_ptr<Binding>& b) {
+  if (b) g_retired.push_back(std::move(b));
+}
 
 int fail(opgen_call* call, int code, const std::string& message) {
   snprintf(call->err, sizeof call->err, "%s", message.c_str());
@@ -65,12 +72,6 @@ CudaDriver* driver_locked() {
     g_driver = load_cuda_driver(kDefaultLibcuda, &g_driver_why);
   }
   return g_driver;
-}
-
-Binding* binding(const char* op, int device) {
-  std::lock_guard<std::mutex> lock(g_mu);
-  auto it = g_bindings.find({op, device});
-  return it == g_bindings.end() ? nullptr : it->second.get();
 }
 
 // Python's repr of a list of ints: "[1, 2, 3]".
@@ -308,12 +309,14 @@ int replay(opgen_call* call, const PlanCall& plan, const CudaDriver& d, Binding*
 
 int run_plan_cuda(opgen_call* call, const PlanCall& plan) {
   CudaDriver* d;
+  Binding* b;
   {
     std::lock_guard<std::mutex> lock(g_mu);
     d = driver_locked();
+    if (d == nullptr) return fail(call, OPGEN_ERR_FALLBACK, g_driver_why);
+    auto it = g_bindings.find({plan.op, call->device_index});
+    b = it == g_bindings.end() ? nullptr : it->second.get();
   }
-  if (d == nullptr) return fail(call, OPGEN_ERR_FALLBACK, g_driver_why);
-  Binding* b = binding(plan.op, call->device_index);
   if (b == nullptr)
     return fail(call, OPGEN_ERR_FALLBACK, std::string(plan.op) + ": its kernels are not bound on cuda device " +
                                               std::to_string(call->device_index));
@@ -345,7 +348,8 @@ int run_plan_cuda(opgen_call* call, const PlanCall& plan) {
 OPGEN_NATIVE_API int opgen_native_cuda_driver(const char* path, char* err, int64_t errlen) {
   using namespace opgen_native;
   std::lock_guard<std::mutex> lock(g_mu);
-  g_bindings.clear();  // (modules of another driver: unusable with this one)
+  for (auto& [key, b] : g_bindings) retire(b);  // (modules of another driver: unusable with this one)
+  g_bindings.clear();
   g_driver_tried = true;
   g_driver = load_cuda_driver(path ? path : kDefaultLibcuda, &g_driver_why);
   if (g_driver == nullptr) copy_err(err, errlen, g_driver_why);
@@ -392,6 +396,7 @@ OPGEN_NATIVE_API int opgen_native_cuda_bind(const char* op, int32_t device_index
   }
   d->cuCtxSetCurrent(before);
   if (r != CUDA_SUCCESS) return failed("loading its module", r);
+  retire(slot);
   slot = std::move(b);
   return OPGEN_OK;
 }
