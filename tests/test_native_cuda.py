@@ -319,3 +319,21 @@ def test_an_ops_recordings_keep_the_last_64_used() -> None:
     lib, _, _ = _build_or_load(f"opgen-test-recordings-{key}", LRU_PROBE, _compiler_command(), flags, runtime=True)
     lib.probe.restype = ctypes.c_longlong
     assert lib.probe() == 64 * 1000 + 111
+
+
+@pytest.mark.parametrize("kind, tail", [("cubin", b"image"), ("ptx", b"image\0")])
+def test_a_device_image_is_the_kernel_caches_module(monkeypatch: pytest.MonkeyPatch, runs: list[Run], kind: str,
+                                                    tail: bytes) -> None:
+    """On a GPU the runtime loads the kernel cache's module for the op (PTX: up to its NUL)."""
+    from codegen.runtime import cuda_cache
+
+    asked: list[tuple[str, str, Any]] = []
+
+    def load_or_compile(source: str, name: str, target: Any, *, force: bool = False) -> Any:
+        asked.append((source, name, target))
+        return cuda_cache.Artifact(b"image", kind, "key", Path("unused"), "disk", 0.0)
+
+    monkeypatch.setattr(cuda_cache, "load_or_compile", load_or_compile)
+    target = cuda_cache.Target("sm_90", kind)
+    assert native_cuda.device_image(runs[0].kernels, target) == tail
+    assert asked == [(runs[0].kernels.text, runs[0].kernels.path.name, target)]

@@ -2,9 +2,9 @@
 (native/cuda_standin.cpp), built with the host C++ compiler into the host cache like the native plans
 (keyed by their sources and headers, flags, compiler and target; locked) and loaded once per
 process. `use_driver(path)` names the libcuda the runtime loads (the stand-in in tests); `bind`
-hands it an op's module image and symbols once per (op, device); `standin_image` is that image in a
-stand-in build: text naming the host build of the GPU form of the op's source. docs/native.md says
-where this stands."""
+hands it an op's module image and symbols once per (op, device): `device_image` on a GPU (the kernel
+cache's cubin), `standin_image` in a stand-in build (text naming the host build of the GPU form of
+the op's source). docs/native.md says where this stands."""
 
 from __future__ import annotations
 
@@ -12,12 +12,13 @@ import ctypes
 from collections.abc import Sequence
 from pathlib import Path
 
-from codegen.runtime import diskcache
+from codegen.runtime import cuda_cache, diskcache
 from codegen.runtime.host import HostModule
 from codegen.runtime.host.libraries import _RUNTIME, _build_or_load, _runtime_api
 from codegen.runtime.host.state import _LOCK
 from codegen.runtime.host.switches import _launch_settings
 from codegen.runtime.host.toolchain import _BASE_FLAGS, EMU_DIR, _compiler_command, _target, compiler_id
+from codegen.runtime.kernels import KernelSource
 
 NATIVE_DIR = Path(__file__).resolve().parent / "native"
 RESULTS = {0: "OK", 1: "TYPE", 2: "VALUE", 3: "MEMORY", 4: "RUNTIME", 5: "FALLBACK"}  # driver.h's opgen_result
@@ -110,6 +111,13 @@ def standin_image(module: HostModule) -> bytes:
              f"threads {threads}", f"stack {stack}"]
     lines += [f"kernel {name} {module.get_function(name).max_threads_per_block}" for name in module.kernel_names]
     return ("\n".join(lines) + "\n").encode() + b"\0"
+
+
+def device_image(kernels: KernelSource, target: cuda_cache.Target) -> bytes:
+    """What cuModuleLoadData takes on a GPU: the kernel cache's module for `kernels` on `target`
+    (compiled by NVRTC if the cache lacks it); PTX is text the driver reads up to its NUL."""
+    artifact = cuda_cache.load_or_compile(kernels.text, kernels.path.name, target)
+    return artifact.data + b"\0" if artifact.kind == "ptx" else artifact.data
 
 
 def bind(op: str, device_index: int, image: bytes, symbols: Sequence[str]) -> None:
