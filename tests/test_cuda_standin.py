@@ -195,3 +195,22 @@ def test_a_graph_whose_baked_pointer_was_freed_faults(toy: tuple[Standin, ctypes
     assert cuda.lib.cuStreamSynchronize(stream) == ILLEGAL_ADDRESS
     assert b"add_one" in cuda.lib.opgen_standin_fault()
     assert cuda.launch(add_one, (1, 1, 1), (64, 1, 1), [ptr, ctypes.c_int64(10)], stream) == ILLEGAL_ADDRESS
+
+
+def test_a_memset_runs_in_stream_order_and_is_captured_like_a_launch(cuda: Standin) -> None:
+    x = np.arange(8, dtype=np.float32)
+    ptr = cuda.to_device(x)
+    stream = cuda.stream()
+    memset = cuda.lib.cuMemsetD8Async
+    memset.argtypes = [ctypes.c_uint64, ctypes.c_ubyte, ctypes.c_size_t, ctypes.c_void_p]
+    cuda.check(memset(ptr, 0, 16, stream))  # the first four elements
+    np.testing.assert_array_equal(cuda.to_host(ptr, x), np.r_[np.zeros(4, np.float32), x[4:]])
+    cuda.check(cuda.lib.cuStreamBeginCapture_v2(stream, CAPTURE_GLOBAL))
+    cuda.check(memset(ptr, 0, 32, stream))
+    graph, exe = ctypes.c_void_p(), ctypes.c_void_p()
+    cuda.check(cuda.lib.cuStreamEndCapture(stream, ctypes.byref(graph)))
+    assert cuda.to_host(ptr, x)[4:].tolist() == x[4:].tolist()  # captured: not run
+    cuda.check(cuda.lib.cuGraphInstantiateWithFlags(ctypes.byref(exe), graph, ctypes.c_ulonglong(0)))
+    cuda.check(cuda.lib.cuGraphLaunch(exe, stream))
+    assert not cuda.to_host(ptr, x).any()
+    assert memset(16, 0, 4, stream) == INVALID_VALUE  # an address no allocation holds

@@ -1,10 +1,12 @@
-"""The native cuda runtime (codegen/runtime/native/run_plan_cuda.cpp) against the libcuda stand-in:
-for every parity case (scripts/gpu_parity.py) whose cuda plan has launch steps only, the plan run
-through run_plan_cuda — recorded natively, launched with cuLaunchKernel on a stream, on device
-memory — leaves every buffer bit-identical to the Python cuda plan on the host (Scope("cpu",
-kernel_form="gpu"): the same GPU form of the kernels, the same launches); the launch checks in the
-Python backend's words; and where the native path cannot run (no libcuda, an op not bound, a GEMM
-step) a fallback that says why."""
+"""The native cuda runtime (codegen/runtime/native/run_plan_cuda.cpp) against the libcuda and cuBLAS
+stand-ins: for every parity case (scripts/gpu_parity.py) whose call runs one plan, the plan run
+through run_plan_cuda — recorded natively, launched with cuLaunchKernel (or replayed as a CUDA
+graph), its GEMM steps through cuBLAS, on a stream and device memory — leaves every buffer
+bit-identical to the Python cuda plan on the host (Scope("cpu", kernel_form="gpu"): the same GPU
+form of the kernels, the same launches, the same BLAS); float16 GEMM steps aside (the cuBLAS
+stand-in computes with the process's BLAS, which has none). The launch checks in the Python
+backend's words; and where the native path cannot run (no libcuda, no cuBLAS, an op not bound) a
+fallback that says why."""
 
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ from codegen import drivergen
 from codegen.runtime import api, native_cuda, native_plan
 from codegen.runtime.cpu import CpuBackend
 from codegen.runtime.cuda import _check_launch
-from codegen.runtime.plan import Launch, Plan
+from codegen.runtime.plan import Gemm, Launch, Plan
 from codegen.runtime.scope import Scope
 from codegen.warmup import generated_ops
 
@@ -88,6 +90,7 @@ def plans() -> native_plan.NativePlans:
 def cuda() -> Iterator[Standin]:
     standin = Standin()
     native_cuda.use_driver(standin.path)
+    native_cuda.use_cublas(native_cuda.cublas_standin()[1])
     yield standin
 
 
@@ -101,6 +104,8 @@ class Device:
         self.slots = (native_cuda.Slot * max(len(buffers), 1))()
         for slot, b in zip(self.slots, buffers, strict=False):
             slot.count = -1
+            first = b[0] if isinstance(b, (list, tuple)) and b else b
+            slot.dtype = native_cuda.DTYPES.get(first.dtype.name, -1) if hasattr(first, "dtype") else -1
             if isinstance(b, (list, tuple)):
                 items = (ctypes.c_void_p * max(len(b), 1))(*(cuda.to_device(a) for a in b))
                 self.keep.append(items)
@@ -162,6 +167,16 @@ def _launch_only(run: Run) -> bool:
     return all(type(s) is Launch for s in run.plan.recording("cuda", run.values).steps)
 
 
+def _gemm_dtypes(run: Run) -> set[str]:
+    return {run.before[s.out].dtype.name for s in run.plan.recording("cuda", run.values).steps if type(s) is Gemm}
+
+
+def _on_standin(run: Run) -> bool:
+    """Whether the stand-ins run the plan: launches, and GEMM steps of the dtypes the process's BLAS
+    takes (the cuBLAS stand-in has no float16: the cpu backend has no BLAS for it)."""
+    return _gemm_dtypes(run) <= {"float32", "float64"}
+
+
 @pytest.fixture(scope="module")
 def runs() -> list[Run]:
     with pytest.MonkeyPatch.context() as monkeypatch:
@@ -169,7 +184,7 @@ def runs() -> list[Run]:
 
 
 @pytest.mark.parametrize("graphs", [True, False], ids=["graph", "launch by launch"])
-def test_every_launch_only_parity_case_runs_natively_bit_identical(plans: native_plan.NativePlans, cuda: Standin,
+def test_every_parity_case_runs_natively_bit_identical(plans: native_plan.NativePlans, cuda: Standin,
                                                                    runs: list[Run], graphs: bool) -> None:
     stream = cuda.stream()
     compared, changed = [], 0
@@ -177,7 +192,7 @@ def test_every_launch_only_parity_case_runs_natively_bit_identical(plans: native
     native_cuda.runtime().opgen_native_cuda_graphs(graphs)
     try:
         for run in runs:
-            if not _launch_only(run):
+            if not _on_standin(run):
                 continue
             bind(plans, run)
             rc, err, device = run_native(plans, cuda, run, stream)
@@ -188,7 +203,8 @@ def test_every_launch_only_parity_case_runs_natively_bit_identical(plans: native
             compared.append(run.case)
     finally:
         native_cuda.runtime().opgen_native_cuda_graphs(True)
-    assert len({c.split(" ")[0] for c in compared}) >= 9, compared  # (233 cases of 9 ops when written)
+    assert len({c.split(" ")[0] for c in compared}) >= 13, compared  # (349 runs of 13 ops when written)
+    assert sum(not _launch_only(r) for r in runs if r.case in compared) >= 100  # GEMM steps in 116 of them
     assert changed >= len(compared) * 9 // 10  # the runs wrote their outputs (not a comparison of untouched buffers)
     assert native_cuda.stat(native_cuda.GRAPH_LAUNCHES) - replayed == (len(compared) if graphs else 0)
 
@@ -242,13 +258,18 @@ def test_in_the_callers_capture_the_launches_join_it(plans: native_plan.NativePl
     _assert_same(run, device)
 
 
-def test_a_plan_with_a_gemm_step_falls_back_saying_so(plans: native_plan.NativePlans, cuda: Standin,
-                                                      runs: list[Run]) -> None:
+def test_without_cublas_a_plan_with_a_gemm_step_falls_back_saying_what_to_install(
+        plans: native_plan.NativePlans, cuda: Standin, runs: list[Run]) -> None:
     run = next(r for r in runs if not _launch_only(r))
     bind(plans, run)
-    rc, err, _ = run_native(plans, cuda, run)
-    assert (rc, err) == (FALLBACK, f"{run.plan.op}: its plan has a GEMM step, which the native cuda runtime does "
-                                   "not run yet (cuBLAS)")
+    missing = "libopgen-no-such-cublas.so"
+    try:
+        with pytest.raises(native_cuda.NativeCudaError, match=re.escape(f"{missing} (")) as e:
+            native_cuda.use_cublas(missing)
+        assert "install cuBLAS 12 or 13" in str(e.value)
+        assert run_native(plans, cuda, run)[:2] == (FALLBACK, str(e.value))
+    finally:
+        native_cuda.use_cublas(native_cuda.cublas_standin()[1])
 
 
 def test_an_op_not_bound_falls_back(plans: native_plan.NativePlans, cuda: Standin, runs: list[Run]) -> None:

@@ -12,6 +12,8 @@ import ctypes
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
+
 from codegen.runtime import cuda_cache, diskcache
 from codegen.runtime.host import HostModule
 from codegen.runtime.host.libraries import _RUNTIME, _build_or_load, _runtime_api
@@ -24,6 +26,10 @@ NATIVE_DIR = Path(__file__).resolve().parent / "native"
 RESULTS = {0: "OK", 1: "TYPE", 2: "VALUE", 3: "MEMORY", 4: "RUNTIME", 5: "FALLBACK"}  # driver.h's opgen_result
 FALLBACK = 5
 GRAPH_CAPTURES, GRAPH_LAUNCHES, GRAPH_FAILURES = range(3)  # opgen_native_cuda_stat's counters
+#: driver.h's opgen_dtype, by name (a Slot's dtype)
+DTYPES = {name: code for code, name in enumerate((
+    "bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float16", "bfloat16",
+    "float32", "float64"))}
 _ERRLEN = 1024
 _BUILT: dict[str, tuple[ctypes.CDLL, Path]] = {}
 
@@ -72,6 +78,7 @@ def runtime() -> ctypes.CDLL:
     if not hasattr(lib, "_typed"):
         errs = [ctypes.c_char_p, ctypes.c_int64]
         lib.opgen_native_cuda_driver.argtypes = [ctypes.c_char_p, *errs]
+        lib.opgen_native_cuda_cublas.argtypes = [ctypes.c_char_p, *errs]
         lib.opgen_native_cuda_bind.argtypes = [ctypes.c_char_p, ctypes.c_int32, ctypes.c_void_p, ctypes.c_int64,
                                                ctypes.POINTER(ctypes.c_char_p), ctypes.c_int64, *errs]
         lib.opgen_native_cuda_run.argtypes = [
@@ -93,11 +100,39 @@ def standin() -> tuple[ctypes.CDLL, Path]:
     return _build("cuda_standin.cpp", (NATIVE_DIR, EMU_DIR), "the libcuda stand-in")
 
 
+def cublas_standin() -> tuple[ctypes.CDLL, Path]:
+    """The stand-in for cuBLAS and its path, configured to run GEMMs through the emulation runtime
+    and the process's BLAS (as the cpu backend does: host/blas.py) on the libcuda stand-in's
+    streams; NativeCudaError where the process has no BLAS the runtime can call."""
+    from codegen.runtime.host import blas
+
+    found = blas.find()
+    if found is None:
+        raise NativeCudaError(FALLBACK, "the cuBLAS stand-in needs the process's BLAS (host/blas.py found none)")
+    cuda, _ = standin()
+    lib, path = _build("cublas_standin.cpp", (NATIVE_DIR, EMU_DIR), "the cuBLAS stand-in")
+    f32, f64 = (found.desc(np.dtype(t), 0, 0, 0, False, False, 0, 0, 0, 0) for t in ("float32", "float64"))
+    enqueue = ctypes.cast(cuda.opgen_standin_enqueue, ctypes.c_void_p)
+    lib.opgen_cublas_standin_configure.argtypes = [ctypes.c_void_p] * 4
+    lib.opgen_cublas_standin_configure(blas.gemm_address(), ctypes.byref(f32), ctypes.byref(f64), enqueue)
+    return lib, path
+
+
 def use_driver(path: str | Path | None) -> None:
     """The runtime loads `path` as libcuda from now on (None: libcuda.so.1); NativeCudaError
     (FALLBACK) saying what to install where it cannot."""
+    _name("opgen_native_cuda_driver", path)
+
+
+def use_cublas(path: str | Path | None) -> None:
+    """GEMM steps use `path` as cuBLAS from now on (None: libcublas.so.13, else .12); NativeCudaError
+    (FALLBACK) saying what to install where it cannot."""
+    _name("opgen_native_cuda_cublas", path)
+
+
+def _name(function: str, path: str | Path | None) -> None:
     err = ctypes.create_string_buffer(_ERRLEN)
-    rc = runtime().opgen_native_cuda_driver(None if path is None else str(path).encode(), err, _ERRLEN)
+    rc = getattr(runtime(), function)(None if path is None else str(path).encode(), err, _ERRLEN)
     if rc:
         raise NativeCudaError(rc, err.value.decode(errors="replace"))
 

@@ -1,8 +1,9 @@
-// The part of the CUDA driver API the native runtime uses, declared here because no CUDA toolkit is
-// present at build time: its handle types, the result codes it reads, and each function with the
+// The part of the CUDA driver API (and of cuBLAS) the native runtime uses, declared here because no
+// CUDA toolkit is present at build time: its handle types, the result codes it reads, and each function with the
 // name libcuda exports it under (the versioned one where cuda.h maps the plain name to a _v2:
 // cuMemAlloc -> cuMemAlloc_v2, cuStreamBeginCapture -> cuStreamBeginCapture_v2). The runtime looks
-// them up by those names (run_plan_cuda.cpp); the stand-in for libcuda defines them (cuda_standin.cpp).
+// them up by those names (run_plan_cuda.cpp); the stand-ins for libcuda and cuBLAS define them
+// (cuda_standin.cpp, cublas_standin.cpp).
 #ifndef OPGEN_CUDA_API_H
 #define OPGEN_CUDA_API_H
 
@@ -73,6 +74,7 @@ enum { CU_STREAM_CAPTURE_STATUS_NONE = 0, CU_STREAM_CAPTURE_STATUS_ACTIVE = 1,
   X(cuMemcpyHtoD_v2, CUresult, (CUdeviceptr dst, const void* src, size_t bytes))                                  \
   X(cuMemcpyDtoH_v2, CUresult, (void* dst, CUdeviceptr src, size_t bytes))                                        \
   X(cuMemcpyHtoDAsync_v2, CUresult, (CUdeviceptr dst, const void* src, size_t bytes, CUstream stream))            \
+  X(cuMemsetD8Async, CUresult, (CUdeviceptr dst, unsigned char value, size_t bytes, CUstream stream))             \
   X(cuStreamCreate, CUresult, (CUstream * stream, unsigned int flags))                                            \
   X(cuStreamDestroy_v2, CUresult, (CUstream stream))                                                              \
   X(cuStreamSynchronize, CUresult, (CUstream stream))                                                             \
@@ -87,6 +89,30 @@ enum { CU_STREAM_CAPTURE_STATUS_NONE = 0, CU_STREAM_CAPTURE_STATUS_ACTIVE = 1,
   X(cuGraphLaunch, CUresult, (CUgraphExec exec, CUstream stream))                                                 \
   X(cuGraphExecDestroy, CUresult, (CUgraphExec exec))                                                             \
   X(cuGraphDestroy, CUresult, (CUgraph graph))
+
+// cuBLAS: its handle, the status and enum values used, each function by its exported name.
+typedef struct cublasContext* cublasHandle_t;
+typedef int cublasStatus_t;
+enum { CUBLAS_STATUS_SUCCESS = 0, CUBLAS_STATUS_NOT_INITIALIZED = 1, CUBLAS_STATUS_INVALID_VALUE = 7,
+       CUBLAS_STATUS_EXECUTION_FAILED = 13, CUBLAS_STATUS_NOT_SUPPORTED = 15 };
+enum { CUBLAS_OP_N = 0, CUBLAS_OP_T = 1 };
+enum { CUDA_R_32F = 0, CUDA_R_64F = 1, CUDA_R_16F = 2 };
+enum { CUBLAS_COMPUTE_32F = 68, CUBLAS_GEMM_DEFAULT = -1 };
+
+#define OPGEN_CUBLAS_GEMM(T)                                                                                       \
+  (cublasHandle_t h, int transa, int transb, int m, int n, int k, const T* alpha, const T* a, int lda, const T* b, \
+   int ldb, const T* beta, T* c, int ldc)
+#define OPGEN_CUBLAS_FUNCTIONS(X)                                                                                 \
+  X(cublasCreate_v2, cublasStatus_t, (cublasHandle_t * handle))                                                   \
+  X(cublasDestroy_v2, cublasStatus_t, (cublasHandle_t handle))                                                    \
+  X(cublasSetStream_v2, cublasStatus_t, (cublasHandle_t handle, CUstream stream))                                 \
+  X(cublasSetWorkspace_v2, cublasStatus_t, (cublasHandle_t handle, void* workspace, size_t bytes))                \
+  X(cublasSgemm_v2, cublasStatus_t, OPGEN_CUBLAS_GEMM(float))                                                     \
+  X(cublasDgemm_v2, cublasStatus_t, OPGEN_CUBLAS_GEMM(double))                                                    \
+  X(cublasGemmEx, cublasStatus_t,                                                                                 \
+    (cublasHandle_t h, int transa, int transb, int m, int n, int k, const void* alpha, const void* a, int atype,    \
+     int lda, const void* b, int btype, int ldb, const void* beta, void* c, int ctype, int ldc, int compute,       \
+     int algo))
 
 }  // extern "C"
 

@@ -77,11 +77,14 @@ struct Module {
   std::map<std::string, Function*> functions;
 };
 
-// A launch as a graph holds it: the argument bytes copied at capture (pointers baked in).
+// A launch as a graph holds it: the argument bytes copied at capture (pointers baked in). Or a
+// library's work on the stream (the cuBLAS stand-in's GEMM): `host` called with its bytes.
 struct Node {
   Function* fn;
   opgen_launch_cfg cfg;
   std::vector<std::vector<char>> args;
+  void (*host)(const void*) = nullptr;
+  std::vector<char> payload;
 };
 
 struct Capture {
@@ -148,6 +151,10 @@ void run(const Node& node, void** params) {
 }
 
 void run_baked(Node& node) {
+  if (node.host != nullptr) {
+    if (!g_free_launches) node.host(node.payload.data());
+    return;
+  }
   std::vector<void*> params;
   for (auto& a : node.args) params.push_back(a.data());
   run(node, params.data());
@@ -412,7 +419,7 @@ STANDIN_API CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int 
   if (stream == nullptr || stream->ctx != t_current) return CUDA_ERROR_INVALID_HANDLE;
   if (CUresult r = legacy_use(stream)) return r;
   if (g_sticky != CUDA_SUCCESS) return g_sticky;
-  Node node{fn, {}, {}};
+  Node node{fn, {}, {}, nullptr, {}};
   std::memcpy(node.cfg.grid, grid, sizeof grid);
   std::memcpy(node.cfg.block, block, sizeof block);
   node.cfg.shmem = shared;
@@ -481,6 +488,27 @@ STANDIN_API CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void* src, size
   if (CUresult r = legacy_use(stream)) return r;
   std::memcpy((void*)(uintptr_t)dst, src, bytes);
   return CUDA_SUCCESS;
+}
+
+STANDIN_API CUresult opgen_standin_enqueue(CUstream hstream, void (*host)(const void*), const void* data,
+                                           size_t bytes);
+
+struct Fill {
+  void* at;
+  unsigned char value;
+  size_t bytes;
+};
+
+void fill(const void* p) {
+  const Fill* f = static_cast<const Fill*>(p);
+  std::memset(f->at, f->value, f->bytes);
+}
+
+STANDIN_API CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t bytes, CUstream hstream) {
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  if (bytes && !allocated((uintptr_t)dst)) return CUDA_ERROR_INVALID_VALUE;
+  Fill f{(void*)(uintptr_t)dst, value, bytes};
+  return opgen_standin_enqueue(hstream, fill, &f, sizeof f);
 }
 
 STANDIN_API CUresult cuStreamCreate(CUstream* stream, unsigned int flags) {
@@ -624,7 +652,27 @@ STANDIN_API CUresult cuGraphDestroy(CUgraph graph) {
   return CUDA_SUCCESS;
 }
 
-// ---- test hooks (not driver API) ----
+// ---- test hooks and the cuBLAS stand-in's seam (not driver API) ----
+
+// Work of another library on `stream` (the cuBLAS stand-in's GEMM): run now, or captured with a
+// copy of its bytes while the stream captures. A CUresult.
+STANDIN_API CUresult opgen_standin_enqueue(CUstream hstream, void (*host)(const void*), const void* data,
+                                           size_t bytes) {
+  std::lock_guard<std::recursive_mutex> lock(g_mu);
+  if (CUresult r = ready()) return r;
+  Stream* stream = resolve(hstream);
+  if (stream == nullptr || host == nullptr) return CUDA_ERROR_INVALID_HANDLE;
+  if (CUresult r = legacy_use(stream)) return r;
+  if (g_sticky != CUDA_SUCCESS) return g_sticky;
+  Node node{nullptr, {}, {}, host, std::vector<char>((const char*)data, (const char*)data + bytes)};
+  if (stream->capture == nullptr) {
+    run_baked(node);
+    return CUDA_SUCCESS;
+  }
+  if (stream->capture->invalidated) return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+  stream->capture->nodes.push_back(std::move(node));
+  return CUDA_SUCCESS;
+}
 
 STANDIN_API void opgen_standin_set_free_launches(int on) { g_free_launches = on != 0; }
 

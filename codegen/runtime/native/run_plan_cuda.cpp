@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "cuda_driver.h"
+#include "cuda_gemm.h"
 #include "plan_abi.h"
 #include "recordings.h"
 
@@ -55,6 +56,23 @@ std::vector<std::unique_ptr<Binding>> g_retired;
 void retire(std::unique_ptr<Binding>& b) {
   if (b) g_retired.push_back(std::move(b));
 }
+
+// cuBLAS, loaded at the first GEMM step, and a handle per context (never freed: calls on other
+// threads may hold one; a library named anew gets handles anew).
+Cublas* g_cublas = nullptr;
+std::string g_cublas_why;
+bool g_cublas_tried = false;
+std::map<CUcontext, BlasHandle*> g_blas_handles;
+
+// One call's context: what each step needs (cublas and blas: where the plan has a GEMM step).
+struct Run {
+  opgen_call* call;
+  const PlanCall& plan;
+  const CudaDriver& d;
+  Binding* b;
+  const Cublas* cublas;
+  BlasHandle* blas;
+};
 
 int fail(opgen_call* call, int code, const std::string& message) {
   snprintf(call->err, sizeof call->err, "%s", message.c_str());
@@ -105,8 +123,8 @@ std::shared_ptr<const Recorded> record(opgen_call* call, const PlanCall& plan, B
   return made;
 }
 
-// What a recording holds beside launches: a GEMM step (run by cuBLAS, not here yet), a pointer
-// list (its device array of pointers cannot be captured into a graph).
+// What a recording holds beside launches: a GEMM step (cuBLAS), a pointer list (its device array
+// of pointers cannot be captured into a graph).
 struct Contents {
   bool gemm = false;
   bool pointer_list = false;
@@ -117,7 +135,8 @@ Contents contents(const std::vector<int64_t>& w) {
   for (size_t at = 0; at < w.size();) {
     if (w[at] != OPGEN_STEP_LAUNCH) {
       c.gemm = true;
-      break;
+      at += kGemmWords;
+      continue;
     }
     size_t ngrid = (size_t)w[at + 2];
     size_t nblock = (size_t)w[at + 3 + ngrid];
@@ -216,6 +235,38 @@ int launch(opgen_call* call, const PlanCall& plan, const CudaDriver& d, Binding*
   return OPGEN_OK;
 }
 
+int step(const Run& r, const int64_t* w, size_t* at, CUstream stream) {
+  if (w[*at] == OPGEN_STEP_LAUNCH) return launch(r.call, r.plan, r.d, r.b, w, at, stream);
+  return gemm(r.call, r.plan, r.d, *r.cublas, *r.blas, w, at, stream);
+}
+
+// The device's cuBLAS handle (its context current), made on first use outside any capture:
+// nullptr with the call failed (a fallback where cuBLAS cannot be loaded).
+BlasHandle* blas_handle(opgen_call* call, const CudaDriver& d, CUcontext ctx, const Cublas** cublas, int* code) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (!g_cublas_tried) {
+    g_cublas_tried = true;
+    g_cublas = load_cublas(nullptr, &g_cublas_why);
+  }
+  *cublas = g_cublas;
+  if (g_cublas == nullptr) {
+    *code = fail(call, OPGEN_ERR_FALLBACK, g_cublas_why);
+    return nullptr;
+  }
+  BlasHandle*& h = g_blas_handles[ctx];
+  if (h != nullptr) return h;
+  auto made = new BlasHandle();
+  cublasStatus_t s = g_cublas->cublasCreate_v2(&made->handle);
+  CUresult r = s == CUBLAS_STATUS_SUCCESS ? d.cuMemAlloc_v2(&made->workspace, kCublasWorkspace) : CUDA_SUCCESS;
+  if (s != CUBLAS_STATUS_SUCCESS || r != CUDA_SUCCESS) {
+    *code = fail(call, OPGEN_ERR_RUNTIME, s != CUBLAS_STATUS_SUCCESS
+                                              ? "cublasCreate_v2 failed: cuBLAS status " + std::to_string(s)
+                                              : "allocating cuBLAS's workspace failed: " + d.describe(r));
+    return nullptr;  // (a handle made stays unfreed: a rare failure)
+  }
+  return h = made;
+}
+
 // ---- a recording replayed as a CUDA graph (as codegen/runtime/cuda_graph.py does) ----
 //
 // Captured on the runtime's own non-blocking stream (one per thread and context: a capture runs
@@ -250,24 +301,26 @@ CUstream capture_stream(const CudaDriver& d, CUcontext ctx) {
 }
 
 // The steps captured on `stream` into an instantiated graph, or nullptr (the capture discarded).
-CUgraphExec capture(opgen_call* call, const PlanCall& plan, const CudaDriver& d, Binding* b,
-                    const std::vector<int64_t>& w, CUstream stream) {
+CUgraphExec capture(const Run& run, const std::vector<int64_t>& w, CUstream stream) {
+  const CudaDriver& d = run.d;
   if (stream == nullptr || d.cuStreamBeginCapture_v2(stream, CU_STREAM_CAPTURE_MODE_RELAXED) != CUDA_SUCCESS)
     return nullptr;
   bool ok = true;
-  for (size_t at = 0; ok && at < w.size();) ok = launch(call, plan, d, b, w.data(), &at, stream) == OPGEN_OK;
+  for (size_t at = 0; ok && at < w.size();) ok = step(run, w.data(), &at, stream) == OPGEN_OK;
   CUgraph graph = nullptr;
   CUgraphExec exec = nullptr;
   ok = d.cuStreamEndCapture(stream, &graph) == CUDA_SUCCESS && ok;
   if (ok && d.cuGraphInstantiateWithFlags(&exec, graph, 0) != CUDA_SUCCESS) exec = nullptr;
   if (graph != nullptr) d.cuGraphDestroy(graph);
-  call->err[0] = '\0';  // (a refusal is the launch-by-launch path's to report)
+  run.call->err[0] = '\0';  // (a refusal is the launch-by-launch path's to report)
   return ok ? exec : nullptr;
 }
 
 // 1: run as a graph; 0: to run launch by launch; else an opgen_result (the graph's launch failed).
-int replay(opgen_call* call, const PlanCall& plan, const CudaDriver& d, Binding* b, const Recorded& rec,
-           bool pointer_list) {
+int replay(const Run& run, const Recorded& rec, bool pointer_list) {
+  opgen_call* call = run.call;
+  const PlanCall& plan = run.plan;
+  const CudaDriver& d = run.d;
   std::lock_guard<std::mutex> lock(rec.native_mu);
   if (rec.native == nullptr) rec.native = std::make_shared<Graphs>(&d, pointer_list);
   Graphs& g = *static_cast<Graphs*>(rec.native.get());
@@ -283,7 +336,7 @@ int replay(opgen_call* call, const PlanCall& plan, const CudaDriver& d, Binding*
     g.execs.splice(g.execs.begin(), g.execs, it);
     g.hits++;
   } else {
-    CUgraphExec exec = capture(call, plan, d, b, rec.words, capture_stream(d, b->ctx));
+    CUgraphExec exec = capture(run, rec.words, capture_stream(d, run.b->ctx));
     if (exec == nullptr) {
       g_graph_stats[GRAPH_FAILURES]++;
       g.never = true;  // (it would fail again: launch by launch from now on)
@@ -327,19 +380,22 @@ int run_plan_cuda(opgen_call* call, const PlanCall& plan) {
   std::shared_ptr<const Recorded> rec = record(call, plan, b, &code);
   if (rec == nullptr) return code;
   Contents has = contents(rec->words);
-  if (has.gemm)
-    return fail(call, OPGEN_ERR_FALLBACK, std::string(plan.op) + ": its plan has a GEMM step, which the native cuda "
-                                              "runtime does not run yet (cuBLAS)");
+  std::string why;
+  if (has.gemm && !gemm_dtypes_taken(plan, rec->words, &why)) return fail(call, OPGEN_ERR_FALLBACK, why);
   CUcontext current = nullptr;
   if (d->cuCtxGetCurrent(&current) != CUDA_SUCCESS || current != b->ctx) {
     CUresult r = d->cuCtxSetCurrent(b->ctx);
     if (r != CUDA_SUCCESS) return fail(call, OPGEN_ERR_RUNTIME, "cuCtxSetCurrent failed: " + d->describe(r));
   }
-  int replayed = replay(call, plan, *d, b, *rec, has.pointer_list);
+  const Cublas* cublas = nullptr;
+  BlasHandle* blas = has.gemm ? blas_handle(call, *d, b->ctx, &cublas, &code) : nullptr;
+  if (has.gemm && blas == nullptr) return code;
+  Run run{call, plan, *d, b, cublas, blas};
+  int replayed = replay(run, *rec, has.pointer_list);
   if (replayed != 0) return replayed == 1 ? OPGEN_OK : replayed;
   const std::vector<int64_t>& w = rec->words;
   for (size_t at = 0; at < w.size();)
-    if (int r = launch(call, plan, *d, b, w.data(), &at, (CUstream)call->stream)) return r;
+    if (int r = step(run, w.data(), &at, (CUstream)call->stream)) return r;
   return OPGEN_OK;
 }
 
@@ -426,3 +482,13 @@ OPGEN_NATIVE_API long long opgen_native_cuda_stat(int what) {
 
 // Graph replay on (1, the default) or off (0: launch by launch, as OPGEN_NO_REPLAY asks of Python's).
 OPGEN_NATIVE_API void opgen_native_cuda_graphs(int on) { opgen_native::g_graphs = on != 0; }
+
+OPGEN_NATIVE_API int opgen_native_cuda_cublas(const char* path, char* err, int64_t errlen) {
+  using namespace opgen_native;
+  std::lock_guard<std::mutex> lock(g_mu);
+  g_blas_handles.clear();  // (handles of another library: never freed, a call may hold one)
+  g_cublas_tried = true;
+  g_cublas = load_cublas(path, &g_cublas_why);
+  if (g_cublas == nullptr) copy_err(err, errlen, g_cublas_why);
+  return g_cublas == nullptr ? OPGEN_ERR_FALLBACK : OPGEN_OK;
+}

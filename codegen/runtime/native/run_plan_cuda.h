@@ -8,8 +8,8 @@
 
 namespace opgen_native {
 
-// OPGEN_OK, OPGEN_ERR_FALLBACK (no libcuda, the op not bound on this device, a GEMM step: the
-// message says which), OPGEN_ERR_VALUE (a launch configuration the checks refuse, in the Python
+// OPGEN_OK, OPGEN_ERR_FALLBACK (no libcuda, the op not bound on this device, a GEMM step without
+// cuBLAS or of a dtype it does not take here: the message says which), OPGEN_ERR_VALUE (a launch configuration the checks refuse, in the Python
 // backend's words) or OPGEN_ERR_RUNTIME (the driver refused), with call->err set.
 int run_plan_cuda(opgen_call* call, const PlanCall& plan);
 
@@ -20,6 +20,10 @@ extern "C" {
 // Which libcuda to use from now on (NULL: libcuda.so.1; the stand-in's path in its tests): loaded
 // now, the bindings made with another forgotten. 0, or nonzero with err saying what to install.
 int opgen_native_cuda_driver(const char* path, char* err, int64_t errlen);
+
+// Which cuBLAS GEMM steps use from now on (NULL: libcublas.so.13, else .12; the stand-in's path in
+// its tests): loaded now. 0, or nonzero with err saying what to install.
+int opgen_native_cuda_cublas(const char* path, char* err, int64_t errlen);
 
 // Binds an op's kernels on a device, once per (op, device, image): its module loaded with
 // cuModuleLoadData from `image` (the kernel cache's cubin; the stand-in's own image in a stand-in
