@@ -81,5 +81,12 @@ class Standin:
         params = (c_void_p * len(args))(*(ctypes.addressof(a) for a in args))
         return int(self.lib.cuLaunchKernel(fn, *grid, *block, shared, stream, params, None))
 
+    def end_capture(self, stream: c_void_p) -> c_void_p:
+        """The stream's capture ended and its graph instantiated (checked)."""
+        graph, exe = c_void_p(), c_void_p()
+        self.check(self.lib.cuStreamEndCapture(stream, ctypes.byref(graph)))
+        self.check(self.lib.cuGraphInstantiateWithFlags(ctypes.byref(exe), graph, ctypes.c_ulonglong(0)))
+        return exe
+
     def count(self, what: int) -> int:
         return int(self.lib.opgen_standin_count(what))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ctypes
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pytest
@@ -154,18 +155,21 @@ def test_the_legacy_stream_cannot_capture_nor_be_used_while_a_blocking_stream_ca
     assert cuda.lib.cuStreamEndCapture(stream, ctypes.byref(graph)) == CAPTURE_INVALIDATED
 
 
+def _captured(cuda: Standin, add_one: ctypes.c_void_p, ptr: ctypes.c_uint64, stream: ctypes.c_void_p) -> Any:
+    """A graph of one add_one launch on `ptr`, captured on `stream` and instantiated."""
+    cuda.check(cuda.lib.cuStreamBeginCapture_v2(stream, CAPTURE_GLOBAL))
+    assert cuda.launch(add_one, (1, 1, 1), (64, 1, 1), [ptr, ctypes.c_int64(10)], stream) == 0
+    return cuda.end_capture(stream)
+
+
 def test_a_graph_replays_the_pointers_baked_at_capture(toy: tuple[Standin, ctypes.c_void_p,
                                                                    ctypes.c_void_p]) -> None:
     cuda, add_one, _ = toy
     ptr, x = _buffer(cuda)
     stream = cuda.stream()
-    cuda.check(cuda.lib.cuStreamBeginCapture_v2(stream, CAPTURE_GLOBAL))
     ran = cuda.count(COUNT_RUN)
-    assert cuda.launch(add_one, (1, 1, 1), (64, 1, 1), [ptr, ctypes.c_int64(10)], stream) == 0
+    exe = _captured(cuda, add_one, ptr, stream)
     assert cuda.count(COUNT_RUN) == ran  # captured, not run
-    graph, exe = ctypes.c_void_p(), ctypes.c_void_p()
-    cuda.check(cuda.lib.cuStreamEndCapture(stream, ctypes.byref(graph)))
-    cuda.check(cuda.lib.cuGraphInstantiateWithFlags(ctypes.byref(exe), graph, ctypes.c_ulonglong(0)))
     first, ptr.value = ptr.value, cuda.to_device(x)  # the argument's variable changes: the graph keeps its own
     for _ in range(2):
         cuda.check(cuda.lib.cuGraphLaunch(exe, stream))
@@ -183,11 +187,7 @@ def test_a_graph_whose_baked_pointer_was_freed_faults(toy: tuple[Standin, ctypes
     cuda, add_one, _ = toy
     ptr, x = _buffer(cuda)
     stream = cuda.stream()
-    cuda.check(cuda.lib.cuStreamBeginCapture_v2(stream, CAPTURE_GLOBAL))
-    assert cuda.launch(add_one, (1, 1, 1), (64, 1, 1), [ptr, ctypes.c_int64(10)], stream) == 0
-    graph, exe = ctypes.c_void_p(), ctypes.c_void_p()
-    cuda.check(cuda.lib.cuStreamEndCapture(stream, ctypes.byref(graph)))
-    cuda.check(cuda.lib.cuGraphInstantiateWithFlags(ctypes.byref(exe), graph, ctypes.c_ulonglong(0)))
+    exe = _captured(cuda, add_one, ptr, stream)
     cuda.check(cuda.lib.cuGraphLaunch(exe, stream))
     np.testing.assert_array_equal(cuda.to_host(ptr.value, x), x + 1)  # baked: the first buffer, incremented
     cuda.check(cuda.lib.cuMemFree_v2(ptr.value))
@@ -207,10 +207,8 @@ def test_a_memset_runs_in_stream_order_and_is_captured_like_a_launch(cuda: Stand
     np.testing.assert_array_equal(cuda.to_host(ptr, x), np.r_[np.zeros(4, np.float32), x[4:]])
     cuda.check(cuda.lib.cuStreamBeginCapture_v2(stream, CAPTURE_GLOBAL))
     cuda.check(memset(ptr, 0, 32, stream))
-    graph, exe = ctypes.c_void_p(), ctypes.c_void_p()
-    cuda.check(cuda.lib.cuStreamEndCapture(stream, ctypes.byref(graph)))
+    exe = cuda.end_capture(stream)
     assert cuda.to_host(ptr, x)[4:].tolist() == x[4:].tolist()  # captured: not run
-    cuda.check(cuda.lib.cuGraphInstantiateWithFlags(ctypes.byref(exe), graph, ctypes.c_ulonglong(0)))
     cuda.check(cuda.lib.cuGraphLaunch(exe, stream))
     assert not cuda.to_host(ptr, x).any()
     assert memset(16, 0, 4, stream) == INVALID_VALUE  # an address no allocation holds

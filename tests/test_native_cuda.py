@@ -248,11 +248,9 @@ def test_in_the_callers_capture_the_launches_join_it(plans: native_plan.NativePl
     ran, captures = cuda.count(COUNT_RUN), native_cuda.stat(native_cuda.GRAPH_CAPTURES)
     cuda.check(cuda.lib.cuStreamBeginCapture_v2(stream, CAPTURE_GLOBAL))
     rc, err, _ = run_native(plans, cuda, run, stream, device)
-    graph, exe = ctypes.c_void_p(), ctypes.c_void_p()
-    cuda.check(cuda.lib.cuStreamEndCapture(stream, ctypes.byref(graph)))
+    exe = cuda.end_capture(stream)
     assert rc == 0, err
     assert cuda.count(COUNT_RUN) == ran and native_cuda.stat(native_cuda.GRAPH_CAPTURES) == captures
-    cuda.check(cuda.lib.cuGraphInstantiateWithFlags(ctypes.byref(exe), graph, ctypes.c_ulonglong(0)))
     cuda.check(cuda.lib.cuGraphLaunch(exe, stream))
     cuda.check(cuda.lib.cuStreamSynchronize(stream))
     _assert_same(run, device)

@@ -205,6 +205,14 @@ CUresult ready() {
   return CUDA_SUCCESS;
 }
 
+// The stream a call names, or nullptr with *r saying why (no driver or context, no such stream).
+Stream* named(CUstream h, CUresult* r) {
+  if ((*r = ready()) != CUDA_SUCCESS) return nullptr;
+  Stream* s = resolve(h);
+  if (s == nullptr) *r = CUDA_ERROR_INVALID_HANDLE;
+  return s;
+}
+
 // The image's fields, or false for an image that is not the stand-in's.
 bool parse(const char* image, std::string* runtime, std::string* module, int* threads, uint64_t* stack,
            std::map<std::string, unsigned>* bounds) {
@@ -534,19 +542,19 @@ STANDIN_API CUresult cuStreamDestroy_v2(CUstream hstream) {
 
 STANDIN_API CUresult cuStreamSynchronize(CUstream hstream) {
   std::lock_guard<std::recursive_mutex> lock(g_mu);
-  if (CUresult r = ready()) return r;
-  Stream* s = resolve(hstream);
-  if (s == nullptr) return CUDA_ERROR_INVALID_HANDLE;
+  CUresult r;
+  Stream* s = named(hstream, &r);
+  if (s == nullptr) return r;
   if (s->capture) return refuse(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, {s});
-  if (CUresult r = legacy_use(s)) return r;
+  if ((r = legacy_use(s))) return r;
   return g_sticky;
 }
 
 STANDIN_API CUresult cuStreamIsCapturing(CUstream hstream, int* status) {
   std::lock_guard<std::recursive_mutex> lock(g_mu);
-  if (CUresult r = ready()) return r;
-  Stream* s = resolve(hstream);
-  if (s == nullptr) return CUDA_ERROR_INVALID_HANDLE;
+  CUresult r;
+  Stream* s = named(hstream, &r);
+  if (s == nullptr) return r;
   *status = s->capture == nullptr ? CU_STREAM_CAPTURE_STATUS_NONE
             : s->capture->invalidated ? CU_STREAM_CAPTURE_STATUS_INVALIDATED
                                       : CU_STREAM_CAPTURE_STATUS_ACTIVE;
@@ -555,9 +563,9 @@ STANDIN_API CUresult cuStreamIsCapturing(CUstream hstream, int* status) {
 
 STANDIN_API CUresult cuStreamBeginCapture_v2(CUstream hstream, int mode) {
   std::lock_guard<std::recursive_mutex> lock(g_mu);
-  if (CUresult r = ready()) return r;
-  Stream* s = resolve(hstream);
-  if (s == nullptr) return CUDA_ERROR_INVALID_HANDLE;
+  CUresult r;
+  Stream* s = named(hstream, &r);
+  if (s == nullptr) return r;
   if (mode < CU_STREAM_CAPTURE_MODE_GLOBAL || mode > CU_STREAM_CAPTURE_MODE_RELAXED) return CUDA_ERROR_INVALID_VALUE;
   if (s == s->ctx->legacy) return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;  // the legacy stream cannot capture
   if (s->capture) return CUDA_ERROR_ILLEGAL_STATE;
@@ -567,9 +575,9 @@ STANDIN_API CUresult cuStreamBeginCapture_v2(CUstream hstream, int mode) {
 
 STANDIN_API CUresult cuStreamEndCapture(CUstream hstream, CUgraph* graph) {
   std::lock_guard<std::recursive_mutex> lock(g_mu);
-  if (CUresult r = ready()) return r;
-  Stream* s = resolve(hstream);
-  if (s == nullptr) return CUDA_ERROR_INVALID_HANDLE;
+  CUresult r;
+  Stream* s = named(hstream, &r);
+  if (s == nullptr) return r;
   if (s->capture == nullptr) return CUDA_ERROR_ILLEGAL_STATE;
   Capture* c = s->capture;
   s->capture = nullptr;
