@@ -13,6 +13,7 @@ from __future__ import annotations
 import ctypes
 import re
 import runpy
+import threading
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -356,3 +357,33 @@ def test_a_device_image_is_the_kernel_caches_module(monkeypatch: pytest.MonkeyPa
     target = cuda_cache.Target("sm_90", kind)
     assert native_cuda.device_image(runs[0].kernels, target) == tail
     assert asked == [(runs[0].kernels.text, runs[0].kernels.path.name, target)]
+
+
+def test_calls_from_several_threads_at_once(plans: native_plan.NativePlans, cuda: Standin, runs: list[Run]) -> None:
+    """Four threads, each with its own stream and buffers, call the same op's plan at once (ctypes
+    lets go of the GIL): the recordings, graphs and cuBLAS handle are shared, the results each right."""
+    run = next(r for r in runs if not _launch_only(r) and _on_standin(r))
+    bind(plans, run)
+    devices = [Device(cuda, run.before) for _ in range(4)]
+    results: list[Any] = [None] * 4
+
+    def work(k: int) -> None:
+        cuda.check(cuda.lib.cuCtxSetCurrent(cuda.ctx))  # (the context is current per thread)
+        stream = cuda.stream()
+        for _ in range(10):
+            devices[k].reset(run.before)
+            rc, err, _ = run_native(plans, cuda, run, stream, devices[k])
+            if rc:
+                results[k] = err
+                return
+            cuda.check(cuda.lib.cuStreamSynchronize(stream))
+        results[k] = devices[k].read(run.before)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for got in results:
+        assert not isinstance(got, str), got
+        assert all(_same_bits(g, a) for g, a in zip(got, run.after, strict=True)), run.case
