@@ -5,9 +5,10 @@ work and the stand-in's launch checks). Issue 32's goal: ≤ 8 µs.
 Each op is called once through its wrapper in the cuda plan on the host (Scope("cpu",
 kernel_form="gpu")) to take its plan values and buffers (in the stand-in's device memory here); then
 the same plan runs natively through `opgen_native_cuda_run` — the binding and the recording found,
-the context checked, the arguments laid out, cuLaunchKernel — `repeat` times per sample, from a
-loop in C (a small library this script compiles: ctypes's own cost per call, several µs for the
-13 arguments, is not the runtime's; a row "through ctypes" shows it). The Python cuda plan
+the context checked, then the recording's CUDA graph launched (the default: captured at the first
+call) or, graphs switched off, the arguments laid out and cuLaunchKernel — `repeat` times per
+sample, from a loop in C (a small library this script compiles: ctypes's own cost per call,
+several µs for the 13 arguments, is not the runtime's; a row "through ctypes" shows it). The Python cuda plan
 (codegen/runtime/plan.py's run_plan on the CuPy path) cost about 50 µs of host work per call on an
 H100 (issue 32).
 
@@ -123,10 +124,12 @@ def _bench(label: str, call: Any, standin: Any, repeat: int, samples: int) -> No
     loop, entry = _loop(), ctypes.cast(run, ctypes.c_void_p).value
     op = plan.op.encode()
     figures = {}
-    for name in ("from C", "through ctypes"):
+    runtime = native_cuda.runtime()
+    for name in ("from C, graph", "from C, cuLaunchKernel", "through ctypes, graph"):
+        runtime.opgen_native_cuda_graphs(int("cuLaunchKernel" not in name))
         times = []
         for _ in range(samples):
-            if name == "from C":
+            if name.startswith("from C"):
                 ns = loop(entry, repeat, op, native.recorder, symbols, len(native.symbols), encoded, len(values),
                           slots, len(buffers), err)
                 assert ns > 0, err.value.decode()
@@ -137,10 +140,10 @@ def _bench(label: str, call: Any, standin: Any, repeat: int, samples: int) -> No
                     once(op)
                 times.append((time.perf_counter() - start) / repeat * 1e6)
         figures[name] = (statistics.median(times), min(times))
+    runtime.opgen_native_cuda_graphs(1)
     standin.opgen_standin_fault.restype = ctypes.c_char_p
     assert standin.cuCtxSynchronize() == 0, standin.opgen_standin_fault()  # (every launch accepted)
-    print(f"{label}: " + ", ".join(f"{k} {m:.2f} µs (best {b:.2f})" for k, (m, b) in figures.items()) +
-          f"; {standin.opgen_standin_count(0)} stand-in launch calls in all")
+    print(f"{label}: " + ", ".join(f"{k} {m:.2f} µs (best {b:.2f})" for k, (m, b) in figures.items()))
     del keep
 
 
