@@ -9,7 +9,8 @@
 // op(a = B)·op(b = A), trans_a = transb, trans_b = transa (codegen/runtime/cublas_gemm.py's mapping,
 // inverted); leading dimensions must be the contiguous ones that mapping gives, else
 // CUBLAS_STATUS_NOT_SUPPORTED. alpha must be 1 and beta 0 or 1 (the only ones GEMM steps use).
-// float16 (cublasGemmEx) is CUBLAS_STATUS_NOT_SUPPORTED: the cpu backend has no BLAS for it.
+// float16 (cublasGemmEx with float32 compute) is computed as NumPy's matmul computes it, which is
+// the cpu backend's GEMM for float16 (it has no BLAS for it).
 //
 // opgen_cublas_standin_configure names opgen_rt_gemm, a float32 and a float64 opgen_gemm_desc
 // template (the BLAS function and its integer width: host/blas.py's Blas.desc) and the libcuda
@@ -37,6 +38,8 @@ struct Config {
   enqueue_fn enqueue = nullptr;
 } g_config;
 
+const opgen_gemm_desc kHalf{};  // float16: no BLAS descriptor, run by half_gemm
+
 // One GEMM as it travels on the stream: the runtime's function, its descriptor, the three pointers.
 struct Work {
   gemm_fn gemm;
@@ -44,9 +47,25 @@ struct Work {
   void* ptrs[3];
 };
 
+// float16 as NumPy's matmul computes it (the cpu backend's GEMM for float16: no BLAS): each element
+// a float sum over k in order, rounded to half once; beta 1 then adds it to out in float, rounded
+// again (`out += a @ b`).
+void half_gemm(const opgen_gemm_desc& d, const _Float16* a, const _Float16* b, _Float16* out) {
+  for (int64_t i = 0; i < d.m; ++i)
+    for (int64_t j = 0; j < d.n; ++j) {
+      float sum = 0.0f;
+      for (int64_t p = 0; p < d.k; ++p)
+        sum += (float)a[d.trans_a ? p * d.m + i : i * d.k + p] * (float)b[d.trans_b ? j * d.k + p : p * d.n + j];
+      _Float16& o = out[i * d.n + j];
+      o = d.beta ? (_Float16)((float)o + (float)(_Float16)sum) : (_Float16)sum;
+    }
+}
+
 void run(const void* p) {
   Work w;
   std::memcpy(&w, p, sizeof w);
+  if (w.gemm == nullptr)
+    return half_gemm(w.desc, (const _Float16*)w.ptrs[0], (const _Float16*)w.ptrs[1], (_Float16*)w.ptrs[2]);
   void* args[3] = {&w.ptrs[0], &w.ptrs[1], &w.ptrs[2]};
   char err[256];
   w.gemm(&w.desc, args, err, sizeof err);  // (the BLAS has no failure on valid sizes)
@@ -67,7 +86,7 @@ cublasStatus_t gemm(cublasHandle_t h, const opgen_gemm_desc& base, int transa, i
   if (alpha != 1.0 || (beta != 0.0 && beta != 1.0) || ldc != at_least_1(rn) ||
       lda != at_least_1(trans_b ? k : rn) || ldb != at_least_1(trans_a ? rm : k))
     return CUBLAS_STATUS_NOT_SUPPORTED;
-  Work w{g_config.gemm, base, {const_cast<void*>(b), const_cast<void*>(a), c}};
+  Work w{&base == &kHalf ? nullptr : g_config.gemm, base, {const_cast<void*>(b), const_cast<void*>(a), c}};
   w.desc.m = rm;
   w.desc.n = rn;
   w.desc.k = k;
@@ -113,9 +132,14 @@ STANDIN_API cublasStatus_t cublasDgemm_v2 OPGEN_CUBLAS_GEMM(double) {
   return gemm(h, g_config.f64, transa, transb, m, n, k, *alpha, a, lda, b, ldb, *beta, c, ldc);
 }
 
-STANDIN_API cublasStatus_t cublasGemmEx(cublasHandle_t, int, int, int, int, int, const void*, const void*, int, int,
-                                        const void*, int, int, const void*, void*, int, int, int, int) {
-  return CUBLAS_STATUS_NOT_SUPPORTED;
+STANDIN_API cublasStatus_t cublasGemmEx(cublasHandle_t h, int transa, int transb, int m, int n, int k,
+                                        const void* alpha, const void* a, int atype, int lda, const void* b, int btype,
+                                        int ldb, const void* beta, void* c, int ctype, int ldc, int compute, int algo) {
+  if (atype != CUDA_R_16F || btype != CUDA_R_16F || ctype != CUDA_R_16F || compute != CUBLAS_COMPUTE_32F ||
+      algo != CUBLAS_GEMM_DEFAULT)
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+  return gemm(h, kHalf, transa, transb, m, n, k, *static_cast<const float*>(alpha), a, lda, b, ldb,
+              *static_cast<const float*>(beta), c, ldc);
 }
 
 STANDIN_API void opgen_cublas_standin_configure(void* gemm, const opgen_gemm_desc* f32, const opgen_gemm_desc* f64,
