@@ -1,5 +1,5 @@
 """The native cuda runtime (codegen/runtime/native/run_plan_cuda.cpp) against the libcuda and cuBLAS
-stand-ins: for every parity case (scripts/gpu_parity.py) whose call runs one plan, the plan run
+stand-ins: for every parity case (scripts/gpu_parity.py), the plan its call runs, run
 through run_plan_cuda — recorded natively, launched with cuLaunchKernel (or replayed as a CUDA
 graph), its GEMM steps through cuBLAS, on a stream and device memory — leaves every buffer
 bit-identical to the Python cuda plan on the host (Scope("cpu", kernel_form="gpu"): the same GPU
@@ -55,7 +55,7 @@ def _copy(buffers: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 def _parity_runs(monkeypatch: pytest.MonkeyPatch) -> list[Run]:
-    """Every parity case run once on the host in the cuda plan, each case's single run_plan kept."""
+    """Every parity case run once on the host in the cuda plan, its run_plan kept."""
     parity = runpy.run_path(str(PROJECT / "scripts" / "gpu_parity.py"))
     original = api.run_plan
     runs: list[Run] = []
@@ -74,10 +74,11 @@ def _parity_runs(monkeypatch: pytest.MonkeyPatch) -> list[Run]:
             assert case is not None, parity["missing_builder_message"](op)
             start = len(runs)
             parity["run_case"](op, case, scope)
-            if len(runs) == start + 1:  # (a call of several plans: its buffers' ends are not each plan's)
-                run = runs[start]
-                run.case, run.after = f"{op.name} #{k}", _copy(run.live)
-                kept.append(run)
+            # (a call of several plans would need each plan's buffers at its own end: not taken here)
+            assert len(runs) == start + 1, f"{op.name} #{k} ran {len(runs) - start} plans"
+            run = runs[start]
+            run.case, run.after = f"{op.name} #{k}", _copy(run.live)
+            kept.append(run)
     return kept
 
 
