@@ -66,7 +66,8 @@ inline bool gemm_dtypes_taken(const PlanCall& plan, const std::vector<int64_t>& 
   return true;
 }
 
-inline int gemm_fail(opgen_call* call, int code, const std::string& message) {
+// `code`, with the call's message set (every refusal of the cuda runtime goes through here).
+inline int fail_call(opgen_call* call, int code, const std::string& message) {
   snprintf(call->err, sizeof call->err, "%s", message.c_str());
   return code;
 }
@@ -82,8 +83,9 @@ inline int gemm(opgen_call* call, const PlanCall& plan, const CudaDriver& d, con
   char* out = static_cast<char*>(plan.slots[g.out].data) + g.out_offset * size;
   if (g.k == 0) {  // an empty sum: out = 0 (beta 0) or left as it is (beta 1)
     CUresult r = g.beta ? CUDA_SUCCESS : d.cuMemsetD8Async((CUdeviceptr)(uintptr_t)out, 0, g.m * g.n * size, stream);
-    return r == CUDA_SUCCESS ? OPGEN_OK : gemm_fail(call, OPGEN_ERR_RUNTIME, std::string(plan.op) +
-                                                    ": clearing a GEMM step's output failed: " + d.describe(r));
+    if (r == CUDA_SUCCESS) return OPGEN_OK;
+    return fail_call(call, OPGEN_ERR_RUNTIME,
+                     std::string(plan.op) + ": clearing a GEMM step's output failed: " + d.describe(r));
   }
   auto at_least_1 = [](int64_t v) { return v > 1 ? v : 1; };
   int64_t lda = at_least_1(g.trans_b ? g.k : g.n), ldb = at_least_1(g.trans_a ? g.m : g.k), ldc = at_least_1(g.n);
@@ -91,12 +93,13 @@ inline int gemm(opgen_call* call, const PlanCall& plan, const CudaDriver& d, con
   const int64_t dims[] = {g.m, g.n, g.k, lda, ldb, ldc};
   std::string big;
   for (int i = 0; i < 6; ++i)
-    if (dims[i] > kCublasIntMax) big += (big.empty() ? "" : ", ") + std::string(names[i]) + "=" + std::to_string(dims[i]);
+    if (dims[i] > kCublasIntMax)
+      big += (big.empty() ? "" : ", ") + std::string(names[i]) + "=" + std::to_string(dims[i]);
   if (!big.empty())
-    return gemm_fail(call, OPGEN_ERR_VALUE, "cuda backend: GEMM step [m=" + std::to_string(g.m) + ", n=" +
-                                                std::to_string(g.n) + ", k=" + std::to_string(g.k) +
-                                                "]: cuBLAS takes dimensions of at most 2**31-1 = 2147483647, got " +
-                                                big);
+    return fail_call(call, OPGEN_ERR_VALUE,
+                     "cuda backend: GEMM step [m=" + std::to_string(g.m) + ", n=" + std::to_string(g.n) +
+                         ", k=" + std::to_string(g.k) +
+                         "]: cuBLAS takes dimensions of at most 2**31-1 = 2147483647, got " + big);
   const void* a = static_cast<const char*>(plan.slots[g.b].data) + g.b_offset * size;  // (column-major: b first)
   const void* b = static_cast<const char*>(plan.slots[g.a].data) + g.a_offset * size;
   int ta = g.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N, tb = g.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
@@ -124,8 +127,8 @@ inline int gemm(opgen_call* call, const PlanCall& plan, const CudaDriver& d, con
                        g.beta ? &one_f : &zero_f, out, CUDA_R_16F, (int)ldc, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
   }
   if (s != CUBLAS_STATUS_SUCCESS)
-    return gemm_fail(call, OPGEN_ERR_RUNTIME, std::string(plan.op) + ": " + fn + " failed: cuBLAS status " +
-                                                  std::to_string(s));
+    return fail_call(call, OPGEN_ERR_RUNTIME,
+                     std::string(plan.op) + ": " + fn + " failed: cuBLAS status " + std::to_string(s));
   return OPGEN_OK;
 }
 

@@ -11,9 +11,10 @@
 //
 // Strict where the driver is: a block beyond 1024 threads or the kernel's __launch_bounds__, a grid
 // or block dimension beyond CUDA's limits, dynamic shared memory beyond 48 KiB (or what the
-// emulation's static shared memory leaves): CUDA_ERROR_INVALID_VALUE. During a stream capture, synchronizing the capturing stream or its
-// context, allocating or freeing (global and thread-local modes), a synchronous copy, and an async
-// copy on the capturing stream (from pageable memory) are CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED and
+// emulation's static shared memory leaves): CUDA_ERROR_INVALID_VALUE. During a stream capture,
+// synchronizing the capturing stream or its context, allocating or freeing (global and
+// thread-local modes), a synchronous copy, and an async copy on the capturing stream (from
+// pageable memory) are CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED and
 // invalidate the capture; using the legacy stream while a blocking stream captures is
 // CUDA_ERROR_STREAM_CAPTURE_IMPLICIT, also invalidating. A captured launch bakes its argument bytes
 // (pointers included); a graph replays exactly those. A kernel fault, or a pointer argument in no
@@ -699,5 +700,6 @@ STANDIN_API void opgen_standin_clear_fault(void) {
 }  // extern "C"
 
 // Every function cuda_api.h lists is defined above with its declared type (a mismatch fails here).
-#define OPGEN_STANDIN_CHECK(name, ret, params) static_assert(std::is_same<decltype(&name), ret(*) params>::value, #name);
+#define OPGEN_STANDIN_CHECK(name, ret, params) \
+  static_assert(std::is_same<decltype(&name), ret(*) params>::value, #name);
 OPGEN_CUDA_FUNCTIONS(OPGEN_STANDIN_CHECK)

@@ -74,11 +74,6 @@ struct Run {
   BlasHandle* blas;
 };
 
-int fail(opgen_call* call, int code, const std::string& message) {
-  snprintf(call->err, sizeof call->err, "%s", message.c_str());
-  return code;
-}
-
 void copy_err(char* err, int64_t errlen, const std::string& message) {
   if (err != nullptr && errlen > 0) snprintf(err, (size_t)errlen, "%s", message.c_str());
 }
@@ -149,14 +144,16 @@ Contents contents(const std::vector<int64_t>& w) {
 
 // A device array of a pointer list's element pointers, from the caller's allocator (scratch).
 int pointer_array(opgen_call* call, const CudaDriver& d, const Slot& slot, CUstream stream, void** out) {
-  if (call->allocator.alloc == nullptr) return fail(call, OPGEN_ERR_RUNTIME, "no allocator for a pointer list");
+  if (call->allocator.alloc == nullptr)
+    return fail_call(call, OPGEN_ERR_RUNTIME, "no allocator for a pointer list");
   int64_t shape = slot.count, bytes = 8 * (slot.count > 0 ? slot.count : 1);
   char why[512] = "";
   if (call->allocator.alloc(call->allocator.ctx, -1, OPGEN_DT_UINT64, 1, &shape, bytes, out, why, sizeof why))
-    return fail(call, OPGEN_ERR_MEMORY, why);
+    return fail_call(call, OPGEN_ERR_MEMORY, why);
   if (slot.count == 0) return OPGEN_OK;
   CUresult r = d.cuMemcpyHtoDAsync_v2((CUdeviceptr)(uintptr_t)*out, slot.items, (size_t)bytes, stream);
-  if (r != CUDA_SUCCESS) return fail(call, OPGEN_ERR_RUNTIME, "copying a pointer list failed: " + d.describe(r));
+  if (r != CUDA_SUCCESS)
+    return fail_call(call, OPGEN_ERR_RUNTIME, "copying a pointer list failed: " + d.describe(r));
   return OPGEN_OK;
 }
 
@@ -180,16 +177,18 @@ int launch(opgen_call* call, const PlanCall& plan, const CudaDriver& d, Binding*
     bad |= block[k] <= 0;
   }
   if (0 < b->bounds[symbol] && b->bounds[symbol] < threads && threads <= kMaxThreads)
-    return fail(call, OPGEN_ERR_VALUE, where + "block " + show(block, nblock) + " has " + std::to_string(threads) +
-                                           " threads; the kernel's __launch_bounds__ allows at most " +
-                                           std::to_string(b->bounds[symbol]));
+    return fail_call(call, OPGEN_ERR_VALUE,
+                     where + "block " + show(block, nblock) + " has " + std::to_string(threads) +
+                         " threads; the kernel's __launch_bounds__ allows at most " +
+                         std::to_string(b->bounds[symbol]));
   for (int64_t k = 0; k < ngrid && k < 3; ++k) bad |= grid[k] < 0 || grid[k] > kMaxGrid[k];
   if (bad || threads > kMaxThreads)
-    return fail(call, OPGEN_ERR_VALUE, where + "invalid launch configuration grid " + show(grid, ngrid) + ", block " +
-                                           show(block, nblock) + " (at most 1024 threads per block, grid at most " +
-                                           show(kMaxGrid, 3) + ")");
+    return fail_call(call, OPGEN_ERR_VALUE,
+                     where + "invalid launch configuration grid " + show(grid, ngrid) + ", block " +
+                         show(block, nblock) + " (at most 1024 threads per block, grid at most " +
+                         show(kMaxGrid, 3) + ")");
   if (b->functions[symbol] == nullptr)
-    return fail(call, OPGEN_ERR_RUNTIME, where + "the kernel is not in the op's module");
+    return fail_call(call, OPGEN_ERR_RUNTIME, where + "the kernel is not in the op's module");
   // Each argument's value (8 bytes each, a scalar in its C type at the start), then pointers to them.
   std::vector<uint64_t> store(2 * (size_t)nargs + 1);
   std::vector<void*> params;
@@ -216,9 +215,9 @@ int launch(opgen_call* call, const PlanCall& plan, const CudaDriver& d, Binding*
       case OPGEN_T_F64: std::memcpy(cell, &real, sizeof real); break;
       default: {
         const char* kind = tag == OPGEN_T_BOOL ? "bool" : tag == OPGEN_T_INT ? "int" : "float";
-        return fail(call, OPGEN_ERR_VALUE, where + "argument " + std::to_string(params.size()) + " is a Python " +
-                                               kind + "; kernel scalars must be typed NumPy scalars (np.int64, "
-                                               "np.float32, np.int32)");
+        return fail_call(call, OPGEN_ERR_VALUE,
+                         where + "argument " + std::to_string(params.size()) + " is a Python " + kind +
+                             "; kernel scalars must be typed NumPy scalars (np.int64, np.float32, np.int32)");
       }
     }
     params.push_back(cell);
@@ -229,9 +228,9 @@ int launch(opgen_call* call, const PlanCall& plan, const CudaDriver& d, Binding*
   CUresult r = d.cuLaunchKernel(b->functions[symbol], g[0], g[1], g[2], bl[0], bl[1], bl[2], (unsigned)shared,
                                 stream, params.data(), nullptr);
   if (r != CUDA_SUCCESS)
-    return fail(call, OPGEN_ERR_RUNTIME, where + "launch with grid " + show(grid, ngrid) + ", block " +
-                                             show(block, nblock) + ", shared_mem " + std::to_string(shared) +
-                                             " failed: " + d.describe(r));
+    return fail_call(call, OPGEN_ERR_RUNTIME,
+                     where + "launch with grid " + show(grid, ngrid) + ", block " + show(block, nblock) +
+                         ", shared_mem " + std::to_string(shared) + " failed: " + d.describe(r));
   return OPGEN_OK;
 }
 
@@ -250,7 +249,7 @@ BlasHandle* blas_handle(opgen_call* call, const CudaDriver& d, CUcontext ctx, co
   }
   *cublas = g_cublas;
   if (g_cublas == nullptr) {
-    *code = fail(call, OPGEN_ERR_FALLBACK, g_cublas_why);
+    *code = fail_call(call, OPGEN_ERR_FALLBACK, g_cublas_why);
     return nullptr;
   }
   BlasHandle*& h = g_blas_handles[ctx];
@@ -259,9 +258,9 @@ BlasHandle* blas_handle(opgen_call* call, const CudaDriver& d, CUcontext ctx, co
   cublasStatus_t s = g_cublas->cublasCreate_v2(&made->handle);
   CUresult r = s == CUBLAS_STATUS_SUCCESS ? d.cuMemAlloc_v2(&made->workspace, kCublasWorkspace) : CUDA_SUCCESS;
   if (s != CUBLAS_STATUS_SUCCESS || r != CUDA_SUCCESS) {
-    *code = fail(call, OPGEN_ERR_RUNTIME, s != CUBLAS_STATUS_SUCCESS
-                                              ? "cublasCreate_v2 failed: cuBLAS status " + std::to_string(s)
-                                              : "allocating cuBLAS's workspace failed: " + d.describe(r));
+    *code = fail_call(call, OPGEN_ERR_RUNTIME,
+                      s != CUBLAS_STATUS_SUCCESS ? "cublasCreate_v2 failed: cuBLAS status " + std::to_string(s)
+                                                 : "allocating cuBLAS's workspace failed: " + d.describe(r));
     return nullptr;  // (a handle made stays unfreed: a rare failure)
   }
   return h = made;
@@ -352,8 +351,8 @@ int replay(const Run& run, const Recorded& rec, bool pointer_list) {
   }
   CUresult r = d.cuGraphLaunch(g.execs.front().second, (CUstream)call->stream);
   if (r != CUDA_SUCCESS)
-    return fail(call, OPGEN_ERR_RUNTIME, std::string(plan.op) + ": launch of the CUDA graph of its plan failed: " +
-                                             d.describe(r));
+    return fail_call(call, OPGEN_ERR_RUNTIME,
+                     std::string(plan.op) + ": launch of the CUDA graph of its plan failed: " + d.describe(r));
   g_graph_stats[GRAPH_LAUNCHES]++;
   return 1;
 }
@@ -366,26 +365,28 @@ int run_plan_cuda(opgen_call* call, const PlanCall& plan) {
   {
     std::lock_guard<std::mutex> lock(g_mu);
     d = driver_locked();
-    if (d == nullptr) return fail(call, OPGEN_ERR_FALLBACK, g_driver_why);
+    if (d == nullptr) return fail_call(call, OPGEN_ERR_FALLBACK, g_driver_why);
     auto it = g_bindings.find({plan.op, call->device_index});
     b = it == g_bindings.end() ? nullptr : it->second.get();
   }
   if (b == nullptr)
-    return fail(call, OPGEN_ERR_FALLBACK, std::string(plan.op) + ": its kernels are not bound on cuda device " +
-                                              std::to_string(call->device_index));
+    return fail_call(call, OPGEN_ERR_FALLBACK,
+                     std::string(plan.op) + ": its kernels are not bound on cuda device " +
+                         std::to_string(call->device_index));
   if ((size_t)plan.nsymbols != b->symbols.size())
-    return fail(call, OPGEN_ERR_RUNTIME, std::string(plan.op) + ": the plan names " + std::to_string(plan.nsymbols) +
-                                             " kernels, its binding " + std::to_string(b->symbols.size()));
+    return fail_call(call, OPGEN_ERR_RUNTIME,
+                     std::string(plan.op) + ": the plan names " + std::to_string(plan.nsymbols) +
+                         " kernels, its binding " + std::to_string(b->symbols.size()));
   int code = OPGEN_OK;
   std::shared_ptr<const Recorded> rec = record(call, plan, b, &code);
   if (rec == nullptr) return code;
   Contents has = contents(rec->words);
   std::string why;
-  if (has.gemm && !gemm_dtypes_taken(plan, rec->words, &why)) return fail(call, OPGEN_ERR_FALLBACK, why);
+  if (has.gemm && !gemm_dtypes_taken(plan, rec->words, &why)) return fail_call(call, OPGEN_ERR_FALLBACK, why);
   CUcontext current = nullptr;
   if (d->cuCtxGetCurrent(&current) != CUDA_SUCCESS || current != b->ctx) {
     CUresult r = d->cuCtxSetCurrent(b->ctx);
-    if (r != CUDA_SUCCESS) return fail(call, OPGEN_ERR_RUNTIME, "cuCtxSetCurrent failed: " + d->describe(r));
+    if (r != CUDA_SUCCESS) return fail_call(call, OPGEN_ERR_RUNTIME, "cuCtxSetCurrent failed: " + d->describe(r));
   }
   const Cublas* cublas = nullptr;
   BlasHandle* blas = has.gemm ? blas_handle(call, *d, b->ctx, &cublas, &code) : nullptr;

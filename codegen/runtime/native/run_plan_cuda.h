@@ -9,8 +9,9 @@
 namespace opgen_native {
 
 // OPGEN_OK, OPGEN_ERR_FALLBACK (no libcuda, the op not bound on this device, a GEMM step without
-// cuBLAS or of a dtype it does not take here: the message says which), OPGEN_ERR_VALUE (a launch configuration the checks refuse, in the Python
-// backend's words) or OPGEN_ERR_RUNTIME (the driver refused), with call->err set.
+// cuBLAS or of a dtype it does not take here: the message says which), OPGEN_ERR_VALUE (a launch
+// configuration the checks refuse, in the Python backend's words; a GEMM dimension beyond cuBLAS's
+// ints) or OPGEN_ERR_RUNTIME (the driver or cuBLAS refused), with call->err set.
 int run_plan_cuda(opgen_call* call, const PlanCall& plan);
 
 }  // namespace opgen_native
