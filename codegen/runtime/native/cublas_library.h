@@ -14,6 +14,7 @@ namespace opgen_native {
 
 struct Cublas {
   void* lib = nullptr;
+  std::string name;  // the library's file name, for messages
 #define OPGEN_CUBLAS_POINTER(name, ret, params) ret(*name) params = nullptr;
   OPGEN_CUBLAS_FUNCTIONS(OPGEN_CUBLAS_POINTER)
 #undef OPGEN_CUBLAS_POINTER
@@ -41,6 +42,8 @@ inline Cublas* load_cublas(const char* path, std::string* why) {
   }
   Cublas* c = new Cublas();
   c->lib = lib;
+  std::string loaded = path ? path : tried.empty() ? kDefaultCublas[0] : kDefaultCublas[1];
+  c->name = loaded.substr(loaded.rfind('/') + 1);
 #define OPGEN_CUBLAS_LOOKUP(name, ret, params)                                          \
   c->name = reinterpret_cast<ret(*) params>(dlsym(lib, #name));                       \
   if (c->name == nullptr) {                                                           \
@@ -51,6 +54,25 @@ inline Cublas* load_cublas(const char* path, std::string* why) {
   OPGEN_CUBLAS_FUNCTIONS(OPGEN_CUBLAS_LOOKUP)
 #undef OPGEN_CUBLAS_LOOKUP
   return c;
+}
+
+// A status as codegen/runtime/cublas_library.py's CublasError words it: "cuda backend:
+// cublasSgemm_v2 returned CUBLAS_STATUS_NOT_SUPPORTED (15) (cuBLAS at libcublas.so.12)".
+inline std::string cublas_failure(const Cublas& c, const char* function, int status) {
+  const char* name = "status";
+  switch (status) {
+    case 1: name = "CUBLAS_STATUS_NOT_INITIALIZED"; break;
+    case 3: name = "CUBLAS_STATUS_ALLOC_FAILED"; break;
+    case 7: name = "CUBLAS_STATUS_INVALID_VALUE"; break;
+    case 8: name = "CUBLAS_STATUS_ARCH_MISMATCH"; break;
+    case 11: name = "CUBLAS_STATUS_MAPPING_ERROR"; break;
+    case 13: name = "CUBLAS_STATUS_EXECUTION_FAILED"; break;
+    case 14: name = "CUBLAS_STATUS_INTERNAL_ERROR"; break;
+    case 15: name = "CUBLAS_STATUS_NOT_SUPPORTED"; break;
+    case 16: name = "CUBLAS_STATUS_LICENSE_ERROR"; break;
+  }
+  return std::string("cuda backend: ") + function + " returned " + name + " (" + std::to_string(status) +
+         ") (cuBLAS at " + c.name + ")";
 }
 
 }  // namespace opgen_native

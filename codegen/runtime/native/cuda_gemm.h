@@ -127,8 +127,7 @@ inline int gemm(opgen_call* call, const PlanCall& plan, const CudaDriver& d, con
                        g.beta ? &one_f : &zero_f, out, CUDA_R_16F, (int)ldc, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
   }
   if (s != CUBLAS_STATUS_SUCCESS)
-    return fail_call(call, OPGEN_ERR_RUNTIME,
-                     std::string(plan.op) + ": " + fn + " failed: cuBLAS status " + std::to_string(s));
+    return fail_call(call, OPGEN_ERR_RUNTIME, cublas_failure(c, fn, s));
   return OPGEN_OK;
 }
 

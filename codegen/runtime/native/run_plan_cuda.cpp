@@ -259,7 +259,7 @@ BlasHandle* blas_handle(opgen_call* call, const CudaDriver& d, CUcontext ctx, co
   CUresult r = s == CUBLAS_STATUS_SUCCESS ? d.cuMemAlloc_v2(&made->workspace, kCublasWorkspace) : CUDA_SUCCESS;
   if (s != CUBLAS_STATUS_SUCCESS || r != CUDA_SUCCESS) {
     *code = fail_call(call, OPGEN_ERR_RUNTIME,
-                      s != CUBLAS_STATUS_SUCCESS ? "cublasCreate_v2 failed: cuBLAS status " + std::to_string(s)
+                      s != CUBLAS_STATUS_SUCCESS ? cublas_failure(*g_cublas, "cublasCreate_v2", s)
                                                  : "allocating cuBLAS's workspace failed: " + d.describe(r));
     return nullptr;  // (a handle made stays unfreed: a rare failure)
   }
