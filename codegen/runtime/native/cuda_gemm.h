@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "call_error.h"
 #include "cublas_library.h"
 #include "cuda_driver.h"
 #include "plan_abi.h"
@@ -18,7 +19,6 @@
 
 namespace opgen_native {
 
-constexpr size_t kGemmWords = 4 + 2 * 9;        // kind, a, b, out, then (tag, payload) per size
 constexpr size_t kCublasWorkspace = 32 << 20;   // cublas_library.py's WORKSPACE_BYTES
 constexpr int64_t kCublasIntMax = 2147483647;   // cuBLAS's dimensions are C ints
 
@@ -46,12 +46,8 @@ inline int gemm_itemsize(int32_t dtype) {
 // Whether cuBLAS takes every GEMM step of `w` here (one dtype of a, b and out, float16/32/64);
 // else why not.
 inline bool gemm_dtypes_taken(const PlanCall& plan, const std::vector<int64_t>& w, std::string* why) {
-  for (size_t at = 0; at < w.size();) {
-    if (w[at] == OPGEN_STEP_LAUNCH) {
-      size_t ngrid = (size_t)w[at + 2], nblock = (size_t)w[at + 3 + ngrid];
-      at += 6 + ngrid + nblock + 2 * (size_t)w[at + 5 + ngrid + nblock];
-      continue;
-    }
+  for (size_t at = 0; at < w.size(); at += (size_t)opgen_step_words(&w[at])) {
+    if (w[at] == OPGEN_STEP_LAUNCH) continue;
     GemmStep g = gemm_step(&w[at]);
     int32_t dt = plan.slots[g.out].dtype;
     if (!gemm_itemsize(dt) || plan.slots[g.a].dtype != dt || plan.slots[g.b].dtype != dt) {
@@ -61,22 +57,15 @@ inline bool gemm_dtypes_taken(const PlanCall& plan, const std::vector<int64_t>& 
              "float16, float32, float64)";
       return false;
     }
-    at += kGemmWords;
   }
   return true;
-}
-
-// `code`, with the call's message set (every refusal of the cuda runtime goes through here).
-inline int fail_call(opgen_call* call, int code, const std::string& message) {
-  snprintf(call->err, sizeof call->err, "%s", message.c_str());
-  return code;
 }
 
 // The step at w[*at] on `stream` (*at moved past it).
 inline int gemm(opgen_call* call, const PlanCall& plan, const CudaDriver& d, const Cublas& c, BlasHandle& h,
                 const int64_t* w, size_t* at, CUstream stream) {
   GemmStep g = gemm_step(w + *at);
-  *at += kGemmWords;
+  *at += (size_t)opgen_step_words(w + *at);
   if (g.m == 0 || g.n == 0) return OPGEN_OK;
   int32_t dtype = plan.slots[g.out].dtype;
   int64_t size = gemm_itemsize(dtype);

@@ -33,4 +33,13 @@ enum { OPGEN_T_SLOT = 0, OPGEN_T_SLOTS = 1, OPGEN_T_I32 = 2, OPGEN_T_I64 = 3, OP
 enum { OPGEN_E_VALUES = 1, OPGEN_E_BUFFER = 2, OPGEN_E_OVERFLOW = 3, OPGEN_E_ZERO = 4,
        OPGEN_E_SYMBOL = 5, OPGEN_E_TYPE = 6, OPGEN_E_INTERNAL = 7 };
 
+#ifdef __cplusplus
+// The number of words of the step at p (a launch's, from its counts; a GEMM's, 4 + 2 * 9).
+inline int64_t opgen_step_words(const int64_t* p) {
+  if (p[0] != OPGEN_STEP_LAUNCH) return 4 + 2 * 9;
+  int64_t ngrid = p[2], nblock = p[3 + ngrid], nargs = p[5 + ngrid + nblock];
+  return 6 + ngrid + nblock + 2 * nargs;
+}
+#endif
+
 #endif  // OPGEN_PLAN_ABI_H
