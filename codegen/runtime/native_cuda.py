@@ -19,7 +19,14 @@ from codegen.runtime.host import HostModule
 from codegen.runtime.host.libraries import _RUNTIME, _build_or_load, _runtime_api
 from codegen.runtime.host.state import _LOCK
 from codegen.runtime.host.switches import _launch_settings
-from codegen.runtime.host.toolchain import _BASE_FLAGS, EMU_DIR, _compiler_command, _target, compiler_id
+from codegen.runtime.host.toolchain import (
+    _BASE_FLAGS,
+    EMU_DIR,
+    _compiler_command,
+    _emu_digest,
+    _target,
+    compiler_id,
+)
 from codegen.runtime.kernels import KernelSource
 
 NATIVE_DIR = Path(__file__).resolve().parent / "native"
@@ -57,10 +64,13 @@ class Allocator(ctypes.Structure):  # driver.h's opgen_allocator
 
 
 def _build(source: str, include: Sequence[Path], what: str) -> tuple[ctypes.CDLL, Path]:
-    """The library built from native/`source` (its headers' text in the key), once per process."""
+    """The library built from native/`source` (its headers' text in the key, and the emulation's
+    where it includes them), once per process."""
     cmd = _compiler_command()
     flags = [*_BASE_FLAGS, *(f for folder in include for f in ("-I", str(folder)))]
     headers = "".join(f"// {p.name} {diskcache.digest(p.read_bytes())}\n" for p in sorted(NATIVE_DIR.glob("*.h")))
+    if EMU_DIR in include:  # (the host cache's dependency check leaves the emulation's own headers out)
+        headers += f"// emu {_emu_digest()}\n"
     tu = (NATIVE_DIR / source).read_text() + "\n" + headers
     key = diskcache.cache_key(tu, flags, compiler_id(cmd), _target())
     with _LOCK:
