@@ -31,6 +31,8 @@ inline constexpr size_t kMaxGraphs = 8;
 inline constexpr int kGiveUpAfter = 4 * (int)kMaxGraphs;
 inline std::atomic<long long> g_graph_stats[3];  // captures, launches, capture failures
 inline std::atomic<bool> g_graphs{true};          // off: launch by launch (OPGEN_NO_REPLAY's part here)
+
+// A recording's graphs on one device, by its slots' pointers; `never`: it runs launch by launch.
 struct Graphs {
   Graphs(const CudaDriver* driver, bool pointer_list) : d(driver), never(pointer_list) {}
   const CudaDriver* d;
@@ -42,6 +44,7 @@ struct Graphs {
   }
 };
 
+// This thread's capture stream in `ctx` (non-blocking: the legacy stream never waits on a capture).
 inline CUstream capture_stream(const CudaDriver& d, CUcontext ctx) {
   thread_local std::map<CUcontext, CUstream> streams;
   CUstream& s = streams[ctx];
@@ -52,7 +55,7 @@ inline CUstream capture_stream(const CudaDriver& d, CUcontext ctx) {
 // The steps captured on `stream` into an instantiated graph (`step(w, &at, stream)` runs the step
 // at w[at]), or nullptr (the capture discarded).
 template <class Step>
-inline CUgraphExec capture(opgen_call* call, const CudaDriver& d, const std::vector<int64_t>& w, CUstream stream,
+CUgraphExec capture(opgen_call* call, const CudaDriver& d, const std::vector<int64_t>& w, CUstream stream,
                     const Step& step) {
   if (stream == nullptr || d.cuStreamBeginCapture_v2(stream, CU_STREAM_CAPTURE_MODE_RELAXED) != CUDA_SUCCESS)
     return nullptr;
@@ -70,7 +73,7 @@ inline CUgraphExec capture(opgen_call* call, const CudaDriver& d, const std::vec
 // The recording on `call`'s stream as a graph of its steps (captured in `ctx`): 1, run as a graph;
 // 0, to run launch by launch; else an opgen_result (the graph's launch failed).
 template <class Step>
-inline int replay(opgen_call* call, const PlanCall& plan, const CudaDriver& d, CUcontext ctx, const Recorded& rec,
+int replay(opgen_call* call, const PlanCall& plan, const CudaDriver& d, CUcontext ctx, const Recorded& rec,
            bool pointer_list, const Step& step) {
   std::lock_guard<std::mutex> lock(rec.native_mu);
   if (rec.native == nullptr) rec.native = std::make_shared<Graphs>(&d, pointer_list);
