@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from standin_driver import CAPTURE_GLOBAL, COUNT_LAUNCHES, COUNT_RUN, Standin
+from standin_driver import CAPTURE_GLOBAL, COUNT_LAUNCHES, COUNT_MODULES, COUNT_RUN, Standin
 
 from codegen import drivergen
 from codegen.runtime import api, native_cuda, native_plan
@@ -375,3 +375,19 @@ def test_calls_from_several_threads_at_once(plans: native_plan.NativePlans, cuda
     for got in results:
         assert not isinstance(got, str), got
         assert all(_same_bits(g, a) for g, a in zip(got, run.after, strict=True)), run.case
+
+
+def test_a_module_is_loaded_once_per_op_device_and_image(plans: native_plan.NativePlans, cuda: Standin,
+                                                         runs: list[Run]) -> None:
+    run = runs[0]
+    image = native_cuda.standin_image(CpuBackend(launch_plan="cuda", kernel_form="gpu").load(run.kernels))
+    symbols = plans.plan(run.plan.op).symbols
+    native_cuda.bind(run.plan.op, 0, image, symbols)
+    loaded = cuda.count(COUNT_MODULES)
+    native_cuda.bind(run.plan.op, 0, image, symbols)
+    assert cuda.count(COUNT_MODULES) == loaded  # the same image: bound already
+    native_cuda.bind(run.plan.op, 1, image, symbols)
+    assert cuda.count(COUNT_MODULES) == loaded + 1  # another device: its own context
+    native_cuda.bind(run.plan.op, 0, image.replace(b"threads ", b"threads 1"), symbols)
+    assert cuda.count(COUNT_MODULES) == loaded + 2  # another image
+    native_cuda.bind(run.plan.op, 0, image, symbols)
