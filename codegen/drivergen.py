@@ -4,7 +4,7 @@ codegen/lower.py) — no second reading of the spec.
 
 `plan_source(plan)` prints one op's recorder from its runtime `Plan` (the wrapper's `_PLAN`, or
 `runtime_plan(op)` for a spec); `translation_unit(plans)` puts several after the recorder's runtime
-(codegen/runtime/native/plan_eval.h, inlined so that an edit to it changes the cache key). Each op
+(codegen/runtime/native/plan_abi.h and plan_eval.h, inlined so that an edit changes the cache key). Each op
 `Op` gets two C functions:
 
     int opgen_plan_Op(const opgen_plan_value* values, int64_t nvalues, const char* backend,
@@ -12,8 +12,8 @@ codegen/lower.py) — no second reading of the spec.
                       char* err, int64_t errlen);
     const char* opgen_plan_Op_info(int table, int64_t index);  // 0 names, 1 strings, 2 symbols, 3 variants
 
-`values` are those of `plan.names` in order (plan_eval.h states the descriptor; a string is its
-index in the op's string table); the steps go to `words` (plan_eval.h states the layout, symbols
+`values` are those of `plan.names` in order (plan_abi.h states the descriptor; a string is its
+index in the op's string table); the steps go to `words` (plan_abi.h states the layout, symbols
 as indices in the op's symbol table); the result is 0 or an error code with `err` saying why.
 codegen/runtime/native_plan.py compiles and calls it.
 """
@@ -31,7 +31,8 @@ from codegen.model import OpSpec
 from codegen.runtime.native_plan import c_name
 from codegen.runtime.plan import Plan
 
-RUNTIME_HEADER = Path(__file__).resolve().parent / "runtime" / "native" / "plan_eval.h"
+NATIVE_DIR = Path(__file__).resolve().parent / "runtime" / "native"
+RUNTIME_HEADERS = (NATIVE_DIR / "plan_abi.h", NATIVE_DIR / "plan_eval.h")  # inlined, in this order
 
 _CTOR_TAGS = {"_np.int64": "OPGEN_T_I64", "_np.int32": "OPGEN_T_I32", "_np.float32": "OPGEN_T_F32",
               "_np.float64": "OPGEN_T_F64"}
@@ -296,8 +297,8 @@ def plan_source(plan: Plan) -> str:
 
 
 def translation_unit(plans: Iterable[Plan]) -> str:
-    """plan_eval.h and the recorders of `plans`: one source the host compiler builds."""
-    parts = [RUNTIME_HEADER.read_text(), "namespace opgen_plan {", ""]
+    """plan_abi.h, plan_eval.h and the recorders of `plans`: one source the host compiler builds."""
+    parts = [*(header.read_text() for header in RUNTIME_HEADERS), "namespace opgen_plan {", ""]
     parts += [plan_source(plan) for plan in plans]
     parts.append("}  // namespace opgen_plan")
     return "\n".join(parts) + "\n"

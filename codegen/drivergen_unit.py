@@ -22,7 +22,7 @@ from codegen.runtime.plan import Plan
 
 NATIVE = Path(__file__).resolve().parent / "runtime" / "native"
 #: Inlined in this order (a header's `#include "x.h"` of another is dropped: it is already in the unit).
-HEADERS = ("driver.h", "plan_eval.h", "run_plan.h", "checks.h")
+HEADERS = ("driver.h", "plan_abi.h", "plan_eval.h", "run_plan.h", "checks.h")
 
 
 def _inline(name: str) -> str:

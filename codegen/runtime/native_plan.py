@@ -22,7 +22,7 @@ from codegen.runtime.host.toolchain import _BASE_FLAGS, _compiler_command, _targ
 from codegen.runtime.kernels import c_name as c_name  # (drivergen and the loaders import it from here)
 from codegen.runtime.plan import Gemm, Launch, PlanError, Recording, Slot, Slots
 
-#: plan_eval.h's OPGEN_PLAN_ABI, kinds, step tags and codes (the library states its ABI; a mismatch is refused)
+#: plan_abi.h's OPGEN_PLAN_ABI, kinds, step tags and codes (the library states its ABI; a mismatch is refused)
 ABI = 1
 V_INT, V_FLOAT, V_STR, V_LIST, V_ACT = range(5)
 STEP_LAUNCH, STEP_GEMM = 1, 2
@@ -42,7 +42,7 @@ PlanValue._fields_ = [("kind", ctypes.c_int32), ("reserved", ctypes.c_int32), ("
 
 
 class NativePlanError(PlanError):
-    """A plan the native recorder refused (`code`: plan_eval.h's OPGEN_E_*), its message saying why."""
+    """A plan the native recorder refused (`code`: plan_abi.h's OPGEN_E_*), its message saying why."""
 
     def __init__(self, code: int, message: str):
         super().__init__(message)
@@ -128,14 +128,24 @@ class NativePlan:
                     raise
                 capacity *= 4
 
-    def record_into(self, backend: str, values: Sequence[Any], capacity: int) -> Recording:
-        """The plan recorded into a step buffer of `capacity` words (too small: NativePlanError)."""
+    @property
+    def recorder(self) -> int:
+        """The recorder's address (what a PlanCall's `record` holds)."""
+        return ctypes.cast(self._record, ctypes.c_void_p).value or 0
+
+    def encode(self, values: Sequence[Any]) -> tuple[Any, list[Any]]:
+        """The values as the recorder's descriptors, and the arrays they point into (keep both)."""
         if len(values) != len(self.names):
             raise PlanError(f"{self.op}: the plan reads {len(self.names)} names, the call gave {len(values)}")
         keep: list[Any] = []  # the arrays list and activation values point into
         array = (PlanValue * max(len(values), 1))()
         for k, (name, v) in enumerate(zip(self.names, values, strict=True)):
             self._encode(array[k], v, name, keep)
+        return array, keep
+
+    def record_into(self, backend: str, values: Sequence[Any], capacity: int) -> Recording:
+        """The plan recorded into a step buffer of `capacity` words (too small: NativePlanError)."""
+        array, _keep = self.encode(values)  # (_keep: what `array` points into, alive until the call returns)
         words = (ctypes.c_int64 * capacity)()
         used, variant = ctypes.c_int64(0), ctypes.c_int64(-1)
         err = ctypes.create_string_buffer(_ERRLEN)

@@ -1,10 +1,9 @@
-// The native plan recorder's runtime: the value descriptor, the step buffer, and Python's integer
-// semantics (floor division and modulo, ceildiv, min/max, mixed int/float comparison) with int64
-// overflow refused instead of undefined. codegen/drivergen.py inlines this text at the top of every
-// translation unit it prints (so an edit changes the cache key) and then one function per op.
-// codegen/runtime/native_plan.py mirrors the structs and constants below with ctypes. Guarded, and
-// its success code named OPGEN_PLAN_OK, so that a driver's translation unit may also include the
-// plan's runtime (run_plan.h, whose driver.h names the driver's own OPGEN_OK).
+// The native plan recorder's runtime: Python's integer semantics (floor division and modulo,
+// ceildiv, min/max, mixed int/float comparison) with int64 overflow refused instead of undefined.
+// codegen/drivergen.py inlines this text at the top of every translation unit it prints (after
+// plan_abi.h, likewise inlined: an edit to either changes the cache key) and then one function per
+// op. Guarded, and its success code named OPGEN_PLAN_OK, so that a driver's translation unit may
+// also include the plan's runtime (run_plan.h, whose driver.h names the driver's own OPGEN_OK).
 #ifndef OPGEN_PLAN_EVAL_H
 #define OPGEN_PLAN_EVAL_H
 #include <cmath>
@@ -15,31 +14,9 @@
 
 #define OPGEN_PLAN_API extern "C" __attribute__((visibility("default")))
 
-// Bump with any change to the structs, kinds, tags or codes below (the loader refuses a mismatch).
-#define OPGEN_PLAN_ABI 1
+#include "plan_abi.h"  // the descriptor, the step buffer, the codes (inlined before this text in a unit)
 
-enum { OPGEN_V_INT = 0, OPGEN_V_FLOAT = 1, OPGEN_V_STR = 2, OPGEN_V_LIST = 3, OPGEN_V_ACT = 4 };
-
-// One value of a name the plan reads. INT: i (bools are 0/1); FLOAT: f; STR: i is the string's index
-// in the op's string table (-1: a string the table lacks, equal to none of the plan's constants);
-// LIST: items[0..len); ACT: an activation, i its id and items its parameters (FLOAT).
-typedef struct opgen_plan_value {
-  int32_t kind;
-  int32_t reserved;
-  int64_t i;
-  double f;
-  const struct opgen_plan_value* items;
-  int64_t len;
-} opgen_plan_value;
-
-// The step buffer (int64 words). A launch: 1, symbol, ngrid, grid..., nblock, block..., shared,
-// nargs, then (tag, payload) per argument; a gemm: 2, a, b, out, then (tag, payload) per size (9).
-// A float payload is the bits of a double (a float32's value widened exactly).
-enum { OPGEN_STEP_LAUNCH = 1, OPGEN_STEP_GEMM = 2 };
-enum { OPGEN_T_SLOT = 0, OPGEN_T_SLOTS = 1, OPGEN_T_I32 = 2, OPGEN_T_I64 = 3, OPGEN_T_F32 = 4, OPGEN_T_F64 = 5,
-       OPGEN_T_BOOL = 6, OPGEN_T_INT = 7, OPGEN_T_FLOAT = 8 };
-enum { OPGEN_PLAN_OK = 0, OPGEN_E_VALUES = 1, OPGEN_E_BUFFER = 2, OPGEN_E_OVERFLOW = 3, OPGEN_E_ZERO = 4,
-       OPGEN_E_SYMBOL = 5, OPGEN_E_TYPE = 6, OPGEN_E_INTERNAL = 7 };
+enum { OPGEN_PLAN_OK = 0 };
 
 namespace opgen_plan {
 

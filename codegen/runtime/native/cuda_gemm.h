@@ -1,0 +1,125 @@
+// A plan's GEMM step on cuda: one cuBLAS call on the stream, as codegen/runtime/cublas_gemm.py's
+// DirectGemm makes it. Row-major out[m, n] (+)= op(a)·op(b) is, column-major, outᵀ = op(b)ᵀ·op(a)ᵀ:
+// cuBLAS gets b first, each transposed exactly when the step says so. float32 (Sgemm), float64
+// (Dgemm), float16 (GemmEx, float32 accumulation); beta 1 accumulates in place. An empty product
+// launches nothing, or fills the window with zeros (beta 0), as gemm.py's gemm_into.
+#ifndef OPGEN_CUDA_GEMM_H
+#define OPGEN_CUDA_GEMM_H
+
+#include <cstdio>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "call_error.h"
+#include "cublas_library.h"
+#include "cuda_driver.h"
+#include "plan_abi.h"
+#include "run_plan.h"
+
+namespace opgen_native {
+
+constexpr size_t kCublasWorkspace = 32 << 20;   // cublas_library.py's WORKSPACE_BYTES
+constexpr int64_t kCublasIntMax = 2147483647;   // cuBLAS's dimensions are C ints
+
+// A device's cuBLAS handle with a workspace of its own (without one cuBLAS takes workspace from
+// its pool, which a capture must not; cublasSetStream resets it, so each call sets it again).
+struct BlasHandle {
+  cublasHandle_t handle = nullptr;
+  CUdeviceptr workspace = 0;
+  std::mutex mu;
+};
+
+struct GemmStep {
+  int64_t a, b, out, m, n, k, trans_a, trans_b, beta, a_offset, b_offset, out_offset;
+};
+
+inline GemmStep gemm_step(const int64_t* p) {  // p: the step's first word
+  const int64_t* s = p + 4;
+  return GemmStep{p[1], p[2], p[3], s[1], s[3], s[5], s[7], s[9], s[11], s[13], s[15], s[17]};
+}
+
+inline int gemm_itemsize(int32_t dtype) {
+  return dtype == OPGEN_DT_FLOAT32 ? 4 : dtype == OPGEN_DT_FLOAT64 ? 8 : dtype == OPGEN_DT_FLOAT16 ? 2 : 0;
+}
+
+// Whether cuBLAS takes every GEMM step of `w` here (one dtype of a, b and out, float16/32/64);
+// else why not.
+inline bool gemm_dtypes_taken(const PlanCall& plan, const std::vector<int64_t>& w, std::string* why) {
+  for (size_t at = 0; at < w.size(); at += (size_t)opgen_step_words(&w[at])) {
+    if (w[at] == OPGEN_STEP_LAUNCH) continue;
+    GemmStep g = gemm_step(&w[at]);
+    int32_t dt = plan.slots[g.out].dtype;
+    if (!gemm_itemsize(dt) || plan.slots[g.a].dtype != dt || plan.slots[g.b].dtype != dt) {
+      *why = std::string(plan.op) + ": a GEMM step on buffers of dtypes (" + std::to_string(plan.slots[g.a].dtype) +
+             ", " + std::to_string(plan.slots[g.b].dtype) + ", " + std::to_string(dt) +
+             ") (driver.h's opgen_dtype), which the native cuda runtime does not run (cuBLAS here: one of "
+             "float16, float32, float64)";
+      return false;
+    }
+  }
+  return true;
+}
+
+// The step at w[*at] on `stream` (*at moved past it).
+inline int gemm(opgen_call* call, const PlanCall& plan, const CudaDriver& d, const Cublas& c, BlasHandle& h,
+                const int64_t* w, size_t* at, CUstream stream) {
+  GemmStep g = gemm_step(w + *at);
+  *at += (size_t)opgen_step_words(w + *at);
+  if (g.m == 0 || g.n == 0) return OPGEN_OK;
+  int32_t dtype = plan.slots[g.out].dtype;
+  int64_t size = gemm_itemsize(dtype);
+  char* out = static_cast<char*>(plan.slots[g.out].data) + g.out_offset * size;
+  if (g.k == 0) {  // an empty sum: out = 0 (beta 0) or left as it is (beta 1)
+    CUresult r = g.beta ? CUDA_SUCCESS : d.cuMemsetD8Async((CUdeviceptr)(uintptr_t)out, 0, g.m * g.n * size, stream);
+    if (r == CUDA_SUCCESS) return OPGEN_OK;
+    return fail_call(call, OPGEN_ERR_RUNTIME,
+                     std::string(plan.op) + ": clearing a GEMM step's output failed: " + d.describe(r));
+  }
+  auto at_least_1 = [](int64_t v) { return v > 1 ? v : 1; };
+  int64_t lda = at_least_1(g.trans_b ? g.k : g.n), ldb = at_least_1(g.trans_a ? g.m : g.k), ldc = at_least_1(g.n);
+  const char* names[] = {"m", "n", "k", "lda", "ldb", "ldc"};
+  const int64_t dims[] = {g.m, g.n, g.k, lda, ldb, ldc};
+  std::string big;
+  for (int i = 0; i < 6; ++i)
+    if (dims[i] > kCublasIntMax)
+      big += (big.empty() ? "" : ", ") + std::string(names[i]) + "=" + std::to_string(dims[i]);
+  if (!big.empty())
+    return fail_call(call, OPGEN_ERR_VALUE,
+                     "cuda backend: GEMM step [m=" + std::to_string(g.m) + ", n=" + std::to_string(g.n) +
+                         ", k=" + std::to_string(g.k) +
+                         "]: cuBLAS takes dimensions of at most 2**31-1 = 2147483647, got " + big);
+  const void* a = static_cast<const char*>(plan.slots[g.b].data) + g.b_offset * size;  // (column-major: b first)
+  const void* b = static_cast<const char*>(plan.slots[g.a].data) + g.a_offset * size;
+  int ta = g.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N, tb = g.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
+  int m = (int)g.n, n = (int)g.m, k = (int)g.k;
+  static const float one_f = 1.0f, zero_f = 0.0f;
+  static const double one_d = 1.0, zero_d = 0.0;
+  std::lock_guard<std::mutex> lock(h.mu);
+  const char* fn = "cublasSetStream_v2";
+  cublasStatus_t s = c.cublasSetStream_v2(h.handle, stream);
+  if (s == CUBLAS_STATUS_SUCCESS) {
+    fn = "cublasSetWorkspace_v2";
+    s = c.cublasSetWorkspace_v2(h.handle, (void*)(uintptr_t)h.workspace, kCublasWorkspace);
+  }
+  if (s == CUBLAS_STATUS_SUCCESS && dtype == OPGEN_DT_FLOAT64) {
+    fn = "cublasDgemm_v2";
+    s = c.cublasDgemm_v2(h.handle, ta, tb, m, n, k, &one_d, (const double*)a, (int)lda, (const double*)b, (int)ldb,
+                         g.beta ? &one_d : &zero_d, (double*)out, (int)ldc);
+  } else if (s == CUBLAS_STATUS_SUCCESS && dtype == OPGEN_DT_FLOAT32) {
+    fn = "cublasSgemm_v2";
+    s = c.cublasSgemm_v2(h.handle, ta, tb, m, n, k, &one_f, (const float*)a, (int)lda, (const float*)b, (int)ldb,
+                         g.beta ? &one_f : &zero_f, (float*)out, (int)ldc);
+  } else if (s == CUBLAS_STATUS_SUCCESS) {  // float16 storage, float32 accumulation
+    fn = "cublasGemmEx";
+    s = c.cublasGemmEx(h.handle, ta, tb, m, n, k, &one_f, a, CUDA_R_16F, (int)lda, b, CUDA_R_16F, (int)ldb,
+                       g.beta ? &one_f : &zero_f, out, CUDA_R_16F, (int)ldc, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+  }
+  if (s != CUBLAS_STATUS_SUCCESS)
+    return fail_call(call, OPGEN_ERR_RUNTIME, cublas_failure(c, fn, s));
+  return OPGEN_OK;
+}
+
+}  // namespace opgen_native
+
+#endif  // OPGEN_CUDA_GEMM_H
