@@ -296,9 +296,15 @@ def plan_source(plan: Plan) -> str:
     return "\n".join(lines)
 
 
+def inlined(header: Path) -> str:
+    """A runtime header's text for a unit that inlines it: its includes of our own headers dropped
+    (the unit inlines those before it, in order)."""
+    return "\n".join(line for line in header.read_text().splitlines() if not line.startswith('#include "'))
+
+
 def translation_unit(plans: Iterable[Plan]) -> str:
     """plan_abi.h, plan_eval.h and the recorders of `plans`: one source the host compiler builds."""
-    parts = [*(header.read_text() for header in RUNTIME_HEADERS), "namespace opgen_plan {", ""]
+    parts = [*(inlined(header) for header in RUNTIME_HEADERS), "namespace opgen_plan {", ""]
     parts += [plan_source(plan) for plan in plans]
     parts.append("}  // namespace opgen_plan")
     return "\n".join(parts) + "\n"

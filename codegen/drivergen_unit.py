@@ -26,8 +26,7 @@ HEADERS = ("driver.h", "plan_abi.h", "plan_eval.h", "run_plan.h", "checks.h")
 
 
 def _inline(name: str) -> str:
-    text = (NATIVE / name).read_text()
-    return "\n".join(line for line in text.splitlines() if not line.startswith('#include "'))
+    return drivergen.inlined(NATIVE / name)
 
 
 def _activation_table(library: ActivationLibrary) -> list[str]:

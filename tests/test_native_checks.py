@@ -94,6 +94,7 @@ class _Python:
             raise _Stop
 
         monkeypatch.setattr(CpuBackend, "empty", empty)
+        monkeypatch.setenv("OPGEN_NATIVE", "0")  # the Python plan: what this hook captures
         monkeypatch.setattr(api, "run_plan", run_plan)
         monkeypatch.setattr(api, "check_values_on_device", on_device)
 

@@ -129,6 +129,8 @@ def _python(compute: Any, inputs: dict[str, Any], attrs: dict[str, Any], monkeyp
     def run_plan(*args: Any) -> None:
         raise _Stop
 
+    monkeypatch.setenv("OPGEN_NATIVE", "0")  # the Python plan: what this hook captures
+
     monkeypatch.setattr(api, "run_plan", run_plan)
     try:
         compute("cpu", *inputs.values(), *attrs.values())
@@ -163,6 +165,8 @@ def test_toy_plan_values_and_slots_are_the_wrappers(toy: tuple[Any, Any, Driver]
     def run_plan(backend: Any, kernels: Any, plan: Any, values: Any, buffers: Any) -> None:
         seen.extend([plan, values, buffers])
         raise _Stop
+
+    monkeypatch.setenv("OPGEN_NATIVE", "0")  # the Python plan: what this hook captures
 
     monkeypatch.setattr(api, "run_plan", run_plan)
     with pytest.raises(_Stop):

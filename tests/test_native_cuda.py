@@ -69,6 +69,7 @@ def _parity_runs(monkeypatch: pytest.MonkeyPatch) -> list[Run]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)  # GRUBlockCell's deprecation
         cases = list(parity["all_cases"](OPS))
+        monkeypatch.setenv("OPGEN_NATIVE", "0")  # the Python plan: what this hook captures
         monkeypatch.setattr(api, "run_plan", hook)
         for k, (op, case) in enumerate(cases):
             assert case is not None, parity["missing_builder_message"](op)
@@ -304,10 +305,10 @@ def test_a_launch_the_checks_refuse_is_the_python_backends_message(plans: native
 
 
 LRU_PROBE = r"""
-#include "recordings.h"
+#include "cuda_recordings.h"
 // keys 0..63 kept, key 0 used again, key 64 kept: the least recently used (key 1) is dropped
 extern "C" __attribute__((visibility("default"))) long long probe() {
-  opgen_native::Recordings r;
+  opgen_native::BindingRecordings r;
   for (int k = 0; k < 64; ++k) r.keep(std::to_string(k), std::make_shared<opgen_native::Recorded>());
   bool touched = r.find("0") != nullptr;
   r.keep("64", std::make_shared<opgen_native::Recorded>());
@@ -321,7 +322,7 @@ def test_an_ops_recordings_keep_the_last_64_used() -> None:
     from codegen.runtime.host.libraries import _build_or_load
     from codegen.runtime.host.toolchain import _BASE_FLAGS, _compiler_command
 
-    headers = "".join((native_cuda.NATIVE_DIR / h).read_text() for h in ("recordings.h", "plan_abi.h"))
+    headers = "".join((native_cuda.NATIVE_DIR / h).read_text() for h in ("cuda_recordings.h", "plan_abi.h"))
     key = diskcache.digest((LRU_PROBE + headers).encode())[:32]
     flags = [*_BASE_FLAGS, "-I", str(native_cuda.NATIVE_DIR)]
     lib, _, _ = _build_or_load(f"opgen-test-recordings-{key}", LRU_PROBE, _compiler_command(), flags, runtime=True)

@@ -72,6 +72,7 @@ def _parity_calls(monkeypatch: pytest.MonkeyPatch, scope: Scope) -> list[Call]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)  # GRUBlockCell's deprecation
         cases = list(parity["all_cases"](OPS))  # (before the hook: a builder may run an op to make inputs)
+        monkeypatch.setenv("OPGEN_NATIVE", "0")  # the Python plan: what this hook captures
         monkeypatch.setattr(api, "run_plan", hook)
         for op, case in cases:
             assert case is not None, parity["missing_builder_message"](op)

@@ -43,6 +43,7 @@ def _parity_values(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Plan, str, tup
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)  # GRUBlockCell's deprecation
         cases = list(parity["all_cases"](OPS))  # (before the hook: a builder may run an op to make inputs)
+        monkeypatch.setenv("OPGEN_NATIVE", "0")  # the Python plan: what this hook captures
         monkeypatch.setattr(api, "run_plan", hook)
         for scope in (Scope("cpu"), Scope("cpu", launch_plan="cuda")):
             for op, case in cases:
