@@ -79,7 +79,7 @@ class NativeDriver:
         return True
 
     def _load(self) -> native_cpu.NativeCpu:
-        source = self.source.read_text()
+        source = self.source.read_text() + native_cpu.RUNNER
         plans = native_plan.load(source, self.source.name.split(".")[0],
                                  include=(native_cpu.NATIVE_DIR, EMU_DIR))
         runner = native_cpu.NativeCpu(plans)

@@ -25,8 +25,10 @@ from codegen.runtime.host.toolchain import _BASE_FLAGS, EMU_DIR, _compiler_comma
 TARGET = (2, 11)
 NATIVE_DIR = Path(__file__).resolve().parent / "native"  # torch_stable.h, driver.h
 
-#: The drivers' unit a package keeps beside its torch_native.cpp (see _drivers).
+#: The drivers' unit a test may put beside a torch_native.cpp (see _drivers); a package's own are
+#: its ops' generated `<op>.driver.cpp`, compiled into the library with it.
 DRIVERS = "native_drivers.cpp"
+DRIVER_FILES = "*.driver.cpp"
 
 _BUILT: dict[str, Path] = {}
 
@@ -66,17 +68,33 @@ def _present(path: Path) -> Path | None:
 
 
 def _drivers(source: Path) -> Path:
-    """Where a package keeps its drivers' translation unit (recorders, drivers, the plan runner's
-    includes), beside the registration: compiled into the same library when it is there."""
+    """Where a test keeps a drivers' translation unit (recorders, drivers, the plan runner's
+    includes) beside a registration: compiled into the same library when it is there."""
     return source.with_name(DRIVERS)
+
+
+def drivers_text(source: Path) -> str:
+    """The drivers compiled into the library of the registration at `source`: the unit beside it
+    (a test's), else every op's generated `<op>.driver.cpp` in its package, with the plan's runtime
+    once (native_cpu.RUNNER); empty where there are none."""
+    from codegen.runtime.native_cpu import RUNNER
+
+    unit = _drivers(source)
+    if unit.is_file():
+        return unit.read_text()
+    files = sorted(source.parent.rglob(DRIVER_FILES))
+    return "".join(f.read_text() + "\n" for f in files) + RUNNER if files else ""
+
+
+def has_drivers(source: Path) -> bool:
+    return _drivers(source).is_file() or any(source.parent.rglob(DRIVER_FILES))
 
 
 def build(source: Path) -> Path:
     """The built library of the registration at `source` (with the package's drivers, when it has
     them): from this process's memory, the disk cache, or compiled now."""
     torch = _torch()
-    drivers = _drivers(source)
-    text = source.read_text() + (drivers.read_text() if drivers.is_file() else "")
+    text = source.read_text() + drivers_text(source)
     cmd = _compiler_command()
     flags = _flags(torch)
     key = diskcache.cache_key(text, flags, compiler_id(cmd), f"{_target()} torch {torch.__version__}")
@@ -97,7 +115,7 @@ def load(source: Path, modules: Sequence[Any] = ()) -> Path:
     path = build(source)
     ops: Any = _torch().ops  # (load_library is unannotated in torch)
     ops.load_library(str(path))
-    if modules and _drivers(source).is_file():
+    if modules and has_drivers(source):
         bind_cpu(path, modules)
     return path
 

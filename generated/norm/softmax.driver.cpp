@@ -1,5 +1,8 @@
 // generated from specs/norm/softmax.yaml by opgen — do not edit (opgen 0.1.0)
+#ifndef OPGEN_DRIVER_PRELUDE  // (the same for every op of the package)
+#define OPGEN_DRIVER_PRELUDE
 #include "driver.h"
+#include "plan_abi.h"
 #include "plan_eval.h"
 #include "run_plan.h"
 #include "checks.h"
@@ -36,6 +39,7 @@ const char* activation_names() { return "identity, linear, tanh, scaled_tanh, si
 }  // namespace opgen_checks
 OPGEN_DRIVER_API int64_t opgen_driver_abi() { return OPGEN_DRIVER_ABI; }
 
+#endif
 namespace opgen_plan {
 // Softmax: its plan as codegen/runtime/plan.py records it (codegen/drivergen.py)
 static void opgen_plan_walk_Softmax(opgen_plan_value* env, const char* backend, Out& out, int64_t* variant) {
@@ -174,8 +178,3 @@ OPGEN_DRIVER_API int opgen_shapes_Softmax(opgen_call* call) {
 OPGEN_DRIVER_API int opgen_call_Softmax(opgen_call* call) {
   return opgen_checks::guarded(call, "Softmax", [&] { opgen_drive_Softmax(call, true); });
 }
-
-// the plan's runtime (codegen/runtime/native/)
-#include "run_plan.cpp"
-#include "run_plan_cpu.cpp"
-#include "run_plan_entry.cpp"
