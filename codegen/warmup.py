@@ -208,6 +208,9 @@ def _warm(selected: list[GeneratedOp], where: str, package: str, jobs: int = 1) 
             assert op.kernels is not None
             seen = (host.stats["compiles"], host.stats["disk_hits"])
             cpu.load(op.kernels)
+            native = getattr(op.module, "_NATIVE", None)
+            if native is not None:  # its native driver (codegen/runtime/native_driver.py) too
+                native.build()
             after = (host.stats["compiles"], host.stats["disk_hits"])
             return "nvrtc" if after[0] > seen[0] else "disk" if after[1] > seen[1] else "memory"
     else:

@@ -66,10 +66,15 @@ class NativeDriver:
             self.served += 1
         return outputs  # type: ignore[no-any-return]
 
+    def build(self) -> None:
+        """Compile (or load from the cache) the driver's library now; its errors raised (opgen warmup)."""
+        if self._runner is None:
+            self._runner = self._load()
+
     def _bind(self, backend: Any) -> bool:
         try:
-            if self._runner is None:
-                self._runner = self._load()
+            self.build()
+            assert self._runner is not None
             self._bound = self._runner.bind(self.kernels, self.plan, backend).key
         except (HostCompileError, HostCompilerNotFound, HostBackendError, PlanError, OSError) as e:
             self._broken = True
