@@ -18,19 +18,55 @@ from __future__ import annotations
 
 import ctypes
 import warnings
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from codegen.runtime import native_cpu, native_front, native_plan
-from codegen.runtime.cpu import poison_requested
+from codegen.runtime.host import switches
 from codegen.runtime.host.errors import HostBackendError, HostCompileError, HostCompilerNotFound
 from codegen.runtime.host.toolchain import EMU_DIR
 from codegen.runtime.kernels import KernelSource
 from codegen.runtime.plan import Plan, PlanError, plan_as_data
-from codegen.runtime.settings import NATIVE, NO_REPLAY
+from codegen.runtime.settings import (
+    HOST_RANDOM_ORDER,
+    HOST_SANITIZE,
+    HOST_STACK_KB,
+    HOST_THREADS,
+    NATIVE,
+    NO_REPLAY,
+    PLAN,
+    POISON_OUTPUTS,
+    raw_values,
+)
 
 #: driver.h's opgen_device numbers
 DEVICE_CPU = 0
+
+
+@dataclass(frozen=True)
+class _State:
+    """What the settings in force say of every call: the front-end (None: the native path is off)
+    whether outputs are poisoned, and what a binding must have been made for (native_cpu.key)."""
+
+    front: Any
+    poison: bool
+    binding: tuple[Any, ...]
+
+
+#: The raw values of every setting a call's route depends on (a change of any: _state again), in
+#: two fours (raw_values reads four fastest).
+_route = raw_values(NATIVE, PLAN, NO_REPLAY, POISON_OUTPUTS)
+_launch = raw_values(HOST_SANITIZE, HOST_THREADS, HOST_RANDOM_ORDER, HOST_STACK_KB)
+_STATES: dict[tuple[Any, ...], _State] = {}
+
+
+def _state(raw: tuple[Any, ...], backend: Any) -> _State:
+    on = NATIVE.get() and plan_as_data() and not NO_REPLAY.get()
+    state = _State(native_front.extension() if on else None, bool(POISON_OUTPUTS.get()), native_cpu.key(backend))
+    if len(_STATES) < 64:
+        _STATES[raw] = state
+    return state
 
 
 class NativeDriver:
@@ -51,17 +87,16 @@ class NativeDriver:
 
     def call(self, backend: Any, inputs: tuple[Any, ...], attrs: tuple[Any, ...]) -> tuple[Any, ...] | None:
         """The outputs of the call run natively, or None: the wrapper's Python path takes it."""
-        if self._broken or backend.name != "cpu" or backend.watched or not NATIVE.get():
+        if self._broken or backend.name != "cpu" or backend.watched:
             return None
-        if not plan_as_data() or NO_REPLAY.get():
+        raw = (switches._sanitize, switches._random_seed, _route(), _launch())
+        state = _STATES.get(raw) or _state(raw, backend)
+        if state.front is None:
             return None
-        if self._bound != native_cpu.key(backend) and not self._bind(backend):
-            return None
-        front = native_front.extension()
-        if front is None:
+        if self._bound != state.binding and not self._bind(backend):
             return None
         backend.flush()  # the driver runs at once: launches the Python path queued go first
-        outputs = front.call(self._address, inputs, attrs, DEVICE_CPU, poison_requested())
+        outputs = state.front.call(self._address, inputs, attrs, DEVICE_CPU, state.poison)
         if outputs is not None:
             self.served += 1
         return outputs  # type: ignore[no-any-return]
