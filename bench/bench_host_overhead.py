@@ -25,7 +25,12 @@ Supersedes bench_overhead.py's whole-call figure (which has no PyTorch peer); th
 (so that all of both sides' work is on that thread): the time other processes take from a shared
 machine then does not count (common.cpu_seconds).
 
-    python bench/bench_host_overhead.py [--quick] [--cpu-time] [--blas-core NAME]
+The wrappers call their op's native driver (docs/native.md) unless `--python` (OPGEN_NATIVE=0, the
+Python path); torch.ops runs the Python registration unless `--torch-native` (OPGEN_TORCH_NATIVE=1:
+the stable-ABI library calling the drivers). The kernels' own execution is recorded on the Python
+path (the native runner enters the emulation without the batch log), the same kernels either way.
+
+    python bench/bench_host_overhead.py [--quick] [--cpu-time] [--python] [--torch-native] [--blas-core NAME]
 """
 
 from __future__ import annotations
@@ -39,6 +44,9 @@ from pathlib import Path
 if "--cpu-time" in sys.argv:
     os.environ["OPGEN_HOST_THREADS"] = "1"  # every block on the calling thread, whose CPU time counts
 os.environ.setdefault("OPGEN_HOST_THREADS", "1")
+os.environ["OPGEN_NATIVE"] = "0" if "--python" in sys.argv else "1"
+if "--torch-native" in sys.argv:
+    os.environ["OPGEN_TORCH_NATIVE"] = "1"  # (read when generated.torch is imported)
 from blas_core import choose_from_argv, loaded_core  # (bench/ is the script folder)
 
 BLAS_CORE = choose_from_argv()  # (before NumPy loads; these ops run no GEMM step, printed for the record)
@@ -99,8 +107,13 @@ def kernel_timers(call: Callable[[], object]) -> tuple[Callable[[], None], Calla
     """(kernels, crossings, batches) of one recorded call of `call` (batch_timing.replayer; the log
     holds the call's buffers, outputs included)."""
     call()  # (warm: modules loaded, the plan recorded, so the call recorded is a steady-state one)
-    with record_batches() as log:
+    native, os.environ["OPGEN_NATIVE"] = os.environ["OPGEN_NATIVE"], "0"  # (the log sees the Python path's)
+    try:
         call()
+        with record_batches() as log:
+            call()
+    finally:
+        os.environ["OPGEN_NATIVE"] = native
     return (*replayer(log), len(log))
 
 
@@ -122,8 +135,9 @@ def main() -> None:
     for op, fns in ops.items():
         for way, fn in fns.items():
             timed[op, way] = fn
-        for path in PATHS:
-            timed[op, f"{path} kernels"], timed[op, f"{path} crossings"], batches[op, path] = kernel_timers(fns[path])
+        for path in PATHS:  # (the native torch library's kernels are the wrapper's: the log cannot see them)
+            source = fns["wrapper"] if path == "torch.ops" and "--torch-native" in sys.argv else fns[path]
+            timed[op, f"{path} kernels"], timed[op, f"{path} crossings"], batches[op, path] = kernel_timers(source)
     samples: dict[tuple[str, str], list[float]] = {key: [] for key in timed}
     for _ in range(rounds):  # interleaved, so the machine's noise falls on every figure alike
         for key, fn in timed.items():
@@ -133,7 +147,8 @@ def main() -> None:
     med = {key: statistics.median(v) * 1e6 for key, v in samples.items()}
     best = {key: min(v) * 1e6 for key, v in samples.items()}
     print(f"machine: {machine()}; torch {torch.__version__} ({torch.get_num_threads()} threads), "
-          f"OPGEN_HOST_THREADS={os.environ['OPGEN_HOST_THREADS']}, {BLAS_CORE} (loaded: {loaded_core()})")
+          f"OPGEN_HOST_THREADS={os.environ['OPGEN_HOST_THREADS']}, {BLAS_CORE} (loaded: {loaded_core()}); "
+          f"OPGEN_NATIVE={os.environ['OPGEN_NATIVE']}, OPGEN_TORCH_NATIVE={os.environ.get('OPGEN_TORCH_NATIVE', '0')}")
     print(f"load average before {load_before[0]:.2f}, after {os.getloadavg()[0]:.2f}; "
           f"{rounds} rounds x 3 samples x {repeat} calls{' (--quick)' if quick else ''}, "
           f"{CLOCKS[cpu_time]}; "
