@@ -169,10 +169,22 @@ void poison(PyArrayObject* a, int32_t dtype) {
   }
 }
 
+int allocate_locked(CallState* st, int64_t index, int32_t dtype, int32_t ndim, const int64_t* shape, void** data,
+                    char* err, int64_t errlen);
+
+// The driver runs without the GIL (other Python threads go on, as around the Python path's ctypes
+// calls); making an array takes it back for the moment.
 int allocate(void* ctx, int64_t index, int32_t dtype, int32_t ndim, const int64_t* shape, int64_t bytes,
              void** data, char* err, int64_t errlen) {
-  CallState* st = static_cast<CallState*>(ctx);
   (void)bytes;
+  PyGILState_STATE gil = PyGILState_Ensure();
+  int result = allocate_locked(static_cast<CallState*>(ctx), index, dtype, ndim, shape, data, err, errlen);
+  PyGILState_Release(gil);
+  return result;
+}
+
+int allocate_locked(CallState* st, int64_t index, int32_t dtype, int32_t ndim, const int64_t* shape, void** data,
+                    char* err, int64_t errlen) {
   if (dtype < 0 || dtype >= OPGEN_DT_COUNT || g_descr[dtype] == nullptr || ndim < 0 || ndim > OPGEN_MAX_NDIM) {
     snprintf(err, static_cast<size_t>(errlen), "no NumPy dtype for opgen dtype %d", static_cast<int>(dtype));
     return 1;
@@ -260,7 +272,10 @@ PyObject* py_call(PyObject*, PyObject* const* argv, Py_ssize_t argc) {
   call.device = static_cast<int32_t>(device);
   call.allocator.alloc = allocate;
   call.allocator.ctx = &st;
-  int code = driver(&call);
+  int code;
+  Py_BEGIN_ALLOW_THREADS
+  code = driver(&call);
+  Py_END_ALLOW_THREADS
   if (code == OPGEN_ERR_FALLBACK) {
     handed_back(call.err);
     Py_RETURN_NONE;
