@@ -115,7 +115,7 @@ def make_env(template_roots: Sequence[Path], project: Project | None = None) -> 
     )
     env.filters.update(docstring=docstring, c_comment=c_comment, markdown=markdown, cell=table_cell, snake=snake_case,
                        camel=camel_case, indent_lines=indent_lines, shape_text=pattern_switch_text,
-                       expr_text=expr_switch_text, pyrepr=repr,
+                       expr_text=expr_switch_text, pyrepr=repr, pycomment=lambda text: " ".join(str(text).split()),
                        expr_dim=lambda e: to_text(e))
     env.filters["function"] = snake_case  # an op's name → its function (render_all: its spec's function_name)
     env.globals.update(TEMPLATE_FUNCTIONS, outputs_class=outputs_class, project=project,
@@ -233,7 +233,13 @@ def render_all(ops: list[OpSpec], template_roots: Sequence[Path], activations: A
     for op in sorted(ops, key=lambda o: o.name):
         groups.setdefault(op.group, []).append(op)
         base = PurePosixPath(op.group) / op.snake_name
-        ctx = {"op": op, "module": op.snake_name}
+        driver, no_driver = None, ""
+        if drivergen_checks.has_driver(op):
+            try:
+                driver = drivergen_unit.op_file(op, drivergen.runtime_plan(op), library, header(op.source, "//", specs))
+            except drivergen_checks.DriverError as exc:  # a check it has no C++ for: the Python path runs it
+                no_driver = str(exc)
+        ctx = {"op": op, "module": op.snake_name, "native": driver is not None, "no_driver": no_driver}
         try:
             files.add(f"{base}.py", env.get_template("python/op.py.j2").render(
                 ctx, header=header(op.source, "#", specs)), f"{op.name}'s wrapper", op.loc, op.name)
@@ -242,11 +248,7 @@ def render_all(ops: list[OpSpec], template_roots: Sequence[Path], activations: A
                       op.name)
         except pygen.TranslationError as exc:  # found while rendering: reported where the spec says it
             raise SpecError(exc.loc.file, exc.loc.line, exc.message, op.name) from None
-        if drivergen_checks.has_driver(op):
-            try:
-                driver = drivergen_unit.op_file(op, drivergen.runtime_plan(op), library, header(op.source, "//", specs))
-            except drivergen_checks.DriverError as exc:  # a check the native driver has no form for
-                raise SpecError(op.loc.file, op.loc.line, str(exc), op.name) from None
+        if driver is not None:
             files.add(f"{base}.driver.cpp", driver, f"{op.name}'s native driver", op.loc, op.name)
     for module in modules.module_groups(ops):
         first = module.ops[0]
