@@ -137,6 +137,24 @@ def test_no_blas_for_a_gemm_step_says_what_to_install(shipped: Path) -> None:
         assert _fresh(OP_CALL.format(call=GRU), str(shipped), **_blas_env()).strip() == "ran"
 
 
+UNBOUND = """
+import ctypes, sys, torch
+torch.ops.load_library(sys.argv[1])
+x = (torch.ones(2, 8), torch.ones(8), torch.zeros(8))
+torch.ops.opgen.layer_norm(*x)  # (bound by the library itself)
+ctypes.CDLL(sys.argv[1]).opgen_native_unbind_cpu(b"LayerNorm")
+try:
+    torch.ops.opgen.layer_norm(*x)
+except RuntimeError as e:
+    print(str(e).splitlines()[0])
+"""
+
+
+def test_an_op_unbound_on_purpose_is_not_bound_again_by_the_library(shipped: Path) -> None:
+    said = _fresh(UNBOUND, str(shipped)).strip()
+    assert said == "LayerNorm: this call needs opgen's Python path (LayerNorm: no cpu binding (opgen_native_bind_cpu))"
+
+
 def _source() -> Path:
     import generated.torch as gt
 
