@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from codegen.runtime import torch_library
+from codegen.runtime import settings, torch_library
 from codegen.runtime.host import blas as host_blas
 
 torch = pytest.importorskip("torch")
@@ -135,6 +135,26 @@ def test_no_blas_for_a_gemm_step_says_what_to_install(shipped: Path) -> None:
     assert "install OpenBLAS (libopenblas0) or name a BLAS library in OPGEN_BLAS" in said, said
     if _blas_env():
         assert _fresh(OP_CALL.format(call=GRU), str(shipped), **_blas_env()).strip() == "ran"
+
+
+@pytest.mark.parametrize(("setting", "value"), [("HOST_THREADS", "0"), ("HOST_STACK_KB", "8"),
+                                              ("HOST_RANDOM_ORDER", "seven")])
+def test_a_bad_launch_setting_is_refused_in_the_words_of_the_settings_table(shipped: Path, setting: str,
+                                                                            value: str) -> None:
+    declared = getattr(settings, setting)
+    with pytest.raises(settings.SettingError) as python:
+        declared.parse(declared.name, value)
+    said = _fresh(OP_CALL.format(call=LAYER_NORM), str(shipped), **{declared.name: value}).strip()
+    assert said == f"LayerNorm: this call needs opgen's Python path (LayerNorm: {python.value})"
+
+
+@pytest.mark.parametrize(("setting", "value"), [("HOST_THREADS", "1"), ("HOST_STACK_KB", " 16 "),
+                                              ("HOST_RANDOM_ORDER", "0x2a"), ("HOST_RANDOM_ORDER", " ")])
+def test_a_good_launch_setting_is_taken(shipped: Path, setting: str, value: str) -> None:
+    declared = getattr(settings, setting)
+    if value.strip():  # (blank: unset)
+        declared.parse(declared.name, value)  # (Python takes it too)
+    assert _fresh(OP_CALL.format(call=LAYER_NORM), str(shipped), **{declared.name: value}).strip() == "ran"
 
 
 UNBOUND = """
