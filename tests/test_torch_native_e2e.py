@@ -9,8 +9,9 @@ backend's kernels (codegen/runtime/torch_library.bind_cpu):
 * `torch.library.opcheck` passes with the Python fakes registered on the C++ schemas;
 * an AOTInductor package of a model using LayerNorm and Softmax, run in a fresh process that loads
   only the package and the library and never imports the generated package, matches eager. That
-  process still binds the kernels with opgen's Python runtime (codegen.runtime.native_cpu): the
-  library does not carry the kernels' host form yet.
+  process binds the kernels with opgen's Python runtime (codegen.runtime.native_cpu): this test's
+  library does not carry the kernels' host form; the package's own does and binds itself
+  (tests/test_torch_native_deploy.py).
 """
 
 from __future__ import annotations

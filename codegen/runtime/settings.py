@@ -93,7 +93,8 @@ class Setting:
     SettingError. `reader` says who reads it: "python" (this package, through `get`) or
     "runtime.cpp" (the emulation runtime's C++ reads it with getenv, through the parser generated
     from this declaration: rt/settings.cpp; Python checks it before each launch all the same, so a
-    bad value is a SettingError here too)."""
+    bad value is a SettingError here too) or "the PyTorch library" (read only where a package's
+    library binds its ops itself, with no Python: self_bind.py hands it the name)."""
 
     name: str
     type: str
@@ -214,8 +215,13 @@ TORCH_NATIVE = Setting(
     "the schemas and the CPU and CUDA kernels in C++ through PyTorch's stable ABI, calling the native drivers) "
     "and keeps only the fakes and autograd in Python",
     parse_flag)
+BLAS = Setting(
+    "OPGEN_BLAS", "library name or path", "",
+    "the BLAS a package's native PyTorch library loads first for the cpu's GEMM steps where it binds its ops "
+    "itself (a process without opgen's Python; then libopenblas.so.0, libblas.so.3)",
+    parse_text, reader="the PyTorch library")
 
 SETTINGS: dict[str, Setting] = {s.name: s for s in (
     POISON_OUTPUTS, HOST_SANITIZE, HOST_RANDOM_ORDER, HOST_THREADS, HOST_STACK_KB, HOST_ISA,
-    HOST_CATCH_SIGNALS, CACHE_DIR, CUDA_LINEINFO, PLAN, NO_REPLAY, NATIVE, TORCH_NATIVE)}
+    HOST_CATCH_SIGNALS, CACHE_DIR, CUDA_LINEINFO, PLAN, NO_REPLAY, NATIVE, TORCH_NATIVE, BLAS)}
 """Every setting by its variable's name."""

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from codegen.runtime import diskcache
+from codegen.runtime import diskcache, self_bind
 from codegen.runtime.host.libraries import _build_or_load
 from codegen.runtime.host.state import _LOCK
 from codegen.runtime.host.toolchain import _BASE_FLAGS, EMU_DIR, _compiler_command, _target, compiler_id
@@ -90,11 +90,28 @@ def has_drivers(source: Path) -> bool:
     return _drivers(source).is_file() or any(source.parent.rglob(DRIVER_FILES))
 
 
+def package_ops(source: Path) -> list[Any]:
+    """The op modules whose generated drivers the library of the registration at `source` carries
+    (none where a test's unit stands beside it: that library is bound from Python)."""
+    if _drivers(source).is_file():
+        return []
+    files = sorted(source.parent.rglob(DRIVER_FILES))
+    return self_bind.op_modules([f.with_name(f.name.removesuffix(".driver.cpp") + ".py") for f in files])
+
+
+def companions(source: Path) -> list[Path]:
+    """The files the library of the registration at `source` opens beside it to bind its ops itself
+    (self_bind.py): ship them with it, in its folder."""
+    return self_bind.companions(package_ops(source))
+
+
 def build(source: Path) -> Path:
     """The built library of the registration at `source` (with the package's drivers, when it has
-    them): from this process's memory, the disk cache, or compiled now."""
+    them, and the host form of their kernels, which it binds itself: self_bind.py): from this
+    process's memory, the disk cache, or compiled now."""
     torch = _torch()
-    text = source.read_text() + drivers_text(source)
+    ops = package_ops(source)
+    text = source.read_text() + drivers_text(source) + (self_bind.unit(ops) if ops else "")
     cmd = _compiler_command()
     flags = _flags(torch)
     key = diskcache.cache_key(text, flags, compiler_id(cmd), f"{_target()} torch {torch.__version__}")
@@ -110,8 +127,9 @@ def build(source: Path) -> Path:
 def load(source: Path, modules: Sequence[Any] = ()) -> Path:
     """`build(source)`, loaded into this process with `torch.ops.load_library` (its schemas and
     kernels registered). With the package's drivers in it, each op module of `modules` is bound to
-    its kernels as the cpu backend loads them (codegen/runtime/native_cpu.py: until the library
-    carries the kernels' host form and binds them itself), so its calls run natively."""
+    its kernels as the cpu backend loads them (codegen/runtime/native_cpu.py: the settings this
+    process set, the sanitize build, watched launches; the library's own binding, self_bind.py,
+    serves a process without opgen's Python), so its calls run natively."""
     path = build(source)
     ops: Any = _torch().ops  # (load_library is unannotated in torch)
     ops.load_library(str(path))

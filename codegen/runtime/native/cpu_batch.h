@@ -42,6 +42,7 @@ struct CpuBinding {
   uint64_t seed, stack_size;
   int64_t max_grid[3], max_block[3], max_shared;
   std::string fallback;
+  std::string no_blas;  // why GEMM steps have no BLAS, where the binder knows better than NumPy's path
 };
 
 // What a batched GEMM reads or writes of a slot: the call's buffer must be of `dtype` and hold as
@@ -237,7 +238,8 @@ struct Builder {
       if (tag == OPGEN_T_FLOAT) return fail("a GEMM step's size is a float");
     }
     const int64_t m = s[0], n = s[1], k = s[2], ta = s[3], tb = s[4], beta = s[5];
-    if (!b.sgemm || !b.dgemm) return fail("no BLAS bound for the GEMM steps (NumPy's matmul runs them)");
+    if (!b.sgemm || !b.dgemm)
+      return fail(b.no_blas.empty() ? "no BLAS bound for the GEMM steps (NumPy's matmul runs them)" : b.no_blas);
     if (*std::min_element(s, s + 9) < 0) return fail("a GEMM step with a negative size or offset");
     for (int j = 0; j < 3; ++j)
       if (slot[j] < 0 || slot[j] >= plan.nslots || plan.slots[slot[j]].count >= 0)

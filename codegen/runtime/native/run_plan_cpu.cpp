@@ -8,6 +8,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "cpu_batch.h"
 #include "recordings.h"
@@ -17,11 +18,27 @@ namespace {
 
 std::mutex g_bindings_mu;
 std::unordered_map<std::string, std::shared_ptr<const CpuBinding>> g_bindings;  // by op
+std::unordered_set<std::string> g_unbound;  // ops opgen_native_unbind_cpu forgot: not self-bound
+CpuBinder g_binder = nullptr;
 
 std::shared_ptr<const CpuBinding> binding_of(const char* op) {
   std::lock_guard<std::mutex> hold(g_bindings_mu);
   auto found = g_bindings.find(op);
   return found == g_bindings.end() ? nullptr : found->second;
+}
+
+// The op's binding, made by the library's binder where it has one and nothing bound the op yet.
+std::shared_ptr<const CpuBinding> bound_or_self_bound(const PlanCall& plan, std::string& why) {
+  std::shared_ptr<const CpuBinding> b = binding_of(plan.op);
+  if (b) return b;
+  CpuBinder binder;
+  {
+    std::lock_guard<std::mutex> hold(g_bindings_mu);
+    binder = g_unbound.count(plan.op) ? nullptr : g_binder;
+  }
+  why = std::string(plan.op) + ": no cpu binding (opgen_native_bind_cpu)";
+  if (binder && binder(plan, why) == 0) b = binding_of(plan.op);
+  return b;
 }
 
 int say(opgen_call* call, int code, const std::string& message) {
@@ -60,12 +77,22 @@ bool bind_table(const CpuBatch& batch, const PlanCall& plan, std::vector<uint64_
 
 }  // namespace
 
+void install_cpu_binding(const char* op, std::shared_ptr<const CpuBinding> binding) {
+  std::lock_guard<std::mutex> hold(g_bindings_mu);
+  g_unbound.erase(op);
+  g_bindings[op] = std::move(binding);  // (calls in flight keep the binding they took)
+}
+
+void set_cpu_binder(CpuBinder binder) {
+  std::lock_guard<std::mutex> hold(g_bindings_mu);
+  g_binder = binder;
+}
+
 int run_plan_cpu(opgen_call* call, const PlanCall& plan) {
-  std::shared_ptr<const CpuBinding> b = binding_of(plan.op);
-  if (!b)
-    return say(call, OPGEN_ERR_FALLBACK, std::string(plan.op) + ": no cpu binding (opgen_native_bind_cpu)");
-  if (!b->fallback.empty()) return say(call, OPGEN_ERR_FALLBACK, std::string(plan.op) + ": " + b->fallback);
   std::string why;
+  std::shared_ptr<const CpuBinding> b = bound_or_self_bound(plan, why);
+  if (!b) return say(call, OPGEN_ERR_FALLBACK, why);
+  if (!b->fallback.empty()) return say(call, OPGEN_ERR_FALLBACK, std::string(plan.op) + ": " + b->fallback);
   std::shared_ptr<const Recording> rec = recordings().get(plan, b->plan.c_str(), why);
   if (!rec) return say(call, OPGEN_ERR_FALLBACK, why);
   std::shared_ptr<const CpuBatch> batch = batch_of(*rec, b, plan);
@@ -118,8 +145,7 @@ OPGEN_NATIVE_API int opgen_native_bind_cpu(const char* op, const opgen_cpu_bindi
       snprintf(err, static_cast<size_t>(errlen), "%s: no emulation runtime to bind", op);
       return 1;
     }
-    std::lock_guard<std::mutex> hold(opgen_native::g_bindings_mu);
-    opgen_native::g_bindings[op] = std::move(b);  // (calls in flight keep the binding they took)
+    opgen_native::install_cpu_binding(op, std::move(b));
     return 0;
   } catch (const std::exception& e) {
     snprintf(err, static_cast<size_t>(errlen), "%s: binding failed: %s", op, e.what());
@@ -130,6 +156,7 @@ OPGEN_NATIVE_API int opgen_native_bind_cpu(const char* op, const opgen_cpu_bindi
 OPGEN_NATIVE_API void opgen_native_unbind_cpu(const char* op) {
   std::lock_guard<std::mutex> hold(opgen_native::g_bindings_mu);
   opgen_native::g_bindings.erase(op);
+  opgen_native::g_unbound.insert(op);
 }
 
 OPGEN_NATIVE_API int64_t opgen_native_cpu_abi(int what) {

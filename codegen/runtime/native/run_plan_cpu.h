@@ -11,6 +11,9 @@
 
 #include <stdint.h>
 
+#include <memory>
+#include <string>
+
 #include "run_plan.h"
 
 #define OPGEN_NATIVE_API extern "C" __attribute__((visibility("default")))
@@ -52,7 +55,8 @@ typedef struct opgen_cpu_binding {
 // Binds (or rebinds: recordings' batches are rebuilt) op `op`; 0, or 1 with `err` set.
 OPGEN_NATIVE_API int opgen_native_bind_cpu(const char* op, const opgen_cpu_binding* binding, char* err,
                                            int64_t errlen);
-// Forgets op `op`'s binding (its calls fall back until it is bound again).
+// Forgets op `op`'s binding (its calls fall back until it is bound again; a library that binds
+// itself does not bind it again).
 OPGEN_NATIVE_API void opgen_native_unbind_cpu(const char* op);
 // OPGEN_CPU_BINDING_ABI (0), sizeof(opgen_cpu_kernel) (1), sizeof(opgen_cpu_binding) (2), sizeof(Slot) (3).
 OPGEN_NATIVE_API int64_t opgen_native_cpu_abi(int what);
@@ -60,6 +64,16 @@ OPGEN_NATIVE_API int64_t opgen_native_cpu_abi(int what);
 namespace opgen_native {
 
 int run_plan_cpu(opgen_call* call, const PlanCall& plan);
+
+// A library that carries its kernels binds an op itself on its first call without a binding
+// (self_bind_cpu.cpp installs one): 0 with the op bound (opgen_native_bind_cpu's way), or 1 with
+// `why` set. An op unbound by opgen_native_unbind_cpu is not bound again this way.
+typedef int (*CpuBinder)(const PlanCall& plan, std::string& why);
+void set_cpu_binder(CpuBinder binder);
+
+// Binds (or rebinds) op `op` to `binding` (cpu_batch.h): opgen_native_bind_cpu's last step.
+struct CpuBinding;
+void install_cpu_binding(const char* op, std::shared_ptr<const CpuBinding> binding);
 
 }  // namespace opgen_native
 
