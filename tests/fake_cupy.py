@@ -250,6 +250,13 @@ class FakeArray(np.ndarray):
     def device(self) -> FakeDevice:  # type: ignore[override]
         return FakeDevice(self._device)
 
+    @property
+    def __cuda_array_interface__(self) -> dict[str, Any]:
+        """CuPy's (version 3; strides None when C-contiguous, "stream" absent: no synchronization asked)."""
+        return {"version": 3, "shape": self.shape, "typestr": self.dtype.str, "descr": [("", self.dtype.str)],
+                "data": (self.__array_interface__["data"][0], False),
+                "strides": None if self.flags.c_contiguous else self.strides}
+
     def get(self, stream: FakeStream | None = None) -> np.ndarray:
         on = stream or _STATE.stream()
         _STATE.use_stream(on, "a device-to-host copy (cudaMemcpy)")
