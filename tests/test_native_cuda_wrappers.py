@@ -25,6 +25,7 @@ from test_native_wrappers import _bad_variants, _chosen
 
 from codegen.runtime import native_cuda, native_front
 from codegen.runtime.cpu import GPU_FORM_OPTION
+from codegen.runtime.native_driver import NativeDriver
 from codegen.warmup import generated_ops
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -59,8 +60,11 @@ def cases() -> dict[str, list[Any]]:
 
 @pytest.fixture
 def gpu(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, standin: Standin) -> Any:
-    """The cuda backend on the CuPy stand-in, its arrays in the libcuda stand-in's memory."""
+    """The cuda backend on the CuPy stand-in, its arrays in the libcuda stand-in's memory, the
+    wrappers' native cuda path on (install turns it off for the fake alone)."""
+    native_path = NativeDriver._call_cuda
     found = fake_cupy.install(monkeypatch, tmp_path)
+    monkeypatch.setattr(NativeDriver, "_call_cuda", native_path)
 
     def allocate(nbytes: int, device: int) -> np.ndarray:
         pointer = standin.alloc(nbytes)  # (never freed: a test's few MiB; an empty array's a live byte)
