@@ -21,7 +21,7 @@ import fake_cupy
 import numpy as np
 import pytest
 from standin_driver import Standin
-from test_native_wrappers import _bad_variants, _chosen
+from test_native_wrappers import _bad_variants, _chosen, _same
 
 from codegen.runtime import native_cuda, native_front
 from codegen.runtime.cpu import GPU_FORM_OPTION
@@ -103,21 +103,6 @@ def _run(op: Any, args: tuple[Any, ...], kwargs: dict[str, Any], monkeypatch: py
     rc = standin.lib.cuCtxSynchronize()
     assert rc == 0, f"{op.name} native={native}: CUresult {rc}: {standin.lib.opgen_standin_fault()}"
     return out
-
-
-def _same(native: Any, python: Any, exact: bool = True) -> None:
-    if isinstance(python, Exception):
-        assert type(native) is type(python) and str(native) == str(python)
-        return
-    assert not isinstance(native, Exception), native
-    assert type(native) is type(python)
-    for name, a, b in zip(python._fields, native, python, strict=True):
-        assert type(a) is type(b) and a.dtype == b.dtype and a.shape == b.shape, name
-        if exact:
-            assert np.asarray(a).tobytes() == np.asarray(b).tobytes(), f"output {name} differs"
-        else:
-            np.testing.assert_allclose(np.asarray(a, np.float64), np.asarray(b, np.float64), rtol=2e-3, atol=2e-3,
-                                       err_msg=name)
 
 
 def _device_case(case: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
