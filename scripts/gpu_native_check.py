@@ -5,7 +5,9 @@ the libcuda, cuBLAS and CuPy stand-ins (tests/test_native_cuda_wrappers.py).
 1. Every parity case (scripts/gpu_parity.py) on Scope("cuda") through the native driver
    (OPGEN_NATIVE=1) and through the Python plan (OPGEN_NATIVE=0): outputs bit-identical, errors the
    same type and message; how many calls the driver served, and why the others went to Python.
-2. bench/bench_norm_gpu.py (LayerNorm, Softmax, BiasAdd and their gradients, float32 and float16,
+2. The cost of the outputs' allocator the front-end calls back (the cuda backend's `empty`) beside
+   CuPy's own `empty`, per call: what a leaner allocator could save of the host time.
+3. bench/bench_norm_gpu.py (LayerNorm, Softmax, BiasAdd and their gradients, float32 and float16,
    beside PyTorch eager) with OPGEN_NATIVE=1, then 0: the goal is ≤ 1.1× PyTorch at [8192, 1024].
 
     python scripts/gpu_native_check.py [--no-bench] [--repeats 30]
@@ -78,7 +80,7 @@ def parity_check() -> int:
             python = _call(parity, op, case, native=False)
             before = op.module._NATIVE.served
             native = _call(parity, op, case, native=True)
-            cupy.cuda.Device().synchronize()
+            cupy.cuda.get_current_stream().synchronize()
             total += 1
             if op.module._NATIVE.served > before:
                 served += 1
@@ -99,12 +101,29 @@ def parity_check() -> int:
     return 1 if differ else 0
 
 
+def allocator_cost(calls: int = 20000) -> None:
+    import time
+
+    import cupy
+
+    from codegen.runtime.cuda import cuda_backend
+
+    backend = cuda_backend(0)
+    for name, empty in (("backend.empty", backend.empty), ("cupy.empty", cupy.empty)):
+        empty((8192, 1024), "float32")
+        start = time.perf_counter()
+        for _ in range(calls):
+            empty((8192, 1024), "float32")
+        print(f"{name}((8192, 1024), 'float32'): {(time.perf_counter() - start) / calls * 1e6:.2f} us per call")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-bench", action="store_true")
     parser.add_argument("--repeats", type=int, default=30)
     args = parser.parse_args()
     status = parity_check()
+    allocator_cost()
     if not args.no_bench:
         for native in ("1", "0"):
             print(f"\nbench_norm_gpu.py, OPGEN_NATIVE={native}", flush=True)
