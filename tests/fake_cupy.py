@@ -250,6 +250,13 @@ class FakeArray(np.ndarray):
     def device(self) -> FakeDevice:  # type: ignore[override]
         return FakeDevice(self._device)
 
+    @property
+    def __cuda_array_interface__(self) -> dict[str, Any]:
+        """CuPy's (version 3; strides None when C-contiguous, "stream" absent: no synchronization asked)."""
+        return {"version": 3, "shape": self.shape, "typestr": self.dtype.str, "descr": [("", self.dtype.str)],
+                "data": (self.__array_interface__["data"][0], False),
+                "strides": None if self.flags.c_contiguous else self.strides}
+
     def get(self, stream: FakeStream | None = None) -> np.ndarray:
         on = stream or _STATE.stream()
         _STATE.use_stream(on, "a device-to-host copy (cudaMemcpy)")
@@ -775,5 +782,10 @@ def install(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, cublas: FakeCublas 
 
     monkeypatch.setattr(cuda_cache, "load_or_compile", load_or_compile)
     monkeypatch.setenv("OPGEN_POISON_OUTPUTS", "1")
+    # The fake's device memory is not a driver's: the wrappers' native cuda path (native_driver.py) is
+    # off here, unless a test joins it to the libcuda stand-in (tests/test_native_cuda_wrappers.py).
+    from codegen.runtime.native_driver import NativeDriver
+
+    monkeypatch.setattr(NativeDriver, "_call_cuda", lambda self, backend, inputs, attrs: None)
     return types.SimpleNamespace(backend=cuda.cuda_backend(0), compiled=compiled, module=cuda, cublas=cublas,
                                  tmp_path=tmp_path)

@@ -207,8 +207,9 @@ def test_where_the_cpu_backend_goes_launch_by_launch_calls_fall_back(runner: nat
 
 
 def test_a_device_without_a_runner_falls_back(runner: native_cpu.NativeCpu) -> None:
+    """The cuda device before a front-end handed the library the cuda runner (native_cuda.hand_runner)."""
     _, plan, values, buffers = _layer_norm_call(runner)
-    with pytest.raises(native_cpu.NativeRunError, match="no native runner for device 1") as e:
+    with pytest.raises(native_cpu.NativeRunError, match="LayerNorm: no cuda runner handed to this driver library") as e:
         runner.run_plan(plan.op, values, buffers, device="cuda")
     assert e.value.code == FALLBACK
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ctypes
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -95,8 +96,36 @@ def runtime() -> ctypes.CDLL:
             ctypes.c_char_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_char_p), ctypes.c_int64, ctypes.c_void_p,
             ctypes.c_int64, ctypes.POINTER(Slot), ctypes.c_int64, ctypes.c_int32, ctypes.c_void_p, Allocator, *errs]
         lib.opgen_native_cuda_stat.restype = ctypes.c_longlong
+        lib.opgen_native_cuda_plan_abi.restype = ctypes.c_longlong
+        lib.opgen_native_cuda_graphs.argtypes = [ctypes.c_int]
         lib._typed = True
     return lib
+
+
+def hand_runner(driver_library: ctypes.CDLL) -> None:
+    """Hands a driver library (native_driver.py) this runtime's run_plan_cuda: its cuda calls run
+    here from now on (run_plan.h's CudaRunner). NativeCudaError where their run_plan.h ABIs differ."""
+    lib = runtime()
+    entry = ctypes.cast(lib.opgen_native_cuda_run_plan, ctypes.c_void_p)
+    use = getattr(driver_library, "opgen_native_use_cuda_runner", None)
+    if use is None:
+        raise NativeCudaError(FALLBACK, f"the driver library {driver_library._name} takes no cuda runner (built "
+                                        f"before run_plan.h ABI 3)")
+    use.restype, use.argtypes = ctypes.c_int, [ctypes.c_void_p, ctypes.c_int64]
+    abi = lib.opgen_native_cuda_plan_abi()
+    if use(entry, abi):
+        raise NativeCudaError(FALLBACK, f"the native cuda runtime states run_plan.h ABI {abi}; the driver "
+                                        f"library {driver_library._name} another")
+
+
+_GRAPHS: list[bool] = [True]  # the graph switch as last set (the runtime's default)
+
+
+def graphs(on: bool) -> None:
+    """Graph replay on or off (OPGEN_NO_REPLAY: launch by launch), set in the runtime where it changes."""
+    if _GRAPHS[0] != on:
+        runtime().opgen_native_cuda_graphs(int(on))
+        _GRAPHS[0] = on
 
 
 def stat(what: int) -> int:
@@ -128,10 +157,32 @@ def cublas_standin() -> tuple[ctypes.CDLL, Path]:
     return lib, path
 
 
-def use_driver(path: str | Path | None) -> None:
-    """The runtime loads `path` as libcuda from now on (None: libcuda.so.1); NativeCudaError
-    (FALLBACK) saying what to install where it cannot."""
+#: [bindings' generation (a libcuda named anew forgets them), whether modules are stand-in images]
+_DRIVER: list[Any] = [0, False]
+
+
+def use_driver(path: str | Path | None, standin: bool = False) -> None:
+    """The runtime loads `path` as libcuda from now on (None: libcuda.so.1; `standin`: the stand-in,
+    whose modules are `standin_image`s); NativeCudaError (FALLBACK) saying what to install where it
+    cannot. Every binding made before is forgotten (`generation` moves on)."""
+    _DRIVER[0] += 1
+    _DRIVER[1] = standin
     _name("opgen_native_cuda_driver", path)
+
+
+def generation() -> int:
+    """Moves on whenever use_driver names a libcuda: a front-end binds its ops again."""
+    return int(_DRIVER[0])
+
+
+def module_image(kernels: KernelSource, target: cuda_cache.Target) -> bytes:
+    """The op's module image for `bind`: the kernel cache's on a GPU, the stand-in's in a stand-in
+    build (the host build of the GPU form, as Scope("cpu", kernel_form="gpu") loads it)."""
+    if not _DRIVER[1]:
+        return device_image(kernels, target)
+    from codegen.runtime.cpu import CpuBackend
+
+    return standin_image(CpuBackend(launch_plan="cuda", kernel_form="gpu").load(kernels))
 
 
 def use_cublas(path: str | Path | None) -> None:

@@ -4,10 +4,17 @@ Each wrapper with a kernel launch plan holds a `NativeDriver` (`_NATIVE`) for th
 beside it and, first thing in `_compute`, asks it to run the call: `call(backend, inputs, attrs)`
 returns the outputs, raises the wrapper's exception with the wrapper's message, or returns None —
 then the wrapper runs its Python body, the reference path, as before. None is the answer where the
-native path is off (`OPGEN_NATIVE=0`, `OPGEN_PLAN=loop`, `OPGEN_NO_REPLAY`), where it has no form
-for the call (a backend other than the plain cpu one, a watched backend, an argument the front-end
-cannot hand over exactly: codegen/runtime/native/pyentry.cpp), and where it cannot be built here
-(warned once).
+native path is off (`OPGEN_NATIVE=0`, `OPGEN_PLAN=loop`; `OPGEN_NO_REPLAY` on the cpu), where it has
+no form for the call (a backend other than the plain cpu and cuda ones, a watched backend, a cuda
+call inside the caller's stream capture — the Python path holds its buffers — an argument the
+front-end cannot hand over exactly: codegen/runtime/native/pyentry.cpp), and where it cannot be
+built here (warned once).
+
+On the cuda backend the driver's plan runs in the native cuda runtime (native_cuda.py: a library of
+its own, handed to each driver library once; libcuda loaded at the first cuda call), the op's module
+bound once per device (the kernel cache's cubin, or the stand-in's image where native_cuda says so),
+on CuPy's current stream, with outputs and scratch from the backend's `empty`; `OPGEN_NO_REPLAY`
+turns its graph replay off, as it does the Python plan's.
 
 The driver's library is built on the first call (the host C++ compiler, cached like kernel
 modules: keyed by the driver's source, the native runtime's files, flags, compiler and target;
@@ -22,7 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from codegen.runtime import native_cpu, native_front, native_plan
+from codegen.runtime import native_cpu, native_cuda, native_front, native_plan
+from codegen.runtime.cuda import CudaBackend
 from codegen.runtime.host import switches
 from codegen.runtime.host.errors import HostBackendError, HostCompileError, HostCompilerNotFound
 from codegen.runtime.host.toolchain import EMU_DIR
@@ -41,7 +49,7 @@ from codegen.runtime.settings import (
 )
 
 #: driver.h's opgen_device numbers
-DEVICE_CPU = 0
+DEVICE_CPU, DEVICE_CUDA = 0, 1
 
 
 @dataclass(frozen=True)
@@ -51,6 +59,7 @@ class _State:
 
     front: Any
     poison: bool
+    no_replay: bool  # (the cpu path then runs in Python; the cuda path turns its graphs off)
     binding: tuple[Any, ...]
 
 
@@ -62,8 +71,9 @@ _STATES: dict[tuple[Any, ...], _State] = {}
 
 
 def _state(raw: tuple[Any, ...], backend: Any) -> _State:
-    on = NATIVE.get() and plan_as_data() and not NO_REPLAY.get()
-    state = _State(native_front.extension() if on else None, bool(POISON_OUTPUTS.get()), native_cpu.key(backend))
+    on = NATIVE.get() and plan_as_data()
+    state = _State(native_front.extension() if on else None, bool(POISON_OUTPUTS.get()), bool(NO_REPLAY.get()),
+                   native_cpu.key(backend))
     if len(_STATES) < 64:
         _STATES[raw] = state
     return state
@@ -72,7 +82,8 @@ def _state(raw: tuple[Any, ...], backend: Any) -> _State:
 class NativeDriver:
     """One op's driver: built, loaded and bound on its first call."""
 
-    __slots__ = ("_address", "_bound", "_broken", "_runner", "kernels", "op", "plan", "served", "source")
+    __slots__ = ("_address", "_bound", "_broken", "_cuda_bound", "_runner", "kernels", "op", "plan", "served",
+                 "source")
 
     def __init__(self, op: str, kernels: KernelSource, plan: Plan, source: Path):
         self.op = op
@@ -83,15 +94,21 @@ class NativeDriver:
         self._runner: native_cpu.NativeCpu | None = None
         self._address = 0
         self._bound: tuple[Any, ...] | None = None
+        # device index -> native_cuda.generation() it was bound in (-1 - generation: off in that one)
+        self._cuda_bound: dict[int, int] = {}
         self._broken = False
 
     def call(self, backend: Any, inputs: tuple[Any, ...], attrs: tuple[Any, ...]) -> tuple[Any, ...] | None:
         """The outputs of the call run natively, or None: the wrapper's Python path takes it."""
-        if self._broken or backend.name != "cpu" or backend.watched:
+        if self._broken or backend.watched:
             return None
-        raw = (switches._sanitize, switches._random_seed, _route(), _launch())
+        raw = (backend.name, switches._sanitize, switches._random_seed, _route(), _launch())
         state = _STATES.get(raw) or _state(raw, backend)
         if state.front is None:
+            return None
+        if isinstance(backend, CudaBackend):
+            return self._call_cuda(backend, inputs, attrs, state)
+        if backend.name != "cpu" or state.no_replay:
             return None
         if self._bound != state.binding and not self._bind(backend):
             return None
@@ -105,6 +122,45 @@ class NativeDriver:
         """Compile (or load from the cache) the driver's library now; its errors raised (opgen warmup)."""
         if self._runner is None:
             self._runner = self._load()
+
+    def _call_cuda(self, backend: CudaBackend, inputs: tuple[Any, ...], attrs: tuple[Any, ...],
+                   state: _State) -> tuple[Any, ...] | None:
+        bound, generation = self._cuda_bound.get(backend.index), native_cuda.generation()
+        if bound != generation and (bound == -1 - generation or not self._bind_cuda(backend)):
+            return None
+        with backend.device:
+            stream = backend._cp.cuda.get_current_stream()
+            if stream.is_capturing():  # the Python path holds the call's buffers for the caller's graph
+                return None
+            native_cuda.graphs(not state.no_replay)
+            outputs = state.front.call(self._address, inputs, attrs, DEVICE_CUDA, False, backend.index,
+                                       stream.ptr, backend.empty)
+        if outputs is not None:
+            self.served += 1
+        return outputs  # type: ignore[no-any-return]
+
+    def _bind_cuda(self, backend: CudaBackend) -> bool:
+        """The op's module bound on the backend's device, and the driver library handed the cuda
+        runtime, once per device (again where native_cuda names another libcuda)."""
+        generation = native_cuda.generation()
+        try:
+            if self._runner is None:
+                self._runner = self._load()
+            native_cuda.hand_runner(self._runner.lib)
+            image = native_cuda.module_image(self.kernels, backend.target)
+            native_cuda.bind(self.op, backend.index, image, self._runner.recorder(self.op).symbols)
+        except native_cuda.NativeCudaError as e:  # (the cpu path stays on; a libcuda named anew is tried)
+            self._cuda_bound[backend.index] = -1 - generation
+            warnings.warn(f"opgen: {self.op}: the native driver is off on cuda ({e}); the wrapper runs its Python "
+                          f"path", RuntimeWarning, stacklevel=4)
+            return False
+        except (HostCompileError, HostCompilerNotFound, HostBackendError, PlanError, OSError) as e:
+            self._broken = True
+            warnings.warn(f"opgen: {self.op}: the native driver is off ({e}); the wrapper runs its Python path",
+                          RuntimeWarning, stacklevel=4)
+            return False
+        self._cuda_bound[backend.index] = generation
+        return True
 
     def _bind(self, backend: Any) -> bool:
         try:

@@ -3,17 +3,22 @@
 // headers. `call(driver, inputs, attrs, device, poison)` turns the wrapper's arguments into an opgen_call,
 // makes the outputs as NumPy arrays through the allocator callback, calls the driver and returns
 // the outputs as a tuple; a driver error becomes the wrapper's exception with the driver's message.
+// On the cuda device (`call(..., device_index, stream, empty)`) the inputs are CuPy arrays on that
+// device, read through `__cuda_array_interface__`, the outputs and scratch come from `empty` (the
+// cuda backend's: CuPy's memory pool, poisoned as it poisons) and the plan runs on `stream`.
 //
 // It takes only what it can hand over exactly: C-contiguous, aligned, native-order NumPy arrays of
-// the dtypes driver.h numbers, None, lists of such arrays, and exact bool/int/float/str/None attrs
-// and lists of them. Anything else — a strided view, a CuPy array, an Activation, a NumPy scalar
-// attr — returns None, and the wrapper runs its Python body (the reference path, which copies or
-// converts as it always has). So a caller never sees a different answer, only a slower one.
+// the dtypes driver.h numbers (on the cuda device: CuPy arrays on the call's device, likewise), None,
+// lists of such arrays, and exact bool/int/float/str/None attrs and lists of them. Anything else — a
+// strided view, a host array on the cuda device, an Activation, a NumPy scalar attr — returns None,
+// and the wrapper runs its Python body (the reference path, which copies or converts as it always
+// has). So a caller never sees a different answer, only a slower one.
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
 #include <numpy/arrayobject.h>
 
+#include <array>
 #include <cstddef>
 #include <cstring>
 #include <vector>
@@ -32,8 +37,10 @@ thread_local char g_fallback[256] = "";
 
 void handed_back(const char* why) { snprintf(g_fallback, sizeof g_fallback, "%s", why); }
 
-// opgen_dtype -> the NumPy dtype the outputs are made with (set once by init(); NULL: unknown).
+// opgen_dtype -> the NumPy dtype the outputs are made with, and its name (what the cuda backend's
+// `empty` takes); set once by init(); NULL: unknown.
 PyArray_Descr* g_descr[OPGEN_DT_COUNT] = {};
+PyObject* g_names[OPGEN_DT_COUNT] = {};
 
 int dtype_of(PyArray_Descr* d) {
   for (int k = 0; k < OPGEN_DT_COUNT; ++k)
@@ -51,9 +58,20 @@ struct CallState {
   PyObject* outputs[OPGEN_MAX_OUTPUTS] = {};
   std::vector<PyObject*> scratch;
   bool poison = false;  // OPGEN_POISON_OUTPUTS: every buffer starts as NaN (integers: -1), as backend.empty does
+  // the cuda device: the call's device, the backend's `empty`, the inputs' shapes read from their
+  // __cuda_array_interface__ (reserved up front: pointers stay put), and an exception `empty`
+  // raised (re-raised as it is once the driver returns, as the Python path would let it through)
+  int32_t device = OPGEN_DEV_CPU;
+  int32_t device_index = 0;
+  PyObject* empty = nullptr;
+  std::vector<std::array<int64_t, OPGEN_MAX_NDIM>> dims;
+  PyObject *raised_type = nullptr, *raised_value = nullptr, *raised_trace = nullptr;
   ~CallState() {
     for (PyObject* o : outputs) Py_XDECREF(o);
     for (PyObject* o : scratch) Py_DECREF(o);
+    Py_XDECREF(raised_type);
+    Py_XDECREF(raised_value);
+    Py_XDECREF(raised_trace);
   }
 };
 
@@ -75,6 +93,101 @@ bool tensor_of(PyObject* obj, opgen_tensor* t) {
   return true;
 }
 
+// A __cuda_array_interface__ typestr's opgen_dtype ("<f4", "|b1"; "<V2": bfloat16 where the array's
+// dtype is named so, ml_dtypes' as CuPy holds it); -1: one the driver does not take.
+int dtype_of_typestr(PyObject* obj, PyObject* typestr) {
+  const char* text = PyUnicode_Check(typestr) ? PyUnicode_AsUTF8(typestr) : nullptr;
+  if (text == nullptr || std::strlen(text) != 3 || (text[0] != '<' && text[0] != '|')) return -1;
+  if (std::strcmp(text + 1, "V2") == 0) {
+    PyObject* dtype = PyObject_GetAttrString(obj, "dtype");
+    PyObject* name = dtype != nullptr ? PyObject_GetAttrString(dtype, "name") : nullptr;
+    bool bf16 = name != nullptr && PyUnicode_Check(name) && PyUnicode_CompareWithASCIIString(name, "bfloat16") == 0;
+    Py_XDECREF(name);
+    Py_XDECREF(dtype);
+    PyErr_Clear();
+    return bf16 ? OPGEN_DT_BFLOAT16 : -1;
+  }
+  static const struct { const char* code; int dtype; } kCodes[] = {
+      {"b1", OPGEN_DT_BOOL}, {"i1", OPGEN_DT_INT8}, {"u1", OPGEN_DT_UINT8}, {"i2", OPGEN_DT_INT16},
+      {"u2", OPGEN_DT_UINT16}, {"i4", OPGEN_DT_INT32}, {"u4", OPGEN_DT_UINT32}, {"i8", OPGEN_DT_INT64},
+      {"u8", OPGEN_DT_UINT64}, {"f2", OPGEN_DT_FLOAT16}, {"f4", OPGEN_DT_FLOAT32}, {"f8", OPGEN_DT_FLOAT64}};
+  for (const auto& c : kCodes)
+    if (std::strcmp(text + 1, c.code) == 0) return c.dtype;
+  return -1;
+}
+
+// The device a CuPy array's memory is on (its `data.device_id`); -1 for an object without one (a
+// foreign __cuda_array_interface__ producer: the Python path converts it with cupy.asarray).
+long device_of(PyObject* obj) {
+  PyObject* data = PyObject_GetAttrString(obj, "data");
+  PyObject* id = data != nullptr ? PyObject_GetAttrString(data, "device_id") : nullptr;
+  long device = id != nullptr && PyLong_Check(id) ? PyLong_AsLong(id) : -1;
+  Py_XDECREF(id);
+  Py_XDECREF(data);
+  PyErr_Clear();
+  return device;
+}
+
+// A CuPy array on the call's device the driver can read as it is (its __cuda_array_interface__,
+// version 2 or 3: C-contiguous, aligned, no mask); false: the Python path takes this call.
+bool cuda_tensor_of(PyObject* obj, opgen_tensor* t, CallState& st) {
+  if (st.dims.size() == st.dims.capacity()) return false;
+  PyObject* cai = PyObject_GetAttrString(obj, "__cuda_array_interface__");
+  if (cai == nullptr || !PyDict_Check(cai)) {
+    PyErr_Clear();
+    Py_XDECREF(cai);
+    return false;
+  }
+  bool ok = false;
+  PyObject* shape = PyDict_GetItemString(cai, "shape");  // (borrowed, all of them)
+  PyObject* data = PyDict_GetItemString(cai, "data");
+  PyObject* strides = PyDict_GetItemString(cai, "strides");
+  PyObject* mask = PyDict_GetItemString(cai, "mask");
+  PyObject* typestr = PyDict_GetItemString(cai, "typestr");
+  int dt = typestr != nullptr ? dtype_of_typestr(obj, typestr) : -1;
+  if (shape != nullptr && PyTuple_Check(shape) && PyTuple_GET_SIZE(shape) <= OPGEN_MAX_NDIM && data != nullptr &&
+      PyTuple_Check(data) && PyTuple_GET_SIZE(data) == 2 && (mask == nullptr || mask == Py_None) && dt >= 0 &&
+      device_of(obj) == st.device_index) {
+    std::array<int64_t, OPGEN_MAX_NDIM>& dims = st.dims.emplace_back();
+    Py_ssize_t ndim = PyTuple_GET_SIZE(shape);
+    int64_t size = 1;
+    for (Py_ssize_t k = 0; k < ndim; ++k) {
+      dims[k] = PyLong_AsLongLong(PyTuple_GET_ITEM(shape, k));
+      size *= dims[k];
+    }
+    // C-contiguous: strides None, or the C strides (a dim of 1 may have any stride; an empty array any)
+    static const int kItemsize[OPGEN_DT_COUNT] = {1, 1, 1, 2, 2, 4, 4, 8, 8, 2, 2, 4, 8};
+    int64_t itemsize = kItemsize[dt];
+    bool contiguous = strides == nullptr || strides == Py_None;
+    if (!contiguous && PyTuple_Check(strides) && PyTuple_GET_SIZE(strides) == ndim) {
+      contiguous = true;
+      int64_t expected = itemsize;
+      for (Py_ssize_t k = ndim - 1; k >= 0; --k) {
+        if (dims[k] != 1 && PyLong_AsLongLong(PyTuple_GET_ITEM(strides, k)) != expected) contiguous = false;
+        expected *= dims[k];
+      }
+      contiguous = contiguous || size == 0;
+    }
+    void* pointer = PyLong_AsVoidPtr(PyTuple_GET_ITEM(data, 0));
+    ok = !PyErr_Occurred() && contiguous && reinterpret_cast<uintptr_t>(pointer) % itemsize == 0;
+    t->data = pointer;
+    t->shape = dims.data();
+    t->strides = nullptr;
+    t->ndim = static_cast<int32_t>(ndim);
+    t->dtype = dt;
+    t->device = OPGEN_DEV_CUDA;
+    t->device_index = st.device_index;
+    t->name = nullptr;
+  }
+  PyErr_Clear();
+  Py_DECREF(cai);
+  return ok;
+}
+
+bool device_tensor_of(PyObject* obj, opgen_tensor* t, CallState& st) {
+  return st.device == OPGEN_DEV_CUDA ? cuda_tensor_of(obj, t, st) : tensor_of(obj, t);
+}
+
 bool arg_of(PyObject* obj, opgen_arg* arg, CallState& st) {
   std::memset(arg, 0, sizeof *arg);
   if (obj == Py_None) {
@@ -88,7 +201,7 @@ bool arg_of(PyObject* obj, opgen_arg* arg, CallState& st) {
     size_t first = st.items.size();
     for (Py_ssize_t k = 0; k < n; ++k) {
       opgen_tensor t;
-      if (!tensor_of(PySequence_Fast_GET_ITEM(seq, k), &t)) return false;
+      if (!device_tensor_of(PySequence_Fast_GET_ITEM(seq, k), &t, st)) return false;
       st.items.push_back(t);
     }
     arg->kind = OPGEN_ARG_LIST;
@@ -97,7 +210,7 @@ bool arg_of(PyObject* obj, opgen_arg* arg, CallState& st) {
     return true;
   }
   arg->kind = OPGEN_ARG_TENSOR;
-  return tensor_of(obj, &arg->tensor);
+  return device_tensor_of(obj, &arg->tensor, st);
 }
 
 bool value_of(PyObject* obj, opgen_value* v, CallState& st, int depth) {
@@ -169,6 +282,43 @@ void poison(PyArrayObject* a, int32_t dtype) {
   }
 }
 
+// Keeps `array` as output `index` (or scratch, index -1) of the call.
+void keep(CallState* st, int64_t index, PyObject* array) {
+  if (index < 0) {
+    st->scratch.push_back(array);
+  } else {
+    Py_XDECREF(st->outputs[index]);
+    st->outputs[index] = array;
+  }
+}
+
+// The cuda device's buffers: the backend's `empty(shape, dtype name)` (a CuPy array from its pool).
+int allocate_cuda(CallState* st, int64_t index, int32_t dtype, int32_t ndim, const int64_t* shape, void** data,
+                  char* err, int64_t errlen) {
+  PyObject* dims = PyTuple_New(ndim);
+  for (int32_t k = 0; dims != nullptr && k < ndim; ++k) PyTuple_SET_ITEM(dims, k, PyLong_FromLongLong(shape[k]));
+  PyObject* array = dims != nullptr ? PyObject_CallFunctionObjArgs(st->empty, dims, g_names[dtype], nullptr) : nullptr;
+  Py_XDECREF(dims);
+  PyObject* pointer = nullptr;
+  if (array != nullptr) {
+    PyObject* memory = PyObject_GetAttrString(array, "data");
+    pointer = memory != nullptr ? PyObject_GetAttrString(memory, "ptr") : nullptr;
+    Py_XDECREF(memory);
+  }
+  void* address = pointer != nullptr ? PyLong_AsVoidPtr(pointer) : nullptr;
+  Py_XDECREF(pointer);
+  if (PyErr_Occurred()) {
+    Py_XDECREF(array);
+    if (st->raised_type == nullptr) PyErr_Fetch(&st->raised_type, &st->raised_value, &st->raised_trace);
+    PyErr_Clear();
+    snprintf(err, static_cast<size_t>(errlen), "the cuda backend's empty raised");
+    return 1;
+  }
+  keep(st, index, array);
+  *data = address;
+  return 0;
+}
+
 int allocate_locked(CallState* st, int64_t index, int32_t dtype, int32_t ndim, const int64_t* shape, void** data,
                     char* err, int64_t errlen);
 
@@ -194,6 +344,7 @@ int allocate_locked(CallState* st, int64_t index, int32_t dtype, int32_t ndim, c
              OPGEN_MAX_OUTPUTS);
     return 1;
   }
+  if (st->device == OPGEN_DEV_CUDA) return allocate_cuda(st, index, dtype, ndim, shape, data, err, errlen);
   Py_INCREF(g_descr[dtype]);  // (PyArray_NewFromDescr steals it)
   PyObject* array = PyArray_NewFromDescr(&PyArray_Type, g_descr[dtype], ndim,
                                          const_cast<npy_intp*>(reinterpret_cast<const npy_intp*>(shape)), nullptr,
@@ -212,12 +363,7 @@ int allocate_locked(CallState* st, int64_t index, int32_t dtype, int32_t ndim, c
     return 1;
   }
   if (st->poison) poison(reinterpret_cast<PyArrayObject*>(array), dtype);
-  if (index < 0) {
-    st->scratch.push_back(array);
-  } else {
-    Py_XDECREF(st->outputs[index]);
-    st->outputs[index] = array;
-  }
+  keep(st, index, array);
   *data = PyArray_DATA(reinterpret_cast<PyArrayObject*>(array));
   return 0;
 }
@@ -231,15 +377,23 @@ PyObject* raise(int code, const char* message) {
   return nullptr;
 }
 
-// call(driver: int, inputs: tuple, attrs: tuple, device: int, poison: bool) -> tuple | None
+// call(driver: int, inputs: tuple, attrs: tuple, device: int, poison: bool
+//      [, device_index: int, stream: int, empty: callable]) -> tuple | None
 PyObject* py_call(PyObject*, PyObject* const* argv, Py_ssize_t argc) {
-  if (argc != 5 || !PyTuple_CheckExact(argv[1]) || !PyTuple_CheckExact(argv[2])) {
-    PyErr_SetString(PyExc_TypeError, "call(driver: int, inputs: tuple, attrs: tuple, device: int, poison: bool)");
+  if ((argc != 5 && argc != 8) || !PyTuple_CheckExact(argv[1]) || !PyTuple_CheckExact(argv[2])) {
+    PyErr_SetString(PyExc_TypeError, "call(driver: int, inputs: tuple, attrs: tuple, device: int, poison: bool"
+                                     "[, device_index: int, stream: int, empty: callable])");
     return nullptr;
   }
   void* address = PyLong_AsVoidPtr(argv[0]);
   long device = PyLong_AsLong(argv[3]);
+  long device_index = argc == 8 ? PyLong_AsLong(argv[5]) : 0;
+  void* stream = argc == 8 ? PyLong_AsVoidPtr(argv[6]) : nullptr;
   if (PyErr_Occurred()) return nullptr;
+  if (device == OPGEN_DEV_CUDA && (argc != 8 || !PyCallable_Check(argv[7]))) {
+    PyErr_SetString(PyExc_TypeError, "call: the cuda device needs device_index, stream and the backend's empty");
+    return nullptr;
+  }
   opgen_driver_fn driver = reinterpret_cast<opgen_driver_fn>(address);
   Py_ssize_t ninputs = PyTuple_GET_SIZE(argv[1]), nattrs = PyTuple_GET_SIZE(argv[2]);
   if (address == nullptr || ninputs > kMaxArgs || nattrs > kMaxArgs) {
@@ -249,10 +403,17 @@ PyObject* py_call(PyObject*, PyObject* const* argv, Py_ssize_t argc) {
   CallState st;
   st.items.reserve(256);
   st.poison = PyObject_IsTrue(argv[4]) == 1;
+  st.device = static_cast<int32_t>(device);
+  st.device_index = static_cast<int32_t>(device_index);
+  if (device == OPGEN_DEV_CUDA) {
+    st.empty = argv[7];
+    st.dims.reserve(kMaxArgs + 256);
+  }
   for (Py_ssize_t k = 0; k < ninputs; ++k)
     if (!arg_of(PyTuple_GET_ITEM(argv[1], k), &st.args[k], st)) {
-      snprintf(g_fallback, sizeof g_fallback, "input %d is not a C-contiguous, aligned, native-order NumPy array "
-               "of a dtype the driver knows (or None, or a list of such arrays)", static_cast<int>(k));
+      snprintf(g_fallback, sizeof g_fallback, "input %d is not a C-contiguous, aligned, native-order %s "
+               "of a dtype the driver knows (or None, or a list of such arrays)", static_cast<int>(k),
+               device == OPGEN_DEV_CUDA ? "CuPy array on the call's device" : "NumPy array");
       Py_RETURN_NONE;
     }
   for (Py_ssize_t k = 0; k < nattrs; ++k)
@@ -270,12 +431,19 @@ PyObject* py_call(PyObject*, PyObject* const* argv, Py_ssize_t argc) {
   call.attrs = st.attrs;
   call.nattrs = nattrs;
   call.device = static_cast<int32_t>(device);
+  call.device_index = static_cast<int32_t>(device_index);
+  call.stream = stream;
   call.allocator.alloc = allocate;
   call.allocator.ctx = &st;
   int code;
   Py_BEGIN_ALLOW_THREADS
   code = driver(&call);
   Py_END_ALLOW_THREADS
+  if (st.raised_type != nullptr) {  // the backend's empty raised: its exception, as on the Python path
+    PyErr_Restore(st.raised_type, st.raised_value, st.raised_trace);
+    st.raised_type = st.raised_value = st.raised_trace = nullptr;
+    return nullptr;
+  }
   if (code == OPGEN_ERR_FALLBACK) {
     handed_back(call.err);
     Py_RETURN_NONE;
@@ -308,6 +476,9 @@ PyObject* py_init(PyObject*, PyObject* dtypes) {
     if (item != Py_None && !PyArray_DescrConverter(item, &descr)) return nullptr;
     Py_XDECREF(g_descr[k]);
     g_descr[k] = descr;
+    Py_XDECREF(g_names[k]);
+    g_names[k] = descr != nullptr ? PyObject_GetAttrString(reinterpret_cast<PyObject*>(descr), "name") : nullptr;
+    if (descr != nullptr && g_names[k] == nullptr) return nullptr;
   }
   Py_RETURN_NONE;
 }
@@ -318,7 +489,8 @@ PyObject* py_last_fallback(PyObject*, PyObject*) { return PyUnicode_FromString(g
 
 PyMethodDef kMethods[] = {
     {"call", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(py_call)), METH_FASTCALL,
-     "call(driver, inputs, attrs, device, poison) -> outputs tuple, or None (the Python path takes the call)"},
+     "call(driver, inputs, attrs, device, poison[, device_index, stream, empty]) -> outputs tuple, or None (the "
+     "Python path takes the call)"},
     {"init", py_init, METH_O, "init(dtypes): the NumPy dtype of each opgen dtype"},
     {"abi", py_abi, METH_NOARGS, "the driver.h ABI this extension was built for"},
     {"last_fallback", py_last_fallback, METH_NOARGS, "why this thread's last call went to Python ('' if it did not)"},

@@ -16,8 +16,9 @@ typedef int (*opgen_plan_recorder)(const struct opgen_plan_value* values, int64_
                                    int64_t* words, int64_t capacity, int64_t* used, int64_t* variant, char* err,
                                    int64_t errlen);
 
-// Bump with any change to a struct or rule in this file (2: Slot::size).
-#define OPGEN_RUN_PLAN_ABI 2
+// Bump with any change to a struct or rule in this file (2: Slot::size; 3: the cuda runner handed to the
+// dispatcher as a CudaRunner).
+#define OPGEN_RUN_PLAN_ABI 3
 
 namespace opgen_native {
 
@@ -62,6 +63,23 @@ struct PlanCall {
 // Records (or replays) and runs the plan for `call`'s device; OPGEN_OK or an opgen_result with
 // call->err set.
 int run_plan(opgen_call* call, const PlanCall& plan);
+
+// The cuda runner (run_plan_cuda.cpp) is a library of its own, built once per process
+// (codegen/runtime/native_cuda.py): compiling it into every op's driver library would nearly
+// double the library's build. A front-end hands its entry point (opgen_native_cuda_run_plan) to
+// each driver library once (opgen_native_use_cuda_runner); until then cuda calls fall back.
+typedef int (*CudaRunner)(opgen_call* call, const PlanCall* plan);
+
+}  // namespace opgen_native
+
+extern "C" {
+// Sets the runner for OPGEN_DEV_CUDA calls; 0, or nonzero where `abi` (the runner library's
+// OPGEN_RUN_PLAN_ABI) is not this library's.
+__attribute__((visibility("default"))) int opgen_native_use_cuda_runner(opgen_native::CudaRunner runner,
+                                                                        int64_t abi);
+}
+
+namespace opgen_native {
 
 }  // namespace opgen_native
 

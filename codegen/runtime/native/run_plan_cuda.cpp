@@ -247,6 +247,14 @@ OPGEN_NATIVE_API int opgen_native_cuda_run(const char* op, opgen_plan_recorder r
   return r;
 }
 
+// run_plan_cuda with C linkage, for the dispatcher of a driver library (run_plan.h's CudaRunner),
+// and the run_plan.h ABI it was built with (the dispatcher refuses another).
+OPGEN_NATIVE_API int opgen_native_cuda_run_plan(opgen_call* call, const opgen_native::PlanCall* plan) {
+  return opgen_native::run_plan_cuda(call, *plan);
+}
+
+OPGEN_NATIVE_API long long opgen_native_cuda_plan_abi() { return OPGEN_RUN_PLAN_ABI; }
+
 // The graph replay's counters: 0 graphs captured, 1 graph launches, 2 captures that failed.
 OPGEN_NATIVE_API long long opgen_native_cuda_stat(int what) {
   return what >= 0 && what < 3 ? opgen_native::g_graph_stats[what].load() : -1;
