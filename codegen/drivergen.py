@@ -28,7 +28,7 @@ from typing import Any
 
 from codegen import lower, plan_data, variants
 from codegen.model import OpSpec
-from codegen.runtime.native_plan import c_name
+from codegen.runtime.kernels import c_name
 from codegen.runtime.plan import Plan
 
 NATIVE_DIR = Path(__file__).resolve().parent / "runtime" / "native"

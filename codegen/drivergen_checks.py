@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 
 from codegen import drivergen, pygen
 from codegen.model import OpSpec
-from codegen.runtime.native_plan import c_name
+from codegen.runtime.kernels import c_name
 from codegen.runtime.plan import Plan
 
 _ARITH = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.FloorDiv: "floordiv", ast.Mod: "mod"}

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from codegen import drivergen
 from codegen.drivergen_checks import c_string, driver_source
 from codegen.model import ActivationLibrary, OpSpec
-from codegen.runtime import native_cpu, native_plan
 from codegen.runtime.dtypes import ACCUMULATOR
-from codegen.runtime.host.toolchain import EMU_DIR
 from codegen.runtime.plan import Plan
 
 NATIVE = Path(__file__).resolve().parent / "runtime" / "native"
@@ -99,10 +98,15 @@ def runner_unit(plans: Iterable[Plan]) -> str:
     """The recorders of `plans` and the plan's runtime, without drivers: a library that runs plans
     for the values and buffers a caller holds (codegen/runtime/native_cpu.py's `run_plan`; tests
     and bench/)."""
-    return drivergen.translation_unit(plans) + native_cpu.RUNNER
+    from codegen.runtime.native_cpu import RUNNER  # (the host backend: not loaded by `opgen generate`)
+
+    return drivergen.translation_unit(plans) + RUNNER
 
 
-def load_runner(plans: Iterable[Plan], name_hint: str = "runner") -> native_cpu.NativeCpu:
+def load_runner(plans: Iterable[Plan], name_hint: str = "runner") -> Any:
     """runner_unit(plans) built (from memory, the disk cache, or compiled now) and loaded."""
+    from codegen.runtime import native_cpu, native_plan
+    from codegen.runtime.host.toolchain import EMU_DIR
+
     return native_cpu.NativeCpu(native_plan.load(runner_unit(plans), name_hint,
                                                  include=(native_cpu.NATIVE_DIR, EMU_DIR)))

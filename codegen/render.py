@@ -270,7 +270,7 @@ def render_all(ops: list[OpSpec], template_roots: Sequence[Path], activations: A
     files.add("torch.py", env.get_template("python/torch.py.j2").render(
         ops=registered, skipped=[op for op in sorted(ops, key=lambda o: o.name) if not op.torch.register],
         by_name={op.name: op for op in ops}, header=all_header), "the package's PyTorch registration")
-    files.add("torch_native.cpp", torch_native.source(registered, env.globals["project"].torch_namespace,
+    files.add("torch_native.cpp", torch_native.source(registered, (project or own_project()).torch_namespace,
                                                       banner(f"{specs}/", "//")),
               "the package's PyTorch registration in C++ (stable ABI)")
     files.add("py.typed", UNMARKED["py.typed"], "the package's typing marker")

@@ -37,7 +37,8 @@ def test_queued_launches_are_logged_and_replayed() -> None:
     assert x[0] == 4
 
 
-def test_a_replayed_plan_is_logged_with_its_buffer_table() -> None:
+def test_a_replayed_plan_is_logged_with_its_buffer_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPGEN_NATIVE", "0")  # the Python path's replay (the native runner logs nothing here)
     scope = Scope("cpu")
     x = np.arange(16, dtype=np.float32).reshape(2, 8)
     expected = layer_norm(x, scope=scope).y.copy()  # (the first call records the plan; the next replays it)

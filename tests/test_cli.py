@@ -59,8 +59,9 @@ def tree(folder: Path) -> dict[str, bytes]:
 
 def expected_files(specs: Path = SPECS) -> set[str]:
     """What generate must write for a spec folder: per op a wrapper and a page; per kernel template
-    the ops use one module, named after it; per group an __init__; the package files (the torch
-    registration; the activation library's module when the folder has one)."""
+    the ops use one module, named after it; per op with a launch plan its native driver; per group an
+    __init__; the package files (the torch registration; the activation library's module when the
+    folder has one)."""
     # torch.py: the PyTorch registration (torch_native.cpp: in C++); _opgen.py: the opgen version and
     # generated-code ABI, checked at import
     files = {"__init__.py", "_opgen.py", "py.typed", "docs/index.md", "torch.py", "torch_native.cpp"}
@@ -72,6 +73,8 @@ def expected_files(specs: Path = SPECS) -> set[str]:
         files |= {f"{base}.py", f"docs/{base}.md", f"{op.group}/__init__.py"}
         if op.kernel is not None:
             files.add(op.kernel.source)
+        if op.has_launch_plan:  # (opgen's own ops: every driver prints; tests/test_native_checks.py)
+            files.add(f"{base}.driver.cpp")
     return files
 
 

@@ -106,6 +106,7 @@ def test_queued_launches_give_the_bits_of_launches_one_at_a_time(case: str, seed
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """Three ways to run the same plans: replayed natively (a recorded plan's batches, the default),
     queued (the printed loop, OPGEN_PLAN=loop) and each launch on its own: the same bits."""
+    monkeypatch.setenv("OPGEN_NATIVE", "0")  # the Python path's three ways (the native runner: test_native_wrappers)
     batches: list[int] = []
     flush = host.LaunchQueue.flush
     replays: list[bool] = []

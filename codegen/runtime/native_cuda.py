@@ -87,7 +87,7 @@ def runtime() -> ctypes.CDLL:
     """The native cuda runtime, its C entry points typed."""
     lib, _ = _build("run_plan_cuda.cpp", (NATIVE_DIR,), "the native cuda runtime")
     if not hasattr(lib, "_typed"):
-        errs = [ctypes.c_char_p, ctypes.c_int64]
+        errs: list[Any] = [ctypes.c_char_p, ctypes.c_int64]
         lib.opgen_native_cuda_driver.argtypes = [ctypes.c_char_p, *errs]
         lib.opgen_native_cuda_cublas.argtypes = [ctypes.c_char_p, *errs]
         lib.opgen_native_cuda_bind.argtypes = [ctypes.c_char_p, ctypes.c_int32, ctypes.c_void_p, ctypes.c_int64,
@@ -98,7 +98,7 @@ def runtime() -> ctypes.CDLL:
         lib.opgen_native_cuda_stat.restype = ctypes.c_longlong
         lib.opgen_native_cuda_plan_abi.restype = ctypes.c_longlong
         lib.opgen_native_cuda_graphs.argtypes = [ctypes.c_int]
-        lib._typed = True
+        lib._typed = True  # type: ignore[attr-defined]
     return lib
 
 

@@ -34,8 +34,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from codegen.runtime.backend import Backend
 from codegen.runtime.settings import NO_REPLAY, PLAN
 
@@ -46,9 +44,18 @@ _BINARY: dict[str, Callable[[int, int], Any]] = {
     "+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod,
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
 }
-_CTORS: dict[str, Callable[[Any], Any]] = {
-    "_np.int64": np.int64, "_np.int32": np.int32, "_np.float32": np.float32, "_np.float64": np.float64,
-}
+_CTORS: dict[str, Callable[[Any], Any]] = {}  # the scalar constructors, by their literal: NumPy's, set at first use
+
+
+def _ctor(name: str) -> Callable[[Any], Any]:
+    """A scalar argument's NumPy constructor (NumPy imported here, so that the compiler, which
+    prints plans as C++, never loads it: `opgen check` stays light)."""
+    if not _CTORS:
+        import numpy as np
+
+        _CTORS.update({"_np.int64": np.int64, "_np.int32": np.int32, "_np.float32": np.float32,
+                       "_np.float64": np.float64})
+    return _CTORS[name]
 
 
 class PlanError(RuntimeError):
@@ -234,7 +241,7 @@ class Plan:
                 value = env[name] if index is None else env[name][evaluate(index, env)]
                 if double_when and "float64" in (env[s] for s in double_when):
                     ctor = "_np.float64"
-                out.append(_CTORS[ctor](value))
+                out.append(_ctor(ctor)(value))
         return out
 
 
@@ -273,7 +280,7 @@ def run_plan(backend: Backend, kernels: Any, plan: Plan, values: tuple[Any, ...]
                     args.append(buffers[a.index])
                 elif t is Slots:
                     listed = buffers[a.index]
-                    args += (backend.pointer_array(listed), np.int64(len(listed)))
+                    args += (backend.pointer_array(listed), _ctor("_np.int64")(len(listed)))
                 else:
                     args.append(a)
             launch(kernels, step.symbol, step.grid, step.block, tuple(args), step.shared)
