@@ -179,7 +179,9 @@ class Plan:
         return Recording(tuple(out), variant)
 
     def latest(self) -> Recording | None:
-        """The recording used last (a benchmark prints its `variant`); None before the first call."""
+        """The recording the Python path used last (a benchmark prints its `variant`); None before the
+        first call. A call the op's native driver served (codegen/runtime/native_driver.py) does
+        not update it: a benchmark that prints the variant runs that call with OPGEN_NATIVE=0."""
         return next(reversed(self.recordings.values()), None)
 
     def recording(self, backend: str, values: tuple[Any, ...]) -> Recording:

@@ -77,7 +77,7 @@ struct CallState {
 
 // A NumPy array the driver can read as it is; false: the Python path takes this call.
 bool tensor_of(PyObject* obj, opgen_tensor* t) {
-  if (!PyArray_Check(obj)) return false;
+  if (!PyArray_CheckExact(obj)) return false;  // (a subclass, a masked array: the Python path's adopt decides)
   PyArrayObject* a = reinterpret_cast<PyArrayObject*>(obj);
   if (!PyArray_ISCARRAY_RO(a) || PyArray_NDIM(a) > OPGEN_MAX_NDIM) return false;
   int dt = dtype_of(PyArray_DESCR(a));
