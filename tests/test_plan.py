@@ -86,7 +86,8 @@ def _fbn_inputs(c: int = 3, seed: int = 0) -> tuple[np.ndarray, ...]:
     return dy, x, scale, mean, var, np.zeros(0, np.float32)
 
 
-def test_recording_is_replayed_and_bound_to_each_calls_buffers() -> None:
+def test_recording_is_replayed_and_bound_to_each_calls_buffers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPGEN_NATIVE", "0")  # the Python plan's recordings (the native runner keeps its own)
     p = fbn_module._PLAN
     p.recordings.clear()
     before = dict(p.stats)

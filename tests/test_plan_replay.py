@@ -29,6 +29,12 @@ extern "C" __global__ void put(float* x, long long i, float v) {
 """
 
 
+@pytest.fixture(autouse=True)
+def _python_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Python plan's replay is what these tests hold (the native runner: tests/test_native_exec.py)."""
+    monkeypatch.setenv("OPGEN_NATIVE", "0")
+
+
 @pytest.fixture()
 def source(tmp_path):  # type: ignore[no-untyped-def]
     path = tmp_path / "put.cu"

@@ -175,7 +175,9 @@ class NativeDriver:
         return True
 
     def _load(self) -> native_cpu.NativeCpu:
-        source = self.source.read_text() + native_cpu.RUNNER
+        # Each package's driver a library of its own (the file's place in the key): a library binds its
+        # ops by name, and two packages may hold ops of one name with other kernels.
+        source = self.source.read_text() + native_cpu.RUNNER + f"// {self.source.resolve()}\n"
         plans = native_plan.load(source, self.source.name.split(".")[0],
                                  include=(native_cpu.NATIVE_DIR, EMU_DIR))
         runner = native_cpu.NativeCpu(plans)
