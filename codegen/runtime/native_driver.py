@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from codegen.runtime import native_cpu, native_cuda, native_front, native_plan
+from codegen.runtime import diskcache, native_cpu, native_cuda, native_front, native_plan
 from codegen.runtime.cuda import CudaBackend
 from codegen.runtime.host import switches
 from codegen.runtime.host.errors import HostBackendError, HostCompileError, HostCompilerNotFound
@@ -175,9 +175,10 @@ class NativeDriver:
         return True
 
     def _load(self) -> native_cpu.NativeCpu:
-        # Each package's driver a library of its own (the file's place in the key): a library binds its
-        # ops by name, and two packages may hold ops of one name with other kernels.
-        source = self.source.read_text() + native_cpu.RUNNER + f"// {self.source.resolve()}\n"
+        # The kernels' digest in the key: a library binds its ops by name, and two packages may hold
+        # ops of one name (and one driver) with other kernels; identical ones share a library.
+        kernels = diskcache.digest(self.kernels.text.encode())
+        source = self.source.read_text() + native_cpu.RUNNER + f"// kernels {kernels}\n"
         plans = native_plan.load(source, self.source.name.split(".")[0],
                                  include=(native_cpu.NATIVE_DIR, EMU_DIR))
         runner = native_cpu.NativeCpu(plans)
