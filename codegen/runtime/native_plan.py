@@ -8,6 +8,7 @@ the Python plan); docs/native.md says what comes next."""
 from __future__ import annotations
 
 import ctypes
+import functools
 import struct
 from collections.abc import Sequence
 from pathlib import Path
@@ -69,8 +70,10 @@ def load(source: str, name_hint: str = "plans", include: Sequence[Path] = ()) ->
         return found
 
 
+@functools.lru_cache(maxsize=8)
 def _digest(folder: Path) -> str:
-    """Of every file in `folder` (a header edited: another cache key)."""
+    """Of every file in `folder` (a header edited: another cache key); read once per process, not
+    once per op's driver library (the runtime's files do not change under a running process)."""
     return diskcache.digest(b"".join(p.name.encode() + b"\0" + diskcache.digest(p.read_bytes()).encode()
                                      for p in sorted(folder.iterdir()) if p.is_file()))
 
