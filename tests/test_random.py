@@ -333,3 +333,13 @@ def test_six_seeds_compile_once(dropout_ops: ModuleType) -> None:
     for rate in (0.1, 0.2, 0.3, 0.4, 0.5, 0.6):
         with_rate(x, rate)
     assert by_attr.frame_count == 6
+
+
+def test_the_documented_kernel_is_the_fixtures() -> None:
+    """docs/specs.md ("Random numbers") shows the fixture's device function as it is."""
+    docs = (PROJECT / "docs" / "specs.md").read_text(encoding="utf-8")
+    section = docs[docs.index("### Random numbers"):]
+    shown = section[section.index("template <typename T>"):]
+    shown = shown[:shown.index("```")]
+    kernel = (FIXTURES / "templates" / "kernels" / "nn" / "dropout.cu").read_text(encoding="utf-8")
+    assert kernel[kernel.index("template <typename T>"):] == shown
