@@ -181,20 +181,22 @@ def _nvrtc() -> Any:
 
 
 def test_nvrtc_compiles_the_header_and_the_dropout_kernels(tmp_path: Path, dropout_ops: ModuleType) -> None:
-    """The probe and the dropout fixture's module with PyTorch's NVRTC (13.0.88), line info off and
-    on, with the cuda backend's options; skipped as tests/test_gpu_compile.py skips (a failure under CI)."""
+    """The probe and the dropout fixture's module with the NVRTC releases tests/test_gpu_compile.py
+    uses (PyTorch's 13.0.88, the newest 13.x and 12.x), line info off and on, with the cuda backend's
+    options, no spills; skipped as that test skips (a failure under CI)."""
     nvrtc_compile = _nvrtc()
     probe_path = tmp_path / "philox_probe.cu"
     probe_path.write_text(probe_source(), encoding="utf-8")
     module = Path(dropout_ops.__file__).parent / "nn" / "dropout.cu"
     try:
-        toolkit = nvrtc_compile.fetch(nvrtc_compile.release(nvrtc_compile.PYTORCH_NVRTC))
+        toolkits = [nvrtc_compile.fetch(r) for r in nvrtc_compile.default_releases()]
     except nvrtc_compile.FetchError as exc:
         reason = f"the NVRTC wheels are not in {nvrtc_compile.cache_root()} and could not be downloaded ({exc})"
         if os.environ.get("CI"):
             pytest.fail(f"{reason}; CI must run this check")
         pytest.skip(reason)
-    runs = nvrtc_compile.run_toolkits([toolkit], [probe_path, module])
+    runs = nvrtc_compile.run_toolkits(toolkits, [probe_path, module])
+    assert len(runs) == 2 * len(toolkits)
     for run in runs:
         assert not run.error, f"{run.describe()}: {run.error}"
         failed = [f"{m.path}:\n{m.log}" for m in run.modules if not m.ok]
