@@ -25,9 +25,7 @@ from codegen.runtime.host.toolchain import _BASE_FLAGS, EMU_DIR, _compiler_comma
 TARGET = (2, 11)
 NATIVE_DIR = Path(__file__).resolve().parent / "native"  # torch_stable.h, driver.h
 
-#: The drivers' unit a test may put beside a torch_native.cpp (see _drivers); a package's own are
-#: its ops' generated `<op>.driver.cpp`, compiled into the library with it.
-DRIVERS = "native_drivers.cpp"
+#: A package's drivers: its ops' generated `<op>.driver.cpp`, compiled into the library with it.
 DRIVER_FILES = "*.driver.cpp"
 
 _BUILT: dict[str, Path] = {}
@@ -67,34 +65,22 @@ def _present(path: Path) -> Path | None:
     return path if path.is_file() else None
 
 
-def _drivers(source: Path) -> Path:
-    """Where a test keeps a drivers' translation unit (recorders, drivers, the plan runner's
-    includes) beside a registration: compiled into the same library when it is there."""
-    return source.with_name(DRIVERS)
-
-
 def drivers_text(source: Path) -> str:
-    """The drivers compiled into the library of the registration at `source`: the unit beside it
-    (a test's), else every op's generated `<op>.driver.cpp` in its package, with the plan's runtime
-    once (native_cpu.RUNNER); empty where there are none."""
+    """The drivers compiled into the library of the registration at `source`: every op's generated
+    `<op>.driver.cpp` in its package, with the plan's runtime once (native_cpu.RUNNER); empty where
+    there are none."""
     from codegen.runtime.native_cpu import RUNNER
 
-    unit = _drivers(source)
-    if unit.is_file():
-        return unit.read_text()
     files = sorted(source.parent.rglob(DRIVER_FILES))
     return "".join(f.read_text() + "\n" for f in files) + RUNNER if files else ""
 
 
 def has_drivers(source: Path) -> bool:
-    return _drivers(source).is_file() or any(source.parent.rglob(DRIVER_FILES))
+    return any(source.parent.rglob(DRIVER_FILES))
 
 
 def package_ops(source: Path) -> list[Any]:
-    """The op modules whose generated drivers the library of the registration at `source` carries
-    (none where a test's unit stands beside it: that library is bound from Python)."""
-    if _drivers(source).is_file():
-        return []
+    """The op modules whose generated drivers the library of the registration at `source` carries."""
     files = sorted(source.parent.rglob(DRIVER_FILES))
     return self_bind.op_modules([f.with_name(f.name.removesuffix(".driver.cpp") + ".py") for f in files])
 
