@@ -175,15 +175,31 @@ def runs() -> list[Run]:
         return _parity_runs(monkeypatch)
 
 
+def _each_ops_first(runs: list[Run], count: int) -> list[Run]:
+    """Each op's first `count` runs with launches only and first `count` with a GEMM step."""
+    seen: dict[tuple[str, bool], int] = {}
+    out = []
+    for run in runs:
+        key = (run.case.split(" ")[0], _launch_only(run))
+        if seen.get(key, 0) < count:
+            seen[key] = seen.get(key, 0) + 1
+            out.append(run)
+    return out
+
+
 @pytest.mark.parametrize("graphs", [True, False], ids=["graph", "launch by launch"])
 def test_every_parity_case_runs_natively_bit_identical(plans: native_plan.NativePlans, cuda: Standin,
                                                                    runs: list[Run], graphs: bool) -> None:
+    """Every case through the captured graph; launch by launch (the same steps, not captured: a
+    second pass over all of them costs the suite its time and proves little more), each op's first
+    few of either kind."""
     stream = cuda.stream()
     compared, changed = [], 0
     replayed = native_cuda.stat(native_cuda.GRAPH_LAUNCHES)
     native_cuda.runtime().opgen_native_cuda_graphs(graphs)
+    chosen = runs if graphs else _each_ops_first(runs, 3)
     try:
-        for run in runs:
+        for run in chosen:
             bind(plans, run)
             rc, err, device = run_native(plans, cuda, run, stream)
             assert rc == 0, f"{run.case}: {err}"
@@ -193,8 +209,8 @@ def test_every_parity_case_runs_natively_bit_identical(plans: native_plan.Native
             compared.append(run.case)
     finally:
         native_cuda.runtime().opgen_native_cuda_graphs(True)
-    assert len(compared) == len(runs) and len({c.split(" ")[0] for c in compared}) >= 13  # (398 runs when written)
-    assert sum(not _launch_only(r) for r in runs) >= 150  # GEMM steps in 165 of them
+    assert len(compared) == len(chosen) and len({c.split(" ")[0] for c in compared}) >= 13  # (398 runs when written)
+    assert sum(not _launch_only(r) for r in chosen) >= (150 if graphs else 10)  # GEMM steps in 165 of all
     assert changed >= len(compared) * 9 // 10  # the runs wrote their outputs (not a comparison of untouched buffers)
     assert native_cuda.stat(native_cuda.GRAPH_LAUNCHES) - replayed == (len(compared) if graphs else 0)
 
