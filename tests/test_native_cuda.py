@@ -114,7 +114,7 @@ class Device:
                 slot.items, slot.count = ctypes.cast(items, ctypes.POINTER(ctypes.c_void_p)), len(b)
                 self.pointers.append(list(items)[:len(b)])
             elif b is not None:
-                slot.data = cuda.to_device(b)
+                slot.data, slot.size = cuda.to_device(b), b.size
                 self.pointers.append(slot.data)
             else:
                 self.pointers.append(None)
@@ -274,6 +274,22 @@ def test_without_cublas_a_plan_with_a_gemm_step_falls_back_saying_what_to_instal
         assert run_native(plans, cuda, run)[:2] == (FALLBACK, str(e.value))
     finally:
         native_cuda.use_cublas(native_cuda.cublas_standin()[1])
+
+
+def test_a_gemm_window_beyond_its_buffer_falls_back_before_anything_runs(
+        plans: native_plan.NativePlans, cuda: Standin, runs: list[Run]) -> None:
+    run = next(r for r in runs if not _launch_only(r))
+    bind(plans, run)
+    device = Device(cuda, run.before)
+    ran = cuda.count(COUNT_RUN)
+    gemm = next(s for s in run.plan.recording("cuda", run.values).steps if type(s) is not Launch)
+    out = gemm.out  # (its slot)
+    device.slots[out].size -= 1  # (the window's last element no longer in the buffer)
+    rc, err, _ = run_native(plans, cuda, run, device=device)
+    assert rc == FALLBACK and err.startswith(f"{run.plan.op}: a GEMM step's window [m=")
+    assert err.endswith("] does not lie in its buffers") and cuda.count(COUNT_RUN) == ran
+    device.slots[out].size += 1
+    assert run_native(plans, cuda, run, device=device)[0] == 0
 
 
 def test_an_op_not_bound_falls_back(plans: native_plan.NativePlans, cuda: Standin, runs: list[Run]) -> None:

@@ -6,6 +6,7 @@
 #ifndef OPGEN_CUDA_GEMM_H
 #define OPGEN_CUDA_GEMM_H
 
+#include <algorithm>
 #include <cstdio>
 #include <mutex>
 #include <string>
@@ -43,18 +44,35 @@ inline int gemm_itemsize(int32_t dtype) {
   return dtype == OPGEN_DT_FLOAT32 ? 4 : dtype == OPGEN_DT_FLOAT64 ? 8 : dtype == OPGEN_DT_FLOAT16 ? 2 : 0;
 }
 
-// Whether cuBLAS takes every GEMM step of `w` here (one dtype of a, b and out, float16/32/64);
-// else why not.
-inline bool gemm_dtypes_taken(const PlanCall& plan, const std::vector<int64_t>& w, std::string* why) {
+// Whether cuBLAS takes every GEMM step of `w` here (three buffers of one dtype, float16/32/64, each
+// holding the step's window: what the cpu runner checks before its batch runs); else why not, for
+// the Python path to run the call (its backend checks the windows and names what is wrong).
+inline bool gemm_steps_taken(const PlanCall& plan, const std::vector<int64_t>& w, std::string* why) {
   for (size_t at = 0; at < w.size(); at += (size_t)opgen_step_words(&w[at])) {
     if (w[at] == OPGEN_STEP_LAUNCH) continue;
     GemmStep g = gemm_step(&w[at]);
+    const int64_t slot[3] = {g.a, g.b, g.out};
+    for (int64_t s : slot)
+      if (s < 0 || s >= plan.nslots || plan.slots[s].count >= 0) {
+        *why = std::string(plan.op) + ": a GEMM step on a slot that is no buffer";
+        return false;
+      }
     int32_t dt = plan.slots[g.out].dtype;
     if (!gemm_itemsize(dt) || plan.slots[g.a].dtype != dt || plan.slots[g.b].dtype != dt) {
       *why = std::string(plan.op) + ": a GEMM step on buffers of dtypes (" + std::to_string(plan.slots[g.a].dtype) +
              ", " + std::to_string(plan.slots[g.b].dtype) + ", " + std::to_string(dt) +
              ") (driver.h's opgen_dtype), which the native cuda runtime does not run (cuBLAS here: one of "
              "float16, float32, float64)";
+      return false;
+    }
+    if (g.m == 0 || g.n == 0) continue;  // (nothing read or written)
+    const int64_t sizes[6] = {g.m, g.n, g.k, g.a_offset, g.b_offset, g.out_offset};
+    const int64_t extents[3] = {g.a_offset + g.m * g.k, g.b_offset + g.n * g.k, g.out_offset + g.m * g.n};
+    bool fits = *std::min_element(sizes, sizes + 6) >= 0;
+    for (int j = 0; j < 3 && fits; ++j) fits = extents[j] <= plan.slots[slot[j]].size;
+    if (!fits) {
+      *why = std::string(plan.op) + ": a GEMM step's window [m=" + std::to_string(g.m) + ", n=" +
+             std::to_string(g.n) + ", k=" + std::to_string(g.k) + "] does not lie in its buffers";
       return false;
     }
   }

@@ -152,7 +152,7 @@ int run_plan_cuda(opgen_call* call, const PlanCall& plan) {
   if (rec == nullptr) return code;
   Contents has = contents(rec->words);
   std::string why;
-  if (has.gemm && !gemm_dtypes_taken(plan, rec->words, &why)) return fail_call(call, OPGEN_ERR_FALLBACK, why);
+  if (has.gemm && !gemm_steps_taken(plan, rec->words, &why)) return fail_call(call, OPGEN_ERR_FALLBACK, why);
   CUcontext current = nullptr;
   if (d->cuCtxGetCurrent(&current) != CUDA_SUCCESS || current != b->ctx) {
     CUresult r = d->cuCtxSetCurrent(b->ctx);
