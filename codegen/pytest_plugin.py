@@ -67,9 +67,10 @@ def pytest_report_header(config: pytest.Config) -> str | None:
     return "opgen: " + ", ".join(f"{k}={v}" for k, v in wanted.items()) if wanted else None
 
 
-@pytest.fixture(params=testing.SCOPES)
+@pytest.fixture(scope="session", params=testing.SCOPES)
 def opgen_scope(request: pytest.FixtureRequest) -> Any:
-    """A Scope per codegen.testing.SCOPES (ids cpu-plan, cuda-plan, gpu-form, cuda)."""
+    """A Scope per codegen.testing.SCOPES (ids cpu-plan, cuda-plan, gpu-form, cuda); one per session,
+    so that each plan's backend loads a kernel module once."""
     reason = testing.scope_skip_reason(request.param)
     if reason is not None:
         pytest.skip(reason)

@@ -96,7 +96,8 @@ def assert_close(actual: Any, expected: Any, *, rtol: float | None = None, atol:
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         error = np.abs(g - w)
         limit = atol + rtol * np.abs(w)
-        bad = ~((g == w) | (np.isnan(g) & np.isnan(w)) | (error <= limit))
+        close = np.isfinite(g) & np.isfinite(w) & (error <= limit)  # (inf - -inf <= rtol·inf: not close)
+        bad = ~((g == w) | (np.isnan(g) & np.isnan(w)) | close)
         if not bad.any():
             return
         ratio = np.where(bad, np.nan_to_num(error / limit, nan=np.inf), -1.0)  # (a NaN error: infinitely bad)
