@@ -15,7 +15,6 @@ Imports nothing heavy (NumPy, the runtime, CuPy) until a fixture is used."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -24,7 +23,7 @@ import pytest
 from codegen import testing
 from codegen.runtime.settings import HOST_RANDOM_ORDER, HOST_SANITIZE, POISON_OUTPUTS
 
-_SAVED_ENVIRONMENT = pytest.StashKey[dict[str, "str | None"]]()
+_ENVIRONMENT_PATCH = pytest.StashKey[pytest.MonkeyPatch]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -48,17 +47,15 @@ def _environment(config: pytest.Config) -> dict[str, str]:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    wanted = _environment(config)
-    config.stash[_SAVED_ENVIRONMENT] = {name: os.environ.get(name) for name in wanted}
-    os.environ.update(wanted)
+    patch = config.stash[_ENVIRONMENT_PATCH] = pytest.MonkeyPatch()  # (undone after the run)
+    for name, value in _environment(config).items():
+        patch.setenv(name, value)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    for name, value in config.stash.get(_SAVED_ENVIRONMENT, {}).items():
-        if value is None:
-            os.environ.pop(name, None)
-        else:
-            os.environ[name] = value
+    patch = config.stash.get(_ENVIRONMENT_PATCH, None)
+    if patch is not None:
+        patch.undo()
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:
