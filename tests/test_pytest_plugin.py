@@ -187,9 +187,9 @@ def test_assert_close_names_the_worst_element(got: np.ndarray, want: np.ndarray,
 
 
 def test_assert_close_takes_tolerances_and_tensors() -> None:
-    testing.assert_close(np.float32([1.01]), np.array([1.0]), rtol=0.02)
+    testing.assert_close(np.array([1.01], np.float32), np.array([1.0]), rtol=0.02)
     with pytest.raises(AssertionError, match=r"beyond 0·\|expected\| \+ 0.001"):
-        testing.assert_close(np.float32([1.01]), np.array([1.0]), rtol=0, atol=1e-3)
+        testing.assert_close(np.array([1.01], np.float32), np.array([1.0]), rtol=0, atol=1e-3)
     torch = pytest.importorskip("torch")
     x = torch.ones(3, requires_grad=True) * 2
     testing.assert_close(x, np.full(3, 2.0))
