@@ -115,6 +115,10 @@ class Journey:
         self.run("opgen list", ["opgen", "list"], project)
         self.run("the project's own tests", [str(self.bin / "python"), "-m", "pytest", "-q", "-p",
                                              "no:cacheprovider"], project)
+        # (their fixtures and options come from opgen's pytest plugin: the wheel's entry point loads it)
+        for options in (["--opgen-sanitize"], ["--opgen-random-order", "3"]):
+            self.run(f"the project's own tests, {' '.join(options)}",
+                     [str(self.bin / "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider", *options], project)
         script = project / "use_it.py"
         script.write_text(USE_IT)
         self.run("the ops on NumPy and through torch (autograd, torch.compile)",

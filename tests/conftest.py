@@ -1,30 +1,33 @@
-"""Test device selection and the `gpu` marker.
+"""What opgen's own suite adds to opgen's pytest plugin (codegen/pytest_plugin.py: --opgen-sanitize,
+--opgen-random-order SEED, the opgen_scope / opgen_poison / opgen_random_order / opgen_assert_close
+fixtures), which it uses as a project does.
 
+* `--host-sanitize` and `--host-random-order SEED` are the suite's older names of the plugin's two
+  options. tests/test_kernels_sanitized.py runs the kernel tests once more that way in every CI run.
 * `--backend cpu|cuda` (or env OPGEN_TEST_DEVICE, default "cpu") names the device that tests using
   the `device` / `device_scope` fixtures run their ops on. Asking for cuda where no usable GPU is
   present stops the session with the reason (it never silently falls back to cpu).
 * Tests marked `gpu` run where CuPy and a CUDA device are present, whatever the device setting,
   and are skipped elsewhere with the reason (also summarised at the end of the run).
 
-* `--host-sanitize` and `--host-random-order SEED` (or env OPGEN_HOST_SANITIZE=1 /
-  OPGEN_HOST_RANDOM_ORDER=SEED) run every cpu-backend kernel through the host emulation's sanitize
-  build / in a seeded random thread, warp and block order. tests/test_kernels_sanitized.py runs the
-  kernel tests once more that way in every CI run.
-* The `random_order` fixture (parametrize it indirectly with seeds) runs a test in random order and
-  restores the previous setting after, whether it came from set_random_order or the environment.
-
 Nothing here changes how the existing tests run by default.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import os
+import sys
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
+from codegen.testing import seed_option
+
+# The plugin: loaded already by its entry point where opgen is installed with it (registering the
+# module twice, under two names, is an error), else here.
+pytest_plugins = [] if "codegen.pytest_plugin" in sys.modules else ["codegen.pytest_plugin"]
 
 DEVICE_ENV = "OPGEN_TEST_DEVICE"
 _SKIPPED_GPU: list[str] = []
@@ -32,25 +35,21 @@ _BUILDS_CHECKED: list[bool] = []  # tests/test_host_isa_builds.py was selected
 
 
 @functools.cache
-def cuda_status() -> tuple[bool, str]:
-    """(available, why not), from the runtime's own check (imports CuPy only when asked)."""
-    from codegen.runtime.scope import cuda_available
-
-    return cuda_available()
-
-
 def gpu_skip_reason() -> str | None:
-    ok, why = cuda_status()
-    return None if ok else f"needs CuPy and a CUDA device: {why}"
+    """Why tests that need a GPU cannot run here (None: they can); imports CuPy only when asked."""
+    from codegen.testing import scope_skip_reason
+
+    return scope_skip_reason("cuda")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--backend", choices=("cpu", "cuda"), default=None,
                      help=f"device for tests that use the `device` fixture (default: ${DEVICE_ENV} or cpu)")
-    parser.addoption("--host-sanitize", action="store_true", default=False,
-                     help="run cpu-backend kernels in the host emulation's sanitize build (OPGEN_HOST_SANITIZE=1)")
-    parser.addoption("--host-random-order", type=int, default=None, metavar="SEED",
-                     help="run cpu-backend kernels in a seeded random order (OPGEN_HOST_RANDOM_ORDER=SEED)")
+    # (the plugin's options under the suite's older names: same destinations, so either sets them)
+    parser.addoption("--host-sanitize", action="store_true", default=False, dest="opgen_sanitize",
+                     help="the same as --opgen-sanitize")
+    parser.addoption("--host-random-order", type=seed_option, default=None, metavar="SEED", dest="opgen_random_order",
+                     help="the same as --opgen-random-order SEED")
 
 
 def selected_device(config: pytest.Config) -> str:
@@ -61,11 +60,6 @@ def selected_device(config: pytest.Config) -> str:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    # environment variables, so that subprocesses started by tests run the same way
-    if config.getoption("--host-sanitize"):
-        os.environ["OPGEN_HOST_SANITIZE"] = "1"
-    if config.getoption("--host-random-order") is not None:
-        os.environ["OPGEN_HOST_RANDOM_ORDER"] = str(config.getoption("--host-random-order"))
     device = selected_device(config)
     if device != "cpu":
         reason = gpu_skip_reason()
@@ -146,21 +140,6 @@ def to_host() -> Any:
     return _to_host
 
 
-@contextlib.contextmanager
-def host_random_order(seed: int | None) -> Iterator[None]:
-    """The host emulation in random order `seed` (None: in order) inside the block; the previous
-    setting comes back after. set_random_order(None) alone would also override
-    $OPGEN_HOST_RANDOM_ORDER for the rest of the session."""
-    from codegen.runtime import host
-
-    saved = host.switches._random_seed
-    host.set_random_order(seed)
-    try:
-        yield
-    finally:
-        host.switches._random_seed = saved
-
-
 def gpu_plan_with_launches(monkeypatch: pytest.MonkeyPatch, kernel_form: str) -> tuple[Any, list[str]]:
     """Scope("cpu", launch_plan="cuda", kernel_form=kernel_form) (the GPU's plan on the emulation)
     and the list its backend appends each launched kernel's name to (replay off, so that every
@@ -176,13 +155,6 @@ def gpu_plan_with_launches(monkeypatch: pytest.MonkeyPatch, kernel_form: str) ->
         launched.append(symbol_parts(symbol)[1]), launch(scope.backend, src, symbol, *a, **k))[1])
     monkeypatch.setattr(scope.backend, "watched", True)  # (declared: run_plan sends every launch through it)
     return scope, launched
-
-
-@pytest.fixture
-def random_order(request: pytest.FixtureRequest) -> Iterator[Any]:
-    """Runs the test in random order with seed request.param (parametrize indirectly)."""
-    with host_random_order(request.param):
-        yield request.param
 
 
 @pytest.fixture(scope="session")

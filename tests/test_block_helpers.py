@@ -14,9 +14,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import host_random_order
 
 from codegen.runtime import host
+from codegen.testing import host_random_order
 
 REPO = Path(__file__).resolve().parents[1]
 

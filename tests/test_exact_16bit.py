@@ -39,9 +39,7 @@ from codegen.runtime import host
 REPO = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture(autouse=True)
-def poison(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("OPGEN_POISON_OUTPUTS", "1")  # an element no kernel writes is NaN
+pytestmark = pytest.mark.usefixtures("opgen_poison")  # (opgen's pytest plugin) an element no kernel writes is NaN
 
 
 @pytest.fixture(params=SCOPES)

@@ -20,12 +20,8 @@ import pytest
 from exact16 import SCOPES, assert_rounded_once, make_scope, upcast
 from reference.rounding import rne_half_bits
 
-pytestmark = pytest.mark.filterwarnings("ignore:GRUBlockCell.*is deprecated:DeprecationWarning")
-
-
-@pytest.fixture(autouse=True)
-def poison(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("OPGEN_POISON_OUTPUTS", "1")  # an element no kernel writes is NaN
+pytestmark = [pytest.mark.filterwarnings("ignore:GRUBlockCell.*is deprecated:DeprecationWarning"),
+              pytest.mark.usefixtures("opgen_poison")]  # (opgen's pytest plugin) an element no kernel writes is NaN
 
 
 @pytest.fixture(params=SCOPES[:2])

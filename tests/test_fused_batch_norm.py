@@ -105,10 +105,7 @@ LAYOUTS = _layout_params()
 # ---------------------------------------------------------------------------------------------
 # Fixtures and helpers
 # ---------------------------------------------------------------------------------------------
-@pytest.fixture(autouse=True)
-def _poison_outputs(monkeypatch):
-    """Have the cpu runtime fill every output with NaN before the kernels run."""
-    monkeypatch.setenv("OPGEN_POISON_OUTPUTS", "1")
+pytestmark = pytest.mark.usefixtures("opgen_poison")  # (opgen's pytest plugin) an element no kernel writes is NaN
 
 
 @pytest.fixture(params=["cpu launch sizes", "cuda launch sizes"])

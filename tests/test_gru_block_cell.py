@@ -422,11 +422,11 @@ def test_unrolled_gru_backprop_through_time(scope):
 # ---------------------------------------------------------------------------------------------
 # Thread and block order
 # ---------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("random_order", [1, 2], indirect=True)
-def test_random_thread_and_block_order(scope, random_order):
+@pytest.mark.parametrize("opgen_random_order", [1, 2], indirect=True)
+def test_random_thread_and_block_order(scope, opgen_random_order):
     """The elementwise kernels have no dependencies between threads: any order gives the same."""
     b, i, h = 700, 6, 100  # 70000 cells: 2 blocks, runs of 4
-    rng = _rng("order", random_order)
+    rng = _rng("order", opgen_random_order)
     args = _inputs(rng, b, i, h)
     out = gru_block_cell(*args, scope=scope)
     ref = gru_forward(*args)

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import host_random_order
 from sanitizer_helpers import f32, fails, in_order, run, sanitized_module  # noqa: F401 (in_order: autouse)
 
 from codegen.runtime import host
+from codegen.testing import host_random_order
 
 SOURCE = r"""
 extern "C" __global__ void copy_clean(const float* x, float* y, int n) {

@@ -32,5 +32,7 @@ def test_the_installed_wheel_works_outside_the_repository() -> None:
     for step in ("== opgen init", "== opgen new", "== opgen generate", "== opgen check",
                  "agree with float64 references", "Success: no issues found", "== opgen check in a copy"):
         assert step in out, f"{step!r} missing:\n{out}"
-    project_tests = out.split("== the project's own tests", 1)[1].split("\n== ", 1)[0]
-    assert re.search(r"\b[1-9]\d* passed", project_tests) and "failed" not in project_tests, project_tests
+    for step in ("the project's own tests:", "the project's own tests, --opgen-sanitize:",
+                 "the project's own tests, --opgen-random-order 3:"):
+        project_tests = out.split(f"== {step}", 1)[1].split("\n== ", 1)[0]
+        assert re.search(r"\b[1-9]\d* passed", project_tests) and "failed" not in project_tests, project_tests

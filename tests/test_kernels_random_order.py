@@ -9,22 +9,22 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import host_random_order
 from reference.batch_norm import bn_forward, bn_grad
 
 from codegen.runtime import host
+from codegen.testing import host_random_order
 from generated import Scope, fused_batch_norm_grad_v3, fused_batch_norm_v3
 
 
 @pytest.mark.parametrize("launch_sizes", ["cpu", "cuda"])
-@pytest.mark.parametrize("random_order", [1, 2, 3], indirect=True)
+@pytest.mark.parametrize("opgen_random_order", [1, 2, 3], indirect=True)
 @pytest.mark.parametrize(("data_format", "shape"), [
     ("NHWC", (3, 37, 41, 35)),   # m = 4551 rows: 5 splits of whole tiles, 2 channel tiles
     ("NCHW", (2, 5, 130, 131)),  # m = 34060: 2 splits per channel
 ])
-def test_batch_norm_is_order_independent(random_order: int, data_format: str, shape: tuple[int, ...],
-                                        launch_sizes: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    rng = np.random.default_rng(random_order)
+def test_batch_norm_is_order_independent(opgen_random_order: int, data_format: str, shape: tuple[int, ...],
+                                         launch_sizes: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = np.random.default_rng(opgen_random_order)
     x = (rng.standard_normal(shape) * 2 + 3).astype(np.float32)
     dy = rng.standard_normal(shape).astype(np.float32)
     c = shape[-1] if data_format == "NHWC" else shape[1]

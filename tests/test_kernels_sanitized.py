@@ -1,9 +1,9 @@
 """Every CI run checks the kernels once more under the host emulation's sanitize build and a random
-thread, warp and block order (tests/conftest.py: --host-sanitize, --host-random-order): the
-kernel test modules run again in a child pytest with OPGEN_HOST_SANITIZE=1 and
-OPGEN_HOST_RANDOM_ORDER set, so an out-of-bounds access, a race, uninitialised shared memory,
-undefined behaviour or barrier/warp misuse in any kernel they launch fails CI with the kernel,
-block, thread and source line. Cost: about 70 s of CPU on the 2-core VM (bench/RESULTS.md)."""
+thread, warp and block order (opgen's pytest plugin, codegen/pytest_plugin.py): the kernel test
+modules run again in a child pytest with --opgen-sanitize and --opgen-random-order SEED, so an
+out-of-bounds access, a race, uninitialised shared memory, undefined behaviour or barrier/warp
+misuse in any kernel they launch fails CI with the kernel, block, thread and source line. Cost:
+about 70 s of CPU on the 2-core VM (bench/RESULTS.md)."""
 
 from __future__ import annotations
 
@@ -34,14 +34,14 @@ SEED = 20261124  # fixed: a failure reproduces with the same command
 
 
 def test_kernel_tests_pass_sanitized_in_random_order(tmp_path: Path) -> None:
-    env = dict(os.environ)
-    env.update(OPGEN_HOST_SANITIZE="1", OPGEN_HOST_RANDOM_ORDER=str(SEED), OPGEN_TEST_DEVICE="cpu")
-    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x",
+    env = {**os.environ, "OPGEN_TEST_DEVICE": "cpu"}
+    options = ["--opgen-sanitize", "--opgen-random-order", str(SEED)]
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x", *options,
            *(str(TESTS / m) for m in KERNEL_TEST_MODULES)]
     proc = subprocess.run(cmd, cwd=TESTS.parent, env=env, capture_output=True, text=True, timeout=900)
     tail = (proc.stdout + proc.stderr)[-6000:]
     if proc.returncode != 0:
         pytest.fail("kernel tests fail under the sanitize build in random order "
-                    f"(rerun: OPGEN_HOST_SANITIZE=1 OPGEN_HOST_RANDOM_ORDER={SEED} python -m pytest "
+                    f"(rerun: python -m pytest {' '.join(options)} "
                     f"{' '.join('tests/' + m for m in KERNEL_TEST_MODULES)}):\n{tail}")
     assert " passed" in tail and " failed" not in tail, tail

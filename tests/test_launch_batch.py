@@ -12,12 +12,12 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import host_random_order
 from test_cudnn_rnn import Case
 
 from codegen.runtime import host
 from codegen.runtime.cpu import CpuBackend
 from codegen.runtime.kernels import KernelSource
+from codegen.testing import host_random_order
 from generated import (
     Scope,
     fused_batch_norm_grad_v3,

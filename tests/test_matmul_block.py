@@ -35,7 +35,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import host_random_order
+
+from codegen.testing import host_random_order
 
 ml_dtypes = pytest.importorskip("ml_dtypes")
 

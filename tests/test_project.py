@@ -25,6 +25,7 @@ from codegen.project import (
     builtin_path,
     find_project,
 )
+from codegen.runtime.settings import HOST_RANDOM_ORDER, HOST_SANITIZE, POISON_OUTPUTS
 from codegen.vocab import builtin_activations_file
 
 REPO = cli.PROJECT
@@ -367,11 +368,30 @@ def test_init_then_generate_then_pytest(tmp_path: Path, capsys: pytest.CaptureFi
     assert (root / "templates" / "kernels" / "mine" / "my_op.cu").is_file()
     assert "from myops import Scope, my_op" in (root / "specs" / "mine" / "my_op.yaml").read_text(encoding="utf-8")
     assert opgen(capsys, "generate")[0] == 0
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=root, env=env,
-                          capture_output=True, text=True, timeout=600, check=False)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert re.search(r"\b(\d+) passed\b", proc.stdout) and "failed" not in proc.stdout, proc.stdout
+    # its tests, with opgen's pytest plugin (by name: the opgen installed here may predate its entry point)
+    for options in [(), ("--opgen-sanitize",), ("--opgen-random-order", "3")]:
+        proc = project_pytest(root, *options)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert re.search(r"\b(\d+) passed\b", proc.stdout) and "failed" not in proc.stdout, proc.stdout
+        assert {"[cpu-plan-", "[cuda-plan-", "[gpu-form-"} <= set(re.findall(r"\[[a-z-]+-", proc.stdout)), proc.stdout
+    # a kernel that reads past its input's end: --opgen-sanitize names the read and the template's line
+    kernel = root / "templates" / "kernels" / "example" / "scaled_tanh.cu"
+    kernel.write_text(kernel.read_text(encoding="utf-8").replace("to_float(x[i])))", "to_float(x[i + (i == n - 1)])))"))
+    assert opgen(capsys, "generate")[0] == 0
+    proc = project_pytest(root, "--opgen-sanitize", "-k", "test_scaled_tanh and cpu-plan and shape1")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "out-of-bounds read of 4 bytes at byte offset 28 of buffer 'x'" in proc.stdout, proc.stdout
+    assert "at line 12 of templates/kernels/example/scaled_tanh.cu" in proc.stdout, proc.stdout
+
+
+def project_pytest(root: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    """pytest in an `opgen init` project, opgen's pytest plugin named (and only it: plugin autoloading off)."""
+    switches = (HOST_SANITIZE.name, HOST_RANDOM_ORDER.name, POISON_OUTPUTS.name)  # (as this run's options set them)
+    env = {k: v for k, v in os.environ.items() if k not in switches}
+    env.update(PYTHONPATH=str(REPO), PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
+    return subprocess.run([sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", "-p",
+                           "codegen.pytest_plugin", *options], cwd=root, env=env, capture_output=True, text=True,
+                          timeout=600, check=False)
 
 
 # -- warmup and demo read the project --------------------------------------------------------------------
