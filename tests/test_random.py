@@ -258,8 +258,8 @@ def test_dropout_equals_the_reference_on_every_scope(dropout_ops: ModuleType, sc
 
 
 @needs_gxx
-@pytest.mark.parametrize("random_order", [1, 2], indirect=True)
-def test_dropout_mask_does_not_depend_on_the_thread_order(dropout_ops: ModuleType, random_order: int) -> None:
+@pytest.mark.parametrize("opgen_random_order", [1, 2], indirect=True)
+def test_dropout_mask_does_not_depend_on_the_thread_order(dropout_ops: ModuleType, opgen_random_order: int) -> None:
     """The GPU's plan (256 threads a block, several blocks) in a seeded random thread, warp and block order."""
     x = np.random.default_rng(2).standard_normal(5000).astype(np.float32) + 5.0
     np.testing.assert_allclose(_dropout(dropout_ops, x, 5, 9, 0.3, "cuda plan"), reference_dropout(x, 5, 9, 0.3),
