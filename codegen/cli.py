@@ -19,7 +19,7 @@ from codegen import __version__, modules, warmup
 from codegen import files as filesmod
 from codegen.load import load_specs
 from codegen.model import OpSpec, pattern_switch_text
-from codegen.naming import snake_case
+from codegen.naming import earlier_rule_warning, snake_case
 from codegen.project import (
     BUILTIN_TEMPLATES,
     CONFIG_FILE,
@@ -80,7 +80,12 @@ def _compile(project: Project) -> tuple[list[OpSpec], dict[str, str]]:
     if missing:
         raise ProjectError(f"template folder {shown(missing[0])} not found")
     ops = load_specs(project.specs)
-    return ops, render_all(ops, project.template_roots, project=project)
+    files = render_all(ops, project.template_roots, project=project)
+    for op in ops:
+        warning = earlier_rule_warning(op)
+        if warning is not None:
+            print(f"opgen: warning: {warning}", file=sys.stderr)
+    return ops, files
 
 
 def generate(project: Project) -> tuple[list[OpSpec], dict[str, str], filesmod.Plan]:
@@ -213,7 +218,8 @@ def cmd_new(args: argparse.Namespace) -> int:
                            "in [tool.opgen])")
     kernels = project.templates[0]
     try:
-        files = scaffold_files(args.op, args.group, project.specs, kernels, package=project.package)
+        files = scaffold_files(args.op, args.group, project.specs, kernels, package=project.package,
+                               function_name=args.function_name)
     except ScaffoldError as exc:
         print(f"opgen new: {exc}", file=sys.stderr)
         print("opgen new: nothing was written", file=sys.stderr)
@@ -227,7 +233,8 @@ def cmd_new(args: argparse.Namespace) -> int:
                                                                                      args.templates[0]))
                     if value is not None)
     print(f"opgen new: {args.op} (y = alpha·x, a starting point): edit both files, then `opgen generate{extra}` "
-          f"and test {snake_case(args.op)} against a float64 NumPy reference (docs/specs.md has the language)")
+          f"and test {args.function_name or snake_case(args.op)} against a float64 NumPy reference (docs/specs.md has "
+          f"the language)")
     return 0
 
 
@@ -315,6 +322,9 @@ def build_parser() -> argparse.ArgumentParser:
     new = add("new", "write a working starting spec and kernel template for a new op", out=False)
     new.add_argument("op", help="the op's name, CamelCase (MyOp)")
     new.add_argument("--group", default="custom", help="its group folder under the spec folder (default: custom)")
+    new.add_argument("--function-name", default=None, metavar="NAME",
+                     help="its Python function, module, spec file and torch op name, written as `function_name:` "
+                          "(default: the op's name in snake_case, docs/specs.md#function-names)")
     new.set_defaults(func=cmd_new)
     warm = sub.add_parser("warmup", help="compile the ops' kernels into the disk cache",
                           description=warmup.DESCRIPTION)
