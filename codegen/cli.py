@@ -15,7 +15,7 @@ from pathlib import Path
 
 import jinja2
 
-from codegen import __version__, modules, warmup
+from codegen import __version__, cxx_check, modules, warmup
 from codegen import files as filesmod
 from codegen.load import load_specs
 from codegen.model import OpSpec, pattern_switch_text
@@ -88,13 +88,18 @@ def _compile(project: Project) -> tuple[list[OpSpec], dict[str, str]]:
     return ops, files
 
 
-def generate(project: Project) -> tuple[list[OpSpec], dict[str, str], filesmod.Plan]:
+def generate(project: Project, compile_check: bool = True) -> tuple[list[OpSpec], dict[str, str], filesmod.Plan]:
     """Generation, the one path of `opgen generate` and `opgen demo`: the output folder checked, the
-    spec and template folders and every spec checked, every file rendered, then written all or
+    spec and template folders and every spec checked, every file rendered, the host form of each
+    kernel module that changed compiled (`compile_check`: codegen/cxx_check.py), then written all or
     nothing. (ops, files, what was written)."""
     project.check_writable(project.out, WRITE_ELSEWHERE)
     ops, files = _compile(project)
     plan = filesmod.plan(files, project.out)
+    if compile_check:  # only what differs from the output folder: an unchanged project compiles nothing
+        skipped = cxx_check.check_modules({rel: files[rel] for rel in plan.written if rel.endswith(".cu")})
+        if skipped is not None:
+            print(f"opgen generate: {skipped}", file=sys.stderr)
     filesmod.apply(files, project.out, plan)
     return ops, files, plan
 
@@ -102,7 +107,7 @@ def generate(project: Project) -> tuple[list[OpSpec], dict[str, str], filesmod.P
 def cmd_generate(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     project = project_of(args)
-    _, files, plan = generate(project)
+    _, files, plan = generate(project, compile_check=not args.no_compile)
     took = time.perf_counter() - start
     out = shown(project.out)
     for rel in plan.written:
@@ -311,7 +316,11 @@ def build_parser() -> argparse.ArgumentParser:
     init.add_argument("--torch-namespace", default=None, metavar="NS",
                       help="torch.ops.NS.<op> (default: the package name)")
     init.set_defaults(func=cmd_init)
-    add("generate", "generate every op into the output folder").set_defaults(func=cmd_generate)
+    gen = add("generate", "generate every op into the output folder")
+    gen.add_argument("--no-compile", action="store_true",
+                     help="skip the C++ check (each changed kernel module's host form compiled with -fsyntax-only, "
+                          "errors reported at the template's file:line)")
+    gen.set_defaults(func=cmd_generate)
     add("check", "exit 1 if the output folder is out of date").set_defaults(func=cmd_check)
     add("list", "list the ops", out=False).set_defaults(func=cmd_list)
     show = add("show", "print an op's resolved signature", out=False)
