@@ -15,11 +15,11 @@ from pathlib import Path
 
 import jinja2
 
-from codegen import __version__, modules, warmup
+from codegen import __version__, cxx_check, modules, warmup
 from codegen import files as filesmod
 from codegen.load import load_specs
 from codegen.model import OpSpec, pattern_switch_text
-from codegen.naming import snake_case
+from codegen.naming import earlier_rule_warning, snake_case
 from codegen.project import (
     BUILTIN_TEMPLATES,
     CONFIG_FILE,
@@ -80,16 +80,26 @@ def _compile(project: Project) -> tuple[list[OpSpec], dict[str, str]]:
     if missing:
         raise ProjectError(f"template folder {shown(missing[0])} not found")
     ops = load_specs(project.specs)
-    return ops, render_all(ops, project.template_roots, project=project)
+    files = render_all(ops, project.template_roots, project=project)
+    for op in ops:
+        warning = earlier_rule_warning(op)
+        if warning is not None:
+            print(f"opgen: warning: {warning}", file=sys.stderr)
+    return ops, files
 
 
-def generate(project: Project) -> tuple[list[OpSpec], dict[str, str], filesmod.Plan]:
+def generate(project: Project, compile_check: bool = True) -> tuple[list[OpSpec], dict[str, str], filesmod.Plan]:
     """Generation, the one path of `opgen generate` and `opgen demo`: the output folder checked, the
-    spec and template folders and every spec checked, every file rendered, then written all or
+    spec and template folders and every spec checked, every file rendered, the host form of each
+    kernel module that changed compiled (`compile_check`: codegen/cxx_check.py), then written all or
     nothing. (ops, files, what was written)."""
     project.check_writable(project.out, WRITE_ELSEWHERE)
     ops, files = _compile(project)
     plan = filesmod.plan(files, project.out)
+    if compile_check:  # only what differs from the output folder: an unchanged project compiles nothing
+        skipped = cxx_check.check_modules({rel: files[rel] for rel in plan.written if rel.endswith(".cu")})
+        if skipped is not None:
+            print(f"opgen generate: {skipped}", file=sys.stderr)
     filesmod.apply(files, project.out, plan)
     return ops, files, plan
 
@@ -97,7 +107,7 @@ def generate(project: Project) -> tuple[list[OpSpec], dict[str, str], filesmod.P
 def cmd_generate(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     project = project_of(args)
-    _, files, plan = generate(project)
+    _, files, plan = generate(project, compile_check=not args.no_compile)
     took = time.perf_counter() - start
     out = shown(project.out)
     for rel in plan.written:
@@ -213,7 +223,8 @@ def cmd_new(args: argparse.Namespace) -> int:
                            "in [tool.opgen])")
     kernels = project.templates[0]
     try:
-        files = scaffold_files(args.op, args.group, project.specs, kernels, package=project.package)
+        files = scaffold_files(args.op, args.group, project.specs, kernels, package=project.package,
+                               function_name=args.function_name)
     except ScaffoldError as exc:
         print(f"opgen new: {exc}", file=sys.stderr)
         print("opgen new: nothing was written", file=sys.stderr)
@@ -227,7 +238,8 @@ def cmd_new(args: argparse.Namespace) -> int:
                                                                                      args.templates[0]))
                     if value is not None)
     print(f"opgen new: {args.op} (y = alpha·x, a starting point): edit both files, then `opgen generate{extra}` "
-          f"and test {snake_case(args.op)} against a float64 NumPy reference (docs/specs.md has the language)")
+          f"and test {args.function_name or snake_case(args.op)} against a float64 NumPy reference (docs/specs.md has "
+          f"the language)")
     return 0
 
 
@@ -304,7 +316,11 @@ def build_parser() -> argparse.ArgumentParser:
     init.add_argument("--torch-namespace", default=None, metavar="NS",
                       help="torch.ops.NS.<op> (default: the package name)")
     init.set_defaults(func=cmd_init)
-    add("generate", "generate every op into the output folder").set_defaults(func=cmd_generate)
+    gen = add("generate", "generate every op into the output folder")
+    gen.add_argument("--no-compile", action="store_true",
+                     help="skip the C++ check (each changed kernel module's host form compiled with -fsyntax-only, "
+                          "errors reported at the template's file:line)")
+    gen.set_defaults(func=cmd_generate)
     add("check", "exit 1 if the output folder is out of date").set_defaults(func=cmd_check)
     add("list", "list the ops", out=False).set_defaults(func=cmd_list)
     show = add("show", "print an op's resolved signature", out=False)
@@ -315,6 +331,9 @@ def build_parser() -> argparse.ArgumentParser:
     new = add("new", "write a working starting spec and kernel template for a new op", out=False)
     new.add_argument("op", help="the op's name, CamelCase (MyOp)")
     new.add_argument("--group", default="custom", help="its group folder under the spec folder (default: custom)")
+    new.add_argument("--function-name", default=None, metavar="NAME",
+                     help="its Python function, module, spec file and torch op name, written as `function_name:` "
+                          "(default: the op's name in snake_case, docs/specs.md#function-names)")
     new.set_defaults(func=cmd_new)
     warm = sub.add_parser("warmup", help="compile the ops' kernels into the disk cache",
                           description=warmup.DESCRIPTION)

@@ -150,6 +150,7 @@ class _SpecParser(LaunchPlanParser, VariantsParser):
 
     families: dict[str, Family]  # the spec folder's, by name (set by load_spec)
     family: Family | None = None  # the one this spec names
+    earlier_rule = False  # the spec file is named by the earlier snake-case rule (OpSpec.earlier_rule)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -175,7 +176,8 @@ class _SpecParser(LaunchPlanParser, VariantsParser):
             variants=self.variants, kernel=kernel, runtime=self.runtime,
             deprecated=header.deprecated, gradient=header.gradient, gradient_of=header.gradient_of,
             examples=examples, link_lines=header.link_lines, autograd=autograd, torch=torch,
-            function_name=header.function_name, family=self.family.name if self.family is not None else None)
+            function_name=header.function_name, earlier_rule=self.earlier_rule,
+            family=self.family.name if self.family is not None else None)
 
     def _op_name(self) -> str:
         assert self.op is not None  # set by the first phase
@@ -192,6 +194,9 @@ class _SpecParser(LaunchPlanParser, VariantsParser):
         snake = function_name or snake_case(self.op)
         snake_line = (function_node or name_node).line
         self.checked_name(naming.check_function_name, snake_line, "op", snake)
+        self.earlier_rule = function_name is None and snake != stem and naming.earlier_snake_case(self.op) == stem
+        if self.earlier_rule:  # a file named by the earlier rule keeps its function's name (opgen generate warns)
+            function_name = snake = stem
         if snake != stem:
             raise self.error(snake_line, f"op: the file must be named {snake}.yaml (got {stem}.yaml)")
         summary = self.text(r.pop("summary", required=True), "summary", required=True, one_line=True)

@@ -626,6 +626,9 @@ class OpSpec:
     link_lines: dict[str, int] = field(default_factory=dict, compare=False, hash=False)
     #: the spec's `function_name:` (RoPE → rope rather than ro_pe); None: the name in snake_case
     function_name: str | None = None
+    #: the function name is the earlier snake-case rule's, which the spec file is still named by
+    #: (function_name is set to it; naming.earlier_rule_warning says what keeps it)
+    earlier_rule: bool = field(default=False, compare=False, hash=False)
     #: the spec's `family:`, whose file declares what the op shares with the family's other members
     family: str | None = None
 

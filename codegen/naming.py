@@ -23,22 +23,46 @@ from codegen.yamlnodes import SpecError, describe
 if TYPE_CHECKING:
     from codegen.model import OpSpec
 
-# Acronym runs stay together: CudnnRNNV3 → cudnn_rnn_v3, GRUBlockCell → gru_block_cell.
-_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b)|[A-Z]?[a-z]+|[A-Z]+|\d+")
+# The snake-case rule (docs/specs.md, "Function names", has it with a table of examples): a word
+# starts at a capital after a lowercase letter (BiasAdd → bias_add), and a capital run splits before
+# its last capital when a lowercase letter follows (CudnnRNNParamsSize → cudnn_rnn_params_size); a
+# digit group stays with the letters before it, and letters after it without a new word join it
+# (DepthwiseConv2d → depthwise_conv2d, Conv2D → conv2d); a trailing version is a word of its own even
+# after a capital run (CudnnRNNV3 → cudnn_rnn_v3, FusedBatchNormV3 → fused_batch_norm_v3).
+_BOUNDARY = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z0-9])(?=[A-Z][a-z])|(?<=[A-Z0-9])(?=V\d+$)")
 
 
 def snake_case(camel: str) -> str:
-    """FusedBatchNormGradV3 → fused_batch_norm_grad_v3; CudnnRNNParamsSize → cudnn_rnn_params_size."""
-    # a trailing version sticks to its V even after an acronym: CudnnRNNV3 → cudnn_rnn_v3
-    words = _WORD.findall(re.sub(r"(?<=[A-Za-z])V(\d+)$", r"_V\1", camel))
+    """FusedBatchNormGradV3 → fused_batch_norm_grad_v3; DepthwiseConv2d → depthwise_conv2d."""
+    return _BOUNDARY.sub("_", camel).lower()
+
+
+# The earlier rule, kept only to tell a project which of its function names the current rule
+# changes (load.py: a spec file still named by it keeps its name, with a warning).
+_EARLIER_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b)|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+def earlier_snake_case(camel: str) -> str:
+    """The earlier rule, every digit group a word: DepthwiseConv2d → depthwise_conv_2_d."""
+    words = _EARLIER_WORD.findall(re.sub(r"(?<=[A-Za-z])V(\d+)$", r"_V\1", camel))
     out: list[str] = []
     for word in words:
-        # a version number sticks to the V before it: V3 → v3
-        if word.isdigit() and out and out[-1] == "v":
+        if word.isdigit() and out and out[-1] == "v":  # a version number sticks to the V before it
             out[-1] += word
         else:
             out.append(word.lower())
     return "_".join(out)
+
+
+def earlier_rule_warning(op: OpSpec) -> str | None:
+    """What `opgen generate` says of an op whose function name the current rule would change (its
+    spec file is named by the earlier rule, so it keeps the name): the `function_name:` that keeps it."""
+    if not op.earlier_rule:
+        return None
+    return (f"{op.loc}: op {op.name}: its function name {op.snake_name} follows the earlier snake-case rule (the "
+            f"current one gives {snake_case(op.name)}); it keeps it, but write `function_name: {op.snake_name}` "
+            f"under `op: {op.name}` to keep it for good, or rename the spec file to {snake_case(op.name)}.yaml to "
+            f"take the new name")
 
 
 def camel_case(snake: str) -> str:

@@ -51,12 +51,14 @@ def _refuse_existing(files: dict[Path, str]) -> None:
         raise ScaffoldError(f"{', '.join(existing)} already exist{'s' if len(existing) == 1 else ''}")
 
 
-def scaffold_files(name: str, group: str, specs: Path, templates: Path, package: str = "generated") -> dict[Path, str]:
+def scaffold_files(name: str, group: str, specs: Path, templates: Path, package: str = "generated",
+                   function_name: str | None = None) -> dict[Path, str]:
     """`opgen new`'s files: their paths and texts, or ScaffoldError. `templates` is the template
-    folder the kernel goes to (`kernels/<group>/`); `package` the import name its example uses."""
-    snake = check_names(name, group)
+    folder the kernel goes to (`kernels/<group>/`); `package` the import name its example uses;
+    `function_name` the spec's `function_name:` (None: none, the name in snake_case)."""
+    snake = check_names(name, group, function_name)
     env = _env("scaffold")
-    context = {"name": name, "group": group, "snake": snake, "package": package}
+    context = {"name": name, "group": group, "snake": snake, "package": package, "function_name": function_name}
     files = {specs / group / f"{snake}.yaml": env.get_template("op.yaml.j2").render(context),
              templates / "kernels" / group / f"{snake}.cu": env.get_template("kernel.cu.j2").render(context)}
     _refuse_existing(files)
@@ -79,16 +81,25 @@ def check_beside(spec: Path, text: str, specs: Path) -> None:
     naming.check_unique([*(ops or []), new])
 
 
-def check_names(name: str, group: str) -> str:
-    """The new op's function name, after the checks `opgen generate` makes of its group, its name
-    and that function name, with the same messages: no spec it would refuse is written."""
+def check_names(name: str, group: str, function_name: str | None = None) -> str:
+    """The new op's function name (`function_name` if given, else its name in snake_case), after the
+    checks `opgen generate` makes of its group, its name, `function_name:` and the function name, with
+    the same messages: no spec it would refuse is written."""
     try:
         naming.check_group(group)
     except naming.InvalidName as exc:
         raise ScaffoldError(str(exc)) from None
     try:
         naming.check_op_name(name)
-        return naming.check_function_name(naming.snake_case(name))
+    except naming.InvalidName as exc:
+        raise ScaffoldError(f"op: {exc}") from None
+    if function_name is not None:
+        try:
+            naming.check_given_function_name(function_name)
+        except naming.InvalidName as exc:
+            raise ScaffoldError(f"--function-name: {exc}") from None
+    try:
+        return naming.check_function_name(function_name or naming.snake_case(name))
     except naming.InvalidName as exc:
         raise ScaffoldError(f"op: {exc}") from None
 

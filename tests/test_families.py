@@ -176,6 +176,23 @@ def test_a_malformed_family_file(tmp_path: Path, text: str, line: int, fragment:
     assert fragment in str(err)
 
 
+@pytest.mark.parametrize("file, refused", [
+    ("scale2d.family.yaml", False),  # the snake-case rule's name (docs/specs.md, Function names)
+    ("scale_2_d.family.yaml", False),  # the earlier rule's: a family file's name names nothing else
+    ("scale_2d.family.yaml", True),
+])
+def test_a_family_file_is_named_by_either_snake_case_rule(tmp_path: Path, file: str, refused: bool) -> None:
+    specs = folder(tmp_path, family=None)
+    (specs / "demo" / file).write_text(FAMILY.replace("family: Scale\n", "family: Scale2D\n"), encoding="utf-8")
+    for member in specs.glob("demo/scale_*.yaml"):
+        member.write_text(member.read_text(encoding="utf-8").replace("family: Scale\n", "family: Scale2D\n"),
+                          encoding="utf-8")
+    if refused:
+        assert "family: the file must be named scale2d.family.yaml (got scale_2d.family.yaml)" in str(load_error(specs))
+    else:
+        assert {op.family for op in load_specs(specs)} == {"Scale2D"}
+
+
 def test_a_family_declaration_is_checked_in_each_member_at_the_family_files_line(tmp_path: Path) -> None:
     """The family's lets are over the member's inputs: a symbol a member does not bind is an error at the
     family file's line, naming the member; a malformed section likewise."""

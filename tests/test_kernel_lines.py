@@ -142,12 +142,16 @@ def test_marked_templates_render_the_same_text_plus_directives(tmp_path: Path) -
     assert lines[-3] == f'#line {len(lines) - 1} "generated/demo/cases.cu"' and lines[-2] == "// generated"
 
 
-def compile_error(tmp_path: Path, capsys: pytest.CaptureFixture[str], kernel: str) -> str:
-    assert generate(tmp_path, kernel, capsys=capsys)[0] == 0, capsys.readouterr().err
+def compile_error(tmp_path: Path, capsys: pytest.CaptureFixture[str], kernel: str) -> tuple[str, str]:
+    """The C++ error of `kernel` as `opgen generate`'s check reports it (exit 2, nothing written) and
+    as the cpu backend's compile of the module reports it (generated with --no-compile)."""
+    status, err = generate(tmp_path, kernel, capsys=capsys)
+    assert status == 2 and "opgen: nothing was written" in err and not (tmp_path / "out").exists(), err
+    assert generate(tmp_path, kernel, capsys=capsys, flags=("--no-compile",))[0] == 0
     text = (tmp_path / "out" / "demo" / "scale_add.cu").read_text()
     with pytest.raises(host.HostCompileError) as info:
         host.load_module(text, name_hint="ScaleAdd")
-    return str(info.value)
+    return err, str(info.value)
 
 
 def test_a_syntax_error_in_a_kernel_names_the_template_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
@@ -157,7 +161,8 @@ def test_a_syntax_error_in_a_kernel_names_the_template_line(tmp_path: Path, caps
     kernel = GOOD.replace("// y = alpha * x, elementwise\n", loop + "// y = alpha * x, elementwise\n")
     kernel = kernel.replace("  if (i < N * C)", "  int oops = ;\n  if (i < N * C)")
     line = kernel.split("\n").index("  int oops = ;") + 1
-    message = compile_error(tmp_path, capsys, kernel)
+    at_generate, message = compile_error(tmp_path, capsys, kernel)
+    assert at_generate.startswith(f"opgen: error: {TEMPLATE}:{line}: C++ error: "), at_generate
     assert re.search(rf"(^|\s){re.escape(TEMPLATE)}:{line}:\d+: error", message), message
 
 
@@ -168,12 +173,15 @@ def test_an_error_in_an_entry_point_names_the_generated_file(tmp_path: Path, cap
     kernel = GOOD.replace("const T* __restrict__ x, T* __restrict__ y", "const T* __restrict__ x, F y").replace(
         "template <typename T>\n__device__ __forceinline__ void scale", "template <typename T, typename F>\n"
         "__device__ __forceinline__ void scale").replace("y[i] = ", "y(i) = ")
-    message = compile_error(tmp_path, capsys, kernel)
-    m = re.search(r"generated/demo/scale_add\.cu:(\d+):\d+: +required from here", message)
-    assert m is not None, message
+    at_generate, message = compile_error(tmp_path, capsys, kernel)
     generated = (tmp_path / "out" / "demo" / "scale_add.cu").read_text().split("\n")
-    assert generated[int(m.group(1)) - 1].strip().startswith("scale<float>("), message  # the entry point's call
     line = next(n for n, text in enumerate(kernel.split("\n"), 1) if "y(i) = " in text)
+    assert at_generate.startswith(f"opgen: error: {TEMPLATE}:{line}: C++ error: 'y' cannot be used as a function"), \
+        at_generate
+    for said in (at_generate, message):
+        m = re.search(r"generated/demo/scale_add\.cu:(\d+):\d+: +required from here", said)
+        assert m is not None, said
+        assert generated[int(m.group(1)) - 1].strip().startswith("scale<float>("), said  # the entry point's call
     assert re.search(rf"{re.escape(TEMPLATE)}:{line}:\d+: error: .y. cannot be used as a function", message), message
 
 

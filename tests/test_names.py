@@ -16,7 +16,7 @@ from test_spec_errors import BASE, line_of, replace_once, write_spec
 from codegen import cli
 from codegen.load import load_specs
 from codegen.model import Loc
-from codegen.naming import snake_case
+from codegen.naming import earlier_snake_case, snake_case
 from codegen.project import template_roots
 from codegen.render import OutputFiles, render_all
 from codegen.yamlnodes import SpecError
@@ -44,6 +44,85 @@ def generate_error(capsys: pytest.CaptureFixture[str], tmp_path: Path, ops: dict
     assert status == 2 and "nothing was written" in err, err
     assert not (tmp_path / "out").exists()
     return err.splitlines()[0].removeprefix("opgen: error: ")
+
+
+# -- the snake-case rule ---------------------------------------------------------------------------------
+@pytest.mark.parametrize(("camel", "snake"), [
+    ("BiasAdd", "bias_add"),  # a word starts at a capital after a lowercase letter
+    ("DepthwiseConv2d", "depthwise_conv2d"),  # a digit group stays with the letters before it ...
+    ("Conv2D", "conv2d"),  # ... and the letters after it, unless a new word starts
+    ("Conv2DBackpropInput", "conv2d_backprop_input"),
+    ("Atan2Grad", "atan2_grad"),
+    ("Float16x2", "float16x2"),
+    ("FusedBatchNormV3", "fused_batch_norm_v3"),  # a trailing version is a word of its own ...
+    ("CudnnRNNV3", "cudnn_rnn_v3"),  # ... even after a capital run
+    ("CudnnRNNParamsSize", "cudnn_rnn_params_size"),  # a capital run splits before its last capital
+    ("GRUBlockCell", "gru_block_cell"),
+    ("GELU", "gelu"),
+    ("RoPE", "ro_pe"),  # (reads badly: such an op gives function_name: rope)
+])
+def test_the_snake_case_rule(camel: str, snake: str) -> None:
+    assert snake_case(camel) == snake
+
+
+#: Every op of opgen's own, with the function name its documentation, its generated module and its torch op
+#: have had since before the rule changed: none is renamed.
+OWN_FUNCTIONS = {
+    "Batch": "batch", "Unbatch": "unbatch", "UnbatchGrad": "unbatch_grad",
+    "BiasAdd": "bias_add", "BiasAddGrad": "bias_add_grad",
+    "FusedBatchNormV3": "fused_batch_norm_v3", "FusedBatchNormGradV3": "fused_batch_norm_grad_v3",
+    "LayerNorm": "layer_norm", "LayerNormGrad": "layer_norm_grad", "Softmax": "softmax", "SoftmaxGrad": "softmax_grad",
+    "CudnnRNNV3": "cudnn_rnn_v3", "CudnnRNNBackpropV3": "cudnn_rnn_backprop_v3",
+    "CudnnRNNCanonicalToParamsV2": "cudnn_rnn_canonical_to_params_v2",
+    "CudnnRNNParamsToCanonicalV2": "cudnn_rnn_params_to_canonical_v2", "CudnnRNNParamsSize": "cudnn_rnn_params_size",
+    "DmlRnn": "dml_rnn", "GRUBlockCell": "gru_block_cell", "GRUBlockCellGrad": "gru_block_cell_grad",
+}
+
+
+def test_opgens_own_ops_keep_their_function_names() -> None:
+    ops = load_specs(cli.PROJECT / "specs")
+    assert {op.name: op.snake_name for op in ops} == OWN_FUNCTIONS
+    assert not any(op.earlier_rule for op in ops)
+    generated = {p.stem for p in (cli.PROJECT / "generated").rglob("*.py")}
+    assert set(OWN_FUNCTIONS.values()) <= generated
+
+
+def test_a_spec_named_by_the_earlier_rule_keeps_its_name_with_a_warning(capsys: pytest.CaptureFixture[str],
+                                                                        tmp_path: Path) -> None:
+    """DepthwiseConv2d in depthwise_conv_2_d.yaml (the earlier rule's name): it still generates, as
+    depthwise_conv_2_d, and `opgen generate` names the spec's line and the function_name: that keeps it."""
+    assert earlier_snake_case("DepthwiseConv2d") == "depthwise_conv_2_d"
+    specs = tmp_path / "specs"
+    (specs / "nn").mkdir(parents=True)
+    (specs / "nn" / "depthwise_conv_2_d.yaml").write_text(SMALL_SPEC.format(op="DepthwiseConv2d", summary="Old."))
+    (specs / "nn" / "conv2_d.yaml").write_text(SMALL_SPEC.format(op="Conv2D", summary="New.").replace(
+        "op: Conv2D\n", "op: Conv2D\nfunction_name: conv2_d\n"))  # given: no warning
+    (specs / "nn" / "atan2_grad.yaml").write_text(SMALL_SPEC.format(op="Atan2Grad", summary="New."))  # no warning
+    status, err = opgen(capsys, "generate", "--specs", specs, "--out", tmp_path / "out")
+    assert status == 0, err
+    assert err.splitlines() == [
+        "opgen: warning: specs/nn/depthwise_conv_2_d.yaml:1: op DepthwiseConv2d: its function name depthwise_conv_2_d "
+        "follows the earlier snake-case rule (the current one gives depthwise_conv2d); it keeps it, but write "
+        "`function_name: depthwise_conv_2_d` under `op: DepthwiseConv2d` to keep it for good, or rename the spec "
+        "file to depthwise_conv2d.yaml to take the new name"]
+    assert sorted(p.name for p in (tmp_path / "out" / "nn").glob("*.py")) == [
+        "__init__.py", "atan2_grad.py", "conv2_d.py", "depthwise_conv_2_d.py"]
+    # the line it names, written: the warning goes
+    spec = specs / "nn" / "depthwise_conv_2_d.yaml"
+    spec.write_text(spec.read_text().replace("op: DepthwiseConv2d\n",
+                                             "op: DepthwiseConv2d\nfunction_name: depthwise_conv_2_d\n"))
+    status, err = opgen(capsys, "generate", "--specs", specs, "--out", tmp_path / "out")
+    assert (status, err) == (0, "")
+
+
+def test_a_spec_named_by_neither_rule_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    specs = tmp_path / "specs"
+    (specs / "nn").mkdir(parents=True)
+    (specs / "nn" / "depthwiseconv2d.yaml").write_text(SMALL_SPEC.format(op="DepthwiseConv2d", summary="Bad."))
+    status, err = opgen(capsys, "generate", "--specs", specs, "--out", tmp_path / "out")
+    assert status == 2 and "specs/nn/depthwiseconv2d.yaml:1: op DepthwiseConv2d: op: the file must be named " \
+        "depthwise_conv2d.yaml (got depthwiseconv2d.yaml)" in err, err
+    assert not (tmp_path / "out").exists()
 
 
 # -- names two ops derive ------------------------------------------------------------------------------
@@ -121,6 +200,36 @@ def test_new_refuses_a_name_an_existing_op_derives(capsys: pytest.CaptureFixture
     (specs / "a" / "foo_bar.yaml").write_text("op: [broken\n", encoding="utf-8")
     assert opgen(capsys, "new", "Other", "--group", "b", "--specs", specs, "--templates", templates)[0] == 0
     assert (specs / "b" / "other.yaml").is_file()
+
+
+def test_new_writes_the_function_name_given(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    specs, templates = tmp_path / "specs", tmp_path / "templates"
+    status, err = opgen(capsys, "new", "RoPE", "--group", "pos", "--function-name", "rope", "--specs", specs,
+                        "--templates", templates)
+    assert status == 0, err
+    text = (specs / "pos" / "rope.yaml").read_text(encoding="utf-8")
+    assert text.startswith("op: RoPE\nfunction_name: rope\n"), text
+    assert (templates / "kernels" / "pos" / "rope.cu").is_file()
+    [op] = load_specs(specs)
+    assert (op.function_name, op.snake_name) == ("rope", "rope")
+    # without it: the name in snake_case, and no function_name: line
+    assert opgen(capsys, "new", "ScaleBy", "--group", "pos", "--specs", specs, "--templates", templates)[0] == 0
+    assert "function_name" not in (specs / "pos" / "scale_by.yaml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("function", "said"), [
+    ("RoPE", "--function-name: 'RoPE' is not a snake_case name"),
+    ("ro__pe", "--function-name: 'ro__pe' is not a snake_case name"),
+    ("class", "--function-name: 'class' is not a snake_case name"),
+    ("torch", "op: its function name 'torch' is reserved"),
+])
+def test_new_refuses_a_bad_function_name(capsys: pytest.CaptureFixture[str], tmp_path: Path, function: str,
+                                         said: str) -> None:
+    specs, templates = tmp_path / "specs", tmp_path / "templates"
+    status, err = opgen(capsys, "new", "RoPE", "--function-name", function, "--specs", specs, "--templates",
+                        templates)
+    assert status == 2 and err.startswith(f"opgen new: {said}") and "nothing was written" in err, err
+    assert not specs.exists() and not templates.exists()
 
 
 # -- translation errors: at the construct's line ------------------------------------------------------

@@ -24,10 +24,10 @@ from codegen.runtime.host.toolchain import (
     _BASE_FLAGS,
     EMU_DIR,
     _compiler_command,
-    _emu_digest,
     _target,
     compiler_id,
 )
+from codegen.runtime.host_command import emu_digest
 from codegen.runtime.kernels import KernelSource
 
 NATIVE_DIR = Path(__file__).resolve().parent / "native"
@@ -71,7 +71,7 @@ def _build(source: str, include: Sequence[Path], what: str) -> tuple[ctypes.CDLL
     flags = [*_BASE_FLAGS, *(f for folder in include for f in ("-I", str(folder)))]
     headers = "".join(f"// {p.name} {diskcache.digest(p.read_bytes())}\n" for p in sorted(NATIVE_DIR.glob("*.h")))
     if EMU_DIR in include:  # (the host cache's dependency check leaves the emulation's own headers out)
-        headers += f"// emu {_emu_digest()}\n"
+        headers += f"// emu {emu_digest()}\n"
     tu = (NATIVE_DIR / source).read_text() + "\n" + headers
     key = diskcache.cache_key(tu, flags, compiler_id(cmd), _target())
     with _LOCK:

@@ -17,6 +17,7 @@ from typing import Any
 
 from codegen.runtime import abi_layout, diskcache
 from codegen.runtime.artifacts import DISK_FULL_TEXT, ArtifactCache, CannotKeep
+from codegen.runtime.host_command import emu_digest
 
 from .errors import HostBackendError, HostCacheError, HostCompileError
 from .limits import ABI_VERSION, MAX_SHARED_MEM
@@ -26,7 +27,6 @@ from .toolchain import (
     EMU_DIR,
     RUNTIME_SOURCE,
     _compiler_command,
-    _emu_digest,
     _run_compiler,
     _target,
     compiler_id,
@@ -215,7 +215,7 @@ def _runtime_api() -> int:
             return _RUNTIME["api"]
         cmd = _compiler_command()
         flags = [*_BASE_FLAGS, "-I", str(EMU_DIR)]
-        src = RUNTIME_SOURCE.read_text() + "\n// emu " + _emu_digest() + "\n"
+        src = RUNTIME_SOURCE.read_text() + "\n// emu " + emu_digest() + "\n"
         key = diskcache.cache_key(src, flags, compiler_id(cmd), _target())
         lib, _, _ = _build_or_load(f"opgen-emu-rt-{key[:32]}", src, cmd, flags, runtime=True)
         lib.opgen_rt_get_api.restype = ctypes.c_void_p

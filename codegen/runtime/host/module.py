@@ -16,6 +16,7 @@ import numpy as np
 
 from codegen.runtime import diskcache, host_isa
 from codegen.runtime import host_sanitize as _san
+from codegen.runtime.host_command import emu_digest
 from codegen.runtime.settings import HOST_SANITIZE
 from codegen.runtime.stats import python_launches
 
@@ -46,7 +47,7 @@ from .pack import (
 )
 from .state import _LOCK, stats
 from .switches import _launch_settings, sanitize_enabled
-from .toolchain import _compiler_command, _emu_digest, _flags, _target, compiler_id, resolve_isa
+from .toolchain import _compiler_command, _flags, _target, compiler_id, resolve_isa
 
 _MODULES: dict[str, HostModule] = {}
 
@@ -67,7 +68,7 @@ def load_module(source: str, options: Sequence[str] = (), name_hint: str = "modu
     tu = source + ("" if source.endswith("\n") else "\n") + _glue(kernels, shared)
     chosen = resolve_isa(isa)
     flags = [*_flags(options, host_isa.compile_flags(chosen, cmd)), *(_san.FLAGS if sanitize else ())]
-    key = diskcache.cache_key(tu + "\n// emu " + _emu_digest() + "\n", flags, version, _target(chosen))
+    key = diskcache.cache_key(tu + "\n// emu " + emu_digest() + "\n", flags, version, _target(chosen))
     with _LOCK:
         mod = _MODULES.get(key)
         if mod is not None:

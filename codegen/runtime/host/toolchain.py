@@ -8,65 +8,38 @@ import os
 import platform
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from codegen.runtime import diskcache, host_isa
+from codegen.runtime import host_isa
+from codegen.runtime.host_command import (
+    BASE_FLAGS,
+    EMU_DIR,
+    EMU_FLAGS,
+    CompilerMissing,
+    compiler_command,
+)
+from codegen.runtime.host_command import EMU_HEADER as EMU_HEADER  # re-exported: host/__init__
+from codegen.runtime.host_command import EMU_INCLUDE as EMU_INCLUDE
 
 from .errors import HostCompileError, HostCompilerNotFound, HostIsaError
 from .state import _LOCK
 
-EMU_DIR = Path(__file__).resolve().parent.with_name("emu")
-EMU_INCLUDE = EMU_DIR / "include"
-EMU_HEADER = EMU_DIR / "cuda_emu.h"
 RUNTIME_SOURCE = EMU_DIR / "runtime.cpp"
-
-# -ffp-contract=off: never fuse a*b+c into an FMA, so float results round like
-# NumPy's (which never fuses). The GPU does fuse by default, so GPU-vs-host
-# differences of an ulp or so are expected; host-vs-NumPy ones are not.
-# No -ffast-math: NaN/inf and rounding must behave as IEEE says.
-# -fstack-clash-protection: big local arrays touch every page they allocate, so
-# overflowing a fiber stack always hits its guard page (reported, not silent).
-# -Wl,-z,defs: an unresolved symbol fails the build, not the later dlopen.
-# -falign-functions/-loops=64: a kernel's hot loop otherwise moves against cache-line boundaries
-# whenever unrelated code of the module grows, which changed a batch-norm kernel's speed by 20%.
-_BASE_FLAGS = (
-    "-O2", "-std=c++17", "-shared", "-fPIC", "-pthread", "-fvisibility=hidden",
-    "-ffp-contract=off", "-fstack-clash-protection", "-Wno-unknown-pragmas", "-Wl,-z,defs",
-    "-falign-functions=64", "-falign-loops=64",
-)
+_BASE_FLAGS = BASE_FLAGS  # (the name the backend's modules import)
 
 
 _VERSIONS: dict[tuple[Any, ...], str] = {}
-_EMU_DIGEST: list[str] = []
 
 
 def _compiler_command() -> list[str]:
-    env = os.environ.get("CXX")
-    if env:
-        try:
-            argv = shlex.split(env)
-        except ValueError as e:  # "No closing quotation", "No escaped character"
-            raise HostCompilerNotFound(
-                f"CXX={env!r} cannot be split into words as a shell would ({e}): fix its quoting, e.g. "
-                "CXX='g++ -O2'. The cpu backend runs $CXX to compile kernels.") from None
-        exe = shutil.which(argv[0]) if argv else None
-        if exe is None:
-            raise HostCompilerNotFound(
-                f"CXX={env!r} is not an executable C++ compiler. The cpu backend compiles kernels "
-                "with the host C++ compiler: install one (e.g. `apt-get install g++`) or fix CXX.")
-        return [exe, *argv[1:]]
-    for name in ("g++", "c++"):
-        exe = shutil.which(name)
-        if exe:
-            return [exe]
-    raise HostCompilerNotFound(
-        "no C++ compiler found ($CXX unset, no g++ or c++ on PATH). The cpu backend compiles "
-        "kernels with the host C++ compiler: install one, e.g. `apt-get install g++`.")
+    try:
+        return compiler_command()
+    except CompilerMissing as e:
+        raise HostCompilerNotFound(str(e)) from None
 
 
 def compiler_version(cmd: Sequence[str] | None = None) -> str:
@@ -121,17 +94,6 @@ def describe_isa(isa: str | None = None) -> str:
     return host_isa.describe(resolve_isa(isa), isa)
 
 
-def _emu_digest() -> str:
-    """Hash of every emulation header / runtime file: editing them invalidates the cache."""
-    if not _EMU_DIGEST:
-        parts = []
-        for p in sorted(EMU_DIR.rglob("*")):
-            if p.is_file() and p.suffix != ".md" and "__pycache__" not in p.parts:
-                parts.append(f"{p.relative_to(EMU_DIR).as_posix()}\0{diskcache.digest(p.read_bytes())}")
-        _EMU_DIGEST.append(diskcache.digest("\n".join(parts).encode()))
-    return _EMU_DIGEST[0]
-
-
 # nvcc/NVRTC-only options that mean nothing to g++ are dropped, so callers can
 # pass the same option list to both backends.
 _DROP_WITH_VALUE = {"-arch", "--gpu-architecture", "-maxrregcount", "--maxrregcount", "-code",
@@ -179,8 +141,7 @@ def translate_options(options: Sequence[str]) -> list[str]:
 
 def _flags(options: Sequence[str], isa_flags: Sequence[str] = ()) -> list[str]:
     """A module's flags: ours, the ISA's (host_isa.compile_flags), then the caller's options."""
-    return [*_BASE_FLAGS, *isa_flags, "-include", str(EMU_HEADER), "-I", str(EMU_INCLUDE),
-            *translate_options(options)]
+    return [*_BASE_FLAGS, *isa_flags, *EMU_FLAGS, *translate_options(options)]
 
 
 def _run_compiler(cmd: list[str], flags: list[str], src: Path, out: Path, dep: Path | None) -> None:
