@@ -6,7 +6,7 @@ call frame and runs the op's native driver `opgen_call_<Op>` (driver.h) on the c
 
 from __future__ import annotations
 
-from codegen import torch_native
+from codegen import torch_native, torchgen
 from codegen.model import AttrType, OpSpec
 from codegen.runtime.kernels import c_name
 
@@ -52,6 +52,24 @@ def target(namespace: str, op: OpSpec) -> str:
 
 def handler_symbol(op: OpSpec) -> str:
     return f"opgen_jax_{c_name(op.name)}_cpu"
+
+
+def vmap_method(op: OpSpec) -> str:
+    """How `jax.vmap` maps the op (ffi_call's vmap_method): `broadcast_all` (one call on the
+    batched buffers) where every input and output takes leading dims, the same group first in each
+    (`[*lead, D]`, `[*lead]`) and no attr places a dim (Softmax's axis would then count the batch
+    dim); else `sequential` (one call per batch element)."""
+    tensors = [*op.inputs, *op.outputs]
+    leads = set()
+    for t in tensors:
+        patterns = t.patterns() if hasattr(t, "patterns") else ()
+        if getattr(t, "axis", None) is not None or not patterns:
+            return "sequential"
+        for p in patterns:
+            if len(p.groups) != 1 or p.groups[0][0] != 0:
+                return "sequential"
+            leads.add(p.groups[0][1])
+    return "broadcast_all" if len(leads) == 1 else "sequential"
 
 
 def input_names(op: OpSpec) -> tuple[str, ...]:
@@ -106,3 +124,42 @@ def source(ops: list[OpSpec], header: str) -> str:
         lines += ["", *_handler(op)]
     lines += ["", "#pragma GCC visibility pop"]
     return "\n".join(lines) + "\n"
+
+
+def gradient(op: OpSpec, by_name: dict[str, OpSpec]) -> str:
+    """The op's backward as jax.py's literal of a jax_bridge.Gradient ("None": no `autograd:`, or a
+    gradient op JAX does not get), read as the torch registration's backward reads it
+    (torchgen.backward_body): each gradient-op input's source (a forward tensor, `grad(<output>)` or
+    None), each gradient-op attr's forward attr, each forward input's gradient (a gradient-op output
+    or `grad(<output>)`), the helper and the `requires:` clauses."""
+    ag = op.autograd
+    grad = by_name.get(op.gradient) if op.gradient else None
+    if ag is None or grad is None or not_provided(grad) is not None:
+        return "None"
+    call = dict(ag.call)
+    attr_map = dict(ag.attrs)
+    attrs = []
+    for attr in grad.attrs:
+        source = attr_map.get(attr.name, attr.name if op.attr(attr.name) is not None else None)
+        if source is not None:
+            attrs.append((attr.name, source))
+    helper = None
+    if ag.helper is not None:
+        fn = ag.helper.function
+        helper = (fn.module, fn.function, tuple(ag.helper.args), tuple(ag.helper.grads))
+    parts = [f"lambda: {grad.snake_name}", repr(tuple(call.get(a.name) for a in grad.inputs)), repr(tuple(attrs)),
+             repr(tuple(ag.grads)), repr(tuple(o.name for o in grad.outputs)), repr(helper),
+             repr(tuple(ag.requires.clauses))]
+    return f"_jb.Gradient({', '.join(parts)})"
+
+
+def no_gradient(op: OpSpec, by_name: dict[str, OpSpec]) -> str:
+    """Why the op's JAX function has no gradient ("" when it has one)."""
+    grad = by_name.get(op.gradient) if op.gradient else None
+    if op.autograd is not None and grad is not None and not_provided(grad) is not None:
+        return f"its gradient op {grad.name} is not a JAX function ({not_provided(grad)})"
+    return "" if op.autograd is not None else torchgen.no_gradient_reason(op)
+
+
+def output_names(op: OpSpec) -> tuple[str, ...]:
+    return tuple(o.name for o in op.outputs)

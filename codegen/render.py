@@ -97,6 +97,8 @@ TEMPLATE_FUNCTIONS = {
     "torch_impl_attr": torchgen.impl_attr, "torch_params": torchgen.params, "torch_returns": torchgen.returns,
     "torch_schema": torchgen.schema, "torch_native_kernel": torch_native.native_kernel,
     "jax_attr_kinds": jaxgen.attr_kinds, "jax_handler_symbol": jaxgen.handler_symbol, "jax_inputs": jaxgen.input_names,
+    "jax_gradient": jaxgen.gradient, "jax_no_gradient": jaxgen.no_gradient, "jax_outputs": jaxgen.output_names,
+    "jax_vmap_method": jaxgen.vmap_method,
     "jax_not_provided": jaxgen.not_provided, "jax_target": jaxgen.target,
 }
 
@@ -278,6 +280,7 @@ def render_all(ops: list[OpSpec], template_roots: Sequence[Path], activations: A
               "the package's PyTorch registration in C++ (stable ABI)")
     files.add("jax.py", env.get_template("python/jax.py.j2").render(
         ops=jaxgen.provided(registered), activations=bool(library.kinds), header=all_header,
+        by_name={op.name: op for op in ops},
         skipped=[op for op in sorted(ops, key=lambda o: o.name) if jaxgen.not_provided(op) is not None]),
               "the package's JAX functions")
     files.add("jax_ffi.cpp", jaxgen.source(registered, banner(f"{specs}/", "//")),

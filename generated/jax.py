@@ -62,7 +62,8 @@ _LIBRARY = _jb.Library(Path(__file__).with_name("jax_ffi.cpp"), (
 
 
 # -- BiasAdd -------------------------------------------------------------------------------------
-_BIAS_ADD = _jb.JaxOp('BiasAdd', 'opgen.BiasAdd', _bias_add._fake, ('value', 'bias'), (('data_format', 'str'),), _LIBRARY)
+_BIAS_ADD = _jb.JaxOp('BiasAdd', 'opgen.BiasAdd', _bias_add._fake, ('value', 'bias'), (('data_format', 'str'),), _LIBRARY,
+    vmap_method='sequential', outputs=('output',), gradient=_jb.Gradient(lambda: bias_add_grad, ('grad(output)',), (('data_format', 'data_format'),), (('value', 'grad(output)'), ('bias', 'output')), ('output',), None, ()), no_gradient='')
 
 
 def bias_add(value: Any, bias: Any, *, data_format: Any = 'NHWC') -> Any:
@@ -71,7 +72,8 @@ def bias_add(value: Any, bias: Any, *, data_format: Any = 'NHWC') -> Any:
 
 
 # -- BiasAddGrad ---------------------------------------------------------------------------------
-_BIAS_ADD_GRAD = _jb.JaxOp('BiasAddGrad', 'opgen.BiasAddGrad', _bias_add_grad._fake, ('out_backprop',), (('data_format', 'str'),), _LIBRARY)
+_BIAS_ADD_GRAD = _jb.JaxOp('BiasAddGrad', 'opgen.BiasAddGrad', _bias_add_grad._fake, ('out_backprop',), (('data_format', 'str'),), _LIBRARY,
+    vmap_method='sequential', outputs=('output',), gradient=None, no_gradient='it is the gradient of BiasAdd (no second derivative is declared)')
 
 
 def bias_add_grad(out_backprop: Any, *, data_format: Any = 'NHWC') -> Any:
@@ -80,7 +82,8 @@ def bias_add_grad(out_backprop: Any, *, data_format: Any = 'NHWC') -> Any:
 
 
 # -- FusedBatchNormGradV3 ------------------------------------------------------------------------
-_FUSED_BATCH_NORM_GRAD_V3 = _jb.JaxOp('FusedBatchNormGradV3', 'opgen.FusedBatchNormGradV3', _fused_batch_norm_grad_v3._fake, ('y_backprop', 'x', 'scale', 'reserve_space_1', 'reserve_space_2', 'reserve_space_3'), (('epsilon', 'float'), ('data_format', 'str'), ('is_training', 'bool')), _LIBRARY)
+_FUSED_BATCH_NORM_GRAD_V3 = _jb.JaxOp('FusedBatchNormGradV3', 'opgen.FusedBatchNormGradV3', _fused_batch_norm_grad_v3._fake, ('y_backprop', 'x', 'scale', 'reserve_space_1', 'reserve_space_2', 'reserve_space_3'), (('epsilon', 'float'), ('data_format', 'str'), ('is_training', 'bool')), _LIBRARY,
+    vmap_method='sequential', outputs=('x_backprop', 'scale_backprop', 'offset_backprop', 'reserve_space_4', 'reserve_space_5'), gradient=None, no_gradient='it is the gradient of FusedBatchNormV3 (no second derivative is declared)')
 
 
 def fused_batch_norm_grad_v3(y_backprop: Any, x: Any, scale: Any, reserve_space_1: Any, reserve_space_2: Any, reserve_space_3: Any, *, epsilon: Any = 0.0001, data_format: Any = 'NHWC', is_training: Any = True) -> Any:
@@ -89,7 +92,8 @@ def fused_batch_norm_grad_v3(y_backprop: Any, x: Any, scale: Any, reserve_space_
 
 
 # -- FusedBatchNormV3 ----------------------------------------------------------------------------
-_FUSED_BATCH_NORM_V3 = _jb.JaxOp('FusedBatchNormV3', 'opgen.FusedBatchNormV3', _fused_batch_norm_v3._fake, ('x', 'scale', 'offset', 'mean', 'variance'), (('epsilon', 'float'), ('exponential_avg_factor', 'float'), ('data_format', 'str'), ('is_training', 'bool')), _LIBRARY)
+_FUSED_BATCH_NORM_V3 = _jb.JaxOp('FusedBatchNormV3', 'opgen.FusedBatchNormV3', _fused_batch_norm_v3._fake, ('x', 'scale', 'offset', 'mean', 'variance'), (('epsilon', 'float'), ('exponential_avg_factor', 'float'), ('data_format', 'str'), ('is_training', 'bool')), _LIBRARY,
+    vmap_method='sequential', outputs=('y', 'batch_mean', 'batch_variance', 'reserve_space_1', 'reserve_space_2', 'reserve_space_3'), gradient=_jb.Gradient(lambda: fused_batch_norm_grad_v3, ('grad(y)', 'x', 'scale', 'reserve_space_1', 'reserve_space_2', 'reserve_space_3'), (('epsilon', 'epsilon'), ('data_format', 'data_format'), ('is_training', 'is_training')), (('x', 'x_backprop'), ('scale', 'scale_backprop'), ('offset', 'offset_backprop')), ('x_backprop', 'scale_backprop', 'offset_backprop', 'reserve_space_4', 'reserve_space_5'), None, ()), no_gradient='')
 
 
 def fused_batch_norm_v3(x: Any, scale: Any, offset: Any, mean: Any, variance: Any, *, epsilon: Any = 0.0001, exponential_avg_factor: Any = 1.0, data_format: Any = 'NHWC', is_training: Any = True) -> Any:
@@ -98,7 +102,8 @@ def fused_batch_norm_v3(x: Any, scale: Any, offset: Any, mean: Any, variance: An
 
 
 # -- LayerNorm -----------------------------------------------------------------------------------
-_LAYER_NORM = _jb.JaxOp('LayerNorm', 'opgen.LayerNorm', _layer_norm._fake, ('x', 'gamma', 'beta'), (('epsilon', 'float'),), _LIBRARY)
+_LAYER_NORM = _jb.JaxOp('LayerNorm', 'opgen.LayerNorm', _layer_norm._fake, ('x', 'gamma', 'beta'), (('epsilon', 'float'),), _LIBRARY,
+    vmap_method='sequential', outputs=('y', 'mean', 'rstd'), gradient=_jb.Gradient(lambda: layer_norm_grad, ('grad(y)', 'x', 'mean', 'rstd', 'gamma'), (), (('x', 'dx'),), ('dx', 'dgamma', 'dbeta'), ('opgen_ops.norm', 'layer_norm_affine_grads', ('gamma', 'beta', 'dgamma', 'dbeta'), ('gamma', 'beta')), ()), no_gradient='')
 
 
 def layer_norm(x: Any, gamma: Any = None, beta: Any = None, *, epsilon: Any = 1e-05) -> Any:
@@ -107,7 +112,8 @@ def layer_norm(x: Any, gamma: Any = None, beta: Any = None, *, epsilon: Any = 1e
 
 
 # -- LayerNormGrad -------------------------------------------------------------------------------
-_LAYER_NORM_GRAD = _jb.JaxOp('LayerNormGrad', 'opgen.LayerNormGrad', _layer_norm_grad._fake, ('dy', 'x', 'mean', 'rstd', 'gamma'), (), _LIBRARY)
+_LAYER_NORM_GRAD = _jb.JaxOp('LayerNormGrad', 'opgen.LayerNormGrad', _layer_norm_grad._fake, ('dy', 'x', 'mean', 'rstd', 'gamma'), (), _LIBRARY,
+    vmap_method='sequential', outputs=('dx', 'dgamma', 'dbeta'), gradient=None, no_gradient='it is the gradient of LayerNorm (no second derivative is declared)')
 
 
 def layer_norm_grad(dy: Any, x: Any, mean: Any, rstd: Any, gamma: Any = None) -> Any:
@@ -116,7 +122,8 @@ def layer_norm_grad(dy: Any, x: Any, mean: Any, rstd: Any, gamma: Any = None) ->
 
 
 # -- Softmax -------------------------------------------------------------------------------------
-_SOFTMAX = _jb.JaxOp('Softmax', 'opgen.Softmax', _softmax._fake, ('x',), (('axis', 'int'),), _LIBRARY)
+_SOFTMAX = _jb.JaxOp('Softmax', 'opgen.Softmax', _softmax._fake, ('x',), (('axis', 'int'),), _LIBRARY,
+    vmap_method='sequential', outputs=('y',), gradient=_jb.Gradient(lambda: softmax_grad, ('y', 'grad(y)'), (('axis', 'axis'),), (('x', 'dx'),), ('dx',), None, ()), no_gradient='')
 
 
 def softmax(x: Any, *, axis: Any = -1) -> Any:
@@ -125,7 +132,8 @@ def softmax(x: Any, *, axis: Any = -1) -> Any:
 
 
 # -- SoftmaxGrad ---------------------------------------------------------------------------------
-_SOFTMAX_GRAD = _jb.JaxOp('SoftmaxGrad', 'opgen.SoftmaxGrad', _softmax_grad._fake, ('y', 'dy'), (('axis', 'int'),), _LIBRARY)
+_SOFTMAX_GRAD = _jb.JaxOp('SoftmaxGrad', 'opgen.SoftmaxGrad', _softmax_grad._fake, ('y', 'dy'), (('axis', 'int'),), _LIBRARY,
+    vmap_method='sequential', outputs=('dx',), gradient=None, no_gradient='it is the gradient of Softmax (no second derivative is declared)')
 
 
 def softmax_grad(y: Any, dy: Any, *, axis: Any = -1) -> Any:
@@ -134,7 +142,8 @@ def softmax_grad(y: Any, dy: Any, *, axis: Any = -1) -> Any:
 
 
 # -- CudnnRNNBackpropV3 --------------------------------------------------------------------------
-_CUDNN_RNN_BACKPROP_V3 = _jb.JaxOp('CudnnRNNBackpropV3', 'opgen.CudnnRNNBackpropV3', _cudnn_rnn_backprop_v3._fake, ('input', 'input_h', 'input_c', 'params', 'sequence_lengths', 'output', 'output_h', 'output_c', 'output_backprop', 'output_h_backprop', 'output_c_backprop', 'reserve_space', 'host_reserved'), (('rnn_mode', 'str'), ('input_mode', 'str'), ('direction', 'str'), ('dropout', 'float'), ('seed', 'int'), ('seed2', 'int'), ('num_proj', 'int'), ('time_major', 'bool')), _LIBRARY)
+_CUDNN_RNN_BACKPROP_V3 = _jb.JaxOp('CudnnRNNBackpropV3', 'opgen.CudnnRNNBackpropV3', _cudnn_rnn_backprop_v3._fake, ('input', 'input_h', 'input_c', 'params', 'sequence_lengths', 'output', 'output_h', 'output_c', 'output_backprop', 'output_h_backprop', 'output_c_backprop', 'reserve_space', 'host_reserved'), (('rnn_mode', 'str'), ('input_mode', 'str'), ('direction', 'str'), ('dropout', 'float'), ('seed', 'int'), ('seed2', 'int'), ('num_proj', 'int'), ('time_major', 'bool')), _LIBRARY,
+    vmap_method='sequential', outputs=('input_backprop', 'input_h_backprop', 'input_c_backprop', 'params_backprop'), gradient=None, no_gradient='it is the gradient of CudnnRNNV3 (no second derivative is declared)')
 
 
 def cudnn_rnn_backprop_v3(input: Any, input_h: Any, input_c: Any, params: Any, sequence_lengths: Any, output: Any, output_h: Any, output_c: Any, output_backprop: Any, output_h_backprop: Any, output_c_backprop: Any, reserve_space: Any, host_reserved: Any, *, rnn_mode: Any = 'lstm', input_mode: Any = 'linear_input', direction: Any = 'unidirectional', dropout: Any = 0.0, seed: Any = 0, seed2: Any = 0, num_proj: Any = 0, time_major: Any = True) -> Any:
@@ -143,7 +152,8 @@ def cudnn_rnn_backprop_v3(input: Any, input_h: Any, input_c: Any, params: Any, s
 
 
 # -- CudnnRNNV3 ----------------------------------------------------------------------------------
-_CUDNN_RNN_V3 = _jb.JaxOp('CudnnRNNV3', 'opgen.CudnnRNNV3', _cudnn_rnn_v3._fake, ('input', 'input_h', 'input_c', 'params', 'sequence_lengths'), (('rnn_mode', 'str'), ('input_mode', 'str'), ('direction', 'str'), ('dropout', 'float'), ('seed', 'int'), ('seed2', 'int'), ('num_proj', 'int'), ('is_training', 'bool'), ('time_major', 'bool')), _LIBRARY)
+_CUDNN_RNN_V3 = _jb.JaxOp('CudnnRNNV3', 'opgen.CudnnRNNV3', _cudnn_rnn_v3._fake, ('input', 'input_h', 'input_c', 'params', 'sequence_lengths'), (('rnn_mode', 'str'), ('input_mode', 'str'), ('direction', 'str'), ('dropout', 'float'), ('seed', 'int'), ('seed2', 'int'), ('num_proj', 'int'), ('is_training', 'bool'), ('time_major', 'bool')), _LIBRARY,
+    vmap_method='sequential', outputs=('output', 'output_h', 'output_c', 'reserve_space', 'host_reserved'), gradient=_jb.Gradient(lambda: cudnn_rnn_backprop_v3, ('input', 'input_h', 'input_c', 'params', 'sequence_lengths', 'output', 'output_h', 'output_c', 'grad(output)', 'grad(output_h)', 'grad(output_c)', 'reserve_space', 'host_reserved'), (('rnn_mode', 'rnn_mode'), ('input_mode', 'input_mode'), ('direction', 'direction'), ('dropout', 'dropout'), ('seed', 'seed'), ('seed2', 'seed2'), ('num_proj', 'num_proj'), ('time_major', 'time_major')), (('input', 'input_backprop'), ('input_h', 'input_h_backprop'), ('input_c', 'input_c_backprop'), ('params', 'params_backprop')), ('input_backprop', 'input_h_backprop', 'input_c_backprop', 'params_backprop'), None, (('is_training', True),)), no_gradient='')
 
 
 def cudnn_rnn_v3(input: Any, input_h: Any, input_c: Any, params: Any, sequence_lengths: Any, *, rnn_mode: Any = 'lstm', input_mode: Any = 'linear_input', direction: Any = 'unidirectional', dropout: Any = 0.0, seed: Any = 0, seed2: Any = 0, num_proj: Any = 0, is_training: Any = True, time_major: Any = True) -> Any:
@@ -152,7 +162,8 @@ def cudnn_rnn_v3(input: Any, input_h: Any, input_c: Any, params: Any, sequence_l
 
 
 # -- DmlRnn --------------------------------------------------------------------------------------
-_DML_RNN = _jb.JaxOp('DmlRnn', 'opgen.DmlRnn', _dml_rnn._fake, ('input', 'weight', 'recurrence', 'bias', 'hidden_init', 'sequence_lengths'), (('direction', 'str'), ('activations', 'acts')), _LIBRARY, activation=_Activation)
+_DML_RNN = _jb.JaxOp('DmlRnn', 'opgen.DmlRnn', _dml_rnn._fake, ('input', 'weight', 'recurrence', 'bias', 'hidden_init', 'sequence_lengths'), (('direction', 'str'), ('activations', 'acts')), _LIBRARY, activation=_Activation,
+    vmap_method='sequential', outputs=('output_sequence', 'output_single'), gradient=None, no_gradient='its spec declares no gradient op')
 
 
 def dml_rnn(input: Any, weight: Any, recurrence: Any, bias: Any = None, hidden_init: Any = None, sequence_lengths: Any = None, *, direction: Any = 'forward', activations: Any = None) -> Any:
@@ -161,7 +172,8 @@ def dml_rnn(input: Any, weight: Any, recurrence: Any, bias: Any = None, hidden_i
 
 
 # -- GRUBlockCell --------------------------------------------------------------------------------
-_GRU_BLOCK_CELL = _jb.JaxOp('GRUBlockCell', 'opgen.GRUBlockCell', _gru_block_cell._fake, ('x', 'h_prev', 'w_ru', 'w_c', 'b_ru', 'b_c'), (), _LIBRARY)
+_GRU_BLOCK_CELL = _jb.JaxOp('GRUBlockCell', 'opgen.GRUBlockCell', _gru_block_cell._fake, ('x', 'h_prev', 'w_ru', 'w_c', 'b_ru', 'b_c'), (), _LIBRARY,
+    vmap_method='sequential', outputs=('r', 'u', 'c', 'h'), gradient=_jb.Gradient(lambda: gru_block_cell_grad, ('x', 'h_prev', 'w_ru', 'w_c', 'b_ru', 'b_c', 'r', 'u', 'c', 'grad(h)'), (), (('x', 'd_x'), ('h_prev', 'd_h_prev')), ('d_x', 'd_h_prev', 'd_c_bar', 'd_r_bar_u_bar'), ('opgen_ops.gru', 'gru_block_cell_weight_grads', ('x', 'h_prev', 'r', 'd_r_bar_u_bar', 'd_c_bar'), ('w_ru', 'w_c', 'b_ru', 'b_c')), ()), no_gradient='')
 
 
 def gru_block_cell(x: Any, h_prev: Any, w_ru: Any, w_c: Any, b_ru: Any, b_c: Any) -> Any:
@@ -170,7 +182,8 @@ def gru_block_cell(x: Any, h_prev: Any, w_ru: Any, w_c: Any, b_ru: Any, b_c: Any
 
 
 # -- GRUBlockCellGrad ----------------------------------------------------------------------------
-_GRU_BLOCK_CELL_GRAD = _jb.JaxOp('GRUBlockCellGrad', 'opgen.GRUBlockCellGrad', _gru_block_cell_grad._fake, ('x', 'h_prev', 'w_ru', 'w_c', 'b_ru', 'b_c', 'r', 'u', 'c', 'd_h'), (), _LIBRARY)
+_GRU_BLOCK_CELL_GRAD = _jb.JaxOp('GRUBlockCellGrad', 'opgen.GRUBlockCellGrad', _gru_block_cell_grad._fake, ('x', 'h_prev', 'w_ru', 'w_c', 'b_ru', 'b_c', 'r', 'u', 'c', 'd_h'), (), _LIBRARY,
+    vmap_method='sequential', outputs=('d_x', 'd_h_prev', 'd_c_bar', 'd_r_bar_u_bar'), gradient=None, no_gradient='it is the gradient of GRUBlockCell (no second derivative is declared)')
 
 
 def gru_block_cell_grad(x: Any, h_prev: Any, w_ru: Any, w_c: Any, b_ru: Any, b_c: Any, r: Any, u: Any, c: Any, d_h: Any) -> Any:

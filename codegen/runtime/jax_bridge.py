@@ -5,6 +5,7 @@ itself runs the op's handler (codegen/jaxgen.py), registered on first use (jax_l
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +47,20 @@ class Library:
 
 
 @dataclass(frozen=True)
+class Gradient:
+    """A forward op's backward (codegen/jaxgen.gradient): `function()` is the gradient op's; the
+    rest names where each of its inputs and attrs comes from and what each forward input gets."""
+
+    function: Callable[[], Callable[..., Any]]  # the gradient op's function in the same module
+    inputs: tuple[str | None, ...]
+    attrs: tuple[tuple[str, str], ...]
+    grads: tuple[tuple[str, str], ...]
+    outputs: tuple[str, ...]
+    helper: tuple[str, str, tuple[str, ...], tuple[str, ...]] | None = None
+    requires: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
 class JaxOp:
     """One op as jax.py calls it: its name, FFI target, wrapper `_fake`, inputs and (attr, kind)s."""
 
@@ -57,6 +72,9 @@ class JaxOp:
     library: Library
     vmap_method: str = "sequential"
     activation: Any = None  # the package's Activation class, for an op with activation attrs
+    outputs: tuple[str, ...] = ()
+    gradient: Gradient | None = None
+    no_gradient: str = ""  # why there is none (the torch registration's words)
 
 
 def _array(op: str, arg: str, value: Any) -> Any:
@@ -91,15 +109,67 @@ def _encode(op: JaxOp, attr: str, kind: str, value: Any) -> dict[str, Any]:
 
 
 def call(op: JaxOp, inputs: Sequence[Any], attrs: Sequence[Any]) -> Any:
-    """The op's outputs (its Outputs tuple; an output the op did not compute is None)."""
-    jax = _jax()
+    """The op's outputs (its Outputs tuple; an output the op did not compute is None), differentiable
+    through the op's `autograd:` (jax.custom_vjp)."""
     arrays = [None if v is None else _array(op.name, n, v) for n, v in zip(op.inputs, inputs, strict=True)]
     shapes = op.fake(ShapeBackend(), *arrays, *attrs)  # (raises the wrapper's errors, at trace time)
     op.library.ensure()
+    run = _ffi(op, shapes, arrays, attrs)
+    given = [k for k, a in enumerate(arrays) if a is not None]
+
+    def primal(*xs: Any) -> tuple[Any, ...]:
+        return tuple(run(*xs))
+
+    def fwd(*xs: Any) -> tuple[tuple[Any, ...], Any]:
+        out = primal(*xs)
+        return out, (xs, out)
+
+    def bwd(saved: Any, cotangents: tuple[Any, ...]) -> tuple[Any, ...]:
+        xs, out = saved
+        return _backward(op, dict(zip((op.inputs[k] for k in given), xs, strict=True)),
+                         dict(zip(op.outputs, out, strict=True)), dict(zip(op.outputs, cotangents, strict=True)),
+                         dict(zip((a for a, _ in op.attrs), attrs, strict=True)), [op.inputs[k] for k in given])
+
+    differentiable = _jax().custom_vjp(primal)
+    differentiable.defvjp(fwd, bwd)
+    out = differentiable(*(arrays[k] for k in given))
+    return type(shapes)(*(None if s is None else o for s, o in zip(shapes, out, strict=True)))
+
+
+def _ffi(op: JaxOp, shapes: Sequence[Any], arrays: Sequence[Any], attrs: Sequence[Any]) -> Callable[..., Any]:
+    """The ffi_call of the op's handler for the given inputs (None: absent) and checked attrs."""
+    jax = _jax()
     results = [s if s is not None else jax.ShapeDtypeStruct((0,), np.float32) for s in shapes]
     encoded: dict[str, Any] = {jaxgen.PRESENT: np.int64(sum(1 << k for k, a in enumerate(arrays) if a is not None))}
     for (attr, kind), value in zip(op.attrs, attrs, strict=True):
         encoded.update(_encode(op, attr, kind, value))
-    out = jax.ffi.ffi_call(op.target, results, vmap_method=op.vmap_method)(
-        *(a for a in arrays if a is not None), **encoded)
-    return type(shapes)(*(None if s is None else o for s, o in zip(shapes, out, strict=True)))
+    call = jax.ffi.ffi_call(op.target, results, vmap_method=op.vmap_method)
+    return lambda *xs: call(*xs, **encoded)
+
+
+def _backward(op: JaxOp, inputs: dict[str, Any], outputs: dict[str, Any], cotangents: dict[str, Any],
+              attrs: dict[str, Any], given: list[str]) -> tuple[Any, ...]:
+    """One cotangent per given input (None: none flows to it), from the gradient op's call as the
+    torch registration's backward makes it (torchgen.backward_body)."""
+    grad = op.gradient
+    if grad is None:
+        raise RuntimeError(f"{op.name} has no gradient: {op.no_gradient}")
+    unmet = [(a, v) for a, v in grad.requires if (bool(attrs[a]) != v if isinstance(v, bool) else attrs[a] != v)]
+    if unmet:
+        need = ", ".join(f"{a}={v!r}" for a, v in grad.requires)
+        raise RuntimeError(f"{op.name}: backward needs {need}; the forward ran without it")
+    tensors = {**inputs, **outputs}
+
+    def source(name: str) -> Any:
+        of = name[5:-1] if name.startswith("grad(") and name.endswith(")") else None
+        return cotangents[of] if of is not None else tensors.get(name)
+
+    args = [None if s is None else source(s) for s in grad.inputs]
+    got = grad.function()(*args, **{name: attrs[src] for name, src in grad.attrs})
+    tensors.update(zip(grad.outputs, got, strict=True))
+    results = {name: source(src) for name, src in grad.grads}
+    if grad.helper is not None:
+        module, function, args_of, grads_of = grad.helper
+        helper = getattr(importlib.import_module(module), function)
+        results.update(zip(grads_of, helper(*(tensors.get(a) for a in args_of)), strict=True))
+    return tuple(results.get(name) for name in given)
