@@ -62,131 +62,131 @@ _LIBRARY = _jb.Library(Path(__file__).with_name("jax_ffi.cpp"), (
 
 
 # -- BiasAdd -------------------------------------------------------------------------------------
-_BIAS_ADD = _jb.JaxOp('BiasAdd', 'opgen.BiasAdd', _bias_add._fake, ('value', 'bias'), (('data_format', 'str'),), _LIBRARY,
+_OP_BIAS_ADD = _jb.JaxOp('BiasAdd', 'opgen.BiasAdd', _bias_add._fake, ('value', 'bias'), (('data_format', 'str'),), _LIBRARY,
     vmap_method='sequential', outputs=('output',), gradient=_jb.Gradient(lambda: bias_add_grad, ('grad(output)',), (('data_format', 'data_format'),), (('value', 'grad(output)'), ('bias', 'output')), ('output',), None, ()), no_gradient='')
 
 
 def bias_add(value: Any, bias: Any, *, data_format: Any = 'NHWC') -> Any:
     """BiasAdd through XLA's FFI: Adds a bias to the channel dimension of value. Returns BiasAdd's Outputs of arrays."""
-    return _jb.call(_BIAS_ADD, (value, bias), (data_format, ))
+    return _jb.call(_OP_BIAS_ADD, (value, bias), (data_format, ))
 
 
 # -- BiasAddGrad ---------------------------------------------------------------------------------
-_BIAS_ADD_GRAD = _jb.JaxOp('BiasAddGrad', 'opgen.BiasAddGrad', _bias_add_grad._fake, ('out_backprop',), (('data_format', 'str'),), _LIBRARY,
+_OP_BIAS_ADD_GRAD = _jb.JaxOp('BiasAddGrad', 'opgen.BiasAddGrad', _bias_add_grad._fake, ('out_backprop',), (('data_format', 'str'),), _LIBRARY,
     vmap_method='sequential', outputs=('output',), gradient=None, no_gradient='it is the gradient of BiasAdd (no second derivative is declared)')
 
 
 def bias_add_grad(out_backprop: Any, *, data_format: Any = 'NHWC') -> Any:
     """BiasAddGrad through XLA's FFI: The gradient of BiasAdd with respect to the bias. Returns BiasAddGrad's Outputs of arrays."""
-    return _jb.call(_BIAS_ADD_GRAD, (out_backprop, ), (data_format, ))
+    return _jb.call(_OP_BIAS_ADD_GRAD, (out_backprop, ), (data_format, ))
 
 
 # -- FusedBatchNormGradV3 ------------------------------------------------------------------------
-_FUSED_BATCH_NORM_GRAD_V3 = _jb.JaxOp('FusedBatchNormGradV3', 'opgen.FusedBatchNormGradV3', _fused_batch_norm_grad_v3._fake, ('y_backprop', 'x', 'scale', 'reserve_space_1', 'reserve_space_2', 'reserve_space_3'), (('epsilon', 'float'), ('data_format', 'str'), ('is_training', 'bool')), _LIBRARY,
+_OP_FUSED_BATCH_NORM_GRAD_V3 = _jb.JaxOp('FusedBatchNormGradV3', 'opgen.FusedBatchNormGradV3', _fused_batch_norm_grad_v3._fake, ('y_backprop', 'x', 'scale', 'reserve_space_1', 'reserve_space_2', 'reserve_space_3'), (('epsilon', 'float'), ('data_format', 'str'), ('is_training', 'bool')), _LIBRARY,
     vmap_method='sequential', outputs=('x_backprop', 'scale_backprop', 'offset_backprop', 'reserve_space_4', 'reserve_space_5'), gradient=None, no_gradient='it is the gradient of FusedBatchNormV3 (no second derivative is declared)')
 
 
 def fused_batch_norm_grad_v3(y_backprop: Any, x: Any, scale: Any, reserve_space_1: Any, reserve_space_2: Any, reserve_space_3: Any, *, epsilon: Any = 0.0001, data_format: Any = 'NHWC', is_training: Any = True) -> Any:
     """FusedBatchNormGradV3 through XLA's FFI: Gradient for batch normalization. Returns FusedBatchNormGradV3's Outputs of arrays."""
-    return _jb.call(_FUSED_BATCH_NORM_GRAD_V3, (y_backprop, x, scale, reserve_space_1, reserve_space_2, reserve_space_3), (epsilon, data_format, is_training))
+    return _jb.call(_OP_FUSED_BATCH_NORM_GRAD_V3, (y_backprop, x, scale, reserve_space_1, reserve_space_2, reserve_space_3), (epsilon, data_format, is_training))
 
 
 # -- FusedBatchNormV3 ----------------------------------------------------------------------------
-_FUSED_BATCH_NORM_V3 = _jb.JaxOp('FusedBatchNormV3', 'opgen.FusedBatchNormV3', _fused_batch_norm_v3._fake, ('x', 'scale', 'offset', 'mean', 'variance'), (('epsilon', 'float'), ('exponential_avg_factor', 'float'), ('data_format', 'str'), ('is_training', 'bool')), _LIBRARY,
+_OP_FUSED_BATCH_NORM_V3 = _jb.JaxOp('FusedBatchNormV3', 'opgen.FusedBatchNormV3', _fused_batch_norm_v3._fake, ('x', 'scale', 'offset', 'mean', 'variance'), (('epsilon', 'float'), ('exponential_avg_factor', 'float'), ('data_format', 'str'), ('is_training', 'bool')), _LIBRARY,
     vmap_method='sequential', outputs=('y', 'batch_mean', 'batch_variance', 'reserve_space_1', 'reserve_space_2', 'reserve_space_3'), gradient=_jb.Gradient(lambda: fused_batch_norm_grad_v3, ('grad(y)', 'x', 'scale', 'reserve_space_1', 'reserve_space_2', 'reserve_space_3'), (('epsilon', 'epsilon'), ('data_format', 'data_format'), ('is_training', 'is_training')), (('x', 'x_backprop'), ('scale', 'scale_backprop'), ('offset', 'offset_backprop')), ('x_backprop', 'scale_backprop', 'offset_backprop', 'reserve_space_4', 'reserve_space_5'), None, ()), no_gradient='')
 
 
 def fused_batch_norm_v3(x: Any, scale: Any, offset: Any, mean: Any, variance: Any, *, epsilon: Any = 0.0001, exponential_avg_factor: Any = 1.0, data_format: Any = 'NHWC', is_training: Any = True) -> Any:
     """FusedBatchNormV3 through XLA's FFI: Batch normalization. Returns FusedBatchNormV3's Outputs of arrays."""
-    return _jb.call(_FUSED_BATCH_NORM_V3, (x, scale, offset, mean, variance), (epsilon, exponential_avg_factor, data_format, is_training))
+    return _jb.call(_OP_FUSED_BATCH_NORM_V3, (x, scale, offset, mean, variance), (epsilon, exponential_avg_factor, data_format, is_training))
 
 
 # -- LayerNorm -----------------------------------------------------------------------------------
-_LAYER_NORM = _jb.JaxOp('LayerNorm', 'opgen.LayerNorm', _layer_norm._fake, ('x', 'gamma', 'beta'), (('epsilon', 'float'),), _LIBRARY,
+_OP_LAYER_NORM = _jb.JaxOp('LayerNorm', 'opgen.LayerNorm', _layer_norm._fake, ('x', 'gamma', 'beta'), (('epsilon', 'float'),), _LIBRARY,
     vmap_method='sequential', outputs=('y', 'mean', 'rstd'), gradient=_jb.Gradient(lambda: layer_norm_grad, ('grad(y)', 'x', 'mean', 'rstd', 'gamma'), (), (('x', 'dx'),), ('dx', 'dgamma', 'dbeta'), ('opgen_ops.norm', 'layer_norm_affine_grads', ('gamma', 'beta', 'dgamma', 'dbeta'), ('gamma', 'beta')), ()), no_gradient='')
 
 
 def layer_norm(x: Any, gamma: Any = None, beta: Any = None, *, epsilon: Any = 1e-05) -> Any:
     """LayerNorm through XLA's FFI: Layer normalization over the last dimension. Returns LayerNorm's Outputs of arrays."""
-    return _jb.call(_LAYER_NORM, (x, gamma, beta), (epsilon, ))
+    return _jb.call(_OP_LAYER_NORM, (x, gamma, beta), (epsilon, ))
 
 
 # -- LayerNormGrad -------------------------------------------------------------------------------
-_LAYER_NORM_GRAD = _jb.JaxOp('LayerNormGrad', 'opgen.LayerNormGrad', _layer_norm_grad._fake, ('dy', 'x', 'mean', 'rstd', 'gamma'), (), _LIBRARY,
+_OP_LAYER_NORM_GRAD = _jb.JaxOp('LayerNormGrad', 'opgen.LayerNormGrad', _layer_norm_grad._fake, ('dy', 'x', 'mean', 'rstd', 'gamma'), (), _LIBRARY,
     vmap_method='sequential', outputs=('dx', 'dgamma', 'dbeta'), gradient=None, no_gradient='it is the gradient of LayerNorm (no second derivative is declared)')
 
 
 def layer_norm_grad(dy: Any, x: Any, mean: Any, rstd: Any, gamma: Any = None) -> Any:
     """LayerNormGrad through XLA's FFI: The gradient of LayerNorm. Returns LayerNormGrad's Outputs of arrays."""
-    return _jb.call(_LAYER_NORM_GRAD, (dy, x, mean, rstd, gamma), ())
+    return _jb.call(_OP_LAYER_NORM_GRAD, (dy, x, mean, rstd, gamma), ())
 
 
 # -- Softmax -------------------------------------------------------------------------------------
-_SOFTMAX = _jb.JaxOp('Softmax', 'opgen.Softmax', _softmax._fake, ('x',), (('axis', 'int'),), _LIBRARY,
+_OP_SOFTMAX = _jb.JaxOp('Softmax', 'opgen.Softmax', _softmax._fake, ('x',), (('axis', 'int'),), _LIBRARY,
     vmap_method='sequential', outputs=('y',), gradient=_jb.Gradient(lambda: softmax_grad, ('y', 'grad(y)'), (('axis', 'axis'),), (('x', 'dx'),), ('dx',), None, ()), no_gradient='')
 
 
 def softmax(x: Any, *, axis: Any = -1) -> Any:
     """Softmax through XLA's FFI: Softmax along one dimension. Returns Softmax's Outputs of arrays."""
-    return _jb.call(_SOFTMAX, (x, ), (axis, ))
+    return _jb.call(_OP_SOFTMAX, (x, ), (axis, ))
 
 
 # -- SoftmaxGrad ---------------------------------------------------------------------------------
-_SOFTMAX_GRAD = _jb.JaxOp('SoftmaxGrad', 'opgen.SoftmaxGrad', _softmax_grad._fake, ('y', 'dy'), (('axis', 'int'),), _LIBRARY,
+_OP_SOFTMAX_GRAD = _jb.JaxOp('SoftmaxGrad', 'opgen.SoftmaxGrad', _softmax_grad._fake, ('y', 'dy'), (('axis', 'int'),), _LIBRARY,
     vmap_method='sequential', outputs=('dx',), gradient=None, no_gradient='it is the gradient of Softmax (no second derivative is declared)')
 
 
 def softmax_grad(y: Any, dy: Any, *, axis: Any = -1) -> Any:
     """SoftmaxGrad through XLA's FFI: The gradient of Softmax. Returns SoftmaxGrad's Outputs of arrays."""
-    return _jb.call(_SOFTMAX_GRAD, (y, dy), (axis, ))
+    return _jb.call(_OP_SOFTMAX_GRAD, (y, dy), (axis, ))
 
 
 # -- CudnnRNNBackpropV3 --------------------------------------------------------------------------
-_CUDNN_RNN_BACKPROP_V3 = _jb.JaxOp('CudnnRNNBackpropV3', 'opgen.CudnnRNNBackpropV3', _cudnn_rnn_backprop_v3._fake, ('input', 'input_h', 'input_c', 'params', 'sequence_lengths', 'output', 'output_h', 'output_c', 'output_backprop', 'output_h_backprop', 'output_c_backprop', 'reserve_space', 'host_reserved'), (('rnn_mode', 'str'), ('input_mode', 'str'), ('direction', 'str'), ('dropout', 'float'), ('seed', 'int'), ('seed2', 'int'), ('num_proj', 'int'), ('time_major', 'bool')), _LIBRARY,
+_OP_CUDNN_RNN_BACKPROP_V3 = _jb.JaxOp('CudnnRNNBackpropV3', 'opgen.CudnnRNNBackpropV3', _cudnn_rnn_backprop_v3._fake, ('input', 'input_h', 'input_c', 'params', 'sequence_lengths', 'output', 'output_h', 'output_c', 'output_backprop', 'output_h_backprop', 'output_c_backprop', 'reserve_space', 'host_reserved'), (('rnn_mode', 'str'), ('input_mode', 'str'), ('direction', 'str'), ('dropout', 'float'), ('seed', 'int'), ('seed2', 'int'), ('num_proj', 'int'), ('time_major', 'bool')), _LIBRARY,
     vmap_method='sequential', outputs=('input_backprop', 'input_h_backprop', 'input_c_backprop', 'params_backprop'), gradient=None, no_gradient='it is the gradient of CudnnRNNV3 (no second derivative is declared)')
 
 
 def cudnn_rnn_backprop_v3(input: Any, input_h: Any, input_c: Any, params: Any, sequence_lengths: Any, output: Any, output_h: Any, output_c: Any, output_backprop: Any, output_h_backprop: Any, output_c_backprop: Any, reserve_space: Any, host_reserved: Any, *, rnn_mode: Any = 'lstm', input_mode: Any = 'linear_input', direction: Any = 'unidirectional', dropout: Any = 0.0, seed: Any = 0, seed2: Any = 0, num_proj: Any = 0, time_major: Any = True) -> Any:
     """CudnnRNNBackpropV3 through XLA's FFI: Backprop step of CudnnRNNV3. Returns CudnnRNNBackpropV3's Outputs of arrays."""
-    return _jb.call(_CUDNN_RNN_BACKPROP_V3, (input, input_h, input_c, params, sequence_lengths, output, output_h, output_c, output_backprop, output_h_backprop, output_c_backprop, reserve_space, host_reserved), (rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj, time_major))
+    return _jb.call(_OP_CUDNN_RNN_BACKPROP_V3, (input, input_h, input_c, params, sequence_lengths, output, output_h, output_c, output_backprop, output_h_backprop, output_c_backprop, reserve_space, host_reserved), (rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj, time_major))
 
 
 # -- CudnnRNNV3 ----------------------------------------------------------------------------------
-_CUDNN_RNN_V3 = _jb.JaxOp('CudnnRNNV3', 'opgen.CudnnRNNV3', _cudnn_rnn_v3._fake, ('input', 'input_h', 'input_c', 'params', 'sequence_lengths'), (('rnn_mode', 'str'), ('input_mode', 'str'), ('direction', 'str'), ('dropout', 'float'), ('seed', 'int'), ('seed2', 'int'), ('num_proj', 'int'), ('is_training', 'bool'), ('time_major', 'bool')), _LIBRARY,
+_OP_CUDNN_RNN_V3 = _jb.JaxOp('CudnnRNNV3', 'opgen.CudnnRNNV3', _cudnn_rnn_v3._fake, ('input', 'input_h', 'input_c', 'params', 'sequence_lengths'), (('rnn_mode', 'str'), ('input_mode', 'str'), ('direction', 'str'), ('dropout', 'float'), ('seed', 'int'), ('seed2', 'int'), ('num_proj', 'int'), ('is_training', 'bool'), ('time_major', 'bool')), _LIBRARY,
     vmap_method='sequential', outputs=('output', 'output_h', 'output_c', 'reserve_space', 'host_reserved'), gradient=_jb.Gradient(lambda: cudnn_rnn_backprop_v3, ('input', 'input_h', 'input_c', 'params', 'sequence_lengths', 'output', 'output_h', 'output_c', 'grad(output)', 'grad(output_h)', 'grad(output_c)', 'reserve_space', 'host_reserved'), (('rnn_mode', 'rnn_mode'), ('input_mode', 'input_mode'), ('direction', 'direction'), ('dropout', 'dropout'), ('seed', 'seed'), ('seed2', 'seed2'), ('num_proj', 'num_proj'), ('time_major', 'time_major')), (('input', 'input_backprop'), ('input_h', 'input_h_backprop'), ('input_c', 'input_c_backprop'), ('params', 'params_backprop')), ('input_backprop', 'input_h_backprop', 'input_c_backprop', 'params_backprop'), None, (('is_training', True),)), no_gradient='')
 
 
 def cudnn_rnn_v3(input: Any, input_h: Any, input_c: Any, params: Any, sequence_lengths: Any, *, rnn_mode: Any = 'lstm', input_mode: Any = 'linear_input', direction: Any = 'unidirectional', dropout: Any = 0.0, seed: Any = 0, seed2: Any = 0, num_proj: Any = 0, is_training: Any = True, time_major: Any = True) -> Any:
     """CudnnRNNV3 through XLA's FFI: A RNN backed by cuDNN. Returns CudnnRNNV3's Outputs of arrays."""
-    return _jb.call(_CUDNN_RNN_V3, (input, input_h, input_c, params, sequence_lengths), (rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj, is_training, time_major))
+    return _jb.call(_OP_CUDNN_RNN_V3, (input, input_h, input_c, params, sequence_lengths), (rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj, is_training, time_major))
 
 
 # -- DmlRnn --------------------------------------------------------------------------------------
-_DML_RNN = _jb.JaxOp('DmlRnn', 'opgen.DmlRnn', _dml_rnn._fake, ('input', 'weight', 'recurrence', 'bias', 'hidden_init', 'sequence_lengths'), (('direction', 'str'), ('activations', 'acts')), _LIBRARY, activation=_Activation,
+_OP_DML_RNN = _jb.JaxOp('DmlRnn', 'opgen.DmlRnn', _dml_rnn._fake, ('input', 'weight', 'recurrence', 'bias', 'hidden_init', 'sequence_lengths'), (('direction', 'str'), ('activations', 'acts')), _LIBRARY, activation=_Activation,
     vmap_method='sequential', outputs=('output_sequence', 'output_single'), gradient=None, no_gradient='its spec declares no gradient op')
 
 
 def dml_rnn(input: Any, weight: Any, recurrence: Any, bias: Any = None, hidden_init: Any = None, sequence_lengths: Any = None, *, direction: Any = 'forward', activations: Any = None) -> Any:
     """DmlRnn through XLA's FFI: One layer of a simple RNN over a whole sequence, as DirectML's DML_RNN_OPERATOR_DESC. Returns DmlRnn's Outputs of arrays."""
-    return _jb.call(_DML_RNN, (input, weight, recurrence, bias, hidden_init, sequence_lengths), (direction, activations if activations is not None else 'tanh'))
+    return _jb.call(_OP_DML_RNN, (input, weight, recurrence, bias, hidden_init, sequence_lengths), (direction, activations if activations is not None else 'tanh'))
 
 
 # -- GRUBlockCell --------------------------------------------------------------------------------
-_GRU_BLOCK_CELL = _jb.JaxOp('GRUBlockCell', 'opgen.GRUBlockCell', _gru_block_cell._fake, ('x', 'h_prev', 'w_ru', 'w_c', 'b_ru', 'b_c'), (), _LIBRARY,
+_OP_GRU_BLOCK_CELL = _jb.JaxOp('GRUBlockCell', 'opgen.GRUBlockCell', _gru_block_cell._fake, ('x', 'h_prev', 'w_ru', 'w_c', 'b_ru', 'b_c'), (), _LIBRARY,
     vmap_method='sequential', outputs=('r', 'u', 'c', 'h'), gradient=_jb.Gradient(lambda: gru_block_cell_grad, ('x', 'h_prev', 'w_ru', 'w_c', 'b_ru', 'b_c', 'r', 'u', 'c', 'grad(h)'), (), (('x', 'd_x'), ('h_prev', 'd_h_prev')), ('d_x', 'd_h_prev', 'd_c_bar', 'd_r_bar_u_bar'), ('opgen_ops.gru', 'gru_block_cell_weight_grads', ('x', 'h_prev', 'r', 'd_r_bar_u_bar', 'd_c_bar'), ('w_ru', 'w_c', 'b_ru', 'b_c')), ()), no_gradient='')
 
 
 def gru_block_cell(x: Any, h_prev: Any, w_ru: Any, w_c: Any, b_ru: Any, b_c: Any) -> Any:
     """GRUBlockCell through XLA's FFI: Computes the GRU cell forward propagation for 1 time step. Returns GRUBlockCell's Outputs of arrays."""
-    return _jb.call(_GRU_BLOCK_CELL, (x, h_prev, w_ru, w_c, b_ru, b_c), ())
+    return _jb.call(_OP_GRU_BLOCK_CELL, (x, h_prev, w_ru, w_c, b_ru, b_c), ())
 
 
 # -- GRUBlockCellGrad ----------------------------------------------------------------------------
-_GRU_BLOCK_CELL_GRAD = _jb.JaxOp('GRUBlockCellGrad', 'opgen.GRUBlockCellGrad', _gru_block_cell_grad._fake, ('x', 'h_prev', 'w_ru', 'w_c', 'b_ru', 'b_c', 'r', 'u', 'c', 'd_h'), (), _LIBRARY,
+_OP_GRU_BLOCK_CELL_GRAD = _jb.JaxOp('GRUBlockCellGrad', 'opgen.GRUBlockCellGrad', _gru_block_cell_grad._fake, ('x', 'h_prev', 'w_ru', 'w_c', 'b_ru', 'b_c', 'r', 'u', 'c', 'd_h'), (), _LIBRARY,
     vmap_method='sequential', outputs=('d_x', 'd_h_prev', 'd_c_bar', 'd_r_bar_u_bar'), gradient=None, no_gradient='it is the gradient of GRUBlockCell (no second derivative is declared)')
 
 
 def gru_block_cell_grad(x: Any, h_prev: Any, w_ru: Any, w_c: Any, b_ru: Any, b_c: Any, r: Any, u: Any, c: Any, d_h: Any) -> Any:
     """GRUBlockCellGrad through XLA's FFI: Computes the GRU cell back-propagation for 1 time step. Returns GRUBlockCellGrad's Outputs of arrays."""
-    return _jb.call(_GRU_BLOCK_CELL_GRAD, (x, h_prev, w_ru, w_c, b_ru, b_c, r, u, c, d_h), ())
+    return _jb.call(_OP_GRU_BLOCK_CELL_GRAD, (x, h_prev, w_ru, w_c, b_ru, b_c, r, u, c, d_h), ())
 
