@@ -21,10 +21,14 @@
 #include <string_view>
 #include <vector>
 
+#include "call_values.h"
 #include "driver.h"
 #include "xla/ffi/api/ffi.h"
 
 namespace opgen_jax {
+
+using opgen_front::list_value;
+using opgen_front::value;
 
 namespace ffi = xla::ffi;
 
@@ -176,19 +180,6 @@ class Call {
     t.name = t.dtype == OPGEN_DT_OTHER ? "a dtype opgen does not know" : nullptr;
     t.device = OPGEN_DEV_CPU;
     return t;
-  }
-
-  static opgen_value value(int32_t kind, int64_t i) {
-    opgen_value v{};
-    v.kind = kind;
-    v.i = i;
-    return v;
-  }
-  static opgen_value list_value(const std::vector<opgen_value>& items) {
-    opgen_value v = value(OPGEN_VAL_LIST, 0);
-    v.items = items.data();
-    v.len = static_cast<int64_t>(items.size());
-    return v;
   }
 
   // driver.h's allocator, asked only for scratch (index -1; the outputs are XLA's): this call's
