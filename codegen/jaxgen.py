@@ -72,6 +72,11 @@ def vmap_method(op: OpSpec) -> str:
     return "broadcast_all" if len(leads) == 1 else "sequential"
 
 
+def takes_activations(ops: list[OpSpec]) -> bool:
+    """Whether jax.py needs the package's Activation class (an op JAX gets has an activation attr)."""
+    return any(kind == "acts" for op in provided(ops) for _, kind in attr_kinds(op))
+
+
 def input_names(op: OpSpec) -> tuple[str, ...]:
     return tuple(a.name for a in op.inputs)
 

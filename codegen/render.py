@@ -279,7 +279,7 @@ def render_all(ops: list[OpSpec], template_roots: Sequence[Path], activations: A
                                                       banner(f"{specs}/", "//")),
               "the package's PyTorch registration in C++ (stable ABI)")
     files.add("jax.py", env.get_template("python/jax.py.j2").render(
-        ops=jaxgen.provided(registered), activations=bool(library.kinds), header=all_header,
+        ops=jaxgen.provided(registered), activations=jaxgen.takes_activations(registered), header=all_header,
         by_name={op.name: op for op in ops},
         skipped=[op for op in sorted(ops, key=lambda o: o.name) if jaxgen.not_provided(op) is not None]),
               "the package's JAX functions")
