@@ -15,7 +15,9 @@ from __future__ import annotations
 import ctypes
 import functools
 import inspect
+import re
 import runpy
+import subprocess
 import threading
 import warnings
 from pathlib import Path
@@ -183,26 +185,30 @@ def test_an_optional_input_left_out_is_absent_not_zero() -> None:
 BUILT_FOR = '#include <cstdint>\nextern "C" const char* opgen_jax_built_for() { return "%s"; }\n'
 
 
-def _tiny(tmp_path: Path, text: str) -> Any:
+def _tiny(tmp_path: Path, text: str) -> Path:
     src, lib = tmp_path / "lib.cpp", tmp_path / "lib.so"
     src.write_text(BUILT_FOR % text)
-    import subprocess
-
     subprocess.run([*_compiler_command(), "-shared", "-fPIC", str(src), "-o", str(lib)], check=True)
-    return ctypes.CDLL(str(lib))
+    return lib
 
 
-def test_a_library_built_for_another_jax_is_refused_by_name(tmp_path: Path) -> None:
+def test_a_library_built_for_another_jax_is_refused_by_name_and_not_loaded(tmp_path: Path) -> None:
     expected = jax_library.built_for()
     assert expected.startswith(f"jax {jax.__version__}, XLA FFI API ")
     other = _tiny(tmp_path, "jax 0.0.1, XLA FFI API 0.1")
-    assert jax_library.refusal(other, "lib.so", expected) == f"lib.so: built for jax 0.0.1, XLA FFI API 0.1, " \
-                                                             f"this process has {expected}"
+    why = f"lib.so: built for jax 0.0.1, XLA FFI API 0.1, this process has {expected}"
+    assert jax_library.refusal(ctypes.CDLL(str(other)), "lib.so", expected) == why
+    with pytest.warns(jax_library.JaxLibraryWarning, match=re.escape(f"{why}: refused, rebuilt")):
+        assert jax_library._opener(expected)(other) is None  # (the cache then drops it and builds anew)
 
 
 def test_a_library_built_for_this_jax_is_taken(tmp_path: Path) -> None:
     expected = jax_library.built_for()
-    assert jax_library.refusal(_tiny(tmp_path, expected), "lib.so", expected) is None
+    lib = _tiny(tmp_path, expected)
+    assert jax_library.refusal(ctypes.CDLL(str(lib)), "lib.so", expected) is None
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert jax_library._opener(expected)(lib) is not None
 
 
 def test_the_cached_library_says_what_it_was_built_for() -> None:
