@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from codegen import torch_native, torchgen
 from codegen.model import AttrType, OpSpec
+from codegen.runtime.jax_bridge import PRESENT
 from codegen.runtime.kernels import c_name
 
 #: How each attr type travels as an XLA attribute (jax.py encodes, the handler decodes, by this
@@ -23,8 +24,6 @@ ATTR_KINDS: dict[AttrType, str] = {
 _FFI_TYPES = {"int": "int64_t", "float": "double", "bool": "bool", "str": "std::string_view",
               "ints": "ffi::Span<const int64_t>"}
 
-#: The attribute that says which optional inputs were given (bit k: the spec's input k).
-PRESENT = "opgen_present"
 
 
 def not_provided(op: OpSpec) -> str | None:

@@ -13,8 +13,11 @@ from typing import Any
 
 import numpy as np
 
-from codegen import jaxgen
 from codegen.runtime import checks, jax_library
+
+#: The attribute that says which optional inputs were given (bit k: the spec's input k); the
+#: handlers codegen/jaxgen.py prints read it.
+PRESENT = "opgen_present"
 
 
 def _jax() -> Any:
@@ -94,7 +97,8 @@ def _activations(op: JaxOp, attr: str, value: Any) -> dict[str, Any]:
 
 
 def _encode(op: JaxOp, attr: str, kind: str, value: Any) -> dict[str, Any]:
-    """An attr the wrapper's checks accepted as the XLA attribute(s) its handler decodes (jaxgen.ATTR_KINDS)."""
+    """An attr the wrapper's checks accepted as the XLA attribute(s) its handler decodes (the kinds
+    of codegen/jaxgen.ATTR_KINDS)."""
     if kind == "acts":
         return _activations(op, attr, value)
     if kind == "int":
@@ -140,7 +144,7 @@ def _ffi(op: JaxOp, shapes: Sequence[Any], arrays: Sequence[Any], attrs: Sequenc
     """The ffi_call of the op's handler for the given inputs (None: absent) and checked attrs."""
     jax = _jax()
     results = [s if s is not None else jax.ShapeDtypeStruct((0,), np.float32) for s in shapes]
-    encoded: dict[str, Any] = {jaxgen.PRESENT: np.int64(sum(1 << k for k, a in enumerate(arrays) if a is not None))}
+    encoded: dict[str, Any] = {PRESENT: np.int64(sum(1 << k for k, a in enumerate(arrays) if a is not None))}
     for (attr, kind), value in zip(op.attrs, attrs, strict=True):
         encoded.update(_encode(op, attr, kind, value))
     call = jax.ffi.ffi_call(op.target, results, vmap_method=op.vmap_method)
