@@ -96,20 +96,17 @@ def _activations(op: JaxOp, attr: str, value: Any) -> dict[str, Any]:
             f"{attr}__single": np.bool_(single)}
 
 
+#: Each attr kind but `acts` (codegen/jaxgen.ATTR_KINDS) as the XLA attribute its handler decodes.
+_ENCODE: dict[str, Callable[[Any], Any]] = {
+    "int": np.int64, "float": np.float64, "bool": np.bool_,
+    "ints": lambda value: np.array([int(v) for v in value], dtype=np.int64),
+    "str": lambda value: value if isinstance(value, str) else np.dtype(value).name,  # (a type attr's dtype)
+}
+
+
 def _encode(op: JaxOp, attr: str, kind: str, value: Any) -> dict[str, Any]:
-    """An attr the wrapper's checks accepted as the XLA attribute(s) its handler decodes (the kinds
-    of codegen/jaxgen.ATTR_KINDS)."""
-    if kind == "acts":
-        return _activations(op, attr, value)
-    if kind == "int":
-        return {attr: np.int64(value)}
-    if kind == "float":
-        return {attr: np.float64(value)}
-    if kind == "bool":
-        return {attr: np.bool_(value)}
-    if kind == "ints":
-        return {attr: np.array([int(v) for v in value], dtype=np.int64)}
-    return {attr: value if isinstance(value, str) else np.dtype(value).name}  # str, enum, type
+    """An attr the wrapper's checks accepted as the XLA attribute(s) its handler decodes."""
+    return _activations(op, attr, value) if kind == "acts" else {attr: _ENCODE[kind](value)}
 
 
 def call(op: JaxOp, inputs: Sequence[Any], attrs: Sequence[Any]) -> Any:
