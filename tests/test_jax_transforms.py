@@ -32,9 +32,11 @@ from codegen.warmup import generated_ops
 jax = pytest.importorskip("jax", reason="JAX is not installed (the opgen[jax] extra)")
 jax.config.update("jax_enable_x64", True)
 import jax.numpy as jnp  # noqa: E402
-from jax.test_util import check_grads  # noqa: E402
+from jax.test_util import check_grads as _check_grads  # noqa: E402
 
 import generated.jax as gj  # noqa: E402  (after the skip: it imports jax)
+
+check_grads: Any = _check_grads  # (unannotated in jax)
 
 PROJECT = Path(__file__).resolve().parent.parent
 SPECS = load_specs(PROJECT / "specs")
@@ -133,8 +135,8 @@ def _arguments(name: str, case: Any) -> tuple[list[Any], dict[str, Any]]:
 def test_vmap_equals_the_op_on_each_element(name: str) -> None:
     args, attrs = _arguments(name, _first_case(name))
     fn = getattr(gj, BY_NAME[name].snake_name)
-    scaled = [None if a is None else np.asarray(a) * np.asarray(0.5, np.asarray(a).dtype)
-              if np.asarray(a).dtype.kind == "f" else a for a in args]
+    scaled: list[Any] = [None if a is None else np.asarray(a) * np.asarray(0.5, np.asarray(a).dtype)
+                         if np.asarray(a).dtype.kind == "f" else a for a in args]
     batched = [None if a is None else np.stack([a, s]) for a, s in zip(args, scaled, strict=True)]
     try:
         one = [fn(*args, **attrs), fn(*scaled, **attrs)]
