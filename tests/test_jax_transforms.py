@@ -1,9 +1,9 @@
 """The package's JAX functions under JAX's transformations (generated/jax.py, codegen/jax_bridge.py):
 
-* jax.grad through the `autograd:` key (jax.custom_vjp calling the gradient op): two-op
-  compositions against finite differences (jax.test_util.check_grads, first order; float64 where
-  the ops take it), an op without a gradient and a forward that ran without `requires:` refused
-  with the torch registration's words;
+* jax.grad through the `autograd:` key (jax.custom_vjp calling the gradient op): every
+  differentiable op, and two-op compositions, against finite differences (jax.test_util.check_grads,
+  first order; float64 where the ops take it), an op without a gradient and a forward that ran
+  without `requires:` refused with the torch registration's words;
 * jax.vmap of every op (its vmap_method, derived from the spec) equals the op on each element;
 * shard_map over two host devices: each shard one custom call, the single-device result.
 
@@ -77,6 +77,39 @@ def test_grad_of_a_gru_cell_reaches_its_weights_through_the_helper() -> None:
     # (under jit the backward is traced: the helper computes with jax.numpy, not NumPy)
     check_grads(jax.jit(f), (x, h_prev, w_ru, w_c, b_ru, b_c), order=1, modes=("rev",), eps=1e-2, atol=2e-2,
                 rtol=2e-2)
+
+
+DIFFERENTIABLE = sorted(op.name for op in OPS if BY_NAME[op.name].autograd is not None)
+
+
+@pytest.mark.parametrize("name", DIFFERENTIABLE)
+def test_every_differentiable_op_matches_finite_differences(name: str) -> None:
+    """On its first parity case, through every float input `autograd:` gives a gradient: in float64
+    where the op takes it (default tolerances), else in float32 (eps 1e-2, tolerances 3e-2)."""
+    spec, fn = BY_NAME[name], getattr(gj, BY_NAME[name].snake_name)
+    ag = spec.autograd
+    assert ag is not None
+    args, attrs = _arguments(name, _first_case(name))
+    with_grad = {n for n, _ in ag.grads} | set(ag.helper.grads if ag.helper else ())
+    diff = [k for k, a in enumerate(args) if a is not None and spec.inputs[k].name in with_grad
+            and np.asarray(a).dtype.kind == "f"]
+    outs = [k for k, o in enumerate(spec.outputs) if o.name in ag.outputs]
+
+    def f(*xs: Any) -> Any:
+        given = list(args)
+        for k, x in zip(diff, xs, strict=True):
+            given[k] = x
+        out = fn(*given, **attrs)
+        return sum(jnp.sum(jnp.sin(out[k].astype(jnp.float64))) for k in outs)
+
+    wide = tuple(np.asarray(args[k], np.float64) for k in diff)
+    try:
+        jax.eval_shape(f, *wide)
+    except TypeError:  # (float64 refused by the op's dtype rule)
+        check_grads(jax.jit(f), tuple(np.asarray(args[k]) for k in diff), order=1, modes=("rev",), eps=1e-2,
+                    atol=3e-2, rtol=3e-2)
+    else:
+        check_grads(jax.jit(f), wide, order=1, modes=("rev",))
 
 
 def test_an_absent_optional_input_gets_no_gradient_and_others_do() -> None:
