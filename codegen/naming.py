@@ -106,11 +106,11 @@ MODULE_NAMES = frozenset({"Any", "Literal", "NamedTuple", "Path", "Sequence", "K
                           "Outputs"}) | PACKAGE_NAMES
 #: Top-level names of the generated package that a group folder may not take, and what has them.
 RESERVED_GROUPS = {"activations": "activations.py, the activation library", "docs": "docs/, the reference pages",
-                   "torch": "torch.py, the PyTorch registration"}
+                   "torch": "torch.py, the PyTorch registration", "jax": "jax.py, the JAX functions"}
 #: Function names an op may not have: the generated package's top-level modules and folders
-#: (`torch`, `activations`, `docs`) and the module-level names of a generated wrapper that are
+#: (`torch`, `jax`, `activations`, `docs`) and the module-level names of a generated wrapper that are
 #: lower_case.
-RESERVED_FUNCTIONS = frozenset({"torch", "activations", "docs", "annotations", "warnings"})
+RESERVED_FUNCTIONS = frozenset({"torch", "jax", "activations", "docs", "annotations", "warnings"})
 #: Names a generated wrapper uses for itself: an argument, output or symbol may not take them.
 RESERVED_ARGS = frozenset({"scope", "options", "self", "cls", "create", "outputs", "op_name", "output_tuple",
                            "min", "max", "ceildiv", "enumerate", "backend", "len", "list", "tuple", "int", "float",

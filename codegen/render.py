@@ -25,6 +25,7 @@ from codegen import (
     drivergen_unit,
     entrygen,
     index_width,
+    jaxgen,
     kernel_check,
     linemarks,
     modules,
@@ -95,6 +96,10 @@ TEMPLATE_FUNCTIONS = {
     "setup_context_body": torchgen.setup_context_body, "setup_context_params": torchgen.setup_context_params,
     "torch_impl_attr": torchgen.impl_attr, "torch_params": torchgen.params, "torch_returns": torchgen.returns,
     "torch_schema": torchgen.schema, "torch_native_kernel": torch_native.native_kernel,
+    "jax_attr_kinds": jaxgen.attr_kinds, "jax_handler_symbol": jaxgen.handler_symbol, "jax_inputs": jaxgen.input_names,
+    "jax_gradient": jaxgen.gradient, "jax_no_gradient": jaxgen.no_gradient, "jax_outputs": jaxgen.output_names,
+    "jax_vmap_method": jaxgen.vmap_method,
+    "jax_not_provided": jaxgen.not_provided, "jax_target": jaxgen.target,
 }
 
 
@@ -273,6 +278,13 @@ def render_all(ops: list[OpSpec], template_roots: Sequence[Path], activations: A
     files.add("torch_native.cpp", torch_native.source(registered, (project or own_project()).torch_namespace,
                                                       banner(f"{specs}/", "//")),
               "the package's PyTorch registration in C++ (stable ABI)")
+    files.add("jax.py", env.get_template("python/jax.py.j2").render(
+        ops=jaxgen.provided(registered), activations=jaxgen.takes_activations(registered), header=all_header,
+        by_name={op.name: op for op in ops},
+        skipped=[op for op in sorted(ops, key=lambda o: o.name) if jaxgen.not_provided(op) is not None]),
+              "the package's JAX functions")
+    files.add("jax_ffi.cpp", jaxgen.source(registered, banner(f"{specs}/", "//")),
+              "the package's XLA FFI handlers")
     files.add("py.typed", UNMARKED["py.typed"], "the package's typing marker")
     for group, members in groups.items():
         files.add(f"{group}/__init__.py", env.get_template("python/group_init.py.j2").render(

@@ -27,7 +27,7 @@ def native_kernel(op: OpSpec) -> bool:
     return op.has_launch_plan and not any(getattr(o, "is_list", False) for o in op.outputs)
 
 
-def _cxx_string(text: str) -> str:
+def cxx_string(text: str) -> str:
     """A C++ string literal of `text`'s UTF-8 bytes (anything but printable ASCII as octal escapes)."""
     return '"' + "".join(chr(b) if 0x20 <= b < 0x7f and chr(b) not in '"\\' else f"\\{b:03o}"
                          for b in text.encode()) + '"'
@@ -43,7 +43,7 @@ def _activation_text(value: object) -> str:
 def _none_default(attr: Attr) -> str:
     """The C++ value of a `str[]?` attr's default (the schema writes it None: torchgen.none_default)."""
     values = attr.default if isinstance(attr.default, (list, tuple)) else [attr.default]
-    return "std::vector<std::string>{" + ", ".join(_cxx_string(_activation_text(v)) for v in values) + "}"
+    return "std::vector<std::string>{" + ", ".join(cxx_string(_activation_text(v)) for v in values) + "}"
 
 
 def _kernel(op: OpSpec) -> list[str]:
@@ -51,18 +51,18 @@ def _kernel(op: OpSpec) -> list[str]:
     run, its outputs back onto the stack."""
     name = op.snake_name
     lines = [f"static void boxed_{name}(StableIValue* stack, uint64_t, uint64_t) {{",
-             f"  opgen_torch::Call call({_cxx_string(op.name)});"]
+             f"  opgen_torch::Call call({cxx_string(op.name)});"]
     k = 0
     for arg in op.inputs:
         if arg.is_list:
-            lines.append(f"  call.list({_cxx_string(arg.name)}, tsd::to<std::vector<Tensor>>(stack[{k}]));")
+            lines.append(f"  call.list({cxx_string(arg.name)}, tsd::to<std::vector<Tensor>>(stack[{k}]));")
         elif arg.accepts_python_int:
-            lines.append(f"  call.integer({_cxx_string(arg.name)}, tsd::to<int64_t>(stack[{k}]), "
+            lines.append(f"  call.integer({cxx_string(arg.name)}, tsd::to<int64_t>(stack[{k}]), "
                          f"OPGEN_DT_{str(arg.dtype).upper()});")
         elif arg.optional:
-            lines.append(f"  call.optional({_cxx_string(arg.name)}, tsd::to<std::optional<Tensor>>(stack[{k}]));")
+            lines.append(f"  call.optional({cxx_string(arg.name)}, tsd::to<std::optional<Tensor>>(stack[{k}]));")
         else:
-            lines.append(f"  call.tensor({_cxx_string(arg.name)}, tsd::to<Tensor>(stack[{k}]));")
+            lines.append(f"  call.tensor({cxx_string(arg.name)}, tsd::to<Tensor>(stack[{k}]));")
         k += 1
     for attr in op.attrs:
         cxx = _ATTR_CXX[attr.type]
@@ -72,7 +72,7 @@ def _kernel(op: OpSpec) -> list[str]:
             lines.append(f"  call.attr(tsd::to<{cxx}>(stack[{k}]));")
         k += 1
     lines.append(f"  std::vector<Tensor> out = call.run(opgen_call_{c_name(op.name)}, "
-                 f"{_cxx_string('opgen_call_' + c_name(op.name))}, {len(op.outputs)});")
+                 f"{cxx_string('opgen_call_' + c_name(op.name))}, {len(op.outputs)});")
     lines += [f"  stack[{i}] = tsd::from(out[{i}]);" for i in range(len(op.outputs))]
     lines.append("}")
     return lines
@@ -93,12 +93,12 @@ def source(ops: list[OpSpec], namespace: str, header: str) -> str:
     for op in native:
         lines += [*_kernel(op), ""]
     lines.append(f"STABLE_TORCH_LIBRARY({namespace}, m) {{")
-    lines += [f"  m.def({_cxx_string(torchgen.schema(op))});" for op in ops]
+    lines += [f"  m.def({cxx_string(torchgen.schema(op))});" for op in ops]
     lines.append("}")
     for key in ("CPU", "CUDA", "CompositeExplicitAutograd"):
         mine = [op for op in native if (key == "CompositeExplicitAutograd") != torchgen.has_tensor_inputs(op)]
         if mine:
             lines += ["", f"STABLE_TORCH_LIBRARY_IMPL({namespace}, {key}, m) {{"]
-            lines += [f"  m.impl({_cxx_string(op.snake_name)}, &boxed_{op.snake_name});" for op in mine]
+            lines += [f"  m.impl({cxx_string(op.snake_name)}, &boxed_{op.snake_name});" for op in mine]
             lines.append("}")
     return "\n".join(lines) + "\n"

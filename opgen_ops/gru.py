@@ -23,7 +23,12 @@ _NAME = "gru_block_cell_weight_grads"
 
 
 def _array_module(*arrays: Any) -> ModuleType:
-    """cupy for CuPy arrays (when CuPy is importable), else numpy."""
+    """jax.numpy for JAX arrays (the JAX functions' backward, traced), cupy for CuPy arrays (when
+    CuPy is importable), else numpy."""
+    if any(type(a).__module__.startswith("jax") for a in arrays):
+        import jax.numpy
+
+        return jax.numpy
     try:
         import cupy
     except ImportError:

@@ -60,11 +60,12 @@ def tree(folder: Path) -> dict[str, bytes]:
 def expected_files(specs: Path = SPECS) -> set[str]:
     """What generate must write for a spec folder: per op a wrapper and a page; per kernel template
     the ops use one module, named after it; per op with a launch plan its native driver; per group an
-    __init__; the package files (the torch registration; the activation library's module when the
+    __init__; the package files (the torch registration, the JAX functions; the activation library's module when the
     folder has one)."""
-    # torch.py: the PyTorch registration (torch_native.cpp: in C++); _opgen.py: the opgen version and
-    # generated-code ABI, checked at import
-    files = {"__init__.py", "_opgen.py", "py.typed", "docs/index.md", "torch.py", "torch_native.cpp"}
+    # torch.py: the PyTorch registration (torch_native.cpp: in C++); jax.py: the JAX functions
+    # (jax_ffi.cpp: their XLA FFI handlers); _opgen.py: the opgen version and generated-code ABI, checked at import
+    files = {"__init__.py", "_opgen.py", "py.typed", "docs/index.md", "torch.py", "torch_native.cpp", "jax.py",
+             "jax_ffi.cpp"}
     ops = load_specs(specs)
     if ops.activations.kinds:
         files.add("activations.py")

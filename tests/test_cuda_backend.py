@@ -141,8 +141,8 @@ def test_generated_ops_lists_every_op_module() -> None:
     names = {op.name for op in ops}
     assert {"FusedBatchNormV3", "FusedBatchNormGradV3"} <= names
     modules = {p.stem for p in GENERATED.rglob("*.py") if p.name != "__init__.py"}
-    # the library, the registration, the package's version stamp
-    assert {op.function_name for op in ops} == modules - {"activations", "torch", "_opgen"}
+    # the library, the registrations (PyTorch, JAX), the package's version stamp
+    assert {op.function_name for op in ops} == modules - {"activations", "torch", "jax", "_opgen"}
     grad = next(op for op in ops if op.name == "FusedBatchNormGradV3")
     assert "FusedBatchNormGradV3__grad_partials__float32" in grad.entry_points()
     assert select_ops(["fused_batch_norm_v3", "FusedBatchNormV3"], ops) == [

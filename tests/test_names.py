@@ -163,6 +163,13 @@ def test_a_group_named_torch_is_refused(capsys: pytest.CaptureFixture[str], tmp_
                     "the PyTorch registration)"
 
 
+def test_a_group_named_jax_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """jax/ beside the package's jax.py: `import pkg.jax` would find the group, not the JAX functions."""
+    error = generate_error(capsys, tmp_path, {"jax/Foo": "One."})
+    assert error == "specs/jax/foo.yaml:1: group folder 'jax' is reserved (the generated package's jax.py, " \
+                    "the JAX functions)"
+
+
 # -- opgen new: the rules opgen generate applies, before writing ---------------------------------------
 @pytest.mark.parametrize(("op", "group"), [
     ("Foo", "docs"),  # the package's docs/ folder
@@ -170,6 +177,7 @@ def test_a_group_named_torch_is_refused(capsys: pytest.CaptureFixture[str], tmp_
     ("Scope", "custom"),  # a name the package exports
     ("While", "custom"),  # a function named by a keyword
     ("Torch", "custom"),  # the function torch: the package's module
+    ("Jax", "custom"),  # the function jax: the package's module
     ("Foo", "class"),  # a group folder named by a keyword
 ])
 def test_new_refuses_what_generate_would_refuse_with_its_message(capsys: pytest.CaptureFixture[str], tmp_path: Path,

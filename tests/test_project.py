@@ -353,6 +353,7 @@ def test_init_then_generate_then_pytest(tmp_path: Path, capsys: pytest.CaptureFi
     status, out, err = opgen(capsys, "generate")
     assert status == 0, err
     assert "  wrote   myops/example/scaled_tanh.py" in out and "  wrote   myops/torch.py" in out
+    assert "  wrote   myops/jax.py" in out and "  wrote   myops/jax_ffi.cpp" in out
     # (the example pair is a family: its lets are written once, so a new project starts clean; its
     # forward and gradient share one kernel module)
     assert opgen(capsys, "check")[:2] == (0, "opgen check: kernel module myops/example/scaled_tanh.cu holds "

@@ -89,7 +89,7 @@ def fixture_ops(fixture_library: str) -> Any:
 
 @pytest.mark.parametrize("text", ['NHWC', 'a"b\\c', "line\nnext\t", "caf\u00e9 \u2192 x?"])
 def test_cxx_strings_hold_any_text(text: str) -> None:
-    literal = torch_native._cxx_string(text)
+    literal = torch_native.cxx_string(text)
     assert literal.isascii() and literal.isprintable()
     assert codecs.escape_decode(literal[1:-1].encode())[0].decode() == text  # (C's escapes are Python's)
 

@@ -26,9 +26,13 @@
 #include <torch/csrc/stable/ops.h>
 #include <torch/csrc/stable/tensor.h>
 
+#include "call_values.h"
 #include "driver.h"
 
 namespace opgen_torch {
+
+using opgen_front::list_value;
+using opgen_front::value;
 
 using torch::headeronly::ScalarType;
 using torch::stable::Tensor;
@@ -258,23 +262,11 @@ class Call {
     return a;
   }
 
-  static opgen_value value(int32_t kind, int64_t i) {
-    opgen_value v{};
-    v.kind = kind;
-    v.i = i;
-    return v;
-  }
   opgen_value text(std::string s) {
     const std::string& held = texts_.emplace_back(std::move(s));
     opgen_value v = value(OPGEN_VAL_STR, 0);
     v.text = held.data();
     v.len = static_cast<int64_t>(held.size());
-    return v;
-  }
-  static opgen_value list_value(const std::vector<opgen_value>& items) {
-    opgen_value v = value(OPGEN_VAL_LIST, 0);
-    v.items = items.data();
-    v.len = static_cast<int64_t>(items.size());
     return v;
   }
 

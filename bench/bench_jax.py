@@ -1,0 +1,51 @@
+"""The JAX functions (issue 34) against the same math in JAX, under jax.jit on the cpu: a jitted
+function holding one tiny Softmax [2, 8] against jax.nn.softmax (goal: ≤ 1.5×), and Softmax and
+LayerNorm at [4096, 4096] float32 against jnp (goal: ≤ 1.0×). The two sides of each pair are timed
+interleaved, medians of several rounds."""
+
+from __future__ import annotations
+
+import statistics
+
+import jax
+import numpy as np
+from common import machine, median_seconds
+
+from generated import jax as ops
+
+ROUNDS = 5
+
+
+def _layer_norm(x: jax.Array) -> jax.Array:
+    mean = x.mean(-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(-1, keepdims=True)
+    return (x - mean) * jax.lax.rsqrt(var + 1e-5)
+
+
+def per_call(fn, x, repeat: int) -> float:
+    jax.block_until_ready(fn(x))
+    return median_seconds(lambda: jax.block_until_ready([fn(x) for _ in range(repeat)]), repeats=3,
+                          warmup=1) / repeat
+
+
+def main() -> None:
+    rng = np.random.default_rng(0)
+    tiny, big = rng.standard_normal((2, 8)).astype(np.float32), rng.standard_normal((4096, 4096)).astype(np.float32)
+    pairs = {
+        "Softmax [2, 8]": (jax.jit(lambda x: ops.softmax(x).y), jax.jit(jax.nn.softmax), tiny, 400),
+        "Softmax [4096, 4096]": (jax.jit(lambda x: ops.softmax(x).y), jax.jit(jax.nn.softmax), big, 3),
+        "LayerNorm [4096, 4096]": (jax.jit(lambda x: ops.layer_norm(x).y), jax.jit(_layer_norm), big, 3),
+    }
+    print(f"machine: {machine()}, JAX {jax.__version__}, backend {jax.default_backend()}")
+    for name, (opgen, peer, x, repeat) in pairs.items():
+        ours, theirs = [], []
+        for _ in range(ROUNDS):
+            ours.append(per_call(opgen, x, repeat))
+            theirs.append(per_call(peer, x, repeat))
+        a, b = statistics.median(ours), statistics.median(theirs)
+        unit, scale = ("µs", 1e6) if a < 1e-3 else ("ms", 1e3)
+        print(f"{name}: opgen {a * scale:.1f} {unit}, JAX {b * scale:.1f} {unit}, ratio {a / b:.2f}")
+
+
+if __name__ == "__main__":
+    main()
