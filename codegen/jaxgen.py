@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from codegen import torch_native, torchgen
 from codegen.model import AttrType, OpSpec
-from codegen.runtime.jax_bridge import PRESENT
+from codegen.runtime.jax_abi import PRESENT
 from codegen.runtime.kernels import c_name
 
 #: How each attr type travels as an XLA attribute (jax.py encodes, the handler decodes, by this

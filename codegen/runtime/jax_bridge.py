@@ -14,10 +14,7 @@ from typing import Any
 import numpy as np
 
 from codegen.runtime import checks, jax_library
-
-#: The attribute that says which optional inputs were given (bit k: the spec's input k); the
-#: handlers codegen/jaxgen.py prints read it.
-PRESENT = "opgen_present"
+from codegen.runtime.jax_abi import PRESENT
 
 
 def _jax() -> Any:
