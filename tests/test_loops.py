@@ -78,9 +78,13 @@ __device__ void conv(const T* x, const T* k, const T* g, T* y, T* taps, long lon
   }
 }
 extern "C" __global__ void conv_f32(const float* x, const float* k, const float* g, float* y, float* taps,
-                                    long long planes, long long h, long long w) { conv(x, k, g, y, taps, planes, h, w); }
+                                    long long planes, long long h, long long w) {
+  conv(x, k, g, y, taps, planes, h, w);
+}
 extern "C" __global__ void conv_f64(const double* x, const double* k, const double* g, double* y, double* taps,
-                                    long long planes, long long h, long long w) { conv(x, k, g, y, taps, planes, h, w); }
+                                    long long planes, long long h, long long w) {
+  conv(x, k, g, y, taps, planes, h, w);
+}
 """
 
 
