@@ -1,5 +1,5 @@
 """The CPU-speed loop helpers (issue 33, item 5): codegen/templates/kernels/_loops.cuh's store_runs,
-gather/scatter and 3×3 convolution blocks, in both kernel forms on the cpu backend (the host form's
+gather/scatter, run_max and 3×3 convolution blocks, in both kernel forms on the cpu backend (the host form's
 runs and the GPU form's plain loops) against float64 NumPy, with tails (lengths that are not a
 multiple of the run), strides and the plane's edges; the two forms bit for bit equal where they sum
 in the same order; and the header compiled by NVRTC."""
@@ -61,6 +61,18 @@ extern "C" __global__ void gathers_f32(const float* x, const long long* s, float
                                        long long st, long long c) { gathers(x, s, o, b, r, st, c); }
 extern "C" __global__ void gathers_f64(const double* x, const long long* s, double* o, double* b, long long r,
                                        long long st, long long c) { gathers(x, s, o, b, r, st, c); }
+
+// out[i] = the largest of x[8i..8i+7] (a NaN if one is there).
+template <typename T>
+__device__ void run_maxima(const T* x, T* out, long long n) {
+  for (long long i = 0; i < n; ++i) {
+    opgen::acc_t<T> v[8];
+    opgen::gather(v, x + 8 * i, 1);
+    out[i] = opgen::run_max(v);
+  }
+}
+extern "C" __global__ void run_maxima_f32(const float* x, float* out, long long n) { run_maxima(x, out, n); }
+extern "C" __global__ void run_maxima_f64(const double* x, double* out, long long n) { run_maxima(x, out, n); }
 
 // Every row of `planes` h×w planes convolved with that plane's 3×3 weights, and the nine tap sums of
 // the gradient g against the input, per plane.
@@ -163,6 +175,25 @@ def test_gather_and_scatter_take_a_strided_run(probe: KernelSource, form: str, d
         written[idx] = True
     assert np.array_equal(out, want.astype(DTYPES[dtype]))
     assert np.array_equal(back[written], x[written]) and not back[~written].any()
+
+
+# ------------------------------------------------------------------ run_max --
+
+@needs_gxx
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_run_max_is_the_largest_or_a_nan(probe: KernelSource, form: str, dtype: str) -> None:
+    """The maximum at every lane of the run, −inf and +inf, and a NaN in any lane wins."""
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((64, 8)).astype(DTYPES[dtype])
+    for lane in range(8):
+        x[lane, lane] = 100.0  # the maximum in each lane
+        x[8 + lane, lane] = np.nan  # a NaN in each lane
+    x[16] = -np.inf
+    x[17, 3] = np.inf
+    out = np.full(64, -7.0, DTYPES[dtype])
+    _run(form, probe, "run_maxima" + _suffix(dtype), (x, out, np.int64(64)))
+    assert np.array_equal(out, x.max(axis=1), equal_nan=True)
 
 
 # ------------------------------------------------------------------ 3×3 convolution --

@@ -6,8 +6,8 @@
 //     registers (it leaves a loop of unknown length scalar), then a scalar tail;
 //   the GPU form (NVRTC, and the emulation with OPGEN_GPU_FORM): the plain loop.
 // Where both forms do the same arithmetic in the same order the results are bit for bit the same
-// (store_runs, gather, scatter, conv3x3_row); conv3x3_row_taps sums in another order in each form
-// (equal to rounding). tests/test_loops.py checks both forms against float64 NumPy.
+// (store_runs, gather, scatter, conv3x3_row); run_max up to a zero's sign and which NaN;
+// conv3x3_row_taps sums in another order in each form (equal to rounding). tests/test_loops.py checks both forms against float64 NumPy.
 #ifndef OPGEN_LOOPS_CUH
 #define OPGEN_LOOPS_CUH
 namespace opgen {
@@ -26,6 +26,9 @@ __device__ __forceinline__ void store_values(const A (*v)[R], long long j, int c
   for (int q = 0; q < count; ++q) out[j + q] = from_acc<T>(v[0][q]);
   if constexpr (sizeof...(Ts) > 0) store_values<R>(v + 1, j, count, rest...);
 }
+// The integer of a value's width: a vector compare's lanes, a shuffle's indices.
+template <typename A> struct lane_int { typedef int type; };
+template <> struct lane_int<double> { typedef long long type; };
 }  // namespace loops_detail
 
 template <int R = kLoopRun, typename F, typename T, typename... Ts>
@@ -106,6 +109,33 @@ __device__ __forceinline__ void scatter(T* p, long long stride, const A (&v)[R],
   }
 #endif
   for (int q = 0; q < R && q < count; ++q) p[q * stride] = from_acc<T>(v[q]);
+}
+
+// The largest value of a run, a NaN if it holds one (nan_max's order): a run's test before its
+// elements are looked at one by one (top-k skips a run with nothing above its k-th value). The host
+// form reduces the run in a GCC vector (a compare-and-select tree g++ -O2 will not vectorise from
+// scalar code); the two forms may differ in the sign of a zero maximum and in which NaN comes out.
+template <int R, typename A>
+__device__ __forceinline__ A run_max(const A (&v)[R]) {
+#ifdef OPGEN_HOST_FORM
+  static_assert(R >= 2 && (R & (R - 1)) == 0, "opgen::run_max: the host form wants a power-of-two run");
+  typedef A V __attribute__((vector_size(R * sizeof(A))));
+  typedef typename loops_detail::lane_int<A>::type I;
+  typedef I M __attribute__((vector_size(R * sizeof(A))));
+  V m;
+  __builtin_memcpy(&m, v, sizeof m);
+  for (int half = R / 2; half > 0; half /= 2) {
+    M take;
+    for (int q = 0; q < R; ++q) take[q] = (q + half) % R;
+    const V other = __builtin_shuffle(m, take);
+    m = (m > other) | (m != m) ? m : other;
+  }
+  return m[0];
+#else
+  A m = v[0];
+  for (int q = 1; q < R; ++q) m = nan_max(m, v[q]);
+  return m;
+#endif
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,9 +3,9 @@
 
 // TopK (specs/nn/top_k.yaml): the k largest values of each row and their indices, largest first, a
 // NaN above every number, equal values in index order (the first one first). Written with opgen's
-// gather helper: a row is read in runs (kLoopRun values, any stride), and a run holding nothing
-// above the current k-th value is skipped by one vectorised test, so most of a long row costs a
-// compare per element.
+// gather and run_max helpers: a row is read in runs (kLoopRun values, any stride), and a run holding
+// nothing above the current k-th value is skipped after one vectorised test of its maximum. What is
+// left is the inserts (about k·ln(D/k) per row: 38 for k = 8 of 1024), the bulk of the time.
 
 // a ranks above b: greater, or a NaN above a number.
 template <typename A>
@@ -43,10 +43,7 @@ __device__ void top_k(const T* __restrict__ x, T* __restrict__ values, long long
     for (; j < D; j += R) {
       A v[R];
       opgen::gather(v, row + j, 1, D - j, least);  // past the row's end: the k-th value, which never enters
-      int any = 0;
-#pragma GCC unroll 16
-      for (int q = 0; q < R; ++q) any |= topk_above(v[q], least);
-      if (!any) continue;
+      if (!topk_above(opgen::run_max(v), least)) continue;  // nothing in the run enters the list
       for (int q = 0; q < R; ++q) {
         if (topk_above(v[q], least)) {
           topk_insert(vals, idx, k, k, v[q], j + q);
