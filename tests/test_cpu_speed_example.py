@@ -127,6 +127,20 @@ def test_top_k_ranks_nan_first_and_keeps_ties_in_index_order(ops: ModuleType, sc
     assert got.indices.tolist() == want_indices.tolist() == [[2, 10, 6, 9, 11, 1, 3, 7, 12]]
 
 
+@needs_gxx
+@pytest.mark.parametrize("scope", SCOPES)
+@pytest.mark.parametrize(("D", "k"), [(37, 5), (64, 8), (1000, 3), (9, 4)])
+def test_top_k_with_many_ties(ops: ModuleType, scope: str, D: int, k: int) -> None:
+    """Values from a handful of integers: the bound (the least group maximum) ties with many values,
+    all of which stay candidates, and the first of equal values comes first."""
+    x = np.random.default_rng(D).integers(-3, 4, (6, D)).astype(np.float32)
+    x[1, D // 2] = -np.inf
+    x[2] = 1.0
+    got = ops.top_k(x, k=k, scope=SCOPES[scope])
+    want_values, want_indices = cpu_speed.top_k(x, k)
+    assert np.array_equal(got.values, want_values.astype(np.float32)) and np.array_equal(got.indices, want_indices)
+
+
 def test_top_k_refuses_k_above_the_row(ops: ModuleType) -> None:
     with pytest.raises(ValueError, match="k must be at most x's last dimension"):
         ops.top_k(np.zeros((2, 4), np.float32), k=5, scope="cpu")

@@ -71,6 +71,26 @@ __device__ void run_maxima(const T* x, T* out, long long n) {
     out[i] = opgen::run_max(v);
   }
 }
+// acc = the lane-wise maxima of rows 0..n-1 of x ([n, 8]) by max_into; reach[i] = run_reaches(row i, t[i]).
+template <typename T>
+__device__ void lanes(const T* x, const T* t, T* acc, int* reach, long long n) {
+  using A = opgen::acc_t<T>;
+  A m[8];
+  opgen::gather(m, x, 1);
+  for (long long i = 0; i < n; ++i) {
+    A v[8];
+    opgen::gather(v, x + 8 * i, 1);
+    opgen::max_into(m, v);
+    reach[i] = opgen::run_reaches(v, opgen::to_acc(t[i]));
+  }
+  opgen::scatter(acc, 1, m);
+}
+extern "C" __global__ void lanes_f32(const float* x, const float* t, float* a, int* r, long long n) {
+  lanes(x, t, a, r, n);
+}
+extern "C" __global__ void lanes_f64(const double* x, const double* t, double* a, int* r, long long n) {
+  lanes(x, t, a, r, n);
+}
 extern "C" __global__ void run_maxima_f32(const float* x, float* out, long long n) { run_maxima(x, out, n); }
 extern "C" __global__ void run_maxima_f64(const double* x, double* out, long long n) { run_maxima(x, out, n); }
 
@@ -194,6 +214,28 @@ def test_run_max_is_the_largest_or_a_nan(probe: KernelSource, form: str, dtype: 
     out = np.full(64, -7.0, DTYPES[dtype])
     _run(form, probe, "run_maxima" + _suffix(dtype), (x, out, np.int64(64)))
     assert np.array_equal(out, x.max(axis=1), equal_nan=True)
+
+
+@needs_gxx
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_max_into_and_run_reaches(probe: KernelSource, form: str, dtype: str) -> None:
+    """max_into: each lane's maximum over the rows, a NaN where a lane holds one; run_reaches: a
+    value at or above t (t itself counts) or a NaN anywhere in the run."""
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal((40, 8)).astype(DTYPES[dtype])
+    x[5, 2] = x[39, 7] = np.nan
+    x[7, 4] = np.inf
+    x[20:, 0] = -np.inf
+    t = np.sort(x, axis=1)[:, -1].copy()  # each row's own maximum: reached
+    t[::2] += 0.5  # above it: not reached
+    t[5] = t[39] = 1e9  # rows with a NaN: reached whatever t is
+    acc = np.zeros(8, DTYPES[dtype])
+    reach = np.full(40, 7, np.int32)
+    _run(form, probe, "lanes" + _suffix(dtype), (x, t, acc, reach, np.int64(40)))
+    assert np.array_equal(acc, x.max(axis=0), equal_nan=True)
+    want = ((x >= t[:, None]) | np.isnan(x)).any(axis=1)
+    assert want.any() and not want.all() and np.array_equal(reach != 0, want)
 
 
 # ------------------------------------------------------------------ 3×3 convolution --

@@ -6,8 +6,8 @@
 //     registers (it leaves a loop of unknown length scalar), then a scalar tail;
 //   the GPU form (NVRTC, and the emulation with OPGEN_GPU_FORM): the plain loop.
 // Where both forms do the same arithmetic in the same order the results are bit for bit the same
-// (store_runs, gather, scatter, conv3x3_row); run_max up to a zero's sign and which NaN;
-// conv3x3_row_taps sums in another order in each form (equal to rounding). tests/test_loops.py checks both forms against float64 NumPy.
+// (store_runs, gather, scatter, run_reaches, conv3x3_row); run_max and max_into up to a zero's sign
+// and which NaN; conv3x3_row_taps sums in another order in each form (equal to rounding). tests/test_loops.py checks both forms against float64 NumPy.
 #ifndef OPGEN_LOOPS_CUH
 #define OPGEN_LOOPS_CUH
 namespace opgen {
@@ -111,10 +111,10 @@ __device__ __forceinline__ void scatter(T* p, long long stride, const A (&v)[R],
   for (int q = 0; q < R && q < count; ++q) p[q * stride] = from_acc<T>(v[q]);
 }
 
-// The largest value of a run, a NaN if it holds one (nan_max's order): a run's test before its
-// elements are looked at one by one (top-k skips a run with nothing above its k-th value). The host
-// form reduces the run in a GCC vector (a compare-and-select tree g++ -O2 will not vectorise from
-// scalar code); the two forms may differ in the sign of a zero maximum and in which NaN comes out.
+// The largest value of a run, a NaN if it holds one (nan_max's order); of max_into's lanes, a row's
+// maximum. The host form reduces the run in a GCC vector (a compare-and-select tree g++ -O2 will not
+// vectorise from scalar code); the two forms may differ in the sign of a zero maximum and in which
+// NaN comes out.
 template <int R, typename A>
 __device__ __forceinline__ A run_max(const A (&v)[R]) {
 #ifdef OPGEN_HOST_FORM
@@ -135,6 +135,49 @@ __device__ __forceinline__ A run_max(const A (&v)[R]) {
   A m = v[0];
   for (int q = 1; q < R; ++q) m = nan_max(m, v[q]);
   return m;
+#endif
+}
+
+// acc[q] = nan_max(acc[q], v[q]) for every lane: R running maxima of a row read in runs, no chain
+// of dependent compares (run_max(acc) at the end gives the row's). The host form works in a GCC
+// vector; both forms give the same values, up to the sign of a zero and which NaN.
+template <int R, typename A>
+__device__ __forceinline__ void max_into(A (&acc)[R], const A (&v)[R]) {
+#ifdef OPGEN_HOST_FORM
+  typedef A V __attribute__((vector_size(R * sizeof(A))));
+  V m, x;
+  __builtin_memcpy(&m, acc, sizeof m);
+  __builtin_memcpy(&x, v, sizeof x);
+  m = (m > x) | (m != m) ? m : x;
+  __builtin_memcpy(acc, &m, sizeof m);
+#else
+  for (int q = 0; q < R; ++q) acc[q] = nan_max(acc[q], v[q]);
+#endif
+}
+
+// Whether a run holds a value at or above t, or a NaN (t itself not a NaN): a run's test before its
+// elements are looked at one by one (top-k skips a run with nothing that could enter its list). The
+// host form compares the whole run in a GCC vector and ORs the lanes' masks, no branch per element;
+// both forms give the same answer.
+template <int R, typename A>
+__device__ __forceinline__ bool run_reaches(const A (&v)[R], A t) {
+#ifdef OPGEN_HOST_FORM
+  typedef A V __attribute__((vector_size(R * sizeof(A))));
+  typedef typename loops_detail::lane_int<A>::type I;
+  typedef I M __attribute__((vector_size(R * sizeof(A))));
+  V x;
+  __builtin_memcpy(&x, v, sizeof x);
+  const M hit = (x >= t) | (x != x);
+  unsigned long long words[sizeof(M) / 8];
+  __builtin_memcpy(words, &hit, sizeof words);
+  unsigned long long any = 0;
+#pragma GCC unroll 16
+  for (unsigned w = 0; w < sizeof(M) / 8; ++w) any |= words[w];
+  return any != 0;
+#else
+  bool any = false;
+  for (int q = 0; q < R; ++q) any = any || v[q] >= t || v[q] != v[q];
+  return any;
 #endif
 }
 

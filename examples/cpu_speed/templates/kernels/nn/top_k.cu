@@ -3,9 +3,16 @@
 
 // TopK (specs/nn/top_k.yaml): the k largest values of each row and their indices, largest first, a
 // NaN above every number, equal values in index order (the first one first). Written with opgen's
-// gather and run_max helpers: a row is read in runs (kLoopRun values, any stride), and a run holding
-// nothing above the current k-th value is skipped after one vectorised test of its maximum. What is
-// left is the inserts (about k·ln(D/k) per row: 38 for k = 8 of 1024), the bulk of the time.
+// loop helpers (kernels/_loops.cuh), reading a row in runs (kLoopRun values, any stride) twice:
+//   1. a bound: the row's first k·(D / k) values split in k groups, each group's maximum by max_into
+//      and run_max; the least of them, t0, has k values at or above it (one per group), so nothing
+//      below t0 is among the k largest;
+//   2. the candidates: a run with no value at or above t0 is skipped after one vectorised test
+//      (run_reaches); the others' values at or above t0 (about 2k of 1024 random ones for k = 8) go
+//      into the sorted list.
+// One pass inserting every value that beats the list's current last one costs about k·ln(D/k)
+// inserts a row instead (38 for k = 8 of 1024), each a mispredicted branch or two: slower than both
+// passes here (bench/bench_cpu_helpers.py times that form too).
 
 // a ranks above b: greater, or a NaN above a number.
 template <typename A>
@@ -26,6 +33,22 @@ __device__ __forceinline__ void topk_insert(T* vals, long long* idx, long long f
   idx[at] = i;
 }
 
+// The maximum of row[begin, end) (a NaN if one is there), in runs; end > begin.
+template <typename T>
+__device__ __forceinline__ opgen::acc_t<T> topk_range_max(const T* row, long long begin, long long end) {
+  using A = opgen::acc_t<T>;
+  constexpr int R = opgen::kLoopRun;
+  const A first = opgen::to_acc(row[begin]);
+  A m[R];
+  for (int q = 0; q < R; ++q) m[q] = first;
+  for (long long j = begin; j < end; j += R) {
+    A v[R];
+    opgen::gather(v, row + j, 1, end - j, first);  // past the end: a value already counted
+    opgen::max_into(m, v);
+  }
+  return opgen::run_max(m);
+}
+
 // Row r of x ([rows, D]) into values[r] and indices[r] ([rows, k]); k ≤ D (the spec's where).
 template <typename T>
 __device__ void top_k(const T* __restrict__ x, T* __restrict__ values, long long* __restrict__ indices,
@@ -37,18 +60,27 @@ __device__ void top_k(const T* __restrict__ x, T* __restrict__ values, long long
     const T* __restrict__ row = x + r * D;
     T* vals = values + r * k;
     long long* idx = indices + r * k;
-    long long j = 0;
-    for (; j < k; ++j) topk_insert(vals, idx, j, k, opgen::to_acc(row[j]), j);
-    A least = opgen::to_acc(vals[k - 1]);
-    for (; j < D; j += R) {
+    // 1. t0: the least of the k groups' maxima (−inf if one holds a NaN: then every value is a candidate)
+    const long long group = D / k;
+    A t0 = opgen::neg_inf<A>();
+    for (long long g = 0; g < k; ++g) {
+      const A m = topk_range_max(row, g * group, (g + 1) * group);
+      if (m != m) {
+        t0 = opgen::neg_inf<A>();
+        break;
+      }
+      t0 = g == 0 || m < t0 ? m : t0;
+    }
+    // 2. the values at or above t0 (and NaNs), in index order, into the list
+    long long filled = 0;
+    for (long long j = 0; j < D; j += R) {
       A v[R];
-      opgen::gather(v, row + j, 1, D - j, least);  // past the row's end: the k-th value, which never enters
-      if (!topk_above(opgen::run_max(v), least)) continue;  // nothing in the run enters the list
-      for (int q = 0; q < R; ++q) {
-        if (topk_above(v[q], least)) {
-          topk_insert(vals, idx, k, k, v[q], j + q);
-          least = opgen::to_acc(vals[k - 1]);
-        }
+      opgen::gather(v, row + j, 1, D - j, opgen::neg_inf<A>());  // past the row's end: below any candidate
+      if (!opgen::run_reaches(v, t0)) continue;
+      for (long long q = 0; q < R && j + q < D; ++q) {
+        if (v[q] < t0 || (filled == k && !topk_above(v[q], opgen::to_acc(vals[k - 1])))) continue;
+        topk_insert(vals, idx, filled, k, v[q], j + q);
+        filled += filled < k;
       }
     }
   });
