@@ -13,7 +13,11 @@ temporary folder twice (its own templates; the naive ones searched first). Every
 over interleaved rounds (the best round in brackets), each round's the median of 3 calls: the
 machine's noise falls on every column alike.
 
-    python bench/bench_cpu_helpers.py [--rounds N]
+--cpu-time times the calling thread's CPU time instead, with both sides on 1 thread
+(OPGEN_HOST_THREADS=1, torch.set_num_threads(1)): the time other processes take from a shared,
+loaded machine then does not count (common.cpu_seconds).
+
+    python bench/bench_cpu_helpers.py [--rounds N] [--cpu-time]
 """
 
 from __future__ import annotations
@@ -30,10 +34,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-os.environ.setdefault("OPGEN_HOST_THREADS", "2")
-
 import numpy as np
-from common import machine, median_seconds
+from common import cpu_seconds, machine, median_seconds
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "cpu_speed"
@@ -99,10 +101,13 @@ def check(torch: Any, ops: Any, naive: Any) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--cpu-time", action="store_true", help="the calling thread's CPU time, 1 thread each")
     args = parser.parse_args()
+    threads = 1 if args.cpu_time else 2
+    os.environ["OPGEN_HOST_THREADS"] = str(threads)
     import torch
 
-    torch.set_num_threads(2)
+    torch.set_num_threads(threads)
     with tempfile.TemporaryDirectory() as tmp:
         ops = generate(Path(tmp), "cpu_speed_ops", [EXAMPLE / "templates"])
         naive = generate(Path(tmp), "naive_cpu_speed_ops", [NAIVE, EXAMPLE / "templates"])
@@ -116,12 +121,14 @@ def main() -> None:
         for _ in range(args.rounds):
             for name, fns in table:
                 for key, fn in fns.items():
-                    samples.setdefault((name, key), []).append(median_seconds(fn, repeats=3, warmup=0))
+                    seconds = cpu_seconds(fn, 3, 0)[1] if args.cpu_time else median_seconds(fn, 3, 0)
+                    samples.setdefault((name, key), []).append(seconds)
         print(f"machine: {machine()}; torch {torch.__version__} ({torch.get_num_threads()} threads, oneDNN "
               f"{'on' if torch.backends.mkldnn.is_available() else 'off'}), "
               f"OPGEN_HOST_THREADS={os.environ['OPGEN_HOST_THREADS']}")
+        clock = "CPU time of the calling thread" if args.cpu_time else "wall clock"
         print(f"load average before {load_before:.2f}, after {os.getloadavg()[0]:.2f}; {args.rounds} interleaved "
-              "rounds x 3 calls, wall clock; each figure: median of the rounds (best round)")
+              f"rounds x 3 calls, {clock}; each figure: median of the rounds (best round)")
         print(f"| op, float32, cpu plan | PyTorch | with the helpers | / PyTorch (goal ≤ {GOAL}) | naive loops "
               "| / PyTorch |")
         print("|---|---|---|---|---|---|")

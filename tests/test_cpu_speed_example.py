@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pytest
 from reference import cpu_speed
-from test_random import _nvrtc
+from test_loops import nvrtc_runs
 
 from codegen.runtime.scope import Scope
 
@@ -159,21 +159,8 @@ def test_top_k_against_pytorch(ops: ModuleType) -> None:
 # ------------------------------------------------------------- NVRTC (the GPU form) --
 
 def test_nvrtc_compiles_the_examples_kernels(ops: ModuleType) -> None:
-    """The generated modules with the NVRTC releases tests/test_gpu_compile.py uses, no spills;
-    skipped as that test skips (a failure under CI)."""
-    nvrtc_compile = _nvrtc()
-    modules = sorted((Path(ops.__file__).parent / "nn").glob("*.cu"))
-    try:
-        toolkits = [nvrtc_compile.fetch(r) for r in nvrtc_compile.default_releases()]
-    except nvrtc_compile.FetchError as exc:
-        reason = f"the NVRTC wheels are not in {nvrtc_compile.cache_root()} and could not be downloaded ({exc})"
-        if os.environ.get("CI"):
-            pytest.fail(f"{reason}; CI must run this check")
-        pytest.skip(reason)
-    for run in nvrtc_compile.run_toolkits(toolkits, modules):
-        assert not run.error, f"{run.describe()}: {run.error}"
-        failed = [f"{m.path}:\n{m.log}" for m in run.modules if not m.ok]
-        assert not failed, "\n".join(failed)
+    """The generated modules with test_loops' NVRTC releases, no spills."""
+    for run in nvrtc_runs(sorted((Path(ops.__file__).parent / "nn").glob("*.cu"))):
         assert {"DepthwiseConv2dGrad__depthwise_filter_grad__float32", "TopK__top_k__float64"} \
             <= {k.kernel for k in run.kernels}
         assert all(k.spill_stores == k.spill_loads == 0 for k in run.kernels)

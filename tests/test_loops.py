@@ -281,12 +281,11 @@ def test_conv3x3_padding_contributes_nothing(probe: KernelSource) -> None:
 
 # ------------------------------------------------------------- NVRTC (the GPU form) --
 
-def test_nvrtc_compiles_the_header(tmp_path: Path) -> None:
-    """The probe with the NVRTC releases tests/test_gpu_compile.py uses, with the cuda backend's
-    options; skipped as that test skips (a failure under CI)."""
+def nvrtc_runs(paths: list[Path]) -> list[Any]:
+    """The modules compiled by the NVRTC releases tests/test_gpu_compile.py uses, with the cuda
+    backend's options, every module of every release compiled (asserted); skipped as that test skips
+    (a failure under CI). The runs, for their kernels' resources."""
     nvrtc_compile = _nvrtc()
-    path = tmp_path / "loops_probe.cu"
-    path.write_text(probe_source(), encoding="utf-8")
     try:
         toolkits = [nvrtc_compile.fetch(r) for r in nvrtc_compile.default_releases()]
     except nvrtc_compile.FetchError as exc:
@@ -294,9 +293,16 @@ def test_nvrtc_compiles_the_header(tmp_path: Path) -> None:
         if os.environ.get("CI"):
             pytest.fail(f"{reason}; CI must run this check")
         pytest.skip(reason)
-    runs = nvrtc_compile.run_toolkits(toolkits, [path])
+    runs = nvrtc_compile.run_toolkits(toolkits, paths)
     for run in runs:
         assert not run.error, f"{run.describe()}: {run.error}"
         failed = [f"{m.path}:\n{m.log}" for m in run.modules if not m.ok]
         assert not failed, "\n".join(failed)
+    return runs
+
+
+def test_nvrtc_compiles_the_header(tmp_path: Path) -> None:
+    path = tmp_path / "loops_probe.cu"
+    path.write_text(probe_source(), encoding="utf-8")
+    for run in nvrtc_runs([path]):
         assert {"two_outputs_f32", "gathers_f64", "conv_f32"} <= {k.kernel for k in run.kernels}

@@ -37,8 +37,8 @@ __device__ __forceinline__ void store_runs(long long begin, long long end, const
   constexpr int K = 1 + sizeof...(Ts);
   static_assert((same_type<acc_t<Ts>, A>::value && ...),
                 "opgen::store_runs: every output must compute in the first one's type (acc_t)");
-#ifdef OPGEN_HOST_FORM
   long long j = begin;
+#ifdef OPGEN_HOST_FORM
   for (; j + R <= end; j += R) {
     A v[K][R];
 #pragma GCC unroll 16
@@ -50,22 +50,14 @@ __device__ __forceinline__ void store_runs(long long begin, long long end, const
     }
     loops_detail::store_values<R>(v, j, R, out, rest...);
   }
-  for (; j < end; ++j) {
-    A v[K][1];
-    A w[K];
-    f(j, w);
-    for (int k = 0; k < K; ++k) v[k][0] = w[k];
-    loops_detail::store_values<1>(v, j, 1, out, rest...);
-  }
-#else
-  for (long long j = begin; j < end; ++j) {
-    A v[K][1];
-    A w[K];
-    f(j, w);
-    for (int k = 0; k < K; ++k) v[k][0] = w[k];
-    loops_detail::store_values<1>(v, j, 1, out, rest...);
-  }
 #endif
+  for (; j < end; ++j) {  // the host form's tail; the GPU form's whole loop
+    A v[K][1];
+    A w[K];
+    f(j, w);
+    for (int k = 0; k < K; ++k) v[k][0] = w[k];
+    loops_detail::store_values<1>(v, j, 1, out, rest...);
+  }
 }
 
 // store_runs over [0, n) shared by every thread of the grid: on the host a contiguous share per
