@@ -2,7 +2,8 @@
 33, item 5), against PyTorch CPU in the same run at the same thread count (2: OPGEN_HOST_THREADS=2,
 torch.set_num_threads(2)), float32, the cpu plan. Goals: within 1.5x of the peer.
 
-- DepthwiseConv2d [32, 64, 56, 56], 3x3, stride 1, padding 1 against F.conv2d(groups=64);
+- DepthwiseConv2d [32, 64, 56, 56], 3x3, stride 1, padding 1 against F.conv2d(groups=64) (oneDNN's
+  mkldnn_convolution on NCHW input; also on a channels_last copy of the input, a line below the table);
 - DepthwiseConv2dGrad (the input's and the filter's gradients) against aten.convolution_backward,
   what autograd calls for that F.conv2d (the backward alone, no forward);
 - TopK k=8 over [4096, 1024] against torch.topk.
@@ -66,12 +67,14 @@ def cases(torch: Any, ops: Any, naive: Any) -> list[tuple[str, dict[str, Callabl
     dy = rng.standard_normal(x.shape, dtype=np.float32)
     rows = rng.standard_normal((4096, 1024), dtype=np.float32)
     xt, wt, dyt, rt = (torch.from_numpy(a) for a in (x, w, dy, rows))
+    x_cl = xt.contiguous(memory_format=torch.channels_last)  # oneDNN's blocked depthwise path wants NHWC
     F = torch.nn.functional
     return [
         ("DepthwiseConv2d [32, 64, 56, 56]", {
             "PyTorch": lambda: F.conv2d(xt, wt, padding=1, groups=64),
             "helpers": lambda: ops.depthwise_conv2d(x, w, scope="cpu"),
-            "naive": lambda: naive.depthwise_conv2d(x, w, scope="cpu")}),
+            "naive": lambda: naive.depthwise_conv2d(x, w, scope="cpu"),
+            "PyTorch channels_last": lambda: F.conv2d(x_cl, wt, padding=1, groups=64)}),
         ("DepthwiseConv2dGrad [32, 64, 56, 56]", {
             "PyTorch": lambda: torch.ops.aten.convolution_backward(dyt, xt, wt, None, [1, 1], [1, 1], [1, 1], False,
                                                                    [0, 0], 64, [True, True, False]),
@@ -139,6 +142,12 @@ def main() -> None:
                   f"({best['helpers']:.1f}) ms | {med['helpers'] / med['PyTorch']:.2f}x "
                   f"({best['helpers'] / best['PyTorch']:.2f}x) | {med['naive']:.1f} ({best['naive']:.1f}) ms | "
                   f"{med['naive'] / med['PyTorch']:.2f}x ({best['naive'] / best['PyTorch']:.2f}x) |")
+        for name, fns in table:  # a peer on another layout: what PyTorch reaches when the caller can choose it
+            for key in fns.keys() - {"PyTorch", "helpers", "naive"}:
+                t = statistics.median(samples[name, key]) * 1e3
+                print(f"{name}, {key} (the input converted beforehand): {t:.1f} ({min(samples[name, key]) * 1e3:.1f}) "
+                      f"ms; the helpers' {statistics.median(samples[name, 'helpers']) * 1e3:.1f} ms are "
+                      f"{statistics.median(samples[name, 'helpers']) / statistics.median(samples[name, key]):.2f}x it")
 
 
 if __name__ == "__main__":
