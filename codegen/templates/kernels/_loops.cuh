@@ -203,8 +203,16 @@ __device__ __forceinline__ void conv3x3_row(const T* __restrict__ in, long long 
   static_assert(same_type<A, acc_t<T>>::value, "opgen::conv3x3_row: the weights' type must be acc_t of the input's");
 #ifdef OPGEN_HOST_FORM
   if (w >= R + 2) {
-    out[0] = from_acc<U>(conv3x3_at(in, h, w, y, 0, k));
     const int first = y > 0 ? 0 : 1, last = y + 1 < h ? 2 : 1;  // the window's rows inside the plane
+    A left = A(0), right = A(0);  // conv3x3_at's sums for x = 0 and w − 1, in its order, no branch per tap
+    for (int dy = first; dy <= last; ++dy) {
+      const T* __restrict__ p = in + (y + dy - 1) * w;
+      left += k[3 * dy + 1] * to_acc(p[0]);
+      left += k[3 * dy + 2] * to_acc(p[1]);
+      right += k[3 * dy] * to_acc(p[w - 2]);
+      right += k[3 * dy + 1] * to_acc(p[w - 1]);
+    }
+    out[0] = from_acc<U>(left);
     for (long long x0 = 1; x0 < w - 1; x0 += R) {
       const long long x = x0 + R <= w - 1 ? x0 : w - 1 - R;  // the last run ends at column w − 2
       A v[R] = {};
@@ -220,7 +228,7 @@ __device__ __forceinline__ void conv3x3_row(const T* __restrict__ in, long long 
 #pragma GCC unroll 16
       for (int q = 0; q < R; ++q) out[x + q] = from_acc<U>(v[q]);
     }
-    out[w - 1] = from_acc<U>(conv3x3_at(in, h, w, y, w - 1, k));
+    out[w - 1] = from_acc<U>(right);
     return;
   }
 #endif
