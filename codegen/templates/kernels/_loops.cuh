@@ -7,7 +7,8 @@
 //   the GPU form (NVRTC, and the emulation with OPGEN_GPU_FORM): the plain loop.
 // Where both forms do the same arithmetic in the same order the results are bit for bit the same
 // (store_runs, gather, scatter, run_reaches, conv3x3_row); run_max and max_into up to a zero's sign
-// and which NaN; conv3x3_row_taps sums in another order in each form (equal to rounding). tests/test_loops.py checks both forms against float64 NumPy.
+// and which NaN; conv3x3_row_taps sums in another order in each form (equal to rounding).
+// tests/test_loops.py checks both forms against float64 NumPy.
 #ifndef OPGEN_LOOPS_CUH
 #define OPGEN_LOOPS_CUH
 namespace opgen {
