@@ -47,6 +47,7 @@ TESTS = {
     K + "norm/softmax.cu": ("test_norm_ops.py",),
     K + "_vmath.cuh": ("test_vector_math.py", "test_norm_ops.py"),
     K + "_matmul.cuh": ("test_matmul_block.py", "test_cudnn_rnn.py", "test_dml_rnn.py"),
+    K + "_loops.cuh": ("test_loops.py", "test_cpu_speed_example.py"),
 }
 
 
@@ -103,6 +104,7 @@ C, A, BN, GRU, DML, RNN = ("_common.cuh", "_activations.cuh", "nn/fused_batch_no
                            "rnn/dml_rnn.cu", "rnn/cudnn_rnn.cu")
 BIAS, LN, SM, VM = "nn/bias_add.cu", "norm/layer_norm.cu", "norm/softmax.cu", "_vmath.cuh"
 MM = "_matmul.cuh"
+LOOPS, LOOPS_TESTS = "_loops.cuh", ("test_loops.py", "test_cpu_speed_example.py")
 EXACT16 = exact16_tests(K + C)
 MUTANTS = [
     # _common.cuh: block_sum2, warp_sum, load4/store4, conversions, for_each_cell
@@ -203,6 +205,22 @@ MUTANTS = [
     m("cudnn-gate-sum-drops-last", RNN, "for (long long q = 0; q < gates; ++q) s +=",
       "for (long long q = 0; q < gates - 1; ++q) s +="),
     m("cudnn-grid-stride", RNN, "i < n; i += stride) f(i);", "i < n; i += stride + 1) f(i);"),
+    # _loops.cuh: the run helpers' tails, masks and NaN tests (examples/cpu_speed's ops use them)
+    Mutant("loops-store_runs-tail-drops-last", K + LOOPS, "for (; j < end; ++j) {  // the host form's tail",
+           "for (; j + 1 < end; ++j) {  // the host form's tail", LOOPS_TESTS),
+    Mutant("loops-conv3x3_row-last-run-not-moved-back", K + LOOPS,
+           "const long long x = x0 + R <= w - 1 ? x0 : w - 1 - R;", "const long long x = x0;", LOOPS_TESTS),
+    Mutant("loops-conv3x3_row_taps-overlap-counted-twice", K + LOOPS, "q >= skip ? gq[q] * to_acc(p[dx + q]) : A(0)",
+           "gq[q] * to_acc(p[dx + q])", LOOPS_TESTS),
+    Mutant("loops-conv3x3_row-right-edge-tap", K + LOOPS, "right += k[3 * dy] * to_acc(p[w - 2]);",
+           "right += k[3 * dy + 2] * to_acc(p[w - 2]);", LOOPS_TESTS),
+    Mutant("loops-run_reaches-misses-nan", K + LOOPS, "const M hit = (x >= t) | (x != x);", "const M hit = (x >= t);",
+           LOOPS_TESTS),
+    Mutant("loops-run_reaches-strict", K + LOOPS, "const M hit = (x >= t) | (x != x);",
+           "const M hit = (x > t) | (x != x);", LOOPS_TESTS),
+    Mutant("loops-max_into-drops-nan", K + LOOPS, "m = (m > x) | (m != m) ? m : x;", "m = m > x ? m : x;", LOOPS_TESTS),
+    Mutant("loops-scatter-drops-last", K + LOOPS, "for (int q = 0; q < R && q < count; ++q) p[q * stride]",
+           "for (int q = 0; q + 1 < R && q < count; ++q) p[q * stride]", LOOPS_TESTS),
     # 16-bit outputs not rounded to nearest even (issue 21 item 2): each conversion site of each
     # kernel that writes float16/bfloat16, and the conversions themselves in both forms
     Mutant("round16-common-host-half-rz", K + C,

@@ -29,6 +29,8 @@ KERNEL_TEST_MODULES = (
     "test_norm_ops.py",
     "test_bias_add.py",
     "test_kernels_with_bad_lengths.py",
+    "test_loops.py",
+    "test_cpu_speed_example.py",
 )
 SEED = 20261124  # fixed: a failure reproduces with the same command
 
