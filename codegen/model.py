@@ -628,6 +628,8 @@ class OpSpec:
     function_name: str | None = None
     #: the spec's `family:`, whose file declares what the op shares with the family's other members
     family: str | None = None
+    #: the spec's `reference:`, the float64 reference `opgen verify` compares the op's outputs with
+    reference: RuntimeRef | None = None
 
     @property
     def snake_name(self) -> str:

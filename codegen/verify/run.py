@@ -1,0 +1,105 @@
+"""`opgen verify`'s run: every case of every op through the checks (codegen/verify/checks.py), then
+the launch coverage per op and the exit status.
+
+Exit status: 1 when a kernel fails a check (a failure is definite news, so it wins), else 2 when a
+required check could not run for some op (skipped: no cases, no GPU, no reference...) or no op was
+selected, else 0."""
+
+from __future__ import annotations
+
+import os
+import time
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from codegen.inputs import Case
+from codegen.verify.case_files import OpCases, project_cases
+from codegen.verify.cases import all_cases, builders_for, missing_builder_message, spec_set
+from codegen.verify.checks import CHECKS, OpRun, Outcome, Scopes
+from codegen.verify.coverage import launch_gaps
+from codegen.verify.reference import load_reference
+from codegen.warmup import GeneratedOp
+
+
+@dataclass
+class Report:
+    ops: list[str]
+    outcomes: list[Outcome]
+    required: tuple[str, ...]
+    took: float
+    gaps: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def status(self) -> int:
+        if any(o.status == "fail" for o in self.outcomes):
+            return 1
+        if not self.ops or any(o.status == "skip" and o.check in self.required for o in self.outcomes):
+            return 2
+        return 0
+
+
+def _spec_keys(specs: Path) -> dict[str, Any]:
+    """The ops' specs by name, where there is a spec folder (opgen's own from a wheel have none)."""
+    if not specs.is_dir():
+        return {}
+    return {spec.name: spec for spec in spec_set(specs)}
+
+
+def _reference(op: GeneratedOp, spec: Any, extra: Any) -> tuple[Any, str]:
+    """(the op's reference function or None, why there is none): the cases file's `reference:`, else
+    the spec's."""
+    ref = extra.reference if extra is not None and extra.reference is not None else getattr(spec, "reference", None)
+    if ref is None:
+        return None, ("no reference declared (add `reference: module.path:function` to the spec or its cases "
+                      "file)")
+    return load_reference(ref), ""
+
+
+def _cases(op: GeneratedOp, specs: Path, seed: int, extra: OpCases | None) -> tuple[list[Case], str]:
+    """The op's cases (builders' or derived, then its cases file's), and why there are none."""
+    cases: list[Case] = []
+    if extra is None or not extra.replace:
+        if specs.is_dir() or builders_for(op).get(op.name) is not None:
+            cases = [c for _, c in all_cases([op], seed, specs) if c is not None]
+    if extra is not None:
+        cases += extra.cases
+    if cases:
+        return cases, ""
+    return [], missing_builder_message(op, specs) if specs.is_dir() else f"no spec folder {specs} to derive cases from"
+
+
+def verify(ops: list[GeneratedOp], specs: Path, required: tuple[str, ...], seed: int = 0,
+           max_cases: int | None = None) -> Report:
+    os.environ["OPGEN_POISON_OUTPUTS"] = "1"  # an element a kernel forgets to write shows up as NaN
+    warnings.filterwarnings("ignore", r".* is deprecated: ", DeprecationWarning)
+    start = time.perf_counter()
+    scopes = Scopes.make()
+    specs_by_name = _spec_keys(specs)
+    extras = project_cases(specs, seed) if specs.is_dir() else {}
+    outcomes: list[Outcome] = []
+    gaps: dict[str, list[str]] = {}
+    for op in ops:
+        reference, why = _reference(op, specs_by_name.get(op.name), extras.get(op.name))
+        run = OpRun(op, scopes, seed, reference, why)
+        cases, why_none = _cases(op, specs, seed, extras.get(op.name))
+        for case in cases[:max_cases] if max_cases is not None else cases:
+            run.run(case)
+        for outcome in run.outcomes.values():
+            if not cases:
+                outcome.skip(f"no cases: {why_none}")
+        outcomes += run.outcomes.values()
+        coverage = Outcome(op.name, "coverage", cases=len(run.launches))
+        if op.name not in specs_by_name:
+            coverage.skip("needs the op's spec (its launch space)")
+        elif not run.launches and not cases:
+            coverage.skip("no cases")
+        else:
+            gaps[op.name] = launch_gaps([op], [launch for _, launch in run.launches], "cuda", specs)
+            coverage.status = "gaps" if gaps[op.name] else "pass"
+            coverage.note = "; ".join(gaps[op.name])
+        outcomes.append(coverage)
+    order = {check: i for i, check in enumerate(CHECKS)}
+    outcomes.sort(key=lambda o: ([op.name for op in ops].index(o.op), order[o.check]))
+    return Report([op.name for op in ops], outcomes, required, time.perf_counter() - start, gaps)
