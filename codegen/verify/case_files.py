@@ -93,6 +93,11 @@ def _case(node: Node, index: int, file: str, spec: Any, rng: np.random.Generator
     inputs = r.pop("inputs", required=True)
     assert inputs is not None
     given = MapReader(inputs, file, f"cases[{index}].inputs", spec.name)
+    given.allowed = [arg.name for arg in spec.inputs]
+    unknown = [name for name in given.items if name not in given.allowed]
+    if unknown:  # before a missing input: a misspelt name is both
+        given.items = {name: given.items[name] for name in unknown}
+        given.finish()
     args: list[Any] = []
     for arg in spec.inputs:
         value = given.pop(arg.name, required=not arg.optional)

@@ -18,7 +18,6 @@ Each comparison is codegen/verify/compare.py's, with its per-dtype tolerances.""
 from __future__ import annotations
 
 import re
-import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -56,6 +55,10 @@ class Outcome:
     note: str = ""
     failures: list[Failure] = field(default_factory=list)
 
+    @property
+    def failed_cases(self) -> int:
+        return len({f.case for f in self.failures})
+
     def fail(self, failure: Failure) -> None:
         self.status = "fail"
         self.failures.append(failure)
@@ -86,7 +89,8 @@ class Scopes:
 
 
 def error_text(exc: BaseException) -> str:
-    return traceback.format_exception_only(type(exc), exc)[-1].strip()
+    """The exception as one message: its class's own name and its text (a sanitizer report's lines)."""
+    return f"{type(exc).__name__}: {exc}"
 
 
 @contextmanager
@@ -156,7 +160,8 @@ class OpRun:
             result = Result(self.op.name, case.label, False, "", float("nan"), f"error: {error_text(exc)}")
         outcome.cases += 1
         if not result.ok:
-            outcome.fail(Failure(case.label, result.message, kernel_lines(self.op, launches)))
+            side = f"{_side(check, scope)}: " if switches else ""  # (those checks run both plans)
+            outcome.fail(Failure(case.label, side + result.message, kernel_lines(self.op, launches)))
         return launches
 
     def run(self, case: Case) -> None:
@@ -200,5 +205,4 @@ class OpRun:
 
 
 def _side(check: str, scope: Any) -> str:
-    return {"cuda-plan": "cuda plan", "gpu-form": "gpu form", "cuda": "cuda"}.get(
-        check, f"{check} {scope.launch_plan} plan")
+    return {"gpu-form": "gpu form", "cuda": "cuda"}.get(check, f"{scope.launch_plan} plan")

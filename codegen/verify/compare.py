@@ -67,6 +67,7 @@ def compare(op: str, case: str, cpu_out: Any, gpu_out: Any, fresh: tuple[str, ..
         bad = diff > atol * scale + rtol * np.abs(c64)
         if bad.any():
             i = np.unravel_index(int(np.argmax(diff)), c.shape)
-            problems.append(f"{name}: {int(bad.sum())} of {c.size} elements differ, worst at {list(i)}: "
-                            f"{a_side} {c64[i]!r} {b_side} {g64[i]!r} (tolerance {rtol} rel + {atol}·{scale:.3g})")
+            problems.append(f"{name}: {int(bad.sum())} of {c.size} elements differ, worst at {[int(k) for k in i]}: "
+                            f"{a_side} {float(c64[i])!r} {b_side} {float(g64[i])!r} "
+                            f"(tolerance {rtol} rel + {atol}·{scale:.3g})")
     return Result(op, case, not problems, worst, worst_err, "; ".join(problems))

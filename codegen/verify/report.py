@@ -18,7 +18,7 @@ def _cell(outcome: Outcome | None) -> str:
     if outcome is None:
         return "-"
     if outcome.status == "fail":
-        return f"FAIL {len(outcome.failures)}/{outcome.cases}"
+        return f"FAIL {outcome.failed_cases}/{outcome.cases}"
     if outcome.status == "skip":
         return "skipped"
     if outcome.status == "gaps":

@@ -1,0 +1,170 @@
+"""`opgen verify` (codegen/verify/): an `opgen init` project's ops pass every cpu check; the same project
+with a deliberately broken kernel fails (exit 1) naming the op, the case, the worst element and the
+template line; a required check that cannot run exits 2; `reference:` and cases files are read, and bad
+ones are refused at their file:line (exit 2). opgen's own ops verify too."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from codegen.cli import PROJECT
+from codegen.cli import main as opgen
+
+KERNEL = Path("templates/kernels/example/scaled_tanh.cu")
+GOOD = "y[i] = opgen::from_float<T>(alpha * tanhf(opgen::to_float(x[i])));"
+REFERENCE = "import numpy as np\n\n\ndef scaled_tanh(x, alpha=1.0):\n    return alpha * np.tanh(x)\n"
+CASES = """op: ScaledTanh
+cases:
+  - label: wide misaligned
+    inputs:
+      x: {shape: [3, 700], dtype: float32, range: [-4, 4], misaligned: true}
+    attrs: {alpha: -2.5}
+"""
+
+
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, kernel: str | None = None,
+            reference: bool = False, cases: str | None = None) -> Path:
+    """An `opgen init` project named `name` (a package of its own per test: imports do not mix), its
+    kernel's line replaced by `kernel`, with a reference module and a cases file when asked, generated;
+    the current directory is its root."""
+    root = tmp_path / name
+    assert opgen(["init", str(root)]) == 0
+    monkeypatch.chdir(root)
+    if kernel is not None:
+        text = KERNEL.read_text()
+        assert GOOD in text
+        KERNEL.write_text(text.replace(GOOD, kernel))
+    if reference:
+        (root / f"{name}_refs.py").write_text(REFERENCE)
+        spec = root / "specs/example/scaled_tanh.yaml"
+        spec.write_text(spec.read_text().replace("family: ScaledTanh", f"reference: {name}_refs:scaled_tanh\n"
+                                                                         "family: ScaledTanh", 1))
+    if cases is not None:
+        (root / "specs/example/scaled_tanh.cases.yaml").write_text(cases)
+    assert opgen(["generate"]) == 0
+    monkeypatch.syspath_prepend(str(root))
+    return root
+
+
+def verify(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    capsys.readouterr()
+    status = opgen(["verify", *args])
+    captured = capsys.readouterr()
+    return status, captured.out + captured.err
+
+
+def test_an_init_project_passes_every_cpu_check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    project(tmp_path, monkeypatch, "verify_ok", reference=True, cases=CASES)
+    status, out = verify(capsys, "--json")
+    document = json.loads(out)
+    assert status == 0 and document["status"] == 0, out
+    assert set(document["ops"]) == {"ScaledTanh", "ScaledTanhGrad"}
+    tanh = document["ops"]["ScaledTanh"]
+    for check in ("cpu-plan", "reference", "cuda-plan", "gpu-form", "sanitize", "random-order"):
+        assert tanh[check]["status"] == "pass" and tanh[check]["cases"] >= 3, (check, tanh[check])
+    # the cases file's misaligned, multi-block case closes the coverage gaps the derived cases leave
+    assert tanh["coverage"]["status"] == "pass", tanh["coverage"]
+    assert document["ops"]["ScaledTanhGrad"]["coverage"]["status"] == "gaps"
+    assert "misaligned" in document["ops"]["ScaledTanhGrad"]["coverage"]["note"]
+    assert document["ops"]["ScaledTanhGrad"]["reference"]["status"] == "skip"
+    status, out = verify(capsys)  # the table: a row per op, a column per check
+    assert status == 0, out
+    assert out.splitlines()[0].split()[:3] == ["op", "cpu-plan", "reference"]
+    assert "skipped: ScaledTanhGrad reference: no reference declared" in out
+
+
+def test_a_kernel_that_computes_a_wrong_element_fails_naming_case_element_and_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    wrong = "y[i] = opgen::from_float<T>(alpha * tanhf(opgen::to_float(x[i])) * (i == 1000 ? 1.5f : 1.0f));"
+    project(tmp_path, monkeypatch, "verify_wrong", kernel=wrong, reference=True, cases=CASES)
+    status, out = verify(capsys, "ScaledTanh")
+    assert status == 1, out
+    fails = [line for line in out.splitlines() if line.startswith("FAIL ")]
+    assert fails == [fails[0]] and "FAIL ScaledTanh reference [wide misaligned (cases file)]" in fails[0], out
+    assert "worst at [1, 300]" in fails[0] and "kernel templates/kernels/example/scaled_tanh.cu:" in fails[0], out
+    assert "opgen verify: FAILED" in out
+
+
+def test_an_out_of_bounds_read_fails_the_sanitize_check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    oob = "y[i] = opgen::from_float<T>(alpha * tanhf(opgen::to_float(x[i + (i == n - 1 && n > 600)])));"
+    project(tmp_path, monkeypatch, "verify_oob", kernel=oob, cases=CASES)
+    status, out = verify(capsys, "scaled_tanh", "--json")
+    assert status == 1, out
+    sanitize = json.loads(out)["ops"]["ScaledTanh"]["sanitize"]
+    assert sanitize["status"] == "fail"
+    assert {f["case"] for f in sanitize["failures"]} == {"wide misaligned (cases file)"}
+    assert "out-of-bounds read" in sanitize["failures"][0]["message"]
+    assert "templates/kernels/example/scaled_tanh.cu" in sanitize["failures"][0]["message"]
+
+
+def test_a_required_check_that_cannot_run_exits_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    project(tmp_path, monkeypatch, "verify_required")
+    status, out = verify(capsys, "ScaledTanh", "--require", "reference")
+    assert status == 2, out
+    assert "skipped: ScaledTanh reference (required): no reference declared" in out
+    assert "opgen verify: INCOMPLETE: required check(s) reference" in out
+    status, out = verify(capsys, "ScaledTanh", "--require", "cpu-plan")  # and the other way round
+    assert status == 0, out
+
+
+def test_a_cases_file_that_takes_every_case_away_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """`replace: true` (no derived cases) with no cases of its own would leave the op unchecked."""
+    project(tmp_path, monkeypatch, "verify_none", cases="op: ScaledTanh\nreplace: true\ncases: []\n")
+    status, out = verify(capsys, "ScaledTanh")
+    assert status == 2
+    assert "specs/example/scaled_tanh.cases.yaml:3: op ScaledTanh: cases: expected a list of cases" in out
+
+
+@pytest.mark.parametrize(("text", "where", "message"), [
+    ("op: ScaledTanhh\ncases: []\n", ":1:", "op: no op named 'ScaledTanhh'"),
+    (CASES.replace("x: {", "z: {"), ":5:", "unknown key 'z'"),
+    (CASES.replace("float32", "float31"), ":5:", "dtype: expected one of"),
+    (CASES.replace("alpha: -2.5", "beta: 1"), ":6:", "no attr named 'beta'"),
+    (CASES.replace("[3, 700]", "[3, -1]"), ":5:", "shape: expected a list of sizes"),
+    (CASES + "reference: Not A Ref\n", ":7:", "reference: 'Not A Ref' is not a function reference"),
+])
+def test_a_bad_cases_file_is_refused_at_its_line(text: str, where: str, message: str, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    name = f"verify_bad_cases_{abs(hash(text)) % 10**8}"  # (a package imported once per name and process)
+    project(tmp_path, monkeypatch, name, cases=text)  # (generate ignores cases files)
+    status, out = verify(capsys)
+    assert status == 2, out
+    assert f"specs/example/scaled_tanh.cases.yaml{where}" in out and message in out, out
+
+
+def test_a_bad_reference_is_refused_at_its_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    root = project(tmp_path, monkeypatch, "verify_bad_ref")
+    spec = root / "specs/example/scaled_tanh.yaml"
+    good = spec.read_text()
+    line = good.splitlines().index("family: ScaledTanh  # the lets both share: scaled_tanh.family.yaml") + 1
+    spec.write_text(good.replace("family: ScaledTanh", "reference: 3\nfamily: ScaledTanh", 1))
+    for command in (["generate"], ["verify"]):
+        capsys.readouterr()
+        assert opgen(command) == 2
+        err = capsys.readouterr().err
+        assert f"specs/example/scaled_tanh.yaml:{line}: op ScaledTanh: reference: 3 is not a function reference" in err
+    spec.write_text(good.replace("family: ScaledTanh", "reference: no_such_refs:scaled_tanh\nfamily: ScaledTanh", 1))
+    status, out = verify(capsys)
+    assert status == 2
+    assert f"specs/example/scaled_tanh.yaml:{line}: reference no_such_refs:scaled_tanh: cannot import" in out
+
+
+def test_opgens_own_ops_verify(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(PROJECT)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    status, out = verify(capsys, "LayerNorm", "BiasAdd", "--max-cases", "2", "--json")
+    document = json.loads(out)
+    assert status == 0, out
+    for op in ("LayerNorm", "BiasAdd"):
+        for check in ("cpu-plan", "cuda-plan", "gpu-form", "sanitize", "random-order"):
+            assert document["ops"][op][check] == {"status": "pass", "cases": 2, "note": "", "failures": []}
