@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Run every case of scripts/gpu_parity.py once on the cuda backend, for compute-sanitizer:
+"""Run every parity case (codegen/verify/cases.py, as scripts/gpu_parity.py and `opgen verify` take them)
+once on the cuda backend, for compute-sanitizer:
 
     compute-sanitizer --tool memcheck  --error-exitcode 86 python scripts/gpu_sanitize.py
     compute-sanitizer --tool racecheck --error-exitcode 86 python scripts/gpu_sanitize.py
@@ -31,8 +32,12 @@ SCRIPTS = Path(__file__).resolve().parent
 if str(SCRIPTS) not in sys.path:
     sys.path.insert(0, str(SCRIPTS))
 
-import gpu_parity  # noqa: E402  (puts the project root on sys.path too)
-from package_args import add_package_arguments, package_and_specs  # noqa: E402
+from package_args import PROJECT, add_package_arguments, package_and_specs  # noqa: E402
+
+if str(PROJECT) not in sys.path:
+    sys.path.insert(0, str(PROJECT))
+
+from codegen.verify.cases import all_cases, missing_builder_message, run_case  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -62,13 +67,13 @@ def main(argv: list[str] | None = None) -> int:
             scope.backend.load(op.kernels)
     start = time.perf_counter()
     ran = failed = missing = 0
-    for op, case in gpu_parity.all_cases(ops, specs=specs):
+    for op, case in all_cases(ops, specs=specs):
         if case is None:
             missing += 1
-            print(f"gpu_sanitize: {gpu_parity.missing_builder_message(op, specs)}", file=sys.stderr)
+            print(f"gpu_sanitize: {missing_builder_message(op, specs)}", file=sys.stderr)
             continue
         try:
-            out = gpu_parity.run_case(op, case, scope)
+            out = run_case(op, case, scope)
             cupy.cuda.Device(scope.backend.index).synchronize()
             del out
         except Exception as exc:  # noqa: BLE001 -- report, go on with the next case

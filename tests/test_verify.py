@@ -168,3 +168,17 @@ def test_opgens_own_ops_verify(monkeypatch: pytest.MonkeyPatch, capsys: pytest.C
     for op in ("LayerNorm", "BiasAdd"):
         for check in ("cpu-plan", "cuda-plan", "gpu-form", "sanitize", "random-order"):
             assert document["ops"][op][check] == {"status": "pass", "cases": 2, "note": "", "failures": []}
+
+
+def test_the_gpu_scripts_take_a_projects_cases_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """scripts/gpu_parity.py and gpu_sanitize.py run codegen/verify/cases.py's all_cases: the derived
+    cases, then the cases file's (`replace: true`: those only)."""
+    from codegen.verify.cases import all_cases
+    from codegen.warmup import generated_ops, select_ops
+
+    root = project(tmp_path, monkeypatch, "verify_gpu_cases", cases=CASES)
+    ops = select_ops(["ScaledTanh"], generated_ops("verify_gpu_cases"))
+    labels = [case.label for _, case in all_cases(ops, specs=root / "specs") if case is not None]
+    assert labels[-1] == "wide misaligned (cases file)" and len(labels) > 1
+    (root / "specs/example/scaled_tanh.cases.yaml").write_text(CASES.replace("cases:", "replace: true\ncases:"))
+    assert [case.label for _, case in all_cases(ops, specs=root / "specs")] == ["wide misaligned (cases file)"]

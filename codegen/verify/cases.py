@@ -47,6 +47,8 @@ def spec_set(root: Path) -> SpecSet:
 def derived_cases(op: GeneratedOp, rng: np.random.Generator, specs: Path = SPECS) -> list[Case]:
     """The cases codegen/inputs.py derives from the op's spec under `specs`; NotDerivable says why
     there are none."""
+    if not specs.is_dir():
+        raise NotDerivable(op.name, f"no spec folder {specs}")
     specs_here = spec_set(specs)
     spec = next((s for s in specs_here if s.name == op.name), None)
     if spec is None:
@@ -70,14 +72,22 @@ def builders_for(op: GeneratedOp) -> Mapping[str, Builder]:
 
 def all_cases(ops: list[GeneratedOp], seed: int = 0, specs: Path = SPECS) -> Iterator[tuple[GeneratedOp, Case | None]]:
     """(op, case) for every case of every op: its hand-written builder's, else those derived from
-    its spec; (op, None) for an op with neither (missing_builder_message says why)."""
+    its spec (neither with `replace: true` in its cases file), then its cases file's
+    (codegen/verify/case_files.py); (op, None) for an op with none (missing_builder_message says why)."""
+    from codegen.verify.case_files import project_cases  # (it imports this module)
+
+    extras = project_cases(specs, seed) if specs.is_dir() else {}
     for op in ops:
+        extra = extras.get(op.name)
         build = builders_for(op).get(op.name)
-        try:
-            cases = build(_rng(op, seed)) if build is not None else derived_cases(op, _rng(op, seed), specs)
-        except NotDerivable:
+        cases = list(extra.cases) if extra is not None else []
+        if extra is None or not extra.replace:
+            try:
+                cases[:0] = build(_rng(op, seed)) if build is not None else derived_cases(op, _rng(op, seed), specs)
+            except NotDerivable:
+                pass
+        if not cases:
             yield op, None
-            continue
         for case in cases:
             yield op, case
 
@@ -88,8 +98,13 @@ def missing_builder_message(op: GeneratedOp, specs: Path = SPECS) -> str:
         why = "its spec gives cases"
     except NotDerivable as exc:
         why = exc.reason
-    return (f"no input builder for op {op.name}, and none derived from its spec ({why}): register one in "
-            f"codegen/verify/builders.py (@builder({op.name!r})) so that parity and the sanitizer runs cover it")
+    if not builders_for(op) and op.module.__name__.split(".")[0] != "generated":
+        where = (f"give it a cases file, <group>/{op.function_name}.cases.yaml beside its spec (docs/specs.md, "
+                 f"\"Testing your op\")")
+    else:
+        where = f"register one in codegen/verify/builders.py (@builder({op.name!r}))"
+    return (f"no input builder for op {op.name}, and none derived from its spec ({why}): {where} so that parity "
+            f"and the sanitizer runs cover it")
 
 
 def run_case(op: GeneratedOp, case: Case, scope: Any) -> Any:

@@ -10,13 +10,13 @@ from __future__ import annotations
 import os
 import time
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from codegen.inputs import Case
-from codegen.verify.case_files import OpCases, project_cases
-from codegen.verify.cases import all_cases, builders_for, missing_builder_message, spec_set
+from codegen.verify.case_files import project_cases
+from codegen.verify.cases import all_cases, missing_builder_message, spec_set
 from codegen.verify.checks import CHECKS, OpRun, Outcome, Scopes
 from codegen.verify.coverage import launch_gaps
 from codegen.verify.reference import load_reference
@@ -29,7 +29,6 @@ class Report:
     outcomes: list[Outcome]
     required: tuple[str, ...]
     took: float
-    gaps: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def status(self) -> int:
@@ -57,17 +56,10 @@ def _reference(op: GeneratedOp, spec: Any, extra: Any) -> tuple[Any, str]:
     return load_reference(ref), ""
 
 
-def _cases(op: GeneratedOp, specs: Path, seed: int, extra: OpCases | None) -> tuple[list[Case], str]:
-    """The op's cases (builders' or derived, then its cases file's), and why there are none."""
-    cases: list[Case] = []
-    if extra is None or not extra.replace:
-        if specs.is_dir() or builders_for(op).get(op.name) is not None:
-            cases = [c for _, c in all_cases([op], seed, specs) if c is not None]
-    if extra is not None:
-        cases += extra.cases
-    if cases:
-        return cases, ""
-    return [], missing_builder_message(op, specs) if specs.is_dir() else f"no spec folder {specs} to derive cases from"
+def _cases(op: GeneratedOp, specs: Path, seed: int) -> tuple[list[Case], str]:
+    """The op's cases (codegen/verify/cases.py), and why there are none."""
+    cases = [case for _, case in all_cases([op], seed, specs) if case is not None]
+    return cases, "" if cases else missing_builder_message(op, specs)
 
 
 def verify(ops: list[GeneratedOp], specs: Path, required: tuple[str, ...], seed: int = 0,
@@ -79,16 +71,14 @@ def verify(ops: list[GeneratedOp], specs: Path, required: tuple[str, ...], seed:
     specs_by_name = _spec_keys(specs)
     extras = project_cases(specs, seed) if specs.is_dir() else {}
     outcomes: list[Outcome] = []
-    gaps: dict[str, list[str]] = {}
     for op in ops:
         reference, why = _reference(op, specs_by_name.get(op.name), extras.get(op.name))
         run = OpRun(op, scopes, seed, reference, why)
-        cases, why_none = _cases(op, specs, seed, extras.get(op.name))
+        cases, why_none = _cases(op, specs, seed)
         for case in cases[:max_cases] if max_cases is not None else cases:
             run.run(case)
-        for outcome in run.outcomes.values():
-            if not cases:
-                outcome.skip(f"no cases: {why_none}")
+        for outcome in run.outcomes.values() if not cases else ():
+            outcome.skip(f"no cases: {why_none}")
         outcomes += run.outcomes.values()
         coverage = Outcome(op.name, "coverage", cases=len({label for label, _ in run.launches}))
         if op.name not in specs_by_name:
@@ -96,10 +86,10 @@ def verify(ops: list[GeneratedOp], specs: Path, required: tuple[str, ...], seed:
         elif not run.launches and not cases:
             coverage.skip("no cases")
         else:
-            gaps[op.name] = launch_gaps([op], [launch for _, launch in run.launches], "cuda", specs)
-            coverage.status = "gaps" if gaps[op.name] else "pass"
-            coverage.note = "; ".join(gaps[op.name])
+            gaps = launch_gaps([op], [launch for _, launch in run.launches], "cuda", specs)
+            coverage.status = "gaps" if gaps else "pass"
+            coverage.note = "; ".join(gaps)
         outcomes.append(coverage)
     order = {check: i for i, check in enumerate(CHECKS)}
     outcomes.sort(key=lambda o: ([op.name for op in ops].index(o.op), order[o.check]))
-    return Report([op.name for op in ops], outcomes, required, time.perf_counter() - start, gaps)
+    return Report([op.name for op in ops], outcomes, required, time.perf_counter() - start)
