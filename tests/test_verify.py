@@ -182,3 +182,27 @@ def test_the_gpu_scripts_take_a_projects_cases_file(tmp_path: Path, monkeypatch:
     assert labels[-1] == "wide misaligned (cases file)" and len(labels) > 1
     (root / "specs/example/scaled_tanh.cases.yaml").write_text(CASES.replace("cases:", "replace: true\ncases:"))
     assert [case.label for _, case in all_cases(ops, specs=root / "specs")] == ["wide misaligned (cases file)"]
+
+
+def test_gpu_check_runs_a_projects_ops(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`opgen gpu-check` in a project: the steps of `bash scripts/gpu-check.sh` on the project's package
+    (its rehearsal here, on the CuPy stand-in: a checkout's), the summary in gpu-check/ there; without a
+    GPU and without --rehearsal it fails naming why, never a pass."""
+    import os
+    import subprocess
+
+    root = project(tmp_path, monkeypatch, "verify_gpu_check", cases=CASES)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(PROJECT), os.environ.get("PYTHONPATH", "")])}
+    env.pop("OUT", None)
+    proc = subprocess.run([sys.executable, "-m", "codegen", "gpu-check", "--rehearsal", "--budget", "400"], cwd=root,
+                          env=env, capture_output=True, text=True, timeout=900, check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0 and "Traceback" not in out, out
+    summary = (root / "gpu-check" / "summary.md").read_text()
+    for step in ("parity", "memcheck", "racecheck", "synccheck", "resources"):
+        assert f"| {step} | ok |" in summary, summary
+    assert "| gpu tests | skip |" in summary and "opgen's own (not run for --package)" in summary
+    assert "wide misaligned (cases file)" in (root / "gpu-check" / "parity.md").read_text()
+    proc = subprocess.run([sys.executable, "-m", "codegen", "gpu-check", "--results", str(tmp_path / "real")],
+                          cwd=root, env=env, capture_output=True, text=True, timeout=900, check=False)
+    assert proc.returncode == 1 and "| environment | FAIL |" in (tmp_path / "real" / "summary.md").read_text()

@@ -1,4 +1,5 @@
-"""`opgen verify [OP...]`: its arguments and the command (codegen/cli.py registers it).
+"""`opgen verify [OP...]` and `opgen gpu-check`: their arguments and commands (codegen/cli.py registers
+them).
 
 The ops are the project's (`[tool.opgen]` here or above, as every command finds it; its package
 made importable from its folder, its root too so that `reference:` modules import), or opgen's own
@@ -9,8 +10,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from codegen.verify.checks import CHECKS, CPU_CHECKS
+
+if TYPE_CHECKING:
+    from codegen.project import Project
 
 DESCRIPTION = ("Verify kernels: every case of every op (hand-written, derived from the spec, a cases file's) on "
                "the cpu plan, the cuda plan on the host emulation and the GPU kernel form, against each other and "
@@ -30,31 +35,31 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON document instead of the table")
 
 
-def _ops_and_specs(args: argparse.Namespace) -> tuple[str, Path]:
-    """The generated package's import name (importable once this returns) and its spec folder."""
+def _project(args: argparse.Namespace) -> Project | None:
+    """The project (its package made importable from its folder, its root too for `reference:`
+    modules), or None outside one: opgen's own ops."""
+    from codegen.cli import overrides
     from codegen.project import find_config, find_project
-    from codegen.verify.cases import SPECS
-    from codegen.warmup import DEFAULT_PACKAGE
 
     if find_config(Path.cwd()) is None and args.specs is None and args.package is None:
-        return DEFAULT_PACKAGE, SPECS
-    from codegen.cli import overrides
-
+        return None
     project = find_project(Path.cwd(), overrides(args))
     for folder in (project.out.parent, project.root):
         if str(folder) not in sys.path:
             sys.path.insert(0, str(folder))
-    return project.package, project.specs
+    return project
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
     from codegen.project import ProjectError
+    from codegen.verify.cases import SPECS
     from codegen.verify.reference import ReferenceError
     from codegen.verify.report import as_json, text
     from codegen.verify.run import verify
-    from codegen.warmup import generated_ops, select_ops
+    from codegen.warmup import DEFAULT_PACKAGE, generated_ops, select_ops
 
-    package, specs = _ops_and_specs(args)
+    project = _project(args)
+    package, specs = (DEFAULT_PACKAGE, SPECS) if project is None else (project.package, project.specs)
     try:
         ops = select_ops(args.ops, generated_ops(package))
     except ImportError as exc:
@@ -68,3 +73,35 @@ def cmd_verify(args: argparse.Namespace) -> int:
         raise ProjectError(str(exc)) from None
     print(as_json(report) if args.json else text(report))
     return report.status
+
+
+GPU_CHECK = ("The GPU check for the project's ops, within a budget: the environment, every kernel module compiled "
+             "with this machine's NVRTC, cpu ⇄ cuda parity with the coverage table, compute-sanitizer (memcheck, "
+             "racecheck, synccheck), the kernels' registers, spills and shared memory; the summary "
+             "(OUT/summary.md) rewritten after every step. Exit 0 when no step failed.")
+
+
+def add_gpu_check_arguments(p: argparse.ArgumentParser) -> None:
+    from codegen.verify.gpu_check import DEFAULT_BUDGET
+
+    p.add_argument("--budget", type=float, default=DEFAULT_BUDGET, metavar="S",
+                   help=f"seconds for the whole run (default: {DEFAULT_BUDGET:.0f})")
+    p.add_argument("--results", type=Path, default=None, metavar="DIR",
+                   help="the results folder (default: $OUT, else gpu-check/ in the project's folder)")
+    p.add_argument("--ops", nargs="+", default=[], metavar="OP", help="only these ops")
+    p.add_argument("--rehearsal", action="store_true",
+                   help="without a GPU, on the CuPy stand-in (needs a checkout of opgen)")
+
+
+def cmd_gpu_check(args: argparse.Namespace) -> int:
+    """codegen/verify/gpu_check.py's run for the project's package (its folder, so that every step
+    imports it from wherever it runs) and spec folder; opgen's own ops outside a project."""
+    from codegen.verify import gpu_check
+
+    argv = ["--budget", str(args.budget), *(["--out", str(args.results)] if args.results else []),
+            *(["--ops", *args.ops] if args.ops else []), *(["--rehearsal"] if args.rehearsal else [])]
+    project = _project(args)
+    if project is None or project.is_opgen_itself:
+        return gpu_check.main(argv, prog="opgen gpu-check")
+    return gpu_check.main([*argv, "--package", str(project.out), "--specs", str(project.specs)],
+                          prog="opgen gpu-check", default_out=project.root / "gpu-check")
