@@ -206,3 +206,39 @@ def test_gpu_check_runs_a_projects_ops(tmp_path: Path, monkeypatch: pytest.Monke
     proc = subprocess.run([sys.executable, "-m", "codegen", "gpu-check", "--results", str(tmp_path / "real")],
                           cwd=root, env=env, capture_output=True, text=True, timeout=900, check=False)
     assert proc.returncode == 1 and "| environment | FAIL |" in (tmp_path / "real" / "summary.md").read_text()
+
+
+def test_nvrtc_without_a_release_installed_is_skipped_saying_what_it_needs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    project(tmp_path, monkeypatch, "verify_no_nvrtc")
+    monkeypatch.setenv("OPGEN_NVRTC_CACHE", str(tmp_path / "empty"))
+    status, out = verify(capsys, "ScaledTanh", "--max-cases", "1")
+    assert status == 0, out  # not required by default
+    assert "skipped: ScaledTanh nvrtc: needs an NVRTC release: none installed in" in out, out
+    status, out = verify(capsys, "ScaledTanh", "--max-cases", "1", "--require", "nvrtc")
+    assert status == 2 and "skipped: ScaledTanh nvrtc (required): needs an NVRTC release" in out, out
+    status, out = verify(capsys, "ScaledTanh", "--max-cases", "0")  # nothing ran: not a pass
+    assert status == 2 and "skipped: ScaledTanh cpu-plan (required): no case ran (--max-cases 0)" in out, out
+
+
+def test_nvrtc_fails_a_kernel_over_the_shared_memory_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """Each NVRTC release installed compiles the module (the releases are in the cache where CI fetched
+    them for tests/test_gpu_compile.py); 64 KiB of static shared memory is over the 48 KiB limit."""
+    from codegen.verify.nvrtc import installed_releases
+
+    if not installed_releases():
+        pytest.skip("needs an NVRTC release in the cache (python -m codegen.verify.nvrtc_compile fetches them)")
+    project(tmp_path, monkeypatch, "verify_nvrtc_limit")
+    status, out = verify(capsys, "ScaledTanh", "--max-cases", "1", "--require", "nvrtc", "--json")
+    assert status == 0 and json.loads(out)["ops"]["ScaledTanh"]["nvrtc"]["status"] == "pass", out
+    loop = f"  opgen::for_each_index(n, [&](long long i) {{ {GOOD} }});"
+    text = KERNEL.read_text()
+    assert loop in text
+    KERNEL.write_text(text.replace(loop, "  __shared__ float big[16384];\n  big[threadIdx.x] = 0.0f;\n"
+                                         "  __syncthreads();\n" + loop.replace("x[i]))", "x[i]) + big[0])")))
+    assert opgen(["generate"]) == 0
+    status, out = verify(capsys, "ScaledTanh", "--max-cases", "1", "--require", "nvrtc", "--json")
+    nvrtc = json.loads(out)["ops"]["ScaledTanh"]["nvrtc"]
+    assert status == 1 and nvrtc["status"] == "fail", out
+    assert all("shared" in f["message"] for f in nvrtc["failures"]), nvrtc

@@ -11,7 +11,9 @@
   failure with any thread count), against the in-order cpu plan;
 - `coverage`: what the cuda plan's launches reached of what the spec can launch (gaps are listed, not
   failed: codegen/launch_space.py);
-- `cuda`: the cuda backend on a GPU against the cpu plan (skipped without one).
+- `cuda`: the cuda backend on a GPU against the cpu plan (skipped without one);
+- `nvrtc`: the kernel modules through every NVRTC release installed, resources within the limits
+  (codegen/verify/nvrtc.py).
 
 Each comparison is codegen/verify/compare.py's, with its per-dtype tolerances."""
 
@@ -31,7 +33,7 @@ from codegen.verify.reference import ReferenceError, reference_outputs
 from codegen.warmup import GeneratedOp
 
 CPU_CHECKS = ("cpu-plan", "cuda-plan", "gpu-form", "sanitize", "random-order")
-CHECKS = ("cpu-plan", "reference", "cuda-plan", "gpu-form", "sanitize", "random-order", "coverage", "cuda")
+CHECKS = ("cpu-plan", "reference", "cuda-plan", "gpu-form", "sanitize", "random-order", "coverage", "cuda", "nvrtc")
 
 
 @dataclass
@@ -135,7 +137,7 @@ class OpRun:
     def __init__(self, op: GeneratedOp, scopes: Scopes, seed: int, reference: Callable[..., Any] | None,
                  reference_why: str) -> None:
         self.op, self.scopes, self.seed, self.reference = op, scopes, seed, reference
-        self.outcomes = {check: Outcome(op.name, check) for check in CHECKS if check != "coverage"}
+        self.outcomes = {check: Outcome(op.name, check) for check in CHECKS if check not in ("coverage", "nvrtc")}
         if reference is None:
             self.outcomes["reference"].skip(reference_why)
         if scopes.cuda is None:

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 DESCRIPTION = ("Verify kernels: every case of every op (hand-written, derived from the spec, a cases file's) on "
                "the cpu plan, the cuda plan on the host emulation and the GPU kernel form, against each other and "
                "the op's float64 reference; in the sanitize build; in seeded random thread orders; the launch "
-               "coverage; on a GPU, the cuda backend. Exit 0 when every check passes, 1 when a kernel fails one, "
+               "coverage; on a GPU, the cuda backend; every NVRTC release installed, with the kernels' "
+               "resources. Exit 0 when every check passes, 1 when a kernel fails one, "
                "2 when a required check could not run.")
 
 
@@ -32,6 +33,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0,
                    help="the seed of the random thread orders and of the cases' data (default: 0)")
     p.add_argument("--max-cases", type=int, default=None, metavar="N", help="at most N cases per op")
+    p.add_argument("--no-nvrtc", action="store_true", help="leave out the NVRTC compiles (the slowest check)")
     p.add_argument("--json", action="store_true", help="print one JSON document instead of the table")
 
 
@@ -68,7 +70,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     except KeyError as exc:
         raise ProjectError(f"opgen verify: {exc.args[0]}") from None
     try:
-        report = verify(ops, specs, tuple(args.require or CPU_CHECKS), args.seed, args.max_cases)
+        report = verify(ops, specs, tuple(args.require or CPU_CHECKS), args.seed, args.max_cases, not args.no_nvrtc)
     except ReferenceError as exc:  # a `reference:` that does not import: the spec's problem, at its line
         raise ProjectError(str(exc)) from None
     print(as_json(report) if args.json else text(report))

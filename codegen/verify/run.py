@@ -19,6 +19,7 @@ from codegen.verify.case_files import project_cases
 from codegen.verify.cases import all_cases, missing_builder_message, spec_set
 from codegen.verify.checks import CHECKS, OpRun, Outcome, Scopes
 from codegen.verify.coverage import launch_gaps
+from codegen.verify.nvrtc import nvrtc_outcomes
 from codegen.verify.reference import load_reference
 from codegen.warmup import GeneratedOp
 
@@ -63,7 +64,8 @@ def _cases(op: GeneratedOp, specs: Path, seed: int) -> tuple[list[Case], str]:
 
 
 def verify(ops: list[GeneratedOp], specs: Path, required: tuple[str, ...], seed: int = 0,
-           max_cases: int | None = None) -> Report:
+           max_cases: int | None = None, nvrtc: bool = True) -> Report:
+    """`nvrtc=False`: the NVRTC compiles left out (skipped, saying so)."""
     os.environ["OPGEN_POISON_OUTPUTS"] = "1"  # an element a kernel forgets to write shows up as NaN
     warnings.filterwarnings("ignore", r".* is deprecated: ", DeprecationWarning)
     start = time.perf_counter()
@@ -77,8 +79,8 @@ def verify(ops: list[GeneratedOp], specs: Path, required: tuple[str, ...], seed:
         cases, why_none = _cases(op, specs, seed)
         for case in cases[:max_cases] if max_cases is not None else cases:
             run.run(case)
-        for outcome in run.outcomes.values() if not cases else ():
-            outcome.skip(f"no cases: {why_none}")
+        for outcome in run.outcomes.values():  # (a check that ran no case says why: never a pass)
+            outcome.skip(f"no cases: {why_none}" if not cases else "no case ran (--max-cases 0)")
         outcomes += run.outcomes.values()
         coverage = Outcome(op.name, "coverage", cases=len({label for label, _ in run.launches}))
         if op.name not in specs_by_name:
@@ -90,6 +92,10 @@ def verify(ops: list[GeneratedOp], specs: Path, required: tuple[str, ...], seed:
             coverage.status = "gaps" if gaps else "pass"
             coverage.note = "; ".join(gaps)
         outcomes.append(coverage)
+    if nvrtc:
+        outcomes += nvrtc_outcomes(ops, specs)
+    else:
+        outcomes += [Outcome(op.name, "nvrtc", status="skip", note="left out (--no-nvrtc)") for op in ops]
     order = {check: i for i, check in enumerate(CHECKS)}
     outcomes.sort(key=lambda o: ([op.name for op in ops].index(o.op), order[o.check]))
     return Report([op.name for op in ops], outcomes, required, time.perf_counter() - start)
