@@ -29,11 +29,9 @@ from codegen.inputs import Case
 from codegen.runtime.launches import Launch, record_launches
 from codegen.verify.cases import run_case
 from codegen.verify.compare import Result, compare
+from codegen.verify.names import CHECKS
 from codegen.verify.reference import ReferenceError, reference_outputs
 from codegen.warmup import GeneratedOp
-
-CPU_CHECKS = ("cpu-plan", "cuda-plan", "gpu-form", "sanitize", "random-order")
-CHECKS = ("cpu-plan", "reference", "cuda-plan", "gpu-form", "sanitize", "random-order", "coverage", "cuda", "nvrtc")
 
 
 @dataclass

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from codegen.verify.checks import CHECKS, CPU_CHECKS
+from codegen.verify.names import CHECKS, CPU_CHECKS, DEFAULT_BUDGET
 
 if TYPE_CHECKING:
     from codegen.project import Project
@@ -84,8 +84,6 @@ GPU_CHECK = ("The GPU check for the project's ops, within a budget: the environm
 
 
 def add_gpu_check_arguments(p: argparse.ArgumentParser) -> None:
-    from codegen.verify.gpu_check import DEFAULT_BUDGET
-
     p.add_argument("--budget", type=float, default=DEFAULT_BUDGET, metavar="S",
                    help=f"seconds for the whole run (default: {DEFAULT_BUDGET:.0f})")
     p.add_argument("--results", type=Path, default=None, metavar="DIR",

@@ -58,12 +58,12 @@ from typing import Any
 from codegen.project import OPGEN_HOME as PROJECT  # a checkout's root, or site-packages
 from codegen.verify.check_runner import CheckRun, Step
 from codegen.verify.gpu_env import missing_modules, probe
+from codegen.verify.names import DEFAULT_BUDGET
 from codegen.verify.package_args import add_package_arguments, package_and_specs
 
 #: a checkout's scripts: the rehearsal's CuPy stand-in and the shared-memory ops of opgen's own package
 SCRIPTS = PROJECT / "scripts"
 
-DEFAULT_BUDGET = 480.0
 
 #: The Python modules each step imports (gpu_env.MODULES says what installs each): opgen's own
 #: dependencies, every step; and these, by step. A step run on the rehearsal's CuPy stand-in

@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from codegen.verify.checks import CHECKS, Outcome
+from codegen.verify.checks import Outcome
+from codegen.verify.names import CHECKS
 from codegen.verify.run import Report
 
 #: failing cases printed per op and check (the JSON document holds them all)

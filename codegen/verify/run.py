@@ -17,8 +17,9 @@ from typing import Any
 from codegen.inputs import Case
 from codegen.verify.case_files import project_cases
 from codegen.verify.cases import all_cases, missing_builder_message, spec_set
-from codegen.verify.checks import CHECKS, OpRun, Outcome, Scopes
+from codegen.verify.checks import OpRun, Outcome, Scopes
 from codegen.verify.coverage import launch_gaps
+from codegen.verify.names import CHECKS
 from codegen.verify.nvrtc import nvrtc_outcomes
 from codegen.verify.reference import load_reference
 from codegen.warmup import GeneratedOp
