@@ -91,7 +91,7 @@ def verify(ops: list[GeneratedOp], specs: Path, required: tuple[str, ...], seed:
         else:
             gaps = launch_gaps([op], [launch for _, launch in run.launches], "cuda", specs)
             coverage.status = "gaps" if gaps else "pass"
-            coverage.note = "; ".join(gaps)
+            coverage.note = "; ".join(gap.removeprefix(f"{op.name}: ") for gap in gaps)
         outcomes.append(coverage)
     if nvrtc:
         outcomes += nvrtc_outcomes(ops, specs)
