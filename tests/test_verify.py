@@ -242,3 +242,16 @@ def test_nvrtc_fails_a_kernel_over_the_shared_memory_limit(tmp_path: Path, monke
     nvrtc = json.loads(out)["ops"]["ScaledTanh"]["nvrtc"]
     assert status == 1 and nvrtc["status"] == "fail", out
     assert all("shared" in f["message"] for f in nvrtc["failures"]), nvrtc
+
+
+def test_a_race_fails_the_random_order_and_sanitize_checks_naming_the_seed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Thread 0 copies the element the last thread writes: right in order, wrong in another order."""
+    race = ("y[i == n - 1 ? 0 : i] = opgen::from_float<T>(alpha * tanhf(opgen::to_float(x[i]))); "
+            "if (i == 0) y[n - 1] = y[0];")
+    project(tmp_path, monkeypatch, "verify_race", kernel=race, cases=CASES)
+    status, out = verify(capsys, "ScaledTanh", "--no-nvrtc", "--seed", "3", "--json")
+    checks = json.loads(out)["ops"]["ScaledTanh"]
+    assert status == 1 and checks["random-order"]["status"] == "fail", out
+    assert any("in random order, seed 3 (--seed)" in f["message"] for f in checks["random-order"]["failures"])
+    assert any("data race" in f["message"] for f in checks["sanitize"]["failures"]), checks["sanitize"]

@@ -160,7 +160,10 @@ class OpRun:
             result = Result(self.op.name, case.label, False, "", float("nan"), f"error: {error_text(exc)}")
         outcome.cases += 1
         if not result.ok:
-            side = f"{_side(check, scope)}: " if switches else ""  # (those checks run both plans)
+            side = ""  # (the sanitize and random-order checks run both plans: which one, and the seed)
+            if switches:
+                seed = f", seed {switches['seed']} (--seed)" if switches.get("seed") is not None else ""
+                side = f"{_side(check, scope)}{seed}: "
             outcome.fail(Failure(case.label, side + result.message, kernel_lines(self.op, launches)))
         return launches
 
@@ -205,4 +208,7 @@ class OpRun:
 
 
 def _side(check: str, scope: Any) -> str:
-    return {"gpu-form": "gpu form", "cuda": "cuda"}.get(check, f"{scope.launch_plan} plan")
+    """How a message names the run compared with the in-order cpu plan."""
+    plan = f"{scope.launch_plan} plan"
+    return {"gpu-form": "gpu form", "cuda": "cuda", "sanitize": f"{plan} sanitized",
+            "random-order": f"{plan} in random order"}.get(check, plan)

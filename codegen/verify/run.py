@@ -80,8 +80,9 @@ def verify(ops: list[GeneratedOp], specs: Path, required: tuple[str, ...], seed:
         cases, why_none = _cases(op, specs, seed)
         for case in cases[:max_cases] if max_cases is not None else cases:
             run.run(case)
+        ran_none = "no case ran (--max-cases 0)" if max_cases == 0 else "no case ran: the cpu plan failed every case"
         for outcome in run.outcomes.values():  # (a check that ran no case says why: never a pass)
-            outcome.skip(f"no cases: {why_none}" if not cases else "no case ran (--max-cases 0)")
+            outcome.skip(f"no cases: {why_none}" if not cases else ran_none)
         outcomes += run.outcomes.values()
         coverage = Outcome(op.name, "coverage", cases=len({label for label, _ in run.launches}))
         if op.name not in specs_by_name:
