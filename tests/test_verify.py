@@ -75,7 +75,7 @@ def test_an_init_project_passes_every_cpu_check(tmp_path: Path, monkeypatch: pyt
     status, out = verify(capsys)  # the table: a row per op, a column per check
     assert status == 0, out
     assert out.splitlines()[0].split()[:3] == ["op", "cpu-plan", "reference"]
-    assert "skipped: ScaledTanhGrad reference: no reference declared" in out
+    assert "skipped: reference for ScaledTanhGrad: no reference declared" in out
 
 
 def test_a_kernel_that_computes_a_wrong_element_fails_naming_case_element_and_line(
@@ -108,7 +108,7 @@ def test_a_required_check_that_cannot_run_exits_2(tmp_path: Path, monkeypatch: p
     project(tmp_path, monkeypatch, "verify_required")
     status, out = verify(capsys, "ScaledTanh", "--require", "reference")
     assert status == 2, out
-    assert "skipped: ScaledTanh reference (required): no reference declared" in out
+    assert "skipped: reference (required) for ScaledTanh: no reference declared" in out
     assert "opgen verify: INCOMPLETE: required check(s) reference" in out
     status, out = verify(capsys, "ScaledTanh", "--require", "cpu-plan")  # and the other way round
     assert status == 0, out
@@ -214,11 +214,11 @@ def test_nvrtc_without_a_release_installed_is_skipped_saying_what_it_needs(
     monkeypatch.setenv("OPGEN_NVRTC_CACHE", str(tmp_path / "empty"))
     status, out = verify(capsys, "ScaledTanh", "--max-cases", "1")
     assert status == 0, out  # not required by default
-    assert "skipped: ScaledTanh nvrtc: needs an NVRTC release: none installed in" in out, out
+    assert "skipped: nvrtc for ScaledTanh: needs an NVRTC release: none installed in" in out, out
     status, out = verify(capsys, "ScaledTanh", "--max-cases", "1", "--require", "nvrtc")
-    assert status == 2 and "skipped: ScaledTanh nvrtc (required): needs an NVRTC release" in out, out
+    assert status == 2 and "skipped: nvrtc (required) for ScaledTanh: needs an NVRTC release" in out, out
     status, out = verify(capsys, "ScaledTanh", "--max-cases", "0")  # nothing ran: not a pass
-    assert status == 2 and "skipped: ScaledTanh cpu-plan (required): no case ran (--max-cases 0)" in out, out
+    assert status == 2 and "skipped: cpu-plan (required) for ScaledTanh: no case ran (--max-cases 0)" in out, out
 
 
 def test_nvrtc_fails_a_kernel_over_the_shared_memory_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -255,3 +255,14 @@ def test_a_race_fails_the_random_order_and_sanitize_checks_naming_the_seed(
     assert status == 1 and checks["random-order"]["status"] == "fail", out
     assert any("in random order, seed 3 (--seed)" in f["message"] for f in checks["random-order"]["failures"])
     assert any("data race" in f["message"] for f in checks["sanitize"]["failures"]), checks["sanitize"]
+
+
+def test_without_a_compiler_the_cpu_checks_are_skipped_saying_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    project(tmp_path, monkeypatch, "verify_no_cxx")
+    monkeypatch.setenv("CXX", str(tmp_path / "no-such-g++"))
+    status, out = verify(capsys, "--no-nvrtc")
+    assert status == 2 and "Traceback" not in out, out
+    assert "skipped: cpu-plan (required) for ScaledTanh, ScaledTanhGrad: needs a C++ compiler for the host emulation: "\
+           "CXX=" in out, out
+    assert "FAIL" not in out

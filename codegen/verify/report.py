@@ -56,11 +56,15 @@ def text(report: Report) -> str:
                 lines.append(f"FAIL {o.op} {o.check} [{f.case}]: {f.message}{kernels}")
             if len(o.failures) > SHOWN:
                 lines.append(f"... and {len(o.failures) - SHOWN} more failing cases of {o.op} {o.check} (--json)")
+    skipped: dict[tuple[str, str], list[str]] = {}  # (check, why) → ops: one line for the ops skipped alike
     for o in report.outcomes:
         if o.status == "skip":
-            required = " (required)" if o.check in report.required else ""
-            lines.append(f"skipped: {o.op} {o.check}{required}: {o.note}")
-        elif o.status == "gaps":
+            skipped.setdefault((o.check, o.note), []).append(o.op)
+    for (check, note), ops in skipped.items():
+        required = " (required)" if check in report.required else ""
+        lines.append(f"skipped: {check}{required} for {', '.join(ops)}: {note}")
+    for o in report.outcomes:
+        if o.status == "gaps":
             lines.append(f"coverage: {o.op}: not reached: {o.note}")
     lines.append(verdict(report))
     return "\n".join(lines)

@@ -70,7 +70,10 @@ def verify(ops: list[GeneratedOp], specs: Path, required: tuple[str, ...], seed:
     os.environ["OPGEN_POISON_OUTPUTS"] = "1"  # an element a kernel forgets to write shows up as NaN
     warnings.filterwarnings("ignore", r".* is deprecated: ", DeprecationWarning)
     start = time.perf_counter()
+    from codegen.runtime.host.errors import HostCompilerNotFound
+
     scopes = Scopes.make()
+    needs = ""  # why no check can run on this machine (no C++ compiler for the host emulation)
     specs_by_name = _spec_keys(specs)
     extras = project_cases(specs, seed) if specs.is_dir() else {}
     outcomes: list[Outcome] = []
@@ -78,17 +81,20 @@ def verify(ops: list[GeneratedOp], specs: Path, required: tuple[str, ...], seed:
         reference, why = _reference(op, specs_by_name.get(op.name), extras.get(op.name))
         run = OpRun(op, scopes, seed, reference, why)
         cases, why_none = _cases(op, specs, seed)
-        for case in cases[:max_cases] if max_cases is not None else cases:
-            run.run(case)
+        for case in (cases[:max_cases] if max_cases is not None else cases) if not needs else ():
+            try:
+                run.run(case)
+            except HostCompilerNotFound as exc:
+                needs = f"needs a C++ compiler for the host emulation: {exc}"
         ran_none = "no case ran (--max-cases 0)" if max_cases == 0 else "no case ran: the cpu plan failed every case"
         for outcome in run.outcomes.values():  # (a check that ran no case says why: never a pass)
-            outcome.skip(f"no cases: {why_none}" if not cases else ran_none)
+            outcome.skip(needs or (f"no cases: {why_none}" if not cases else ran_none))
         outcomes += run.outcomes.values()
         coverage = Outcome(op.name, "coverage", cases=len({label for label, _ in run.launches}))
         if op.name not in specs_by_name:
             coverage.skip("needs the op's spec (its launch space)")
-        elif not run.launches and not cases:
-            coverage.skip("no cases")
+        elif not run.outcomes["cuda-plan"].cases:
+            coverage.skip(run.outcomes["cuda-plan"].note or "the cuda plan ran no case")
         else:
             gaps = launch_gaps([op], [launch for _, launch in run.launches], "cuda", specs)
             coverage.status = "gaps" if gaps else "pass"
