@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Everything only a machine with an NVIDIA GPU can prove, in one command that fits a short lease
-(`bash scripts/gpu-check.sh` runs this). Steps, in the order of what they prove:
+(`bash scripts/gpu-check.sh` runs this for opgen's own ops; `opgen gpu-check` for a project's).
+Steps, in the order of what they prove:
 
 | step | what it runs | estimate on an H100 | limit |
 |---|---|---:|---:|
-| environment | GPU, driver, NVRTC, CuPy, torch, g++, compute-sanitizer, modules (scripts/gpu_env.py) | 5 s | 30 s |
+| environment | GPU, driver, NVRTC, CuPy, torch, g++, compute-sanitizer, modules (gpu_env.py) | 5 s | 30 s |
 | compile | every module with the machine's NVRTC into the kernel cache (opgen warmup) | 40 s | 150 s |
-| parity | every op, cpu ⇄ cuda, coverage table (scripts/gpu_parity.py) | 60 s | 150 s |
+| parity | every op, cpu ⇄ cuda, coverage table (gpu_parity.py) | 60 s | 150 s |
 | memcheck | every parity case under compute-sanitizer memcheck | 60 s | 120 s |
 | racecheck, synccheck | the ops with shared memory, under each tool | 40 + 30 s | 90 + 60 s |
 | resources | registers, spills, shared/local memory from the cubins, limits (nvrtc_compile.py) | 20 s | 120 s |
