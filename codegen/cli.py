@@ -1,4 +1,4 @@
-"""The `opgen` command: init, generate, check, list, show, demo, new, warmup.
+"""The `opgen` command: init, generate, check, list, show, demo, new, warmup, verify, gpu-check.
 
 Every command works on a project (codegen/project.py): `[tool.opgen]` in the nearest
 pyproject.toml from the current directory upward, each key overridden by its flag (`--specs`,
@@ -339,6 +339,17 @@ def build_parser() -> argparse.ArgumentParser:
                           description=warmup.DESCRIPTION)
     warmup.add_arguments(warm, project_default=True)  # codegen.warmup's own arguments, parsed once, here
     warm.set_defaults(func=cmd_warmup)
+    # `opgen verify` and `opgen gpu-check` (codegen/verify/command.py: their arguments and commands)
+    from codegen.verify import command as verify_command
+
+    for name, text, arguments, func in (
+            ("verify", verify_command.DESCRIPTION, verify_command.add_arguments, verify_command.cmd_verify),
+            ("gpu-check", verify_command.GPU_CHECK, verify_command.add_gpu_check_arguments,
+             verify_command.cmd_gpu_check)):
+        p = add(name, text.split(": ")[0])
+        p.description = text
+        arguments(p)
+        p.set_defaults(func=func)
     return parser
 
 

@@ -131,6 +131,20 @@ def _check_links(ops: list[OpSpec]) -> None:
     check_autograd(by_name)
 
 
+def function_ref(node: Node, file: str, what: str, op: str | None = None) -> RuntimeRef:
+    """`package.module:function` at `node` (a spec's `runtime:`, `reference:`, a cases file's
+    `reference:`), or a SpecError at its line."""
+    value = node.value
+    if not isinstance(value, str) or not RUNTIME_RE.fullmatch(value):
+        raise SpecError(file, node.line, f"{what}: {value!r} is not a function reference like "
+                                         f"package.module:function (lower_case Python identifiers)", op)
+    module, function = value.split(":")
+    for part in [*module.split("."), function]:
+        if keyword.iskeyword(part):
+            raise SpecError(file, node.line, f"{what}: {value!r}: {part!r} is a Python keyword", op)
+    return RuntimeRef(module, function, Loc(file, node.line))
+
+
 class _Header(NamedTuple):
     """The op-level keys read first: names, texts and gradient links."""
 
@@ -165,6 +179,7 @@ class _SpecParser(LaunchPlanParser, VariantsParser):
         self._read_lets_outputs_where(r)
         kernel = self._read_launch(r)
         examples, autograd, torch = self._read_extras(r, header.gradient)
+        reference = self._reference(r.pop("reference"))
         r.finish()
         # (a key added to load_family.MERGED_KEYS needs its phase's _merged call: none is dropped unread)
         assert self.family is None or set(self.family.parts) <= self.merged_keys, self.family.parts
@@ -177,7 +192,7 @@ class _SpecParser(LaunchPlanParser, VariantsParser):
             deprecated=header.deprecated, gradient=header.gradient, gradient_of=header.gradient_of,
             examples=examples, link_lines=header.link_lines, autograd=autograd, torch=torch,
             function_name=header.function_name, earlier_rule=self.earlier_rule,
-            family=self.family.name if self.family is not None else None)
+            family=self.family.name if self.family is not None else None, reference=reference)
 
     def _op_name(self) -> str:
         assert self.op is not None  # set by the first phase
@@ -329,16 +344,13 @@ class _SpecParser(LaunchPlanParser, VariantsParser):
         """`runtime: package.module:function`: the function that implements the op (no kernel)."""
         return None if node is None else self._function_ref(node, "runtime")
 
+    def _reference(self, node: Node | None) -> RuntimeRef | None:
+        """`reference: package.module:function`: the op's float64 reference, which `opgen verify`
+        compares the cpu plan with (imported only there: a spec loads without it)."""
+        return None if node is None else self._function_ref(node, "reference")
+
     def _function_ref(self, node: Node, what: str) -> RuntimeRef:
-        value = node.value
-        if not isinstance(value, str) or not RUNTIME_RE.fullmatch(value):
-            raise self.error(node.line, f"{what}: {value!r} is not a function reference like "
-                                        f"package.module:function (lower_case Python identifiers)")
-        module, function = value.split(":")
-        for part in [*module.split("."), function]:
-            if keyword.iskeyword(part):
-                raise self.error(node.line, f"{what}: {value!r}: {part!r} is a Python keyword")
-        return RuntimeRef(module, function, self.loc(node))
+        return function_ref(node, self.file, what, self.op)
 
     def _check_list_type_vars(self) -> None:
         """A list type variable (one dtype per element) is bound by exactly one list input and used

@@ -16,6 +16,8 @@ from codegen.model import Loc, OpSpec
 from codegen.yamlnodes import MapReader, Node, SpecError, parse_yaml
 
 FAMILY_SUFFIX = ".family.yaml"
+#: a project's own parity cases for an op, beside its spec (codegen/verify/case_files.py): not a spec
+CASES_SUFFIX = ".cases.yaml"
 
 #: The spec keys a family declares for its members, in the order a spec reads them. Each but
 #: `variants:` is merged the same way: the family's entries, then the member's own; a member entry
@@ -46,10 +48,12 @@ def display_path(path: Path, specs_root: Path) -> str:
     return (Path(specs_root.name) / rel).as_posix() if specs_root.name else rel
 
 
-def spec_files(specs_root: Path) -> list[Path]:
-    """Every `*.yaml` under `specs_root` but the `_`-prefixed folders (the `_vocab/` vocabularies)."""
-    return sorted(p for p in specs_root.rglob("*.yaml")
-                  if not any(part.startswith("_") for part in p.relative_to(specs_root).parts))
+def spec_files(specs_root: Path, suffix: str = ".yaml") -> list[Path]:
+    """Every `*.yaml` under `specs_root` but the `_`-prefixed folders (the `_vocab/` vocabularies) and
+    the cases files; `suffix=CASES_SUFFIX`: the cases files."""
+    return sorted(p for p in specs_root.rglob(f"*{suffix}")
+                  if not any(part.startswith("_") for part in p.relative_to(specs_root).parts)
+                  and p.name.endswith(CASES_SUFFIX) == (suffix == CASES_SUFFIX))
 
 
 def load_families(specs_root: Path) -> dict[str, Family]:

@@ -631,6 +631,8 @@ class OpSpec:
     earlier_rule: bool = field(default=False, compare=False, hash=False)
     #: the spec's `family:`, whose file declares what the op shares with the family's other members
     family: str | None = None
+    #: the spec's `reference:`, the float64 reference `opgen verify` compares the op's outputs with
+    reference: RuntimeRef | None = None
 
     @property
     def snake_name(self) -> str:

@@ -161,6 +161,7 @@ def _op(op: OpSpec) -> Data:
     _put(data, "examples", list(op.examples), [])
     _put(data, "autograd", _autograd(op.autograd) if op.autograd is not None else None)
     _put(data, "torch", _torch(op.torch, op.runtime is not None))
+    _put(data, "reference", op.reference.text() if op.reference is not None else None)
     return data
 
 

@@ -113,6 +113,7 @@ class Journey:
         self.run("opgen generate", ["opgen", "generate"], project)
         self.run("opgen check", ["opgen", "check"], project)
         self.run("opgen list", ["opgen", "list"], project)
+        self.run("opgen verify", ["opgen", "verify", "--no-nvrtc"], project)
         self.run("the project's own tests", [str(self.bin / "python"), "-m", "pytest", "-q", "-p",
                                              "no:cacheprovider"], project)
         # (their fixtures and options come from opgen's pytest plugin: the wheel's entry point loads it)

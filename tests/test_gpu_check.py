@@ -1,5 +1,5 @@
-"""scripts/gpu_check.py (what `bash scripts/gpu-check.sh` runs), tested where there is no GPU: its
-rehearsal runs every step's plumbing on the CuPy stand-in; its runner keeps the summary current
+"""codegen/verify/gpu_check.py (what `bash scripts/gpu-check.sh` and `opgen gpu-check` run), tested where
+there is no GPU: its rehearsal runs every step's plumbing on the CuPy stand-in; its runner keeps the summary current
 after every step, survives failing, hanging and over-budget steps, and names what is missing."""
 
 from __future__ import annotations
@@ -12,11 +12,10 @@ from pathlib import Path
 
 import pytest
 
-SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
-sys.path.insert(0, str(SCRIPTS))
+from codegen.verify.check_runner import CheckRun, Step
+from codegen.verify.gpu_env import find_sanitizer, probe
 
-from check_runner import CheckRun, Step  # noqa: E402
-from gpu_env import find_sanitizer, probe  # noqa: E402
+SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 
 STEP_NAMES = ["environment", "compile", "parity", "memcheck", "shared-memory ops", "racecheck", "synccheck",
               "resources", "bench norms", "bench batch norm", "bench cudnn rnn", "bench gru cell", "bench dml rnn",
@@ -102,7 +101,7 @@ def test_a_failing_a_hanging_and_an_over_budget_step_leave_the_rest_running(tmp_
 def test_the_environment_names_what_is_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CXX", "/nonexistent/g++ -O2")
     monkeypatch.setenv("PATH", str(tmp_path))  # no nvidia-smi, no compute-sanitizer on it
-    monkeypatch.setattr("gpu_env.find_sanitizer", lambda: None)
+    monkeypatch.setattr("codegen.verify.gpu_env.find_sanitizer", lambda: None)
     env = probe()
     missing = "\n".join(env.missing)
     assert "/nonexistent/g++: not found" in missing and "apt-get install g++" in missing
@@ -166,8 +165,7 @@ def test_a_missing_module_is_named_and_the_steps_that_import_it_are_skipped(tmp_
 
 
 def test_every_module_a_step_needs_says_what_installs_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    import gpu_check
-    import gpu_env
+    from codegen.verify import gpu_check, gpu_env
 
     steps = [Step(name, "", 1) for name in STEP_NAMES]
     assert {m for step in steps for m in gpu_check.needs(step)} <= set(gpu_env.MODULES)

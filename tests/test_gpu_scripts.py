@@ -69,7 +69,7 @@ def test_an_op_with_no_builder_and_no_derivable_cases_fails_the_run_saying_why(
     assert status == 1, out
     assert ("FAIL UnbatchGrad [-]: no input builder for op UnbatchGrad, and none derived from its spec (a runtime op "
             "(codegen.runtime.batching.ops:unbatch_grad)") in out
-    assert "register one in scripts/gpu_parity.py (@builder('UnbatchGrad'))" in out
+    assert "register one in codegen/verify/builders.py (@builder('UnbatchGrad'))" in out
 
 
 def test_parity_of_every_op_on_the_fake_cuda_backend(capsys: pytest.CaptureFixture[str],

@@ -1,5 +1,5 @@
 """opgen as a user meets it (issue 19): the wheel built from this checkout, installed into a fresh
-venv, used outside the repository — `opgen init`, `opgen new`, `opgen generate`, `opgen check`, the
+venv, used outside the repository — `opgen init`, `opgen new`, `opgen generate`, `opgen check`, `opgen verify`, the
 project's own tests, the ops on NumPy and through torch (autograd, torch.compile), mypy --strict
 and ruff on the generated package, `opgen check` in a copy of the project. The journey is
 scripts/installed_wheel_check.py; it runs in the background while the rest of the suite runs
@@ -29,7 +29,7 @@ def test_the_installed_wheel_works_outside_the_repository() -> None:
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out
     assert "installed_wheel_check: every step passed" in out
-    for step in ("== opgen init", "== opgen new", "== opgen generate", "== opgen check",
+    for step in ("== opgen init", "== opgen new", "== opgen generate", "== opgen check", "== opgen verify",
                  "agree with float64 references", "Success: no issues found", "== opgen check in a copy"):
         assert step in out, f"{step!r} missing:\n{out}"
     for step in ("the project's own tests:", "the project's own tests, --opgen-sanitize:",

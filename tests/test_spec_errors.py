@@ -178,7 +178,8 @@ def test_unknown_top_level_key_lists_allowed_keys(tmp_path: Path) -> None:
     err = load_error(tmp_path, text)
     allowed = (
         "attrs, autograd, deprecated, description, examples, family, function_name, gradient, gradient_of, inputs, "
-        "kernel, let, op, outputs, param_overrides, params, runtime, shapes, summary, torch, type_vars, variants, where"
+        "kernel, let, op, outputs, param_overrides, params, reference, runtime, shapes, summary, torch, type_vars, "
+        "variants, where"
     )
     check(err, line_of(text, "colour:"), f"spec: unknown key 'colour' (allowed: {allowed})")
 

@@ -8,8 +8,7 @@ import argparse
 import importlib
 from pathlib import Path
 
-PROJECT = Path(__file__).resolve().parent.parent
-SPECS = PROJECT / "specs"  # opgen's own ops' specs
+from codegen.verify.cases import SPECS  # opgen's own ops' specs
 
 
 def add_package_arguments(parser: argparse.ArgumentParser) -> None:

@@ -18,11 +18,6 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-PROJECT = Path(__file__).resolve().parent.parent
-if str(PROJECT) not in sys.path:
-    sys.path.insert(0, str(PROJECT))
-
-
 #: Every Python module the GPU check's steps import besides CuPy and torch (probed on their own: their
 #: versions matter), with what installs it. gpu_check.py says which steps need which; a step that
 #: needs a missing one is skipped, naming it.
