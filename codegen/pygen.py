@@ -588,9 +588,9 @@ def native_call(op: OpSpec) -> list[str]:
         return f"({names[0]},)" if len(names) == 1 else f"({', '.join(names)})"
 
     inputs, attrs = display([a.name for a in op.inputs]), display([a.name for a in op.attrs])
-    return [f"    _native = _NATIVE.call(_backend, {inputs}, {attrs})",
-            "    if _native is not None:  # the op's native driver ran the call",
-            f"        return {op.name}Outputs(*_native)"]
+    return [f"    _native = _NATIVE.call(_backend, {inputs}, {attrs}, {op.name}Outputs)",
+            "    if _native is not None:  # the op's native driver ran the call (its outputs made as this NamedTuple)",
+            "        return _native"]
 
 
 def fake_body(op: OpSpec) -> list[str]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ctypes
 import sys
+from typing import Any, NamedTuple
 
 import numpy as np
 import pytest
@@ -169,3 +170,36 @@ def test_no_reference_leaks(front, driver):
 def test_refuses_a_malformed_call(front):
     with pytest.raises(TypeError, match="call\\(driver"):
         front.call(1, [], (), 0, False)
+
+
+class _Pair(NamedTuple):
+    out: Any
+
+
+class _WithDict(tuple):  # a tuple subclass with an instance dict: not tuple's layout
+    pass
+
+
+def test_outputs_made_as_the_ops_namedtuple(front, driver):
+    x = np.arange(3, dtype=np.float64)
+    made = front.call(driver["scale_add"], (x, None), (2.0, "plain"), 0, False, _Pair)
+    assert type(made) is _Pair and len(made) == 1 and made.out is made[0]
+    np.testing.assert_array_equal(made.out, x * 2.0)
+    plain = front.call(driver["scale_add"], (x, None), (2.0, "plain"), 0, False, None)
+    assert type(plain) is tuple
+    before = sys.getrefcount(_Pair)
+    for _ in range(100):
+        front.call(driver["scale_add"], (x, None), (2.0, "plain"), 0, False, _Pair)
+    assert sys.getrefcount(_Pair) == before  # (instances dropped: the type's references back)
+    for bad in (list, _WithDict, int, "y"):  # not a tuple of tuple's layout
+        with pytest.raises(TypeError, match="outputs: a tuple subclass"):
+            front.call(driver["scale_add"], (x, None), (2.0, "plain"), 0, False, bad)
+
+
+@pytest.mark.parametrize("spelled", [
+    np.dtype("=f8"), np.dtype("<f8"), np.dtype("float64", metadata={"unit": "m"})])
+def test_a_dtype_equal_to_a_known_one_is_handed_over(front, driver, spelled):
+    # (the front tests the dtype's identity first, NumPy's equivalence after: both must answer)
+    x = np.arange(3, dtype=spelled)
+    out, = front.call(driver["scale_add"], (x, None), (2.0, "plain"), 0, False)
+    np.testing.assert_array_equal(out, np.arange(3.0) * 2.0)

@@ -61,6 +61,7 @@ class _State:
     poison: bool
     no_replay: bool  # (the cpu path then runs in Python; the cuda path turns its graphs off)
     binding: tuple[Any, ...]
+    cpu: Any  # the front where a call on the plain cpu backend runs natively, else None (one test per call)
 
 
 #: The raw values of every setting a call's route depends on (a change of any: _state again), in
@@ -72,8 +73,9 @@ _STATES: dict[tuple[Any, ...], _State] = {}
 
 def _state(raw: tuple[Any, ...], backend: Any) -> _State:
     on = NATIVE.get() and plan_as_data()
-    state = _State(native_front.extension() if on else None, bool(POISON_OUTPUTS.get()), bool(NO_REPLAY.get()),
-                   native_cpu.key(backend))
+    front, no_replay = native_front.extension() if on else None, bool(NO_REPLAY.get())
+    cpu = front if raw[0] == "cpu" and not no_replay else None  # (raw[0]: the backend's name)
+    state = _State(front, bool(POISON_OUTPUTS.get()), no_replay, native_cpu.key(backend), cpu)
     if len(_STATES) < 64:
         _STATES[raw] = state
     return state
@@ -98,25 +100,26 @@ class NativeDriver:
         self._cuda_bound: dict[int, int] = {}
         self._broken = False
 
-    def call(self, backend: Any, inputs: tuple[Any, ...], attrs: tuple[Any, ...]) -> tuple[Any, ...] | None:
-        """The outputs of the call run natively, or None: the wrapper's Python path takes it."""
+    def call(self, backend: Any, inputs: tuple[Any, ...], attrs: tuple[Any, ...],
+             outputs: type | None = None) -> tuple[Any, ...] | None:
+        """The outputs of the call run natively (a tuple of the `outputs` tuple subclass: the op's
+        NamedTuple), or None: the wrapper's Python path takes it."""
         if self._broken or backend.watched:
             return None
         raw = (backend.name, switches._sanitize, switches._random_seed, _route(), _launch())
         state = _STATES.get(raw) or _state(raw, backend)
-        if state.front is None:
-            return None
-        if isinstance(backend, CudaBackend):
-            return self._call_cuda(backend, inputs, attrs, state)
-        if backend.name != "cpu" or state.no_replay:
+        front = state.cpu  # (tested first: isinstance against a Protocol's subclass costs more than a call)
+        if front is None:
+            if state.front is not None and isinstance(backend, CudaBackend):
+                return self._call_cuda(backend, inputs, attrs, state, outputs)
             return None
         if self._bound != state.binding and not self._bind(backend):
             return None
         backend.flush()  # the driver runs at once: launches the Python path queued go first
-        outputs = state.front.call(self._address, inputs, attrs, DEVICE_CPU, state.poison)
-        if outputs is not None:
+        made = front.call(self._address, inputs, attrs, DEVICE_CPU, state.poison, outputs)
+        if made is not None:
             self.served += 1
-        return outputs  # type: ignore[no-any-return]
+        return made  # type: ignore[no-any-return]
 
     def build(self) -> None:
         """Compile (or load from the cache) the driver's library now; its errors raised (opgen warmup)."""
@@ -124,7 +127,7 @@ class NativeDriver:
             self._runner = self._load()
 
     def _call_cuda(self, backend: CudaBackend, inputs: tuple[Any, ...], attrs: tuple[Any, ...],
-                   state: _State) -> tuple[Any, ...] | None:
+                   state: _State, outputs: type | None) -> tuple[Any, ...] | None:
         bound, generation = self._cuda_bound.get(backend.index), native_cuda.generation()
         if bound != generation and (bound == -1 - generation or not self._bind_cuda(backend)):
             return None
@@ -133,11 +136,11 @@ class NativeDriver:
             if stream.is_capturing():  # the Python path holds the call's buffers for the caller's graph
                 return None
             native_cuda.graphs(not state.no_replay)
-            outputs = state.front.call(self._address, inputs, attrs, DEVICE_CUDA, False, backend.index,
-                                       stream.ptr, backend.empty)
-        if outputs is not None:
+            made = state.front.call(self._address, inputs, attrs, DEVICE_CUDA, False, backend.index, stream.ptr,
+                                    backend.empty, outputs)
+        if made is not None:
             self.served += 1
-        return outputs  # type: ignore[no-any-return]
+        return made  # type: ignore[no-any-return]
 
     def _bind_cuda(self, backend: CudaBackend) -> bool:
         """The op's module bound on the backend's device, and the driver library handed the cuda

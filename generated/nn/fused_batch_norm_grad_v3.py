@@ -253,9 +253,9 @@ def _run(scope: Scope | str | None, y_backprop: Any, x: Any, scale: Any, reserve
 
 def _compute(scope: Scope | str | None, y_backprop: Any, x: Any, scale: Any, reserve_space_1: Any, reserve_space_2: Any, reserve_space_3: Any, epsilon: Any, data_format: Any, is_training: Any) -> FusedBatchNormGradV3Outputs:
     _backend = _rt.backend_of(scope, _OP)
-    _native = _NATIVE.call(_backend, (y_backprop, x, scale, reserve_space_1, reserve_space_2, reserve_space_3), (epsilon, data_format, is_training))
-    if _native is not None:  # the op's native driver ran the call
-        return FusedBatchNormGradV3Outputs(*_native)
+    _native = _NATIVE.call(_backend, (y_backprop, x, scale, reserve_space_1, reserve_space_2, reserve_space_3), (epsilon, data_format, is_training), FusedBatchNormGradV3Outputs)
+    if _native is not None:  # the op's native driver ran the call (its outputs made as this NamedTuple)
+        return _native
     epsilon = _rt.check_float(_OP, 'epsilon', epsilon, 0, None)
     data_format = _rt.check_enum(_OP, 'data_format', data_format, ('NHWC', 'NCHW', 'NDHWC', 'NCDHW'))
     is_training = _rt.check_bool(_OP, 'is_training', is_training)

@@ -405,9 +405,9 @@ def _run(scope: Scope | str | None, input: Any, input_h: Any, input_c: Any, para
 
 def _compute(scope: Scope | str | None, input: Any, input_h: Any, input_c: Any, params: Any, sequence_lengths: Any, output: Any, output_h: Any, output_c: Any, output_backprop: Any, output_h_backprop: Any, output_c_backprop: Any, reserve_space: Any, host_reserved: Any, rnn_mode: Any, input_mode: Any, direction: Any, dropout: Any, seed: Any, seed2: Any, num_proj: Any, time_major: Any) -> CudnnRNNBackpropV3Outputs:
     _backend = _rt.backend_of(scope, _OP)
-    _native = _NATIVE.call(_backend, (input, input_h, input_c, params, sequence_lengths, output, output_h, output_c, output_backprop, output_h_backprop, output_c_backprop, reserve_space, host_reserved), (rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj, time_major))
-    if _native is not None:  # the op's native driver ran the call
-        return CudnnRNNBackpropV3Outputs(*_native)
+    _native = _NATIVE.call(_backend, (input, input_h, input_c, params, sequence_lengths, output, output_h, output_c, output_backprop, output_h_backprop, output_c_backprop, reserve_space, host_reserved), (rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj, time_major), CudnnRNNBackpropV3Outputs)
+    if _native is not None:  # the op's native driver ran the call (its outputs made as this NamedTuple)
+        return _native
     rnn_mode = _rt.check_enum(_OP, 'rnn_mode', rnn_mode, ('rnn_relu', 'rnn_tanh', 'lstm', 'gru'))
     input_mode = _rt.check_enum(_OP, 'input_mode', input_mode, ('linear_input', 'skip_input', 'auto_select'))
     direction = _rt.check_enum(_OP, 'direction', direction, ('unidirectional', 'bidirectional'))

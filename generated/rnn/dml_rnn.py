@@ -234,9 +234,9 @@ def _run(scope: Scope | str | None, input: Any, weight: Any, recurrence: Any, bi
 
 def _compute(scope: Scope | str | None, input: Any, weight: Any, recurrence: Any, bias: Any, hidden_init: Any, sequence_lengths: Any, direction: Any, activations: Any) -> DmlRnnOutputs:
     _backend = _rt.backend_of(scope, _OP)
-    _native = _NATIVE.call(_backend, (input, weight, recurrence, bias, hidden_init, sequence_lengths), (direction, activations))
-    if _native is not None:  # the op's native driver ran the call
-        return DmlRnnOutputs(*_native)
+    _native = _NATIVE.call(_backend, (input, weight, recurrence, bias, hidden_init, sequence_lengths), (direction, activations), DmlRnnOutputs)
+    if _native is not None:  # the op's native driver ran the call (its outputs made as this NamedTuple)
+        return _native
     direction = _rt.check_enum(_OP, 'direction', direction, ('forward', 'backward', 'bidirectional'))
     input = _backend.adopt(_OP, 'input', input)
     _dtype_T = _rt.check_dtype(_OP, 'input', input, ('float32', 'float16'), 'T')

@@ -208,9 +208,9 @@ def _run(scope: Scope | str | None, x: Any, h_prev: Any, w_ru: Any, w_c: Any, b_
 
 def _compute(scope: Scope | str | None, x: Any, h_prev: Any, w_ru: Any, w_c: Any, b_ru: Any, b_c: Any) -> GRUBlockCellOutputs:
     _backend = _rt.backend_of(scope, _OP)
-    _native = _NATIVE.call(_backend, (x, h_prev, w_ru, w_c, b_ru, b_c), ())
-    if _native is not None:  # the op's native driver ran the call
-        return GRUBlockCellOutputs(*_native)
+    _native = _NATIVE.call(_backend, (x, h_prev, w_ru, w_c, b_ru, b_c), (), GRUBlockCellOutputs)
+    if _native is not None:  # the op's native driver ran the call (its outputs made as this NamedTuple)
+        return _native
     x = _backend.adopt(_OP, 'x', x)
     _dtype_T = _rt.check_dtype(_OP, 'x', x, ('float32', 'float16'), 'T')
     h_prev = _backend.adopt(_OP, 'h_prev', h_prev)

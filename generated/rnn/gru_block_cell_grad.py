@@ -252,9 +252,9 @@ def _run(scope: Scope | str | None, x: Any, h_prev: Any, w_ru: Any, w_c: Any, b_
 
 def _compute(scope: Scope | str | None, x: Any, h_prev: Any, w_ru: Any, w_c: Any, b_ru: Any, b_c: Any, r: Any, u: Any, c: Any, d_h: Any) -> GRUBlockCellGradOutputs:
     _backend = _rt.backend_of(scope, _OP)
-    _native = _NATIVE.call(_backend, (x, h_prev, w_ru, w_c, b_ru, b_c, r, u, c, d_h), ())
-    if _native is not None:  # the op's native driver ran the call
-        return GRUBlockCellGradOutputs(*_native)
+    _native = _NATIVE.call(_backend, (x, h_prev, w_ru, w_c, b_ru, b_c, r, u, c, d_h), (), GRUBlockCellGradOutputs)
+    if _native is not None:  # the op's native driver ran the call (its outputs made as this NamedTuple)
+        return _native
     x = _backend.adopt(_OP, 'x', x)
     _dtype_T = _rt.check_dtype(_OP, 'x', x, ('float32', 'float16'), 'T')
     h_prev = _backend.adopt(_OP, 'h_prev', h_prev)

@@ -2,7 +2,8 @@
 // codegen/runtime/native_front.py with the host C++ compiler against this Python's and NumPy's
 // headers. `call(driver, inputs, attrs, device, poison)` turns the wrapper's arguments into an opgen_call,
 // makes the outputs as NumPy arrays through the allocator callback, calls the driver and returns
-// the outputs as a tuple; a driver error becomes the wrapper's exception with the driver's message.
+// the outputs as a tuple (`call(..., outputs)`: as that tuple subclass, the op's NamedTuple, made here
+// as its __new__ would); a driver error becomes the wrapper's exception with the driver's message.
 // On the cuda device (`call(..., device_index, stream, empty)`) the inputs are CuPy arrays on that
 // device, read through `__cuda_array_interface__`, the outputs and scratch come from `empty` (the
 // cuda backend's: CuPy's memory pool, poisoned as it poisons) and the plan runs on `stream`.
@@ -43,6 +44,10 @@ PyArray_Descr* g_descr[OPGEN_DT_COUNT] = {};
 PyObject* g_names[OPGEN_DT_COUNT] = {};
 
 int dtype_of(PyArray_Descr* d) {
+  // NumPy's builtin descriptors are singletons, so an array of a plain dtype holds ours: one pointer
+  // test each, where PyArray_EquivTypes (for the rest: metadata, '=' spelled '<') costs a cast lookup.
+  for (int k = 0; k < OPGEN_DT_COUNT; ++k)
+    if (d == g_descr[k]) return k;
   for (int k = 0; k < OPGEN_DT_COUNT; ++k)
     if (g_descr[k] != nullptr && PyArray_EquivTypes(d, g_descr[k]) && d->byteorder != '>') return k;
   return -1;
@@ -377,20 +382,37 @@ PyObject* raise(int code, const char* message) {
   return nullptr;
 }
 
+// What `outputs` may be: None (a plain tuple), or a tuple subclass of tuple's layout (the op's
+// NamedTuple, whose __new__ is tuple.__new__(cls, items): made here as tuple.__new__ makes it, its
+// tp_alloc then the items, without the Python call).
+bool is_outputs_type(PyObject* obj) {
+  if (obj == Py_None) return true;
+  if (!PyType_Check(obj)) return false;
+  PyTypeObject* type = reinterpret_cast<PyTypeObject*>(obj);
+  // (the layout of a tuple: a NamedTuple's __slots__ = () adds nothing)
+  return PyType_IsSubtype(type, &PyTuple_Type) && type->tp_basicsize == PyTuple_Type.tp_basicsize &&
+         type->tp_itemsize == PyTuple_Type.tp_itemsize;
+}
+
 // call(driver: int, inputs: tuple, attrs: tuple, device: int, poison: bool
-//      [, device_index: int, stream: int, empty: callable]) -> tuple | None
+//      [, device_index: int, stream: int, empty: callable][, outputs: type | None]) -> tuple | None
 PyObject* py_call(PyObject*, PyObject* const* argv, Py_ssize_t argc) {
-  if ((argc != 5 && argc != 8) || !PyTuple_CheckExact(argv[1]) || !PyTuple_CheckExact(argv[2])) {
+  bool cuda_form = argc == 8 || argc == 9;
+  if ((argc < 5 || argc > 9 || argc == 7) || !PyTuple_CheckExact(argv[1]) || !PyTuple_CheckExact(argv[2]) ||
+      ((argc == 6 || argc == 9) && !is_outputs_type(argv[argc - 1]))) {
     PyErr_SetString(PyExc_TypeError, "call(driver: int, inputs: tuple, attrs: tuple, device: int, poison: bool"
-                                     "[, device_index: int, stream: int, empty: callable])");
+                                     "[, device_index: int, stream: int, empty: callable][, outputs: a tuple "
+                                     "subclass of tuple's layout, or None])");
     return nullptr;
   }
+  PyTypeObject* outputs_type = argc == 6 || argc == 9 ? reinterpret_cast<PyTypeObject*>(argv[argc - 1]) : nullptr;
+  if (reinterpret_cast<PyObject*>(outputs_type) == Py_None || outputs_type == &PyTuple_Type) outputs_type = nullptr;
   void* address = PyLong_AsVoidPtr(argv[0]);
   long device = PyLong_AsLong(argv[3]);
-  long device_index = argc == 8 ? PyLong_AsLong(argv[5]) : 0;
-  void* stream = argc == 8 ? PyLong_AsVoidPtr(argv[6]) : nullptr;
+  long device_index = cuda_form ? PyLong_AsLong(argv[5]) : 0;
+  void* stream = cuda_form ? PyLong_AsVoidPtr(argv[6]) : nullptr;
   if (PyErr_Occurred()) return nullptr;
-  if (device == OPGEN_DEV_CUDA && (argc != 8 || !PyCallable_Check(argv[7]))) {
+  if (device == OPGEN_DEV_CUDA && (!cuda_form || !PyCallable_Check(argv[7]))) {
     PyErr_SetString(PyExc_TypeError, "call: the cuda device needs device_index, stream and the backend's empty");
     return nullptr;
   }
@@ -451,7 +473,8 @@ PyObject* py_call(PyObject*, PyObject* const* argv, Py_ssize_t argc) {
   g_fallback[0] = '\0';
   if (code != OPGEN_OK) return raise(code, call.err);
   if (call.noutputs < 0 || call.noutputs > OPGEN_MAX_OUTPUTS) return raise(OPGEN_ERR_RUNTIME, "bad output count");
-  PyObject* out = PyTuple_New(call.noutputs);
+  PyObject* out = outputs_type != nullptr ? outputs_type->tp_alloc(outputs_type, call.noutputs)
+                                         : PyTuple_New(call.noutputs);
   if (out == nullptr) return nullptr;
   for (int64_t k = 0; k < call.noutputs; ++k) {
     if (st.outputs[k] == nullptr) {
@@ -489,8 +512,8 @@ PyObject* py_last_fallback(PyObject*, PyObject*) { return PyUnicode_FromString(g
 
 PyMethodDef kMethods[] = {
     {"call", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(py_call)), METH_FASTCALL,
-     "call(driver, inputs, attrs, device, poison[, device_index, stream, empty]) -> outputs tuple, or None (the "
-     "Python path takes the call)"},
+     "call(driver, inputs, attrs, device, poison[, device_index, stream, empty][, outputs]) -> the outputs (a "
+     "tuple, or one of the `outputs` tuple subclass), or None (the Python path takes the call)"},
     {"init", py_init, METH_O, "init(dtypes): the NumPy dtype of each opgen dtype"},
     {"abi", py_abi, METH_NOARGS, "the driver.h ABI this extension was built for"},
     {"last_fallback", py_last_fallback, METH_NOARGS, "why this thread's last call went to Python ('' if it did not)"},
