@@ -64,10 +64,10 @@ class _State:
     cpu: Any  # the front where a call on the plain cpu backend runs natively, else None (one test per call)
 
 
-#: The raw values of every setting a call's route depends on (a change of any: _state again), in
-#: two fours (raw_values reads four fastest).
-_route = raw_values(NATIVE, PLAN, NO_REPLAY, POISON_OUTPUTS)
-_launch = raw_values(HOST_SANITIZE, HOST_THREADS, HOST_RANDOM_ORDER, HOST_STACK_KB)
+#: The raw values of every setting a call's route depends on (a change of any: _state again): the
+#: route's and the launch's.
+_settings = raw_values(NATIVE, PLAN, NO_REPLAY, POISON_OUTPUTS, HOST_SANITIZE, HOST_THREADS, HOST_RANDOM_ORDER,
+                       HOST_STACK_KB)
 _STATES: dict[tuple[Any, ...], _State] = {}
 
 
@@ -106,7 +106,7 @@ class NativeDriver:
         NamedTuple), or None: the wrapper's Python path takes it."""
         if self._broken or backend.watched:
             return None
-        raw = (backend.name, switches._sanitize, switches._random_seed, _route(), _launch())
+        raw = (backend.name, switches._sanitize, switches._random_seed, _settings())
         state = _STATES.get(raw) or _state(raw, backend)
         front = state.cpu  # (tested first: isinstance against a Protocol's subclass costs more than a call)
         if front is None:
