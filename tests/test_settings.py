@@ -192,4 +192,4 @@ def test_raw_values_follow_each_variable(count: int, monkeypatch: pytest.MonkeyP
         before = values()
         monkeypatch.setenv(setting.name, f"v{k}")
         after = values()
-        assert [a != b for a, b in zip(before, after)] == [j == k for j in range(count)], setting.name
+        assert [a != b for a, b in zip(before, after, strict=True)] == [j == k for j in range(count)], setting.name
