@@ -87,7 +87,7 @@ TEMPLATE_FUNCTIONS = {
     "activation_import": pygen.activation_import, "activation_spec": pygen.activation_spec,
     "attr_annotation": pygen.attr_annotation, "codegen_imports": pygen.codegen_imports,
     "enum_alias": pygen.enum_alias, "fake_body": pygen.fake_body, "fake_params": pygen.fake_params,
-    "literal": pygen.literal, "native_call": pygen.native_call, "py_value": pygen.py_value,
+    "literal": pygen.literal, "native_call": pygen.native_call, "native_first": pygen.native_first, "py_value": pygen.py_value,
     "run_body": pygen.run_body, "run_params": pygen.run_params,
     "plan_literal": plan_data.plan_literal,
     "backward_body": torchgen.backward_body, "gradient_doc": torchgen.gradient_doc,

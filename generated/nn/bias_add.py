@@ -147,6 +147,10 @@ def bias_add(
 
 
 def _run(scope: Scope | str | None, value: Any, bias: Any, data_format: Any) -> BiasAddOutputs:
+    if type(value) is _np.ndarray:  # NumPy in: the op's native driver first
+        _native = _NATIVE.call(_rt.backend_of(scope, _OP), (value, bias), (data_format,), BiasAddOutputs)
+        if _native is not None:
+            return _native
     _torch = _rt.torch_call(value, bias)
     if _torch is not None:  # torch in, torch out, on the tensors' device
         return _torch.run(_OP, _compute, scope, {'value': value, 'bias': bias}, (data_format,))
