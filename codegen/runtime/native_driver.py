@@ -113,8 +113,12 @@ class NativeDriver:
             if state.front is not None and isinstance(backend, CudaBackend):
                 return self._call_cuda(backend, inputs, attrs, state, outputs)
             return None
-        if self._bound != state.binding and not self._bind(backend):
-            return None
+        bound = self._bound
+        if bound is not state.binding:
+            if bound != state.binding and not self._bind(backend):
+                return None
+            if self._bound == state.binding:
+                self._bound = state.binding  # (the state's own tuple: an identity test from now on)
         backend.flush()  # the driver runs at once: launches the Python path queued go first
         made = front.call(self._address, inputs, attrs, DEVICE_CPU, state.poison, outputs)
         if made is not None:
