@@ -1,8 +1,9 @@
 """A generated op's native driver, as its wrapper calls it (issue 32; docs/native.md).
 
 Each wrapper with a kernel launch plan holds a `NativeDriver` (`_NATIVE`) for the `<op>.driver.cpp`
-beside it and, first thing in `_compute`, asks it to run the call: `call(backend, inputs, attrs)`
-returns the outputs, raises the wrapper's exception with the wrapper's message, or returns None —
+beside it and asks it to run the call first thing (in `_run` when the first input is a NumPy
+array, else in `_compute`): `call(backend, inputs, attrs, outputs)` returns the outputs (as the
+`outputs` NamedTuple), raises the wrapper's exception with the wrapper's message, or returns None —
 then the wrapper runs its Python body, the reference path, as before. None is the answer where the
 native path is off (`OPGEN_NATIVE=0`, `OPGEN_PLAN=loop`; `OPGEN_NO_REPLAY` on the cpu), where it has
 no form for the call (a backend other than the plain cpu and cuda ones, a watched backend, a cuda
