@@ -31,6 +31,7 @@ typedef int (*opgen_driver_fn)(opgen_call*);
 namespace {
 
 constexpr int kMaxArgs = 64;
+constexpr size_t kMaxItems = 256;  // list inputs' elements, all lists of a call together
 
 // Why the last call was handed back to Python (a driver's OPGEN_ERR_FALLBACK message, or the
 // front-end's own reason): `last_fallback()`, for tests and for a user asking why a call is slow.
@@ -58,7 +59,7 @@ int dtype_of(PyArray_Descr* d) {
 struct CallState {
   opgen_arg args[kMaxArgs];
   opgen_value attrs[kMaxArgs];
-  std::vector<opgen_tensor> items;        // list inputs' elements (reserved up front: pointers stay put)
+  std::vector<opgen_tensor> items;        // list inputs' elements (reserved at the first list: pointers stay put)
   std::vector<std::vector<opgen_value>> lists;
   PyObject* outputs[OPGEN_MAX_OUTPUTS] = {};
   std::vector<PyObject*> scratch;
@@ -202,6 +203,7 @@ bool arg_of(PyObject* obj, opgen_arg* arg, CallState& st) {
   if (PyList_CheckExact(obj) || PyTuple_CheckExact(obj)) {
     PyObject* seq = obj;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (st.items.capacity() == 0) st.items.reserve(kMaxItems);  // (a call without lists allocates none)
     if (st.items.size() + n > st.items.capacity()) return false;
     size_t first = st.items.size();
     for (Py_ssize_t k = 0; k < n; ++k) {
@@ -423,13 +425,12 @@ PyObject* py_call(PyObject*, PyObject* const* argv, Py_ssize_t argc) {
     Py_RETURN_NONE;
   }
   CallState st;
-  st.items.reserve(256);
   st.poison = PyObject_IsTrue(argv[4]) == 1;
   st.device = static_cast<int32_t>(device);
   st.device_index = static_cast<int32_t>(device_index);
   if (device == OPGEN_DEV_CUDA) {
     st.empty = argv[7];
-    st.dims.reserve(kMaxArgs + 256);
+    st.dims.reserve(kMaxArgs + kMaxItems);
   }
   for (Py_ssize_t k = 0; k < ninputs; ++k)
     if (!arg_of(PyTuple_GET_ITEM(argv[1], k), &st.args[k], st)) {
