@@ -72,6 +72,7 @@ struct CallState {
   PyObject* empty = nullptr;
   std::vector<std::array<int64_t, OPGEN_MAX_NDIM>> dims;
   PyObject *raised_type = nullptr, *raised_value = nullptr, *raised_trace = nullptr;
+  PyThreadState* released = nullptr;  // the calling thread's, while the driver runs without the GIL
   ~CallState() {
     for (PyObject* o : outputs) Py_XDECREF(o);
     for (PyObject* o : scratch) Py_DECREF(o);
@@ -334,9 +335,16 @@ int allocate_locked(CallState* st, int64_t index, int32_t dtype, int32_t ndim, c
 int allocate(void* ctx, int64_t index, int32_t dtype, int32_t ndim, const int64_t* shape, int64_t bytes,
              void** data, char* err, int64_t errlen) {
   (void)bytes;
-  PyGILState_STATE gil = PyGILState_Ensure();
-  int result = allocate_locked(static_cast<CallState*>(ctx), index, dtype, ndim, shape, data, err, errlen);
-  PyGILState_Release(gil);
+  CallState* st = static_cast<CallState*>(ctx);
+  if (PyGILState_GetThisThreadState() != st->released) {  // (another thread: a driver never does this)
+    PyGILState_STATE gil = PyGILState_Ensure();
+    int result = allocate_locked(st, index, dtype, ndim, shape, data, err, errlen);
+    PyGILState_Release(gil);
+    return result;
+  }
+  PyEval_RestoreThread(st->released);  // (the calling thread's own state back: cheaper than PyGILState_Ensure)
+  int result = allocate_locked(st, index, dtype, ndim, shape, data, err, errlen);
+  st->released = PyEval_SaveThread();
   return result;
 }
 
@@ -459,9 +467,9 @@ PyObject* py_call(PyObject*, PyObject* const* argv, Py_ssize_t argc) {
   call.allocator.alloc = allocate;
   call.allocator.ctx = &st;
   int code;
-  Py_BEGIN_ALLOW_THREADS
+  st.released = PyEval_SaveThread();
   code = driver(&call);
-  Py_END_ALLOW_THREADS
+  PyEval_RestoreThread(st.released);
   if (st.raised_type != nullptr) {  // the backend's empty raised: its exception, as on the Python path
     PyErr_Restore(st.raised_type, st.raised_value, st.raised_trace);
     st.raised_type = st.raised_value = st.raised_trace = nullptr;
