@@ -27,7 +27,11 @@ machine then does not count (common.cpu_seconds).
 
 The wrappers call their op's native driver (docs/native.md) unless `--python` (OPGEN_NATIVE=0, the
 Python path); torch.ops runs the Python registration unless `--torch-native` (OPGEN_TORCH_NATIVE=1:
-the stable-ABI library calling the drivers). The kernels' own execution is recorded on the Python
+the stable-ABI library calling the drivers). torch.ops is timed twice: in grad mode (the default:
+the autograd kernel `register_autograd` installs, in Python, runs on every call) and under
+`torch.inference_mode()` (the autograd keys excluded, as in a deployed or inference model: the call
+goes straight to the op's CPU kernel), each against PyTorch's op in the same mode; the mode is
+entered once per sample of `repeat` calls, not per call. The kernels' own execution is recorded on the Python
 path (the native runner enters the emulation without the batch log), the same kernels either way.
 
     python bench/bench_host_overhead.py [--quick] [--cpu-time] [--python] [--torch-native] [--blas-core NAME]
@@ -64,13 +68,15 @@ import generated.torch  # noqa: E402,F401  (registers torch.ops.opgen.*)
 from codegen.runtime.host.batch_timing import record_batches, replayer  # noqa: E402
 from generated import Scope, fused_batch_norm_grad_v3, layer_norm, softmax  # noqa: E402
 
-PATHS = ("wrapper", "torch.ops")
+PATHS = ("wrapper", "torch.ops", "torch.ops inference")
+INFERENCE = " inference"  # (a path or peer timed under torch.inference_mode())
 CLOCKS = {False: "wall clock", True: "the calling thread's CPU time"}
-GOALS = {"wrapper": 3.0, "torch.ops": 5.0}  # µs of host overhead (issue 32)
+GOALS = {"wrapper": 3.0, "torch.ops": 5.0, "torch.ops inference": 5.0}  # µs of host overhead (issue 32)
 
 
 def cases(scope: Scope) -> dict[str, dict[str, Callable[[], object]]]:
-    """Per op: the call through each path and PyTorch's ("peer"), on the same values."""
+    """Per op: the call through each path and PyTorch's ("peer"), on the same values (the
+    inference ones are the grad-mode calls, timed under torch.inference_mode())."""
     rng = np.random.default_rng(0)
     x = rng.standard_normal((2, 8), dtype=np.float32)
     gamma, beta = rng.standard_normal(8, dtype=np.float32), rng.standard_normal(8, dtype=np.float32)
@@ -83,7 +89,7 @@ def cases(scope: Scope) -> dict[str, dict[str, Callable[[], object]]]:
     t4 = [torch.from_numpy(a) for a in (dy4, x4, scale, mean, inv, empty)]
     nchw = [t.permute(0, 3, 1, 2).contiguous() for t in t4[:2]]  # [1, 2, 1, 1]: PyTorch's layout
     ops = torch.ops.opgen
-    return {
+    table = {
         "LayerNorm [2, 8]": {
             "wrapper": lambda: layer_norm(x, gamma, beta, scope=scope),
             "torch.ops": lambda: ops.layer_norm(tx, tgamma, tbeta),
@@ -101,6 +107,9 @@ def cases(scope: Scope) -> dict[str, dict[str, Callable[[], object]]]:
                 nchw[0], nchw[1], t4[2], None, None, t4[3], t4[4], True, 1e-4, [True, True, True]),
         },
     }
+    for fns in table.values():
+        fns["torch.ops" + INFERENCE], fns["peer" + INFERENCE] = fns["torch.ops"], fns["peer"]
+    return table
 
 
 def kernel_timers(call: Callable[[], object]) -> tuple[Callable[[], None], Callable[[], None], int]:
@@ -118,8 +127,18 @@ def kernel_timers(call: Callable[[], object]) -> tuple[Callable[[], None], Calla
 
 
 def _figures(us: dict[tuple[str, str], float], op: str, path: str) -> tuple[float, float, float]:
-    """(PyTorch's call, the path's call, its kernels' own execution) in µs."""
-    return us[op, "peer"], us[op, path], us[op, f"{path} kernels"] - us[op, f"{path} crossings"]
+    """(PyTorch's call in the path's mode, the path's call, its kernels' own execution) in µs."""
+    peer = "peer" + INFERENCE if path.endswith(INFERENCE) else "peer"
+    return us[op, peer], us[op, path], us[op, f"{path} kernels"] - us[op, f"{path} crossings"]
+
+
+def _batch(fn: Callable[[], object], repeat: int, inference: bool) -> Callable[[], None]:
+    """`repeat` calls of fn, under torch.inference_mode() where asked (entered once for all)."""
+    def calls() -> None:
+        with torch.inference_mode(inference):
+            for _ in range(repeat):
+                fn()
+    return calls
 
 
 def main() -> None:
@@ -136,12 +155,13 @@ def main() -> None:
         for way, fn in fns.items():
             timed[op, way] = fn
         for path in PATHS:  # (the native torch library's kernels are the wrapper's: the log cannot see them)
-            source = fns["wrapper"] if path == "torch.ops" and "--torch-native" in sys.argv else fns[path]
+            torch_path = path.startswith("torch.ops")
+            source = fns["wrapper"] if torch_path and "--torch-native" in sys.argv else fns[path]
             timed[op, f"{path} kernels"], timed[op, f"{path} crossings"], batches[op, path] = kernel_timers(source)
     samples: dict[tuple[str, str], list[float]] = {key: [] for key in timed}
     for _ in range(rounds):  # interleaved, so the machine's noise falls on every figure alike
         for key, fn in timed.items():
-            calls = lambda f=fn: [f() for _ in range(repeat)]  # noqa: E731
+            calls = _batch(fn, repeat, key[1].endswith(INFERENCE))
             seconds = cpu_seconds(calls, repeats=3, warmup=1)[1] if cpu_time else median_seconds(calls, 3, 1)
             samples[key].append(seconds / repeat)
     med = {key: statistics.median(v) * 1e6 for key, v in samples.items()}

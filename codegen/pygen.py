@@ -584,13 +584,32 @@ def native_call(op: OpSpec) -> list[str]:
     answers None. The driver's checks are this body's (codegen/drivergen_checks.py prints them)."""
     if op.runtime is not None or op.kernel is None or not op.kernel.launch:
         return []
+    inputs, attrs = _native_args(op)
+    return [f"    _native = _NATIVE.call(_backend, {inputs}, {attrs}, {op.name}Outputs)",
+            "    if _native is not None:  # the op's native driver ran the call (its outputs made as this NamedTuple)",
+            "        return _native"]
+
+
+def _native_args(op: OpSpec) -> tuple[str, str]:
+    """The inputs' and the attrs' tuples a native call hands the driver, as Python text."""
     def display(names: list[str]) -> str:
         return f"({names[0]},)" if len(names) == 1 else f"({', '.join(names)})"
 
-    inputs, attrs = display([a.name for a in op.inputs]), display([a.name for a in op.attrs])
-    return [f"    _native = _NATIVE.call(_backend, {inputs}, {attrs})",
-            "    if _native is not None:  # the op's native driver ran the call",
-            f"        return {op.name}Outputs(*_native)"]
+    return display([a.name for a in op.inputs]), display([a.name for a in op.attrs])
+
+
+def native_first(op: OpSpec) -> list[str]:
+    """The lines `_run` starts with, for an op with a native driver and inputs: a call whose first
+    input is a NumPy array goes to the driver before any other Python work (the torch test, the
+    `_compute` frame); where the driver hands it back (an input it cannot take, a setting), the
+    call goes on as before, and `_compute` asks the driver once more (a fallback's cost)."""
+    if not native_call(op) or not op.inputs:
+        return []
+    inputs, attrs = _native_args(op)
+    return [f"    if type({op.inputs[0].name}) is _np.ndarray:  # NumPy in: the op's native driver first",
+            f"        _native = _NATIVE.call(_rt.backend_of(scope, _OP), {inputs}, {attrs}, {op.name}Outputs)",
+            "        if _native is not None:",
+            "            return _native"]
 
 
 def fake_body(op: OpSpec) -> list[str]:

@@ -6,11 +6,13 @@ compile with nvcc/NVRTC (checked by test_kernels_are_valid_cuda when nvcc exists
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import shutil
 import subprocess
 import sys
+import threading
 import uuid
 from pathlib import Path
 
@@ -603,6 +605,67 @@ def test_memory_faults_are_reported(mod):
     with pytest.raises(host.HostKernelError, match=r"stack overflow.*OPGEN_HOST_STACK_KB"):
         mod.get_function("big_local")((1,), (2,), (out, np.int32(65536)))
     test_vector_add_with_tail(mod)
+
+
+class _Stack(ctypes.Structure):  # stack_t (x86-64 and aarch64 Linux)
+    _fields_ = [("ss_sp", ctypes.c_void_p), ("ss_flags", ctypes.c_int), ("ss_size", ctypes.c_size_t)]
+
+
+_SS_DISABLE = 2
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _signal_stack(new: _Stack | None = None) -> _Stack:
+    """This thread's signal stack (sigaltstack), after installing `new` if given."""
+    old = _Stack()
+    assert _libc.sigaltstack(None if new is None else ctypes.byref(new), ctypes.byref(old)) == 0
+    return old
+
+
+def _in_thread(fn):
+    result: list = []
+    thread = threading.Thread(target=lambda: result.append(fn()))
+    thread.start()
+    thread.join()
+    return result[0]
+
+
+def test_a_launching_thread_without_a_signal_stack_keeps_the_runtimes(mod):
+    # The fault handler needs a signal stack; a thread with none is given one of its own, kept (no
+    # syscalls per launch), and the faults its kernels make are still reported, every time.
+    def launches():
+        out = np.zeros(4, np.float32)
+        before = _signal_stack()
+        mod.get_function("vadd")((1,), (4,), (out, out, out, np.int32(4)))
+        kept = _signal_stack()
+        for _ in range(2):
+            with pytest.raises(host.HostKernelError, match=r"stack overflow.*OPGEN_HOST_STACK_KB"):
+                mod.get_function("big_local")((1,), (2,), (out, np.int32(65536)))
+            with pytest.raises(host.HostKernelError, match=r"load_from.*SIGSEGV"):
+                mod.get_function("load_from")((1,), (32,), (out, np.int64(8)))
+        return before, kept, _signal_stack()
+
+    before, kept, after = _in_thread(launches)
+    assert before.ss_flags & _SS_DISABLE  # (a new thread has none)
+    assert not kept.ss_flags & _SS_DISABLE and kept.ss_size >= 64 * 1024
+    assert (after.ss_sp, after.ss_flags) == (kept.ss_sp, kept.ss_flags)
+
+
+def test_a_launching_threads_own_signal_stack_is_put_back(mod):
+    def launches():
+        memory = ctypes.create_string_buffer(64 * 1024)
+        own = _Stack(ctypes.addressof(memory), 0, len(memory))
+        _signal_stack(own)
+        out = np.zeros(4, np.float32)
+        mod.get_function("vadd")((1,), (4,), (out, out, out, np.int32(4)))
+        with pytest.raises(host.HostKernelError, match=r"stack overflow"):
+            mod.get_function("big_local")((1,), (2,), (out, np.int32(65536)))
+        after = _signal_stack()
+        _signal_stack(_Stack(None, _SS_DISABLE, 0))  # (before `memory` goes)
+        return own, after
+
+    own, after = _in_thread(launches)
+    assert (after.ss_sp, after.ss_size, after.ss_flags) == (own.ss_sp, own.ss_size, 0)
 
 
 # ------------------------------------------------------ launch and arguments --

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ctypes
 import sys
+from typing import Any, NamedTuple
 
 import numpy as np
 import pytest
@@ -19,6 +20,7 @@ from codegen.runtime.host.toolchain import _compiler_command, _target, compiler_
 DRIVER = r'''
 #include <cstdio>
 #include <cstring>
+#include <thread>
 #include "driver.h"
 #define API extern "C" __attribute__((visibility("default")))
 
@@ -77,6 +79,14 @@ API int untouched(opgen_call* c) {
 
 // claims an output it never allocated
 API int liar(opgen_call* c) { c->noutputs = 1; return OPGEN_OK; }
+
+// `untouched`, its output allocated from another thread (the front takes the GIL by that thread's state)
+API int elsewhere(opgen_call* c) {
+  int code = OPGEN_OK;
+  std::thread other([&] { code = untouched(c); });
+  other.join();
+  return code;
+}
 '''
 
 
@@ -94,7 +104,7 @@ def driver():
     key = diskcache.cache_key(DRIVER, flags, compiler_id(cmd), _target())
     lib, _, _ = _build_or_load(f"opgen-test-front-{key[:32]}", DRIVER, cmd, flags, runtime=True)
     return {name: ctypes.cast(getattr(lib, name), ctypes.c_void_p).value
-            for name in ("scale_add", "untouched", "liar")}
+            for name in ("scale_add", "untouched", "liar", "elsewhere")}
 
 
 def test_call_converts_inputs_attrs_and_makes_outputs(front, driver):
@@ -169,3 +179,42 @@ def test_no_reference_leaks(front, driver):
 def test_refuses_a_malformed_call(front):
     with pytest.raises(TypeError, match="call\\(driver"):
         front.call(1, [], (), 0, False)
+
+
+class _Pair(NamedTuple):
+    out: Any
+
+
+class _WithDict(tuple):  # a tuple subclass with an instance dict: not tuple's layout
+    pass
+
+
+def test_outputs_made_as_the_ops_namedtuple(front, driver):
+    x = np.arange(3, dtype=np.float64)
+    made = front.call(driver["scale_add"], (x, None), (2.0, "plain"), 0, False, _Pair)
+    assert type(made) is _Pair and len(made) == 1 and made.out is made[0]
+    np.testing.assert_array_equal(made.out, x * 2.0)
+    plain = front.call(driver["scale_add"], (x, None), (2.0, "plain"), 0, False, None)
+    assert type(plain) is tuple
+    before = sys.getrefcount(_Pair)
+    for _ in range(100):
+        front.call(driver["scale_add"], (x, None), (2.0, "plain"), 0, False, _Pair)
+    assert sys.getrefcount(_Pair) == before  # (instances dropped: the type's references back)
+    for bad in (list, _WithDict, int, "y"):  # not a tuple of tuple's layout
+        with pytest.raises(TypeError, match="outputs: a tuple subclass"):
+            front.call(driver["scale_add"], (x, None), (2.0, "plain"), 0, False, bad)
+
+
+@pytest.mark.parametrize("spelled", [
+    np.dtype("=f8"), np.dtype("<f8"), np.dtype("float64", metadata={"unit": "m"})])
+def test_a_dtype_equal_to_a_known_one_is_handed_over(front, driver, spelled):
+    # (the front tests the dtype's identity first, NumPy's equivalence after: both must answer)
+    x = np.arange(3, dtype=spelled)
+    out, = front.call(driver["scale_add"], (x, None), (2.0, "plain"), 0, False)
+    np.testing.assert_array_equal(out, np.arange(3.0) * 2.0)
+
+
+def test_an_allocation_from_another_thread(front, driver):
+    x = np.arange(4, dtype=np.float32)
+    out, = front.call(driver["elsewhere"], (x,), (), 0, True)
+    assert out.shape == (4,) and out.dtype == np.float32 and np.isnan(out).all()

@@ -140,3 +140,33 @@ def test_errors_are_the_wrappers(op: Any, cases: dict[str, list[Any]], monkeypat
         _same(native, python)
         compared += isinstance(python, Exception)
     assert compared >= 3, f"{op.name}: too few bad variants raised ({compared})"
+
+
+def test_a_numpy_call_reaches_the_driver_before_other_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (the generated _run asks the driver first: no torch test, no _compute frame, on a plain call)
+    import generated.norm.layer_norm as module
+
+    def never(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a plain NumPy call ran Python the driver makes needless")
+
+    rng = np.random.default_rng(0)
+    x, gamma = rng.standard_normal((3, 8), dtype=np.float32), rng.standard_normal(8, dtype=np.float32)
+    monkeypatch.setenv("OPGEN_NATIVE", "0")
+    expected = module.layer_norm(x, gamma, scope="cpu")
+    monkeypatch.setenv("OPGEN_NATIVE", "1")
+    module.layer_norm(x, gamma, scope="cpu")  # (built and bound before the Python around it is taken away)
+    before = module._NATIVE.served
+    with monkeypatch.context() as patched:
+        patched.setattr(module._rt, "torch_call", never)
+        patched.setattr(module, "_compute", never)
+        got = module.layer_norm(x, gamma, scope="cpu")
+    assert module._NATIVE.served == before + 1 and type(got) is module.LayerNormOutputs
+    _same(got, expected)
+    # handed back (a strided view the driver cannot take): the Python path answers, as before
+    strided = np.repeat(x, 2, axis=1)[:, ::2]
+    _same(module.layer_norm(strided, gamma, scope="cpu"), expected)
+    assert module._NATIVE.served == before + 1
+    torch = pytest.importorskip("torch")  # a torch tensor first: the torch path, as before
+    out = module.layer_norm(torch.from_numpy(x), torch.from_numpy(gamma), scope="cpu")
+    assert isinstance(out.y, torch.Tensor)
+    np.testing.assert_array_equal(out.y.numpy(), expected.y)

@@ -179,3 +179,17 @@ def test_one_registry_holds_every_backends_counters() -> None:
         assert stats.snapshot()["host"]["memory_hits"] == before + 1
     finally:
         host.stats["memory_hits"] -= 1
+
+
+@pytest.mark.parametrize("count", [1, 3, 4, 5, 8, 9])  # (4 and 8 are unrolled: every variable still read)
+def test_raw_values_follow_each_variable(count: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    chosen = list(SETTINGS.values())[:count]
+    for setting in chosen:
+        monkeypatch.delenv(setting.name, raising=False)
+    values = settings.raw_values(*chosen)
+    assert len(values()) == count and len(set(map(type, values()))) == 1  # (all unset alike)
+    for k, setting in enumerate(chosen):
+        before = values()
+        monkeypatch.setenv(setting.name, f"v{k}")
+        after = values()
+        assert [a != b for a, b in zip(before, after, strict=True)] == [j == k for j in range(count)], setting.name

@@ -1,8 +1,9 @@
 """A generated op's native driver, as its wrapper calls it (issue 32; docs/native.md).
 
 Each wrapper with a kernel launch plan holds a `NativeDriver` (`_NATIVE`) for the `<op>.driver.cpp`
-beside it and, first thing in `_compute`, asks it to run the call: `call(backend, inputs, attrs)`
-returns the outputs, raises the wrapper's exception with the wrapper's message, or returns None —
+beside it and asks it to run the call first thing (in `_run` when the first input is a NumPy
+array, else in `_compute`): `call(backend, inputs, attrs, outputs)` returns the outputs (as the
+`outputs` NamedTuple), raises the wrapper's exception with the wrapper's message, or returns None —
 then the wrapper runs its Python body, the reference path, as before. None is the answer where the
 native path is off (`OPGEN_NATIVE=0`, `OPGEN_PLAN=loop`; `OPGEN_NO_REPLAY` on the cpu), where it has
 no form for the call (a backend other than the plain cpu and cuda ones, a watched backend, a cuda
@@ -61,19 +62,21 @@ class _State:
     poison: bool
     no_replay: bool  # (the cpu path then runs in Python; the cuda path turns its graphs off)
     binding: tuple[Any, ...]
+    cpu: Any  # the front where a call on the plain cpu backend runs natively, else None (one test per call)
 
 
-#: The raw values of every setting a call's route depends on (a change of any: _state again), in
-#: two fours (raw_values reads four fastest).
-_route = raw_values(NATIVE, PLAN, NO_REPLAY, POISON_OUTPUTS)
-_launch = raw_values(HOST_SANITIZE, HOST_THREADS, HOST_RANDOM_ORDER, HOST_STACK_KB)
+#: The raw values of every setting a call's route depends on (a change of any: _state again): the
+#: route's and the launch's.
+_settings = raw_values(NATIVE, PLAN, NO_REPLAY, POISON_OUTPUTS, HOST_SANITIZE, HOST_THREADS, HOST_RANDOM_ORDER,
+                       HOST_STACK_KB)
 _STATES: dict[tuple[Any, ...], _State] = {}
 
 
 def _state(raw: tuple[Any, ...], backend: Any) -> _State:
     on = NATIVE.get() and plan_as_data()
-    state = _State(native_front.extension() if on else None, bool(POISON_OUTPUTS.get()), bool(NO_REPLAY.get()),
-                   native_cpu.key(backend))
+    front, no_replay = native_front.extension() if on else None, bool(NO_REPLAY.get())
+    cpu = front if raw[0] == "cpu" and not no_replay else None  # (raw[0]: the backend's name)
+    state = _State(front, bool(POISON_OUTPUTS.get()), no_replay, native_cpu.key(backend), cpu)
     if len(_STATES) < 64:
         _STATES[raw] = state
     return state
@@ -98,25 +101,30 @@ class NativeDriver:
         self._cuda_bound: dict[int, int] = {}
         self._broken = False
 
-    def call(self, backend: Any, inputs: tuple[Any, ...], attrs: tuple[Any, ...]) -> tuple[Any, ...] | None:
-        """The outputs of the call run natively, or None: the wrapper's Python path takes it."""
+    def call(self, backend: Any, inputs: tuple[Any, ...], attrs: tuple[Any, ...],
+             outputs: type | None = None) -> tuple[Any, ...] | None:
+        """The outputs of the call run natively (a tuple of the `outputs` tuple subclass: the op's
+        NamedTuple), or None: the wrapper's Python path takes it."""
         if self._broken or backend.watched:
             return None
-        raw = (backend.name, switches._sanitize, switches._random_seed, _route(), _launch())
+        raw = (backend.name, switches._sanitize, switches._random_seed, _settings())
         state = _STATES.get(raw) or _state(raw, backend)
-        if state.front is None:
+        front = state.cpu  # (tested first: isinstance against a Protocol's subclass costs more than a call)
+        if front is None:
+            if state.front is not None and isinstance(backend, CudaBackend):
+                return self._call_cuda(backend, inputs, attrs, state, outputs)
             return None
-        if isinstance(backend, CudaBackend):
-            return self._call_cuda(backend, inputs, attrs, state)
-        if backend.name != "cpu" or state.no_replay:
-            return None
-        if self._bound != state.binding and not self._bind(backend):
-            return None
+        bound = self._bound
+        if bound is not state.binding:
+            if bound != state.binding and not self._bind(backend):
+                return None
+            if self._bound == state.binding:
+                self._bound = state.binding  # (the state's own tuple: an identity test from now on)
         backend.flush()  # the driver runs at once: launches the Python path queued go first
-        outputs = state.front.call(self._address, inputs, attrs, DEVICE_CPU, state.poison)
-        if outputs is not None:
+        made = front.call(self._address, inputs, attrs, DEVICE_CPU, state.poison, outputs)
+        if made is not None:
             self.served += 1
-        return outputs  # type: ignore[no-any-return]
+        return made  # type: ignore[no-any-return]
 
     def build(self) -> None:
         """Compile (or load from the cache) the driver's library now; its errors raised (opgen warmup)."""
@@ -124,7 +132,7 @@ class NativeDriver:
             self._runner = self._load()
 
     def _call_cuda(self, backend: CudaBackend, inputs: tuple[Any, ...], attrs: tuple[Any, ...],
-                   state: _State) -> tuple[Any, ...] | None:
+                   state: _State, outputs: type | None) -> tuple[Any, ...] | None:
         bound, generation = self._cuda_bound.get(backend.index), native_cuda.generation()
         if bound != generation and (bound == -1 - generation or not self._bind_cuda(backend)):
             return None
@@ -133,11 +141,11 @@ class NativeDriver:
             if stream.is_capturing():  # the Python path holds the call's buffers for the caller's graph
                 return None
             native_cuda.graphs(not state.no_replay)
-            outputs = state.front.call(self._address, inputs, attrs, DEVICE_CUDA, False, backend.index,
-                                       stream.ptr, backend.empty)
-        if outputs is not None:
+            made = state.front.call(self._address, inputs, attrs, DEVICE_CUDA, False, backend.index, stream.ptr,
+                                    backend.empty, outputs)
+        if made is not None:
             self.served += 1
-        return outputs  # type: ignore[no-any-return]
+        return made  # type: ignore[no-any-return]
 
     def _bind_cuda(self, backend: CudaBackend) -> bool:
         """The op's module bound on the backend's device, and the driver library handed the cuda

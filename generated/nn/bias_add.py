@@ -147,6 +147,10 @@ def bias_add(
 
 
 def _run(scope: Scope | str | None, value: Any, bias: Any, data_format: Any) -> BiasAddOutputs:
+    if type(value) is _np.ndarray:  # NumPy in: the op's native driver first
+        _native = _NATIVE.call(_rt.backend_of(scope, _OP), (value, bias), (data_format,), BiasAddOutputs)
+        if _native is not None:
+            return _native
     _torch = _rt.torch_call(value, bias)
     if _torch is not None:  # torch in, torch out, on the tensors' device
         return _torch.run(_OP, _compute, scope, {'value': value, 'bias': bias}, (data_format,))
@@ -155,9 +159,9 @@ def _run(scope: Scope | str | None, value: Any, bias: Any, data_format: Any) -> 
 
 def _compute(scope: Scope | str | None, value: Any, bias: Any, data_format: Any) -> BiasAddOutputs:
     _backend = _rt.backend_of(scope, _OP)
-    _native = _NATIVE.call(_backend, (value, bias), (data_format,))
-    if _native is not None:  # the op's native driver ran the call
-        return BiasAddOutputs(*_native)
+    _native = _NATIVE.call(_backend, (value, bias), (data_format,), BiasAddOutputs)
+    if _native is not None:  # the op's native driver ran the call (its outputs made as this NamedTuple)
+        return _native
     data_format = _rt.check_enum(_OP, 'data_format', data_format, ('NHWC', 'NCHW'))
     value = _backend.adopt(_OP, 'value', value)
     _dtype_T = _rt.check_dtype(_OP, 'value', value, ('float16', 'bfloat16', 'float32', 'float64'), 'T')

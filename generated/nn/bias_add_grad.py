@@ -143,6 +143,10 @@ def bias_add_grad(
 
 
 def _run(scope: Scope | str | None, out_backprop: Any, data_format: Any) -> BiasAddGradOutputs:
+    if type(out_backprop) is _np.ndarray:  # NumPy in: the op's native driver first
+        _native = _NATIVE.call(_rt.backend_of(scope, _OP), (out_backprop,), (data_format,), BiasAddGradOutputs)
+        if _native is not None:
+            return _native
     _torch = _rt.torch_call(out_backprop)
     if _torch is not None:  # torch in, torch out, on the tensors' device
         return _torch.run(_OP, _compute, scope, {'out_backprop': out_backprop}, (data_format,))
@@ -151,9 +155,9 @@ def _run(scope: Scope | str | None, out_backprop: Any, data_format: Any) -> Bias
 
 def _compute(scope: Scope | str | None, out_backprop: Any, data_format: Any) -> BiasAddGradOutputs:
     _backend = _rt.backend_of(scope, _OP)
-    _native = _NATIVE.call(_backend, (out_backprop,), (data_format,))
-    if _native is not None:  # the op's native driver ran the call
-        return BiasAddGradOutputs(*_native)
+    _native = _NATIVE.call(_backend, (out_backprop,), (data_format,), BiasAddGradOutputs)
+    if _native is not None:  # the op's native driver ran the call (its outputs made as this NamedTuple)
+        return _native
     data_format = _rt.check_enum(_OP, 'data_format', data_format, ('NHWC', 'NCHW'))
     out_backprop = _backend.adopt(_OP, 'out_backprop', out_backprop)
     _dtype_T = _rt.check_dtype(_OP, 'out_backprop', out_backprop, ('float16', 'bfloat16', 'float32', 'float64'), 'T')

@@ -245,6 +245,10 @@ def fused_batch_norm_grad_v3(
 
 
 def _run(scope: Scope | str | None, y_backprop: Any, x: Any, scale: Any, reserve_space_1: Any, reserve_space_2: Any, reserve_space_3: Any, epsilon: Any, data_format: Any, is_training: Any) -> FusedBatchNormGradV3Outputs:
+    if type(y_backprop) is _np.ndarray:  # NumPy in: the op's native driver first
+        _native = _NATIVE.call(_rt.backend_of(scope, _OP), (y_backprop, x, scale, reserve_space_1, reserve_space_2, reserve_space_3), (epsilon, data_format, is_training), FusedBatchNormGradV3Outputs)
+        if _native is not None:
+            return _native
     _torch = _rt.torch_call(y_backprop, x, scale, reserve_space_1, reserve_space_2, reserve_space_3)
     if _torch is not None:  # torch in, torch out, on the tensors' device
         return _torch.run(_OP, _compute, scope, {'y_backprop': y_backprop, 'x': x, 'scale': scale, 'reserve_space_1': reserve_space_1, 'reserve_space_2': reserve_space_2, 'reserve_space_3': reserve_space_3}, (epsilon, data_format, is_training))
@@ -253,9 +257,9 @@ def _run(scope: Scope | str | None, y_backprop: Any, x: Any, scale: Any, reserve
 
 def _compute(scope: Scope | str | None, y_backprop: Any, x: Any, scale: Any, reserve_space_1: Any, reserve_space_2: Any, reserve_space_3: Any, epsilon: Any, data_format: Any, is_training: Any) -> FusedBatchNormGradV3Outputs:
     _backend = _rt.backend_of(scope, _OP)
-    _native = _NATIVE.call(_backend, (y_backprop, x, scale, reserve_space_1, reserve_space_2, reserve_space_3), (epsilon, data_format, is_training))
-    if _native is not None:  # the op's native driver ran the call
-        return FusedBatchNormGradV3Outputs(*_native)
+    _native = _NATIVE.call(_backend, (y_backprop, x, scale, reserve_space_1, reserve_space_2, reserve_space_3), (epsilon, data_format, is_training), FusedBatchNormGradV3Outputs)
+    if _native is not None:  # the op's native driver ran the call (its outputs made as this NamedTuple)
+        return _native
     epsilon = _rt.check_float(_OP, 'epsilon', epsilon, 0, None)
     data_format = _rt.check_enum(_OP, 'data_format', data_format, ('NHWC', 'NCHW', 'NDHWC', 'NCDHW'))
     is_training = _rt.check_bool(_OP, 'is_training', is_training)

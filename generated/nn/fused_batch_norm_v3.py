@@ -266,6 +266,10 @@ def fused_batch_norm_v3(
 
 
 def _run(scope: Scope | str | None, x: Any, scale: Any, offset: Any, mean: Any, variance: Any, epsilon: Any, exponential_avg_factor: Any, data_format: Any, is_training: Any) -> FusedBatchNormV3Outputs:
+    if type(x) is _np.ndarray:  # NumPy in: the op's native driver first
+        _native = _NATIVE.call(_rt.backend_of(scope, _OP), (x, scale, offset, mean, variance), (epsilon, exponential_avg_factor, data_format, is_training), FusedBatchNormV3Outputs)
+        if _native is not None:
+            return _native
     _torch = _rt.torch_call(x, scale, offset, mean, variance)
     if _torch is not None:  # torch in, torch out, on the tensors' device
         return _torch.run(_OP, _compute, scope, {'x': x, 'scale': scale, 'offset': offset, 'mean': mean, 'variance': variance}, (epsilon, exponential_avg_factor, data_format, is_training))
@@ -274,9 +278,9 @@ def _run(scope: Scope | str | None, x: Any, scale: Any, offset: Any, mean: Any, 
 
 def _compute(scope: Scope | str | None, x: Any, scale: Any, offset: Any, mean: Any, variance: Any, epsilon: Any, exponential_avg_factor: Any, data_format: Any, is_training: Any) -> FusedBatchNormV3Outputs:
     _backend = _rt.backend_of(scope, _OP)
-    _native = _NATIVE.call(_backend, (x, scale, offset, mean, variance), (epsilon, exponential_avg_factor, data_format, is_training))
-    if _native is not None:  # the op's native driver ran the call
-        return FusedBatchNormV3Outputs(*_native)
+    _native = _NATIVE.call(_backend, (x, scale, offset, mean, variance), (epsilon, exponential_avg_factor, data_format, is_training), FusedBatchNormV3Outputs)
+    if _native is not None:  # the op's native driver ran the call (its outputs made as this NamedTuple)
+        return _native
     epsilon = _rt.check_float(_OP, 'epsilon', epsilon, 0, None)
     exponential_avg_factor = _rt.check_float(_OP, 'exponential_avg_factor', exponential_avg_factor, 0, 1)
     data_format = _rt.check_enum(_OP, 'data_format', data_format, ('NHWC', 'NCHW', 'NDHWC', 'NCDHW'))

@@ -165,6 +165,10 @@ def layer_norm(
 
 
 def _run(scope: Scope | str | None, x: Any, gamma: Any, beta: Any, epsilon: Any) -> LayerNormOutputs:
+    if type(x) is _np.ndarray:  # NumPy in: the op's native driver first
+        _native = _NATIVE.call(_rt.backend_of(scope, _OP), (x, gamma, beta), (epsilon,), LayerNormOutputs)
+        if _native is not None:
+            return _native
     _torch = _rt.torch_call(x, gamma, beta)
     if _torch is not None:  # torch in, torch out, on the tensors' device
         return _torch.run(_OP, _compute, scope, {'x': x, 'gamma': gamma, 'beta': beta}, (epsilon,))
@@ -173,9 +177,9 @@ def _run(scope: Scope | str | None, x: Any, gamma: Any, beta: Any, epsilon: Any)
 
 def _compute(scope: Scope | str | None, x: Any, gamma: Any, beta: Any, epsilon: Any) -> LayerNormOutputs:
     _backend = _rt.backend_of(scope, _OP)
-    _native = _NATIVE.call(_backend, (x, gamma, beta), (epsilon,))
-    if _native is not None:  # the op's native driver ran the call
-        return LayerNormOutputs(*_native)
+    _native = _NATIVE.call(_backend, (x, gamma, beta), (epsilon,), LayerNormOutputs)
+    if _native is not None:  # the op's native driver ran the call (its outputs made as this NamedTuple)
+        return _native
     epsilon = _rt.check_float(_OP, 'epsilon', epsilon, 0, None, above=True)
     x = _backend.adopt(_OP, 'x', x)
     _dtype_T = _rt.check_dtype(_OP, 'x', x, ('float16', 'bfloat16', 'float32'), 'T')

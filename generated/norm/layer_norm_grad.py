@@ -168,6 +168,10 @@ def layer_norm_grad(
 
 
 def _run(scope: Scope | str | None, dy: Any, x: Any, mean: Any, rstd: Any, gamma: Any) -> LayerNormGradOutputs:
+    if type(dy) is _np.ndarray:  # NumPy in: the op's native driver first
+        _native = _NATIVE.call(_rt.backend_of(scope, _OP), (dy, x, mean, rstd, gamma), (), LayerNormGradOutputs)
+        if _native is not None:
+            return _native
     _torch = _rt.torch_call(dy, x, mean, rstd, gamma)
     if _torch is not None:  # torch in, torch out, on the tensors' device
         return _torch.run(_OP, _compute, scope, {'dy': dy, 'x': x, 'mean': mean, 'rstd': rstd, 'gamma': gamma}, ())
@@ -176,9 +180,9 @@ def _run(scope: Scope | str | None, dy: Any, x: Any, mean: Any, rstd: Any, gamma
 
 def _compute(scope: Scope | str | None, dy: Any, x: Any, mean: Any, rstd: Any, gamma: Any) -> LayerNormGradOutputs:
     _backend = _rt.backend_of(scope, _OP)
-    _native = _NATIVE.call(_backend, (dy, x, mean, rstd, gamma), ())
-    if _native is not None:  # the op's native driver ran the call
-        return LayerNormGradOutputs(*_native)
+    _native = _NATIVE.call(_backend, (dy, x, mean, rstd, gamma), (), LayerNormGradOutputs)
+    if _native is not None:  # the op's native driver ran the call (its outputs made as this NamedTuple)
+        return _native
     dy = _backend.adopt(_OP, 'dy', dy)
     _dtype_T = _rt.check_dtype(_OP, 'dy', dy, ('float16', 'bfloat16', 'float32'), 'T')
     _dtype_S = _rt.ACCUMULATOR[_dtype_T]

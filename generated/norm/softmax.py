@@ -140,6 +140,10 @@ def softmax(
 
 
 def _run(scope: Scope | str | None, x: Any, axis: Any) -> SoftmaxOutputs:
+    if type(x) is _np.ndarray:  # NumPy in: the op's native driver first
+        _native = _NATIVE.call(_rt.backend_of(scope, _OP), (x,), (axis,), SoftmaxOutputs)
+        if _native is not None:
+            return _native
     _torch = _rt.torch_call(x)
     if _torch is not None:  # torch in, torch out, on the tensors' device
         return _torch.run(_OP, _compute, scope, {'x': x}, (axis,))
@@ -148,9 +152,9 @@ def _run(scope: Scope | str | None, x: Any, axis: Any) -> SoftmaxOutputs:
 
 def _compute(scope: Scope | str | None, x: Any, axis: Any) -> SoftmaxOutputs:
     _backend = _rt.backend_of(scope, _OP)
-    _native = _NATIVE.call(_backend, (x,), (axis,))
-    if _native is not None:  # the op's native driver ran the call
-        return SoftmaxOutputs(*_native)
+    _native = _NATIVE.call(_backend, (x,), (axis,), SoftmaxOutputs)
+    if _native is not None:  # the op's native driver ran the call (its outputs made as this NamedTuple)
+        return _native
     axis = _rt.check_int(_OP, 'axis', axis, None, None, None)
     x = _backend.adopt(_OP, 'x', x)
     _dtype_T = _rt.check_dtype(_OP, 'x', x, ('float16', 'bfloat16', 'float32'), 'T')

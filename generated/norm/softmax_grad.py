@@ -144,6 +144,10 @@ def softmax_grad(
 
 
 def _run(scope: Scope | str | None, y: Any, dy: Any, axis: Any) -> SoftmaxGradOutputs:
+    if type(y) is _np.ndarray:  # NumPy in: the op's native driver first
+        _native = _NATIVE.call(_rt.backend_of(scope, _OP), (y, dy), (axis,), SoftmaxGradOutputs)
+        if _native is not None:
+            return _native
     _torch = _rt.torch_call(y, dy)
     if _torch is not None:  # torch in, torch out, on the tensors' device
         return _torch.run(_OP, _compute, scope, {'y': y, 'dy': dy}, (axis,))
@@ -152,9 +156,9 @@ def _run(scope: Scope | str | None, y: Any, dy: Any, axis: Any) -> SoftmaxGradOu
 
 def _compute(scope: Scope | str | None, y: Any, dy: Any, axis: Any) -> SoftmaxGradOutputs:
     _backend = _rt.backend_of(scope, _OP)
-    _native = _NATIVE.call(_backend, (y, dy), (axis,))
-    if _native is not None:  # the op's native driver ran the call
-        return SoftmaxGradOutputs(*_native)
+    _native = _NATIVE.call(_backend, (y, dy), (axis,), SoftmaxGradOutputs)
+    if _native is not None:  # the op's native driver ran the call (its outputs made as this NamedTuple)
+        return _native
     axis = _rt.check_int(_OP, 'axis', axis, None, None, None)
     y = _backend.adopt(_OP, 'y', y)
     _dtype_T = _rt.check_dtype(_OP, 'y', y, ('float16', 'bfloat16', 'float32'), 'T')

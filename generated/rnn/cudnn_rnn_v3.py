@@ -382,6 +382,10 @@ def cudnn_rnn_v3(
 
 
 def _run(scope: Scope | str | None, input: Any, input_h: Any, input_c: Any, params: Any, sequence_lengths: Any, rnn_mode: Any, input_mode: Any, direction: Any, dropout: Any, seed: Any, seed2: Any, num_proj: Any, is_training: Any, time_major: Any) -> CudnnRNNV3Outputs:
+    if type(input) is _np.ndarray:  # NumPy in: the op's native driver first
+        _native = _NATIVE.call(_rt.backend_of(scope, _OP), (input, input_h, input_c, params, sequence_lengths), (rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj, is_training, time_major), CudnnRNNV3Outputs)
+        if _native is not None:
+            return _native
     _torch = _rt.torch_call(input, input_h, input_c, params, sequence_lengths)
     if _torch is not None:  # torch in, torch out, on the tensors' device
         return _torch.run(_OP, _compute, scope, {'input': input, 'input_h': input_h, 'input_c': input_c, 'params': params, 'sequence_lengths': sequence_lengths}, (rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj, is_training, time_major))
@@ -390,9 +394,9 @@ def _run(scope: Scope | str | None, input: Any, input_h: Any, input_c: Any, para
 
 def _compute(scope: Scope | str | None, input: Any, input_h: Any, input_c: Any, params: Any, sequence_lengths: Any, rnn_mode: Any, input_mode: Any, direction: Any, dropout: Any, seed: Any, seed2: Any, num_proj: Any, is_training: Any, time_major: Any) -> CudnnRNNV3Outputs:
     _backend = _rt.backend_of(scope, _OP)
-    _native = _NATIVE.call(_backend, (input, input_h, input_c, params, sequence_lengths), (rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj, is_training, time_major))
-    if _native is not None:  # the op's native driver ran the call
-        return CudnnRNNV3Outputs(*_native)
+    _native = _NATIVE.call(_backend, (input, input_h, input_c, params, sequence_lengths), (rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj, is_training, time_major), CudnnRNNV3Outputs)
+    if _native is not None:  # the op's native driver ran the call (its outputs made as this NamedTuple)
+        return _native
     rnn_mode = _rt.check_enum(_OP, 'rnn_mode', rnn_mode, ('rnn_relu', 'rnn_tanh', 'lstm', 'gru'))
     input_mode = _rt.check_enum(_OP, 'input_mode', input_mode, ('linear_input', 'skip_input', 'auto_select'))
     direction = _rt.check_enum(_OP, 'direction', direction, ('unidirectional', 'bidirectional'))

@@ -226,6 +226,10 @@ def dml_rnn(
 
 
 def _run(scope: Scope | str | None, input: Any, weight: Any, recurrence: Any, bias: Any, hidden_init: Any, sequence_lengths: Any, direction: Any, activations: Any) -> DmlRnnOutputs:
+    if type(input) is _np.ndarray:  # NumPy in: the op's native driver first
+        _native = _NATIVE.call(_rt.backend_of(scope, _OP), (input, weight, recurrence, bias, hidden_init, sequence_lengths), (direction, activations), DmlRnnOutputs)
+        if _native is not None:
+            return _native
     _torch = _rt.torch_call(input, weight, recurrence, bias, hidden_init, sequence_lengths)
     if _torch is not None:  # torch in, torch out, on the tensors' device
         return _torch.run(_OP, _compute, scope, {'input': input, 'weight': weight, 'recurrence': recurrence, 'bias': bias, 'hidden_init': hidden_init, 'sequence_lengths': sequence_lengths}, (direction, activations))
@@ -234,9 +238,9 @@ def _run(scope: Scope | str | None, input: Any, weight: Any, recurrence: Any, bi
 
 def _compute(scope: Scope | str | None, input: Any, weight: Any, recurrence: Any, bias: Any, hidden_init: Any, sequence_lengths: Any, direction: Any, activations: Any) -> DmlRnnOutputs:
     _backend = _rt.backend_of(scope, _OP)
-    _native = _NATIVE.call(_backend, (input, weight, recurrence, bias, hidden_init, sequence_lengths), (direction, activations))
-    if _native is not None:  # the op's native driver ran the call
-        return DmlRnnOutputs(*_native)
+    _native = _NATIVE.call(_backend, (input, weight, recurrence, bias, hidden_init, sequence_lengths), (direction, activations), DmlRnnOutputs)
+    if _native is not None:  # the op's native driver ran the call (its outputs made as this NamedTuple)
+        return _native
     direction = _rt.check_enum(_OP, 'direction', direction, ('forward', 'backward', 'bidirectional'))
     input = _backend.adopt(_OP, 'input', input)
     _dtype_T = _rt.check_dtype(_OP, 'input', input, ('float32', 'float16'), 'T')

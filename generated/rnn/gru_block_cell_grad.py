@@ -244,6 +244,10 @@ def gru_block_cell_grad(
 
 def _run(scope: Scope | str | None, x: Any, h_prev: Any, w_ru: Any, w_c: Any, b_ru: Any, b_c: Any, r: Any, u: Any, c: Any, d_h: Any) -> GRUBlockCellGradOutputs:
     _warnings.warn(f"{_OP} is deprecated: " + 'TensorFlow has deprecated GRUBlockCellGrad. Its page warns that the API will be removed in a future version once its replacement is stable.', DeprecationWarning, stacklevel=3)
+    if type(x) is _np.ndarray:  # NumPy in: the op's native driver first
+        _native = _NATIVE.call(_rt.backend_of(scope, _OP), (x, h_prev, w_ru, w_c, b_ru, b_c, r, u, c, d_h), (), GRUBlockCellGradOutputs)
+        if _native is not None:
+            return _native
     _torch = _rt.torch_call(x, h_prev, w_ru, w_c, b_ru, b_c, r, u, c, d_h)
     if _torch is not None:  # torch in, torch out, on the tensors' device
         return _torch.run(_OP, _compute, scope, {'x': x, 'h_prev': h_prev, 'w_ru': w_ru, 'w_c': w_c, 'b_ru': b_ru, 'b_c': b_c, 'r': r, 'u': u, 'c': c, 'd_h': d_h}, ())
@@ -252,9 +256,9 @@ def _run(scope: Scope | str | None, x: Any, h_prev: Any, w_ru: Any, w_c: Any, b_
 
 def _compute(scope: Scope | str | None, x: Any, h_prev: Any, w_ru: Any, w_c: Any, b_ru: Any, b_c: Any, r: Any, u: Any, c: Any, d_h: Any) -> GRUBlockCellGradOutputs:
     _backend = _rt.backend_of(scope, _OP)
-    _native = _NATIVE.call(_backend, (x, h_prev, w_ru, w_c, b_ru, b_c, r, u, c, d_h), ())
-    if _native is not None:  # the op's native driver ran the call
-        return GRUBlockCellGradOutputs(*_native)
+    _native = _NATIVE.call(_backend, (x, h_prev, w_ru, w_c, b_ru, b_c, r, u, c, d_h), (), GRUBlockCellGradOutputs)
+    if _native is not None:  # the op's native driver ran the call (its outputs made as this NamedTuple)
+        return _native
     x = _backend.adopt(_OP, 'x', x)
     _dtype_T = _rt.check_dtype(_OP, 'x', x, ('float32', 'float16'), 'T')
     h_prev = _backend.adopt(_OP, 'h_prev', h_prev)

@@ -283,6 +283,9 @@ inline V dtype_of(const V& t) {
 }
 
 inline int32_t dtype_code(const V& name) {
+  if (name.kind == K_STR)  // (a tensor's dtype name is the table's own text: found by its address, no strlen)
+    for (int32_t k = 0; k < OPGEN_DT_COUNT; ++k)
+      if (name.s == dtype_names()[k]) return k;
   for (int32_t k = 0; k < OPGEN_DT_COUNT; ++k)
     if (equal(name, lit(dtype_names()[k]))) return k;
   fallback("dtype " + str(name) + " is not one the driver knows");

@@ -2,7 +2,8 @@
 // codegen/runtime/native_front.py with the host C++ compiler against this Python's and NumPy's
 // headers. `call(driver, inputs, attrs, device, poison)` turns the wrapper's arguments into an opgen_call,
 // makes the outputs as NumPy arrays through the allocator callback, calls the driver and returns
-// the outputs as a tuple; a driver error becomes the wrapper's exception with the driver's message.
+// the outputs as a tuple (`call(..., outputs)`: as that tuple subclass, the op's NamedTuple, made here
+// as its __new__ would); a driver error becomes the wrapper's exception with the driver's message.
 // On the cuda device (`call(..., device_index, stream, empty)`) the inputs are CuPy arrays on that
 // device, read through `__cuda_array_interface__`, the outputs and scratch come from `empty` (the
 // cuda backend's: CuPy's memory pool, poisoned as it poisons) and the plan runs on `stream`.
@@ -30,6 +31,7 @@ typedef int (*opgen_driver_fn)(opgen_call*);
 namespace {
 
 constexpr int kMaxArgs = 64;
+constexpr size_t kMaxItems = 256;  // list inputs' elements, all lists of a call together
 
 // Why the last call was handed back to Python (a driver's OPGEN_ERR_FALLBACK message, or the
 // front-end's own reason): `last_fallback()`, for tests and for a user asking why a call is slow.
@@ -43,6 +45,10 @@ PyArray_Descr* g_descr[OPGEN_DT_COUNT] = {};
 PyObject* g_names[OPGEN_DT_COUNT] = {};
 
 int dtype_of(PyArray_Descr* d) {
+  // NumPy's builtin descriptors are singletons, so an array of a plain dtype holds ours: one pointer
+  // test each, where PyArray_EquivTypes (for the rest: metadata, '=' spelled '<') costs a cast lookup.
+  for (int k = 0; k < OPGEN_DT_COUNT; ++k)
+    if (d == g_descr[k]) return k;
   for (int k = 0; k < OPGEN_DT_COUNT; ++k)
     if (g_descr[k] != nullptr && PyArray_EquivTypes(d, g_descr[k]) && d->byteorder != '>') return k;
   return -1;
@@ -53,7 +59,7 @@ int dtype_of(PyArray_Descr* d) {
 struct CallState {
   opgen_arg args[kMaxArgs];
   opgen_value attrs[kMaxArgs];
-  std::vector<opgen_tensor> items;        // list inputs' elements (reserved up front: pointers stay put)
+  std::vector<opgen_tensor> items;        // list inputs' elements (reserved at the first list: pointers stay put)
   std::vector<std::vector<opgen_value>> lists;
   PyObject* outputs[OPGEN_MAX_OUTPUTS] = {};
   std::vector<PyObject*> scratch;
@@ -66,6 +72,7 @@ struct CallState {
   PyObject* empty = nullptr;
   std::vector<std::array<int64_t, OPGEN_MAX_NDIM>> dims;
   PyObject *raised_type = nullptr, *raised_value = nullptr, *raised_trace = nullptr;
+  PyThreadState* released = nullptr;  // the calling thread's, while the driver runs without the GIL
   ~CallState() {
     for (PyObject* o : outputs) Py_XDECREF(o);
     for (PyObject* o : scratch) Py_DECREF(o);
@@ -197,6 +204,7 @@ bool arg_of(PyObject* obj, opgen_arg* arg, CallState& st) {
   if (PyList_CheckExact(obj) || PyTuple_CheckExact(obj)) {
     PyObject* seq = obj;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (st.items.capacity() == 0) st.items.reserve(kMaxItems);  // (a call without lists allocates none)
     if (st.items.size() + n > st.items.capacity()) return false;
     size_t first = st.items.size();
     for (Py_ssize_t k = 0; k < n; ++k) {
@@ -327,9 +335,16 @@ int allocate_locked(CallState* st, int64_t index, int32_t dtype, int32_t ndim, c
 int allocate(void* ctx, int64_t index, int32_t dtype, int32_t ndim, const int64_t* shape, int64_t bytes,
              void** data, char* err, int64_t errlen) {
   (void)bytes;
-  PyGILState_STATE gil = PyGILState_Ensure();
-  int result = allocate_locked(static_cast<CallState*>(ctx), index, dtype, ndim, shape, data, err, errlen);
-  PyGILState_Release(gil);
+  CallState* st = static_cast<CallState*>(ctx);
+  if (PyGILState_GetThisThreadState() != st->released) {  // (another thread: a driver never does this)
+    PyGILState_STATE gil = PyGILState_Ensure();
+    int result = allocate_locked(st, index, dtype, ndim, shape, data, err, errlen);
+    PyGILState_Release(gil);
+    return result;
+  }
+  PyEval_RestoreThread(st->released);  // (the calling thread's own state back: cheaper than PyGILState_Ensure)
+  int result = allocate_locked(st, index, dtype, ndim, shape, data, err, errlen);
+  st->released = PyEval_SaveThread();
   return result;
 }
 
@@ -377,20 +392,37 @@ PyObject* raise(int code, const char* message) {
   return nullptr;
 }
 
+// What `outputs` may be: None (a plain tuple), or a tuple subclass of tuple's layout (the op's
+// NamedTuple, whose __new__ is tuple.__new__(cls, items): made here as tuple.__new__ makes it, its
+// tp_alloc then the items, without the Python call).
+bool is_outputs_type(PyObject* obj) {
+  if (obj == Py_None) return true;
+  if (!PyType_Check(obj)) return false;
+  PyTypeObject* type = reinterpret_cast<PyTypeObject*>(obj);
+  // (the layout of a tuple: a NamedTuple's __slots__ = () adds nothing)
+  return PyType_IsSubtype(type, &PyTuple_Type) && type->tp_basicsize == PyTuple_Type.tp_basicsize &&
+         type->tp_itemsize == PyTuple_Type.tp_itemsize;
+}
+
 // call(driver: int, inputs: tuple, attrs: tuple, device: int, poison: bool
-//      [, device_index: int, stream: int, empty: callable]) -> tuple | None
+//      [, device_index: int, stream: int, empty: callable][, outputs: type | None]) -> tuple | None
 PyObject* py_call(PyObject*, PyObject* const* argv, Py_ssize_t argc) {
-  if ((argc != 5 && argc != 8) || !PyTuple_CheckExact(argv[1]) || !PyTuple_CheckExact(argv[2])) {
+  bool cuda_form = argc == 8 || argc == 9;
+  if ((argc < 5 || argc > 9 || argc == 7) || !PyTuple_CheckExact(argv[1]) || !PyTuple_CheckExact(argv[2]) ||
+      ((argc == 6 || argc == 9) && !is_outputs_type(argv[argc - 1]))) {
     PyErr_SetString(PyExc_TypeError, "call(driver: int, inputs: tuple, attrs: tuple, device: int, poison: bool"
-                                     "[, device_index: int, stream: int, empty: callable])");
+                                     "[, device_index: int, stream: int, empty: callable][, outputs: a tuple "
+                                     "subclass of tuple's layout, or None])");
     return nullptr;
   }
+  PyTypeObject* outputs_type = argc == 6 || argc == 9 ? reinterpret_cast<PyTypeObject*>(argv[argc - 1]) : nullptr;
+  if (reinterpret_cast<PyObject*>(outputs_type) == Py_None || outputs_type == &PyTuple_Type) outputs_type = nullptr;
   void* address = PyLong_AsVoidPtr(argv[0]);
   long device = PyLong_AsLong(argv[3]);
-  long device_index = argc == 8 ? PyLong_AsLong(argv[5]) : 0;
-  void* stream = argc == 8 ? PyLong_AsVoidPtr(argv[6]) : nullptr;
+  long device_index = cuda_form ? PyLong_AsLong(argv[5]) : 0;
+  void* stream = cuda_form ? PyLong_AsVoidPtr(argv[6]) : nullptr;
   if (PyErr_Occurred()) return nullptr;
-  if (device == OPGEN_DEV_CUDA && (argc != 8 || !PyCallable_Check(argv[7]))) {
+  if (device == OPGEN_DEV_CUDA && (!cuda_form || !PyCallable_Check(argv[7]))) {
     PyErr_SetString(PyExc_TypeError, "call: the cuda device needs device_index, stream and the backend's empty");
     return nullptr;
   }
@@ -401,13 +433,12 @@ PyObject* py_call(PyObject*, PyObject* const* argv, Py_ssize_t argc) {
     Py_RETURN_NONE;
   }
   CallState st;
-  st.items.reserve(256);
   st.poison = PyObject_IsTrue(argv[4]) == 1;
   st.device = static_cast<int32_t>(device);
   st.device_index = static_cast<int32_t>(device_index);
   if (device == OPGEN_DEV_CUDA) {
     st.empty = argv[7];
-    st.dims.reserve(kMaxArgs + 256);
+    st.dims.reserve(kMaxArgs + kMaxItems);
   }
   for (Py_ssize_t k = 0; k < ninputs; ++k)
     if (!arg_of(PyTuple_GET_ITEM(argv[1], k), &st.args[k], st)) {
@@ -436,9 +467,9 @@ PyObject* py_call(PyObject*, PyObject* const* argv, Py_ssize_t argc) {
   call.allocator.alloc = allocate;
   call.allocator.ctx = &st;
   int code;
-  Py_BEGIN_ALLOW_THREADS
+  st.released = PyEval_SaveThread();
   code = driver(&call);
-  Py_END_ALLOW_THREADS
+  PyEval_RestoreThread(st.released);
   if (st.raised_type != nullptr) {  // the backend's empty raised: its exception, as on the Python path
     PyErr_Restore(st.raised_type, st.raised_value, st.raised_trace);
     st.raised_type = st.raised_value = st.raised_trace = nullptr;
@@ -451,7 +482,8 @@ PyObject* py_call(PyObject*, PyObject* const* argv, Py_ssize_t argc) {
   g_fallback[0] = '\0';
   if (code != OPGEN_OK) return raise(code, call.err);
   if (call.noutputs < 0 || call.noutputs > OPGEN_MAX_OUTPUTS) return raise(OPGEN_ERR_RUNTIME, "bad output count");
-  PyObject* out = PyTuple_New(call.noutputs);
+  PyObject* out = outputs_type != nullptr ? outputs_type->tp_alloc(outputs_type, call.noutputs)
+                                         : PyTuple_New(call.noutputs);
   if (out == nullptr) return nullptr;
   for (int64_t k = 0; k < call.noutputs; ++k) {
     if (st.outputs[k] == nullptr) {
@@ -489,8 +521,8 @@ PyObject* py_last_fallback(PyObject*, PyObject*) { return PyUnicode_FromString(g
 
 PyMethodDef kMethods[] = {
     {"call", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(py_call)), METH_FASTCALL,
-     "call(driver, inputs, attrs, device, poison[, device_index, stream, empty]) -> outputs tuple, or None (the "
-     "Python path takes the call)"},
+     "call(driver, inputs, attrs, device, poison[, device_index, stream, empty][, outputs]) -> the outputs (a "
+     "tuple, or one of the `outputs` tuple subclass), or None (the Python path takes the call)"},
     {"init", py_init, METH_O, "init(dtypes): the NumPy dtype of each opgen dtype"},
     {"abi", py_abi, METH_NOARGS, "the driver.h ABI this extension was built for"},
     {"last_fallback", py_last_fallback, METH_NOARGS, "why this thread's last call went to Python ('' if it did not)"},

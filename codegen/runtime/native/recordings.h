@@ -49,7 +49,9 @@ class Recordings {
   // The recording of `plan`'s values on the plan named `backend`: kept, or recorded now and kept.
   // nullptr where the recorder refuses them (`err` says why: the Python plan then raises its own).
   std::shared_ptr<const Recording> get(const PlanCall& plan, const char* backend, std::string& err) {
-    std::string key(backend);
+    std::string key;
+    key.reserve(std::strlen(backend) + 1 + 40 * static_cast<size_t>(plan.nvalues));  // (grown once, not per value)
+    key.append(backend);
     key.push_back('\0');
     for (int64_t k = 0; k < plan.nvalues; ++k) append_key(plan.values[k], key);
     {

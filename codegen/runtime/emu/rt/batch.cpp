@@ -20,8 +20,7 @@ uint64_t run_batch(const unsigned char* blob, uint64_t count, const uint64_t* ta
   for (unsigned k = 0; k < OPGEN_BATCH_MAX_ARGS; ++k) ptrs[k] = args + 16u * k;
   pthread_mutex_lock(&g_launch_mu);  // one lock for the batch (launches of other threads wait)
   stack_t old_alt;
-  old_alt.ss_flags = SS_DISABLE;
-  set_altstack(&g_caller, &old_alt);
+  const bool restore_alt = caller_altstack_enter(&old_alt);
   tls_in_batch = true;
   uint64_t i = 0;
   for (; i < count; ++i) {
@@ -52,7 +51,7 @@ uint64_t run_batch(const unsigned char* blob, uint64_t count, const uint64_t* ta
       break;
   }
   tls_in_batch = false;
-  if (g_caller.altstack) sigaltstack(&old_alt, nullptr);
+  caller_altstack_leave(restore_alt, &old_alt);
   pthread_mutex_unlock(&g_launch_mu);
   return i;
 }

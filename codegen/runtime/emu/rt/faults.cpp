@@ -24,6 +24,57 @@ void set_altstack(Worker* w, stack_t* old) {
   sigaltstack(&ss, old);
 }
 
+// The launching thread's fault stack. The caller's worker (g_caller) runs blocks on whichever thread
+// launches, so its stack is swapped in per launch and the thread's own put back: two syscalls a
+// launch. A thread with no signal stack of its own is given one of its own instead, kept until it
+// exits (a batch then costs no syscall); whoever installs another later saves and restores ours.
+struct CallerAltstack {
+  bool checked = false;  // this thread's signal stack was looked at
+  void* kept = nullptr;  // ours, installed for good
+  ~CallerAltstack() {
+    if (!kept) return;
+    stack_t cur;
+    if (sigaltstack(nullptr, &cur) == 0 && cur.ss_sp == kept && !(cur.ss_flags & SS_DISABLE)) {
+      stack_t off;
+      memset(&off, 0, sizeof off);
+      off.ss_flags = SS_DISABLE;
+      sigaltstack(&off, nullptr);
+    }
+    munmap(kept, kAltStack);
+  }
+};
+thread_local CallerAltstack tls_caller_alt;
+
+bool caller_altstack_enter(stack_t* old) {
+  CallerAltstack& a = tls_caller_alt;
+  if (a.kept) return false;
+  if (!a.checked) {
+    a.checked = true;
+    stack_t cur;
+    if (sigaltstack(nullptr, &cur) == 0 && (cur.ss_flags & SS_DISABLE)) {
+      void* m = mmap(nullptr, kAltStack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (m != MAP_FAILED) {
+        stack_t ss;
+        ss.ss_sp = m;
+        ss.ss_size = kAltStack;
+        ss.ss_flags = 0;
+        if (sigaltstack(&ss, nullptr) == 0) {
+          a.kept = m;
+          return false;
+        }
+        munmap(m, kAltStack);
+      }
+    }
+  }
+  old->ss_flags = SS_DISABLE;
+  set_altstack(&g_caller, old);
+  return g_caller.altstack != nullptr;
+}
+
+void caller_altstack_leave(bool restore, const stack_t* old) {
+  if (restore) sigaltstack(old, nullptr);
+}
+
 const int kFaultSigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
 struct sigaction g_old_action[sizeof kFaultSigs / sizeof kFaultSigs[0]];
 bool g_signals_installed = false;

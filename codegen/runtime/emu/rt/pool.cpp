@@ -186,12 +186,11 @@ int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen) {
   // Run blocks on this thread as well: no wake-up latency for small launches.
   Worker* const saved = tls_worker;
   stack_t old_alt;
-  old_alt.ss_flags = SS_DISABLE;
-  if (!batched) set_altstack(&g_caller, &old_alt);
+  const bool restore_alt = !batched && caller_altstack_enter(&old_alt);
   tls_worker = &g_caller;
   work(&g_caller);
   tls_worker = saved;
-  if (!batched && g_caller.altstack) sigaltstack(&old_alt, nullptr);
+  caller_altstack_leave(restore_alt, &old_alt);
   pthread_mutex_lock(&g_mu);
   while (g_job.active > 0) pthread_cond_wait(&g_done_cv, &g_mu);
   const int failed = g_job.failed;

@@ -159,6 +159,8 @@ int setting_host_catch_signals(int* value, char* err, size_t errlen);
 // --- faults.cpp ----------------------------------------------------------------------------------
 void describe_fault(Worker* w);
 void set_altstack(Worker* w, stack_t* old);
+bool caller_altstack_enter(stack_t* old);  // true: caller_altstack_leave puts `old` back
+void caller_altstack_leave(bool restore, const stack_t* old);
 int install_signal_handlers(char* err, size_t errlen);  // 1: $OPGEN_HOST_CATCH_SIGNALS is bad
 
 // --- pool.cpp ------------------------------------------------------------------------------------
