@@ -28,7 +28,7 @@ import ctypes
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from codegen.runtime import diskcache, native_cpu, native_cuda, native_front, native_plan
 from codegen.runtime.cuda import CudaBackend
@@ -51,6 +51,9 @@ from codegen.runtime.settings import (
 
 #: driver.h's opgen_device numbers
 DEVICE_CPU, DEVICE_CUDA = 0, 1
+
+#: The op's outputs NamedTuple, which the front end makes the outputs as.
+_Outputs = TypeVar("_Outputs", bound=tuple[Any, ...])
 
 
 @dataclass(frozen=True)
@@ -102,7 +105,7 @@ class NativeDriver:
         self._broken = False
 
     def call(self, backend: Any, inputs: tuple[Any, ...], attrs: tuple[Any, ...],
-             outputs: type | None = None) -> tuple[Any, ...] | None:
+             outputs: type[_Outputs]) -> _Outputs | None:
         """The outputs of the call run natively (a tuple of the `outputs` tuple subclass: the op's
         NamedTuple), or None: the wrapper's Python path takes it."""
         if self._broken or backend.watched:
@@ -132,7 +135,7 @@ class NativeDriver:
             self._runner = self._load()
 
     def _call_cuda(self, backend: CudaBackend, inputs: tuple[Any, ...], attrs: tuple[Any, ...],
-                   state: _State, outputs: type | None) -> tuple[Any, ...] | None:
+                   state: _State, outputs: type[_Outputs]) -> _Outputs | None:
         bound, generation = self._cuda_bound.get(backend.index), native_cuda.generation()
         if bound != generation and (bound == -1 - generation or not self._bind_cuda(backend)):
             return None
