@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from nvrtc_runs import nvrtc_runs
 from reference import cpu_speed
-from test_loops import nvrtc_runs
 
 from codegen.runtime.scope import Scope
 

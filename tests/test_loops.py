@@ -6,15 +6,14 @@ in the same order; and the header compiled by NVRTC."""
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from nvrtc_runs import nvrtc_runs
 from reference import cpu_speed
-from test_random import _nvrtc
 
 from codegen.linemarks import BUILTIN_TEMPLATES
 from codegen.runtime.kernels import KernelSource
@@ -280,26 +279,6 @@ def test_conv3x3_padding_contributes_nothing(probe: KernelSource) -> None:
 
 
 # ------------------------------------------------------------- NVRTC (the GPU form) --
-
-def nvrtc_runs(paths: list[Path]) -> list[Any]:
-    """The modules compiled by the NVRTC releases tests/test_gpu_compile.py uses, with the cuda
-    backend's options, every module of every release compiled (asserted); skipped as that test skips
-    (a failure under CI). The runs, for their kernels' resources."""
-    nvrtc_compile = _nvrtc()
-    try:
-        toolkits = [nvrtc_compile.fetch(r) for r in nvrtc_compile.default_releases()]
-    except nvrtc_compile.FetchError as exc:
-        reason = f"the NVRTC wheels are not in {nvrtc_compile.cache_root()} and could not be downloaded ({exc})"
-        if os.environ.get("CI"):
-            pytest.fail(f"{reason}; CI must run this check")
-        pytest.skip(reason)
-    runs = nvrtc_compile.run_toolkits(toolkits, paths)
-    for run in runs:
-        assert not run.error, f"{run.describe()}: {run.error}"
-        failed = [f"{m.path}:\n{m.log}" for m in run.modules if not m.ok]
-        assert not failed, "\n".join(failed)
-    return runs
-
 
 def test_nvrtc_compiles_the_header(tmp_path: Path) -> None:
     path = tmp_path / "loops_probe.cu"

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import os
 import shutil
 import sys
 from collections.abc import Iterator
@@ -20,6 +19,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from nvrtc_runs import nvrtc_compile_module, nvrtc_runs
 from reference import philox
 
 from codegen.linemarks import BUILTIN_TEMPLATES
@@ -170,37 +170,16 @@ def test_the_uniform_helpers(form: str, probe: KernelSource) -> None:
 
 # ------------------------------------------------------------- NVRTC (the GPU form) --
 
-def _nvrtc() -> Any:
-    spec = importlib.util.spec_from_file_location("nvrtc_compile", PROJECT / "scripts" / "nvrtc_compile.py")
-    if "nvrtc_compile" not in sys.modules:
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["nvrtc_compile"] = module  # (dataclasses look their module up)
-        spec.loader.exec_module(module)
-    return sys.modules["nvrtc_compile"]
-
-
 def test_nvrtc_compiles_the_header_and_the_dropout_kernels(tmp_path: Path, dropout_ops: ModuleType) -> None:
     """The probe and the dropout fixture's module with the NVRTC releases tests/test_gpu_compile.py
     uses (PyTorch's 13.0.88, the newest 13.x and 12.x), line info off and on, with the cuda backend's
     options, no spills; skipped as that test skips (a failure under CI)."""
-    nvrtc_compile = _nvrtc()
     probe_path = tmp_path / "philox_probe.cu"
     probe_path.write_text(probe_source(), encoding="utf-8")
     module = Path(dropout_ops.__file__).parent / "nn" / "dropout.cu"
-    try:
-        toolkits = [nvrtc_compile.fetch(r) for r in nvrtc_compile.default_releases()]
-    except nvrtc_compile.FetchError as exc:
-        reason = f"the NVRTC wheels are not in {nvrtc_compile.cache_root()} and could not be downloaded ({exc})"
-        if os.environ.get("CI"):
-            pytest.fail(f"{reason}; CI must run this check")
-        pytest.skip(reason)
-    runs = nvrtc_compile.run_toolkits(toolkits, [probe_path, module])
-    assert len(runs) == 2 * len(toolkits)
+    runs = nvrtc_runs([probe_path, module])
+    assert len(runs) == 2 * len(nvrtc_compile_module().default_releases())
     for run in runs:
-        assert not run.error, f"{run.describe()}: {run.error}"
-        failed = [f"{m.path}:\n{m.log}" for m in run.modules if not m.ok]
-        assert not failed, "\n".join(failed)
         kernels = {k.kernel for k in run.kernels}
         assert {"philox_words", "philox_stream", "Dropout__dropout__float32", "DropoutGrad__dropout__float64"} \
             <= kernels
