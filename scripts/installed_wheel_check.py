@@ -28,6 +28,8 @@ import time
 import zipfile
 from pathlib import Path
 
+import tutorial_check  # (beside this script: the script's folder is first on sys.path)
+
 PROJECT = Path(__file__).resolve().parent.parent
 # What a wheel must carry for generate, check, new and init to work from site-packages (and opgen's
 # own ops' hand-written helpers: the params ops' runtime functions, generated.torch's drop-in modules).
@@ -133,6 +135,13 @@ class Journey:
                   "typed_call.py"], project)
         self.run("opgen check in a copy of the project", ["opgen", "check"], self._copy(project))
 
+    def tutorial(self) -> None:
+        # the tutorial's own commands and files, from the page, in a fresh folder with this venv
+        steps = tutorial_check.parse(tutorial_check.TUTORIAL.read_text())
+        home = self.work / "tutorial"
+        home.mkdir()
+        tutorial_check.run(steps, home, self.run, StepFailed)
+
     def _copy(self, project: Path) -> Path:
         copy = self.work / "elsewhere" / "myops-copy"
         shutil.copytree(project, copy, ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
@@ -220,6 +229,7 @@ def main(argv: list[str] | None = None) -> int:
         wheel = journey.build_wheel()
         journey.make_venv(wheel)
         journey.user_project()
+        journey.tutorial()
     except StepFailed as exc:
         print(f"installed_wheel_check: FAILED at {exc}", flush=True)
         return 1

@@ -61,7 +61,7 @@ def _attrs(info: str, where: str) -> dict[str, str]:
         words = shlex.split(info)
     except ValueError as exc:
         raise TutorialError(f"{where}: {exc}") from exc
-    attrs = dict(w.split("=", 1) if "=" in w else (w, "") for w in words)
+    attrs = dict(w.partition("=")[::2] for w in words)
     unknown = set(attrs) - {"tutorial", "output", "skip", "file", "shows"}
     if unknown:
         raise TutorialError(f"{where}: unknown fence word(s) {', '.join(sorted(unknown))}; "
@@ -151,6 +151,8 @@ def run(steps: list[Step], home: Path, runner: Runner, fail: Callable[[str], Exc
             target.write_text(step.text)
         elif isinstance(step, ShowsFile):
             print(f"== tutorial: {step.path} as shown (tutorial.md:{step.line})", flush=True)
+            if not (cwd / step.path).is_file():
+                raise fail(f"tutorial.md:{step.line}: no file {step.path} in {cwd}")
             missing = missing_lines(step.expect, (cwd / step.path).read_text())
             if missing:
                 raise fail(f"tutorial.md:{step.line}: {step.path} lacks the lines {missing}")
@@ -162,6 +164,8 @@ def run(steps: list[Step], home: Path, runner: Runner, fail: Callable[[str], Exc
                 if command.startswith("cd "):
                     cwd = cwd / command[3:].strip()
                     print(f"== tutorial: {command}", flush=True)
+                    if not cwd.is_dir():
+                        raise fail(f"tutorial.md:{step.line}: {command}: no such folder")
                     continue
                 output.append(runner(f"tutorial: {command}", ["bash", "-c", command], cwd))
             missing = missing_lines(step.expect, "\n".join(output))
