@@ -49,6 +49,7 @@ class Journey:
         self.work = work
         self.venv = work / "venv"
         self.bin = self.venv / "bin"
+        self.source = work / "source"  # the checkout's copy the wheel is built from
         self.home = work / "user"  # where the user works: outside the repository
         self.env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
         self.env["PATH"] = f"{self.bin}{os.pathsep}{self.env.get('PATH', '')}"
@@ -75,7 +76,7 @@ class Journey:
 
     def build_wheel(self) -> Path:
         # from a copy: an in-tree build leaves build/ and *.egg-info in the checkout while tests run there
-        source = self.work / "source"
+        source = self.source
         shutil.copytree(PROJECT, source, ignore=shutil.ignore_patterns(
             ".git", "build", "dist", "*.egg-info", "__pycache__", ".venv", ".pytest_cache", ".mypy_cache",
             ".ruff_cache", ".hypothesis", ".opgen-cache", "gpu-check"))
@@ -136,8 +137,8 @@ class Journey:
         self.run("opgen check in a copy of the project", ["opgen", "check"], self._copy(project))
 
     def tutorial(self) -> None:
-        # the tutorial's own commands and files, from the page, in a fresh folder with this venv
-        steps = tutorial_check.parse(tutorial_check.TUTORIAL.read_text())
+        # the tutorial's own commands and files, from the page (as the wheel's source has it), in a fresh folder
+        steps = tutorial_check.parse((self.source / tutorial_check.TUTORIAL.relative_to(PROJECT)).read_text())
         home = self.work / "tutorial"
         home.mkdir()
         tutorial_check.run(steps, home, self.run, StepFailed)
