@@ -28,6 +28,8 @@ import time
 import zipfile
 from pathlib import Path
 
+import tutorial_check  # (beside this script: the script's folder is first on sys.path)
+
 PROJECT = Path(__file__).resolve().parent.parent
 # What a wheel must carry for generate, check, new and init to work from site-packages (and opgen's
 # own ops' hand-written helpers: the params ops' runtime functions, generated.torch's drop-in modules).
@@ -47,6 +49,7 @@ class Journey:
         self.work = work
         self.venv = work / "venv"
         self.bin = self.venv / "bin"
+        self.source = work / "source"  # the checkout's copy the wheel is built from
         self.home = work / "user"  # where the user works: outside the repository
         self.env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
         self.env["PATH"] = f"{self.bin}{os.pathsep}{self.env.get('PATH', '')}"
@@ -73,7 +76,7 @@ class Journey:
 
     def build_wheel(self) -> Path:
         # from a copy: an in-tree build leaves build/ and *.egg-info in the checkout while tests run there
-        source = self.work / "source"
+        source = self.source
         shutil.copytree(PROJECT, source, ignore=shutil.ignore_patterns(
             ".git", "build", "dist", "*.egg-info", "__pycache__", ".venv", ".pytest_cache", ".mypy_cache",
             ".ruff_cache", ".hypothesis", ".opgen-cache", "gpu-check"))
@@ -132,6 +135,13 @@ class Journey:
                  [str(self.bin / "python"), "-m", "ruff", "check", "--isolated", "--no-cache", "myops",
                   "typed_call.py"], project)
         self.run("opgen check in a copy of the project", ["opgen", "check"], self._copy(project))
+
+    def tutorial(self) -> None:
+        # the tutorial's own commands and files, from the page (as the wheel's source has it), in a fresh folder
+        steps = tutorial_check.parse((self.source / tutorial_check.TUTORIAL.relative_to(PROJECT)).read_text())
+        home = self.work / "tutorial"
+        home.mkdir()
+        tutorial_check.run(steps, home, self.run, StepFailed)
 
     def _copy(self, project: Path) -> Path:
         copy = self.work / "elsewhere" / "myops-copy"
@@ -220,6 +230,7 @@ def main(argv: list[str] | None = None) -> int:
         wheel = journey.build_wheel()
         journey.make_venv(wheel)
         journey.user_project()
+        journey.tutorial()
     except StepFailed as exc:
         print(f"installed_wheel_check: FAILED at {exc}", flush=True)
         return 1

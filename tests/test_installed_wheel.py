@@ -1,7 +1,8 @@
 """opgen as a user meets it (issue 19): the wheel built from this checkout, installed into a fresh
 venv, used outside the repository — `opgen init`, `opgen new`, `opgen generate`, `opgen check`, `opgen verify`, the
 project's own tests, the ops on NumPy and through torch (autograd, torch.compile), mypy --strict
-and ruff on the generated package, `opgen check` in a copy of the project. The journey is
+and ruff on the generated package, `opgen check` in a copy of the project; then docs/tutorial.md's
+commands and files in an empty folder (issue 33 item 8, scripts/tutorial_check.py). The journey is
 scripts/installed_wheel_check.py; it runs in the background while the rest of the suite runs
 (tests/background.py)."""
 
@@ -36,3 +37,16 @@ def test_the_installed_wheel_works_outside_the_repository() -> None:
                  "the project's own tests, --opgen-random-order 3:"):
         project_tests = out.split(f"== {step}", 1)[1].split("\n== ", 1)[0]
         assert re.search(r"\b[1-9]\d* passed", project_tests) and "failed" not in project_tests, project_tests
+
+
+def test_the_journey_runs_the_tutorial() -> None:
+    proc = background.result("installed-wheel")
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out
+    tutorial = out.split("== tutorial: ", 1)[1]
+    for step in ("skipped: the check installs the wheel", "== tutorial: opgen init myops:",
+                 "== tutorial: write specs/act/scaled_gelu.yaml", "== tutorial: opgen verify ScaledGelu",
+                 "== tutorial: python -m pytest -q tests/test_scaled_gelu.py --opgen-random-order 3:",
+                 "== tutorial: python use_torch.py:", "torch.compile matches F.gelu: True",
+                 "== tutorial: python use_jax.py:", "== tutorial: opgen gpu-check  skipped: needs an NVIDIA GPU"):
+        assert step in tutorial, f"{step!r} missing:\n{tutorial}"
