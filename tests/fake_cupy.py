@@ -786,6 +786,6 @@ def install(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, cublas: FakeCublas 
     # off here, unless a test joins it to the libcuda stand-in (tests/test_native_cuda_wrappers.py).
     from codegen.runtime.native_driver import NativeDriver
 
-    monkeypatch.setattr(NativeDriver, "_call_cuda", lambda self, backend, inputs, attrs, state: None)
+    monkeypatch.setattr(NativeDriver, "_call_cuda", lambda self, backend, inputs, attrs, state, outputs: None)
     return types.SimpleNamespace(backend=cuda.cuda_backend(0), compiled=compiled, module=cuda, cublas=cublas,
                                  tmp_path=tmp_path)

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CODEGEN = ROOT / "codegen"
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), CODEGEN / "runtime" / "emu" / "README.md"]
 #: Read by opgen's own tools, not by codegen/: documented for their users, declared where read.
-TOOL_VARIABLES = {"OPGEN_NVRTC_CACHE": "scripts/nvrtc_compile.py, tests/test_gpu_compile.py"}
+TOOL_VARIABLES: dict[str, str] = {}  # a variable only a script or test reads: name → who
 # How the docs write an environment variable: `NAME=value` or `$NAME`.
 _DOC_VARIABLE = re.compile(r"(?:\$\{?(OPGEN_[A-Z0-9_]+)|\b(OPGEN_[A-Z0-9_]+)=)")
 

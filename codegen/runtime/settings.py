@@ -121,6 +121,11 @@ class Setting:
         """Whether the variable exists at all (a launch's cheapest test before `get`)."""
         return self.key in _ENVIRON if _ENVIRON is not None else self.name in os.environ
 
+    def set(self, text: str) -> None:
+        """The variable set in this process's environment, so the processes it starts inherit it: a
+        tool's choice for its own run (opgen verify poisons outputs, gpu-check compiles with line info)."""
+        os.environ[self.name] = text
+
     def get(self) -> Any:
         """The setting's value: the default when unset or blank, else the parsed text."""
         if (_ENVIRON is None or self.key in _ENVIRON) and (text := self.raw()).strip(BLANK):
@@ -183,6 +188,11 @@ HOST_CATCH_SIGNALS = Setting(
 CACHE_DIR = Setting(
     "OPGEN_CACHE_DIR", "path", "",
     "the kernel caches' folder (unset: `$XDG_CACHE_HOME/opgen`, else `~/.cache/opgen`)")
+NVRTC_CACHE = Setting(
+    "OPGEN_NVRTC_CACHE", "path", "",
+    "the NVRTC releases opgen verify's nvrtc check and the GPU check compile with, unpacked "
+    "(`python -m codegen.verify.nvrtc_compile` fetches them; unset: `$XDG_CACHE_HOME/opgen-ci/nvrtc`, else "
+    "`~/.cache/opgen-ci/nvrtc`)")
 CUDA_LINEINFO = Setting(
     "OPGEN_CUDA_LINEINFO", "flag", False,
     "the cuda backend compiles with line info (--generate-line-info: compute-sanitizer names lines)",
@@ -227,5 +237,5 @@ BLAS = Setting(
 
 SETTINGS: dict[str, Setting] = {s.name: s for s in (
     POISON_OUTPUTS, HOST_SANITIZE, HOST_RANDOM_ORDER, HOST_THREADS, HOST_STACK_KB, HOST_ISA,
-    HOST_CATCH_SIGNALS, CACHE_DIR, CUDA_LINEINFO, PLAN, NO_REPLAY, NATIVE, TORCH_NATIVE, BLAS)}
+    HOST_CATCH_SIGNALS, CACHE_DIR, NVRTC_CACHE, CUDA_LINEINFO, PLAN, NO_REPLAY, NATIVE, TORCH_NATIVE, BLAS)}
 """Every setting by its variable's name."""

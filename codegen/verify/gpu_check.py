@@ -57,6 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from codegen.project import OPGEN_HOME as PROJECT  # a checkout's root, or site-packages
+from codegen.runtime.settings import CUDA_LINEINFO
 from codegen.verify.check_runner import CheckRun, Step
 from codegen.verify.gpu_env import missing_modules, probe
 from codegen.verify.names import DEFAULT_BUDGET
@@ -303,7 +304,7 @@ def main(argv: list[str] | None = None, prog: str | None = None, default_out: Pa
     out = args.out or Path(os.environ.get("OUT") or default_out or PROJECT / "bench" / "gpu-check")
     os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(PROJECT), os.environ.get("PYTHONPATH", "")) if p)
     os.environ["PYTHONUNBUFFERED"] = "1"
-    os.environ["OPGEN_CUDA_LINEINFO"] = "1"  # sanitizer reports name source lines; one cache key for every step
+    CUDA_LINEINFO.set("1")  # sanitizer reports name source lines; one cache key for every step
     env = probe() if not args.rehearsal else None
     missing = env.modules if env is not None else missing_modules()
     header = [f"mode: {'rehearsal (no GPU: the CuPy stand-in)' if args.rehearsal else 'GPU'}; "

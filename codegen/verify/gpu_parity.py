@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import sys
 import time
 import traceback
@@ -47,6 +46,7 @@ from typing import Any
 # The names the tests and scripts that run scripts/gpu_parity.py use are importable from here.
 from codegen.inputs import Case  # noqa: F401
 from codegen.runtime.launches import Launch, record_launches
+from codegen.runtime.settings import POISON_OUTPUTS
 from codegen.verify.builders import BUILDERS, builder  # noqa: F401
 from codegen.verify.cases import (  # noqa: F401
     SPECS,
@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     package, args.specs = package_and_specs(parser, args.package, args.specs)
 
-    os.environ["OPGEN_POISON_OUTPUTS"] = "1"
+    POISON_OUTPUTS.set("1")
     warnings.filterwarnings("ignore", r".* is deprecated: ", DeprecationWarning)  # GRUBlockCell: TF's notice
     from codegen.runtime.scope import Scope, cuda_available
     from codegen.warmup import select_ops

@@ -22,11 +22,11 @@ raised, 2 no usable GPU.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 import traceback
 
+from codegen.runtime.settings import POISON_OUTPUTS
 from codegen.verify.cases import all_cases, missing_builder_message, run_case
 from codegen.verify.package_args import add_package_arguments, package_and_specs
 
@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     package, specs = package_and_specs(parser, args.package, args.specs)
 
-    os.environ["OPGEN_POISON_OUTPUTS"] = "1"
+    POISON_OUTPUTS.set("1")
     from codegen.runtime.scope import Scope, cuda_available
     from codegen.warmup import generated_ops, select_ops
 

@@ -54,10 +54,11 @@ from typing import Any
 from codegen.project import OPGEN_HOME as PROJECT  # a checkout's root (its generated/ and specs/), or site-packages
 from codegen.resources import KernelResources, attach_blocks, parse_ptxas, read_cubin, summary, table
 from codegen.runtime.kernels import symbol_parts
+from codegen.runtime.settings import NVRTC_CACHE
 
 ARCH = "sm_90"
 VERBOSE_OPTION = "--ptxas-options=-v"
-CACHE_ENV = "OPGEN_NVRTC_CACHE"
+CACHE_ENV = NVRTC_CACHE.name
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,7 @@ class FetchError(RuntimeError):
 
 
 def cache_root() -> Path:
-    configured = os.environ.get(CACHE_ENV)
+    configured = NVRTC_CACHE.get()
     if configured:
         return Path(configured)
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")

@@ -7,7 +7,6 @@ selected, else 0."""
 
 from __future__ import annotations
 
-import os
 import time
 import warnings
 from dataclasses import dataclass
@@ -15,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from codegen.inputs import Case
+from codegen.runtime.settings import POISON_OUTPUTS
 from codegen.verify.case_files import project_cases
 from codegen.verify.cases import all_cases, missing_builder_message, spec_set
 from codegen.verify.checks import OpRun, Outcome, Scopes
@@ -67,7 +67,7 @@ def _cases(op: GeneratedOp, specs: Path, seed: int) -> tuple[list[Case], str]:
 def verify(ops: list[GeneratedOp], specs: Path, required: tuple[str, ...], seed: int = 0,
            max_cases: int | None = None, nvrtc: bool = True) -> Report:
     """`nvrtc=False`: the NVRTC compiles left out (skipped, saying so)."""
-    os.environ["OPGEN_POISON_OUTPUTS"] = "1"  # an element a kernel forgets to write shows up as NaN
+    POISON_OUTPUTS.set("1")  # an element a kernel forgets to write shows up as NaN
     warnings.filterwarnings("ignore", r".* is deprecated: ", DeprecationWarning)
     start = time.perf_counter()
     from codegen.runtime.host.errors import HostCompilerNotFound
