@@ -88,7 +88,7 @@ def _passed_marker(compiler: str, text: str) -> Path:
 
 def _compile(command: list[str], folder: Path, path: str, text: str) -> str | None:
     """The compiler's report on one module, None if it compiles."""
-    source = folder / path.replace("/", "__")
+    source = folder / path.replace("/", "-")  # (the module's path flattened: one folder holds them all)
     source.write_text(text, encoding="utf-8")
     try:
         proc = subprocess.run([*command, *_FLAGS, "-x", "c++", str(source)], capture_output=True, text=True,

@@ -107,6 +107,8 @@ MODULE_NAMES = frozenset({"Any", "Literal", "NamedTuple", "Path", "Sequence", "K
 #: Top-level names of the generated package that a group folder may not take, and what has them.
 RESERVED_GROUPS = {"activations": "activations.py, the activation library", "docs": "docs/, the reference pages",
                    "torch": "torch.py, the PyTorch registration", "jax": "jax.py, the JAX functions"}
+#: The generated package's framework modules: no op, and each imports its framework (PyTorch, JAX).
+FRAMEWORK_MODULES = ("torch", "jax")
 #: Function names an op may not have: the generated package's top-level modules and folders
 #: (`torch`, `jax`, `activations`, `docs`) and the module-level names of a generated wrapper that are
 #: lower_case.

@@ -28,7 +28,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from codegen.naming import symbol_op
+from codegen.naming import FRAMEWORK_MODULES, symbol_op
 from codegen.runtime import manifest
 from codegen.runtime.kernels import KernelSource
 
@@ -66,9 +66,10 @@ class GeneratedOp:
 def generated_ops(package: str = DEFAULT_PACKAGE) -> list[GeneratedOp]:
     """Every op module of the generated package (a module defining `_OP`), sorted by name."""
     root = importlib.import_module(package)
+    frameworks = {f"{package}.{name}" for name in FRAMEWORK_MODULES}
     ops: list[GeneratedOp] = []
     for info in pkgutil.walk_packages(root.__path__, f"{package}."):
-        if info.ispkg or info.name == f"{package}.torch":  # the torch registration: no op, and imports torch
+        if info.ispkg or info.name in frameworks:  # (no op there; importing one imports PyTorch or JAX)
             continue
         module = importlib.import_module(info.name)
         name = getattr(module, "_OP", None)

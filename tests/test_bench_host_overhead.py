@@ -26,7 +26,7 @@ def test_bench_host_overhead_quick(clock: list[str]) -> None:
     assert lines[1].startswith("load average before ") and ("CPU time" in lines[1]) == bool(clock)
     rows = [line for line in lines if line.startswith("| ") and "µs" in line]
     assert [(row.split(" | ")[0][2:], row.split(" | ")[2]) for row in rows] == [
-        (op, path) for op in OPS for path in ("wrapper", "torch.ops")]
+        (op, path) for op in OPS for path in ("wrapper", "torch.ops", "torch.ops inference")]
     for row in rows:
         assert row.count("µs") == 4 and row.endswith(" | 1 |")  # one launch batch per call, replayed
     assert lines[-1].startswith("one empty batch from Python")

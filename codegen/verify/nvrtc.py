@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from codegen.runtime.kernels import kernel_symbol
 from codegen.verify.cases import spec_set
 from codegen.verify.checks import Failure, Outcome
 from codegen.verify.nvrtc_compile import (
@@ -58,7 +59,7 @@ def nvrtc_outcomes(ops: list[GeneratedOp], specs: Path) -> list[Outcome]:
     if modules:
         runs = run_toolkits(toolkits, list(modules))
         for problem in failures(runs, spec_set(specs) if specs.is_dir() else []):
-            named = [n for n in outcomes if f"{n}__" in problem]
+            named = [n for n in outcomes if kernel_symbol(n, "", ()) in problem]  # (its kernels' symbols: "Op__...")
             named = named or [n for path, names in modules.items() if str(path) in problem for n in names]
             for name in named or [n for names in modules.values() for n in names]:
                 outcomes[name].fail(Failure("compile", problem))
