@@ -116,11 +116,8 @@ def source(ops: list[OpSpec], header: str) -> str:
     mine = provided(ops)
     lines = [header, "// The package's ops in JAX through XLA's FFI: codegen/jaxgen.py (opgen's docs/jax.md).",
              "// Built by the package's jax.py on first use.", '#include "jax_ffi.h"', "",
-             "namespace ffi = xla::ffi;", "",
-             "// The drivers (codegen/drivergen.py); weak: a library built without one says so when called.",
-             'extern "C" {']
-    lines += [f"__attribute__((weak)) int opgen_call_{c_name(op.name)}(opgen_call* call);" for op in mine]
-    lines += ["}", "", "// What this library was built for: jax_library.py refuses it in another JAX.",
+             "namespace ffi = xla::ffi;", "", *torch_native.driver_declarations(mine),
+             "", "// What this library was built for: jax_library.py refuses it in another JAX.",
               'extern "C" __attribute__((visibility("default"))) const char* opgen_jax_built_for() {',
               "  return OPGEN_JAX_BUILT_FOR;", "}", "",
               "#pragma GCC visibility push(default)  // (the handlers: found by name)"]

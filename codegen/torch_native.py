@@ -78,6 +78,14 @@ def _kernel(op: OpSpec) -> list[str]:
     return lines
 
 
+def driver_declarations(ops: list[OpSpec]) -> list[str]:
+    """The C declarations of the ops' drivers, for a front end's unit (the PyTorch library's, the JAX
+    handlers'): weak, so that a library built without one says so when it is called."""
+    return ["// The drivers (codegen/drivergen.py); weak: a library built without one says so when called.",
+            'extern "C" {', *(f"__attribute__((weak)) int opgen_call_{c_name(op.name)}(opgen_call* call);"
+                              for op in ops), "}"]
+
+
 def source(ops: list[OpSpec], namespace: str, header: str) -> str:
     """The translation unit for the package's registered ops `ops` (torch.py's), in `namespace`."""
     native = [op for op in ops if native_kernel(op)]
@@ -86,10 +94,7 @@ def source(ops: list[OpSpec], namespace: str, header: str) -> str:
              '#include "torch_stable.h"', "",
              "using torch::stable::Tensor;",
              "namespace tsd = torch::stable::detail;  // (its from/to; the global ones are deprecated)",
-             "", "// The drivers (codegen/drivergen.py); weak: a library built without one says so when called.",
-             'extern "C" {']
-    lines += [f"__attribute__((weak)) int opgen_call_{c_name(op.name)}(opgen_call* call);" for op in native]
-    lines += ["}", ""]
+             "", *driver_declarations(native), ""]
     for op in native:
         lines += [*_kernel(op), ""]
     lines.append(f"STABLE_TORCH_LIBRARY({namespace}, m) {{")
