@@ -122,9 +122,11 @@ class LaunchPlanParser(ParserBase):
             assert n is not None
             exprs[key] = self._bound_expr(n, f"gemm step: {key}")
         offsets = {}
-        for key in ("a_offset", "b_offset", "out_offset"):
+        for key in ("a_offset", "b_offset", "out_offset", "batch", "a_stride", "b_stride", "out_stride"):
             n = r.pop(key)
             offsets[key] = self._bound_expr(n, f"gemm step: {key}") if n is not None else None
+            if n is not None and key.endswith("_stride") and "batch" not in gemm.value:
+                raise self.error(n.line, f"gemm step: {key} needs batch (the number of strided products)")
         flags = {key: self._flag(r.pop(key), f"gemm step: {key}") for key in ("trans_a", "trans_b")}
         beta_node = r.pop("beta")
         beta = 0

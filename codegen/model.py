@@ -431,7 +431,9 @@ class LaunchStep:
 class GemmStep:
     """A matrix product of the launch plan, run by the backend's GEMM (cuBLAS, NumPy):
     out[m, n] = op(a)·op(b) (+ out when beta is 1) over flat row-major buffers at element offsets;
-    a is [m, k] ([k, m] with trans_a), b is [k, n] ([n, k] with trans_b)."""
+    a is [m, k] ([k, m] with trans_a), b is [k, n] ([n, k] with trans_b). With `batch` (a strided
+    batch), `batch` such products in one call, product i at each offset plus i times its stride
+    (one cuBLAS call, one graph node, on a GPU; a loop on the cpu)."""
 
     a: str
     b: str
@@ -447,16 +449,22 @@ class GemmStep:
     a_offset: Expr | None = None
     b_offset: Expr | None = None
     out_offset: Expr | None = None
+    batch: Expr | None = None  # None: one product
+    a_stride: Expr | None = None
+    b_stride: Expr | None = None
+    out_stride: Expr | None = None
 
     def exprs(self) -> tuple[Expr, ...]:
-        offsets = (self.a_offset, self.b_offset, self.out_offset)
-        return (self.m, self.n, self.k, *(e for e in offsets if e is not None))
+        optional = (self.a_offset, self.b_offset, self.out_offset, self.batch, self.a_stride, self.b_stride,
+                    self.out_stride)
+        return (self.m, self.n, self.k, *(e for e in optional if e is not None))
 
     def text(self) -> str:
         a = f"{self.a}ᵀ" if self.trans_a else self.a
         b = f"{self.b}ᵀ" if self.trans_b else self.b
         m, n, k = to_text(self.m), to_text(self.n), to_text(self.k)
-        return f"{self.out} {'+=' if self.beta else '='} {a}·{b} (m={m}, n={n}, k={k})"
+        batch = "" if self.batch is None else f", batch={to_text(self.batch)}"
+        return f"{self.out} {'+=' if self.beta else '='} {a}·{b} (m={m}, n={n}, k={k}{batch})"
 
 
 @dataclass(frozen=True)

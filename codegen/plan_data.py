@@ -79,7 +79,9 @@ class _Encoder:
                     self.steps(step.steps), self.when(step.when))
         if isinstance(step, lower.Gemm):
             sizes = (self.expr(step.m), self.expr(step.n), self.expr(step.k), step.trans_a, step.trans_b, step.beta,
-                     self.expr(step.a_offset), self.expr(step.b_offset), self.expr(step.out_offset))
+                     self.expr(step.a_offset), self.expr(step.b_offset), self.expr(step.out_offset),
+                     1 if step.batch is None else self.expr(step.batch), self.expr(step.a_stride),
+                     self.expr(step.b_stride), self.expr(step.out_stride))
             return ("gemm", self.slot[step.a], self.slot[step.b], self.slot[step.out], sizes, self.when(step.when))
         picks = tuple(self.name(s) for s in step.specialize)
         return ("launch", step.kernel, picks, tuple(self.expr(d) for d in step.grid),

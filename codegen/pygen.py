@@ -476,9 +476,11 @@ def _plan_lines(op: OpSpec, step: lower.PlanStep, indent: str) -> list[str]:
         def off(e: shapes.Expr | None) -> str:
             return "0" if e is None else shapes.to_python(e)
 
+        batch = "" if step.batch is None else (f", {shapes.to_python(step.batch)}, {off(step.a_stride)}, "
+                                               f"{off(step.b_stride)}, {off(step.out_stride)}")
         return _when(op, step, [f"_backend.gemm({step.a}, {step.b}, {step.out}, {shapes.to_python(step.m)}, "
                             f"{shapes.to_python(step.n)}, {shapes.to_python(step.k)}, {step.trans_a}, {step.trans_b}, "
-                            f"{step.beta}, {off(step.a_offset)}, {off(step.b_offset)}, {off(step.out_offset)})"],
+                            f"{step.beta}, {off(step.a_offset)}, {off(step.b_offset)}, {off(step.out_offset)}{batch})"],
                      indent)
     symbol = f"_PLAN.symbol({', '.join([repr(step.kernel), *(_dtype_expr(op, n) for n in step.specialize)])})"
     grid = ", ".join(shapes.to_python(d) for d in step.grid)

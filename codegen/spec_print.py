@@ -271,7 +271,7 @@ def _launch(step: LaunchStep) -> Data:
 
 def _gemm(g: GemmStep) -> Data:
     data: Data = {"a": g.a, "b": g.b, "out": g.out, "m": _expr(g.m), "n": _expr(g.n), "k": _expr(g.k)}
-    for key in ("a_offset", "b_offset", "out_offset"):
+    for key in ("a_offset", "b_offset", "out_offset", "batch", "a_stride", "b_stride", "out_stride"):
         offset = getattr(g, key)
         _put(data, key, _expr(offset) if offset is not None else None)
     _put(data, "trans_a", g.trans_a, False)

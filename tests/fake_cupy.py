@@ -561,7 +561,8 @@ def _column_major(ptr: int, dtype: Any, rows: int, cols: int, ld: int) -> np.nda
 
 
 class FakeCublas:
-    """cupy_backends.cuda.libs.cublas: sgemm, dgemm and gemmEx (half, float32 compute) in NumPy.
+    """cupy_backends.cuda.libs.cublas: sgemm, dgemm, gemmEx (half, float32 compute) and
+    gemmStridedBatchedEx in NumPy.
 
     A handle runs its calls on the stream setStream bound it to; while that stream captures, a call
     is captured (its raw pointers baked, run when the graph runs) rather than run. setStream refuses
@@ -619,6 +620,18 @@ class FakeCublas:
                algo: int) -> None:
         assert (a_type, b_type, c_type, compute) == (2, 2, 2, 68), "half storage, float32 compute expected"
         self._gemm("gemmEx", np.float16, np.float32, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, h)
+
+    def gemmStridedBatchedEx(self, h: int, ta: int, tb: int, m: int, n: int, k: int, alpha: int, a: int, a_type: int,
+                             lda: int, stride_a: int, b: int, b_type: int, ldb: int, stride_b: int, beta: int, c: int,
+                             c_type: int, ldc: int, stride_c: int, batch: int, compute: int, algo: int) -> None:
+        """Product i at each pointer plus i times its stride (in elements), one by one."""
+        types = {0: (np.float32, np.float32, 68), 1: (np.float64, np.float64, 70), 2: (np.float16, np.float32, 68)}
+        dtype, acc, want_compute = types[a_type]
+        assert (b_type, c_type, compute) == (a_type, a_type, want_compute), "one data type, its compute type"
+        size = np.dtype(dtype).itemsize
+        for i in range(batch):
+            self._gemm("gemmStridedBatchedEx", dtype, acc, ta, tb, m, n, k, alpha, a + i * stride_a * size, lda,
+                       b + i * stride_b * size, ldb, beta, c + i * stride_c * size, ldc, h)
 
 
 class FakeCublasLibrary(FakeCublas):

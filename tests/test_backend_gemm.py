@@ -154,3 +154,39 @@ def test_window_past_the_buffer_raises(backend: Any, which: str) -> None:
     offsets = {"a": (1, 0, 0), "b": (0, 1, 0), "out": (0, 0, 1)}[which]
     with pytest.raises(ValueError, match="does not fit in a buffer"):
         backend.gemm(a, b, out, 2, 2, 3, False, False, 0, *offsets)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("beta", [0, 1])
+def test_a_strided_batch_is_each_product_at_its_strides(backend: Any, dtype: str, beta: int) -> None:
+    """batch products in one call, product i at each offset plus i times its stride: a shared a
+    (stride 0, as CudnnRNNV3's input projection of both directions), b and out further on each
+    time, against the products one by one; the elements between and after the windows untouched."""
+    rng = np.random.default_rng(8)
+    m, n, k, batch = 3, 5, 4, 3
+    a_offset, b_offset, out_offset, b_stride, out_stride = 2, 1, 4, n * k + 3, m * n + 2
+    a = rng.standard_normal(a_offset + m * k).astype(dtype)
+    b = rng.standard_normal(b_offset + (batch - 1) * b_stride + n * k + 1).astype(dtype)
+    size = out_offset + (batch - 1) * out_stride + m * n + 2
+    before = rng.standard_normal(size).astype(dtype) if beta else np.full(size, np.nan, dtype)
+    out = flat(backend, before)
+    backend.gemm(flat(backend, a), flat(backend, b), out, m, n, k, False, True, beta, a_offset, b_offset, out_offset,
+                 batch, 0, b_stride, out_stride)
+    got, expected = host(out).astype(np.float64), before.astype(np.float64)
+    for i in range(batch):
+        exact, scale = reference(a, b, m, n, k, False, True, a_offset, b_offset + i * b_stride)
+        window = slice(out_offset + i * out_stride, out_offset + i * out_stride + m * n)
+        if beta:
+            exact, scale = exact + expected[window].reshape(m, n), scale + np.abs(expected[window]).reshape(m, n)
+        err = np.abs(got[window].reshape(m, n) - exact)
+        assert (err <= TOL[dtype] * (scale + np.abs(exact))).all(), f"product {i}: max error {err.max():.3g}"
+        expected[window] = got[window]  # (checked: the rest must be untouched)
+    np.testing.assert_array_equal(got, expected)  # NaN == NaN here
+
+
+def test_a_strided_batch_past_the_buffer_raises(backend: Any) -> None:
+    """The last product of a batch must fit too (its first does here)."""
+    a, b = flat(backend, np.ones(6, np.float32)), flat(backend, np.ones(6, np.float32))
+    out = flat(backend, np.zeros(6, np.float32))
+    with pytest.raises(ValueError, match="does not fit in a buffer"):
+        backend.gemm(a, b, out, 2, 1, 3, False, False, 0, 0, 0, 0, 2, 0, 0, 5)

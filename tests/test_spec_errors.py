@@ -16,6 +16,7 @@ import pytest
 
 from codegen import cli
 from codegen.load import load_specs
+from codegen.shapes import to_text
 from codegen.yamlnodes import SpecError
 
 OP = "ScaleAdd"
@@ -900,6 +901,20 @@ def test_gemm_step_loads(tmp_path: Path) -> None:
     (op,) = load_specs(tmp_path / "specs")
     gemm = op.kernel.launch[1]
     assert (gemm.a, gemm.b, gemm.out, gemm.trans_a, gemm.trans_b, gemm.beta) == ("x", "x", "y", False, True, 1)
+
+
+def test_a_strided_batch_gemm_step_loads(tmp_path: Path) -> None:
+    text = with_gemm("    - gemm: {a: x, b: x, out: y, m: 1, n: C, k: C, batch: N, a_stride: C, out_stride: C}\n")
+    write_spec(tmp_path / "specs", text)
+    (op,) = load_specs(tmp_path / "specs")
+    gemm = op.kernel.launch[1]
+    assert (to_text(gemm.batch), to_text(gemm.a_stride), gemm.b_stride, to_text(gemm.out_stride)) == ("N", "C", None, "C")
+
+
+def test_a_gemm_stride_needs_batch(tmp_path: Path) -> None:
+    text = with_gemm("    - gemm: {a: x, b: x, out: y, m: N, n: C, k: C,\n             out_stride: C}\n")
+    check(load_error(tmp_path, text), line_of(text, "out_stride: C}"),
+          "gemm step: out_stride needs batch (the number of strided products)")
 
 
 def test_gemm_output_must_be_writable(tmp_path: Path) -> None:

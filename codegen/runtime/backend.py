@@ -39,9 +39,10 @@ class Backend(Protocol):
         ...
 
     def gemm(self, a: Any, b: Any, out: Any, m: int, n: int, k: int, trans_a: bool, trans_b: bool, beta: int,
-             a_offset: int = 0, b_offset: int = 0, out_offset: int = 0) -> None:
+             a_offset: int = 0, b_offset: int = 0, out_offset: int = 0, batch: int = 1, a_stride: int = 0,
+             b_stride: int = 0, out_stride: int = 0) -> None:
         """out[m, n] (+)= op(a)·op(b) over flat row-major buffers at element offsets, after the
-        launches before it."""
+        launches before it; `batch` such products, product i at each offset plus i times its stride."""
         ...
 
     def flush(self) -> None:

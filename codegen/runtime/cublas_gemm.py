@@ -7,7 +7,9 @@ wrapper on raw device pointers, on the current stream, and `beta` 1 accumulates 
 
 Row-major C[m, n] = op(A)·op(B) is, in cuBLAS's column-major terms, Cᵀ[n, m] = op(B)ᵀ·op(A)ᵀ: a
 row-major [r, c] matrix read column-major is its transpose, [c, r] with leading dimension c. So
-cuBLAS gets B first and A second, each transposed exactly when the step says so.
+cuBLAS gets B first and A second, each transposed exactly when the step says so. A strided batch
+(the step's `batch` products, each offset moving by its stride) is one cublasGemmStridedBatchedEx
+call, B's stride first likewise.
 
 The path checks itself once per dtype against cupy.matmul (CuPy's cuBLAS wrappers have changed
 signatures between versions); a failure or mismatch turns it off for that dtype, with a warning,
@@ -38,7 +40,10 @@ from codegen.runtime.gemm import check_window
 
 CUBLAS_OP_N, CUBLAS_OP_T = 0, 1
 CUDA_R_32F, CUDA_R_64F, CUDA_R_16F = 0, 1, 2
-CUBLAS_COMPUTE_32F = 68
+CUBLAS_COMPUTE_32F, CUBLAS_COMPUTE_64F = 68, 70
+#: per dtype: cuBLAS's data type and compute type for the strided batch (float16: float32 arithmetic)
+_BATCH_TYPES = {"float32": (CUDA_R_32F, CUBLAS_COMPUTE_32F), "float64": (CUDA_R_64F, CUBLAS_COMPUTE_64F),
+                "float16": (CUDA_R_16F, CUBLAS_COMPUTE_32F)}
 CUBLAS_GEMM_DEFAULT = -1
 CUBLAS_INT_MAX = 2**31 - 1  # cuBLAS's (non-64-bit API) dimensions are C ints
 CAPTURE_MESSAGE = ("cuda backend: a GEMM step cannot be captured into a CUDA graph: cuBLAS could not be loaded "
@@ -52,6 +57,34 @@ SELF_CHECK_IN_CAPTURE = ("cuda backend: a GEMM step cannot be captured into a CU
 # arrays live as long as the module, and their addresses are looked up once
 _SCALAR_ARRAYS = {name: (np.ones(1, name), np.zeros(1, name)) for name in ("float32", "float64")}
 _SCALARS = {name: (one.ctypes.data, zero.ctypes.data) for name, (one, zero) in _SCALAR_ARRAYS.items()}
+
+
+class Strided(NamedTuple):
+    """A strided batch in cuBLAS's order: the count, then the strides of its A (the step's b), B
+    (the step's a) and C."""
+
+    batch: int
+    a: int
+    b: int
+    c: int
+
+
+ONE = Strided(1, 0, 0, 0)
+
+
+def strided(batch: int, a_stride: int, b_stride: int, out_stride: int) -> Strided:
+    """A step's strided batch (its a, b and out strides) in cuBLAS's order."""
+    return Strided(batch, b_stride, a_stride, out_stride)
+
+
+def check_windows(a: Any, b: Any, out: Any, m: int, n: int, k: int, trans_a: bool, trans_b: bool, a_offset: int,
+                  b_offset: int, out_offset: int, batch: int, a_stride: int, b_stride: int, out_stride: int) -> None:
+    """Every product of the step lies in its buffers (gemm.check_window; the first and the last of a
+    strided batch: the offsets move linearly)."""
+    for i in {0, max(batch - 1, 0)}:
+        check_window(a, a_offset + i * a_stride, *((k, m) if trans_a else (m, k)))
+        check_window(b, b_offset + i * b_stride, *((n, k) if trans_b else (k, n)))
+        check_window(out, out_offset + i * out_stride, m, n)
 
 
 class ColumnMajorCall(NamedTuple):
@@ -98,7 +131,8 @@ class DirectGemm:
         self._ok: dict[str, bool] = {}
 
     def run(self, a: Any, b: Any, out: Any, m: int, n: int, k: int, trans_a: bool, trans_b: bool, beta: int,
-            a_offset: int, b_offset: int, out_offset: int) -> bool:
+            a_offset: int, b_offset: int, out_offset: int, batch: int = 1, a_stride: int = 0, b_stride: int = 0,
+            out_stride: int = 0) -> bool:
         """Run the step and return True, or return False (nothing done) where this path does not
         apply: another dtype, a non-contiguous buffer, or a dtype whose self-check failed."""
         if a.dtype != out.dtype or b.dtype != out.dtype or not (
@@ -112,12 +146,11 @@ class DirectGemm:
             ok = self._ok[dtype] = self._self_check(dtype)
         if not ok:
             return False
-        check_window(a, a_offset, *((k, m) if trans_a else (m, k)))
-        check_window(b, b_offset, *((n, k) if trans_b else (k, n)))
-        check_window(out, out_offset, m, n)
+        check_windows(a, b, out, m, n, k, trans_a, trans_b, a_offset, b_offset, out_offset, batch, a_stride,
+                      b_stride, out_stride)
         call = column_major_call(a.data.ptr, b.data.ptr, out.data.ptr, out.itemsize, m, n, k, trans_a, trans_b,
                                  a_offset, b_offset, out_offset)
-        self._call(dtype, call, beta)
+        self._call(dtype, call, beta, strided(batch, a_stride, b_stride, out_stride))
         return True
 
     def ready(self, dtype: str) -> bool:
@@ -134,7 +167,8 @@ class DirectGemm:
         self._handles.bind(stream_ptr)
 
     def captured(self, a: Any, b: Any, out: Any, m: int, n: int, k: int, trans_a: bool, trans_b: bool, beta: int,
-                 a_offset: int, b_offset: int, out_offset: int) -> None:
+                 a_offset: int, b_offset: int, out_offset: int, batch: int = 1, a_stride: int = 0,
+                 b_stride: int = 0, out_stride: int = 0) -> None:
         """The step as one cuBLAS call on the stream the handle was bound to (`bind_stream`), which
         is capturing: no setStream. cuBLAS supports capture (our handles have their own workspace);
         CuPy's binding, where it is the fallback, sets the current stream itself and refuses, and
@@ -143,18 +177,17 @@ class DirectGemm:
         if not (self._ok.get(dtype) and a.dtype == out.dtype == b.dtype and a.flags.c_contiguous
                 and b.flags.c_contiguous and out.flags.c_contiguous):
             raise CudaBackendError(f"{CAPTURE_MESSAGE} (a {dtype} step this path does not take)")
-        check_window(a, a_offset, *((k, m) if trans_a else (m, k)))
-        check_window(b, b_offset, *((n, k) if trans_b else (k, n)))
-        check_window(out, out_offset, m, n)
+        check_windows(a, b, out, m, n, k, trans_a, trans_b, a_offset, b_offset, out_offset, batch, a_stride,
+                      b_stride, out_stride)
         call = column_major_call(a.data.ptr, b.data.ptr, out.data.ptr, out.itemsize, m, n, k, trans_a, trans_b,
                                  a_offset, b_offset, out_offset)
-        self._call(dtype, call, beta, set_stream=False)
+        self._call(dtype, call, beta, strided(batch, a_stride, b_stride, out_stride), set_stream=False)
 
     def _capturing(self) -> bool:
         is_capturing = getattr(self._cp.cuda.runtime, "streamIsCapturing", None)
         return bool(is_capturing(self._cp.cuda.get_current_stream().ptr)) if is_capturing else False
 
-    def _call(self, dtype: str, c: ColumnMajorCall, beta: int, set_stream: bool = True) -> None:
+    def _call(self, dtype: str, c: ColumnMajorCall, beta: int, s: Strided = ONE, set_stream: bool = True) -> None:
         cublas = self._cublas
         try:
             if set_stream:
@@ -163,7 +196,12 @@ class DirectGemm:
                 handle = self._handles.handle()
             alpha, zero = _SCALARS["float64" if dtype == "float64" else "float32"]
             beta_ptr = alpha if beta else zero
-            if dtype == "float32":
+            if s.batch != 1:
+                data, compute = _BATCH_TYPES[dtype]
+                cublas.gemmStridedBatchedEx(handle, c.transa, c.transb, c.m, c.n, c.k, alpha, c.a, data, c.lda, s.a,
+                                            c.b, data, c.ldb, s.b, beta_ptr, c.c, data, c.ldc, s.c, s.batch, compute,
+                                            CUBLAS_GEMM_DEFAULT)
+            elif dtype == "float32":
                 cublas.sgemm(handle, c.transa, c.transb, c.m, c.n, c.k, alpha, c.a, c.lda, c.b, c.ldb, beta_ptr, c.c,
                              c.ldc)
             elif dtype == "float64":
@@ -177,7 +215,8 @@ class DirectGemm:
             raise CudaBackendError(f"{CAPTURE_MESSAGE} ({exc})") from exc
 
     def _self_check(self, dtype: str) -> bool:
-        """One small product per transpose combination, with offsets and beta 1, against cupy.matmul."""
+        """One small product per transpose combination, with offsets and beta 1, and a strided
+        batch of two (the second transposed b), against cupy.matmul."""
         if dtype not in ("float32", "float64", "float16"):
             return False
         cp = self._cp
@@ -200,6 +239,7 @@ class DirectGemm:
                     got = np.asarray(cp.asnumpy(out)).astype(np.float64)
                     if not np.allclose(got, want, rtol=1e-2, atol=1e-2):
                         raise AssertionError(f"trans_a={trans_a}, trans_b={trans_b}: got {got}, expected {want}")
+            self._check_batch(dtype, rng)
         except CudaBackendError:  # a capture began meanwhile (another thread): not the path's fault
             raise
         except Exception as exc:  # noqa: BLE001 -- any failure: use cupy.matmul instead
@@ -207,3 +247,19 @@ class DirectGemm:
                           f"GEMM steps use cupy.matmul", RuntimeWarning, stacklevel=4)
             return False
         return True
+
+    def _check_batch(self, dtype: str, rng: np.random.Generator) -> None:
+        """A strided batch of two products (b transposed, each at its stride) against NumPy."""
+        cp = self._cp
+        m, n, k, batch = 3, 2, 4, 2
+        a_host = rng.standard_normal(batch * m * k + 1).astype(dtype)
+        b_host = rng.standard_normal(batch * n * k + 2).astype(dtype)
+        a, b, out = cp.asarray(a_host), cp.asarray(b_host), cp.asarray(np.zeros(batch * m * n + 3, dtype))
+        call = column_major_call(a.data.ptr, b.data.ptr, out.data.ptr, out.itemsize, m, n, k, False, True, 1, 2, 3)
+        self._call(dtype, call, 0, strided(batch, m * k, n * k, m * n))
+        got = np.asarray(cp.asnumpy(out)).astype(np.float64)[3:].reshape(batch, m, n)
+        for i in range(batch):
+            lhs = a_host[1 + i * m * k:1 + (i + 1) * m * k].astype(np.float64).reshape(m, k)
+            rhs = b_host[2 + i * n * k:2 + (i + 1) * n * k].astype(np.float64).reshape(n, k)
+            if not np.allclose(got[i], lhs @ rhs.T, rtol=1e-2, atol=1e-2):
+                raise AssertionError(f"strided batch, product {i}: got {got[i]}, expected {lhs @ rhs.T}")

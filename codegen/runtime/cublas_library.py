@@ -33,7 +33,7 @@ _STATUS = {0: "CUBLAS_STATUS_SUCCESS", 1: "CUBLAS_STATUS_NOT_INITIALIZED", 3: "C
            13: "CUBLAS_STATUS_EXECUTION_FAILED", 14: "CUBLAS_STATUS_INTERNAL_ERROR",
            15: "CUBLAS_STATUS_NOT_SUPPORTED", 16: "CUBLAS_STATUS_LICENSE_ERROR"}
 
-_P, _I, _S = ctypes.c_void_p, ctypes.c_int, ctypes.c_size_t
+_P, _I, _S, _L = ctypes.c_void_p, ctypes.c_int, ctypes.c_size_t, ctypes.c_longlong
 _GEMM = (_P, _I, _I, _I, _I, _I, _P, _P, _I, _P, _I, _P, _P, _I)  # handle, transa, transb, m, n, k, α, A, lda, …
 _SIGNATURES: dict[str, tuple[Any, ...]] = {
     "cublasCreate_v2": (ctypes.POINTER(_P),),
@@ -44,6 +44,10 @@ _SIGNATURES: dict[str, tuple[Any, ...]] = {
     "cublasDgemm_v2": _GEMM,
     # handle, transa, transb, m, n, k, α, A, Atype, lda, B, Btype, ldb, β, C, Ctype, ldc, compute, algo
     "cublasGemmEx": (_P, _I, _I, _I, _I, _I, _P, _P, _I, _I, _P, _I, _I, _P, _P, _I, _I, _I, _I),
+    # … as cublasGemmEx with each matrix's stride (long long) after its leading dimension, and the
+    # batch count after C's
+    "cublasGemmStridedBatchedEx": (_P, _I, _I, _I, _I, _I, _P, _P, _I, _I, _L, _P, _I, _I, _L, _P, _P, _I, _I, _L, _I,
+                                   _I, _I),
 }
 
 
@@ -53,7 +57,8 @@ class CublasError(CudaBackendError):
 
 class CublasLibrary:
     """The few cuBLAS functions the GEMM steps need, with the method names of CuPy's binding
-    (`setStream`, `sgemm`, `dgemm`, `gemmEx`) plus `create`, `destroy` and `setWorkspace`."""
+    (`setStream`, `sgemm`, `dgemm`, `gemmEx`, `gemmStridedBatchedEx`) plus `create`, `destroy` and
+    `setWorkspace`."""
 
     def __init__(self, library: Any, path: str) -> None:
         self.path = path
@@ -91,6 +96,9 @@ class CublasLibrary:
 
     def gemmEx(self, *args: int) -> None:
         self._check("cublasGemmEx", *args)
+
+    def gemmStridedBatchedEx(self, *args: int) -> None:
+        self._check("cublasGemmStridedBatchedEx", *args)
 
 
 def loaded_cublas_paths(maps: Path = Path("/proc/self/maps")) -> list[str]:

@@ -369,16 +369,18 @@ class CudaBackend(Backend):
     # ---------------------------------------------------------------------- GEMM --
 
     def gemm(self, a: Any, b: Any, out: Any, m: int, n: int, k: int, trans_a: bool, trans_b: bool, beta: int,
-             a_offset: int = 0, b_offset: int = 0, out_offset: int = 0) -> None:
+             a_offset: int = 0, b_offset: int = 0, out_offset: int = 0, batch: int = 1, a_stride: int = 0,
+             b_stride: int = 0, out_stride: int = 0) -> None:
         """out[m, n] (+)= op(a)·op(b) over flat row-major buffers at element offsets (a GemmStep):
-        one cuBLAS call on the buffers' pointers (cublas_gemm.py), else cupy.matmul on views of
-        the buffers; never a copy of a or b."""
+        one cuBLAS call on the buffers' pointers (cublas_gemm.py; a strided batch in one call too),
+        else cupy.matmul on views of the buffers; never a copy of a or b."""
+        strided = (batch, a_stride, b_stride, out_stride)
         with self.device:
             try:
-                if m == 0 or n == 0 or k == 0 or not self._direct_gemm().run(
-                        a, b, out, m, n, k, trans_a, trans_b, beta, a_offset, b_offset, out_offset):
+                if m == 0 or n == 0 or k == 0 or batch == 0 or not self._direct_gemm().run(
+                        a, b, out, m, n, k, trans_a, trans_b, beta, a_offset, b_offset, out_offset, *strided):
                     gemm_into(self._cp.matmul, a, b, out, m, n, k, trans_a, trans_b, beta, a_offset, b_offset,
-                              out_offset)
+                              out_offset, *strided)
             except NotImplementedError as exc:  # cupy.matmul's cuBLAS during stream capture
                 raise CudaBackendError(f"{CAPTURE_MESSAGE} ({exc})") from exc
         python_launches["from_python"] += 1

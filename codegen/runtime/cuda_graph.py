@@ -232,13 +232,14 @@ class GraphReplay:
 
 
 def _capture_gemm(direct: Any, gemm: Gemm, buffers: Sequence[Any]) -> None:
-    """One GEMM step into the capture: one cuBLAS call (an empty product: nothing, or a fill)."""
-    m, n, k, trans_a, trans_b, beta, a_offset, b_offset, out_offset = gemm.sizes
+    """One GEMM step into the capture: one cuBLAS call, a strided batch's too (an empty product:
+    nothing, or a fill)."""
+    m, n, k = gemm.sizes[:3]
     a, b, out = buffers[gemm.a], buffers[gemm.b], buffers[gemm.out]
-    if m == 0 or n == 0 or k == 0:  # (no cuBLAS call: gemm_into fills or leaves the window)
-        gemm_into(_no_matmul, a, b, out, m, n, k, trans_a, trans_b, beta, a_offset, b_offset, out_offset)
+    if m == 0 or n == 0 or k == 0 or gemm.sizes[9] == 0:  # (no cuBLAS call: gemm_into fills or leaves the window)
+        gemm_into(_no_matmul, a, b, out, *gemm.sizes)
     else:
-        direct.captured(a, b, out, m, n, k, trans_a, trans_b, beta, a_offset, b_offset, out_offset)
+        direct.captured(a, b, out, *gemm.sizes)
 
 
 def _no_matmul(*args: Any, **kwargs: Any) -> Any:

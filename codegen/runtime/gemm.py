@@ -3,7 +3,7 @@ matmul (numpy.matmul on the cpu, cupy.matmul, i.e. cuBLAS, on the GPU)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 
@@ -21,10 +21,26 @@ def matrix_view(buffer: Any, offset: int, shape: tuple[int, int]) -> Any:
     return buffer.reshape(-1)[offset:offset + shape[0] * shape[1]].reshape(shape)
 
 
+def batch_offsets(a_offset: int, b_offset: int, out_offset: int, batch: int = 1, a_stride: int = 0,
+                  b_stride: int = 0, out_stride: int = 0) -> Iterator[tuple[int, int, int]]:
+    """The (a, b, out) offsets of each product of a strided batch, in order: product i at each
+    offset plus i times its stride. The backends that have no batched call (NumPy, the cpu's BLAS)
+    run these one by one; cuBLAS runs the batch in one call."""
+    if batch < 0:
+        raise ValueError(f"gemm: a batch of {batch} products")
+    for i in range(batch):
+        yield a_offset + i * a_stride, b_offset + i * b_stride, out_offset + i * out_stride
+
+
 def gemm_into(matmul: Callable[..., Any], a: Any, b: Any, out: Any, m: int, n: int, k: int, trans_a: bool,
-              trans_b: bool, beta: int, a_offset: int, b_offset: int, out_offset: int) -> None:
+              trans_b: bool, beta: int, a_offset: int, b_offset: int, out_offset: int, batch: int = 1,
+              a_stride: int = 0, b_stride: int = 0, out_stride: int = 0) -> None:
     """out[m, n] (+)= op(a)·op(b) (beta 1 adds, 0 overwrites) on views of the buffers: no copies of
-    a or b. k == 0 is an empty sum."""
+    a or b. k == 0 is an empty sum. A strided batch runs product by product (batch_offsets)."""
+    if batch != 1:
+        for offsets in batch_offsets(a_offset, b_offset, out_offset, batch, a_stride, b_stride, out_stride):
+            gemm_into(matmul, a, b, out, m, n, k, trans_a, trans_b, beta, *offsets)
+        return
     if m == 0 or n == 0:
         return
     lhs = matrix_view(a, a_offset, (k, m) if trans_a else (m, k))

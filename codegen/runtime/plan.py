@@ -125,7 +125,8 @@ class Gemm:
     a: int
     b: int
     out: int
-    sizes: tuple[Any, ...]  # m, n, k, trans_a, trans_b, beta, a_offset, b_offset, out_offset
+    # m, n, k, trans_a, trans_b, beta, a_offset, b_offset, out_offset, batch, a_stride, b_stride, out_stride
+    sizes: tuple[Any, ...]
 
 
 @dataclass(frozen=True)

@@ -66,21 +66,29 @@ static void opgen_plan_walk_DmlRnn(opgen_plan_value* env, const char* backend, O
           if (size8.is_float) out.put_double(OPGEN_T_FLOAT, size8.f); else { out.put(OPGEN_T_INT); out.put(size8.i); } }
         { Num size9 = mul(mul(num(env[20], "d"), num(env[1], "steps")), num(env[2], "hidden_size"));
           if (size9.is_float) out.put_double(OPGEN_T_FLOAT, size9.f); else { out.put(OPGEN_T_INT); out.put(size9.i); } }
+        { Num size10 = integer(1LL);
+          if (size10.is_float) out.put_double(OPGEN_T_FLOAT, size10.f); else { out.put(OPGEN_T_INT); out.put(size10.i); } }
+        { Num size11 = integer(0LL);
+          if (size11.is_float) out.put_double(OPGEN_T_FLOAT, size11.f); else { out.put(OPGEN_T_INT); out.put(size11.i); } }
+        { Num size12 = integer(0LL);
+          if (size12.is_float) out.put_double(OPGEN_T_FLOAT, size12.f); else { out.put(OPGEN_T_INT); out.put(size12.i); } }
+        { Num size13 = integer(0LL);
+          if (size13.is_float) out.put_double(OPGEN_T_FLOAT, size13.f); else { out.put(OPGEN_T_INT); out.put(size13.i); } }
       }
     }
   }
   if (true) {
-    int64_t sym10 = -1;
-    if (sym10 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 1) sym10 = 5;
-    if (sym10 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 0) sym10 = 4;
-    if (sym10 < 0) fail(OPGEN_E_SYMBOL, "kernel 'init_state' has no entry point for the dtypes of " "_dtype_T");
-    out.put(OPGEN_STEP_LAUNCH); out.put(sym10);
+    int64_t sym14 = -1;
+    if (sym14 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 1) sym14 = 5;
+    if (sym14 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 0) sym14 = 4;
+    if (sym14 < 0) fail(OPGEN_E_SYMBOL, "kernel 'init_state' has no entry point for the dtypes of " "_dtype_T");
+    out.put(OPGEN_STEP_LAUNCH); out.put(sym14);
     out.put(1);
     out.put(whole(num(env[5], "cell_blocks"), "a grid size"));
     out.put(1);
     out.put(whole(num(env[6], "cell_threads"), "a block size"));
     out.put(whole(integer(0LL), "the shared size"));
-    int64_t nargs11 = out.used; out.put(0);
+    int64_t nargs15 = out.used; out.put(0);
     out.put(OPGEN_T_SLOT); out.put(3);
     out.put(OPGEN_T_SLOT); out.put(4);
     out.put(OPGEN_T_SLOT); out.put(5);
@@ -88,117 +96,125 @@ static void opgen_plan_walk_DmlRnn(opgen_plan_value* env, const char* backend, O
     scalar(out, OPGEN_T_I64, num(env[0], "num_directions"), "num_directions");
     scalar(out, OPGEN_T_I64, num(env[8], "batch_size"), "batch_size");
     scalar(out, OPGEN_T_I64, num(env[2], "hidden_size"), "hidden_size");
-    out.words[nargs11] = (out.used - nargs11 - 1) / 2;
+    out.words[nargs15] = (out.used - nargs15 - 1) / 2;
   }
   if (truth(num(env[12], "persistent"))) {
-    int64_t sym12 = -1;
-    if (sym12 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 1) sym12 = 7;
-    if (sym12 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 0) sym12 = 6;
-    if (sym12 < 0) fail(OPGEN_E_SYMBOL, "kernel 'persistent' has no entry point for the dtypes of " "_dtype_T");
-    out.put(OPGEN_STEP_LAUNCH); out.put(sym12);
+    int64_t sym16 = -1;
+    if (sym16 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 1) sym16 = 7;
+    if (sym16 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 0) sym16 = 6;
+    if (sym16 < 0) fail(OPGEN_E_SYMBOL, "kernel 'persistent' has no entry point for the dtypes of " "_dtype_T");
+    out.put(OPGEN_STEP_LAUNCH); out.put(sym16);
     out.put(2);
     out.put(whole(num(env[9], "persistent_blocks"), "a grid size"));
     out.put(whole(num(env[0], "num_directions"), "a grid size"));
     out.put(1);
     out.put(whole(integer(256LL), "a block size"));
     out.put(whole(integer(0LL), "the shared size"));
-    int64_t nargs13 = out.used; out.put(0);
+    int64_t nargs17 = out.used; out.put(0);
     out.put(OPGEN_T_SLOT); out.put(2);
     out.put(OPGEN_T_SLOT); out.put(6);
     out.put(OPGEN_T_SLOT); out.put(7);
     out.put(OPGEN_T_SLOT); out.put(4);
     out.put(OPGEN_T_SLOT); out.put(8);
     out.put(OPGEN_T_SLOT); out.put(5);
-    { const opgen_plan_value& act14 = item(env[10], integer(0LL), "activations");
-      if (act14.kind != OPGEN_V_ACT) fail(OPGEN_E_TYPE, "name 'activations' is not an activation");
-      scalar(out, OPGEN_T_I32, integer(act14.i), "activations");
-      for (int64_t k = 0; k < act14.len; ++k) scalar(out, OPGEN_T_F32, num(act14.items[k], "activations"), "activations"); }
-    { const opgen_plan_value& act15 = item(env[10], sub(num(env[0], "num_directions"), integer(1LL)), "activations");
-      if (act15.kind != OPGEN_V_ACT) fail(OPGEN_E_TYPE, "name 'activations' is not an activation");
-      scalar(out, OPGEN_T_I32, integer(act15.i), "activations");
-      for (int64_t k = 0; k < act15.len; ++k) scalar(out, OPGEN_T_F32, num(act15.items[k], "activations"), "activations"); }
+    { const opgen_plan_value& act18 = item(env[10], integer(0LL), "activations");
+      if (act18.kind != OPGEN_V_ACT) fail(OPGEN_E_TYPE, "name 'activations' is not an activation");
+      scalar(out, OPGEN_T_I32, integer(act18.i), "activations");
+      for (int64_t k = 0; k < act18.len; ++k) scalar(out, OPGEN_T_F32, num(act18.items[k], "activations"), "activations"); }
+    { const opgen_plan_value& act19 = item(env[10], sub(num(env[0], "num_directions"), integer(1LL)), "activations");
+      if (act19.kind != OPGEN_V_ACT) fail(OPGEN_E_TYPE, "name 'activations' is not an activation");
+      scalar(out, OPGEN_T_I32, integer(act19.i), "activations");
+      for (int64_t k = 0; k < act19.len; ++k) scalar(out, OPGEN_T_F32, num(act19.items[k], "activations"), "activations"); }
     scalar(out, OPGEN_T_I64, num(env[11], "backward_first"), "backward_first");
     scalar(out, OPGEN_T_I64, num(env[7], "seq_length"), "seq_length");
     scalar(out, OPGEN_T_I64, num(env[0], "num_directions"), "num_directions");
     scalar(out, OPGEN_T_I64, num(env[8], "batch_size"), "batch_size");
     scalar(out, OPGEN_T_I64, num(env[2], "hidden_size"), "hidden_size");
-    out.words[nargs13] = (out.used - nargs13 - 1) / 2;
+    out.words[nargs17] = (out.used - nargs17 - 1) / 2;
   }
   if (truth(num(env[15], "gemm_steps"))) {
-    int64_t n17 = whole(num(env[7], "seq_length"), "a repeat count");
-    for (int64_t i16 = 0; i16 < n17; ++i16) {
-      env[21] = value(integer(i16));
+    int64_t n21 = whole(num(env[7], "seq_length"), "a repeat count");
+    for (int64_t i20 = 0; i20 < n21; ++i20) {
+      env[21] = value(integer(i20));
       if (true) {
-        int64_t n19 = whole(num(env[0], "num_directions"), "a repeat count");
-        for (int64_t i18 = 0; i18 < n19; ++i18) {
-          env[20] = value(integer(i18));
+        int64_t n23 = whole(num(env[0], "num_directions"), "a repeat count");
+        for (int64_t i22 = 0; i22 < n23; ++i22) {
+          env[20] = value(integer(i22));
           if (true) {
             out.put(OPGEN_STEP_GEMM); out.put(5); out.put(6); out.put(9);
-            { Num size20 = num(env[8], "batch_size");
-              if (size20.is_float) out.put_double(OPGEN_T_FLOAT, size20.f); else { out.put(OPGEN_T_INT); out.put(size20.i); } }
-            { Num size21 = num(env[2], "hidden_size");
-              if (size21.is_float) out.put_double(OPGEN_T_FLOAT, size21.f); else { out.put(OPGEN_T_INT); out.put(size21.i); } }
-            { Num size22 = num(env[2], "hidden_size");
-              if (size22.is_float) out.put_double(OPGEN_T_FLOAT, size22.f); else { out.put(OPGEN_T_INT); out.put(size22.i); } }
+            { Num size24 = num(env[8], "batch_size");
+              if (size24.is_float) out.put_double(OPGEN_T_FLOAT, size24.f); else { out.put(OPGEN_T_INT); out.put(size24.i); } }
+            { Num size25 = num(env[2], "hidden_size");
+              if (size25.is_float) out.put_double(OPGEN_T_FLOAT, size25.f); else { out.put(OPGEN_T_INT); out.put(size25.i); } }
+            { Num size26 = num(env[2], "hidden_size");
+              if (size26.is_float) out.put_double(OPGEN_T_FLOAT, size26.f); else { out.put(OPGEN_T_INT); out.put(size26.i); } }
             out.put(OPGEN_T_BOOL); out.put(0);
             out.put(OPGEN_T_BOOL); out.put(1);
-            { Num size23 = integer(0LL);
-              if (size23.is_float) out.put_double(OPGEN_T_FLOAT, size23.f); else { out.put(OPGEN_T_INT); out.put(size23.i); } }
-            { Num size24 = mul(num(env[20], "d"), num(env[13], "cells"));
-              if (size24.is_float) out.put_double(OPGEN_T_FLOAT, size24.f); else { out.put(OPGEN_T_INT); out.put(size24.i); } }
-            { Num size25 = mul(mul(num(env[20], "d"), num(env[2], "hidden_size")), num(env[2], "hidden_size"));
-              if (size25.is_float) out.put_double(OPGEN_T_FLOAT, size25.f); else { out.put(OPGEN_T_INT); out.put(size25.i); } }
-            { Num size26 = mul(num(env[20], "d"), num(env[13], "cells"));
-              if (size26.is_float) out.put_double(OPGEN_T_FLOAT, size26.f); else { out.put(OPGEN_T_INT); out.put(size26.i); } }
+            { Num size27 = integer(0LL);
+              if (size27.is_float) out.put_double(OPGEN_T_FLOAT, size27.f); else { out.put(OPGEN_T_INT); out.put(size27.i); } }
+            { Num size28 = mul(num(env[20], "d"), num(env[13], "cells"));
+              if (size28.is_float) out.put_double(OPGEN_T_FLOAT, size28.f); else { out.put(OPGEN_T_INT); out.put(size28.i); } }
+            { Num size29 = mul(mul(num(env[20], "d"), num(env[2], "hidden_size")), num(env[2], "hidden_size"));
+              if (size29.is_float) out.put_double(OPGEN_T_FLOAT, size29.f); else { out.put(OPGEN_T_INT); out.put(size29.i); } }
+            { Num size30 = mul(num(env[20], "d"), num(env[13], "cells"));
+              if (size30.is_float) out.put_double(OPGEN_T_FLOAT, size30.f); else { out.put(OPGEN_T_INT); out.put(size30.i); } }
+            { Num size31 = integer(1LL);
+              if (size31.is_float) out.put_double(OPGEN_T_FLOAT, size31.f); else { out.put(OPGEN_T_INT); out.put(size31.i); } }
+            { Num size32 = integer(0LL);
+              if (size32.is_float) out.put_double(OPGEN_T_FLOAT, size32.f); else { out.put(OPGEN_T_INT); out.put(size32.i); } }
+            { Num size33 = integer(0LL);
+              if (size33.is_float) out.put_double(OPGEN_T_FLOAT, size33.f); else { out.put(OPGEN_T_INT); out.put(size33.i); } }
+            { Num size34 = integer(0LL);
+              if (size34.is_float) out.put_double(OPGEN_T_FLOAT, size34.f); else { out.put(OPGEN_T_INT); out.put(size34.i); } }
           }
         }
       }
       if (true) {
-        int64_t sym27 = -1;
-        if (sym27 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 1) sym27 = 9;
-        if (sym27 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 0) sym27 = 8;
-        if (sym27 < 0) fail(OPGEN_E_SYMBOL, "kernel 'step' has no entry point for the dtypes of " "_dtype_T");
-        out.put(OPGEN_STEP_LAUNCH); out.put(sym27);
+        int64_t sym35 = -1;
+        if (sym35 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 1) sym35 = 9;
+        if (sym35 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 0) sym35 = 8;
+        if (sym35 < 0) fail(OPGEN_E_SYMBOL, "kernel 'step' has no entry point for the dtypes of " "_dtype_T");
+        out.put(OPGEN_STEP_LAUNCH); out.put(sym35);
         out.put(1);
         out.put(whole(num(env[5], "cell_blocks"), "a grid size"));
         out.put(1);
         out.put(whole(num(env[14], "step_threads"), "a block size"));
         out.put(whole(integer(0LL), "the shared size"));
-        int64_t nargs28 = out.used; out.put(0);
+        int64_t nargs36 = out.used; out.put(0);
         out.put(OPGEN_T_SLOT); out.put(2);
         out.put(OPGEN_T_SLOT); out.put(9);
         out.put(OPGEN_T_SLOT); out.put(7);
         out.put(OPGEN_T_SLOT); out.put(4);
         out.put(OPGEN_T_SLOT); out.put(8);
         out.put(OPGEN_T_SLOT); out.put(5);
-        { const opgen_plan_value& act29 = item(env[10], integer(0LL), "activations");
-          if (act29.kind != OPGEN_V_ACT) fail(OPGEN_E_TYPE, "name 'activations' is not an activation");
-          scalar(out, OPGEN_T_I32, integer(act29.i), "activations");
-          for (int64_t k = 0; k < act29.len; ++k) scalar(out, OPGEN_T_F32, num(act29.items[k], "activations"), "activations"); }
-        { const opgen_plan_value& act30 = item(env[10], sub(num(env[0], "num_directions"), integer(1LL)), "activations");
-          if (act30.kind != OPGEN_V_ACT) fail(OPGEN_E_TYPE, "name 'activations' is not an activation");
-          scalar(out, OPGEN_T_I32, integer(act30.i), "activations");
-          for (int64_t k = 0; k < act30.len; ++k) scalar(out, OPGEN_T_F32, num(act30.items[k], "activations"), "activations"); }
+        { const opgen_plan_value& act37 = item(env[10], integer(0LL), "activations");
+          if (act37.kind != OPGEN_V_ACT) fail(OPGEN_E_TYPE, "name 'activations' is not an activation");
+          scalar(out, OPGEN_T_I32, integer(act37.i), "activations");
+          for (int64_t k = 0; k < act37.len; ++k) scalar(out, OPGEN_T_F32, num(act37.items[k], "activations"), "activations"); }
+        { const opgen_plan_value& act38 = item(env[10], sub(num(env[0], "num_directions"), integer(1LL)), "activations");
+          if (act38.kind != OPGEN_V_ACT) fail(OPGEN_E_TYPE, "name 'activations' is not an activation");
+          scalar(out, OPGEN_T_I32, integer(act38.i), "activations");
+          for (int64_t k = 0; k < act38.len; ++k) scalar(out, OPGEN_T_F32, num(act38.items[k], "activations"), "activations"); }
         scalar(out, OPGEN_T_I64, num(env[21], "s"), "s");
         scalar(out, OPGEN_T_I64, num(env[11], "backward_first"), "backward_first");
         scalar(out, OPGEN_T_I64, num(env[7], "seq_length"), "seq_length");
         scalar(out, OPGEN_T_I64, num(env[0], "num_directions"), "num_directions");
         scalar(out, OPGEN_T_I64, num(env[8], "batch_size"), "batch_size");
         scalar(out, OPGEN_T_I64, num(env[2], "hidden_size"), "hidden_size");
-        out.words[nargs28] = (out.used - nargs28 - 1) / 2;
+        out.words[nargs36] = (out.used - nargs36 - 1) / 2;
       }
     }
   }
   if (truth(num(env[18], "fused"))) {
-    int64_t n32 = whole(num(env[7], "seq_length"), "a repeat count");
-    for (int64_t i31 = 0; i31 < n32; ++i31) {
-      env[21] = value(integer(i31));
+    int64_t n40 = whole(num(env[7], "seq_length"), "a repeat count");
+    for (int64_t i39 = 0; i39 < n40; ++i39) {
+      env[21] = value(integer(i39));
       if (true) {
-        int64_t sym33 = -1;
-        if (sym33 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 1) sym33 = 3;
-        if (sym33 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 0) sym33 = 2;
-        if (sym33 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_step' has no entry point for the dtypes of " "_dtype_T");
-        out.put(OPGEN_STEP_LAUNCH); out.put(sym33);
+        int64_t sym41 = -1;
+        if (sym41 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 1) sym41 = 3;
+        if (sym41 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 0) sym41 = 2;
+        if (sym41 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_step' has no entry point for the dtypes of " "_dtype_T");
+        out.put(OPGEN_STEP_LAUNCH); out.put(sym41);
         out.put(3);
         out.put(whole(num(env[16], "fused_row_tiles"), "a grid size"));
         out.put(whole(num(env[17], "fused_unit_tiles"), "a grid size"));
@@ -206,7 +222,7 @@ static void opgen_plan_walk_DmlRnn(opgen_plan_value* env, const char* backend, O
         out.put(1);
         out.put(whole(integer(256LL), "a block size"));
         out.put(whole(integer(0LL), "the shared size"));
-        int64_t nargs34 = out.used; out.put(0);
+        int64_t nargs42 = out.used; out.put(0);
         out.put(OPGEN_T_SLOT); out.put(2);
         out.put(OPGEN_T_SLOT); out.put(9);
         out.put(OPGEN_T_SLOT); out.put(6);
@@ -215,41 +231,41 @@ static void opgen_plan_walk_DmlRnn(opgen_plan_value* env, const char* backend, O
         out.put(OPGEN_T_SLOT); out.put(8);
         out.put(OPGEN_T_SLOT); out.put(5);
         out.put(OPGEN_T_SLOT); out.put(10);
-        { const opgen_plan_value& act35 = item(env[10], integer(0LL), "activations");
-          if (act35.kind != OPGEN_V_ACT) fail(OPGEN_E_TYPE, "name 'activations' is not an activation");
-          scalar(out, OPGEN_T_I32, integer(act35.i), "activations");
-          for (int64_t k = 0; k < act35.len; ++k) scalar(out, OPGEN_T_F32, num(act35.items[k], "activations"), "activations"); }
-        { const opgen_plan_value& act36 = item(env[10], sub(num(env[0], "num_directions"), integer(1LL)), "activations");
-          if (act36.kind != OPGEN_V_ACT) fail(OPGEN_E_TYPE, "name 'activations' is not an activation");
-          scalar(out, OPGEN_T_I32, integer(act36.i), "activations");
-          for (int64_t k = 0; k < act36.len; ++k) scalar(out, OPGEN_T_F32, num(act36.items[k], "activations"), "activations"); }
+        { const opgen_plan_value& act43 = item(env[10], integer(0LL), "activations");
+          if (act43.kind != OPGEN_V_ACT) fail(OPGEN_E_TYPE, "name 'activations' is not an activation");
+          scalar(out, OPGEN_T_I32, integer(act43.i), "activations");
+          for (int64_t k = 0; k < act43.len; ++k) scalar(out, OPGEN_T_F32, num(act43.items[k], "activations"), "activations"); }
+        { const opgen_plan_value& act44 = item(env[10], sub(num(env[0], "num_directions"), integer(1LL)), "activations");
+          if (act44.kind != OPGEN_V_ACT) fail(OPGEN_E_TYPE, "name 'activations' is not an activation");
+          scalar(out, OPGEN_T_I32, integer(act44.i), "activations");
+          for (int64_t k = 0; k < act44.len; ++k) scalar(out, OPGEN_T_F32, num(act44.items[k], "activations"), "activations"); }
         scalar(out, OPGEN_T_I64, num(env[21], "s"), "s");
         scalar(out, OPGEN_T_I64, num(env[11], "backward_first"), "backward_first");
         scalar(out, OPGEN_T_I64, num(env[7], "seq_length"), "seq_length");
         scalar(out, OPGEN_T_I64, num(env[0], "num_directions"), "num_directions");
         scalar(out, OPGEN_T_I64, num(env[8], "batch_size"), "batch_size");
         scalar(out, OPGEN_T_I64, num(env[2], "hidden_size"), "hidden_size");
-        out.words[nargs34] = (out.used - nargs34 - 1) / 2;
+        out.words[nargs42] = (out.used - nargs42 - 1) / 2;
       }
     }
   }
   if ((truth(num(env[18], "fused")) && (compare(num(env[7], "seq_length"), integer(0LL)) > 0))) {
-    int64_t sym37 = -1;
-    if (sym37 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 1) sym37 = 1;
-    if (sym37 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 0) sym37 = 0;
-    if (sym37 < 0) fail(OPGEN_E_SYMBOL, "kernel 'final_state' has no entry point for the dtypes of " "_dtype_T");
-    out.put(OPGEN_STEP_LAUNCH); out.put(sym37);
+    int64_t sym45 = -1;
+    if (sym45 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 1) sym45 = 1;
+    if (sym45 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 0) sym45 = 0;
+    if (sym45 < 0) fail(OPGEN_E_SYMBOL, "kernel 'final_state' has no entry point for the dtypes of " "_dtype_T");
+    out.put(OPGEN_STEP_LAUNCH); out.put(sym45);
     out.put(1);
     out.put(whole(num(env[5], "cell_blocks"), "a grid size"));
     out.put(1);
     out.put(whole(num(env[6], "cell_threads"), "a block size"));
     out.put(whole(integer(0LL), "the shared size"));
-    int64_t nargs38 = out.used; out.put(0);
+    int64_t nargs46 = out.used; out.put(0);
     out.put(OPGEN_T_SLOT); out.put(10);
     out.put(OPGEN_T_SLOT); out.put(5);
     scalar(out, OPGEN_T_I64, num(env[7], "seq_length"), "seq_length");
     scalar(out, OPGEN_T_I64, num(env[19], "all_cells"), "all_cells");
-    out.words[nargs38] = (out.used - nargs38 - 1) / 2;
+    out.words[nargs46] = (out.used - nargs46 - 1) / 2;
   }
   *variant = -1;
   if (*variant < 0 && truth(num(env[12], "persistent"))) *variant = 0;

@@ -62,38 +62,54 @@ static void opgen_plan_walk_GRUBlockCell(opgen_plan_value* env, const char* back
       if (size6.is_float) out.put_double(OPGEN_T_FLOAT, size6.f); else { out.put(OPGEN_T_INT); out.put(size6.i); } }
     { Num size7 = integer(0LL);
       if (size7.is_float) out.put_double(OPGEN_T_FLOAT, size7.f); else { out.put(OPGEN_T_INT); out.put(size7.i); } }
+    { Num size8 = integer(1LL);
+      if (size8.is_float) out.put_double(OPGEN_T_FLOAT, size8.f); else { out.put(OPGEN_T_INT); out.put(size8.i); } }
+    { Num size9 = integer(0LL);
+      if (size9.is_float) out.put_double(OPGEN_T_FLOAT, size9.f); else { out.put(OPGEN_T_INT); out.put(size9.i); } }
+    { Num size10 = integer(0LL);
+      if (size10.is_float) out.put_double(OPGEN_T_FLOAT, size10.f); else { out.put(OPGEN_T_INT); out.put(size10.i); } }
+    { Num size11 = integer(0LL);
+      if (size11.is_float) out.put_double(OPGEN_T_FLOAT, size11.f); else { out.put(OPGEN_T_INT); out.put(size11.i); } }
   }
   if (true) {
     out.put(OPGEN_STEP_GEMM); out.put(3); out.put(1); out.put(2);
-    { Num size8 = num(env[0], "batch_size");
-      if (size8.is_float) out.put_double(OPGEN_T_FLOAT, size8.f); else { out.put(OPGEN_T_INT); out.put(size8.i); } }
-    { Num size9 = mul(integer(2LL), num(env[1], "cell_size"));
-      if (size9.is_float) out.put_double(OPGEN_T_FLOAT, size9.f); else { out.put(OPGEN_T_INT); out.put(size9.i); } }
-    { Num size10 = num(env[1], "cell_size");
-      if (size10.is_float) out.put_double(OPGEN_T_FLOAT, size10.f); else { out.put(OPGEN_T_INT); out.put(size10.i); } }
-    out.put(OPGEN_T_BOOL); out.put(0);
-    out.put(OPGEN_T_BOOL); out.put(0);
-    { Num size11 = integer(1LL);
-      if (size11.is_float) out.put_double(OPGEN_T_FLOAT, size11.f); else { out.put(OPGEN_T_INT); out.put(size11.i); } }
-    { Num size12 = integer(0LL);
+    { Num size12 = num(env[0], "batch_size");
       if (size12.is_float) out.put_double(OPGEN_T_FLOAT, size12.f); else { out.put(OPGEN_T_INT); out.put(size12.i); } }
-    { Num size13 = mul(mul(num(env[2], "input_size"), integer(2LL)), num(env[1], "cell_size"));
+    { Num size13 = mul(integer(2LL), num(env[1], "cell_size"));
       if (size13.is_float) out.put_double(OPGEN_T_FLOAT, size13.f); else { out.put(OPGEN_T_INT); out.put(size13.i); } }
-    { Num size14 = integer(0LL);
+    { Num size14 = num(env[1], "cell_size");
       if (size14.is_float) out.put_double(OPGEN_T_FLOAT, size14.f); else { out.put(OPGEN_T_INT); out.put(size14.i); } }
+    out.put(OPGEN_T_BOOL); out.put(0);
+    out.put(OPGEN_T_BOOL); out.put(0);
+    { Num size15 = integer(1LL);
+      if (size15.is_float) out.put_double(OPGEN_T_FLOAT, size15.f); else { out.put(OPGEN_T_INT); out.put(size15.i); } }
+    { Num size16 = integer(0LL);
+      if (size16.is_float) out.put_double(OPGEN_T_FLOAT, size16.f); else { out.put(OPGEN_T_INT); out.put(size16.i); } }
+    { Num size17 = mul(mul(num(env[2], "input_size"), integer(2LL)), num(env[1], "cell_size"));
+      if (size17.is_float) out.put_double(OPGEN_T_FLOAT, size17.f); else { out.put(OPGEN_T_INT); out.put(size17.i); } }
+    { Num size18 = integer(0LL);
+      if (size18.is_float) out.put_double(OPGEN_T_FLOAT, size18.f); else { out.put(OPGEN_T_INT); out.put(size18.i); } }
+    { Num size19 = integer(1LL);
+      if (size19.is_float) out.put_double(OPGEN_T_FLOAT, size19.f); else { out.put(OPGEN_T_INT); out.put(size19.i); } }
+    { Num size20 = integer(0LL);
+      if (size20.is_float) out.put_double(OPGEN_T_FLOAT, size20.f); else { out.put(OPGEN_T_INT); out.put(size20.i); } }
+    { Num size21 = integer(0LL);
+      if (size21.is_float) out.put_double(OPGEN_T_FLOAT, size21.f); else { out.put(OPGEN_T_INT); out.put(size21.i); } }
+    { Num size22 = integer(0LL);
+      if (size22.is_float) out.put_double(OPGEN_T_FLOAT, size22.f); else { out.put(OPGEN_T_INT); out.put(size22.i); } }
   }
   if (true) {
-    int64_t sym15 = -1;
-    if (sym15 < 0 && env[3].kind == OPGEN_V_STR && env[3].i == 1) sym15 = 3;
-    if (sym15 < 0 && env[3].kind == OPGEN_V_STR && env[3].i == 0) sym15 = 2;
-    if (sym15 < 0) fail(OPGEN_E_SYMBOL, "kernel 'gates' has no entry point for the dtypes of " "_dtype_T");
-    out.put(OPGEN_STEP_LAUNCH); out.put(sym15);
+    int64_t sym23 = -1;
+    if (sym23 < 0 && env[3].kind == OPGEN_V_STR && env[3].i == 1) sym23 = 3;
+    if (sym23 < 0 && env[3].kind == OPGEN_V_STR && env[3].i == 0) sym23 = 2;
+    if (sym23 < 0) fail(OPGEN_E_SYMBOL, "kernel 'gates' has no entry point for the dtypes of " "_dtype_T");
+    out.put(OPGEN_STEP_LAUNCH); out.put(sym23);
     out.put(1);
     out.put(whole(num(env[4], "cell_blocks"), "a grid size"));
     out.put(1);
     out.put(whole(num(env[5], "cell_threads"), "a block size"));
     out.put(whole(integer(0LL), "the shared size"));
-    int64_t nargs16 = out.used; out.put(0);
+    int64_t nargs24 = out.used; out.put(0);
     out.put(OPGEN_T_SLOT); out.put(2);
     out.put(OPGEN_T_SLOT); out.put(4);
     out.put(OPGEN_T_SLOT); out.put(3);
@@ -102,58 +118,74 @@ static void opgen_plan_walk_GRUBlockCell(opgen_plan_value* env, const char* back
     out.put(OPGEN_T_SLOT); out.put(7);
     scalar(out, OPGEN_T_I64, num(env[0], "batch_size"), "batch_size");
     scalar(out, OPGEN_T_I64, num(env[1], "cell_size"), "cell_size");
-    out.words[nargs16] = (out.used - nargs16 - 1) / 2;
+    out.words[nargs24] = (out.used - nargs24 - 1) / 2;
   }
   if (true) {
     out.put(OPGEN_STEP_GEMM); out.put(0); out.put(8); out.put(9);
-    { Num size17 = num(env[0], "batch_size");
-      if (size17.is_float) out.put_double(OPGEN_T_FLOAT, size17.f); else { out.put(OPGEN_T_INT); out.put(size17.i); } }
-    { Num size18 = num(env[1], "cell_size");
-      if (size18.is_float) out.put_double(OPGEN_T_FLOAT, size18.f); else { out.put(OPGEN_T_INT); out.put(size18.i); } }
-    { Num size19 = num(env[2], "input_size");
-      if (size19.is_float) out.put_double(OPGEN_T_FLOAT, size19.f); else { out.put(OPGEN_T_INT); out.put(size19.i); } }
-    out.put(OPGEN_T_BOOL); out.put(0);
-    out.put(OPGEN_T_BOOL); out.put(0);
-    { Num size20 = integer(0LL);
-      if (size20.is_float) out.put_double(OPGEN_T_FLOAT, size20.f); else { out.put(OPGEN_T_INT); out.put(size20.i); } }
-    { Num size21 = integer(0LL);
-      if (size21.is_float) out.put_double(OPGEN_T_FLOAT, size21.f); else { out.put(OPGEN_T_INT); out.put(size21.i); } }
-    { Num size22 = integer(0LL);
-      if (size22.is_float) out.put_double(OPGEN_T_FLOAT, size22.f); else { out.put(OPGEN_T_INT); out.put(size22.i); } }
-    { Num size23 = integer(0LL);
-      if (size23.is_float) out.put_double(OPGEN_T_FLOAT, size23.f); else { out.put(OPGEN_T_INT); out.put(size23.i); } }
-  }
-  if (true) {
-    out.put(OPGEN_STEP_GEMM); out.put(7); out.put(8); out.put(9);
-    { Num size24 = num(env[0], "batch_size");
-      if (size24.is_float) out.put_double(OPGEN_T_FLOAT, size24.f); else { out.put(OPGEN_T_INT); out.put(size24.i); } }
-    { Num size25 = num(env[1], "cell_size");
+    { Num size25 = num(env[0], "batch_size");
       if (size25.is_float) out.put_double(OPGEN_T_FLOAT, size25.f); else { out.put(OPGEN_T_INT); out.put(size25.i); } }
     { Num size26 = num(env[1], "cell_size");
       if (size26.is_float) out.put_double(OPGEN_T_FLOAT, size26.f); else { out.put(OPGEN_T_INT); out.put(size26.i); } }
-    out.put(OPGEN_T_BOOL); out.put(0);
-    out.put(OPGEN_T_BOOL); out.put(0);
-    { Num size27 = integer(1LL);
+    { Num size27 = num(env[2], "input_size");
       if (size27.is_float) out.put_double(OPGEN_T_FLOAT, size27.f); else { out.put(OPGEN_T_INT); out.put(size27.i); } }
+    out.put(OPGEN_T_BOOL); out.put(0);
+    out.put(OPGEN_T_BOOL); out.put(0);
     { Num size28 = integer(0LL);
       if (size28.is_float) out.put_double(OPGEN_T_FLOAT, size28.f); else { out.put(OPGEN_T_INT); out.put(size28.i); } }
-    { Num size29 = mul(num(env[2], "input_size"), num(env[1], "cell_size"));
+    { Num size29 = integer(0LL);
       if (size29.is_float) out.put_double(OPGEN_T_FLOAT, size29.f); else { out.put(OPGEN_T_INT); out.put(size29.i); } }
     { Num size30 = integer(0LL);
       if (size30.is_float) out.put_double(OPGEN_T_FLOAT, size30.f); else { out.put(OPGEN_T_INT); out.put(size30.i); } }
+    { Num size31 = integer(0LL);
+      if (size31.is_float) out.put_double(OPGEN_T_FLOAT, size31.f); else { out.put(OPGEN_T_INT); out.put(size31.i); } }
+    { Num size32 = integer(1LL);
+      if (size32.is_float) out.put_double(OPGEN_T_FLOAT, size32.f); else { out.put(OPGEN_T_INT); out.put(size32.i); } }
+    { Num size33 = integer(0LL);
+      if (size33.is_float) out.put_double(OPGEN_T_FLOAT, size33.f); else { out.put(OPGEN_T_INT); out.put(size33.i); } }
+    { Num size34 = integer(0LL);
+      if (size34.is_float) out.put_double(OPGEN_T_FLOAT, size34.f); else { out.put(OPGEN_T_INT); out.put(size34.i); } }
+    { Num size35 = integer(0LL);
+      if (size35.is_float) out.put_double(OPGEN_T_FLOAT, size35.f); else { out.put(OPGEN_T_INT); out.put(size35.i); } }
   }
   if (true) {
-    int64_t sym31 = -1;
-    if (sym31 < 0 && env[3].kind == OPGEN_V_STR && env[3].i == 1) sym31 = 1;
-    if (sym31 < 0 && env[3].kind == OPGEN_V_STR && env[3].i == 0) sym31 = 0;
-    if (sym31 < 0) fail(OPGEN_E_SYMBOL, "kernel 'cell' has no entry point for the dtypes of " "_dtype_T");
-    out.put(OPGEN_STEP_LAUNCH); out.put(sym31);
+    out.put(OPGEN_STEP_GEMM); out.put(7); out.put(8); out.put(9);
+    { Num size36 = num(env[0], "batch_size");
+      if (size36.is_float) out.put_double(OPGEN_T_FLOAT, size36.f); else { out.put(OPGEN_T_INT); out.put(size36.i); } }
+    { Num size37 = num(env[1], "cell_size");
+      if (size37.is_float) out.put_double(OPGEN_T_FLOAT, size37.f); else { out.put(OPGEN_T_INT); out.put(size37.i); } }
+    { Num size38 = num(env[1], "cell_size");
+      if (size38.is_float) out.put_double(OPGEN_T_FLOAT, size38.f); else { out.put(OPGEN_T_INT); out.put(size38.i); } }
+    out.put(OPGEN_T_BOOL); out.put(0);
+    out.put(OPGEN_T_BOOL); out.put(0);
+    { Num size39 = integer(1LL);
+      if (size39.is_float) out.put_double(OPGEN_T_FLOAT, size39.f); else { out.put(OPGEN_T_INT); out.put(size39.i); } }
+    { Num size40 = integer(0LL);
+      if (size40.is_float) out.put_double(OPGEN_T_FLOAT, size40.f); else { out.put(OPGEN_T_INT); out.put(size40.i); } }
+    { Num size41 = mul(num(env[2], "input_size"), num(env[1], "cell_size"));
+      if (size41.is_float) out.put_double(OPGEN_T_FLOAT, size41.f); else { out.put(OPGEN_T_INT); out.put(size41.i); } }
+    { Num size42 = integer(0LL);
+      if (size42.is_float) out.put_double(OPGEN_T_FLOAT, size42.f); else { out.put(OPGEN_T_INT); out.put(size42.i); } }
+    { Num size43 = integer(1LL);
+      if (size43.is_float) out.put_double(OPGEN_T_FLOAT, size43.f); else { out.put(OPGEN_T_INT); out.put(size43.i); } }
+    { Num size44 = integer(0LL);
+      if (size44.is_float) out.put_double(OPGEN_T_FLOAT, size44.f); else { out.put(OPGEN_T_INT); out.put(size44.i); } }
+    { Num size45 = integer(0LL);
+      if (size45.is_float) out.put_double(OPGEN_T_FLOAT, size45.f); else { out.put(OPGEN_T_INT); out.put(size45.i); } }
+    { Num size46 = integer(0LL);
+      if (size46.is_float) out.put_double(OPGEN_T_FLOAT, size46.f); else { out.put(OPGEN_T_INT); out.put(size46.i); } }
+  }
+  if (true) {
+    int64_t sym47 = -1;
+    if (sym47 < 0 && env[3].kind == OPGEN_V_STR && env[3].i == 1) sym47 = 1;
+    if (sym47 < 0 && env[3].kind == OPGEN_V_STR && env[3].i == 0) sym47 = 0;
+    if (sym47 < 0) fail(OPGEN_E_SYMBOL, "kernel 'cell' has no entry point for the dtypes of " "_dtype_T");
+    out.put(OPGEN_STEP_LAUNCH); out.put(sym47);
     out.put(1);
     out.put(whole(num(env[4], "cell_blocks"), "a grid size"));
     out.put(1);
     out.put(whole(num(env[5], "cell_threads"), "a block size"));
     out.put(whole(integer(0LL), "the shared size"));
-    int64_t nargs32 = out.used; out.put(0);
+    int64_t nargs48 = out.used; out.put(0);
     out.put(OPGEN_T_SLOT); out.put(10);
     out.put(OPGEN_T_SLOT); out.put(3);
     out.put(OPGEN_T_SLOT); out.put(6);
@@ -161,7 +193,7 @@ static void opgen_plan_walk_GRUBlockCell(opgen_plan_value* env, const char* back
     out.put(OPGEN_T_SLOT); out.put(11);
     scalar(out, OPGEN_T_I64, num(env[0], "batch_size"), "batch_size");
     scalar(out, OPGEN_T_I64, num(env[1], "cell_size"), "cell_size");
-    out.words[nargs32] = (out.used - nargs32 - 1) / 2;
+    out.words[nargs48] = (out.used - nargs48 - 1) / 2;
   }
   *variant = -1;
 }

@@ -19,11 +19,11 @@ _KERNELS = KernelSource(_OP, Path(__file__).with_name("gru_block_cell.cu"))
 # The launch plan as data (codegen/runtime/plan.py): what _compute runs, recorded once per set of sizes
 # and attrs; the loop in _compute is the same plan as Python (OPGEN_PLAN=loop runs it).
 _PLAN = _rt.Plan('GRUBlockCell', ('batch_size', 'cell_size', 'input_size', '_dtype_T', 'cell_blocks', 'cell_threads'), ('x', 'w_ru', 'ru_bar', 'h_prev', 'b_ru', 'r', 'u', 'rh', 'w_c', 'c', 'b_c', 'h'), (
-    ('gemm', 0, 1, 2, ('batch_size', ('*', 2, 'cell_size'), 'input_size', False, False, 0, 0, 0, 0), ()),
-    ('gemm', 3, 1, 2, ('batch_size', ('*', 2, 'cell_size'), 'cell_size', False, False, 1, 0, ('*', ('*', 'input_size', 2), 'cell_size'), 0), ()),
+    ('gemm', 0, 1, 2, ('batch_size', ('*', 2, 'cell_size'), 'input_size', False, False, 0, 0, 0, 0, 1, 0, 0, 0), ()),
+    ('gemm', 3, 1, 2, ('batch_size', ('*', 2, 'cell_size'), 'cell_size', False, False, 1, 0, ('*', ('*', 'input_size', 2), 'cell_size'), 0, 1, 0, 0, 0), ()),
     ('launch', 'gates', ('_dtype_T',), ('cell_blocks',), ('cell_threads',), 0, (('buf', 2), ('buf', 4), ('buf', 3), ('buf', 5), ('buf', 6), ('buf', 7), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'cell_size', None, ())), ()),
-    ('gemm', 0, 8, 9, ('batch_size', 'cell_size', 'input_size', False, False, 0, 0, 0, 0), ()),
-    ('gemm', 7, 8, 9, ('batch_size', 'cell_size', 'cell_size', False, False, 1, 0, ('*', 'input_size', 'cell_size'), 0), ()),
+    ('gemm', 0, 8, 9, ('batch_size', 'cell_size', 'input_size', False, False, 0, 0, 0, 0, 1, 0, 0, 0), ()),
+    ('gemm', 7, 8, 9, ('batch_size', 'cell_size', 'cell_size', False, False, 1, 0, ('*', 'input_size', 'cell_size'), 0, 1, 0, 0, 0), ()),
     ('launch', 'cell', ('_dtype_T',), ('cell_blocks',), ('cell_threads',), 0, (('buf', 10), ('buf', 3), ('buf', 6), ('buf', 9), ('buf', 11), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'cell_size', None, ())), ()),
 ), {
     'gates': {('float32',): 'GRUBlockCell__gates__float32', ('float16',): 'GRUBlockCell__gates__float16'},

@@ -84,19 +84,27 @@ static void opgen_plan_walk_GRUBlockCellGrad(opgen_plan_value* env, const char* 
       if (size8.is_float) out.put_double(OPGEN_T_FLOAT, size8.f); else { out.put(OPGEN_T_INT); out.put(size8.i); } }
     { Num size9 = integer(0LL);
       if (size9.is_float) out.put_double(OPGEN_T_FLOAT, size9.f); else { out.put(OPGEN_T_INT); out.put(size9.i); } }
+    { Num size10 = integer(1LL);
+      if (size10.is_float) out.put_double(OPGEN_T_FLOAT, size10.f); else { out.put(OPGEN_T_INT); out.put(size10.i); } }
+    { Num size11 = integer(0LL);
+      if (size11.is_float) out.put_double(OPGEN_T_FLOAT, size11.f); else { out.put(OPGEN_T_INT); out.put(size11.i); } }
+    { Num size12 = integer(0LL);
+      if (size12.is_float) out.put_double(OPGEN_T_FLOAT, size12.f); else { out.put(OPGEN_T_INT); out.put(size12.i); } }
+    { Num size13 = integer(0LL);
+      if (size13.is_float) out.put_double(OPGEN_T_FLOAT, size13.f); else { out.put(OPGEN_T_INT); out.put(size13.i); } }
   }
   if (true) {
-    int64_t sym10 = -1;
-    if (sym10 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym10 = 5;
-    if (sym10 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym10 = 4;
-    if (sym10 < 0) fail(OPGEN_E_SYMBOL, "kernel 'grad_reset' has no entry point for the dtypes of " "_dtype_T");
-    out.put(OPGEN_STEP_LAUNCH); out.put(sym10);
+    int64_t sym14 = -1;
+    if (sym14 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym14 = 5;
+    if (sym14 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym14 = 4;
+    if (sym14 < 0) fail(OPGEN_E_SYMBOL, "kernel 'grad_reset' has no entry point for the dtypes of " "_dtype_T");
+    out.put(OPGEN_STEP_LAUNCH); out.put(sym14);
     out.put(1);
     out.put(whole(num(env[1], "cell_blocks"), "a grid size"));
     out.put(1);
     out.put(whole(num(env[2], "cell_threads"), "a block size"));
     out.put(whole(integer(0LL), "the shared size"));
-    int64_t nargs11 = out.used; out.put(0);
+    int64_t nargs15 = out.used; out.put(0);
     out.put(OPGEN_T_SLOT); out.put(7);
     out.put(OPGEN_T_SLOT); out.put(0);
     out.put(OPGEN_T_SLOT); out.put(8);
@@ -104,39 +112,47 @@ static void opgen_plan_walk_GRUBlockCellGrad(opgen_plan_value* env, const char* 
     scalar(out, OPGEN_T_I64, num(env[3], "batch_size"), "batch_size");
     scalar(out, OPGEN_T_I64, num(env[5], "input_size"), "input_size");
     scalar(out, OPGEN_T_I64, num(env[4], "cell_size"), "cell_size");
-    out.words[nargs11] = (out.used - nargs11 - 1) / 2;
+    out.words[nargs15] = (out.used - nargs15 - 1) / 2;
   }
   if (true) {
     out.put(OPGEN_STEP_GEMM); out.put(5); out.put(9); out.put(10);
-    { Num size12 = num(env[3], "batch_size");
-      if (size12.is_float) out.put_double(OPGEN_T_FLOAT, size12.f); else { out.put(OPGEN_T_INT); out.put(size12.i); } }
-    { Num size13 = add(num(env[5], "input_size"), num(env[4], "cell_size"));
-      if (size13.is_float) out.put_double(OPGEN_T_FLOAT, size13.f); else { out.put(OPGEN_T_INT); out.put(size13.i); } }
-    { Num size14 = mul(integer(2LL), num(env[4], "cell_size"));
-      if (size14.is_float) out.put_double(OPGEN_T_FLOAT, size14.f); else { out.put(OPGEN_T_INT); out.put(size14.i); } }
+    { Num size16 = num(env[3], "batch_size");
+      if (size16.is_float) out.put_double(OPGEN_T_FLOAT, size16.f); else { out.put(OPGEN_T_INT); out.put(size16.i); } }
+    { Num size17 = add(num(env[5], "input_size"), num(env[4], "cell_size"));
+      if (size17.is_float) out.put_double(OPGEN_T_FLOAT, size17.f); else { out.put(OPGEN_T_INT); out.put(size17.i); } }
+    { Num size18 = mul(integer(2LL), num(env[4], "cell_size"));
+      if (size18.is_float) out.put_double(OPGEN_T_FLOAT, size18.f); else { out.put(OPGEN_T_INT); out.put(size18.i); } }
     out.put(OPGEN_T_BOOL); out.put(0);
     out.put(OPGEN_T_BOOL); out.put(1);
-    { Num size15 = integer(0LL);
-      if (size15.is_float) out.put_double(OPGEN_T_FLOAT, size15.f); else { out.put(OPGEN_T_INT); out.put(size15.i); } }
-    { Num size16 = integer(0LL);
-      if (size16.is_float) out.put_double(OPGEN_T_FLOAT, size16.f); else { out.put(OPGEN_T_INT); out.put(size16.i); } }
-    { Num size17 = integer(0LL);
-      if (size17.is_float) out.put_double(OPGEN_T_FLOAT, size17.f); else { out.put(OPGEN_T_INT); out.put(size17.i); } }
-    { Num size18 = integer(0LL);
-      if (size18.is_float) out.put_double(OPGEN_T_FLOAT, size18.f); else { out.put(OPGEN_T_INT); out.put(size18.i); } }
+    { Num size19 = integer(0LL);
+      if (size19.is_float) out.put_double(OPGEN_T_FLOAT, size19.f); else { out.put(OPGEN_T_INT); out.put(size19.i); } }
+    { Num size20 = integer(0LL);
+      if (size20.is_float) out.put_double(OPGEN_T_FLOAT, size20.f); else { out.put(OPGEN_T_INT); out.put(size20.i); } }
+    { Num size21 = integer(0LL);
+      if (size21.is_float) out.put_double(OPGEN_T_FLOAT, size21.f); else { out.put(OPGEN_T_INT); out.put(size21.i); } }
+    { Num size22 = integer(0LL);
+      if (size22.is_float) out.put_double(OPGEN_T_FLOAT, size22.f); else { out.put(OPGEN_T_INT); out.put(size22.i); } }
+    { Num size23 = integer(1LL);
+      if (size23.is_float) out.put_double(OPGEN_T_FLOAT, size23.f); else { out.put(OPGEN_T_INT); out.put(size23.i); } }
+    { Num size24 = integer(0LL);
+      if (size24.is_float) out.put_double(OPGEN_T_FLOAT, size24.f); else { out.put(OPGEN_T_INT); out.put(size24.i); } }
+    { Num size25 = integer(0LL);
+      if (size25.is_float) out.put_double(OPGEN_T_FLOAT, size25.f); else { out.put(OPGEN_T_INT); out.put(size25.i); } }
+    { Num size26 = integer(0LL);
+      if (size26.is_float) out.put_double(OPGEN_T_FLOAT, size26.f); else { out.put(OPGEN_T_INT); out.put(size26.i); } }
   }
   if (true) {
-    int64_t sym19 = -1;
-    if (sym19 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym19 = 3;
-    if (sym19 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym19 = 2;
-    if (sym19 < 0) fail(OPGEN_E_SYMBOL, "kernel 'grad_inputs' has no entry point for the dtypes of " "_dtype_T");
-    out.put(OPGEN_STEP_LAUNCH); out.put(sym19);
+    int64_t sym27 = -1;
+    if (sym27 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym27 = 3;
+    if (sym27 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym27 = 2;
+    if (sym27 < 0) fail(OPGEN_E_SYMBOL, "kernel 'grad_inputs' has no entry point for the dtypes of " "_dtype_T");
+    out.put(OPGEN_STEP_LAUNCH); out.put(sym27);
     out.put(1);
     out.put(whole(num(env[6], "io_blocks"), "a grid size"));
     out.put(1);
     out.put(whole(num(env[7], "io_threads"), "a block size"));
     out.put(whole(integer(0LL), "the shared size"));
-    int64_t nargs20 = out.used; out.put(0);
+    int64_t nargs28 = out.used; out.put(0);
     out.put(OPGEN_T_SLOT); out.put(10);
     out.put(OPGEN_T_SLOT); out.put(7);
     out.put(OPGEN_T_SLOT); out.put(8);
@@ -147,7 +163,7 @@ static void opgen_plan_walk_GRUBlockCellGrad(opgen_plan_value* env, const char* 
     scalar(out, OPGEN_T_I64, num(env[3], "batch_size"), "batch_size");
     scalar(out, OPGEN_T_I64, num(env[5], "input_size"), "input_size");
     scalar(out, OPGEN_T_I64, num(env[4], "cell_size"), "cell_size");
-    out.words[nargs20] = (out.used - nargs20 - 1) / 2;
+    out.words[nargs28] = (out.used - nargs28 - 1) / 2;
   }
   *variant = -1;
 }

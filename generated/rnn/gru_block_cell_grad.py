@@ -20,9 +20,9 @@ _KERNELS = KernelSource(_OP, Path(__file__).with_name("gru_block_cell.cu"))
 # and attrs; the loop in _compute is the same plan as Python (OPGEN_PLAN=loop runs it).
 _PLAN = _rt.Plan('GRUBlockCellGrad', ('_dtype_T', 'cell_blocks', 'cell_threads', 'batch_size', 'cell_size', 'input_size', 'io_blocks', 'io_threads'), ('h_prev', 'u', 'c', 'd_h', 'd_c_bar', 'd_r_bar_u_bar', 'w_c', 'd_xh2', 'r', 'w_ru', 'd_xh1', 'd_x', 'd_h_prev'), (
     ('launch', 'grad_cell', ('_dtype_T',), ('cell_blocks',), ('cell_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 2), ('buf', 3), ('buf', 4), ('buf', 5), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'cell_size', None, ())), ()),
-    ('gemm', 4, 6, 7, ('batch_size', ('+', 'input_size', 'cell_size'), 'cell_size', False, True, 0, 0, 0, 0), ()),
+    ('gemm', 4, 6, 7, ('batch_size', ('+', 'input_size', 'cell_size'), 'cell_size', False, True, 0, 0, 0, 0, 1, 0, 0, 0), ()),
     ('launch', 'grad_reset', ('_dtype_T',), ('cell_blocks',), ('cell_threads',), 0, (('buf', 7), ('buf', 0), ('buf', 8), ('buf', 5), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'input_size', None, ()), ('scalar', '_np.int64', 'cell_size', None, ())), ()),
-    ('gemm', 5, 9, 10, ('batch_size', ('+', 'input_size', 'cell_size'), ('*', 2, 'cell_size'), False, True, 0, 0, 0, 0), ()),
+    ('gemm', 5, 9, 10, ('batch_size', ('+', 'input_size', 'cell_size'), ('*', 2, 'cell_size'), False, True, 0, 0, 0, 0, 1, 0, 0, 0), ()),
     ('launch', 'grad_inputs', ('_dtype_T',), ('io_blocks',), ('io_threads',), 0, (('buf', 10), ('buf', 7), ('buf', 8), ('buf', 1), ('buf', 3), ('buf', 11), ('buf', 12), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'input_size', None, ()), ('scalar', '_np.int64', 'cell_size', None, ())), ()),
 ), {
     'grad_cell': {('float32',): 'GRUBlockCellGrad__grad_cell__float32', ('float16',): 'GRUBlockCellGrad__grad_cell__float16'},

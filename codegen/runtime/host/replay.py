@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from codegen.runtime import plan
+from codegen.runtime.gemm import batch_offsets
 from codegen.runtime.stats import python_launches
 
 from . import blas, state
@@ -67,13 +68,14 @@ def build(recording: plan.Recording, buffers: Sequence[Any], function: Callable[
 
     for step in recording.steps:
         if isinstance(step, plan.Gemm):
-            record = _gemm_record(step, buffers, needs, keep)
-            if record is None:  # from Python, between batches
+            products = [_gemm_record(step, offsets, buffers, needs, keep) for offsets in batch_offsets(*step.sizes[6:])]
+            if None in products:  # from Python, between batches
                 close()
                 segments.append(step)
-            elif record:
-                records.append(record)
-                kernels.append("gemm")
+            else:
+                for record in filter(None, products):  # (a strided batch: a record per product)
+                    records.append(record)
+                    kernels.append("gemm")
             continue
         if 0 in step.grid:  # an empty tensor: the launch does nothing (CpuBackend.launch skips it too)
             continue
@@ -88,14 +90,16 @@ def build(recording: plan.Recording, buffers: Sequence[Any], function: Callable[
                       tuple((slot, need, dtype) for slot, (need, dtype) in enumerate(needs) if dtype is not None))
 
 
-def _gemm_record(step: plan.Gemm, buffers: Sequence[Any], needs: list[tuple[int, Any]],
-                 keep: list[Any]) -> bytes | None:
-    """A GEMM step as a batch record (opgen_rt_gemm), b"" for one that does nothing, None where it
-    is not for the BLAS (blas.run's conditions, on these buffers)."""
-    m, n, k, trans_a, trans_b, beta, a_offset, b_offset, out_offset = step.sizes
+def _gemm_record(step: plan.Gemm, offsets: tuple[int, int, int], buffers: Sequence[Any],
+                 needs: list[tuple[int, Any]], keep: list[Any]) -> bytes | None:
+    """A GEMM step's product at these (a, b, out) offsets (one of a strided batch's) as a batch
+    record (opgen_rt_gemm), b"" for one that does nothing, None where it is not for the BLAS
+    (blas.run's conditions, on these buffers)."""
+    m, n, k, trans_a, trans_b, beta = step.sizes[:6]
+    a_offset, b_offset, out_offset = offsets
     found = blas.find()
     dtype = blas.takes(buffers[step.a], buffers[step.b], buffers[step.out])
-    if found is None or dtype is None or min(step.sizes) < 0:
+    if found is None or dtype is None or min(m, n, k, *offsets) < 0:
         return None
     if m == 0 or n == 0:
         return b""

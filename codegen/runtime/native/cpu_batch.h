@@ -228,19 +228,23 @@ struct Builder {
     return static_cast<int64_t>(out.lists.size() - 1);
   }
 
-  // A GEMM step (host/replay.py _gemm_record); false where the Python backend runs it from Python.
+  // A GEMM step (host/replay.py _gemm_record: a strided batch as a record per product); false where
+  // the Python backend runs it from Python.
   bool gemm() {
     int64_t slot[3] = {take(), take(), take()};
-    int64_t s[9];
+    int64_t s[13];
     for (int64_t& v : s) {
       int64_t tag = take();
       v = take();
       if (tag == OPGEN_T_FLOAT) return fail("a GEMM step's size is a float");
     }
-    const int64_t m = s[0], n = s[1], k = s[2], ta = s[3], tb = s[4], beta = s[5];
+    const int64_t m = s[0], n = s[1], k = s[2], ta = s[3], tb = s[4], beta = s[5], batch = s[9];
     if (!b.sgemm || !b.dgemm)
       return fail(b.no_blas.empty() ? "no BLAS bound for the GEMM steps (NumPy's matmul runs them)" : b.no_blas);
-    if (*std::min_element(s, s + 9) < 0) return fail("a GEMM step with a negative size or offset");
+    // the offsets of the batch's last product (the offsets move linearly: the first and the last bound them)
+    const int64_t last[3] = {s[6] + (batch - 1) * s[10], s[7] + (batch - 1) * s[11], s[8] + (batch - 1) * s[12]};
+    if (*std::min_element(s, s + 10) < 0 || *std::min_element(last, last + 3) < 0)
+      return fail("a GEMM step with a negative size, batch or offset");
     for (int j = 0; j < 3; ++j)
       if (slot[j] < 0 || slot[j] >= plan.nslots || plan.slots[slot[j]].count >= 0)
         return fail("a GEMM step on a slot that is no buffer");
@@ -250,16 +254,19 @@ struct Builder {
       return fail("a GEMM step on buffers of opgen_dtype " + std::to_string(plan.slots[slot[0]].dtype) + ", " +
                   std::to_string(plan.slots[slot[1]].dtype) + " and " + std::to_string(dtype) +
                   ", which the BLAS does not take (NumPy's matmul runs it)");
-    if (m == 0 || n == 0) return true;
-    const int64_t extents[3] = {s[6] + m * k, s[7] + n * k, s[8] + m * n};  // host/blas.py extents
-    for (int j = 0; j < 3; ++j) add_need(slot[j], extents[j], dtype);
+    if (m == 0 || n == 0 || batch == 0) return true;
+    const int64_t sizes[3] = {m * k, n * k, m * n};  // host/blas.py extents
+    for (int j = 0; j < 3; ++j) add_need(slot[j], std::max(s[6 + j], last[j]) + sizes[j], dtype);
     const int32_t kind = dtype == OPGEN_DT_FLOAT64 ? 1 : 0;
-    out.gemms.push_back(opgen_gemm_desc{kind ? b.dgemm : b.sgemm, kind, b.blas_int64 ? 1 : 0, m, n, k,
-                                        int32_t(ta != 0), int32_t(tb != 0), int32_t(beta != 0), 0, s[6], s[7], s[8]});
-    put_record(b.gemm, reinterpret_cast<uint64_t>(&out.gemms.back()), 3, 0b111);
-    for (int64_t v : slot) put_arg(static_cast<uint64_t>(v));
-    out.names.push_back("gemm");
-    ++out.count;
+    for (int64_t i = 0; i < batch; ++i) {
+      out.gemms.push_back(opgen_gemm_desc{kind ? b.dgemm : b.sgemm, kind, b.blas_int64 ? 1 : 0, m, n, k,
+                                          int32_t(ta != 0), int32_t(tb != 0), int32_t(beta != 0), 0,
+                                          s[6] + i * s[10], s[7] + i * s[11], s[8] + i * s[12]});
+      put_record(b.gemm, reinterpret_cast<uint64_t>(&out.gemms.back()), 3, 0b111);
+      for (int64_t v : slot) put_arg(static_cast<uint64_t>(v));
+      out.names.push_back("gemm");
+      ++out.count;
+    }
     return true;
   }
 

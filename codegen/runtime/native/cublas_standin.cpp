@@ -142,6 +142,31 @@ STANDIN_API cublasStatus_t cublasGemmEx(cublasHandle_t h, int transa, int transb
               *static_cast<const float*>(beta), c, ldc);
 }
 
+// A strided batch: each product as a call of its own on the stream, in order (the row-major steps
+// they came from; strides in elements of the data type).
+STANDIN_API cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t h, int transa, int transb, int m, int n, int k,
+                                                      const void* alpha, const void* a, int atype, int lda,
+                                                      long long stride_a, const void* b, int btype, int ldb,
+                                                      long long stride_b, const void* beta, void* c, int ctype,
+                                                      int ldc, long long stride_c, int batch, int compute, int algo) {
+  const bool wide = atype == CUDA_R_64F;
+  const int want_compute = wide ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F;
+  if (atype != btype || atype != ctype || compute != want_compute || algo != CUBLAS_GEMM_DEFAULT || batch < 0 ||
+      (atype != CUDA_R_16F && atype != CUDA_R_32F && atype != CUDA_R_64F))
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+  const opgen_gemm_desc& base = atype == CUDA_R_16F ? kHalf : wide ? g_config.f64 : g_config.f32;
+  const size_t item = atype == CUDA_R_16F ? 2 : wide ? 8 : 4;
+  const double alpha_v = wide ? *static_cast<const double*>(alpha) : *static_cast<const float*>(alpha);
+  const double beta_v = wide ? *static_cast<const double*>(beta) : *static_cast<const float*>(beta);
+  for (int i = 0; i < batch; ++i) {
+    cublasStatus_t s = gemm(h, base, transa, transb, m, n, k, alpha_v, static_cast<const char*>(a) + i * stride_a * item,
+                            lda, static_cast<const char*>(b) + i * stride_b * item, ldb, beta_v,
+                            static_cast<char*>(c) + i * stride_c * item, ldc);
+    if (s != CUBLAS_STATUS_SUCCESS) return s;
+  }
+  return CUBLAS_STATUS_SUCCESS;
+}
+
 STANDIN_API void opgen_cublas_standin_configure(void* gemm, const opgen_gemm_desc* f32, const opgen_gemm_desc* f64,
                                                 void* enqueue) {
   g_config.gemm = reinterpret_cast<gemm_fn>(gemm);

@@ -97,7 +97,7 @@ enum { CUBLAS_STATUS_SUCCESS = 0, CUBLAS_STATUS_NOT_INITIALIZED = 1, CUBLAS_STAT
        CUBLAS_STATUS_EXECUTION_FAILED = 13, CUBLAS_STATUS_NOT_SUPPORTED = 15 };
 enum { CUBLAS_OP_N = 0, CUBLAS_OP_T = 1 };
 enum { CUDA_R_32F = 0, CUDA_R_64F = 1, CUDA_R_16F = 2 };
-enum { CUBLAS_COMPUTE_32F = 68, CUBLAS_GEMM_DEFAULT = -1 };
+enum { CUBLAS_COMPUTE_32F = 68, CUBLAS_COMPUTE_64F = 70, CUBLAS_GEMM_DEFAULT = -1 };
 
 #define OPGEN_CUBLAS_GEMM(T)                                                                                       \
   (cublasHandle_t h, int transa, int transb, int m, int n, int k, const T* alpha, const T* a, int lda, const T* b, \
@@ -112,7 +112,11 @@ enum { CUBLAS_COMPUTE_32F = 68, CUBLAS_GEMM_DEFAULT = -1 };
   X(cublasGemmEx, cublasStatus_t,                                                                                 \
     (cublasHandle_t h, int transa, int transb, int m, int n, int k, const void* alpha, const void* a, int atype,    \
      int lda, const void* b, int btype, int ldb, const void* beta, void* c, int ctype, int ldc, int compute,       \
-     int algo))
+     int algo))                                                                                                    \
+  X(cublasGemmStridedBatchedEx, cublasStatus_t,                                                                   \
+    (cublasHandle_t h, int transa, int transb, int m, int n, int k, const void* alpha, const void* a, int atype,    \
+     int lda, long long stride_a, const void* b, int btype, int ldb, long long stride_b, const void* beta, void* c, \
+     int ctype, int ldc, long long stride_c, int batch, int compute, int algo))
 
 }  // extern "C"
 

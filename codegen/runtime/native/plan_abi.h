@@ -25,7 +25,8 @@ typedef struct opgen_plan_value {
 } opgen_plan_value;
 
 // The step buffer (int64 words). A launch: 1, symbol, ngrid, grid..., nblock, block..., shared,
-// nargs, then (tag, payload) per argument; a gemm: 2, a, b, out, then (tag, payload) per size (9).
+// nargs, then (tag, payload) per argument; a gemm: 2, a, b, out, then (tag, payload) per size (13:
+// m, n, k, trans_a, trans_b, beta, the a, b and out offsets, the batch and the a, b and out strides).
 // A float payload is the bits of a double (a float32's value widened exactly).
 enum { OPGEN_STEP_LAUNCH = 1, OPGEN_STEP_GEMM = 2 };
 enum { OPGEN_T_SLOT = 0, OPGEN_T_SLOTS = 1, OPGEN_T_I32 = 2, OPGEN_T_I64 = 3, OPGEN_T_F32 = 4, OPGEN_T_F64 = 5,
@@ -34,9 +35,9 @@ enum { OPGEN_E_VALUES = 1, OPGEN_E_BUFFER = 2, OPGEN_E_OVERFLOW = 3, OPGEN_E_ZER
        OPGEN_E_SYMBOL = 5, OPGEN_E_TYPE = 6, OPGEN_E_INTERNAL = 7 };
 
 #ifdef __cplusplus
-// The number of words of the step at p (a launch's, from its counts; a GEMM's, 4 + 2 * 9).
+// The number of words of the step at p (a launch's, from its counts; a GEMM's, 4 + 2 * 13).
 inline int64_t opgen_step_words(const int64_t* p) {
-  if (p[0] != OPGEN_STEP_LAUNCH) return 4 + 2 * 9;
+  if (p[0] != OPGEN_STEP_LAUNCH) return 4 + 2 * 13;
   int64_t ngrid = p[2], nblock = p[3 + ngrid], nargs = p[5 + ngrid + nblock];
   return 6 + ngrid + nblock + 2 * nargs;
 }
