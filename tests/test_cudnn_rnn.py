@@ -805,13 +805,14 @@ def test_a_huge_num_layers_fails_fast_in_the_params_ops(layers: int) -> None:
     ("lstm", 2, 200, 330, "steps")])
 def test_the_gpu_plans_persistent_fused_and_gemm_variants_match_the_reference(monkeypatch, kernel_form, mode, batch,
                                                                               units, proj, variant):
-    """The GPU's plan (on the emulation) runs each layer and direction in one `persistent_layer`
+    """The GPU's plan (on the emulation) runs each layer, both directions, in one `persistent_layer`
     launch, and its gradient in one `persistent_<mode>_grad`, where there is no projection,
     gates·units·h_size ≤ 4096 and batch ≤ 64; else, up to gates·max(units, h_size) = 128, the fused
     variant: per time step one `fused_step` for both directions (and a `fused_proj` with a
     projection), and per step one `fused_<mode>_grad` (plus a last one; with a projection
     `fused_lstm_proj_grad` for the recurrent product alone, then `fused_proj_cells` and
-    `fused_lstm_proj_grad` for the gates); above that a GEMM and a step kernel per step and direction.
+    `fused_lstm_proj_grad` for the gates); above that per step a GEMM per direction and one step kernel
+    for both directions.
     Either way forward and backward (which reads the forward's reserve) match the float64 reference,
     lengths from 1 to T; the sizes put several tiles of 32 rows and 32 units on each grid axis where
     the tiles' edges can go wrong (35, 65, 66, 70 rows; 37, 40, 42, 65, 128 units), and each rule's
@@ -828,15 +829,15 @@ def _assert_variant_launched(launched: list[str], variant: str, mode: str, proj:
     forward and backward of `layers` layers and `steps` steps, and none of the others'."""
     family = mode.split("_")[0]
     persistent, fused = variant == "persistent", variant == "fused"
-    assert launched.count("persistent_layer") == (layers * 2 if persistent else 0), launched  # × 2 directions
-    assert launched.count(f"persistent_{family}_grad") == (layers * 2 if persistent else 0), launched
+    assert launched.count("persistent_layer") == (layers if persistent else 0), launched  # both directions at once
+    assert launched.count(f"persistent_{family}_grad") == (layers if persistent else 0), launched
     assert launched.count("fused_step") == (layers * steps if fused else 0), launched
     assert launched.count("fused_proj") == (layers * steps if fused and proj else 0), launched
     fused_grads = layers * (steps + 1) if fused and not proj else 0
     assert launched.count(f"fused_{family}_grad") == fused_grads, launched
     assert launched.count("fused_lstm_proj_grad") == (layers * 2 * steps if fused and proj else 0), launched
     assert launched.count("fused_proj_cells") == (layers * steps if fused and proj else 0), launched
-    step_launches = layers * 2 * steps if variant == "steps" else 0  # × 2 directions
+    step_launches = layers * steps if variant == "steps" else 0  # both directions at once
     assert launched.count(family + "_step") == step_launches, launched
     assert launched.count(family + "_grad_step") == step_launches, launched
     assert launched.count("proj_carry") == (step_launches if proj else 0), launched
@@ -907,3 +908,51 @@ def test_the_fused_steps_see_a_tiles_last_row(monkeypatch, kernel_form, mode, pr
     _check_case(Case(mode=mode, direction="bidirectional", steps=steps, batch=batch, input_size=4, units=8,
                      proj=proj, lengths=lengths, key=("last-row",)), scope)
     _assert_variant_launched(launched, "fused", mode, proj, 1, steps)
+
+
+def _plan_nodes(steps: int) -> tuple[int, int]:
+    """The launches plus GEMM calls (a CUDA graph's nodes) of the GPU plan's forward and backward of
+    a 2-layer bidirectional LSTM in the GEMM-step variant (37 units: 4·37 > fused_max_depth and
+    4·37·37 > persistent_max_weights), walked on the emulation without running anything."""
+    from codegen.runtime.launches import watch
+
+    scope = Scope("cpu", launch_plan="cuda")
+    case = Case(direction="bidirectional", layers=2, steps=steps, batch=2, input_size=3, units=37, dtype="float32",
+                key=("nodes",))
+    counts = [0]  # the forward's, then the backward's
+
+    def count(*args: Any, **kwargs: Any) -> None:
+        counts[-1] += 1
+
+    with watch(scope.backend, count, count):
+        fw = case.forward(scope)
+        counts.append(0)
+        case.backward(scope, fw, *case.output_grads(fw))
+    return counts[0], counts[1]
+
+
+def test_a_bidirectional_gemm_step_runs_both_directions_per_launch(monkeypatch):
+    """Issue 35 item 1: each time step of a bidirectional layer in the GEMM-step variant is one
+    batched GEMM (both directions' recurrent products) and one step kernel (a grid over the
+    directions), forward and backward: a step more adds 2 nodes per layer to each pass, not 4 as
+    with a GEMM and a kernel per direction (T = 100, B = 64, H = 512: 846 nodes for both passes
+    where they were 1,648)."""
+    monkeypatch.setenv("OPGEN_NATIVE", "0")  # (the Python plan: its launches go through the backend's methods)
+    (fw4, bw4), (fw5, bw5) = _plan_nodes(4), _plan_nodes(5)
+    assert (fw5 - fw4, bw5 - bw4) == (2 * 2, 2 * 2)
+    assert fw4 == 1 + 2 * (2 * 4 + 6)  # to_time_major, then per layer a batched input projection, 2 init_state,
+    # the steps, 2 final_state and layer_output
+
+
+@pytest.mark.parametrize("kernel_form", ["host", "gpu"])
+@pytest.mark.parametrize("mode, units, proj", [("lstm", 33, 0), ("lstm", 9, 35), ("gru", 43, 0), ("rnn_tanh", 129, 0)])
+def test_uneven_lengths_in_both_directions_with_one_launch_per_step(monkeypatch, kernel_form, mode, units, proj):
+    """The GEMM-step variant's merged directions respect each sequence's length: direction 1 starts
+    at its own last step len[b] − 1, so at a given launch the two directions see different sets of
+    live sequences. Lengths 1 … T in one batch (T = 6, 2 layers, a projection too), forward and
+    backward against the float64 reference, with one step kernel per time step."""
+    scope, launched = gpu_plan_with_launches(monkeypatch, kernel_form)
+    steps, layers = 6, 2
+    _check_case(Case(mode=mode, direction="bidirectional", layers=layers, steps=steps, batch=5, input_size=4,
+                     units=units, proj=proj, lengths=[6, 1, 4, 2, 5], dtype="float32", key=("uneven",)), scope)
+    _assert_variant_launched(launched, "steps", mode, proj, layers, steps)

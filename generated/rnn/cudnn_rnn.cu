@@ -11,12 +11,13 @@
 // CudnnRNNV3 / CudnnRNNBackpropV3: the elementwise steps of a multi-layer, optionally
 // bidirectional RNN (rnn_relu, rnn_tanh, lstm with an optional projection, cuDNN's
 // linear-before-reset gru). The large matrix products are GEMM steps of the launch plans: per layer
-// and direction one input projection for all time steps and, in the backward, the weight gradients
-// over all steps at once. The recurrent product of each step is a GEMM step too on the cpu plan
-// (then a step kernel per time step and direction does the rest); on the GPU's plan it lives in
-// the kernels: the persistent variant (small sizes: every step of a layer and direction in one
-// launch) or the fused one (per time step one launch for both directions, a tile of the product
-// through opgen::matmul_tile and then that tile's gates).
+// one input projection for all time steps and both directions and, in the backward, the weight
+// gradients over all steps at once. The recurrent product of each step is a GEMM step too (a
+// strided batch over the directions) on the cpu plan and the GPU's large sizes, then one step
+// kernel per time step for both directions (grid y: the direction) does the rest; below them, on the
+// GPU's plan, it lives in the kernels: the persistent variant (small sizes: every step of a layer,
+// both directions, in one launch) or the fused one (per time step one launch for both directions, a
+// tile of the product through opgen::matmul_tile and then that tile's gates).
 //
 // Buffers (all row-major, element offsets computed by the launch plan):
 //   params   the opaque weights (opgen_ops/cudnn_rnn.py): bW and bR of the pseudo-layer
@@ -2215,7 +2216,7 @@ struct Activation {
 }  // namespace act
 }  // namespace opgen
 #endif  // OPGEN_ACTIVATIONS_CUH
-#line 35 "codegen/templates/kernels/rnn/cudnn_rnn.cu"
+#line 36 "codegen/templates/kernels/rnn/cudnn_rnn.cu"
 
 namespace crnn {
 
@@ -2468,26 +2469,48 @@ __device__ __forceinline__ void lstm_row(long long b, const T* __restrict__ gx, 
 
 }  // namespace crnn
 
-// One LSTM step at time t: gates from gx + gh + bW + bR, the c slot, and m = o∘tanh(c) into the h
-// slot (no projection) or into ms (projection: a GEMM then forms h = m·P_projᵀ). A block takes
-// whole rows (sequences b), its threads the row's hidden units: no per-element division, and the
-// length test once per row.
+namespace crnn {
+
+// The unfused step kernels' launch s of every direction of a layer (the GEMM steps' plan): grid
+// [row_blocks, D], direction d = blockIdx.y at time t = s (forward) or T − 1 − s (backward), its
+// pseudo-layer d·pl_size after direction 0's offsets, its biases d·2·G after, its slots of gx and gh
+// ([D, T·B, G] and [D, B, G]) d slots on: one launch where there was one per direction.
+struct StepDir {
+  long long d, t, pl;
+};
+__device__ __forceinline__ StepDir step_dir(long long s, long long steps, long long pl_size) {
+  const long long d = blockIdx.y;
+  return StepDir{d, s + d * (steps - 1 - 2 * s), d * pl_size};
+}
+
+}  // namespace crnn
+
+// One LSTM step (launch s, crnn::step_dir): gates from gx + gh + bW + bR, the c slot, and m =
+// o∘tanh(c) into the h slot (no projection) or into ms (projection: a GEMM then forms h = m·P_projᵀ).
+// A block takes whole rows (sequences b), its threads the row's hidden units: no per-element
+// division, and the length test once per row.
 template <typename T>
 __device__ void lstm_step(const T* __restrict__ gx, const T* __restrict__ gh, const T* __restrict__ params,
-                          T* __restrict__ work, const int* __restrict__ lengths, long long t, long long d,
+                          T* __restrict__ work, const int* __restrict__ lengths, long long s, long long steps,
                           long long B, long long H, long long Hh, long long proj, long long bofs, long long acts_ofs,
-                          long long hs_ofs, long long cs_ofs, long long ms_ofs) {
+                          long long hs_ofs, long long cs_ofs, long long ms_ofs, long long pl_size) {
+  const crnn::StepDir q = crnn::step_dir(s, steps, pl_size);
+  const long long G = 4 * H;
   opgen::for_each_row(B, [&](long long b) {
-    crnn::lstm_row(b, gx, gh, params, work, lengths, t, d, B, H, Hh, proj, bofs, acts_ofs, hs_ofs, cs_ofs, ms_ofs,
+    crnn::lstm_row(b, gx + q.d * steps * B * G, gh + q.d * B * G, params, work, lengths, q.t, q.d, B, H, Hh, proj,
+                   bofs + q.d * 2 * G, acts_ofs + q.pl, hs_ofs + q.pl, cs_ofs + q.pl, ms_ofs + q.pl,
                    crnn::whole_row(H));
   });
 }
 
-// After the projection GEMM: sequences past their end keep their previous h.
+// After the projection GEMM (launch s, crnn::step_dir; grid [cell_blocks, D]): sequences past their
+// end keep their previous h.
 template <typename T>
-__device__ void proj_carry(T* __restrict__ work, const int* __restrict__ lengths, long long t, long long d, long long B,
-                           long long Hh, long long hs_ofs) {
-  const long long prev = t + d, next = t + 1 - d;
+__device__ void proj_carry(T* __restrict__ work, const int* __restrict__ lengths, long long s, long long steps,
+                           long long B, long long Hh, long long hs_ofs, long long pl_size) {
+  const crnn::StepDir q = crnn::step_dir(s, steps, pl_size);
+  const long long t = q.t, prev = t + q.d, next = t + 1 - q.d;
+  hs_ofs += q.pl;
   crnn::each(B * Hh, [&](long long i) {
     const long long b = i / Hh;
     if (t >= lengths[b]) work[hs_ofs + next * B * Hh + i] = work[hs_ofs + prev * B * Hh + i];
@@ -2548,13 +2571,18 @@ __device__ __forceinline__ void gru_row(long long b, const T* __restrict__ gx, c
 }  // namespace crnn
 
 // One GRU step (linear before reset): r, u = σ(gx + bW + gh + bR), n = tanh(gx_n + bW_n + r∘(gh_n + bR_n)),
-// h = (1 − u)∘n + u∘h_prev; acts keep r, u, n and gh_n + bR_n for the gradient. Rows as in lstm_step.
+// h = (1 − u)∘n + u∘h_prev; acts keep r, u, n and gh_n + bR_n for the gradient. Launch s and rows as
+// in lstm_step.
 template <typename T>
 __device__ void gru_step(const T* __restrict__ gx, const T* __restrict__ gh, const T* __restrict__ params,
-                         T* __restrict__ work, const int* __restrict__ lengths, long long t, long long d, long long B,
-                         long long H, long long bofs, long long acts_ofs, long long hs_ofs) {
+                         T* __restrict__ work, const int* __restrict__ lengths, long long s, long long steps,
+                         long long B, long long H, long long bofs, long long acts_ofs, long long hs_ofs,
+                         long long pl_size) {
+  const crnn::StepDir q = crnn::step_dir(s, steps, pl_size);
+  const long long G = 3 * H;
   opgen::for_each_row(B, [&](long long b) {
-    crnn::gru_row(b, gx, gh, params, work, lengths, t, d, B, H, bofs, acts_ofs, hs_ofs, crnn::whole_row(H));
+    crnn::gru_row(b, gx + q.d * steps * B * G, gh + q.d * B * G, params, work, lengths, q.t, q.d, B, H,
+                  bofs + q.d * 2 * G, acts_ofs + q.pl, hs_ofs + q.pl, crnn::whole_row(H));
   });
 }
 
@@ -2596,35 +2624,47 @@ __device__ __forceinline__ void rnn_row(long long b, const T* __restrict__ gx, c
 
 }  // namespace crnn
 
-// One rnn_relu / rnn_tanh step: h = act(gx + bW + gh + bR).
+// One rnn_relu / rnn_tanh step: h = act(gx + bW + gh + bR). Launch s and rows as in lstm_step.
 template <typename T>
 __device__ void rnn_step(const T* __restrict__ gx, const T* __restrict__ gh, const T* __restrict__ params,
-                         T* __restrict__ work, const int* __restrict__ lengths, long long t, long long d, long long B,
-                         long long H, long long bofs, long long hs_ofs, long long relu) {
+                         T* __restrict__ work, const int* __restrict__ lengths, long long s, long long steps,
+                         long long B, long long H, long long bofs, long long hs_ofs, long long relu,
+                         long long pl_size) {
+  const crnn::StepDir q = crnn::step_dir(s, steps, pl_size);
   opgen::for_each_row(B, [&](long long b) {
-    crnn::rnn_row(b, gx, gh, params, work, lengths, t, d, B, H, bofs, hs_ofs, relu, crnn::whole_row(H));
+    crnn::rnn_row(b, gx + q.d * steps * B * H, gh + q.d * B * H, params, work, lengths, q.t, q.d, B, H,
+                  bofs + q.d * 2 * H, hs_ofs + q.pl, relu, crnn::whole_row(H));
   });
 }
 
-// The persistent variant of one layer and direction (issue 23; the launch plan's `persistent` let:
-// no projection, gates·H·H ≤ 65536, batch ≤ 64): every time step in one launch instead of a GEMM and
-// a step kernel per step. Block r takes batch rows [4r, 4r + 4); a row's recurrence needs only that
-// row, so no block waits for another (no grid-wide barrier). Per step the block's threads form its
+// The persistent variant of one layer, every direction (issue 23; the launch plan's `persistent`
+// variant: no projection, gates·H·H ≤ persistent_max_weights, batch ≤ 64): every time step in one
+// launch instead of a GEMM and a step kernel per step. Grid [ceildiv(B, 4), D]: block (r, d) takes
+// batch rows [4r, 4r + 4) of direction d = blockIdx.y (its pseudo-layer d·pl_size after direction
+// 0's offsets, its weights d·layer_w, its biases d·2·G; its slots of gx and gh, as fused_step's); a
+// row's recurrence needs only that row, so no block waits for another (no grid-wide barrier). Per step the block's threads form its
 // rows of gh = h_prev·Rᵀ (summed in Acc<T>, k = 0, 1, ..., H − 1, stored as T like the GEMM's
 // output), then run the step kernel's row function on each row, with a barrier after each phase.
 // `kind`: 0 rnn_relu/rnn_tanh, 1 lstm, 2 gru.
 template <typename T>
 __device__ void persistent_layer(const T* __restrict__ gx, T* __restrict__ gh, const T* __restrict__ params,
-                                 T* __restrict__ work, const int* __restrict__ lengths, long long d, long long steps,
-                                 long long B, long long H, long long gates, long long kind, long long relu,
-                                 long long rofs, long long bofs, long long acts_ofs, long long hs_ofs,
-                                 long long cs_ofs) {
+                                 T* __restrict__ work, const int* __restrict__ lengths, long long steps, long long B,
+                                 long long H, long long gates, long long kind, long long relu, long long rofs,
+                                 long long layer_w, long long bofs, long long acts_ofs, long long hs_ofs,
+                                 long long cs_ofs, long long pl_size) {
   typedef typename crnn::Acc<T>::type A;
   constexpr int kRows = 4;
   const long long b0 = static_cast<long long>(blockIdx.x) * kRows;
   const long long rows = B - b0 < kRows ? B - b0 : kRows, G = gates * H;
   if (rows <= 0) return;  // (the whole block: no barrier is left waiting)
-  const T* __restrict__ R = params + rofs;  // [G, H]: gate row c's weights on h
+  const long long d = blockIdx.y, pl = d * pl_size;
+  gx += d * steps * B * G;
+  gh += d * B * G;
+  bofs += d * 2 * G;
+  acts_ofs += pl;
+  hs_ofs += pl;
+  cs_ofs += pl;
+  const T* __restrict__ R = params + rofs + d * layer_w;  // [G, H]: gate row c's weights on h
   for (long long s = 0; s < steps; ++s) {
     const long long t = s + d * (steps - 1 - 2 * s);
     const T* __restrict__ h_prev = work + hs_ofs + (t + d) * B * H;
@@ -2900,11 +2940,22 @@ __device__ __forceinline__ void proj_grad_cell(long long j, bool live, const T* 
 
 }  // namespace crnn
 
-// proj_grad_cell on every element of direction d's slots (with the GEMMs of the unfused steps).
+namespace crnn {
+
+// The time of the backward's launch s in direction d: last first forward, first first backward.
+__device__ __forceinline__ long long grad_time(long long s, long long steps, long long d) {
+  return (steps - 1 - s) * (1 - d) + s * d;
+}
+
+}  // namespace crnn
+
+// proj_grad_cell on every element of direction d = blockIdx.y's slots at launch s (crnn::grad_time;
+// grid [cell_blocks, D], with the GEMMs of the unfused steps).
 template <typename T>
 __device__ void proj_grad(const T* __restrict__ dy, T* __restrict__ dhp_slots, T* __restrict__ dh_slots,
-                          const int* __restrict__ lengths, long long t, long long d, long long B, long long Hh,
-                          long long D, long long steps) {
+                          const int* __restrict__ lengths, long long s, long long B, long long Hh, long long D,
+                          long long steps) {
+  const long long d = blockIdx.y, t = crnn::grad_time(s, steps, d);
   T* __restrict__ dhp = dhp_slots + d * steps * B * Hh;
   T* __restrict__ dh = dh_slots + d * B * Hh;
   crnn::each(B * Hh, [&](long long i) {
@@ -2972,18 +3023,23 @@ __device__ __forceinline__ void lstm_grad_row(long long b, const T* __restrict__
 // LSTM step gradient at time t: from dm (dh + dy[t], or, with a projection, dhp[t]·P_proj) and
 // the carried dc, the pre-activation gradients dg[t] = [di | df | dc̃ | do] (both the W and the R
 // side), and the carried dc = dc_t∘f; dh restarts from 0 (the GEMM dh += dg[t]·R follows). Whole
-// rows (sequences b) per block, as in lstm_step.
+// rows (sequences b) per block, as in lstm_step; launch s of every direction: grid [row_blocks, D],
+// direction d = blockIdx.y at time crnn::grad_time(s, steps, d), its pseudo-layer d·pl_size after
+// direction 0's offsets, its slots of dg, dh, dc (and dm) d slots on.
 template <typename T>
 __device__ void lstm_grad_step(const T* __restrict__ dy, const T* __restrict__ dm, const T* __restrict__ reserve,
                                const int* __restrict__ lengths, T* __restrict__ dg, T* __restrict__ dh,
-                               T* __restrict__ dc, long long t, long long d, long long B, long long H, long long Hh,
-                               long long D, long long proj, long long acts_ofs, long long cs_ofs, long long steps) {
+                               T* __restrict__ dc, long long s, long long B, long long H, long long Hh, long long D,
+                               long long proj, long long acts_ofs, long long cs_ofs, long long steps,
+                               long long pl_size) {
+  const long long d = blockIdx.y, t = crnn::grad_time(s, steps, d), pl = d * pl_size;
   T* __restrict__ dg_d = dg + d * steps * B * 4 * H;
   T* __restrict__ dh_d = dh + d * B * Hh;
   T* __restrict__ dc_d = dc + d * B * H;
+  const T* __restrict__ dm_d = dm + proj * d * B * H;
   opgen::for_each_row(B, [&](long long b) {
-    crnn::lstm_grad_row(b, dy, dm, reserve, lengths, dg_d, dh_d, dc_d, t, d, B, H, Hh, D, proj, acts_ofs, cs_ofs,
-                        crnn::whole_row(H));
+    crnn::lstm_grad_row(b, dy, dm_d, reserve, lengths, dg_d, dh_d, dc_d, t, d, B, H, Hh, D, proj, acts_ofs + pl,
+                        cs_ofs + pl, crnn::whole_row(H));
   });
 }
 
@@ -3042,17 +3098,18 @@ __device__ __forceinline__ void gru_grad_row(long long b, const T* __restrict__ 
 }  // namespace crnn
 
 // GRU step gradient at time t: dgw[t] = [dr | du | dn] (the W side), dgr[t] = [dr | du | dn∘r]
-// (the R side), and the direct part of dh_prev, dh∘u. Rows as in lstm_step.
+// (the R side), and the direct part of dh_prev, dh∘u. Launch s and rows as in lstm_grad_step.
 template <typename T>
 __device__ void gru_grad_step(const T* __restrict__ dy, const T* __restrict__ reserve, const int* __restrict__ lengths,
-                              T* __restrict__ dgw, T* __restrict__ dgr, T* __restrict__ dh, long long t, long long d,
-                              long long B, long long H, long long D, long long acts_ofs, long long hs_ofs,
-                              long long steps) {
+                              T* __restrict__ dgw, T* __restrict__ dgr, T* __restrict__ dh, long long s, long long B,
+                              long long H, long long D, long long acts_ofs, long long hs_ofs, long long steps,
+                              long long pl_size) {
+  const long long d = blockIdx.y, t = crnn::grad_time(s, steps, d), pl = d * pl_size;
   const long long slot = d * steps * B * 3 * H;
   T* __restrict__ dh_d = dh + d * B * H;
   opgen::for_each_row(B, [&](long long b) {
-    crnn::gru_grad_row(b, dy, reserve, lengths, dgw + slot, dgr + slot, dh_d, t, d, B, H, D, acts_ofs, hs_ofs,
-                       crnn::whole_row(H));
+    crnn::gru_grad_row(b, dy, reserve, lengths, dgw + slot, dgr + slot, dh_d, t, d, B, H, D, acts_ofs + pl,
+                       hs_ofs + pl, crnn::whole_row(H));
   });
 }
 
@@ -3091,21 +3148,25 @@ __device__ __forceinline__ void rnn_grad_row(long long b, const T* __restrict__ 
 
 }  // namespace crnn
 
-// rnn_relu / rnn_tanh step gradient: dg[t] = (dh + dy[t])∘act'(h), dh restarts from 0.
+// rnn_relu / rnn_tanh step gradient: dg[t] = (dh + dy[t])∘act'(h), dh restarts from 0. Launch s and
+// rows as in lstm_grad_step.
 template <typename T>
 __device__ void rnn_grad_step(const T* __restrict__ dy, const T* __restrict__ reserve, const int* __restrict__ lengths,
-                              T* __restrict__ dg, T* __restrict__ dh, long long t, long long d, long long B,
-                              long long H, long long D, long long hs_ofs, long long relu, long long steps) {
+                              T* __restrict__ dg, T* __restrict__ dh, long long s, long long B, long long H,
+                              long long D, long long hs_ofs, long long relu, long long steps, long long pl_size) {
+  const long long d = blockIdx.y, t = crnn::grad_time(s, steps, d);
   T* __restrict__ dg_d = dg + d * steps * B * H;
   T* __restrict__ dh_d = dh + d * B * H;
   opgen::for_each_row(B, [&](long long b) {
-    crnn::rnn_grad_row(b, dy, reserve, lengths, dg_d, dh_d, t, d, B, H, D, hs_ofs, relu, crnn::whole_row(H));
+    crnn::rnn_grad_row(b, dy, reserve, lengths, dg_d, dh_d, t, d, B, H, D, hs_ofs + d * pl_size, relu,
+                       crnn::whole_row(H));
   });
 }
 
-// The gradient's persistent variant of one layer and direction (the launch plan's `persistent` let,
-// as persistent_layer's): every time step, last first, in one launch. Block r takes batch rows
-// [4r, 4r + 4). Per step the block runs the step gradient's row function on each row, `grad_row(b,
+// The gradient's persistent variant of one layer, every direction (the launch plan's `persistent`
+// variant, as persistent_layer's): every time step, last first, in one launch. Grid [ceildiv(B, 4),
+// D]: block (r, d) takes batch rows [4r, 4r + 4) of direction d = blockIdx.y (its pseudo-layer
+// d·pl_size after direction 0's offsets, its weights d·layer_w after, its slots of dG, dh, dc). Per step the block runs the step gradient's row function on each row, `grad_row(b,
 // t)` (dG[t] and the carried dc; dh restarts from its direct part), then adds dh += dG[t]·R for its
 // rows (summed in Acc<T>, c = 0, 1, ..., G − 1, the old dh added to the sum and rounded once, as the
 // GEMM with beta 1 does), a barrier after each phase. Rows past their end have dG[t] = 0: their dh
@@ -3125,7 +3186,7 @@ __device__ __forceinline__ void persistent_grad(const F& grad_row, const T* __re
   if (rows <= 0) return;  // (the whole block: no barrier is left waiting)
   const T* __restrict__ R = params + rofs;  // [G, H]
   for (long long s = 0; s < steps; ++s) {
-    const long long t = (steps - 1 - s) * (1 - d) + s * d;
+    const long long t = crnn::grad_time(s, steps, d);
     for (long long r = 0; r < rows; ++r) grad_row(b0 + r, t);
     __syncthreads();  // dG[t] and the direct part of dh are in place
     // a thread per unit k, for all the block's rows at once: each weight read once per step, the
@@ -3161,8 +3222,12 @@ template <typename T>
 __device__ void persistent_lstm_grad(const T* __restrict__ dy, const T* __restrict__ reserve,
                                      const int* __restrict__ lengths, T* __restrict__ dgw, T* __restrict__ dh,
                                      T* __restrict__ dc, const T* __restrict__ dm, const T* __restrict__ params,
-                                     long long d, long long steps, long long B, long long H, long long D,
-                                     long long rofs, long long acts_ofs, long long cs_ofs) {
+                                     long long steps, long long B, long long H, long long D, long long rofs,
+                                     long long layer_w, long long acts_ofs, long long cs_ofs, long long pl_size) {
+  const long long d = blockIdx.y;
+  rofs += d * layer_w;
+  acts_ofs += d * pl_size;
+  cs_ofs += d * pl_size;
   T* __restrict__ dg_d = dgw + d * steps * B * 4 * H;  // direction d's slots
   T* __restrict__ dh_d = dh + d * B * H;
   T* __restrict__ dc_d = dc + d * B * H;
@@ -3177,9 +3242,13 @@ __device__ void persistent_lstm_grad(const T* __restrict__ dy, const T* __restri
 template <typename T>
 __device__ void persistent_gru_grad(const T* __restrict__ dy, const T* __restrict__ reserve,
                                     const int* __restrict__ lengths, T* __restrict__ dgw, T* __restrict__ dgr,
-                                    T* __restrict__ dh, const T* __restrict__ params, long long d, long long steps,
-                                    long long B, long long H, long long D, long long rofs, long long acts_ofs,
-                                    long long hs_ofs) {
+                                    T* __restrict__ dh, const T* __restrict__ params, long long steps, long long B,
+                                    long long H, long long D, long long rofs, long long layer_w, long long acts_ofs,
+                                    long long hs_ofs, long long pl_size) {
+  const long long d = blockIdx.y;
+  rofs += d * layer_w;
+  acts_ofs += d * pl_size;
+  hs_ofs += d * pl_size;
   const long long slot = d * steps * B * 3 * H, dh_slot = d * B * H;  // direction d's slots
   crnn::persistent_grad(
       [=](long long b, long long t) {  // (by value: a captured reference spilled to local memory)
@@ -3192,8 +3261,12 @@ __device__ void persistent_gru_grad(const T* __restrict__ dy, const T* __restric
 template <typename T>
 __device__ void persistent_rnn_grad(const T* __restrict__ dy, const T* __restrict__ reserve,
                                     const int* __restrict__ lengths, T* __restrict__ dgw, T* __restrict__ dh,
-                                    const T* __restrict__ params, long long d, long long steps, long long B,
-                                    long long H, long long D, long long rofs, long long hs_ofs, long long relu) {
+                                    const T* __restrict__ params, long long steps, long long B, long long H,
+                                    long long D, long long rofs, long long layer_w, long long hs_ofs, long long relu,
+                                    long long pl_size) {
+  const long long d = blockIdx.y;
+  rofs += d * layer_w;
+  hs_ofs += d * pl_size;
   T* __restrict__ dg_d = dgw + d * steps * B * H;  // direction d's slots
   T* __restrict__ dh_d = dh + d * B * H;
   crnn::persistent_grad(
@@ -3221,10 +3294,6 @@ __device__ void persistent_rnn_grad(const T* __restrict__ dy, const T* __restric
 // added to the sum and rounded once, as the GEMM with beta 1 does). A product whose rows have all
 // ended is skipped (its dG rows are 0: dh += 0 changes nothing; dm is then unread).
 namespace crnn {
-
-__device__ __forceinline__ long long grad_time(long long s, long long steps, long long d) {
-  return (steps - 1 - s) * (1 - d) + s * d;
-}
 
 template <typename P, typename F>
 __device__ __forceinline__ void fused_grad(const P& product, const F& cells, bool has_product, bool has_cells,
@@ -3389,7 +3458,7 @@ __device__ void grad_layer_below(const T* __restrict__ dxl, const T* __restrict_
   crnn::each(n, [&](long long i) { crnn::store(dy + i, crnn::load(dxl + i) * crnn::load(reserve + mask_ofs + i)); });
 }
 
-#line 3393 "generated/rnn/cudnn_rnn.cu"
+#line 3462 "generated/rnn/cudnn_rnn.cu"
 // ---- CudnnRNNBackpropV3: Backprop step of CudnnRNNV3.
 // entry points from specs/rnn/cudnn_rnn_backprop_v3.yaml: one per launch step and specialization (T)
 
@@ -3528,15 +3597,16 @@ extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__persistent
     __half* __restrict__ dc,
     __half* __restrict__ dm,
     const __half* __restrict__ params,
-    long long d,
     long long steps,
     long long batch,
     long long num_units,
     long long dirs,
-    long long rofs,
-    long long acts_ofs,
-    long long cs_ofs) {
-  persistent_lstm_grad<__half>(dy, reserve_space, sequence_lengths, dgw, dh, dc, dm, params, d, steps, batch, num_units, dirs, rofs, acts_ofs, cs_ofs);
+    long long layer_rofs,
+    long long layer_w,
+    long long layer_acts_ofs,
+    long long layer_cs_ofs,
+    long long pl_size) {
+  persistent_lstm_grad<__half>(dy, reserve_space, sequence_lengths, dgw, dh, dc, dm, params, steps, batch, num_units, dirs, layer_rofs, layer_w, layer_acts_ofs, layer_cs_ofs, pl_size);
 }
 
 extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__persistent_lstm_grad__float32(
@@ -3548,15 +3618,16 @@ extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__persistent
     float* __restrict__ dc,
     float* __restrict__ dm,
     const float* __restrict__ params,
-    long long d,
     long long steps,
     long long batch,
     long long num_units,
     long long dirs,
-    long long rofs,
-    long long acts_ofs,
-    long long cs_ofs) {
-  persistent_lstm_grad<float>(dy, reserve_space, sequence_lengths, dgw, dh, dc, dm, params, d, steps, batch, num_units, dirs, rofs, acts_ofs, cs_ofs);
+    long long layer_rofs,
+    long long layer_w,
+    long long layer_acts_ofs,
+    long long layer_cs_ofs,
+    long long pl_size) {
+  persistent_lstm_grad<float>(dy, reserve_space, sequence_lengths, dgw, dh, dc, dm, params, steps, batch, num_units, dirs, layer_rofs, layer_w, layer_acts_ofs, layer_cs_ofs, pl_size);
 }
 
 extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__persistent_lstm_grad__float64(
@@ -3568,15 +3639,16 @@ extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__persistent
     double* __restrict__ dc,
     double* __restrict__ dm,
     const double* __restrict__ params,
-    long long d,
     long long steps,
     long long batch,
     long long num_units,
     long long dirs,
-    long long rofs,
-    long long acts_ofs,
-    long long cs_ofs) {
-  persistent_lstm_grad<double>(dy, reserve_space, sequence_lengths, dgw, dh, dc, dm, params, d, steps, batch, num_units, dirs, rofs, acts_ofs, cs_ofs);
+    long long layer_rofs,
+    long long layer_w,
+    long long layer_acts_ofs,
+    long long layer_cs_ofs,
+    long long pl_size) {
+  persistent_lstm_grad<double>(dy, reserve_space, sequence_lengths, dgw, dh, dc, dm, params, steps, batch, num_units, dirs, layer_rofs, layer_w, layer_acts_ofs, layer_cs_ofs, pl_size);
 }
 
 extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__persistent_gru_grad__float16(
@@ -3587,15 +3659,16 @@ extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__persistent
     __half* __restrict__ dgr,
     __half* __restrict__ dh,
     const __half* __restrict__ params,
-    long long d,
     long long steps,
     long long batch,
     long long num_units,
     long long dirs,
-    long long rofs,
-    long long acts_ofs,
-    long long hs_ofs) {
-  persistent_gru_grad<__half>(dy, reserve_space, sequence_lengths, dgw, dgr, dh, params, d, steps, batch, num_units, dirs, rofs, acts_ofs, hs_ofs);
+    long long layer_rofs,
+    long long layer_w,
+    long long layer_acts_ofs,
+    long long layer_hs_ofs,
+    long long pl_size) {
+  persistent_gru_grad<__half>(dy, reserve_space, sequence_lengths, dgw, dgr, dh, params, steps, batch, num_units, dirs, layer_rofs, layer_w, layer_acts_ofs, layer_hs_ofs, pl_size);
 }
 
 extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__persistent_gru_grad__float32(
@@ -3606,15 +3679,16 @@ extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__persistent
     float* __restrict__ dgr,
     float* __restrict__ dh,
     const float* __restrict__ params,
-    long long d,
     long long steps,
     long long batch,
     long long num_units,
     long long dirs,
-    long long rofs,
-    long long acts_ofs,
-    long long hs_ofs) {
-  persistent_gru_grad<float>(dy, reserve_space, sequence_lengths, dgw, dgr, dh, params, d, steps, batch, num_units, dirs, rofs, acts_ofs, hs_ofs);
+    long long layer_rofs,
+    long long layer_w,
+    long long layer_acts_ofs,
+    long long layer_hs_ofs,
+    long long pl_size) {
+  persistent_gru_grad<float>(dy, reserve_space, sequence_lengths, dgw, dgr, dh, params, steps, batch, num_units, dirs, layer_rofs, layer_w, layer_acts_ofs, layer_hs_ofs, pl_size);
 }
 
 extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__persistent_gru_grad__float64(
@@ -3625,15 +3699,16 @@ extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__persistent
     double* __restrict__ dgr,
     double* __restrict__ dh,
     const double* __restrict__ params,
-    long long d,
     long long steps,
     long long batch,
     long long num_units,
     long long dirs,
-    long long rofs,
-    long long acts_ofs,
-    long long hs_ofs) {
-  persistent_gru_grad<double>(dy, reserve_space, sequence_lengths, dgw, dgr, dh, params, d, steps, batch, num_units, dirs, rofs, acts_ofs, hs_ofs);
+    long long layer_rofs,
+    long long layer_w,
+    long long layer_acts_ofs,
+    long long layer_hs_ofs,
+    long long pl_size) {
+  persistent_gru_grad<double>(dy, reserve_space, sequence_lengths, dgw, dgr, dh, params, steps, batch, num_units, dirs, layer_rofs, layer_w, layer_acts_ofs, layer_hs_ofs, pl_size);
 }
 
 extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__persistent_rnn_grad__float16(
@@ -3643,15 +3718,16 @@ extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__persistent
     __half* __restrict__ dgw,
     __half* __restrict__ dh,
     const __half* __restrict__ params,
-    long long d,
     long long steps,
     long long batch,
     long long num_units,
     long long dirs,
-    long long rofs,
-    long long hs_ofs,
-    long long relu) {
-  persistent_rnn_grad<__half>(dy, reserve_space, sequence_lengths, dgw, dh, params, d, steps, batch, num_units, dirs, rofs, hs_ofs, relu);
+    long long layer_rofs,
+    long long layer_w,
+    long long layer_hs_ofs,
+    long long relu,
+    long long pl_size) {
+  persistent_rnn_grad<__half>(dy, reserve_space, sequence_lengths, dgw, dh, params, steps, batch, num_units, dirs, layer_rofs, layer_w, layer_hs_ofs, relu, pl_size);
 }
 
 extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__persistent_rnn_grad__float32(
@@ -3661,15 +3737,16 @@ extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__persistent
     float* __restrict__ dgw,
     float* __restrict__ dh,
     const float* __restrict__ params,
-    long long d,
     long long steps,
     long long batch,
     long long num_units,
     long long dirs,
-    long long rofs,
-    long long hs_ofs,
-    long long relu) {
-  persistent_rnn_grad<float>(dy, reserve_space, sequence_lengths, dgw, dh, params, d, steps, batch, num_units, dirs, rofs, hs_ofs, relu);
+    long long layer_rofs,
+    long long layer_w,
+    long long layer_hs_ofs,
+    long long relu,
+    long long pl_size) {
+  persistent_rnn_grad<float>(dy, reserve_space, sequence_lengths, dgw, dh, params, steps, batch, num_units, dirs, layer_rofs, layer_w, layer_hs_ofs, relu, pl_size);
 }
 
 extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__persistent_rnn_grad__float64(
@@ -3679,15 +3756,16 @@ extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__persistent
     double* __restrict__ dgw,
     double* __restrict__ dh,
     const double* __restrict__ params,
-    long long d,
     long long steps,
     long long batch,
     long long num_units,
     long long dirs,
-    long long rofs,
-    long long hs_ofs,
-    long long relu) {
-  persistent_rnn_grad<double>(dy, reserve_space, sequence_lengths, dgw, dh, params, d, steps, batch, num_units, dirs, rofs, hs_ofs, relu);
+    long long layer_rofs,
+    long long layer_w,
+    long long layer_hs_ofs,
+    long long relu,
+    long long pl_size) {
+  persistent_rnn_grad<double>(dy, reserve_space, sequence_lengths, dgw, dh, params, steps, batch, num_units, dirs, layer_rofs, layer_w, layer_hs_ofs, relu, pl_size);
 }
 
 extern "C" __global__ void CudnnRNNBackpropV3__proj_grad__float16(
@@ -3695,13 +3773,12 @@ extern "C" __global__ void CudnnRNNBackpropV3__proj_grad__float16(
     __half* __restrict__ dhp,
     __half* __restrict__ dh,
     const int* __restrict__ sequence_lengths,
-    long long t,
-    long long d,
+    long long s,
     long long batch,
     long long h_size,
     long long dirs,
     long long steps) {
-  proj_grad<__half>(dy, dhp, dh, sequence_lengths, t, d, batch, h_size, dirs, steps);
+  proj_grad<__half>(dy, dhp, dh, sequence_lengths, s, batch, h_size, dirs, steps);
 }
 
 extern "C" __global__ void CudnnRNNBackpropV3__proj_grad__float32(
@@ -3709,13 +3786,12 @@ extern "C" __global__ void CudnnRNNBackpropV3__proj_grad__float32(
     float* __restrict__ dhp,
     float* __restrict__ dh,
     const int* __restrict__ sequence_lengths,
-    long long t,
-    long long d,
+    long long s,
     long long batch,
     long long h_size,
     long long dirs,
     long long steps) {
-  proj_grad<float>(dy, dhp, dh, sequence_lengths, t, d, batch, h_size, dirs, steps);
+  proj_grad<float>(dy, dhp, dh, sequence_lengths, s, batch, h_size, dirs, steps);
 }
 
 extern "C" __global__ void CudnnRNNBackpropV3__proj_grad__float64(
@@ -3723,13 +3799,12 @@ extern "C" __global__ void CudnnRNNBackpropV3__proj_grad__float64(
     double* __restrict__ dhp,
     double* __restrict__ dh,
     const int* __restrict__ sequence_lengths,
-    long long t,
-    long long d,
+    long long s,
     long long batch,
     long long h_size,
     long long dirs,
     long long steps) {
-  proj_grad<double>(dy, dhp, dh, sequence_lengths, t, d, batch, h_size, dirs, steps);
+  proj_grad<double>(dy, dhp, dh, sequence_lengths, s, batch, h_size, dirs, steps);
 }
 
 extern "C" __global__ void CudnnRNNBackpropV3__lstm_grad_step__float16(
@@ -3740,17 +3815,17 @@ extern "C" __global__ void CudnnRNNBackpropV3__lstm_grad_step__float16(
     __half* __restrict__ dgw,
     __half* __restrict__ dh,
     __half* __restrict__ dc,
-    long long t,
-    long long d,
+    long long s,
     long long batch,
     long long num_units,
     long long h_size,
     long long dirs,
     long long proj,
-    long long acts_ofs,
-    long long cs_ofs,
-    long long steps) {
-  lstm_grad_step<__half>(dy, dm, reserve_space, sequence_lengths, dgw, dh, dc, t, d, batch, num_units, h_size, dirs, proj, acts_ofs, cs_ofs, steps);
+    long long layer_acts_ofs,
+    long long layer_cs_ofs,
+    long long steps,
+    long long pl_size) {
+  lstm_grad_step<__half>(dy, dm, reserve_space, sequence_lengths, dgw, dh, dc, s, batch, num_units, h_size, dirs, proj, layer_acts_ofs, layer_cs_ofs, steps, pl_size);
 }
 
 extern "C" __global__ void CudnnRNNBackpropV3__lstm_grad_step__float32(
@@ -3761,17 +3836,17 @@ extern "C" __global__ void CudnnRNNBackpropV3__lstm_grad_step__float32(
     float* __restrict__ dgw,
     float* __restrict__ dh,
     float* __restrict__ dc,
-    long long t,
-    long long d,
+    long long s,
     long long batch,
     long long num_units,
     long long h_size,
     long long dirs,
     long long proj,
-    long long acts_ofs,
-    long long cs_ofs,
-    long long steps) {
-  lstm_grad_step<float>(dy, dm, reserve_space, sequence_lengths, dgw, dh, dc, t, d, batch, num_units, h_size, dirs, proj, acts_ofs, cs_ofs, steps);
+    long long layer_acts_ofs,
+    long long layer_cs_ofs,
+    long long steps,
+    long long pl_size) {
+  lstm_grad_step<float>(dy, dm, reserve_space, sequence_lengths, dgw, dh, dc, s, batch, num_units, h_size, dirs, proj, layer_acts_ofs, layer_cs_ofs, steps, pl_size);
 }
 
 extern "C" __global__ void CudnnRNNBackpropV3__lstm_grad_step__float64(
@@ -3782,17 +3857,17 @@ extern "C" __global__ void CudnnRNNBackpropV3__lstm_grad_step__float64(
     double* __restrict__ dgw,
     double* __restrict__ dh,
     double* __restrict__ dc,
-    long long t,
-    long long d,
+    long long s,
     long long batch,
     long long num_units,
     long long h_size,
     long long dirs,
     long long proj,
-    long long acts_ofs,
-    long long cs_ofs,
-    long long steps) {
-  lstm_grad_step<double>(dy, dm, reserve_space, sequence_lengths, dgw, dh, dc, t, d, batch, num_units, h_size, dirs, proj, acts_ofs, cs_ofs, steps);
+    long long layer_acts_ofs,
+    long long layer_cs_ofs,
+    long long steps,
+    long long pl_size) {
+  lstm_grad_step<double>(dy, dm, reserve_space, sequence_lengths, dgw, dh, dc, s, batch, num_units, h_size, dirs, proj, layer_acts_ofs, layer_cs_ofs, steps, pl_size);
 }
 
 extern "C" __global__ void CudnnRNNBackpropV3__gru_grad_step__float16(
@@ -3802,15 +3877,15 @@ extern "C" __global__ void CudnnRNNBackpropV3__gru_grad_step__float16(
     __half* __restrict__ dgw,
     __half* __restrict__ dgr,
     __half* __restrict__ dh,
-    long long t,
-    long long d,
+    long long s,
     long long batch,
     long long num_units,
     long long dirs,
-    long long acts_ofs,
-    long long hs_ofs,
-    long long steps) {
-  gru_grad_step<__half>(dy, reserve_space, sequence_lengths, dgw, dgr, dh, t, d, batch, num_units, dirs, acts_ofs, hs_ofs, steps);
+    long long layer_acts_ofs,
+    long long layer_hs_ofs,
+    long long steps,
+    long long pl_size) {
+  gru_grad_step<__half>(dy, reserve_space, sequence_lengths, dgw, dgr, dh, s, batch, num_units, dirs, layer_acts_ofs, layer_hs_ofs, steps, pl_size);
 }
 
 extern "C" __global__ void CudnnRNNBackpropV3__gru_grad_step__float32(
@@ -3820,15 +3895,15 @@ extern "C" __global__ void CudnnRNNBackpropV3__gru_grad_step__float32(
     float* __restrict__ dgw,
     float* __restrict__ dgr,
     float* __restrict__ dh,
-    long long t,
-    long long d,
+    long long s,
     long long batch,
     long long num_units,
     long long dirs,
-    long long acts_ofs,
-    long long hs_ofs,
-    long long steps) {
-  gru_grad_step<float>(dy, reserve_space, sequence_lengths, dgw, dgr, dh, t, d, batch, num_units, dirs, acts_ofs, hs_ofs, steps);
+    long long layer_acts_ofs,
+    long long layer_hs_ofs,
+    long long steps,
+    long long pl_size) {
+  gru_grad_step<float>(dy, reserve_space, sequence_lengths, dgw, dgr, dh, s, batch, num_units, dirs, layer_acts_ofs, layer_hs_ofs, steps, pl_size);
 }
 
 extern "C" __global__ void CudnnRNNBackpropV3__gru_grad_step__float64(
@@ -3838,15 +3913,15 @@ extern "C" __global__ void CudnnRNNBackpropV3__gru_grad_step__float64(
     double* __restrict__ dgw,
     double* __restrict__ dgr,
     double* __restrict__ dh,
-    long long t,
-    long long d,
+    long long s,
     long long batch,
     long long num_units,
     long long dirs,
-    long long acts_ofs,
-    long long hs_ofs,
-    long long steps) {
-  gru_grad_step<double>(dy, reserve_space, sequence_lengths, dgw, dgr, dh, t, d, batch, num_units, dirs, acts_ofs, hs_ofs, steps);
+    long long layer_acts_ofs,
+    long long layer_hs_ofs,
+    long long steps,
+    long long pl_size) {
+  gru_grad_step<double>(dy, reserve_space, sequence_lengths, dgw, dgr, dh, s, batch, num_units, dirs, layer_acts_ofs, layer_hs_ofs, steps, pl_size);
 }
 
 extern "C" __global__ void CudnnRNNBackpropV3__rnn_grad_step__float16(
@@ -3855,15 +3930,15 @@ extern "C" __global__ void CudnnRNNBackpropV3__rnn_grad_step__float16(
     const int* __restrict__ sequence_lengths,
     __half* __restrict__ dgw,
     __half* __restrict__ dh,
-    long long t,
-    long long d,
+    long long s,
     long long batch,
     long long num_units,
     long long dirs,
-    long long hs_ofs,
+    long long layer_hs_ofs,
     long long relu,
-    long long steps) {
-  rnn_grad_step<__half>(dy, reserve_space, sequence_lengths, dgw, dh, t, d, batch, num_units, dirs, hs_ofs, relu, steps);
+    long long steps,
+    long long pl_size) {
+  rnn_grad_step<__half>(dy, reserve_space, sequence_lengths, dgw, dh, s, batch, num_units, dirs, layer_hs_ofs, relu, steps, pl_size);
 }
 
 extern "C" __global__ void CudnnRNNBackpropV3__rnn_grad_step__float32(
@@ -3872,15 +3947,15 @@ extern "C" __global__ void CudnnRNNBackpropV3__rnn_grad_step__float32(
     const int* __restrict__ sequence_lengths,
     float* __restrict__ dgw,
     float* __restrict__ dh,
-    long long t,
-    long long d,
+    long long s,
     long long batch,
     long long num_units,
     long long dirs,
-    long long hs_ofs,
+    long long layer_hs_ofs,
     long long relu,
-    long long steps) {
-  rnn_grad_step<float>(dy, reserve_space, sequence_lengths, dgw, dh, t, d, batch, num_units, dirs, hs_ofs, relu, steps);
+    long long steps,
+    long long pl_size) {
+  rnn_grad_step<float>(dy, reserve_space, sequence_lengths, dgw, dh, s, batch, num_units, dirs, layer_hs_ofs, relu, steps, pl_size);
 }
 
 extern "C" __global__ void CudnnRNNBackpropV3__rnn_grad_step__float64(
@@ -3889,15 +3964,15 @@ extern "C" __global__ void CudnnRNNBackpropV3__rnn_grad_step__float64(
     const int* __restrict__ sequence_lengths,
     double* __restrict__ dgw,
     double* __restrict__ dh,
-    long long t,
-    long long d,
+    long long s,
     long long batch,
     long long num_units,
     long long dirs,
-    long long hs_ofs,
+    long long layer_hs_ofs,
     long long relu,
-    long long steps) {
-  rnn_grad_step<double>(dy, reserve_space, sequence_lengths, dgw, dh, t, d, batch, num_units, dirs, hs_ofs, relu, steps);
+    long long steps,
+    long long pl_size) {
+  rnn_grad_step<double>(dy, reserve_space, sequence_lengths, dgw, dh, s, batch, num_units, dirs, layer_hs_ofs, relu, steps, pl_size);
 }
 
 extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__fused_lstm_grad__float16(
@@ -4335,7 +4410,7 @@ extern "C" __global__ void CudnnRNNBackpropV3__from_time_major__float64(
   from_time_major<double>(dxt, input_backprop, unswap0, unswap1, input_size);
 }
 
-#line 4339 "generated/rnn/cudnn_rnn.cu"
+#line 4414 "generated/rnn/cudnn_rnn.cu"
 // ---- CudnnRNNV3: A RNN backed by cuDNN.
 // entry points from specs/rnn/cudnn_rnn_v3.yaml: one per launch step and specialization (T)
 
@@ -4456,19 +4531,20 @@ extern "C" __global__ void __launch_bounds__(256) CudnnRNNV3__persistent_layer__
     const __half* __restrict__ params,
     __half* __restrict__ work,
     const int* __restrict__ sequence_lengths,
-    long long d,
     long long steps,
     long long batch,
     long long num_units,
     long long gates,
     long long rnn_kind,
     long long relu,
-    long long rofs,
-    long long bofs,
-    long long acts_ofs,
-    long long hs_ofs,
-    long long cs_ofs) {
-  persistent_layer<__half>(gx, gh, params, work, sequence_lengths, d, steps, batch, num_units, gates, rnn_kind, relu, rofs, bofs, acts_ofs, hs_ofs, cs_ofs);
+    long long layer_rofs,
+    long long layer_w,
+    long long layer_bofs,
+    long long layer_acts_ofs,
+    long long layer_hs_ofs,
+    long long layer_cs_ofs,
+    long long pl_size) {
+  persistent_layer<__half>(gx, gh, params, work, sequence_lengths, steps, batch, num_units, gates, rnn_kind, relu, layer_rofs, layer_w, layer_bofs, layer_acts_ofs, layer_hs_ofs, layer_cs_ofs, pl_size);
 }
 
 extern "C" __global__ void __launch_bounds__(256) CudnnRNNV3__persistent_layer__float32(
@@ -4477,19 +4553,20 @@ extern "C" __global__ void __launch_bounds__(256) CudnnRNNV3__persistent_layer__
     const float* __restrict__ params,
     float* __restrict__ work,
     const int* __restrict__ sequence_lengths,
-    long long d,
     long long steps,
     long long batch,
     long long num_units,
     long long gates,
     long long rnn_kind,
     long long relu,
-    long long rofs,
-    long long bofs,
-    long long acts_ofs,
-    long long hs_ofs,
-    long long cs_ofs) {
-  persistent_layer<float>(gx, gh, params, work, sequence_lengths, d, steps, batch, num_units, gates, rnn_kind, relu, rofs, bofs, acts_ofs, hs_ofs, cs_ofs);
+    long long layer_rofs,
+    long long layer_w,
+    long long layer_bofs,
+    long long layer_acts_ofs,
+    long long layer_hs_ofs,
+    long long layer_cs_ofs,
+    long long pl_size) {
+  persistent_layer<float>(gx, gh, params, work, sequence_lengths, steps, batch, num_units, gates, rnn_kind, relu, layer_rofs, layer_w, layer_bofs, layer_acts_ofs, layer_hs_ofs, layer_cs_ofs, pl_size);
 }
 
 extern "C" __global__ void __launch_bounds__(256) CudnnRNNV3__persistent_layer__float64(
@@ -4498,19 +4575,20 @@ extern "C" __global__ void __launch_bounds__(256) CudnnRNNV3__persistent_layer__
     const double* __restrict__ params,
     double* __restrict__ work,
     const int* __restrict__ sequence_lengths,
-    long long d,
     long long steps,
     long long batch,
     long long num_units,
     long long gates,
     long long rnn_kind,
     long long relu,
-    long long rofs,
-    long long bofs,
-    long long acts_ofs,
-    long long hs_ofs,
-    long long cs_ofs) {
-  persistent_layer<double>(gx, gh, params, work, sequence_lengths, d, steps, batch, num_units, gates, rnn_kind, relu, rofs, bofs, acts_ofs, hs_ofs, cs_ofs);
+    long long layer_rofs,
+    long long layer_w,
+    long long layer_bofs,
+    long long layer_acts_ofs,
+    long long layer_hs_ofs,
+    long long layer_cs_ofs,
+    long long pl_size) {
+  persistent_layer<double>(gx, gh, params, work, sequence_lengths, steps, batch, num_units, gates, rnn_kind, relu, layer_rofs, layer_w, layer_bofs, layer_acts_ofs, layer_hs_ofs, layer_cs_ofs, pl_size);
 }
 
 extern "C" __global__ void CudnnRNNV3__lstm_step__float16(
@@ -4519,18 +4597,19 @@ extern "C" __global__ void CudnnRNNV3__lstm_step__float16(
     const __half* __restrict__ params,
     __half* __restrict__ work,
     const int* __restrict__ sequence_lengths,
-    long long t,
-    long long d,
+    long long s,
+    long long steps,
     long long batch,
     long long num_units,
     long long h_size,
     long long proj,
-    long long bofs,
-    long long acts_ofs,
-    long long hs_ofs,
-    long long cs_ofs,
-    long long ms_ofs) {
-  lstm_step<__half>(gx, gh, params, work, sequence_lengths, t, d, batch, num_units, h_size, proj, bofs, acts_ofs, hs_ofs, cs_ofs, ms_ofs);
+    long long layer_bofs,
+    long long layer_acts_ofs,
+    long long layer_hs_ofs,
+    long long layer_cs_ofs,
+    long long layer_ms_ofs,
+    long long pl_size) {
+  lstm_step<__half>(gx, gh, params, work, sequence_lengths, s, steps, batch, num_units, h_size, proj, layer_bofs, layer_acts_ofs, layer_hs_ofs, layer_cs_ofs, layer_ms_ofs, pl_size);
 }
 
 extern "C" __global__ void CudnnRNNV3__lstm_step__float32(
@@ -4539,18 +4618,19 @@ extern "C" __global__ void CudnnRNNV3__lstm_step__float32(
     const float* __restrict__ params,
     float* __restrict__ work,
     const int* __restrict__ sequence_lengths,
-    long long t,
-    long long d,
+    long long s,
+    long long steps,
     long long batch,
     long long num_units,
     long long h_size,
     long long proj,
-    long long bofs,
-    long long acts_ofs,
-    long long hs_ofs,
-    long long cs_ofs,
-    long long ms_ofs) {
-  lstm_step<float>(gx, gh, params, work, sequence_lengths, t, d, batch, num_units, h_size, proj, bofs, acts_ofs, hs_ofs, cs_ofs, ms_ofs);
+    long long layer_bofs,
+    long long layer_acts_ofs,
+    long long layer_hs_ofs,
+    long long layer_cs_ofs,
+    long long layer_ms_ofs,
+    long long pl_size) {
+  lstm_step<float>(gx, gh, params, work, sequence_lengths, s, steps, batch, num_units, h_size, proj, layer_bofs, layer_acts_ofs, layer_hs_ofs, layer_cs_ofs, layer_ms_ofs, pl_size);
 }
 
 extern "C" __global__ void CudnnRNNV3__lstm_step__float64(
@@ -4559,51 +4639,55 @@ extern "C" __global__ void CudnnRNNV3__lstm_step__float64(
     const double* __restrict__ params,
     double* __restrict__ work,
     const int* __restrict__ sequence_lengths,
-    long long t,
-    long long d,
+    long long s,
+    long long steps,
     long long batch,
     long long num_units,
     long long h_size,
     long long proj,
-    long long bofs,
-    long long acts_ofs,
-    long long hs_ofs,
-    long long cs_ofs,
-    long long ms_ofs) {
-  lstm_step<double>(gx, gh, params, work, sequence_lengths, t, d, batch, num_units, h_size, proj, bofs, acts_ofs, hs_ofs, cs_ofs, ms_ofs);
+    long long layer_bofs,
+    long long layer_acts_ofs,
+    long long layer_hs_ofs,
+    long long layer_cs_ofs,
+    long long layer_ms_ofs,
+    long long pl_size) {
+  lstm_step<double>(gx, gh, params, work, sequence_lengths, s, steps, batch, num_units, h_size, proj, layer_bofs, layer_acts_ofs, layer_hs_ofs, layer_cs_ofs, layer_ms_ofs, pl_size);
 }
 
 extern "C" __global__ void CudnnRNNV3__proj_carry__float16(
     __half* __restrict__ work,
     const int* __restrict__ sequence_lengths,
-    long long t,
-    long long d,
+    long long s,
+    long long steps,
     long long batch,
     long long h_size,
-    long long hs_ofs) {
-  proj_carry<__half>(work, sequence_lengths, t, d, batch, h_size, hs_ofs);
+    long long layer_hs_ofs,
+    long long pl_size) {
+  proj_carry<__half>(work, sequence_lengths, s, steps, batch, h_size, layer_hs_ofs, pl_size);
 }
 
 extern "C" __global__ void CudnnRNNV3__proj_carry__float32(
     float* __restrict__ work,
     const int* __restrict__ sequence_lengths,
-    long long t,
-    long long d,
+    long long s,
+    long long steps,
     long long batch,
     long long h_size,
-    long long hs_ofs) {
-  proj_carry<float>(work, sequence_lengths, t, d, batch, h_size, hs_ofs);
+    long long layer_hs_ofs,
+    long long pl_size) {
+  proj_carry<float>(work, sequence_lengths, s, steps, batch, h_size, layer_hs_ofs, pl_size);
 }
 
 extern "C" __global__ void CudnnRNNV3__proj_carry__float64(
     double* __restrict__ work,
     const int* __restrict__ sequence_lengths,
-    long long t,
-    long long d,
+    long long s,
+    long long steps,
     long long batch,
     long long h_size,
-    long long hs_ofs) {
-  proj_carry<double>(work, sequence_lengths, t, d, batch, h_size, hs_ofs);
+    long long layer_hs_ofs,
+    long long pl_size) {
+  proj_carry<double>(work, sequence_lengths, s, steps, batch, h_size, layer_hs_ofs, pl_size);
 }
 
 extern "C" __global__ void CudnnRNNV3__gru_step__float16(
@@ -4612,14 +4696,15 @@ extern "C" __global__ void CudnnRNNV3__gru_step__float16(
     const __half* __restrict__ params,
     __half* __restrict__ work,
     const int* __restrict__ sequence_lengths,
-    long long t,
-    long long d,
+    long long s,
+    long long steps,
     long long batch,
     long long num_units,
-    long long bofs,
-    long long acts_ofs,
-    long long hs_ofs) {
-  gru_step<__half>(gx, gh, params, work, sequence_lengths, t, d, batch, num_units, bofs, acts_ofs, hs_ofs);
+    long long layer_bofs,
+    long long layer_acts_ofs,
+    long long layer_hs_ofs,
+    long long pl_size) {
+  gru_step<__half>(gx, gh, params, work, sequence_lengths, s, steps, batch, num_units, layer_bofs, layer_acts_ofs, layer_hs_ofs, pl_size);
 }
 
 extern "C" __global__ void CudnnRNNV3__gru_step__float32(
@@ -4628,14 +4713,15 @@ extern "C" __global__ void CudnnRNNV3__gru_step__float32(
     const float* __restrict__ params,
     float* __restrict__ work,
     const int* __restrict__ sequence_lengths,
-    long long t,
-    long long d,
+    long long s,
+    long long steps,
     long long batch,
     long long num_units,
-    long long bofs,
-    long long acts_ofs,
-    long long hs_ofs) {
-  gru_step<float>(gx, gh, params, work, sequence_lengths, t, d, batch, num_units, bofs, acts_ofs, hs_ofs);
+    long long layer_bofs,
+    long long layer_acts_ofs,
+    long long layer_hs_ofs,
+    long long pl_size) {
+  gru_step<float>(gx, gh, params, work, sequence_lengths, s, steps, batch, num_units, layer_bofs, layer_acts_ofs, layer_hs_ofs, pl_size);
 }
 
 extern "C" __global__ void CudnnRNNV3__gru_step__float64(
@@ -4644,14 +4730,15 @@ extern "C" __global__ void CudnnRNNV3__gru_step__float64(
     const double* __restrict__ params,
     double* __restrict__ work,
     const int* __restrict__ sequence_lengths,
-    long long t,
-    long long d,
+    long long s,
+    long long steps,
     long long batch,
     long long num_units,
-    long long bofs,
-    long long acts_ofs,
-    long long hs_ofs) {
-  gru_step<double>(gx, gh, params, work, sequence_lengths, t, d, batch, num_units, bofs, acts_ofs, hs_ofs);
+    long long layer_bofs,
+    long long layer_acts_ofs,
+    long long layer_hs_ofs,
+    long long pl_size) {
+  gru_step<double>(gx, gh, params, work, sequence_lengths, s, steps, batch, num_units, layer_bofs, layer_acts_ofs, layer_hs_ofs, pl_size);
 }
 
 extern "C" __global__ void CudnnRNNV3__rnn_step__float16(
@@ -4660,14 +4747,15 @@ extern "C" __global__ void CudnnRNNV3__rnn_step__float16(
     const __half* __restrict__ params,
     __half* __restrict__ work,
     const int* __restrict__ sequence_lengths,
-    long long t,
-    long long d,
+    long long s,
+    long long steps,
     long long batch,
     long long num_units,
-    long long bofs,
-    long long hs_ofs,
-    long long relu) {
-  rnn_step<__half>(gx, gh, params, work, sequence_lengths, t, d, batch, num_units, bofs, hs_ofs, relu);
+    long long layer_bofs,
+    long long layer_hs_ofs,
+    long long relu,
+    long long pl_size) {
+  rnn_step<__half>(gx, gh, params, work, sequence_lengths, s, steps, batch, num_units, layer_bofs, layer_hs_ofs, relu, pl_size);
 }
 
 extern "C" __global__ void CudnnRNNV3__rnn_step__float32(
@@ -4676,14 +4764,15 @@ extern "C" __global__ void CudnnRNNV3__rnn_step__float32(
     const float* __restrict__ params,
     float* __restrict__ work,
     const int* __restrict__ sequence_lengths,
-    long long t,
-    long long d,
+    long long s,
+    long long steps,
     long long batch,
     long long num_units,
-    long long bofs,
-    long long hs_ofs,
-    long long relu) {
-  rnn_step<float>(gx, gh, params, work, sequence_lengths, t, d, batch, num_units, bofs, hs_ofs, relu);
+    long long layer_bofs,
+    long long layer_hs_ofs,
+    long long relu,
+    long long pl_size) {
+  rnn_step<float>(gx, gh, params, work, sequence_lengths, s, steps, batch, num_units, layer_bofs, layer_hs_ofs, relu, pl_size);
 }
 
 extern "C" __global__ void CudnnRNNV3__rnn_step__float64(
@@ -4692,14 +4781,15 @@ extern "C" __global__ void CudnnRNNV3__rnn_step__float64(
     const double* __restrict__ params,
     double* __restrict__ work,
     const int* __restrict__ sequence_lengths,
-    long long t,
-    long long d,
+    long long s,
+    long long steps,
     long long batch,
     long long num_units,
-    long long bofs,
-    long long hs_ofs,
-    long long relu) {
-  rnn_step<double>(gx, gh, params, work, sequence_lengths, t, d, batch, num_units, bofs, hs_ofs, relu);
+    long long layer_bofs,
+    long long layer_hs_ofs,
+    long long relu,
+    long long pl_size) {
+  rnn_step<double>(gx, gh, params, work, sequence_lengths, s, steps, batch, num_units, layer_bofs, layer_hs_ofs, relu, pl_size);
 }
 
 extern "C" __global__ void __launch_bounds__(256) CudnnRNNV3__fused_step__float16(
@@ -4948,4 +5038,4 @@ extern "C" __global__ void CudnnRNNV3__layer_output__float64(
   layer_output<double>(work, output, sequence_lengths, l, num_layers, dirs, steps, batch, h_size, layer_hs_ofs, pl_size, next_x_ofs, dropout, seed, seed2, is_training, time_major);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"CudnnRNNBackpropV3__to_time_major__float16","params":[["const __half* __restrict__","input"],["__half* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__to_time_major__float32","params":[["const float* __restrict__","input"],["float* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__to_time_major__float64","params":[["const double* __restrict__","input"],["double* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__fill_ones__float16","params":[["__half* __restrict__","ones"],["long long","rows"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__fill_ones__float32","params":[["float* __restrict__","ones"],["long long","rows"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__fill_ones__float64","params":[["double* __restrict__","ones"],["long long","rows"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_output_in__float16","params":[["const __half* __restrict__","output_backprop"],["__half* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["long long","steps"],["long long","batch"],["long long","out_width"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_output_in__float32","params":[["const float* __restrict__","output_backprop"],["float* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["long long","steps"],["long long","batch"],["long long","out_width"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_output_in__float64","params":[["const double* __restrict__","output_backprop"],["double* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["long long","steps"],["long long","batch"],["long long","out_width"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__init_grad__float16","params":[["const __half* __restrict__","output_h_backprop"],["const __half* __restrict__","output_c_backprop"],["__half* __restrict__","dh"],["__half* __restrict__","dc"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__init_grad__float32","params":[["const float* __restrict__","output_h_backprop"],["const float* __restrict__","output_c_backprop"],["float* __restrict__","dh"],["float* __restrict__","dc"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__init_grad__float64","params":[["const double* __restrict__","output_h_backprop"],["const double* __restrict__","output_c_backprop"],["double* __restrict__","dh"],["double* __restrict__","dc"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__persistent_lstm_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["__half* __restrict__","dc"],["__half* __restrict__","dm"],["const __half* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","acts_ofs"],["long long","cs_ofs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_lstm_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["float* __restrict__","dc"],["float* __restrict__","dm"],["const float* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","acts_ofs"],["long long","cs_ofs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_lstm_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["double* __restrict__","dc"],["double* __restrict__","dm"],["const double* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","acts_ofs"],["long long","cs_ofs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_gru_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dgr"],["__half* __restrict__","dh"],["const __half* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_gru_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dgr"],["float* __restrict__","dh"],["const float* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_gru_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dgr"],["double* __restrict__","dh"],["const double* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_rnn_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["const __half* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_rnn_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["const float* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_rnn_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["const double* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__proj_grad__float16","params":[["__half* __restrict__","dy"],["__half* __restrict__","dhp"],["__half* __restrict__","dh"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","dirs"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__proj_grad__float32","params":[["float* __restrict__","dy"],["float* __restrict__","dhp"],["float* __restrict__","dh"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","dirs"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__proj_grad__float64","params":[["double* __restrict__","dy"],["double* __restrict__","dhp"],["double* __restrict__","dh"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","dirs"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__lstm_grad_step__float16","params":[["__half* __restrict__","dy"],["__half* __restrict__","dm"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["__half* __restrict__","dc"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","proj"],["long long","acts_ofs"],["long long","cs_ofs"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__lstm_grad_step__float32","params":[["float* __restrict__","dy"],["float* __restrict__","dm"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["float* __restrict__","dc"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","proj"],["long long","acts_ofs"],["long long","cs_ofs"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__lstm_grad_step__float64","params":[["double* __restrict__","dy"],["double* __restrict__","dm"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["double* __restrict__","dc"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","proj"],["long long","acts_ofs"],["long long","cs_ofs"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__gru_grad_step__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dgr"],["__half* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__gru_grad_step__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dgr"],["float* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__gru_grad_step__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dgr"],["double* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__rnn_grad_step__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","hs_ofs"],["long long","relu"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__rnn_grad_step__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","hs_ofs"],["long long","relu"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__rnn_grad_step__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","hs_ofs"],["long long","relu"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__fused_lstm_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["__half* __restrict__","dc"],["const __half* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_lstm_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["float* __restrict__","dc"],["const float* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_lstm_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["double* __restrict__","dc"],["const double* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_proj_cells__float16","params":[["__half* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dh"],["__half* __restrict__","dhp"],["long long","s"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","dirs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_proj_cells__float32","params":[["float* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dh"],["float* __restrict__","dhp"],["long long","s"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","dirs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_proj_cells__float64","params":[["double* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dh"],["double* __restrict__","dhp"],["long long","s"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","dirs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_lstm_proj_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["__half* __restrict__","dc"],["__half* __restrict__","dm"],["__half* __restrict__","dhp"],["const __half* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","phase"],["long long","layer_rofs"],["long long","layer_pofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_lstm_proj_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["float* __restrict__","dc"],["float* __restrict__","dm"],["float* __restrict__","dhp"],["const float* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","phase"],["long long","layer_rofs"],["long long","layer_pofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_lstm_proj_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["double* __restrict__","dc"],["double* __restrict__","dm"],["double* __restrict__","dhp"],["const double* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","phase"],["long long","layer_rofs"],["long long","layer_pofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_gru_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dgr"],["__half* __restrict__","dh"],["const __half* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_gru_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dgr"],["float* __restrict__","dh"],["const float* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_gru_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dgr"],["double* __restrict__","dh"],["const double* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_rnn_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["const __half* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","relu"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_rnn_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["const float* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","relu"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_rnn_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["const double* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","relu"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__final_grad__float16","params":[["__half* __restrict__","dh"],["__half* __restrict__","dc"],["__half* __restrict__","input_h_backprop"],["__half* __restrict__","input_c_backprop"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__final_grad__float32","params":[["float* __restrict__","dh"],["float* __restrict__","dc"],["float* __restrict__","input_h_backprop"],["float* __restrict__","input_c_backprop"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__final_grad__float64","params":[["double* __restrict__","dh"],["double* __restrict__","dc"],["double* __restrict__","input_h_backprop"],["double* __restrict__","input_c_backprop"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__skip_grad__float16","params":[["__half* __restrict__","dgw"],["__half* __restrict__","dxt"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","d"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__skip_grad__float32","params":[["float* __restrict__","dgw"],["float* __restrict__","dxt"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","d"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__skip_grad__float64","params":[["double* __restrict__","dgw"],["double* __restrict__","dxt"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","d"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_layer_below__float16","params":[["__half* __restrict__","dxl"],["const __half* __restrict__","reserve_space"],["__half* __restrict__","dy"],["long long","layer_cells"],["long long","below_mask_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_layer_below__float32","params":[["float* __restrict__","dxl"],["const float* __restrict__","reserve_space"],["float* __restrict__","dy"],["long long","layer_cells"],["long long","below_mask_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_layer_below__float64","params":[["double* __restrict__","dxl"],["const double* __restrict__","reserve_space"],["double* __restrict__","dy"],["long long","layer_cells"],["long long","below_mask_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__from_time_major__float16","params":[["__half* __restrict__","dxt"],["__half* __restrict__","input_backprop"],["long long","unswap0"],["long long","unswap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__from_time_major__float32","params":[["float* __restrict__","dxt"],["float* __restrict__","input_backprop"],["long long","unswap0"],["long long","unswap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__from_time_major__float64","params":[["double* __restrict__","dxt"],["double* __restrict__","input_backprop"],["long long","unswap0"],["long long","unswap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNV3__to_time_major__float16","params":[["const __half* __restrict__","input"],["__half* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNV3__to_time_major__float32","params":[["const float* __restrict__","input"],["float* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNV3__to_time_major__float64","params":[["const double* __restrict__","input"],["double* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNV3__skip_projection__float16","params":[["__half* __restrict__","xt"],["__half* __restrict__","gx"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","gx_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__skip_projection__float32","params":[["float* __restrict__","xt"],["float* __restrict__","gx"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","gx_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__skip_projection__float64","params":[["double* __restrict__","xt"],["double* __restrict__","gx"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","gx_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__init_state__float16","params":[["const __half* __restrict__","input_h"],["const __half* __restrict__","input_c"],["__half* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__init_state__float32","params":[["const float* __restrict__","input_h"],["const float* __restrict__","input_c"],["float* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__init_state__float64","params":[["const double* __restrict__","input_h"],["const double* __restrict__","input_c"],["double* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__persistent_layer__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","rofs"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"]],"max_threads":256},{"name":"CudnnRNNV3__persistent_layer__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","rofs"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"]],"max_threads":256},{"name":"CudnnRNNV3__persistent_layer__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","rofs"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"]],"max_threads":256},{"name":"CudnnRNNV3__lstm_step__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","proj"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","ms_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__lstm_step__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","proj"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","ms_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__lstm_step__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","proj"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","ms_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__proj_carry__float16","params":[["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__proj_carry__float32","params":[["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__proj_carry__float64","params":[["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__gru_step__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__gru_step__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__gru_step__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__rnn_step__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":1024},{"name":"CudnnRNNV3__rnn_step__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":1024},{"name":"CudnnRNNV3__rnn_step__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":1024},{"name":"CudnnRNNV3__fused_step__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","proj"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_bofs"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","layer_cs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__fused_step__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","proj"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_bofs"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","layer_cs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__fused_step__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","proj"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_bofs"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","layer_cs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__fused_proj__float16","params":[["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","layer_pofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__fused_proj__float32","params":[["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","layer_pofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__fused_proj__float64","params":[["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","layer_pofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__final_state__float16","params":[["__half* __restrict__","output_h"],["__half* __restrict__","output_c"],["__half* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__final_state__float32","params":[["float* __restrict__","output_h"],["float* __restrict__","output_c"],["float* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__final_state__float64","params":[["double* __restrict__","output_h"],["double* __restrict__","output_c"],["double* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__layer_output__float16","params":[["__half* __restrict__","work"],["__half* __restrict__","output"],["const int* __restrict__","sequence_lengths"],["long long","l"],["long long","num_layers"],["long long","dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","next_x_ofs"],["float","dropout"],["long long","seed"],["long long","seed2"],["int","is_training"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__layer_output__float32","params":[["float* __restrict__","work"],["float* __restrict__","output"],["const int* __restrict__","sequence_lengths"],["long long","l"],["long long","num_layers"],["long long","dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","next_x_ofs"],["float","dropout"],["long long","seed"],["long long","seed2"],["int","is_training"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__layer_output__float64","params":[["double* __restrict__","work"],["double* __restrict__","output"],["const int* __restrict__","sequence_lengths"],["long long","l"],["long long","num_layers"],["long long","dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","next_x_ofs"],["double","dropout"],["long long","seed"],["long long","seed2"],["int","is_training"],["int","time_major"]],"max_threads":1024}],"shared":[],"digest":"b55ca6904ccc64a6179ff4bf348ec6ed"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"CudnnRNNBackpropV3__to_time_major__float16","params":[["const __half* __restrict__","input"],["__half* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__to_time_major__float32","params":[["const float* __restrict__","input"],["float* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__to_time_major__float64","params":[["const double* __restrict__","input"],["double* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__fill_ones__float16","params":[["__half* __restrict__","ones"],["long long","rows"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__fill_ones__float32","params":[["float* __restrict__","ones"],["long long","rows"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__fill_ones__float64","params":[["double* __restrict__","ones"],["long long","rows"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_output_in__float16","params":[["const __half* __restrict__","output_backprop"],["__half* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["long long","steps"],["long long","batch"],["long long","out_width"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_output_in__float32","params":[["const float* __restrict__","output_backprop"],["float* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["long long","steps"],["long long","batch"],["long long","out_width"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_output_in__float64","params":[["const double* __restrict__","output_backprop"],["double* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["long long","steps"],["long long","batch"],["long long","out_width"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__init_grad__float16","params":[["const __half* __restrict__","output_h_backprop"],["const __half* __restrict__","output_c_backprop"],["__half* __restrict__","dh"],["__half* __restrict__","dc"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__init_grad__float32","params":[["const float* __restrict__","output_h_backprop"],["const float* __restrict__","output_c_backprop"],["float* __restrict__","dh"],["float* __restrict__","dc"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__init_grad__float64","params":[["const double* __restrict__","output_h_backprop"],["const double* __restrict__","output_c_backprop"],["double* __restrict__","dh"],["double* __restrict__","dc"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__persistent_lstm_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["__half* __restrict__","dc"],["__half* __restrict__","dm"],["const __half* __restrict__","params"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_lstm_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["float* __restrict__","dc"],["float* __restrict__","dm"],["const float* __restrict__","params"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_lstm_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["double* __restrict__","dc"],["double* __restrict__","dm"],["const double* __restrict__","params"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_gru_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dgr"],["__half* __restrict__","dh"],["const __half* __restrict__","params"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_gru_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dgr"],["float* __restrict__","dh"],["const float* __restrict__","params"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_gru_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dgr"],["double* __restrict__","dh"],["const double* __restrict__","params"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_rnn_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["const __half* __restrict__","params"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","relu"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_rnn_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["const float* __restrict__","params"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","relu"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_rnn_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["const double* __restrict__","params"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","relu"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__proj_grad__float16","params":[["__half* __restrict__","dy"],["__half* __restrict__","dhp"],["__half* __restrict__","dh"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","batch"],["long long","h_size"],["long long","dirs"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__proj_grad__float32","params":[["float* __restrict__","dy"],["float* __restrict__","dhp"],["float* __restrict__","dh"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","batch"],["long long","h_size"],["long long","dirs"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__proj_grad__float64","params":[["double* __restrict__","dy"],["double* __restrict__","dhp"],["double* __restrict__","dh"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","batch"],["long long","h_size"],["long long","dirs"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__lstm_grad_step__float16","params":[["__half* __restrict__","dy"],["__half* __restrict__","dm"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["__half* __restrict__","dc"],["long long","s"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","proj"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","steps"],["long long","pl_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__lstm_grad_step__float32","params":[["float* __restrict__","dy"],["float* __restrict__","dm"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["float* __restrict__","dc"],["long long","s"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","proj"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","steps"],["long long","pl_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__lstm_grad_step__float64","params":[["double* __restrict__","dy"],["double* __restrict__","dm"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["double* __restrict__","dc"],["long long","s"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","proj"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","steps"],["long long","pl_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__gru_grad_step__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dgr"],["__half* __restrict__","dh"],["long long","s"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","steps"],["long long","pl_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__gru_grad_step__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dgr"],["float* __restrict__","dh"],["long long","s"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","steps"],["long long","pl_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__gru_grad_step__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dgr"],["double* __restrict__","dh"],["long long","s"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","steps"],["long long","pl_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__rnn_grad_step__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["long long","s"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_hs_ofs"],["long long","relu"],["long long","steps"],["long long","pl_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__rnn_grad_step__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["long long","s"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_hs_ofs"],["long long","relu"],["long long","steps"],["long long","pl_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__rnn_grad_step__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["long long","s"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_hs_ofs"],["long long","relu"],["long long","steps"],["long long","pl_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__fused_lstm_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["__half* __restrict__","dc"],["const __half* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_lstm_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["float* __restrict__","dc"],["const float* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_lstm_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["double* __restrict__","dc"],["const double* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_proj_cells__float16","params":[["__half* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dh"],["__half* __restrict__","dhp"],["long long","s"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","dirs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_proj_cells__float32","params":[["float* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dh"],["float* __restrict__","dhp"],["long long","s"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","dirs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_proj_cells__float64","params":[["double* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dh"],["double* __restrict__","dhp"],["long long","s"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","dirs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_lstm_proj_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["__half* __restrict__","dc"],["__half* __restrict__","dm"],["__half* __restrict__","dhp"],["const __half* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","phase"],["long long","layer_rofs"],["long long","layer_pofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_lstm_proj_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["float* __restrict__","dc"],["float* __restrict__","dm"],["float* __restrict__","dhp"],["const float* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","phase"],["long long","layer_rofs"],["long long","layer_pofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_lstm_proj_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["double* __restrict__","dc"],["double* __restrict__","dm"],["double* __restrict__","dhp"],["const double* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","phase"],["long long","layer_rofs"],["long long","layer_pofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_gru_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dgr"],["__half* __restrict__","dh"],["const __half* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_gru_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dgr"],["float* __restrict__","dh"],["const float* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_gru_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dgr"],["double* __restrict__","dh"],["const double* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_rnn_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["const __half* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","relu"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_rnn_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["const float* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","relu"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_rnn_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["const double* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","relu"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__final_grad__float16","params":[["__half* __restrict__","dh"],["__half* __restrict__","dc"],["__half* __restrict__","input_h_backprop"],["__half* __restrict__","input_c_backprop"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__final_grad__float32","params":[["float* __restrict__","dh"],["float* __restrict__","dc"],["float* __restrict__","input_h_backprop"],["float* __restrict__","input_c_backprop"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__final_grad__float64","params":[["double* __restrict__","dh"],["double* __restrict__","dc"],["double* __restrict__","input_h_backprop"],["double* __restrict__","input_c_backprop"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__skip_grad__float16","params":[["__half* __restrict__","dgw"],["__half* __restrict__","dxt"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","d"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__skip_grad__float32","params":[["float* __restrict__","dgw"],["float* __restrict__","dxt"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","d"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__skip_grad__float64","params":[["double* __restrict__","dgw"],["double* __restrict__","dxt"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","d"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_layer_below__float16","params":[["__half* __restrict__","dxl"],["const __half* __restrict__","reserve_space"],["__half* __restrict__","dy"],["long long","layer_cells"],["long long","below_mask_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_layer_below__float32","params":[["float* __restrict__","dxl"],["const float* __restrict__","reserve_space"],["float* __restrict__","dy"],["long long","layer_cells"],["long long","below_mask_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_layer_below__float64","params":[["double* __restrict__","dxl"],["const double* __restrict__","reserve_space"],["double* __restrict__","dy"],["long long","layer_cells"],["long long","below_mask_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__from_time_major__float16","params":[["__half* __restrict__","dxt"],["__half* __restrict__","input_backprop"],["long long","unswap0"],["long long","unswap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__from_time_major__float32","params":[["float* __restrict__","dxt"],["float* __restrict__","input_backprop"],["long long","unswap0"],["long long","unswap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__from_time_major__float64","params":[["double* __restrict__","dxt"],["double* __restrict__","input_backprop"],["long long","unswap0"],["long long","unswap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNV3__to_time_major__float16","params":[["const __half* __restrict__","input"],["__half* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNV3__to_time_major__float32","params":[["const float* __restrict__","input"],["float* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNV3__to_time_major__float64","params":[["const double* __restrict__","input"],["double* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNV3__skip_projection__float16","params":[["__half* __restrict__","xt"],["__half* __restrict__","gx"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","gx_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__skip_projection__float32","params":[["float* __restrict__","xt"],["float* __restrict__","gx"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","gx_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__skip_projection__float64","params":[["double* __restrict__","xt"],["double* __restrict__","gx"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","gx_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__init_state__float16","params":[["const __half* __restrict__","input_h"],["const __half* __restrict__","input_c"],["__half* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__init_state__float32","params":[["const float* __restrict__","input_h"],["const float* __restrict__","input_c"],["float* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__init_state__float64","params":[["const double* __restrict__","input_h"],["const double* __restrict__","input_c"],["double* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__persistent_layer__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_bofs"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__persistent_layer__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_bofs"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__persistent_layer__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_bofs"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__lstm_step__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","proj"],["long long","layer_bofs"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","layer_cs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":1024},{"name":"CudnnRNNV3__lstm_step__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","proj"],["long long","layer_bofs"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","layer_cs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":1024},{"name":"CudnnRNNV3__lstm_step__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","proj"],["long long","layer_bofs"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","layer_cs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":1024},{"name":"CudnnRNNV3__proj_carry__float16","params":[["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","layer_hs_ofs"],["long long","pl_size"]],"max_threads":1024},{"name":"CudnnRNNV3__proj_carry__float32","params":[["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","layer_hs_ofs"],["long long","pl_size"]],"max_threads":1024},{"name":"CudnnRNNV3__proj_carry__float64","params":[["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","layer_hs_ofs"],["long long","pl_size"]],"max_threads":1024},{"name":"CudnnRNNV3__gru_step__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","layer_bofs"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","pl_size"]],"max_threads":1024},{"name":"CudnnRNNV3__gru_step__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","layer_bofs"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","pl_size"]],"max_threads":1024},{"name":"CudnnRNNV3__gru_step__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","layer_bofs"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","pl_size"]],"max_threads":1024},{"name":"CudnnRNNV3__rnn_step__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","layer_bofs"],["long long","layer_hs_ofs"],["long long","relu"],["long long","pl_size"]],"max_threads":1024},{"name":"CudnnRNNV3__rnn_step__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","layer_bofs"],["long long","layer_hs_ofs"],["long long","relu"],["long long","pl_size"]],"max_threads":1024},{"name":"CudnnRNNV3__rnn_step__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","layer_bofs"],["long long","layer_hs_ofs"],["long long","relu"],["long long","pl_size"]],"max_threads":1024},{"name":"CudnnRNNV3__fused_step__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","proj"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_bofs"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","layer_cs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__fused_step__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","proj"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_bofs"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","layer_cs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__fused_step__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","proj"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_bofs"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","layer_cs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__fused_proj__float16","params":[["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","layer_pofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__fused_proj__float32","params":[["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","layer_pofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__fused_proj__float64","params":[["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","layer_pofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__final_state__float16","params":[["__half* __restrict__","output_h"],["__half* __restrict__","output_c"],["__half* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__final_state__float32","params":[["float* __restrict__","output_h"],["float* __restrict__","output_c"],["float* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__final_state__float64","params":[["double* __restrict__","output_h"],["double* __restrict__","output_c"],["double* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__layer_output__float16","params":[["__half* __restrict__","work"],["__half* __restrict__","output"],["const int* __restrict__","sequence_lengths"],["long long","l"],["long long","num_layers"],["long long","dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","next_x_ofs"],["float","dropout"],["long long","seed"],["long long","seed2"],["int","is_training"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__layer_output__float32","params":[["float* __restrict__","work"],["float* __restrict__","output"],["const int* __restrict__","sequence_lengths"],["long long","l"],["long long","num_layers"],["long long","dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","next_x_ofs"],["float","dropout"],["long long","seed"],["long long","seed2"],["int","is_training"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__layer_output__float64","params":[["double* __restrict__","work"],["double* __restrict__","output"],["const int* __restrict__","sequence_lengths"],["long long","l"],["long long","num_layers"],["long long","dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","next_x_ofs"],["double","dropout"],["long long","seed"],["long long","seed2"],["int","is_training"],["int","time_major"]],"max_threads":1024}],"shared":[],"digest":"cc80c56a1bf4d721be0461597266ceec"}

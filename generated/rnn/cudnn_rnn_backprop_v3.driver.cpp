@@ -125,13 +125,6 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
         for (int64_t i9 = 0; i9 < n10; ++i9) {
           env[59] = value(integer(i9));
           env[60] = value(add(mul(num(env[46], "l"), num(env[13], "dirs")), num(env[59], "d")));
-          env[61] = value(add(num(env[49], "layer_wofs"), mul(num(env[59], "d"), num(env[50], "layer_w"))));
-          env[62] = value(add(num(env[61], "wofs"), mul(num(env[18], "gate_width"), num(env[48], "in_width"))));
-          env[63] = value(add(num(env[62], "rofs"), mul(num(env[18], "gate_width"), num(env[19], "h_size"))));
-          env[64] = value(mul(num(env[60], "p"), num(env[17], "pl_size")));
-          env[65] = value(add(num(env[64], "acts_ofs"), mul(num(env[6], "rows"), num(env[20], "acts"))));
-          env[66] = value(add(num(env[65], "hs_ofs"), mul(mul(add(num(env[7], "steps"), integer(1LL)), num(env[8], "batch")), num(env[19], "h_size"))));
-          env[67] = value(mul(mul(num(env[59], "d"), num(env[6], "rows")), num(env[18], "gate_width")));
           if (true) {
             int64_t sym11 = -1;
             if (sym11 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym11 = 33;
@@ -159,287 +152,319 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             scalar(out, OPGEN_T_I32, num(env[10], "time_major"), "time_major");
             out.words[nargs12] = (out.used - nargs12 - 1) / 2;
           }
-          if ((env[26].kind == OPGEN_V_STR && env[26].i == 4) && truth(num(env[27], "persistent"))) {
-            int64_t sym13 = -1;
-            if (sym13 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym13 = 42;
-            if (sym13 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym13 = 43;
-            if (sym13 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym13 = 44;
-            if (sym13 < 0) fail(OPGEN_E_SYMBOL, "kernel 'persistent_lstm_grad' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym13);
+        }
+      }
+      if ((env[26].kind == OPGEN_V_STR && env[26].i == 4) && truth(num(env[27], "persistent"))) {
+        int64_t sym13 = -1;
+        if (sym13 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym13 = 42;
+        if (sym13 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym13 = 43;
+        if (sym13 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym13 = 44;
+        if (sym13 < 0) fail(OPGEN_E_SYMBOL, "kernel 'persistent_lstm_grad' has no entry point for the dtypes of " "_dtype_T");
+        out.put(OPGEN_STEP_LAUNCH); out.put(sym13);
+        out.put(2);
+        out.put(whole(num(env[25], "persistent_blocks"), "a grid size"));
+        out.put(whole(num(env[13], "dirs"), "a grid size"));
+        out.put(1);
+        out.put(whole(integer(256LL), "a block size"));
+        out.put(whole(integer(0LL), "the shared size"));
+        int64_t nargs14 = out.used; out.put(0);
+        out.put(OPGEN_T_SLOT); out.put(4);
+        out.put(OPGEN_T_SLOT); out.put(10);
+        out.put(OPGEN_T_SLOT); out.put(5);
+        out.put(OPGEN_T_SLOT); out.put(11);
+        out.put(OPGEN_T_SLOT); out.put(8);
+        out.put(OPGEN_T_SLOT); out.put(9);
+        out.put(OPGEN_T_SLOT); out.put(12);
+        out.put(OPGEN_T_SLOT); out.put(13);
+        scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
+        scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
+        scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
+        scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
+        scalar(out, OPGEN_T_I64, num(env[54], "layer_rofs"), "layer_rofs");
+        scalar(out, OPGEN_T_I64, num(env[50], "layer_w"), "layer_w");
+        scalar(out, OPGEN_T_I64, num(env[56], "layer_acts_ofs"), "layer_acts_ofs");
+        scalar(out, OPGEN_T_I64, num(env[58], "layer_cs_ofs"), "layer_cs_ofs");
+        scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
+        out.words[nargs14] = (out.used - nargs14 - 1) / 2;
+      }
+      if ((env[26].kind == OPGEN_V_STR && env[26].i == 3) && truth(num(env[27], "persistent"))) {
+        int64_t sym15 = -1;
+        if (sym15 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym15 = 39;
+        if (sym15 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym15 = 40;
+        if (sym15 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym15 = 41;
+        if (sym15 < 0) fail(OPGEN_E_SYMBOL, "kernel 'persistent_gru_grad' has no entry point for the dtypes of " "_dtype_T");
+        out.put(OPGEN_STEP_LAUNCH); out.put(sym15);
+        out.put(2);
+        out.put(whole(num(env[25], "persistent_blocks"), "a grid size"));
+        out.put(whole(num(env[13], "dirs"), "a grid size"));
+        out.put(1);
+        out.put(whole(integer(256LL), "a block size"));
+        out.put(whole(integer(0LL), "the shared size"));
+        int64_t nargs16 = out.used; out.put(0);
+        out.put(OPGEN_T_SLOT); out.put(4);
+        out.put(OPGEN_T_SLOT); out.put(10);
+        out.put(OPGEN_T_SLOT); out.put(5);
+        out.put(OPGEN_T_SLOT); out.put(11);
+        out.put(OPGEN_T_SLOT); out.put(14);
+        out.put(OPGEN_T_SLOT); out.put(8);
+        out.put(OPGEN_T_SLOT); out.put(13);
+        scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
+        scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
+        scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
+        scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
+        scalar(out, OPGEN_T_I64, num(env[54], "layer_rofs"), "layer_rofs");
+        scalar(out, OPGEN_T_I64, num(env[50], "layer_w"), "layer_w");
+        scalar(out, OPGEN_T_I64, num(env[56], "layer_acts_ofs"), "layer_acts_ofs");
+        scalar(out, OPGEN_T_I64, num(env[57], "layer_hs_ofs"), "layer_hs_ofs");
+        scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
+        out.words[nargs16] = (out.used - nargs16 - 1) / 2;
+      }
+      if ((equal(add(num(env[24], "lstm"), num(env[29], "gru")), integer(0LL))) && truth(num(env[27], "persistent"))) {
+        int64_t sym17 = -1;
+        if (sym17 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym17 = 45;
+        if (sym17 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym17 = 46;
+        if (sym17 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym17 = 47;
+        if (sym17 < 0) fail(OPGEN_E_SYMBOL, "kernel 'persistent_rnn_grad' has no entry point for the dtypes of " "_dtype_T");
+        out.put(OPGEN_STEP_LAUNCH); out.put(sym17);
+        out.put(2);
+        out.put(whole(num(env[25], "persistent_blocks"), "a grid size"));
+        out.put(whole(num(env[13], "dirs"), "a grid size"));
+        out.put(1);
+        out.put(whole(integer(256LL), "a block size"));
+        out.put(whole(integer(0LL), "the shared size"));
+        int64_t nargs18 = out.used; out.put(0);
+        out.put(OPGEN_T_SLOT); out.put(4);
+        out.put(OPGEN_T_SLOT); out.put(10);
+        out.put(OPGEN_T_SLOT); out.put(5);
+        out.put(OPGEN_T_SLOT); out.put(11);
+        out.put(OPGEN_T_SLOT); out.put(8);
+        out.put(OPGEN_T_SLOT); out.put(13);
+        scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
+        scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
+        scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
+        scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
+        scalar(out, OPGEN_T_I64, num(env[54], "layer_rofs"), "layer_rofs");
+        scalar(out, OPGEN_T_I64, num(env[50], "layer_w"), "layer_w");
+        scalar(out, OPGEN_T_I64, num(env[57], "layer_hs_ofs"), "layer_hs_ofs");
+        scalar(out, OPGEN_T_I64, num(env[28], "relu"), "relu");
+        scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
+        out.words[nargs18] = (out.used - nargs18 - 1) / 2;
+      }
+      if (truth(num(env[33], "gemm_steps"))) {
+        int64_t n20 = whole(num(env[7], "steps"), "a repeat count");
+        for (int64_t i19 = 0; i19 < n20; ++i19) {
+          env[61] = value(integer(i19));
+          if ((equal(num(env[30], "proj"), integer(1LL)))) {
+            int64_t sym21 = -1;
+            if (sym21 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym21 = 48;
+            if (sym21 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym21 = 49;
+            if (sym21 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym21 = 50;
+            if (sym21 < 0) fail(OPGEN_E_SYMBOL, "kernel 'proj_grad' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym21);
+            out.put(2);
+            out.put(whole(num(env[21], "cell_blocks"), "a grid size"));
+            out.put(whole(num(env[13], "dirs"), "a grid size"));
             out.put(1);
-            out.put(whole(num(env[25], "persistent_blocks"), "a grid size"));
-            out.put(1);
-            out.put(whole(integer(256LL), "a block size"));
+            out.put(whole(num(env[22], "cell_threads"), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs14 = out.used; out.put(0);
+            int64_t nargs22 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(4);
+            out.put(OPGEN_T_SLOT); out.put(15);
+            out.put(OPGEN_T_SLOT); out.put(8);
+            out.put(OPGEN_T_SLOT); out.put(5);
+            scalar(out, OPGEN_T_I64, num(env[61], "s"), "s");
+            scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
+            scalar(out, OPGEN_T_I64, num(env[19], "h_size"), "h_size");
+            scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
+            scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
+            out.words[nargs22] = (out.used - nargs22 - 1) / 2;
+          }
+          if ((equal(num(env[30], "proj"), integer(1LL)))) {
+            out.put(OPGEN_STEP_GEMM); out.put(15); out.put(13); out.put(12);
+            { Num size23 = num(env[8], "batch");
+              if (size23.is_float) out.put_double(OPGEN_T_FLOAT, size23.f); else { out.put(OPGEN_T_INT); out.put(size23.i); } }
+            { Num size24 = num(env[23], "num_units");
+              if (size24.is_float) out.put_double(OPGEN_T_FLOAT, size24.f); else { out.put(OPGEN_T_INT); out.put(size24.i); } }
+            { Num size25 = num(env[19], "h_size");
+              if (size25.is_float) out.put_double(OPGEN_T_FLOAT, size25.f); else { out.put(OPGEN_T_INT); out.put(size25.i); } }
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size26 = integer(0LL);
+              if (size26.is_float) out.put_double(OPGEN_T_FLOAT, size26.f); else { out.put(OPGEN_T_INT); out.put(size26.i); } }
+            { Num size27 = mul(mul(sub(sub(num(env[7], "steps"), integer(1LL)), num(env[61], "s")), num(env[8], "batch")), num(env[19], "h_size"));
+              if (size27.is_float) out.put_double(OPGEN_T_FLOAT, size27.f); else { out.put(OPGEN_T_INT); out.put(size27.i); } }
+            { Num size28 = num(env[55], "layer_pofs");
+              if (size28.is_float) out.put_double(OPGEN_T_FLOAT, size28.f); else { out.put(OPGEN_T_INT); out.put(size28.i); } }
+            { Num size29 = integer(0LL);
+              if (size29.is_float) out.put_double(OPGEN_T_FLOAT, size29.f); else { out.put(OPGEN_T_INT); out.put(size29.i); } }
+            { Num size30 = num(env[13], "dirs");
+              if (size30.is_float) out.put_double(OPGEN_T_FLOAT, size30.f); else { out.put(OPGEN_T_INT); out.put(size30.i); } }
+            { Num size31 = mul(mul(add(mul(integer(2LL), num(env[61], "s")), integer(1LL)), num(env[8], "batch")), num(env[19], "h_size"));
+              if (size31.is_float) out.put_double(OPGEN_T_FLOAT, size31.f); else { out.put(OPGEN_T_INT); out.put(size31.i); } }
+            { Num size32 = num(env[50], "layer_w");
+              if (size32.is_float) out.put_double(OPGEN_T_FLOAT, size32.f); else { out.put(OPGEN_T_INT); out.put(size32.i); } }
+            { Num size33 = mul(num(env[8], "batch"), num(env[23], "num_units"));
+              if (size33.is_float) out.put_double(OPGEN_T_FLOAT, size33.f); else { out.put(OPGEN_T_INT); out.put(size33.i); } }
+          }
+          if ((env[26].kind == OPGEN_V_STR && env[26].i == 4)) {
+            int64_t sym34 = -1;
+            if (sym34 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym34 = 36;
+            if (sym34 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym34 = 37;
+            if (sym34 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym34 = 38;
+            if (sym34 < 0) fail(OPGEN_E_SYMBOL, "kernel 'lstm_grad_step' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym34);
+            out.put(2);
+            out.put(whole(num(env[31], "row_blocks"), "a grid size"));
+            out.put(whole(num(env[13], "dirs"), "a grid size"));
+            out.put(1);
+            out.put(whole(num(env[32], "row_threads"), "a block size"));
+            out.put(whole(integer(0LL), "the shared size"));
+            int64_t nargs35 = out.used; out.put(0);
+            out.put(OPGEN_T_SLOT); out.put(4);
+            out.put(OPGEN_T_SLOT); out.put(12);
             out.put(OPGEN_T_SLOT); out.put(10);
             out.put(OPGEN_T_SLOT); out.put(5);
             out.put(OPGEN_T_SLOT); out.put(11);
             out.put(OPGEN_T_SLOT); out.put(8);
             out.put(OPGEN_T_SLOT); out.put(9);
-            out.put(OPGEN_T_SLOT); out.put(12);
-            out.put(OPGEN_T_SLOT); out.put(13);
-            scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
-            scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
+            scalar(out, OPGEN_T_I64, num(env[61], "s"), "s");
             scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
+            scalar(out, OPGEN_T_I64, num(env[19], "h_size"), "h_size");
             scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-            scalar(out, OPGEN_T_I64, num(env[62], "rofs"), "rofs");
-            scalar(out, OPGEN_T_I64, num(env[64], "acts_ofs"), "acts_ofs");
-            scalar(out, OPGEN_T_I64, num(env[66], "cs_ofs"), "cs_ofs");
-            out.words[nargs14] = (out.used - nargs14 - 1) / 2;
+            scalar(out, OPGEN_T_I64, num(env[30], "proj"), "proj");
+            scalar(out, OPGEN_T_I64, num(env[56], "layer_acts_ofs"), "layer_acts_ofs");
+            scalar(out, OPGEN_T_I64, num(env[58], "layer_cs_ofs"), "layer_cs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
+            scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
+            out.words[nargs35] = (out.used - nargs35 - 1) / 2;
           }
-          if ((env[26].kind == OPGEN_V_STR && env[26].i == 3) && truth(num(env[27], "persistent"))) {
-            int64_t sym15 = -1;
-            if (sym15 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym15 = 39;
-            if (sym15 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym15 = 40;
-            if (sym15 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym15 = 41;
-            if (sym15 < 0) fail(OPGEN_E_SYMBOL, "kernel 'persistent_gru_grad' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym15);
+          if ((env[26].kind == OPGEN_V_STR && env[26].i == 3)) {
+            int64_t sym36 = -1;
+            if (sym36 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym36 = 30;
+            if (sym36 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym36 = 31;
+            if (sym36 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym36 = 32;
+            if (sym36 < 0) fail(OPGEN_E_SYMBOL, "kernel 'gru_grad_step' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym36);
+            out.put(2);
+            out.put(whole(num(env[31], "row_blocks"), "a grid size"));
+            out.put(whole(num(env[13], "dirs"), "a grid size"));
             out.put(1);
-            out.put(whole(num(env[25], "persistent_blocks"), "a grid size"));
-            out.put(1);
-            out.put(whole(integer(256LL), "a block size"));
+            out.put(whole(num(env[32], "row_threads"), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs16 = out.used; out.put(0);
+            int64_t nargs37 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(4);
             out.put(OPGEN_T_SLOT); out.put(10);
             out.put(OPGEN_T_SLOT); out.put(5);
             out.put(OPGEN_T_SLOT); out.put(11);
             out.put(OPGEN_T_SLOT); out.put(14);
             out.put(OPGEN_T_SLOT); out.put(8);
-            out.put(OPGEN_T_SLOT); out.put(13);
-            scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
-            scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
+            scalar(out, OPGEN_T_I64, num(env[61], "s"), "s");
             scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
             scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-            scalar(out, OPGEN_T_I64, num(env[62], "rofs"), "rofs");
-            scalar(out, OPGEN_T_I64, num(env[64], "acts_ofs"), "acts_ofs");
-            scalar(out, OPGEN_T_I64, num(env[65], "hs_ofs"), "hs_ofs");
-            out.words[nargs16] = (out.used - nargs16 - 1) / 2;
+            scalar(out, OPGEN_T_I64, num(env[56], "layer_acts_ofs"), "layer_acts_ofs");
+            scalar(out, OPGEN_T_I64, num(env[57], "layer_hs_ofs"), "layer_hs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
+            scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
+            out.words[nargs37] = (out.used - nargs37 - 1) / 2;
           }
-          if ((equal(add(num(env[24], "lstm"), num(env[29], "gru")), integer(0LL))) && truth(num(env[27], "persistent"))) {
-            int64_t sym17 = -1;
-            if (sym17 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym17 = 45;
-            if (sym17 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym17 = 46;
-            if (sym17 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym17 = 47;
-            if (sym17 < 0) fail(OPGEN_E_SYMBOL, "kernel 'persistent_rnn_grad' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym17);
+          if ((equal(add(num(env[24], "lstm"), num(env[29], "gru")), integer(0LL)))) {
+            int64_t sym38 = -1;
+            if (sym38 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym38 = 51;
+            if (sym38 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym38 = 52;
+            if (sym38 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym38 = 53;
+            if (sym38 < 0) fail(OPGEN_E_SYMBOL, "kernel 'rnn_grad_step' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym38);
+            out.put(2);
+            out.put(whole(num(env[31], "row_blocks"), "a grid size"));
+            out.put(whole(num(env[13], "dirs"), "a grid size"));
             out.put(1);
-            out.put(whole(num(env[25], "persistent_blocks"), "a grid size"));
-            out.put(1);
-            out.put(whole(integer(256LL), "a block size"));
+            out.put(whole(num(env[32], "row_threads"), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs18 = out.used; out.put(0);
+            int64_t nargs39 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(4);
             out.put(OPGEN_T_SLOT); out.put(10);
             out.put(OPGEN_T_SLOT); out.put(5);
             out.put(OPGEN_T_SLOT); out.put(11);
             out.put(OPGEN_T_SLOT); out.put(8);
-            out.put(OPGEN_T_SLOT); out.put(13);
-            scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
-            scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
+            scalar(out, OPGEN_T_I64, num(env[61], "s"), "s");
             scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
             scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-            scalar(out, OPGEN_T_I64, num(env[62], "rofs"), "rofs");
-            scalar(out, OPGEN_T_I64, num(env[65], "hs_ofs"), "hs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[57], "layer_hs_ofs"), "layer_hs_ofs");
             scalar(out, OPGEN_T_I64, num(env[28], "relu"), "relu");
-            out.words[nargs18] = (out.used - nargs18 - 1) / 2;
+            scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
+            scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
+            out.words[nargs39] = (out.used - nargs39 - 1) / 2;
           }
-          if (truth(num(env[33], "gemm_steps"))) {
-            int64_t n20 = whole(num(env[7], "steps"), "a repeat count");
-            for (int64_t i19 = 0; i19 < n20; ++i19) {
-              env[68] = value(integer(i19));
-              env[69] = value(add(mul(sub(sub(num(env[7], "steps"), integer(1LL)), num(env[68], "s")), sub(integer(1LL), num(env[59], "d"))), mul(num(env[68], "s"), num(env[59], "d"))));
-              if ((equal(num(env[30], "proj"), integer(1LL)))) {
-                int64_t sym21 = -1;
-                if (sym21 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym21 = 48;
-                if (sym21 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym21 = 49;
-                if (sym21 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym21 = 50;
-                if (sym21 < 0) fail(OPGEN_E_SYMBOL, "kernel 'proj_grad' has no entry point for the dtypes of " "_dtype_T");
-                out.put(OPGEN_STEP_LAUNCH); out.put(sym21);
-                out.put(1);
-                out.put(whole(num(env[21], "cell_blocks"), "a grid size"));
-                out.put(1);
-                out.put(whole(num(env[22], "cell_threads"), "a block size"));
-                out.put(whole(integer(0LL), "the shared size"));
-                int64_t nargs22 = out.used; out.put(0);
-                out.put(OPGEN_T_SLOT); out.put(4);
-                out.put(OPGEN_T_SLOT); out.put(15);
-                out.put(OPGEN_T_SLOT); out.put(8);
-                out.put(OPGEN_T_SLOT); out.put(5);
-                scalar(out, OPGEN_T_I64, num(env[69], "t"), "t");
-                scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
-                scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
-                scalar(out, OPGEN_T_I64, num(env[19], "h_size"), "h_size");
-                scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-                scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
-                out.words[nargs22] = (out.used - nargs22 - 1) / 2;
-              }
-              if ((equal(num(env[30], "proj"), integer(1LL)))) {
-                out.put(OPGEN_STEP_GEMM); out.put(15); out.put(13); out.put(12);
-                { Num size23 = num(env[8], "batch");
-                  if (size23.is_float) out.put_double(OPGEN_T_FLOAT, size23.f); else { out.put(OPGEN_T_INT); out.put(size23.i); } }
-                { Num size24 = num(env[23], "num_units");
-                  if (size24.is_float) out.put_double(OPGEN_T_FLOAT, size24.f); else { out.put(OPGEN_T_INT); out.put(size24.i); } }
-                { Num size25 = num(env[19], "h_size");
-                  if (size25.is_float) out.put_double(OPGEN_T_FLOAT, size25.f); else { out.put(OPGEN_T_INT); out.put(size25.i); } }
-                out.put(OPGEN_T_BOOL); out.put(0);
-                out.put(OPGEN_T_BOOL); out.put(0);
-                { Num size26 = integer(0LL);
-                  if (size26.is_float) out.put_double(OPGEN_T_FLOAT, size26.f); else { out.put(OPGEN_T_INT); out.put(size26.i); } }
-                { Num size27 = mul(mul(add(mul(num(env[59], "d"), num(env[7], "steps")), num(env[69], "t")), num(env[8], "batch")), num(env[19], "h_size"));
-                  if (size27.is_float) out.put_double(OPGEN_T_FLOAT, size27.f); else { out.put(OPGEN_T_INT); out.put(size27.i); } }
-                { Num size28 = num(env[63], "pofs");
-                  if (size28.is_float) out.put_double(OPGEN_T_FLOAT, size28.f); else { out.put(OPGEN_T_INT); out.put(size28.i); } }
-                { Num size29 = integer(0LL);
-                  if (size29.is_float) out.put_double(OPGEN_T_FLOAT, size29.f); else { out.put(OPGEN_T_INT); out.put(size29.i); } }
-              }
-              if ((env[26].kind == OPGEN_V_STR && env[26].i == 4)) {
-                int64_t sym30 = -1;
-                if (sym30 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym30 = 36;
-                if (sym30 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym30 = 37;
-                if (sym30 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym30 = 38;
-                if (sym30 < 0) fail(OPGEN_E_SYMBOL, "kernel 'lstm_grad_step' has no entry point for the dtypes of " "_dtype_T");
-                out.put(OPGEN_STEP_LAUNCH); out.put(sym30);
-                out.put(1);
-                out.put(whole(num(env[31], "row_blocks"), "a grid size"));
-                out.put(1);
-                out.put(whole(num(env[32], "row_threads"), "a block size"));
-                out.put(whole(integer(0LL), "the shared size"));
-                int64_t nargs31 = out.used; out.put(0);
-                out.put(OPGEN_T_SLOT); out.put(4);
-                out.put(OPGEN_T_SLOT); out.put(12);
-                out.put(OPGEN_T_SLOT); out.put(10);
-                out.put(OPGEN_T_SLOT); out.put(5);
-                out.put(OPGEN_T_SLOT); out.put(11);
-                out.put(OPGEN_T_SLOT); out.put(8);
-                out.put(OPGEN_T_SLOT); out.put(9);
-                scalar(out, OPGEN_T_I64, num(env[69], "t"), "t");
-                scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
-                scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
-                scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
-                scalar(out, OPGEN_T_I64, num(env[19], "h_size"), "h_size");
-                scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-                scalar(out, OPGEN_T_I64, num(env[30], "proj"), "proj");
-                scalar(out, OPGEN_T_I64, num(env[64], "acts_ofs"), "acts_ofs");
-                scalar(out, OPGEN_T_I64, num(env[66], "cs_ofs"), "cs_ofs");
-                scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
-                out.words[nargs31] = (out.used - nargs31 - 1) / 2;
-              }
-              if ((env[26].kind == OPGEN_V_STR && env[26].i == 3)) {
-                int64_t sym32 = -1;
-                if (sym32 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym32 = 30;
-                if (sym32 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym32 = 31;
-                if (sym32 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym32 = 32;
-                if (sym32 < 0) fail(OPGEN_E_SYMBOL, "kernel 'gru_grad_step' has no entry point for the dtypes of " "_dtype_T");
-                out.put(OPGEN_STEP_LAUNCH); out.put(sym32);
-                out.put(1);
-                out.put(whole(num(env[31], "row_blocks"), "a grid size"));
-                out.put(1);
-                out.put(whole(num(env[32], "row_threads"), "a block size"));
-                out.put(whole(integer(0LL), "the shared size"));
-                int64_t nargs33 = out.used; out.put(0);
-                out.put(OPGEN_T_SLOT); out.put(4);
-                out.put(OPGEN_T_SLOT); out.put(10);
-                out.put(OPGEN_T_SLOT); out.put(5);
-                out.put(OPGEN_T_SLOT); out.put(11);
-                out.put(OPGEN_T_SLOT); out.put(14);
-                out.put(OPGEN_T_SLOT); out.put(8);
-                scalar(out, OPGEN_T_I64, num(env[69], "t"), "t");
-                scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
-                scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
-                scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
-                scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-                scalar(out, OPGEN_T_I64, num(env[64], "acts_ofs"), "acts_ofs");
-                scalar(out, OPGEN_T_I64, num(env[65], "hs_ofs"), "hs_ofs");
-                scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
-                out.words[nargs33] = (out.used - nargs33 - 1) / 2;
-              }
-              if ((equal(add(num(env[24], "lstm"), num(env[29], "gru")), integer(0LL)))) {
-                int64_t sym34 = -1;
-                if (sym34 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym34 = 51;
-                if (sym34 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym34 = 52;
-                if (sym34 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym34 = 53;
-                if (sym34 < 0) fail(OPGEN_E_SYMBOL, "kernel 'rnn_grad_step' has no entry point for the dtypes of " "_dtype_T");
-                out.put(OPGEN_STEP_LAUNCH); out.put(sym34);
-                out.put(1);
-                out.put(whole(num(env[31], "row_blocks"), "a grid size"));
-                out.put(1);
-                out.put(whole(num(env[32], "row_threads"), "a block size"));
-                out.put(whole(integer(0LL), "the shared size"));
-                int64_t nargs35 = out.used; out.put(0);
-                out.put(OPGEN_T_SLOT); out.put(4);
-                out.put(OPGEN_T_SLOT); out.put(10);
-                out.put(OPGEN_T_SLOT); out.put(5);
-                out.put(OPGEN_T_SLOT); out.put(11);
-                out.put(OPGEN_T_SLOT); out.put(8);
-                scalar(out, OPGEN_T_I64, num(env[69], "t"), "t");
-                scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
-                scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
-                scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
-                scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-                scalar(out, OPGEN_T_I64, num(env[65], "hs_ofs"), "hs_ofs");
-                scalar(out, OPGEN_T_I64, num(env[28], "relu"), "relu");
-                scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
-                out.words[nargs35] = (out.used - nargs35 - 1) / 2;
-              }
-              if ((equal(num(env[29], "gru"), integer(0LL)))) {
-                out.put(OPGEN_STEP_GEMM); out.put(11); out.put(13); out.put(8);
-                { Num size36 = num(env[8], "batch");
-                  if (size36.is_float) out.put_double(OPGEN_T_FLOAT, size36.f); else { out.put(OPGEN_T_INT); out.put(size36.i); } }
-                { Num size37 = num(env[19], "h_size");
-                  if (size37.is_float) out.put_double(OPGEN_T_FLOAT, size37.f); else { out.put(OPGEN_T_INT); out.put(size37.i); } }
-                { Num size38 = num(env[18], "gate_width");
-                  if (size38.is_float) out.put_double(OPGEN_T_FLOAT, size38.f); else { out.put(OPGEN_T_INT); out.put(size38.i); } }
-                out.put(OPGEN_T_BOOL); out.put(0);
-                out.put(OPGEN_T_BOOL); out.put(0);
-                { Num size39 = integer(1LL);
-                  if (size39.is_float) out.put_double(OPGEN_T_FLOAT, size39.f); else { out.put(OPGEN_T_INT); out.put(size39.i); } }
-                { Num size40 = add(num(env[67], "g_ofs"), mul(mul(num(env[69], "t"), num(env[8], "batch")), num(env[18], "gate_width")));
-                  if (size40.is_float) out.put_double(OPGEN_T_FLOAT, size40.f); else { out.put(OPGEN_T_INT); out.put(size40.i); } }
-                { Num size41 = num(env[62], "rofs");
-                  if (size41.is_float) out.put_double(OPGEN_T_FLOAT, size41.f); else { out.put(OPGEN_T_INT); out.put(size41.i); } }
-                { Num size42 = mul(mul(num(env[59], "d"), num(env[8], "batch")), num(env[19], "h_size"));
-                  if (size42.is_float) out.put_double(OPGEN_T_FLOAT, size42.f); else { out.put(OPGEN_T_INT); out.put(size42.i); } }
-              }
-              if ((equal(num(env[29], "gru"), integer(1LL)))) {
-                out.put(OPGEN_STEP_GEMM); out.put(14); out.put(13); out.put(8);
-                { Num size43 = num(env[8], "batch");
-                  if (size43.is_float) out.put_double(OPGEN_T_FLOAT, size43.f); else { out.put(OPGEN_T_INT); out.put(size43.i); } }
-                { Num size44 = num(env[19], "h_size");
-                  if (size44.is_float) out.put_double(OPGEN_T_FLOAT, size44.f); else { out.put(OPGEN_T_INT); out.put(size44.i); } }
-                { Num size45 = num(env[18], "gate_width");
-                  if (size45.is_float) out.put_double(OPGEN_T_FLOAT, size45.f); else { out.put(OPGEN_T_INT); out.put(size45.i); } }
-                out.put(OPGEN_T_BOOL); out.put(0);
-                out.put(OPGEN_T_BOOL); out.put(0);
-                { Num size46 = integer(1LL);
-                  if (size46.is_float) out.put_double(OPGEN_T_FLOAT, size46.f); else { out.put(OPGEN_T_INT); out.put(size46.i); } }
-                { Num size47 = add(num(env[67], "g_ofs"), mul(mul(num(env[69], "t"), num(env[8], "batch")), num(env[18], "gate_width")));
-                  if (size47.is_float) out.put_double(OPGEN_T_FLOAT, size47.f); else { out.put(OPGEN_T_INT); out.put(size47.i); } }
-                { Num size48 = num(env[62], "rofs");
-                  if (size48.is_float) out.put_double(OPGEN_T_FLOAT, size48.f); else { out.put(OPGEN_T_INT); out.put(size48.i); } }
-                { Num size49 = mul(mul(num(env[59], "d"), num(env[8], "batch")), num(env[19], "h_size"));
-                  if (size49.is_float) out.put_double(OPGEN_T_FLOAT, size49.f); else { out.put(OPGEN_T_INT); out.put(size49.i); } }
-              }
-            }
+          if ((equal(num(env[29], "gru"), integer(0LL)))) {
+            out.put(OPGEN_STEP_GEMM); out.put(11); out.put(13); out.put(8);
+            { Num size40 = num(env[8], "batch");
+              if (size40.is_float) out.put_double(OPGEN_T_FLOAT, size40.f); else { out.put(OPGEN_T_INT); out.put(size40.i); } }
+            { Num size41 = num(env[19], "h_size");
+              if (size41.is_float) out.put_double(OPGEN_T_FLOAT, size41.f); else { out.put(OPGEN_T_INT); out.put(size41.i); } }
+            { Num size42 = num(env[18], "gate_width");
+              if (size42.is_float) out.put_double(OPGEN_T_FLOAT, size42.f); else { out.put(OPGEN_T_INT); out.put(size42.i); } }
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size43 = integer(1LL);
+              if (size43.is_float) out.put_double(OPGEN_T_FLOAT, size43.f); else { out.put(OPGEN_T_INT); out.put(size43.i); } }
+            { Num size44 = mul(mul(sub(sub(num(env[7], "steps"), integer(1LL)), num(env[61], "s")), num(env[8], "batch")), num(env[18], "gate_width"));
+              if (size44.is_float) out.put_double(OPGEN_T_FLOAT, size44.f); else { out.put(OPGEN_T_INT); out.put(size44.i); } }
+            { Num size45 = num(env[54], "layer_rofs");
+              if (size45.is_float) out.put_double(OPGEN_T_FLOAT, size45.f); else { out.put(OPGEN_T_INT); out.put(size45.i); } }
+            { Num size46 = integer(0LL);
+              if (size46.is_float) out.put_double(OPGEN_T_FLOAT, size46.f); else { out.put(OPGEN_T_INT); out.put(size46.i); } }
+            { Num size47 = num(env[13], "dirs");
+              if (size47.is_float) out.put_double(OPGEN_T_FLOAT, size47.f); else { out.put(OPGEN_T_INT); out.put(size47.i); } }
+            { Num size48 = mul(mul(add(mul(integer(2LL), num(env[61], "s")), integer(1LL)), num(env[8], "batch")), num(env[18], "gate_width"));
+              if (size48.is_float) out.put_double(OPGEN_T_FLOAT, size48.f); else { out.put(OPGEN_T_INT); out.put(size48.i); } }
+            { Num size49 = num(env[50], "layer_w");
+              if (size49.is_float) out.put_double(OPGEN_T_FLOAT, size49.f); else { out.put(OPGEN_T_INT); out.put(size49.i); } }
+            { Num size50 = mul(num(env[8], "batch"), num(env[19], "h_size"));
+              if (size50.is_float) out.put_double(OPGEN_T_FLOAT, size50.f); else { out.put(OPGEN_T_INT); out.put(size50.i); } }
+          }
+          if ((equal(num(env[29], "gru"), integer(1LL)))) {
+            out.put(OPGEN_STEP_GEMM); out.put(14); out.put(13); out.put(8);
+            { Num size51 = num(env[8], "batch");
+              if (size51.is_float) out.put_double(OPGEN_T_FLOAT, size51.f); else { out.put(OPGEN_T_INT); out.put(size51.i); } }
+            { Num size52 = num(env[19], "h_size");
+              if (size52.is_float) out.put_double(OPGEN_T_FLOAT, size52.f); else { out.put(OPGEN_T_INT); out.put(size52.i); } }
+            { Num size53 = num(env[18], "gate_width");
+              if (size53.is_float) out.put_double(OPGEN_T_FLOAT, size53.f); else { out.put(OPGEN_T_INT); out.put(size53.i); } }
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size54 = integer(1LL);
+              if (size54.is_float) out.put_double(OPGEN_T_FLOAT, size54.f); else { out.put(OPGEN_T_INT); out.put(size54.i); } }
+            { Num size55 = mul(mul(sub(sub(num(env[7], "steps"), integer(1LL)), num(env[61], "s")), num(env[8], "batch")), num(env[18], "gate_width"));
+              if (size55.is_float) out.put_double(OPGEN_T_FLOAT, size55.f); else { out.put(OPGEN_T_INT); out.put(size55.i); } }
+            { Num size56 = num(env[54], "layer_rofs");
+              if (size56.is_float) out.put_double(OPGEN_T_FLOAT, size56.f); else { out.put(OPGEN_T_INT); out.put(size56.i); } }
+            { Num size57 = integer(0LL);
+              if (size57.is_float) out.put_double(OPGEN_T_FLOAT, size57.f); else { out.put(OPGEN_T_INT); out.put(size57.i); } }
+            { Num size58 = num(env[13], "dirs");
+              if (size58.is_float) out.put_double(OPGEN_T_FLOAT, size58.f); else { out.put(OPGEN_T_INT); out.put(size58.i); } }
+            { Num size59 = mul(mul(add(mul(integer(2LL), num(env[61], "s")), integer(1LL)), num(env[8], "batch")), num(env[18], "gate_width"));
+              if (size59.is_float) out.put_double(OPGEN_T_FLOAT, size59.f); else { out.put(OPGEN_T_INT); out.put(size59.i); } }
+            { Num size60 = num(env[50], "layer_w");
+              if (size60.is_float) out.put_double(OPGEN_T_FLOAT, size60.f); else { out.put(OPGEN_T_INT); out.put(size60.i); } }
+            { Num size61 = mul(num(env[8], "batch"), num(env[19], "h_size"));
+              if (size61.is_float) out.put_double(OPGEN_T_FLOAT, size61.f); else { out.put(OPGEN_T_INT); out.put(size61.i); } }
           }
         }
       }
       if (truth(num(env[40], "fused"))) {
-        int64_t n51 = whole(add(num(env[7], "steps"), integer(1LL)), "a repeat count");
-        for (int64_t i50 = 0; i50 < n51; ++i50) {
-          env[68] = value(integer(i50));
+        int64_t n63 = whole(add(num(env[7], "steps"), integer(1LL)), "a repeat count");
+        for (int64_t i62 = 0; i62 < n63; ++i62) {
+          env[61] = value(integer(i62));
           if ((env[26].kind == OPGEN_V_STR && env[26].i == 4) && (equal(num(env[30], "proj"), integer(0LL)))) {
-            int64_t sym52 = -1;
-            if (sym52 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym52 = 12;
-            if (sym52 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym52 = 13;
-            if (sym52 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym52 = 14;
-            if (sym52 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_lstm_grad' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym52);
+            int64_t sym64 = -1;
+            if (sym64 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym64 = 12;
+            if (sym64 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym64 = 13;
+            if (sym64 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym64 = 14;
+            if (sym64 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_lstm_grad' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym64);
             out.put(3);
             out.put(whole(num(env[34], "unprojected_row_tiles"), "a grid size"));
             out.put(whole(num(env[35], "lstm_unit_tiles"), "a grid size"));
@@ -447,7 +472,7 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(1);
             out.put(whole(integer(256LL), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs53 = out.used; out.put(0);
+            int64_t nargs65 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(4);
             out.put(OPGEN_T_SLOT); out.put(10);
             out.put(OPGEN_T_SLOT); out.put(5);
@@ -455,7 +480,7 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_SLOT); out.put(8);
             out.put(OPGEN_T_SLOT); out.put(9);
             out.put(OPGEN_T_SLOT); out.put(13);
-            scalar(out, OPGEN_T_I64, num(env[68], "s"), "s");
+            scalar(out, OPGEN_T_I64, num(env[61], "s"), "s");
             scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
             scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
@@ -465,21 +490,21 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             scalar(out, OPGEN_T_I64, num(env[56], "layer_acts_ofs"), "layer_acts_ofs");
             scalar(out, OPGEN_T_I64, num(env[58], "layer_cs_ofs"), "layer_cs_ofs");
             scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
-            out.words[nargs53] = (out.used - nargs53 - 1) / 2;
+            out.words[nargs65] = (out.used - nargs65 - 1) / 2;
           }
           if ((equal(num(env[30], "proj"), integer(1LL)))) {
-            int64_t n55 = whole(integer(2LL), "a repeat count");
-            for (int64_t i54 = 0; i54 < n55; ++i54) {
-              env[70] = value(integer(i54));
-              env[71] = value(add(mul(sub(integer(1LL), num(env[70], "phase")), min2(num(env[68], "s"), integer(1LL))), mul(num(env[70], "phase"), min2(sub(num(env[7], "steps"), num(env[68], "s")), integer(1LL)))));
-              env[72] = value(min2(ceildiv(add(num(env[23], "num_units"), mul(sub(integer(1LL), num(env[70], "phase")), sub(num(env[19], "h_size"), num(env[23], "num_units")))), integer(32LL)), ceildiv(num(env[36], "fused_max_depth"), mul(integer(4LL), integer(32LL)))));
-              if ((equal(num(env[70], "phase"), integer(1LL))) && (compare(num(env[68], "s"), num(env[7], "steps")) < 0)) {
-                int64_t sym56 = -1;
-                if (sym56 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym56 = 18;
-                if (sym56 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym56 = 19;
-                if (sym56 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym56 = 20;
-                if (sym56 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_proj_cells' has no entry point for the dtypes of " "_dtype_T");
-                out.put(OPGEN_STEP_LAUNCH); out.put(sym56);
+            int64_t n67 = whole(integer(2LL), "a repeat count");
+            for (int64_t i66 = 0; i66 < n67; ++i66) {
+              env[62] = value(integer(i66));
+              env[63] = value(add(mul(sub(integer(1LL), num(env[62], "phase")), min2(num(env[61], "s"), integer(1LL))), mul(num(env[62], "phase"), min2(sub(num(env[7], "steps"), num(env[61], "s")), integer(1LL)))));
+              env[64] = value(min2(ceildiv(add(num(env[23], "num_units"), mul(sub(integer(1LL), num(env[62], "phase")), sub(num(env[19], "h_size"), num(env[23], "num_units")))), integer(32LL)), ceildiv(num(env[36], "fused_max_depth"), mul(integer(4LL), integer(32LL)))));
+              if ((equal(num(env[62], "phase"), integer(1LL))) && (compare(num(env[61], "s"), num(env[7], "steps")) < 0)) {
+                int64_t sym68 = -1;
+                if (sym68 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym68 = 18;
+                if (sym68 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym68 = 19;
+                if (sym68 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym68 = 20;
+                if (sym68 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_proj_cells' has no entry point for the dtypes of " "_dtype_T");
+                out.put(OPGEN_STEP_LAUNCH); out.put(sym68);
                 out.put(3);
                 out.put(whole(num(env[37], "fused_row_tiles"), "a grid size"));
                 out.put(whole(num(env[38], "fused_h_tiles"), "a grid size"));
@@ -487,33 +512,33 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
                 out.put(1);
                 out.put(whole(integer(256LL), "a block size"));
                 out.put(whole(integer(0LL), "the shared size"));
-                int64_t nargs57 = out.used; out.put(0);
+                int64_t nargs69 = out.used; out.put(0);
                 out.put(OPGEN_T_SLOT); out.put(4);
                 out.put(OPGEN_T_SLOT); out.put(5);
                 out.put(OPGEN_T_SLOT); out.put(8);
                 out.put(OPGEN_T_SLOT); out.put(15);
-                scalar(out, OPGEN_T_I64, num(env[68], "s"), "s");
+                scalar(out, OPGEN_T_I64, num(env[61], "s"), "s");
                 scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
                 scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
                 scalar(out, OPGEN_T_I64, num(env[19], "h_size"), "h_size");
                 scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-                out.words[nargs57] = (out.used - nargs57 - 1) / 2;
+                out.words[nargs69] = (out.used - nargs69 - 1) / 2;
               }
-              if ((equal(num(env[71], "proj_grad_runs"), integer(1LL)))) {
-                int64_t sym58 = -1;
-                if (sym58 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym58 = 15;
-                if (sym58 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym58 = 16;
-                if (sym58 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym58 = 17;
-                if (sym58 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_lstm_proj_grad' has no entry point for the dtypes of " "_dtype_T");
-                out.put(OPGEN_STEP_LAUNCH); out.put(sym58);
+              if ((equal(num(env[63], "proj_grad_runs"), integer(1LL)))) {
+                int64_t sym70 = -1;
+                if (sym70 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym70 = 15;
+                if (sym70 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym70 = 16;
+                if (sym70 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym70 = 17;
+                if (sym70 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_lstm_proj_grad' has no entry point for the dtypes of " "_dtype_T");
+                out.put(OPGEN_STEP_LAUNCH); out.put(sym70);
                 out.put(3);
                 out.put(whole(num(env[37], "fused_row_tiles"), "a grid size"));
-                out.put(whole(num(env[72], "proj_grad_tiles"), "a grid size"));
+                out.put(whole(num(env[64], "proj_grad_tiles"), "a grid size"));
                 out.put(whole(num(env[13], "dirs"), "a grid size"));
                 out.put(1);
                 out.put(whole(integer(256LL), "a block size"));
                 out.put(whole(integer(0LL), "the shared size"));
-                int64_t nargs59 = out.used; out.put(0);
+                int64_t nargs71 = out.used; out.put(0);
                 out.put(OPGEN_T_SLOT); out.put(4);
                 out.put(OPGEN_T_SLOT); out.put(10);
                 out.put(OPGEN_T_SLOT); out.put(5);
@@ -523,30 +548,30 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
                 out.put(OPGEN_T_SLOT); out.put(12);
                 out.put(OPGEN_T_SLOT); out.put(15);
                 out.put(OPGEN_T_SLOT); out.put(13);
-                scalar(out, OPGEN_T_I64, num(env[68], "s"), "s");
+                scalar(out, OPGEN_T_I64, num(env[61], "s"), "s");
                 scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
                 scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
                 scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
                 scalar(out, OPGEN_T_I64, num(env[19], "h_size"), "h_size");
                 scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-                scalar(out, OPGEN_T_I64, num(env[70], "phase"), "phase");
+                scalar(out, OPGEN_T_I64, num(env[62], "phase"), "phase");
                 scalar(out, OPGEN_T_I64, num(env[54], "layer_rofs"), "layer_rofs");
                 scalar(out, OPGEN_T_I64, num(env[55], "layer_pofs"), "layer_pofs");
                 scalar(out, OPGEN_T_I64, num(env[50], "layer_w"), "layer_w");
                 scalar(out, OPGEN_T_I64, num(env[56], "layer_acts_ofs"), "layer_acts_ofs");
                 scalar(out, OPGEN_T_I64, num(env[58], "layer_cs_ofs"), "layer_cs_ofs");
                 scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
-                out.words[nargs59] = (out.used - nargs59 - 1) / 2;
+                out.words[nargs71] = (out.used - nargs71 - 1) / 2;
               }
             }
           }
           if ((env[26].kind == OPGEN_V_STR && env[26].i == 3)) {
-            int64_t sym60 = -1;
-            if (sym60 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym60 = 9;
-            if (sym60 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym60 = 10;
-            if (sym60 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym60 = 11;
-            if (sym60 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_gru_grad' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym60);
+            int64_t sym72 = -1;
+            if (sym72 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym72 = 9;
+            if (sym72 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym72 = 10;
+            if (sym72 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym72 = 11;
+            if (sym72 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_gru_grad' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym72);
             out.put(3);
             out.put(whole(num(env[34], "unprojected_row_tiles"), "a grid size"));
             out.put(whole(num(env[39], "fused_unit_tiles"), "a grid size"));
@@ -554,7 +579,7 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(1);
             out.put(whole(integer(256LL), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs61 = out.used; out.put(0);
+            int64_t nargs73 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(4);
             out.put(OPGEN_T_SLOT); out.put(10);
             out.put(OPGEN_T_SLOT); out.put(5);
@@ -562,7 +587,7 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_SLOT); out.put(14);
             out.put(OPGEN_T_SLOT); out.put(8);
             out.put(OPGEN_T_SLOT); out.put(13);
-            scalar(out, OPGEN_T_I64, num(env[68], "s"), "s");
+            scalar(out, OPGEN_T_I64, num(env[61], "s"), "s");
             scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
             scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
@@ -572,15 +597,15 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             scalar(out, OPGEN_T_I64, num(env[56], "layer_acts_ofs"), "layer_acts_ofs");
             scalar(out, OPGEN_T_I64, num(env[57], "layer_hs_ofs"), "layer_hs_ofs");
             scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
-            out.words[nargs61] = (out.used - nargs61 - 1) / 2;
+            out.words[nargs73] = (out.used - nargs73 - 1) / 2;
           }
           if ((equal(add(num(env[24], "lstm"), num(env[29], "gru")), integer(0LL)))) {
-            int64_t sym62 = -1;
-            if (sym62 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym62 = 21;
-            if (sym62 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym62 = 22;
-            if (sym62 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym62 = 23;
-            if (sym62 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_rnn_grad' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym62);
+            int64_t sym74 = -1;
+            if (sym74 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym74 = 21;
+            if (sym74 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym74 = 22;
+            if (sym74 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym74 = 23;
+            if (sym74 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_rnn_grad' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym74);
             out.put(3);
             out.put(whole(num(env[34], "unprojected_row_tiles"), "a grid size"));
             out.put(whole(num(env[39], "fused_unit_tiles"), "a grid size"));
@@ -588,14 +613,14 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(1);
             out.put(whole(integer(256LL), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs63 = out.used; out.put(0);
+            int64_t nargs75 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(4);
             out.put(OPGEN_T_SLOT); out.put(10);
             out.put(OPGEN_T_SLOT); out.put(5);
             out.put(OPGEN_T_SLOT); out.put(11);
             out.put(OPGEN_T_SLOT); out.put(8);
             out.put(OPGEN_T_SLOT); out.put(13);
-            scalar(out, OPGEN_T_I64, num(env[68], "s"), "s");
+            scalar(out, OPGEN_T_I64, num(env[61], "s"), "s");
             scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
             scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
@@ -605,37 +630,37 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             scalar(out, OPGEN_T_I64, num(env[57], "layer_hs_ofs"), "layer_hs_ofs");
             scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
             scalar(out, OPGEN_T_I64, num(env[28], "relu"), "relu");
-            out.words[nargs63] = (out.used - nargs63 - 1) / 2;
+            out.words[nargs75] = (out.used - nargs75 - 1) / 2;
           }
         }
       }
       if (true) {
-        int64_t n65 = whole(num(env[13], "dirs"), "a repeat count");
-        for (int64_t i64 = 0; i64 < n65; ++i64) {
-          env[59] = value(integer(i64));
+        int64_t n77 = whole(num(env[13], "dirs"), "a repeat count");
+        for (int64_t i76 = 0; i76 < n77; ++i76) {
+          env[59] = value(integer(i76));
           env[60] = value(add(mul(num(env[46], "l"), num(env[13], "dirs")), num(env[59], "d")));
-          env[61] = value(add(num(env[49], "layer_wofs"), mul(num(env[59], "d"), num(env[50], "layer_w"))));
-          env[62] = value(add(num(env[61], "wofs"), mul(num(env[18], "gate_width"), num(env[48], "in_width"))));
-          env[63] = value(add(num(env[62], "rofs"), mul(num(env[18], "gate_width"), num(env[19], "h_size"))));
-          env[73] = value(add(num(env[41], "weights_len"), mul(mul(num(env[60], "p"), integer(2LL)), num(env[18], "gate_width"))));
-          env[64] = value(mul(num(env[60], "p"), num(env[17], "pl_size")));
-          env[65] = value(add(num(env[64], "acts_ofs"), mul(num(env[6], "rows"), num(env[20], "acts"))));
-          env[66] = value(add(num(env[65], "hs_ofs"), mul(mul(add(num(env[7], "steps"), integer(1LL)), num(env[8], "batch")), num(env[19], "h_size"))));
-          env[74] = value(add(num(env[66], "cs_ofs"), mul(mul(mul(num(env[24], "lstm"), add(num(env[7], "steps"), integer(1LL))), num(env[8], "batch")), num(env[23], "num_units"))));
-          env[67] = value(mul(mul(num(env[59], "d"), num(env[6], "rows")), num(env[18], "gate_width")));
+          env[65] = value(add(num(env[49], "layer_wofs"), mul(num(env[59], "d"), num(env[50], "layer_w"))));
+          env[66] = value(add(num(env[65], "wofs"), mul(num(env[18], "gate_width"), num(env[48], "in_width"))));
+          env[67] = value(add(num(env[66], "rofs"), mul(num(env[18], "gate_width"), num(env[19], "h_size"))));
+          env[68] = value(add(num(env[41], "weights_len"), mul(mul(num(env[60], "p"), integer(2LL)), num(env[18], "gate_width"))));
+          env[69] = value(mul(num(env[60], "p"), num(env[17], "pl_size")));
+          env[70] = value(add(num(env[69], "acts_ofs"), mul(num(env[6], "rows"), num(env[20], "acts"))));
+          env[71] = value(add(num(env[70], "hs_ofs"), mul(mul(add(num(env[7], "steps"), integer(1LL)), num(env[8], "batch")), num(env[19], "h_size"))));
+          env[72] = value(add(num(env[71], "cs_ofs"), mul(mul(mul(num(env[24], "lstm"), add(num(env[7], "steps"), integer(1LL))), num(env[8], "batch")), num(env[23], "num_units"))));
+          env[73] = value(mul(mul(num(env[59], "d"), num(env[6], "rows")), num(env[18], "gate_width")));
           if (true) {
-            int64_t sym66 = -1;
-            if (sym66 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym66 = 3;
-            if (sym66 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym66 = 4;
-            if (sym66 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym66 = 5;
-            if (sym66 < 0) fail(OPGEN_E_SYMBOL, "kernel 'final_grad' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym66);
+            int64_t sym78 = -1;
+            if (sym78 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym78 = 3;
+            if (sym78 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym78 = 4;
+            if (sym78 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym78 = 5;
+            if (sym78 < 0) fail(OPGEN_E_SYMBOL, "kernel 'final_grad' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym78);
             out.put(1);
             out.put(whole(num(env[21], "cell_blocks"), "a grid size"));
             out.put(1);
             out.put(whole(num(env[22], "cell_threads"), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs67 = out.used; out.put(0);
+            int64_t nargs79 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(8);
             out.put(OPGEN_T_SLOT); out.put(9);
             out.put(OPGEN_T_SLOT); out.put(16);
@@ -648,300 +673,396 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
             scalar(out, OPGEN_T_I64, num(env[24], "lstm"), "lstm");
             scalar(out, OPGEN_T_I32, num(env[10], "time_major"), "time_major");
-            out.words[nargs67] = (out.used - nargs67 - 1) / 2;
+            out.words[nargs79] = (out.used - nargs79 - 1) / 2;
           }
           if ((equal(add(num(env[46], "l"), num(env[12], "skip")), integer(0LL)))) {
             out.put(OPGEN_STEP_GEMM); out.put(11); out.put(1); out.put(18);
-            { Num size68 = num(env[18], "gate_width");
-              if (size68.is_float) out.put_double(OPGEN_T_FLOAT, size68.f); else { out.put(OPGEN_T_INT); out.put(size68.i); } }
-            { Num size69 = num(env[5], "input_size");
-              if (size69.is_float) out.put_double(OPGEN_T_FLOAT, size69.f); else { out.put(OPGEN_T_INT); out.put(size69.i); } }
-            { Num size70 = num(env[6], "rows");
-              if (size70.is_float) out.put_double(OPGEN_T_FLOAT, size70.f); else { out.put(OPGEN_T_INT); out.put(size70.i); } }
+            { Num size80 = num(env[18], "gate_width");
+              if (size80.is_float) out.put_double(OPGEN_T_FLOAT, size80.f); else { out.put(OPGEN_T_INT); out.put(size80.i); } }
+            { Num size81 = num(env[5], "input_size");
+              if (size81.is_float) out.put_double(OPGEN_T_FLOAT, size81.f); else { out.put(OPGEN_T_INT); out.put(size81.i); } }
+            { Num size82 = num(env[6], "rows");
+              if (size82.is_float) out.put_double(OPGEN_T_FLOAT, size82.f); else { out.put(OPGEN_T_INT); out.put(size82.i); } }
             out.put(OPGEN_T_BOOL); out.put(1);
             out.put(OPGEN_T_BOOL); out.put(0);
-            { Num size71 = integer(0LL);
-              if (size71.is_float) out.put_double(OPGEN_T_FLOAT, size71.f); else { out.put(OPGEN_T_INT); out.put(size71.i); } }
-            { Num size72 = num(env[67], "g_ofs");
-              if (size72.is_float) out.put_double(OPGEN_T_FLOAT, size72.f); else { out.put(OPGEN_T_INT); out.put(size72.i); } }
-            { Num size73 = integer(0LL);
-              if (size73.is_float) out.put_double(OPGEN_T_FLOAT, size73.f); else { out.put(OPGEN_T_INT); out.put(size73.i); } }
-            { Num size74 = num(env[61], "wofs");
-              if (size74.is_float) out.put_double(OPGEN_T_FLOAT, size74.f); else { out.put(OPGEN_T_INT); out.put(size74.i); } }
+            { Num size83 = integer(0LL);
+              if (size83.is_float) out.put_double(OPGEN_T_FLOAT, size83.f); else { out.put(OPGEN_T_INT); out.put(size83.i); } }
+            { Num size84 = num(env[73], "g_ofs");
+              if (size84.is_float) out.put_double(OPGEN_T_FLOAT, size84.f); else { out.put(OPGEN_T_INT); out.put(size84.i); } }
+            { Num size85 = integer(0LL);
+              if (size85.is_float) out.put_double(OPGEN_T_FLOAT, size85.f); else { out.put(OPGEN_T_INT); out.put(size85.i); } }
+            { Num size86 = num(env[65], "wofs");
+              if (size86.is_float) out.put_double(OPGEN_T_FLOAT, size86.f); else { out.put(OPGEN_T_INT); out.put(size86.i); } }
+            { Num size87 = integer(1LL);
+              if (size87.is_float) out.put_double(OPGEN_T_FLOAT, size87.f); else { out.put(OPGEN_T_INT); out.put(size87.i); } }
+            { Num size88 = integer(0LL);
+              if (size88.is_float) out.put_double(OPGEN_T_FLOAT, size88.f); else { out.put(OPGEN_T_INT); out.put(size88.i); } }
+            { Num size89 = integer(0LL);
+              if (size89.is_float) out.put_double(OPGEN_T_FLOAT, size89.f); else { out.put(OPGEN_T_INT); out.put(size89.i); } }
+            { Num size90 = integer(0LL);
+              if (size90.is_float) out.put_double(OPGEN_T_FLOAT, size90.f); else { out.put(OPGEN_T_INT); out.put(size90.i); } }
           }
           if ((compare(num(env[46], "l"), integer(0LL)) > 0)) {
             out.put(OPGEN_STEP_GEMM); out.put(11); out.put(10); out.put(18);
-            { Num size75 = num(env[18], "gate_width");
-              if (size75.is_float) out.put_double(OPGEN_T_FLOAT, size75.f); else { out.put(OPGEN_T_INT); out.put(size75.i); } }
-            { Num size76 = num(env[9], "out_width");
-              if (size76.is_float) out.put_double(OPGEN_T_FLOAT, size76.f); else { out.put(OPGEN_T_INT); out.put(size76.i); } }
-            { Num size77 = num(env[6], "rows");
-              if (size77.is_float) out.put_double(OPGEN_T_FLOAT, size77.f); else { out.put(OPGEN_T_INT); out.put(size77.i); } }
+            { Num size91 = num(env[18], "gate_width");
+              if (size91.is_float) out.put_double(OPGEN_T_FLOAT, size91.f); else { out.put(OPGEN_T_INT); out.put(size91.i); } }
+            { Num size92 = num(env[9], "out_width");
+              if (size92.is_float) out.put_double(OPGEN_T_FLOAT, size92.f); else { out.put(OPGEN_T_INT); out.put(size92.i); } }
+            { Num size93 = num(env[6], "rows");
+              if (size93.is_float) out.put_double(OPGEN_T_FLOAT, size93.f); else { out.put(OPGEN_T_INT); out.put(size93.i); } }
             out.put(OPGEN_T_BOOL); out.put(1);
             out.put(OPGEN_T_BOOL); out.put(0);
-            { Num size78 = integer(0LL);
-              if (size78.is_float) out.put_double(OPGEN_T_FLOAT, size78.f); else { out.put(OPGEN_T_INT); out.put(size78.i); } }
-            { Num size79 = num(env[67], "g_ofs");
-              if (size79.is_float) out.put_double(OPGEN_T_FLOAT, size79.f); else { out.put(OPGEN_T_INT); out.put(size79.i); } }
-            { Num size80 = num(env[51], "x_ofs");
-              if (size80.is_float) out.put_double(OPGEN_T_FLOAT, size80.f); else { out.put(OPGEN_T_INT); out.put(size80.i); } }
-            { Num size81 = num(env[61], "wofs");
-              if (size81.is_float) out.put_double(OPGEN_T_FLOAT, size81.f); else { out.put(OPGEN_T_INT); out.put(size81.i); } }
+            { Num size94 = integer(0LL);
+              if (size94.is_float) out.put_double(OPGEN_T_FLOAT, size94.f); else { out.put(OPGEN_T_INT); out.put(size94.i); } }
+            { Num size95 = num(env[73], "g_ofs");
+              if (size95.is_float) out.put_double(OPGEN_T_FLOAT, size95.f); else { out.put(OPGEN_T_INT); out.put(size95.i); } }
+            { Num size96 = num(env[51], "x_ofs");
+              if (size96.is_float) out.put_double(OPGEN_T_FLOAT, size96.f); else { out.put(OPGEN_T_INT); out.put(size96.i); } }
+            { Num size97 = num(env[65], "wofs");
+              if (size97.is_float) out.put_double(OPGEN_T_FLOAT, size97.f); else { out.put(OPGEN_T_INT); out.put(size97.i); } }
+            { Num size98 = integer(1LL);
+              if (size98.is_float) out.put_double(OPGEN_T_FLOAT, size98.f); else { out.put(OPGEN_T_INT); out.put(size98.i); } }
+            { Num size99 = integer(0LL);
+              if (size99.is_float) out.put_double(OPGEN_T_FLOAT, size99.f); else { out.put(OPGEN_T_INT); out.put(size99.i); } }
+            { Num size100 = integer(0LL);
+              if (size100.is_float) out.put_double(OPGEN_T_FLOAT, size100.f); else { out.put(OPGEN_T_INT); out.put(size100.i); } }
+            { Num size101 = integer(0LL);
+              if (size101.is_float) out.put_double(OPGEN_T_FLOAT, size101.f); else { out.put(OPGEN_T_INT); out.put(size101.i); } }
           }
           if ((equal(num(env[29], "gru"), integer(0LL)))) {
             out.put(OPGEN_STEP_GEMM); out.put(11); out.put(10); out.put(18);
-            { Num size82 = num(env[18], "gate_width");
-              if (size82.is_float) out.put_double(OPGEN_T_FLOAT, size82.f); else { out.put(OPGEN_T_INT); out.put(size82.i); } }
-            { Num size83 = num(env[19], "h_size");
-              if (size83.is_float) out.put_double(OPGEN_T_FLOAT, size83.f); else { out.put(OPGEN_T_INT); out.put(size83.i); } }
-            { Num size84 = num(env[6], "rows");
-              if (size84.is_float) out.put_double(OPGEN_T_FLOAT, size84.f); else { out.put(OPGEN_T_INT); out.put(size84.i); } }
+            { Num size102 = num(env[18], "gate_width");
+              if (size102.is_float) out.put_double(OPGEN_T_FLOAT, size102.f); else { out.put(OPGEN_T_INT); out.put(size102.i); } }
+            { Num size103 = num(env[19], "h_size");
+              if (size103.is_float) out.put_double(OPGEN_T_FLOAT, size103.f); else { out.put(OPGEN_T_INT); out.put(size103.i); } }
+            { Num size104 = num(env[6], "rows");
+              if (size104.is_float) out.put_double(OPGEN_T_FLOAT, size104.f); else { out.put(OPGEN_T_INT); out.put(size104.i); } }
             out.put(OPGEN_T_BOOL); out.put(1);
             out.put(OPGEN_T_BOOL); out.put(0);
-            { Num size85 = integer(0LL);
-              if (size85.is_float) out.put_double(OPGEN_T_FLOAT, size85.f); else { out.put(OPGEN_T_INT); out.put(size85.i); } }
-            { Num size86 = num(env[67], "g_ofs");
-              if (size86.is_float) out.put_double(OPGEN_T_FLOAT, size86.f); else { out.put(OPGEN_T_INT); out.put(size86.i); } }
-            { Num size87 = add(num(env[65], "hs_ofs"), mul(mul(num(env[59], "d"), num(env[8], "batch")), num(env[19], "h_size")));
-              if (size87.is_float) out.put_double(OPGEN_T_FLOAT, size87.f); else { out.put(OPGEN_T_INT); out.put(size87.i); } }
-            { Num size88 = num(env[62], "rofs");
-              if (size88.is_float) out.put_double(OPGEN_T_FLOAT, size88.f); else { out.put(OPGEN_T_INT); out.put(size88.i); } }
+            { Num size105 = integer(0LL);
+              if (size105.is_float) out.put_double(OPGEN_T_FLOAT, size105.f); else { out.put(OPGEN_T_INT); out.put(size105.i); } }
+            { Num size106 = num(env[73], "g_ofs");
+              if (size106.is_float) out.put_double(OPGEN_T_FLOAT, size106.f); else { out.put(OPGEN_T_INT); out.put(size106.i); } }
+            { Num size107 = add(num(env[70], "hs_ofs"), mul(mul(num(env[59], "d"), num(env[8], "batch")), num(env[19], "h_size")));
+              if (size107.is_float) out.put_double(OPGEN_T_FLOAT, size107.f); else { out.put(OPGEN_T_INT); out.put(size107.i); } }
+            { Num size108 = num(env[66], "rofs");
+              if (size108.is_float) out.put_double(OPGEN_T_FLOAT, size108.f); else { out.put(OPGEN_T_INT); out.put(size108.i); } }
+            { Num size109 = integer(1LL);
+              if (size109.is_float) out.put_double(OPGEN_T_FLOAT, size109.f); else { out.put(OPGEN_T_INT); out.put(size109.i); } }
+            { Num size110 = integer(0LL);
+              if (size110.is_float) out.put_double(OPGEN_T_FLOAT, size110.f); else { out.put(OPGEN_T_INT); out.put(size110.i); } }
+            { Num size111 = integer(0LL);
+              if (size111.is_float) out.put_double(OPGEN_T_FLOAT, size111.f); else { out.put(OPGEN_T_INT); out.put(size111.i); } }
+            { Num size112 = integer(0LL);
+              if (size112.is_float) out.put_double(OPGEN_T_FLOAT, size112.f); else { out.put(OPGEN_T_INT); out.put(size112.i); } }
           }
           if ((equal(num(env[29], "gru"), integer(1LL)))) {
             out.put(OPGEN_STEP_GEMM); out.put(14); out.put(10); out.put(18);
-            { Num size89 = num(env[18], "gate_width");
-              if (size89.is_float) out.put_double(OPGEN_T_FLOAT, size89.f); else { out.put(OPGEN_T_INT); out.put(size89.i); } }
-            { Num size90 = num(env[19], "h_size");
-              if (size90.is_float) out.put_double(OPGEN_T_FLOAT, size90.f); else { out.put(OPGEN_T_INT); out.put(size90.i); } }
-            { Num size91 = num(env[6], "rows");
-              if (size91.is_float) out.put_double(OPGEN_T_FLOAT, size91.f); else { out.put(OPGEN_T_INT); out.put(size91.i); } }
-            out.put(OPGEN_T_BOOL); out.put(1);
-            out.put(OPGEN_T_BOOL); out.put(0);
-            { Num size92 = integer(0LL);
-              if (size92.is_float) out.put_double(OPGEN_T_FLOAT, size92.f); else { out.put(OPGEN_T_INT); out.put(size92.i); } }
-            { Num size93 = num(env[67], "g_ofs");
-              if (size93.is_float) out.put_double(OPGEN_T_FLOAT, size93.f); else { out.put(OPGEN_T_INT); out.put(size93.i); } }
-            { Num size94 = add(num(env[65], "hs_ofs"), mul(mul(num(env[59], "d"), num(env[8], "batch")), num(env[19], "h_size")));
-              if (size94.is_float) out.put_double(OPGEN_T_FLOAT, size94.f); else { out.put(OPGEN_T_INT); out.put(size94.i); } }
-            { Num size95 = num(env[62], "rofs");
-              if (size95.is_float) out.put_double(OPGEN_T_FLOAT, size95.f); else { out.put(OPGEN_T_INT); out.put(size95.i); } }
-          }
-          if ((equal(num(env[30], "proj"), integer(1LL)))) {
-            out.put(OPGEN_STEP_GEMM); out.put(15); out.put(10); out.put(18);
-            { Num size96 = num(env[19], "h_size");
-              if (size96.is_float) out.put_double(OPGEN_T_FLOAT, size96.f); else { out.put(OPGEN_T_INT); out.put(size96.i); } }
-            { Num size97 = num(env[23], "num_units");
-              if (size97.is_float) out.put_double(OPGEN_T_FLOAT, size97.f); else { out.put(OPGEN_T_INT); out.put(size97.i); } }
-            { Num size98 = num(env[6], "rows");
-              if (size98.is_float) out.put_double(OPGEN_T_FLOAT, size98.f); else { out.put(OPGEN_T_INT); out.put(size98.i); } }
-            out.put(OPGEN_T_BOOL); out.put(1);
-            out.put(OPGEN_T_BOOL); out.put(0);
-            { Num size99 = integer(0LL);
-              if (size99.is_float) out.put_double(OPGEN_T_FLOAT, size99.f); else { out.put(OPGEN_T_INT); out.put(size99.i); } }
-            { Num size100 = mul(mul(num(env[59], "d"), num(env[6], "rows")), num(env[19], "h_size"));
-              if (size100.is_float) out.put_double(OPGEN_T_FLOAT, size100.f); else { out.put(OPGEN_T_INT); out.put(size100.i); } }
-            { Num size101 = num(env[74], "ms_ofs");
-              if (size101.is_float) out.put_double(OPGEN_T_FLOAT, size101.f); else { out.put(OPGEN_T_INT); out.put(size101.i); } }
-            { Num size102 = num(env[63], "pofs");
-              if (size102.is_float) out.put_double(OPGEN_T_FLOAT, size102.f); else { out.put(OPGEN_T_INT); out.put(size102.i); } }
-          }
-          if (true) {
-            out.put(OPGEN_STEP_GEMM); out.put(2); out.put(11); out.put(18);
-            { Num size103 = integer(1LL);
-              if (size103.is_float) out.put_double(OPGEN_T_FLOAT, size103.f); else { out.put(OPGEN_T_INT); out.put(size103.i); } }
-            { Num size104 = num(env[18], "gate_width");
-              if (size104.is_float) out.put_double(OPGEN_T_FLOAT, size104.f); else { out.put(OPGEN_T_INT); out.put(size104.i); } }
-            { Num size105 = num(env[6], "rows");
-              if (size105.is_float) out.put_double(OPGEN_T_FLOAT, size105.f); else { out.put(OPGEN_T_INT); out.put(size105.i); } }
-            out.put(OPGEN_T_BOOL); out.put(0);
-            out.put(OPGEN_T_BOOL); out.put(0);
-            { Num size106 = integer(0LL);
-              if (size106.is_float) out.put_double(OPGEN_T_FLOAT, size106.f); else { out.put(OPGEN_T_INT); out.put(size106.i); } }
-            { Num size107 = integer(0LL);
-              if (size107.is_float) out.put_double(OPGEN_T_FLOAT, size107.f); else { out.put(OPGEN_T_INT); out.put(size107.i); } }
-            { Num size108 = num(env[67], "g_ofs");
-              if (size108.is_float) out.put_double(OPGEN_T_FLOAT, size108.f); else { out.put(OPGEN_T_INT); out.put(size108.i); } }
-            { Num size109 = num(env[73], "bofs");
-              if (size109.is_float) out.put_double(OPGEN_T_FLOAT, size109.f); else { out.put(OPGEN_T_INT); out.put(size109.i); } }
-          }
-          if ((equal(num(env[29], "gru"), integer(0LL)))) {
-            out.put(OPGEN_STEP_GEMM); out.put(2); out.put(11); out.put(18);
-            { Num size110 = integer(1LL);
-              if (size110.is_float) out.put_double(OPGEN_T_FLOAT, size110.f); else { out.put(OPGEN_T_INT); out.put(size110.i); } }
-            { Num size111 = num(env[18], "gate_width");
-              if (size111.is_float) out.put_double(OPGEN_T_FLOAT, size111.f); else { out.put(OPGEN_T_INT); out.put(size111.i); } }
-            { Num size112 = num(env[6], "rows");
-              if (size112.is_float) out.put_double(OPGEN_T_FLOAT, size112.f); else { out.put(OPGEN_T_INT); out.put(size112.i); } }
-            out.put(OPGEN_T_BOOL); out.put(0);
-            out.put(OPGEN_T_BOOL); out.put(0);
-            { Num size113 = integer(0LL);
+            { Num size113 = num(env[18], "gate_width");
               if (size113.is_float) out.put_double(OPGEN_T_FLOAT, size113.f); else { out.put(OPGEN_T_INT); out.put(size113.i); } }
-            { Num size114 = integer(0LL);
+            { Num size114 = num(env[19], "h_size");
               if (size114.is_float) out.put_double(OPGEN_T_FLOAT, size114.f); else { out.put(OPGEN_T_INT); out.put(size114.i); } }
-            { Num size115 = num(env[67], "g_ofs");
+            { Num size115 = num(env[6], "rows");
               if (size115.is_float) out.put_double(OPGEN_T_FLOAT, size115.f); else { out.put(OPGEN_T_INT); out.put(size115.i); } }
-            { Num size116 = add(num(env[73], "bofs"), num(env[18], "gate_width"));
+            out.put(OPGEN_T_BOOL); out.put(1);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size116 = integer(0LL);
               if (size116.is_float) out.put_double(OPGEN_T_FLOAT, size116.f); else { out.put(OPGEN_T_INT); out.put(size116.i); } }
-          }
-          if ((equal(num(env[29], "gru"), integer(1LL)))) {
-            out.put(OPGEN_STEP_GEMM); out.put(2); out.put(14); out.put(18);
-            { Num size117 = integer(1LL);
+            { Num size117 = num(env[73], "g_ofs");
               if (size117.is_float) out.put_double(OPGEN_T_FLOAT, size117.f); else { out.put(OPGEN_T_INT); out.put(size117.i); } }
-            { Num size118 = num(env[18], "gate_width");
+            { Num size118 = add(num(env[70], "hs_ofs"), mul(mul(num(env[59], "d"), num(env[8], "batch")), num(env[19], "h_size")));
               if (size118.is_float) out.put_double(OPGEN_T_FLOAT, size118.f); else { out.put(OPGEN_T_INT); out.put(size118.i); } }
-            { Num size119 = num(env[6], "rows");
+            { Num size119 = num(env[66], "rofs");
               if (size119.is_float) out.put_double(OPGEN_T_FLOAT, size119.f); else { out.put(OPGEN_T_INT); out.put(size119.i); } }
-            out.put(OPGEN_T_BOOL); out.put(0);
-            out.put(OPGEN_T_BOOL); out.put(0);
-            { Num size120 = integer(0LL);
+            { Num size120 = integer(1LL);
               if (size120.is_float) out.put_double(OPGEN_T_FLOAT, size120.f); else { out.put(OPGEN_T_INT); out.put(size120.i); } }
             { Num size121 = integer(0LL);
               if (size121.is_float) out.put_double(OPGEN_T_FLOAT, size121.f); else { out.put(OPGEN_T_INT); out.put(size121.i); } }
-            { Num size122 = num(env[67], "g_ofs");
+            { Num size122 = integer(0LL);
               if (size122.is_float) out.put_double(OPGEN_T_FLOAT, size122.f); else { out.put(OPGEN_T_INT); out.put(size122.i); } }
-            { Num size123 = add(num(env[73], "bofs"), num(env[18], "gate_width"));
+            { Num size123 = integer(0LL);
               if (size123.is_float) out.put_double(OPGEN_T_FLOAT, size123.f); else { out.put(OPGEN_T_INT); out.put(size123.i); } }
           }
-          if ((equal(add(add(num(env[46], "l"), num(env[12], "skip")), num(env[59], "d")), integer(0LL)))) {
-            out.put(OPGEN_STEP_GEMM); out.put(11); out.put(13); out.put(19);
-            { Num size124 = num(env[6], "rows");
+          if ((equal(num(env[30], "proj"), integer(1LL)))) {
+            out.put(OPGEN_STEP_GEMM); out.put(15); out.put(10); out.put(18);
+            { Num size124 = num(env[19], "h_size");
               if (size124.is_float) out.put_double(OPGEN_T_FLOAT, size124.f); else { out.put(OPGEN_T_INT); out.put(size124.i); } }
-            { Num size125 = num(env[5], "input_size");
+            { Num size125 = num(env[23], "num_units");
               if (size125.is_float) out.put_double(OPGEN_T_FLOAT, size125.f); else { out.put(OPGEN_T_INT); out.put(size125.i); } }
-            { Num size126 = num(env[18], "gate_width");
+            { Num size126 = num(env[6], "rows");
               if (size126.is_float) out.put_double(OPGEN_T_FLOAT, size126.f); else { out.put(OPGEN_T_INT); out.put(size126.i); } }
-            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(1);
             out.put(OPGEN_T_BOOL); out.put(0);
             { Num size127 = integer(0LL);
               if (size127.is_float) out.put_double(OPGEN_T_FLOAT, size127.f); else { out.put(OPGEN_T_INT); out.put(size127.i); } }
-            { Num size128 = num(env[67], "g_ofs");
+            { Num size128 = mul(mul(num(env[59], "d"), num(env[6], "rows")), num(env[19], "h_size"));
               if (size128.is_float) out.put_double(OPGEN_T_FLOAT, size128.f); else { out.put(OPGEN_T_INT); out.put(size128.i); } }
-            { Num size129 = num(env[61], "wofs");
+            { Num size129 = num(env[72], "ms_ofs");
               if (size129.is_float) out.put_double(OPGEN_T_FLOAT, size129.f); else { out.put(OPGEN_T_INT); out.put(size129.i); } }
-            { Num size130 = integer(0LL);
+            { Num size130 = num(env[67], "pofs");
               if (size130.is_float) out.put_double(OPGEN_T_FLOAT, size130.f); else { out.put(OPGEN_T_INT); out.put(size130.i); } }
+            { Num size131 = integer(1LL);
+              if (size131.is_float) out.put_double(OPGEN_T_FLOAT, size131.f); else { out.put(OPGEN_T_INT); out.put(size131.i); } }
+            { Num size132 = integer(0LL);
+              if (size132.is_float) out.put_double(OPGEN_T_FLOAT, size132.f); else { out.put(OPGEN_T_INT); out.put(size132.i); } }
+            { Num size133 = integer(0LL);
+              if (size133.is_float) out.put_double(OPGEN_T_FLOAT, size133.f); else { out.put(OPGEN_T_INT); out.put(size133.i); } }
+            { Num size134 = integer(0LL);
+              if (size134.is_float) out.put_double(OPGEN_T_FLOAT, size134.f); else { out.put(OPGEN_T_INT); out.put(size134.i); } }
+          }
+          if (true) {
+            out.put(OPGEN_STEP_GEMM); out.put(2); out.put(11); out.put(18);
+            { Num size135 = integer(1LL);
+              if (size135.is_float) out.put_double(OPGEN_T_FLOAT, size135.f); else { out.put(OPGEN_T_INT); out.put(size135.i); } }
+            { Num size136 = num(env[18], "gate_width");
+              if (size136.is_float) out.put_double(OPGEN_T_FLOAT, size136.f); else { out.put(OPGEN_T_INT); out.put(size136.i); } }
+            { Num size137 = num(env[6], "rows");
+              if (size137.is_float) out.put_double(OPGEN_T_FLOAT, size137.f); else { out.put(OPGEN_T_INT); out.put(size137.i); } }
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size138 = integer(0LL);
+              if (size138.is_float) out.put_double(OPGEN_T_FLOAT, size138.f); else { out.put(OPGEN_T_INT); out.put(size138.i); } }
+            { Num size139 = integer(0LL);
+              if (size139.is_float) out.put_double(OPGEN_T_FLOAT, size139.f); else { out.put(OPGEN_T_INT); out.put(size139.i); } }
+            { Num size140 = num(env[73], "g_ofs");
+              if (size140.is_float) out.put_double(OPGEN_T_FLOAT, size140.f); else { out.put(OPGEN_T_INT); out.put(size140.i); } }
+            { Num size141 = num(env[68], "bofs");
+              if (size141.is_float) out.put_double(OPGEN_T_FLOAT, size141.f); else { out.put(OPGEN_T_INT); out.put(size141.i); } }
+            { Num size142 = integer(1LL);
+              if (size142.is_float) out.put_double(OPGEN_T_FLOAT, size142.f); else { out.put(OPGEN_T_INT); out.put(size142.i); } }
+            { Num size143 = integer(0LL);
+              if (size143.is_float) out.put_double(OPGEN_T_FLOAT, size143.f); else { out.put(OPGEN_T_INT); out.put(size143.i); } }
+            { Num size144 = integer(0LL);
+              if (size144.is_float) out.put_double(OPGEN_T_FLOAT, size144.f); else { out.put(OPGEN_T_INT); out.put(size144.i); } }
+            { Num size145 = integer(0LL);
+              if (size145.is_float) out.put_double(OPGEN_T_FLOAT, size145.f); else { out.put(OPGEN_T_INT); out.put(size145.i); } }
+          }
+          if ((equal(num(env[29], "gru"), integer(0LL)))) {
+            out.put(OPGEN_STEP_GEMM); out.put(2); out.put(11); out.put(18);
+            { Num size146 = integer(1LL);
+              if (size146.is_float) out.put_double(OPGEN_T_FLOAT, size146.f); else { out.put(OPGEN_T_INT); out.put(size146.i); } }
+            { Num size147 = num(env[18], "gate_width");
+              if (size147.is_float) out.put_double(OPGEN_T_FLOAT, size147.f); else { out.put(OPGEN_T_INT); out.put(size147.i); } }
+            { Num size148 = num(env[6], "rows");
+              if (size148.is_float) out.put_double(OPGEN_T_FLOAT, size148.f); else { out.put(OPGEN_T_INT); out.put(size148.i); } }
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size149 = integer(0LL);
+              if (size149.is_float) out.put_double(OPGEN_T_FLOAT, size149.f); else { out.put(OPGEN_T_INT); out.put(size149.i); } }
+            { Num size150 = integer(0LL);
+              if (size150.is_float) out.put_double(OPGEN_T_FLOAT, size150.f); else { out.put(OPGEN_T_INT); out.put(size150.i); } }
+            { Num size151 = num(env[73], "g_ofs");
+              if (size151.is_float) out.put_double(OPGEN_T_FLOAT, size151.f); else { out.put(OPGEN_T_INT); out.put(size151.i); } }
+            { Num size152 = add(num(env[68], "bofs"), num(env[18], "gate_width"));
+              if (size152.is_float) out.put_double(OPGEN_T_FLOAT, size152.f); else { out.put(OPGEN_T_INT); out.put(size152.i); } }
+            { Num size153 = integer(1LL);
+              if (size153.is_float) out.put_double(OPGEN_T_FLOAT, size153.f); else { out.put(OPGEN_T_INT); out.put(size153.i); } }
+            { Num size154 = integer(0LL);
+              if (size154.is_float) out.put_double(OPGEN_T_FLOAT, size154.f); else { out.put(OPGEN_T_INT); out.put(size154.i); } }
+            { Num size155 = integer(0LL);
+              if (size155.is_float) out.put_double(OPGEN_T_FLOAT, size155.f); else { out.put(OPGEN_T_INT); out.put(size155.i); } }
+            { Num size156 = integer(0LL);
+              if (size156.is_float) out.put_double(OPGEN_T_FLOAT, size156.f); else { out.put(OPGEN_T_INT); out.put(size156.i); } }
+          }
+          if ((equal(num(env[29], "gru"), integer(1LL)))) {
+            out.put(OPGEN_STEP_GEMM); out.put(2); out.put(14); out.put(18);
+            { Num size157 = integer(1LL);
+              if (size157.is_float) out.put_double(OPGEN_T_FLOAT, size157.f); else { out.put(OPGEN_T_INT); out.put(size157.i); } }
+            { Num size158 = num(env[18], "gate_width");
+              if (size158.is_float) out.put_double(OPGEN_T_FLOAT, size158.f); else { out.put(OPGEN_T_INT); out.put(size158.i); } }
+            { Num size159 = num(env[6], "rows");
+              if (size159.is_float) out.put_double(OPGEN_T_FLOAT, size159.f); else { out.put(OPGEN_T_INT); out.put(size159.i); } }
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size160 = integer(0LL);
+              if (size160.is_float) out.put_double(OPGEN_T_FLOAT, size160.f); else { out.put(OPGEN_T_INT); out.put(size160.i); } }
+            { Num size161 = integer(0LL);
+              if (size161.is_float) out.put_double(OPGEN_T_FLOAT, size161.f); else { out.put(OPGEN_T_INT); out.put(size161.i); } }
+            { Num size162 = num(env[73], "g_ofs");
+              if (size162.is_float) out.put_double(OPGEN_T_FLOAT, size162.f); else { out.put(OPGEN_T_INT); out.put(size162.i); } }
+            { Num size163 = add(num(env[68], "bofs"), num(env[18], "gate_width"));
+              if (size163.is_float) out.put_double(OPGEN_T_FLOAT, size163.f); else { out.put(OPGEN_T_INT); out.put(size163.i); } }
+            { Num size164 = integer(1LL);
+              if (size164.is_float) out.put_double(OPGEN_T_FLOAT, size164.f); else { out.put(OPGEN_T_INT); out.put(size164.i); } }
+            { Num size165 = integer(0LL);
+              if (size165.is_float) out.put_double(OPGEN_T_FLOAT, size165.f); else { out.put(OPGEN_T_INT); out.put(size165.i); } }
+            { Num size166 = integer(0LL);
+              if (size166.is_float) out.put_double(OPGEN_T_FLOAT, size166.f); else { out.put(OPGEN_T_INT); out.put(size166.i); } }
+            { Num size167 = integer(0LL);
+              if (size167.is_float) out.put_double(OPGEN_T_FLOAT, size167.f); else { out.put(OPGEN_T_INT); out.put(size167.i); } }
+          }
+          if ((equal(add(add(num(env[46], "l"), num(env[12], "skip")), num(env[59], "d")), integer(0LL)))) {
+            out.put(OPGEN_STEP_GEMM); out.put(11); out.put(13); out.put(19);
+            { Num size168 = num(env[6], "rows");
+              if (size168.is_float) out.put_double(OPGEN_T_FLOAT, size168.f); else { out.put(OPGEN_T_INT); out.put(size168.i); } }
+            { Num size169 = num(env[5], "input_size");
+              if (size169.is_float) out.put_double(OPGEN_T_FLOAT, size169.f); else { out.put(OPGEN_T_INT); out.put(size169.i); } }
+            { Num size170 = num(env[18], "gate_width");
+              if (size170.is_float) out.put_double(OPGEN_T_FLOAT, size170.f); else { out.put(OPGEN_T_INT); out.put(size170.i); } }
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size171 = integer(0LL);
+              if (size171.is_float) out.put_double(OPGEN_T_FLOAT, size171.f); else { out.put(OPGEN_T_INT); out.put(size171.i); } }
+            { Num size172 = num(env[73], "g_ofs");
+              if (size172.is_float) out.put_double(OPGEN_T_FLOAT, size172.f); else { out.put(OPGEN_T_INT); out.put(size172.i); } }
+            { Num size173 = num(env[65], "wofs");
+              if (size173.is_float) out.put_double(OPGEN_T_FLOAT, size173.f); else { out.put(OPGEN_T_INT); out.put(size173.i); } }
+            { Num size174 = integer(0LL);
+              if (size174.is_float) out.put_double(OPGEN_T_FLOAT, size174.f); else { out.put(OPGEN_T_INT); out.put(size174.i); } }
+            { Num size175 = integer(1LL);
+              if (size175.is_float) out.put_double(OPGEN_T_FLOAT, size175.f); else { out.put(OPGEN_T_INT); out.put(size175.i); } }
+            { Num size176 = integer(0LL);
+              if (size176.is_float) out.put_double(OPGEN_T_FLOAT, size176.f); else { out.put(OPGEN_T_INT); out.put(size176.i); } }
+            { Num size177 = integer(0LL);
+              if (size177.is_float) out.put_double(OPGEN_T_FLOAT, size177.f); else { out.put(OPGEN_T_INT); out.put(size177.i); } }
+            { Num size178 = integer(0LL);
+              if (size178.is_float) out.put_double(OPGEN_T_FLOAT, size178.f); else { out.put(OPGEN_T_INT); out.put(size178.i); } }
           }
           if ((equal(add(num(env[46], "l"), num(env[12], "skip")), integer(0LL))) && (compare(num(env[59], "d"), integer(0LL)) > 0)) {
             out.put(OPGEN_STEP_GEMM); out.put(11); out.put(13); out.put(19);
-            { Num size131 = num(env[6], "rows");
-              if (size131.is_float) out.put_double(OPGEN_T_FLOAT, size131.f); else { out.put(OPGEN_T_INT); out.put(size131.i); } }
-            { Num size132 = num(env[5], "input_size");
-              if (size132.is_float) out.put_double(OPGEN_T_FLOAT, size132.f); else { out.put(OPGEN_T_INT); out.put(size132.i); } }
-            { Num size133 = num(env[18], "gate_width");
-              if (size133.is_float) out.put_double(OPGEN_T_FLOAT, size133.f); else { out.put(OPGEN_T_INT); out.put(size133.i); } }
+            { Num size179 = num(env[6], "rows");
+              if (size179.is_float) out.put_double(OPGEN_T_FLOAT, size179.f); else { out.put(OPGEN_T_INT); out.put(size179.i); } }
+            { Num size180 = num(env[5], "input_size");
+              if (size180.is_float) out.put_double(OPGEN_T_FLOAT, size180.f); else { out.put(OPGEN_T_INT); out.put(size180.i); } }
+            { Num size181 = num(env[18], "gate_width");
+              if (size181.is_float) out.put_double(OPGEN_T_FLOAT, size181.f); else { out.put(OPGEN_T_INT); out.put(size181.i); } }
             out.put(OPGEN_T_BOOL); out.put(0);
             out.put(OPGEN_T_BOOL); out.put(0);
-            { Num size134 = integer(1LL);
-              if (size134.is_float) out.put_double(OPGEN_T_FLOAT, size134.f); else { out.put(OPGEN_T_INT); out.put(size134.i); } }
-            { Num size135 = num(env[67], "g_ofs");
-              if (size135.is_float) out.put_double(OPGEN_T_FLOAT, size135.f); else { out.put(OPGEN_T_INT); out.put(size135.i); } }
-            { Num size136 = num(env[61], "wofs");
-              if (size136.is_float) out.put_double(OPGEN_T_FLOAT, size136.f); else { out.put(OPGEN_T_INT); out.put(size136.i); } }
-            { Num size137 = integer(0LL);
-              if (size137.is_float) out.put_double(OPGEN_T_FLOAT, size137.f); else { out.put(OPGEN_T_INT); out.put(size137.i); } }
+            { Num size182 = integer(1LL);
+              if (size182.is_float) out.put_double(OPGEN_T_FLOAT, size182.f); else { out.put(OPGEN_T_INT); out.put(size182.i); } }
+            { Num size183 = num(env[73], "g_ofs");
+              if (size183.is_float) out.put_double(OPGEN_T_FLOAT, size183.f); else { out.put(OPGEN_T_INT); out.put(size183.i); } }
+            { Num size184 = num(env[65], "wofs");
+              if (size184.is_float) out.put_double(OPGEN_T_FLOAT, size184.f); else { out.put(OPGEN_T_INT); out.put(size184.i); } }
+            { Num size185 = integer(0LL);
+              if (size185.is_float) out.put_double(OPGEN_T_FLOAT, size185.f); else { out.put(OPGEN_T_INT); out.put(size185.i); } }
+            { Num size186 = integer(1LL);
+              if (size186.is_float) out.put_double(OPGEN_T_FLOAT, size186.f); else { out.put(OPGEN_T_INT); out.put(size186.i); } }
+            { Num size187 = integer(0LL);
+              if (size187.is_float) out.put_double(OPGEN_T_FLOAT, size187.f); else { out.put(OPGEN_T_INT); out.put(size187.i); } }
+            { Num size188 = integer(0LL);
+              if (size188.is_float) out.put_double(OPGEN_T_FLOAT, size188.f); else { out.put(OPGEN_T_INT); out.put(size188.i); } }
+            { Num size189 = integer(0LL);
+              if (size189.is_float) out.put_double(OPGEN_T_FLOAT, size189.f); else { out.put(OPGEN_T_INT); out.put(size189.i); } }
           }
           if ((equal(num(env[46], "l"), integer(0LL))) && (equal(num(env[12], "skip"), integer(1LL)))) {
-            int64_t sym138 = -1;
-            if (sym138 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym138 = 54;
-            if (sym138 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym138 = 55;
-            if (sym138 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym138 = 56;
-            if (sym138 < 0) fail(OPGEN_E_SYMBOL, "kernel 'skip_grad' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym138);
+            int64_t sym190 = -1;
+            if (sym190 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym190 = 54;
+            if (sym190 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym190 = 55;
+            if (sym190 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym190 = 56;
+            if (sym190 < 0) fail(OPGEN_E_SYMBOL, "kernel 'skip_grad' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym190);
             out.put(1);
             out.put(whole(num(env[1], "seq_blocks"), "a grid size"));
             out.put(1);
             out.put(whole(num(env[2], "seq_threads"), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs139 = out.used; out.put(0);
+            int64_t nargs191 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(11);
             out.put(OPGEN_T_SLOT); out.put(19);
             scalar(out, OPGEN_T_I64, num(env[6], "rows"), "rows");
             scalar(out, OPGEN_T_I64, num(env[42], "gates"), "gates");
             scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
             scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
-            out.words[nargs139] = (out.used - nargs139 - 1) / 2;
+            out.words[nargs191] = (out.used - nargs191 - 1) / 2;
           }
           if ((compare(num(env[46], "l"), integer(0LL)) > 0) && (equal(num(env[59], "d"), integer(0LL)))) {
             out.put(OPGEN_STEP_GEMM); out.put(11); out.put(13); out.put(20);
-            { Num size140 = num(env[6], "rows");
-              if (size140.is_float) out.put_double(OPGEN_T_FLOAT, size140.f); else { out.put(OPGEN_T_INT); out.put(size140.i); } }
-            { Num size141 = num(env[9], "out_width");
-              if (size141.is_float) out.put_double(OPGEN_T_FLOAT, size141.f); else { out.put(OPGEN_T_INT); out.put(size141.i); } }
-            { Num size142 = num(env[18], "gate_width");
-              if (size142.is_float) out.put_double(OPGEN_T_FLOAT, size142.f); else { out.put(OPGEN_T_INT); out.put(size142.i); } }
+            { Num size192 = num(env[6], "rows");
+              if (size192.is_float) out.put_double(OPGEN_T_FLOAT, size192.f); else { out.put(OPGEN_T_INT); out.put(size192.i); } }
+            { Num size193 = num(env[9], "out_width");
+              if (size193.is_float) out.put_double(OPGEN_T_FLOAT, size193.f); else { out.put(OPGEN_T_INT); out.put(size193.i); } }
+            { Num size194 = num(env[18], "gate_width");
+              if (size194.is_float) out.put_double(OPGEN_T_FLOAT, size194.f); else { out.put(OPGEN_T_INT); out.put(size194.i); } }
             out.put(OPGEN_T_BOOL); out.put(0);
             out.put(OPGEN_T_BOOL); out.put(0);
-            { Num size143 = integer(0LL);
-              if (size143.is_float) out.put_double(OPGEN_T_FLOAT, size143.f); else { out.put(OPGEN_T_INT); out.put(size143.i); } }
-            { Num size144 = num(env[67], "g_ofs");
-              if (size144.is_float) out.put_double(OPGEN_T_FLOAT, size144.f); else { out.put(OPGEN_T_INT); out.put(size144.i); } }
-            { Num size145 = num(env[61], "wofs");
-              if (size145.is_float) out.put_double(OPGEN_T_FLOAT, size145.f); else { out.put(OPGEN_T_INT); out.put(size145.i); } }
-            { Num size146 = integer(0LL);
-              if (size146.is_float) out.put_double(OPGEN_T_FLOAT, size146.f); else { out.put(OPGEN_T_INT); out.put(size146.i); } }
+            { Num size195 = integer(0LL);
+              if (size195.is_float) out.put_double(OPGEN_T_FLOAT, size195.f); else { out.put(OPGEN_T_INT); out.put(size195.i); } }
+            { Num size196 = num(env[73], "g_ofs");
+              if (size196.is_float) out.put_double(OPGEN_T_FLOAT, size196.f); else { out.put(OPGEN_T_INT); out.put(size196.i); } }
+            { Num size197 = num(env[65], "wofs");
+              if (size197.is_float) out.put_double(OPGEN_T_FLOAT, size197.f); else { out.put(OPGEN_T_INT); out.put(size197.i); } }
+            { Num size198 = integer(0LL);
+              if (size198.is_float) out.put_double(OPGEN_T_FLOAT, size198.f); else { out.put(OPGEN_T_INT); out.put(size198.i); } }
+            { Num size199 = integer(1LL);
+              if (size199.is_float) out.put_double(OPGEN_T_FLOAT, size199.f); else { out.put(OPGEN_T_INT); out.put(size199.i); } }
+            { Num size200 = integer(0LL);
+              if (size200.is_float) out.put_double(OPGEN_T_FLOAT, size200.f); else { out.put(OPGEN_T_INT); out.put(size200.i); } }
+            { Num size201 = integer(0LL);
+              if (size201.is_float) out.put_double(OPGEN_T_FLOAT, size201.f); else { out.put(OPGEN_T_INT); out.put(size201.i); } }
+            { Num size202 = integer(0LL);
+              if (size202.is_float) out.put_double(OPGEN_T_FLOAT, size202.f); else { out.put(OPGEN_T_INT); out.put(size202.i); } }
           }
           if ((compare(num(env[46], "l"), integer(0LL)) > 0) && (compare(num(env[59], "d"), integer(0LL)) > 0)) {
             out.put(OPGEN_STEP_GEMM); out.put(11); out.put(13); out.put(20);
-            { Num size147 = num(env[6], "rows");
-              if (size147.is_float) out.put_double(OPGEN_T_FLOAT, size147.f); else { out.put(OPGEN_T_INT); out.put(size147.i); } }
-            { Num size148 = num(env[9], "out_width");
-              if (size148.is_float) out.put_double(OPGEN_T_FLOAT, size148.f); else { out.put(OPGEN_T_INT); out.put(size148.i); } }
-            { Num size149 = num(env[18], "gate_width");
-              if (size149.is_float) out.put_double(OPGEN_T_FLOAT, size149.f); else { out.put(OPGEN_T_INT); out.put(size149.i); } }
+            { Num size203 = num(env[6], "rows");
+              if (size203.is_float) out.put_double(OPGEN_T_FLOAT, size203.f); else { out.put(OPGEN_T_INT); out.put(size203.i); } }
+            { Num size204 = num(env[9], "out_width");
+              if (size204.is_float) out.put_double(OPGEN_T_FLOAT, size204.f); else { out.put(OPGEN_T_INT); out.put(size204.i); } }
+            { Num size205 = num(env[18], "gate_width");
+              if (size205.is_float) out.put_double(OPGEN_T_FLOAT, size205.f); else { out.put(OPGEN_T_INT); out.put(size205.i); } }
             out.put(OPGEN_T_BOOL); out.put(0);
             out.put(OPGEN_T_BOOL); out.put(0);
-            { Num size150 = integer(1LL);
-              if (size150.is_float) out.put_double(OPGEN_T_FLOAT, size150.f); else { out.put(OPGEN_T_INT); out.put(size150.i); } }
-            { Num size151 = num(env[67], "g_ofs");
-              if (size151.is_float) out.put_double(OPGEN_T_FLOAT, size151.f); else { out.put(OPGEN_T_INT); out.put(size151.i); } }
-            { Num size152 = num(env[61], "wofs");
-              if (size152.is_float) out.put_double(OPGEN_T_FLOAT, size152.f); else { out.put(OPGEN_T_INT); out.put(size152.i); } }
-            { Num size153 = integer(0LL);
-              if (size153.is_float) out.put_double(OPGEN_T_FLOAT, size153.f); else { out.put(OPGEN_T_INT); out.put(size153.i); } }
+            { Num size206 = integer(1LL);
+              if (size206.is_float) out.put_double(OPGEN_T_FLOAT, size206.f); else { out.put(OPGEN_T_INT); out.put(size206.i); } }
+            { Num size207 = num(env[73], "g_ofs");
+              if (size207.is_float) out.put_double(OPGEN_T_FLOAT, size207.f); else { out.put(OPGEN_T_INT); out.put(size207.i); } }
+            { Num size208 = num(env[65], "wofs");
+              if (size208.is_float) out.put_double(OPGEN_T_FLOAT, size208.f); else { out.put(OPGEN_T_INT); out.put(size208.i); } }
+            { Num size209 = integer(0LL);
+              if (size209.is_float) out.put_double(OPGEN_T_FLOAT, size209.f); else { out.put(OPGEN_T_INT); out.put(size209.i); } }
+            { Num size210 = integer(1LL);
+              if (size210.is_float) out.put_double(OPGEN_T_FLOAT, size210.f); else { out.put(OPGEN_T_INT); out.put(size210.i); } }
+            { Num size211 = integer(0LL);
+              if (size211.is_float) out.put_double(OPGEN_T_FLOAT, size211.f); else { out.put(OPGEN_T_INT); out.put(size211.i); } }
+            { Num size212 = integer(0LL);
+              if (size212.is_float) out.put_double(OPGEN_T_FLOAT, size212.f); else { out.put(OPGEN_T_INT); out.put(size212.i); } }
+            { Num size213 = integer(0LL);
+              if (size213.is_float) out.put_double(OPGEN_T_FLOAT, size213.f); else { out.put(OPGEN_T_INT); out.put(size213.i); } }
           }
         }
       }
       if ((compare(num(env[46], "l"), integer(0LL)) > 0)) {
-        int64_t sym154 = -1;
-        if (sym154 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym154 = 24;
-        if (sym154 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym154 = 25;
-        if (sym154 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym154 = 26;
-        if (sym154 < 0) fail(OPGEN_E_SYMBOL, "kernel 'grad_layer_below' has no entry point for the dtypes of " "_dtype_T");
-        out.put(OPGEN_STEP_LAUNCH); out.put(sym154);
+        int64_t sym214 = -1;
+        if (sym214 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym214 = 24;
+        if (sym214 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym214 = 25;
+        if (sym214 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym214 = 26;
+        if (sym214 < 0) fail(OPGEN_E_SYMBOL, "kernel 'grad_layer_below' has no entry point for the dtypes of " "_dtype_T");
+        out.put(OPGEN_STEP_LAUNCH); out.put(sym214);
         out.put(1);
         out.put(whole(num(env[1], "seq_blocks"), "a grid size"));
         out.put(1);
         out.put(whole(num(env[2], "seq_threads"), "a block size"));
         out.put(whole(integer(0LL), "the shared size"));
-        int64_t nargs155 = out.used; out.put(0);
+        int64_t nargs215 = out.used; out.put(0);
         out.put(OPGEN_T_SLOT); out.put(20);
         out.put(OPGEN_T_SLOT); out.put(10);
         out.put(OPGEN_T_SLOT); out.put(4);
         scalar(out, OPGEN_T_I64, num(env[53], "layer_cells"), "layer_cells");
         scalar(out, OPGEN_T_I64, num(env[52], "below_mask_ofs"), "below_mask_ofs");
-        out.words[nargs155] = (out.used - nargs155 - 1) / 2;
+        out.words[nargs215] = (out.used - nargs215 - 1) / 2;
       }
     }
   }
   if (true) {
-    int64_t sym156 = -1;
-    if (sym156 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym156 = 6;
-    if (sym156 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym156 = 7;
-    if (sym156 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym156 = 8;
-    if (sym156 < 0) fail(OPGEN_E_SYMBOL, "kernel 'from_time_major' has no entry point for the dtypes of " "_dtype_T");
-    out.put(OPGEN_STEP_LAUNCH); out.put(sym156);
+    int64_t sym216 = -1;
+    if (sym216 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym216 = 6;
+    if (sym216 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym216 = 7;
+    if (sym216 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym216 = 8;
+    if (sym216 < 0) fail(OPGEN_E_SYMBOL, "kernel 'from_time_major' has no entry point for the dtypes of " "_dtype_T");
+    out.put(OPGEN_STEP_LAUNCH); out.put(sym216);
     out.put(1);
     out.put(whole(num(env[1], "seq_blocks"), "a grid size"));
     out.put(1);
     out.put(whole(num(env[2], "seq_threads"), "a block size"));
     out.put(whole(integer(0LL), "the shared size"));
-    int64_t nargs157 = out.used; out.put(0);
+    int64_t nargs217 = out.used; out.put(0);
     out.put(OPGEN_T_SLOT); out.put(19);
     out.put(OPGEN_T_SLOT); out.put(21);
     scalar(out, OPGEN_T_I64, num(env[43], "unswap0"), "unswap0");
     scalar(out, OPGEN_T_I64, num(env[44], "unswap1"), "unswap1");
     scalar(out, OPGEN_T_I64, num(env[5], "input_size"), "input_size");
-    out.words[nargs157] = (out.used - nargs157 - 1) / 2;
+    out.words[nargs217] = (out.used - nargs217 - 1) / 2;
   }
   *variant = -1;
   if (*variant < 0 && truth(num(env[27], "persistent"))) *variant = 0;
@@ -954,7 +1075,7 @@ OPGEN_PLAN_API int opgen_plan_CudnnRNNBackpropV3(const opgen_plan_value* values,
   try {
     if (nvalues != 45) fail(OPGEN_E_VALUES, "the plan reads 45 names, the call gave " + std::to_string(nvalues));
     if (backend == nullptr) fail(OPGEN_E_VALUES, "no backend named");
-    opgen_plan_value env[75] = {};
+    opgen_plan_value env[74] = {};
     for (int64_t k = 0; k < 45; ++k) env[k] = values[k];
     opgen_plan_walk_CudnnRNNBackpropV3(env, backend, out, variant);
     *used = out.used;

@@ -81,92 +81,102 @@ static void opgen_plan_walk_CudnnRNNV3(opgen_plan_value* env, const char* backen
       env[56] = value(mul(mul(num(env[45], "l"), num(env[9], "dirs")), num(env[13], "pl_size")));
       env[57] = value(add(num(env[52], "layer_hs_ofs"), mul(mul(add(num(env[19], "steps"), integer(1LL)), num(env[20], "batch")), num(env[17], "h_size"))));
       env[58] = value(add(num(env[57], "layer_cs_ofs"), mul(mul(mul(num(env[21], "lstm"), add(num(env[19], "steps"), integer(1LL))), num(env[20], "batch")), num(env[22], "num_units"))));
+      if ((equal(add(num(env[45], "l"), num(env[7], "skip")), integer(0LL)))) {
+        out.put(OPGEN_STEP_GEMM); out.put(1); out.put(2); out.put(3);
+        { Num size5 = num(env[14], "rows");
+          if (size5.is_float) out.put_double(OPGEN_T_FLOAT, size5.f); else { out.put(OPGEN_T_INT); out.put(size5.i); } }
+        { Num size6 = num(env[16], "gate_width");
+          if (size6.is_float) out.put_double(OPGEN_T_FLOAT, size6.f); else { out.put(OPGEN_T_INT); out.put(size6.i); } }
+        { Num size7 = num(env[5], "input_size");
+          if (size7.is_float) out.put_double(OPGEN_T_FLOAT, size7.f); else { out.put(OPGEN_T_INT); out.put(size7.i); } }
+        out.put(OPGEN_T_BOOL); out.put(0);
+        out.put(OPGEN_T_BOOL); out.put(1);
+        { Num size8 = integer(0LL);
+          if (size8.is_float) out.put_double(OPGEN_T_FLOAT, size8.f); else { out.put(OPGEN_T_INT); out.put(size8.i); } }
+        { Num size9 = integer(0LL);
+          if (size9.is_float) out.put_double(OPGEN_T_FLOAT, size9.f); else { out.put(OPGEN_T_INT); out.put(size9.i); } }
+        { Num size10 = num(env[48], "layer_wofs");
+          if (size10.is_float) out.put_double(OPGEN_T_FLOAT, size10.f); else { out.put(OPGEN_T_INT); out.put(size10.i); } }
+        { Num size11 = integer(0LL);
+          if (size11.is_float) out.put_double(OPGEN_T_FLOAT, size11.f); else { out.put(OPGEN_T_INT); out.put(size11.i); } }
+        { Num size12 = num(env[9], "dirs");
+          if (size12.is_float) out.put_double(OPGEN_T_FLOAT, size12.f); else { out.put(OPGEN_T_INT); out.put(size12.i); } }
+        { Num size13 = integer(0LL);
+          if (size13.is_float) out.put_double(OPGEN_T_FLOAT, size13.f); else { out.put(OPGEN_T_INT); out.put(size13.i); } }
+        { Num size14 = num(env[49], "layer_w");
+          if (size14.is_float) out.put_double(OPGEN_T_FLOAT, size14.f); else { out.put(OPGEN_T_INT); out.put(size14.i); } }
+        { Num size15 = mul(num(env[14], "rows"), num(env[16], "gate_width"));
+          if (size15.is_float) out.put_double(OPGEN_T_FLOAT, size15.f); else { out.put(OPGEN_T_INT); out.put(size15.i); } }
+      }
+      if ((compare(num(env[45], "l"), integer(0LL)) > 0)) {
+        out.put(OPGEN_STEP_GEMM); out.put(4); out.put(2); out.put(3);
+        { Num size16 = num(env[14], "rows");
+          if (size16.is_float) out.put_double(OPGEN_T_FLOAT, size16.f); else { out.put(OPGEN_T_INT); out.put(size16.i); } }
+        { Num size17 = num(env[16], "gate_width");
+          if (size17.is_float) out.put_double(OPGEN_T_FLOAT, size17.f); else { out.put(OPGEN_T_INT); out.put(size17.i); } }
+        { Num size18 = num(env[8], "out_width");
+          if (size18.is_float) out.put_double(OPGEN_T_FLOAT, size18.f); else { out.put(OPGEN_T_INT); out.put(size18.i); } }
+        out.put(OPGEN_T_BOOL); out.put(0);
+        out.put(OPGEN_T_BOOL); out.put(1);
+        { Num size19 = integer(0LL);
+          if (size19.is_float) out.put_double(OPGEN_T_FLOAT, size19.f); else { out.put(OPGEN_T_INT); out.put(size19.i); } }
+        { Num size20 = num(env[50], "x_ofs");
+          if (size20.is_float) out.put_double(OPGEN_T_FLOAT, size20.f); else { out.put(OPGEN_T_INT); out.put(size20.i); } }
+        { Num size21 = num(env[48], "layer_wofs");
+          if (size21.is_float) out.put_double(OPGEN_T_FLOAT, size21.f); else { out.put(OPGEN_T_INT); out.put(size21.i); } }
+        { Num size22 = integer(0LL);
+          if (size22.is_float) out.put_double(OPGEN_T_FLOAT, size22.f); else { out.put(OPGEN_T_INT); out.put(size22.i); } }
+        { Num size23 = num(env[9], "dirs");
+          if (size23.is_float) out.put_double(OPGEN_T_FLOAT, size23.f); else { out.put(OPGEN_T_INT); out.put(size23.i); } }
+        { Num size24 = integer(0LL);
+          if (size24.is_float) out.put_double(OPGEN_T_FLOAT, size24.f); else { out.put(OPGEN_T_INT); out.put(size24.i); } }
+        { Num size25 = num(env[49], "layer_w");
+          if (size25.is_float) out.put_double(OPGEN_T_FLOAT, size25.f); else { out.put(OPGEN_T_INT); out.put(size25.i); } }
+        { Num size26 = mul(num(env[14], "rows"), num(env[16], "gate_width"));
+          if (size26.is_float) out.put_double(OPGEN_T_FLOAT, size26.f); else { out.put(OPGEN_T_INT); out.put(size26.i); } }
+      }
       if (true) {
-        int64_t n6 = whole(num(env[9], "dirs"), "a repeat count");
-        for (int64_t i5 = 0; i5 < n6; ++i5) {
-          env[59] = value(integer(i5));
+        int64_t n28 = whole(num(env[9], "dirs"), "a repeat count");
+        for (int64_t i27 = 0; i27 < n28; ++i27) {
+          env[59] = value(integer(i27));
           env[60] = value(add(mul(num(env[45], "l"), num(env[9], "dirs")), num(env[59], "d")));
-          env[61] = value(add(num(env[48], "layer_wofs"), mul(num(env[59], "d"), num(env[49], "layer_w"))));
-          env[62] = value(add(num(env[61], "wofs"), mul(num(env[16], "gate_width"), num(env[47], "in_width"))));
-          env[63] = value(add(num(env[62], "rofs"), mul(num(env[16], "gate_width"), num(env[17], "h_size"))));
-          env[64] = value(add(num(env[18], "weights_len"), mul(mul(num(env[60], "p"), integer(2LL)), num(env[16], "gate_width"))));
-          env[65] = value(mul(num(env[60], "p"), num(env[13], "pl_size")));
-          env[66] = value(add(num(env[65], "acts_ofs"), mul(num(env[14], "rows"), num(env[15], "acts"))));
-          env[67] = value(add(num(env[66], "hs_ofs"), mul(mul(add(num(env[19], "steps"), integer(1LL)), num(env[20], "batch")), num(env[17], "h_size"))));
-          env[68] = value(add(num(env[67], "cs_ofs"), mul(mul(mul(num(env[21], "lstm"), add(num(env[19], "steps"), integer(1LL))), num(env[20], "batch")), num(env[22], "num_units"))));
-          env[69] = value(mul(mul(mul(num(env[23], "fused"), num(env[59], "d")), num(env[14], "rows")), num(env[16], "gate_width")));
-          if ((equal(add(num(env[45], "l"), num(env[7], "skip")), integer(0LL)))) {
-            out.put(OPGEN_STEP_GEMM); out.put(1); out.put(2); out.put(3);
-            { Num size7 = num(env[14], "rows");
-              if (size7.is_float) out.put_double(OPGEN_T_FLOAT, size7.f); else { out.put(OPGEN_T_INT); out.put(size7.i); } }
-            { Num size8 = num(env[16], "gate_width");
-              if (size8.is_float) out.put_double(OPGEN_T_FLOAT, size8.f); else { out.put(OPGEN_T_INT); out.put(size8.i); } }
-            { Num size9 = num(env[5], "input_size");
-              if (size9.is_float) out.put_double(OPGEN_T_FLOAT, size9.f); else { out.put(OPGEN_T_INT); out.put(size9.i); } }
-            out.put(OPGEN_T_BOOL); out.put(0);
-            out.put(OPGEN_T_BOOL); out.put(1);
-            { Num size10 = integer(0LL);
-              if (size10.is_float) out.put_double(OPGEN_T_FLOAT, size10.f); else { out.put(OPGEN_T_INT); out.put(size10.i); } }
-            { Num size11 = integer(0LL);
-              if (size11.is_float) out.put_double(OPGEN_T_FLOAT, size11.f); else { out.put(OPGEN_T_INT); out.put(size11.i); } }
-            { Num size12 = num(env[61], "wofs");
-              if (size12.is_float) out.put_double(OPGEN_T_FLOAT, size12.f); else { out.put(OPGEN_T_INT); out.put(size12.i); } }
-            { Num size13 = num(env[69], "gx_ofs");
-              if (size13.is_float) out.put_double(OPGEN_T_FLOAT, size13.f); else { out.put(OPGEN_T_INT); out.put(size13.i); } }
-          }
+          env[61] = value(add(num(env[52], "layer_hs_ofs"), mul(num(env[59], "d"), num(env[13], "pl_size"))));
+          env[62] = value(add(num(env[61], "hs_ofs"), mul(mul(add(num(env[19], "steps"), integer(1LL)), num(env[20], "batch")), num(env[17], "h_size"))));
+          env[63] = value(mul(mul(num(env[59], "d"), num(env[14], "rows")), num(env[16], "gate_width")));
           if ((equal(num(env[45], "l"), integer(0LL))) && (equal(num(env[7], "skip"), integer(1LL)))) {
-            int64_t sym14 = -1;
-            if (sym14 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym14 = 30;
-            if (sym14 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym14 = 31;
-            if (sym14 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym14 = 32;
-            if (sym14 < 0) fail(OPGEN_E_SYMBOL, "kernel 'skip_projection' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym14);
+            int64_t sym29 = -1;
+            if (sym29 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym29 = 30;
+            if (sym29 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym29 = 31;
+            if (sym29 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym29 = 32;
+            if (sym29 < 0) fail(OPGEN_E_SYMBOL, "kernel 'skip_projection' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym29);
             out.put(1);
             out.put(whole(num(env[1], "seq_blocks"), "a grid size"));
             out.put(1);
             out.put(whole(num(env[2], "seq_threads"), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs15 = out.used; out.put(0);
+            int64_t nargs30 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(1);
             out.put(OPGEN_T_SLOT); out.put(3);
             scalar(out, OPGEN_T_I64, num(env[14], "rows"), "rows");
-            scalar(out, OPGEN_T_I64, num(env[24], "gates"), "gates");
+            scalar(out, OPGEN_T_I64, num(env[23], "gates"), "gates");
             scalar(out, OPGEN_T_I64, num(env[22], "num_units"), "num_units");
-            scalar(out, OPGEN_T_I64, num(env[69], "gx_ofs"), "gx_ofs");
-            out.words[nargs15] = (out.used - nargs15 - 1) / 2;
-          }
-          if ((compare(num(env[45], "l"), integer(0LL)) > 0)) {
-            out.put(OPGEN_STEP_GEMM); out.put(4); out.put(2); out.put(3);
-            { Num size16 = num(env[14], "rows");
-              if (size16.is_float) out.put_double(OPGEN_T_FLOAT, size16.f); else { out.put(OPGEN_T_INT); out.put(size16.i); } }
-            { Num size17 = num(env[16], "gate_width");
-              if (size17.is_float) out.put_double(OPGEN_T_FLOAT, size17.f); else { out.put(OPGEN_T_INT); out.put(size17.i); } }
-            { Num size18 = num(env[8], "out_width");
-              if (size18.is_float) out.put_double(OPGEN_T_FLOAT, size18.f); else { out.put(OPGEN_T_INT); out.put(size18.i); } }
-            out.put(OPGEN_T_BOOL); out.put(0);
-            out.put(OPGEN_T_BOOL); out.put(1);
-            { Num size19 = integer(0LL);
-              if (size19.is_float) out.put_double(OPGEN_T_FLOAT, size19.f); else { out.put(OPGEN_T_INT); out.put(size19.i); } }
-            { Num size20 = num(env[50], "x_ofs");
-              if (size20.is_float) out.put_double(OPGEN_T_FLOAT, size20.f); else { out.put(OPGEN_T_INT); out.put(size20.i); } }
-            { Num size21 = num(env[61], "wofs");
-              if (size21.is_float) out.put_double(OPGEN_T_FLOAT, size21.f); else { out.put(OPGEN_T_INT); out.put(size21.i); } }
-            { Num size22 = num(env[69], "gx_ofs");
-              if (size22.is_float) out.put_double(OPGEN_T_FLOAT, size22.f); else { out.put(OPGEN_T_INT); out.put(size22.i); } }
+            scalar(out, OPGEN_T_I64, num(env[63], "gx_ofs"), "gx_ofs");
+            out.words[nargs30] = (out.used - nargs30 - 1) / 2;
           }
           if (true) {
-            int64_t sym23 = -1;
-            if (sym23 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym23 = 12;
-            if (sym23 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym23 = 13;
-            if (sym23 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym23 = 14;
-            if (sym23 < 0) fail(OPGEN_E_SYMBOL, "kernel 'init_state' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym23);
+            int64_t sym31 = -1;
+            if (sym31 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym31 = 12;
+            if (sym31 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym31 = 13;
+            if (sym31 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym31 = 14;
+            if (sym31 < 0) fail(OPGEN_E_SYMBOL, "kernel 'init_state' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym31);
             out.put(1);
-            out.put(whole(num(env[25], "cell_blocks"), "a grid size"));
+            out.put(whole(num(env[24], "cell_blocks"), "a grid size"));
             out.put(1);
-            out.put(whole(num(env[26], "cell_threads"), "a block size"));
+            out.put(whole(num(env[25], "cell_threads"), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs24 = out.used; out.put(0);
+            int64_t nargs32 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(5);
             out.put(OPGEN_T_SLOT); out.put(6);
             out.put(OPGEN_T_SLOT); out.put(4);
@@ -177,231 +187,256 @@ static void opgen_plan_walk_CudnnRNNV3(opgen_plan_value* env, const char* backen
             scalar(out, OPGEN_T_I64, num(env[20], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[17], "h_size"), "h_size");
             scalar(out, OPGEN_T_I64, num(env[22], "num_units"), "num_units");
-            scalar(out, OPGEN_T_I64, num(env[66], "hs_ofs"), "hs_ofs");
-            scalar(out, OPGEN_T_I64, num(env[67], "cs_ofs"), "cs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[61], "hs_ofs"), "hs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[62], "cs_ofs"), "cs_ofs");
             scalar(out, OPGEN_T_I64, num(env[21], "lstm"), "lstm");
-            scalar(out, OPGEN_T_I32, num(env[27], "time_major"), "time_major");
-            out.words[nargs24] = (out.used - nargs24 - 1) / 2;
-          }
-          if (truth(num(env[31], "persistent"))) {
-            int64_t sym25 = -1;
-            if (sym25 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym25 = 21;
-            if (sym25 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym25 = 22;
-            if (sym25 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym25 = 23;
-            if (sym25 < 0) fail(OPGEN_E_SYMBOL, "kernel 'persistent_layer' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym25);
-            out.put(1);
-            out.put(whole(num(env[28], "persistent_blocks"), "a grid size"));
-            out.put(1);
-            out.put(whole(integer(256LL), "a block size"));
-            out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs26 = out.used; out.put(0);
-            out.put(OPGEN_T_SLOT); out.put(3);
-            out.put(OPGEN_T_SLOT); out.put(7);
-            out.put(OPGEN_T_SLOT); out.put(2);
-            out.put(OPGEN_T_SLOT); out.put(4);
-            out.put(OPGEN_T_SLOT); out.put(8);
-            scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
-            scalar(out, OPGEN_T_I64, num(env[19], "steps"), "steps");
-            scalar(out, OPGEN_T_I64, num(env[20], "batch"), "batch");
-            scalar(out, OPGEN_T_I64, num(env[22], "num_units"), "num_units");
-            scalar(out, OPGEN_T_I64, num(env[24], "gates"), "gates");
-            scalar(out, OPGEN_T_I64, num(env[29], "rnn_kind"), "rnn_kind");
-            scalar(out, OPGEN_T_I64, num(env[30], "relu"), "relu");
-            scalar(out, OPGEN_T_I64, num(env[62], "rofs"), "rofs");
-            scalar(out, OPGEN_T_I64, num(env[64], "bofs"), "bofs");
-            scalar(out, OPGEN_T_I64, num(env[65], "acts_ofs"), "acts_ofs");
-            scalar(out, OPGEN_T_I64, num(env[66], "hs_ofs"), "hs_ofs");
-            scalar(out, OPGEN_T_I64, num(env[67], "cs_ofs"), "cs_ofs");
-            out.words[nargs26] = (out.used - nargs26 - 1) / 2;
-          }
-          if (truth(num(env[37], "gemm_steps"))) {
-            int64_t n28 = whole(num(env[19], "steps"), "a repeat count");
-            for (int64_t i27 = 0; i27 < n28; ++i27) {
-              env[70] = value(integer(i27));
-              env[71] = value(add(num(env[70], "s"), mul(num(env[59], "d"), sub(sub(num(env[19], "steps"), integer(1LL)), mul(integer(2LL), num(env[70], "s"))))));
-              if (true) {
-                out.put(OPGEN_STEP_GEMM); out.put(4); out.put(2); out.put(7);
-                { Num size29 = num(env[20], "batch");
-                  if (size29.is_float) out.put_double(OPGEN_T_FLOAT, size29.f); else { out.put(OPGEN_T_INT); out.put(size29.i); } }
-                { Num size30 = num(env[16], "gate_width");
-                  if (size30.is_float) out.put_double(OPGEN_T_FLOAT, size30.f); else { out.put(OPGEN_T_INT); out.put(size30.i); } }
-                { Num size31 = num(env[17], "h_size");
-                  if (size31.is_float) out.put_double(OPGEN_T_FLOAT, size31.f); else { out.put(OPGEN_T_INT); out.put(size31.i); } }
-                out.put(OPGEN_T_BOOL); out.put(0);
-                out.put(OPGEN_T_BOOL); out.put(1);
-                { Num size32 = integer(0LL);
-                  if (size32.is_float) out.put_double(OPGEN_T_FLOAT, size32.f); else { out.put(OPGEN_T_INT); out.put(size32.i); } }
-                { Num size33 = add(num(env[66], "hs_ofs"), mul(mul(add(num(env[71], "t"), num(env[59], "d")), num(env[20], "batch")), num(env[17], "h_size")));
-                  if (size33.is_float) out.put_double(OPGEN_T_FLOAT, size33.f); else { out.put(OPGEN_T_INT); out.put(size33.i); } }
-                { Num size34 = num(env[62], "rofs");
-                  if (size34.is_float) out.put_double(OPGEN_T_FLOAT, size34.f); else { out.put(OPGEN_T_INT); out.put(size34.i); } }
-                { Num size35 = integer(0LL);
-                  if (size35.is_float) out.put_double(OPGEN_T_FLOAT, size35.f); else { out.put(OPGEN_T_INT); out.put(size35.i); } }
-              }
-              if ((env[35].kind == OPGEN_V_STR && env[35].i == 4)) {
-                int64_t sym36 = -1;
-                if (sym36 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym36 = 18;
-                if (sym36 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym36 = 19;
-                if (sym36 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym36 = 20;
-                if (sym36 < 0) fail(OPGEN_E_SYMBOL, "kernel 'lstm_step' has no entry point for the dtypes of " "_dtype_T");
-                out.put(OPGEN_STEP_LAUNCH); out.put(sym36);
-                out.put(1);
-                out.put(whole(num(env[32], "row_blocks"), "a grid size"));
-                out.put(1);
-                out.put(whole(num(env[33], "row_threads"), "a block size"));
-                out.put(whole(integer(0LL), "the shared size"));
-                int64_t nargs37 = out.used; out.put(0);
-                out.put(OPGEN_T_SLOT); out.put(3);
-                out.put(OPGEN_T_SLOT); out.put(7);
-                out.put(OPGEN_T_SLOT); out.put(2);
-                out.put(OPGEN_T_SLOT); out.put(4);
-                out.put(OPGEN_T_SLOT); out.put(8);
-                scalar(out, OPGEN_T_I64, num(env[71], "t"), "t");
-                scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
-                scalar(out, OPGEN_T_I64, num(env[20], "batch"), "batch");
-                scalar(out, OPGEN_T_I64, num(env[22], "num_units"), "num_units");
-                scalar(out, OPGEN_T_I64, num(env[17], "h_size"), "h_size");
-                scalar(out, OPGEN_T_I64, num(env[34], "proj"), "proj");
-                scalar(out, OPGEN_T_I64, num(env[64], "bofs"), "bofs");
-                scalar(out, OPGEN_T_I64, num(env[65], "acts_ofs"), "acts_ofs");
-                scalar(out, OPGEN_T_I64, num(env[66], "hs_ofs"), "hs_ofs");
-                scalar(out, OPGEN_T_I64, num(env[67], "cs_ofs"), "cs_ofs");
-                scalar(out, OPGEN_T_I64, num(env[68], "ms_ofs"), "ms_ofs");
-                out.words[nargs37] = (out.used - nargs37 - 1) / 2;
-              }
-              if ((equal(num(env[34], "proj"), integer(1LL)))) {
-                out.put(OPGEN_STEP_GEMM); out.put(4); out.put(2); out.put(4);
-                { Num size38 = num(env[20], "batch");
-                  if (size38.is_float) out.put_double(OPGEN_T_FLOAT, size38.f); else { out.put(OPGEN_T_INT); out.put(size38.i); } }
-                { Num size39 = num(env[17], "h_size");
-                  if (size39.is_float) out.put_double(OPGEN_T_FLOAT, size39.f); else { out.put(OPGEN_T_INT); out.put(size39.i); } }
-                { Num size40 = num(env[22], "num_units");
-                  if (size40.is_float) out.put_double(OPGEN_T_FLOAT, size40.f); else { out.put(OPGEN_T_INT); out.put(size40.i); } }
-                out.put(OPGEN_T_BOOL); out.put(0);
-                out.put(OPGEN_T_BOOL); out.put(1);
-                { Num size41 = integer(0LL);
-                  if (size41.is_float) out.put_double(OPGEN_T_FLOAT, size41.f); else { out.put(OPGEN_T_INT); out.put(size41.i); } }
-                { Num size42 = add(num(env[68], "ms_ofs"), mul(mul(num(env[71], "t"), num(env[20], "batch")), num(env[22], "num_units")));
-                  if (size42.is_float) out.put_double(OPGEN_T_FLOAT, size42.f); else { out.put(OPGEN_T_INT); out.put(size42.i); } }
-                { Num size43 = num(env[63], "pofs");
-                  if (size43.is_float) out.put_double(OPGEN_T_FLOAT, size43.f); else { out.put(OPGEN_T_INT); out.put(size43.i); } }
-                { Num size44 = add(num(env[66], "hs_ofs"), mul(mul(sub(add(num(env[71], "t"), integer(1LL)), num(env[59], "d")), num(env[20], "batch")), num(env[17], "h_size")));
-                  if (size44.is_float) out.put_double(OPGEN_T_FLOAT, size44.f); else { out.put(OPGEN_T_INT); out.put(size44.i); } }
-              }
-              if ((equal(num(env[34], "proj"), integer(1LL)))) {
-                int64_t sym45 = -1;
-                if (sym45 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym45 = 24;
-                if (sym45 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym45 = 25;
-                if (sym45 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym45 = 26;
-                if (sym45 < 0) fail(OPGEN_E_SYMBOL, "kernel 'proj_carry' has no entry point for the dtypes of " "_dtype_T");
-                out.put(OPGEN_STEP_LAUNCH); out.put(sym45);
-                out.put(1);
-                out.put(whole(num(env[25], "cell_blocks"), "a grid size"));
-                out.put(1);
-                out.put(whole(num(env[26], "cell_threads"), "a block size"));
-                out.put(whole(integer(0LL), "the shared size"));
-                int64_t nargs46 = out.used; out.put(0);
-                out.put(OPGEN_T_SLOT); out.put(4);
-                out.put(OPGEN_T_SLOT); out.put(8);
-                scalar(out, OPGEN_T_I64, num(env[71], "t"), "t");
-                scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
-                scalar(out, OPGEN_T_I64, num(env[20], "batch"), "batch");
-                scalar(out, OPGEN_T_I64, num(env[17], "h_size"), "h_size");
-                scalar(out, OPGEN_T_I64, num(env[66], "hs_ofs"), "hs_ofs");
-                out.words[nargs46] = (out.used - nargs46 - 1) / 2;
-              }
-              if ((env[35].kind == OPGEN_V_STR && env[35].i == 3)) {
-                int64_t sym47 = -1;
-                if (sym47 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym47 = 9;
-                if (sym47 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym47 = 10;
-                if (sym47 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym47 = 11;
-                if (sym47 < 0) fail(OPGEN_E_SYMBOL, "kernel 'gru_step' has no entry point for the dtypes of " "_dtype_T");
-                out.put(OPGEN_STEP_LAUNCH); out.put(sym47);
-                out.put(1);
-                out.put(whole(num(env[32], "row_blocks"), "a grid size"));
-                out.put(1);
-                out.put(whole(num(env[33], "row_threads"), "a block size"));
-                out.put(whole(integer(0LL), "the shared size"));
-                int64_t nargs48 = out.used; out.put(0);
-                out.put(OPGEN_T_SLOT); out.put(3);
-                out.put(OPGEN_T_SLOT); out.put(7);
-                out.put(OPGEN_T_SLOT); out.put(2);
-                out.put(OPGEN_T_SLOT); out.put(4);
-                out.put(OPGEN_T_SLOT); out.put(8);
-                scalar(out, OPGEN_T_I64, num(env[71], "t"), "t");
-                scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
-                scalar(out, OPGEN_T_I64, num(env[20], "batch"), "batch");
-                scalar(out, OPGEN_T_I64, num(env[22], "num_units"), "num_units");
-                scalar(out, OPGEN_T_I64, num(env[64], "bofs"), "bofs");
-                scalar(out, OPGEN_T_I64, num(env[65], "acts_ofs"), "acts_ofs");
-                scalar(out, OPGEN_T_I64, num(env[66], "hs_ofs"), "hs_ofs");
-                out.words[nargs48] = (out.used - nargs48 - 1) / 2;
-              }
-              if ((equal(add(num(env[21], "lstm"), num(env[36], "gru")), integer(0LL)))) {
-                int64_t sym49 = -1;
-                if (sym49 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym49 = 27;
-                if (sym49 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym49 = 28;
-                if (sym49 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym49 = 29;
-                if (sym49 < 0) fail(OPGEN_E_SYMBOL, "kernel 'rnn_step' has no entry point for the dtypes of " "_dtype_T");
-                out.put(OPGEN_STEP_LAUNCH); out.put(sym49);
-                out.put(1);
-                out.put(whole(num(env[32], "row_blocks"), "a grid size"));
-                out.put(1);
-                out.put(whole(num(env[33], "row_threads"), "a block size"));
-                out.put(whole(integer(0LL), "the shared size"));
-                int64_t nargs50 = out.used; out.put(0);
-                out.put(OPGEN_T_SLOT); out.put(3);
-                out.put(OPGEN_T_SLOT); out.put(7);
-                out.put(OPGEN_T_SLOT); out.put(2);
-                out.put(OPGEN_T_SLOT); out.put(4);
-                out.put(OPGEN_T_SLOT); out.put(8);
-                scalar(out, OPGEN_T_I64, num(env[71], "t"), "t");
-                scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
-                scalar(out, OPGEN_T_I64, num(env[20], "batch"), "batch");
-                scalar(out, OPGEN_T_I64, num(env[22], "num_units"), "num_units");
-                scalar(out, OPGEN_T_I64, num(env[64], "bofs"), "bofs");
-                scalar(out, OPGEN_T_I64, num(env[66], "hs_ofs"), "hs_ofs");
-                scalar(out, OPGEN_T_I64, num(env[30], "relu"), "relu");
-                out.words[nargs50] = (out.used - nargs50 - 1) / 2;
-              }
-            }
+            scalar(out, OPGEN_T_I32, num(env[26], "time_major"), "time_major");
+            out.words[nargs32] = (out.used - nargs32 - 1) / 2;
           }
         }
       }
-      if (truth(num(env[23], "fused"))) {
-        int64_t n52 = whole(num(env[19], "steps"), "a repeat count");
-        for (int64_t i51 = 0; i51 < n52; ++i51) {
-          env[70] = value(integer(i51));
+      if (truth(num(env[30], "persistent"))) {
+        int64_t sym33 = -1;
+        if (sym33 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym33 = 21;
+        if (sym33 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym33 = 22;
+        if (sym33 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym33 = 23;
+        if (sym33 < 0) fail(OPGEN_E_SYMBOL, "kernel 'persistent_layer' has no entry point for the dtypes of " "_dtype_T");
+        out.put(OPGEN_STEP_LAUNCH); out.put(sym33);
+        out.put(2);
+        out.put(whole(num(env[27], "persistent_blocks"), "a grid size"));
+        out.put(whole(num(env[9], "dirs"), "a grid size"));
+        out.put(1);
+        out.put(whole(integer(256LL), "a block size"));
+        out.put(whole(integer(0LL), "the shared size"));
+        int64_t nargs34 = out.used; out.put(0);
+        out.put(OPGEN_T_SLOT); out.put(3);
+        out.put(OPGEN_T_SLOT); out.put(7);
+        out.put(OPGEN_T_SLOT); out.put(2);
+        out.put(OPGEN_T_SLOT); out.put(4);
+        out.put(OPGEN_T_SLOT); out.put(8);
+        scalar(out, OPGEN_T_I64, num(env[19], "steps"), "steps");
+        scalar(out, OPGEN_T_I64, num(env[20], "batch"), "batch");
+        scalar(out, OPGEN_T_I64, num(env[22], "num_units"), "num_units");
+        scalar(out, OPGEN_T_I64, num(env[23], "gates"), "gates");
+        scalar(out, OPGEN_T_I64, num(env[28], "rnn_kind"), "rnn_kind");
+        scalar(out, OPGEN_T_I64, num(env[29], "relu"), "relu");
+        scalar(out, OPGEN_T_I64, num(env[53], "layer_rofs"), "layer_rofs");
+        scalar(out, OPGEN_T_I64, num(env[49], "layer_w"), "layer_w");
+        scalar(out, OPGEN_T_I64, num(env[55], "layer_bofs"), "layer_bofs");
+        scalar(out, OPGEN_T_I64, num(env[56], "layer_acts_ofs"), "layer_acts_ofs");
+        scalar(out, OPGEN_T_I64, num(env[52], "layer_hs_ofs"), "layer_hs_ofs");
+        scalar(out, OPGEN_T_I64, num(env[57], "layer_cs_ofs"), "layer_cs_ofs");
+        scalar(out, OPGEN_T_I64, num(env[13], "pl_size"), "pl_size");
+        out.words[nargs34] = (out.used - nargs34 - 1) / 2;
+      }
+      if (truth(num(env[36], "gemm_steps"))) {
+        int64_t n36 = whole(num(env[19], "steps"), "a repeat count");
+        for (int64_t i35 = 0; i35 < n36; ++i35) {
+          env[64] = value(integer(i35));
           if (true) {
-            int64_t sym53 = -1;
-            if (sym53 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym53 = 6;
-            if (sym53 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym53 = 7;
-            if (sym53 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym53 = 8;
-            if (sym53 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_step' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym53);
-            out.put(3);
-            out.put(whole(num(env[38], "fused_row_tiles"), "a grid size"));
-            out.put(whole(num(env[39], "fused_unit_tiles"), "a grid size"));
+            out.put(OPGEN_STEP_GEMM); out.put(4); out.put(2); out.put(7);
+            { Num size37 = num(env[20], "batch");
+              if (size37.is_float) out.put_double(OPGEN_T_FLOAT, size37.f); else { out.put(OPGEN_T_INT); out.put(size37.i); } }
+            { Num size38 = num(env[16], "gate_width");
+              if (size38.is_float) out.put_double(OPGEN_T_FLOAT, size38.f); else { out.put(OPGEN_T_INT); out.put(size38.i); } }
+            { Num size39 = num(env[17], "h_size");
+              if (size39.is_float) out.put_double(OPGEN_T_FLOAT, size39.f); else { out.put(OPGEN_T_INT); out.put(size39.i); } }
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(1);
+            { Num size40 = integer(0LL);
+              if (size40.is_float) out.put_double(OPGEN_T_FLOAT, size40.f); else { out.put(OPGEN_T_INT); out.put(size40.i); } }
+            { Num size41 = add(num(env[52], "layer_hs_ofs"), mul(mul(num(env[64], "s"), num(env[20], "batch")), num(env[17], "h_size")));
+              if (size41.is_float) out.put_double(OPGEN_T_FLOAT, size41.f); else { out.put(OPGEN_T_INT); out.put(size41.i); } }
+            { Num size42 = num(env[53], "layer_rofs");
+              if (size42.is_float) out.put_double(OPGEN_T_FLOAT, size42.f); else { out.put(OPGEN_T_INT); out.put(size42.i); } }
+            { Num size43 = integer(0LL);
+              if (size43.is_float) out.put_double(OPGEN_T_FLOAT, size43.f); else { out.put(OPGEN_T_INT); out.put(size43.i); } }
+            { Num size44 = num(env[9], "dirs");
+              if (size44.is_float) out.put_double(OPGEN_T_FLOAT, size44.f); else { out.put(OPGEN_T_INT); out.put(size44.i); } }
+            { Num size45 = add(num(env[13], "pl_size"), mul(mul(sub(num(env[19], "steps"), mul(integer(2LL), num(env[64], "s"))), num(env[20], "batch")), num(env[17], "h_size")));
+              if (size45.is_float) out.put_double(OPGEN_T_FLOAT, size45.f); else { out.put(OPGEN_T_INT); out.put(size45.i); } }
+            { Num size46 = num(env[49], "layer_w");
+              if (size46.is_float) out.put_double(OPGEN_T_FLOAT, size46.f); else { out.put(OPGEN_T_INT); out.put(size46.i); } }
+            { Num size47 = mul(num(env[20], "batch"), num(env[16], "gate_width"));
+              if (size47.is_float) out.put_double(OPGEN_T_FLOAT, size47.f); else { out.put(OPGEN_T_INT); out.put(size47.i); } }
+          }
+          if ((env[34].kind == OPGEN_V_STR && env[34].i == 4)) {
+            int64_t sym48 = -1;
+            if (sym48 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym48 = 18;
+            if (sym48 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym48 = 19;
+            if (sym48 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym48 = 20;
+            if (sym48 < 0) fail(OPGEN_E_SYMBOL, "kernel 'lstm_step' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym48);
+            out.put(2);
+            out.put(whole(num(env[31], "row_blocks"), "a grid size"));
             out.put(whole(num(env[9], "dirs"), "a grid size"));
             out.put(1);
-            out.put(whole(integer(256LL), "a block size"));
+            out.put(whole(num(env[32], "row_threads"), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs54 = out.used; out.put(0);
+            int64_t nargs49 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(3);
             out.put(OPGEN_T_SLOT); out.put(7);
             out.put(OPGEN_T_SLOT); out.put(2);
             out.put(OPGEN_T_SLOT); out.put(4);
             out.put(OPGEN_T_SLOT); out.put(8);
-            scalar(out, OPGEN_T_I64, num(env[70], "s"), "s");
+            scalar(out, OPGEN_T_I64, num(env[64], "s"), "s");
             scalar(out, OPGEN_T_I64, num(env[19], "steps"), "steps");
             scalar(out, OPGEN_T_I64, num(env[20], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[22], "num_units"), "num_units");
             scalar(out, OPGEN_T_I64, num(env[17], "h_size"), "h_size");
-            scalar(out, OPGEN_T_I64, num(env[24], "gates"), "gates");
-            scalar(out, OPGEN_T_I64, num(env[29], "rnn_kind"), "rnn_kind");
-            scalar(out, OPGEN_T_I64, num(env[30], "relu"), "relu");
-            scalar(out, OPGEN_T_I64, num(env[34], "proj"), "proj");
+            scalar(out, OPGEN_T_I64, num(env[33], "proj"), "proj");
+            scalar(out, OPGEN_T_I64, num(env[55], "layer_bofs"), "layer_bofs");
+            scalar(out, OPGEN_T_I64, num(env[56], "layer_acts_ofs"), "layer_acts_ofs");
+            scalar(out, OPGEN_T_I64, num(env[52], "layer_hs_ofs"), "layer_hs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[57], "layer_cs_ofs"), "layer_cs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[58], "layer_ms_ofs"), "layer_ms_ofs");
+            scalar(out, OPGEN_T_I64, num(env[13], "pl_size"), "pl_size");
+            out.words[nargs49] = (out.used - nargs49 - 1) / 2;
+          }
+          if ((equal(num(env[33], "proj"), integer(1LL)))) {
+            out.put(OPGEN_STEP_GEMM); out.put(4); out.put(2); out.put(4);
+            { Num size50 = num(env[20], "batch");
+              if (size50.is_float) out.put_double(OPGEN_T_FLOAT, size50.f); else { out.put(OPGEN_T_INT); out.put(size50.i); } }
+            { Num size51 = num(env[17], "h_size");
+              if (size51.is_float) out.put_double(OPGEN_T_FLOAT, size51.f); else { out.put(OPGEN_T_INT); out.put(size51.i); } }
+            { Num size52 = num(env[22], "num_units");
+              if (size52.is_float) out.put_double(OPGEN_T_FLOAT, size52.f); else { out.put(OPGEN_T_INT); out.put(size52.i); } }
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(1);
+            { Num size53 = integer(0LL);
+              if (size53.is_float) out.put_double(OPGEN_T_FLOAT, size53.f); else { out.put(OPGEN_T_INT); out.put(size53.i); } }
+            { Num size54 = add(num(env[58], "layer_ms_ofs"), mul(mul(num(env[64], "s"), num(env[20], "batch")), num(env[22], "num_units")));
+              if (size54.is_float) out.put_double(OPGEN_T_FLOAT, size54.f); else { out.put(OPGEN_T_INT); out.put(size54.i); } }
+            { Num size55 = num(env[54], "layer_pofs");
+              if (size55.is_float) out.put_double(OPGEN_T_FLOAT, size55.f); else { out.put(OPGEN_T_INT); out.put(size55.i); } }
+            { Num size56 = add(num(env[52], "layer_hs_ofs"), mul(mul(add(num(env[64], "s"), integer(1LL)), num(env[20], "batch")), num(env[17], "h_size")));
+              if (size56.is_float) out.put_double(OPGEN_T_FLOAT, size56.f); else { out.put(OPGEN_T_INT); out.put(size56.i); } }
+            { Num size57 = num(env[9], "dirs");
+              if (size57.is_float) out.put_double(OPGEN_T_FLOAT, size57.f); else { out.put(OPGEN_T_INT); out.put(size57.i); } }
+            { Num size58 = add(num(env[13], "pl_size"), mul(mul(sub(sub(num(env[19], "steps"), integer(1LL)), mul(integer(2LL), num(env[64], "s"))), num(env[20], "batch")), num(env[22], "num_units")));
+              if (size58.is_float) out.put_double(OPGEN_T_FLOAT, size58.f); else { out.put(OPGEN_T_INT); out.put(size58.i); } }
+            { Num size59 = num(env[49], "layer_w");
+              if (size59.is_float) out.put_double(OPGEN_T_FLOAT, size59.f); else { out.put(OPGEN_T_INT); out.put(size59.i); } }
+            { Num size60 = add(num(env[13], "pl_size"), mul(mul(sub(sub(num(env[19], "steps"), integer(2LL)), mul(integer(2LL), num(env[64], "s"))), num(env[20], "batch")), num(env[17], "h_size")));
+              if (size60.is_float) out.put_double(OPGEN_T_FLOAT, size60.f); else { out.put(OPGEN_T_INT); out.put(size60.i); } }
+          }
+          if ((equal(num(env[33], "proj"), integer(1LL)))) {
+            int64_t sym61 = -1;
+            if (sym61 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym61 = 24;
+            if (sym61 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym61 = 25;
+            if (sym61 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym61 = 26;
+            if (sym61 < 0) fail(OPGEN_E_SYMBOL, "kernel 'proj_carry' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym61);
+            out.put(2);
+            out.put(whole(num(env[24], "cell_blocks"), "a grid size"));
+            out.put(whole(num(env[9], "dirs"), "a grid size"));
+            out.put(1);
+            out.put(whole(num(env[25], "cell_threads"), "a block size"));
+            out.put(whole(integer(0LL), "the shared size"));
+            int64_t nargs62 = out.used; out.put(0);
+            out.put(OPGEN_T_SLOT); out.put(4);
+            out.put(OPGEN_T_SLOT); out.put(8);
+            scalar(out, OPGEN_T_I64, num(env[64], "s"), "s");
+            scalar(out, OPGEN_T_I64, num(env[19], "steps"), "steps");
+            scalar(out, OPGEN_T_I64, num(env[20], "batch"), "batch");
+            scalar(out, OPGEN_T_I64, num(env[17], "h_size"), "h_size");
+            scalar(out, OPGEN_T_I64, num(env[52], "layer_hs_ofs"), "layer_hs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[13], "pl_size"), "pl_size");
+            out.words[nargs62] = (out.used - nargs62 - 1) / 2;
+          }
+          if ((env[34].kind == OPGEN_V_STR && env[34].i == 3)) {
+            int64_t sym63 = -1;
+            if (sym63 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym63 = 9;
+            if (sym63 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym63 = 10;
+            if (sym63 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym63 = 11;
+            if (sym63 < 0) fail(OPGEN_E_SYMBOL, "kernel 'gru_step' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym63);
+            out.put(2);
+            out.put(whole(num(env[31], "row_blocks"), "a grid size"));
+            out.put(whole(num(env[9], "dirs"), "a grid size"));
+            out.put(1);
+            out.put(whole(num(env[32], "row_threads"), "a block size"));
+            out.put(whole(integer(0LL), "the shared size"));
+            int64_t nargs64 = out.used; out.put(0);
+            out.put(OPGEN_T_SLOT); out.put(3);
+            out.put(OPGEN_T_SLOT); out.put(7);
+            out.put(OPGEN_T_SLOT); out.put(2);
+            out.put(OPGEN_T_SLOT); out.put(4);
+            out.put(OPGEN_T_SLOT); out.put(8);
+            scalar(out, OPGEN_T_I64, num(env[64], "s"), "s");
+            scalar(out, OPGEN_T_I64, num(env[19], "steps"), "steps");
+            scalar(out, OPGEN_T_I64, num(env[20], "batch"), "batch");
+            scalar(out, OPGEN_T_I64, num(env[22], "num_units"), "num_units");
+            scalar(out, OPGEN_T_I64, num(env[55], "layer_bofs"), "layer_bofs");
+            scalar(out, OPGEN_T_I64, num(env[56], "layer_acts_ofs"), "layer_acts_ofs");
+            scalar(out, OPGEN_T_I64, num(env[52], "layer_hs_ofs"), "layer_hs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[13], "pl_size"), "pl_size");
+            out.words[nargs64] = (out.used - nargs64 - 1) / 2;
+          }
+          if ((equal(add(num(env[21], "lstm"), num(env[35], "gru")), integer(0LL)))) {
+            int64_t sym65 = -1;
+            if (sym65 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym65 = 27;
+            if (sym65 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym65 = 28;
+            if (sym65 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym65 = 29;
+            if (sym65 < 0) fail(OPGEN_E_SYMBOL, "kernel 'rnn_step' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym65);
+            out.put(2);
+            out.put(whole(num(env[31], "row_blocks"), "a grid size"));
+            out.put(whole(num(env[9], "dirs"), "a grid size"));
+            out.put(1);
+            out.put(whole(num(env[32], "row_threads"), "a block size"));
+            out.put(whole(integer(0LL), "the shared size"));
+            int64_t nargs66 = out.used; out.put(0);
+            out.put(OPGEN_T_SLOT); out.put(3);
+            out.put(OPGEN_T_SLOT); out.put(7);
+            out.put(OPGEN_T_SLOT); out.put(2);
+            out.put(OPGEN_T_SLOT); out.put(4);
+            out.put(OPGEN_T_SLOT); out.put(8);
+            scalar(out, OPGEN_T_I64, num(env[64], "s"), "s");
+            scalar(out, OPGEN_T_I64, num(env[19], "steps"), "steps");
+            scalar(out, OPGEN_T_I64, num(env[20], "batch"), "batch");
+            scalar(out, OPGEN_T_I64, num(env[22], "num_units"), "num_units");
+            scalar(out, OPGEN_T_I64, num(env[55], "layer_bofs"), "layer_bofs");
+            scalar(out, OPGEN_T_I64, num(env[52], "layer_hs_ofs"), "layer_hs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[29], "relu"), "relu");
+            scalar(out, OPGEN_T_I64, num(env[13], "pl_size"), "pl_size");
+            out.words[nargs66] = (out.used - nargs66 - 1) / 2;
+          }
+        }
+      }
+      if (truth(num(env[40], "fused"))) {
+        int64_t n68 = whole(num(env[19], "steps"), "a repeat count");
+        for (int64_t i67 = 0; i67 < n68; ++i67) {
+          env[64] = value(integer(i67));
+          if (true) {
+            int64_t sym69 = -1;
+            if (sym69 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym69 = 6;
+            if (sym69 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym69 = 7;
+            if (sym69 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym69 = 8;
+            if (sym69 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_step' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym69);
+            out.put(3);
+            out.put(whole(num(env[37], "fused_row_tiles"), "a grid size"));
+            out.put(whole(num(env[38], "fused_unit_tiles"), "a grid size"));
+            out.put(whole(num(env[9], "dirs"), "a grid size"));
+            out.put(1);
+            out.put(whole(integer(256LL), "a block size"));
+            out.put(whole(integer(0LL), "the shared size"));
+            int64_t nargs70 = out.used; out.put(0);
+            out.put(OPGEN_T_SLOT); out.put(3);
+            out.put(OPGEN_T_SLOT); out.put(7);
+            out.put(OPGEN_T_SLOT); out.put(2);
+            out.put(OPGEN_T_SLOT); out.put(4);
+            out.put(OPGEN_T_SLOT); out.put(8);
+            scalar(out, OPGEN_T_I64, num(env[64], "s"), "s");
+            scalar(out, OPGEN_T_I64, num(env[19], "steps"), "steps");
+            scalar(out, OPGEN_T_I64, num(env[20], "batch"), "batch");
+            scalar(out, OPGEN_T_I64, num(env[22], "num_units"), "num_units");
+            scalar(out, OPGEN_T_I64, num(env[17], "h_size"), "h_size");
+            scalar(out, OPGEN_T_I64, num(env[23], "gates"), "gates");
+            scalar(out, OPGEN_T_I64, num(env[28], "rnn_kind"), "rnn_kind");
+            scalar(out, OPGEN_T_I64, num(env[29], "relu"), "relu");
+            scalar(out, OPGEN_T_I64, num(env[33], "proj"), "proj");
             scalar(out, OPGEN_T_I64, num(env[53], "layer_rofs"), "layer_rofs");
             scalar(out, OPGEN_T_I64, num(env[49], "layer_w"), "layer_w");
             scalar(out, OPGEN_T_I64, num(env[55], "layer_bofs"), "layer_bofs");
@@ -410,27 +445,27 @@ static void opgen_plan_walk_CudnnRNNV3(opgen_plan_value* env, const char* backen
             scalar(out, OPGEN_T_I64, num(env[57], "layer_cs_ofs"), "layer_cs_ofs");
             scalar(out, OPGEN_T_I64, num(env[58], "layer_ms_ofs"), "layer_ms_ofs");
             scalar(out, OPGEN_T_I64, num(env[13], "pl_size"), "pl_size");
-            out.words[nargs54] = (out.used - nargs54 - 1) / 2;
+            out.words[nargs70] = (out.used - nargs70 - 1) / 2;
           }
-          if ((equal(num(env[34], "proj"), integer(1LL)))) {
-            int64_t sym55 = -1;
-            if (sym55 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym55 = 3;
-            if (sym55 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym55 = 4;
-            if (sym55 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym55 = 5;
-            if (sym55 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_proj' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym55);
+          if ((equal(num(env[33], "proj"), integer(1LL)))) {
+            int64_t sym71 = -1;
+            if (sym71 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym71 = 3;
+            if (sym71 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym71 = 4;
+            if (sym71 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym71 = 5;
+            if (sym71 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_proj' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym71);
             out.put(3);
-            out.put(whole(num(env[38], "fused_row_tiles"), "a grid size"));
-            out.put(whole(num(env[40], "fused_h_tiles"), "a grid size"));
+            out.put(whole(num(env[37], "fused_row_tiles"), "a grid size"));
+            out.put(whole(num(env[39], "fused_h_tiles"), "a grid size"));
             out.put(whole(num(env[9], "dirs"), "a grid size"));
             out.put(1);
             out.put(whole(integer(256LL), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs56 = out.used; out.put(0);
+            int64_t nargs72 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(2);
             out.put(OPGEN_T_SLOT); out.put(4);
             out.put(OPGEN_T_SLOT); out.put(8);
-            scalar(out, OPGEN_T_I64, num(env[70], "s"), "s");
+            scalar(out, OPGEN_T_I64, num(env[64], "s"), "s");
             scalar(out, OPGEN_T_I64, num(env[19], "steps"), "steps");
             scalar(out, OPGEN_T_I64, num(env[20], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[22], "num_units"), "num_units");
@@ -440,30 +475,30 @@ static void opgen_plan_walk_CudnnRNNV3(opgen_plan_value* env, const char* backen
             scalar(out, OPGEN_T_I64, num(env[52], "layer_hs_ofs"), "layer_hs_ofs");
             scalar(out, OPGEN_T_I64, num(env[58], "layer_ms_ofs"), "layer_ms_ofs");
             scalar(out, OPGEN_T_I64, num(env[13], "pl_size"), "pl_size");
-            out.words[nargs56] = (out.used - nargs56 - 1) / 2;
+            out.words[nargs72] = (out.used - nargs72 - 1) / 2;
           }
         }
       }
       if (true) {
-        int64_t n58 = whole(num(env[9], "dirs"), "a repeat count");
-        for (int64_t i57 = 0; i57 < n58; ++i57) {
-          env[59] = value(integer(i57));
+        int64_t n74 = whole(num(env[9], "dirs"), "a repeat count");
+        for (int64_t i73 = 0; i73 < n74; ++i73) {
+          env[59] = value(integer(i73));
           env[60] = value(add(mul(num(env[45], "l"), num(env[9], "dirs")), num(env[59], "d")));
-          env[66] = value(add(mul(num(env[60], "p"), num(env[13], "pl_size")), mul(num(env[14], "rows"), num(env[15], "acts"))));
-          env[67] = value(add(num(env[66], "hs_ofs"), mul(mul(add(num(env[19], "steps"), integer(1LL)), num(env[20], "batch")), num(env[17], "h_size"))));
+          env[61] = value(add(mul(num(env[60], "p"), num(env[13], "pl_size")), mul(num(env[14], "rows"), num(env[15], "acts"))));
+          env[62] = value(add(num(env[61], "hs_ofs"), mul(mul(add(num(env[19], "steps"), integer(1LL)), num(env[20], "batch")), num(env[17], "h_size"))));
           if (true) {
-            int64_t sym59 = -1;
-            if (sym59 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym59 = 0;
-            if (sym59 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym59 = 1;
-            if (sym59 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym59 = 2;
-            if (sym59 < 0) fail(OPGEN_E_SYMBOL, "kernel 'final_state' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym59);
+            int64_t sym75 = -1;
+            if (sym75 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym75 = 0;
+            if (sym75 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym75 = 1;
+            if (sym75 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym75 = 2;
+            if (sym75 < 0) fail(OPGEN_E_SYMBOL, "kernel 'final_state' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym75);
             out.put(1);
-            out.put(whole(num(env[25], "cell_blocks"), "a grid size"));
+            out.put(whole(num(env[24], "cell_blocks"), "a grid size"));
             out.put(1);
-            out.put(whole(num(env[26], "cell_threads"), "a block size"));
+            out.put(whole(num(env[25], "cell_threads"), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs60 = out.used; out.put(0);
+            int64_t nargs76 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(9);
             out.put(OPGEN_T_SLOT); out.put(10);
             out.put(OPGEN_T_SLOT); out.put(4);
@@ -474,27 +509,27 @@ static void opgen_plan_walk_CudnnRNNV3(opgen_plan_value* env, const char* backen
             scalar(out, OPGEN_T_I64, num(env[20], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[17], "h_size"), "h_size");
             scalar(out, OPGEN_T_I64, num(env[22], "num_units"), "num_units");
-            scalar(out, OPGEN_T_I64, num(env[66], "hs_ofs"), "hs_ofs");
-            scalar(out, OPGEN_T_I64, num(env[67], "cs_ofs"), "cs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[61], "hs_ofs"), "hs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[62], "cs_ofs"), "cs_ofs");
             scalar(out, OPGEN_T_I64, num(env[21], "lstm"), "lstm");
-            scalar(out, OPGEN_T_I32, num(env[27], "time_major"), "time_major");
-            out.words[nargs60] = (out.used - nargs60 - 1) / 2;
+            scalar(out, OPGEN_T_I32, num(env[26], "time_major"), "time_major");
+            out.words[nargs76] = (out.used - nargs76 - 1) / 2;
           }
         }
       }
       if (true) {
-        int64_t sym61 = -1;
-        if (sym61 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym61 = 15;
-        if (sym61 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym61 = 16;
-        if (sym61 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym61 = 17;
-        if (sym61 < 0) fail(OPGEN_E_SYMBOL, "kernel 'layer_output' has no entry point for the dtypes of " "_dtype_T");
-        out.put(OPGEN_STEP_LAUNCH); out.put(sym61);
+        int64_t sym77 = -1;
+        if (sym77 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym77 = 15;
+        if (sym77 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym77 = 16;
+        if (sym77 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym77 = 17;
+        if (sym77 < 0) fail(OPGEN_E_SYMBOL, "kernel 'layer_output' has no entry point for the dtypes of " "_dtype_T");
+        out.put(OPGEN_STEP_LAUNCH); out.put(sym77);
         out.put(1);
         out.put(whole(num(env[1], "seq_blocks"), "a grid size"));
         out.put(1);
         out.put(whole(num(env[2], "seq_threads"), "a block size"));
         out.put(whole(integer(0LL), "the shared size"));
-        int64_t nargs62 = out.used; out.put(0);
+        int64_t nargs78 = out.used; out.put(0);
         out.put(OPGEN_T_SLOT); out.put(4);
         out.put(OPGEN_T_SLOT); out.put(11);
         out.put(OPGEN_T_SLOT); out.put(8);
@@ -511,15 +546,15 @@ static void opgen_plan_walk_CudnnRNNV3(opgen_plan_value* env, const char* backen
         scalar(out, OPGEN_T_I64, num(env[42], "seed"), "seed");
         scalar(out, OPGEN_T_I64, num(env[43], "seed2"), "seed2");
         scalar(out, OPGEN_T_I32, num(env[44], "is_training"), "is_training");
-        scalar(out, OPGEN_T_I32, num(env[27], "time_major"), "time_major");
-        out.words[nargs62] = (out.used - nargs62 - 1) / 2;
+        scalar(out, OPGEN_T_I32, num(env[26], "time_major"), "time_major");
+        out.words[nargs78] = (out.used - nargs78 - 1) / 2;
       }
     }
   }
   *variant = -1;
-  if (*variant < 0 && truth(num(env[31], "persistent"))) *variant = 0;
-  if (*variant < 0 && truth(num(env[23], "fused"))) *variant = 1;
-  if (*variant < 0 && truth(num(env[37], "gemm_steps"))) *variant = 2;
+  if (*variant < 0 && truth(num(env[30], "persistent"))) *variant = 0;
+  if (*variant < 0 && truth(num(env[40], "fused"))) *variant = 1;
+  if (*variant < 0 && truth(num(env[36], "gemm_steps"))) *variant = 2;
 }
 
 OPGEN_PLAN_API int opgen_plan_CudnnRNNV3(const opgen_plan_value* values, int64_t nvalues, const char* backend, int64_t* words, int64_t capacity, int64_t* used, int64_t* variant, char* err, int64_t errlen) {
@@ -527,7 +562,7 @@ OPGEN_PLAN_API int opgen_plan_CudnnRNNV3(const opgen_plan_value* values, int64_t
   try {
     if (nvalues != 45) fail(OPGEN_E_VALUES, "the plan reads 45 names, the call gave " + std::to_string(nvalues));
     if (backend == nullptr) fail(OPGEN_E_VALUES, "no backend named");
-    opgen_plan_value env[72] = {};
+    opgen_plan_value env[65] = {};
     for (int64_t k = 0; k < 45; ++k) env[k] = values[k];
     opgen_plan_walk_CudnnRNNV3(env, backend, out, variant);
     *used = out.used;
@@ -542,7 +577,7 @@ OPGEN_PLAN_API int opgen_plan_CudnnRNNV3(const opgen_plan_value* values, int64_t
 }
 
 OPGEN_PLAN_API const char* opgen_plan_CudnnRNNV3_info(int table, int64_t index) {
-  static const char* const t0[] = {"_dtype_T", "seq_blocks", "seq_threads", "swap0", "swap1", "input_size", "num_layers", "skip", "out_width", "dirs", "w0", "w1", "layers_dirs", "pl_size", "rows", "acts", "gate_width", "h_size", "weights_len", "steps", "batch", "lstm", "num_units", "fused", "gates", "cell_blocks", "cell_threads", "time_major", "persistent_blocks", "rnn_kind", "relu", "persistent", "row_blocks", "row_threads", "proj", "rnn_mode", "gru", "gemm_steps", "fused_row_tiles", "fused_unit_tiles", "fused_h_tiles", "dropout", "seed", "seed2", "is_training"};
+  static const char* const t0[] = {"_dtype_T", "seq_blocks", "seq_threads", "swap0", "swap1", "input_size", "num_layers", "skip", "out_width", "dirs", "w0", "w1", "layers_dirs", "pl_size", "rows", "acts", "gate_width", "h_size", "weights_len", "steps", "batch", "lstm", "num_units", "gates", "cell_blocks", "cell_threads", "time_major", "persistent_blocks", "rnn_kind", "relu", "persistent", "row_blocks", "row_threads", "proj", "rnn_mode", "gru", "gemm_steps", "fused_row_tiles", "fused_unit_tiles", "fused_h_tiles", "fused", "dropout", "seed", "seed2", "is_training"};
   if (table == 0) return index >= 0 && index < 45 ? t0[index] : nullptr;
   static const char* const t1[] = {"float16", "float32", "float64", "gru", "lstm"};
   if (table == 1) return index >= 0 && index < 5 ? t1[index] : nullptr;
@@ -597,7 +632,6 @@ static void opgen_drive_CudnnRNNV3(opgen_call* call, bool run) {
   V v_gpu_row_threads;
   V v_gru;
   V v_gx;
-  V v_gx_slots;
   V v_h_size;
   V v_host_reserved;
   V v_input_size;
@@ -740,7 +774,6 @@ static void opgen_drive_CudnnRNNV3(opgen_call* call, bool run) {
     v_seq_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : min_of({neg(floordiv(neg(v_seq_cells), integer(256LL))), integer(65535LL)}));
     v_seq_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_seq_cells), integer(128LL))))})}));
     v_reserve_size = (truth(v_is_training) ? v_reserve_len : integer(0LL));
-    v_gx_slots = add(integer(1LL), mul(v_fused, sub(v_dirs, integer(1LL))));
     v_rnn_kind = add(v_lstm, mul(integer(2LL), v_gru));
     v__shape_output = Shape{v_steps, v_batch, v_out_width};
     v__shape_output_h = Shape{v_layers_dirs, v_batch, v_h_size};
@@ -824,7 +857,6 @@ static void opgen_drive_CudnnRNNV3(opgen_call* call, bool run) {
     v_seq_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : min_of({neg(floordiv(neg(v_seq_cells), integer(256LL))), integer(65535LL)}));
     v_seq_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_seq_cells), integer(128LL))))})}));
     v_reserve_size = (truth(v_is_training) ? v_reserve_len : integer(0LL));
-    v_gx_slots = add(integer(1LL), mul(v_fused, sub(v_dirs, integer(1LL))));
     v_rnn_kind = add(v_lstm, mul(integer(2LL), v_gru));
     v__shape_output = Shape{v_batch, v_steps, v_out_width};
     v__shape_output_h = Shape{v_batch, v_layers_dirs, v_h_size};
@@ -859,11 +891,11 @@ static void opgen_drive_CudnnRNNV3(opgen_call* call, bool run) {
   if (!run) return;
   v_work = (truth(v_is_training) ? alias_view(frame, OP, "work", v_reserve_space, Shape{v_reserve_len}) : scratch(call, frame, Shape{v_reserve_len}, v__dtype_T));
   v_xt = scratch(call, frame, Shape{mul(v_rows, v_input_size)}, v__dtype_T);
-  v_gx = scratch(call, frame, Shape{mul(mul(v_gx_slots, v_rows), v_gate_width)}, v__dtype_T);
-  v_gh = scratch(call, frame, Shape{mul(mul(v_gx_slots, v_batch), v_gate_width)}, v__dtype_T);
+  v_gx = scratch(call, frame, Shape{mul(mul(v_dirs, v_rows), v_gate_width)}, v__dtype_T);
+  v_gh = scratch(call, frame, Shape{mul(mul(v_dirs, v_batch), v_gate_width)}, v__dtype_T);
   static const char* const strings[] = {"float16", "float32", "float64", "gru", "lstm"};
   static const char* const symbols[] = {"CudnnRNNV3__final_state__float16", "CudnnRNNV3__final_state__float32", "CudnnRNNV3__final_state__float64", "CudnnRNNV3__fused_proj__float16", "CudnnRNNV3__fused_proj__float32", "CudnnRNNV3__fused_proj__float64", "CudnnRNNV3__fused_step__float16", "CudnnRNNV3__fused_step__float32", "CudnnRNNV3__fused_step__float64", "CudnnRNNV3__gru_step__float16", "CudnnRNNV3__gru_step__float32", "CudnnRNNV3__gru_step__float64", "CudnnRNNV3__init_state__float16", "CudnnRNNV3__init_state__float32", "CudnnRNNV3__init_state__float64", "CudnnRNNV3__layer_output__float16", "CudnnRNNV3__layer_output__float32", "CudnnRNNV3__layer_output__float64", "CudnnRNNV3__lstm_step__float16", "CudnnRNNV3__lstm_step__float32", "CudnnRNNV3__lstm_step__float64", "CudnnRNNV3__persistent_layer__float16", "CudnnRNNV3__persistent_layer__float32", "CudnnRNNV3__persistent_layer__float64", "CudnnRNNV3__proj_carry__float16", "CudnnRNNV3__proj_carry__float32", "CudnnRNNV3__proj_carry__float64", "CudnnRNNV3__rnn_step__float16", "CudnnRNNV3__rnn_step__float32", "CudnnRNNV3__rnn_step__float64", "CudnnRNNV3__skip_projection__float16", "CudnnRNNV3__skip_projection__float32", "CudnnRNNV3__skip_projection__float64", "CudnnRNNV3__to_time_major__float16", "CudnnRNNV3__to_time_major__float32", "CudnnRNNV3__to_time_major__float64"};
-  opgen_plan_value values[45] = {plan_value(frame, v__dtype_T, strings, 5), plan_value(frame, v_seq_blocks, strings, 5), plan_value(frame, v_seq_threads, strings, 5), plan_value(frame, v_swap0, strings, 5), plan_value(frame, v_swap1, strings, 5), plan_value(frame, v_input_size, strings, 5), plan_value(frame, v_num_layers, strings, 5), plan_value(frame, v_skip, strings, 5), plan_value(frame, v_out_width, strings, 5), plan_value(frame, v_dirs, strings, 5), plan_value(frame, v_w0, strings, 5), plan_value(frame, v_w1, strings, 5), plan_value(frame, v_layers_dirs, strings, 5), plan_value(frame, v_pl_size, strings, 5), plan_value(frame, v_rows, strings, 5), plan_value(frame, v_acts, strings, 5), plan_value(frame, v_gate_width, strings, 5), plan_value(frame, v_h_size, strings, 5), plan_value(frame, v_weights_len, strings, 5), plan_value(frame, v_steps, strings, 5), plan_value(frame, v_batch, strings, 5), plan_value(frame, v_lstm, strings, 5), plan_value(frame, v_num_units, strings, 5), plan_value(frame, v_fused, strings, 5), plan_value(frame, v_gates, strings, 5), plan_value(frame, v_cell_blocks, strings, 5), plan_value(frame, v_cell_threads, strings, 5), plan_value(frame, v_time_major, strings, 5), plan_value(frame, v_persistent_blocks, strings, 5), plan_value(frame, v_rnn_kind, strings, 5), plan_value(frame, v_relu, strings, 5), plan_value(frame, v_persistent, strings, 5), plan_value(frame, v_row_blocks, strings, 5), plan_value(frame, v_row_threads, strings, 5), plan_value(frame, v_proj, strings, 5), plan_value(frame, v_rnn_mode, strings, 5), plan_value(frame, v_gru, strings, 5), plan_value(frame, v_gemm_steps, strings, 5), plan_value(frame, v_fused_row_tiles, strings, 5), plan_value(frame, v_fused_unit_tiles, strings, 5), plan_value(frame, v_fused_h_tiles, strings, 5), plan_value(frame, v_dropout, strings, 5), plan_value(frame, v_seed, strings, 5), plan_value(frame, v_seed2, strings, 5), plan_value(frame, v_is_training, strings, 5)};
+  opgen_plan_value values[45] = {plan_value(frame, v__dtype_T, strings, 5), plan_value(frame, v_seq_blocks, strings, 5), plan_value(frame, v_seq_threads, strings, 5), plan_value(frame, v_swap0, strings, 5), plan_value(frame, v_swap1, strings, 5), plan_value(frame, v_input_size, strings, 5), plan_value(frame, v_num_layers, strings, 5), plan_value(frame, v_skip, strings, 5), plan_value(frame, v_out_width, strings, 5), plan_value(frame, v_dirs, strings, 5), plan_value(frame, v_w0, strings, 5), plan_value(frame, v_w1, strings, 5), plan_value(frame, v_layers_dirs, strings, 5), plan_value(frame, v_pl_size, strings, 5), plan_value(frame, v_rows, strings, 5), plan_value(frame, v_acts, strings, 5), plan_value(frame, v_gate_width, strings, 5), plan_value(frame, v_h_size, strings, 5), plan_value(frame, v_weights_len, strings, 5), plan_value(frame, v_steps, strings, 5), plan_value(frame, v_batch, strings, 5), plan_value(frame, v_lstm, strings, 5), plan_value(frame, v_num_units, strings, 5), plan_value(frame, v_gates, strings, 5), plan_value(frame, v_cell_blocks, strings, 5), plan_value(frame, v_cell_threads, strings, 5), plan_value(frame, v_time_major, strings, 5), plan_value(frame, v_persistent_blocks, strings, 5), plan_value(frame, v_rnn_kind, strings, 5), plan_value(frame, v_relu, strings, 5), plan_value(frame, v_persistent, strings, 5), plan_value(frame, v_row_blocks, strings, 5), plan_value(frame, v_row_threads, strings, 5), plan_value(frame, v_proj, strings, 5), plan_value(frame, v_rnn_mode, strings, 5), plan_value(frame, v_gru, strings, 5), plan_value(frame, v_gemm_steps, strings, 5), plan_value(frame, v_fused_row_tiles, strings, 5), plan_value(frame, v_fused_unit_tiles, strings, 5), plan_value(frame, v_fused_h_tiles, strings, 5), plan_value(frame, v_fused, strings, 5), plan_value(frame, v_dropout, strings, 5), plan_value(frame, v_seed, strings, 5), plan_value(frame, v_seed2, strings, 5), plan_value(frame, v_is_training, strings, 5)};
   opgen_native::Slot slots[12] = {plan_slot(frame, v_input), plan_slot(frame, v_xt), plan_slot(frame, v_params), plan_slot(frame, v_gx), plan_slot(frame, v_work), plan_slot(frame, v_input_h), plan_slot(frame, v_input_c), plan_slot(frame, v_gh), plan_slot(frame, v_sequence_lengths), plan_slot(frame, v_output_h), plan_slot(frame, v_output_c), plan_slot(frame, v_output)};
   int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_CudnnRNNV3, symbols, 36, values, 45, slots, 12, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
   if (rc != OPGEN_OK) raise(rc, call->err);

@@ -1,12 +1,13 @@
 // CudnnRNNV3 / CudnnRNNBackpropV3: the elementwise steps of a multi-layer, optionally
 // bidirectional RNN (rnn_relu, rnn_tanh, lstm with an optional projection, cuDNN's
 // linear-before-reset gru). The large matrix products are GEMM steps of the launch plans: per layer
-// and direction one input projection for all time steps and, in the backward, the weight gradients
-// over all steps at once. The recurrent product of each step is a GEMM step too on the cpu plan
-// (then a step kernel per time step and direction does the rest); on the GPU's plan it lives in
-// the kernels: the persistent variant (small sizes: every step of a layer and direction in one
-// launch) or the fused one (per time step one launch for both directions, a tile of the product
-// through opgen::matmul_tile and then that tile's gates).
+// one input projection for all time steps and both directions and, in the backward, the weight
+// gradients over all steps at once. The recurrent product of each step is a GEMM step too (a
+// strided batch over the directions) on the cpu plan and the GPU's large sizes, then one step
+// kernel per time step for both directions (grid y: the direction) does the rest; below them, on the
+// GPU's plan, it lives in the kernels: the persistent variant (small sizes: every step of a layer,
+// both directions, in one launch) or the fused one (per time step one launch for both directions, a
+// tile of the product through opgen::matmul_tile and then that tile's gates).
 //
 // Buffers (all row-major, element offsets computed by the launch plan):
 //   params   the opaque weights (opgen_ops/cudnn_rnn.py): bW and bR of the pseudo-layer
@@ -284,26 +285,48 @@ __device__ __forceinline__ void lstm_row(long long b, const T* __restrict__ gx, 
 
 }  // namespace crnn
 
-// One LSTM step at time t: gates from gx + gh + bW + bR, the c slot, and m = o∘tanh(c) into the h
-// slot (no projection) or into ms (projection: a GEMM then forms h = m·P_projᵀ). A block takes
-// whole rows (sequences b), its threads the row's hidden units: no per-element division, and the
-// length test once per row.
+namespace crnn {
+
+// The unfused step kernels' launch s of every direction of a layer (the GEMM steps' plan): grid
+// [row_blocks, D], direction d = blockIdx.y at time t = s (forward) or T − 1 − s (backward), its
+// pseudo-layer d·pl_size after direction 0's offsets, its biases d·2·G after, its slots of gx and gh
+// ([D, T·B, G] and [D, B, G]) d slots on: one launch where there was one per direction.
+struct StepDir {
+  long long d, t, pl;
+};
+__device__ __forceinline__ StepDir step_dir(long long s, long long steps, long long pl_size) {
+  const long long d = blockIdx.y;
+  return StepDir{d, s + d * (steps - 1 - 2 * s), d * pl_size};
+}
+
+}  // namespace crnn
+
+// One LSTM step (launch s, crnn::step_dir): gates from gx + gh + bW + bR, the c slot, and m =
+// o∘tanh(c) into the h slot (no projection) or into ms (projection: a GEMM then forms h = m·P_projᵀ).
+// A block takes whole rows (sequences b), its threads the row's hidden units: no per-element
+// division, and the length test once per row.
 template <typename T>
 __device__ void lstm_step(const T* __restrict__ gx, const T* __restrict__ gh, const T* __restrict__ params,
-                          T* __restrict__ work, const int* __restrict__ lengths, long long t, long long d,
+                          T* __restrict__ work, const int* __restrict__ lengths, long long s, long long steps,
                           long long B, long long H, long long Hh, long long proj, long long bofs, long long acts_ofs,
-                          long long hs_ofs, long long cs_ofs, long long ms_ofs) {
+                          long long hs_ofs, long long cs_ofs, long long ms_ofs, long long pl_size) {
+  const crnn::StepDir q = crnn::step_dir(s, steps, pl_size);
+  const long long G = 4 * H;
   opgen::for_each_row(B, [&](long long b) {
-    crnn::lstm_row(b, gx, gh, params, work, lengths, t, d, B, H, Hh, proj, bofs, acts_ofs, hs_ofs, cs_ofs, ms_ofs,
+    crnn::lstm_row(b, gx + q.d * steps * B * G, gh + q.d * B * G, params, work, lengths, q.t, q.d, B, H, Hh, proj,
+                   bofs + q.d * 2 * G, acts_ofs + q.pl, hs_ofs + q.pl, cs_ofs + q.pl, ms_ofs + q.pl,
                    crnn::whole_row(H));
   });
 }
 
-// After the projection GEMM: sequences past their end keep their previous h.
+// After the projection GEMM (launch s, crnn::step_dir; grid [cell_blocks, D]): sequences past their
+// end keep their previous h.
 template <typename T>
-__device__ void proj_carry(T* __restrict__ work, const int* __restrict__ lengths, long long t, long long d, long long B,
-                           long long Hh, long long hs_ofs) {
-  const long long prev = t + d, next = t + 1 - d;
+__device__ void proj_carry(T* __restrict__ work, const int* __restrict__ lengths, long long s, long long steps,
+                           long long B, long long Hh, long long hs_ofs, long long pl_size) {
+  const crnn::StepDir q = crnn::step_dir(s, steps, pl_size);
+  const long long t = q.t, prev = t + q.d, next = t + 1 - q.d;
+  hs_ofs += q.pl;
   crnn::each(B * Hh, [&](long long i) {
     const long long b = i / Hh;
     if (t >= lengths[b]) work[hs_ofs + next * B * Hh + i] = work[hs_ofs + prev * B * Hh + i];
@@ -364,13 +387,18 @@ __device__ __forceinline__ void gru_row(long long b, const T* __restrict__ gx, c
 }  // namespace crnn
 
 // One GRU step (linear before reset): r, u = σ(gx + bW + gh + bR), n = tanh(gx_n + bW_n + r∘(gh_n + bR_n)),
-// h = (1 − u)∘n + u∘h_prev; acts keep r, u, n and gh_n + bR_n for the gradient. Rows as in lstm_step.
+// h = (1 − u)∘n + u∘h_prev; acts keep r, u, n and gh_n + bR_n for the gradient. Launch s and rows as
+// in lstm_step.
 template <typename T>
 __device__ void gru_step(const T* __restrict__ gx, const T* __restrict__ gh, const T* __restrict__ params,
-                         T* __restrict__ work, const int* __restrict__ lengths, long long t, long long d, long long B,
-                         long long H, long long bofs, long long acts_ofs, long long hs_ofs) {
+                         T* __restrict__ work, const int* __restrict__ lengths, long long s, long long steps,
+                         long long B, long long H, long long bofs, long long acts_ofs, long long hs_ofs,
+                         long long pl_size) {
+  const crnn::StepDir q = crnn::step_dir(s, steps, pl_size);
+  const long long G = 3 * H;
   opgen::for_each_row(B, [&](long long b) {
-    crnn::gru_row(b, gx, gh, params, work, lengths, t, d, B, H, bofs, acts_ofs, hs_ofs, crnn::whole_row(H));
+    crnn::gru_row(b, gx + q.d * steps * B * G, gh + q.d * B * G, params, work, lengths, q.t, q.d, B, H,
+                  bofs + q.d * 2 * G, acts_ofs + q.pl, hs_ofs + q.pl, crnn::whole_row(H));
   });
 }
 
@@ -412,35 +440,47 @@ __device__ __forceinline__ void rnn_row(long long b, const T* __restrict__ gx, c
 
 }  // namespace crnn
 
-// One rnn_relu / rnn_tanh step: h = act(gx + bW + gh + bR).
+// One rnn_relu / rnn_tanh step: h = act(gx + bW + gh + bR). Launch s and rows as in lstm_step.
 template <typename T>
 __device__ void rnn_step(const T* __restrict__ gx, const T* __restrict__ gh, const T* __restrict__ params,
-                         T* __restrict__ work, const int* __restrict__ lengths, long long t, long long d, long long B,
-                         long long H, long long bofs, long long hs_ofs, long long relu) {
+                         T* __restrict__ work, const int* __restrict__ lengths, long long s, long long steps,
+                         long long B, long long H, long long bofs, long long hs_ofs, long long relu,
+                         long long pl_size) {
+  const crnn::StepDir q = crnn::step_dir(s, steps, pl_size);
   opgen::for_each_row(B, [&](long long b) {
-    crnn::rnn_row(b, gx, gh, params, work, lengths, t, d, B, H, bofs, hs_ofs, relu, crnn::whole_row(H));
+    crnn::rnn_row(b, gx + q.d * steps * B * H, gh + q.d * B * H, params, work, lengths, q.t, q.d, B, H,
+                  bofs + q.d * 2 * H, hs_ofs + q.pl, relu, crnn::whole_row(H));
   });
 }
 
-// The persistent variant of one layer and direction (issue 23; the launch plan's `persistent` let:
-// no projection, gates·H·H ≤ 65536, batch ≤ 64): every time step in one launch instead of a GEMM and
-// a step kernel per step. Block r takes batch rows [4r, 4r + 4); a row's recurrence needs only that
-// row, so no block waits for another (no grid-wide barrier). Per step the block's threads form its
+// The persistent variant of one layer, every direction (issue 23; the launch plan's `persistent`
+// variant: no projection, gates·H·H ≤ persistent_max_weights, batch ≤ 64): every time step in one
+// launch instead of a GEMM and a step kernel per step. Grid [ceildiv(B, 4), D]: block (r, d) takes
+// batch rows [4r, 4r + 4) of direction d = blockIdx.y (its pseudo-layer d·pl_size after direction
+// 0's offsets, its weights d·layer_w, its biases d·2·G; its slots of gx and gh, as fused_step's); a
+// row's recurrence needs only that row, so no block waits for another (no grid-wide barrier). Per step the block's threads form its
 // rows of gh = h_prev·Rᵀ (summed in Acc<T>, k = 0, 1, ..., H − 1, stored as T like the GEMM's
 // output), then run the step kernel's row function on each row, with a barrier after each phase.
 // `kind`: 0 rnn_relu/rnn_tanh, 1 lstm, 2 gru.
 template <typename T>
 __device__ void persistent_layer(const T* __restrict__ gx, T* __restrict__ gh, const T* __restrict__ params,
-                                 T* __restrict__ work, const int* __restrict__ lengths, long long d, long long steps,
-                                 long long B, long long H, long long gates, long long kind, long long relu,
-                                 long long rofs, long long bofs, long long acts_ofs, long long hs_ofs,
-                                 long long cs_ofs) {
+                                 T* __restrict__ work, const int* __restrict__ lengths, long long steps, long long B,
+                                 long long H, long long gates, long long kind, long long relu, long long rofs,
+                                 long long layer_w, long long bofs, long long acts_ofs, long long hs_ofs,
+                                 long long cs_ofs, long long pl_size) {
   typedef typename crnn::Acc<T>::type A;
   constexpr int kRows = 4;
   const long long b0 = static_cast<long long>(blockIdx.x) * kRows;
   const long long rows = B - b0 < kRows ? B - b0 : kRows, G = gates * H;
   if (rows <= 0) return;  // (the whole block: no barrier is left waiting)
-  const T* __restrict__ R = params + rofs;  // [G, H]: gate row c's weights on h
+  const long long d = blockIdx.y, pl = d * pl_size;
+  gx += d * steps * B * G;
+  gh += d * B * G;
+  bofs += d * 2 * G;
+  acts_ofs += pl;
+  hs_ofs += pl;
+  cs_ofs += pl;
+  const T* __restrict__ R = params + rofs + d * layer_w;  // [G, H]: gate row c's weights on h
   for (long long s = 0; s < steps; ++s) {
     const long long t = s + d * (steps - 1 - 2 * s);
     const T* __restrict__ h_prev = work + hs_ofs + (t + d) * B * H;
@@ -716,11 +756,22 @@ __device__ __forceinline__ void proj_grad_cell(long long j, bool live, const T* 
 
 }  // namespace crnn
 
-// proj_grad_cell on every element of direction d's slots (with the GEMMs of the unfused steps).
+namespace crnn {
+
+// The time of the backward's launch s in direction d: last first forward, first first backward.
+__device__ __forceinline__ long long grad_time(long long s, long long steps, long long d) {
+  return (steps - 1 - s) * (1 - d) + s * d;
+}
+
+}  // namespace crnn
+
+// proj_grad_cell on every element of direction d = blockIdx.y's slots at launch s (crnn::grad_time;
+// grid [cell_blocks, D], with the GEMMs of the unfused steps).
 template <typename T>
 __device__ void proj_grad(const T* __restrict__ dy, T* __restrict__ dhp_slots, T* __restrict__ dh_slots,
-                          const int* __restrict__ lengths, long long t, long long d, long long B, long long Hh,
-                          long long D, long long steps) {
+                          const int* __restrict__ lengths, long long s, long long B, long long Hh, long long D,
+                          long long steps) {
+  const long long d = blockIdx.y, t = crnn::grad_time(s, steps, d);
   T* __restrict__ dhp = dhp_slots + d * steps * B * Hh;
   T* __restrict__ dh = dh_slots + d * B * Hh;
   crnn::each(B * Hh, [&](long long i) {
@@ -788,18 +839,23 @@ __device__ __forceinline__ void lstm_grad_row(long long b, const T* __restrict__
 // LSTM step gradient at time t: from dm (dh + dy[t], or, with a projection, dhp[t]·P_proj) and
 // the carried dc, the pre-activation gradients dg[t] = [di | df | dc̃ | do] (both the W and the R
 // side), and the carried dc = dc_t∘f; dh restarts from 0 (the GEMM dh += dg[t]·R follows). Whole
-// rows (sequences b) per block, as in lstm_step.
+// rows (sequences b) per block, as in lstm_step; launch s of every direction: grid [row_blocks, D],
+// direction d = blockIdx.y at time crnn::grad_time(s, steps, d), its pseudo-layer d·pl_size after
+// direction 0's offsets, its slots of dg, dh, dc (and dm) d slots on.
 template <typename T>
 __device__ void lstm_grad_step(const T* __restrict__ dy, const T* __restrict__ dm, const T* __restrict__ reserve,
                                const int* __restrict__ lengths, T* __restrict__ dg, T* __restrict__ dh,
-                               T* __restrict__ dc, long long t, long long d, long long B, long long H, long long Hh,
-                               long long D, long long proj, long long acts_ofs, long long cs_ofs, long long steps) {
+                               T* __restrict__ dc, long long s, long long B, long long H, long long Hh, long long D,
+                               long long proj, long long acts_ofs, long long cs_ofs, long long steps,
+                               long long pl_size) {
+  const long long d = blockIdx.y, t = crnn::grad_time(s, steps, d), pl = d * pl_size;
   T* __restrict__ dg_d = dg + d * steps * B * 4 * H;
   T* __restrict__ dh_d = dh + d * B * Hh;
   T* __restrict__ dc_d = dc + d * B * H;
+  const T* __restrict__ dm_d = dm + proj * d * B * H;
   opgen::for_each_row(B, [&](long long b) {
-    crnn::lstm_grad_row(b, dy, dm, reserve, lengths, dg_d, dh_d, dc_d, t, d, B, H, Hh, D, proj, acts_ofs, cs_ofs,
-                        crnn::whole_row(H));
+    crnn::lstm_grad_row(b, dy, dm_d, reserve, lengths, dg_d, dh_d, dc_d, t, d, B, H, Hh, D, proj, acts_ofs + pl,
+                        cs_ofs + pl, crnn::whole_row(H));
   });
 }
 
@@ -858,17 +914,18 @@ __device__ __forceinline__ void gru_grad_row(long long b, const T* __restrict__ 
 }  // namespace crnn
 
 // GRU step gradient at time t: dgw[t] = [dr | du | dn] (the W side), dgr[t] = [dr | du | dn∘r]
-// (the R side), and the direct part of dh_prev, dh∘u. Rows as in lstm_step.
+// (the R side), and the direct part of dh_prev, dh∘u. Launch s and rows as in lstm_grad_step.
 template <typename T>
 __device__ void gru_grad_step(const T* __restrict__ dy, const T* __restrict__ reserve, const int* __restrict__ lengths,
-                              T* __restrict__ dgw, T* __restrict__ dgr, T* __restrict__ dh, long long t, long long d,
-                              long long B, long long H, long long D, long long acts_ofs, long long hs_ofs,
-                              long long steps) {
+                              T* __restrict__ dgw, T* __restrict__ dgr, T* __restrict__ dh, long long s, long long B,
+                              long long H, long long D, long long acts_ofs, long long hs_ofs, long long steps,
+                              long long pl_size) {
+  const long long d = blockIdx.y, t = crnn::grad_time(s, steps, d), pl = d * pl_size;
   const long long slot = d * steps * B * 3 * H;
   T* __restrict__ dh_d = dh + d * B * H;
   opgen::for_each_row(B, [&](long long b) {
-    crnn::gru_grad_row(b, dy, reserve, lengths, dgw + slot, dgr + slot, dh_d, t, d, B, H, D, acts_ofs, hs_ofs,
-                       crnn::whole_row(H));
+    crnn::gru_grad_row(b, dy, reserve, lengths, dgw + slot, dgr + slot, dh_d, t, d, B, H, D, acts_ofs + pl,
+                       hs_ofs + pl, crnn::whole_row(H));
   });
 }
 
@@ -907,21 +964,25 @@ __device__ __forceinline__ void rnn_grad_row(long long b, const T* __restrict__ 
 
 }  // namespace crnn
 
-// rnn_relu / rnn_tanh step gradient: dg[t] = (dh + dy[t])∘act'(h), dh restarts from 0.
+// rnn_relu / rnn_tanh step gradient: dg[t] = (dh + dy[t])∘act'(h), dh restarts from 0. Launch s and
+// rows as in lstm_grad_step.
 template <typename T>
 __device__ void rnn_grad_step(const T* __restrict__ dy, const T* __restrict__ reserve, const int* __restrict__ lengths,
-                              T* __restrict__ dg, T* __restrict__ dh, long long t, long long d, long long B,
-                              long long H, long long D, long long hs_ofs, long long relu, long long steps) {
+                              T* __restrict__ dg, T* __restrict__ dh, long long s, long long B, long long H,
+                              long long D, long long hs_ofs, long long relu, long long steps, long long pl_size) {
+  const long long d = blockIdx.y, t = crnn::grad_time(s, steps, d);
   T* __restrict__ dg_d = dg + d * steps * B * H;
   T* __restrict__ dh_d = dh + d * B * H;
   opgen::for_each_row(B, [&](long long b) {
-    crnn::rnn_grad_row(b, dy, reserve, lengths, dg_d, dh_d, t, d, B, H, D, hs_ofs, relu, crnn::whole_row(H));
+    crnn::rnn_grad_row(b, dy, reserve, lengths, dg_d, dh_d, t, d, B, H, D, hs_ofs + d * pl_size, relu,
+                       crnn::whole_row(H));
   });
 }
 
-// The gradient's persistent variant of one layer and direction (the launch plan's `persistent` let,
-// as persistent_layer's): every time step, last first, in one launch. Block r takes batch rows
-// [4r, 4r + 4). Per step the block runs the step gradient's row function on each row, `grad_row(b,
+// The gradient's persistent variant of one layer, every direction (the launch plan's `persistent`
+// variant, as persistent_layer's): every time step, last first, in one launch. Grid [ceildiv(B, 4),
+// D]: block (r, d) takes batch rows [4r, 4r + 4) of direction d = blockIdx.y (its pseudo-layer
+// d·pl_size after direction 0's offsets, its weights d·layer_w after, its slots of dG, dh, dc). Per step the block runs the step gradient's row function on each row, `grad_row(b,
 // t)` (dG[t] and the carried dc; dh restarts from its direct part), then adds dh += dG[t]·R for its
 // rows (summed in Acc<T>, c = 0, 1, ..., G − 1, the old dh added to the sum and rounded once, as the
 // GEMM with beta 1 does), a barrier after each phase. Rows past their end have dG[t] = 0: their dh
@@ -941,7 +1002,7 @@ __device__ __forceinline__ void persistent_grad(const F& grad_row, const T* __re
   if (rows <= 0) return;  // (the whole block: no barrier is left waiting)
   const T* __restrict__ R = params + rofs;  // [G, H]
   for (long long s = 0; s < steps; ++s) {
-    const long long t = (steps - 1 - s) * (1 - d) + s * d;
+    const long long t = crnn::grad_time(s, steps, d);
     for (long long r = 0; r < rows; ++r) grad_row(b0 + r, t);
     __syncthreads();  // dG[t] and the direct part of dh are in place
     // a thread per unit k, for all the block's rows at once: each weight read once per step, the
@@ -977,8 +1038,12 @@ template <typename T>
 __device__ void persistent_lstm_grad(const T* __restrict__ dy, const T* __restrict__ reserve,
                                      const int* __restrict__ lengths, T* __restrict__ dgw, T* __restrict__ dh,
                                      T* __restrict__ dc, const T* __restrict__ dm, const T* __restrict__ params,
-                                     long long d, long long steps, long long B, long long H, long long D,
-                                     long long rofs, long long acts_ofs, long long cs_ofs) {
+                                     long long steps, long long B, long long H, long long D, long long rofs,
+                                     long long layer_w, long long acts_ofs, long long cs_ofs, long long pl_size) {
+  const long long d = blockIdx.y;
+  rofs += d * layer_w;
+  acts_ofs += d * pl_size;
+  cs_ofs += d * pl_size;
   T* __restrict__ dg_d = dgw + d * steps * B * 4 * H;  // direction d's slots
   T* __restrict__ dh_d = dh + d * B * H;
   T* __restrict__ dc_d = dc + d * B * H;
@@ -993,9 +1058,13 @@ __device__ void persistent_lstm_grad(const T* __restrict__ dy, const T* __restri
 template <typename T>
 __device__ void persistent_gru_grad(const T* __restrict__ dy, const T* __restrict__ reserve,
                                     const int* __restrict__ lengths, T* __restrict__ dgw, T* __restrict__ dgr,
-                                    T* __restrict__ dh, const T* __restrict__ params, long long d, long long steps,
-                                    long long B, long long H, long long D, long long rofs, long long acts_ofs,
-                                    long long hs_ofs) {
+                                    T* __restrict__ dh, const T* __restrict__ params, long long steps, long long B,
+                                    long long H, long long D, long long rofs, long long layer_w, long long acts_ofs,
+                                    long long hs_ofs, long long pl_size) {
+  const long long d = blockIdx.y;
+  rofs += d * layer_w;
+  acts_ofs += d * pl_size;
+  hs_ofs += d * pl_size;
   const long long slot = d * steps * B * 3 * H, dh_slot = d * B * H;  // direction d's slots
   crnn::persistent_grad(
       [=](long long b, long long t) {  // (by value: a captured reference spilled to local memory)
@@ -1008,8 +1077,12 @@ __device__ void persistent_gru_grad(const T* __restrict__ dy, const T* __restric
 template <typename T>
 __device__ void persistent_rnn_grad(const T* __restrict__ dy, const T* __restrict__ reserve,
                                     const int* __restrict__ lengths, T* __restrict__ dgw, T* __restrict__ dh,
-                                    const T* __restrict__ params, long long d, long long steps, long long B,
-                                    long long H, long long D, long long rofs, long long hs_ofs, long long relu) {
+                                    const T* __restrict__ params, long long steps, long long B, long long H,
+                                    long long D, long long rofs, long long layer_w, long long hs_ofs, long long relu,
+                                    long long pl_size) {
+  const long long d = blockIdx.y;
+  rofs += d * layer_w;
+  hs_ofs += d * pl_size;
   T* __restrict__ dg_d = dgw + d * steps * B * H;  // direction d's slots
   T* __restrict__ dh_d = dh + d * B * H;
   crnn::persistent_grad(
@@ -1037,10 +1110,6 @@ __device__ void persistent_rnn_grad(const T* __restrict__ dy, const T* __restric
 // added to the sum and rounded once, as the GEMM with beta 1 does). A product whose rows have all
 // ended is skipped (its dG rows are 0: dh += 0 changes nothing; dm is then unread).
 namespace crnn {
-
-__device__ __forceinline__ long long grad_time(long long s, long long steps, long long d) {
-  return (steps - 1 - s) * (1 - d) + s * d;
-}
 
 template <typename P, typename F>
 __device__ __forceinline__ void fused_grad(const P& product, const F& cells, bool has_product, bool has_cells,
