@@ -1,25 +1,29 @@
 #!/usr/bin/env python3
-"""CudnnRNNV3's fused recurrent step (issue 23 item 1) against the GEMM steps it replaces, on a GPU.
+"""CudnnRNNV3's three step forms (its launch variants) against each other, on a GPU: the thresholds
+of specs/rnn/cudnn_rnn.family.yaml measured.
 
-The GPU's launch plan takes the fused variant (`fused_step`: per time step one launch for both
-directions, each block a 32×32 tile of h·Rᵀ through opgen::matmul_tile, then that tile's gates)
-outside the persistent variant's limits up to fused_depth = gates·max(units, h_size) =
-fused_max_depth (the family param of specs/rnn/cudnn_rnn.family.yaml, read from each op's
-`_PLAN.params`), and above it the GEMM steps (per step and direction a cuBLAS h·Rᵀ and the step
-kernel). That switch was set to 128 from this benchmark's run on an H200 (bench/RESULTS.md,
-2026-11-28; the cost model's 256 before it took the slower form at depths 192 and 256); it
-measures it: for a bidirectional layer's T forward steps, and CudnnRNNBackpropV3's T backward
-steps, float32, all lengths T, both forms run the generated kernels directly on the same buffers,
-each captured once into a CUDA graph (as the op's replay runs them) and timed by CUDA events
-(medians over repeats), at sizes on both sides of the switch. What both forms compute (the h
-states; the gradients dG and dh) is compared (max |difference|) before timing, so a wrong launch
-shows.
-
+The GPU's launch plan takes the persistent variant (`persistent_layer`: every step of a layer, both
+directions, in one launch, a block per 4 batch rows and direction) where gates·units·h_size ≤
+persistent_max_weights and batch ≤ persistent_max_batch; else the fused variant (`fused_step`: per
+time step one launch for both directions, each block a 32×32 tile of h·Rᵀ through
+opgen::matmul_tile, then that tile's gates) up to fused_depth = gates·max(units, h_size) =
+fused_max_depth; above it the GEMM steps (per time step one strided-batched cuBLAS h·Rᵀ for both
+directions and one step kernel over both). The thresholds are the family's params, read from each
+op's `_PLAN.params`. This measures them, per pass (a bidirectional layer's T forward steps, and
+CudnnRNNBackpropV3's T backward steps) and per direction count (`--dirs`: D = 1 and D = 2; every
+form runs the directions in one launch, but D = 2 doubles the work of each): float32, all lengths T,
+each form runs the generated kernels directly on the same buffers, captured once into a CUDA graph
+(as the op's replay runs them) and timed by CUDA events (medians over repeats). Sizes with batch >
+persistent_max_batch time the fused form against the GEMM steps on both sides of fused_max_depth;
+sizes with a smaller batch time the persistent form against both, on both sides of
+persistent_max_weights. What the forms compute (the h states; the gradients dG and dh) is compared
+with the GEMM steps' (max |difference|) before timing, so a wrong launch shows.
 
     python bench/bench_fused_step.py [--repeats 20] [--steps 20] [--dirs 1 2] [--markdown FILE]
+    python bench/bench_fused_step.py --quick    # three small sizes, 2 steps, 1 repeat: the plumbing
 
-Each size is timed with one direction and with two (`--dirs`): the fused form runs every direction
-in one launch, the GEMM steps one after the other, so the switch may differ between them.
+Each row says which form the plan takes and which was faster ("<-- the switch is wrong here" where
+they differ): the figures a threshold is set from (bench/RESULTS.md).
 
 Exit status 2 where no GPU (CuPy and a CUDA device) is at hand.
 """
@@ -43,10 +47,16 @@ from gpu_timing import cupy_or_reason, median_ms  # noqa: E402 -- bench/ is the 
 
 TILE = 32  # StepTiles' rows and units per block (kernels/rnn/cudnn_rnn.cu)
 # (mode, batch, units): batches above the persistent variant's (persistent_max_batch), depths either side of
-# fused_max_depth
+# fused_max_depth: the fused form against the GEMM steps
 SIZES = [("lstm", 128, 16), ("lstm", 128, 32), ("lstm", 128, 40), ("lstm", 128, 64), ("lstm", 512, 32),
          ("lstm", 512, 64), ("lstm", 128, 128), ("gru", 128, 42), ("gru", 128, 48), ("gru", 512, 42),
          ("gru", 128, 85)]
+# batches within persistent_max_batch, gates·units² either side of persistent_max_weights (4096: lstm 32
+# units, gru 36): the persistent form against the other two
+PERSISTENT_SIZES = [("lstm", 32, 16), ("lstm", 32, 32), ("lstm", 64, 32), ("lstm", 32, 40), ("lstm", 64, 64),
+                    ("gru", 32, 36), ("gru", 64, 42)]
+# --quick: one size per form the plan takes (persistent, fused, GEMM steps), small
+QUICK_SIZES = [("lstm", 8, 8), ("gru", 65, 16), ("lstm", 65, 33)]
 
 
 @dataclass(frozen=True)
@@ -106,16 +116,12 @@ def host_buffers(lay: Layout, seed: int = 0) -> dict[str, np.ndarray]:
 
 
 def device_buffers(cp: Any, lay: Layout, host: dict[str, np.ndarray]) -> dict[str, Any]:
-    """The fused form's gx and gh hold a slot per direction; the GEMM steps' form gets a gx and a gh
-    per direction (gx_0, gh_0, ...), as its plan's direction loop reuses one of each."""
+    """Every form's: gx and gh hold a slot per direction."""
     buf = {k: cp.asarray(host[k]) for k in ("params", "work", "lengths", "dy", "dh", "dc")}
     buf["dgw"] = cp.asarray(np.zeros(lay.dirs * lay.steps * lay.batch * lay.width, np.float32))
     buf["dgr"] = cp.asarray(np.zeros(lay.dirs * lay.steps * lay.batch * lay.width, np.float32))
     buf["gx"] = cp.asarray(host["gx"].ravel())
     buf["gh"] = cp.asarray(np.zeros(lay.dirs * lay.batch * lay.width, np.float32))
-    for d in range(lay.dirs):
-        buf[f"gx_{d}"] = cp.asarray(host["gx"][d])
-        buf[f"gh_{d}"] = cp.asarray(np.zeros(lay.batch * lay.width, np.float32))
     return buf
 
 
@@ -137,26 +143,32 @@ def fused_steps(backend: Any, source: Any, lay: Layout, buf: dict[str, Any]) -> 
             i64(lay.pl_size)))
 
 
-def gemm_steps(backend: Any, source: Any, lay: Layout, buf: dict[str, Any]) -> None:
-    """Every step as the GEMM steps' plan launches it: per direction h·Rᵀ by cuBLAS, then the step
-    kernel (the plan's direction loop, each direction its own slot of gx and gh here)."""
+def persistent_steps(backend: Any, source: Any, lay: Layout, buf: dict[str, Any]) -> None:
+    """Every step as the persistent variant's plan launches it: one persistent_layer, every direction."""
     i64 = np.int64
-    B, H, G = lay.batch, lay.units, lay.width
-    for s in range(lay.steps):
-        for d in range(lay.dirs):
-            t = s + d * (lay.steps - 1 - 2 * s)
-            pl = d * lay.pl_size
-            backend.gemm(buf["work"], buf["params"], buf[f"gh_{d}"], B, G, H, False, True, 0,
-                         pl + lay.hs_ofs + (t + d) * B * H, d * lay.layer_w, 0)
-            common = (buf[f"gx_{d}"], buf[f"gh_{d}"], buf["params"], buf["work"], buf["lengths"], i64(t), i64(d),
-                      i64(B), i64(H))
-            if lay.mode == "lstm":
-                backend.launch(source, "CudnnRNNV3__lstm_step__float32", (B,), (row_threads(lay),), (
-                    *common, i64(H), i64(0), i64(lay.bofs + d * 2 * G), i64(pl), i64(pl + lay.hs_ofs),
-                    i64(pl + lay.cs_ofs), i64(pl + lay.pl_size)))
-            else:
-                backend.launch(source, "CudnnRNNV3__gru_step__float32", (B,), (row_threads(lay),), (
-                    *common, i64(lay.bofs + d * 2 * G), i64(pl), i64(pl + lay.hs_ofs)))
+    kind = 1 if lay.mode == "lstm" else 2
+    backend.launch(source, "CudnnRNNV3__persistent_layer__float32", (-(-lay.batch // 4), lay.dirs), (256,), (
+        buf["gx"], buf["gh"], buf["params"], buf["work"], buf["lengths"], i64(lay.steps), i64(lay.batch),
+        i64(lay.units), i64(lay.gates), i64(kind), i64(0), i64(0), i64(lay.layer_w), i64(lay.bofs), i64(0),
+        i64(lay.hs_ofs), i64(lay.cs_ofs), i64(lay.pl_size)))
+
+
+def gemm_steps(backend: Any, source: Any, lay: Layout, buf: dict[str, Any]) -> None:
+    """Every step as the GEMM steps' plan launches it: h·Rᵀ of every direction by one strided-batched
+    cuBLAS call (direction 1 at time T − 1 − s: its h slot T − s), then one step kernel over them."""
+    i64 = np.int64
+    B, H, G, T = lay.batch, lay.units, lay.width, lay.steps
+    for s in range(T):
+        backend.gemm(buf["work"], buf["params"], buf["gh"], B, G, H, False, True, 0, lay.hs_ofs + s * B * H, 0, 0,
+                     lay.dirs, lay.pl_size + (T - 2 * s) * B * H, lay.layer_w, B * G)
+        common = (buf["gx"], buf["gh"], buf["params"], buf["work"], buf["lengths"], i64(s), i64(T), i64(B), i64(H))
+        if lay.mode == "lstm":
+            backend.launch(source, "CudnnRNNV3__lstm_step__float32", (B, lay.dirs), (row_threads(lay),), (
+                *common, i64(H), i64(0), i64(lay.bofs), i64(0), i64(lay.hs_ofs), i64(lay.cs_ofs), i64(lay.pl_size),
+                i64(lay.pl_size)))
+        else:
+            backend.launch(source, "CudnnRNNV3__gru_step__float32", (B, lay.dirs), (row_threads(lay),), (
+                *common, i64(lay.bofs), i64(0), i64(lay.hs_ofs), i64(lay.pl_size)))
 
 
 def fused_grads(backend: Any, source: Any, lay: Layout, buf: dict[str, Any]) -> None:
@@ -175,26 +187,38 @@ def fused_grads(backend: Any, source: Any, lay: Layout, buf: dict[str, Any]) -> 
                 *head, buf["dgr"], buf["dh"], buf["params"], *sizes, i64(0), i64(lay.hs_ofs), i64(lay.pl_size)))
 
 
+def persistent_grads(backend: Any, source: Any, lay: Layout, buf: dict[str, Any]) -> None:
+    """The backward as the persistent variant's plan launches it: one persistent_<mode>_grad, every
+    direction."""
+    i64 = np.int64
+    grid, sizes = (-(-lay.batch // 4), lay.dirs), (i64(lay.steps), i64(lay.batch), i64(lay.units), i64(lay.dirs))
+    if lay.mode == "lstm":
+        backend.launch(source, "CudnnRNNBackpropV3__persistent_lstm_grad__float32", grid, (256,), (
+            buf["dy"], buf["work"], buf["lengths"], buf["dgw"], buf["dh"], buf["dc"], buf["dy"], buf["params"],
+            *sizes, i64(0), i64(lay.layer_w), i64(0), i64(lay.cs_ofs), i64(lay.pl_size)))
+    else:
+        backend.launch(source, "CudnnRNNBackpropV3__persistent_gru_grad__float32", grid, (256,), (
+            buf["dy"], buf["work"], buf["lengths"], buf["dgw"], buf["dgr"], buf["dh"], buf["params"], *sizes, i64(0),
+            i64(lay.layer_w), i64(0), i64(lay.hs_ofs), i64(lay.pl_size)))
+
+
 def gemm_grads(backend: Any, source: Any, lay: Layout, buf: dict[str, Any]) -> None:
-    """The backward as the GEMM steps' plan launches it: per step and direction the step gradient
-    kernel, then dh += dG·R by cuBLAS (beta 1)."""
+    """The backward as the GEMM steps' plan launches it: per step one step gradient kernel over every
+    direction, then dh += dG·R of every direction by one strided-batched cuBLAS call (beta 1)."""
     i64 = np.int64
     B, H, G, T = lay.batch, lay.units, lay.width, lay.steps
     for s in range(T):
-        for d in range(lay.dirs):
-            t = (T - 1 - s) * (1 - d) + s * d
-            pl = d * lay.pl_size
-            if lay.mode == "lstm":
-                backend.launch(source, "CudnnRNNBackpropV3__lstm_grad_step__float32", (B,), (row_threads(lay),), (
-                    buf["dy"], buf["dy"], buf["work"], buf["lengths"], buf["dgw"], buf["dh"], buf["dc"], i64(t),
-                    i64(d), i64(B), i64(H), i64(H), i64(lay.dirs), i64(0), i64(pl), i64(pl + lay.cs_ofs), i64(T)))
-            else:
-                backend.launch(source, "CudnnRNNBackpropV3__gru_grad_step__float32", (B,), (row_threads(lay),), (
-                    buf["dy"], buf["work"], buf["lengths"], buf["dgw"], buf["dgr"], buf["dh"], i64(t), i64(d),
-                    i64(B), i64(H), i64(lay.dirs), i64(pl), i64(pl + lay.hs_ofs), i64(T)))
-            side = buf["dgw"] if lay.mode == "lstm" else buf["dgr"]
-            backend.gemm(side, buf["params"], buf["dh"], B, H, G, False, False, 1, (d * T + t) * B * G,
-                         d * lay.layer_w, d * B * H)
+        if lay.mode == "lstm":
+            backend.launch(source, "CudnnRNNBackpropV3__lstm_grad_step__float32", (B, lay.dirs), (row_threads(lay),), (
+                buf["dy"], buf["dy"], buf["work"], buf["lengths"], buf["dgw"], buf["dh"], buf["dc"], i64(s), i64(B),
+                i64(H), i64(H), i64(lay.dirs), i64(0), i64(0), i64(lay.cs_ofs), i64(T), i64(lay.pl_size)))
+        else:
+            backend.launch(source, "CudnnRNNBackpropV3__gru_grad_step__float32", (B, lay.dirs), (row_threads(lay),), (
+                buf["dy"], buf["work"], buf["lengths"], buf["dgw"], buf["dgr"], buf["dh"], i64(s), i64(B), i64(H),
+                i64(lay.dirs), i64(0), i64(lay.hs_ofs), i64(T), i64(lay.pl_size)))
+        side = buf["dgw"] if lay.mode == "lstm" else buf["dgr"]
+        backend.gemm(side, buf["params"], buf["dh"], B, H, G, False, False, 1, (T - 1 - s) * B * G, 0, 0, lay.dirs,
+                     (2 * s + 1) * B * G, lay.layer_w, B * H)
 
 
 def timed(cp: Any, run: Any, repeats: int) -> tuple[float, str]:
@@ -219,18 +243,31 @@ def timed(cp: Any, run: Any, repeats: int) -> tuple[float, str]:
     return median_ms(cp, stream, lambda _: graph.launch(stream), repeats, 1), ""
 
 
+def plan_form(params: dict[str, int], lay: Layout) -> str:
+    """The form the GPU's plan takes for this layer: the family's variant rule over its params
+    (specs/rnn/cudnn_rnn.family.yaml; no projection here, so h_size = units)."""
+    if lay.gates * lay.units * lay.units <= params["persistent_max_weights"] and \
+            lay.batch <= params["persistent_max_batch"]:
+        return "persistent"
+    return "fused" if lay.gates * lay.units <= params["fused_max_depth"] else "GEMM steps"
+
+
 def measure(cp: Any, backend: Any, modules: dict[str, Any], lay: Layout, repeats: int) -> list[str]:
-    """A row for the forward and one for the backward (`modules`: the ops' generated modules): both
-    forms from the same start, what they compute compared, then each timed."""
+    """A row for the forward and one for the backward (`modules`: the ops' generated modules): the
+    forms (the persistent one where the batch is within persistent_max_batch) from the same start,
+    what they compute compared with the GEMM steps', then each timed."""
     start = host_buffers(lay)
     depth = lay.gates * lay.units
     rows = []
     for part, forms, results in (
-            ("forward", {"fused": fused_steps, "GEMM steps": gemm_steps}, ("h",)),
-            ("backward", {"fused": fused_grads, "GEMM steps": gemm_grads}, ("dh", "dG"))):
+            ("forward", {"persistent": persistent_steps, "fused": fused_steps, "GEMM steps": gemm_steps}, ("h",)),
+            ("backward", {"persistent": persistent_grads, "fused": fused_grads, "GEMM steps": gemm_grads},
+             ("dh", "dG"))):
         source = modules[part]._KERNELS
-        switch = modules[part]._PLAN.params["fused_max_depth"]  # (the op's own where a member overrides it)
-        plan = "fused" if depth <= switch else "GEMM steps"
+        params = modules[part]._PLAN.params  # (the op's own where a member overrides a family param)
+        if lay.batch > params["persistent_max_batch"]:
+            forms.pop("persistent")
+        plan = plan_form(params, lay)
         states, times, notes = {}, {}, {}
         for name, form in forms.items():
             buf = device_buffers(cp, lay, start)
@@ -242,16 +279,17 @@ def measure(cp: Any, backend: Any, modules: dict[str, Any], lay: Layout, repeats
                 states[name] = [cp.asnumpy(buf["dh"]), cp.asnumpy(buf["dgw"])]
             buf = device_buffers(cp, lay, start)
             times[name], notes[name] = timed(cp, lambda f=form, b=buf, src=source: f(backend, src, lay, b), repeats)
-        diffs = ", ".join(f"{label} {float(np.abs(a - b).max()):.1e}" for label, a, b in
-                          zip(results, states["fused"], states["GEMM steps"], strict=True))
+        diffs = "; ".join(f"{name} vs GEMM steps: " + ", ".join(
+            f"{label} {float(np.abs(a - b).max()):.1e}" for label, a, b in
+            zip(results, states[name], states["GEMM steps"], strict=True)) for name in forms if name != "GEMM steps")
         faster = min(times, key=lambda k: times[k])
         per_step = {k: v * 1e3 / lay.steps for k, v in times.items()}
+        ratio = {k: v / times["GEMM steps"] for k, v in times.items()}
+        timings = ", ".join(f"{name} {per_step[name]:8.2f} µs/step{notes[name]} ({ratio[name]:.2f}× GEMM)"
+                            for name in forms)
         rows.append(
             f"{part:<8} {lay.mode:<4} D={lay.dirs} B={lay.batch:<4} H={lay.units:<4} depth {depth:>4} "
-            f"({'≤' if depth <= switch else '>'} fused_max_depth {switch}: plan takes {plan:<10}) "
-            f"fused {per_step['fused']:8.2f} "
-            f"µs/step{notes['fused']}, GEMM steps {per_step['GEMM steps']:8.2f} µs/step{notes['GEMM steps']}, "
-            f"fused / GEMM {times['fused'] / times['GEMM steps']:.2f}; faster: {faster}"
+            f"weights {lay.gates * lay.units * lay.units:>6} (plan takes {plan:<10}) {timings}; faster: {faster}"
             f"{'' if faster == plan else '  <-- the switch is wrong here'}; max |difference| {diffs}")
     return rows
 
@@ -263,7 +301,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dirs", type=int, nargs="+", choices=(1, 2), default=[1, 2],
                         help="direction counts to time (the switch may differ: one launch serves both)")
     parser.add_argument("--markdown", type=Path, default=None, help="also write the results here")
+    parser.add_argument("--quick", action="store_true",
+                        help="three small sizes (one per form the plan takes), 2 steps, 1 repeat: the plumbing")
     ns = parser.parse_args(argv)
+    if ns.quick:
+        ns.steps, ns.repeats = 2, 1
     cp = cupy_or_reason("bench_fused_step.py")
     if cp is None:
         return 2
@@ -274,15 +316,19 @@ def main(argv: list[str] | None = None) -> int:
     modules = {"forward": cudnn_rnn_v3, "backward": cudnn_rnn_backprop_v3}
     limit = min(m._PLAN.params["persistent_max_batch"] for m in modules.values())
     assert all(batch > limit for _, batch, _ in SIZES), f"a size within the persistent variant's batch ≤ {limit}"
+    assert all(batch <= limit for _, batch, _ in PERSISTENT_SIZES), f"a size past the persistent batch ≤ {limit}"
     name = cp.cuda.runtime.getDeviceProperties(0)["name"]
+    params = ", ".join(f"{k} {v}" for k, v in modules["forward"]._PLAN.params.items())
     lines = [f"CudnnRNNV3 / BackpropV3 steps, D directions, T={ns.steps}, float32, CUDA graphs, medians of "
-             f"{ns.repeats}; GPU: {name.decode() if isinstance(name, bytes) else name}, CuPy {cp.__version__}"]
-    for (mode, batch, units), dirs in ((size, dirs) for dirs in ns.dirs for size in SIZES):
+             f"{ns.repeats}; GPU: {name.decode() if isinstance(name, bytes) else name}, CuPy {cp.__version__}; "
+             f"family params: {params}"]
+    sizes = QUICK_SIZES if ns.quick else PERSISTENT_SIZES + SIZES
+    for (mode, batch, units), dirs in ((size, dirs) for dirs in ns.dirs for size in sizes):
         for row in measure(cp, backend, modules, Layout(mode, batch, units, ns.steps, dirs), ns.repeats):
             lines.append(row)
             print(row, flush=True)
     if ns.markdown is not None:
-        ns.markdown.write_text("## Fused recurrent step (bench/bench_fused_step.py)\n\n```\n" + "\n".join(lines)
+        ns.markdown.write_text("## Recurrent step forms (bench/bench_fused_step.py)\n\n```\n" + "\n".join(lines)
                                + "\n```\n", encoding="utf-8")
     return 0
 

@@ -12,7 +12,7 @@ Steps, in the order of what they prove:
 | racecheck, synccheck | the ops with shared memory, under each tool | 40 + 30 s | 90 + 60 s |
 | resources | registers, spills, shared/local memory from the cubins, limits (nvrtc_compile.py) | 20 s | 120 s |
 | benchmarks | norms, batch-norm gradient, LSTM/GRU, GRU cell, DmlRnn vs PyTorch/cuDNN | 120 s | 60 s each |
-| bench fused step | fused RNN steps vs GEMM steps (forward, backward; D = 1, 2) around the switch | 25 s | 40 s |
+| bench fused step | persistent, fused, GEMM RNN steps (forward, backward; D = 1, 2) at the thresholds | 40 s | 60 s |
 | gpu tests | the tests marked gpu, on the cuda backend | 30 s | 90 s |
 
 The estimates: compile from the 6.5 s a CudnnRNN module takes NVRTC (13 modules, two that size);
@@ -271,11 +271,11 @@ def bench_steps(rehearsal: bool, work: Path, no_gpu: str) -> list[Step]:
     if rehearsal:  # no torch needed: the CuPy stand-in runs it (its times are the emulation's)
         steps.append(Step("bench fused step", "the fused-step benchmark's plumbing (rehearsal: the CuPy stand-in)",
                           60, command=[sys.executable, str(SCRIPTS / "fake_gpu.py"),
-                                       *fused_command[1:2], "--repeats", "1", "--steps", "2", "--dirs", "1",
-                                       "--markdown", str(fused)], report=fused))  # (D = 1 alone: the time)
+                                       *fused_command[1:2], "--quick", "--dirs", "1", "--markdown", str(fused)],
+                          report=fused))  # (D = 1 alone: the time; tests/test_bench_fused_step.py runs D = 2)
     else:
-        steps.append(Step("bench fused step", "CudnnRNNV3's fused recurrent step vs its GEMM steps (the plans' "
-                          "fused_max_depth switch; D = 1 and 2)", 40,
+        steps.append(Step("bench fused step", "CudnnRNNV3's persistent, fused and GEMM step forms against each "
+                          "other (the family's thresholds; forward and backward, D = 1 and 2)", 60,
                           command=[*fused_command, "--markdown", str(fused)], report=fused, skip_reason=no_gpu))
     return steps
 
