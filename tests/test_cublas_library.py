@@ -19,7 +19,7 @@ STAND_IN = r"""
 #include <cstddef>
 #include <cstdint>
 extern "C" {
-static int64_t last[20];  // the latest call's arguments, as integers
+static int64_t last[24];  // the latest call's arguments, as integers
 static int next_status = 0;
 static int status() { int s = next_status; next_status = 0; return s; }
 int64_t* stand_in_last() { return last; }
@@ -39,6 +39,11 @@ int cublasDgemm_v2(GEMM_ARGS) { STORE last[14] = (int64_t)*(const double*)al; re
 int cublasGemmEx(void* h, int ta, int tb, int m, int n, int k, const void* al, const void* a, int at, int lda,
                  const void* b, int bt, int ldb, const void* be, void* c, int ct, int ldc, int compute, int algo) {
   STORE last[14] = at; last[15] = bt; last[16] = ct; last[17] = compute; last[18] = algo; return status(); }
+int cublasGemmStridedBatchedEx(void* h, int ta, int tb, int m, int n, int k, const void* al, const void* a, int at,
+                               int lda, long long sa, const void* b, int bt, int ldb, long long sb, const void* be,
+                               void* c, int ct, int ldc, long long sc, int batch, int compute, int algo) {
+  STORE last[14] = at; last[15] = bt; last[16] = ct; last[17] = compute; last[18] = algo; last[19] = sa;
+  last[20] = sb; last[21] = sc; last[22] = batch; return status(); }
 }
 """
 
@@ -56,7 +61,7 @@ def stand_in(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _last(lib: ctypes.CDLL) -> list[int]:
     lib.stand_in_last.restype = ctypes.POINTER(ctypes.c_int64)
-    return lib.stand_in_last()[:19]
+    return lib.stand_in_last()[:23]
 
 
 def test_every_call_reaches_cublas_with_its_arguments(stand_in: Path) -> None:
@@ -79,6 +84,9 @@ def test_every_call_reaches_cublas_with_its_arguments(stand_in: Path) -> None:
     library.gemmEx(handle, 0, 0, 2, 3, 4, ctypes.addressof(alpha), 8, 2, 3, 16, 2, 4, ctypes.addressof(alpha),
                    24, 2, 2, 68, -1)
     assert _last(raw)[3:6] == [2, 3, 4] and _last(raw)[14:19] == [2, 2, 2, 68, -1]
+    library.gemmStridedBatchedEx(handle, 1, 0, 2, 3, 4, ctypes.addressof(one), 8, 1, 3, 6 << 32, 16, 1, 4, 0,
+                                 ctypes.addressof(one), 24, 1, 2, 5 << 32, 2, 70, -1)  # (strides: long long)
+    assert _last(raw)[:6] == [handle, 1, 0, 2, 3, 4] and _last(raw)[14:23] == [1, 1, 1, 70, -1, 6 << 32, 0, 5 << 32, 2]
     library.destroy(handle)
     assert _last(raw)[0] == handle
 
