@@ -29,7 +29,7 @@ from typing import Any
 from codegen import lower, plan_data, variants
 from codegen.model import OpSpec
 from codegen.runtime.kernels import c_name
-from codegen.runtime.plan import Plan
+from codegen.runtime.plan import GEMM_SIZES, Plan
 
 NATIVE_DIR = Path(__file__).resolve().parent / "runtime" / "native"
 RUNTIME_HEADERS = (NATIVE_DIR / "plan_abi.h", NATIVE_DIR / "plan_eval.h")  # inlined, in this order
@@ -220,6 +220,8 @@ class _Printer:
 
     def step_gemm(self, step: Any, indent: str) -> None:
         _, a, b, o, sizes, when = step
+        if len(sizes) != GEMM_SIZES:  # (the step buffer's layout, plan_abi.h)
+            raise ValueError(f"{self.plan.op}: a gemm step with {len(sizes)} sizes, expected {GEMM_SIZES}")
         emit = self.lines.append
         emit(f"{indent}if ({self.when(when)}) {{")
         emit(f"{indent}  out.put(OPGEN_STEP_GEMM); out.put({a}); out.put({b}); out.put({o});")

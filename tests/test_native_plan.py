@@ -95,6 +95,7 @@ def test_the_plan_drivergen_reads_from_a_spec_is_the_wrappers() -> None:
     (("launch", "k", ("_dtype_T",), (("pow", "a", 2),), (32,), 0, (), ()), "no native form for expression"),
     (("launch", "k", ("_dtype_T",), (1,), (32,), 0, (("scalar", "_np.int64", ("+", "a", 1), None, ()),), ()),
      "is not a name the plan reads"),
+    (("gemm", 0, 0, 0, (1, 1, 1, False, False, 0, 0, 0, 0), ()), "a gemm step with 9 sizes, expected 13"),
 ])
 def test_a_plan_form_drivergen_does_not_know_is_refused(step: Any, message: str) -> None:
     with pytest.raises(ValueError, match=f"Toy: .*{message}"):
@@ -122,7 +123,7 @@ TOY = _toy(
      (_launch((("buf", 0), _scalar("q"), _scalar("r"), _scalar("c"), _scalar("i"))),), ()),
     _launch((("scalar", "_np.float32", "a", None, ("_dtype_T",)),),
             (("or", ("and", (">", "a", 0), ("not", ("<", "b", 0))), ("backend", "cuda")),)),
-    ("gemm", 0, 0, 0, (("max", "a", 1), ("min", "b", 2), 3, True, False, 0, 0, 0, 0),
+    ("gemm", 0, 0, 0, (("max", "a", 1), ("min", "b", 2), 3, True, False, 0, 0, 0, 0, 1, 0, 0, 0),
      (("attr", "_dtype_T", "float64"),)),
 )
 

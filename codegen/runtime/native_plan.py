@@ -21,7 +21,7 @@ from codegen.runtime.host.libraries import _build_or_load
 from codegen.runtime.host.state import _LOCK
 from codegen.runtime.host.toolchain import _BASE_FLAGS, _compiler_command, _target, compiler_id
 from codegen.runtime.kernels import c_name as c_name  # (drivergen and the loaders import it from here)
-from codegen.runtime.plan import Gemm, Launch, PlanError, Recording, Slot, Slots
+from codegen.runtime.plan import GEMM_SIZES, Gemm, Launch, PlanError, Recording, Slot, Slots
 
 #: plan_abi.h's OPGEN_PLAN_ABI, kinds, step tags and codes (the library states its ABI; a mismatch is refused)
 ABI = 1
@@ -204,7 +204,7 @@ class NativePlan:
                 steps.append(Launch(self.symbols[symbol], grid, block, shared, args))
             elif kind == STEP_GEMM:
                 a, b, out = take(3)
-                steps.append(Gemm(a, b, out, tuple(_tagged(*take(2)) for _ in range(9))))
+                steps.append(Gemm(a, b, out, tuple(_tagged(*take(2)) for _ in range(GEMM_SIZES))))
             else:
                 raise PlanError(f"{self.op}: the native recorder wrote an unknown step kind {kind}")
         return tuple(steps)

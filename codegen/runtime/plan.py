@@ -120,13 +120,17 @@ class Slots:
     index: int
 
 
+#: a GEMM step's sizes: m, n, k, trans_a, trans_b, beta, a_offset, b_offset, out_offset, batch, a_stride,
+#: b_stride, out_stride (plan_data.py writes them; the native step buffer holds as many, plan_abi.h)
+GEMM_SIZES = 13
+
+
 @dataclass(frozen=True)
 class Gemm:
     a: int
     b: int
     out: int
-    # m, n, k, trans_a, trans_b, beta, a_offset, b_offset, out_offset, batch, a_stride, b_stride, out_stride
-    sizes: tuple[Any, ...]
+    sizes: tuple[Any, ...]  # GEMM_SIZES of them
 
 
 @dataclass(frozen=True)
