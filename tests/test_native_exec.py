@@ -313,7 +313,7 @@ def test_a_gemm_step_runs_where_the_blas_takes_it(dtype: Any, out_size: int, run
     if blas.find() is None:
         pytest.skip("no BLAS the cpu backend uses (NumPy's matmul runs every GEMM step)")
     plan = Plan("ToyGemm", ("beta",), ("a", "b", "out"),
-                (("gemm", 0, 1, 2, (2, 2, 3, False, True, "beta", 0, 0, 0), ()),), {})
+                (("gemm", 0, 1, 2, (2, 2, 3, False, True, "beta", 0, 0, 0, 1, 0, 0, 0), ()),), {})
     runner = drivergen_unit.load_runner([plan], "toy-gemm")
     runner.bind(module._KERNELS, plan, backend_of(Scope("cpu"), "test"))  # (any module: the plan has no kernel)
     rng = np.random.default_rng(3)
