@@ -190,3 +190,25 @@ def test_a_strided_batch_past_the_buffer_raises(backend: Any) -> None:
     out = flat(backend, np.zeros(6, np.float32))
     with pytest.raises(ValueError, match="does not fit in a buffer"):
         backend.gemm(a, b, out, 2, 1, 3, False, False, 0, 0, 0, 0, 2, 0, 0, 5)
+
+
+class _NoStridedBatch(fake_cupy.FakeCublas):
+    """A cuBLAS binding whose strided batch fails (an older CuPy without gemmStridedBatchedEx, say)."""
+
+    def gemmStridedBatchedEx(self, *args: int) -> None:
+        raise AttributeError("module 'cublas' has no attribute 'gemmStridedBatchedEx'")
+
+
+def test_without_the_strided_batch_a_batch_runs_product_by_product(monkeypatch: pytest.MonkeyPatch,
+                                                                   tmp_path: Path) -> None:
+    """The direct path stays on (single cuBLAS calls, one per product), with a warning naming why;
+    the results are the products'."""
+    cublas = _NoStridedBatch()
+    backend = fake_cupy.install(monkeypatch, tmp_path, cublas).backend
+    a, b = np.arange(12, dtype=np.float32), np.arange(16, dtype=np.float32)
+    out = flat(backend, np.full(8, np.nan, np.float32))
+    with pytest.warns(RuntimeWarning, match="strided batch disabled for float32 .*product by product"):
+        backend.gemm(flat(backend, a), flat(backend, b), out, 2, 2, 3, False, True, 0, 0, 0, 0, 2, 6, 8, 4)
+    expected = [a[6 * i:6 * i + 6].reshape(2, 3) @ b[8 * i:8 * i + 6].reshape(2, 3).T for i in range(2)]
+    np.testing.assert_allclose(host(out), np.concatenate([e.ravel() for e in expected]))
+    assert cublas.calls[-2:] == ["sgemm", "sgemm"]

@@ -9,7 +9,8 @@ Row-major C[m, n] = op(A)·op(B) is, in cuBLAS's column-major terms, Cᵀ[n, m] 
 row-major [r, c] matrix read column-major is its transpose, [c, r] with leading dimension c. So
 cuBLAS gets B first and A second, each transposed exactly when the step says so. A strided batch
 (the step's `batch` products, each offset moving by its stride) is one cublasGemmStridedBatchedEx
-call, B's stride first likewise.
+call, B's stride first likewise; where that call fails its own self-check (a binding without it, say),
+a strided batch goes product by product through the single calls, with a warning.
 
 The path checks itself once per dtype against cupy.matmul (CuPy's cuBLAS wrappers have changed
 signatures between versions); a failure or mismatch turns it off for that dtype, with a warning,
@@ -129,6 +130,7 @@ class DirectGemm:
     def __init__(self, cp: Any, cublas: Any, handles: OwnHandles | CupyHandles) -> None:
         self._cp, self._cublas, self._handles = cp, cublas, handles
         self._ok: dict[str, bool] = {}
+        self._batched: dict[str, bool] = {}  # per dtype: the strided batch in one call (its self-check passed)
 
     def run(self, a: Any, b: Any, out: Any, m: int, n: int, k: int, trans_a: bool, trans_b: bool, beta: int,
             a_offset: int, b_offset: int, out_offset: int, batch: int = 1, a_stride: int = 0, b_stride: int = 0,
@@ -196,7 +198,12 @@ class DirectGemm:
                 handle = self._handles.handle()
             alpha, zero = _SCALARS["float64" if dtype == "float64" else "float32"]
             beta_ptr = alpha if beta else zero
-            if s.batch != 1:
+            if s.batch != 1 and not self._batched.get(dtype, True):  # product by product
+                size = np.dtype(dtype).itemsize
+                for i in range(s.batch):
+                    self._call(dtype, c._replace(a=c.a + i * s.a * size, b=c.b + i * s.b * size,
+                                                 c=c.c + i * s.c * size), beta, ONE, set_stream)
+            elif s.batch != 1:
                 data, compute = _BATCH_TYPES[dtype]
                 cublas.gemmStridedBatchedEx(handle, c.transa, c.transb, c.m, c.n, c.k, alpha, c.a, data, c.lda, s.a,
                                             c.b, data, c.ldb, s.b, beta_ptr, c.c, data, c.ldc, s.c, s.batch, compute,
@@ -215,8 +222,8 @@ class DirectGemm:
             raise CudaBackendError(f"{CAPTURE_MESSAGE} ({exc})") from exc
 
     def _self_check(self, dtype: str) -> bool:
-        """One small product per transpose combination, with offsets and beta 1, and a strided
-        batch of two (the second transposed b), against cupy.matmul."""
+        """One small product per transpose combination, with offsets and beta 1, against
+        cupy.matmul; then the strided batch's own check (`_batch_works`)."""
         if dtype not in ("float32", "float64", "float16"):
             return False
         cp = self._cp
@@ -239,12 +246,25 @@ class DirectGemm:
                     got = np.asarray(cp.asnumpy(out)).astype(np.float64)
                     if not np.allclose(got, want, rtol=1e-2, atol=1e-2):
                         raise AssertionError(f"trans_a={trans_a}, trans_b={trans_b}: got {got}, expected {want}")
-            self._check_batch(dtype, rng)
         except CudaBackendError:  # a capture began meanwhile (another thread): not the path's fault
             raise
         except Exception as exc:  # noqa: BLE001 -- any failure: use cupy.matmul instead
             warnings.warn(f"cuda backend: direct cuBLAS GEMM disabled for {dtype} ({type(exc).__name__}: {exc}); "
                           f"GEMM steps use cupy.matmul", RuntimeWarning, stacklevel=4)
+            return False
+        self._batched[dtype] = self._batch_works(dtype)
+        return True
+
+    def _batch_works(self, dtype: str) -> bool:
+        """Whether the strided batch's one call passes its self-check (else, with a warning, a batch
+        runs product by product)."""
+        try:
+            self._check_batch(dtype, np.random.default_rng(8))
+        except CudaBackendError:  # a capture began meanwhile (another thread): not the path's fault
+            raise
+        except Exception as exc:  # noqa: BLE001 -- any failure: the single calls instead
+            warnings.warn(f"cuda backend: cuBLAS's strided batch disabled for {dtype} ({type(exc).__name__}: {exc}); "
+                          f"a batched GEMM step runs product by product", RuntimeWarning, stacklevel=5)
             return False
         return True
 
