@@ -726,7 +726,9 @@ def test_fake_cupy_gemm_steps_are_direct_cublas_calls(fake_cuda_cublas: Any, dty
     a, b = rng.standard_normal(4 * 5).astype(dtype), rng.standard_normal(5 * 6).astype(dtype)
     out = backend.adopt("g", "out", np.full(4 * 6, np.nan, dtype))
     backend.gemm(backend.adopt("g", "a", a), backend.adopt("g", "b", b), out, 4, 6, 5, False, False, 0)
-    assert cublas.calls == [call] * 5  # four self-check products (one per transpose pair), then this one
+    # four self-check products (one per transpose pair), the strided batch's self-check (one call, two
+    # products: the stand-in names each), then this one
+    assert cublas.calls == [call] * 4 + ["gemmStridedBatchedEx"] * 2 + [call]
     expected = a.reshape(4, 5).astype(np.float64) @ b.reshape(5, 6).astype(np.float64)
     np.testing.assert_allclose(out.reshape(4, 6), expected, rtol=2e-2 if dtype == "float16" else 1e-5, atol=1e-2)
 
