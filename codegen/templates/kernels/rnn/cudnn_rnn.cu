@@ -12,9 +12,9 @@
 // Buffers (all row-major, element offsets computed by the launch plan):
 //   params   the opaque weights (opgen_ops/cudnn_rnn.py): bW and bR of the pseudo-layer
 //            at `bofs` (G·H each).
-//   gx       [T·B, G·H] the input projection x_t·Wᵀ of every step (time-major rows t·B + b); the
-//            fused variant keeps a slot per direction.
-//   gh       [B, G·H] the recurrent product h_{t−1}·Rᵀ of this step (a slot per direction, fused).
+//   gx       [D, T·B, G·H] the input projection x_t·Wᵀ of every step (time-major rows t·B + b), a
+//            slot per direction.
+//   gh       [D, B, G·H] the recurrent product h_{t−1}·Rᵀ of this step, a slot per direction.
 //   dgw, dgr, dh, dc, dhp, dm (backward): a slot per direction each, direction d's at d times the
 //            slot's size.
 //   work     the reserve space (or, for inference, a scratch buffer of the same layout); per
