@@ -45,7 +45,9 @@ def test_the_rehearsal_runs_every_step_and_writes_the_summary(tmp_path: Path) ->
     assert "; finished" in summary
     assert "## parity: parity.md" in summary and "## resources: resources.md" in summary
     assert "| LayerNorm [256, 1024] float32 |" in summary  # the benchmark's report, embedded
-    assert "max |difference| dh" in summary  # the fused step benchmark ran both forms, forward and backward
+    # the step-form benchmark ran the forms against the GEMM steps, forward and backward (and the persistent
+    # form where the batch allows it)
+    assert "fused vs GEMM steps: dh" in summary and "persistent vs GEMM steps: dh" in summary
     files = sorted(p.name for p in tmp_path.iterdir())
     assert files == ["parity.md", "resources.md", "steps.log", "summary.md"]  # at most 8 come back from a lease
     log = (tmp_path / "steps.log").read_text()
