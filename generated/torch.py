@@ -196,6 +196,7 @@ def _fused_batch_norm_v3_setup_context(ctx: Any, inputs: Any, keyword_only_input
     ctx.save_for_backward(x, scale, reserve_space_1, reserve_space_2, reserve_space_3)
     ctx.attrs = keyword_only_inputs
     ctx.mark_non_differentiable(batch_mean, batch_variance, reserve_space_1, reserve_space_2, reserve_space_3)
+    ctx.set_materialize_grads(False)
 
 
 def _fused_batch_norm_v3_backward(ctx: Any, *grads: Any) -> Any:
@@ -238,6 +239,7 @@ def _layer_norm_setup_context(ctx: Any, inputs: Any, keyword_only_inputs: Any, o
     ctx.save_for_backward(x, mean, rstd, gamma, beta)
     ctx.attrs = keyword_only_inputs
     ctx.mark_non_differentiable(mean, rstd)
+    ctx.set_materialize_grads(False)
 
 
 def _layer_norm_backward(ctx: Any, *grads: Any) -> Any:
@@ -461,6 +463,7 @@ def _cudnn_rnn_v3_setup_context(ctx: Any, inputs: Any, keyword_only_inputs: Any,
     ctx.save_for_backward(input, input_h, input_c, params, sequence_lengths, output, output_h, output_c, reserve_space, host_reserved)
     ctx.attrs = keyword_only_inputs
     ctx.mark_non_differentiable(reserve_space, host_reserved)
+    ctx.set_materialize_grads(False)
     ctx.has_backward = bool(keyword_only_inputs['is_training'])
 
 
@@ -469,6 +472,9 @@ def _cudnn_rnn_v3_backward(ctx: Any, *grads: Any) -> Any:
         raise RuntimeError('CudnnRNNV3' + ': backward needs is_training=True; the forward ran without it')
     input, input_h, input_c, params, sequence_lengths, output, output_h, output_c, reserve_space, host_reserved = ctx.saved_tensors
     grad_output, grad_output_h, grad_output_c, _grad_reserve_space, _grad_host_reserved = grads
+    grad_output = torch.zeros_like(output) if grad_output is None else grad_output
+    grad_output_c = torch.zeros_like(output_c) if grad_output_c is None else grad_output_c
+    grad_output_h = torch.zeros_like(output_h) if grad_output_h is None else grad_output_h
     input_backprop, input_h_backprop, input_c_backprop, params_backprop = torch.ops.opgen.cudnn_rnn_backprop_v3(input, input_h, input_c, params, sequence_lengths, output, output_h, output_c, grad_output.contiguous(), grad_output_h.contiguous(), grad_output_c.contiguous(), reserve_space, host_reserved, rnn_mode=ctx.attrs['rnn_mode'], input_mode=ctx.attrs['input_mode'], direction=ctx.attrs['direction'], dropout=ctx.attrs['dropout'], seed=ctx.attrs['seed'], seed2=ctx.attrs['seed2'], num_proj=ctx.attrs['num_proj'], time_major=ctx.attrs['time_major'])
     return input_backprop, input_h_backprop, input_c_backprop, params_backprop, None
 
@@ -530,6 +536,7 @@ def _gru_block_cell_setup_context(ctx: Any, inputs: Any, output: Any) -> None:
     ctx.save_for_backward(x, h_prev, w_ru, w_c, b_ru, b_c, r, u, c)
     ctx.attrs = {}
     ctx.mark_non_differentiable(r, u, c)
+    ctx.set_materialize_grads(False)
 
 
 def _gru_block_cell_backward(ctx: Any, *grads: Any) -> Any:
