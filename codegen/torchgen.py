@@ -119,7 +119,10 @@ def backward_body(op: OpSpec, grad: OpSpec, namespace: str) -> list[str]:
     kwargs = []
     for attr in grad.attrs:
         source = attr_map.get(attr.name, attr.name if op.attr(attr.name) is not None else None)
-        if source is not None:
+        needs = Autograd.needs_grad_of(source) if source is not None else None
+        if needs is not None:
+            kwargs.append(f"{attr.name}=ctx.needs_input_grad[{inputs.index(needs)}]")
+        elif source is not None:
             kwargs.append(f"{attr.name}=ctx.attrs[{source!r}]")
     call = f"torch.ops.{namespace}.{grad.snake_name}({', '.join(args + kwargs)})"
     grad_outputs = [o.name for o in grad.outputs]

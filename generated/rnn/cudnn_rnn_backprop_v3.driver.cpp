@@ -106,32 +106,32 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
   if (true) {
     int64_t n8 = whole(num(env[11], "num_layers"), "a repeat count");
     for (int64_t i7 = 0; i7 < n8; ++i7) {
-      env[45] = value(integer(i7));
-      env[46] = value(sub(sub(num(env[11], "num_layers"), integer(1LL)), num(env[45], "back")));
-      env[47] = value(sub(integer(1LL), min2(num(env[46], "l"), integer(1LL))));
-      env[48] = value(add(mul(mul(num(env[47], "first"), num(env[5], "input_size")), sub(integer(1LL), num(env[12], "skip"))), mul(sub(integer(1LL), num(env[47], "first")), num(env[9], "out_width"))));
-      env[49] = value(add(mul(mul(sub(integer(1LL), num(env[47], "first")), num(env[13], "dirs")), num(env[14], "w0")), mul(mul(max2(sub(num(env[46], "l"), integer(1LL)), integer(0LL)), num(env[13], "dirs")), num(env[15], "w1"))));
-      env[50] = value(add(num(env[15], "w1"), mul(num(env[47], "first"), sub(num(env[14], "w0"), num(env[15], "w1")))));
-      env[51] = value(add(mul(num(env[16], "layers_dirs"), num(env[17], "pl_size")), mul(mul(mul(sub(num(env[46], "l"), integer(1LL)), integer(2LL)), num(env[6], "rows")), num(env[9], "out_width"))));
-      env[52] = value(add(num(env[51], "x_ofs"), mul(num(env[6], "rows"), num(env[9], "out_width"))));
-      env[53] = value(mul(num(env[6], "rows"), num(env[9], "out_width")));
-      env[54] = value(add(num(env[49], "layer_wofs"), mul(num(env[18], "gate_width"), num(env[48], "in_width"))));
-      env[55] = value(add(num(env[54], "layer_rofs"), mul(num(env[18], "gate_width"), num(env[19], "h_size"))));
-      env[56] = value(mul(mul(num(env[46], "l"), num(env[13], "dirs")), num(env[17], "pl_size")));
-      env[57] = value(add(num(env[56], "layer_acts_ofs"), mul(num(env[6], "rows"), num(env[20], "acts"))));
-      env[58] = value(add(num(env[57], "layer_hs_ofs"), mul(mul(add(num(env[7], "steps"), integer(1LL)), num(env[8], "batch")), num(env[19], "h_size"))));
+      env[46] = value(integer(i7));
+      env[47] = value(sub(sub(num(env[11], "num_layers"), integer(1LL)), num(env[46], "back")));
+      env[48] = value(sub(integer(1LL), min2(num(env[47], "l"), integer(1LL))));
+      env[49] = value(add(mul(mul(num(env[48], "first"), num(env[5], "input_size")), sub(integer(1LL), num(env[12], "skip"))), mul(sub(integer(1LL), num(env[48], "first")), num(env[9], "out_width"))));
+      env[50] = value(add(mul(mul(sub(integer(1LL), num(env[48], "first")), num(env[13], "dirs")), num(env[14], "w0")), mul(mul(max2(sub(num(env[47], "l"), integer(1LL)), integer(0LL)), num(env[13], "dirs")), num(env[15], "w1"))));
+      env[51] = value(add(num(env[15], "w1"), mul(num(env[48], "first"), sub(num(env[14], "w0"), num(env[15], "w1")))));
+      env[52] = value(add(mul(num(env[16], "layers_dirs"), num(env[17], "pl_size")), mul(mul(mul(sub(num(env[47], "l"), integer(1LL)), integer(2LL)), num(env[6], "rows")), num(env[9], "out_width"))));
+      env[53] = value(add(num(env[52], "x_ofs"), mul(num(env[6], "rows"), num(env[9], "out_width"))));
+      env[54] = value(mul(num(env[6], "rows"), num(env[9], "out_width")));
+      env[55] = value(add(num(env[50], "layer_wofs"), mul(num(env[18], "gate_width"), num(env[49], "in_width"))));
+      env[56] = value(add(num(env[55], "layer_rofs"), mul(num(env[18], "gate_width"), num(env[19], "h_size"))));
+      env[57] = value(mul(mul(num(env[47], "l"), num(env[13], "dirs")), num(env[17], "pl_size")));
+      env[58] = value(add(num(env[57], "layer_acts_ofs"), mul(num(env[6], "rows"), num(env[20], "acts"))));
+      env[59] = value(add(num(env[58], "layer_hs_ofs"), mul(mul(add(num(env[7], "steps"), integer(1LL)), num(env[8], "batch")), num(env[19], "h_size"))));
       if (true) {
         int64_t n10 = whole(num(env[13], "dirs"), "a repeat count");
         for (int64_t i9 = 0; i9 < n10; ++i9) {
-          env[59] = value(integer(i9));
-          env[60] = value(add(mul(num(env[46], "l"), num(env[13], "dirs")), num(env[59], "d")));
-          env[61] = value(add(num(env[49], "layer_wofs"), mul(num(env[59], "d"), num(env[50], "layer_w"))));
-          env[62] = value(add(num(env[61], "wofs"), mul(num(env[18], "gate_width"), num(env[48], "in_width"))));
-          env[63] = value(add(num(env[62], "rofs"), mul(num(env[18], "gate_width"), num(env[19], "h_size"))));
-          env[64] = value(mul(num(env[60], "p"), num(env[17], "pl_size")));
-          env[65] = value(add(num(env[64], "acts_ofs"), mul(num(env[6], "rows"), num(env[20], "acts"))));
-          env[66] = value(add(num(env[65], "hs_ofs"), mul(mul(add(num(env[7], "steps"), integer(1LL)), num(env[8], "batch")), num(env[19], "h_size"))));
-          env[67] = value(mul(mul(num(env[59], "d"), num(env[6], "rows")), num(env[18], "gate_width")));
+          env[60] = value(integer(i9));
+          env[61] = value(add(mul(num(env[47], "l"), num(env[13], "dirs")), num(env[60], "d")));
+          env[62] = value(add(num(env[50], "layer_wofs"), mul(num(env[60], "d"), num(env[51], "layer_w"))));
+          env[63] = value(add(num(env[62], "wofs"), mul(num(env[18], "gate_width"), num(env[49], "in_width"))));
+          env[64] = value(add(num(env[63], "rofs"), mul(num(env[18], "gate_width"), num(env[19], "h_size"))));
+          env[65] = value(mul(num(env[61], "p"), num(env[17], "pl_size")));
+          env[66] = value(add(num(env[65], "acts_ofs"), mul(num(env[6], "rows"), num(env[20], "acts"))));
+          env[67] = value(add(num(env[66], "hs_ofs"), mul(mul(add(num(env[7], "steps"), integer(1LL)), num(env[8], "batch")), num(env[19], "h_size"))));
+          env[68] = value(mul(mul(num(env[60], "d"), num(env[6], "rows")), num(env[18], "gate_width")));
           if (true) {
             int64_t sym11 = -1;
             if (sym11 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym11 = 33;
@@ -149,8 +149,8 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_SLOT); out.put(7);
             out.put(OPGEN_T_SLOT); out.put(8);
             out.put(OPGEN_T_SLOT); out.put(9);
-            scalar(out, OPGEN_T_I64, num(env[60], "p"), "p");
-            scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
+            scalar(out, OPGEN_T_I64, num(env[61], "p"), "p");
+            scalar(out, OPGEN_T_I64, num(env[60], "d"), "d");
             scalar(out, OPGEN_T_I64, num(env[16], "layers_dirs"), "layers_dirs");
             scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[19], "h_size"), "h_size");
@@ -180,14 +180,14 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_SLOT); out.put(9);
             out.put(OPGEN_T_SLOT); out.put(12);
             out.put(OPGEN_T_SLOT); out.put(13);
-            scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
+            scalar(out, OPGEN_T_I64, num(env[60], "d"), "d");
             scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
             scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
             scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-            scalar(out, OPGEN_T_I64, num(env[62], "rofs"), "rofs");
-            scalar(out, OPGEN_T_I64, num(env[64], "acts_ofs"), "acts_ofs");
-            scalar(out, OPGEN_T_I64, num(env[66], "cs_ofs"), "cs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[63], "rofs"), "rofs");
+            scalar(out, OPGEN_T_I64, num(env[65], "acts_ofs"), "acts_ofs");
+            scalar(out, OPGEN_T_I64, num(env[67], "cs_ofs"), "cs_ofs");
             out.words[nargs14] = (out.used - nargs14 - 1) / 2;
           }
           if ((env[26].kind == OPGEN_V_STR && env[26].i == 3) && truth(num(env[27], "persistent"))) {
@@ -210,14 +210,14 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_SLOT); out.put(14);
             out.put(OPGEN_T_SLOT); out.put(8);
             out.put(OPGEN_T_SLOT); out.put(13);
-            scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
+            scalar(out, OPGEN_T_I64, num(env[60], "d"), "d");
             scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
             scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
             scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-            scalar(out, OPGEN_T_I64, num(env[62], "rofs"), "rofs");
-            scalar(out, OPGEN_T_I64, num(env[64], "acts_ofs"), "acts_ofs");
-            scalar(out, OPGEN_T_I64, num(env[65], "hs_ofs"), "hs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[63], "rofs"), "rofs");
+            scalar(out, OPGEN_T_I64, num(env[65], "acts_ofs"), "acts_ofs");
+            scalar(out, OPGEN_T_I64, num(env[66], "hs_ofs"), "hs_ofs");
             out.words[nargs16] = (out.used - nargs16 - 1) / 2;
           }
           if ((equal(add(num(env[24], "lstm"), num(env[29], "gru")), integer(0LL))) && truth(num(env[27], "persistent"))) {
@@ -239,21 +239,21 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_SLOT); out.put(11);
             out.put(OPGEN_T_SLOT); out.put(8);
             out.put(OPGEN_T_SLOT); out.put(13);
-            scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
+            scalar(out, OPGEN_T_I64, num(env[60], "d"), "d");
             scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
             scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
             scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-            scalar(out, OPGEN_T_I64, num(env[62], "rofs"), "rofs");
-            scalar(out, OPGEN_T_I64, num(env[65], "hs_ofs"), "hs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[63], "rofs"), "rofs");
+            scalar(out, OPGEN_T_I64, num(env[66], "hs_ofs"), "hs_ofs");
             scalar(out, OPGEN_T_I64, num(env[28], "relu"), "relu");
             out.words[nargs18] = (out.used - nargs18 - 1) / 2;
           }
           if (truth(num(env[33], "gemm_steps"))) {
             int64_t n20 = whole(num(env[7], "steps"), "a repeat count");
             for (int64_t i19 = 0; i19 < n20; ++i19) {
-              env[68] = value(integer(i19));
-              env[69] = value(add(mul(sub(sub(num(env[7], "steps"), integer(1LL)), num(env[68], "s")), sub(integer(1LL), num(env[59], "d"))), mul(num(env[68], "s"), num(env[59], "d"))));
+              env[69] = value(integer(i19));
+              env[70] = value(add(mul(sub(sub(num(env[7], "steps"), integer(1LL)), num(env[69], "s")), sub(integer(1LL), num(env[60], "d"))), mul(num(env[69], "s"), num(env[60], "d"))));
               if ((equal(num(env[30], "proj"), integer(1LL)))) {
                 int64_t sym21 = -1;
                 if (sym21 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym21 = 48;
@@ -271,8 +271,8 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
                 out.put(OPGEN_T_SLOT); out.put(15);
                 out.put(OPGEN_T_SLOT); out.put(8);
                 out.put(OPGEN_T_SLOT); out.put(5);
-                scalar(out, OPGEN_T_I64, num(env[69], "t"), "t");
-                scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
+                scalar(out, OPGEN_T_I64, num(env[70], "t"), "t");
+                scalar(out, OPGEN_T_I64, num(env[60], "d"), "d");
                 scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
                 scalar(out, OPGEN_T_I64, num(env[19], "h_size"), "h_size");
                 scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
@@ -291,9 +291,9 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
                 out.put(OPGEN_T_BOOL); out.put(0);
                 { Num size26 = integer(0LL);
                   if (size26.is_float) out.put_double(OPGEN_T_FLOAT, size26.f); else { out.put(OPGEN_T_INT); out.put(size26.i); } }
-                { Num size27 = mul(mul(add(mul(num(env[59], "d"), num(env[7], "steps")), num(env[69], "t")), num(env[8], "batch")), num(env[19], "h_size"));
+                { Num size27 = mul(mul(add(mul(num(env[60], "d"), num(env[7], "steps")), num(env[70], "t")), num(env[8], "batch")), num(env[19], "h_size"));
                   if (size27.is_float) out.put_double(OPGEN_T_FLOAT, size27.f); else { out.put(OPGEN_T_INT); out.put(size27.i); } }
-                { Num size28 = num(env[63], "pofs");
+                { Num size28 = num(env[64], "pofs");
                   if (size28.is_float) out.put_double(OPGEN_T_FLOAT, size28.f); else { out.put(OPGEN_T_INT); out.put(size28.i); } }
                 { Num size29 = integer(0LL);
                   if (size29.is_float) out.put_double(OPGEN_T_FLOAT, size29.f); else { out.put(OPGEN_T_INT); out.put(size29.i); } }
@@ -318,15 +318,15 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
                 out.put(OPGEN_T_SLOT); out.put(11);
                 out.put(OPGEN_T_SLOT); out.put(8);
                 out.put(OPGEN_T_SLOT); out.put(9);
-                scalar(out, OPGEN_T_I64, num(env[69], "t"), "t");
-                scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
+                scalar(out, OPGEN_T_I64, num(env[70], "t"), "t");
+                scalar(out, OPGEN_T_I64, num(env[60], "d"), "d");
                 scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
                 scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
                 scalar(out, OPGEN_T_I64, num(env[19], "h_size"), "h_size");
                 scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
                 scalar(out, OPGEN_T_I64, num(env[30], "proj"), "proj");
-                scalar(out, OPGEN_T_I64, num(env[64], "acts_ofs"), "acts_ofs");
-                scalar(out, OPGEN_T_I64, num(env[66], "cs_ofs"), "cs_ofs");
+                scalar(out, OPGEN_T_I64, num(env[65], "acts_ofs"), "acts_ofs");
+                scalar(out, OPGEN_T_I64, num(env[67], "cs_ofs"), "cs_ofs");
                 scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
                 out.words[nargs31] = (out.used - nargs31 - 1) / 2;
               }
@@ -349,13 +349,13 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
                 out.put(OPGEN_T_SLOT); out.put(11);
                 out.put(OPGEN_T_SLOT); out.put(14);
                 out.put(OPGEN_T_SLOT); out.put(8);
-                scalar(out, OPGEN_T_I64, num(env[69], "t"), "t");
-                scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
+                scalar(out, OPGEN_T_I64, num(env[70], "t"), "t");
+                scalar(out, OPGEN_T_I64, num(env[60], "d"), "d");
                 scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
                 scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
                 scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-                scalar(out, OPGEN_T_I64, num(env[64], "acts_ofs"), "acts_ofs");
-                scalar(out, OPGEN_T_I64, num(env[65], "hs_ofs"), "hs_ofs");
+                scalar(out, OPGEN_T_I64, num(env[65], "acts_ofs"), "acts_ofs");
+                scalar(out, OPGEN_T_I64, num(env[66], "hs_ofs"), "hs_ofs");
                 scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
                 out.words[nargs33] = (out.used - nargs33 - 1) / 2;
               }
@@ -377,12 +377,12 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
                 out.put(OPGEN_T_SLOT); out.put(5);
                 out.put(OPGEN_T_SLOT); out.put(11);
                 out.put(OPGEN_T_SLOT); out.put(8);
-                scalar(out, OPGEN_T_I64, num(env[69], "t"), "t");
-                scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
+                scalar(out, OPGEN_T_I64, num(env[70], "t"), "t");
+                scalar(out, OPGEN_T_I64, num(env[60], "d"), "d");
                 scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
                 scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
                 scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-                scalar(out, OPGEN_T_I64, num(env[65], "hs_ofs"), "hs_ofs");
+                scalar(out, OPGEN_T_I64, num(env[66], "hs_ofs"), "hs_ofs");
                 scalar(out, OPGEN_T_I64, num(env[28], "relu"), "relu");
                 scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
                 out.words[nargs35] = (out.used - nargs35 - 1) / 2;
@@ -399,11 +399,11 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
                 out.put(OPGEN_T_BOOL); out.put(0);
                 { Num size39 = integer(1LL);
                   if (size39.is_float) out.put_double(OPGEN_T_FLOAT, size39.f); else { out.put(OPGEN_T_INT); out.put(size39.i); } }
-                { Num size40 = add(num(env[67], "g_ofs"), mul(mul(num(env[69], "t"), num(env[8], "batch")), num(env[18], "gate_width")));
+                { Num size40 = add(num(env[68], "g_ofs"), mul(mul(num(env[70], "t"), num(env[8], "batch")), num(env[18], "gate_width")));
                   if (size40.is_float) out.put_double(OPGEN_T_FLOAT, size40.f); else { out.put(OPGEN_T_INT); out.put(size40.i); } }
-                { Num size41 = num(env[62], "rofs");
+                { Num size41 = num(env[63], "rofs");
                   if (size41.is_float) out.put_double(OPGEN_T_FLOAT, size41.f); else { out.put(OPGEN_T_INT); out.put(size41.i); } }
-                { Num size42 = mul(mul(num(env[59], "d"), num(env[8], "batch")), num(env[19], "h_size"));
+                { Num size42 = mul(mul(num(env[60], "d"), num(env[8], "batch")), num(env[19], "h_size"));
                   if (size42.is_float) out.put_double(OPGEN_T_FLOAT, size42.f); else { out.put(OPGEN_T_INT); out.put(size42.i); } }
               }
               if ((equal(num(env[29], "gru"), integer(1LL)))) {
@@ -418,11 +418,11 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
                 out.put(OPGEN_T_BOOL); out.put(0);
                 { Num size46 = integer(1LL);
                   if (size46.is_float) out.put_double(OPGEN_T_FLOAT, size46.f); else { out.put(OPGEN_T_INT); out.put(size46.i); } }
-                { Num size47 = add(num(env[67], "g_ofs"), mul(mul(num(env[69], "t"), num(env[8], "batch")), num(env[18], "gate_width")));
+                { Num size47 = add(num(env[68], "g_ofs"), mul(mul(num(env[70], "t"), num(env[8], "batch")), num(env[18], "gate_width")));
                   if (size47.is_float) out.put_double(OPGEN_T_FLOAT, size47.f); else { out.put(OPGEN_T_INT); out.put(size47.i); } }
-                { Num size48 = num(env[62], "rofs");
+                { Num size48 = num(env[63], "rofs");
                   if (size48.is_float) out.put_double(OPGEN_T_FLOAT, size48.f); else { out.put(OPGEN_T_INT); out.put(size48.i); } }
-                { Num size49 = mul(mul(num(env[59], "d"), num(env[8], "batch")), num(env[19], "h_size"));
+                { Num size49 = mul(mul(num(env[60], "d"), num(env[8], "batch")), num(env[19], "h_size"));
                   if (size49.is_float) out.put_double(OPGEN_T_FLOAT, size49.f); else { out.put(OPGEN_T_INT); out.put(size49.i); } }
               }
             }
@@ -432,7 +432,7 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
       if (truth(num(env[40], "fused"))) {
         int64_t n51 = whole(add(num(env[7], "steps"), integer(1LL)), "a repeat count");
         for (int64_t i50 = 0; i50 < n51; ++i50) {
-          env[68] = value(integer(i50));
+          env[69] = value(integer(i50));
           if ((env[26].kind == OPGEN_V_STR && env[26].i == 4) && (equal(num(env[30], "proj"), integer(0LL)))) {
             int64_t sym52 = -1;
             if (sym52 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym52 = 12;
@@ -455,25 +455,25 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_SLOT); out.put(8);
             out.put(OPGEN_T_SLOT); out.put(9);
             out.put(OPGEN_T_SLOT); out.put(13);
-            scalar(out, OPGEN_T_I64, num(env[68], "s"), "s");
+            scalar(out, OPGEN_T_I64, num(env[69], "s"), "s");
             scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
             scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
             scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-            scalar(out, OPGEN_T_I64, num(env[54], "layer_rofs"), "layer_rofs");
-            scalar(out, OPGEN_T_I64, num(env[50], "layer_w"), "layer_w");
-            scalar(out, OPGEN_T_I64, num(env[56], "layer_acts_ofs"), "layer_acts_ofs");
-            scalar(out, OPGEN_T_I64, num(env[58], "layer_cs_ofs"), "layer_cs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[55], "layer_rofs"), "layer_rofs");
+            scalar(out, OPGEN_T_I64, num(env[51], "layer_w"), "layer_w");
+            scalar(out, OPGEN_T_I64, num(env[57], "layer_acts_ofs"), "layer_acts_ofs");
+            scalar(out, OPGEN_T_I64, num(env[59], "layer_cs_ofs"), "layer_cs_ofs");
             scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
             out.words[nargs53] = (out.used - nargs53 - 1) / 2;
           }
           if ((equal(num(env[30], "proj"), integer(1LL)))) {
             int64_t n55 = whole(integer(2LL), "a repeat count");
             for (int64_t i54 = 0; i54 < n55; ++i54) {
-              env[70] = value(integer(i54));
-              env[71] = value(add(mul(sub(integer(1LL), num(env[70], "phase")), min2(num(env[68], "s"), integer(1LL))), mul(num(env[70], "phase"), min2(sub(num(env[7], "steps"), num(env[68], "s")), integer(1LL)))));
-              env[72] = value(min2(ceildiv(add(num(env[23], "num_units"), mul(sub(integer(1LL), num(env[70], "phase")), sub(num(env[19], "h_size"), num(env[23], "num_units")))), integer(32LL)), ceildiv(num(env[36], "fused_max_depth"), mul(integer(4LL), integer(32LL)))));
-              if ((equal(num(env[70], "phase"), integer(1LL))) && (compare(num(env[68], "s"), num(env[7], "steps")) < 0)) {
+              env[71] = value(integer(i54));
+              env[72] = value(add(mul(sub(integer(1LL), num(env[71], "phase")), min2(num(env[69], "s"), integer(1LL))), mul(num(env[71], "phase"), min2(sub(num(env[7], "steps"), num(env[69], "s")), integer(1LL)))));
+              env[73] = value(min2(ceildiv(add(num(env[23], "num_units"), mul(sub(integer(1LL), num(env[71], "phase")), sub(num(env[19], "h_size"), num(env[23], "num_units")))), integer(32LL)), ceildiv(num(env[36], "fused_max_depth"), mul(integer(4LL), integer(32LL)))));
+              if ((equal(num(env[71], "phase"), integer(1LL))) && (compare(num(env[69], "s"), num(env[7], "steps")) < 0)) {
                 int64_t sym56 = -1;
                 if (sym56 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym56 = 18;
                 if (sym56 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym56 = 19;
@@ -492,14 +492,14 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
                 out.put(OPGEN_T_SLOT); out.put(5);
                 out.put(OPGEN_T_SLOT); out.put(8);
                 out.put(OPGEN_T_SLOT); out.put(15);
-                scalar(out, OPGEN_T_I64, num(env[68], "s"), "s");
+                scalar(out, OPGEN_T_I64, num(env[69], "s"), "s");
                 scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
                 scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
                 scalar(out, OPGEN_T_I64, num(env[19], "h_size"), "h_size");
                 scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
                 out.words[nargs57] = (out.used - nargs57 - 1) / 2;
               }
-              if ((equal(num(env[71], "proj_grad_runs"), integer(1LL)))) {
+              if ((equal(num(env[72], "proj_grad_runs"), integer(1LL)))) {
                 int64_t sym58 = -1;
                 if (sym58 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym58 = 15;
                 if (sym58 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym58 = 16;
@@ -508,7 +508,7 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
                 out.put(OPGEN_STEP_LAUNCH); out.put(sym58);
                 out.put(3);
                 out.put(whole(num(env[37], "fused_row_tiles"), "a grid size"));
-                out.put(whole(num(env[72], "proj_grad_tiles"), "a grid size"));
+                out.put(whole(num(env[73], "proj_grad_tiles"), "a grid size"));
                 out.put(whole(num(env[13], "dirs"), "a grid size"));
                 out.put(1);
                 out.put(whole(integer(256LL), "a block size"));
@@ -523,18 +523,18 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
                 out.put(OPGEN_T_SLOT); out.put(12);
                 out.put(OPGEN_T_SLOT); out.put(15);
                 out.put(OPGEN_T_SLOT); out.put(13);
-                scalar(out, OPGEN_T_I64, num(env[68], "s"), "s");
+                scalar(out, OPGEN_T_I64, num(env[69], "s"), "s");
                 scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
                 scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
                 scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
                 scalar(out, OPGEN_T_I64, num(env[19], "h_size"), "h_size");
                 scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-                scalar(out, OPGEN_T_I64, num(env[70], "phase"), "phase");
-                scalar(out, OPGEN_T_I64, num(env[54], "layer_rofs"), "layer_rofs");
-                scalar(out, OPGEN_T_I64, num(env[55], "layer_pofs"), "layer_pofs");
-                scalar(out, OPGEN_T_I64, num(env[50], "layer_w"), "layer_w");
-                scalar(out, OPGEN_T_I64, num(env[56], "layer_acts_ofs"), "layer_acts_ofs");
-                scalar(out, OPGEN_T_I64, num(env[58], "layer_cs_ofs"), "layer_cs_ofs");
+                scalar(out, OPGEN_T_I64, num(env[71], "phase"), "phase");
+                scalar(out, OPGEN_T_I64, num(env[55], "layer_rofs"), "layer_rofs");
+                scalar(out, OPGEN_T_I64, num(env[56], "layer_pofs"), "layer_pofs");
+                scalar(out, OPGEN_T_I64, num(env[51], "layer_w"), "layer_w");
+                scalar(out, OPGEN_T_I64, num(env[57], "layer_acts_ofs"), "layer_acts_ofs");
+                scalar(out, OPGEN_T_I64, num(env[59], "layer_cs_ofs"), "layer_cs_ofs");
                 scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
                 out.words[nargs59] = (out.used - nargs59 - 1) / 2;
               }
@@ -562,15 +562,15 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_SLOT); out.put(14);
             out.put(OPGEN_T_SLOT); out.put(8);
             out.put(OPGEN_T_SLOT); out.put(13);
-            scalar(out, OPGEN_T_I64, num(env[68], "s"), "s");
+            scalar(out, OPGEN_T_I64, num(env[69], "s"), "s");
             scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
             scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
             scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-            scalar(out, OPGEN_T_I64, num(env[54], "layer_rofs"), "layer_rofs");
-            scalar(out, OPGEN_T_I64, num(env[50], "layer_w"), "layer_w");
-            scalar(out, OPGEN_T_I64, num(env[56], "layer_acts_ofs"), "layer_acts_ofs");
-            scalar(out, OPGEN_T_I64, num(env[57], "layer_hs_ofs"), "layer_hs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[55], "layer_rofs"), "layer_rofs");
+            scalar(out, OPGEN_T_I64, num(env[51], "layer_w"), "layer_w");
+            scalar(out, OPGEN_T_I64, num(env[57], "layer_acts_ofs"), "layer_acts_ofs");
+            scalar(out, OPGEN_T_I64, num(env[58], "layer_hs_ofs"), "layer_hs_ofs");
             scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
             out.words[nargs61] = (out.used - nargs61 - 1) / 2;
           }
@@ -595,14 +595,14 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_SLOT); out.put(11);
             out.put(OPGEN_T_SLOT); out.put(8);
             out.put(OPGEN_T_SLOT); out.put(13);
-            scalar(out, OPGEN_T_I64, num(env[68], "s"), "s");
+            scalar(out, OPGEN_T_I64, num(env[69], "s"), "s");
             scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
             scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
             scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-            scalar(out, OPGEN_T_I64, num(env[54], "layer_rofs"), "layer_rofs");
-            scalar(out, OPGEN_T_I64, num(env[50], "layer_w"), "layer_w");
-            scalar(out, OPGEN_T_I64, num(env[57], "layer_hs_ofs"), "layer_hs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[55], "layer_rofs"), "layer_rofs");
+            scalar(out, OPGEN_T_I64, num(env[51], "layer_w"), "layer_w");
+            scalar(out, OPGEN_T_I64, num(env[58], "layer_hs_ofs"), "layer_hs_ofs");
             scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
             scalar(out, OPGEN_T_I64, num(env[28], "relu"), "relu");
             out.words[nargs63] = (out.used - nargs63 - 1) / 2;
@@ -612,17 +612,17 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
       if (true) {
         int64_t n65 = whole(num(env[13], "dirs"), "a repeat count");
         for (int64_t i64 = 0; i64 < n65; ++i64) {
-          env[59] = value(integer(i64));
-          env[60] = value(add(mul(num(env[46], "l"), num(env[13], "dirs")), num(env[59], "d")));
-          env[61] = value(add(num(env[49], "layer_wofs"), mul(num(env[59], "d"), num(env[50], "layer_w"))));
-          env[62] = value(add(num(env[61], "wofs"), mul(num(env[18], "gate_width"), num(env[48], "in_width"))));
-          env[63] = value(add(num(env[62], "rofs"), mul(num(env[18], "gate_width"), num(env[19], "h_size"))));
-          env[73] = value(add(num(env[41], "weights_len"), mul(mul(num(env[60], "p"), integer(2LL)), num(env[18], "gate_width"))));
-          env[64] = value(mul(num(env[60], "p"), num(env[17], "pl_size")));
-          env[65] = value(add(num(env[64], "acts_ofs"), mul(num(env[6], "rows"), num(env[20], "acts"))));
-          env[66] = value(add(num(env[65], "hs_ofs"), mul(mul(add(num(env[7], "steps"), integer(1LL)), num(env[8], "batch")), num(env[19], "h_size"))));
-          env[74] = value(add(num(env[66], "cs_ofs"), mul(mul(mul(num(env[24], "lstm"), add(num(env[7], "steps"), integer(1LL))), num(env[8], "batch")), num(env[23], "num_units"))));
-          env[67] = value(mul(mul(num(env[59], "d"), num(env[6], "rows")), num(env[18], "gate_width")));
+          env[60] = value(integer(i64));
+          env[61] = value(add(mul(num(env[47], "l"), num(env[13], "dirs")), num(env[60], "d")));
+          env[62] = value(add(num(env[50], "layer_wofs"), mul(num(env[60], "d"), num(env[51], "layer_w"))));
+          env[63] = value(add(num(env[62], "wofs"), mul(num(env[18], "gate_width"), num(env[49], "in_width"))));
+          env[64] = value(add(num(env[63], "rofs"), mul(num(env[18], "gate_width"), num(env[19], "h_size"))));
+          env[74] = value(add(num(env[41], "weights_len"), mul(mul(num(env[61], "p"), integer(2LL)), num(env[18], "gate_width"))));
+          env[65] = value(mul(num(env[61], "p"), num(env[17], "pl_size")));
+          env[66] = value(add(num(env[65], "acts_ofs"), mul(num(env[6], "rows"), num(env[20], "acts"))));
+          env[67] = value(add(num(env[66], "hs_ofs"), mul(mul(add(num(env[7], "steps"), integer(1LL)), num(env[8], "batch")), num(env[19], "h_size"))));
+          env[75] = value(add(num(env[67], "cs_ofs"), mul(mul(mul(num(env[24], "lstm"), add(num(env[7], "steps"), integer(1LL))), num(env[8], "batch")), num(env[23], "num_units"))));
+          env[68] = value(mul(mul(num(env[60], "d"), num(env[6], "rows")), num(env[18], "gate_width")));
           if (true) {
             int64_t sym66 = -1;
             if (sym66 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym66 = 3;
@@ -640,8 +640,8 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_SLOT); out.put(9);
             out.put(OPGEN_T_SLOT); out.put(16);
             out.put(OPGEN_T_SLOT); out.put(17);
-            scalar(out, OPGEN_T_I64, num(env[60], "p"), "p");
-            scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
+            scalar(out, OPGEN_T_I64, num(env[61], "p"), "p");
+            scalar(out, OPGEN_T_I64, num(env[60], "d"), "d");
             scalar(out, OPGEN_T_I64, num(env[16], "layers_dirs"), "layers_dirs");
             scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[19], "h_size"), "h_size");
@@ -650,7 +650,7 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             scalar(out, OPGEN_T_I32, num(env[10], "time_major"), "time_major");
             out.words[nargs67] = (out.used - nargs67 - 1) / 2;
           }
-          if ((equal(add(num(env[46], "l"), num(env[12], "skip")), integer(0LL)))) {
+          if ((equal(add(num(env[47], "l"), num(env[12], "skip")), integer(0LL)))) {
             out.put(OPGEN_STEP_GEMM); out.put(11); out.put(1); out.put(18);
             { Num size68 = num(env[18], "gate_width");
               if (size68.is_float) out.put_double(OPGEN_T_FLOAT, size68.f); else { out.put(OPGEN_T_INT); out.put(size68.i); } }
@@ -662,14 +662,14 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_BOOL); out.put(0);
             { Num size71 = integer(0LL);
               if (size71.is_float) out.put_double(OPGEN_T_FLOAT, size71.f); else { out.put(OPGEN_T_INT); out.put(size71.i); } }
-            { Num size72 = num(env[67], "g_ofs");
+            { Num size72 = num(env[68], "g_ofs");
               if (size72.is_float) out.put_double(OPGEN_T_FLOAT, size72.f); else { out.put(OPGEN_T_INT); out.put(size72.i); } }
             { Num size73 = integer(0LL);
               if (size73.is_float) out.put_double(OPGEN_T_FLOAT, size73.f); else { out.put(OPGEN_T_INT); out.put(size73.i); } }
-            { Num size74 = num(env[61], "wofs");
+            { Num size74 = num(env[62], "wofs");
               if (size74.is_float) out.put_double(OPGEN_T_FLOAT, size74.f); else { out.put(OPGEN_T_INT); out.put(size74.i); } }
           }
-          if ((compare(num(env[46], "l"), integer(0LL)) > 0)) {
+          if ((compare(num(env[47], "l"), integer(0LL)) > 0)) {
             out.put(OPGEN_STEP_GEMM); out.put(11); out.put(10); out.put(18);
             { Num size75 = num(env[18], "gate_width");
               if (size75.is_float) out.put_double(OPGEN_T_FLOAT, size75.f); else { out.put(OPGEN_T_INT); out.put(size75.i); } }
@@ -681,11 +681,11 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_BOOL); out.put(0);
             { Num size78 = integer(0LL);
               if (size78.is_float) out.put_double(OPGEN_T_FLOAT, size78.f); else { out.put(OPGEN_T_INT); out.put(size78.i); } }
-            { Num size79 = num(env[67], "g_ofs");
+            { Num size79 = num(env[68], "g_ofs");
               if (size79.is_float) out.put_double(OPGEN_T_FLOAT, size79.f); else { out.put(OPGEN_T_INT); out.put(size79.i); } }
-            { Num size80 = num(env[51], "x_ofs");
+            { Num size80 = num(env[52], "x_ofs");
               if (size80.is_float) out.put_double(OPGEN_T_FLOAT, size80.f); else { out.put(OPGEN_T_INT); out.put(size80.i); } }
-            { Num size81 = num(env[61], "wofs");
+            { Num size81 = num(env[62], "wofs");
               if (size81.is_float) out.put_double(OPGEN_T_FLOAT, size81.f); else { out.put(OPGEN_T_INT); out.put(size81.i); } }
           }
           if ((equal(num(env[29], "gru"), integer(0LL)))) {
@@ -700,11 +700,11 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_BOOL); out.put(0);
             { Num size85 = integer(0LL);
               if (size85.is_float) out.put_double(OPGEN_T_FLOAT, size85.f); else { out.put(OPGEN_T_INT); out.put(size85.i); } }
-            { Num size86 = num(env[67], "g_ofs");
+            { Num size86 = num(env[68], "g_ofs");
               if (size86.is_float) out.put_double(OPGEN_T_FLOAT, size86.f); else { out.put(OPGEN_T_INT); out.put(size86.i); } }
-            { Num size87 = add(num(env[65], "hs_ofs"), mul(mul(num(env[59], "d"), num(env[8], "batch")), num(env[19], "h_size")));
+            { Num size87 = add(num(env[66], "hs_ofs"), mul(mul(num(env[60], "d"), num(env[8], "batch")), num(env[19], "h_size")));
               if (size87.is_float) out.put_double(OPGEN_T_FLOAT, size87.f); else { out.put(OPGEN_T_INT); out.put(size87.i); } }
-            { Num size88 = num(env[62], "rofs");
+            { Num size88 = num(env[63], "rofs");
               if (size88.is_float) out.put_double(OPGEN_T_FLOAT, size88.f); else { out.put(OPGEN_T_INT); out.put(size88.i); } }
           }
           if ((equal(num(env[29], "gru"), integer(1LL)))) {
@@ -719,11 +719,11 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_BOOL); out.put(0);
             { Num size92 = integer(0LL);
               if (size92.is_float) out.put_double(OPGEN_T_FLOAT, size92.f); else { out.put(OPGEN_T_INT); out.put(size92.i); } }
-            { Num size93 = num(env[67], "g_ofs");
+            { Num size93 = num(env[68], "g_ofs");
               if (size93.is_float) out.put_double(OPGEN_T_FLOAT, size93.f); else { out.put(OPGEN_T_INT); out.put(size93.i); } }
-            { Num size94 = add(num(env[65], "hs_ofs"), mul(mul(num(env[59], "d"), num(env[8], "batch")), num(env[19], "h_size")));
+            { Num size94 = add(num(env[66], "hs_ofs"), mul(mul(num(env[60], "d"), num(env[8], "batch")), num(env[19], "h_size")));
               if (size94.is_float) out.put_double(OPGEN_T_FLOAT, size94.f); else { out.put(OPGEN_T_INT); out.put(size94.i); } }
-            { Num size95 = num(env[62], "rofs");
+            { Num size95 = num(env[63], "rofs");
               if (size95.is_float) out.put_double(OPGEN_T_FLOAT, size95.f); else { out.put(OPGEN_T_INT); out.put(size95.i); } }
           }
           if ((equal(num(env[30], "proj"), integer(1LL)))) {
@@ -738,11 +738,11 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_BOOL); out.put(0);
             { Num size99 = integer(0LL);
               if (size99.is_float) out.put_double(OPGEN_T_FLOAT, size99.f); else { out.put(OPGEN_T_INT); out.put(size99.i); } }
-            { Num size100 = mul(mul(num(env[59], "d"), num(env[6], "rows")), num(env[19], "h_size"));
+            { Num size100 = mul(mul(num(env[60], "d"), num(env[6], "rows")), num(env[19], "h_size"));
               if (size100.is_float) out.put_double(OPGEN_T_FLOAT, size100.f); else { out.put(OPGEN_T_INT); out.put(size100.i); } }
-            { Num size101 = num(env[74], "ms_ofs");
+            { Num size101 = num(env[75], "ms_ofs");
               if (size101.is_float) out.put_double(OPGEN_T_FLOAT, size101.f); else { out.put(OPGEN_T_INT); out.put(size101.i); } }
-            { Num size102 = num(env[63], "pofs");
+            { Num size102 = num(env[64], "pofs");
               if (size102.is_float) out.put_double(OPGEN_T_FLOAT, size102.f); else { out.put(OPGEN_T_INT); out.put(size102.i); } }
           }
           if (true) {
@@ -759,9 +759,9 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
               if (size106.is_float) out.put_double(OPGEN_T_FLOAT, size106.f); else { out.put(OPGEN_T_INT); out.put(size106.i); } }
             { Num size107 = integer(0LL);
               if (size107.is_float) out.put_double(OPGEN_T_FLOAT, size107.f); else { out.put(OPGEN_T_INT); out.put(size107.i); } }
-            { Num size108 = num(env[67], "g_ofs");
+            { Num size108 = num(env[68], "g_ofs");
               if (size108.is_float) out.put_double(OPGEN_T_FLOAT, size108.f); else { out.put(OPGEN_T_INT); out.put(size108.i); } }
-            { Num size109 = num(env[73], "bofs");
+            { Num size109 = num(env[74], "bofs");
               if (size109.is_float) out.put_double(OPGEN_T_FLOAT, size109.f); else { out.put(OPGEN_T_INT); out.put(size109.i); } }
           }
           if ((equal(num(env[29], "gru"), integer(0LL)))) {
@@ -778,9 +778,9 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
               if (size113.is_float) out.put_double(OPGEN_T_FLOAT, size113.f); else { out.put(OPGEN_T_INT); out.put(size113.i); } }
             { Num size114 = integer(0LL);
               if (size114.is_float) out.put_double(OPGEN_T_FLOAT, size114.f); else { out.put(OPGEN_T_INT); out.put(size114.i); } }
-            { Num size115 = num(env[67], "g_ofs");
+            { Num size115 = num(env[68], "g_ofs");
               if (size115.is_float) out.put_double(OPGEN_T_FLOAT, size115.f); else { out.put(OPGEN_T_INT); out.put(size115.i); } }
-            { Num size116 = add(num(env[73], "bofs"), num(env[18], "gate_width"));
+            { Num size116 = add(num(env[74], "bofs"), num(env[18], "gate_width"));
               if (size116.is_float) out.put_double(OPGEN_T_FLOAT, size116.f); else { out.put(OPGEN_T_INT); out.put(size116.i); } }
           }
           if ((equal(num(env[29], "gru"), integer(1LL)))) {
@@ -797,12 +797,12 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
               if (size120.is_float) out.put_double(OPGEN_T_FLOAT, size120.f); else { out.put(OPGEN_T_INT); out.put(size120.i); } }
             { Num size121 = integer(0LL);
               if (size121.is_float) out.put_double(OPGEN_T_FLOAT, size121.f); else { out.put(OPGEN_T_INT); out.put(size121.i); } }
-            { Num size122 = num(env[67], "g_ofs");
+            { Num size122 = num(env[68], "g_ofs");
               if (size122.is_float) out.put_double(OPGEN_T_FLOAT, size122.f); else { out.put(OPGEN_T_INT); out.put(size122.i); } }
-            { Num size123 = add(num(env[73], "bofs"), num(env[18], "gate_width"));
+            { Num size123 = add(num(env[74], "bofs"), num(env[18], "gate_width"));
               if (size123.is_float) out.put_double(OPGEN_T_FLOAT, size123.f); else { out.put(OPGEN_T_INT); out.put(size123.i); } }
           }
-          if ((equal(add(add(num(env[46], "l"), num(env[12], "skip")), num(env[59], "d")), integer(0LL)))) {
+          if ((equal(add(add(num(env[47], "l"), num(env[12], "skip")), num(env[60], "d")), integer(0LL))) && (equal(num(env[42], "dx"), integer(1LL)))) {
             out.put(OPGEN_STEP_GEMM); out.put(11); out.put(13); out.put(19);
             { Num size124 = num(env[6], "rows");
               if (size124.is_float) out.put_double(OPGEN_T_FLOAT, size124.f); else { out.put(OPGEN_T_INT); out.put(size124.i); } }
@@ -814,14 +814,14 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_BOOL); out.put(0);
             { Num size127 = integer(0LL);
               if (size127.is_float) out.put_double(OPGEN_T_FLOAT, size127.f); else { out.put(OPGEN_T_INT); out.put(size127.i); } }
-            { Num size128 = num(env[67], "g_ofs");
+            { Num size128 = num(env[68], "g_ofs");
               if (size128.is_float) out.put_double(OPGEN_T_FLOAT, size128.f); else { out.put(OPGEN_T_INT); out.put(size128.i); } }
-            { Num size129 = num(env[61], "wofs");
+            { Num size129 = num(env[62], "wofs");
               if (size129.is_float) out.put_double(OPGEN_T_FLOAT, size129.f); else { out.put(OPGEN_T_INT); out.put(size129.i); } }
             { Num size130 = integer(0LL);
               if (size130.is_float) out.put_double(OPGEN_T_FLOAT, size130.f); else { out.put(OPGEN_T_INT); out.put(size130.i); } }
           }
-          if ((equal(add(num(env[46], "l"), num(env[12], "skip")), integer(0LL))) && (compare(num(env[59], "d"), integer(0LL)) > 0)) {
+          if ((equal(add(num(env[47], "l"), num(env[12], "skip")), integer(0LL))) && (compare(num(env[60], "d"), integer(0LL)) > 0) && (equal(num(env[42], "dx"), integer(1LL)))) {
             out.put(OPGEN_STEP_GEMM); out.put(11); out.put(13); out.put(19);
             { Num size131 = num(env[6], "rows");
               if (size131.is_float) out.put_double(OPGEN_T_FLOAT, size131.f); else { out.put(OPGEN_T_INT); out.put(size131.i); } }
@@ -833,14 +833,14 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_BOOL); out.put(0);
             { Num size134 = integer(1LL);
               if (size134.is_float) out.put_double(OPGEN_T_FLOAT, size134.f); else { out.put(OPGEN_T_INT); out.put(size134.i); } }
-            { Num size135 = num(env[67], "g_ofs");
+            { Num size135 = num(env[68], "g_ofs");
               if (size135.is_float) out.put_double(OPGEN_T_FLOAT, size135.f); else { out.put(OPGEN_T_INT); out.put(size135.i); } }
-            { Num size136 = num(env[61], "wofs");
+            { Num size136 = num(env[62], "wofs");
               if (size136.is_float) out.put_double(OPGEN_T_FLOAT, size136.f); else { out.put(OPGEN_T_INT); out.put(size136.i); } }
             { Num size137 = integer(0LL);
               if (size137.is_float) out.put_double(OPGEN_T_FLOAT, size137.f); else { out.put(OPGEN_T_INT); out.put(size137.i); } }
           }
-          if ((equal(num(env[46], "l"), integer(0LL))) && (equal(num(env[12], "skip"), integer(1LL)))) {
+          if ((equal(num(env[47], "l"), integer(0LL))) && (equal(num(env[12], "skip"), integer(1LL))) && (equal(num(env[42], "dx"), integer(1LL)))) {
             int64_t sym138 = -1;
             if (sym138 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym138 = 54;
             if (sym138 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym138 = 55;
@@ -856,12 +856,12 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_SLOT); out.put(11);
             out.put(OPGEN_T_SLOT); out.put(19);
             scalar(out, OPGEN_T_I64, num(env[6], "rows"), "rows");
-            scalar(out, OPGEN_T_I64, num(env[42], "gates"), "gates");
+            scalar(out, OPGEN_T_I64, num(env[43], "gates"), "gates");
             scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
-            scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
+            scalar(out, OPGEN_T_I64, num(env[60], "d"), "d");
             out.words[nargs139] = (out.used - nargs139 - 1) / 2;
           }
-          if ((compare(num(env[46], "l"), integer(0LL)) > 0) && (equal(num(env[59], "d"), integer(0LL)))) {
+          if ((compare(num(env[47], "l"), integer(0LL)) > 0) && (equal(num(env[60], "d"), integer(0LL)))) {
             out.put(OPGEN_STEP_GEMM); out.put(11); out.put(13); out.put(20);
             { Num size140 = num(env[6], "rows");
               if (size140.is_float) out.put_double(OPGEN_T_FLOAT, size140.f); else { out.put(OPGEN_T_INT); out.put(size140.i); } }
@@ -873,14 +873,14 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_BOOL); out.put(0);
             { Num size143 = integer(0LL);
               if (size143.is_float) out.put_double(OPGEN_T_FLOAT, size143.f); else { out.put(OPGEN_T_INT); out.put(size143.i); } }
-            { Num size144 = num(env[67], "g_ofs");
+            { Num size144 = num(env[68], "g_ofs");
               if (size144.is_float) out.put_double(OPGEN_T_FLOAT, size144.f); else { out.put(OPGEN_T_INT); out.put(size144.i); } }
-            { Num size145 = num(env[61], "wofs");
+            { Num size145 = num(env[62], "wofs");
               if (size145.is_float) out.put_double(OPGEN_T_FLOAT, size145.f); else { out.put(OPGEN_T_INT); out.put(size145.i); } }
             { Num size146 = integer(0LL);
               if (size146.is_float) out.put_double(OPGEN_T_FLOAT, size146.f); else { out.put(OPGEN_T_INT); out.put(size146.i); } }
           }
-          if ((compare(num(env[46], "l"), integer(0LL)) > 0) && (compare(num(env[59], "d"), integer(0LL)) > 0)) {
+          if ((compare(num(env[47], "l"), integer(0LL)) > 0) && (compare(num(env[60], "d"), integer(0LL)) > 0)) {
             out.put(OPGEN_STEP_GEMM); out.put(11); out.put(13); out.put(20);
             { Num size147 = num(env[6], "rows");
               if (size147.is_float) out.put_double(OPGEN_T_FLOAT, size147.f); else { out.put(OPGEN_T_INT); out.put(size147.i); } }
@@ -892,16 +892,16 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_BOOL); out.put(0);
             { Num size150 = integer(1LL);
               if (size150.is_float) out.put_double(OPGEN_T_FLOAT, size150.f); else { out.put(OPGEN_T_INT); out.put(size150.i); } }
-            { Num size151 = num(env[67], "g_ofs");
+            { Num size151 = num(env[68], "g_ofs");
               if (size151.is_float) out.put_double(OPGEN_T_FLOAT, size151.f); else { out.put(OPGEN_T_INT); out.put(size151.i); } }
-            { Num size152 = num(env[61], "wofs");
+            { Num size152 = num(env[62], "wofs");
               if (size152.is_float) out.put_double(OPGEN_T_FLOAT, size152.f); else { out.put(OPGEN_T_INT); out.put(size152.i); } }
             { Num size153 = integer(0LL);
               if (size153.is_float) out.put_double(OPGEN_T_FLOAT, size153.f); else { out.put(OPGEN_T_INT); out.put(size153.i); } }
           }
         }
       }
-      if ((compare(num(env[46], "l"), integer(0LL)) > 0)) {
+      if ((compare(num(env[47], "l"), integer(0LL)) > 0)) {
         int64_t sym154 = -1;
         if (sym154 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym154 = 24;
         if (sym154 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym154 = 25;
@@ -917,13 +917,13 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
         out.put(OPGEN_T_SLOT); out.put(20);
         out.put(OPGEN_T_SLOT); out.put(10);
         out.put(OPGEN_T_SLOT); out.put(4);
-        scalar(out, OPGEN_T_I64, num(env[53], "layer_cells"), "layer_cells");
-        scalar(out, OPGEN_T_I64, num(env[52], "below_mask_ofs"), "below_mask_ofs");
+        scalar(out, OPGEN_T_I64, num(env[54], "layer_cells"), "layer_cells");
+        scalar(out, OPGEN_T_I64, num(env[53], "below_mask_ofs"), "below_mask_ofs");
         out.words[nargs155] = (out.used - nargs155 - 1) / 2;
       }
     }
   }
-  if (true) {
+  if ((equal(num(env[42], "dx"), integer(1LL)))) {
     int64_t sym156 = -1;
     if (sym156 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym156 = 6;
     if (sym156 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym156 = 7;
@@ -938,10 +938,29 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
     int64_t nargs157 = out.used; out.put(0);
     out.put(OPGEN_T_SLOT); out.put(19);
     out.put(OPGEN_T_SLOT); out.put(21);
-    scalar(out, OPGEN_T_I64, num(env[43], "unswap0"), "unswap0");
-    scalar(out, OPGEN_T_I64, num(env[44], "unswap1"), "unswap1");
+    scalar(out, OPGEN_T_I64, num(env[44], "unswap0"), "unswap0");
+    scalar(out, OPGEN_T_I64, num(env[45], "unswap1"), "unswap1");
     scalar(out, OPGEN_T_I64, num(env[5], "input_size"), "input_size");
     out.words[nargs157] = (out.used - nargs157 - 1) / 2;
+  }
+  if ((equal(num(env[42], "dx"), integer(0LL)))) {
+    out.put(OPGEN_STEP_GEMM); out.put(19); out.put(19); out.put(21);
+    { Num size158 = num(env[6], "rows");
+      if (size158.is_float) out.put_double(OPGEN_T_FLOAT, size158.f); else { out.put(OPGEN_T_INT); out.put(size158.i); } }
+    { Num size159 = num(env[5], "input_size");
+      if (size159.is_float) out.put_double(OPGEN_T_FLOAT, size159.f); else { out.put(OPGEN_T_INT); out.put(size159.i); } }
+    { Num size160 = integer(0LL);
+      if (size160.is_float) out.put_double(OPGEN_T_FLOAT, size160.f); else { out.put(OPGEN_T_INT); out.put(size160.i); } }
+    out.put(OPGEN_T_BOOL); out.put(0);
+    out.put(OPGEN_T_BOOL); out.put(0);
+    { Num size161 = integer(0LL);
+      if (size161.is_float) out.put_double(OPGEN_T_FLOAT, size161.f); else { out.put(OPGEN_T_INT); out.put(size161.i); } }
+    { Num size162 = integer(0LL);
+      if (size162.is_float) out.put_double(OPGEN_T_FLOAT, size162.f); else { out.put(OPGEN_T_INT); out.put(size162.i); } }
+    { Num size163 = integer(0LL);
+      if (size163.is_float) out.put_double(OPGEN_T_FLOAT, size163.f); else { out.put(OPGEN_T_INT); out.put(size163.i); } }
+    { Num size164 = integer(0LL);
+      if (size164.is_float) out.put_double(OPGEN_T_FLOAT, size164.f); else { out.put(OPGEN_T_INT); out.put(size164.i); } }
   }
   *variant = -1;
   if (*variant < 0 && truth(num(env[27], "persistent"))) *variant = 0;
@@ -952,10 +971,10 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
 OPGEN_PLAN_API int opgen_plan_CudnnRNNBackpropV3(const opgen_plan_value* values, int64_t nvalues, const char* backend, int64_t* words, int64_t capacity, int64_t* used, int64_t* variant, char* err, int64_t errlen) {
   Out out{words, capacity, 0};
   try {
-    if (nvalues != 45) fail(OPGEN_E_VALUES, "the plan reads 45 names, the call gave " + std::to_string(nvalues));
+    if (nvalues != 46) fail(OPGEN_E_VALUES, "the plan reads 46 names, the call gave " + std::to_string(nvalues));
     if (backend == nullptr) fail(OPGEN_E_VALUES, "no backend named");
-    opgen_plan_value env[75] = {};
-    for (int64_t k = 0; k < 45; ++k) env[k] = values[k];
+    opgen_plan_value env[76] = {};
+    for (int64_t k = 0; k < 46; ++k) env[k] = values[k];
     opgen_plan_walk_CudnnRNNBackpropV3(env, backend, out, variant);
     *used = out.used;
     return OPGEN_PLAN_OK;
@@ -969,8 +988,8 @@ OPGEN_PLAN_API int opgen_plan_CudnnRNNBackpropV3(const opgen_plan_value* values,
 }
 
 OPGEN_PLAN_API const char* opgen_plan_CudnnRNNBackpropV3_info(int table, int64_t index) {
-  static const char* const t0[] = {"_dtype_T", "seq_blocks", "seq_threads", "swap0", "swap1", "input_size", "rows", "steps", "batch", "out_width", "time_major", "num_layers", "skip", "dirs", "w0", "w1", "layers_dirs", "pl_size", "gate_width", "h_size", "acts", "cell_blocks", "cell_threads", "num_units", "lstm", "persistent_blocks", "rnn_mode", "persistent", "relu", "gru", "proj", "row_blocks", "row_threads", "gemm_steps", "unprojected_row_tiles", "lstm_unit_tiles", "fused_max_depth", "fused_row_tiles", "fused_h_tiles", "fused_unit_tiles", "fused", "weights_len", "gates", "unswap0", "unswap1"};
-  if (table == 0) return index >= 0 && index < 45 ? t0[index] : nullptr;
+  static const char* const t0[] = {"_dtype_T", "seq_blocks", "seq_threads", "swap0", "swap1", "input_size", "rows", "steps", "batch", "out_width", "time_major", "num_layers", "skip", "dirs", "w0", "w1", "layers_dirs", "pl_size", "gate_width", "h_size", "acts", "cell_blocks", "cell_threads", "num_units", "lstm", "persistent_blocks", "rnn_mode", "persistent", "relu", "gru", "proj", "row_blocks", "row_threads", "gemm_steps", "unprojected_row_tiles", "lstm_unit_tiles", "fused_max_depth", "fused_row_tiles", "fused_h_tiles", "fused_unit_tiles", "fused", "weights_len", "dx", "gates", "unswap0", "unswap1"};
+  if (table == 0) return index >= 0 && index < 46 ? t0[index] : nullptr;
   static const char* const t1[] = {"float16", "float32", "float64", "gru", "lstm"};
   if (table == 1) return index >= 0 && index < 5 ? t1[index] : nullptr;
   static const char* const t2[] = {"CudnnRNNBackpropV3__fill_ones__float16", "CudnnRNNBackpropV3__fill_ones__float32", "CudnnRNNBackpropV3__fill_ones__float64", "CudnnRNNBackpropV3__final_grad__float16", "CudnnRNNBackpropV3__final_grad__float32", "CudnnRNNBackpropV3__final_grad__float64", "CudnnRNNBackpropV3__from_time_major__float16", "CudnnRNNBackpropV3__from_time_major__float32", "CudnnRNNBackpropV3__from_time_major__float64", "CudnnRNNBackpropV3__fused_gru_grad__float16", "CudnnRNNBackpropV3__fused_gru_grad__float32", "CudnnRNNBackpropV3__fused_gru_grad__float64", "CudnnRNNBackpropV3__fused_lstm_grad__float16", "CudnnRNNBackpropV3__fused_lstm_grad__float32", "CudnnRNNBackpropV3__fused_lstm_grad__float64", "CudnnRNNBackpropV3__fused_lstm_proj_grad__float16", "CudnnRNNBackpropV3__fused_lstm_proj_grad__float32", "CudnnRNNBackpropV3__fused_lstm_proj_grad__float64", "CudnnRNNBackpropV3__fused_proj_cells__float16", "CudnnRNNBackpropV3__fused_proj_cells__float32", "CudnnRNNBackpropV3__fused_proj_cells__float64", "CudnnRNNBackpropV3__fused_rnn_grad__float16", "CudnnRNNBackpropV3__fused_rnn_grad__float32", "CudnnRNNBackpropV3__fused_rnn_grad__float64", "CudnnRNNBackpropV3__grad_layer_below__float16", "CudnnRNNBackpropV3__grad_layer_below__float32", "CudnnRNNBackpropV3__grad_layer_below__float64", "CudnnRNNBackpropV3__grad_output_in__float16", "CudnnRNNBackpropV3__grad_output_in__float32", "CudnnRNNBackpropV3__grad_output_in__float64", "CudnnRNNBackpropV3__gru_grad_step__float16", "CudnnRNNBackpropV3__gru_grad_step__float32", "CudnnRNNBackpropV3__gru_grad_step__float64", "CudnnRNNBackpropV3__init_grad__float16", "CudnnRNNBackpropV3__init_grad__float32", "CudnnRNNBackpropV3__init_grad__float64", "CudnnRNNBackpropV3__lstm_grad_step__float16", "CudnnRNNBackpropV3__lstm_grad_step__float32", "CudnnRNNBackpropV3__lstm_grad_step__float64", "CudnnRNNBackpropV3__persistent_gru_grad__float16", "CudnnRNNBackpropV3__persistent_gru_grad__float32", "CudnnRNNBackpropV3__persistent_gru_grad__float64", "CudnnRNNBackpropV3__persistent_lstm_grad__float16", "CudnnRNNBackpropV3__persistent_lstm_grad__float32", "CudnnRNNBackpropV3__persistent_lstm_grad__float64", "CudnnRNNBackpropV3__persistent_rnn_grad__float16", "CudnnRNNBackpropV3__persistent_rnn_grad__float32", "CudnnRNNBackpropV3__persistent_rnn_grad__float64", "CudnnRNNBackpropV3__proj_grad__float16", "CudnnRNNBackpropV3__proj_grad__float32", "CudnnRNNBackpropV3__proj_grad__float64", "CudnnRNNBackpropV3__rnn_grad_step__float16", "CudnnRNNBackpropV3__rnn_grad_step__float32", "CudnnRNNBackpropV3__rnn_grad_step__float64", "CudnnRNNBackpropV3__skip_grad__float16", "CudnnRNNBackpropV3__skip_grad__float32", "CudnnRNNBackpropV3__skip_grad__float64", "CudnnRNNBackpropV3__to_time_major__float16", "CudnnRNNBackpropV3__to_time_major__float32", "CudnnRNNBackpropV3__to_time_major__float64"};
@@ -986,7 +1005,7 @@ static void opgen_drive_CudnnRNNBackpropV3(opgen_call* call, bool run) {
   using namespace opgen_checks;
   static const char OP[] = "CudnnRNNBackpropV3";
   Frame frame;
-  if (call->ninputs != 13 || call->nattrs != 8) raise(OPGEN_ERR_RUNTIME, std::string(OP) + ": the driver takes 13 inputs and 8 attrs, the call gave " + std::to_string(call->ninputs) + " and " + std::to_string(call->nattrs));
+  if (call->ninputs != 13 || call->nattrs != 9) raise(OPGEN_ERR_RUNTIME, std::string(OP) + ": the driver takes 13 inputs and 9 attrs, the call gave " + std::to_string(call->ninputs) + " and " + std::to_string(call->nattrs));
   call->noutputs = 4;
   V v_input = input_value(call, 0);
   V v_input_h = input_value(call, 1);
@@ -1009,6 +1028,7 @@ static void opgen_drive_CudnnRNNBackpropV3(opgen_call* call, bool run) {
   V v_seed2 = attr_value(call->attrs[5]);
   V v_num_proj = attr_value(call->attrs[6]);
   V v_time_major = attr_value(call->attrs[7]);
+  V v_compute_input_backprop = attr_value(call->attrs[8]);
   V v__dtype_T;
   V v_acts;
   V v_batch;
@@ -1024,6 +1044,7 @@ static void opgen_drive_CudnnRNNBackpropV3(opgen_call* call, bool run) {
   V v_dhp;
   V v_dirs;
   V v_dm;
+  V v_dx;
   V v_dxl;
   V v_dxt;
   V v_dy;
@@ -1091,6 +1112,7 @@ static void opgen_drive_CudnnRNNBackpropV3(opgen_call* call, bool run) {
   v_seed2 = check_int(OP, "seed2", v_seed2, no_bound(), no_bound(), {}, false, false);
   v_num_proj = check_int(OP, "num_proj", v_num_proj, Bound{true, true, 0LL, 0.0, "0"}, no_bound(), {}, false, false);
   v_time_major = check_bool(OP, "time_major", v_time_major);
+  v_compute_input_backprop = check_bool(OP, "compute_input_backprop", v_compute_input_backprop);
   v_input = adopt(call, OP, std::string("input"), v_input);
   v__dtype_T = check_dtype(OP, std::string("input"), v_input, {"float16", "float32", "float64"}, "T");
   v_input_h = adopt(call, OP, std::string("input_h"), v_input_h);
@@ -1246,6 +1268,7 @@ static void opgen_drive_CudnnRNNBackpropV3(opgen_call* call, bool run) {
     v_seq_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_seq_cells), integer(128LL))))})}));
     v_unswap0 = integer(1LL);
     v_unswap1 = v_rows;
+    v_dx = (truth(v_compute_input_backprop) ? integer(1LL) : integer(0LL));
     v_unprojected_row_tiles = max_of({neg(floordiv(neg(v_batch), integer(32LL))), integer(3LL)});
     v_lstm_unit_tiles = min_of({v_fused_unit_tiles, neg(floordiv(neg(v_fused_max_depth), mul(integer(4LL), integer(32LL))))});
     v__shape_input_backprop = Shape{v_steps, v_batch, v_input_size};
@@ -1375,6 +1398,7 @@ static void opgen_drive_CudnnRNNBackpropV3(opgen_call* call, bool run) {
     v_seq_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_seq_cells), integer(128LL))))})}));
     v_unswap0 = v_steps;
     v_unswap1 = v_batch;
+    v_dx = (truth(v_compute_input_backprop) ? integer(1LL) : integer(0LL));
     v_unprojected_row_tiles = max_of({neg(floordiv(neg(v_batch), integer(32LL))), integer(3LL)});
     v_lstm_unit_tiles = min_of({v_fused_unit_tiles, neg(floordiv(neg(v_fused_max_depth), mul(integer(4LL), integer(32LL))))});
     v__shape_input_backprop = Shape{v_batch, v_steps, v_input_size};
@@ -1422,9 +1446,9 @@ static void opgen_drive_CudnnRNNBackpropV3(opgen_call* call, bool run) {
   v_ones = scratch(call, frame, Shape{v_rows}, v__dtype_T);
   static const char* const strings[] = {"float16", "float32", "float64", "gru", "lstm"};
   static const char* const symbols[] = {"CudnnRNNBackpropV3__fill_ones__float16", "CudnnRNNBackpropV3__fill_ones__float32", "CudnnRNNBackpropV3__fill_ones__float64", "CudnnRNNBackpropV3__final_grad__float16", "CudnnRNNBackpropV3__final_grad__float32", "CudnnRNNBackpropV3__final_grad__float64", "CudnnRNNBackpropV3__from_time_major__float16", "CudnnRNNBackpropV3__from_time_major__float32", "CudnnRNNBackpropV3__from_time_major__float64", "CudnnRNNBackpropV3__fused_gru_grad__float16", "CudnnRNNBackpropV3__fused_gru_grad__float32", "CudnnRNNBackpropV3__fused_gru_grad__float64", "CudnnRNNBackpropV3__fused_lstm_grad__float16", "CudnnRNNBackpropV3__fused_lstm_grad__float32", "CudnnRNNBackpropV3__fused_lstm_grad__float64", "CudnnRNNBackpropV3__fused_lstm_proj_grad__float16", "CudnnRNNBackpropV3__fused_lstm_proj_grad__float32", "CudnnRNNBackpropV3__fused_lstm_proj_grad__float64", "CudnnRNNBackpropV3__fused_proj_cells__float16", "CudnnRNNBackpropV3__fused_proj_cells__float32", "CudnnRNNBackpropV3__fused_proj_cells__float64", "CudnnRNNBackpropV3__fused_rnn_grad__float16", "CudnnRNNBackpropV3__fused_rnn_grad__float32", "CudnnRNNBackpropV3__fused_rnn_grad__float64", "CudnnRNNBackpropV3__grad_layer_below__float16", "CudnnRNNBackpropV3__grad_layer_below__float32", "CudnnRNNBackpropV3__grad_layer_below__float64", "CudnnRNNBackpropV3__grad_output_in__float16", "CudnnRNNBackpropV3__grad_output_in__float32", "CudnnRNNBackpropV3__grad_output_in__float64", "CudnnRNNBackpropV3__gru_grad_step__float16", "CudnnRNNBackpropV3__gru_grad_step__float32", "CudnnRNNBackpropV3__gru_grad_step__float64", "CudnnRNNBackpropV3__init_grad__float16", "CudnnRNNBackpropV3__init_grad__float32", "CudnnRNNBackpropV3__init_grad__float64", "CudnnRNNBackpropV3__lstm_grad_step__float16", "CudnnRNNBackpropV3__lstm_grad_step__float32", "CudnnRNNBackpropV3__lstm_grad_step__float64", "CudnnRNNBackpropV3__persistent_gru_grad__float16", "CudnnRNNBackpropV3__persistent_gru_grad__float32", "CudnnRNNBackpropV3__persistent_gru_grad__float64", "CudnnRNNBackpropV3__persistent_lstm_grad__float16", "CudnnRNNBackpropV3__persistent_lstm_grad__float32", "CudnnRNNBackpropV3__persistent_lstm_grad__float64", "CudnnRNNBackpropV3__persistent_rnn_grad__float16", "CudnnRNNBackpropV3__persistent_rnn_grad__float32", "CudnnRNNBackpropV3__persistent_rnn_grad__float64", "CudnnRNNBackpropV3__proj_grad__float16", "CudnnRNNBackpropV3__proj_grad__float32", "CudnnRNNBackpropV3__proj_grad__float64", "CudnnRNNBackpropV3__rnn_grad_step__float16", "CudnnRNNBackpropV3__rnn_grad_step__float32", "CudnnRNNBackpropV3__rnn_grad_step__float64", "CudnnRNNBackpropV3__skip_grad__float16", "CudnnRNNBackpropV3__skip_grad__float32", "CudnnRNNBackpropV3__skip_grad__float64", "CudnnRNNBackpropV3__to_time_major__float16", "CudnnRNNBackpropV3__to_time_major__float32", "CudnnRNNBackpropV3__to_time_major__float64"};
-  opgen_plan_value values[45] = {plan_value(frame, v__dtype_T, strings, 5), plan_value(frame, v_seq_blocks, strings, 5), plan_value(frame, v_seq_threads, strings, 5), plan_value(frame, v_swap0, strings, 5), plan_value(frame, v_swap1, strings, 5), plan_value(frame, v_input_size, strings, 5), plan_value(frame, v_rows, strings, 5), plan_value(frame, v_steps, strings, 5), plan_value(frame, v_batch, strings, 5), plan_value(frame, v_out_width, strings, 5), plan_value(frame, v_time_major, strings, 5), plan_value(frame, v_num_layers, strings, 5), plan_value(frame, v_skip, strings, 5), plan_value(frame, v_dirs, strings, 5), plan_value(frame, v_w0, strings, 5), plan_value(frame, v_w1, strings, 5), plan_value(frame, v_layers_dirs, strings, 5), plan_value(frame, v_pl_size, strings, 5), plan_value(frame, v_gate_width, strings, 5), plan_value(frame, v_h_size, strings, 5), plan_value(frame, v_acts, strings, 5), plan_value(frame, v_cell_blocks, strings, 5), plan_value(frame, v_cell_threads, strings, 5), plan_value(frame, v_num_units, strings, 5), plan_value(frame, v_lstm, strings, 5), plan_value(frame, v_persistent_blocks, strings, 5), plan_value(frame, v_rnn_mode, strings, 5), plan_value(frame, v_persistent, strings, 5), plan_value(frame, v_relu, strings, 5), plan_value(frame, v_gru, strings, 5), plan_value(frame, v_proj, strings, 5), plan_value(frame, v_row_blocks, strings, 5), plan_value(frame, v_row_threads, strings, 5), plan_value(frame, v_gemm_steps, strings, 5), plan_value(frame, v_unprojected_row_tiles, strings, 5), plan_value(frame, v_lstm_unit_tiles, strings, 5), plan_value(frame, v_fused_max_depth, strings, 5), plan_value(frame, v_fused_row_tiles, strings, 5), plan_value(frame, v_fused_h_tiles, strings, 5), plan_value(frame, v_fused_unit_tiles, strings, 5), plan_value(frame, v_fused, strings, 5), plan_value(frame, v_weights_len, strings, 5), plan_value(frame, v_gates, strings, 5), plan_value(frame, v_unswap0, strings, 5), plan_value(frame, v_unswap1, strings, 5)};
+  opgen_plan_value values[46] = {plan_value(frame, v__dtype_T, strings, 5), plan_value(frame, v_seq_blocks, strings, 5), plan_value(frame, v_seq_threads, strings, 5), plan_value(frame, v_swap0, strings, 5), plan_value(frame, v_swap1, strings, 5), plan_value(frame, v_input_size, strings, 5), plan_value(frame, v_rows, strings, 5), plan_value(frame, v_steps, strings, 5), plan_value(frame, v_batch, strings, 5), plan_value(frame, v_out_width, strings, 5), plan_value(frame, v_time_major, strings, 5), plan_value(frame, v_num_layers, strings, 5), plan_value(frame, v_skip, strings, 5), plan_value(frame, v_dirs, strings, 5), plan_value(frame, v_w0, strings, 5), plan_value(frame, v_w1, strings, 5), plan_value(frame, v_layers_dirs, strings, 5), plan_value(frame, v_pl_size, strings, 5), plan_value(frame, v_gate_width, strings, 5), plan_value(frame, v_h_size, strings, 5), plan_value(frame, v_acts, strings, 5), plan_value(frame, v_cell_blocks, strings, 5), plan_value(frame, v_cell_threads, strings, 5), plan_value(frame, v_num_units, strings, 5), plan_value(frame, v_lstm, strings, 5), plan_value(frame, v_persistent_blocks, strings, 5), plan_value(frame, v_rnn_mode, strings, 5), plan_value(frame, v_persistent, strings, 5), plan_value(frame, v_relu, strings, 5), plan_value(frame, v_gru, strings, 5), plan_value(frame, v_proj, strings, 5), plan_value(frame, v_row_blocks, strings, 5), plan_value(frame, v_row_threads, strings, 5), plan_value(frame, v_gemm_steps, strings, 5), plan_value(frame, v_unprojected_row_tiles, strings, 5), plan_value(frame, v_lstm_unit_tiles, strings, 5), plan_value(frame, v_fused_max_depth, strings, 5), plan_value(frame, v_fused_row_tiles, strings, 5), plan_value(frame, v_fused_h_tiles, strings, 5), plan_value(frame, v_fused_unit_tiles, strings, 5), plan_value(frame, v_fused, strings, 5), plan_value(frame, v_weights_len, strings, 5), plan_value(frame, v_dx, strings, 5), plan_value(frame, v_gates, strings, 5), plan_value(frame, v_unswap0, strings, 5), plan_value(frame, v_unswap1, strings, 5)};
   opgen_native::Slot slots[22] = {plan_slot(frame, v_input), plan_slot(frame, v_xt), plan_slot(frame, v_ones), plan_slot(frame, v_output_backprop), plan_slot(frame, v_dy), plan_slot(frame, v_sequence_lengths), plan_slot(frame, v_output_h_backprop), plan_slot(frame, v_output_c_backprop), plan_slot(frame, v_dh), plan_slot(frame, v_dc), plan_slot(frame, v_reserve_space), plan_slot(frame, v_dgw), plan_slot(frame, v_dm), plan_slot(frame, v_params), plan_slot(frame, v_dgr), plan_slot(frame, v_dhp), plan_slot(frame, v_input_h_backprop), plan_slot(frame, v_input_c_backprop), plan_slot(frame, v_params_backprop), plan_slot(frame, v_dxt), plan_slot(frame, v_dxl), plan_slot(frame, v_input_backprop)};
-  int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_CudnnRNNBackpropV3, symbols, 60, values, 45, slots, 22, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
+  int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_CudnnRNNBackpropV3, symbols, 60, values, 46, slots, 22, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
   if (rc != OPGEN_OK) raise(rc, call->err);
 }
 
