@@ -30,7 +30,6 @@ if CPU_TIME:
 BLAS_CORE = choose_from_argv()
 
 import argparse  # noqa: E402
-import statistics  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 
 import torch  # noqa: E402
@@ -39,7 +38,7 @@ PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if PROJECT not in sys.path:  # run as a script from anywhere: the project's packages
     sys.path.insert(0, PROJECT)
 
-from common import cpu_seconds, machine, median_seconds  # noqa: E402
+from common import interleaved_medians, machine  # noqa: E402
 
 import generated.torch  # noqa: E402  (registers torch.ops.opgen.*; LSTM/GRU are its drop-in modules)
 from codegen.runtime import host  # noqa: E402
@@ -82,12 +81,7 @@ def main() -> None:
         x = torch.randn(T, B, SIZE, requires_grad=args.input_grad)
         grads = [torch.randn(T, B, 2 * SIZE)] + [torch.randn(2 * LAYERS, B, SIZE)] * (2 if mode == "lstm" else 1)
         calls = {"opgen": forward_backward(ours, mode, x, grads), "torch.nn": forward_backward(theirs, mode, x, grads)}
-        samples: dict[str, list[float]] = {name: [] for name in calls}
-        for _ in range(args.rounds):
-            for name, call in calls.items():
-                samples[name].append(cpu_seconds(call, repeats=3, warmup=1)[1] if args.cpu_time else
-                                     median_seconds(call, repeats=3, warmup=1))
-        med = {name: statistics.median(v) for name, v in samples.items()}
+        med, samples = interleaved_medians(calls, args.rounds, args.cpu_time)
         rounds = {name: ", ".join(f"{v * 1e3:.0f}" for v in samples[name]) for name in calls}
         print(f"{mode.upper():4s} opgen {med['opgen'] * 1e3:7.1f} ms  torch.nn {med['torch.nn'] * 1e3:7.1f} ms  "
               f"ratio {med['opgen'] / med['torch.nn']:.2f}x (goal <= 1.0x)  "
