@@ -6,7 +6,7 @@ import os
 import platform
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 
 def _samples(fn: Callable[[], object], repeats: int, warmup: int, clock: Callable[[], float]) -> list[float]:
@@ -33,7 +33,7 @@ def cpu_seconds(fn: Callable[[], object], repeats: int = 30, warmup: int = 2) ->
     return min(times), statistics.median(times)
 
 
-def interleaved_medians(calls: dict[str, Callable[[], object]], rounds: int,
+def interleaved_medians(calls: Mapping[str, Callable[[], object]], rounds: int,
                         cpu_time: bool) -> tuple[dict[str, float], dict[str, list[float]]]:
     """(median, every round's figure) per name, in seconds: each round times every call in turn
     (a median of 3 after a warm-up call; cpu_time: the calling thread's CPU time), so the noise

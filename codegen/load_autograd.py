@@ -229,13 +229,13 @@ def check_autograd(ops: Mapping[str, OpSpec]) -> None:
             if fwd.attr(attr.name) is None and not attr.has_default:
                 raise fail(f"attrs: {grad.name}'s attr {attr.name!r} has no default and no forward attr of that name")
         for target, source in fed_attrs.items():
-            attr = grad.attr(target)
-            if attr is None:
+            fed_attr = grad.attr(target)
+            if fed_attr is None:
                 raise fail(f"attrs: {target!r} is not an attr of {grad.name}")
-            if Autograd.needs_grad_of(source) and (attr.type is not AttrType.BOOL or attr.default is not True):
+            if Autograd.needs_grad_of(source) and (fed_attr.type is not AttrType.BOOL or fed_attr.default is not True):
                 raise fail(f"attrs: {target}: {source} needs {grad.name}'s {target!r} to be a bool attr with default "
-                           f"true (what a caller that cannot tell gets), got {attr.type.value} with default "
-                           f"{attr.default!r}")
+                           f"true (what a caller that cannot tell gets), got {fed_attr.type.value} with default "
+                           f"{fed_attr.default!r}")
         grad_outputs = {o.name for o in grad.outputs}
         for name, source in ag.grads:
             of = Autograd.grad_of(source)
