@@ -28,7 +28,6 @@ if CPU_TIME:  # before NumPy loads: OpenBLAS sizes its pool then
 BLAS_CORE = choose_from_argv()  # OpenBLAS's kernel set (our GEMMs), also before NumPy loads
 
 import argparse  # noqa: E402
-import statistics  # noqa: E402
 import time  # noqa: E402
 from typing import Any  # noqa: E402
 
@@ -38,7 +37,7 @@ PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if PROJECT not in sys.path:  # run as a script from anywhere: the project's packages
     sys.path.insert(0, PROJECT)
 
-from common import cpu_seconds, machine, median_seconds  # noqa: E402
+from common import interleaved_medians, machine  # noqa: E402
 
 import generated.torch  # noqa: E402, F401  (registers torch.ops.opgen.*)
 from codegen.runtime import host  # noqa: E402
@@ -93,12 +92,7 @@ def main() -> None:
     steps = {"opgen LSTM, torch.compile": training_step(ours, compiled, x, y),
              "torch.nn.LSTM, eager": training_step(theirs, theirs, x, y),
              "opgen LSTM, eager": training_step(ours_eager, ours_eager, x, y)}
-    samples: dict[str, list[float]] = {name: [] for name in steps}
-    for _ in range(args.rounds):
-        for name, step in steps.items():
-            samples[name].append(cpu_seconds(step, repeats=3, warmup=1)[1] if args.cpu_time else
-                                 median_seconds(step, repeats=3, warmup=1))
-    med = {name: statistics.median(v) for name, v in samples.items()}
+    med, samples = interleaved_medians(steps, args.rounds, args.cpu_time)
     print(f"machine: {machine()}, torch {torch.__version__}, threads {torch.get_num_threads()}"
           f"{', CPU time of the calling thread' if args.cpu_time else ''}; cpu backend build: {host.describe_isa()}; "
           f"OpenBLAS {loaded_core()} kernels ({BLAS_CORE})")

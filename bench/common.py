@@ -6,7 +6,7 @@ import os
 import platform
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 
 def _samples(fn: Callable[[], object], repeats: int, warmup: int, clock: Callable[[], float]) -> list[float]:
@@ -31,6 +31,19 @@ def cpu_seconds(fn: Callable[[], object], repeats: int = 30, warmup: int = 2) ->
     machine does not count, so a loaded shared machine still compares two builds fairly."""
     times = _samples(fn, repeats, warmup, time.thread_time)
     return min(times), statistics.median(times)
+
+
+def interleaved_medians(calls: Mapping[str, Callable[[], object]], rounds: int,
+                        cpu_time: bool) -> tuple[dict[str, float], dict[str, list[float]]]:
+    """(median, every round's figure) per name, in seconds: each round times every call in turn
+    (a median of 3 after a warm-up call; cpu_time: the calling thread's CPU time), so the noise
+    of a shared machine falls on all of them alike."""
+    samples: dict[str, list[float]] = {name: [] for name in calls}
+    for _ in range(rounds):
+        for name, fn in calls.items():
+            samples[name].append(cpu_seconds(fn, repeats=3, warmup=1)[1] if cpu_time else
+                                 median_seconds(fn, repeats=3, warmup=1))
+    return {name: statistics.median(v) for name, v in samples.items()}, samples
 
 
 def machine() -> str:

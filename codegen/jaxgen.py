@@ -7,7 +7,7 @@ call frame and runs the op's native driver `opgen_call_<Op>` (driver.h) on the c
 from __future__ import annotations
 
 from codegen import torch_native, torchgen
-from codegen.model import AttrType, OpSpec
+from codegen.model import AttrType, Autograd, OpSpec
 from codegen.runtime.jax_abi import PRESENT
 from codegen.runtime.kernels import c_name
 
@@ -142,8 +142,8 @@ def gradient(op: OpSpec, by_name: dict[str, OpSpec]) -> str:
     attrs = []
     for attr in grad.attrs:
         source = attr_map.get(attr.name, attr.name if op.attr(attr.name) is not None else None)
-        if source is not None:
-            attrs.append((attr.name, source))
+        if source is not None and Autograd.needs_grad_of(source) is None:  # (needs_grad: JAX cannot tell; the
+            attrs.append((attr.name, source))                               # attr's default, true, stands)
     helper = None
     if ag.helper is not None:
         fn = ag.helper.function

@@ -5,7 +5,8 @@ checking an autograd mapping against its gradient op once every spec is loaded.
     autograd:
       outputs: [y]                                 # differentiable outputs; the others get none
       call: {y_backprop: grad(y), x: x, ...}       # gradient-op input ← forward tensor / grad(output)
-      attrs: {epsilon: epsilon}                    # optional: by default every attr of the same name
+      attrs: {epsilon: epsilon}                    # optional: by default every attr of the same name;
+                                                   # needs_grad(x): whether input x needs a gradient
       grads: {x: x_backprop, scale: scale_backprop}  # forward input ← gradient-op output
       helper: {function: pkg.mod:fn, args: [...], grads: [...]}   # optional
       requires: {is_training: true}                # optional: no backward otherwise
@@ -17,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from codegen.model import Autograd, GradHelper, OpSpec, Output, RuntimeRef, TensorArg, TorchSpec
+from codegen.model import AttrType, Autograd, GradHelper, OpSpec, Output, RuntimeRef, TensorArg, TorchSpec
 from codegen.yamlnodes import Node, SpecError, describe
 
 if TYPE_CHECKING:
@@ -81,8 +82,13 @@ def parse_autograd(parser: ParserBase, node: Node | None, runtime_ref: RuntimeRe
             raise parser.error(lines["call"], f"autograd: call: {target}: {source!r} is neither an input nor an "
                                           f"output of this op (or grad(<output>))")
     for target, source in attrs:
-        if source not in attr_names:
-            raise parser.error(lines["attrs"], f"autograd: attrs: {target}: {source!r} is not an attr of this op")
+        needs = Autograd.needs_grad_of(source)
+        if needs is not None and needs not in inputs:
+            raise parser.error(lines["attrs"], f"autograd: attrs: {target}: {source}: {needs!r} is not an input of "
+                                               f"this op (inputs: {', '.join(sorted(inputs))})")
+        if needs is None and source not in attr_names:
+            raise parser.error(lines["attrs"], f"autograd: attrs: {target}: {source!r} is not an attr of this op "
+                                               f"(nor needs_grad(<input>))")
     for name, source in grads:
         if name not in inputs:
             raise parser.error(lines["grads"], f"autograd: grads: {name!r} is not an input of this op")
@@ -222,9 +228,14 @@ def check_autograd(ops: Mapping[str, OpSpec]) -> None:
                 continue
             if fwd.attr(attr.name) is None and not attr.has_default:
                 raise fail(f"attrs: {grad.name}'s attr {attr.name!r} has no default and no forward attr of that name")
-        for target in fed_attrs:
-            if grad.attr(target) is None:
+        for target, source in fed_attrs.items():
+            fed_attr = grad.attr(target)
+            if fed_attr is None:
                 raise fail(f"attrs: {target!r} is not an attr of {grad.name}")
+            if Autograd.needs_grad_of(source) and (fed_attr.type is not AttrType.BOOL or fed_attr.default is not True):
+                raise fail(f"attrs: {target}: {source} needs {grad.name}'s {target!r} to be a bool attr with default "
+                           f"true (what a caller that cannot tell gets), got {fed_attr.type.value} with default "
+                           f"{fed_attr.default!r}")
         grad_outputs = {o.name for o in grad.outputs}
         for name, source in ag.grads:
             of = Autograd.grad_of(source)

@@ -584,6 +584,12 @@ class Autograd:
         """`grad(y)` → "y"; a plain tensor name → None."""
         return source[5:-1] if source.startswith("grad(") and source.endswith(")") else None
 
+    @staticmethod
+    def needs_grad_of(source: str) -> str | None:
+        """An `attrs:` source `needs_grad(x)` (whether forward input x needs a gradient) → "x"; an
+        attr name → None."""
+        return source[11:-1] if source.startswith("needs_grad(") and source.endswith(")") else None
+
     def saved(self, forward_tensors: Collection[str]) -> tuple[str, ...]:
         """The forward tensors the backward reads, in first-use order (ctx.save_for_backward):
         those `call` and the helper name."""

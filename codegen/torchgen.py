@@ -78,6 +78,8 @@ def setup_context_body(op: OpSpec) -> list[str]:
     lines.append("ctx.attrs = keyword_only_inputs" if op.attrs else "ctx.attrs = {}")
     if frozen:
         lines.append(f"ctx.mark_non_differentiable({', '.join(frozen)})")
+    if _lazy_grads(op):
+        lines.append("ctx.set_materialize_grads(False)")
     tests = [(f"bool(keyword_only_inputs[{name!r}])" if value else f"not keyword_only_inputs[{name!r}]")
              if isinstance(value, bool) else f"keyword_only_inputs[{name!r}] == {value!r}"
              for name, value in ag.requires.clauses]
@@ -103,6 +105,8 @@ def backward_body(op: OpSpec, grad: OpSpec, namespace: str) -> list[str]:
         lines.append(f"{', '.join(saved)}{',' if len(saved) == 1 else ''} = ctx.saved_tensors")
     read = {f"grad_{Autograd.grad_of(src)}" for _, src in (*ag.call, *ag.grads) if Autograd.grad_of(src)}
     lines.append(_unpack([f"grad_{o}" for o in outputs], read, "grads"))
+    if _lazy_grads(op) and len(ag.outputs) > 1:  # a differentiable output nothing used has no gradient
+        lines += [f"{g} = torch.zeros_like({g[5:]}) if {g} is None else {g}" for g in sorted(read)]
     args = []
     for target in (a.name for a in grad.inputs):
         source = dict(ag.call).get(target)
@@ -115,7 +119,10 @@ def backward_body(op: OpSpec, grad: OpSpec, namespace: str) -> list[str]:
     kwargs = []
     for attr in grad.attrs:
         source = attr_map.get(attr.name, attr.name if op.attr(attr.name) is not None else None)
-        if source is not None:
+        needs = Autograd.needs_grad_of(source) if source is not None else None
+        if needs is not None:
+            kwargs.append(f"{attr.name}=ctx.needs_input_grad[{inputs.index(needs)}]")
+        elif source is not None:
             kwargs.append(f"{attr.name}=ctx.attrs[{source!r}]")
     call = f"torch.ops.{namespace}.{grad.snake_name}({', '.join(args + kwargs)})"
     grad_outputs = [o.name for o in grad.outputs]
@@ -133,6 +140,20 @@ def backward_body(op: OpSpec, grad: OpSpec, namespace: str) -> list[str]:
                 f"{results[name]} if ctx.given[{name!r}] else None" for name in inputs]
     lines.append("return " + ", ".join(returned) + ("," if len(inputs) == 1 else ""))
     return lines
+
+
+def _lazy_grads(op: OpSpec) -> bool:
+    """Whether the backward gets None, not zeros, for an output's gradient nothing produced
+    (ctx.set_materialize_grads(False)): where some output is not differentiable (torch would
+    allocate and zero it on every backward: a reserve space of tens of MB), and the backward can
+    rebuild each gradient it reads (one differentiable output always has one; several: each
+    saved, for its zeros_like)."""
+    ag = op.autograd
+    assert ag is not None
+    outputs = [o.name for o in op.outputs]
+    read = {of for _, src in (*ag.call, *ag.grads) if (of := Autograd.grad_of(src))}
+    saved = set(ag.saved(set(a.name for a in op.inputs) | set(outputs)))
+    return any(o not in ag.outputs for o in outputs) and (len(ag.outputs) == 1 or read <= saved)
 
 
 def _with_gradient(ag: Autograd) -> set[str]:

@@ -142,13 +142,13 @@ def softmax_grad(y: Any, dy: Any, *, axis: Any = -1) -> Any:
 
 
 # -- CudnnRNNBackpropV3 --------------------------------------------------------------------------
-_OP_CUDNN_RNN_BACKPROP_V3 = _jb.JaxOp('CudnnRNNBackpropV3', 'opgen.CudnnRNNBackpropV3', _cudnn_rnn_backprop_v3._fake, ('input', 'input_h', 'input_c', 'params', 'sequence_lengths', 'output', 'output_h', 'output_c', 'output_backprop', 'output_h_backprop', 'output_c_backprop', 'reserve_space', 'host_reserved'), (('rnn_mode', 'str'), ('input_mode', 'str'), ('direction', 'str'), ('dropout', 'float'), ('seed', 'int'), ('seed2', 'int'), ('num_proj', 'int'), ('time_major', 'bool')), _LIBRARY,
+_OP_CUDNN_RNN_BACKPROP_V3 = _jb.JaxOp('CudnnRNNBackpropV3', 'opgen.CudnnRNNBackpropV3', _cudnn_rnn_backprop_v3._fake, ('input', 'input_h', 'input_c', 'params', 'sequence_lengths', 'output', 'output_h', 'output_c', 'output_backprop', 'output_h_backprop', 'output_c_backprop', 'reserve_space', 'host_reserved'), (('rnn_mode', 'str'), ('input_mode', 'str'), ('direction', 'str'), ('dropout', 'float'), ('seed', 'int'), ('seed2', 'int'), ('num_proj', 'int'), ('time_major', 'bool'), ('compute_input_backprop', 'bool')), _LIBRARY,
     vmap_method='sequential', outputs=('input_backprop', 'input_h_backprop', 'input_c_backprop', 'params_backprop'), gradient=None, no_gradient='it is the gradient of CudnnRNNV3 (no second derivative is declared)')
 
 
-def cudnn_rnn_backprop_v3(input: Any, input_h: Any, input_c: Any, params: Any, sequence_lengths: Any, output: Any, output_h: Any, output_c: Any, output_backprop: Any, output_h_backprop: Any, output_c_backprop: Any, reserve_space: Any, host_reserved: Any, *, rnn_mode: Any = 'lstm', input_mode: Any = 'linear_input', direction: Any = 'unidirectional', dropout: Any = 0.0, seed: Any = 0, seed2: Any = 0, num_proj: Any = 0, time_major: Any = True) -> Any:
+def cudnn_rnn_backprop_v3(input: Any, input_h: Any, input_c: Any, params: Any, sequence_lengths: Any, output: Any, output_h: Any, output_c: Any, output_backprop: Any, output_h_backprop: Any, output_c_backprop: Any, reserve_space: Any, host_reserved: Any, *, rnn_mode: Any = 'lstm', input_mode: Any = 'linear_input', direction: Any = 'unidirectional', dropout: Any = 0.0, seed: Any = 0, seed2: Any = 0, num_proj: Any = 0, time_major: Any = True, compute_input_backprop: Any = True) -> Any:
     """CudnnRNNBackpropV3 through XLA's FFI: Backprop step of CudnnRNNV3. Returns CudnnRNNBackpropV3's Outputs of arrays."""
-    return _jb.call(_OP_CUDNN_RNN_BACKPROP_V3, (input, input_h, input_c, params, sequence_lengths, output, output_h, output_c, output_backprop, output_h_backprop, output_c_backprop, reserve_space, host_reserved), (rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj, time_major))
+    return _jb.call(_OP_CUDNN_RNN_BACKPROP_V3, (input, input_h, input_c, params, sequence_lengths, output, output_h, output_c, output_backprop, output_h_backprop, output_c_backprop, reserve_space, host_reserved), (rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj, time_major, compute_input_backprop))
 
 
 # -- CudnnRNNV3 ----------------------------------------------------------------------------------

@@ -142,7 +142,7 @@ XLA_FFI_DEFINE_HANDLER_SYMBOL(opgen_jax_SoftmaxGrad_cpu, SoftmaxGrad_impl,
                                   .Attr<int64_t>("opgen_present")
                                   .Attr<int64_t>("axis"));
 
-static ffi::Error CudnnRNNBackpropV3_impl(ffi::RemainingArgs args, ffi::RemainingRets rets, int64_t present, std::string_view a0, std::string_view a1, std::string_view a2, double a3, int64_t a4, int64_t a5, int64_t a6, bool a7) {
+static ffi::Error CudnnRNNBackpropV3_impl(ffi::RemainingArgs args, ffi::RemainingRets rets, int64_t present, std::string_view a0, std::string_view a1, std::string_view a2, double a3, int64_t a4, int64_t a5, int64_t a6, bool a7, bool a8) {
   opgen_jax::Call call("CudnnRNNBackpropV3", args, rets, present);
   call.input();
   call.input();
@@ -165,6 +165,7 @@ static ffi::Error CudnnRNNBackpropV3_impl(ffi::RemainingArgs args, ffi::Remainin
   call.attr(a5);
   call.attr(a6);
   call.attr(a7);
+  call.attr(a8);
   return call.run(opgen_call_CudnnRNNBackpropV3, "opgen_call_CudnnRNNBackpropV3");
 }
 XLA_FFI_DEFINE_HANDLER_SYMBOL(opgen_jax_CudnnRNNBackpropV3_cpu, CudnnRNNBackpropV3_impl,
@@ -177,7 +178,8 @@ XLA_FFI_DEFINE_HANDLER_SYMBOL(opgen_jax_CudnnRNNBackpropV3_cpu, CudnnRNNBackprop
                                   .Attr<int64_t>("seed")
                                   .Attr<int64_t>("seed2")
                                   .Attr<int64_t>("num_proj")
-                                  .Attr<bool>("time_major"));
+                                  .Attr<bool>("time_major")
+                                  .Attr<bool>("compute_input_backprop"));
 
 static ffi::Error CudnnRNNV3_impl(ffi::RemainingArgs args, ffi::RemainingRets rets, int64_t present, std::string_view a0, std::string_view a1, std::string_view a2, double a3, int64_t a4, int64_t a5, int64_t a6, bool a7, bool a8) {
   opgen_jax::Call call("CudnnRNNV3", args, rets, present);

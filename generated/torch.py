@@ -196,6 +196,7 @@ def _fused_batch_norm_v3_setup_context(ctx: Any, inputs: Any, keyword_only_input
     ctx.save_for_backward(x, scale, reserve_space_1, reserve_space_2, reserve_space_3)
     ctx.attrs = keyword_only_inputs
     ctx.mark_non_differentiable(batch_mean, batch_variance, reserve_space_1, reserve_space_2, reserve_space_3)
+    ctx.set_materialize_grads(False)
 
 
 def _fused_batch_norm_v3_backward(ctx: Any, *grads: Any) -> Any:
@@ -238,6 +239,7 @@ def _layer_norm_setup_context(ctx: Any, inputs: Any, keyword_only_inputs: Any, o
     ctx.save_for_backward(x, mean, rstd, gamma, beta)
     ctx.attrs = keyword_only_inputs
     ctx.mark_non_differentiable(mean, rstd)
+    ctx.set_materialize_grads(False)
 
 
 def _layer_norm_backward(ctx: Any, *grads: Any) -> Any:
@@ -343,17 +345,17 @@ torch.library.register_autograd('opgen::softmax_grad', _no_gradient('SoftmaxGrad
 
 # -- CudnnRNNBackpropV3 --------------------------------------------------------------------------
 if not NATIVE:
-    _LIB.define("cudnn_rnn_backprop_v3(Tensor input, Tensor input_h, Tensor input_c, Tensor params, Tensor sequence_lengths, Tensor output, Tensor output_h, Tensor output_c, Tensor output_backprop, Tensor output_h_backprop, Tensor output_c_backprop, Tensor reserve_space, Tensor host_reserved, *, str rnn_mode='lstm', str input_mode='linear_input', str direction='unidirectional', float dropout=0.0, int seed=0, int seed2=0, int num_proj=0, bool time_major=True) -> (Tensor, Tensor, Tensor, Tensor)")
+    _LIB.define("cudnn_rnn_backprop_v3(Tensor input, Tensor input_h, Tensor input_c, Tensor params, Tensor sequence_lengths, Tensor output, Tensor output_h, Tensor output_c, Tensor output_backprop, Tensor output_h_backprop, Tensor output_c_backprop, Tensor reserve_space, Tensor host_reserved, *, str rnn_mode='lstm', str input_mode='linear_input', str direction='unidirectional', float dropout=0.0, int seed=0, int seed2=0, int num_proj=0, bool time_major=True, bool compute_input_backprop=True) -> (Tensor, Tensor, Tensor, Tensor)")
 
 
-def _cudnn_rnn_backprop_v3_impl(input: Any, input_h: Any, input_c: Any, params: Any, sequence_lengths: Any, output: Any, output_h: Any, output_c: Any, output_backprop: Any, output_h_backprop: Any, output_c_backprop: Any, reserve_space: Any, host_reserved: Any, *, rnn_mode: Any = 'lstm', input_mode: Any = 'linear_input', direction: Any = 'unidirectional', dropout: Any = 0.0, seed: Any = 0, seed2: Any = 0, num_proj: Any = 0, time_major: Any = True) -> Any:
-    out = _tb.run_registered('CudnnRNNBackpropV3', _cudnn_rnn_backprop_v3._compute, {'input': input, 'input_h': input_h, 'input_c': input_c, 'params': params, 'sequence_lengths': sequence_lengths, 'output': output, 'output_h': output_h, 'output_c': output_c, 'output_backprop': output_backprop, 'output_h_backprop': output_h_backprop, 'output_c_backprop': output_c_backprop, 'reserve_space': reserve_space, 'host_reserved': host_reserved}, (rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj, time_major))
+def _cudnn_rnn_backprop_v3_impl(input: Any, input_h: Any, input_c: Any, params: Any, sequence_lengths: Any, output: Any, output_h: Any, output_c: Any, output_backprop: Any, output_h_backprop: Any, output_c_backprop: Any, reserve_space: Any, host_reserved: Any, *, rnn_mode: Any = 'lstm', input_mode: Any = 'linear_input', direction: Any = 'unidirectional', dropout: Any = 0.0, seed: Any = 0, seed2: Any = 0, num_proj: Any = 0, time_major: Any = True, compute_input_backprop: Any = True) -> Any:
+    out = _tb.run_registered('CudnnRNNBackpropV3', _cudnn_rnn_backprop_v3._compute, {'input': input, 'input_h': input_h, 'input_c': input_c, 'params': params, 'sequence_lengths': sequence_lengths, 'output': output, 'output_h': output_h, 'output_c': output_c, 'output_backprop': output_backprop, 'output_h_backprop': output_h_backprop, 'output_c_backprop': output_c_backprop, 'reserve_space': reserve_space, 'host_reserved': host_reserved}, (rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj, time_major, compute_input_backprop))
     return tuple(out)
 
 
-def _cudnn_rnn_backprop_v3_fake(input: Any, input_h: Any, input_c: Any, params: Any, sequence_lengths: Any, output: Any, output_h: Any, output_c: Any, output_backprop: Any, output_h_backprop: Any, output_c_backprop: Any, reserve_space: Any, host_reserved: Any, *, rnn_mode: Any = 'lstm', input_mode: Any = 'linear_input', direction: Any = 'unidirectional', dropout: Any = 0.0, seed: Any = 0, seed2: Any = 0, num_proj: Any = 0, time_major: Any = True) -> Any:
+def _cudnn_rnn_backprop_v3_fake(input: Any, input_h: Any, input_c: Any, params: Any, sequence_lengths: Any, output: Any, output_h: Any, output_c: Any, output_backprop: Any, output_h_backprop: Any, output_c_backprop: Any, reserve_space: Any, host_reserved: Any, *, rnn_mode: Any = 'lstm', input_mode: Any = 'linear_input', direction: Any = 'unidirectional', dropout: Any = 0.0, seed: Any = 0, seed2: Any = 0, num_proj: Any = 0, time_major: Any = True, compute_input_backprop: Any = True) -> Any:
     backend = _tb.fake_backend('CudnnRNNBackpropV3', {'input': input, 'input_h': input_h, 'input_c': input_c, 'params': params, 'sequence_lengths': sequence_lengths, 'output': output, 'output_h': output_h, 'output_c': output_c, 'output_backprop': output_backprop, 'output_h_backprop': output_h_backprop, 'output_c_backprop': output_c_backprop, 'reserve_space': reserve_space, 'host_reserved': host_reserved})
-    out = _cudnn_rnn_backprop_v3._fake(backend, input, input_h, input_c, params, sequence_lengths, output, output_h, output_c, output_backprop, output_h_backprop, output_c_backprop, reserve_space, host_reserved, rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj, time_major)
+    out = _cudnn_rnn_backprop_v3._fake(backend, input, input_h, input_c, params, sequence_lengths, output, output_h, output_c, output_backprop, output_h_backprop, output_c_backprop, reserve_space, host_reserved, rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj, time_major, compute_input_backprop)
     return tuple(out)
 
 
@@ -461,6 +463,7 @@ def _cudnn_rnn_v3_setup_context(ctx: Any, inputs: Any, keyword_only_inputs: Any,
     ctx.save_for_backward(input, input_h, input_c, params, sequence_lengths, output, output_h, output_c, reserve_space, host_reserved)
     ctx.attrs = keyword_only_inputs
     ctx.mark_non_differentiable(reserve_space, host_reserved)
+    ctx.set_materialize_grads(False)
     ctx.has_backward = bool(keyword_only_inputs['is_training'])
 
 
@@ -469,7 +472,10 @@ def _cudnn_rnn_v3_backward(ctx: Any, *grads: Any) -> Any:
         raise RuntimeError('CudnnRNNV3' + ': backward needs is_training=True; the forward ran without it')
     input, input_h, input_c, params, sequence_lengths, output, output_h, output_c, reserve_space, host_reserved = ctx.saved_tensors
     grad_output, grad_output_h, grad_output_c, _grad_reserve_space, _grad_host_reserved = grads
-    input_backprop, input_h_backprop, input_c_backprop, params_backprop = torch.ops.opgen.cudnn_rnn_backprop_v3(input, input_h, input_c, params, sequence_lengths, output, output_h, output_c, grad_output.contiguous(), grad_output_h.contiguous(), grad_output_c.contiguous(), reserve_space, host_reserved, rnn_mode=ctx.attrs['rnn_mode'], input_mode=ctx.attrs['input_mode'], direction=ctx.attrs['direction'], dropout=ctx.attrs['dropout'], seed=ctx.attrs['seed'], seed2=ctx.attrs['seed2'], num_proj=ctx.attrs['num_proj'], time_major=ctx.attrs['time_major'])
+    grad_output = torch.zeros_like(output) if grad_output is None else grad_output
+    grad_output_c = torch.zeros_like(output_c) if grad_output_c is None else grad_output_c
+    grad_output_h = torch.zeros_like(output_h) if grad_output_h is None else grad_output_h
+    input_backprop, input_h_backprop, input_c_backprop, params_backprop = torch.ops.opgen.cudnn_rnn_backprop_v3(input, input_h, input_c, params, sequence_lengths, output, output_h, output_c, grad_output.contiguous(), grad_output_h.contiguous(), grad_output_c.contiguous(), reserve_space, host_reserved, rnn_mode=ctx.attrs['rnn_mode'], input_mode=ctx.attrs['input_mode'], direction=ctx.attrs['direction'], dropout=ctx.attrs['dropout'], seed=ctx.attrs['seed'], seed2=ctx.attrs['seed2'], num_proj=ctx.attrs['num_proj'], time_major=ctx.attrs['time_major'], compute_input_backprop=ctx.needs_input_grad[0])
     return input_backprop, input_h_backprop, input_c_backprop, params_backprop, None
 
 
@@ -530,6 +536,7 @@ def _gru_block_cell_setup_context(ctx: Any, inputs: Any, output: Any) -> None:
     ctx.save_for_backward(x, h_prev, w_ru, w_c, b_ru, b_c, r, u, c)
     ctx.attrs = {}
     ctx.mark_non_differentiable(r, u, c)
+    ctx.set_materialize_grads(False)
 
 
 def _gru_block_cell_backward(ctx: Any, *grads: Any) -> Any:

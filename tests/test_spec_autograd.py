@@ -149,3 +149,37 @@ def test_an_identity_gradient_loads_and_is_checked(tmp_path: Path) -> None:
     text = FORWARD.replace("grads: {x: dx}", "grads: {w: grad(y)}")
     err = _error(tmp_path / "bad", text)
     assert "grads: w: w (int32) cannot be Scale's y" in err.message, str(err)
+
+
+GRADIENT_WITH_FLAG = GRADIENT.replace(
+    "  - {name: alpha, type: float, default: 1.0, doc: The factor.}",
+    "  - {name: alpha, type: float, default: 1.0, doc: The factor.}\n"
+    "  - {name: want_dx, type: bool, default: true, doc: Whether dx is formed.}")
+
+
+def test_needs_grad_feeds_a_bool_attr_with_default_true(tmp_path: Path) -> None:
+    """`attrs: {flag: needs_grad(x)}`: torch's backward passes ctx.needs_input_grad of x."""
+    text = FORWARD.replace("  grads: {x: dx}", "  attrs: {want_dx: needs_grad(x)}\n  grads: {x: dx}")
+    ops = {op.name: op for op in _load(tmp_path, text, GRADIENT_WITH_FLAG)}
+    ag = ops["Scale"].autograd
+    assert ag is not None and dict(ag.attrs) == {"want_dx": "needs_grad(x)"}
+
+
+_INT_FLAG = GRADIENT_WITH_FLAG.replace("want_dx, type: bool, default: true", "want_dx, type: int, default: 1")
+_FALSE_FLAG = GRADIENT_WITH_FLAG.replace("want_dx, type: bool, default: true", "want_dx, type: bool, default: false")
+
+
+@pytest.mark.parametrize(("source", "gradient", "fragment"), [
+    ("needs_grad(q)", GRADIENT_WITH_FLAG, "autograd: attrs: want_dx: needs_grad(q): 'q' is not an input of this op"),
+    ("needs_grad(x)", _INT_FLAG, "attrs: want_dx: needs_grad(x) needs ScaleGrad's 'want_dx' to be a bool attr with "
+                                 "default true (what a caller that cannot tell gets), got int with default 1"),
+    ("needs_grad(x)", _FALSE_FLAG, "to be a bool attr with default true (what a caller that cannot tell gets), got "
+                                   "bool with default False"),
+    ("gamma", GRADIENT_WITH_FLAG, "autograd: attrs: want_dx: 'gamma' is not an attr of this op (nor "
+                                  "needs_grad(<input>))"),
+])
+def test_needs_grad_errors(tmp_path: Path, source: str, gradient: str, fragment: str) -> None:
+    text = FORWARD.replace("  grads: {x: dx}", f"  attrs: {{want_dx: {source}}}\n  grads: {{x: dx}}")
+    err = _error(tmp_path, text, gradient)
+    assert (err.file, err.line) == (FILE, line_of(text, "  attrs:")), str(err)
+    assert fragment in err.message, str(err)

@@ -223,6 +223,73 @@ def test_cudnn_rnn_gradcheck(mode: str, direction: str, layers: int) -> None:
     assert torch.autograd.gradcheck(f, [w.clone().requires_grad_() for w in wanted])
 
 
+def test_backward_allocates_no_gradient_for_an_output_that_is_not_differentiable() -> None:
+    """torch would hand the backward zeros for reserve_space (tens of MB at the drop-in LSTM's size,
+    allocated and cleared on every backward); the backward gets None for it instead, and zeros
+    only for a differentiable output nothing used (output_h here), whose gradient it reads."""
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    size = params_layout("lstm", 1, 3, 2).size
+    inp = torch.randn(4, 2, 2, requires_grad=True)
+    state = torch.zeros(1, 2, 3)
+    params = torch.randn(size, requires_grad=True)
+    out = torch.ops.opgen.cudnn_rnn_v3(inp, state, state, params, torch.tensor([4, 3], dtype=torch.int32))
+    reserve = out[3].numel()
+    created: list[int] = []
+
+    class Allocations(TorchDispatchMode):
+        def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+            result = func(*args, **(kwargs or {}))
+            if func.overloadpacket in (torch.ops.aten.zeros, torch.ops.aten.zeros_like, torch.ops.aten.new_zeros,
+                                       torch.ops.aten.zero_, torch.ops.aten.fill_):
+                created.append(result.numel())
+            return result
+
+    with Allocations():
+        (out[0].sum() + out[2].sum()).backward()
+    assert reserve > 0 and reserve not in created, (reserve, created)
+    assert out[1].numel() in created  # output_h's gradient, as zeros
+    ref_inp, ref_params = inp.detach().clone().requires_grad_(), params.detach().clone().requires_grad_()
+    ref = torch.ops.opgen.cudnn_rnn_v3(ref_inp, state, state, ref_params, torch.tensor([4, 3], dtype=torch.int32))
+    torch.autograd.backward([ref[0], ref[1], ref[2]], [torch.ones_like(ref[0]), torch.zeros_like(ref[1]),
+                                                       torch.ones_like(ref[2])])
+    torch.testing.assert_close(inp.grad, ref_inp.grad, rtol=0, atol=0)
+    torch.testing.assert_close(params.grad, ref_params.grad, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize(("mode", "input_mode"), [("lstm", "linear_input"), ("gru", "skip_input")])
+def test_cudnn_rnn_backward_skips_the_input_gradient_nothing_needs(mode: str, input_mode: str) -> None:
+    """autograd passes compute_input_backprop = whether the input needs a gradient: without one the
+    first layer's dG·W products do not run (the op's input_backprop is zeros then), and every other
+    gradient is bit-identical to the run that formed it."""
+    torch.manual_seed(3)
+    t, b, h, layers = 5, 3, 4, 2
+    size = params_layout(mode, layers, h, h, "bidirectional", input_mode).size
+    inp = torch.randn(t, b, h)
+    state = torch.randn(2 * layers, b, h)
+    lengths = torch.tensor([5, 2, 4], dtype=torch.int32)
+    grads = {}
+    for wanted in (True, False):
+        x = inp.clone().requires_grad_(wanted)
+        hx, params = state.clone().requires_grad_(), (torch.randn(size, generator=torch.Generator().manual_seed(4)) *
+                                                      0.5).requires_grad_()
+        cx = hx if mode == "lstm" else torch.zeros(0)
+        out = torch.ops.opgen.cudnn_rnn_v3(x, hx, cx, params, lengths, rnn_mode=mode, input_mode=input_mode,
+                                           direction="bidirectional")
+        (out[0].square().sum() + out[1].sum()).backward()
+        grads[wanted] = (x.grad, hx.grad, params.grad)
+        if wanted:
+            direct = torch.ops.opgen.cudnn_rnn_backprop_v3(
+                x.detach(), hx.detach(), cx.detach(), params.detach(), lengths, *[o.detach() for o in out[:3]],
+                2 * out[0].detach(), torch.ones_like(out[1]), torch.zeros_like(out[2]), out[3], out[4], rnn_mode=mode,
+                input_mode=input_mode, direction="bidirectional", compute_input_backprop=False)
+            assert direct[0].shape == x.shape and not direct[0].any()
+            torch.testing.assert_close(direct[3], params.grad, rtol=0, atol=0)
+    assert grads[True][0] is not None and grads[True][0].abs().sum() > 0 and grads[False][0] is None
+    for name, a, b_ in zip(("input_h", "params"), grads[True][1:], grads[False][1:], strict=True):
+        torch.testing.assert_close(a, b_, rtol=0, atol=0, msg=name)
+
+
 def test_cudnn_rnn_backward_needs_training() -> None:
     size = params_layout("lstm", 1, 2, 2).size
     inp = torch.randn(2, 1, 2, requires_grad=True)

@@ -106,25 +106,25 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
   if (true) {
     int64_t n8 = whole(num(env[11], "num_layers"), "a repeat count");
     for (int64_t i7 = 0; i7 < n8; ++i7) {
-      env[45] = value(integer(i7));
-      env[46] = value(sub(sub(num(env[11], "num_layers"), integer(1LL)), num(env[45], "back")));
-      env[47] = value(sub(integer(1LL), min2(num(env[46], "l"), integer(1LL))));
-      env[48] = value(add(mul(mul(num(env[47], "first"), num(env[5], "input_size")), sub(integer(1LL), num(env[12], "skip"))), mul(sub(integer(1LL), num(env[47], "first")), num(env[9], "out_width"))));
-      env[49] = value(add(mul(mul(sub(integer(1LL), num(env[47], "first")), num(env[13], "dirs")), num(env[14], "w0")), mul(mul(max2(sub(num(env[46], "l"), integer(1LL)), integer(0LL)), num(env[13], "dirs")), num(env[15], "w1"))));
-      env[50] = value(add(num(env[15], "w1"), mul(num(env[47], "first"), sub(num(env[14], "w0"), num(env[15], "w1")))));
-      env[51] = value(add(mul(num(env[16], "layers_dirs"), num(env[17], "pl_size")), mul(mul(mul(sub(num(env[46], "l"), integer(1LL)), integer(2LL)), num(env[6], "rows")), num(env[9], "out_width"))));
-      env[52] = value(add(num(env[51], "x_ofs"), mul(num(env[6], "rows"), num(env[9], "out_width"))));
-      env[53] = value(mul(num(env[6], "rows"), num(env[9], "out_width")));
-      env[54] = value(add(num(env[49], "layer_wofs"), mul(num(env[18], "gate_width"), num(env[48], "in_width"))));
-      env[55] = value(add(num(env[54], "layer_rofs"), mul(num(env[18], "gate_width"), num(env[19], "h_size"))));
-      env[56] = value(mul(mul(num(env[46], "l"), num(env[13], "dirs")), num(env[17], "pl_size")));
-      env[57] = value(add(num(env[56], "layer_acts_ofs"), mul(num(env[6], "rows"), num(env[20], "acts"))));
-      env[58] = value(add(num(env[57], "layer_hs_ofs"), mul(mul(add(num(env[7], "steps"), integer(1LL)), num(env[8], "batch")), num(env[19], "h_size"))));
+      env[46] = value(integer(i7));
+      env[47] = value(sub(sub(num(env[11], "num_layers"), integer(1LL)), num(env[46], "back")));
+      env[48] = value(sub(integer(1LL), min2(num(env[47], "l"), integer(1LL))));
+      env[49] = value(add(mul(mul(num(env[48], "first"), num(env[5], "input_size")), sub(integer(1LL), num(env[12], "skip"))), mul(sub(integer(1LL), num(env[48], "first")), num(env[9], "out_width"))));
+      env[50] = value(add(mul(mul(sub(integer(1LL), num(env[48], "first")), num(env[13], "dirs")), num(env[14], "w0")), mul(mul(max2(sub(num(env[47], "l"), integer(1LL)), integer(0LL)), num(env[13], "dirs")), num(env[15], "w1"))));
+      env[51] = value(add(num(env[15], "w1"), mul(num(env[48], "first"), sub(num(env[14], "w0"), num(env[15], "w1")))));
+      env[52] = value(add(mul(num(env[16], "layers_dirs"), num(env[17], "pl_size")), mul(mul(mul(sub(num(env[47], "l"), integer(1LL)), integer(2LL)), num(env[6], "rows")), num(env[9], "out_width"))));
+      env[53] = value(add(num(env[52], "x_ofs"), mul(num(env[6], "rows"), num(env[9], "out_width"))));
+      env[54] = value(mul(num(env[6], "rows"), num(env[9], "out_width")));
+      env[55] = value(add(num(env[50], "layer_wofs"), mul(num(env[18], "gate_width"), num(env[49], "in_width"))));
+      env[56] = value(add(num(env[55], "layer_rofs"), mul(num(env[18], "gate_width"), num(env[19], "h_size"))));
+      env[57] = value(mul(mul(num(env[47], "l"), num(env[13], "dirs")), num(env[17], "pl_size")));
+      env[58] = value(add(num(env[57], "layer_acts_ofs"), mul(num(env[6], "rows"), num(env[20], "acts"))));
+      env[59] = value(add(num(env[58], "layer_hs_ofs"), mul(mul(add(num(env[7], "steps"), integer(1LL)), num(env[8], "batch")), num(env[19], "h_size"))));
       if (true) {
         int64_t n10 = whole(num(env[13], "dirs"), "a repeat count");
         for (int64_t i9 = 0; i9 < n10; ++i9) {
-          env[59] = value(integer(i9));
-          env[60] = value(add(mul(num(env[46], "l"), num(env[13], "dirs")), num(env[59], "d")));
+          env[60] = value(integer(i9));
+          env[61] = value(add(mul(num(env[47], "l"), num(env[13], "dirs")), num(env[60], "d")));
           if (true) {
             int64_t sym11 = -1;
             if (sym11 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym11 = 33;
@@ -142,8 +142,8 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_SLOT); out.put(7);
             out.put(OPGEN_T_SLOT); out.put(8);
             out.put(OPGEN_T_SLOT); out.put(9);
-            scalar(out, OPGEN_T_I64, num(env[60], "p"), "p");
-            scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
+            scalar(out, OPGEN_T_I64, num(env[61], "p"), "p");
+            scalar(out, OPGEN_T_I64, num(env[60], "d"), "d");
             scalar(out, OPGEN_T_I64, num(env[16], "layers_dirs"), "layers_dirs");
             scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[19], "h_size"), "h_size");
@@ -180,10 +180,10 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
         scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
         scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
         scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-        scalar(out, OPGEN_T_I64, num(env[54], "layer_rofs"), "layer_rofs");
-        scalar(out, OPGEN_T_I64, num(env[50], "layer_w"), "layer_w");
-        scalar(out, OPGEN_T_I64, num(env[56], "layer_acts_ofs"), "layer_acts_ofs");
-        scalar(out, OPGEN_T_I64, num(env[58], "layer_cs_ofs"), "layer_cs_ofs");
+        scalar(out, OPGEN_T_I64, num(env[55], "layer_rofs"), "layer_rofs");
+        scalar(out, OPGEN_T_I64, num(env[51], "layer_w"), "layer_w");
+        scalar(out, OPGEN_T_I64, num(env[57], "layer_acts_ofs"), "layer_acts_ofs");
+        scalar(out, OPGEN_T_I64, num(env[59], "layer_cs_ofs"), "layer_cs_ofs");
         scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
         out.words[nargs14] = (out.used - nargs14 - 1) / 2;
       }
@@ -212,10 +212,10 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
         scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
         scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
         scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-        scalar(out, OPGEN_T_I64, num(env[54], "layer_rofs"), "layer_rofs");
-        scalar(out, OPGEN_T_I64, num(env[50], "layer_w"), "layer_w");
-        scalar(out, OPGEN_T_I64, num(env[56], "layer_acts_ofs"), "layer_acts_ofs");
-        scalar(out, OPGEN_T_I64, num(env[57], "layer_hs_ofs"), "layer_hs_ofs");
+        scalar(out, OPGEN_T_I64, num(env[55], "layer_rofs"), "layer_rofs");
+        scalar(out, OPGEN_T_I64, num(env[51], "layer_w"), "layer_w");
+        scalar(out, OPGEN_T_I64, num(env[57], "layer_acts_ofs"), "layer_acts_ofs");
+        scalar(out, OPGEN_T_I64, num(env[58], "layer_hs_ofs"), "layer_hs_ofs");
         scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
         out.words[nargs16] = (out.used - nargs16 - 1) / 2;
       }
@@ -243,9 +243,9 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
         scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
         scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
         scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-        scalar(out, OPGEN_T_I64, num(env[54], "layer_rofs"), "layer_rofs");
-        scalar(out, OPGEN_T_I64, num(env[50], "layer_w"), "layer_w");
-        scalar(out, OPGEN_T_I64, num(env[57], "layer_hs_ofs"), "layer_hs_ofs");
+        scalar(out, OPGEN_T_I64, num(env[55], "layer_rofs"), "layer_rofs");
+        scalar(out, OPGEN_T_I64, num(env[51], "layer_w"), "layer_w");
+        scalar(out, OPGEN_T_I64, num(env[58], "layer_hs_ofs"), "layer_hs_ofs");
         scalar(out, OPGEN_T_I64, num(env[28], "relu"), "relu");
         scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
         out.words[nargs18] = (out.used - nargs18 - 1) / 2;
@@ -253,7 +253,7 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
       if (truth(num(env[33], "gemm_steps"))) {
         int64_t n20 = whole(num(env[7], "steps"), "a repeat count");
         for (int64_t i19 = 0; i19 < n20; ++i19) {
-          env[61] = value(integer(i19));
+          env[62] = value(integer(i19));
           if ((equal(num(env[30], "proj"), integer(1LL)))) {
             int64_t sym21 = -1;
             if (sym21 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym21 = 48;
@@ -272,7 +272,7 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_SLOT); out.put(15);
             out.put(OPGEN_T_SLOT); out.put(8);
             out.put(OPGEN_T_SLOT); out.put(5);
-            scalar(out, OPGEN_T_I64, num(env[61], "s"), "s");
+            scalar(out, OPGEN_T_I64, num(env[62], "s"), "s");
             scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[19], "h_size"), "h_size");
             scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
@@ -291,17 +291,17 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_BOOL); out.put(0);
             { Num size26 = integer(0LL);
               if (size26.is_float) out.put_double(OPGEN_T_FLOAT, size26.f); else { out.put(OPGEN_T_INT); out.put(size26.i); } }
-            { Num size27 = mul(mul(sub(sub(num(env[7], "steps"), integer(1LL)), num(env[61], "s")), num(env[8], "batch")), num(env[19], "h_size"));
+            { Num size27 = mul(mul(sub(sub(num(env[7], "steps"), integer(1LL)), num(env[62], "s")), num(env[8], "batch")), num(env[19], "h_size"));
               if (size27.is_float) out.put_double(OPGEN_T_FLOAT, size27.f); else { out.put(OPGEN_T_INT); out.put(size27.i); } }
-            { Num size28 = num(env[55], "layer_pofs");
+            { Num size28 = num(env[56], "layer_pofs");
               if (size28.is_float) out.put_double(OPGEN_T_FLOAT, size28.f); else { out.put(OPGEN_T_INT); out.put(size28.i); } }
             { Num size29 = integer(0LL);
               if (size29.is_float) out.put_double(OPGEN_T_FLOAT, size29.f); else { out.put(OPGEN_T_INT); out.put(size29.i); } }
             { Num size30 = num(env[13], "dirs");
               if (size30.is_float) out.put_double(OPGEN_T_FLOAT, size30.f); else { out.put(OPGEN_T_INT); out.put(size30.i); } }
-            { Num size31 = mul(mul(add(mul(integer(2LL), num(env[61], "s")), integer(1LL)), num(env[8], "batch")), num(env[19], "h_size"));
+            { Num size31 = mul(mul(add(mul(integer(2LL), num(env[62], "s")), integer(1LL)), num(env[8], "batch")), num(env[19], "h_size"));
               if (size31.is_float) out.put_double(OPGEN_T_FLOAT, size31.f); else { out.put(OPGEN_T_INT); out.put(size31.i); } }
-            { Num size32 = num(env[50], "layer_w");
+            { Num size32 = num(env[51], "layer_w");
               if (size32.is_float) out.put_double(OPGEN_T_FLOAT, size32.f); else { out.put(OPGEN_T_INT); out.put(size32.i); } }
             { Num size33 = mul(num(env[8], "batch"), num(env[23], "num_units"));
               if (size33.is_float) out.put_double(OPGEN_T_FLOAT, size33.f); else { out.put(OPGEN_T_INT); out.put(size33.i); } }
@@ -327,14 +327,14 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_SLOT); out.put(11);
             out.put(OPGEN_T_SLOT); out.put(8);
             out.put(OPGEN_T_SLOT); out.put(9);
-            scalar(out, OPGEN_T_I64, num(env[61], "s"), "s");
+            scalar(out, OPGEN_T_I64, num(env[62], "s"), "s");
             scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
             scalar(out, OPGEN_T_I64, num(env[19], "h_size"), "h_size");
             scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
             scalar(out, OPGEN_T_I64, num(env[30], "proj"), "proj");
-            scalar(out, OPGEN_T_I64, num(env[56], "layer_acts_ofs"), "layer_acts_ofs");
-            scalar(out, OPGEN_T_I64, num(env[58], "layer_cs_ofs"), "layer_cs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[57], "layer_acts_ofs"), "layer_acts_ofs");
+            scalar(out, OPGEN_T_I64, num(env[59], "layer_cs_ofs"), "layer_cs_ofs");
             scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
             scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
             out.words[nargs35] = (out.used - nargs35 - 1) / 2;
@@ -359,12 +359,12 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_SLOT); out.put(11);
             out.put(OPGEN_T_SLOT); out.put(14);
             out.put(OPGEN_T_SLOT); out.put(8);
-            scalar(out, OPGEN_T_I64, num(env[61], "s"), "s");
+            scalar(out, OPGEN_T_I64, num(env[62], "s"), "s");
             scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
             scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-            scalar(out, OPGEN_T_I64, num(env[56], "layer_acts_ofs"), "layer_acts_ofs");
-            scalar(out, OPGEN_T_I64, num(env[57], "layer_hs_ofs"), "layer_hs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[57], "layer_acts_ofs"), "layer_acts_ofs");
+            scalar(out, OPGEN_T_I64, num(env[58], "layer_hs_ofs"), "layer_hs_ofs");
             scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
             scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
             out.words[nargs37] = (out.used - nargs37 - 1) / 2;
@@ -388,11 +388,11 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_SLOT); out.put(5);
             out.put(OPGEN_T_SLOT); out.put(11);
             out.put(OPGEN_T_SLOT); out.put(8);
-            scalar(out, OPGEN_T_I64, num(env[61], "s"), "s");
+            scalar(out, OPGEN_T_I64, num(env[62], "s"), "s");
             scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
             scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-            scalar(out, OPGEN_T_I64, num(env[57], "layer_hs_ofs"), "layer_hs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[58], "layer_hs_ofs"), "layer_hs_ofs");
             scalar(out, OPGEN_T_I64, num(env[28], "relu"), "relu");
             scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
             scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
@@ -410,17 +410,17 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_BOOL); out.put(0);
             { Num size43 = integer(1LL);
               if (size43.is_float) out.put_double(OPGEN_T_FLOAT, size43.f); else { out.put(OPGEN_T_INT); out.put(size43.i); } }
-            { Num size44 = mul(mul(sub(sub(num(env[7], "steps"), integer(1LL)), num(env[61], "s")), num(env[8], "batch")), num(env[18], "gate_width"));
+            { Num size44 = mul(mul(sub(sub(num(env[7], "steps"), integer(1LL)), num(env[62], "s")), num(env[8], "batch")), num(env[18], "gate_width"));
               if (size44.is_float) out.put_double(OPGEN_T_FLOAT, size44.f); else { out.put(OPGEN_T_INT); out.put(size44.i); } }
-            { Num size45 = num(env[54], "layer_rofs");
+            { Num size45 = num(env[55], "layer_rofs");
               if (size45.is_float) out.put_double(OPGEN_T_FLOAT, size45.f); else { out.put(OPGEN_T_INT); out.put(size45.i); } }
             { Num size46 = integer(0LL);
               if (size46.is_float) out.put_double(OPGEN_T_FLOAT, size46.f); else { out.put(OPGEN_T_INT); out.put(size46.i); } }
             { Num size47 = num(env[13], "dirs");
               if (size47.is_float) out.put_double(OPGEN_T_FLOAT, size47.f); else { out.put(OPGEN_T_INT); out.put(size47.i); } }
-            { Num size48 = mul(mul(add(mul(integer(2LL), num(env[61], "s")), integer(1LL)), num(env[8], "batch")), num(env[18], "gate_width"));
+            { Num size48 = mul(mul(add(mul(integer(2LL), num(env[62], "s")), integer(1LL)), num(env[8], "batch")), num(env[18], "gate_width"));
               if (size48.is_float) out.put_double(OPGEN_T_FLOAT, size48.f); else { out.put(OPGEN_T_INT); out.put(size48.i); } }
-            { Num size49 = num(env[50], "layer_w");
+            { Num size49 = num(env[51], "layer_w");
               if (size49.is_float) out.put_double(OPGEN_T_FLOAT, size49.f); else { out.put(OPGEN_T_INT); out.put(size49.i); } }
             { Num size50 = mul(num(env[8], "batch"), num(env[19], "h_size"));
               if (size50.is_float) out.put_double(OPGEN_T_FLOAT, size50.f); else { out.put(OPGEN_T_INT); out.put(size50.i); } }
@@ -437,17 +437,17 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_BOOL); out.put(0);
             { Num size54 = integer(1LL);
               if (size54.is_float) out.put_double(OPGEN_T_FLOAT, size54.f); else { out.put(OPGEN_T_INT); out.put(size54.i); } }
-            { Num size55 = mul(mul(sub(sub(num(env[7], "steps"), integer(1LL)), num(env[61], "s")), num(env[8], "batch")), num(env[18], "gate_width"));
+            { Num size55 = mul(mul(sub(sub(num(env[7], "steps"), integer(1LL)), num(env[62], "s")), num(env[8], "batch")), num(env[18], "gate_width"));
               if (size55.is_float) out.put_double(OPGEN_T_FLOAT, size55.f); else { out.put(OPGEN_T_INT); out.put(size55.i); } }
-            { Num size56 = num(env[54], "layer_rofs");
+            { Num size56 = num(env[55], "layer_rofs");
               if (size56.is_float) out.put_double(OPGEN_T_FLOAT, size56.f); else { out.put(OPGEN_T_INT); out.put(size56.i); } }
             { Num size57 = integer(0LL);
               if (size57.is_float) out.put_double(OPGEN_T_FLOAT, size57.f); else { out.put(OPGEN_T_INT); out.put(size57.i); } }
             { Num size58 = num(env[13], "dirs");
               if (size58.is_float) out.put_double(OPGEN_T_FLOAT, size58.f); else { out.put(OPGEN_T_INT); out.put(size58.i); } }
-            { Num size59 = mul(mul(add(mul(integer(2LL), num(env[61], "s")), integer(1LL)), num(env[8], "batch")), num(env[18], "gate_width"));
+            { Num size59 = mul(mul(add(mul(integer(2LL), num(env[62], "s")), integer(1LL)), num(env[8], "batch")), num(env[18], "gate_width"));
               if (size59.is_float) out.put_double(OPGEN_T_FLOAT, size59.f); else { out.put(OPGEN_T_INT); out.put(size59.i); } }
-            { Num size60 = num(env[50], "layer_w");
+            { Num size60 = num(env[51], "layer_w");
               if (size60.is_float) out.put_double(OPGEN_T_FLOAT, size60.f); else { out.put(OPGEN_T_INT); out.put(size60.i); } }
             { Num size61 = mul(num(env[8], "batch"), num(env[19], "h_size"));
               if (size61.is_float) out.put_double(OPGEN_T_FLOAT, size61.f); else { out.put(OPGEN_T_INT); out.put(size61.i); } }
@@ -457,7 +457,7 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
       if (truth(num(env[40], "fused"))) {
         int64_t n63 = whole(add(num(env[7], "steps"), integer(1LL)), "a repeat count");
         for (int64_t i62 = 0; i62 < n63; ++i62) {
-          env[61] = value(integer(i62));
+          env[62] = value(integer(i62));
           if ((env[26].kind == OPGEN_V_STR && env[26].i == 4) && (equal(num(env[30], "proj"), integer(0LL)))) {
             int64_t sym64 = -1;
             if (sym64 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym64 = 12;
@@ -480,25 +480,25 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_SLOT); out.put(8);
             out.put(OPGEN_T_SLOT); out.put(9);
             out.put(OPGEN_T_SLOT); out.put(13);
-            scalar(out, OPGEN_T_I64, num(env[61], "s"), "s");
+            scalar(out, OPGEN_T_I64, num(env[62], "s"), "s");
             scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
             scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
             scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-            scalar(out, OPGEN_T_I64, num(env[54], "layer_rofs"), "layer_rofs");
-            scalar(out, OPGEN_T_I64, num(env[50], "layer_w"), "layer_w");
-            scalar(out, OPGEN_T_I64, num(env[56], "layer_acts_ofs"), "layer_acts_ofs");
-            scalar(out, OPGEN_T_I64, num(env[58], "layer_cs_ofs"), "layer_cs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[55], "layer_rofs"), "layer_rofs");
+            scalar(out, OPGEN_T_I64, num(env[51], "layer_w"), "layer_w");
+            scalar(out, OPGEN_T_I64, num(env[57], "layer_acts_ofs"), "layer_acts_ofs");
+            scalar(out, OPGEN_T_I64, num(env[59], "layer_cs_ofs"), "layer_cs_ofs");
             scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
             out.words[nargs65] = (out.used - nargs65 - 1) / 2;
           }
           if ((equal(num(env[30], "proj"), integer(1LL)))) {
             int64_t n67 = whole(integer(2LL), "a repeat count");
             for (int64_t i66 = 0; i66 < n67; ++i66) {
-              env[62] = value(integer(i66));
-              env[63] = value(add(mul(sub(integer(1LL), num(env[62], "phase")), min2(num(env[61], "s"), integer(1LL))), mul(num(env[62], "phase"), min2(sub(num(env[7], "steps"), num(env[61], "s")), integer(1LL)))));
-              env[64] = value(min2(ceildiv(add(num(env[23], "num_units"), mul(sub(integer(1LL), num(env[62], "phase")), sub(num(env[19], "h_size"), num(env[23], "num_units")))), integer(32LL)), ceildiv(num(env[36], "fused_max_depth"), mul(integer(4LL), integer(32LL)))));
-              if ((equal(num(env[62], "phase"), integer(1LL))) && (compare(num(env[61], "s"), num(env[7], "steps")) < 0)) {
+              env[63] = value(integer(i66));
+              env[64] = value(add(mul(sub(integer(1LL), num(env[63], "phase")), min2(num(env[62], "s"), integer(1LL))), mul(num(env[63], "phase"), min2(sub(num(env[7], "steps"), num(env[62], "s")), integer(1LL)))));
+              env[65] = value(min2(ceildiv(add(num(env[23], "num_units"), mul(sub(integer(1LL), num(env[63], "phase")), sub(num(env[19], "h_size"), num(env[23], "num_units")))), integer(32LL)), ceildiv(num(env[36], "fused_max_depth"), mul(integer(4LL), integer(32LL)))));
+              if ((equal(num(env[63], "phase"), integer(1LL))) && (compare(num(env[62], "s"), num(env[7], "steps")) < 0)) {
                 int64_t sym68 = -1;
                 if (sym68 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym68 = 18;
                 if (sym68 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym68 = 19;
@@ -517,14 +517,14 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
                 out.put(OPGEN_T_SLOT); out.put(5);
                 out.put(OPGEN_T_SLOT); out.put(8);
                 out.put(OPGEN_T_SLOT); out.put(15);
-                scalar(out, OPGEN_T_I64, num(env[61], "s"), "s");
+                scalar(out, OPGEN_T_I64, num(env[62], "s"), "s");
                 scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
                 scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
                 scalar(out, OPGEN_T_I64, num(env[19], "h_size"), "h_size");
                 scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
                 out.words[nargs69] = (out.used - nargs69 - 1) / 2;
               }
-              if ((equal(num(env[63], "proj_grad_runs"), integer(1LL)))) {
+              if ((equal(num(env[64], "proj_grad_runs"), integer(1LL)))) {
                 int64_t sym70 = -1;
                 if (sym70 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym70 = 15;
                 if (sym70 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym70 = 16;
@@ -533,7 +533,7 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
                 out.put(OPGEN_STEP_LAUNCH); out.put(sym70);
                 out.put(3);
                 out.put(whole(num(env[37], "fused_row_tiles"), "a grid size"));
-                out.put(whole(num(env[64], "proj_grad_tiles"), "a grid size"));
+                out.put(whole(num(env[65], "proj_grad_tiles"), "a grid size"));
                 out.put(whole(num(env[13], "dirs"), "a grid size"));
                 out.put(1);
                 out.put(whole(integer(256LL), "a block size"));
@@ -548,18 +548,18 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
                 out.put(OPGEN_T_SLOT); out.put(12);
                 out.put(OPGEN_T_SLOT); out.put(15);
                 out.put(OPGEN_T_SLOT); out.put(13);
-                scalar(out, OPGEN_T_I64, num(env[61], "s"), "s");
+                scalar(out, OPGEN_T_I64, num(env[62], "s"), "s");
                 scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
                 scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
                 scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
                 scalar(out, OPGEN_T_I64, num(env[19], "h_size"), "h_size");
                 scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-                scalar(out, OPGEN_T_I64, num(env[62], "phase"), "phase");
-                scalar(out, OPGEN_T_I64, num(env[54], "layer_rofs"), "layer_rofs");
-                scalar(out, OPGEN_T_I64, num(env[55], "layer_pofs"), "layer_pofs");
-                scalar(out, OPGEN_T_I64, num(env[50], "layer_w"), "layer_w");
-                scalar(out, OPGEN_T_I64, num(env[56], "layer_acts_ofs"), "layer_acts_ofs");
-                scalar(out, OPGEN_T_I64, num(env[58], "layer_cs_ofs"), "layer_cs_ofs");
+                scalar(out, OPGEN_T_I64, num(env[63], "phase"), "phase");
+                scalar(out, OPGEN_T_I64, num(env[55], "layer_rofs"), "layer_rofs");
+                scalar(out, OPGEN_T_I64, num(env[56], "layer_pofs"), "layer_pofs");
+                scalar(out, OPGEN_T_I64, num(env[51], "layer_w"), "layer_w");
+                scalar(out, OPGEN_T_I64, num(env[57], "layer_acts_ofs"), "layer_acts_ofs");
+                scalar(out, OPGEN_T_I64, num(env[59], "layer_cs_ofs"), "layer_cs_ofs");
                 scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
                 out.words[nargs71] = (out.used - nargs71 - 1) / 2;
               }
@@ -587,15 +587,15 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_SLOT); out.put(14);
             out.put(OPGEN_T_SLOT); out.put(8);
             out.put(OPGEN_T_SLOT); out.put(13);
-            scalar(out, OPGEN_T_I64, num(env[61], "s"), "s");
+            scalar(out, OPGEN_T_I64, num(env[62], "s"), "s");
             scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
             scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
             scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-            scalar(out, OPGEN_T_I64, num(env[54], "layer_rofs"), "layer_rofs");
-            scalar(out, OPGEN_T_I64, num(env[50], "layer_w"), "layer_w");
-            scalar(out, OPGEN_T_I64, num(env[56], "layer_acts_ofs"), "layer_acts_ofs");
-            scalar(out, OPGEN_T_I64, num(env[57], "layer_hs_ofs"), "layer_hs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[55], "layer_rofs"), "layer_rofs");
+            scalar(out, OPGEN_T_I64, num(env[51], "layer_w"), "layer_w");
+            scalar(out, OPGEN_T_I64, num(env[57], "layer_acts_ofs"), "layer_acts_ofs");
+            scalar(out, OPGEN_T_I64, num(env[58], "layer_hs_ofs"), "layer_hs_ofs");
             scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
             out.words[nargs73] = (out.used - nargs73 - 1) / 2;
           }
@@ -620,14 +620,14 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_SLOT); out.put(11);
             out.put(OPGEN_T_SLOT); out.put(8);
             out.put(OPGEN_T_SLOT); out.put(13);
-            scalar(out, OPGEN_T_I64, num(env[61], "s"), "s");
+            scalar(out, OPGEN_T_I64, num(env[62], "s"), "s");
             scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
             scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
             scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-            scalar(out, OPGEN_T_I64, num(env[54], "layer_rofs"), "layer_rofs");
-            scalar(out, OPGEN_T_I64, num(env[50], "layer_w"), "layer_w");
-            scalar(out, OPGEN_T_I64, num(env[57], "layer_hs_ofs"), "layer_hs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[55], "layer_rofs"), "layer_rofs");
+            scalar(out, OPGEN_T_I64, num(env[51], "layer_w"), "layer_w");
+            scalar(out, OPGEN_T_I64, num(env[58], "layer_hs_ofs"), "layer_hs_ofs");
             scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
             scalar(out, OPGEN_T_I64, num(env[28], "relu"), "relu");
             out.words[nargs75] = (out.used - nargs75 - 1) / 2;
@@ -637,17 +637,17 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
       if (true) {
         int64_t n77 = whole(num(env[13], "dirs"), "a repeat count");
         for (int64_t i76 = 0; i76 < n77; ++i76) {
-          env[59] = value(integer(i76));
-          env[60] = value(add(mul(num(env[46], "l"), num(env[13], "dirs")), num(env[59], "d")));
-          env[65] = value(add(num(env[49], "layer_wofs"), mul(num(env[59], "d"), num(env[50], "layer_w"))));
-          env[66] = value(add(num(env[65], "wofs"), mul(num(env[18], "gate_width"), num(env[48], "in_width"))));
-          env[67] = value(add(num(env[66], "rofs"), mul(num(env[18], "gate_width"), num(env[19], "h_size"))));
-          env[68] = value(add(num(env[41], "weights_len"), mul(mul(num(env[60], "p"), integer(2LL)), num(env[18], "gate_width"))));
-          env[69] = value(mul(num(env[60], "p"), num(env[17], "pl_size")));
-          env[70] = value(add(num(env[69], "acts_ofs"), mul(num(env[6], "rows"), num(env[20], "acts"))));
-          env[71] = value(add(num(env[70], "hs_ofs"), mul(mul(add(num(env[7], "steps"), integer(1LL)), num(env[8], "batch")), num(env[19], "h_size"))));
-          env[72] = value(add(num(env[71], "cs_ofs"), mul(mul(mul(num(env[24], "lstm"), add(num(env[7], "steps"), integer(1LL))), num(env[8], "batch")), num(env[23], "num_units"))));
-          env[73] = value(mul(mul(num(env[59], "d"), num(env[6], "rows")), num(env[18], "gate_width")));
+          env[60] = value(integer(i76));
+          env[61] = value(add(mul(num(env[47], "l"), num(env[13], "dirs")), num(env[60], "d")));
+          env[66] = value(add(num(env[50], "layer_wofs"), mul(num(env[60], "d"), num(env[51], "layer_w"))));
+          env[67] = value(add(num(env[66], "wofs"), mul(num(env[18], "gate_width"), num(env[49], "in_width"))));
+          env[68] = value(add(num(env[67], "rofs"), mul(num(env[18], "gate_width"), num(env[19], "h_size"))));
+          env[69] = value(add(num(env[41], "weights_len"), mul(mul(num(env[61], "p"), integer(2LL)), num(env[18], "gate_width"))));
+          env[70] = value(mul(num(env[61], "p"), num(env[17], "pl_size")));
+          env[71] = value(add(num(env[70], "acts_ofs"), mul(num(env[6], "rows"), num(env[20], "acts"))));
+          env[72] = value(add(num(env[71], "hs_ofs"), mul(mul(add(num(env[7], "steps"), integer(1LL)), num(env[8], "batch")), num(env[19], "h_size"))));
+          env[73] = value(add(num(env[72], "cs_ofs"), mul(mul(mul(num(env[24], "lstm"), add(num(env[7], "steps"), integer(1LL))), num(env[8], "batch")), num(env[23], "num_units"))));
+          env[74] = value(mul(mul(num(env[60], "d"), num(env[6], "rows")), num(env[18], "gate_width")));
           if (true) {
             int64_t sym78 = -1;
             if (sym78 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym78 = 3;
@@ -665,8 +665,8 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_SLOT); out.put(9);
             out.put(OPGEN_T_SLOT); out.put(16);
             out.put(OPGEN_T_SLOT); out.put(17);
-            scalar(out, OPGEN_T_I64, num(env[60], "p"), "p");
-            scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
+            scalar(out, OPGEN_T_I64, num(env[61], "p"), "p");
+            scalar(out, OPGEN_T_I64, num(env[60], "d"), "d");
             scalar(out, OPGEN_T_I64, num(env[16], "layers_dirs"), "layers_dirs");
             scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[19], "h_size"), "h_size");
@@ -675,7 +675,7 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             scalar(out, OPGEN_T_I32, num(env[10], "time_major"), "time_major");
             out.words[nargs79] = (out.used - nargs79 - 1) / 2;
           }
-          if ((equal(add(num(env[46], "l"), num(env[12], "skip")), integer(0LL)))) {
+          if ((equal(add(num(env[47], "l"), num(env[12], "skip")), integer(0LL)))) {
             out.put(OPGEN_STEP_GEMM); out.put(11); out.put(1); out.put(18);
             { Num size80 = num(env[18], "gate_width");
               if (size80.is_float) out.put_double(OPGEN_T_FLOAT, size80.f); else { out.put(OPGEN_T_INT); out.put(size80.i); } }
@@ -687,11 +687,11 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_BOOL); out.put(0);
             { Num size83 = integer(0LL);
               if (size83.is_float) out.put_double(OPGEN_T_FLOAT, size83.f); else { out.put(OPGEN_T_INT); out.put(size83.i); } }
-            { Num size84 = num(env[73], "g_ofs");
+            { Num size84 = num(env[74], "g_ofs");
               if (size84.is_float) out.put_double(OPGEN_T_FLOAT, size84.f); else { out.put(OPGEN_T_INT); out.put(size84.i); } }
             { Num size85 = integer(0LL);
               if (size85.is_float) out.put_double(OPGEN_T_FLOAT, size85.f); else { out.put(OPGEN_T_INT); out.put(size85.i); } }
-            { Num size86 = num(env[65], "wofs");
+            { Num size86 = num(env[66], "wofs");
               if (size86.is_float) out.put_double(OPGEN_T_FLOAT, size86.f); else { out.put(OPGEN_T_INT); out.put(size86.i); } }
             { Num size87 = integer(1LL);
               if (size87.is_float) out.put_double(OPGEN_T_FLOAT, size87.f); else { out.put(OPGEN_T_INT); out.put(size87.i); } }
@@ -702,7 +702,7 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             { Num size90 = integer(0LL);
               if (size90.is_float) out.put_double(OPGEN_T_FLOAT, size90.f); else { out.put(OPGEN_T_INT); out.put(size90.i); } }
           }
-          if ((compare(num(env[46], "l"), integer(0LL)) > 0)) {
+          if ((compare(num(env[47], "l"), integer(0LL)) > 0)) {
             out.put(OPGEN_STEP_GEMM); out.put(11); out.put(10); out.put(18);
             { Num size91 = num(env[18], "gate_width");
               if (size91.is_float) out.put_double(OPGEN_T_FLOAT, size91.f); else { out.put(OPGEN_T_INT); out.put(size91.i); } }
@@ -714,11 +714,11 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_BOOL); out.put(0);
             { Num size94 = integer(0LL);
               if (size94.is_float) out.put_double(OPGEN_T_FLOAT, size94.f); else { out.put(OPGEN_T_INT); out.put(size94.i); } }
-            { Num size95 = num(env[73], "g_ofs");
+            { Num size95 = num(env[74], "g_ofs");
               if (size95.is_float) out.put_double(OPGEN_T_FLOAT, size95.f); else { out.put(OPGEN_T_INT); out.put(size95.i); } }
-            { Num size96 = num(env[51], "x_ofs");
+            { Num size96 = num(env[52], "x_ofs");
               if (size96.is_float) out.put_double(OPGEN_T_FLOAT, size96.f); else { out.put(OPGEN_T_INT); out.put(size96.i); } }
-            { Num size97 = num(env[65], "wofs");
+            { Num size97 = num(env[66], "wofs");
               if (size97.is_float) out.put_double(OPGEN_T_FLOAT, size97.f); else { out.put(OPGEN_T_INT); out.put(size97.i); } }
             { Num size98 = integer(1LL);
               if (size98.is_float) out.put_double(OPGEN_T_FLOAT, size98.f); else { out.put(OPGEN_T_INT); out.put(size98.i); } }
@@ -741,11 +741,11 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_BOOL); out.put(0);
             { Num size105 = integer(0LL);
               if (size105.is_float) out.put_double(OPGEN_T_FLOAT, size105.f); else { out.put(OPGEN_T_INT); out.put(size105.i); } }
-            { Num size106 = num(env[73], "g_ofs");
+            { Num size106 = num(env[74], "g_ofs");
               if (size106.is_float) out.put_double(OPGEN_T_FLOAT, size106.f); else { out.put(OPGEN_T_INT); out.put(size106.i); } }
-            { Num size107 = add(num(env[70], "hs_ofs"), mul(mul(num(env[59], "d"), num(env[8], "batch")), num(env[19], "h_size")));
+            { Num size107 = add(num(env[71], "hs_ofs"), mul(mul(num(env[60], "d"), num(env[8], "batch")), num(env[19], "h_size")));
               if (size107.is_float) out.put_double(OPGEN_T_FLOAT, size107.f); else { out.put(OPGEN_T_INT); out.put(size107.i); } }
-            { Num size108 = num(env[66], "rofs");
+            { Num size108 = num(env[67], "rofs");
               if (size108.is_float) out.put_double(OPGEN_T_FLOAT, size108.f); else { out.put(OPGEN_T_INT); out.put(size108.i); } }
             { Num size109 = integer(1LL);
               if (size109.is_float) out.put_double(OPGEN_T_FLOAT, size109.f); else { out.put(OPGEN_T_INT); out.put(size109.i); } }
@@ -768,11 +768,11 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_BOOL); out.put(0);
             { Num size116 = integer(0LL);
               if (size116.is_float) out.put_double(OPGEN_T_FLOAT, size116.f); else { out.put(OPGEN_T_INT); out.put(size116.i); } }
-            { Num size117 = num(env[73], "g_ofs");
+            { Num size117 = num(env[74], "g_ofs");
               if (size117.is_float) out.put_double(OPGEN_T_FLOAT, size117.f); else { out.put(OPGEN_T_INT); out.put(size117.i); } }
-            { Num size118 = add(num(env[70], "hs_ofs"), mul(mul(num(env[59], "d"), num(env[8], "batch")), num(env[19], "h_size")));
+            { Num size118 = add(num(env[71], "hs_ofs"), mul(mul(num(env[60], "d"), num(env[8], "batch")), num(env[19], "h_size")));
               if (size118.is_float) out.put_double(OPGEN_T_FLOAT, size118.f); else { out.put(OPGEN_T_INT); out.put(size118.i); } }
-            { Num size119 = num(env[66], "rofs");
+            { Num size119 = num(env[67], "rofs");
               if (size119.is_float) out.put_double(OPGEN_T_FLOAT, size119.f); else { out.put(OPGEN_T_INT); out.put(size119.i); } }
             { Num size120 = integer(1LL);
               if (size120.is_float) out.put_double(OPGEN_T_FLOAT, size120.f); else { out.put(OPGEN_T_INT); out.put(size120.i); } }
@@ -795,11 +795,11 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_BOOL); out.put(0);
             { Num size127 = integer(0LL);
               if (size127.is_float) out.put_double(OPGEN_T_FLOAT, size127.f); else { out.put(OPGEN_T_INT); out.put(size127.i); } }
-            { Num size128 = mul(mul(num(env[59], "d"), num(env[6], "rows")), num(env[19], "h_size"));
+            { Num size128 = mul(mul(num(env[60], "d"), num(env[6], "rows")), num(env[19], "h_size"));
               if (size128.is_float) out.put_double(OPGEN_T_FLOAT, size128.f); else { out.put(OPGEN_T_INT); out.put(size128.i); } }
-            { Num size129 = num(env[72], "ms_ofs");
+            { Num size129 = num(env[73], "ms_ofs");
               if (size129.is_float) out.put_double(OPGEN_T_FLOAT, size129.f); else { out.put(OPGEN_T_INT); out.put(size129.i); } }
-            { Num size130 = num(env[67], "pofs");
+            { Num size130 = num(env[68], "pofs");
               if (size130.is_float) out.put_double(OPGEN_T_FLOAT, size130.f); else { out.put(OPGEN_T_INT); out.put(size130.i); } }
             { Num size131 = integer(1LL);
               if (size131.is_float) out.put_double(OPGEN_T_FLOAT, size131.f); else { out.put(OPGEN_T_INT); out.put(size131.i); } }
@@ -824,9 +824,9 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
               if (size138.is_float) out.put_double(OPGEN_T_FLOAT, size138.f); else { out.put(OPGEN_T_INT); out.put(size138.i); } }
             { Num size139 = integer(0LL);
               if (size139.is_float) out.put_double(OPGEN_T_FLOAT, size139.f); else { out.put(OPGEN_T_INT); out.put(size139.i); } }
-            { Num size140 = num(env[73], "g_ofs");
+            { Num size140 = num(env[74], "g_ofs");
               if (size140.is_float) out.put_double(OPGEN_T_FLOAT, size140.f); else { out.put(OPGEN_T_INT); out.put(size140.i); } }
-            { Num size141 = num(env[68], "bofs");
+            { Num size141 = num(env[69], "bofs");
               if (size141.is_float) out.put_double(OPGEN_T_FLOAT, size141.f); else { out.put(OPGEN_T_INT); out.put(size141.i); } }
             { Num size142 = integer(1LL);
               if (size142.is_float) out.put_double(OPGEN_T_FLOAT, size142.f); else { out.put(OPGEN_T_INT); out.put(size142.i); } }
@@ -851,9 +851,9 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
               if (size149.is_float) out.put_double(OPGEN_T_FLOAT, size149.f); else { out.put(OPGEN_T_INT); out.put(size149.i); } }
             { Num size150 = integer(0LL);
               if (size150.is_float) out.put_double(OPGEN_T_FLOAT, size150.f); else { out.put(OPGEN_T_INT); out.put(size150.i); } }
-            { Num size151 = num(env[73], "g_ofs");
+            { Num size151 = num(env[74], "g_ofs");
               if (size151.is_float) out.put_double(OPGEN_T_FLOAT, size151.f); else { out.put(OPGEN_T_INT); out.put(size151.i); } }
-            { Num size152 = add(num(env[68], "bofs"), num(env[18], "gate_width"));
+            { Num size152 = add(num(env[69], "bofs"), num(env[18], "gate_width"));
               if (size152.is_float) out.put_double(OPGEN_T_FLOAT, size152.f); else { out.put(OPGEN_T_INT); out.put(size152.i); } }
             { Num size153 = integer(1LL);
               if (size153.is_float) out.put_double(OPGEN_T_FLOAT, size153.f); else { out.put(OPGEN_T_INT); out.put(size153.i); } }
@@ -878,9 +878,9 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
               if (size160.is_float) out.put_double(OPGEN_T_FLOAT, size160.f); else { out.put(OPGEN_T_INT); out.put(size160.i); } }
             { Num size161 = integer(0LL);
               if (size161.is_float) out.put_double(OPGEN_T_FLOAT, size161.f); else { out.put(OPGEN_T_INT); out.put(size161.i); } }
-            { Num size162 = num(env[73], "g_ofs");
+            { Num size162 = num(env[74], "g_ofs");
               if (size162.is_float) out.put_double(OPGEN_T_FLOAT, size162.f); else { out.put(OPGEN_T_INT); out.put(size162.i); } }
-            { Num size163 = add(num(env[68], "bofs"), num(env[18], "gate_width"));
+            { Num size163 = add(num(env[69], "bofs"), num(env[18], "gate_width"));
               if (size163.is_float) out.put_double(OPGEN_T_FLOAT, size163.f); else { out.put(OPGEN_T_INT); out.put(size163.i); } }
             { Num size164 = integer(1LL);
               if (size164.is_float) out.put_double(OPGEN_T_FLOAT, size164.f); else { out.put(OPGEN_T_INT); out.put(size164.i); } }
@@ -891,7 +891,7 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             { Num size167 = integer(0LL);
               if (size167.is_float) out.put_double(OPGEN_T_FLOAT, size167.f); else { out.put(OPGEN_T_INT); out.put(size167.i); } }
           }
-          if ((equal(add(add(num(env[46], "l"), num(env[12], "skip")), num(env[59], "d")), integer(0LL)))) {
+          if ((equal(add(add(num(env[47], "l"), num(env[12], "skip")), num(env[60], "d")), integer(0LL))) && (equal(num(env[42], "dx"), integer(1LL)))) {
             out.put(OPGEN_STEP_GEMM); out.put(11); out.put(13); out.put(19);
             { Num size168 = num(env[6], "rows");
               if (size168.is_float) out.put_double(OPGEN_T_FLOAT, size168.f); else { out.put(OPGEN_T_INT); out.put(size168.i); } }
@@ -903,9 +903,9 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_BOOL); out.put(0);
             { Num size171 = integer(0LL);
               if (size171.is_float) out.put_double(OPGEN_T_FLOAT, size171.f); else { out.put(OPGEN_T_INT); out.put(size171.i); } }
-            { Num size172 = num(env[73], "g_ofs");
+            { Num size172 = num(env[74], "g_ofs");
               if (size172.is_float) out.put_double(OPGEN_T_FLOAT, size172.f); else { out.put(OPGEN_T_INT); out.put(size172.i); } }
-            { Num size173 = num(env[65], "wofs");
+            { Num size173 = num(env[66], "wofs");
               if (size173.is_float) out.put_double(OPGEN_T_FLOAT, size173.f); else { out.put(OPGEN_T_INT); out.put(size173.i); } }
             { Num size174 = integer(0LL);
               if (size174.is_float) out.put_double(OPGEN_T_FLOAT, size174.f); else { out.put(OPGEN_T_INT); out.put(size174.i); } }
@@ -918,7 +918,7 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             { Num size178 = integer(0LL);
               if (size178.is_float) out.put_double(OPGEN_T_FLOAT, size178.f); else { out.put(OPGEN_T_INT); out.put(size178.i); } }
           }
-          if ((equal(add(num(env[46], "l"), num(env[12], "skip")), integer(0LL))) && (compare(num(env[59], "d"), integer(0LL)) > 0)) {
+          if ((equal(add(num(env[47], "l"), num(env[12], "skip")), integer(0LL))) && (compare(num(env[60], "d"), integer(0LL)) > 0) && (equal(num(env[42], "dx"), integer(1LL)))) {
             out.put(OPGEN_STEP_GEMM); out.put(11); out.put(13); out.put(19);
             { Num size179 = num(env[6], "rows");
               if (size179.is_float) out.put_double(OPGEN_T_FLOAT, size179.f); else { out.put(OPGEN_T_INT); out.put(size179.i); } }
@@ -930,9 +930,9 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_BOOL); out.put(0);
             { Num size182 = integer(1LL);
               if (size182.is_float) out.put_double(OPGEN_T_FLOAT, size182.f); else { out.put(OPGEN_T_INT); out.put(size182.i); } }
-            { Num size183 = num(env[73], "g_ofs");
+            { Num size183 = num(env[74], "g_ofs");
               if (size183.is_float) out.put_double(OPGEN_T_FLOAT, size183.f); else { out.put(OPGEN_T_INT); out.put(size183.i); } }
-            { Num size184 = num(env[65], "wofs");
+            { Num size184 = num(env[66], "wofs");
               if (size184.is_float) out.put_double(OPGEN_T_FLOAT, size184.f); else { out.put(OPGEN_T_INT); out.put(size184.i); } }
             { Num size185 = integer(0LL);
               if (size185.is_float) out.put_double(OPGEN_T_FLOAT, size185.f); else { out.put(OPGEN_T_INT); out.put(size185.i); } }
@@ -945,7 +945,7 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             { Num size189 = integer(0LL);
               if (size189.is_float) out.put_double(OPGEN_T_FLOAT, size189.f); else { out.put(OPGEN_T_INT); out.put(size189.i); } }
           }
-          if ((equal(num(env[46], "l"), integer(0LL))) && (equal(num(env[12], "skip"), integer(1LL)))) {
+          if ((equal(num(env[47], "l"), integer(0LL))) && (equal(num(env[12], "skip"), integer(1LL))) && (equal(num(env[42], "dx"), integer(1LL)))) {
             int64_t sym190 = -1;
             if (sym190 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym190 = 54;
             if (sym190 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym190 = 55;
@@ -961,12 +961,12 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_SLOT); out.put(11);
             out.put(OPGEN_T_SLOT); out.put(19);
             scalar(out, OPGEN_T_I64, num(env[6], "rows"), "rows");
-            scalar(out, OPGEN_T_I64, num(env[42], "gates"), "gates");
+            scalar(out, OPGEN_T_I64, num(env[43], "gates"), "gates");
             scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
-            scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
+            scalar(out, OPGEN_T_I64, num(env[60], "d"), "d");
             out.words[nargs191] = (out.used - nargs191 - 1) / 2;
           }
-          if ((compare(num(env[46], "l"), integer(0LL)) > 0) && (equal(num(env[59], "d"), integer(0LL)))) {
+          if ((compare(num(env[47], "l"), integer(0LL)) > 0) && (equal(num(env[60], "d"), integer(0LL)))) {
             out.put(OPGEN_STEP_GEMM); out.put(11); out.put(13); out.put(20);
             { Num size192 = num(env[6], "rows");
               if (size192.is_float) out.put_double(OPGEN_T_FLOAT, size192.f); else { out.put(OPGEN_T_INT); out.put(size192.i); } }
@@ -978,9 +978,9 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_BOOL); out.put(0);
             { Num size195 = integer(0LL);
               if (size195.is_float) out.put_double(OPGEN_T_FLOAT, size195.f); else { out.put(OPGEN_T_INT); out.put(size195.i); } }
-            { Num size196 = num(env[73], "g_ofs");
+            { Num size196 = num(env[74], "g_ofs");
               if (size196.is_float) out.put_double(OPGEN_T_FLOAT, size196.f); else { out.put(OPGEN_T_INT); out.put(size196.i); } }
-            { Num size197 = num(env[65], "wofs");
+            { Num size197 = num(env[66], "wofs");
               if (size197.is_float) out.put_double(OPGEN_T_FLOAT, size197.f); else { out.put(OPGEN_T_INT); out.put(size197.i); } }
             { Num size198 = integer(0LL);
               if (size198.is_float) out.put_double(OPGEN_T_FLOAT, size198.f); else { out.put(OPGEN_T_INT); out.put(size198.i); } }
@@ -993,7 +993,7 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             { Num size202 = integer(0LL);
               if (size202.is_float) out.put_double(OPGEN_T_FLOAT, size202.f); else { out.put(OPGEN_T_INT); out.put(size202.i); } }
           }
-          if ((compare(num(env[46], "l"), integer(0LL)) > 0) && (compare(num(env[59], "d"), integer(0LL)) > 0)) {
+          if ((compare(num(env[47], "l"), integer(0LL)) > 0) && (compare(num(env[60], "d"), integer(0LL)) > 0)) {
             out.put(OPGEN_STEP_GEMM); out.put(11); out.put(13); out.put(20);
             { Num size203 = num(env[6], "rows");
               if (size203.is_float) out.put_double(OPGEN_T_FLOAT, size203.f); else { out.put(OPGEN_T_INT); out.put(size203.i); } }
@@ -1005,9 +1005,9 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_BOOL); out.put(0);
             { Num size206 = integer(1LL);
               if (size206.is_float) out.put_double(OPGEN_T_FLOAT, size206.f); else { out.put(OPGEN_T_INT); out.put(size206.i); } }
-            { Num size207 = num(env[73], "g_ofs");
+            { Num size207 = num(env[74], "g_ofs");
               if (size207.is_float) out.put_double(OPGEN_T_FLOAT, size207.f); else { out.put(OPGEN_T_INT); out.put(size207.i); } }
-            { Num size208 = num(env[65], "wofs");
+            { Num size208 = num(env[66], "wofs");
               if (size208.is_float) out.put_double(OPGEN_T_FLOAT, size208.f); else { out.put(OPGEN_T_INT); out.put(size208.i); } }
             { Num size209 = integer(0LL);
               if (size209.is_float) out.put_double(OPGEN_T_FLOAT, size209.f); else { out.put(OPGEN_T_INT); out.put(size209.i); } }
@@ -1022,7 +1022,7 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
           }
         }
       }
-      if ((compare(num(env[46], "l"), integer(0LL)) > 0)) {
+      if ((compare(num(env[47], "l"), integer(0LL)) > 0)) {
         int64_t sym214 = -1;
         if (sym214 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym214 = 24;
         if (sym214 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym214 = 25;
@@ -1038,13 +1038,13 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
         out.put(OPGEN_T_SLOT); out.put(20);
         out.put(OPGEN_T_SLOT); out.put(10);
         out.put(OPGEN_T_SLOT); out.put(4);
-        scalar(out, OPGEN_T_I64, num(env[53], "layer_cells"), "layer_cells");
-        scalar(out, OPGEN_T_I64, num(env[52], "below_mask_ofs"), "below_mask_ofs");
+        scalar(out, OPGEN_T_I64, num(env[54], "layer_cells"), "layer_cells");
+        scalar(out, OPGEN_T_I64, num(env[53], "below_mask_ofs"), "below_mask_ofs");
         out.words[nargs215] = (out.used - nargs215 - 1) / 2;
       }
     }
   }
-  if (true) {
+  if ((equal(num(env[42], "dx"), integer(1LL)))) {
     int64_t sym216 = -1;
     if (sym216 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym216 = 6;
     if (sym216 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym216 = 7;
@@ -1059,10 +1059,37 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
     int64_t nargs217 = out.used; out.put(0);
     out.put(OPGEN_T_SLOT); out.put(19);
     out.put(OPGEN_T_SLOT); out.put(21);
-    scalar(out, OPGEN_T_I64, num(env[43], "unswap0"), "unswap0");
-    scalar(out, OPGEN_T_I64, num(env[44], "unswap1"), "unswap1");
+    scalar(out, OPGEN_T_I64, num(env[44], "unswap0"), "unswap0");
+    scalar(out, OPGEN_T_I64, num(env[45], "unswap1"), "unswap1");
     scalar(out, OPGEN_T_I64, num(env[5], "input_size"), "input_size");
     out.words[nargs217] = (out.used - nargs217 - 1) / 2;
+  }
+  if ((equal(num(env[42], "dx"), integer(0LL)))) {
+    out.put(OPGEN_STEP_GEMM); out.put(19); out.put(19); out.put(21);
+    { Num size218 = num(env[6], "rows");
+      if (size218.is_float) out.put_double(OPGEN_T_FLOAT, size218.f); else { out.put(OPGEN_T_INT); out.put(size218.i); } }
+    { Num size219 = num(env[5], "input_size");
+      if (size219.is_float) out.put_double(OPGEN_T_FLOAT, size219.f); else { out.put(OPGEN_T_INT); out.put(size219.i); } }
+    { Num size220 = integer(0LL);
+      if (size220.is_float) out.put_double(OPGEN_T_FLOAT, size220.f); else { out.put(OPGEN_T_INT); out.put(size220.i); } }
+    out.put(OPGEN_T_BOOL); out.put(0);
+    out.put(OPGEN_T_BOOL); out.put(0);
+    { Num size221 = integer(0LL);
+      if (size221.is_float) out.put_double(OPGEN_T_FLOAT, size221.f); else { out.put(OPGEN_T_INT); out.put(size221.i); } }
+    { Num size222 = integer(0LL);
+      if (size222.is_float) out.put_double(OPGEN_T_FLOAT, size222.f); else { out.put(OPGEN_T_INT); out.put(size222.i); } }
+    { Num size223 = integer(0LL);
+      if (size223.is_float) out.put_double(OPGEN_T_FLOAT, size223.f); else { out.put(OPGEN_T_INT); out.put(size223.i); } }
+    { Num size224 = integer(0LL);
+      if (size224.is_float) out.put_double(OPGEN_T_FLOAT, size224.f); else { out.put(OPGEN_T_INT); out.put(size224.i); } }
+    { Num size225 = integer(1LL);
+      if (size225.is_float) out.put_double(OPGEN_T_FLOAT, size225.f); else { out.put(OPGEN_T_INT); out.put(size225.i); } }
+    { Num size226 = integer(0LL);
+      if (size226.is_float) out.put_double(OPGEN_T_FLOAT, size226.f); else { out.put(OPGEN_T_INT); out.put(size226.i); } }
+    { Num size227 = integer(0LL);
+      if (size227.is_float) out.put_double(OPGEN_T_FLOAT, size227.f); else { out.put(OPGEN_T_INT); out.put(size227.i); } }
+    { Num size228 = integer(0LL);
+      if (size228.is_float) out.put_double(OPGEN_T_FLOAT, size228.f); else { out.put(OPGEN_T_INT); out.put(size228.i); } }
   }
   *variant = -1;
   if (*variant < 0 && truth(num(env[27], "persistent"))) *variant = 0;
@@ -1073,10 +1100,10 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
 OPGEN_PLAN_API int opgen_plan_CudnnRNNBackpropV3(const opgen_plan_value* values, int64_t nvalues, const char* backend, int64_t* words, int64_t capacity, int64_t* used, int64_t* variant, char* err, int64_t errlen) {
   Out out{words, capacity, 0};
   try {
-    if (nvalues != 45) fail(OPGEN_E_VALUES, "the plan reads 45 names, the call gave " + std::to_string(nvalues));
+    if (nvalues != 46) fail(OPGEN_E_VALUES, "the plan reads 46 names, the call gave " + std::to_string(nvalues));
     if (backend == nullptr) fail(OPGEN_E_VALUES, "no backend named");
-    opgen_plan_value env[74] = {};
-    for (int64_t k = 0; k < 45; ++k) env[k] = values[k];
+    opgen_plan_value env[75] = {};
+    for (int64_t k = 0; k < 46; ++k) env[k] = values[k];
     opgen_plan_walk_CudnnRNNBackpropV3(env, backend, out, variant);
     *used = out.used;
     return OPGEN_PLAN_OK;
@@ -1090,8 +1117,8 @@ OPGEN_PLAN_API int opgen_plan_CudnnRNNBackpropV3(const opgen_plan_value* values,
 }
 
 OPGEN_PLAN_API const char* opgen_plan_CudnnRNNBackpropV3_info(int table, int64_t index) {
-  static const char* const t0[] = {"_dtype_T", "seq_blocks", "seq_threads", "swap0", "swap1", "input_size", "rows", "steps", "batch", "out_width", "time_major", "num_layers", "skip", "dirs", "w0", "w1", "layers_dirs", "pl_size", "gate_width", "h_size", "acts", "cell_blocks", "cell_threads", "num_units", "lstm", "persistent_blocks", "rnn_mode", "persistent", "relu", "gru", "proj", "row_blocks", "row_threads", "gemm_steps", "unprojected_row_tiles", "lstm_unit_tiles", "fused_max_depth", "fused_row_tiles", "fused_h_tiles", "fused_unit_tiles", "fused", "weights_len", "gates", "unswap0", "unswap1"};
-  if (table == 0) return index >= 0 && index < 45 ? t0[index] : nullptr;
+  static const char* const t0[] = {"_dtype_T", "seq_blocks", "seq_threads", "swap0", "swap1", "input_size", "rows", "steps", "batch", "out_width", "time_major", "num_layers", "skip", "dirs", "w0", "w1", "layers_dirs", "pl_size", "gate_width", "h_size", "acts", "cell_blocks", "cell_threads", "num_units", "lstm", "persistent_blocks", "rnn_mode", "persistent", "relu", "gru", "proj", "row_blocks", "row_threads", "gemm_steps", "unprojected_row_tiles", "lstm_unit_tiles", "fused_max_depth", "fused_row_tiles", "fused_h_tiles", "fused_unit_tiles", "fused", "weights_len", "dx", "gates", "unswap0", "unswap1"};
+  if (table == 0) return index >= 0 && index < 46 ? t0[index] : nullptr;
   static const char* const t1[] = {"float16", "float32", "float64", "gru", "lstm"};
   if (table == 1) return index >= 0 && index < 5 ? t1[index] : nullptr;
   static const char* const t2[] = {"CudnnRNNBackpropV3__fill_ones__float16", "CudnnRNNBackpropV3__fill_ones__float32", "CudnnRNNBackpropV3__fill_ones__float64", "CudnnRNNBackpropV3__final_grad__float16", "CudnnRNNBackpropV3__final_grad__float32", "CudnnRNNBackpropV3__final_grad__float64", "CudnnRNNBackpropV3__from_time_major__float16", "CudnnRNNBackpropV3__from_time_major__float32", "CudnnRNNBackpropV3__from_time_major__float64", "CudnnRNNBackpropV3__fused_gru_grad__float16", "CudnnRNNBackpropV3__fused_gru_grad__float32", "CudnnRNNBackpropV3__fused_gru_grad__float64", "CudnnRNNBackpropV3__fused_lstm_grad__float16", "CudnnRNNBackpropV3__fused_lstm_grad__float32", "CudnnRNNBackpropV3__fused_lstm_grad__float64", "CudnnRNNBackpropV3__fused_lstm_proj_grad__float16", "CudnnRNNBackpropV3__fused_lstm_proj_grad__float32", "CudnnRNNBackpropV3__fused_lstm_proj_grad__float64", "CudnnRNNBackpropV3__fused_proj_cells__float16", "CudnnRNNBackpropV3__fused_proj_cells__float32", "CudnnRNNBackpropV3__fused_proj_cells__float64", "CudnnRNNBackpropV3__fused_rnn_grad__float16", "CudnnRNNBackpropV3__fused_rnn_grad__float32", "CudnnRNNBackpropV3__fused_rnn_grad__float64", "CudnnRNNBackpropV3__grad_layer_below__float16", "CudnnRNNBackpropV3__grad_layer_below__float32", "CudnnRNNBackpropV3__grad_layer_below__float64", "CudnnRNNBackpropV3__grad_output_in__float16", "CudnnRNNBackpropV3__grad_output_in__float32", "CudnnRNNBackpropV3__grad_output_in__float64", "CudnnRNNBackpropV3__gru_grad_step__float16", "CudnnRNNBackpropV3__gru_grad_step__float32", "CudnnRNNBackpropV3__gru_grad_step__float64", "CudnnRNNBackpropV3__init_grad__float16", "CudnnRNNBackpropV3__init_grad__float32", "CudnnRNNBackpropV3__init_grad__float64", "CudnnRNNBackpropV3__lstm_grad_step__float16", "CudnnRNNBackpropV3__lstm_grad_step__float32", "CudnnRNNBackpropV3__lstm_grad_step__float64", "CudnnRNNBackpropV3__persistent_gru_grad__float16", "CudnnRNNBackpropV3__persistent_gru_grad__float32", "CudnnRNNBackpropV3__persistent_gru_grad__float64", "CudnnRNNBackpropV3__persistent_lstm_grad__float16", "CudnnRNNBackpropV3__persistent_lstm_grad__float32", "CudnnRNNBackpropV3__persistent_lstm_grad__float64", "CudnnRNNBackpropV3__persistent_rnn_grad__float16", "CudnnRNNBackpropV3__persistent_rnn_grad__float32", "CudnnRNNBackpropV3__persistent_rnn_grad__float64", "CudnnRNNBackpropV3__proj_grad__float16", "CudnnRNNBackpropV3__proj_grad__float32", "CudnnRNNBackpropV3__proj_grad__float64", "CudnnRNNBackpropV3__rnn_grad_step__float16", "CudnnRNNBackpropV3__rnn_grad_step__float32", "CudnnRNNBackpropV3__rnn_grad_step__float64", "CudnnRNNBackpropV3__skip_grad__float16", "CudnnRNNBackpropV3__skip_grad__float32", "CudnnRNNBackpropV3__skip_grad__float64", "CudnnRNNBackpropV3__to_time_major__float16", "CudnnRNNBackpropV3__to_time_major__float32", "CudnnRNNBackpropV3__to_time_major__float64"};
@@ -1107,7 +1134,7 @@ static void opgen_drive_CudnnRNNBackpropV3(opgen_call* call, bool run) {
   using namespace opgen_checks;
   static const char OP[] = "CudnnRNNBackpropV3";
   Frame frame;
-  if (call->ninputs != 13 || call->nattrs != 8) raise(OPGEN_ERR_RUNTIME, std::string(OP) + ": the driver takes 13 inputs and 8 attrs, the call gave " + std::to_string(call->ninputs) + " and " + std::to_string(call->nattrs));
+  if (call->ninputs != 13 || call->nattrs != 9) raise(OPGEN_ERR_RUNTIME, std::string(OP) + ": the driver takes 13 inputs and 9 attrs, the call gave " + std::to_string(call->ninputs) + " and " + std::to_string(call->nattrs));
   call->noutputs = 4;
   V v_input = input_value(call, 0);
   V v_input_h = input_value(call, 1);
@@ -1130,6 +1157,7 @@ static void opgen_drive_CudnnRNNBackpropV3(opgen_call* call, bool run) {
   V v_seed2 = attr_value(call->attrs[5]);
   V v_num_proj = attr_value(call->attrs[6]);
   V v_time_major = attr_value(call->attrs[7]);
+  V v_compute_input_backprop = attr_value(call->attrs[8]);
   V v__dtype_T;
   V v_acts;
   V v_batch;
@@ -1145,6 +1173,7 @@ static void opgen_drive_CudnnRNNBackpropV3(opgen_call* call, bool run) {
   V v_dhp;
   V v_dirs;
   V v_dm;
+  V v_dx;
   V v_dxl;
   V v_dxt;
   V v_dy;
@@ -1212,6 +1241,7 @@ static void opgen_drive_CudnnRNNBackpropV3(opgen_call* call, bool run) {
   v_seed2 = check_int(OP, "seed2", v_seed2, no_bound(), no_bound(), {}, false, false);
   v_num_proj = check_int(OP, "num_proj", v_num_proj, Bound{true, true, 0LL, 0.0, "0"}, no_bound(), {}, false, false);
   v_time_major = check_bool(OP, "time_major", v_time_major);
+  v_compute_input_backprop = check_bool(OP, "compute_input_backprop", v_compute_input_backprop);
   v_input = adopt(call, OP, std::string("input"), v_input);
   v__dtype_T = check_dtype(OP, std::string("input"), v_input, {"float16", "float32", "float64"}, "T");
   v_input_h = adopt(call, OP, std::string("input_h"), v_input_h);
@@ -1367,6 +1397,7 @@ static void opgen_drive_CudnnRNNBackpropV3(opgen_call* call, bool run) {
     v_seq_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_seq_cells), integer(128LL))))})}));
     v_unswap0 = integer(1LL);
     v_unswap1 = v_rows;
+    v_dx = (truth(v_compute_input_backprop) ? integer(1LL) : integer(0LL));
     v_unprojected_row_tiles = max_of({neg(floordiv(neg(v_batch), integer(32LL))), integer(3LL)});
     v_lstm_unit_tiles = min_of({v_fused_unit_tiles, neg(floordiv(neg(v_fused_max_depth), mul(integer(4LL), integer(32LL))))});
     v__shape_input_backprop = Shape{v_steps, v_batch, v_input_size};
@@ -1496,6 +1527,7 @@ static void opgen_drive_CudnnRNNBackpropV3(opgen_call* call, bool run) {
     v_seq_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_seq_cells), integer(128LL))))})}));
     v_unswap0 = v_steps;
     v_unswap1 = v_batch;
+    v_dx = (truth(v_compute_input_backprop) ? integer(1LL) : integer(0LL));
     v_unprojected_row_tiles = max_of({neg(floordiv(neg(v_batch), integer(32LL))), integer(3LL)});
     v_lstm_unit_tiles = min_of({v_fused_unit_tiles, neg(floordiv(neg(v_fused_max_depth), mul(integer(4LL), integer(32LL))))});
     v__shape_input_backprop = Shape{v_batch, v_steps, v_input_size};
@@ -1543,9 +1575,9 @@ static void opgen_drive_CudnnRNNBackpropV3(opgen_call* call, bool run) {
   v_ones = scratch(call, frame, Shape{v_rows}, v__dtype_T);
   static const char* const strings[] = {"float16", "float32", "float64", "gru", "lstm"};
   static const char* const symbols[] = {"CudnnRNNBackpropV3__fill_ones__float16", "CudnnRNNBackpropV3__fill_ones__float32", "CudnnRNNBackpropV3__fill_ones__float64", "CudnnRNNBackpropV3__final_grad__float16", "CudnnRNNBackpropV3__final_grad__float32", "CudnnRNNBackpropV3__final_grad__float64", "CudnnRNNBackpropV3__from_time_major__float16", "CudnnRNNBackpropV3__from_time_major__float32", "CudnnRNNBackpropV3__from_time_major__float64", "CudnnRNNBackpropV3__fused_gru_grad__float16", "CudnnRNNBackpropV3__fused_gru_grad__float32", "CudnnRNNBackpropV3__fused_gru_grad__float64", "CudnnRNNBackpropV3__fused_lstm_grad__float16", "CudnnRNNBackpropV3__fused_lstm_grad__float32", "CudnnRNNBackpropV3__fused_lstm_grad__float64", "CudnnRNNBackpropV3__fused_lstm_proj_grad__float16", "CudnnRNNBackpropV3__fused_lstm_proj_grad__float32", "CudnnRNNBackpropV3__fused_lstm_proj_grad__float64", "CudnnRNNBackpropV3__fused_proj_cells__float16", "CudnnRNNBackpropV3__fused_proj_cells__float32", "CudnnRNNBackpropV3__fused_proj_cells__float64", "CudnnRNNBackpropV3__fused_rnn_grad__float16", "CudnnRNNBackpropV3__fused_rnn_grad__float32", "CudnnRNNBackpropV3__fused_rnn_grad__float64", "CudnnRNNBackpropV3__grad_layer_below__float16", "CudnnRNNBackpropV3__grad_layer_below__float32", "CudnnRNNBackpropV3__grad_layer_below__float64", "CudnnRNNBackpropV3__grad_output_in__float16", "CudnnRNNBackpropV3__grad_output_in__float32", "CudnnRNNBackpropV3__grad_output_in__float64", "CudnnRNNBackpropV3__gru_grad_step__float16", "CudnnRNNBackpropV3__gru_grad_step__float32", "CudnnRNNBackpropV3__gru_grad_step__float64", "CudnnRNNBackpropV3__init_grad__float16", "CudnnRNNBackpropV3__init_grad__float32", "CudnnRNNBackpropV3__init_grad__float64", "CudnnRNNBackpropV3__lstm_grad_step__float16", "CudnnRNNBackpropV3__lstm_grad_step__float32", "CudnnRNNBackpropV3__lstm_grad_step__float64", "CudnnRNNBackpropV3__persistent_gru_grad__float16", "CudnnRNNBackpropV3__persistent_gru_grad__float32", "CudnnRNNBackpropV3__persistent_gru_grad__float64", "CudnnRNNBackpropV3__persistent_lstm_grad__float16", "CudnnRNNBackpropV3__persistent_lstm_grad__float32", "CudnnRNNBackpropV3__persistent_lstm_grad__float64", "CudnnRNNBackpropV3__persistent_rnn_grad__float16", "CudnnRNNBackpropV3__persistent_rnn_grad__float32", "CudnnRNNBackpropV3__persistent_rnn_grad__float64", "CudnnRNNBackpropV3__proj_grad__float16", "CudnnRNNBackpropV3__proj_grad__float32", "CudnnRNNBackpropV3__proj_grad__float64", "CudnnRNNBackpropV3__rnn_grad_step__float16", "CudnnRNNBackpropV3__rnn_grad_step__float32", "CudnnRNNBackpropV3__rnn_grad_step__float64", "CudnnRNNBackpropV3__skip_grad__float16", "CudnnRNNBackpropV3__skip_grad__float32", "CudnnRNNBackpropV3__skip_grad__float64", "CudnnRNNBackpropV3__to_time_major__float16", "CudnnRNNBackpropV3__to_time_major__float32", "CudnnRNNBackpropV3__to_time_major__float64"};
-  opgen_plan_value values[45] = {plan_value(frame, v__dtype_T, strings, 5), plan_value(frame, v_seq_blocks, strings, 5), plan_value(frame, v_seq_threads, strings, 5), plan_value(frame, v_swap0, strings, 5), plan_value(frame, v_swap1, strings, 5), plan_value(frame, v_input_size, strings, 5), plan_value(frame, v_rows, strings, 5), plan_value(frame, v_steps, strings, 5), plan_value(frame, v_batch, strings, 5), plan_value(frame, v_out_width, strings, 5), plan_value(frame, v_time_major, strings, 5), plan_value(frame, v_num_layers, strings, 5), plan_value(frame, v_skip, strings, 5), plan_value(frame, v_dirs, strings, 5), plan_value(frame, v_w0, strings, 5), plan_value(frame, v_w1, strings, 5), plan_value(frame, v_layers_dirs, strings, 5), plan_value(frame, v_pl_size, strings, 5), plan_value(frame, v_gate_width, strings, 5), plan_value(frame, v_h_size, strings, 5), plan_value(frame, v_acts, strings, 5), plan_value(frame, v_cell_blocks, strings, 5), plan_value(frame, v_cell_threads, strings, 5), plan_value(frame, v_num_units, strings, 5), plan_value(frame, v_lstm, strings, 5), plan_value(frame, v_persistent_blocks, strings, 5), plan_value(frame, v_rnn_mode, strings, 5), plan_value(frame, v_persistent, strings, 5), plan_value(frame, v_relu, strings, 5), plan_value(frame, v_gru, strings, 5), plan_value(frame, v_proj, strings, 5), plan_value(frame, v_row_blocks, strings, 5), plan_value(frame, v_row_threads, strings, 5), plan_value(frame, v_gemm_steps, strings, 5), plan_value(frame, v_unprojected_row_tiles, strings, 5), plan_value(frame, v_lstm_unit_tiles, strings, 5), plan_value(frame, v_fused_max_depth, strings, 5), plan_value(frame, v_fused_row_tiles, strings, 5), plan_value(frame, v_fused_h_tiles, strings, 5), plan_value(frame, v_fused_unit_tiles, strings, 5), plan_value(frame, v_fused, strings, 5), plan_value(frame, v_weights_len, strings, 5), plan_value(frame, v_gates, strings, 5), plan_value(frame, v_unswap0, strings, 5), plan_value(frame, v_unswap1, strings, 5)};
+  opgen_plan_value values[46] = {plan_value(frame, v__dtype_T, strings, 5), plan_value(frame, v_seq_blocks, strings, 5), plan_value(frame, v_seq_threads, strings, 5), plan_value(frame, v_swap0, strings, 5), plan_value(frame, v_swap1, strings, 5), plan_value(frame, v_input_size, strings, 5), plan_value(frame, v_rows, strings, 5), plan_value(frame, v_steps, strings, 5), plan_value(frame, v_batch, strings, 5), plan_value(frame, v_out_width, strings, 5), plan_value(frame, v_time_major, strings, 5), plan_value(frame, v_num_layers, strings, 5), plan_value(frame, v_skip, strings, 5), plan_value(frame, v_dirs, strings, 5), plan_value(frame, v_w0, strings, 5), plan_value(frame, v_w1, strings, 5), plan_value(frame, v_layers_dirs, strings, 5), plan_value(frame, v_pl_size, strings, 5), plan_value(frame, v_gate_width, strings, 5), plan_value(frame, v_h_size, strings, 5), plan_value(frame, v_acts, strings, 5), plan_value(frame, v_cell_blocks, strings, 5), plan_value(frame, v_cell_threads, strings, 5), plan_value(frame, v_num_units, strings, 5), plan_value(frame, v_lstm, strings, 5), plan_value(frame, v_persistent_blocks, strings, 5), plan_value(frame, v_rnn_mode, strings, 5), plan_value(frame, v_persistent, strings, 5), plan_value(frame, v_relu, strings, 5), plan_value(frame, v_gru, strings, 5), plan_value(frame, v_proj, strings, 5), plan_value(frame, v_row_blocks, strings, 5), plan_value(frame, v_row_threads, strings, 5), plan_value(frame, v_gemm_steps, strings, 5), plan_value(frame, v_unprojected_row_tiles, strings, 5), plan_value(frame, v_lstm_unit_tiles, strings, 5), plan_value(frame, v_fused_max_depth, strings, 5), plan_value(frame, v_fused_row_tiles, strings, 5), plan_value(frame, v_fused_h_tiles, strings, 5), plan_value(frame, v_fused_unit_tiles, strings, 5), plan_value(frame, v_fused, strings, 5), plan_value(frame, v_weights_len, strings, 5), plan_value(frame, v_dx, strings, 5), plan_value(frame, v_gates, strings, 5), plan_value(frame, v_unswap0, strings, 5), plan_value(frame, v_unswap1, strings, 5)};
   opgen_native::Slot slots[22] = {plan_slot(frame, v_input), plan_slot(frame, v_xt), plan_slot(frame, v_ones), plan_slot(frame, v_output_backprop), plan_slot(frame, v_dy), plan_slot(frame, v_sequence_lengths), plan_slot(frame, v_output_h_backprop), plan_slot(frame, v_output_c_backprop), plan_slot(frame, v_dh), plan_slot(frame, v_dc), plan_slot(frame, v_reserve_space), plan_slot(frame, v_dgw), plan_slot(frame, v_dm), plan_slot(frame, v_params), plan_slot(frame, v_dgr), plan_slot(frame, v_dhp), plan_slot(frame, v_input_h_backprop), plan_slot(frame, v_input_c_backprop), plan_slot(frame, v_params_backprop), plan_slot(frame, v_dxt), plan_slot(frame, v_dxl), plan_slot(frame, v_input_backprop)};
-  int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_CudnnRNNBackpropV3, symbols, 60, values, 45, slots, 22, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
+  int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_CudnnRNNBackpropV3, symbols, 60, values, 46, slots, 22, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
   if (rc != OPGEN_OK) raise(rc, call->err);
 }
 
