@@ -129,6 +129,17 @@ def test_softmax_and_its_gradient_against_the_reference(scope: Scope, dtype: str
     _close(dx, ref.softmax_grad(y, dy, axis), dtype, "dx")
 
 
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_softmax_16bit_rows_kept_and_computed_again_agree(dtype: str) -> None:
+    """The host form keeps a 16-bit row's first 4096 exponentials in float32 and computes the rest
+    again: a row repeating with period 4096 gives the same bits on both sides of that seam."""
+    period = np.random.default_rng(7).standard_normal(4096).astype(DTYPES[dtype])
+    x = np.concatenate([period, period, period[:13]])[None].repeat(2, axis=0)
+    y = softmax(x, scope="cpu").y.view(np.uint16)
+    np.testing.assert_array_equal(y[:, :4096], y[:, 4096:8192])
+    np.testing.assert_array_equal(y[:, :13], y[:, 8192:])
+
+
 def _special_rows(n: int) -> np.ndarray:
     """Rows as PyTorch treats them: finite, a -inf, a +inf, a NaN, all -inf, all +inf, -inf and +inf."""
     rows = np.tile(np.linspace(-3, 3, n, dtype=np.float32), (7, 1))

@@ -36,14 +36,19 @@ BASE_FLAGS = (
 EMU_FLAGS = ("-include", str(EMU_HEADER), "-I", str(EMU_INCLUDE))
 
 
+#: The Python that writes into a built kernel module (its shared-memory tables: host/smem_spans.py).
+_POST_BUILD = tuple(Path(__file__).resolve().parent / f for f in ("host/smem_spans.py", "elf_symbols.py"))
+
+
 @functools.cache
 def emu_digest() -> str:
-    """Hash of every emulation header / runtime file: part of every cache key of a host build, so
-    that editing them invalidates the cache."""
+    """Hash of every emulation header / runtime file, and of _POST_BUILD: part of every cache key of
+    a host build, so that editing them invalidates the cache."""
     parts = []
     for p in sorted(EMU_DIR.rglob("*")):
         if p.is_file() and p.suffix != ".md" and "__pycache__" not in p.parts:
             parts.append(f"{p.relative_to(EMU_DIR).as_posix()}\0{diskcache.digest(p.read_bytes())}")
+    parts += [f"{p.name}\0{diskcache.digest(p.read_bytes())}" for p in _POST_BUILD]
     return diskcache.digest("\n".join(parts).encode())
 
 

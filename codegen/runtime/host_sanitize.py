@@ -22,13 +22,14 @@ import ctypes
 import functools
 import re
 import shutil
-import struct
 import subprocess
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 import numpy as np
+
+from codegen.runtime.elf_symbols import tls_symbols
 
 # -g1: line tables for the source line of a finding. shift-exponent, not shift: CUDA defines
 # shifts of negative values (and cuda_emu.h's __mul24 uses them); only the amount is checked.
@@ -55,36 +56,7 @@ class SanRange(ctypes.Structure):  # mirrors opgen_san_range
 
 # --------------------------------------------------------- shared memory ----
 
-_STT_TLS = 6
-_INTERNAL = re.compile(r"opgen_(cur|tls|dyn_smem)")  # the emulation's own thread_locals
-
-
-def tls_symbols(path: Path) -> list[tuple[int, int, str]]:
-    """(offset in the module's TLS block, size, symbol) of every thread_local of an ELF64 shared
-    library, from its .symtab; [] if the file is not one we can read."""
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return []
-    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:  # ELF64 little-endian only
-        return []
-    shoff, = struct.unpack_from("<Q", data, 0x28)
-    shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
-    sections = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
-    out = []
-    for sh in sections:
-        if sh[1] != 2:  # SHT_SYMTAB
-            continue
-        offset, size, link, entsize = sh[4], sh[5], sh[6], sh[9]
-        strtab = sections[link]
-        for k in range(0, size, entsize):
-            name_off, info, _other, shndx, value, sym_size = struct.unpack_from("<IBBHQQ", data, offset + k)
-            if info & 0xF != _STT_TLS or shndx == 0:
-                continue
-            start = strtab[4] + name_off
-            name = data[start:data.index(b"\0", start)].decode("utf-8", "replace")
-            out.append((value, sym_size, name))
-    return out
+INTERNAL_TLS = re.compile(r"opgen_(cur|tls|dyn_smem)")  # the emulation's own thread_locals (not shared memory)
 
 
 def _demangle(names: list[str]) -> list[str]:
@@ -106,7 +78,7 @@ class SharedVars:
     def __init__(self, so_path: Path) -> None:
         syms = sorted({(off, size, name) for off, size, name in tls_symbols(so_path) if size > 0})
         pretty = _demangle([name for _, _, name in syms])
-        self._names = [None if _INTERNAL.search(raw) else nice.encode()
+        self._names = [None if INTERNAL_TLS.search(raw) else nice.encode()
                        for (_, _, raw), nice in zip(syms, pretty, strict=True)]
         self.table = (SanRange * max(len(syms), 1))()
         for i, ((off, size, _), name) in enumerate(zip(syms, self._names, strict=True)):

@@ -19,6 +19,7 @@ from codegen.runtime import abi_layout, diskcache
 from codegen.runtime.artifacts import DISK_FULL_TEXT, ArtifactCache, CannotKeep
 from codegen.runtime.host_command import emu_digest
 
+from . import smem_spans
 from .errors import HostBackendError, HostCacheError, HostCompileError
 from .limits import ABI_VERSION, MAX_SHARED_MEM
 from .state import _LOCK, stats
@@ -30,6 +31,7 @@ from .toolchain import (
     _run_compiler,
     _target,
     compiler_id,
+    compiler_version,
 )
 
 CACHE = ArtifactCache("cpu", "host", HostCacheError)
@@ -147,6 +149,17 @@ def _build_or_load(stem: str, tu: str, cmd: list[str], flags: list[str], *, runt
     return CACHE.build(so_path, what, cached, make, outside, also=(src_path,))
 
 
+def _compile(cmd: list[str], flags: list[str], src: Path, out: Path, dep: Path | None, runtime: bool) -> None:
+    """The compiler's run; for a kernel module, then the shared memory each kernel can touch written
+    into it (smem_spans.py, from the compiler's dump)."""
+    if runtime:
+        _run_compiler(cmd, flags, src, out, dep)
+        return
+    dump = out.with_name(out.name + ".gimple")
+    _run_compiler(cmd, flags, src, out, dep, smem_spans.dump_flags(compiler_version(cmd), dump))
+    smem_spans.patch(out, dump)
+
+
 def _build_in_cache(stem: str, tu: str, cmd: list[str], flags: list[str], runtime: bool, so_path: Path,
                     src_path: Path, opener: Opener = _dlopen) -> Any:
     """Compile into the cache (missing, corrupt or stale: rebuilt and overwritten) and load it."""
@@ -156,7 +169,7 @@ def _build_in_cache(stem: str, tu: str, cmd: list[str], flags: list[str], runtim
         out = Path(tmp) / "out.so"
         dep = Path(tmp) / "out.d"
         stats["runtime_compiles" if runtime else "compiles"] += 1
-        _run_compiler(cmd, flags, src_path, out, dep)
+        _compile(cmd, flags, src_path, out, dep, runtime)
         data = out.read_bytes()
         deps = _read_deps(dep, src_path)
     diskcache.put(so_path, data, {"deps": deps, "compiler": shlex.join(cmd), "flags": flags})
@@ -196,7 +209,7 @@ def _build_private(stem: str, tu: str, cmd: list[str], flags: list[str], runtime
         raise HostCacheError(f"cannot compile {stem}: the kernel cache at {folder} cannot take it ({why}), nor "
                              f"can the temporary folder {tmp} ({e}). {fix}") from e
     stats["runtime_compiles" if runtime else "compiles"] += 1
-    _run_compiler(cmd, flags, src_path, so_path, None)
+    _compile(cmd, flags, src_path, so_path, None, runtime)
     lib = opener(so_path)
     if lib is None:
         raise HostBackendError(f"freshly built {so_path} cannot be loaded")

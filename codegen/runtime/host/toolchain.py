@@ -144,8 +144,10 @@ def _flags(options: Sequence[str], isa_flags: Sequence[str] = ()) -> list[str]:
     return [*_BASE_FLAGS, *isa_flags, *EMU_FLAGS, *translate_options(options)]
 
 
-def _run_compiler(cmd: list[str], flags: list[str], src: Path, out: Path, dep: Path | None) -> None:
-    argv = [*cmd, *flags]
+def _run_compiler(cmd: list[str], flags: list[str], src: Path, out: Path, dep: Path | None,
+                  extra: Sequence[str] = ()) -> None:
+    """`extra`: options that do not change the code (not in the cache key): a dump's."""
+    argv = [*cmd, *flags, *extra]
     if dep is not None:
         argv += ["-MMD", "-MF", str(dep)]
     argv += ["-x", "c++", str(src), "-x", "none", "-o", str(out)]

@@ -17,7 +17,7 @@ inline opgen_value value(int32_t kind, int64_t i) {
   return v;
 }
 
-// A list of `items`, which must outlive the call (a front-end keeps them in a deque).
+// A list of `items`, which must outlive the call (a front-end keeps them in a std::list).
 inline opgen_value list_value(const std::vector<opgen_value>& items) {
   opgen_value v = value(OPGEN_VAL_LIST, 0);
   v.items = items.data();

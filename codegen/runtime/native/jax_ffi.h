@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <deque>
+#include <list>
 #include <exception>
 #include <memory>
 #include <string>
@@ -212,7 +212,8 @@ class Call {
   std::string problem_;
   std::vector<opgen_arg> inputs_;
   std::vector<opgen_value> attrs_;
-  std::deque<std::vector<opgen_value>> lists_;  // (a deque: what a value points into never moves)
+  // (a list: what a value points into never moves, and an empty one allocates nothing; a deque allocates at construction)
+  std::list<std::vector<opgen_value>> lists_;
   std::vector<std::unique_ptr<void, decltype(&std::free)>> scratch_;
 };
 

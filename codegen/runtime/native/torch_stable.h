@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <deque>
+#include <list>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -122,7 +122,11 @@ inline void* current_cuda_stream(const char* op, int32_t index) {
 // One call of a driver from a boxed kernel: the inputs and attrs in the spec's order, then run().
 class Call {
  public:
-  explicit Call(const char* op) : op_(op) {}
+  explicit Call(const char* op) : op_(op) {
+    args_.reserve(kTypical);  // (one allocation each for a typical op, not one per doubling)
+    attrs_.reserve(kTypical);
+    held_.reserve(kTypical);
+  }
 
   // A tensor input (`name` for messages). A tensor the driver cannot read directly (strided,
   // misaligned) is copied once; its copy lives as long as the call.
@@ -309,16 +313,19 @@ class Call {
     }
   }
 
+  static constexpr size_t kTypical = 8;
   const char* op_;
   torch::stable::Device device_{torch::headeronly::DeviceType::CPU};
   bool have_device_ = false;
   std::string device_arg_;
   std::vector<opgen_arg> args_;
   std::vector<opgen_value> attrs_;
-  std::deque<std::vector<opgen_tensor>> lists_;  // (deques: what a descriptor points into never moves)
-  std::deque<std::vector<opgen_value>> values_;
-  std::deque<std::string> texts_;
-  std::deque<uint64_t> ints_;
+  // (lists: what a descriptor points into never moves, and an empty one allocates nothing, where a
+  // deque allocates its map and a node at construction: eight allocations a call for nothing)
+  std::list<std::vector<opgen_tensor>> lists_;
+  std::list<std::vector<opgen_value>> values_;
+  std::list<std::string> texts_;
+  std::list<uint64_t> ints_;
   std::vector<Tensor> held_;
   std::vector<Tensor> scratch_;
   std::vector<std::optional<Tensor>> outputs_;

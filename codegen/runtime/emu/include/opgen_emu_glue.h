@@ -58,8 +58,9 @@ static OPGEN_NOSAN void opgen_invoke(void (*f)(A...), void** a) {
 
 // ------------------------------------------------------ shared memory ----
 // All thread_local storage of this module is shared memory (see cuda_emu.h);
-// it is filled with 0xFF (NaN / -1) before each block so that reading
-// uninitialised shared memory gives garbage instead of last block's values.
+// what the launching kernel can touch is filled with 0xFF (NaN / -1) before each
+// block so that reading uninitialised shared memory gives garbage instead of
+// last block's values.
 struct opgen_tls_span {
   char* base;
   size_t size;
@@ -93,7 +94,16 @@ static OPGEN_NOSAN int opgen_find_tls(struct dl_phdr_info* info, size_t, void* d
   return 1;
 }
 
-static OPGEN_NOSAN void opgen_block_begin(void*, uint64_t shmem, opgen_block_mem* mem) {
+// Each kernel's table of the static __shared__ bytes it can touch (its own variables, those of the
+// functions it calls, and any the build could not place): [0] the number of (offset in the TLS
+// block, size) pairs after it, or OPGEN_SMEM_ALL where the build did not say (another compiler, an
+// indirect call): then the module's whole TLS block is poisoned. host/smem_spans.py writes the
+// tables into the built library; `volatile` keeps GCC from folding the placeholder in.
+#define OPGEN_SMEM_RANGES 16
+#define OPGEN_SMEM_ALL UINT64_MAX
+typedef volatile uint64_t opgen_smem_table[1 + 2 * OPGEN_SMEM_RANGES];
+
+static OPGEN_NOSAN void opgen_block_begin(const opgen_smem_table& spans, uint64_t shmem, opgen_block_mem* mem) {
   if (!opgen_tls_.base) {  // first block on this OS thread (the access above allocated the TLS block)
     opgen_tls_span s{nullptr, 0, nullptr, nullptr};
     dl_iterate_phdr(opgen_find_tls, &s);
@@ -103,16 +113,23 @@ static OPGEN_NOSAN void opgen_block_begin(void*, uint64_t shmem, opgen_block_mem
   const opgen_tls_span s = opgen_tls_;
   char* const end = s.base + s.size;
   char* const dyn = opgen_dyn_smem_base();
-  if (dyn && dyn >= s.base && dyn + OPGEN_EMU_MAX_SMEM <= end) {
-    // Only the requested dynamic bytes (plus a little slack) are poisoned: the buffer is 227 KiB.
-    const size_t used = shmem + 256 < OPGEN_EMU_MAX_SMEM ? shmem + 256 : OPGEN_EMU_MAX_SMEM;
+  const bool dyn_inside = dyn && dyn >= s.base && dyn + OPGEN_EMU_MAX_SMEM <= end;
+  // Only the requested dynamic bytes (plus a little slack) are poisoned: the buffer is 227 KiB.
+  const size_t used = shmem + 256 < OPGEN_EMU_MAX_SMEM ? shmem + 256 : OPGEN_EMU_MAX_SMEM;
+  const uint64_t n = spans[0];
+  bool known = n <= OPGEN_SMEM_RANGES;
+  for (uint64_t i = 0; known && i < n; ++i) known = spans[1 + 2 * i] + spans[2 + 2 * i] <= s.size;
+  if (known) {
+    for (uint64_t i = 0; i < n; ++i) memset(s.base + spans[1 + 2 * i], 0xFF, spans[2 + 2 * i]);
+    if (dyn_inside) memset(dyn, 0xFF, used);
+  } else if (dyn_inside) {
     memset(s.base, 0xFF, static_cast<size_t>(dyn - s.base));
     memset(dyn, 0xFF, used);
     memset(dyn + OPGEN_EMU_MAX_SMEM, 0xFF, static_cast<size_t>(end - (dyn + OPGEN_EMU_MAX_SMEM)));
   } else {
     memset(s.base, 0xFF, s.size);
   }
-  // Restore our own bookkeeping, which the memset just poisoned. The fence
+  // Restore our own bookkeeping, which the memset may just have poisoned. The fence
   // stops GCC from deleting this "redundant" store: it cannot see that the
   // memset (through a pointer from dl_iterate_phdr) overwrote opgen_tls_.
   asm volatile("" : : "r"(&opgen_tls_) : "memory");
@@ -196,7 +213,8 @@ static OPGEN_NOSAN void opgen_san_atomic(const void* p, uint64_t n, const void* 
 
 // --------------------------------------------------------------- exports --
 static OPGEN_NOSAN int opgen_launch_impl(const char* name, void (*run)(const opgen_thread_ctx*, void*),
-                             const opgen_launch_cfg* cfg, void** args, char* err, size_t errlen) {
+                             void (*begin)(void*, uint64_t, opgen_block_mem*), const opgen_launch_cfg* cfg,
+                             void** args, char* err, size_t errlen) {
   if (!opgen_rt_) {
     snprintf(err, errlen, "module not initialised (opgen_module_init was not called)");
     return 2;
@@ -205,7 +223,7 @@ static OPGEN_NOSAN int opgen_launch_impl(const char* name, void (*run)(const opg
   d.kernel = name;
   d.cfg = cfg;
   d.run_thread = run;
-  d.block_begin = opgen_block_begin;
+  d.block_begin = begin;
   d.user = args;
   return opgen_rt_->launch(&d, err, errlen);
 }
@@ -215,9 +233,13 @@ static OPGEN_NOSAN int opgen_launch_impl(const char* name, void (*run)(const opg
     opgen_cur_ = c;                                                                                  \
     opgen_invoke(&::K, static_cast<void**>(a)); /* ::K: a kernel named c or a is not the parameter */ \
   }                                                                                                  \
+  extern "C" __attribute__((used, visibility("hidden"))) opgen_smem_table opgen_smem_##K = {OPGEN_SMEM_ALL}; \
+  static OPGEN_NOSAN void opgen_begin_##K(void*, uint64_t shmem, opgen_block_mem* mem) {                \
+    opgen_block_begin(opgen_smem_##K, shmem, mem);                                                   \
+  }                                                                                                  \
   OPGEN_EXPORT int opgen_params_##K(unsigned* out, int cap) { return opgen_param_info(&::K, out, cap); } \
   OPGEN_EXPORT int opgen_launch_##K(const struct opgen_launch_cfg* cfg, void** args, char* err, size_t errlen) { \
-    return opgen_launch_impl(#K, opgen_run_##K, cfg, args, err, errlen);                            \
+    return opgen_launch_impl(#K, opgen_run_##K, opgen_begin_##K, cfg, args, err, errlen);            \
   }
 
 #define OPGEN_MODULE_EXPORTS()                                                                 \

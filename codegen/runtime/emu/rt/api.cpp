@@ -73,6 +73,14 @@ OPGEN_API int opgen_rt_gemm(const opgen_launch_cfg* desc, void** args, char* err
   return rt_gemm(desc, args, err, errlen);
 }
 
+// How many launches woke the pool's helpers so far (rt/pool.cpp: a launch found tiny runs without).
+OPGEN_API uint64_t opgen_rt_pool_wakes(void) {
+  pthread_mutex_lock(&g_mu);
+  const uint64_t n = g_wakes;
+  pthread_mutex_unlock(&g_mu);
+  return n;
+}
+
 OPGEN_API const char* opgen_rt_abi_layout(void) {
   static const char* const text = build_abi_layout();  // once (a function-local static: thread-safe)
   return text;

@@ -13,6 +13,9 @@
 // opgen::to_float/from_float do) and vm::exp (kernels/_vmath.cuh), the row's tail one by one.
 using opgen::vm::vf;
 constexpr int kLanes = opgen::vm::kLanes;
+// A 16-bit row's exponentials kept in float32 (16 KiB of the fiber's stack, OPGEN_HOST_STACK_KB: 64 by
+// default); a multiple of kLanes, so the runs after them start where a whole row's would.
+constexpr long long kHostRowBuf = 4096;
 
 // The row's max, NaN-propagating as opgen::nan_max: kLanes partial maxima, then the tail.
 template <typename T>
@@ -68,10 +71,21 @@ __device__ void softmax_rows(const T* __restrict__ x, T* __restrict__ y, long lo
                                            [&](long long j, float v) { yr[j] = v; });
       opgen::row_store(N, yr, [&](long long j) { return yr[j] * inv; });
     } else {
-      // 16-bit y would round the exponentials twice: compute them again instead
-      const float inv = 1.f / host_exp_row(N, xr, m, [](long long, vf) {}, [](long long, float) {});
-      host_exp_row(N, xr, m, [&](long long j, vf v) { opgen::vm::store(yr + j, v * inv); },
-                   [&](long long j, float v) { yr[j] = opgen::from_float<T>(v * inv); });
+      // 16-bit y would round the exponentials twice: the row's first kHostRowBuf of them are kept in
+      // float32 on the fiber's stack (one exp per element, as PyTorch's float buffer), the rest are
+      // computed again (the same runs of kLanes, so the same values: bit for bit either way)
+      float kept[kHostRowBuf];
+      const long long nk = N < kHostRowBuf ? N : kHostRowBuf;
+      const float inv = 1.f / host_exp_row(N, xr, m, [&](long long j, vf v) {
+        if (j < nk) opgen::vm::store(kept + j, v);
+      }, [&](long long j, float v) {
+        if (j < nk) kept[j] = v;
+      });
+      long long j = 0;
+      for (; j + kLanes <= nk; j += kLanes) opgen::vm::store(yr + j, opgen::vm::load(kept + j) * inv);
+      for (; j < nk; ++j) yr[j] = opgen::from_float<T>(kept[j] * inv);
+      host_exp_row(N - nk, xr + nk, m, [&](long long i, vf v) { opgen::vm::store(yr + nk + i, v * inv); },
+                   [&](long long i, float v) { yr[nk + i] = opgen::from_float<T>(v * inv); });
     }
 #else
     const float m = opgen::row_max(N, [&](long long j) { return opgen::to_float(xr[j]); });
