@@ -1,11 +1,13 @@
 {% include "kernels/_common.cuh" %}
+{% include "kernels/_rowvec.cuh" %}
 
 // BiasAdd and BiasAddGrad over value viewed as [outer, C, inner] (NHWC: inner = 1). One kernel per
 // step for both launch plans: a block of one thread (the cpu plan) walks its share in order, in runs
 // of kBiasRun elements the host compiler keeps in SIMD registers (g++ -O2 leaves a loop of unknown
 // length scalar); a larger block (the GPU plan) strides it, adjacent threads on adjacent elements.
 // Values are added and summed in opgen::acc_t<T> (float for 16-bit T and float32, double for
-// float64) and rounded once (opgen::to_acc / from_acc); rows are stored by opgen::row_store.
+// float64) and rounded once (opgen::to_acc / from_acc); rows are stored by opgen::row_vstore
+// (kernels/_rowvec.cuh: 16-byte accesses on the GPU).
 
 [[maybe_unused]] constexpr int kBiasRun = 8;
 
@@ -57,11 +59,12 @@ __device__ void bias_add(const T* __restrict__ x, const T* __restrict__ bias, T*
   opgen::for_each_row(rows, [&](long long r) {
     const T* __restrict__ xr = x + r * width;
     T* __restrict__ yr = y + r * width;
+    using A = opgen::acc_t<T>;
     if (by_channel) {
-      const auto b = opgen::to_acc(bias[r % C]);
-      opgen::row_store(width, yr, [&](long long j) { return opgen::to_acc(xr[j]) + b; });
+      const A b = opgen::to_acc(bias[r % C]);
+      opgen::row_vstore(width, yr, [&](long long, const A* e) { return e[0] + b; }, xr);
     } else {
-      opgen::row_store(width, yr, [&](long long j) { return opgen::to_acc(xr[j]) + opgen::to_acc(bias[j]); });
+      opgen::row_vstore(width, yr, [&](long long, const A* e) { return e[0] + e[1]; }, xr, bias);
     }
   });
 }

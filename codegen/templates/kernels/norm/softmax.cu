@@ -1,5 +1,6 @@
 {% include "kernels/_common.cuh" %}
 {% include "kernels/_vmath.cuh" %}
+{% include "kernels/_rowvec.cuh" %}
 
 // Softmax and SoftmaxGrad over x viewed as [outer, N, inner] (N: the axis). One kernel per step
 // for both launch plans (kernels/_common.cuh's building blocks take each backend's form).
@@ -53,6 +54,22 @@ __device__ __forceinline__ float host_exp_row(long long n, const T* __restrict__
 }
 #endif
 
+#ifndef OPGEN_HOST_FORM
+// Two partial results (max, Σ e^(x − max)) of a row as one: the smaller max's sum rescaled. A
+// partial whose max is -inf has sum 0 (every element -inf adds nothing); a NaN or +inf max makes the
+// sum NaN, and the row NaN in the pass that writes it, as the two-pass form.
+__device__ __forceinline__ float2 softmax_merge(float2 a, float2 b) {
+  const float m = opgen::nan_max(a.x, b.x);
+  if (m == opgen::neg_inf()) return make_float2(m, 0.f);
+  const float sa = a.x == m ? a.y : a.y * opgen::vm::exp(a.x - m);
+  const float sb = b.x == m ? b.y : b.y * opgen::vm::exp(b.x - m);
+  return make_float2(m, sa + sb);
+}
+struct SoftmaxMerge {
+  __device__ __forceinline__ float2 operator()(float2 a, float2 b) const { return softmax_merge(a, b); }
+};
+#endif
+
 // axis last: a block owns a row of N contiguous elements.
 template <typename T>
 __device__ void softmax_rows(const T* __restrict__ x, T* __restrict__ y, long long rows, long long N) {
@@ -74,17 +91,19 @@ __device__ void softmax_rows(const T* __restrict__ x, T* __restrict__ y, long lo
                    [&](long long j, float v) { yr[j] = opgen::from_float<T>(v * inv); });
     }
 #else
-    const float m = opgen::row_max(N, [&](long long j) { return opgen::to_float(xr[j]); });
-    const auto e = [&](long long j) { return opgen::vm::exp(opgen::to_float(xr[j]) - m); };
-    if constexpr (opgen::is_float32<T>::value) {
-      // y holds the exponentials exactly: scale them in place (one exp per element)
-      const float inv = 1.f / opgen::row_store_sum(N, yr, e);
-      opgen::row_store(N, yr, [&](long long j) { return yr[j] * inv; });
-    } else {
-      // 16-bit y would round the exponentials twice: compute them again instead
-      const float inv = 1.f / opgen::row_sum(N, e);
-      opgen::row_store(N, yr, [&](long long j) { return e(j) * inv; });
-    }
+    // One read for the max and the sum (online: a thread's sum is rescaled when its max grows), one
+    // for y: x is read twice and y written once, 16 bytes per access where aligned (_rowvec.cuh).
+    float2 ms = make_float2(opgen::neg_inf(), 0.f);
+    opgen::row_vgroups(N, [&](long long, int n, const float (&v)[1][opgen::kVec<T>]) {
+      float gm = opgen::neg_inf();
+      for (int q = 0; q < n; ++q) gm = opgen::nan_max(gm, v[0][q]);
+      ms = softmax_merge(ms, make_float2(gm, 0.f));
+      if (ms.x == opgen::neg_inf()) return;  // nothing to add yet: every element so far is -inf
+      for (int q = 0; q < n; ++q) ms.y += opgen::vm::exp(v[0][q] - ms.x);
+    }, xr);
+    ms = opgen::block_reduce(ms, SoftmaxMerge{});
+    const float m = ms.x, inv = 1.f / ms.y;
+    opgen::row_vstore(N, yr, [&](long long, const float* e) { return opgen::vm::exp(e[0] - m) * inv; }, xr);
 #endif
   });
 }
@@ -113,10 +132,9 @@ __device__ void softmax_grad_rows(const T* __restrict__ y, const T* __restrict__
   opgen::for_each_row(rows, [&](long long r) {
     const T* __restrict__ yr = y + r * N;
     const T* __restrict__ dyr = dy + r * N;
-    const float s = opgen::row_sum(N, [&](long long j) { return opgen::to_float(dyr[j]) * opgen::to_float(yr[j]); });
-    opgen::row_store(N, dx + r * N, [&](long long j) {
-      return opgen::to_float(yr[j]) * (opgen::to_float(dyr[j]) - s);
-    });
+    // e = {dy[j], y[j]}
+    const float s = opgen::row_vsum(N, [&](long long, const float* e) { return e[0] * e[1]; }, dyr, yr);
+    opgen::row_vstore(N, dx + r * N, [&](long long, const float* e) { return e[1] * (e[0] - s); }, dyr, yr);
   });
 }
 
