@@ -22,7 +22,7 @@ TOL = {"float32": (1e-5, 1e-6), "float64": (1e-12, 1e-13), "float16": (1e-3, 1e-
 PLANS = ["cpu", "cuda", "gpu-form"]
 Format = Literal["NHWC", "NCHW"]
 SHAPES = [(4, 5), (1, 1), (3, 7, 9), (2, 3, 4, 5), (2, 3, 1, 2, 3), (2, 70, 1, 1), (2, 3, 600), (33, 40, 5),
-          (0, 3), (3, 0), (0, 3, 4), (2, 0, 4), (2, 3, 0), (2, 3, 0, 4)]
+          (130, 40), (70, 520), (0, 3), (3, 0), (0, 3, 4), (2, 0, 4), (2, 3, 0), (2, 3, 0, 4)]
 
 
 pytestmark = pytest.mark.usefixtures("opgen_poison")  # (opgen's pytest plugin) an element no kernel writes is NaN
@@ -71,6 +71,23 @@ def test_a_large_gradient_sums_in_float32_for_16_bit_types(plan: str) -> None:
         grad = bias_add_grad(ones, data_format="NCHW", scope=_scope(plan)).output
         want = np.full(4, 20000.0).astype(DTYPES[dtype]).astype(np.float64)
         np.testing.assert_array_equal(grad.astype(np.float64), want, err_msg=dtype)
+
+
+@pytest.mark.parametrize("plan", PLANS)
+@pytest.mark.parametrize("dtype", list(DTYPES))
+def test_an_offset_view_gives_the_aligned_result(plan: str, dtype: str) -> None:
+    """value one element past 16 bytes (every row's base off 16 bytes: the GPU's scalar path)."""
+    rng = np.random.default_rng(35)
+    buf = rng.standard_normal(130 * 40 + 16).astype(DTYPES[dtype])
+    start = (-buf.ctypes.data % 16) // buf.itemsize + 1
+    value, bias = buf[start:start + 130 * 40].reshape(130, 40), buf[start:start + 40]
+    assert value.ctypes.data % 16 and bias.ctypes.data % 16
+    scope = _scope(plan)
+    got = bias_add(value, bias, scope=scope).output
+    np.testing.assert_array_equal(got, bias_add(value.copy(), bias.copy(), scope=scope).output)
+    grad = bias_add_grad(value, scope=scope).output
+    np.testing.assert_array_equal(grad, bias_add_grad(value.copy(), scope=scope).output)
+    _close(grad, ref.bias_add_grad(value, "NHWC"), dtype, "bias gradient")
 
 
 def test_rank_2_nchw_is_the_channel_at_dim_1() -> None:

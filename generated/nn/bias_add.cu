@@ -746,6 +746,19 @@ template <typename T> struct alignas(16) VecBits { T e[kVec<T>]; };
 
 __device__ __forceinline__ bool aligned16(const void* p) { return reinterpret_cast<unsigned long long>(p) % 16 == 0; }
 
+// The m ≤ kVec<T> elements at p as acc_t<T>: one 16-byte access when `vec` (p on 16 bytes and m
+// == kVec<T>: the caller checks the base once), else m scalar ones.
+template <typename T>
+__device__ __forceinline__ void load_vec(const T* __restrict__ p, int m, bool vec, acc_t<T> (&v)[kVec<T>]) {
+  if (vec) {
+    const VecBits<T> b = *reinterpret_cast<const VecBits<T>*>(p);
+#pragma unroll
+    for (int q = 0; q < kVec<T>; ++q) v[q] = to_acc(b.e[q]);
+  } else {
+    for (int q = 0; q < m; ++q) v[q] = to_acc(p[q]);
+  }
+}
+
 namespace rowvec_detail {
 template <typename T, int K> struct Inputs { const T* p[K]; };
 
@@ -769,21 +782,12 @@ __device__ __forceinline__ void load_one(const Inputs<T, K>& in, long long j, ac
   for (int k = 0; k < K; ++k) e[k] = to_acc(in.p[k][j]);
 }
 
-// The m elements of the group at j0 of every input into v[k][q]: one 16-byte access per input
-// when `vec` (a whole group, aligned bases), else m scalar ones.
+// The group of every input at j0 into v[k] (load_vec).
 template <typename T, int K>
 __device__ __forceinline__ void load_group(const Inputs<T, K>& in, long long j0, int m, bool vec,
                                            acc_t<T> (&v)[K][kVec<T>]) {
 #pragma unroll
-  for (int k = 0; k < K; ++k) {
-    if (vec) {
-      const VecBits<T> b = *reinterpret_cast<const VecBits<T>*>(in.p[k] + j0);
-#pragma unroll
-      for (int q = 0; q < kVec<T>; ++q) v[k][q] = to_acc(b.e[q]);
-    } else {
-      for (int q = 0; q < m; ++q) v[k][q] = to_acc(in.p[k][j0 + q]);
-    }
-  }
+  for (int k = 0; k < K; ++k) load_vec(in.p[k] + j0, m, vec, v[k]);
 }
 
 // g(q) for q < m: unrolled for a whole group.
@@ -1003,28 +1007,75 @@ __device__ void bias_grad_channels(const T* __restrict__ g, S* __restrict__ part
   }
 }
 
-// [outer, C] rows: block (t, s) sums the columns [t·tile, +tile) over split s of the rows into
-// partials[s·C + c]. One thread walks the rows in order, adding each to the partial row
-// (vectorised along it); a larger block gives each thread a column.
+// [outer, C] rows, the cpu plan: block (t, s) sums the columns [t·tile, +tile) over split s of the
+// rows into partials[s·C + c], its one thread walking the rows in order and adding each to the
+// partial row (vectorised along it).
 template <typename T, typename S>
 __device__ void bias_grad_columns(const T* __restrict__ g, S* __restrict__ partials, long long rows, long long C,
                                   long long tile) {
+  if (threadIdx.x != 0) return;
   const long long splits = gridDim.y, per = (rows + splits - 1) / splits;
   const long long r0 = blockIdx.y * per, r1 = r0 + per < rows ? r0 + per : rows;
   const long long c0 = blockIdx.x * tile, c1 = c0 + tile < C ? c0 + tile : C;
   S* __restrict__ p = partials + blockIdx.y * C + c0;
-  if (blockDim.x == 1) {
-    for (long long c = 0; c < c1 - c0; ++c) p[c] = 0;
-    for (long long r = r0; r < r1; ++r) {
-      const T* __restrict__ gr = g + r * C + c0;
-      opgen::row_store(c1 - c0, p, [&](long long j) { return p[j] + opgen::to_acc(gr[j]); });
-    }
-    return;
+  for (long long c = 0; c < c1 - c0; ++c) p[c] = 0;
+  for (long long r = r0; r < r1; ++r) {
+    const T* __restrict__ gr = g + r * C + c0;
+    opgen::row_store(c1 - c0, p, [&](long long j) { return p[j] + opgen::to_acc(gr[j]); });
   }
-  for (long long c = threadIdx.x; c < c1 - c0; c += blockDim.x) {
-    S acc = 0;
-    for (long long r = r0; r < r1; ++r) acc += opgen::to_acc(g[r * C + c0 + c]);
-    p[c] = acc;
+}
+
+// Channels a block of the GPU's column sums takes (the spec's grid: ceildiv(C, 256) blocks of 256
+// threads).
+constexpr int kBiasChannels = 256;
+
+// [outer, C] rows, the GPU plan: block (b, s) sums channels [b·256, +256) over split s of the rows
+// into partials[s·C + c], reading each element once, 16 bytes at a time: a thread owns kVec<T>
+// adjacent channels (one access per row where g's base and C allow, else kVec scalar ones), the
+// block's threads are kVec rows of 256/kVec lanes (a warp reads 512 contiguous bytes of a row), and
+// each thread walks every kVec-th row of the split, four rows in flight. The rows of lanes are added
+// in order through shared memory (deterministic).
+template <typename T, typename S>
+__device__ void bias_grad_vcolumns(const T* __restrict__ g, S* __restrict__ partials, long long rows, long long C) {
+  constexpr int W = opgen::kVec<T>, kLanes = kBiasChannels / W;
+  __shared__ S sums[W][kBiasChannels];
+  const int lane = threadIdx.x % kLanes, row_lane = threadIdx.x / kLanes;  // row_lane < W: 256 threads
+  const long long splits = gridDim.y, per = (rows + splits - 1) / splits;
+  const long long r0 = blockIdx.y * per, r1 = r0 + per < rows ? r0 + per : rows;
+  const long long c = blockIdx.x * kBiasChannels + lane * W;
+  const int m = C - c < W ? static_cast<int>(C - c) : W;  // int32 ok: under kVec (or negative: no channel)
+  const bool vec = opgen::aligned16(g) && C % W == 0;
+  S acc[W] = {};
+  if (row_lane < W && m > 0) {
+    long long r = r0 + row_lane;
+    for (; r + 3 * W < r1; r += 4 * W) {
+      opgen::acc_t<T> v[4][W];
+#pragma unroll
+      for (int u = 0; u < 4; ++u) opgen::load_vec(g + (r + u * W) * C + c, m, vec, v[u]);
+#pragma unroll
+      for (int u = 0; u < 4; ++u) {
+#pragma unroll
+        for (int q = 0; q < W; ++q) acc[q] += v[u][q];
+      }
+    }
+    for (; r < r1; r += W) {
+      opgen::acc_t<T> v[W];
+      opgen::load_vec(g + r * C + c, m, vec, v);
+#pragma unroll
+      for (int q = 0; q < W; ++q) acc[q] += v[q];
+    }
+  }
+  if (row_lane < W) {
+#pragma unroll
+    for (int q = 0; q < W; ++q) sums[row_lane][lane * W + q] = acc[q];
+  }
+  __syncthreads();
+  if (row_lane == 0) {
+    for (int q = 0; q < m; ++q) {
+      S t = sums[0][lane * W + q];
+      for (int k = 1; k < W; ++k) t += sums[k][lane * W + q];
+      partials[blockIdx.y * C + c + q] = t;
+    }
   }
 }
 
@@ -1038,7 +1089,7 @@ __device__ void bias_grad_finish(const S* __restrict__ partials, T* __restrict__
   });
 }
 
-#line 1042 "generated/nn/bias_add.cu"
+#line 1093 "generated/nn/bias_add.cu"
 // ---- BiasAdd: Adds a bias to the channel dimension of value.
 // entry points from specs/nn/bias_add.yaml: one per launch step and specialization (T)
 
@@ -1086,7 +1137,7 @@ extern "C" __global__ void BiasAdd__bias_add__float64(
   bias_add<double>(value, bias, output, rows, width, C, by_channel);
 }
 
-#line 1090 "generated/nn/bias_add.cu"
+#line 1141 "generated/nn/bias_add.cu"
 // ---- BiasAddGrad: The gradient of BiasAdd with respect to the bias.
 // entry points from specs/nn/bias_add_grad.yaml: one per launch step and specialization (T)
 
@@ -1126,7 +1177,7 @@ extern "C" __global__ void BiasAddGrad__bias_grad_channels__float64(
   bias_grad_channels<double>(out_backprop, partials, outer, C, inner);
 }
 
-extern "C" __global__ void BiasAddGrad__bias_grad_columns__float16(
+extern "C" __global__ void __launch_bounds__(1) BiasAddGrad__bias_grad_columns__float16(
     const __half* __restrict__ out_backprop,
     float* __restrict__ partials,
     long long outer,
@@ -1135,7 +1186,7 @@ extern "C" __global__ void BiasAddGrad__bias_grad_columns__float16(
   bias_grad_columns<__half>(out_backprop, partials, outer, C, tile);
 }
 
-extern "C" __global__ void BiasAddGrad__bias_grad_columns__bfloat16(
+extern "C" __global__ void __launch_bounds__(1) BiasAddGrad__bias_grad_columns__bfloat16(
     const __nv_bfloat16* __restrict__ out_backprop,
     float* __restrict__ partials,
     long long outer,
@@ -1144,7 +1195,7 @@ extern "C" __global__ void BiasAddGrad__bias_grad_columns__bfloat16(
   bias_grad_columns<__nv_bfloat16>(out_backprop, partials, outer, C, tile);
 }
 
-extern "C" __global__ void BiasAddGrad__bias_grad_columns__float32(
+extern "C" __global__ void __launch_bounds__(1) BiasAddGrad__bias_grad_columns__float32(
     const float* __restrict__ out_backprop,
     float* __restrict__ partials,
     long long outer,
@@ -1153,13 +1204,45 @@ extern "C" __global__ void BiasAddGrad__bias_grad_columns__float32(
   bias_grad_columns<float>(out_backprop, partials, outer, C, tile);
 }
 
-extern "C" __global__ void BiasAddGrad__bias_grad_columns__float64(
+extern "C" __global__ void __launch_bounds__(1) BiasAddGrad__bias_grad_columns__float64(
     const double* __restrict__ out_backprop,
     double* __restrict__ partials,
     long long outer,
     long long C,
     long long tile) {
   bias_grad_columns<double>(out_backprop, partials, outer, C, tile);
+}
+
+extern "C" __global__ void __launch_bounds__(256) BiasAddGrad__bias_grad_vcolumns__float16(
+    const __half* __restrict__ out_backprop,
+    float* __restrict__ partials,
+    long long outer,
+    long long C) {
+  bias_grad_vcolumns<__half>(out_backprop, partials, outer, C);
+}
+
+extern "C" __global__ void __launch_bounds__(256) BiasAddGrad__bias_grad_vcolumns__bfloat16(
+    const __nv_bfloat16* __restrict__ out_backprop,
+    float* __restrict__ partials,
+    long long outer,
+    long long C) {
+  bias_grad_vcolumns<__nv_bfloat16>(out_backprop, partials, outer, C);
+}
+
+extern "C" __global__ void __launch_bounds__(256) BiasAddGrad__bias_grad_vcolumns__float32(
+    const float* __restrict__ out_backprop,
+    float* __restrict__ partials,
+    long long outer,
+    long long C) {
+  bias_grad_vcolumns<float>(out_backprop, partials, outer, C);
+}
+
+extern "C" __global__ void __launch_bounds__(256) BiasAddGrad__bias_grad_vcolumns__float64(
+    const double* __restrict__ out_backprop,
+    double* __restrict__ partials,
+    long long outer,
+    long long C) {
+  bias_grad_vcolumns<double>(out_backprop, partials, outer, C);
 }
 
 extern "C" __global__ void BiasAddGrad__bias_grad_finish__float16(
@@ -1194,4 +1277,4 @@ extern "C" __global__ void BiasAddGrad__bias_grad_finish__float64(
   bias_grad_finish<double>(partials, output, C, splits);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"BiasAdd__bias_add__float16","params":[["const __half* __restrict__","value"],["const __half* __restrict__","bias"],["__half* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAdd__bias_add__bfloat16","params":[["const __nv_bfloat16* __restrict__","value"],["const __nv_bfloat16* __restrict__","bias"],["__nv_bfloat16* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAdd__bias_add__float32","params":[["const float* __restrict__","value"],["const float* __restrict__","bias"],["float* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAdd__bias_add__float64","params":[["const double* __restrict__","value"],["const double* __restrict__","bias"],["double* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__float16","params":[["const __half* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__bfloat16","params":[["const __nv_bfloat16* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__float32","params":[["const float* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__float64","params":[["const double* __restrict__","out_backprop"],["double* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_columns__float16","params":[["const __half* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_columns__float32","params":[["const float* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_columns__float64","params":[["const double* __restrict__","out_backprop"],["double* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__float16","params":[["float* __restrict__","partials"],["__half* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__bfloat16","params":[["float* __restrict__","partials"],["__nv_bfloat16* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__float32","params":[["float* __restrict__","partials"],["float* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__float64","params":[["double* __restrict__","partials"],["double* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024}],"shared":[],"digest":"e1b283e8763dc02fb22658c509e94c24"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"BiasAdd__bias_add__float16","params":[["const __half* __restrict__","value"],["const __half* __restrict__","bias"],["__half* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAdd__bias_add__bfloat16","params":[["const __nv_bfloat16* __restrict__","value"],["const __nv_bfloat16* __restrict__","bias"],["__nv_bfloat16* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAdd__bias_add__float32","params":[["const float* __restrict__","value"],["const float* __restrict__","bias"],["float* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAdd__bias_add__float64","params":[["const double* __restrict__","value"],["const double* __restrict__","bias"],["double* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__float16","params":[["const __half* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__bfloat16","params":[["const __nv_bfloat16* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__float32","params":[["const float* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__float64","params":[["const double* __restrict__","out_backprop"],["double* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_columns__float16","params":[["const __half* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1},{"name":"BiasAddGrad__bias_grad_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1},{"name":"BiasAddGrad__bias_grad_columns__float32","params":[["const float* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1},{"name":"BiasAddGrad__bias_grad_columns__float64","params":[["const double* __restrict__","out_backprop"],["double* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1},{"name":"BiasAddGrad__bias_grad_vcolumns__float16","params":[["const __half* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_vcolumns__bfloat16","params":[["const __nv_bfloat16* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_vcolumns__float32","params":[["const float* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_vcolumns__float64","params":[["const double* __restrict__","out_backprop"],["double* __restrict__","partials"],["long long","outer"],["long long","C"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_finish__float16","params":[["float* __restrict__","partials"],["__half* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__bfloat16","params":[["float* __restrict__","partials"],["__nv_bfloat16* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__float32","params":[["float* __restrict__","partials"],["float* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__float64","params":[["double* __restrict__","partials"],["double* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024}],"shared":[],"digest":"46f1e56d2bb56ca320feca87c471df23"}

@@ -1078,6 +1078,19 @@ template <typename T> struct alignas(16) VecBits { T e[kVec<T>]; };
 
 __device__ __forceinline__ bool aligned16(const void* p) { return reinterpret_cast<unsigned long long>(p) % 16 == 0; }
 
+// The m ≤ kVec<T> elements at p as acc_t<T>: one 16-byte access when `vec` (p on 16 bytes and m
+// == kVec<T>: the caller checks the base once), else m scalar ones.
+template <typename T>
+__device__ __forceinline__ void load_vec(const T* __restrict__ p, int m, bool vec, acc_t<T> (&v)[kVec<T>]) {
+  if (vec) {
+    const VecBits<T> b = *reinterpret_cast<const VecBits<T>*>(p);
+#pragma unroll
+    for (int q = 0; q < kVec<T>; ++q) v[q] = to_acc(b.e[q]);
+  } else {
+    for (int q = 0; q < m; ++q) v[q] = to_acc(p[q]);
+  }
+}
+
 namespace rowvec_detail {
 template <typename T, int K> struct Inputs { const T* p[K]; };
 
@@ -1101,21 +1114,12 @@ __device__ __forceinline__ void load_one(const Inputs<T, K>& in, long long j, ac
   for (int k = 0; k < K; ++k) e[k] = to_acc(in.p[k][j]);
 }
 
-// The m elements of the group at j0 of every input into v[k][q]: one 16-byte access per input
-// when `vec` (a whole group, aligned bases), else m scalar ones.
+// The group of every input at j0 into v[k] (load_vec).
 template <typename T, int K>
 __device__ __forceinline__ void load_group(const Inputs<T, K>& in, long long j0, int m, bool vec,
                                            acc_t<T> (&v)[K][kVec<T>]) {
 #pragma unroll
-  for (int k = 0; k < K; ++k) {
-    if (vec) {
-      const VecBits<T> b = *reinterpret_cast<const VecBits<T>*>(in.p[k] + j0);
-#pragma unroll
-      for (int q = 0; q < kVec<T>; ++q) v[k][q] = to_acc(b.e[q]);
-    } else {
-      for (int q = 0; q < m; ++q) v[k][q] = to_acc(in.p[k][j0 + q]);
-    }
-  }
+  for (int k = 0; k < K; ++k) load_vec(in.p[k] + j0, m, vec, v[k]);
 }
 
 // g(q) for q < m: unrolled for a whole group.
@@ -1399,7 +1403,7 @@ __device__ void softmax_grad_columns(const T* __restrict__ y, const T* __restric
   });
 }
 
-#line 1403 "generated/norm/softmax.cu"
+#line 1407 "generated/norm/softmax.cu"
 // ---- Softmax: Softmax along one dimension.
 // entry points from specs/norm/softmax.yaml: one per launch step and specialization (T)
 
@@ -1454,7 +1458,7 @@ extern "C" __global__ void Softmax__softmax_columns__float32(
   softmax_columns<float>(x, y, columns, N, inner);
 }
 
-#line 1458 "generated/norm/softmax.cu"
+#line 1462 "generated/norm/softmax.cu"
 // ---- SoftmaxGrad: The gradient of Softmax.
 // entry points from specs/norm/softmax_grad.yaml: one per launch step and specialization (T)
 
@@ -1515,4 +1519,4 @@ extern "C" __global__ void SoftmaxGrad__softmax_grad_columns__float32(
   softmax_grad_columns<float>(y, dy, dx, columns, N, inner);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"Softmax__softmax_rows__float16","params":[["const __half* __restrict__","x"],["__half* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_rows__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["__nv_bfloat16* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_rows__float32","params":[["const float* __restrict__","x"],["float* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_columns__float16","params":[["const __half* __restrict__","x"],["__half* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"Softmax__softmax_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["__nv_bfloat16* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"Softmax__softmax_columns__float32","params":[["const float* __restrict__","x"],["float* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__float16","params":[["const __half* __restrict__","y"],["const __half* __restrict__","dy"],["__half* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__bfloat16","params":[["const __nv_bfloat16* __restrict__","y"],["const __nv_bfloat16* __restrict__","dy"],["__nv_bfloat16* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__float32","params":[["const float* __restrict__","y"],["const float* __restrict__","dy"],["float* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__float16","params":[["const __half* __restrict__","y"],["const __half* __restrict__","dy"],["__half* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","y"],["const __nv_bfloat16* __restrict__","dy"],["__nv_bfloat16* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__float32","params":[["const float* __restrict__","y"],["const float* __restrict__","dy"],["float* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024}],"shared":[],"digest":"3bca48f6848e27bc793325ddf26270c9"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"Softmax__softmax_rows__float16","params":[["const __half* __restrict__","x"],["__half* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_rows__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["__nv_bfloat16* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_rows__float32","params":[["const float* __restrict__","x"],["float* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_columns__float16","params":[["const __half* __restrict__","x"],["__half* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"Softmax__softmax_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["__nv_bfloat16* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"Softmax__softmax_columns__float32","params":[["const float* __restrict__","x"],["float* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__float16","params":[["const __half* __restrict__","y"],["const __half* __restrict__","dy"],["__half* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__bfloat16","params":[["const __nv_bfloat16* __restrict__","y"],["const __nv_bfloat16* __restrict__","dy"],["__nv_bfloat16* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__float32","params":[["const float* __restrict__","y"],["const float* __restrict__","dy"],["float* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__float16","params":[["const __half* __restrict__","y"],["const __half* __restrict__","dy"],["__half* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","y"],["const __nv_bfloat16* __restrict__","dy"],["__nv_bfloat16* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__float32","params":[["const float* __restrict__","y"],["const float* __restrict__","dy"],["float* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024}],"shared":[],"digest":"ac9e4b0bc2aa31059ab36d8fd7d63635"}

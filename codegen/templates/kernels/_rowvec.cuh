@@ -20,6 +20,19 @@ template <typename T> struct alignas(16) VecBits { T e[kVec<T>]; };
 
 __device__ __forceinline__ bool aligned16(const void* p) { return reinterpret_cast<unsigned long long>(p) % 16 == 0; }
 
+// The m ≤ kVec<T> elements at p as acc_t<T>: one 16-byte access when `vec` (p on 16 bytes and m
+// == kVec<T>: the caller checks the base once), else m scalar ones.
+template <typename T>
+__device__ __forceinline__ void load_vec(const T* __restrict__ p, int m, bool vec, acc_t<T> (&v)[kVec<T>]) {
+  if (vec) {
+    const VecBits<T> b = *reinterpret_cast<const VecBits<T>*>(p);
+#pragma unroll
+    for (int q = 0; q < kVec<T>; ++q) v[q] = to_acc(b.e[q]);
+  } else {
+    for (int q = 0; q < m; ++q) v[q] = to_acc(p[q]);
+  }
+}
+
 namespace rowvec_detail {
 template <typename T, int K> struct Inputs { const T* p[K]; };
 
@@ -43,21 +56,12 @@ __device__ __forceinline__ void load_one(const Inputs<T, K>& in, long long j, ac
   for (int k = 0; k < K; ++k) e[k] = to_acc(in.p[k][j]);
 }
 
-// The m elements of the group at j0 of every input into v[k][q]: one 16-byte access per input
-// when `vec` (a whole group, aligned bases), else m scalar ones.
+// The group of every input at j0 into v[k] (load_vec).
 template <typename T, int K>
 __device__ __forceinline__ void load_group(const Inputs<T, K>& in, long long j0, int m, bool vec,
                                            acc_t<T> (&v)[K][kVec<T>]) {
 #pragma unroll
-  for (int k = 0; k < K; ++k) {
-    if (vec) {
-      const VecBits<T> b = *reinterpret_cast<const VecBits<T>*>(in.p[k] + j0);
-#pragma unroll
-      for (int q = 0; q < kVec<T>; ++q) v[k][q] = to_acc(b.e[q]);
-    } else {
-      for (int q = 0; q < m; ++q) v[k][q] = to_acc(in.p[k][j0 + q]);
-    }
-  }
+  for (int k = 0; k < K; ++k) load_vec(in.p[k] + j0, m, vec, v[k]);
 }
 
 // g(q) for q < m: unrolled for a whole group.
