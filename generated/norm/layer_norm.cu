@@ -746,16 +746,32 @@ template <typename T> struct alignas(16) VecBits { T e[kVec<T>]; };
 
 __device__ __forceinline__ bool aligned16(const void* p) { return reinterpret_cast<unsigned long long>(p) % 16 == 0; }
 
-// The m ≤ kVec<T> elements at p as acc_t<T>: one 16-byte access when `vec` (p on 16 bytes and m
-// == kVec<T>: the caller checks the base once), else m scalar ones.
+// The m ≤ kVec<T> elements at p as stored: one 16-byte access when `vec` (p on 16 bytes and m ==
+// kVec<T>: the caller checks the base once), else m scalar ones (zeros past m). The loops are
+// unrolled with a test, not run to m, so the group stays in registers, not local memory.
+template <typename T>
+__device__ __forceinline__ VecBits<T> load_bits(const T* __restrict__ p, int m, bool vec) {
+  if (vec) return *reinterpret_cast<const VecBits<T>*>(p);
+  VecBits<T> b;
+#pragma unroll
+  for (int q = 0; q < kVec<T>; ++q) b.e[q] = q < m ? p[q] : from_acc<T>(acc_t<T>(0));
+  return b;
+}
+
+// The same as acc_t<T> values.
 template <typename T>
 __device__ __forceinline__ void load_vec(const T* __restrict__ p, int m, bool vec, acc_t<T> (&v)[kVec<T>]) {
-  if (vec) {
-    const VecBits<T> b = *reinterpret_cast<const VecBits<T>*>(p);
+  const VecBits<T> b = load_bits(p, m, vec);
 #pragma unroll
-    for (int q = 0; q < kVec<T>; ++q) v[q] = to_acc(b.e[q]);
-  } else {
-    for (int q = 0; q < m; ++q) v[q] = to_acc(p[q]);
+  for (int q = 0; q < kVec<T>; ++q) v[q] = to_acc(b.e[q]);
+}
+
+// g(q) for q < m, unrolled (a loop to m would index the group's arrays at run time: local memory).
+template <int W, typename G>
+__device__ __forceinline__ void each_in_group(int m, const G& g) {
+#pragma unroll
+  for (int q = 0; q < W; ++q) {
+    if (q < m) g(q);
   }
 }
 
@@ -782,50 +798,37 @@ __device__ __forceinline__ void load_one(const Inputs<T, K>& in, long long j, ac
   for (int k = 0; k < K; ++k) e[k] = to_acc(in.p[k][j]);
 }
 
-// The group of every input at j0 into v[k] (load_vec).
-template <typename T, int K>
-__device__ __forceinline__ void load_group(const Inputs<T, K>& in, long long j0, int m, bool vec,
-                                           acc_t<T> (&v)[K][kVec<T>]) {
-#pragma unroll
-  for (int k = 0; k < K; ++k) load_vec(in.p[k] + j0, m, vec, v[k]);
-}
-
-// g(q) for q < m: unrolled for a whole group.
-template <int W, typename G>
-__device__ __forceinline__ void each_in_group(int m, const G& g) {
-  if (m == W) {
-#pragma unroll
-    for (int q = 0; q < W; ++q) g(q);
-  } else {
-    for (int q = 0; q < m; ++q) g(q);
-  }
-}
-
-// visit(j0, m, v) for each of the calling thread's groups (the GPU form's walk over a row).
+// visit(j0, m, v) for each of the calling thread's groups (the GPU form's walk over a row), v[k]
+// input k's group as stored (converted element by element where used: fewer registers than a
+// converted copy of every input's group).
 template <typename T, int K, typename V>
 __device__ __forceinline__ void walk(long long n, const Inputs<T, K>& in, bool vec, const V& visit) {
   constexpr int W = kVec<T>;
   const long long groups = (n + W - 1) / W;
+  // not unrolled: a block of up to 1024 threads has at most 64 registers each, and its threads'
+  // groups keep enough loads in flight
+#pragma unroll 1
   for (long long g = threadIdx.x; g < groups; g += blockDim.x) {
     const long long j0 = g * W;
     const int m = n - j0 < W ? static_cast<int>(n - j0) : W;  // int32 ok: under kVec
-    acc_t<T> v[K][W];
-    load_group(in, j0, m, vec && m == W, v);
+    VecBits<T> v[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k) v[k] = load_bits(in.p[k] + j0, m, vec && m == W);
     visit(j0, m, v);
   }
 }
 
 // Element q of a group as f's argument.
-template <typename A, int K, int W>
-__device__ __forceinline__ void element(const A (&v)[K][W], int q, A (&e)[K]) {
+template <typename T, int K>
+__device__ __forceinline__ void element(const VecBits<T> (&v)[K], int q, acc_t<T> (&e)[K]) {
 #pragma unroll
-  for (int k = 0; k < K; ++k) e[k] = v[k][q];
+  for (int k = 0; k < K; ++k) e[k] = to_acc(v[k].e[q]);
 }
 }  // namespace rowvec_detail
 
 #ifndef OPGEN_HOST_FORM
 // The GPU form's walk itself, for a kernel's own per-thread reduction (Softmax's online max and
-// sum): visit(j0, m, v) for each of the calling thread's groups, v[k][q] input k's element j0 + q.
+// sum): visit(j0, m, v) for each of the calling thread's groups, v[k].e[q] input k's element j0 + q.
 template <typename V, typename T, typename... P>
 __device__ __forceinline__ void row_vgroups(long long n, const V& visit, const T* in0, P... ins) {
   const auto in = rowvec_detail::inputs(in0, ins...);
@@ -843,8 +846,9 @@ __device__ __forceinline__ V row_vreduce(long long n, const Op& op, V init, cons
   return row_reduce(n, [&](long long j) { A e[K]; rowvec_detail::load_one(in, j, e); return f(j, e); }, op, init);
 #else
   V acc = init;
-  rowvec_detail::walk(n, in, rowvec_detail::all_aligned(in, in0), [&](long long j0, int m, const A (&v)[K][kVec<T>]) {
-    rowvec_detail::each_in_group<kVec<T>>(m, [&](int q) {
+  const bool vec = rowvec_detail::all_aligned(in, in0);
+  rowvec_detail::walk(n, in, vec, [&](long long j0, int m, const VecBits<T> (&v)[K]) {
+    each_in_group<kVec<T>>(m, [&](int q) {
       A e[K];
       rowvec_detail::element(v, q, e);
       acc = op(acc, widen_to<V>(f(j0 + q, e)));
@@ -873,10 +877,11 @@ __device__ __forceinline__ auto row_vmean_var(long long n, const F& f, const T* 
   return row_mean_var(n, [&](long long j) { A e[K]; rowvec_detail::load_one(in, j, e); return f(j, e); });
 #else
   MeanVarOf<R> s{R(0), R(0), R(0)};
-  rowvec_detail::walk(n, in, rowvec_detail::all_aligned(in, in0), [&](long long j0, int m, const A (&v)[K][kVec<T>]) {
+  const bool vec = rowvec_detail::all_aligned(in, in0);
+  rowvec_detail::walk(n, in, vec, [&](long long j0, int m, const VecBits<T> (&v)[K]) {
     R x[kVec<T>];
     R sum = R(0);
-    rowvec_detail::each_in_group<kVec<T>>(m, [&](int q) {
+    each_in_group<kVec<T>>(m, [&](int q) {
       A e[K];
       rowvec_detail::element(v, q, e);
       x[q] = f(j0 + q, e);
@@ -884,7 +889,7 @@ __device__ __forceinline__ auto row_vmean_var(long long n, const F& f, const T* 
     });
     const R mean = sum / static_cast<R>(m);
     R m2 = R(0);
-    rowvec_detail::each_in_group<kVec<T>>(m, [&](int q) { m2 += (x[q] - mean) * (x[q] - mean); });
+    each_in_group<kVec<T>>(m, [&](int q) { m2 += (x[q] - mean) * (x[q] - mean); });
     s = WelfordOp{}(s, MeanVarOf<R>{static_cast<R>(m), mean, m2});
   });
   return block_reduce(s, WelfordOp{});
@@ -901,9 +906,9 @@ __device__ __forceinline__ void row_vstore(long long n, T* out, const F& f, cons
   row_store(n, out, [&](long long j) { A e[K]; rowvec_detail::load_one(in, j, e); return f(j, e); });
 #else
   const bool vec = rowvec_detail::all_aligned(in, out);
-  rowvec_detail::walk(n, in, vec, [&](long long j0, int m, const A (&v)[K][kVec<T>]) {
+  rowvec_detail::walk(n, in, vec, [&](long long j0, int m, const VecBits<T> (&v)[K]) {
     VecBits<T> b;
-    rowvec_detail::each_in_group<kVec<T>>(m, [&](int q) {
+    each_in_group<kVec<T>>(m, [&](int q) {
       A e[K];
       rowvec_detail::element(v, q, e);
       b.e[q] = from_acc<T>(f(j0 + q, e));
@@ -911,7 +916,7 @@ __device__ __forceinline__ void row_vstore(long long n, T* out, const F& f, cons
     if (vec && m == kVec<T>) {
       *reinterpret_cast<VecBits<T>*>(out + j0) = b;
     } else {
-      for (int q = 0; q < m; ++q) out[j0 + q] = b.e[q];
+      each_in_group<kVec<T>>(m, [&](int q) { out[j0 + q] = b.e[q]; });
     }
   });
 #endif
@@ -1032,7 +1037,7 @@ __device__ void layer_norm_grad_params(const float* __restrict__ partials, T* __
   });
 }
 
-#line 1036 "generated/norm/layer_norm.cu"
+#line 1041 "generated/norm/layer_norm.cu"
 // ---- LayerNorm: Layer normalization over the last dimension.
 // entry points from specs/norm/layer_norm.yaml: one per launch step and specialization (T)
 
@@ -1075,7 +1080,7 @@ extern "C" __global__ void LayerNorm__layer_norm__float32(
   layer_norm<float>(x, gamma, beta, y, mean, rstd, rows, D, epsilon);
 }
 
-#line 1079 "generated/norm/layer_norm.cu"
+#line 1084 "generated/norm/layer_norm.cu"
 // ---- LayerNormGrad: The gradient of LayerNorm.
 // entry points from specs/norm/layer_norm_grad.yaml: one per launch step and specialization (T)
 
@@ -1178,4 +1183,4 @@ extern "C" __global__ void LayerNormGrad__layer_norm_grad_params__float32(
   layer_norm_grad_params<float>(partials, dgamma, dbeta, D, splits);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"LayerNorm__layer_norm__float16","params":[["const __half* __restrict__","x"],["const __half* __restrict__","gamma"],["const __half* __restrict__","beta"],["__half* __restrict__","y"],["float* __restrict__","mean"],["float* __restrict__","rstd"],["long long","rows"],["long long","D"],["float","epsilon"]],"max_threads":1024},{"name":"LayerNorm__layer_norm__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["const __nv_bfloat16* __restrict__","gamma"],["const __nv_bfloat16* __restrict__","beta"],["__nv_bfloat16* __restrict__","y"],["float* __restrict__","mean"],["float* __restrict__","rstd"],["long long","rows"],["long long","D"],["float","epsilon"]],"max_threads":1024},{"name":"LayerNorm__layer_norm__float32","params":[["const float* __restrict__","x"],["const float* __restrict__","gamma"],["const float* __restrict__","beta"],["float* __restrict__","y"],["float* __restrict__","mean"],["float* __restrict__","rstd"],["long long","rows"],["long long","D"],["float","epsilon"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_input__float16","params":[["const __half* __restrict__","dy"],["const __half* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["const __half* __restrict__","gamma"],["__half* __restrict__","dx"],["long long","rows"],["long long","D"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_input__bfloat16","params":[["const __nv_bfloat16* __restrict__","dy"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["const __nv_bfloat16* __restrict__","gamma"],["__nv_bfloat16* __restrict__","dx"],["long long","rows"],["long long","D"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_input__float32","params":[["const float* __restrict__","dy"],["const float* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["const float* __restrict__","gamma"],["float* __restrict__","dx"],["long long","rows"],["long long","D"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_partials__float16","params":[["const __half* __restrict__","dy"],["const __half* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["float* __restrict__","partials"],["long long","rows"],["long long","D"],["long long","tile"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_partials__bfloat16","params":[["const __nv_bfloat16* __restrict__","dy"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["float* __restrict__","partials"],["long long","rows"],["long long","D"],["long long","tile"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_partials__float32","params":[["const float* __restrict__","dy"],["const float* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["float* __restrict__","partials"],["long long","rows"],["long long","D"],["long long","tile"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_params__float16","params":[["float* __restrict__","partials"],["__half* __restrict__","dgamma"],["__half* __restrict__","dbeta"],["long long","D"],["long long","splits"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_params__bfloat16","params":[["float* __restrict__","partials"],["__nv_bfloat16* __restrict__","dgamma"],["__nv_bfloat16* __restrict__","dbeta"],["long long","D"],["long long","splits"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_params__float32","params":[["float* __restrict__","partials"],["float* __restrict__","dgamma"],["float* __restrict__","dbeta"],["long long","D"],["long long","splits"]],"max_threads":1024}],"shared":[],"digest":"90a6ba4099642b343d3c85d13fdf191d"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"LayerNorm__layer_norm__float16","params":[["const __half* __restrict__","x"],["const __half* __restrict__","gamma"],["const __half* __restrict__","beta"],["__half* __restrict__","y"],["float* __restrict__","mean"],["float* __restrict__","rstd"],["long long","rows"],["long long","D"],["float","epsilon"]],"max_threads":1024},{"name":"LayerNorm__layer_norm__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["const __nv_bfloat16* __restrict__","gamma"],["const __nv_bfloat16* __restrict__","beta"],["__nv_bfloat16* __restrict__","y"],["float* __restrict__","mean"],["float* __restrict__","rstd"],["long long","rows"],["long long","D"],["float","epsilon"]],"max_threads":1024},{"name":"LayerNorm__layer_norm__float32","params":[["const float* __restrict__","x"],["const float* __restrict__","gamma"],["const float* __restrict__","beta"],["float* __restrict__","y"],["float* __restrict__","mean"],["float* __restrict__","rstd"],["long long","rows"],["long long","D"],["float","epsilon"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_input__float16","params":[["const __half* __restrict__","dy"],["const __half* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["const __half* __restrict__","gamma"],["__half* __restrict__","dx"],["long long","rows"],["long long","D"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_input__bfloat16","params":[["const __nv_bfloat16* __restrict__","dy"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["const __nv_bfloat16* __restrict__","gamma"],["__nv_bfloat16* __restrict__","dx"],["long long","rows"],["long long","D"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_input__float32","params":[["const float* __restrict__","dy"],["const float* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["const float* __restrict__","gamma"],["float* __restrict__","dx"],["long long","rows"],["long long","D"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_partials__float16","params":[["const __half* __restrict__","dy"],["const __half* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["float* __restrict__","partials"],["long long","rows"],["long long","D"],["long long","tile"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_partials__bfloat16","params":[["const __nv_bfloat16* __restrict__","dy"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["float* __restrict__","partials"],["long long","rows"],["long long","D"],["long long","tile"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_partials__float32","params":[["const float* __restrict__","dy"],["const float* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["float* __restrict__","partials"],["long long","rows"],["long long","D"],["long long","tile"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_params__float16","params":[["float* __restrict__","partials"],["__half* __restrict__","dgamma"],["__half* __restrict__","dbeta"],["long long","D"],["long long","splits"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_params__bfloat16","params":[["float* __restrict__","partials"],["__nv_bfloat16* __restrict__","dgamma"],["__nv_bfloat16* __restrict__","dbeta"],["long long","D"],["long long","splits"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_params__float32","params":[["float* __restrict__","partials"],["float* __restrict__","dgamma"],["float* __restrict__","dbeta"],["long long","D"],["long long","splits"]],"max_threads":1024}],"shared":[],"digest":"dc85accacd808b466fa735592154ea81"}

@@ -94,12 +94,13 @@ __device__ void softmax_rows(const T* __restrict__ x, T* __restrict__ y, long lo
     // One read for the max and the sum (online: a thread's sum is rescaled when its max grows), one
     // for y: x is read twice and y written once, 16 bytes per access where aligned (_rowvec.cuh).
     float2 ms = make_float2(opgen::neg_inf(), 0.f);
-    opgen::row_vgroups(N, [&](long long, int n, const float (&v)[1][opgen::kVec<T>]) {
+    opgen::row_vgroups(N, [&](long long, int n, const opgen::VecBits<T> (&v)[1]) {
+      const auto x_q = [&](int q) { return opgen::to_float(v[0].e[q]); };
       float gm = opgen::neg_inf();
-      for (int q = 0; q < n; ++q) gm = opgen::nan_max(gm, v[0][q]);
+      opgen::each_in_group<opgen::kVec<T>>(n, [&](int q) { gm = opgen::nan_max(gm, x_q(q)); });
       ms = softmax_merge(ms, make_float2(gm, 0.f));
       if (ms.x == opgen::neg_inf()) return;  // nothing to add yet: every element so far is -inf
-      for (int q = 0; q < n; ++q) ms.y += opgen::vm::exp(v[0][q] - ms.x);
+      opgen::each_in_group<opgen::kVec<T>>(n, [&](int q) { ms.y += opgen::vm::exp(x_q(q) - ms.x); });
     }, xr);
     ms = opgen::block_reduce(ms, SoftmaxMerge{});
     const float m = ms.x, inv = 1.f / ms.y;
