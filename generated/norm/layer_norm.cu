@@ -775,6 +775,16 @@ __device__ __forceinline__ void each_in_group(int m, const G& g) {
   }
 }
 
+// The m ≤ kVec<T> elements of b to out: one 16-byte access when `vec` (as load_bits), else m.
+template <typename T>
+__device__ __forceinline__ void store_bits(T* __restrict__ out, const VecBits<T>& b, int m, bool vec) {
+  if (vec) {
+    *reinterpret_cast<VecBits<T>*>(out) = b;
+  } else {
+    each_in_group<kVec<T>>(m, [&](int q) { out[q] = b.e[q]; });
+  }
+}
+
 namespace rowvec_detail {
 template <typename T, int K> struct Inputs { const T* p[K]; };
 
@@ -913,11 +923,7 @@ __device__ __forceinline__ void row_vstore(long long n, T* out, const F& f, cons
       rowvec_detail::element(v, q, e);
       b.e[q] = from_acc<T>(f(j0 + q, e));
     });
-    if (vec && m == kVec<T>) {
-      *reinterpret_cast<VecBits<T>*>(out + j0) = b;
-    } else {
-      each_in_group<kVec<T>>(m, [&](int q) { out[j0 + q] = b.e[q]; });
-    }
+    store_bits(out + j0, b, m, vec && m == kVec<T>);
   });
 #endif
 }
@@ -1037,7 +1043,7 @@ __device__ void layer_norm_grad_params(const float* __restrict__ partials, T* __
   });
 }
 
-#line 1041 "generated/norm/layer_norm.cu"
+#line 1047 "generated/norm/layer_norm.cu"
 // ---- LayerNorm: Layer normalization over the last dimension.
 // entry points from specs/norm/layer_norm.yaml: one per launch step and specialization (T)
 
@@ -1080,7 +1086,7 @@ extern "C" __global__ void LayerNorm__layer_norm__float32(
   layer_norm<float>(x, gamma, beta, y, mean, rstd, rows, D, epsilon);
 }
 
-#line 1084 "generated/norm/layer_norm.cu"
+#line 1090 "generated/norm/layer_norm.cu"
 // ---- LayerNormGrad: The gradient of LayerNorm.
 // entry points from specs/norm/layer_norm_grad.yaml: one per launch step and specialization (T)
 
@@ -1183,4 +1189,4 @@ extern "C" __global__ void LayerNormGrad__layer_norm_grad_params__float32(
   layer_norm_grad_params<float>(partials, dgamma, dbeta, D, splits);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"LayerNorm__layer_norm__float16","params":[["const __half* __restrict__","x"],["const __half* __restrict__","gamma"],["const __half* __restrict__","beta"],["__half* __restrict__","y"],["float* __restrict__","mean"],["float* __restrict__","rstd"],["long long","rows"],["long long","D"],["float","epsilon"]],"max_threads":1024},{"name":"LayerNorm__layer_norm__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["const __nv_bfloat16* __restrict__","gamma"],["const __nv_bfloat16* __restrict__","beta"],["__nv_bfloat16* __restrict__","y"],["float* __restrict__","mean"],["float* __restrict__","rstd"],["long long","rows"],["long long","D"],["float","epsilon"]],"max_threads":1024},{"name":"LayerNorm__layer_norm__float32","params":[["const float* __restrict__","x"],["const float* __restrict__","gamma"],["const float* __restrict__","beta"],["float* __restrict__","y"],["float* __restrict__","mean"],["float* __restrict__","rstd"],["long long","rows"],["long long","D"],["float","epsilon"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_input__float16","params":[["const __half* __restrict__","dy"],["const __half* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["const __half* __restrict__","gamma"],["__half* __restrict__","dx"],["long long","rows"],["long long","D"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_input__bfloat16","params":[["const __nv_bfloat16* __restrict__","dy"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["const __nv_bfloat16* __restrict__","gamma"],["__nv_bfloat16* __restrict__","dx"],["long long","rows"],["long long","D"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_input__float32","params":[["const float* __restrict__","dy"],["const float* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["const float* __restrict__","gamma"],["float* __restrict__","dx"],["long long","rows"],["long long","D"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_partials__float16","params":[["const __half* __restrict__","dy"],["const __half* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["float* __restrict__","partials"],["long long","rows"],["long long","D"],["long long","tile"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_partials__bfloat16","params":[["const __nv_bfloat16* __restrict__","dy"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["float* __restrict__","partials"],["long long","rows"],["long long","D"],["long long","tile"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_partials__float32","params":[["const float* __restrict__","dy"],["const float* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["float* __restrict__","partials"],["long long","rows"],["long long","D"],["long long","tile"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_params__float16","params":[["float* __restrict__","partials"],["__half* __restrict__","dgamma"],["__half* __restrict__","dbeta"],["long long","D"],["long long","splits"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_params__bfloat16","params":[["float* __restrict__","partials"],["__nv_bfloat16* __restrict__","dgamma"],["__nv_bfloat16* __restrict__","dbeta"],["long long","D"],["long long","splits"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_params__float32","params":[["float* __restrict__","partials"],["float* __restrict__","dgamma"],["float* __restrict__","dbeta"],["long long","D"],["long long","splits"]],"max_threads":1024}],"shared":[],"digest":"dc85accacd808b466fa735592154ea81"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"LayerNorm__layer_norm__float16","params":[["const __half* __restrict__","x"],["const __half* __restrict__","gamma"],["const __half* __restrict__","beta"],["__half* __restrict__","y"],["float* __restrict__","mean"],["float* __restrict__","rstd"],["long long","rows"],["long long","D"],["float","epsilon"]],"max_threads":1024},{"name":"LayerNorm__layer_norm__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["const __nv_bfloat16* __restrict__","gamma"],["const __nv_bfloat16* __restrict__","beta"],["__nv_bfloat16* __restrict__","y"],["float* __restrict__","mean"],["float* __restrict__","rstd"],["long long","rows"],["long long","D"],["float","epsilon"]],"max_threads":1024},{"name":"LayerNorm__layer_norm__float32","params":[["const float* __restrict__","x"],["const float* __restrict__","gamma"],["const float* __restrict__","beta"],["float* __restrict__","y"],["float* __restrict__","mean"],["float* __restrict__","rstd"],["long long","rows"],["long long","D"],["float","epsilon"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_input__float16","params":[["const __half* __restrict__","dy"],["const __half* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["const __half* __restrict__","gamma"],["__half* __restrict__","dx"],["long long","rows"],["long long","D"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_input__bfloat16","params":[["const __nv_bfloat16* __restrict__","dy"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["const __nv_bfloat16* __restrict__","gamma"],["__nv_bfloat16* __restrict__","dx"],["long long","rows"],["long long","D"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_input__float32","params":[["const float* __restrict__","dy"],["const float* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["const float* __restrict__","gamma"],["float* __restrict__","dx"],["long long","rows"],["long long","D"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_partials__float16","params":[["const __half* __restrict__","dy"],["const __half* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["float* __restrict__","partials"],["long long","rows"],["long long","D"],["long long","tile"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_partials__bfloat16","params":[["const __nv_bfloat16* __restrict__","dy"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["float* __restrict__","partials"],["long long","rows"],["long long","D"],["long long","tile"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_partials__float32","params":[["const float* __restrict__","dy"],["const float* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["float* __restrict__","partials"],["long long","rows"],["long long","D"],["long long","tile"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_params__float16","params":[["float* __restrict__","partials"],["__half* __restrict__","dgamma"],["__half* __restrict__","dbeta"],["long long","D"],["long long","splits"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_params__bfloat16","params":[["float* __restrict__","partials"],["__nv_bfloat16* __restrict__","dgamma"],["__nv_bfloat16* __restrict__","dbeta"],["long long","D"],["long long","splits"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_params__float32","params":[["float* __restrict__","partials"],["float* __restrict__","dgamma"],["float* __restrict__","dbeta"],["long long","D"],["long long","splits"]],"max_threads":1024}],"shared":[],"digest":"1286db8f06b8eeceb28c43fd08909418"}

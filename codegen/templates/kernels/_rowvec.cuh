@@ -49,6 +49,16 @@ __device__ __forceinline__ void each_in_group(int m, const G& g) {
   }
 }
 
+// The m ≤ kVec<T> elements of b to out: one 16-byte access when `vec` (as load_bits), else m.
+template <typename T>
+__device__ __forceinline__ void store_bits(T* __restrict__ out, const VecBits<T>& b, int m, bool vec) {
+  if (vec) {
+    *reinterpret_cast<VecBits<T>*>(out) = b;
+  } else {
+    each_in_group<kVec<T>>(m, [&](int q) { out[q] = b.e[q]; });
+  }
+}
+
 namespace rowvec_detail {
 template <typename T, int K> struct Inputs { const T* p[K]; };
 
@@ -187,11 +197,7 @@ __device__ __forceinline__ void row_vstore(long long n, T* out, const F& f, cons
       rowvec_detail::element(v, q, e);
       b.e[q] = from_acc<T>(f(j0 + q, e));
     });
-    if (vec && m == kVec<T>) {
-      *reinterpret_cast<VecBits<T>*>(out + j0) = b;
-    } else {
-      each_in_group<kVec<T>>(m, [&](int q) { out[j0 + q] = b.e[q]; });
-    }
+    store_bits(out + j0, b, m, vec && m == kVec<T>);
   });
 #endif
 }
