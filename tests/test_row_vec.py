@@ -17,9 +17,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from codegen.runtime import host
 from codegen.testing import host_random_order
-
-from codegen.runtime import host  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 
