@@ -730,58 +730,61 @@ __device__ __forceinline__ pair_t<A> column_total(const A* __restrict__ partials
 // function of j that loads its own elements, they take the row's input pointers and call f(j, e)
 // with e[k] = input k's element j (as acc_t<T>).
 //   The GPU form (NVRTC, and the emulation with OPGEN_GPU_FORM): thread t takes the groups t,
-//     t + blockDim.x, ... of kVec<T> adjacent elements (16 bytes: 4 floats, 8 halves, 2 doubles),
-//     each loaded and stored as one 16-byte access when every pointer of the call starts on 16
-//     bytes, else one element at a time (an odd row length, an offset view); the row's last group
-//     may be short. Element j goes to thread (j / kVec) % blockDim.x whatever the alignment, so a
-//     thread may read back what it wrote in an earlier pass over the row without a barrier.
+//     t + blockDim.x, ... of kGroup = 8 adjacent elements, each loaded and stored in 16-byte
+//     accesses (one for 16-bit T, two for float, four for double) when every pointer of the call
+//     starts on 16 bytes, else one element at a time (an odd row length, an offset view); the
+//     row's last group may be short. Element j goes to thread (j / kGroup) % blockDim.x whatever
+//     the alignment, so a thread may read back what it wrote in an earlier pass over the row
+//     without a barrier. The group is 8 elements for every T, not 16 bytes, so that a row is
+//     summed in the same order whatever its type: a 16-bit result is the float32 one rounded once
+//     (tests/test_exact_16bit.py).
 //   The host form: _common.cuh's row helpers on the same f, so the cpu plan's results do not move.
 // Results agree with the scalar helpers to float rounding (the GPU form sums a group first).
 #ifndef OPGEN_ROWVEC_CUH
 #define OPGEN_ROWVEC_CUH
 namespace opgen {
 
-template <typename T> constexpr int kVec = 16 / static_cast<int>(sizeof(T));
-template <typename T> struct alignas(16) VecBits { T e[kVec<T>]; };
+constexpr int kGroup = 8;
+template <typename T> struct alignas(16) VecBits { T e[kGroup]; };
 
 __device__ __forceinline__ bool aligned16(const void* p) { return reinterpret_cast<unsigned long long>(p) % 16 == 0; }
 
-// The m ≤ kVec<T> elements at p as stored: one 16-byte access when `vec` (p on 16 bytes and m ==
-// kVec<T>: the caller checks the base once), else m scalar ones (zeros past m). The loops are
+// The m ≤ kGroup elements at p as stored: 16-byte accesses when `vec` (p on 16 bytes and m ==
+// kGroup: the caller checks the base once), else m scalar ones (zeros past m). The loops are
 // unrolled with a test, not run to m, so the group stays in registers, not local memory.
 template <typename T>
 __device__ __forceinline__ VecBits<T> load_bits(const T* __restrict__ p, int m, bool vec) {
   if (vec) return *reinterpret_cast<const VecBits<T>*>(p);
   VecBits<T> b;
 #pragma unroll
-  for (int q = 0; q < kVec<T>; ++q) b.e[q] = q < m ? p[q] : from_acc<T>(acc_t<T>(0));
+  for (int q = 0; q < kGroup; ++q) b.e[q] = q < m ? p[q] : from_acc<T>(acc_t<T>(0));
   return b;
 }
 
 // The same as acc_t<T> values.
 template <typename T>
-__device__ __forceinline__ void load_vec(const T* __restrict__ p, int m, bool vec, acc_t<T> (&v)[kVec<T>]) {
+__device__ __forceinline__ void load_vec(const T* __restrict__ p, int m, bool vec, acc_t<T> (&v)[kGroup]) {
   const VecBits<T> b = load_bits(p, m, vec);
 #pragma unroll
-  for (int q = 0; q < kVec<T>; ++q) v[q] = to_acc(b.e[q]);
+  for (int q = 0; q < kGroup; ++q) v[q] = to_acc(b.e[q]);
 }
 
 // g(q) for q < m, unrolled (a loop to m would index the group's arrays at run time: local memory).
-template <int W, typename G>
+template <typename G>
 __device__ __forceinline__ void each_in_group(int m, const G& g) {
 #pragma unroll
-  for (int q = 0; q < W; ++q) {
+  for (int q = 0; q < kGroup; ++q) {
     if (q < m) g(q);
   }
 }
 
-// The m ≤ kVec<T> elements of b to out: one 16-byte access when `vec` (as load_bits), else m.
+// The m ≤ kGroup elements of b to out: 16-byte accesses when `vec` (as load_bits), else m.
 template <typename T>
 __device__ __forceinline__ void store_bits(T* __restrict__ out, const VecBits<T>& b, int m, bool vec) {
   if (vec) {
     *reinterpret_cast<VecBits<T>*>(out) = b;
   } else {
-    each_in_group<kVec<T>>(m, [&](int q) { out[q] = b.e[q]; });
+    each_in_group(m, [&](int q) { out[q] = b.e[q]; });
   }
 }
 
@@ -813,14 +816,14 @@ __device__ __forceinline__ void load_one(const Inputs<T, K>& in, long long j, ac
 // converted copy of every input's group).
 template <typename T, int K, typename V>
 __device__ __forceinline__ void walk(long long n, const Inputs<T, K>& in, bool vec, const V& visit) {
-  constexpr int W = kVec<T>;
+  constexpr int W = kGroup;
   const long long groups = (n + W - 1) / W;
   // not unrolled: a block of up to 1024 threads has at most 64 registers each, and its threads'
   // groups keep enough loads in flight
 #pragma unroll 1
   for (long long g = threadIdx.x; g < groups; g += blockDim.x) {
     const long long j0 = g * W;
-    const int m = n - j0 < W ? static_cast<int>(n - j0) : W;  // int32 ok: under kVec
+    const int m = n - j0 < W ? static_cast<int>(n - j0) : W;  // int32 ok: under kGroup
     VecBits<T> v[K];
 #pragma unroll
     for (int k = 0; k < K; ++k) v[k] = load_bits(in.p[k] + j0, m, vec && m == W);
@@ -858,7 +861,7 @@ __device__ __forceinline__ V row_vreduce(long long n, const Op& op, V init, cons
   V acc = init;
   const bool vec = rowvec_detail::all_aligned(in, in0);
   rowvec_detail::walk(n, in, vec, [&](long long j0, int m, const VecBits<T> (&v)[K]) {
-    each_in_group<kVec<T>>(m, [&](int q) {
+    each_in_group(m, [&](int q) {
       A e[K];
       rowvec_detail::element(v, q, e);
       acc = op(acc, widen_to<V>(f(j0 + q, e)));
@@ -889,9 +892,9 @@ __device__ __forceinline__ auto row_vmean_var(long long n, const F& f, const T* 
   MeanVarOf<R> s{R(0), R(0), R(0)};
   const bool vec = rowvec_detail::all_aligned(in, in0);
   rowvec_detail::walk(n, in, vec, [&](long long j0, int m, const VecBits<T> (&v)[K]) {
-    R x[kVec<T>];
+    R x[kGroup];
     R sum = R(0);
-    each_in_group<kVec<T>>(m, [&](int q) {
+    each_in_group(m, [&](int q) {
       A e[K];
       rowvec_detail::element(v, q, e);
       x[q] = f(j0 + q, e);
@@ -899,7 +902,7 @@ __device__ __forceinline__ auto row_vmean_var(long long n, const F& f, const T* 
     });
     const R mean = sum / static_cast<R>(m);
     R m2 = R(0);
-    each_in_group<kVec<T>>(m, [&](int q) { m2 += (x[q] - mean) * (x[q] - mean); });
+    each_in_group(m, [&](int q) { m2 += (x[q] - mean) * (x[q] - mean); });
     s = WelfordOp{}(s, MeanVarOf<R>{static_cast<R>(m), mean, m2});
   });
   return block_reduce(s, WelfordOp{});
@@ -918,12 +921,12 @@ __device__ __forceinline__ void row_vstore(long long n, T* out, const F& f, cons
   const bool vec = rowvec_detail::all_aligned(in, out);
   rowvec_detail::walk(n, in, vec, [&](long long j0, int m, const VecBits<T> (&v)[K]) {
     VecBits<T> b;
-    each_in_group<kVec<T>>(m, [&](int q) {
+    each_in_group(m, [&](int q) {
       A e[K];
       rowvec_detail::element(v, q, e);
       b.e[q] = from_acc<T>(f(j0 + q, e));
     });
-    store_bits(out + j0, b, m, vec && m == kVec<T>);
+    store_bits(out + j0, b, m, vec && m == kGroup);
   });
 #endif
 }
@@ -1041,20 +1044,21 @@ __device__ void bias_grad_columns(const T* __restrict__ g, S* __restrict__ parti
 constexpr int kBiasChannels = 256;
 
 // [outer, C] rows, the GPU plan: block (b, s) sums channels [b·256, +256) over split s of the rows
-// into partials[s·C + c], reading each element once, 16 bytes at a time: a thread owns kVec<T>
-// adjacent channels (one access per row where g's base and C allow, else kVec scalar ones), the
-// block's threads are kVec rows of 256/kVec lanes (a warp reads 512 contiguous bytes of a row), and
-// each thread walks every kVec-th row of the split, four rows in flight. The rows of lanes are added
-// in order through shared memory (deterministic).
+// into partials[s·C + c], reading each element once, at full width: a thread owns kGroup = 8
+// adjacent channels (16-byte accesses per row where g's base and C allow, else 8 scalar ones:
+// _rowvec.cuh's load_vec), the block's 256 threads are 8 rows of 32 lanes (a warp reads 256
+// contiguous elements of a row), and each thread walks every 8th row of the split, four rows in
+// flight. The rows of lanes are added in order through shared memory (deterministic), in the same
+// order for every T (a 16-bit result is the float32 one rounded once).
 template <typename T, typename S>
 __device__ void bias_grad_vcolumns(const T* __restrict__ g, S* __restrict__ partials, long long rows, long long C) {
-  constexpr int W = opgen::kVec<T>, kLanes = kBiasChannels / W;
+  constexpr int W = opgen::kGroup, kLanes = kBiasChannels / W;
   __shared__ S sums[W][kBiasChannels];
   const int lane = threadIdx.x % kLanes, row_lane = threadIdx.x / kLanes;  // row_lane < W: 256 threads
   const long long splits = gridDim.y, per = (rows + splits - 1) / splits;
   const long long r0 = blockIdx.y * per, r1 = r0 + per < rows ? r0 + per : rows;
   const long long c = blockIdx.x * kBiasChannels + lane * W;
-  const int m = C - c < W ? static_cast<int>(C - c) : W;  // int32 ok: under kVec (or negative: no channel)
+  const int m = C - c < W ? static_cast<int>(C - c) : W;  // int32 ok: under kGroup (or negative: no channel)
   const bool vec = opgen::aligned16(g) && C % W == 0;
   S acc[W] = {};
   if (row_lane < W && m > 0) {
@@ -1100,7 +1104,7 @@ __device__ void bias_grad_finish(const S* __restrict__ partials, T* __restrict__
   });
 }
 
-#line 1104 "generated/nn/bias_add.cu"
+#line 1108 "generated/nn/bias_add.cu"
 // ---- BiasAdd: Adds a bias to the channel dimension of value.
 // entry points from specs/nn/bias_add.yaml: one per launch step and specialization (T)
 
@@ -1148,7 +1152,7 @@ extern "C" __global__ void BiasAdd__bias_add__float64(
   bias_add<double>(value, bias, output, rows, width, C, by_channel);
 }
 
-#line 1152 "generated/nn/bias_add.cu"
+#line 1156 "generated/nn/bias_add.cu"
 // ---- BiasAddGrad: The gradient of BiasAdd with respect to the bias.
 // entry points from specs/nn/bias_add_grad.yaml: one per launch step and specialization (T)
 
@@ -1288,4 +1292,4 @@ extern "C" __global__ void BiasAddGrad__bias_grad_finish__float64(
   bias_grad_finish<double>(partials, output, C, splits);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"BiasAdd__bias_add__float16","params":[["const __half* __restrict__","value"],["const __half* __restrict__","bias"],["__half* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAdd__bias_add__bfloat16","params":[["const __nv_bfloat16* __restrict__","value"],["const __nv_bfloat16* __restrict__","bias"],["__nv_bfloat16* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAdd__bias_add__float32","params":[["const float* __restrict__","value"],["const float* __restrict__","bias"],["float* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAdd__bias_add__float64","params":[["const double* __restrict__","value"],["const double* __restrict__","bias"],["double* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__float16","params":[["const __half* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__bfloat16","params":[["const __nv_bfloat16* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__float32","params":[["const float* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__float64","params":[["const double* __restrict__","out_backprop"],["double* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_columns__float16","params":[["const __half* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1},{"name":"BiasAddGrad__bias_grad_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1},{"name":"BiasAddGrad__bias_grad_columns__float32","params":[["const float* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1},{"name":"BiasAddGrad__bias_grad_columns__float64","params":[["const double* __restrict__","out_backprop"],["double* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1},{"name":"BiasAddGrad__bias_grad_vcolumns__float16","params":[["const __half* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_vcolumns__bfloat16","params":[["const __nv_bfloat16* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_vcolumns__float32","params":[["const float* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_vcolumns__float64","params":[["const double* __restrict__","out_backprop"],["double* __restrict__","partials"],["long long","outer"],["long long","C"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_finish__float16","params":[["float* __restrict__","partials"],["__half* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__bfloat16","params":[["float* __restrict__","partials"],["__nv_bfloat16* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__float32","params":[["float* __restrict__","partials"],["float* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__float64","params":[["double* __restrict__","partials"],["double* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024}],"shared":[],"digest":"5fc7cc6eacce6f80522b359b6732dd25"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"BiasAdd__bias_add__float16","params":[["const __half* __restrict__","value"],["const __half* __restrict__","bias"],["__half* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAdd__bias_add__bfloat16","params":[["const __nv_bfloat16* __restrict__","value"],["const __nv_bfloat16* __restrict__","bias"],["__nv_bfloat16* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAdd__bias_add__float32","params":[["const float* __restrict__","value"],["const float* __restrict__","bias"],["float* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAdd__bias_add__float64","params":[["const double* __restrict__","value"],["const double* __restrict__","bias"],["double* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__float16","params":[["const __half* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__bfloat16","params":[["const __nv_bfloat16* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__float32","params":[["const float* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__float64","params":[["const double* __restrict__","out_backprop"],["double* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_columns__float16","params":[["const __half* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1},{"name":"BiasAddGrad__bias_grad_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1},{"name":"BiasAddGrad__bias_grad_columns__float32","params":[["const float* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1},{"name":"BiasAddGrad__bias_grad_columns__float64","params":[["const double* __restrict__","out_backprop"],["double* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1},{"name":"BiasAddGrad__bias_grad_vcolumns__float16","params":[["const __half* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_vcolumns__bfloat16","params":[["const __nv_bfloat16* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_vcolumns__float32","params":[["const float* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_vcolumns__float64","params":[["const double* __restrict__","out_backprop"],["double* __restrict__","partials"],["long long","outer"],["long long","C"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_finish__float16","params":[["float* __restrict__","partials"],["__half* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__bfloat16","params":[["float* __restrict__","partials"],["__nv_bfloat16* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__float32","params":[["float* __restrict__","partials"],["float* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__float64","params":[["double* __restrict__","partials"],["double* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024}],"shared":[],"digest":"89f7f1c963f9c9623d5011c71fda1ef2"}

@@ -1062,58 +1062,61 @@ OPGEN_VM_FUNCTION(erf, Erf)
 // function of j that loads its own elements, they take the row's input pointers and call f(j, e)
 // with e[k] = input k's element j (as acc_t<T>).
 //   The GPU form (NVRTC, and the emulation with OPGEN_GPU_FORM): thread t takes the groups t,
-//     t + blockDim.x, ... of kVec<T> adjacent elements (16 bytes: 4 floats, 8 halves, 2 doubles),
-//     each loaded and stored as one 16-byte access when every pointer of the call starts on 16
-//     bytes, else one element at a time (an odd row length, an offset view); the row's last group
-//     may be short. Element j goes to thread (j / kVec) % blockDim.x whatever the alignment, so a
-//     thread may read back what it wrote in an earlier pass over the row without a barrier.
+//     t + blockDim.x, ... of kGroup = 8 adjacent elements, each loaded and stored in 16-byte
+//     accesses (one for 16-bit T, two for float, four for double) when every pointer of the call
+//     starts on 16 bytes, else one element at a time (an odd row length, an offset view); the
+//     row's last group may be short. Element j goes to thread (j / kGroup) % blockDim.x whatever
+//     the alignment, so a thread may read back what it wrote in an earlier pass over the row
+//     without a barrier. The group is 8 elements for every T, not 16 bytes, so that a row is
+//     summed in the same order whatever its type: a 16-bit result is the float32 one rounded once
+//     (tests/test_exact_16bit.py).
 //   The host form: _common.cuh's row helpers on the same f, so the cpu plan's results do not move.
 // Results agree with the scalar helpers to float rounding (the GPU form sums a group first).
 #ifndef OPGEN_ROWVEC_CUH
 #define OPGEN_ROWVEC_CUH
 namespace opgen {
 
-template <typename T> constexpr int kVec = 16 / static_cast<int>(sizeof(T));
-template <typename T> struct alignas(16) VecBits { T e[kVec<T>]; };
+constexpr int kGroup = 8;
+template <typename T> struct alignas(16) VecBits { T e[kGroup]; };
 
 __device__ __forceinline__ bool aligned16(const void* p) { return reinterpret_cast<unsigned long long>(p) % 16 == 0; }
 
-// The m ≤ kVec<T> elements at p as stored: one 16-byte access when `vec` (p on 16 bytes and m ==
-// kVec<T>: the caller checks the base once), else m scalar ones (zeros past m). The loops are
+// The m ≤ kGroup elements at p as stored: 16-byte accesses when `vec` (p on 16 bytes and m ==
+// kGroup: the caller checks the base once), else m scalar ones (zeros past m). The loops are
 // unrolled with a test, not run to m, so the group stays in registers, not local memory.
 template <typename T>
 __device__ __forceinline__ VecBits<T> load_bits(const T* __restrict__ p, int m, bool vec) {
   if (vec) return *reinterpret_cast<const VecBits<T>*>(p);
   VecBits<T> b;
 #pragma unroll
-  for (int q = 0; q < kVec<T>; ++q) b.e[q] = q < m ? p[q] : from_acc<T>(acc_t<T>(0));
+  for (int q = 0; q < kGroup; ++q) b.e[q] = q < m ? p[q] : from_acc<T>(acc_t<T>(0));
   return b;
 }
 
 // The same as acc_t<T> values.
 template <typename T>
-__device__ __forceinline__ void load_vec(const T* __restrict__ p, int m, bool vec, acc_t<T> (&v)[kVec<T>]) {
+__device__ __forceinline__ void load_vec(const T* __restrict__ p, int m, bool vec, acc_t<T> (&v)[kGroup]) {
   const VecBits<T> b = load_bits(p, m, vec);
 #pragma unroll
-  for (int q = 0; q < kVec<T>; ++q) v[q] = to_acc(b.e[q]);
+  for (int q = 0; q < kGroup; ++q) v[q] = to_acc(b.e[q]);
 }
 
 // g(q) for q < m, unrolled (a loop to m would index the group's arrays at run time: local memory).
-template <int W, typename G>
+template <typename G>
 __device__ __forceinline__ void each_in_group(int m, const G& g) {
 #pragma unroll
-  for (int q = 0; q < W; ++q) {
+  for (int q = 0; q < kGroup; ++q) {
     if (q < m) g(q);
   }
 }
 
-// The m ≤ kVec<T> elements of b to out: one 16-byte access when `vec` (as load_bits), else m.
+// The m ≤ kGroup elements of b to out: 16-byte accesses when `vec` (as load_bits), else m.
 template <typename T>
 __device__ __forceinline__ void store_bits(T* __restrict__ out, const VecBits<T>& b, int m, bool vec) {
   if (vec) {
     *reinterpret_cast<VecBits<T>*>(out) = b;
   } else {
-    each_in_group<kVec<T>>(m, [&](int q) { out[q] = b.e[q]; });
+    each_in_group(m, [&](int q) { out[q] = b.e[q]; });
   }
 }
 
@@ -1145,14 +1148,14 @@ __device__ __forceinline__ void load_one(const Inputs<T, K>& in, long long j, ac
 // converted copy of every input's group).
 template <typename T, int K, typename V>
 __device__ __forceinline__ void walk(long long n, const Inputs<T, K>& in, bool vec, const V& visit) {
-  constexpr int W = kVec<T>;
+  constexpr int W = kGroup;
   const long long groups = (n + W - 1) / W;
   // not unrolled: a block of up to 1024 threads has at most 64 registers each, and its threads'
   // groups keep enough loads in flight
 #pragma unroll 1
   for (long long g = threadIdx.x; g < groups; g += blockDim.x) {
     const long long j0 = g * W;
-    const int m = n - j0 < W ? static_cast<int>(n - j0) : W;  // int32 ok: under kVec
+    const int m = n - j0 < W ? static_cast<int>(n - j0) : W;  // int32 ok: under kGroup
     VecBits<T> v[K];
 #pragma unroll
     for (int k = 0; k < K; ++k) v[k] = load_bits(in.p[k] + j0, m, vec && m == W);
@@ -1190,7 +1193,7 @@ __device__ __forceinline__ V row_vreduce(long long n, const Op& op, V init, cons
   V acc = init;
   const bool vec = rowvec_detail::all_aligned(in, in0);
   rowvec_detail::walk(n, in, vec, [&](long long j0, int m, const VecBits<T> (&v)[K]) {
-    each_in_group<kVec<T>>(m, [&](int q) {
+    each_in_group(m, [&](int q) {
       A e[K];
       rowvec_detail::element(v, q, e);
       acc = op(acc, widen_to<V>(f(j0 + q, e)));
@@ -1221,9 +1224,9 @@ __device__ __forceinline__ auto row_vmean_var(long long n, const F& f, const T* 
   MeanVarOf<R> s{R(0), R(0), R(0)};
   const bool vec = rowvec_detail::all_aligned(in, in0);
   rowvec_detail::walk(n, in, vec, [&](long long j0, int m, const VecBits<T> (&v)[K]) {
-    R x[kVec<T>];
+    R x[kGroup];
     R sum = R(0);
-    each_in_group<kVec<T>>(m, [&](int q) {
+    each_in_group(m, [&](int q) {
       A e[K];
       rowvec_detail::element(v, q, e);
       x[q] = f(j0 + q, e);
@@ -1231,7 +1234,7 @@ __device__ __forceinline__ auto row_vmean_var(long long n, const F& f, const T* 
     });
     const R mean = sum / static_cast<R>(m);
     R m2 = R(0);
-    each_in_group<kVec<T>>(m, [&](int q) { m2 += (x[q] - mean) * (x[q] - mean); });
+    each_in_group(m, [&](int q) { m2 += (x[q] - mean) * (x[q] - mean); });
     s = WelfordOp{}(s, MeanVarOf<R>{static_cast<R>(m), mean, m2});
   });
   return block_reduce(s, WelfordOp{});
@@ -1250,12 +1253,12 @@ __device__ __forceinline__ void row_vstore(long long n, T* out, const F& f, cons
   const bool vec = rowvec_detail::all_aligned(in, out);
   rowvec_detail::walk(n, in, vec, [&](long long j0, int m, const VecBits<T> (&v)[K]) {
     VecBits<T> b;
-    each_in_group<kVec<T>>(m, [&](int q) {
+    each_in_group(m, [&](int q) {
       A e[K];
       rowvec_detail::element(v, q, e);
       b.e[q] = from_acc<T>(f(j0 + q, e));
     });
-    store_bits(out + j0, b, m, vec && m == kVec<T>);
+    store_bits(out + j0, b, m, vec && m == kGroup);
   });
 #endif
 }
@@ -1336,40 +1339,40 @@ template <typename T>
 __device__ __forceinline__ void softmax_add(float2& ms, const opgen::VecBits<T>& v, int n) {
   const auto x_q = [&](int q) { return opgen::to_float(v.e[q]); };
   float gm = opgen::neg_inf();
-  opgen::each_in_group<opgen::kVec<T>>(n, [&](int q) { gm = opgen::nan_max(gm, x_q(q)); });
+  opgen::each_in_group(n, [&](int q) { gm = opgen::nan_max(gm, x_q(q)); });
   ms = softmax_merge(ms, make_float2(gm, 0.f));
   if (ms.x == opgen::neg_inf()) return;  // nothing to add yet: every element so far is -inf
-  opgen::each_in_group<opgen::kVec<T>>(n, [&](int q) { ms.y += opgen::vm::exp(x_q(q) - ms.x); });
+  opgen::each_in_group(n, [&](int q) { ms.y += opgen::vm::exp(x_q(q) - ms.x); });
 }
 
-// Groups a thread keeps in registers: a row of at most kSoftmaxCached<T>·blockDim.x groups (8192
-// floats or 8192 halves with 1024 threads) is read once and written once. One group of 16-bit
-// values: two took the kernel to 70 registers (NVRTC 13.0, sm_90), over 1024 threads' 64.
-template <typename T> constexpr int kSoftmaxCached = opgen::is_16bit_float<T>::value ? 1 : 2;
+// Groups a thread keeps in registers: a row of at most kSoftmaxCached·blockDim.x groups (8192
+// elements with 1024 threads) is read once and written once. One: two took the 16-bit kernel to 70
+// registers (NVRTC 13.0, sm_90), over 1024 threads' 64.
+constexpr int kSoftmaxCached = 1;
 
 // A row that fits in the block's registers: thread t keeps groups t and t + blockDim.x (the walk of
 // _rowvec.cuh, so the same elements go to the same threads).
 template <typename T>
 __device__ __forceinline__ void softmax_row_cached(const T* __restrict__ xr, T* __restrict__ yr, long long N) {
-  constexpr int W = opgen::kVec<T>;
+  constexpr int W = opgen::kGroup;
   const bool vec = opgen::aligned16(xr) && opgen::aligned16(yr);
-  opgen::VecBits<T> cache[kSoftmaxCached<T>];
-  int count[kSoftmaxCached<T>];
+  opgen::VecBits<T> cache[kSoftmaxCached];
+  int count[kSoftmaxCached];
   float2 ms = make_float2(opgen::neg_inf(), 0.f);
 #pragma unroll
-  for (int c = 0; c < kSoftmaxCached<T>; ++c) {
+  for (int c = 0; c < kSoftmaxCached; ++c) {
     const long long j0 = (threadIdx.x + c * static_cast<long long>(blockDim.x)) * W;
-    count[c] = j0 >= N ? 0 : N - j0 < W ? static_cast<int>(N - j0) : W;  // int32 ok: under kVec
+    count[c] = j0 >= N ? 0 : N - j0 < W ? static_cast<int>(N - j0) : W;  // int32 ok: under kGroup
     cache[c] = opgen::load_bits(xr + j0, count[c], vec && count[c] == W);
     softmax_add(ms, cache[c], count[c]);
   }
   ms = opgen::block_reduce(ms, SoftmaxMerge{});
   const float m = ms.x, inv = 1.f / ms.y;
 #pragma unroll
-  for (int c = 0; c < kSoftmaxCached<T>; ++c) {
+  for (int c = 0; c < kSoftmaxCached; ++c) {
     const long long j0 = (threadIdx.x + c * static_cast<long long>(blockDim.x)) * W;
     opgen::VecBits<T> b;
-    opgen::each_in_group<W>(count[c], [&](int q) {
+    opgen::each_in_group(count[c], [&](int q) {
       b.e[q] = opgen::from_float<T>(opgen::vm::exp(opgen::to_float(cache[c].e[q]) - m) * inv);
     });
     opgen::store_bits(yr + j0, b, count[c], vec && count[c] == W);
@@ -1398,8 +1401,8 @@ __device__ void softmax_rows(const T* __restrict__ x, T* __restrict__ y, long lo
                    [&](long long j, float v) { yr[j] = opgen::from_float<T>(v * inv); });
     }
 #else
-    const long long groups = (N + opgen::kVec<T> - 1) / opgen::kVec<T>;
-    if (groups <= kSoftmaxCached<T> * static_cast<long long>(blockDim.x)) {
+    const long long groups = (N + opgen::kGroup - 1) / opgen::kGroup;
+    if (groups <= kSoftmaxCached * static_cast<long long>(blockDim.x)) {
       softmax_row_cached(xr, yr, N);
       return;
     }
@@ -1458,7 +1461,7 @@ __device__ void softmax_grad_columns(const T* __restrict__ y, const T* __restric
   });
 }
 
-#line 1462 "generated/norm/softmax.cu"
+#line 1465 "generated/norm/softmax.cu"
 // ---- Softmax: Softmax along one dimension.
 // entry points from specs/norm/softmax.yaml: one per launch step and specialization (T)
 
@@ -1513,7 +1516,7 @@ extern "C" __global__ void Softmax__softmax_columns__float32(
   softmax_columns<float>(x, y, columns, N, inner);
 }
 
-#line 1517 "generated/norm/softmax.cu"
+#line 1520 "generated/norm/softmax.cu"
 // ---- SoftmaxGrad: The gradient of Softmax.
 // entry points from specs/norm/softmax_grad.yaml: one per launch step and specialization (T)
 
@@ -1574,4 +1577,4 @@ extern "C" __global__ void SoftmaxGrad__softmax_grad_columns__float32(
   softmax_grad_columns<float>(y, dy, dx, columns, N, inner);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"Softmax__softmax_rows__float16","params":[["const __half* __restrict__","x"],["__half* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_rows__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["__nv_bfloat16* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_rows__float32","params":[["const float* __restrict__","x"],["float* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_columns__float16","params":[["const __half* __restrict__","x"],["__half* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"Softmax__softmax_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["__nv_bfloat16* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"Softmax__softmax_columns__float32","params":[["const float* __restrict__","x"],["float* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__float16","params":[["const __half* __restrict__","y"],["const __half* __restrict__","dy"],["__half* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__bfloat16","params":[["const __nv_bfloat16* __restrict__","y"],["const __nv_bfloat16* __restrict__","dy"],["__nv_bfloat16* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__float32","params":[["const float* __restrict__","y"],["const float* __restrict__","dy"],["float* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__float16","params":[["const __half* __restrict__","y"],["const __half* __restrict__","dy"],["__half* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","y"],["const __nv_bfloat16* __restrict__","dy"],["__nv_bfloat16* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__float32","params":[["const float* __restrict__","y"],["const float* __restrict__","dy"],["float* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024}],"shared":[],"digest":"3ffc1df65a382cac951227ce5f30fa8f"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"Softmax__softmax_rows__float16","params":[["const __half* __restrict__","x"],["__half* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_rows__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["__nv_bfloat16* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_rows__float32","params":[["const float* __restrict__","x"],["float* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_columns__float16","params":[["const __half* __restrict__","x"],["__half* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"Softmax__softmax_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["__nv_bfloat16* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"Softmax__softmax_columns__float32","params":[["const float* __restrict__","x"],["float* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__float16","params":[["const __half* __restrict__","y"],["const __half* __restrict__","dy"],["__half* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__bfloat16","params":[["const __nv_bfloat16* __restrict__","y"],["const __nv_bfloat16* __restrict__","dy"],["__nv_bfloat16* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__float32","params":[["const float* __restrict__","y"],["const float* __restrict__","dy"],["float* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__float16","params":[["const __half* __restrict__","y"],["const __half* __restrict__","dy"],["__half* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","y"],["const __nv_bfloat16* __restrict__","dy"],["__nv_bfloat16* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__float32","params":[["const float* __restrict__","y"],["const float* __restrict__","dy"],["float* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024}],"shared":[],"digest":"e9ae47bf04812788f0cf1f323073e554"}

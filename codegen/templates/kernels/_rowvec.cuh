@@ -4,58 +4,61 @@
 // function of j that loads its own elements, they take the row's input pointers and call f(j, e)
 // with e[k] = input k's element j (as acc_t<T>).
 //   The GPU form (NVRTC, and the emulation with OPGEN_GPU_FORM): thread t takes the groups t,
-//     t + blockDim.x, ... of kVec<T> adjacent elements (16 bytes: 4 floats, 8 halves, 2 doubles),
-//     each loaded and stored as one 16-byte access when every pointer of the call starts on 16
-//     bytes, else one element at a time (an odd row length, an offset view); the row's last group
-//     may be short. Element j goes to thread (j / kVec) % blockDim.x whatever the alignment, so a
-//     thread may read back what it wrote in an earlier pass over the row without a barrier.
+//     t + blockDim.x, ... of kGroup = 8 adjacent elements, each loaded and stored in 16-byte
+//     accesses (one for 16-bit T, two for float, four for double) when every pointer of the call
+//     starts on 16 bytes, else one element at a time (an odd row length, an offset view); the
+//     row's last group may be short. Element j goes to thread (j / kGroup) % blockDim.x whatever
+//     the alignment, so a thread may read back what it wrote in an earlier pass over the row
+//     without a barrier. The group is 8 elements for every T, not 16 bytes, so that a row is
+//     summed in the same order whatever its type: a 16-bit result is the float32 one rounded once
+//     (tests/test_exact_16bit.py).
 //   The host form: _common.cuh's row helpers on the same f, so the cpu plan's results do not move.
 // Results agree with the scalar helpers to float rounding (the GPU form sums a group first).
 #ifndef OPGEN_ROWVEC_CUH
 #define OPGEN_ROWVEC_CUH
 namespace opgen {
 
-template <typename T> constexpr int kVec = 16 / static_cast<int>(sizeof(T));
-template <typename T> struct alignas(16) VecBits { T e[kVec<T>]; };
+constexpr int kGroup = 8;
+template <typename T> struct alignas(16) VecBits { T e[kGroup]; };
 
 __device__ __forceinline__ bool aligned16(const void* p) { return reinterpret_cast<unsigned long long>(p) % 16 == 0; }
 
-// The m ≤ kVec<T> elements at p as stored: one 16-byte access when `vec` (p on 16 bytes and m ==
-// kVec<T>: the caller checks the base once), else m scalar ones (zeros past m). The loops are
+// The m ≤ kGroup elements at p as stored: 16-byte accesses when `vec` (p on 16 bytes and m ==
+// kGroup: the caller checks the base once), else m scalar ones (zeros past m). The loops are
 // unrolled with a test, not run to m, so the group stays in registers, not local memory.
 template <typename T>
 __device__ __forceinline__ VecBits<T> load_bits(const T* __restrict__ p, int m, bool vec) {
   if (vec) return *reinterpret_cast<const VecBits<T>*>(p);
   VecBits<T> b;
 #pragma unroll
-  for (int q = 0; q < kVec<T>; ++q) b.e[q] = q < m ? p[q] : from_acc<T>(acc_t<T>(0));
+  for (int q = 0; q < kGroup; ++q) b.e[q] = q < m ? p[q] : from_acc<T>(acc_t<T>(0));
   return b;
 }
 
 // The same as acc_t<T> values.
 template <typename T>
-__device__ __forceinline__ void load_vec(const T* __restrict__ p, int m, bool vec, acc_t<T> (&v)[kVec<T>]) {
+__device__ __forceinline__ void load_vec(const T* __restrict__ p, int m, bool vec, acc_t<T> (&v)[kGroup]) {
   const VecBits<T> b = load_bits(p, m, vec);
 #pragma unroll
-  for (int q = 0; q < kVec<T>; ++q) v[q] = to_acc(b.e[q]);
+  for (int q = 0; q < kGroup; ++q) v[q] = to_acc(b.e[q]);
 }
 
 // g(q) for q < m, unrolled (a loop to m would index the group's arrays at run time: local memory).
-template <int W, typename G>
+template <typename G>
 __device__ __forceinline__ void each_in_group(int m, const G& g) {
 #pragma unroll
-  for (int q = 0; q < W; ++q) {
+  for (int q = 0; q < kGroup; ++q) {
     if (q < m) g(q);
   }
 }
 
-// The m ≤ kVec<T> elements of b to out: one 16-byte access when `vec` (as load_bits), else m.
+// The m ≤ kGroup elements of b to out: 16-byte accesses when `vec` (as load_bits), else m.
 template <typename T>
 __device__ __forceinline__ void store_bits(T* __restrict__ out, const VecBits<T>& b, int m, bool vec) {
   if (vec) {
     *reinterpret_cast<VecBits<T>*>(out) = b;
   } else {
-    each_in_group<kVec<T>>(m, [&](int q) { out[q] = b.e[q]; });
+    each_in_group(m, [&](int q) { out[q] = b.e[q]; });
   }
 }
 
@@ -87,14 +90,14 @@ __device__ __forceinline__ void load_one(const Inputs<T, K>& in, long long j, ac
 // converted copy of every input's group).
 template <typename T, int K, typename V>
 __device__ __forceinline__ void walk(long long n, const Inputs<T, K>& in, bool vec, const V& visit) {
-  constexpr int W = kVec<T>;
+  constexpr int W = kGroup;
   const long long groups = (n + W - 1) / W;
   // not unrolled: a block of up to 1024 threads has at most 64 registers each, and its threads'
   // groups keep enough loads in flight
 #pragma unroll 1
   for (long long g = threadIdx.x; g < groups; g += blockDim.x) {
     const long long j0 = g * W;
-    const int m = n - j0 < W ? static_cast<int>(n - j0) : W;  // int32 ok: under kVec
+    const int m = n - j0 < W ? static_cast<int>(n - j0) : W;  // int32 ok: under kGroup
     VecBits<T> v[K];
 #pragma unroll
     for (int k = 0; k < K; ++k) v[k] = load_bits(in.p[k] + j0, m, vec && m == W);
@@ -132,7 +135,7 @@ __device__ __forceinline__ V row_vreduce(long long n, const Op& op, V init, cons
   V acc = init;
   const bool vec = rowvec_detail::all_aligned(in, in0);
   rowvec_detail::walk(n, in, vec, [&](long long j0, int m, const VecBits<T> (&v)[K]) {
-    each_in_group<kVec<T>>(m, [&](int q) {
+    each_in_group(m, [&](int q) {
       A e[K];
       rowvec_detail::element(v, q, e);
       acc = op(acc, widen_to<V>(f(j0 + q, e)));
@@ -163,9 +166,9 @@ __device__ __forceinline__ auto row_vmean_var(long long n, const F& f, const T* 
   MeanVarOf<R> s{R(0), R(0), R(0)};
   const bool vec = rowvec_detail::all_aligned(in, in0);
   rowvec_detail::walk(n, in, vec, [&](long long j0, int m, const VecBits<T> (&v)[K]) {
-    R x[kVec<T>];
+    R x[kGroup];
     R sum = R(0);
-    each_in_group<kVec<T>>(m, [&](int q) {
+    each_in_group(m, [&](int q) {
       A e[K];
       rowvec_detail::element(v, q, e);
       x[q] = f(j0 + q, e);
@@ -173,7 +176,7 @@ __device__ __forceinline__ auto row_vmean_var(long long n, const F& f, const T* 
     });
     const R mean = sum / static_cast<R>(m);
     R m2 = R(0);
-    each_in_group<kVec<T>>(m, [&](int q) { m2 += (x[q] - mean) * (x[q] - mean); });
+    each_in_group(m, [&](int q) { m2 += (x[q] - mean) * (x[q] - mean); });
     s = WelfordOp{}(s, MeanVarOf<R>{static_cast<R>(m), mean, m2});
   });
   return block_reduce(s, WelfordOp{});
@@ -192,12 +195,12 @@ __device__ __forceinline__ void row_vstore(long long n, T* out, const F& f, cons
   const bool vec = rowvec_detail::all_aligned(in, out);
   rowvec_detail::walk(n, in, vec, [&](long long j0, int m, const VecBits<T> (&v)[K]) {
     VecBits<T> b;
-    each_in_group<kVec<T>>(m, [&](int q) {
+    each_in_group(m, [&](int q) {
       A e[K];
       rowvec_detail::element(v, q, e);
       b.e[q] = from_acc<T>(f(j0 + q, e));
     });
-    store_bits(out + j0, b, m, vec && m == kVec<T>);
+    store_bits(out + j0, b, m, vec && m == kGroup);
   });
 #endif
 }

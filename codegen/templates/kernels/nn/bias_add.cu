@@ -110,20 +110,21 @@ __device__ void bias_grad_columns(const T* __restrict__ g, S* __restrict__ parti
 constexpr int kBiasChannels = 256;
 
 // [outer, C] rows, the GPU plan: block (b, s) sums channels [b·256, +256) over split s of the rows
-// into partials[s·C + c], reading each element once, 16 bytes at a time: a thread owns kVec<T>
-// adjacent channels (one access per row where g's base and C allow, else kVec scalar ones), the
-// block's threads are kVec rows of 256/kVec lanes (a warp reads 512 contiguous bytes of a row), and
-// each thread walks every kVec-th row of the split, four rows in flight. The rows of lanes are added
-// in order through shared memory (deterministic).
+// into partials[s·C + c], reading each element once, at full width: a thread owns kGroup = 8
+// adjacent channels (16-byte accesses per row where g's base and C allow, else 8 scalar ones:
+// _rowvec.cuh's load_vec), the block's 256 threads are 8 rows of 32 lanes (a warp reads 256
+// contiguous elements of a row), and each thread walks every 8th row of the split, four rows in
+// flight. The rows of lanes are added in order through shared memory (deterministic), in the same
+// order for every T (a 16-bit result is the float32 one rounded once).
 template <typename T, typename S>
 __device__ void bias_grad_vcolumns(const T* __restrict__ g, S* __restrict__ partials, long long rows, long long C) {
-  constexpr int W = opgen::kVec<T>, kLanes = kBiasChannels / W;
+  constexpr int W = opgen::kGroup, kLanes = kBiasChannels / W;
   __shared__ S sums[W][kBiasChannels];
   const int lane = threadIdx.x % kLanes, row_lane = threadIdx.x / kLanes;  // row_lane < W: 256 threads
   const long long splits = gridDim.y, per = (rows + splits - 1) / splits;
   const long long r0 = blockIdx.y * per, r1 = r0 + per < rows ? r0 + per : rows;
   const long long c = blockIdx.x * kBiasChannels + lane * W;
-  const int m = C - c < W ? static_cast<int>(C - c) : W;  // int32 ok: under kVec (or negative: no channel)
+  const int m = C - c < W ? static_cast<int>(C - c) : W;  // int32 ok: under kGroup (or negative: no channel)
   const bool vec = opgen::aligned16(g) && C % W == 0;
   S acc[W] = {};
   if (row_lane < W && m > 0) {

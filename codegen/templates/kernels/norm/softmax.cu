@@ -74,40 +74,40 @@ template <typename T>
 __device__ __forceinline__ void softmax_add(float2& ms, const opgen::VecBits<T>& v, int n) {
   const auto x_q = [&](int q) { return opgen::to_float(v.e[q]); };
   float gm = opgen::neg_inf();
-  opgen::each_in_group<opgen::kVec<T>>(n, [&](int q) { gm = opgen::nan_max(gm, x_q(q)); });
+  opgen::each_in_group(n, [&](int q) { gm = opgen::nan_max(gm, x_q(q)); });
   ms = softmax_merge(ms, make_float2(gm, 0.f));
   if (ms.x == opgen::neg_inf()) return;  // nothing to add yet: every element so far is -inf
-  opgen::each_in_group<opgen::kVec<T>>(n, [&](int q) { ms.y += opgen::vm::exp(x_q(q) - ms.x); });
+  opgen::each_in_group(n, [&](int q) { ms.y += opgen::vm::exp(x_q(q) - ms.x); });
 }
 
-// Groups a thread keeps in registers: a row of at most kSoftmaxCached<T>·blockDim.x groups (8192
-// floats or 8192 halves with 1024 threads) is read once and written once. One group of 16-bit
-// values: two took the kernel to 70 registers (NVRTC 13.0, sm_90), over 1024 threads' 64.
-template <typename T> constexpr int kSoftmaxCached = opgen::is_16bit_float<T>::value ? 1 : 2;
+// Groups a thread keeps in registers: a row of at most kSoftmaxCached·blockDim.x groups (8192
+// elements with 1024 threads) is read once and written once. One: two took the 16-bit kernel to 70
+// registers (NVRTC 13.0, sm_90), over 1024 threads' 64.
+constexpr int kSoftmaxCached = 1;
 
 // A row that fits in the block's registers: thread t keeps groups t and t + blockDim.x (the walk of
 // _rowvec.cuh, so the same elements go to the same threads).
 template <typename T>
 __device__ __forceinline__ void softmax_row_cached(const T* __restrict__ xr, T* __restrict__ yr, long long N) {
-  constexpr int W = opgen::kVec<T>;
+  constexpr int W = opgen::kGroup;
   const bool vec = opgen::aligned16(xr) && opgen::aligned16(yr);
-  opgen::VecBits<T> cache[kSoftmaxCached<T>];
-  int count[kSoftmaxCached<T>];
+  opgen::VecBits<T> cache[kSoftmaxCached];
+  int count[kSoftmaxCached];
   float2 ms = make_float2(opgen::neg_inf(), 0.f);
 #pragma unroll
-  for (int c = 0; c < kSoftmaxCached<T>; ++c) {
+  for (int c = 0; c < kSoftmaxCached; ++c) {
     const long long j0 = (threadIdx.x + c * static_cast<long long>(blockDim.x)) * W;
-    count[c] = j0 >= N ? 0 : N - j0 < W ? static_cast<int>(N - j0) : W;  // int32 ok: under kVec
+    count[c] = j0 >= N ? 0 : N - j0 < W ? static_cast<int>(N - j0) : W;  // int32 ok: under kGroup
     cache[c] = opgen::load_bits(xr + j0, count[c], vec && count[c] == W);
     softmax_add(ms, cache[c], count[c]);
   }
   ms = opgen::block_reduce(ms, SoftmaxMerge{});
   const float m = ms.x, inv = 1.f / ms.y;
 #pragma unroll
-  for (int c = 0; c < kSoftmaxCached<T>; ++c) {
+  for (int c = 0; c < kSoftmaxCached; ++c) {
     const long long j0 = (threadIdx.x + c * static_cast<long long>(blockDim.x)) * W;
     opgen::VecBits<T> b;
-    opgen::each_in_group<W>(count[c], [&](int q) {
+    opgen::each_in_group(count[c], [&](int q) {
       b.e[q] = opgen::from_float<T>(opgen::vm::exp(opgen::to_float(cache[c].e[q]) - m) * inv);
     });
     opgen::store_bits(yr + j0, b, count[c], vec && count[c] == W);
@@ -136,8 +136,8 @@ __device__ void softmax_rows(const T* __restrict__ x, T* __restrict__ y, long lo
                    [&](long long j, float v) { yr[j] = opgen::from_float<T>(v * inv); });
     }
 #else
-    const long long groups = (N + opgen::kVec<T> - 1) / opgen::kVec<T>;
-    if (groups <= kSoftmaxCached<T> * static_cast<long long>(blockDim.x)) {
+    const long long groups = (N + opgen::kGroup - 1) / opgen::kGroup;
+    if (groups <= kSoftmaxCached * static_cast<long long>(blockDim.x)) {
       softmax_row_cached(xr, yr, N);
       return;
     }
