@@ -7,9 +7,16 @@ launches included) over `--repeats` calls, rotating over enough input sets that 
 sit in L2; PyTorch's call (torch.nn.functional.layer_norm and its autograd backward, torch.softmax
 and its backward, x + bias and the bias gradient's sum) timed the same way on the same data
 (zero-copy through DLPack), and the ratio ours / PyTorch. Bandwidth: the least bytes each call
-must move (inputs read once, outputs written once) over our time.
+must move (inputs read once, outputs written once) over our time, and that as a share of the copy
+bandwidth measured in the same run: each shape's first row times PyTorch copying a tensor of the
+shape into another (`dst.copy_(src)`: one read, one write).
 
-    python bench/bench_norm_gpu.py [--repeats 30] [--markdown FILE] [--quick]
+`--rounds R` runs each row's pair R times, ours then PyTorch's in turn (interleaved: a clock or
+thermal drift lands on both), and prints the medians and the spread of the ratio over the rounds.
+`--shape ROWSxD` (repeatable) picks the shapes; issue 35's goals are at [512, 65536]:
+
+    python bench/bench_norm_gpu.py [--repeats 30] [--rounds 1] [--shape 512x65536] [--markdown FILE] [--quick]
+    python bench/bench_norm_gpu.py --shape 512x65536 --rounds 5 --repeats 30   # issue 35's figures
     python bench/bench_norm_gpu.py --device cpu --quick   # the plumbing, on the cpu backend (no GPU)
 """
 
@@ -69,13 +76,15 @@ def _sets(nbytes: int, quick: bool) -> int:
     return 1 if quick else max(1, min(8, -(-L2_BYTES // max(1, nbytes))))
 
 
-def run(device: str, repeats: int, quick: bool) -> list[str]:
+def run(device: str, repeats: int, quick: bool, rounds: int = 1,
+        shapes: list[tuple[int, int]] | None = None) -> list[str]:
     import torch
 
     from codegen.runtime.scope import Scope
 
-    bench = ShapeBench(device, Scope(device), Timer(device, torch), repeats, quick)
-    shapes = [(256, 1024), (64, 4100)] if quick else [(8192, 1024), (4096, 4100), (512, 65536)]
+    bench = ShapeBench(device, Scope(device), Timer(device, torch), repeats, quick, rounds)
+    if not shapes:
+        shapes = [(256, 1024), (64, 4100)] if quick else [(8192, 1024), (4096, 4100), (512, 65536)]
     for dtype in (np.float32, np.float16):
         for rows, d in shapes:
             bench.shape(rows, d, np.dtype(dtype))
@@ -85,11 +94,12 @@ def run(device: str, repeats: int, quick: bool) -> list[str]:
 class ShapeBench:
     """The six ops on one [rows, D] shape and dtype, ours beside PyTorch; the table's rows."""
 
-    def __init__(self, device: str, scope: Any, timer: Timer, repeats: int, quick: bool) -> None:
+    def __init__(self, device: str, scope: Any, timer: Timer, repeats: int, quick: bool, rounds: int = 1) -> None:
         import torch
 
         self.torch, self.device, self.scope, self.timer = torch, device, scope, timer
-        self.repeats, self.quick = repeats, quick
+        self.repeats, self.quick, self.rounds = repeats, quick, rounds
+        self.copy_gbs = float("nan")  # the shape's copy bandwidth (its first row)
         self.rng = np.random.default_rng(0)
         self.rows: list[str] = []
 
@@ -105,10 +115,27 @@ class ShapeBench:
 
     def row(self, name: str, nbytes: int, ours: Callable[[int], object], peer: Callable[[int], object],
             sets: int) -> None:
-        t_ours = self.timer.median_ms(ours, self.repeats, sets, torch_stream=False)
-        t_peer = self.timer.median_ms(peer, self.repeats, sets, torch_stream=True)
+        ours_ms, peer_ms = [], []
+        for _ in range(self.rounds):  # interleaved: ours, then the peer, in every round
+            ours_ms.append(self.timer.median_ms(ours, self.repeats, sets, torch_stream=False))
+            peer_ms.append(self.timer.median_ms(peer, self.repeats, sets, torch_stream=True))
+        t_ours, t_peer = float(np.median(ours_ms)), float(np.median(peer_ms))
+        ratios = [o / p for o, p in zip(ours_ms, peer_ms, strict=True)]
+        spread = f" ({min(ratios):.2f}–{max(ratios):.2f})" if self.rounds > 1 else ""
         gbs = nbytes / (t_ours * 1e-3) / 1e9
-        self.rows.append(f"| {name} | {t_ours * 1e3:.1f} | {t_peer * 1e3:.1f} | {t_ours / t_peer:.2f} | {gbs:.0f} |")
+        self.rows.append(f"| {name} | {t_ours * 1e3:.1f} | {t_peer * 1e3:.1f} | {float(np.median(ratios)):.2f}{spread} "
+                         f"| {gbs:.0f} | {100 * gbs / self.copy_gbs:.0f} % |")
+        print(self.rows[-1], flush=True)
+
+    def copy_row(self, label: str, size: int, sets: int, xt: list[Any]) -> None:
+        """PyTorch's copy of the shape (one read, one write): the bandwidth the other rows of the
+        shape are measured against."""
+        dst = [t.clone() for t in xt]
+        ms = [self.timer.median_ms(lambda i: dst[i].copy_(xt[i]), self.repeats, sets, torch_stream=True)
+              for _ in range(self.rounds)]
+        t = float(np.median(ms))
+        self.copy_gbs = 2 * size / (t * 1e-3) / 1e9
+        self.rows.append(f"| copy (PyTorch) {label} | | {t * 1e3:.1f} | | {self.copy_gbs:.0f} | 100 % |")
         print(self.rows[-1], flush=True)
 
     def shape(self, rows: int, d: int, dtype: np.dtype) -> None:
@@ -124,6 +151,7 @@ class ShapeBench:
         xt, dyt = [self.tensor(a) for a in xs], [self.tensor(a) for a in dys]
         gt, bt = self.tensor(g), self.tensor(b)
         label = f"[{rows}, {d}] {dtype.name}"
+        self.copy_row(label, size, sets, xt)
         self.row(f"LayerNorm {label}", 2 * size, lambda i: layer_norm(xs[i], g, b, scope=scope),
                  lambda i: torch.nn.functional.layer_norm(xt[i], (d,), gt, bt), sets)
         stats = [layer_norm(x, g, b, scope=scope) for x in xs]
@@ -144,13 +172,29 @@ class ShapeBench:
                  lambda i: dyt[i].sum(0, dtype=torch.float32).to(tdt), sets)
 
 
+def _shape(text: str) -> tuple[int, int]:
+    """ROWSxD, both positive."""
+    try:
+        rows, d = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a shape is ROWSxD (512x65536), got {text!r}") from None
+    if rows < 1 or d < 1:
+        raise argparse.ArgumentTypeError(f"a shape's sizes must be positive, got {text!r}")
+    return rows, d
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--device", choices=("cuda", "cpu"), default="cuda")
     parser.add_argument("--repeats", type=int, default=30)
     parser.add_argument("--quick", action="store_true", help="small shapes, one input set")
     parser.add_argument("--markdown", type=Path, default=None)
+    parser.add_argument("--rounds", type=int, default=1, help="interleaved rounds per row (medians, spread)")
+    parser.add_argument("--shape", type=_shape, action="append", default=None, metavar="ROWSxD",
+                        help="a shape to run (repeatable; default: the three standard shapes)")
     args = parser.parse_args(argv)
+    if args.rounds < 1:
+        parser.error(f"--rounds must be at least 1, got {args.rounds}")
     if args.device == "cuda":
         from gpu_timing import cupy_or_reason, torch_cuda
 
@@ -166,11 +210,11 @@ def main(argv: list[str] | None = None) -> int:
     backend = Scope(args.device).backend
     where = backend.describe() if hasattr(backend, "describe") else f"cpu backend ({machine()})"
     header = [f"{where}; PyTorch {torch.__version__}; medians of {args.repeats} eager calls, "
-              f"{time.strftime('%Y-%m-%d')}", "",
-              "| op, shape, dtype | ours µs | PyTorch µs | ours/PyTorch | ours GB/s (least bytes) |",
-              "|---|---:|---:|---:|---:|"]
+              f"{time.strftime('%Y-%m-%d')}; {args.rounds} interleaved round(s)", "",
+              "| op, shape, dtype | ours µs | PyTorch µs | ours/PyTorch (spread) | ours GB/s (least bytes) | of copy |",
+              "|---|---:|---:|---:|---:|---:|"]
     print("\n".join(header), flush=True)
-    rows = run(args.device, args.repeats, args.quick)
+    rows = run(args.device, args.repeats, args.quick, args.rounds, args.shape)
     if args.markdown is not None:
         args.markdown.parent.mkdir(parents=True, exist_ok=True)
         args.markdown.write_text("# LayerNorm, Softmax, BiasAdd vs PyTorch\n\n" + "\n".join(header + rows) + "\n")

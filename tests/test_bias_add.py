@@ -19,13 +19,20 @@ ml_dtypes = pytest.importorskip("ml_dtypes")
 DTYPES = {"float32": np.float32, "float64": np.float64, "float16": np.float16, "bfloat16": ml_dtypes.bfloat16}
 # (rtol, atol relative to the output's scale): every output is rounded once from float32 (double)
 TOL = {"float32": (1e-5, 1e-6), "float64": (1e-12, 1e-13), "float16": (1e-3, 1e-3), "bfloat16": (8e-3, 8e-3)}
-PLANS = ["cpu", "cuda"]
+PLANS = ["cpu", "cuda", "gpu-form"]
 Format = Literal["NHWC", "NCHW"]
 SHAPES = [(4, 5), (1, 1), (3, 7, 9), (2, 3, 4, 5), (2, 3, 1, 2, 3), (2, 70, 1, 1), (2, 3, 600), (33, 40, 5),
-          (0, 3), (3, 0), (0, 3, 4), (2, 0, 4), (2, 3, 0), (2, 3, 0, 4)]
+          (130, 40), (70, 520), (0, 3), (3, 0), (0, 3, 4), (2, 0, 4), (2, 3, 0), (2, 3, 0, 4)]
 
 
 pytestmark = pytest.mark.usefixtures("opgen_poison")  # (opgen's pytest plugin) an element no kernel writes is NaN
+
+
+def _scope(plan: str) -> Scope:
+    """The cpu backend under a launch plan, or "gpu-form": the GPU's plan and building blocks."""
+    if plan == "gpu-form":
+        return Scope("cpu", launch_plan="cuda", kernel_form="gpu")
+    return Scope("cpu", launch_plan=plan)
 
 
 def _close(got: np.ndarray, want: np.ndarray, dtype: str, what: str) -> None:
@@ -45,7 +52,7 @@ def _channels(shape: tuple[int, ...], data_format: str) -> int:
 def test_bias_add_and_its_gradient_against_the_reference(plan: str, dtype: str, data_format: Format,
                                                          shape: tuple[int, ...]) -> None:
     rng = np.random.default_rng([len(shape), *shape, len(data_format), len(dtype)])
-    scope = Scope("cpu", launch_plan=plan)
+    scope = _scope(plan)
     value = rng.standard_normal(shape).astype(DTYPES[dtype])
     bias = rng.standard_normal(_channels(shape, data_format)).astype(DTYPES[dtype])
     out = bias_add(value, bias, data_format=data_format, scope=scope).output
@@ -61,9 +68,26 @@ def test_a_large_gradient_sums_in_float32_for_16_bit_types(plan: str) -> None:
     # 20000 ones per channel: a float16 running sum stops at 2048, a float32 one is exact
     for dtype in ("float16", "bfloat16"):
         ones = np.ones((100, 4, 200), DTYPES[dtype])
-        grad = bias_add_grad(ones, data_format="NCHW", scope=Scope("cpu", launch_plan=plan)).output
+        grad = bias_add_grad(ones, data_format="NCHW", scope=_scope(plan)).output
         want = np.full(4, 20000.0).astype(DTYPES[dtype]).astype(np.float64)
         np.testing.assert_array_equal(grad.astype(np.float64), want, err_msg=dtype)
+
+
+@pytest.mark.parametrize("plan", PLANS)
+@pytest.mark.parametrize("dtype", list(DTYPES))
+def test_an_offset_view_gives_the_aligned_result(plan: str, dtype: str) -> None:
+    """value one element past 16 bytes (every row's base off 16 bytes: the GPU's scalar path)."""
+    rng = np.random.default_rng(35)
+    buf = rng.standard_normal(130 * 40 + 16).astype(DTYPES[dtype])
+    start = (-buf.ctypes.data % 16) // buf.itemsize + 1
+    value, bias = buf[start:start + 130 * 40].reshape(130, 40), buf[start:start + 40]
+    assert value.ctypes.data % 16 and bias.ctypes.data % 16
+    scope = _scope(plan)
+    got = bias_add(value, bias, scope=scope).output
+    np.testing.assert_array_equal(got, bias_add(value.copy(), bias.copy(), scope=scope).output)
+    grad = bias_add_grad(value, scope=scope).output
+    np.testing.assert_array_equal(grad, bias_add_grad(value.copy(), scope=scope).output)
+    _close(grad, ref.bias_add_grad(value, "NHWC"), dtype, "bias gradient")
 
 
 def test_rank_2_nchw_is_the_channel_at_dim_1() -> None:

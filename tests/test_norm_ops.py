@@ -110,8 +110,10 @@ def test_the_layer_norm_grad_reference_is_the_forward_references_derivative() ->
         np.testing.assert_allclose(((plus - minus) * dy).sum() / (2 * h), dgamma[j], rtol=1e-6)
 
 
+# (2, 65536): the GPU form's two-read Softmax (a row beyond its register cache), the others its cached path
 SM_CASES = [((4, 33), -1), ((4, 33), 0), ((2, 5, 3), 1), ((2, 5, 3), -3), ((3, 4, 1), 2), ((1000,), 0),
-            ((3, 4100), 1), ((2, 0, 3), 1), ((0, 5), -1), ((2, 3, 4, 5), 2), ((6, 1), -1), ((1, 7), 0)]
+            ((3, 4100), 1), ((2, 65536), -1), ((2, 0, 3), 1), ((0, 5), -1), ((2, 3, 4, 5), 2), ((6, 1), -1),
+            ((1, 7), 0)]
 
 
 @pytest.mark.parametrize("scope", PLANS, indirect=True)
@@ -141,14 +143,16 @@ def test_softmax_16bit_rows_kept_and_computed_again_agree(dtype: str) -> None:
 
 
 def _special_rows(n: int) -> np.ndarray:
-    """Rows as PyTorch treats them: finite, a -inf, a +inf, a NaN, all -inf, all +inf, -inf and +inf."""
-    rows = np.tile(np.linspace(-3, 3, n, dtype=np.float32), (7, 1))
+    """Rows as PyTorch treats them: finite, a -inf, a +inf, a NaN, all -inf, all +inf, -inf and +inf,
+    and a first half of -inf (the GPU form's threads that see only -inf add nothing to the sum)."""
+    rows = np.tile(np.linspace(-3, 3, n, dtype=np.float32), (8, 1))
     rows[1, 1] = -np.inf
     rows[2, n // 2] = np.inf
     rows[3, n - 1] = np.nan
     rows[4] = -np.inf
     rows[5] = np.inf
     rows[6, 0], rows[6, 1] = -np.inf, np.inf
+    rows[7, : n // 2] = -np.inf
     return rows
 
 
@@ -165,6 +169,30 @@ def test_softmax_of_infinities_and_nan_is_pytorchs(scope: Scope, dtype: str, n: 
         np.testing.assert_array_equal(np.isnan(got_rows), np.isnan(want), err_msg=f"axis {axis}")
         _close(got_rows, want.astype(np.float64), dtype, f"axis {axis}")
     assert np.isnan(want[4]).all() and want[1, 1] == 0  # PyTorch: all -inf is NaN, a -inf gives 0
+
+
+@pytest.mark.parametrize("scope", PLANS, indirect=True)
+@pytest.mark.parametrize("dtype", list(DTYPES))
+def test_rows_off_16_bytes_give_the_aligned_result(scope: Scope, dtype: str) -> None:
+    """An offset view (every row's base one element past 16 bytes): the GPU form's scalar path of
+    kernels/_rowvec.cuh, against the same values aligned."""
+    rng = np.random.default_rng(35)
+    shape = (3, 256)
+    buf = _data(rng, (2 * shape[0] * shape[1] + 16,), dtype)
+    start = (-buf.ctypes.data % 16) // buf.itemsize
+    x = buf[start + 1:start + 1 + shape[0] * shape[1]].reshape(shape)
+    dy = buf[start + 9 + x.size:start + 9 + 2 * x.size].reshape(shape)
+    gamma = buf[start + 1:start + 1 + shape[1]]
+    assert x.ctypes.data % 16 and dy.ctypes.data % 16 and gamma.ctypes.data % 16
+    xa, dya, ga = x.copy(), dy.copy(), gamma.copy()
+    for got, want in [(softmax(x, scope=scope).y, softmax(xa, scope=scope).y),
+                      (softmax_grad(x, dy, scope=scope).dx, softmax_grad(xa, dya, scope=scope).dx),
+                      (layer_norm(x, gamma, gamma, scope=scope).y, layer_norm(xa, ga, ga, scope=scope).y),
+                      (layer_norm_grad(dy, x, np.zeros(3, np.float32), np.ones(3, np.float32), gamma,
+                                       scope=scope).dx,
+                       layer_norm_grad(dya, xa, np.zeros(3, np.float32), np.ones(3, np.float32), ga,
+                                       scope=scope).dx)]:
+        np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
 
 
 # -- against PyTorch, and the torch ops' autograd ---------------------------------------------------

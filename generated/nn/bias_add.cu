@@ -723,14 +723,225 @@ __device__ __forceinline__ pair_t<A> column_total(const A* __restrict__ partials
 #undef OPGEN_STORES_EXACTLY
 
 }  // namespace opgen
-#line 2 "codegen/templates/kernels/nn/bias_add.cu"
+#line 1 "codegen/templates/kernels/_rowvec.cuh"
+// ---- opgen row blocks with 16-byte accesses (issue 35, item 2). Include it after _common.cuh with
+// a Jinja include of "kernels/_rowvec.cuh". The row_v* helpers below are _common.cuh's row_sum,
+// row_sum2, row_mean_var and row_store for rows that are arrays of one element type T: instead of a
+// function of j that loads its own elements, they take the row's input pointers and call f(j, e)
+// with e[k] = input k's element j (as acc_t<T>).
+//   The GPU form (NVRTC, and the emulation with OPGEN_GPU_FORM): thread t takes the groups t,
+//     t + blockDim.x, ... of kGroup = 8 adjacent elements, each loaded and stored in 16-byte
+//     accesses (one for 16-bit T, two for float, four for double) when every pointer of the call
+//     starts on 16 bytes, else one element at a time (an odd row length, an offset view); the
+//     row's last group may be short. Element j goes to thread (j / kGroup) % blockDim.x whatever
+//     the alignment, so a thread may read back what it wrote in an earlier pass over the row
+//     without a barrier. The group is 8 elements for every T, not 16 bytes, so that a row is
+//     summed in the same order whatever its type: a 16-bit result is the float32 one rounded once
+//     (tests/test_exact_16bit.py).
+//   The host form: _common.cuh's row helpers on the same f, so the cpu plan's results do not move.
+// Results agree with the scalar helpers to float rounding (the GPU form sums a group first).
+#ifndef OPGEN_ROWVEC_CUH
+#define OPGEN_ROWVEC_CUH
+namespace opgen {
+
+constexpr int kGroup = 8;
+template <typename T> struct alignas(16) VecBits { T e[kGroup]; };
+
+__device__ __forceinline__ bool aligned16(const void* p) { return reinterpret_cast<unsigned long long>(p) % 16 == 0; }
+
+// The m ≤ kGroup elements at p as stored: 16-byte accesses when `vec` (p on 16 bytes and m ==
+// kGroup: the caller checks the base once), else m scalar ones (zeros past m). The loops are
+// unrolled with a test, not run to m, so the group stays in registers, not local memory.
+template <typename T>
+__device__ __forceinline__ VecBits<T> load_bits(const T* __restrict__ p, int m, bool vec) {
+  if (vec) return *reinterpret_cast<const VecBits<T>*>(p);
+  VecBits<T> b;
+#pragma unroll
+  for (int q = 0; q < kGroup; ++q) b.e[q] = q < m ? p[q] : from_acc<T>(acc_t<T>(0));
+  return b;
+}
+
+// The same as acc_t<T> values.
+template <typename T>
+__device__ __forceinline__ void load_vec(const T* __restrict__ p, int m, bool vec, acc_t<T> (&v)[kGroup]) {
+  const VecBits<T> b = load_bits(p, m, vec);
+#pragma unroll
+  for (int q = 0; q < kGroup; ++q) v[q] = to_acc(b.e[q]);
+}
+
+// g(q) for q < m, unrolled (a loop to m would index the group's arrays at run time: local memory).
+template <typename G>
+__device__ __forceinline__ void each_in_group(int m, const G& g) {
+#pragma unroll
+  for (int q = 0; q < kGroup; ++q) {
+    if (q < m) g(q);
+  }
+}
+
+// The m ≤ kGroup elements of b to out: 16-byte accesses when `vec` (as load_bits), else m.
+template <typename T>
+__device__ __forceinline__ void store_bits(T* __restrict__ out, const VecBits<T>& b, int m, bool vec) {
+  if (vec) {
+    *reinterpret_cast<VecBits<T>*>(out) = b;
+  } else {
+    each_in_group(m, [&](int q) { out[q] = b.e[q]; });
+  }
+}
+
+namespace rowvec_detail {
+template <typename T, int K> struct Inputs { const T* p[K]; };
+
+template <typename T, typename... P>
+__device__ __forceinline__ Inputs<T, 1 + sizeof...(P)> inputs(const T* first, P... rest) {
+  return Inputs<T, 1 + sizeof...(P)>{ {first, rest...} };
+}
+
+template <typename T, int K>
+__device__ __forceinline__ bool all_aligned(const Inputs<T, K>& in, const void* out) {
+  bool ok = aligned16(out);
+#pragma unroll
+  for (int k = 0; k < K; ++k) ok = ok && aligned16(in.p[k]);
+  return ok;
+}
+
+// Element j of every input (the host form's and a scalar path's load).
+template <typename T, int K>
+__device__ __forceinline__ void load_one(const Inputs<T, K>& in, long long j, acc_t<T> (&e)[K]) {
+#pragma unroll
+  for (int k = 0; k < K; ++k) e[k] = to_acc(in.p[k][j]);
+}
+
+// visit(j0, m, v) for each of the calling thread's groups (the GPU form's walk over a row), v[k]
+// input k's group as stored (converted element by element where used: fewer registers than a
+// converted copy of every input's group).
+template <typename T, int K, typename V>
+__device__ __forceinline__ void walk(long long n, const Inputs<T, K>& in, bool vec, const V& visit) {
+  constexpr int W = kGroup;
+  const long long groups = (n + W - 1) / W;
+  // not unrolled: a block of up to 1024 threads has at most 64 registers each, and its threads'
+  // groups keep enough loads in flight
+#pragma unroll 1
+  for (long long g = threadIdx.x; g < groups; g += blockDim.x) {
+    const long long j0 = g * W;
+    const int m = n - j0 < W ? static_cast<int>(n - j0) : W;  // int32 ok: under kGroup
+    VecBits<T> v[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k) v[k] = load_bits(in.p[k] + j0, m, vec && m == W);
+    visit(j0, m, v);
+  }
+}
+
+// Element q of a group as f's argument.
+template <typename T, int K>
+__device__ __forceinline__ void element(const VecBits<T> (&v)[K], int q, acc_t<T> (&e)[K]) {
+#pragma unroll
+  for (int k = 0; k < K; ++k) e[k] = to_acc(v[k].e[q]);
+}
+}  // namespace rowvec_detail
+
+#ifndef OPGEN_HOST_FORM
+// The GPU form's walk itself, for a kernel's own per-thread reduction (Softmax's online max and
+// sum): visit(j0, m, v) for each of the calling thread's groups, v[k].e[q] input k's element j0 + q.
+template <typename V, typename T, typename... P>
+__device__ __forceinline__ void row_vgroups(long long n, const V& visit, const T* in0, P... ins) {
+  const auto in = rowvec_detail::inputs(in0, ins...);
+  rowvec_detail::walk(n, in, rowvec_detail::all_aligned(in, in0), visit);
+}
+#endif
+
+// op over f(j, e) for every element, from init (as row_reduce); every thread gets the result.
+template <typename V, typename Op, typename F, typename T, typename... P>
+__device__ __forceinline__ V row_vreduce(long long n, const Op& op, V init, const F& f, const T* in0, P... ins) {
+  const auto in = rowvec_detail::inputs(in0, ins...);
+  constexpr int K = 1 + sizeof...(P);
+  using A = acc_t<T>;
+#ifdef OPGEN_HOST_FORM
+  return row_reduce(n, [&](long long j) { A e[K]; rowvec_detail::load_one(in, j, e); return f(j, e); }, op, init);
+#else
+  V acc = init;
+  const bool vec = rowvec_detail::all_aligned(in, in0);
+  rowvec_detail::walk(n, in, vec, [&](long long j0, int m, const VecBits<T> (&v)[K]) {
+    each_in_group(m, [&](int q) {
+      A e[K];
+      rowvec_detail::element(v, q, e);
+      acc = op(acc, widen_to<V>(f(j0 + q, e)));
+    });
+  });
+  return block_reduce(acc, op);
+#endif
+}
+
+template <typename F, typename T, typename... P>
+__device__ __forceinline__ auto row_vsum(long long n, const F& f, const T* in0, P... ins) {
+  using R = typename strip_cvref<decltype(f(0LL, *static_cast<acc_t<T>(*)[1 + sizeof...(P)]>(nullptr)))>::type;
+  return row_vreduce(n, SumOp{}, R(0), f, in0, ins...);
+}
+
+// Count, mean and biased variance of f(j, e) over the row (row_mean_var's): the GPU form takes a
+// group's mean and Σ(v − mean)² and merges it into the thread's (Chan et al.), the host form is
+// row_mean_var's.
+template <typename F, typename T, typename... P>
+__device__ __forceinline__ auto row_vmean_var(long long n, const F& f, const T* in0, P... ins) {
+  const auto in = rowvec_detail::inputs(in0, ins...);
+  constexpr int K = 1 + sizeof...(P);
+  using A = acc_t<T>;
+  using R = typename strip_cvref<decltype(f(0LL, *static_cast<A(*)[K]>(nullptr)))>::type;
+#ifdef OPGEN_HOST_FORM
+  return row_mean_var(n, [&](long long j) { A e[K]; rowvec_detail::load_one(in, j, e); return f(j, e); });
+#else
+  MeanVarOf<R> s{R(0), R(0), R(0)};
+  const bool vec = rowvec_detail::all_aligned(in, in0);
+  rowvec_detail::walk(n, in, vec, [&](long long j0, int m, const VecBits<T> (&v)[K]) {
+    R x[kGroup];
+    R sum = R(0);
+    each_in_group(m, [&](int q) {
+      A e[K];
+      rowvec_detail::element(v, q, e);
+      x[q] = f(j0 + q, e);
+      sum += x[q];
+    });
+    const R mean = sum / static_cast<R>(m);
+    R m2 = R(0);
+    each_in_group(m, [&](int q) { m2 += (x[q] - mean) * (x[q] - mean); });
+    s = WelfordOp{}(s, MeanVarOf<R>{static_cast<R>(m), mean, m2});
+  });
+  return block_reduce(s, WelfordOp{});
+#endif
+}
+
+// out[j] = f(j, e) (rounded once to T) for every element.
+template <typename F, typename T, typename... P>
+__device__ __forceinline__ void row_vstore(long long n, T* out, const F& f, const T* in0, P... ins) {
+  const auto in = rowvec_detail::inputs(in0, ins...);
+  constexpr int K = 1 + sizeof...(P);
+  using A = acc_t<T>;
+#ifdef OPGEN_HOST_FORM
+  row_store(n, out, [&](long long j) { A e[K]; rowvec_detail::load_one(in, j, e); return f(j, e); });
+#else
+  const bool vec = rowvec_detail::all_aligned(in, out);
+  rowvec_detail::walk(n, in, vec, [&](long long j0, int m, const VecBits<T> (&v)[K]) {
+    VecBits<T> b;
+    each_in_group(m, [&](int q) {
+      A e[K];
+      rowvec_detail::element(v, q, e);
+      b.e[q] = from_acc<T>(f(j0 + q, e));
+    });
+    store_bits(out + j0, b, m, vec && m == kGroup);
+  });
+#endif
+}
+
+}  // namespace opgen
+#endif  // OPGEN_ROWVEC_CUH
+#line 3 "codegen/templates/kernels/nn/bias_add.cu"
 
 // BiasAdd and BiasAddGrad over value viewed as [outer, C, inner] (NHWC: inner = 1). One kernel per
 // step for both launch plans: a block of one thread (the cpu plan) walks its share in order, in runs
 // of kBiasRun elements the host compiler keeps in SIMD registers (g++ -O2 leaves a loop of unknown
 // length scalar); a larger block (the GPU plan) strides it, adjacent threads on adjacent elements.
 // Values are added and summed in opgen::acc_t<T> (float for 16-bit T and float32, double for
-// float64) and rounded once (opgen::to_acc / from_acc); rows are stored by opgen::row_store.
+// float64) and rounded once (opgen::to_acc / from_acc); rows are stored by opgen::row_vstore
+// (kernels/_rowvec.cuh: 16-byte accesses on the GPU).
 
 [[maybe_unused]] constexpr int kBiasRun = 8;
 
@@ -782,11 +993,12 @@ __device__ void bias_add(const T* __restrict__ x, const T* __restrict__ bias, T*
   opgen::for_each_row(rows, [&](long long r) {
     const T* __restrict__ xr = x + r * width;
     T* __restrict__ yr = y + r * width;
+    using A = opgen::acc_t<T>;
     if (by_channel) {
-      const auto b = opgen::to_acc(bias[r % C]);
-      opgen::row_store(width, yr, [&](long long j) { return opgen::to_acc(xr[j]) + b; });
+      const A b = opgen::to_acc(bias[r % C]);
+      opgen::row_vstore(width, yr, [&](long long, const A* e) { return e[0] + b; }, xr);
     } else {
-      opgen::row_store(width, yr, [&](long long j) { return opgen::to_acc(xr[j]) + opgen::to_acc(bias[j]); });
+      opgen::row_vstore(width, yr, [&](long long, const A* e) { return e[0] + e[1]; }, xr, bias);
     }
   });
 }
@@ -809,28 +1021,76 @@ __device__ void bias_grad_channels(const T* __restrict__ g, S* __restrict__ part
   }
 }
 
-// [outer, C] rows: block (t, s) sums the columns [t·tile, +tile) over split s of the rows into
-// partials[s·C + c]. One thread walks the rows in order, adding each to the partial row
-// (vectorised along it); a larger block gives each thread a column.
+// [outer, C] rows, the cpu plan: block (t, s) sums the columns [t·tile, +tile) over split s of the
+// rows into partials[s·C + c], its one thread walking the rows in order and adding each to the
+// partial row (vectorised along it).
 template <typename T, typename S>
 __device__ void bias_grad_columns(const T* __restrict__ g, S* __restrict__ partials, long long rows, long long C,
                                   long long tile) {
+  if (threadIdx.x != 0) return;
   const long long splits = gridDim.y, per = (rows + splits - 1) / splits;
   const long long r0 = blockIdx.y * per, r1 = r0 + per < rows ? r0 + per : rows;
   const long long c0 = blockIdx.x * tile, c1 = c0 + tile < C ? c0 + tile : C;
   S* __restrict__ p = partials + blockIdx.y * C + c0;
-  if (blockDim.x == 1) {
-    for (long long c = 0; c < c1 - c0; ++c) p[c] = 0;
-    for (long long r = r0; r < r1; ++r) {
-      const T* __restrict__ gr = g + r * C + c0;
-      opgen::row_store(c1 - c0, p, [&](long long j) { return p[j] + opgen::to_acc(gr[j]); });
-    }
-    return;
+  for (long long c = 0; c < c1 - c0; ++c) p[c] = 0;
+  for (long long r = r0; r < r1; ++r) {
+    const T* __restrict__ gr = g + r * C + c0;
+    opgen::row_store(c1 - c0, p, [&](long long j) { return p[j] + opgen::to_acc(gr[j]); });
   }
-  for (long long c = threadIdx.x; c < c1 - c0; c += blockDim.x) {
-    S acc = 0;
-    for (long long r = r0; r < r1; ++r) acc += opgen::to_acc(g[r * C + c0 + c]);
-    p[c] = acc;
+}
+
+// Channels a block of the GPU's column sums takes (the spec's grid: ceildiv(C, 256) blocks of 256
+// threads).
+constexpr int kBiasChannels = 256;
+
+// [outer, C] rows, the GPU plan: block (b, s) sums channels [b·256, +256) over split s of the rows
+// into partials[s·C + c], reading each element once, at full width: a thread owns kGroup = 8
+// adjacent channels (16-byte accesses per row where g's base and C allow, else 8 scalar ones:
+// _rowvec.cuh's load_vec), the block's 256 threads are 8 rows of 32 lanes (a warp reads 256
+// contiguous elements of a row), and each thread walks every 8th row of the split, four rows in
+// flight. The rows of lanes are added in order through shared memory (deterministic), in the same
+// order for every T (a 16-bit result is the float32 one rounded once).
+template <typename T, typename S>
+__device__ void bias_grad_vcolumns(const T* __restrict__ g, S* __restrict__ partials, long long rows, long long C) {
+  constexpr int W = opgen::kGroup, kLanes = kBiasChannels / W;
+  __shared__ S sums[W][kBiasChannels];
+  const int lane = threadIdx.x % kLanes, row_lane = threadIdx.x / kLanes;  // row_lane < W: 256 threads
+  const long long splits = gridDim.y, per = (rows + splits - 1) / splits;
+  const long long r0 = blockIdx.y * per, r1 = r0 + per < rows ? r0 + per : rows;
+  const long long c = blockIdx.x * kBiasChannels + lane * W;
+  const int m = C - c < W ? static_cast<int>(C - c) : W;  // int32 ok: under kGroup (or negative: no channel)
+  const bool vec = opgen::aligned16(g) && C % W == 0;
+  S acc[W] = {};
+  if (row_lane < W && m > 0) {
+    long long r = r0 + row_lane;
+    for (; r + 3 * W < r1; r += 4 * W) {
+      opgen::acc_t<T> v[4][W];
+#pragma unroll
+      for (int u = 0; u < 4; ++u) opgen::load_vec(g + (r + u * W) * C + c, m, vec, v[u]);
+#pragma unroll
+      for (int u = 0; u < 4; ++u) {
+#pragma unroll
+        for (int q = 0; q < W; ++q) acc[q] += v[u][q];
+      }
+    }
+    for (; r < r1; r += W) {
+      opgen::acc_t<T> v[W];
+      opgen::load_vec(g + r * C + c, m, vec, v);
+#pragma unroll
+      for (int q = 0; q < W; ++q) acc[q] += v[q];
+    }
+  }
+  if (row_lane < W) {
+#pragma unroll
+    for (int q = 0; q < W; ++q) sums[row_lane][lane * W + q] = acc[q];
+  }
+  __syncthreads();
+  if (row_lane == 0) {
+    for (int q = 0; q < m; ++q) {
+      S t = sums[0][lane * W + q];
+      for (int k = 1; k < W; ++k) t += sums[k][lane * W + q];
+      partials[blockIdx.y * C + c + q] = t;
+    }
   }
 }
 
@@ -844,7 +1104,7 @@ __device__ void bias_grad_finish(const S* __restrict__ partials, T* __restrict__
   });
 }
 
-#line 848 "generated/nn/bias_add.cu"
+#line 1108 "generated/nn/bias_add.cu"
 // ---- BiasAdd: Adds a bias to the channel dimension of value.
 // entry points from specs/nn/bias_add.yaml: one per launch step and specialization (T)
 
@@ -892,7 +1152,7 @@ extern "C" __global__ void BiasAdd__bias_add__float64(
   bias_add<double>(value, bias, output, rows, width, C, by_channel);
 }
 
-#line 896 "generated/nn/bias_add.cu"
+#line 1156 "generated/nn/bias_add.cu"
 // ---- BiasAddGrad: The gradient of BiasAdd with respect to the bias.
 // entry points from specs/nn/bias_add_grad.yaml: one per launch step and specialization (T)
 
@@ -932,7 +1192,7 @@ extern "C" __global__ void BiasAddGrad__bias_grad_channels__float64(
   bias_grad_channels<double>(out_backprop, partials, outer, C, inner);
 }
 
-extern "C" __global__ void BiasAddGrad__bias_grad_columns__float16(
+extern "C" __global__ void __launch_bounds__(1) BiasAddGrad__bias_grad_columns__float16(
     const __half* __restrict__ out_backprop,
     float* __restrict__ partials,
     long long outer,
@@ -941,7 +1201,7 @@ extern "C" __global__ void BiasAddGrad__bias_grad_columns__float16(
   bias_grad_columns<__half>(out_backprop, partials, outer, C, tile);
 }
 
-extern "C" __global__ void BiasAddGrad__bias_grad_columns__bfloat16(
+extern "C" __global__ void __launch_bounds__(1) BiasAddGrad__bias_grad_columns__bfloat16(
     const __nv_bfloat16* __restrict__ out_backprop,
     float* __restrict__ partials,
     long long outer,
@@ -950,7 +1210,7 @@ extern "C" __global__ void BiasAddGrad__bias_grad_columns__bfloat16(
   bias_grad_columns<__nv_bfloat16>(out_backprop, partials, outer, C, tile);
 }
 
-extern "C" __global__ void BiasAddGrad__bias_grad_columns__float32(
+extern "C" __global__ void __launch_bounds__(1) BiasAddGrad__bias_grad_columns__float32(
     const float* __restrict__ out_backprop,
     float* __restrict__ partials,
     long long outer,
@@ -959,13 +1219,45 @@ extern "C" __global__ void BiasAddGrad__bias_grad_columns__float32(
   bias_grad_columns<float>(out_backprop, partials, outer, C, tile);
 }
 
-extern "C" __global__ void BiasAddGrad__bias_grad_columns__float64(
+extern "C" __global__ void __launch_bounds__(1) BiasAddGrad__bias_grad_columns__float64(
     const double* __restrict__ out_backprop,
     double* __restrict__ partials,
     long long outer,
     long long C,
     long long tile) {
   bias_grad_columns<double>(out_backprop, partials, outer, C, tile);
+}
+
+extern "C" __global__ void __launch_bounds__(256) BiasAddGrad__bias_grad_vcolumns__float16(
+    const __half* __restrict__ out_backprop,
+    float* __restrict__ partials,
+    long long outer,
+    long long C) {
+  bias_grad_vcolumns<__half>(out_backprop, partials, outer, C);
+}
+
+extern "C" __global__ void __launch_bounds__(256) BiasAddGrad__bias_grad_vcolumns__bfloat16(
+    const __nv_bfloat16* __restrict__ out_backprop,
+    float* __restrict__ partials,
+    long long outer,
+    long long C) {
+  bias_grad_vcolumns<__nv_bfloat16>(out_backprop, partials, outer, C);
+}
+
+extern "C" __global__ void __launch_bounds__(256) BiasAddGrad__bias_grad_vcolumns__float32(
+    const float* __restrict__ out_backprop,
+    float* __restrict__ partials,
+    long long outer,
+    long long C) {
+  bias_grad_vcolumns<float>(out_backprop, partials, outer, C);
+}
+
+extern "C" __global__ void __launch_bounds__(256) BiasAddGrad__bias_grad_vcolumns__float64(
+    const double* __restrict__ out_backprop,
+    double* __restrict__ partials,
+    long long outer,
+    long long C) {
+  bias_grad_vcolumns<double>(out_backprop, partials, outer, C);
 }
 
 extern "C" __global__ void BiasAddGrad__bias_grad_finish__float16(
@@ -1000,4 +1292,4 @@ extern "C" __global__ void BiasAddGrad__bias_grad_finish__float64(
   bias_grad_finish<double>(partials, output, C, splits);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"BiasAdd__bias_add__float16","params":[["const __half* __restrict__","value"],["const __half* __restrict__","bias"],["__half* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAdd__bias_add__bfloat16","params":[["const __nv_bfloat16* __restrict__","value"],["const __nv_bfloat16* __restrict__","bias"],["__nv_bfloat16* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAdd__bias_add__float32","params":[["const float* __restrict__","value"],["const float* __restrict__","bias"],["float* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAdd__bias_add__float64","params":[["const double* __restrict__","value"],["const double* __restrict__","bias"],["double* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__float16","params":[["const __half* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__bfloat16","params":[["const __nv_bfloat16* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__float32","params":[["const float* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__float64","params":[["const double* __restrict__","out_backprop"],["double* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_columns__float16","params":[["const __half* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_columns__float32","params":[["const float* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_columns__float64","params":[["const double* __restrict__","out_backprop"],["double* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__float16","params":[["float* __restrict__","partials"],["__half* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__bfloat16","params":[["float* __restrict__","partials"],["__nv_bfloat16* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__float32","params":[["float* __restrict__","partials"],["float* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__float64","params":[["double* __restrict__","partials"],["double* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024}],"shared":[],"digest":"56a408c1c755033ad742a4058e7993cc"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"BiasAdd__bias_add__float16","params":[["const __half* __restrict__","value"],["const __half* __restrict__","bias"],["__half* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAdd__bias_add__bfloat16","params":[["const __nv_bfloat16* __restrict__","value"],["const __nv_bfloat16* __restrict__","bias"],["__nv_bfloat16* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAdd__bias_add__float32","params":[["const float* __restrict__","value"],["const float* __restrict__","bias"],["float* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAdd__bias_add__float64","params":[["const double* __restrict__","value"],["const double* __restrict__","bias"],["double* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__float16","params":[["const __half* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__bfloat16","params":[["const __nv_bfloat16* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__float32","params":[["const float* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__float64","params":[["const double* __restrict__","out_backprop"],["double* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_columns__float16","params":[["const __half* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1},{"name":"BiasAddGrad__bias_grad_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1},{"name":"BiasAddGrad__bias_grad_columns__float32","params":[["const float* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1},{"name":"BiasAddGrad__bias_grad_columns__float64","params":[["const double* __restrict__","out_backprop"],["double* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1},{"name":"BiasAddGrad__bias_grad_vcolumns__float16","params":[["const __half* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_vcolumns__bfloat16","params":[["const __nv_bfloat16* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_vcolumns__float32","params":[["const float* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_vcolumns__float64","params":[["const double* __restrict__","out_backprop"],["double* __restrict__","partials"],["long long","outer"],["long long","C"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_finish__float16","params":[["float* __restrict__","partials"],["__half* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__bfloat16","params":[["float* __restrict__","partials"],["__nv_bfloat16* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__float32","params":[["float* __restrict__","partials"],["float* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__float64","params":[["double* __restrict__","partials"],["double* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024}],"shared":[],"digest":"89f7f1c963f9c9623d5011c71fda1ef2"}

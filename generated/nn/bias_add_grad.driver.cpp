@@ -66,7 +66,7 @@ static void opgen_plan_walk_BiasAddGrad(opgen_plan_value* env, const char* backe
     scalar(out, OPGEN_T_I64, num(env[6], "inner"), "inner");
     out.words[nargs2] = (out.used - nargs2 - 1) / 2;
   }
-  if ((equal(num(env[7], "by_channel"), integer(0LL)))) {
+  if (((equal(num(env[7], "by_channel"), integer(0LL))) && (std::strcmp(backend, "cpu") == 0))) {
     int64_t sym3 = -1;
     if (sym3 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym3 = 5;
     if (sym3 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym3 = 4;
@@ -78,7 +78,7 @@ static void opgen_plan_walk_BiasAddGrad(opgen_plan_value* env, const char* backe
     out.put(whole(ceildiv(num(env[5], "C"), num(env[8], "tile")), "a grid size"));
     out.put(whole(num(env[9], "column_splits"), "a grid size"));
     out.put(1);
-    out.put(whole(num(env[10], "column_threads"), "a block size"));
+    out.put(whole(integer(1LL), "a block size"));
     out.put(whole(integer(0LL), "the shared size"));
     int64_t nargs4 = out.used; out.put(0);
     out.put(OPGEN_T_SLOT); out.put(0);
@@ -88,25 +88,46 @@ static void opgen_plan_walk_BiasAddGrad(opgen_plan_value* env, const char* backe
     scalar(out, OPGEN_T_I64, num(env[8], "tile"), "tile");
     out.words[nargs4] = (out.used - nargs4 - 1) / 2;
   }
-  if (true) {
+  if (((equal(num(env[7], "by_channel"), integer(0LL))) && (std::strcmp(backend, "cuda") == 0))) {
     int64_t sym5 = -1;
-    if (sym5 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym5 = 9;
-    if (sym5 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym5 = 8;
-    if (sym5 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym5 = 10;
-    if (sym5 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 3) sym5 = 11;
-    if (sym5 < 0) fail(OPGEN_E_SYMBOL, "kernel 'bias_grad_finish' has no entry point for the dtypes of " "_dtype_T");
+    if (sym5 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym5 = 13;
+    if (sym5 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym5 = 12;
+    if (sym5 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym5 = 14;
+    if (sym5 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 3) sym5 = 15;
+    if (sym5 < 0) fail(OPGEN_E_SYMBOL, "kernel 'bias_grad_vcolumns' has no entry point for the dtypes of " "_dtype_T");
     out.put(OPGEN_STEP_LAUNCH); out.put(sym5);
+    out.put(2);
+    out.put(whole(ceildiv(num(env[5], "C"), integer(256LL)), "a grid size"));
+    out.put(whole(num(env[9], "column_splits"), "a grid size"));
     out.put(1);
-    out.put(whole(num(env[11], "finish_blocks"), "a grid size"));
-    out.put(1);
-    out.put(whole(num(env[12], "finish_threads"), "a block size"));
+    out.put(whole(integer(256LL), "a block size"));
     out.put(whole(integer(0LL), "the shared size"));
     int64_t nargs6 = out.used; out.put(0);
+    out.put(OPGEN_T_SLOT); out.put(0);
+    out.put(OPGEN_T_SLOT); out.put(1);
+    scalar(out, OPGEN_T_I64, num(env[4], "outer"), "outer");
+    scalar(out, OPGEN_T_I64, num(env[5], "C"), "C");
+    out.words[nargs6] = (out.used - nargs6 - 1) / 2;
+  }
+  if (true) {
+    int64_t sym7 = -1;
+    if (sym7 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym7 = 9;
+    if (sym7 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym7 = 8;
+    if (sym7 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym7 = 10;
+    if (sym7 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 3) sym7 = 11;
+    if (sym7 < 0) fail(OPGEN_E_SYMBOL, "kernel 'bias_grad_finish' has no entry point for the dtypes of " "_dtype_T");
+    out.put(OPGEN_STEP_LAUNCH); out.put(sym7);
+    out.put(1);
+    out.put(whole(num(env[10], "finish_blocks"), "a grid size"));
+    out.put(1);
+    out.put(whole(num(env[11], "finish_threads"), "a block size"));
+    out.put(whole(integer(0LL), "the shared size"));
+    int64_t nargs8 = out.used; out.put(0);
     out.put(OPGEN_T_SLOT); out.put(1);
     out.put(OPGEN_T_SLOT); out.put(2);
     scalar(out, OPGEN_T_I64, num(env[5], "C"), "C");
-    scalar(out, OPGEN_T_I64, num(env[13], "splits"), "splits");
-    out.words[nargs6] = (out.used - nargs6 - 1) / 2;
+    scalar(out, OPGEN_T_I64, num(env[12], "splits"), "splits");
+    out.words[nargs8] = (out.used - nargs8 - 1) / 2;
   }
   *variant = -1;
 }
@@ -114,10 +135,10 @@ static void opgen_plan_walk_BiasAddGrad(opgen_plan_value* env, const char* backe
 OPGEN_PLAN_API int opgen_plan_BiasAddGrad(const opgen_plan_value* values, int64_t nvalues, const char* backend, int64_t* words, int64_t capacity, int64_t* used, int64_t* variant, char* err, int64_t errlen) {
   Out out{words, capacity, 0};
   try {
-    if (nvalues != 14) fail(OPGEN_E_VALUES, "the plan reads 14 names, the call gave " + std::to_string(nvalues));
+    if (nvalues != 13) fail(OPGEN_E_VALUES, "the plan reads 13 names, the call gave " + std::to_string(nvalues));
     if (backend == nullptr) fail(OPGEN_E_VALUES, "no backend named");
-    opgen_plan_value env[14] = {};
-    for (int64_t k = 0; k < 14; ++k) env[k] = values[k];
+    opgen_plan_value env[13] = {};
+    for (int64_t k = 0; k < 13; ++k) env[k] = values[k];
     opgen_plan_walk_BiasAddGrad(env, backend, out, variant);
     *used = out.used;
     return OPGEN_PLAN_OK;
@@ -131,12 +152,12 @@ OPGEN_PLAN_API int opgen_plan_BiasAddGrad(const opgen_plan_value* values, int64_
 }
 
 OPGEN_PLAN_API const char* opgen_plan_BiasAddGrad_info(int table, int64_t index) {
-  static const char* const t0[] = {"_dtype_T", "channel_blocks", "channel_splits", "channel_threads", "outer", "C", "inner", "by_channel", "tile", "column_splits", "column_threads", "finish_blocks", "finish_threads", "splits"};
-  if (table == 0) return index >= 0 && index < 14 ? t0[index] : nullptr;
+  static const char* const t0[] = {"_dtype_T", "channel_blocks", "channel_splits", "channel_threads", "outer", "C", "inner", "by_channel", "tile", "column_splits", "finish_blocks", "finish_threads", "splits"};
+  if (table == 0) return index >= 0 && index < 13 ? t0[index] : nullptr;
   static const char* const t1[] = {"bfloat16", "float16", "float32", "float64"};
   if (table == 1) return index >= 0 && index < 4 ? t1[index] : nullptr;
-  static const char* const t2[] = {"BiasAddGrad__bias_grad_channels__bfloat16", "BiasAddGrad__bias_grad_channels__float16", "BiasAddGrad__bias_grad_channels__float32", "BiasAddGrad__bias_grad_channels__float64", "BiasAddGrad__bias_grad_columns__bfloat16", "BiasAddGrad__bias_grad_columns__float16", "BiasAddGrad__bias_grad_columns__float32", "BiasAddGrad__bias_grad_columns__float64", "BiasAddGrad__bias_grad_finish__bfloat16", "BiasAddGrad__bias_grad_finish__float16", "BiasAddGrad__bias_grad_finish__float32", "BiasAddGrad__bias_grad_finish__float64"};
-  if (table == 2) return index >= 0 && index < 12 ? t2[index] : nullptr;
+  static const char* const t2[] = {"BiasAddGrad__bias_grad_channels__bfloat16", "BiasAddGrad__bias_grad_channels__float16", "BiasAddGrad__bias_grad_channels__float32", "BiasAddGrad__bias_grad_channels__float64", "BiasAddGrad__bias_grad_columns__bfloat16", "BiasAddGrad__bias_grad_columns__float16", "BiasAddGrad__bias_grad_columns__float32", "BiasAddGrad__bias_grad_columns__float64", "BiasAddGrad__bias_grad_finish__bfloat16", "BiasAddGrad__bias_grad_finish__float16", "BiasAddGrad__bias_grad_finish__float32", "BiasAddGrad__bias_grad_finish__float64", "BiasAddGrad__bias_grad_vcolumns__bfloat16", "BiasAddGrad__bias_grad_vcolumns__float16", "BiasAddGrad__bias_grad_vcolumns__float32", "BiasAddGrad__bias_grad_vcolumns__float64"};
+  if (table == 2) return index >= 0 && index < 16 ? t2[index] : nullptr;
   static const char* const t3[] = {nullptr};
   if (table == 3) return index >= 0 && index < 0 ? t3[index] : nullptr;
   return nullptr;
@@ -163,7 +184,6 @@ static void opgen_drive_BiasAddGrad(opgen_call* call, bool run) {
   V v_channel_splits;
   V v_channel_threads;
   V v_column_splits;
-  V v_column_threads;
   V v_finish_blocks;
   V v_finish_threads;
   V v_inner;
@@ -192,11 +212,10 @@ static void opgen_drive_BiasAddGrad(opgen_call* call, bool run) {
     v_by_channel = boolean(!equal(v_inner, integer(1LL)));
     v_channel_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(1LL), min_of({v_outer, integer(16LL)})}) : max_of({integer(1LL), min_of({v_outer, neg(floordiv(neg(integer(2048LL)), max_of({integer(1LL), v_C})))})}));
     v_channel_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({v_C, neg(floordiv(neg(integer(16LL)), v_channel_splits))}) : min_of({v_C, integer(65535LL)}));
-    v_column_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(1LL), min_of({v_outer, integer(16LL)})}) : max_of({integer(1LL), min_of({neg(floordiv(neg(v_outer), integer(64LL))), integer(1024LL)})}));
+    v_column_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(1LL), min_of({v_outer, integer(16LL)})}) : max_of({integer(1LL), min_of({neg(floordiv(neg(v_outer), integer(64LL))), neg(floordiv(neg(integer(1024LL)), max_of({integer(1LL), neg(floordiv(neg(v_C), integer(256LL)))})))})}));
     v_splits = add(mul(v_by_channel, v_channel_splits), mul(sub(integer(1LL), v_by_channel), v_column_splits));
     v_channel_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_inner), integer(128LL))))})}));
-    v_tile = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(1LL), v_C}) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_C), integer(32LL))))})}));
-    v_column_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : v_tile);
+    v_tile = max_of({integer(1LL), v_C});
     v_finish_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : integer(256LL));
     v_finish_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({v_C, integer(2LL)}) : min_of({neg(floordiv(neg(v_C), integer(256LL))), integer(1024LL)}));
     v__shape_output = Shape{v_C};
@@ -214,11 +233,10 @@ static void opgen_drive_BiasAddGrad(opgen_call* call, bool run) {
       v_by_channel = boolean(!equal(v_inner, integer(1LL)));
       v_channel_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(1LL), min_of({v_outer, integer(16LL)})}) : max_of({integer(1LL), min_of({v_outer, neg(floordiv(neg(integer(2048LL)), max_of({integer(1LL), v_C})))})}));
       v_channel_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({v_C, neg(floordiv(neg(integer(16LL)), v_channel_splits))}) : min_of({v_C, integer(65535LL)}));
-      v_column_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(1LL), min_of({v_outer, integer(16LL)})}) : max_of({integer(1LL), min_of({neg(floordiv(neg(v_outer), integer(64LL))), integer(1024LL)})}));
+      v_column_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(1LL), min_of({v_outer, integer(16LL)})}) : max_of({integer(1LL), min_of({neg(floordiv(neg(v_outer), integer(64LL))), neg(floordiv(neg(integer(1024LL)), max_of({integer(1LL), neg(floordiv(neg(v_C), integer(256LL)))})))})}));
       v_splits = add(mul(v_by_channel, v_channel_splits), mul(sub(integer(1LL), v_by_channel), v_column_splits));
       v_channel_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_inner), integer(128LL))))})}));
-      v_tile = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(1LL), v_C}) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_C), integer(32LL))))})}));
-      v_column_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : v_tile);
+      v_tile = max_of({integer(1LL), v_C});
       v_finish_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : integer(256LL));
       v_finish_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({v_C, integer(2LL)}) : min_of({neg(floordiv(neg(v_C), integer(256LL))), integer(1024LL)}));
       v__shape_output = Shape{v_C};
@@ -230,10 +248,10 @@ static void opgen_drive_BiasAddGrad(opgen_call* call, bool run) {
   if (!run) return;
   v_partials = scratch(call, frame, Shape{v_splits, v_C}, v__dtype_S);
   static const char* const strings[] = {"bfloat16", "float16", "float32", "float64"};
-  static const char* const symbols[] = {"BiasAddGrad__bias_grad_channels__bfloat16", "BiasAddGrad__bias_grad_channels__float16", "BiasAddGrad__bias_grad_channels__float32", "BiasAddGrad__bias_grad_channels__float64", "BiasAddGrad__bias_grad_columns__bfloat16", "BiasAddGrad__bias_grad_columns__float16", "BiasAddGrad__bias_grad_columns__float32", "BiasAddGrad__bias_grad_columns__float64", "BiasAddGrad__bias_grad_finish__bfloat16", "BiasAddGrad__bias_grad_finish__float16", "BiasAddGrad__bias_grad_finish__float32", "BiasAddGrad__bias_grad_finish__float64"};
-  opgen_plan_value values[14] = {plan_value(frame, v__dtype_T, strings, 4), plan_value(frame, v_channel_blocks, strings, 4), plan_value(frame, v_channel_splits, strings, 4), plan_value(frame, v_channel_threads, strings, 4), plan_value(frame, v_outer, strings, 4), plan_value(frame, v_C, strings, 4), plan_value(frame, v_inner, strings, 4), plan_value(frame, v_by_channel, strings, 4), plan_value(frame, v_tile, strings, 4), plan_value(frame, v_column_splits, strings, 4), plan_value(frame, v_column_threads, strings, 4), plan_value(frame, v_finish_blocks, strings, 4), plan_value(frame, v_finish_threads, strings, 4), plan_value(frame, v_splits, strings, 4)};
+  static const char* const symbols[] = {"BiasAddGrad__bias_grad_channels__bfloat16", "BiasAddGrad__bias_grad_channels__float16", "BiasAddGrad__bias_grad_channels__float32", "BiasAddGrad__bias_grad_channels__float64", "BiasAddGrad__bias_grad_columns__bfloat16", "BiasAddGrad__bias_grad_columns__float16", "BiasAddGrad__bias_grad_columns__float32", "BiasAddGrad__bias_grad_columns__float64", "BiasAddGrad__bias_grad_finish__bfloat16", "BiasAddGrad__bias_grad_finish__float16", "BiasAddGrad__bias_grad_finish__float32", "BiasAddGrad__bias_grad_finish__float64", "BiasAddGrad__bias_grad_vcolumns__bfloat16", "BiasAddGrad__bias_grad_vcolumns__float16", "BiasAddGrad__bias_grad_vcolumns__float32", "BiasAddGrad__bias_grad_vcolumns__float64"};
+  opgen_plan_value values[13] = {plan_value(frame, v__dtype_T, strings, 4), plan_value(frame, v_channel_blocks, strings, 4), plan_value(frame, v_channel_splits, strings, 4), plan_value(frame, v_channel_threads, strings, 4), plan_value(frame, v_outer, strings, 4), plan_value(frame, v_C, strings, 4), plan_value(frame, v_inner, strings, 4), plan_value(frame, v_by_channel, strings, 4), plan_value(frame, v_tile, strings, 4), plan_value(frame, v_column_splits, strings, 4), plan_value(frame, v_finish_blocks, strings, 4), plan_value(frame, v_finish_threads, strings, 4), plan_value(frame, v_splits, strings, 4)};
   opgen_native::Slot slots[3] = {plan_slot(frame, v_out_backprop), plan_slot(frame, v_partials), plan_slot(frame, v_output)};
-  int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_BiasAddGrad, symbols, 12, values, 14, slots, 3, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
+  int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_BiasAddGrad, symbols, 16, values, 13, slots, 3, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
   if (rc != OPGEN_OK) raise(rc, call->err);
 }
 

@@ -17,13 +17,15 @@ _OP = 'BiasAddGrad'
 _KERNELS = KernelSource(_OP, Path(__file__).with_name("bias_add.cu"))
 # The launch plan as data (codegen/runtime/plan.py): what _compute runs, recorded once per set of sizes
 # and attrs; the loop in _compute is the same plan as Python (OPGEN_PLAN=loop runs it).
-_PLAN = _rt.Plan('BiasAddGrad', ('_dtype_T', 'channel_blocks', 'channel_splits', 'channel_threads', 'outer', 'C', 'inner', 'by_channel', 'tile', 'column_splits', 'column_threads', 'finish_blocks', 'finish_threads', 'splits'), ('out_backprop', 'partials', 'output'), (
+_PLAN = _rt.Plan('BiasAddGrad', ('_dtype_T', 'channel_blocks', 'channel_splits', 'channel_threads', 'outer', 'C', 'inner', 'by_channel', 'tile', 'column_splits', 'finish_blocks', 'finish_threads', 'splits'), ('out_backprop', 'partials', 'output'), (
     ('launch', 'bias_grad_channels', ('_dtype_T',), ('channel_blocks', 'channel_splits'), ('channel_threads',), 0, (('buf', 0), ('buf', 1), ('scalar', '_np.int64', 'outer', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'inner', None, ())), (('==', 'by_channel', 1),)),
-    ('launch', 'bias_grad_columns', ('_dtype_T',), (('ceildiv', 'C', 'tile'), 'column_splits'), ('column_threads',), 0, (('buf', 0), ('buf', 1), ('scalar', '_np.int64', 'outer', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'tile', None, ())), (('==', 'by_channel', 0),)),
+    ('launch', 'bias_grad_columns', ('_dtype_T',), (('ceildiv', 'C', 'tile'), 'column_splits'), (1,), 0, (('buf', 0), ('buf', 1), ('scalar', '_np.int64', 'outer', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'tile', None, ())), (('and', ('==', 'by_channel', 0), ('backend', 'cpu')),)),
+    ('launch', 'bias_grad_vcolumns', ('_dtype_T',), (('ceildiv', 'C', 256), 'column_splits'), (256,), 0, (('buf', 0), ('buf', 1), ('scalar', '_np.int64', 'outer', None, ()), ('scalar', '_np.int64', 'C', None, ())), (('and', ('==', 'by_channel', 0), ('backend', 'cuda')),)),
     ('launch', 'bias_grad_finish', ('_dtype_T',), ('finish_blocks',), ('finish_threads',), 0, (('buf', 1), ('buf', 2), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'splits', None, ())), ()),
 ), {
     'bias_grad_channels': {('float16',): 'BiasAddGrad__bias_grad_channels__float16', ('bfloat16',): 'BiasAddGrad__bias_grad_channels__bfloat16', ('float32',): 'BiasAddGrad__bias_grad_channels__float32', ('float64',): 'BiasAddGrad__bias_grad_channels__float64'},
     'bias_grad_columns': {('float16',): 'BiasAddGrad__bias_grad_columns__float16', ('bfloat16',): 'BiasAddGrad__bias_grad_columns__bfloat16', ('float32',): 'BiasAddGrad__bias_grad_columns__float32', ('float64',): 'BiasAddGrad__bias_grad_columns__float64'},
+    'bias_grad_vcolumns': {('float16',): 'BiasAddGrad__bias_grad_vcolumns__float16', ('bfloat16',): 'BiasAddGrad__bias_grad_vcolumns__bfloat16', ('float32',): 'BiasAddGrad__bias_grad_vcolumns__float32', ('float64',): 'BiasAddGrad__bias_grad_vcolumns__float64'},
     'bias_grad_finish': {('float16',): 'BiasAddGrad__bias_grad_finish__float16', ('bfloat16',): 'BiasAddGrad__bias_grad_finish__bfloat16', ('float32',): 'BiasAddGrad__bias_grad_finish__float32', ('float64',): 'BiasAddGrad__bias_grad_finish__float64'},
 })
 # The op's native driver (codegen/runtime/native_driver.py): _compute hands it the call first.
@@ -174,11 +176,10 @@ def _compute(scope: Scope | str | None, out_backprop: Any, data_format: Any) -> 
         by_channel = inner != 1
         channel_splits = (max(1, min(outer, 16)) if _backend.name == 'cpu' else max(1, min(outer, (-(-2048//max(1, C))))))
         channel_blocks = (min(C, (-(-16//channel_splits))) if _backend.name == 'cpu' else min(C, 65535))
-        column_splits = (max(1, min(outer, 16)) if _backend.name == 'cpu' else max(1, min((-(-outer//64)), 1024)))
+        column_splits = (max(1, min(outer, 16)) if _backend.name == 'cpu' else max(1, min((-(-outer//64)), (-(-1024//max(1, (-(-C//256))))))))
         splits = by_channel*channel_splits + (1 - by_channel)*column_splits
         channel_threads = (1 if _backend.name == 'cpu' else max(32, min(256, 32*(-(-inner//128)))))
-        tile = (max(1, C) if _backend.name == 'cpu' else max(32, min(256, 32*(-(-C//32)))))
-        column_threads = (1 if _backend.name == 'cpu' else tile)
+        tile = max(1, C)
         finish_threads = (1 if _backend.name == 'cpu' else 256)
         finish_blocks = (min(C, 2) if _backend.name == 'cpu' else min((-(-C//256)), 1024))
         _shape_output = [C]
@@ -194,11 +195,10 @@ def _compute(scope: Scope | str | None, out_backprop: Any, data_format: Any) -> 
         by_channel = inner != 1
         channel_splits = (max(1, min(outer, 16)) if _backend.name == 'cpu' else max(1, min(outer, (-(-2048//max(1, C))))))
         channel_blocks = (min(C, (-(-16//channel_splits))) if _backend.name == 'cpu' else min(C, 65535))
-        column_splits = (max(1, min(outer, 16)) if _backend.name == 'cpu' else max(1, min((-(-outer//64)), 1024)))
+        column_splits = (max(1, min(outer, 16)) if _backend.name == 'cpu' else max(1, min((-(-outer//64)), (-(-1024//max(1, (-(-C//256))))))))
         splits = by_channel*channel_splits + (1 - by_channel)*column_splits
         channel_threads = (1 if _backend.name == 'cpu' else max(32, min(256, 32*(-(-inner//128)))))
-        tile = (max(1, C) if _backend.name == 'cpu' else max(32, min(256, 32*(-(-C//32)))))
-        column_threads = (1 if _backend.name == 'cpu' else tile)
+        tile = max(1, C)
         finish_threads = (1 if _backend.name == 'cpu' else 256)
         finish_blocks = (min(C, 2) if _backend.name == 'cpu' else min((-(-C//256)), 1024))
         _shape_output = [C]
@@ -207,13 +207,15 @@ def _compute(scope: Scope | str | None, out_backprop: Any, data_format: Any) -> 
     output = _backend.empty(_shape_output, _dtype_T)
     partials = _backend.empty([splits, C], _dtype_S)
     if _rt.plan_as_data():
-        _rt.run_plan(_backend, _KERNELS, _PLAN, (_dtype_T, channel_blocks, channel_splits, channel_threads, outer, C, inner, by_channel, tile, column_splits, column_threads, finish_blocks, finish_threads, splits,), (out_backprop, partials, output,))
+        _rt.run_plan(_backend, _KERNELS, _PLAN, (_dtype_T, channel_blocks, channel_splits, channel_threads, outer, C, inner, by_channel, tile, column_splits, finish_blocks, finish_threads, splits,), (out_backprop, partials, output,))
     else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
         _rt.hold_if_capturing(_backend, (out_backprop, partials, output,))
         if by_channel == 1:
             _backend.launch(_KERNELS, _PLAN.symbol('bias_grad_channels', _dtype_T), (channel_blocks, channel_splits,), (channel_threads,), (out_backprop, partials, _np.int64(outer), _np.int64(C), _np.int64(inner),), 0)
-        if by_channel == 0:
-            _backend.launch(_KERNELS, _PLAN.symbol('bias_grad_columns', _dtype_T), ((-(-C//tile)), column_splits,), (column_threads,), (out_backprop, partials, _np.int64(outer), _np.int64(C), _np.int64(tile),), 0)
+        if by_channel == 0 and _backend.name == 'cpu':
+            _backend.launch(_KERNELS, _PLAN.symbol('bias_grad_columns', _dtype_T), ((-(-C//tile)), column_splits,), (1,), (out_backprop, partials, _np.int64(outer), _np.int64(C), _np.int64(tile),), 0)
+        if by_channel == 0 and _backend.name == 'cuda':
+            _backend.launch(_KERNELS, _PLAN.symbol('bias_grad_vcolumns', _dtype_T), ((-(-C//256)), column_splits,), (256,), (out_backprop, partials, _np.int64(outer), _np.int64(C),), 0)
         _backend.launch(_KERNELS, _PLAN.symbol('bias_grad_finish', _dtype_T), (finish_blocks,), (finish_threads,), (partials, output, _np.int64(C), _np.int64(splits),), 0)
     _backend.flush()
     return BiasAddGradOutputs(output)

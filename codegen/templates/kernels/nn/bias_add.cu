@@ -1,11 +1,13 @@
 {% include "kernels/_common.cuh" %}
+{% include "kernels/_rowvec.cuh" %}
 
 // BiasAdd and BiasAddGrad over value viewed as [outer, C, inner] (NHWC: inner = 1). One kernel per
 // step for both launch plans: a block of one thread (the cpu plan) walks its share in order, in runs
 // of kBiasRun elements the host compiler keeps in SIMD registers (g++ -O2 leaves a loop of unknown
 // length scalar); a larger block (the GPU plan) strides it, adjacent threads on adjacent elements.
 // Values are added and summed in opgen::acc_t<T> (float for 16-bit T and float32, double for
-// float64) and rounded once (opgen::to_acc / from_acc); rows are stored by opgen::row_store.
+// float64) and rounded once (opgen::to_acc / from_acc); rows are stored by opgen::row_vstore
+// (kernels/_rowvec.cuh: 16-byte accesses on the GPU).
 
 [[maybe_unused]] constexpr int kBiasRun = 8;
 
@@ -57,11 +59,12 @@ __device__ void bias_add(const T* __restrict__ x, const T* __restrict__ bias, T*
   opgen::for_each_row(rows, [&](long long r) {
     const T* __restrict__ xr = x + r * width;
     T* __restrict__ yr = y + r * width;
+    using A = opgen::acc_t<T>;
     if (by_channel) {
-      const auto b = opgen::to_acc(bias[r % C]);
-      opgen::row_store(width, yr, [&](long long j) { return opgen::to_acc(xr[j]) + b; });
+      const A b = opgen::to_acc(bias[r % C]);
+      opgen::row_vstore(width, yr, [&](long long, const A* e) { return e[0] + b; }, xr);
     } else {
-      opgen::row_store(width, yr, [&](long long j) { return opgen::to_acc(xr[j]) + opgen::to_acc(bias[j]); });
+      opgen::row_vstore(width, yr, [&](long long, const A* e) { return e[0] + e[1]; }, xr, bias);
     }
   });
 }
@@ -84,28 +87,76 @@ __device__ void bias_grad_channels(const T* __restrict__ g, S* __restrict__ part
   }
 }
 
-// [outer, C] rows: block (t, s) sums the columns [t·tile, +tile) over split s of the rows into
-// partials[s·C + c]. One thread walks the rows in order, adding each to the partial row
-// (vectorised along it); a larger block gives each thread a column.
+// [outer, C] rows, the cpu plan: block (t, s) sums the columns [t·tile, +tile) over split s of the
+// rows into partials[s·C + c], its one thread walking the rows in order and adding each to the
+// partial row (vectorised along it).
 template <typename T, typename S>
 __device__ void bias_grad_columns(const T* __restrict__ g, S* __restrict__ partials, long long rows, long long C,
                                   long long tile) {
+  if (threadIdx.x != 0) return;
   const long long splits = gridDim.y, per = (rows + splits - 1) / splits;
   const long long r0 = blockIdx.y * per, r1 = r0 + per < rows ? r0 + per : rows;
   const long long c0 = blockIdx.x * tile, c1 = c0 + tile < C ? c0 + tile : C;
   S* __restrict__ p = partials + blockIdx.y * C + c0;
-  if (blockDim.x == 1) {
-    for (long long c = 0; c < c1 - c0; ++c) p[c] = 0;
-    for (long long r = r0; r < r1; ++r) {
-      const T* __restrict__ gr = g + r * C + c0;
-      opgen::row_store(c1 - c0, p, [&](long long j) { return p[j] + opgen::to_acc(gr[j]); });
-    }
-    return;
+  for (long long c = 0; c < c1 - c0; ++c) p[c] = 0;
+  for (long long r = r0; r < r1; ++r) {
+    const T* __restrict__ gr = g + r * C + c0;
+    opgen::row_store(c1 - c0, p, [&](long long j) { return p[j] + opgen::to_acc(gr[j]); });
   }
-  for (long long c = threadIdx.x; c < c1 - c0; c += blockDim.x) {
-    S acc = 0;
-    for (long long r = r0; r < r1; ++r) acc += opgen::to_acc(g[r * C + c0 + c]);
-    p[c] = acc;
+}
+
+// Channels a block of the GPU's column sums takes (the spec's grid: ceildiv(C, 256) blocks of 256
+// threads).
+constexpr int kBiasChannels = 256;
+
+// [outer, C] rows, the GPU plan: block (b, s) sums channels [b·256, +256) over split s of the rows
+// into partials[s·C + c], reading each element once, at full width: a thread owns kGroup = 8
+// adjacent channels (16-byte accesses per row where g's base and C allow, else 8 scalar ones:
+// _rowvec.cuh's load_vec), the block's 256 threads are 8 rows of 32 lanes (a warp reads 256
+// contiguous elements of a row), and each thread walks every 8th row of the split, four rows in
+// flight. The rows of lanes are added in order through shared memory (deterministic), in the same
+// order for every T (a 16-bit result is the float32 one rounded once).
+template <typename T, typename S>
+__device__ void bias_grad_vcolumns(const T* __restrict__ g, S* __restrict__ partials, long long rows, long long C) {
+  constexpr int W = opgen::kGroup, kLanes = kBiasChannels / W;
+  __shared__ S sums[W][kBiasChannels];
+  const int lane = threadIdx.x % kLanes, row_lane = threadIdx.x / kLanes;  // row_lane < W: 256 threads
+  const long long splits = gridDim.y, per = (rows + splits - 1) / splits;
+  const long long r0 = blockIdx.y * per, r1 = r0 + per < rows ? r0 + per : rows;
+  const long long c = blockIdx.x * kBiasChannels + lane * W;
+  const int m = C - c < W ? static_cast<int>(C - c) : W;  // int32 ok: under kGroup (or negative: no channel)
+  const bool vec = opgen::aligned16(g) && C % W == 0;
+  S acc[W] = {};
+  if (row_lane < W && m > 0) {
+    long long r = r0 + row_lane;
+    for (; r + 3 * W < r1; r += 4 * W) {
+      opgen::acc_t<T> v[4][W];
+#pragma unroll
+      for (int u = 0; u < 4; ++u) opgen::load_vec(g + (r + u * W) * C + c, m, vec, v[u]);
+#pragma unroll
+      for (int u = 0; u < 4; ++u) {
+#pragma unroll
+        for (int q = 0; q < W; ++q) acc[q] += v[u][q];
+      }
+    }
+    for (; r < r1; r += W) {
+      opgen::acc_t<T> v[W];
+      opgen::load_vec(g + r * C + c, m, vec, v);
+#pragma unroll
+      for (int q = 0; q < W; ++q) acc[q] += v[q];
+    }
+  }
+  if (row_lane < W) {
+#pragma unroll
+    for (int q = 0; q < W; ++q) sums[row_lane][lane * W + q] = acc[q];
+  }
+  __syncthreads();
+  if (row_lane == 0) {
+    for (int q = 0; q < m; ++q) {
+      S t = sums[0][lane * W + q];
+      for (int k = 1; k < W; ++k) t += sums[k][lane * W + q];
+      partials[blockIdx.y * C + c + q] = t;
+    }
   }
 }
 

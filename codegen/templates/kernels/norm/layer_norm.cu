@@ -1,4 +1,5 @@
 {% include "kernels/_common.cuh" %}
+{% include "kernels/_rowvec.cuh" %}
 
 // LayerNorm and LayerNormGrad over x viewed as [rows, D]. One kernel per step for both launch
 // plans: the row and column building blocks of kernels/_common.cuh take the GPU's form (a block's
@@ -11,33 +12,42 @@
 template <bool HasGamma, bool HasBeta, typename T>
 __device__ __forceinline__ void normalize_row(long long D, const T* __restrict__ xr, const T* __restrict__ gamma,
                                               const T* __restrict__ beta, T* __restrict__ yr, float mu, float rs) {
-  opgen::row_store(D, yr, [&](long long j) {
-    float v = (opgen::to_float(xr[j]) - mu) * rs;
-    if constexpr (HasGamma) v *= opgen::to_float(gamma[j]);
-    if constexpr (HasBeta) v += opgen::to_float(beta[j]);
+  const auto y = [&](float x, float g, float b) {
+    float v = (x - mu) * rs;
+    if constexpr (HasGamma) v *= g;
+    if constexpr (HasBeta) v += b;
     return v;
-  });
+  };
+  // e: x[j], then gamma[j] and beta[j] where given (_rowvec.cuh reads only the inputs passed)
+  if constexpr (HasGamma && HasBeta) {
+    opgen::row_vstore(D, yr, [&](long long, const float* e) { return y(e[0], e[1], e[2]); }, xr, gamma, beta);
+  } else if constexpr (HasGamma) {
+    opgen::row_vstore(D, yr, [&](long long, const float* e) { return y(e[0], e[1], 0.f); }, xr, gamma);
+  } else if constexpr (HasBeta) {
+    opgen::row_vstore(D, yr, [&](long long, const float* e) { return y(e[0], 0.f, e[1]); }, xr, beta);
+  } else {
+    opgen::row_vstore(D, yr, [&](long long, const float* e) { return y(e[0], 0.f, 0.f); }, xr);
+  }
 }
 
-// dx of one row; g = dy·gamma (dy without gamma).
-template <bool HasGamma, typename T>
+// dx of one row; g = dy·gamma (dy without gamma). e: dy[j], x[j], then gamma[j] where given.
+template <bool HasGamma, typename T, typename... Gamma>
 __device__ __forceinline__ void grad_input_row(long long D, const T* __restrict__ dyr, const T* __restrict__ xr,
-                                               const T* __restrict__ gamma, T* __restrict__ dxr, float mu, float rs) {
-  const auto g = [&](long long j) {
-    const float d = opgen::to_float(dyr[j]);
-    if constexpr (HasGamma) return d * opgen::to_float(gamma[j]);
-    else return d;
+                                               T* __restrict__ dxr, float mu, float rs, Gamma... gamma) {
+  const auto g = [&](const float* e) {
+    if constexpr (HasGamma) return e[0] * e[2];
+    else return e[0];
   };
-  const float2 sums = opgen::row_sum2(D, [&](long long j) {
-    const float gj = g(j);
-    return make_float2(gj, gj * ((opgen::to_float(xr[j]) - mu) * rs));
-  });
+  const float2 sums = opgen::row_vreduce(D, opgen::SumOp{}, make_float2(0.f, 0.f), [&](long long, const float* e) {
+    const float gj = g(e);
+    return make_float2(gj, gj * ((e[1] - mu) * rs));
+  }, dyr, xr, gamma...);
   const float inv_d = D > 0 ? 1.f / static_cast<float>(D) : 0.f;
   const float mean_g = sums.x * inv_d, mean_gx = sums.y * inv_d;
-  opgen::row_store(D, dxr, [&](long long j) {
-    const float xhat = (opgen::to_float(xr[j]) - mu) * rs;
-    return rs * (g(j) - mean_g - xhat * mean_gx);
-  });
+  opgen::row_vstore(D, dxr, [&](long long, const float* e) {
+    const float xhat = (e[1] - mu) * rs;
+    return rs * (g(e) - mean_g - xhat * mean_gx);
+  }, dyr, xr, gamma...);
 }
 
 template <typename T, typename S>
@@ -47,7 +57,7 @@ __device__ void layer_norm(const T* __restrict__ x, const T* __restrict__ gamma,
   opgen::for_each_row(rows, [&](long long r) {
     const T* __restrict__ xr = x + r * D;
     T* __restrict__ yr = y + r * D;
-    const opgen::MeanVar s = opgen::row_mean_var(D, [&](long long j) { return opgen::to_float(xr[j]); });
+    const opgen::MeanVar s = opgen::row_vmean_var(D, [&](long long, const float* e) { return e[0]; }, xr);
     // an empty row (D = 0): mean 0 and variance 0 (MeanVar's count 0), as FusedBatchNormV3 takes an
     // empty channel (PyTorch's native_layer_norm gives rstd NaN there)
     const float mu = s.mean, rs = rsqrtf(s.variance() + epsilon);
@@ -72,8 +82,8 @@ __device__ void layer_norm_grad_input(const T* __restrict__ dy, const T* __restr
     const T* __restrict__ xr = x + r * D;
     T* __restrict__ dxr = dx + r * D;
     const float mu = static_cast<float>(mean[r]), rs = static_cast<float>(rstd[r]);
-    if (gamma != nullptr) grad_input_row<true>(D, dyr, xr, gamma, dxr, mu, rs);
-    else grad_input_row<false>(D, dyr, xr, gamma, dxr, mu, rs);
+    if (gamma != nullptr) grad_input_row<true>(D, dyr, xr, dxr, mu, rs, gamma);
+    else grad_input_row<false>(D, dyr, xr, dxr, mu, rs);
   });
 }
 

@@ -1,5 +1,6 @@
 {% include "kernels/_common.cuh" %}
 {% include "kernels/_vmath.cuh" %}
+{% include "kernels/_rowvec.cuh" %}
 
 // Softmax and SoftmaxGrad over x viewed as [outer, N, inner] (N: the axis). One kernel per step
 // for both launch plans (kernels/_common.cuh's building blocks take each backend's form).
@@ -56,6 +57,67 @@ __device__ __forceinline__ float host_exp_row(long long n, const T* __restrict__
 }
 #endif
 
+#ifndef OPGEN_HOST_FORM
+// Two partial results (max, Σ e^(x − max)) of a row as one: the smaller max's sum rescaled. A
+// partial whose max is -inf has sum 0 (every element -inf adds nothing); a NaN or +inf max makes the
+// sum NaN, and the row NaN in the pass that writes it, as the two-pass form.
+__device__ __forceinline__ float2 softmax_merge(float2 a, float2 b) {
+  const float m = opgen::nan_max(a.x, b.x);
+  if (m == opgen::neg_inf()) return make_float2(m, 0.f);
+  const float sa = a.x == m ? a.y : a.y * opgen::vm::exp(a.x - m);
+  const float sb = b.x == m ? b.y : b.y * opgen::vm::exp(b.x - m);
+  return make_float2(m, sa + sb);
+}
+struct SoftmaxMerge {
+  __device__ __forceinline__ float2 operator()(float2 a, float2 b) const { return softmax_merge(a, b); }
+};
+
+// A group of n elements into a thread's (max, sum): the group's max first, then its exponentials.
+template <typename T>
+__device__ __forceinline__ void softmax_add(float2& ms, const opgen::VecBits<T>& v, int n) {
+  const auto x_q = [&](int q) { return opgen::to_float(v.e[q]); };
+  float gm = opgen::neg_inf();
+  opgen::each_in_group(n, [&](int q) { gm = opgen::nan_max(gm, x_q(q)); });
+  ms = softmax_merge(ms, make_float2(gm, 0.f));
+  if (ms.x == opgen::neg_inf()) return;  // nothing to add yet: every element so far is -inf
+  opgen::each_in_group(n, [&](int q) { ms.y += opgen::vm::exp(x_q(q) - ms.x); });
+}
+
+// Groups a thread keeps in registers: a row of at most kSoftmaxCached·blockDim.x groups (8192
+// elements with 1024 threads) is read once and written once. One: two took the 16-bit kernel to 70
+// registers (NVRTC 13.0, sm_90), over 1024 threads' 64.
+constexpr int kSoftmaxCached = 1;
+
+// A row that fits in the block's registers: thread t keeps groups t and t + blockDim.x (the walk of
+// _rowvec.cuh, so the same elements go to the same threads).
+template <typename T>
+__device__ __forceinline__ void softmax_row_cached(const T* __restrict__ xr, T* __restrict__ yr, long long N) {
+  constexpr int W = opgen::kGroup;
+  const bool vec = opgen::aligned16(xr) && opgen::aligned16(yr);
+  opgen::VecBits<T> cache[kSoftmaxCached];
+  int count[kSoftmaxCached];
+  float2 ms = make_float2(opgen::neg_inf(), 0.f);
+#pragma unroll
+  for (int c = 0; c < kSoftmaxCached; ++c) {
+    const long long j0 = (threadIdx.x + c * static_cast<long long>(blockDim.x)) * W;
+    count[c] = j0 >= N ? 0 : N - j0 < W ? static_cast<int>(N - j0) : W;  // int32 ok: under kGroup
+    cache[c] = opgen::load_bits(xr + j0, count[c], vec && count[c] == W);
+    softmax_add(ms, cache[c], count[c]);
+  }
+  ms = opgen::block_reduce(ms, SoftmaxMerge{});
+  const float m = ms.x, inv = 1.f / ms.y;
+#pragma unroll
+  for (int c = 0; c < kSoftmaxCached; ++c) {
+    const long long j0 = (threadIdx.x + c * static_cast<long long>(blockDim.x)) * W;
+    opgen::VecBits<T> b;
+    opgen::each_in_group(count[c], [&](int q) {
+      b.e[q] = opgen::from_float<T>(opgen::vm::exp(opgen::to_float(cache[c].e[q]) - m) * inv);
+    });
+    opgen::store_bits(yr + j0, b, count[c], vec && count[c] == W);
+  }
+}
+#endif
+
 // axis last: a block owns a row of N contiguous elements.
 template <typename T>
 __device__ void softmax_rows(const T* __restrict__ x, T* __restrict__ y, long long rows, long long N) {
@@ -88,17 +150,18 @@ __device__ void softmax_rows(const T* __restrict__ x, T* __restrict__ y, long lo
                    [&](long long i, float v) { yr[nk + i] = opgen::from_float<T>(v * inv); });
     }
 #else
-    const float m = opgen::row_max(N, [&](long long j) { return opgen::to_float(xr[j]); });
-    const auto e = [&](long long j) { return opgen::vm::exp(opgen::to_float(xr[j]) - m); };
-    if constexpr (opgen::is_float32<T>::value) {
-      // y holds the exponentials exactly: scale them in place (one exp per element)
-      const float inv = 1.f / opgen::row_store_sum(N, yr, e);
-      opgen::row_store(N, yr, [&](long long j) { return yr[j] * inv; });
-    } else {
-      // 16-bit y would round the exponentials twice: compute them again instead
-      const float inv = 1.f / opgen::row_sum(N, e);
-      opgen::row_store(N, yr, [&](long long j) { return e(j) * inv; });
+    const long long groups = (N + opgen::kGroup - 1) / opgen::kGroup;
+    if (groups <= kSoftmaxCached * static_cast<long long>(blockDim.x)) {
+      softmax_row_cached(xr, yr, N);
+      return;
     }
+    // One read for the max and the sum (online: a thread's sum is rescaled when its max grows), one
+    // for y: x is read twice and y written once, 16 bytes per access where aligned (_rowvec.cuh).
+    float2 ms = make_float2(opgen::neg_inf(), 0.f);
+    opgen::row_vgroups(N, [&](long long, int n, const opgen::VecBits<T> (&v)[1]) { softmax_add(ms, v[0], n); }, xr);
+    ms = opgen::block_reduce(ms, SoftmaxMerge{});
+    const float m = ms.x, inv = 1.f / ms.y;
+    opgen::row_vstore(N, yr, [&](long long, const float* e) { return opgen::vm::exp(e[0] - m) * inv; }, xr);
 #endif
   });
 }
@@ -127,10 +190,9 @@ __device__ void softmax_grad_rows(const T* __restrict__ y, const T* __restrict__
   opgen::for_each_row(rows, [&](long long r) {
     const T* __restrict__ yr = y + r * N;
     const T* __restrict__ dyr = dy + r * N;
-    const float s = opgen::row_sum(N, [&](long long j) { return opgen::to_float(dyr[j]) * opgen::to_float(yr[j]); });
-    opgen::row_store(N, dx + r * N, [&](long long j) {
-      return opgen::to_float(yr[j]) * (opgen::to_float(dyr[j]) - s);
-    });
+    // e = {dy[j], y[j]}
+    const float s = opgen::row_vsum(N, [&](long long, const float* e) { return e[0] * e[1]; }, dyr, yr);
+    opgen::row_vstore(N, dx + r * N, [&](long long, const float* e) { return e[1] * (e[0] - s); }, dyr, yr);
   });
 }
 
