@@ -82,8 +82,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Start the heavy background checks (tests/background.py) whose tests were selected."""
+    """Start the heavy background checks (tests/background.py) whose tests were selected (none for
+    --collect-only: nothing would wait for them, and the NVRTC matrix's thread pool keeps the
+    interpreter alive until it ends)."""
     import background
+
+    if session.config.option.collectonly:
+        return
 
     if _xdist_worker(session.config):  # (the workers share their basetemps' parent: one folder per run)
         background.share(session.config._tmp_path_factory.getbasetemp().parent)

@@ -129,3 +129,16 @@ def test_a_jobs_error_reaches_the_waiting_worker_with_its_traceback(tmp_path: Pa
     assert first.startswith("raised the job's own error") and second.startswith("raised the job's own error")
     assert "in job" in second  # the traceback, as a note
     assert len(count.read_text().split()) == 1, "the second worker ran the job again"
+
+
+def test_collect_only_starts_no_job(tmp_path: Path) -> None:
+    for name in ("background.py", "background_shared.py", "conftest.py"):
+        shutil.copy(TESTS / name, tmp_path / name)
+    (tmp_path / "test_a.py").write_text(COUNTED_JOB.replace("{name}", "a"))
+    count = tmp_path / "count"
+    env = {**os.environ, "COUNT_FILE": str(count), "PYTHONPATH": str(TESTS.parent)}
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--collect-only",
+                           "test_a.py"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
+                          check=False)
+    assert proc.returncode == 0 and "1 test collected" in proc.stdout, proc.stdout + proc.stderr
+    assert not count.exists(), "--collect-only started the background job"
