@@ -9,6 +9,12 @@ waits for it and re-raises what it raised. A job never started (a run that desel
 its module, or a direct call) runs inline on first use. A job still running when the interpreter
 exits (pytest stopped first) has the processes it started killed, rather than left to their own
 timeouts.
+
+Under pytest-xdist every worker imports the test modules and ends collection, but each job still runs
+once per run: tests/conftest.py calls `share(folder)` in each worker, the first worker to claim a job
+runs it, and a worker that needs another's job waits for its outcome (tests/background_shared.py). A
+worker that claimed a job waits for it before it exits (`wait_started`), so that its outcome reaches
+the worker whose test needs it.
 """
 
 from __future__ import annotations
@@ -21,9 +27,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import background_shared
+
+_SHARED: list[Path] = []  # under pytest-xdist: the folder this run's workers share (set by `share`)
+
+
+def share(folder: Path) -> None:
+    """Called in each pytest-xdist worker before jobs start: their claims and outcomes go in `folder`."""
+    _SHARED[:] = [folder]
+
 
 class _Job:
-    def __init__(self, fn: Callable[[], Any]) -> None:
+    def __init__(self, name: str, fn: Callable[[], Any]) -> None:
+        self.name = name
         self.fn = fn
         self.thread: threading.Thread | None = None
         self.value: Any = None
@@ -37,6 +53,8 @@ class _Job:
         except BaseException as exc:  # noqa: BLE001 -- handed to the test that asks for the result
             self.error = exc
         finally:
+            if _SHARED:
+                background_shared.publish(_SHARED[0], self.name, self.value, self.error)
             self.done.set()
 
     def start(self) -> None:
@@ -58,14 +76,14 @@ _JOBS: dict[str, tuple[str, _Job]] = {}  # name → (registering module's file, 
 
 def register(name: str, module_file: str, fn: Callable[[], Any]) -> None:
     """Called at a test module's import: `fn` is the heavy part, `module_file` its __file__."""
-    _JOBS.setdefault(name, (module_file, _Job(fn)))
+    _JOBS.setdefault(name, (module_file, _Job(name, fn)))
 
 
 def start_for(selected_files: set[str]) -> list[str]:
     """Start the jobs of the modules that have selected tests; their names."""
     started = []
     for name, (module_file, job) in _JOBS.items():
-        if module_file in selected_files:
+        if module_file in selected_files and (not _SHARED or background_shared.claim(_SHARED[0], name)):
             job.start()
             started.append(name)
     if started:
@@ -104,5 +122,22 @@ def _descendants(pid: int) -> list[int]:
     return found
 
 
+def wait_started() -> None:
+    """Wait for the jobs this process started (a pytest-xdist worker whose tests are done: another
+    worker may need their outcome)."""
+    for _, job in _JOBS.values():
+        if job.thread is not None:
+            job.done.wait()
+
+
 def result(name: str) -> Any:
-    return _JOBS[name][1].result()
+    job = _JOBS[name][1]
+    if job.thread is None and _SHARED and not background_shared.claim(_SHARED[0], name):
+        outcome = background_shared.wait(_SHARED[0], name)  # another worker's
+        if outcome is not None:
+            value, error = outcome
+            if error is not None:
+                raise error
+            return value
+        # (its worker was stopped before the job ended: run it here)
+    return job.result()

@@ -82,12 +82,44 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Start the heavy background checks (tests/background.py) whose tests were selected."""
+    """Start the heavy background checks (tests/background.py) whose tests were selected (none for
+    --collect-only: nothing would wait for them, and the NVRTC matrix's thread pool keeps the
+    interpreter alive until it ends)."""
     import background
 
+    if session.config.option.collectonly:
+        return
+
+    if _xdist_worker(session.config):  # (the workers share their basetemps' parent: one folder per run)
+        background.share(session.config._tmp_path_factory.getbasetemp().parent)
     selected = {str(item.path) for item in session.items}
     background.start_for(selected)
     _BUILDS_CHECKED[:] = [any(path.endswith("test_host_isa_builds.py") for path in selected)]
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """A pytest-xdist worker whose tests are done waits for the background jobs it claimed: another
+    worker's test may be waiting for their outcome. (Not after a stop: -x, ^C.)"""
+    if not _xdist_worker(session.config):
+        return
+    session.config.workeroutput["opgen_summary"] = (_SKIPPED_GPU, _BUILDS_CHECKED)  # (for the terminal summary)
+    if not (session.shouldstop or session.shouldfail) and exitstatus != pytest.ExitCode.INTERRUPTED:
+        import background
+
+        background.wait_started()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """pytest-xdist's controller: what the workers' collection found, for the terminal summary (every
+    worker collects the same tests)."""
+    skipped_gpu, builds_checked = getattr(node, "workeroutput", {}).get("opgen_summary", ([], []))
+    _SKIPPED_GPU[:] = _SKIPPED_GPU or skipped_gpu
+    _BUILDS_CHECKED[:] = _BUILDS_CHECKED or builds_checked
+
+
+def _xdist_worker(config: pytest.Config) -> bool:
+    return hasattr(config, "workerinput")
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
