@@ -54,6 +54,7 @@ from typing import Any
 from codegen.project import OPGEN_HOME as PROJECT  # a checkout's root (its generated/ and specs/), or site-packages
 from codegen.resources import KernelResources, attach_blocks, parse_ptxas, read_cubin, summary, table
 from codegen.runtime.kernels import symbol_parts
+from codegen.runtime.manifest import HOST_EMULATION
 from codegen.runtime.settings import NVRTC_CACHE
 
 ARCH = "sm_90"
@@ -427,8 +428,8 @@ def failures(runs: Sequence[Run], specs: Any = None) -> list[str]:
             if not module.ok:
                 found.append(f"{run.describe()}: {module.path} does not compile: {module.error}")
                 continue
-            expected = {k.name for k in scan_kernels((PROJECT / module.path).read_text(encoding="utf-8"))} \
-                if (PROJECT / module.path).is_file() else set()
+            source = (PROJECT / module.path).read_text(encoding="utf-8") if (PROJECT / module.path).is_file() else ""
+            expected = {k.name for k in scan_kernels(source, [f"-U{HOST_EMULATION}"])}  # as NVRTC reads it
             missing = sorted(expected - {k.kernel for k in module.kernels})
             if missing:
                 found.append(f"{run.describe()}: {module.path}: entry points not in the cubin: {', '.join(missing)}")
