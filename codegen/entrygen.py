@@ -17,7 +17,10 @@ def entry_points(op: OpSpec, activation_slots: int = 0) -> list[str]:
     specialization, printed from the lowered ABI (codegen/lower.py, which states the rules)."""
     out: list[str] = []
     for entry in lower.lower(op, activation_slots).entry_points:
-        bounds = f"__launch_bounds__({entry.launch_bounds}) " if entry.launch_bounds else ""
+        # (N, 1): one block of N threads must fit, nothing more. With N alone NVRTC for sm_100 aims at
+        # several blocks per SM and spilled (13.0: the float64 persistent layer, Softmax's rows; 12.9:
+        # GRUBlockCell's gates); at most 64 registers a thread at N = 1,024 either way.
+        bounds = f"__launch_bounds__({entry.launch_bounds}, 1) " if entry.launch_bounds else ""
         if entry.cpu_only:  # NVRTC never sees it: a GPU module holds only what the cuda plan launches
             out.append(f"#ifdef {HOST_EMULATION}  // only the cpu plan launches it")
         out.append(f'extern "C" __global__ void {bounds}{entry.symbol}(')

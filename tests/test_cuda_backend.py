@@ -697,7 +697,7 @@ def test_fake_cupy_launch_checks_the_manifests_launch_bound(fake_cuda: Any) -> N
     backend, errors = fake_cuda.backend, fake_cuda.module
     source = KernelSource("FusedBatchNormGradV3", GENERATED / "nn" / "fused_batch_norm.cu")
     symbol = "FusedBatchNormGradV3__grad_channels__float32"
-    assert "__launch_bounds__(1) " + symbol in source.text
+    assert "__launch_bounds__(1, 1) " + symbol in source.text
     x = backend.empty([4], "float32")
     with pytest.raises(errors.CudaLaunchError, match=rf"{symbol}: block \[2\] has 2 threads; the kernel's "
                                                      r"__launch_bounds__ allows at most 1"):

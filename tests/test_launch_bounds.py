@@ -60,7 +60,7 @@ def test_every_kernel_that_can_take_1024_threads_says_so_in_its_source() -> None
             for k in host.scan_kernels(_text(op)) if launch_blocks(SPECS[k.name.split("__")[0]]).get(k.name) == 1024}
     assert len(full) >= 12 and set(full.values()) == {1024}
     source = _text("LayerNorm")
-    assert 'extern "C" __global__ void __launch_bounds__(1024) LayerNorm__layer_norm__float32(' in source
+    assert 'extern "C" __global__ void __launch_bounds__(1024, 1) LayerNorm__layer_norm__float32(' in source
 
 
 def test_the_host_emulation_refuses_a_block_above_a_generated_kernels_bound() -> None:

@@ -2480,7 +2480,7 @@ __device__ void final_state(const T* __restrict__ states, T* __restrict__ output
 // ---- DmlRnn: One layer of a simple RNN over a whole sequence, as DirectML's DML_RNN_OPERATOR_DESC.
 // entry points from specs/rnn/dml_rnn.yaml: one per launch step and specialization (T)
 
-extern "C" __global__ void __launch_bounds__(1024) DmlRnn__init_state__float32(
+extern "C" __global__ void __launch_bounds__(1024, 1) DmlRnn__init_state__float32(
     const float* __restrict__ hidden_init,
     const unsigned int* __restrict__ sequence_lengths,
     float* __restrict__ output_single,
@@ -2491,7 +2491,7 @@ extern "C" __global__ void __launch_bounds__(1024) DmlRnn__init_state__float32(
   init_state<float>(hidden_init, sequence_lengths, output_single, seq_length, num_directions, batch_size, hidden_size);
 }
 
-extern "C" __global__ void __launch_bounds__(1024) DmlRnn__init_state__float16(
+extern "C" __global__ void __launch_bounds__(1024, 1) DmlRnn__init_state__float16(
     const __half* __restrict__ hidden_init,
     const unsigned int* __restrict__ sequence_lengths,
     __half* __restrict__ output_single,
@@ -2502,7 +2502,7 @@ extern "C" __global__ void __launch_bounds__(1024) DmlRnn__init_state__float16(
   init_state<__half>(hidden_init, sequence_lengths, output_single, seq_length, num_directions, batch_size, hidden_size);
 }
 
-extern "C" __global__ void __launch_bounds__(256) DmlRnn__persistent__float32(
+extern "C" __global__ void __launch_bounds__(256, 1) DmlRnn__persistent__float32(
     float* __restrict__ projected,
     const float* __restrict__ recurrence,
     const float* __restrict__ bias,
@@ -2523,7 +2523,7 @@ extern "C" __global__ void __launch_bounds__(256) DmlRnn__persistent__float32(
   persistent<float>(projected, recurrence, bias, sequence_lengths, output_sequence, output_single, opgen::act::Activation{activations_id, activations_p0, activations_p1}, opgen::act::Activation{activations_1_id, activations_1_p0, activations_1_p1}, backward_first, seq_length, num_directions, batch_size, hidden_size);
 }
 
-extern "C" __global__ void __launch_bounds__(256) DmlRnn__persistent__float16(
+extern "C" __global__ void __launch_bounds__(256, 1) DmlRnn__persistent__float16(
     __half* __restrict__ projected,
     const __half* __restrict__ recurrence,
     const __half* __restrict__ bias,
@@ -2544,7 +2544,7 @@ extern "C" __global__ void __launch_bounds__(256) DmlRnn__persistent__float16(
   persistent<__half>(projected, recurrence, bias, sequence_lengths, output_sequence, output_single, opgen::act::Activation{activations_id, activations_p0, activations_p1}, opgen::act::Activation{activations_1_id, activations_1_p0, activations_1_p1}, backward_first, seq_length, num_directions, batch_size, hidden_size);
 }
 
-extern "C" __global__ void __launch_bounds__(1024) DmlRnn__step__float32(
+extern "C" __global__ void __launch_bounds__(1024, 1) DmlRnn__step__float32(
     float* __restrict__ projected,
     float* __restrict__ recurrent,
     const float* __restrict__ bias,
@@ -2566,7 +2566,7 @@ extern "C" __global__ void __launch_bounds__(1024) DmlRnn__step__float32(
   step<float>(projected, recurrent, bias, sequence_lengths, output_sequence, output_single, opgen::act::Activation{activations_id, activations_p0, activations_p1}, opgen::act::Activation{activations_1_id, activations_1_p0, activations_1_p1}, s, backward_first, seq_length, num_directions, batch_size, hidden_size);
 }
 
-extern "C" __global__ void __launch_bounds__(1024) DmlRnn__step__float16(
+extern "C" __global__ void __launch_bounds__(1024, 1) DmlRnn__step__float16(
     __half* __restrict__ projected,
     __half* __restrict__ recurrent,
     const __half* __restrict__ bias,
@@ -2588,7 +2588,7 @@ extern "C" __global__ void __launch_bounds__(1024) DmlRnn__step__float16(
   step<__half>(projected, recurrent, bias, sequence_lengths, output_sequence, output_single, opgen::act::Activation{activations_id, activations_p0, activations_p1}, opgen::act::Activation{activations_1_id, activations_1_p0, activations_1_p1}, s, backward_first, seq_length, num_directions, batch_size, hidden_size);
 }
 
-extern "C" __global__ void __launch_bounds__(256) DmlRnn__fused_step__float32(
+extern "C" __global__ void __launch_bounds__(256, 1) DmlRnn__fused_step__float32(
     float* __restrict__ projected,
     float* __restrict__ recurrent,
     const float* __restrict__ recurrence,
@@ -2612,7 +2612,7 @@ extern "C" __global__ void __launch_bounds__(256) DmlRnn__fused_step__float32(
   fused_step<float>(projected, recurrent, recurrence, bias, sequence_lengths, output_sequence, output_single, states, opgen::act::Activation{activations_id, activations_p0, activations_p1}, opgen::act::Activation{activations_1_id, activations_1_p0, activations_1_p1}, s, backward_first, seq_length, num_directions, batch_size, hidden_size);
 }
 
-extern "C" __global__ void __launch_bounds__(256) DmlRnn__fused_step__float16(
+extern "C" __global__ void __launch_bounds__(256, 1) DmlRnn__fused_step__float16(
     __half* __restrict__ projected,
     __half* __restrict__ recurrent,
     const __half* __restrict__ recurrence,
@@ -2636,7 +2636,7 @@ extern "C" __global__ void __launch_bounds__(256) DmlRnn__fused_step__float16(
   fused_step<__half>(projected, recurrent, recurrence, bias, sequence_lengths, output_sequence, output_single, states, opgen::act::Activation{activations_id, activations_p0, activations_p1}, opgen::act::Activation{activations_1_id, activations_1_p0, activations_1_p1}, s, backward_first, seq_length, num_directions, batch_size, hidden_size);
 }
 
-extern "C" __global__ void __launch_bounds__(256) DmlRnn__final_state__float32(
+extern "C" __global__ void __launch_bounds__(256, 1) DmlRnn__final_state__float32(
     float* __restrict__ states,
     float* __restrict__ output_single,
     long long seq_length,
@@ -2644,7 +2644,7 @@ extern "C" __global__ void __launch_bounds__(256) DmlRnn__final_state__float32(
   final_state<float>(states, output_single, seq_length, all_cells);
 }
 
-extern "C" __global__ void __launch_bounds__(256) DmlRnn__final_state__float16(
+extern "C" __global__ void __launch_bounds__(256, 1) DmlRnn__final_state__float16(
     __half* __restrict__ states,
     __half* __restrict__ output_single,
     long long seq_length,
@@ -2652,4 +2652,4 @@ extern "C" __global__ void __launch_bounds__(256) DmlRnn__final_state__float16(
   final_state<__half>(states, output_single, seq_length, all_cells);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"DmlRnn__init_state__float32","params":[["const float* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__init_state__float16","params":[["const __half* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__persistent__float32","params":[["float* __restrict__","projected"],["const float* __restrict__","recurrence"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__persistent__float16","params":[["__half* __restrict__","projected"],["const __half* __restrict__","recurrence"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__step__float32","params":[["float* __restrict__","projected"],["float* __restrict__","recurrent"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__step__float16","params":[["__half* __restrict__","projected"],["__half* __restrict__","recurrent"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__fused_step__float32","params":[["float* __restrict__","projected"],["float* __restrict__","recurrent"],["const float* __restrict__","recurrence"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["float* __restrict__","states"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__fused_step__float16","params":[["__half* __restrict__","projected"],["__half* __restrict__","recurrent"],["const __half* __restrict__","recurrence"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["__half* __restrict__","states"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__final_state__float32","params":[["float* __restrict__","states"],["float* __restrict__","output_single"],["long long","seq_length"],["long long","all_cells"]],"max_threads":256},{"name":"DmlRnn__final_state__float16","params":[["__half* __restrict__","states"],["__half* __restrict__","output_single"],["long long","seq_length"],["long long","all_cells"]],"max_threads":256}],"shared":[],"digest":"6f7517d725a53a0c4e97fc81271c2ea2"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"DmlRnn__init_state__float32","params":[["const float* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__init_state__float16","params":[["const __half* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__persistent__float32","params":[["float* __restrict__","projected"],["const float* __restrict__","recurrence"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__persistent__float16","params":[["__half* __restrict__","projected"],["const __half* __restrict__","recurrence"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__step__float32","params":[["float* __restrict__","projected"],["float* __restrict__","recurrent"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__step__float16","params":[["__half* __restrict__","projected"],["__half* __restrict__","recurrent"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__fused_step__float32","params":[["float* __restrict__","projected"],["float* __restrict__","recurrent"],["const float* __restrict__","recurrence"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["float* __restrict__","states"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__fused_step__float16","params":[["__half* __restrict__","projected"],["__half* __restrict__","recurrent"],["const __half* __restrict__","recurrence"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["__half* __restrict__","states"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__final_state__float32","params":[["float* __restrict__","states"],["float* __restrict__","output_single"],["long long","seq_length"],["long long","all_cells"]],"max_threads":256},{"name":"DmlRnn__final_state__float16","params":[["__half* __restrict__","states"],["__half* __restrict__","output_single"],["long long","seq_length"],["long long","all_cells"]],"max_threads":256}],"shared":[],"digest":"e763bc4f8b61e490418a0bfb6b59963d"}
