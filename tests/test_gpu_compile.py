@@ -12,7 +12,8 @@ compile every module for sm_90 (Hopper) and sm_100 (Blackwell), 13.0.88 once mor
 and 12.9 reject device code that 13.5 and nvcc accept (a generic lambda is a host function to them),
 so no other compiler stands in for them. From the cubins, for each architecture: no spill, registers
 × the largest block ≤ 65,536, static shared memory ≤ 48 KiB (codegen/resources.py), and each kernel's
-`__launch_bounds__` is its largest block (so NVRTC capped its registers to fit it).
+`__launch_bounds__` is its largest block where that is above 256 threads (so NVRTC capped its
+registers to fit it).
 
 The wheels are downloaded once (`pip download`) into OPGEN_NVRTC_CACHE (default
 ~/.cache/opgen-ci/nvrtc). Not there and not downloadable: a failure under CI (the project promises
@@ -119,7 +120,8 @@ def test_the_releases_are_pytorchs_and_the_newest_of_each_major_version() -> Non
 
 
 def test_the_matrix_is_ci_jobs() -> None:
-    toolkits = [nvrtc_compile.Toolkit(r.version, Path("lib"), Path("include"), r) for r in nvrtc_compile.default_releases()]
+    toolkits = [nvrtc_compile.Toolkit(r.version, Path("lib"), Path("include"), r)
+                for r in nvrtc_compile.default_releases()]
     assert [(j.toolkit.label, j.arch, j.lineinfo) for j in nvrtc_compile.ci_jobs(toolkits)] == MATRIX
     assert {arch for _, arch, _ in MATRIX} == {"sm_90", "sm_100"} and len(MATRIX) <= 2 * len(RELEASES)
 
@@ -138,9 +140,9 @@ def test_every_module_compiles(runs: dict[tuple[str, str, bool], Any], job: tupl
 def test_every_kernel_is_within_the_limits_of_its_largest_block(runs: dict[tuple[str, str, bool], Any],
                                                                 job: tuple[str, str, bool]) -> None:
     """No spill, registers × the largest block ≤ 65,536 and the rest of codegen/resources.py's limits,
-    for each architecture; each kernel's __launch_bounds__ (in the cubin) is the largest block either
-    plan can launch it with, so a kernel the cuda plan launches with 1,024 threads has at most 64
-    registers because NVRTC capped them, not by luck."""
+    for each architecture; a kernel either plan can launch with more than 256 threads has that
+    largest block as its __launch_bounds__ (in the cubin), so a kernel the cuda plan launches with
+    1,024 threads has at most 64 registers because NVRTC capped them, not by luck."""
     run = _modules(runs[job])
     problems = nvrtc_compile.failures([run])
     assert not problems, "\n".join(problems)
@@ -151,7 +153,7 @@ def test_every_kernel_is_within_the_limits_of_its_largest_block(runs: dict[tuple
     assert all(k.spill_stores == k.spill_loads == 0 for k in kernels)
     bounds = {e.symbol: e.launch_bounds for op in _specs() if op.kernel is not None for e in lower(op).entry_points}
     unbounded = [f"{k.kernel}: __launch_bounds__ {k.max_threads}, expected {bounds[k.kernel]}" for k in kernels
-                 if k.max_threads != bounds[k.kernel]]
+                 if k.max_threads != (bounds[k.kernel] or -1)]  # (-1: none, up to 256 threads)
     assert not unbounded, "\n".join(unbounded)
     full = [k for k in kernels if k.max_block == 1024]
     assert full and all(k.registers <= 64 for k in full)

@@ -1,7 +1,8 @@
-"""Each entry point's `__launch_bounds__` is the largest block its spec's plans can launch it with
-(codegen/lower.py: largest_blocks), so NVRTC caps its registers to fit that block (64 a thread at
-1,024 threads) and the host emulation refuses a larger block as the driver does; a kernel only the
-cpu plan launches is left out of the module as NVRTC reads it (inside `#ifdef OPGEN_HOST_EMU`).
+"""An entry point that a spec's plans can launch with more than 256 threads has `__launch_bounds__`
+of its largest block (codegen/lower.py: largest_blocks), so NVRTC caps its registers to fit that
+block (64 a thread at 1,024 threads) and the host emulation refuses a larger block as the driver
+does; up to 256 threads no bound caps anything, and only a constant block's is written. A kernel
+only the cpu plan launches is left out of the module as NVRTC reads it (inside `#ifdef OPGEN_HOST_EMU`).
 No NVRTC here: tests/test_gpu_compile.py reads the registers from the cubins."""
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ def _as_compiled(text: str, cuda: bool) -> set[str]:
     return {k.name for k in host.scan_kernels(text, [f"-{'U' if cuda else 'D'}{HOST_EMULATION}"])}
 
 
-def test_every_entry_point_is_bounded_by_the_largest_block_of_either_plan() -> None:
+def test_an_entry_point_above_256_threads_is_bounded_by_the_largest_block_of_either_plan() -> None:
     checked = 0
     for op in SPECS.values():
         if op.kernel is None:
@@ -43,14 +44,16 @@ def test_every_entry_point_is_bounded_by_the_largest_block_of_either_plan() -> N
         plans = {plan: launch_blocks(op, plan) for plan in ("cuda", "cpu")}
         for entry in lower.lower(op).entry_points:
             largest = max(plans["cuda"].get(entry.symbol, 0), plans["cpu"].get(entry.symbol, 0))
-            assert entry.launch_bounds == largest > 0, entry.symbol
+            const = lower._const_threads(entry.step)  # a constant block keeps its own bound
+            assert largest > 0 and entry.launch_bounds == (largest if largest > 256 else const), entry.symbol
             assert entry.cpu_only == (entry.symbol not in plans["cuda"]), entry.symbol
             checked += 1
     assert checked > 150
     bounds = {e.symbol: e.launch_bounds for e in lower.lower(SPECS["LayerNorm"]).entry_points}
     assert bounds["LayerNorm__layer_norm__float32"] == 1024  # up to 1,024 threads: 64 registers a thread
     dml = {e.kernel: e.launch_bounds for e in lower.lower(SPECS["DmlRnn"]).entry_points}
-    assert dml["step"] == 1024 and dml["persistent"] == 256  # the cpu plan's block is the larger for `step`
+    assert dml["step"] == 1024 and dml["init_state"] == 1024  # the cpu plan's block is the larger for these
+    assert dml["final_state"] is None and dml["persistent"] == 256  # up to 256 threads: a constant block's own
 
 
 def test_every_kernel_that_can_take_1024_threads_says_so_in_its_source() -> None:

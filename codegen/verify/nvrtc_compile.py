@@ -308,7 +308,8 @@ class Run:
         return [k for m in self.modules for k in m.kernels]
 
     def describe(self) -> str:
-        return f"{self.label} (NVRTC {self.version or '?'}) for {self.arch}, line info {'on' if self.lineinfo else 'off'}"
+        on = "on" if self.lineinfo else "off"
+        return f"{self.label} (NVRTC {self.version or '?'}) for {self.arch}, line info {on}"
 
 
 def kernel_modules() -> list[Path]:

@@ -896,7 +896,7 @@ extern "C" __global__ void __launch_bounds__(512, 1) BiasAdd__bias_add__float64(
 // ---- BiasAddGrad: The gradient of BiasAdd with respect to the bias.
 // entry points from specs/nn/bias_add_grad.yaml: one per launch step and specialization (T)
 
-extern "C" __global__ void __launch_bounds__(256, 1) BiasAddGrad__bias_grad_channels__float16(
+extern "C" __global__ void BiasAddGrad__bias_grad_channels__float16(
     const __half* __restrict__ out_backprop,
     float* __restrict__ partials,
     long long outer,
@@ -905,7 +905,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) BiasAddGrad__bias_grad_chan
   bias_grad_channels<__half>(out_backprop, partials, outer, C, inner);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) BiasAddGrad__bias_grad_channels__bfloat16(
+extern "C" __global__ void BiasAddGrad__bias_grad_channels__bfloat16(
     const __nv_bfloat16* __restrict__ out_backprop,
     float* __restrict__ partials,
     long long outer,
@@ -914,7 +914,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) BiasAddGrad__bias_grad_chan
   bias_grad_channels<__nv_bfloat16>(out_backprop, partials, outer, C, inner);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) BiasAddGrad__bias_grad_channels__float32(
+extern "C" __global__ void BiasAddGrad__bias_grad_channels__float32(
     const float* __restrict__ out_backprop,
     float* __restrict__ partials,
     long long outer,
@@ -923,7 +923,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) BiasAddGrad__bias_grad_chan
   bias_grad_channels<float>(out_backprop, partials, outer, C, inner);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) BiasAddGrad__bias_grad_channels__float64(
+extern "C" __global__ void BiasAddGrad__bias_grad_channels__float64(
     const double* __restrict__ out_backprop,
     double* __restrict__ partials,
     long long outer,
@@ -932,7 +932,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) BiasAddGrad__bias_grad_chan
   bias_grad_channels<double>(out_backprop, partials, outer, C, inner);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) BiasAddGrad__bias_grad_columns__float16(
+extern "C" __global__ void BiasAddGrad__bias_grad_columns__float16(
     const __half* __restrict__ out_backprop,
     float* __restrict__ partials,
     long long outer,
@@ -941,7 +941,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) BiasAddGrad__bias_grad_colu
   bias_grad_columns<__half>(out_backprop, partials, outer, C, tile);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) BiasAddGrad__bias_grad_columns__bfloat16(
+extern "C" __global__ void BiasAddGrad__bias_grad_columns__bfloat16(
     const __nv_bfloat16* __restrict__ out_backprop,
     float* __restrict__ partials,
     long long outer,
@@ -950,7 +950,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) BiasAddGrad__bias_grad_colu
   bias_grad_columns<__nv_bfloat16>(out_backprop, partials, outer, C, tile);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) BiasAddGrad__bias_grad_columns__float32(
+extern "C" __global__ void BiasAddGrad__bias_grad_columns__float32(
     const float* __restrict__ out_backprop,
     float* __restrict__ partials,
     long long outer,
@@ -959,7 +959,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) BiasAddGrad__bias_grad_colu
   bias_grad_columns<float>(out_backprop, partials, outer, C, tile);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) BiasAddGrad__bias_grad_columns__float64(
+extern "C" __global__ void BiasAddGrad__bias_grad_columns__float64(
     const double* __restrict__ out_backprop,
     double* __restrict__ partials,
     long long outer,
@@ -968,7 +968,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) BiasAddGrad__bias_grad_colu
   bias_grad_columns<double>(out_backprop, partials, outer, C, tile);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) BiasAddGrad__bias_grad_finish__float16(
+extern "C" __global__ void BiasAddGrad__bias_grad_finish__float16(
     float* __restrict__ partials,
     __half* __restrict__ output,
     long long C,
@@ -976,7 +976,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) BiasAddGrad__bias_grad_fini
   bias_grad_finish<__half>(partials, output, C, splits);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) BiasAddGrad__bias_grad_finish__bfloat16(
+extern "C" __global__ void BiasAddGrad__bias_grad_finish__bfloat16(
     float* __restrict__ partials,
     __nv_bfloat16* __restrict__ output,
     long long C,
@@ -984,7 +984,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) BiasAddGrad__bias_grad_fini
   bias_grad_finish<__nv_bfloat16>(partials, output, C, splits);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) BiasAddGrad__bias_grad_finish__float32(
+extern "C" __global__ void BiasAddGrad__bias_grad_finish__float32(
     float* __restrict__ partials,
     float* __restrict__ output,
     long long C,
@@ -992,7 +992,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) BiasAddGrad__bias_grad_fini
   bias_grad_finish<float>(partials, output, C, splits);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) BiasAddGrad__bias_grad_finish__float64(
+extern "C" __global__ void BiasAddGrad__bias_grad_finish__float64(
     double* __restrict__ partials,
     double* __restrict__ output,
     long long C,
@@ -1000,4 +1000,4 @@ extern "C" __global__ void __launch_bounds__(256, 1) BiasAddGrad__bias_grad_fini
   bias_grad_finish<double>(partials, output, C, splits);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"BiasAdd__bias_add__float16","params":[["const __half* __restrict__","value"],["const __half* __restrict__","bias"],["__half* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":512},{"name":"BiasAdd__bias_add__bfloat16","params":[["const __nv_bfloat16* __restrict__","value"],["const __nv_bfloat16* __restrict__","bias"],["__nv_bfloat16* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":512},{"name":"BiasAdd__bias_add__float32","params":[["const float* __restrict__","value"],["const float* __restrict__","bias"],["float* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":512},{"name":"BiasAdd__bias_add__float64","params":[["const double* __restrict__","value"],["const double* __restrict__","bias"],["double* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":512},{"name":"BiasAddGrad__bias_grad_channels__float16","params":[["const __half* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_channels__bfloat16","params":[["const __nv_bfloat16* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_channels__float32","params":[["const float* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_channels__float64","params":[["const double* __restrict__","out_backprop"],["double* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_columns__float16","params":[["const __half* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_columns__float32","params":[["const float* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_columns__float64","params":[["const double* __restrict__","out_backprop"],["double* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_finish__float16","params":[["float* __restrict__","partials"],["__half* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_finish__bfloat16","params":[["float* __restrict__","partials"],["__nv_bfloat16* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_finish__float32","params":[["float* __restrict__","partials"],["float* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_finish__float64","params":[["double* __restrict__","partials"],["double* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":256}],"shared":[],"digest":"92ecce7ba101f120583093b87a635d7a"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"BiasAdd__bias_add__float16","params":[["const __half* __restrict__","value"],["const __half* __restrict__","bias"],["__half* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":512},{"name":"BiasAdd__bias_add__bfloat16","params":[["const __nv_bfloat16* __restrict__","value"],["const __nv_bfloat16* __restrict__","bias"],["__nv_bfloat16* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":512},{"name":"BiasAdd__bias_add__float32","params":[["const float* __restrict__","value"],["const float* __restrict__","bias"],["float* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":512},{"name":"BiasAdd__bias_add__float64","params":[["const double* __restrict__","value"],["const double* __restrict__","bias"],["double* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":512},{"name":"BiasAddGrad__bias_grad_channels__float16","params":[["const __half* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__bfloat16","params":[["const __nv_bfloat16* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__float32","params":[["const float* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__float64","params":[["const double* __restrict__","out_backprop"],["double* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_columns__float16","params":[["const __half* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_columns__float32","params":[["const float* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_columns__float64","params":[["const double* __restrict__","out_backprop"],["double* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__float16","params":[["float* __restrict__","partials"],["__half* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__bfloat16","params":[["float* __restrict__","partials"],["__nv_bfloat16* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__float32","params":[["float* __restrict__","partials"],["float* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__float64","params":[["double* __restrict__","partials"],["double* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024}],"shared":[],"digest":"c3438680e969e1de8d025cc858b46da1"}

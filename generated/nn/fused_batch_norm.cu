@@ -1584,7 +1584,7 @@ __device__ void grad_channels(const T* __restrict__ dy, const T* __restrict__ x,
 // entry points from specs/nn/fused_batch_norm_grad_v3.yaml: one per launch step and specialization (T)
 
 #ifdef OPGEN_HOST_EMU  // only the cpu plan launches it
-extern "C" __global__ void __launch_bounds__(1, 1) FusedBatchNormGradV3__grad_channels__float16(
+extern "C" __global__ void __launch_bounds__(1) FusedBatchNormGradV3__grad_channels__float16(
     const __half* __restrict__ y_backprop,
     const __half* __restrict__ x,
     const float* __restrict__ scale,
@@ -1603,7 +1603,7 @@ extern "C" __global__ void __launch_bounds__(1, 1) FusedBatchNormGradV3__grad_ch
 #endif  // OPGEN_HOST_EMU
 
 #ifdef OPGEN_HOST_EMU  // only the cpu plan launches it
-extern "C" __global__ void __launch_bounds__(1, 1) FusedBatchNormGradV3__grad_channels__bfloat16(
+extern "C" __global__ void __launch_bounds__(1) FusedBatchNormGradV3__grad_channels__bfloat16(
     const __nv_bfloat16* __restrict__ y_backprop,
     const __nv_bfloat16* __restrict__ x,
     const float* __restrict__ scale,
@@ -1622,7 +1622,7 @@ extern "C" __global__ void __launch_bounds__(1, 1) FusedBatchNormGradV3__grad_ch
 #endif  // OPGEN_HOST_EMU
 
 #ifdef OPGEN_HOST_EMU  // only the cpu plan launches it
-extern "C" __global__ void __launch_bounds__(1, 1) FusedBatchNormGradV3__grad_channels__float32(
+extern "C" __global__ void __launch_bounds__(1) FusedBatchNormGradV3__grad_channels__float32(
     const float* __restrict__ y_backprop,
     const float* __restrict__ x,
     const float* __restrict__ scale,
@@ -1640,7 +1640,7 @@ extern "C" __global__ void __launch_bounds__(1, 1) FusedBatchNormGradV3__grad_ch
 }
 #endif  // OPGEN_HOST_EMU
 
-extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormGradV3__grad_partials__float16(
+extern "C" __global__ void FusedBatchNormGradV3__grad_partials__float16(
     const __half* __restrict__ y_backprop,
     const __half* __restrict__ x,
     const float* __restrict__ reserve_space_1,
@@ -1652,7 +1652,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormGradV3__grad_
   grad_partials<__half>(y_backprop, x, reserve_space_1, partials, m, C, inner, splits);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormGradV3__grad_partials__bfloat16(
+extern "C" __global__ void FusedBatchNormGradV3__grad_partials__bfloat16(
     const __nv_bfloat16* __restrict__ y_backprop,
     const __nv_bfloat16* __restrict__ x,
     const float* __restrict__ reserve_space_1,
@@ -1664,7 +1664,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormGradV3__grad_
   grad_partials<__nv_bfloat16>(y_backprop, x, reserve_space_1, partials, m, C, inner, splits);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormGradV3__grad_partials__float32(
+extern "C" __global__ void FusedBatchNormGradV3__grad_partials__float32(
     const float* __restrict__ y_backprop,
     const float* __restrict__ x,
     const float* __restrict__ reserve_space_1,
@@ -1677,7 +1677,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormGradV3__grad_
 }
 
 #ifdef OPGEN_HOST_EMU  // only the cpu plan launches it
-extern "C" __global__ void __launch_bounds__(32, 1) FusedBatchNormGradV3__grad_partials_sliced__float16(
+extern "C" __global__ void FusedBatchNormGradV3__grad_partials_sliced__float16(
     const __half* __restrict__ y_backprop,
     const __half* __restrict__ x,
     const float* __restrict__ reserve_space_1,
@@ -1691,7 +1691,7 @@ extern "C" __global__ void __launch_bounds__(32, 1) FusedBatchNormGradV3__grad_p
 #endif  // OPGEN_HOST_EMU
 
 #ifdef OPGEN_HOST_EMU  // only the cpu plan launches it
-extern "C" __global__ void __launch_bounds__(32, 1) FusedBatchNormGradV3__grad_partials_sliced__bfloat16(
+extern "C" __global__ void FusedBatchNormGradV3__grad_partials_sliced__bfloat16(
     const __nv_bfloat16* __restrict__ y_backprop,
     const __nv_bfloat16* __restrict__ x,
     const float* __restrict__ reserve_space_1,
@@ -1705,7 +1705,7 @@ extern "C" __global__ void __launch_bounds__(32, 1) FusedBatchNormGradV3__grad_p
 #endif  // OPGEN_HOST_EMU
 
 #ifdef OPGEN_HOST_EMU  // only the cpu plan launches it
-extern "C" __global__ void __launch_bounds__(32, 1) FusedBatchNormGradV3__grad_partials_sliced__float32(
+extern "C" __global__ void FusedBatchNormGradV3__grad_partials_sliced__float32(
     const float* __restrict__ y_backprop,
     const float* __restrict__ x,
     const float* __restrict__ reserve_space_1,
@@ -1718,7 +1718,7 @@ extern "C" __global__ void __launch_bounds__(32, 1) FusedBatchNormGradV3__grad_p
 }
 #endif  // OPGEN_HOST_EMU
 
-extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormGradV3__grad_finalize__float16(
+extern "C" __global__ void FusedBatchNormGradV3__grad_finalize__float16(
     float* __restrict__ partials,
     const float* __restrict__ scale,
     const float* __restrict__ reserve_space_1,
@@ -1734,7 +1734,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormGradV3__grad_
   grad_finalize<__half>(partials, scale, reserve_space_1, reserve_space_2, scale_backprop, offset_backprop, coeffs, m, C, splits, epsilon, is_training);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormGradV3__grad_finalize__bfloat16(
+extern "C" __global__ void FusedBatchNormGradV3__grad_finalize__bfloat16(
     float* __restrict__ partials,
     const float* __restrict__ scale,
     const float* __restrict__ reserve_space_1,
@@ -1750,7 +1750,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormGradV3__grad_
   grad_finalize<__nv_bfloat16>(partials, scale, reserve_space_1, reserve_space_2, scale_backprop, offset_backprop, coeffs, m, C, splits, epsilon, is_training);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormGradV3__grad_finalize__float32(
+extern "C" __global__ void FusedBatchNormGradV3__grad_finalize__float32(
     float* __restrict__ partials,
     const float* __restrict__ scale,
     const float* __restrict__ reserve_space_1,
@@ -1766,7 +1766,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormGradV3__grad_
   grad_finalize<float>(partials, scale, reserve_space_1, reserve_space_2, scale_backprop, offset_backprop, coeffs, m, C, splits, epsilon, is_training);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormGradV3__grad_input__float16(
+extern "C" __global__ void FusedBatchNormGradV3__grad_input__float16(
     const __half* __restrict__ y_backprop,
     const __half* __restrict__ x,
     float* __restrict__ coeffs,
@@ -1779,7 +1779,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormGradV3__grad_
   grad_input<__half>(y_backprop, x, coeffs, x_backprop, total, C, inner, chunk, is_training);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormGradV3__grad_input__bfloat16(
+extern "C" __global__ void FusedBatchNormGradV3__grad_input__bfloat16(
     const __nv_bfloat16* __restrict__ y_backprop,
     const __nv_bfloat16* __restrict__ x,
     float* __restrict__ coeffs,
@@ -1792,7 +1792,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormGradV3__grad_
   grad_input<__nv_bfloat16>(y_backprop, x, coeffs, x_backprop, total, C, inner, chunk, is_training);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormGradV3__grad_input__float32(
+extern "C" __global__ void FusedBatchNormGradV3__grad_input__float32(
     const float* __restrict__ y_backprop,
     const float* __restrict__ x,
     float* __restrict__ coeffs,
@@ -1809,7 +1809,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormGradV3__grad_
 // ---- FusedBatchNormV3: Batch normalization.
 // entry points from specs/nn/fused_batch_norm_v3.yaml: one per launch step and specialization (T)
 
-extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormV3__stats_partials__float16(
+extern "C" __global__ void FusedBatchNormV3__stats_partials__float16(
     const __half* __restrict__ x,
     float* __restrict__ partials,
     long long m,
@@ -1819,7 +1819,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormV3__stats_par
   stats_partials<__half>(x, partials, m, C, inner, splits);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormV3__stats_partials__bfloat16(
+extern "C" __global__ void FusedBatchNormV3__stats_partials__bfloat16(
     const __nv_bfloat16* __restrict__ x,
     float* __restrict__ partials,
     long long m,
@@ -1829,7 +1829,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormV3__stats_par
   stats_partials<__nv_bfloat16>(x, partials, m, C, inner, splits);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormV3__stats_partials__float32(
+extern "C" __global__ void FusedBatchNormV3__stats_partials__float32(
     const float* __restrict__ x,
     float* __restrict__ partials,
     long long m,
@@ -1840,7 +1840,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormV3__stats_par
 }
 
 #ifdef OPGEN_HOST_EMU  // only the cpu plan launches it
-extern "C" __global__ void __launch_bounds__(32, 1) FusedBatchNormV3__stats_partials_sliced__float16(
+extern "C" __global__ void FusedBatchNormV3__stats_partials_sliced__float16(
     const __half* __restrict__ x,
     float* __restrict__ partials,
     long long m,
@@ -1852,7 +1852,7 @@ extern "C" __global__ void __launch_bounds__(32, 1) FusedBatchNormV3__stats_part
 #endif  // OPGEN_HOST_EMU
 
 #ifdef OPGEN_HOST_EMU  // only the cpu plan launches it
-extern "C" __global__ void __launch_bounds__(32, 1) FusedBatchNormV3__stats_partials_sliced__bfloat16(
+extern "C" __global__ void FusedBatchNormV3__stats_partials_sliced__bfloat16(
     const __nv_bfloat16* __restrict__ x,
     float* __restrict__ partials,
     long long m,
@@ -1864,7 +1864,7 @@ extern "C" __global__ void __launch_bounds__(32, 1) FusedBatchNormV3__stats_part
 #endif  // OPGEN_HOST_EMU
 
 #ifdef OPGEN_HOST_EMU  // only the cpu plan launches it
-extern "C" __global__ void __launch_bounds__(32, 1) FusedBatchNormV3__stats_partials_sliced__float32(
+extern "C" __global__ void FusedBatchNormV3__stats_partials_sliced__float32(
     const float* __restrict__ x,
     float* __restrict__ partials,
     long long m,
@@ -1875,7 +1875,7 @@ extern "C" __global__ void __launch_bounds__(32, 1) FusedBatchNormV3__stats_part
 }
 #endif  // OPGEN_HOST_EMU
 
-extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormV3__stats_finalize__float16(
+extern "C" __global__ void FusedBatchNormV3__stats_finalize__float16(
     const __half* __restrict__ x,
     float* __restrict__ partials,
     const float* __restrict__ scale,
@@ -1896,7 +1896,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormV3__stats_fin
   stats_finalize<__half>(x, partials, scale, offset, mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, coeffs, m, C, inner, splits, epsilon, exponential_avg_factor);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormV3__stats_finalize__bfloat16(
+extern "C" __global__ void FusedBatchNormV3__stats_finalize__bfloat16(
     const __nv_bfloat16* __restrict__ x,
     float* __restrict__ partials,
     const float* __restrict__ scale,
@@ -1917,7 +1917,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormV3__stats_fin
   stats_finalize<__nv_bfloat16>(x, partials, scale, offset, mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, coeffs, m, C, inner, splits, epsilon, exponential_avg_factor);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormV3__stats_finalize__float32(
+extern "C" __global__ void FusedBatchNormV3__stats_finalize__float32(
     const float* __restrict__ x,
     float* __restrict__ partials,
     const float* __restrict__ scale,
@@ -1938,7 +1938,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormV3__stats_fin
   stats_finalize<float>(x, partials, scale, offset, mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, coeffs, m, C, inner, splits, epsilon, exponential_avg_factor);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormV3__inference_stats__float16(
+extern "C" __global__ void FusedBatchNormV3__inference_stats__float16(
     const float* __restrict__ scale,
     const float* __restrict__ offset,
     const float* __restrict__ mean,
@@ -1953,7 +1953,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormV3__inference
   inference_stats<__half>(scale, offset, mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, coeffs, C, epsilon);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormV3__inference_stats__bfloat16(
+extern "C" __global__ void FusedBatchNormV3__inference_stats__bfloat16(
     const float* __restrict__ scale,
     const float* __restrict__ offset,
     const float* __restrict__ mean,
@@ -1968,7 +1968,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormV3__inference
   inference_stats<__nv_bfloat16>(scale, offset, mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, coeffs, C, epsilon);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormV3__inference_stats__float32(
+extern "C" __global__ void FusedBatchNormV3__inference_stats__float32(
     const float* __restrict__ scale,
     const float* __restrict__ offset,
     const float* __restrict__ mean,
@@ -1983,7 +1983,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormV3__inference
   inference_stats<float>(scale, offset, mean, variance, batch_mean, batch_variance, reserve_space_1, reserve_space_2, coeffs, C, epsilon);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormV3__normalize__float16(
+extern "C" __global__ void FusedBatchNormV3__normalize__float16(
     const __half* __restrict__ x,
     float* __restrict__ coeffs,
     __half* __restrict__ y,
@@ -1994,7 +1994,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormV3__normalize
   normalize<__half>(x, coeffs, y, total, C, inner, chunk);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormV3__normalize__bfloat16(
+extern "C" __global__ void FusedBatchNormV3__normalize__bfloat16(
     const __nv_bfloat16* __restrict__ x,
     float* __restrict__ coeffs,
     __nv_bfloat16* __restrict__ y,
@@ -2005,7 +2005,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormV3__normalize
   normalize<__nv_bfloat16>(x, coeffs, y, total, C, inner, chunk);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormV3__normalize__float32(
+extern "C" __global__ void FusedBatchNormV3__normalize__float32(
     const float* __restrict__ x,
     float* __restrict__ coeffs,
     float* __restrict__ y,
@@ -2016,4 +2016,4 @@ extern "C" __global__ void __launch_bounds__(256, 1) FusedBatchNormV3__normalize
   normalize<float>(x, coeffs, y, total, C, inner, chunk);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"FusedBatchNormGradV3__grad_channels__float16","params":[["const __half* __restrict__","y_backprop"],["const __half* __restrict__","x"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["__half* __restrict__","x_backprop"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["long long","outer"],["long long","C"],["long long","inner"],["float","epsilon"],["int","is_training"]],"max_threads":1,"cpu_only":true},{"name":"FusedBatchNormGradV3__grad_channels__bfloat16","params":[["const __nv_bfloat16* __restrict__","y_backprop"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["__nv_bfloat16* __restrict__","x_backprop"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["long long","outer"],["long long","C"],["long long","inner"],["float","epsilon"],["int","is_training"]],"max_threads":1,"cpu_only":true},{"name":"FusedBatchNormGradV3__grad_channels__float32","params":[["const float* __restrict__","y_backprop"],["const float* __restrict__","x"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["float* __restrict__","x_backprop"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["long long","outer"],["long long","C"],["long long","inner"],["float","epsilon"],["int","is_training"]],"max_threads":1,"cpu_only":true},{"name":"FusedBatchNormGradV3__grad_partials__float16","params":[["const __half* __restrict__","y_backprop"],["const __half* __restrict__","x"],["const float* __restrict__","reserve_space_1"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":256},{"name":"FusedBatchNormGradV3__grad_partials__bfloat16","params":[["const __nv_bfloat16* __restrict__","y_backprop"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","reserve_space_1"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":256},{"name":"FusedBatchNormGradV3__grad_partials__float32","params":[["const float* __restrict__","y_backprop"],["const float* __restrict__","x"],["const float* __restrict__","reserve_space_1"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":256},{"name":"FusedBatchNormGradV3__grad_partials_sliced__float16","params":[["const __half* __restrict__","y_backprop"],["const __half* __restrict__","x"],["const float* __restrict__","reserve_space_1"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":32,"cpu_only":true},{"name":"FusedBatchNormGradV3__grad_partials_sliced__bfloat16","params":[["const __nv_bfloat16* __restrict__","y_backprop"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","reserve_space_1"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":32,"cpu_only":true},{"name":"FusedBatchNormGradV3__grad_partials_sliced__float32","params":[["const float* __restrict__","y_backprop"],["const float* __restrict__","x"],["const float* __restrict__","reserve_space_1"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":32,"cpu_only":true},{"name":"FusedBatchNormGradV3__grad_finalize__float16","params":[["float* __restrict__","partials"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["float* __restrict__","coeffs"],["long long","m"],["long long","C"],["long long","splits"],["float","epsilon"],["int","is_training"]],"max_threads":256},{"name":"FusedBatchNormGradV3__grad_finalize__bfloat16","params":[["float* __restrict__","partials"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["float* __restrict__","coeffs"],["long long","m"],["long long","C"],["long long","splits"],["float","epsilon"],["int","is_training"]],"max_threads":256},{"name":"FusedBatchNormGradV3__grad_finalize__float32","params":[["float* __restrict__","partials"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["float* __restrict__","coeffs"],["long long","m"],["long long","C"],["long long","splits"],["float","epsilon"],["int","is_training"]],"max_threads":256},{"name":"FusedBatchNormGradV3__grad_input__float16","params":[["const __half* __restrict__","y_backprop"],["const __half* __restrict__","x"],["float* __restrict__","coeffs"],["__half* __restrict__","x_backprop"],["long long","total"],["long long","C"],["long long","inner"],["long long","chunk"],["int","is_training"]],"max_threads":256},{"name":"FusedBatchNormGradV3__grad_input__bfloat16","params":[["const __nv_bfloat16* __restrict__","y_backprop"],["const __nv_bfloat16* __restrict__","x"],["float* __restrict__","coeffs"],["__nv_bfloat16* __restrict__","x_backprop"],["long long","total"],["long long","C"],["long long","inner"],["long long","chunk"],["int","is_training"]],"max_threads":256},{"name":"FusedBatchNormGradV3__grad_input__float32","params":[["const float* __restrict__","y_backprop"],["const float* __restrict__","x"],["float* __restrict__","coeffs"],["float* __restrict__","x_backprop"],["long long","total"],["long long","C"],["long long","inner"],["long long","chunk"],["int","is_training"]],"max_threads":256},{"name":"FusedBatchNormV3__stats_partials__float16","params":[["const __half* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":256},{"name":"FusedBatchNormV3__stats_partials__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":256},{"name":"FusedBatchNormV3__stats_partials__float32","params":[["const float* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":256},{"name":"FusedBatchNormV3__stats_partials_sliced__float16","params":[["const __half* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":32,"cpu_only":true},{"name":"FusedBatchNormV3__stats_partials_sliced__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":32,"cpu_only":true},{"name":"FusedBatchNormV3__stats_partials_sliced__float32","params":[["const float* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":32,"cpu_only":true},{"name":"FusedBatchNormV3__stats_finalize__float16","params":[["const __half* __restrict__","x"],["float* __restrict__","partials"],["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"],["float","epsilon"],["float","exponential_avg_factor"]],"max_threads":256},{"name":"FusedBatchNormV3__stats_finalize__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["float* __restrict__","partials"],["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"],["float","epsilon"],["float","exponential_avg_factor"]],"max_threads":256},{"name":"FusedBatchNormV3__stats_finalize__float32","params":[["const float* __restrict__","x"],["float* __restrict__","partials"],["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"],["float","epsilon"],["float","exponential_avg_factor"]],"max_threads":256},{"name":"FusedBatchNormV3__inference_stats__float16","params":[["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","C"],["float","epsilon"]],"max_threads":256},{"name":"FusedBatchNormV3__inference_stats__bfloat16","params":[["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","C"],["float","epsilon"]],"max_threads":256},{"name":"FusedBatchNormV3__inference_stats__float32","params":[["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","C"],["float","epsilon"]],"max_threads":256},{"name":"FusedBatchNormV3__normalize__float16","params":[["const __half* __restrict__","x"],["float* __restrict__","coeffs"],["__half* __restrict__","y"],["long long","total"],["long long","C"],["long long","inner"],["long long","chunk"]],"max_threads":256},{"name":"FusedBatchNormV3__normalize__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["float* __restrict__","coeffs"],["__nv_bfloat16* __restrict__","y"],["long long","total"],["long long","C"],["long long","inner"],["long long","chunk"]],"max_threads":256},{"name":"FusedBatchNormV3__normalize__float32","params":[["const float* __restrict__","x"],["float* __restrict__","coeffs"],["float* __restrict__","y"],["long long","total"],["long long","C"],["long long","inner"],["long long","chunk"]],"max_threads":256}],"shared":[],"digest":"0fe7901734fef38d92378bfb439d68dd"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"FusedBatchNormGradV3__grad_channels__float16","params":[["const __half* __restrict__","y_backprop"],["const __half* __restrict__","x"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["__half* __restrict__","x_backprop"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["long long","outer"],["long long","C"],["long long","inner"],["float","epsilon"],["int","is_training"]],"max_threads":1,"cpu_only":true},{"name":"FusedBatchNormGradV3__grad_channels__bfloat16","params":[["const __nv_bfloat16* __restrict__","y_backprop"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["__nv_bfloat16* __restrict__","x_backprop"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["long long","outer"],["long long","C"],["long long","inner"],["float","epsilon"],["int","is_training"]],"max_threads":1,"cpu_only":true},{"name":"FusedBatchNormGradV3__grad_channels__float32","params":[["const float* __restrict__","y_backprop"],["const float* __restrict__","x"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["float* __restrict__","x_backprop"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["long long","outer"],["long long","C"],["long long","inner"],["float","epsilon"],["int","is_training"]],"max_threads":1,"cpu_only":true},{"name":"FusedBatchNormGradV3__grad_partials__float16","params":[["const __half* __restrict__","y_backprop"],["const __half* __restrict__","x"],["const float* __restrict__","reserve_space_1"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_partials__bfloat16","params":[["const __nv_bfloat16* __restrict__","y_backprop"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","reserve_space_1"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_partials__float32","params":[["const float* __restrict__","y_backprop"],["const float* __restrict__","x"],["const float* __restrict__","reserve_space_1"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_partials_sliced__float16","params":[["const __half* __restrict__","y_backprop"],["const __half* __restrict__","x"],["const float* __restrict__","reserve_space_1"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024,"cpu_only":true},{"name":"FusedBatchNormGradV3__grad_partials_sliced__bfloat16","params":[["const __nv_bfloat16* __restrict__","y_backprop"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","reserve_space_1"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024,"cpu_only":true},{"name":"FusedBatchNormGradV3__grad_partials_sliced__float32","params":[["const float* __restrict__","y_backprop"],["const float* __restrict__","x"],["const float* __restrict__","reserve_space_1"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024,"cpu_only":true},{"name":"FusedBatchNormGradV3__grad_finalize__float16","params":[["float* __restrict__","partials"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["float* __restrict__","coeffs"],["long long","m"],["long long","C"],["long long","splits"],["float","epsilon"],["int","is_training"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_finalize__bfloat16","params":[["float* __restrict__","partials"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["float* __restrict__","coeffs"],["long long","m"],["long long","C"],["long long","splits"],["float","epsilon"],["int","is_training"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_finalize__float32","params":[["float* __restrict__","partials"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["float* __restrict__","coeffs"],["long long","m"],["long long","C"],["long long","splits"],["float","epsilon"],["int","is_training"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_input__float16","params":[["const __half* __restrict__","y_backprop"],["const __half* __restrict__","x"],["float* __restrict__","coeffs"],["__half* __restrict__","x_backprop"],["long long","total"],["long long","C"],["long long","inner"],["long long","chunk"],["int","is_training"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_input__bfloat16","params":[["const __nv_bfloat16* __restrict__","y_backprop"],["const __nv_bfloat16* __restrict__","x"],["float* __restrict__","coeffs"],["__nv_bfloat16* __restrict__","x_backprop"],["long long","total"],["long long","C"],["long long","inner"],["long long","chunk"],["int","is_training"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_input__float32","params":[["const float* __restrict__","y_backprop"],["const float* __restrict__","x"],["float* __restrict__","coeffs"],["float* __restrict__","x_backprop"],["long long","total"],["long long","C"],["long long","inner"],["long long","chunk"],["int","is_training"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_partials__float16","params":[["const __half* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_partials__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_partials__float32","params":[["const float* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_partials_sliced__float16","params":[["const __half* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024,"cpu_only":true},{"name":"FusedBatchNormV3__stats_partials_sliced__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024,"cpu_only":true},{"name":"FusedBatchNormV3__stats_partials_sliced__float32","params":[["const float* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024,"cpu_only":true},{"name":"FusedBatchNormV3__stats_finalize__float16","params":[["const __half* __restrict__","x"],["float* __restrict__","partials"],["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"],["float","epsilon"],["float","exponential_avg_factor"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_finalize__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["float* __restrict__","partials"],["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"],["float","epsilon"],["float","exponential_avg_factor"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_finalize__float32","params":[["const float* __restrict__","x"],["float* __restrict__","partials"],["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"],["float","epsilon"],["float","exponential_avg_factor"]],"max_threads":1024},{"name":"FusedBatchNormV3__inference_stats__float16","params":[["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","C"],["float","epsilon"]],"max_threads":1024},{"name":"FusedBatchNormV3__inference_stats__bfloat16","params":[["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","C"],["float","epsilon"]],"max_threads":1024},{"name":"FusedBatchNormV3__inference_stats__float32","params":[["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","C"],["float","epsilon"]],"max_threads":1024},{"name":"FusedBatchNormV3__normalize__float16","params":[["const __half* __restrict__","x"],["float* __restrict__","coeffs"],["__half* __restrict__","y"],["long long","total"],["long long","C"],["long long","inner"],["long long","chunk"]],"max_threads":1024},{"name":"FusedBatchNormV3__normalize__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["float* __restrict__","coeffs"],["__nv_bfloat16* __restrict__","y"],["long long","total"],["long long","C"],["long long","inner"],["long long","chunk"]],"max_threads":1024},{"name":"FusedBatchNormV3__normalize__float32","params":[["const float* __restrict__","x"],["float* __restrict__","coeffs"],["float* __restrict__","y"],["long long","total"],["long long","C"],["long long","inner"],["long long","chunk"]],"max_threads":1024}],"shared":[],"digest":"da8ddf314ea444ae21597fba410250b5"}

@@ -910,7 +910,7 @@ extern "C" __global__ void __launch_bounds__(1024, 1) LayerNormGrad__layer_norm_
   layer_norm_grad_input<float>(dy, x, mean, rstd, gamma, dx, rows, D);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) LayerNormGrad__layer_norm_grad_partials__float16(
+extern "C" __global__ void LayerNormGrad__layer_norm_grad_partials__float16(
     const __half* __restrict__ dy,
     const __half* __restrict__ x,
     const float* __restrict__ mean,
@@ -922,7 +922,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) LayerNormGrad__layer_norm_g
   layer_norm_grad_partials<__half>(dy, x, mean, rstd, partials, rows, D, tile);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) LayerNormGrad__layer_norm_grad_partials__bfloat16(
+extern "C" __global__ void LayerNormGrad__layer_norm_grad_partials__bfloat16(
     const __nv_bfloat16* __restrict__ dy,
     const __nv_bfloat16* __restrict__ x,
     const float* __restrict__ mean,
@@ -934,7 +934,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) LayerNormGrad__layer_norm_g
   layer_norm_grad_partials<__nv_bfloat16>(dy, x, mean, rstd, partials, rows, D, tile);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) LayerNormGrad__layer_norm_grad_partials__float32(
+extern "C" __global__ void LayerNormGrad__layer_norm_grad_partials__float32(
     const float* __restrict__ dy,
     const float* __restrict__ x,
     const float* __restrict__ mean,
@@ -946,7 +946,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) LayerNormGrad__layer_norm_g
   layer_norm_grad_partials<float>(dy, x, mean, rstd, partials, rows, D, tile);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) LayerNormGrad__layer_norm_grad_params__float16(
+extern "C" __global__ void LayerNormGrad__layer_norm_grad_params__float16(
     float* __restrict__ partials,
     __half* __restrict__ dgamma,
     __half* __restrict__ dbeta,
@@ -955,7 +955,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) LayerNormGrad__layer_norm_g
   layer_norm_grad_params<__half>(partials, dgamma, dbeta, D, splits);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) LayerNormGrad__layer_norm_grad_params__bfloat16(
+extern "C" __global__ void LayerNormGrad__layer_norm_grad_params__bfloat16(
     float* __restrict__ partials,
     __nv_bfloat16* __restrict__ dgamma,
     __nv_bfloat16* __restrict__ dbeta,
@@ -964,7 +964,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) LayerNormGrad__layer_norm_g
   layer_norm_grad_params<__nv_bfloat16>(partials, dgamma, dbeta, D, splits);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) LayerNormGrad__layer_norm_grad_params__float32(
+extern "C" __global__ void LayerNormGrad__layer_norm_grad_params__float32(
     float* __restrict__ partials,
     float* __restrict__ dgamma,
     float* __restrict__ dbeta,
@@ -973,4 +973,4 @@ extern "C" __global__ void __launch_bounds__(256, 1) LayerNormGrad__layer_norm_g
   layer_norm_grad_params<float>(partials, dgamma, dbeta, D, splits);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"LayerNorm__layer_norm__float16","params":[["const __half* __restrict__","x"],["const __half* __restrict__","gamma"],["const __half* __restrict__","beta"],["__half* __restrict__","y"],["float* __restrict__","mean"],["float* __restrict__","rstd"],["long long","rows"],["long long","D"],["float","epsilon"]],"max_threads":1024},{"name":"LayerNorm__layer_norm__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["const __nv_bfloat16* __restrict__","gamma"],["const __nv_bfloat16* __restrict__","beta"],["__nv_bfloat16* __restrict__","y"],["float* __restrict__","mean"],["float* __restrict__","rstd"],["long long","rows"],["long long","D"],["float","epsilon"]],"max_threads":1024},{"name":"LayerNorm__layer_norm__float32","params":[["const float* __restrict__","x"],["const float* __restrict__","gamma"],["const float* __restrict__","beta"],["float* __restrict__","y"],["float* __restrict__","mean"],["float* __restrict__","rstd"],["long long","rows"],["long long","D"],["float","epsilon"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_input__float16","params":[["const __half* __restrict__","dy"],["const __half* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["const __half* __restrict__","gamma"],["__half* __restrict__","dx"],["long long","rows"],["long long","D"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_input__bfloat16","params":[["const __nv_bfloat16* __restrict__","dy"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["const __nv_bfloat16* __restrict__","gamma"],["__nv_bfloat16* __restrict__","dx"],["long long","rows"],["long long","D"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_input__float32","params":[["const float* __restrict__","dy"],["const float* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["const float* __restrict__","gamma"],["float* __restrict__","dx"],["long long","rows"],["long long","D"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_partials__float16","params":[["const __half* __restrict__","dy"],["const __half* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["float* __restrict__","partials"],["long long","rows"],["long long","D"],["long long","tile"]],"max_threads":256},{"name":"LayerNormGrad__layer_norm_grad_partials__bfloat16","params":[["const __nv_bfloat16* __restrict__","dy"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["float* __restrict__","partials"],["long long","rows"],["long long","D"],["long long","tile"]],"max_threads":256},{"name":"LayerNormGrad__layer_norm_grad_partials__float32","params":[["const float* __restrict__","dy"],["const float* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["float* __restrict__","partials"],["long long","rows"],["long long","D"],["long long","tile"]],"max_threads":256},{"name":"LayerNormGrad__layer_norm_grad_params__float16","params":[["float* __restrict__","partials"],["__half* __restrict__","dgamma"],["__half* __restrict__","dbeta"],["long long","D"],["long long","splits"]],"max_threads":256},{"name":"LayerNormGrad__layer_norm_grad_params__bfloat16","params":[["float* __restrict__","partials"],["__nv_bfloat16* __restrict__","dgamma"],["__nv_bfloat16* __restrict__","dbeta"],["long long","D"],["long long","splits"]],"max_threads":256},{"name":"LayerNormGrad__layer_norm_grad_params__float32","params":[["float* __restrict__","partials"],["float* __restrict__","dgamma"],["float* __restrict__","dbeta"],["long long","D"],["long long","splits"]],"max_threads":256}],"shared":[],"digest":"6a235eb248ef17cb0f40f460114aa4cc"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"LayerNorm__layer_norm__float16","params":[["const __half* __restrict__","x"],["const __half* __restrict__","gamma"],["const __half* __restrict__","beta"],["__half* __restrict__","y"],["float* __restrict__","mean"],["float* __restrict__","rstd"],["long long","rows"],["long long","D"],["float","epsilon"]],"max_threads":1024},{"name":"LayerNorm__layer_norm__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["const __nv_bfloat16* __restrict__","gamma"],["const __nv_bfloat16* __restrict__","beta"],["__nv_bfloat16* __restrict__","y"],["float* __restrict__","mean"],["float* __restrict__","rstd"],["long long","rows"],["long long","D"],["float","epsilon"]],"max_threads":1024},{"name":"LayerNorm__layer_norm__float32","params":[["const float* __restrict__","x"],["const float* __restrict__","gamma"],["const float* __restrict__","beta"],["float* __restrict__","y"],["float* __restrict__","mean"],["float* __restrict__","rstd"],["long long","rows"],["long long","D"],["float","epsilon"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_input__float16","params":[["const __half* __restrict__","dy"],["const __half* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["const __half* __restrict__","gamma"],["__half* __restrict__","dx"],["long long","rows"],["long long","D"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_input__bfloat16","params":[["const __nv_bfloat16* __restrict__","dy"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["const __nv_bfloat16* __restrict__","gamma"],["__nv_bfloat16* __restrict__","dx"],["long long","rows"],["long long","D"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_input__float32","params":[["const float* __restrict__","dy"],["const float* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["const float* __restrict__","gamma"],["float* __restrict__","dx"],["long long","rows"],["long long","D"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_partials__float16","params":[["const __half* __restrict__","dy"],["const __half* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["float* __restrict__","partials"],["long long","rows"],["long long","D"],["long long","tile"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_partials__bfloat16","params":[["const __nv_bfloat16* __restrict__","dy"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["float* __restrict__","partials"],["long long","rows"],["long long","D"],["long long","tile"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_partials__float32","params":[["const float* __restrict__","dy"],["const float* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["float* __restrict__","partials"],["long long","rows"],["long long","D"],["long long","tile"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_params__float16","params":[["float* __restrict__","partials"],["__half* __restrict__","dgamma"],["__half* __restrict__","dbeta"],["long long","D"],["long long","splits"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_params__bfloat16","params":[["float* __restrict__","partials"],["__nv_bfloat16* __restrict__","dgamma"],["__nv_bfloat16* __restrict__","dbeta"],["long long","D"],["long long","splits"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_params__float32","params":[["float* __restrict__","partials"],["float* __restrict__","dgamma"],["float* __restrict__","dbeta"],["long long","D"],["long long","splits"]],"max_threads":1024}],"shared":[],"digest":"3005e32199ee13d127df2cb80be06e15"}

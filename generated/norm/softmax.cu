@@ -1218,7 +1218,7 @@ extern "C" __global__ void __launch_bounds__(1024, 1) Softmax__softmax_rows__flo
   softmax_rows<float>(x, y, rows, N);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) Softmax__softmax_columns__float16(
+extern "C" __global__ void Softmax__softmax_columns__float16(
     const __half* __restrict__ x,
     __half* __restrict__ y,
     long long columns,
@@ -1227,7 +1227,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) Softmax__softmax_columns__f
   softmax_columns<__half>(x, y, columns, N, inner);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) Softmax__softmax_columns__bfloat16(
+extern "C" __global__ void Softmax__softmax_columns__bfloat16(
     const __nv_bfloat16* __restrict__ x,
     __nv_bfloat16* __restrict__ y,
     long long columns,
@@ -1236,7 +1236,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) Softmax__softmax_columns__b
   softmax_columns<__nv_bfloat16>(x, y, columns, N, inner);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) Softmax__softmax_columns__float32(
+extern "C" __global__ void Softmax__softmax_columns__float32(
     const float* __restrict__ x,
     float* __restrict__ y,
     long long columns,
@@ -1276,7 +1276,7 @@ extern "C" __global__ void __launch_bounds__(1024, 1) SoftmaxGrad__softmax_grad_
   softmax_grad_rows<float>(y, dy, dx, rows, N);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) SoftmaxGrad__softmax_grad_columns__float16(
+extern "C" __global__ void SoftmaxGrad__softmax_grad_columns__float16(
     const __half* __restrict__ y,
     const __half* __restrict__ dy,
     __half* __restrict__ dx,
@@ -1286,7 +1286,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) SoftmaxGrad__softmax_grad_c
   softmax_grad_columns<__half>(y, dy, dx, columns, N, inner);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) SoftmaxGrad__softmax_grad_columns__bfloat16(
+extern "C" __global__ void SoftmaxGrad__softmax_grad_columns__bfloat16(
     const __nv_bfloat16* __restrict__ y,
     const __nv_bfloat16* __restrict__ dy,
     __nv_bfloat16* __restrict__ dx,
@@ -1296,7 +1296,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) SoftmaxGrad__softmax_grad_c
   softmax_grad_columns<__nv_bfloat16>(y, dy, dx, columns, N, inner);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) SoftmaxGrad__softmax_grad_columns__float32(
+extern "C" __global__ void SoftmaxGrad__softmax_grad_columns__float32(
     const float* __restrict__ y,
     const float* __restrict__ dy,
     float* __restrict__ dx,
@@ -1306,4 +1306,4 @@ extern "C" __global__ void __launch_bounds__(256, 1) SoftmaxGrad__softmax_grad_c
   softmax_grad_columns<float>(y, dy, dx, columns, N, inner);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"Softmax__softmax_rows__float16","params":[["const __half* __restrict__","x"],["__half* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_rows__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["__nv_bfloat16* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_rows__float32","params":[["const float* __restrict__","x"],["float* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_columns__float16","params":[["const __half* __restrict__","x"],["__half* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":256},{"name":"Softmax__softmax_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["__nv_bfloat16* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":256},{"name":"Softmax__softmax_columns__float32","params":[["const float* __restrict__","x"],["float* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":256},{"name":"SoftmaxGrad__softmax_grad_rows__float16","params":[["const __half* __restrict__","y"],["const __half* __restrict__","dy"],["__half* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__bfloat16","params":[["const __nv_bfloat16* __restrict__","y"],["const __nv_bfloat16* __restrict__","dy"],["__nv_bfloat16* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__float32","params":[["const float* __restrict__","y"],["const float* __restrict__","dy"],["float* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__float16","params":[["const __half* __restrict__","y"],["const __half* __restrict__","dy"],["__half* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":256},{"name":"SoftmaxGrad__softmax_grad_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","y"],["const __nv_bfloat16* __restrict__","dy"],["__nv_bfloat16* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":256},{"name":"SoftmaxGrad__softmax_grad_columns__float32","params":[["const float* __restrict__","y"],["const float* __restrict__","dy"],["float* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":256}],"shared":[],"digest":"38da9dffbf9162ff78c2ed137ed7c18e"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"Softmax__softmax_rows__float16","params":[["const __half* __restrict__","x"],["__half* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_rows__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["__nv_bfloat16* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_rows__float32","params":[["const float* __restrict__","x"],["float* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_columns__float16","params":[["const __half* __restrict__","x"],["__half* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"Softmax__softmax_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["__nv_bfloat16* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"Softmax__softmax_columns__float32","params":[["const float* __restrict__","x"],["float* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__float16","params":[["const __half* __restrict__","y"],["const __half* __restrict__","dy"],["__half* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__bfloat16","params":[["const __nv_bfloat16* __restrict__","y"],["const __nv_bfloat16* __restrict__","dy"],["__nv_bfloat16* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__float32","params":[["const float* __restrict__","y"],["const float* __restrict__","dy"],["float* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__float16","params":[["const __half* __restrict__","y"],["const __half* __restrict__","dy"],["__half* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","y"],["const __nv_bfloat16* __restrict__","dy"],["__nv_bfloat16* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__float32","params":[["const float* __restrict__","y"],["const float* __restrict__","dy"],["float* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024}],"shared":[],"digest":"b73cdfe0084e484ae74b19a34e34a2b2"}

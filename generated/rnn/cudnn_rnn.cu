@@ -3393,7 +3393,7 @@ __device__ void grad_layer_below(const T* __restrict__ dxl, const T* __restrict_
 // ---- CudnnRNNBackpropV3: Backprop step of CudnnRNNV3.
 // entry points from specs/rnn/cudnn_rnn_backprop_v3.yaml: one per launch step and specialization (T)
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__to_time_major__float16(
+extern "C" __global__ void CudnnRNNBackpropV3__to_time_major__float16(
     const __half* __restrict__ input,
     __half* __restrict__ xt,
     long long swap0,
@@ -3402,7 +3402,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__to_time
   to_time_major<__half>(input, xt, swap0, swap1, input_size);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__to_time_major__float32(
+extern "C" __global__ void CudnnRNNBackpropV3__to_time_major__float32(
     const float* __restrict__ input,
     float* __restrict__ xt,
     long long swap0,
@@ -3411,7 +3411,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__to_time
   to_time_major<float>(input, xt, swap0, swap1, input_size);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__to_time_major__float64(
+extern "C" __global__ void CudnnRNNBackpropV3__to_time_major__float64(
     const double* __restrict__ input,
     double* __restrict__ xt,
     long long swap0,
@@ -3420,25 +3420,25 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__to_time
   to_time_major<double>(input, xt, swap0, swap1, input_size);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__fill_ones__float16(
+extern "C" __global__ void CudnnRNNBackpropV3__fill_ones__float16(
     __half* __restrict__ ones,
     long long rows) {
   fill_ones<__half>(ones, rows);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__fill_ones__float32(
+extern "C" __global__ void CudnnRNNBackpropV3__fill_ones__float32(
     float* __restrict__ ones,
     long long rows) {
   fill_ones<float>(ones, rows);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__fill_ones__float64(
+extern "C" __global__ void CudnnRNNBackpropV3__fill_ones__float64(
     double* __restrict__ ones,
     long long rows) {
   fill_ones<double>(ones, rows);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__grad_output_in__float16(
+extern "C" __global__ void CudnnRNNBackpropV3__grad_output_in__float16(
     const __half* __restrict__ output_backprop,
     __half* __restrict__ dy,
     const int* __restrict__ sequence_lengths,
@@ -3449,7 +3449,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__grad_ou
   grad_output_in<__half>(output_backprop, dy, sequence_lengths, steps, batch, out_width, time_major);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__grad_output_in__float32(
+extern "C" __global__ void CudnnRNNBackpropV3__grad_output_in__float32(
     const float* __restrict__ output_backprop,
     float* __restrict__ dy,
     const int* __restrict__ sequence_lengths,
@@ -3460,7 +3460,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__grad_ou
   grad_output_in<float>(output_backprop, dy, sequence_lengths, steps, batch, out_width, time_major);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__grad_output_in__float64(
+extern "C" __global__ void CudnnRNNBackpropV3__grad_output_in__float64(
     const double* __restrict__ output_backprop,
     double* __restrict__ dy,
     const int* __restrict__ sequence_lengths,
@@ -3471,7 +3471,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__grad_ou
   grad_output_in<double>(output_backprop, dy, sequence_lengths, steps, batch, out_width, time_major);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__init_grad__float16(
+extern "C" __global__ void CudnnRNNBackpropV3__init_grad__float16(
     const __half* __restrict__ output_h_backprop,
     const __half* __restrict__ output_c_backprop,
     __half* __restrict__ dh,
@@ -3487,7 +3487,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__init_gr
   init_grad<__half>(output_h_backprop, output_c_backprop, dh, dc, p, d, layers_dirs, batch, h_size, num_units, lstm, time_major);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__init_grad__float32(
+extern "C" __global__ void CudnnRNNBackpropV3__init_grad__float32(
     const float* __restrict__ output_h_backprop,
     const float* __restrict__ output_c_backprop,
     float* __restrict__ dh,
@@ -3503,7 +3503,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__init_gr
   init_grad<float>(output_h_backprop, output_c_backprop, dh, dc, p, d, layers_dirs, batch, h_size, num_units, lstm, time_major);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__init_grad__float64(
+extern "C" __global__ void CudnnRNNBackpropV3__init_grad__float64(
     const double* __restrict__ output_h_backprop,
     const double* __restrict__ output_c_backprop,
     double* __restrict__ dh,
@@ -3519,7 +3519,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__init_gr
   init_grad<double>(output_h_backprop, output_c_backprop, dh, dc, p, d, layers_dirs, batch, h_size, num_units, lstm, time_major);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__persistent_lstm_grad__float16(
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__persistent_lstm_grad__float16(
     __half* __restrict__ dy,
     const __half* __restrict__ reserve_space,
     const int* __restrict__ sequence_lengths,
@@ -3539,7 +3539,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__persist
   persistent_lstm_grad<__half>(dy, reserve_space, sequence_lengths, dgw, dh, dc, dm, params, d, steps, batch, num_units, dirs, rofs, acts_ofs, cs_ofs);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__persistent_lstm_grad__float32(
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__persistent_lstm_grad__float32(
     float* __restrict__ dy,
     const float* __restrict__ reserve_space,
     const int* __restrict__ sequence_lengths,
@@ -3579,7 +3579,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__persist
   persistent_lstm_grad<double>(dy, reserve_space, sequence_lengths, dgw, dh, dc, dm, params, d, steps, batch, num_units, dirs, rofs, acts_ofs, cs_ofs);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__persistent_gru_grad__float16(
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__persistent_gru_grad__float16(
     __half* __restrict__ dy,
     const __half* __restrict__ reserve_space,
     const int* __restrict__ sequence_lengths,
@@ -3598,7 +3598,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__persist
   persistent_gru_grad<__half>(dy, reserve_space, sequence_lengths, dgw, dgr, dh, params, d, steps, batch, num_units, dirs, rofs, acts_ofs, hs_ofs);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__persistent_gru_grad__float32(
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__persistent_gru_grad__float32(
     float* __restrict__ dy,
     const float* __restrict__ reserve_space,
     const int* __restrict__ sequence_lengths,
@@ -3636,7 +3636,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__persist
   persistent_gru_grad<double>(dy, reserve_space, sequence_lengths, dgw, dgr, dh, params, d, steps, batch, num_units, dirs, rofs, acts_ofs, hs_ofs);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__persistent_rnn_grad__float16(
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__persistent_rnn_grad__float16(
     __half* __restrict__ dy,
     const __half* __restrict__ reserve_space,
     const int* __restrict__ sequence_lengths,
@@ -3654,7 +3654,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__persist
   persistent_rnn_grad<__half>(dy, reserve_space, sequence_lengths, dgw, dh, params, d, steps, batch, num_units, dirs, rofs, hs_ofs, relu);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__persistent_rnn_grad__float32(
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__persistent_rnn_grad__float32(
     float* __restrict__ dy,
     const float* __restrict__ reserve_space,
     const int* __restrict__ sequence_lengths,
@@ -3690,7 +3690,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__persist
   persistent_rnn_grad<double>(dy, reserve_space, sequence_lengths, dgw, dh, params, d, steps, batch, num_units, dirs, rofs, hs_ofs, relu);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__proj_grad__float16(
+extern "C" __global__ void CudnnRNNBackpropV3__proj_grad__float16(
     __half* __restrict__ dy,
     __half* __restrict__ dhp,
     __half* __restrict__ dh,
@@ -3704,7 +3704,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__proj_gr
   proj_grad<__half>(dy, dhp, dh, sequence_lengths, t, d, batch, h_size, dirs, steps);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__proj_grad__float32(
+extern "C" __global__ void CudnnRNNBackpropV3__proj_grad__float32(
     float* __restrict__ dy,
     float* __restrict__ dhp,
     float* __restrict__ dh,
@@ -3718,7 +3718,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__proj_gr
   proj_grad<float>(dy, dhp, dh, sequence_lengths, t, d, batch, h_size, dirs, steps);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__proj_grad__float64(
+extern "C" __global__ void CudnnRNNBackpropV3__proj_grad__float64(
     double* __restrict__ dy,
     double* __restrict__ dhp,
     double* __restrict__ dh,
@@ -3732,7 +3732,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__proj_gr
   proj_grad<double>(dy, dhp, dh, sequence_lengths, t, d, batch, h_size, dirs, steps);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__lstm_grad_step__float16(
+extern "C" __global__ void CudnnRNNBackpropV3__lstm_grad_step__float16(
     __half* __restrict__ dy,
     __half* __restrict__ dm,
     const __half* __restrict__ reserve_space,
@@ -3753,7 +3753,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__lstm_gr
   lstm_grad_step<__half>(dy, dm, reserve_space, sequence_lengths, dgw, dh, dc, t, d, batch, num_units, h_size, dirs, proj, acts_ofs, cs_ofs, steps);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__lstm_grad_step__float32(
+extern "C" __global__ void CudnnRNNBackpropV3__lstm_grad_step__float32(
     float* __restrict__ dy,
     float* __restrict__ dm,
     const float* __restrict__ reserve_space,
@@ -3774,7 +3774,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__lstm_gr
   lstm_grad_step<float>(dy, dm, reserve_space, sequence_lengths, dgw, dh, dc, t, d, batch, num_units, h_size, dirs, proj, acts_ofs, cs_ofs, steps);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__lstm_grad_step__float64(
+extern "C" __global__ void CudnnRNNBackpropV3__lstm_grad_step__float64(
     double* __restrict__ dy,
     double* __restrict__ dm,
     const double* __restrict__ reserve_space,
@@ -3795,7 +3795,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__lstm_gr
   lstm_grad_step<double>(dy, dm, reserve_space, sequence_lengths, dgw, dh, dc, t, d, batch, num_units, h_size, dirs, proj, acts_ofs, cs_ofs, steps);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__gru_grad_step__float16(
+extern "C" __global__ void CudnnRNNBackpropV3__gru_grad_step__float16(
     __half* __restrict__ dy,
     const __half* __restrict__ reserve_space,
     const int* __restrict__ sequence_lengths,
@@ -3813,7 +3813,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__gru_gra
   gru_grad_step<__half>(dy, reserve_space, sequence_lengths, dgw, dgr, dh, t, d, batch, num_units, dirs, acts_ofs, hs_ofs, steps);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__gru_grad_step__float32(
+extern "C" __global__ void CudnnRNNBackpropV3__gru_grad_step__float32(
     float* __restrict__ dy,
     const float* __restrict__ reserve_space,
     const int* __restrict__ sequence_lengths,
@@ -3831,7 +3831,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__gru_gra
   gru_grad_step<float>(dy, reserve_space, sequence_lengths, dgw, dgr, dh, t, d, batch, num_units, dirs, acts_ofs, hs_ofs, steps);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__gru_grad_step__float64(
+extern "C" __global__ void CudnnRNNBackpropV3__gru_grad_step__float64(
     double* __restrict__ dy,
     const double* __restrict__ reserve_space,
     const int* __restrict__ sequence_lengths,
@@ -3849,7 +3849,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__gru_gra
   gru_grad_step<double>(dy, reserve_space, sequence_lengths, dgw, dgr, dh, t, d, batch, num_units, dirs, acts_ofs, hs_ofs, steps);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__rnn_grad_step__float16(
+extern "C" __global__ void CudnnRNNBackpropV3__rnn_grad_step__float16(
     __half* __restrict__ dy,
     const __half* __restrict__ reserve_space,
     const int* __restrict__ sequence_lengths,
@@ -3866,7 +3866,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__rnn_gra
   rnn_grad_step<__half>(dy, reserve_space, sequence_lengths, dgw, dh, t, d, batch, num_units, dirs, hs_ofs, relu, steps);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__rnn_grad_step__float32(
+extern "C" __global__ void CudnnRNNBackpropV3__rnn_grad_step__float32(
     float* __restrict__ dy,
     const float* __restrict__ reserve_space,
     const int* __restrict__ sequence_lengths,
@@ -3883,7 +3883,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__rnn_gra
   rnn_grad_step<float>(dy, reserve_space, sequence_lengths, dgw, dh, t, d, batch, num_units, dirs, hs_ofs, relu, steps);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__rnn_grad_step__float64(
+extern "C" __global__ void CudnnRNNBackpropV3__rnn_grad_step__float64(
     double* __restrict__ dy,
     const double* __restrict__ reserve_space,
     const int* __restrict__ sequence_lengths,
@@ -3900,7 +3900,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__rnn_gra
   rnn_grad_step<double>(dy, reserve_space, sequence_lengths, dgw, dh, t, d, batch, num_units, dirs, hs_ofs, relu, steps);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__fused_lstm_grad__float16(
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__fused_lstm_grad__float16(
     __half* __restrict__ dy,
     const __half* __restrict__ reserve_space,
     const int* __restrict__ sequence_lengths,
@@ -3921,7 +3921,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__fused_l
   fused_lstm_grad<__half>(dy, reserve_space, sequence_lengths, dgw, dh, dc, params, s, steps, batch, num_units, dirs, layer_rofs, layer_w, layer_acts_ofs, layer_cs_ofs, pl_size);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__fused_lstm_grad__float32(
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__fused_lstm_grad__float32(
     float* __restrict__ dy,
     const float* __restrict__ reserve_space,
     const int* __restrict__ sequence_lengths,
@@ -3963,7 +3963,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__fused_l
   fused_lstm_grad<double>(dy, reserve_space, sequence_lengths, dgw, dh, dc, params, s, steps, batch, num_units, dirs, layer_rofs, layer_w, layer_acts_ofs, layer_cs_ofs, pl_size);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__fused_proj_cells__float16(
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__fused_proj_cells__float16(
     __half* __restrict__ dy,
     const int* __restrict__ sequence_lengths,
     __half* __restrict__ dh,
@@ -3976,7 +3976,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__fused_p
   fused_proj_cells<__half>(dy, sequence_lengths, dh, dhp, s, steps, batch, h_size, dirs);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__fused_proj_cells__float32(
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__fused_proj_cells__float32(
     float* __restrict__ dy,
     const int* __restrict__ sequence_lengths,
     float* __restrict__ dh,
@@ -4002,7 +4002,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__fused_p
   fused_proj_cells<double>(dy, sequence_lengths, dh, dhp, s, steps, batch, h_size, dirs);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__fused_lstm_proj_grad__float16(
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__fused_lstm_proj_grad__float16(
     __half* __restrict__ dy,
     const __half* __restrict__ reserve_space,
     const int* __restrict__ sequence_lengths,
@@ -4028,7 +4028,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__fused_l
   fused_lstm_proj_grad<__half>(dy, reserve_space, sequence_lengths, dgw, dh, dc, dm, dhp, params, s, steps, batch, num_units, h_size, dirs, phase, layer_rofs, layer_pofs, layer_w, layer_acts_ofs, layer_cs_ofs, pl_size);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__fused_lstm_proj_grad__float32(
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__fused_lstm_proj_grad__float32(
     float* __restrict__ dy,
     const float* __restrict__ reserve_space,
     const int* __restrict__ sequence_lengths,
@@ -4080,7 +4080,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__fused_l
   fused_lstm_proj_grad<double>(dy, reserve_space, sequence_lengths, dgw, dh, dc, dm, dhp, params, s, steps, batch, num_units, h_size, dirs, phase, layer_rofs, layer_pofs, layer_w, layer_acts_ofs, layer_cs_ofs, pl_size);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__fused_gru_grad__float16(
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__fused_gru_grad__float16(
     __half* __restrict__ dy,
     const __half* __restrict__ reserve_space,
     const int* __restrict__ sequence_lengths,
@@ -4101,7 +4101,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__fused_g
   fused_gru_grad<__half>(dy, reserve_space, sequence_lengths, dgw, dgr, dh, params, s, steps, batch, num_units, dirs, layer_rofs, layer_w, layer_acts_ofs, layer_hs_ofs, pl_size);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__fused_gru_grad__float32(
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__fused_gru_grad__float32(
     float* __restrict__ dy,
     const float* __restrict__ reserve_space,
     const int* __restrict__ sequence_lengths,
@@ -4143,7 +4143,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__fused_g
   fused_gru_grad<double>(dy, reserve_space, sequence_lengths, dgw, dgr, dh, params, s, steps, batch, num_units, dirs, layer_rofs, layer_w, layer_acts_ofs, layer_hs_ofs, pl_size);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__fused_rnn_grad__float16(
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__fused_rnn_grad__float16(
     __half* __restrict__ dy,
     const __half* __restrict__ reserve_space,
     const int* __restrict__ sequence_lengths,
@@ -4163,7 +4163,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__fused_r
   fused_rnn_grad<__half>(dy, reserve_space, sequence_lengths, dgw, dh, params, s, steps, batch, num_units, dirs, layer_rofs, layer_w, layer_hs_ofs, pl_size, relu);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__fused_rnn_grad__float32(
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNBackpropV3__fused_rnn_grad__float32(
     float* __restrict__ dy,
     const float* __restrict__ reserve_space,
     const int* __restrict__ sequence_lengths,
@@ -4203,7 +4203,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__fused_r
   fused_rnn_grad<double>(dy, reserve_space, sequence_lengths, dgw, dh, params, s, steps, batch, num_units, dirs, layer_rofs, layer_w, layer_hs_ofs, pl_size, relu);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__final_grad__float16(
+extern "C" __global__ void CudnnRNNBackpropV3__final_grad__float16(
     __half* __restrict__ dh,
     __half* __restrict__ dc,
     __half* __restrict__ input_h_backprop,
@@ -4219,7 +4219,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__final_g
   final_grad<__half>(dh, dc, input_h_backprop, input_c_backprop, p, d, layers_dirs, batch, h_size, num_units, lstm, time_major);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__final_grad__float32(
+extern "C" __global__ void CudnnRNNBackpropV3__final_grad__float32(
     float* __restrict__ dh,
     float* __restrict__ dc,
     float* __restrict__ input_h_backprop,
@@ -4235,7 +4235,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__final_g
   final_grad<float>(dh, dc, input_h_backprop, input_c_backprop, p, d, layers_dirs, batch, h_size, num_units, lstm, time_major);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__final_grad__float64(
+extern "C" __global__ void CudnnRNNBackpropV3__final_grad__float64(
     double* __restrict__ dh,
     double* __restrict__ dc,
     double* __restrict__ input_h_backprop,
@@ -4251,7 +4251,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__final_g
   final_grad<double>(dh, dc, input_h_backprop, input_c_backprop, p, d, layers_dirs, batch, h_size, num_units, lstm, time_major);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__skip_grad__float16(
+extern "C" __global__ void CudnnRNNBackpropV3__skip_grad__float16(
     __half* __restrict__ dgw,
     __half* __restrict__ dxt,
     long long rows,
@@ -4261,7 +4261,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__skip_gr
   skip_grad<__half>(dgw, dxt, rows, gates, num_units, d);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__skip_grad__float32(
+extern "C" __global__ void CudnnRNNBackpropV3__skip_grad__float32(
     float* __restrict__ dgw,
     float* __restrict__ dxt,
     long long rows,
@@ -4271,7 +4271,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__skip_gr
   skip_grad<float>(dgw, dxt, rows, gates, num_units, d);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__skip_grad__float64(
+extern "C" __global__ void CudnnRNNBackpropV3__skip_grad__float64(
     double* __restrict__ dgw,
     double* __restrict__ dxt,
     long long rows,
@@ -4281,7 +4281,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__skip_gr
   skip_grad<double>(dgw, dxt, rows, gates, num_units, d);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__grad_layer_below__float16(
+extern "C" __global__ void CudnnRNNBackpropV3__grad_layer_below__float16(
     __half* __restrict__ dxl,
     const __half* __restrict__ reserve_space,
     __half* __restrict__ dy,
@@ -4290,7 +4290,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__grad_la
   grad_layer_below<__half>(dxl, reserve_space, dy, layer_cells, below_mask_ofs);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__grad_layer_below__float32(
+extern "C" __global__ void CudnnRNNBackpropV3__grad_layer_below__float32(
     float* __restrict__ dxl,
     const float* __restrict__ reserve_space,
     float* __restrict__ dy,
@@ -4299,7 +4299,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__grad_la
   grad_layer_below<float>(dxl, reserve_space, dy, layer_cells, below_mask_ofs);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__grad_layer_below__float64(
+extern "C" __global__ void CudnnRNNBackpropV3__grad_layer_below__float64(
     double* __restrict__ dxl,
     const double* __restrict__ reserve_space,
     double* __restrict__ dy,
@@ -4308,7 +4308,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__grad_la
   grad_layer_below<double>(dxl, reserve_space, dy, layer_cells, below_mask_ofs);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__from_time_major__float16(
+extern "C" __global__ void CudnnRNNBackpropV3__from_time_major__float16(
     __half* __restrict__ dxt,
     __half* __restrict__ input_backprop,
     long long unswap0,
@@ -4317,7 +4317,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__from_ti
   from_time_major<__half>(dxt, input_backprop, unswap0, unswap1, input_size);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__from_time_major__float32(
+extern "C" __global__ void CudnnRNNBackpropV3__from_time_major__float32(
     float* __restrict__ dxt,
     float* __restrict__ input_backprop,
     long long unswap0,
@@ -4326,7 +4326,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__from_ti
   from_time_major<float>(dxt, input_backprop, unswap0, unswap1, input_size);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__from_time_major__float64(
+extern "C" __global__ void CudnnRNNBackpropV3__from_time_major__float64(
     double* __restrict__ dxt,
     double* __restrict__ input_backprop,
     long long unswap0,
@@ -4339,7 +4339,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNBackpropV3__from_ti
 // ---- CudnnRNNV3: A RNN backed by cuDNN.
 // entry points from specs/rnn/cudnn_rnn_v3.yaml: one per launch step and specialization (T)
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__to_time_major__float16(
+extern "C" __global__ void CudnnRNNV3__to_time_major__float16(
     const __half* __restrict__ input,
     __half* __restrict__ xt,
     long long swap0,
@@ -4348,7 +4348,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__to_time_major__
   to_time_major<__half>(input, xt, swap0, swap1, input_size);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__to_time_major__float32(
+extern "C" __global__ void CudnnRNNV3__to_time_major__float32(
     const float* __restrict__ input,
     float* __restrict__ xt,
     long long swap0,
@@ -4357,7 +4357,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__to_time_major__
   to_time_major<float>(input, xt, swap0, swap1, input_size);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__to_time_major__float64(
+extern "C" __global__ void CudnnRNNV3__to_time_major__float64(
     const double* __restrict__ input,
     double* __restrict__ xt,
     long long swap0,
@@ -4366,7 +4366,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__to_time_major__
   to_time_major<double>(input, xt, swap0, swap1, input_size);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__skip_projection__float16(
+extern "C" __global__ void CudnnRNNV3__skip_projection__float16(
     __half* __restrict__ xt,
     __half* __restrict__ gx,
     long long rows,
@@ -4376,7 +4376,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__skip_projection
   skip_projection<__half>(xt, gx, rows, gates, num_units, gx_ofs);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__skip_projection__float32(
+extern "C" __global__ void CudnnRNNV3__skip_projection__float32(
     float* __restrict__ xt,
     float* __restrict__ gx,
     long long rows,
@@ -4386,7 +4386,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__skip_projection
   skip_projection<float>(xt, gx, rows, gates, num_units, gx_ofs);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__skip_projection__float64(
+extern "C" __global__ void CudnnRNNV3__skip_projection__float64(
     double* __restrict__ xt,
     double* __restrict__ gx,
     long long rows,
@@ -4396,7 +4396,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__skip_projection
   skip_projection<double>(xt, gx, rows, gates, num_units, gx_ofs);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__init_state__float16(
+extern "C" __global__ void CudnnRNNV3__init_state__float16(
     const __half* __restrict__ input_h,
     const __half* __restrict__ input_c,
     __half* __restrict__ work,
@@ -4414,7 +4414,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__init_state__flo
   init_state<__half>(input_h, input_c, work, p, d, layers_dirs, steps, batch, h_size, num_units, hs_ofs, cs_ofs, lstm, time_major);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__init_state__float32(
+extern "C" __global__ void CudnnRNNV3__init_state__float32(
     const float* __restrict__ input_h,
     const float* __restrict__ input_c,
     float* __restrict__ work,
@@ -4432,7 +4432,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__init_state__flo
   init_state<float>(input_h, input_c, work, p, d, layers_dirs, steps, batch, h_size, num_units, hs_ofs, cs_ofs, lstm, time_major);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__init_state__float64(
+extern "C" __global__ void CudnnRNNV3__init_state__float64(
     const double* __restrict__ input_h,
     const double* __restrict__ input_c,
     double* __restrict__ work,
@@ -4450,7 +4450,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__init_state__flo
   init_state<double>(input_h, input_c, work, p, d, layers_dirs, steps, batch, h_size, num_units, hs_ofs, cs_ofs, lstm, time_major);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__persistent_layer__float16(
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNV3__persistent_layer__float16(
     __half* __restrict__ gx,
     __half* __restrict__ gh,
     const __half* __restrict__ params,
@@ -4471,7 +4471,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__persistent_laye
   persistent_layer<__half>(gx, gh, params, work, sequence_lengths, d, steps, batch, num_units, gates, rnn_kind, relu, rofs, bofs, acts_ofs, hs_ofs, cs_ofs);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__persistent_layer__float32(
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNV3__persistent_layer__float32(
     float* __restrict__ gx,
     float* __restrict__ gh,
     const float* __restrict__ params,
@@ -4513,7 +4513,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__persistent_laye
   persistent_layer<double>(gx, gh, params, work, sequence_lengths, d, steps, batch, num_units, gates, rnn_kind, relu, rofs, bofs, acts_ofs, hs_ofs, cs_ofs);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__lstm_step__float16(
+extern "C" __global__ void CudnnRNNV3__lstm_step__float16(
     __half* __restrict__ gx,
     __half* __restrict__ gh,
     const __half* __restrict__ params,
@@ -4533,7 +4533,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__lstm_step__floa
   lstm_step<__half>(gx, gh, params, work, sequence_lengths, t, d, batch, num_units, h_size, proj, bofs, acts_ofs, hs_ofs, cs_ofs, ms_ofs);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__lstm_step__float32(
+extern "C" __global__ void CudnnRNNV3__lstm_step__float32(
     float* __restrict__ gx,
     float* __restrict__ gh,
     const float* __restrict__ params,
@@ -4553,7 +4553,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__lstm_step__floa
   lstm_step<float>(gx, gh, params, work, sequence_lengths, t, d, batch, num_units, h_size, proj, bofs, acts_ofs, hs_ofs, cs_ofs, ms_ofs);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__lstm_step__float64(
+extern "C" __global__ void CudnnRNNV3__lstm_step__float64(
     double* __restrict__ gx,
     double* __restrict__ gh,
     const double* __restrict__ params,
@@ -4573,7 +4573,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__lstm_step__floa
   lstm_step<double>(gx, gh, params, work, sequence_lengths, t, d, batch, num_units, h_size, proj, bofs, acts_ofs, hs_ofs, cs_ofs, ms_ofs);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__proj_carry__float16(
+extern "C" __global__ void CudnnRNNV3__proj_carry__float16(
     __half* __restrict__ work,
     const int* __restrict__ sequence_lengths,
     long long t,
@@ -4584,7 +4584,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__proj_carry__flo
   proj_carry<__half>(work, sequence_lengths, t, d, batch, h_size, hs_ofs);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__proj_carry__float32(
+extern "C" __global__ void CudnnRNNV3__proj_carry__float32(
     float* __restrict__ work,
     const int* __restrict__ sequence_lengths,
     long long t,
@@ -4595,7 +4595,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__proj_carry__flo
   proj_carry<float>(work, sequence_lengths, t, d, batch, h_size, hs_ofs);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__proj_carry__float64(
+extern "C" __global__ void CudnnRNNV3__proj_carry__float64(
     double* __restrict__ work,
     const int* __restrict__ sequence_lengths,
     long long t,
@@ -4606,7 +4606,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__proj_carry__flo
   proj_carry<double>(work, sequence_lengths, t, d, batch, h_size, hs_ofs);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__gru_step__float16(
+extern "C" __global__ void CudnnRNNV3__gru_step__float16(
     __half* __restrict__ gx,
     __half* __restrict__ gh,
     const __half* __restrict__ params,
@@ -4622,7 +4622,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__gru_step__float
   gru_step<__half>(gx, gh, params, work, sequence_lengths, t, d, batch, num_units, bofs, acts_ofs, hs_ofs);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__gru_step__float32(
+extern "C" __global__ void CudnnRNNV3__gru_step__float32(
     float* __restrict__ gx,
     float* __restrict__ gh,
     const float* __restrict__ params,
@@ -4638,7 +4638,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__gru_step__float
   gru_step<float>(gx, gh, params, work, sequence_lengths, t, d, batch, num_units, bofs, acts_ofs, hs_ofs);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__gru_step__float64(
+extern "C" __global__ void CudnnRNNV3__gru_step__float64(
     double* __restrict__ gx,
     double* __restrict__ gh,
     const double* __restrict__ params,
@@ -4654,7 +4654,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__gru_step__float
   gru_step<double>(gx, gh, params, work, sequence_lengths, t, d, batch, num_units, bofs, acts_ofs, hs_ofs);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__rnn_step__float16(
+extern "C" __global__ void CudnnRNNV3__rnn_step__float16(
     __half* __restrict__ gx,
     __half* __restrict__ gh,
     const __half* __restrict__ params,
@@ -4670,7 +4670,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__rnn_step__float
   rnn_step<__half>(gx, gh, params, work, sequence_lengths, t, d, batch, num_units, bofs, hs_ofs, relu);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__rnn_step__float32(
+extern "C" __global__ void CudnnRNNV3__rnn_step__float32(
     float* __restrict__ gx,
     float* __restrict__ gh,
     const float* __restrict__ params,
@@ -4686,7 +4686,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__rnn_step__float
   rnn_step<float>(gx, gh, params, work, sequence_lengths, t, d, batch, num_units, bofs, hs_ofs, relu);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__rnn_step__float64(
+extern "C" __global__ void CudnnRNNV3__rnn_step__float64(
     double* __restrict__ gx,
     double* __restrict__ gh,
     const double* __restrict__ params,
@@ -4702,7 +4702,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__rnn_step__float
   rnn_step<double>(gx, gh, params, work, sequence_lengths, t, d, batch, num_units, bofs, hs_ofs, relu);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__fused_step__float16(
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNV3__fused_step__float16(
     __half* __restrict__ gx,
     __half* __restrict__ gh,
     const __half* __restrict__ params,
@@ -4728,7 +4728,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__fused_step__flo
   fused_step<__half>(gx, gh, params, work, sequence_lengths, s, steps, batch, num_units, h_size, gates, rnn_kind, relu, proj, layer_rofs, layer_w, layer_bofs, layer_acts_ofs, layer_hs_ofs, layer_cs_ofs, layer_ms_ofs, pl_size);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__fused_step__float32(
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNV3__fused_step__float32(
     float* __restrict__ gx,
     float* __restrict__ gh,
     const float* __restrict__ params,
@@ -4780,7 +4780,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__fused_step__flo
   fused_step<double>(gx, gh, params, work, sequence_lengths, s, steps, batch, num_units, h_size, gates, rnn_kind, relu, proj, layer_rofs, layer_w, layer_bofs, layer_acts_ofs, layer_hs_ofs, layer_cs_ofs, layer_ms_ofs, pl_size);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__fused_proj__float16(
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNV3__fused_proj__float16(
     const __half* __restrict__ params,
     __half* __restrict__ work,
     const int* __restrict__ sequence_lengths,
@@ -4797,7 +4797,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__fused_proj__flo
   fused_proj<__half>(params, work, sequence_lengths, s, steps, batch, num_units, h_size, layer_pofs, layer_w, layer_hs_ofs, layer_ms_ofs, pl_size);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__fused_proj__float32(
+extern "C" __global__ void __launch_bounds__(256) CudnnRNNV3__fused_proj__float32(
     const float* __restrict__ params,
     float* __restrict__ work,
     const int* __restrict__ sequence_lengths,
@@ -4831,7 +4831,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__fused_proj__flo
   fused_proj<double>(params, work, sequence_lengths, s, steps, batch, num_units, h_size, layer_pofs, layer_w, layer_hs_ofs, layer_ms_ofs, pl_size);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__final_state__float16(
+extern "C" __global__ void CudnnRNNV3__final_state__float16(
     __half* __restrict__ output_h,
     __half* __restrict__ output_c,
     __half* __restrict__ work,
@@ -4849,7 +4849,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__final_state__fl
   final_state<__half>(output_h, output_c, work, p, d, layers_dirs, steps, batch, h_size, num_units, hs_ofs, cs_ofs, lstm, time_major);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__final_state__float32(
+extern "C" __global__ void CudnnRNNV3__final_state__float32(
     float* __restrict__ output_h,
     float* __restrict__ output_c,
     float* __restrict__ work,
@@ -4867,7 +4867,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__final_state__fl
   final_state<float>(output_h, output_c, work, p, d, layers_dirs, steps, batch, h_size, num_units, hs_ofs, cs_ofs, lstm, time_major);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__final_state__float64(
+extern "C" __global__ void CudnnRNNV3__final_state__float64(
     double* __restrict__ output_h,
     double* __restrict__ output_c,
     double* __restrict__ work,
@@ -4885,7 +4885,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__final_state__fl
   final_state<double>(output_h, output_c, work, p, d, layers_dirs, steps, batch, h_size, num_units, hs_ofs, cs_ofs, lstm, time_major);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__layer_output__float16(
+extern "C" __global__ void CudnnRNNV3__layer_output__float16(
     __half* __restrict__ work,
     __half* __restrict__ output,
     const int* __restrict__ sequence_lengths,
@@ -4906,7 +4906,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__layer_output__f
   layer_output<__half>(work, output, sequence_lengths, l, num_layers, dirs, steps, batch, h_size, layer_hs_ofs, pl_size, next_x_ofs, dropout, seed, seed2, is_training, time_major);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__layer_output__float32(
+extern "C" __global__ void CudnnRNNV3__layer_output__float32(
     float* __restrict__ work,
     float* __restrict__ output,
     const int* __restrict__ sequence_lengths,
@@ -4927,7 +4927,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__layer_output__f
   layer_output<float>(work, output, sequence_lengths, l, num_layers, dirs, steps, batch, h_size, layer_hs_ofs, pl_size, next_x_ofs, dropout, seed, seed2, is_training, time_major);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__layer_output__float64(
+extern "C" __global__ void CudnnRNNV3__layer_output__float64(
     double* __restrict__ work,
     double* __restrict__ output,
     const int* __restrict__ sequence_lengths,
@@ -4948,4 +4948,4 @@ extern "C" __global__ void __launch_bounds__(256, 1) CudnnRNNV3__layer_output__f
   layer_output<double>(work, output, sequence_lengths, l, num_layers, dirs, steps, batch, h_size, layer_hs_ofs, pl_size, next_x_ofs, dropout, seed, seed2, is_training, time_major);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"CudnnRNNBackpropV3__to_time_major__float16","params":[["const __half* __restrict__","input"],["__half* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__to_time_major__float32","params":[["const float* __restrict__","input"],["float* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__to_time_major__float64","params":[["const double* __restrict__","input"],["double* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fill_ones__float16","params":[["__half* __restrict__","ones"],["long long","rows"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fill_ones__float32","params":[["float* __restrict__","ones"],["long long","rows"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fill_ones__float64","params":[["double* __restrict__","ones"],["long long","rows"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__grad_output_in__float16","params":[["const __half* __restrict__","output_backprop"],["__half* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["long long","steps"],["long long","batch"],["long long","out_width"],["int","time_major"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__grad_output_in__float32","params":[["const float* __restrict__","output_backprop"],["float* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["long long","steps"],["long long","batch"],["long long","out_width"],["int","time_major"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__grad_output_in__float64","params":[["const double* __restrict__","output_backprop"],["double* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["long long","steps"],["long long","batch"],["long long","out_width"],["int","time_major"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__init_grad__float16","params":[["const __half* __restrict__","output_h_backprop"],["const __half* __restrict__","output_c_backprop"],["__half* __restrict__","dh"],["__half* __restrict__","dc"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__init_grad__float32","params":[["const float* __restrict__","output_h_backprop"],["const float* __restrict__","output_c_backprop"],["float* __restrict__","dh"],["float* __restrict__","dc"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__init_grad__float64","params":[["const double* __restrict__","output_h_backprop"],["const double* __restrict__","output_c_backprop"],["double* __restrict__","dh"],["double* __restrict__","dc"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_lstm_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["__half* __restrict__","dc"],["__half* __restrict__","dm"],["const __half* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","acts_ofs"],["long long","cs_ofs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_lstm_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["float* __restrict__","dc"],["float* __restrict__","dm"],["const float* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","acts_ofs"],["long long","cs_ofs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_lstm_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["double* __restrict__","dc"],["double* __restrict__","dm"],["const double* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","acts_ofs"],["long long","cs_ofs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_gru_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dgr"],["__half* __restrict__","dh"],["const __half* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_gru_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dgr"],["float* __restrict__","dh"],["const float* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_gru_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dgr"],["double* __restrict__","dh"],["const double* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_rnn_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["const __half* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_rnn_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["const float* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_rnn_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["const double* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__proj_grad__float16","params":[["__half* __restrict__","dy"],["__half* __restrict__","dhp"],["__half* __restrict__","dh"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","dirs"],["long long","steps"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__proj_grad__float32","params":[["float* __restrict__","dy"],["float* __restrict__","dhp"],["float* __restrict__","dh"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","dirs"],["long long","steps"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__proj_grad__float64","params":[["double* __restrict__","dy"],["double* __restrict__","dhp"],["double* __restrict__","dh"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","dirs"],["long long","steps"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__lstm_grad_step__float16","params":[["__half* __restrict__","dy"],["__half* __restrict__","dm"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["__half* __restrict__","dc"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","proj"],["long long","acts_ofs"],["long long","cs_ofs"],["long long","steps"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__lstm_grad_step__float32","params":[["float* __restrict__","dy"],["float* __restrict__","dm"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["float* __restrict__","dc"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","proj"],["long long","acts_ofs"],["long long","cs_ofs"],["long long","steps"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__lstm_grad_step__float64","params":[["double* __restrict__","dy"],["double* __restrict__","dm"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["double* __restrict__","dc"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","proj"],["long long","acts_ofs"],["long long","cs_ofs"],["long long","steps"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__gru_grad_step__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dgr"],["__half* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","steps"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__gru_grad_step__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dgr"],["float* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","steps"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__gru_grad_step__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dgr"],["double* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","steps"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__rnn_grad_step__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","hs_ofs"],["long long","relu"],["long long","steps"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__rnn_grad_step__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","hs_ofs"],["long long","relu"],["long long","steps"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__rnn_grad_step__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","hs_ofs"],["long long","relu"],["long long","steps"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_lstm_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["__half* __restrict__","dc"],["const __half* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_lstm_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["float* __restrict__","dc"],["const float* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_lstm_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["double* __restrict__","dc"],["const double* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_proj_cells__float16","params":[["__half* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dh"],["__half* __restrict__","dhp"],["long long","s"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","dirs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_proj_cells__float32","params":[["float* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dh"],["float* __restrict__","dhp"],["long long","s"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","dirs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_proj_cells__float64","params":[["double* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dh"],["double* __restrict__","dhp"],["long long","s"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","dirs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_lstm_proj_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["__half* __restrict__","dc"],["__half* __restrict__","dm"],["__half* __restrict__","dhp"],["const __half* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","phase"],["long long","layer_rofs"],["long long","layer_pofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_lstm_proj_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["float* __restrict__","dc"],["float* __restrict__","dm"],["float* __restrict__","dhp"],["const float* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","phase"],["long long","layer_rofs"],["long long","layer_pofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_lstm_proj_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["double* __restrict__","dc"],["double* __restrict__","dm"],["double* __restrict__","dhp"],["const double* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","phase"],["long long","layer_rofs"],["long long","layer_pofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_gru_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dgr"],["__half* __restrict__","dh"],["const __half* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_gru_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dgr"],["float* __restrict__","dh"],["const float* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_gru_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dgr"],["double* __restrict__","dh"],["const double* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_rnn_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["const __half* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","relu"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_rnn_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["const float* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","relu"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_rnn_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["const double* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","relu"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__final_grad__float16","params":[["__half* __restrict__","dh"],["__half* __restrict__","dc"],["__half* __restrict__","input_h_backprop"],["__half* __restrict__","input_c_backprop"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__final_grad__float32","params":[["float* __restrict__","dh"],["float* __restrict__","dc"],["float* __restrict__","input_h_backprop"],["float* __restrict__","input_c_backprop"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__final_grad__float64","params":[["double* __restrict__","dh"],["double* __restrict__","dc"],["double* __restrict__","input_h_backprop"],["double* __restrict__","input_c_backprop"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__skip_grad__float16","params":[["__half* __restrict__","dgw"],["__half* __restrict__","dxt"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","d"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__skip_grad__float32","params":[["float* __restrict__","dgw"],["float* __restrict__","dxt"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","d"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__skip_grad__float64","params":[["double* __restrict__","dgw"],["double* __restrict__","dxt"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","d"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__grad_layer_below__float16","params":[["__half* __restrict__","dxl"],["const __half* __restrict__","reserve_space"],["__half* __restrict__","dy"],["long long","layer_cells"],["long long","below_mask_ofs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__grad_layer_below__float32","params":[["float* __restrict__","dxl"],["const float* __restrict__","reserve_space"],["float* __restrict__","dy"],["long long","layer_cells"],["long long","below_mask_ofs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__grad_layer_below__float64","params":[["double* __restrict__","dxl"],["const double* __restrict__","reserve_space"],["double* __restrict__","dy"],["long long","layer_cells"],["long long","below_mask_ofs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__from_time_major__float16","params":[["__half* __restrict__","dxt"],["__half* __restrict__","input_backprop"],["long long","unswap0"],["long long","unswap1"],["long long","input_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__from_time_major__float32","params":[["float* __restrict__","dxt"],["float* __restrict__","input_backprop"],["long long","unswap0"],["long long","unswap1"],["long long","input_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__from_time_major__float64","params":[["double* __restrict__","dxt"],["double* __restrict__","input_backprop"],["long long","unswap0"],["long long","unswap1"],["long long","input_size"]],"max_threads":256},{"name":"CudnnRNNV3__to_time_major__float16","params":[["const __half* __restrict__","input"],["__half* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":256},{"name":"CudnnRNNV3__to_time_major__float32","params":[["const float* __restrict__","input"],["float* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":256},{"name":"CudnnRNNV3__to_time_major__float64","params":[["const double* __restrict__","input"],["double* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":256},{"name":"CudnnRNNV3__skip_projection__float16","params":[["__half* __restrict__","xt"],["__half* __restrict__","gx"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","gx_ofs"]],"max_threads":256},{"name":"CudnnRNNV3__skip_projection__float32","params":[["float* __restrict__","xt"],["float* __restrict__","gx"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","gx_ofs"]],"max_threads":256},{"name":"CudnnRNNV3__skip_projection__float64","params":[["double* __restrict__","xt"],["double* __restrict__","gx"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","gx_ofs"]],"max_threads":256},{"name":"CudnnRNNV3__init_state__float16","params":[["const __half* __restrict__","input_h"],["const __half* __restrict__","input_c"],["__half* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":256},{"name":"CudnnRNNV3__init_state__float32","params":[["const float* __restrict__","input_h"],["const float* __restrict__","input_c"],["float* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":256},{"name":"CudnnRNNV3__init_state__float64","params":[["const double* __restrict__","input_h"],["const double* __restrict__","input_c"],["double* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":256},{"name":"CudnnRNNV3__persistent_layer__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","rofs"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"]],"max_threads":256},{"name":"CudnnRNNV3__persistent_layer__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","rofs"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"]],"max_threads":256},{"name":"CudnnRNNV3__persistent_layer__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","rofs"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"]],"max_threads":256},{"name":"CudnnRNNV3__lstm_step__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","proj"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","ms_ofs"]],"max_threads":256},{"name":"CudnnRNNV3__lstm_step__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","proj"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","ms_ofs"]],"max_threads":256},{"name":"CudnnRNNV3__lstm_step__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","proj"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","ms_ofs"]],"max_threads":256},{"name":"CudnnRNNV3__proj_carry__float16","params":[["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","hs_ofs"]],"max_threads":256},{"name":"CudnnRNNV3__proj_carry__float32","params":[["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","hs_ofs"]],"max_threads":256},{"name":"CudnnRNNV3__proj_carry__float64","params":[["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","hs_ofs"]],"max_threads":256},{"name":"CudnnRNNV3__gru_step__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":256},{"name":"CudnnRNNV3__gru_step__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":256},{"name":"CudnnRNNV3__gru_step__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":256},{"name":"CudnnRNNV3__rnn_step__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":256},{"name":"CudnnRNNV3__rnn_step__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":256},{"name":"CudnnRNNV3__rnn_step__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":256},{"name":"CudnnRNNV3__fused_step__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","proj"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_bofs"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","layer_cs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__fused_step__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","proj"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_bofs"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","layer_cs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__fused_step__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","proj"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_bofs"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","layer_cs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__fused_proj__float16","params":[["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","layer_pofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__fused_proj__float32","params":[["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","layer_pofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__fused_proj__float64","params":[["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","layer_pofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__final_state__float16","params":[["__half* __restrict__","output_h"],["__half* __restrict__","output_c"],["__half* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":256},{"name":"CudnnRNNV3__final_state__float32","params":[["float* __restrict__","output_h"],["float* __restrict__","output_c"],["float* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":256},{"name":"CudnnRNNV3__final_state__float64","params":[["double* __restrict__","output_h"],["double* __restrict__","output_c"],["double* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":256},{"name":"CudnnRNNV3__layer_output__float16","params":[["__half* __restrict__","work"],["__half* __restrict__","output"],["const int* __restrict__","sequence_lengths"],["long long","l"],["long long","num_layers"],["long long","dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","next_x_ofs"],["float","dropout"],["long long","seed"],["long long","seed2"],["int","is_training"],["int","time_major"]],"max_threads":256},{"name":"CudnnRNNV3__layer_output__float32","params":[["float* __restrict__","work"],["float* __restrict__","output"],["const int* __restrict__","sequence_lengths"],["long long","l"],["long long","num_layers"],["long long","dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","next_x_ofs"],["float","dropout"],["long long","seed"],["long long","seed2"],["int","is_training"],["int","time_major"]],"max_threads":256},{"name":"CudnnRNNV3__layer_output__float64","params":[["double* __restrict__","work"],["double* __restrict__","output"],["const int* __restrict__","sequence_lengths"],["long long","l"],["long long","num_layers"],["long long","dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","next_x_ofs"],["double","dropout"],["long long","seed"],["long long","seed2"],["int","is_training"],["int","time_major"]],"max_threads":256}],"shared":[],"digest":"31ecdc078b4650c4cdde7cda0db962cd"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"CudnnRNNBackpropV3__to_time_major__float16","params":[["const __half* __restrict__","input"],["__half* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__to_time_major__float32","params":[["const float* __restrict__","input"],["float* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__to_time_major__float64","params":[["const double* __restrict__","input"],["double* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__fill_ones__float16","params":[["__half* __restrict__","ones"],["long long","rows"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__fill_ones__float32","params":[["float* __restrict__","ones"],["long long","rows"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__fill_ones__float64","params":[["double* __restrict__","ones"],["long long","rows"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_output_in__float16","params":[["const __half* __restrict__","output_backprop"],["__half* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["long long","steps"],["long long","batch"],["long long","out_width"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_output_in__float32","params":[["const float* __restrict__","output_backprop"],["float* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["long long","steps"],["long long","batch"],["long long","out_width"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_output_in__float64","params":[["const double* __restrict__","output_backprop"],["double* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["long long","steps"],["long long","batch"],["long long","out_width"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__init_grad__float16","params":[["const __half* __restrict__","output_h_backprop"],["const __half* __restrict__","output_c_backprop"],["__half* __restrict__","dh"],["__half* __restrict__","dc"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__init_grad__float32","params":[["const float* __restrict__","output_h_backprop"],["const float* __restrict__","output_c_backprop"],["float* __restrict__","dh"],["float* __restrict__","dc"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__init_grad__float64","params":[["const double* __restrict__","output_h_backprop"],["const double* __restrict__","output_c_backprop"],["double* __restrict__","dh"],["double* __restrict__","dc"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__persistent_lstm_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["__half* __restrict__","dc"],["__half* __restrict__","dm"],["const __half* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","acts_ofs"],["long long","cs_ofs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_lstm_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["float* __restrict__","dc"],["float* __restrict__","dm"],["const float* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","acts_ofs"],["long long","cs_ofs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_lstm_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["double* __restrict__","dc"],["double* __restrict__","dm"],["const double* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","acts_ofs"],["long long","cs_ofs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_gru_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dgr"],["__half* __restrict__","dh"],["const __half* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_gru_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dgr"],["float* __restrict__","dh"],["const float* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_gru_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dgr"],["double* __restrict__","dh"],["const double* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_rnn_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["const __half* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_rnn_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["const float* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__persistent_rnn_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["const double* __restrict__","params"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","rofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__proj_grad__float16","params":[["__half* __restrict__","dy"],["__half* __restrict__","dhp"],["__half* __restrict__","dh"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","dirs"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__proj_grad__float32","params":[["float* __restrict__","dy"],["float* __restrict__","dhp"],["float* __restrict__","dh"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","dirs"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__proj_grad__float64","params":[["double* __restrict__","dy"],["double* __restrict__","dhp"],["double* __restrict__","dh"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","dirs"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__lstm_grad_step__float16","params":[["__half* __restrict__","dy"],["__half* __restrict__","dm"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["__half* __restrict__","dc"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","proj"],["long long","acts_ofs"],["long long","cs_ofs"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__lstm_grad_step__float32","params":[["float* __restrict__","dy"],["float* __restrict__","dm"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["float* __restrict__","dc"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","proj"],["long long","acts_ofs"],["long long","cs_ofs"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__lstm_grad_step__float64","params":[["double* __restrict__","dy"],["double* __restrict__","dm"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["double* __restrict__","dc"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","proj"],["long long","acts_ofs"],["long long","cs_ofs"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__gru_grad_step__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dgr"],["__half* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__gru_grad_step__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dgr"],["float* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__gru_grad_step__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dgr"],["double* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__rnn_grad_step__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","hs_ofs"],["long long","relu"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__rnn_grad_step__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","hs_ofs"],["long long","relu"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__rnn_grad_step__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","hs_ofs"],["long long","relu"],["long long","steps"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__fused_lstm_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["__half* __restrict__","dc"],["const __half* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_lstm_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["float* __restrict__","dc"],["const float* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_lstm_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["double* __restrict__","dc"],["const double* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_proj_cells__float16","params":[["__half* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dh"],["__half* __restrict__","dhp"],["long long","s"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","dirs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_proj_cells__float32","params":[["float* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dh"],["float* __restrict__","dhp"],["long long","s"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","dirs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_proj_cells__float64","params":[["double* __restrict__","dy"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dh"],["double* __restrict__","dhp"],["long long","s"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","dirs"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_lstm_proj_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["__half* __restrict__","dc"],["__half* __restrict__","dm"],["__half* __restrict__","dhp"],["const __half* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","phase"],["long long","layer_rofs"],["long long","layer_pofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_lstm_proj_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["float* __restrict__","dc"],["float* __restrict__","dm"],["float* __restrict__","dhp"],["const float* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","phase"],["long long","layer_rofs"],["long long","layer_pofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_lstm_proj_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["double* __restrict__","dc"],["double* __restrict__","dm"],["double* __restrict__","dhp"],["const double* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","dirs"],["long long","phase"],["long long","layer_rofs"],["long long","layer_pofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_cs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_gru_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dgr"],["__half* __restrict__","dh"],["const __half* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_gru_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dgr"],["float* __restrict__","dh"],["const float* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_gru_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dgr"],["double* __restrict__","dh"],["const double* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_rnn_grad__float16","params":[["__half* __restrict__","dy"],["const __half* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["__half* __restrict__","dgw"],["__half* __restrict__","dh"],["const __half* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","relu"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_rnn_grad__float32","params":[["float* __restrict__","dy"],["const float* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["float* __restrict__","dgw"],["float* __restrict__","dh"],["const float* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","relu"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__fused_rnn_grad__float64","params":[["double* __restrict__","dy"],["const double* __restrict__","reserve_space"],["const int* __restrict__","sequence_lengths"],["double* __restrict__","dgw"],["double* __restrict__","dh"],["const double* __restrict__","params"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","dirs"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","relu"]],"max_threads":256},{"name":"CudnnRNNBackpropV3__final_grad__float16","params":[["__half* __restrict__","dh"],["__half* __restrict__","dc"],["__half* __restrict__","input_h_backprop"],["__half* __restrict__","input_c_backprop"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__final_grad__float32","params":[["float* __restrict__","dh"],["float* __restrict__","dc"],["float* __restrict__","input_h_backprop"],["float* __restrict__","input_c_backprop"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__final_grad__float64","params":[["double* __restrict__","dh"],["double* __restrict__","dc"],["double* __restrict__","input_h_backprop"],["double* __restrict__","input_c_backprop"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__skip_grad__float16","params":[["__half* __restrict__","dgw"],["__half* __restrict__","dxt"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","d"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__skip_grad__float32","params":[["float* __restrict__","dgw"],["float* __restrict__","dxt"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","d"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__skip_grad__float64","params":[["double* __restrict__","dgw"],["double* __restrict__","dxt"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","d"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_layer_below__float16","params":[["__half* __restrict__","dxl"],["const __half* __restrict__","reserve_space"],["__half* __restrict__","dy"],["long long","layer_cells"],["long long","below_mask_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_layer_below__float32","params":[["float* __restrict__","dxl"],["const float* __restrict__","reserve_space"],["float* __restrict__","dy"],["long long","layer_cells"],["long long","below_mask_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__grad_layer_below__float64","params":[["double* __restrict__","dxl"],["const double* __restrict__","reserve_space"],["double* __restrict__","dy"],["long long","layer_cells"],["long long","below_mask_ofs"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__from_time_major__float16","params":[["__half* __restrict__","dxt"],["__half* __restrict__","input_backprop"],["long long","unswap0"],["long long","unswap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__from_time_major__float32","params":[["float* __restrict__","dxt"],["float* __restrict__","input_backprop"],["long long","unswap0"],["long long","unswap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNBackpropV3__from_time_major__float64","params":[["double* __restrict__","dxt"],["double* __restrict__","input_backprop"],["long long","unswap0"],["long long","unswap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNV3__to_time_major__float16","params":[["const __half* __restrict__","input"],["__half* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNV3__to_time_major__float32","params":[["const float* __restrict__","input"],["float* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNV3__to_time_major__float64","params":[["const double* __restrict__","input"],["double* __restrict__","xt"],["long long","swap0"],["long long","swap1"],["long long","input_size"]],"max_threads":1024},{"name":"CudnnRNNV3__skip_projection__float16","params":[["__half* __restrict__","xt"],["__half* __restrict__","gx"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","gx_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__skip_projection__float32","params":[["float* __restrict__","xt"],["float* __restrict__","gx"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","gx_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__skip_projection__float64","params":[["double* __restrict__","xt"],["double* __restrict__","gx"],["long long","rows"],["long long","gates"],["long long","num_units"],["long long","gx_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__init_state__float16","params":[["const __half* __restrict__","input_h"],["const __half* __restrict__","input_c"],["__half* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__init_state__float32","params":[["const float* __restrict__","input_h"],["const float* __restrict__","input_c"],["float* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__init_state__float64","params":[["const double* __restrict__","input_h"],["const double* __restrict__","input_c"],["double* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__persistent_layer__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","rofs"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"]],"max_threads":256},{"name":"CudnnRNNV3__persistent_layer__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","rofs"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"]],"max_threads":256},{"name":"CudnnRNNV3__persistent_layer__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","d"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","rofs"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"]],"max_threads":256},{"name":"CudnnRNNV3__lstm_step__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","proj"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","ms_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__lstm_step__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","proj"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","ms_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__lstm_step__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","proj"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","ms_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__proj_carry__float16","params":[["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__proj_carry__float32","params":[["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__proj_carry__float64","params":[["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","h_size"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__gru_step__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__gru_step__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__gru_step__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","acts_ofs"],["long long","hs_ofs"]],"max_threads":1024},{"name":"CudnnRNNV3__rnn_step__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":1024},{"name":"CudnnRNNV3__rnn_step__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":1024},{"name":"CudnnRNNV3__rnn_step__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","t"],["long long","d"],["long long","batch"],["long long","num_units"],["long long","bofs"],["long long","hs_ofs"],["long long","relu"]],"max_threads":1024},{"name":"CudnnRNNV3__fused_step__float16","params":[["__half* __restrict__","gx"],["__half* __restrict__","gh"],["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","proj"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_bofs"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","layer_cs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__fused_step__float32","params":[["float* __restrict__","gx"],["float* __restrict__","gh"],["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","proj"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_bofs"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","layer_cs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__fused_step__float64","params":[["double* __restrict__","gx"],["double* __restrict__","gh"],["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","gates"],["long long","rnn_kind"],["long long","relu"],["long long","proj"],["long long","layer_rofs"],["long long","layer_w"],["long long","layer_bofs"],["long long","layer_acts_ofs"],["long long","layer_hs_ofs"],["long long","layer_cs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__fused_proj__float16","params":[["const __half* __restrict__","params"],["__half* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","layer_pofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__fused_proj__float32","params":[["const float* __restrict__","params"],["float* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","layer_pofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__fused_proj__float64","params":[["const double* __restrict__","params"],["double* __restrict__","work"],["const int* __restrict__","sequence_lengths"],["long long","s"],["long long","steps"],["long long","batch"],["long long","num_units"],["long long","h_size"],["long long","layer_pofs"],["long long","layer_w"],["long long","layer_hs_ofs"],["long long","layer_ms_ofs"],["long long","pl_size"]],"max_threads":256},{"name":"CudnnRNNV3__final_state__float16","params":[["__half* __restrict__","output_h"],["__half* __restrict__","output_c"],["__half* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__final_state__float32","params":[["float* __restrict__","output_h"],["float* __restrict__","output_c"],["float* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__final_state__float64","params":[["double* __restrict__","output_h"],["double* __restrict__","output_c"],["double* __restrict__","work"],["long long","p"],["long long","d"],["long long","layers_dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","num_units"],["long long","hs_ofs"],["long long","cs_ofs"],["long long","lstm"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__layer_output__float16","params":[["__half* __restrict__","work"],["__half* __restrict__","output"],["const int* __restrict__","sequence_lengths"],["long long","l"],["long long","num_layers"],["long long","dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","next_x_ofs"],["float","dropout"],["long long","seed"],["long long","seed2"],["int","is_training"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__layer_output__float32","params":[["float* __restrict__","work"],["float* __restrict__","output"],["const int* __restrict__","sequence_lengths"],["long long","l"],["long long","num_layers"],["long long","dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","next_x_ofs"],["float","dropout"],["long long","seed"],["long long","seed2"],["int","is_training"],["int","time_major"]],"max_threads":1024},{"name":"CudnnRNNV3__layer_output__float64","params":[["double* __restrict__","work"],["double* __restrict__","output"],["const int* __restrict__","sequence_lengths"],["long long","l"],["long long","num_layers"],["long long","dirs"],["long long","steps"],["long long","batch"],["long long","h_size"],["long long","layer_hs_ofs"],["long long","pl_size"],["long long","next_x_ofs"],["double","dropout"],["long long","seed"],["long long","seed2"],["int","is_training"],["int","time_major"]],"max_threads":1024}],"shared":[],"digest":"f299e5328ab866a7c2d305f8b15518fd"}

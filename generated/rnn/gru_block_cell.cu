@@ -1876,7 +1876,7 @@ __device__ void grad_inputs(const T* __restrict__ d_xh1, const T* __restrict__ d
 // ---- GRUBlockCell: Computes the GRU cell forward propagation for 1 time step.
 // entry points from specs/rnn/gru_block_cell.yaml: one per launch step and specialization (T)
 
-extern "C" __global__ void __launch_bounds__(256, 1) GRUBlockCell__gates__float32(
+extern "C" __global__ void GRUBlockCell__gates__float32(
     float* __restrict__ ru_bar,
     const float* __restrict__ b_ru,
     const float* __restrict__ h_prev,
@@ -1888,7 +1888,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) GRUBlockCell__gates__float3
   gates<float>(ru_bar, b_ru, h_prev, r, u, rh, batch_size, cell_size);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) GRUBlockCell__gates__float16(
+extern "C" __global__ void GRUBlockCell__gates__float16(
     __half* __restrict__ ru_bar,
     const __half* __restrict__ b_ru,
     const __half* __restrict__ h_prev,
@@ -1900,7 +1900,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) GRUBlockCell__gates__float1
   gates<__half>(ru_bar, b_ru, h_prev, r, u, rh, batch_size, cell_size);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) GRUBlockCell__cell__float32(
+extern "C" __global__ void GRUBlockCell__cell__float32(
     const float* __restrict__ b_c,
     const float* __restrict__ h_prev,
     float* __restrict__ u,
@@ -1911,7 +1911,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) GRUBlockCell__cell__float32
   cell<float>(b_c, h_prev, u, c, h, batch_size, cell_size);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) GRUBlockCell__cell__float16(
+extern "C" __global__ void GRUBlockCell__cell__float16(
     const __half* __restrict__ b_c,
     const __half* __restrict__ h_prev,
     __half* __restrict__ u,
@@ -1926,7 +1926,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) GRUBlockCell__cell__float16
 // ---- GRUBlockCellGrad: Computes the GRU cell back-propagation for 1 time step.
 // entry points from specs/rnn/gru_block_cell_grad.yaml: one per launch step and specialization (T)
 
-extern "C" __global__ void __launch_bounds__(256, 1) GRUBlockCellGrad__grad_cell__float32(
+extern "C" __global__ void GRUBlockCellGrad__grad_cell__float32(
     const float* __restrict__ h_prev,
     const float* __restrict__ u,
     const float* __restrict__ c,
@@ -1938,7 +1938,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) GRUBlockCellGrad__grad_cell
   grad_cell<float>(h_prev, u, c, d_h, d_c_bar, d_r_bar_u_bar, batch_size, cell_size);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) GRUBlockCellGrad__grad_cell__float16(
+extern "C" __global__ void GRUBlockCellGrad__grad_cell__float16(
     const __half* __restrict__ h_prev,
     const __half* __restrict__ u,
     const __half* __restrict__ c,
@@ -1950,7 +1950,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) GRUBlockCellGrad__grad_cell
   grad_cell<__half>(h_prev, u, c, d_h, d_c_bar, d_r_bar_u_bar, batch_size, cell_size);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) GRUBlockCellGrad__grad_reset__float32(
+extern "C" __global__ void GRUBlockCellGrad__grad_reset__float32(
     float* __restrict__ d_xh2,
     const float* __restrict__ h_prev,
     const float* __restrict__ r,
@@ -1961,7 +1961,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) GRUBlockCellGrad__grad_rese
   grad_reset<float>(d_xh2, h_prev, r, d_r_bar_u_bar, batch_size, input_size, cell_size);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) GRUBlockCellGrad__grad_reset__float16(
+extern "C" __global__ void GRUBlockCellGrad__grad_reset__float16(
     __half* __restrict__ d_xh2,
     const __half* __restrict__ h_prev,
     const __half* __restrict__ r,
@@ -1972,7 +1972,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) GRUBlockCellGrad__grad_rese
   grad_reset<__half>(d_xh2, h_prev, r, d_r_bar_u_bar, batch_size, input_size, cell_size);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) GRUBlockCellGrad__grad_inputs__float32(
+extern "C" __global__ void GRUBlockCellGrad__grad_inputs__float32(
     float* __restrict__ d_xh1,
     float* __restrict__ d_xh2,
     const float* __restrict__ r,
@@ -1986,7 +1986,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) GRUBlockCellGrad__grad_inpu
   grad_inputs<float>(d_xh1, d_xh2, r, u, d_h, d_x, d_h_prev, batch_size, input_size, cell_size);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 1) GRUBlockCellGrad__grad_inputs__float16(
+extern "C" __global__ void GRUBlockCellGrad__grad_inputs__float16(
     __half* __restrict__ d_xh1,
     __half* __restrict__ d_xh2,
     const __half* __restrict__ r,
@@ -2000,4 +2000,4 @@ extern "C" __global__ void __launch_bounds__(256, 1) GRUBlockCellGrad__grad_inpu
   grad_inputs<__half>(d_xh1, d_xh2, r, u, d_h, d_x, d_h_prev, batch_size, input_size, cell_size);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"GRUBlockCell__gates__float32","params":[["float* __restrict__","ru_bar"],["const float* __restrict__","b_ru"],["const float* __restrict__","h_prev"],["float* __restrict__","r"],["float* __restrict__","u"],["float* __restrict__","rh"],["long long","batch_size"],["long long","cell_size"]],"max_threads":256},{"name":"GRUBlockCell__gates__float16","params":[["__half* __restrict__","ru_bar"],["const __half* __restrict__","b_ru"],["const __half* __restrict__","h_prev"],["__half* __restrict__","r"],["__half* __restrict__","u"],["__half* __restrict__","rh"],["long long","batch_size"],["long long","cell_size"]],"max_threads":256},{"name":"GRUBlockCell__cell__float32","params":[["const float* __restrict__","b_c"],["const float* __restrict__","h_prev"],["float* __restrict__","u"],["float* __restrict__","c"],["float* __restrict__","h"],["long long","batch_size"],["long long","cell_size"]],"max_threads":256},{"name":"GRUBlockCell__cell__float16","params":[["const __half* __restrict__","b_c"],["const __half* __restrict__","h_prev"],["__half* __restrict__","u"],["__half* __restrict__","c"],["__half* __restrict__","h"],["long long","batch_size"],["long long","cell_size"]],"max_threads":256},{"name":"GRUBlockCellGrad__grad_cell__float32","params":[["const float* __restrict__","h_prev"],["const float* __restrict__","u"],["const float* __restrict__","c"],["const float* __restrict__","d_h"],["float* __restrict__","d_c_bar"],["float* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","cell_size"]],"max_threads":256},{"name":"GRUBlockCellGrad__grad_cell__float16","params":[["const __half* __restrict__","h_prev"],["const __half* __restrict__","u"],["const __half* __restrict__","c"],["const __half* __restrict__","d_h"],["__half* __restrict__","d_c_bar"],["__half* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","cell_size"]],"max_threads":256},{"name":"GRUBlockCellGrad__grad_reset__float32","params":[["float* __restrict__","d_xh2"],["const float* __restrict__","h_prev"],["const float* __restrict__","r"],["float* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":256},{"name":"GRUBlockCellGrad__grad_reset__float16","params":[["__half* __restrict__","d_xh2"],["const __half* __restrict__","h_prev"],["const __half* __restrict__","r"],["__half* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":256},{"name":"GRUBlockCellGrad__grad_inputs__float32","params":[["float* __restrict__","d_xh1"],["float* __restrict__","d_xh2"],["const float* __restrict__","r"],["const float* __restrict__","u"],["const float* __restrict__","d_h"],["float* __restrict__","d_x"],["float* __restrict__","d_h_prev"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":256},{"name":"GRUBlockCellGrad__grad_inputs__float16","params":[["__half* __restrict__","d_xh1"],["__half* __restrict__","d_xh2"],["const __half* __restrict__","r"],["const __half* __restrict__","u"],["const __half* __restrict__","d_h"],["__half* __restrict__","d_x"],["__half* __restrict__","d_h_prev"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":256}],"shared":[],"digest":"c6c1c45d9dfaaf1999b19c0db0bf3b8d"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"GRUBlockCell__gates__float32","params":[["float* __restrict__","ru_bar"],["const float* __restrict__","b_ru"],["const float* __restrict__","h_prev"],["float* __restrict__","r"],["float* __restrict__","u"],["float* __restrict__","rh"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCell__gates__float16","params":[["__half* __restrict__","ru_bar"],["const __half* __restrict__","b_ru"],["const __half* __restrict__","h_prev"],["__half* __restrict__","r"],["__half* __restrict__","u"],["__half* __restrict__","rh"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCell__cell__float32","params":[["const float* __restrict__","b_c"],["const float* __restrict__","h_prev"],["float* __restrict__","u"],["float* __restrict__","c"],["float* __restrict__","h"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCell__cell__float16","params":[["const __half* __restrict__","b_c"],["const __half* __restrict__","h_prev"],["__half* __restrict__","u"],["__half* __restrict__","c"],["__half* __restrict__","h"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_cell__float32","params":[["const float* __restrict__","h_prev"],["const float* __restrict__","u"],["const float* __restrict__","c"],["const float* __restrict__","d_h"],["float* __restrict__","d_c_bar"],["float* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_cell__float16","params":[["const __half* __restrict__","h_prev"],["const __half* __restrict__","u"],["const __half* __restrict__","c"],["const __half* __restrict__","d_h"],["__half* __restrict__","d_c_bar"],["__half* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_reset__float32","params":[["float* __restrict__","d_xh2"],["const float* __restrict__","h_prev"],["const float* __restrict__","r"],["float* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_reset__float16","params":[["__half* __restrict__","d_xh2"],["const __half* __restrict__","h_prev"],["const __half* __restrict__","r"],["__half* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_inputs__float32","params":[["float* __restrict__","d_xh1"],["float* __restrict__","d_xh2"],["const float* __restrict__","r"],["const float* __restrict__","u"],["const float* __restrict__","d_h"],["float* __restrict__","d_x"],["float* __restrict__","d_h_prev"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_inputs__float16","params":[["__half* __restrict__","d_xh1"],["__half* __restrict__","d_xh2"],["const __half* __restrict__","r"],["const __half* __restrict__","u"],["const __half* __restrict__","d_h"],["__half* __restrict__","d_x"],["__half* __restrict__","d_h_prev"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":1024}],"shared":[],"digest":"4e1c82a864a93eb0de0c73a951ff1160"}
