@@ -78,7 +78,8 @@ SCRIPTS = PROJECT / "scripts"
 #: (fake_gpu.py, which loads tests/fake_cupy.py) imports pytest too.
 OPGEN_MODULES = ("numpy", "jinja2", "yaml")
 NEEDS = {"parity": ("ml_dtypes",), "memcheck": ("ml_dtypes",), "racecheck": ("ml_dtypes",),
-         "synccheck": ("ml_dtypes",), "gpu tests": ("pytest", "hypothesis", "ml_dtypes")}
+         "racecheck rnn": ("ml_dtypes",), "synccheck": ("ml_dtypes",),
+         "gpu tests": ("pytest", "hypothesis", "ml_dtypes")}
 
 
 def needs(step: Step) -> list[str]:
