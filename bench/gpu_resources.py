@@ -50,7 +50,7 @@ def online() -> tuple[list[KernelResources], list[str], str]:
             continue
         try:
             backend.load(op.kernels)
-            functions = [(symbol, backend.function(op.kernels, symbol)) for symbol in op.entry_points()]
+            functions = [(symbol, backend.function(op.kernels, symbol)) for symbol in op.entry_points("cuda")]
         except Exception as exc:  # noqa: BLE001 -- report the module, measure the others
             first = str(exc).strip().splitlines()
             failed.append(f"{op.name} ({op.kernels.path.name}): {type(exc).__name__}: "

@@ -136,8 +136,9 @@ class EntryPoint:
     dtypes: tuple[str, ...]  # the same as dtype names (`float32`)
     params: tuple[Param, ...]
     args: tuple[CallArg, ...]
-    launch_bounds: int | None  # `__launch_bounds__`, where the step's block size is a constant
+    launch_bounds: int | None  # `__launch_bounds__`: the plans' largest block where it caps registers, a constant block
     step: LaunchStep  # the first launch step of the kernel (whose arguments made the entry point)
+    cpu_only: bool = False  # only the cpu plan launches it: left out of the module as NVRTC compiles it
 
     @property
     def call(self) -> str:
@@ -270,6 +271,9 @@ def _entry_points(op: OpSpec, activation_slots: int) -> list[EntryPoint]:
     combos = specializations(op)
     seen: set[str] = set()
     out: list[EntryPoint] = []
+    blocks = largest_blocks(op)
+    bounds = {k: max(blocks["cuda"].get(k, 0), blocks["cpu"].get(k, 0)) for k in {**blocks["cuda"], **blocks["cpu"]}}
+    bounds = {k: n for k, n in bounds.items() if n > UNCAPPED_THREADS}
     for step in op.launches():
         if isinstance(step, GemmStep) or step.kernel in seen:
             continue
@@ -280,8 +284,43 @@ def _entry_points(op: OpSpec, activation_slots: int) -> list[EntryPoint]:
             params = tuple(p for a in args for p in a.params)
             targs = tuple(DTYPES[DType(d)] for d in combo)
             out.append(EntryPoint(kernel_symbol(op.name, step.kernel, combo), step.kernel, targs, combo, params,
-                                  tuple(args), _const_threads(step), step))
+                                  tuple(args), bounds.get(step.kernel, _const_threads(step)), step,
+                                  step.kernel in blocks["cpu"] and step.kernel not in blocks["cuda"]))
     return out
+
+
+#: A block of up to 256 threads fits an SM at any register count a thread can have (255): a bound
+#: there caps nothing, and NVRTC for sm_100 took one as an occupancy target and spilled (12.9 and
+#: 13.0: gru_step float64, GRUBlockCell's gates), so the plans' blocks up to this size set none (a
+#: constant block keeps its own, as before).
+UNCAPPED_THREADS = 256
+
+
+def largest_blocks(op: OpSpec) -> dict[str, dict[str, int]]:
+    """Plan ("cuda", "cpu") → each kernel it can launch → the largest block-size class it can launch
+    it with (codegen.launch_space: a power of two at or above any block the expression yields).
+
+    Where the larger of the two is above UNCAPPED_THREADS it is the entry point's `__launch_bounds__`
+    (entrygen): NVRTC then caps the kernel's registers so that such a block fits an SM (64 a thread
+    at 1,024 threads) instead of the launch failing at run time, and the host emulation, which
+    refuses a larger block as the driver does, accepts every block of either plan. A kernel only the
+    cpu plan launches is `cpu_only`."""
+    from codegen.launch_space import launch_space
+
+    return {plan: {kernel: max(space.blocks) for kernel, space in launch_space(op, plan).items() if space.blocks}
+            for plan in ("cuda", "cpu")}
+
+
+def _const_threads(step: LaunchStep) -> int | None:
+    """A constant block's threads (its bound as before: NVRTC's register choices for these kernels
+    were measured with it), else None."""
+    try:
+        total = 1
+        for d in step.block:
+            total *= shapes.evaluate(d, {})
+        return total
+    except shapes.ShapeEvalError:
+        return None
 
 
 def _call_args(op: OpSpec, step: LaunchStep, binding: dict[str, str], activation_slots: int) -> list[CallArg]:
@@ -333,16 +372,6 @@ def _param(op: OpSpec, name: str, binding: dict[str, str]) -> Param:
     role = Role.INPUT if isinstance(tensor, TensorArg) else Role.OUTPUT if isinstance(tensor, Output) else Role.SCRATCH
     const = "const " if role == Role.INPUT else ""
     return Param(name, Role.INPUT_LIST if listed else role, f"{const}{DTYPES[DType(dtype)]}{pointer}", None, name)
-
-
-def _const_threads(step: LaunchStep) -> int | None:
-    try:
-        total = 1
-        for d in step.block:
-            total *= shapes.evaluate(d, {})
-        return total
-    except shapes.ShapeEvalError:
-        return None
 
 
 # -- the plan --------------------------------------------------------------------------------------------

@@ -203,12 +203,10 @@ def launch_blocks(op: OpSpec, plan: str = "cuda") -> dict[str, int]:
     (a `when: {backend: cpu}` step's kernel, say) is left out."""
     if op.kernel is None:
         return {}
-    from codegen.launch_space import launch_space
-    from codegen.lower import lower
+    from codegen.lower import largest_blocks, lower
 
     symbols = lower(op).symbols
-    return {symbol: max(space.blocks)
-            for kernel, space in launch_space(op, plan).items() if space.blocks for symbol in symbols[kernel].values()}
+    return {symbol: block for kernel, block in largest_blocks(op)[plan].items() for symbol in symbols[kernel].values()}
 
 
 def attach_blocks(rows: Iterable[KernelResources], specs: Iterable[OpSpec]) -> None:

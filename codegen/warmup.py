@@ -47,19 +47,21 @@ class GeneratedOp:
     def function(self) -> Any:
         return getattr(self.module, self.function_name)
 
-    def entry_points(self) -> list[str]:
-        """The op's own `extern "C" __global__` kernels in its module (every specialization; a module
-        that several ops share holds each one's): its manifest's, else (a .cu edited after
+    def entry_points(self, backend: str = "cpu") -> list[str]:
+        """The op's own `extern "C" __global__` kernels in its module as `backend` ("cpu", "cuda")
+        compiles it (every specialization; a module that several ops share holds each one's; on cuda
+        without those only the cpu plan launches): its manifest's, else (a .cu edited after
         generation, an older generator's) those the host backend's scan finds."""
         if self.kernels is None:
             return []
         stated = manifest.read(self.kernels.text)
         if stated is not None:
-            names = [k.name for k in stated.kernels]
+            names = [k.name for k in stated.kernels if backend == "cpu" or not k.cpu_only]
         else:
             from codegen.runtime.host import scan_kernels
 
-            names = [k.name for k in scan_kernels(self.kernels.text)]
+            emulation = f"-{'D' if backend == 'cpu' else 'U'}{manifest.HOST_EMULATION}"
+            names = [k.name for k in scan_kernels(self.kernels.text, [emulation])]
         return [n for n in names if symbol_op(n) == self.name]
 
 
@@ -225,7 +227,7 @@ def _warm(selected: list[GeneratedOp], where: str, package: str, jobs: int = 1) 
         def load(op: GeneratedOp) -> str:
             assert op.kernels is not None
             loaded = backend.load(op.kernels)
-            for symbol in op.entry_points():
+            for symbol in op.entry_points("cuda"):
                 backend.function(op.kernels, symbol)
             return str(loaded.origin)
 
@@ -245,7 +247,7 @@ def _warm(selected: list[GeneratedOp], where: str, package: str, jobs: int = 1) 
         try:
             origin = load(op)
             origin = "nvrtc" if op.kernels.module in compiled_apart else origin
-            symbols = op.entry_points()
+            symbols = op.entry_points("cpu" if where == "cpu" else "cuda")
         except Exception as exc:  # noqa: BLE001 -- report every op, then fail
             failed += 1
             print(f"  {step} {op.name:<{width}}  FAILED: {exc}", flush=True)

@@ -695,13 +695,13 @@ def test_fake_cupy_launch_checks_the_manifests_launch_bound(fake_cuda: Any) -> N
     from codegen.runtime.kernels import KernelSource
 
     backend, errors = fake_cuda.backend, fake_cuda.module
-    source = KernelSource("FusedBatchNormGradV3", GENERATED / "nn" / "fused_batch_norm.cu")
-    symbol = "FusedBatchNormGradV3__grad_channels__float32"
-    assert "__launch_bounds__(1) " + symbol in source.text
+    source = KernelSource("BiasAdd", GENERATED / "nn" / "bias_add.cu")
+    symbol = "BiasAdd__bias_add__float32"
+    assert "__launch_bounds__(512, 1) " + symbol in source.text  # its plan's largest block
     x = backend.empty([4], "float32")
-    with pytest.raises(errors.CudaLaunchError, match=rf"{symbol}: block \[2\] has 2 threads; the kernel's "
-                                                     r"__launch_bounds__ allows at most 1"):
-        backend.launch(source, symbol, (1,), (2,), (x,))
+    with pytest.raises(errors.CudaLaunchError, match=rf"{symbol}: block \[1024\] has 1024 threads; the kernel's "
+                                                     r"__launch_bounds__ allows at most 512"):
+        backend.launch(source, symbol, (1,), (1024,), (x,))
     assert fake_cuda.compiled == []  # refused before anything was compiled
 
 

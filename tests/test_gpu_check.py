@@ -17,7 +17,8 @@ from codegen.verify.gpu_env import find_sanitizer, probe
 
 SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 
-STEP_NAMES = ["environment", "compile", "parity", "memcheck", "shared-memory ops", "racecheck", "synccheck",
+STEP_NAMES = ["environment", "compile", "parity", "memcheck", "shared-memory ops", "racecheck", "racecheck rnn",
+              "synccheck",
               "resources", "bench norms", "bench batch norm", "bench cudnn rnn", "bench gru cell", "bench dml rnn",
               "bench fused step", "gpu tests"]
 
@@ -158,7 +159,7 @@ def test_a_missing_module_is_named_and_the_steps_that_import_it_are_skipped(tmp_
     table = _table(summary)
     assert table["environment"] == "FAIL", summary
     assert "- missing: ml_dtypes: not installed (pip install ml_dtypes" in summary
-    needing = ["parity", "memcheck", "racecheck", "synccheck", "gpu tests"]
+    needing = ["parity", "memcheck", "racecheck", "racecheck rnn", "synccheck", "gpu tests"]
     assert {name: table[name] for name in needing} == dict.fromkeys(needing, "skip"), summary
     for name in needing:
         assert f"==> {name}: skipped: needs ml_dtypes" in log, log
@@ -177,3 +178,30 @@ def test_every_module_a_step_needs_says_what_installs_it(monkeypatch: pytest.Mon
     gpu_check.skip_without_modules(steps, gpu_env.missing_modules())
     assert {s.name: s.skip_reason for s in steps if s.skip_reason} == {
         "gpu tests": "needs hypothesis (the environment step says what to install)"}
+
+
+def test_the_steps_estimates_fit_the_budget_and_its_table_states_their_limits(tmp_path: Path) -> None:
+    """gpu_check's table (its docstring: the one place the estimates are) sums to at most the default
+    budget, 8 minutes, and states each step's limit as the GPU run sets it (racecheck over the RNN
+    modules and the fused-step benchmark with limits of their own)."""
+    import argparse
+
+    from codegen.verify import gpu_check
+    from codegen.verify.names import DEFAULT_BUDGET
+
+    doc = gpu_check.__doc__ or ""
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in doc.splitlines()
+            if line.startswith("| ") and not line.startswith("| step ")]
+    estimates = {row[0]: float(row[2].rstrip(" s")) for row in rows}
+    limits = {row[0]: row[3] for row in rows}
+    assert sum(estimates.values()) <= DEFAULT_BUDGET == 480, estimates
+    args = argparse.Namespace(rehearsal=False, ops=[], package="generated", specs=None)
+    steps = {s.name: s for s in gpu_check.steps(args, tmp_path, tmp_path, "compute-sanitizer", True, {})}
+    stated = [name for name in limits if name in steps]
+    assert {"racecheck", "racecheck rnn", "bench fused step", "memcheck", "synccheck"} <= set(stated)
+    for name in stated:
+        assert limits[name] == f"{steps[name].timeout:.0f} s", name
+    assert not steps["racecheck rnn"].skip_reason
+    assert "--group rnn" in " ".join(steps["shared-memory ops"].command or ())
+    assert "shared-ops-rnn" in " ".join(steps["racecheck rnn"].command or ())
+    assert "shared-ops-rnn" not in " ".join(steps["racecheck"].command or ())

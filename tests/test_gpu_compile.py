@@ -1,14 +1,19 @@
 """Every generated kernel module compiles with the NVRTC users run, exactly as the cuda backend
-compiles it, and every kernel fits the largest block its spec can launch.
+compiles it, for the GPUs users run (sm_90 and sm_100), and every kernel fits the largest block its
+spec can launch.
 
 scripts/nvrtc_compile.py compiles each generated/*/*.cu with the options of
-`cuda_cache.compile_options` (-std=c++17, --gpu-architecture=sm_90, the CUDA headers' -I), line
-info off and on, with NVRTC from its pip wheels: 13.0.88 (what PyTorch's cu130 wheels install, so
-most likely what a GPU machine loads), the newest 13.x and the newest 12.x (the `cuda12` extra), each
-with the CUDA runtime wheel of its release for the headers, each release in processes of its own, in
-parallel. NVRTC 13.0 and 12.9 reject device code that 13.5 and nvcc accept (a generic lambda is a
-host function to them), so no other compiler stands in for them. From the cubins: no spill,
-registers × the largest block ≤ 65,536, static shared memory ≤ 48 KiB (codegen/resources.py).
+`cuda_cache.compile_options` (-std=c++17, --gpu-architecture, the CUDA headers' -I) with NVRTC from
+its pip wheels: 13.0.88 (what PyTorch's cu130 wheels install, so most likely what a GPU machine
+loads), the newest 13.x and the newest 12.x (the `cuda12` extra), each with the CUDA runtime wheel of
+its release for the headers. The matrix (nvrtc_compile.ci_jobs): the newest release and 13.0.88
+compile every module for sm_90 (Hopper) and sm_100 (Blackwell), 13.0.88 once more with line info on
+(as the GPU check compiles), 12.x for sm_90; each run a process of its own, in parallel. NVRTC 13.0
+and 12.9 reject device code that 13.5 and nvcc accept (a generic lambda is a host function to them),
+so no other compiler stands in for them. From the cubins, for each architecture: no spill, registers
+× the largest block ≤ 65,536, static shared memory ≤ 48 KiB (codegen/resources.py), and each kernel's
+`__launch_bounds__` is its largest block where that is above 256 threads (so NVRTC capped its
+registers to fit it).
 
 The wheels are downloaded once (`pip download`) into OPGEN_NVRTC_CACHE (default
 ~/.cache/opgen-ci/nvrtc). Not there and not downloadable: a failure under CI (the project promises
@@ -33,6 +38,7 @@ from typing import Any
 import background
 import pytest
 
+from codegen.lower import lower
 from codegen.resources import KernelResources, block_registers, launch_blocks, parse_ptxas
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -58,21 +64,27 @@ def _load(name: str, path: Path) -> ModuleType:
 
 nvrtc_compile = _load("nvrtc_compile", PROJECT / "scripts" / "nvrtc_compile.py")
 RELEASES = [r.version for r in nvrtc_compile.default_releases()]
+NEWEST = max(nvrtc_compile.default_releases(), key=lambda r: r.key()).version
+PYTORCH = nvrtc_compile.PYTORCH_NVRTC
+# (release, architecture, line info): the runs of nvrtc_compile.ci_jobs
+MATRIX = [(v, arch, False) for v in RELEASES for arch in (nvrtc_compile.ARCHS if v in (NEWEST, PYTORCH) else ["sm_90"])]
+MATRIX.append((PYTORCH, "sm_90", True))
 
 
-def _fetch_and_compile() -> dict[tuple[str, bool], Any]:
-    """(release, line info) → its run over every module and the probe, all releases in parallel: the
-    heavy part, started in the background when collection ends (tests/background.py)."""
+def _fetch_and_compile() -> dict[tuple[str, str, bool], Any]:
+    """(release, architecture, line info) → its run over every module and the probe, all runs in
+    parallel: the heavy part, started in the background when collection ends (tests/background.py)."""
     toolkits = [nvrtc_compile.fetch(r) for r in nvrtc_compile.default_releases()]
-    found = nvrtc_compile.run_toolkits(toolkits, [*nvrtc_compile.kernel_modules(), PROBE], verbose=[CROSSCHECK])
-    return {(run.label, run.lineinfo): run for run in found}
+    found = nvrtc_compile.run_jobs(nvrtc_compile.ci_jobs(toolkits), [*nvrtc_compile.kernel_modules(), PROBE],
+                                   verbose=[CROSSCHECK])
+    return {(run.label, run.arch, run.lineinfo): run for run in found}
 
 
 background.register("nvrtc-matrix", __file__, _fetch_and_compile)
 
 
 @pytest.fixture(scope="module")
-def runs() -> dict[tuple[str, bool], Any]:
+def runs() -> dict[tuple[str, str, bool], Any]:
     try:
         return background.result("nvrtc-matrix")  # type: ignore[no-any-return]
     except nvrtc_compile.FetchError as exc:
@@ -107,28 +119,44 @@ def test_the_releases_are_pytorchs_and_the_newest_of_each_major_version() -> Non
     assert {r.major for r in releases} == {12, 13}
 
 
-@pytest.mark.parametrize("version", RELEASES)
-def test_every_module_compiles_with_line_info_off_and_on(runs: dict[tuple[str, bool], Any], version: str) -> None:
-    both = [_modules(runs[version, on]) for on in (False, True)]
-    for run in both:
-        assert not run.error, f"{run.describe()}: {run.error}"
-        assert len(run.modules) == len(nvrtc_compile.kernel_modules())
-        assert run.version == ".".join(version.split(".")[:2])
-    failed = [f"--- {run.describe()}: {m.path}:\n{m.log}" for run in both for m in run.modules if not m.ok]
-    assert not failed, f"{len(failed)} module compile(s) failed with NVRTC {version}:\n" + "\n".join(failed)
+def test_the_matrix_is_ci_jobs() -> None:
+    toolkits = [nvrtc_compile.Toolkit(r.version, Path("lib"), Path("include"), r)
+                for r in nvrtc_compile.default_releases()]
+    assert sorted((j.toolkit.label, j.arch, j.lineinfo) for j in nvrtc_compile.ci_jobs(toolkits)) == sorted(MATRIX)
+    assert {arch for _, arch, _ in MATRIX} == {"sm_90", "sm_100"} and len(MATRIX) <= 2 * len(RELEASES)
 
 
-@pytest.mark.parametrize("version", RELEASES)
-def test_every_kernel_is_within_the_limits_of_its_largest_block(runs: dict[tuple[str, bool], Any],
-                                                                version: str) -> None:
-    both = [_modules(runs[version, on]) for on in (False, True)]
-    problems = nvrtc_compile.failures(both)
+@pytest.mark.parametrize("job", MATRIX, ids=lambda job: f"{job[0]}-{job[1]}-lineinfo-{'on' if job[2] else 'off'}")
+def test_every_module_compiles(runs: dict[tuple[str, str, bool], Any], job: tuple[str, str, bool]) -> None:
+    run = _modules(runs[job])
+    assert not run.error, f"{run.describe()}: {run.error}"
+    assert len(run.modules) == len(nvrtc_compile.kernel_modules())
+    assert run.version == ".".join(job[0].split(".")[:2]) and run.arch == job[1]
+    failed = [f"--- {run.describe()}: {m.path}:\n{m.log}" for m in run.modules if not m.ok]
+    assert not failed, f"{len(failed)} module compile(s) failed with {run.describe()}:\n" + "\n".join(failed)
+
+
+@pytest.mark.parametrize("job", MATRIX, ids=lambda job: f"{job[0]}-{job[1]}-lineinfo-{'on' if job[2] else 'off'}")
+def test_every_kernel_is_within_the_limits_of_its_largest_block(runs: dict[tuple[str, str, bool], Any],
+                                                                job: tuple[str, str, bool]) -> None:
+    """No spill, registers × the largest block ≤ 65,536 and the rest of codegen/resources.py's limits,
+    for each architecture; a kernel either plan can launch with more than 256 threads has that
+    largest block as its __launch_bounds__ (in the cubin), so a kernel the cuda plan launches with
+    1,024 threads has at most 64 registers because NVRTC capped them, not by luck."""
+    run = _modules(runs[job])
+    problems = nvrtc_compile.failures([run])
     assert not problems, "\n".join(problems)
-    kernels = both[0].kernels
+    kernels = run.kernels
     planned = {symbol: block for op in _specs() for symbol, block in launch_blocks(op).items()}
-    assert planned and set(planned) <= {k.kernel for k in kernels}  # every kernel the GPU plan launches
-    assert all(k.max_block == planned.get(k.kernel, -1) for k in kernels)
+    assert planned and set(planned) == {k.kernel for k in kernels}  # every kernel the GPU plan launches, no other
+    assert all(k.max_block == planned[k.kernel] for k in kernels)
     assert all(k.spill_stores == k.spill_loads == 0 for k in kernels)
+    bounds = {e.symbol: e.launch_bounds for op in _specs() if op.kernel is not None for e in lower(op).entry_points}
+    unbounded = [f"{k.kernel}: __launch_bounds__ {k.max_threads}, expected {bounds[k.kernel]}" for k in kernels
+                 if k.max_threads != (bounds[k.kernel] or -1)]  # (-1: none, up to 256 threads)
+    assert not unbounded, "\n".join(unbounded)
+    full = [k for k in kernels if k.max_block == 1024]
+    assert full and all(k.registers <= 64 for k in full)
 
 
 @pytest.mark.parametrize("version", RELEASES)
@@ -136,7 +164,7 @@ def test_the_cubin_reader_agrees_with_ptxas(runs: dict[tuple[str, bool], Any], v
     """Registers, static shared memory, local memory and barriers as read from the cubin equal
     ptxas's own -v report of the same compile, for a module with shared memory and barriers and for
     the probe (spills, a stack array, __launch_bounds__)."""
-    run = runs[version, False]
+    run = runs[version, "sm_90", False]
     checked = 0
     for module in run.modules:
         if module.ptxas is None:

@@ -3,7 +3,9 @@
     // opgen-manifest: {"version": 1, "kernels": [...], "shared": [...], "digest": "..."}
 
 Each kernel is ``{"name": SYMBOL, "params": [[C_TYPE, NAME], ...], "max_threads": N}`` (N: its
-``__launch_bounds__``, else CUDA's limit 1024); ``shared`` lists the module's ``extern __shared__``
+``__launch_bounds__``, else CUDA's limit 1024), with ``"cpu_only": true`` for an entry point only the cpu
+plan launches (the module holds it inside ``#ifdef OPGEN_HOST_EMU``: the host emulation compiles it,
+NVRTC does not); ``shared`` lists the module's ``extern __shared__``
 arrays. The host backend and warmup read this line instead of tokenizing the whole source with
 cxx.py (codegen/runtime/host/glue.py scans a source without one). ``digest`` covers the text above the
 line and the manifest's own fields, so a source or manifest edited by hand after generation is not
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 MARKER = "// opgen-manifest: "
 VERSION = 1
 MAX_THREADS_PER_BLOCK = 1024
+HOST_EMULATION = "OPGEN_HOST_EMU"  # defined by the host emulation's cuda_emu.h, never by NVRTC
 
 
 class ManifestError(ValueError):
@@ -31,6 +34,7 @@ class Entry:
     name: str
     params: tuple[tuple[str, str], ...]  # (C type, name) per parameter
     max_threads: int = MAX_THREADS_PER_BLOCK
+    cpu_only: bool = False  # only the cpu plan launches it: not in the module as NVRTC compiles it
 
     @property
     def param_names(self) -> tuple[str, ...]:
@@ -60,7 +64,8 @@ def parse(source: str) -> Manifest:
         version, digest = fields.pop("version"), fields.pop("digest")
         if version != VERSION:
             raise ManifestError(f"manifest version {version!r} is not the known {VERSION}")
-        manifest = Manifest(tuple(Entry(k["name"], tuple((t, n) for t, n in k["params"]), int(k["max_threads"]))
+        manifest = Manifest(tuple(Entry(k["name"], tuple((t, n) for t, n in k["params"]), int(k["max_threads"]),
+                                        k.get("cpu_only") is True)
                                   for k in fields.pop("kernels")), tuple(fields.pop("shared")))
     except ManifestError:
         raise
@@ -86,8 +91,8 @@ def read(source: str) -> Manifest | None:
 
 def _fields(manifest: Manifest) -> dict[str, object]:
     return {"version": VERSION,
-            "kernels": [{"name": k.name, "params": [list(p) for p in k.params], "max_threads": k.max_threads}
-                        for k in manifest.kernels],
+            "kernels": [{"name": k.name, "params": [list(p) for p in k.params], "max_threads": k.max_threads,
+                         **({"cpu_only": True} if k.cpu_only else {})} for k in manifest.kernels],
             "shared": list(manifest.shared)}
 
 

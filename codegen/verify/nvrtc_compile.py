@@ -9,6 +9,7 @@ it with.
     python scripts/nvrtc_compile.py --nvrtc cupy        # the NVRTC CuPy loads, with CuPy's headers (a GPU
                                                         # machine: codegen.runtime.cuda_cache.compile_source)
     python scripts/nvrtc_compile.py --nvrtc DIR/libnvrtc.so.13 --include DIR/include
+    ... --arch sm_100     for Blackwell (repeatable; default sm_90; CI compiles for sm_90 and sm_100: ci_jobs)
     ... --markdown FILE   the resource tables (bench/gpu-resources-offline.md is this script's)
     ... --json FILE       every result, machine-readable; --modules PATH... only those modules
 
@@ -17,7 +18,7 @@ the others go on. Exit status: 0 all compiled and no kernel is over a limit (cod
 a spill, registers × the largest block > 65,536, static shared memory > 48 KiB), 1 otherwise, 2 no
 NVRTC could be had (a failed download, no CuPy).
 
-The options are `cuda_cache.compile_options` (-std=c++17, --gpu-architecture=sm_90,
+The options are `cuda_cache.compile_options` (-std=c++17, --gpu-architecture=sm_90 or --arch's,
 --generate-line-info when line info is on, -I of the CUDA headers); the program is named after its
 file, as the backend names it. A release is NVRTC's pip wheel with the CUDA runtime wheel of the
 same CUDA release for cuda_fp16.h, cuda_bf16.h and math_constants.h (what CuPy's `[ctk]` extra
@@ -54,9 +55,12 @@ from typing import Any
 from codegen.project import OPGEN_HOME as PROJECT  # a checkout's root (its generated/ and specs/), or site-packages
 from codegen.resources import KernelResources, attach_blocks, parse_ptxas, read_cubin, summary, table
 from codegen.runtime.kernels import symbol_parts
+from codegen.runtime.manifest import HOST_EMULATION
 from codegen.runtime.settings import NVRTC_CACHE
 
-ARCH = "sm_90"
+ARCH = "sm_90"  # a run's default (the GPU checks' H100 and H200)
+#: the architectures users run, Hopper and Blackwell: CI compiles every module for each (ci_jobs)
+ARCHS = ("sm_90", "sm_100")
 VERBOSE_OPTION = "--ptxas-options=-v"
 CACHE_ENV = NVRTC_CACHE.name
 
@@ -294,6 +298,7 @@ class Run:
     label: str  # "13.0.88", "cupy", a library path
     lineinfo: bool
     version: str = ""  # NVRTC's own "13.0"
+    arch: str = ARCH
     options: list[str] = field(default_factory=list)  # without the -I folders
     modules: list[ModuleResult] = field(default_factory=list)
     error: str = ""  # the whole run failed (NVRTC did not load, the worker died)
@@ -303,7 +308,8 @@ class Run:
         return [k for m in self.modules for k in m.kernels]
 
     def describe(self) -> str:
-        return f"{self.label} (NVRTC {self.version or '?'}), line info {'on' if self.lineinfo else 'off'}"
+        on = "on" if self.lineinfo else "off"
+        return f"{self.label} (NVRTC {self.version or '?'}) for {self.arch}, line info {on}"
 
 
 def kernel_modules() -> list[Path]:
@@ -322,7 +328,7 @@ def compile_modules(compiler: Nvrtc | CupyNvrtc, label: str, include: str | None
 
     target = Target(arch, "cubin")
     options = compile_options(target, lineinfo=lineinfo, include_dirs=None if include is None else [include])
-    run = Run(label, lineinfo, compiler.version(),
+    run = Run(label, lineinfo, compiler.version(), arch,
               [o for o in options if o in (STD_OPTION, target.option, LINEINFO_OPTION)])
     for path in modules:
         rel = path.resolve().relative_to(PROJECT).as_posix() if path.resolve().is_relative_to(PROJECT) else str(path)
@@ -362,7 +368,8 @@ def _worker(job: dict[str, Any]) -> dict[str, Any]:
     try:
         compiler = Nvrtc(job["library"])
     except OSError as exc:
-        return dataclasses.asdict(Run(job["label"], job["lineinfo"], error=f"cannot load {job['library']}: {exc}"))
+        return dataclasses.asdict(Run(job["label"], job["lineinfo"], arch=job["arch"],
+                                      error=f"cannot load {job['library']}: {exc}"))
     run = compile_modules(compiler, job["label"], job["include"], job["lineinfo"],
                           [Path(p) for p in job["modules"]], job["arch"], job["verbose"])
     return dataclasses.asdict(run)
@@ -378,26 +385,59 @@ def _from_json(data: dict[str, Any]) -> Run:
     return Run(**data, modules=modules)
 
 
+@dataclass(frozen=True)
+class Job:
+    """One run: every module with one NVRTC, for one architecture, line info off or on."""
+
+    toolkit: Toolkit
+    arch: str = ARCH
+    lineinfo: bool = False
+
+
+def ci_jobs(toolkits: Sequence[Toolkit]) -> list[Job]:
+    """CI's matrix over `toolkits` (default_releases' order: PyTorch's NVRTC first): every module for
+    every architecture of ARCHS with the newest release and with PyTorch's (what users load, on
+    Hopper and on Blackwell; each has spilled where the other did not), once more with line info on
+    with PyTorch's for ARCH (as the GPU check compiles), and the other releases for ARCH alone (their
+    front ends reject what the newest accepts: issue 18). About as many runs as each release with
+    line info off and on for ARCH alone, so the check's time stays where it was."""
+    newest = max(toolkits, key=lambda t: t.release.key() if t.release else ())
+    jobs = []
+    for i, toolkit in enumerate(toolkits):
+        every_arch = toolkit is newest or i == 0
+        jobs += [Job(toolkit, arch) for arch in (ARCHS if every_arch else (ARCH,))]
+        if i == 0:
+            jobs.append(Job(toolkit, ARCH, lineinfo=True))
+    return jobs
+
+
 def run_toolkits(toolkits: Sequence[Toolkit], modules: Sequence[Path] | None = None, arch: str = ARCH,
                  verbose: Sequence[str] = (), jobs: int | None = None) -> list[Run]:
-    """Every module with each toolkit's NVRTC, line info off and on: one process per NVRTC and
-    setting, `jobs` (default: the CPUs) at a time; runs in toolkit order, off before on."""
+    """Every module with each toolkit's NVRTC for `arch`, line info off and on (run_jobs)."""
+    return run_jobs([Job(t, arch, on) for t in toolkits for on in (False, True)], modules, verbose, jobs)
+
+
+def run_jobs(matrix: Sequence[Job], modules: Sequence[Path] | None = None, verbose: Sequence[str] = (),
+             jobs: int | None = None) -> list[Run]:
+    """Each job over every module: one process per job (one NVRTC each), `jobs` (default: the CPUs)
+    at a time; the runs in the jobs' order."""
     modules = list(kernel_modules() if modules is None else modules)
-    tasks = [{"label": t.label, "library": str(t.library), "include": str(t.include), "lineinfo": on,
-              "modules": [str(p) for p in modules], "arch": arch, "verbose": list(verbose)}
-             for t in toolkits for on in (False, True)]
+    tasks = [{"label": j.toolkit.label, "library": str(j.toolkit.library), "include": str(j.toolkit.include),
+              "lineinfo": j.lineinfo, "modules": [str(p) for p in modules], "arch": j.arch, "verbose": list(verbose)}
+             for j in matrix]
 
     def one(job: dict[str, Any]) -> Run:
+        failed = Run(job["label"], job["lineinfo"], arch=job["arch"])
         try:
             proc = subprocess.run([sys.executable, "-m", "codegen.verify.nvrtc_compile", "--worker"],
                                   input=json.dumps(job), env=_worker_env(), capture_output=True, text=True,
                                   check=False, timeout=900)
         except subprocess.TimeoutExpired:
-            return Run(job["label"], job["lineinfo"], error="the worker ran over 900 s")
+            return dataclasses.replace(failed, error="the worker ran over 900 s")
         lines = proc.stdout.strip().splitlines()
         if proc.returncode != 0 or not lines:
             tail = "\n".join(proc.stderr.strip().splitlines()[-6:])
-            return Run(job["label"], job["lineinfo"], error=f"the worker died (exit {proc.returncode}):\n{tail}")
+            return dataclasses.replace(failed, error=f"the worker died (exit {proc.returncode}):\n{tail}")
         return _from_json(json.loads(lines[-1]))
 
     with ThreadPoolExecutor(max_workers=max(1, min(jobs or os.cpu_count() or 1, len(tasks)))) as pool:
@@ -427,8 +467,8 @@ def failures(runs: Sequence[Run], specs: Any = None) -> list[str]:
             if not module.ok:
                 found.append(f"{run.describe()}: {module.path} does not compile: {module.error}")
                 continue
-            expected = {k.name for k in scan_kernels((PROJECT / module.path).read_text(encoding="utf-8"))} \
-                if (PROJECT / module.path).is_file() else set()
+            source = (PROJECT / module.path).read_text(encoding="utf-8") if (PROJECT / module.path).is_file() else ""
+            expected = {k.name for k in scan_kernels(source, [f"-U{HOST_EMULATION}"])}  # as NVRTC reads it
             missing = sorted(expected - {k.kernel for k in module.kernels})
             if missing:
                 found.append(f"{run.describe()}: {module.path}: entry points not in the cubin: {', '.join(missing)}")
@@ -450,7 +490,7 @@ def line(run: Run, module: ModuleResult) -> str:
     what = (f"ok     {module.seconds:5.2f} s  {len(module.kernels):3d} kernels, max "
             f"{max((k.registers for k in module.kernels), default=0)} registers") if module.ok \
         else f"FAILED {module.seconds:5.2f} s  {module.error}"
-    return f"  {run.label:<8} line info {'on ' if run.lineinfo else 'off'}  {module.path:<44} {what}"
+    return f"  {run.label:<8} {run.arch:<6} line info {'on ' if run.lineinfo else 'off'}  {module.path:<44} {what}"
 
 
 def markdown(runs: Sequence[Run], toolkits: Sequence[Toolkit] = ()) -> str:
@@ -468,14 +508,14 @@ def markdown(runs: Sequence[Run], toolkits: Sequence[Toolkit] = ()) -> str:
              "a time), at most 65,536. No GPU needed: a GPU's own report is "
              "`bench/gpu-resources.md` (`python bench/gpu_resources.py` on the GPU machine)."]
     for run in runs:
-        if run.lineinfo and any(r.label == run.label and not r.lineinfo for r in runs):
+        if run.lineinfo and any((r.label, r.arch) == (run.label, run.arch) and not r.lineinfo for r in runs):
             continue
         rel = wheels.get(run.label)
         source = (f"pip wheels {rel.nvrtc} and {rel.headers} (headers)" if rel else
                   "the NVRTC and headers CuPy loads" if run.label == "cupy" else f"{run.label}")
         compiled = [m for m in run.modules if m.ok]
         failed = [m.path for m in run.modules if not m.ok]
-        parts += ["", f"## NVRTC {run.version or '?'} ({run.label}), {today}", "",
+        parts += ["", f"## NVRTC {run.version or '?'} ({run.label}) for {run.arch}, {today}", "",
                   f"{source}; `{' '.join(run.options)}` plus the headers' -I (compiled and checked with "
                   f"--generate-line-info too); {len(compiled)} modules"
                   + (f", **not compiled: {', '.join(failed)}**" if failed else "") + ".", "",
@@ -494,7 +534,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="a release version of RELEASES, 'cupy', or a libnvrtc path (repeatable; default: "
                              f"{', '.join(r.version for r in default_releases())})")
     parser.add_argument("--include", help="the CUDA headers' folder for a libnvrtc path")
-    parser.add_argument("--arch", default=ARCH)
+    parser.add_argument("--arch", action="append", default=None,
+                        help=f"a GPU architecture (repeatable; default {ARCH}; CI's: {', '.join(ARCHS)})")
     parser.add_argument("--modules", nargs="*", type=Path, default=None, help="only these .cu files")
     parser.add_argument("--markdown", type=Path)
     parser.add_argument("--json", type=Path)
@@ -510,7 +551,8 @@ def main(argv: list[str] | None = None) -> int:
         for choice in args.nvrtc or [r.version for r in default_releases()]:
             if choice == "cupy":
                 compiler = CupyNvrtc()
-                runs += [compile_modules(compiler, "cupy", None, on, modules, args.arch) for on in (False, True)]
+                runs += [compile_modules(compiler, "cupy", None, on, modules, arch)
+                         for arch in args.arch or [ARCH] for on in (False, True)]
             elif Path(choice).is_file():
                 if not args.include:
                     parser.error("--include is needed with a libnvrtc path")
@@ -523,7 +565,8 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 -- CuPy or its NVRTC missing: say so, no traceback
         print(f"nvrtc_compile: no NVRTC from CuPy: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
-    runs += run_toolkits(toolkits, modules, args.arch)
+    runs += run_jobs([Job(t, arch, on) for t in toolkits for arch in args.arch or [ARCH] for on in (False, True)],
+                     modules)
     for run in runs:
         if run.error:
             print(f"  {run.describe()}: FAILED: {run.error}")

@@ -1108,7 +1108,7 @@ __device__ void bias_grad_finish(const S* __restrict__ partials, T* __restrict__
 // ---- BiasAdd: Adds a bias to the channel dimension of value.
 // entry points from specs/nn/bias_add.yaml: one per launch step and specialization (T)
 
-extern "C" __global__ void BiasAdd__bias_add__float16(
+extern "C" __global__ void __launch_bounds__(512, 1) BiasAdd__bias_add__float16(
     const __half* __restrict__ value,
     const __half* __restrict__ bias,
     __half* __restrict__ output,
@@ -1119,7 +1119,7 @@ extern "C" __global__ void BiasAdd__bias_add__float16(
   bias_add<__half>(value, bias, output, rows, width, C, by_channel);
 }
 
-extern "C" __global__ void BiasAdd__bias_add__bfloat16(
+extern "C" __global__ void __launch_bounds__(512, 1) BiasAdd__bias_add__bfloat16(
     const __nv_bfloat16* __restrict__ value,
     const __nv_bfloat16* __restrict__ bias,
     __nv_bfloat16* __restrict__ output,
@@ -1130,7 +1130,7 @@ extern "C" __global__ void BiasAdd__bias_add__bfloat16(
   bias_add<__nv_bfloat16>(value, bias, output, rows, width, C, by_channel);
 }
 
-extern "C" __global__ void BiasAdd__bias_add__float32(
+extern "C" __global__ void __launch_bounds__(512, 1) BiasAdd__bias_add__float32(
     const float* __restrict__ value,
     const float* __restrict__ bias,
     float* __restrict__ output,
@@ -1141,7 +1141,7 @@ extern "C" __global__ void BiasAdd__bias_add__float32(
   bias_add<float>(value, bias, output, rows, width, C, by_channel);
 }
 
-extern "C" __global__ void BiasAdd__bias_add__float64(
+extern "C" __global__ void __launch_bounds__(512, 1) BiasAdd__bias_add__float64(
     const double* __restrict__ value,
     const double* __restrict__ bias,
     double* __restrict__ output,
@@ -1192,6 +1192,7 @@ extern "C" __global__ void BiasAddGrad__bias_grad_channels__float64(
   bias_grad_channels<double>(out_backprop, partials, outer, C, inner);
 }
 
+#ifdef OPGEN_HOST_EMU  // only the cpu plan launches it
 extern "C" __global__ void __launch_bounds__(1) BiasAddGrad__bias_grad_columns__float16(
     const __half* __restrict__ out_backprop,
     float* __restrict__ partials,
@@ -1200,7 +1201,9 @@ extern "C" __global__ void __launch_bounds__(1) BiasAddGrad__bias_grad_columns__
     long long tile) {
   bias_grad_columns<__half>(out_backprop, partials, outer, C, tile);
 }
+#endif  // OPGEN_HOST_EMU
 
+#ifdef OPGEN_HOST_EMU  // only the cpu plan launches it
 extern "C" __global__ void __launch_bounds__(1) BiasAddGrad__bias_grad_columns__bfloat16(
     const __nv_bfloat16* __restrict__ out_backprop,
     float* __restrict__ partials,
@@ -1209,7 +1212,9 @@ extern "C" __global__ void __launch_bounds__(1) BiasAddGrad__bias_grad_columns__
     long long tile) {
   bias_grad_columns<__nv_bfloat16>(out_backprop, partials, outer, C, tile);
 }
+#endif  // OPGEN_HOST_EMU
 
+#ifdef OPGEN_HOST_EMU  // only the cpu plan launches it
 extern "C" __global__ void __launch_bounds__(1) BiasAddGrad__bias_grad_columns__float32(
     const float* __restrict__ out_backprop,
     float* __restrict__ partials,
@@ -1218,8 +1223,10 @@ extern "C" __global__ void __launch_bounds__(1) BiasAddGrad__bias_grad_columns__
     long long tile) {
   bias_grad_columns<float>(out_backprop, partials, outer, C, tile);
 }
+#endif  // OPGEN_HOST_EMU
 
-extern "C" __global__ void __launch_bounds__(1) BiasAddGrad__bias_grad_columns__float64(
+#ifdef OPGEN_HOST_EMU  // only the cpu plan launches it
+extern "C" __global__ void __launch_bounds__(1, 1) BiasAddGrad__bias_grad_columns__float64(
     const double* __restrict__ out_backprop,
     double* __restrict__ partials,
     long long outer,
@@ -1227,6 +1234,7 @@ extern "C" __global__ void __launch_bounds__(1) BiasAddGrad__bias_grad_columns__
     long long tile) {
   bias_grad_columns<double>(out_backprop, partials, outer, C, tile);
 }
+#endif  // OPGEN_HOST_EMU
 
 extern "C" __global__ void __launch_bounds__(256) BiasAddGrad__bias_grad_vcolumns__float16(
     const __half* __restrict__ out_backprop,
@@ -1252,7 +1260,7 @@ extern "C" __global__ void __launch_bounds__(256) BiasAddGrad__bias_grad_vcolumn
   bias_grad_vcolumns<float>(out_backprop, partials, outer, C);
 }
 
-extern "C" __global__ void __launch_bounds__(256) BiasAddGrad__bias_grad_vcolumns__float64(
+extern "C" __global__ void __launch_bounds__(256, 1) BiasAddGrad__bias_grad_vcolumns__float64(
     const double* __restrict__ out_backprop,
     double* __restrict__ partials,
     long long outer,
@@ -1292,4 +1300,4 @@ extern "C" __global__ void BiasAddGrad__bias_grad_finish__float64(
   bias_grad_finish<double>(partials, output, C, splits);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"BiasAdd__bias_add__float16","params":[["const __half* __restrict__","value"],["const __half* __restrict__","bias"],["__half* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAdd__bias_add__bfloat16","params":[["const __nv_bfloat16* __restrict__","value"],["const __nv_bfloat16* __restrict__","bias"],["__nv_bfloat16* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAdd__bias_add__float32","params":[["const float* __restrict__","value"],["const float* __restrict__","bias"],["float* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAdd__bias_add__float64","params":[["const double* __restrict__","value"],["const double* __restrict__","bias"],["double* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__float16","params":[["const __half* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__bfloat16","params":[["const __nv_bfloat16* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__float32","params":[["const float* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__float64","params":[["const double* __restrict__","out_backprop"],["double* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_columns__float16","params":[["const __half* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1},{"name":"BiasAddGrad__bias_grad_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1},{"name":"BiasAddGrad__bias_grad_columns__float32","params":[["const float* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1},{"name":"BiasAddGrad__bias_grad_columns__float64","params":[["const double* __restrict__","out_backprop"],["double* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1},{"name":"BiasAddGrad__bias_grad_vcolumns__float16","params":[["const __half* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_vcolumns__bfloat16","params":[["const __nv_bfloat16* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_vcolumns__float32","params":[["const float* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_vcolumns__float64","params":[["const double* __restrict__","out_backprop"],["double* __restrict__","partials"],["long long","outer"],["long long","C"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_finish__float16","params":[["float* __restrict__","partials"],["__half* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__bfloat16","params":[["float* __restrict__","partials"],["__nv_bfloat16* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__float32","params":[["float* __restrict__","partials"],["float* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__float64","params":[["double* __restrict__","partials"],["double* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024}],"shared":[],"digest":"89f7f1c963f9c9623d5011c71fda1ef2"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"BiasAdd__bias_add__float16","params":[["const __half* __restrict__","value"],["const __half* __restrict__","bias"],["__half* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":512},{"name":"BiasAdd__bias_add__bfloat16","params":[["const __nv_bfloat16* __restrict__","value"],["const __nv_bfloat16* __restrict__","bias"],["__nv_bfloat16* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":512},{"name":"BiasAdd__bias_add__float32","params":[["const float* __restrict__","value"],["const float* __restrict__","bias"],["float* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":512},{"name":"BiasAdd__bias_add__float64","params":[["const double* __restrict__","value"],["const double* __restrict__","bias"],["double* __restrict__","output"],["long long","rows"],["long long","width"],["long long","C"],["long long","by_channel"]],"max_threads":512},{"name":"BiasAddGrad__bias_grad_channels__float16","params":[["const __half* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__bfloat16","params":[["const __nv_bfloat16* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__float32","params":[["const float* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_channels__float64","params":[["const double* __restrict__","out_backprop"],["double* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","inner"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_columns__float16","params":[["const __half* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1,"cpu_only":true},{"name":"BiasAddGrad__bias_grad_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1,"cpu_only":true},{"name":"BiasAddGrad__bias_grad_columns__float32","params":[["const float* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1,"cpu_only":true},{"name":"BiasAddGrad__bias_grad_columns__float64","params":[["const double* __restrict__","out_backprop"],["double* __restrict__","partials"],["long long","outer"],["long long","C"],["long long","tile"]],"max_threads":1,"cpu_only":true},{"name":"BiasAddGrad__bias_grad_vcolumns__float16","params":[["const __half* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_vcolumns__bfloat16","params":[["const __nv_bfloat16* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_vcolumns__float32","params":[["const float* __restrict__","out_backprop"],["float* __restrict__","partials"],["long long","outer"],["long long","C"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_vcolumns__float64","params":[["const double* __restrict__","out_backprop"],["double* __restrict__","partials"],["long long","outer"],["long long","C"]],"max_threads":256},{"name":"BiasAddGrad__bias_grad_finish__float16","params":[["float* __restrict__","partials"],["__half* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__bfloat16","params":[["float* __restrict__","partials"],["__nv_bfloat16* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__float32","params":[["float* __restrict__","partials"],["float* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024},{"name":"BiasAddGrad__bias_grad_finish__float64","params":[["double* __restrict__","partials"],["double* __restrict__","output"],["long long","C"],["long long","splits"]],"max_threads":1024}],"shared":[],"digest":"bae975dd6a7e4a18ca795b3ce857a34d"}

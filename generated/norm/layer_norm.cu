@@ -1050,7 +1050,7 @@ __device__ void layer_norm_grad_params(const float* __restrict__ partials, T* __
 // ---- LayerNorm: Layer normalization over the last dimension.
 // entry points from specs/norm/layer_norm.yaml: one per launch step and specialization (T)
 
-extern "C" __global__ void LayerNorm__layer_norm__float16(
+extern "C" __global__ void __launch_bounds__(512, 1) LayerNorm__layer_norm__float16(
     const __half* __restrict__ x,
     const __half* __restrict__ gamma,
     const __half* __restrict__ beta,
@@ -1063,7 +1063,7 @@ extern "C" __global__ void LayerNorm__layer_norm__float16(
   layer_norm<__half>(x, gamma, beta, y, mean, rstd, rows, D, epsilon);
 }
 
-extern "C" __global__ void LayerNorm__layer_norm__bfloat16(
+extern "C" __global__ void __launch_bounds__(512, 1) LayerNorm__layer_norm__bfloat16(
     const __nv_bfloat16* __restrict__ x,
     const __nv_bfloat16* __restrict__ gamma,
     const __nv_bfloat16* __restrict__ beta,
@@ -1076,7 +1076,7 @@ extern "C" __global__ void LayerNorm__layer_norm__bfloat16(
   layer_norm<__nv_bfloat16>(x, gamma, beta, y, mean, rstd, rows, D, epsilon);
 }
 
-extern "C" __global__ void LayerNorm__layer_norm__float32(
+extern "C" __global__ void __launch_bounds__(512, 1) LayerNorm__layer_norm__float32(
     const float* __restrict__ x,
     const float* __restrict__ gamma,
     const float* __restrict__ beta,
@@ -1093,7 +1093,7 @@ extern "C" __global__ void LayerNorm__layer_norm__float32(
 // ---- LayerNormGrad: The gradient of LayerNorm.
 // entry points from specs/norm/layer_norm_grad.yaml: one per launch step and specialization (T)
 
-extern "C" __global__ void LayerNormGrad__layer_norm_grad_input__float16(
+extern "C" __global__ void __launch_bounds__(512, 1) LayerNormGrad__layer_norm_grad_input__float16(
     const __half* __restrict__ dy,
     const __half* __restrict__ x,
     const float* __restrict__ mean,
@@ -1105,7 +1105,7 @@ extern "C" __global__ void LayerNormGrad__layer_norm_grad_input__float16(
   layer_norm_grad_input<__half>(dy, x, mean, rstd, gamma, dx, rows, D);
 }
 
-extern "C" __global__ void LayerNormGrad__layer_norm_grad_input__bfloat16(
+extern "C" __global__ void __launch_bounds__(512, 1) LayerNormGrad__layer_norm_grad_input__bfloat16(
     const __nv_bfloat16* __restrict__ dy,
     const __nv_bfloat16* __restrict__ x,
     const float* __restrict__ mean,
@@ -1117,7 +1117,7 @@ extern "C" __global__ void LayerNormGrad__layer_norm_grad_input__bfloat16(
   layer_norm_grad_input<__nv_bfloat16>(dy, x, mean, rstd, gamma, dx, rows, D);
 }
 
-extern "C" __global__ void LayerNormGrad__layer_norm_grad_input__float32(
+extern "C" __global__ void __launch_bounds__(512, 1) LayerNormGrad__layer_norm_grad_input__float32(
     const float* __restrict__ dy,
     const float* __restrict__ x,
     const float* __restrict__ mean,
@@ -1192,4 +1192,4 @@ extern "C" __global__ void LayerNormGrad__layer_norm_grad_params__float32(
   layer_norm_grad_params<float>(partials, dgamma, dbeta, D, splits);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"LayerNorm__layer_norm__float16","params":[["const __half* __restrict__","x"],["const __half* __restrict__","gamma"],["const __half* __restrict__","beta"],["__half* __restrict__","y"],["float* __restrict__","mean"],["float* __restrict__","rstd"],["long long","rows"],["long long","D"],["float","epsilon"]],"max_threads":1024},{"name":"LayerNorm__layer_norm__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["const __nv_bfloat16* __restrict__","gamma"],["const __nv_bfloat16* __restrict__","beta"],["__nv_bfloat16* __restrict__","y"],["float* __restrict__","mean"],["float* __restrict__","rstd"],["long long","rows"],["long long","D"],["float","epsilon"]],"max_threads":1024},{"name":"LayerNorm__layer_norm__float32","params":[["const float* __restrict__","x"],["const float* __restrict__","gamma"],["const float* __restrict__","beta"],["float* __restrict__","y"],["float* __restrict__","mean"],["float* __restrict__","rstd"],["long long","rows"],["long long","D"],["float","epsilon"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_input__float16","params":[["const __half* __restrict__","dy"],["const __half* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["const __half* __restrict__","gamma"],["__half* __restrict__","dx"],["long long","rows"],["long long","D"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_input__bfloat16","params":[["const __nv_bfloat16* __restrict__","dy"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["const __nv_bfloat16* __restrict__","gamma"],["__nv_bfloat16* __restrict__","dx"],["long long","rows"],["long long","D"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_input__float32","params":[["const float* __restrict__","dy"],["const float* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["const float* __restrict__","gamma"],["float* __restrict__","dx"],["long long","rows"],["long long","D"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_partials__float16","params":[["const __half* __restrict__","dy"],["const __half* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["float* __restrict__","partials"],["long long","rows"],["long long","D"],["long long","tile"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_partials__bfloat16","params":[["const __nv_bfloat16* __restrict__","dy"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["float* __restrict__","partials"],["long long","rows"],["long long","D"],["long long","tile"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_partials__float32","params":[["const float* __restrict__","dy"],["const float* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["float* __restrict__","partials"],["long long","rows"],["long long","D"],["long long","tile"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_params__float16","params":[["float* __restrict__","partials"],["__half* __restrict__","dgamma"],["__half* __restrict__","dbeta"],["long long","D"],["long long","splits"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_params__bfloat16","params":[["float* __restrict__","partials"],["__nv_bfloat16* __restrict__","dgamma"],["__nv_bfloat16* __restrict__","dbeta"],["long long","D"],["long long","splits"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_params__float32","params":[["float* __restrict__","partials"],["float* __restrict__","dgamma"],["float* __restrict__","dbeta"],["long long","D"],["long long","splits"]],"max_threads":1024}],"shared":[],"digest":"26c3131fabbb19d7b413381f4fdaa8c5"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"LayerNorm__layer_norm__float16","params":[["const __half* __restrict__","x"],["const __half* __restrict__","gamma"],["const __half* __restrict__","beta"],["__half* __restrict__","y"],["float* __restrict__","mean"],["float* __restrict__","rstd"],["long long","rows"],["long long","D"],["float","epsilon"]],"max_threads":512},{"name":"LayerNorm__layer_norm__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["const __nv_bfloat16* __restrict__","gamma"],["const __nv_bfloat16* __restrict__","beta"],["__nv_bfloat16* __restrict__","y"],["float* __restrict__","mean"],["float* __restrict__","rstd"],["long long","rows"],["long long","D"],["float","epsilon"]],"max_threads":512},{"name":"LayerNorm__layer_norm__float32","params":[["const float* __restrict__","x"],["const float* __restrict__","gamma"],["const float* __restrict__","beta"],["float* __restrict__","y"],["float* __restrict__","mean"],["float* __restrict__","rstd"],["long long","rows"],["long long","D"],["float","epsilon"]],"max_threads":512},{"name":"LayerNormGrad__layer_norm_grad_input__float16","params":[["const __half* __restrict__","dy"],["const __half* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["const __half* __restrict__","gamma"],["__half* __restrict__","dx"],["long long","rows"],["long long","D"]],"max_threads":512},{"name":"LayerNormGrad__layer_norm_grad_input__bfloat16","params":[["const __nv_bfloat16* __restrict__","dy"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["const __nv_bfloat16* __restrict__","gamma"],["__nv_bfloat16* __restrict__","dx"],["long long","rows"],["long long","D"]],"max_threads":512},{"name":"LayerNormGrad__layer_norm_grad_input__float32","params":[["const float* __restrict__","dy"],["const float* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["const float* __restrict__","gamma"],["float* __restrict__","dx"],["long long","rows"],["long long","D"]],"max_threads":512},{"name":"LayerNormGrad__layer_norm_grad_partials__float16","params":[["const __half* __restrict__","dy"],["const __half* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["float* __restrict__","partials"],["long long","rows"],["long long","D"],["long long","tile"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_partials__bfloat16","params":[["const __nv_bfloat16* __restrict__","dy"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["float* __restrict__","partials"],["long long","rows"],["long long","D"],["long long","tile"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_partials__float32","params":[["const float* __restrict__","dy"],["const float* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["float* __restrict__","partials"],["long long","rows"],["long long","D"],["long long","tile"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_params__float16","params":[["float* __restrict__","partials"],["__half* __restrict__","dgamma"],["__half* __restrict__","dbeta"],["long long","D"],["long long","splits"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_params__bfloat16","params":[["float* __restrict__","partials"],["__nv_bfloat16* __restrict__","dgamma"],["__nv_bfloat16* __restrict__","dbeta"],["long long","D"],["long long","splits"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_params__float32","params":[["float* __restrict__","partials"],["float* __restrict__","dgamma"],["float* __restrict__","dbeta"],["long long","D"],["long long","splits"]],"max_threads":1024}],"shared":[],"digest":"1bdefcac52e89eb18bd3d9feb9d2747b"}

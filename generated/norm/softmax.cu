@@ -1479,7 +1479,7 @@ __device__ void softmax_grad_columns(const T* __restrict__ y, const T* __restric
 // ---- Softmax: Softmax along one dimension.
 // entry points from specs/norm/softmax.yaml: one per launch step and specialization (T)
 
-extern "C" __global__ void Softmax__softmax_rows__float16(
+extern "C" __global__ void __launch_bounds__(1024, 1) Softmax__softmax_rows__float16(
     const __half* __restrict__ x,
     __half* __restrict__ y,
     long long rows,
@@ -1487,7 +1487,7 @@ extern "C" __global__ void Softmax__softmax_rows__float16(
   softmax_rows<__half>(x, y, rows, N);
 }
 
-extern "C" __global__ void Softmax__softmax_rows__bfloat16(
+extern "C" __global__ void __launch_bounds__(1024, 1) Softmax__softmax_rows__bfloat16(
     const __nv_bfloat16* __restrict__ x,
     __nv_bfloat16* __restrict__ y,
     long long rows,
@@ -1495,7 +1495,7 @@ extern "C" __global__ void Softmax__softmax_rows__bfloat16(
   softmax_rows<__nv_bfloat16>(x, y, rows, N);
 }
 
-extern "C" __global__ void Softmax__softmax_rows__float32(
+extern "C" __global__ void __launch_bounds__(1024, 1) Softmax__softmax_rows__float32(
     const float* __restrict__ x,
     float* __restrict__ y,
     long long rows,
@@ -1534,7 +1534,7 @@ extern "C" __global__ void Softmax__softmax_columns__float32(
 // ---- SoftmaxGrad: The gradient of Softmax.
 // entry points from specs/norm/softmax_grad.yaml: one per launch step and specialization (T)
 
-extern "C" __global__ void SoftmaxGrad__softmax_grad_rows__float16(
+extern "C" __global__ void __launch_bounds__(1024, 1) SoftmaxGrad__softmax_grad_rows__float16(
     const __half* __restrict__ y,
     const __half* __restrict__ dy,
     __half* __restrict__ dx,
@@ -1543,7 +1543,7 @@ extern "C" __global__ void SoftmaxGrad__softmax_grad_rows__float16(
   softmax_grad_rows<__half>(y, dy, dx, rows, N);
 }
 
-extern "C" __global__ void SoftmaxGrad__softmax_grad_rows__bfloat16(
+extern "C" __global__ void __launch_bounds__(1024, 1) SoftmaxGrad__softmax_grad_rows__bfloat16(
     const __nv_bfloat16* __restrict__ y,
     const __nv_bfloat16* __restrict__ dy,
     __nv_bfloat16* __restrict__ dx,
@@ -1552,7 +1552,7 @@ extern "C" __global__ void SoftmaxGrad__softmax_grad_rows__bfloat16(
   softmax_grad_rows<__nv_bfloat16>(y, dy, dx, rows, N);
 }
 
-extern "C" __global__ void SoftmaxGrad__softmax_grad_rows__float32(
+extern "C" __global__ void __launch_bounds__(1024, 1) SoftmaxGrad__softmax_grad_rows__float32(
     const float* __restrict__ y,
     const float* __restrict__ dy,
     float* __restrict__ dx,
@@ -1591,4 +1591,4 @@ extern "C" __global__ void SoftmaxGrad__softmax_grad_columns__float32(
   softmax_grad_columns<float>(y, dy, dx, columns, N, inner);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"Softmax__softmax_rows__float16","params":[["const __half* __restrict__","x"],["__half* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_rows__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["__nv_bfloat16* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_rows__float32","params":[["const float* __restrict__","x"],["float* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_columns__float16","params":[["const __half* __restrict__","x"],["__half* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"Softmax__softmax_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["__nv_bfloat16* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"Softmax__softmax_columns__float32","params":[["const float* __restrict__","x"],["float* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__float16","params":[["const __half* __restrict__","y"],["const __half* __restrict__","dy"],["__half* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__bfloat16","params":[["const __nv_bfloat16* __restrict__","y"],["const __nv_bfloat16* __restrict__","dy"],["__nv_bfloat16* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__float32","params":[["const float* __restrict__","y"],["const float* __restrict__","dy"],["float* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__float16","params":[["const __half* __restrict__","y"],["const __half* __restrict__","dy"],["__half* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","y"],["const __nv_bfloat16* __restrict__","dy"],["__nv_bfloat16* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__float32","params":[["const float* __restrict__","y"],["const float* __restrict__","dy"],["float* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024}],"shared":[],"digest":"0ac3779f5d5c6000f4fc0e53f7feaab4"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"Softmax__softmax_rows__float16","params":[["const __half* __restrict__","x"],["__half* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_rows__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["__nv_bfloat16* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_rows__float32","params":[["const float* __restrict__","x"],["float* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_columns__float16","params":[["const __half* __restrict__","x"],["__half* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"Softmax__softmax_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["__nv_bfloat16* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"Softmax__softmax_columns__float32","params":[["const float* __restrict__","x"],["float* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__float16","params":[["const __half* __restrict__","y"],["const __half* __restrict__","dy"],["__half* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__bfloat16","params":[["const __nv_bfloat16* __restrict__","y"],["const __nv_bfloat16* __restrict__","dy"],["__nv_bfloat16* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__float32","params":[["const float* __restrict__","y"],["const float* __restrict__","dy"],["float* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__float16","params":[["const __half* __restrict__","y"],["const __half* __restrict__","dy"],["__half* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","y"],["const __nv_bfloat16* __restrict__","dy"],["__nv_bfloat16* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__float32","params":[["const float* __restrict__","y"],["const float* __restrict__","dy"],["float* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024}],"shared":[],"digest":"777fed306a778afb9174e3739b884a41"}

@@ -1,0 +1,102 @@
+"""An entry point that a spec's plans can launch with more than 256 threads has `__launch_bounds__`
+of its largest block (codegen/lower.py: largest_blocks), so NVRTC caps its registers to fit that
+block (64 a thread at 1,024 threads) and the host emulation refuses a larger block as the driver
+does; up to 256 threads no bound caps anything, and only a constant block's is written. A kernel
+only the cpu plan launches is left out of the module as NVRTC reads it (inside `#ifdef OPGEN_HOST_EMU`).
+No NVRTC here: tests/test_gpu_compile.py reads the registers from the cubins."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from codegen import lower
+from codegen.load import load_specs
+from codegen.resources import launch_blocks
+from codegen.runtime import host, manifest
+from codegen.runtime.manifest import HOST_EMULATION
+from codegen.warmup import generated_ops
+
+PROJECT = Path(__file__).resolve().parent.parent
+SPECS = {op.name: op for op in load_specs(PROJECT / "specs")}
+CPU_ONLY = "FusedBatchNormV3__stats_partials_sliced__float32"  # the cpu plan's sliced statistics
+
+
+def _text(op: str) -> str:
+    spec = SPECS[op]
+    return importlib.import_module(f"generated.{spec.group}.{spec.snake_name}")._KERNELS.text  # type: ignore[no-any-return]
+
+
+def _as_compiled(text: str, cuda: bool) -> set[str]:
+    """The entry points of a module as NVRTC (no OPGEN_HOST_EMU) or the host emulation reads it."""
+    return {k.name for k in host.scan_kernels(text, [f"-{'U' if cuda else 'D'}{HOST_EMULATION}"])}
+
+
+def test_an_entry_point_above_256_threads_is_bounded_by_the_largest_block_of_either_plan() -> None:
+    checked = 0
+    for op in SPECS.values():
+        if op.kernel is None:
+            continue
+        plans = {plan: launch_blocks(op, plan) for plan in ("cuda", "cpu")}
+        for entry in lower.lower(op).entry_points:
+            largest = max(plans["cuda"].get(entry.symbol, 0), plans["cpu"].get(entry.symbol, 0))
+            const = lower._const_threads(entry.step)  # a constant block keeps its own bound
+            assert largest > 0 and entry.launch_bounds == (largest if largest > 256 else const), entry.symbol
+            assert entry.cpu_only == (entry.symbol not in plans["cuda"]), entry.symbol
+            checked += 1
+    assert checked > 150
+    bounds = {e.symbol: e.launch_bounds for e in lower.lower(SPECS["LayerNorm"]).entry_points}
+    assert bounds["LayerNorm__layer_norm__float32"] == 1024  # up to 1,024 threads: 64 registers a thread
+    dml = {e.kernel: e.launch_bounds for e in lower.lower(SPECS["DmlRnn"]).entry_points}
+    assert dml["step"] == 1024 and dml["init_state"] == 1024  # the cpu plan's block is the larger for these
+    assert dml["final_state"] is None and dml["persistent"] == 256  # up to 256 threads: a constant block's own
+
+
+def test_every_kernel_that_can_take_1024_threads_says_so_in_its_source() -> None:
+    """The generated modules carry the bounds (what NVRTC caps registers by): the kernels the cuda
+    plan can launch with 1,024 threads, LayerNorm's, Softmax's rows, LayerNormGrad's input."""
+    full = {k.name: k.max_threads for op in ("LayerNorm", "Softmax", "LayerNormGrad")
+            for k in host.scan_kernels(_text(op)) if launch_blocks(SPECS[k.name.split("__")[0]]).get(k.name) == 1024}
+    assert len(full) >= 12 and set(full.values()) == {1024}
+    source = _text("LayerNorm")
+    assert 'extern "C" __global__ void __launch_bounds__(1024, 1) LayerNorm__layer_norm__float32(' in source
+
+
+def test_the_host_emulation_refuses_a_block_above_a_generated_kernels_bound() -> None:
+    """BiasAdd's kernel takes at most 512 threads (its plan's largest block): 1,024 is refused as the
+    driver refuses it, 512 runs."""
+    module = host.load_module(_text("BiasAdd"), name_hint="bias_add")
+    fn = module.get_function("BiasAdd__bias_add__float32")
+    assert fn.max_threads_per_block == 512
+    x, bias, y = np.ones(8, np.float32), np.ones(2, np.float32), np.zeros(8, np.float32)
+    args: tuple[Any, ...] = (x, bias, y, np.int64(4), np.int64(2), np.int64(2), np.int64(0))  # [4, 2], NHWC
+    with pytest.raises(host.HostLaunchError, match=r"1024 threads.*512 \(__launch_bounds__\)"):
+        fn((1,), (1024,), args)
+    fn((1,), (512,), args)
+    assert (y == 2).all()
+
+
+def test_a_cpu_only_kernel_is_in_the_cpu_module_and_not_in_the_cuda_one() -> None:
+    text = _text("FusedBatchNormV3")
+    assert CPU_ONLY in _as_compiled(text, cuda=False)
+    assert CPU_ONLY not in _as_compiled(text, cuda=True)
+    assert "FusedBatchNormV3__stats_partials__float32" in _as_compiled(text, cuda=True)  # the cuda plan's
+    stated = {k.name: k.cpu_only for k in manifest.parse(text).kernels}
+    assert stated[CPU_ONLY] and not stated["FusedBatchNormV3__stats_partials__float32"]
+    assert {name for name, cpu_only in stated.items() if cpu_only} == \
+        _as_compiled(text, cuda=False) - _as_compiled(text, cuda=True)
+    (op,) = [op for op in generated_ops() if op.name == "FusedBatchNormV3"]
+    assert CPU_ONLY in op.entry_points("cpu") and CPU_ONLY not in op.entry_points("cuda")
+
+
+def test_every_module_leaves_out_exactly_the_kernels_the_cuda_plan_never_launches() -> None:
+    for op in SPECS.values():
+        if op.kernel is None:
+            continue
+        on_gpu = _as_compiled(_text(op.name), cuda=True)
+        for entry in lower.lower(op).entry_points:
+            assert (entry.symbol in on_gpu) != entry.cpu_only, entry.symbol
