@@ -25,8 +25,8 @@ its own with its own limit, so that a slow racecheck over them cannot take the o
 with it. The fused-step benchmark took 5 s for D = 2 alone and now runs D = 1 and D = 2, forward and
 backward, with the persistent form timed too, so several times that (the rehearsal runs D = 1 on
 the CuPy stand-in: its plumbing, not its time). The run's budget (480 s by default) bounds the sum:
-a step starts with at most the time left, and a step the budget no longer holds is listed as not run, so the later (less fundamental)
-steps are the ones a short lease loses.
+a step starts with at most the time left, and a step the budget no longer holds is listed as not
+run, so the later (less fundamental) steps are the ones a short lease loses.
 
 Results go to the folder `--out`, else `$OUT`, else bench/gpu-check/: summary.md (rewritten after
 every step: the environment line, a table of the steps, each step's report, the tail of each
