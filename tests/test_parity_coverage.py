@@ -77,7 +77,7 @@ def test_parity_cases_reach_every_launch_configuration_of_the_gpu_plan() -> None
     threads: dict[tuple[str, str], set[int]] = {(launch.op, launch.kernel): set() for launch in launches}
     for launch in launches:
         threads[launch.op, launch.kernel].add(launch.threads)
-    assert {1024} <= threads["LayerNorm", "layer_norm"] and {512} <= threads["BiasAdd", "bias_add"]
+    assert {512} <= threads["LayerNorm", "layer_norm"] and {512} <= threads["BiasAdd", "bias_add"]
     assert max(launch.grid[1] for launch in launches if launch.kernel == "layer_norm_grad_partials") == 128
     assert max(launch.grid[0] for launch in launches if launch.kernel == "softmax_rows") == 65536
 
@@ -94,7 +94,8 @@ def _without(op: str, *drop: str) -> dict[str, Callable[[np.random.Generator], l
 
 
 @pytest.mark.parametrize(("op", "drop", "gap"), [
-    ("LayerNorm", ("4100", "65536"), "LayerNorm: kernel layer_norm: no launch with a block of class 1024 threads"),
+    ("LayerNorm", ("2000", "4100", "65536"),
+     "LayerNorm: kernel layer_norm: no launch with a block of class 512 threads"),
     ("LayerNormGrad", ("70000", "1000]"), "LayerNormGrad: kernel layer_norm_grad_partials: grid dimension y is "
                                           "never >1"),
     ("Softmax", ("axis 1 ", "axis -3", "axis -2"), "Softmax: kernel softmax_columns is never launched"),
@@ -116,7 +117,7 @@ def test_the_check_fails_when_a_case_that_alone_reaches_a_configuration_is_remov
 def test_launch_space_reads_block_classes_grids_and_dtypes_from_the_spec() -> None:
     layer_norm = launch_space(SPECS["LayerNorm"])
     assert set(layer_norm) == {"layer_norm"}
-    assert layer_norm["layer_norm"].blocks == {32, 64, 128, 256, 512, 1024}  # max(32, min(1024, 32·ceildiv(D, 128)))
+    assert layer_norm["layer_norm"].blocks == {32, 64, 128, 256, 512}  # max(32, min(512, 32·ceildiv(D, 128)))
     assert layer_norm["layer_norm"].grid == [{"1", ">1"}]
     assert layer_norm["layer_norm"].dtypes == {("float16",), ("bfloat16",), ("float32",)}
     assert launch_space(SPECS["BiasAdd"])["bias_add"].blocks == {32, 64, 128, 256, 512}  # at most 512
@@ -144,7 +145,7 @@ def test_coverage_gaps_name_each_missing_configuration() -> None:
     launch = Launch("LayerNorm", "layer_norm", ("float32",), (3,), (96,), 0, "cuda", False)
     found = coverage_gaps(space, [launch])
     assert found == [
-        "LayerNorm: kernel layer_norm: no launch with a block of class 32, 64, 256, 512, 1024 threads "
+        "LayerNorm: kernel layer_norm: no launch with a block of class 32, 64, 256, 512 threads "
         "(class p: p/2 < threads ≤ p)",
         "LayerNorm: kernel layer_norm: grid dimension x is never 1",
         "LayerNorm: kernel layer_norm: never specialized for bfloat16, float16",

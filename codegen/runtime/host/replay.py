@@ -73,8 +73,8 @@ def build(recording: plan.Recording, buffers: Sequence[Any], function: Callable[
                 close()
                 segments.append(step)
             else:
-                for record in filter(None, products):  # (a strided batch: a record per product)
-                    records.append(record)
+                for product in filter(None, products):  # (a strided batch: a record per product)
+                    records.append(product)
                     kernels.append("gemm")
             continue
         if 0 in step.grid:  # an empty tensor: the launch does nothing (CpuBackend.launch skips it too)

@@ -64,7 +64,8 @@ def kernel_ranges(dump: str, tls: Iterable[tuple[int, int, str]], kernels: Seque
     memory buffer's (offset, size), poisoned on its own by the requested size."""
     runtime_calls = _runtime_calls()
     heads = list(_FUNCTION.finditer(dump))
-    functions, named = {}, {}
+    functions: dict[str, _Function] = {}
+    named: dict[str, list[str]] = {}  # a dump's name → its functions' assembler names
     for head, after in zip(heads, [*heads[1:], None], strict=True):
         body = dump[head.end():after.start() if after else len(dump)]
         functions[head.group(2)] = _Function(body, runtime_calls)
@@ -83,14 +84,14 @@ def kernel_ranges(dump: str, tls: Iterable[tuple[int, int, str]], kernels: Seque
         return seen or None
 
     reached = {k: reach(k) for k in kernels}
-    touched = {k: set().union(*(functions[f].words & shared.keys() for f in r)) if r else None
-               for k, r in reached.items()}
+    touched: dict[str, set[str] | None] = {
+        k: set().union(*(functions[f].words & shared.keys() for f in r)) if r else None for k, r in reached.items()}
     orphans = shared.keys() - set().union(*(t for t in touched.values() if t))
-    out = {}
+    out: dict[str, list[tuple[int, int]] | None] = {}
     for k in kernels:
-        r = reached[k]
-        unknown = r is None or any(functions[f].indirect for f in r)
-        out[k] = None if unknown else _merged([shared[v] for v in touched[k] | orphans])
+        r, t = reached[k], touched[k]
+        unknown = r is None or t is None or any(functions[f].indirect for f in r)
+        out[k] = None if unknown else _merged([shared[v] for v in (t or set()) | orphans])
     return out
 
 
@@ -129,7 +130,9 @@ def patch(library: Path, dump: Path) -> None:
     dyn = next(((off, size) for off, size, name in tls if name == "opgen_dyn_smem"), None)
     for kernel, spans in kernel_ranges(text, tls, sorted(tables), dyn).items():
         words = [ALL] if spans is None else [len(spans), *(v for span in spans for v in span)]
-        struct.pack_into(f"<{len(words)}Q", data, tables[kernel].file_offset, *words)
+        offset = tables[kernel].file_offset
+        assert offset is not None  # (tables holds only symbols with file bytes)
+        struct.pack_into(f"<{len(words)}Q", data, offset, *words)
     library.write_bytes(bytes(data))
 
 
