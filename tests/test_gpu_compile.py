@@ -126,6 +126,14 @@ def test_the_matrix_is_ci_jobs() -> None:
     assert {arch for _, arch, _ in MATRIX} == {"sm_90", "sm_100"} and len(MATRIX) <= 2 * len(RELEASES)
 
 
+def test_ci_jobs_finds_pytorchs_release_in_any_order() -> None:
+    """opgen verify passes the releases installed, newest first: the matrix is the same."""
+    toolkits = [nvrtc_compile.Toolkit(r.version, Path("lib"), Path("include"), r)
+                for r in sorted(nvrtc_compile.default_releases(), key=lambda r: r.key(), reverse=True)]
+    assert toolkits[0].label != PYTORCH
+    assert sorted((j.toolkit.label, j.arch, j.lineinfo) for j in nvrtc_compile.ci_jobs(toolkits)) == sorted(MATRIX)
+
+
 @pytest.mark.parametrize("job", MATRIX, ids=lambda job: f"{job[0]}-{job[1]}-lineinfo-{'on' if job[2] else 'off'}")
 def test_every_module_compiles(runs: dict[tuple[str, str, bool], Any], job: tuple[str, str, bool]) -> None:
     run = _modules(runs[job])

@@ -1,7 +1,9 @@
-"""`opgen verify`'s `nvrtc` check: every kernel module of the ops compiled (line info off and on) by
-every NVRTC release installed here, as the cuda backend compiles it, and each kernel's registers,
-spills, local and static shared memory held to the limits for the largest block its launch plan can
-launch (codegen/verify/nvrtc_compile.py does the compiling; codegen/resources.py has the limits).
+"""`opgen verify`'s `nvrtc` check: every kernel module of the ops compiled by the NVRTC releases
+installed here, in CI's matrix (nvrtc_compile.ci_jobs: sm_90 and sm_100, line info off and on), as
+the cuda backend compiles it, and each kernel's registers, spills, local and static shared memory
+held to the limits for the largest block its launch plan can launch, per architecture (a problem
+line names its run's release and architecture; codegen/verify/nvrtc_compile.py does the compiling;
+codegen/resources.py has the limits).
 
 "Installed" is a release of nvrtc_compile.RELEASES unpacked in its cache ($OPGEN_NVRTC_CACHE):
 nothing is downloaded here. With none the check is skipped, saying what it needs."""
@@ -19,9 +21,10 @@ from codegen.verify.nvrtc_compile import (
     FetchError,
     Toolkit,
     cache_root,
+    ci_jobs,
     failures,
     fetch,
-    run_toolkits,
+    run_jobs,
 )
 from codegen.warmup import GeneratedOp
 
@@ -57,7 +60,8 @@ def nvrtc_outcomes(ops: list[GeneratedOp], specs: Path) -> list[Outcome]:
                                 f"`python -m codegen.verify.nvrtc_compile` fetches {versions} there)")
         return list(outcomes.values())
     if modules:
-        runs = run_toolkits(toolkits, list(modules))
+        jobs = ci_jobs(toolkits)
+        runs = run_jobs(jobs, list(modules))
         for problem in failures(runs, spec_set(specs) if specs.is_dir() else []):
             named = [n for n in outcomes if kernel_symbol(n, "", ()) in problem]  # (its kernels' symbols: "Op__...")
             named = named or [n for path, names in modules.items() if str(path) in problem for n in names]
@@ -65,5 +69,5 @@ def nvrtc_outcomes(ops: list[GeneratedOp], specs: Path) -> list[Outcome]:
                 outcomes[name].fail(Failure("compile", problem))
         for names in modules.values():
             for name in names:
-                outcomes[name].cases = len(toolkits)
+                outcomes[name].cases = len(jobs)  # one per release, architecture and line-info setting
     return list(outcomes.values())

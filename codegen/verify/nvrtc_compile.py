@@ -395,26 +395,21 @@ class Job:
 
 
 def ci_jobs(toolkits: Sequence[Toolkit]) -> list[Job]:
-    """CI's matrix over `toolkits` (default_releases' order: PyTorch's NVRTC first): every module for
-    every architecture of ARCHS with the newest release and with PyTorch's (what users load, on
-    Hopper and on Blackwell; each has spilled where the other did not), once more with line info on
-    with PyTorch's for ARCH (as the GPU check compiles), and the other releases for ARCH alone (their
-    front ends reject what the newest accepts: issue 18). About as many runs as each release with
-    line info off and on for ARCH alone, so the check's time stays where it was."""
+    """CI's matrix over `toolkits` (any order): every module for every architecture of ARCHS with
+    the newest release and with PyTorch's (what users load, on Hopper and on Blackwell; each has
+    spilled where the other did not), once more with line info on with PyTorch's for ARCH (as the GPU
+    check compiles), and the other releases for ARCH alone (their front ends reject what the newest
+    accepts: issue 18). About as many runs as each release with line info off and on for ARCH alone,
+    so the check's time stays where it was. Without PyTorch's release the first toolkit stands in."""
     newest = max(toolkits, key=lambda t: t.release.key() if t.release else ())
+    pytorch = next((t for t in toolkits if t.label == PYTORCH_NVRTC), toolkits[0])
     jobs = []
-    for i, toolkit in enumerate(toolkits):
-        every_arch = toolkit is newest or i == 0
+    for toolkit in toolkits:
+        every_arch = toolkit is newest or toolkit is pytorch
         jobs += [Job(toolkit, arch) for arch in (ARCHS if every_arch else (ARCH,))]
-        if i == 0:
+        if toolkit is pytorch:
             jobs.append(Job(toolkit, ARCH, lineinfo=True))
     return jobs
-
-
-def run_toolkits(toolkits: Sequence[Toolkit], modules: Sequence[Path] | None = None, arch: str = ARCH,
-                 verbose: Sequence[str] = (), jobs: int | None = None) -> list[Run]:
-    """Every module with each toolkit's NVRTC for `arch`, line info off and on (run_jobs)."""
-    return run_jobs([Job(t, arch, on) for t in toolkits for on in (False, True)], modules, verbose, jobs)
 
 
 def run_jobs(matrix: Sequence[Job], modules: Sequence[Path] | None = None, verbose: Sequence[str] = (),
