@@ -503,15 +503,23 @@ def _run_kernel(kernel: Any, device: int, grid: tuple[int, ...], block: tuple[in
 
 
 class FakeModule:
+    """cupy.cuda.Module: the host build of the source, holding the entry points NVRTC would compile
+    (not those inside `#ifdef OPGEN_HOST_EMU`, only the cpu plan's): get_function of another name is
+    CUDA_ERROR_NOT_FOUND, as cuModuleGetFunction says."""
+
     def load(self, data: bytes) -> None:
         if type(data) is not bytes:  # CuPy: `cpdef load(self, bytes cubin)`
             raise TypeError(f"Argument 'cubin' has incorrect type (expected bytes, got {type(data).__name__})")
         from codegen.runtime import host
 
         self.device = _STATE.current  # loaded into this device's context
-        self.host = host.load_module(data.decode(), name_hint="fake_cuda")
+        source = data.decode()
+        self.host = host.load_module(source, name_hint="fake_cuda")
+        self.names = set(host.device_kernel_names(source))
 
     def get_function(self, name: str) -> Any:
+        if name not in self.names:
+            raise CUDADriverError("CUDA_ERROR_NOT_FOUND: named symbol not found")
         return FakeFunction(self.host.get_function(name), self.device)
 
 

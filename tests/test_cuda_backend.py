@@ -691,6 +691,27 @@ def test_fake_cupy_launch_checks(fake_cuda: Any) -> None:
         backend.launch(source, "Nope", (1,), (32,), args)
 
 
+def test_fake_cupy_modules_hold_only_what_nvrtc_compiles(fake_cuda: Any) -> None:
+    """As on a GPU: a kernel only the cpu plan launches (inside `#ifdef OPGEN_HOST_EMU`, `cpu_only` in
+    the manifest) is not in the module, so launching it under the cuda plan is an error naming it;
+    its cuda-plan sibling of the same module launches."""
+    from codegen.runtime.kernels import KernelSource
+    from codegen.runtime.manifest import read
+
+    backend, errors = fake_cuda.backend, fake_cuda.module
+    source = KernelSource("FusedBatchNormV3", GENERATED / "nn" / "fused_batch_norm.cu")
+    stated = read(source.text)
+    assert stated is not None
+    cpu_only = "FusedBatchNormV3__stats_partials_sliced__float32"
+    assert [k.cpu_only for k in stated.kernels if k.name == cpu_only] == [True]
+    x, partials = backend.empty([4], "float32"), backend.empty([8], "float32")
+    args = (x, partials, np.int64(4), np.int64(1), np.int64(1), np.int64(1))
+    backend.launch(source, "FusedBatchNormV3__stats_partials__float32", (1,), (32,), args)
+    with pytest.raises(errors.CudaBackendError, match=rf"FusedBatchNormV3: kernel '{cpu_only}' is not in "
+                                                       r"fused_batch_norm\.cu: CUDA_ERROR_NOT_FOUND"):
+        backend.launch(source, cpu_only, (1,), (32,), args)
+
+
 def test_fake_cupy_launch_checks_the_manifests_launch_bound(fake_cuda: Any) -> None:
     from codegen.runtime.kernels import KernelSource
 

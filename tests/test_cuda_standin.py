@@ -23,6 +23,7 @@ from standin_driver import (
     ILLEGAL_STATE,
     INVALID_IMAGE,
     INVALID_VALUE,
+    NOT_FOUND,
     Standin,
 )
 
@@ -93,6 +94,17 @@ def test_an_unbounded_kernel_takes_1024_threads_and_no_more(toy: tuple[Standin, 
     assert cuda.launch(scale, (1, 1, 1), (1024, 1, 1), args) == 0
     assert cuda.launch(scale, (1, 1, 1), (1025, 1, 1), args) == INVALID_VALUE
     assert cuda.launch(scale, (1, 1, 1), (16, 1, 65), args) == INVALID_VALUE  # z beyond 64
+
+
+def test_a_kernel_only_the_cpu_plan_launches_is_not_in_the_module(cuda: Standin) -> None:
+    """As NVRTC compiles it: a kernel inside `#ifdef OPGEN_HOST_EMU` is CUDA_ERROR_NOT_FOUND, the others load."""
+    source = TOY + '#ifdef OPGEN_HOST_EMU\nextern "C" __global__ void cpu_only(float* x) { x[0] = 1.0f; }\n#endif\n'
+    module = host.load_module(source, (GPU_FORM_OPTION,), name_hint="standin_cpu_only")
+    assert "cpu_only" in module.kernel_names  # the host build has it
+    loaded = cuda.load(native_cuda.standin_image(module))
+    cuda.function(loaded, "scale")
+    fn = ctypes.c_void_p()
+    assert cuda.lib.cuModuleGetFunction(ctypes.byref(fn), loaded, b"cpu_only") == NOT_FOUND
 
 
 def test_an_image_that_is_not_the_standins_is_invalid(cuda: Standin) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from codegen.runtime import cuda_cache, diskcache
-from codegen.runtime.host import HostModule
+from codegen.runtime.host import HostModule, device_kernel_names
 from codegen.runtime.host.libraries import _RUNTIME, _build_or_load, _runtime_api
 from codegen.runtime.host.state import _LOCK
 from codegen.runtime.host.switches import _launch_settings
@@ -201,11 +201,14 @@ def _name(function: str, path: str | Path | None) -> None:
 def standin_image(module: HostModule) -> bytes:
     """What cuModuleLoadData takes in a stand-in build: the host build of the module (load it with
     the GPU form's options: codegen/runtime/cpu.py's GPU_FORM_OPTION) and the runtime it needs, its
-    kernels' launch bounds, and the launch settings the cpu backend would use."""
+    kernels as a GPU module holds them (not those only the cpu plan launches) with their launch
+    bounds, and the launch settings the cpu backend would use."""
     threads, _, stack = _launch_settings()
     lines = ["opgen-standin-image 1", f"runtime {_RUNTIME['lib']._name}", f"module {module.path}",
              f"threads {threads}", f"stack {stack}"]
-    lines += [f"kernel {name} {module.get_function(name).max_threads_per_block}" for name in module.kernel_names]
+    on_gpu = set(device_kernel_names(module.origin[0]))
+    lines += [f"kernel {name} {module.get_function(name).max_threads_per_block}" for name in module.kernel_names
+              if name in on_gpu]
     return ("\n".join(lines) + "\n").encode() + b"\0"
 
 

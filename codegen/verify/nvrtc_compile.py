@@ -55,7 +55,6 @@ from typing import Any
 from codegen.project import OPGEN_HOME as PROJECT  # a checkout's root (its generated/ and specs/), or site-packages
 from codegen.resources import KernelResources, attach_blocks, parse_ptxas, read_cubin, summary, table
 from codegen.runtime.kernels import symbol_parts
-from codegen.runtime.manifest import HOST_EMULATION
 from codegen.runtime.settings import NVRTC_CACHE
 
 ARCH = "sm_90"  # a run's default (the GPU checks' H100 and H200)
@@ -451,7 +450,7 @@ def failures(runs: Sequence[Run], specs: Any = None) -> list[str]:
     """Every problem of the runs, one line each: a run or module that failed, a kernel over a
     limit (the largest blocks from `specs`, default: the project's), an entry point of a module's
     source missing from its cubin."""
-    from codegen.runtime.host import scan_kernels
+    from codegen.runtime.host import device_kernel_names
 
     attach(runs, specs)
     found = []
@@ -463,7 +462,7 @@ def failures(runs: Sequence[Run], specs: Any = None) -> list[str]:
                 found.append(f"{run.describe()}: {module.path} does not compile: {module.error}")
                 continue
             source = (PROJECT / module.path).read_text(encoding="utf-8") if (PROJECT / module.path).is_file() else ""
-            expected = {k.name for k in scan_kernels(source, [f"-U{HOST_EMULATION}"])}  # as NVRTC reads it
+            expected = set(device_kernel_names(source))
             missing = sorted(expected - {k.kernel for k in module.kernels})
             if missing:
                 found.append(f"{run.describe()}: {module.path}: entry points not in the cubin: {', '.join(missing)}")

@@ -48,7 +48,7 @@ from .errors import (
     HostKernelNotFound,
     HostLaunchError,
 )
-from .glue import KernelSig, _entry_points, _scan, scan_extern_shared, scan_kernels
+from .glue import KernelSig, _entry_points, _scan, device_kernel_names, scan_extern_shared, scan_kernels
 from .libraries import _runtime_api, cache_dir, load_runtime
 from .limits import ABI_VERSION, MAX_THREADS_PER_BLOCK  # (the others: host.limits)
 from .module import HostFunction, HostModule, RawKernel, clear_memory_cache, load_module
@@ -75,7 +75,8 @@ __all__ = [
     "HostCompilerNotFound", "HostFunction", "HostIsaError", "HostKernelError", "HostKernelNotFound",
     "HostLaunchError", "HostModule", "KernelSig", "LaunchQueue", "RawKernel", "_compiler_command",
     "_entry_points", "_runtime_api", "_scan", "announce_compile", "cache_dir", "clear_memory_cache",
-    "compiler_id", "compiler_version", "describe_compiler", "describe_isa", "load_module", "load_runtime",
+    "compiler_id", "compiler_version", "describe_compiler", "describe_isa", "device_kernel_names", "load_module",
+    "load_runtime",
     "random_order", "resolve_isa", "sanitize_enabled", "scan_extern_shared", "scan_kernels",
     "set_random_order", "set_sanitize", "stats", "translate_options",
 ]

@@ -31,6 +31,12 @@ def scan_kernels(source: str, options: Sequence[str] = ()) -> list[KernelSig]:
     return list(_scan(source, _option_macros(options))[0])
 
 
+def device_kernel_names(source: str) -> list[str]:
+    """The entry points of `source` as NVRTC compiles it (the host emulation's macro undefined, so a
+    kernel only the cpu plan launches is none): what a GPU module of it holds."""
+    return [k.name for k in scan_kernels(source, [f"-U{manifest.HOST_EMULATION}"])]
+
+
 def scan_extern_shared(source: str, options: Sequence[str] = ()) -> list[str]:
     """Names declared ``extern __shared__ T name[];`` (dynamic shared memory), read as scan_kernels reads."""
     return list(_scan(source, _option_macros(options))[1])
