@@ -17,18 +17,9 @@ def entry_points(op: OpSpec, activation_slots: int = 0) -> list[str]:
     specialization, printed from the lowered ABI (codegen/lower.py, which states the rules)."""
     out: list[str] = []
     for entry in lower.lower(op, activation_slots).entry_points:
-        bounds = ""
-        if entry.launch_bounds and (entry.launch_bounds > lower.UNCAPPED_THREADS or "float64" in entry.dtypes):
-            # (N, 1): one block of N threads must fit (64 registers a thread at N = 1,024), nothing more.
-            # With N alone NVRTC 13.0 for sm_100 aims at 3 blocks of 256 (80 registers) or more and
-            # spilled Softmax's rows and the float64 persistent RNN layer (48 B; its doubles take two
-            # registers each); the other constant blocks keep N, the bound their speed was measured with.
-            bounds = f"__launch_bounds__({entry.launch_bounds}, 1) "
-        elif entry.launch_bounds:  # a constant block of at most 256 threads
-            bounds = f"__launch_bounds__({entry.launch_bounds}) "
         if entry.cpu_only:  # NVRTC never sees it: a GPU module holds only what the cuda plan launches
             out.append(f"#ifdef {HOST_EMULATION}  // only the cpu plan launches it")
-        out.append(f'extern "C" __global__ void {bounds}{entry.symbol}(')
+        out.append(f'extern "C" __global__ void {entry.bounds_attribute}{entry.symbol}(')
         out.append("    " + ",\n    ".join(p.decl for p in entry.params) + ") {")
         out.append(f"  {entry.call}({', '.join(a.text for a in entry.args)});")
         out.append("}")

@@ -137,12 +137,27 @@ class EntryPoint:
     params: tuple[Param, ...]
     args: tuple[CallArg, ...]
     launch_bounds: int | None  # `__launch_bounds__`: the plans' largest block where it caps registers, a constant block
+    #   (printed as bounds_attribute says)
     step: LaunchStep  # the first launch step of the kernel (whose arguments made the entry point)
     cpu_only: bool = False  # only the cpu plan launches it: left out of the module as NVRTC compiles it
 
     @property
     def call(self) -> str:
         return f"{self.kernel}<{', '.join(self.template_args)}>" if self.template_args else self.kernel
+
+    @property
+    def bounds_attribute(self) -> str:
+        """What precedes the symbol in its definition: `__launch_bounds__(N, 1) ` above
+        UNCAPPED_THREADS and for float64, `__launch_bounds__(N) ` for another constant block, else
+        nothing. (N, 1): one block of N threads must fit (64 registers a thread at N = 1,024), nothing
+        more. With N alone NVRTC 13.0 for sm_100 aims at 3 blocks of 256 (80 registers) or more and
+        spilled Softmax's rows and the float64 persistent RNN layer (48 B; its doubles take two
+        registers each); the other constant blocks keep N, the bound their speed was measured with."""
+        if not self.launch_bounds:
+            return ""
+        if self.launch_bounds > UNCAPPED_THREADS or "float64" in self.dtypes:
+            return f"__launch_bounds__({self.launch_bounds}, 1) "
+        return f"__launch_bounds__({self.launch_bounds}) "
 
 
 # -- the launch plan -----------------------------------------------------------------------------------

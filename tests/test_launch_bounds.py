@@ -56,6 +56,21 @@ def test_an_entry_point_above_256_threads_is_bounded_by_the_largest_block_of_eit
     assert dml["final_state"] is None and dml["persistent"] == 256  # up to 256 threads: a constant block's own
 
 
+def test_the_bound_is_printed_one_block_a_multiprocessor_above_256_threads_and_for_float64() -> None:
+    """EntryPoint.bounds_attribute, the one place the form of the bound is chosen: (N, 1) above 256
+    threads and for float64, (N) for another constant block, nothing without a bound."""
+    entries = {e.symbol: e for op in ("DmlRnn", "CudnnRNNBackpropV3")
+               for e in lower.lower(SPECS[op]).entry_points}
+    assert entries["DmlRnn__step__float32"].bounds_attribute == "__launch_bounds__(1024, 1) "
+    assert entries["DmlRnn__persistent__float32"].bounds_attribute == "__launch_bounds__(256) "
+    assert entries["CudnnRNNBackpropV3__persistent_lstm_grad__float64"].bounds_attribute == \
+        "__launch_bounds__(256, 1) "
+    assert entries["DmlRnn__final_state__float32"].bounds_attribute == ""
+    for entry in entries.values():  # what the module declares
+        text = _text(entry.symbol.split("__")[0])
+        assert f'extern "C" __global__ void {entry.bounds_attribute}{entry.symbol}(' in text, entry.symbol
+
+
 def test_every_kernel_that_can_take_1024_threads_says_so_in_its_source() -> None:
     """The generated modules carry the bounds (what NVRTC caps registers by): the kernels the cuda
     plan can launch with 1,024 threads (Softmax's and SoftmaxGrad's rows), and those it caps lower
