@@ -37,7 +37,7 @@ import numpy as np
 from codegen.runtime.checks import dtype_name
 from codegen.runtime.cublas_library import CupyHandles, OwnHandles
 from codegen.runtime.cuda_cache import CudaBackendError
-from codegen.runtime.gemm import check_window
+from codegen.runtime.gemm import batch_offsets, check_window
 
 CUBLAS_OP_N, CUBLAS_OP_T = 0, 1
 CUDA_R_32F, CUDA_R_64F, CUDA_R_16F = 0, 1, 2
@@ -198,11 +198,10 @@ class DirectGemm:
                 handle = self._handles.handle()
             alpha, zero = _SCALARS["float64" if dtype == "float64" else "float32"]
             beta_ptr = alpha if beta else zero
-            if s.batch != 1 and not self._batched.get(dtype, True):  # product by product
-                size = np.dtype(dtype).itemsize
-                for i in range(s.batch):
-                    self._call(dtype, c._replace(a=c.a + i * s.a * size, b=c.b + i * s.b * size,
-                                                 c=c.c + i * s.c * size), beta, ONE, set_stream)
+            if s.batch != 1 and not self._batched.get(dtype, True):  # product by product, as the cpu runs it
+                size = np.dtype(dtype).itemsize  # (the pointers move in bytes)
+                for a, b, out in batch_offsets(c.a, c.b, c.c, s.batch, s.a * size, s.b * size, s.c * size):
+                    self._call(dtype, c._replace(a=a, b=b, c=out), beta, ONE, set_stream)
             elif s.batch != 1:
                 data, compute = _BATCH_TYPES[dtype]
                 cublas.gemmStridedBatchedEx(handle, c.transa, c.transb, c.m, c.n, c.k, alpha, c.a, data, c.lda, s.a,
