@@ -134,6 +134,23 @@ def test_ci_jobs_finds_pytorchs_release_in_any_order() -> None:
     assert sorted((j.toolkit.label, j.arch, j.lineinfo) for j in nvrtc_compile.ci_jobs(toolkits)) == sorted(MATRIX)
 
 
+def test_the_command_compiles_cis_matrix_unless_told_otherwise() -> None:
+    """scripts/nvrtc_compile.py (and bench/gpu-resources-offline.md, its report): CI's matrix by
+    default; a release or an architecture named: those, line info off and on."""
+    toolkits = [nvrtc_compile.Toolkit(r.version, Path("lib"), Path("include"), r)
+                for r in nvrtc_compile.default_releases()]
+
+    def runs(jobs: list[Any]) -> list[tuple[str, str, bool]]:
+        return sorted((j.toolkit.label, j.arch, j.lineinfo) for j in jobs)
+
+    assert runs(nvrtc_compile.cli_jobs(toolkits, None, chosen=False)) == sorted(MATRIX)
+    assert runs(nvrtc_compile.cli_jobs(toolkits[:1], None, chosen=True)) == [(PYTORCH, "sm_90", False),
+                                                                             (PYTORCH, "sm_90", True)]
+    assert runs(nvrtc_compile.cli_jobs(toolkits, ["sm_100"], chosen=False)) == sorted(
+        (v, "sm_100", on) for v in RELEASES for on in (False, True))
+    assert nvrtc_compile.cli_jobs([], None, chosen=True) == []  # (CuPy's NVRTC runs apart)
+
+
 @pytest.mark.parametrize("job", MATRIX, ids=lambda job: f"{job[0]}-{job[1]}-lineinfo-{'on' if job[2] else 'off'}")
 def test_every_module_compiles(runs: dict[tuple[str, str, bool], Any], job: tuple[str, str, bool]) -> None:
     run = _modules(runs[job])

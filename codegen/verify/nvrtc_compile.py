@@ -4,12 +4,13 @@ exactly as the cuda backend does, line info off and on, and report each kernel's
 spills, local and static shared memory against the largest block its op's launch plan can launch
 it with.
 
-    python scripts/nvrtc_compile.py                     # the pinned NVRTC releases (pip wheels), in parallel
+    python scripts/nvrtc_compile.py                     # the pinned NVRTC releases (pip wheels) in CI's
+                                                        # matrix (ci_jobs: sm_90 and sm_100), in parallel
     python scripts/nvrtc_compile.py --nvrtc 13.0.88     # one of them (a version of RELEASES)
     python scripts/nvrtc_compile.py --nvrtc cupy        # the NVRTC CuPy loads, with CuPy's headers (a GPU
                                                         # machine: codegen.runtime.cuda_cache.compile_source)
     python scripts/nvrtc_compile.py --nvrtc DIR/libnvrtc.so.13 --include DIR/include
-    ... --arch sm_100     for Blackwell (repeatable; default sm_90; CI compiles for sm_90 and sm_100: ci_jobs)
+    ... --arch sm_100     for Blackwell (repeatable; with --nvrtc the default is sm_90, line info off and on)
     ... --markdown FILE   the resource tables (bench/gpu-resources-offline.md is this script's)
     ... --json FILE       every result, machine-readable; --modules PATH... only those modules
 
@@ -411,6 +412,16 @@ def ci_jobs(toolkits: Sequence[Toolkit]) -> list[Job]:
     return jobs
 
 
+def cli_jobs(toolkits: Sequence[Toolkit], archs: Sequence[str] | None, chosen: bool) -> list[Job]:
+    """The command's runs: CI's matrix (ci_jobs) by default; with releases or architectures named,
+    each release for each architecture (default ARCH), line info off and on."""
+    if not toolkits:
+        return []
+    if chosen or archs:
+        return [Job(t, arch, on) for t in toolkits for arch in archs or [ARCH] for on in (False, True)]
+    return ci_jobs(toolkits)
+
+
 def run_jobs(matrix: Sequence[Job], modules: Sequence[Path] | None = None, verbose: Sequence[str] = (),
              jobs: int | None = None) -> list[Run]:
     """Each job over every module: one process per job (one NVRTC each), `jobs` (default: the CPUs)
@@ -509,9 +520,11 @@ def markdown(runs: Sequence[Run], toolkits: Sequence[Toolkit] = ()) -> str:
                   "the NVRTC and headers CuPy loads" if run.label == "cupy" else f"{run.label}")
         compiled = [m for m in run.modules if m.ok]
         failed = [m.path for m in run.modules if not m.ok]
+        checked = any((r.label, r.arch, r.lineinfo) == (run.label, run.arch, True) for r in runs)
         parts += ["", f"## NVRTC {run.version or '?'} ({run.label}) for {run.arch}, {today}", "",
-                  f"{source}; `{' '.join(run.options)}` plus the headers' -I (compiled and checked with "
-                  f"--generate-line-info too); {len(compiled)} modules"
+                  f"{source}; `{' '.join(run.options)}` plus the headers' -I"
+                  + (" (compiled and checked with --generate-line-info too)" if checked else "")
+                  + f"; {len(compiled)} modules"
                   + (f", **not compiled: {', '.join(failed)}**" if failed else "") + ".", "",
                   table(run.kernels), "", summary(run.kernels) + "."]
         if run.error:
@@ -529,7 +542,8 @@ def main(argv: list[str] | None = None) -> int:
                              f"{', '.join(r.version for r in default_releases())})")
     parser.add_argument("--include", help="the CUDA headers' folder for a libnvrtc path")
     parser.add_argument("--arch", action="append", default=None,
-                        help=f"a GPU architecture (repeatable; default {ARCH}; CI's: {', '.join(ARCHS)})")
+                        help=f"a GPU architecture (repeatable; default: CI's matrix, {', '.join(ARCHS)}; "
+                             f"{ARCH} with --nvrtc)")
     parser.add_argument("--modules", nargs="*", type=Path, default=None, help="only these .cu files")
     parser.add_argument("--markdown", type=Path)
     parser.add_argument("--json", type=Path)
@@ -559,8 +573,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 -- CuPy or its NVRTC missing: say so, no traceback
         print(f"nvrtc_compile: no NVRTC from CuPy: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
-    runs += run_jobs([Job(t, arch, on) for t in toolkits for arch in args.arch or [ARCH] for on in (False, True)],
-                     modules)
+    runs += run_jobs(cli_jobs(toolkits, args.arch, chosen=bool(args.nvrtc)), modules)
     for run in runs:
         if run.error:
             print(f"  {run.describe()}: FAILED: {run.error}")
