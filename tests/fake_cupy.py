@@ -507,6 +507,8 @@ class FakeModule:
     (not those inside `#ifdef OPGEN_HOST_EMU`, only the cpu plan's): get_function of another name is
     CUDA_ERROR_NOT_FOUND, as cuModuleGetFunction says."""
 
+    options: tuple[str, ...] = ()  # the host build's (a test may ask for the GPU form's)
+
     def load(self, data: bytes) -> None:
         if type(data) is not bytes:  # CuPy: `cpdef load(self, bytes cubin)`
             raise TypeError(f"Argument 'cubin' has incorrect type (expected bytes, got {type(data).__name__})")
@@ -514,7 +516,7 @@ class FakeModule:
 
         self.device = _STATE.current  # loaded into this device's context
         source = data.decode()
-        self.host = host.load_module(source, name_hint="fake_cuda")
+        self.host = host.load_module(source, self.options, name_hint="fake_cuda")
         self.names = set(host.device_kernel_names(source))
 
     def get_function(self, name: str) -> Any:

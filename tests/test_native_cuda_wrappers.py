@@ -70,14 +70,9 @@ def gpu(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, standin: Standin) -> An
         pointer = standin.alloc(nbytes)  # (never freed: a test's few MiB; an empty array's a live byte)
         return np.ctypeslib.as_array((ctypes.c_uint8 * max(nbytes, 1)).from_address(pointer))[:nbytes]
 
-    def load(module: Any, data: bytes) -> None:  # the GPU form of the kernels, as the stand-in's images hold them
-        from codegen.runtime import host
-
-        module.device = fake_cupy.state().current
-        module.host = host.load_module(data.decode(), (GPU_FORM_OPTION,), name_hint="fake_cuda")
-
     monkeypatch.setattr(fake_cupy.state().pool, "allocate", allocate)
-    monkeypatch.setattr(fake_cupy.FakeModule, "load", load)
+    # the GPU form of the kernels, as the stand-in's images hold them
+    monkeypatch.setattr(fake_cupy.FakeModule, "options", (GPU_FORM_OPTION,))
     return found
 
 
