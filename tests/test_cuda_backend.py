@@ -661,13 +661,14 @@ def test_with_cublas_through_ctypes_a_users_capture_records_the_gemm_steps(monke
 
 def test_cublas_dimensions_above_int32_are_a_clear_error() -> None:
     from codegen.runtime.cublas_gemm import column_major_call
+    from codegen.runtime.gemm import GemmSizes
 
     big = 2**31
-    assert column_major_call(0, 0, 0, 4, 2**31 - 1, 1, 1, False, False, 0, 0, 0).n == 2**31 - 1  # the limit itself
+    assert column_major_call(0, 0, 0, 4, GemmSizes(2**31 - 1, 1, 1, False, False, 0)).n == 2**31 - 1  # the limit
     with pytest.raises(ValueError, match=r"of at most 2\*\*31-1 = 2147483647, got m=2147483648$"):
-        column_major_call(0, 0, 0, 4, big, 1, 1, False, False, 0, 0, 0)
+        column_major_call(0, 0, 0, 4, GemmSizes(big, 1, 1, False, False, 0))
     with pytest.raises(ValueError, match=r"got k=2147483648, lda=2147483648"):
-        column_major_call(0, 0, 0, 4, 1, 1, big, False, True, 0, 0, 0)
+        column_major_call(0, 0, 0, 4, GemmSizes(1, 1, big, False, True, 0))
 
 
 def test_fake_cupy_launch_checks(fake_cuda: Any) -> None:

@@ -37,7 +37,7 @@ import numpy as np
 from codegen.runtime.checks import dtype_name
 from codegen.runtime.cublas_library import CupyHandles, OwnHandles
 from codegen.runtime.cuda_cache import CudaBackendError
-from codegen.runtime.gemm import batch_offsets, check_window
+from codegen.runtime.gemm import GemmSizes, batch_offsets, check_window
 
 CUBLAS_OP_N, CUBLAS_OP_T = 0, 1
 CUDA_R_32F, CUDA_R_64F, CUDA_R_16F = 0, 1, 2
@@ -73,19 +73,19 @@ class Strided(NamedTuple):
 ONE = Strided(1, 0, 0, 0)
 
 
-def strided(batch: int, a_stride: int, b_stride: int, out_stride: int) -> Strided:
+def strided(s: GemmSizes) -> Strided:
     """A step's strided batch (its a, b and out strides) in cuBLAS's order."""
-    return Strided(batch, b_stride, a_stride, out_stride)
+    return Strided(s.batch, s.b_stride, s.a_stride, s.out_stride)
 
 
-def check_windows(a: Any, b: Any, out: Any, m: int, n: int, k: int, trans_a: bool, trans_b: bool, a_offset: int,
-                  b_offset: int, out_offset: int, batch: int, a_stride: int, b_stride: int, out_stride: int) -> None:
+def check_windows(a: Any, b: Any, out: Any, s: GemmSizes) -> None:
     """Every product of the step lies in its buffers (gemm.check_window; the first and the last of a
     strided batch: the offsets move linearly)."""
-    for i in {0, max(batch - 1, 0)}:
-        check_window(a, a_offset + i * a_stride, *((k, m) if trans_a else (m, k)))
-        check_window(b, b_offset + i * b_stride, *((n, k) if trans_b else (k, n)))
-        check_window(out, out_offset + i * out_stride, m, n)
+    m, n, k = s.m, s.n, s.k
+    for i in {0, max(s.batch - 1, 0)}:
+        check_window(a, s.a_offset + i * s.a_stride, *((k, m) if s.trans_a else (m, k)))
+        check_window(b, s.b_offset + i * s.b_stride, *((n, k) if s.trans_b else (k, n)))
+        check_window(out, s.out_offset + i * s.out_stride, m, n)
 
 
 class ColumnMajorCall(NamedTuple):
@@ -104,10 +104,11 @@ class ColumnMajorCall(NamedTuple):
     ldc: int
 
 
-def column_major_call(a_ptr: int, b_ptr: int, c_ptr: int, itemsize: int, m: int, n: int, k: int,
-                      trans_a: bool, trans_b: bool, a_offset: int, b_offset: int,
-                      out_offset: int) -> ColumnMajorCall:
-    """The cuBLAS call computing row-major out[m, n] = op(a)·op(b) (see the module docstring)."""
+def column_major_call(a_ptr: int, b_ptr: int, c_ptr: int, itemsize: int, s: GemmSizes) -> ColumnMajorCall:
+    """The cuBLAS call computing row-major out[m, n] = op(a)·op(b) (see the module docstring) for the
+    step's first product."""
+    m, n, k, trans_a, trans_b = s.m, s.n, s.k, s.trans_a, s.trans_b
+    a_offset, b_offset, out_offset = s.a_offset, s.b_offset, s.out_offset
     call = ColumnMajorCall(
         transa=CUBLAS_OP_T if trans_b else CUBLAS_OP_N,
         transb=CUBLAS_OP_T if trans_a else CUBLAS_OP_N,
@@ -132,9 +133,7 @@ class DirectGemm:
         self._ok: dict[str, bool] = {}
         self._batched: dict[str, bool] = {}  # per dtype: the strided batch in one call (its self-check passed)
 
-    def run(self, a: Any, b: Any, out: Any, m: int, n: int, k: int, trans_a: bool, trans_b: bool, beta: int,
-            a_offset: int, b_offset: int, out_offset: int, batch: int = 1, a_stride: int = 0, b_stride: int = 0,
-            out_stride: int = 0) -> bool:
+    def run(self, a: Any, b: Any, out: Any, s: GemmSizes) -> bool:
         """Run the step and return True, or return False (nothing done) where this path does not
         apply: another dtype, a non-contiguous buffer, or a dtype whose self-check failed."""
         if a.dtype != out.dtype or b.dtype != out.dtype or not (
@@ -148,11 +147,7 @@ class DirectGemm:
             ok = self._ok[dtype] = self._self_check(dtype)
         if not ok:
             return False
-        check_windows(a, b, out, m, n, k, trans_a, trans_b, a_offset, b_offset, out_offset, batch, a_stride,
-                      b_stride, out_stride)
-        call = column_major_call(a.data.ptr, b.data.ptr, out.data.ptr, out.itemsize, m, n, k, trans_a, trans_b,
-                                 a_offset, b_offset, out_offset)
-        self._call(dtype, call, beta, strided(batch, a_stride, b_stride, out_stride))
+        self._step(dtype, a, b, out, s)
         return True
 
     def ready(self, dtype: str) -> bool:
@@ -168,9 +163,7 @@ class DirectGemm:
         setStream refuses during capture, and `captured` calls then skip it)."""
         self._handles.bind(stream_ptr)
 
-    def captured(self, a: Any, b: Any, out: Any, m: int, n: int, k: int, trans_a: bool, trans_b: bool, beta: int,
-                 a_offset: int, b_offset: int, out_offset: int, batch: int = 1, a_stride: int = 0,
-                 b_stride: int = 0, out_stride: int = 0) -> None:
+    def captured(self, a: Any, b: Any, out: Any, s: GemmSizes) -> None:
         """The step as one cuBLAS call on the stream the handle was bound to (`bind_stream`), which
         is capturing: no setStream. cuBLAS supports capture (our handles have their own workspace);
         CuPy's binding, where it is the fallback, sets the current stream itself and refuses, and
@@ -179,11 +172,13 @@ class DirectGemm:
         if not (self._ok.get(dtype) and a.dtype == out.dtype == b.dtype and a.flags.c_contiguous
                 and b.flags.c_contiguous and out.flags.c_contiguous):
             raise CudaBackendError(f"{CAPTURE_MESSAGE} (a {dtype} step this path does not take)")
-        check_windows(a, b, out, m, n, k, trans_a, trans_b, a_offset, b_offset, out_offset, batch, a_stride,
-                      b_stride, out_stride)
-        call = column_major_call(a.data.ptr, b.data.ptr, out.data.ptr, out.itemsize, m, n, k, trans_a, trans_b,
-                                 a_offset, b_offset, out_offset)
-        self._call(dtype, call, beta, strided(batch, a_stride, b_stride, out_stride), set_stream=False)
+        self._step(dtype, a, b, out, s, set_stream=False)
+
+    def _step(self, dtype: str, a: Any, b: Any, out: Any, s: GemmSizes, set_stream: bool = True) -> None:
+        """The step, its windows checked, as one cuBLAS call (a strided batch's too, where it works)."""
+        check_windows(a, b, out, s)
+        call = column_major_call(a.data.ptr, b.data.ptr, out.data.ptr, out.itemsize, s)
+        self._call(dtype, call, s.beta, strided(s), set_stream)
 
     def _capturing(self) -> bool:
         is_capturing = getattr(self._cp.cuda.runtime, "streamIsCapturing", None)
@@ -235,9 +230,7 @@ class DirectGemm:
                     b = cp.asarray(rng.standard_normal(off + k * n).astype(dtype))
                     start = rng.standard_normal(off + m * n).astype(dtype)
                     out = cp.asarray(start)
-                    call = column_major_call(a.data.ptr, b.data.ptr, out.data.ptr, out.itemsize, m, n, k, trans_a,
-                                             trans_b, off, off, off)
-                    self._call(dtype, call, 1)
+                    self._step(dtype, a, b, out, GemmSizes(m, n, k, trans_a, trans_b, 1, off, off, off))
                     lhs = np.asarray(cp.asnumpy(a))[off:].astype(np.float64).reshape((k, m) if trans_a else (m, k))
                     rhs = np.asarray(cp.asnumpy(b))[off:].astype(np.float64).reshape((n, k) if trans_b else (k, n))
                     want = start.astype(np.float64)
@@ -274,8 +267,7 @@ class DirectGemm:
         a_host = rng.standard_normal(batch * m * k + 1).astype(dtype)
         b_host = rng.standard_normal(batch * n * k + 2).astype(dtype)
         a, b, out = cp.asarray(a_host), cp.asarray(b_host), cp.asarray(np.zeros(batch * m * n + 3, dtype))
-        call = column_major_call(a.data.ptr, b.data.ptr, out.data.ptr, out.itemsize, m, n, k, False, True, 1, 2, 3)
-        self._call(dtype, call, 0, strided(batch, m * k, n * k, m * n))
+        self._step(dtype, a, b, out, GemmSizes(m, n, k, False, True, 0, 1, 2, 3, batch, m * k, n * k, m * n))
         got = np.asarray(cp.asnumpy(out)).astype(np.float64)[3:].reshape(batch, m, n)
         for i in range(batch):
             lhs = a_host[1 + i * m * k:1 + (i + 1) * m * k].astype(np.float64).reshape(m, k)

@@ -48,7 +48,7 @@ from codegen.runtime.cublas_gemm import CAPTURE_MESSAGE, DirectGemm
 from codegen.runtime.cuda_cache import CudaBackendError, CudaCompileError
 from codegen.runtime.cuda_graph import GraphReplay
 from codegen.runtime.device_value_checks import DeviceValueChecks
-from codegen.runtime.gemm import gemm_into
+from codegen.runtime.gemm import GemmSizes, gemm_into
 from codegen.runtime.kernels import KernelSource, ModuleFile
 from codegen.runtime.stats import python_launches
 
@@ -374,13 +374,12 @@ class CudaBackend(Backend):
         """out[m, n] (+)= op(a)·op(b) over flat row-major buffers at element offsets (a GemmStep):
         one cuBLAS call on the buffers' pointers (cublas_gemm.py; a strided batch in one call too),
         else cupy.matmul on views of the buffers; never a copy of a or b."""
-        strided = (batch, a_stride, b_stride, out_stride)
+        step = GemmSizes(m, n, k, trans_a, trans_b, beta, a_offset, b_offset, out_offset, batch, a_stride, b_stride,
+                         out_stride)
         with self.device:
             try:
-                if m == 0 or n == 0 or k == 0 or batch == 0 or not self._direct_gemm().run(
-                        a, b, out, m, n, k, trans_a, trans_b, beta, a_offset, b_offset, out_offset, *strided):
-                    gemm_into(self._cp.matmul, a, b, out, m, n, k, trans_a, trans_b, beta, a_offset, b_offset,
-                              out_offset, *strided)
+                if m == 0 or n == 0 or k == 0 or batch == 0 or not self._direct_gemm().run(a, b, out, step):
+                    gemm_into(self._cp.matmul, a, b, out, *step)
             except NotImplementedError as exc:  # cupy.matmul's cuBLAS during stream capture
                 raise CudaBackendError(f"{CAPTURE_MESSAGE} ({exc})") from exc
         python_launches["from_python"] += 1

@@ -45,7 +45,7 @@ from typing import Any
 
 from codegen.runtime.checks import dtype_name
 from codegen.runtime.cuda_cache import CudaBackendError
-from codegen.runtime.gemm import gemm_into
+from codegen.runtime.gemm import GemmSizes, gemm_into
 from codegen.runtime.kernels import KernelSource
 from codegen.runtime.plan import Gemm, Launch, Recording, Slot, Slots
 from codegen.runtime.stats import counters, python_launches
@@ -239,7 +239,7 @@ def _capture_gemm(direct: Any, gemm: Gemm, buffers: Sequence[Any]) -> None:
     if m == 0 or n == 0 or k == 0 or gemm.sizes[9] == 0:  # (no cuBLAS call: gemm_into fills or leaves the window)
         gemm_into(_no_matmul, a, b, out, *gemm.sizes)
     else:
-        direct.captured(a, b, out, *gemm.sizes)
+        direct.captured(a, b, out, GemmSizes(*gemm.sizes))
 
 
 def _no_matmul(*args: Any, **kwargs: Any) -> Any:

@@ -4,7 +4,27 @@ matmul (numpy.matmul on the cpu, cupy.matmul, i.e. cuBLAS, on the GPU)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, NamedTuple
+
+
+class GemmSizes(NamedTuple):
+    """A GEMM step's sizes, in the order of a recorded plan's (plan.Gemm.sizes) and of gemm_into's
+    arguments after the buffers: out[m, n] (+)= op(a)·op(b) (beta 1 adds, 0 overwrites) at element
+    offsets, a strided batch of `batch` products (batch_offsets)."""
+
+    m: int
+    n: int
+    k: int
+    trans_a: bool
+    trans_b: bool
+    beta: int
+    a_offset: int = 0
+    b_offset: int = 0
+    out_offset: int = 0
+    batch: int = 1
+    a_stride: int = 0
+    b_stride: int = 0
+    out_stride: int = 0
 
 
 def check_window(buffer: Any, offset: int, rows: int, cols: int) -> None:

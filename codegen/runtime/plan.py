@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from codegen.runtime.backend import Backend
+from codegen.runtime.gemm import GemmSizes
 from codegen.runtime.settings import NO_REPLAY, PLAN
 
 #: Recordings kept per plan (distinct sizes/attrs/backends); the least recently used goes first.
@@ -120,9 +121,9 @@ class Slots:
     index: int
 
 
-#: a GEMM step's sizes: m, n, k, trans_a, trans_b, beta, a_offset, b_offset, out_offset, batch, a_stride,
-#: b_stride, out_stride (plan_data.py writes them; the native step buffer holds as many, plan_abi.h)
-GEMM_SIZES = 13
+#: a GEMM step's sizes: gemm.GemmSizes' fields, in their order (plan_data.py writes them; the native step
+#: buffer holds as many, plan_abi.h)
+GEMM_SIZES = len(GemmSizes._fields)
 
 
 @dataclass(frozen=True)
