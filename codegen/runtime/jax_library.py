@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import Any
 
 from codegen.runtime import diskcache, torch_library
-from codegen.runtime.jax_abi import handler_symbol
 from codegen.runtime.host.libraries import _build_or_load
 from codegen.runtime.host.state import _LOCK
 from codegen.runtime.host.toolchain import _BASE_FLAGS, EMU_DIR, _compiler_command, _target, compiler_id
+from codegen.runtime.jax_abi import handler_symbol
 
 NATIVE_DIR = torch_library.NATIVE_DIR  # jax_ffi.h, driver.h
 
