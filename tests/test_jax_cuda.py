@@ -1,10 +1,11 @@
-"""The JAX handlers' CUDA half (generated/jax_ffi.cpp's `opgen_jax_<Op>_cuda`, docs/jax.md) without a GPU:
-the handlers' body (codegen/runtime/native/jax_ffi.h's `opgen_jax::drive`, exported as `opgen_jax_drive`),
-called as the CUDA handler calls it — the op's driver on the cuda device with buffers in device memory,
-a stream and a scratch allocator — on the libcuda stand-in (codegen/runtime/native/cuda_standin.cpp),
-leaves outputs bit-identical to the Python cuda plan on the host (Scope("cpu", kernel_form="gpu"): the
-same GPU form of the kernels, the same launches) and close to the cpu handler's under jax.jit (the cpu
-plan reduces in another order); a refused output is refused by name. The library compiling at all is the check that the CUDA handlers build without
+"""The JAX handlers' CUDA half (generated/jax_ffi.cpp's `opgen_jax_<Op>_cuda`, docs/jax.md) without a
+GPU: the handlers' body (codegen/runtime/native/jax_ffi.h's `opgen_jax::drive`, exported as
+`opgen_jax_drive`), called as the CUDA handler calls it — the op's driver on the cuda device with
+buffers in device memory, a stream and a scratch allocator — on the libcuda stand-in
+(codegen/runtime/native/cuda_standin.cpp), leaves outputs bit-identical to the Python cuda plan on the
+host (Scope("cpu", kernel_form="gpu"): the same GPU form of the kernels, the same launches) and close
+to the cpu handler's under jax.jit (the cpu plan reduces in another order); a misshaped output is
+refused by name. The library compiling here at all is the check that the CUDA handlers build without
 CUDA's headers. On a GPU session the `gpu` test runs jit, grad and vmap on JAX's CUDA devices."""
 
 from __future__ import annotations
