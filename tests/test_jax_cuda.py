@@ -154,7 +154,6 @@ def test_jit_grad_and_vmap_on_jax_cuda_devices() -> None:
     devices = jax_library.cuda_devices()
     if not devices:
         pytest.skip("JAX has no CUDA devices here (a CUDA jaxlib on a GPU runs this)")
-    jax.config.update("jax_enable_x64", True)
     r = np.random.default_rng(3)
     x = r.standard_normal((16, 64), dtype=np.float32)
     gamma, beta = r.standard_normal(64, dtype=np.float32), r.standard_normal(64, dtype=np.float32)

@@ -6,7 +6,7 @@
 // ffi::Error with the driver's message. On the cpu scratch comes from this call's heap (freed when
 // the handler returns: the cpu plan runs to its end inside the call); on cuda the plan is queued on
 // XLA's stream (PlatformStream<void*>: no CUDA header needed) with scratch from XLA's
-// ScratchAllocator, whose memory XLA orders on that stream.
+// ScratchAllocator (docs/jax.md says what its release at the handler's return relies on).
 //
 // XLA calls handlers from its own threads, concurrently: a Call lives on the handler's stack and
 // nothing here is shared between calls (the drivers' recordings guard their own state).
@@ -103,8 +103,8 @@ inline int drive(int (*driver)(opgen_call*), const opgen_arg* inputs, int64_t ni
   return result;
 }
 
-// driver.h's allocator on XLA's ScratchAllocator (`ctx`), asked only for scratch: freed when the
-// handler returns, which XLA allows for work queued on its stream.
+// driver.h's allocator on XLA's ScratchAllocator (`ctx`), asked only for scratch (freed when the
+// handler returns, the plan's launches perhaps still queued on XLA's stream: docs/jax.md).
 inline int xla_scratch(void* ctx, int64_t index, int32_t, int32_t, const int64_t*, int64_t bytes, void** data,
                        char* err, int64_t errlen) {
   std::optional<void*> p;
