@@ -21,7 +21,10 @@ import pytest
 from native_driver_harness import ALLOC, DTYPES, VAL_FLOAT, VAL_INT, Allocator, Arg, Tensor, Value
 from standin_driver import Standin
 
+from codegen import jaxgen
+from codegen.load import load_specs
 from codegen.runtime import jax_library, native_cpu, native_cuda, native_plan
+from codegen.runtime.jax_abi import PLATFORMS, handler_symbol
 from codegen.runtime.scope import Scope
 
 jax = pytest.importorskip("jax", reason="JAX is not installed (the opgen[jax] extra)")
@@ -125,6 +128,18 @@ CASES = {
     "Softmax": (softmax, gj.softmax, lambda r: [r.standard_normal((6, 40), dtype=np.float32) * 4],
                 {"axis": -1}, lambda a: [Value(VAL_INT, 0, a["axis"], 0.0, None, 0, None)]),
 }
+
+
+def test_every_op_has_a_cpu_and_a_cuda_handler_and_cuda_ones_register_only_with_cuda_devices(
+        library: tuple[ctypes.CDLL, Standin]) -> None:
+    lib, _ = library
+    ops = [spec for spec in load_specs(PROJECT / "specs") if jaxgen.not_provided(spec) is None]
+    assert ops
+    for spec in ops:
+        for platform in PLATFORMS:
+            assert hasattr(lib, handler_symbol(jaxgen.handler_stem(spec), platform)), (spec.name, platform)
+    on_cuda = [d for d in jax.devices() if d.platform in ("gpu", "cuda")]
+    assert bool(jax_library.cuda_devices()) == bool(on_cuda)
 
 
 @pytest.mark.parametrize("op", sorted(CASES))
