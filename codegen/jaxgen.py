@@ -2,13 +2,14 @@
 `jax_ffi.cpp`, built by codegen/runtime/jax_library.py), and what the package's `jax.py`
 (templates/python/jax.py.j2) needs to call it: which ops JAX gets, their FFI target names, how each
 attr travels as an XLA attribute. A handler fills codegen/runtime/native/jax_ffi.h's Call from XLA's
-call frame and runs the op's native driver `opgen_call_<Op>` (driver.h) on the cpu."""
+call frame and runs the op's native driver `opgen_call_<Op>` (driver.h): one handler body per op, bound
+twice, for the cpu and for CUDA (XLA's stream, device ordinal and scratch allocator)."""
 
 from __future__ import annotations
 
 from codegen import torch_native, torchgen
 from codegen.model import AttrType, Autograd, OpSpec
-from codegen.runtime.jax_abi import PRESENT
+from codegen.runtime.jax_abi import PLATFORMS, PRESENT, handler_symbol
 from codegen.runtime.kernels import c_name
 
 #: How each attr type travels as an XLA attribute (jax.py encodes, the handler decodes, by this
@@ -49,8 +50,16 @@ def target(namespace: str, op: OpSpec) -> str:
     return f"{namespace}.{op.name}"
 
 
-def handler_symbol(op: OpSpec) -> str:
-    return f"opgen_jax_{c_name(op.name)}_cpu"
+def handler_stem(op: OpSpec) -> str:
+    """The op's handlers' symbols less the platform (jax_abi.handler_symbol adds it)."""
+    return f"opgen_jax_{c_name(op.name)}"
+
+
+#: What XLA hands each platform's handler beyond the op's buffers and attrs (XLA's context; the
+#: handler body's trailing parameter pack, which picks opgen_jax::Call's constructor).
+_CONTEXT = {"cpu": ((), ()),
+            "CUDA": (("void*", "int32_t", "ffi::ScratchAllocator"),
+                     ("ffi::PlatformStream<void*>", "ffi::DeviceOrdinal", "ffi::ScratchAllocator"))}
 
 
 def vmap_method(op: OpSpec) -> str:
@@ -100,14 +109,19 @@ def _handler(op: OpSpec) -> list[str]:
             params.append(f"{_FFI_TYPES[kind]} a{k}")
             binding.append(f'.Attr<{_FFI_TYPES[kind]}>("{attr}")')
             body.append(f"  call.attr(a{k});")
-    lines = [f"static ffi::Error {name}_impl({', '.join(params)}) {{",
-             f"  opgen_jax::Call call({torch_native.cxx_string(op.name)}, args, rets, present);"]
+    lines = ["template <class... Context>",
+             f"static ffi::Error {name}_impl({', '.join(params)}, Context... context) {{",
+             f"  opgen_jax::Call call({torch_native.cxx_string(op.name)}, args, rets, present, context...);"]
     lines += ["  call.input();"] * len(op.inputs)
     lines += body
-    lines += [f"  return call.run(opgen_call_{name}, {torch_native.cxx_string('opgen_call_' + name)});", "}",
-              f"XLA_FFI_DEFINE_HANDLER_SYMBOL({handler_symbol(op)}, {name}_impl,",
-              "                              ffi::Ffi::Bind().RemainingArgs().RemainingRets()" +
-              "".join(f"\n                                  {b}" for b in binding) + ");"]
+    lines += [f"  return call.run(opgen_call_{name}, {torch_native.cxx_string('opgen_call_' + name)});", "}"]
+    for platform in PLATFORMS:
+        types, decoded = _CONTEXT[platform]
+        lines += [f"XLA_FFI_DEFINE_HANDLER_SYMBOL({handler_symbol(handler_stem(op), platform)}, "
+                  f"({name}_impl<{', '.join(types)}>),",  # (parenthesized: the macro would split its commas)
+                  "                              ffi::Ffi::Bind().RemainingArgs().RemainingRets()" +
+                  "".join(f"\n                                  {b}" for b in binding) +
+                  "".join(f"\n                                  .Ctx<{c}>()" for c in decoded) + ");"]
     return lines
 
 

@@ -96,7 +96,7 @@ TEMPLATE_FUNCTIONS = {
     "setup_context_body": torchgen.setup_context_body, "setup_context_params": torchgen.setup_context_params,
     "torch_impl_attr": torchgen.impl_attr, "torch_params": torchgen.params, "torch_returns": torchgen.returns,
     "torch_schema": torchgen.schema, "torch_native_kernel": torch_native.native_kernel,
-    "jax_attr_kinds": jaxgen.attr_kinds, "jax_handler_symbol": jaxgen.handler_symbol, "jax_inputs": jaxgen.input_names,
+    "jax_attr_kinds": jaxgen.attr_kinds, "jax_handler_stem": jaxgen.handler_stem, "jax_inputs": jaxgen.input_names,
     "jax_gradient": jaxgen.gradient, "jax_no_gradient": jaxgen.no_gradient, "jax_outputs": jaxgen.output_names,
     "jax_vmap_method": jaxgen.vmap_method,
     "jax_not_provided": jaxgen.not_provided, "jax_target": jaxgen.target,

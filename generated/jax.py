@@ -45,19 +45,19 @@ NOT_PROVIDED: dict[str, str] = {
 }
 
 _LIBRARY = _jb.Library(Path(__file__).with_name("jax_ffi.cpp"), (
-    ('opgen.BiasAdd', 'opgen_jax_BiasAdd_cpu'),
-    ('opgen.BiasAddGrad', 'opgen_jax_BiasAddGrad_cpu'),
-    ('opgen.FusedBatchNormGradV3', 'opgen_jax_FusedBatchNormGradV3_cpu'),
-    ('opgen.FusedBatchNormV3', 'opgen_jax_FusedBatchNormV3_cpu'),
-    ('opgen.LayerNorm', 'opgen_jax_LayerNorm_cpu'),
-    ('opgen.LayerNormGrad', 'opgen_jax_LayerNormGrad_cpu'),
-    ('opgen.Softmax', 'opgen_jax_Softmax_cpu'),
-    ('opgen.SoftmaxGrad', 'opgen_jax_SoftmaxGrad_cpu'),
-    ('opgen.CudnnRNNBackpropV3', 'opgen_jax_CudnnRNNBackpropV3_cpu'),
-    ('opgen.CudnnRNNV3', 'opgen_jax_CudnnRNNV3_cpu'),
-    ('opgen.DmlRnn', 'opgen_jax_DmlRnn_cpu'),
-    ('opgen.GRUBlockCell', 'opgen_jax_GRUBlockCell_cpu'),
-    ('opgen.GRUBlockCellGrad', 'opgen_jax_GRUBlockCellGrad_cpu'),
+    ('opgen.BiasAdd', 'opgen_jax_BiasAdd'),
+    ('opgen.BiasAddGrad', 'opgen_jax_BiasAddGrad'),
+    ('opgen.FusedBatchNormGradV3', 'opgen_jax_FusedBatchNormGradV3'),
+    ('opgen.FusedBatchNormV3', 'opgen_jax_FusedBatchNormV3'),
+    ('opgen.LayerNorm', 'opgen_jax_LayerNorm'),
+    ('opgen.LayerNormGrad', 'opgen_jax_LayerNormGrad'),
+    ('opgen.Softmax', 'opgen_jax_Softmax'),
+    ('opgen.SoftmaxGrad', 'opgen_jax_SoftmaxGrad'),
+    ('opgen.CudnnRNNBackpropV3', 'opgen_jax_CudnnRNNBackpropV3'),
+    ('opgen.CudnnRNNV3', 'opgen_jax_CudnnRNNV3'),
+    ('opgen.DmlRnn', 'opgen_jax_DmlRnn'),
+    ('opgen.GRUBlockCell', 'opgen_jax_GRUBlockCell'),
+    ('opgen.GRUBlockCellGrad', 'opgen_jax_GRUBlockCellGrad'),
 ), lambda: [_bias_add, _bias_add_grad, _fused_batch_norm_grad_v3, _fused_batch_norm_v3, _layer_norm, _layer_norm_grad, _softmax, _softmax_grad, _cudnn_rnn_backprop_v3, _cudnn_rnn_v3, _dml_rnn, _gru_block_cell, _gru_block_cell_grad])
 
 

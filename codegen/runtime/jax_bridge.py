@@ -35,7 +35,7 @@ class ShapeBackend:
 
 @dataclass(frozen=True)
 class Library:
-    """A package's handler library: its source, its ops' (target, handler symbol) pairs and their
+    """A package's handler library: its source, its ops' (target, handler stem) pairs and their
     wrapper modules (bound to their kernels when it loads)."""
 
     source: Path

@@ -4,7 +4,9 @@ runner) built with the host C++ compiler the cpu backend uses against XLA's FFI 
 (`jax.ffi.include_dir()`), cached on disk like the other native libraries (host/libraries.py: keyed
 by source, flags, compiler and target, here also the JAX version), loaded once per process, its ops
 bound to their kernels as the cpu backend loads them (torch_library.bind_cpu) and its handlers
-registered with `jax.ffi.register_ffi_target`.
+registered with `jax.ffi.register_ffi_target`: the cpu ones always, the CUDA ones where JAX has a
+CUDA backend (then the library is handed the native cuda runtime and each op's module is bound on
+each of JAX's CUDA devices, as the wrappers' cuda path binds them: native_cuda.py).
 
 A library remembers the JAX and XLA FFI API it was built for (`opgen_jax_built_for()`); one built
 for another (a cache shared between environments) is refused by name and rebuilt."""
@@ -24,6 +26,7 @@ from codegen.runtime import diskcache, torch_library
 from codegen.runtime.host.libraries import _build_or_load
 from codegen.runtime.host.state import _LOCK
 from codegen.runtime.host.toolchain import _BASE_FLAGS, EMU_DIR, _compiler_command, _target, compiler_id
+from codegen.runtime.jax_abi import handler_symbol
 
 NATIVE_DIR = torch_library.NATIVE_DIR  # jax_ffi.h, driver.h
 
@@ -101,19 +104,52 @@ def build(source: Path) -> tuple[ctypes.CDLL, Path]:
         return lib, path
 
 
+def cuda_devices() -> list[Any]:
+    """JAX's CUDA devices in this process (none: the CPU wheel, or no GPU; the CUDA handlers are
+    then not registered)."""
+    try:
+        return list(_jax().devices("cuda"))
+    except RuntimeError:  # ("Unknown backend cuda")
+        return []
+
+
+def bind_cuda(lib: ctypes.CDLL, modules: Sequence[Any], devices: Sequence[Any]) -> None:
+    """Hands the library the native cuda runtime and binds each op module's kernels on each of
+    JAX's CUDA `devices` (XLA's device ordinal is the CUDA device index the runtime binds by)."""
+    from codegen.runtime import cuda_cache, native_cpu, native_cuda, native_plan
+
+    runner = native_cpu.NativeCpu(native_plan.NativePlans(lib))
+    native_cuda.hand_runner(lib)
+    for device in devices:
+        target = cuda_cache.target_for(str(device.compute_capability).replace(".", ""))
+        for module in modules:
+            native = getattr(module, "_NATIVE", None)
+            if native is not None:
+                native_cuda.bind(native.op, device.local_hardware_id, native_cuda.module_image(native.kernels, target),
+                                 runner.recorder(native.op).symbols)
+
+
 def load(source: Path, targets: Sequence[tuple[str, str]], modules: Sequence[Any]) -> ctypes.CDLL:
     """`build(source)`, once per process: each op module of `modules` bound to its kernels
-    (torch_library.bind_cpu: the launch settings in force now) and each (target, handler symbol) of
-    `targets` registered with XLA for the cpu platform."""
+    (torch_library.bind_cpu: the launch settings in force now; on JAX's CUDA devices, bind_cuda)
+    and each (target, handler stem) of `targets` registered with XLA for the cpu platform, and for
+    CUDA where JAX has CUDA devices."""
     with _REGISTER_LOCK:
         found = _LOADED.get(source)
         if found is not None:
             return found
         jax = _jax()
         lib, path = build(source)
+        platforms = ["cpu"]
         if modules and torch_library.has_drivers(source):
             torch_library.bind_cpu(path, modules)
-        for name, symbol in targets:
-            jax.ffi.register_ffi_target(name, jax.ffi.pycapsule(getattr(lib, symbol)), platform="cpu", api_version=1)
+            devices = cuda_devices()
+            if devices:
+                bind_cuda(lib, modules, devices)
+                platforms.append("CUDA")
+        for platform in platforms:
+            for name, stem in targets:
+                handler = jax.ffi.pycapsule(getattr(lib, handler_symbol(stem, platform)))
+                jax.ffi.register_ffi_target(name, handler, platform=platform, api_version=1)
         _LOADED[source] = lib
         return lib

@@ -1,10 +1,12 @@
 // The JAX front-end of the native drivers (issue 34), through XLA's FFI (jax.ffi.include_dir()'s
-// xla/ffi/api/ffi.h). codegen/jaxgen.py prints, per package, one handler per kernel op whose body
-// fills a `Call` from XLA's call frame and runs the op's driver (driver.h) with it: XLA's buffers
-// become opgen_tensor descriptors, the outputs are XLA's result buffers handed to the driver as
-// preallocated (the driver checks them against its own shapes), scratch comes from this call's
-// heap (freed when the handler returns: the cpu plan runs to its end inside the call), and a
-// driver's error is an ffi::Error with the driver's message.
+// xla/ffi/api/ffi.h). codegen/jaxgen.py prints, per package, one handler per kernel op and platform
+// whose body fills a `Call` from XLA's call frame and runs the op's driver (driver.h) with it: XLA's
+// buffers become opgen_tensor descriptors, the outputs are XLA's result buffers handed to the driver
+// as preallocated (the driver checks them against its own shapes), and a driver's error is an
+// ffi::Error with the driver's message. On the cpu scratch comes from this call's heap (freed when
+// the handler returns: the cpu plan runs to its end inside the call); on cuda the plan is queued on
+// XLA's stream (PlatformStream<void*>: no CUDA header needed) with scratch from XLA's
+// ScratchAllocator (docs/jax.md says what its release at the handler's return relies on).
 //
 // XLA calls handlers from its own threads, concurrently: a Call lives on the handler's stack and
 // nothing here is shared between calls (the drivers' recordings guard their own state).
@@ -17,6 +19,7 @@
 #include <list>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +27,16 @@
 #include "call_values.h"
 #include "driver.h"
 #include "xla/ffi/api/ffi.h"
+
+extern "C" {
+// Where a handler runs its driver: the cpu, or a cuda device with XLA's stream and scratch.
+typedef struct opgen_jax_where {
+  int32_t device;           // opgen_device
+  int32_t device_index;     // cuda: XLA's device ordinal
+  void* stream;             // cuda: XLA's CUstream
+  opgen_allocator scratch;  // driver.h's allocator, asked only for scratch (index -1)
+} opgen_jax_where;
+}
 
 namespace opgen_jax {
 
@@ -62,13 +75,70 @@ inline ffi::ErrorCode code_of(int result) {
   }
 }
 
+// The handlers' body with XLA's types gone (tests call it as opgen_jax_drive, on the libcuda
+// stand-in): `driver` run on `where` with the inputs and attrs in the spec's order, its outputs the
+// caller's buffers (preallocated: the driver checks their dtypes and shapes). The result is driver.h's,
+// with `err` saying why.
+inline int drive(int (*driver)(opgen_call*), const opgen_arg* inputs, int64_t ninputs, const opgen_value* attrs,
+                 int64_t nattrs, const opgen_tensor* outputs, int64_t noutputs, const opgen_jax_where& where,
+                 char* err, int64_t errlen) {
+  if (noutputs > OPGEN_MAX_OUTPUTS) {
+    std::snprintf(err, static_cast<size_t>(errlen), "more results than driver.h takes (%lld)",
+                  static_cast<long long>(noutputs));
+    return OPGEN_ERR_RUNTIME;
+  }
+  opgen_call call{};
+  call.inputs = inputs;
+  call.ninputs = ninputs;
+  call.attrs = attrs;
+  call.nattrs = nattrs;
+  call.device = where.device;
+  call.device_index = where.device_index;
+  call.stream = where.stream;
+  call.preallocated = 1;
+  call.allocator = where.scratch;
+  for (int64_t k = 0; k < noutputs; ++k) call.outputs[k] = outputs[k];
+  int result = driver(&call);
+  if (result != OPGEN_OK) std::snprintf(err, static_cast<size_t>(errlen), "%s", call.err);
+  return result;
+}
+
+// driver.h's allocator on XLA's ScratchAllocator (`ctx`), asked only for scratch (freed when the
+// handler returns, the plan's launches perhaps still queued on XLA's stream: docs/jax.md).
+inline int xla_scratch(void* ctx, int64_t index, int32_t, int32_t, const int64_t*, int64_t bytes, void** data,
+                       char* err, int64_t errlen) {
+  std::optional<void*> p;
+  if (index < 0) p = static_cast<ffi::ScratchAllocator*>(ctx)->Allocate(static_cast<size_t>(bytes ? bytes : 1), 256);
+  if (!p.has_value()) {
+    std::snprintf(err, static_cast<size_t>(errlen), index < 0 ? "XLA's scratch allocator refused %lld bytes"
+                                                               : "output %lld is XLA's, not the allocator's",
+                  static_cast<long long>(index < 0 ? bytes : index));
+    return 1;
+  }
+  *data = *p;
+  return 0;
+}
+
 // One call of a driver from a handler: the inputs and attrs in the spec's order, then run().
 class Call {
  public:
   // `present`: bit k set when the spec's input k was given (ffi_call takes no None, so an absent
   // optional input is simply not among XLA's arguments).
+  // The cpu handler's: scratch from this call's heap.
   Call(const char* op, ffi::RemainingArgs args, ffi::RemainingRets rets, int64_t present)
-      : op_(op), args_(args), rets_(rets), present_(present) {}
+      : op_(op), args_(args), rets_(rets), present_(present) {
+    where_.device = OPGEN_DEV_CPU;
+    where_.scratch = opgen_allocator{&Call::alloc, this};
+  }
+  // The cuda handler's: XLA's stream, device ordinal and scratch allocator.
+  Call(const char* op, ffi::RemainingArgs args, ffi::RemainingRets rets, int64_t present, void* stream,
+       int32_t ordinal, ffi::ScratchAllocator& scratch)
+      : op_(op), args_(args), rets_(rets), present_(present) {
+    where_.device = OPGEN_DEV_CUDA;
+    where_.device_index = ordinal;
+    where_.stream = stream;
+    where_.scratch = opgen_allocator{&xla_scratch, &scratch};
+  }
 
   // The spec's next input: XLA's next argument, or absent.
   void input() {
@@ -78,7 +148,7 @@ class Call {
       ffi::ErrorOr<ffi::AnyBuffer> buf = args_.get<ffi::AnyBuffer>(next_arg_++);
       if (buf.has_value()) {
         a.kind = OPGEN_ARG_TENSOR;
-        a.tensor = tensor_of(*buf);
+        a.tensor = tensor_of(*buf, where_);
       } else if (problem_.empty()) {
         problem_ = std::string(op_) + ": input " + std::to_string(inputs_.size()) + " is missing from XLA's call";
       }
@@ -128,8 +198,8 @@ class Call {
     }
   }
 
-  // Runs `driver` on the cpu with XLA's result buffers as the outputs (an output the op does not
-  // compute is a buffer the driver never touches). `driver` NULL: not built into this library.
+  // Runs `driver` on the handler's device with XLA's result buffers as the outputs (an output the op
+  // does not compute is a buffer the driver never touches). `driver` NULL: not built into this library.
   ffi::Error run(int (*driver)(opgen_call*), const char* symbol) {
     try {
       return run_checked(driver, symbol);
@@ -144,32 +214,25 @@ class Call {
     if (driver == nullptr)
       return ffi::Error(ffi::ErrorCode::kUnimplemented,
                         std::string(op_) + ": its native driver (" + symbol + ") is not built into this library");
-    opgen_call call{};
-    call.inputs = inputs_.data();
-    call.ninputs = static_cast<int64_t>(inputs_.size());
-    call.attrs = attrs_.data();
-    call.nattrs = static_cast<int64_t>(attrs_.size());
-    call.device = OPGEN_DEV_CPU;
-    call.preallocated = 1;
-    call.allocator.alloc = &Call::alloc;
-    call.allocator.ctx = this;
-    if (rets_.size() > OPGEN_MAX_OUTPUTS)
-      return ffi::Error(ffi::ErrorCode::kInternal, std::string(op_) + ": more results than driver.h takes");
+    std::vector<opgen_tensor> outputs;
     for (size_t k = 0; k < rets_.size(); ++k) {
       ffi::ErrorOr<ffi::Result<ffi::AnyBuffer>> out = rets_.get<ffi::AnyBuffer>(k);
       if (!out.has_value())
         return ffi::Error(ffi::ErrorCode::kInternal, std::string(op_) + ": result " + std::to_string(k) +
                                                          " is missing from XLA's call");
-      call.outputs[k] = tensor_of(**out);
+      outputs.push_back(tensor_of(**out, where_));
     }
-    int result = driver(&call);
+    char err[sizeof(opgen_call{}.err)];
+    int result = drive(driver, inputs_.data(), static_cast<int64_t>(inputs_.size()), attrs_.data(),
+                       static_cast<int64_t>(attrs_.size()), outputs.data(), static_cast<int64_t>(outputs.size()),
+                       where_, err, sizeof err);
     if (result == OPGEN_ERR_FALLBACK)
-      return ffi::Error(code_of(result), std::string(op_) + ": this call needs opgen's Python path (" + call.err + ")");
-    if (result != OPGEN_OK) return ffi::Error(code_of(result), call.err);
+      return ffi::Error(code_of(result), std::string(op_) + ": this call needs opgen's Python path (" + err + ")");
+    if (result != OPGEN_OK) return ffi::Error(code_of(result), err);
     return ffi::Error::Success();
   }
 
-  static opgen_tensor tensor_of(const ffi::AnyBuffer& b) {
+  static opgen_tensor tensor_of(const ffi::AnyBuffer& b, const opgen_jax_where& where) {
     opgen_tensor t{};
     ffi::AnyBuffer::Dimensions dims = b.dimensions();
     t.data = b.untyped_data();
@@ -178,7 +241,8 @@ class Call {
     t.ndim = static_cast<int32_t>(dims.size());
     t.dtype = dtype_of(b.element_type());
     t.name = t.dtype == OPGEN_DT_OTHER ? "a dtype opgen does not know" : nullptr;
-    t.device = OPGEN_DEV_CPU;
+    t.device = where.device;
+    t.device_index = where.device_index;
     return t;
   }
 
@@ -208,6 +272,7 @@ class Call {
   ffi::RemainingArgs args_;
   ffi::RemainingRets rets_;
   int64_t present_;
+  opgen_jax_where where_{};
   size_t next_arg_ = 0;
   std::string problem_;
   std::vector<opgen_arg> inputs_;
@@ -218,5 +283,12 @@ class Call {
 };
 
 }  // namespace opgen_jax
+
+// opgen_jax::drive for tests (the library's only translation unit includes this header).
+extern "C" __attribute__((visibility("default"))) int opgen_jax_drive(
+    int (*driver)(opgen_call*), const opgen_arg* inputs, int64_t ninputs, const opgen_value* attrs, int64_t nattrs,
+    const opgen_tensor* outputs, int64_t noutputs, const opgen_jax_where* where, char* err, int64_t errlen) {
+  return opgen_jax::drive(driver, inputs, ninputs, attrs, nattrs, outputs, noutputs, *where, err, errlen);
+}
 
 #endif  // OPGEN_JAX_FFI_H
