@@ -224,10 +224,12 @@ class Call {
 
  private:
   void add_arg(const opgen_arg& a) {
-    if (!args_.add(a)) throw std::runtime_error(std::string(op_) + ": more than " + std::to_string(kMaxArgs) + " inputs");
+    if (!args_.add(a))
+      throw std::runtime_error(std::string(op_) + ": more than " + std::to_string(kMaxArgs) + " inputs");
   }
   void add_attr(const opgen_value& v) {
-    if (!attrs_.add(v)) throw std::runtime_error(std::string(op_) + ": more than " + std::to_string(kMaxArgs) + " attrs");
+    if (!attrs_.add(v))
+      throw std::runtime_error(std::string(op_) + ": more than " + std::to_string(kMaxArgs) + " attrs");
   }
   // The tensors the descriptors point into (an input, or its contiguous copy), kept for the call.
   void hold(const Tensor& t) {
