@@ -72,6 +72,7 @@ PATHS = ("wrapper", "torch.ops", "torch.ops inference")
 INFERENCE = " inference"  # (a path or peer timed under torch.inference_mode())
 CLOCKS = {False: "wall clock", True: "the calling thread's CPU time"}
 GOALS = {"wrapper": 3.0, "torch.ops": 5.0, "torch.ops inference": 5.0}  # µs of host overhead (issue 32)
+RATIO_GOAL = 2.0  # a whole call against PyTorch's, through either path (issue 32)
 
 
 def cases(scope: Scope) -> dict[str, dict[str, Callable[[], object]]]:
@@ -141,6 +142,10 @@ def _batch(fn: Callable[[], object], repeat: int, inference: bool) -> Callable[[
     return calls
 
 
+def _verdict(met: bool) -> str:
+    return "met" if met else "NOT met"
+
+
 def main() -> None:
     quick = "--quick" in sys.argv
     repeat, rounds = (30, 2) if quick else (400, 7)
@@ -181,6 +186,14 @@ def main() -> None:
             print(f"| {op} | {peer:.1f} ({peer_b:.1f}) µs | {path} | {call:.1f} ({call_b:.1f}) µs | "
                   f"{call / peer:.2f}x ({call_b / peer_b:.2f}x) | {kernels:.1f} ({kernels_b:.1f}) µs | "
                   f"{call - kernels:.1f} ({call_b - kernels_b:.1f}) µs (≤ {GOALS[path]:.0f}) | {batches[op, path]} |")
+    print(f"goals (issue 32; the medians above): host overhead ≤ the path's goal, whole call ≤ {RATIO_GOAL:.0f}x "
+          "PyTorch")
+    for op in ops:
+        for path in PATHS:
+            peer, call, kernels = _figures(med, op, path)
+            print(f"- {op}, {path}: host overhead {call - kernels:.1f} µs ≤ {GOALS[path]:.0f}: "
+                  f"{_verdict(call - kernels <= GOALS[path])}; whole call {call / peer:.2f}x ≤ {RATIO_GOAL:.0f}x: "
+                  f"{_verdict(call / peer <= RATIO_GOAL)}")
     crossing = statistics.median(med[op, f"{path} crossings"] / batches[op, path] for op in ops for path in PATHS)
     print(f"one empty batch from Python (ctypes and the runtime's batch entry; in the overhead): {crossing:.1f} µs")
 

@@ -71,9 +71,8 @@ def _kernel(op: OpSpec) -> list[str]:
         else:
             lines.append(f"  call.attr(tsd::to<{cxx}>(stack[{k}]));")
         k += 1
-    lines.append(f"  std::vector<Tensor> out = call.run(opgen_call_{c_name(op.name)}, "
-                 f"{cxx_string('opgen_call_' + c_name(op.name))}, {len(op.outputs)});")
-    lines += [f"  stack[{i}] = tsd::from(out[{i}]);" for i in range(len(op.outputs))]
+    lines.append(f"  call.run(opgen_call_{c_name(op.name)}, {cxx_string('opgen_call_' + c_name(op.name))}, "
+                 f"{len(op.outputs)}, stack);")
     lines.append("}")
     return lines
 

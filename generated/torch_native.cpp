@@ -28,16 +28,14 @@ static void boxed_bias_add(StableIValue* stack, uint64_t, uint64_t) {
   call.tensor("value", tsd::to<Tensor>(stack[0]));
   call.tensor("bias", tsd::to<Tensor>(stack[1]));
   call.attr(tsd::to<std::string>(stack[2]));
-  std::vector<Tensor> out = call.run(opgen_call_BiasAdd, "opgen_call_BiasAdd", 1);
-  stack[0] = tsd::from(out[0]);
+  call.run(opgen_call_BiasAdd, "opgen_call_BiasAdd", 1, stack);
 }
 
 static void boxed_bias_add_grad(StableIValue* stack, uint64_t, uint64_t) {
   opgen_torch::Call call("BiasAddGrad");
   call.tensor("out_backprop", tsd::to<Tensor>(stack[0]));
   call.attr(tsd::to<std::string>(stack[1]));
-  std::vector<Tensor> out = call.run(opgen_call_BiasAddGrad, "opgen_call_BiasAddGrad", 1);
-  stack[0] = tsd::from(out[0]);
+  call.run(opgen_call_BiasAddGrad, "opgen_call_BiasAddGrad", 1, stack);
 }
 
 static void boxed_fused_batch_norm_grad_v3(StableIValue* stack, uint64_t, uint64_t) {
@@ -51,12 +49,7 @@ static void boxed_fused_batch_norm_grad_v3(StableIValue* stack, uint64_t, uint64
   call.attr(tsd::to<double>(stack[6]));
   call.attr(tsd::to<std::string>(stack[7]));
   call.attr(tsd::to<bool>(stack[8]));
-  std::vector<Tensor> out = call.run(opgen_call_FusedBatchNormGradV3, "opgen_call_FusedBatchNormGradV3", 5);
-  stack[0] = tsd::from(out[0]);
-  stack[1] = tsd::from(out[1]);
-  stack[2] = tsd::from(out[2]);
-  stack[3] = tsd::from(out[3]);
-  stack[4] = tsd::from(out[4]);
+  call.run(opgen_call_FusedBatchNormGradV3, "opgen_call_FusedBatchNormGradV3", 5, stack);
 }
 
 static void boxed_fused_batch_norm_v3(StableIValue* stack, uint64_t, uint64_t) {
@@ -70,13 +63,7 @@ static void boxed_fused_batch_norm_v3(StableIValue* stack, uint64_t, uint64_t) {
   call.attr(tsd::to<double>(stack[6]));
   call.attr(tsd::to<std::string>(stack[7]));
   call.attr(tsd::to<bool>(stack[8]));
-  std::vector<Tensor> out = call.run(opgen_call_FusedBatchNormV3, "opgen_call_FusedBatchNormV3", 6);
-  stack[0] = tsd::from(out[0]);
-  stack[1] = tsd::from(out[1]);
-  stack[2] = tsd::from(out[2]);
-  stack[3] = tsd::from(out[3]);
-  stack[4] = tsd::from(out[4]);
-  stack[5] = tsd::from(out[5]);
+  call.run(opgen_call_FusedBatchNormV3, "opgen_call_FusedBatchNormV3", 6, stack);
 }
 
 static void boxed_layer_norm(StableIValue* stack, uint64_t, uint64_t) {
@@ -85,10 +72,7 @@ static void boxed_layer_norm(StableIValue* stack, uint64_t, uint64_t) {
   call.optional("gamma", tsd::to<std::optional<Tensor>>(stack[1]));
   call.optional("beta", tsd::to<std::optional<Tensor>>(stack[2]));
   call.attr(tsd::to<double>(stack[3]));
-  std::vector<Tensor> out = call.run(opgen_call_LayerNorm, "opgen_call_LayerNorm", 3);
-  stack[0] = tsd::from(out[0]);
-  stack[1] = tsd::from(out[1]);
-  stack[2] = tsd::from(out[2]);
+  call.run(opgen_call_LayerNorm, "opgen_call_LayerNorm", 3, stack);
 }
 
 static void boxed_layer_norm_grad(StableIValue* stack, uint64_t, uint64_t) {
@@ -98,18 +82,14 @@ static void boxed_layer_norm_grad(StableIValue* stack, uint64_t, uint64_t) {
   call.tensor("mean", tsd::to<Tensor>(stack[2]));
   call.tensor("rstd", tsd::to<Tensor>(stack[3]));
   call.optional("gamma", tsd::to<std::optional<Tensor>>(stack[4]));
-  std::vector<Tensor> out = call.run(opgen_call_LayerNormGrad, "opgen_call_LayerNormGrad", 3);
-  stack[0] = tsd::from(out[0]);
-  stack[1] = tsd::from(out[1]);
-  stack[2] = tsd::from(out[2]);
+  call.run(opgen_call_LayerNormGrad, "opgen_call_LayerNormGrad", 3, stack);
 }
 
 static void boxed_softmax(StableIValue* stack, uint64_t, uint64_t) {
   opgen_torch::Call call("Softmax");
   call.tensor("x", tsd::to<Tensor>(stack[0]));
   call.attr(tsd::to<int64_t>(stack[1]));
-  std::vector<Tensor> out = call.run(opgen_call_Softmax, "opgen_call_Softmax", 1);
-  stack[0] = tsd::from(out[0]);
+  call.run(opgen_call_Softmax, "opgen_call_Softmax", 1, stack);
 }
 
 static void boxed_softmax_grad(StableIValue* stack, uint64_t, uint64_t) {
@@ -117,8 +97,7 @@ static void boxed_softmax_grad(StableIValue* stack, uint64_t, uint64_t) {
   call.tensor("y", tsd::to<Tensor>(stack[0]));
   call.tensor("dy", tsd::to<Tensor>(stack[1]));
   call.attr(tsd::to<int64_t>(stack[2]));
-  std::vector<Tensor> out = call.run(opgen_call_SoftmaxGrad, "opgen_call_SoftmaxGrad", 1);
-  stack[0] = tsd::from(out[0]);
+  call.run(opgen_call_SoftmaxGrad, "opgen_call_SoftmaxGrad", 1, stack);
 }
 
 static void boxed_cudnn_rnn_backprop_v3(StableIValue* stack, uint64_t, uint64_t) {
@@ -145,11 +124,7 @@ static void boxed_cudnn_rnn_backprop_v3(StableIValue* stack, uint64_t, uint64_t)
   call.attr(tsd::to<int64_t>(stack[19]));
   call.attr(tsd::to<bool>(stack[20]));
   call.attr(tsd::to<bool>(stack[21]));
-  std::vector<Tensor> out = call.run(opgen_call_CudnnRNNBackpropV3, "opgen_call_CudnnRNNBackpropV3", 4);
-  stack[0] = tsd::from(out[0]);
-  stack[1] = tsd::from(out[1]);
-  stack[2] = tsd::from(out[2]);
-  stack[3] = tsd::from(out[3]);
+  call.run(opgen_call_CudnnRNNBackpropV3, "opgen_call_CudnnRNNBackpropV3", 4, stack);
 }
 
 static void boxed_cudnn_rnn_v3(StableIValue* stack, uint64_t, uint64_t) {
@@ -168,12 +143,7 @@ static void boxed_cudnn_rnn_v3(StableIValue* stack, uint64_t, uint64_t) {
   call.attr(tsd::to<int64_t>(stack[11]));
   call.attr(tsd::to<bool>(stack[12]));
   call.attr(tsd::to<bool>(stack[13]));
-  std::vector<Tensor> out = call.run(opgen_call_CudnnRNNV3, "opgen_call_CudnnRNNV3", 5);
-  stack[0] = tsd::from(out[0]);
-  stack[1] = tsd::from(out[1]);
-  stack[2] = tsd::from(out[2]);
-  stack[3] = tsd::from(out[3]);
-  stack[4] = tsd::from(out[4]);
+  call.run(opgen_call_CudnnRNNV3, "opgen_call_CudnnRNNV3", 5, stack);
 }
 
 static void boxed_dml_rnn(StableIValue* stack, uint64_t, uint64_t) {
@@ -186,9 +156,7 @@ static void boxed_dml_rnn(StableIValue* stack, uint64_t, uint64_t) {
   call.optional("sequence_lengths", tsd::to<std::optional<Tensor>>(stack[5]));
   call.attr(tsd::to<std::string>(stack[6]));
   call.attr(tsd::to<std::optional<std::vector<std::string>>>(stack[7]).value_or(std::vector<std::string>{"tanh"}));
-  std::vector<Tensor> out = call.run(opgen_call_DmlRnn, "opgen_call_DmlRnn", 2);
-  stack[0] = tsd::from(out[0]);
-  stack[1] = tsd::from(out[1]);
+  call.run(opgen_call_DmlRnn, "opgen_call_DmlRnn", 2, stack);
 }
 
 static void boxed_gru_block_cell(StableIValue* stack, uint64_t, uint64_t) {
@@ -199,11 +167,7 @@ static void boxed_gru_block_cell(StableIValue* stack, uint64_t, uint64_t) {
   call.tensor("w_c", tsd::to<Tensor>(stack[3]));
   call.tensor("b_ru", tsd::to<Tensor>(stack[4]));
   call.tensor("b_c", tsd::to<Tensor>(stack[5]));
-  std::vector<Tensor> out = call.run(opgen_call_GRUBlockCell, "opgen_call_GRUBlockCell", 4);
-  stack[0] = tsd::from(out[0]);
-  stack[1] = tsd::from(out[1]);
-  stack[2] = tsd::from(out[2]);
-  stack[3] = tsd::from(out[3]);
+  call.run(opgen_call_GRUBlockCell, "opgen_call_GRUBlockCell", 4, stack);
 }
 
 static void boxed_gru_block_cell_grad(StableIValue* stack, uint64_t, uint64_t) {
@@ -218,11 +182,7 @@ static void boxed_gru_block_cell_grad(StableIValue* stack, uint64_t, uint64_t) {
   call.tensor("u", tsd::to<Tensor>(stack[7]));
   call.tensor("c", tsd::to<Tensor>(stack[8]));
   call.tensor("d_h", tsd::to<Tensor>(stack[9]));
-  std::vector<Tensor> out = call.run(opgen_call_GRUBlockCellGrad, "opgen_call_GRUBlockCellGrad", 4);
-  stack[0] = tsd::from(out[0]);
-  stack[1] = tsd::from(out[1]);
-  stack[2] = tsd::from(out[2]);
-  stack[3] = tsd::from(out[3]);
+  call.run(opgen_call_GRUBlockCellGrad, "opgen_call_GRUBlockCellGrad", 4, stack);
 }
 
 STABLE_TORCH_LIBRARY(opgen, m) {

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ctypes
 import sys
+import tracemalloc
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -77,6 +78,22 @@ API int untouched(opgen_call* c) {
       ? OPGEN_ERR_MEMORY : OPGEN_OK;
 }
 
+// out = the bytes of a scratch buffer of x's dtype and shape, as the allocator made it (shows the
+// scratch's poisoning); an error where the scratch is not 64-byte aligned
+API int scratch_peek(opgen_call* c) {
+  const opgen_arg& x = c->inputs[0];
+  int64_t n = 1, size = x.tensor.dtype == OPGEN_DT_FLOAT64 ? 8 : x.tensor.dtype == OPGEN_DT_FLOAT32 ? 4 : 1;
+  for (int d = 0; d < x.tensor.ndim; ++d) n *= x.tensor.shape[d];
+  void* scratch = nullptr;
+  if (c->allocator.alloc(c->allocator.ctx, -1, x.tensor.dtype, x.tensor.ndim, x.tensor.shape, n * size, &scratch,
+                         c->err, sizeof c->err))
+    return OPGEN_ERR_MEMORY;
+  if (reinterpret_cast<uintptr_t>(scratch) % 64 != 0) return fail(c, OPGEN_ERR_RUNTIME, "scratch not 64-byte aligned");
+  int code = untouched(c);
+  if (code == OPGEN_OK) std::memcpy(c->outputs[0].data, scratch, static_cast<size_t>(n * size));
+  return code;
+}
+
 // claims an output it never allocated
 API int liar(opgen_call* c) { c->noutputs = 1; return OPGEN_OK; }
 
@@ -104,7 +121,7 @@ def driver():
     key = diskcache.cache_key(DRIVER, flags, compiler_id(cmd), _target())
     lib, _, _ = _build_or_load(f"opgen-test-front-{key[:32]}", DRIVER, cmd, flags, runtime=True)
     return {name: ctypes.cast(getattr(lib, name), ctypes.c_void_p).value
-            for name in ("scale_add", "untouched", "liar", "elsewhere")}
+            for name in ("scale_add", "untouched", "liar", "elsewhere", "scratch_peek")}
 
 
 def test_call_converts_inputs_attrs_and_makes_outputs(front, driver):
@@ -161,6 +178,34 @@ def test_poisoned_outputs_match_backend_empty(front, driver, dtype, expect):
         assert out.tobytes() == np.full(5, np.nan, dtype=dtype).tobytes()  # the same NaN as fill(nan)
     else:
         assert (out == expect).all()
+
+
+@pytest.mark.parametrize("dtype, expect", [("float64", "nan"), ("float32", "nan"), ("uint8", 255), ("bool", True)])
+def test_cpu_scratch_is_aligned_and_poisoned_as_outputs_are(front, driver, dtype, expect):
+    x = np.zeros(7, dtype=dtype)
+    out, = front.call(driver["scratch_peek"], (x,), (), 0, True)
+    if expect == "nan":
+        assert out.tobytes() == np.full(7, np.nan, dtype=dtype).tobytes()
+    else:
+        assert (out == expect).all()
+    assert front.call(driver["scratch_peek"], (np.zeros(0),), (), 0, True)[0].shape == (0,)  # a zero-size one too
+
+
+def test_cpu_scratch_is_no_numpy_array(front, driver):
+    """A cpu call's scratch is a plain heap block, not a NumPy array (one the caller never sees; an
+    array costs an object and the GIL taken back): NumPy traces its arrays' memory, so the peak of a
+    call with a 1 MiB output and 1 MiB of scratch holds the output only."""
+    x = np.ones(1 << 17)
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        start = tracemalloc.get_traced_memory()[0]
+        out, = front.call(driver["scale_add"], (x, None), (2.0, "plain"), 0, False)
+        peak = tracemalloc.get_traced_memory()[1] - start
+    finally:
+        tracemalloc.stop()
+    assert (out == 2.0).all()
+    assert x.nbytes <= peak < x.nbytes + (256 << 10), peak
 
 
 def test_no_reference_leaks(front, driver):

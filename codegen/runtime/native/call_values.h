@@ -3,12 +3,30 @@
 #ifndef OPGEN_CALL_VALUES_H
 #define OPGEN_CALL_VALUES_H
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "driver.h"
 
 namespace opgen_front {
+
+// At most N items in place (a driver call's inputs or attrs: no heap per call); add() false when full.
+template <typename T, size_t N>
+class Slots {
+ public:
+  bool add(const T& item) {
+    if (size_ == N) return false;
+    items_[size_++] = item;
+    return true;
+  }
+  const T* data() const { return items_; }
+  size_t size() const { return size_; }
+
+ private:
+  T items_[N];
+  size_t size_ = 0;
+};
 
 inline opgen_value value(int32_t kind, int64_t i) {
   opgen_value v{};

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "driver.h"
+#include "host_scratch.h"
 
 typedef int (*opgen_driver_fn)(opgen_call*);
 
@@ -55,7 +56,8 @@ int dtype_of(PyArray_Descr* d) {
 }
 
 // What one call owns until it returns: shapes and strides handed to the driver, list items,
-// attr storage, the outputs made so far and the scratch kept alive while the plan runs.
+// attr storage, the outputs made so far and the scratch kept alive while the plan runs (on the
+// cpu plain heap blocks, host_scratch.h; on cuda the backend's arrays).
 struct CallState {
   opgen_arg args[kMaxArgs];
   opgen_value attrs[kMaxArgs];
@@ -63,6 +65,7 @@ struct CallState {
   std::vector<std::vector<opgen_value>> lists;
   PyObject* outputs[OPGEN_MAX_OUTPUTS] = {};
   std::vector<PyObject*> scratch;
+  opgen_front::HostScratch host_scratch;
   bool poison = false;  // OPGEN_POISON_OUTPUTS: every buffer starts as NaN (integers: -1), as backend.empty does
   // the cuda device: the call's device, the backend's `empty`, the inputs' shapes read from their
   // __cuda_array_interface__ (reserved up front: pointers stay put), and an exception `empty`
@@ -262,31 +265,31 @@ bool value_of(PyObject* obj, opgen_value* v, CallState& st, int depth) {
   return true;
 }
 
-// NumPy's fill(nan) / fill(-1) of backend.empty, as bits: the quiet NaN of each float width.
-void poison(PyArrayObject* a, int32_t dtype) {
-  char* p = static_cast<char*>(PyArray_DATA(a));
-  npy_intp n = PyArray_SIZE(a);
+// NumPy's fill(nan) / fill(-1) of backend.empty, as bits: the quiet NaN of each float width; `n`
+// elements of `nbytes` bytes in all at `data`.
+void poison(void* data, int64_t n, int64_t nbytes, int32_t dtype) {
+  char* p = static_cast<char*>(data);
   switch (dtype) {
     case OPGEN_DT_FLOAT16: case OPGEN_DT_BFLOAT16: {
       uint16_t bits = dtype == OPGEN_DT_FLOAT16 ? 0x7E00 : 0x7FC0;
-      for (npy_intp k = 0; k < n; ++k) std::memcpy(p + 2 * k, &bits, 2);
+      for (int64_t k = 0; k < n; ++k) std::memcpy(p + 2 * k, &bits, 2);
       break;
     }
     case OPGEN_DT_FLOAT32: {
       uint32_t bits = 0x7FC00000u;
-      for (npy_intp k = 0; k < n; ++k) std::memcpy(p + 4 * k, &bits, 4);
+      for (int64_t k = 0; k < n; ++k) std::memcpy(p + 4 * k, &bits, 4);
       break;
     }
     case OPGEN_DT_FLOAT64: {
       uint64_t bits = 0x7FF8000000000000ull;
-      for (npy_intp k = 0; k < n; ++k) std::memcpy(p + 8 * k, &bits, 8);
+      for (int64_t k = 0; k < n; ++k) std::memcpy(p + 8 * k, &bits, 8);
       break;
     }
     case OPGEN_DT_BOOL:
       std::memset(p, 1, static_cast<size_t>(n));
       break;
     default:
-      std::memset(p, 0xFF, static_cast<size_t>(PyArray_NBYTES(a)));
+      std::memset(p, 0xFF, static_cast<size_t>(nbytes));
   }
 }
 
@@ -330,12 +333,27 @@ int allocate_cuda(CallState* st, int64_t index, int32_t dtype, int32_t ndim, con
 int allocate_locked(CallState* st, int64_t index, int32_t dtype, int32_t ndim, const int64_t* shape, void** data,
                     char* err, int64_t errlen);
 
+// The cpu's scratch: no NumPy array (nor the GIL) for a buffer the caller never sees; poisoned as
+// backend.empty poisons. false: NumPy makes it (and says in its words why it cannot).
+bool host_scratch(CallState* st, int32_t dtype, int32_t ndim, const int64_t* shape, int64_t bytes, void** data) {
+  if (dtype < 0 || dtype >= OPGEN_DT_COUNT || ndim < 0 || ndim > OPGEN_MAX_NDIM) return false;
+  void* block = st->host_scratch.take(bytes);
+  if (block == nullptr) return false;
+  if (st->poison) {
+    int64_t n = 1;
+    for (int32_t k = 0; k < ndim; ++k) n *= shape[k];
+    poison(block, n, bytes, dtype);
+  }
+  *data = block;
+  return true;
+}
+
 // The driver runs without the GIL (other Python threads go on, as around the Python path's ctypes
 // calls); making an array takes it back for the moment.
 int allocate(void* ctx, int64_t index, int32_t dtype, int32_t ndim, const int64_t* shape, int64_t bytes,
              void** data, char* err, int64_t errlen) {
-  (void)bytes;
   CallState* st = static_cast<CallState*>(ctx);
+  if (index < 0 && st->device == OPGEN_DEV_CPU && host_scratch(st, dtype, ndim, shape, bytes, data)) return 0;
   if (PyGILState_GetThisThreadState() != st->released) {  // (another thread: a driver never does this)
     PyGILState_STATE gil = PyGILState_Ensure();
     int result = allocate_locked(st, index, dtype, ndim, shape, data, err, errlen);
@@ -377,7 +395,10 @@ int allocate_locked(CallState* st, int64_t index, int32_t dtype, int32_t ndim, c
     PyErr_Clear();
     return 1;
   }
-  if (st->poison) poison(reinterpret_cast<PyArrayObject*>(array), dtype);
+  if (st->poison) {
+    PyArrayObject* a = reinterpret_cast<PyArrayObject*>(array);
+    poison(PyArray_DATA(a), PyArray_SIZE(a), PyArray_NBYTES(a), dtype);
+  }
   keep(st, index, array);
   *data = PyArray_DATA(reinterpret_cast<PyArrayObject*>(array));
   return 0;

@@ -12,6 +12,7 @@
 
 #include <dlfcn.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -28,6 +29,7 @@
 
 #include "call_values.h"
 #include "driver.h"
+#include "host_scratch.h"
 
 namespace opgen_torch {
 
@@ -122,22 +124,18 @@ inline void* current_cuda_stream(const char* op, int32_t index) {
 // One call of a driver from a boxed kernel: the inputs and attrs in the spec's order, then run().
 class Call {
  public:
-  explicit Call(const char* op) : op_(op) {
-    args_.reserve(kTypical);  // (one allocation each for a typical op, not one per doubling)
-    attrs_.reserve(kTypical);
-    held_.reserve(kTypical);
-  }
+  explicit Call(const char* op) : op_(op) {}
 
   // A tensor input (`name` for messages). A tensor the driver cannot read directly (strided,
   // misaligned) is copied once; its copy lives as long as the call.
-  void tensor(const char* name, const Tensor& t) { args_.push_back(arg_of(name, t)); }
+  void tensor(const char* name, const Tensor& t) { add_arg(arg_of(name, t)); }
   void optional(const char* name, const std::optional<Tensor>& t) {
     if (t.has_value() && t->defined()) {
       tensor(name, *t);
     } else {
       opgen_arg a{};
       a.kind = OPGEN_ARG_ABSENT;
-      args_.push_back(a);
+      add_arg(a);
     }
   }
   void list(const char* name, const std::vector<Tensor>& items) {
@@ -150,7 +148,7 @@ class Call {
     a.kind = OPGEN_ARG_LIST;
     a.items = descs.data();
     a.len = static_cast<int64_t>(descs.size());
-    args_.push_back(a);
+    add_arg(a);
   }
   // An `int` input (an input declared accepts_python_int): a 0-d cpu tensor of the input's dtype,
   // as the wrapper's python_int makes it, refused where the value does not fit.
@@ -165,37 +163,38 @@ class Call {
     a.tensor.data = &held;
     a.tensor.dtype = dtype;
     a.tensor.device = OPGEN_DEV_CPU;
-    args_.push_back(a);
+    add_arg(a);
   }
 
-  void attr(int64_t v) { attrs_.push_back(value(OPGEN_VAL_INT, v)); }
+  void attr(int64_t v) { add_attr(value(OPGEN_VAL_INT, v)); }
   void attr(double v) {
     opgen_value x = value(OPGEN_VAL_FLOAT, 0);
     x.f = v;
-    attrs_.push_back(x);
+    add_attr(x);
   }
-  void attr(bool v) { attrs_.push_back(value(OPGEN_VAL_BOOL, v)); }
-  void attr(std::string v) { attrs_.push_back(text(std::move(v))); }
+  void attr(bool v) { add_attr(value(OPGEN_VAL_BOOL, v)); }
+  void attr(std::string v) { add_attr(text(std::move(v))); }
   void attr(const std::vector<int64_t>& v) {
     std::vector<opgen_value>& items = values_.emplace_back();
     for (int64_t i : v) items.push_back(value(OPGEN_VAL_INT, i));
-    attrs_.push_back(list_value(items));
+    add_attr(list_value(items));
   }
   void attr(const std::vector<std::string>& v) {
     std::vector<opgen_value>& items = values_.emplace_back();
     for (const std::string& s : v) items.push_back(text(s));
-    attrs_.push_back(list_value(items));
+    add_attr(list_value(items));
   }
 
-  // Runs `driver` on the inputs' device (the first tensor's; the cpu without any) and returns
-  // the schema's `noutputs` outputs, one the op did not compute as an empty float32 tensor (a
-  // schema has no optional outputs). `driver` NULL: the op's driver is not in this library.
-  std::vector<Tensor> run(int (*driver)(opgen_call*), const char* symbol, int64_t noutputs) {
+  // Runs `driver` on the inputs' device (the first tensor's; the cpu without any) and puts the
+  // schema's `noutputs` outputs on `stack`, one the op did not compute as an empty float32 tensor
+  // (a schema has no optional outputs). `driver` NULL: the op's driver is not in this library.
+  void run(int (*driver)(opgen_call*), const char* symbol, int64_t noutputs, StableIValue* stack) {
     if (driver == nullptr)
       throw std::runtime_error(std::string(op_) + ": its native driver (" + symbol +
                                ") is not built into this library");
-    opgen_call call{};
-    call.inputs = args_.data();
+    opgen_call call;
+    std::memset(&call, 0, offsetof(opgen_call, err) + 1);  // (the 1 KiB message buffer: only its first byte)
+    call.inputs = args_.data();  // (Slots: in place, so a Call is one object on the kernel's stack)
     call.ninputs = static_cast<int64_t>(args_.size());
     call.attrs = attrs_.data();
     call.nattrs = static_cast<int64_t>(attrs_.size());
@@ -216,19 +215,31 @@ class Call {
     if (call.noutputs != noutputs)
       throw std::runtime_error(std::string(op_) + ": its driver gave " + std::to_string(call.noutputs) +
                                " outputs, its schema has " + std::to_string(noutputs));
-    std::vector<Tensor> out;
     for (int64_t k = 0; k < noutputs; ++k) {
-      if (k < static_cast<int64_t>(outputs_.size()) && outputs_[k].has_value()) {
-        out.push_back(*outputs_[k]);
-      } else {
-        int64_t zero = 0;
-        out.push_back(fresh(&zero, 1, ScalarType::Float));
-      }
+      int64_t zero = 0;
+      Tensor out = k < OPGEN_MAX_OUTPUTS && outputs_[k].has_value() ? *outputs_[k] : fresh(&zero, 1, ScalarType::Float);
+      stack[k] = torch::stable::detail::from(out);
     }
-    return out;
   }
 
  private:
+  void add_arg(const opgen_arg& a) {
+    if (!args_.add(a))
+      throw std::runtime_error(std::string(op_) + ": more than " + std::to_string(kMaxArgs) + " inputs");
+  }
+  void add_attr(const opgen_value& v) {
+    if (!attrs_.add(v))
+      throw std::runtime_error(std::string(op_) + ": more than " + std::to_string(kMaxArgs) + " attrs");
+  }
+  // The tensors the descriptors point into (an input, or its contiguous copy), kept for the call.
+  void hold(const Tensor& t) {
+    if (nheld_ < kMaxArgs) {
+      held_[nheld_++] = t;
+    } else {
+      more_held_.push_back(t);  // (list inputs' items beyond the first kMaxArgs tensors)
+    }
+  }
+
   opgen_arg arg_of(const char* name, Tensor t) {
     torch::stable::Device d = t.device();
     if (!have_device_) {
@@ -248,7 +259,7 @@ class Call {
       torch::stable::copy_(copy, t);
       t = copy;
     }
-    held_.push_back(t);
+    hold(t);
     opgen_arg a{};
     a.kind = OPGEN_ARG_TENSOR;
     a.tensor.data = t.data_ptr();
@@ -277,11 +288,13 @@ class Call {
   // called directly): torch::stable::empty goes through the dispatcher by the op's name, a look-up
   // and six boxed arguments per tensor, a third of a tiny call's host time.
   Tensor fresh(const int64_t* shape, int32_t ndim, ScalarType dtype) const {
-    std::vector<int64_t> strides(static_cast<size_t>(ndim > 0 ? ndim : 1), 1);
+    int64_t strides[OPGEN_MAX_NDIM];  // (a driver's outputs have at most OPGEN_MAX_NDIM dims: no heap per call)
+    if (ndim > OPGEN_MAX_NDIM) throw std::runtime_error("more than " + std::to_string(OPGEN_MAX_NDIM) + " dims");
+    if (ndim > 0) strides[ndim - 1] = 1;
     for (int32_t d = ndim - 1; d > 0; --d) strides[d - 1] = strides[d] * (shape[d] > 1 ? shape[d] : 1);
     AtenTensorHandle handle = nullptr;
     STABLE_TORCH_ERROR_CODE_CHECK(aoti_torch_empty_strided(
-        ndim, shape, strides.data(), static_cast<int32_t>(dtype), static_cast<int32_t>(device_.type()),
+        ndim, shape, strides, static_cast<int32_t>(dtype), static_cast<int32_t>(device_.type()),
         device_.index(), &handle));
     return Tensor(handle);
   }
@@ -293,6 +306,10 @@ class Call {
     Call* self = static_cast<Call*>(ctx);
     try {
       const DtypePair* dt = dtype_of(dtype);
+      if (index < 0 && self->device_.type() == torch::headeronly::DeviceType::CPU) {
+        *data = self->host_scratch_.take(bytes);
+        if (*data != nullptr) return 0;
+      }
       if (index < 0 || dt == nullptr) {  // scratch (or an output of a dtype torch lacks): bytes
         Tensor t = self->fresh(&bytes, 1, ScalarType::Byte);
         *data = t.data_ptr();
@@ -301,8 +318,8 @@ class Call {
         throw std::runtime_error("output " + std::to_string(index) + " has dtype " + std::to_string(dtype) +
                                  ", which PyTorch has no tensor of");
       }
+      if (index >= OPGEN_MAX_OUTPUTS) throw std::runtime_error("beyond " + std::to_string(OPGEN_MAX_OUTPUTS));
       Tensor t = self->fresh(shape, ndim, dt->torch);
-      if (static_cast<int64_t>(self->outputs_.size()) <= index) self->outputs_.resize(index + 1);
       self->outputs_[index] = t;
       *data = t.data_ptr();
       return 0;
@@ -313,22 +330,25 @@ class Call {
     }
   }
 
-  static constexpr size_t kTypical = 8;
+  static constexpr size_t kMaxArgs = 64;  // (as the Python front's: no op comes near)
   const char* op_;
   torch::stable::Device device_{torch::headeronly::DeviceType::CPU};
   bool have_device_ = false;
   std::string device_arg_;
-  std::vector<opgen_arg> args_;
-  std::vector<opgen_value> attrs_;
+  opgen_front::Slots<opgen_arg, kMaxArgs> args_;
+  opgen_front::Slots<opgen_value, kMaxArgs> attrs_;
   // (lists: what a descriptor points into never moves, and an empty one allocates nothing, where a
   // deque allocates its map and a node at construction: eight allocations a call for nothing)
   std::list<std::vector<opgen_tensor>> lists_;
   std::list<std::vector<opgen_value>> values_;
   std::list<std::string> texts_;
   std::list<uint64_t> ints_;
-  std::vector<Tensor> held_;
-  std::vector<Tensor> scratch_;
-  std::vector<std::optional<Tensor>> outputs_;
+  std::optional<Tensor> held_[kMaxArgs];
+  size_t nheld_ = 0;
+  std::vector<Tensor> more_held_;
+  std::vector<Tensor> scratch_;  // (cuda's: PyTorch's allocator; the cpu's are host_scratch_'s)
+  opgen_front::HostScratch host_scratch_;
+  std::optional<Tensor> outputs_[OPGEN_MAX_OUTPUTS];
 };
 
 }  // namespace opgen_torch
