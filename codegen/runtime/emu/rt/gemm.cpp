@@ -54,7 +54,9 @@ int typed_gemm(const opgen_gemm_desc& d, const T* a, const T* b, T* out, int64_t
 // The BLAS's process-wide thread count (OpenBLAS's get/set_num_threads, found in the library that
 // exports `blas`), so that a strided batch's products, run at once on the pool's threads, each run
 // on one BLAS thread: an OpenBLAS call on two threads hands work over per call (costly for the
-// small per-step products) and two such calls at once contend for its one thread pool. None found
+// small per-step products) and two such calls at once contend for its one thread pool. The count is
+// process-wide (OpenBLAS's pthreads build has no per-thread one: its set_num_threads_local sets the
+// same count there), hence set around the whole batch, under the launch lock. None found
 // (another BLAS): the products run one after the other, as the BLAS threads them.
 struct BlasThreads {
   uint64_t blas;
