@@ -486,8 +486,7 @@ def attach(runs: Sequence[Run], specs: Any = None) -> None:
         from codegen.load import load_specs
 
         specs = load_specs(PROJECT / "specs")
-    for run in runs:
-        attach_blocks(run.kernels, specs)
+    attach_blocks([kernel for run in runs for kernel in run.kernels], specs)  # (each op's blocks once for all runs)
 
 
 def line(run: Run, module: ModuleResult) -> str:
