@@ -212,11 +212,12 @@ def launch_blocks(op: OpSpec, plan: str = "cuda") -> dict[str, int]:
 def attach_blocks(rows: Iterable[KernelResources], specs: Iterable[OpSpec]) -> None:
     """Set each row's max_block from its op's spec (rows of ops or kernels not found keep -1)."""
     by_op = {op.name: op for op in specs}
-    cache: dict[str, dict[str, int]] = {}
+    cache: dict[str, dict[str, int]] = {}  # op → its blocks: computed once per op (seconds for the RNN ops)
     for row in rows:
         if row.op in by_op:
-            blocks = cache.setdefault(row.op, launch_blocks(by_op[row.op]))
-            row.max_block = blocks.get(row.kernel, -1)
+            if row.op not in cache:
+                cache[row.op] = launch_blocks(by_op[row.op])
+            row.max_block = cache[row.op].get(row.kernel, -1)
 
 
 # ----------------------------------------------------------------------------- table --

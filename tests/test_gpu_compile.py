@@ -27,6 +27,7 @@ function shows up (docs/specs.md, "Kernels and the launch plan").
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib.util
 import os
 import subprocess
@@ -172,7 +173,7 @@ def test_every_kernel_is_within_the_limits_of_its_largest_block(runs: dict[tuple
     problems = nvrtc_compile.failures([run])
     assert not problems, "\n".join(problems)
     kernels = run.kernels
-    planned = {symbol: block for op in _specs() for symbol, block in launch_blocks(op).items()}
+    planned = _planned()
     assert planned and set(planned) == {k.kernel for k in kernels}  # every kernel the GPU plan launches, no other
     assert all(k.max_block == planned[k.kernel] for k in kernels)
     assert all(k.spill_stores == k.spill_loads == 0 for k in kernels)
@@ -230,6 +231,12 @@ def test_a_module_nvrtc_rejects_is_reported_and_the_others_go_on(runs: dict[tupl
 
 
 # -------------------------------------------------------------- no NVRTC needed --
+
+@functools.cache
+def _planned() -> dict[str, int]:
+    """Every GPU entry point → its largest block (the launch plans walked once, not once per run: a second each)."""
+    return {symbol: block for op in _specs() for symbol, block in launch_blocks(op).items()}
+
 
 def _specs() -> list[Any]:
     from codegen.load import load_specs

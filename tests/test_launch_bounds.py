@@ -116,3 +116,25 @@ def test_every_module_leaves_out_exactly_the_kernels_the_cuda_plan_never_launche
         on_gpu = _as_compiled(_text(op.name), cuda=True)
         for entry in lower.lower(op).entry_points:
             assert (entry.symbol in on_gpu) != entry.cpu_only, entry.symbol
+
+
+def test_the_resource_reports_compute_each_ops_largest_blocks_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """nvrtc_compile.attach over two runs of the same kernels (the CI matrix attaches seven): each op's
+    launch plan is walked once (seconds for the RNN ops), and every row gets its kernel's block."""
+    from codegen import resources
+    from codegen.resources import KernelResources
+    from codegen.verify import nvrtc_compile
+
+    ops = ["BiasAdd", "LayerNorm"]
+    blocks = {op: launch_blocks(SPECS[op]) for op in ops}
+    walked: list[str] = []
+    monkeypatch.setattr(resources, "launch_blocks", lambda op, plan="cuda": walked.append(op.name) or blocks[op.name])
+
+    def run() -> Any:
+        rows = [KernelResources(op, kernel, 32, 0, 0) for op in ops for kernel in blocks[op]]
+        return nvrtc_compile.Run("13.0.88", False, modules=[nvrtc_compile.ModuleResult("m.cu", True, kernels=rows)])
+
+    runs = [run(), run()]
+    nvrtc_compile.attach(runs, list(SPECS.values()))
+    assert sorted(walked) == ops
+    assert all(row.max_block == blocks[row.op][row.kernel] > 0 for r in runs for row in r.kernels)

@@ -57,6 +57,7 @@ from codegen.project import OPGEN_HOME as PROJECT  # a checkout's root (its gene
 from codegen.resources import KernelResources, attach_blocks, parse_ptxas, read_cubin, summary, table
 from codegen.runtime.kernels import symbol_parts
 from codegen.runtime.settings import NVRTC_CACHE
+from codegen.verify.nvrtc_cache import CachedCompiler
 
 ARCH = "sm_90"  # a run's default (the GPU checks' H100 and H200)
 #: the architectures users run, Hopper and Blackwell: CI compiles every module for each (ci_jobs)
@@ -282,6 +283,7 @@ class ModuleResult:
     seconds: float = 0.0
     kernels: list[KernelResources] = field(default_factory=list)
     ptxas: list[KernelResources] | None = None  # ptxas -v's report, where the module was compiled verbosely
+    cached: bool = False  # its cubin came from the disk cache (nvrtc_cache.py): compiled by an earlier run
 
     @property
     def error(self) -> str:
@@ -320,7 +322,7 @@ def _op_of(symbol: str) -> str:
     return symbol_parts(symbol)[0]
 
 
-def compile_modules(compiler: Nvrtc | CupyNvrtc, label: str, include: str | None, lineinfo: bool,
+def compile_modules(compiler: Nvrtc | CupyNvrtc | CachedCompiler, label: str, include: str | None, lineinfo: bool,
                     modules: Sequence[Path], arch: str = ARCH, verbose: Sequence[str] = ()) -> Run:
     """Compile each module (report, never raise, per module). `verbose`: modules always compiled
     once more with ptxas -v (a cross-check of the cubin reader), besides those with local memory."""
@@ -335,8 +337,10 @@ def compile_modules(compiler: Nvrtc | CupyNvrtc, label: str, include: str | None
         start = time.perf_counter()
         try:
             source = path.read_text(encoding="utf-8")
+            hits = getattr(compiler, "hits", 0)
             cubin, log = compiler.compile(source, path.name, options)
-            result = ModuleResult(rel, cubin is not None, "" if cubin else log, time.perf_counter() - start)
+            result = ModuleResult(rel, cubin is not None, "" if cubin else log, time.perf_counter() - start,
+                                  cached=getattr(compiler, "hits", 0) > hits)
             if cubin is not None:
                 result.kernels = read_cubin(cubin)
                 if rel in verbose or str(path) in verbose or any(k.local_bytes for k in result.kernels):
@@ -349,7 +353,7 @@ def compile_modules(compiler: Nvrtc | CupyNvrtc, label: str, include: str | None
     return run
 
 
-def _add_ptxas_report(compiler: Nvrtc | CupyNvrtc, source: str, name: str, options: Sequence[str],
+def _add_ptxas_report(compiler: Nvrtc | CupyNvrtc | CachedCompiler, source: str, name: str, options: Sequence[str],
                       result: ModuleResult) -> None:
     """Spill bytes from ptxas -v (a cubin does not record them)."""
     cubin, log = compiler.compile(source, name, [*options, VERBOSE_OPTION])
@@ -366,7 +370,7 @@ def _add_ptxas_report(compiler: Nvrtc | CupyNvrtc, source: str, name: str, optio
 def _worker(job: dict[str, Any]) -> dict[str, Any]:
     """One run in this process (the --worker entry), as JSON."""
     try:
-        compiler = Nvrtc(job["library"])
+        compiler = CachedCompiler(Nvrtc(job["library"]), job["library"])  # (a second run of the same: no NVRTC)
     except OSError as exc:
         return dataclasses.asdict(Run(job["label"], job["lineinfo"], arch=job["arch"],
                                       error=f"cannot load {job['library']}: {exc}"))
@@ -487,13 +491,13 @@ def attach(runs: Sequence[Run], specs: Any = None) -> None:
         from codegen.load import load_specs
 
         specs = load_specs(PROJECT / "specs")
-    for run in runs:
-        attach_blocks(run.kernels, specs)
+    attach_blocks([kernel for run in runs for kernel in run.kernels], specs)  # (each op's blocks once for all runs)
 
 
 def line(run: Run, module: ModuleResult) -> str:
     what = (f"ok     {module.seconds:5.2f} s  {len(module.kernels):3d} kernels, max "
-            f"{max((k.registers for k in module.kernels), default=0)} registers") if module.ok \
+            f"{max((k.registers for k in module.kernels), default=0)} registers"
+            + (" (cached cubin)" if module.cached else "")) if module.ok \
         else f"FAILED {module.seconds:5.2f} s  {module.error}"
     return f"  {run.label:<8} {run.arch:<6} line info {'on ' if run.lineinfo else 'off'}  {module.path:<44} {what}"
 
