@@ -826,6 +826,7 @@ __device__ void grad_once(const T* __restrict__ dy, const T* __restrict__ x, con
     coef[2][lane] = k[2];
   }
   __syncthreads();
+  if (!live) return;  // (no coefficients past the last channel)
   const float ka = coef[0][lane], kb = coef[1][lane], kd = coef[2][lane];
   // The same offsets again, from C as read back: NVRTC would otherwise keep the first walk's 24
   // offsets (48 registers) across the barrier for these stores, and spill.
