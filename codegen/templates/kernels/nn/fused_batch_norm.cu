@@ -792,8 +792,7 @@ __device__ void grad_once(const T* __restrict__ dy, const T* __restrict__ x, con
   const long long c = blockIdx.x * 32LL + lane;
   const bool live = c < C;
   const float mc = live ? mu[c] : 0.f;
-  // rows warp, warp + warps, ...: n of them; their offsets step by warps·C, walked in order (not
-  // kept: 32 offsets of 64 bits would not leave the values their registers)
+  // rows warp, warp + warps, ...: n of them; their offsets step by warps·C, walked in order
   const long long kept = live && m > warp ? (m - warp + warps - 1) / warps : 0;
   const int n = static_cast<int>(kept < kOnceRows ? kept : kOnceRows);  // int32 ok: at most kOnceRows
   const long long first = warp * C + c, step = warps * C;
