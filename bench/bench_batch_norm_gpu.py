@@ -2,8 +2,9 @@
 """FusedBatchNormGradV3 on the cuda backend (issue 3), beside PyTorch's batch-norm backward on the
 same GPU in the same run.
 
-Configurations: N=256 C=64 H=W=112 and N=32 C=256 H=W=28; NHWC and NCHW; float32 and float16;
-training and inference. For each:
+Configurations: N=256 C=64 H=W=112, N=32 C=256 H=W=28 and N=4 C=2048 H=W=7 (ResNet-50's last
+stage: few rows, which NHWC reads once in one launch); NHWC and NCHW; float32 and float16; training
+and inference. For each:
 
 * "graph": the op's kernels captured once in a CUDA graph and replayed; the median of many replays
   timed with CUDA events: GPU time only, the number the bandwidth is computed from;
@@ -41,8 +42,10 @@ if str(PROJECT) not in sys.path:
 
 from gpu_timing import copy_bandwidth, cupy_or_reason, median_ms, torch_cuda, torch_median_ms  # noqa: E402 -- bench/ is the script folder
 
-SHAPES = [(256, 64, 112, 112), (32, 256, 28, 28)]  # N, C, H, W
-QUICK_SHAPES = [(32, 64, 56, 56), (8, 256, 14, 14)]
+# N, C, H, W. The last of each list has m = N·H·W = 196 rows, within FusedBatchNormGradV3's once_max_rows:
+# channels-last (NHWC) takes the GPU plan's one-launch variant (grad_once), the others three launches.
+SHAPES = [(256, 64, 112, 112), (32, 256, 28, 28), (4, 2048, 7, 7)]
+QUICK_SHAPES = [(32, 64, 56, 56), (8, 256, 14, 14), (4, 2048, 7, 7)]
 FORMATS = ["NHWC", "NCHW"]
 DTYPES = ["float32", "float16"]
 MODES = [True, False]  # is_training

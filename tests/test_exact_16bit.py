@@ -278,7 +278,8 @@ def test_softmax_grad(scope: Any, dtype: str) -> None:
 
 # channels-last and channels-first, rows of a channel shorter and longer than a 256-element chunk
 BN_CASES = [((2, 6, 7, 37), "NHWC"), ((3, 5, 20, 20), "NCHW"), ((2, 3, 2, 3, 5), "NCDHW"),
-            ((2, 16, 5, 7), "NCHW")]  # 16 channels: the cpu plan's gradient takes a block per channel
+            ((2, 16, 5, 7), "NCHW"),  # 16 channels: the cpu plan's gradient takes a block per channel
+            ((2, 12, 16, 33), "NHWC")]  # m = 384: the GPU plan's gradient in one launch (grad_once) at its limit
 
 
 def _bn_channels(rng: np.random.Generator, shape: tuple[int, ...], fmt: str) -> tuple[int, np.ndarray, np.ndarray]:

@@ -1167,3 +1167,66 @@ def test_gradient_matches_the_reference_on_larger_shapes(scope, data_format, n, 
                                  data_format=data_format, is_training=is_training, scope=scope)
     ref = bn_grad(dy, x, scale, rs1, rs2, epsilon=EPS, data_format=data_format, is_training=is_training)
     _check_grad(g, ref, dy=dy, x=x, rs1=rs1, rs2=rs2, epsilon=EPS, data_format=data_format, dtype_name=dtype)
+
+
+# ---------------------------------------------------------------------------------------------
+# The GPU's plan of channels-last data whose rows fit a block (issue 35 item 2): one launch,
+# grad_once, reading dy and x once; a row more takes the three launches
+# ---------------------------------------------------------------------------------------------
+PASSES = ["grad_partials", "grad_finalize", "grad_input"]
+
+
+def _offset_view(a: np.ndarray) -> np.ndarray:
+    """a's values in a view one element into a larger buffer (not aligned to a vector access)."""
+    buffer = np.empty(a.size + 1, a.dtype)
+    view = buffer[1:].reshape(a.shape)
+    view[...] = a
+    return view
+
+
+def test_the_once_variant_keeps_what_a_block_holds() -> None:
+    from generated.nn import fused_batch_norm_grad_v3 as module
+
+    # 16 warps × kOnceRows (24) rows a thread keeps in registers: nn/fused_batch_norm.cu's grad_once
+    assert module._PLAN.params["once_max_rows"] == 16 * 24
+
+
+@pytest.mark.parametrize("plan_scope", ["cuda", "gpu-form"], indirect=True)
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("is_training", TRAINING)
+@pytest.mark.parametrize(("data_format", "shape", "kernels"), [
+    ("NHWC", (2, 12, 16, 33), ["grad_once"]),  # m = 384 = once_max_rows: 16 warps of 24 rows; tiles of 32 and 1
+    ("NHWC", (1, 1, 385, 33), PASSES),  # m = 385: a row more
+    ("NDHWC", (2, 2, 2, 2, 70), ["grad_once"]),  # m = 16: a warp a row; tiles of 32, 32 and 6
+    ("NHWC", (1, 1, 17, 5), ["grad_once"]),  # m = 17: warp 0 keeps 2 rows, the others 1
+    ("NHWC", (1, 1, 15, 40), ["grad_once"]),  # m = 15: 15 warps
+    ("NHWC", (7, 3, 5, 3), ["grad_once"]),  # m = 105: 7 rows for warps 0-8, 6 for the rest
+    ("NCHW", (1, 4, 2, 3), PASSES),  # channels-first: never
+])
+def test_the_gpu_plan_reads_channels_last_rows_once_where_they_fit_a_block(plan_scope, data_format, shape, kernels,
+                                                                             is_training, dtype):
+    """Data far from 0 (mean 40, std 3: dy·(x − μ) cancels), inputs in views one element into their
+    buffers, outputs poisoned; the launches recorded; a second call gives the same bits."""
+    from codegen.runtime.launches import record_launches
+
+    rng = _rng("once", data_format, shape, is_training, dtype)
+    dt, c = _np_dtype(dtype), shape[-1] if data_format.endswith("C") else shape[1]
+    x = _offset_view(rng.normal(40.0, 3.0, shape).astype(dt))
+    dy = _offset_view(rng.normal(0.5, 1.0, shape).astype(dt))
+    scale = _f32(rng.uniform(0.5, 2.0, c) * rng.choice([-1.0, 1.0], c))
+    if is_training:
+        rs1, rs2 = _train_reserve_spaces(x, scale, 0 * scale, 0 * scale, 0 * scale + 1, epsilon=EPS,
+                                          data_format=data_format)
+    else:
+        rs1, rs2 = _f32(rng.normal(40.0, 1.0, c)), _f32(rng.uniform(4.0, 16.0, c))
+    with record_launches(plan_scope.backend) as launches:
+        g = fused_batch_norm_grad_v3(dy, x, scale, rs1, rs2, np.zeros(0, np.float32), epsilon=EPS,
+                                     data_format=data_format, is_training=is_training, scope=plan_scope)
+    assert [launch.kernel for launch in launches] == kernels
+    ref = bn_grad(dy, x, scale, rs1, rs2, epsilon=EPS, data_format=data_format, is_training=is_training)
+    _check_grad(g, ref, dy=dy, x=x, rs1=rs1, rs2=rs2, epsilon=EPS, data_format=data_format, dtype_name=dtype)
+    again = fused_batch_norm_grad_v3(dy, x, scale, rs1, rs2, np.zeros(0, np.float32), epsilon=EPS,
+                                     data_format=data_format, is_training=is_training, scope=plan_scope)
+    for name in ("x_backprop", "scale_backprop", "offset_backprop"):
+        np.testing.assert_array_equal(np.asarray(getattr(again, name)).view(np.uint8),
+                                      np.asarray(getattr(g, name)).view(np.uint8), err_msg=name)

@@ -37,9 +37,15 @@ BN_SHAPES = [  # (data_format, shape): ragged sizes; the larger ones split each 
     ("NCDHW", (1, 3, 2, 5, 7)),
     ("NHWC", (1, 1, 1, 1)),
     ("NCHW", (0, 3, 2, 2)),       # empty: no elements per channel
-    ("NHWC", (2, 4, 5, 300)),     # m = 40 (64 threads a channel), C = 300: 256 threads a channel step, 2 blocks
+    ("NHWC", (2, 4, 5, 300)),     # m = 40 (64 threads a channel), C = 300; the gradient's grad_once: 512 threads
     ("NCHW", (1, 100, 2, 2)),     # C = 100, 400 elements: 128 threads a channel step and an element step
     ("NHWC", (2, 64, 64, 36)),    # 295 K elements: 8 splits on the GPU; the cpu plan's 64-thread blocks, 2 of them
+    # (last, so the cases above keep their data and fingerprints) m = 2, 3, 8: grad_once's 64, 128, 256 threads
+    ("NHWC", (1, 1, 2, 40)),
+    ("NDHWC", (1, 1, 1, 3, 7)),
+    ("NHWC", (2, 2, 2, 70)),
+    ("NCHW", (1, 300, 5, 8)),     # m = 40, C = 300, three launches: 64 threads a channel, the channel step in 2 blocks
+    ("NHWC", (1, 1, 385, 5)),     # m = 385, a row past grad_once: three launches, one tile of channels
 ]
 BN_DTYPES = ("float32", "float16", "bfloat16")
 

@@ -72,67 +72,94 @@ static void opgen_plan_walk_FusedBatchNormGradV3(opgen_plan_value* env, const ch
     scalar(out, OPGEN_T_I32, num(env[5], "is_training"), "is_training");
     out.words[nargs2] = (out.used - nargs2 - 1) / 2;
   }
-  if ((equal(num(env[11], "chunk"), integer(0LL)))) {
+  if (truth(num(env[10], "once"))) {
     int64_t sym3 = -1;
     if (sym3 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym3 = 10;
     if (sym3 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym3 = 9;
     if (sym3 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym3 = 11;
-    if (sym3 < 0) fail(OPGEN_E_SYMBOL, "kernel 'grad_partials' has no entry point for the dtypes of " "_dtype_T");
+    if (sym3 < 0) fail(OPGEN_E_SYMBOL, "kernel 'grad_once' has no entry point for the dtypes of " "_dtype_T");
     out.put(OPGEN_STEP_LAUNCH); out.put(sym3);
-    out.put(2);
-    out.put(whole(num(env[7], "cblocks"), "a grid size"));
-    out.put(whole(num(env[8], "splits"), "a grid size"));
     out.put(1);
-    out.put(whole(num(env[9], "reduce_threads"), "a block size"));
+    out.put(whole(num(env[7], "cblocks"), "a grid size"));
+    out.put(1);
+    out.put(whole(num(env[8], "once_threads"), "a block size"));
     out.put(whole(integer(0LL), "the shared size"));
     int64_t nargs4 = out.used; out.put(0);
     out.put(OPGEN_T_SLOT); out.put(0);
     out.put(OPGEN_T_SLOT); out.put(1);
+    out.put(OPGEN_T_SLOT); out.put(2);
     out.put(OPGEN_T_SLOT); out.put(3);
-    out.put(OPGEN_T_SLOT); out.put(8);
-    scalar(out, OPGEN_T_I64, num(env[10], "m"), "m");
+    out.put(OPGEN_T_SLOT); out.put(4);
+    out.put(OPGEN_T_SLOT); out.put(5);
+    out.put(OPGEN_T_SLOT); out.put(6);
+    out.put(OPGEN_T_SLOT); out.put(7);
+    scalar(out, OPGEN_T_I64, num(env[9], "m"), "m");
     scalar(out, OPGEN_T_I64, num(env[1], "C"), "C");
-    scalar(out, OPGEN_T_I64, num(env[3], "inner"), "inner");
-    scalar(out, OPGEN_T_I64, num(env[8], "splits"), "splits");
+    scalar(out, OPGEN_T_F32, num(env[4], "epsilon"), "epsilon");
+    scalar(out, OPGEN_T_I32, num(env[5], "is_training"), "is_training");
     out.words[nargs4] = (out.used - nargs4 - 1) / 2;
   }
-  if ((compare(num(env[11], "chunk"), integer(0LL)) > 0) && (equal(num(env[6], "per_channel"), integer(0LL)))) {
+  if (((equal(num(env[13], "chunk"), integer(0LL))) && truth(num(env[14], "passes")))) {
     int64_t sym5 = -1;
     if (sym5 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym5 = 13;
     if (sym5 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym5 = 12;
     if (sym5 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym5 = 14;
-    if (sym5 < 0) fail(OPGEN_E_SYMBOL, "kernel 'grad_partials_sliced' has no entry point for the dtypes of " "_dtype_T");
+    if (sym5 < 0) fail(OPGEN_E_SYMBOL, "kernel 'grad_partials' has no entry point for the dtypes of " "_dtype_T");
     out.put(OPGEN_STEP_LAUNCH); out.put(sym5);
     out.put(2);
     out.put(whole(num(env[7], "cblocks"), "a grid size"));
-    out.put(whole(num(env[8], "splits"), "a grid size"));
+    out.put(whole(num(env[11], "splits"), "a grid size"));
     out.put(1);
-    out.put(whole(num(env[9], "reduce_threads"), "a block size"));
+    out.put(whole(num(env[12], "reduce_threads"), "a block size"));
     out.put(whole(integer(0LL), "the shared size"));
     int64_t nargs6 = out.used; out.put(0);
     out.put(OPGEN_T_SLOT); out.put(0);
     out.put(OPGEN_T_SLOT); out.put(1);
     out.put(OPGEN_T_SLOT); out.put(3);
     out.put(OPGEN_T_SLOT); out.put(8);
-    scalar(out, OPGEN_T_I64, num(env[10], "m"), "m");
+    scalar(out, OPGEN_T_I64, num(env[9], "m"), "m");
     scalar(out, OPGEN_T_I64, num(env[1], "C"), "C");
     scalar(out, OPGEN_T_I64, num(env[3], "inner"), "inner");
-    scalar(out, OPGEN_T_I64, num(env[8], "splits"), "splits");
+    scalar(out, OPGEN_T_I64, num(env[11], "splits"), "splits");
     out.words[nargs6] = (out.used - nargs6 - 1) / 2;
   }
-  if ((equal(num(env[6], "per_channel"), integer(0LL)))) {
+  if ((compare(num(env[13], "chunk"), integer(0LL)) > 0) && (equal(num(env[6], "per_channel"), integer(0LL)))) {
     int64_t sym7 = -1;
-    if (sym7 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym7 = 4;
-    if (sym7 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym7 = 3;
-    if (sym7 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym7 = 5;
-    if (sym7 < 0) fail(OPGEN_E_SYMBOL, "kernel 'grad_finalize' has no entry point for the dtypes of " "_dtype_T");
+    if (sym7 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym7 = 16;
+    if (sym7 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym7 = 15;
+    if (sym7 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym7 = 17;
+    if (sym7 < 0) fail(OPGEN_E_SYMBOL, "kernel 'grad_partials_sliced' has no entry point for the dtypes of " "_dtype_T");
     out.put(OPGEN_STEP_LAUNCH); out.put(sym7);
+    out.put(2);
+    out.put(whole(num(env[7], "cblocks"), "a grid size"));
+    out.put(whole(num(env[11], "splits"), "a grid size"));
+    out.put(1);
+    out.put(whole(num(env[12], "reduce_threads"), "a block size"));
+    out.put(whole(integer(0LL), "the shared size"));
+    int64_t nargs8 = out.used; out.put(0);
+    out.put(OPGEN_T_SLOT); out.put(0);
+    out.put(OPGEN_T_SLOT); out.put(1);
+    out.put(OPGEN_T_SLOT); out.put(3);
+    out.put(OPGEN_T_SLOT); out.put(8);
+    scalar(out, OPGEN_T_I64, num(env[9], "m"), "m");
+    scalar(out, OPGEN_T_I64, num(env[1], "C"), "C");
+    scalar(out, OPGEN_T_I64, num(env[3], "inner"), "inner");
+    scalar(out, OPGEN_T_I64, num(env[11], "splits"), "splits");
+    out.words[nargs8] = (out.used - nargs8 - 1) / 2;
+  }
+  if (((equal(num(env[6], "per_channel"), integer(0LL))) && truth(num(env[14], "passes")))) {
+    int64_t sym9 = -1;
+    if (sym9 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym9 = 4;
+    if (sym9 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym9 = 3;
+    if (sym9 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym9 = 5;
+    if (sym9 < 0) fail(OPGEN_E_SYMBOL, "kernel 'grad_finalize' has no entry point for the dtypes of " "_dtype_T");
+    out.put(OPGEN_STEP_LAUNCH); out.put(sym9);
     out.put(1);
     out.put(whole(ceildiv(num(env[1], "C"), integer(256LL)), "a grid size"));
     out.put(1);
-    out.put(whole(num(env[12], "channel_threads"), "a block size"));
+    out.put(whole(num(env[15], "channel_threads"), "a block size"));
     out.put(whole(integer(0LL), "the shared size"));
-    int64_t nargs8 = out.used; out.put(0);
+    int64_t nargs10 = out.used; out.put(0);
     out.put(OPGEN_T_SLOT); out.put(8);
     out.put(OPGEN_T_SLOT); out.put(2);
     out.put(OPGEN_T_SLOT); out.put(3);
@@ -140,47 +167,49 @@ static void opgen_plan_walk_FusedBatchNormGradV3(opgen_plan_value* env, const ch
     out.put(OPGEN_T_SLOT); out.put(6);
     out.put(OPGEN_T_SLOT); out.put(7);
     out.put(OPGEN_T_SLOT); out.put(9);
-    scalar(out, OPGEN_T_I64, num(env[10], "m"), "m");
+    scalar(out, OPGEN_T_I64, num(env[9], "m"), "m");
     scalar(out, OPGEN_T_I64, num(env[1], "C"), "C");
-    scalar(out, OPGEN_T_I64, num(env[8], "splits"), "splits");
+    scalar(out, OPGEN_T_I64, num(env[11], "splits"), "splits");
     scalar(out, OPGEN_T_F32, num(env[4], "epsilon"), "epsilon");
     scalar(out, OPGEN_T_I32, num(env[5], "is_training"), "is_training");
-    out.words[nargs8] = (out.used - nargs8 - 1) / 2;
+    out.words[nargs10] = (out.used - nargs10 - 1) / 2;
   }
-  if ((equal(num(env[6], "per_channel"), integer(0LL)))) {
-    int64_t sym9 = -1;
-    if (sym9 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym9 = 7;
-    if (sym9 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym9 = 6;
-    if (sym9 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym9 = 8;
-    if (sym9 < 0) fail(OPGEN_E_SYMBOL, "kernel 'grad_input' has no entry point for the dtypes of " "_dtype_T");
-    out.put(OPGEN_STEP_LAUNCH); out.put(sym9);
+  if (((equal(num(env[6], "per_channel"), integer(0LL))) && truth(num(env[14], "passes")))) {
+    int64_t sym11 = -1;
+    if (sym11 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym11 = 7;
+    if (sym11 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym11 = 6;
+    if (sym11 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym11 = 8;
+    if (sym11 < 0) fail(OPGEN_E_SYMBOL, "kernel 'grad_input' has no entry point for the dtypes of " "_dtype_T");
+    out.put(OPGEN_STEP_LAUNCH); out.put(sym11);
     out.put(1);
-    out.put(whole(num(env[13], "elementwise_blocks"), "a grid size"));
+    out.put(whole(num(env[16], "elementwise_blocks"), "a grid size"));
     out.put(1);
-    out.put(whole(num(env[14], "elementwise_threads"), "a block size"));
+    out.put(whole(num(env[17], "elementwise_threads"), "a block size"));
     out.put(whole(integer(0LL), "the shared size"));
-    int64_t nargs10 = out.used; out.put(0);
+    int64_t nargs12 = out.used; out.put(0);
     out.put(OPGEN_T_SLOT); out.put(0);
     out.put(OPGEN_T_SLOT); out.put(1);
     out.put(OPGEN_T_SLOT); out.put(9);
     out.put(OPGEN_T_SLOT); out.put(5);
-    scalar(out, OPGEN_T_I64, num(env[15], "total"), "total");
+    scalar(out, OPGEN_T_I64, num(env[18], "total"), "total");
     scalar(out, OPGEN_T_I64, num(env[1], "C"), "C");
     scalar(out, OPGEN_T_I64, num(env[3], "inner"), "inner");
-    scalar(out, OPGEN_T_I64, num(env[11], "chunk"), "chunk");
+    scalar(out, OPGEN_T_I64, num(env[13], "chunk"), "chunk");
     scalar(out, OPGEN_T_I32, num(env[5], "is_training"), "is_training");
-    out.words[nargs10] = (out.used - nargs10 - 1) / 2;
+    out.words[nargs12] = (out.used - nargs12 - 1) / 2;
   }
   *variant = -1;
+  if (*variant < 0 && truth(num(env[10], "once"))) *variant = 0;
+  if (*variant < 0 && truth(num(env[14], "passes"))) *variant = 1;
 }
 
 OPGEN_PLAN_API int opgen_plan_FusedBatchNormGradV3(const opgen_plan_value* values, int64_t nvalues, const char* backend, int64_t* words, int64_t capacity, int64_t* used, int64_t* variant, char* err, int64_t errlen) {
   Out out{words, capacity, 0};
   try {
-    if (nvalues != 16) fail(OPGEN_E_VALUES, "the plan reads 16 names, the call gave " + std::to_string(nvalues));
+    if (nvalues != 19) fail(OPGEN_E_VALUES, "the plan reads 19 names, the call gave " + std::to_string(nvalues));
     if (backend == nullptr) fail(OPGEN_E_VALUES, "no backend named");
-    opgen_plan_value env[16] = {};
-    for (int64_t k = 0; k < 16; ++k) env[k] = values[k];
+    opgen_plan_value env[19] = {};
+    for (int64_t k = 0; k < 19; ++k) env[k] = values[k];
     opgen_plan_walk_FusedBatchNormGradV3(env, backend, out, variant);
     *used = out.used;
     return OPGEN_PLAN_OK;
@@ -194,14 +223,14 @@ OPGEN_PLAN_API int opgen_plan_FusedBatchNormGradV3(const opgen_plan_value* value
 }
 
 OPGEN_PLAN_API const char* opgen_plan_FusedBatchNormGradV3_info(int table, int64_t index) {
-  static const char* const t0[] = {"_dtype_T", "C", "outer", "inner", "epsilon", "is_training", "per_channel", "cblocks", "splits", "reduce_threads", "m", "chunk", "channel_threads", "elementwise_blocks", "elementwise_threads", "total"};
-  if (table == 0) return index >= 0 && index < 16 ? t0[index] : nullptr;
+  static const char* const t0[] = {"_dtype_T", "C", "outer", "inner", "epsilon", "is_training", "per_channel", "cblocks", "once_threads", "m", "once", "splits", "reduce_threads", "chunk", "passes", "channel_threads", "elementwise_blocks", "elementwise_threads", "total"};
+  if (table == 0) return index >= 0 && index < 19 ? t0[index] : nullptr;
   static const char* const t1[] = {"bfloat16", "float16", "float32"};
   if (table == 1) return index >= 0 && index < 3 ? t1[index] : nullptr;
-  static const char* const t2[] = {"FusedBatchNormGradV3__grad_channels__bfloat16", "FusedBatchNormGradV3__grad_channels__float16", "FusedBatchNormGradV3__grad_channels__float32", "FusedBatchNormGradV3__grad_finalize__bfloat16", "FusedBatchNormGradV3__grad_finalize__float16", "FusedBatchNormGradV3__grad_finalize__float32", "FusedBatchNormGradV3__grad_input__bfloat16", "FusedBatchNormGradV3__grad_input__float16", "FusedBatchNormGradV3__grad_input__float32", "FusedBatchNormGradV3__grad_partials__bfloat16", "FusedBatchNormGradV3__grad_partials__float16", "FusedBatchNormGradV3__grad_partials__float32", "FusedBatchNormGradV3__grad_partials_sliced__bfloat16", "FusedBatchNormGradV3__grad_partials_sliced__float16", "FusedBatchNormGradV3__grad_partials_sliced__float32"};
-  if (table == 2) return index >= 0 && index < 15 ? t2[index] : nullptr;
-  static const char* const t3[] = {nullptr};
-  if (table == 3) return index >= 0 && index < 0 ? t3[index] : nullptr;
+  static const char* const t2[] = {"FusedBatchNormGradV3__grad_channels__bfloat16", "FusedBatchNormGradV3__grad_channels__float16", "FusedBatchNormGradV3__grad_channels__float32", "FusedBatchNormGradV3__grad_finalize__bfloat16", "FusedBatchNormGradV3__grad_finalize__float16", "FusedBatchNormGradV3__grad_finalize__float32", "FusedBatchNormGradV3__grad_input__bfloat16", "FusedBatchNormGradV3__grad_input__float16", "FusedBatchNormGradV3__grad_input__float32", "FusedBatchNormGradV3__grad_once__bfloat16", "FusedBatchNormGradV3__grad_once__float16", "FusedBatchNormGradV3__grad_once__float32", "FusedBatchNormGradV3__grad_partials__bfloat16", "FusedBatchNormGradV3__grad_partials__float16", "FusedBatchNormGradV3__grad_partials__float32", "FusedBatchNormGradV3__grad_partials_sliced__bfloat16", "FusedBatchNormGradV3__grad_partials_sliced__float16", "FusedBatchNormGradV3__grad_partials_sliced__float32"};
+  if (table == 2) return index >= 0 && index < 18 ? t2[index] : nullptr;
+  static const char* const t3[] = {"once", "passes"};
+  if (table == 3) return index >= 0 && index < 2 ? t3[index] : nullptr;
   return nullptr;
 }
 
@@ -241,8 +270,12 @@ static void opgen_drive_FusedBatchNormGradV3(opgen_call* call, bool run) {
   V v_inner;
   V v_m;
   V v_offset_backprop;
+  V v_once;
+  V v_once_max_rows;
+  V v_once_threads;
   V v_outer;
   V v_partials;
+  V v_passes;
   V v_per_channel;
   V v_reduce_threads;
   V v_reserve_space_4;
@@ -306,10 +339,13 @@ static void opgen_drive_FusedBatchNormGradV3(opgen_call* call, bool run) {
     if (truth(boolean(compare(ndim(v_reserve_space_3), integer(0LL)) < 0))) {
       shape_error(OP, std::string("reserve_space_3"), {"..."}, shape(v_reserve_space_3), {}, "data_format NHWC");
     }
+    v_once_max_rows = integer(384LL);
     v_outer = mul(mul(v_N, v_H), v_W);
     v_inner = integer(1LL);
     v_total = mul(mul(v_outer, v_C), v_inner);
     v_m = mul(v_outer, v_inner);
+    v_once = [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(!truth(boolean(equal(v_data_format, lit("NCHW"))))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(!truth(boolean(equal(v_data_format, lit("NCDHW"))))); if (!truth(t)) return t; return boolean(compare(v_m, v_once_max_rows) <= 0); }(); }(); }();
+    v_passes = boolean(!truth(v_once));
     v_cblocks = neg(floordiv(neg(v_C), integer(32LL)));
     v_reduce_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(32LL) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_m), integer(32LL))))})}));
     v_channel_threads = max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_C), integer(32LL))))})});
@@ -319,6 +355,7 @@ static void opgen_drive_FusedBatchNormGradV3(opgen_call* call, bool run) {
     v_chunk = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(4096LL) : integer(0LL));
     v_elementwise_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(32LL), min_of({integer(64LL), mul(integer(32LL), neg(floordiv(neg(v_total), mul(integer(32LL), integer(4096LL)))))})}) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_total), integer(128LL))))})}));
     v_elementwise_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(1LL), neg(floordiv(neg(v_total), mul(integer(4096LL), v_elementwise_threads)))}) : min_of({neg(floordiv(neg(v_total), integer(1024LL))), integer(1024LL)}));
+    v_once_threads = mul(integer(32LL), max_of({integer(1LL), min_of({v_m, integer(16LL)})}));
     v_channels_first = integer(0LL);
     v_per_channel = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? mul(mul(v_channels_first, min_of({integer(1LL), floordiv(v_C, integer(16LL))})), min_of({integer(1LL), floordiv(v_inner, integer(2LL))})) : integer(0LL));
     v__shape_x_backprop = Shape{v_N, v_H, v_W, v_C};
@@ -362,10 +399,13 @@ static void opgen_drive_FusedBatchNormGradV3(opgen_call* call, bool run) {
       if (truth(boolean(compare(ndim(v_reserve_space_3), integer(0LL)) < 0))) {
         shape_error(OP, std::string("reserve_space_3"), {"..."}, shape(v_reserve_space_3), {}, "data_format NCHW");
       }
+      v_once_max_rows = integer(384LL);
       v_outer = v_N;
       v_inner = mul(v_H, v_W);
       v_total = mul(mul(v_outer, v_C), v_inner);
       v_m = mul(v_outer, v_inner);
+      v_once = [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(!truth(boolean(equal(v_data_format, lit("NCHW"))))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(!truth(boolean(equal(v_data_format, lit("NCDHW"))))); if (!truth(t)) return t; return boolean(compare(v_m, v_once_max_rows) <= 0); }(); }(); }();
+      v_passes = boolean(!truth(v_once));
       v_cblocks = v_C;
       v_reduce_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(32LL) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_m), integer(32LL))))})}));
       v_channel_threads = max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_C), integer(32LL))))})});
@@ -375,6 +415,7 @@ static void opgen_drive_FusedBatchNormGradV3(opgen_call* call, bool run) {
       v_chunk = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(4096LL) : integer(0LL));
       v_elementwise_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(32LL), min_of({integer(64LL), mul(integer(32LL), neg(floordiv(neg(v_total), mul(integer(32LL), integer(4096LL)))))})}) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_total), integer(128LL))))})}));
       v_elementwise_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(1LL), neg(floordiv(neg(v_total), mul(integer(4096LL), v_elementwise_threads)))}) : min_of({neg(floordiv(neg(v_total), integer(1024LL))), integer(1024LL)}));
+      v_once_threads = mul(integer(32LL), max_of({integer(1LL), min_of({v_m, integer(16LL)})}));
       v_channels_first = integer(1LL);
       v_per_channel = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? mul(mul(v_channels_first, min_of({integer(1LL), floordiv(v_C, integer(16LL))})), min_of({integer(1LL), floordiv(v_inner, integer(2LL))})) : integer(0LL));
       v__shape_x_backprop = Shape{v_N, v_C, v_H, v_W};
@@ -419,10 +460,13 @@ static void opgen_drive_FusedBatchNormGradV3(opgen_call* call, bool run) {
         if (truth(boolean(compare(ndim(v_reserve_space_3), integer(0LL)) < 0))) {
           shape_error(OP, std::string("reserve_space_3"), {"..."}, shape(v_reserve_space_3), {}, "data_format NDHWC");
         }
+        v_once_max_rows = integer(384LL);
         v_outer = mul(mul(mul(v_N, v_D), v_H), v_W);
         v_inner = integer(1LL);
         v_total = mul(mul(v_outer, v_C), v_inner);
         v_m = mul(v_outer, v_inner);
+        v_once = [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(!truth(boolean(equal(v_data_format, lit("NCHW"))))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(!truth(boolean(equal(v_data_format, lit("NCDHW"))))); if (!truth(t)) return t; return boolean(compare(v_m, v_once_max_rows) <= 0); }(); }(); }();
+        v_passes = boolean(!truth(v_once));
         v_cblocks = neg(floordiv(neg(v_C), integer(32LL)));
         v_reduce_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(32LL) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_m), integer(32LL))))})}));
         v_channel_threads = max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_C), integer(32LL))))})});
@@ -432,6 +476,7 @@ static void opgen_drive_FusedBatchNormGradV3(opgen_call* call, bool run) {
         v_chunk = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(4096LL) : integer(0LL));
         v_elementwise_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(32LL), min_of({integer(64LL), mul(integer(32LL), neg(floordiv(neg(v_total), mul(integer(32LL), integer(4096LL)))))})}) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_total), integer(128LL))))})}));
         v_elementwise_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(1LL), neg(floordiv(neg(v_total), mul(integer(4096LL), v_elementwise_threads)))}) : min_of({neg(floordiv(neg(v_total), integer(1024LL))), integer(1024LL)}));
+        v_once_threads = mul(integer(32LL), max_of({integer(1LL), min_of({v_m, integer(16LL)})}));
         v_channels_first = integer(0LL);
         v_per_channel = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? mul(mul(v_channels_first, min_of({integer(1LL), floordiv(v_C, integer(16LL))})), min_of({integer(1LL), floordiv(v_inner, integer(2LL))})) : integer(0LL));
         v__shape_x_backprop = Shape{v_N, v_D, v_H, v_W, v_C};
@@ -476,10 +521,13 @@ static void opgen_drive_FusedBatchNormGradV3(opgen_call* call, bool run) {
           if (truth(boolean(compare(ndim(v_reserve_space_3), integer(0LL)) < 0))) {
             shape_error(OP, std::string("reserve_space_3"), {"..."}, shape(v_reserve_space_3), {}, "data_format NCDHW");
           }
+          v_once_max_rows = integer(384LL);
           v_outer = v_N;
           v_inner = mul(mul(v_D, v_H), v_W);
           v_total = mul(mul(v_outer, v_C), v_inner);
           v_m = mul(v_outer, v_inner);
+          v_once = [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(!truth(boolean(equal(v_data_format, lit("NCHW"))))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(!truth(boolean(equal(v_data_format, lit("NCDHW"))))); if (!truth(t)) return t; return boolean(compare(v_m, v_once_max_rows) <= 0); }(); }(); }();
+          v_passes = boolean(!truth(v_once));
           v_cblocks = v_C;
           v_reduce_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(32LL) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_m), integer(32LL))))})}));
           v_channel_threads = max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_C), integer(32LL))))})});
@@ -489,6 +537,7 @@ static void opgen_drive_FusedBatchNormGradV3(opgen_call* call, bool run) {
           v_chunk = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(4096LL) : integer(0LL));
           v_elementwise_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(32LL), min_of({integer(64LL), mul(integer(32LL), neg(floordiv(neg(v_total), mul(integer(32LL), integer(4096LL)))))})}) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_total), integer(128LL))))})}));
           v_elementwise_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(1LL), neg(floordiv(neg(v_total), mul(integer(4096LL), v_elementwise_threads)))}) : min_of({neg(floordiv(neg(v_total), integer(1024LL))), integer(1024LL)}));
+          v_once_threads = mul(integer(32LL), max_of({integer(1LL), min_of({v_m, integer(16LL)})}));
           v_channels_first = integer(1LL);
           v_per_channel = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? mul(mul(v_channels_first, min_of({integer(1LL), floordiv(v_C, integer(16LL))})), min_of({integer(1LL), floordiv(v_inner, integer(2LL))})) : integer(0LL));
           v__shape_x_backprop = Shape{v_N, v_C, v_D, v_H, v_W};
@@ -511,10 +560,10 @@ static void opgen_drive_FusedBatchNormGradV3(opgen_call* call, bool run) {
   v_partials = scratch(call, frame, Shape{v_splits, v_C, integer(2LL)}, lit("float32"));
   v_coeffs = scratch(call, frame, Shape{integer(3LL), v_C}, lit("float32"));
   static const char* const strings[] = {"bfloat16", "float16", "float32"};
-  static const char* const symbols[] = {"FusedBatchNormGradV3__grad_channels__bfloat16", "FusedBatchNormGradV3__grad_channels__float16", "FusedBatchNormGradV3__grad_channels__float32", "FusedBatchNormGradV3__grad_finalize__bfloat16", "FusedBatchNormGradV3__grad_finalize__float16", "FusedBatchNormGradV3__grad_finalize__float32", "FusedBatchNormGradV3__grad_input__bfloat16", "FusedBatchNormGradV3__grad_input__float16", "FusedBatchNormGradV3__grad_input__float32", "FusedBatchNormGradV3__grad_partials__bfloat16", "FusedBatchNormGradV3__grad_partials__float16", "FusedBatchNormGradV3__grad_partials__float32", "FusedBatchNormGradV3__grad_partials_sliced__bfloat16", "FusedBatchNormGradV3__grad_partials_sliced__float16", "FusedBatchNormGradV3__grad_partials_sliced__float32"};
-  opgen_plan_value values[16] = {plan_value(frame, v__dtype_T, strings, 3), plan_value(frame, v_C, strings, 3), plan_value(frame, v_outer, strings, 3), plan_value(frame, v_inner, strings, 3), plan_value(frame, v_epsilon, strings, 3), plan_value(frame, v_is_training, strings, 3), plan_value(frame, v_per_channel, strings, 3), plan_value(frame, v_cblocks, strings, 3), plan_value(frame, v_splits, strings, 3), plan_value(frame, v_reduce_threads, strings, 3), plan_value(frame, v_m, strings, 3), plan_value(frame, v_chunk, strings, 3), plan_value(frame, v_channel_threads, strings, 3), plan_value(frame, v_elementwise_blocks, strings, 3), plan_value(frame, v_elementwise_threads, strings, 3), plan_value(frame, v_total, strings, 3)};
+  static const char* const symbols[] = {"FusedBatchNormGradV3__grad_channels__bfloat16", "FusedBatchNormGradV3__grad_channels__float16", "FusedBatchNormGradV3__grad_channels__float32", "FusedBatchNormGradV3__grad_finalize__bfloat16", "FusedBatchNormGradV3__grad_finalize__float16", "FusedBatchNormGradV3__grad_finalize__float32", "FusedBatchNormGradV3__grad_input__bfloat16", "FusedBatchNormGradV3__grad_input__float16", "FusedBatchNormGradV3__grad_input__float32", "FusedBatchNormGradV3__grad_once__bfloat16", "FusedBatchNormGradV3__grad_once__float16", "FusedBatchNormGradV3__grad_once__float32", "FusedBatchNormGradV3__grad_partials__bfloat16", "FusedBatchNormGradV3__grad_partials__float16", "FusedBatchNormGradV3__grad_partials__float32", "FusedBatchNormGradV3__grad_partials_sliced__bfloat16", "FusedBatchNormGradV3__grad_partials_sliced__float16", "FusedBatchNormGradV3__grad_partials_sliced__float32"};
+  opgen_plan_value values[19] = {plan_value(frame, v__dtype_T, strings, 3), plan_value(frame, v_C, strings, 3), plan_value(frame, v_outer, strings, 3), plan_value(frame, v_inner, strings, 3), plan_value(frame, v_epsilon, strings, 3), plan_value(frame, v_is_training, strings, 3), plan_value(frame, v_per_channel, strings, 3), plan_value(frame, v_cblocks, strings, 3), plan_value(frame, v_once_threads, strings, 3), plan_value(frame, v_m, strings, 3), plan_value(frame, v_once, strings, 3), plan_value(frame, v_splits, strings, 3), plan_value(frame, v_reduce_threads, strings, 3), plan_value(frame, v_chunk, strings, 3), plan_value(frame, v_passes, strings, 3), plan_value(frame, v_channel_threads, strings, 3), plan_value(frame, v_elementwise_blocks, strings, 3), plan_value(frame, v_elementwise_threads, strings, 3), plan_value(frame, v_total, strings, 3)};
   opgen_native::Slot slots[10] = {plan_slot(frame, v_y_backprop), plan_slot(frame, v_x), plan_slot(frame, v_scale), plan_slot(frame, v_reserve_space_1), plan_slot(frame, v_reserve_space_2), plan_slot(frame, v_x_backprop), plan_slot(frame, v_scale_backprop), plan_slot(frame, v_offset_backprop), plan_slot(frame, v_partials), plan_slot(frame, v_coeffs)};
-  int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_FusedBatchNormGradV3, symbols, 15, values, 16, slots, 10, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
+  int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_FusedBatchNormGradV3, symbols, 18, values, 19, slots, 10, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
   if (rc != OPGEN_OK) raise(rc, call->err);
 }
 

@@ -17,19 +17,21 @@ _OP = 'FusedBatchNormGradV3'
 _KERNELS = KernelSource(_OP, Path(__file__).with_name("fused_batch_norm.cu"))
 # The launch plan as data (codegen/runtime/plan.py): what _compute runs, recorded once per set of sizes
 # and attrs; the loop in _compute is the same plan as Python (OPGEN_PLAN=loop runs it).
-_PLAN = _rt.Plan('FusedBatchNormGradV3', ('_dtype_T', 'C', 'outer', 'inner', 'epsilon', 'is_training', 'per_channel', 'cblocks', 'splits', 'reduce_threads', 'm', 'chunk', 'channel_threads', 'elementwise_blocks', 'elementwise_threads', 'total'), ('y_backprop', 'x', 'scale', 'reserve_space_1', 'reserve_space_2', 'x_backprop', 'scale_backprop', 'offset_backprop', 'partials', 'coeffs'), (
+_PLAN = _rt.Plan('FusedBatchNormGradV3', ('_dtype_T', 'C', 'outer', 'inner', 'epsilon', 'is_training', 'per_channel', 'cblocks', 'once_threads', 'm', 'once', 'splits', 'reduce_threads', 'chunk', 'passes', 'channel_threads', 'elementwise_blocks', 'elementwise_threads', 'total'), ('y_backprop', 'x', 'scale', 'reserve_space_1', 'reserve_space_2', 'x_backprop', 'scale_backprop', 'offset_backprop', 'partials', 'coeffs'), (
     ('launch', 'grad_channels', ('_dtype_T',), ('C',), (1,), 0, (('buf', 0), ('buf', 1), ('buf', 2), ('buf', 3), ('buf', 4), ('buf', 5), ('buf', 6), ('buf', 7), ('scalar', '_np.int64', 'outer', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'inner', None, ()), ('scalar', '_np.float32', 'epsilon', None, ()), ('scalar', '_np.int32', 'is_training', None, ())), (('==', 'per_channel', 1),)),
-    ('launch', 'grad_partials', ('_dtype_T',), ('cblocks', 'splits'), ('reduce_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 3), ('buf', 8), ('scalar', '_np.int64', 'm', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'inner', None, ()), ('scalar', '_np.int64', 'splits', None, ())), (('==', 'chunk', 0),)),
+    ('launch', 'grad_once', ('_dtype_T',), ('cblocks',), ('once_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 2), ('buf', 3), ('buf', 4), ('buf', 5), ('buf', 6), ('buf', 7), ('scalar', '_np.int64', 'm', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.float32', 'epsilon', None, ()), ('scalar', '_np.int32', 'is_training', None, ())), ('once',)),
+    ('launch', 'grad_partials', ('_dtype_T',), ('cblocks', 'splits'), ('reduce_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 3), ('buf', 8), ('scalar', '_np.int64', 'm', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'inner', None, ()), ('scalar', '_np.int64', 'splits', None, ())), (('and', ('==', 'chunk', 0), 'passes'),)),
     ('launch', 'grad_partials_sliced', ('_dtype_T',), ('cblocks', 'splits'), ('reduce_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 3), ('buf', 8), ('scalar', '_np.int64', 'm', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'inner', None, ()), ('scalar', '_np.int64', 'splits', None, ())), (('>', 'chunk', 0), ('==', 'per_channel', 0))),
-    ('launch', 'grad_finalize', ('_dtype_T',), (('ceildiv', 'C', 256),), ('channel_threads',), 0, (('buf', 8), ('buf', 2), ('buf', 3), ('buf', 4), ('buf', 6), ('buf', 7), ('buf', 9), ('scalar', '_np.int64', 'm', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'splits', None, ()), ('scalar', '_np.float32', 'epsilon', None, ()), ('scalar', '_np.int32', 'is_training', None, ())), (('==', 'per_channel', 0),)),
-    ('launch', 'grad_input', ('_dtype_T',), ('elementwise_blocks',), ('elementwise_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 9), ('buf', 5), ('scalar', '_np.int64', 'total', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'inner', None, ()), ('scalar', '_np.int64', 'chunk', None, ()), ('scalar', '_np.int32', 'is_training', None, ())), (('==', 'per_channel', 0),)),
+    ('launch', 'grad_finalize', ('_dtype_T',), (('ceildiv', 'C', 256),), ('channel_threads',), 0, (('buf', 8), ('buf', 2), ('buf', 3), ('buf', 4), ('buf', 6), ('buf', 7), ('buf', 9), ('scalar', '_np.int64', 'm', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'splits', None, ()), ('scalar', '_np.float32', 'epsilon', None, ()), ('scalar', '_np.int32', 'is_training', None, ())), (('and', ('==', 'per_channel', 0), 'passes'),)),
+    ('launch', 'grad_input', ('_dtype_T',), ('elementwise_blocks',), ('elementwise_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 9), ('buf', 5), ('scalar', '_np.int64', 'total', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'inner', None, ()), ('scalar', '_np.int64', 'chunk', None, ()), ('scalar', '_np.int32', 'is_training', None, ())), (('and', ('==', 'per_channel', 0), 'passes'),)),
 ), {
     'grad_channels': {('float16',): 'FusedBatchNormGradV3__grad_channels__float16', ('bfloat16',): 'FusedBatchNormGradV3__grad_channels__bfloat16', ('float32',): 'FusedBatchNormGradV3__grad_channels__float32'},
+    'grad_once': {('float16',): 'FusedBatchNormGradV3__grad_once__float16', ('bfloat16',): 'FusedBatchNormGradV3__grad_once__bfloat16', ('float32',): 'FusedBatchNormGradV3__grad_once__float32'},
     'grad_partials': {('float16',): 'FusedBatchNormGradV3__grad_partials__float16', ('bfloat16',): 'FusedBatchNormGradV3__grad_partials__bfloat16', ('float32',): 'FusedBatchNormGradV3__grad_partials__float32'},
     'grad_partials_sliced': {('float16',): 'FusedBatchNormGradV3__grad_partials_sliced__float16', ('bfloat16',): 'FusedBatchNormGradV3__grad_partials_sliced__bfloat16', ('float32',): 'FusedBatchNormGradV3__grad_partials_sliced__float32'},
     'grad_finalize': {('float16',): 'FusedBatchNormGradV3__grad_finalize__float16', ('bfloat16',): 'FusedBatchNormGradV3__grad_finalize__bfloat16', ('float32',): 'FusedBatchNormGradV3__grad_finalize__float32'},
     'grad_input': {('float16',): 'FusedBatchNormGradV3__grad_input__float16', ('bfloat16',): 'FusedBatchNormGradV3__grad_input__bfloat16', ('float32',): 'FusedBatchNormGradV3__grad_input__float32'},
-})
+}, variants=('once', 'passes'), params={'once_max_rows': 384})
 # The op's native driver (codegen/runtime/native_driver.py): _compute hands it the call first.
 _NATIVE = _rt.NativeDriver(_OP, _KERNELS, _PLAN, Path(__file__).with_name("fused_batch_norm_grad_v3.driver.cpp"))
 
@@ -300,10 +302,13 @@ def _compute(scope: Scope | str | None, y_backprop: Any, x: Any, scale: Any, res
             raise _rt.shape_error(_OP, 'reserve_space_2', ('C',), reserve_space_2.shape, {'C': C}, 'data_format NHWC')
         if reserve_space_3.ndim < 0:
             raise _rt.shape_error(_OP, 'reserve_space_3', ('...',), reserve_space_3.shape, {}, 'data_format NHWC')
+        once_max_rows = 384
         outer = N*H*W
         inner = 1
         total = outer*C*inner
         m = outer*inner
+        once = _backend.name == 'cuda' and not data_format == 'NCHW' and not data_format == 'NCDHW' and m <= once_max_rows
+        passes = not once
         cblocks = (-(-C//32))
         reduce_threads = (32 if _backend.name == 'cpu' else max(32, min(256, 32*(-(-m//32)))))
         channel_threads = max(32, min(256, 32*(-(-C//32))))
@@ -313,6 +318,7 @@ def _compute(scope: Scope | str | None, y_backprop: Any, x: Any, scale: Any, res
         chunk = (4096 if _backend.name == 'cpu' else 0)
         elementwise_threads = (max(32, min(64, 32*(-(-total//(32*4096))))) if _backend.name == 'cpu' else max(32, min(256, 32*(-(-total//128)))))
         elementwise_blocks = (max(1, (-(-total//(4096*elementwise_threads)))) if _backend.name == 'cpu' else min((-(-total//1024)), 1024))
+        once_threads = 32*max(1, min(m, 16))
         channels_first = 0
         per_channel = (channels_first*min(1, C//16)*min(1, inner//2) if _backend.name == 'cpu' else 0)
         _shape_x_backprop = [N, H, W, C]
@@ -345,10 +351,13 @@ def _compute(scope: Scope | str | None, y_backprop: Any, x: Any, scale: Any, res
             raise _rt.shape_error(_OP, 'reserve_space_2', ('C',), reserve_space_2.shape, {'C': C}, 'data_format NCHW')
         if reserve_space_3.ndim < 0:
             raise _rt.shape_error(_OP, 'reserve_space_3', ('...',), reserve_space_3.shape, {}, 'data_format NCHW')
+        once_max_rows = 384
         outer = N
         inner = H*W
         total = outer*C*inner
         m = outer*inner
+        once = _backend.name == 'cuda' and not data_format == 'NCHW' and not data_format == 'NCDHW' and m <= once_max_rows
+        passes = not once
         cblocks = C
         reduce_threads = (32 if _backend.name == 'cpu' else max(32, min(256, 32*(-(-m//32)))))
         channel_threads = max(32, min(256, 32*(-(-C//32))))
@@ -358,6 +367,7 @@ def _compute(scope: Scope | str | None, y_backprop: Any, x: Any, scale: Any, res
         chunk = (4096 if _backend.name == 'cpu' else 0)
         elementwise_threads = (max(32, min(64, 32*(-(-total//(32*4096))))) if _backend.name == 'cpu' else max(32, min(256, 32*(-(-total//128)))))
         elementwise_blocks = (max(1, (-(-total//(4096*elementwise_threads)))) if _backend.name == 'cpu' else min((-(-total//1024)), 1024))
+        once_threads = 32*max(1, min(m, 16))
         channels_first = 1
         per_channel = (channels_first*min(1, C//16)*min(1, inner//2) if _backend.name == 'cpu' else 0)
         _shape_x_backprop = [N, C, H, W]
@@ -391,10 +401,13 @@ def _compute(scope: Scope | str | None, y_backprop: Any, x: Any, scale: Any, res
             raise _rt.shape_error(_OP, 'reserve_space_2', ('C',), reserve_space_2.shape, {'C': C}, 'data_format NDHWC')
         if reserve_space_3.ndim < 0:
             raise _rt.shape_error(_OP, 'reserve_space_3', ('...',), reserve_space_3.shape, {}, 'data_format NDHWC')
+        once_max_rows = 384
         outer = N*D*H*W
         inner = 1
         total = outer*C*inner
         m = outer*inner
+        once = _backend.name == 'cuda' and not data_format == 'NCHW' and not data_format == 'NCDHW' and m <= once_max_rows
+        passes = not once
         cblocks = (-(-C//32))
         reduce_threads = (32 if _backend.name == 'cpu' else max(32, min(256, 32*(-(-m//32)))))
         channel_threads = max(32, min(256, 32*(-(-C//32))))
@@ -404,6 +417,7 @@ def _compute(scope: Scope | str | None, y_backprop: Any, x: Any, scale: Any, res
         chunk = (4096 if _backend.name == 'cpu' else 0)
         elementwise_threads = (max(32, min(64, 32*(-(-total//(32*4096))))) if _backend.name == 'cpu' else max(32, min(256, 32*(-(-total//128)))))
         elementwise_blocks = (max(1, (-(-total//(4096*elementwise_threads)))) if _backend.name == 'cpu' else min((-(-total//1024)), 1024))
+        once_threads = 32*max(1, min(m, 16))
         channels_first = 0
         per_channel = (channels_first*min(1, C//16)*min(1, inner//2) if _backend.name == 'cpu' else 0)
         _shape_x_backprop = [N, D, H, W, C]
@@ -437,10 +451,13 @@ def _compute(scope: Scope | str | None, y_backprop: Any, x: Any, scale: Any, res
             raise _rt.shape_error(_OP, 'reserve_space_2', ('C',), reserve_space_2.shape, {'C': C}, 'data_format NCDHW')
         if reserve_space_3.ndim < 0:
             raise _rt.shape_error(_OP, 'reserve_space_3', ('...',), reserve_space_3.shape, {}, 'data_format NCDHW')
+        once_max_rows = 384
         outer = N
         inner = D*H*W
         total = outer*C*inner
         m = outer*inner
+        once = _backend.name == 'cuda' and not data_format == 'NCHW' and not data_format == 'NCDHW' and m <= once_max_rows
+        passes = not once
         cblocks = C
         reduce_threads = (32 if _backend.name == 'cpu' else max(32, min(256, 32*(-(-m//32)))))
         channel_threads = max(32, min(256, 32*(-(-C//32))))
@@ -450,6 +467,7 @@ def _compute(scope: Scope | str | None, y_backprop: Any, x: Any, scale: Any, res
         chunk = (4096 if _backend.name == 'cpu' else 0)
         elementwise_threads = (max(32, min(64, 32*(-(-total//(32*4096))))) if _backend.name == 'cpu' else max(32, min(256, 32*(-(-total//128)))))
         elementwise_blocks = (max(1, (-(-total//(4096*elementwise_threads)))) if _backend.name == 'cpu' else min((-(-total//1024)), 1024))
+        once_threads = 32*max(1, min(m, 16))
         channels_first = 1
         per_channel = (channels_first*min(1, C//16)*min(1, inner//2) if _backend.name == 'cpu' else 0)
         _shape_x_backprop = [N, C, D, H, W]
@@ -467,18 +485,20 @@ def _compute(scope: Scope | str | None, y_backprop: Any, x: Any, scale: Any, res
     partials = _backend.empty([splits, C, 2], 'float32')
     coeffs = _backend.empty([3, C], 'float32')
     if _rt.plan_as_data():
-        _rt.run_plan(_backend, _KERNELS, _PLAN, (_dtype_T, C, outer, inner, epsilon, is_training, per_channel, cblocks, splits, reduce_threads, m, chunk, channel_threads, elementwise_blocks, elementwise_threads, total,), (y_backprop, x, scale, reserve_space_1, reserve_space_2, x_backprop, scale_backprop, offset_backprop, partials, coeffs,))
+        _rt.run_plan(_backend, _KERNELS, _PLAN, (_dtype_T, C, outer, inner, epsilon, is_training, per_channel, cblocks, once_threads, m, once, splits, reduce_threads, chunk, passes, channel_threads, elementwise_blocks, elementwise_threads, total,), (y_backprop, x, scale, reserve_space_1, reserve_space_2, x_backprop, scale_backprop, offset_backprop, partials, coeffs,))
     else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
         _rt.hold_if_capturing(_backend, (y_backprop, x, scale, reserve_space_1, reserve_space_2, x_backprop, scale_backprop, offset_backprop, partials, coeffs,))
         if per_channel == 1:
             _backend.launch(_KERNELS, _PLAN.symbol('grad_channels', _dtype_T), (C,), (1,), (y_backprop, x, scale, reserve_space_1, reserve_space_2, x_backprop, scale_backprop, offset_backprop, _np.int64(outer), _np.int64(C), _np.int64(inner), _np.float32(epsilon), _np.int32(is_training),), 0)
-        if chunk == 0:
+        if once:
+            _backend.launch(_KERNELS, _PLAN.symbol('grad_once', _dtype_T), (cblocks,), (once_threads,), (y_backprop, x, scale, reserve_space_1, reserve_space_2, x_backprop, scale_backprop, offset_backprop, _np.int64(m), _np.int64(C), _np.float32(epsilon), _np.int32(is_training),), 0)
+        if chunk == 0 and passes:
             _backend.launch(_KERNELS, _PLAN.symbol('grad_partials', _dtype_T), (cblocks, splits,), (reduce_threads,), (y_backprop, x, reserve_space_1, partials, _np.int64(m), _np.int64(C), _np.int64(inner), _np.int64(splits),), 0)
         if chunk > 0 and per_channel == 0:
             _backend.launch(_KERNELS, _PLAN.symbol('grad_partials_sliced', _dtype_T), (cblocks, splits,), (reduce_threads,), (y_backprop, x, reserve_space_1, partials, _np.int64(m), _np.int64(C), _np.int64(inner), _np.int64(splits),), 0)
-        if per_channel == 0:
+        if per_channel == 0 and passes:
             _backend.launch(_KERNELS, _PLAN.symbol('grad_finalize', _dtype_T), ((-(-C//256)),), (channel_threads,), (partials, scale, reserve_space_1, reserve_space_2, scale_backprop, offset_backprop, coeffs, _np.int64(m), _np.int64(C), _np.int64(splits), _np.float32(epsilon), _np.int32(is_training),), 0)
-        if per_channel == 0:
+        if per_channel == 0 and passes:
             _backend.launch(_KERNELS, _PLAN.symbol('grad_input', _dtype_T), (elementwise_blocks,), (elementwise_threads,), (y_backprop, x, coeffs, x_backprop, _np.int64(total), _np.int64(C), _np.int64(inner), _np.int64(chunk), _np.int32(is_training),), 0)
     _backend.flush()
     return FusedBatchNormGradV3Outputs(x_backprop, scale_backprop, offset_backprop, reserve_space_4, reserve_space_5)

@@ -768,6 +768,80 @@ __device__ void grad_input(const T* __restrict__ dy, const T* __restrict__ x, co
   }
 }
 
+// ---- The GPU's gradient of channels-last data (NHWC, NDHWC) that fits a block: one launch -------
+// A block owns a tile of 32 channels (a warp's lanes: a row's 32 neighbouring channels, coalesced)
+// over all m rows, and reads dy and x once: warp w keeps rows w, w + warps, ... (at most
+// kOnceRows a thread) in registers as floats and sums them in that order; the warps' sums are
+// added in warp order (deterministic), warp 0 forms each channel's results and coefficients as
+// grad_finalize does, and every thread writes dx of the rows it kept. The three launches read
+// both inputs twice and pass the sums and coefficients through memory. The op's variant `once`
+// (m ≤ 16 warps × kOnceRows, the param once_max_rows) chooses it; its block is 32·min(m, 16) threads: the
+// 128 registers a thread may hold at 512 keep 2 × 24 values without spilling in every NVRTC of the CI
+// (2 × 32 spilled 8 bytes on sm_100, 2 × 16 at 1,024 threads and 64 registers up to 40).
+constexpr int kOnceRows = 24;
+
+template <typename T>
+__device__ void grad_once(const T* __restrict__ dy, const T* __restrict__ x, const float* __restrict__ scale,
+                          const float* __restrict__ mu, const float* __restrict__ var, T* __restrict__ dx,
+                          float* __restrict__ scale_backprop, float* __restrict__ offset_backprop, long long m,
+                          long long C, float epsilon, int is_training) {
+  __shared__ float2 sums[16][33];  // [warp][lane], padded against bank conflicts
+  __shared__ float coef[3][32];    // A, B, D of the tile's channels
+  __shared__ long long walk_C;     // C, read back after the barrier (below)
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+  const long long c = blockIdx.x * 32LL + lane;
+  const bool live = c < C;
+  const float mc = live ? mu[c] : 0.f;
+  // rows warp, warp + warps, ...: n of them; their offsets step by warps·C, walked in order
+  const long long kept = live && m > warp ? (m - warp + warps - 1) / warps : 0;
+  const int n = static_cast<int>(kept < kOnceRows ? kept : kOnceRows);  // int32 ok: at most kOnceRows
+  const long long first = warp * C + c, step = warps * C;
+  float g[kOnceRows], v[kOnceRows], a = 0.f, b = 0.f;
+  long long at = first;
+#pragma unroll
+  for (int q = 0; q < kOnceRows; ++q) {
+    g[q] = v[q] = 0.f;
+    if (q < n) {
+      g[q] = opgen::to_float(dy[at]);
+      v[q] = opgen::to_float(x[at]);
+      a += g[q];
+      b += g[q] * (v[q] - mc);
+    }
+    at += step;
+  }
+  sums[warp][lane] = make_float2(a, b);
+  if (threadIdx.x == 0) walk_C = C;
+  __syncthreads();
+  if (warp == 0 && live) {
+    float2 s = sums[0][lane];
+    for (int w = 1; w < warps; ++w) {
+      s.x += sums[w][lane].x;
+      s.y += sums[w][lane].y;
+    }
+    float k[3];
+    grad_results(s.x, s.y, c, scale, mu, var, scale_backprop, offset_backprop, m, epsilon, is_training, k);
+    coef[0][lane] = k[0];
+    coef[1][lane] = k[1];
+    coef[2][lane] = k[2];
+  }
+  __syncthreads();
+  if (!live) return;  // (no coefficients past the last channel)
+  const float ka = coef[0][lane], kb = coef[1][lane], kd = coef[2][lane];
+  // The same offsets again, from C as read back: NVRTC would otherwise keep the first walk's 24
+  // offsets (48 registers) across the barrier for these stores, and spill.
+  const long long wc = walk_C;
+  at = warp * wc + c;
+#pragma unroll
+  for (int q = 0; q < kOnceRows; ++q) {
+    if (q < n) {
+      // as GradAffine and GradScale: inference reads no x (a NaN in x leaves dx finite)
+      const float d = is_training ? ka * g[q] + kb * v[q] + kd : ka * g[q];
+      dx[at] = opgen::from_float<T>(d);
+    }
+    at += warps * wc;
+  }
+}
+
 // ---- The cpu plan's gradient of channels-first data (NCHW, NCDHW), a block per channel ----------
 // One thread owns channel c: its outer rows of `inner` consecutive elements. Pass 1 sums dy and
 // dy·(x−μ) in 16 independent sums per quantity (two AVX2 registers, four SSE ones: the adds do not
