@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from codegen.runtime import plan
+from codegen.runtime import gemm, plan
 from codegen.runtime.stats import python_launches
 
 from . import blas, state
@@ -93,19 +93,22 @@ def _gemm_record(step: plan.Gemm, buffers: Sequence[Any], needs: list[tuple[int,
     """A GEMM step (a strided batch: its products on up to `nworkers` threads) as a batch record
     (opgen_rt_gemm), b"" for one that does nothing, None where it is not for the BLAS (blas.run's
     conditions, on these buffers)."""
-    m, n, k, trans_a, trans_b, beta = step.sizes[:6]
+    sizes = gemm.GemmSizes(*step.sizes)
+    m, n, k, trans_a, trans_b, beta = sizes[:6]
+    placement = (sizes.a_offset, sizes.b_offset, sizes.out_offset, sizes.batch, sizes.a_stride, sizes.b_stride,
+                 sizes.out_stride)
     found = blas.find()
     dtype = blas.takes(buffers[step.a], buffers[step.b], buffers[step.out])
-    if found is None or dtype is None or min(m, n, k, step.sizes[9]) < 0:
+    if found is None or dtype is None or min(m, n, k, sizes.batch) < 0:
         return None
-    if m == 0 or n == 0 or step.sizes[9] == 0:
+    if m == 0 or n == 0 or sizes.batch == 0:
         return b""
-    extents = blas.batch_extents(m, n, k, trans_a, trans_b, *step.sizes[6:])
+    extents = blas.batch_extents(m, n, k, trans_a, trans_b, *placement)
     if extents is None:
         return None
     for slot, need in zip((step.a, step.b, step.out), extents, strict=True):
         needs[slot] = (max(needs[slot][0], need), dtype)
-    desc = found.desc(dtype, m, n, k, trans_a, trans_b, beta, *step.sizes[6:], nworkers=nworkers)
+    desc = found.desc(dtype, m, n, k, trans_a, trans_b, beta, *placement, nworkers=nworkers)
     keep.append(desc)
     pointers = slot_code(_P_POINTER, 8) * 3
     return struct.pack(BATCH_RECORD + pointers, blas.gemm_address(), ctypes.addressof(desc), 3, 0b111, step.a,
