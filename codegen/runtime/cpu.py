@@ -12,7 +12,7 @@ import numpy as np
 from codegen.runtime import host
 from codegen.runtime.backend import Backend
 from codegen.runtime.checks import kernel_ready, require_array
-from codegen.runtime.gemm import gemm_into
+from codegen.runtime.gemm import batch_offsets, gemm_into
 from codegen.runtime.host import HostFunction, LaunchQueue
 from codegen.runtime.host import blas as host_blas
 from codegen.runtime.host import replay as host_replay
@@ -186,14 +186,13 @@ class CpuBackend(Backend):
              a_stride: int = 0, b_stride: int = 0, out_stride: int = 0) -> None:
         """out[m, n] (+)= op(a)·op(b) over flat row-major buffers at element offsets (a GemmStep),
         after the queued launches (which write a and b, or read out): through the process's BLAS
-        as a recorded plan's native batches run it (host/blas.py: a strided batch's products at once
-        on the launch threads), else NumPy's matmul, a strided batch product by product."""
+        as a recorded plan's native batches run it (host/blas.py), else NumPy's matmul; a strided
+        batch product by product."""
         self.flush()
         python_launches["from_python"] += 1
-        strided = (batch, a_stride, b_stride, out_stride)
-        if not host_blas.run(a, b, out, m, n, k, trans_a, trans_b, beta, a_offset, b_offset, out_offset, *strided,
-                             nworkers=host.switches._launch_settings()[0]):
-            gemm_into(np.matmul, a, b, out, m, n, k, trans_a, trans_b, beta, a_offset, b_offset, out_offset, *strided)
+        for offsets in batch_offsets(a_offset, b_offset, out_offset, batch, a_stride, b_stride, out_stride):
+            if not host_blas.run(a, b, out, m, n, k, trans_a, trans_b, beta, *offsets):
+                gemm_into(np.matmul, a, b, out, m, n, k, trans_a, trans_b, beta, *offsets)
 
     # scalar kernel arguments, typed as the kernels declare them
     int64 = staticmethod(np.int64)

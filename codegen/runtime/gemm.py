@@ -44,9 +44,9 @@ def matrix_view(buffer: Any, offset: int, shape: tuple[int, int]) -> Any:
 def batch_offsets(a_offset: int, b_offset: int, out_offset: int, batch: int = 1, a_stride: int = 0,
                   b_stride: int = 0, out_stride: int = 0) -> Iterator[tuple[int, int, int]]:
     """The (a, b, out) offsets of each product of a strided batch, in order: product i at each
-    offset plus i times its stride (element offsets, or byte addresses with byte strides). NumPy's
-    path runs these one by one; the cpu's BLAS path (emu/rt/gemm.cpp) takes the batch in one call;
-    cuBLAS runs the batch in one call, else these (cublas_gemm.DirectGemm._call)."""
+    offset plus i times its stride (element offsets, or byte addresses with byte strides). The
+    backends that have no batched call (NumPy, the cpu's BLAS, the replay's records) run these one by
+    one; cuBLAS runs the batch in one call, else these (cublas_gemm.DirectGemm._call)."""
     if batch < 0:
         raise ValueError(f"gemm: a batch of {batch} products")
     for i in range(batch):

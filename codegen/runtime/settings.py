@@ -171,7 +171,7 @@ HOST_RANDOM_ORDER = Setting(
     parse_seed)
 HOST_THREADS = Setting(
     "OPGEN_HOST_THREADS", "int >= 1", _cpus,
-    "OS threads the cpu backend runs a launch's blocks (a strided GEMM batch's products) on",
+    "OS threads the cpu backend runs a launch's blocks on",
     int_at_least(1))
 HOST_STACK_KB = Setting(
     "OPGEN_HOST_STACK_KB", "int >= 16", 64,

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define OPGEN_EMU_ABI_VERSION 5
+#define OPGEN_EMU_ABI_VERSION 4
 #define OPGEN_EMU_MAX_SMEM (227u * 1024u)  // largest dynamic shared memory we emulate
 
 struct uint3 { unsigned int x, y, z; };
@@ -77,18 +77,13 @@ struct opgen_batch_record {
 // is 1 (the product is rounded to the element type first, then added, as NumPy's `out += a @ b`),
 // over row-major buffers at element offsets. In a batch, a GEMM is a record whose `launch` is
 // opgen_rt_gemm and whose `cfg` points at this descriptor; its three arguments are a, b and out.
-// A strided batch (batch > 1: product i at each offset plus i times its stride, the products
-// independent, as cuBLAS's strided batch) runs its products on up to `nworkers` of the pool's
-// threads at once, each product on one BLAS thread (rt/gemm.cpp).
 struct opgen_gemm_desc {
   uint64_t blas;    // cblas_sgemm (dtype 0) or cblas_dgemm (dtype 1) of the process's BLAS
   int32_t dtype;    // 0 float32, 1 float64
   int32_t int64;    // 1: the BLAS takes 64-bit integers (ILP64), 0: 32-bit
   int64_t m, n, k;
-  int32_t trans_a, trans_b, beta;
-  int32_t nworkers;  // threads a strided batch may use ($OPGEN_HOST_THREADS, as a launch's)
+  int32_t trans_a, trans_b, beta, pad_;
   int64_t a_offset, b_offset, out_offset;  // elements
-  int64_t batch, a_stride, b_stride, out_stride;
 };
 
 // Where a block's shared memory lives on the worker thread that runs it (filled by block_begin).

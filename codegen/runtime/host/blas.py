@@ -34,9 +34,8 @@ class GemmDesc(ctypes.Structure):  # mirrors opgen_gemm_desc (checked at load: a
     _fields_ = [("blas", ctypes.c_uint64), ("dtype", ctypes.c_int32), ("int64", ctypes.c_int32),
                 ("m", ctypes.c_int64), ("n", ctypes.c_int64), ("k", ctypes.c_int64),
                 ("trans_a", ctypes.c_int32), ("trans_b", ctypes.c_int32), ("beta", ctypes.c_int32),
-                ("nworkers", ctypes.c_int32), ("a_offset", ctypes.c_int64), ("b_offset", ctypes.c_int64),
-                ("out_offset", ctypes.c_int64), ("batch", ctypes.c_int64), ("a_stride", ctypes.c_int64),
-                ("b_stride", ctypes.c_int64), ("out_stride", ctypes.c_int64)]
+                ("pad_", ctypes.c_int32), ("a_offset", ctypes.c_int64), ("b_offset", ctypes.c_int64),
+                ("out_offset", ctypes.c_int64)]
 
 
 @dataclass(frozen=True)
@@ -47,13 +46,10 @@ class Blas:
     library: Any  # (kept loaded)
 
     def desc(self, dtype: np.dtype, m: int, n: int, k: int, trans_a: bool, trans_b: bool, beta: int,
-             a_offset: int, b_offset: int, out_offset: int, batch: int = 1, a_stride: int = 0, b_stride: int = 0,
-             out_stride: int = 0, nworkers: int = 1) -> GemmDesc:
-        """A GEMM step's descriptor; a strided batch's products run on up to `nworkers` threads at once."""
+             a_offset: int, b_offset: int, out_offset: int) -> GemmDesc:
         kind = DTYPES[dtype]
         return GemmDesc(self.functions[kind], kind, int(self.int64), m, n, k, int(trans_a), int(trans_b),
-                        int(bool(beta)), nworkers, a_offset, b_offset, out_offset, batch, a_stride, b_stride,
-                        out_stride)
+                        int(bool(beta)), 0, a_offset, b_offset, out_offset)
 
 
 _FOUND: list[Blas | None] = []
@@ -155,36 +151,19 @@ def takes(a: Any, b: Any, out: Any) -> np.dtype | None:
     return dtype
 
 
-def batch_extents(m: int, n: int, k: int, trans_a: bool, trans_b: bool, a_offset: int, b_offset: int,
-                  out_offset: int, batch: int = 1, a_stride: int = 0, b_stride: int = 0,
-                  out_stride: int = 0) -> tuple[int, int, int] | None:
-    """The elements a, b and out need for a strided batch (its first and last products bound it:
-    the offsets move linearly); None where an offset of either is negative."""
-    last = (a_offset + (batch - 1) * a_stride, b_offset + (batch - 1) * b_stride, out_offset + (batch - 1) * out_stride)
-    if min(a_offset, b_offset, out_offset, *last) < 0:
-        return None
-    first_needs = extents(m, n, k, trans_a, trans_b, a_offset, b_offset, out_offset)
-    return tuple(max(pair) for pair in zip(first_needs, extents(m, n, k, trans_a, trans_b, *last),
-                                           strict=True))  # type: ignore[return-value]
-
-
 def run(a: Any, b: Any, out: Any, m: int, n: int, k: int, trans_a: bool, trans_b: bool, beta: int,
-        a_offset: int, b_offset: int, out_offset: int, batch: int = 1, a_stride: int = 0, b_stride: int = 0,
-        out_stride: int = 0, nworkers: int = 1) -> bool:
-    """One GEMM step (a strided batch's products on up to `nworkers` threads) through opgen_rt_gemm;
-    False (nothing done) where it is not for the BLAS: no BLAS found, not one float32/float64 dtype,
-    not C-contiguous NumPy arrays, a negative size or offset, a window past a buffer (NumPy's path
-    then raises gemm.check_window's error)."""
+        a_offset: int, b_offset: int, out_offset: int) -> bool:
+    """One GEMM step through opgen_rt_gemm; False (nothing done) where it is not for the BLAS: no
+    BLAS found, not one float32/float64 dtype, not C-contiguous NumPy arrays, a negative offset or
+    a window past a buffer (NumPy's path then raises gemm.check_window's error)."""
     blas = find()
     dtype = takes(a, b, out)
-    if blas is None or dtype is None or min(m, n, k, batch) < 0:
+    if blas is None or dtype is None or min(a_offset, b_offset, out_offset, m, n, k) < 0:
         return False
-    needs = batch_extents(m, n, k, trans_a, trans_b, a_offset, b_offset, out_offset, batch, a_stride, b_stride,
-                          out_stride)
-    if needs is None or needs[0] > a.size or needs[1] > b.size or needs[2] > out.size:
+    needs = extents(m, n, k, trans_a, trans_b, a_offset, b_offset, out_offset)
+    if needs[0] > a.size or needs[1] > b.size or needs[2] > out.size:
         return False
-    desc = blas.desc(dtype, m, n, k, trans_a, trans_b, beta, a_offset, b_offset, out_offset, batch, a_stride,
-                     b_stride, out_stride, nworkers)
+    desc = blas.desc(dtype, m, n, k, trans_a, trans_b, beta, a_offset, b_offset, out_offset)
     slots = (ctypes.c_uint64 * 6)(a.ctypes.data, 0, b.ctypes.data, 0, out.ctypes.data, 0)
     base = ctypes.addressof(slots)
     argv = (ctypes.c_void_p * 3)(base, base + 16, base + 32)

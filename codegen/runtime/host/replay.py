@@ -18,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from codegen.runtime import gemm, plan
+from codegen.runtime import plan
+from codegen.runtime.gemm import batch_offsets
 from codegen.runtime.stats import python_launches
 
 from . import blas, state
@@ -67,13 +68,14 @@ def build(recording: plan.Recording, buffers: Sequence[Any], function: Callable[
 
     for step in recording.steps:
         if isinstance(step, plan.Gemm):
-            product = _gemm_record(step, buffers, needs, keep, settings[0])
-            if product is None:  # from Python, between batches
+            products = [_gemm_record(step, offsets, buffers, needs, keep) for offsets in batch_offsets(*step.sizes[6:])]
+            if None in products:  # from Python, between batches
                 close()
                 segments.append(step)
-            elif product:
-                records.append(product)
-                kernels.append("gemm")
+            else:
+                for product in filter(None, products):  # (a strided batch: a record per product)
+                    records.append(product)
+                    kernels.append("gemm")
             continue
         if 0 in step.grid:  # an empty tensor: the launch does nothing (CpuBackend.launch skips it too)
             continue
@@ -88,27 +90,23 @@ def build(recording: plan.Recording, buffers: Sequence[Any], function: Callable[
                       tuple((slot, need, dtype) for slot, (need, dtype) in enumerate(needs) if dtype is not None))
 
 
-def _gemm_record(step: plan.Gemm, buffers: Sequence[Any], needs: list[tuple[int, Any]], keep: list[Any],
-                 nworkers: int) -> bytes | None:
-    """A GEMM step (a strided batch: its products on up to `nworkers` threads) as a batch record
-    (opgen_rt_gemm), b"" for one that does nothing, None where it is not for the BLAS (blas.run's
-    conditions, on these buffers)."""
-    sizes = gemm.GemmSizes(*step.sizes)
-    m, n, k, trans_a, trans_b, beta = sizes[:6]
-    placement = (sizes.a_offset, sizes.b_offset, sizes.out_offset, sizes.batch, sizes.a_stride, sizes.b_stride,
-                 sizes.out_stride)
+def _gemm_record(step: plan.Gemm, offsets: tuple[int, int, int], buffers: Sequence[Any],
+                 needs: list[tuple[int, Any]], keep: list[Any]) -> bytes | None:
+    """A GEMM step's product at these (a, b, out) offsets (one of a strided batch's) as a batch
+    record (opgen_rt_gemm), b"" for one that does nothing, None where it is not for the BLAS
+    (blas.run's conditions, on these buffers)."""
+    m, n, k, trans_a, trans_b, beta = step.sizes[:6]
+    a_offset, b_offset, out_offset = offsets
     found = blas.find()
     dtype = blas.takes(buffers[step.a], buffers[step.b], buffers[step.out])
-    if found is None or dtype is None or min(m, n, k, sizes.batch) < 0:
+    if found is None or dtype is None or min(m, n, k, *offsets) < 0:
         return None
-    if m == 0 or n == 0 or sizes.batch == 0:
+    if m == 0 or n == 0:
         return b""
-    extents = blas.batch_extents(m, n, k, trans_a, trans_b, *placement)
-    if extents is None:
-        return None
-    for slot, need in zip((step.a, step.b, step.out), extents, strict=True):
+    for slot, need in zip((step.a, step.b, step.out), blas.extents(m, n, k, trans_a, trans_b, a_offset, b_offset,
+                                                                   out_offset), strict=True):
         needs[slot] = (max(needs[slot][0], need), dtype)
-    desc = found.desc(dtype, m, n, k, trans_a, trans_b, beta, *placement, nworkers=nworkers)
+    desc = found.desc(dtype, m, n, k, trans_a, trans_b, beta, a_offset, b_offset, out_offset)
     keep.append(desc)
     pointers = slot_code(_P_POINTER, 8) * 3
     return struct.pack(BATCH_RECORD + pointers, blas.gemm_address(), ctypes.addressof(desc), 3, 0b111, step.a,

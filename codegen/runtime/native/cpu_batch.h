@@ -228,7 +228,7 @@ struct Builder {
     return static_cast<int64_t>(out.lists.size() - 1);
   }
 
-  // A GEMM step (host/replay.py _gemm_record: a strided batch as one record); false where
+  // A GEMM step (host/replay.py _gemm_record: a strided batch as a record per product); false where
   // the Python backend runs it from Python.
   bool gemm() {
     int64_t slot[3] = {take(), take(), take()};
@@ -258,14 +258,15 @@ struct Builder {
     const int64_t sizes[3] = {m * k, n * k, m * n};  // host/blas.py extents
     for (int j = 0; j < 3; ++j) add_need(slot[j], std::max(s[6 + j], last[j]) + sizes[j], dtype);
     const int32_t kind = dtype == OPGEN_DT_FLOAT64 ? 1 : 0;
-    const int32_t nworkers = static_cast<int32_t>(std::max<int64_t>(1, std::min<int64_t>({b.threads, batch, 256})));
-    out.gemms.push_back(opgen_gemm_desc{kind ? b.dgemm : b.sgemm, kind, b.blas_int64 ? 1 : 0, m, n, k,
-                                        int32_t(ta != 0), int32_t(tb != 0), int32_t(beta != 0), nworkers, s[6], s[7],
-                                        s[8], batch, s[10], s[11], s[12]});
-    put_record(b.gemm, reinterpret_cast<uint64_t>(&out.gemms.back()), 3, 0b111);
-    for (int64_t v : slot) put_arg(static_cast<uint64_t>(v));
-    out.names.push_back("gemm");
-    ++out.count;
+    for (int64_t i = 0; i < batch; ++i) {
+      out.gemms.push_back(opgen_gemm_desc{kind ? b.dgemm : b.sgemm, kind, b.blas_int64 ? 1 : 0, m, n, k,
+                                          int32_t(ta != 0), int32_t(tb != 0), int32_t(beta != 0), 0,
+                                          s[6] + i * s[10], s[7] + i * s[11], s[8] + i * s[12]});
+      put_record(b.gemm, reinterpret_cast<uint64_t>(&out.gemms.back()), 3, 0b111);
+      for (int64_t v : slot) put_arg(static_cast<uint64_t>(v));
+      out.names.push_back("gemm");
+      ++out.count;
+    }
     return true;
   }
 

@@ -43,9 +43,8 @@ const char* build_abi_layout() {
   const FieldAt gemm[] = {OPGEN_FIELD(Gemm, blas),     OPGEN_FIELD(Gemm, dtype),    OPGEN_FIELD(Gemm, int64),
                           OPGEN_FIELD(Gemm, m),        OPGEN_FIELD(Gemm, n),        OPGEN_FIELD(Gemm, k),
                           OPGEN_FIELD(Gemm, trans_a),  OPGEN_FIELD(Gemm, trans_b),  OPGEN_FIELD(Gemm, beta),
-                          OPGEN_FIELD(Gemm, nworkers), OPGEN_FIELD(Gemm, a_offset), OPGEN_FIELD(Gemm, b_offset),
-                          OPGEN_FIELD(Gemm, out_offset), OPGEN_FIELD(Gemm, batch),  OPGEN_FIELD(Gemm, a_stride),
-                          OPGEN_FIELD(Gemm, b_stride),   OPGEN_FIELD(Gemm, out_stride)};
+                          OPGEN_FIELD(Gemm, pad_),     OPGEN_FIELD(Gemm, a_offset), OPGEN_FIELD(Gemm, b_offset),
+                          OPGEN_FIELD(Gemm, out_offset)};
   static char text[2048];
   size_t p = append_layout(text, sizeof text, 0, "opgen_launch_cfg", sizeof(Cfg), cfg);
   p = append_layout(text, sizeof text, p, "opgen_batch_record", sizeof(Record), record);

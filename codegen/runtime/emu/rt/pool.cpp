@@ -8,8 +8,6 @@ constexpr int kMaxWorkers = 256;
 
 struct Job {
   const opgen_launch_desc* desc;
-  void (*task)(void*, uint64_t);  // set: the job is rt_parallel's items (task(task_ctx, i)), not blocks
-  void* task_ctx;
   uint64_t nblocks;
   uint64_t next;  // atomic block counter
   uint64_t perm_a, perm_b;
@@ -74,16 +72,7 @@ void job_fail(const char* msg) {
   pthread_mutex_unlock(&g_mu);
 }
 
-void work_items() {  // rt_parallel's job: each item once, on whichever thread takes it
-  for (;;) {
-    const uint64_t i = __atomic_fetch_add(&g_job.next, 1, __ATOMIC_RELAXED);
-    if (i >= g_job.nblocks) break;
-    g_job.task(g_job.task_ctx, i);
-  }
-}
-
 void work(Worker* w) {
-  if (g_job.task) return work_items();
   const opgen_launch_desc* d = g_job.desc;
   const opgen_launch_cfg* c = d->cfg;
   const unsigned n = c->block[0] * c->block[1] * c->block[2];
@@ -189,28 +178,6 @@ uint64_t gcd(uint64_t a, uint64_t b) {
   return a;
 }
 
-// Hands g_job (set up under g_mu, which this releases) to `want - 1` of the `helpers` started and
-// wakes them; the caller then works on it too.
-void start_job(int want, int helpers) {
-  g_job.nparticipants = want - 1 < helpers ? want - 1 : helpers;
-  g_job.active = 0;
-  g_job.closed = 0;
-  if (g_job.nparticipants > 0) {
-    g_gen++;
-    g_wakes++;
-    pthread_cond_broadcast(&g_work_cv);
-  }
-  pthread_mutex_unlock(&g_mu);
-}
-
-// Waits for the helpers that took part, not for those still waking up: a job the caller ran alone
-// (a tiny launch) does not pay a helper's wake-up latency. Returns with g_mu held.
-void join_job() {
-  pthread_mutex_lock(&g_mu);
-  g_job.closed = 1;
-  while (g_job.active > 0) pthread_cond_wait(&g_done_cv, &g_mu);
-}
-
 int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen) {
   const opgen_launch_cfg* c = d->cfg;
   const uint64_t nblocks = static_cast<uint64_t>(c->grid[0]) * c->grid[1] * c->grid[2];
@@ -237,7 +204,6 @@ int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen) {
   }
   const int helpers = ensure_workers(want - 1);  // the caller is the remaining worker
   pthread_mutex_lock(&g_mu);
-  g_job.task = nullptr;
   g_job.desc = d;
   g_job.nblocks = nblocks;
   g_job.next = 0;
@@ -252,8 +218,16 @@ int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen) {
     while (gcd(g_job.perm_a, nblocks) != 1);
     g_job.perm_b = splitmix(s) % nblocks;
   }
+  g_job.nparticipants = want - 1 < helpers ? want - 1 : helpers;
+  g_job.active = 0;
+  g_job.closed = 0;
   g_job.busy_ns = 0;
-  start_job(want, helpers);
+  if (g_job.nparticipants > 0) {
+    g_gen++;
+    g_wakes++;
+    pthread_cond_broadcast(&g_work_cv);
+  }
+  pthread_mutex_unlock(&g_mu);
   // Run blocks on this thread as well: no wake-up latency for small launches.
   Worker* const saved = tls_worker;
   stack_t old_alt;
@@ -264,7 +238,11 @@ int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen) {
   const uint64_t busy = timed ? cpu_ns() - t0 : 0;
   tls_worker = saved;
   caller_altstack_leave(restore_alt, &old_alt);
-  join_job();
+  // Wait for the helpers that took part, not for those still waking up: a launch whose blocks the
+  // caller ran alone (a tiny one) does not pay a helper's wake-up latency.
+  pthread_mutex_lock(&g_mu);
+  g_job.closed = 1;
+  while (g_job.active > 0) pthread_cond_wait(&g_done_cv, &g_mu);
   if (timed) {
     last = LaunchTime{d->run_thread, {c->grid[0], c->grid[1], c->grid[2]},
                       {c->block[0], c->block[1], c->block[2]}, g_job.busy_ns + busy};
@@ -275,28 +253,6 @@ int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen) {
   if (c->sanitize) san_end();
   if (!batched) pthread_mutex_unlock(&g_launch_mu);
   return failed ? 1 : 0;
-}
-
-// Runs task(ctx, i) for i in [0, n) on up to `want` threads: the pool's helpers and the caller, as a
-// launch's blocks; the caller holds the launch lock (one job at a time). Each item runs once, in no
-// set order; the items must be independent, and a task reports its own errors (it cannot fail the job).
-void rt_parallel(uint64_t n, int want, void (*task)(void*, uint64_t), void* ctx) {
-  if (n == 0) return;
-  want = want < 1 ? 1 : want > kMaxWorkers ? kMaxWorkers : want;
-  if (static_cast<uint64_t>(want) > n) want = static_cast<int>(n);
-  const int helpers = ensure_workers(want - 1);
-  pthread_mutex_lock(&g_mu);
-  g_job.task = task;
-  g_job.task_ctx = ctx;
-  g_job.desc = nullptr;
-  g_job.nblocks = n;
-  g_job.next = 0;
-  g_job.failed = 0;
-  start_job(want, helpers);
-  work_items();
-  join_job();
-  g_job.task = nullptr;
-  pthread_mutex_unlock(&g_mu);
 }
 
 }  // namespace

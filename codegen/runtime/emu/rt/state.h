@@ -165,7 +165,6 @@ int install_signal_handlers(char* err, size_t errlen);  // 1: $OPGEN_HOST_CATCH_
 
 // --- pool.cpp ------------------------------------------------------------------------------------
 int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen);
-void rt_parallel(uint64_t n, int want, void (*task)(void*, uint64_t), void* ctx);
 
 // --- gemm.cpp ------------------------------------------------------------------------------------
 int rt_gemm(const opgen_launch_cfg* cfg, void** args, char* err, size_t errlen);
