@@ -93,6 +93,37 @@ __device__ __forceinline__ void channel_partials(const F& f, float* __restrict__
   }
 }
 
+// channel_partials' channels-last sums with a lane per two adjacent channels (16-bit data: one
+// 4-byte access per operand where C is even and the pointers aligned, f.pair; else two scalar ones):
+// the block is half channel_partials', 16 lanes a row group, so groups = blockDim.x / 16 is the
+// same row groups and every channel's sums add the same elements in the same order.
+template <typename F>
+__device__ __forceinline__ void channel_partials_pairs(const F& f, float* __restrict__ partials, long long m,
+                                                       long long C, long long splits) {
+  long long begin, end;
+  split_range(m, splits, blockIdx.y, begin, end);
+  __shared__ float2 tile[16][33];  // [row group][channel of the tile], padded against bank conflicts
+  const int lane = threadIdx.x & 15, group = threadIdx.x >> 4, groups = blockDim.x >> 4;
+  const long long c = blockIdx.x * 32LL + 2 * lane;
+  float a[2] = {}, b[2] = {};
+  if (c < C) {
+    const bool both = c + 1 < C;  // (an odd C's last channel has no partner)
+    for (long long r = begin + group; r < end; r += groups) f.pair(r * C + c, c, both, a, b);
+  }
+  tile[group][2 * lane] = make_float2(a[0], b[0]);
+  tile[group][2 * lane + 1] = make_float2(a[1], b[1]);
+  __syncthreads();
+  const long long c0 = blockIdx.x * 32LL, width = C - c0 < 32 ? C - c0 : 32;
+  for (long long j = threadIdx.x; j < width; j += blockDim.x) {
+    float2 s = tile[0][j];
+    for (int g = 1; g < groups; ++g) {
+      s.x += tile[g][j].x;
+      s.y += tile[g][j].y;
+    }
+    store_partials(partials, C, c0 + j, s);
+  }
+}
+
 // Channel c's elements [begin, end) under the cpu backend's launch sizes (channels-first): the
 // block's thread t takes the t-th of blockDim.x consecutive slices, and g(base, n) walks it in
 // stretches of n consecutive elements at offset base of x (each within one row).
@@ -657,12 +688,35 @@ struct GradSums {
       b += g[j] * (v[j] - m);
     }
   }
+  // channels c and c + 1 (only c unless both) of the row at offset, as operator() adds each
+  __device__ __forceinline__ void pair(long long offset, long long c, bool both, float (&a)[2], float (&b)[2]) const {
+    float g[2], v[2];
+    if (both) {
+      opgen::load2(dy + offset, g);
+      opgen::load2(x + offset, v);
+    } else {
+      g[0] = opgen::to_float(dy[offset]), v[0] = opgen::to_float(x[offset]);
+    }
+#pragma unroll
+    for (int j = 0; j < 2; ++j) {
+      if (j == 0 || both) {
+        a[j] += g[j];
+        b[j] += g[j] * (v[j] - mu[c + j]);
+      }
+    }
+  }
 };
 
 template <typename T>
 __device__ void grad_partials(const T* __restrict__ dy, const T* __restrict__ x, const float* __restrict__ mu,
                               float* __restrict__ partials, long long m, long long C, long long inner,
-                              long long splits) {
+                              long long splits, long long pairs) {
+  if constexpr (opgen::is_16bit_float<T>::value) {
+    if (pairs) {  // (the spec's let pairs: channels-last, a block of half the threads)
+      channel_partials_pairs(GradSums<T>{dy, x, mu}, partials, m, C, splits);
+      return;
+    }
+  }
   channel_partials(GradSums<T>{dy, x, mu}, partials, m, C, inner, splits);
 }
 
