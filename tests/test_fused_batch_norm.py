@@ -1250,7 +1250,8 @@ def test_the_gpu_plan_reads_channels_last_rows_once_where_they_fit_a_block(plan_
 def test_grad_partials_pairs_channels_of_16_bit_rows_in_the_float32_order(plan_scope, data_format, shape, aligned,
                                                                           is_training, dtype):
     """Against float64; and bit for bit the float32 call on the same values (its sums), rounded once
-    (x_backprop): the pairs add each channel's rows as the float32 kernel does, aligned or not."""
+    (x_backprop): the pairs add each channel's rows as the float32 kernel does, aligned or not. C = 34
+    and 6 (even, not whole runs of 4) also take grad_input's pairs (one 4-byte load and store)."""
     from codegen.runtime.launches import record_launches
 
     rng = _rng("pairs", data_format, shape, is_training, dtype)

@@ -53,9 +53,9 @@ __device__ __forceinline__ void for_each_run(long long begin, long long end, lon
 }
 
 // Two sums per channel of a functor over the channel's elements; f(offset, c, a, b) adds to a, b
-// (f.run4 four adjacent elements). The GPU's launch sizes: a warp reads 32 neighbouring channels
-// of a row (channels-last), or a block's threads read runs of kRun adjacent elements, one vector
-// access per operand (channels-first).
+// (f.run4 four adjacent elements; f.pair two adjacent channels of a row, channel_partials_pairs).
+// The GPU's launch sizes: a warp reads 32 neighbouring channels of a row (channels-last), or a
+// block's threads read runs of kRun adjacent elements, one vector access per operand (channels-first).
 template <typename F>
 __device__ __forceinline__ void channel_partials(const F& f, float* __restrict__ partials, long long m,
                                                  long long C, long long inner, long long splits) {
@@ -575,9 +575,8 @@ __device__ void inference_stats(const float* __restrict__ scale, const float* __
 // memory in order and the stretches vectorise; on a GPU it would not coalesce.
 //
 // chunk == 0 (GPU sizes): grid-stride. Each thread takes runs of kRun adjacent elements (more work
-// per thread, adjacent accesses) when a row of C·inner elements is a whole number of runs; where a
-// row fits in the grid the stride is a whole number of rows, so a thread keeps its channel(s) and
-// no element needs a division.
+// per thread, adjacent accesses), or of 2 for 16-bit data (f.kPairs), where the rows allow
+// (runs_of); else one element at a time.
 // Values the host form computes side by side before it stores them (two AVX2 registers of floats,
 // four SSE ones). NVRTC compiles the cpu plan's kernels too, a GPU never runs them: few there.
 #ifdef OPGEN_HOST_EMU
@@ -600,6 +599,43 @@ __device__ __forceinline__ void store_stretch(const F& f, long long idx0, long l
     for (int q = 0; q < kLanes; ++q) f.store(idx0 + j + q, v[q]);
   }
   for (; j < n; ++j) f.store(idx0 + j, f.value(idx0 + j, c0 + j * kStep));
+}
+
+// K adjacent elements at p as floats, and back: one vector access where aligned (K = kRun: 16 or 8
+// bytes; K = 2: 4 bytes of 16-bit data).
+template <int K, typename T>
+__device__ __forceinline__ void load_run(const T* __restrict__ p, float (&v)[K]) {
+  if constexpr (K == kRun) {
+    opgen::load4(p, v);
+  } else {
+    opgen::load2(p, v);
+  }
+}
+
+template <int K, typename T>
+__device__ __forceinline__ void store_run(T* __restrict__ p, const float (&v)[K]) {
+  if constexpr (K == kRun) {
+    opgen::store4(p, v);
+  } else {
+    opgen::store2(p, v);
+  }
+}
+
+// for_each_element's GPU form in runs of K adjacent elements a thread (f.run<K>), where a row of
+// C·inner elements is a whole number of runs and fits in the grid: the stride is then a whole
+// number of rows, so a thread keeps its channel(s) and no element needs a division. False (nothing
+// done) where the rows are not.
+template <int K, typename F>
+__device__ __forceinline__ bool runs_of(const F& f, long long total, long long C, long long inner, long long threads,
+                                        long long t) {
+  const long long row = C * inner;
+  if (row % K != 0 || (inner != 1 && inner % K != 0) || row > threads * K) return false;
+  const long long stride = threads * K / row * row;  // elements per pass, whole rows
+  const long long first = t * K;
+  if (first >= stride) return true;
+  const long long c = (first % row) / inner, step = inner == 1 ? 1 : 0;  // channel of each run element
+  for (long long idx = first; idx < total; idx += stride) f.template run<K>(idx, c, step);
+  return true;
 }
 
 template <typename F>
@@ -628,17 +664,13 @@ __device__ __forceinline__ void for_each_element(const F& f, long long total, lo
     }
     return;
   }
-  const long long row = C * inner;
-  const bool runs = row % kRun == 0 && (inner == 1 || inner % kRun == 0);
-  if (runs && row <= threads * kRun) {
-    const long long stride = threads * kRun / row * row;  // elements per pass, whole rows
-    const long long first = t * kRun;
-    if (first >= stride) return;
-    const long long c = (first % row) / inner, step = inner == 1 ? 1 : 0;  // channel of each run element
-    for (long long idx = first; idx < total; idx += stride) f.run4(idx, c, step);  // vector accesses
-  } else {
-    for (long long idx = t; idx < total; idx += threads) f.store(idx, f.value(idx, (idx / inner) % C));
+  // runs of kRun adjacent elements (one vector access each); 16-bit data whose rows are not: pairs
+  // (one 4-byte access each, where aligned); else one element at a time
+  if (runs_of<kRun>(f, total, C, inner, threads, t)) return;
+  if constexpr (F::kPairs) {
+    if (runs_of<2>(f, total, C, inner, threads, t)) return;
   }
+  for (long long idx = t; idx < total; idx += threads) f.store(idx, f.value(idx, (idx / inner) % C));
 }
 
 template <typename T>
@@ -650,13 +682,15 @@ struct Affine {
     return opgen::to_float(x[idx]) * coeffs[2 * c] + coeffs[2 * c + 1];
   }
   __device__ __forceinline__ void store(long long idx, float v) const { y[idx] = opgen::from_float<T>(v); }
-  // elements idx .. idx+3 (idx a multiple of 4) of channels c, c + step, c + 2·step, c + 3·step
-  __device__ __forceinline__ void run4(long long idx, long long c, long long step) const {
-    float v[4];
-    opgen::load4(x + idx, v);
+  static constexpr bool kPairs = opgen::is_16bit_float<T>::value;  // runs of 2 (for_each_element)
+  // elements idx .. idx+K−1 (idx a multiple of K) of channels c, c + step, ..., c + (K−1)·step
+  template <int K>
+  __device__ __forceinline__ void run(long long idx, long long c, long long step) const {
+    float v[K];
+    load_run<K>(x + idx, v);
 #pragma unroll
-    for (int j = 0; j < 4; ++j) v[j] = v[j] * coeffs[2 * (c + j * step)] + coeffs[2 * (c + j * step) + 1];
-    opgen::store4(y + idx, v);
+    for (int j = 0; j < K; ++j) v[j] = v[j] * coeffs[2 * (c + j * step)] + coeffs[2 * (c + j * step) + 1];
+    store_run<K>(y + idx, v);
   }
 };
 
@@ -778,16 +812,18 @@ struct GradAffine {
     return coeffs[c] * opgen::to_float(dy[idx]) + coeffs[C + c] * opgen::to_float(x[idx]) + coeffs[2 * C + c];
   }
   __device__ __forceinline__ void store(long long idx, float v) const { dx[idx] = opgen::from_float<T>(v); }
-  __device__ __forceinline__ void run4(long long idx, long long c, long long step) const {
-    float g[4], v[4];
-    opgen::load4(dy + idx, g);
-    opgen::load4(x + idx, v);
+  static constexpr bool kPairs = opgen::is_16bit_float<T>::value;
+  template <int K>
+  __device__ __forceinline__ void run(long long idx, long long c, long long step) const {
+    float g[K], v[K];
+    load_run<K>(dy + idx, g);
+    load_run<K>(x + idx, v);
 #pragma unroll
-    for (int j = 0; j < 4; ++j) {
+    for (int j = 0; j < K; ++j) {
       const long long cj = c + j * step;
       v[j] = coeffs[cj] * g[j] + coeffs[C + cj] * v[j] + coeffs[2 * C + cj];
     }
-    opgen::store4(dx + idx, v);
+    store_run<K>(dx + idx, v);
   }
 };
 
@@ -802,12 +838,14 @@ struct GradScale {
     return coeffs[c] * opgen::to_float(dy[idx]);
   }
   __device__ __forceinline__ void store(long long idx, float v) const { dx[idx] = opgen::from_float<T>(v); }
-  __device__ __forceinline__ void run4(long long idx, long long c, long long step) const {
-    float g[4];
-    opgen::load4(dy + idx, g);
+  static constexpr bool kPairs = opgen::is_16bit_float<T>::value;
+  template <int K>
+  __device__ __forceinline__ void run(long long idx, long long c, long long step) const {
+    float g[K];
+    load_run<K>(dy + idx, g);
 #pragma unroll
-    for (int j = 0; j < 4; ++j) g[j] *= coeffs[c + j * step];
-    opgen::store4(dx + idx, g);
+    for (int j = 0; j < K; ++j) g[j] *= coeffs[c + j * step];
+    store_run<K>(dx + idx, g);
   }
 };
 
