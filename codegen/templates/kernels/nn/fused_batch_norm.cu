@@ -53,7 +53,7 @@ __device__ __forceinline__ void for_each_run(long long begin, long long end, lon
 }
 
 // Two sums per channel of a functor over the channel's elements; f(offset, c, a, b) adds to a, b
-// (f.run4 four adjacent elements; f.pair two adjacent channels of a row, channel_partials_pairs).
+// (f.run4 four adjacent elements; f.pair_load/pair_add two adjacent channels of a row: *_pairs).
 // The GPU's launch sizes: a warp reads 32 neighbouring channels of a row (channels-last), or a
 // block's threads read runs of kRun adjacent elements, one vector access per operand (channels-first).
 template <typename F>
@@ -108,7 +108,19 @@ __device__ __forceinline__ void channel_partials_pairs(const F& f, float* __rest
   float a[2] = {}, b[2] = {};
   if (c < C) {
     const bool both = c + 1 < C;  // (an odd C's last channel has no partner)
-    for (long long r = begin + group; r < end; r += groups) f.pair(r * C + c, c, both, a, b);
+    long long r = begin + group;
+    for (; r + 3 * groups < end; r += 4 * groups) {  // four rows' loads in flight, then their adds in row order
+      float g[4][2], v[4][2];
+#pragma unroll
+      for (int q = 0; q < 4; ++q) f.pair_load((r + q * groups) * C + c, both, g[q], v[q]);
+#pragma unroll
+      for (int q = 0; q < 4; ++q) f.pair_add(c, both, g[q], v[q], a, b);
+    }
+    for (; r < end; r += groups) {
+      float g[2], v[2];
+      f.pair_load(r * C + c, both, g, v);
+      f.pair_add(c, both, g, v, a, b);
+    }
   }
   tile[group][2 * lane] = make_float2(a[0], b[0]);
   tile[group][2 * lane + 1] = make_float2(a[1], b[1]);
@@ -722,15 +734,19 @@ struct GradSums {
       b += g[j] * (v[j] - m);
     }
   }
-  // channels c and c + 1 (only c unless both) of the row at offset, as operator() adds each
-  __device__ __forceinline__ void pair(long long offset, long long c, bool both, float (&a)[2], float (&b)[2]) const {
-    float g[2], v[2];
+  // channels c and c + 1 (only c unless both) of the row at offset: their values, then added as
+  // operator() adds each
+  __device__ __forceinline__ void pair_load(long long offset, bool both, float (&g)[2], float (&v)[2]) const {
     if (both) {
       opgen::load2(dy + offset, g);
       opgen::load2(x + offset, v);
     } else {
       g[0] = opgen::to_float(dy[offset]), v[0] = opgen::to_float(x[offset]);
+      g[1] = v[1] = 0.f;
     }
+  }
+  __device__ __forceinline__ void pair_add(long long c, bool both, const float (&g)[2], const float (&v)[2],
+                                           float (&a)[2], float (&b)[2]) const {
 #pragma unroll
     for (int j = 0; j < 2; ++j) {
       if (j == 0 || both) {
