@@ -1184,6 +1184,23 @@ def _offset_view(a: np.ndarray) -> np.ndarray:
     return view
 
 
+def _far_grad_inputs(rng, data_format, shape, dtype, is_training, *, offset):
+    """dy, x (far from 0: mean 40, std 3, so dy·(x − μ) cancels; in views one element into their
+    buffers if offset), scale and the reserve spaces (x's batch statistics when training)."""
+    dt, c = _np_dtype(dtype), shape[-1] if data_format.endswith("C") else shape[1]
+    x = rng.normal(40.0, 3.0, shape).astype(dt)
+    dy = rng.normal(0.5, 1.0, shape).astype(dt)
+    if offset:
+        x, dy = _offset_view(x), _offset_view(dy)
+    scale = _f32(rng.uniform(0.5, 2.0, c) * rng.choice([-1.0, 1.0], c))
+    if is_training:
+        rs1, rs2 = _train_reserve_spaces(x, scale, 0 * scale, 0 * scale, 0 * scale + 1, epsilon=EPS,
+                                          data_format=data_format)
+    else:
+        rs1, rs2 = _f32(rng.normal(40.0, 1.0, c)), _f32(rng.uniform(4.0, 16.0, c))
+    return dy, x, scale, rs1, rs2
+
+
 def test_the_once_variant_keeps_what_a_block_holds() -> None:
     from generated.nn import fused_batch_norm_grad_v3 as module
 
@@ -1210,15 +1227,7 @@ def test_the_gpu_plan_reads_channels_last_rows_once_where_they_fit_a_block(plan_
     from codegen.runtime.launches import record_launches
 
     rng = _rng("once", data_format, shape, is_training, dtype)
-    dt, c = _np_dtype(dtype), shape[-1] if data_format.endswith("C") else shape[1]
-    x = _offset_view(rng.normal(40.0, 3.0, shape).astype(dt))
-    dy = _offset_view(rng.normal(0.5, 1.0, shape).astype(dt))
-    scale = _f32(rng.uniform(0.5, 2.0, c) * rng.choice([-1.0, 1.0], c))
-    if is_training:
-        rs1, rs2 = _train_reserve_spaces(x, scale, 0 * scale, 0 * scale, 0 * scale + 1, epsilon=EPS,
-                                          data_format=data_format)
-    else:
-        rs1, rs2 = _f32(rng.normal(40.0, 1.0, c)), _f32(rng.uniform(4.0, 16.0, c))
+    dy, x, scale, rs1, rs2 = _far_grad_inputs(rng, data_format, shape, dtype, is_training, offset=True)
     with record_launches(plan_scope.backend) as launches:
         g = fused_batch_norm_grad_v3(dy, x, scale, rs1, rs2, np.zeros(0, np.float32), epsilon=EPS,
                                      data_format=data_format, is_training=is_training, scope=plan_scope)
@@ -1255,15 +1264,8 @@ def test_grad_partials_pairs_channels_of_16_bit_rows_in_the_float32_order(plan_s
     from codegen.runtime.launches import record_launches
 
     rng = _rng("pairs", data_format, shape, is_training, dtype)
-    dt, c = _np_dtype(dtype), shape[-1]
-    x16, dy16 = rng.normal(40.0, 3.0, shape).astype(dt), rng.normal(0.5, 1.0, shape).astype(dt)
-    x, dy = (x16, dy16) if aligned else (_offset_view(x16), _offset_view(dy16))
-    scale = _f32(rng.uniform(0.5, 2.0, c) * rng.choice([-1.0, 1.0], c))
-    if is_training:
-        rs1, rs2 = _train_reserve_spaces(x, scale, 0 * scale, 0 * scale, 0 * scale + 1, epsilon=EPS,
-                                          data_format=data_format)
-    else:
-        rs1, rs2 = _f32(rng.normal(40.0, 1.0, c)), _f32(rng.uniform(4.0, 16.0, c))
+    dy, x, scale, rs1, rs2 = _far_grad_inputs(rng, data_format, shape, dtype, is_training, offset=not aligned)
+    dt = _np_dtype(dtype)
     calls = {}
     for name, (a, b) in {"16-bit": (dy, x), "float32": (_f32(dy), _f32(x))}.items():
         with record_launches(plan_scope.backend) as launches:
