@@ -1184,6 +1184,23 @@ def _offset_view(a: np.ndarray) -> np.ndarray:
     return view
 
 
+def _far_grad_inputs(rng, data_format, shape, dtype, is_training, *, offset):
+    """dy, x (far from 0: mean 40, std 3, so dy·(x − μ) cancels; in views one element into their
+    buffers if offset), scale and the reserve spaces (x's batch statistics when training)."""
+    dt, c = _np_dtype(dtype), shape[-1] if data_format.endswith("C") else shape[1]
+    x = rng.normal(40.0, 3.0, shape).astype(dt)
+    dy = rng.normal(0.5, 1.0, shape).astype(dt)
+    if offset:
+        x, dy = _offset_view(x), _offset_view(dy)
+    scale = _f32(rng.uniform(0.5, 2.0, c) * rng.choice([-1.0, 1.0], c))
+    if is_training:
+        rs1, rs2 = _train_reserve_spaces(x, scale, 0 * scale, 0 * scale, 0 * scale + 1, epsilon=EPS,
+                                          data_format=data_format)
+    else:
+        rs1, rs2 = _f32(rng.normal(40.0, 1.0, c)), _f32(rng.uniform(4.0, 16.0, c))
+    return dy, x, scale, rs1, rs2
+
+
 def test_the_once_variant_keeps_what_a_block_holds() -> None:
     from generated.nn import fused_batch_norm_grad_v3 as module
 
@@ -1210,15 +1227,7 @@ def test_the_gpu_plan_reads_channels_last_rows_once_where_they_fit_a_block(plan_
     from codegen.runtime.launches import record_launches
 
     rng = _rng("once", data_format, shape, is_training, dtype)
-    dt, c = _np_dtype(dtype), shape[-1] if data_format.endswith("C") else shape[1]
-    x = _offset_view(rng.normal(40.0, 3.0, shape).astype(dt))
-    dy = _offset_view(rng.normal(0.5, 1.0, shape).astype(dt))
-    scale = _f32(rng.uniform(0.5, 2.0, c) * rng.choice([-1.0, 1.0], c))
-    if is_training:
-        rs1, rs2 = _train_reserve_spaces(x, scale, 0 * scale, 0 * scale, 0 * scale + 1, epsilon=EPS,
-                                          data_format=data_format)
-    else:
-        rs1, rs2 = _f32(rng.normal(40.0, 1.0, c)), _f32(rng.uniform(4.0, 16.0, c))
+    dy, x, scale, rs1, rs2 = _far_grad_inputs(rng, data_format, shape, dtype, is_training, offset=True)
     with record_launches(plan_scope.backend) as launches:
         g = fused_batch_norm_grad_v3(dy, x, scale, rs1, rs2, np.zeros(0, np.float32), epsilon=EPS,
                                      data_format=data_format, is_training=is_training, scope=plan_scope)
@@ -1230,3 +1239,48 @@ def test_the_gpu_plan_reads_channels_last_rows_once_where_they_fit_a_block(plan_
     for name in ("x_backprop", "scale_backprop", "offset_backprop"):
         np.testing.assert_array_equal(np.asarray(getattr(again, name)).view(np.uint8),
                                       np.asarray(getattr(g, name)).view(np.uint8), err_msg=name)
+
+
+# ---------------------------------------------------------------------------------------------
+# The GPU's three launches over 16-bit channels-last data (issue 35 item 2): a lane of grad_partials
+# sums two adjacent channels (one 4-byte access per operand where aligned), in a block of half the
+# threads, so each channel's sums keep the order of the float32 kernel's lane per channel
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("plan_scope", ["cuda", "gpu-form"], indirect=True)
+@pytest.mark.parametrize("dtype", ["float16", pytest.param("bfloat16", marks=BF16_SKIP)])
+@pytest.mark.parametrize("is_training", TRAINING)
+@pytest.mark.parametrize("aligned", [True, False], ids=["aligned", "offset-view"])
+@pytest.mark.parametrize(("data_format", "shape"), [
+    ("NHWC", (1, 1, 385, 34)),  # m = 385: one split, a row past grad_once; even C, tiles of 32 and 2
+    ("NHWC", (1, 5, 205, 33)),  # m = 1025: two splits, the second of one row; odd C (the last channel alone)
+    ("NDHWC", (2, 2, 10, 20, 6)),  # m = 800: one tile of 6 channels
+    ("NHWC", (1, 1, 400, 1)),  # C = 1: a lane with no partner
+])
+def test_grad_partials_pairs_channels_of_16_bit_rows_in_the_float32_order(plan_scope, data_format, shape, aligned,
+                                                                          is_training, dtype):
+    """Against float64; and bit for bit the float32 call on the same values (its sums), rounded once
+    (x_backprop): the pairs add each channel's rows as the float32 kernel does, aligned or not. C = 34
+    and 6 (even, not whole runs of 4) also take grad_input's pairs (one 4-byte load and store)."""
+    from codegen.runtime.launches import record_launches
+
+    rng = _rng("pairs", data_format, shape, is_training, dtype)
+    dy, x, scale, rs1, rs2 = _far_grad_inputs(rng, data_format, shape, dtype, is_training, offset=not aligned)
+    dt = _np_dtype(dtype)
+    calls = {}
+    for name, (a, b) in {"16-bit": (dy, x), "float32": (_f32(dy), _f32(x))}.items():
+        with record_launches(plan_scope.backend) as launches:
+            calls[name] = fused_batch_norm_grad_v3(a, b, scale, rs1, rs2, np.zeros(0, np.float32), epsilon=EPS,
+                                                   data_format=data_format, is_training=is_training,
+                                                   scope=plan_scope)
+        blocks = {launch.kernel: launch.threads for launch in launches}
+        assert list(blocks) == PASSES
+        calls[name + " block"] = blocks["grad_partials"]
+    assert calls["16-bit block"] * 2 == calls["float32 block"] == 256
+    g, g32 = calls["16-bit"], calls["float32"]
+    ref = bn_grad(dy, x, scale, rs1, rs2, epsilon=EPS, data_format=data_format, is_training=is_training)
+    _check_grad(g, ref, dy=dy, x=x, rs1=rs1, rs2=rs2, epsilon=EPS, data_format=data_format, dtype_name=dtype)
+    for name in ("scale_backprop", "offset_backprop"):
+        np.testing.assert_array_equal(np.asarray(getattr(g, name)).view(np.uint32),
+                                      np.asarray(getattr(g32, name)).view(np.uint32), err_msg=name)
+    np.testing.assert_array_equal(np.asarray(g.x_backprop).view(np.uint16),
+                                  np.asarray(g32.x_backprop).astype(dt).view(np.uint16), err_msg="x_backprop")

@@ -192,6 +192,29 @@ __device__ __forceinline__ void store4(T* __restrict__ p, const float (&v)[4]) {
   for (int j = 0; j < 4; ++j) p[j] = from_float<T>(v[j]);
 }
 
+// Two consecutive 16-bit elements, as floats: one 4-byte access when the address allows it (a warp
+// then reads 128 bytes of a row where one element a lane read 64), else two scalar ones.
+template <typename T>
+__device__ __forceinline__ void load2(const T* __restrict__ p, float (&v)[2]) {
+  static_assert(is_16bit_float<T>::value, "opgen::load2: a pair of 16-bit elements (half, bfloat16)");
+  if (reinterpret_cast<unsigned long long>(p) % 4 == 0) {
+    const unsigned q = *reinterpret_cast<const unsigned*>(p);
+    v[0] = to_float(from_bits<T>(q & 0xffffu)), v[1] = to_float(from_bits<T>(q >> 16));
+    return;
+  }
+  v[0] = to_float(p[0]), v[1] = to_float(p[1]);
+}
+
+template <typename T>
+__device__ __forceinline__ void store2(T* __restrict__ p, const float (&v)[2]) {
+  static_assert(is_16bit_float<T>::value, "opgen::store2: a pair of 16-bit elements (half, bfloat16)");
+  if (reinterpret_cast<unsigned long long>(p) % 4 == 0) {
+    *reinterpret_cast<unsigned*>(p) = to_bits(from_float<T>(v[0])) | (to_bits(from_float<T>(v[1])) << 16);
+    return;
+  }
+  p[0] = from_float<T>(v[0]), p[1] = from_float<T>(v[1]);
+}
+
 // Elements a thread handles side by side (for_each_cell, the batch-norm kernels): more independent
 // work per thread and adjacent accesses.
 [[maybe_unused]] constexpr long long kRun = 4;
@@ -778,9 +801,9 @@ __device__ __forceinline__ void for_each_run(long long begin, long long end, lon
 }
 
 // Two sums per channel of a functor over the channel's elements; f(offset, c, a, b) adds to a, b
-// (f.run4 four adjacent elements). The GPU's launch sizes: a warp reads 32 neighbouring channels
-// of a row (channels-last), or a block's threads read runs of kRun adjacent elements, one vector
-// access per operand (channels-first).
+// (f.run4 four adjacent elements; f.pair_load/pair_add two adjacent channels of a row: *_pairs).
+// The GPU's launch sizes: a warp reads 32 neighbouring channels of a row (channels-last), or a
+// block's threads read runs of kRun adjacent elements, one vector access per operand (channels-first).
 template <typename F>
 __device__ __forceinline__ void channel_partials(const F& f, float* __restrict__ partials, long long m,
                                                  long long C, long long inner, long long splits) {
@@ -815,6 +838,49 @@ __device__ __forceinline__ void channel_partials(const F& f, float* __restrict__
     });
     const float2 s = opgen::block_sum2(a, b);
     if (threadIdx.x == 0) store_partials(partials, C, c, s);
+  }
+}
+
+// channel_partials' channels-last sums with a lane per two adjacent channels (16-bit data: one
+// 4-byte access per operand where C is even and the pointers aligned, f.pair; else two scalar ones):
+// the block is half channel_partials', 16 lanes a row group, so groups = blockDim.x / 16 is the
+// same row groups and every channel's sums add the same elements in the same order.
+template <typename F>
+__device__ __forceinline__ void channel_partials_pairs(const F& f, float* __restrict__ partials, long long m,
+                                                       long long C, long long splits) {
+  long long begin, end;
+  split_range(m, splits, blockIdx.y, begin, end);
+  __shared__ float2 tile[16][33];  // [row group][channel of the tile], padded against bank conflicts
+  const int lane = threadIdx.x & 15, group = threadIdx.x >> 4, groups = blockDim.x >> 4;
+  const long long c = blockIdx.x * 32LL + 2 * lane;
+  float a[2] = {}, b[2] = {};
+  if (c < C) {
+    const bool both = c + 1 < C;  // (an odd C's last channel has no partner)
+    long long r = begin + group;
+    for (; r + 3 * groups < end; r += 4 * groups) {  // four rows' loads in flight, then their adds in row order
+      float g[4][2], v[4][2];
+#pragma unroll
+      for (int q = 0; q < 4; ++q) f.pair_load((r + q * groups) * C + c, both, g[q], v[q]);
+#pragma unroll
+      for (int q = 0; q < 4; ++q) f.pair_add(c, both, g[q], v[q], a, b);
+    }
+    for (; r < end; r += groups) {
+      float g[2], v[2];
+      f.pair_load(r * C + c, both, g, v);
+      f.pair_add(c, both, g, v, a, b);
+    }
+  }
+  tile[group][2 * lane] = make_float2(a[0], b[0]);
+  tile[group][2 * lane + 1] = make_float2(a[1], b[1]);
+  __syncthreads();
+  const long long c0 = blockIdx.x * 32LL, width = C - c0 < 32 ? C - c0 : 32;
+  for (long long j = threadIdx.x; j < width; j += blockDim.x) {
+    float2 s = tile[0][j];
+    for (int g = 1; g < groups; ++g) {
+      s.x += tile[g][j].x;
+      s.y += tile[g][j].y;
+    }
+    store_partials(partials, C, c0 + j, s);
   }
 }
 
@@ -1269,9 +1335,8 @@ __device__ void inference_stats(const float* __restrict__ scale, const float* __
 // memory in order and the stretches vectorise; on a GPU it would not coalesce.
 //
 // chunk == 0 (GPU sizes): grid-stride. Each thread takes runs of kRun adjacent elements (more work
-// per thread, adjacent accesses) when a row of C·inner elements is a whole number of runs; where a
-// row fits in the grid the stride is a whole number of rows, so a thread keeps its channel(s) and
-// no element needs a division.
+// per thread, adjacent accesses), or of 2 for 16-bit data (f.kPairs), where the rows allow
+// (runs_of); else one element at a time.
 // Values the host form computes side by side before it stores them (two AVX2 registers of floats,
 // four SSE ones). NVRTC compiles the cpu plan's kernels too, a GPU never runs them: few there.
 #ifdef OPGEN_HOST_EMU
@@ -1294,6 +1359,43 @@ __device__ __forceinline__ void store_stretch(const F& f, long long idx0, long l
     for (int q = 0; q < kLanes; ++q) f.store(idx0 + j + q, v[q]);
   }
   for (; j < n; ++j) f.store(idx0 + j, f.value(idx0 + j, c0 + j * kStep));
+}
+
+// K adjacent elements at p as floats, and back: one vector access where aligned (K = kRun: 16 or 8
+// bytes; K = 2: 4 bytes of 16-bit data).
+template <int K, typename T>
+__device__ __forceinline__ void load_run(const T* __restrict__ p, float (&v)[K]) {
+  if constexpr (K == kRun) {
+    opgen::load4(p, v);
+  } else {
+    opgen::load2(p, v);
+  }
+}
+
+template <int K, typename T>
+__device__ __forceinline__ void store_run(T* __restrict__ p, const float (&v)[K]) {
+  if constexpr (K == kRun) {
+    opgen::store4(p, v);
+  } else {
+    opgen::store2(p, v);
+  }
+}
+
+// for_each_element's GPU form in runs of K adjacent elements a thread (f.run<K>), where a row of
+// C·inner elements is a whole number of runs and fits in the grid: the stride is then a whole
+// number of rows, so a thread keeps its channel(s) and no element needs a division. False (nothing
+// done) where the rows are not.
+template <int K, typename F>
+__device__ __forceinline__ bool runs_of(const F& f, long long total, long long C, long long inner, long long threads,
+                                        long long t) {
+  const long long row = C * inner;
+  if (row % K != 0 || (inner != 1 && inner % K != 0) || row > threads * K) return false;
+  const long long stride = threads * K / row * row;  // elements per pass, whole rows
+  const long long first = t * K;
+  if (first >= stride) return true;
+  const long long c = (first % row) / inner, step = inner == 1 ? 1 : 0;  // channel of each run element
+  for (long long idx = first; idx < total; idx += stride) f.template run<K>(idx, c, step);
+  return true;
 }
 
 template <typename F>
@@ -1322,17 +1424,13 @@ __device__ __forceinline__ void for_each_element(const F& f, long long total, lo
     }
     return;
   }
-  const long long row = C * inner;
-  const bool runs = row % kRun == 0 && (inner == 1 || inner % kRun == 0);
-  if (runs && row <= threads * kRun) {
-    const long long stride = threads * kRun / row * row;  // elements per pass, whole rows
-    const long long first = t * kRun;
-    if (first >= stride) return;
-    const long long c = (first % row) / inner, step = inner == 1 ? 1 : 0;  // channel of each run element
-    for (long long idx = first; idx < total; idx += stride) f.run4(idx, c, step);  // vector accesses
-  } else {
-    for (long long idx = t; idx < total; idx += threads) f.store(idx, f.value(idx, (idx / inner) % C));
+  // runs of kRun adjacent elements (one vector access each); 16-bit data whose rows are not: pairs
+  // (one 4-byte access each, where aligned); else one element at a time
+  if (runs_of<kRun>(f, total, C, inner, threads, t)) return;
+  if constexpr (F::kPairs) {
+    if (runs_of<2>(f, total, C, inner, threads, t)) return;
   }
+  for (long long idx = t; idx < total; idx += threads) f.store(idx, f.value(idx, (idx / inner) % C));
 }
 
 template <typename T>
@@ -1344,13 +1442,15 @@ struct Affine {
     return opgen::to_float(x[idx]) * coeffs[2 * c] + coeffs[2 * c + 1];
   }
   __device__ __forceinline__ void store(long long idx, float v) const { y[idx] = opgen::from_float<T>(v); }
-  // elements idx .. idx+3 (idx a multiple of 4) of channels c, c + step, c + 2·step, c + 3·step
-  __device__ __forceinline__ void run4(long long idx, long long c, long long step) const {
-    float v[4];
-    opgen::load4(x + idx, v);
+  static constexpr bool kPairs = opgen::is_16bit_float<T>::value;  // runs of 2 (for_each_element)
+  // elements idx .. idx+K−1 (idx a multiple of K) of channels c, c + step, ..., c + (K−1)·step
+  template <int K>
+  __device__ __forceinline__ void run(long long idx, long long c, long long step) const {
+    float v[K];
+    load_run<K>(x + idx, v);
 #pragma unroll
-    for (int j = 0; j < 4; ++j) v[j] = v[j] * coeffs[2 * (c + j * step)] + coeffs[2 * (c + j * step) + 1];
-    opgen::store4(y + idx, v);
+    for (int j = 0; j < K; ++j) v[j] = v[j] * coeffs[2 * (c + j * step)] + coeffs[2 * (c + j * step) + 1];
+    store_run<K>(y + idx, v);
   }
 };
 
@@ -1382,12 +1482,39 @@ struct GradSums {
       b += g[j] * (v[j] - m);
     }
   }
+  // channels c and c + 1 (only c unless both) of the row at offset: their values, then added as
+  // operator() adds each
+  __device__ __forceinline__ void pair_load(long long offset, bool both, float (&g)[2], float (&v)[2]) const {
+    if (both) {
+      opgen::load2(dy + offset, g);
+      opgen::load2(x + offset, v);
+    } else {
+      g[0] = opgen::to_float(dy[offset]), v[0] = opgen::to_float(x[offset]);
+      g[1] = v[1] = 0.f;
+    }
+  }
+  __device__ __forceinline__ void pair_add(long long c, bool both, const float (&g)[2], const float (&v)[2],
+                                           float (&a)[2], float (&b)[2]) const {
+#pragma unroll
+    for (int j = 0; j < 2; ++j) {
+      if (j == 0 || both) {
+        a[j] += g[j];
+        b[j] += g[j] * (v[j] - mu[c + j]);
+      }
+    }
+  }
 };
 
 template <typename T>
 __device__ void grad_partials(const T* __restrict__ dy, const T* __restrict__ x, const float* __restrict__ mu,
                               float* __restrict__ partials, long long m, long long C, long long inner,
-                              long long splits) {
+                              long long splits, long long pairs) {
+  if constexpr (opgen::is_16bit_float<T>::value) {
+    if (pairs) {  // (the spec's let pairs: channels-last, a block of half the threads)
+      channel_partials_pairs(GradSums<T>{dy, x, mu}, partials, m, C, splits);
+      return;
+    }
+  }
   channel_partials(GradSums<T>{dy, x, mu}, partials, m, C, inner, splits);
 }
 
@@ -1449,16 +1576,18 @@ struct GradAffine {
     return coeffs[c] * opgen::to_float(dy[idx]) + coeffs[C + c] * opgen::to_float(x[idx]) + coeffs[2 * C + c];
   }
   __device__ __forceinline__ void store(long long idx, float v) const { dx[idx] = opgen::from_float<T>(v); }
-  __device__ __forceinline__ void run4(long long idx, long long c, long long step) const {
-    float g[4], v[4];
-    opgen::load4(dy + idx, g);
-    opgen::load4(x + idx, v);
+  static constexpr bool kPairs = opgen::is_16bit_float<T>::value;
+  template <int K>
+  __device__ __forceinline__ void run(long long idx, long long c, long long step) const {
+    float g[K], v[K];
+    load_run<K>(dy + idx, g);
+    load_run<K>(x + idx, v);
 #pragma unroll
-    for (int j = 0; j < 4; ++j) {
+    for (int j = 0; j < K; ++j) {
       const long long cj = c + j * step;
       v[j] = coeffs[cj] * g[j] + coeffs[C + cj] * v[j] + coeffs[2 * C + cj];
     }
-    opgen::store4(dx + idx, v);
+    store_run<K>(dx + idx, v);
   }
 };
 
@@ -1473,12 +1602,14 @@ struct GradScale {
     return coeffs[c] * opgen::to_float(dy[idx]);
   }
   __device__ __forceinline__ void store(long long idx, float v) const { dx[idx] = opgen::from_float<T>(v); }
-  __device__ __forceinline__ void run4(long long idx, long long c, long long step) const {
-    float g[4];
-    opgen::load4(dy + idx, g);
+  static constexpr bool kPairs = opgen::is_16bit_float<T>::value;
+  template <int K>
+  __device__ __forceinline__ void run(long long idx, long long c, long long step) const {
+    float g[K];
+    load_run<K>(dy + idx, g);
 #pragma unroll
-    for (int j = 0; j < 4; ++j) g[j] *= coeffs[c + j * step];
-    opgen::store4(dx + idx, g);
+    for (int j = 0; j < K; ++j) g[j] *= coeffs[c + j * step];
+    store_run<K>(dx + idx, g);
   }
 };
 
@@ -1653,7 +1784,7 @@ __device__ void grad_channels(const T* __restrict__ dy, const T* __restrict__ x,
   }
 }
 
-#line 1657 "generated/nn/fused_batch_norm.cu"
+#line 1788 "generated/nn/fused_batch_norm.cu"
 // ---- FusedBatchNormGradV3: Gradient for batch normalization.
 // entry points from specs/nn/fused_batch_norm_grad_v3.yaml: one per launch step and specialization (T)
 
@@ -1770,8 +1901,9 @@ extern "C" __global__ void FusedBatchNormGradV3__grad_partials__float16(
     long long m,
     long long C,
     long long inner,
-    long long splits) {
-  grad_partials<__half>(y_backprop, x, reserve_space_1, partials, m, C, inner, splits);
+    long long splits,
+    long long pairs) {
+  grad_partials<__half>(y_backprop, x, reserve_space_1, partials, m, C, inner, splits, pairs);
 }
 
 extern "C" __global__ void FusedBatchNormGradV3__grad_partials__bfloat16(
@@ -1782,8 +1914,9 @@ extern "C" __global__ void FusedBatchNormGradV3__grad_partials__bfloat16(
     long long m,
     long long C,
     long long inner,
-    long long splits) {
-  grad_partials<__nv_bfloat16>(y_backprop, x, reserve_space_1, partials, m, C, inner, splits);
+    long long splits,
+    long long pairs) {
+  grad_partials<__nv_bfloat16>(y_backprop, x, reserve_space_1, partials, m, C, inner, splits, pairs);
 }
 
 extern "C" __global__ void FusedBatchNormGradV3__grad_partials__float32(
@@ -1794,8 +1927,9 @@ extern "C" __global__ void FusedBatchNormGradV3__grad_partials__float32(
     long long m,
     long long C,
     long long inner,
-    long long splits) {
-  grad_partials<float>(y_backprop, x, reserve_space_1, partials, m, C, inner, splits);
+    long long splits,
+    long long pairs) {
+  grad_partials<float>(y_backprop, x, reserve_space_1, partials, m, C, inner, splits, pairs);
 }
 
 #ifdef OPGEN_HOST_EMU  // only the cpu plan launches it
@@ -1927,7 +2061,7 @@ extern "C" __global__ void FusedBatchNormGradV3__grad_input__float32(
   grad_input<float>(y_backprop, x, coeffs, x_backprop, total, C, inner, chunk, is_training);
 }
 
-#line 1931 "generated/nn/fused_batch_norm.cu"
+#line 2065 "generated/nn/fused_batch_norm.cu"
 // ---- FusedBatchNormV3: Batch normalization.
 // entry points from specs/nn/fused_batch_norm_v3.yaml: one per launch step and specialization (T)
 
@@ -2138,4 +2272,4 @@ extern "C" __global__ void FusedBatchNormV3__normalize__float32(
   normalize<float>(x, coeffs, y, total, C, inner, chunk);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"FusedBatchNormGradV3__grad_channels__float16","params":[["const __half* __restrict__","y_backprop"],["const __half* __restrict__","x"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["__half* __restrict__","x_backprop"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["long long","outer"],["long long","C"],["long long","inner"],["float","epsilon"],["int","is_training"]],"max_threads":1,"cpu_only":true},{"name":"FusedBatchNormGradV3__grad_channels__bfloat16","params":[["const __nv_bfloat16* __restrict__","y_backprop"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["__nv_bfloat16* __restrict__","x_backprop"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["long long","outer"],["long long","C"],["long long","inner"],["float","epsilon"],["int","is_training"]],"max_threads":1,"cpu_only":true},{"name":"FusedBatchNormGradV3__grad_channels__float32","params":[["const float* __restrict__","y_backprop"],["const float* __restrict__","x"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["float* __restrict__","x_backprop"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["long long","outer"],["long long","C"],["long long","inner"],["float","epsilon"],["int","is_training"]],"max_threads":1,"cpu_only":true},{"name":"FusedBatchNormGradV3__grad_once__float16","params":[["const __half* __restrict__","y_backprop"],["const __half* __restrict__","x"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["__half* __restrict__","x_backprop"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["long long","m"],["long long","C"],["float","epsilon"],["int","is_training"]],"max_threads":512},{"name":"FusedBatchNormGradV3__grad_once__bfloat16","params":[["const __nv_bfloat16* __restrict__","y_backprop"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["__nv_bfloat16* __restrict__","x_backprop"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["long long","m"],["long long","C"],["float","epsilon"],["int","is_training"]],"max_threads":512},{"name":"FusedBatchNormGradV3__grad_once__float32","params":[["const float* __restrict__","y_backprop"],["const float* __restrict__","x"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["float* __restrict__","x_backprop"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["long long","m"],["long long","C"],["float","epsilon"],["int","is_training"]],"max_threads":512},{"name":"FusedBatchNormGradV3__grad_partials__float16","params":[["const __half* __restrict__","y_backprop"],["const __half* __restrict__","x"],["const float* __restrict__","reserve_space_1"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_partials__bfloat16","params":[["const __nv_bfloat16* __restrict__","y_backprop"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","reserve_space_1"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_partials__float32","params":[["const float* __restrict__","y_backprop"],["const float* __restrict__","x"],["const float* __restrict__","reserve_space_1"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_partials_sliced__float16","params":[["const __half* __restrict__","y_backprop"],["const __half* __restrict__","x"],["const float* __restrict__","reserve_space_1"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024,"cpu_only":true},{"name":"FusedBatchNormGradV3__grad_partials_sliced__bfloat16","params":[["const __nv_bfloat16* __restrict__","y_backprop"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","reserve_space_1"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024,"cpu_only":true},{"name":"FusedBatchNormGradV3__grad_partials_sliced__float32","params":[["const float* __restrict__","y_backprop"],["const float* __restrict__","x"],["const float* __restrict__","reserve_space_1"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024,"cpu_only":true},{"name":"FusedBatchNormGradV3__grad_finalize__float16","params":[["float* __restrict__","partials"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["float* __restrict__","coeffs"],["long long","m"],["long long","C"],["long long","splits"],["float","epsilon"],["int","is_training"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_finalize__bfloat16","params":[["float* __restrict__","partials"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["float* __restrict__","coeffs"],["long long","m"],["long long","C"],["long long","splits"],["float","epsilon"],["int","is_training"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_finalize__float32","params":[["float* __restrict__","partials"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["float* __restrict__","coeffs"],["long long","m"],["long long","C"],["long long","splits"],["float","epsilon"],["int","is_training"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_input__float16","params":[["const __half* __restrict__","y_backprop"],["const __half* __restrict__","x"],["float* __restrict__","coeffs"],["__half* __restrict__","x_backprop"],["long long","total"],["long long","C"],["long long","inner"],["long long","chunk"],["int","is_training"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_input__bfloat16","params":[["const __nv_bfloat16* __restrict__","y_backprop"],["const __nv_bfloat16* __restrict__","x"],["float* __restrict__","coeffs"],["__nv_bfloat16* __restrict__","x_backprop"],["long long","total"],["long long","C"],["long long","inner"],["long long","chunk"],["int","is_training"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_input__float32","params":[["const float* __restrict__","y_backprop"],["const float* __restrict__","x"],["float* __restrict__","coeffs"],["float* __restrict__","x_backprop"],["long long","total"],["long long","C"],["long long","inner"],["long long","chunk"],["int","is_training"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_partials__float16","params":[["const __half* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_partials__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_partials__float32","params":[["const float* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_partials_sliced__float16","params":[["const __half* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024,"cpu_only":true},{"name":"FusedBatchNormV3__stats_partials_sliced__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024,"cpu_only":true},{"name":"FusedBatchNormV3__stats_partials_sliced__float32","params":[["const float* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024,"cpu_only":true},{"name":"FusedBatchNormV3__stats_finalize__float16","params":[["const __half* __restrict__","x"],["float* __restrict__","partials"],["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"],["float","epsilon"],["float","exponential_avg_factor"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_finalize__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["float* __restrict__","partials"],["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"],["float","epsilon"],["float","exponential_avg_factor"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_finalize__float32","params":[["const float* __restrict__","x"],["float* __restrict__","partials"],["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"],["float","epsilon"],["float","exponential_avg_factor"]],"max_threads":1024},{"name":"FusedBatchNormV3__inference_stats__float16","params":[["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","C"],["float","epsilon"]],"max_threads":1024},{"name":"FusedBatchNormV3__inference_stats__bfloat16","params":[["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","C"],["float","epsilon"]],"max_threads":1024},{"name":"FusedBatchNormV3__inference_stats__float32","params":[["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","C"],["float","epsilon"]],"max_threads":1024},{"name":"FusedBatchNormV3__normalize__float16","params":[["const __half* __restrict__","x"],["float* __restrict__","coeffs"],["__half* __restrict__","y"],["long long","total"],["long long","C"],["long long","inner"],["long long","chunk"]],"max_threads":1024},{"name":"FusedBatchNormV3__normalize__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["float* __restrict__","coeffs"],["__nv_bfloat16* __restrict__","y"],["long long","total"],["long long","C"],["long long","inner"],["long long","chunk"]],"max_threads":1024},{"name":"FusedBatchNormV3__normalize__float32","params":[["const float* __restrict__","x"],["float* __restrict__","coeffs"],["float* __restrict__","y"],["long long","total"],["long long","C"],["long long","inner"],["long long","chunk"]],"max_threads":1024}],"shared":[],"digest":"809c2db94e724438ee37cc2f58e51ef4"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"FusedBatchNormGradV3__grad_channels__float16","params":[["const __half* __restrict__","y_backprop"],["const __half* __restrict__","x"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["__half* __restrict__","x_backprop"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["long long","outer"],["long long","C"],["long long","inner"],["float","epsilon"],["int","is_training"]],"max_threads":1,"cpu_only":true},{"name":"FusedBatchNormGradV3__grad_channels__bfloat16","params":[["const __nv_bfloat16* __restrict__","y_backprop"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["__nv_bfloat16* __restrict__","x_backprop"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["long long","outer"],["long long","C"],["long long","inner"],["float","epsilon"],["int","is_training"]],"max_threads":1,"cpu_only":true},{"name":"FusedBatchNormGradV3__grad_channels__float32","params":[["const float* __restrict__","y_backprop"],["const float* __restrict__","x"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["float* __restrict__","x_backprop"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["long long","outer"],["long long","C"],["long long","inner"],["float","epsilon"],["int","is_training"]],"max_threads":1,"cpu_only":true},{"name":"FusedBatchNormGradV3__grad_once__float16","params":[["const __half* __restrict__","y_backprop"],["const __half* __restrict__","x"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["__half* __restrict__","x_backprop"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["long long","m"],["long long","C"],["float","epsilon"],["int","is_training"]],"max_threads":512},{"name":"FusedBatchNormGradV3__grad_once__bfloat16","params":[["const __nv_bfloat16* __restrict__","y_backprop"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["__nv_bfloat16* __restrict__","x_backprop"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["long long","m"],["long long","C"],["float","epsilon"],["int","is_training"]],"max_threads":512},{"name":"FusedBatchNormGradV3__grad_once__float32","params":[["const float* __restrict__","y_backprop"],["const float* __restrict__","x"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["float* __restrict__","x_backprop"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["long long","m"],["long long","C"],["float","epsilon"],["int","is_training"]],"max_threads":512},{"name":"FusedBatchNormGradV3__grad_partials__float16","params":[["const __half* __restrict__","y_backprop"],["const __half* __restrict__","x"],["const float* __restrict__","reserve_space_1"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"],["long long","pairs"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_partials__bfloat16","params":[["const __nv_bfloat16* __restrict__","y_backprop"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","reserve_space_1"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"],["long long","pairs"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_partials__float32","params":[["const float* __restrict__","y_backprop"],["const float* __restrict__","x"],["const float* __restrict__","reserve_space_1"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"],["long long","pairs"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_partials_sliced__float16","params":[["const __half* __restrict__","y_backprop"],["const __half* __restrict__","x"],["const float* __restrict__","reserve_space_1"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024,"cpu_only":true},{"name":"FusedBatchNormGradV3__grad_partials_sliced__bfloat16","params":[["const __nv_bfloat16* __restrict__","y_backprop"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","reserve_space_1"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024,"cpu_only":true},{"name":"FusedBatchNormGradV3__grad_partials_sliced__float32","params":[["const float* __restrict__","y_backprop"],["const float* __restrict__","x"],["const float* __restrict__","reserve_space_1"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024,"cpu_only":true},{"name":"FusedBatchNormGradV3__grad_finalize__float16","params":[["float* __restrict__","partials"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["float* __restrict__","coeffs"],["long long","m"],["long long","C"],["long long","splits"],["float","epsilon"],["int","is_training"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_finalize__bfloat16","params":[["float* __restrict__","partials"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["float* __restrict__","coeffs"],["long long","m"],["long long","C"],["long long","splits"],["float","epsilon"],["int","is_training"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_finalize__float32","params":[["float* __restrict__","partials"],["const float* __restrict__","scale"],["const float* __restrict__","reserve_space_1"],["const float* __restrict__","reserve_space_2"],["float* __restrict__","scale_backprop"],["float* __restrict__","offset_backprop"],["float* __restrict__","coeffs"],["long long","m"],["long long","C"],["long long","splits"],["float","epsilon"],["int","is_training"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_input__float16","params":[["const __half* __restrict__","y_backprop"],["const __half* __restrict__","x"],["float* __restrict__","coeffs"],["__half* __restrict__","x_backprop"],["long long","total"],["long long","C"],["long long","inner"],["long long","chunk"],["int","is_training"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_input__bfloat16","params":[["const __nv_bfloat16* __restrict__","y_backprop"],["const __nv_bfloat16* __restrict__","x"],["float* __restrict__","coeffs"],["__nv_bfloat16* __restrict__","x_backprop"],["long long","total"],["long long","C"],["long long","inner"],["long long","chunk"],["int","is_training"]],"max_threads":1024},{"name":"FusedBatchNormGradV3__grad_input__float32","params":[["const float* __restrict__","y_backprop"],["const float* __restrict__","x"],["float* __restrict__","coeffs"],["float* __restrict__","x_backprop"],["long long","total"],["long long","C"],["long long","inner"],["long long","chunk"],["int","is_training"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_partials__float16","params":[["const __half* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_partials__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_partials__float32","params":[["const float* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_partials_sliced__float16","params":[["const __half* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024,"cpu_only":true},{"name":"FusedBatchNormV3__stats_partials_sliced__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024,"cpu_only":true},{"name":"FusedBatchNormV3__stats_partials_sliced__float32","params":[["const float* __restrict__","x"],["float* __restrict__","partials"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"]],"max_threads":1024,"cpu_only":true},{"name":"FusedBatchNormV3__stats_finalize__float16","params":[["const __half* __restrict__","x"],["float* __restrict__","partials"],["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"],["float","epsilon"],["float","exponential_avg_factor"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_finalize__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["float* __restrict__","partials"],["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"],["float","epsilon"],["float","exponential_avg_factor"]],"max_threads":1024},{"name":"FusedBatchNormV3__stats_finalize__float32","params":[["const float* __restrict__","x"],["float* __restrict__","partials"],["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","m"],["long long","C"],["long long","inner"],["long long","splits"],["float","epsilon"],["float","exponential_avg_factor"]],"max_threads":1024},{"name":"FusedBatchNormV3__inference_stats__float16","params":[["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","C"],["float","epsilon"]],"max_threads":1024},{"name":"FusedBatchNormV3__inference_stats__bfloat16","params":[["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","C"],["float","epsilon"]],"max_threads":1024},{"name":"FusedBatchNormV3__inference_stats__float32","params":[["const float* __restrict__","scale"],["const float* __restrict__","offset"],["const float* __restrict__","mean"],["const float* __restrict__","variance"],["float* __restrict__","batch_mean"],["float* __restrict__","batch_variance"],["float* __restrict__","reserve_space_1"],["float* __restrict__","reserve_space_2"],["float* __restrict__","coeffs"],["long long","C"],["float","epsilon"]],"max_threads":1024},{"name":"FusedBatchNormV3__normalize__float16","params":[["const __half* __restrict__","x"],["float* __restrict__","coeffs"],["__half* __restrict__","y"],["long long","total"],["long long","C"],["long long","inner"],["long long","chunk"]],"max_threads":1024},{"name":"FusedBatchNormV3__normalize__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["float* __restrict__","coeffs"],["__nv_bfloat16* __restrict__","y"],["long long","total"],["long long","C"],["long long","inner"],["long long","chunk"]],"max_threads":1024},{"name":"FusedBatchNormV3__normalize__float32","params":[["const float* __restrict__","x"],["float* __restrict__","coeffs"],["float* __restrict__","y"],["long long","total"],["long long","C"],["long long","inner"],["long long","chunk"]],"max_threads":1024}],"shared":[],"digest":"536e38b658107345d45b5fdf9331e189"}

@@ -99,7 +99,7 @@ static void opgen_plan_walk_FusedBatchNormGradV3(opgen_plan_value* env, const ch
     scalar(out, OPGEN_T_I32, num(env[5], "is_training"), "is_training");
     out.words[nargs4] = (out.used - nargs4 - 1) / 2;
   }
-  if (((equal(num(env[13], "chunk"), integer(0LL))) && truth(num(env[14], "passes")))) {
+  if (((equal(num(env[14], "chunk"), integer(0LL))) && truth(num(env[15], "passes")))) {
     int64_t sym5 = -1;
     if (sym5 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym5 = 13;
     if (sym5 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym5 = 12;
@@ -110,7 +110,7 @@ static void opgen_plan_walk_FusedBatchNormGradV3(opgen_plan_value* env, const ch
     out.put(whole(num(env[7], "cblocks"), "a grid size"));
     out.put(whole(num(env[11], "splits"), "a grid size"));
     out.put(1);
-    out.put(whole(num(env[12], "reduce_threads"), "a block size"));
+    out.put(whole(num(env[12], "partials_threads"), "a block size"));
     out.put(whole(integer(0LL), "the shared size"));
     int64_t nargs6 = out.used; out.put(0);
     out.put(OPGEN_T_SLOT); out.put(0);
@@ -121,9 +121,10 @@ static void opgen_plan_walk_FusedBatchNormGradV3(opgen_plan_value* env, const ch
     scalar(out, OPGEN_T_I64, num(env[1], "C"), "C");
     scalar(out, OPGEN_T_I64, num(env[3], "inner"), "inner");
     scalar(out, OPGEN_T_I64, num(env[11], "splits"), "splits");
+    scalar(out, OPGEN_T_I64, num(env[13], "pairs"), "pairs");
     out.words[nargs6] = (out.used - nargs6 - 1) / 2;
   }
-  if ((compare(num(env[13], "chunk"), integer(0LL)) > 0) && (equal(num(env[6], "per_channel"), integer(0LL)))) {
+  if ((compare(num(env[14], "chunk"), integer(0LL)) > 0) && (equal(num(env[6], "per_channel"), integer(0LL)))) {
     int64_t sym7 = -1;
     if (sym7 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym7 = 16;
     if (sym7 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym7 = 15;
@@ -134,7 +135,7 @@ static void opgen_plan_walk_FusedBatchNormGradV3(opgen_plan_value* env, const ch
     out.put(whole(num(env[7], "cblocks"), "a grid size"));
     out.put(whole(num(env[11], "splits"), "a grid size"));
     out.put(1);
-    out.put(whole(num(env[12], "reduce_threads"), "a block size"));
+    out.put(whole(num(env[16], "reduce_threads"), "a block size"));
     out.put(whole(integer(0LL), "the shared size"));
     int64_t nargs8 = out.used; out.put(0);
     out.put(OPGEN_T_SLOT); out.put(0);
@@ -147,7 +148,7 @@ static void opgen_plan_walk_FusedBatchNormGradV3(opgen_plan_value* env, const ch
     scalar(out, OPGEN_T_I64, num(env[11], "splits"), "splits");
     out.words[nargs8] = (out.used - nargs8 - 1) / 2;
   }
-  if (((equal(num(env[6], "per_channel"), integer(0LL))) && truth(num(env[14], "passes")))) {
+  if (((equal(num(env[6], "per_channel"), integer(0LL))) && truth(num(env[15], "passes")))) {
     int64_t sym9 = -1;
     if (sym9 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym9 = 4;
     if (sym9 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym9 = 3;
@@ -157,7 +158,7 @@ static void opgen_plan_walk_FusedBatchNormGradV3(opgen_plan_value* env, const ch
     out.put(1);
     out.put(whole(ceildiv(num(env[1], "C"), integer(256LL)), "a grid size"));
     out.put(1);
-    out.put(whole(num(env[15], "channel_threads"), "a block size"));
+    out.put(whole(num(env[17], "channel_threads"), "a block size"));
     out.put(whole(integer(0LL), "the shared size"));
     int64_t nargs10 = out.used; out.put(0);
     out.put(OPGEN_T_SLOT); out.put(8);
@@ -174,7 +175,7 @@ static void opgen_plan_walk_FusedBatchNormGradV3(opgen_plan_value* env, const ch
     scalar(out, OPGEN_T_I32, num(env[5], "is_training"), "is_training");
     out.words[nargs10] = (out.used - nargs10 - 1) / 2;
   }
-  if (((equal(num(env[6], "per_channel"), integer(0LL))) && truth(num(env[14], "passes")))) {
+  if (((equal(num(env[6], "per_channel"), integer(0LL))) && truth(num(env[15], "passes")))) {
     int64_t sym11 = -1;
     if (sym11 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym11 = 7;
     if (sym11 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym11 = 6;
@@ -182,34 +183,34 @@ static void opgen_plan_walk_FusedBatchNormGradV3(opgen_plan_value* env, const ch
     if (sym11 < 0) fail(OPGEN_E_SYMBOL, "kernel 'grad_input' has no entry point for the dtypes of " "_dtype_T");
     out.put(OPGEN_STEP_LAUNCH); out.put(sym11);
     out.put(1);
-    out.put(whole(num(env[16], "elementwise_blocks"), "a grid size"));
+    out.put(whole(num(env[18], "elementwise_blocks"), "a grid size"));
     out.put(1);
-    out.put(whole(num(env[17], "elementwise_threads"), "a block size"));
+    out.put(whole(num(env[19], "elementwise_threads"), "a block size"));
     out.put(whole(integer(0LL), "the shared size"));
     int64_t nargs12 = out.used; out.put(0);
     out.put(OPGEN_T_SLOT); out.put(0);
     out.put(OPGEN_T_SLOT); out.put(1);
     out.put(OPGEN_T_SLOT); out.put(9);
     out.put(OPGEN_T_SLOT); out.put(5);
-    scalar(out, OPGEN_T_I64, num(env[18], "total"), "total");
+    scalar(out, OPGEN_T_I64, num(env[20], "total"), "total");
     scalar(out, OPGEN_T_I64, num(env[1], "C"), "C");
     scalar(out, OPGEN_T_I64, num(env[3], "inner"), "inner");
-    scalar(out, OPGEN_T_I64, num(env[13], "chunk"), "chunk");
+    scalar(out, OPGEN_T_I64, num(env[14], "chunk"), "chunk");
     scalar(out, OPGEN_T_I32, num(env[5], "is_training"), "is_training");
     out.words[nargs12] = (out.used - nargs12 - 1) / 2;
   }
   *variant = -1;
   if (*variant < 0 && truth(num(env[10], "once"))) *variant = 0;
-  if (*variant < 0 && truth(num(env[14], "passes"))) *variant = 1;
+  if (*variant < 0 && truth(num(env[15], "passes"))) *variant = 1;
 }
 
 OPGEN_PLAN_API int opgen_plan_FusedBatchNormGradV3(const opgen_plan_value* values, int64_t nvalues, const char* backend, int64_t* words, int64_t capacity, int64_t* used, int64_t* variant, char* err, int64_t errlen) {
   Out out{words, capacity, 0};
   try {
-    if (nvalues != 19) fail(OPGEN_E_VALUES, "the plan reads 19 names, the call gave " + std::to_string(nvalues));
+    if (nvalues != 21) fail(OPGEN_E_VALUES, "the plan reads 21 names, the call gave " + std::to_string(nvalues));
     if (backend == nullptr) fail(OPGEN_E_VALUES, "no backend named");
-    opgen_plan_value env[19] = {};
-    for (int64_t k = 0; k < 19; ++k) env[k] = values[k];
+    opgen_plan_value env[21] = {};
+    for (int64_t k = 0; k < 21; ++k) env[k] = values[k];
     opgen_plan_walk_FusedBatchNormGradV3(env, backend, out, variant);
     *used = out.used;
     return OPGEN_PLAN_OK;
@@ -223,8 +224,8 @@ OPGEN_PLAN_API int opgen_plan_FusedBatchNormGradV3(const opgen_plan_value* value
 }
 
 OPGEN_PLAN_API const char* opgen_plan_FusedBatchNormGradV3_info(int table, int64_t index) {
-  static const char* const t0[] = {"_dtype_T", "C", "outer", "inner", "epsilon", "is_training", "per_channel", "cblocks", "once_threads", "m", "once", "splits", "reduce_threads", "chunk", "passes", "channel_threads", "elementwise_blocks", "elementwise_threads", "total"};
-  if (table == 0) return index >= 0 && index < 19 ? t0[index] : nullptr;
+  static const char* const t0[] = {"_dtype_T", "C", "outer", "inner", "epsilon", "is_training", "per_channel", "cblocks", "once_threads", "m", "once", "splits", "partials_threads", "pairs", "chunk", "passes", "reduce_threads", "channel_threads", "elementwise_blocks", "elementwise_threads", "total"};
+  if (table == 0) return index >= 0 && index < 21 ? t0[index] : nullptr;
   static const char* const t1[] = {"bfloat16", "float16", "float32"};
   if (table == 1) return index >= 0 && index < 3 ? t1[index] : nullptr;
   static const char* const t2[] = {"FusedBatchNormGradV3__grad_channels__bfloat16", "FusedBatchNormGradV3__grad_channels__float16", "FusedBatchNormGradV3__grad_channels__float32", "FusedBatchNormGradV3__grad_finalize__bfloat16", "FusedBatchNormGradV3__grad_finalize__float16", "FusedBatchNormGradV3__grad_finalize__float32", "FusedBatchNormGradV3__grad_input__bfloat16", "FusedBatchNormGradV3__grad_input__float16", "FusedBatchNormGradV3__grad_input__float32", "FusedBatchNormGradV3__grad_once__bfloat16", "FusedBatchNormGradV3__grad_once__float16", "FusedBatchNormGradV3__grad_once__float32", "FusedBatchNormGradV3__grad_partials__bfloat16", "FusedBatchNormGradV3__grad_partials__float16", "FusedBatchNormGradV3__grad_partials__float32", "FusedBatchNormGradV3__grad_partials_sliced__bfloat16", "FusedBatchNormGradV3__grad_partials_sliced__float16", "FusedBatchNormGradV3__grad_partials_sliced__float32"};
@@ -274,7 +275,9 @@ static void opgen_drive_FusedBatchNormGradV3(opgen_call* call, bool run) {
   V v_once_max_rows;
   V v_once_threads;
   V v_outer;
+  V v_pairs;
   V v_partials;
+  V v_partials_threads;
   V v_passes;
   V v_per_channel;
   V v_reduce_threads;
@@ -358,6 +361,8 @@ static void opgen_drive_FusedBatchNormGradV3(opgen_call* call, bool run) {
     v_once_threads = mul(integer(32LL), max_of({integer(1LL), min_of({v_m, integer(16LL)})}));
     v_channels_first = integer(0LL);
     v_per_channel = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? mul(mul(v_channels_first, min_of({integer(1LL), floordiv(v_C, integer(16LL))})), min_of({integer(1LL), floordiv(v_inner, integer(2LL))})) : integer(0LL));
+    v_pairs = [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(!truth(boolean(equal(v__dtype_T, lit("float32"))))); if (!truth(t)) return t; return boolean(equal(v_channels_first, integer(0LL))); }(); }();
+    v_partials_threads = max_of({integer(32LL), floordiv(v_reduce_threads, add(integer(1LL), v_pairs))});
     v__shape_x_backprop = Shape{v_N, v_H, v_W, v_C};
     v__shape_scale_backprop = Shape{v_C};
     v__shape_offset_backprop = Shape{v_C};
@@ -418,6 +423,8 @@ static void opgen_drive_FusedBatchNormGradV3(opgen_call* call, bool run) {
       v_once_threads = mul(integer(32LL), max_of({integer(1LL), min_of({v_m, integer(16LL)})}));
       v_channels_first = integer(1LL);
       v_per_channel = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? mul(mul(v_channels_first, min_of({integer(1LL), floordiv(v_C, integer(16LL))})), min_of({integer(1LL), floordiv(v_inner, integer(2LL))})) : integer(0LL));
+      v_pairs = [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(!truth(boolean(equal(v__dtype_T, lit("float32"))))); if (!truth(t)) return t; return boolean(equal(v_channels_first, integer(0LL))); }(); }();
+      v_partials_threads = max_of({integer(32LL), floordiv(v_reduce_threads, add(integer(1LL), v_pairs))});
       v__shape_x_backprop = Shape{v_N, v_C, v_H, v_W};
       v__shape_scale_backprop = Shape{v_C};
       v__shape_offset_backprop = Shape{v_C};
@@ -479,6 +486,8 @@ static void opgen_drive_FusedBatchNormGradV3(opgen_call* call, bool run) {
         v_once_threads = mul(integer(32LL), max_of({integer(1LL), min_of({v_m, integer(16LL)})}));
         v_channels_first = integer(0LL);
         v_per_channel = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? mul(mul(v_channels_first, min_of({integer(1LL), floordiv(v_C, integer(16LL))})), min_of({integer(1LL), floordiv(v_inner, integer(2LL))})) : integer(0LL));
+        v_pairs = [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(!truth(boolean(equal(v__dtype_T, lit("float32"))))); if (!truth(t)) return t; return boolean(equal(v_channels_first, integer(0LL))); }(); }();
+        v_partials_threads = max_of({integer(32LL), floordiv(v_reduce_threads, add(integer(1LL), v_pairs))});
         v__shape_x_backprop = Shape{v_N, v_D, v_H, v_W, v_C};
         v__shape_scale_backprop = Shape{v_C};
         v__shape_offset_backprop = Shape{v_C};
@@ -540,6 +549,8 @@ static void opgen_drive_FusedBatchNormGradV3(opgen_call* call, bool run) {
           v_once_threads = mul(integer(32LL), max_of({integer(1LL), min_of({v_m, integer(16LL)})}));
           v_channels_first = integer(1LL);
           v_per_channel = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? mul(mul(v_channels_first, min_of({integer(1LL), floordiv(v_C, integer(16LL))})), min_of({integer(1LL), floordiv(v_inner, integer(2LL))})) : integer(0LL));
+          v_pairs = [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(!truth(boolean(equal(v__dtype_T, lit("float32"))))); if (!truth(t)) return t; return boolean(equal(v_channels_first, integer(0LL))); }(); }();
+          v_partials_threads = max_of({integer(32LL), floordiv(v_reduce_threads, add(integer(1LL), v_pairs))});
           v__shape_x_backprop = Shape{v_N, v_C, v_D, v_H, v_W};
           v__shape_scale_backprop = Shape{v_C};
           v__shape_offset_backprop = Shape{v_C};
@@ -561,9 +572,9 @@ static void opgen_drive_FusedBatchNormGradV3(opgen_call* call, bool run) {
   v_coeffs = scratch(call, frame, Shape{integer(3LL), v_C}, lit("float32"));
   static const char* const strings[] = {"bfloat16", "float16", "float32"};
   static const char* const symbols[] = {"FusedBatchNormGradV3__grad_channels__bfloat16", "FusedBatchNormGradV3__grad_channels__float16", "FusedBatchNormGradV3__grad_channels__float32", "FusedBatchNormGradV3__grad_finalize__bfloat16", "FusedBatchNormGradV3__grad_finalize__float16", "FusedBatchNormGradV3__grad_finalize__float32", "FusedBatchNormGradV3__grad_input__bfloat16", "FusedBatchNormGradV3__grad_input__float16", "FusedBatchNormGradV3__grad_input__float32", "FusedBatchNormGradV3__grad_once__bfloat16", "FusedBatchNormGradV3__grad_once__float16", "FusedBatchNormGradV3__grad_once__float32", "FusedBatchNormGradV3__grad_partials__bfloat16", "FusedBatchNormGradV3__grad_partials__float16", "FusedBatchNormGradV3__grad_partials__float32", "FusedBatchNormGradV3__grad_partials_sliced__bfloat16", "FusedBatchNormGradV3__grad_partials_sliced__float16", "FusedBatchNormGradV3__grad_partials_sliced__float32"};
-  opgen_plan_value values[19] = {plan_value(frame, v__dtype_T, strings, 3), plan_value(frame, v_C, strings, 3), plan_value(frame, v_outer, strings, 3), plan_value(frame, v_inner, strings, 3), plan_value(frame, v_epsilon, strings, 3), plan_value(frame, v_is_training, strings, 3), plan_value(frame, v_per_channel, strings, 3), plan_value(frame, v_cblocks, strings, 3), plan_value(frame, v_once_threads, strings, 3), plan_value(frame, v_m, strings, 3), plan_value(frame, v_once, strings, 3), plan_value(frame, v_splits, strings, 3), plan_value(frame, v_reduce_threads, strings, 3), plan_value(frame, v_chunk, strings, 3), plan_value(frame, v_passes, strings, 3), plan_value(frame, v_channel_threads, strings, 3), plan_value(frame, v_elementwise_blocks, strings, 3), plan_value(frame, v_elementwise_threads, strings, 3), plan_value(frame, v_total, strings, 3)};
+  opgen_plan_value values[21] = {plan_value(frame, v__dtype_T, strings, 3), plan_value(frame, v_C, strings, 3), plan_value(frame, v_outer, strings, 3), plan_value(frame, v_inner, strings, 3), plan_value(frame, v_epsilon, strings, 3), plan_value(frame, v_is_training, strings, 3), plan_value(frame, v_per_channel, strings, 3), plan_value(frame, v_cblocks, strings, 3), plan_value(frame, v_once_threads, strings, 3), plan_value(frame, v_m, strings, 3), plan_value(frame, v_once, strings, 3), plan_value(frame, v_splits, strings, 3), plan_value(frame, v_partials_threads, strings, 3), plan_value(frame, v_pairs, strings, 3), plan_value(frame, v_chunk, strings, 3), plan_value(frame, v_passes, strings, 3), plan_value(frame, v_reduce_threads, strings, 3), plan_value(frame, v_channel_threads, strings, 3), plan_value(frame, v_elementwise_blocks, strings, 3), plan_value(frame, v_elementwise_threads, strings, 3), plan_value(frame, v_total, strings, 3)};
   opgen_native::Slot slots[10] = {plan_slot(frame, v_y_backprop), plan_slot(frame, v_x), plan_slot(frame, v_scale), plan_slot(frame, v_reserve_space_1), plan_slot(frame, v_reserve_space_2), plan_slot(frame, v_x_backprop), plan_slot(frame, v_scale_backprop), plan_slot(frame, v_offset_backprop), plan_slot(frame, v_partials), plan_slot(frame, v_coeffs)};
-  int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_FusedBatchNormGradV3, symbols, 18, values, 19, slots, 10, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
+  int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_FusedBatchNormGradV3, symbols, 18, values, 21, slots, 10, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
   if (rc != OPGEN_OK) raise(rc, call->err);
 }
 

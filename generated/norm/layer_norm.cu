@@ -192,6 +192,29 @@ __device__ __forceinline__ void store4(T* __restrict__ p, const float (&v)[4]) {
   for (int j = 0; j < 4; ++j) p[j] = from_float<T>(v[j]);
 }
 
+// Two consecutive 16-bit elements, as floats: one 4-byte access when the address allows it (a warp
+// then reads 128 bytes of a row where one element a lane read 64), else two scalar ones.
+template <typename T>
+__device__ __forceinline__ void load2(const T* __restrict__ p, float (&v)[2]) {
+  static_assert(is_16bit_float<T>::value, "opgen::load2: a pair of 16-bit elements (half, bfloat16)");
+  if (reinterpret_cast<unsigned long long>(p) % 4 == 0) {
+    const unsigned q = *reinterpret_cast<const unsigned*>(p);
+    v[0] = to_float(from_bits<T>(q & 0xffffu)), v[1] = to_float(from_bits<T>(q >> 16));
+    return;
+  }
+  v[0] = to_float(p[0]), v[1] = to_float(p[1]);
+}
+
+template <typename T>
+__device__ __forceinline__ void store2(T* __restrict__ p, const float (&v)[2]) {
+  static_assert(is_16bit_float<T>::value, "opgen::store2: a pair of 16-bit elements (half, bfloat16)");
+  if (reinterpret_cast<unsigned long long>(p) % 4 == 0) {
+    *reinterpret_cast<unsigned*>(p) = to_bits(from_float<T>(v[0])) | (to_bits(from_float<T>(v[1])) << 16);
+    return;
+  }
+  p[0] = from_float<T>(v[0]), p[1] = from_float<T>(v[1]);
+}
+
 // Elements a thread handles side by side (for_each_cell, the batch-norm kernels): more independent
 // work per thread and adjacent accesses.
 [[maybe_unused]] constexpr long long kRun = 4;
@@ -1046,7 +1069,7 @@ __device__ void layer_norm_grad_params(const float* __restrict__ partials, T* __
   });
 }
 
-#line 1050 "generated/norm/layer_norm.cu"
+#line 1073 "generated/norm/layer_norm.cu"
 // ---- LayerNorm: Layer normalization over the last dimension.
 // entry points from specs/norm/layer_norm.yaml: one per launch step and specialization (T)
 
@@ -1089,7 +1112,7 @@ extern "C" __global__ void __launch_bounds__(512, 1) LayerNorm__layer_norm__floa
   layer_norm<float>(x, gamma, beta, y, mean, rstd, rows, D, epsilon);
 }
 
-#line 1093 "generated/norm/layer_norm.cu"
+#line 1116 "generated/norm/layer_norm.cu"
 // ---- LayerNormGrad: The gradient of LayerNorm.
 // entry points from specs/norm/layer_norm_grad.yaml: one per launch step and specialization (T)
 
@@ -1192,4 +1215,4 @@ extern "C" __global__ void LayerNormGrad__layer_norm_grad_params__float32(
   layer_norm_grad_params<float>(partials, dgamma, dbeta, D, splits);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"LayerNorm__layer_norm__float16","params":[["const __half* __restrict__","x"],["const __half* __restrict__","gamma"],["const __half* __restrict__","beta"],["__half* __restrict__","y"],["float* __restrict__","mean"],["float* __restrict__","rstd"],["long long","rows"],["long long","D"],["float","epsilon"]],"max_threads":512},{"name":"LayerNorm__layer_norm__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["const __nv_bfloat16* __restrict__","gamma"],["const __nv_bfloat16* __restrict__","beta"],["__nv_bfloat16* __restrict__","y"],["float* __restrict__","mean"],["float* __restrict__","rstd"],["long long","rows"],["long long","D"],["float","epsilon"]],"max_threads":512},{"name":"LayerNorm__layer_norm__float32","params":[["const float* __restrict__","x"],["const float* __restrict__","gamma"],["const float* __restrict__","beta"],["float* __restrict__","y"],["float* __restrict__","mean"],["float* __restrict__","rstd"],["long long","rows"],["long long","D"],["float","epsilon"]],"max_threads":512},{"name":"LayerNormGrad__layer_norm_grad_input__float16","params":[["const __half* __restrict__","dy"],["const __half* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["const __half* __restrict__","gamma"],["__half* __restrict__","dx"],["long long","rows"],["long long","D"]],"max_threads":512},{"name":"LayerNormGrad__layer_norm_grad_input__bfloat16","params":[["const __nv_bfloat16* __restrict__","dy"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["const __nv_bfloat16* __restrict__","gamma"],["__nv_bfloat16* __restrict__","dx"],["long long","rows"],["long long","D"]],"max_threads":512},{"name":"LayerNormGrad__layer_norm_grad_input__float32","params":[["const float* __restrict__","dy"],["const float* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["const float* __restrict__","gamma"],["float* __restrict__","dx"],["long long","rows"],["long long","D"]],"max_threads":512},{"name":"LayerNormGrad__layer_norm_grad_partials__float16","params":[["const __half* __restrict__","dy"],["const __half* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["float* __restrict__","partials"],["long long","rows"],["long long","D"],["long long","tile"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_partials__bfloat16","params":[["const __nv_bfloat16* __restrict__","dy"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["float* __restrict__","partials"],["long long","rows"],["long long","D"],["long long","tile"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_partials__float32","params":[["const float* __restrict__","dy"],["const float* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["float* __restrict__","partials"],["long long","rows"],["long long","D"],["long long","tile"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_params__float16","params":[["float* __restrict__","partials"],["__half* __restrict__","dgamma"],["__half* __restrict__","dbeta"],["long long","D"],["long long","splits"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_params__bfloat16","params":[["float* __restrict__","partials"],["__nv_bfloat16* __restrict__","dgamma"],["__nv_bfloat16* __restrict__","dbeta"],["long long","D"],["long long","splits"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_params__float32","params":[["float* __restrict__","partials"],["float* __restrict__","dgamma"],["float* __restrict__","dbeta"],["long long","D"],["long long","splits"]],"max_threads":1024}],"shared":[],"digest":"1bdefcac52e89eb18bd3d9feb9d2747b"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"LayerNorm__layer_norm__float16","params":[["const __half* __restrict__","x"],["const __half* __restrict__","gamma"],["const __half* __restrict__","beta"],["__half* __restrict__","y"],["float* __restrict__","mean"],["float* __restrict__","rstd"],["long long","rows"],["long long","D"],["float","epsilon"]],"max_threads":512},{"name":"LayerNorm__layer_norm__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["const __nv_bfloat16* __restrict__","gamma"],["const __nv_bfloat16* __restrict__","beta"],["__nv_bfloat16* __restrict__","y"],["float* __restrict__","mean"],["float* __restrict__","rstd"],["long long","rows"],["long long","D"],["float","epsilon"]],"max_threads":512},{"name":"LayerNorm__layer_norm__float32","params":[["const float* __restrict__","x"],["const float* __restrict__","gamma"],["const float* __restrict__","beta"],["float* __restrict__","y"],["float* __restrict__","mean"],["float* __restrict__","rstd"],["long long","rows"],["long long","D"],["float","epsilon"]],"max_threads":512},{"name":"LayerNormGrad__layer_norm_grad_input__float16","params":[["const __half* __restrict__","dy"],["const __half* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["const __half* __restrict__","gamma"],["__half* __restrict__","dx"],["long long","rows"],["long long","D"]],"max_threads":512},{"name":"LayerNormGrad__layer_norm_grad_input__bfloat16","params":[["const __nv_bfloat16* __restrict__","dy"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["const __nv_bfloat16* __restrict__","gamma"],["__nv_bfloat16* __restrict__","dx"],["long long","rows"],["long long","D"]],"max_threads":512},{"name":"LayerNormGrad__layer_norm_grad_input__float32","params":[["const float* __restrict__","dy"],["const float* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["const float* __restrict__","gamma"],["float* __restrict__","dx"],["long long","rows"],["long long","D"]],"max_threads":512},{"name":"LayerNormGrad__layer_norm_grad_partials__float16","params":[["const __half* __restrict__","dy"],["const __half* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["float* __restrict__","partials"],["long long","rows"],["long long","D"],["long long","tile"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_partials__bfloat16","params":[["const __nv_bfloat16* __restrict__","dy"],["const __nv_bfloat16* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["float* __restrict__","partials"],["long long","rows"],["long long","D"],["long long","tile"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_partials__float32","params":[["const float* __restrict__","dy"],["const float* __restrict__","x"],["const float* __restrict__","mean"],["const float* __restrict__","rstd"],["float* __restrict__","partials"],["long long","rows"],["long long","D"],["long long","tile"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_params__float16","params":[["float* __restrict__","partials"],["__half* __restrict__","dgamma"],["__half* __restrict__","dbeta"],["long long","D"],["long long","splits"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_params__bfloat16","params":[["float* __restrict__","partials"],["__nv_bfloat16* __restrict__","dgamma"],["__nv_bfloat16* __restrict__","dbeta"],["long long","D"],["long long","splits"]],"max_threads":1024},{"name":"LayerNormGrad__layer_norm_grad_params__float32","params":[["float* __restrict__","partials"],["float* __restrict__","dgamma"],["float* __restrict__","dbeta"],["long long","D"],["long long","splits"]],"max_threads":1024}],"shared":[],"digest":"8e4d572a499bd09223aa9bc2fcf0781f"}

@@ -192,6 +192,29 @@ __device__ __forceinline__ void store4(T* __restrict__ p, const float (&v)[4]) {
   for (int j = 0; j < 4; ++j) p[j] = from_float<T>(v[j]);
 }
 
+// Two consecutive 16-bit elements, as floats: one 4-byte access when the address allows it (a warp
+// then reads 128 bytes of a row where one element a lane read 64), else two scalar ones.
+template <typename T>
+__device__ __forceinline__ void load2(const T* __restrict__ p, float (&v)[2]) {
+  static_assert(is_16bit_float<T>::value, "opgen::load2: a pair of 16-bit elements (half, bfloat16)");
+  if (reinterpret_cast<unsigned long long>(p) % 4 == 0) {
+    const unsigned q = *reinterpret_cast<const unsigned*>(p);
+    v[0] = to_float(from_bits<T>(q & 0xffffu)), v[1] = to_float(from_bits<T>(q >> 16));
+    return;
+  }
+  v[0] = to_float(p[0]), v[1] = to_float(p[1]);
+}
+
+template <typename T>
+__device__ __forceinline__ void store2(T* __restrict__ p, const float (&v)[2]) {
+  static_assert(is_16bit_float<T>::value, "opgen::store2: a pair of 16-bit elements (half, bfloat16)");
+  if (reinterpret_cast<unsigned long long>(p) % 4 == 0) {
+    *reinterpret_cast<unsigned*>(p) = to_bits(from_float<T>(v[0])) | (to_bits(from_float<T>(v[1])) << 16);
+    return;
+  }
+  p[0] = from_float<T>(v[0]), p[1] = from_float<T>(v[1]);
+}
+
 // Elements a thread handles side by side (for_each_cell, the batch-norm kernels): more independent
 // work per thread and adjacent accesses.
 [[maybe_unused]] constexpr long long kRun = 4;
@@ -1475,7 +1498,7 @@ __device__ void softmax_grad_columns(const T* __restrict__ y, const T* __restric
   });
 }
 
-#line 1479 "generated/norm/softmax.cu"
+#line 1502 "generated/norm/softmax.cu"
 // ---- Softmax: Softmax along one dimension.
 // entry points from specs/norm/softmax.yaml: one per launch step and specialization (T)
 
@@ -1530,7 +1553,7 @@ extern "C" __global__ void Softmax__softmax_columns__float32(
   softmax_columns<float>(x, y, columns, N, inner);
 }
 
-#line 1534 "generated/norm/softmax.cu"
+#line 1557 "generated/norm/softmax.cu"
 // ---- SoftmaxGrad: The gradient of Softmax.
 // entry points from specs/norm/softmax_grad.yaml: one per launch step and specialization (T)
 
@@ -1591,4 +1614,4 @@ extern "C" __global__ void SoftmaxGrad__softmax_grad_columns__float32(
   softmax_grad_columns<float>(y, dy, dx, columns, N, inner);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"Softmax__softmax_rows__float16","params":[["const __half* __restrict__","x"],["__half* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_rows__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["__nv_bfloat16* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_rows__float32","params":[["const float* __restrict__","x"],["float* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_columns__float16","params":[["const __half* __restrict__","x"],["__half* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"Softmax__softmax_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["__nv_bfloat16* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"Softmax__softmax_columns__float32","params":[["const float* __restrict__","x"],["float* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__float16","params":[["const __half* __restrict__","y"],["const __half* __restrict__","dy"],["__half* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__bfloat16","params":[["const __nv_bfloat16* __restrict__","y"],["const __nv_bfloat16* __restrict__","dy"],["__nv_bfloat16* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__float32","params":[["const float* __restrict__","y"],["const float* __restrict__","dy"],["float* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__float16","params":[["const __half* __restrict__","y"],["const __half* __restrict__","dy"],["__half* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","y"],["const __nv_bfloat16* __restrict__","dy"],["__nv_bfloat16* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__float32","params":[["const float* __restrict__","y"],["const float* __restrict__","dy"],["float* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024}],"shared":[],"digest":"777fed306a778afb9174e3739b884a41"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"Softmax__softmax_rows__float16","params":[["const __half* __restrict__","x"],["__half* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_rows__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["__nv_bfloat16* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_rows__float32","params":[["const float* __restrict__","x"],["float* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_columns__float16","params":[["const __half* __restrict__","x"],["__half* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"Softmax__softmax_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["__nv_bfloat16* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"Softmax__softmax_columns__float32","params":[["const float* __restrict__","x"],["float* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__float16","params":[["const __half* __restrict__","y"],["const __half* __restrict__","dy"],["__half* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__bfloat16","params":[["const __nv_bfloat16* __restrict__","y"],["const __nv_bfloat16* __restrict__","dy"],["__nv_bfloat16* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__float32","params":[["const float* __restrict__","y"],["const float* __restrict__","dy"],["float* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__float16","params":[["const __half* __restrict__","y"],["const __half* __restrict__","dy"],["__half* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","y"],["const __nv_bfloat16* __restrict__","dy"],["__nv_bfloat16* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__float32","params":[["const float* __restrict__","y"],["const float* __restrict__","dy"],["float* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024}],"shared":[],"digest":"a3d2cf96910cff0ec5eace1459eb04ad"}

@@ -192,6 +192,29 @@ __device__ __forceinline__ void store4(T* __restrict__ p, const float (&v)[4]) {
   for (int j = 0; j < 4; ++j) p[j] = from_float<T>(v[j]);
 }
 
+// Two consecutive 16-bit elements, as floats: one 4-byte access when the address allows it (a warp
+// then reads 128 bytes of a row where one element a lane read 64), else two scalar ones.
+template <typename T>
+__device__ __forceinline__ void load2(const T* __restrict__ p, float (&v)[2]) {
+  static_assert(is_16bit_float<T>::value, "opgen::load2: a pair of 16-bit elements (half, bfloat16)");
+  if (reinterpret_cast<unsigned long long>(p) % 4 == 0) {
+    const unsigned q = *reinterpret_cast<const unsigned*>(p);
+    v[0] = to_float(from_bits<T>(q & 0xffffu)), v[1] = to_float(from_bits<T>(q >> 16));
+    return;
+  }
+  v[0] = to_float(p[0]), v[1] = to_float(p[1]);
+}
+
+template <typename T>
+__device__ __forceinline__ void store2(T* __restrict__ p, const float (&v)[2]) {
+  static_assert(is_16bit_float<T>::value, "opgen::store2: a pair of 16-bit elements (half, bfloat16)");
+  if (reinterpret_cast<unsigned long long>(p) % 4 == 0) {
+    *reinterpret_cast<unsigned*>(p) = to_bits(from_float<T>(v[0])) | (to_bits(from_float<T>(v[1])) << 16);
+    return;
+  }
+  p[0] = from_float<T>(v[0]), p[1] = from_float<T>(v[1]);
+}
+
 // Elements a thread handles side by side (for_each_cell, the batch-norm kernels): more independent
 // work per thread and adjacent accesses.
 [[maybe_unused]] constexpr long long kRun = 4;
@@ -1872,7 +1895,7 @@ __device__ void grad_inputs(const T* __restrict__ d_xh1, const T* __restrict__ d
   gru::for_each_cell(gru::GradHPrev<T>{d_xh1, d_xh2, r, u, d_h, d_h_prev, I, H}, B, H);
 }
 
-#line 1876 "generated/rnn/gru_block_cell.cu"
+#line 1899 "generated/rnn/gru_block_cell.cu"
 // ---- GRUBlockCell: Computes the GRU cell forward propagation for 1 time step.
 // entry points from specs/rnn/gru_block_cell.yaml: one per launch step and specialization (T)
 
@@ -1922,7 +1945,7 @@ extern "C" __global__ void GRUBlockCell__cell__float16(
   cell<__half>(b_c, h_prev, u, c, h, batch_size, cell_size);
 }
 
-#line 1926 "generated/rnn/gru_block_cell.cu"
+#line 1949 "generated/rnn/gru_block_cell.cu"
 // ---- GRUBlockCellGrad: Computes the GRU cell back-propagation for 1 time step.
 // entry points from specs/rnn/gru_block_cell_grad.yaml: one per launch step and specialization (T)
 
@@ -2000,4 +2023,4 @@ extern "C" __global__ void GRUBlockCellGrad__grad_inputs__float16(
   grad_inputs<__half>(d_xh1, d_xh2, r, u, d_h, d_x, d_h_prev, batch_size, input_size, cell_size);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"GRUBlockCell__gates__float32","params":[["float* __restrict__","ru_bar"],["const float* __restrict__","b_ru"],["const float* __restrict__","h_prev"],["float* __restrict__","r"],["float* __restrict__","u"],["float* __restrict__","rh"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCell__gates__float16","params":[["__half* __restrict__","ru_bar"],["const __half* __restrict__","b_ru"],["const __half* __restrict__","h_prev"],["__half* __restrict__","r"],["__half* __restrict__","u"],["__half* __restrict__","rh"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCell__cell__float32","params":[["const float* __restrict__","b_c"],["const float* __restrict__","h_prev"],["float* __restrict__","u"],["float* __restrict__","c"],["float* __restrict__","h"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCell__cell__float16","params":[["const __half* __restrict__","b_c"],["const __half* __restrict__","h_prev"],["__half* __restrict__","u"],["__half* __restrict__","c"],["__half* __restrict__","h"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_cell__float32","params":[["const float* __restrict__","h_prev"],["const float* __restrict__","u"],["const float* __restrict__","c"],["const float* __restrict__","d_h"],["float* __restrict__","d_c_bar"],["float* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_cell__float16","params":[["const __half* __restrict__","h_prev"],["const __half* __restrict__","u"],["const __half* __restrict__","c"],["const __half* __restrict__","d_h"],["__half* __restrict__","d_c_bar"],["__half* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_reset__float32","params":[["float* __restrict__","d_xh2"],["const float* __restrict__","h_prev"],["const float* __restrict__","r"],["float* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_reset__float16","params":[["__half* __restrict__","d_xh2"],["const __half* __restrict__","h_prev"],["const __half* __restrict__","r"],["__half* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_inputs__float32","params":[["float* __restrict__","d_xh1"],["float* __restrict__","d_xh2"],["const float* __restrict__","r"],["const float* __restrict__","u"],["const float* __restrict__","d_h"],["float* __restrict__","d_x"],["float* __restrict__","d_h_prev"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_inputs__float16","params":[["__half* __restrict__","d_xh1"],["__half* __restrict__","d_xh2"],["const __half* __restrict__","r"],["const __half* __restrict__","u"],["const __half* __restrict__","d_h"],["__half* __restrict__","d_x"],["__half* __restrict__","d_h_prev"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":1024}],"shared":[],"digest":"4e1c82a864a93eb0de0c73a951ff1160"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"GRUBlockCell__gates__float32","params":[["float* __restrict__","ru_bar"],["const float* __restrict__","b_ru"],["const float* __restrict__","h_prev"],["float* __restrict__","r"],["float* __restrict__","u"],["float* __restrict__","rh"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCell__gates__float16","params":[["__half* __restrict__","ru_bar"],["const __half* __restrict__","b_ru"],["const __half* __restrict__","h_prev"],["__half* __restrict__","r"],["__half* __restrict__","u"],["__half* __restrict__","rh"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCell__cell__float32","params":[["const float* __restrict__","b_c"],["const float* __restrict__","h_prev"],["float* __restrict__","u"],["float* __restrict__","c"],["float* __restrict__","h"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCell__cell__float16","params":[["const __half* __restrict__","b_c"],["const __half* __restrict__","h_prev"],["__half* __restrict__","u"],["__half* __restrict__","c"],["__half* __restrict__","h"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_cell__float32","params":[["const float* __restrict__","h_prev"],["const float* __restrict__","u"],["const float* __restrict__","c"],["const float* __restrict__","d_h"],["float* __restrict__","d_c_bar"],["float* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_cell__float16","params":[["const __half* __restrict__","h_prev"],["const __half* __restrict__","u"],["const __half* __restrict__","c"],["const __half* __restrict__","d_h"],["__half* __restrict__","d_c_bar"],["__half* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_reset__float32","params":[["float* __restrict__","d_xh2"],["const float* __restrict__","h_prev"],["const float* __restrict__","r"],["float* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_reset__float16","params":[["__half* __restrict__","d_xh2"],["const __half* __restrict__","h_prev"],["const __half* __restrict__","r"],["__half* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_inputs__float32","params":[["float* __restrict__","d_xh1"],["float* __restrict__","d_xh2"],["const float* __restrict__","r"],["const float* __restrict__","u"],["const float* __restrict__","d_h"],["float* __restrict__","d_x"],["float* __restrict__","d_h_prev"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_inputs__float16","params":[["__half* __restrict__","d_xh1"],["__half* __restrict__","d_xh2"],["const __half* __restrict__","r"],["const __half* __restrict__","u"],["const __half* __restrict__","d_h"],["__half* __restrict__","d_x"],["__half* __restrict__","d_h_prev"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":1024}],"shared":[],"digest":"b5f3c100a116efbc9ff9fe2e34d7952d"}

@@ -182,6 +182,29 @@ __device__ __forceinline__ void store4(T* __restrict__ p, const float (&v)[4]) {
   for (int j = 0; j < 4; ++j) p[j] = from_float<T>(v[j]);
 }
 
+// Two consecutive 16-bit elements, as floats: one 4-byte access when the address allows it (a warp
+// then reads 128 bytes of a row where one element a lane read 64), else two scalar ones.
+template <typename T>
+__device__ __forceinline__ void load2(const T* __restrict__ p, float (&v)[2]) {
+  static_assert(is_16bit_float<T>::value, "opgen::load2: a pair of 16-bit elements (half, bfloat16)");
+  if (reinterpret_cast<unsigned long long>(p) % 4 == 0) {
+    const unsigned q = *reinterpret_cast<const unsigned*>(p);
+    v[0] = to_float(from_bits<T>(q & 0xffffu)), v[1] = to_float(from_bits<T>(q >> 16));
+    return;
+  }
+  v[0] = to_float(p[0]), v[1] = to_float(p[1]);
+}
+
+template <typename T>
+__device__ __forceinline__ void store2(T* __restrict__ p, const float (&v)[2]) {
+  static_assert(is_16bit_float<T>::value, "opgen::store2: a pair of 16-bit elements (half, bfloat16)");
+  if (reinterpret_cast<unsigned long long>(p) % 4 == 0) {
+    *reinterpret_cast<unsigned*>(p) = to_bits(from_float<T>(v[0])) | (to_bits(from_float<T>(v[1])) << 16);
+    return;
+  }
+  p[0] = from_float<T>(v[0]), p[1] = from_float<T>(v[1]);
+}
+
 // Elements a thread handles side by side (for_each_cell, the batch-norm kernels): more independent
 // work per thread and adjacent accesses.
 [[maybe_unused]] constexpr long long kRun = 4;

@@ -53,9 +53,9 @@ __device__ __forceinline__ void for_each_run(long long begin, long long end, lon
 }
 
 // Two sums per channel of a functor over the channel's elements; f(offset, c, a, b) adds to a, b
-// (f.run4 four adjacent elements). The GPU's launch sizes: a warp reads 32 neighbouring channels
-// of a row (channels-last), or a block's threads read runs of kRun adjacent elements, one vector
-// access per operand (channels-first).
+// (f.run4 four adjacent elements; f.pair_load/pair_add two adjacent channels of a row: *_pairs).
+// The GPU's launch sizes: a warp reads 32 neighbouring channels of a row (channels-last), or a
+// block's threads read runs of kRun adjacent elements, one vector access per operand (channels-first).
 template <typename F>
 __device__ __forceinline__ void channel_partials(const F& f, float* __restrict__ partials, long long m,
                                                  long long C, long long inner, long long splits) {
@@ -90,6 +90,49 @@ __device__ __forceinline__ void channel_partials(const F& f, float* __restrict__
     });
     const float2 s = opgen::block_sum2(a, b);
     if (threadIdx.x == 0) store_partials(partials, C, c, s);
+  }
+}
+
+// channel_partials' channels-last sums with a lane per two adjacent channels (16-bit data: one
+// 4-byte access per operand where C is even and the pointers aligned, f.pair; else two scalar ones):
+// the block is half channel_partials', 16 lanes a row group, so groups = blockDim.x / 16 is the
+// same row groups and every channel's sums add the same elements in the same order.
+template <typename F>
+__device__ __forceinline__ void channel_partials_pairs(const F& f, float* __restrict__ partials, long long m,
+                                                       long long C, long long splits) {
+  long long begin, end;
+  split_range(m, splits, blockIdx.y, begin, end);
+  __shared__ float2 tile[16][33];  // [row group][channel of the tile], padded against bank conflicts
+  const int lane = threadIdx.x & 15, group = threadIdx.x >> 4, groups = blockDim.x >> 4;
+  const long long c = blockIdx.x * 32LL + 2 * lane;
+  float a[2] = {}, b[2] = {};
+  if (c < C) {
+    const bool both = c + 1 < C;  // (an odd C's last channel has no partner)
+    long long r = begin + group;
+    for (; r + 3 * groups < end; r += 4 * groups) {  // four rows' loads in flight, then their adds in row order
+      float g[4][2], v[4][2];
+#pragma unroll
+      for (int q = 0; q < 4; ++q) f.pair_load((r + q * groups) * C + c, both, g[q], v[q]);
+#pragma unroll
+      for (int q = 0; q < 4; ++q) f.pair_add(c, both, g[q], v[q], a, b);
+    }
+    for (; r < end; r += groups) {
+      float g[2], v[2];
+      f.pair_load(r * C + c, both, g, v);
+      f.pair_add(c, both, g, v, a, b);
+    }
+  }
+  tile[group][2 * lane] = make_float2(a[0], b[0]);
+  tile[group][2 * lane + 1] = make_float2(a[1], b[1]);
+  __syncthreads();
+  const long long c0 = blockIdx.x * 32LL, width = C - c0 < 32 ? C - c0 : 32;
+  for (long long j = threadIdx.x; j < width; j += blockDim.x) {
+    float2 s = tile[0][j];
+    for (int g = 1; g < groups; ++g) {
+      s.x += tile[g][j].x;
+      s.y += tile[g][j].y;
+    }
+    store_partials(partials, C, c0 + j, s);
   }
 }
 
@@ -544,9 +587,8 @@ __device__ void inference_stats(const float* __restrict__ scale, const float* __
 // memory in order and the stretches vectorise; on a GPU it would not coalesce.
 //
 // chunk == 0 (GPU sizes): grid-stride. Each thread takes runs of kRun adjacent elements (more work
-// per thread, adjacent accesses) when a row of C·inner elements is a whole number of runs; where a
-// row fits in the grid the stride is a whole number of rows, so a thread keeps its channel(s) and
-// no element needs a division.
+// per thread, adjacent accesses), or of 2 for 16-bit data (f.kPairs), where the rows allow
+// (runs_of); else one element at a time.
 // Values the host form computes side by side before it stores them (two AVX2 registers of floats,
 // four SSE ones). NVRTC compiles the cpu plan's kernels too, a GPU never runs them: few there.
 #ifdef OPGEN_HOST_EMU
@@ -569,6 +611,43 @@ __device__ __forceinline__ void store_stretch(const F& f, long long idx0, long l
     for (int q = 0; q < kLanes; ++q) f.store(idx0 + j + q, v[q]);
   }
   for (; j < n; ++j) f.store(idx0 + j, f.value(idx0 + j, c0 + j * kStep));
+}
+
+// K adjacent elements at p as floats, and back: one vector access where aligned (K = kRun: 16 or 8
+// bytes; K = 2: 4 bytes of 16-bit data).
+template <int K, typename T>
+__device__ __forceinline__ void load_run(const T* __restrict__ p, float (&v)[K]) {
+  if constexpr (K == kRun) {
+    opgen::load4(p, v);
+  } else {
+    opgen::load2(p, v);
+  }
+}
+
+template <int K, typename T>
+__device__ __forceinline__ void store_run(T* __restrict__ p, const float (&v)[K]) {
+  if constexpr (K == kRun) {
+    opgen::store4(p, v);
+  } else {
+    opgen::store2(p, v);
+  }
+}
+
+// for_each_element's GPU form in runs of K adjacent elements a thread (f.run<K>), where a row of
+// C·inner elements is a whole number of runs and fits in the grid: the stride is then a whole
+// number of rows, so a thread keeps its channel(s) and no element needs a division. False (nothing
+// done) where the rows are not.
+template <int K, typename F>
+__device__ __forceinline__ bool runs_of(const F& f, long long total, long long C, long long inner, long long threads,
+                                        long long t) {
+  const long long row = C * inner;
+  if (row % K != 0 || (inner != 1 && inner % K != 0) || row > threads * K) return false;
+  const long long stride = threads * K / row * row;  // elements per pass, whole rows
+  const long long first = t * K;
+  if (first >= stride) return true;
+  const long long c = (first % row) / inner, step = inner == 1 ? 1 : 0;  // channel of each run element
+  for (long long idx = first; idx < total; idx += stride) f.template run<K>(idx, c, step);
+  return true;
 }
 
 template <typename F>
@@ -597,17 +676,13 @@ __device__ __forceinline__ void for_each_element(const F& f, long long total, lo
     }
     return;
   }
-  const long long row = C * inner;
-  const bool runs = row % kRun == 0 && (inner == 1 || inner % kRun == 0);
-  if (runs && row <= threads * kRun) {
-    const long long stride = threads * kRun / row * row;  // elements per pass, whole rows
-    const long long first = t * kRun;
-    if (first >= stride) return;
-    const long long c = (first % row) / inner, step = inner == 1 ? 1 : 0;  // channel of each run element
-    for (long long idx = first; idx < total; idx += stride) f.run4(idx, c, step);  // vector accesses
-  } else {
-    for (long long idx = t; idx < total; idx += threads) f.store(idx, f.value(idx, (idx / inner) % C));
+  // runs of kRun adjacent elements (one vector access each); 16-bit data whose rows are not: pairs
+  // (one 4-byte access each, where aligned); else one element at a time
+  if (runs_of<kRun>(f, total, C, inner, threads, t)) return;
+  if constexpr (F::kPairs) {
+    if (runs_of<2>(f, total, C, inner, threads, t)) return;
   }
+  for (long long idx = t; idx < total; idx += threads) f.store(idx, f.value(idx, (idx / inner) % C));
 }
 
 template <typename T>
@@ -619,13 +694,15 @@ struct Affine {
     return opgen::to_float(x[idx]) * coeffs[2 * c] + coeffs[2 * c + 1];
   }
   __device__ __forceinline__ void store(long long idx, float v) const { y[idx] = opgen::from_float<T>(v); }
-  // elements idx .. idx+3 (idx a multiple of 4) of channels c, c + step, c + 2·step, c + 3·step
-  __device__ __forceinline__ void run4(long long idx, long long c, long long step) const {
-    float v[4];
-    opgen::load4(x + idx, v);
+  static constexpr bool kPairs = opgen::is_16bit_float<T>::value;  // runs of 2 (for_each_element)
+  // elements idx .. idx+K−1 (idx a multiple of K) of channels c, c + step, ..., c + (K−1)·step
+  template <int K>
+  __device__ __forceinline__ void run(long long idx, long long c, long long step) const {
+    float v[K];
+    load_run<K>(x + idx, v);
 #pragma unroll
-    for (int j = 0; j < 4; ++j) v[j] = v[j] * coeffs[2 * (c + j * step)] + coeffs[2 * (c + j * step) + 1];
-    opgen::store4(y + idx, v);
+    for (int j = 0; j < K; ++j) v[j] = v[j] * coeffs[2 * (c + j * step)] + coeffs[2 * (c + j * step) + 1];
+    store_run<K>(y + idx, v);
   }
 };
 
@@ -657,12 +734,39 @@ struct GradSums {
       b += g[j] * (v[j] - m);
     }
   }
+  // channels c and c + 1 (only c unless both) of the row at offset: their values, then added as
+  // operator() adds each
+  __device__ __forceinline__ void pair_load(long long offset, bool both, float (&g)[2], float (&v)[2]) const {
+    if (both) {
+      opgen::load2(dy + offset, g);
+      opgen::load2(x + offset, v);
+    } else {
+      g[0] = opgen::to_float(dy[offset]), v[0] = opgen::to_float(x[offset]);
+      g[1] = v[1] = 0.f;
+    }
+  }
+  __device__ __forceinline__ void pair_add(long long c, bool both, const float (&g)[2], const float (&v)[2],
+                                           float (&a)[2], float (&b)[2]) const {
+#pragma unroll
+    for (int j = 0; j < 2; ++j) {
+      if (j == 0 || both) {
+        a[j] += g[j];
+        b[j] += g[j] * (v[j] - mu[c + j]);
+      }
+    }
+  }
 };
 
 template <typename T>
 __device__ void grad_partials(const T* __restrict__ dy, const T* __restrict__ x, const float* __restrict__ mu,
                               float* __restrict__ partials, long long m, long long C, long long inner,
-                              long long splits) {
+                              long long splits, long long pairs) {
+  if constexpr (opgen::is_16bit_float<T>::value) {
+    if (pairs) {  // (the spec's let pairs: channels-last, a block of half the threads)
+      channel_partials_pairs(GradSums<T>{dy, x, mu}, partials, m, C, splits);
+      return;
+    }
+  }
   channel_partials(GradSums<T>{dy, x, mu}, partials, m, C, inner, splits);
 }
 
@@ -724,16 +828,18 @@ struct GradAffine {
     return coeffs[c] * opgen::to_float(dy[idx]) + coeffs[C + c] * opgen::to_float(x[idx]) + coeffs[2 * C + c];
   }
   __device__ __forceinline__ void store(long long idx, float v) const { dx[idx] = opgen::from_float<T>(v); }
-  __device__ __forceinline__ void run4(long long idx, long long c, long long step) const {
-    float g[4], v[4];
-    opgen::load4(dy + idx, g);
-    opgen::load4(x + idx, v);
+  static constexpr bool kPairs = opgen::is_16bit_float<T>::value;
+  template <int K>
+  __device__ __forceinline__ void run(long long idx, long long c, long long step) const {
+    float g[K], v[K];
+    load_run<K>(dy + idx, g);
+    load_run<K>(x + idx, v);
 #pragma unroll
-    for (int j = 0; j < 4; ++j) {
+    for (int j = 0; j < K; ++j) {
       const long long cj = c + j * step;
       v[j] = coeffs[cj] * g[j] + coeffs[C + cj] * v[j] + coeffs[2 * C + cj];
     }
-    opgen::store4(dx + idx, v);
+    store_run<K>(dx + idx, v);
   }
 };
 
@@ -748,12 +854,14 @@ struct GradScale {
     return coeffs[c] * opgen::to_float(dy[idx]);
   }
   __device__ __forceinline__ void store(long long idx, float v) const { dx[idx] = opgen::from_float<T>(v); }
-  __device__ __forceinline__ void run4(long long idx, long long c, long long step) const {
-    float g[4];
-    opgen::load4(dy + idx, g);
+  static constexpr bool kPairs = opgen::is_16bit_float<T>::value;
+  template <int K>
+  __device__ __forceinline__ void run(long long idx, long long c, long long step) const {
+    float g[K];
+    load_run<K>(dy + idx, g);
 #pragma unroll
-    for (int j = 0; j < 4; ++j) g[j] *= coeffs[c + j * step];
-    opgen::store4(dx + idx, g);
+    for (int j = 0; j < K; ++j) g[j] *= coeffs[c + j * step];
+    store_run<K>(dx + idx, g);
   }
 };
 
