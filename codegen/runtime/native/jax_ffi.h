@@ -18,7 +18,6 @@
 #include <cstdlib>
 #include <list>
 #include <exception>
-#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,6 +25,7 @@
 
 #include "call_values.h"
 #include "driver.h"
+#include "host_scratch.h"
 #include "xla/ffi/api/ffi.h"
 
 extern "C" {
@@ -247,7 +247,7 @@ class Call {
   }
 
   // driver.h's allocator, asked only for scratch (index -1; the outputs are XLA's): this call's
-  // heap, 64-byte aligned, freed with the Call.
+  // heap blocks (host_scratch.h, as the other fronts' cpu calls), freed with the Call.
   static int alloc(void* ctx, int64_t index, int32_t, int32_t, const int64_t*, int64_t bytes, void** data, char* err,
                    int64_t errlen) {
     Call* self = static_cast<Call*>(ctx);
@@ -256,14 +256,12 @@ class Call {
                     static_cast<long long>(index));
       return 1;
     }
-    size_t size = (static_cast<size_t>(bytes) + 63) / 64 * 64;
-    void* p = std::aligned_alloc(64, size ? size : 64);
+    void* p = self->scratch_.take(bytes);
     if (p == nullptr) {
       std::snprintf(err, static_cast<size_t>(errlen), "%s: cannot allocate %lld bytes of scratch", self->op_,
                     static_cast<long long>(bytes));
       return 1;
     }
-    self->scratch_.emplace_back(p, &std::free);
     *data = p;
     return 0;
   }
@@ -279,7 +277,7 @@ class Call {
   std::vector<opgen_value> attrs_;
   // (a list: what a value points into never moves, and an empty one allocates nothing; a deque allocates at construction)
   std::list<std::vector<opgen_value>> lists_;
-  std::vector<std::unique_ptr<void, decltype(&std::free)>> scratch_;
+  opgen_front::HostScratch scratch_;
 };
 
 }  // namespace opgen_jax
