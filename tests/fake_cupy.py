@@ -196,8 +196,8 @@ class _Pool:
 
     def allocate(self, nbytes: int, device: int) -> np.ndarray:
         """`nbytes` of device memory as a uint8 array (its views keep the block allocated)."""
-        if nbytes == 0:
-            return np.empty(0, np.uint8)  # (CuPy: a null pointer, no allocation)
+        if nbytes == 0:  # CuPy: no allocation, the null pointer, the same for every such array (so a graph
+            return _EMPTY_BLOCK  # keyed on pointers finds it again); numpy's own empty arrays move about
         rounded = -(-nbytes // POOL_UNIT) * POOL_UNIT
         free = self.free.get((device, rounded))
         if free:  # the lowest address first, whatever order they were freed in (as CuPy's set of free
@@ -226,6 +226,7 @@ class _Pool:
 
 
 _STATE = _State(2)
+_EMPTY_BLOCK = np.empty(0, np.uint8)  # every zero-byte allocation (Pool.allocate)
 
 
 class FakePointer:

@@ -1241,6 +1241,48 @@ def test_the_gpu_plan_reads_channels_last_rows_once_where_they_fit_a_block(plan_
                                       np.asarray(getattr(g, name)).view(np.uint8), err_msg=name)
 
 
+@pytest.mark.parametrize(("launch_plan", "data_format", "shape", "kernels"), [
+    ("cuda", "NHWC", (2, 12, 16, 33), ["grad_once"]),  # m = 384: one launch, its sums in shared memory
+    ("cuda", "NDHWC", (2, 2, 2, 2, 70), ["grad_once"]),
+    ("cuda", "NHWC", (1, 1, 385, 33), PASSES),
+    ("cuda", "NCHW", (1, 4, 2, 3), PASSES),
+    ("cpu", "NCHW", (2, 16, 3, 5), ["grad_channels"]),  # a block per channel, its sums in registers
+    ("cpu", "NHWC", (2, 3, 5, 16), ["grad_partials_sliced", "grad_finalize", "grad_input"]),
+])
+def test_only_the_three_launches_get_the_partials_and_coefficients(monkeypatch, launch_plan, data_format, shape,
+                                                                   kernels):
+    """The scratch (partials [splits, C, 2], coeffs [3, C]) is what grad_partials* hands grad_finalize
+    and grad_finalize hands grad_input: a plan of one launch (grad_once, grad_channels) allocates none."""
+    from codegen.runtime.launches import record_launches
+
+    monkeypatch.setenv("OPGEN_NATIVE", "0")  # the wrapper's own allocations
+    scope = Scope("cpu", launch_plan=launch_plan)
+    allocated: list[tuple[tuple[int, ...], str]] = []
+    empty = scope.backend.empty
+
+    def counted(shape, dtype):  # the backend's own empty, its requests noted
+        allocated.append((tuple(shape), dtype))
+        return empty(shape, dtype)
+
+    monkeypatch.setattr(scope.backend, "empty", counted)
+    rng = _rng("scratch", launch_plan, data_format, shape)
+    dy, x, scale, rs1, rs2 = _far_grad_inputs(rng, data_format, shape, "float32", True, offset=False)
+    with record_launches(scope.backend) as launches:
+        g = fused_batch_norm_grad_v3(dy, x, scale, rs1, rs2, np.zeros(0, np.float32), epsilon=EPS,
+                                     data_format=data_format, scope=scope)
+    assert [launch.kernel for launch in launches] == kernels
+    c = shape[-1] if data_format.endswith("C") else shape[1]
+    assert allocated[:5] == [(shape, "float32"), ((c,), "float32"), ((c,), "float32"), ((0,), "float32"),
+                             ((0,), "float32")]  # the outputs
+    (partials, _), (coeffs, _) = allocated[5:]
+    if len(kernels) == 1:
+        assert (partials, coeffs) == ((0, c, 2), (0, c))
+    else:
+        assert partials[0] >= 1 and partials[1:] == (c, 2) and coeffs == (3, c)
+    ref = bn_grad(dy, x, scale, rs1, rs2, epsilon=EPS, data_format=data_format, is_training=True)
+    _check_grad(g, ref, dy=dy, x=x, rs1=rs1, rs2=rs2, epsilon=EPS, data_format=data_format, dtype_name="float32")
+
+
 # ---------------------------------------------------------------------------------------------
 # The GPU's three launches over 16-bit channels-last data (issue 35 item 2): a lane of grad_partials
 # sums two adjacent channels (one 4-byte access per operand where aligned), in a block of half the

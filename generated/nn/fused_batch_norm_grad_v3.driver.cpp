@@ -99,7 +99,7 @@ static void opgen_plan_walk_FusedBatchNormGradV3(opgen_plan_value* env, const ch
     scalar(out, OPGEN_T_I32, num(env[5], "is_training"), "is_training");
     out.words[nargs4] = (out.used - nargs4 - 1) / 2;
   }
-  if (((equal(num(env[14], "chunk"), integer(0LL))) && truth(num(env[15], "passes")))) {
+  if (((equal(num(env[14], "chunk"), integer(0LL))) && truth(num(env[15], "three_launches")))) {
     int64_t sym5 = -1;
     if (sym5 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym5 = 13;
     if (sym5 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym5 = 12;
@@ -124,7 +124,7 @@ static void opgen_plan_walk_FusedBatchNormGradV3(opgen_plan_value* env, const ch
     scalar(out, OPGEN_T_I64, num(env[13], "pairs"), "pairs");
     out.words[nargs6] = (out.used - nargs6 - 1) / 2;
   }
-  if ((compare(num(env[14], "chunk"), integer(0LL)) > 0) && (equal(num(env[6], "per_channel"), integer(0LL)))) {
+  if (((compare(num(env[14], "chunk"), integer(0LL)) > 0) && truth(num(env[15], "three_launches")))) {
     int64_t sym7 = -1;
     if (sym7 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym7 = 16;
     if (sym7 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym7 = 15;
@@ -148,7 +148,7 @@ static void opgen_plan_walk_FusedBatchNormGradV3(opgen_plan_value* env, const ch
     scalar(out, OPGEN_T_I64, num(env[11], "splits"), "splits");
     out.words[nargs8] = (out.used - nargs8 - 1) / 2;
   }
-  if (((equal(num(env[6], "per_channel"), integer(0LL))) && truth(num(env[15], "passes")))) {
+  if (truth(num(env[15], "three_launches"))) {
     int64_t sym9 = -1;
     if (sym9 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym9 = 4;
     if (sym9 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym9 = 3;
@@ -175,7 +175,7 @@ static void opgen_plan_walk_FusedBatchNormGradV3(opgen_plan_value* env, const ch
     scalar(out, OPGEN_T_I32, num(env[5], "is_training"), "is_training");
     out.words[nargs10] = (out.used - nargs10 - 1) / 2;
   }
-  if (((equal(num(env[6], "per_channel"), integer(0LL))) && truth(num(env[15], "passes")))) {
+  if (truth(num(env[15], "three_launches"))) {
     int64_t sym11 = -1;
     if (sym11 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym11 = 7;
     if (sym11 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym11 = 6;
@@ -201,16 +201,16 @@ static void opgen_plan_walk_FusedBatchNormGradV3(opgen_plan_value* env, const ch
   }
   *variant = -1;
   if (*variant < 0 && truth(num(env[10], "once"))) *variant = 0;
-  if (*variant < 0 && truth(num(env[15], "passes"))) *variant = 1;
+  if (*variant < 0 && truth(num(env[21], "passes"))) *variant = 1;
 }
 
 OPGEN_PLAN_API int opgen_plan_FusedBatchNormGradV3(const opgen_plan_value* values, int64_t nvalues, const char* backend, int64_t* words, int64_t capacity, int64_t* used, int64_t* variant, char* err, int64_t errlen) {
   Out out{words, capacity, 0};
   try {
-    if (nvalues != 21) fail(OPGEN_E_VALUES, "the plan reads 21 names, the call gave " + std::to_string(nvalues));
+    if (nvalues != 22) fail(OPGEN_E_VALUES, "the plan reads 22 names, the call gave " + std::to_string(nvalues));
     if (backend == nullptr) fail(OPGEN_E_VALUES, "no backend named");
-    opgen_plan_value env[21] = {};
-    for (int64_t k = 0; k < 21; ++k) env[k] = values[k];
+    opgen_plan_value env[22] = {};
+    for (int64_t k = 0; k < 22; ++k) env[k] = values[k];
     opgen_plan_walk_FusedBatchNormGradV3(env, backend, out, variant);
     *used = out.used;
     return OPGEN_PLAN_OK;
@@ -224,8 +224,8 @@ OPGEN_PLAN_API int opgen_plan_FusedBatchNormGradV3(const opgen_plan_value* value
 }
 
 OPGEN_PLAN_API const char* opgen_plan_FusedBatchNormGradV3_info(int table, int64_t index) {
-  static const char* const t0[] = {"_dtype_T", "C", "outer", "inner", "epsilon", "is_training", "per_channel", "cblocks", "once_threads", "m", "once", "splits", "partials_threads", "pairs", "chunk", "passes", "reduce_threads", "channel_threads", "elementwise_blocks", "elementwise_threads", "total"};
-  if (table == 0) return index >= 0 && index < 21 ? t0[index] : nullptr;
+  static const char* const t0[] = {"_dtype_T", "C", "outer", "inner", "epsilon", "is_training", "per_channel", "cblocks", "once_threads", "m", "once", "splits", "partials_threads", "pairs", "chunk", "three_launches", "reduce_threads", "channel_threads", "elementwise_blocks", "elementwise_threads", "total", "passes"};
+  if (table == 0) return index >= 0 && index < 22 ? t0[index] : nullptr;
   static const char* const t1[] = {"bfloat16", "float16", "float32"};
   if (table == 1) return index >= 0 && index < 3 ? t1[index] : nullptr;
   static const char* const t2[] = {"FusedBatchNormGradV3__grad_channels__bfloat16", "FusedBatchNormGradV3__grad_channels__float16", "FusedBatchNormGradV3__grad_channels__float32", "FusedBatchNormGradV3__grad_finalize__bfloat16", "FusedBatchNormGradV3__grad_finalize__float16", "FusedBatchNormGradV3__grad_finalize__float32", "FusedBatchNormGradV3__grad_input__bfloat16", "FusedBatchNormGradV3__grad_input__float16", "FusedBatchNormGradV3__grad_input__float32", "FusedBatchNormGradV3__grad_once__bfloat16", "FusedBatchNormGradV3__grad_once__float16", "FusedBatchNormGradV3__grad_once__float32", "FusedBatchNormGradV3__grad_partials__bfloat16", "FusedBatchNormGradV3__grad_partials__float16", "FusedBatchNormGradV3__grad_partials__float32", "FusedBatchNormGradV3__grad_partials_sliced__bfloat16", "FusedBatchNormGradV3__grad_partials_sliced__float16", "FusedBatchNormGradV3__grad_partials_sliced__float32"};
@@ -285,6 +285,7 @@ static void opgen_drive_FusedBatchNormGradV3(opgen_call* call, bool run) {
   V v_reserve_space_5;
   V v_scale_backprop;
   V v_splits;
+  V v_three_launches;
   V v_total;
   V v_x_backprop;
   Shape v__shape_offset_backprop;
@@ -363,6 +364,7 @@ static void opgen_drive_FusedBatchNormGradV3(opgen_call* call, bool run) {
     v_per_channel = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? mul(mul(v_channels_first, min_of({integer(1LL), floordiv(v_C, integer(16LL))})), min_of({integer(1LL), floordiv(v_inner, integer(2LL))})) : integer(0LL));
     v_pairs = [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(!truth(boolean(equal(v__dtype_T, lit("float32"))))); if (!truth(t)) return t; return boolean(equal(v_channels_first, integer(0LL))); }(); }();
     v_partials_threads = max_of({integer(32LL), floordiv(v_reduce_threads, add(integer(1LL), v_pairs))});
+    v_three_launches = [&]() -> V { V t = v_passes; if (!truth(t)) return t; return boolean(equal(v_per_channel, integer(0LL))); }();
     v__shape_x_backprop = Shape{v_N, v_H, v_W, v_C};
     v__shape_scale_backprop = Shape{v_C};
     v__shape_offset_backprop = Shape{v_C};
@@ -425,6 +427,7 @@ static void opgen_drive_FusedBatchNormGradV3(opgen_call* call, bool run) {
       v_per_channel = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? mul(mul(v_channels_first, min_of({integer(1LL), floordiv(v_C, integer(16LL))})), min_of({integer(1LL), floordiv(v_inner, integer(2LL))})) : integer(0LL));
       v_pairs = [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(!truth(boolean(equal(v__dtype_T, lit("float32"))))); if (!truth(t)) return t; return boolean(equal(v_channels_first, integer(0LL))); }(); }();
       v_partials_threads = max_of({integer(32LL), floordiv(v_reduce_threads, add(integer(1LL), v_pairs))});
+      v_three_launches = [&]() -> V { V t = v_passes; if (!truth(t)) return t; return boolean(equal(v_per_channel, integer(0LL))); }();
       v__shape_x_backprop = Shape{v_N, v_C, v_H, v_W};
       v__shape_scale_backprop = Shape{v_C};
       v__shape_offset_backprop = Shape{v_C};
@@ -488,6 +491,7 @@ static void opgen_drive_FusedBatchNormGradV3(opgen_call* call, bool run) {
         v_per_channel = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? mul(mul(v_channels_first, min_of({integer(1LL), floordiv(v_C, integer(16LL))})), min_of({integer(1LL), floordiv(v_inner, integer(2LL))})) : integer(0LL));
         v_pairs = [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(!truth(boolean(equal(v__dtype_T, lit("float32"))))); if (!truth(t)) return t; return boolean(equal(v_channels_first, integer(0LL))); }(); }();
         v_partials_threads = max_of({integer(32LL), floordiv(v_reduce_threads, add(integer(1LL), v_pairs))});
+        v_three_launches = [&]() -> V { V t = v_passes; if (!truth(t)) return t; return boolean(equal(v_per_channel, integer(0LL))); }();
         v__shape_x_backprop = Shape{v_N, v_D, v_H, v_W, v_C};
         v__shape_scale_backprop = Shape{v_C};
         v__shape_offset_backprop = Shape{v_C};
@@ -551,6 +555,7 @@ static void opgen_drive_FusedBatchNormGradV3(opgen_call* call, bool run) {
           v_per_channel = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? mul(mul(v_channels_first, min_of({integer(1LL), floordiv(v_C, integer(16LL))})), min_of({integer(1LL), floordiv(v_inner, integer(2LL))})) : integer(0LL));
           v_pairs = [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(!truth(boolean(equal(v__dtype_T, lit("float32"))))); if (!truth(t)) return t; return boolean(equal(v_channels_first, integer(0LL))); }(); }();
           v_partials_threads = max_of({integer(32LL), floordiv(v_reduce_threads, add(integer(1LL), v_pairs))});
+          v_three_launches = [&]() -> V { V t = v_passes; if (!truth(t)) return t; return boolean(equal(v_per_channel, integer(0LL))); }();
           v__shape_x_backprop = Shape{v_N, v_C, v_D, v_H, v_W};
           v__shape_scale_backprop = Shape{v_C};
           v__shape_offset_backprop = Shape{v_C};
@@ -568,13 +573,13 @@ static void opgen_drive_FusedBatchNormGradV3(opgen_call* call, bool run) {
   v_reserve_space_4 = output(call, OP, "reserve_space_4", 3, run, v__shape_reserve_space_4, v__dtype_U);
   v_reserve_space_5 = output(call, OP, "reserve_space_5", 4, run, v__shape_reserve_space_5, v__dtype_U);
   if (!run) return;
-  v_partials = scratch(call, frame, Shape{v_splits, v_C, integer(2LL)}, lit("float32"));
-  v_coeffs = scratch(call, frame, Shape{integer(3LL), v_C}, lit("float32"));
+  v_partials = scratch(call, frame, Shape{mul(v_splits, v_three_launches), v_C, integer(2LL)}, lit("float32"));
+  v_coeffs = scratch(call, frame, Shape{mul(integer(3LL), v_three_launches), v_C}, lit("float32"));
   static const char* const strings[] = {"bfloat16", "float16", "float32"};
   static const char* const symbols[] = {"FusedBatchNormGradV3__grad_channels__bfloat16", "FusedBatchNormGradV3__grad_channels__float16", "FusedBatchNormGradV3__grad_channels__float32", "FusedBatchNormGradV3__grad_finalize__bfloat16", "FusedBatchNormGradV3__grad_finalize__float16", "FusedBatchNormGradV3__grad_finalize__float32", "FusedBatchNormGradV3__grad_input__bfloat16", "FusedBatchNormGradV3__grad_input__float16", "FusedBatchNormGradV3__grad_input__float32", "FusedBatchNormGradV3__grad_once__bfloat16", "FusedBatchNormGradV3__grad_once__float16", "FusedBatchNormGradV3__grad_once__float32", "FusedBatchNormGradV3__grad_partials__bfloat16", "FusedBatchNormGradV3__grad_partials__float16", "FusedBatchNormGradV3__grad_partials__float32", "FusedBatchNormGradV3__grad_partials_sliced__bfloat16", "FusedBatchNormGradV3__grad_partials_sliced__float16", "FusedBatchNormGradV3__grad_partials_sliced__float32"};
-  opgen_plan_value values[21] = {plan_value(frame, v__dtype_T, strings, 3), plan_value(frame, v_C, strings, 3), plan_value(frame, v_outer, strings, 3), plan_value(frame, v_inner, strings, 3), plan_value(frame, v_epsilon, strings, 3), plan_value(frame, v_is_training, strings, 3), plan_value(frame, v_per_channel, strings, 3), plan_value(frame, v_cblocks, strings, 3), plan_value(frame, v_once_threads, strings, 3), plan_value(frame, v_m, strings, 3), plan_value(frame, v_once, strings, 3), plan_value(frame, v_splits, strings, 3), plan_value(frame, v_partials_threads, strings, 3), plan_value(frame, v_pairs, strings, 3), plan_value(frame, v_chunk, strings, 3), plan_value(frame, v_passes, strings, 3), plan_value(frame, v_reduce_threads, strings, 3), plan_value(frame, v_channel_threads, strings, 3), plan_value(frame, v_elementwise_blocks, strings, 3), plan_value(frame, v_elementwise_threads, strings, 3), plan_value(frame, v_total, strings, 3)};
+  opgen_plan_value values[22] = {plan_value(frame, v__dtype_T, strings, 3), plan_value(frame, v_C, strings, 3), plan_value(frame, v_outer, strings, 3), plan_value(frame, v_inner, strings, 3), plan_value(frame, v_epsilon, strings, 3), plan_value(frame, v_is_training, strings, 3), plan_value(frame, v_per_channel, strings, 3), plan_value(frame, v_cblocks, strings, 3), plan_value(frame, v_once_threads, strings, 3), plan_value(frame, v_m, strings, 3), plan_value(frame, v_once, strings, 3), plan_value(frame, v_splits, strings, 3), plan_value(frame, v_partials_threads, strings, 3), plan_value(frame, v_pairs, strings, 3), plan_value(frame, v_chunk, strings, 3), plan_value(frame, v_three_launches, strings, 3), plan_value(frame, v_reduce_threads, strings, 3), plan_value(frame, v_channel_threads, strings, 3), plan_value(frame, v_elementwise_blocks, strings, 3), plan_value(frame, v_elementwise_threads, strings, 3), plan_value(frame, v_total, strings, 3), plan_value(frame, v_passes, strings, 3)};
   opgen_native::Slot slots[10] = {plan_slot(frame, v_y_backprop), plan_slot(frame, v_x), plan_slot(frame, v_scale), plan_slot(frame, v_reserve_space_1), plan_slot(frame, v_reserve_space_2), plan_slot(frame, v_x_backprop), plan_slot(frame, v_scale_backprop), plan_slot(frame, v_offset_backprop), plan_slot(frame, v_partials), plan_slot(frame, v_coeffs)};
-  int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_FusedBatchNormGradV3, symbols, 18, values, 21, slots, 10, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
+  int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_FusedBatchNormGradV3, symbols, 18, values, 22, slots, 10, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
   if (rc != OPGEN_OK) raise(rc, call->err);
 }
 

@@ -17,13 +17,13 @@ _OP = 'FusedBatchNormGradV3'
 _KERNELS = KernelSource(_OP, Path(__file__).with_name("fused_batch_norm.cu"))
 # The launch plan as data (codegen/runtime/plan.py): what _compute runs, recorded once per set of sizes
 # and attrs; the loop in _compute is the same plan as Python (OPGEN_PLAN=loop runs it).
-_PLAN = _rt.Plan('FusedBatchNormGradV3', ('_dtype_T', 'C', 'outer', 'inner', 'epsilon', 'is_training', 'per_channel', 'cblocks', 'once_threads', 'm', 'once', 'splits', 'partials_threads', 'pairs', 'chunk', 'passes', 'reduce_threads', 'channel_threads', 'elementwise_blocks', 'elementwise_threads', 'total'), ('y_backprop', 'x', 'scale', 'reserve_space_1', 'reserve_space_2', 'x_backprop', 'scale_backprop', 'offset_backprop', 'partials', 'coeffs'), (
+_PLAN = _rt.Plan('FusedBatchNormGradV3', ('_dtype_T', 'C', 'outer', 'inner', 'epsilon', 'is_training', 'per_channel', 'cblocks', 'once_threads', 'm', 'once', 'splits', 'partials_threads', 'pairs', 'chunk', 'three_launches', 'reduce_threads', 'channel_threads', 'elementwise_blocks', 'elementwise_threads', 'total', 'passes'), ('y_backprop', 'x', 'scale', 'reserve_space_1', 'reserve_space_2', 'x_backprop', 'scale_backprop', 'offset_backprop', 'partials', 'coeffs'), (
     ('launch', 'grad_channels', ('_dtype_T',), ('C',), (1,), 0, (('buf', 0), ('buf', 1), ('buf', 2), ('buf', 3), ('buf', 4), ('buf', 5), ('buf', 6), ('buf', 7), ('scalar', '_np.int64', 'outer', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'inner', None, ()), ('scalar', '_np.float32', 'epsilon', None, ()), ('scalar', '_np.int32', 'is_training', None, ())), (('==', 'per_channel', 1),)),
     ('launch', 'grad_once', ('_dtype_T',), ('cblocks',), ('once_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 2), ('buf', 3), ('buf', 4), ('buf', 5), ('buf', 6), ('buf', 7), ('scalar', '_np.int64', 'm', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.float32', 'epsilon', None, ()), ('scalar', '_np.int32', 'is_training', None, ())), ('once',)),
-    ('launch', 'grad_partials', ('_dtype_T',), ('cblocks', 'splits'), ('partials_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 3), ('buf', 8), ('scalar', '_np.int64', 'm', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'inner', None, ()), ('scalar', '_np.int64', 'splits', None, ()), ('scalar', '_np.int64', 'pairs', None, ())), (('and', ('==', 'chunk', 0), 'passes'),)),
-    ('launch', 'grad_partials_sliced', ('_dtype_T',), ('cblocks', 'splits'), ('reduce_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 3), ('buf', 8), ('scalar', '_np.int64', 'm', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'inner', None, ()), ('scalar', '_np.int64', 'splits', None, ())), (('>', 'chunk', 0), ('==', 'per_channel', 0))),
-    ('launch', 'grad_finalize', ('_dtype_T',), (('ceildiv', 'C', 256),), ('channel_threads',), 0, (('buf', 8), ('buf', 2), ('buf', 3), ('buf', 4), ('buf', 6), ('buf', 7), ('buf', 9), ('scalar', '_np.int64', 'm', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'splits', None, ()), ('scalar', '_np.float32', 'epsilon', None, ()), ('scalar', '_np.int32', 'is_training', None, ())), (('and', ('==', 'per_channel', 0), 'passes'),)),
-    ('launch', 'grad_input', ('_dtype_T',), ('elementwise_blocks',), ('elementwise_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 9), ('buf', 5), ('scalar', '_np.int64', 'total', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'inner', None, ()), ('scalar', '_np.int64', 'chunk', None, ()), ('scalar', '_np.int32', 'is_training', None, ())), (('and', ('==', 'per_channel', 0), 'passes'),)),
+    ('launch', 'grad_partials', ('_dtype_T',), ('cblocks', 'splits'), ('partials_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 3), ('buf', 8), ('scalar', '_np.int64', 'm', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'inner', None, ()), ('scalar', '_np.int64', 'splits', None, ()), ('scalar', '_np.int64', 'pairs', None, ())), (('and', ('==', 'chunk', 0), 'three_launches'),)),
+    ('launch', 'grad_partials_sliced', ('_dtype_T',), ('cblocks', 'splits'), ('reduce_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 3), ('buf', 8), ('scalar', '_np.int64', 'm', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'inner', None, ()), ('scalar', '_np.int64', 'splits', None, ())), (('and', ('>', 'chunk', 0), 'three_launches'),)),
+    ('launch', 'grad_finalize', ('_dtype_T',), (('ceildiv', 'C', 256),), ('channel_threads',), 0, (('buf', 8), ('buf', 2), ('buf', 3), ('buf', 4), ('buf', 6), ('buf', 7), ('buf', 9), ('scalar', '_np.int64', 'm', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'splits', None, ()), ('scalar', '_np.float32', 'epsilon', None, ()), ('scalar', '_np.int32', 'is_training', None, ())), ('three_launches',)),
+    ('launch', 'grad_input', ('_dtype_T',), ('elementwise_blocks',), ('elementwise_threads',), 0, (('buf', 0), ('buf', 1), ('buf', 9), ('buf', 5), ('scalar', '_np.int64', 'total', None, ()), ('scalar', '_np.int64', 'C', None, ()), ('scalar', '_np.int64', 'inner', None, ()), ('scalar', '_np.int64', 'chunk', None, ()), ('scalar', '_np.int32', 'is_training', None, ())), ('three_launches',)),
 ), {
     'grad_channels': {('float16',): 'FusedBatchNormGradV3__grad_channels__float16', ('bfloat16',): 'FusedBatchNormGradV3__grad_channels__bfloat16', ('float32',): 'FusedBatchNormGradV3__grad_channels__float32'},
     'grad_once': {('float16',): 'FusedBatchNormGradV3__grad_once__float16', ('bfloat16',): 'FusedBatchNormGradV3__grad_once__bfloat16', ('float32',): 'FusedBatchNormGradV3__grad_once__float32'},
@@ -323,6 +323,7 @@ def _compute(scope: Scope | str | None, y_backprop: Any, x: Any, scale: Any, res
         per_channel = (channels_first*min(1, C//16)*min(1, inner//2) if _backend.name == 'cpu' else 0)
         pairs = _backend.name == 'cuda' and not _dtype_T == 'float32' and channels_first == 0
         partials_threads = max(32, reduce_threads//(1 + pairs))
+        three_launches = passes and per_channel == 0
         _shape_x_backprop = [N, H, W, C]
         _shape_scale_backprop = [C]
         _shape_offset_backprop = [C]
@@ -374,6 +375,7 @@ def _compute(scope: Scope | str | None, y_backprop: Any, x: Any, scale: Any, res
         per_channel = (channels_first*min(1, C//16)*min(1, inner//2) if _backend.name == 'cpu' else 0)
         pairs = _backend.name == 'cuda' and not _dtype_T == 'float32' and channels_first == 0
         partials_threads = max(32, reduce_threads//(1 + pairs))
+        three_launches = passes and per_channel == 0
         _shape_x_backprop = [N, C, H, W]
         _shape_scale_backprop = [C]
         _shape_offset_backprop = [C]
@@ -426,6 +428,7 @@ def _compute(scope: Scope | str | None, y_backprop: Any, x: Any, scale: Any, res
         per_channel = (channels_first*min(1, C//16)*min(1, inner//2) if _backend.name == 'cpu' else 0)
         pairs = _backend.name == 'cuda' and not _dtype_T == 'float32' and channels_first == 0
         partials_threads = max(32, reduce_threads//(1 + pairs))
+        three_launches = passes and per_channel == 0
         _shape_x_backprop = [N, D, H, W, C]
         _shape_scale_backprop = [C]
         _shape_offset_backprop = [C]
@@ -478,6 +481,7 @@ def _compute(scope: Scope | str | None, y_backprop: Any, x: Any, scale: Any, res
         per_channel = (channels_first*min(1, C//16)*min(1, inner//2) if _backend.name == 'cpu' else 0)
         pairs = _backend.name == 'cuda' and not _dtype_T == 'float32' and channels_first == 0
         partials_threads = max(32, reduce_threads//(1 + pairs))
+        three_launches = passes and per_channel == 0
         _shape_x_backprop = [N, C, D, H, W]
         _shape_scale_backprop = [C]
         _shape_offset_backprop = [C]
@@ -490,23 +494,23 @@ def _compute(scope: Scope | str | None, y_backprop: Any, x: Any, scale: Any, res
     offset_backprop = _backend.empty(_shape_offset_backprop, _dtype_U)
     reserve_space_4 = _backend.empty(_shape_reserve_space_4, _dtype_U)
     reserve_space_5 = _backend.empty(_shape_reserve_space_5, _dtype_U)
-    partials = _backend.empty([splits, C, 2], 'float32')
-    coeffs = _backend.empty([3, C], 'float32')
+    partials = _backend.empty([splits*three_launches, C, 2], 'float32')
+    coeffs = _backend.empty([3*three_launches, C], 'float32')
     if _rt.plan_as_data():
-        _rt.run_plan(_backend, _KERNELS, _PLAN, (_dtype_T, C, outer, inner, epsilon, is_training, per_channel, cblocks, once_threads, m, once, splits, partials_threads, pairs, chunk, passes, reduce_threads, channel_threads, elementwise_blocks, elementwise_threads, total,), (y_backprop, x, scale, reserve_space_1, reserve_space_2, x_backprop, scale_backprop, offset_backprop, partials, coeffs,))
+        _rt.run_plan(_backend, _KERNELS, _PLAN, (_dtype_T, C, outer, inner, epsilon, is_training, per_channel, cblocks, once_threads, m, once, splits, partials_threads, pairs, chunk, three_launches, reduce_threads, channel_threads, elementwise_blocks, elementwise_threads, total, passes,), (y_backprop, x, scale, reserve_space_1, reserve_space_2, x_backprop, scale_backprop, offset_backprop, partials, coeffs,))
     else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
         _rt.hold_if_capturing(_backend, (y_backprop, x, scale, reserve_space_1, reserve_space_2, x_backprop, scale_backprop, offset_backprop, partials, coeffs,))
         if per_channel == 1:
             _backend.launch(_KERNELS, _PLAN.symbol('grad_channels', _dtype_T), (C,), (1,), (y_backprop, x, scale, reserve_space_1, reserve_space_2, x_backprop, scale_backprop, offset_backprop, _np.int64(outer), _np.int64(C), _np.int64(inner), _np.float32(epsilon), _np.int32(is_training),), 0)
         if once:
             _backend.launch(_KERNELS, _PLAN.symbol('grad_once', _dtype_T), (cblocks,), (once_threads,), (y_backprop, x, scale, reserve_space_1, reserve_space_2, x_backprop, scale_backprop, offset_backprop, _np.int64(m), _np.int64(C), _np.float32(epsilon), _np.int32(is_training),), 0)
-        if chunk == 0 and passes:
+        if chunk == 0 and three_launches:
             _backend.launch(_KERNELS, _PLAN.symbol('grad_partials', _dtype_T), (cblocks, splits,), (partials_threads,), (y_backprop, x, reserve_space_1, partials, _np.int64(m), _np.int64(C), _np.int64(inner), _np.int64(splits), _np.int64(pairs),), 0)
-        if chunk > 0 and per_channel == 0:
+        if chunk > 0 and three_launches:
             _backend.launch(_KERNELS, _PLAN.symbol('grad_partials_sliced', _dtype_T), (cblocks, splits,), (reduce_threads,), (y_backprop, x, reserve_space_1, partials, _np.int64(m), _np.int64(C), _np.int64(inner), _np.int64(splits),), 0)
-        if per_channel == 0 and passes:
+        if three_launches:
             _backend.launch(_KERNELS, _PLAN.symbol('grad_finalize', _dtype_T), ((-(-C//256)),), (channel_threads,), (partials, scale, reserve_space_1, reserve_space_2, scale_backprop, offset_backprop, coeffs, _np.int64(m), _np.int64(C), _np.int64(splits), _np.float32(epsilon), _np.int32(is_training),), 0)
-        if per_channel == 0 and passes:
+        if three_launches:
             _backend.launch(_KERNELS, _PLAN.symbol('grad_input', _dtype_T), (elementwise_blocks,), (elementwise_threads,), (y_backprop, x, coeffs, x_backprop, _np.int64(total), _np.int64(C), _np.int64(inner), _np.int64(chunk), _np.int32(is_training),), 0)
     _backend.flush()
     return FusedBatchNormGradV3Outputs(x_backprop, scale_backprop, offset_backprop, reserve_space_4, reserve_space_5)
