@@ -12,12 +12,13 @@ it with.
     python scripts/nvrtc_compile.py --nvrtc DIR/libnvrtc.so.13 --include DIR/include
     ... --arch sm_100     for Blackwell (repeatable; with --nvrtc the default is sm_90, line info off and on)
     ... --markdown FILE   the resource tables (bench/gpu-resources-offline.md is this script's)
-    ... --json FILE       every result, machine-readable; --modules PATH... only those modules
+    ... --json FILE       every result, machine-readable; --modules PATH... only those modules (a
+                          path, or a generated module's bare name: fused_batch_norm.cu)
 
 One line per module and NVRTC; a module that fails to compile is reported (its first error) and
 the others go on. Exit status: 0 all compiled and no kernel is over a limit (codegen/resources.py:
 a spill, registers × the largest block > 65,536, static shared memory > 48 KiB), 1 otherwise, 2 no
-NVRTC could be had (a failed download, no CuPy).
+NVRTC could be had (a failed download, no CuPy) or --modules names no module.
 
 The options are `cuda_cache.compile_options` (-std=c++17, --gpu-architecture=sm_90 or --arch's,
 --generate-line-info when line info is on, -I of the CUDA headers); the program is named after its
@@ -318,6 +319,26 @@ def kernel_modules() -> list[Path]:
     return sorted((PROJECT / "generated").rglob("*.cu"))
 
 
+def module_paths(given: Sequence[Path]) -> list[Path]:
+    """--modules' files: each a path to a file, or the bare name of a generated module
+    (`fused_batch_norm.cu`, or `fused_batch_norm`). ValueError for any other, naming it and the
+    generated modules."""
+    known = kernel_modules()
+    out = []
+    for path in given:
+        if path.is_file():
+            out.append(path)
+            continue
+        name = path.name if path.suffix == ".cu" else f"{path.name}.cu"
+        found = [m for m in known if m.name == name] if path.parent == Path(".") else []
+        if len(found) != 1:
+            names = ", ".join(m.relative_to(PROJECT / "generated").as_posix() for m in known) or "none"
+            what = "names more than one generated module" if found else "is no file nor a generated module's name"
+            raise ValueError(f"--modules {str(path)!r} {what} (the generated modules: {names})")
+        out.append(found[0])
+    return out
+
+
 def _op_of(symbol: str) -> str:
     return symbol_parts(symbol)[0]
 
@@ -548,7 +569,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--arch", action="append", default=None,
                         help=f"a GPU architecture (repeatable; default: CI's matrix, {', '.join(ARCHS)}; "
                              f"{ARCH} with --nvrtc)")
-    parser.add_argument("--modules", nargs="*", type=Path, default=None, help="only these .cu files")
+    parser.add_argument("--modules", nargs="*", type=Path, default=None, help="only these .cu files (a path, or a generated module's name: fused_batch_norm.cu)")
     parser.add_argument("--markdown", type=Path)
     parser.add_argument("--json", type=Path)
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -556,7 +577,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.worker:
         print(json.dumps(_worker(json.loads(sys.stdin.read()))))
         return 0
-    modules = args.modules if args.modules is not None else kernel_modules()
+    try:
+        modules = module_paths(args.modules) if args.modules is not None else kernel_modules()
+    except ValueError as exc:
+        print(f"nvrtc_compile: {exc}", file=sys.stderr)
+        return 2
     runs: list[Run] = []
     toolkits: list[Toolkit] = []
     try:
