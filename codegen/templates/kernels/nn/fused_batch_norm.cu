@@ -27,6 +27,18 @@ __device__ __forceinline__ void store_partials(float* __restrict__ partials, lon
   partials[2 * (blockIdx.y * C + c) + 1] = s.y;
 }
 
+// Column j of a shared tile's first `rows` rows ([row][column], 33 columns: padded against bank
+// conflicts), added in row order (deterministic): a block's row groups' or warps' sums of a channel.
+template <int Rows>
+__device__ __forceinline__ float2 column_sum(const float2 (&tile)[Rows][33], int j, int rows) {
+  float2 s = tile[0][j];
+  for (int g = 1; g < rows; ++g) {
+    s.x += tile[g][j].x;
+    s.y += tile[g][j].y;
+  }
+  return s;
+}
+
 // Channel c's elements [begin, end) under the GPU's launch sizes (channels-first), strided over the
 // block's threads: g(base, true) for a run of kRun adjacent elements at offset base of x when
 // inner % kRun == 0 (then no run straddles two rows, m is a whole number of runs, and so is every
@@ -71,14 +83,7 @@ __device__ __forceinline__ void channel_partials(const F& f, float* __restrict__
     }
     tile[group][lane] = make_float2(a, b);
     __syncthreads();
-    if (group == 0 && c < C) {
-      float2 s = tile[0][lane];
-      for (int g = 1; g < groups; ++g) {
-        s.x += tile[g][lane].x;
-        s.y += tile[g][lane].y;
-      }
-      store_partials(partials, C, c, s);
-    }
+    if (group == 0 && c < C) store_partials(partials, C, c, column_sum(tile, lane, groups));
   } else {
     const long long c = blockIdx.x;
     for_each_run(begin, end, C, inner, c, [&](long long base, bool four) {
@@ -127,12 +132,7 @@ __device__ __forceinline__ void channel_partials_pairs(const F& f, float* __rest
   __syncthreads();
   const long long c0 = blockIdx.x * 32LL, width = C - c0 < 32 ? C - c0 : 32;
   for (long long j = threadIdx.x; j < width; j += blockDim.x) {
-    float2 s = tile[0][j];
-    for (int g = 1; g < groups; ++g) {
-      s.x += tile[g][j].x;
-      s.y += tile[g][j].y;
-    }
-    store_partials(partials, C, c0 + j, s);
+    store_partials(partials, C, c0 + j, column_sum(tile, static_cast<int>(j), groups));  // int32 ok: j < 32
   }
 }
 
@@ -921,11 +921,7 @@ __device__ void grad_once(const T* __restrict__ dy, const T* __restrict__ x, con
   if (threadIdx.x == 0) walk_C = C;
   __syncthreads();
   if (warp == 0 && live) {
-    float2 s = sums[0][lane];
-    for (int w = 1; w < warps; ++w) {
-      s.x += sums[w][lane].x;
-      s.y += sums[w][lane].y;
-    }
+    const float2 s = column_sum(sums, lane, warps);
     float k[3];
     grad_results(s.x, s.y, c, scale, mu, var, scale_backprop, offset_backprop, m, epsilon, is_training, k);
     coef[0][lane] = k[0];
