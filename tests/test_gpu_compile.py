@@ -152,22 +152,6 @@ def test_the_command_compiles_cis_matrix_unless_told_otherwise() -> None:
     assert nvrtc_compile.cli_jobs([], None, chosen=True) == []  # (CuPy's NVRTC runs apart)
 
 
-def test_modules_takes_a_generated_modules_bare_name_or_a_path() -> None:
-    module = PROJECT / CROSSCHECK
-    assert nvrtc_compile.module_paths([Path("fused_batch_norm.cu"), Path("fused_batch_norm")]) == [module, module]
-    assert nvrtc_compile.module_paths([Path(CROSSCHECK), PROBE]) == [Path(CROSSCHECK), PROBE]
-
-
-@pytest.mark.parametrize("given", ["fused_batch_norm.cuh", "nn/nope.cu", "elsewhere/fused_batch_norm.cu"])
-def test_modules_refuses_a_name_of_no_module_naming_the_modules(given: str,
-                                                               capsys: pytest.CaptureFixture[str]) -> None:
-    """Exit 2 before any NVRTC is fetched, the message naming the argument and what there is."""
-    assert nvrtc_compile.main(["--modules", "layer_norm.cu", given]) == 2
-    err = capsys.readouterr().err
-    assert f"--modules {given!r} is no file nor a generated module's name" in err
-    assert "nn/fused_batch_norm.cu" in err and "norm/layer_norm.cu" in err
-
-
 @pytest.mark.parametrize("job", MATRIX, ids=lambda job: f"{job[0]}-{job[1]}-lineinfo-{'on' if job[2] else 'off'}")
 def test_every_module_compiles(runs: dict[tuple[str, str, bool], Any], job: tuple[str, str, bool]) -> None:
     run = _modules(runs[job])
@@ -247,6 +231,22 @@ def test_a_module_nvrtc_rejects_is_reported_and_the_others_go_on(runs: dict[tupl
 
 
 # -------------------------------------------------------------- no NVRTC needed --
+
+def test_modules_takes_a_generated_modules_bare_name_or_a_path() -> None:
+    module = PROJECT / CROSSCHECK
+    assert nvrtc_compile.module_paths([Path("fused_batch_norm.cu"), Path("fused_batch_norm")]) == [module, module]
+    assert nvrtc_compile.module_paths([Path(CROSSCHECK), PROBE]) == [Path(CROSSCHECK), PROBE]
+
+
+@pytest.mark.parametrize("given", ["fused_batch_norm.cuh", "nn/nope.cu", "elsewhere/fused_batch_norm.cu"])
+def test_modules_refuses_a_name_of_no_module_naming_the_modules(given: str,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Exit 2 before any NVRTC is fetched, the message naming the argument and what there is."""
+    assert nvrtc_compile.main(["--modules", "layer_norm.cu", given]) == 2
+    err = capsys.readouterr().err
+    assert f"--modules {given!r} is no file nor a generated module's name" in err
+    assert "nn/fused_batch_norm.cu" in err and "norm/layer_norm.cu" in err
+
 
 @functools.cache
 def _planned() -> dict[str, int]:
