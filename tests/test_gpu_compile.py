@@ -185,6 +185,18 @@ def test_every_kernel_is_within_the_limits_of_its_largest_block(runs: dict[tuple
     assert full and all(k.registers <= 64 for k in full)
 
 
+@pytest.mark.parametrize("job", MATRIX, ids=lambda job: f"{job[0]}-{job[1]}-lineinfo-{'on' if job[2] else 'off'}")
+def test_grad_partials_of_16_bit_data_holds_one_tile(runs: dict[tuple[str, str, bool], Any],
+                                                     job: tuple[str, str, bool]) -> None:
+    """FusedBatchNormGradV3's grad_partials of 16-bit data holds both channels-last paths (a lane per
+    channel; a lane per two, `pairs`), a launch taking one: their shared tile is one array, so its static
+    shared memory is float32's, which holds the first path only (it held both tiles: 12,928 bytes)."""
+    kernels = {k.kernel: k for k in runs[job].kernels}
+    one = kernels["FusedBatchNormGradV3__grad_partials__float32"].shared_bytes
+    assert [kernels[f"FusedBatchNormGradV3__grad_partials__{t}"].shared_bytes for t in ("float16", "bfloat16")] == \
+        [one, one]
+
+
 @pytest.mark.parametrize("version", RELEASES)
 def test_the_cubin_reader_agrees_with_ptxas(runs: dict[tuple[str, bool], Any], version: str) -> None:
     """Registers, static shared memory, local memory and barriers as read from the cubin equal

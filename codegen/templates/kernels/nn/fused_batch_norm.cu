@@ -64,6 +64,16 @@ __device__ __forceinline__ void for_each_run(long long begin, long long end, lon
   }
 }
 
+// The shared tile of channel_partials ([row group][lane]) and of channel_partials_pairs ([row group][channel
+// of the tile]; at most 16 row groups), padded against bank conflicts: one array for both (a function's
+// __shared__ variable is one per kernel that reaches it, not one per caller). grad_partials of 16-bit data
+// holds both paths and each launch takes one, for all its threads (its argument `pairs`), so the two
+// never use the tile at once; it held a tile for each (12.9 KB of static shared memory, now 8.7 KB).
+__device__ __forceinline__ float2 (&partials_tile())[32][33] {
+  __shared__ float2 tile[32][33];
+  return tile;
+}
+
 // Two sums per channel of a functor over the channel's elements; f(offset, c, a, b) adds to a, b
 // (f.run4 four adjacent elements; f.pair_load/pair_add two adjacent channels of a row: *_pairs).
 // The GPU's launch sizes: a warp reads 32 neighbouring channels of a row (channels-last), or a
@@ -75,7 +85,7 @@ __device__ __forceinline__ void channel_partials(const F& f, float* __restrict__
   split_range(m, splits, blockIdx.y, begin, end);
   float a = 0.f, b = 0.f;
   if (inner == 1) {
-    __shared__ float2 tile[32][33];  // [row group][lane], padded against bank conflicts
+    float2 (&tile)[32][33] = partials_tile();
     const int lane = threadIdx.x & 31, group = threadIdx.x >> 5, groups = blockDim.x >> 5;
     const long long c = blockIdx.x * 32LL + lane;
     if (c < C) {
@@ -107,7 +117,7 @@ __device__ __forceinline__ void channel_partials_pairs(const F& f, float* __rest
                                                        long long C, long long splits) {
   long long begin, end;
   split_range(m, splits, blockIdx.y, begin, end);
-  __shared__ float2 tile[16][33];  // [row group][channel of the tile], padded against bank conflicts
+  float2 (&tile)[32][33] = partials_tile();
   const int lane = threadIdx.x & 15, group = threadIdx.x >> 4, groups = blockDim.x >> 4;
   const long long c = blockIdx.x * 32LL + 2 * lane;
   float a[2] = {}, b[2] = {};
