@@ -569,7 +569,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--arch", action="append", default=None,
                         help=f"a GPU architecture (repeatable; default: CI's matrix, {', '.join(ARCHS)}; "
                              f"{ARCH} with --nvrtc)")
-    parser.add_argument("--modules", nargs="*", type=Path, default=None, help="only these .cu files (a path, or a generated module's name: fused_batch_norm.cu)")
+    parser.add_argument("--modules", nargs="*", type=Path, default=None,
+                        help="only these .cu files (a path, or a generated module's name: fused_batch_norm.cu)")
     parser.add_argument("--markdown", type=Path)
     parser.add_argument("--json", type=Path)
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
