@@ -21,8 +21,9 @@ def _samples(fn: Callable[[], object], repeats: int, warmup: int, clock: Callabl
     return times
 
 
-def median_seconds(fn: Callable[[], object], repeats: int = 15, warmup: int = 2) -> float:
-    return statistics.median(_samples(fn, repeats, warmup, time.perf_counter))
+def median_seconds(fn: Callable[[], object], repeats: int = 15, warmup: int = 2,
+                   clock: Callable[[], float] = time.perf_counter) -> float:
+    return statistics.median(_samples(fn, repeats, warmup, clock))
 
 
 def cpu_seconds(fn: Callable[[], object], repeats: int = 30, warmup: int = 2) -> tuple[float, float]:

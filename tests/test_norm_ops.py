@@ -142,6 +142,21 @@ def test_softmax_16bit_rows_kept_and_computed_again_agree(dtype: str) -> None:
     np.testing.assert_array_equal(y[:, :13], y[:, 8192:])
 
 
+@pytest.mark.parametrize("dtype", list(DTYPES))
+def test_softmax_rows_on_either_exp_path_give_the_same_bits(dtype: str) -> None:
+    """The host form takes vm::exp's shorter path for a row whose every x − max is at least −87
+    (softmax.cu's host_row_max), the general one otherwise: the same rows with 16 -inf appended
+    (each adds e^−inf = 0 to a partial sum, and sends the row down the general path) give the same
+    bits in their first columns; a row reaching below −87 is still within the reference's tolerance."""
+    rng = np.random.default_rng(34)
+    rows = rng.uniform(-40, 40, (3, 256)).astype(DTYPES[dtype])
+    padded = np.concatenate([rows, np.full((3, 16), -np.inf, rows.dtype)], axis=1)
+    y, y_padded = softmax(rows, scope="cpu").y, softmax(padded, scope="cpu").y[:, :256]
+    np.testing.assert_array_equal(y_padded.view(f"u{y.itemsize}"), y.view(f"u{y.itemsize}"))
+    wide = np.linspace(-100, 0, 264, dtype=np.float32)[None].astype(DTYPES[dtype])
+    _close(softmax(wide, scope="cpu").y, ref.softmax(wide, -1), dtype, "y")
+
+
 def _special_rows(n: int) -> np.ndarray:
     """Rows as PyTorch treats them: finite, a -inf, a +inf, a NaN, all -inf, all +inf, -inf and +inf,
     and a first half of -inf (the GPU form's threads that see only -inf add nothing to the sum)."""

@@ -112,6 +112,27 @@ def test_exp_reaches_the_subnormals(build: str) -> None:
     assert err.max() <= _bound("exp", build, cases.documented_bounds()), _worst(err, x, got, want)
 
 
+@pytest.mark.parametrize("filler", [np.nan, -np.inf, np.inf, -100.0, 1e30])
+def test_a_lanes_result_does_not_depend_on_the_other_lanes(filler: float, build: str) -> None:
+    """vm::exp takes a shorter path where every lane of its vector is in [−87, 88] (_vmath.cuh's
+    exp_normal; tanh, sigmoid and erf call it): each value gives the same bits beside a lane out of
+    that range as beside an in-range one. Every fourth lane (one of each vector of 4 or 8) holds
+    `filler` or 0; the other three, values across exp's range and every float near the bounds."""
+    values = cases.floats(np.linspace(-105, 90, 60_000), cases.around([-87.0, 88.0], 300), cases.SPECIALS)
+    values = np.resize(values, -(-values.size // 3) * 3).reshape(-1, 3)
+
+    def beside(lane: float) -> np.ndarray:
+        x = np.concatenate([values, np.full((len(values), 1), lane, np.float32)], axis=1).ravel()
+        runs, _ = cases.evaluate(build, x)
+        return runs.reshape(len(cases.FUNCTIONS), -1, 4)[:, :, :3].reshape(len(cases.FUNCTIONS), -1).view(np.uint32)
+
+    in_range, out_of_range = beside(0.0), beside(filler)
+    for k, name in enumerate(cases.FUNCTIONS):
+        differ = np.flatnonzero(in_range[k] != out_of_range[k])
+        assert differ.size == 0, (f"vm::{name} ({build}) beside {filler}: {differ.size} values differ, first at x = "
+                                  f"{values.ravel()[differ[0]]!r}")
+
+
 @pytest.mark.parametrize("name", cases.ACTIVATIONS)
 def test_activation_library_within_its_documented_bound(name: str, build: str, grid: np.ndarray) -> None:
     x = grid[np.abs(grid) <= 120]  # the activations' domain of interest, infinities and NaN apart

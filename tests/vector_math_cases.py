@@ -156,11 +156,11 @@ extern "C" __global__ void activation_runs(const float* x, float* out, float* sc
 SCALED_ELU = (1.67326319217681884765625, 1.05070102214813232421875)  # ONNX's Selu defaults, as the kernel passes
 
 
-def _floats(*parts: object) -> np.ndarray:
+def floats(*parts: object) -> np.ndarray:
     return np.concatenate([np.asarray(p, np.float64).ravel() for p in parts]).astype(np.float32)
 
 
-def _around(points: list[float], half_width: int = 2000) -> np.ndarray:
+def around(points: list[float], half_width: int = 2000) -> np.ndarray:
     """Every float within half_width floats of each point (the branch points, seen float by float)."""
     out = []
     for p in np.array(points, np.float32):
@@ -184,14 +184,15 @@ def grid() -> np.ndarray:
     ln2 = np.log(2.0)
     branch_points = [0.0, ln2 / 2, -ln2 / 2, 3 * ln2 / 2, -3 * ln2 / 2,   # the reduction's rounding of n
                      89.0, 88.72283935546875, -87.33654022216797, -103.97208, -104.0, -30.0, -17.33,  # clamps
+                     88.0, -87.0,  # exp's shorter path (all of a vector's lanes in [−87, 88])
                      2.0**-25, -(2.0**-25), 2.0**-24, -(2.0**-24), 2.0**-126,   # the tiny-x and subnormal cut-offs
                      np.sqrt(0.5), np.sqrt(2.0), np.sqrt(0.5) - 1, np.sqrt(2.0) - 1, -1.0, 1.0, 2.0, 0.5,
                      0.921875, -0.921875, 3.9375, -3.9375, 0.625, -0.625, 9.01, -9.01]  # erf's, tanh's
     magnitudes = np.float32(2.0) ** np.linspace(-149, 127.99, 400_001)
-    return _floats(
+    return floats(
         np.linspace(-105, 90, 1_200_001), np.linspace(-12, 12, 1_200_001), np.linspace(-1, 1, 400_001),
         np.linspace(-1.0, -0.25, 200_001), np.linspace(0.25, 4.5, 200_001),
-        magnitudes, -magnitudes, _around(branch_points), SPECIALS)
+        magnitudes, -magnitudes, around(branch_points), SPECIALS)
 
 
 def library_source(library: ActivationLibrary) -> str:

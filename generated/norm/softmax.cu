@@ -756,7 +756,8 @@ __device__ __forceinline__ pair_t<A> column_total(const A* __restrict__ partials
 //                     library's (per value the fastest there);
 //   vm::exp_run(v)    every element of a float array v[R], in place (a run of a row: the host
 //                     form computes kLanes at a time in vector registers);
-//   vm::exp(vf)       (host form only) a GCC vector of vm::kLanes floats: the branch-free code below.
+//   vm::exp(vf)       (host form only) a GCC vector of vm::kLanes floats: the code below, no branch per
+//                     lane (exp's one branch is on the whole vector).
 // vm::load(p)/vm::store(p, v) move kLanes floats, float16 or bfloat16 values between memory and a
 // vf (16-bit ones converted exactly as opgen::to_float/from_float). The host form (the emulation's
 // cpu build) keeps the vector code in SSE registers at the x86-64 baseline and in AVX registers
@@ -808,8 +809,39 @@ template <typename V> __device__ __forceinline__ V abs(V v) { return from_bits<V
 template <typename V> __device__ __forceinline__ V copysign(V magnitude, V sign) {
   return from_bits<V>(bits(magnitude) | (bits(sign) & (-0x7fffffff - 1)));
 }
-template <typename V> __device__ __forceinline__ V min(V v, float hi) { return v > hi ? splat<V>(hi) : v; }  // NaN stays
-template <typename V> __device__ __forceinline__ V max(V v, float lo) { return v < lo ? splat<V>(lo) : v; }
+// NaN stays. On x86 one minps/maxps (its unordered case returns the second operand, v), which g++
+// does not make of the select: the same bits (the bounds are never ±0).
+template <typename V> __device__ __forceinline__ V min(V v, float hi) {
+#ifdef __AVX__
+  if constexpr (sizeof(V) == 32) return __builtin_ia32_minps256(splat<V>(hi), v);
+#endif
+#ifdef __SSE__
+  if constexpr (sizeof(V) == 16) return __builtin_ia32_minps(splat<V>(hi), v);
+#endif
+  return v > hi ? splat<V>(hi) : v;
+}
+template <typename V> __device__ __forceinline__ V max(V v, float lo) {
+#ifdef __AVX__
+  if constexpr (sizeof(V) == 32) return __builtin_ia32_maxps256(splat<V>(lo), v);
+#endif
+#ifdef __SSE__
+  if constexpr (sizeof(V) == 16) return __builtin_ia32_maxps(splat<V>(lo), v);
+#endif
+  return v < lo ? splat<V>(lo) : v;
+}
+// Whether every lane of a compare's mask is true (one movmskps on x86).
+template <typename V> __device__ __forceinline__ bool all(I<V> mask) {
+#ifdef __AVX__
+  if constexpr (sizeof(V) == 32) return __builtin_ia32_movmskps256(reinterpret_cast<V>(mask)) == 0xff;
+#endif
+#ifdef __SSE__
+  if constexpr (sizeof(V) == 16) return __builtin_ia32_movmskps(reinterpret_cast<V>(mask)) == 0xf;
+#endif
+  for (unsigned q = 0; q < sizeof(V) / sizeof(float); ++q) {
+    if (!mask[q]) return false;
+  }
+  return true;
+}
 // 2^k for −126 ≤ k ≤ 127 (unsigned: the shift of a NaN's garbage exponent is defined too).
 template <typename V> __device__ __forceinline__ V pow2(I<V> k) {
   return from_bits<V>(reinterpret_cast<I<V>>(reinterpret_cast<U<V>>(k + 127) << 23));
@@ -856,9 +888,20 @@ template <typename V> __device__ __forceinline__ Mantissa<V> split_mantissa(V u)
   return {(b >> 23) - 127, from_bits<V>((b & 0x007fffff) + 0x3f3504f3)};
 }
 
-// e^x. x is clamped to [−104, 89] (e^−104 rounds to 0, e^89 overflows) and 2^n applied as two
-// normal factors, so subnormal results are rounded once from an exact product.
+// e^x for every lane in [kExpNormalLo, kExpNormalHi], where 2^n is a normal float (−126 ≤ n ≤ 127):
+// no clamp and one factor 2^n. The same bits as exp's general path there: the clamp changes nothing, and
+// p·2^n and (p·2^k1)·2^k2 are both one rounding of the same exact product.
+constexpr float kExpNormalLo = -87.f, kExpNormalHi = 88.f;
+template <typename V> __device__ __forceinline__ V exp_normal(V x) {
+  const Ln2Split<V> s = split_ln2(x);
+  return (expm1_reduced(s.r) + 1.f) * pow2<V>(s.n);
+}
+
+// e^x. In general x is clamped to [−104, 89] (e^−104 rounds to 0, e^89 overflows) and 2^n applied as
+// two normal factors, so subnormal results are rounded once from an exact product; where every lane
+// is in exp_normal's range (a NaN is not) that shorter path gives the same bits.
 template <typename V> __device__ __forceinline__ V exp(V x) {
+  if (all<V>((x >= kExpNormalLo) & (x <= kExpNormalHi))) return exp_normal(x);
   const Ln2Split<V> s = split_ln2(max(min(x, 89.f), -104.f));
   const I<V> k1 = s.n >> 1, k2 = s.n - k1;
   return (expm1_reduced(s.r) + 1.f) * pow2<V>(k1) * pow2<V>(k2);
@@ -1306,30 +1349,38 @@ constexpr int kLanes = opgen::vm::kLanes;
 // default); a multiple of kLanes, so the runs after them start where a whole row's would.
 constexpr long long kHostRowBuf = 4096;
 
-// The row's max, NaN-propagating as opgen::nan_max: kLanes partial maxima, then the tail.
+// The row's max m, NaN-propagating as opgen::nan_max (kLanes partial maxima, then the tail), and
+// whether every x − m is in vm::exp_normal's range: the row's min, read in the same pass, is near
+// enough below m (x − m ≥ min − m, rounding being monotonic) and m is finite (a NaN or ±inf m is not).
+struct HostRowMax {
+  float m;
+  bool exp_normal;
+};
 template <typename T>
-__device__ __forceinline__ float host_row_max(long long n, const T* __restrict__ x) {
-  vf mv = opgen::vm::detail::splat<vf>(opgen::neg_inf());
+__device__ __forceinline__ HostRowMax host_row_max(long long n, const T* __restrict__ x) {
+  vf mv = opgen::vm::detail::splat<vf>(opgen::neg_inf()), lv = -mv;
   long long j = 0;
   for (; j + kLanes <= n; j += kLanes) {
     const vf v = opgen::vm::load(x + j);
     mv = (mv > v) | (mv != mv) ? mv : v;
+    lv = v < lv ? v : lv;
   }
-  float m = opgen::neg_inf();
-  for (int q = 0; q < kLanes; ++q) m = opgen::nan_max(m, mv[q]);
-  for (; j < n; ++j) m = opgen::nan_max(m, opgen::to_float(x[j]));
-  return m;
+  float m = opgen::neg_inf(), lo = -m;
+  for (int q = 0; q < kLanes; ++q) m = opgen::nan_max(m, mv[q]), lo = fminf(lo, lv[q]);
+  for (; j < n; ++j) m = opgen::nan_max(m, opgen::to_float(x[j]));  // the tail takes the scalar exp
+  return {m, lo - m >= opgen::vm::detail::kExpNormalLo && m - m == 0.f};
 }
 
 // Σ e^(x_j − m) over the row, each exponential also handed to store_run(j, kLanes of them) or
-// store_one(j, one): kLanes partial sums (the tail's into the first), added pairwise.
-template <typename T, typename Run, typename One>
-__device__ __forceinline__ float host_exp_row(long long n, const T* __restrict__ x, float m, const Run& store_run,
-                                              const One& store_one) {
+// store_one(j, one): kLanes partial sums (the tail's into the first), added pairwise. The runs take
+// vm::exp, or where the row allows (host_row_max) its shorter form, which gives the same bits.
+template <typename T, typename Exp, typename Run, typename One>
+__device__ __forceinline__ float host_exp_runs(long long n, const T* __restrict__ x, float m, const Exp& exp,
+                                               const Run& store_run, const One& store_one) {
   vf acc = {};
   long long j = 0;
   for (; j + kLanes <= n; j += kLanes) {
-    const vf v = opgen::vm::exp(opgen::vm::load(x + j) - m);
+    const vf v = exp(opgen::vm::load(x + j) - m);
     store_run(j, v);
     acc += v;
   }
@@ -1342,6 +1393,14 @@ __device__ __forceinline__ float host_exp_row(long long n, const T* __restrict__
     for (int q = 0; q < w; ++q) acc[q] += acc[q + w];
   }
   return acc[0];
+}
+template <typename T, typename Run, typename One>
+__device__ __forceinline__ float host_exp_row(long long n, const T* __restrict__ x, HostRowMax r, const Run& store_run,
+                                              const One& store_one) {
+  if (r.exp_normal) {
+    return host_exp_runs(n, x, r.m, [](vf v) { return opgen::vm::detail::exp_normal(v); }, store_run, store_one);
+  }
+  return host_exp_runs(n, x, r.m, [](vf v) { return opgen::vm::exp(v); }, store_run, store_one);
 }
 #endif
 
@@ -1414,10 +1473,10 @@ __device__ void softmax_rows(const T* __restrict__ x, T* __restrict__ y, long lo
     T* __restrict__ yr = y + r * N;
 #ifdef OPGEN_HOST_FORM
     if (threadIdx.x != 0) return;  // thread 0 takes the row: no barrier here
-    const float m = host_row_max(N, xr);
+    const HostRowMax row = host_row_max(N, xr);
     if constexpr (opgen::is_float32<T>::value) {
       // y holds the exponentials exactly: scale them in place (one exp per element)
-      const float inv = 1.f / host_exp_row(N, xr, m, [&](long long j, vf v) { opgen::vm::store(yr + j, v); },
+      const float inv = 1.f / host_exp_row(N, xr, row, [&](long long j, vf v) { opgen::vm::store(yr + j, v); },
                                            [&](long long j, float v) { yr[j] = v; });
       opgen::row_store(N, yr, [&](long long j) { return yr[j] * inv; });
     } else {
@@ -1426,7 +1485,7 @@ __device__ void softmax_rows(const T* __restrict__ x, T* __restrict__ y, long lo
       // computed again (the same runs of kLanes, so the same values: bit for bit either way)
       float kept[kHostRowBuf];
       const long long nk = N < kHostRowBuf ? N : kHostRowBuf;
-      const float inv = 1.f / host_exp_row(N, xr, m, [&](long long j, vf v) {
+      const float inv = 1.f / host_exp_row(N, xr, row, [&](long long j, vf v) {
         if (j < nk) opgen::vm::store(kept + j, v);
       }, [&](long long j, float v) {
         if (j < nk) kept[j] = v;
@@ -1434,7 +1493,7 @@ __device__ void softmax_rows(const T* __restrict__ x, T* __restrict__ y, long lo
       long long j = 0;
       for (; j + kLanes <= nk; j += kLanes) opgen::vm::store(yr + j, opgen::vm::load(kept + j) * inv);
       for (; j < nk; ++j) yr[j] = opgen::from_float<T>(kept[j] * inv);
-      host_exp_row(N - nk, xr + nk, m, [&](long long i, vf v) { opgen::vm::store(yr + nk + i, v * inv); },
+      host_exp_row(N - nk, xr + nk, row, [&](long long i, vf v) { opgen::vm::store(yr + nk + i, v * inv); },
                    [&](long long i, float v) { yr[nk + i] = opgen::from_float<T>(v * inv); });
     }
 #else
@@ -1498,7 +1557,7 @@ __device__ void softmax_grad_columns(const T* __restrict__ y, const T* __restric
   });
 }
 
-#line 1502 "generated/norm/softmax.cu"
+#line 1561 "generated/norm/softmax.cu"
 // ---- Softmax: Softmax along one dimension.
 // entry points from specs/norm/softmax.yaml: one per launch step and specialization (T)
 
@@ -1553,7 +1612,7 @@ extern "C" __global__ void Softmax__softmax_columns__float32(
   softmax_columns<float>(x, y, columns, N, inner);
 }
 
-#line 1557 "generated/norm/softmax.cu"
+#line 1616 "generated/norm/softmax.cu"
 // ---- SoftmaxGrad: The gradient of Softmax.
 // entry points from specs/norm/softmax_grad.yaml: one per launch step and specialization (T)
 
@@ -1614,4 +1673,4 @@ extern "C" __global__ void SoftmaxGrad__softmax_grad_columns__float32(
   softmax_grad_columns<float>(y, dy, dx, columns, N, inner);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"Softmax__softmax_rows__float16","params":[["const __half* __restrict__","x"],["__half* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_rows__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["__nv_bfloat16* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_rows__float32","params":[["const float* __restrict__","x"],["float* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_columns__float16","params":[["const __half* __restrict__","x"],["__half* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"Softmax__softmax_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["__nv_bfloat16* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"Softmax__softmax_columns__float32","params":[["const float* __restrict__","x"],["float* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__float16","params":[["const __half* __restrict__","y"],["const __half* __restrict__","dy"],["__half* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__bfloat16","params":[["const __nv_bfloat16* __restrict__","y"],["const __nv_bfloat16* __restrict__","dy"],["__nv_bfloat16* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__float32","params":[["const float* __restrict__","y"],["const float* __restrict__","dy"],["float* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__float16","params":[["const __half* __restrict__","y"],["const __half* __restrict__","dy"],["__half* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","y"],["const __nv_bfloat16* __restrict__","dy"],["__nv_bfloat16* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__float32","params":[["const float* __restrict__","y"],["const float* __restrict__","dy"],["float* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024}],"shared":[],"digest":"a3d2cf96910cff0ec5eace1459eb04ad"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"Softmax__softmax_rows__float16","params":[["const __half* __restrict__","x"],["__half* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_rows__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["__nv_bfloat16* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_rows__float32","params":[["const float* __restrict__","x"],["float* __restrict__","y"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"Softmax__softmax_columns__float16","params":[["const __half* __restrict__","x"],["__half* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"Softmax__softmax_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","x"],["__nv_bfloat16* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"Softmax__softmax_columns__float32","params":[["const float* __restrict__","x"],["float* __restrict__","y"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__float16","params":[["const __half* __restrict__","y"],["const __half* __restrict__","dy"],["__half* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__bfloat16","params":[["const __nv_bfloat16* __restrict__","y"],["const __nv_bfloat16* __restrict__","dy"],["__nv_bfloat16* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_rows__float32","params":[["const float* __restrict__","y"],["const float* __restrict__","dy"],["float* __restrict__","dx"],["long long","rows"],["long long","N"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__float16","params":[["const __half* __restrict__","y"],["const __half* __restrict__","dy"],["__half* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__bfloat16","params":[["const __nv_bfloat16* __restrict__","y"],["const __nv_bfloat16* __restrict__","dy"],["__nv_bfloat16* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024},{"name":"SoftmaxGrad__softmax_grad_columns__float32","params":[["const float* __restrict__","y"],["const float* __restrict__","dy"],["float* __restrict__","dx"],["long long","columns"],["long long","N"],["long long","inner"]],"max_threads":1024}],"shared":[],"digest":"96c3ab550ff8752f9165d55381bd2063"}

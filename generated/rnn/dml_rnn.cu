@@ -27,7 +27,8 @@
 //                     library's (per value the fastest there);
 //   vm::exp_run(v)    every element of a float array v[R], in place (a run of a row: the host
 //                     form computes kLanes at a time in vector registers);
-//   vm::exp(vf)       (host form only) a GCC vector of vm::kLanes floats: the branch-free code below.
+//   vm::exp(vf)       (host form only) a GCC vector of vm::kLanes floats: the code below, no branch per
+//                     lane (exp's one branch is on the whole vector).
 // vm::load(p)/vm::store(p, v) move kLanes floats, float16 or bfloat16 values between memory and a
 // vf (16-bit ones converted exactly as opgen::to_float/from_float). The host form (the emulation's
 // cpu build) keeps the vector code in SSE registers at the x86-64 baseline and in AVX registers
@@ -79,8 +80,39 @@ template <typename V> __device__ __forceinline__ V abs(V v) { return from_bits<V
 template <typename V> __device__ __forceinline__ V copysign(V magnitude, V sign) {
   return from_bits<V>(bits(magnitude) | (bits(sign) & (-0x7fffffff - 1)));
 }
-template <typename V> __device__ __forceinline__ V min(V v, float hi) { return v > hi ? splat<V>(hi) : v; }  // NaN stays
-template <typename V> __device__ __forceinline__ V max(V v, float lo) { return v < lo ? splat<V>(lo) : v; }
+// NaN stays. On x86 one minps/maxps (its unordered case returns the second operand, v), which g++
+// does not make of the select: the same bits (the bounds are never ±0).
+template <typename V> __device__ __forceinline__ V min(V v, float hi) {
+#ifdef __AVX__
+  if constexpr (sizeof(V) == 32) return __builtin_ia32_minps256(splat<V>(hi), v);
+#endif
+#ifdef __SSE__
+  if constexpr (sizeof(V) == 16) return __builtin_ia32_minps(splat<V>(hi), v);
+#endif
+  return v > hi ? splat<V>(hi) : v;
+}
+template <typename V> __device__ __forceinline__ V max(V v, float lo) {
+#ifdef __AVX__
+  if constexpr (sizeof(V) == 32) return __builtin_ia32_maxps256(splat<V>(lo), v);
+#endif
+#ifdef __SSE__
+  if constexpr (sizeof(V) == 16) return __builtin_ia32_maxps(splat<V>(lo), v);
+#endif
+  return v < lo ? splat<V>(lo) : v;
+}
+// Whether every lane of a compare's mask is true (one movmskps on x86).
+template <typename V> __device__ __forceinline__ bool all(I<V> mask) {
+#ifdef __AVX__
+  if constexpr (sizeof(V) == 32) return __builtin_ia32_movmskps256(reinterpret_cast<V>(mask)) == 0xff;
+#endif
+#ifdef __SSE__
+  if constexpr (sizeof(V) == 16) return __builtin_ia32_movmskps(reinterpret_cast<V>(mask)) == 0xf;
+#endif
+  for (unsigned q = 0; q < sizeof(V) / sizeof(float); ++q) {
+    if (!mask[q]) return false;
+  }
+  return true;
+}
 // 2^k for −126 ≤ k ≤ 127 (unsigned: the shift of a NaN's garbage exponent is defined too).
 template <typename V> __device__ __forceinline__ V pow2(I<V> k) {
   return from_bits<V>(reinterpret_cast<I<V>>(reinterpret_cast<U<V>>(k + 127) << 23));
@@ -127,9 +159,20 @@ template <typename V> __device__ __forceinline__ Mantissa<V> split_mantissa(V u)
   return {(b >> 23) - 127, from_bits<V>((b & 0x007fffff) + 0x3f3504f3)};
 }
 
-// e^x. x is clamped to [−104, 89] (e^−104 rounds to 0, e^89 overflows) and 2^n applied as two
-// normal factors, so subnormal results are rounded once from an exact product.
+// e^x for every lane in [kExpNormalLo, kExpNormalHi], where 2^n is a normal float (−126 ≤ n ≤ 127):
+// no clamp and one factor 2^n. The same bits as exp's general path there: the clamp changes nothing, and
+// p·2^n and (p·2^k1)·2^k2 are both one rounding of the same exact product.
+constexpr float kExpNormalLo = -87.f, kExpNormalHi = 88.f;
+template <typename V> __device__ __forceinline__ V exp_normal(V x) {
+  const Ln2Split<V> s = split_ln2(x);
+  return (expm1_reduced(s.r) + 1.f) * pow2<V>(s.n);
+}
+
+// e^x. In general x is clamped to [−104, 89] (e^−104 rounds to 0, e^89 overflows) and 2^n applied as
+// two normal factors, so subnormal results are rounded once from an exact product; where every lane
+// is in exp_normal's range (a NaN is not) that shorter path gives the same bits.
 template <typename V> __device__ __forceinline__ V exp(V x) {
+  if (all<V>((x >= kExpNormalLo) & (x <= kExpNormalHi))) return exp_normal(x);
   const Ln2Split<V> s = split_ln2(max(min(x, 89.f), -104.f));
   const I<V> k1 = s.n >> 1, k2 = s.n - k1;
   return (expm1_reduced(s.r) + 1.f) * pow2<V>(k1) * pow2<V>(k2);
@@ -923,7 +966,7 @@ struct Activation {
 }  // namespace act
 }  // namespace opgen
 #endif  // OPGEN_ACTIVATIONS_CUH
-#line 927 "generated/rnn/dml_rnn.cu"
+#line 970 "generated/rnn/dml_rnn.cu"
 
 #line 1 "codegen/templates/kernels/_common.cuh"
 // Shared device helpers for opgen kernels: conversions between storage types and float, and
@@ -2499,7 +2542,7 @@ __device__ void final_state(const T* __restrict__ states, T* __restrict__ output
   opgen::for_each_index(n, [&](long long i) { output_single[i] = last[i]; });
 }
 
-#line 2503 "generated/rnn/dml_rnn.cu"
+#line 2546 "generated/rnn/dml_rnn.cu"
 // ---- DmlRnn: One layer of a simple RNN over a whole sequence, as DirectML's DML_RNN_OPERATOR_DESC.
 // entry points from specs/rnn/dml_rnn.yaml: one per launch step and specialization (T)
 
@@ -2675,4 +2718,4 @@ extern "C" __global__ void DmlRnn__final_state__float16(
   final_state<__half>(states, output_single, seq_length, all_cells);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"DmlRnn__init_state__float32","params":[["const float* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__init_state__float16","params":[["const __half* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__persistent__float32","params":[["float* __restrict__","projected"],["const float* __restrict__","recurrence"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__persistent__float16","params":[["__half* __restrict__","projected"],["const __half* __restrict__","recurrence"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__step__float32","params":[["float* __restrict__","projected"],["float* __restrict__","recurrent"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__step__float16","params":[["__half* __restrict__","projected"],["__half* __restrict__","recurrent"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__fused_step__float32","params":[["float* __restrict__","projected"],["float* __restrict__","recurrent"],["const float* __restrict__","recurrence"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["float* __restrict__","states"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__fused_step__float16","params":[["__half* __restrict__","projected"],["__half* __restrict__","recurrent"],["const __half* __restrict__","recurrence"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["__half* __restrict__","states"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__final_state__float32","params":[["float* __restrict__","states"],["float* __restrict__","output_single"],["long long","seq_length"],["long long","all_cells"]],"max_threads":1024},{"name":"DmlRnn__final_state__float16","params":[["__half* __restrict__","states"],["__half* __restrict__","output_single"],["long long","seq_length"],["long long","all_cells"]],"max_threads":1024}],"shared":[],"digest":"c206ff7a0402d36619052b462cb89749"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"DmlRnn__init_state__float32","params":[["const float* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__init_state__float16","params":[["const __half* __restrict__","hidden_init"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_single"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__persistent__float32","params":[["float* __restrict__","projected"],["const float* __restrict__","recurrence"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__persistent__float16","params":[["__half* __restrict__","projected"],["const __half* __restrict__","recurrence"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__step__float32","params":[["float* __restrict__","projected"],["float* __restrict__","recurrent"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__step__float16","params":[["__half* __restrict__","projected"],["__half* __restrict__","recurrent"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":1024},{"name":"DmlRnn__fused_step__float32","params":[["float* __restrict__","projected"],["float* __restrict__","recurrent"],["const float* __restrict__","recurrence"],["const float* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["float* __restrict__","output_sequence"],["float* __restrict__","output_single"],["float* __restrict__","states"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__fused_step__float16","params":[["__half* __restrict__","projected"],["__half* __restrict__","recurrent"],["const __half* __restrict__","recurrence"],["const __half* __restrict__","bias"],["const unsigned int* __restrict__","sequence_lengths"],["__half* __restrict__","output_sequence"],["__half* __restrict__","output_single"],["__half* __restrict__","states"],["int","activations_id"],["float","activations_p0"],["float","activations_p1"],["int","activations_1_id"],["float","activations_1_p0"],["float","activations_1_p1"],["long long","s"],["long long","backward_first"],["long long","seq_length"],["long long","num_directions"],["long long","batch_size"],["long long","hidden_size"]],"max_threads":256},{"name":"DmlRnn__final_state__float32","params":[["float* __restrict__","states"],["float* __restrict__","output_single"],["long long","seq_length"],["long long","all_cells"]],"max_threads":1024},{"name":"DmlRnn__final_state__float16","params":[["__half* __restrict__","states"],["__half* __restrict__","output_single"],["long long","seq_length"],["long long","all_cells"]],"max_threads":1024}],"shared":[],"digest":"2c18c54b98202e42cd7a85ca89535e03"}

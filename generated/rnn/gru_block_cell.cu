@@ -766,7 +766,8 @@ __device__ __forceinline__ pair_t<A> column_total(const A* __restrict__ partials
 //                     library's (per value the fastest there);
 //   vm::exp_run(v)    every element of a float array v[R], in place (a run of a row: the host
 //                     form computes kLanes at a time in vector registers);
-//   vm::exp(vf)       (host form only) a GCC vector of vm::kLanes floats: the branch-free code below.
+//   vm::exp(vf)       (host form only) a GCC vector of vm::kLanes floats: the code below, no branch per
+//                     lane (exp's one branch is on the whole vector).
 // vm::load(p)/vm::store(p, v) move kLanes floats, float16 or bfloat16 values between memory and a
 // vf (16-bit ones converted exactly as opgen::to_float/from_float). The host form (the emulation's
 // cpu build) keeps the vector code in SSE registers at the x86-64 baseline and in AVX registers
@@ -818,8 +819,39 @@ template <typename V> __device__ __forceinline__ V abs(V v) { return from_bits<V
 template <typename V> __device__ __forceinline__ V copysign(V magnitude, V sign) {
   return from_bits<V>(bits(magnitude) | (bits(sign) & (-0x7fffffff - 1)));
 }
-template <typename V> __device__ __forceinline__ V min(V v, float hi) { return v > hi ? splat<V>(hi) : v; }  // NaN stays
-template <typename V> __device__ __forceinline__ V max(V v, float lo) { return v < lo ? splat<V>(lo) : v; }
+// NaN stays. On x86 one minps/maxps (its unordered case returns the second operand, v), which g++
+// does not make of the select: the same bits (the bounds are never ±0).
+template <typename V> __device__ __forceinline__ V min(V v, float hi) {
+#ifdef __AVX__
+  if constexpr (sizeof(V) == 32) return __builtin_ia32_minps256(splat<V>(hi), v);
+#endif
+#ifdef __SSE__
+  if constexpr (sizeof(V) == 16) return __builtin_ia32_minps(splat<V>(hi), v);
+#endif
+  return v > hi ? splat<V>(hi) : v;
+}
+template <typename V> __device__ __forceinline__ V max(V v, float lo) {
+#ifdef __AVX__
+  if constexpr (sizeof(V) == 32) return __builtin_ia32_maxps256(splat<V>(lo), v);
+#endif
+#ifdef __SSE__
+  if constexpr (sizeof(V) == 16) return __builtin_ia32_maxps(splat<V>(lo), v);
+#endif
+  return v < lo ? splat<V>(lo) : v;
+}
+// Whether every lane of a compare's mask is true (one movmskps on x86).
+template <typename V> __device__ __forceinline__ bool all(I<V> mask) {
+#ifdef __AVX__
+  if constexpr (sizeof(V) == 32) return __builtin_ia32_movmskps256(reinterpret_cast<V>(mask)) == 0xff;
+#endif
+#ifdef __SSE__
+  if constexpr (sizeof(V) == 16) return __builtin_ia32_movmskps(reinterpret_cast<V>(mask)) == 0xf;
+#endif
+  for (unsigned q = 0; q < sizeof(V) / sizeof(float); ++q) {
+    if (!mask[q]) return false;
+  }
+  return true;
+}
 // 2^k for −126 ≤ k ≤ 127 (unsigned: the shift of a NaN's garbage exponent is defined too).
 template <typename V> __device__ __forceinline__ V pow2(I<V> k) {
   return from_bits<V>(reinterpret_cast<I<V>>(reinterpret_cast<U<V>>(k + 127) << 23));
@@ -866,9 +898,20 @@ template <typename V> __device__ __forceinline__ Mantissa<V> split_mantissa(V u)
   return {(b >> 23) - 127, from_bits<V>((b & 0x007fffff) + 0x3f3504f3)};
 }
 
-// e^x. x is clamped to [−104, 89] (e^−104 rounds to 0, e^89 overflows) and 2^n applied as two
-// normal factors, so subnormal results are rounded once from an exact product.
+// e^x for every lane in [kExpNormalLo, kExpNormalHi], where 2^n is a normal float (−126 ≤ n ≤ 127):
+// no clamp and one factor 2^n. The same bits as exp's general path there: the clamp changes nothing, and
+// p·2^n and (p·2^k1)·2^k2 are both one rounding of the same exact product.
+constexpr float kExpNormalLo = -87.f, kExpNormalHi = 88.f;
+template <typename V> __device__ __forceinline__ V exp_normal(V x) {
+  const Ln2Split<V> s = split_ln2(x);
+  return (expm1_reduced(s.r) + 1.f) * pow2<V>(s.n);
+}
+
+// e^x. In general x is clamped to [−104, 89] (e^−104 rounds to 0, e^89 overflows) and 2^n applied as
+// two normal factors, so subnormal results are rounded once from an exact product; where every lane
+// is in exp_normal's range (a NaN is not) that shorter path gives the same bits.
 template <typename V> __device__ __forceinline__ V exp(V x) {
+  if (all<V>((x >= kExpNormalLo) & (x <= kExpNormalHi))) return exp_normal(x);
   const Ln2Split<V> s = split_ln2(max(min(x, 89.f), -104.f));
   const I<V> k1 = s.n >> 1, k2 = s.n - k1;
   return (expm1_reduced(s.r) + 1.f) * pow2<V>(k1) * pow2<V>(k2);
@@ -1895,7 +1938,7 @@ __device__ void grad_inputs(const T* __restrict__ d_xh1, const T* __restrict__ d
   gru::for_each_cell(gru::GradHPrev<T>{d_xh1, d_xh2, r, u, d_h, d_h_prev, I, H}, B, H);
 }
 
-#line 1899 "generated/rnn/gru_block_cell.cu"
+#line 1942 "generated/rnn/gru_block_cell.cu"
 // ---- GRUBlockCell: Computes the GRU cell forward propagation for 1 time step.
 // entry points from specs/rnn/gru_block_cell.yaml: one per launch step and specialization (T)
 
@@ -1945,7 +1988,7 @@ extern "C" __global__ void GRUBlockCell__cell__float16(
   cell<__half>(b_c, h_prev, u, c, h, batch_size, cell_size);
 }
 
-#line 1949 "generated/rnn/gru_block_cell.cu"
+#line 1992 "generated/rnn/gru_block_cell.cu"
 // ---- GRUBlockCellGrad: Computes the GRU cell back-propagation for 1 time step.
 // entry points from specs/rnn/gru_block_cell_grad.yaml: one per launch step and specialization (T)
 
@@ -2023,4 +2066,4 @@ extern "C" __global__ void GRUBlockCellGrad__grad_inputs__float16(
   grad_inputs<__half>(d_xh1, d_xh2, r, u, d_h, d_x, d_h_prev, batch_size, input_size, cell_size);
 }
 
-// opgen-manifest: {"version":1,"kernels":[{"name":"GRUBlockCell__gates__float32","params":[["float* __restrict__","ru_bar"],["const float* __restrict__","b_ru"],["const float* __restrict__","h_prev"],["float* __restrict__","r"],["float* __restrict__","u"],["float* __restrict__","rh"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCell__gates__float16","params":[["__half* __restrict__","ru_bar"],["const __half* __restrict__","b_ru"],["const __half* __restrict__","h_prev"],["__half* __restrict__","r"],["__half* __restrict__","u"],["__half* __restrict__","rh"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCell__cell__float32","params":[["const float* __restrict__","b_c"],["const float* __restrict__","h_prev"],["float* __restrict__","u"],["float* __restrict__","c"],["float* __restrict__","h"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCell__cell__float16","params":[["const __half* __restrict__","b_c"],["const __half* __restrict__","h_prev"],["__half* __restrict__","u"],["__half* __restrict__","c"],["__half* __restrict__","h"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_cell__float32","params":[["const float* __restrict__","h_prev"],["const float* __restrict__","u"],["const float* __restrict__","c"],["const float* __restrict__","d_h"],["float* __restrict__","d_c_bar"],["float* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_cell__float16","params":[["const __half* __restrict__","h_prev"],["const __half* __restrict__","u"],["const __half* __restrict__","c"],["const __half* __restrict__","d_h"],["__half* __restrict__","d_c_bar"],["__half* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_reset__float32","params":[["float* __restrict__","d_xh2"],["const float* __restrict__","h_prev"],["const float* __restrict__","r"],["float* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_reset__float16","params":[["__half* __restrict__","d_xh2"],["const __half* __restrict__","h_prev"],["const __half* __restrict__","r"],["__half* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_inputs__float32","params":[["float* __restrict__","d_xh1"],["float* __restrict__","d_xh2"],["const float* __restrict__","r"],["const float* __restrict__","u"],["const float* __restrict__","d_h"],["float* __restrict__","d_x"],["float* __restrict__","d_h_prev"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_inputs__float16","params":[["__half* __restrict__","d_xh1"],["__half* __restrict__","d_xh2"],["const __half* __restrict__","r"],["const __half* __restrict__","u"],["const __half* __restrict__","d_h"],["__half* __restrict__","d_x"],["__half* __restrict__","d_h_prev"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":1024}],"shared":[],"digest":"b5f3c100a116efbc9ff9fe2e34d7952d"}
+// opgen-manifest: {"version":1,"kernels":[{"name":"GRUBlockCell__gates__float32","params":[["float* __restrict__","ru_bar"],["const float* __restrict__","b_ru"],["const float* __restrict__","h_prev"],["float* __restrict__","r"],["float* __restrict__","u"],["float* __restrict__","rh"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCell__gates__float16","params":[["__half* __restrict__","ru_bar"],["const __half* __restrict__","b_ru"],["const __half* __restrict__","h_prev"],["__half* __restrict__","r"],["__half* __restrict__","u"],["__half* __restrict__","rh"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCell__cell__float32","params":[["const float* __restrict__","b_c"],["const float* __restrict__","h_prev"],["float* __restrict__","u"],["float* __restrict__","c"],["float* __restrict__","h"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCell__cell__float16","params":[["const __half* __restrict__","b_c"],["const __half* __restrict__","h_prev"],["__half* __restrict__","u"],["__half* __restrict__","c"],["__half* __restrict__","h"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_cell__float32","params":[["const float* __restrict__","h_prev"],["const float* __restrict__","u"],["const float* __restrict__","c"],["const float* __restrict__","d_h"],["float* __restrict__","d_c_bar"],["float* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_cell__float16","params":[["const __half* __restrict__","h_prev"],["const __half* __restrict__","u"],["const __half* __restrict__","c"],["const __half* __restrict__","d_h"],["__half* __restrict__","d_c_bar"],["__half* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_reset__float32","params":[["float* __restrict__","d_xh2"],["const float* __restrict__","h_prev"],["const float* __restrict__","r"],["float* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_reset__float16","params":[["__half* __restrict__","d_xh2"],["const __half* __restrict__","h_prev"],["const __half* __restrict__","r"],["__half* __restrict__","d_r_bar_u_bar"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_inputs__float32","params":[["float* __restrict__","d_xh1"],["float* __restrict__","d_xh2"],["const float* __restrict__","r"],["const float* __restrict__","u"],["const float* __restrict__","d_h"],["float* __restrict__","d_x"],["float* __restrict__","d_h_prev"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":1024},{"name":"GRUBlockCellGrad__grad_inputs__float16","params":[["__half* __restrict__","d_xh1"],["__half* __restrict__","d_xh2"],["const __half* __restrict__","r"],["const __half* __restrict__","u"],["const __half* __restrict__","d_h"],["__half* __restrict__","d_x"],["__half* __restrict__","d_h_prev"],["long long","batch_size"],["long long","input_size"],["long long","cell_size"]],"max_threads":1024}],"shared":[],"digest":"0409520e4b95c605ca4f0b3fbf60a3c9"}

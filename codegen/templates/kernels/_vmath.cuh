@@ -7,7 +7,8 @@
 //                     library's (per value the fastest there);
 //   vm::exp_run(v)    every element of a float array v[R], in place (a run of a row: the host
 //                     form computes kLanes at a time in vector registers);
-//   vm::exp(vf)       (host form only) a GCC vector of vm::kLanes floats: the branch-free code below.
+//   vm::exp(vf)       (host form only) a GCC vector of vm::kLanes floats: the code below, no branch per
+//                     lane (exp's one branch is on the whole vector).
 // vm::load(p)/vm::store(p, v) move kLanes floats, float16 or bfloat16 values between memory and a
 // vf (16-bit ones converted exactly as opgen::to_float/from_float). The host form (the emulation's
 // cpu build) keeps the vector code in SSE registers at the x86-64 baseline and in AVX registers
@@ -59,8 +60,39 @@ template <typename V> __device__ __forceinline__ V abs(V v) { return from_bits<V
 template <typename V> __device__ __forceinline__ V copysign(V magnitude, V sign) {
   return from_bits<V>(bits(magnitude) | (bits(sign) & (-0x7fffffff - 1)));
 }
-template <typename V> __device__ __forceinline__ V min(V v, float hi) { return v > hi ? splat<V>(hi) : v; }  // NaN stays
-template <typename V> __device__ __forceinline__ V max(V v, float lo) { return v < lo ? splat<V>(lo) : v; }
+// NaN stays. On x86 one minps/maxps (its unordered case returns the second operand, v), which g++
+// does not make of the select: the same bits (the bounds are never ±0).
+template <typename V> __device__ __forceinline__ V min(V v, float hi) {
+#ifdef __AVX__
+  if constexpr (sizeof(V) == 32) return __builtin_ia32_minps256(splat<V>(hi), v);
+#endif
+#ifdef __SSE__
+  if constexpr (sizeof(V) == 16) return __builtin_ia32_minps(splat<V>(hi), v);
+#endif
+  return v > hi ? splat<V>(hi) : v;
+}
+template <typename V> __device__ __forceinline__ V max(V v, float lo) {
+#ifdef __AVX__
+  if constexpr (sizeof(V) == 32) return __builtin_ia32_maxps256(splat<V>(lo), v);
+#endif
+#ifdef __SSE__
+  if constexpr (sizeof(V) == 16) return __builtin_ia32_maxps(splat<V>(lo), v);
+#endif
+  return v < lo ? splat<V>(lo) : v;
+}
+// Whether every lane of a compare's mask is true (one movmskps on x86).
+template <typename V> __device__ __forceinline__ bool all(I<V> mask) {
+#ifdef __AVX__
+  if constexpr (sizeof(V) == 32) return __builtin_ia32_movmskps256(reinterpret_cast<V>(mask)) == 0xff;
+#endif
+#ifdef __SSE__
+  if constexpr (sizeof(V) == 16) return __builtin_ia32_movmskps(reinterpret_cast<V>(mask)) == 0xf;
+#endif
+  for (unsigned q = 0; q < sizeof(V) / sizeof(float); ++q) {
+    if (!mask[q]) return false;
+  }
+  return true;
+}
 // 2^k for −126 ≤ k ≤ 127 (unsigned: the shift of a NaN's garbage exponent is defined too).
 template <typename V> __device__ __forceinline__ V pow2(I<V> k) {
   return from_bits<V>(reinterpret_cast<I<V>>(reinterpret_cast<U<V>>(k + 127) << 23));
@@ -107,9 +139,20 @@ template <typename V> __device__ __forceinline__ Mantissa<V> split_mantissa(V u)
   return {(b >> 23) - 127, from_bits<V>((b & 0x007fffff) + 0x3f3504f3)};
 }
 
-// e^x. x is clamped to [−104, 89] (e^−104 rounds to 0, e^89 overflows) and 2^n applied as two
-// normal factors, so subnormal results are rounded once from an exact product.
+// e^x for every lane in [kExpNormalLo, kExpNormalHi], where 2^n is a normal float (−126 ≤ n ≤ 127):
+// no clamp and one factor 2^n. The same bits as exp's general path there: the clamp changes nothing, and
+// p·2^n and (p·2^k1)·2^k2 are both one rounding of the same exact product.
+constexpr float kExpNormalLo = -87.f, kExpNormalHi = 88.f;
+template <typename V> __device__ __forceinline__ V exp_normal(V x) {
+  const Ln2Split<V> s = split_ln2(x);
+  return (expm1_reduced(s.r) + 1.f) * pow2<V>(s.n);
+}
+
+// e^x. In general x is clamped to [−104, 89] (e^−104 rounds to 0, e^89 overflows) and 2^n applied as
+// two normal factors, so subnormal results are rounded once from an exact product; where every lane
+// is in exp_normal's range (a NaN is not) that shorter path gives the same bits.
 template <typename V> __device__ __forceinline__ V exp(V x) {
+  if (all<V>((x >= kExpNormalLo) & (x <= kExpNormalHi))) return exp_normal(x);
   const Ln2Split<V> s = split_ln2(max(min(x, 89.f), -104.f));
   const I<V> k1 = s.n >> 1, k2 = s.n - k1;
   return (expm1_reduced(s.r) + 1.f) * pow2<V>(k1) * pow2<V>(k2);

@@ -18,30 +18,38 @@ constexpr int kLanes = opgen::vm::kLanes;
 // default); a multiple of kLanes, so the runs after them start where a whole row's would.
 constexpr long long kHostRowBuf = 4096;
 
-// The row's max, NaN-propagating as opgen::nan_max: kLanes partial maxima, then the tail.
+// The row's max m, NaN-propagating as opgen::nan_max (kLanes partial maxima, then the tail), and
+// whether every x − m is in vm::exp_normal's range: the row's min, read in the same pass, is near
+// enough below m (x − m ≥ min − m, rounding being monotonic) and m is finite (a NaN or ±inf m is not).
+struct HostRowMax {
+  float m;
+  bool exp_normal;
+};
 template <typename T>
-__device__ __forceinline__ float host_row_max(long long n, const T* __restrict__ x) {
-  vf mv = opgen::vm::detail::splat<vf>(opgen::neg_inf());
+__device__ __forceinline__ HostRowMax host_row_max(long long n, const T* __restrict__ x) {
+  vf mv = opgen::vm::detail::splat<vf>(opgen::neg_inf()), lv = -mv;
   long long j = 0;
   for (; j + kLanes <= n; j += kLanes) {
     const vf v = opgen::vm::load(x + j);
     mv = (mv > v) | (mv != mv) ? mv : v;
+    lv = v < lv ? v : lv;
   }
-  float m = opgen::neg_inf();
-  for (int q = 0; q < kLanes; ++q) m = opgen::nan_max(m, mv[q]);
-  for (; j < n; ++j) m = opgen::nan_max(m, opgen::to_float(x[j]));
-  return m;
+  float m = opgen::neg_inf(), lo = -m;
+  for (int q = 0; q < kLanes; ++q) m = opgen::nan_max(m, mv[q]), lo = fminf(lo, lv[q]);
+  for (; j < n; ++j) m = opgen::nan_max(m, opgen::to_float(x[j]));  // the tail takes the scalar exp
+  return {m, lo - m >= opgen::vm::detail::kExpNormalLo && m - m == 0.f};
 }
 
 // Σ e^(x_j − m) over the row, each exponential also handed to store_run(j, kLanes of them) or
-// store_one(j, one): kLanes partial sums (the tail's into the first), added pairwise.
-template <typename T, typename Run, typename One>
-__device__ __forceinline__ float host_exp_row(long long n, const T* __restrict__ x, float m, const Run& store_run,
-                                              const One& store_one) {
+// store_one(j, one): kLanes partial sums (the tail's into the first), added pairwise. The runs take
+// vm::exp, or where the row allows (host_row_max) its shorter form, which gives the same bits.
+template <typename T, typename Exp, typename Run, typename One>
+__device__ __forceinline__ float host_exp_runs(long long n, const T* __restrict__ x, float m, const Exp& exp,
+                                               const Run& store_run, const One& store_one) {
   vf acc = {};
   long long j = 0;
   for (; j + kLanes <= n; j += kLanes) {
-    const vf v = opgen::vm::exp(opgen::vm::load(x + j) - m);
+    const vf v = exp(opgen::vm::load(x + j) - m);
     store_run(j, v);
     acc += v;
   }
@@ -54,6 +62,14 @@ __device__ __forceinline__ float host_exp_row(long long n, const T* __restrict__
     for (int q = 0; q < w; ++q) acc[q] += acc[q + w];
   }
   return acc[0];
+}
+template <typename T, typename Run, typename One>
+__device__ __forceinline__ float host_exp_row(long long n, const T* __restrict__ x, HostRowMax r, const Run& store_run,
+                                              const One& store_one) {
+  if (r.exp_normal) {
+    return host_exp_runs(n, x, r.m, [](vf v) { return opgen::vm::detail::exp_normal(v); }, store_run, store_one);
+  }
+  return host_exp_runs(n, x, r.m, [](vf v) { return opgen::vm::exp(v); }, store_run, store_one);
 }
 #endif
 
@@ -126,10 +142,10 @@ __device__ void softmax_rows(const T* __restrict__ x, T* __restrict__ y, long lo
     T* __restrict__ yr = y + r * N;
 #ifdef OPGEN_HOST_FORM
     if (threadIdx.x != 0) return;  // thread 0 takes the row: no barrier here
-    const float m = host_row_max(N, xr);
+    const HostRowMax row = host_row_max(N, xr);
     if constexpr (opgen::is_float32<T>::value) {
       // y holds the exponentials exactly: scale them in place (one exp per element)
-      const float inv = 1.f / host_exp_row(N, xr, m, [&](long long j, vf v) { opgen::vm::store(yr + j, v); },
+      const float inv = 1.f / host_exp_row(N, xr, row, [&](long long j, vf v) { opgen::vm::store(yr + j, v); },
                                            [&](long long j, float v) { yr[j] = v; });
       opgen::row_store(N, yr, [&](long long j) { return yr[j] * inv; });
     } else {
@@ -138,7 +154,7 @@ __device__ void softmax_rows(const T* __restrict__ x, T* __restrict__ y, long lo
       // computed again (the same runs of kLanes, so the same values: bit for bit either way)
       float kept[kHostRowBuf];
       const long long nk = N < kHostRowBuf ? N : kHostRowBuf;
-      const float inv = 1.f / host_exp_row(N, xr, m, [&](long long j, vf v) {
+      const float inv = 1.f / host_exp_row(N, xr, row, [&](long long j, vf v) {
         if (j < nk) opgen::vm::store(kept + j, v);
       }, [&](long long j, float v) {
         if (j < nk) kept[j] = v;
@@ -146,7 +162,7 @@ __device__ void softmax_rows(const T* __restrict__ x, T* __restrict__ y, long lo
       long long j = 0;
       for (; j + kLanes <= nk; j += kLanes) opgen::vm::store(yr + j, opgen::vm::load(kept + j) * inv);
       for (; j < nk; ++j) yr[j] = opgen::from_float<T>(kept[j] * inv);
-      host_exp_row(N - nk, xr + nk, m, [&](long long i, vf v) { opgen::vm::store(yr + nk + i, v * inv); },
+      host_exp_row(N - nk, xr + nk, row, [&](long long i, vf v) { opgen::vm::store(yr + nk + i, v * inv); },
                    [&](long long i, float v) { yr[nk + i] = opgen::from_float<T>(v * inv); });
     }
 #else
