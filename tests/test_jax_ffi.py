@@ -18,6 +18,7 @@ import inspect
 import re
 import runpy
 import subprocess
+import sys
 import threading
 import warnings
 from pathlib import Path
@@ -221,3 +222,43 @@ def test_jnp_and_the_op_agree_in_float32() -> None:  # (a sanity check on the ou
     x = jnp.asarray(np.random.default_rng(3).standard_normal((4, 16)).astype(np.float32))
     y = jax.jit(lambda x: gj.softmax(x).y)(x)
     np.testing.assert_allclose(np.asarray(y), np.asarray(jax.nn.softmax(x, axis=-1)), rtol=1e-5, atol=1e-6)
+
+
+_HUGE_PAGE_PROBE = r"""
+import sys
+import jax, jax.numpy as jnp
+import generated.jax as gj
+
+def vma_of(address):  # (start, end, VmFlags) of the mapping that holds `address`, from /proc/self/smaps
+    start = end = None
+    for line in open("/proc/self/smaps"):
+        head = line.split()
+        if "-" in head[0] and len(head) >= 5 and all(c in "0123456789abcdef-" for c in head[0]):
+            start, end = (int(v, 16) for v in head[0].split("-"))
+        elif head[0] == "VmFlags:" and start <= address < end:
+            return start, end, head[1:]
+    raise SystemExit(f"no mapping holds {address:#x}")
+
+for rows in (256, 2048):  # a 1 MiB result (under the advice's 8 MiB floor), a 32 MiB one
+    x = jax.jit(lambda: jnp.linspace(-3.0, 3.0, rows * 4096, dtype=jnp.float32).reshape(rows, 4096))()
+    y = jax.jit(lambda x: gj.softmax(x, axis=1).y)(x)
+    y.block_until_ready()
+    p, n = y.unsafe_buffer_pointer(), y.nbytes
+    inner = -(-p // (2 << 20)) * (2 << 20)  # the first 2 MiB boundary in the buffer
+    start, end, flags = vma_of(inner)
+    print(rows, "hg" in flags, start >= p - (p % (2 << 20)) and end <= p + n, flags)
+"""
+
+
+@pytest.mark.skipif(not Path("/sys/kernel/mm/transparent_hugepage/enabled").exists(),
+                    reason="the kernel has no transparent huge pages")
+def test_the_cpu_handler_advises_huge_pages_for_a_large_result_only_inside_it() -> None:
+    """XLA's cpu result buffers are fresh per call; a large one is advised MADV_HUGEPAGE (host_pages.h)
+    over its 2 MiB-aligned interior only, a small one not at all (run in a fresh process: its own
+    mappings, nothing else advised)."""
+    done = subprocess.run([sys.executable, "-c", _HUGE_PAGE_PROBE], capture_output=True, text=True, timeout=600,
+                          cwd=PROJECT)
+    assert done.returncode == 0, done.stderr[-3000:]
+    small, large = (line.split() for line in done.stdout.strip().splitlines()[-2:])
+    assert small[:2] == ["256", "False"], done.stdout
+    assert large[:3] == ["2048", "True", "True"], done.stdout

@@ -25,6 +25,7 @@
 
 #include "call_values.h"
 #include "driver.h"
+#include "host_pages.h"
 #include "host_scratch.h"
 #include "xla/ffi/api/ffi.h"
 
@@ -221,6 +222,8 @@ class Call {
         return ffi::Error(ffi::ErrorCode::kInternal, std::string(op_) + ": result " + std::to_string(k) +
                                                          " is missing from XLA's call");
       outputs.push_back(tensor_of(**out, where_));
+      // (XLA's cpu result buffers are fresh per call: huge pages cut their first-touch faults)
+      if (where_.device == OPGEN_DEV_CPU) opgen_front::advise_huge_pages(outputs.back().data, (*out)->size_bytes());
     }
     char err[sizeof(opgen_call{}.err)];
     int result = drive(driver, inputs_.data(), static_cast<int64_t>(inputs_.size()), attrs_.data(),
