@@ -221,5 +221,10 @@ def test_every_write_to_os_environ_changes_the_environ_version(monkeypatch: pyte
     for k, write in enumerate(writes):
         write()
         assert changed(), f"write {k}"
+    if hasattr(os, "environb"):  # (one dict behind both, as before the swap: a write to either is seen by both)
+        assert os.environb._data is os.environ._data  # type: ignore[attr-defined]
+        with monkeypatch.context() as patched:
+            patched.setitem(os.environb, b"OPGEN_X_VERSION", b"5")
+            assert os.environ["OPGEN_X_VERSION"] == "5" and changed()
     monkeypatch.setattr(settings, "_COUNTED", None)  # (a Python without the dict: not counted)
     assert settings.environ_version() is None

@@ -107,7 +107,11 @@ def _environ_dict() -> dict[bytes, bytes] | None:
     if not probe_ok:
         return None
     if not counting:
-        data = os.environ._data = _CountingEnviron(data)  # type: ignore[attr-defined,arg-type]
+        old, data = data, _CountingEnviron(data)  # type: ignore[arg-type]
+        os.environ._data = data  # type: ignore[attr-defined]
+        environb = getattr(os, "environb", None)  # (POSIX: the same dict behind os.environb; kept shared)
+        if environb is not None and getattr(environb, "_data", None) is old:
+            environb._data = data
     return data
 
 
