@@ -19,6 +19,8 @@ from codegen.runtime.host.libraries import _build_or_load
 from codegen.runtime.host.toolchain import _compiler_command, _target, compiler_id
 
 DRIVER = r'''
+#include <dlfcn.h>
+
 #include <cstdio>
 #include <cstring>
 #include <thread>
@@ -97,6 +99,27 @@ API int scratch_peek(opgen_call* c) {
 // claims an output it never allocated
 API int liar(opgen_call* c) { c->noutputs = 1; return OPGEN_OK; }
 
+// out1 = whether this thread held the GIL at entry, after making out0, after making out1 (the last):
+// Python's PyGILState_Check, looked up in the process
+API int gil_probe(opgen_call* c) {
+  int (*held)() = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "PyGILState_Check"));
+  if (held == nullptr) return fail(c, OPGEN_ERR_RUNTIME, "no PyGILState_Check in the process");
+  double seen[3] = {double(held()), 0, 0};
+  c->noutputs = 2;
+  for (int k = 0; k < 2; ++k) {
+    opgen_tensor& out = c->outputs[k];
+    out.dtype = OPGEN_DT_FLOAT64;
+    out.ndim = 1;
+    c->output_shapes[k][0] = 3;
+    out.shape = c->output_shapes[k];
+    if (c->allocator.alloc(c->allocator.ctx, k, out.dtype, 1, out.shape, 24, &out.data, c->err, sizeof c->err))
+      return OPGEN_ERR_MEMORY;
+    seen[k + 1] = held();
+  }
+  std::memcpy(c->outputs[1].data, seen, sizeof seen);
+  return OPGEN_OK;
+}
+
 // `untouched`, its output allocated from another thread (the front takes the GIL by that thread's state)
 API int elsewhere(opgen_call* c) {
   int code = OPGEN_OK;
@@ -121,7 +144,7 @@ def driver():
     key = diskcache.cache_key(DRIVER, flags, compiler_id(cmd), _target())
     lib, _, _ = _build_or_load(f"opgen-test-front-{key[:32]}", DRIVER, cmd, flags, runtime=True)
     return {name: ctypes.cast(getattr(lib, name), ctypes.c_void_p).value
-            for name in ("scale_add", "untouched", "liar", "elsewhere", "scratch_peek")}
+            for name in ("scale_add", "untouched", "liar", "elsewhere", "scratch_peek", "gil_probe")}
 
 
 def test_call_converts_inputs_attrs_and_makes_outputs(front, driver):
@@ -263,3 +286,19 @@ def test_an_allocation_from_another_thread(front, driver):
     x = np.arange(4, dtype=np.float32)
     out, = front.call(driver["elsewhere"], (x,), (), 0, True)
     assert out.shape == (4,) and out.dtype == np.float32 and np.isnan(out).all()
+
+
+class _Probe(NamedTuple):
+    first: Any
+    held: Any
+
+
+def test_a_generated_drivers_cpu_call_keeps_the_gil_until_its_last_output(front, driver):
+    """Given the outputs' type (a generated wrapper's call), the driver's checks and outputs run with
+    the GIL (no hand-over per output) and it is let go once the last output is made, before the
+    plan runs; without it, the GIL is let go before the driver runs, as for any other caller."""
+    x = np.zeros(3)
+    held = front.call(driver["gil_probe"], (x,), (), 0, False, _Probe).held
+    assert held.tolist() == [1.0, 1.0, 0.0]
+    plain = front.call(driver["gil_probe"], (x,), (), 0, False)[1]
+    assert plain.tolist() == [0.0, 0.0, 0.0]

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from codegen.runtime import native_front
+from codegen.runtime import native_driver, native_front
 from codegen.warmup import generated_ops
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -170,3 +170,38 @@ def test_a_numpy_call_reaches_the_driver_before_other_python(monkeypatch: pytest
     out = module.layer_norm(torch.from_numpy(x), torch.from_numpy(gamma), scope="cpu")
     assert isinstance(out.y, torch.Tensor)
     np.testing.assert_array_equal(out.y.numpy(), expected.y)
+
+
+def test_a_settings_change_between_calls_takes_the_next_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (the driver keeps its last native cpu call's route until os.environ or a switch changes:
+    # each change below must reach the very next call, both ways)
+    import generated.norm.softmax as module
+    from codegen.runtime.host import switches
+
+    x = np.random.default_rng(1).standard_normal((2, 8), dtype=np.float32)
+    monkeypatch.setenv("OPGEN_NATIVE", "1")
+    expected = module.softmax(x, scope="cpu")
+    driver = module._NATIVE
+
+    def served(**env: str) -> bool:
+        for name, value in env.items():
+            monkeypatch.setenv(name, value)
+        before = driver.served
+        _same(module.softmax(x, scope="cpu"), expected)
+        return driver.served == before + 1
+
+    assert served() and served()  # (the route kept)
+    assert not served(OPGEN_NATIVE="0") and not served()
+    assert served(OPGEN_NATIVE="1") and served()
+    assert not served(OPGEN_NO_REPLAY="1") and served(OPGEN_NO_REPLAY="0")
+    monkeypatch.delenv("OPGEN_NATIVE")  # (unset: on)
+    assert served() and served()
+    switches.set_sanitize(True)  # (a switch, not the environment: the sanitize build takes every launch)
+    try:
+        assert not served()
+    finally:
+        switches.set_sanitize(None)
+    assert served()
+    # where writes are not counted (settings.environ_version() None) the settings are read at each call
+    monkeypatch.setattr(native_driver, "environ_version", lambda: None)
+    assert served() and not served(OPGEN_NATIVE="0") and served(OPGEN_NATIVE="1")

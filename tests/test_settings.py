@@ -5,6 +5,7 @@ the runtime's counters (codegen/runtime/stats.py)."""
 from __future__ import annotations
 
 import ast
+import os
 import re
 from pathlib import Path
 
@@ -193,3 +194,37 @@ def test_raw_values_follow_each_variable(count: int, monkeypatch: pytest.MonkeyP
         monkeypatch.setenv(setting.name, f"v{k}")
         after = values()
         assert [a != b for a, b in zip(before, after, strict=True)] == [j == k for j in range(count)], setting.name
+
+
+def test_every_write_to_os_environ_changes_the_environ_version(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the native wrappers' route cache relies on (native_driver.py): each way of writing
+    os.environ changes environ_version(), reading does not, and a dict that is not ours gives None."""
+    seen = [settings.environ_version()]
+    assert seen[0] is not None
+
+    def changed() -> bool:
+        seen.append(settings.environ_version())
+        return seen[-1] != seen[-2]
+
+    os.environ.get("OPGEN_CACHE_DIR"), settings.CACHE_DIR.get(), dict(os.environ)
+    assert not changed()
+    writes = [
+        lambda: monkeypatch.setenv("OPGEN_X_VERSION", "1"),
+        lambda: os.environ.__setitem__("OPGEN_X_VERSION", "1"),  # (the same value: still a write)
+        lambda: monkeypatch.delenv("OPGEN_X_VERSION"),
+        lambda: os.environ.update(OPGEN_X_VERSION="2"),
+        lambda: os.environ.pop("OPGEN_X_VERSION"),
+        lambda: os.environ.setdefault("OPGEN_X_VERSION", "3"),
+        lambda: os.environ.__ior__({"OPGEN_X_VERSION": "4"}),
+        lambda: os.environ.__delitem__("OPGEN_X_VERSION"),
+    ]
+    for k, write in enumerate(writes):
+        write()
+        assert changed(), f"write {k}"
+    if hasattr(os, "environb"):  # (one dict behind both, as before the swap: a write to either is seen by both)
+        assert os.environb._data is os.environ._data  # type: ignore[attr-defined]
+        with monkeypatch.context() as patched:
+            patched.setitem(os.environb, b"OPGEN_X_VERSION", b"5")
+            assert os.environ["OPGEN_X_VERSION"] == "5" and changed()
+    monkeypatch.setattr(settings, "_COUNTED", None)  # (a Python without the dict: not counted)
+    assert settings.environ_version() is None

@@ -46,6 +46,7 @@ from codegen.runtime.settings import (
     NO_REPLAY,
     PLAN,
     POISON_OUTPUTS,
+    environ_version,
     raw_values,
 )
 
@@ -88,8 +89,8 @@ def _state(raw: tuple[Any, ...], backend: Any) -> _State:
 class NativeDriver:
     """One op's driver: built, loaded and bound on its first call."""
 
-    __slots__ = ("_address", "_bound", "_broken", "_cuda_bound", "_runner", "kernels", "op", "plan", "served",
-                 "source")
+    __slots__ = ("_address", "_bound", "_broken", "_cuda_bound", "_last", "_runner", "kernels", "op", "plan",
+                 "served", "source")
 
     def __init__(self, op: str, kernels: KernelSource, plan: Plan, source: Path):
         self.op = op
@@ -103,6 +104,11 @@ class NativeDriver:
         # device index -> native_cuda.generation() it was bound in (-1 - generation: off in that one)
         self._cuda_bound: dict[int, int] = {}
         self._broken = False
+        # The last native cpu call's route — (backend, environ_version(), the switches) — with what it
+        # found: the front's call, whether outputs are poisoned (one tuple: threads see all or none).
+        # The same route again, and nothing is read but the route: any os.environ write or switch
+        # changes it (settings.py's doc).
+        self._last: tuple[tuple[Any, ...], Any, bool] | None = None
 
     def call(self, backend: Any, inputs: tuple[Any, ...], attrs: tuple[Any, ...],
              outputs: type[_Outputs]) -> _Outputs | None:
@@ -110,6 +116,20 @@ class NativeDriver:
         NamedTuple), or None: the wrapper's Python path takes it."""
         if self._broken or backend.watched:
             return None
+        route, last = (backend, environ_version(), switches._sanitize, switches._random_seed), self._last
+        if last is None or route != last[0] or route[1] is None:
+            return self._routed(route, backend, inputs, attrs, outputs)
+        backend.flush()  # the driver runs at once: launches the Python path queued go first
+        made = last[1](self._address, inputs, attrs, DEVICE_CPU, last[2], outputs)
+        if made is not None:
+            self.served += 1
+        return made  # type: ignore[no-any-return]
+
+    def _routed(self, route: tuple[Any, ...], backend: Any, inputs: tuple[Any, ...], attrs: tuple[Any, ...],
+                outputs: type[_Outputs]) -> _Outputs | None:
+        """`call` where the route changed since this driver's last native cpu call: the settings
+        read and the binding checked (the route kept where the call runs natively on the cpu)."""
+        self._last = None
         raw = (backend.name, switches._sanitize, switches._random_seed, _settings())
         state = _STATES.get(raw) or _state(raw, backend)
         front = state.cpu  # (tested first: isinstance against a Protocol's subclass costs more than a call)
@@ -123,6 +143,7 @@ class NativeDriver:
                 return None
             if self._bound == state.binding:
                 self._bound = state.binding  # (the state's own tuple: an identity test from now on)
+        self._last = (route, front.call, state.poison)
         backend.flush()  # the driver runs at once: launches the Python path queued go first
         made = front.call(self._address, inputs, attrs, DEVICE_CPU, state.poison, outputs)
         if made is not None:

@@ -11,7 +11,14 @@ reads per call), so `Setting.raw` reads the dict that os.environ keeps its value
 os.environ.get costs ~0.5 µs for an unset name (it encodes the key, then raises and catches
 KeyError), about 5 µs of a 28 µs call, against ~0.05 µs. os.environ writes that dict on every
 change, so both read the same values; `_environ_dict` checks the layout it relies on once and
-falls back to os.environ.get on any Python without it (or where the check fails)."""
+falls back to os.environ.get on any Python without it (or where the check fails).
+
+That dict is swapped, at import, for a `_CountingEnviron` (a dict that counts its writes, the same
+keys and values): `environ_version()` changes with every write through os.environ (setenv,
+delenv, `os.environ[...] =`, pop, clear, update), so a caller may keep what it parsed from the
+variables until it changes (the native wrappers' route, read on every call: native_driver.py). It
+is None where there is no such dict: then read the variables again each time. Both this and `raw`
+trust that nothing replaces os.environ's dict after this module is imported."""
 
 from __future__ import annotations
 
@@ -32,22 +39,90 @@ class SettingError(ValueError):
     """An OPGEN_* environment variable holds a value its setting does not take."""
 
 
+class _CountingEnviron(dict):  # type: ignore[type-arg]
+    """os.environ's own dict, counting every write after it is made (`version`: os.environ's
+    methods write through __setitem__ and __delitem__; the rest are counted too)."""
+
+    __slots__ = ("version",)
+
+    def __init__(self, data: dict[bytes, bytes]):
+        super().__init__(data)
+        self.version = 0
+
+    # (counted after the write: a reader that saw the old count reads again at its next call)
+    def __setitem__(self, key: Any, value: Any) -> None:
+        super().__setitem__(key, value)
+        self.version += 1
+
+    def __delitem__(self, key: Any) -> None:
+        super().__delitem__(key)
+        self.version += 1
+
+    def pop(self, *args: Any) -> Any:
+        try:
+            return super().pop(*args)
+        finally:
+            self.version += 1
+
+    def popitem(self) -> Any:
+        try:
+            return super().popitem()
+        finally:
+            self.version += 1
+
+    def clear(self) -> None:
+        super().clear()
+        self.version += 1
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        try:
+            super().update(*args, **kwargs)
+        finally:
+            self.version += 1
+
+    def setdefault(self, key: Any, default: Any = None) -> Any:
+        try:
+            return super().setdefault(key, default)
+        finally:
+            self.version += 1
+
+    def __ior__(self, other: Any) -> Any:  # type: ignore[misc]  # (any mapping, as dict takes)
+        self.update(other)
+        return self
+
+
 def _environ_dict() -> dict[bytes, bytes] | None:
     """The dict behind os.environ, if it is one keyed and valued as `raw` reads it (POSIX CPython:
-    bytes from str with the filesystem encoding); None elsewhere (Windows keys are upper-cased
-    str)."""
+    bytes from str with the filesystem encoding), made a _CountingEnviron; None elsewhere (Windows
+    keys are upper-cased str)."""
     data = getattr(os.environ, "_data", None)
     encode = getattr(os.environ, "encodekey", None)
-    if type(data) is not dict or encode is None or os.name != "posix":
+    counting = type(data).__name__ == _CountingEnviron.__name__ and hasattr(data, "version")  # (this module reloaded)
+    if (type(data) is not dict and not counting) or encode is None or os.name != "posix":
         return None
     try:
         probe_ok = encode("OPGEN_X") == b"OPGEN_X"
     except Exception:  # noqa: BLE001  (any surprise here means: use the supported path)
         return None
-    return data if probe_ok else None
+    if not probe_ok:
+        return None
+    if not counting:
+        old, data = data, _CountingEnviron(data)  # type: ignore[arg-type]
+        os.environ._data = data  # type: ignore[attr-defined]
+        environb = getattr(os, "environb", None)  # (POSIX: the same dict behind os.environb; kept shared)
+        if environb is not None and getattr(environb, "_data", None) is old:
+            environb._data = data
+    return data
 
 
 _ENVIRON = _environ_dict()
+_COUNTED = _ENVIRON if _ENVIRON is not None and hasattr(_ENVIRON, "version") else None
+
+
+def environ_version() -> int | None:
+    """A number that changes with every write to os.environ, or None where writes are not counted
+    (module doc): then the variables must be read again at each use."""
+    return None if _COUNTED is None else _COUNTED.version  # type: ignore[attr-defined,no-any-return]
 
 
 def parse_flag(name: str, text: str) -> bool:

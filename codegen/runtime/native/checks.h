@@ -486,15 +486,30 @@ inline V check_int_list(const char* op, const char* name, const V& v, const Boun
   return v;
 }
 
-// What a call owns until its plan has run: scratch descriptors, list pointers, plan values. Lists
-// (stable addresses, and nothing allocated until something is kept: most calls keep only scratch).
+struct Shape;
+
+// A scratch buffer's descriptor and the dims it points at, kept together (the plan's slots point at both).
+struct ScratchEntry {
+  opgen_tensor t;
+  int64_t dims[OPGEN_MAX_NDIM];
+};
+
+// What a call owns until its plan has run: scratch descriptors, list pointers, plan values, at
+// stable addresses. The first few scratch descriptors in place (a call's usual one to three: no heap
+// for them, where a list took three blocks each), then a list; the rest lists (nothing allocated
+// until something is kept: most calls keep only scratch).
 struct Frame {
-  std::list<opgen_tensor> scratch;
-  std::list<std::vector<int64_t>> shapes;
+  static constexpr int kScratchInPlace = 4;
+  ScratchEntry scratch_in_place[kScratchInPlace];  // (not initialised: each is written when kept)
+  int nscratch = 0;
+  std::list<ScratchEntry> scratch_more;
   std::list<std::vector<const void*>> pointers;
   std::list<std::vector<opgen_plan_value>> values;
   std::list<std::vector<opgen_value>> attrs;
   std::vector<opgen_native::ValueCheck> value_checks;  // (the cuda device's, for the plan's runtime)
+
+  // `t` kept with the dims of `s` (its shape pointing at them)
+  opgen_tensor& keep_scratch(const opgen_tensor& t, const Shape& s);
 };
 
 // The activation library's function named `name` with its default parameters (printed per unit
@@ -719,7 +734,8 @@ struct Shape {
 
 inline void allocate(opgen_call* call, int64_t index, int32_t dtype, int32_t ndim, const int64_t* shape,
                      int64_t bytes, void** data) {
-  char err[512] = {0};
+  char err[512];
+  err[0] = '\0';  // (an allocator that fails says why here; the rest is never read)
   if (call->allocator.alloc == nullptr) raise(OPGEN_ERR_MEMORY, "the call has no allocator");
   if (call->allocator.alloc(call->allocator.ctx, index, dtype, ndim, shape, bytes, data, err, sizeof err) != 0)
     raise(OPGEN_ERR_MEMORY, err[0] ? err : "the allocator failed");
@@ -756,13 +772,19 @@ inline V output(opgen_call* call, const char* op, const char* name, int64_t k, b
   return tensor(&out);
 }
 
+inline opgen_tensor& Frame::keep_scratch(const opgen_tensor& t, const Shape& s) {
+  ScratchEntry& e = nscratch < kScratchInPlace ? scratch_in_place[nscratch++] : scratch_more.emplace_back();
+  std::memcpy(e.dims, s.d, sizeof(int64_t) * (size_t)s.n);
+  e.t = t;
+  e.t.shape = e.dims;
+  return e.t;
+}
+
 // `buf = _backend.empty([dims], dtype)`: a scratch buffer from the allocator (index -1).
 inline V scratch(opgen_call* call, Frame& frame, const Shape& s, const V& dtype) {
   int32_t code = dtype_code(dtype);
-  frame.shapes.emplace_back(s.d, s.d + s.n);
-  frame.scratch.push_back(opgen_tensor{nullptr, frame.shapes.back().data(), nullptr, s.n, code, call->device,
-                                       call->device_index, nullptr});
-  opgen_tensor& t = frame.scratch.back();
+  opgen_tensor& t = frame.keep_scratch(
+      opgen_tensor{nullptr, nullptr, nullptr, s.n, code, call->device, call->device_index, nullptr}, s);
   allocate(call, -1, code, s.n, t.shape, s.bytes(code), &t.data);
   return tensor(&t);
 }
@@ -776,10 +798,8 @@ inline V alias_view(Frame& frame, const char* op, const char* name, const V& of,
   if (size < count)
     raise(OPGEN_ERR_VALUE, std::string(op) + ": scratch buffer " + name + ": needs " + std::to_string(count) +
                                " elements of its alias, which has " + std::to_string(size));
-  frame.shapes.emplace_back(s.d, s.d + s.n);
-  frame.scratch.push_back(opgen_tensor{base.data, frame.shapes.back().data(), nullptr, s.n, base.dtype, base.device,
-                                       base.device_index, nullptr});
-  return tensor(&frame.scratch.back());
+  return tensor(&frame.keep_scratch(
+      opgen_tensor{base.data, nullptr, nullptr, s.n, base.dtype, base.device, base.device_index, nullptr}, s));
 }
 
 // A plan value as codegen/runtime/native_plan.py encodes the Python one; a string is its index in

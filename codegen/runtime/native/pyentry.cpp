@@ -76,6 +76,8 @@ struct CallState {
   std::vector<std::array<int64_t, OPGEN_MAX_NDIM>> dims;
   PyObject *raised_type = nullptr, *raised_value = nullptr, *raised_trace = nullptr;
   PyThreadState* released = nullptr;  // the calling thread's, while the driver runs without the GIL
+  bool hold = false;                   // held mode (`allocate`): the GIL kept until the last output is made
+  const opgen_call* call = nullptr;    // (its noutputs: which output is the last)
   ~CallState() {
     for (PyObject* o : outputs) Py_XDECREF(o);
     for (PyObject* o : scratch) Py_DECREF(o);
@@ -348,13 +350,30 @@ bool host_scratch(CallState* st, int32_t dtype, int32_t ndim, const int64_t* sha
   return true;
 }
 
-// The driver runs without the GIL (other Python threads go on, as around the Python path's ctypes
-// calls); making an array takes it back for the moment.
+// Held mode: the GIL let go where the calling thread still has it (the plan is about to run).
+void let_go(CallState* st) {
+  if (st->hold && st->released == nullptr && PyGILState_Check()) st->released = PyEval_SaveThread();
+}
+
+// The plan runs without the GIL (other Python threads go on, as around the Python path's ctypes
+// calls). A generated driver's cpu call (`outputs` given) runs in held mode: the calling thread keeps
+// the GIL through the driver's checks and the outputs it makes one after another on that thread, and
+// lets go once the last is made (or at the first scratch block, which comes after them), before the
+// plan: one hand-over a call where there was one per output. Otherwise the GIL is let go before the
+// driver runs, and making an array takes it back for the moment.
 int allocate(void* ctx, int64_t index, int32_t dtype, int32_t ndim, const int64_t* shape, int64_t bytes,
              void** data, char* err, int64_t errlen) {
   CallState* st = static_cast<CallState*>(ctx);
-  if (index < 0 && st->device == OPGEN_DEV_CPU && host_scratch(st, dtype, ndim, shape, bytes, data)) return 0;
-  if (PyGILState_GetThisThreadState() != st->released) {  // (another thread: a driver never does this)
+  if (index < 0 && st->device == OPGEN_DEV_CPU && host_scratch(st, dtype, ndim, shape, bytes, data)) {
+    let_go(st);
+    return 0;
+  }
+  if (st->hold && st->released == nullptr && PyGILState_Check()) {  // held mode, the plan not yet running
+    int result = allocate_locked(st, index, dtype, ndim, shape, data, err, errlen);
+    if (index >= 0 && index + 1 >= st->call->noutputs) let_go(st);
+    return result;
+  }
+  if (st->released == nullptr || PyGILState_GetThisThreadState() != st->released) {  // (another thread)
     PyGILState_STATE gil = PyGILState_Ensure();
     int result = allocate_locked(st, index, dtype, ndim, shape, data, err, errlen);
     PyGILState_Release(gil);
@@ -488,9 +507,11 @@ PyObject* py_call(PyObject*, PyObject* const* argv, Py_ssize_t argc) {
   call.allocator.alloc = allocate;
   call.allocator.ctx = &st;
   int code;
-  st.released = PyEval_SaveThread();
+  st.hold = outputs_type != nullptr && device == OPGEN_DEV_CPU;
+  st.call = &call;
+  if (!st.hold) st.released = PyEval_SaveThread();
   code = driver(&call);
-  PyEval_RestoreThread(st.released);
+  if (st.released != nullptr) PyEval_RestoreThread(st.released);  // (held mode: unless it never let go)
   if (st.raised_type != nullptr) {  // the backend's empty raised: its exception, as on the Python path
     PyErr_Restore(st.raised_type, st.raised_value, st.raised_trace);
     st.raised_type = st.raised_value = st.raised_trace = nullptr;

@@ -49,7 +49,8 @@ class Recordings {
   // The recording of `plan`'s values on the plan named `backend`: kept, or recorded now and kept.
   // nullptr where the recorder refuses them (`err` says why: the Python plan then raises its own).
   std::shared_ptr<const Recording> get(const PlanCall& plan, const char* backend, std::string& err) {
-    std::string key;
+    thread_local std::string key;  // (this thread's, reused: its heap block taken once, not per call)
+    key.clear();
     key.reserve(std::strlen(backend) + 1 + 40 * static_cast<size_t>(plan.nvalues));  // (grown once, not per value)
     key.append(backend);
     key.push_back('\0');

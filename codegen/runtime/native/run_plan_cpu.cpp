@@ -22,8 +22,10 @@ std::unordered_set<std::string> g_unbound;  // ops opgen_native_unbind_cpu forgo
 CpuBinder g_binder = nullptr;
 
 std::shared_ptr<const CpuBinding> binding_of(const char* op) {
+  thread_local std::string key;  // (reused: an op's name past the short-string size took a heap block per call)
+  key.assign(op);
   std::lock_guard<std::mutex> hold(g_bindings_mu);
-  auto found = g_bindings.find(op);
+  auto found = g_bindings.find(key);
   return found == g_bindings.end() ? nullptr : found->second;
 }
 
