@@ -28,11 +28,14 @@ machine then does not count (common.cpu_seconds).
 The wrappers call their op's native driver (docs/native.md) unless `--python` (OPGEN_NATIVE=0, the
 Python path); torch.ops runs the Python registration unless `--torch-native` (OPGEN_TORCH_NATIVE=1:
 the stable-ABI library calling the drivers). torch.ops is timed twice: in grad mode (the default:
-the autograd kernel `register_autograd` installs, in Python, runs on every call) and under
-`torch.inference_mode()` (the autograd keys excluded, as in a deployed or inference model: the call
-goes straight to the op's CPU kernel), each against PyTorch's op in the same mode; the mode is
-entered once per sample of `repeat` calls, not per call. The kernels' own execution is recorded on the Python
-path (the native runner enters the emulation without the batch log), the same kernels either way.
+the op's Autograd-key kernel, in Python, runs on every call: codegen/runtime/torch_autograd.py) and
+under `torch.inference_mode()` (the autograd keys excluded, as in a deployed or inference model: the
+call goes straight to the op's CPU kernel), each against PyTorch's op in the same mode; the mode is
+entered once per sample of `repeat` calls, not per call. Their verdict lines also give aten's nearest
+op called the same way, by name through `torch.ops` (torch.ops.aten.native_layer_norm, _softmax,
+native_batch_norm_backward), in the same mode and rounds: what PyTorch's own route costs. The
+kernels' own execution is recorded on the Python path (the native runner enters the emulation
+without the batch log), the same kernels either way.
 
     python bench/bench_host_overhead.py [--quick] [--cpu-time] [--python] [--torch-native] [--blas-core NAME]
 """
@@ -76,8 +79,10 @@ RATIO_GOAL = 2.0  # a whole call against PyTorch's, through either path (issue 3
 
 
 def cases(scope: Scope) -> dict[str, dict[str, Callable[[], object]]]:
-    """Per op: the call through each path and PyTorch's ("peer"), on the same values (the
-    inference ones are the grad-mode calls, timed under torch.inference_mode())."""
+    """Per op: the call through each path and PyTorch's ("peer"), on the same values, and aten's
+    nearest op called as torch.ops.opgen's are, by name through `torch.ops` ("floor": PyTorch's own
+    cost of that route, its kernel included); the inference ones are the grad-mode calls, timed
+    under torch.inference_mode()."""
     rng = np.random.default_rng(0)
     x = rng.standard_normal((2, 8), dtype=np.float32)
     gamma, beta = rng.standard_normal(8, dtype=np.float32), rng.standard_normal(8, dtype=np.float32)
@@ -90,26 +95,34 @@ def cases(scope: Scope) -> dict[str, dict[str, Callable[[], object]]]:
     t4 = [torch.from_numpy(a) for a in (dy4, x4, scale, mean, inv, empty)]
     nchw = [t.permute(0, 3, 1, 2).contiguous() for t in t4[:2]]  # [1, 2, 1, 1]: PyTorch's layout
     ops = torch.ops.opgen
+
+    def aten_bn_backward() -> object:
+        return torch.ops.aten.native_batch_norm_backward(
+            nchw[0], nchw[1], t4[2], None, None, t4[3], t4[4], True, 1e-4, [True, True, True])
+
     table = {
         "LayerNorm [2, 8]": {
             "wrapper": lambda: layer_norm(x, gamma, beta, scope=scope),
             "torch.ops": lambda: ops.layer_norm(tx, tgamma, tbeta),
             "peer": lambda: torch.nn.functional.layer_norm(tx, (8,), tgamma, tbeta),
+            "floor": lambda: torch.ops.aten.native_layer_norm(tx, [8], tgamma, tbeta, 1e-5),
         },
         "Softmax [2, 8]": {
             "wrapper": lambda: softmax(x, scope=scope),
             "torch.ops": lambda: ops.softmax(tx),
             "peer": lambda: torch.softmax(tx, -1),
+            "floor": lambda: torch.ops.aten._softmax(tx, -1, False),
         },
         "FusedBatchNormGradV3 [1, 1, 1, 2]": {
             "wrapper": lambda: fused_batch_norm_grad_v3(dy4, x4, scale, mean, inv, empty, scope=scope),
             "torch.ops": lambda: ops.fused_batch_norm_grad_v3(*t4),
-            "peer": lambda: torch.ops.aten.native_batch_norm_backward(
-                nchw[0], nchw[1], t4[2], None, None, t4[3], t4[4], True, 1e-4, [True, True, True]),
+            "peer": aten_bn_backward,
+            "floor": aten_bn_backward,  # (the peer is aten's op through torch.ops already)
         },
     }
     for fns in table.values():
-        fns["torch.ops" + INFERENCE], fns["peer" + INFERENCE] = fns["torch.ops"], fns["peer"]
+        for way in ("torch.ops", "peer", "floor"):
+            fns[way + INFERENCE] = fns[way]
     return table
 
 
@@ -140,6 +153,14 @@ def _batch(fn: Callable[[], object], repeat: int, inference: bool) -> Callable[[
             for _ in range(repeat):
                 fn()
     return calls
+
+
+def _floor(us: dict[tuple[str, str], float], op: str, path: str) -> str:
+    """A torch.ops path's call beside PyTorch's own op through torch.ops in the same mode."""
+    if not path.startswith("torch.ops"):
+        return ""
+    floor = "floor" + INFERENCE if path.endswith(INFERENCE) else "floor"
+    return f"; ours {us[op, path]:.1f} µs, PyTorch's own route (torch.ops.aten) {us[op, floor]:.1f} µs"
 
 
 def _verdict(met: bool) -> str:
@@ -193,7 +214,7 @@ def main() -> None:
             peer, call, kernels = _figures(med, op, path)
             print(f"- {op}, {path}: host overhead {call - kernels:.1f} µs ≤ {GOALS[path]:.0f}: "
                   f"{_verdict(call - kernels <= GOALS[path])}; whole call {call / peer:.2f}x ≤ {RATIO_GOAL:.0f}x: "
-                  f"{_verdict(call / peer <= RATIO_GOAL)}")
+                  f"{_verdict(call / peer <= RATIO_GOAL)}{_floor(med, op, path)}")
     crossing = statistics.median(med[op, f"{path} crossings"] / batches[op, path] for op in ops for path in PATHS)
     print(f"one empty batch from Python (ctypes and the runtime's batch entry; in the overhead): {crossing:.1f} µs")
 

@@ -19,6 +19,7 @@ import torch
 
 # isort: split
 from codegen.runtime import settings as _settings
+from codegen.runtime import torch_autograd as _torch_autograd
 from codegen.runtime import torch_bridge as _tb
 from codegen.runtime import torch_library as _torch_library
 
@@ -116,8 +117,8 @@ def _bias_add_backward(ctx: Any, *grads: Any) -> Any:
     return grad_output, output
 
 
-torch.library.register_autograd('opgen::bias_add', _bias_add_backward,
-                                setup_context=_bias_add_setup_context, lib=_LIB)
+_torch_autograd.register_autograd('opgen::bias_add', _bias_add_backward,
+                                  setup_context=_bias_add_setup_context, lib=_LIB)
 
 
 # -- BiasAddGrad ---------------------------------------------------------------------------------
@@ -140,8 +141,8 @@ if not NATIVE:
     _LIB.impl('bias_add_grad', _bias_add_grad_impl, "CPU")
     _LIB.impl('bias_add_grad', _bias_add_grad_impl, "CUDA")
 torch.library.register_fake('opgen::bias_add_grad', _bias_add_grad_fake, lib=_LIB)
-torch.library.register_autograd('opgen::bias_add_grad', _no_gradient('BiasAddGrad', 'it is the gradient of BiasAdd (no second derivative is declared)'),
-                                setup_context=_no_context, lib=_LIB)
+_torch_autograd.register_autograd('opgen::bias_add_grad', _no_gradient('BiasAddGrad', 'it is the gradient of BiasAdd (no second derivative is declared)'),
+                                  setup_context=_no_context, lib=_LIB)
 
 
 # -- FusedBatchNormGradV3 ------------------------------------------------------------------------
@@ -164,8 +165,8 @@ if not NATIVE:
     _LIB.impl('fused_batch_norm_grad_v3', _fused_batch_norm_grad_v3_impl, "CPU")
     _LIB.impl('fused_batch_norm_grad_v3', _fused_batch_norm_grad_v3_impl, "CUDA")
 torch.library.register_fake('opgen::fused_batch_norm_grad_v3', _fused_batch_norm_grad_v3_fake, lib=_LIB)
-torch.library.register_autograd('opgen::fused_batch_norm_grad_v3', _no_gradient('FusedBatchNormGradV3', 'it is the gradient of FusedBatchNormV3 (no second derivative is declared)'),
-                                setup_context=_no_context, lib=_LIB)
+_torch_autograd.register_autograd('opgen::fused_batch_norm_grad_v3', _no_gradient('FusedBatchNormGradV3', 'it is the gradient of FusedBatchNormV3 (no second derivative is declared)'),
+                                  setup_context=_no_context, lib=_LIB)
 
 
 # -- FusedBatchNormV3 ----------------------------------------------------------------------------
@@ -206,8 +207,8 @@ def _fused_batch_norm_v3_backward(ctx: Any, *grads: Any) -> Any:
     return x_backprop, scale_backprop, offset_backprop, None, None
 
 
-torch.library.register_autograd('opgen::fused_batch_norm_v3', _fused_batch_norm_v3_backward,
-                                setup_context=_fused_batch_norm_v3_setup_context, lib=_LIB)
+_torch_autograd.register_autograd('opgen::fused_batch_norm_v3', _fused_batch_norm_v3_backward,
+                                  setup_context=_fused_batch_norm_v3_setup_context, lib=_LIB)
 
 
 # -- LayerNorm -----------------------------------------------------------------------------------
@@ -251,8 +252,8 @@ def _layer_norm_backward(ctx: Any, *grads: Any) -> Any:
     return dx, _grad_gamma if ctx.given['gamma'] else None, _grad_beta if ctx.given['beta'] else None
 
 
-torch.library.register_autograd('opgen::layer_norm', _layer_norm_backward,
-                                setup_context=_layer_norm_setup_context, lib=_LIB)
+_torch_autograd.register_autograd('opgen::layer_norm', _layer_norm_backward,
+                                  setup_context=_layer_norm_setup_context, lib=_LIB)
 
 
 # -- LayerNormGrad -------------------------------------------------------------------------------
@@ -275,8 +276,8 @@ if not NATIVE:
     _LIB.impl('layer_norm_grad', _layer_norm_grad_impl, "CPU")
     _LIB.impl('layer_norm_grad', _layer_norm_grad_impl, "CUDA")
 torch.library.register_fake('opgen::layer_norm_grad', _layer_norm_grad_fake, lib=_LIB)
-torch.library.register_autograd('opgen::layer_norm_grad', _no_gradient('LayerNormGrad', 'it is the gradient of LayerNorm (no second derivative is declared)'),
-                                setup_context=_no_context, lib=_LIB)
+_torch_autograd.register_autograd('opgen::layer_norm_grad', _no_gradient('LayerNormGrad', 'it is the gradient of LayerNorm (no second derivative is declared)'),
+                                  setup_context=_no_context, lib=_LIB)
 
 
 # -- Softmax -------------------------------------------------------------------------------------
@@ -315,8 +316,8 @@ def _softmax_backward(ctx: Any, *grads: Any) -> Any:
     return dx,
 
 
-torch.library.register_autograd('opgen::softmax', _softmax_backward,
-                                setup_context=_softmax_setup_context, lib=_LIB)
+_torch_autograd.register_autograd('opgen::softmax', _softmax_backward,
+                                  setup_context=_softmax_setup_context, lib=_LIB)
 
 
 # -- SoftmaxGrad ---------------------------------------------------------------------------------
@@ -339,8 +340,8 @@ if not NATIVE:
     _LIB.impl('softmax_grad', _softmax_grad_impl, "CPU")
     _LIB.impl('softmax_grad', _softmax_grad_impl, "CUDA")
 torch.library.register_fake('opgen::softmax_grad', _softmax_grad_fake, lib=_LIB)
-torch.library.register_autograd('opgen::softmax_grad', _no_gradient('SoftmaxGrad', 'it is the gradient of Softmax (no second derivative is declared)'),
-                                setup_context=_no_context, lib=_LIB)
+_torch_autograd.register_autograd('opgen::softmax_grad', _no_gradient('SoftmaxGrad', 'it is the gradient of Softmax (no second derivative is declared)'),
+                                  setup_context=_no_context, lib=_LIB)
 
 
 # -- CudnnRNNBackpropV3 --------------------------------------------------------------------------
@@ -363,8 +364,8 @@ if not NATIVE:
     _LIB.impl('cudnn_rnn_backprop_v3', _cudnn_rnn_backprop_v3_impl, "CPU")
     _LIB.impl('cudnn_rnn_backprop_v3', _cudnn_rnn_backprop_v3_impl, "CUDA")
 torch.library.register_fake('opgen::cudnn_rnn_backprop_v3', _cudnn_rnn_backprop_v3_fake, lib=_LIB)
-torch.library.register_autograd('opgen::cudnn_rnn_backprop_v3', _no_gradient('CudnnRNNBackpropV3', 'it is the gradient of CudnnRNNV3 (no second derivative is declared)'),
-                                setup_context=_no_context, lib=_LIB)
+_torch_autograd.register_autograd('opgen::cudnn_rnn_backprop_v3', _no_gradient('CudnnRNNBackpropV3', 'it is the gradient of CudnnRNNV3 (no second derivative is declared)'),
+                                  setup_context=_no_context, lib=_LIB)
 
 
 # -- CudnnRNNCanonicalToParamsV2 -----------------------------------------------------------------
@@ -386,8 +387,8 @@ def _cudnn_rnn_canonical_to_params_v2_fake(num_layers: Any, num_units: Any, inpu
 _LIB.impl('cudnn_rnn_canonical_to_params_v2', _cudnn_rnn_canonical_to_params_v2_impl, "CPU")
 _LIB.impl('cudnn_rnn_canonical_to_params_v2', _cudnn_rnn_canonical_to_params_v2_impl, "CUDA")
 torch.library.register_fake('opgen::cudnn_rnn_canonical_to_params_v2', _cudnn_rnn_canonical_to_params_v2_fake, lib=_LIB)
-torch.library.register_autograd('opgen::cudnn_rnn_canonical_to_params_v2', _no_gradient('CudnnRNNCanonicalToParamsV2', 'its spec declares no gradient op'),
-                                setup_context=_no_context, lib=_LIB)
+_torch_autograd.register_autograd('opgen::cudnn_rnn_canonical_to_params_v2', _no_gradient('CudnnRNNCanonicalToParamsV2', 'its spec declares no gradient op'),
+                                  setup_context=_no_context, lib=_LIB)
 
 
 # -- CudnnRNNParamsSize --------------------------------------------------------------------------
@@ -408,8 +409,8 @@ def _cudnn_rnn_params_size_fake(num_layers: Any, num_units: Any, input_size: Any
 
 _LIB.impl('cudnn_rnn_params_size', _cudnn_rnn_params_size_impl, "CompositeExplicitAutograd")  # no tensor picks a device: CPU
 torch.library.register_fake('opgen::cudnn_rnn_params_size', _cudnn_rnn_params_size_fake, lib=_LIB)
-torch.library.register_autograd('opgen::cudnn_rnn_params_size', _no_gradient('CudnnRNNParamsSize', 'its spec declares no gradient op'),
-                                setup_context=_no_context, lib=_LIB)
+_torch_autograd.register_autograd('opgen::cudnn_rnn_params_size', _no_gradient('CudnnRNNParamsSize', 'its spec declares no gradient op'),
+                                  setup_context=_no_context, lib=_LIB)
 
 
 # -- CudnnRNNParamsToCanonicalV2 -----------------------------------------------------------------
@@ -431,8 +432,8 @@ def _cudnn_rnn_params_to_canonical_v2_fake(num_layers: Any, num_units: Any, inpu
 _LIB.impl('cudnn_rnn_params_to_canonical_v2', _cudnn_rnn_params_to_canonical_v2_impl, "CPU")
 _LIB.impl('cudnn_rnn_params_to_canonical_v2', _cudnn_rnn_params_to_canonical_v2_impl, "CUDA")
 torch.library.register_fake('opgen::cudnn_rnn_params_to_canonical_v2', _cudnn_rnn_params_to_canonical_v2_fake, lib=_LIB)
-torch.library.register_autograd('opgen::cudnn_rnn_params_to_canonical_v2', _no_gradient('CudnnRNNParamsToCanonicalV2', 'its spec declares no gradient op'),
-                                setup_context=_no_context, lib=_LIB)
+_torch_autograd.register_autograd('opgen::cudnn_rnn_params_to_canonical_v2', _no_gradient('CudnnRNNParamsToCanonicalV2', 'its spec declares no gradient op'),
+                                  setup_context=_no_context, lib=_LIB)
 
 
 # -- CudnnRNNV3 ----------------------------------------------------------------------------------
@@ -479,8 +480,8 @@ def _cudnn_rnn_v3_backward(ctx: Any, *grads: Any) -> Any:
     return input_backprop, input_h_backprop, input_c_backprop, params_backprop, None
 
 
-torch.library.register_autograd('opgen::cudnn_rnn_v3', _cudnn_rnn_v3_backward,
-                                setup_context=_cudnn_rnn_v3_setup_context, lib=_LIB)
+_torch_autograd.register_autograd('opgen::cudnn_rnn_v3', _cudnn_rnn_v3_backward,
+                                  setup_context=_cudnn_rnn_v3_setup_context, lib=_LIB)
 
 
 # -- DmlRnn --------------------------------------------------------------------------------------
@@ -503,8 +504,8 @@ if not NATIVE:
     _LIB.impl('dml_rnn', _dml_rnn_impl, "CPU")
     _LIB.impl('dml_rnn', _dml_rnn_impl, "CUDA")
 torch.library.register_fake('opgen::dml_rnn', _dml_rnn_fake, lib=_LIB)
-torch.library.register_autograd('opgen::dml_rnn', _no_gradient('DmlRnn', 'its spec declares no gradient op'),
-                                setup_context=_no_context, lib=_LIB)
+_torch_autograd.register_autograd('opgen::dml_rnn', _no_gradient('DmlRnn', 'its spec declares no gradient op'),
+                                  setup_context=_no_context, lib=_LIB)
 
 
 # -- GRUBlockCell --------------------------------------------------------------------------------
@@ -548,8 +549,8 @@ def _gru_block_cell_backward(ctx: Any, *grads: Any) -> Any:
     return d_x, d_h_prev, _grad_w_ru, _grad_w_c, _grad_b_ru, _grad_b_c
 
 
-torch.library.register_autograd('opgen::gru_block_cell', _gru_block_cell_backward,
-                                setup_context=_gru_block_cell_setup_context, lib=_LIB)
+_torch_autograd.register_autograd('opgen::gru_block_cell', _gru_block_cell_backward,
+                                  setup_context=_gru_block_cell_setup_context, lib=_LIB)
 
 
 # -- GRUBlockCellGrad ----------------------------------------------------------------------------
@@ -573,8 +574,8 @@ if not NATIVE:
     _LIB.impl('gru_block_cell_grad', _gru_block_cell_grad_impl, "CPU")
     _LIB.impl('gru_block_cell_grad', _gru_block_cell_grad_impl, "CUDA")
 torch.library.register_fake('opgen::gru_block_cell_grad', _gru_block_cell_grad_fake, lib=_LIB)
-torch.library.register_autograd('opgen::gru_block_cell_grad', _no_gradient('GRUBlockCellGrad', 'it is the gradient of GRUBlockCell (no second derivative is declared)'),
-                                setup_context=_no_context, lib=_LIB)
+_torch_autograd.register_autograd('opgen::gru_block_cell_grad', _no_gradient('GRUBlockCellGrad', 'it is the gradient of GRUBlockCell (no second derivative is declared)'),
+                                  setup_context=_no_context, lib=_LIB)
 
 
 #: opgen's drop-in torch.nn modules (docs/pytorch.md), imported on first use: opgen_ops.torch_nn

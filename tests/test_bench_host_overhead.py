@@ -29,4 +29,8 @@ def test_bench_host_overhead_quick(clock: list[str]) -> None:
         (op, path) for op in OPS for path in ("wrapper", "torch.ops", "torch.ops inference")]
     for row in rows:
         assert row.count("µs") == 4 and row.endswith(" | 1 |")  # one launch batch per call, replayed
+    verdicts = [line for line in lines if line.startswith("- ")]
+    assert len(verdicts) == len(rows)
+    for line in verdicts:  # a torch.ops path's verdict beside aten's nearest op through torch.ops
+        assert ("PyTorch's own route (torch.ops.aten) " in line) == (", torch.ops" in line), line
     assert lines[-1].startswith("one empty batch from Python")
