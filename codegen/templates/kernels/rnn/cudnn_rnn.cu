@@ -117,6 +117,14 @@ __device__ __forceinline__ void span_each(Span span, const F& f) {
   });
 }
 
+// p[q] = v[q] for a run: one output's run stored by itself, so that the host form's vectoriser
+// makes it one vector store. Stores of several outputs interleaved in one loop (acts[j + q], then
+// acts[H + j + q], ...) stay lane by lane: it cannot prove the outputs apart to reorder them.
+template <typename T, typename A, int R>
+__device__ __forceinline__ void store_run(T* __restrict__ p, const A (&v)[R]) {
+  CRNN_UNROLL for (int q = 0; q < R; ++q) crnn::store(p + q, v[q]);
+}
+
 // v[q] = sigmoid(v[q]) (or tanh) for a run.
 template <typename A, int R>
 __device__ __forceinline__ void sigmoid_run(A (&v)[R]) {
@@ -272,14 +280,13 @@ __device__ __forceinline__ void lstm_row(long long b, const T* __restrict__ gx, 
       tc[q] = crnn::stored(c[q], c_next);  // tanh of c as stored
     }
     crnn::tanh_run(tc);
-    CRNN_UNROLL for (int q = 0; q < R; ++q) {
-      crnn::store(acts + j + q, ig[q]);
-      crnn::store(acts + H + j + q, fg[q]);
-      crnn::store(acts + 2 * H + j + q, cg[q]);
-      crnn::store(acts + 3 * H + j + q, og[q]);
-      crnn::store(c_next + j + q, c[q]);
-      crnn::store(m_out + j + q, og[q] * tc[q]);
-    }
+    CRNN_UNROLL for (int q = 0; q < R; ++q) tc[q] = og[q] * tc[q];  // m = o∘tanh(c)
+    crnn::store_run(acts + j, ig);
+    crnn::store_run(acts + H + j, fg);
+    crnn::store_run(acts + 2 * H + j, cg);
+    crnn::store_run(acts + 3 * H + j, og);
+    crnn::store_run(c_next + j, c);
+    crnn::store_run(m_out + j, tc);
   });
 }
 
@@ -372,15 +379,13 @@ __device__ __forceinline__ void gru_row(long long b, const T* __restrict__ gx, c
       n[q] = crnn::load(x + 2 * H + j + q) + crnn::load(bw + 2 * H + j + q) + r[q] * hn[q];
     }
     crnn::tanh_run(n);
-    CRNN_UNROLL for (int q = 0; q < R; ++q) {
-      const long long k = j + q;
-      const A hp = crnn::load(h_prev + k);
-      crnn::store(acts + k, r[q]);
-      crnn::store(acts + H + k, u[q]);
-      crnn::store(acts + 2 * H + k, n[q]);
-      crnn::store(acts + 3 * H + k, hn[q]);
-      crnn::store(h_next + k, (A(1) - u[q]) * n[q] + u[q] * hp);
-    }
+    A hv[R];
+    CRNN_UNROLL for (int q = 0; q < R; ++q) hv[q] = (A(1) - u[q]) * n[q] + u[q] * crnn::load(h_prev + j + q);
+    crnn::store_run(acts + j, r);
+    crnn::store_run(acts + H + j, u);
+    crnn::store_run(acts + 2 * H + j, n);
+    crnn::store_run(acts + 3 * H + j, hn);
+    crnn::store_run(h_next + j, hv);
   });
 }
 
@@ -808,14 +813,19 @@ __device__ __forceinline__ void lstm_grad_row(long long b, const T* __restrict__
   T* __restrict__ dcr = dc + b * H;
   crnn::row_runs(span, [&](long long j, CRNN_RUN run) {
     constexpr int R = decltype(run)::n;
-    A tc[R], gi[R], gf[R], gc[R], go[R], dcn[R];
+    A tc[R], mg[R], gi[R], gf[R], gc[R], go[R], dcn[R];
     CRNN_UNROLL for (int q = 0; q < R; ++q) tc[q] = crnn::load(c_next + j + q);
     crnn::tanh_run(tc);
+    if (proj) {  // (the choice outside the run's loop: a branch in it keeps the host form scalar)
+      CRNN_UNROLL for (int q = 0; q < R; ++q) mg[q] = crnn::load(dmr + j + q);
+    } else {
+      CRNN_UNROLL for (int q = 0; q < R; ++q) mg[q] = crnn::load(dhr + j + q) + crnn::load(y + j + q);
+    }
     CRNN_UNROLL for (int q = 0; q < R; ++q) {
       const long long k = j + q;
       const A ig = crnn::load(acts + k), fg = crnn::load(acts + H + k), cg = crnn::load(acts + 2 * H + k),
               og = crnn::load(acts + 3 * H + k);
-      const A m_grad = proj ? crnn::load(dmr + k) : crnn::load(dhr + k) + crnn::load(y + k);
+      const A m_grad = mg[q];
       const A dct = crnn::load(dcr + k) + m_grad * og * (A(1) - tc[q] * tc[q]);
       gi[q] = dct * cg * ig * (A(1) - ig);
       gf[q] = dct * crnn::load(c_prev + k) * fg * (A(1) - fg);
@@ -823,13 +833,13 @@ __device__ __forceinline__ void lstm_grad_row(long long b, const T* __restrict__
       go[q] = m_grad * tc[q] * og * (A(1) - og);
       dcn[q] = dct * fg;
     }
-    CRNN_UNROLL for (int q = 0; q < R; ++q) {
-      crnn::store(g + j + q, gi[q]);
-      crnn::store(g + H + j + q, gf[q]);
-      crnn::store(g + 2 * H + j + q, gc[q]);
-      crnn::store(g + 3 * H + j + q, go[q]);
-      crnn::store(dcr + j + q, dcn[q]);
-      if (!proj) crnn::store(dhr + j + q, A(0));
+    crnn::store_run(g + j, gi);
+    crnn::store_run(g + H + j, gf);
+    crnn::store_run(g + 2 * H + j, gc);
+    crnn::store_run(g + 3 * H + j, go);
+    crnn::store_run(dcr + j, dcn);
+    if (!proj) {
+      CRNN_UNROLL for (int q = 0; q < R; ++q) crnn::store(dhr + j + q, A(0));
     }
   });
 }
@@ -898,16 +908,13 @@ __device__ __forceinline__ void gru_grad_row(long long b, const T* __restrict__ 
       dnr[q] = dn[q] * r;
       dhn[q] = grad * u;
     }
-    CRNN_UNROLL for (int q = 0; q < R; ++q) {
-      const long long k = j + q;
-      crnn::store(gw + k, dr[q]);
-      crnn::store(gw + H + k, du[q]);
-      crnn::store(gw + 2 * H + k, dn[q]);
-      crnn::store(gr + k, dr[q]);
-      crnn::store(gr + H + k, du[q]);
-      crnn::store(gr + 2 * H + k, dnr[q]);
-      crnn::store(dhr + k, dhn[q]);
-    }
+    crnn::store_run(gw + j, dr);
+    crnn::store_run(gw + H + j, du);
+    crnn::store_run(gw + 2 * H + j, dn);
+    crnn::store_run(gr + j, dr);
+    crnn::store_run(gr + H + j, du);
+    crnn::store_run(gr + 2 * H + j, dnr);
+    crnn::store_run(dhr + j, dhn);
   });
 }
 
