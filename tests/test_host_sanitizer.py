@@ -4,6 +4,8 @@ source line; clean kernels report nothing. Every kernel here is plain CUDA."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from sanitizer_helpers import f32, fails, in_order, run, sanitized_module  # noqa: F401 (in_order: autouse)
@@ -330,3 +332,14 @@ def test_sanitize_setting_routes_plain_modules_through_the_sanitize_build(mod, m
 def test_module_stays_usable_after_a_finding(mod):
     test_out_of_bounds_write(mod)
     test_clean_kernels_report_nothing(mod)
+
+
+def test_the_sanitize_build_is_compiled_at_O1(mod):
+    """host_sanitize.FLAGS' -O1 must come after the base -O2 (the last -O wins): it halves the sanitize
+    twins' compile time, and every planted bug of this module and tests/test_racecheck.py is caught at
+    -O1. GCC records its switches in the library's DW_AT_producer string (-grecord-gcc-switches)."""
+    producer = re.search(rb"GNU C\+\+\w* [\d.]+ ([^\x00]*)", mod.path.read_bytes())
+    if producer is None:
+        pytest.skip(f"{mod.path.name} records no GCC switches (another compiler): the optimisation level is unknown")
+    levels = re.findall(rb"(?<!\S)-O\w*", producer[1])
+    assert levels and levels[-1] == b"-O1", f"optimisation switches of the sanitize build: {levels}"
