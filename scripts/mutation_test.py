@@ -85,12 +85,17 @@ def toward_zero(convert: str) -> str:
 
 
 def stored_toward_zero(id: str, old: str) -> Mutant:
-    """CudnnRNN's crnn::store(p, v) at old rounding toward zero when *p is 16-bit."""
+    """CudnnRNN's crnn::store(p, v) at old rounding toward zero when *p is 16-bit; or, where old is a
+    crnn::store_run(p, v) (one output's run), each element of the run stored so."""
     lam = ("[&](auto* p_, auto v_) { crnn::store(p_, v_); if constexpr (sizeof(*p_) == 2) { "
            "if (fabs(static_cast<double>(crnn::load(p_))) > fabs(static_cast<double>(v_))) "
            "*p_ = opgen::from_bits<__half>(opgen::to_bits(*p_) - 1u); } }(")
+    run_lam = ("[&](auto* r_, const auto& vs_) { for (int q_ = 0; q_ < int(sizeof(vs_) / sizeof(vs_[0])); ++q_) "
+               + lam + "r_ + q_, vs_[q_]); }(")
     file = K + "rnn/cudnn_rnn.cu"
-    return Mutant(id, file, old, old.replace("crnn::store(", lam, 1), exact16_tests(file))
+    run = "crnn::store_run(" in old
+    new = old.replace("crnn::store_run(", run_lam, 1) if run else old.replace("crnn::store(", lam, 1)
+    return Mutant(id, file, old, new, exact16_tests(file))
 
 
 def rounding(id: str, file: str, old: str, convert: str = "opgen::from_float<T>") -> Mutant:
@@ -271,18 +276,18 @@ MUTANTS = [
            exact16_tests(K + RNN)),
     Mutant("round16-cudnn-stored-c-rd", K + RNN, "return __half2float(__float2half_rn(v));",
            "return __half2float(__float2half_rd(v));", exact16_tests(K + RNN)),
-    stored_toward_zero("round16-cudnn-lstm-c", "crnn::store(c_next + j + q, c[q]);"),
-    stored_toward_zero("round16-cudnn-lstm-h", "crnn::store(m_out + j + q, og[q] * tc[q]);"),
-    stored_toward_zero("round16-cudnn-lstm-o-gate", "crnn::store(acts + 3 * H + j + q, og[q]);"),
-    stored_toward_zero("round16-cudnn-gru-h", "crnn::store(h_next + k, (A(1) - u[q]) * n[q] + u[q] * hp);"),
-    stored_toward_zero("round16-cudnn-gru-n", "crnn::store(acts + 2 * H + k, n[q]);"),
+    stored_toward_zero("round16-cudnn-lstm-c", "crnn::store_run(c_next + j, c);"),
+    stored_toward_zero("round16-cudnn-lstm-h", "crnn::store_run(m_out + j, tc);"),
+    stored_toward_zero("round16-cudnn-lstm-o-gate", "crnn::store_run(acts + 3 * H + j, og);"),
+    stored_toward_zero("round16-cudnn-gru-h", "crnn::store_run(h_next + j, hv);"),
+    stored_toward_zero("round16-cudnn-gru-n", "crnn::store_run(acts + 2 * H + j, n);"),
     stored_toward_zero("round16-cudnn-rnn-h", "crnn::store(h_next + j + q, a[q]);"),
     stored_toward_zero("round16-cudnn-dropout-input", "crnn::store(x + j, (valid ? crnn::load(h + j) : A(0)) * mask);"),
-    stored_toward_zero("round16-cudnn-lstm-grad-i", "crnn::store(g + j + q, gi[q]);"),
-    stored_toward_zero("round16-cudnn-lstm-grad-dc", "crnn::store(dcr + j + q, dcn[q]);"),
-    stored_toward_zero("round16-cudnn-gru-grad-r", "crnn::store(gw + k, dr[q]);"),
-    stored_toward_zero("round16-cudnn-gru-grad-n-recurrent", "crnn::store(gr + 2 * H + k, dnr[q]);"),
-    stored_toward_zero("round16-cudnn-gru-grad-dh", "crnn::store(dhr + k, dhn[q]);"),
+    stored_toward_zero("round16-cudnn-lstm-grad-i", "crnn::store_run(g + j, gi);"),
+    stored_toward_zero("round16-cudnn-lstm-grad-dc", "crnn::store_run(dcr + j, dcn);"),
+    stored_toward_zero("round16-cudnn-gru-grad-r", "crnn::store_run(gw + j, dr);"),
+    stored_toward_zero("round16-cudnn-gru-grad-n-recurrent", "crnn::store_run(gr + 2 * H + j, dnr);"),
+    stored_toward_zero("round16-cudnn-gru-grad-dh", "crnn::store_run(dhr + j, dhn);"),
     stored_toward_zero("round16-cudnn-rnn-grad", "crnn::store(g + j + q, out[q]);"),
     stored_toward_zero("round16-cudnn-skip-grad", "crnn::store(dxt + i, s);"),
     stored_toward_zero("round16-cudnn-proj-grad", "crnn::store(dhp_row + j, live ? crnn::load(dh_row + j)"),
