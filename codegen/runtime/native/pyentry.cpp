@@ -350,9 +350,12 @@ bool host_scratch(CallState* st, int32_t dtype, int32_t ndim, const int64_t* sha
   return true;
 }
 
+// Held mode, the plan not yet running: the calling thread still has the GIL.
+bool holding(const CallState* st) { return st->hold && st->released == nullptr && PyGILState_Check(); }
+
 // Held mode: the GIL let go where the calling thread still has it (the plan is about to run).
 void let_go(CallState* st) {
-  if (st->hold && st->released == nullptr && PyGILState_Check()) st->released = PyEval_SaveThread();
+  if (holding(st)) st->released = PyEval_SaveThread();
 }
 
 // The plan runs without the GIL (other Python threads go on, as around the Python path's ctypes
@@ -368,7 +371,7 @@ int allocate(void* ctx, int64_t index, int32_t dtype, int32_t ndim, const int64_
     let_go(st);
     return 0;
   }
-  if (st->hold && st->released == nullptr && PyGILState_Check()) {  // held mode, the plan not yet running
+  if (holding(st)) {
     int result = allocate_locked(st, index, dtype, ndim, shape, data, err, errlen);
     if (index >= 0 && index + 1 >= st->call->noutputs) let_go(st);
     return result;
