@@ -414,6 +414,19 @@ def test_fake_cupy_scope_and_batch_norm(fake_cuda: Any) -> None:
     assert len(fake_cuda.compiled) == 1  # functions and modules cached in memory
 
 
+def test_the_stand_in_builds_a_generated_module_as_the_cpu_backend_files_it(fake_cuda: Any,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stand-in's host build of a generated module is the cpu plan's disk cache entry, not a second
+    compile of the same text under another name (the whole suite paid ≈ 30 s of CPU for those)."""
+    from codegen.runtime.cpu import CpuBackend
+    from codegen.runtime.host import module as host_module
+    from generated.nn import bias_add
+
+    expected = CpuBackend().load(bias_add._KERNELS).path
+    monkeypatch.setattr(host_module, "_MODULES", {})  # the stand-in's load looks in the disk cache
+    assert fake_cuda.backend.load(bias_add._KERNELS).module.host.path == expected
+
+
 def test_fake_cupy_adopt_empty_pointer_array(fake_cuda: Any) -> None:
     backend = fake_cuda.backend
     dev = backend.adopt("Op", "x", np.arange(6, dtype=np.float32))
