@@ -22,8 +22,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import worker_threads
 
 from codegen.testing import seed_option
+
+worker_threads.apply()  # under pytest-xdist, before NumPy or PyTorch loads: their pools get the worker's cores
 
 # The plugin: loaded already by its entry point where opgen is installed with it (registering the
 # module twice, under two names, is an error), else here.
