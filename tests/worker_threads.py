@@ -5,7 +5,7 @@ NumPy's OpenBLAS (the cpu backend's GEMM: codegen/runtime/host/blas.py) and PyTo
 thread per core in every process, and OpenBLAS's threads spin for a while after each call before they
 sleep: with two workers on two cores, each worker's pool spun on the core the other worker was using.
 tests/test_cudnn_rnn.py alone under load (one process, warm cache): 15.3 s of CPU with the pools as
-they start, 7.6–8.9 s with one thread (bench/RESULTS.md, 2026-11-29 19:50–21:10). Only the thread
+they start, 7.6–8.9 s with one thread (bench/RESULTS.md, 2026-11-29 19:25–20:50, s7-suite). Only the thread
 counts change, never what a test computes: a GEMM's result does not depend on how many threads share it.
 A setting already in the environment is kept; outside pytest-xdist nothing changes."""
 
