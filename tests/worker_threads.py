@@ -5,9 +5,11 @@ NumPy's OpenBLAS (the cpu backend's GEMM: codegen/runtime/host/blas.py) and PyTo
 thread per core in every process, and OpenBLAS's threads spin for a while after each call before they
 sleep: with two workers on two cores, each worker's pool spun on the core the other worker was using.
 tests/test_cudnn_rnn.py alone under load (one process, warm cache): 15.3 s of CPU with the pools as
-they start, 7.6–8.9 s with one thread (bench/RESULTS.md, 2026-11-29 19:25–20:50, s7-suite). Only the thread
-counts change, never what a test computes: a GEMM's result does not depend on how many threads share it.
-A setting already in the environment is kept; outside pytest-xdist nothing changes."""
+they start, 7.6–8.9 s with one thread (bench/RESULTS.md, 2026-11-29 19:25–20:50, s7-suite). Only thread
+counts change: the cpu backend's GEMM gives the same bits (OpenBLAS divides a product's rows and columns
+between its threads, not its sums); PyTorch's parallel reductions may round otherwise, as on a machine with
+another core count, which the tests' tolerances against PyTorch allow. A setting already in the environment
+is kept; outside pytest-xdist nothing changes."""
 
 from __future__ import annotations
 
