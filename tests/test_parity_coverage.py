@@ -20,16 +20,16 @@ from __future__ import annotations
 
 import runpy
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
+from codegen import testing
 from codegen.launch_space import block_class, coverage_gaps, launch_space
 from codegen.load import load_specs
-from codegen.runtime import host
 from codegen.runtime.launches import Launch, data_address, record_launches
 from codegen.runtime.scope import Scope
 from codegen.warmup import GeneratedOp, generated_ops, select_ops
@@ -203,19 +203,21 @@ def test_misaligned_inputs_stay_misaligned_on_a_device_backend(monkeypatch: pyte
 # ------------------------------------------------------------------- the GPU form, every case --
 
 @pytest.fixture
-def gpu_form(monkeypatch: pytest.MonkeyPatch) -> Iterator[Scope]:
-    """The cpu backend under the GPU's launch plan, _common.cuh's building blocks in their GPU form
-    (the backend loads its modules through host.load_module, looked up at each load)."""
-    load = host.load_module
-    loaded: list[str] = []
+def gpu_form() -> Scope:
+    """The cpu backend under the GPU's launch plan, _common.cuh's building blocks in their GPU form: the
+    kernel tests' gpu-form scope (codegen.testing.SCOPES), whose modules they compile already."""
+    scope = testing.make_scope("gpu-form")
+    assert scope.backend.name == "cuda" and scope.backend.kernel_form == "gpu", scope
+    return scope
 
-    def gpu_form_module(text: str, *args: Any, **kwargs: Any) -> Any:
-        loaded.append(kwargs.get("name_hint", ""))
-        return load("#define OPGEN_GPU_FORM 1\n" + text, *args, **kwargs)
 
-    monkeypatch.setattr(host, "load_module", gpu_form_module)
-    yield Scope("cpu", launch_plan="cuda")  # a fresh backend: its own modules
-    assert loaded, "the cpu backend did not load its modules through host.load_module: not the GPU form"
+def test_the_gpu_form_here_is_built_as_the_kernel_tests_build_it(gpu_form: Scope) -> None:
+    """One build of each module's GPU form for both (a `#define OPGEN_GPU_FORM 1` put before the text
+    here compiled every module's GPU form once more: ≈ 20–30 s of a whole run's CPU)."""
+    from generated.nn import bias_add
+
+    assert gpu_form.backend.load(bias_add._KERNELS).path == Scope("cpu", kernel_form="gpu").backend.load(
+        bias_add._KERNELS).path
 
 
 def test_every_parity_case_agrees_with_the_gpu_form_on_the_emulator(gpu_form: Scope) -> None:
