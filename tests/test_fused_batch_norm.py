@@ -945,17 +945,21 @@ PLANS_AND_FORMS = [*PLANS, "cpu-gpu-form"]  # each plan in each kernel form
 
 
 @pytest.fixture
-def plan_scope(request, monkeypatch):
+def plan_scope(request):
     """The cpu backend under launch plan request.param: "cpu", "cuda" (the GPU's launch sizes),
     "gpu-form" (the GPU's sizes, and kernels/_common.cuh's building blocks in their GPU form) or
     "cpu-gpu-form" (the cpu plan's sizes and kernels, their building blocks in the GPU form)."""
-    from codegen.runtime import host
+    form = "gpu" if request.param.endswith("gpu-form") else "host"
+    return Scope("cpu", launch_plan="cpu" if request.param.startswith("cpu") else "cuda", kernel_form=form)
 
-    if request.param.endswith("gpu-form"):
-        load = host.load_module
-        monkeypatch.setattr(host, "load_module",
-                            lambda text, *args, **kw: load("#define OPGEN_GPU_FORM 1\n" + text, *args, **kw))
-    return Scope("cpu", launch_plan="cpu" if request.param.startswith("cpu") else "cuda")
+
+@pytest.mark.parametrize("plan_scope", ["gpu-form", "cpu-gpu-form"], indirect=True)
+def test_the_gpu_form_here_is_the_backends_own(plan_scope):
+    """The module the other GPU-form tests compile (one build per run, not a second of another key)."""
+    from generated.nn import fused_batch_norm_v3 as module
+
+    source = module._KERNELS
+    assert plan_scope.backend.load(source).path == Scope("cpu", kernel_form="gpu").backend.load(source).path
 
 
 def _set_in_channel(a: np.ndarray, data_format: str, c: int, k: int, value: float) -> None:
