@@ -240,9 +240,11 @@ int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen) {
   caller_altstack_leave(restore_alt, &old_alt);
   // Wait for the helpers that took part, not for those still waking up: a launch whose blocks the
   // caller ran alone (a tiny one) does not pay a helper's wake-up latency.
+  OPGEN_PHASE(const uint64_t wait0 = phase_clock(CLOCK_MONOTONIC));
   pthread_mutex_lock(&g_mu);
   g_job.closed = 1;
   while (g_job.active > 0) pthread_cond_wait(&g_done_cv, &g_mu);
+  OPGEN_PHASE(phase_launch(d, want, g_job.nparticipants > 0, phase_clock(CLOCK_MONOTONIC) - wait0));
   if (timed) {
     last = LaunchTime{d->run_thread, {c->grid[0], c->grid[1], c->grid[2]},
                       {c->block[0], c->block[1], c->block[2]}, g_job.busy_ns + busy};
