@@ -25,12 +25,6 @@ size_t g_nsamples;
 __thread char tls_phase_key[96];
 __thread uint64_t tls_phase_wake, tls_phase_wait;
 
-uint64_t phase_clock(clockid_t id) {
-  timespec ts;
-  clock_gettime(id, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
-}
-
 uint32_t clip32(uint64_t v) { return v > 0xffffffffu ? 0xffffffffu : static_cast<uint32_t>(v); }
 
 void phase_launch(const opgen_launch_desc* d, int want, bool woke, uint64_t wait_ns) {
