@@ -126,7 +126,7 @@ def test_a_launch_the_pool_speeds_up_keeps_the_pool(module, monkeypatch):
     cpu = np.zeros(4, np.int64)
     checked = 0
     woke_before, speedup = False, 0.0
-    for _ in range(300):
+    for _ in range(2000):
         before = _wakes()
         t0 = time.perf_counter_ns()
         spin((4,), (32,), (cpu, np.int64(150_000)))  # 4 blocks of 150 µs: 600 µs of work
@@ -138,4 +138,4 @@ def test_a_launch_the_pool_speeds_up_keeps_the_pool(module, monkeypatch):
             if checked == 5:
                 return
         woke_before, speedup = woke, int(cpu.sum()) / wall
-    pytest.skip(f"the pool sped up no launch by 1.3x in 300 tries (a loaded machine); {checked} checked")
+    pytest.skip(f"the pool sped up no launch by 1.3x in 2000 tries (a loaded machine); {checked} checked")
