@@ -25,8 +25,10 @@ pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
 pthread_cond_t g_work_cv = PTHREAD_COND_INITIALIZER;
 pthread_cond_t g_done_cv = PTHREAD_COND_INITIALIZER;
 Worker* g_workers[kMaxWorkers];  // pool threads (helpers)
+pthread_t g_threads[kMaxWorkers];  // their threads
 Worker g_caller;                  // the launching thread runs blocks too (launches are serialised)
 int g_nworkers = 0;
+int g_helpers_off = -1;  // the CPU the helpers may not run on (keep_helpers_off_caller), -1: none
 uint64_t g_gen = 0;
 Job g_job;
 
@@ -153,6 +155,7 @@ void after_fork_child() {
   g_work_cv = cv;
   g_done_cv = cv;
   g_nworkers = 0;
+  g_helpers_off = -1;
 }
 
 int ensure_workers(int n) {
@@ -174,9 +177,28 @@ int ensure_workers(int n) {
       break;
     }
     pthread_detach(th);
+    pthread_setname_np(th, "opgen-pool");  // (what a profile or /proc names it)
+    g_threads[g_nworkers] = th;
     g_workers[g_nworkers++] = w;
+    g_helpers_off = -1;  // the new helper may run anywhere yet
   }
   return g_nworkers;
+}
+
+// A helper woken while the other cores look busy (a BLAS worker spinning between the GEMMs of a
+// recurrent op's steps) is placed on the waking thread's core and preempts it: the launch then runs on
+// one core, its caller waiting (bench/RESULTS.md, 2026-11-29 19:26: the LSTM's gate launches 1.2x the
+// caller alone, the caller running none of their blocks). So the helpers may run wherever the caller
+// may, except on the caller's CPU; set again when the caller has moved.
+void keep_helpers_off_caller() {
+  const int cpu = sched_getcpu();
+  if (cpu < 0 || cpu == g_helpers_off) return;
+  cpu_set_t set;
+  if (pthread_getaffinity_np(pthread_self(), sizeof set, &set) != 0 || !CPU_ISSET(cpu, &set) || CPU_COUNT(&set) < 2)
+    return;
+  CPU_CLR(cpu, &set);
+  for (int i = 0; i < g_nworkers; ++i) pthread_setaffinity_np(g_threads[i], sizeof set, &set);
+  g_helpers_off = cpu;
 }
 
 uint64_t gcd(uint64_t a, uint64_t b) {
@@ -217,6 +239,7 @@ int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen) {
     }
   }
   const int helpers = ensure_workers(want - 1);  // the caller is the remaining worker
+  if (want > 1 && helpers > 0) keep_helpers_off_caller();
   const uint64_t wall0 = timed ? mono_ns() : 0;  // (the helpers' wake-up included)
   pthread_mutex_lock(&g_mu);
   g_job.desc = d;
