@@ -18,6 +18,7 @@
 //   rt/scheduler.cpp   one block: scheduling passes, random order, deadlock detection
 //   rt/settings.cpp    the OPGEN_* variables it reads, by the settings table's rules (generated)
 //   rt/faults.cpp      SIGSEGV/SIGBUS/SIGFPE/SIGILL in a fiber: handler, its stack, the report
+//   rt/phases.cpp      a timing harness per batch record, only in a -DOPGEN_RT_PHASES build
 //   rt/pool.cpp        the worker pool, and rt_launch: one launch's blocks on it
 //   rt/batch.cpp       opgen_rt_run_batch: the launches Python queued, run by one call
 //   rt/gemm.cpp        a launch plan's GEMM step through the process's BLAS (opgen_gemm_desc)
@@ -32,6 +33,7 @@
 #include "rt/scheduler.cpp"
 #include "rt/settings.cpp"
 #include "rt/faults.cpp"
+#include "rt/phases.cpp"
 #include "rt/pool.cpp"
 #include "rt/batch.cpp"
 #include "rt/gemm.cpp"

@@ -47,8 +47,12 @@ uint64_t run_batch(const unsigned char* blob, uint64_t count, const uint64_t* ta
       snprintf(err, errlen, "launch batch: record %llu: %s", static_cast<unsigned long long>(i), bad);
       break;
     }
-    if (reinterpret_cast<launch_fn>(r.launch)(reinterpret_cast<const opgen_launch_cfg*>(r.cfg), ptrs, err, errlen))
-      break;
+    OPGEN_PHASE(const uint64_t wall0 = mono_ns(), cpu0 = cpu_ns());
+    const int failed =
+        reinterpret_cast<launch_fn>(r.launch)(reinterpret_cast<const opgen_launch_cfg*>(r.cfg), ptrs, err, errlen);
+    OPGEN_PHASE(phase_record(r.launch, reinterpret_cast<const void*>(r.cfg), mono_ns() - wall0,
+                             cpu_ns() - cpu0));
+    if (failed) break;
   }
   tls_in_batch = false;
   caller_altstack_leave(restore_alt, &old_alt);

@@ -25,8 +25,10 @@ pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
 pthread_cond_t g_work_cv = PTHREAD_COND_INITIALIZER;
 pthread_cond_t g_done_cv = PTHREAD_COND_INITIALIZER;
 Worker* g_workers[kMaxWorkers];  // pool threads (helpers)
+pthread_t g_threads[kMaxWorkers];  // their threads
 Worker g_caller;                  // the launching thread runs blocks too (launches are serialised)
 int g_nworkers = 0;
+int g_helpers_off = -1;  // the CPU the helpers may not run on (keep_helpers_off_caller), -1: none
 uint64_t g_gen = 0;
 Job g_job;
 
@@ -36,10 +38,18 @@ Job g_job;
 // helper costs (several µs on a quiet machine, tens on a loaded one). The first launch of a kernel and
 // configuration, and every larger one, uses the pool. (Guarded by g_launch_mu.)
 constexpr uint64_t kInlineNs = 20000;
+// A launch of under kCheckedNs of work whose last run on the pool took more than 1/kMinSpeedup of that
+// work in wall time (the helpers came too late to share it: woken onto a core a BLAS worker spins on,
+// or one another process holds) runs its next kPoolRetry launches on the calling thread, then tries the
+// pool again. Larger launches always use the pool: a late helper costs them a small part of their time.
+constexpr uint64_t kCheckedNs = 1000000;
+constexpr double kMinSpeedup = 1.1;
+constexpr uint32_t kPoolRetry = 8;
 struct LaunchTime {
   void (*kernel)(const opgen_thread_ctx*, void*);
   uint32_t grid[3], block[3];
   uint64_t busy_ns;
+  uint32_t inline_left;  // launches still to run on the caller alone (the pool did not pay)
 };
 LaunchTime g_times[256];
 uint64_t g_wakes = 0;  // launches that woke helpers (opgen_rt_pool_wakes)
@@ -57,11 +67,13 @@ bool same_launch(const LaunchTime& t, const opgen_launch_desc* d) {
          !memcmp(t.block, c->block, sizeof t.block);
 }
 
-uint64_t cpu_ns() {  // the calling thread's CPU time
+uint64_t clock_ns(clockid_t id) {
   timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  clock_gettime(id, &ts);
   return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
 }
+uint64_t cpu_ns() { return clock_ns(CLOCK_THREAD_CPUTIME_ID); }  // the calling thread's CPU time
+uint64_t mono_ns() { return clock_ns(CLOCK_MONOTONIC); }
 
 void job_fail(const char* msg) {
   pthread_mutex_lock(&g_mu);
@@ -143,6 +155,7 @@ void after_fork_child() {
   g_work_cv = cv;
   g_done_cv = cv;
   g_nworkers = 0;
+  g_helpers_off = -1;
 }
 
 int ensure_workers(int n) {
@@ -164,9 +177,28 @@ int ensure_workers(int n) {
       break;
     }
     pthread_detach(th);
+    pthread_setname_np(th, "opgen-pool");  // (what a profile or /proc names it)
+    g_threads[g_nworkers] = th;
     g_workers[g_nworkers++] = w;
+    g_helpers_off = -1;  // the new helper may run anywhere yet
   }
   return g_nworkers;
+}
+
+// A helper woken while the other cores look busy (a BLAS worker spinning between the GEMMs of a
+// recurrent op's steps) is placed on the waking thread's core and preempts it: the launch then runs on
+// one core, its caller waiting (bench/RESULTS.md, 2026-11-29 19:26: the LSTM's gate launches 1.2x the
+// caller alone, the caller running none of their blocks). So the helpers may run wherever the caller
+// may, except on the caller's CPU; set again when the caller has moved.
+void keep_helpers_off_caller() {
+  const int cpu = sched_getcpu();
+  if (cpu < 0 || cpu == g_helpers_off) return;
+  cpu_set_t set;
+  if (pthread_getaffinity_np(pthread_self(), sizeof set, &set) != 0 || !CPU_ISSET(cpu, &set) || CPU_COUNT(&set) < 2)
+    return;
+  CPU_CLR(cpu, &set);
+  for (int i = 0; i < g_nworkers; ++i) pthread_setaffinity_np(g_threads[i], sizeof set, &set);
+  g_helpers_off = cpu;
 }
 
 uint64_t gcd(uint64_t a, uint64_t b) {
@@ -193,7 +225,11 @@ int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen) {
   if (static_cast<uint64_t>(want) > nblocks) want = static_cast<int>(nblocks);
   LaunchTime& last = launch_time(d);
   const bool timed = want > 1 && !c->sanitize;  // (a launch that cannot use the pool is not timed)
-  if (timed && same_launch(last, d) && last.busy_ns < kInlineNs) want = 1;
+  uint32_t inline_left = timed && same_launch(last, d) ? last.inline_left : 0;
+  if (timed && same_launch(last, d) && (last.busy_ns < kInlineNs || inline_left)) {
+    want = 1;
+    inline_left -= inline_left > 0;
+  }
   if (c->sanitize) {
     want = 1;  // one worker: the shadow needs no locks, and findings are deterministic
     if (!san_begin(c)) {
@@ -203,6 +239,8 @@ int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen) {
     }
   }
   const int helpers = ensure_workers(want - 1);  // the caller is the remaining worker
+  if (want > 1 && helpers > 0) keep_helpers_off_caller();
+  const uint64_t wall0 = timed ? mono_ns() : 0;  // (the helpers' wake-up included)
   pthread_mutex_lock(&g_mu);
   g_job.desc = d;
   g_job.nblocks = nblocks;
@@ -240,12 +278,17 @@ int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen) {
   caller_altstack_leave(restore_alt, &old_alt);
   // Wait for the helpers that took part, not for those still waking up: a launch whose blocks the
   // caller ran alone (a tiny one) does not pay a helper's wake-up latency.
+  OPGEN_PHASE(const uint64_t wait0 = mono_ns());
   pthread_mutex_lock(&g_mu);
   g_job.closed = 1;
   while (g_job.active > 0) pthread_cond_wait(&g_done_cv, &g_mu);
+  OPGEN_PHASE(phase_launch(d, want, g_job.nparticipants > 0, mono_ns() - wait0));
   if (timed) {
+    const uint64_t work_ns = g_job.busy_ns + busy;
+    if (g_job.nparticipants > 0 && work_ns < kCheckedNs && (mono_ns() - wall0) * kMinSpeedup > work_ns)
+      inline_left = kPoolRetry;
     last = LaunchTime{d->run_thread, {c->grid[0], c->grid[1], c->grid[2]},
-                      {c->block[0], c->block[1], c->block[2]}, g_job.busy_ns + busy};
+                      {c->block[0], c->block[1], c->block[2]}, work_ns, inline_left};
   }
   const int failed = g_job.failed;
   if (failed && err && errlen) snprintf(err, errlen, "%s", g_job.err);

@@ -165,6 +165,8 @@ int install_signal_handlers(char* err, size_t errlen);  // 1: $OPGEN_HOST_CATCH_
 
 // --- pool.cpp ------------------------------------------------------------------------------------
 int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen);
+uint64_t cpu_ns();   // the calling thread's CPU time
+uint64_t mono_ns();  // CLOCK_MONOTONIC
 
 // --- gemm.cpp ------------------------------------------------------------------------------------
 int rt_gemm(const opgen_launch_cfg* cfg, void** args, char* err, size_t errlen);
