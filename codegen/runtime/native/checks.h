@@ -202,12 +202,35 @@ inline V arith(F f, const V& a, const V& b) {
   }
 }
 
-inline V add(const V& a, const V& b) { return arith(opgen_plan::add, a, b); }
-inline V sub(const V& a, const V& b) { return arith(opgen_plan::sub, a, b); }
-inline V mul(const V& a, const V& b) { return arith(opgen_plan::mul, a, b); }
-inline V floordiv(const V& a, const V& b) { return arith(opgen_plan::floordiv, a, b); }
+// Two ints (or bools, which Python's arithmetic takes as ints): the drivers' usual operands, done
+// here inline; floats, an overflow or a division by zero go through arith (plan_eval.h's, the same
+// results: these are only its int paths without the call).
+inline bool ints(const V& a, const V& b) {
+  return (a.kind == K_INT || a.kind == K_BOOL) && (b.kind == K_INT || b.kind == K_BOOL);
+}
+
+inline V add(const V& a, const V& b) {
+  int64_t r;
+  if (ints(a, b) && !__builtin_add_overflow(a.i, b.i, &r)) return integer(r);
+  return arith(opgen_plan::add, a, b);
+}
+inline V sub(const V& a, const V& b) {
+  int64_t r;
+  if (ints(a, b) && !__builtin_sub_overflow(a.i, b.i, &r)) return integer(r);
+  return arith(opgen_plan::sub, a, b);
+}
+inline V mul(const V& a, const V& b) {
+  int64_t r;
+  if (ints(a, b) && !__builtin_mul_overflow(a.i, b.i, &r)) return integer(r);
+  return arith(opgen_plan::mul, a, b);
+}
+inline V floordiv(const V& a, const V& b) {  // (C truncates, Python floors)
+  if (ints(a, b) && b.i > 0) return integer(a.i / b.i - (a.i % b.i != 0 && a.i < 0));
+  return arith(opgen_plan::floordiv, a, b);
+}
 inline V mod(const V& a, const V& b) { return arith(opgen_plan::mod, a, b); }
 inline V neg(const V& a) {
+  if ((a.kind == K_INT || a.kind == K_BOOL) && a.i != INT64_MIN) return integer(-a.i);
   try {
     return from_num(opgen_plan::neg(num(a)));
   } catch (const opgen_plan::Error& e) {
@@ -226,6 +249,7 @@ inline bool truth(const V& v) {
 }
 
 inline bool equal(const V& a, const V& b) {
+  if (ints(a, b)) return a.i == b.i;
   if (is_number(a) && is_number(b)) return opgen_plan::equal(num(a), num(b));
   if (a.kind == K_STR && b.kind == K_STR) return a.i == b.i && std::memcmp(a.s, b.s, (size_t)a.i) == 0;
   if (a.kind == K_DIMS && b.kind == K_DIMS)
@@ -235,7 +259,10 @@ inline bool equal(const V& a, const V& b) {
   fallback("comparing these values is the Python path's");
 }
 
-inline int compare(const V& a, const V& b) { return opgen_plan::compare(num(a), num(b)); }
+inline int compare(const V& a, const V& b) {
+  if (ints(a, b)) return (a.i > b.i) - (a.i < b.i);
+  return opgen_plan::compare(num(a), num(b));
+}
 
 inline bool contains(const V& a, std::initializer_list<V> items) {
   for (const V& item : items)
