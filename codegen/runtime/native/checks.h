@@ -193,8 +193,13 @@ inline opgen_plan::Num num(const V& v) {
 
 inline V from_num(const opgen_plan::Num& n) { return n.is_float ? real(n.f) : integer(n.i); }
 
+// (The fast paths below are forced inline: a driver's one large function otherwise calls each; the
+// rest of each operation stays out of line, OPGEN_COLD.)
+#define OPGEN_HOT inline __attribute__((always_inline))
+#define OPGEN_COLD __attribute__((noinline, cold))
+
 template <typename F>
-inline V arith(F f, const V& a, const V& b) {
+OPGEN_COLD V arith(F f, const V& a, const V& b) {
   try {
     return from_num(f(num(a), num(b)));
   } catch (const opgen_plan::Error& e) {  // Python's ints do not overflow; its ZeroDivisionError is its own
@@ -205,40 +210,43 @@ inline V arith(F f, const V& a, const V& b) {
 // Two ints (or bools, which Python's arithmetic takes as ints): the drivers' usual operands, done
 // here inline; floats, an overflow or a division by zero go through arith (plan_eval.h's, the same
 // results: these are only its int paths without the call).
-inline bool ints(const V& a, const V& b) {
+OPGEN_HOT bool ints(const V& a, const V& b) {
   return (a.kind == K_INT || a.kind == K_BOOL) && (b.kind == K_INT || b.kind == K_BOOL);
 }
 
-inline V add(const V& a, const V& b) {
+OPGEN_HOT V add(const V& a, const V& b) {
   int64_t r;
   if (ints(a, b) && !__builtin_add_overflow(a.i, b.i, &r)) return integer(r);
   return arith(opgen_plan::add, a, b);
 }
-inline V sub(const V& a, const V& b) {
+OPGEN_HOT V sub(const V& a, const V& b) {
   int64_t r;
   if (ints(a, b) && !__builtin_sub_overflow(a.i, b.i, &r)) return integer(r);
   return arith(opgen_plan::sub, a, b);
 }
-inline V mul(const V& a, const V& b) {
+OPGEN_HOT V mul(const V& a, const V& b) {
   int64_t r;
   if (ints(a, b) && !__builtin_mul_overflow(a.i, b.i, &r)) return integer(r);
   return arith(opgen_plan::mul, a, b);
 }
-inline V floordiv(const V& a, const V& b) {  // (C truncates, Python floors)
+OPGEN_HOT V floordiv(const V& a, const V& b) {  // (C truncates, Python floors)
   if (ints(a, b) && b.i > 0) return integer(a.i / b.i - (a.i % b.i != 0 && a.i < 0));
   return arith(opgen_plan::floordiv, a, b);
 }
 inline V mod(const V& a, const V& b) { return arith(opgen_plan::mod, a, b); }
-inline V neg(const V& a) {
-  if ((a.kind == K_INT || a.kind == K_BOOL) && a.i != INT64_MIN) return integer(-a.i);
+OPGEN_COLD inline V neg_slow(const V& a) {
   try {
     return from_num(opgen_plan::neg(num(a)));
   } catch (const opgen_plan::Error& e) {
     fallback(e.message);
   }
 }
+OPGEN_HOT V neg(const V& a) {
+  if ((a.kind == K_INT || a.kind == K_BOOL) && a.i != INT64_MIN) return integer(-a.i);
+  return neg_slow(a);
+}
 
-inline bool truth(const V& v) {
+OPGEN_HOT bool truth(const V& v) {
   switch (v.kind) {
     case K_NONE: return false;
     case K_BOOL: case K_INT: return v.i != 0;
@@ -248,8 +256,7 @@ inline bool truth(const V& v) {
   }
 }
 
-inline bool equal(const V& a, const V& b) {
-  if (ints(a, b)) return a.i == b.i;
+OPGEN_COLD inline bool equal_slow(const V& a, const V& b) {
   if (is_number(a) && is_number(b)) return opgen_plan::equal(num(a), num(b));
   if (a.kind == K_STR && b.kind == K_STR) return a.i == b.i && std::memcmp(a.s, b.s, (size_t)a.i) == 0;
   if (a.kind == K_DIMS && b.kind == K_DIMS)
@@ -258,10 +265,16 @@ inline bool equal(const V& a, const V& b) {
   if (a.kind != b.kind) return false;
   fallback("comparing these values is the Python path's");
 }
+OPGEN_HOT bool equal(const V& a, const V& b) {
+  if (ints(a, b)) return a.i == b.i;
+  if (a.kind == K_STR && b.kind == K_STR) return a.i == b.i && (a.s == b.s || std::memcmp(a.s, b.s, (size_t)a.i) == 0);
+  return equal_slow(a, b);
+}
 
-inline int compare(const V& a, const V& b) {
+OPGEN_COLD inline int compare_slow(const V& a, const V& b) { return opgen_plan::compare(num(a), num(b)); }
+OPGEN_HOT int compare(const V& a, const V& b) {
   if (ints(a, b)) return (a.i > b.i) - (a.i < b.i);
-  return opgen_plan::compare(num(a), num(b));
+  return compare_slow(a, b);
 }
 
 inline bool contains(const V& a, std::initializer_list<V> items) {
@@ -270,14 +283,14 @@ inline bool contains(const V& a, std::initializer_list<V> items) {
   return false;
 }
 
-inline V min_of(std::initializer_list<V> items) {  // the first of equals, as Python's min
+OPGEN_HOT V min_of(std::initializer_list<V> items) {  // the first of equals, as Python's min
   const V* best = items.begin();
   for (const V& v : items)
     if (compare(v, *best) < 0) best = &v;
   return *best;
 }
 
-inline V max_of(std::initializer_list<V> items) {
+OPGEN_HOT V max_of(std::initializer_list<V> items) {
   const V* best = items.begin();
   for (const V& v : items)
     if (compare(v, *best) > 0) best = &v;
@@ -326,12 +339,17 @@ inline const opgen_tensor& tensor_of(const V& t) {
 inline V ndim(const V& t) { return integer(tensor_of(t).ndim); }
 inline V shape(const V& t) { return dims(tensor_of(t).shape, tensor_of(t).ndim); }
 
-inline V dim(const V& t, const V& index) {
+OPGEN_COLD inline V dim_slow(const V& t, const V& index) {
   const opgen_tensor& x = tensor_of(t);
   int64_t k = whole(index);
   if (k < 0) k += x.ndim;
   if (k < 0 || k >= x.ndim) raise(OPGEN_ERR_RUNTIME, "a dim index out of range (the wrapper checks the rank first)");
   return integer(x.shape[k]);
+}
+OPGEN_HOT V dim(const V& t, const V& index) {
+  if (t.kind == K_TENSOR && index.kind == K_INT && index.i >= 0 && index.i < t.t->ndim)
+    return integer(t.t->shape[index.i]);
+  return dim_slow(t, index);
 }
 
 inline V dims_slice(const V& t, const V& start, const V& stop) {  // tuple(x.shape[start:stop]), both in range
