@@ -179,7 +179,9 @@ class CpuBackend(Backend):
     def flush(self) -> None:
         """Run the queued launches of this thread (one call into the emulation runtime); the first
         that fails raises HostKernelError naming kernel, block and thread, and the rest do not run."""
-        self._queue().flush()  # (at once when nothing is queued: every native call asks first)
+        queue = getattr(self._local, "queue", None)  # (no queue made where none is: every native call asks first)
+        if queue is not None:
+            queue.flush()
 
     def gemm(self, a: np.ndarray, b: np.ndarray, out: np.ndarray, m: int, n: int, k: int, trans_a: bool,
              trans_b: bool, beta: int, a_offset: int = 0, b_offset: int = 0, out_offset: int = 0, batch: int = 1,
