@@ -65,7 +65,9 @@ OPGEN_DRIVER_API void opgen_test_str_repr(const char* s, int64_t len, char* out,
 OPGEN_DRIVER_API int opgen_test_arith(int op, int32_t ka, int64_t ia, double fa, int32_t kb, int64_t ib, double fb,
                                       int32_t* kind, int64_t* i, double* f) {
   using namespace opgen_checks;
-  auto v = [](int32_t k, int64_t n, double x) { return k == K_FLOAT ? real(x) : k == K_BOOL ? boolean(n != 0) : integer(n); };
+  auto v = [](int32_t k, int64_t n, double x) {
+    return k == K_FLOAT ? real(x) : k == K_BOOL ? boolean(n != 0) : integer(n);
+  };
   V a = v(ka, ia, fa), b = v(kb, ib, fb), r;
   try {
     switch (op) {
@@ -323,22 +325,24 @@ def test_arithmetic_is_pythons_on_ints_bools_and_floats(toy: tuple[Any, Any, Dri
                                      ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_double)]
     kinds = {bool: 1, int: 2, float: 3}
     big = 2**63 - 1
-    numbers = [0, 1, -1, 2, -2, 7, -7, 32, -33, 4096, big, -big - 1, big // 2 + 1, -(2**32), True, False, 2.5, -0.5, 0.0]
+    numbers = [0, 1, -1, 2, -2, 7, -7, 32, -33, 4096, big, -big - 1, big // 2 + 1, -(2**32), True, False, 2.5, -0.5,
+               0.0]
+
+    def described(x: Any) -> tuple[int, int, float]:  # (kind, the int, the float)
+        return kinds[type(x)], int(x) if type(x) is not float else 0, float(x) if type(x) is float else 0.0
+
     for op in _ARITH:
         for a in numbers:
             for b in numbers:
                 kind, i, f = ctypes.c_int32(), ctypes.c_int64(), ctypes.c_double()
-                code = lib.opgen_test_arith(_ARITH.index(op), kinds[type(a)], int(a) if type(a) is not float else 0,
-                                            float(a) if type(a) is float else 0.0, kinds[type(b)],
-                                            int(b) if type(b) is not float else 0, float(b) if type(b) is float else 0.0,
-                                            kind, i, f)
+                code = lib.opgen_test_arith(_ARITH.index(op), *described(a), *described(b), kind, i, f)
                 expected = _python_arith(op, a, b)
                 if expected == "fallback":
                     assert code == 5, (op, a, b)
                     continue
                 assert code == 0, (op, a, b)
                 got = {1: bool(i.value), 2: i.value, 3: f.value}[kind.value]
-                assert type(got) is type(expected) and (got == expected or got != got and expected != expected), \
+                assert type(got) is type(expected) and (got == expected or (got != got and expected != expected)), \
                     (op, a, b, got, expected)
 
 
