@@ -71,19 +71,14 @@ class Recordings {
     std::memcpy(out, backend, named);  // (its NUL included)
     out += named;
     for (int64_t k = 0; k < plan.nvalues; ++k) out = put_key(plan.values[k], out);
-    // This thread's last recording, where it is the same key and its node is still kept (no
-    // recording of the op dropped since): no hash of the key, no look-up.
-    thread_local Last last;
     {
       std::lock_guard<std::mutex> hold(mu_);
       PerOp& op = ops_[plan.record];
-      bool again = last.owner == this && last.record == plan.record && last.dropped == op.dropped && last.key == key;
-      auto found = again ? op.index.end() : op.index.find(key);
-      if (again || found != op.index.end()) {
-        if (!again) last.remember(this, plan.record, op.dropped, key, found->second);
-        op.order.splice(op.order.end(), op.order, last.node);  // now the most recently used
+      auto found = op.index.find(key);
+      if (found != op.index.end()) {
+        op.order.splice(op.order.end(), op.order, found->second);  // now the most recently used
         ++op.replayed;
-        return last.node->second;
+        return found->second->second;
       }
     }
     std::shared_ptr<Recording> made = record(plan, backend, err);  // (outside the lock: it may take a while)
@@ -98,9 +93,7 @@ class Recordings {
     if (op.order.size() > kMaxRecordings) {
       op.index.erase(op.order.front().first);
       op.order.pop_front();
-      ++op.dropped;
     }
-    last.remember(this, plan.record, op.dropped, key, std::prev(op.order.end()));
     return made;
   }
 
@@ -111,29 +104,10 @@ class Recordings {
   }
 
  private:
-  using Order = std::list<std::pair<std::string, std::shared_ptr<const Recording>>>;  // least recently used first
-
   struct PerOp {
-    Order order;
-    std::unordered_map<std::string, Order::iterator> index;
+    std::list<std::pair<std::string, std::shared_ptr<const Recording>>> order;  // least recently used first
+    std::unordered_map<std::string, decltype(order)::iterator> index;
     int64_t recorded = 0, replayed = 0;
-    uint64_t dropped = 0;  // recordings dropped so far (a node a thread remembers may be gone)
-  };
-
-  struct Last {
-    const Recordings* owner = nullptr;
-    opgen_plan_recorder record = nullptr;
-    uint64_t dropped = 0;
-    std::string key;  // (assigned in place: its heap block reused)
-    Order::iterator node;
-
-    void remember(const Recordings* o, opgen_plan_recorder r, uint64_t d, const std::string& k, Order::iterator n) {
-      owner = o;
-      record = r;
-      dropped = d;
-      key.assign(k);
-      node = n;
-    }
   };
 
   // The recorder run into a step buffer that grows until the steps fit (as native_plan.py's record).
