@@ -35,26 +35,29 @@ struct RecordingStats {
   int64_t recorded, replayed, kept;
 };
 
-// The key of a set of values: their descriptors' words, depth first (a string is its table index):
-// key_words counts them, put_key writes them (one resize of the key a call, not an append per word).
+// The key of a set of values: their words, depth first: a number or a string (its table index) as
+// its kind and its value's bits, a list or an activation as its kind, id and length, then its
+// items (the kind says which). key_words counts them, put_key writes them (one resize of the key a
+// call, not an append per word).
+inline bool nested(const opgen_plan_value& v) { return v.kind == OPGEN_V_LIST || v.kind == OPGEN_V_ACT; }
+
 inline size_t key_words(const opgen_plan_value& v) {
-  size_t n = v.kind == OPGEN_V_FLOAT ? 4 : 3;
-  if (v.kind == OPGEN_V_LIST || v.kind == OPGEN_V_ACT)
+  size_t n = nested(v) ? 3 : 2;
+  if (nested(v))
     for (int64_t k = 0; k < v.len; ++k) n += key_words(v.items[k]);
   return n;
 }
 
 inline char* put_key(const opgen_plan_value& v, char* out) {
-  bool nested = v.kind == OPGEN_V_LIST || v.kind == OPGEN_V_ACT;
-  int64_t head[3] = {v.kind, v.i, nested ? v.len : 0};
+  int64_t head[3] = {v.kind, v.i, v.len};
+  if (v.kind == OPGEN_V_FLOAT) std::memcpy(&head[1], &v.f, sizeof v.f);
+  if (!nested(v)) {
+    std::memcpy(out, head, 2 * sizeof(int64_t));  // (fixed sizes: stores, not a call)
+    return out + 2 * sizeof(int64_t);
+  }
   std::memcpy(out, head, sizeof head);
   out += sizeof head;
-  if (v.kind == OPGEN_V_FLOAT) {
-    std::memcpy(out, &v.f, sizeof v.f);
-    out += sizeof v.f;
-  }
-  if (nested)
-    for (int64_t k = 0; k < v.len; ++k) out = put_key(v.items[k], out);
+  for (int64_t k = 0; k < v.len; ++k) out = put_key(v.items[k], out);
   return out;
 }
 
