@@ -322,13 +322,16 @@ inline V dtype_of(const V& t) {
   return lit(t.t->name != nullptr ? t.t->name : "unknown");
 }
 
-inline int32_t dtype_code(const V& name) {
-  if (name.kind == K_STR)  // (a tensor's dtype name is the table's own text: found by its address, no strlen)
-    for (int32_t k = 0; k < OPGEN_DT_COUNT; ++k)
-      if (name.s == dtype_names()[k]) return k;
+OPGEN_COLD inline int32_t dtype_code_slow(const V& name) {
   for (int32_t k = 0; k < OPGEN_DT_COUNT; ++k)
     if (equal(name, lit(dtype_names()[k]))) return k;
   fallback("dtype " + str(name) + " is not one the driver knows");
+}
+OPGEN_HOT int32_t dtype_code(const V& name) {
+  if (name.kind == K_STR)  // (a tensor's dtype name is the table's own text: found by its address, no strlen)
+    for (int32_t k = 0; k < OPGEN_DT_COUNT; ++k)
+      if (name.s == dtype_names()[k]) return k;
+  return dtype_code_slow(name);
 }
 
 inline const opgen_tensor& tensor_of(const V& t) {
@@ -849,7 +852,8 @@ inline V alias_view(Frame& frame, const char* op, const char* name, const V& of,
 
 // A plan value as codegen/runtime/native_plan.py encodes the Python one; a string is its index in
 // the op's plan string table (-1: none of the plan's constants).
-inline opgen_plan_value plan_value(Frame& frame, const V& v, const char* const* strings, int64_t nstrings) {
+OPGEN_COLD inline opgen_plan_value plan_value_slow(Frame& frame, const V& v, const char* const* strings,
+                                                  int64_t nstrings) {
   opgen_plan_value out{};
   switch (v.kind) {
     case K_BOOL: case K_INT: out.kind = OPGEN_V_INT; out.i = v.i; return out;
@@ -888,6 +892,11 @@ inline opgen_plan_value plan_value(Frame& frame, const V& v, const char* const* 
   }
   frame.values.push_back(std::move(items));
   return opgen_plan_value{OPGEN_V_LIST, 0, 0, 0.0, frame.values.back().data(), (int64_t)frame.values.back().size()};
+}
+OPGEN_HOT opgen_plan_value plan_value(Frame& frame, const V& v, const char* const* strings, int64_t nstrings) {
+  if (v.kind == K_BOOL || v.kind == K_INT) return opgen_plan_value{OPGEN_V_INT, 0, v.i, 0.0, nullptr, 0};
+  if (v.kind == K_FLOAT) return opgen_plan_value{OPGEN_V_FLOAT, 0, 0, v.f, nullptr, 0};
+  return plan_value_slow(frame, v, strings, nstrings);
 }
 
 // A plan slot: a buffer (NULL when absent) or a list input's element pointers.
