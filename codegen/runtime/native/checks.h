@@ -13,6 +13,7 @@
 #include <list>
 #include <initializer_list>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -610,19 +611,23 @@ inline V check_activation_list(Frame& frame, const char* op, const char* name, c
   return out;
 }
 
+// (An argument's label, `arg` below, is a string_view: the drivers pass a literal, read only where a
+// message is made; a std::string for each, made per call, cost ~40 instructions.)
+
 // An input as the wrapper's `_backend.adopt` leaves it: a tensor on the call's device, contiguous.
-inline V adopt(const opgen_call* call, const char* op, const std::string& arg, const V& v) {
+inline V adopt(const opgen_call* call, const char* op, std::string_view arg, const V& v) {
   if (v.kind == K_NONE)
-    raise(OPGEN_ERR_TYPE, std::string(op) + ": " + arg + ": expected an array (NumPy, CuPy or __dlpack__/"
+    raise(OPGEN_ERR_TYPE, std::string(op) + ": " + std::string(arg) + ": expected an array (NumPy, CuPy or __dlpack__/"
                                                           "__cuda_array_interface__ producer), got NoneType");
-  if (v.kind != K_TENSOR) fallback(arg + ": a list where an array is expected is the Python path's");
+  if (v.kind != K_TENSOR) fallback(std::string(arg) + ": a list where an array is expected is the Python path's");
   const opgen_tensor& t = *v.t;
   if (t.device != call->device || (t.device == OPGEN_DEV_CUDA && t.device_index != call->device_index))
-    fallback(arg + ": an input on another device is copied by the Python path");
+    fallback(std::string(arg) + ": an input on another device is copied by the Python path");
   if (t.strides != nullptr) {
     int64_t expected = 1;
     for (int32_t k = t.ndim - 1; k >= 0; --k) {
-      if (t.shape[k] != 1 && t.strides[k] != expected) fallback(arg + ": a strided input is copied by the Python path");
+      if (t.shape[k] != 1 && t.strides[k] != expected)
+        fallback(std::string(arg) + ": a strided input is copied by the Python path");
       expected *= t.shape[k];
     }
   }
@@ -641,7 +646,7 @@ inline V adopt_list(const opgen_call* call, const char* op, const char* arg, con
   return list;
 }
 
-inline V check_dtype(const char* op, const std::string& arg, const V& t, std::initializer_list<const char*> allowed,
+inline V check_dtype(const char* op, std::string_view arg, const V& t, std::initializer_list<const char*> allowed,
                      const char* type_var) {
   V name = dtype_of(t);
   for (const char* a : allowed)
@@ -649,25 +654,27 @@ inline V check_dtype(const char* op, const std::string& arg, const V& t, std::in
   std::string listed;
   for (const char* a : allowed) listed += (listed.empty() ? "" : ", ") + std::string(a);
   std::string what = type_var != nullptr ? std::string(type_var) + " in {" + listed + "}" : listed;
-  raise(OPGEN_ERR_TYPE, std::string(op) + ": " + arg + ": expected dtype " + what + ", got " + str_text(name));
+  raise(OPGEN_ERR_TYPE, std::string(op) + ": " + std::string(arg) + ": expected dtype " + what + ", got " +
+                            str_text(name));
 }
 
-inline void check_same_dtype(const char* op, const std::string& arg, const V& t, const V& expected,
+inline void check_same_dtype(const char* op, std::string_view arg, const V& t, const V& expected,
                              const char* type_var, const char* bound_by) {
   V name = dtype_of(t);
   if (!equal(name, expected))
-    raise(OPGEN_ERR_TYPE, std::string(op) + ": " + arg + ": expected dtype " + str_text(expected) + " (" + type_var +
+    raise(OPGEN_ERR_TYPE, std::string(op) + ": " + std::string(arg) + ": expected dtype " + str_text(expected) + " (" +
+                              type_var +
                               ", as " + bound_by + "), got " + str_text(name));
 }
 
-inline V normalize_axis(const char* op, const char* attr, const V& value, const std::string& arg, const V& rank,
+inline V normalize_axis(const char* op, const char* attr, const V& value, std::string_view arg, const V& rank,
                         int64_t before, int64_t after) {
   int64_t ndim = whole(rank), v = whole(value);
   int64_t axis = v < 0 ? v + ndim : v;
   if (!(before <= axis && axis < ndim - after))
     raise(OPGEN_ERR_VALUE, std::string(op) + ": attr " + attr + ": expected a value in [" +
                                std::to_string(before - ndim) + ", " + std::to_string(ndim - after - 1) + "] for " +
-                               arg + " of rank " + std::to_string(ndim) + ", got " + std::to_string(v));
+                               std::string(arg) + " of rank " + std::to_string(ndim) + ", got " + std::to_string(v));
   return integer(axis);
 }
 
