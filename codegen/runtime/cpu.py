@@ -182,7 +182,7 @@ class CpuBackend(Backend):
         # (every native call asks first: no queue made where none is, and no AttributeError raised and
         # caught, which getattr's default costs, ~0.5 µs)
         queue = self._local.__dict__.get("queue")
-        if queue is not None:
+        if queue is not None and queue._records:  # (its own test, without its frame)
             queue.flush()
 
     def gemm(self, a: np.ndarray, b: np.ndarray, out: np.ndarray, m: int, n: int, k: int, trans_a: bool,
