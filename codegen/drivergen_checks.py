@@ -149,9 +149,10 @@ class _Printer:
         raise self.fail(op, "a comparison")
 
     def text(self, e: ast.expr) -> str:
-        """A label or message (a str constant or an f-string) as a C++ std::string."""
+        """A label or message as C++: a str constant as a string literal (checks.h's functions take a
+        label as a string_view, a message as a std::string), an f-string as a std::string built."""
         if isinstance(e, ast.Constant) and isinstance(e.value, str):
-            return f"std::string({c_string(e.value)})"
+            return c_string(e.value)
         if isinstance(e, ast.JoinedStr):
             parts = []
             for part in e.values:

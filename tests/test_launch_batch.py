@@ -150,6 +150,33 @@ def test_launches_wait_for_flush_and_run_in_order(source: KernelSource) -> None:
     assert x.tolist() == [2, 0]
 
 
+def test_a_native_call_runs_after_the_launches_its_thread_queued(source: KernelSource,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The native driver runs at once: the launches the Python path queued on this thread go first
+    (NativeDriver.call flushes them); a thread that queued nothing has no queue made for it."""
+    from generated.norm import softmax as softmax_module
+
+    monkeypatch.setenv("OPGEN_NATIVE", "1")
+    scope = Scope("cpu")
+    x = np.zeros((1, 4), np.float32)
+    softmax(x, scope=scope)  # (the driver built and routed)
+    served = softmax_module._NATIVE.served
+    scope.backend.launch(source, "put", (1,), (32,), (x, np.int64(0), np.float32(50)))
+    y, = softmax(x, scope=scope)
+    assert softmax_module._NATIVE.served == served + 1
+    assert y[0, 0] > 0.99, "the native call ran before the queued launch"
+    seen: list[bool] = []
+
+    def elsewhere() -> None:
+        scope.backend.flush()
+        seen.append(hasattr(scope.backend._local, "queue"))
+
+    thread = threading.Thread(target=elsewhere)
+    thread.start()
+    thread.join()
+    assert seen == [False]
+
+
 def test_a_failing_launch_stops_the_batch_with_its_own_message(source: KernelSource) -> None:
     backend = CpuBackend()
     x = np.zeros(2, np.float32)

@@ -60,6 +60,33 @@ OPGEN_DRIVER_API void opgen_test_float_repr(double x, char* out, int64_t n) {
 OPGEN_DRIVER_API void opgen_test_str_repr(const char* s, int64_t len, char* out, int64_t n) {
   snprintf(out, (size_t)n, "%s", opgen_checks::str_repr(s, len).c_str());
 }
+// checks.h's arithmetic on two numbers (kind 1 bool, 2 int, 3 float, as its Kind): the result in
+// *out, or the code it raised (a fallback: Python's ints do not overflow, its ZeroDivisionError is its own)
+OPGEN_DRIVER_API int opgen_test_arith(int op, int32_t ka, int64_t ia, double fa, int32_t kb, int64_t ib, double fb,
+                                      int32_t* kind, int64_t* i, double* f) {
+  using namespace opgen_checks;
+  auto v = [](int32_t k, int64_t n, double x) {
+    return k == K_FLOAT ? real(x) : k == K_BOOL ? boolean(n != 0) : integer(n);
+  };
+  V a = v(ka, ia, fa), b = v(kb, ib, fb), r;
+  try {
+    switch (op) {
+      case 0: r = add(a, b); break;
+      case 1: r = sub(a, b); break;
+      case 2: r = mul(a, b); break;
+      case 3: r = floordiv(a, b); break;
+      case 4: r = neg(a); break;
+      case 5: r = integer(compare(a, b)); break;
+      case 6: r = boolean(equal(a, b)); break;
+      case 7: r = min_of({a, b}); break;
+      default: r = max_of({a, b}); break;
+    }
+  } catch (const Raise& e) {
+    return e.code;
+  }
+  *kind = r.kind; *i = r.i; *f = r.f;
+  return 0;
+}
 """
 
 
@@ -268,6 +295,55 @@ def test_float_and_string_reprs_are_pythons(toy: tuple[Any, Any, Driver]) -> Non
         assert float_repr(v) == repr(v), v
     for s in ["abc", "it's", 'say "x"', "both ' and \"", "tab\there", "nl\n", "back\\slash", "\x01\x7f", "é·≥", ""]:
         assert str_repr(s) == repr(s), s
+
+
+_ARITH = ("add", "sub", "mul", "floordiv", "neg", "compare", "equal", "min", "max")
+
+
+def _python_arith(op: str, a: Any, b: Any) -> Any:
+    """Python's answer, or "fallback" where the driver hands the call back (an int past int64, a
+    division by zero: Python's own results and errors)."""
+    try:
+        r = {"add": lambda: a + b, "sub": lambda: a - b, "mul": lambda: a * b, "floordiv": lambda: a // b,
+             "neg": lambda: -a, "compare": lambda: (a > b) - (a < b), "equal": lambda: a == b,
+             "min": lambda: min(a, b), "max": lambda: max(a, b)}[op]()
+    except ZeroDivisionError:
+        return "fallback"
+    if type(r) is int and not -2**63 <= r < 2**63:
+        return "fallback"
+    return r
+
+
+def test_arithmetic_is_pythons_on_ints_bools_and_floats(toy: tuple[Any, Any, Driver]) -> None:
+    """checks.h's int fast paths (the drivers' usual operands) and their way out through plan_eval.h
+    give Python's value and type: floor division rounding down, bools as ints, an int64 overflow or a
+    division by zero handed back, floats mixed in."""
+    lib = toy[2].lib
+    lib.opgen_test_arith.restype = ctypes.c_int
+    lib.opgen_test_arith.argtypes = [ctypes.c_int, ctypes.c_int32, ctypes.c_int64, ctypes.c_double, ctypes.c_int32,
+                                     ctypes.c_int64, ctypes.c_double, ctypes.POINTER(ctypes.c_int32),
+                                     ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_double)]
+    kinds = {bool: 1, int: 2, float: 3}
+    big = 2**63 - 1
+    numbers = [0, 1, -1, 2, -2, 7, -7, 32, -33, 4096, big, -big - 1, big // 2 + 1, -(2**32), True, False, 2.5, -0.5,
+               0.0]
+
+    def described(x: Any) -> tuple[int, int, float]:  # (kind, the int, the float)
+        return kinds[type(x)], int(x) if type(x) is not float else 0, float(x) if type(x) is float else 0.0
+
+    for op in _ARITH:
+        for a in numbers:
+            for b in numbers:
+                kind, i, f = ctypes.c_int32(), ctypes.c_int64(), ctypes.c_double()
+                code = lib.opgen_test_arith(_ARITH.index(op), *described(a), *described(b), kind, i, f)
+                expected = _python_arith(op, a, b)
+                if expected == "fallback":
+                    assert code == 5, (op, a, b)
+                    continue
+                assert code == 0, (op, a, b)
+                got = {1: bool(i.value), 2: i.value, 3: f.value}[kind.value]
+                assert type(got) is type(expected) and (got == expected or (got != got and expected != expected)), \
+                    (op, a, b, got, expected)
 
 
 @pytest.mark.parametrize("line, why", [

@@ -231,6 +231,24 @@ def test_the_last_64_recordings_are_kept(runner: native_cpu.NativeCpu) -> None:
     assert run(1.0 + 7) == (recorded + 72, replayed + 2, 64)  # ... which dropped the least recently used (7)
 
 
+def test_a_recording_another_thread_dropped_is_recorded_again(runner: native_cpu.NativeCpu) -> None:
+    """A thread's last recording, found again without a look-up (recordings.h), only while it is
+    kept: once 64 others recorded on another thread dropped it, the same values are recorded anew."""
+    _, plan, values, buffers = _layer_norm_call(runner)
+
+    def run(epsilon: float) -> tuple[int, int, int]:
+        runner.run_plan(plan.op, (*values[:-1], epsilon), buffers)
+        return runner.recordings(plan.op)
+
+    recorded, replayed, _ = run(0.25)
+    assert run(0.25)[:2] == (recorded, replayed + 1)  # (this thread's last: replayed)
+    others = threading.Thread(target=lambda: [run(100.0 + k) for k in range(64)])
+    others.start()
+    others.join()
+    assert run(0.25) == (recorded + 65, replayed + 1, 64)  # dropped by the other thread: recorded again
+    assert run(0.25) == (recorded + 65, replayed + 2, 64)
+
+
 def test_a_kernel_that_fails_says_what_the_cpu_backend_says(runner: native_cpu.NativeCpu) -> None:
     # One row, so one block: with several, whichever block's fault the runtime catches first (they
     # run on several threads) names the block and address, and the two runs may differ.

@@ -96,6 +96,21 @@ API int scratch_peek(opgen_call* c) {
   return code;
 }
 
+// x: int64 byte sizes; out[k] = the address of a scratch block of x[k] bytes, each block's bytes zeroed
+API int scratch_addresses(opgen_call* c) {
+  int code = untouched(c);
+  const opgen_tensor& x = c->inputs[0].tensor;
+  for (int64_t k = 0; code == OPGEN_OK && k < x.shape[0]; ++k) {
+    int64_t bytes = static_cast<const int64_t*>(x.data)[k];
+    void* block = nullptr;
+    if (c->allocator.alloc(c->allocator.ctx, -1, OPGEN_DT_UINT8, 1, &bytes, bytes, &block, c->err, sizeof c->err))
+      return OPGEN_ERR_MEMORY;
+    std::memset(block, 0, static_cast<size_t>(bytes));
+    static_cast<int64_t*>(c->outputs[0].data)[k] = static_cast<int64_t>(reinterpret_cast<uintptr_t>(block));
+  }
+  return code;
+}
+
 // claims an output it never allocated
 API int liar(opgen_call* c) { c->noutputs = 1; return OPGEN_OK; }
 
@@ -144,7 +159,8 @@ def driver():
     key = diskcache.cache_key(DRIVER, flags, compiler_id(cmd), _target())
     lib, _, _ = _build_or_load(f"opgen-test-front-{key[:32]}", DRIVER, cmd, flags, runtime=True)
     return {name: ctypes.cast(getattr(lib, name), ctypes.c_void_p).value
-            for name in ("scale_add", "untouched", "liar", "elsewhere", "scratch_peek", "gil_probe")}
+            for name in ("scale_add", "untouched", "liar", "elsewhere", "scratch_peek", "gil_probe",
+                                 "scratch_addresses")}
 
 
 def test_call_converts_inputs_attrs_and_makes_outputs(front, driver):
@@ -212,6 +228,21 @@ def test_cpu_scratch_is_aligned_and_poisoned_as_outputs_are(front, driver, dtype
     else:
         assert (out == expect).all()
     assert front.call(driver["scratch_peek"], (np.zeros(0),), (), 0, True)[0].shape == (0,)  # a zero-size one too
+
+
+def test_cpu_scratch_blocks_are_kept_for_the_threads_next_call(front, driver):
+    """host_scratch.h: a call's small scratch blocks go back to its thread's cache and the next call
+    takes them again (no aligned allocation and free per call); within one call every block is its
+    own; a kept block is poisoned again where outputs are."""
+    sizes = np.array([4160, 4160, 8000], np.int64)  # (sizes no other test's scratch has: these blocks only)
+    first, = front.call(driver["scratch_addresses"], (sizes,), (), 0, False)
+    again, = front.call(driver["scratch_addresses"], (sizes,), (), 0, False)
+    assert len(set(first.tolist())) == 3 and len(set(again.tolist())) == 3, "a block handed out twice in one call"
+    assert set(again.tolist()) == set(first.tolist()), "the blocks were not kept for the thread's next call"
+    assert all(a % 64 == 0 for a in again.tolist())
+    front.call(driver["scratch_addresses"], (np.array([56], np.int64),), (), 0, False)  # a kept block, zeroed
+    out, = front.call(driver["scratch_peek"], (np.zeros(7),), (), 0, True)  # (56 bytes: that block again)
+    assert np.isnan(out).all(), "a kept block was not poisoned again"
 
 
 def test_cpu_scratch_is_no_numpy_array(front, driver):

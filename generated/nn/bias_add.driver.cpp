@@ -129,23 +129,23 @@ static void opgen_drive_BiasAdd(opgen_call* call, bool run) {
   V v_width;
   Shape v__shape_output;
   v_data_format = check_enum(OP, "data_format", v_data_format, {lit("NHWC"), lit("NCHW")});
-  v_value = adopt(call, OP, std::string("value"), v_value);
-  v__dtype_T = check_dtype(OP, std::string("value"), v_value, {"float16", "bfloat16", "float32", "float64"}, "T");
-  v_bias = adopt(call, OP, std::string("bias"), v_bias);
-  check_same_dtype(OP, std::string("bias"), v_bias, v__dtype_T, "T", "value");
+  v_value = adopt(call, OP, "value", v_value);
+  v__dtype_T = check_dtype(OP, "value", v_value, {"float16", "bfloat16", "float32", "float64"}, "T");
+  v_bias = adopt(call, OP, "bias", v_bias);
+  check_same_dtype(OP, "bias", v_bias, v__dtype_T, "T", "value");
   if (truth(boolean(equal(v_data_format, lit("NHWC"))))) {
     if (truth(boolean(compare(ndim(v_value), integer(2LL)) < 0))) {
-      shape_error(OP, std::string("value"), {"N", "*mid", "C"}, shape(v_value), {}, "data_format NHWC");
+      shape_error(OP, "value", {"N", "*mid", "C"}, shape(v_value), {}, "data_format NHWC");
     }
     v_N = dim(v_value, integer(0LL));
     v_C = dim(v_value, sub(ndim(v_value), integer(1LL)));
     v__group_mid = dims_slice(v_value, integer(1LL), sub(ndim(v_value), integer(1LL)));
     v_mid = prod(v__group_mid);
     if (truth(boolean(!equal(ndim(v_bias), integer(1LL))))) {
-      shape_error(OP, std::string("bias"), {"C"}, shape(v_bias), {Binding{"C", v_C}}, "data_format NHWC");
+      shape_error(OP, "bias", {"C"}, shape(v_bias), {Binding{"C", v_C}}, "data_format NHWC");
     }
     if (truth(boolean(!equal(dim(v_bias, integer(0LL)), v_C)))) {
-      shape_error(OP, std::string("bias"), {"C"}, shape(v_bias), {Binding{"C", v_C}}, "data_format NHWC");
+      shape_error(OP, "bias", {"C"}, shape(v_bias), {Binding{"C", v_C}}, "data_format NHWC");
     }
     v_outer = mul(v_N, v_mid);
     v_inner = integer(1LL);
@@ -158,17 +158,17 @@ static void opgen_drive_BiasAdd(opgen_call* call, bool run) {
   } else {
     if (truth(boolean(equal(v_data_format, lit("NCHW"))))) {
       if (truth(boolean(compare(ndim(v_value), integer(2LL)) < 0))) {
-        shape_error(OP, std::string("value"), {"N", "C", "*spatial"}, shape(v_value), {}, "data_format NCHW");
+        shape_error(OP, "value", {"N", "C", "*spatial"}, shape(v_value), {}, "data_format NCHW");
       }
       v_N = dim(v_value, integer(0LL));
       v_C = dim(v_value, integer(1LL));
       v__group_spatial = dims_slice(v_value, integer(2LL), sub(ndim(v_value), integer(0LL)));
       v_spatial = prod(v__group_spatial);
       if (truth(boolean(!equal(ndim(v_bias), integer(1LL))))) {
-        shape_error(OP, std::string("bias"), {"C"}, shape(v_bias), {Binding{"C", v_C}}, "data_format NCHW");
+        shape_error(OP, "bias", {"C"}, shape(v_bias), {Binding{"C", v_C}}, "data_format NCHW");
       }
       if (truth(boolean(!equal(dim(v_bias, integer(0LL)), v_C)))) {
-        shape_error(OP, std::string("bias"), {"C"}, shape(v_bias), {Binding{"C", v_C}}, "data_format NCHW");
+        shape_error(OP, "bias", {"C"}, shape(v_bias), {Binding{"C", v_C}}, "data_format NCHW");
       }
       v_outer = v_N;
       v_inner = v_spatial;

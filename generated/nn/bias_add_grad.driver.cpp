@@ -196,12 +196,12 @@ static void opgen_drive_BiasAddGrad(opgen_call* call, bool run) {
   V v_tile;
   Shape v__shape_output;
   v_data_format = check_enum(OP, "data_format", v_data_format, {lit("NHWC"), lit("NCHW")});
-  v_out_backprop = adopt(call, OP, std::string("out_backprop"), v_out_backprop);
-  v__dtype_T = check_dtype(OP, std::string("out_backprop"), v_out_backprop, {"float16", "bfloat16", "float32", "float64"}, "T");
+  v_out_backprop = adopt(call, OP, "out_backprop", v_out_backprop);
+  v__dtype_T = check_dtype(OP, "out_backprop", v_out_backprop, {"float16", "bfloat16", "float32", "float64"}, "T");
   v__dtype_S = accumulator(v__dtype_T);
   if (truth(boolean(equal(v_data_format, lit("NHWC"))))) {
     if (truth(boolean(compare(ndim(v_out_backprop), integer(2LL)) < 0))) {
-      shape_error(OP, std::string("out_backprop"), {"N", "*mid", "C"}, shape(v_out_backprop), {}, "data_format NHWC");
+      shape_error(OP, "out_backprop", {"N", "*mid", "C"}, shape(v_out_backprop), {}, "data_format NHWC");
     }
     v_N = dim(v_out_backprop, integer(0LL));
     v_C = dim(v_out_backprop, sub(ndim(v_out_backprop), integer(1LL)));
@@ -222,7 +222,7 @@ static void opgen_drive_BiasAddGrad(opgen_call* call, bool run) {
   } else {
     if (truth(boolean(equal(v_data_format, lit("NCHW"))))) {
       if (truth(boolean(compare(ndim(v_out_backprop), integer(2LL)) < 0))) {
-        shape_error(OP, std::string("out_backprop"), {"N", "C", "*spatial"}, shape(v_out_backprop), {}, "data_format NCHW");
+        shape_error(OP, "out_backprop", {"N", "C", "*spatial"}, shape(v_out_backprop), {}, "data_format NCHW");
       }
       v_N = dim(v_out_backprop, integer(0LL));
       v_C = dim(v_out_backprop, integer(1LL));

@@ -296,52 +296,52 @@ static void opgen_drive_FusedBatchNormGradV3(opgen_call* call, bool run) {
   v_epsilon = check_float(OP, "epsilon", v_epsilon, Bound{true, true, 0LL, 0.0, "0"}, no_bound(), false, false);
   v_data_format = check_enum(OP, "data_format", v_data_format, {lit("NHWC"), lit("NCHW"), lit("NDHWC"), lit("NCDHW")});
   v_is_training = check_bool(OP, "is_training", v_is_training);
-  v_y_backprop = adopt(call, OP, std::string("y_backprop"), v_y_backprop);
-  v__dtype_T = check_dtype(OP, std::string("y_backprop"), v_y_backprop, {"float16", "bfloat16", "float32"}, "T");
-  v_x = adopt(call, OP, std::string("x"), v_x);
-  check_same_dtype(OP, std::string("x"), v_x, v__dtype_T, "T", "y_backprop");
-  v_scale = adopt(call, OP, std::string("scale"), v_scale);
-  check_dtype(OP, std::string("scale"), v_scale, {"float32"}, nullptr);
-  v_reserve_space_1 = adopt(call, OP, std::string("reserve_space_1"), v_reserve_space_1);
-  v__dtype_U = check_dtype(OP, std::string("reserve_space_1"), v_reserve_space_1, {"float32"}, "U");
-  v_reserve_space_2 = adopt(call, OP, std::string("reserve_space_2"), v_reserve_space_2);
-  check_same_dtype(OP, std::string("reserve_space_2"), v_reserve_space_2, v__dtype_U, "U", "reserve_space_1");
-  v_reserve_space_3 = adopt(call, OP, std::string("reserve_space_3"), v_reserve_space_3);
-  check_same_dtype(OP, std::string("reserve_space_3"), v_reserve_space_3, v__dtype_U, "U", "reserve_space_1");
+  v_y_backprop = adopt(call, OP, "y_backprop", v_y_backprop);
+  v__dtype_T = check_dtype(OP, "y_backprop", v_y_backprop, {"float16", "bfloat16", "float32"}, "T");
+  v_x = adopt(call, OP, "x", v_x);
+  check_same_dtype(OP, "x", v_x, v__dtype_T, "T", "y_backprop");
+  v_scale = adopt(call, OP, "scale", v_scale);
+  check_dtype(OP, "scale", v_scale, {"float32"}, nullptr);
+  v_reserve_space_1 = adopt(call, OP, "reserve_space_1", v_reserve_space_1);
+  v__dtype_U = check_dtype(OP, "reserve_space_1", v_reserve_space_1, {"float32"}, "U");
+  v_reserve_space_2 = adopt(call, OP, "reserve_space_2", v_reserve_space_2);
+  check_same_dtype(OP, "reserve_space_2", v_reserve_space_2, v__dtype_U, "U", "reserve_space_1");
+  v_reserve_space_3 = adopt(call, OP, "reserve_space_3", v_reserve_space_3);
+  check_same_dtype(OP, "reserve_space_3", v_reserve_space_3, v__dtype_U, "U", "reserve_space_1");
   if (truth(boolean(equal(v_data_format, lit("NHWC"))))) {
     if (truth(boolean(!equal(ndim(v_y_backprop), integer(4LL))))) {
-      shape_error(OP, std::string("y_backprop"), {"N", "H", "W", "C"}, shape(v_y_backprop), {}, "data_format NHWC");
+      shape_error(OP, "y_backprop", {"N", "H", "W", "C"}, shape(v_y_backprop), {}, "data_format NHWC");
     }
     v_N = dim(v_y_backprop, integer(0LL));
     v_H = dim(v_y_backprop, integer(1LL));
     v_W = dim(v_y_backprop, integer(2LL));
     v_C = dim(v_y_backprop, integer(3LL));
     if (truth(boolean(!equal(ndim(v_x), integer(4LL))))) {
-      shape_error(OP, std::string("x"), {"N", "H", "W", "C"}, shape(v_x), {Binding{"C", v_C}, Binding{"H", v_H}, Binding{"N", v_N}, Binding{"W", v_W}}, "data_format NHWC");
+      shape_error(OP, "x", {"N", "H", "W", "C"}, shape(v_x), {Binding{"C", v_C}, Binding{"H", v_H}, Binding{"N", v_N}, Binding{"W", v_W}}, "data_format NHWC");
     }
     if (truth([&]() -> V { V t = boolean(!equal(dim(v_x, integer(0LL)), v_N)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_x, integer(1LL)), v_H)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_x, integer(2LL)), v_W)); if (truth(t)) return t; return boolean(!equal(dim(v_x, integer(3LL)), v_C)); }(); }(); }())) {
-      shape_error(OP, std::string("x"), {"N", "H", "W", "C"}, shape(v_x), {Binding{"C", v_C}, Binding{"H", v_H}, Binding{"N", v_N}, Binding{"W", v_W}}, "data_format NHWC");
+      shape_error(OP, "x", {"N", "H", "W", "C"}, shape(v_x), {Binding{"C", v_C}, Binding{"H", v_H}, Binding{"N", v_N}, Binding{"W", v_W}}, "data_format NHWC");
     }
     if (truth(boolean(!equal(ndim(v_scale), integer(1LL))))) {
-      shape_error(OP, std::string("scale"), {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NHWC");
+      shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NHWC");
     }
     if (truth(boolean(!equal(dim(v_scale, integer(0LL)), v_C)))) {
-      shape_error(OP, std::string("scale"), {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NHWC");
+      shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NHWC");
     }
     if (truth(boolean(!equal(ndim(v_reserve_space_1), integer(1LL))))) {
-      shape_error(OP, std::string("reserve_space_1"), {"C"}, shape(v_reserve_space_1), {Binding{"C", v_C}}, "data_format NHWC");
+      shape_error(OP, "reserve_space_1", {"C"}, shape(v_reserve_space_1), {Binding{"C", v_C}}, "data_format NHWC");
     }
     if (truth(boolean(!equal(dim(v_reserve_space_1, integer(0LL)), v_C)))) {
-      shape_error(OP, std::string("reserve_space_1"), {"C"}, shape(v_reserve_space_1), {Binding{"C", v_C}}, "data_format NHWC");
+      shape_error(OP, "reserve_space_1", {"C"}, shape(v_reserve_space_1), {Binding{"C", v_C}}, "data_format NHWC");
     }
     if (truth(boolean(!equal(ndim(v_reserve_space_2), integer(1LL))))) {
-      shape_error(OP, std::string("reserve_space_2"), {"C"}, shape(v_reserve_space_2), {Binding{"C", v_C}}, "data_format NHWC");
+      shape_error(OP, "reserve_space_2", {"C"}, shape(v_reserve_space_2), {Binding{"C", v_C}}, "data_format NHWC");
     }
     if (truth(boolean(!equal(dim(v_reserve_space_2, integer(0LL)), v_C)))) {
-      shape_error(OP, std::string("reserve_space_2"), {"C"}, shape(v_reserve_space_2), {Binding{"C", v_C}}, "data_format NHWC");
+      shape_error(OP, "reserve_space_2", {"C"}, shape(v_reserve_space_2), {Binding{"C", v_C}}, "data_format NHWC");
     }
     if (truth(boolean(compare(ndim(v_reserve_space_3), integer(0LL)) < 0))) {
-      shape_error(OP, std::string("reserve_space_3"), {"..."}, shape(v_reserve_space_3), {}, "data_format NHWC");
+      shape_error(OP, "reserve_space_3", {"..."}, shape(v_reserve_space_3), {}, "data_format NHWC");
     }
     v_once_max_rows = integer(384LL);
     v_outer = mul(mul(v_N, v_H), v_W);
@@ -373,38 +373,38 @@ static void opgen_drive_FusedBatchNormGradV3(opgen_call* call, bool run) {
   } else {
     if (truth(boolean(equal(v_data_format, lit("NCHW"))))) {
       if (truth(boolean(!equal(ndim(v_y_backprop), integer(4LL))))) {
-        shape_error(OP, std::string("y_backprop"), {"N", "C", "H", "W"}, shape(v_y_backprop), {}, "data_format NCHW");
+        shape_error(OP, "y_backprop", {"N", "C", "H", "W"}, shape(v_y_backprop), {}, "data_format NCHW");
       }
       v_N = dim(v_y_backprop, integer(0LL));
       v_C = dim(v_y_backprop, integer(1LL));
       v_H = dim(v_y_backprop, integer(2LL));
       v_W = dim(v_y_backprop, integer(3LL));
       if (truth(boolean(!equal(ndim(v_x), integer(4LL))))) {
-        shape_error(OP, std::string("x"), {"N", "C", "H", "W"}, shape(v_x), {Binding{"C", v_C}, Binding{"H", v_H}, Binding{"N", v_N}, Binding{"W", v_W}}, "data_format NCHW");
+        shape_error(OP, "x", {"N", "C", "H", "W"}, shape(v_x), {Binding{"C", v_C}, Binding{"H", v_H}, Binding{"N", v_N}, Binding{"W", v_W}}, "data_format NCHW");
       }
       if (truth([&]() -> V { V t = boolean(!equal(dim(v_x, integer(0LL)), v_N)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_x, integer(1LL)), v_C)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_x, integer(2LL)), v_H)); if (truth(t)) return t; return boolean(!equal(dim(v_x, integer(3LL)), v_W)); }(); }(); }())) {
-        shape_error(OP, std::string("x"), {"N", "C", "H", "W"}, shape(v_x), {Binding{"C", v_C}, Binding{"H", v_H}, Binding{"N", v_N}, Binding{"W", v_W}}, "data_format NCHW");
+        shape_error(OP, "x", {"N", "C", "H", "W"}, shape(v_x), {Binding{"C", v_C}, Binding{"H", v_H}, Binding{"N", v_N}, Binding{"W", v_W}}, "data_format NCHW");
       }
       if (truth(boolean(!equal(ndim(v_scale), integer(1LL))))) {
-        shape_error(OP, std::string("scale"), {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NCHW");
+        shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NCHW");
       }
       if (truth(boolean(!equal(dim(v_scale, integer(0LL)), v_C)))) {
-        shape_error(OP, std::string("scale"), {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NCHW");
+        shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NCHW");
       }
       if (truth(boolean(!equal(ndim(v_reserve_space_1), integer(1LL))))) {
-        shape_error(OP, std::string("reserve_space_1"), {"C"}, shape(v_reserve_space_1), {Binding{"C", v_C}}, "data_format NCHW");
+        shape_error(OP, "reserve_space_1", {"C"}, shape(v_reserve_space_1), {Binding{"C", v_C}}, "data_format NCHW");
       }
       if (truth(boolean(!equal(dim(v_reserve_space_1, integer(0LL)), v_C)))) {
-        shape_error(OP, std::string("reserve_space_1"), {"C"}, shape(v_reserve_space_1), {Binding{"C", v_C}}, "data_format NCHW");
+        shape_error(OP, "reserve_space_1", {"C"}, shape(v_reserve_space_1), {Binding{"C", v_C}}, "data_format NCHW");
       }
       if (truth(boolean(!equal(ndim(v_reserve_space_2), integer(1LL))))) {
-        shape_error(OP, std::string("reserve_space_2"), {"C"}, shape(v_reserve_space_2), {Binding{"C", v_C}}, "data_format NCHW");
+        shape_error(OP, "reserve_space_2", {"C"}, shape(v_reserve_space_2), {Binding{"C", v_C}}, "data_format NCHW");
       }
       if (truth(boolean(!equal(dim(v_reserve_space_2, integer(0LL)), v_C)))) {
-        shape_error(OP, std::string("reserve_space_2"), {"C"}, shape(v_reserve_space_2), {Binding{"C", v_C}}, "data_format NCHW");
+        shape_error(OP, "reserve_space_2", {"C"}, shape(v_reserve_space_2), {Binding{"C", v_C}}, "data_format NCHW");
       }
       if (truth(boolean(compare(ndim(v_reserve_space_3), integer(0LL)) < 0))) {
-        shape_error(OP, std::string("reserve_space_3"), {"..."}, shape(v_reserve_space_3), {}, "data_format NCHW");
+        shape_error(OP, "reserve_space_3", {"..."}, shape(v_reserve_space_3), {}, "data_format NCHW");
       }
       v_once_max_rows = integer(384LL);
       v_outer = v_N;
@@ -436,7 +436,7 @@ static void opgen_drive_FusedBatchNormGradV3(opgen_call* call, bool run) {
     } else {
       if (truth(boolean(equal(v_data_format, lit("NDHWC"))))) {
         if (truth(boolean(!equal(ndim(v_y_backprop), integer(5LL))))) {
-          shape_error(OP, std::string("y_backprop"), {"N", "D", "H", "W", "C"}, shape(v_y_backprop), {}, "data_format NDHWC");
+          shape_error(OP, "y_backprop", {"N", "D", "H", "W", "C"}, shape(v_y_backprop), {}, "data_format NDHWC");
         }
         v_N = dim(v_y_backprop, integer(0LL));
         v_D = dim(v_y_backprop, integer(1LL));
@@ -444,31 +444,31 @@ static void opgen_drive_FusedBatchNormGradV3(opgen_call* call, bool run) {
         v_W = dim(v_y_backprop, integer(3LL));
         v_C = dim(v_y_backprop, integer(4LL));
         if (truth(boolean(!equal(ndim(v_x), integer(5LL))))) {
-          shape_error(OP, std::string("x"), {"N", "D", "H", "W", "C"}, shape(v_x), {Binding{"C", v_C}, Binding{"D", v_D}, Binding{"H", v_H}, Binding{"N", v_N}, Binding{"W", v_W}}, "data_format NDHWC");
+          shape_error(OP, "x", {"N", "D", "H", "W", "C"}, shape(v_x), {Binding{"C", v_C}, Binding{"D", v_D}, Binding{"H", v_H}, Binding{"N", v_N}, Binding{"W", v_W}}, "data_format NDHWC");
         }
         if (truth([&]() -> V { V t = boolean(!equal(dim(v_x, integer(0LL)), v_N)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_x, integer(1LL)), v_D)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_x, integer(2LL)), v_H)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_x, integer(3LL)), v_W)); if (truth(t)) return t; return boolean(!equal(dim(v_x, integer(4LL)), v_C)); }(); }(); }(); }())) {
-          shape_error(OP, std::string("x"), {"N", "D", "H", "W", "C"}, shape(v_x), {Binding{"C", v_C}, Binding{"D", v_D}, Binding{"H", v_H}, Binding{"N", v_N}, Binding{"W", v_W}}, "data_format NDHWC");
+          shape_error(OP, "x", {"N", "D", "H", "W", "C"}, shape(v_x), {Binding{"C", v_C}, Binding{"D", v_D}, Binding{"H", v_H}, Binding{"N", v_N}, Binding{"W", v_W}}, "data_format NDHWC");
         }
         if (truth(boolean(!equal(ndim(v_scale), integer(1LL))))) {
-          shape_error(OP, std::string("scale"), {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NDHWC");
+          shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NDHWC");
         }
         if (truth(boolean(!equal(dim(v_scale, integer(0LL)), v_C)))) {
-          shape_error(OP, std::string("scale"), {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NDHWC");
+          shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NDHWC");
         }
         if (truth(boolean(!equal(ndim(v_reserve_space_1), integer(1LL))))) {
-          shape_error(OP, std::string("reserve_space_1"), {"C"}, shape(v_reserve_space_1), {Binding{"C", v_C}}, "data_format NDHWC");
+          shape_error(OP, "reserve_space_1", {"C"}, shape(v_reserve_space_1), {Binding{"C", v_C}}, "data_format NDHWC");
         }
         if (truth(boolean(!equal(dim(v_reserve_space_1, integer(0LL)), v_C)))) {
-          shape_error(OP, std::string("reserve_space_1"), {"C"}, shape(v_reserve_space_1), {Binding{"C", v_C}}, "data_format NDHWC");
+          shape_error(OP, "reserve_space_1", {"C"}, shape(v_reserve_space_1), {Binding{"C", v_C}}, "data_format NDHWC");
         }
         if (truth(boolean(!equal(ndim(v_reserve_space_2), integer(1LL))))) {
-          shape_error(OP, std::string("reserve_space_2"), {"C"}, shape(v_reserve_space_2), {Binding{"C", v_C}}, "data_format NDHWC");
+          shape_error(OP, "reserve_space_2", {"C"}, shape(v_reserve_space_2), {Binding{"C", v_C}}, "data_format NDHWC");
         }
         if (truth(boolean(!equal(dim(v_reserve_space_2, integer(0LL)), v_C)))) {
-          shape_error(OP, std::string("reserve_space_2"), {"C"}, shape(v_reserve_space_2), {Binding{"C", v_C}}, "data_format NDHWC");
+          shape_error(OP, "reserve_space_2", {"C"}, shape(v_reserve_space_2), {Binding{"C", v_C}}, "data_format NDHWC");
         }
         if (truth(boolean(compare(ndim(v_reserve_space_3), integer(0LL)) < 0))) {
-          shape_error(OP, std::string("reserve_space_3"), {"..."}, shape(v_reserve_space_3), {}, "data_format NDHWC");
+          shape_error(OP, "reserve_space_3", {"..."}, shape(v_reserve_space_3), {}, "data_format NDHWC");
         }
         v_once_max_rows = integer(384LL);
         v_outer = mul(mul(mul(v_N, v_D), v_H), v_W);
@@ -500,7 +500,7 @@ static void opgen_drive_FusedBatchNormGradV3(opgen_call* call, bool run) {
       } else {
         if (truth(boolean(equal(v_data_format, lit("NCDHW"))))) {
           if (truth(boolean(!equal(ndim(v_y_backprop), integer(5LL))))) {
-            shape_error(OP, std::string("y_backprop"), {"N", "C", "D", "H", "W"}, shape(v_y_backprop), {}, "data_format NCDHW");
+            shape_error(OP, "y_backprop", {"N", "C", "D", "H", "W"}, shape(v_y_backprop), {}, "data_format NCDHW");
           }
           v_N = dim(v_y_backprop, integer(0LL));
           v_C = dim(v_y_backprop, integer(1LL));
@@ -508,31 +508,31 @@ static void opgen_drive_FusedBatchNormGradV3(opgen_call* call, bool run) {
           v_H = dim(v_y_backprop, integer(3LL));
           v_W = dim(v_y_backprop, integer(4LL));
           if (truth(boolean(!equal(ndim(v_x), integer(5LL))))) {
-            shape_error(OP, std::string("x"), {"N", "C", "D", "H", "W"}, shape(v_x), {Binding{"C", v_C}, Binding{"D", v_D}, Binding{"H", v_H}, Binding{"N", v_N}, Binding{"W", v_W}}, "data_format NCDHW");
+            shape_error(OP, "x", {"N", "C", "D", "H", "W"}, shape(v_x), {Binding{"C", v_C}, Binding{"D", v_D}, Binding{"H", v_H}, Binding{"N", v_N}, Binding{"W", v_W}}, "data_format NCDHW");
           }
           if (truth([&]() -> V { V t = boolean(!equal(dim(v_x, integer(0LL)), v_N)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_x, integer(1LL)), v_C)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_x, integer(2LL)), v_D)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_x, integer(3LL)), v_H)); if (truth(t)) return t; return boolean(!equal(dim(v_x, integer(4LL)), v_W)); }(); }(); }(); }())) {
-            shape_error(OP, std::string("x"), {"N", "C", "D", "H", "W"}, shape(v_x), {Binding{"C", v_C}, Binding{"D", v_D}, Binding{"H", v_H}, Binding{"N", v_N}, Binding{"W", v_W}}, "data_format NCDHW");
+            shape_error(OP, "x", {"N", "C", "D", "H", "W"}, shape(v_x), {Binding{"C", v_C}, Binding{"D", v_D}, Binding{"H", v_H}, Binding{"N", v_N}, Binding{"W", v_W}}, "data_format NCDHW");
           }
           if (truth(boolean(!equal(ndim(v_scale), integer(1LL))))) {
-            shape_error(OP, std::string("scale"), {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NCDHW");
+            shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NCDHW");
           }
           if (truth(boolean(!equal(dim(v_scale, integer(0LL)), v_C)))) {
-            shape_error(OP, std::string("scale"), {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NCDHW");
+            shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NCDHW");
           }
           if (truth(boolean(!equal(ndim(v_reserve_space_1), integer(1LL))))) {
-            shape_error(OP, std::string("reserve_space_1"), {"C"}, shape(v_reserve_space_1), {Binding{"C", v_C}}, "data_format NCDHW");
+            shape_error(OP, "reserve_space_1", {"C"}, shape(v_reserve_space_1), {Binding{"C", v_C}}, "data_format NCDHW");
           }
           if (truth(boolean(!equal(dim(v_reserve_space_1, integer(0LL)), v_C)))) {
-            shape_error(OP, std::string("reserve_space_1"), {"C"}, shape(v_reserve_space_1), {Binding{"C", v_C}}, "data_format NCDHW");
+            shape_error(OP, "reserve_space_1", {"C"}, shape(v_reserve_space_1), {Binding{"C", v_C}}, "data_format NCDHW");
           }
           if (truth(boolean(!equal(ndim(v_reserve_space_2), integer(1LL))))) {
-            shape_error(OP, std::string("reserve_space_2"), {"C"}, shape(v_reserve_space_2), {Binding{"C", v_C}}, "data_format NCDHW");
+            shape_error(OP, "reserve_space_2", {"C"}, shape(v_reserve_space_2), {Binding{"C", v_C}}, "data_format NCDHW");
           }
           if (truth(boolean(!equal(dim(v_reserve_space_2, integer(0LL)), v_C)))) {
-            shape_error(OP, std::string("reserve_space_2"), {"C"}, shape(v_reserve_space_2), {Binding{"C", v_C}}, "data_format NCDHW");
+            shape_error(OP, "reserve_space_2", {"C"}, shape(v_reserve_space_2), {Binding{"C", v_C}}, "data_format NCDHW");
           }
           if (truth(boolean(compare(ndim(v_reserve_space_3), integer(0LL)) < 0))) {
-            shape_error(OP, std::string("reserve_space_3"), {"..."}, shape(v_reserve_space_3), {}, "data_format NCDHW");
+            shape_error(OP, "reserve_space_3", {"..."}, shape(v_reserve_space_3), {}, "data_format NCDHW");
           }
           v_once_max_rows = integer(384LL);
           v_outer = v_N;

@@ -257,47 +257,47 @@ static void opgen_drive_FusedBatchNormV3(opgen_call* call, bool run) {
   v_exponential_avg_factor = check_float(OP, "exponential_avg_factor", v_exponential_avg_factor, Bound{true, true, 0LL, 0.0, "0"}, Bound{true, true, 1LL, 0.0, "1"}, false, false);
   v_data_format = check_enum(OP, "data_format", v_data_format, {lit("NHWC"), lit("NCHW"), lit("NDHWC"), lit("NCDHW")});
   v_is_training = check_bool(OP, "is_training", v_is_training);
-  v_x = adopt(call, OP, std::string("x"), v_x);
-  v__dtype_T = check_dtype(OP, std::string("x"), v_x, {"float16", "bfloat16", "float32"}, "T");
-  v_scale = adopt(call, OP, std::string("scale"), v_scale);
-  v__dtype_U = check_dtype(OP, std::string("scale"), v_scale, {"float32"}, "U");
-  v_offset = adopt(call, OP, std::string("offset"), v_offset);
-  check_same_dtype(OP, std::string("offset"), v_offset, v__dtype_U, "U", "scale");
-  v_mean = adopt(call, OP, std::string("mean"), v_mean);
-  check_same_dtype(OP, std::string("mean"), v_mean, v__dtype_U, "U", "scale");
-  v_variance = adopt(call, OP, std::string("variance"), v_variance);
-  check_same_dtype(OP, std::string("variance"), v_variance, v__dtype_U, "U", "scale");
+  v_x = adopt(call, OP, "x", v_x);
+  v__dtype_T = check_dtype(OP, "x", v_x, {"float16", "bfloat16", "float32"}, "T");
+  v_scale = adopt(call, OP, "scale", v_scale);
+  v__dtype_U = check_dtype(OP, "scale", v_scale, {"float32"}, "U");
+  v_offset = adopt(call, OP, "offset", v_offset);
+  check_same_dtype(OP, "offset", v_offset, v__dtype_U, "U", "scale");
+  v_mean = adopt(call, OP, "mean", v_mean);
+  check_same_dtype(OP, "mean", v_mean, v__dtype_U, "U", "scale");
+  v_variance = adopt(call, OP, "variance", v_variance);
+  check_same_dtype(OP, "variance", v_variance, v__dtype_U, "U", "scale");
   if (truth(boolean(equal(v_data_format, lit("NHWC"))))) {
     if (truth(boolean(!equal(ndim(v_x), integer(4LL))))) {
-      shape_error(OP, std::string("x"), {"N", "H", "W", "C"}, shape(v_x), {}, "data_format NHWC");
+      shape_error(OP, "x", {"N", "H", "W", "C"}, shape(v_x), {}, "data_format NHWC");
     }
     v_N = dim(v_x, integer(0LL));
     v_H = dim(v_x, integer(1LL));
     v_W = dim(v_x, integer(2LL));
     v_C = dim(v_x, integer(3LL));
     if (truth(boolean(!equal(ndim(v_scale), integer(1LL))))) {
-      shape_error(OP, std::string("scale"), {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NHWC");
+      shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NHWC");
     }
     if (truth(boolean(!equal(dim(v_scale, integer(0LL)), v_C)))) {
-      shape_error(OP, std::string("scale"), {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NHWC");
+      shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NHWC");
     }
     if (truth(boolean(!equal(ndim(v_offset), integer(1LL))))) {
-      shape_error(OP, std::string("offset"), {"C"}, shape(v_offset), {Binding{"C", v_C}}, "data_format NHWC");
+      shape_error(OP, "offset", {"C"}, shape(v_offset), {Binding{"C", v_C}}, "data_format NHWC");
     }
     if (truth(boolean(!equal(dim(v_offset, integer(0LL)), v_C)))) {
-      shape_error(OP, std::string("offset"), {"C"}, shape(v_offset), {Binding{"C", v_C}}, "data_format NHWC");
+      shape_error(OP, "offset", {"C"}, shape(v_offset), {Binding{"C", v_C}}, "data_format NHWC");
     }
     if (truth(boolean(!equal(ndim(v_mean), integer(1LL))))) {
-      shape_error(OP, std::string("mean"), {"C"}, shape(v_mean), {Binding{"C", v_C}}, "data_format NHWC");
+      shape_error(OP, "mean", {"C"}, shape(v_mean), {Binding{"C", v_C}}, "data_format NHWC");
     }
     if (truth(boolean(!equal(dim(v_mean, integer(0LL)), v_C)))) {
-      shape_error(OP, std::string("mean"), {"C"}, shape(v_mean), {Binding{"C", v_C}}, "data_format NHWC");
+      shape_error(OP, "mean", {"C"}, shape(v_mean), {Binding{"C", v_C}}, "data_format NHWC");
     }
     if (truth(boolean(!equal(ndim(v_variance), integer(1LL))))) {
-      shape_error(OP, std::string("variance"), {"C"}, shape(v_variance), {Binding{"C", v_C}}, "data_format NHWC");
+      shape_error(OP, "variance", {"C"}, shape(v_variance), {Binding{"C", v_C}}, "data_format NHWC");
     }
     if (truth(boolean(!equal(dim(v_variance, integer(0LL)), v_C)))) {
-      shape_error(OP, std::string("variance"), {"C"}, shape(v_variance), {Binding{"C", v_C}}, "data_format NHWC");
+      shape_error(OP, "variance", {"C"}, shape(v_variance), {Binding{"C", v_C}}, "data_format NHWC");
     }
     v_outer = mul(mul(v_N, v_H), v_W);
     v_inner = integer(1LL);
@@ -321,35 +321,35 @@ static void opgen_drive_FusedBatchNormV3(opgen_call* call, bool run) {
   } else {
     if (truth(boolean(equal(v_data_format, lit("NCHW"))))) {
       if (truth(boolean(!equal(ndim(v_x), integer(4LL))))) {
-        shape_error(OP, std::string("x"), {"N", "C", "H", "W"}, shape(v_x), {}, "data_format NCHW");
+        shape_error(OP, "x", {"N", "C", "H", "W"}, shape(v_x), {}, "data_format NCHW");
       }
       v_N = dim(v_x, integer(0LL));
       v_C = dim(v_x, integer(1LL));
       v_H = dim(v_x, integer(2LL));
       v_W = dim(v_x, integer(3LL));
       if (truth(boolean(!equal(ndim(v_scale), integer(1LL))))) {
-        shape_error(OP, std::string("scale"), {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NCHW");
+        shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NCHW");
       }
       if (truth(boolean(!equal(dim(v_scale, integer(0LL)), v_C)))) {
-        shape_error(OP, std::string("scale"), {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NCHW");
+        shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NCHW");
       }
       if (truth(boolean(!equal(ndim(v_offset), integer(1LL))))) {
-        shape_error(OP, std::string("offset"), {"C"}, shape(v_offset), {Binding{"C", v_C}}, "data_format NCHW");
+        shape_error(OP, "offset", {"C"}, shape(v_offset), {Binding{"C", v_C}}, "data_format NCHW");
       }
       if (truth(boolean(!equal(dim(v_offset, integer(0LL)), v_C)))) {
-        shape_error(OP, std::string("offset"), {"C"}, shape(v_offset), {Binding{"C", v_C}}, "data_format NCHW");
+        shape_error(OP, "offset", {"C"}, shape(v_offset), {Binding{"C", v_C}}, "data_format NCHW");
       }
       if (truth(boolean(!equal(ndim(v_mean), integer(1LL))))) {
-        shape_error(OP, std::string("mean"), {"C"}, shape(v_mean), {Binding{"C", v_C}}, "data_format NCHW");
+        shape_error(OP, "mean", {"C"}, shape(v_mean), {Binding{"C", v_C}}, "data_format NCHW");
       }
       if (truth(boolean(!equal(dim(v_mean, integer(0LL)), v_C)))) {
-        shape_error(OP, std::string("mean"), {"C"}, shape(v_mean), {Binding{"C", v_C}}, "data_format NCHW");
+        shape_error(OP, "mean", {"C"}, shape(v_mean), {Binding{"C", v_C}}, "data_format NCHW");
       }
       if (truth(boolean(!equal(ndim(v_variance), integer(1LL))))) {
-        shape_error(OP, std::string("variance"), {"C"}, shape(v_variance), {Binding{"C", v_C}}, "data_format NCHW");
+        shape_error(OP, "variance", {"C"}, shape(v_variance), {Binding{"C", v_C}}, "data_format NCHW");
       }
       if (truth(boolean(!equal(dim(v_variance, integer(0LL)), v_C)))) {
-        shape_error(OP, std::string("variance"), {"C"}, shape(v_variance), {Binding{"C", v_C}}, "data_format NCHW");
+        shape_error(OP, "variance", {"C"}, shape(v_variance), {Binding{"C", v_C}}, "data_format NCHW");
       }
       v_outer = v_N;
       v_inner = mul(v_H, v_W);
@@ -373,7 +373,7 @@ static void opgen_drive_FusedBatchNormV3(opgen_call* call, bool run) {
     } else {
       if (truth(boolean(equal(v_data_format, lit("NDHWC"))))) {
         if (truth(boolean(!equal(ndim(v_x), integer(5LL))))) {
-          shape_error(OP, std::string("x"), {"N", "D", "H", "W", "C"}, shape(v_x), {}, "data_format NDHWC");
+          shape_error(OP, "x", {"N", "D", "H", "W", "C"}, shape(v_x), {}, "data_format NDHWC");
         }
         v_N = dim(v_x, integer(0LL));
         v_D = dim(v_x, integer(1LL));
@@ -381,28 +381,28 @@ static void opgen_drive_FusedBatchNormV3(opgen_call* call, bool run) {
         v_W = dim(v_x, integer(3LL));
         v_C = dim(v_x, integer(4LL));
         if (truth(boolean(!equal(ndim(v_scale), integer(1LL))))) {
-          shape_error(OP, std::string("scale"), {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NDHWC");
+          shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NDHWC");
         }
         if (truth(boolean(!equal(dim(v_scale, integer(0LL)), v_C)))) {
-          shape_error(OP, std::string("scale"), {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NDHWC");
+          shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NDHWC");
         }
         if (truth(boolean(!equal(ndim(v_offset), integer(1LL))))) {
-          shape_error(OP, std::string("offset"), {"C"}, shape(v_offset), {Binding{"C", v_C}}, "data_format NDHWC");
+          shape_error(OP, "offset", {"C"}, shape(v_offset), {Binding{"C", v_C}}, "data_format NDHWC");
         }
         if (truth(boolean(!equal(dim(v_offset, integer(0LL)), v_C)))) {
-          shape_error(OP, std::string("offset"), {"C"}, shape(v_offset), {Binding{"C", v_C}}, "data_format NDHWC");
+          shape_error(OP, "offset", {"C"}, shape(v_offset), {Binding{"C", v_C}}, "data_format NDHWC");
         }
         if (truth(boolean(!equal(ndim(v_mean), integer(1LL))))) {
-          shape_error(OP, std::string("mean"), {"C"}, shape(v_mean), {Binding{"C", v_C}}, "data_format NDHWC");
+          shape_error(OP, "mean", {"C"}, shape(v_mean), {Binding{"C", v_C}}, "data_format NDHWC");
         }
         if (truth(boolean(!equal(dim(v_mean, integer(0LL)), v_C)))) {
-          shape_error(OP, std::string("mean"), {"C"}, shape(v_mean), {Binding{"C", v_C}}, "data_format NDHWC");
+          shape_error(OP, "mean", {"C"}, shape(v_mean), {Binding{"C", v_C}}, "data_format NDHWC");
         }
         if (truth(boolean(!equal(ndim(v_variance), integer(1LL))))) {
-          shape_error(OP, std::string("variance"), {"C"}, shape(v_variance), {Binding{"C", v_C}}, "data_format NDHWC");
+          shape_error(OP, "variance", {"C"}, shape(v_variance), {Binding{"C", v_C}}, "data_format NDHWC");
         }
         if (truth(boolean(!equal(dim(v_variance, integer(0LL)), v_C)))) {
-          shape_error(OP, std::string("variance"), {"C"}, shape(v_variance), {Binding{"C", v_C}}, "data_format NDHWC");
+          shape_error(OP, "variance", {"C"}, shape(v_variance), {Binding{"C", v_C}}, "data_format NDHWC");
         }
         v_outer = mul(mul(mul(v_N, v_D), v_H), v_W);
         v_inner = integer(1LL);
@@ -426,7 +426,7 @@ static void opgen_drive_FusedBatchNormV3(opgen_call* call, bool run) {
       } else {
         if (truth(boolean(equal(v_data_format, lit("NCDHW"))))) {
           if (truth(boolean(!equal(ndim(v_x), integer(5LL))))) {
-            shape_error(OP, std::string("x"), {"N", "C", "D", "H", "W"}, shape(v_x), {}, "data_format NCDHW");
+            shape_error(OP, "x", {"N", "C", "D", "H", "W"}, shape(v_x), {}, "data_format NCDHW");
           }
           v_N = dim(v_x, integer(0LL));
           v_C = dim(v_x, integer(1LL));
@@ -434,28 +434,28 @@ static void opgen_drive_FusedBatchNormV3(opgen_call* call, bool run) {
           v_H = dim(v_x, integer(3LL));
           v_W = dim(v_x, integer(4LL));
           if (truth(boolean(!equal(ndim(v_scale), integer(1LL))))) {
-            shape_error(OP, std::string("scale"), {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NCDHW");
+            shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NCDHW");
           }
           if (truth(boolean(!equal(dim(v_scale, integer(0LL)), v_C)))) {
-            shape_error(OP, std::string("scale"), {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NCDHW");
+            shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NCDHW");
           }
           if (truth(boolean(!equal(ndim(v_offset), integer(1LL))))) {
-            shape_error(OP, std::string("offset"), {"C"}, shape(v_offset), {Binding{"C", v_C}}, "data_format NCDHW");
+            shape_error(OP, "offset", {"C"}, shape(v_offset), {Binding{"C", v_C}}, "data_format NCDHW");
           }
           if (truth(boolean(!equal(dim(v_offset, integer(0LL)), v_C)))) {
-            shape_error(OP, std::string("offset"), {"C"}, shape(v_offset), {Binding{"C", v_C}}, "data_format NCDHW");
+            shape_error(OP, "offset", {"C"}, shape(v_offset), {Binding{"C", v_C}}, "data_format NCDHW");
           }
           if (truth(boolean(!equal(ndim(v_mean), integer(1LL))))) {
-            shape_error(OP, std::string("mean"), {"C"}, shape(v_mean), {Binding{"C", v_C}}, "data_format NCDHW");
+            shape_error(OP, "mean", {"C"}, shape(v_mean), {Binding{"C", v_C}}, "data_format NCDHW");
           }
           if (truth(boolean(!equal(dim(v_mean, integer(0LL)), v_C)))) {
-            shape_error(OP, std::string("mean"), {"C"}, shape(v_mean), {Binding{"C", v_C}}, "data_format NCDHW");
+            shape_error(OP, "mean", {"C"}, shape(v_mean), {Binding{"C", v_C}}, "data_format NCDHW");
           }
           if (truth(boolean(!equal(ndim(v_variance), integer(1LL))))) {
-            shape_error(OP, std::string("variance"), {"C"}, shape(v_variance), {Binding{"C", v_C}}, "data_format NCDHW");
+            shape_error(OP, "variance", {"C"}, shape(v_variance), {Binding{"C", v_C}}, "data_format NCDHW");
           }
           if (truth(boolean(!equal(dim(v_variance, integer(0LL)), v_C)))) {
-            shape_error(OP, std::string("variance"), {"C"}, shape(v_variance), {Binding{"C", v_C}}, "data_format NCDHW");
+            shape_error(OP, "variance", {"C"}, shape(v_variance), {Binding{"C", v_C}}, "data_format NCDHW");
           }
           v_outer = v_N;
           v_inner = mul(mul(v_D, v_H), v_W);

@@ -129,37 +129,37 @@ static void opgen_drive_LayerNorm(opgen_call* call, bool run) {
   Shape v__shape_rstd;
   Shape v__shape_y;
   v_epsilon = check_float(OP, "epsilon", v_epsilon, Bound{true, true, 0LL, 0.0, "0"}, no_bound(), true, false);
-  v_x = adopt(call, OP, std::string("x"), v_x);
-  v__dtype_T = check_dtype(OP, std::string("x"), v_x, {"float16", "bfloat16", "float32"}, "T");
+  v_x = adopt(call, OP, "x", v_x);
+  v__dtype_T = check_dtype(OP, "x", v_x, {"float16", "bfloat16", "float32"}, "T");
   v__dtype_S = accumulator(v__dtype_T);
   if (truth(boolean(v_gamma.kind != K_NONE))) {
-    v_gamma = adopt(call, OP, std::string("gamma"), v_gamma);
-    check_same_dtype(OP, std::string("gamma"), v_gamma, v__dtype_T, "T", "x");
+    v_gamma = adopt(call, OP, "gamma", v_gamma);
+    check_same_dtype(OP, "gamma", v_gamma, v__dtype_T, "T", "x");
   }
   if (truth(boolean(v_beta.kind != K_NONE))) {
-    v_beta = adopt(call, OP, std::string("beta"), v_beta);
-    check_same_dtype(OP, std::string("beta"), v_beta, v__dtype_T, "T", "x");
+    v_beta = adopt(call, OP, "beta", v_beta);
+    check_same_dtype(OP, "beta", v_beta, v__dtype_T, "T", "x");
   }
   if (truth(boolean(compare(ndim(v_x), integer(1LL)) < 0))) {
-    shape_error(OP, std::string("x"), {"*lead", "D"}, shape(v_x), {}, "");
+    shape_error(OP, "x", {"*lead", "D"}, shape(v_x), {}, "");
   }
   v_D = dim(v_x, sub(ndim(v_x), integer(1LL)));
   v__group_lead = dims_slice(v_x, integer(0LL), sub(ndim(v_x), integer(1LL)));
   v_lead = prod(v__group_lead);
   if (truth(boolean(v_gamma.kind != K_NONE))) {
     if (truth(boolean(!equal(ndim(v_gamma), integer(1LL))))) {
-      shape_error(OP, std::string("gamma"), {"D"}, shape(v_gamma), {Binding{"D", v_D}}, "");
+      shape_error(OP, "gamma", {"D"}, shape(v_gamma), {Binding{"D", v_D}}, "");
     }
     if (truth(boolean(!equal(dim(v_gamma, integer(0LL)), v_D)))) {
-      shape_error(OP, std::string("gamma"), {"D"}, shape(v_gamma), {Binding{"D", v_D}}, "");
+      shape_error(OP, "gamma", {"D"}, shape(v_gamma), {Binding{"D", v_D}}, "");
     }
   }
   if (truth(boolean(v_beta.kind != K_NONE))) {
     if (truth(boolean(!equal(ndim(v_beta), integer(1LL))))) {
-      shape_error(OP, std::string("beta"), {"D"}, shape(v_beta), {Binding{"D", v_D}}, "");
+      shape_error(OP, "beta", {"D"}, shape(v_beta), {Binding{"D", v_D}}, "");
     }
     if (truth(boolean(!equal(dim(v_beta, integer(0LL)), v_D)))) {
-      shape_error(OP, std::string("beta"), {"D"}, shape(v_beta), {Binding{"D", v_D}}, "");
+      shape_error(OP, "beta", {"D"}, shape(v_beta), {Binding{"D", v_D}}, "");
     }
   }
   v_rows = v_lead;

@@ -178,49 +178,49 @@ static void opgen_drive_LayerNormGrad(opgen_call* call, bool run) {
   Shape v__shape_dbeta;
   Shape v__shape_dgamma;
   Shape v__shape_dx;
-  v_dy = adopt(call, OP, std::string("dy"), v_dy);
-  v__dtype_T = check_dtype(OP, std::string("dy"), v_dy, {"float16", "bfloat16", "float32"}, "T");
+  v_dy = adopt(call, OP, "dy", v_dy);
+  v__dtype_T = check_dtype(OP, "dy", v_dy, {"float16", "bfloat16", "float32"}, "T");
   v__dtype_S = accumulator(v__dtype_T);
-  v_x = adopt(call, OP, std::string("x"), v_x);
-  check_same_dtype(OP, std::string("x"), v_x, v__dtype_T, "T", "dy");
-  v_mean = adopt(call, OP, std::string("mean"), v_mean);
-  check_same_dtype(OP, std::string("mean"), v_mean, v__dtype_S, "S", "the accumulator of T");
-  v_rstd = adopt(call, OP, std::string("rstd"), v_rstd);
-  check_same_dtype(OP, std::string("rstd"), v_rstd, v__dtype_S, "S", "the accumulator of T");
+  v_x = adopt(call, OP, "x", v_x);
+  check_same_dtype(OP, "x", v_x, v__dtype_T, "T", "dy");
+  v_mean = adopt(call, OP, "mean", v_mean);
+  check_same_dtype(OP, "mean", v_mean, v__dtype_S, "S", "the accumulator of T");
+  v_rstd = adopt(call, OP, "rstd", v_rstd);
+  check_same_dtype(OP, "rstd", v_rstd, v__dtype_S, "S", "the accumulator of T");
   if (truth(boolean(v_gamma.kind != K_NONE))) {
-    v_gamma = adopt(call, OP, std::string("gamma"), v_gamma);
-    check_same_dtype(OP, std::string("gamma"), v_gamma, v__dtype_T, "T", "dy");
+    v_gamma = adopt(call, OP, "gamma", v_gamma);
+    check_same_dtype(OP, "gamma", v_gamma, v__dtype_T, "T", "dy");
   }
   if (truth(boolean(compare(ndim(v_dy), integer(1LL)) < 0))) {
-    shape_error(OP, std::string("dy"), {"*lead", "D"}, shape(v_dy), {}, "");
+    shape_error(OP, "dy", {"*lead", "D"}, shape(v_dy), {}, "");
   }
   v_D = dim(v_dy, sub(ndim(v_dy), integer(1LL)));
   v__group_lead = dims_slice(v_dy, integer(0LL), sub(ndim(v_dy), integer(1LL)));
   v_lead = prod(v__group_lead);
   if (truth(boolean(compare(ndim(v_x), integer(1LL)) < 0))) {
-    shape_error(OP, std::string("x"), {"*lead", "D"}, shape(v_x), {Binding{"D", v_D}, Binding{"*lead", v__group_lead}}, "");
+    shape_error(OP, "x", {"*lead", "D"}, shape(v_x), {Binding{"D", v_D}, Binding{"*lead", v__group_lead}}, "");
   }
   if (truth([&]() -> V { V t = boolean(!equal(dim(v_x, sub(ndim(v_x), integer(1LL))), v_D)); if (truth(t)) return t; return boolean(!equal(dims_slice(v_x, integer(0LL), sub(ndim(v_x), integer(1LL))), v__group_lead)); }())) {
-    shape_error(OP, std::string("x"), {"*lead", "D"}, shape(v_x), {Binding{"D", v_D}, Binding{"*lead", v__group_lead}}, "");
+    shape_error(OP, "x", {"*lead", "D"}, shape(v_x), {Binding{"D", v_D}, Binding{"*lead", v__group_lead}}, "");
   }
   if (truth(boolean(compare(ndim(v_mean), integer(0LL)) < 0))) {
-    shape_error(OP, std::string("mean"), {"*lead"}, shape(v_mean), {Binding{"*lead", v__group_lead}}, "");
+    shape_error(OP, "mean", {"*lead"}, shape(v_mean), {Binding{"*lead", v__group_lead}}, "");
   }
   if (truth(boolean(!equal(dims_slice(v_mean, integer(0LL), sub(ndim(v_mean), integer(0LL))), v__group_lead)))) {
-    shape_error(OP, std::string("mean"), {"*lead"}, shape(v_mean), {Binding{"*lead", v__group_lead}}, "");
+    shape_error(OP, "mean", {"*lead"}, shape(v_mean), {Binding{"*lead", v__group_lead}}, "");
   }
   if (truth(boolean(compare(ndim(v_rstd), integer(0LL)) < 0))) {
-    shape_error(OP, std::string("rstd"), {"*lead"}, shape(v_rstd), {Binding{"*lead", v__group_lead}}, "");
+    shape_error(OP, "rstd", {"*lead"}, shape(v_rstd), {Binding{"*lead", v__group_lead}}, "");
   }
   if (truth(boolean(!equal(dims_slice(v_rstd, integer(0LL), sub(ndim(v_rstd), integer(0LL))), v__group_lead)))) {
-    shape_error(OP, std::string("rstd"), {"*lead"}, shape(v_rstd), {Binding{"*lead", v__group_lead}}, "");
+    shape_error(OP, "rstd", {"*lead"}, shape(v_rstd), {Binding{"*lead", v__group_lead}}, "");
   }
   if (truth(boolean(v_gamma.kind != K_NONE))) {
     if (truth(boolean(!equal(ndim(v_gamma), integer(1LL))))) {
-      shape_error(OP, std::string("gamma"), {"D"}, shape(v_gamma), {Binding{"D", v_D}}, "");
+      shape_error(OP, "gamma", {"D"}, shape(v_gamma), {Binding{"D", v_D}}, "");
     }
     if (truth(boolean(!equal(dim(v_gamma, integer(0LL)), v_D)))) {
-      shape_error(OP, std::string("gamma"), {"D"}, shape(v_gamma), {Binding{"D", v_D}}, "");
+      shape_error(OP, "gamma", {"D"}, shape(v_gamma), {Binding{"D", v_D}}, "");
     }
   }
   v_rows = v_lead;

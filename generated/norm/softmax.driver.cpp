@@ -143,12 +143,12 @@ static void opgen_drive_Softmax(opgen_call* call, bool run) {
   V v_y;
   Shape v__shape_y;
   v_axis = check_int(OP, "axis", v_axis, no_bound(), no_bound(), {}, false, false);
-  v_x = adopt(call, OP, std::string("x"), v_x);
-  v__dtype_T = check_dtype(OP, std::string("x"), v_x, {"float16", "bfloat16", "float32"}, "T");
+  v_x = adopt(call, OP, "x", v_x);
+  v__dtype_T = check_dtype(OP, "x", v_x, {"float16", "bfloat16", "float32"}, "T");
   if (truth(boolean(compare(ndim(v_x), integer(1LL)) < 0))) {
-    shape_error(OP, std::string("x"), {"*outer", "N", "*inner"}, shape(v_x), {}, "");
+    shape_error(OP, "x", {"*outer", "N", "*inner"}, shape(v_x), {}, "");
   }
-  v__axis_x = normalize_axis(OP, "axis", v_axis, std::string("x"), ndim(v_x), 0, 0);
+  v__axis_x = normalize_axis(OP, "axis", v_axis, "x", ndim(v_x), 0, 0);
   v_N = dim(v_x, v__axis_x);
   v__group_outer = dims_slice(v_x, integer(0LL), v__axis_x);
   v_outer = prod(v__group_outer);

@@ -147,25 +147,25 @@ static void opgen_drive_SoftmaxGrad(opgen_call* call, bool run) {
   V v_rows;
   Shape v__shape_dx;
   v_axis = check_int(OP, "axis", v_axis, no_bound(), no_bound(), {}, false, false);
-  v_y = adopt(call, OP, std::string("y"), v_y);
-  v__dtype_T = check_dtype(OP, std::string("y"), v_y, {"float16", "bfloat16", "float32"}, "T");
-  v_dy = adopt(call, OP, std::string("dy"), v_dy);
-  check_same_dtype(OP, std::string("dy"), v_dy, v__dtype_T, "T", "y");
+  v_y = adopt(call, OP, "y", v_y);
+  v__dtype_T = check_dtype(OP, "y", v_y, {"float16", "bfloat16", "float32"}, "T");
+  v_dy = adopt(call, OP, "dy", v_dy);
+  check_same_dtype(OP, "dy", v_dy, v__dtype_T, "T", "y");
   if (truth(boolean(compare(ndim(v_y), integer(1LL)) < 0))) {
-    shape_error(OP, std::string("y"), {"*outer", "N", "*inner"}, shape(v_y), {}, "");
+    shape_error(OP, "y", {"*outer", "N", "*inner"}, shape(v_y), {}, "");
   }
-  v__axis_y = normalize_axis(OP, "axis", v_axis, std::string("y"), ndim(v_y), 0, 0);
+  v__axis_y = normalize_axis(OP, "axis", v_axis, "y", ndim(v_y), 0, 0);
   v_N = dim(v_y, v__axis_y);
   v__group_outer = dims_slice(v_y, integer(0LL), v__axis_y);
   v_outer = prod(v__group_outer);
   v__group_inner = dims_slice(v_y, add(v__axis_y, integer(1LL)), sub(ndim(v_y), integer(0LL)));
   v_inner = prod(v__group_inner);
   if (truth(boolean(compare(ndim(v_dy), integer(1LL)) < 0))) {
-    shape_error(OP, std::string("dy"), {"*outer", "N", "*inner"}, shape(v_dy), {Binding{"N", v_N}, Binding{"*outer", v__group_outer}, Binding{"*inner", v__group_inner}}, "");
+    shape_error(OP, "dy", {"*outer", "N", "*inner"}, shape(v_dy), {Binding{"N", v_N}, Binding{"*outer", v__group_outer}, Binding{"*inner", v__group_inner}}, "");
   }
-  v__axis_dy = normalize_axis(OP, "axis", v_axis, std::string("dy"), ndim(v_dy), 0, 0);
+  v__axis_dy = normalize_axis(OP, "axis", v_axis, "dy", ndim(v_dy), 0, 0);
   if (truth([&]() -> V { V t = boolean(!equal(dim(v_dy, v__axis_dy), v_N)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dims_slice(v_dy, integer(0LL), v__axis_dy), v__group_outer)); if (truth(t)) return t; return boolean(!equal(dims_slice(v_dy, add(v__axis_dy, integer(1LL)), sub(ndim(v_dy), integer(0LL))), v__group_inner)); }(); }())) {
-    shape_error(OP, std::string("dy"), {"*outer", "N", "*inner"}, shape(v_dy), {Binding{"N", v_N}, Binding{"*outer", v__group_outer}, Binding{"*inner", v__group_inner}}, "");
+    shape_error(OP, "dy", {"*outer", "N", "*inner"}, shape(v_dy), {Binding{"N", v_N}, Binding{"*outer", v__group_outer}, Binding{"*inner", v__group_inner}}, "");
   }
   v_rows = v_outer;
   v_columns = mul(v_outer, v_inner);

@@ -685,51 +685,51 @@ static void opgen_drive_CudnnRNNV3(opgen_call* call, bool run) {
   v_num_proj = check_int(OP, "num_proj", v_num_proj, Bound{true, true, 0LL, 0.0, "0"}, no_bound(), {}, false, false);
   v_is_training = check_bool(OP, "is_training", v_is_training);
   v_time_major = check_bool(OP, "time_major", v_time_major);
-  v_input = adopt(call, OP, std::string("input"), v_input);
-  v__dtype_T = check_dtype(OP, std::string("input"), v_input, {"float16", "float32", "float64"}, "T");
-  v_input_h = adopt(call, OP, std::string("input_h"), v_input_h);
-  check_same_dtype(OP, std::string("input_h"), v_input_h, v__dtype_T, "T", "input");
-  v_input_c = adopt(call, OP, std::string("input_c"), v_input_c);
+  v_input = adopt(call, OP, "input", v_input);
+  v__dtype_T = check_dtype(OP, "input", v_input, {"float16", "float32", "float64"}, "T");
+  v_input_h = adopt(call, OP, "input_h", v_input_h);
+  check_same_dtype(OP, "input_h", v_input_h, v__dtype_T, "T", "input");
+  v_input_c = adopt(call, OP, "input_c", v_input_c);
   if (truth(boolean(equal(v_rnn_mode, lit("lstm"))))) {
-    check_same_dtype(OP, std::string("input_c"), v_input_c, v__dtype_T, "T", "input");
+    check_same_dtype(OP, "input_c", v_input_c, v__dtype_T, "T", "input");
   }
-  v_params = adopt(call, OP, std::string("params"), v_params);
-  check_same_dtype(OP, std::string("params"), v_params, v__dtype_T, "T", "input");
-  v_sequence_lengths = adopt(call, OP, std::string("sequence_lengths"), v_sequence_lengths);
-  check_dtype(OP, std::string("sequence_lengths"), v_sequence_lengths, {"int32"}, nullptr);
+  v_params = adopt(call, OP, "params", v_params);
+  check_same_dtype(OP, "params", v_params, v__dtype_T, "T", "input");
+  v_sequence_lengths = adopt(call, OP, "sequence_lengths", v_sequence_lengths);
+  check_dtype(OP, "sequence_lengths", v_sequence_lengths, {"int32"}, nullptr);
   if (truth(v_time_major)) {
     if (truth(boolean(!equal(ndim(v_input), integer(3LL))))) {
-      shape_error(OP, std::string("input"), {"steps", "batch", "input_size"}, shape(v_input), {}, "time_major true");
+      shape_error(OP, "input", {"steps", "batch", "input_size"}, shape(v_input), {}, "time_major true");
     }
     v_steps = dim(v_input, integer(0LL));
     v_batch = dim(v_input, integer(1LL));
     v_input_size = dim(v_input, integer(2LL));
     if (truth(boolean(!equal(ndim(v_input_h), integer(3LL))))) {
-      shape_error(OP, std::string("input_h"), {"layers_dirs", "batch", "h_size"}, shape(v_input_h), {Binding{"batch", v_batch}}, "time_major true");
+      shape_error(OP, "input_h", {"layers_dirs", "batch", "h_size"}, shape(v_input_h), {Binding{"batch", v_batch}}, "time_major true");
     }
     v_layers_dirs = dim(v_input_h, integer(0LL));
     v_h_size = dim(v_input_h, integer(2LL));
     if (truth(boolean(!equal(dim(v_input_h, integer(1LL)), v_batch)))) {
-      shape_error(OP, std::string("input_h"), {"layers_dirs", "batch", "h_size"}, shape(v_input_h), {Binding{"batch", v_batch}, Binding{"h_size", v_h_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major true");
+      shape_error(OP, "input_h", {"layers_dirs", "batch", "h_size"}, shape(v_input_h), {Binding{"batch", v_batch}, Binding{"h_size", v_h_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major true");
     }
     if (truth(boolean(equal(v_rnn_mode, lit("lstm"))))) {
       if (truth(boolean(!equal(ndim(v_input_c), integer(3LL))))) {
-        shape_error(OP, std::string("input_c"), {"layers_dirs", "batch", "c_size"}, shape(v_input_c), {Binding{"batch", v_batch}, Binding{"layers_dirs", v_layers_dirs}}, "time_major true");
+        shape_error(OP, "input_c", {"layers_dirs", "batch", "c_size"}, shape(v_input_c), {Binding{"batch", v_batch}, Binding{"layers_dirs", v_layers_dirs}}, "time_major true");
       }
       v_c_size = dim(v_input_c, integer(2LL));
       if (truth([&]() -> V { V t = boolean(!equal(dim(v_input_c, integer(0LL)), v_layers_dirs)); if (truth(t)) return t; return boolean(!equal(dim(v_input_c, integer(1LL)), v_batch)); }())) {
-        shape_error(OP, std::string("input_c"), {"layers_dirs", "batch", "c_size"}, shape(v_input_c), {Binding{"batch", v_batch}, Binding{"c_size", v_c_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major true");
+        shape_error(OP, "input_c", {"layers_dirs", "batch", "c_size"}, shape(v_input_c), {Binding{"batch", v_batch}, Binding{"c_size", v_c_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major true");
       }
     }
     if (truth(boolean(!equal(ndim(v_params), integer(1LL))))) {
-      shape_error(OP, std::string("params"), {"params_len"}, shape(v_params), {}, "time_major true");
+      shape_error(OP, "params", {"params_len"}, shape(v_params), {}, "time_major true");
     }
     v_params_len = dim(v_params, integer(0LL));
     if (truth(boolean(!equal(ndim(v_sequence_lengths), integer(1LL))))) {
-      shape_error(OP, std::string("sequence_lengths"), {"batch"}, shape(v_sequence_lengths), {Binding{"batch", v_batch}}, "time_major true");
+      shape_error(OP, "sequence_lengths", {"batch"}, shape(v_sequence_lengths), {Binding{"batch", v_batch}}, "time_major true");
     }
     if (truth(boolean(!equal(dim(v_sequence_lengths, integer(0LL)), v_batch)))) {
-      shape_error(OP, std::string("sequence_lengths"), {"batch"}, shape(v_sequence_lengths), {Binding{"batch", v_batch}}, "time_major true");
+      shape_error(OP, "sequence_lengths", {"batch"}, shape(v_sequence_lengths), {Binding{"batch", v_batch}}, "time_major true");
     }
     v_persistent_max_weights = integer(4096LL);
     v_persistent_max_batch = integer(64LL);
@@ -782,37 +782,37 @@ static void opgen_drive_CudnnRNNV3(opgen_call* call, bool run) {
     v__shape_host_reserved = Shape{integer(0LL)};
   } else {
     if (truth(boolean(!equal(ndim(v_input), integer(3LL))))) {
-      shape_error(OP, std::string("input"), {"batch", "steps", "input_size"}, shape(v_input), {}, "time_major false");
+      shape_error(OP, "input", {"batch", "steps", "input_size"}, shape(v_input), {}, "time_major false");
     }
     v_batch = dim(v_input, integer(0LL));
     v_steps = dim(v_input, integer(1LL));
     v_input_size = dim(v_input, integer(2LL));
     if (truth(boolean(!equal(ndim(v_input_h), integer(3LL))))) {
-      shape_error(OP, std::string("input_h"), {"batch", "layers_dirs", "h_size"}, shape(v_input_h), {Binding{"batch", v_batch}}, "time_major false");
+      shape_error(OP, "input_h", {"batch", "layers_dirs", "h_size"}, shape(v_input_h), {Binding{"batch", v_batch}}, "time_major false");
     }
     v_layers_dirs = dim(v_input_h, integer(1LL));
     v_h_size = dim(v_input_h, integer(2LL));
     if (truth(boolean(!equal(dim(v_input_h, integer(0LL)), v_batch)))) {
-      shape_error(OP, std::string("input_h"), {"batch", "layers_dirs", "h_size"}, shape(v_input_h), {Binding{"batch", v_batch}, Binding{"h_size", v_h_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major false");
+      shape_error(OP, "input_h", {"batch", "layers_dirs", "h_size"}, shape(v_input_h), {Binding{"batch", v_batch}, Binding{"h_size", v_h_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major false");
     }
     if (truth(boolean(equal(v_rnn_mode, lit("lstm"))))) {
       if (truth(boolean(!equal(ndim(v_input_c), integer(3LL))))) {
-        shape_error(OP, std::string("input_c"), {"batch", "layers_dirs", "c_size"}, shape(v_input_c), {Binding{"batch", v_batch}, Binding{"layers_dirs", v_layers_dirs}}, "time_major false");
+        shape_error(OP, "input_c", {"batch", "layers_dirs", "c_size"}, shape(v_input_c), {Binding{"batch", v_batch}, Binding{"layers_dirs", v_layers_dirs}}, "time_major false");
       }
       v_c_size = dim(v_input_c, integer(2LL));
       if (truth([&]() -> V { V t = boolean(!equal(dim(v_input_c, integer(0LL)), v_batch)); if (truth(t)) return t; return boolean(!equal(dim(v_input_c, integer(1LL)), v_layers_dirs)); }())) {
-        shape_error(OP, std::string("input_c"), {"batch", "layers_dirs", "c_size"}, shape(v_input_c), {Binding{"batch", v_batch}, Binding{"c_size", v_c_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major false");
+        shape_error(OP, "input_c", {"batch", "layers_dirs", "c_size"}, shape(v_input_c), {Binding{"batch", v_batch}, Binding{"c_size", v_c_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major false");
       }
     }
     if (truth(boolean(!equal(ndim(v_params), integer(1LL))))) {
-      shape_error(OP, std::string("params"), {"params_len"}, shape(v_params), {}, "time_major false");
+      shape_error(OP, "params", {"params_len"}, shape(v_params), {}, "time_major false");
     }
     v_params_len = dim(v_params, integer(0LL));
     if (truth(boolean(!equal(ndim(v_sequence_lengths), integer(1LL))))) {
-      shape_error(OP, std::string("sequence_lengths"), {"batch"}, shape(v_sequence_lengths), {Binding{"batch", v_batch}}, "time_major false");
+      shape_error(OP, "sequence_lengths", {"batch"}, shape(v_sequence_lengths), {Binding{"batch", v_batch}}, "time_major false");
     }
     if (truth(boolean(!equal(dim(v_sequence_lengths, integer(0LL)), v_batch)))) {
-      shape_error(OP, std::string("sequence_lengths"), {"batch"}, shape(v_sequence_lengths), {Binding{"batch", v_batch}}, "time_major false");
+      shape_error(OP, "sequence_lengths", {"batch"}, shape(v_sequence_lengths), {Binding{"batch", v_batch}}, "time_major false");
     }
     v_persistent_max_weights = integer(4096LL);
     v_persistent_max_batch = integer(64LL);

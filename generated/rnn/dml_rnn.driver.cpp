@@ -351,69 +351,69 @@ static void opgen_drive_DmlRnn(opgen_call* call, bool run) {
   Shape v__shape_output_sequence;
   Shape v__shape_output_single;
   v_direction = check_enum(OP, "direction", v_direction, {lit("forward"), lit("backward"), lit("bidirectional")});
-  v_input = adopt(call, OP, std::string("input"), v_input);
-  v__dtype_T = check_dtype(OP, std::string("input"), v_input, {"float32", "float16"}, "T");
-  v_weight = adopt(call, OP, std::string("weight"), v_weight);
-  check_same_dtype(OP, std::string("weight"), v_weight, v__dtype_T, "T", "input");
-  v_recurrence = adopt(call, OP, std::string("recurrence"), v_recurrence);
-  check_same_dtype(OP, std::string("recurrence"), v_recurrence, v__dtype_T, "T", "input");
+  v_input = adopt(call, OP, "input", v_input);
+  v__dtype_T = check_dtype(OP, "input", v_input, {"float32", "float16"}, "T");
+  v_weight = adopt(call, OP, "weight", v_weight);
+  check_same_dtype(OP, "weight", v_weight, v__dtype_T, "T", "input");
+  v_recurrence = adopt(call, OP, "recurrence", v_recurrence);
+  check_same_dtype(OP, "recurrence", v_recurrence, v__dtype_T, "T", "input");
   if (truth(boolean(v_bias.kind != K_NONE))) {
-    v_bias = adopt(call, OP, std::string("bias"), v_bias);
-    check_same_dtype(OP, std::string("bias"), v_bias, v__dtype_T, "T", "input");
+    v_bias = adopt(call, OP, "bias", v_bias);
+    check_same_dtype(OP, "bias", v_bias, v__dtype_T, "T", "input");
   }
   if (truth(boolean(v_hidden_init.kind != K_NONE))) {
-    v_hidden_init = adopt(call, OP, std::string("hidden_init"), v_hidden_init);
-    check_same_dtype(OP, std::string("hidden_init"), v_hidden_init, v__dtype_T, "T", "input");
+    v_hidden_init = adopt(call, OP, "hidden_init", v_hidden_init);
+    check_same_dtype(OP, "hidden_init", v_hidden_init, v__dtype_T, "T", "input");
   }
   if (truth(boolean(v_sequence_lengths.kind != K_NONE))) {
-    v_sequence_lengths = adopt(call, OP, std::string("sequence_lengths"), v_sequence_lengths);
-    check_dtype(OP, std::string("sequence_lengths"), v_sequence_lengths, {"uint32", "int32", "int64"}, nullptr);
+    v_sequence_lengths = adopt(call, OP, "sequence_lengths", v_sequence_lengths);
+    check_dtype(OP, "sequence_lengths", v_sequence_lengths, {"uint32", "int32", "int64"}, nullptr);
   }
   if (truth(boolean(equal(v_direction, lit("forward"))))) {
     if (truth(boolean(!equal(ndim(v_input), integer(4LL))))) {
-      shape_error(OP, std::string("input"), {"1", "seq_length", "batch_size", "input_size"}, shape(v_input), {}, "direction forward");
+      shape_error(OP, "input", {"1", "seq_length", "batch_size", "input_size"}, shape(v_input), {}, "direction forward");
     }
     v_seq_length = dim(v_input, integer(1LL));
     v_batch_size = dim(v_input, integer(2LL));
     v_input_size = dim(v_input, integer(3LL));
     if (truth(boolean(!equal(dim(v_input, integer(0LL)), integer(1LL))))) {
-      shape_error(OP, std::string("input"), {"1", "seq_length", "batch_size", "input_size"}, shape(v_input), {Binding{"batch_size", v_batch_size}, Binding{"input_size", v_input_size}, Binding{"seq_length", v_seq_length}}, "direction forward");
+      shape_error(OP, "input", {"1", "seq_length", "batch_size", "input_size"}, shape(v_input), {Binding{"batch_size", v_batch_size}, Binding{"input_size", v_input_size}, Binding{"seq_length", v_seq_length}}, "direction forward");
     }
     if (truth(boolean(!equal(ndim(v_weight), integer(4LL))))) {
-      shape_error(OP, std::string("weight"), {"1", "1", "hidden_size", "input_size"}, shape(v_weight), {Binding{"input_size", v_input_size}}, "direction forward");
+      shape_error(OP, "weight", {"1", "1", "hidden_size", "input_size"}, shape(v_weight), {Binding{"input_size", v_input_size}}, "direction forward");
     }
     v_hidden_size = dim(v_weight, integer(2LL));
     if (truth([&]() -> V { V t = boolean(!equal(dim(v_weight, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_weight, integer(1LL)), integer(1LL))); if (truth(t)) return t; return boolean(!equal(dim(v_weight, integer(3LL)), v_input_size)); }(); }())) {
-      shape_error(OP, std::string("weight"), {"1", "1", "hidden_size", "input_size"}, shape(v_weight), {Binding{"hidden_size", v_hidden_size}, Binding{"input_size", v_input_size}}, "direction forward");
+      shape_error(OP, "weight", {"1", "1", "hidden_size", "input_size"}, shape(v_weight), {Binding{"hidden_size", v_hidden_size}, Binding{"input_size", v_input_size}}, "direction forward");
     }
     if (truth(boolean(!equal(ndim(v_recurrence), integer(4LL))))) {
-      shape_error(OP, std::string("recurrence"), {"1", "1", "hidden_size", "hidden_size"}, shape(v_recurrence), {Binding{"hidden_size", v_hidden_size}}, "direction forward");
+      shape_error(OP, "recurrence", {"1", "1", "hidden_size", "hidden_size"}, shape(v_recurrence), {Binding{"hidden_size", v_hidden_size}}, "direction forward");
     }
     if (truth([&]() -> V { V t = boolean(!equal(dim(v_recurrence, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_recurrence, integer(1LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_recurrence, integer(2LL)), v_hidden_size)); if (truth(t)) return t; return boolean(!equal(dim(v_recurrence, integer(3LL)), v_hidden_size)); }(); }(); }())) {
-      shape_error(OP, std::string("recurrence"), {"1", "1", "hidden_size", "hidden_size"}, shape(v_recurrence), {Binding{"hidden_size", v_hidden_size}}, "direction forward");
+      shape_error(OP, "recurrence", {"1", "1", "hidden_size", "hidden_size"}, shape(v_recurrence), {Binding{"hidden_size", v_hidden_size}}, "direction forward");
     }
     if (truth(boolean(v_bias.kind != K_NONE))) {
       if (truth(boolean(!equal(ndim(v_bias), integer(4LL))))) {
-        shape_error(OP, std::string("bias"), {"1", "1", "1", "2*hidden_size"}, shape(v_bias), {Binding{"hidden_size", v_hidden_size}, Binding{"2*hidden_size", mul(integer(2LL), v_hidden_size)}}, "direction forward");
+        shape_error(OP, "bias", {"1", "1", "1", "2*hidden_size"}, shape(v_bias), {Binding{"hidden_size", v_hidden_size}, Binding{"2*hidden_size", mul(integer(2LL), v_hidden_size)}}, "direction forward");
       }
       if (truth([&]() -> V { V t = boolean(!equal(dim(v_bias, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_bias, integer(1LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_bias, integer(2LL)), integer(1LL))); if (truth(t)) return t; return boolean(!equal(dim(v_bias, integer(3LL)), mul(integer(2LL), v_hidden_size))); }(); }(); }())) {
-        shape_error(OP, std::string("bias"), {"1", "1", "1", "2*hidden_size"}, shape(v_bias), {Binding{"hidden_size", v_hidden_size}, Binding{"2*hidden_size", mul(integer(2LL), v_hidden_size)}}, "direction forward");
+        shape_error(OP, "bias", {"1", "1", "1", "2*hidden_size"}, shape(v_bias), {Binding{"hidden_size", v_hidden_size}, Binding{"2*hidden_size", mul(integer(2LL), v_hidden_size)}}, "direction forward");
       }
     }
     if (truth(boolean(v_hidden_init.kind != K_NONE))) {
       if (truth(boolean(!equal(ndim(v_hidden_init), integer(4LL))))) {
-        shape_error(OP, std::string("hidden_init"), {"1", "1", "batch_size", "hidden_size"}, shape(v_hidden_init), {Binding{"batch_size", v_batch_size}, Binding{"hidden_size", v_hidden_size}}, "direction forward");
+        shape_error(OP, "hidden_init", {"1", "1", "batch_size", "hidden_size"}, shape(v_hidden_init), {Binding{"batch_size", v_batch_size}, Binding{"hidden_size", v_hidden_size}}, "direction forward");
       }
       if (truth([&]() -> V { V t = boolean(!equal(dim(v_hidden_init, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_hidden_init, integer(1LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_hidden_init, integer(2LL)), v_batch_size)); if (truth(t)) return t; return boolean(!equal(dim(v_hidden_init, integer(3LL)), v_hidden_size)); }(); }(); }())) {
-        shape_error(OP, std::string("hidden_init"), {"1", "1", "batch_size", "hidden_size"}, shape(v_hidden_init), {Binding{"batch_size", v_batch_size}, Binding{"hidden_size", v_hidden_size}}, "direction forward");
+        shape_error(OP, "hidden_init", {"1", "1", "batch_size", "hidden_size"}, shape(v_hidden_init), {Binding{"batch_size", v_batch_size}, Binding{"hidden_size", v_hidden_size}}, "direction forward");
       }
     }
     if (truth(boolean(v_sequence_lengths.kind != K_NONE))) {
       if (truth(boolean(!equal(ndim(v_sequence_lengths), integer(4LL))))) {
-        shape_error(OP, std::string("sequence_lengths"), {"1", "1", "1", "batch_size"}, shape(v_sequence_lengths), {Binding{"batch_size", v_batch_size}}, "direction forward");
+        shape_error(OP, "sequence_lengths", {"1", "1", "1", "batch_size"}, shape(v_sequence_lengths), {Binding{"batch_size", v_batch_size}}, "direction forward");
       }
       if (truth([&]() -> V { V t = boolean(!equal(dim(v_sequence_lengths, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_sequence_lengths, integer(1LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_sequence_lengths, integer(2LL)), integer(1LL))); if (truth(t)) return t; return boolean(!equal(dim(v_sequence_lengths, integer(3LL)), v_batch_size)); }(); }(); }())) {
-        shape_error(OP, std::string("sequence_lengths"), {"1", "1", "1", "batch_size"}, shape(v_sequence_lengths), {Binding{"batch_size", v_batch_size}}, "direction forward");
+        shape_error(OP, "sequence_lengths", {"1", "1", "1", "batch_size"}, shape(v_sequence_lengths), {Binding{"batch_size", v_batch_size}}, "direction forward");
       }
     }
     v_persistent_max_hidden = integer(64LL);
@@ -439,49 +439,49 @@ static void opgen_drive_DmlRnn(opgen_call* call, bool run) {
   } else {
     if (truth(boolean(equal(v_direction, lit("backward"))))) {
       if (truth(boolean(!equal(ndim(v_input), integer(4LL))))) {
-        shape_error(OP, std::string("input"), {"1", "seq_length", "batch_size", "input_size"}, shape(v_input), {}, "direction backward");
+        shape_error(OP, "input", {"1", "seq_length", "batch_size", "input_size"}, shape(v_input), {}, "direction backward");
       }
       v_seq_length = dim(v_input, integer(1LL));
       v_batch_size = dim(v_input, integer(2LL));
       v_input_size = dim(v_input, integer(3LL));
       if (truth(boolean(!equal(dim(v_input, integer(0LL)), integer(1LL))))) {
-        shape_error(OP, std::string("input"), {"1", "seq_length", "batch_size", "input_size"}, shape(v_input), {Binding{"batch_size", v_batch_size}, Binding{"input_size", v_input_size}, Binding{"seq_length", v_seq_length}}, "direction backward");
+        shape_error(OP, "input", {"1", "seq_length", "batch_size", "input_size"}, shape(v_input), {Binding{"batch_size", v_batch_size}, Binding{"input_size", v_input_size}, Binding{"seq_length", v_seq_length}}, "direction backward");
       }
       if (truth(boolean(!equal(ndim(v_weight), integer(4LL))))) {
-        shape_error(OP, std::string("weight"), {"1", "1", "hidden_size", "input_size"}, shape(v_weight), {Binding{"input_size", v_input_size}}, "direction backward");
+        shape_error(OP, "weight", {"1", "1", "hidden_size", "input_size"}, shape(v_weight), {Binding{"input_size", v_input_size}}, "direction backward");
       }
       v_hidden_size = dim(v_weight, integer(2LL));
       if (truth([&]() -> V { V t = boolean(!equal(dim(v_weight, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_weight, integer(1LL)), integer(1LL))); if (truth(t)) return t; return boolean(!equal(dim(v_weight, integer(3LL)), v_input_size)); }(); }())) {
-        shape_error(OP, std::string("weight"), {"1", "1", "hidden_size", "input_size"}, shape(v_weight), {Binding{"hidden_size", v_hidden_size}, Binding{"input_size", v_input_size}}, "direction backward");
+        shape_error(OP, "weight", {"1", "1", "hidden_size", "input_size"}, shape(v_weight), {Binding{"hidden_size", v_hidden_size}, Binding{"input_size", v_input_size}}, "direction backward");
       }
       if (truth(boolean(!equal(ndim(v_recurrence), integer(4LL))))) {
-        shape_error(OP, std::string("recurrence"), {"1", "1", "hidden_size", "hidden_size"}, shape(v_recurrence), {Binding{"hidden_size", v_hidden_size}}, "direction backward");
+        shape_error(OP, "recurrence", {"1", "1", "hidden_size", "hidden_size"}, shape(v_recurrence), {Binding{"hidden_size", v_hidden_size}}, "direction backward");
       }
       if (truth([&]() -> V { V t = boolean(!equal(dim(v_recurrence, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_recurrence, integer(1LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_recurrence, integer(2LL)), v_hidden_size)); if (truth(t)) return t; return boolean(!equal(dim(v_recurrence, integer(3LL)), v_hidden_size)); }(); }(); }())) {
-        shape_error(OP, std::string("recurrence"), {"1", "1", "hidden_size", "hidden_size"}, shape(v_recurrence), {Binding{"hidden_size", v_hidden_size}}, "direction backward");
+        shape_error(OP, "recurrence", {"1", "1", "hidden_size", "hidden_size"}, shape(v_recurrence), {Binding{"hidden_size", v_hidden_size}}, "direction backward");
       }
       if (truth(boolean(v_bias.kind != K_NONE))) {
         if (truth(boolean(!equal(ndim(v_bias), integer(4LL))))) {
-          shape_error(OP, std::string("bias"), {"1", "1", "1", "2*hidden_size"}, shape(v_bias), {Binding{"hidden_size", v_hidden_size}, Binding{"2*hidden_size", mul(integer(2LL), v_hidden_size)}}, "direction backward");
+          shape_error(OP, "bias", {"1", "1", "1", "2*hidden_size"}, shape(v_bias), {Binding{"hidden_size", v_hidden_size}, Binding{"2*hidden_size", mul(integer(2LL), v_hidden_size)}}, "direction backward");
         }
         if (truth([&]() -> V { V t = boolean(!equal(dim(v_bias, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_bias, integer(1LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_bias, integer(2LL)), integer(1LL))); if (truth(t)) return t; return boolean(!equal(dim(v_bias, integer(3LL)), mul(integer(2LL), v_hidden_size))); }(); }(); }())) {
-          shape_error(OP, std::string("bias"), {"1", "1", "1", "2*hidden_size"}, shape(v_bias), {Binding{"hidden_size", v_hidden_size}, Binding{"2*hidden_size", mul(integer(2LL), v_hidden_size)}}, "direction backward");
+          shape_error(OP, "bias", {"1", "1", "1", "2*hidden_size"}, shape(v_bias), {Binding{"hidden_size", v_hidden_size}, Binding{"2*hidden_size", mul(integer(2LL), v_hidden_size)}}, "direction backward");
         }
       }
       if (truth(boolean(v_hidden_init.kind != K_NONE))) {
         if (truth(boolean(!equal(ndim(v_hidden_init), integer(4LL))))) {
-          shape_error(OP, std::string("hidden_init"), {"1", "1", "batch_size", "hidden_size"}, shape(v_hidden_init), {Binding{"batch_size", v_batch_size}, Binding{"hidden_size", v_hidden_size}}, "direction backward");
+          shape_error(OP, "hidden_init", {"1", "1", "batch_size", "hidden_size"}, shape(v_hidden_init), {Binding{"batch_size", v_batch_size}, Binding{"hidden_size", v_hidden_size}}, "direction backward");
         }
         if (truth([&]() -> V { V t = boolean(!equal(dim(v_hidden_init, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_hidden_init, integer(1LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_hidden_init, integer(2LL)), v_batch_size)); if (truth(t)) return t; return boolean(!equal(dim(v_hidden_init, integer(3LL)), v_hidden_size)); }(); }(); }())) {
-          shape_error(OP, std::string("hidden_init"), {"1", "1", "batch_size", "hidden_size"}, shape(v_hidden_init), {Binding{"batch_size", v_batch_size}, Binding{"hidden_size", v_hidden_size}}, "direction backward");
+          shape_error(OP, "hidden_init", {"1", "1", "batch_size", "hidden_size"}, shape(v_hidden_init), {Binding{"batch_size", v_batch_size}, Binding{"hidden_size", v_hidden_size}}, "direction backward");
         }
       }
       if (truth(boolean(v_sequence_lengths.kind != K_NONE))) {
         if (truth(boolean(!equal(ndim(v_sequence_lengths), integer(4LL))))) {
-          shape_error(OP, std::string("sequence_lengths"), {"1", "1", "1", "batch_size"}, shape(v_sequence_lengths), {Binding{"batch_size", v_batch_size}}, "direction backward");
+          shape_error(OP, "sequence_lengths", {"1", "1", "1", "batch_size"}, shape(v_sequence_lengths), {Binding{"batch_size", v_batch_size}}, "direction backward");
         }
         if (truth([&]() -> V { V t = boolean(!equal(dim(v_sequence_lengths, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_sequence_lengths, integer(1LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_sequence_lengths, integer(2LL)), integer(1LL))); if (truth(t)) return t; return boolean(!equal(dim(v_sequence_lengths, integer(3LL)), v_batch_size)); }(); }(); }())) {
-          shape_error(OP, std::string("sequence_lengths"), {"1", "1", "1", "batch_size"}, shape(v_sequence_lengths), {Binding{"batch_size", v_batch_size}}, "direction backward");
+          shape_error(OP, "sequence_lengths", {"1", "1", "1", "batch_size"}, shape(v_sequence_lengths), {Binding{"batch_size", v_batch_size}}, "direction backward");
         }
       }
       v_persistent_max_hidden = integer(64LL);
@@ -507,49 +507,49 @@ static void opgen_drive_DmlRnn(opgen_call* call, bool run) {
     } else {
       if (truth(boolean(equal(v_direction, lit("bidirectional"))))) {
         if (truth(boolean(!equal(ndim(v_input), integer(4LL))))) {
-          shape_error(OP, std::string("input"), {"1", "seq_length", "batch_size", "input_size"}, shape(v_input), {}, "direction bidirectional");
+          shape_error(OP, "input", {"1", "seq_length", "batch_size", "input_size"}, shape(v_input), {}, "direction bidirectional");
         }
         v_seq_length = dim(v_input, integer(1LL));
         v_batch_size = dim(v_input, integer(2LL));
         v_input_size = dim(v_input, integer(3LL));
         if (truth(boolean(!equal(dim(v_input, integer(0LL)), integer(1LL))))) {
-          shape_error(OP, std::string("input"), {"1", "seq_length", "batch_size", "input_size"}, shape(v_input), {Binding{"batch_size", v_batch_size}, Binding{"input_size", v_input_size}, Binding{"seq_length", v_seq_length}}, "direction bidirectional");
+          shape_error(OP, "input", {"1", "seq_length", "batch_size", "input_size"}, shape(v_input), {Binding{"batch_size", v_batch_size}, Binding{"input_size", v_input_size}, Binding{"seq_length", v_seq_length}}, "direction bidirectional");
         }
         if (truth(boolean(!equal(ndim(v_weight), integer(4LL))))) {
-          shape_error(OP, std::string("weight"), {"1", "2", "hidden_size", "input_size"}, shape(v_weight), {Binding{"input_size", v_input_size}}, "direction bidirectional");
+          shape_error(OP, "weight", {"1", "2", "hidden_size", "input_size"}, shape(v_weight), {Binding{"input_size", v_input_size}}, "direction bidirectional");
         }
         v_hidden_size = dim(v_weight, integer(2LL));
         if (truth([&]() -> V { V t = boolean(!equal(dim(v_weight, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_weight, integer(1LL)), integer(2LL))); if (truth(t)) return t; return boolean(!equal(dim(v_weight, integer(3LL)), v_input_size)); }(); }())) {
-          shape_error(OP, std::string("weight"), {"1", "2", "hidden_size", "input_size"}, shape(v_weight), {Binding{"hidden_size", v_hidden_size}, Binding{"input_size", v_input_size}}, "direction bidirectional");
+          shape_error(OP, "weight", {"1", "2", "hidden_size", "input_size"}, shape(v_weight), {Binding{"hidden_size", v_hidden_size}, Binding{"input_size", v_input_size}}, "direction bidirectional");
         }
         if (truth(boolean(!equal(ndim(v_recurrence), integer(4LL))))) {
-          shape_error(OP, std::string("recurrence"), {"1", "2", "hidden_size", "hidden_size"}, shape(v_recurrence), {Binding{"hidden_size", v_hidden_size}}, "direction bidirectional");
+          shape_error(OP, "recurrence", {"1", "2", "hidden_size", "hidden_size"}, shape(v_recurrence), {Binding{"hidden_size", v_hidden_size}}, "direction bidirectional");
         }
         if (truth([&]() -> V { V t = boolean(!equal(dim(v_recurrence, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_recurrence, integer(1LL)), integer(2LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_recurrence, integer(2LL)), v_hidden_size)); if (truth(t)) return t; return boolean(!equal(dim(v_recurrence, integer(3LL)), v_hidden_size)); }(); }(); }())) {
-          shape_error(OP, std::string("recurrence"), {"1", "2", "hidden_size", "hidden_size"}, shape(v_recurrence), {Binding{"hidden_size", v_hidden_size}}, "direction bidirectional");
+          shape_error(OP, "recurrence", {"1", "2", "hidden_size", "hidden_size"}, shape(v_recurrence), {Binding{"hidden_size", v_hidden_size}}, "direction bidirectional");
         }
         if (truth(boolean(v_bias.kind != K_NONE))) {
           if (truth(boolean(!equal(ndim(v_bias), integer(4LL))))) {
-            shape_error(OP, std::string("bias"), {"1", "1", "2", "2*hidden_size"}, shape(v_bias), {Binding{"hidden_size", v_hidden_size}, Binding{"2*hidden_size", mul(integer(2LL), v_hidden_size)}}, "direction bidirectional");
+            shape_error(OP, "bias", {"1", "1", "2", "2*hidden_size"}, shape(v_bias), {Binding{"hidden_size", v_hidden_size}, Binding{"2*hidden_size", mul(integer(2LL), v_hidden_size)}}, "direction bidirectional");
           }
           if (truth([&]() -> V { V t = boolean(!equal(dim(v_bias, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_bias, integer(1LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_bias, integer(2LL)), integer(2LL))); if (truth(t)) return t; return boolean(!equal(dim(v_bias, integer(3LL)), mul(integer(2LL), v_hidden_size))); }(); }(); }())) {
-            shape_error(OP, std::string("bias"), {"1", "1", "2", "2*hidden_size"}, shape(v_bias), {Binding{"hidden_size", v_hidden_size}, Binding{"2*hidden_size", mul(integer(2LL), v_hidden_size)}}, "direction bidirectional");
+            shape_error(OP, "bias", {"1", "1", "2", "2*hidden_size"}, shape(v_bias), {Binding{"hidden_size", v_hidden_size}, Binding{"2*hidden_size", mul(integer(2LL), v_hidden_size)}}, "direction bidirectional");
           }
         }
         if (truth(boolean(v_hidden_init.kind != K_NONE))) {
           if (truth(boolean(!equal(ndim(v_hidden_init), integer(4LL))))) {
-            shape_error(OP, std::string("hidden_init"), {"1", "2", "batch_size", "hidden_size"}, shape(v_hidden_init), {Binding{"batch_size", v_batch_size}, Binding{"hidden_size", v_hidden_size}}, "direction bidirectional");
+            shape_error(OP, "hidden_init", {"1", "2", "batch_size", "hidden_size"}, shape(v_hidden_init), {Binding{"batch_size", v_batch_size}, Binding{"hidden_size", v_hidden_size}}, "direction bidirectional");
           }
           if (truth([&]() -> V { V t = boolean(!equal(dim(v_hidden_init, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_hidden_init, integer(1LL)), integer(2LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_hidden_init, integer(2LL)), v_batch_size)); if (truth(t)) return t; return boolean(!equal(dim(v_hidden_init, integer(3LL)), v_hidden_size)); }(); }(); }())) {
-            shape_error(OP, std::string("hidden_init"), {"1", "2", "batch_size", "hidden_size"}, shape(v_hidden_init), {Binding{"batch_size", v_batch_size}, Binding{"hidden_size", v_hidden_size}}, "direction bidirectional");
+            shape_error(OP, "hidden_init", {"1", "2", "batch_size", "hidden_size"}, shape(v_hidden_init), {Binding{"batch_size", v_batch_size}, Binding{"hidden_size", v_hidden_size}}, "direction bidirectional");
           }
         }
         if (truth(boolean(v_sequence_lengths.kind != K_NONE))) {
           if (truth(boolean(!equal(ndim(v_sequence_lengths), integer(4LL))))) {
-            shape_error(OP, std::string("sequence_lengths"), {"1", "1", "1", "batch_size"}, shape(v_sequence_lengths), {Binding{"batch_size", v_batch_size}}, "direction bidirectional");
+            shape_error(OP, "sequence_lengths", {"1", "1", "1", "batch_size"}, shape(v_sequence_lengths), {Binding{"batch_size", v_batch_size}}, "direction bidirectional");
           }
           if (truth([&]() -> V { V t = boolean(!equal(dim(v_sequence_lengths, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_sequence_lengths, integer(1LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_sequence_lengths, integer(2LL)), integer(1LL))); if (truth(t)) return t; return boolean(!equal(dim(v_sequence_lengths, integer(3LL)), v_batch_size)); }(); }(); }())) {
-            shape_error(OP, std::string("sequence_lengths"), {"1", "1", "1", "batch_size"}, shape(v_sequence_lengths), {Binding{"batch_size", v_batch_size}}, "direction bidirectional");
+            shape_error(OP, "sequence_lengths", {"1", "1", "1", "batch_size"}, shape(v_sequence_lengths), {Binding{"batch_size", v_batch_size}}, "direction bidirectional");
           }
         }
         v_persistent_max_hidden = integer(64LL);

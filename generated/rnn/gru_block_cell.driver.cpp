@@ -260,53 +260,53 @@ static void opgen_drive_GRUBlockCell(opgen_call* call, bool run) {
   Shape v__shape_h;
   Shape v__shape_r;
   Shape v__shape_u;
-  v_x = adopt(call, OP, std::string("x"), v_x);
-  v__dtype_T = check_dtype(OP, std::string("x"), v_x, {"float32", "float16"}, "T");
-  v_h_prev = adopt(call, OP, std::string("h_prev"), v_h_prev);
-  check_same_dtype(OP, std::string("h_prev"), v_h_prev, v__dtype_T, "T", "x");
-  v_w_ru = adopt(call, OP, std::string("w_ru"), v_w_ru);
-  check_same_dtype(OP, std::string("w_ru"), v_w_ru, v__dtype_T, "T", "x");
-  v_w_c = adopt(call, OP, std::string("w_c"), v_w_c);
-  check_same_dtype(OP, std::string("w_c"), v_w_c, v__dtype_T, "T", "x");
-  v_b_ru = adopt(call, OP, std::string("b_ru"), v_b_ru);
-  check_same_dtype(OP, std::string("b_ru"), v_b_ru, v__dtype_T, "T", "x");
-  v_b_c = adopt(call, OP, std::string("b_c"), v_b_c);
-  check_same_dtype(OP, std::string("b_c"), v_b_c, v__dtype_T, "T", "x");
+  v_x = adopt(call, OP, "x", v_x);
+  v__dtype_T = check_dtype(OP, "x", v_x, {"float32", "float16"}, "T");
+  v_h_prev = adopt(call, OP, "h_prev", v_h_prev);
+  check_same_dtype(OP, "h_prev", v_h_prev, v__dtype_T, "T", "x");
+  v_w_ru = adopt(call, OP, "w_ru", v_w_ru);
+  check_same_dtype(OP, "w_ru", v_w_ru, v__dtype_T, "T", "x");
+  v_w_c = adopt(call, OP, "w_c", v_w_c);
+  check_same_dtype(OP, "w_c", v_w_c, v__dtype_T, "T", "x");
+  v_b_ru = adopt(call, OP, "b_ru", v_b_ru);
+  check_same_dtype(OP, "b_ru", v_b_ru, v__dtype_T, "T", "x");
+  v_b_c = adopt(call, OP, "b_c", v_b_c);
+  check_same_dtype(OP, "b_c", v_b_c, v__dtype_T, "T", "x");
   if (truth(boolean(!equal(ndim(v_x), integer(2LL))))) {
-    shape_error(OP, std::string("x"), {"batch_size", "input_size"}, shape(v_x), {}, "");
+    shape_error(OP, "x", {"batch_size", "input_size"}, shape(v_x), {}, "");
   }
   v_batch_size = dim(v_x, integer(0LL));
   v_input_size = dim(v_x, integer(1LL));
   if (truth(boolean(!equal(ndim(v_h_prev), integer(2LL))))) {
-    shape_error(OP, std::string("h_prev"), {"batch_size", "cell_size"}, shape(v_h_prev), {Binding{"batch_size", v_batch_size}}, "");
+    shape_error(OP, "h_prev", {"batch_size", "cell_size"}, shape(v_h_prev), {Binding{"batch_size", v_batch_size}}, "");
   }
   v_cell_size = dim(v_h_prev, integer(1LL));
   if (truth(boolean(!equal(dim(v_h_prev, integer(0LL)), v_batch_size)))) {
-    shape_error(OP, std::string("h_prev"), {"batch_size", "cell_size"}, shape(v_h_prev), {Binding{"batch_size", v_batch_size}, Binding{"cell_size", v_cell_size}}, "");
+    shape_error(OP, "h_prev", {"batch_size", "cell_size"}, shape(v_h_prev), {Binding{"batch_size", v_batch_size}, Binding{"cell_size", v_cell_size}}, "");
   }
   if (truth(boolean(!equal(ndim(v_w_ru), integer(2LL))))) {
-    shape_error(OP, std::string("w_ru"), {"input_size + cell_size", "2*cell_size"}, shape(v_w_ru), {Binding{"cell_size", v_cell_size}, Binding{"input_size", v_input_size}, Binding{"input_size + cell_size", add(v_input_size, v_cell_size)}, Binding{"2*cell_size", mul(integer(2LL), v_cell_size)}}, "");
+    shape_error(OP, "w_ru", {"input_size + cell_size", "2*cell_size"}, shape(v_w_ru), {Binding{"cell_size", v_cell_size}, Binding{"input_size", v_input_size}, Binding{"input_size + cell_size", add(v_input_size, v_cell_size)}, Binding{"2*cell_size", mul(integer(2LL), v_cell_size)}}, "");
   }
   if (truth([&]() -> V { V t = boolean(!equal(dim(v_w_ru, integer(0LL)), add(v_input_size, v_cell_size))); if (truth(t)) return t; return boolean(!equal(dim(v_w_ru, integer(1LL)), mul(integer(2LL), v_cell_size))); }())) {
-    shape_error(OP, std::string("w_ru"), {"input_size + cell_size", "2*cell_size"}, shape(v_w_ru), {Binding{"cell_size", v_cell_size}, Binding{"input_size", v_input_size}, Binding{"input_size + cell_size", add(v_input_size, v_cell_size)}, Binding{"2*cell_size", mul(integer(2LL), v_cell_size)}}, "");
+    shape_error(OP, "w_ru", {"input_size + cell_size", "2*cell_size"}, shape(v_w_ru), {Binding{"cell_size", v_cell_size}, Binding{"input_size", v_input_size}, Binding{"input_size + cell_size", add(v_input_size, v_cell_size)}, Binding{"2*cell_size", mul(integer(2LL), v_cell_size)}}, "");
   }
   if (truth(boolean(!equal(ndim(v_w_c), integer(2LL))))) {
-    shape_error(OP, std::string("w_c"), {"input_size + cell_size", "cell_size"}, shape(v_w_c), {Binding{"cell_size", v_cell_size}, Binding{"input_size", v_input_size}, Binding{"input_size + cell_size", add(v_input_size, v_cell_size)}}, "");
+    shape_error(OP, "w_c", {"input_size + cell_size", "cell_size"}, shape(v_w_c), {Binding{"cell_size", v_cell_size}, Binding{"input_size", v_input_size}, Binding{"input_size + cell_size", add(v_input_size, v_cell_size)}}, "");
   }
   if (truth([&]() -> V { V t = boolean(!equal(dim(v_w_c, integer(0LL)), add(v_input_size, v_cell_size))); if (truth(t)) return t; return boolean(!equal(dim(v_w_c, integer(1LL)), v_cell_size)); }())) {
-    shape_error(OP, std::string("w_c"), {"input_size + cell_size", "cell_size"}, shape(v_w_c), {Binding{"cell_size", v_cell_size}, Binding{"input_size", v_input_size}, Binding{"input_size + cell_size", add(v_input_size, v_cell_size)}}, "");
+    shape_error(OP, "w_c", {"input_size + cell_size", "cell_size"}, shape(v_w_c), {Binding{"cell_size", v_cell_size}, Binding{"input_size", v_input_size}, Binding{"input_size + cell_size", add(v_input_size, v_cell_size)}}, "");
   }
   if (truth(boolean(!equal(ndim(v_b_ru), integer(1LL))))) {
-    shape_error(OP, std::string("b_ru"), {"2*cell_size"}, shape(v_b_ru), {Binding{"cell_size", v_cell_size}, Binding{"2*cell_size", mul(integer(2LL), v_cell_size)}}, "");
+    shape_error(OP, "b_ru", {"2*cell_size"}, shape(v_b_ru), {Binding{"cell_size", v_cell_size}, Binding{"2*cell_size", mul(integer(2LL), v_cell_size)}}, "");
   }
   if (truth(boolean(!equal(dim(v_b_ru, integer(0LL)), mul(integer(2LL), v_cell_size))))) {
-    shape_error(OP, std::string("b_ru"), {"2*cell_size"}, shape(v_b_ru), {Binding{"cell_size", v_cell_size}, Binding{"2*cell_size", mul(integer(2LL), v_cell_size)}}, "");
+    shape_error(OP, "b_ru", {"2*cell_size"}, shape(v_b_ru), {Binding{"cell_size", v_cell_size}, Binding{"2*cell_size", mul(integer(2LL), v_cell_size)}}, "");
   }
   if (truth(boolean(!equal(ndim(v_b_c), integer(1LL))))) {
-    shape_error(OP, std::string("b_c"), {"cell_size"}, shape(v_b_c), {Binding{"cell_size", v_cell_size}}, "");
+    shape_error(OP, "b_c", {"cell_size"}, shape(v_b_c), {Binding{"cell_size", v_cell_size}}, "");
   }
   if (truth(boolean(!equal(dim(v_b_c, integer(0LL)), v_cell_size)))) {
-    shape_error(OP, std::string("b_c"), {"cell_size"}, shape(v_b_c), {Binding{"cell_size", v_cell_size}}, "");
+    shape_error(OP, "b_c", {"cell_size"}, shape(v_b_c), {Binding{"cell_size", v_cell_size}}, "");
   }
   v_cells = mul(v_batch_size, v_cell_size);
   v_cell_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({neg(floordiv(neg(v_cells), integer(65536LL))), integer(1024LL)}) : min_of({neg(floordiv(neg(v_cells), integer(1024LL))), integer(65535LL)}));

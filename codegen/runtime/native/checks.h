@@ -13,6 +13,7 @@
 #include <list>
 #include <initializer_list>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -193,8 +194,15 @@ inline opgen_plan::Num num(const V& v) {
 
 inline V from_num(const opgen_plan::Num& n) { return n.is_float ? real(n.f) : integer(n.i); }
 
+// (The arithmetic's and comparisons' fast paths below are forced inline: a driver's one large
+// function otherwise calls each; the rest of each operation stays out of line, OPGEN_COLD. Forcing
+// the other helpers too — equal, min_of, max_of, dim, plan_value, dtype_code — saved another ~800
+// instructions a FusedBatchNormGradV3 call but took its driver's compile from ~5.6 s to ~8 s.)
+#define OPGEN_HOT inline __attribute__((always_inline))
+#define OPGEN_COLD __attribute__((noinline, cold))
+
 template <typename F>
-inline V arith(F f, const V& a, const V& b) {
+OPGEN_COLD V arith(F f, const V& a, const V& b) {
   try {
     return from_num(f(num(a), num(b)));
   } catch (const opgen_plan::Error& e) {  // Python's ints do not overflow; its ZeroDivisionError is its own
@@ -202,20 +210,46 @@ inline V arith(F f, const V& a, const V& b) {
   }
 }
 
-inline V add(const V& a, const V& b) { return arith(opgen_plan::add, a, b); }
-inline V sub(const V& a, const V& b) { return arith(opgen_plan::sub, a, b); }
-inline V mul(const V& a, const V& b) { return arith(opgen_plan::mul, a, b); }
-inline V floordiv(const V& a, const V& b) { return arith(opgen_plan::floordiv, a, b); }
+// Two ints (or bools, which Python's arithmetic takes as ints): the drivers' usual operands, done
+// here inline; floats, an overflow or a division by zero go through arith (plan_eval.h's, the same
+// results: these are only its int paths without the call).
+OPGEN_HOT bool ints(const V& a, const V& b) {
+  return (a.kind == K_INT || a.kind == K_BOOL) && (b.kind == K_INT || b.kind == K_BOOL);
+}
+
+OPGEN_HOT V add(const V& a, const V& b) {
+  int64_t r;
+  if (ints(a, b) && !__builtin_add_overflow(a.i, b.i, &r)) return integer(r);
+  return arith(opgen_plan::add, a, b);
+}
+OPGEN_HOT V sub(const V& a, const V& b) {
+  int64_t r;
+  if (ints(a, b) && !__builtin_sub_overflow(a.i, b.i, &r)) return integer(r);
+  return arith(opgen_plan::sub, a, b);
+}
+OPGEN_HOT V mul(const V& a, const V& b) {
+  int64_t r;
+  if (ints(a, b) && !__builtin_mul_overflow(a.i, b.i, &r)) return integer(r);
+  return arith(opgen_plan::mul, a, b);
+}
+OPGEN_HOT V floordiv(const V& a, const V& b) {  // (C truncates, Python floors)
+  if (ints(a, b) && b.i > 0) return integer(a.i / b.i - (a.i % b.i != 0 && a.i < 0));
+  return arith(opgen_plan::floordiv, a, b);
+}
 inline V mod(const V& a, const V& b) { return arith(opgen_plan::mod, a, b); }
-inline V neg(const V& a) {
+OPGEN_COLD inline V neg_slow(const V& a) {
   try {
     return from_num(opgen_plan::neg(num(a)));
   } catch (const opgen_plan::Error& e) {
     fallback(e.message);
   }
 }
+OPGEN_HOT V neg(const V& a) {
+  if ((a.kind == K_INT || a.kind == K_BOOL) && a.i != INT64_MIN) return integer(-a.i);
+  return neg_slow(a);
+}
 
-inline bool truth(const V& v) {
+OPGEN_HOT bool truth(const V& v) {
   switch (v.kind) {
     case K_NONE: return false;
     case K_BOOL: case K_INT: return v.i != 0;
@@ -225,7 +259,7 @@ inline bool truth(const V& v) {
   }
 }
 
-inline bool equal(const V& a, const V& b) {
+OPGEN_COLD inline bool equal_slow(const V& a, const V& b) {
   if (is_number(a) && is_number(b)) return opgen_plan::equal(num(a), num(b));
   if (a.kind == K_STR && b.kind == K_STR) return a.i == b.i && std::memcmp(a.s, b.s, (size_t)a.i) == 0;
   if (a.kind == K_DIMS && b.kind == K_DIMS)
@@ -234,8 +268,17 @@ inline bool equal(const V& a, const V& b) {
   if (a.kind != b.kind) return false;
   fallback("comparing these values is the Python path's");
 }
+inline bool equal(const V& a, const V& b) {
+  if (ints(a, b)) return a.i == b.i;
+  if (a.kind == K_STR && b.kind == K_STR) return a.i == b.i && (a.s == b.s || std::memcmp(a.s, b.s, (size_t)a.i) == 0);
+  return equal_slow(a, b);
+}
 
-inline int compare(const V& a, const V& b) { return opgen_plan::compare(num(a), num(b)); }
+OPGEN_COLD inline int compare_slow(const V& a, const V& b) { return opgen_plan::compare(num(a), num(b)); }
+OPGEN_HOT int compare(const V& a, const V& b) {
+  if (ints(a, b)) return (a.i > b.i) - (a.i < b.i);
+  return compare_slow(a, b);
+}
 
 inline bool contains(const V& a, std::initializer_list<V> items) {
   for (const V& item : items)
@@ -282,13 +325,16 @@ inline V dtype_of(const V& t) {
   return lit(t.t->name != nullptr ? t.t->name : "unknown");
 }
 
+OPGEN_COLD inline int32_t dtype_code_slow(const V& name) {
+  for (int32_t k = 0; k < OPGEN_DT_COUNT; ++k)
+    if (equal(name, lit(dtype_names()[k]))) return k;
+  fallback("dtype " + str(name) + " is not one the driver knows");
+}
 inline int32_t dtype_code(const V& name) {
   if (name.kind == K_STR)  // (a tensor's dtype name is the table's own text: found by its address, no strlen)
     for (int32_t k = 0; k < OPGEN_DT_COUNT; ++k)
       if (name.s == dtype_names()[k]) return k;
-  for (int32_t k = 0; k < OPGEN_DT_COUNT; ++k)
-    if (equal(name, lit(dtype_names()[k]))) return k;
-  fallback("dtype " + str(name) + " is not one the driver knows");
+  return dtype_code_slow(name);
 }
 
 inline const opgen_tensor& tensor_of(const V& t) {
@@ -299,12 +345,17 @@ inline const opgen_tensor& tensor_of(const V& t) {
 inline V ndim(const V& t) { return integer(tensor_of(t).ndim); }
 inline V shape(const V& t) { return dims(tensor_of(t).shape, tensor_of(t).ndim); }
 
-inline V dim(const V& t, const V& index) {
+OPGEN_COLD inline V dim_slow(const V& t, const V& index) {
   const opgen_tensor& x = tensor_of(t);
   int64_t k = whole(index);
   if (k < 0) k += x.ndim;
   if (k < 0 || k >= x.ndim) raise(OPGEN_ERR_RUNTIME, "a dim index out of range (the wrapper checks the rank first)");
   return integer(x.shape[k]);
+}
+inline V dim(const V& t, const V& index) {
+  if (t.kind == K_TENSOR && index.kind == K_INT && index.i >= 0 && index.i < t.t->ndim)
+    return integer(t.t->shape[index.i]);
+  return dim_slow(t, index);
 }
 
 inline V dims_slice(const V& t, const V& start, const V& stop) {  // tuple(x.shape[start:stop]), both in range
@@ -562,19 +613,23 @@ inline V check_activation_list(Frame& frame, const char* op, const char* name, c
   return out;
 }
 
+// (An argument's label, `arg` below, is a string_view: the drivers pass a literal, read only where a
+// message is made; a std::string for each, made per call, cost ~40 instructions.)
+
 // An input as the wrapper's `_backend.adopt` leaves it: a tensor on the call's device, contiguous.
-inline V adopt(const opgen_call* call, const char* op, const std::string& arg, const V& v) {
+inline V adopt(const opgen_call* call, const char* op, std::string_view arg, const V& v) {
   if (v.kind == K_NONE)
-    raise(OPGEN_ERR_TYPE, std::string(op) + ": " + arg + ": expected an array (NumPy, CuPy or __dlpack__/"
+    raise(OPGEN_ERR_TYPE, std::string(op) + ": " + std::string(arg) + ": expected an array (NumPy, CuPy or __dlpack__/"
                                                           "__cuda_array_interface__ producer), got NoneType");
-  if (v.kind != K_TENSOR) fallback(arg + ": a list where an array is expected is the Python path's");
+  if (v.kind != K_TENSOR) fallback(std::string(arg) + ": a list where an array is expected is the Python path's");
   const opgen_tensor& t = *v.t;
   if (t.device != call->device || (t.device == OPGEN_DEV_CUDA && t.device_index != call->device_index))
-    fallback(arg + ": an input on another device is copied by the Python path");
+    fallback(std::string(arg) + ": an input on another device is copied by the Python path");
   if (t.strides != nullptr) {
     int64_t expected = 1;
     for (int32_t k = t.ndim - 1; k >= 0; --k) {
-      if (t.shape[k] != 1 && t.strides[k] != expected) fallback(arg + ": a strided input is copied by the Python path");
+      if (t.shape[k] != 1 && t.strides[k] != expected)
+        fallback(std::string(arg) + ": a strided input is copied by the Python path");
       expected *= t.shape[k];
     }
   }
@@ -593,7 +648,7 @@ inline V adopt_list(const opgen_call* call, const char* op, const char* arg, con
   return list;
 }
 
-inline V check_dtype(const char* op, const std::string& arg, const V& t, std::initializer_list<const char*> allowed,
+inline V check_dtype(const char* op, std::string_view arg, const V& t, std::initializer_list<const char*> allowed,
                      const char* type_var) {
   V name = dtype_of(t);
   for (const char* a : allowed)
@@ -601,25 +656,27 @@ inline V check_dtype(const char* op, const std::string& arg, const V& t, std::in
   std::string listed;
   for (const char* a : allowed) listed += (listed.empty() ? "" : ", ") + std::string(a);
   std::string what = type_var != nullptr ? std::string(type_var) + " in {" + listed + "}" : listed;
-  raise(OPGEN_ERR_TYPE, std::string(op) + ": " + arg + ": expected dtype " + what + ", got " + str_text(name));
+  raise(OPGEN_ERR_TYPE, std::string(op) + ": " + std::string(arg) + ": expected dtype " + what + ", got " +
+                            str_text(name));
 }
 
-inline void check_same_dtype(const char* op, const std::string& arg, const V& t, const V& expected,
+inline void check_same_dtype(const char* op, std::string_view arg, const V& t, const V& expected,
                              const char* type_var, const char* bound_by) {
   V name = dtype_of(t);
   if (!equal(name, expected))
-    raise(OPGEN_ERR_TYPE, std::string(op) + ": " + arg + ": expected dtype " + str_text(expected) + " (" + type_var +
+    raise(OPGEN_ERR_TYPE, std::string(op) + ": " + std::string(arg) + ": expected dtype " + str_text(expected) + " (" +
+                              type_var +
                               ", as " + bound_by + "), got " + str_text(name));
 }
 
-inline V normalize_axis(const char* op, const char* attr, const V& value, const std::string& arg, const V& rank,
+inline V normalize_axis(const char* op, const char* attr, const V& value, std::string_view arg, const V& rank,
                         int64_t before, int64_t after) {
   int64_t ndim = whole(rank), v = whole(value);
   int64_t axis = v < 0 ? v + ndim : v;
   if (!(before <= axis && axis < ndim - after))
     raise(OPGEN_ERR_VALUE, std::string(op) + ": attr " + attr + ": expected a value in [" +
                                std::to_string(before - ndim) + ", " + std::to_string(ndim - after - 1) + "] for " +
-                               arg + " of rank " + std::to_string(ndim) + ", got " + std::to_string(v));
+                               std::string(arg) + " of rank " + std::to_string(ndim) + ", got " + std::to_string(v));
   return integer(axis);
 }
 
@@ -804,7 +861,8 @@ inline V alias_view(Frame& frame, const char* op, const char* name, const V& of,
 
 // A plan value as codegen/runtime/native_plan.py encodes the Python one; a string is its index in
 // the op's plan string table (-1: none of the plan's constants).
-inline opgen_plan_value plan_value(Frame& frame, const V& v, const char* const* strings, int64_t nstrings) {
+OPGEN_COLD inline opgen_plan_value plan_value_slow(Frame& frame, const V& v, const char* const* strings,
+                                                  int64_t nstrings) {
   opgen_plan_value out{};
   switch (v.kind) {
     case K_BOOL: case K_INT: out.kind = OPGEN_V_INT; out.i = v.i; return out;
@@ -843,6 +901,11 @@ inline opgen_plan_value plan_value(Frame& frame, const V& v, const char* const* 
   }
   frame.values.push_back(std::move(items));
   return opgen_plan_value{OPGEN_V_LIST, 0, 0, 0.0, frame.values.back().data(), (int64_t)frame.values.back().size()};
+}
+inline opgen_plan_value plan_value(Frame& frame, const V& v, const char* const* strings, int64_t nstrings) {
+  if (v.kind == K_BOOL || v.kind == K_INT) return opgen_plan_value{OPGEN_V_INT, 0, v.i, 0.0, nullptr, 0};
+  if (v.kind == K_FLOAT) return opgen_plan_value{OPGEN_V_FLOAT, 0, 0, v.f, nullptr, 0};
+  return plan_value_slow(frame, v, strings, nstrings);
 }
 
 // A plan slot: a buffer (NULL when absent) or a list input's element pointers.

@@ -19,6 +19,8 @@
 #define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
 #include <numpy/arrayobject.h>
 
+#include <pthread.h>
+
 #include <array>
 #include <cstddef>
 #include <cstring>
@@ -77,6 +79,7 @@ struct CallState {
   PyObject *raised_type = nullptr, *raised_value = nullptr, *raised_trace = nullptr;
   PyThreadState* released = nullptr;  // the calling thread's, while the driver runs without the GIL
   bool hold = false;                   // held mode (`allocate`): the GIL kept until the last output is made
+  pthread_t caller{};                  // (held mode: the calling thread, which has the GIL until let_go)
   const opgen_call* call = nullptr;    // (its noutputs: which output is the last)
   ~CallState() {
     for (PyObject* o : outputs) Py_XDECREF(o);
@@ -350,8 +353,11 @@ bool host_scratch(CallState* st, int32_t dtype, int32_t ndim, const int64_t* sha
   return true;
 }
 
-// Held mode, the plan not yet running: the calling thread still has the GIL.
-bool holding(const CallState* st) { return st->hold && st->released == nullptr && PyGILState_Check(); }
+// Held mode, the plan not yet running: the calling thread still has the GIL (it came in with it and
+// only let_go gives it up: the thread's identity says so, without PyGILState_Check's look-up per output).
+bool holding(const CallState* st) {
+  return st->hold && st->released == nullptr && pthread_equal(st->caller, pthread_self());
+}
 
 // Held mode: the GIL let go where the calling thread still has it (the plan is about to run).
 void let_go(CallState* st) {
@@ -511,6 +517,7 @@ PyObject* py_call(PyObject*, PyObject* const* argv, Py_ssize_t argc) {
   call.allocator.ctx = &st;
   int code;
   st.hold = outputs_type != nullptr && device == OPGEN_DEV_CPU;
+  st.caller = pthread_self();
   st.call = &call;
   if (!st.hold) st.released = PyEval_SaveThread();
   code = driver(&call);

@@ -35,13 +35,30 @@ struct RecordingStats {
   int64_t recorded, replayed, kept;
 };
 
-// The key of a set of values: their descriptors' bytes, depth first (a string is its table index).
-inline void append_key(const opgen_plan_value& v, std::string& key) {
-  int64_t head[3] = {v.kind, v.i, v.kind == OPGEN_V_LIST || v.kind == OPGEN_V_ACT ? v.len : 0};
-  key.append(reinterpret_cast<const char*>(head), sizeof head);
-  if (v.kind == OPGEN_V_FLOAT) key.append(reinterpret_cast<const char*>(&v.f), sizeof v.f);
-  if (v.kind == OPGEN_V_LIST || v.kind == OPGEN_V_ACT)
-    for (int64_t k = 0; k < v.len; ++k) append_key(v.items[k], key);
+// The key of a set of values: their words, depth first: a number or a string (its table index) as
+// its kind and its value's bits, a list or an activation as its kind, id and length, then its
+// items (the kind says which). key_words counts them, put_key writes them (one resize of the key a
+// call, not an append per word).
+inline bool nested(const opgen_plan_value& v) { return v.kind == OPGEN_V_LIST || v.kind == OPGEN_V_ACT; }
+
+inline size_t key_words(const opgen_plan_value& v) {
+  size_t n = nested(v) ? 3 : 2;
+  if (nested(v))
+    for (int64_t k = 0; k < v.len; ++k) n += key_words(v.items[k]);
+  return n;
+}
+
+inline char* put_key(const opgen_plan_value& v, char* out) {
+  int64_t head[3] = {v.kind, v.i, v.len};
+  if (v.kind == OPGEN_V_FLOAT) std::memcpy(&head[1], &v.f, sizeof v.f);
+  if (!nested(v)) {
+    std::memcpy(out, head, 2 * sizeof(int64_t));  // (fixed sizes: stores, not a call)
+    return out + 2 * sizeof(int64_t);
+  }
+  std::memcpy(out, head, sizeof head);
+  out += sizeof head;
+  for (int64_t k = 0; k < v.len; ++k) out = put_key(v.items[k], out);
+  return out;
 }
 
 class Recordings {
@@ -50,11 +67,13 @@ class Recordings {
   // nullptr where the recorder refuses them (`err` says why: the Python plan then raises its own).
   std::shared_ptr<const Recording> get(const PlanCall& plan, const char* backend, std::string& err) {
     thread_local std::string key;  // (this thread's, reused: its heap block taken once, not per call)
-    key.clear();
-    key.reserve(std::strlen(backend) + 1 + 40 * static_cast<size_t>(plan.nvalues));  // (grown once, not per value)
-    key.append(backend);
-    key.push_back('\0');
-    for (int64_t k = 0; k < plan.nvalues; ++k) append_key(plan.values[k], key);
+    size_t named = std::strlen(backend) + 1, words = 0;
+    for (int64_t k = 0; k < plan.nvalues; ++k) words += key_words(plan.values[k]);
+    key.resize(named + 8 * words);
+    char* out = &key[0];
+    std::memcpy(out, backend, named);  // (its NUL included)
+    out += named;
+    for (int64_t k = 0; k < plan.nvalues; ++k) out = put_key(plan.values[k], out);
     {
       std::lock_guard<std::mutex> hold(mu_);
       PerOp& op = ops_[plan.record];
