@@ -73,7 +73,7 @@ def test_{name}_gets_the_outcome():
 
 def test_under_xdist_a_job_runs_once_and_each_worker_gets_its_outcome(tmp_path: Path) -> None:
     pytest.importorskip("xdist")
-    for name in ("background.py", "background_shared.py", "conftest.py"):
+    for name in ("background.py", "background_shared.py", "conftest.py", "worker_threads.py"):
         shutil.copy(TESTS / name, tmp_path / name)
     for name in ("a", "b"):  # (one module each worker: --dist loadfile)
         (tmp_path / f"test_{name}.py").write_text(COUNTED_JOB.replace("{name}", name))
@@ -132,7 +132,7 @@ def test_a_jobs_error_reaches_the_waiting_worker_with_its_traceback(tmp_path: Pa
 
 
 def test_collect_only_starts_no_job(tmp_path: Path) -> None:
-    for name in ("background.py", "background_shared.py", "conftest.py"):
+    for name in ("background.py", "background_shared.py", "conftest.py", "worker_threads.py"):
         shutil.copy(TESTS / name, tmp_path / name)
     (tmp_path / "test_a.py").write_text(COUNTED_JOB.replace("{name}", "a"))
     count = tmp_path / "count"

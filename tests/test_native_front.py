@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ctypes
 import sys
+import threading
 import tracemalloc
 from typing import Any, NamedTuple
 
@@ -234,15 +235,32 @@ def test_cpu_scratch_blocks_are_kept_for_the_threads_next_call(front, driver):
     """host_scratch.h: a call's small scratch blocks go back to its thread's cache and the next call
     takes them again (no aligned allocation and free per call); within one call every block is its
     own; a kept block is poisoned again where outputs are."""
-    sizes = np.array([4160, 4160, 8000], np.int64)  # (sizes no other test's scratch has: these blocks only)
-    first, = front.call(driver["scratch_addresses"], (sizes,), (), 0, False)
-    again, = front.call(driver["scratch_addresses"], (sizes,), (), 0, False)
-    assert len(set(first.tolist())) == 3 and len(set(again.tolist())) == 3, "a block handed out twice in one call"
-    assert set(again.tolist()) == set(first.tolist()), "the blocks were not kept for the thread's next call"
-    assert all(a % 64 == 0 for a in again.tolist())
-    front.call(driver["scratch_addresses"], (np.array([56], np.int64),), (), 0, False)  # a kept block, zeroed
-    out, = front.call(driver["scratch_peek"], (np.zeros(7),), (), 0, True)  # (56 bytes: that block again)
-    assert np.isnan(out).all(), "a kept block was not poisoned again"
+    def calls() -> None:  # (a fresh thread: its cache holds no other test's blocks)
+        earlier = np.array([64, 128, 192, 256, 320, 384, 448, 512], np.int64)  # fill the cache first
+        front.call(driver["scratch_addresses"], (earlier,), (), 0, False)
+        sizes = np.array([4160, 4160, 8000], np.int64)
+        first, = front.call(driver["scratch_addresses"], (sizes,), (), 0, False)
+        again, = front.call(driver["scratch_addresses"], (sizes,), (), 0, False)
+        assert len(set(first.tolist())) == 3 and len(set(again.tolist())) == 3, "a block handed out twice in a call"
+        assert set(again.tolist()) == set(first.tolist()), "the blocks were not kept for the thread's next call"
+        assert all(a % 64 == 0 for a in again.tolist())
+        front.call(driver["scratch_addresses"], (np.array([56], np.int64),), (), 0, False)  # a kept block, zeroed
+        out, = front.call(driver["scratch_peek"], (np.zeros(7),), (), 0, True)  # (56 bytes: that block again)
+        assert np.isnan(out).all(), "a kept block was not poisoned again"
+
+    failures: list[BaseException] = []
+    thread = threading.Thread(target=lambda: _record_failure(calls, failures))
+    thread.start()
+    thread.join()
+    if failures:
+        raise failures[0]
+
+
+def _record_failure(body: Any, failures: list[BaseException]) -> None:
+    try:
+        body()
+    except BaseException as error:  # (re-raised on the test's thread)
+        failures.append(error)
 
 
 def test_cpu_scratch_is_no_numpy_array(front, driver):

@@ -40,13 +40,21 @@ class ScratchCache {
     if (best < 0) return nullptr;
     void* block = kept_[best].block;
     *got = kept_[best].size;
-    kept_[best] = kept_[--count_];
+    for (int k = best + 1; k < count_; ++k) kept_[k - 1] = kept_[k];  // (the rest stay oldest first)
+    --count_;
     return block;
   }
 
-  // `block` (of `size` bytes) kept for a later take, or false: the caller frees it.
+  // `block` (of `size` bytes) kept for a later take, or false: the caller frees it. A full cache
+  // frees its oldest block for it: the thread's latest calls are the ones likely to come again (a
+  // cache left full of an earlier op's sizes would keep nothing of the ops the thread calls now).
   bool keep(void* block, size_t size) {
-    if (size > kMaxBytes || count_ == kKeep) return false;
+    if (size > kMaxBytes) return false;
+    if (count_ == kKeep) {
+      std::free(kept_[0].block);
+      for (int k = 1; k < count_; ++k) kept_[k - 1] = kept_[k];
+      --count_;
+    }
     kept_[count_++] = Kept{block, size};
     return true;
   }
