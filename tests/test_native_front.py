@@ -248,7 +248,7 @@ def test_cpu_scratch_blocks_are_kept_for_the_threads_next_call(front, driver):
         out, = front.call(driver["scratch_peek"], (np.zeros(7),), (), 0, True)  # (56 bytes: that block again)
         assert np.isnan(out).all(), "a kept block was not poisoned again"
 
-    failures: list[BaseException] = []
+    failures: list[Exception] = []
     thread = threading.Thread(target=lambda: _record_failure(calls, failures))
     thread.start()
     thread.join()
@@ -256,10 +256,10 @@ def test_cpu_scratch_blocks_are_kept_for_the_threads_next_call(front, driver):
         raise failures[0]
 
 
-def _record_failure(body: Any, failures: list[BaseException]) -> None:
+def _record_failure(body: Any, failures: list[Exception]) -> None:
     try:
         body()
-    except BaseException as error:  # (re-raised on the test's thread)
+    except Exception as error:  # (re-raised on the test's thread)
         failures.append(error)
 
 
