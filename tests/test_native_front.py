@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import ctypes
 import sys
-import threading
 import tracemalloc
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -235,12 +235,21 @@ def test_cpu_scratch_blocks_are_kept_for_the_threads_next_call(front, driver):
     """host_scratch.h: a call's small scratch blocks go back to its thread's cache and the next call
     takes them again (no aligned allocation and free per call); within one call every block is its
     own; a kept block is poisoned again where outputs are."""
+    libc = ctypes.CDLL(None)
+    libc.aligned_alloc.restype, libc.aligned_alloc.argtypes = ctypes.c_void_p, [ctypes.c_size_t, ctypes.c_size_t]
+    libc.free.argtypes = [ctypes.c_void_p]
+
     def calls() -> None:  # (a fresh thread: its cache holds no other test's blocks)
         earlier = np.array([64, 128, 192, 256, 320, 384, 448, 512], np.int64)  # fill the cache first
         front.call(driver["scratch_addresses"], (earlier,), (), 0, False)
         sizes = np.array([4160, 4160, 8000], np.int64)
         first, = front.call(driver["scratch_addresses"], (sizes,), (), 0, False)
+        # Blocks of the same sizes taken from the heap between the calls: had the call freed its
+        # blocks, the heap would hand them out here (glibc reuses a thread's freed chunk first).
+        between = [libc.aligned_alloc(64, int(size)) for size in sizes]
         again, = front.call(driver["scratch_addresses"], (sizes,), (), 0, False)
+        for block in between:
+            libc.free(block)
         assert len(set(first.tolist())) == 3 and len(set(again.tolist())) == 3, "a block handed out twice in a call"
         assert set(again.tolist()) == set(first.tolist()), "the blocks were not kept for the thread's next call"
         assert all(a % 64 == 0 for a in again.tolist())
@@ -248,19 +257,8 @@ def test_cpu_scratch_blocks_are_kept_for_the_threads_next_call(front, driver):
         out, = front.call(driver["scratch_peek"], (np.zeros(7),), (), 0, True)  # (56 bytes: that block again)
         assert np.isnan(out).all(), "a kept block was not poisoned again"
 
-    failures: list[Exception] = []
-    thread = threading.Thread(target=lambda: _record_failure(calls, failures))
-    thread.start()
-    thread.join()
-    if failures:
-        raise failures[0]
-
-
-def _record_failure(body: Any, failures: list[Exception]) -> None:
-    try:
-        body()
-    except Exception as error:  # (re-raised on the test's thread)
-        failures.append(error)
+    with ThreadPoolExecutor(1) as pool:  # (its failure re-raised here)
+        pool.submit(calls).result()
 
 
 def test_cpu_scratch_is_no_numpy_array(front, driver):
