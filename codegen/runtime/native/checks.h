@@ -260,8 +260,7 @@ OPGEN_HOT bool truth(const V& v) {
 }
 
 OPGEN_COLD inline bool equal_slow(const V& a, const V& b) {
-  if (is_number(a) && is_number(b)) return opgen_plan::equal(num(a), num(b));
-  if (a.kind == K_STR && b.kind == K_STR) return a.i == b.i && std::memcmp(a.s, b.s, (size_t)a.i) == 0;
+  if (is_number(a) && is_number(b)) return opgen_plan::equal(num(a), num(b));  // (two strings: equal's own)
   if (a.kind == K_DIMS && b.kind == K_DIMS)
     return a.i == b.i && (a.i == 0 || std::memcmp(a.dims, b.dims, (size_t)a.i * sizeof(int64_t)) == 0);
   if (a.kind == K_NONE || b.kind == K_NONE) return a.kind == b.kind;

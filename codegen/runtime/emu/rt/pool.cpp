@@ -225,8 +225,9 @@ int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen) {
   if (static_cast<uint64_t>(want) > nblocks) want = static_cast<int>(nblocks);
   LaunchTime& last = launch_time(d);
   const bool timed = want > 1 && !c->sanitize;  // (a launch that cannot use the pool is not timed)
-  uint32_t inline_left = timed && same_launch(last, d) ? last.inline_left : 0;
-  if (timed && same_launch(last, d) && (last.busy_ns < kInlineNs || inline_left)) {
+  const bool again = timed && same_launch(last, d);  // (the last launch of this kernel and configuration)
+  uint32_t inline_left = again ? last.inline_left : 0;
+  if (again && (last.busy_ns < kInlineNs || inline_left)) {
     want = 1;
     inline_left -= inline_left > 0;
   }
