@@ -94,19 +94,14 @@ def op_file(op: OpSpec, plan: Plan, library: ActivationLibrary, header: str) -> 
                       driver_source(op, plan)])
 
 
-def runner_unit(plans: Iterable[Plan]) -> str:
-    """The recorders of `plans` and the plan's runtime, without drivers: a library that runs plans
-    for the values and buffers a caller holds (codegen/runtime/native_cpu.py's `run_plan`; tests
-    and bench/)."""
-    from codegen.runtime.native_cpu import RUNNER  # (the host backend: not loaded by `opgen generate`)
-
-    return drivergen.translation_unit(plans) + RUNNER
-
-
 def load_runner(plans: Iterable[Plan], name_hint: str = "runner") -> Any:
-    """runner_unit(plans) built (from memory, the disk cache, or compiled now) and loaded."""
-    from codegen.runtime import native_cpu, native_plan
+    """The recorders of `plans` with the plan's runtime linked in (native_cpu.runner_object), without
+    drivers, built (from memory, the disk cache, or compiled now) and loaded: a library that runs
+    plans for the values and buffers a caller holds (codegen/runtime/native_cpu.py's `run_plan`;
+    tests and bench/)."""
+    from codegen.runtime import native_cpu, native_plan  # (the host backend: not loaded by `opgen generate`)
     from codegen.runtime.host.toolchain import EMU_DIR
 
-    return native_cpu.NativeCpu(native_plan.load(runner_unit(plans), name_hint,
-                                                 include=(native_cpu.NATIVE_DIR, EMU_DIR)))
+    return native_cpu.NativeCpu(native_plan.load(drivergen.translation_unit(plans), name_hint,
+                                                 include=(native_cpu.NATIVE_DIR, EMU_DIR),
+                                                 link=(native_cpu.runner_object(),)))

@@ -69,6 +69,17 @@ class NativeRunError(RuntimeError):
 RUNNER = "".join(f'#include "{name}"\n' for name in ("run_plan.cpp", "run_plan_cpu.cpp", "run_plan_entry.cpp"))
 
 
+def runner_object() -> Path:
+    """RUNNER compiled once (per compiler, flags, target and the native and emulation headers; the
+    disk cache) to an object that each library of recorders links in (`native_plan.load`'s `link`):
+    compiled into each op's driver library, it was most of that library's build. Each library still
+    has its own copy, and so its own bindings and recordings, as before."""
+    from codegen.runtime.host.toolchain import EMU_DIR
+
+    source = "#define OPGEN_PLAN_NO_ABI_ENTRY  // (the recorders' unit states its own)\n" + RUNNER
+    return native_plan.object_file(source, "runner", include=(NATIVE_DIR, EMU_DIR))
+
+
 @dataclass(frozen=True)
 class Bound:
     """What an op was bound with: rebind where `key(backend)` says otherwise (settings changed)."""

@@ -210,9 +210,9 @@ class NativeDriver:
         # The kernels' digest in the key: a library binds its ops by name, and two packages may hold
         # ops of one name (and one driver) with other kernels; identical ones share a library.
         kernels = diskcache.digest(self.kernels.text.encode())
-        source = self.source.read_text() + native_cpu.RUNNER + f"// kernels {kernels}\n"
+        source = self.source.read_text() + f"// kernels {kernels}\n"
         plans = native_plan.load(source, self.source.name.split(".")[0],
-                                 include=(native_cpu.NATIVE_DIR, EMU_DIR))
+                                 include=(native_cpu.NATIVE_DIR, EMU_DIR), link=(native_cpu.runner_object(),))
         runner = native_cpu.NativeCpu(plans)
         abi = runner.lib.opgen_driver_abi
         abi.restype, abi.argtypes = ctypes.c_int64, []

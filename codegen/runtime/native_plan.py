@@ -51,23 +51,50 @@ class NativePlanError(PlanError):
 
 
 _LIBRARIES: dict[str, NativePlans] = {}
+_OBJECTS: dict[str, Path] = {}
 
 
-def load(source: str, name_hint: str = "plans", include: Sequence[Path] = ()) -> NativePlans:
+def load(source: str, name_hint: str = "plans", include: Sequence[Path] = (), link: Sequence[Path] = ()) -> NativePlans:
     """The library built from `source` (a drivergen translation unit): from this process's memory,
     else the disk cache, else compiled now. `include`: folders the source #includes from (their
-    files' contents are part of the cache key)."""
-    cmd = _compiler_command()
-    flags = list(_BASE_FLAGS) + [arg for folder in include for arg in ("-I", str(folder))]
-    key = diskcache.cache_key(source + "".join(f"\n// {folder.name} {_digest(folder)}" for folder in include), flags,
-                              compiler_id(cmd), _target())
+    files' contents are part of the cache key); `link`: objects linked in (`object_file`'s: their
+    names, which hold their keys, are part of it)."""
+    cmd, flags, key = _keyed(source + "".join(f"\n// links {path.name}" for path in link), [], include)
     with _LOCK:
         found = _LIBRARIES.get(key)
         if found is None:
-            lib, _, _ = _build_or_load(f"opgen-plans-{name_hint}-{key[:32]}", source, cmd, flags, runtime=True,
+            lib, _, _ = _build_or_load(f"opgen-plans-{name_hint}-{key[:32]}", source, cmd,
+                                      flags + [str(path) for path in link], runtime=True,
                                       what=f"the native plans ({name_hint})")
             found = _LIBRARIES[key] = NativePlans(lib)
         return found
+
+
+def object_file(source: str, name_hint: str, include: Sequence[Path] = ()) -> Path:
+    """`source` compiled once to an object file for `load(..., link=)`: from this process's memory,
+    else the disk cache, else compiled now (keyed as `load` keys a library)."""
+    cmd, flags, key = _keyed(source, ["-c"], include)
+    with _LOCK:
+        found = _OBJECTS.get(key)
+        if found is None:
+            _, found, _ = _build_or_load(f"opgen-{name_hint}-{key[:32]}", source, cmd, flags, runtime=True,
+                                        what=f"the native {name_hint}", opener=_present, suffix=".o")
+            _OBJECTS[key] = found
+        return found
+
+
+def _keyed(source: str, extra: list[str], include: Sequence[Path]) -> tuple[list[str], list[str], str]:
+    """The compiler command, the flags (ours, `extra`, `include` on the include path) and the cache key."""
+    cmd = _compiler_command()
+    flags = list(_BASE_FLAGS) + extra + [arg for folder in include for arg in ("-I", str(folder))]
+    key = diskcache.cache_key(source + "".join(f"\n// {folder.name} {_digest(folder)}" for folder in include), flags,
+                              compiler_id(cmd), _target())
+    return cmd, flags, key
+
+
+def _present(path: Path) -> Path | None:
+    """An object file is "loaded" when it is there (the libraries that link it read it)."""
+    return path if path.is_file() else None
 
 
 @functools.lru_cache(maxsize=8)

@@ -116,14 +116,15 @@ def _load_cached(so_path: Path, runtime: bool, opener: Opener = _dlopen) -> Any:
 
 
 def _build_or_load(stem: str, tu: str, cmd: list[str], flags: list[str], *, runtime: bool, what: str | None = None,
-                   opener: Opener = _dlopen) -> tuple[Any, Path, Path]:
+                   opener: Opener = _dlopen, suffix: str = ".so") -> tuple[Any, Path, Path]:
     """``<stem>.so`` from the disk cache if intact, else compiled (once, when several processes want
     it at the same time: the entry's lock); returns the library, its path and its source's path.
     `runtime`: a plain C++ library (the emulation runtime, the native plans: `.cpp`, no kernel-module
     statistics); `what` names it in the first-compile message. `opener`: what "loaded" means (ctypes by
-    default; a library that must not be opened here, PyTorch's, checks only that the file is there)."""
+    default; a library that must not be opened here, PyTorch's, checks only that the file is there).
+    `suffix`: the built file's (".o" with `-c` in `flags`: an object that libraries link in)."""
     folder = _host_dir()
-    so_path = folder / f"{stem}.so"
+    so_path = folder / f"{stem}{suffix}"
     src_path = folder / (f"{stem}.cpp" if runtime else f"{stem}.cu")
 
     def cached() -> tuple[Any, Path, Path] | None:
@@ -140,7 +141,7 @@ def _build_or_load(stem: str, tu: str, cmd: list[str], flags: list[str], *, runt
             raise CannotKeep(full.lower()) from e
 
     def outside(why: str, fix: str) -> tuple[Any, Path, Path]:
-        return _build_private(stem, tu, cmd, flags, runtime, folder, why, fix, opener)
+        return _build_private(stem, tu, cmd, flags, runtime, folder, why, fix, opener, suffix)
 
     found = cached()
     if found is not None:
@@ -188,7 +189,7 @@ def _build_in_cache(stem: str, tu: str, cmd: list[str], flags: list[str], runtim
 
 
 def _build_private(stem: str, tu: str, cmd: list[str], flags: list[str], runtime: bool, folder: Path, why: str,
-                   fix: str, opener: Opener = _dlopen) -> tuple[Any, Path, Path]:
+                   fix: str, opener: Opener = _dlopen, suffix: str = ".so") -> tuple[Any, Path, Path]:
     """Compile outside the cache, into a temporary folder of this process (the cache cannot take the
     entry): the kernel runs, and every process compiles it again until the cause is fixed (warned)."""
     try:
@@ -201,7 +202,7 @@ def _build_private(stem: str, tu: str, cmd: list[str], flags: list[str], runtime
         atexit.register(_remove_private_dirs)
     _PRIVATE_DIRS.append(str(tmp))
     CACHE.warn_outside(folder, stem, why, fix, where=str(tmp))
-    so_path = tmp / f"{stem}.so"
+    so_path = tmp / f"{stem}{suffix}"
     src_path = tmp / (f"{stem}.cpp" if runtime else f"{stem}.cu")
     try:
         src_path.write_bytes(tu.encode())

@@ -221,9 +221,12 @@ inline int report(const Error& e, char* err, int64_t errlen) {
 
 }  // namespace opgen_plan
 
-// The ABI this library was built with (0) and the descriptor's size (1), for the loader's check.
+// The ABI this library was built with (0) and the descriptor's size (1), for the loader's check;
+// not in the plan runner's object (native_cpu.py's runner_object), which the recorders' unit links.
+#ifndef OPGEN_PLAN_NO_ABI_ENTRY
 OPGEN_PLAN_API int64_t opgen_plan_abi(int what) {
   return what == 0 ? OPGEN_PLAN_ABI : (int64_t)sizeof(opgen_plan_value);
 }
+#endif
 
 #endif  // OPGEN_PLAN_EVAL_H
