@@ -68,3 +68,13 @@ def test_driver_libraries_link_the_runtime_compiled_once(compiled: list[str], tm
     _fresh_driver(softmax_grad).build()
     assert len(compiled) == 1 and not _runners(compiled)
 
+
+
+def test_an_object_removed_under_the_process_is_built_again(compiled: list[str]) -> None:
+    """A library linking an object this process compiled earlier must not meet a missing file (the
+    cache cleared meanwhile): the object is compiled again; while it is there, it is not."""
+    source = "extern \"C\" int opgen_probe() { return 7; }\n"
+    made = native_plan.object_file(source, "probe")
+    assert made.is_file() and native_plan.object_file(source, "probe") == made and len(compiled) == 1
+    made.unlink()
+    assert native_plan.object_file(source, "probe").is_file() and len(compiled) == 2

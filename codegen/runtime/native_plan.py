@@ -76,7 +76,7 @@ def object_file(source: str, name_hint: str, include: Sequence[Path] = ()) -> Pa
     cmd, flags, key = _keyed(source, ["-c"], include)
     with _LOCK:
         found = _OBJECTS.get(key)
-        if found is None:
+        if found is None or not found.is_file():  # (the cache cleared under this process: built again)
             _, found, _ = _build_or_load(f"opgen-{name_hint}-{key[:32]}", source, cmd, flags, runtime=True,
                                         what=f"the native {name_hint}", opener=_present, suffix=".o")
             _OBJECTS[key] = found
