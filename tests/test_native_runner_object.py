@@ -78,3 +78,17 @@ def test_an_object_removed_under_the_process_is_built_again(compiled: list[str])
     assert made.is_file() and native_plan.object_file(source, "probe") == made and len(compiled) == 1
     made.unlink()
     assert native_plan.object_file(source, "probe").is_file() and len(compiled) == 2
+
+
+def test_the_package_libraries_link_the_runtime_rather_than_compile_it(tmp_path: Path) -> None:
+    """The PyTorch and JAX libraries (torch_library.build, jax_library.build: their drivers in one unit)
+    link the same object; a registration without drivers links nothing. That they run:
+    tests/test_torch_native.py, test_jax_ffi.py."""
+    from codegen.runtime import native_cpu, torch_library
+
+    source = Path(layer_norm.__file__).parent.parent / "torch_native.cpp"
+    assert "#include \"run_plan_cpu.cpp\"" not in torch_library.drivers_text(source)
+    assert "opgen_call_LayerNorm" in torch_library.drivers_text(source)
+    assert torch_library.drivers_link(source) == [native_cpu.runner_object()]
+    (tmp_path / "torch_native.cpp").write_text("// no drivers beside it\n")
+    assert torch_library.drivers_link(tmp_path / "torch_native.cpp") == []

@@ -1,12 +1,13 @@
 """A package's JAX handler library (issue 34): its `jax_ffi.cpp` (codegen/jaxgen.py prints it) with
-the package's drivers (torch_library.drivers_text: every op's `<op>.driver.cpp` and the cpu plan
-runner) built with the host C++ compiler the cpu backend uses against XLA's FFI headers
-(`jax.ffi.include_dir()`), cached on disk like the other native libraries (host/libraries.py: keyed
-by source, flags, compiler and target, here also the JAX version), loaded once per process, its ops
-bound to their kernels as the cpu backend loads them (torch_library.bind_cpu) and its handlers
-registered with `jax.ffi.register_ffi_target`: the cpu ones always, the CUDA ones where JAX has a
-CUDA backend (then the library is handed the native cuda runtime and each op's module is bound on
-each of JAX's CUDA devices, as the wrappers' cuda path binds them: native_cuda.py).
+the package's drivers (torch_library.drivers_text: every op's `<op>.driver.cpp`; the cpu plan
+runner linked in, torch_library.drivers_link) built with the host C++ compiler the cpu backend uses
+against XLA's FFI headers (`jax.ffi.include_dir()`), cached on disk like the other native libraries
+(host/libraries.py: keyed by source, flags, compiler and target, here also the JAX version), loaded
+once per process, its ops bound to their kernels as the cpu backend loads them
+(torch_library.bind_cpu) and its handlers registered with `jax.ffi.register_ffi_target`: the cpu
+ones always, the CUDA ones where JAX has a CUDA backend (then the library is handed the native cuda
+runtime and each op's module is bound on each of JAX's CUDA devices, as the wrappers' cuda path
+binds them: native_cuda.py).
 
 A library remembers the JAX and XLA FFI API it was built for (`opgen_jax_built_for()`); one built
 for another (a cache shared between environments) is refused by name and rebuilt."""
@@ -22,7 +23,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from codegen.runtime import diskcache, torch_library
+from codegen.runtime import diskcache, native_plan, torch_library
 from codegen.runtime.host.libraries import _build_or_load
 from codegen.runtime.host.state import _LOCK
 from codegen.runtime.host.toolchain import _BASE_FLAGS, EMU_DIR, _compiler_command, _target, compiler_id
@@ -95,11 +96,13 @@ def build(source: Path) -> tuple[ctypes.CDLL, Path]:
     unit beside it: torch_library.DRIVERS), loaded: from this process, the disk cache, or compiled now."""
     expected = built_for()
     text = source.read_text() + torch_library.drivers_text(source)
+    link = torch_library.drivers_link(source)
     cmd = _compiler_command()
     flags = _flags(expected)
-    key = diskcache.cache_key(text, flags, compiler_id(cmd), f"{_target()} {expected}")
+    key = diskcache.cache_key(text + native_plan.links(link), flags, compiler_id(cmd), f"{_target()} {expected}")
     with _LOCK:
-        lib, path, _ = _build_or_load(f"opgen-jax-{source.stem}-{key[:32]}", text, cmd, flags, runtime=True,
+        lib, path, _ = _build_or_load(f"opgen-jax-{source.stem}-{key[:32]}", text, cmd,
+                                      flags + [str(path) for path in link], runtime=True,
                                       what=f"the JAX handler library ({source.name})", opener=_opener(expected))
         return lib, path
 

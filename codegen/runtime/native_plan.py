@@ -59,7 +59,7 @@ def load(source: str, name_hint: str = "plans", include: Sequence[Path] = (), li
     else the disk cache, else compiled now. `include`: folders the source #includes from (their
     files' contents are part of the cache key); `link`: objects linked in (`object_file`'s: their
     names, which hold their keys, are part of it)."""
-    cmd, flags, key = _keyed(source + "".join(f"\n// links {path.name}" for path in link), [], include)
+    cmd, flags, key = _keyed(source + links(link), [], include)
     with _LOCK:
         found = _LIBRARIES.get(key)
         if found is None:
@@ -81,6 +81,12 @@ def object_file(source: str, name_hint: str, include: Sequence[Path] = ()) -> Pa
                                         what=f"the native {name_hint}", opener=_present, suffix=".o")
             _OBJECTS[key] = found
         return found
+
+
+def links(objects: Sequence[Path]) -> str:
+    """The objects a library links, for its cache key: their names (an object's name holds its key;
+    its folder, the cache's, is no part of a key)."""
+    return "".join(f"\n// links {path.name}" for path in objects)
 
 
 def _keyed(source: str, extra: list[str], include: Sequence[Path]) -> tuple[list[str], list[str], str]:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from codegen.runtime import diskcache, self_bind
+from codegen.runtime import diskcache, native_plan, self_bind
 from codegen.runtime.host.libraries import _build_or_load
 from codegen.runtime.host.state import _LOCK
 from codegen.runtime.host.toolchain import _BASE_FLAGS, EMU_DIR, _compiler_command, _target, compiler_id
@@ -67,12 +67,17 @@ def _present(path: Path) -> Path | None:
 
 def drivers_text(source: Path) -> str:
     """The drivers compiled into the library of the registration at `source`: every op's generated
-    `<op>.driver.cpp` in its package, with the plan's runtime once (native_cpu.RUNNER); empty where
-    there are none."""
-    from codegen.runtime.native_cpu import RUNNER
-
+    `<op>.driver.cpp` in its package; empty where there are none (the plan's runtime: `drivers_link`)."""
     files = sorted(source.parent.rglob(DRIVER_FILES))
-    return "".join(f.read_text() + "\n" for f in files) + RUNNER if files else ""
+    return "".join(f.read_text() + "\n" for f in files)
+
+
+def drivers_link(source: Path) -> list[Path]:
+    """What the library of the registration at `source` links besides its unit: the plan's runtime,
+    compiled once (native_cpu.runner_object; the library has its own copy), where it has drivers."""
+    from codegen.runtime.native_cpu import runner_object
+
+    return [runner_object()] if has_drivers(source) else []
 
 
 def has_drivers(source: Path) -> bool:
@@ -98,13 +103,16 @@ def build(source: Path) -> Path:
     torch = _torch()
     ops = package_ops(source)
     text = source.read_text() + drivers_text(source) + (self_bind.unit(ops) if ops else "")
+    link = drivers_link(source)
     cmd = _compiler_command()
     flags = _flags(torch)
-    key = diskcache.cache_key(text, flags, compiler_id(cmd), f"{_target()} torch {torch.__version__}")
+    key = diskcache.cache_key(text + native_plan.links(link), flags, compiler_id(cmd),
+                              f"{_target()} torch {torch.__version__}")
     with _LOCK:
         found = _BUILT.get(key)
         if found is None or not found.is_file():
-            found, _, _ = _build_or_load(f"opgen-torch-{source.stem}-{key[:32]}", text, cmd, flags, runtime=True,
+            found, _, _ = _build_or_load(f"opgen-torch-{source.stem}-{key[:32]}", text, cmd,
+                                         flags + [str(path) for path in link], runtime=True,
                                          what=f"the PyTorch library ({source.name})", opener=_present)
             _BUILT[key] = found
         return found
