@@ -86,8 +86,8 @@ def translation_unit(ops: Iterable[tuple[OpSpec, Plan]], library: ActivationLibr
 def op_file(op: OpSpec, plan: Plan, library: ActivationLibrary, header: str) -> str:
     """One op's `<op>.driver.cpp` for generated/: `header` (the generated-file banner), the prelude
     with the headers included (once per unit: a package's PyTorch library compiles all its drivers
-    as one), its recorder and its driver. The plan's runtime (native_cpu.RUNNER) is the builder's to
-    append, once per library (codegen/runtime/native_driver.py, torch_library.py)."""
+    as one), its recorder and its driver. The plan's runtime is the builder's to link, once per library
+    (native_cpu.runner_object; codegen/runtime/native_driver.py, torch_library.py)."""
     return "\n".join([header, "#ifndef OPGEN_DRIVER_PRELUDE  // (the same for every op of the package)",
                       "#define OPGEN_DRIVER_PRELUDE", unit_prelude(library, inline=False), "#endif",
                       "namespace opgen_plan {", drivergen.plan_source(plan), "}  // namespace opgen_plan",
