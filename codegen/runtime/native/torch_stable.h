@@ -138,7 +138,8 @@ inline void* current_cuda_stream(const char* op, int32_t index) {
 
 // One owned tensor handle: the stack's inputs (each a new reference the kernel owns) and the
 // outputs handed back to it. A stable Tensor would do, at the cost of a shared_ptr control block
-// per tensor and a second handle per output (FromImpl<Tensor> copies it): ~0.8 µs of a 5-output call.
+// per tensor and a second handle per output (FromImpl<Tensor> copies it): ~5,900 instructions of a
+// 5-output call (RESULTS.md, s8-torch).
 class Handle {
  public:
   Handle() = default;
@@ -182,7 +183,9 @@ class Call {
   // A tensor input from the stack (`name` for messages), whose handle the call now owns. A tensor
   // the driver cannot read directly (strided, misaligned) is copied once; its copy lives as long
   // as the call.
-  void tensor(const char* name, StableIValue v) { owned(name, Handle(torch::stable::detail::to<AtenTensorHandle>(v))); }
+  void tensor(const char* name, StableIValue v) {
+    owned(name, Handle(torch::stable::detail::to<AtenTensorHandle>(v)));
+  }
   void optional(const char* name, StableIValue v) {
     std::optional<AtenTensorHandle> t = torch::stable::detail::to<std::optional<AtenTensorHandle>>(v);
     Handle h(t.value_or(nullptr));
@@ -303,8 +306,10 @@ class Call {
   // misaligned one is copied, the copy kept here.
   opgen_arg arg_of(const char* name, AtenTensorHandle h) {
     namespace tsd = torch::stable::detail;
-    torch::stable::Device d(tsd::to<torch::headeronly::DeviceType>(tsd::from(shim_get<int32_t>(aoti_torch_get_device_type, h))),
-                            static_cast<torch::stable::accelerator::DeviceIndex>(shim_get<int32_t>(aoti_torch_get_device_index, h)));
+    int32_t device_type = shim_get<int32_t>(aoti_torch_get_device_type, h);
+    int32_t device_index = shim_get<int32_t>(aoti_torch_get_device_index, h);
+    torch::stable::Device d(tsd::to<torch::headeronly::DeviceType>(tsd::from(device_type)),
+                            static_cast<torch::stable::accelerator::DeviceIndex>(device_index));
     if (!have_device_) {
       device_ = d;
       device_arg_ = name;
