@@ -60,9 +60,9 @@ def _kernel(op: OpSpec) -> list[str]:
             lines.append(f"  call.integer({cxx_string(arg.name)}, tsd::to<int64_t>(stack[{k}]), "
                          f"OPGEN_DT_{str(arg.dtype).upper()});")
         elif arg.optional:
-            lines.append(f"  call.optional({cxx_string(arg.name)}, tsd::to<std::optional<Tensor>>(stack[{k}]));")
+            lines.append(f"  call.optional({cxx_string(arg.name)}, stack[{k}]);")
         else:
-            lines.append(f"  call.tensor({cxx_string(arg.name)}, tsd::to<Tensor>(stack[{k}]));")
+            lines.append(f"  call.tensor({cxx_string(arg.name)}, stack[{k}]);")
         k += 1
     for attr in op.attrs:
         cxx = _ATTR_CXX[attr.type]

@@ -25,27 +25,27 @@ __attribute__((weak)) int opgen_call_GRUBlockCellGrad(opgen_call* call);
 
 static void boxed_bias_add(StableIValue* stack, uint64_t, uint64_t) {
   opgen_torch::Call call("BiasAdd");
-  call.tensor("value", tsd::to<Tensor>(stack[0]));
-  call.tensor("bias", tsd::to<Tensor>(stack[1]));
+  call.tensor("value", stack[0]);
+  call.tensor("bias", stack[1]);
   call.attr(tsd::to<std::string>(stack[2]));
   call.run(opgen_call_BiasAdd, "opgen_call_BiasAdd", 1, stack);
 }
 
 static void boxed_bias_add_grad(StableIValue* stack, uint64_t, uint64_t) {
   opgen_torch::Call call("BiasAddGrad");
-  call.tensor("out_backprop", tsd::to<Tensor>(stack[0]));
+  call.tensor("out_backprop", stack[0]);
   call.attr(tsd::to<std::string>(stack[1]));
   call.run(opgen_call_BiasAddGrad, "opgen_call_BiasAddGrad", 1, stack);
 }
 
 static void boxed_fused_batch_norm_grad_v3(StableIValue* stack, uint64_t, uint64_t) {
   opgen_torch::Call call("FusedBatchNormGradV3");
-  call.tensor("y_backprop", tsd::to<Tensor>(stack[0]));
-  call.tensor("x", tsd::to<Tensor>(stack[1]));
-  call.tensor("scale", tsd::to<Tensor>(stack[2]));
-  call.tensor("reserve_space_1", tsd::to<Tensor>(stack[3]));
-  call.tensor("reserve_space_2", tsd::to<Tensor>(stack[4]));
-  call.tensor("reserve_space_3", tsd::to<Tensor>(stack[5]));
+  call.tensor("y_backprop", stack[0]);
+  call.tensor("x", stack[1]);
+  call.tensor("scale", stack[2]);
+  call.tensor("reserve_space_1", stack[3]);
+  call.tensor("reserve_space_2", stack[4]);
+  call.tensor("reserve_space_3", stack[5]);
   call.attr(tsd::to<double>(stack[6]));
   call.attr(tsd::to<std::string>(stack[7]));
   call.attr(tsd::to<bool>(stack[8]));
@@ -54,11 +54,11 @@ static void boxed_fused_batch_norm_grad_v3(StableIValue* stack, uint64_t, uint64
 
 static void boxed_fused_batch_norm_v3(StableIValue* stack, uint64_t, uint64_t) {
   opgen_torch::Call call("FusedBatchNormV3");
-  call.tensor("x", tsd::to<Tensor>(stack[0]));
-  call.tensor("scale", tsd::to<Tensor>(stack[1]));
-  call.tensor("offset", tsd::to<Tensor>(stack[2]));
-  call.tensor("mean", tsd::to<Tensor>(stack[3]));
-  call.tensor("variance", tsd::to<Tensor>(stack[4]));
+  call.tensor("x", stack[0]);
+  call.tensor("scale", stack[1]);
+  call.tensor("offset", stack[2]);
+  call.tensor("mean", stack[3]);
+  call.tensor("variance", stack[4]);
   call.attr(tsd::to<double>(stack[5]));
   call.attr(tsd::to<double>(stack[6]));
   call.attr(tsd::to<std::string>(stack[7]));
@@ -68,53 +68,53 @@ static void boxed_fused_batch_norm_v3(StableIValue* stack, uint64_t, uint64_t) {
 
 static void boxed_layer_norm(StableIValue* stack, uint64_t, uint64_t) {
   opgen_torch::Call call("LayerNorm");
-  call.tensor("x", tsd::to<Tensor>(stack[0]));
-  call.optional("gamma", tsd::to<std::optional<Tensor>>(stack[1]));
-  call.optional("beta", tsd::to<std::optional<Tensor>>(stack[2]));
+  call.tensor("x", stack[0]);
+  call.optional("gamma", stack[1]);
+  call.optional("beta", stack[2]);
   call.attr(tsd::to<double>(stack[3]));
   call.run(opgen_call_LayerNorm, "opgen_call_LayerNorm", 3, stack);
 }
 
 static void boxed_layer_norm_grad(StableIValue* stack, uint64_t, uint64_t) {
   opgen_torch::Call call("LayerNormGrad");
-  call.tensor("dy", tsd::to<Tensor>(stack[0]));
-  call.tensor("x", tsd::to<Tensor>(stack[1]));
-  call.tensor("mean", tsd::to<Tensor>(stack[2]));
-  call.tensor("rstd", tsd::to<Tensor>(stack[3]));
-  call.optional("gamma", tsd::to<std::optional<Tensor>>(stack[4]));
+  call.tensor("dy", stack[0]);
+  call.tensor("x", stack[1]);
+  call.tensor("mean", stack[2]);
+  call.tensor("rstd", stack[3]);
+  call.optional("gamma", stack[4]);
   call.run(opgen_call_LayerNormGrad, "opgen_call_LayerNormGrad", 3, stack);
 }
 
 static void boxed_softmax(StableIValue* stack, uint64_t, uint64_t) {
   opgen_torch::Call call("Softmax");
-  call.tensor("x", tsd::to<Tensor>(stack[0]));
+  call.tensor("x", stack[0]);
   call.attr(tsd::to<int64_t>(stack[1]));
   call.run(opgen_call_Softmax, "opgen_call_Softmax", 1, stack);
 }
 
 static void boxed_softmax_grad(StableIValue* stack, uint64_t, uint64_t) {
   opgen_torch::Call call("SoftmaxGrad");
-  call.tensor("y", tsd::to<Tensor>(stack[0]));
-  call.tensor("dy", tsd::to<Tensor>(stack[1]));
+  call.tensor("y", stack[0]);
+  call.tensor("dy", stack[1]);
   call.attr(tsd::to<int64_t>(stack[2]));
   call.run(opgen_call_SoftmaxGrad, "opgen_call_SoftmaxGrad", 1, stack);
 }
 
 static void boxed_cudnn_rnn_backprop_v3(StableIValue* stack, uint64_t, uint64_t) {
   opgen_torch::Call call("CudnnRNNBackpropV3");
-  call.tensor("input", tsd::to<Tensor>(stack[0]));
-  call.tensor("input_h", tsd::to<Tensor>(stack[1]));
-  call.tensor("input_c", tsd::to<Tensor>(stack[2]));
-  call.tensor("params", tsd::to<Tensor>(stack[3]));
-  call.tensor("sequence_lengths", tsd::to<Tensor>(stack[4]));
-  call.tensor("output", tsd::to<Tensor>(stack[5]));
-  call.tensor("output_h", tsd::to<Tensor>(stack[6]));
-  call.tensor("output_c", tsd::to<Tensor>(stack[7]));
-  call.tensor("output_backprop", tsd::to<Tensor>(stack[8]));
-  call.tensor("output_h_backprop", tsd::to<Tensor>(stack[9]));
-  call.tensor("output_c_backprop", tsd::to<Tensor>(stack[10]));
-  call.tensor("reserve_space", tsd::to<Tensor>(stack[11]));
-  call.tensor("host_reserved", tsd::to<Tensor>(stack[12]));
+  call.tensor("input", stack[0]);
+  call.tensor("input_h", stack[1]);
+  call.tensor("input_c", stack[2]);
+  call.tensor("params", stack[3]);
+  call.tensor("sequence_lengths", stack[4]);
+  call.tensor("output", stack[5]);
+  call.tensor("output_h", stack[6]);
+  call.tensor("output_c", stack[7]);
+  call.tensor("output_backprop", stack[8]);
+  call.tensor("output_h_backprop", stack[9]);
+  call.tensor("output_c_backprop", stack[10]);
+  call.tensor("reserve_space", stack[11]);
+  call.tensor("host_reserved", stack[12]);
   call.attr(tsd::to<std::string>(stack[13]));
   call.attr(tsd::to<std::string>(stack[14]));
   call.attr(tsd::to<std::string>(stack[15]));
@@ -129,11 +129,11 @@ static void boxed_cudnn_rnn_backprop_v3(StableIValue* stack, uint64_t, uint64_t)
 
 static void boxed_cudnn_rnn_v3(StableIValue* stack, uint64_t, uint64_t) {
   opgen_torch::Call call("CudnnRNNV3");
-  call.tensor("input", tsd::to<Tensor>(stack[0]));
-  call.tensor("input_h", tsd::to<Tensor>(stack[1]));
-  call.tensor("input_c", tsd::to<Tensor>(stack[2]));
-  call.tensor("params", tsd::to<Tensor>(stack[3]));
-  call.tensor("sequence_lengths", tsd::to<Tensor>(stack[4]));
+  call.tensor("input", stack[0]);
+  call.tensor("input_h", stack[1]);
+  call.tensor("input_c", stack[2]);
+  call.tensor("params", stack[3]);
+  call.tensor("sequence_lengths", stack[4]);
   call.attr(tsd::to<std::string>(stack[5]));
   call.attr(tsd::to<std::string>(stack[6]));
   call.attr(tsd::to<std::string>(stack[7]));
@@ -148,12 +148,12 @@ static void boxed_cudnn_rnn_v3(StableIValue* stack, uint64_t, uint64_t) {
 
 static void boxed_dml_rnn(StableIValue* stack, uint64_t, uint64_t) {
   opgen_torch::Call call("DmlRnn");
-  call.tensor("input", tsd::to<Tensor>(stack[0]));
-  call.tensor("weight", tsd::to<Tensor>(stack[1]));
-  call.tensor("recurrence", tsd::to<Tensor>(stack[2]));
-  call.optional("bias", tsd::to<std::optional<Tensor>>(stack[3]));
-  call.optional("hidden_init", tsd::to<std::optional<Tensor>>(stack[4]));
-  call.optional("sequence_lengths", tsd::to<std::optional<Tensor>>(stack[5]));
+  call.tensor("input", stack[0]);
+  call.tensor("weight", stack[1]);
+  call.tensor("recurrence", stack[2]);
+  call.optional("bias", stack[3]);
+  call.optional("hidden_init", stack[4]);
+  call.optional("sequence_lengths", stack[5]);
   call.attr(tsd::to<std::string>(stack[6]));
   call.attr(tsd::to<std::optional<std::vector<std::string>>>(stack[7]).value_or(std::vector<std::string>{"tanh"}));
   call.run(opgen_call_DmlRnn, "opgen_call_DmlRnn", 2, stack);
@@ -161,27 +161,27 @@ static void boxed_dml_rnn(StableIValue* stack, uint64_t, uint64_t) {
 
 static void boxed_gru_block_cell(StableIValue* stack, uint64_t, uint64_t) {
   opgen_torch::Call call("GRUBlockCell");
-  call.tensor("x", tsd::to<Tensor>(stack[0]));
-  call.tensor("h_prev", tsd::to<Tensor>(stack[1]));
-  call.tensor("w_ru", tsd::to<Tensor>(stack[2]));
-  call.tensor("w_c", tsd::to<Tensor>(stack[3]));
-  call.tensor("b_ru", tsd::to<Tensor>(stack[4]));
-  call.tensor("b_c", tsd::to<Tensor>(stack[5]));
+  call.tensor("x", stack[0]);
+  call.tensor("h_prev", stack[1]);
+  call.tensor("w_ru", stack[2]);
+  call.tensor("w_c", stack[3]);
+  call.tensor("b_ru", stack[4]);
+  call.tensor("b_c", stack[5]);
   call.run(opgen_call_GRUBlockCell, "opgen_call_GRUBlockCell", 4, stack);
 }
 
 static void boxed_gru_block_cell_grad(StableIValue* stack, uint64_t, uint64_t) {
   opgen_torch::Call call("GRUBlockCellGrad");
-  call.tensor("x", tsd::to<Tensor>(stack[0]));
-  call.tensor("h_prev", tsd::to<Tensor>(stack[1]));
-  call.tensor("w_ru", tsd::to<Tensor>(stack[2]));
-  call.tensor("w_c", tsd::to<Tensor>(stack[3]));
-  call.tensor("b_ru", tsd::to<Tensor>(stack[4]));
-  call.tensor("b_c", tsd::to<Tensor>(stack[5]));
-  call.tensor("r", tsd::to<Tensor>(stack[6]));
-  call.tensor("u", tsd::to<Tensor>(stack[7]));
-  call.tensor("c", tsd::to<Tensor>(stack[8]));
-  call.tensor("d_h", tsd::to<Tensor>(stack[9]));
+  call.tensor("x", stack[0]);
+  call.tensor("h_prev", stack[1]);
+  call.tensor("w_ru", stack[2]);
+  call.tensor("w_c", stack[3]);
+  call.tensor("b_ru", stack[4]);
+  call.tensor("b_c", stack[5]);
+  call.tensor("r", stack[6]);
+  call.tensor("u", stack[7]);
+  call.tensor("c", stack[8]);
+  call.tensor("d_h", stack[9]);
   call.run(opgen_call_GRUBlockCellGrad, "opgen_call_GRUBlockCellGrad", 4, stack);
 }
 

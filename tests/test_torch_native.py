@@ -192,6 +192,18 @@ def test_the_front_end_converts_tensors_attrs_and_outputs(fixture_ops: Any) -> N
     assert torch.equal(y, 2 * torch.arange(4, dtype=torch.float32)) and flags[2] == 1.0  # (copied, aligned)
 
 
+def test_the_front_end_keeps_no_reference_to_its_inputs_or_outputs(fixture_ops: Any) -> None:
+    # (the kernels own the stack's input handles and hand the outputs' handles over: one left
+    # undeleted keeps a tensor alive, one deleted twice frees it under its owner)
+    x, gamma = torch.arange(12, dtype=torch.float32).reshape(3, 4), torch.ones(4)
+    before = x._use_count(), gamma._use_count()
+    for inputs in ((x, gamma), (x.t(),), (x[:, :2], gamma[:2])):  # (contiguous; strided views, copied once)
+        outputs = fixture_ops.layer_norm(*inputs, epsilon=0.5)
+        assert [t._use_count() for t in outputs] == [1, 1, 1]
+    del inputs, outputs
+    assert (x._use_count(), gamma._use_count()) == before
+
+
 def test_int_inputs_and_str_attrs_reach_the_driver(fixture_ops: Any) -> None:
     out = fixture_ops.cudnn_rnn_params_size(2, 3, 4, t="float32", s="int64")
     assert out.tolist() == [2, 3, 4, len("float32") + len("int64")] and out.device.type == "cpu"

@@ -20,6 +20,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <torch/csrc/stable/accelerator.h>
@@ -64,6 +65,20 @@ inline const DtypePair* dtype_of(ScalarType t) {
 inline const DtypePair* dtype_of(int32_t opgen) {
   for (const DtypePair& d : kDtypes)
     if (d.opgen == opgen) return &d;
+  return nullptr;
+}
+
+// The entry of a tensor's dtype as the shim gives it (aoti_torch_get_dtype's code; the stable ABI
+// translates codes to ScalarType through the shim, so the codes are looked up once, not assumed).
+inline const DtypePair* dtype_of_shim(int32_t code) {
+  static const auto codes = [] {
+    std::vector<int32_t> out;
+    for (const DtypePair& d : kDtypes)
+      out.push_back(torch::stable::detail::to<int32_t>(torch::stable::detail::from(d.torch)));
+    return out;
+  }();
+  for (size_t k = 0; k < codes.size(); ++k)
+    if (codes[k] == code) return &kDtypes[k];
   return nullptr;
 }
 
@@ -121,17 +136,61 @@ inline void* current_cuda_stream(const char* op, int32_t index) {
   return stream;
 }
 
+// One owned tensor handle: the stack's inputs (each a new reference the kernel owns) and the
+// outputs handed back to it. A stable Tensor would do, at the cost of a shared_ptr control block
+// per tensor and a second handle per output (FromImpl<Tensor> copies it): ~5,900 instructions of a
+// 5-output call (RESULTS.md, s8-torch).
+class Handle {
+ public:
+  Handle() = default;
+  explicit Handle(AtenTensorHandle h) : h_(h) {}
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  Handle(Handle&& other) noexcept : h_(other.release()) {}
+  Handle& operator=(Handle&& other) noexcept {
+    if (this != &other) {
+      reset();
+      h_ = other.release();
+    }
+    return *this;
+  }
+  ~Handle() { reset(); }
+  AtenTensorHandle get() const { return h_; }
+  explicit operator bool() const { return h_ != nullptr; }
+  AtenTensorHandle release() { return std::exchange(h_, nullptr); }
+
+ private:
+  void reset() {
+    if (h_ != nullptr) aoti_torch_delete_tensor_object(h_);  // (a destructor: nothing to report to)
+    h_ = nullptr;
+  }
+  AtenTensorHandle h_ = nullptr;
+};
+
+// The shim's getters, checked (each a C call into libtorch, as stable::Tensor's methods make).
+template <typename T, typename Getter>
+inline T shim_get(Getter getter, AtenTensorHandle h) {
+  T value{};
+  STABLE_TORCH_ERROR_CODE_CHECK(getter(h, &value));
+  return value;
+}
+
 // One call of a driver from a boxed kernel: the inputs and attrs in the spec's order, then run().
 class Call {
  public:
   explicit Call(const char* op) : op_(op) {}
 
-  // A tensor input (`name` for messages). A tensor the driver cannot read directly (strided,
-  // misaligned) is copied once; its copy lives as long as the call.
-  void tensor(const char* name, const Tensor& t) { add_arg(arg_of(name, t)); }
-  void optional(const char* name, const std::optional<Tensor>& t) {
-    if (t.has_value() && t->defined()) {
-      tensor(name, *t);
+  // A tensor input from the stack (`name` for messages), whose handle the call now owns. A tensor
+  // the driver cannot read directly (strided, misaligned) is copied once; its copy lives as long
+  // as the call.
+  void tensor(const char* name, StableIValue v) {
+    owned(name, Handle(torch::stable::detail::to<AtenTensorHandle>(v)));
+  }
+  void optional(const char* name, StableIValue v) {
+    std::optional<AtenTensorHandle> t = torch::stable::detail::to<std::optional<AtenTensorHandle>>(v);
+    Handle h(t.value_or(nullptr));
+    if (h && shim_get<bool>(aoti_torch_is_defined, h.get())) {
+      owned(name, std::move(h));
     } else {
       opgen_arg a{};
       a.kind = OPGEN_ARG_ABSENT;
@@ -142,7 +201,8 @@ class Call {
     std::vector<opgen_tensor>& descs = lists_.emplace_back();
     for (size_t k = 0; k < items.size(); ++k) {
       std::string item = std::string(name) + "[" + std::to_string(k) + "]";
-      descs.push_back(arg_of(item.c_str(), items[k]).tensor);
+      more_held_.push_back(items[k]);
+      descs.push_back(arg_of(item.c_str(), items[k].get()).tensor);
     }
     opgen_arg a{};
     a.kind = OPGEN_ARG_LIST;
@@ -215,10 +275,10 @@ class Call {
     if (call.noutputs != noutputs)
       throw std::runtime_error(std::string(op_) + ": its driver gave " + std::to_string(call.noutputs) +
                                " outputs, its schema has " + std::to_string(noutputs));
-    for (int64_t k = 0; k < noutputs; ++k) {
+    for (int64_t k = 0; k < noutputs; ++k) {  // (the stack takes each handle over)
       int64_t zero = 0;
-      Tensor out = k < OPGEN_MAX_OUTPUTS && outputs_[k].has_value() ? *outputs_[k] : fresh(&zero, 1, ScalarType::Float);
-      stack[k] = torch::stable::detail::from(out);
+      Handle out = k < OPGEN_MAX_OUTPUTS && outputs_[k] ? std::move(outputs_[k]) : fresh(&zero, 1, ScalarType::Float);
+      stack[k] = torch::stable::detail::from(out.release());
     }
   }
 
@@ -231,17 +291,25 @@ class Call {
     if (!attrs_.add(v))
       throw std::runtime_error(std::string(op_) + ": more than " + std::to_string(kMaxArgs) + " attrs");
   }
-  // The tensors the descriptors point into (an input, or its contiguous copy), kept for the call.
-  void hold(const Tensor& t) {
+  // An input the call owns: described, then kept until the call ends (the descriptor points into it).
+  void owned(const char* name, Handle h) {
+    opgen_arg a = arg_of(name, h.get());
     if (nheld_ < kMaxArgs) {
-      held_[nheld_++] = t;
+      held_[nheld_++] = std::move(h);
     } else {
-      more_held_.push_back(t);  // (list inputs' items beyond the first kMaxArgs tensors)
+      more_held_.emplace_back(h.release());  // (beyond kMaxArgs inputs add_arg refuses the call)
     }
+    add_arg(a);
   }
 
-  opgen_arg arg_of(const char* name, Tensor t) {
-    torch::stable::Device d = t.device();
+  // The descriptor of tensor `h`, which the caller keeps alive for the call; a strided or
+  // misaligned one is copied, the copy kept here.
+  opgen_arg arg_of(const char* name, AtenTensorHandle h) {
+    namespace tsd = torch::stable::detail;
+    int32_t device_type = shim_get<int32_t>(aoti_torch_get_device_type, h);
+    int32_t device_index = shim_get<int32_t>(aoti_torch_get_device_index, h);
+    torch::stable::Device d(tsd::to<torch::headeronly::DeviceType>(tsd::from(device_type)),
+                            static_cast<torch::stable::accelerator::DeviceIndex>(device_index));
     if (!have_device_) {
       device_ = d;
       device_arg_ = name;
@@ -252,28 +320,44 @@ class Call {
                                ": Expected all tensors to be on the same device, but found at least two devices, " +
                                a + " and " + b + "!");
     }
-    const DtypePair* dt = dtype_of(t.scalar_type());
-    if (!t.is_contiguous()) t = torch::stable::contiguous(t);  // (clone would keep the strides)
-    if (reinterpret_cast<uintptr_t>(t.data_ptr()) % t.element_size() != 0) {  // a fresh one is aligned
-      Tensor copy = torch::stable::new_empty(t, t.sizes());
-      torch::stable::copy_(copy, t);
-      t = copy;
+    int32_t dtype = shim_get<int32_t>(aoti_torch_get_dtype, h);
+    const DtypePair* dt = dtype_of_shim(dtype);
+    void* data = shim_get<void*>(aoti_torch_get_data_ptr, h);
+    if (!shim_get<bool>(aoti_torch_is_contiguous, h) ||
+        reinterpret_cast<uintptr_t>(data) % aoti_torch_dtype_element_size(dtype) != 0) {
+      h = readable_copy(h);
+      data = shim_get<void*>(aoti_torch_get_data_ptr, h);
     }
-    hold(t);
     opgen_arg a{};
     a.kind = OPGEN_ARG_TENSOR;
-    a.tensor.data = t.data_ptr();
-    a.tensor.shape = t.sizes().data();
+    a.tensor.data = data;
+    a.tensor.shape = shim_get<int64_t*>(aoti_torch_get_sizes, h);
     a.tensor.strides = nullptr;
-    a.tensor.ndim = static_cast<int32_t>(t.dim());
+    a.tensor.ndim = static_cast<int32_t>(shim_get<int64_t>(aoti_torch_get_dim, h));
     a.tensor.dtype = dt ? dt->opgen : OPGEN_DT_OTHER;
-    a.tensor.name = dt ? dt->name : texts_.emplace_back(other_dtype_name(t.scalar_type())).c_str();
+    a.tensor.name = dt ? dt->name : texts_.emplace_back(other_dtype_name(tsd::to<ScalarType>(tsd::from(dtype)))).c_str();
     a.tensor.device = d.type() == torch::headeronly::DeviceType::CUDA ? OPGEN_DEV_CUDA : OPGEN_DEV_CPU;
     a.tensor.device_index = a.tensor.device == OPGEN_DEV_CUDA ? d.index() : 0;
     if (d.type() != torch::headeronly::DeviceType::CPU && d.type() != torch::headeronly::DeviceType::CUDA)
       throw std::runtime_error(std::string(op_) + ": " + name + " is on " + device_text(d) +
                                ": expected a cpu or cuda tensor");
     return a;
+  }
+
+  // A contiguous, aligned copy of `h` (kept for the call): contiguous() for a strided one (clone
+  // would keep the strides), then a fresh tensor for a misaligned one (a fresh one is aligned).
+  AtenTensorHandle readable_copy(AtenTensorHandle h) {
+    AtenTensorHandle ref = nullptr;
+    STABLE_TORCH_ERROR_CODE_CHECK(aoti_torch_new_tensor_handle(h, &ref));
+    Tensor t(ref);
+    if (!t.is_contiguous()) t = torch::stable::contiguous(t);
+    if (reinterpret_cast<uintptr_t>(t.data_ptr()) % t.element_size() != 0) {
+      Tensor copy = torch::stable::new_empty(t, t.sizes());
+      torch::stable::copy_(copy, t);
+      t = copy;
+    }
+    more_held_.push_back(t);
+    return t.get();
   }
 
   opgen_value text(std::string s) {
@@ -287,7 +371,7 @@ class Call {
   // A new contiguous tensor on the call's device through AOTInductor's C shim (aten::empty_strided
   // called directly): torch::stable::empty goes through the dispatcher by the op's name, a look-up
   // and six boxed arguments per tensor, a third of a tiny call's host time.
-  Tensor fresh(const int64_t* shape, int32_t ndim, ScalarType dtype) const {
+  Handle fresh(const int64_t* shape, int32_t ndim, ScalarType dtype) const {
     int64_t strides[OPGEN_MAX_NDIM];  // (a driver's outputs have at most OPGEN_MAX_NDIM dims: no heap per call)
     if (ndim > OPGEN_MAX_NDIM) throw std::runtime_error("more than " + std::to_string(OPGEN_MAX_NDIM) + " dims");
     if (ndim > 0) strides[ndim - 1] = 1;
@@ -296,7 +380,7 @@ class Call {
     STABLE_TORCH_ERROR_CODE_CHECK(aoti_torch_empty_strided(
         ndim, shape, strides, static_cast<int32_t>(dtype), static_cast<int32_t>(device_.type()),
         device_.index(), &handle));
-    return Tensor(handle);
+    return Handle(handle);
   }
 
   // driver.h's allocator: output `index` (or scratch, index -1) as a new PyTorch tensor on the
@@ -311,17 +395,17 @@ class Call {
         if (*data != nullptr) return 0;
       }
       if (index < 0 || dt == nullptr) {  // scratch (or an output of a dtype torch lacks): bytes
-        Tensor t = self->fresh(&bytes, 1, ScalarType::Byte);
-        *data = t.data_ptr();
-        self->scratch_.push_back(t);
+        Handle t = self->fresh(&bytes, 1, ScalarType::Byte);
+        *data = shim_get<void*>(aoti_torch_get_data_ptr, t.get());
+        self->scratch_.push_back(std::move(t));
         if (index < 0) return 0;
         throw std::runtime_error("output " + std::to_string(index) + " has dtype " + std::to_string(dtype) +
                                  ", which PyTorch has no tensor of");
       }
       if (index >= OPGEN_MAX_OUTPUTS) throw std::runtime_error("beyond " + std::to_string(OPGEN_MAX_OUTPUTS));
-      Tensor t = self->fresh(shape, ndim, dt->torch);
-      self->outputs_[index] = t;
-      *data = t.data_ptr();
+      Handle t = self->fresh(shape, ndim, dt->torch);
+      *data = shim_get<void*>(aoti_torch_get_data_ptr, t.get());
+      self->outputs_[index] = std::move(t);
       return 0;
     } catch (const std::exception& e) {
       std::snprintf(err, static_cast<size_t>(errlen), "%s: cannot allocate %s: %s", self->op_,
@@ -343,12 +427,12 @@ class Call {
   std::list<std::vector<opgen_value>> values_;
   std::list<std::string> texts_;
   std::list<uint64_t> ints_;
-  std::optional<Tensor> held_[kMaxArgs];
+  Handle held_[kMaxArgs];
   size_t nheld_ = 0;
-  std::vector<Tensor> more_held_;
-  std::vector<Tensor> scratch_;  // (cuda's: PyTorch's allocator; the cpu's are host_scratch_'s)
+  std::vector<Tensor> more_held_;  // (list items, copies)
+  std::vector<Handle> scratch_;  // (cuda's: PyTorch's allocator; the cpu's are host_scratch_'s)
   opgen_front::HostScratch host_scratch_;
-  std::optional<Tensor> outputs_[OPGEN_MAX_OUTPUTS];
+  Handle outputs_[OPGEN_MAX_OUTPUTS];
 };
 
 }  // namespace opgen_torch
