@@ -3,7 +3,8 @@ against torch.nn.LSTM / GRU eager on the CPU (issue 35 item 6: goal <= 1.0x). T=
 2 layers, bidirectional, float32, time major; one call = forward, then autograd's backward of the
 output and the final states against fixed gradients: the parameters' gradients, and the input's
 only with --input-grad (a model's first layer gets none: the input is data).
-Medians over interleaved rounds (each a median of 3 calls), so the machine's noise falls on both.
+Medians over interleaved rounds (each a median of 3 calls), so the machine's noise falls on both; also
+the median of the per-round ratios (each round's ours / torch.nn), the steadier measure.
 
     python bench/bench_torch_rnn.py [--rounds N] [--threads 2] [--cpu-time] [--input-grad]
                                     [--modes lstm,gru] [--blas-core NAME]
@@ -30,6 +31,7 @@ if CPU_TIME:
 BLAS_CORE = choose_from_argv()
 
 import argparse  # noqa: E402
+import statistics  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 
 import torch  # noqa: E402
@@ -86,6 +88,11 @@ def main() -> None:
         print(f"{mode.upper():4s} opgen {med['opgen'] * 1e3:7.1f} ms  torch.nn {med['torch.nn'] * 1e3:7.1f} ms  "
               f"ratio {med['opgen'] / med['torch.nn']:.2f}x (goal <= 1.0x)  "
               f"[rounds: opgen {rounds['opgen']}; torch.nn {rounds['torch.nn']}]")
+        # A round times both sides back to back, so its ratio shares that round's load: steadier
+        # than the ratio of the two medians when the machine's load moves between rounds.
+        ratios = [a / b for a, b in zip(samples["opgen"], samples["torch.nn"], strict=True)]
+        print(f"{mode.upper():4s} median of per-round ratios {statistics.median(ratios):.2f}x (goal <= 1.0x)  "
+              f"[rounds: {', '.join(f'{r:.2f}' for r in ratios)}]")
 
 
 if __name__ == "__main__":

@@ -211,6 +211,7 @@ MUTANTS = [
     m("cudnn-gate-sum-drops-last", RNN, "for (long long q = 0; q < gates; ++q) s +=",
       "for (long long q = 0; q < gates - 1; ++q) s +="),
     m("cudnn-grid-stride", RNN, "i < n; i += stride) f(i);", "i < n; i += stride + 1) f(i);"),
+    m("cudnn-bias-copy-shifted", RNN, "buf[to + i] = buf[from + i];", "buf[to + i] = buf[from + i + 1];"),
     # _loops.cuh: the run helpers' tails, masks and NaN tests (examples/cpu_speed's ops use them)
     Mutant("loops-store_runs-tail-drops-last", K + LOOPS, "for (; j < end; ++j) {  // the host form's tail",
            "for (; j + 1 < end; ++j) {  // the host form's tail", LOOPS_TESTS),

@@ -46,9 +46,9 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
   (void)backend;
   if (true) {
     int64_t sym1 = -1;
-    if (sym1 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym1 = 57;
-    if (sym1 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym1 = 58;
-    if (sym1 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym1 = 59;
+    if (sym1 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym1 = 60;
+    if (sym1 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym1 = 61;
+    if (sym1 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym1 = 62;
     if (sym1 < 0) fail(OPGEN_E_SYMBOL, "kernel 'to_time_major' has no entry point for the dtypes of " "_dtype_T");
     out.put(OPGEN_STEP_LAUNCH); out.put(sym1);
     out.put(1);
@@ -66,9 +66,9 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
   }
   if (true) {
     int64_t sym3 = -1;
-    if (sym3 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym3 = 0;
-    if (sym3 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym3 = 1;
-    if (sym3 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym3 = 2;
+    if (sym3 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym3 = 3;
+    if (sym3 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym3 = 4;
+    if (sym3 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym3 = 5;
     if (sym3 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fill_ones' has no entry point for the dtypes of " "_dtype_T");
     out.put(OPGEN_STEP_LAUNCH); out.put(sym3);
     out.put(1);
@@ -83,9 +83,9 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
   }
   if (true) {
     int64_t sym5 = -1;
-    if (sym5 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym5 = 27;
-    if (sym5 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym5 = 28;
-    if (sym5 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym5 = 29;
+    if (sym5 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym5 = 30;
+    if (sym5 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym5 = 31;
+    if (sym5 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym5 = 32;
     if (sym5 < 0) fail(OPGEN_E_SYMBOL, "kernel 'grad_output_in' has no entry point for the dtypes of " "_dtype_T");
     out.put(OPGEN_STEP_LAUNCH); out.put(sym5);
     out.put(1);
@@ -106,30 +106,30 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
   if (true) {
     int64_t n8 = whole(num(env[11], "num_layers"), "a repeat count");
     for (int64_t i7 = 0; i7 < n8; ++i7) {
-      env[46] = value(integer(i7));
-      env[47] = value(sub(sub(num(env[11], "num_layers"), integer(1LL)), num(env[46], "back")));
-      env[48] = value(sub(integer(1LL), min2(num(env[47], "l"), integer(1LL))));
-      env[49] = value(add(mul(mul(num(env[48], "first"), num(env[5], "input_size")), sub(integer(1LL), num(env[12], "skip"))), mul(sub(integer(1LL), num(env[48], "first")), num(env[9], "out_width"))));
-      env[50] = value(add(mul(mul(sub(integer(1LL), num(env[48], "first")), num(env[13], "dirs")), num(env[14], "w0")), mul(mul(max2(sub(num(env[47], "l"), integer(1LL)), integer(0LL)), num(env[13], "dirs")), num(env[15], "w1"))));
-      env[51] = value(add(num(env[15], "w1"), mul(num(env[48], "first"), sub(num(env[14], "w0"), num(env[15], "w1")))));
-      env[52] = value(add(mul(num(env[16], "layers_dirs"), num(env[17], "pl_size")), mul(mul(mul(sub(num(env[47], "l"), integer(1LL)), integer(2LL)), num(env[6], "rows")), num(env[9], "out_width"))));
-      env[53] = value(add(num(env[52], "x_ofs"), mul(num(env[6], "rows"), num(env[9], "out_width"))));
-      env[54] = value(mul(num(env[6], "rows"), num(env[9], "out_width")));
-      env[55] = value(add(num(env[50], "layer_wofs"), mul(num(env[18], "gate_width"), num(env[49], "in_width"))));
-      env[56] = value(add(num(env[55], "layer_rofs"), mul(num(env[18], "gate_width"), num(env[19], "h_size"))));
-      env[57] = value(mul(mul(num(env[47], "l"), num(env[13], "dirs")), num(env[17], "pl_size")));
-      env[58] = value(add(num(env[57], "layer_acts_ofs"), mul(num(env[6], "rows"), num(env[20], "acts"))));
-      env[59] = value(add(num(env[58], "layer_hs_ofs"), mul(mul(add(num(env[7], "steps"), integer(1LL)), num(env[8], "batch")), num(env[19], "h_size"))));
+      env[48] = value(integer(i7));
+      env[49] = value(sub(sub(num(env[11], "num_layers"), integer(1LL)), num(env[48], "back")));
+      env[50] = value(sub(integer(1LL), min2(num(env[49], "l"), integer(1LL))));
+      env[51] = value(add(mul(mul(num(env[50], "first"), num(env[5], "input_size")), sub(integer(1LL), num(env[12], "skip"))), mul(sub(integer(1LL), num(env[50], "first")), num(env[9], "out_width"))));
+      env[52] = value(add(mul(mul(sub(integer(1LL), num(env[50], "first")), num(env[13], "dirs")), num(env[14], "w0")), mul(mul(max2(sub(num(env[49], "l"), integer(1LL)), integer(0LL)), num(env[13], "dirs")), num(env[15], "w1"))));
+      env[53] = value(add(num(env[15], "w1"), mul(num(env[50], "first"), sub(num(env[14], "w0"), num(env[15], "w1")))));
+      env[54] = value(add(mul(num(env[16], "layers_dirs"), num(env[17], "pl_size")), mul(mul(mul(sub(num(env[49], "l"), integer(1LL)), integer(2LL)), num(env[6], "rows")), num(env[9], "out_width"))));
+      env[55] = value(add(num(env[54], "x_ofs"), mul(num(env[6], "rows"), num(env[9], "out_width"))));
+      env[56] = value(mul(num(env[6], "rows"), num(env[9], "out_width")));
+      env[57] = value(add(num(env[52], "layer_wofs"), mul(num(env[18], "gate_width"), num(env[51], "in_width"))));
+      env[58] = value(add(num(env[57], "layer_rofs"), mul(num(env[18], "gate_width"), num(env[19], "h_size"))));
+      env[59] = value(mul(mul(num(env[49], "l"), num(env[13], "dirs")), num(env[17], "pl_size")));
+      env[60] = value(add(num(env[59], "layer_acts_ofs"), mul(num(env[6], "rows"), num(env[20], "acts"))));
+      env[61] = value(add(num(env[60], "layer_hs_ofs"), mul(mul(add(num(env[7], "steps"), integer(1LL)), num(env[8], "batch")), num(env[19], "h_size"))));
       if (true) {
         int64_t n10 = whole(num(env[13], "dirs"), "a repeat count");
         for (int64_t i9 = 0; i9 < n10; ++i9) {
-          env[60] = value(integer(i9));
-          env[61] = value(add(mul(num(env[47], "l"), num(env[13], "dirs")), num(env[60], "d")));
+          env[62] = value(integer(i9));
+          env[63] = value(add(mul(num(env[49], "l"), num(env[13], "dirs")), num(env[62], "d")));
           if (true) {
             int64_t sym11 = -1;
-            if (sym11 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym11 = 33;
-            if (sym11 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym11 = 34;
-            if (sym11 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym11 = 35;
+            if (sym11 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym11 = 36;
+            if (sym11 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym11 = 37;
+            if (sym11 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym11 = 38;
             if (sym11 < 0) fail(OPGEN_E_SYMBOL, "kernel 'init_grad' has no entry point for the dtypes of " "_dtype_T");
             out.put(OPGEN_STEP_LAUNCH); out.put(sym11);
             out.put(1);
@@ -142,8 +142,8 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_SLOT); out.put(7);
             out.put(OPGEN_T_SLOT); out.put(8);
             out.put(OPGEN_T_SLOT); out.put(9);
-            scalar(out, OPGEN_T_I64, num(env[61], "p"), "p");
-            scalar(out, OPGEN_T_I64, num(env[60], "d"), "d");
+            scalar(out, OPGEN_T_I64, num(env[63], "p"), "p");
+            scalar(out, OPGEN_T_I64, num(env[62], "d"), "d");
             scalar(out, OPGEN_T_I64, num(env[16], "layers_dirs"), "layers_dirs");
             scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[19], "h_size"), "h_size");
@@ -156,9 +156,9 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
       }
       if ((env[26].kind == OPGEN_V_STR && env[26].i == 4) && truth(num(env[27], "persistent"))) {
         int64_t sym13 = -1;
-        if (sym13 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym13 = 42;
-        if (sym13 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym13 = 43;
-        if (sym13 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym13 = 44;
+        if (sym13 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym13 = 45;
+        if (sym13 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym13 = 46;
+        if (sym13 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym13 = 47;
         if (sym13 < 0) fail(OPGEN_E_SYMBOL, "kernel 'persistent_lstm_grad' has no entry point for the dtypes of " "_dtype_T");
         out.put(OPGEN_STEP_LAUNCH); out.put(sym13);
         out.put(2);
@@ -180,18 +180,18 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
         scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
         scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
         scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-        scalar(out, OPGEN_T_I64, num(env[55], "layer_rofs"), "layer_rofs");
-        scalar(out, OPGEN_T_I64, num(env[51], "layer_w"), "layer_w");
-        scalar(out, OPGEN_T_I64, num(env[57], "layer_acts_ofs"), "layer_acts_ofs");
-        scalar(out, OPGEN_T_I64, num(env[59], "layer_cs_ofs"), "layer_cs_ofs");
+        scalar(out, OPGEN_T_I64, num(env[57], "layer_rofs"), "layer_rofs");
+        scalar(out, OPGEN_T_I64, num(env[53], "layer_w"), "layer_w");
+        scalar(out, OPGEN_T_I64, num(env[59], "layer_acts_ofs"), "layer_acts_ofs");
+        scalar(out, OPGEN_T_I64, num(env[61], "layer_cs_ofs"), "layer_cs_ofs");
         scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
         out.words[nargs14] = (out.used - nargs14 - 1) / 2;
       }
       if ((env[26].kind == OPGEN_V_STR && env[26].i == 3) && truth(num(env[27], "persistent"))) {
         int64_t sym15 = -1;
-        if (sym15 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym15 = 39;
-        if (sym15 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym15 = 40;
-        if (sym15 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym15 = 41;
+        if (sym15 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym15 = 42;
+        if (sym15 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym15 = 43;
+        if (sym15 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym15 = 44;
         if (sym15 < 0) fail(OPGEN_E_SYMBOL, "kernel 'persistent_gru_grad' has no entry point for the dtypes of " "_dtype_T");
         out.put(OPGEN_STEP_LAUNCH); out.put(sym15);
         out.put(2);
@@ -212,18 +212,18 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
         scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
         scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
         scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-        scalar(out, OPGEN_T_I64, num(env[55], "layer_rofs"), "layer_rofs");
-        scalar(out, OPGEN_T_I64, num(env[51], "layer_w"), "layer_w");
-        scalar(out, OPGEN_T_I64, num(env[57], "layer_acts_ofs"), "layer_acts_ofs");
-        scalar(out, OPGEN_T_I64, num(env[58], "layer_hs_ofs"), "layer_hs_ofs");
+        scalar(out, OPGEN_T_I64, num(env[57], "layer_rofs"), "layer_rofs");
+        scalar(out, OPGEN_T_I64, num(env[53], "layer_w"), "layer_w");
+        scalar(out, OPGEN_T_I64, num(env[59], "layer_acts_ofs"), "layer_acts_ofs");
+        scalar(out, OPGEN_T_I64, num(env[60], "layer_hs_ofs"), "layer_hs_ofs");
         scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
         out.words[nargs16] = (out.used - nargs16 - 1) / 2;
       }
       if ((equal(add(num(env[24], "lstm"), num(env[29], "gru")), integer(0LL))) && truth(num(env[27], "persistent"))) {
         int64_t sym17 = -1;
-        if (sym17 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym17 = 45;
-        if (sym17 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym17 = 46;
-        if (sym17 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym17 = 47;
+        if (sym17 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym17 = 48;
+        if (sym17 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym17 = 49;
+        if (sym17 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym17 = 50;
         if (sym17 < 0) fail(OPGEN_E_SYMBOL, "kernel 'persistent_rnn_grad' has no entry point for the dtypes of " "_dtype_T");
         out.put(OPGEN_STEP_LAUNCH); out.put(sym17);
         out.put(2);
@@ -243,9 +243,9 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
         scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
         scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
         scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-        scalar(out, OPGEN_T_I64, num(env[55], "layer_rofs"), "layer_rofs");
-        scalar(out, OPGEN_T_I64, num(env[51], "layer_w"), "layer_w");
-        scalar(out, OPGEN_T_I64, num(env[58], "layer_hs_ofs"), "layer_hs_ofs");
+        scalar(out, OPGEN_T_I64, num(env[57], "layer_rofs"), "layer_rofs");
+        scalar(out, OPGEN_T_I64, num(env[53], "layer_w"), "layer_w");
+        scalar(out, OPGEN_T_I64, num(env[60], "layer_hs_ofs"), "layer_hs_ofs");
         scalar(out, OPGEN_T_I64, num(env[28], "relu"), "relu");
         scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
         out.words[nargs18] = (out.used - nargs18 - 1) / 2;
@@ -253,12 +253,12 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
       if (truth(num(env[33], "gemm_steps"))) {
         int64_t n20 = whole(num(env[7], "steps"), "a repeat count");
         for (int64_t i19 = 0; i19 < n20; ++i19) {
-          env[62] = value(integer(i19));
+          env[64] = value(integer(i19));
           if ((equal(num(env[30], "proj"), integer(1LL)))) {
             int64_t sym21 = -1;
-            if (sym21 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym21 = 48;
-            if (sym21 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym21 = 49;
-            if (sym21 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym21 = 50;
+            if (sym21 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym21 = 51;
+            if (sym21 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym21 = 52;
+            if (sym21 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym21 = 53;
             if (sym21 < 0) fail(OPGEN_E_SYMBOL, "kernel 'proj_grad' has no entry point for the dtypes of " "_dtype_T");
             out.put(OPGEN_STEP_LAUNCH); out.put(sym21);
             out.put(2);
@@ -272,7 +272,7 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_SLOT); out.put(15);
             out.put(OPGEN_T_SLOT); out.put(8);
             out.put(OPGEN_T_SLOT); out.put(5);
-            scalar(out, OPGEN_T_I64, num(env[62], "s"), "s");
+            scalar(out, OPGEN_T_I64, num(env[64], "s"), "s");
             scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[19], "h_size"), "h_size");
             scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
@@ -291,26 +291,26 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_BOOL); out.put(0);
             { Num size26 = integer(0LL);
               if (size26.is_float) out.put_double(OPGEN_T_FLOAT, size26.f); else { out.put(OPGEN_T_INT); out.put(size26.i); } }
-            { Num size27 = mul(mul(sub(sub(num(env[7], "steps"), integer(1LL)), num(env[62], "s")), num(env[8], "batch")), num(env[19], "h_size"));
+            { Num size27 = mul(mul(sub(sub(num(env[7], "steps"), integer(1LL)), num(env[64], "s")), num(env[8], "batch")), num(env[19], "h_size"));
               if (size27.is_float) out.put_double(OPGEN_T_FLOAT, size27.f); else { out.put(OPGEN_T_INT); out.put(size27.i); } }
-            { Num size28 = num(env[56], "layer_pofs");
+            { Num size28 = num(env[58], "layer_pofs");
               if (size28.is_float) out.put_double(OPGEN_T_FLOAT, size28.f); else { out.put(OPGEN_T_INT); out.put(size28.i); } }
             { Num size29 = integer(0LL);
               if (size29.is_float) out.put_double(OPGEN_T_FLOAT, size29.f); else { out.put(OPGEN_T_INT); out.put(size29.i); } }
             { Num size30 = num(env[13], "dirs");
               if (size30.is_float) out.put_double(OPGEN_T_FLOAT, size30.f); else { out.put(OPGEN_T_INT); out.put(size30.i); } }
-            { Num size31 = mul(mul(add(mul(integer(2LL), num(env[62], "s")), integer(1LL)), num(env[8], "batch")), num(env[19], "h_size"));
+            { Num size31 = mul(mul(add(mul(integer(2LL), num(env[64], "s")), integer(1LL)), num(env[8], "batch")), num(env[19], "h_size"));
               if (size31.is_float) out.put_double(OPGEN_T_FLOAT, size31.f); else { out.put(OPGEN_T_INT); out.put(size31.i); } }
-            { Num size32 = num(env[51], "layer_w");
+            { Num size32 = num(env[53], "layer_w");
               if (size32.is_float) out.put_double(OPGEN_T_FLOAT, size32.f); else { out.put(OPGEN_T_INT); out.put(size32.i); } }
             { Num size33 = mul(num(env[8], "batch"), num(env[23], "num_units"));
               if (size33.is_float) out.put_double(OPGEN_T_FLOAT, size33.f); else { out.put(OPGEN_T_INT); out.put(size33.i); } }
           }
           if ((env[26].kind == OPGEN_V_STR && env[26].i == 4)) {
             int64_t sym34 = -1;
-            if (sym34 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym34 = 36;
-            if (sym34 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym34 = 37;
-            if (sym34 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym34 = 38;
+            if (sym34 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym34 = 39;
+            if (sym34 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym34 = 40;
+            if (sym34 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym34 = 41;
             if (sym34 < 0) fail(OPGEN_E_SYMBOL, "kernel 'lstm_grad_step' has no entry point for the dtypes of " "_dtype_T");
             out.put(OPGEN_STEP_LAUNCH); out.put(sym34);
             out.put(2);
@@ -327,23 +327,23 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_SLOT); out.put(11);
             out.put(OPGEN_T_SLOT); out.put(8);
             out.put(OPGEN_T_SLOT); out.put(9);
-            scalar(out, OPGEN_T_I64, num(env[62], "s"), "s");
+            scalar(out, OPGEN_T_I64, num(env[64], "s"), "s");
             scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
             scalar(out, OPGEN_T_I64, num(env[19], "h_size"), "h_size");
             scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
             scalar(out, OPGEN_T_I64, num(env[30], "proj"), "proj");
-            scalar(out, OPGEN_T_I64, num(env[57], "layer_acts_ofs"), "layer_acts_ofs");
-            scalar(out, OPGEN_T_I64, num(env[59], "layer_cs_ofs"), "layer_cs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[59], "layer_acts_ofs"), "layer_acts_ofs");
+            scalar(out, OPGEN_T_I64, num(env[61], "layer_cs_ofs"), "layer_cs_ofs");
             scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
             scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
             out.words[nargs35] = (out.used - nargs35 - 1) / 2;
           }
           if ((env[26].kind == OPGEN_V_STR && env[26].i == 3)) {
             int64_t sym36 = -1;
-            if (sym36 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym36 = 30;
-            if (sym36 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym36 = 31;
-            if (sym36 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym36 = 32;
+            if (sym36 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym36 = 33;
+            if (sym36 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym36 = 34;
+            if (sym36 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym36 = 35;
             if (sym36 < 0) fail(OPGEN_E_SYMBOL, "kernel 'gru_grad_step' has no entry point for the dtypes of " "_dtype_T");
             out.put(OPGEN_STEP_LAUNCH); out.put(sym36);
             out.put(2);
@@ -359,21 +359,21 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_SLOT); out.put(11);
             out.put(OPGEN_T_SLOT); out.put(14);
             out.put(OPGEN_T_SLOT); out.put(8);
-            scalar(out, OPGEN_T_I64, num(env[62], "s"), "s");
+            scalar(out, OPGEN_T_I64, num(env[64], "s"), "s");
             scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
             scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-            scalar(out, OPGEN_T_I64, num(env[57], "layer_acts_ofs"), "layer_acts_ofs");
-            scalar(out, OPGEN_T_I64, num(env[58], "layer_hs_ofs"), "layer_hs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[59], "layer_acts_ofs"), "layer_acts_ofs");
+            scalar(out, OPGEN_T_I64, num(env[60], "layer_hs_ofs"), "layer_hs_ofs");
             scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
             scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
             out.words[nargs37] = (out.used - nargs37 - 1) / 2;
           }
           if ((equal(add(num(env[24], "lstm"), num(env[29], "gru")), integer(0LL)))) {
             int64_t sym38 = -1;
-            if (sym38 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym38 = 51;
-            if (sym38 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym38 = 52;
-            if (sym38 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym38 = 53;
+            if (sym38 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym38 = 54;
+            if (sym38 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym38 = 55;
+            if (sym38 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym38 = 56;
             if (sym38 < 0) fail(OPGEN_E_SYMBOL, "kernel 'rnn_grad_step' has no entry point for the dtypes of " "_dtype_T");
             out.put(OPGEN_STEP_LAUNCH); out.put(sym38);
             out.put(2);
@@ -388,11 +388,11 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_SLOT); out.put(5);
             out.put(OPGEN_T_SLOT); out.put(11);
             out.put(OPGEN_T_SLOT); out.put(8);
-            scalar(out, OPGEN_T_I64, num(env[62], "s"), "s");
+            scalar(out, OPGEN_T_I64, num(env[64], "s"), "s");
             scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
             scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-            scalar(out, OPGEN_T_I64, num(env[58], "layer_hs_ofs"), "layer_hs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[60], "layer_hs_ofs"), "layer_hs_ofs");
             scalar(out, OPGEN_T_I64, num(env[28], "relu"), "relu");
             scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
             scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
@@ -410,17 +410,17 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_BOOL); out.put(0);
             { Num size43 = integer(1LL);
               if (size43.is_float) out.put_double(OPGEN_T_FLOAT, size43.f); else { out.put(OPGEN_T_INT); out.put(size43.i); } }
-            { Num size44 = mul(mul(sub(sub(num(env[7], "steps"), integer(1LL)), num(env[62], "s")), num(env[8], "batch")), num(env[18], "gate_width"));
+            { Num size44 = mul(mul(sub(sub(num(env[7], "steps"), integer(1LL)), num(env[64], "s")), num(env[8], "batch")), num(env[18], "gate_width"));
               if (size44.is_float) out.put_double(OPGEN_T_FLOAT, size44.f); else { out.put(OPGEN_T_INT); out.put(size44.i); } }
-            { Num size45 = num(env[55], "layer_rofs");
+            { Num size45 = num(env[57], "layer_rofs");
               if (size45.is_float) out.put_double(OPGEN_T_FLOAT, size45.f); else { out.put(OPGEN_T_INT); out.put(size45.i); } }
             { Num size46 = integer(0LL);
               if (size46.is_float) out.put_double(OPGEN_T_FLOAT, size46.f); else { out.put(OPGEN_T_INT); out.put(size46.i); } }
             { Num size47 = num(env[13], "dirs");
               if (size47.is_float) out.put_double(OPGEN_T_FLOAT, size47.f); else { out.put(OPGEN_T_INT); out.put(size47.i); } }
-            { Num size48 = mul(mul(add(mul(integer(2LL), num(env[62], "s")), integer(1LL)), num(env[8], "batch")), num(env[18], "gate_width"));
+            { Num size48 = mul(mul(add(mul(integer(2LL), num(env[64], "s")), integer(1LL)), num(env[8], "batch")), num(env[18], "gate_width"));
               if (size48.is_float) out.put_double(OPGEN_T_FLOAT, size48.f); else { out.put(OPGEN_T_INT); out.put(size48.i); } }
-            { Num size49 = num(env[51], "layer_w");
+            { Num size49 = num(env[53], "layer_w");
               if (size49.is_float) out.put_double(OPGEN_T_FLOAT, size49.f); else { out.put(OPGEN_T_INT); out.put(size49.i); } }
             { Num size50 = mul(num(env[8], "batch"), num(env[19], "h_size"));
               if (size50.is_float) out.put_double(OPGEN_T_FLOAT, size50.f); else { out.put(OPGEN_T_INT); out.put(size50.i); } }
@@ -437,17 +437,17 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_BOOL); out.put(0);
             { Num size54 = integer(1LL);
               if (size54.is_float) out.put_double(OPGEN_T_FLOAT, size54.f); else { out.put(OPGEN_T_INT); out.put(size54.i); } }
-            { Num size55 = mul(mul(sub(sub(num(env[7], "steps"), integer(1LL)), num(env[62], "s")), num(env[8], "batch")), num(env[18], "gate_width"));
+            { Num size55 = mul(mul(sub(sub(num(env[7], "steps"), integer(1LL)), num(env[64], "s")), num(env[8], "batch")), num(env[18], "gate_width"));
               if (size55.is_float) out.put_double(OPGEN_T_FLOAT, size55.f); else { out.put(OPGEN_T_INT); out.put(size55.i); } }
-            { Num size56 = num(env[55], "layer_rofs");
+            { Num size56 = num(env[57], "layer_rofs");
               if (size56.is_float) out.put_double(OPGEN_T_FLOAT, size56.f); else { out.put(OPGEN_T_INT); out.put(size56.i); } }
             { Num size57 = integer(0LL);
               if (size57.is_float) out.put_double(OPGEN_T_FLOAT, size57.f); else { out.put(OPGEN_T_INT); out.put(size57.i); } }
             { Num size58 = num(env[13], "dirs");
               if (size58.is_float) out.put_double(OPGEN_T_FLOAT, size58.f); else { out.put(OPGEN_T_INT); out.put(size58.i); } }
-            { Num size59 = mul(mul(add(mul(integer(2LL), num(env[62], "s")), integer(1LL)), num(env[8], "batch")), num(env[18], "gate_width"));
+            { Num size59 = mul(mul(add(mul(integer(2LL), num(env[64], "s")), integer(1LL)), num(env[8], "batch")), num(env[18], "gate_width"));
               if (size59.is_float) out.put_double(OPGEN_T_FLOAT, size59.f); else { out.put(OPGEN_T_INT); out.put(size59.i); } }
-            { Num size60 = num(env[51], "layer_w");
+            { Num size60 = num(env[53], "layer_w");
               if (size60.is_float) out.put_double(OPGEN_T_FLOAT, size60.f); else { out.put(OPGEN_T_INT); out.put(size60.i); } }
             { Num size61 = mul(num(env[8], "batch"), num(env[19], "h_size"));
               if (size61.is_float) out.put_double(OPGEN_T_FLOAT, size61.f); else { out.put(OPGEN_T_INT); out.put(size61.i); } }
@@ -457,12 +457,12 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
       if (truth(num(env[40], "fused"))) {
         int64_t n63 = whole(add(num(env[7], "steps"), integer(1LL)), "a repeat count");
         for (int64_t i62 = 0; i62 < n63; ++i62) {
-          env[62] = value(integer(i62));
+          env[64] = value(integer(i62));
           if ((env[26].kind == OPGEN_V_STR && env[26].i == 4) && (equal(num(env[30], "proj"), integer(0LL)))) {
             int64_t sym64 = -1;
-            if (sym64 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym64 = 12;
-            if (sym64 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym64 = 13;
-            if (sym64 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym64 = 14;
+            if (sym64 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym64 = 15;
+            if (sym64 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym64 = 16;
+            if (sym64 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym64 = 17;
             if (sym64 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_lstm_grad' has no entry point for the dtypes of " "_dtype_T");
             out.put(OPGEN_STEP_LAUNCH); out.put(sym64);
             out.put(3);
@@ -480,29 +480,29 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_SLOT); out.put(8);
             out.put(OPGEN_T_SLOT); out.put(9);
             out.put(OPGEN_T_SLOT); out.put(13);
-            scalar(out, OPGEN_T_I64, num(env[62], "s"), "s");
+            scalar(out, OPGEN_T_I64, num(env[64], "s"), "s");
             scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
             scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
             scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-            scalar(out, OPGEN_T_I64, num(env[55], "layer_rofs"), "layer_rofs");
-            scalar(out, OPGEN_T_I64, num(env[51], "layer_w"), "layer_w");
-            scalar(out, OPGEN_T_I64, num(env[57], "layer_acts_ofs"), "layer_acts_ofs");
-            scalar(out, OPGEN_T_I64, num(env[59], "layer_cs_ofs"), "layer_cs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[57], "layer_rofs"), "layer_rofs");
+            scalar(out, OPGEN_T_I64, num(env[53], "layer_w"), "layer_w");
+            scalar(out, OPGEN_T_I64, num(env[59], "layer_acts_ofs"), "layer_acts_ofs");
+            scalar(out, OPGEN_T_I64, num(env[61], "layer_cs_ofs"), "layer_cs_ofs");
             scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
             out.words[nargs65] = (out.used - nargs65 - 1) / 2;
           }
           if ((equal(num(env[30], "proj"), integer(1LL)))) {
             int64_t n67 = whole(integer(2LL), "a repeat count");
             for (int64_t i66 = 0; i66 < n67; ++i66) {
-              env[63] = value(integer(i66));
-              env[64] = value(add(mul(sub(integer(1LL), num(env[63], "phase")), min2(num(env[62], "s"), integer(1LL))), mul(num(env[63], "phase"), min2(sub(num(env[7], "steps"), num(env[62], "s")), integer(1LL)))));
-              env[65] = value(min2(ceildiv(add(num(env[23], "num_units"), mul(sub(integer(1LL), num(env[63], "phase")), sub(num(env[19], "h_size"), num(env[23], "num_units")))), integer(32LL)), ceildiv(num(env[36], "fused_max_depth"), mul(integer(4LL), integer(32LL)))));
-              if ((equal(num(env[63], "phase"), integer(1LL))) && (compare(num(env[62], "s"), num(env[7], "steps")) < 0)) {
+              env[65] = value(integer(i66));
+              env[66] = value(add(mul(sub(integer(1LL), num(env[65], "phase")), min2(num(env[64], "s"), integer(1LL))), mul(num(env[65], "phase"), min2(sub(num(env[7], "steps"), num(env[64], "s")), integer(1LL)))));
+              env[67] = value(min2(ceildiv(add(num(env[23], "num_units"), mul(sub(integer(1LL), num(env[65], "phase")), sub(num(env[19], "h_size"), num(env[23], "num_units")))), integer(32LL)), ceildiv(num(env[36], "fused_max_depth"), mul(integer(4LL), integer(32LL)))));
+              if ((equal(num(env[65], "phase"), integer(1LL))) && (compare(num(env[64], "s"), num(env[7], "steps")) < 0)) {
                 int64_t sym68 = -1;
-                if (sym68 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym68 = 18;
-                if (sym68 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym68 = 19;
-                if (sym68 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym68 = 20;
+                if (sym68 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym68 = 21;
+                if (sym68 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym68 = 22;
+                if (sym68 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym68 = 23;
                 if (sym68 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_proj_cells' has no entry point for the dtypes of " "_dtype_T");
                 out.put(OPGEN_STEP_LAUNCH); out.put(sym68);
                 out.put(3);
@@ -517,23 +517,23 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
                 out.put(OPGEN_T_SLOT); out.put(5);
                 out.put(OPGEN_T_SLOT); out.put(8);
                 out.put(OPGEN_T_SLOT); out.put(15);
-                scalar(out, OPGEN_T_I64, num(env[62], "s"), "s");
+                scalar(out, OPGEN_T_I64, num(env[64], "s"), "s");
                 scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
                 scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
                 scalar(out, OPGEN_T_I64, num(env[19], "h_size"), "h_size");
                 scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
                 out.words[nargs69] = (out.used - nargs69 - 1) / 2;
               }
-              if ((equal(num(env[64], "proj_grad_runs"), integer(1LL)))) {
+              if ((equal(num(env[66], "proj_grad_runs"), integer(1LL)))) {
                 int64_t sym70 = -1;
-                if (sym70 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym70 = 15;
-                if (sym70 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym70 = 16;
-                if (sym70 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym70 = 17;
+                if (sym70 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym70 = 18;
+                if (sym70 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym70 = 19;
+                if (sym70 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym70 = 20;
                 if (sym70 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_lstm_proj_grad' has no entry point for the dtypes of " "_dtype_T");
                 out.put(OPGEN_STEP_LAUNCH); out.put(sym70);
                 out.put(3);
                 out.put(whole(num(env[37], "fused_row_tiles"), "a grid size"));
-                out.put(whole(num(env[65], "proj_grad_tiles"), "a grid size"));
+                out.put(whole(num(env[67], "proj_grad_tiles"), "a grid size"));
                 out.put(whole(num(env[13], "dirs"), "a grid size"));
                 out.put(1);
                 out.put(whole(integer(256LL), "a block size"));
@@ -548,18 +548,18 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
                 out.put(OPGEN_T_SLOT); out.put(12);
                 out.put(OPGEN_T_SLOT); out.put(15);
                 out.put(OPGEN_T_SLOT); out.put(13);
-                scalar(out, OPGEN_T_I64, num(env[62], "s"), "s");
+                scalar(out, OPGEN_T_I64, num(env[64], "s"), "s");
                 scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
                 scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
                 scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
                 scalar(out, OPGEN_T_I64, num(env[19], "h_size"), "h_size");
                 scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-                scalar(out, OPGEN_T_I64, num(env[63], "phase"), "phase");
-                scalar(out, OPGEN_T_I64, num(env[55], "layer_rofs"), "layer_rofs");
-                scalar(out, OPGEN_T_I64, num(env[56], "layer_pofs"), "layer_pofs");
-                scalar(out, OPGEN_T_I64, num(env[51], "layer_w"), "layer_w");
-                scalar(out, OPGEN_T_I64, num(env[57], "layer_acts_ofs"), "layer_acts_ofs");
-                scalar(out, OPGEN_T_I64, num(env[59], "layer_cs_ofs"), "layer_cs_ofs");
+                scalar(out, OPGEN_T_I64, num(env[65], "phase"), "phase");
+                scalar(out, OPGEN_T_I64, num(env[57], "layer_rofs"), "layer_rofs");
+                scalar(out, OPGEN_T_I64, num(env[58], "layer_pofs"), "layer_pofs");
+                scalar(out, OPGEN_T_I64, num(env[53], "layer_w"), "layer_w");
+                scalar(out, OPGEN_T_I64, num(env[59], "layer_acts_ofs"), "layer_acts_ofs");
+                scalar(out, OPGEN_T_I64, num(env[61], "layer_cs_ofs"), "layer_cs_ofs");
                 scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
                 out.words[nargs71] = (out.used - nargs71 - 1) / 2;
               }
@@ -567,9 +567,9 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
           }
           if ((env[26].kind == OPGEN_V_STR && env[26].i == 3)) {
             int64_t sym72 = -1;
-            if (sym72 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym72 = 9;
-            if (sym72 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym72 = 10;
-            if (sym72 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym72 = 11;
+            if (sym72 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym72 = 12;
+            if (sym72 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym72 = 13;
+            if (sym72 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym72 = 14;
             if (sym72 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_gru_grad' has no entry point for the dtypes of " "_dtype_T");
             out.put(OPGEN_STEP_LAUNCH); out.put(sym72);
             out.put(3);
@@ -587,23 +587,23 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_SLOT); out.put(14);
             out.put(OPGEN_T_SLOT); out.put(8);
             out.put(OPGEN_T_SLOT); out.put(13);
-            scalar(out, OPGEN_T_I64, num(env[62], "s"), "s");
+            scalar(out, OPGEN_T_I64, num(env[64], "s"), "s");
             scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
             scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
             scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-            scalar(out, OPGEN_T_I64, num(env[55], "layer_rofs"), "layer_rofs");
-            scalar(out, OPGEN_T_I64, num(env[51], "layer_w"), "layer_w");
-            scalar(out, OPGEN_T_I64, num(env[57], "layer_acts_ofs"), "layer_acts_ofs");
-            scalar(out, OPGEN_T_I64, num(env[58], "layer_hs_ofs"), "layer_hs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[57], "layer_rofs"), "layer_rofs");
+            scalar(out, OPGEN_T_I64, num(env[53], "layer_w"), "layer_w");
+            scalar(out, OPGEN_T_I64, num(env[59], "layer_acts_ofs"), "layer_acts_ofs");
+            scalar(out, OPGEN_T_I64, num(env[60], "layer_hs_ofs"), "layer_hs_ofs");
             scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
             out.words[nargs73] = (out.used - nargs73 - 1) / 2;
           }
           if ((equal(add(num(env[24], "lstm"), num(env[29], "gru")), integer(0LL)))) {
             int64_t sym74 = -1;
-            if (sym74 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym74 = 21;
-            if (sym74 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym74 = 22;
-            if (sym74 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym74 = 23;
+            if (sym74 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym74 = 24;
+            if (sym74 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym74 = 25;
+            if (sym74 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym74 = 26;
             if (sym74 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_rnn_grad' has no entry point for the dtypes of " "_dtype_T");
             out.put(OPGEN_STEP_LAUNCH); out.put(sym74);
             out.put(3);
@@ -620,14 +620,14 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_SLOT); out.put(11);
             out.put(OPGEN_T_SLOT); out.put(8);
             out.put(OPGEN_T_SLOT); out.put(13);
-            scalar(out, OPGEN_T_I64, num(env[62], "s"), "s");
+            scalar(out, OPGEN_T_I64, num(env[64], "s"), "s");
             scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
             scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
             scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-            scalar(out, OPGEN_T_I64, num(env[55], "layer_rofs"), "layer_rofs");
-            scalar(out, OPGEN_T_I64, num(env[51], "layer_w"), "layer_w");
-            scalar(out, OPGEN_T_I64, num(env[58], "layer_hs_ofs"), "layer_hs_ofs");
+            scalar(out, OPGEN_T_I64, num(env[57], "layer_rofs"), "layer_rofs");
+            scalar(out, OPGEN_T_I64, num(env[53], "layer_w"), "layer_w");
+            scalar(out, OPGEN_T_I64, num(env[60], "layer_hs_ofs"), "layer_hs_ofs");
             scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
             scalar(out, OPGEN_T_I64, num(env[28], "relu"), "relu");
             out.words[nargs75] = (out.used - nargs75 - 1) / 2;
@@ -637,22 +637,23 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
       if (true) {
         int64_t n77 = whole(num(env[13], "dirs"), "a repeat count");
         for (int64_t i76 = 0; i76 < n77; ++i76) {
-          env[60] = value(integer(i76));
-          env[61] = value(add(mul(num(env[47], "l"), num(env[13], "dirs")), num(env[60], "d")));
-          env[66] = value(add(num(env[50], "layer_wofs"), mul(num(env[60], "d"), num(env[51], "layer_w"))));
-          env[67] = value(add(num(env[66], "wofs"), mul(num(env[18], "gate_width"), num(env[49], "in_width"))));
-          env[68] = value(add(num(env[67], "rofs"), mul(num(env[18], "gate_width"), num(env[19], "h_size"))));
-          env[69] = value(add(num(env[41], "weights_len"), mul(mul(num(env[61], "p"), integer(2LL)), num(env[18], "gate_width"))));
-          env[70] = value(mul(num(env[61], "p"), num(env[17], "pl_size")));
-          env[71] = value(add(num(env[70], "acts_ofs"), mul(num(env[6], "rows"), num(env[20], "acts"))));
-          env[72] = value(add(num(env[71], "hs_ofs"), mul(mul(add(num(env[7], "steps"), integer(1LL)), num(env[8], "batch")), num(env[19], "h_size"))));
-          env[73] = value(add(num(env[72], "cs_ofs"), mul(mul(mul(num(env[24], "lstm"), add(num(env[7], "steps"), integer(1LL))), num(env[8], "batch")), num(env[23], "num_units"))));
-          env[74] = value(mul(mul(num(env[60], "d"), num(env[6], "rows")), num(env[18], "gate_width")));
+          env[62] = value(integer(i76));
+          env[63] = value(add(mul(num(env[49], "l"), num(env[13], "dirs")), num(env[62], "d")));
+          env[68] = value(add(num(env[52], "layer_wofs"), mul(num(env[62], "d"), num(env[53], "layer_w"))));
+          env[69] = value(add(num(env[68], "wofs"), mul(num(env[18], "gate_width"), num(env[51], "in_width"))));
+          env[70] = value(add(num(env[69], "rofs"), mul(num(env[18], "gate_width"), num(env[19], "h_size"))));
+          env[71] = value(add(num(env[41], "weights_len"), mul(mul(num(env[63], "p"), integer(2LL)), num(env[18], "gate_width"))));
+          env[72] = value(add(num(env[71], "bofs"), num(env[18], "gate_width")));
+          env[73] = value(mul(num(env[63], "p"), num(env[17], "pl_size")));
+          env[74] = value(add(num(env[73], "acts_ofs"), mul(num(env[6], "rows"), num(env[20], "acts"))));
+          env[75] = value(add(num(env[74], "hs_ofs"), mul(mul(add(num(env[7], "steps"), integer(1LL)), num(env[8], "batch")), num(env[19], "h_size"))));
+          env[76] = value(add(num(env[75], "cs_ofs"), mul(mul(mul(num(env[24], "lstm"), add(num(env[7], "steps"), integer(1LL))), num(env[8], "batch")), num(env[23], "num_units"))));
+          env[77] = value(mul(mul(num(env[62], "d"), num(env[6], "rows")), num(env[18], "gate_width")));
           if (true) {
             int64_t sym78 = -1;
-            if (sym78 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym78 = 3;
-            if (sym78 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym78 = 4;
-            if (sym78 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym78 = 5;
+            if (sym78 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym78 = 6;
+            if (sym78 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym78 = 7;
+            if (sym78 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym78 = 8;
             if (sym78 < 0) fail(OPGEN_E_SYMBOL, "kernel 'final_grad' has no entry point for the dtypes of " "_dtype_T");
             out.put(OPGEN_STEP_LAUNCH); out.put(sym78);
             out.put(1);
@@ -665,8 +666,8 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_SLOT); out.put(9);
             out.put(OPGEN_T_SLOT); out.put(16);
             out.put(OPGEN_T_SLOT); out.put(17);
-            scalar(out, OPGEN_T_I64, num(env[61], "p"), "p");
-            scalar(out, OPGEN_T_I64, num(env[60], "d"), "d");
+            scalar(out, OPGEN_T_I64, num(env[63], "p"), "p");
+            scalar(out, OPGEN_T_I64, num(env[62], "d"), "d");
             scalar(out, OPGEN_T_I64, num(env[16], "layers_dirs"), "layers_dirs");
             scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[19], "h_size"), "h_size");
@@ -675,7 +676,7 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             scalar(out, OPGEN_T_I32, num(env[10], "time_major"), "time_major");
             out.words[nargs79] = (out.used - nargs79 - 1) / 2;
           }
-          if ((equal(add(num(env[47], "l"), num(env[12], "skip")), integer(0LL)))) {
+          if ((equal(add(num(env[49], "l"), num(env[12], "skip")), integer(0LL)))) {
             out.put(OPGEN_STEP_GEMM); out.put(11); out.put(1); out.put(18);
             { Num size80 = num(env[18], "gate_width");
               if (size80.is_float) out.put_double(OPGEN_T_FLOAT, size80.f); else { out.put(OPGEN_T_INT); out.put(size80.i); } }
@@ -687,11 +688,11 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_BOOL); out.put(0);
             { Num size83 = integer(0LL);
               if (size83.is_float) out.put_double(OPGEN_T_FLOAT, size83.f); else { out.put(OPGEN_T_INT); out.put(size83.i); } }
-            { Num size84 = num(env[74], "g_ofs");
+            { Num size84 = num(env[77], "g_ofs");
               if (size84.is_float) out.put_double(OPGEN_T_FLOAT, size84.f); else { out.put(OPGEN_T_INT); out.put(size84.i); } }
             { Num size85 = integer(0LL);
               if (size85.is_float) out.put_double(OPGEN_T_FLOAT, size85.f); else { out.put(OPGEN_T_INT); out.put(size85.i); } }
-            { Num size86 = num(env[66], "wofs");
+            { Num size86 = num(env[68], "wofs");
               if (size86.is_float) out.put_double(OPGEN_T_FLOAT, size86.f); else { out.put(OPGEN_T_INT); out.put(size86.i); } }
             { Num size87 = integer(1LL);
               if (size87.is_float) out.put_double(OPGEN_T_FLOAT, size87.f); else { out.put(OPGEN_T_INT); out.put(size87.i); } }
@@ -702,7 +703,7 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             { Num size90 = integer(0LL);
               if (size90.is_float) out.put_double(OPGEN_T_FLOAT, size90.f); else { out.put(OPGEN_T_INT); out.put(size90.i); } }
           }
-          if ((compare(num(env[47], "l"), integer(0LL)) > 0)) {
+          if ((compare(num(env[49], "l"), integer(0LL)) > 0)) {
             out.put(OPGEN_STEP_GEMM); out.put(11); out.put(10); out.put(18);
             { Num size91 = num(env[18], "gate_width");
               if (size91.is_float) out.put_double(OPGEN_T_FLOAT, size91.f); else { out.put(OPGEN_T_INT); out.put(size91.i); } }
@@ -714,11 +715,11 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_BOOL); out.put(0);
             { Num size94 = integer(0LL);
               if (size94.is_float) out.put_double(OPGEN_T_FLOAT, size94.f); else { out.put(OPGEN_T_INT); out.put(size94.i); } }
-            { Num size95 = num(env[74], "g_ofs");
+            { Num size95 = num(env[77], "g_ofs");
               if (size95.is_float) out.put_double(OPGEN_T_FLOAT, size95.f); else { out.put(OPGEN_T_INT); out.put(size95.i); } }
-            { Num size96 = num(env[52], "x_ofs");
+            { Num size96 = num(env[54], "x_ofs");
               if (size96.is_float) out.put_double(OPGEN_T_FLOAT, size96.f); else { out.put(OPGEN_T_INT); out.put(size96.i); } }
-            { Num size97 = num(env[66], "wofs");
+            { Num size97 = num(env[68], "wofs");
               if (size97.is_float) out.put_double(OPGEN_T_FLOAT, size97.f); else { out.put(OPGEN_T_INT); out.put(size97.i); } }
             { Num size98 = integer(1LL);
               if (size98.is_float) out.put_double(OPGEN_T_FLOAT, size98.f); else { out.put(OPGEN_T_INT); out.put(size98.i); } }
@@ -741,11 +742,11 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_BOOL); out.put(0);
             { Num size105 = integer(0LL);
               if (size105.is_float) out.put_double(OPGEN_T_FLOAT, size105.f); else { out.put(OPGEN_T_INT); out.put(size105.i); } }
-            { Num size106 = num(env[74], "g_ofs");
+            { Num size106 = num(env[77], "g_ofs");
               if (size106.is_float) out.put_double(OPGEN_T_FLOAT, size106.f); else { out.put(OPGEN_T_INT); out.put(size106.i); } }
-            { Num size107 = add(num(env[71], "hs_ofs"), mul(mul(num(env[60], "d"), num(env[8], "batch")), num(env[19], "h_size")));
+            { Num size107 = add(num(env[74], "hs_ofs"), mul(mul(num(env[62], "d"), num(env[8], "batch")), num(env[19], "h_size")));
               if (size107.is_float) out.put_double(OPGEN_T_FLOAT, size107.f); else { out.put(OPGEN_T_INT); out.put(size107.i); } }
-            { Num size108 = num(env[67], "rofs");
+            { Num size108 = num(env[69], "rofs");
               if (size108.is_float) out.put_double(OPGEN_T_FLOAT, size108.f); else { out.put(OPGEN_T_INT); out.put(size108.i); } }
             { Num size109 = integer(1LL);
               if (size109.is_float) out.put_double(OPGEN_T_FLOAT, size109.f); else { out.put(OPGEN_T_INT); out.put(size109.i); } }
@@ -768,11 +769,11 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_BOOL); out.put(0);
             { Num size116 = integer(0LL);
               if (size116.is_float) out.put_double(OPGEN_T_FLOAT, size116.f); else { out.put(OPGEN_T_INT); out.put(size116.i); } }
-            { Num size117 = num(env[74], "g_ofs");
+            { Num size117 = num(env[77], "g_ofs");
               if (size117.is_float) out.put_double(OPGEN_T_FLOAT, size117.f); else { out.put(OPGEN_T_INT); out.put(size117.i); } }
-            { Num size118 = add(num(env[71], "hs_ofs"), mul(mul(num(env[60], "d"), num(env[8], "batch")), num(env[19], "h_size")));
+            { Num size118 = add(num(env[74], "hs_ofs"), mul(mul(num(env[62], "d"), num(env[8], "batch")), num(env[19], "h_size")));
               if (size118.is_float) out.put_double(OPGEN_T_FLOAT, size118.f); else { out.put(OPGEN_T_INT); out.put(size118.i); } }
-            { Num size119 = num(env[67], "rofs");
+            { Num size119 = num(env[69], "rofs");
               if (size119.is_float) out.put_double(OPGEN_T_FLOAT, size119.f); else { out.put(OPGEN_T_INT); out.put(size119.i); } }
             { Num size120 = integer(1LL);
               if (size120.is_float) out.put_double(OPGEN_T_FLOAT, size120.f); else { out.put(OPGEN_T_INT); out.put(size120.i); } }
@@ -795,11 +796,11 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(OPGEN_T_BOOL); out.put(0);
             { Num size127 = integer(0LL);
               if (size127.is_float) out.put_double(OPGEN_T_FLOAT, size127.f); else { out.put(OPGEN_T_INT); out.put(size127.i); } }
-            { Num size128 = mul(mul(num(env[60], "d"), num(env[6], "rows")), num(env[19], "h_size"));
+            { Num size128 = mul(mul(num(env[62], "d"), num(env[6], "rows")), num(env[19], "h_size"));
               if (size128.is_float) out.put_double(OPGEN_T_FLOAT, size128.f); else { out.put(OPGEN_T_INT); out.put(size128.i); } }
-            { Num size129 = num(env[73], "ms_ofs");
+            { Num size129 = num(env[76], "ms_ofs");
               if (size129.is_float) out.put_double(OPGEN_T_FLOAT, size129.f); else { out.put(OPGEN_T_INT); out.put(size129.i); } }
-            { Num size130 = num(env[68], "pofs");
+            { Num size130 = num(env[70], "pofs");
               if (size130.is_float) out.put_double(OPGEN_T_FLOAT, size130.f); else { out.put(OPGEN_T_INT); out.put(size130.i); } }
             { Num size131 = integer(1LL);
               if (size131.is_float) out.put_double(OPGEN_T_FLOAT, size131.f); else { out.put(OPGEN_T_INT); out.put(size131.i); } }
@@ -824,9 +825,9 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
               if (size138.is_float) out.put_double(OPGEN_T_FLOAT, size138.f); else { out.put(OPGEN_T_INT); out.put(size138.i); } }
             { Num size139 = integer(0LL);
               if (size139.is_float) out.put_double(OPGEN_T_FLOAT, size139.f); else { out.put(OPGEN_T_INT); out.put(size139.i); } }
-            { Num size140 = num(env[74], "g_ofs");
+            { Num size140 = num(env[77], "g_ofs");
               if (size140.is_float) out.put_double(OPGEN_T_FLOAT, size140.f); else { out.put(OPGEN_T_INT); out.put(size140.i); } }
-            { Num size141 = num(env[69], "bofs");
+            { Num size141 = num(env[71], "bofs");
               if (size141.is_float) out.put_double(OPGEN_T_FLOAT, size141.f); else { out.put(OPGEN_T_INT); out.put(size141.i); } }
             { Num size142 = integer(1LL);
               if (size142.is_float) out.put_double(OPGEN_T_FLOAT, size142.f); else { out.put(OPGEN_T_INT); out.put(size142.i); } }
@@ -838,258 +839,250 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
               if (size145.is_float) out.put_double(OPGEN_T_FLOAT, size145.f); else { out.put(OPGEN_T_INT); out.put(size145.i); } }
           }
           if ((equal(num(env[29], "gru"), integer(0LL)))) {
-            out.put(OPGEN_STEP_GEMM); out.put(2); out.put(11); out.put(18);
-            { Num size146 = integer(1LL);
-              if (size146.is_float) out.put_double(OPGEN_T_FLOAT, size146.f); else { out.put(OPGEN_T_INT); out.put(size146.i); } }
-            { Num size147 = num(env[18], "gate_width");
-              if (size147.is_float) out.put_double(OPGEN_T_FLOAT, size147.f); else { out.put(OPGEN_T_INT); out.put(size147.i); } }
-            { Num size148 = num(env[6], "rows");
-              if (size148.is_float) out.put_double(OPGEN_T_FLOAT, size148.f); else { out.put(OPGEN_T_INT); out.put(size148.i); } }
-            out.put(OPGEN_T_BOOL); out.put(0);
-            out.put(OPGEN_T_BOOL); out.put(0);
-            { Num size149 = integer(0LL);
-              if (size149.is_float) out.put_double(OPGEN_T_FLOAT, size149.f); else { out.put(OPGEN_T_INT); out.put(size149.i); } }
-            { Num size150 = integer(0LL);
-              if (size150.is_float) out.put_double(OPGEN_T_FLOAT, size150.f); else { out.put(OPGEN_T_INT); out.put(size150.i); } }
-            { Num size151 = num(env[74], "g_ofs");
-              if (size151.is_float) out.put_double(OPGEN_T_FLOAT, size151.f); else { out.put(OPGEN_T_INT); out.put(size151.i); } }
-            { Num size152 = add(num(env[69], "bofs"), num(env[18], "gate_width"));
-              if (size152.is_float) out.put_double(OPGEN_T_FLOAT, size152.f); else { out.put(OPGEN_T_INT); out.put(size152.i); } }
-            { Num size153 = integer(1LL);
-              if (size153.is_float) out.put_double(OPGEN_T_FLOAT, size153.f); else { out.put(OPGEN_T_INT); out.put(size153.i); } }
-            { Num size154 = integer(0LL);
-              if (size154.is_float) out.put_double(OPGEN_T_FLOAT, size154.f); else { out.put(OPGEN_T_INT); out.put(size154.i); } }
-            { Num size155 = integer(0LL);
-              if (size155.is_float) out.put_double(OPGEN_T_FLOAT, size155.f); else { out.put(OPGEN_T_INT); out.put(size155.i); } }
-            { Num size156 = integer(0LL);
-              if (size156.is_float) out.put_double(OPGEN_T_FLOAT, size156.f); else { out.put(OPGEN_T_INT); out.put(size156.i); } }
+            int64_t sym146 = -1;
+            if (sym146 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym146 = 0;
+            if (sym146 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym146 = 1;
+            if (sym146 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym146 = 2;
+            if (sym146 < 0) fail(OPGEN_E_SYMBOL, "kernel 'copy_span' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym146);
+            out.put(1);
+            out.put(whole(num(env[42], "bias_blocks"), "a grid size"));
+            out.put(1);
+            out.put(whole(num(env[43], "bias_threads"), "a block size"));
+            out.put(whole(integer(0LL), "the shared size"));
+            int64_t nargs147 = out.used; out.put(0);
+            out.put(OPGEN_T_SLOT); out.put(18);
+            scalar(out, OPGEN_T_I64, num(env[71], "bofs"), "bofs");
+            scalar(out, OPGEN_T_I64, num(env[72], "rbofs"), "rbofs");
+            scalar(out, OPGEN_T_I64, num(env[18], "gate_width"), "gate_width");
+            out.words[nargs147] = (out.used - nargs147 - 1) / 2;
           }
           if ((equal(num(env[29], "gru"), integer(1LL)))) {
             out.put(OPGEN_STEP_GEMM); out.put(2); out.put(14); out.put(18);
-            { Num size157 = integer(1LL);
+            { Num size148 = integer(1LL);
+              if (size148.is_float) out.put_double(OPGEN_T_FLOAT, size148.f); else { out.put(OPGEN_T_INT); out.put(size148.i); } }
+            { Num size149 = num(env[18], "gate_width");
+              if (size149.is_float) out.put_double(OPGEN_T_FLOAT, size149.f); else { out.put(OPGEN_T_INT); out.put(size149.i); } }
+            { Num size150 = num(env[6], "rows");
+              if (size150.is_float) out.put_double(OPGEN_T_FLOAT, size150.f); else { out.put(OPGEN_T_INT); out.put(size150.i); } }
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size151 = integer(0LL);
+              if (size151.is_float) out.put_double(OPGEN_T_FLOAT, size151.f); else { out.put(OPGEN_T_INT); out.put(size151.i); } }
+            { Num size152 = integer(0LL);
+              if (size152.is_float) out.put_double(OPGEN_T_FLOAT, size152.f); else { out.put(OPGEN_T_INT); out.put(size152.i); } }
+            { Num size153 = num(env[77], "g_ofs");
+              if (size153.is_float) out.put_double(OPGEN_T_FLOAT, size153.f); else { out.put(OPGEN_T_INT); out.put(size153.i); } }
+            { Num size154 = num(env[72], "rbofs");
+              if (size154.is_float) out.put_double(OPGEN_T_FLOAT, size154.f); else { out.put(OPGEN_T_INT); out.put(size154.i); } }
+            { Num size155 = integer(1LL);
+              if (size155.is_float) out.put_double(OPGEN_T_FLOAT, size155.f); else { out.put(OPGEN_T_INT); out.put(size155.i); } }
+            { Num size156 = integer(0LL);
+              if (size156.is_float) out.put_double(OPGEN_T_FLOAT, size156.f); else { out.put(OPGEN_T_INT); out.put(size156.i); } }
+            { Num size157 = integer(0LL);
               if (size157.is_float) out.put_double(OPGEN_T_FLOAT, size157.f); else { out.put(OPGEN_T_INT); out.put(size157.i); } }
-            { Num size158 = num(env[18], "gate_width");
+            { Num size158 = integer(0LL);
               if (size158.is_float) out.put_double(OPGEN_T_FLOAT, size158.f); else { out.put(OPGEN_T_INT); out.put(size158.i); } }
+          }
+          if ((equal(add(add(num(env[49], "l"), num(env[12], "skip")), num(env[62], "d")), integer(0LL))) && (equal(num(env[44], "dx"), integer(1LL)))) {
+            out.put(OPGEN_STEP_GEMM); out.put(11); out.put(13); out.put(19);
             { Num size159 = num(env[6], "rows");
               if (size159.is_float) out.put_double(OPGEN_T_FLOAT, size159.f); else { out.put(OPGEN_T_INT); out.put(size159.i); } }
-            out.put(OPGEN_T_BOOL); out.put(0);
-            out.put(OPGEN_T_BOOL); out.put(0);
-            { Num size160 = integer(0LL);
+            { Num size160 = num(env[5], "input_size");
               if (size160.is_float) out.put_double(OPGEN_T_FLOAT, size160.f); else { out.put(OPGEN_T_INT); out.put(size160.i); } }
-            { Num size161 = integer(0LL);
+            { Num size161 = num(env[18], "gate_width");
               if (size161.is_float) out.put_double(OPGEN_T_FLOAT, size161.f); else { out.put(OPGEN_T_INT); out.put(size161.i); } }
-            { Num size162 = num(env[74], "g_ofs");
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size162 = integer(0LL);
               if (size162.is_float) out.put_double(OPGEN_T_FLOAT, size162.f); else { out.put(OPGEN_T_INT); out.put(size162.i); } }
-            { Num size163 = add(num(env[69], "bofs"), num(env[18], "gate_width"));
+            { Num size163 = num(env[77], "g_ofs");
               if (size163.is_float) out.put_double(OPGEN_T_FLOAT, size163.f); else { out.put(OPGEN_T_INT); out.put(size163.i); } }
-            { Num size164 = integer(1LL);
+            { Num size164 = num(env[68], "wofs");
               if (size164.is_float) out.put_double(OPGEN_T_FLOAT, size164.f); else { out.put(OPGEN_T_INT); out.put(size164.i); } }
             { Num size165 = integer(0LL);
               if (size165.is_float) out.put_double(OPGEN_T_FLOAT, size165.f); else { out.put(OPGEN_T_INT); out.put(size165.i); } }
-            { Num size166 = integer(0LL);
+            { Num size166 = integer(1LL);
               if (size166.is_float) out.put_double(OPGEN_T_FLOAT, size166.f); else { out.put(OPGEN_T_INT); out.put(size166.i); } }
             { Num size167 = integer(0LL);
               if (size167.is_float) out.put_double(OPGEN_T_FLOAT, size167.f); else { out.put(OPGEN_T_INT); out.put(size167.i); } }
-          }
-          if ((equal(add(add(num(env[47], "l"), num(env[12], "skip")), num(env[60], "d")), integer(0LL))) && (equal(num(env[42], "dx"), integer(1LL)))) {
-            out.put(OPGEN_STEP_GEMM); out.put(11); out.put(13); out.put(19);
-            { Num size168 = num(env[6], "rows");
+            { Num size168 = integer(0LL);
               if (size168.is_float) out.put_double(OPGEN_T_FLOAT, size168.f); else { out.put(OPGEN_T_INT); out.put(size168.i); } }
-            { Num size169 = num(env[5], "input_size");
+            { Num size169 = integer(0LL);
               if (size169.is_float) out.put_double(OPGEN_T_FLOAT, size169.f); else { out.put(OPGEN_T_INT); out.put(size169.i); } }
-            { Num size170 = num(env[18], "gate_width");
+          }
+          if ((equal(add(num(env[49], "l"), num(env[12], "skip")), integer(0LL))) && (compare(num(env[62], "d"), integer(0LL)) > 0) && (equal(num(env[44], "dx"), integer(1LL)))) {
+            out.put(OPGEN_STEP_GEMM); out.put(11); out.put(13); out.put(19);
+            { Num size170 = num(env[6], "rows");
               if (size170.is_float) out.put_double(OPGEN_T_FLOAT, size170.f); else { out.put(OPGEN_T_INT); out.put(size170.i); } }
-            out.put(OPGEN_T_BOOL); out.put(0);
-            out.put(OPGEN_T_BOOL); out.put(0);
-            { Num size171 = integer(0LL);
+            { Num size171 = num(env[5], "input_size");
               if (size171.is_float) out.put_double(OPGEN_T_FLOAT, size171.f); else { out.put(OPGEN_T_INT); out.put(size171.i); } }
-            { Num size172 = num(env[74], "g_ofs");
+            { Num size172 = num(env[18], "gate_width");
               if (size172.is_float) out.put_double(OPGEN_T_FLOAT, size172.f); else { out.put(OPGEN_T_INT); out.put(size172.i); } }
-            { Num size173 = num(env[66], "wofs");
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size173 = integer(1LL);
               if (size173.is_float) out.put_double(OPGEN_T_FLOAT, size173.f); else { out.put(OPGEN_T_INT); out.put(size173.i); } }
-            { Num size174 = integer(0LL);
+            { Num size174 = num(env[77], "g_ofs");
               if (size174.is_float) out.put_double(OPGEN_T_FLOAT, size174.f); else { out.put(OPGEN_T_INT); out.put(size174.i); } }
-            { Num size175 = integer(1LL);
+            { Num size175 = num(env[68], "wofs");
               if (size175.is_float) out.put_double(OPGEN_T_FLOAT, size175.f); else { out.put(OPGEN_T_INT); out.put(size175.i); } }
             { Num size176 = integer(0LL);
               if (size176.is_float) out.put_double(OPGEN_T_FLOAT, size176.f); else { out.put(OPGEN_T_INT); out.put(size176.i); } }
-            { Num size177 = integer(0LL);
+            { Num size177 = integer(1LL);
               if (size177.is_float) out.put_double(OPGEN_T_FLOAT, size177.f); else { out.put(OPGEN_T_INT); out.put(size177.i); } }
             { Num size178 = integer(0LL);
               if (size178.is_float) out.put_double(OPGEN_T_FLOAT, size178.f); else { out.put(OPGEN_T_INT); out.put(size178.i); } }
-          }
-          if ((equal(add(num(env[47], "l"), num(env[12], "skip")), integer(0LL))) && (compare(num(env[60], "d"), integer(0LL)) > 0) && (equal(num(env[42], "dx"), integer(1LL)))) {
-            out.put(OPGEN_STEP_GEMM); out.put(11); out.put(13); out.put(19);
-            { Num size179 = num(env[6], "rows");
+            { Num size179 = integer(0LL);
               if (size179.is_float) out.put_double(OPGEN_T_FLOAT, size179.f); else { out.put(OPGEN_T_INT); out.put(size179.i); } }
-            { Num size180 = num(env[5], "input_size");
+            { Num size180 = integer(0LL);
               if (size180.is_float) out.put_double(OPGEN_T_FLOAT, size180.f); else { out.put(OPGEN_T_INT); out.put(size180.i); } }
-            { Num size181 = num(env[18], "gate_width");
-              if (size181.is_float) out.put_double(OPGEN_T_FLOAT, size181.f); else { out.put(OPGEN_T_INT); out.put(size181.i); } }
-            out.put(OPGEN_T_BOOL); out.put(0);
-            out.put(OPGEN_T_BOOL); out.put(0);
-            { Num size182 = integer(1LL);
-              if (size182.is_float) out.put_double(OPGEN_T_FLOAT, size182.f); else { out.put(OPGEN_T_INT); out.put(size182.i); } }
-            { Num size183 = num(env[74], "g_ofs");
-              if (size183.is_float) out.put_double(OPGEN_T_FLOAT, size183.f); else { out.put(OPGEN_T_INT); out.put(size183.i); } }
-            { Num size184 = num(env[66], "wofs");
-              if (size184.is_float) out.put_double(OPGEN_T_FLOAT, size184.f); else { out.put(OPGEN_T_INT); out.put(size184.i); } }
-            { Num size185 = integer(0LL);
-              if (size185.is_float) out.put_double(OPGEN_T_FLOAT, size185.f); else { out.put(OPGEN_T_INT); out.put(size185.i); } }
-            { Num size186 = integer(1LL);
-              if (size186.is_float) out.put_double(OPGEN_T_FLOAT, size186.f); else { out.put(OPGEN_T_INT); out.put(size186.i); } }
-            { Num size187 = integer(0LL);
-              if (size187.is_float) out.put_double(OPGEN_T_FLOAT, size187.f); else { out.put(OPGEN_T_INT); out.put(size187.i); } }
-            { Num size188 = integer(0LL);
-              if (size188.is_float) out.put_double(OPGEN_T_FLOAT, size188.f); else { out.put(OPGEN_T_INT); out.put(size188.i); } }
-            { Num size189 = integer(0LL);
-              if (size189.is_float) out.put_double(OPGEN_T_FLOAT, size189.f); else { out.put(OPGEN_T_INT); out.put(size189.i); } }
           }
-          if ((equal(num(env[47], "l"), integer(0LL))) && (equal(num(env[12], "skip"), integer(1LL))) && (equal(num(env[42], "dx"), integer(1LL)))) {
-            int64_t sym190 = -1;
-            if (sym190 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym190 = 54;
-            if (sym190 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym190 = 55;
-            if (sym190 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym190 = 56;
-            if (sym190 < 0) fail(OPGEN_E_SYMBOL, "kernel 'skip_grad' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym190);
+          if ((equal(num(env[49], "l"), integer(0LL))) && (equal(num(env[12], "skip"), integer(1LL))) && (equal(num(env[44], "dx"), integer(1LL)))) {
+            int64_t sym181 = -1;
+            if (sym181 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym181 = 57;
+            if (sym181 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym181 = 58;
+            if (sym181 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym181 = 59;
+            if (sym181 < 0) fail(OPGEN_E_SYMBOL, "kernel 'skip_grad' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym181);
             out.put(1);
             out.put(whole(num(env[1], "seq_blocks"), "a grid size"));
             out.put(1);
             out.put(whole(num(env[2], "seq_threads"), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs191 = out.used; out.put(0);
+            int64_t nargs182 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(11);
             out.put(OPGEN_T_SLOT); out.put(19);
             scalar(out, OPGEN_T_I64, num(env[6], "rows"), "rows");
-            scalar(out, OPGEN_T_I64, num(env[43], "gates"), "gates");
+            scalar(out, OPGEN_T_I64, num(env[45], "gates"), "gates");
             scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
-            scalar(out, OPGEN_T_I64, num(env[60], "d"), "d");
-            out.words[nargs191] = (out.used - nargs191 - 1) / 2;
+            scalar(out, OPGEN_T_I64, num(env[62], "d"), "d");
+            out.words[nargs182] = (out.used - nargs182 - 1) / 2;
           }
-          if ((compare(num(env[47], "l"), integer(0LL)) > 0) && (equal(num(env[60], "d"), integer(0LL)))) {
+          if ((compare(num(env[49], "l"), integer(0LL)) > 0) && (equal(num(env[62], "d"), integer(0LL)))) {
             out.put(OPGEN_STEP_GEMM); out.put(11); out.put(13); out.put(20);
-            { Num size192 = num(env[6], "rows");
+            { Num size183 = num(env[6], "rows");
+              if (size183.is_float) out.put_double(OPGEN_T_FLOAT, size183.f); else { out.put(OPGEN_T_INT); out.put(size183.i); } }
+            { Num size184 = num(env[9], "out_width");
+              if (size184.is_float) out.put_double(OPGEN_T_FLOAT, size184.f); else { out.put(OPGEN_T_INT); out.put(size184.i); } }
+            { Num size185 = num(env[18], "gate_width");
+              if (size185.is_float) out.put_double(OPGEN_T_FLOAT, size185.f); else { out.put(OPGEN_T_INT); out.put(size185.i); } }
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size186 = integer(0LL);
+              if (size186.is_float) out.put_double(OPGEN_T_FLOAT, size186.f); else { out.put(OPGEN_T_INT); out.put(size186.i); } }
+            { Num size187 = num(env[77], "g_ofs");
+              if (size187.is_float) out.put_double(OPGEN_T_FLOAT, size187.f); else { out.put(OPGEN_T_INT); out.put(size187.i); } }
+            { Num size188 = num(env[68], "wofs");
+              if (size188.is_float) out.put_double(OPGEN_T_FLOAT, size188.f); else { out.put(OPGEN_T_INT); out.put(size188.i); } }
+            { Num size189 = integer(0LL);
+              if (size189.is_float) out.put_double(OPGEN_T_FLOAT, size189.f); else { out.put(OPGEN_T_INT); out.put(size189.i); } }
+            { Num size190 = integer(1LL);
+              if (size190.is_float) out.put_double(OPGEN_T_FLOAT, size190.f); else { out.put(OPGEN_T_INT); out.put(size190.i); } }
+            { Num size191 = integer(0LL);
+              if (size191.is_float) out.put_double(OPGEN_T_FLOAT, size191.f); else { out.put(OPGEN_T_INT); out.put(size191.i); } }
+            { Num size192 = integer(0LL);
               if (size192.is_float) out.put_double(OPGEN_T_FLOAT, size192.f); else { out.put(OPGEN_T_INT); out.put(size192.i); } }
-            { Num size193 = num(env[9], "out_width");
+            { Num size193 = integer(0LL);
               if (size193.is_float) out.put_double(OPGEN_T_FLOAT, size193.f); else { out.put(OPGEN_T_INT); out.put(size193.i); } }
-            { Num size194 = num(env[18], "gate_width");
+          }
+          if ((compare(num(env[49], "l"), integer(0LL)) > 0) && (compare(num(env[62], "d"), integer(0LL)) > 0)) {
+            out.put(OPGEN_STEP_GEMM); out.put(11); out.put(13); out.put(20);
+            { Num size194 = num(env[6], "rows");
               if (size194.is_float) out.put_double(OPGEN_T_FLOAT, size194.f); else { out.put(OPGEN_T_INT); out.put(size194.i); } }
-            out.put(OPGEN_T_BOOL); out.put(0);
-            out.put(OPGEN_T_BOOL); out.put(0);
-            { Num size195 = integer(0LL);
+            { Num size195 = num(env[9], "out_width");
               if (size195.is_float) out.put_double(OPGEN_T_FLOAT, size195.f); else { out.put(OPGEN_T_INT); out.put(size195.i); } }
-            { Num size196 = num(env[74], "g_ofs");
+            { Num size196 = num(env[18], "gate_width");
               if (size196.is_float) out.put_double(OPGEN_T_FLOAT, size196.f); else { out.put(OPGEN_T_INT); out.put(size196.i); } }
-            { Num size197 = num(env[66], "wofs");
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size197 = integer(1LL);
               if (size197.is_float) out.put_double(OPGEN_T_FLOAT, size197.f); else { out.put(OPGEN_T_INT); out.put(size197.i); } }
-            { Num size198 = integer(0LL);
+            { Num size198 = num(env[77], "g_ofs");
               if (size198.is_float) out.put_double(OPGEN_T_FLOAT, size198.f); else { out.put(OPGEN_T_INT); out.put(size198.i); } }
-            { Num size199 = integer(1LL);
+            { Num size199 = num(env[68], "wofs");
               if (size199.is_float) out.put_double(OPGEN_T_FLOAT, size199.f); else { out.put(OPGEN_T_INT); out.put(size199.i); } }
             { Num size200 = integer(0LL);
               if (size200.is_float) out.put_double(OPGEN_T_FLOAT, size200.f); else { out.put(OPGEN_T_INT); out.put(size200.i); } }
-            { Num size201 = integer(0LL);
+            { Num size201 = integer(1LL);
               if (size201.is_float) out.put_double(OPGEN_T_FLOAT, size201.f); else { out.put(OPGEN_T_INT); out.put(size201.i); } }
             { Num size202 = integer(0LL);
               if (size202.is_float) out.put_double(OPGEN_T_FLOAT, size202.f); else { out.put(OPGEN_T_INT); out.put(size202.i); } }
-          }
-          if ((compare(num(env[47], "l"), integer(0LL)) > 0) && (compare(num(env[60], "d"), integer(0LL)) > 0)) {
-            out.put(OPGEN_STEP_GEMM); out.put(11); out.put(13); out.put(20);
-            { Num size203 = num(env[6], "rows");
+            { Num size203 = integer(0LL);
               if (size203.is_float) out.put_double(OPGEN_T_FLOAT, size203.f); else { out.put(OPGEN_T_INT); out.put(size203.i); } }
-            { Num size204 = num(env[9], "out_width");
+            { Num size204 = integer(0LL);
               if (size204.is_float) out.put_double(OPGEN_T_FLOAT, size204.f); else { out.put(OPGEN_T_INT); out.put(size204.i); } }
-            { Num size205 = num(env[18], "gate_width");
-              if (size205.is_float) out.put_double(OPGEN_T_FLOAT, size205.f); else { out.put(OPGEN_T_INT); out.put(size205.i); } }
-            out.put(OPGEN_T_BOOL); out.put(0);
-            out.put(OPGEN_T_BOOL); out.put(0);
-            { Num size206 = integer(1LL);
-              if (size206.is_float) out.put_double(OPGEN_T_FLOAT, size206.f); else { out.put(OPGEN_T_INT); out.put(size206.i); } }
-            { Num size207 = num(env[74], "g_ofs");
-              if (size207.is_float) out.put_double(OPGEN_T_FLOAT, size207.f); else { out.put(OPGEN_T_INT); out.put(size207.i); } }
-            { Num size208 = num(env[66], "wofs");
-              if (size208.is_float) out.put_double(OPGEN_T_FLOAT, size208.f); else { out.put(OPGEN_T_INT); out.put(size208.i); } }
-            { Num size209 = integer(0LL);
-              if (size209.is_float) out.put_double(OPGEN_T_FLOAT, size209.f); else { out.put(OPGEN_T_INT); out.put(size209.i); } }
-            { Num size210 = integer(1LL);
-              if (size210.is_float) out.put_double(OPGEN_T_FLOAT, size210.f); else { out.put(OPGEN_T_INT); out.put(size210.i); } }
-            { Num size211 = integer(0LL);
-              if (size211.is_float) out.put_double(OPGEN_T_FLOAT, size211.f); else { out.put(OPGEN_T_INT); out.put(size211.i); } }
-            { Num size212 = integer(0LL);
-              if (size212.is_float) out.put_double(OPGEN_T_FLOAT, size212.f); else { out.put(OPGEN_T_INT); out.put(size212.i); } }
-            { Num size213 = integer(0LL);
-              if (size213.is_float) out.put_double(OPGEN_T_FLOAT, size213.f); else { out.put(OPGEN_T_INT); out.put(size213.i); } }
           }
         }
       }
-      if ((compare(num(env[47], "l"), integer(0LL)) > 0)) {
-        int64_t sym214 = -1;
-        if (sym214 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym214 = 24;
-        if (sym214 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym214 = 25;
-        if (sym214 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym214 = 26;
-        if (sym214 < 0) fail(OPGEN_E_SYMBOL, "kernel 'grad_layer_below' has no entry point for the dtypes of " "_dtype_T");
-        out.put(OPGEN_STEP_LAUNCH); out.put(sym214);
+      if ((compare(num(env[49], "l"), integer(0LL)) > 0)) {
+        int64_t sym205 = -1;
+        if (sym205 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym205 = 27;
+        if (sym205 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym205 = 28;
+        if (sym205 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym205 = 29;
+        if (sym205 < 0) fail(OPGEN_E_SYMBOL, "kernel 'grad_layer_below' has no entry point for the dtypes of " "_dtype_T");
+        out.put(OPGEN_STEP_LAUNCH); out.put(sym205);
         out.put(1);
         out.put(whole(num(env[1], "seq_blocks"), "a grid size"));
         out.put(1);
         out.put(whole(num(env[2], "seq_threads"), "a block size"));
         out.put(whole(integer(0LL), "the shared size"));
-        int64_t nargs215 = out.used; out.put(0);
+        int64_t nargs206 = out.used; out.put(0);
         out.put(OPGEN_T_SLOT); out.put(20);
         out.put(OPGEN_T_SLOT); out.put(10);
         out.put(OPGEN_T_SLOT); out.put(4);
-        scalar(out, OPGEN_T_I64, num(env[54], "layer_cells"), "layer_cells");
-        scalar(out, OPGEN_T_I64, num(env[53], "below_mask_ofs"), "below_mask_ofs");
-        out.words[nargs215] = (out.used - nargs215 - 1) / 2;
+        scalar(out, OPGEN_T_I64, num(env[56], "layer_cells"), "layer_cells");
+        scalar(out, OPGEN_T_I64, num(env[55], "below_mask_ofs"), "below_mask_ofs");
+        out.words[nargs206] = (out.used - nargs206 - 1) / 2;
       }
     }
   }
-  if ((equal(num(env[42], "dx"), integer(1LL)))) {
-    int64_t sym216 = -1;
-    if (sym216 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym216 = 6;
-    if (sym216 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym216 = 7;
-    if (sym216 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym216 = 8;
-    if (sym216 < 0) fail(OPGEN_E_SYMBOL, "kernel 'from_time_major' has no entry point for the dtypes of " "_dtype_T");
-    out.put(OPGEN_STEP_LAUNCH); out.put(sym216);
+  if ((equal(num(env[44], "dx"), integer(1LL)))) {
+    int64_t sym207 = -1;
+    if (sym207 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym207 = 9;
+    if (sym207 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym207 = 10;
+    if (sym207 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym207 = 11;
+    if (sym207 < 0) fail(OPGEN_E_SYMBOL, "kernel 'from_time_major' has no entry point for the dtypes of " "_dtype_T");
+    out.put(OPGEN_STEP_LAUNCH); out.put(sym207);
     out.put(1);
     out.put(whole(num(env[1], "seq_blocks"), "a grid size"));
     out.put(1);
     out.put(whole(num(env[2], "seq_threads"), "a block size"));
     out.put(whole(integer(0LL), "the shared size"));
-    int64_t nargs217 = out.used; out.put(0);
+    int64_t nargs208 = out.used; out.put(0);
     out.put(OPGEN_T_SLOT); out.put(19);
     out.put(OPGEN_T_SLOT); out.put(21);
-    scalar(out, OPGEN_T_I64, num(env[44], "unswap0"), "unswap0");
-    scalar(out, OPGEN_T_I64, num(env[45], "unswap1"), "unswap1");
+    scalar(out, OPGEN_T_I64, num(env[46], "unswap0"), "unswap0");
+    scalar(out, OPGEN_T_I64, num(env[47], "unswap1"), "unswap1");
     scalar(out, OPGEN_T_I64, num(env[5], "input_size"), "input_size");
-    out.words[nargs217] = (out.used - nargs217 - 1) / 2;
+    out.words[nargs208] = (out.used - nargs208 - 1) / 2;
   }
-  if ((equal(num(env[42], "dx"), integer(0LL)))) {
+  if ((equal(num(env[44], "dx"), integer(0LL)))) {
     out.put(OPGEN_STEP_GEMM); out.put(19); out.put(19); out.put(21);
-    { Num size218 = num(env[6], "rows");
+    { Num size209 = num(env[6], "rows");
+      if (size209.is_float) out.put_double(OPGEN_T_FLOAT, size209.f); else { out.put(OPGEN_T_INT); out.put(size209.i); } }
+    { Num size210 = num(env[5], "input_size");
+      if (size210.is_float) out.put_double(OPGEN_T_FLOAT, size210.f); else { out.put(OPGEN_T_INT); out.put(size210.i); } }
+    { Num size211 = integer(0LL);
+      if (size211.is_float) out.put_double(OPGEN_T_FLOAT, size211.f); else { out.put(OPGEN_T_INT); out.put(size211.i); } }
+    out.put(OPGEN_T_BOOL); out.put(0);
+    out.put(OPGEN_T_BOOL); out.put(0);
+    { Num size212 = integer(0LL);
+      if (size212.is_float) out.put_double(OPGEN_T_FLOAT, size212.f); else { out.put(OPGEN_T_INT); out.put(size212.i); } }
+    { Num size213 = integer(0LL);
+      if (size213.is_float) out.put_double(OPGEN_T_FLOAT, size213.f); else { out.put(OPGEN_T_INT); out.put(size213.i); } }
+    { Num size214 = integer(0LL);
+      if (size214.is_float) out.put_double(OPGEN_T_FLOAT, size214.f); else { out.put(OPGEN_T_INT); out.put(size214.i); } }
+    { Num size215 = integer(0LL);
+      if (size215.is_float) out.put_double(OPGEN_T_FLOAT, size215.f); else { out.put(OPGEN_T_INT); out.put(size215.i); } }
+    { Num size216 = integer(1LL);
+      if (size216.is_float) out.put_double(OPGEN_T_FLOAT, size216.f); else { out.put(OPGEN_T_INT); out.put(size216.i); } }
+    { Num size217 = integer(0LL);
+      if (size217.is_float) out.put_double(OPGEN_T_FLOAT, size217.f); else { out.put(OPGEN_T_INT); out.put(size217.i); } }
+    { Num size218 = integer(0LL);
       if (size218.is_float) out.put_double(OPGEN_T_FLOAT, size218.f); else { out.put(OPGEN_T_INT); out.put(size218.i); } }
-    { Num size219 = num(env[5], "input_size");
+    { Num size219 = integer(0LL);
       if (size219.is_float) out.put_double(OPGEN_T_FLOAT, size219.f); else { out.put(OPGEN_T_INT); out.put(size219.i); } }
-    { Num size220 = integer(0LL);
-      if (size220.is_float) out.put_double(OPGEN_T_FLOAT, size220.f); else { out.put(OPGEN_T_INT); out.put(size220.i); } }
-    out.put(OPGEN_T_BOOL); out.put(0);
-    out.put(OPGEN_T_BOOL); out.put(0);
-    { Num size221 = integer(0LL);
-      if (size221.is_float) out.put_double(OPGEN_T_FLOAT, size221.f); else { out.put(OPGEN_T_INT); out.put(size221.i); } }
-    { Num size222 = integer(0LL);
-      if (size222.is_float) out.put_double(OPGEN_T_FLOAT, size222.f); else { out.put(OPGEN_T_INT); out.put(size222.i); } }
-    { Num size223 = integer(0LL);
-      if (size223.is_float) out.put_double(OPGEN_T_FLOAT, size223.f); else { out.put(OPGEN_T_INT); out.put(size223.i); } }
-    { Num size224 = integer(0LL);
-      if (size224.is_float) out.put_double(OPGEN_T_FLOAT, size224.f); else { out.put(OPGEN_T_INT); out.put(size224.i); } }
-    { Num size225 = integer(1LL);
-      if (size225.is_float) out.put_double(OPGEN_T_FLOAT, size225.f); else { out.put(OPGEN_T_INT); out.put(size225.i); } }
-    { Num size226 = integer(0LL);
-      if (size226.is_float) out.put_double(OPGEN_T_FLOAT, size226.f); else { out.put(OPGEN_T_INT); out.put(size226.i); } }
-    { Num size227 = integer(0LL);
-      if (size227.is_float) out.put_double(OPGEN_T_FLOAT, size227.f); else { out.put(OPGEN_T_INT); out.put(size227.i); } }
-    { Num size228 = integer(0LL);
-      if (size228.is_float) out.put_double(OPGEN_T_FLOAT, size228.f); else { out.put(OPGEN_T_INT); out.put(size228.i); } }
   }
   *variant = -1;
   if (*variant < 0 && truth(num(env[27], "persistent"))) *variant = 0;
@@ -1100,10 +1093,10 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
 OPGEN_PLAN_API int opgen_plan_CudnnRNNBackpropV3(const opgen_plan_value* values, int64_t nvalues, const char* backend, int64_t* words, int64_t capacity, int64_t* used, int64_t* variant, char* err, int64_t errlen) {
   Out out{words, capacity, 0};
   try {
-    if (nvalues != 46) fail(OPGEN_E_VALUES, "the plan reads 46 names, the call gave " + std::to_string(nvalues));
+    if (nvalues != 48) fail(OPGEN_E_VALUES, "the plan reads 48 names, the call gave " + std::to_string(nvalues));
     if (backend == nullptr) fail(OPGEN_E_VALUES, "no backend named");
-    opgen_plan_value env[75] = {};
-    for (int64_t k = 0; k < 46; ++k) env[k] = values[k];
+    opgen_plan_value env[78] = {};
+    for (int64_t k = 0; k < 48; ++k) env[k] = values[k];
     opgen_plan_walk_CudnnRNNBackpropV3(env, backend, out, variant);
     *used = out.used;
     return OPGEN_PLAN_OK;
@@ -1117,12 +1110,12 @@ OPGEN_PLAN_API int opgen_plan_CudnnRNNBackpropV3(const opgen_plan_value* values,
 }
 
 OPGEN_PLAN_API const char* opgen_plan_CudnnRNNBackpropV3_info(int table, int64_t index) {
-  static const char* const t0[] = {"_dtype_T", "seq_blocks", "seq_threads", "swap0", "swap1", "input_size", "rows", "steps", "batch", "out_width", "time_major", "num_layers", "skip", "dirs", "w0", "w1", "layers_dirs", "pl_size", "gate_width", "h_size", "acts", "cell_blocks", "cell_threads", "num_units", "lstm", "persistent_blocks", "rnn_mode", "persistent", "relu", "gru", "proj", "row_blocks", "row_threads", "gemm_steps", "unprojected_row_tiles", "lstm_unit_tiles", "fused_max_depth", "fused_row_tiles", "fused_h_tiles", "fused_unit_tiles", "fused", "weights_len", "dx", "gates", "unswap0", "unswap1"};
-  if (table == 0) return index >= 0 && index < 46 ? t0[index] : nullptr;
+  static const char* const t0[] = {"_dtype_T", "seq_blocks", "seq_threads", "swap0", "swap1", "input_size", "rows", "steps", "batch", "out_width", "time_major", "num_layers", "skip", "dirs", "w0", "w1", "layers_dirs", "pl_size", "gate_width", "h_size", "acts", "cell_blocks", "cell_threads", "num_units", "lstm", "persistent_blocks", "rnn_mode", "persistent", "relu", "gru", "proj", "row_blocks", "row_threads", "gemm_steps", "unprojected_row_tiles", "lstm_unit_tiles", "fused_max_depth", "fused_row_tiles", "fused_h_tiles", "fused_unit_tiles", "fused", "weights_len", "bias_blocks", "bias_threads", "dx", "gates", "unswap0", "unswap1"};
+  if (table == 0) return index >= 0 && index < 48 ? t0[index] : nullptr;
   static const char* const t1[] = {"float16", "float32", "float64", "gru", "lstm"};
   if (table == 1) return index >= 0 && index < 5 ? t1[index] : nullptr;
-  static const char* const t2[] = {"CudnnRNNBackpropV3__fill_ones__float16", "CudnnRNNBackpropV3__fill_ones__float32", "CudnnRNNBackpropV3__fill_ones__float64", "CudnnRNNBackpropV3__final_grad__float16", "CudnnRNNBackpropV3__final_grad__float32", "CudnnRNNBackpropV3__final_grad__float64", "CudnnRNNBackpropV3__from_time_major__float16", "CudnnRNNBackpropV3__from_time_major__float32", "CudnnRNNBackpropV3__from_time_major__float64", "CudnnRNNBackpropV3__fused_gru_grad__float16", "CudnnRNNBackpropV3__fused_gru_grad__float32", "CudnnRNNBackpropV3__fused_gru_grad__float64", "CudnnRNNBackpropV3__fused_lstm_grad__float16", "CudnnRNNBackpropV3__fused_lstm_grad__float32", "CudnnRNNBackpropV3__fused_lstm_grad__float64", "CudnnRNNBackpropV3__fused_lstm_proj_grad__float16", "CudnnRNNBackpropV3__fused_lstm_proj_grad__float32", "CudnnRNNBackpropV3__fused_lstm_proj_grad__float64", "CudnnRNNBackpropV3__fused_proj_cells__float16", "CudnnRNNBackpropV3__fused_proj_cells__float32", "CudnnRNNBackpropV3__fused_proj_cells__float64", "CudnnRNNBackpropV3__fused_rnn_grad__float16", "CudnnRNNBackpropV3__fused_rnn_grad__float32", "CudnnRNNBackpropV3__fused_rnn_grad__float64", "CudnnRNNBackpropV3__grad_layer_below__float16", "CudnnRNNBackpropV3__grad_layer_below__float32", "CudnnRNNBackpropV3__grad_layer_below__float64", "CudnnRNNBackpropV3__grad_output_in__float16", "CudnnRNNBackpropV3__grad_output_in__float32", "CudnnRNNBackpropV3__grad_output_in__float64", "CudnnRNNBackpropV3__gru_grad_step__float16", "CudnnRNNBackpropV3__gru_grad_step__float32", "CudnnRNNBackpropV3__gru_grad_step__float64", "CudnnRNNBackpropV3__init_grad__float16", "CudnnRNNBackpropV3__init_grad__float32", "CudnnRNNBackpropV3__init_grad__float64", "CudnnRNNBackpropV3__lstm_grad_step__float16", "CudnnRNNBackpropV3__lstm_grad_step__float32", "CudnnRNNBackpropV3__lstm_grad_step__float64", "CudnnRNNBackpropV3__persistent_gru_grad__float16", "CudnnRNNBackpropV3__persistent_gru_grad__float32", "CudnnRNNBackpropV3__persistent_gru_grad__float64", "CudnnRNNBackpropV3__persistent_lstm_grad__float16", "CudnnRNNBackpropV3__persistent_lstm_grad__float32", "CudnnRNNBackpropV3__persistent_lstm_grad__float64", "CudnnRNNBackpropV3__persistent_rnn_grad__float16", "CudnnRNNBackpropV3__persistent_rnn_grad__float32", "CudnnRNNBackpropV3__persistent_rnn_grad__float64", "CudnnRNNBackpropV3__proj_grad__float16", "CudnnRNNBackpropV3__proj_grad__float32", "CudnnRNNBackpropV3__proj_grad__float64", "CudnnRNNBackpropV3__rnn_grad_step__float16", "CudnnRNNBackpropV3__rnn_grad_step__float32", "CudnnRNNBackpropV3__rnn_grad_step__float64", "CudnnRNNBackpropV3__skip_grad__float16", "CudnnRNNBackpropV3__skip_grad__float32", "CudnnRNNBackpropV3__skip_grad__float64", "CudnnRNNBackpropV3__to_time_major__float16", "CudnnRNNBackpropV3__to_time_major__float32", "CudnnRNNBackpropV3__to_time_major__float64"};
-  if (table == 2) return index >= 0 && index < 60 ? t2[index] : nullptr;
+  static const char* const t2[] = {"CudnnRNNBackpropV3__copy_span__float16", "CudnnRNNBackpropV3__copy_span__float32", "CudnnRNNBackpropV3__copy_span__float64", "CudnnRNNBackpropV3__fill_ones__float16", "CudnnRNNBackpropV3__fill_ones__float32", "CudnnRNNBackpropV3__fill_ones__float64", "CudnnRNNBackpropV3__final_grad__float16", "CudnnRNNBackpropV3__final_grad__float32", "CudnnRNNBackpropV3__final_grad__float64", "CudnnRNNBackpropV3__from_time_major__float16", "CudnnRNNBackpropV3__from_time_major__float32", "CudnnRNNBackpropV3__from_time_major__float64", "CudnnRNNBackpropV3__fused_gru_grad__float16", "CudnnRNNBackpropV3__fused_gru_grad__float32", "CudnnRNNBackpropV3__fused_gru_grad__float64", "CudnnRNNBackpropV3__fused_lstm_grad__float16", "CudnnRNNBackpropV3__fused_lstm_grad__float32", "CudnnRNNBackpropV3__fused_lstm_grad__float64", "CudnnRNNBackpropV3__fused_lstm_proj_grad__float16", "CudnnRNNBackpropV3__fused_lstm_proj_grad__float32", "CudnnRNNBackpropV3__fused_lstm_proj_grad__float64", "CudnnRNNBackpropV3__fused_proj_cells__float16", "CudnnRNNBackpropV3__fused_proj_cells__float32", "CudnnRNNBackpropV3__fused_proj_cells__float64", "CudnnRNNBackpropV3__fused_rnn_grad__float16", "CudnnRNNBackpropV3__fused_rnn_grad__float32", "CudnnRNNBackpropV3__fused_rnn_grad__float64", "CudnnRNNBackpropV3__grad_layer_below__float16", "CudnnRNNBackpropV3__grad_layer_below__float32", "CudnnRNNBackpropV3__grad_layer_below__float64", "CudnnRNNBackpropV3__grad_output_in__float16", "CudnnRNNBackpropV3__grad_output_in__float32", "CudnnRNNBackpropV3__grad_output_in__float64", "CudnnRNNBackpropV3__gru_grad_step__float16", "CudnnRNNBackpropV3__gru_grad_step__float32", "CudnnRNNBackpropV3__gru_grad_step__float64", "CudnnRNNBackpropV3__init_grad__float16", "CudnnRNNBackpropV3__init_grad__float32", "CudnnRNNBackpropV3__init_grad__float64", "CudnnRNNBackpropV3__lstm_grad_step__float16", "CudnnRNNBackpropV3__lstm_grad_step__float32", "CudnnRNNBackpropV3__lstm_grad_step__float64", "CudnnRNNBackpropV3__persistent_gru_grad__float16", "CudnnRNNBackpropV3__persistent_gru_grad__float32", "CudnnRNNBackpropV3__persistent_gru_grad__float64", "CudnnRNNBackpropV3__persistent_lstm_grad__float16", "CudnnRNNBackpropV3__persistent_lstm_grad__float32", "CudnnRNNBackpropV3__persistent_lstm_grad__float64", "CudnnRNNBackpropV3__persistent_rnn_grad__float16", "CudnnRNNBackpropV3__persistent_rnn_grad__float32", "CudnnRNNBackpropV3__persistent_rnn_grad__float64", "CudnnRNNBackpropV3__proj_grad__float16", "CudnnRNNBackpropV3__proj_grad__float32", "CudnnRNNBackpropV3__proj_grad__float64", "CudnnRNNBackpropV3__rnn_grad_step__float16", "CudnnRNNBackpropV3__rnn_grad_step__float32", "CudnnRNNBackpropV3__rnn_grad_step__float64", "CudnnRNNBackpropV3__skip_grad__float16", "CudnnRNNBackpropV3__skip_grad__float32", "CudnnRNNBackpropV3__skip_grad__float64", "CudnnRNNBackpropV3__to_time_major__float16", "CudnnRNNBackpropV3__to_time_major__float32", "CudnnRNNBackpropV3__to_time_major__float64"};
+  if (table == 2) return index >= 0 && index < 63 ? t2[index] : nullptr;
   static const char* const t3[] = {"persistent", "fused", "gemm_steps"};
   if (table == 3) return index >= 0 && index < 3 ? t3[index] : nullptr;
   return nullptr;
@@ -1161,6 +1154,8 @@ static void opgen_drive_CudnnRNNBackpropV3(opgen_call* call, bool run) {
   V v__dtype_T;
   V v_acts;
   V v_batch;
+  V v_bias_blocks;
+  V v_bias_threads;
   V v_c_layers;
   V v_c_size;
   V v_cell_blocks;
@@ -1398,6 +1393,8 @@ static void opgen_drive_CudnnRNNBackpropV3(opgen_call* call, bool run) {
     v_unswap0 = integer(1LL);
     v_unswap1 = v_rows;
     v_dx = (truth(v_compute_input_backprop) ? integer(1LL) : integer(0LL));
+    v_bias_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : min_of({neg(floordiv(neg(v_gate_width), integer(256LL))), integer(65535LL)}));
+    v_bias_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_gate_width), integer(128LL))))})}));
     v_unprojected_row_tiles = max_of({neg(floordiv(neg(v_batch), integer(32LL))), integer(3LL)});
     v_lstm_unit_tiles = min_of({v_fused_unit_tiles, neg(floordiv(neg(v_fused_max_depth), mul(integer(4LL), integer(32LL))))});
     v__shape_input_backprop = Shape{v_steps, v_batch, v_input_size};
@@ -1528,6 +1525,8 @@ static void opgen_drive_CudnnRNNBackpropV3(opgen_call* call, bool run) {
     v_unswap0 = v_steps;
     v_unswap1 = v_batch;
     v_dx = (truth(v_compute_input_backprop) ? integer(1LL) : integer(0LL));
+    v_bias_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : min_of({neg(floordiv(neg(v_gate_width), integer(256LL))), integer(65535LL)}));
+    v_bias_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_gate_width), integer(128LL))))})}));
     v_unprojected_row_tiles = max_of({neg(floordiv(neg(v_batch), integer(32LL))), integer(3LL)});
     v_lstm_unit_tiles = min_of({v_fused_unit_tiles, neg(floordiv(neg(v_fused_max_depth), mul(integer(4LL), integer(32LL))))});
     v__shape_input_backprop = Shape{v_batch, v_steps, v_input_size};
@@ -1574,10 +1573,10 @@ static void opgen_drive_CudnnRNNBackpropV3(opgen_call* call, bool run) {
   v_dm = scratch(call, frame, Shape{mul(mul(mul(v_dirs, v_batch), v_num_units), v_proj)}, v__dtype_T);
   v_ones = scratch(call, frame, Shape{v_rows}, v__dtype_T);
   static const char* const strings[] = {"float16", "float32", "float64", "gru", "lstm"};
-  static const char* const symbols[] = {"CudnnRNNBackpropV3__fill_ones__float16", "CudnnRNNBackpropV3__fill_ones__float32", "CudnnRNNBackpropV3__fill_ones__float64", "CudnnRNNBackpropV3__final_grad__float16", "CudnnRNNBackpropV3__final_grad__float32", "CudnnRNNBackpropV3__final_grad__float64", "CudnnRNNBackpropV3__from_time_major__float16", "CudnnRNNBackpropV3__from_time_major__float32", "CudnnRNNBackpropV3__from_time_major__float64", "CudnnRNNBackpropV3__fused_gru_grad__float16", "CudnnRNNBackpropV3__fused_gru_grad__float32", "CudnnRNNBackpropV3__fused_gru_grad__float64", "CudnnRNNBackpropV3__fused_lstm_grad__float16", "CudnnRNNBackpropV3__fused_lstm_grad__float32", "CudnnRNNBackpropV3__fused_lstm_grad__float64", "CudnnRNNBackpropV3__fused_lstm_proj_grad__float16", "CudnnRNNBackpropV3__fused_lstm_proj_grad__float32", "CudnnRNNBackpropV3__fused_lstm_proj_grad__float64", "CudnnRNNBackpropV3__fused_proj_cells__float16", "CudnnRNNBackpropV3__fused_proj_cells__float32", "CudnnRNNBackpropV3__fused_proj_cells__float64", "CudnnRNNBackpropV3__fused_rnn_grad__float16", "CudnnRNNBackpropV3__fused_rnn_grad__float32", "CudnnRNNBackpropV3__fused_rnn_grad__float64", "CudnnRNNBackpropV3__grad_layer_below__float16", "CudnnRNNBackpropV3__grad_layer_below__float32", "CudnnRNNBackpropV3__grad_layer_below__float64", "CudnnRNNBackpropV3__grad_output_in__float16", "CudnnRNNBackpropV3__grad_output_in__float32", "CudnnRNNBackpropV3__grad_output_in__float64", "CudnnRNNBackpropV3__gru_grad_step__float16", "CudnnRNNBackpropV3__gru_grad_step__float32", "CudnnRNNBackpropV3__gru_grad_step__float64", "CudnnRNNBackpropV3__init_grad__float16", "CudnnRNNBackpropV3__init_grad__float32", "CudnnRNNBackpropV3__init_grad__float64", "CudnnRNNBackpropV3__lstm_grad_step__float16", "CudnnRNNBackpropV3__lstm_grad_step__float32", "CudnnRNNBackpropV3__lstm_grad_step__float64", "CudnnRNNBackpropV3__persistent_gru_grad__float16", "CudnnRNNBackpropV3__persistent_gru_grad__float32", "CudnnRNNBackpropV3__persistent_gru_grad__float64", "CudnnRNNBackpropV3__persistent_lstm_grad__float16", "CudnnRNNBackpropV3__persistent_lstm_grad__float32", "CudnnRNNBackpropV3__persistent_lstm_grad__float64", "CudnnRNNBackpropV3__persistent_rnn_grad__float16", "CudnnRNNBackpropV3__persistent_rnn_grad__float32", "CudnnRNNBackpropV3__persistent_rnn_grad__float64", "CudnnRNNBackpropV3__proj_grad__float16", "CudnnRNNBackpropV3__proj_grad__float32", "CudnnRNNBackpropV3__proj_grad__float64", "CudnnRNNBackpropV3__rnn_grad_step__float16", "CudnnRNNBackpropV3__rnn_grad_step__float32", "CudnnRNNBackpropV3__rnn_grad_step__float64", "CudnnRNNBackpropV3__skip_grad__float16", "CudnnRNNBackpropV3__skip_grad__float32", "CudnnRNNBackpropV3__skip_grad__float64", "CudnnRNNBackpropV3__to_time_major__float16", "CudnnRNNBackpropV3__to_time_major__float32", "CudnnRNNBackpropV3__to_time_major__float64"};
-  opgen_plan_value values[46] = {plan_value(frame, v__dtype_T, strings, 5), plan_value(frame, v_seq_blocks, strings, 5), plan_value(frame, v_seq_threads, strings, 5), plan_value(frame, v_swap0, strings, 5), plan_value(frame, v_swap1, strings, 5), plan_value(frame, v_input_size, strings, 5), plan_value(frame, v_rows, strings, 5), plan_value(frame, v_steps, strings, 5), plan_value(frame, v_batch, strings, 5), plan_value(frame, v_out_width, strings, 5), plan_value(frame, v_time_major, strings, 5), plan_value(frame, v_num_layers, strings, 5), plan_value(frame, v_skip, strings, 5), plan_value(frame, v_dirs, strings, 5), plan_value(frame, v_w0, strings, 5), plan_value(frame, v_w1, strings, 5), plan_value(frame, v_layers_dirs, strings, 5), plan_value(frame, v_pl_size, strings, 5), plan_value(frame, v_gate_width, strings, 5), plan_value(frame, v_h_size, strings, 5), plan_value(frame, v_acts, strings, 5), plan_value(frame, v_cell_blocks, strings, 5), plan_value(frame, v_cell_threads, strings, 5), plan_value(frame, v_num_units, strings, 5), plan_value(frame, v_lstm, strings, 5), plan_value(frame, v_persistent_blocks, strings, 5), plan_value(frame, v_rnn_mode, strings, 5), plan_value(frame, v_persistent, strings, 5), plan_value(frame, v_relu, strings, 5), plan_value(frame, v_gru, strings, 5), plan_value(frame, v_proj, strings, 5), plan_value(frame, v_row_blocks, strings, 5), plan_value(frame, v_row_threads, strings, 5), plan_value(frame, v_gemm_steps, strings, 5), plan_value(frame, v_unprojected_row_tiles, strings, 5), plan_value(frame, v_lstm_unit_tiles, strings, 5), plan_value(frame, v_fused_max_depth, strings, 5), plan_value(frame, v_fused_row_tiles, strings, 5), plan_value(frame, v_fused_h_tiles, strings, 5), plan_value(frame, v_fused_unit_tiles, strings, 5), plan_value(frame, v_fused, strings, 5), plan_value(frame, v_weights_len, strings, 5), plan_value(frame, v_dx, strings, 5), plan_value(frame, v_gates, strings, 5), plan_value(frame, v_unswap0, strings, 5), plan_value(frame, v_unswap1, strings, 5)};
+  static const char* const symbols[] = {"CudnnRNNBackpropV3__copy_span__float16", "CudnnRNNBackpropV3__copy_span__float32", "CudnnRNNBackpropV3__copy_span__float64", "CudnnRNNBackpropV3__fill_ones__float16", "CudnnRNNBackpropV3__fill_ones__float32", "CudnnRNNBackpropV3__fill_ones__float64", "CudnnRNNBackpropV3__final_grad__float16", "CudnnRNNBackpropV3__final_grad__float32", "CudnnRNNBackpropV3__final_grad__float64", "CudnnRNNBackpropV3__from_time_major__float16", "CudnnRNNBackpropV3__from_time_major__float32", "CudnnRNNBackpropV3__from_time_major__float64", "CudnnRNNBackpropV3__fused_gru_grad__float16", "CudnnRNNBackpropV3__fused_gru_grad__float32", "CudnnRNNBackpropV3__fused_gru_grad__float64", "CudnnRNNBackpropV3__fused_lstm_grad__float16", "CudnnRNNBackpropV3__fused_lstm_grad__float32", "CudnnRNNBackpropV3__fused_lstm_grad__float64", "CudnnRNNBackpropV3__fused_lstm_proj_grad__float16", "CudnnRNNBackpropV3__fused_lstm_proj_grad__float32", "CudnnRNNBackpropV3__fused_lstm_proj_grad__float64", "CudnnRNNBackpropV3__fused_proj_cells__float16", "CudnnRNNBackpropV3__fused_proj_cells__float32", "CudnnRNNBackpropV3__fused_proj_cells__float64", "CudnnRNNBackpropV3__fused_rnn_grad__float16", "CudnnRNNBackpropV3__fused_rnn_grad__float32", "CudnnRNNBackpropV3__fused_rnn_grad__float64", "CudnnRNNBackpropV3__grad_layer_below__float16", "CudnnRNNBackpropV3__grad_layer_below__float32", "CudnnRNNBackpropV3__grad_layer_below__float64", "CudnnRNNBackpropV3__grad_output_in__float16", "CudnnRNNBackpropV3__grad_output_in__float32", "CudnnRNNBackpropV3__grad_output_in__float64", "CudnnRNNBackpropV3__gru_grad_step__float16", "CudnnRNNBackpropV3__gru_grad_step__float32", "CudnnRNNBackpropV3__gru_grad_step__float64", "CudnnRNNBackpropV3__init_grad__float16", "CudnnRNNBackpropV3__init_grad__float32", "CudnnRNNBackpropV3__init_grad__float64", "CudnnRNNBackpropV3__lstm_grad_step__float16", "CudnnRNNBackpropV3__lstm_grad_step__float32", "CudnnRNNBackpropV3__lstm_grad_step__float64", "CudnnRNNBackpropV3__persistent_gru_grad__float16", "CudnnRNNBackpropV3__persistent_gru_grad__float32", "CudnnRNNBackpropV3__persistent_gru_grad__float64", "CudnnRNNBackpropV3__persistent_lstm_grad__float16", "CudnnRNNBackpropV3__persistent_lstm_grad__float32", "CudnnRNNBackpropV3__persistent_lstm_grad__float64", "CudnnRNNBackpropV3__persistent_rnn_grad__float16", "CudnnRNNBackpropV3__persistent_rnn_grad__float32", "CudnnRNNBackpropV3__persistent_rnn_grad__float64", "CudnnRNNBackpropV3__proj_grad__float16", "CudnnRNNBackpropV3__proj_grad__float32", "CudnnRNNBackpropV3__proj_grad__float64", "CudnnRNNBackpropV3__rnn_grad_step__float16", "CudnnRNNBackpropV3__rnn_grad_step__float32", "CudnnRNNBackpropV3__rnn_grad_step__float64", "CudnnRNNBackpropV3__skip_grad__float16", "CudnnRNNBackpropV3__skip_grad__float32", "CudnnRNNBackpropV3__skip_grad__float64", "CudnnRNNBackpropV3__to_time_major__float16", "CudnnRNNBackpropV3__to_time_major__float32", "CudnnRNNBackpropV3__to_time_major__float64"};
+  opgen_plan_value values[48] = {plan_value(frame, v__dtype_T, strings, 5), plan_value(frame, v_seq_blocks, strings, 5), plan_value(frame, v_seq_threads, strings, 5), plan_value(frame, v_swap0, strings, 5), plan_value(frame, v_swap1, strings, 5), plan_value(frame, v_input_size, strings, 5), plan_value(frame, v_rows, strings, 5), plan_value(frame, v_steps, strings, 5), plan_value(frame, v_batch, strings, 5), plan_value(frame, v_out_width, strings, 5), plan_value(frame, v_time_major, strings, 5), plan_value(frame, v_num_layers, strings, 5), plan_value(frame, v_skip, strings, 5), plan_value(frame, v_dirs, strings, 5), plan_value(frame, v_w0, strings, 5), plan_value(frame, v_w1, strings, 5), plan_value(frame, v_layers_dirs, strings, 5), plan_value(frame, v_pl_size, strings, 5), plan_value(frame, v_gate_width, strings, 5), plan_value(frame, v_h_size, strings, 5), plan_value(frame, v_acts, strings, 5), plan_value(frame, v_cell_blocks, strings, 5), plan_value(frame, v_cell_threads, strings, 5), plan_value(frame, v_num_units, strings, 5), plan_value(frame, v_lstm, strings, 5), plan_value(frame, v_persistent_blocks, strings, 5), plan_value(frame, v_rnn_mode, strings, 5), plan_value(frame, v_persistent, strings, 5), plan_value(frame, v_relu, strings, 5), plan_value(frame, v_gru, strings, 5), plan_value(frame, v_proj, strings, 5), plan_value(frame, v_row_blocks, strings, 5), plan_value(frame, v_row_threads, strings, 5), plan_value(frame, v_gemm_steps, strings, 5), plan_value(frame, v_unprojected_row_tiles, strings, 5), plan_value(frame, v_lstm_unit_tiles, strings, 5), plan_value(frame, v_fused_max_depth, strings, 5), plan_value(frame, v_fused_row_tiles, strings, 5), plan_value(frame, v_fused_h_tiles, strings, 5), plan_value(frame, v_fused_unit_tiles, strings, 5), plan_value(frame, v_fused, strings, 5), plan_value(frame, v_weights_len, strings, 5), plan_value(frame, v_bias_blocks, strings, 5), plan_value(frame, v_bias_threads, strings, 5), plan_value(frame, v_dx, strings, 5), plan_value(frame, v_gates, strings, 5), plan_value(frame, v_unswap0, strings, 5), plan_value(frame, v_unswap1, strings, 5)};
   opgen_native::Slot slots[22] = {plan_slot(frame, v_input), plan_slot(frame, v_xt), plan_slot(frame, v_ones), plan_slot(frame, v_output_backprop), plan_slot(frame, v_dy), plan_slot(frame, v_sequence_lengths), plan_slot(frame, v_output_h_backprop), plan_slot(frame, v_output_c_backprop), plan_slot(frame, v_dh), plan_slot(frame, v_dc), plan_slot(frame, v_reserve_space), plan_slot(frame, v_dgw), plan_slot(frame, v_dm), plan_slot(frame, v_params), plan_slot(frame, v_dgr), plan_slot(frame, v_dhp), plan_slot(frame, v_input_h_backprop), plan_slot(frame, v_input_c_backprop), plan_slot(frame, v_params_backprop), plan_slot(frame, v_dxt), plan_slot(frame, v_dxl), plan_slot(frame, v_input_backprop)};
-  int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_CudnnRNNBackpropV3, symbols, 60, values, 46, slots, 22, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
+  int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_CudnnRNNBackpropV3, symbols, 63, values, 48, slots, 22, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
   if (rc != OPGEN_OK) raise(rc, call->err);
 }
 
