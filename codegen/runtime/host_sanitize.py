@@ -137,28 +137,31 @@ class BuffersApart:
             places.append(cursor)
             cursor += size + _red_zone(size)
         self._block = np.empty(cursor + KEPT_ALIGNMENT, np.uint8)
-        origin = -self._block.ctypes.data % KEPT_ALIGNMENT  # the places are offsets from an aligned address
+        block = self._block.__array_interface__["data"][0]
+        origin = -block % KEPT_ALIGNMENT  # the places are offsets from an aligned address
         self.args = list(args)
-        self._copies: list[tuple[int, int, int]] = []  # (original address, offset of the copy in the block, bytes)
+        self.moved: list[tuple[int, int]] = []  # (argument index, its copy's address)
+        self._copies: list[tuple[int, int, int]] = []  # (original address, copy's address, bytes)
         for group, place in zip(groups, places, strict=True):
             lo, at = group[0][0], origin + place
             size = _end(group) - lo
-            ctypes.memmove(self._block.ctypes.data + at, lo, size)
-            self._copies.append((lo, at, size))
+            ctypes.memmove(block + at, lo, size)
+            self._copies.append((lo, block + at, size))
             for base, _, i in group:
                 arg = args[i]
                 self.args[i] = np.ndarray(arg.shape, arg.dtype, buffer=self._block, offset=at + base - lo)
+                self.moved.append((i, block + at + base - lo))
 
     def copy_back(self) -> None:
         """The kernel's writes into the original arrays (a group it left as it was is not written:
         a read-only array stays untouched)."""
-        for original, at, size in self._copies:
-            if size == 0:
-                continue
-            copy = self._block[at:at + size]
-            target = np.ctypeslib.as_array((ctypes.c_uint8 * size).from_address(original))
-            if not np.array_equal(copy, target):
-                target[...] = copy
+        for original, copy, size in self._copies:
+            if size and _memcmp(copy, original, size):
+                ctypes.memmove(original, copy, size)
+
+
+_memcmp = ctypes.CDLL(None).memcmp  # (the process's C library)
+_memcmp.argtypes, _memcmp.restype = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t], ctypes.c_int
 
 
 def _alias_groups(spans: list[_Span]) -> list[list[_Span]]:
