@@ -224,21 +224,24 @@ def test_arguments_that_alias_keep_aliasing(mod):
 def test_launch_buffers_are_apart_aligned_as_given_and_copied_back():
     from codegen.runtime import host_sanitize as san
 
-    block = np.zeros(300, np.float32)
-    x, y, z = block[1:101], block[101:201], np.zeros(5, np.float64)
+    block = np.arange(300, dtype=np.float32)
+    x, y, z, empty = block[1:101], block[101:201], np.arange(5, dtype=np.float64), np.zeros(0, np.float32)
     z.flags.writeable = False
-    apart = san.BuffersApart([0, 1, 3], [x, y, np.int32(3), z])
-    table, count = san.buffers(["x", "y", "n", "z"], [0, 1, 3], apart.args)
-    assert count == 3 and apart.args[2] == 3
-    for old, new in zip((x, y, z), (apart.args[0], apart.args[1], apart.args[3]), strict=True):
-        assert new.shape == old.shape and new.dtype == old.dtype
+    args = [x, y, np.int32(3), z, None, empty]
+    apart = san.BuffersApart([0, 1, 3, 4, 5], args)
+    table, count = san.buffers(["x", "y", "n", "z", "none", "empty"], [0, 1, 3, 4, 5], apart.args)
+    assert count == 4 and apart.args[2] == 3 and apart.args[4] is None
+    assert sorted(apart.moved) == [(i, apart.args[i].ctypes.data) for i in (0, 1, 3, 5)]
+    for old, new in zip((x, y, z, empty), (apart.args[0], apart.args[1], apart.args[3], apart.args[5]), strict=True):
+        assert new.shape == old.shape and new.dtype == old.dtype and np.array_equal(new, old)
         assert new.ctypes.data % san.KEPT_ALIGNMENT == old.ctypes.data % san.KEPT_ALIGNMENT
         assert not np.shares_memory(new, block) and not np.shares_memory(new, z)
     ranges = sorted((r.base, r.base + r.size) for r in table[:count])
     assert all(b[0] - a[1] >= 2 * san.RED_ZONE_MIN for a, b in itertools.pairwise(ranges))
     apart.args[1][:] = 7.0  # as a kernel would write y
     apart.copy_back()
-    assert (y == 7.0).all() and (x == 0).all() and block[0] == 0 and block[201] == 0 and not z.flags.writeable
+    assert (y == 7.0).all() and np.array_equal(x, np.arange(1, 101)) and block[0] == 0 and block[201] == 201
+    assert np.array_equal(z, np.arange(5)) and not z.flags.writeable
 
 
 def test_shared_memory_bounds(mod):
