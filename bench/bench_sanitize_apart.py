@@ -33,6 +33,7 @@ class AsGiven:
 
     def __init__(self, pointer_params: Sequence[int], args: Sequence[Any]) -> None:
         self.args = list(args)
+        self.moved: list[tuple[int, int]] = []
 
     def copy_back(self) -> None:
         pass
