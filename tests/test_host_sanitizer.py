@@ -4,6 +4,7 @@ source line; clean kernels report nothing. Every kernel here is plain CUDA."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import numpy as np
@@ -28,6 +29,15 @@ extern "C" __global__ void oob_write(const float* x, float* y, int n) {
 }
 extern "C" __global__ void oob_before(const float* x, float* y) {
   y[threadIdx.x] = x[(int)threadIdx.x - 1];  // BUG: thread 0 reads x[-1]
+}
+extern "C" __global__ void sum_oob(const float* a, const float* b, float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a[i + 1] + b[i];  // BUG: reads a[n]
+}
+extern "C" __global__ void running_count(const float* x, float* y, int n) {
+  // one thread, in order: when y aliases x, each element reads the one just written
+  if (threadIdx.x == 0)
+    for (int i = 1; i < n; ++i) y[i] = x[i - 1] + 1.0f;
 }
 extern "C" __global__ void reverse_clean(float* y) {
   __shared__ float s[64];
@@ -185,6 +195,53 @@ def test_out_of_bounds_write(mod):
 
 def test_out_of_bounds_before_the_start(mod):
     fails(mod, "oob_before", 1, 8, (f32(8), f32(8)), r"byte offset -4 of buffer 'x'", r"thread \(0,0,0\)")
+
+
+def test_an_access_past_one_buffer_into_the_next_is_reported(mod):
+    """Two arguments that are slices of one array sit side by side: a[n] is b[0]. The runtime accepts
+    an access inside any buffer of the launch, so each is copied apart first (red zones between);
+    before, sum_oob passed (a[n] was inside b)."""
+    block = np.arange(200, dtype=np.float32)
+    fails(mod, "sum_oob", 4, 32, (block[:100], block[100:], f32(100), np.int32(100)),
+          r"out-of-bounds read of 4 bytes at byte offset 400 of buffer 'a', which has 400 bytes",
+          r"block \(3,0,0\) thread \(3,0,0\)", r"a\[i \+ 1\]")
+    block = np.arange(200, dtype=np.float32)
+    fails(mod, "oob_write", 4, 32, (block[100:], block[:100], np.int32(100)),
+          r"out-of-bounds write of 4 bytes at byte offset 400 of buffer 'y', which has 400 bytes")
+    fails(mod, "oob_before", 1, 8, (block[8:16], block[:8]), r"byte offset -4 of buffer 'x', which has 32 bytes")
+
+
+def test_arguments_that_alias_keep_aliasing(mod):
+    """In-place and overlapping views are one buffer to the kernel (one copy), never two."""
+    a = f32(8)
+    run(mod, "running_count", 1, 32, (a, a[:], np.int32(8)))
+    np.testing.assert_array_equal(a, np.arange(8))  # apart, y[i] would read the original x[i - 1]: 0, 1, 1...
+    b = f32(9)
+    run(mod, "running_count", 1, 32, (b[:8], b[1:], np.int32(8)))  # y[i] = b[i + 1] = b[i - 1] + 1
+    np.testing.assert_array_equal(b, [0, 0, 1, 1, 2, 2, 3, 3, 4])
+
+
+def test_launch_buffers_are_apart_aligned_as_given_and_copied_back():
+    from codegen.runtime import host_sanitize as san
+
+    block = np.arange(300, dtype=np.float32)
+    x, y, z, empty = block[1:101], block[101:201], np.arange(5, dtype=np.float64), np.zeros(0, np.float32)
+    z.flags.writeable = False
+    args = [x, y, np.int32(3), z, None, empty]
+    apart = san.BuffersApart([0, 1, 3, 4, 5], args)
+    table, count = san.buffers(["x", "y", "n", "z", "none", "empty"], [0, 1, 3, 4, 5], apart.args)
+    assert count == 4 and apart.args[2] == 3 and apart.args[4] is None
+    assert sorted(apart.moved) == [(i, apart.args[i].ctypes.data) for i in (0, 1, 3, 5)]
+    for old, new in zip((x, y, z, empty), (apart.args[0], apart.args[1], apart.args[3], apart.args[5]), strict=True):
+        assert new.shape == old.shape and new.dtype == old.dtype and np.array_equal(new, old)
+        assert new.ctypes.data % san.KEPT_ALIGNMENT == old.ctypes.data % san.KEPT_ALIGNMENT
+        assert not np.shares_memory(new, block) and not np.shares_memory(new, z)
+    ranges = sorted((r.base, r.base + r.size) for r in table[:count])
+    assert all(b[0] - a[1] >= 2 * san.RED_ZONE_MIN for a, b in itertools.pairwise(ranges))
+    apart.args[1][:] = 7.0  # as a kernel would write y
+    apart.copy_back()
+    assert (y == 7.0).all() and np.array_equal(x, np.arange(1, 101)) and block[0] == 0 and block[201] == 201
+    assert np.array_equal(z, np.arange(5)) and not z.flags.writeable
 
 
 def test_shared_memory_bounds(mod):

@@ -4,7 +4,8 @@
 ``-fsanitize=thread`` instrumentation (a call before every load and store, which the module's glue
 hands to the runtime: no libtsan is involved), with the passes that would drop a dead load or a
 store of the value already there turned off, and UBSan's checks as traps. The runtime then checks
-every access against the launch's buffers and the block's shared memory, and reports the first
+every access against the launch's buffers (copies set apart by red zones, so an access past one
+buffer cannot land in another: BuffersApart) and the block's shared memory, and reports the first
 finding with kernel, block, thread and the access's program counter, which this module turns into
 a source line.
 
@@ -104,6 +105,83 @@ def buffers(param_names: Sequence[str], pointer_params: Sequence[int], args: Seq
     for i, (base, size, name, granule) in enumerate(found):
         table[i].base, table[i].size, table[i].name, table[i].granule = base, size, name, granule
     return table, len(found)
+
+
+#: Each copy keeps its original's address modulo this (a kernel picks its vector or scalar path by
+#: alignment; CUDA allocations are 256-byte aligned), so the sanitized launch takes the same paths.
+KEPT_ALIGNMENT = 4096
+#: The red zone on each side of a copy: the copy's own size, within these bounds (bytes).
+RED_ZONE_MIN, RED_ZONE_MAX = 4096, 1 << 20
+
+_Span = tuple[int, int, int]  # (address, bytes, argument index)
+
+
+class BuffersApart:
+    """The launch's arrays copied apart, for the sanitize build: the runtime accepts an access that
+    falls inside any buffer of the launch, so an access just past one buffer that lands in another
+    (two slices of one array, or two allocations the heap put side by side) would pass. Arrays that
+    share bytes (in-place ops, overlapping views) form one group, copied whole, so they alias as
+    before; each group sits in one block with a red zone on each side (memory that is no buffer of
+    the launch: an access there is reported, offset from the nearest buffer), whatever the heap's
+    layout. `args`: the arguments with views of the copies for the arrays (each address modulo
+    KEPT_ALIGNMENT as given); copy_back() writes what the kernel changed back."""
+
+    def __init__(self, pointer_params: Sequence[int], args: Sequence[Any]) -> None:
+        groups = _alias_groups([(arg.__array_interface__["data"][0], arg.nbytes, i) for i in pointer_params
+                                if isinstance(arg := args[i], np.ndarray)])
+        places, cursor = [], 0
+        for group in groups:
+            lo, size = group[0][0], _end(group) - group[0][0]
+            cursor += _red_zone(size)
+            cursor += (lo - cursor) % KEPT_ALIGNMENT
+            places.append(cursor)
+            cursor += size + _red_zone(size)
+        self._block = np.empty(cursor + KEPT_ALIGNMENT, np.uint8)
+        block = self._block.__array_interface__["data"][0]
+        origin = -block % KEPT_ALIGNMENT  # the places are offsets from an aligned address
+        self.args = list(args)
+        self.moved: list[tuple[int, int]] = []  # (argument index, its copy's address)
+        self._copies: list[tuple[int, int, int]] = []  # (original address, copy's address, bytes)
+        for group, place in zip(groups, places, strict=True):
+            lo, at = group[0][0], origin + place
+            size = _end(group) - lo
+            ctypes.memmove(block + at, lo, size)
+            self._copies.append((lo, block + at, size))
+            for base, _, i in group:
+                arg = args[i]
+                self.args[i] = np.ndarray(arg.shape, arg.dtype, buffer=self._block, offset=at + base - lo)
+                self.moved.append((i, block + at + base - lo))
+
+    def copy_back(self) -> None:
+        """The kernel's writes into the original arrays (a group it left as it was is not written:
+        a read-only array stays untouched)."""
+        for original, copy, size in self._copies:
+            if size and _memcmp(copy, original, size):
+                ctypes.memmove(original, copy, size)
+
+
+_memcmp = ctypes.CDLL(None).memcmp  # (the process's C library)
+_memcmp.argtypes, _memcmp.restype = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t], ctypes.c_int
+
+
+def _alias_groups(spans: list[_Span]) -> list[list[_Span]]:
+    """The spans in groups that share bytes (an empty array at a group's end joins it), by address."""
+    groups: list[list[_Span]] = []
+    for span in sorted(spans, key=lambda s: (s[0], -s[1])):
+        base, size, _ = span
+        if groups and (base < _end(groups[-1]) or (size == 0 and base == _end(groups[-1]))):
+            groups[-1].append(span)
+        else:
+            groups.append([span])
+    return groups
+
+
+def _end(group: list[_Span]) -> int:
+    return max(base + size for base, size, _ in group)
+
+
+def _red_zone(size: int) -> int:
+    return min(max(size, RED_ZONE_MIN), RED_ZONE_MAX)
 
 
 # -------------------------------------------------------- source lines ----

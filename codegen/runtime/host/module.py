@@ -259,14 +259,20 @@ class HostFunction:
     def _launch_sanitized(self, base: _LaunchCfg, args: Any) -> None:
         buf, ptrs, keep = self._pack(args)  # every argument checked
         pointers = [i for i, (kind, _) in enumerate(self.params) if kind == _P_POINTER]
-        table, count = _san.buffers(self.param_names, pointers, keep)
+        apart = _san.BuffersApart(pointers, keep)  # the kernel runs on copies, red zones between them
+        for i, address in apart.moved:
+            ctypes.c_uint64.from_buffer(buf, self._offsets[i]).value = address
+        table, count = _san.buffers(self.param_names, pointers, apart.args)
         cfg = _LaunchCfg.from_buffer_copy(base)
         cfg.sanitize, cfg.nbuffers, cfg.buffers = 1, count, table
         shared = self.module.shared_vars
         assert shared is not None  # a sanitize build has them
         cfg.nvars, cfg.vars = shared.count, shared.table
         err = ctypes.create_string_buffer(4096)
-        rc = self._launch(ctypes.byref(cfg), ptrs, err, len(err))
+        try:
+            rc = self._launch(ctypes.byref(cfg), ptrs, err, len(err))
+        finally:
+            apart.copy_back()  # (after a finding too: the arrays hold what the kernel wrote, as unsanitized)
         del buf, keep
         if rc != 0:
             module = self.module
