@@ -914,7 +914,8 @@ OPGEN_COLD inline opgen_plan_value plan_value_slow(Frame& frame, const V& v, con
   frame.values.push_back(std::move(items));
   return opgen_plan_value{OPGEN_V_LIST, 0, 0, 0.0, frame.values.back().data(), (int64_t)frame.values.back().size()};
 }
-inline opgen_plan_value plan_value(Frame& frame, const V& v, const char* const* strings, int64_t nstrings) {
+// (a number inline: a driver hands the plan ~20 of them a call, each a call of its own before)
+OPGEN_HOT opgen_plan_value plan_value(Frame& frame, const V& v, const char* const* strings, int64_t nstrings) {
   if (v.kind == K_BOOL || v.kind == K_INT) return opgen_plan_value{OPGEN_V_INT, 0, v.i, 0.0, nullptr, 0};
   if (v.kind == K_FLOAT) return opgen_plan_value{OPGEN_V_FLOAT, 0, 0, v.f, nullptr, 0};
   return plan_value_slow(frame, v, strings, nstrings);
