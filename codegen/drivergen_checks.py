@@ -118,6 +118,8 @@ class _Printer:
                     value=ast.Attribute(attr="shape", value=whose), slice=ast.Slice(lower=lo, upper=hi))]):
                 start, stop = self.ex(lo or ast.Constant(0)), self.ex(hi or ast.Constant(0))
                 return f"dims_slice({self.ex(whose)}, {start}, {stop})"
+            case ast.Call(func=ast.Name(id="min" | "max" as which), args=[a, b]):  # (two: checks.h's inline form)
+                return f"{which}_of({self.ex(a)}, {self.ex(b)})"
             case ast.Call(func=ast.Name(id="min" | "max" as which), args=args) if len(args) > 1:
                 return f"{which}_of({{{', '.join(self.ex(a) for a in args)}}})"
             case ast.Call(func=ast.Name(id="len"), args=[arg]):

@@ -78,7 +78,9 @@ OPGEN_DRIVER_API int opgen_test_arith(int op, int32_t ka, int64_t ia, double fa,
       case 4: r = neg(a); break;
       case 5: r = integer(compare(a, b)); break;
       case 6: r = boolean(equal(a, b)); break;
-      case 7: r = min_of({a, b}); break;
+      case 7: r = min_of(a, b); break;  // (the pair's inline form, as drivers print min(a, b))
+      case 8: r = max_of(a, b); break;
+      case 9: r = min_of({a, b}); break;  // (the list's loop: three or more, and the pair's way out)
       default: r = max_of({a, b}); break;
     }
   } catch (const Raise& e) {
@@ -297,7 +299,7 @@ def test_float_and_string_reprs_are_pythons(toy: tuple[Any, Any, Driver]) -> Non
         assert str_repr(s) == repr(s), s
 
 
-_ARITH = ("add", "sub", "mul", "floordiv", "neg", "compare", "equal", "min", "max")
+_ARITH = ("add", "sub", "mul", "floordiv", "neg", "compare", "equal", "min", "max", "min_list", "max_list")
 
 
 def _python_arith(op: str, a: Any, b: Any) -> Any:
@@ -306,7 +308,8 @@ def _python_arith(op: str, a: Any, b: Any) -> Any:
     try:
         r = {"add": lambda: a + b, "sub": lambda: a - b, "mul": lambda: a * b, "floordiv": lambda: a // b,
              "neg": lambda: -a, "compare": lambda: (a > b) - (a < b), "equal": lambda: a == b,
-             "min": lambda: min(a, b), "max": lambda: max(a, b)}[op]()
+             "min": lambda: min(a, b), "max": lambda: max(a, b), "min_list": lambda: min(a, b),
+             "max_list": lambda: max(a, b)}[op]()
     except ZeroDivisionError:
         return "fallback"
     if type(r) is int and not -2**63 <= r < 2**63:

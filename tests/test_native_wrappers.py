@@ -143,7 +143,8 @@ def test_errors_are_the_wrappers(op: Any, cases: dict[str, list[Any]], monkeypat
 
 
 def test_a_numpy_call_reaches_the_driver_before_other_python(monkeypatch: pytest.MonkeyPatch) -> None:
-    # (the generated _run asks the driver first: no torch test, no _compute frame, on a plain call)
+    # (the generated function asks the driver first: no torch test, no _run or _compute frame, on a
+    # plain call)
     import generated.norm.layer_norm as module
 
     def never(*args: Any, **kwargs: Any) -> Any:
@@ -159,6 +160,7 @@ def test_a_numpy_call_reaches_the_driver_before_other_python(monkeypatch: pytest
     with monkeypatch.context() as patched:
         patched.setattr(module._rt, "torch_call", never)
         patched.setattr(module, "_compute", never)
+        patched.setattr(module, "_run", never)
         got = module.layer_norm(x, gamma, scope="cpu")
     assert module._NATIVE.served == before + 1 and type(got) is module.LayerNormOutputs
     _same(got, expected)

@@ -104,33 +104,38 @@ class NativeDriver:
         # device index -> native_cuda.generation() it was bound in (-1 - generation: off in that one)
         self._cuda_bound: dict[int, int] = {}
         self._broken = False
-        # The last native cpu call's route — (backend, environ_version(), the switches) — with what it
-        # found: the front's call, whether outputs are poisoned (one tuple: threads see all or none).
-        # The same route again, and nothing is read but the route: any os.environ write or switch
-        # changes it (settings.py's doc).
-        self._last: tuple[tuple[Any, ...], Any, bool] | None = None
+        # The last native cpu call's route — backend, environ_version(), the two switches — and what it
+        # found: the front's call, whether outputs are poisoned (one flat tuple: threads see all or
+        # none; its items tested in place, no route tuple made per call). The same route again, and
+        # nothing is read but the route: any os.environ write or switch changes it (settings.py's
+        # doc). None while the route is not known (or environ writes are not counted: read each call).
+        self._last: tuple[Any, int, Any, Any, Any, bool] | None = None
 
     def call(self, backend: Any, inputs: tuple[Any, ...], attrs: tuple[Any, ...],
              outputs: type[_Outputs]) -> _Outputs | None:
         """The outputs of the call run natively (a tuple of the `outputs` tuple subclass: the op's
         NamedTuple), or None: the wrapper's Python path takes it."""
-        if self._broken or backend.watched:
-            return None
-        route, last = (backend, environ_version(), switches._sanitize, switches._random_seed), self._last
-        if last is None or route != last[0] or route[1] is None:
-            return self._routed(route, backend, inputs, attrs, outputs)
+        # (a broken driver keeps no route: _broken is tested where there is none; the switches' values
+        # by identity, as a tuple's comparison tests them first: the module's own objects until set)
+        last = self._last
+        if (last is None or last[0] is not backend or backend.watched or last[1] != environ_version()
+                or last[2] is not switches._sanitize or last[3] is not switches._random_seed):
+            return self._routed(backend, inputs, attrs, outputs)
         backend.flush()  # the driver runs at once: launches the Python path queued go first
-        made = last[1](self._address, inputs, attrs, DEVICE_CPU, last[2], outputs)
+        made = last[4](self._address, inputs, attrs, DEVICE_CPU, last[5], outputs)
         if made is not None:
             self.served += 1
         return made  # type: ignore[no-any-return]
 
-    def _routed(self, route: tuple[Any, ...], backend: Any, inputs: tuple[Any, ...], attrs: tuple[Any, ...],
+    def _routed(self, backend: Any, inputs: tuple[Any, ...], attrs: tuple[Any, ...],
                 outputs: type[_Outputs]) -> _Outputs | None:
         """`call` where the route changed since this driver's last native cpu call: the settings
         read and the binding checked (the route kept where the call runs natively on the cpu)."""
         self._last = None
-        raw = (backend.name, switches._sanitize, switches._random_seed, _settings())
+        if self._broken or backend.watched:
+            return None
+        version, sanitize, seed = environ_version(), switches._sanitize, switches._random_seed
+        raw = (backend.name, sanitize, seed, _settings())
         state = _STATES.get(raw) or _state(raw, backend)
         front = state.cpu  # (tested first: isinstance against a Protocol's subclass costs more than a call)
         if front is None:
@@ -143,7 +148,8 @@ class NativeDriver:
                 return None
             if self._bound == state.binding:
                 self._bound = state.binding  # (the state's own tuple: an identity test from now on)
-        self._last = (route, front.call, state.poison)
+        if version is not None:  # (uncounted writes: the route is read again at every call)
+            self._last = (backend, version, sanitize, seed, front.call, state.poison)
         backend.flush()  # the driver runs at once: launches the Python path queued go first
         made = front.call(self._address, inputs, attrs, DEVICE_CPU, state.poison, outputs)
         if made is not None:
@@ -187,7 +193,7 @@ class NativeDriver:
                           f"path", RuntimeWarning, stacklevel=4)
             return False
         except (HostCompileError, HostCompilerNotFound, HostBackendError, PlanError, OSError) as e:
-            self._broken = True
+            self._broken, self._last = True, None
             warnings.warn(f"opgen: {self.op}: the native driver is off ({e}); the wrapper runs its Python path",
                           RuntimeWarning, stacklevel=4)
             return False
@@ -200,7 +206,7 @@ class NativeDriver:
             assert self._runner is not None
             self._bound = self._runner.bind(self.kernels, self.plan, backend).key
         except (HostCompileError, HostCompilerNotFound, HostBackendError, PlanError, OSError) as e:
-            self._broken = True
+            self._broken, self._last = True, None
             warnings.warn(f"opgen: {self.op}: the native driver is off ({e}); the wrapper runs its Python path",
                           RuntimeWarning, stacklevel=4)
             return False

@@ -113,8 +113,8 @@ _by_device: dict[str, Scope] = {}
 def backend_of(scope: Scope | str | None, op: str = "") -> Any:
     """The backend of a Scope, of a device string ("cpu", "cuda:1": one Scope per string, made on
     first use) or of the default scope (None)."""
-    if scope is None:
-        return default_scope().backend
+    if scope is None:  # (the default scope read in place once made: every wrapper call without scope= asks)
+        return (_default or default_scope()).backend
     if isinstance(scope, Scope):
         return scope.backend
     where = f"{op}: " if op else ""

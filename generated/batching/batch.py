@@ -271,7 +271,10 @@ def batch(
         TypeError: an argument has the wrong type or dtype.
         ValueError: a shape or an attribute value is not valid.
     """
-    return _run(scope, in_tensors, num_batch_threads, max_batch_size, max_enqueued_batches, batch_timeout_micros, allowed_batch_sizes, grad_timeout_micros, container, shared_name, batching_queue)
+    _torch = _rt.torch_call(in_tensors)
+    if _torch is not None:  # torch in, torch out, on the tensors' device
+        return _torch.run(_OP, _compute, scope, {'in_tensors': in_tensors}, (num_batch_threads, max_batch_size, max_enqueued_batches, batch_timeout_micros, allowed_batch_sizes, grad_timeout_micros, container, shared_name, batching_queue))
+    return _compute(scope, in_tensors, num_batch_threads, max_batch_size, max_enqueued_batches, batch_timeout_micros, allowed_batch_sizes, grad_timeout_micros, container, shared_name, batching_queue)
 
 
 def _run(scope: Scope | str | None, in_tensors: Any, num_batch_threads: Any, max_batch_size: Any, max_enqueued_batches: Any, batch_timeout_micros: Any, allowed_batch_sizes: Any, grad_timeout_micros: Any, container: Any, shared_name: Any, batching_queue: Any) -> BatchOutputs:

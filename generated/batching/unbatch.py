@@ -168,7 +168,10 @@ def unbatch(
         TypeError: an argument has the wrong type or dtype.
         ValueError: a shape or an attribute value is not valid.
     """
-    return _run(scope, batched_tensor, batch_index, id, timeout_micros, container, shared_name)
+    _torch = _rt.torch_call(batched_tensor, batch_index, id)
+    if _torch is not None:  # torch in, torch out, on the tensors' device
+        return _torch.run(_OP, _compute, scope, {'batched_tensor': batched_tensor, 'batch_index': batch_index, 'id': id}, (timeout_micros, container, shared_name))
+    return _compute(scope, batched_tensor, batch_index, id, timeout_micros, container, shared_name)
 
 
 def _run(scope: Scope | str | None, batched_tensor: Any, batch_index: Any, id: Any, timeout_micros: Any, container: Any, shared_name: Any) -> UnbatchOutputs:

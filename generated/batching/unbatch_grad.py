@@ -163,7 +163,10 @@ def unbatch_grad(
         TypeError: an argument has the wrong type or dtype.
         ValueError: a shape or an attribute value is not valid.
     """
-    return _run(scope, original_input, batch_index, grad, id, container, shared_name)
+    _torch = _rt.torch_call(original_input, batch_index, grad, id)
+    if _torch is not None:  # torch in, torch out, on the tensors' device
+        return _torch.run(_OP, _compute, scope, {'original_input': original_input, 'batch_index': batch_index, 'grad': grad, 'id': id}, (container, shared_name))
+    return _compute(scope, original_input, batch_index, grad, id, container, shared_name)
 
 
 def _run(scope: Scope | str | None, original_input: Any, batch_index: Any, grad: Any, id: Any, container: Any, shared_name: Any) -> UnbatchGradOutputs:

@@ -152,8 +152,8 @@ static void opgen_drive_BiasAdd(opgen_call* call, bool run) {
     v_by_channel = boolean(!equal(v_inner, integer(1LL)));
     v_rows = add(mul(mul(v_by_channel, v_outer), v_C), mul(sub(integer(1LL), v_by_channel), v_outer));
     v_width = add(mul(v_by_channel, v_inner), mul(sub(integer(1LL), v_by_channel), v_C));
-    v_row_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of({integer(32LL), min_of({integer(512LL), mul(integer(32LL), neg(floordiv(neg(v_width), integer(128LL))))})}));
-    v_row_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({v_rows, integer(16LL)}) : min_of({v_rows, integer(65536LL)}));
+    v_row_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of(integer(32LL), min_of(integer(512LL), mul(integer(32LL), neg(floordiv(neg(v_width), integer(128LL)))))));
+    v_row_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of(v_rows, integer(16LL)) : min_of(v_rows, integer(65536LL)));
     v__shape_output = Shape{v_N, v__group_mid, v_C};
   } else {
     if (truth(boolean(equal(v_data_format, lit("NCHW"))))) {
@@ -175,8 +175,8 @@ static void opgen_drive_BiasAdd(opgen_call* call, bool run) {
       v_by_channel = boolean(!equal(v_inner, integer(1LL)));
       v_rows = add(mul(mul(v_by_channel, v_outer), v_C), mul(sub(integer(1LL), v_by_channel), v_outer));
       v_width = add(mul(v_by_channel, v_inner), mul(sub(integer(1LL), v_by_channel), v_C));
-      v_row_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of({integer(32LL), min_of({integer(512LL), mul(integer(32LL), neg(floordiv(neg(v_width), integer(128LL))))})}));
-      v_row_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({v_rows, integer(16LL)}) : min_of({v_rows, integer(65536LL)}));
+      v_row_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of(integer(32LL), min_of(integer(512LL), mul(integer(32LL), neg(floordiv(neg(v_width), integer(128LL)))))));
+      v_row_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of(v_rows, integer(16LL)) : min_of(v_rows, integer(65536LL)));
       v__shape_output = Shape{v_N, v_C, v__group_spatial};
     } else {
       raise(OPGEN_ERR_RUNTIME, std::string(OP) + ": no shape section for this value");

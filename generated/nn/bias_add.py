@@ -143,7 +143,14 @@ def bias_add(
         TypeError: an argument has the wrong type or dtype.
         ValueError: a shape or an attribute value is not valid.
     """
-    return _run(scope, value, bias, data_format)
+    if type(value) is _np.ndarray:  # NumPy in: the op's native driver first
+        _native = _NATIVE.call(_rt.backend_of(scope, _OP), (value, bias), (data_format,), BiasAddOutputs)
+        if _native is not None:
+            return _native
+    _torch = _rt.torch_call(value, bias)
+    if _torch is not None:  # torch in, torch out, on the tensors' device
+        return _torch.run(_OP, _compute, scope, {'value': value, 'bias': bias}, (data_format,))
+    return _compute(scope, value, bias, data_format)
 
 
 def _run(scope: Scope | str | None, value: Any, bias: Any, data_format: Any) -> BiasAddOutputs:

@@ -210,14 +210,14 @@ static void opgen_drive_BiasAddGrad(opgen_call* call, bool run) {
     v_outer = mul(v_N, v_mid);
     v_inner = integer(1LL);
     v_by_channel = boolean(!equal(v_inner, integer(1LL)));
-    v_channel_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(1LL), min_of({v_outer, integer(16LL)})}) : max_of({integer(1LL), min_of({v_outer, neg(floordiv(neg(integer(2048LL)), max_of({integer(1LL), v_C})))})}));
-    v_channel_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({v_C, neg(floordiv(neg(integer(16LL)), v_channel_splits))}) : min_of({v_C, integer(65535LL)}));
-    v_column_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(1LL), min_of({v_outer, integer(16LL)})}) : max_of({integer(1LL), min_of({neg(floordiv(neg(v_outer), integer(64LL))), neg(floordiv(neg(integer(1024LL)), max_of({integer(1LL), neg(floordiv(neg(v_C), integer(256LL)))})))})}));
+    v_channel_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(1LL), min_of(v_outer, integer(16LL))) : max_of(integer(1LL), min_of(v_outer, neg(floordiv(neg(integer(2048LL)), max_of(integer(1LL), v_C))))));
+    v_channel_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of(v_C, neg(floordiv(neg(integer(16LL)), v_channel_splits))) : min_of(v_C, integer(65535LL)));
+    v_column_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(1LL), min_of(v_outer, integer(16LL))) : max_of(integer(1LL), min_of(neg(floordiv(neg(v_outer), integer(64LL))), neg(floordiv(neg(integer(1024LL)), max_of(integer(1LL), neg(floordiv(neg(v_C), integer(256LL)))))))));
     v_splits = add(mul(v_by_channel, v_channel_splits), mul(sub(integer(1LL), v_by_channel), v_column_splits));
-    v_channel_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_inner), integer(128LL))))})}));
-    v_tile = max_of({integer(1LL), v_C});
+    v_channel_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_inner), integer(128LL)))))));
+    v_tile = max_of(integer(1LL), v_C);
     v_finish_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : integer(256LL));
-    v_finish_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({v_C, integer(2LL)}) : min_of({neg(floordiv(neg(v_C), integer(256LL))), integer(1024LL)}));
+    v_finish_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of(v_C, integer(2LL)) : min_of(neg(floordiv(neg(v_C), integer(256LL))), integer(1024LL)));
     v__shape_output = Shape{v_C};
   } else {
     if (truth(boolean(equal(v_data_format, lit("NCHW"))))) {
@@ -231,14 +231,14 @@ static void opgen_drive_BiasAddGrad(opgen_call* call, bool run) {
       v_outer = v_N;
       v_inner = v_spatial;
       v_by_channel = boolean(!equal(v_inner, integer(1LL)));
-      v_channel_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(1LL), min_of({v_outer, integer(16LL)})}) : max_of({integer(1LL), min_of({v_outer, neg(floordiv(neg(integer(2048LL)), max_of({integer(1LL), v_C})))})}));
-      v_channel_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({v_C, neg(floordiv(neg(integer(16LL)), v_channel_splits))}) : min_of({v_C, integer(65535LL)}));
-      v_column_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(1LL), min_of({v_outer, integer(16LL)})}) : max_of({integer(1LL), min_of({neg(floordiv(neg(v_outer), integer(64LL))), neg(floordiv(neg(integer(1024LL)), max_of({integer(1LL), neg(floordiv(neg(v_C), integer(256LL)))})))})}));
+      v_channel_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(1LL), min_of(v_outer, integer(16LL))) : max_of(integer(1LL), min_of(v_outer, neg(floordiv(neg(integer(2048LL)), max_of(integer(1LL), v_C))))));
+      v_channel_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of(v_C, neg(floordiv(neg(integer(16LL)), v_channel_splits))) : min_of(v_C, integer(65535LL)));
+      v_column_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(1LL), min_of(v_outer, integer(16LL))) : max_of(integer(1LL), min_of(neg(floordiv(neg(v_outer), integer(64LL))), neg(floordiv(neg(integer(1024LL)), max_of(integer(1LL), neg(floordiv(neg(v_C), integer(256LL)))))))));
       v_splits = add(mul(v_by_channel, v_channel_splits), mul(sub(integer(1LL), v_by_channel), v_column_splits));
-      v_channel_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_inner), integer(128LL))))})}));
-      v_tile = max_of({integer(1LL), v_C});
+      v_channel_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_inner), integer(128LL)))))));
+      v_tile = max_of(integer(1LL), v_C);
       v_finish_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : integer(256LL));
-      v_finish_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({v_C, integer(2LL)}) : min_of({neg(floordiv(neg(v_C), integer(256LL))), integer(1024LL)}));
+      v_finish_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of(v_C, integer(2LL)) : min_of(neg(floordiv(neg(v_C), integer(256LL))), integer(1024LL)));
       v__shape_output = Shape{v_C};
     } else {
       raise(OPGEN_ERR_RUNTIME, std::string(OP) + ": no shape section for this value");

@@ -141,7 +141,14 @@ def bias_add_grad(
         TypeError: an argument has the wrong type or dtype.
         ValueError: a shape or an attribute value is not valid.
     """
-    return _run(scope, out_backprop, data_format)
+    if type(out_backprop) is _np.ndarray:  # NumPy in: the op's native driver first
+        _native = _NATIVE.call(_rt.backend_of(scope, _OP), (out_backprop,), (data_format,), BiasAddGradOutputs)
+        if _native is not None:
+            return _native
+    _torch = _rt.torch_call(out_backprop)
+    if _torch is not None:  # torch in, torch out, on the tensors' device
+        return _torch.run(_OP, _compute, scope, {'out_backprop': out_backprop}, (data_format,))
+    return _compute(scope, out_backprop, data_format)
 
 
 def _run(scope: Scope | str | None, out_backprop: Any, data_format: Any) -> BiasAddGradOutputs:

@@ -243,7 +243,14 @@ def fused_batch_norm_grad_v3(
         TypeError: an argument has the wrong type or dtype.
         ValueError: a shape or an attribute value is not valid.
     """
-    return _run(scope, y_backprop, x, scale, reserve_space_1, reserve_space_2, reserve_space_3, epsilon, data_format, is_training)
+    if type(y_backprop) is _np.ndarray:  # NumPy in: the op's native driver first
+        _native = _NATIVE.call(_rt.backend_of(scope, _OP), (y_backprop, x, scale, reserve_space_1, reserve_space_2, reserve_space_3), (epsilon, data_format, is_training), FusedBatchNormGradV3Outputs)
+        if _native is not None:
+            return _native
+    _torch = _rt.torch_call(y_backprop, x, scale, reserve_space_1, reserve_space_2, reserve_space_3)
+    if _torch is not None:  # torch in, torch out, on the tensors' device
+        return _torch.run(_OP, _compute, scope, {'y_backprop': y_backprop, 'x': x, 'scale': scale, 'reserve_space_1': reserve_space_1, 'reserve_space_2': reserve_space_2, 'reserve_space_3': reserve_space_3}, (epsilon, data_format, is_training))
+    return _compute(scope, y_backprop, x, scale, reserve_space_1, reserve_space_2, reserve_space_3, epsilon, data_format, is_training)
 
 
 def _run(scope: Scope | str | None, y_backprop: Any, x: Any, scale: Any, reserve_space_1: Any, reserve_space_2: Any, reserve_space_3: Any, epsilon: Any, data_format: Any, is_training: Any) -> FusedBatchNormGradV3Outputs:

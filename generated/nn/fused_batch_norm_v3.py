@@ -262,7 +262,14 @@ def fused_batch_norm_v3(
         TypeError: an argument has the wrong type or dtype.
         ValueError: a shape or an attribute value is not valid.
     """
-    return _run(scope, x, scale, offset, mean, variance, epsilon, exponential_avg_factor, data_format, is_training)
+    if type(x) is _np.ndarray:  # NumPy in: the op's native driver first
+        _native = _NATIVE.call(_rt.backend_of(scope, _OP), (x, scale, offset, mean, variance), (epsilon, exponential_avg_factor, data_format, is_training), FusedBatchNormV3Outputs)
+        if _native is not None:
+            return _native
+    _torch = _rt.torch_call(x, scale, offset, mean, variance)
+    if _torch is not None:  # torch in, torch out, on the tensors' device
+        return _torch.run(_OP, _compute, scope, {'x': x, 'scale': scale, 'offset': offset, 'mean': mean, 'variance': variance}, (epsilon, exponential_avg_factor, data_format, is_training))
+    return _compute(scope, x, scale, offset, mean, variance, epsilon, exponential_avg_factor, data_format, is_training)
 
 
 def _run(scope: Scope | str | None, x: Any, scale: Any, offset: Any, mean: Any, variance: Any, epsilon: Any, exponential_avg_factor: Any, data_format: Any, is_training: Any) -> FusedBatchNormV3Outputs:

@@ -163,8 +163,8 @@ static void opgen_drive_LayerNorm(opgen_call* call, bool run) {
     }
   }
   v_rows = v_lead;
-  v_row_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of({integer(32LL), min_of({integer(512LL), mul(integer(32LL), neg(floordiv(neg(v_D), integer(128LL))))})}));
-  v_row_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({v_rows, integer(64LL)}) : min_of({v_rows, integer(65536LL)}));
+  v_row_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of(integer(32LL), min_of(integer(512LL), mul(integer(32LL), neg(floordiv(neg(v_D), integer(128LL)))))));
+  v_row_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of(v_rows, integer(64LL)) : min_of(v_rows, integer(65536LL)));
   v__shape_y = Shape{v__group_lead, v_D};
   v__shape_mean = Shape{v__group_lead};
   v__shape_rstd = Shape{v__group_lead};

@@ -161,7 +161,14 @@ def layer_norm(
         TypeError: an argument has the wrong type or dtype.
         ValueError: a shape or an attribute value is not valid.
     """
-    return _run(scope, x, gamma, beta, epsilon)
+    if type(x) is _np.ndarray:  # NumPy in: the op's native driver first
+        _native = _NATIVE.call(_rt.backend_of(scope, _OP), (x, gamma, beta), (epsilon,), LayerNormOutputs)
+        if _native is not None:
+            return _native
+    _torch = _rt.torch_call(x, gamma, beta)
+    if _torch is not None:  # torch in, torch out, on the tensors' device
+        return _torch.run(_OP, _compute, scope, {'x': x, 'gamma': gamma, 'beta': beta}, (epsilon,))
+    return _compute(scope, x, gamma, beta, epsilon)
 
 
 def _run(scope: Scope | str | None, x: Any, gamma: Any, beta: Any, epsilon: Any) -> LayerNormOutputs:

@@ -224,13 +224,13 @@ static void opgen_drive_LayerNormGrad(opgen_call* call, bool run) {
     }
   }
   v_rows = v_lead;
-  v_row_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of({integer(32LL), min_of({integer(512LL), mul(integer(32LL), neg(floordiv(neg(v_D), integer(128LL))))})}));
-  v_row_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({v_rows, integer(64LL)}) : min_of({v_rows, integer(65536LL)}));
-  v_tile = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(1LL), v_D}) : integer(32LL));
-  v_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of({integer(1LL), min_of({v_rows, integer(8LL)})}) : max_of({integer(1LL), min_of({neg(floordiv(neg(v_rows), integer(256LL))), integer(128LL)})}));
+  v_row_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of(integer(32LL), min_of(integer(512LL), mul(integer(32LL), neg(floordiv(neg(v_D), integer(128LL)))))));
+  v_row_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of(v_rows, integer(64LL)) : min_of(v_rows, integer(65536LL)));
+  v_tile = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(1LL), v_D) : integer(32LL));
+  v_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(1LL), min_of(v_rows, integer(8LL))) : max_of(integer(1LL), min_of(neg(floordiv(neg(v_rows), integer(256LL))), integer(128LL))));
   v_column_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : integer(256LL));
   v_finish_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : integer(256LL));
-  v_finish_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({v_D, integer(8LL)}) : min_of({neg(floordiv(neg(v_D), integer(256LL))), integer(1024LL)}));
+  v_finish_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of(v_D, integer(8LL)) : min_of(neg(floordiv(neg(v_D), integer(256LL))), integer(1024LL)));
   v__shape_dx = Shape{v__group_lead, v_D};
   v__shape_dgamma = Shape{v_D};
   v__shape_dbeta = Shape{v_D};

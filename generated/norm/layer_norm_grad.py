@@ -164,7 +164,14 @@ def layer_norm_grad(
         TypeError: an argument has the wrong type or dtype.
         ValueError: a shape or an attribute value is not valid.
     """
-    return _run(scope, dy, x, mean, rstd, gamma)
+    if type(dy) is _np.ndarray:  # NumPy in: the op's native driver first
+        _native = _NATIVE.call(_rt.backend_of(scope, _OP), (dy, x, mean, rstd, gamma), (), LayerNormGradOutputs)
+        if _native is not None:
+            return _native
+    _torch = _rt.torch_call(dy, x, mean, rstd, gamma)
+    if _torch is not None:  # torch in, torch out, on the tensors' device
+        return _torch.run(_OP, _compute, scope, {'dy': dy, 'x': x, 'mean': mean, 'rstd': rstd, 'gamma': gamma}, ())
+    return _compute(scope, dy, x, mean, rstd, gamma)
 
 
 def _run(scope: Scope | str | None, dy: Any, x: Any, mean: Any, rstd: Any, gamma: Any) -> LayerNormGradOutputs:

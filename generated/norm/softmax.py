@@ -136,7 +136,14 @@ def softmax(
         TypeError: an argument has the wrong type or dtype.
         ValueError: a shape or an attribute value is not valid.
     """
-    return _run(scope, x, axis)
+    if type(x) is _np.ndarray:  # NumPy in: the op's native driver first
+        _native = _NATIVE.call(_rt.backend_of(scope, _OP), (x,), (axis,), SoftmaxOutputs)
+        if _native is not None:
+            return _native
+    _torch = _rt.torch_call(x)
+    if _torch is not None:  # torch in, torch out, on the tensors' device
+        return _torch.run(_OP, _compute, scope, {'x': x}, (axis,))
+    return _compute(scope, x, axis)
 
 
 def _run(scope: Scope | str | None, x: Any, axis: Any) -> SoftmaxOutputs:

@@ -169,10 +169,10 @@ static void opgen_drive_SoftmaxGrad(opgen_call* call, bool run) {
   }
   v_rows = v_outer;
   v_columns = mul(v_outer, v_inner);
-  v_row_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of({integer(32LL), min_of({integer(1024LL), mul(integer(32LL), neg(floordiv(neg(v_N), integer(128LL))))})}));
-  v_row_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({v_rows, integer(64LL)}) : min_of({v_rows, integer(65536LL)}));
+  v_row_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of(integer(32LL), min_of(integer(1024LL), mul(integer(32LL), neg(floordiv(neg(v_N), integer(128LL)))))));
+  v_row_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of(v_rows, integer(64LL)) : min_of(v_rows, integer(65536LL)));
   v_column_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : integer(256LL));
-  v_column_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({v_columns, integer(64LL)}) : min_of({neg(floordiv(neg(v_columns), integer(256LL))), integer(65536LL)}));
+  v_column_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of(v_columns, integer(64LL)) : min_of(neg(floordiv(neg(v_columns), integer(256LL))), integer(65536LL)));
   v__shape_dx = Shape{v__group_outer, v_N, v__group_inner};
   v_dx = output(call, OP, "dx", 0, run, v__shape_dx, v__dtype_T);
   if (!run) return;

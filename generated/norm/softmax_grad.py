@@ -140,7 +140,14 @@ def softmax_grad(
         TypeError: an argument has the wrong type or dtype.
         ValueError: a shape or an attribute value is not valid.
     """
-    return _run(scope, y, dy, axis)
+    if type(y) is _np.ndarray:  # NumPy in: the op's native driver first
+        _native = _NATIVE.call(_rt.backend_of(scope, _OP), (y, dy), (axis,), SoftmaxGradOutputs)
+        if _native is not None:
+            return _native
+    _torch = _rt.torch_call(y, dy)
+    if _torch is not None:  # torch in, torch out, on the tensors' device
+        return _torch.run(_OP, _compute, scope, {'y': y, 'dy': dy}, (axis,))
+    return _compute(scope, y, dy, axis)
 
 
 def _run(scope: Scope | str | None, y: Any, dy: Any, axis: Any) -> SoftmaxGradOutputs:

@@ -412,7 +412,14 @@ def cudnn_rnn_backprop_v3(
         TypeError: an argument has the wrong type or dtype.
         ValueError: a shape or an attribute value is not valid.
     """
-    return _run(scope, input, input_h, input_c, params, sequence_lengths, output, output_h, output_c, output_backprop, output_h_backprop, output_c_backprop, reserve_space, host_reserved, rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj, time_major, compute_input_backprop)
+    if type(input) is _np.ndarray:  # NumPy in: the op's native driver first
+        _native = _NATIVE.call(_rt.backend_of(scope, _OP), (input, input_h, input_c, params, sequence_lengths, output, output_h, output_c, output_backprop, output_h_backprop, output_c_backprop, reserve_space, host_reserved), (rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj, time_major, compute_input_backprop), CudnnRNNBackpropV3Outputs)
+        if _native is not None:
+            return _native
+    _torch = _rt.torch_call(input, input_h, input_c, params, sequence_lengths, output, output_h, output_c, output_backprop, output_h_backprop, output_c_backprop, reserve_space, host_reserved)
+    if _torch is not None:  # torch in, torch out, on the tensors' device
+        return _torch.run(_OP, _compute, scope, {'input': input, 'input_h': input_h, 'input_c': input_c, 'params': params, 'sequence_lengths': sequence_lengths, 'output': output, 'output_h': output_h, 'output_c': output_c, 'output_backprop': output_backprop, 'output_h_backprop': output_h_backprop, 'output_c_backprop': output_c_backprop, 'reserve_space': reserve_space, 'host_reserved': host_reserved}, (rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj, time_major, compute_input_backprop))
+    return _compute(scope, input, input_h, input_c, params, sequence_lengths, output, output_h, output_c, output_backprop, output_h_backprop, output_c_backprop, reserve_space, host_reserved, rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj, time_major, compute_input_backprop)
 
 
 def _run(scope: Scope | str | None, input: Any, input_h: Any, input_c: Any, params: Any, sequence_lengths: Any, output: Any, output_h: Any, output_c: Any, output_backprop: Any, output_h_backprop: Any, output_c_backprop: Any, reserve_space: Any, host_reserved: Any, rnn_mode: Any, input_mode: Any, direction: Any, dropout: Any, seed: Any, seed2: Any, num_proj: Any, time_major: Any, compute_input_backprop: Any) -> CudnnRNNBackpropV3Outputs:

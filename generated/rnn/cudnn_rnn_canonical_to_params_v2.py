@@ -276,7 +276,10 @@ def cudnn_rnn_canonical_to_params_v2(
         TypeError: an argument has the wrong type or dtype.
         ValueError: a shape or an attribute value is not valid.
     """
-    return _run(scope, num_layers, num_units, input_size, weights, biases, num_params_weights, num_params_biases, rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj)
+    _torch = _rt.torch_call(num_layers, num_units, input_size, weights, biases)
+    if _torch is not None:  # torch in, torch out, on the tensors' device
+        return _torch.run(_OP, _compute, scope, {'num_layers': num_layers, 'num_units': num_units, 'input_size': input_size, 'weights': weights, 'biases': biases}, (num_params_weights, num_params_biases, rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj))
+    return _compute(scope, num_layers, num_units, input_size, weights, biases, num_params_weights, num_params_biases, rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj)
 
 
 def _run(scope: Scope | str | None, num_layers: Any, num_units: Any, input_size: Any, weights: Any, biases: Any, num_params_weights: Any, num_params_biases: Any, rnn_mode: Any, input_mode: Any, direction: Any, dropout: Any, seed: Any, seed2: Any, num_proj: Any) -> CudnnRNNCanonicalToParamsV2Outputs:

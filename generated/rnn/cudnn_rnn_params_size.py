@@ -257,7 +257,10 @@ def cudnn_rnn_params_size(
         TypeError: an argument has the wrong type or dtype.
         ValueError: a shape or an attribute value is not valid.
     """
-    return _run(scope, num_layers, num_units, input_size, t, s, rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj)
+    _torch = _rt.torch_call(num_layers, num_units, input_size)
+    if _torch is not None:  # torch in, torch out, on the tensors' device
+        return _torch.run(_OP, _compute, scope, {'num_layers': num_layers, 'num_units': num_units, 'input_size': input_size}, (t, s, rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj))
+    return _compute(scope, num_layers, num_units, input_size, t, s, rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj)
 
 
 def _run(scope: Scope | str | None, num_layers: Any, num_units: Any, input_size: Any, t: Any, s: Any, rnn_mode: Any, input_mode: Any, direction: Any, dropout: Any, seed: Any, seed2: Any, num_proj: Any) -> CudnnRNNParamsSizeOutputs:

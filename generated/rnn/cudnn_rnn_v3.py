@@ -379,7 +379,14 @@ def cudnn_rnn_v3(
         TypeError: an argument has the wrong type or dtype.
         ValueError: a shape or an attribute value is not valid.
     """
-    return _run(scope, input, input_h, input_c, params, sequence_lengths, rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj, is_training, time_major)
+    if type(input) is _np.ndarray:  # NumPy in: the op's native driver first
+        _native = _NATIVE.call(_rt.backend_of(scope, _OP), (input, input_h, input_c, params, sequence_lengths), (rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj, is_training, time_major), CudnnRNNV3Outputs)
+        if _native is not None:
+            return _native
+    _torch = _rt.torch_call(input, input_h, input_c, params, sequence_lengths)
+    if _torch is not None:  # torch in, torch out, on the tensors' device
+        return _torch.run(_OP, _compute, scope, {'input': input, 'input_h': input_h, 'input_c': input_c, 'params': params, 'sequence_lengths': sequence_lengths}, (rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj, is_training, time_major))
+    return _compute(scope, input, input_h, input_c, params, sequence_lengths, rnn_mode, input_mode, direction, dropout, seed, seed2, num_proj, is_training, time_major)
 
 
 def _run(scope: Scope | str | None, input: Any, input_h: Any, input_c: Any, params: Any, sequence_lengths: Any, rnn_mode: Any, input_mode: Any, direction: Any, dropout: Any, seed: Any, seed2: Any, num_proj: Any, is_training: Any, time_major: Any) -> CudnnRNNV3Outputs:

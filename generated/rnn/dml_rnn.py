@@ -222,7 +222,14 @@ def dml_rnn(
         TypeError: an argument has the wrong type or dtype.
         ValueError: a shape or an attribute value is not valid.
     """
-    return _run(scope, input, weight, recurrence, bias, hidden_init, sequence_lengths, direction, activations)
+    if type(input) is _np.ndarray:  # NumPy in: the op's native driver first
+        _native = _NATIVE.call(_rt.backend_of(scope, _OP), (input, weight, recurrence, bias, hidden_init, sequence_lengths), (direction, activations), DmlRnnOutputs)
+        if _native is not None:
+            return _native
+    _torch = _rt.torch_call(input, weight, recurrence, bias, hidden_init, sequence_lengths)
+    if _torch is not None:  # torch in, torch out, on the tensors' device
+        return _torch.run(_OP, _compute, scope, {'input': input, 'weight': weight, 'recurrence': recurrence, 'bias': bias, 'hidden_init': hidden_init, 'sequence_lengths': sequence_lengths}, (direction, activations))
+    return _compute(scope, input, weight, recurrence, bias, hidden_init, sequence_lengths, direction, activations)
 
 
 def _run(scope: Scope | str | None, input: Any, weight: Any, recurrence: Any, bias: Any, hidden_init: Any, sequence_lengths: Any, direction: Any, activations: Any) -> DmlRnnOutputs:

@@ -309,8 +309,8 @@ static void opgen_drive_GRUBlockCell(opgen_call* call, bool run) {
     shape_error(OP, "b_c", {"cell_size"}, shape(v_b_c), {Binding{"cell_size", v_cell_size}}, "");
   }
   v_cells = mul(v_batch_size, v_cell_size);
-  v_cell_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({neg(floordiv(neg(v_cells), integer(65536LL))), integer(1024LL)}) : min_of({neg(floordiv(neg(v_cells), integer(1024LL))), integer(65535LL)}));
-  v_cell_threads = max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_cells), integer(128LL))))})});
+  v_cell_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of(neg(floordiv(neg(v_cells), integer(65536LL))), integer(1024LL)) : min_of(neg(floordiv(neg(v_cells), integer(1024LL))), integer(65535LL)));
+  v_cell_threads = max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_cells), integer(128LL))))));
   v__shape_r = Shape{v_batch_size, v_cell_size};
   v__shape_u = Shape{v_batch_size, v_cell_size};
   v__shape_c = Shape{v_batch_size, v_cell_size};

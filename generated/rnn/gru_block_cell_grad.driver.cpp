@@ -318,11 +318,11 @@ static void opgen_drive_GRUBlockCellGrad(opgen_call* call, bool run) {
     shape_error(OP, "d_h", {"batch_size", "cell_size"}, shape(v_d_h), {Binding{"batch_size", v_batch_size}, Binding{"cell_size", v_cell_size}}, "");
   }
   v_cells = mul(v_batch_size, v_cell_size);
-  v_cell_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({neg(floordiv(neg(v_cells), integer(65536LL))), integer(1024LL)}) : min_of({neg(floordiv(neg(v_cells), integer(1024LL))), integer(65535LL)}));
-  v_cell_threads = max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_cells), integer(128LL))))})});
+  v_cell_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of(neg(floordiv(neg(v_cells), integer(65536LL))), integer(1024LL)) : min_of(neg(floordiv(neg(v_cells), integer(1024LL))), integer(65535LL)));
+  v_cell_threads = max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_cells), integer(128LL))))));
   v_io_cells = mul(v_batch_size, add(v_input_size, v_cell_size));
-  v_io_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of({neg(floordiv(neg(v_io_cells), integer(65536LL))), integer(1024LL)}) : min_of({neg(floordiv(neg(v_io_cells), integer(1024LL))), integer(65535LL)}));
-  v_io_threads = max_of({integer(32LL), min_of({integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_io_cells), integer(128LL))))})});
+  v_io_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of(neg(floordiv(neg(v_io_cells), integer(65536LL))), integer(1024LL)) : min_of(neg(floordiv(neg(v_io_cells), integer(1024LL))), integer(65535LL)));
+  v_io_threads = max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_io_cells), integer(128LL))))));
   v__shape_d_x = Shape{v_batch_size, v_input_size};
   v__shape_d_h_prev = Shape{v_batch_size, v_cell_size};
   v__shape_d_c_bar = Shape{v_batch_size, v_cell_size};

@@ -299,6 +299,19 @@ inline V max_of(std::initializer_list<V> items) {
   return *best;
 }
 
+// min(a, b) and max(a, b), the drivers' usual pair: two ints (or bools) inline, as the lists' loop
+// picks (b only where it is strictly less, or greater); any other pair through that loop.
+OPGEN_COLD inline V min_of_slow(const V& a, const V& b) { return min_of({a, b}); }
+OPGEN_COLD inline V max_of_slow(const V& a, const V& b) { return max_of({a, b}); }
+OPGEN_HOT V min_of(const V& a, const V& b) {
+  if (ints(a, b)) return b.i < a.i ? b : a;
+  return min_of_slow(a, b);
+}
+OPGEN_HOT V max_of(const V& a, const V& b) {
+  if (ints(a, b)) return b.i > a.i ? b : a;
+  return max_of_slow(a, b);
+}
+
 inline int64_t whole(const V& v) {
   if (v.kind == K_INT || v.kind == K_BOOL) return v.i;
   fallback("a " + type_name(v) + " where an int is needed is the Python path's");
@@ -801,7 +814,7 @@ inline void allocate(opgen_call* call, int64_t index, int32_t dtype, int32_t ndi
 // the allocator (or the caller's, checked, when preallocated).
 inline V output(opgen_call* call, const char* op, const char* name, int64_t k, bool run, const Shape& s, const V& dtype) {
   int32_t code = dtype_code(dtype);
-  s.bytes(code);  // (a negative dim or a size beyond int64 bytes: before anything is written)
+  int64_t bytes = s.bytes(code);  // (a negative dim or a size beyond int64 bytes: before anything is written)
   opgen_tensor& out = call->outputs[k];
   if (call->noutputs < k + 1) call->noutputs = k + 1;
   if (call->preallocated && run) {
@@ -824,7 +837,7 @@ inline V output(opgen_call* call, const char* op, const char* name, int64_t k, b
   out.device_index = call->device_index;
   out.name = nullptr;
   out.data = nullptr;
-  if (run) allocate(call, k, code, s.n, out.shape, s.bytes(code), &out.data);
+  if (run) allocate(call, k, code, s.n, out.shape, bytes, &out.data);
   return tensor(&out);
 }
 
@@ -901,7 +914,8 @@ OPGEN_COLD inline opgen_plan_value plan_value_slow(Frame& frame, const V& v, con
   frame.values.push_back(std::move(items));
   return opgen_plan_value{OPGEN_V_LIST, 0, 0, 0.0, frame.values.back().data(), (int64_t)frame.values.back().size()};
 }
-inline opgen_plan_value plan_value(Frame& frame, const V& v, const char* const* strings, int64_t nstrings) {
+// (a number inline: a driver hands the plan ~20 of them a call, each a call of its own before)
+OPGEN_HOT opgen_plan_value plan_value(Frame& frame, const V& v, const char* const* strings, int64_t nstrings) {
   if (v.kind == K_BOOL || v.kind == K_INT) return opgen_plan_value{OPGEN_V_INT, 0, v.i, 0.0, nullptr, 0};
   if (v.kind == K_FLOAT) return opgen_plan_value{OPGEN_V_FLOAT, 0, 0, v.f, nullptr, 0};
   return plan_value_slow(frame, v, strings, nstrings);

@@ -47,9 +47,18 @@ void handed_back(const char* why) { snprintf(g_fallback, sizeof g_fallback, "%s"
 PyArray_Descr* g_descr[OPGEN_DT_COUNT] = {};
 PyObject* g_names[OPGEN_DT_COUNT] = {};
 
+// Our dtype by NumPy's type number, for the builtin ones (< kByNum; -1: none of ours): a plain
+// dtype's is found with one look-up and one pointer test, not a walk past every dtype before it.
+constexpr int kByNum = 64;
+int8_t g_by_num[kByNum];
+
 int dtype_of(PyArray_Descr* d) {
   // NumPy's builtin descriptors are singletons, so an array of a plain dtype holds ours: one pointer
   // test each, where PyArray_EquivTypes (for the rest: metadata, '=' spelled '<') costs a cast lookup.
+  if (d->type_num >= 0 && d->type_num < kByNum) {
+    int k = g_by_num[d->type_num];
+    if (k >= 0 && d == g_descr[k]) return k;
+  }
   for (int k = 0; k < OPGEN_DT_COUNT; ++k)
     if (d == g_descr[k]) return k;
   for (int k = 0; k < OPGEN_DT_COUNT; ++k)
@@ -554,12 +563,15 @@ PyObject* py_init(PyObject*, PyObject* dtypes) {
     PyErr_Format(PyExc_TypeError, "init takes a tuple of %d dtypes (driver.h's order)", OPGEN_DT_COUNT);
     return nullptr;
   }
+  std::memset(g_by_num, -1, sizeof g_by_num);
   for (int k = 0; k < OPGEN_DT_COUNT; ++k) {
     PyObject* item = PyTuple_GET_ITEM(dtypes, k);
     PyArray_Descr* descr = nullptr;
     if (item != Py_None && !PyArray_DescrConverter(item, &descr)) return nullptr;
     Py_XDECREF(g_descr[k]);
     g_descr[k] = descr;
+    if (descr != nullptr && descr->type_num >= 0 && descr->type_num < kByNum && g_by_num[descr->type_num] < 0)
+      g_by_num[descr->type_num] = (int8_t)k;  // (the first, as the walk below finds)
     Py_XDECREF(g_names[k]);
     g_names[k] = descr != nullptr ? PyObject_GetAttrString(reinterpret_cast<PyObject*>(descr), "name") : nullptr;
     if (descr != nullptr && g_names[k] == nullptr) return nullptr;
