@@ -76,12 +76,11 @@ def load(source: Path) -> bool:
         from torch._library.autograd import make_autograd_impl  # noqa: F401  (the helpers' kernel)
     except ImportError:
         return _unavailable(source, f"PyTorch {torch.__version__} lacks torch._library.autograd.make_autograd_impl")
+    ops: Any = torch.ops  # (load_library is unannotated in torch)
     try:
-        path = build(source)
+        ops.load_library(str(build(source)))  # (OSError: built, but its symbols do not match this PyTorch)
     except (HostBackendError, TorchGateUnavailable, OSError) as e:
         return _unavailable(source, str(e).splitlines()[0] if str(e) else type(e).__name__)
-    ops: Any = torch.ops  # (load_library is unannotated in torch)
-    ops.load_library(str(path))
     return True
 
 
