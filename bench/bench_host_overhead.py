@@ -28,7 +28,8 @@ machine then does not count (common.cpu_seconds).
 The wrappers call their op's native driver (docs/native.md) unless `--python` (OPGEN_NATIVE=0, the
 Python path); torch.ops runs the Python registration unless `--torch-native` (OPGEN_TORCH_NATIVE=1:
 the stable-ABI library calling the drivers). torch.ops is timed twice: in grad mode (the default:
-the op's Autograd-key kernel, in Python, runs on every call: codegen/runtime/torch_autograd.py) and
+the op's Autograd-key kernel runs on every call: in Python, codegen/runtime/torch_autograd.py, or
+with --torch-native in C++ where the package's gate loads, docs/pytorch.md; the header says which) and
 under `torch.inference_mode()` (the autograd keys excluded, as in a deployed or inference model: the
 call goes straight to the op's CPU kernel), each against PyTorch's op in the same mode; the mode is
 entered once per sample of `repeat` calls, not per call. Their verdict lines also give aten's nearest
@@ -67,7 +68,7 @@ if str(PROJECT) not in sys.path:
 
 from common import cpu_seconds, machine, median_seconds  # noqa: E402
 
-import generated.torch  # noqa: E402,F401  (registers torch.ops.opgen.*)
+import generated.torch  # noqa: E402  (registers torch.ops.opgen.*)
 from codegen.runtime.host.batch_timing import record_batches, replayer  # noqa: E402
 from generated import Scope, fused_batch_norm_grad_v3, layer_norm, softmax  # noqa: E402
 
@@ -194,7 +195,8 @@ def main() -> None:
     best = {key: min(v) * 1e6 for key, v in samples.items()}
     print(f"machine: {machine()}; torch {torch.__version__} ({torch.get_num_threads()} threads), "
           f"OPGEN_HOST_THREADS={os.environ['OPGEN_HOST_THREADS']}, {BLAS_CORE} (loaded: {loaded_core()}); "
-          f"OPGEN_NATIVE={os.environ['OPGEN_NATIVE']}, OPGEN_TORCH_NATIVE={os.environ.get('OPGEN_TORCH_NATIVE', '0')}")
+          f"OPGEN_NATIVE={os.environ['OPGEN_NATIVE']}, OPGEN_TORCH_NATIVE={os.environ.get('OPGEN_TORCH_NATIVE', '0')}; "
+          f"Autograd kernel: {'C++' if getattr(generated.torch, 'GATED', False) else 'Python'}")
     print(f"load average before {load_before[0]:.2f}, after {os.getloadavg()[0]:.2f}; "
           f"{rounds} rounds x 3 samples x {repeat} calls{' (--quick)' if quick else ''}, "
           f"{CLOCKS[cpu_time]}; "

@@ -32,6 +32,7 @@ from codegen import (
     naming,
     plan_data,
     pygen,
+    torch_autograd_gate,
     torch_native,
     torchgen,
 )
@@ -278,6 +279,9 @@ def render_all(ops: list[OpSpec], template_roots: Sequence[Path], activations: A
     files.add("torch_native.cpp", torch_native.source(registered, (project or own_project()).torch_namespace,
                                                       banner(f"{specs}/", "//")),
               "the package's PyTorch registration in C++ (stable ABI)")
+    files.add("torch_autograd_gate.cpp", torch_autograd_gate.source(
+        registered, (project or own_project()).torch_namespace, banner(f"{specs}/", "//")),
+              "the package's ops' Autograd kernel in C++ (PyTorch's headers)")
     files.add("jax.py", env.get_template("python/jax.py.j2").render(
         ops=jaxgen.provided(registered), activations=jaxgen.takes_activations(registered), header=all_header,
         by_name={op.name: op for op in ops},

@@ -21,6 +21,7 @@ import torch
 from codegen.runtime import settings as _settings
 from codegen.runtime import torch_autograd as _torch_autograd
 from codegen.runtime import torch_bridge as _tb
+from codegen.runtime import torch_gate as _torch_gate
 from codegen.runtime import torch_library as _torch_library
 
 from .nn import bias_add as _bias_add
@@ -67,6 +68,11 @@ def library_path() -> str:
 NATIVE = _settings.TORCH_NATIVE.get()
 if NATIVE:
     _torch_library.load(_NATIVE_SOURCE, [_bias_add, _bias_add_grad, _fused_batch_norm_grad_v3, _fused_batch_norm_v3, _layer_norm, _layer_norm_grad, _softmax, _softmax_grad, _cudnn_rnn_backprop_v3, _cudnn_rnn_v3, _dml_rnn, _gru_block_cell, _gru_block_cell_grad])
+
+#: Whether the ops' Autograd kernel is the C++ one (torch_autograd_gate.cpp, built against this
+#: PyTorch's headers and cached; with OPGEN_TORCH_NATIVE=1 unless OPGEN_TORCH_AUTOGRAD_GATE=0): a
+#: grad-mode call that records no graph then skips Python; else the kernels stay in Python.
+GATED = NATIVE and _torch_gate.load(Path(__file__).with_name("torch_autograd_gate.cpp"))
 
 _Library: Any = torch.library.Library  # (unannotated in torch: called through Any for mypy --strict)
 _LIB = _Library(NAMESPACE, "FRAGMENT")
@@ -118,7 +124,7 @@ def _bias_add_backward(ctx: Any, *grads: Any) -> Any:
 
 
 _torch_autograd.register_autograd('opgen::bias_add', _bias_add_backward,
-                                  setup_context=_bias_add_setup_context, lib=_LIB)
+                                  setup_context=_bias_add_setup_context, lib=_LIB, gated=GATED)
 
 
 # -- BiasAddGrad ---------------------------------------------------------------------------------
@@ -142,7 +148,7 @@ if not NATIVE:
     _LIB.impl('bias_add_grad', _bias_add_grad_impl, "CUDA")
 torch.library.register_fake('opgen::bias_add_grad', _bias_add_grad_fake, lib=_LIB)
 _torch_autograd.register_autograd('opgen::bias_add_grad', _no_gradient('BiasAddGrad', 'it is the gradient of BiasAdd (no second derivative is declared)'),
-                                  setup_context=_no_context, lib=_LIB)
+                                  setup_context=_no_context, lib=_LIB, gated=GATED)
 
 
 # -- FusedBatchNormGradV3 ------------------------------------------------------------------------
@@ -166,7 +172,7 @@ if not NATIVE:
     _LIB.impl('fused_batch_norm_grad_v3', _fused_batch_norm_grad_v3_impl, "CUDA")
 torch.library.register_fake('opgen::fused_batch_norm_grad_v3', _fused_batch_norm_grad_v3_fake, lib=_LIB)
 _torch_autograd.register_autograd('opgen::fused_batch_norm_grad_v3', _no_gradient('FusedBatchNormGradV3', 'it is the gradient of FusedBatchNormV3 (no second derivative is declared)'),
-                                  setup_context=_no_context, lib=_LIB)
+                                  setup_context=_no_context, lib=_LIB, gated=GATED)
 
 
 # -- FusedBatchNormV3 ----------------------------------------------------------------------------
@@ -208,7 +214,7 @@ def _fused_batch_norm_v3_backward(ctx: Any, *grads: Any) -> Any:
 
 
 _torch_autograd.register_autograd('opgen::fused_batch_norm_v3', _fused_batch_norm_v3_backward,
-                                  setup_context=_fused_batch_norm_v3_setup_context, lib=_LIB)
+                                  setup_context=_fused_batch_norm_v3_setup_context, lib=_LIB, gated=GATED)
 
 
 # -- LayerNorm -----------------------------------------------------------------------------------
@@ -253,7 +259,7 @@ def _layer_norm_backward(ctx: Any, *grads: Any) -> Any:
 
 
 _torch_autograd.register_autograd('opgen::layer_norm', _layer_norm_backward,
-                                  setup_context=_layer_norm_setup_context, lib=_LIB)
+                                  setup_context=_layer_norm_setup_context, lib=_LIB, gated=GATED)
 
 
 # -- LayerNormGrad -------------------------------------------------------------------------------
@@ -277,7 +283,7 @@ if not NATIVE:
     _LIB.impl('layer_norm_grad', _layer_norm_grad_impl, "CUDA")
 torch.library.register_fake('opgen::layer_norm_grad', _layer_norm_grad_fake, lib=_LIB)
 _torch_autograd.register_autograd('opgen::layer_norm_grad', _no_gradient('LayerNormGrad', 'it is the gradient of LayerNorm (no second derivative is declared)'),
-                                  setup_context=_no_context, lib=_LIB)
+                                  setup_context=_no_context, lib=_LIB, gated=GATED)
 
 
 # -- Softmax -------------------------------------------------------------------------------------
@@ -317,7 +323,7 @@ def _softmax_backward(ctx: Any, *grads: Any) -> Any:
 
 
 _torch_autograd.register_autograd('opgen::softmax', _softmax_backward,
-                                  setup_context=_softmax_setup_context, lib=_LIB)
+                                  setup_context=_softmax_setup_context, lib=_LIB, gated=GATED)
 
 
 # -- SoftmaxGrad ---------------------------------------------------------------------------------
@@ -341,7 +347,7 @@ if not NATIVE:
     _LIB.impl('softmax_grad', _softmax_grad_impl, "CUDA")
 torch.library.register_fake('opgen::softmax_grad', _softmax_grad_fake, lib=_LIB)
 _torch_autograd.register_autograd('opgen::softmax_grad', _no_gradient('SoftmaxGrad', 'it is the gradient of Softmax (no second derivative is declared)'),
-                                  setup_context=_no_context, lib=_LIB)
+                                  setup_context=_no_context, lib=_LIB, gated=GATED)
 
 
 # -- CudnnRNNBackpropV3 --------------------------------------------------------------------------
@@ -365,7 +371,7 @@ if not NATIVE:
     _LIB.impl('cudnn_rnn_backprop_v3', _cudnn_rnn_backprop_v3_impl, "CUDA")
 torch.library.register_fake('opgen::cudnn_rnn_backprop_v3', _cudnn_rnn_backprop_v3_fake, lib=_LIB)
 _torch_autograd.register_autograd('opgen::cudnn_rnn_backprop_v3', _no_gradient('CudnnRNNBackpropV3', 'it is the gradient of CudnnRNNV3 (no second derivative is declared)'),
-                                  setup_context=_no_context, lib=_LIB)
+                                  setup_context=_no_context, lib=_LIB, gated=GATED)
 
 
 # -- CudnnRNNCanonicalToParamsV2 -----------------------------------------------------------------
@@ -388,7 +394,7 @@ _LIB.impl('cudnn_rnn_canonical_to_params_v2', _cudnn_rnn_canonical_to_params_v2_
 _LIB.impl('cudnn_rnn_canonical_to_params_v2', _cudnn_rnn_canonical_to_params_v2_impl, "CUDA")
 torch.library.register_fake('opgen::cudnn_rnn_canonical_to_params_v2', _cudnn_rnn_canonical_to_params_v2_fake, lib=_LIB)
 _torch_autograd.register_autograd('opgen::cudnn_rnn_canonical_to_params_v2', _no_gradient('CudnnRNNCanonicalToParamsV2', 'its spec declares no gradient op'),
-                                  setup_context=_no_context, lib=_LIB)
+                                  setup_context=_no_context, lib=_LIB, gated=GATED)
 
 
 # -- CudnnRNNParamsSize --------------------------------------------------------------------------
@@ -410,7 +416,7 @@ def _cudnn_rnn_params_size_fake(num_layers: Any, num_units: Any, input_size: Any
 _LIB.impl('cudnn_rnn_params_size', _cudnn_rnn_params_size_impl, "CompositeExplicitAutograd")  # no tensor picks a device: CPU
 torch.library.register_fake('opgen::cudnn_rnn_params_size', _cudnn_rnn_params_size_fake, lib=_LIB)
 _torch_autograd.register_autograd('opgen::cudnn_rnn_params_size', _no_gradient('CudnnRNNParamsSize', 'its spec declares no gradient op'),
-                                  setup_context=_no_context, lib=_LIB)
+                                  setup_context=_no_context, lib=_LIB, gated=GATED)
 
 
 # -- CudnnRNNParamsToCanonicalV2 -----------------------------------------------------------------
@@ -433,7 +439,7 @@ _LIB.impl('cudnn_rnn_params_to_canonical_v2', _cudnn_rnn_params_to_canonical_v2_
 _LIB.impl('cudnn_rnn_params_to_canonical_v2', _cudnn_rnn_params_to_canonical_v2_impl, "CUDA")
 torch.library.register_fake('opgen::cudnn_rnn_params_to_canonical_v2', _cudnn_rnn_params_to_canonical_v2_fake, lib=_LIB)
 _torch_autograd.register_autograd('opgen::cudnn_rnn_params_to_canonical_v2', _no_gradient('CudnnRNNParamsToCanonicalV2', 'its spec declares no gradient op'),
-                                  setup_context=_no_context, lib=_LIB)
+                                  setup_context=_no_context, lib=_LIB, gated=GATED)
 
 
 # -- CudnnRNNV3 ----------------------------------------------------------------------------------
@@ -481,7 +487,7 @@ def _cudnn_rnn_v3_backward(ctx: Any, *grads: Any) -> Any:
 
 
 _torch_autograd.register_autograd('opgen::cudnn_rnn_v3', _cudnn_rnn_v3_backward,
-                                  setup_context=_cudnn_rnn_v3_setup_context, lib=_LIB)
+                                  setup_context=_cudnn_rnn_v3_setup_context, lib=_LIB, gated=GATED)
 
 
 # -- DmlRnn --------------------------------------------------------------------------------------
@@ -505,7 +511,7 @@ if not NATIVE:
     _LIB.impl('dml_rnn', _dml_rnn_impl, "CUDA")
 torch.library.register_fake('opgen::dml_rnn', _dml_rnn_fake, lib=_LIB)
 _torch_autograd.register_autograd('opgen::dml_rnn', _no_gradient('DmlRnn', 'its spec declares no gradient op'),
-                                  setup_context=_no_context, lib=_LIB)
+                                  setup_context=_no_context, lib=_LIB, gated=GATED)
 
 
 # -- GRUBlockCell --------------------------------------------------------------------------------
@@ -550,7 +556,7 @@ def _gru_block_cell_backward(ctx: Any, *grads: Any) -> Any:
 
 
 _torch_autograd.register_autograd('opgen::gru_block_cell', _gru_block_cell_backward,
-                                  setup_context=_gru_block_cell_setup_context, lib=_LIB)
+                                  setup_context=_gru_block_cell_setup_context, lib=_LIB, gated=GATED)
 
 
 # -- GRUBlockCellGrad ----------------------------------------------------------------------------
@@ -575,7 +581,7 @@ if not NATIVE:
     _LIB.impl('gru_block_cell_grad', _gru_block_cell_grad_impl, "CUDA")
 torch.library.register_fake('opgen::gru_block_cell_grad', _gru_block_cell_grad_fake, lib=_LIB)
 _torch_autograd.register_autograd('opgen::gru_block_cell_grad', _no_gradient('GRUBlockCellGrad', 'it is the gradient of GRUBlockCell (no second derivative is declared)'),
-                                  setup_context=_no_context, lib=_LIB)
+                                  setup_context=_no_context, lib=_LIB, gated=GATED)
 
 
 #: opgen's drop-in torch.nn modules (docs/pytorch.md), imported on first use: opgen_ops.torch_nn

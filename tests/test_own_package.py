@@ -145,6 +145,8 @@ def test_a_users_package_names_itself_not_opgens(tmp_path: Path) -> None:
     native = files["torch_native.cpp"]  # the C++ registration: the project's namespace and schemas
     assert "STABLE_TORCH_LIBRARY(mine, m)" in native and "STABLE_TORCH_LIBRARY_IMPL(mine, CPU, m)" in native
     assert 'm.def("scale(' in native and "opgen_call_Scale" in native
+    gate = files["torch_autograd_gate.cpp"]  # its Autograd kernel: the project's namespace, the helpers
+    assert "TORCH_LIBRARY_IMPL(mine, Autograd, m)" in gate and 'm.def("_scale_autograd(' in gate
     page = files["docs/demo/scale.md"]
     assert "from mine_ops import Scale, scale" in page
     assert "`import mine_ops.torch` registers this op as `torch.ops.mine.scale`" in page

@@ -41,6 +41,7 @@ def report() -> dict[str, Any]:
     assert proc.returncode == 0, proc.stderr[-4000:]
     out: dict[str, Any] = json.loads(proc.stdout.splitlines()[-1])
     assert out["native"] is True  # (the child registered the library, not the Python kernels)
+    assert out["gated"] is True  # (and the C++ Autograd kernel: opcheck and torch.compile run through it)
     return out
 
 

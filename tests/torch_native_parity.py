@@ -135,6 +135,6 @@ def compiled() -> bool:
 
 
 if __name__ == "__main__":
-    report = {"native": gt.NATIVE, "parity": parity(), "refusals": refusals(), "opcheck": opcheck(),
+    report = {"native": gt.NATIVE, "gated": gt.GATED, "parity": parity(), "refusals": refusals(), "opcheck": opcheck(),
               "compiled": compiled()}
     print(json.dumps(report))

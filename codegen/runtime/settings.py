@@ -304,6 +304,12 @@ TORCH_NATIVE = Setting(
     "the schemas and the CPU and CUDA kernels in C++ through PyTorch's stable ABI, calling the native drivers) "
     "and keeps only the fakes and autograd in Python",
     parse_flag)
+TORCH_AUTOGRAD_GATE = Setting(
+    "OPGEN_TORCH_AUTOGRAD_GATE", "flag", True,
+    "0: with OPGEN_TORCH_NATIVE=1, a package's torch module keeps its ops' Autograd kernels in Python "
+    "instead of building and loading their C++ one (torch_autograd_gate.cpp, against PyTorch's own headers; "
+    "docs/pytorch.md)",
+    parse_flag)
 BLAS = Setting(
     "OPGEN_BLAS", "library name or path", "",
     "the BLAS a package's native PyTorch library loads first for the cpu's GEMM steps where it binds its ops "
@@ -312,5 +318,6 @@ BLAS = Setting(
 
 SETTINGS: dict[str, Setting] = {s.name: s for s in (
     POISON_OUTPUTS, HOST_SANITIZE, HOST_RANDOM_ORDER, HOST_THREADS, HOST_STACK_KB, HOST_ISA,
-    HOST_CATCH_SIGNALS, CACHE_DIR, NVRTC_CACHE, CUDA_LINEINFO, PLAN, NO_REPLAY, NATIVE, TORCH_NATIVE, BLAS)}
+    HOST_CATCH_SIGNALS, CACHE_DIR, NVRTC_CACHE, CUDA_LINEINFO, PLAN, NO_REPLAY, NATIVE, TORCH_NATIVE,
+    TORCH_AUTOGRAD_GATE, BLAS)}
 """Every setting by its variable's name."""

@@ -8,7 +8,10 @@ metadata dataclass and two more Python frames per call; here those calls redispa
 at once, exactly as its no-grad branch does (same keyset, same guard), and every other call is
 handed to torch's kernel unchanged (its setup_context, backward, double backward and errors).
 PyTorch's stable ABI has no requires-grad query and no below-autograd redispatch, so this kernel
-cannot move into the C++ library (torch_native.cpp)."""
+cannot move into the C++ library (torch_native.cpp); where the package's C++ Autograd kernel is loaded
+(torch_autograd_gate.cpp, built against PyTorch's own headers: codegen/runtime/torch_gate.py), that
+kernel takes both branches and torch's kernel serves only its graph branch, through the op's helper
+`<ns>::_<op>_autograd` (`gated`)."""
 
 from __future__ import annotations
 
@@ -29,12 +32,21 @@ def _torch_kernel(op: Any, backward: Callable[..., Any], setup_context: Callable
 
 
 def register_autograd(qualname: str, backward: Callable[..., Any], *, setup_context: Callable[..., Any],
-                      lib: Any) -> None:
+                      lib: Any, gated: bool = False) -> None:
     """`torch.library.register_autograd(qualname, backward, setup_context=..., lib=lib)`, whose kernel
-    a call that needs no graph bypasses (the module's docstring)."""
+    a call that needs no graph bypasses (the module's docstring). `gated`: the op's Autograd kernel is
+    the C++ one (torch_gate.load returned True), so torch's kernel becomes the only kernel of its helper
+    `<ns>::_<op>_autograd`, as CompositeImplicitAutograd: a traced graph decomposes the helper, and the
+    autograd.Function's forward redispatches the op itself below autograd (the helper's keyset carries
+    the op's backend keys: same schema, same arguments)."""
     namespace, name = qualname.split("::")
     op = getattr(getattr(torch.ops, namespace), name).default
     graph_kernel = _torch_kernel(op, backward, setup_context)
+    if gated:
+        if graph_kernel is None:  # (torch_gate.load checks for the builder before loading the gate)
+            raise RuntimeError(f"{qualname}: this PyTorch has no autograd kernel builder for the C++ gate's helper")
+        lib.impl(f"_{name}_autograd", graph_kernel, "CompositeImplicitAutograd", with_keyset=True)
+        return
     if graph_kernel is None:  # (the public route: the same behaviour, without the shortcut)
         torch.library.register_autograd(qualname, backward, setup_context=setup_context, lib=lib)
         return

@@ -1,0 +1,54 @@
+// The Autograd-key kernel of a package's PyTorch ops in C++ (issue 32; codegen/torch_autograd_gate.py
+// prints the unit that registers it, codegen/runtime/torch_gate.py builds it). PyTorch's own headers,
+// not its stable ABI (which has no requires-grad query and no redispatch below autograd): the library
+// is built per installed PyTorch, and only where a process runs autograd (an AOTInductor process loads
+// the stable library alone).
+//
+// A call that records no graph (grad mode off, or no tensor argument requiring grad) redispatches below
+// autograd at once, as torch's own kernel (torch._library.autograd) does in that case, without Python.
+// A call that records one goes through the dispatcher to `<ns>::_<op>_autograd`, the op's helper of the
+// same schema, whose only kernel is that Python kernel (CompositeImplicitAutograd: a traced or exported
+// graph decomposes it and shows `<ns>::<op>`).
+#pragma once
+
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <ATen/core/stack.h>
+#include <c10/core/GradMode.h>
+#include <c10/core/impl/LocalDispatchKeySet.h>
+#include <torch/library.h>
+
+#include <string>
+
+namespace opgen_torch_gate {
+
+// Whether any tensor argument of the call on `stack` (its top entries) requires grad.
+inline bool any_requires_grad(const c10::OperatorHandle& op, const torch::jit::Stack& stack) {
+  size_t n = op.schema().arguments().size();
+  for (size_t k = stack.size() - n; k < stack.size(); ++k) {
+    const c10::IValue& v = stack[k];
+    if (v.isTensor() && v.toTensor().requires_grad()) return true;
+    if (v.isTensorList())
+      for (const at::Tensor& t : v.toTensorList())
+        if (t.requires_grad()) return true;
+  }
+  return false;
+}
+
+// `ns::op` -> `ns::_op_autograd`: the helper the graph branch calls.
+inline std::string helper_name(const c10::OperatorName& name) {
+  auto sep = name.name.find("::");
+  return name.name.substr(0, sep + 2) + "_" + name.name.substr(sep + 2) + "_autograd";
+}
+
+inline void kernel(const c10::OperatorHandle& op, c10::DispatchKeySet keys, torch::jit::Stack* stack) {
+  if (c10::GradMode::is_enabled() && any_requires_grad(op, *stack)) {
+    // (looked up per call: the branch runs Python's autograd, which costs far more than the lookup)
+    c10::Dispatcher::singleton().findSchemaOrThrow(helper_name(op.operator_name()).c_str(), "")
+        .callBoxed(stack);
+    return;
+  }
+  c10::impl::ExcludeDispatchKeyGuard below(c10::autograd_dispatch_keyset);  // (torch's no-graph guard)
+  op.redispatchBoxed(keys & c10::after_autograd_keyset, stack);
+}
+
+}  // namespace opgen_torch_gate

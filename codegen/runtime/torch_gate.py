@@ -1,0 +1,94 @@
+"""A package's C++ Autograd kernel (issue 32): its `torch_autograd_gate.cpp`
+(codegen/torch_autograd_gate.py prints it) built with the host C++ compiler against the installed
+PyTorch's own headers (not the stable ABI: see codegen/runtime/native/torch_autograd_gate.h), cached
+on disk like the other native libraries (keyed by source, flags, compiler, target, PyTorch's version
+and C++ ABI; built once under the entry's lock), and loaded by the package's torch.py after its stable
+library. Where it cannot be (no compiler, no headers, a compile error, OPGEN_TORCH_AUTOGRAD_GATE=0),
+`load` says so once and the package keeps its Python Autograd kernels."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+from typing import Any
+
+from codegen.runtime import diskcache
+from codegen.runtime import settings as _settings
+from codegen.runtime.host.errors import HostBackendError
+from codegen.runtime.host.libraries import _build_or_load
+from codegen.runtime.host.state import _LOCK
+from codegen.runtime.host.toolchain import _BASE_FLAGS, _compiler_command, _target, compiler_id
+from codegen.runtime.torch_library import NATIVE_DIR
+
+_BUILT: dict[str, Path] = {}
+_WARNED: set[str] = set()
+
+
+class TorchGateUnavailable(RuntimeError):
+    """The gate cannot be built here (no PyTorch headers, or torch lacks the Python kernel it hands
+    graph-recording calls to)."""
+
+
+def _flags(torch: Any) -> list[str]:
+    root = Path(torch.__file__).resolve().parent
+    include = root / "include"
+    if not (include / "torch" / "library.h").is_file():
+        raise TorchGateUnavailable(f"PyTorch {torch.__version__} has no C++ headers ({include / 'torch'})")
+    abi = int(torch._C._GLIBCXX_USE_CXX11_ABI)
+    return [*_BASE_FLAGS, f"-D_GLIBCXX_USE_CXX11_ABI={abi}", "-isystem", str(include), "-isystem",
+            str(include / "torch" / "csrc" / "api" / "include"), "-I", str(NATIVE_DIR), "-L", str(root / "lib"),
+            "-Wl,--no-as-needed", "-ltorch_cpu", "-lc10"]
+
+
+def _present(path: Path) -> Path | None:
+    """Opening it registers kernels: "loaded" here means the file is there."""
+    return path if path.is_file() else None
+
+
+def build(source: Path) -> Path:
+    """The built gate of the unit at `source`: from this process's memory, the disk cache, or
+    compiled now (raises HostBackendError or TorchGateUnavailable where it cannot be)."""
+    import torch
+
+    text = source.read_text() + (NATIVE_DIR / "torch_autograd_gate.h").read_text()
+    cmd = _compiler_command()
+    flags = _flags(torch)
+    key = diskcache.cache_key(text, flags, compiler_id(cmd), f"{_target()} torch {torch.__version__}")
+    with _LOCK:
+        found = _BUILT.get(key)
+        if found is None or not found.is_file():
+            found, _, _ = _build_or_load(f"opgen-torch-gate-{source.stem}-{key[:32]}", source.read_text(), cmd,
+                                         flags, runtime=True, what=f"the PyTorch Autograd kernel ({source.name})",
+                                         opener=_present)
+            _BUILT[key] = found
+        return found
+
+
+def load(source: Path) -> bool:
+    """Whether the gate of the unit at `source` is now loaded (its Autograd kernels and helper
+    schemas registered): False where OPGEN_TORCH_AUTOGRAD_GATE=0, or where it cannot be built (one
+    warning per unit and process, naming why: the caller keeps its Python Autograd kernels)."""
+    if not _settings.TORCH_AUTOGRAD_GATE.get():
+        return False
+    import torch
+
+    try:
+        from torch._library.autograd import make_autograd_impl  # noqa: F401  (the helpers' kernel)
+    except ImportError:
+        return _unavailable(source, f"PyTorch {torch.__version__} lacks torch._library.autograd.make_autograd_impl")
+    ops: Any = torch.ops  # (load_library is unannotated in torch)
+    try:
+        ops.load_library(str(build(source)))  # (OSError: built, but its symbols do not match this PyTorch)
+    except (HostBackendError, TorchGateUnavailable, OSError) as e:
+        return _unavailable(source, str(e).splitlines()[0] if str(e) else type(e).__name__)
+    return True
+
+
+def _unavailable(source: Path, why: str) -> bool:
+    if str(source) not in _WARNED:
+        _WARNED.add(str(source))
+        warnings.warn(f"opgen: the C++ Autograd kernel of {source.parent.name}'s torch ops ({source.name}) is not "
+                      f"available ({why}); their Autograd kernels stay in Python (slower grad-mode calls). "
+                      "OPGEN_TORCH_AUTOGRAD_GATE=0 keeps them there without this warning.", RuntimeWarning,
+                      stacklevel=3)
+    return False

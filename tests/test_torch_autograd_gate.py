@@ -1,0 +1,100 @@
+"""The package's C++ Autograd kernel (generated/torch_autograd_gate.cpp: codegen/torch_autograd_gate.py,
+codegen/runtime/torch_gate.py), loaded with OPGEN_TORCH_NATIVE=1 in a fresh process
+(tests/torch_autograd_gate_child.py; this process keeps the Python registration):
+
+* a grad-mode call with no input requiring grad enters no Python kernel (only torch's op packet);
+* a call that records a graph goes through the helper `opgen::_<op>_autograd` to torch's Python kernel:
+  gradients (against torch's own layer_norm, and gradcheck in float64), double backward (the gradient
+  op recorded; its missing second derivative refused by name), opcheck with inputs requiring grad
+  (test_autograd_registration included), torch.compile (fullgraph, dynamic) forward and backward, and
+  torch.export's graph naming only `opgen.<op>`;
+* with the gate off (OPGEN_TORCH_AUTOGRAD_GATE=0) or unbuildable (a compile error), the Python Autograd
+  kernels stay (today's behaviour): the same results, one warning only where it could not be built.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("torch")
+
+from codegen import torch_autograd_gate, torchgen
+from codegen.load import load_specs
+
+PROJECT = Path(__file__).resolve().parent.parent
+CHILD = PROJECT / "tests" / "torch_autograd_gate_child.py"
+RUNS = {"gated": ([], {}), "off": ([], {"OPGEN_TORCH_AUTOGRAD_GATE": "0"}), "broken": (["--break-build"], {})}
+
+
+def _child(args: list[str], env_set: dict[str, str]) -> dict[str, Any]:
+    env = {k: v for k, v in os.environ.items() if k not in ("OPGEN_TORCH_AUTOGRAD_GATE",)}
+    env.update(PYTHONPATH=str(PROJECT), OPGEN_TORCH_NATIVE="1", CUDA_VISIBLE_DEVICES="", **env_set)
+    proc = subprocess.run([sys.executable, str(CHILD), *args], capture_output=True, text=True, env=env, cwd=PROJECT,
+                          timeout=900)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    assert "Overriding a previously registered kernel" not in proc.stderr  # (one Autograd kernel per op)
+    out: dict[str, Any] = json.loads(proc.stdout.splitlines()[-1])
+    assert out["native"] is True
+    return out
+
+
+@pytest.fixture(scope="module", params=list(RUNS))
+def run(request: pytest.FixtureRequest) -> tuple[str, dict[str, Any]]:
+    return request.param, _child(*RUNS[request.param])
+
+
+def test_the_gate_is_loaded_only_where_it_is_on_and_builds(run: tuple[str, dict[str, Any]]) -> None:
+    name, out = run
+    assert out["gated"] is (name == "gated")
+    if name == "broken":
+        (warning,) = out["warnings"]
+        assert "C++ Autograd kernel" in warning and "compilation failed" in warning and "stay in Python" in warning
+    else:
+        assert out["warnings"] == []
+
+
+def test_a_call_that_records_no_graph_skips_python_only_where_gated(run: tuple[str, dict[str, Any]]) -> None:
+    name, out = run
+    frames = [f for f in out["no_graph_frames"] if not f.startswith("_ops.py:")]  # (torch's packet's __call__)
+    assert frames == ([] if name == "gated" else ["torch_autograd.py:autograd_kernel"])
+
+
+def test_the_graph_branch_gives_torchs_gradients(run: tuple[str, dict[str, Any]]) -> None:
+    graph = run[1]["graph"]
+    assert graph["grad_fn"] == "GeneratedBackwardFor_opgen_layer_norm_defaultBackward"
+    assert graph["frozen"] == [False, False]  # (mean and rstd: not differentiable)
+    assert graph["dx"] < 1e-5 and graph["dgamma"] < 1e-5  # (against torch.nn.functional.layer_norm)
+    assert graph["gradcheck"] is True
+
+
+def test_double_backward_records_the_gradient_op_and_refuses_its_missing_gradient(
+        run: tuple[str, dict[str, Any]]) -> None:
+    graph = run[1]["graph"]
+    assert graph["double_grad_fn"] == "GeneratedBackwardFor_opgen_softmax_grad_defaultBackward"
+    assert graph["double_backward"] == ("SoftmaxGrad has no gradient: it is the gradient of Softmax "
+                                        "(no second derivative is declared)")
+
+
+def test_opcheck_compile_and_export(run: tuple[str, dict[str, Any]]) -> None:
+    out = run[1]
+    assert out["opcheck"] == {"layer_norm": {}, "softmax": {}, "bias_add": {}}  # (every test: SUCCESS)
+    assert out["compiled"] < 1e-5
+    assert out["exported"] == ["<built-in function getitem>", "opgen.layer_norm.default", "opgen.softmax.default"]
+
+
+def test_the_unit_defines_a_helper_and_registers_the_kernel_for_every_op() -> None:
+    ops = [op for op in load_specs(PROJECT / "specs") if op.torch.register]
+    text = torch_autograd_gate.source(ops, "myops", "// header")
+    assert "TORCH_LIBRARY_FRAGMENT(myops, m)" in text and "TORCH_LIBRARY_IMPL(myops, Autograd, m)" in text
+    for op in ops:
+        helper = f"_{op.snake_name}_autograd" + torchgen.schema(op)[len(op.snake_name):]  # (the op's own schema)
+        assert f'm.def("{helper}");' in text
+        assert f'm.impl("{op.snake_name}", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel>());' \
+            in text
