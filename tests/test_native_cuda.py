@@ -26,6 +26,7 @@ from codegen import drivergen
 from codegen.runtime import api, native_cuda, native_plan
 from codegen.runtime.cpu import CpuBackend
 from codegen.runtime.cuda import _check_launch
+from codegen.runtime.gemm import GemmSizes
 from codegen.runtime.plan import Launch, Plan
 from codegen.runtime.scope import Scope
 from codegen.warmup import generated_ops
@@ -283,12 +284,15 @@ def test_a_gemm_window_beyond_its_buffer_falls_back_before_anything_runs(
     device = Device(cuda, run.before)
     ran = cuda.count(COUNT_RUN)
     gemm = next(s for s in run.plan.recording("cuda", run.values).steps if type(s) is not Launch)
-    out = gemm.out  # (its slot)
-    device.slots[out].size -= 1  # (the window's last element no longer in the buffer)
+    out, sizes = gemm.out, GemmSizes(*gemm.sizes)  # (its slot; its window need not reach the slot's end)
+    end = max(sizes.out_offset, sizes.out_offset + (sizes.batch - 1) * sizes.out_stride) + sizes.m * sizes.n
+    size = device.slots[out].size
+    assert end <= size
+    device.slots[out].size = end - 1  # (the window's last element no longer in the buffer)
     rc, err, _ = run_native(plans, cuda, run, device=device)
     assert rc == FALLBACK and err.startswith(f"{run.plan.op}: a GEMM step's window [m=")
     assert err.endswith("] does not lie in its buffers") and cuda.count(COUNT_RUN) == ran
-    device.slots[out].size += 1
+    device.slots[out].size = size
     assert run_native(plans, cuda, run, device=device)[0] == 0
 
 
