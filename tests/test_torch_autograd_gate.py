@@ -9,7 +9,9 @@ codegen/runtime/torch_gate.py), loaded with OPGEN_TORCH_NATIVE=1 in a fresh proc
   (test_autograd_registration included), torch.compile (fullgraph, dynamic) forward and backward, and
   torch.export's graph naming only `opgen.<op>`;
 * with the gate off (OPGEN_TORCH_AUTOGRAD_GATE=0) or unbuildable (a compile error), the Python Autograd
-  kernels stay (today's behaviour): the same results, one warning only where it could not be built.
+  kernels stay (today's behaviour): the same results, one warning only where it could not be built;
+* a failed build is remembered in the cache under its key: a later process runs no compiler for it
+  (a counting $CXX) and still warns once; another key, or the marker removed, compiles again.
 """
 
 from __future__ import annotations
@@ -98,3 +100,49 @@ def test_the_unit_defines_a_helper_and_registers_the_kernel_for_every_op() -> No
         assert f'm.def("{helper}");' in text
         assert f'm.impl("{op.snake_name}", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel>());' \
             in text
+
+
+# A gate that fails to compile, in a fresh cache: the failure is remembered (the compiler runs once
+# for a key), the fallback still warns once per process, and a changed key (other flags) compiles again.
+_LOAD_BROKEN = """
+import json, sys, warnings
+from pathlib import Path
+from codegen.runtime import torch_gate
+flags = torch_gate._flags
+torch_gate._flags = lambda t: [*flags(t), "-include", sys.argv[1]]
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    loaded = torch_gate.load(Path("generated/torch_autograd_gate.cpp"))
+print(json.dumps({"loaded": loaded, "warnings": [str(w.message) for w in caught if "opgen" in str(w.message)]}))
+"""
+
+
+def test_a_failed_build_is_remembered_until_its_key_changes(tmp_path: Path) -> None:
+    calls = tmp_path / "compiles"
+    wrapper = tmp_path / "cxx"  # the host compiler, counting the runs that compile (not --version)
+    wrapper.write_text(f'#!/bin/sh\n[ "$1" = --version ] || echo run >> "{calls}"\nexec c++ "$@"\n')
+    wrapper.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if k != "OPGEN_TORCH_AUTOGRAD_GATE"}
+    env.update(PYTHONPATH=str(PROJECT), CXX=str(wrapper), OPGEN_CACHE_DIR=str(tmp_path / "cache"))
+
+    def load(header: str) -> tuple[int, str]:
+        proc = subprocess.run([sys.executable, "-c", _LOAD_BROKEN, header], capture_output=True, text=True,
+                              env=env, cwd=PROJECT, timeout=300)
+        assert proc.returncode == 0, proc.stderr[-4000:]
+        out = json.loads(proc.stdout.splitlines()[-1])
+        assert out["loaded"] is False
+        (warning,) = out["warnings"]
+        return len(calls.read_text().splitlines()) if calls.exists() else 0, warning
+
+    compiles, first = load("opgen_no_such_header.h")
+    assert compiles == 1 and "compilation failed" in first and "remembered in the cache" in first
+    marker = next((tmp_path / "cache" / "host").glob("opgen-torch-gate-torch_autograd_gate-*.failed"))
+    assert str(marker) in first and "stay in Python" in first
+    compiles, again = load("opgen_no_such_header.h")  # a fresh process: no compiler run, the same one warning
+    assert compiles == 1 and "compilation failed" in again and "remembered from an earlier build" in again
+    assert str(marker) in again
+    compiles, other = load("opgen_no_such_header_either.h")  # another key: compiled again
+    assert compiles == 2 and "remembered in the cache" in other
+    marker.unlink()  # the retry the warning offers: removing the marker compiles that key again
+    compiles, _ = load("opgen_no_such_header.h")
+    assert compiles == 3

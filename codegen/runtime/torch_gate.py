@@ -4,18 +4,22 @@ PyTorch's own headers (not the stable ABI: see codegen/runtime/native/torch_auto
 on disk like the other native libraries (keyed by source, flags, compiler, target, PyTorch's version
 and C++ ABI; built once under the entry's lock), and loaded by the package's torch.py after its stable
 library. Where it cannot be (no compiler, no headers, a compile error, OPGEN_TORCH_AUTOGRAD_GATE=0),
-`load` says so once and the package keeps its Python Autograd kernels."""
+`load` says so once and the package keeps its Python Autograd kernels. A compile error is remembered
+in the cache beside where the library would be (`<entry>.failed`, the compiler's message, same key):
+later processes fall back at once instead of running the compiler again on every import, until the
+key changes (source, flags, compiler, PyTorch) or the marker is removed."""
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 from pathlib import Path
 from typing import Any
 
 from codegen.runtime import diskcache
 from codegen.runtime import settings as _settings
-from codegen.runtime.host.errors import HostBackendError
-from codegen.runtime.host.libraries import _build_or_load
+from codegen.runtime.host.errors import HostBackendError, HostCompileError
+from codegen.runtime.host.libraries import _build_or_load, _host_dir
 from codegen.runtime.host.state import _LOCK
 from codegen.runtime.host.toolchain import _BASE_FLAGS, _compiler_command, _target, compiler_id
 from codegen.runtime.torch_library import NATIVE_DIR
@@ -47,21 +51,41 @@ def _present(path: Path) -> Path | None:
 
 def build(source: Path) -> Path:
     """The built gate of the unit at `source`: from this process's memory, the disk cache, or
-    compiled now (raises HostBackendError or TorchGateUnavailable where it cannot be)."""
+    compiled now (raises HostBackendError or TorchGateUnavailable where it cannot be; a compile
+    error, now or remembered from an earlier build of the same key, as TorchGateUnavailable)."""
     import torch
 
     text = source.read_text() + (NATIVE_DIR / "torch_autograd_gate.h").read_text()
     cmd = _compiler_command()
     flags = _flags(torch)
     key = diskcache.cache_key(text, flags, compiler_id(cmd), f"{_target()} torch {torch.__version__}")
+    stem = f"opgen-torch-gate-{source.stem}-{key[:32]}"
     with _LOCK:
         found = _BUILT.get(key)
         if found is None or not found.is_file():
-            found, _, _ = _build_or_load(f"opgen-torch-gate-{source.stem}-{key[:32]}", source.read_text(), cmd,
-                                         flags, runtime=True, what=f"the PyTorch Autograd kernel ({source.name})",
-                                         opener=_present)
+            marker = _host_dir() / f"{stem}.failed"
+            try:
+                remembered = diskcache.get(marker)
+            except diskcache.UnsafeCacheError:  # (the build below reports the folder)
+                remembered = None
+            if remembered is not None:
+                raise _failed(remembered.data.decode(errors="replace"), marker, "remembered from an earlier build")
+            try:
+                found, _, _ = _build_or_load(stem, source.read_text(), cmd, flags, runtime=True,
+                                             what=f"the PyTorch Autograd kernel ({source.name})", opener=_present)
+            except HostCompileError as e:  # (the same source, flags and compiler would fail again)
+                with contextlib.suppress(OSError):  # (a cache that cannot take it: retried next time)
+                    diskcache.put(marker, str(e).encode())
+                raise _failed(str(e), marker, "remembered in the cache") from e
             _BUILT[key] = found
         return found
+
+
+def _failed(message: str, marker: Path, when: str) -> TorchGateUnavailable:
+    """A compile error's one line: the compiler's first line, and how to make the next import retry."""
+    first = message.splitlines()[0] if message else "the compiler failed"
+    return TorchGateUnavailable(f"{first}; {when}: later imports do not compile it again until its source, "
+                                f"flags, compiler or PyTorch change, or {marker} is removed")
 
 
 def load(source: Path) -> bool:
