@@ -3,7 +3,8 @@ the named ops (all ops when none are named) of a generated package (the built-in
 yours) for one backend into the disk cache, so that later processes load kernels without compiling
 them. One line per op as it goes: its place in the run, entry points, compiled or already cached
 (or shared with the op that compiled its module: ops sharing a kernel template share one,
-codegen/modules.py), seconds, module. Also `python -m codegen.warmup ...`.
+codegen/modules.py), seconds, module; then the package's C++ Autograd kernel for PyTorch, where
+its torch module would build it (or why not). Also `python -m codegen.warmup ...`.
 
 `generated_ops()` lists the ops of a generated package (scripts/gpu_parity.py,
 scripts/gpu_sanitize.py and bench/gpu_resources.py use it too, so new ops are covered by all of
@@ -260,10 +261,28 @@ def _warm(selected: list[GeneratedOp], where: str, package: str, jobs: int = 1) 
         how = how if first == op.name else f"shared with {first}"
         print(f"  {step} {op.name:<{width}}  {len(symbols):3d} entry points  {how:<15} "
               f"{time.perf_counter() - t0:6.2f} s  {op.kernels.path.name}", flush=True)
+    _warm_torch_gate(package)
     print(f"opgen warmup: {len(selected)} ops, {entries} entry points: {counts['nvrtc']} modules compiled, "
           f"{counts['disk'] + counts['memory']} already cached, {failed} failed "
           f"({time.perf_counter() - start:.2f} s)")
     return 3 if failed else 0
+
+
+def _warm_torch_gate(package: str) -> None:
+    """The package's C++ Autograd kernel (torch_autograd_gate.cpp, loaded by its torch module with
+    OPGEN_TORCH_NATIVE=1: codegen/runtime/torch_gate.py) built into the cache too, on either device
+    (the host compiler builds it), and one line saying what happened; never a failure of warmup: where
+    it cannot be built, the torch module keeps its Python Autograd kernels."""
+    folder = Path(importlib.import_module(package).__file__ or ".").parent
+    source = folder / "torch_autograd_gate.cpp"
+    t0 = time.perf_counter()
+    if not (folder / "torch.py").is_file() or not source.is_file():
+        how = "skipped: the package has no torch module"
+    else:
+        from codegen.runtime import torch_gate
+
+        how = torch_gate.warm(source)
+    print(f"  torch Autograd kernel  {how}  {time.perf_counter() - t0:.2f} s  {source.name}", flush=True)
 
 
 def add_arguments(parser: argparse.ArgumentParser, project_default: bool = False) -> None:

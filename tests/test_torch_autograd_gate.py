@@ -113,7 +113,9 @@ torch_gate._flags = lambda t: [*flags(t), "-include", sys.argv[1]]
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     loaded = torch_gate.load(Path("generated/torch_autograd_gate.cpp"))
-print(json.dumps({"loaded": loaded, "warnings": [str(w.message) for w in caught if "opgen" in str(w.message)]}))
+warm = torch_gate.warm(Path("generated/torch_autograd_gate.cpp"))  # (opgen warmup's step, after it)
+print(json.dumps({"loaded": loaded, "warnings": [str(w.message) for w in caught if "opgen" in str(w.message)],
+                  "warm": warm}))
 """
 
 
@@ -132,6 +134,7 @@ def test_a_failed_build_is_remembered_until_its_key_changes(tmp_path: Path) -> N
         out = json.loads(proc.stdout.splitlines()[-1])
         assert out["loaded"] is False
         (warning,) = out["warnings"]
+        assert out["warm"].startswith("skipped: host C++ compilation failed") and "remembered" in out["warm"]
         return len(calls.read_text().splitlines()) if calls.exists() else 0, warning
 
     compiles, first = load("opgen_no_such_header.h")

@@ -20,7 +20,7 @@ from codegen.runtime import diskcache
 from codegen.runtime import settings as _settings
 from codegen.runtime.host.errors import HostBackendError, HostCompileError
 from codegen.runtime.host.libraries import _build_or_load, _host_dir
-from codegen.runtime.host.state import _LOCK
+from codegen.runtime.host.state import _LOCK, stats
 from codegen.runtime.host.toolchain import _BASE_FLAGS, _compiler_command, _target, compiler_id
 from codegen.runtime.torch_library import NATIVE_DIR
 
@@ -96,16 +96,48 @@ def load(source: Path) -> bool:
         return False
     import torch
 
-    try:
-        from torch._library.autograd import make_autograd_impl  # noqa: F401  (the helpers' kernel)
-    except ImportError:
-        return _unavailable(source, f"PyTorch {torch.__version__} lacks torch._library.autograd.make_autograd_impl")
+    lacking = _lacks_builder(torch)
+    if lacking:
+        return _unavailable(source, lacking)
     ops: Any = torch.ops  # (load_library is unannotated in torch)
     try:
         ops.load_library(str(build(source)))  # (OSError: built, but its symbols do not match this PyTorch)
     except (HostBackendError, TorchGateUnavailable, OSError) as e:
         return _unavailable(source, str(e).splitlines()[0] if str(e) else type(e).__name__)
     return True
+
+
+def warm(source: Path) -> str:
+    """`opgen warmup`'s step for the gate of the unit at `source`: built into the cache now where a
+    torch module would build it on import; what happened, in words ("compiled", "already cached",
+    "skipped: why" where there is nothing to build here, "not built: why" where the build failed)."""
+    if not _settings.TORCH_AUTOGRAD_GATE.get():
+        return "skipped: OPGEN_TORCH_AUTOGRAD_GATE=0 (the Autograd kernels stay in Python)"
+    try:
+        import torch
+    except ImportError as e:
+        return f"skipped: PyTorch is not installed here ({e})"
+    lacking = _lacks_builder(torch)
+    if lacking:
+        return f"skipped: {lacking}"
+    before = stats["runtime_compiles"]
+    try:
+        build(source)
+    except TorchGateUnavailable as e:  # (no headers, or a failure remembered: skipped; a compile error now: not built)
+        return f"{'not built' if e.__cause__ else 'skipped'}: {str(e).splitlines()[0]}"
+    except HostBackendError as e:
+        return f"not built: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
+    return "compiled" if stats["runtime_compiles"] > before else "already cached"
+
+
+def _lacks_builder(torch: Any) -> str | None:
+    """Why this PyTorch cannot run the gate's helpers (it lacks the Python kernel they hand
+    graph-recording calls to), or None."""
+    try:
+        from torch._library.autograd import make_autograd_impl  # noqa: F401  (the helpers' kernel)
+    except ImportError:
+        return f"PyTorch {torch.__version__} lacks torch._library.autograd.make_autograd_impl"
+    return None
 
 
 def _unavailable(source: Path, why: str) -> bool:
