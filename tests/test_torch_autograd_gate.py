@@ -11,7 +11,8 @@ codegen/runtime/torch_gate.py), loaded with OPGEN_TORCH_NATIVE=1 in a fresh proc
 * with the gate off (OPGEN_TORCH_AUTOGRAD_GATE=0) or unbuildable (a compile error), the Python Autograd
   kernels stay (today's behaviour): the same results, one warning only where it could not be built;
 * a failed build is remembered in the cache under its key: a later process runs no compiler for it
-  (a counting $CXX) and still warns once; another key, or the marker removed, compiles again.
+  (a counting $CXX) and still warns once; another key, or the marker removed, compiles again; a
+  compiler killed by a signal is not remembered.
 """
 
 from __future__ import annotations
@@ -119,33 +120,45 @@ print(json.dumps({"loaded": loaded, "warnings": [str(w.message) for w in caught 
 """
 
 
-def test_a_failed_build_is_remembered_until_its_key_changes(tmp_path: Path) -> None:
+def _load_broken(tmp_path: Path, header: str, killed: bool = False) -> tuple[int, str, str]:
+    """A fresh process loading the gate built with `-include header` (missing: a compile error) by a
+    $CXX that counts its compiling runs (not --version) and, `killed`, dies of SIGKILL in them; the
+    compiler's runs so far, the one warning, and then what warmup's step says."""
     calls = tmp_path / "compiles"
-    wrapper = tmp_path / "cxx"  # the host compiler, counting the runs that compile (not --version)
-    wrapper.write_text(f'#!/bin/sh\n[ "$1" = --version ] || echo run >> "{calls}"\nexec c++ "$@"\n')
+    wrapper = tmp_path / ("cxx-killed" if killed else "cxx")
+    die = ' && kill -KILL $$' if killed else ''
+    wrapper.write_text(f'#!/bin/sh\n[ "$1" = --version ] || {{ echo run >> "{calls}"{die}; }}\nexec c++ "$@"\n')
     wrapper.chmod(0o755)
     env = {k: v for k, v in os.environ.items() if k != "OPGEN_TORCH_AUTOGRAD_GATE"}
     env.update(PYTHONPATH=str(PROJECT), CXX=str(wrapper), OPGEN_CACHE_DIR=str(tmp_path / "cache"))
+    proc = subprocess.run([sys.executable, "-c", _LOAD_BROKEN, header], capture_output=True, text=True, env=env,
+                          cwd=PROJECT, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    out = json.loads(proc.stdout.splitlines()[-1])
+    assert out["loaded"] is False
+    (warning,) = out["warnings"]
+    return len(calls.read_text().splitlines()) if calls.exists() else 0, warning, out["warm"]
 
-    def load(header: str) -> tuple[int, str]:
-        proc = subprocess.run([sys.executable, "-c", _LOAD_BROKEN, header], capture_output=True, text=True,
-                              env=env, cwd=PROJECT, timeout=300)
-        assert proc.returncode == 0, proc.stderr[-4000:]
-        out = json.loads(proc.stdout.splitlines()[-1])
-        assert out["loaded"] is False
-        (warning,) = out["warnings"]
-        assert out["warm"].startswith("skipped: host C++ compilation failed") and "remembered" in out["warm"]
-        return len(calls.read_text().splitlines()) if calls.exists() else 0, warning
 
-    compiles, first = load("opgen_no_such_header.h")
+def test_a_failed_build_is_remembered_until_its_key_changes(tmp_path: Path) -> None:
+    compiles, first, warm = _load_broken(tmp_path, "opgen_no_such_header.h")
     assert compiles == 1 and "compilation failed" in first and "remembered in the cache" in first
+    assert warm.startswith("skipped: host C++ compilation failed") and "remembered from an earlier build" in warm
     marker = next((tmp_path / "cache" / "host").glob("opgen-torch-gate-torch_autograd_gate-*.failed"))
     assert str(marker) in first and "stay in Python" in first
-    compiles, again = load("opgen_no_such_header.h")  # a fresh process: no compiler run, the same one warning
+    compiles, again, _ = _load_broken(tmp_path, "opgen_no_such_header.h")  # a fresh process: no compiler run
     assert compiles == 1 and "compilation failed" in again and "remembered from an earlier build" in again
     assert str(marker) in again
-    compiles, other = load("opgen_no_such_header_either.h")  # another key: compiled again
+    compiles, other, _ = _load_broken(tmp_path, "opgen_no_such_header_either.h")  # another key: compiled again
     assert compiles == 2 and "remembered in the cache" in other
     marker.unlink()  # the retry the warning offers: removing the marker compiles that key again
-    compiles, _ = load("opgen_no_such_header.h")
+    compiles, _, _ = _load_broken(tmp_path, "opgen_no_such_header.h")
     assert compiles == 3
+
+
+def test_a_compiler_killed_by_a_signal_is_not_remembered(tmp_path: Path) -> None:
+    """(An OOM kill, say: it may pass next time.) Every attempt runs the compiler; no marker."""
+    compiles, warning, warm = _load_broken(tmp_path, "opgen_no_such_header.h", killed=True)
+    assert compiles == 2 and "compilation failed (exit -9)" in warning and "remembered" not in warning
+    assert warm.startswith("not built: host C++ compilation failed (exit -9)")  # (warmup's step tried again)
+    assert not list((tmp_path / "cache" / "host").glob("*.failed"))

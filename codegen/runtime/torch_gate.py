@@ -4,10 +4,11 @@ PyTorch's own headers (not the stable ABI: see codegen/runtime/native/torch_auto
 on disk like the other native libraries (keyed by source, flags, compiler, target, PyTorch's version
 and C++ ABI; built once under the entry's lock), and loaded by the package's torch.py after its stable
 library. Where it cannot be (no compiler, no headers, a compile error, OPGEN_TORCH_AUTOGRAD_GATE=0),
-`load` says so once and the package keeps its Python Autograd kernels. A compile error is remembered
-in the cache beside where the library would be (`<entry>.failed`, the compiler's message, same key):
-later processes fall back at once instead of running the compiler again on every import, until the
-key changes (source, flags, compiler, PyTorch) or the marker is removed."""
+`load` says so once and the package keeps its Python Autograd kernels. A compile error (the compiler
+exiting with an error, not killed by a signal) is remembered in the cache beside where the library
+would be (`<entry>.failed`, the compiler's message, same key): later processes fall back at once
+instead of running the compiler again on every import, until the key changes (source, flags,
+compiler, PyTorch) or the marker is removed."""
 
 from __future__ import annotations
 
@@ -73,7 +74,9 @@ def build(source: Path) -> Path:
             try:
                 found, _, _ = _build_or_load(stem, source.read_text(), cmd, flags, runtime=True,
                                              what=f"the PyTorch Autograd kernel ({source.name})", opener=_present)
-            except HostCompileError as e:  # (the same source, flags and compiler would fail again)
+            except HostCompileError as e:  # the same source, flags and compiler would fail again
+                if e.returncode is None or e.returncode <= 0:  # (killed, by the OOM killer say: may pass next time)
+                    raise
                 with contextlib.suppress(OSError):  # (a cache that cannot take it: retried next time)
                     diskcache.put(marker, str(e).encode())
                 raise _failed(str(e), marker, "remembered in the cache") from e

@@ -15,10 +15,11 @@ class HostCompilerNotFound(HostBackendError):
 class HostCompileError(HostBackendError):
     """The host compiler rejected a kernel source (message includes its stderr)."""
 
-    def __init__(self, message: str, stderr: str = "", source_path: str = "") -> None:
+    def __init__(self, message: str, stderr: str = "", source_path: str = "", returncode: int | None = None) -> None:
         super().__init__(message)
         self.stderr = stderr
         self.source_path = source_path
+        self.returncode = returncode  # (negative: the compiler was killed by a signal, an OOM kill say)
 
 
 class HostKernelError(HostBackendError):

@@ -162,7 +162,7 @@ def _run_compiler(cmd: list[str], flags: list[str], src: Path, out: Path, dep: P
         raise HostCompileError(
             f"host C++ compilation failed (exit {proc.returncode}) for {src}\n"
             f"command: {' '.join(shlex.quote(a) for a in argv)}\n{err}",
-            stderr=proc.stderr, source_path=str(src))
+            stderr=proc.stderr, source_path=str(src), returncode=proc.returncode)
     try:
         made = out.stat().st_size > 0
     except OSError:
