@@ -273,7 +273,7 @@ def _warm_torch_gate(package: str) -> None:
     OPGEN_TORCH_NATIVE=1: codegen/runtime/torch_gate.py) built into the cache too, on either device
     (the host compiler builds it), and one line saying what happened; never a failure of warmup: where
     it cannot be built, the torch module keeps its Python Autograd kernels."""
-    folder = Path(importlib.import_module(package).__file__ or ".").parent
+    folder = Path(next(iter(importlib.import_module(package).__path__)))  # (as generated_ops walks it)
     source = folder / "torch_autograd_gate.cpp"
     t0 = time.perf_counter()
     if not (folder / "torch.py").is_file() or not source.is_file():
