@@ -231,7 +231,8 @@ def test_warmup_compiles_a_user_package_for_the_cpu_backend(tmp_path: Path, runt
     shutil.copytree(runtime_cache, cache)
     argv = [sys.executable, "-P", "-c", "import sys; from codegen.warmup import main; sys.exit(main(sys.argv[1:]))",
             "--jobs", "1", "--device", "cpu", "--package", "warm_fixture_ops"]
-    first = subprocess.run(argv, cwd=project, env=_env(cache), capture_output=True, text=True, timeout=600,
+    native = _env(cache, OPGEN_TORCH_NATIVE="1")  # (where the torch module loads the C++ Autograd kernel)
+    first = subprocess.run(argv, cwd=project, env=native, capture_output=True, text=True, timeout=600,
                            check=False)
     out = first.stdout
     assert first.returncode == 0, out + first.stderr
@@ -247,7 +248,7 @@ def test_warmup_compiles_a_user_package_for_the_cpu_backend(tmp_path: Path, runt
     assert f"torch Autograd kernel  {gate}" in out and "torch_autograd_gate.cpp" in out, out
     assert first.stderr.count("compiling kernel modules for the cpu backend") == 1
     again = subprocess.run([*argv[:-2], "--package", str(project / "warm_fixture_ops"), "RowStats"], cwd=tmp_path,
-                           env=_env(cache), capture_output=True, text=True, timeout=600, check=False)
+                           env=native, capture_output=True, text=True, timeout=600, check=False)
     assert again.returncode == 0, again.stdout + again.stderr
     assert "[1/1] RowStats" in again.stdout and "already cached" in again.stdout, again.stdout
     assert "0 modules compiled, 1 already cached" in again.stdout
@@ -292,12 +293,17 @@ def test_warmup_skips_the_torch_gate_where_torch_or_its_headers_are_absent(
     from codegen import warmup
 
     monkeypatch.setenv("OPGEN_TORCH_AUTOGRAD_GATE", "1")
+    monkeypatch.setenv("OPGEN_TORCH_NATIVE", "0")  # (the Python registration: nothing would load it)
+    warmup._warm_torch_gate("generated")
+    assert "torch Autograd kernel  skipped: OPGEN_TORCH_NATIVE=0" in capsys.readouterr().out
+    monkeypatch.setenv("OPGEN_TORCH_NATIVE", "1")
     monkeypatch.setitem(sys.modules, "torch", None)  # (import torch: ImportError)
     warmup._warm_torch_gate("generated")
     assert "torch Autograd kernel  skipped: PyTorch is not installed here" in capsys.readouterr().out
     monkeypatch.undo()
     torch = pytest.importorskip("torch")
     monkeypatch.setenv("OPGEN_TORCH_AUTOGRAD_GATE", "1")
+    monkeypatch.setenv("OPGEN_TORCH_NATIVE", "1")
     monkeypatch.setattr(torch, "__file__", str(PROJECT / "no_torch_here" / "__init__.py"))  # (no include/)
     warmup._warm_torch_gate("generated")
     out = capsys.readouterr().out

@@ -130,7 +130,8 @@ def _load_broken(tmp_path: Path, header: str, killed: bool = False) -> tuple[int
     wrapper.write_text(f'#!/bin/sh\n[ "$1" = --version ] || {{ echo run >> "{calls}"{die}; }}\nexec c++ "$@"\n')
     wrapper.chmod(0o755)
     env = {k: v for k, v in os.environ.items() if k != "OPGEN_TORCH_AUTOGRAD_GATE"}
-    env.update(PYTHONPATH=str(PROJECT), CXX=str(wrapper), OPGEN_CACHE_DIR=str(tmp_path / "cache"))
+    env.update(PYTHONPATH=str(PROJECT), CXX=str(wrapper), OPGEN_CACHE_DIR=str(tmp_path / "cache"),
+               OPGEN_TORCH_NATIVE="1")  # (where warmup builds it)
     proc = subprocess.run([sys.executable, "-c", _LOAD_BROKEN, header], capture_output=True, text=True, env=env,
                           cwd=PROJECT, timeout=300)
     assert proc.returncode == 0, proc.stderr[-4000:]

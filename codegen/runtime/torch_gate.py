@@ -116,6 +116,8 @@ def warm(source: Path) -> str:
     "skipped: why" where there is nothing to build here, "not built: why" where the build failed)."""
     if not _settings.TORCH_AUTOGRAD_GATE.get():
         return "skipped: OPGEN_TORCH_AUTOGRAD_GATE=0 (the Autograd kernels stay in Python)"
+    if not _settings.TORCH_NATIVE.get():  # (the Python registration never loads it: ~5 s of compiler spared)
+        return "skipped: OPGEN_TORCH_NATIVE=0 (the torch module registers its ops in Python; with 1 it loads this)"
     try:
         import torch
     except ImportError as e:
