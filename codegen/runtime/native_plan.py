@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from codegen.runtime import diskcache
-from codegen.runtime.host.libraries import _build_or_load
+from codegen.runtime.host.libraries import _build_or_load, file_present
 from codegen.runtime.host.state import _LOCK
 from codegen.runtime.host.toolchain import _BASE_FLAGS, _compiler_command, _target, compiler_id
 from codegen.runtime.kernels import c_name as c_name  # (drivergen and the loaders import it from here)
@@ -78,7 +78,7 @@ def object_file(source: str, name_hint: str, include: Sequence[Path] = ()) -> Pa
         found = _OBJECTS.get(key)
         if found is None or not found.is_file():  # (the cache cleared under this process: built again)
             _, found, _ = _build_or_load(f"opgen-{name_hint}-{key[:32]}", source, cmd, flags, runtime=True,
-                                        what=f"the native {name_hint}", opener=_present, suffix=".o")
+                                        what=f"the native {name_hint}", opener=file_present, suffix=".o")
             _OBJECTS[key] = found
         return found
 
@@ -96,11 +96,6 @@ def _keyed(source: str, extra: list[str], include: Sequence[Path]) -> tuple[list
     key = diskcache.cache_key(source + "".join(f"\n// {folder.name} {_digest(folder)}" for folder in include), flags,
                               compiler_id(cmd), _target())
     return cmd, flags, key
-
-
-def _present(path: Path) -> Path | None:
-    """An object file is "loaded" when it is there (the libraries that link it read it)."""
-    return path if path.is_file() else None
 
 
 @functools.lru_cache(maxsize=8)

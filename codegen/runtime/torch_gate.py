@@ -20,7 +20,7 @@ from typing import Any
 from codegen.runtime import diskcache
 from codegen.runtime import settings as _settings
 from codegen.runtime.host.errors import HostBackendError, HostCompileError
-from codegen.runtime.host.libraries import _build_or_load, _host_dir
+from codegen.runtime.host.libraries import _build_or_load, _host_dir, file_present
 from codegen.runtime.host.state import _LOCK, stats
 from codegen.runtime.host.toolchain import _BASE_FLAGS, _compiler_command, _target, compiler_id
 from codegen.runtime.torch_library import NATIVE_DIR
@@ -45,18 +45,14 @@ def _flags(torch: Any) -> list[str]:
             "-Wl,--no-as-needed", "-ltorch_cpu", "-lc10"]
 
 
-def _present(path: Path) -> Path | None:
-    """Opening it registers kernels: "loaded" here means the file is there."""
-    return path if path.is_file() else None
-
-
 def build(source: Path) -> Path:
     """The built gate of the unit at `source`: from this process's memory, the disk cache, or
     compiled now (raises HostBackendError or TorchGateUnavailable where it cannot be; a compile
     error, now or remembered from an earlier build of the same key, as TorchGateUnavailable)."""
     import torch
 
-    text = source.read_text() + (NATIVE_DIR / "torch_autograd_gate.h").read_text()
+    unit = source.read_text()
+    text = unit + (NATIVE_DIR / "torch_autograd_gate.h").read_text()  # (the key: the header too)
     cmd = _compiler_command()
     flags = _flags(torch)
     key = diskcache.cache_key(text, flags, compiler_id(cmd), f"{_target()} torch {torch.__version__}")
@@ -72,8 +68,8 @@ def build(source: Path) -> Path:
             if remembered is not None:
                 raise _failed(remembered.data.decode(errors="replace"), marker, "remembered from an earlier build")
             try:
-                found, _, _ = _build_or_load(stem, source.read_text(), cmd, flags, runtime=True,
-                                             what=f"the PyTorch Autograd kernel ({source.name})", opener=_present)
+                found, _, _ = _build_or_load(stem, unit, cmd, flags, runtime=True,
+                                             what=f"the PyTorch Autograd kernel ({source.name})", opener=file_present)
             except HostCompileError as e:  # the same source, flags and compiler would fail again
                 if e.returncode is None or e.returncode <= 0:  # (killed, by the OOM killer say: may pass next time)
                     raise

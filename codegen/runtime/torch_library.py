@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from codegen.runtime import diskcache, native_plan, self_bind
-from codegen.runtime.host.libraries import _build_or_load
+from codegen.runtime.host.libraries import _build_or_load, file_present
 from codegen.runtime.host.state import _LOCK
 from codegen.runtime.host.toolchain import _BASE_FLAGS, EMU_DIR, _compiler_command, _target, compiler_id
 
@@ -58,11 +58,6 @@ def _flags(torch: Any) -> list[str]:
     return [*_BASE_FLAGS, f"-DTORCH_TARGET_VERSION=0x{target_version():016x}", "-isystem", str(root / "include"),
             "-I", str(NATIVE_DIR), "-I", str(EMU_DIR), "-L", str(root / "lib"), "-Wl,--no-as-needed", "-ltorch_cpu",
             "-lc10"]
-
-
-def _present(path: Path) -> Path | None:
-    """What "loaded" means for this library here: the file is there (opening it would register it)."""
-    return path if path.is_file() else None
 
 
 def drivers_text(source: Path) -> str:
@@ -113,7 +108,7 @@ def build(source: Path) -> Path:
         if found is None or not found.is_file():
             found, _, _ = _build_or_load(f"opgen-torch-{source.stem}-{key[:32]}", text, cmd,
                                          flags + [str(path) for path in link], runtime=True,
-                                         what=f"the PyTorch library ({source.name})", opener=_present)
+                                         what=f"the PyTorch library ({source.name})", opener=file_present)
             _BUILT[key] = found
         return found
 

@@ -99,6 +99,12 @@ def _dlopen(path: Path) -> ctypes.CDLL | None:
 Opener = Callable[[Path], Any]  # a built library's path -> the loaded library, None when it cannot load
 
 
+def file_present(path: Path) -> Path | None:
+    """The opener of a file that must not be opened here (a PyTorch library, whose opening registers
+    its ops; an object file that libraries link): "loaded" means the file is there."""
+    return path if path.is_file() else None
+
+
 def _load_cached(so_path: Path, runtime: bool, opener: Opener = _dlopen) -> Any:
     """The cached library at `so_path` if it is intact, current and loads (`opener`); else None."""
 

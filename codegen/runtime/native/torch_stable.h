@@ -56,12 +56,6 @@ inline const DtypePair kDtypes[] = {
     {OPGEN_DT_FLOAT64, ScalarType::Double, "float64"},
 };
 
-inline const DtypePair* dtype_of(ScalarType t) {
-  for (const DtypePair& d : kDtypes)
-    if (d.torch == t) return &d;
-  return nullptr;
-}
-
 inline const DtypePair* dtype_of(int32_t opgen) {
   for (const DtypePair& d : kDtypes)
     if (d.opgen == opgen) return &d;
