@@ -31,9 +31,10 @@ ROUNDS = 5
 class AsGiven:
     """The arrays as the caller gave them (the sanitize build before BuffersApart)."""
 
-    def __init__(self, pointer_params: Sequence[int], args: Sequence[Any]) -> None:
+    def __init__(self, pointer_params: Sequence[int], args: Sequence[Any], names: Sequence[str] = ()) -> None:
         self.args = list(args)
         self.moved: list[tuple[int, int]] = []
+        self.targets: list[tuple[str, np.ndarray]] = []
 
     def copy_back(self) -> None:
         pass

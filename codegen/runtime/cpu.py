@@ -9,11 +9,11 @@ from typing import Any
 
 import numpy as np
 
-from codegen.runtime import host
+from codegen.runtime import host, host_sanitize
 from codegen.runtime.backend import Backend
 from codegen.runtime.checks import kernel_ready, require_array
 from codegen.runtime.gemm import batch_offsets, gemm_into
-from codegen.runtime.host import HostFunction, LaunchQueue
+from codegen.runtime.host import HostFunction, LaunchQueue, sanitize_enabled
 from codegen.runtime.host import blas as host_blas
 from codegen.runtime.host import replay as host_replay
 from codegen.runtime.kernels import KernelSource, ModuleFile
@@ -104,7 +104,11 @@ class CpuBackend(Backend):
         return out
 
     def pointer_array(self, arrays: Sequence[np.ndarray]) -> np.ndarray:
-        """The data pointers of a list input, for kernels that take `const T* const*`."""
+        """The data pointers of a list input, for kernels that take `const T* const*`; in the sanitize
+        build a host_sanitize.PointerTable, so reads through it are checked against the arrays (a
+        table subclass would keep launches off the queue, which the sanitize build does not use)."""
+        if sanitize_enabled():
+            return host_sanitize.pointer_table(arrays)
         return np.array([a.ctypes.data for a in arrays], dtype=np.uint64)
 
     def _queue(self) -> LaunchQueue:

@@ -91,20 +91,49 @@ class SharedVars:
 
 # --------------------------------------------------------------- buffers ----
 
-def buffers(param_names: Sequence[str], pointer_params: Sequence[int], args: Sequence[Any]) -> tuple[Any, int]:
-    """The launch's global buffers (every array passed for a pointer parameter), sorted by address."""
+def buffers(param_names: Sequence[str], pointer_params: Sequence[int], args: Sequence[Any],
+            targets: Sequence[tuple[str, np.ndarray]] = ()) -> tuple[Any, int]:
+    """The launch's global buffers (every array passed for a pointer parameter, and the arrays its
+    pointer tables point at, named), sorted by address."""
+    named = [(param_names[i], arg) for i in pointer_params if isinstance(arg := args[i], np.ndarray)]
     found = []
-    for i in pointer_params:
-        arg = args[i]
-        if isinstance(arg, np.ndarray):
-            # races per element: a kernel moves whole elements (one shadow entry each, not per byte)
-            granule = arg.itemsize if arg.itemsize in (1, 2, 4, 8) else 1
-            found.append((arg.__array_interface__["data"][0], arg.nbytes, param_names[i].encode(), granule))
+    for name, arg in [*named, *targets]:
+        # races per element: a kernel moves whole elements (one shadow entry each, not per byte)
+        granule = arg.itemsize if arg.itemsize in (1, 2, 4, 8) else 1
+        found.append((arg.__array_interface__["data"][0], arg.nbytes, name.encode(), granule))
     found.sort()
     table = (SanRange * max(len(found), 1))()
-    for i, (base, size, name, granule) in enumerate(found):
-        table[i].base, table[i].size, table[i].name, table[i].granule = base, size, name, granule
+    for i, (base, size, label, granule) in enumerate(found):
+        table[i].base, table[i].size, table[i].name, table[i].granule = base, size, label, granule
     return table, len(found)
+
+
+class PointerTable(np.ndarray):
+    """The data pointers of `targets` (uint64, a null pointer for None), for a kernel parameter
+    such as `const T* const*`: the sanitize build checks each read through an entry against the
+    array it points into (pointer_table())."""
+
+    targets: tuple[np.ndarray | None, ...]
+
+    def __array_finalize__(self, obj: Any) -> None:
+        # a view of a table (table[1:]) points at the same arrays: the entries are looked up by address
+        self.targets = getattr(obj, "targets", ())
+
+
+def pointer_table(arrays: Sequence[np.ndarray | None], op: str = "pointer_table", arg: str = "arrays") -> PointerTable:
+    """A table of the arrays' data pointers that keeps the arrays, so that the sanitize build knows
+    them: it copies them apart with the launch's own arrays, points the table's copy at the
+    copies and names each one `<parameter>[k]` in its reports. A table that is a plain integer
+    array instead holds addresses of arrays the launch does not know: every read through it is
+    reported as outside every buffer (before it is made)."""
+    for k, a in enumerate(arrays):
+        if a is not None and not (isinstance(a, np.ndarray) and a.flags.c_contiguous):
+            got = f"an array with strides {a.strides}" if isinstance(a, np.ndarray) else f"a {type(a).__name__}"
+            raise TypeError(f"{op}: {arg}[{k}]: expected a C-contiguous numpy array or None, got {got}")
+    table = np.array([0 if a is None else a.__array_interface__["data"][0] for a in arrays],
+                     dtype=np.uint64).view(PointerTable)
+    table.targets = tuple(arrays)
+    return table
 
 
 #: Each copy keeps its original's address modulo this (a kernel picks its vector or scalar path by
@@ -124,11 +153,20 @@ class BuffersApart:
     before; each group sits in one block with a red zone on each side (memory that is no buffer of
     the launch: an access there is reported, offset from the nearest buffer), whatever the heap's
     layout. `args`: the arguments with views of the copies for the arrays (each address modulo
-    KEPT_ALIGNMENT as given); copy_back() writes what the kernel changed back."""
+    KEPT_ALIGNMENT as given); copy_back() writes what the kernel changed back.
 
-    def __init__(self, pointer_params: Sequence[int], args: Sequence[Any]) -> None:
-        groups = _alias_groups([(arg.__array_interface__["data"][0], arg.nbytes, i) for i in pointer_params
-                                if isinstance(arg := args[i], np.ndarray)])
+    The arrays a PointerTable argument points at are copied too (`targets`: (name, copy), named
+    `<parameter>[k]` after `names`), and the table's copy points at the copies: each of its entries
+    that lies in an array copied (or at its end) is moved with it, any other is left as it is (a
+    read through it lands in no buffer and is reported)."""
+
+    def __init__(self, pointer_params: Sequence[int], args: Sequence[Any], names: Sequence[str] = ()) -> None:
+        listed = [(i, arg) for i in pointer_params if isinstance(arg := args[i], np.ndarray)]
+        tables = [i for i, arg in listed if isinstance(arg, PointerTable)]
+        pointed = [(f"{names[i] if i < len(names) else f'#{i}'}[{k}]", target) for i in tables
+                   for k, target in enumerate(args[i].targets) if target is not None]
+        arrays = [arg for _, arg in listed] + [target for _, target in pointed]
+        groups = _alias_groups([(a.__array_interface__["data"][0], a.nbytes, j) for j, a in enumerate(arrays)])
         places, cursor = [], 0
         for group in groups:
             lo, size = group[0][0], _end(group) - group[0][0]
@@ -139,22 +177,42 @@ class BuffersApart:
         self._block = np.empty(cursor + KEPT_ALIGNMENT, np.uint8)
         block = self._block.__array_interface__["data"][0]
         origin = -block % KEPT_ALIGNMENT  # the places are offsets from an aligned address
-        self.args = list(args)
-        self.moved: list[tuple[int, int]] = []  # (argument index, its copy's address)
-        self._copies: list[tuple[int, int, int]] = []  # (original address, copy's address, bytes)
+        self._copies: list[tuple[int, int, int]] = []  # (original address, copy's address, bytes), by address
+        copies: list[np.ndarray] = [np.empty(0)] * len(arrays)
         for group, place in zip(groups, places, strict=True):
             lo, at = group[0][0], origin + place
             size = _end(group) - lo
             ctypes.memmove(block + at, lo, size)
             self._copies.append((lo, block + at, size))
-            for base, _, i in group:
-                arg = args[i]
-                self.args[i] = np.ndarray(arg.shape, arg.dtype, buffer=self._block, offset=at + base - lo)
-                self.moved.append((i, block + at + base - lo))
+            for base, _, j in group:
+                copies[j] = np.ndarray(arrays[j].shape, arrays[j].dtype, buffer=self._block, offset=at + base - lo)
+        self.args = list(args)
+        self.moved: list[tuple[int, int]] = []  # (argument index, its copy's address)
+        for (i, _), copy in zip(listed, copies, strict=False):
+            self.args[i] = copy
+            self.moved.append((i, copy.__array_interface__["data"][0]))
+        self.targets = [(name, copy) for (name, _), copy in zip(pointed, copies[len(listed):], strict=True)]
+        self._tables = [self._repoint(self.args[i]) for i in tables]
+
+    def _repoint(self, table: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Points the entries of a table's copy that lie in an array copied (or at its end) at the
+        copy; returns (the table's copy, its entries as given, as repointed) for copy_back."""
+        given = table.copy()
+        los = np.array([lo for lo, _, _ in self._copies], np.uint64)
+        group = np.searchsorted(los, given, side="right") - 1  # the last group starting at or before each entry
+        for g in np.unique(group[group >= 0]):
+            lo, copy, size = self._copies[g]
+            inside = (group == g) & (given <= np.uint64(lo + size))
+            table[inside] = given[inside] - np.uint64(lo) + np.uint64(copy)
+        return table, given, table.copy()
 
     def copy_back(self) -> None:
         """The kernel's writes into the original arrays (a group it left as it was is not written:
-        a read-only array stays untouched)."""
+        a read-only array stays untouched); a table's entries repointed at the copies (and not
+        changed by the kernel) get their own values back first."""
+        for table, given, repointed in self._tables:
+            kept = table == repointed
+            table[kept] = given[kept]
         for original, copy, size in self._copies:
             if size and _memcmp(copy, original, size):
                 ctypes.memmove(original, copy, size)

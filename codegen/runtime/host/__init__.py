@@ -11,6 +11,9 @@ launched through an API that mirrors CuPy's RawModule/RawKernel::
 Arguments: numpy arrays are passed as device pointers (their data pointer;
 they must be C-contiguous) and scalars must be typed numpy scalars
 (np.int32, np.float32, ...), exactly as CuPy requires. Launches are synchronous.
+A kernel that takes a table of pointers (``const T* const*``) is passed
+``pointer_table(arrays)``: a uint64 array of their data pointers that keeps them,
+so that the sanitize build checks reads through it against them.
 
 Environment: ``CXX`` (compiler), ``OPGEN_CACHE_DIR`` (cache root; else ``$XDG_CACHE_HOME/opgen``,
 else ``~/.cache/opgen``),
@@ -36,6 +39,7 @@ use; a test that patches a module-level name patches the module that owns it.
 from __future__ import annotations
 
 from codegen.runtime.artifacts import LOG, announce_compile
+from codegen.runtime.host_sanitize import pointer_table
 
 from .errors import (
     HostArgumentError,
@@ -76,7 +80,7 @@ __all__ = [
     "HostLaunchError", "HostModule", "KernelSig", "LaunchQueue", "RawKernel", "_compiler_command",
     "_entry_points", "_runtime_api", "_scan", "announce_compile", "cache_dir", "clear_memory_cache",
     "compiler_id", "compiler_version", "describe_compiler", "describe_isa", "device_kernel_names", "load_module",
-    "load_runtime",
+    "load_runtime", "pointer_table",
     "random_order", "resolve_isa", "sanitize_enabled", "scan_extern_shared", "scan_kernels",
     "set_random_order", "set_sanitize", "stats", "translate_options",
 ]

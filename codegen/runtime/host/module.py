@@ -259,10 +259,11 @@ class HostFunction:
     def _launch_sanitized(self, base: _LaunchCfg, args: Any) -> None:
         buf, ptrs, keep = self._pack(args)  # every argument checked
         pointers = [i for i, (kind, _) in enumerate(self.params) if kind == _P_POINTER]
-        apart = _san.BuffersApart(pointers, keep)  # the kernel runs on copies, red zones between them
+        # the kernel runs on copies (its pointer tables' arrays too), red zones between them
+        apart = _san.BuffersApart(pointers, keep, self.param_names)
         for i, address in apart.moved:
             ctypes.c_uint64.from_buffer(buf, self._offsets[i]).value = address
-        table, count = _san.buffers(self.param_names, pointers, apart.args)
+        table, count = _san.buffers(self.param_names, pointers, apart.args, apart.targets)
         cfg = _LaunchCfg.from_buffer_copy(base)
         cfg.sanitize, cfg.nbuffers, cfg.buffers = 1, count, table
         shared = self.module.shared_vars
