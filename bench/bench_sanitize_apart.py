@@ -35,6 +35,7 @@ class AsGiven:
         self.args = list(args)
         self.moved: list[tuple[int, int]] = []
         self.targets: list[tuple[str, np.ndarray]] = []
+        self.bounds = (0, 0)
 
     def copy_back(self) -> None:
         pass

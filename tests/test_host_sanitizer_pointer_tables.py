@@ -38,6 +38,9 @@ extern "C" __global__ void scatter_rows(float* const* ys, int k, int n) {
   if (i < n)
     for (int j = 0; j < k; ++j) ys[j][i] = 10.0f * j + i;
 }
+extern "C" __global__ void shifted_read(const float* x, float* y, int shift) {
+  y[threadIdx.x] = x[threadIdx.x + shift];  // BUG for shift > 0
+}
 """
 N = 100
 
@@ -112,8 +115,20 @@ def test_an_entry_into_no_known_array_is_reported_not_read(mod, entry: str):
     else:
         table[1] = 16  # read, it would fault
     msg = fails(mod, "gather_sum", 4, 32, (table, np.int32(2), f32(N), np.int32(N)),
-                r"out-of-bounds read of 4 bytes at .*outside every buffer of the launch", r"xs\[j\]\[i\]")
+                r"out-of-bounds read of 4 bytes at address 0x[0-9a-f]+, outside every buffer of the launch and the "
+                r"red zones around them \(byte offset -?\d+ of buffer '[^']+', the nearest, .*\): an index far out "
+                r"of range, or a pointer to memory the launch does not know", r"xs\[j\]\[i\]")
     assert not re.search(r"signal|SIGSEGV|segmentation", msg, re.I), msg
+
+
+def test_an_index_far_out_of_range_names_the_nearest_buffer_as_such(mod):
+    """Past the red zones (outside the memory the buffers were copied into) an offset from the nearest
+    buffer is a guess, and the report says so; inside them it is the buffer the access ran off."""
+    fails(mod, "shifted_read", 1, 4, (f32(N), f32(4), np.int32(N)),
+          r"read of 4 bytes at byte offset 400 of buffer 'x', which has 400 bytes \(outside every buffer")
+    fails(mod, "shifted_read", 1, 4, (f32(N), f32(4), np.int32(1 << 20)),
+          r"read of 4 bytes at address 0x[0-9a-f]+, outside every buffer of the launch and the red zones around "
+          r"them \(byte offset \d+ of buffer '[xy]', the nearest, which has \d+ bytes\): an index far out of range")
 
 
 def test_pointer_table_refuses_what_is_no_array():

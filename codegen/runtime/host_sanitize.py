@@ -177,6 +177,8 @@ class BuffersApart:
         self._block = np.empty(cursor + KEPT_ALIGNMENT, np.uint8)
         block = self._block.__array_interface__["data"][0]
         origin = -block % KEPT_ALIGNMENT  # the places are offsets from an aligned address
+        #: the copies and their red zones (the runtime's apart_lo, apart_hi); (0, 0): no array
+        self.bounds = (block + origin, block + origin + cursor) if groups else (0, 0)
         self._copies: list[tuple[int, int, int]] = []  # (original address, copy's address, bytes), by address
         copies: list[np.ndarray] = [np.empty(0)] * len(arrays)
         for group, place in zip(groups, places, strict=True):

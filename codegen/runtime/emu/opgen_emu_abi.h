@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define OPGEN_EMU_ABI_VERSION 4
+#define OPGEN_EMU_ABI_VERSION 5
 #define OPGEN_EMU_MAX_SMEM (227u * 1024u)  // largest dynamic shared memory we emulate
 
 struct uint3 { unsigned int x, y, z; };
@@ -56,6 +56,10 @@ struct opgen_launch_cfg {
   int32_t nvars;
   int32_t pad_;
   const opgen_san_range* vars;
+  // The memory the buffers were copied into, red zones included (host_sanitize.BuffersApart): an
+  // access outside it is in no buffer nor next to one. 0, 0: not known.
+  uint64_t apart_lo;
+  uint64_t apart_hi;
 };
 
 // One launch of a batch (opgen_rt_run_batch, filled in by Python's struct module, same layout):
@@ -147,7 +151,7 @@ extern "C" const char* opgen_rt_abi_layout(void);
 
 // The constants Python mirrors in codegen/runtime/host/limits.py, as the runtime was compiled
 // (checked by abi_layout.check_constants): a static string NAME=VALUE;NAME=VALUE, in decimal:
-//   abi_version=4;max_shared_mem=232448
+//   abi_version=5;max_shared_mem=232448
 extern "C" const char* opgen_rt_constants(void);
 
 #endif

@@ -266,6 +266,7 @@ class HostFunction:
         table, count = _san.buffers(self.param_names, pointers, apart.args, apart.targets)
         cfg = _LaunchCfg.from_buffer_copy(base)
         cfg.sanitize, cfg.nbuffers, cfg.buffers = 1, count, table
+        cfg.apart_lo, cfg.apart_hi = apart.bounds
         shared = self.module.shared_vars
         assert shared is not None  # a sanitize build has them
         cfg.nvars, cfg.vars = shared.count, shared.table

@@ -22,7 +22,7 @@ class _LaunchCfg(ctypes.Structure):  # mirrors opgen_launch_cfg
                 ("nworkers", ctypes.c_int32), ("random_order", ctypes.c_int32), ("seed", ctypes.c_uint64),
                 ("stack_size", ctypes.c_uint64), ("sanitize", ctypes.c_int32), ("nbuffers", ctypes.c_int32),
                 ("buffers", ctypes.POINTER(_san.SanRange)), ("nvars", ctypes.c_int32), ("pad_", ctypes.c_int32),
-                ("vars", ctypes.POINTER(_san.SanRange))]
+                ("vars", ctypes.POINTER(_san.SanRange)), ("apart_lo", ctypes.c_uint64), ("apart_hi", ctypes.c_uint64)]
 
 
 # Parameter kinds reported by the module (OPGEN_P_* in opgen_emu_glue.h).

@@ -275,22 +275,30 @@ void san_global(Fiber* f, const char* a, uint64_t size, int flags, const void* p
   }
   const SanBuf* before = lo > 0 ? &g_san.bufs[lo - 1] : nullptr;
   const SanBuf* after = lo < g_san.nbufs ? &g_san.bufs[lo] : nullptr;
-  if (before && (!after || x - (before->r->base + before->r->size) <= after->r->base - x))
+  const SanBuf* near = before && (!after || x - (before->r->base + before->r->size) <= after->r->base - x) ? before
+                                                                                                           : after;
+  if (!near)
+    san_fail(f, pc, "out-of-bounds %s of %llu bytes at address %p: the launch has no buffer arguments",
+             access_kind(flags), static_cast<unsigned long long>(size), static_cast<const void*>(a));
+  const long long off = static_cast<long long>(x - near->r->base);
+  // Outside the memory the buffers were copied into, red zones included, the access did not just
+  // run off the nearest buffer: an index far out of range, or a pointer loaded from memory into no
+  // buffer (a table's entry into an array the launch was not given, or a wild one; not read: the
+  // check comes first).
+  const opgen_launch_cfg* c = g_san.cfg;
+  if (c->apart_hi && (x < c->apart_lo || x >= c->apart_hi))
     san_fail(f, pc,
-             "out-of-bounds %s of %llu bytes at byte offset %llu of buffer '%s', which has %llu bytes (outside "
-             "every buffer of the launch)",
-             access_kind(flags), static_cast<unsigned long long>(size),
-             static_cast<unsigned long long>(x - before->r->base), before->r->name,
-             static_cast<unsigned long long>(before->r->size));
-  if (after)
-    san_fail(f, pc,
-             "out-of-bounds %s of %llu bytes at byte offset -%llu of buffer '%s', which has %llu bytes (outside "
-             "every buffer of the launch)",
-             access_kind(flags), static_cast<unsigned long long>(size),
-             static_cast<unsigned long long>(after->r->base - x), after->r->name,
-             static_cast<unsigned long long>(after->r->size));
-  san_fail(f, pc, "out-of-bounds %s of %llu bytes at address %p: the launch has no buffer arguments",
-           access_kind(flags), static_cast<unsigned long long>(size), static_cast<const void*>(a));
+             "out-of-bounds %s of %llu bytes at address %p, outside every buffer of the launch and the red zones "
+             "around them (byte offset %lld of buffer '%s', the nearest, which has %llu bytes): an index far out "
+             "of range, or a pointer to memory the launch does not know (a pointer table's entry into an array "
+             "not given to the launch, such as a table that is no host.pointer_table?)",
+             access_kind(flags), static_cast<unsigned long long>(size), static_cast<const void*>(a), off,
+             near->r->name, static_cast<unsigned long long>(near->r->size));
+  san_fail(f, pc,
+           "out-of-bounds %s of %llu bytes at byte offset %lld of buffer '%s', which has %llu bytes (outside every "
+           "buffer of the launch)",
+           access_kind(flags), static_cast<unsigned long long>(size), off, near->r->name,
+           static_cast<unsigned long long>(near->r->size));
 }
 
 void rt_san_access(const opgen_thread_ctx* me, const void* addr, uint64_t size, int flags, const void* pc) {
