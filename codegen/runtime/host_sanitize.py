@@ -5,7 +5,8 @@
 hands to the runtime: no libtsan is involved), with the passes that would drop a dead load or a
 store of the value already there turned off, and UBSan's checks as traps. The runtime then checks
 every access against the launch's buffers (copies set apart by red zones, so an access past one
-buffer cannot land in another: BuffersApart) and the block's shared memory, and reports the first
+buffer cannot land in another: BuffersApart; the arrays a pointer_table() argument points at are
+copied too, and its copy pointed at theirs) and the block's shared memory, and reports the first
 finding with kernel, block, thread and the access's program counter, which this module turns into
 a source line.
 
