@@ -1,6 +1,8 @@
 """CPU per sanitized launch with the launch's arrays copied apart (host_sanitize.BuffersApart: copies
 with red zones between them, written back after) and with the arrays as given (what the sanitize build
-did before), interleaved round by round; and the copies' own cost (BuffersApart + copy_back) alone.
+did before), interleaved round by round; the same launch reading x and b through a pointer table
+(host.pointer_table: its arrays copied apart too, the table's copy repointed); and the copies' own cost
+(BuffersApart + copy_back) alone.
 Process CPU time (the sanitized launch runs on one worker thread): a loaded shared machine still
 compares the two fairly. A grid-stride kernel over three float32 arrays, at three sizes.
 
@@ -22,6 +24,10 @@ from codegen.runtime import host, host_sanitize
 SOURCE = r"""
 extern "C" __global__ void axpb(const float* x, const float* b, float* y, float a, int n) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) y[i] = a * x[i] + b[i];
+}
+extern "C" __global__ void axpb_table(const float* const* xb, float* y, float a, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    y[i] = a * xb[0][i] + xb[1][i];
 }
 """
 SIZES = (1_000, 100_000, 1_000_000)
@@ -52,10 +58,12 @@ def cpu(fn: Callable[[], object], repeats: int) -> float:
 
 def main() -> None:
     print(machine())
-    kernel = host.load_module(SOURCE, name_hint="bench_sanitize_apart", sanitize=True).get_function("axpb")
+    module = host.load_module(SOURCE, name_hint="bench_sanitize_apart", sanitize=True)
+    kernel, through_table = module.get_function("axpb"), module.get_function("axpb_table")
     apart = host_sanitize.BuffersApart
-    print("| elements | launch, copies apart (ms) | launch, as given (ms) | copies alone (ms) | rounds |")
-    print("|---|---|---|---|---|")
+    print("| elements | launch, copies apart (ms) | launch, as given (ms) | through a pointer table (ms) "
+          "| copies alone (ms) | rounds |")
+    print("|---|---|---|---|---|---|")
     for n in SIZES:
         rng = np.random.default_rng(n)
         x, b = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
@@ -64,11 +72,17 @@ def main() -> None:
         grid = (min(1024, (n + 255) // 256),)
 
         launch = functools.partial(kernel, grid, (256,), args)
+        tabled = functools.partial(through_table, grid, (256,), (host.pointer_table([x, b]), y, np.float32(2.0),
+                                                                 np.int32(n)))
         copies = functools.partial(lambda a: apart([0, 1, 2], a).copy_back(), args)
         launch()
         np.testing.assert_array_equal(y, np.float32(2.0) * x + b)  # written back
-        figures: dict[str, list[float]] = {"apart": [], "given": []}
+        y[:] = np.nan
+        tabled()
+        np.testing.assert_array_equal(y, np.float32(2.0) * x + b)
+        figures: dict[str, list[float]] = {"apart": [], "given": [], "table": []}
         for _ in range(ROUNDS):
+            figures["table"].append(cpu(tabled, 3))
             for name, stand_in in (("apart", apart), ("given", AsGiven)):
                 host_sanitize.BuffersApart = stand_in  # type: ignore[misc, assignment]
                 try:
@@ -77,7 +91,8 @@ def main() -> None:
                     host_sanitize.BuffersApart = apart  # type: ignore[misc]
         alone = cpu(copies, 20)
         print(f"| {n:,} | {statistics.median(figures['apart']) * 1e3:.2f} | "
-              f"{statistics.median(figures['given']) * 1e3:.2f} | {alone * 1e3:.3f} | {ROUNDS} |")
+              f"{statistics.median(figures['given']) * 1e3:.2f} | {statistics.median(figures['table']) * 1e3:.2f} | "
+              f"{alone * 1e3:.3f} | {ROUNDS} |")
 
 
 if __name__ == "__main__":

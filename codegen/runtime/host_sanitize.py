@@ -181,20 +181,21 @@ class BuffersApart:
         #: the copies and their red zones (the runtime's apart_lo, apart_hi); (0, 0): no array
         self.bounds = (block + origin, block + origin + cursor) if groups else (0, 0)
         self._copies: list[tuple[int, int, int]] = []  # (original address, copy's address, bytes), by address
-        copies: list[np.ndarray] = [np.empty(0)] * len(arrays)
+        copies: list[Any] = [None] * len(arrays)  # (view, address) of each array's copy
         for group, place in zip(groups, places, strict=True):
             lo, at = group[0][0], origin + place
             size = _end(group) - lo
             ctypes.memmove(block + at, lo, size)
             self._copies.append((lo, block + at, size))
             for base, _, j in group:
-                copies[j] = np.ndarray(arrays[j].shape, arrays[j].dtype, buffer=self._block, offset=at + base - lo)
+                view = np.ndarray(arrays[j].shape, arrays[j].dtype, buffer=self._block, offset=at + base - lo)
+                copies[j] = (view, block + at + base - lo)
         self.args = list(args)
         self.moved: list[tuple[int, int]] = []  # (argument index, its copy's address)
-        for (i, _), copy in zip(listed, copies, strict=False):
-            self.args[i] = copy
-            self.moved.append((i, copy.__array_interface__["data"][0]))
-        self.targets = [(name, copy) for (name, _), copy in zip(pointed, copies[len(listed):], strict=True)]
+        for (i, _), (view, address) in zip(listed, copies, strict=False):
+            self.args[i] = view
+            self.moved.append((i, address))
+        self.targets = [(name, view) for (name, _), (view, _) in zip(pointed, copies[len(listed):], strict=True)]
         self._tables = [self._repoint(self.args[i]) for i in tables]
 
     def _repoint(self, table: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
