@@ -220,6 +220,14 @@ def test_a_driver_error_is_a_runtime_error_with_its_message(fixture_ops: Any) ->
         fixture_ops.softmax(torch.ones(2, 2))
 
 
+def test_a_call_names_a_dtype_opgen_lacks(fixture_ops: Any) -> None:
+    # (the front looks the shim's dtype codes up, and names one it does not know as NumPy would)
+    with pytest.raises(RuntimeError, match=r"^LayerNorm: x: expected dtype T in \{float32\}, got complex64$"):
+        fixture_ops.layer_norm(torch.ones(2, 2, dtype=torch.complex64))
+    y, _, _ = fixture_ops.layer_norm(torch.ones(2, 2), torch.ones(2), epsilon=0.5)  # (one it knows: accepted)
+    assert torch.equal(y, torch.full((2, 2), 2.5))
+
+
 def test_opcheck_passes_on_the_cpp_registration(fixture_ops: Any) -> None:
     torch.library.opcheck(fixture_ops.layer_norm.default, (torch.randn(3, 4), torch.randn(4)), {"epsilon": 0.25})
 

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "driver.h"
@@ -27,6 +28,14 @@ class Slots {
   T items_[N];
   size_t size_ = 0;
 };
+
+// `call` zeroed for a caller that allocates its outputs: everything but the output arrays (2.8 KiB the
+// driver writes, each output's before it reads it, when not preallocated: checks.h's output()) and the
+// message buffer past its first byte: 81 bytes set, where the struct up to `err` is 2.9 KiB.
+inline void clear_call(opgen_call& call) {
+  std::memset(&call, 0, offsetof(opgen_call, outputs));
+  std::memset(&call.noutputs, 0, offsetof(opgen_call, err) + 1 - offsetof(opgen_call, noutputs));
+}
 
 inline opgen_value value(int32_t kind, int64_t i) {
   opgen_value v{};

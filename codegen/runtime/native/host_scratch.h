@@ -80,6 +80,7 @@ class HostScratch {
   HostScratch(const HostScratch&) = delete;
   HostScratch& operator=(const HostScratch&) = delete;
   ~HostScratch() {
+    if (count_ == 0) return;  // (none taken: more_ is empty too, and the thread's cache is not looked up)
     ScratchCache& cache = ScratchCache::mine();  // (the thread handing them back: a call's own, as a rule)
     for (int k = 0; k < count_; ++k)
       if (!cache.keep(first_[k].block, first_[k].size)) std::free(first_[k].block);

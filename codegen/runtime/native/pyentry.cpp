@@ -26,6 +26,7 @@
 #include <cstring>
 #include <vector>
 
+#include "call_values.h"
 #include "driver.h"
 #include "host_scratch.h"
 
@@ -513,8 +514,7 @@ PyObject* py_call(PyObject*, PyObject* const* argv, Py_ssize_t argc) {
       Py_RETURN_NONE;
     }
   opgen_call call;
-  std::memset(&call, 0, offsetof(opgen_call, err) + 1);
-  call.err[0] = '\0';
+  opgen_front::clear_call(call);  // (never preallocated here)
   call.inputs = st.args;
   call.ninputs = ninputs;
   call.attrs = st.attrs;

@@ -12,10 +12,12 @@
 
 #include <dlfcn.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <list>
 #include <optional>
 #include <stdexcept>
@@ -40,13 +42,14 @@ using opgen_front::value;
 using torch::headeronly::ScalarType;
 using torch::stable::Tensor;
 
-// opgen_dtype <-> PyTorch's ScalarType (OPGEN_DT_OTHER: a ScalarType opgen does not know).
+// opgen_dtype <-> PyTorch's ScalarType (OPGEN_DT_OTHER: a ScalarType opgen does not know), in
+// opgen_dtype's order.
 struct DtypePair {
   int32_t opgen;
   ScalarType torch;
   const char* name;
 };
-inline const DtypePair kDtypes[] = {
+inline constexpr DtypePair kDtypes[] = {
     {OPGEN_DT_BOOL, ScalarType::Bool, "bool"},          {OPGEN_DT_INT8, ScalarType::Char, "int8"},
     {OPGEN_DT_UINT8, ScalarType::Byte, "uint8"},        {OPGEN_DT_INT16, ScalarType::Short, "int16"},
     {OPGEN_DT_UINT16, ScalarType::UInt16, "uint16"},    {OPGEN_DT_INT32, ScalarType::Int, "int32"},
@@ -56,22 +59,35 @@ inline const DtypePair kDtypes[] = {
     {OPGEN_DT_FLOAT64, ScalarType::Double, "float64"},
 };
 
+constexpr bool in_opgen_order() {
+  for (size_t k = 0; k < std::size(kDtypes); ++k)
+    if (kDtypes[k].opgen != static_cast<int32_t>(k)) return false;
+  return std::size(kDtypes) == OPGEN_DT_COUNT;
+}
+static_assert(in_opgen_order(), "kDtypes: one entry per opgen_dtype, in its order (dtype_of indexes it)");
+
 inline const DtypePair* dtype_of(int32_t opgen) {
-  for (const DtypePair& d : kDtypes)
-    if (d.opgen == opgen) return &d;
-  return nullptr;
+  return opgen >= 0 && opgen < OPGEN_DT_COUNT ? &kDtypes[opgen] : nullptr;
 }
 
-// The entry of a tensor's dtype as the shim gives it (aoti_torch_get_dtype's code; the stable ABI
-// translates codes to ScalarType through the shim, so the codes are looked up once, not assumed).
-inline const DtypePair* dtype_of_shim(int32_t code) {
+// The shim's code of each entry: what aoti_torch_get_dtype gives and aoti_torch_empty_strided takes.
+// The stable ABI translates ScalarType through the shim, so the codes are looked up once, never assumed
+// (inputs and outputs alike).
+inline const int32_t* shim_dtype_codes() {
   static const auto codes = [] {
-    std::vector<int32_t> out;
-    for (const DtypePair& d : kDtypes)
-      out.push_back(torch::stable::detail::to<int32_t>(torch::stable::detail::from(d.torch)));
+    std::array<int32_t, std::size(kDtypes)> out{};
+    for (size_t k = 0; k < out.size(); ++k)
+      out[k] = torch::stable::detail::to<int32_t>(torch::stable::detail::from(kDtypes[k].torch));
     return out;
   }();
-  for (size_t k = 0; k < codes.size(); ++k)
+  return codes.data();
+}
+inline int32_t shim_code(const DtypePair& d) { return shim_dtype_codes()[&d - kDtypes]; }
+
+// The entry of a tensor's dtype as the shim gives it (nullptr: a dtype opgen does not know).
+inline const DtypePair* dtype_of_shim(int32_t code) {
+  const int32_t* codes = shim_dtype_codes();
+  for (size_t k = 0; k < std::size(kDtypes); ++k)
     if (codes[k] == code) return &kDtypes[k];
   return nullptr;
 }
@@ -100,8 +116,19 @@ inline bool int_fits(int32_t dtype, int64_t v) {
   }
 }
 
+// A tensor's device as the shim codes it (aoti_torch_get_device_type's code, the index): compared and
+// handed back to aoti_torch_empty_strided as read, translated to PyTorch's DeviceType only for a message.
+struct ShimDevice {
+  int32_t type;
+  int32_t index;
+  bool operator==(const ShimDevice& other) const { return type == other.type && index == other.index; }
+};
+
 // A device as PyTorch prints it ("cpu", "cuda:0"), for messages.
-inline std::string device_text(const torch::stable::Device& d) {
+inline std::string device_text(ShimDevice code) {
+  namespace tsd = torch::stable::detail;
+  torch::stable::Device d(tsd::to<torch::headeronly::DeviceType>(tsd::from(code.type)),
+                          static_cast<torch::stable::accelerator::DeviceIndex>(code.index));
   if (d.type() == torch::headeronly::DeviceType::CPU) return "cpu";
   if (d.type() == torch::headeronly::DeviceType::CUDA) return "cuda:" + std::to_string(d.index());
   if (d.type() == torch::headeronly::DeviceType::Meta) return "meta";
@@ -173,6 +200,11 @@ inline T shim_get(Getter getter, AtenTensorHandle h) {
 class Call {
  public:
   explicit Call(const char* op) : op_(op) {}
+  Call(const Call&) = delete;
+  Call& operator=(const Call&) = delete;
+  ~Call() {
+    for (size_t k = 0; k < nheld_; ++k) aoti_torch_delete_tensor_object(held_[k]);  // (as ~Handle: nothing to report to)
+  }
 
   // A tensor input from the stack (`name` for messages), whose handle the call now owns. A tensor
   // the driver cannot read directly (strided, misaligned) is copied once; its copy lives as long
@@ -194,7 +226,7 @@ class Call {
   void list(const char* name, const std::vector<Tensor>& items) {
     std::vector<opgen_tensor>& descs = lists_.emplace_back();
     for (size_t k = 0; k < items.size(); ++k) {
-      std::string item = std::string(name) + "[" + std::to_string(k) + "]";
+      const std::string& item = texts_.emplace_back(std::string(name) + "[" + std::to_string(k) + "]");
       more_held_.push_back(items[k]);
       descs.push_back(arg_of(item.c_str(), items[k].get()).tensor);
     }
@@ -247,13 +279,13 @@ class Call {
       throw std::runtime_error(std::string(op_) + ": its native driver (" + symbol +
                                ") is not built into this library");
     opgen_call call;
-    std::memset(&call, 0, offsetof(opgen_call, err) + 1);  // (the 1 KiB message buffer: only its first byte)
+    opgen_front::clear_call(call);
     call.inputs = args_.data();  // (Slots: in place, so a Call is one object on the kernel's stack)
     call.ninputs = static_cast<int64_t>(args_.size());
     call.attrs = attrs_.data();
     call.nattrs = static_cast<int64_t>(attrs_.size());
-    call.device = device_.type() == torch::headeronly::DeviceType::CUDA ? OPGEN_DEV_CUDA : OPGEN_DEV_CPU;
-    call.device_index = call.device == OPGEN_DEV_CUDA ? device_.index() : 0;
+    call.device = device_.type == aoti_torch_device_type_cuda() ? OPGEN_DEV_CUDA : OPGEN_DEV_CPU;
+    call.device_index = call.device == OPGEN_DEV_CUDA ? device_.index : 0;
     call.allocator.alloc = &Call::alloc;
     call.allocator.ctx = this;
     std::optional<torch::stable::accelerator::DeviceGuard> guard;
@@ -271,7 +303,8 @@ class Call {
                                " outputs, its schema has " + std::to_string(noutputs));
     for (int64_t k = 0; k < noutputs; ++k) {  // (the stack takes each handle over)
       int64_t zero = 0;
-      Handle out = k < OPGEN_MAX_OUTPUTS && outputs_[k] ? std::move(outputs_[k]) : fresh(&zero, 1, ScalarType::Float);
+      Handle out = k < OPGEN_MAX_OUTPUTS && outputs_[k] ? std::move(outputs_[k])
+                                                         : fresh(&zero, 1, shim_code(*dtype_of(OPGEN_DT_FLOAT32)));
       stack[k] = torch::stable::detail::from(out.release());
     }
   }
@@ -289,7 +322,7 @@ class Call {
   void owned(const char* name, Handle h) {
     opgen_arg a = arg_of(name, h.get());
     if (nheld_ < kMaxArgs) {
-      held_[nheld_++] = std::move(h);
+      held_[nheld_++] = h.release();
     } else {
       more_held_.emplace_back(h.release());  // (beyond kMaxArgs inputs add_arg refuses the call)
     }
@@ -300,15 +333,11 @@ class Call {
   // misaligned one is copied, the copy kept here.
   opgen_arg arg_of(const char* name, AtenTensorHandle h) {
     namespace tsd = torch::stable::detail;
-    int32_t device_type = shim_get<int32_t>(aoti_torch_get_device_type, h);
-    int32_t device_index = shim_get<int32_t>(aoti_torch_get_device_index, h);
-    torch::stable::Device d(tsd::to<torch::headeronly::DeviceType>(tsd::from(device_type)),
-                            static_cast<torch::stable::accelerator::DeviceIndex>(device_index));
-    if (!have_device_) {
+    ShimDevice d{shim_get<int32_t>(aoti_torch_get_device_type, h), shim_get<int32_t>(aoti_torch_get_device_index, h)};
+    if (device_arg_ == nullptr) {
       device_ = d;
       device_arg_ = name;
-      have_device_ = true;
-    } else if (!(d.type() == device_.type() && d.index() == device_.index())) {
+    } else if (!(d == device_)) {
       std::string a = device_text(device_), b = device_text(d);
       throw std::runtime_error(std::string(op_) + ": " + name + " is on " + b + ", " + device_arg_ + " on " + a +
                                ": Expected all tensors to be on the same device, but found at least two devices, " +
@@ -330,9 +359,10 @@ class Call {
     a.tensor.ndim = static_cast<int32_t>(shim_get<int64_t>(aoti_torch_get_dim, h));
     a.tensor.dtype = dt ? dt->opgen : OPGEN_DT_OTHER;
     a.tensor.name = dt ? dt->name : texts_.emplace_back(other_dtype_name(tsd::to<ScalarType>(tsd::from(dtype)))).c_str();
-    a.tensor.device = d.type() == torch::headeronly::DeviceType::CUDA ? OPGEN_DEV_CUDA : OPGEN_DEV_CPU;
-    a.tensor.device_index = a.tensor.device == OPGEN_DEV_CUDA ? d.index() : 0;
-    if (d.type() != torch::headeronly::DeviceType::CPU && d.type() != torch::headeronly::DeviceType::CUDA)
+    bool cuda = d.type == aoti_torch_device_type_cuda();
+    a.tensor.device = cuda ? OPGEN_DEV_CUDA : OPGEN_DEV_CPU;
+    a.tensor.device_index = cuda ? d.index : 0;
+    if (!cuda && d.type != aoti_torch_device_type_cpu())
       throw std::runtime_error(std::string(op_) + ": " + name + " is on " + device_text(d) +
                                ": expected a cpu or cuda tensor");
     return a;
@@ -362,18 +392,17 @@ class Call {
     return v;
   }
 
-  // A new contiguous tensor on the call's device through AOTInductor's C shim (aten::empty_strided
-  // called directly): torch::stable::empty goes through the dispatcher by the op's name, a look-up
-  // and six boxed arguments per tensor, a third of a tiny call's host time.
-  Handle fresh(const int64_t* shape, int32_t ndim, ScalarType dtype) const {
+  // A new contiguous tensor of shim dtype code `dtype` on the call's device through AOTInductor's C
+  // shim (aten::empty_strided called directly): torch::stable::empty goes through the dispatcher by
+  // the op's name, a look-up and six boxed arguments per tensor, a third of a tiny call's host time.
+  Handle fresh(const int64_t* shape, int32_t ndim, int32_t dtype) const {
     int64_t strides[OPGEN_MAX_NDIM];  // (a driver's outputs have at most OPGEN_MAX_NDIM dims: no heap per call)
     if (ndim > OPGEN_MAX_NDIM) throw std::runtime_error("more than " + std::to_string(OPGEN_MAX_NDIM) + " dims");
     if (ndim > 0) strides[ndim - 1] = 1;
     for (int32_t d = ndim - 1; d > 0; --d) strides[d - 1] = strides[d] * (shape[d] > 1 ? shape[d] : 1);
     AtenTensorHandle handle = nullptr;
     STABLE_TORCH_ERROR_CODE_CHECK(aoti_torch_empty_strided(
-        ndim, shape, strides, static_cast<int32_t>(dtype), static_cast<int32_t>(device_.type()),
-        device_.index(), &handle));
+        ndim, shape, strides, dtype, device_.type, device_.index, &handle));
     return Handle(handle);
   }
 
@@ -384,12 +413,12 @@ class Call {
     Call* self = static_cast<Call*>(ctx);
     try {
       const DtypePair* dt = dtype_of(dtype);
-      if (index < 0 && self->device_.type() == torch::headeronly::DeviceType::CPU) {
+      if (index < 0 && self->device_.type == aoti_torch_device_type_cpu()) {
         *data = self->host_scratch_.take(bytes);
         if (*data != nullptr) return 0;
       }
       if (index < 0 || dt == nullptr) {  // scratch (or an output of a dtype torch lacks): bytes
-        Handle t = self->fresh(&bytes, 1, ScalarType::Byte);
+        Handle t = self->fresh(&bytes, 1, shim_code(*dtype_of(OPGEN_DT_UINT8)));
         *data = shim_get<void*>(aoti_torch_get_data_ptr, t.get());
         self->scratch_.push_back(std::move(t));
         if (index < 0) return 0;
@@ -397,7 +426,7 @@ class Call {
                                  ", which PyTorch has no tensor of");
       }
       if (index >= OPGEN_MAX_OUTPUTS) throw std::runtime_error("beyond " + std::to_string(OPGEN_MAX_OUTPUTS));
-      Handle t = self->fresh(shape, ndim, dt->torch);
+      Handle t = self->fresh(shape, ndim, shim_code(*dt));
       *data = shim_get<void*>(aoti_torch_get_data_ptr, t.get());
       self->outputs_[index] = std::move(t);
       return 0;
@@ -410,9 +439,8 @@ class Call {
 
   static constexpr size_t kMaxArgs = 64;  // (as the Python front's: no op comes near)
   const char* op_;
-  torch::stable::Device device_{torch::headeronly::DeviceType::CPU};
-  bool have_device_ = false;
-  std::string device_arg_;
+  ShimDevice device_{aoti_torch_device_type_cpu(), -1};  // (the first tensor input's; the cpu without any)
+  const char* device_arg_ = nullptr;  // (that input's name: a literal, or a list item's name in texts_)
   opgen_front::Slots<opgen_arg, kMaxArgs> args_;
   opgen_front::Slots<opgen_value, kMaxArgs> attrs_;
   // (lists: what a descriptor points into never moves, and an empty one allocates nothing, where a
@@ -421,7 +449,7 @@ class Call {
   std::list<std::vector<opgen_value>> values_;
   std::list<std::string> texts_;
   std::list<uint64_t> ints_;
-  Handle held_[kMaxArgs];
+  AtenTensorHandle held_[kMaxArgs];  // (the first nheld_ owned, deleted by ~Call: no 64 handles set and tested a call)
   size_t nheld_ = 0;
   std::vector<Tensor> more_held_;  // (list items, copies)
   std::vector<Handle> scratch_;  // (cuda's: PyTorch's allocator; the cpu's are host_scratch_'s)
