@@ -249,6 +249,34 @@ OPGEN_HOT V neg(const V& a) {
   return neg_slow(a);
 }
 
+// The same on plain int64s: where drivergen_checks.py knows both operands are ints (or bools) it
+// prints these, no V made; the rare cases (an overflow, a divisor <= 0, a modulo) go through the V
+// operations above, so the results and the fallbacks' words are theirs.
+OPGEN_COLD inline int64_t arith_i(opgen_plan::Num (*f)(const opgen_plan::Num&, const opgen_plan::Num&), int64_t a,
+                                  int64_t b) {
+  return arith(f, integer(a), integer(b)).i;
+}
+OPGEN_HOT int64_t add_i(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_add_overflow(a, b, &r) ? arith_i(opgen_plan::add, a, b) : r;
+}
+OPGEN_HOT int64_t sub_i(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_sub_overflow(a, b, &r) ? arith_i(opgen_plan::sub, a, b) : r;
+}
+OPGEN_HOT int64_t mul_i(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? arith_i(opgen_plan::mul, a, b) : r;
+}
+OPGEN_HOT int64_t floordiv_i(int64_t a, int64_t b) {
+  return b > 0 ? a / b - (a % b != 0 && a < 0) : arith_i(opgen_plan::floordiv, a, b);
+}
+inline int64_t mod_i(int64_t a, int64_t b) { return arith_i(opgen_plan::mod, a, b); }
+OPGEN_HOT int64_t neg_i(int64_t a) { return a != INT64_MIN ? -a : neg_slow(integer(a)).i; }
+// Python's min(a, b) and max(a, b) of two ints: b only where it is strictly less, or greater.
+OPGEN_HOT int64_t min_i(int64_t a, int64_t b) { return b < a ? b : a; }
+OPGEN_HOT int64_t max_i(int64_t a, int64_t b) { return b > a ? b : a; }
+
 OPGEN_HOT bool truth(const V& v) {
   switch (v.kind) {
     case K_NONE: return false;
@@ -355,6 +383,7 @@ inline const opgen_tensor& tensor_of(const V& t) {
 }
 
 inline V ndim(const V& t) { return integer(tensor_of(t).ndim); }
+inline int64_t ndim_i(const V& t) { return tensor_of(t).ndim; }
 inline V shape(const V& t) { return dims(tensor_of(t).shape, tensor_of(t).ndim); }
 
 OPGEN_COLD inline V dim_slow(const V& t, const V& index) {
@@ -368,6 +397,11 @@ inline V dim(const V& t, const V& index) {
   if (t.kind == K_TENSOR && index.kind == K_INT && index.i >= 0 && index.i < t.t->ndim)
     return integer(t.t->shape[index.i]);
   return dim_slow(t, index);
+}
+
+inline int64_t dim_i(const V& t, int64_t index) {  // (dim's, on an int index)
+  if (t.kind == K_TENSOR && index >= 0 && index < t.t->ndim) return t.t->shape[index];
+  return dim_slow(t, integer(index)).i;
 }
 
 inline V dims_slice(const V& t, const V& start, const V& stop) {  // tuple(x.shape[start:stop]), both in range
@@ -776,6 +810,9 @@ struct Shape {
   int64_t d[OPGEN_MAX_NDIM];
   int32_t n = 0;
   Shape() {}
+  Shape(std::initializer_list<int64_t> items) {  // (dims the driver knows are ints)
+    for (int64_t x : items) push(x);
+  }
   Shape(std::initializer_list<V> items) {
     for (const V& v : items) {
       if (v.kind == K_DIMS) {
@@ -920,6 +957,9 @@ OPGEN_HOT opgen_plan_value plan_value(Frame& frame, const V& v, const char* cons
   if (v.kind == K_FLOAT) return opgen_plan_value{OPGEN_V_FLOAT, 0, 0, v.f, nullptr, 0};
   return plan_value_slow(frame, v, strings, nstrings);
 }
+
+// An int (or a bool) the driver knows is one: plan_value's first case, no V made.
+OPGEN_HOT opgen_plan_value plan_int(int64_t i) { return opgen_plan_value{OPGEN_V_INT, 0, i, 0.0, nullptr, 0}; }
 
 // A plan slot: a buffer (NULL when absent) or a list input's element pointers.
 inline opgen_native::Slot plan_slot(Frame& frame, const V& v) {
