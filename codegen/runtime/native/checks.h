@@ -383,7 +383,7 @@ inline const opgen_tensor& tensor_of(const V& t) {
 }
 
 inline V ndim(const V& t) { return integer(tensor_of(t).ndim); }
-inline int64_t ndim_i(const V& t) { return tensor_of(t).ndim; }
+OPGEN_HOT int64_t ndim_i(const V& t) { return t.kind == K_TENSOR ? t.t->ndim : tensor_of(t).ndim; }
 inline V shape(const V& t) { return dims(tensor_of(t).shape, tensor_of(t).ndim); }
 
 OPGEN_COLD inline V dim_slow(const V& t, const V& index) {
@@ -399,7 +399,7 @@ inline V dim(const V& t, const V& index) {
   return dim_slow(t, index);
 }
 
-inline int64_t dim_i(const V& t, int64_t index) {  // (dim's, on an int index)
+OPGEN_HOT int64_t dim_i(const V& t, int64_t index) {  // (dim's, on an int index)
   if (t.kind == K_TENSOR && index >= 0 && index < t.t->ndim) return t.t->shape[index];
   return dim_slow(t, integer(index)).i;
 }
@@ -810,8 +810,9 @@ struct Shape {
   int64_t d[OPGEN_MAX_NDIM];
   int32_t n = 0;
   Shape() {}
-  Shape(std::initializer_list<int64_t> items) {  // (dims the driver knows are ints)
-    for (int64_t x : items) push(x);
+  OPGEN_HOT Shape(std::initializer_list<int64_t> items) {  // (dims the driver knows are ints)
+    if (items.size() > OPGEN_MAX_NDIM) too_many();
+    for (int64_t x : items) d[n++] = x;
   }
   Shape(std::initializer_list<V> items) {
     for (const V& v : items) {
@@ -823,8 +824,11 @@ struct Shape {
     }
   }
   void push(int64_t x) {
-    if (n >= OPGEN_MAX_NDIM) fallback("a shape of more than " + std::to_string(OPGEN_MAX_NDIM) + " dims");
+    if (n >= OPGEN_MAX_NDIM) too_many();
     d[n++] = x;
+  }
+  [[noreturn]] OPGEN_COLD static void too_many() {
+    fallback("a shape of more than " + std::to_string(OPGEN_MAX_NDIM) + " dims");
   }
   // (checked where a buffer is made, as NumPy's empty() does: a later check may refuse the call first)
   int64_t bytes(int32_t dtype) const {
@@ -962,19 +966,21 @@ OPGEN_HOT opgen_plan_value plan_value(Frame& frame, const V& v, const char* cons
 OPGEN_HOT opgen_plan_value plan_int(int64_t i) { return opgen_plan_value{OPGEN_V_INT, 0, i, 0.0, nullptr, 0}; }
 
 // A plan slot: a buffer (NULL when absent) or a list input's element pointers.
-inline opgen_native::Slot plan_slot(Frame& frame, const V& v) {
+OPGEN_COLD inline opgen_native::Slot plan_slot_slow(Frame& frame, const V& v) {
   if (v.kind == K_NONE) return opgen_native::Slot{nullptr, nullptr, -1, OPGEN_DT_OTHER, 0, 0};
-  if (v.kind == K_TENSOR) {
-    int64_t size = 1;  // its elements: the runtime checks a GEMM step's window against them
-    for (int32_t d = 0; d < v.t->ndim; ++d) size *= v.t->shape[d];
-    return opgen_native::Slot{v.t->data, nullptr, -1, v.t->dtype, 0, size};
-  }
   if (v.kind == K_TLIST) {
     frame.pointers.emplace_back();
     for (int64_t k = 0; k < v.i; ++k) frame.pointers.back().push_back(v.t[k].data);
     return opgen_native::Slot{nullptr, frame.pointers.back().data(), v.i, v.i ? v.t[0].dtype : OPGEN_DT_OTHER, 0, 0};
   }
   fallback("a plan slot of kind " + std::to_string(v.kind));
+}
+// (a tensor inline: a driver hands the plan ~10 of them a call)
+OPGEN_HOT opgen_native::Slot plan_slot(Frame& frame, const V& v) {
+  if (v.kind != K_TENSOR) return plan_slot_slow(frame, v);
+  int64_t size = 1;  // its elements: the runtime checks a GEMM step's window against them
+  for (int32_t d = 0; d < v.t->ndim; ++d) size *= v.t->shape[d];
+  return opgen_native::Slot{v.t->data, nullptr, -1, v.t->dtype, 0, size};
 }
 
 // An input argument as the wrapper's parameter holds it.
