@@ -359,9 +359,21 @@ inline int64_t itemsize(int32_t dtype) {
   return dtype >= 0 && dtype < OPGEN_DT_COUNT ? sizes[dtype] : 0;
 }
 
+// A known dtype's name: the table's own text (dtype_code finds it by its address), its length known.
+inline V dtype_value(int32_t code) {
+  struct Lengths {
+    int64_t n[OPGEN_DT_COUNT];
+    Lengths() {
+      for (int32_t k = 0; k < OPGEN_DT_COUNT; ++k) n[k] = (int64_t)std::strlen(dtype_names()[k]);
+    }
+  };
+  static const Lengths lengths;
+  return text(dtype_names()[code], lengths.n[code]);
+}
+
 inline V dtype_of(const V& t) {
   if (t.kind != K_TENSOR) fallback("a dtype of a non-tensor is the Python path's");
-  if (t.t->dtype >= 0 && t.t->dtype < OPGEN_DT_COUNT) return lit(dtype_names()[t.t->dtype]);
+  if (t.t->dtype >= 0 && t.t->dtype < OPGEN_DT_COUNT) return dtype_value(t.t->dtype);
   return lit(t.t->name != nullptr ? t.t->name : "unknown");
 }
 
@@ -697,8 +709,8 @@ inline V adopt_list(const opgen_call* call, const char* op, const char* arg, con
 inline V check_dtype(const char* op, std::string_view arg, const V& t, std::initializer_list<const char*> allowed,
                      const char* type_var) {
   V name = dtype_of(t);
-  for (const char* a : allowed)
-    if (equal(name, lit(a))) return lit(a);
+  for (const char* a : allowed)  // (the allowed name by its address where the compiler merged the two)
+    if (a == name.s || equal(name, lit(a))) return name;  // (the same text)
   std::string listed;
   for (const char* a : allowed) listed += (listed.empty() ? "" : ", ") + std::string(a);
   std::string what = type_var != nullptr ? std::string(type_var) + " in {" + listed + "}" : listed;
