@@ -11,6 +11,12 @@ prints: `pygen.run_body(op)`, read back with `ast` and printed statement by stat
 the runtime of codegen/runtime/native/checks.h. So the two cannot drift apart: a new check pygen
 prints is a new statement here, and a form this printer does not know is refused when the unit is
 printed, naming the op and the statement.
+
+A value is checks.h's dynamic `V` unless its type is known where it is printed: an int (a constant,
+a dim, a rank, arithmetic on ints) is a plain int64_t, a comparison a bool, and a local is one of
+those where everything assigned to it is (infer_types); the rest (a str, a float, a tensor, Python's
+`or` picking either operand) stays a V. The typed forms are checks.h's own operations on int64s, so
+values, errors and fallbacks are the same.
 """
 
 from __future__ import annotations
@@ -26,6 +32,32 @@ from codegen.runtime.plan import Plan
 _ARITH = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.FloorDiv: "floordiv", ast.Mod: "mod"}
 _ORDER = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 _ATTR_CHECKS = {"check_bool", "check_int", "check_float", "check_enum", "check_str", "check_type", "check_int_list"}
+
+
+def numeric(t: str) -> bool:
+    """A type C++ computes with as Python does with ints (a bool is an int there; "?": not known yet)."""
+    return t in ("int", "bool", "?")
+
+
+def joined(result: str, *types: str) -> str:
+    """An operation's type: `result`, or "?" while an operand's type is not known yet."""
+    return "?" if "?" in types else result
+
+
+def as_v(code: str, t: str) -> str:
+    """A typed value as a V (for checks.h's functions, messages and tables)."""
+    return {"int": f"integer({code})", "bool": f"boolean({code})"}.get(t, code)
+
+
+def truth_of(code: str, t: str) -> str:
+    """Python's truth of a value, as a C++ bool."""
+    return {"int": f"({code} != 0)", "bool": code}.get(t, f"truth({code})")
+
+
+def local_type(types: Iterable[str]) -> str:
+    """A local's C++ type from the types of what is assigned to it: one type, or V."""
+    known = set(types) - {"?"}
+    return known.pop() if len(known) == 1 else ("?" if not known else "V")
 
 
 class DriverError(ValueError):
@@ -62,11 +94,27 @@ class _Printer:
         self.shapes: set[str] = set()
         self.outputs_left = len(op.outputs)
         self.statement = ""
+        self.types: dict[str, str] = {}  # the plain locals' types (drivergen's inference: infer_types)
+        self.assigned: dict[str, list[str]] = {}  # per plain local, the types of what is assigned to it
+        self.unknown = "V"  # a plain local's type where `types` has none ("?" while inferring)
 
     def fail(self, node: ast.AST, why: str) -> DriverError:
         return DriverError(f"{self.op.name}: no native form for {ast.unparse(node)!r} ({why}) in `{self.statement}`")
 
     # names
+    def plain(self, name: str) -> bool:
+        """A local of `_compute`'s own (not an input, an attr, a shape being built or a module name)."""
+        return not (name in self.inputs or name in self.attrs or name.startswith("_shape_")
+                    or name in ("_OP", "_backend", "_rt"))
+
+    def assign(self, name: str, code: str, t: str) -> str:
+        """`name = value` as C++ (a typed value wrapped where the local is a V), the type recorded."""
+        if not self.plain(name):
+            return f"{self.local(name)} = {as_v(code, t)};"
+        self.assigned.setdefault(name, []).append(t)
+        declared = self.types.get(name, self.unknown)
+        return f"{self.local(name)} = {code if declared == t else as_v(code, t)};"
+
     def local(self, name: str) -> str:
         if name.startswith("_shape_"):
             self.shapes.add(name)
@@ -74,15 +122,70 @@ class _Printer:
             self.locals.add(name)
         return f"v_{name}"
 
-    # expressions: C++ of type opgen_checks::V
+    # expressions: (C++, its type): "int" (int64_t), "bool" (bool) where the value's type is known
+    # from the statement alone (an int constant, a dim, arithmetic of ints, a comparison), else "V"
+    # (opgen_checks::V, checks.h's dynamic value); "?" only while the locals' types are inferred.
     def ex(self, e: ast.expr) -> str:
+        """`e` as a V (a typed value wrapped)."""
+        return as_v(*self.tx(e))
+
+    def tx(self, e: ast.expr) -> tuple[str, str]:
         match e:
             case ast.Constant(value=bool(b)):
-                return f"boolean({'true' if b else 'false'})"
+                return ("true" if b else "false"), "bool"
             case ast.Constant(value=int(i)):
                 if not -2**63 < i < 2**63:
                     raise self.fail(e, "an int beyond int64")
-                return f"integer({i}LL)"
+                return f"{i}LL", "int"
+            case ast.Name(id=name) if self.plain(name):
+                return self.local(name), self.types.get(name, self.unknown)
+            case ast.BinOp(op=op) if type(op) in _ARITH:
+                (x, tx), (y, ty) = self.tx(e.left), self.tx(e.right)
+                if numeric(tx) and numeric(ty):
+                    return f"{_ARITH[type(op)]}_i({x}, {y})", joined("int", tx, ty)
+                return f"{_ARITH[type(op)]}({as_v(x, tx)}, {as_v(y, ty)})", joined("V", tx, ty)
+            case ast.UnaryOp(op=ast.USub()):
+                a, ta = self.tx(e.operand)
+                return (f"neg_i({a})", ta if ta == "?" else "int") if numeric(ta) else (f"neg({as_v(a, ta)})", "V")
+            case ast.UnaryOp(op=ast.Not()):
+                a, ta = self.tx(e.operand)
+                return f"!{truth_of(a, ta)}", "bool"
+            case ast.BoolOp():
+                return self.bool_op(e.op, e.values)
+            case ast.Compare(ops=[op], comparators=[right]):
+                return self.compare(op, e.left, right)
+            case ast.IfExp():
+                (x, tx), (y, ty) = self.tx(e.body), self.tx(e.orelse)
+                test = truth_of(*self.tx(e.test))
+                if tx == ty or "?" in (tx, ty):
+                    return f"({test} ? {x} : {y})", joined(tx, tx, ty)
+                return f"({test} ? {as_v(x, tx)} : {as_v(y, ty)})", "V"
+            case ast.Attribute(attr="ndim"):
+                return f"ndim_i({self.ex(e.value)})", "int"
+            case ast.Subscript(value=ast.Attribute(attr="shape", value=whose), slice=index) \
+                    if not isinstance(index, ast.Slice):
+                k, tk = self.tx(index)
+                if tk == "int":
+                    return f"dim_i({self.ex(whose)}, {k})", "int"
+                return f"dim({self.ex(whose)}, {as_v(k, tk)}).i", "int"  # (an int, or it raised)
+            case ast.Call(func=ast.Name(id="min" | "max" as which), args=args) if len(args) > 1:
+                typed = [self.tx(a) for a in args]
+                if all(t in ("int", "?") for _, t in typed):  # (a bool among ints: min's pick shows as one)
+                    out = typed[0][0]
+                    for a, _ in typed[1:]:
+                        out = f"{which}_i({out}, {a})"
+                    return out, joined("int", *(t for _, t in typed))
+            case ast.Call(func=ast.Name(id="len"), args=[arg]):
+                return f"len({self.ex(arg)}).i", "int"
+            case ast.Call(func=ast.Attribute(value=ast.Name(id="_rt"), attr="prod"), args=[arg]):
+                return f"prod({self.ex(arg)}).i", "int"
+            case ast.Call(func=ast.Attribute(value=ast.Name(id="_rt"), attr="python_int"), args=args):
+                return self.tx(args[2])  # a Python int never reaches a driver: the front-end falls back
+        return self.vex(e), "V"
+
+    def vex(self, e: ast.expr) -> str:
+        """The forms whose value is a V."""
+        match e:
             case ast.Constant(value=float(x)):
                 return f"real({drivergen.c_double(x)})"
             case ast.Constant(value=str(s)):
@@ -91,27 +194,12 @@ class _Printer:
                 return "none()"
             case ast.Name(id=name) if name not in ("_OP", "_backend", "_rt"):
                 return self.local(name)
-            case ast.BinOp(op=op) if type(op) in _ARITH:
-                return f"{_ARITH[type(op)]}({self.ex(e.left)}, {self.ex(e.right)})"
-            case ast.UnaryOp(op=ast.USub()):
-                return f"neg({self.ex(e.operand)})"
-            case ast.UnaryOp(op=ast.Not()):
-                return f"boolean(!truth({self.ex(e.operand)}))"
-            case ast.BoolOp():
-                return self.bool_op(e.op, e.values)
-            case ast.Compare(ops=[op], comparators=[right]):
-                return f"boolean({self.compare(op, e.left, right)})"
-            case ast.IfExp():
-                return f"(truth({self.ex(e.test)}) ? {self.ex(e.body)} : {self.ex(e.orelse)})"
             case ast.Attribute(value=ast.Name(id="_backend"), attr="name"):
                 return "backend_name(call)"
-            case ast.Attribute(attr="ndim" | "shape" as what):
-                return f"{what}({self.ex(e.value)})"
+            case ast.Attribute(attr="shape"):
+                return f"shape({self.ex(e.value)})"
             case ast.Subscript(value=ast.Attribute(value=ast.Name(id="_rt"), attr="ACCUMULATOR")):
                 return f"accumulator({self.ex(e.slice)})"
-            case ast.Subscript(value=ast.Attribute(attr="shape", value=whose), slice=index) \
-                    if not isinstance(index, ast.Slice):
-                return f"dim({self.ex(whose)}, {self.ex(index)})"
             case ast.Subscript(value=ast.Name(), slice=index) if not isinstance(index, ast.Slice):
                 return f"item({self.ex(e.value)}, {self.ex(index)})"
             case ast.Call(func=ast.Name(id="tuple"), args=[ast.Subscript(
@@ -122,33 +210,52 @@ class _Printer:
                 return f"{which}_of({self.ex(a)}, {self.ex(b)})"
             case ast.Call(func=ast.Name(id="min" | "max" as which), args=args) if len(args) > 1:
                 return f"{which}_of({{{', '.join(self.ex(a) for a in args)}}})"
-            case ast.Call(func=ast.Name(id="len"), args=[arg]):
-                return f"len({self.ex(arg)})"
-            case ast.Call(func=ast.Attribute(value=ast.Name(id="_rt"), attr="prod"), args=[arg]):
-                return f"prod({self.ex(arg)})"
             case ast.Call():
                 return self.call(e)
         raise self.fail(e, "an expression form")
 
-    def bool_op(self, op: ast.boolop, values: Sequence[ast.expr]) -> str:
-        """Python's and/or: the deciding operand itself (not a bool), the rest not evaluated."""
-        if len(values) == 1:
-            return self.ex(values[0])
-        test = "!truth(t)" if isinstance(op, ast.And) else "truth(t)"
-        rest = self.bool_op(op, values[1:])
-        return f"[&]() -> V {{ V t = {self.ex(values[0])}; if ({test}) return t; return {rest}; }}()"
+    def bool_op(self, op: ast.boolop, values: Sequence[ast.expr]) -> tuple[str, str]:
+        """Python's and/or: the deciding operand itself (not a bool), the rest not evaluated; of
+        bools, C++'s && and || (the same value, the same short circuit)."""
+        typed = [self.tx(v) for v in values]
+        if all(t in ("bool", "?") for _, t in typed):
+            joiner = " && " if isinstance(op, ast.And) else " || "
+            return "(" + joiner.join(a for a, _ in typed) + ")", joined("bool", *(t for _, t in typed))
+        return self.v_bool_op(op, [as_v(*t) for t in typed]), joined("V", *(t for _, t in typed))
 
-    def compare(self, op: ast.cmpop, left: ast.expr, right: ast.expr) -> str:
+    def v_bool_op(self, op: ast.boolop, values: Sequence[str]) -> str:
+        if len(values) == 1:
+            return values[0]
+        test = "!truth(t)" if isinstance(op, ast.And) else "truth(t)"
+        rest = self.v_bool_op(op, values[1:])
+        return f"[&]() -> V {{ V t = {values[0]}; if ({test}) return t; return {rest}; }}()"
+
+    def compare(self, op: ast.cmpop, left: ast.expr, right: ast.expr) -> tuple[str, str]:
+        """A comparison: a bool (two numbers compared as C++ does Python's ints, exactly)."""
         if isinstance(op, (ast.Is, ast.IsNot)) and isinstance(right, ast.Constant) and right.value is None:
-            return f"{self.ex(left)}.kind {'==' if isinstance(op, ast.Is) else '!='} K_NONE"
+            a, ta = self.tx(left)
+            if ta in ("int", "bool"):  # (never None; evaluated all the same)
+                return f"((void)({a}), {'false' if isinstance(op, ast.Is) else 'true'})", "bool"
+            return f"({as_v(a, ta)}.kind {'==' if isinstance(op, ast.Is) else '!='} K_NONE)", "bool"
         if isinstance(op, (ast.In, ast.NotIn)) and isinstance(right, ast.Tuple):
             found = f"contains({self.ex(left)}, {{{', '.join(self.ex(x) for x in right.elts)}}})"
-            return found if isinstance(op, ast.In) else f"!{found}"
+            return (found if isinstance(op, ast.In) else f"!{found}"), "bool"
+        if isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(left, ast.Attribute) and left.attr == "name" \
+                and isinstance(left.value, ast.Name) and left.value.id == "_backend" \
+                and isinstance(right, ast.Constant) and isinstance(right.value, str):
+            # `_backend.name == 'cuda'`: the call's device (backend_name's two names; any other: never)
+            cuda = "(call->device == OPGEN_DEV_CUDA)"
+            test = {"cuda": cuda, "cpu": cuda.replace("==", "!=")}.get(right.value, "false")
+            return (test if isinstance(op, ast.Eq) else f"!({test})"), "bool"
+        (a, ta), (b, tb) = self.tx(left), self.tx(right)
+        sign = {ast.Eq: "==", ast.NotEq: "!=", **_ORDER}.get(type(op))
+        if sign is None:
+            raise self.fail(op, "a comparison")
+        if numeric(ta) and numeric(tb):
+            return f"({a} {sign} {b})", "bool"
         if isinstance(op, (ast.Eq, ast.NotEq)):
-            return f"{'' if isinstance(op, ast.Eq) else '!'}equal({self.ex(left)}, {self.ex(right)})"
-        if type(op) in _ORDER:
-            return f"compare({self.ex(left)}, {self.ex(right)}) {_ORDER[type(op)]} 0"
-        raise self.fail(op, "a comparison")
+            return f"{'' if isinstance(op, ast.Eq) else '!'}equal({as_v(a, ta)}, {as_v(b, tb)})", "bool"
+        return f"(compare({as_v(a, ta)}, {as_v(b, tb)}) {sign} 0)", "bool"
 
     def text(self, e: ast.expr) -> str:
         """A label or message as C++: a str constant as a string literal (checks.h's functions take a
@@ -254,8 +361,10 @@ class _Printer:
         if isinstance(e, ast.Name) and e.id.startswith("_shape_"):
             return self.local(e.id)
         if isinstance(e, ast.List):
-            items = [self.ex(x.value if isinstance(x, ast.Starred) else x) for x in e.elts]
-            return "Shape{" + ", ".join(items) + "}"
+            typed = [self.tx(x.value) if isinstance(x, ast.Starred) else self.tx(x) for x in e.elts]
+            if all(t in ("int", "?") for _, t in typed) and not any(isinstance(x, ast.Starred) for x in e.elts):
+                return "Shape{" + ", ".join(a for a, _ in typed) + "}"  # (checks.h's Shape of int64s)
+            return "Shape{" + ", ".join(as_v(*x) for x in typed) + "}"
         raise self.fail(e, "a shape")
 
     # statements
@@ -292,12 +401,12 @@ class _Printer:
                 emit(f"{ind}{self.local(name)} = adopt_list(call, OP, {self.cs(arg)}, "
                      f"check_list(OP, {self.cs(arg)}, {self.ex(value)}));")
             case ast.Assign(targets=[ast.Name(id=name)], value=value):
-                emit(f"{ind}{self.local(name)} = {self.ex(value)};")
+                emit(f"{ind}{self.assign(name, *self.tx(value))}")
             case ast.If(test=ast.Call(func=ast.Attribute(value=ast.Name(id="_rt"), attr="plan_as_data")), body=[run]):
                 self.run_plan(run, ind)
                 return False
             case ast.If(test=test, body=then, orelse=orelse):
-                emit(f"{ind}if (truth({self.ex(test)})) {{")
+                emit(f"{ind}if ({truth_of(*self.tx(test))}) {{")
                 self.body(then, ind + "  ")
                 if orelse:
                     emit(f"{ind}}} else {{")
@@ -307,7 +416,8 @@ class _Printer:
                          iter=ast.Call(func=ast.Name(id="enumerate"), args=[seq]), body=loop):
                 emit(f"{ind}{{ V seq = {self.ex(seq)};")
                 emit(f"{ind}  for (int64_t k = 0; k < seq.i; ++k) {{")
-                emit(f"{ind}    {self.local(index)} = integer(k); {self.local(item)} = item(seq, integer(k));")
+                at = self.assign(index, "integer(k)", "V")
+                emit(f"{ind}    {at} {self.assign(item, 'item(seq, integer(k))', 'V')}")
                 self.body(loop, ind + "    ")
                 emit(f"{ind}  }}")
                 emit(f"{ind}}}")
@@ -367,7 +477,7 @@ class _Printer:
         strings, symbols = drivergen.plan_tables(self.plan)
         emit(f"{ind}static const char* const strings[] = {{{', '.join(map(c_string, strings)) or 'nullptr'}}};")
         emit(f"{ind}static const char* const symbols[] = {{{', '.join(map(c_string, symbols)) or 'nullptr'}}};")
-        values = ", ".join(f"plan_value(frame, {self.ex(n)}, strings, {len(strings)})" for n in names.elts)
+        values = ", ".join(plan_value(*self.tx(n), len(strings)) for n in names.elts)
         emit(f"{ind}opgen_plan_value values[{max(len(names.elts), 1)}] = {{{values}}};")
         emit(f"{ind}opgen_native::Slot slots[{max(len(slots.elts), 1)}] = "
              f"{{{', '.join(f'plan_slot(frame, {self.ex(s)})' for s in slots.elts)}}};")
@@ -377,19 +487,48 @@ class _Printer:
         emit(f"{ind}if (rc != OPGEN_OK) raise(rc, call->err);")
 
 
+def plan_value(code: str, t: str, nstrings: int) -> str:
+    """A plan value: an int or a bool as it is (plan_int), a V through plan_value."""
+    if t in ("int", "bool"):
+        return f"plan_int({code})"
+    return f"plan_value(frame, {code}, strings, {nstrings})"
+
+
+def infer_types(op: OpSpec, plan: Plan, body: list[ast.stmt]) -> dict[str, str]:
+    """The plain locals' C++ types: printed over and over, each local's type the join of what is
+    assigned to it (from "?", not known, up to V) until none changes; a local still unknown then
+    (assigned only from itself) is a V, and the rest inferred again from there."""
+    types: dict[str, str] = {}
+    for unknown in ("?", "V"):
+        for _ in range(100):  # (each round moves a local up from "?" or to V: a few rounds)
+            p = _Printer(op, plan)
+            p.types, p.unknown = dict(types), unknown
+            p.body(body, "")
+            found = {name: local_type(ts) for name, ts in p.assigned.items()}
+            if found == types:
+                break
+            types = found
+        else:
+            raise DriverError(f"{op.name}: its locals' types did not settle")
+        types = {name: "V" if t == "?" else t for name, t in types.items()}
+    return types
+
+
 def driver_source(op: OpSpec, plan: Plan) -> str:
     """The C++ of one op's driver (after unit_prelude() and its recorder in a translation unit)."""
     if not has_driver(op):
         raise DriverError(f"{op.name}: no kernel launch plan, so no native driver")
     tree = ast.parse("def _compute():\n" + "\n".join(pygen.run_body(op)))
-    p = _Printer(op, plan)
     fn = tree.body[0]
     assert isinstance(fn, ast.FunctionDef)
+    p = _Printer(op, plan)
+    p.types = infer_types(op, plan, fn.body)
     p.body(fn.body, "  ")
     name = c_name(op.name)
     head = [f"  V {p.local(a.name)} = input_value(call, {k});" for k, a in enumerate(op.inputs)]
     head += [f"  V {p.local(a.name)} = attr_value(call->attrs[{k}]);" for k, a in enumerate(op.attrs)]
-    head += [f"  V v_{n};" for n in sorted(p.locals)]
+    declared = {"int": "int64_t {} = 0;", "bool": "bool {} = false;"}
+    head += ["  " + declared.get(p.types.get(n, "V"), "V {};").format(f"v_{n}") for n in sorted(p.locals)]
     head += [f"  Shape v_{n};" for n in sorted(p.shapes)]
     takes = c_string(f": the driver takes {len(op.inputs)} inputs and {len(op.attrs)} attrs, the call gave ")
     arity = (f"  if (call->ninputs != {len(op.inputs)} || call->nattrs != {len(op.attrs)}) "

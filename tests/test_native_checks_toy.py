@@ -89,6 +89,25 @@ OPGEN_DRIVER_API int opgen_test_arith(int op, int32_t ka, int64_t ia, double fa,
   *kind = r.kind; *i = r.i; *f = r.f;
   return 0;
 }
+// The same on plain int64s, the forms a driver prints where it knows both operands are ints (or bools)
+OPGEN_DRIVER_API int opgen_test_int_arith(int op, int64_t a, int64_t b, int64_t* out) {
+  using namespace opgen_checks;
+  try {
+    switch (op) {
+      case 0: *out = add_i(a, b); break;
+      case 1: *out = sub_i(a, b); break;
+      case 2: *out = mul_i(a, b); break;
+      case 3: *out = floordiv_i(a, b); break;
+      case 4: *out = neg_i(a); break;
+      case 5: *out = mod_i(a, b); break;
+      case 6: *out = min_i(a, b); break;
+      default: *out = max_i(a, b); break;
+    }
+  } catch (const Raise& e) {
+    return e.code;
+  }
+  return 0;
+}
 """
 
 
@@ -347,6 +366,60 @@ def test_arithmetic_is_pythons_on_ints_bools_and_floats(toy: tuple[Any, Any, Dri
                 got = {1: bool(i.value), 2: i.value, 3: f.value}[kind.value]
                 assert type(got) is type(expected) and (got == expected or (got != got and expected != expected)), \
                     (op, a, b, got, expected)
+
+
+_INT_ARITH = ("add", "sub", "mul", "floordiv", "neg", "mod", "min", "max")
+
+
+def test_typed_int_arithmetic_is_pythons(toy: tuple[Any, Any, Driver]) -> None:
+    """The int64 forms a driver prints for locals it knows are ints (drivergen_checks' typed form):
+    Python's values (floor division and modulo rounding down), an overflow or a division by zero
+    handed back as the V forms do."""
+    lib = toy[2].lib
+    lib.opgen_test_int_arith.restype = ctypes.c_int
+    lib.opgen_test_int_arith.argtypes = [ctypes.c_int, ctypes.c_int64, ctypes.c_int64, ctypes.POINTER(ctypes.c_int64)]
+    big = 2**63 - 1
+    numbers = [0, 1, -1, 2, -2, 7, -7, 32, -33, 4096, big, -big - 1, big // 2 + 1, -(2**32)]
+    for op in _INT_ARITH:
+        for a in numbers:
+            for b in numbers:
+                out = ctypes.c_int64()
+                code = lib.opgen_test_int_arith(_INT_ARITH.index(op), a, b, out)
+                expected = _python_arith(op, a, b) if op != "mod" else (a % b if b else "fallback")
+                if expected == "fallback":
+                    assert code == 5, (op, a, b)
+                    continue
+                assert (code, out.value) == (0, expected), (op, a, b)
+
+
+@pytest.mark.parametrize("line, declared", [
+    ("    q = x.shape[0] * 2 + len(parts)", "int64_t v_q = 0;"),
+    ("    q = x.ndim > 1 and x.shape[0] != 3", "bool v_q = false;"),
+    ("    q = 2 if x.ndim else 'a'", "V v_q;"),  # (an int or a str: checks.h's V)
+    ("    q = x.ndim == 2 or 3", "V v_q;"),  # (Python's `or`: a bool or the int)
+    ("    q = min(x.ndim, True)", "V v_q;"),  # (min's pick shows as the bool or the int it is)
+    ("    q = 1.5 * x.ndim", "V v_q;"),
+])
+def test_a_local_is_typed_only_where_its_type_is_known(toy: tuple[Any, Any, Driver],
+                                                       monkeypatch: pytest.MonkeyPatch, line: str,
+                                                       declared: str) -> None:
+    """A local every assignment of which is an int (or a bool) is a plain C++ int64_t (bool); any
+    other (a str, a float, `or`'s pick, one of two types) stays a V."""
+    op = toy[0]
+    body = pygen.run_body(op)
+    monkeypatch.setattr(pygen, "run_body", lambda _: [body[0], line, *body[1:]])
+    source = drivergen_checks.driver_source(op, drivergen.runtime_plan(op))
+    assert f"  {declared}\n" in source
+
+
+def test_a_local_of_two_types_stays_a_v(toy: tuple[Any, Any, Driver], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A local assigned an int on one path and a str on another (or through another local) is a V."""
+    op = toy[0]
+    body = pygen.run_body(op)
+    lines = ["    q = x.ndim", "    r = q + 1", "    if k == 2:", "        q = 'a'"]
+    monkeypatch.setattr(pygen, "run_body", lambda _: [body[0], *lines, *body[1:]])
+    source = drivergen_checks.driver_source(op, drivergen.runtime_plan(op))
+    assert "  V v_q;\n" in source and "  V v_r;\n" in source
 
 
 @pytest.mark.parametrize("line, why", [

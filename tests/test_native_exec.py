@@ -170,7 +170,9 @@ def test_the_good_configuration_runs(runner: native_cpu.NativeCpu) -> None:
 
 
 def test_an_op_without_a_binding_falls_back(runner: native_cpu.NativeCpu) -> None:
+    """Also where this thread's last call ran it bound (the binding it keeps at hand is dropped)."""
     module, plan, values, buffers = _layer_norm_call(runner)
+    runner.run_plan(plan.op, values, buffers)
     runner.unbind(plan.op)
     with pytest.raises(native_cpu.NativeRunError, match="LayerNorm: no cpu binding") as e:
         runner.run_plan(plan.op, values, buffers)

@@ -112,72 +112,72 @@ static void opgen_drive_BiasAdd(opgen_call* call, bool run) {
   V v_value = input_value(call, 0);
   V v_bias = input_value(call, 1);
   V v_data_format = attr_value(call->attrs[0]);
-  V v_C;
-  V v_N;
+  int64_t v_C = 0;
+  int64_t v_N = 0;
   V v__dtype_T;
   V v__group_mid;
   V v__group_spatial;
-  V v_by_channel;
-  V v_inner;
-  V v_mid;
-  V v_outer;
+  bool v_by_channel = false;
+  int64_t v_inner = 0;
+  int64_t v_mid = 0;
+  int64_t v_outer = 0;
   V v_output;
-  V v_row_blocks;
-  V v_row_threads;
-  V v_rows;
-  V v_spatial;
-  V v_width;
+  int64_t v_row_blocks = 0;
+  int64_t v_row_threads = 0;
+  int64_t v_rows = 0;
+  int64_t v_spatial = 0;
+  int64_t v_width = 0;
   Shape v__shape_output;
   v_data_format = check_enum(OP, "data_format", v_data_format, {lit("NHWC"), lit("NCHW")});
   v_value = adopt(call, OP, "value", v_value);
   v__dtype_T = check_dtype(OP, "value", v_value, {"float16", "bfloat16", "float32", "float64"}, "T");
   v_bias = adopt(call, OP, "bias", v_bias);
   check_same_dtype(OP, "bias", v_bias, v__dtype_T, "T", "value");
-  if (truth(boolean(equal(v_data_format, lit("NHWC"))))) {
-    if (truth(boolean(compare(ndim(v_value), integer(2LL)) < 0))) {
+  if (equal(v_data_format, lit("NHWC"))) {
+    if ((ndim_i(v_value) < 2LL)) {
       shape_error(OP, "value", {"N", "*mid", "C"}, shape(v_value), {}, "data_format NHWC");
     }
-    v_N = dim(v_value, integer(0LL));
-    v_C = dim(v_value, sub(ndim(v_value), integer(1LL)));
-    v__group_mid = dims_slice(v_value, integer(1LL), sub(ndim(v_value), integer(1LL)));
-    v_mid = prod(v__group_mid);
-    if (truth(boolean(!equal(ndim(v_bias), integer(1LL))))) {
-      shape_error(OP, "bias", {"C"}, shape(v_bias), {Binding{"C", v_C}}, "data_format NHWC");
+    v_N = dim_i(v_value, 0LL);
+    v_C = dim_i(v_value, sub_i(ndim_i(v_value), 1LL));
+    v__group_mid = dims_slice(v_value, integer(1LL), integer(sub_i(ndim_i(v_value), 1LL)));
+    v_mid = prod(v__group_mid).i;
+    if ((ndim_i(v_bias) != 1LL)) {
+      shape_error(OP, "bias", {"C"}, shape(v_bias), {Binding{"C", integer(v_C)}}, "data_format NHWC");
     }
-    if (truth(boolean(!equal(dim(v_bias, integer(0LL)), v_C)))) {
-      shape_error(OP, "bias", {"C"}, shape(v_bias), {Binding{"C", v_C}}, "data_format NHWC");
+    if ((dim_i(v_bias, 0LL) != v_C)) {
+      shape_error(OP, "bias", {"C"}, shape(v_bias), {Binding{"C", integer(v_C)}}, "data_format NHWC");
     }
-    v_outer = mul(v_N, v_mid);
-    v_inner = integer(1LL);
-    v_by_channel = boolean(!equal(v_inner, integer(1LL)));
-    v_rows = add(mul(mul(v_by_channel, v_outer), v_C), mul(sub(integer(1LL), v_by_channel), v_outer));
-    v_width = add(mul(v_by_channel, v_inner), mul(sub(integer(1LL), v_by_channel), v_C));
-    v_row_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of(integer(32LL), min_of(integer(512LL), mul(integer(32LL), neg(floordiv(neg(v_width), integer(128LL)))))));
-    v_row_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of(v_rows, integer(16LL)) : min_of(v_rows, integer(65536LL)));
-    v__shape_output = Shape{v_N, v__group_mid, v_C};
+    v_outer = mul_i(v_N, v_mid);
+    v_inner = 1LL;
+    v_by_channel = (v_inner != 1LL);
+    v_rows = add_i(mul_i(mul_i(v_by_channel, v_outer), v_C), mul_i(sub_i(1LL, v_by_channel), v_outer));
+    v_width = add_i(mul_i(v_by_channel, v_inner), mul_i(sub_i(1LL, v_by_channel), v_C));
+    v_row_threads = ((call->device != OPGEN_DEV_CUDA) ? 1LL : max_i(32LL, min_i(512LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_width), 128LL))))));
+    v_row_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(v_rows, 16LL) : min_i(v_rows, 65536LL));
+    v__shape_output = Shape{integer(v_N), v__group_mid, integer(v_C)};
   } else {
-    if (truth(boolean(equal(v_data_format, lit("NCHW"))))) {
-      if (truth(boolean(compare(ndim(v_value), integer(2LL)) < 0))) {
+    if (equal(v_data_format, lit("NCHW"))) {
+      if ((ndim_i(v_value) < 2LL)) {
         shape_error(OP, "value", {"N", "C", "*spatial"}, shape(v_value), {}, "data_format NCHW");
       }
-      v_N = dim(v_value, integer(0LL));
-      v_C = dim(v_value, integer(1LL));
-      v__group_spatial = dims_slice(v_value, integer(2LL), sub(ndim(v_value), integer(0LL)));
-      v_spatial = prod(v__group_spatial);
-      if (truth(boolean(!equal(ndim(v_bias), integer(1LL))))) {
-        shape_error(OP, "bias", {"C"}, shape(v_bias), {Binding{"C", v_C}}, "data_format NCHW");
+      v_N = dim_i(v_value, 0LL);
+      v_C = dim_i(v_value, 1LL);
+      v__group_spatial = dims_slice(v_value, integer(2LL), integer(sub_i(ndim_i(v_value), 0LL)));
+      v_spatial = prod(v__group_spatial).i;
+      if ((ndim_i(v_bias) != 1LL)) {
+        shape_error(OP, "bias", {"C"}, shape(v_bias), {Binding{"C", integer(v_C)}}, "data_format NCHW");
       }
-      if (truth(boolean(!equal(dim(v_bias, integer(0LL)), v_C)))) {
-        shape_error(OP, "bias", {"C"}, shape(v_bias), {Binding{"C", v_C}}, "data_format NCHW");
+      if ((dim_i(v_bias, 0LL) != v_C)) {
+        shape_error(OP, "bias", {"C"}, shape(v_bias), {Binding{"C", integer(v_C)}}, "data_format NCHW");
       }
       v_outer = v_N;
       v_inner = v_spatial;
-      v_by_channel = boolean(!equal(v_inner, integer(1LL)));
-      v_rows = add(mul(mul(v_by_channel, v_outer), v_C), mul(sub(integer(1LL), v_by_channel), v_outer));
-      v_width = add(mul(v_by_channel, v_inner), mul(sub(integer(1LL), v_by_channel), v_C));
-      v_row_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of(integer(32LL), min_of(integer(512LL), mul(integer(32LL), neg(floordiv(neg(v_width), integer(128LL)))))));
-      v_row_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of(v_rows, integer(16LL)) : min_of(v_rows, integer(65536LL)));
-      v__shape_output = Shape{v_N, v_C, v__group_spatial};
+      v_by_channel = (v_inner != 1LL);
+      v_rows = add_i(mul_i(mul_i(v_by_channel, v_outer), v_C), mul_i(sub_i(1LL, v_by_channel), v_outer));
+      v_width = add_i(mul_i(v_by_channel, v_inner), mul_i(sub_i(1LL, v_by_channel), v_C));
+      v_row_threads = ((call->device != OPGEN_DEV_CUDA) ? 1LL : max_i(32LL, min_i(512LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_width), 128LL))))));
+      v_row_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(v_rows, 16LL) : min_i(v_rows, 65536LL));
+      v__shape_output = Shape{integer(v_N), integer(v_C), v__group_spatial};
     } else {
       raise(OPGEN_ERR_RUNTIME, std::string(OP) + ": no shape section for this value");
     }
@@ -186,7 +186,7 @@ static void opgen_drive_BiasAdd(opgen_call* call, bool run) {
   if (!run) return;
   static const char* const strings[] = {"bfloat16", "float16", "float32", "float64"};
   static const char* const symbols[] = {"BiasAdd__bias_add__bfloat16", "BiasAdd__bias_add__float16", "BiasAdd__bias_add__float32", "BiasAdd__bias_add__float64"};
-  opgen_plan_value values[7] = {plan_value(frame, v__dtype_T, strings, 4), plan_value(frame, v_row_blocks, strings, 4), plan_value(frame, v_row_threads, strings, 4), plan_value(frame, v_rows, strings, 4), plan_value(frame, v_width, strings, 4), plan_value(frame, v_C, strings, 4), plan_value(frame, v_by_channel, strings, 4)};
+  opgen_plan_value values[7] = {plan_value(frame, v__dtype_T, strings, 4), plan_int(v_row_blocks), plan_int(v_row_threads), plan_int(v_rows), plan_int(v_width), plan_int(v_C), plan_int(v_by_channel)};
   opgen_native::Slot slots[3] = {plan_slot(frame, v_value), plan_slot(frame, v_bias), plan_slot(frame, v_output)};
   int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_BiasAdd, symbols, 4, values, 7, slots, 3, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
   if (rc != OPGEN_OK) raise(rc, call->err);

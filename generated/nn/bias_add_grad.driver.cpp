@@ -173,72 +173,72 @@ static void opgen_drive_BiasAddGrad(opgen_call* call, bool run) {
   call->noutputs = 1;
   V v_out_backprop = input_value(call, 0);
   V v_data_format = attr_value(call->attrs[0]);
-  V v_C;
-  V v_N;
+  int64_t v_C = 0;
+  int64_t v_N = 0;
   V v__dtype_S;
   V v__dtype_T;
   V v__group_mid;
   V v__group_spatial;
-  V v_by_channel;
-  V v_channel_blocks;
-  V v_channel_splits;
-  V v_channel_threads;
-  V v_column_splits;
-  V v_finish_blocks;
-  V v_finish_threads;
-  V v_inner;
-  V v_mid;
-  V v_outer;
+  bool v_by_channel = false;
+  int64_t v_channel_blocks = 0;
+  int64_t v_channel_splits = 0;
+  int64_t v_channel_threads = 0;
+  int64_t v_column_splits = 0;
+  int64_t v_finish_blocks = 0;
+  int64_t v_finish_threads = 0;
+  int64_t v_inner = 0;
+  int64_t v_mid = 0;
+  int64_t v_outer = 0;
   V v_output;
   V v_partials;
-  V v_spatial;
-  V v_splits;
-  V v_tile;
+  int64_t v_spatial = 0;
+  int64_t v_splits = 0;
+  int64_t v_tile = 0;
   Shape v__shape_output;
   v_data_format = check_enum(OP, "data_format", v_data_format, {lit("NHWC"), lit("NCHW")});
   v_out_backprop = adopt(call, OP, "out_backprop", v_out_backprop);
   v__dtype_T = check_dtype(OP, "out_backprop", v_out_backprop, {"float16", "bfloat16", "float32", "float64"}, "T");
   v__dtype_S = accumulator(v__dtype_T);
-  if (truth(boolean(equal(v_data_format, lit("NHWC"))))) {
-    if (truth(boolean(compare(ndim(v_out_backprop), integer(2LL)) < 0))) {
+  if (equal(v_data_format, lit("NHWC"))) {
+    if ((ndim_i(v_out_backprop) < 2LL)) {
       shape_error(OP, "out_backprop", {"N", "*mid", "C"}, shape(v_out_backprop), {}, "data_format NHWC");
     }
-    v_N = dim(v_out_backprop, integer(0LL));
-    v_C = dim(v_out_backprop, sub(ndim(v_out_backprop), integer(1LL)));
-    v__group_mid = dims_slice(v_out_backprop, integer(1LL), sub(ndim(v_out_backprop), integer(1LL)));
-    v_mid = prod(v__group_mid);
-    v_outer = mul(v_N, v_mid);
-    v_inner = integer(1LL);
-    v_by_channel = boolean(!equal(v_inner, integer(1LL)));
-    v_channel_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(1LL), min_of(v_outer, integer(16LL))) : max_of(integer(1LL), min_of(v_outer, neg(floordiv(neg(integer(2048LL)), max_of(integer(1LL), v_C))))));
-    v_channel_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of(v_C, neg(floordiv(neg(integer(16LL)), v_channel_splits))) : min_of(v_C, integer(65535LL)));
-    v_column_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(1LL), min_of(v_outer, integer(16LL))) : max_of(integer(1LL), min_of(neg(floordiv(neg(v_outer), integer(64LL))), neg(floordiv(neg(integer(1024LL)), max_of(integer(1LL), neg(floordiv(neg(v_C), integer(256LL)))))))));
-    v_splits = add(mul(v_by_channel, v_channel_splits), mul(sub(integer(1LL), v_by_channel), v_column_splits));
-    v_channel_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_inner), integer(128LL)))))));
-    v_tile = max_of(integer(1LL), v_C);
-    v_finish_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : integer(256LL));
-    v_finish_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of(v_C, integer(2LL)) : min_of(neg(floordiv(neg(v_C), integer(256LL))), integer(1024LL)));
+    v_N = dim_i(v_out_backprop, 0LL);
+    v_C = dim_i(v_out_backprop, sub_i(ndim_i(v_out_backprop), 1LL));
+    v__group_mid = dims_slice(v_out_backprop, integer(1LL), integer(sub_i(ndim_i(v_out_backprop), 1LL)));
+    v_mid = prod(v__group_mid).i;
+    v_outer = mul_i(v_N, v_mid);
+    v_inner = 1LL;
+    v_by_channel = (v_inner != 1LL);
+    v_channel_splits = ((call->device != OPGEN_DEV_CUDA) ? max_i(1LL, min_i(v_outer, 16LL)) : max_i(1LL, min_i(v_outer, neg_i(floordiv_i(neg_i(2048LL), max_i(1LL, v_C))))));
+    v_channel_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(v_C, neg_i(floordiv_i(neg_i(16LL), v_channel_splits))) : min_i(v_C, 65535LL));
+    v_column_splits = ((call->device != OPGEN_DEV_CUDA) ? max_i(1LL, min_i(v_outer, 16LL)) : max_i(1LL, min_i(neg_i(floordiv_i(neg_i(v_outer), 64LL)), neg_i(floordiv_i(neg_i(1024LL), max_i(1LL, neg_i(floordiv_i(neg_i(v_C), 256LL))))))));
+    v_splits = add_i(mul_i(v_by_channel, v_channel_splits), mul_i(sub_i(1LL, v_by_channel), v_column_splits));
+    v_channel_threads = ((call->device != OPGEN_DEV_CUDA) ? 1LL : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_inner), 128LL))))));
+    v_tile = max_i(1LL, v_C);
+    v_finish_threads = ((call->device != OPGEN_DEV_CUDA) ? 1LL : 256LL);
+    v_finish_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(v_C, 2LL) : min_i(neg_i(floordiv_i(neg_i(v_C), 256LL)), 1024LL));
     v__shape_output = Shape{v_C};
   } else {
-    if (truth(boolean(equal(v_data_format, lit("NCHW"))))) {
-      if (truth(boolean(compare(ndim(v_out_backprop), integer(2LL)) < 0))) {
+    if (equal(v_data_format, lit("NCHW"))) {
+      if ((ndim_i(v_out_backprop) < 2LL)) {
         shape_error(OP, "out_backprop", {"N", "C", "*spatial"}, shape(v_out_backprop), {}, "data_format NCHW");
       }
-      v_N = dim(v_out_backprop, integer(0LL));
-      v_C = dim(v_out_backprop, integer(1LL));
-      v__group_spatial = dims_slice(v_out_backprop, integer(2LL), sub(ndim(v_out_backprop), integer(0LL)));
-      v_spatial = prod(v__group_spatial);
+      v_N = dim_i(v_out_backprop, 0LL);
+      v_C = dim_i(v_out_backprop, 1LL);
+      v__group_spatial = dims_slice(v_out_backprop, integer(2LL), integer(sub_i(ndim_i(v_out_backprop), 0LL)));
+      v_spatial = prod(v__group_spatial).i;
       v_outer = v_N;
       v_inner = v_spatial;
-      v_by_channel = boolean(!equal(v_inner, integer(1LL)));
-      v_channel_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(1LL), min_of(v_outer, integer(16LL))) : max_of(integer(1LL), min_of(v_outer, neg(floordiv(neg(integer(2048LL)), max_of(integer(1LL), v_C))))));
-      v_channel_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of(v_C, neg(floordiv(neg(integer(16LL)), v_channel_splits))) : min_of(v_C, integer(65535LL)));
-      v_column_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(1LL), min_of(v_outer, integer(16LL))) : max_of(integer(1LL), min_of(neg(floordiv(neg(v_outer), integer(64LL))), neg(floordiv(neg(integer(1024LL)), max_of(integer(1LL), neg(floordiv(neg(v_C), integer(256LL)))))))));
-      v_splits = add(mul(v_by_channel, v_channel_splits), mul(sub(integer(1LL), v_by_channel), v_column_splits));
-      v_channel_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_inner), integer(128LL)))))));
-      v_tile = max_of(integer(1LL), v_C);
-      v_finish_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : integer(256LL));
-      v_finish_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of(v_C, integer(2LL)) : min_of(neg(floordiv(neg(v_C), integer(256LL))), integer(1024LL)));
+      v_by_channel = (v_inner != 1LL);
+      v_channel_splits = ((call->device != OPGEN_DEV_CUDA) ? max_i(1LL, min_i(v_outer, 16LL)) : max_i(1LL, min_i(v_outer, neg_i(floordiv_i(neg_i(2048LL), max_i(1LL, v_C))))));
+      v_channel_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(v_C, neg_i(floordiv_i(neg_i(16LL), v_channel_splits))) : min_i(v_C, 65535LL));
+      v_column_splits = ((call->device != OPGEN_DEV_CUDA) ? max_i(1LL, min_i(v_outer, 16LL)) : max_i(1LL, min_i(neg_i(floordiv_i(neg_i(v_outer), 64LL)), neg_i(floordiv_i(neg_i(1024LL), max_i(1LL, neg_i(floordiv_i(neg_i(v_C), 256LL))))))));
+      v_splits = add_i(mul_i(v_by_channel, v_channel_splits), mul_i(sub_i(1LL, v_by_channel), v_column_splits));
+      v_channel_threads = ((call->device != OPGEN_DEV_CUDA) ? 1LL : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_inner), 128LL))))));
+      v_tile = max_i(1LL, v_C);
+      v_finish_threads = ((call->device != OPGEN_DEV_CUDA) ? 1LL : 256LL);
+      v_finish_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(v_C, 2LL) : min_i(neg_i(floordiv_i(neg_i(v_C), 256LL)), 1024LL));
       v__shape_output = Shape{v_C};
     } else {
       raise(OPGEN_ERR_RUNTIME, std::string(OP) + ": no shape section for this value");
@@ -249,7 +249,7 @@ static void opgen_drive_BiasAddGrad(opgen_call* call, bool run) {
   v_partials = scratch(call, frame, Shape{v_splits, v_C}, v__dtype_S);
   static const char* const strings[] = {"bfloat16", "float16", "float32", "float64"};
   static const char* const symbols[] = {"BiasAddGrad__bias_grad_channels__bfloat16", "BiasAddGrad__bias_grad_channels__float16", "BiasAddGrad__bias_grad_channels__float32", "BiasAddGrad__bias_grad_channels__float64", "BiasAddGrad__bias_grad_columns__bfloat16", "BiasAddGrad__bias_grad_columns__float16", "BiasAddGrad__bias_grad_columns__float32", "BiasAddGrad__bias_grad_columns__float64", "BiasAddGrad__bias_grad_finish__bfloat16", "BiasAddGrad__bias_grad_finish__float16", "BiasAddGrad__bias_grad_finish__float32", "BiasAddGrad__bias_grad_finish__float64", "BiasAddGrad__bias_grad_vcolumns__bfloat16", "BiasAddGrad__bias_grad_vcolumns__float16", "BiasAddGrad__bias_grad_vcolumns__float32", "BiasAddGrad__bias_grad_vcolumns__float64"};
-  opgen_plan_value values[13] = {plan_value(frame, v__dtype_T, strings, 4), plan_value(frame, v_channel_blocks, strings, 4), plan_value(frame, v_channel_splits, strings, 4), plan_value(frame, v_channel_threads, strings, 4), plan_value(frame, v_outer, strings, 4), plan_value(frame, v_C, strings, 4), plan_value(frame, v_inner, strings, 4), plan_value(frame, v_by_channel, strings, 4), plan_value(frame, v_tile, strings, 4), plan_value(frame, v_column_splits, strings, 4), plan_value(frame, v_finish_blocks, strings, 4), plan_value(frame, v_finish_threads, strings, 4), plan_value(frame, v_splits, strings, 4)};
+  opgen_plan_value values[13] = {plan_value(frame, v__dtype_T, strings, 4), plan_int(v_channel_blocks), plan_int(v_channel_splits), plan_int(v_channel_threads), plan_int(v_outer), plan_int(v_C), plan_int(v_inner), plan_int(v_by_channel), plan_int(v_tile), plan_int(v_column_splits), plan_int(v_finish_blocks), plan_int(v_finish_threads), plan_int(v_splits)};
   opgen_native::Slot slots[3] = {plan_slot(frame, v_out_backprop), plan_slot(frame, v_partials), plan_slot(frame, v_output)};
   int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_BiasAddGrad, symbols, 16, values, 13, slots, 3, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
   if (rc != OPGEN_OK) raise(rc, call->err);

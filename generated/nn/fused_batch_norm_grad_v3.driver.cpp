@@ -252,41 +252,41 @@ static void opgen_drive_FusedBatchNormGradV3(opgen_call* call, bool run) {
   V v_epsilon = attr_value(call->attrs[0]);
   V v_data_format = attr_value(call->attrs[1]);
   V v_is_training = attr_value(call->attrs[2]);
-  V v_C;
-  V v_D;
-  V v_H;
-  V v_N;
-  V v_W;
+  int64_t v_C = 0;
+  int64_t v_D = 0;
+  int64_t v_H = 0;
+  int64_t v_N = 0;
+  int64_t v_W = 0;
   V v__dtype_T;
   V v__dtype_U;
-  V v_cblocks;
-  V v_channel_threads;
-  V v_channels_first;
-  V v_chunk;
+  int64_t v_cblocks = 0;
+  int64_t v_channel_threads = 0;
+  int64_t v_channels_first = 0;
+  int64_t v_chunk = 0;
   V v_coeffs;
-  V v_cpu_splits;
-  V v_elementwise_blocks;
-  V v_elementwise_threads;
-  V v_gpu_splits;
-  V v_inner;
-  V v_m;
+  int64_t v_cpu_splits = 0;
+  int64_t v_elementwise_blocks = 0;
+  int64_t v_elementwise_threads = 0;
+  int64_t v_gpu_splits = 0;
+  int64_t v_inner = 0;
+  int64_t v_m = 0;
   V v_offset_backprop;
-  V v_once;
-  V v_once_max_rows;
-  V v_once_threads;
-  V v_outer;
-  V v_pairs;
+  bool v_once = false;
+  int64_t v_once_max_rows = 0;
+  int64_t v_once_threads = 0;
+  int64_t v_outer = 0;
+  bool v_pairs = false;
   V v_partials;
-  V v_partials_threads;
-  V v_passes;
-  V v_per_channel;
-  V v_reduce_threads;
+  int64_t v_partials_threads = 0;
+  bool v_passes = false;
+  int64_t v_per_channel = 0;
+  int64_t v_reduce_threads = 0;
   V v_reserve_space_4;
   V v_reserve_space_5;
   V v_scale_backprop;
-  V v_splits;
-  V v_three_launches;
-  V v_total;
+  int64_t v_splits = 0;
+  bool v_three_launches = false;
+  int64_t v_total = 0;
   V v_x_backprop;
   Shape v__shape_offset_backprop;
   Shape v__shape_reserve_space_4;
@@ -308,259 +308,259 @@ static void opgen_drive_FusedBatchNormGradV3(opgen_call* call, bool run) {
   check_same_dtype(OP, "reserve_space_2", v_reserve_space_2, v__dtype_U, "U", "reserve_space_1");
   v_reserve_space_3 = adopt(call, OP, "reserve_space_3", v_reserve_space_3);
   check_same_dtype(OP, "reserve_space_3", v_reserve_space_3, v__dtype_U, "U", "reserve_space_1");
-  if (truth(boolean(equal(v_data_format, lit("NHWC"))))) {
-    if (truth(boolean(!equal(ndim(v_y_backprop), integer(4LL))))) {
+  if (equal(v_data_format, lit("NHWC"))) {
+    if ((ndim_i(v_y_backprop) != 4LL)) {
       shape_error(OP, "y_backprop", {"N", "H", "W", "C"}, shape(v_y_backprop), {}, "data_format NHWC");
     }
-    v_N = dim(v_y_backprop, integer(0LL));
-    v_H = dim(v_y_backprop, integer(1LL));
-    v_W = dim(v_y_backprop, integer(2LL));
-    v_C = dim(v_y_backprop, integer(3LL));
-    if (truth(boolean(!equal(ndim(v_x), integer(4LL))))) {
-      shape_error(OP, "x", {"N", "H", "W", "C"}, shape(v_x), {Binding{"C", v_C}, Binding{"H", v_H}, Binding{"N", v_N}, Binding{"W", v_W}}, "data_format NHWC");
+    v_N = dim_i(v_y_backprop, 0LL);
+    v_H = dim_i(v_y_backprop, 1LL);
+    v_W = dim_i(v_y_backprop, 2LL);
+    v_C = dim_i(v_y_backprop, 3LL);
+    if ((ndim_i(v_x) != 4LL)) {
+      shape_error(OP, "x", {"N", "H", "W", "C"}, shape(v_x), {Binding{"C", integer(v_C)}, Binding{"H", integer(v_H)}, Binding{"N", integer(v_N)}, Binding{"W", integer(v_W)}}, "data_format NHWC");
     }
-    if (truth([&]() -> V { V t = boolean(!equal(dim(v_x, integer(0LL)), v_N)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_x, integer(1LL)), v_H)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_x, integer(2LL)), v_W)); if (truth(t)) return t; return boolean(!equal(dim(v_x, integer(3LL)), v_C)); }(); }(); }())) {
-      shape_error(OP, "x", {"N", "H", "W", "C"}, shape(v_x), {Binding{"C", v_C}, Binding{"H", v_H}, Binding{"N", v_N}, Binding{"W", v_W}}, "data_format NHWC");
+    if (((dim_i(v_x, 0LL) != v_N) || (dim_i(v_x, 1LL) != v_H) || (dim_i(v_x, 2LL) != v_W) || (dim_i(v_x, 3LL) != v_C))) {
+      shape_error(OP, "x", {"N", "H", "W", "C"}, shape(v_x), {Binding{"C", integer(v_C)}, Binding{"H", integer(v_H)}, Binding{"N", integer(v_N)}, Binding{"W", integer(v_W)}}, "data_format NHWC");
     }
-    if (truth(boolean(!equal(ndim(v_scale), integer(1LL))))) {
-      shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NHWC");
+    if ((ndim_i(v_scale) != 1LL)) {
+      shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", integer(v_C)}}, "data_format NHWC");
     }
-    if (truth(boolean(!equal(dim(v_scale, integer(0LL)), v_C)))) {
-      shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NHWC");
+    if ((dim_i(v_scale, 0LL) != v_C)) {
+      shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", integer(v_C)}}, "data_format NHWC");
     }
-    if (truth(boolean(!equal(ndim(v_reserve_space_1), integer(1LL))))) {
-      shape_error(OP, "reserve_space_1", {"C"}, shape(v_reserve_space_1), {Binding{"C", v_C}}, "data_format NHWC");
+    if ((ndim_i(v_reserve_space_1) != 1LL)) {
+      shape_error(OP, "reserve_space_1", {"C"}, shape(v_reserve_space_1), {Binding{"C", integer(v_C)}}, "data_format NHWC");
     }
-    if (truth(boolean(!equal(dim(v_reserve_space_1, integer(0LL)), v_C)))) {
-      shape_error(OP, "reserve_space_1", {"C"}, shape(v_reserve_space_1), {Binding{"C", v_C}}, "data_format NHWC");
+    if ((dim_i(v_reserve_space_1, 0LL) != v_C)) {
+      shape_error(OP, "reserve_space_1", {"C"}, shape(v_reserve_space_1), {Binding{"C", integer(v_C)}}, "data_format NHWC");
     }
-    if (truth(boolean(!equal(ndim(v_reserve_space_2), integer(1LL))))) {
-      shape_error(OP, "reserve_space_2", {"C"}, shape(v_reserve_space_2), {Binding{"C", v_C}}, "data_format NHWC");
+    if ((ndim_i(v_reserve_space_2) != 1LL)) {
+      shape_error(OP, "reserve_space_2", {"C"}, shape(v_reserve_space_2), {Binding{"C", integer(v_C)}}, "data_format NHWC");
     }
-    if (truth(boolean(!equal(dim(v_reserve_space_2, integer(0LL)), v_C)))) {
-      shape_error(OP, "reserve_space_2", {"C"}, shape(v_reserve_space_2), {Binding{"C", v_C}}, "data_format NHWC");
+    if ((dim_i(v_reserve_space_2, 0LL) != v_C)) {
+      shape_error(OP, "reserve_space_2", {"C"}, shape(v_reserve_space_2), {Binding{"C", integer(v_C)}}, "data_format NHWC");
     }
-    if (truth(boolean(compare(ndim(v_reserve_space_3), integer(0LL)) < 0))) {
+    if ((ndim_i(v_reserve_space_3) < 0LL)) {
       shape_error(OP, "reserve_space_3", {"..."}, shape(v_reserve_space_3), {}, "data_format NHWC");
     }
-    v_once_max_rows = integer(384LL);
-    v_outer = mul(mul(v_N, v_H), v_W);
-    v_inner = integer(1LL);
-    v_total = mul(mul(v_outer, v_C), v_inner);
-    v_m = mul(v_outer, v_inner);
-    v_once = [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(!truth(boolean(equal(v_data_format, lit("NCHW"))))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(!truth(boolean(equal(v_data_format, lit("NCDHW"))))); if (!truth(t)) return t; return boolean(compare(v_m, v_once_max_rows) <= 0); }(); }(); }();
-    v_passes = boolean(!truth(v_once));
-    v_cblocks = neg(floordiv(neg(v_C), integer(32LL)));
-    v_reduce_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(32LL) : max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_m), integer(32LL)))))));
-    v_channel_threads = max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_C), integer(32LL))))));
-    v_gpu_splits = max_of(integer(1LL), min_of(neg(floordiv(neg(v_m), integer(1024LL))), integer(512LL)));
-    v_cpu_splits = max_of(integer(1LL), min_of(neg(floordiv(neg(integer(16LL)), max_of(integer(1LL), v_cblocks))), neg(floordiv(neg(v_m), integer(4096LL)))));
-    v_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? v_cpu_splits : v_gpu_splits);
-    v_chunk = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(4096LL) : integer(0LL));
-    v_elementwise_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(32LL), min_of(integer(64LL), mul(integer(32LL), neg(floordiv(neg(v_total), mul(integer(32LL), integer(4096LL))))))) : max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_total), integer(128LL)))))));
-    v_elementwise_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(1LL), neg(floordiv(neg(v_total), mul(integer(4096LL), v_elementwise_threads)))) : min_of(neg(floordiv(neg(v_total), integer(1024LL))), integer(1024LL)));
-    v_once_threads = mul(integer(32LL), max_of(integer(1LL), min_of(v_m, integer(16LL))));
-    v_channels_first = integer(0LL);
-    v_per_channel = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? mul(mul(v_channels_first, min_of(integer(1LL), floordiv(v_C, integer(16LL)))), min_of(integer(1LL), floordiv(v_inner, integer(2LL)))) : integer(0LL));
-    v_pairs = [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(!truth(boolean(equal(v__dtype_T, lit("float32"))))); if (!truth(t)) return t; return boolean(equal(v_channels_first, integer(0LL))); }(); }();
-    v_partials_threads = max_of(integer(32LL), floordiv(v_reduce_threads, add(integer(1LL), v_pairs)));
-    v_three_launches = [&]() -> V { V t = v_passes; if (!truth(t)) return t; return boolean(equal(v_per_channel, integer(0LL))); }();
+    v_once_max_rows = 384LL;
+    v_outer = mul_i(mul_i(v_N, v_H), v_W);
+    v_inner = 1LL;
+    v_total = mul_i(mul_i(v_outer, v_C), v_inner);
+    v_m = mul_i(v_outer, v_inner);
+    v_once = ((call->device == OPGEN_DEV_CUDA) && !equal(v_data_format, lit("NCHW")) && !equal(v_data_format, lit("NCDHW")) && (v_m <= v_once_max_rows));
+    v_passes = !v_once;
+    v_cblocks = neg_i(floordiv_i(neg_i(v_C), 32LL));
+    v_reduce_threads = ((call->device != OPGEN_DEV_CUDA) ? 32LL : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_m), 32LL))))));
+    v_channel_threads = max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_C), 32LL)))));
+    v_gpu_splits = max_i(1LL, min_i(neg_i(floordiv_i(neg_i(v_m), 1024LL)), 512LL));
+    v_cpu_splits = max_i(1LL, min_i(neg_i(floordiv_i(neg_i(16LL), max_i(1LL, v_cblocks))), neg_i(floordiv_i(neg_i(v_m), 4096LL))));
+    v_splits = ((call->device != OPGEN_DEV_CUDA) ? v_cpu_splits : v_gpu_splits);
+    v_chunk = ((call->device != OPGEN_DEV_CUDA) ? 4096LL : 0LL);
+    v_elementwise_threads = ((call->device != OPGEN_DEV_CUDA) ? max_i(32LL, min_i(64LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_total), mul_i(32LL, 4096LL)))))) : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_total), 128LL))))));
+    v_elementwise_blocks = ((call->device != OPGEN_DEV_CUDA) ? max_i(1LL, neg_i(floordiv_i(neg_i(v_total), mul_i(4096LL, v_elementwise_threads)))) : min_i(neg_i(floordiv_i(neg_i(v_total), 1024LL)), 1024LL));
+    v_once_threads = mul_i(32LL, max_i(1LL, min_i(v_m, 16LL)));
+    v_channels_first = 0LL;
+    v_per_channel = ((call->device != OPGEN_DEV_CUDA) ? mul_i(mul_i(v_channels_first, min_i(1LL, floordiv_i(v_C, 16LL))), min_i(1LL, floordiv_i(v_inner, 2LL))) : 0LL);
+    v_pairs = ((call->device == OPGEN_DEV_CUDA) && !equal(v__dtype_T, lit("float32")) && (v_channels_first == 0LL));
+    v_partials_threads = max_i(32LL, floordiv_i(v_reduce_threads, add_i(1LL, v_pairs)));
+    v_three_launches = (v_passes && (v_per_channel == 0LL));
     v__shape_x_backprop = Shape{v_N, v_H, v_W, v_C};
     v__shape_scale_backprop = Shape{v_C};
     v__shape_offset_backprop = Shape{v_C};
-    v__shape_reserve_space_4 = Shape{integer(0LL)};
-    v__shape_reserve_space_5 = Shape{integer(0LL)};
+    v__shape_reserve_space_4 = Shape{0LL};
+    v__shape_reserve_space_5 = Shape{0LL};
   } else {
-    if (truth(boolean(equal(v_data_format, lit("NCHW"))))) {
-      if (truth(boolean(!equal(ndim(v_y_backprop), integer(4LL))))) {
+    if (equal(v_data_format, lit("NCHW"))) {
+      if ((ndim_i(v_y_backprop) != 4LL)) {
         shape_error(OP, "y_backprop", {"N", "C", "H", "W"}, shape(v_y_backprop), {}, "data_format NCHW");
       }
-      v_N = dim(v_y_backprop, integer(0LL));
-      v_C = dim(v_y_backprop, integer(1LL));
-      v_H = dim(v_y_backprop, integer(2LL));
-      v_W = dim(v_y_backprop, integer(3LL));
-      if (truth(boolean(!equal(ndim(v_x), integer(4LL))))) {
-        shape_error(OP, "x", {"N", "C", "H", "W"}, shape(v_x), {Binding{"C", v_C}, Binding{"H", v_H}, Binding{"N", v_N}, Binding{"W", v_W}}, "data_format NCHW");
+      v_N = dim_i(v_y_backprop, 0LL);
+      v_C = dim_i(v_y_backprop, 1LL);
+      v_H = dim_i(v_y_backprop, 2LL);
+      v_W = dim_i(v_y_backprop, 3LL);
+      if ((ndim_i(v_x) != 4LL)) {
+        shape_error(OP, "x", {"N", "C", "H", "W"}, shape(v_x), {Binding{"C", integer(v_C)}, Binding{"H", integer(v_H)}, Binding{"N", integer(v_N)}, Binding{"W", integer(v_W)}}, "data_format NCHW");
       }
-      if (truth([&]() -> V { V t = boolean(!equal(dim(v_x, integer(0LL)), v_N)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_x, integer(1LL)), v_C)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_x, integer(2LL)), v_H)); if (truth(t)) return t; return boolean(!equal(dim(v_x, integer(3LL)), v_W)); }(); }(); }())) {
-        shape_error(OP, "x", {"N", "C", "H", "W"}, shape(v_x), {Binding{"C", v_C}, Binding{"H", v_H}, Binding{"N", v_N}, Binding{"W", v_W}}, "data_format NCHW");
+      if (((dim_i(v_x, 0LL) != v_N) || (dim_i(v_x, 1LL) != v_C) || (dim_i(v_x, 2LL) != v_H) || (dim_i(v_x, 3LL) != v_W))) {
+        shape_error(OP, "x", {"N", "C", "H", "W"}, shape(v_x), {Binding{"C", integer(v_C)}, Binding{"H", integer(v_H)}, Binding{"N", integer(v_N)}, Binding{"W", integer(v_W)}}, "data_format NCHW");
       }
-      if (truth(boolean(!equal(ndim(v_scale), integer(1LL))))) {
-        shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NCHW");
+      if ((ndim_i(v_scale) != 1LL)) {
+        shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", integer(v_C)}}, "data_format NCHW");
       }
-      if (truth(boolean(!equal(dim(v_scale, integer(0LL)), v_C)))) {
-        shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NCHW");
+      if ((dim_i(v_scale, 0LL) != v_C)) {
+        shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", integer(v_C)}}, "data_format NCHW");
       }
-      if (truth(boolean(!equal(ndim(v_reserve_space_1), integer(1LL))))) {
-        shape_error(OP, "reserve_space_1", {"C"}, shape(v_reserve_space_1), {Binding{"C", v_C}}, "data_format NCHW");
+      if ((ndim_i(v_reserve_space_1) != 1LL)) {
+        shape_error(OP, "reserve_space_1", {"C"}, shape(v_reserve_space_1), {Binding{"C", integer(v_C)}}, "data_format NCHW");
       }
-      if (truth(boolean(!equal(dim(v_reserve_space_1, integer(0LL)), v_C)))) {
-        shape_error(OP, "reserve_space_1", {"C"}, shape(v_reserve_space_1), {Binding{"C", v_C}}, "data_format NCHW");
+      if ((dim_i(v_reserve_space_1, 0LL) != v_C)) {
+        shape_error(OP, "reserve_space_1", {"C"}, shape(v_reserve_space_1), {Binding{"C", integer(v_C)}}, "data_format NCHW");
       }
-      if (truth(boolean(!equal(ndim(v_reserve_space_2), integer(1LL))))) {
-        shape_error(OP, "reserve_space_2", {"C"}, shape(v_reserve_space_2), {Binding{"C", v_C}}, "data_format NCHW");
+      if ((ndim_i(v_reserve_space_2) != 1LL)) {
+        shape_error(OP, "reserve_space_2", {"C"}, shape(v_reserve_space_2), {Binding{"C", integer(v_C)}}, "data_format NCHW");
       }
-      if (truth(boolean(!equal(dim(v_reserve_space_2, integer(0LL)), v_C)))) {
-        shape_error(OP, "reserve_space_2", {"C"}, shape(v_reserve_space_2), {Binding{"C", v_C}}, "data_format NCHW");
+      if ((dim_i(v_reserve_space_2, 0LL) != v_C)) {
+        shape_error(OP, "reserve_space_2", {"C"}, shape(v_reserve_space_2), {Binding{"C", integer(v_C)}}, "data_format NCHW");
       }
-      if (truth(boolean(compare(ndim(v_reserve_space_3), integer(0LL)) < 0))) {
+      if ((ndim_i(v_reserve_space_3) < 0LL)) {
         shape_error(OP, "reserve_space_3", {"..."}, shape(v_reserve_space_3), {}, "data_format NCHW");
       }
-      v_once_max_rows = integer(384LL);
+      v_once_max_rows = 384LL;
       v_outer = v_N;
-      v_inner = mul(v_H, v_W);
-      v_total = mul(mul(v_outer, v_C), v_inner);
-      v_m = mul(v_outer, v_inner);
-      v_once = [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(!truth(boolean(equal(v_data_format, lit("NCHW"))))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(!truth(boolean(equal(v_data_format, lit("NCDHW"))))); if (!truth(t)) return t; return boolean(compare(v_m, v_once_max_rows) <= 0); }(); }(); }();
-      v_passes = boolean(!truth(v_once));
+      v_inner = mul_i(v_H, v_W);
+      v_total = mul_i(mul_i(v_outer, v_C), v_inner);
+      v_m = mul_i(v_outer, v_inner);
+      v_once = ((call->device == OPGEN_DEV_CUDA) && !equal(v_data_format, lit("NCHW")) && !equal(v_data_format, lit("NCDHW")) && (v_m <= v_once_max_rows));
+      v_passes = !v_once;
       v_cblocks = v_C;
-      v_reduce_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(32LL) : max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_m), integer(32LL)))))));
-      v_channel_threads = max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_C), integer(32LL))))));
-      v_gpu_splits = max_of(integer(1LL), min_of(neg(floordiv(neg(v_m), integer(32768LL))), integer(512LL)));
-      v_cpu_splits = max_of(integer(1LL), min_of(neg(floordiv(neg(integer(16LL)), max_of(integer(1LL), v_cblocks))), neg(floordiv(neg(v_m), integer(4096LL)))));
-      v_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? v_cpu_splits : v_gpu_splits);
-      v_chunk = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(4096LL) : integer(0LL));
-      v_elementwise_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(32LL), min_of(integer(64LL), mul(integer(32LL), neg(floordiv(neg(v_total), mul(integer(32LL), integer(4096LL))))))) : max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_total), integer(128LL)))))));
-      v_elementwise_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(1LL), neg(floordiv(neg(v_total), mul(integer(4096LL), v_elementwise_threads)))) : min_of(neg(floordiv(neg(v_total), integer(1024LL))), integer(1024LL)));
-      v_once_threads = mul(integer(32LL), max_of(integer(1LL), min_of(v_m, integer(16LL))));
-      v_channels_first = integer(1LL);
-      v_per_channel = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? mul(mul(v_channels_first, min_of(integer(1LL), floordiv(v_C, integer(16LL)))), min_of(integer(1LL), floordiv(v_inner, integer(2LL)))) : integer(0LL));
-      v_pairs = [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(!truth(boolean(equal(v__dtype_T, lit("float32"))))); if (!truth(t)) return t; return boolean(equal(v_channels_first, integer(0LL))); }(); }();
-      v_partials_threads = max_of(integer(32LL), floordiv(v_reduce_threads, add(integer(1LL), v_pairs)));
-      v_three_launches = [&]() -> V { V t = v_passes; if (!truth(t)) return t; return boolean(equal(v_per_channel, integer(0LL))); }();
+      v_reduce_threads = ((call->device != OPGEN_DEV_CUDA) ? 32LL : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_m), 32LL))))));
+      v_channel_threads = max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_C), 32LL)))));
+      v_gpu_splits = max_i(1LL, min_i(neg_i(floordiv_i(neg_i(v_m), 32768LL)), 512LL));
+      v_cpu_splits = max_i(1LL, min_i(neg_i(floordiv_i(neg_i(16LL), max_i(1LL, v_cblocks))), neg_i(floordiv_i(neg_i(v_m), 4096LL))));
+      v_splits = ((call->device != OPGEN_DEV_CUDA) ? v_cpu_splits : v_gpu_splits);
+      v_chunk = ((call->device != OPGEN_DEV_CUDA) ? 4096LL : 0LL);
+      v_elementwise_threads = ((call->device != OPGEN_DEV_CUDA) ? max_i(32LL, min_i(64LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_total), mul_i(32LL, 4096LL)))))) : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_total), 128LL))))));
+      v_elementwise_blocks = ((call->device != OPGEN_DEV_CUDA) ? max_i(1LL, neg_i(floordiv_i(neg_i(v_total), mul_i(4096LL, v_elementwise_threads)))) : min_i(neg_i(floordiv_i(neg_i(v_total), 1024LL)), 1024LL));
+      v_once_threads = mul_i(32LL, max_i(1LL, min_i(v_m, 16LL)));
+      v_channels_first = 1LL;
+      v_per_channel = ((call->device != OPGEN_DEV_CUDA) ? mul_i(mul_i(v_channels_first, min_i(1LL, floordiv_i(v_C, 16LL))), min_i(1LL, floordiv_i(v_inner, 2LL))) : 0LL);
+      v_pairs = ((call->device == OPGEN_DEV_CUDA) && !equal(v__dtype_T, lit("float32")) && (v_channels_first == 0LL));
+      v_partials_threads = max_i(32LL, floordiv_i(v_reduce_threads, add_i(1LL, v_pairs)));
+      v_three_launches = (v_passes && (v_per_channel == 0LL));
       v__shape_x_backprop = Shape{v_N, v_C, v_H, v_W};
       v__shape_scale_backprop = Shape{v_C};
       v__shape_offset_backprop = Shape{v_C};
-      v__shape_reserve_space_4 = Shape{integer(0LL)};
-      v__shape_reserve_space_5 = Shape{integer(0LL)};
+      v__shape_reserve_space_4 = Shape{0LL};
+      v__shape_reserve_space_5 = Shape{0LL};
     } else {
-      if (truth(boolean(equal(v_data_format, lit("NDHWC"))))) {
-        if (truth(boolean(!equal(ndim(v_y_backprop), integer(5LL))))) {
+      if (equal(v_data_format, lit("NDHWC"))) {
+        if ((ndim_i(v_y_backprop) != 5LL)) {
           shape_error(OP, "y_backprop", {"N", "D", "H", "W", "C"}, shape(v_y_backprop), {}, "data_format NDHWC");
         }
-        v_N = dim(v_y_backprop, integer(0LL));
-        v_D = dim(v_y_backprop, integer(1LL));
-        v_H = dim(v_y_backprop, integer(2LL));
-        v_W = dim(v_y_backprop, integer(3LL));
-        v_C = dim(v_y_backprop, integer(4LL));
-        if (truth(boolean(!equal(ndim(v_x), integer(5LL))))) {
-          shape_error(OP, "x", {"N", "D", "H", "W", "C"}, shape(v_x), {Binding{"C", v_C}, Binding{"D", v_D}, Binding{"H", v_H}, Binding{"N", v_N}, Binding{"W", v_W}}, "data_format NDHWC");
+        v_N = dim_i(v_y_backprop, 0LL);
+        v_D = dim_i(v_y_backprop, 1LL);
+        v_H = dim_i(v_y_backprop, 2LL);
+        v_W = dim_i(v_y_backprop, 3LL);
+        v_C = dim_i(v_y_backprop, 4LL);
+        if ((ndim_i(v_x) != 5LL)) {
+          shape_error(OP, "x", {"N", "D", "H", "W", "C"}, shape(v_x), {Binding{"C", integer(v_C)}, Binding{"D", integer(v_D)}, Binding{"H", integer(v_H)}, Binding{"N", integer(v_N)}, Binding{"W", integer(v_W)}}, "data_format NDHWC");
         }
-        if (truth([&]() -> V { V t = boolean(!equal(dim(v_x, integer(0LL)), v_N)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_x, integer(1LL)), v_D)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_x, integer(2LL)), v_H)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_x, integer(3LL)), v_W)); if (truth(t)) return t; return boolean(!equal(dim(v_x, integer(4LL)), v_C)); }(); }(); }(); }())) {
-          shape_error(OP, "x", {"N", "D", "H", "W", "C"}, shape(v_x), {Binding{"C", v_C}, Binding{"D", v_D}, Binding{"H", v_H}, Binding{"N", v_N}, Binding{"W", v_W}}, "data_format NDHWC");
+        if (((dim_i(v_x, 0LL) != v_N) || (dim_i(v_x, 1LL) != v_D) || (dim_i(v_x, 2LL) != v_H) || (dim_i(v_x, 3LL) != v_W) || (dim_i(v_x, 4LL) != v_C))) {
+          shape_error(OP, "x", {"N", "D", "H", "W", "C"}, shape(v_x), {Binding{"C", integer(v_C)}, Binding{"D", integer(v_D)}, Binding{"H", integer(v_H)}, Binding{"N", integer(v_N)}, Binding{"W", integer(v_W)}}, "data_format NDHWC");
         }
-        if (truth(boolean(!equal(ndim(v_scale), integer(1LL))))) {
-          shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NDHWC");
+        if ((ndim_i(v_scale) != 1LL)) {
+          shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", integer(v_C)}}, "data_format NDHWC");
         }
-        if (truth(boolean(!equal(dim(v_scale, integer(0LL)), v_C)))) {
-          shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NDHWC");
+        if ((dim_i(v_scale, 0LL) != v_C)) {
+          shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", integer(v_C)}}, "data_format NDHWC");
         }
-        if (truth(boolean(!equal(ndim(v_reserve_space_1), integer(1LL))))) {
-          shape_error(OP, "reserve_space_1", {"C"}, shape(v_reserve_space_1), {Binding{"C", v_C}}, "data_format NDHWC");
+        if ((ndim_i(v_reserve_space_1) != 1LL)) {
+          shape_error(OP, "reserve_space_1", {"C"}, shape(v_reserve_space_1), {Binding{"C", integer(v_C)}}, "data_format NDHWC");
         }
-        if (truth(boolean(!equal(dim(v_reserve_space_1, integer(0LL)), v_C)))) {
-          shape_error(OP, "reserve_space_1", {"C"}, shape(v_reserve_space_1), {Binding{"C", v_C}}, "data_format NDHWC");
+        if ((dim_i(v_reserve_space_1, 0LL) != v_C)) {
+          shape_error(OP, "reserve_space_1", {"C"}, shape(v_reserve_space_1), {Binding{"C", integer(v_C)}}, "data_format NDHWC");
         }
-        if (truth(boolean(!equal(ndim(v_reserve_space_2), integer(1LL))))) {
-          shape_error(OP, "reserve_space_2", {"C"}, shape(v_reserve_space_2), {Binding{"C", v_C}}, "data_format NDHWC");
+        if ((ndim_i(v_reserve_space_2) != 1LL)) {
+          shape_error(OP, "reserve_space_2", {"C"}, shape(v_reserve_space_2), {Binding{"C", integer(v_C)}}, "data_format NDHWC");
         }
-        if (truth(boolean(!equal(dim(v_reserve_space_2, integer(0LL)), v_C)))) {
-          shape_error(OP, "reserve_space_2", {"C"}, shape(v_reserve_space_2), {Binding{"C", v_C}}, "data_format NDHWC");
+        if ((dim_i(v_reserve_space_2, 0LL) != v_C)) {
+          shape_error(OP, "reserve_space_2", {"C"}, shape(v_reserve_space_2), {Binding{"C", integer(v_C)}}, "data_format NDHWC");
         }
-        if (truth(boolean(compare(ndim(v_reserve_space_3), integer(0LL)) < 0))) {
+        if ((ndim_i(v_reserve_space_3) < 0LL)) {
           shape_error(OP, "reserve_space_3", {"..."}, shape(v_reserve_space_3), {}, "data_format NDHWC");
         }
-        v_once_max_rows = integer(384LL);
-        v_outer = mul(mul(mul(v_N, v_D), v_H), v_W);
-        v_inner = integer(1LL);
-        v_total = mul(mul(v_outer, v_C), v_inner);
-        v_m = mul(v_outer, v_inner);
-        v_once = [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(!truth(boolean(equal(v_data_format, lit("NCHW"))))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(!truth(boolean(equal(v_data_format, lit("NCDHW"))))); if (!truth(t)) return t; return boolean(compare(v_m, v_once_max_rows) <= 0); }(); }(); }();
-        v_passes = boolean(!truth(v_once));
-        v_cblocks = neg(floordiv(neg(v_C), integer(32LL)));
-        v_reduce_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(32LL) : max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_m), integer(32LL)))))));
-        v_channel_threads = max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_C), integer(32LL))))));
-        v_gpu_splits = max_of(integer(1LL), min_of(neg(floordiv(neg(v_m), integer(1024LL))), integer(512LL)));
-        v_cpu_splits = max_of(integer(1LL), min_of(neg(floordiv(neg(integer(16LL)), max_of(integer(1LL), v_cblocks))), neg(floordiv(neg(v_m), integer(4096LL)))));
-        v_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? v_cpu_splits : v_gpu_splits);
-        v_chunk = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(4096LL) : integer(0LL));
-        v_elementwise_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(32LL), min_of(integer(64LL), mul(integer(32LL), neg(floordiv(neg(v_total), mul(integer(32LL), integer(4096LL))))))) : max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_total), integer(128LL)))))));
-        v_elementwise_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(1LL), neg(floordiv(neg(v_total), mul(integer(4096LL), v_elementwise_threads)))) : min_of(neg(floordiv(neg(v_total), integer(1024LL))), integer(1024LL)));
-        v_once_threads = mul(integer(32LL), max_of(integer(1LL), min_of(v_m, integer(16LL))));
-        v_channels_first = integer(0LL);
-        v_per_channel = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? mul(mul(v_channels_first, min_of(integer(1LL), floordiv(v_C, integer(16LL)))), min_of(integer(1LL), floordiv(v_inner, integer(2LL)))) : integer(0LL));
-        v_pairs = [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(!truth(boolean(equal(v__dtype_T, lit("float32"))))); if (!truth(t)) return t; return boolean(equal(v_channels_first, integer(0LL))); }(); }();
-        v_partials_threads = max_of(integer(32LL), floordiv(v_reduce_threads, add(integer(1LL), v_pairs)));
-        v_three_launches = [&]() -> V { V t = v_passes; if (!truth(t)) return t; return boolean(equal(v_per_channel, integer(0LL))); }();
+        v_once_max_rows = 384LL;
+        v_outer = mul_i(mul_i(mul_i(v_N, v_D), v_H), v_W);
+        v_inner = 1LL;
+        v_total = mul_i(mul_i(v_outer, v_C), v_inner);
+        v_m = mul_i(v_outer, v_inner);
+        v_once = ((call->device == OPGEN_DEV_CUDA) && !equal(v_data_format, lit("NCHW")) && !equal(v_data_format, lit("NCDHW")) && (v_m <= v_once_max_rows));
+        v_passes = !v_once;
+        v_cblocks = neg_i(floordiv_i(neg_i(v_C), 32LL));
+        v_reduce_threads = ((call->device != OPGEN_DEV_CUDA) ? 32LL : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_m), 32LL))))));
+        v_channel_threads = max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_C), 32LL)))));
+        v_gpu_splits = max_i(1LL, min_i(neg_i(floordiv_i(neg_i(v_m), 1024LL)), 512LL));
+        v_cpu_splits = max_i(1LL, min_i(neg_i(floordiv_i(neg_i(16LL), max_i(1LL, v_cblocks))), neg_i(floordiv_i(neg_i(v_m), 4096LL))));
+        v_splits = ((call->device != OPGEN_DEV_CUDA) ? v_cpu_splits : v_gpu_splits);
+        v_chunk = ((call->device != OPGEN_DEV_CUDA) ? 4096LL : 0LL);
+        v_elementwise_threads = ((call->device != OPGEN_DEV_CUDA) ? max_i(32LL, min_i(64LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_total), mul_i(32LL, 4096LL)))))) : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_total), 128LL))))));
+        v_elementwise_blocks = ((call->device != OPGEN_DEV_CUDA) ? max_i(1LL, neg_i(floordiv_i(neg_i(v_total), mul_i(4096LL, v_elementwise_threads)))) : min_i(neg_i(floordiv_i(neg_i(v_total), 1024LL)), 1024LL));
+        v_once_threads = mul_i(32LL, max_i(1LL, min_i(v_m, 16LL)));
+        v_channels_first = 0LL;
+        v_per_channel = ((call->device != OPGEN_DEV_CUDA) ? mul_i(mul_i(v_channels_first, min_i(1LL, floordiv_i(v_C, 16LL))), min_i(1LL, floordiv_i(v_inner, 2LL))) : 0LL);
+        v_pairs = ((call->device == OPGEN_DEV_CUDA) && !equal(v__dtype_T, lit("float32")) && (v_channels_first == 0LL));
+        v_partials_threads = max_i(32LL, floordiv_i(v_reduce_threads, add_i(1LL, v_pairs)));
+        v_three_launches = (v_passes && (v_per_channel == 0LL));
         v__shape_x_backprop = Shape{v_N, v_D, v_H, v_W, v_C};
         v__shape_scale_backprop = Shape{v_C};
         v__shape_offset_backprop = Shape{v_C};
-        v__shape_reserve_space_4 = Shape{integer(0LL)};
-        v__shape_reserve_space_5 = Shape{integer(0LL)};
+        v__shape_reserve_space_4 = Shape{0LL};
+        v__shape_reserve_space_5 = Shape{0LL};
       } else {
-        if (truth(boolean(equal(v_data_format, lit("NCDHW"))))) {
-          if (truth(boolean(!equal(ndim(v_y_backprop), integer(5LL))))) {
+        if (equal(v_data_format, lit("NCDHW"))) {
+          if ((ndim_i(v_y_backprop) != 5LL)) {
             shape_error(OP, "y_backprop", {"N", "C", "D", "H", "W"}, shape(v_y_backprop), {}, "data_format NCDHW");
           }
-          v_N = dim(v_y_backprop, integer(0LL));
-          v_C = dim(v_y_backprop, integer(1LL));
-          v_D = dim(v_y_backprop, integer(2LL));
-          v_H = dim(v_y_backprop, integer(3LL));
-          v_W = dim(v_y_backprop, integer(4LL));
-          if (truth(boolean(!equal(ndim(v_x), integer(5LL))))) {
-            shape_error(OP, "x", {"N", "C", "D", "H", "W"}, shape(v_x), {Binding{"C", v_C}, Binding{"D", v_D}, Binding{"H", v_H}, Binding{"N", v_N}, Binding{"W", v_W}}, "data_format NCDHW");
+          v_N = dim_i(v_y_backprop, 0LL);
+          v_C = dim_i(v_y_backprop, 1LL);
+          v_D = dim_i(v_y_backprop, 2LL);
+          v_H = dim_i(v_y_backprop, 3LL);
+          v_W = dim_i(v_y_backprop, 4LL);
+          if ((ndim_i(v_x) != 5LL)) {
+            shape_error(OP, "x", {"N", "C", "D", "H", "W"}, shape(v_x), {Binding{"C", integer(v_C)}, Binding{"D", integer(v_D)}, Binding{"H", integer(v_H)}, Binding{"N", integer(v_N)}, Binding{"W", integer(v_W)}}, "data_format NCDHW");
           }
-          if (truth([&]() -> V { V t = boolean(!equal(dim(v_x, integer(0LL)), v_N)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_x, integer(1LL)), v_C)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_x, integer(2LL)), v_D)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_x, integer(3LL)), v_H)); if (truth(t)) return t; return boolean(!equal(dim(v_x, integer(4LL)), v_W)); }(); }(); }(); }())) {
-            shape_error(OP, "x", {"N", "C", "D", "H", "W"}, shape(v_x), {Binding{"C", v_C}, Binding{"D", v_D}, Binding{"H", v_H}, Binding{"N", v_N}, Binding{"W", v_W}}, "data_format NCDHW");
+          if (((dim_i(v_x, 0LL) != v_N) || (dim_i(v_x, 1LL) != v_C) || (dim_i(v_x, 2LL) != v_D) || (dim_i(v_x, 3LL) != v_H) || (dim_i(v_x, 4LL) != v_W))) {
+            shape_error(OP, "x", {"N", "C", "D", "H", "W"}, shape(v_x), {Binding{"C", integer(v_C)}, Binding{"D", integer(v_D)}, Binding{"H", integer(v_H)}, Binding{"N", integer(v_N)}, Binding{"W", integer(v_W)}}, "data_format NCDHW");
           }
-          if (truth(boolean(!equal(ndim(v_scale), integer(1LL))))) {
-            shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NCDHW");
+          if ((ndim_i(v_scale) != 1LL)) {
+            shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", integer(v_C)}}, "data_format NCDHW");
           }
-          if (truth(boolean(!equal(dim(v_scale, integer(0LL)), v_C)))) {
-            shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NCDHW");
+          if ((dim_i(v_scale, 0LL) != v_C)) {
+            shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", integer(v_C)}}, "data_format NCDHW");
           }
-          if (truth(boolean(!equal(ndim(v_reserve_space_1), integer(1LL))))) {
-            shape_error(OP, "reserve_space_1", {"C"}, shape(v_reserve_space_1), {Binding{"C", v_C}}, "data_format NCDHW");
+          if ((ndim_i(v_reserve_space_1) != 1LL)) {
+            shape_error(OP, "reserve_space_1", {"C"}, shape(v_reserve_space_1), {Binding{"C", integer(v_C)}}, "data_format NCDHW");
           }
-          if (truth(boolean(!equal(dim(v_reserve_space_1, integer(0LL)), v_C)))) {
-            shape_error(OP, "reserve_space_1", {"C"}, shape(v_reserve_space_1), {Binding{"C", v_C}}, "data_format NCDHW");
+          if ((dim_i(v_reserve_space_1, 0LL) != v_C)) {
+            shape_error(OP, "reserve_space_1", {"C"}, shape(v_reserve_space_1), {Binding{"C", integer(v_C)}}, "data_format NCDHW");
           }
-          if (truth(boolean(!equal(ndim(v_reserve_space_2), integer(1LL))))) {
-            shape_error(OP, "reserve_space_2", {"C"}, shape(v_reserve_space_2), {Binding{"C", v_C}}, "data_format NCDHW");
+          if ((ndim_i(v_reserve_space_2) != 1LL)) {
+            shape_error(OP, "reserve_space_2", {"C"}, shape(v_reserve_space_2), {Binding{"C", integer(v_C)}}, "data_format NCDHW");
           }
-          if (truth(boolean(!equal(dim(v_reserve_space_2, integer(0LL)), v_C)))) {
-            shape_error(OP, "reserve_space_2", {"C"}, shape(v_reserve_space_2), {Binding{"C", v_C}}, "data_format NCDHW");
+          if ((dim_i(v_reserve_space_2, 0LL) != v_C)) {
+            shape_error(OP, "reserve_space_2", {"C"}, shape(v_reserve_space_2), {Binding{"C", integer(v_C)}}, "data_format NCDHW");
           }
-          if (truth(boolean(compare(ndim(v_reserve_space_3), integer(0LL)) < 0))) {
+          if ((ndim_i(v_reserve_space_3) < 0LL)) {
             shape_error(OP, "reserve_space_3", {"..."}, shape(v_reserve_space_3), {}, "data_format NCDHW");
           }
-          v_once_max_rows = integer(384LL);
+          v_once_max_rows = 384LL;
           v_outer = v_N;
-          v_inner = mul(mul(v_D, v_H), v_W);
-          v_total = mul(mul(v_outer, v_C), v_inner);
-          v_m = mul(v_outer, v_inner);
-          v_once = [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(!truth(boolean(equal(v_data_format, lit("NCHW"))))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(!truth(boolean(equal(v_data_format, lit("NCDHW"))))); if (!truth(t)) return t; return boolean(compare(v_m, v_once_max_rows) <= 0); }(); }(); }();
-          v_passes = boolean(!truth(v_once));
+          v_inner = mul_i(mul_i(v_D, v_H), v_W);
+          v_total = mul_i(mul_i(v_outer, v_C), v_inner);
+          v_m = mul_i(v_outer, v_inner);
+          v_once = ((call->device == OPGEN_DEV_CUDA) && !equal(v_data_format, lit("NCHW")) && !equal(v_data_format, lit("NCDHW")) && (v_m <= v_once_max_rows));
+          v_passes = !v_once;
           v_cblocks = v_C;
-          v_reduce_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(32LL) : max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_m), integer(32LL)))))));
-          v_channel_threads = max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_C), integer(32LL))))));
-          v_gpu_splits = max_of(integer(1LL), min_of(neg(floordiv(neg(v_m), integer(32768LL))), integer(512LL)));
-          v_cpu_splits = max_of(integer(1LL), min_of(neg(floordiv(neg(integer(16LL)), max_of(integer(1LL), v_cblocks))), neg(floordiv(neg(v_m), integer(4096LL)))));
-          v_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? v_cpu_splits : v_gpu_splits);
-          v_chunk = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(4096LL) : integer(0LL));
-          v_elementwise_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(32LL), min_of(integer(64LL), mul(integer(32LL), neg(floordiv(neg(v_total), mul(integer(32LL), integer(4096LL))))))) : max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_total), integer(128LL)))))));
-          v_elementwise_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(1LL), neg(floordiv(neg(v_total), mul(integer(4096LL), v_elementwise_threads)))) : min_of(neg(floordiv(neg(v_total), integer(1024LL))), integer(1024LL)));
-          v_once_threads = mul(integer(32LL), max_of(integer(1LL), min_of(v_m, integer(16LL))));
-          v_channels_first = integer(1LL);
-          v_per_channel = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? mul(mul(v_channels_first, min_of(integer(1LL), floordiv(v_C, integer(16LL)))), min_of(integer(1LL), floordiv(v_inner, integer(2LL)))) : integer(0LL));
-          v_pairs = [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(!truth(boolean(equal(v__dtype_T, lit("float32"))))); if (!truth(t)) return t; return boolean(equal(v_channels_first, integer(0LL))); }(); }();
-          v_partials_threads = max_of(integer(32LL), floordiv(v_reduce_threads, add(integer(1LL), v_pairs)));
-          v_three_launches = [&]() -> V { V t = v_passes; if (!truth(t)) return t; return boolean(equal(v_per_channel, integer(0LL))); }();
+          v_reduce_threads = ((call->device != OPGEN_DEV_CUDA) ? 32LL : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_m), 32LL))))));
+          v_channel_threads = max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_C), 32LL)))));
+          v_gpu_splits = max_i(1LL, min_i(neg_i(floordiv_i(neg_i(v_m), 32768LL)), 512LL));
+          v_cpu_splits = max_i(1LL, min_i(neg_i(floordiv_i(neg_i(16LL), max_i(1LL, v_cblocks))), neg_i(floordiv_i(neg_i(v_m), 4096LL))));
+          v_splits = ((call->device != OPGEN_DEV_CUDA) ? v_cpu_splits : v_gpu_splits);
+          v_chunk = ((call->device != OPGEN_DEV_CUDA) ? 4096LL : 0LL);
+          v_elementwise_threads = ((call->device != OPGEN_DEV_CUDA) ? max_i(32LL, min_i(64LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_total), mul_i(32LL, 4096LL)))))) : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_total), 128LL))))));
+          v_elementwise_blocks = ((call->device != OPGEN_DEV_CUDA) ? max_i(1LL, neg_i(floordiv_i(neg_i(v_total), mul_i(4096LL, v_elementwise_threads)))) : min_i(neg_i(floordiv_i(neg_i(v_total), 1024LL)), 1024LL));
+          v_once_threads = mul_i(32LL, max_i(1LL, min_i(v_m, 16LL)));
+          v_channels_first = 1LL;
+          v_per_channel = ((call->device != OPGEN_DEV_CUDA) ? mul_i(mul_i(v_channels_first, min_i(1LL, floordiv_i(v_C, 16LL))), min_i(1LL, floordiv_i(v_inner, 2LL))) : 0LL);
+          v_pairs = ((call->device == OPGEN_DEV_CUDA) && !equal(v__dtype_T, lit("float32")) && (v_channels_first == 0LL));
+          v_partials_threads = max_i(32LL, floordiv_i(v_reduce_threads, add_i(1LL, v_pairs)));
+          v_three_launches = (v_passes && (v_per_channel == 0LL));
           v__shape_x_backprop = Shape{v_N, v_C, v_D, v_H, v_W};
           v__shape_scale_backprop = Shape{v_C};
           v__shape_offset_backprop = Shape{v_C};
-          v__shape_reserve_space_4 = Shape{integer(0LL)};
-          v__shape_reserve_space_5 = Shape{integer(0LL)};
+          v__shape_reserve_space_4 = Shape{0LL};
+          v__shape_reserve_space_5 = Shape{0LL};
         } else {
           raise(OPGEN_ERR_RUNTIME, std::string(OP) + ": no shape section for this value");
         }
@@ -573,11 +573,11 @@ static void opgen_drive_FusedBatchNormGradV3(opgen_call* call, bool run) {
   v_reserve_space_4 = output(call, OP, "reserve_space_4", 3, run, v__shape_reserve_space_4, v__dtype_U);
   v_reserve_space_5 = output(call, OP, "reserve_space_5", 4, run, v__shape_reserve_space_5, v__dtype_U);
   if (!run) return;
-  v_partials = scratch(call, frame, Shape{mul(v_splits, v_three_launches), v_C, integer(2LL)}, lit("float32"));
-  v_coeffs = scratch(call, frame, Shape{mul(integer(3LL), v_three_launches), v_C}, lit("float32"));
+  v_partials = scratch(call, frame, Shape{mul_i(v_splits, v_three_launches), v_C, 2LL}, lit("float32"));
+  v_coeffs = scratch(call, frame, Shape{mul_i(3LL, v_three_launches), v_C}, lit("float32"));
   static const char* const strings[] = {"bfloat16", "float16", "float32"};
   static const char* const symbols[] = {"FusedBatchNormGradV3__grad_channels__bfloat16", "FusedBatchNormGradV3__grad_channels__float16", "FusedBatchNormGradV3__grad_channels__float32", "FusedBatchNormGradV3__grad_finalize__bfloat16", "FusedBatchNormGradV3__grad_finalize__float16", "FusedBatchNormGradV3__grad_finalize__float32", "FusedBatchNormGradV3__grad_input__bfloat16", "FusedBatchNormGradV3__grad_input__float16", "FusedBatchNormGradV3__grad_input__float32", "FusedBatchNormGradV3__grad_once__bfloat16", "FusedBatchNormGradV3__grad_once__float16", "FusedBatchNormGradV3__grad_once__float32", "FusedBatchNormGradV3__grad_partials__bfloat16", "FusedBatchNormGradV3__grad_partials__float16", "FusedBatchNormGradV3__grad_partials__float32", "FusedBatchNormGradV3__grad_partials_sliced__bfloat16", "FusedBatchNormGradV3__grad_partials_sliced__float16", "FusedBatchNormGradV3__grad_partials_sliced__float32"};
-  opgen_plan_value values[22] = {plan_value(frame, v__dtype_T, strings, 3), plan_value(frame, v_C, strings, 3), plan_value(frame, v_outer, strings, 3), plan_value(frame, v_inner, strings, 3), plan_value(frame, v_epsilon, strings, 3), plan_value(frame, v_is_training, strings, 3), plan_value(frame, v_per_channel, strings, 3), plan_value(frame, v_cblocks, strings, 3), plan_value(frame, v_once_threads, strings, 3), plan_value(frame, v_m, strings, 3), plan_value(frame, v_once, strings, 3), plan_value(frame, v_splits, strings, 3), plan_value(frame, v_partials_threads, strings, 3), plan_value(frame, v_pairs, strings, 3), plan_value(frame, v_chunk, strings, 3), plan_value(frame, v_three_launches, strings, 3), plan_value(frame, v_reduce_threads, strings, 3), plan_value(frame, v_channel_threads, strings, 3), plan_value(frame, v_elementwise_blocks, strings, 3), plan_value(frame, v_elementwise_threads, strings, 3), plan_value(frame, v_total, strings, 3), plan_value(frame, v_passes, strings, 3)};
+  opgen_plan_value values[22] = {plan_value(frame, v__dtype_T, strings, 3), plan_int(v_C), plan_int(v_outer), plan_int(v_inner), plan_value(frame, v_epsilon, strings, 3), plan_value(frame, v_is_training, strings, 3), plan_int(v_per_channel), plan_int(v_cblocks), plan_int(v_once_threads), plan_int(v_m), plan_int(v_once), plan_int(v_splits), plan_int(v_partials_threads), plan_int(v_pairs), plan_int(v_chunk), plan_int(v_three_launches), plan_int(v_reduce_threads), plan_int(v_channel_threads), plan_int(v_elementwise_blocks), plan_int(v_elementwise_threads), plan_int(v_total), plan_int(v_passes)};
   opgen_native::Slot slots[10] = {plan_slot(frame, v_y_backprop), plan_slot(frame, v_x), plan_slot(frame, v_scale), plan_slot(frame, v_reserve_space_1), plan_slot(frame, v_reserve_space_2), plan_slot(frame, v_x_backprop), plan_slot(frame, v_scale_backprop), plan_slot(frame, v_offset_backprop), plan_slot(frame, v_partials), plan_slot(frame, v_coeffs)};
   int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_FusedBatchNormGradV3, symbols, 18, values, 22, slots, 10, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
   if (rc != OPGEN_OK) raise(rc, call->err);

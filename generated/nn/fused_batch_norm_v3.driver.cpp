@@ -219,33 +219,33 @@ static void opgen_drive_FusedBatchNormV3(opgen_call* call, bool run) {
   V v_exponential_avg_factor = attr_value(call->attrs[1]);
   V v_data_format = attr_value(call->attrs[2]);
   V v_is_training = attr_value(call->attrs[3]);
-  V v_C;
-  V v_D;
-  V v_H;
-  V v_N;
-  V v_W;
+  int64_t v_C = 0;
+  int64_t v_D = 0;
+  int64_t v_H = 0;
+  int64_t v_N = 0;
+  int64_t v_W = 0;
   V v__dtype_T;
   V v__dtype_U;
   V v_batch_mean;
   V v_batch_variance;
-  V v_cblocks;
-  V v_channel_threads;
-  V v_chunk;
+  int64_t v_cblocks = 0;
+  int64_t v_channel_threads = 0;
+  int64_t v_chunk = 0;
   V v_coeffs;
-  V v_cpu_splits;
-  V v_elementwise_blocks;
-  V v_elementwise_threads;
-  V v_gpu_splits;
-  V v_inner;
-  V v_m;
-  V v_outer;
+  int64_t v_cpu_splits = 0;
+  int64_t v_elementwise_blocks = 0;
+  int64_t v_elementwise_threads = 0;
+  int64_t v_gpu_splits = 0;
+  int64_t v_inner = 0;
+  int64_t v_m = 0;
+  int64_t v_outer = 0;
   V v_partials;
-  V v_reduce_threads;
+  int64_t v_reduce_threads = 0;
   V v_reserve_space_1;
   V v_reserve_space_2;
   V v_reserve_space_3;
-  V v_splits;
-  V v_total;
+  int64_t v_splits = 0;
+  int64_t v_total = 0;
   V v_y;
   Shape v__shape_batch_mean;
   Shape v__shape_batch_variance;
@@ -267,215 +267,215 @@ static void opgen_drive_FusedBatchNormV3(opgen_call* call, bool run) {
   check_same_dtype(OP, "mean", v_mean, v__dtype_U, "U", "scale");
   v_variance = adopt(call, OP, "variance", v_variance);
   check_same_dtype(OP, "variance", v_variance, v__dtype_U, "U", "scale");
-  if (truth(boolean(equal(v_data_format, lit("NHWC"))))) {
-    if (truth(boolean(!equal(ndim(v_x), integer(4LL))))) {
+  if (equal(v_data_format, lit("NHWC"))) {
+    if ((ndim_i(v_x) != 4LL)) {
       shape_error(OP, "x", {"N", "H", "W", "C"}, shape(v_x), {}, "data_format NHWC");
     }
-    v_N = dim(v_x, integer(0LL));
-    v_H = dim(v_x, integer(1LL));
-    v_W = dim(v_x, integer(2LL));
-    v_C = dim(v_x, integer(3LL));
-    if (truth(boolean(!equal(ndim(v_scale), integer(1LL))))) {
-      shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NHWC");
+    v_N = dim_i(v_x, 0LL);
+    v_H = dim_i(v_x, 1LL);
+    v_W = dim_i(v_x, 2LL);
+    v_C = dim_i(v_x, 3LL);
+    if ((ndim_i(v_scale) != 1LL)) {
+      shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", integer(v_C)}}, "data_format NHWC");
     }
-    if (truth(boolean(!equal(dim(v_scale, integer(0LL)), v_C)))) {
-      shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NHWC");
+    if ((dim_i(v_scale, 0LL) != v_C)) {
+      shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", integer(v_C)}}, "data_format NHWC");
     }
-    if (truth(boolean(!equal(ndim(v_offset), integer(1LL))))) {
-      shape_error(OP, "offset", {"C"}, shape(v_offset), {Binding{"C", v_C}}, "data_format NHWC");
+    if ((ndim_i(v_offset) != 1LL)) {
+      shape_error(OP, "offset", {"C"}, shape(v_offset), {Binding{"C", integer(v_C)}}, "data_format NHWC");
     }
-    if (truth(boolean(!equal(dim(v_offset, integer(0LL)), v_C)))) {
-      shape_error(OP, "offset", {"C"}, shape(v_offset), {Binding{"C", v_C}}, "data_format NHWC");
+    if ((dim_i(v_offset, 0LL) != v_C)) {
+      shape_error(OP, "offset", {"C"}, shape(v_offset), {Binding{"C", integer(v_C)}}, "data_format NHWC");
     }
-    if (truth(boolean(!equal(ndim(v_mean), integer(1LL))))) {
-      shape_error(OP, "mean", {"C"}, shape(v_mean), {Binding{"C", v_C}}, "data_format NHWC");
+    if ((ndim_i(v_mean) != 1LL)) {
+      shape_error(OP, "mean", {"C"}, shape(v_mean), {Binding{"C", integer(v_C)}}, "data_format NHWC");
     }
-    if (truth(boolean(!equal(dim(v_mean, integer(0LL)), v_C)))) {
-      shape_error(OP, "mean", {"C"}, shape(v_mean), {Binding{"C", v_C}}, "data_format NHWC");
+    if ((dim_i(v_mean, 0LL) != v_C)) {
+      shape_error(OP, "mean", {"C"}, shape(v_mean), {Binding{"C", integer(v_C)}}, "data_format NHWC");
     }
-    if (truth(boolean(!equal(ndim(v_variance), integer(1LL))))) {
-      shape_error(OP, "variance", {"C"}, shape(v_variance), {Binding{"C", v_C}}, "data_format NHWC");
+    if ((ndim_i(v_variance) != 1LL)) {
+      shape_error(OP, "variance", {"C"}, shape(v_variance), {Binding{"C", integer(v_C)}}, "data_format NHWC");
     }
-    if (truth(boolean(!equal(dim(v_variance, integer(0LL)), v_C)))) {
-      shape_error(OP, "variance", {"C"}, shape(v_variance), {Binding{"C", v_C}}, "data_format NHWC");
+    if ((dim_i(v_variance, 0LL) != v_C)) {
+      shape_error(OP, "variance", {"C"}, shape(v_variance), {Binding{"C", integer(v_C)}}, "data_format NHWC");
     }
-    v_outer = mul(mul(v_N, v_H), v_W);
-    v_inner = integer(1LL);
-    v_total = mul(mul(v_outer, v_C), v_inner);
-    v_m = mul(v_outer, v_inner);
-    v_cblocks = neg(floordiv(neg(v_C), integer(32LL)));
-    v_reduce_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(32LL) : max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_m), integer(32LL)))))));
-    v_channel_threads = max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_C), integer(32LL))))));
-    v_gpu_splits = max_of(integer(1LL), min_of(neg(floordiv(neg(v_m), integer(1024LL))), integer(512LL)));
-    v_cpu_splits = max_of(integer(1LL), min_of(neg(floordiv(neg(integer(16LL)), max_of(integer(1LL), v_cblocks))), neg(floordiv(neg(v_m), integer(4096LL)))));
-    v_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? v_cpu_splits : v_gpu_splits);
-    v_chunk = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(4096LL) : integer(0LL));
-    v_elementwise_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(32LL), min_of(integer(64LL), mul(integer(32LL), neg(floordiv(neg(v_total), mul(integer(32LL), integer(4096LL))))))) : max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_total), integer(128LL)))))));
-    v_elementwise_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(1LL), neg(floordiv(neg(v_total), mul(integer(4096LL), v_elementwise_threads)))) : min_of(neg(floordiv(neg(v_total), integer(1024LL))), integer(1024LL)));
+    v_outer = mul_i(mul_i(v_N, v_H), v_W);
+    v_inner = 1LL;
+    v_total = mul_i(mul_i(v_outer, v_C), v_inner);
+    v_m = mul_i(v_outer, v_inner);
+    v_cblocks = neg_i(floordiv_i(neg_i(v_C), 32LL));
+    v_reduce_threads = ((call->device != OPGEN_DEV_CUDA) ? 32LL : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_m), 32LL))))));
+    v_channel_threads = max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_C), 32LL)))));
+    v_gpu_splits = max_i(1LL, min_i(neg_i(floordiv_i(neg_i(v_m), 1024LL)), 512LL));
+    v_cpu_splits = max_i(1LL, min_i(neg_i(floordiv_i(neg_i(16LL), max_i(1LL, v_cblocks))), neg_i(floordiv_i(neg_i(v_m), 4096LL))));
+    v_splits = ((call->device != OPGEN_DEV_CUDA) ? v_cpu_splits : v_gpu_splits);
+    v_chunk = ((call->device != OPGEN_DEV_CUDA) ? 4096LL : 0LL);
+    v_elementwise_threads = ((call->device != OPGEN_DEV_CUDA) ? max_i(32LL, min_i(64LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_total), mul_i(32LL, 4096LL)))))) : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_total), 128LL))))));
+    v_elementwise_blocks = ((call->device != OPGEN_DEV_CUDA) ? max_i(1LL, neg_i(floordiv_i(neg_i(v_total), mul_i(4096LL, v_elementwise_threads)))) : min_i(neg_i(floordiv_i(neg_i(v_total), 1024LL)), 1024LL));
     v__shape_y = Shape{v_N, v_H, v_W, v_C};
     v__shape_batch_mean = Shape{v_C};
     v__shape_batch_variance = Shape{v_C};
     v__shape_reserve_space_1 = Shape{v_C};
     v__shape_reserve_space_2 = Shape{v_C};
-    v__shape_reserve_space_3 = Shape{integer(0LL)};
+    v__shape_reserve_space_3 = Shape{0LL};
   } else {
-    if (truth(boolean(equal(v_data_format, lit("NCHW"))))) {
-      if (truth(boolean(!equal(ndim(v_x), integer(4LL))))) {
+    if (equal(v_data_format, lit("NCHW"))) {
+      if ((ndim_i(v_x) != 4LL)) {
         shape_error(OP, "x", {"N", "C", "H", "W"}, shape(v_x), {}, "data_format NCHW");
       }
-      v_N = dim(v_x, integer(0LL));
-      v_C = dim(v_x, integer(1LL));
-      v_H = dim(v_x, integer(2LL));
-      v_W = dim(v_x, integer(3LL));
-      if (truth(boolean(!equal(ndim(v_scale), integer(1LL))))) {
-        shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NCHW");
+      v_N = dim_i(v_x, 0LL);
+      v_C = dim_i(v_x, 1LL);
+      v_H = dim_i(v_x, 2LL);
+      v_W = dim_i(v_x, 3LL);
+      if ((ndim_i(v_scale) != 1LL)) {
+        shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", integer(v_C)}}, "data_format NCHW");
       }
-      if (truth(boolean(!equal(dim(v_scale, integer(0LL)), v_C)))) {
-        shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NCHW");
+      if ((dim_i(v_scale, 0LL) != v_C)) {
+        shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", integer(v_C)}}, "data_format NCHW");
       }
-      if (truth(boolean(!equal(ndim(v_offset), integer(1LL))))) {
-        shape_error(OP, "offset", {"C"}, shape(v_offset), {Binding{"C", v_C}}, "data_format NCHW");
+      if ((ndim_i(v_offset) != 1LL)) {
+        shape_error(OP, "offset", {"C"}, shape(v_offset), {Binding{"C", integer(v_C)}}, "data_format NCHW");
       }
-      if (truth(boolean(!equal(dim(v_offset, integer(0LL)), v_C)))) {
-        shape_error(OP, "offset", {"C"}, shape(v_offset), {Binding{"C", v_C}}, "data_format NCHW");
+      if ((dim_i(v_offset, 0LL) != v_C)) {
+        shape_error(OP, "offset", {"C"}, shape(v_offset), {Binding{"C", integer(v_C)}}, "data_format NCHW");
       }
-      if (truth(boolean(!equal(ndim(v_mean), integer(1LL))))) {
-        shape_error(OP, "mean", {"C"}, shape(v_mean), {Binding{"C", v_C}}, "data_format NCHW");
+      if ((ndim_i(v_mean) != 1LL)) {
+        shape_error(OP, "mean", {"C"}, shape(v_mean), {Binding{"C", integer(v_C)}}, "data_format NCHW");
       }
-      if (truth(boolean(!equal(dim(v_mean, integer(0LL)), v_C)))) {
-        shape_error(OP, "mean", {"C"}, shape(v_mean), {Binding{"C", v_C}}, "data_format NCHW");
+      if ((dim_i(v_mean, 0LL) != v_C)) {
+        shape_error(OP, "mean", {"C"}, shape(v_mean), {Binding{"C", integer(v_C)}}, "data_format NCHW");
       }
-      if (truth(boolean(!equal(ndim(v_variance), integer(1LL))))) {
-        shape_error(OP, "variance", {"C"}, shape(v_variance), {Binding{"C", v_C}}, "data_format NCHW");
+      if ((ndim_i(v_variance) != 1LL)) {
+        shape_error(OP, "variance", {"C"}, shape(v_variance), {Binding{"C", integer(v_C)}}, "data_format NCHW");
       }
-      if (truth(boolean(!equal(dim(v_variance, integer(0LL)), v_C)))) {
-        shape_error(OP, "variance", {"C"}, shape(v_variance), {Binding{"C", v_C}}, "data_format NCHW");
+      if ((dim_i(v_variance, 0LL) != v_C)) {
+        shape_error(OP, "variance", {"C"}, shape(v_variance), {Binding{"C", integer(v_C)}}, "data_format NCHW");
       }
       v_outer = v_N;
-      v_inner = mul(v_H, v_W);
-      v_total = mul(mul(v_outer, v_C), v_inner);
-      v_m = mul(v_outer, v_inner);
+      v_inner = mul_i(v_H, v_W);
+      v_total = mul_i(mul_i(v_outer, v_C), v_inner);
+      v_m = mul_i(v_outer, v_inner);
       v_cblocks = v_C;
-      v_reduce_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(32LL) : max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_m), integer(32LL)))))));
-      v_channel_threads = max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_C), integer(32LL))))));
-      v_gpu_splits = max_of(integer(1LL), min_of(neg(floordiv(neg(v_m), integer(32768LL))), integer(512LL)));
-      v_cpu_splits = max_of(integer(1LL), min_of(neg(floordiv(neg(integer(16LL)), max_of(integer(1LL), v_cblocks))), neg(floordiv(neg(v_m), integer(4096LL)))));
-      v_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? v_cpu_splits : v_gpu_splits);
-      v_chunk = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(4096LL) : integer(0LL));
-      v_elementwise_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(32LL), min_of(integer(64LL), mul(integer(32LL), neg(floordiv(neg(v_total), mul(integer(32LL), integer(4096LL))))))) : max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_total), integer(128LL)))))));
-      v_elementwise_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(1LL), neg(floordiv(neg(v_total), mul(integer(4096LL), v_elementwise_threads)))) : min_of(neg(floordiv(neg(v_total), integer(1024LL))), integer(1024LL)));
+      v_reduce_threads = ((call->device != OPGEN_DEV_CUDA) ? 32LL : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_m), 32LL))))));
+      v_channel_threads = max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_C), 32LL)))));
+      v_gpu_splits = max_i(1LL, min_i(neg_i(floordiv_i(neg_i(v_m), 32768LL)), 512LL));
+      v_cpu_splits = max_i(1LL, min_i(neg_i(floordiv_i(neg_i(16LL), max_i(1LL, v_cblocks))), neg_i(floordiv_i(neg_i(v_m), 4096LL))));
+      v_splits = ((call->device != OPGEN_DEV_CUDA) ? v_cpu_splits : v_gpu_splits);
+      v_chunk = ((call->device != OPGEN_DEV_CUDA) ? 4096LL : 0LL);
+      v_elementwise_threads = ((call->device != OPGEN_DEV_CUDA) ? max_i(32LL, min_i(64LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_total), mul_i(32LL, 4096LL)))))) : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_total), 128LL))))));
+      v_elementwise_blocks = ((call->device != OPGEN_DEV_CUDA) ? max_i(1LL, neg_i(floordiv_i(neg_i(v_total), mul_i(4096LL, v_elementwise_threads)))) : min_i(neg_i(floordiv_i(neg_i(v_total), 1024LL)), 1024LL));
       v__shape_y = Shape{v_N, v_C, v_H, v_W};
       v__shape_batch_mean = Shape{v_C};
       v__shape_batch_variance = Shape{v_C};
       v__shape_reserve_space_1 = Shape{v_C};
       v__shape_reserve_space_2 = Shape{v_C};
-      v__shape_reserve_space_3 = Shape{integer(0LL)};
+      v__shape_reserve_space_3 = Shape{0LL};
     } else {
-      if (truth(boolean(equal(v_data_format, lit("NDHWC"))))) {
-        if (truth(boolean(!equal(ndim(v_x), integer(5LL))))) {
+      if (equal(v_data_format, lit("NDHWC"))) {
+        if ((ndim_i(v_x) != 5LL)) {
           shape_error(OP, "x", {"N", "D", "H", "W", "C"}, shape(v_x), {}, "data_format NDHWC");
         }
-        v_N = dim(v_x, integer(0LL));
-        v_D = dim(v_x, integer(1LL));
-        v_H = dim(v_x, integer(2LL));
-        v_W = dim(v_x, integer(3LL));
-        v_C = dim(v_x, integer(4LL));
-        if (truth(boolean(!equal(ndim(v_scale), integer(1LL))))) {
-          shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NDHWC");
+        v_N = dim_i(v_x, 0LL);
+        v_D = dim_i(v_x, 1LL);
+        v_H = dim_i(v_x, 2LL);
+        v_W = dim_i(v_x, 3LL);
+        v_C = dim_i(v_x, 4LL);
+        if ((ndim_i(v_scale) != 1LL)) {
+          shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", integer(v_C)}}, "data_format NDHWC");
         }
-        if (truth(boolean(!equal(dim(v_scale, integer(0LL)), v_C)))) {
-          shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NDHWC");
+        if ((dim_i(v_scale, 0LL) != v_C)) {
+          shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", integer(v_C)}}, "data_format NDHWC");
         }
-        if (truth(boolean(!equal(ndim(v_offset), integer(1LL))))) {
-          shape_error(OP, "offset", {"C"}, shape(v_offset), {Binding{"C", v_C}}, "data_format NDHWC");
+        if ((ndim_i(v_offset) != 1LL)) {
+          shape_error(OP, "offset", {"C"}, shape(v_offset), {Binding{"C", integer(v_C)}}, "data_format NDHWC");
         }
-        if (truth(boolean(!equal(dim(v_offset, integer(0LL)), v_C)))) {
-          shape_error(OP, "offset", {"C"}, shape(v_offset), {Binding{"C", v_C}}, "data_format NDHWC");
+        if ((dim_i(v_offset, 0LL) != v_C)) {
+          shape_error(OP, "offset", {"C"}, shape(v_offset), {Binding{"C", integer(v_C)}}, "data_format NDHWC");
         }
-        if (truth(boolean(!equal(ndim(v_mean), integer(1LL))))) {
-          shape_error(OP, "mean", {"C"}, shape(v_mean), {Binding{"C", v_C}}, "data_format NDHWC");
+        if ((ndim_i(v_mean) != 1LL)) {
+          shape_error(OP, "mean", {"C"}, shape(v_mean), {Binding{"C", integer(v_C)}}, "data_format NDHWC");
         }
-        if (truth(boolean(!equal(dim(v_mean, integer(0LL)), v_C)))) {
-          shape_error(OP, "mean", {"C"}, shape(v_mean), {Binding{"C", v_C}}, "data_format NDHWC");
+        if ((dim_i(v_mean, 0LL) != v_C)) {
+          shape_error(OP, "mean", {"C"}, shape(v_mean), {Binding{"C", integer(v_C)}}, "data_format NDHWC");
         }
-        if (truth(boolean(!equal(ndim(v_variance), integer(1LL))))) {
-          shape_error(OP, "variance", {"C"}, shape(v_variance), {Binding{"C", v_C}}, "data_format NDHWC");
+        if ((ndim_i(v_variance) != 1LL)) {
+          shape_error(OP, "variance", {"C"}, shape(v_variance), {Binding{"C", integer(v_C)}}, "data_format NDHWC");
         }
-        if (truth(boolean(!equal(dim(v_variance, integer(0LL)), v_C)))) {
-          shape_error(OP, "variance", {"C"}, shape(v_variance), {Binding{"C", v_C}}, "data_format NDHWC");
+        if ((dim_i(v_variance, 0LL) != v_C)) {
+          shape_error(OP, "variance", {"C"}, shape(v_variance), {Binding{"C", integer(v_C)}}, "data_format NDHWC");
         }
-        v_outer = mul(mul(mul(v_N, v_D), v_H), v_W);
-        v_inner = integer(1LL);
-        v_total = mul(mul(v_outer, v_C), v_inner);
-        v_m = mul(v_outer, v_inner);
-        v_cblocks = neg(floordiv(neg(v_C), integer(32LL)));
-        v_reduce_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(32LL) : max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_m), integer(32LL)))))));
-        v_channel_threads = max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_C), integer(32LL))))));
-        v_gpu_splits = max_of(integer(1LL), min_of(neg(floordiv(neg(v_m), integer(1024LL))), integer(512LL)));
-        v_cpu_splits = max_of(integer(1LL), min_of(neg(floordiv(neg(integer(16LL)), max_of(integer(1LL), v_cblocks))), neg(floordiv(neg(v_m), integer(4096LL)))));
-        v_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? v_cpu_splits : v_gpu_splits);
-        v_chunk = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(4096LL) : integer(0LL));
-        v_elementwise_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(32LL), min_of(integer(64LL), mul(integer(32LL), neg(floordiv(neg(v_total), mul(integer(32LL), integer(4096LL))))))) : max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_total), integer(128LL)))))));
-        v_elementwise_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(1LL), neg(floordiv(neg(v_total), mul(integer(4096LL), v_elementwise_threads)))) : min_of(neg(floordiv(neg(v_total), integer(1024LL))), integer(1024LL)));
+        v_outer = mul_i(mul_i(mul_i(v_N, v_D), v_H), v_W);
+        v_inner = 1LL;
+        v_total = mul_i(mul_i(v_outer, v_C), v_inner);
+        v_m = mul_i(v_outer, v_inner);
+        v_cblocks = neg_i(floordiv_i(neg_i(v_C), 32LL));
+        v_reduce_threads = ((call->device != OPGEN_DEV_CUDA) ? 32LL : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_m), 32LL))))));
+        v_channel_threads = max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_C), 32LL)))));
+        v_gpu_splits = max_i(1LL, min_i(neg_i(floordiv_i(neg_i(v_m), 1024LL)), 512LL));
+        v_cpu_splits = max_i(1LL, min_i(neg_i(floordiv_i(neg_i(16LL), max_i(1LL, v_cblocks))), neg_i(floordiv_i(neg_i(v_m), 4096LL))));
+        v_splits = ((call->device != OPGEN_DEV_CUDA) ? v_cpu_splits : v_gpu_splits);
+        v_chunk = ((call->device != OPGEN_DEV_CUDA) ? 4096LL : 0LL);
+        v_elementwise_threads = ((call->device != OPGEN_DEV_CUDA) ? max_i(32LL, min_i(64LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_total), mul_i(32LL, 4096LL)))))) : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_total), 128LL))))));
+        v_elementwise_blocks = ((call->device != OPGEN_DEV_CUDA) ? max_i(1LL, neg_i(floordiv_i(neg_i(v_total), mul_i(4096LL, v_elementwise_threads)))) : min_i(neg_i(floordiv_i(neg_i(v_total), 1024LL)), 1024LL));
         v__shape_y = Shape{v_N, v_D, v_H, v_W, v_C};
         v__shape_batch_mean = Shape{v_C};
         v__shape_batch_variance = Shape{v_C};
         v__shape_reserve_space_1 = Shape{v_C};
         v__shape_reserve_space_2 = Shape{v_C};
-        v__shape_reserve_space_3 = Shape{integer(0LL)};
+        v__shape_reserve_space_3 = Shape{0LL};
       } else {
-        if (truth(boolean(equal(v_data_format, lit("NCDHW"))))) {
-          if (truth(boolean(!equal(ndim(v_x), integer(5LL))))) {
+        if (equal(v_data_format, lit("NCDHW"))) {
+          if ((ndim_i(v_x) != 5LL)) {
             shape_error(OP, "x", {"N", "C", "D", "H", "W"}, shape(v_x), {}, "data_format NCDHW");
           }
-          v_N = dim(v_x, integer(0LL));
-          v_C = dim(v_x, integer(1LL));
-          v_D = dim(v_x, integer(2LL));
-          v_H = dim(v_x, integer(3LL));
-          v_W = dim(v_x, integer(4LL));
-          if (truth(boolean(!equal(ndim(v_scale), integer(1LL))))) {
-            shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NCDHW");
+          v_N = dim_i(v_x, 0LL);
+          v_C = dim_i(v_x, 1LL);
+          v_D = dim_i(v_x, 2LL);
+          v_H = dim_i(v_x, 3LL);
+          v_W = dim_i(v_x, 4LL);
+          if ((ndim_i(v_scale) != 1LL)) {
+            shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", integer(v_C)}}, "data_format NCDHW");
           }
-          if (truth(boolean(!equal(dim(v_scale, integer(0LL)), v_C)))) {
-            shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", v_C}}, "data_format NCDHW");
+          if ((dim_i(v_scale, 0LL) != v_C)) {
+            shape_error(OP, "scale", {"C"}, shape(v_scale), {Binding{"C", integer(v_C)}}, "data_format NCDHW");
           }
-          if (truth(boolean(!equal(ndim(v_offset), integer(1LL))))) {
-            shape_error(OP, "offset", {"C"}, shape(v_offset), {Binding{"C", v_C}}, "data_format NCDHW");
+          if ((ndim_i(v_offset) != 1LL)) {
+            shape_error(OP, "offset", {"C"}, shape(v_offset), {Binding{"C", integer(v_C)}}, "data_format NCDHW");
           }
-          if (truth(boolean(!equal(dim(v_offset, integer(0LL)), v_C)))) {
-            shape_error(OP, "offset", {"C"}, shape(v_offset), {Binding{"C", v_C}}, "data_format NCDHW");
+          if ((dim_i(v_offset, 0LL) != v_C)) {
+            shape_error(OP, "offset", {"C"}, shape(v_offset), {Binding{"C", integer(v_C)}}, "data_format NCDHW");
           }
-          if (truth(boolean(!equal(ndim(v_mean), integer(1LL))))) {
-            shape_error(OP, "mean", {"C"}, shape(v_mean), {Binding{"C", v_C}}, "data_format NCDHW");
+          if ((ndim_i(v_mean) != 1LL)) {
+            shape_error(OP, "mean", {"C"}, shape(v_mean), {Binding{"C", integer(v_C)}}, "data_format NCDHW");
           }
-          if (truth(boolean(!equal(dim(v_mean, integer(0LL)), v_C)))) {
-            shape_error(OP, "mean", {"C"}, shape(v_mean), {Binding{"C", v_C}}, "data_format NCDHW");
+          if ((dim_i(v_mean, 0LL) != v_C)) {
+            shape_error(OP, "mean", {"C"}, shape(v_mean), {Binding{"C", integer(v_C)}}, "data_format NCDHW");
           }
-          if (truth(boolean(!equal(ndim(v_variance), integer(1LL))))) {
-            shape_error(OP, "variance", {"C"}, shape(v_variance), {Binding{"C", v_C}}, "data_format NCDHW");
+          if ((ndim_i(v_variance) != 1LL)) {
+            shape_error(OP, "variance", {"C"}, shape(v_variance), {Binding{"C", integer(v_C)}}, "data_format NCDHW");
           }
-          if (truth(boolean(!equal(dim(v_variance, integer(0LL)), v_C)))) {
-            shape_error(OP, "variance", {"C"}, shape(v_variance), {Binding{"C", v_C}}, "data_format NCDHW");
+          if ((dim_i(v_variance, 0LL) != v_C)) {
+            shape_error(OP, "variance", {"C"}, shape(v_variance), {Binding{"C", integer(v_C)}}, "data_format NCDHW");
           }
           v_outer = v_N;
-          v_inner = mul(mul(v_D, v_H), v_W);
-          v_total = mul(mul(v_outer, v_C), v_inner);
-          v_m = mul(v_outer, v_inner);
+          v_inner = mul_i(mul_i(v_D, v_H), v_W);
+          v_total = mul_i(mul_i(v_outer, v_C), v_inner);
+          v_m = mul_i(v_outer, v_inner);
           v_cblocks = v_C;
-          v_reduce_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(32LL) : max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_m), integer(32LL)))))));
-          v_channel_threads = max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_C), integer(32LL))))));
-          v_gpu_splits = max_of(integer(1LL), min_of(neg(floordiv(neg(v_m), integer(32768LL))), integer(512LL)));
-          v_cpu_splits = max_of(integer(1LL), min_of(neg(floordiv(neg(integer(16LL)), max_of(integer(1LL), v_cblocks))), neg(floordiv(neg(v_m), integer(4096LL)))));
-          v_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? v_cpu_splits : v_gpu_splits);
-          v_chunk = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(4096LL) : integer(0LL));
-          v_elementwise_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(32LL), min_of(integer(64LL), mul(integer(32LL), neg(floordiv(neg(v_total), mul(integer(32LL), integer(4096LL))))))) : max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_total), integer(128LL)))))));
-          v_elementwise_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(1LL), neg(floordiv(neg(v_total), mul(integer(4096LL), v_elementwise_threads)))) : min_of(neg(floordiv(neg(v_total), integer(1024LL))), integer(1024LL)));
+          v_reduce_threads = ((call->device != OPGEN_DEV_CUDA) ? 32LL : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_m), 32LL))))));
+          v_channel_threads = max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_C), 32LL)))));
+          v_gpu_splits = max_i(1LL, min_i(neg_i(floordiv_i(neg_i(v_m), 32768LL)), 512LL));
+          v_cpu_splits = max_i(1LL, min_i(neg_i(floordiv_i(neg_i(16LL), max_i(1LL, v_cblocks))), neg_i(floordiv_i(neg_i(v_m), 4096LL))));
+          v_splits = ((call->device != OPGEN_DEV_CUDA) ? v_cpu_splits : v_gpu_splits);
+          v_chunk = ((call->device != OPGEN_DEV_CUDA) ? 4096LL : 0LL);
+          v_elementwise_threads = ((call->device != OPGEN_DEV_CUDA) ? max_i(32LL, min_i(64LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_total), mul_i(32LL, 4096LL)))))) : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_total), 128LL))))));
+          v_elementwise_blocks = ((call->device != OPGEN_DEV_CUDA) ? max_i(1LL, neg_i(floordiv_i(neg_i(v_total), mul_i(4096LL, v_elementwise_threads)))) : min_i(neg_i(floordiv_i(neg_i(v_total), 1024LL)), 1024LL));
           v__shape_y = Shape{v_N, v_C, v_D, v_H, v_W};
           v__shape_batch_mean = Shape{v_C};
           v__shape_batch_variance = Shape{v_C};
           v__shape_reserve_space_1 = Shape{v_C};
           v__shape_reserve_space_2 = Shape{v_C};
-          v__shape_reserve_space_3 = Shape{integer(0LL)};
+          v__shape_reserve_space_3 = Shape{0LL};
         } else {
           raise(OPGEN_ERR_RUNTIME, std::string(OP) + ": no shape section for this value");
         }
@@ -489,11 +489,11 @@ static void opgen_drive_FusedBatchNormV3(opgen_call* call, bool run) {
   v_reserve_space_2 = output(call, OP, "reserve_space_2", 4, run, v__shape_reserve_space_2, v__dtype_U);
   v_reserve_space_3 = output(call, OP, "reserve_space_3", 5, run, v__shape_reserve_space_3, v__dtype_U);
   if (!run) return;
-  v_partials = scratch(call, frame, Shape{v_splits, v_C, integer(3LL)}, lit("float32"));
-  v_coeffs = scratch(call, frame, Shape{v_C, integer(2LL)}, lit("float32"));
+  v_partials = scratch(call, frame, Shape{v_splits, v_C, 3LL}, lit("float32"));
+  v_coeffs = scratch(call, frame, Shape{v_C, 2LL}, lit("float32"));
   static const char* const strings[] = {"bfloat16", "float16", "float32"};
   static const char* const symbols[] = {"FusedBatchNormV3__inference_stats__bfloat16", "FusedBatchNormV3__inference_stats__float16", "FusedBatchNormV3__inference_stats__float32", "FusedBatchNormV3__normalize__bfloat16", "FusedBatchNormV3__normalize__float16", "FusedBatchNormV3__normalize__float32", "FusedBatchNormV3__stats_finalize__bfloat16", "FusedBatchNormV3__stats_finalize__float16", "FusedBatchNormV3__stats_finalize__float32", "FusedBatchNormV3__stats_partials__bfloat16", "FusedBatchNormV3__stats_partials__float16", "FusedBatchNormV3__stats_partials__float32", "FusedBatchNormV3__stats_partials_sliced__bfloat16", "FusedBatchNormV3__stats_partials_sliced__float16", "FusedBatchNormV3__stats_partials_sliced__float32"};
-  opgen_plan_value values[15] = {plan_value(frame, v__dtype_T, strings, 3), plan_value(frame, v_cblocks, strings, 3), plan_value(frame, v_splits, strings, 3), plan_value(frame, v_reduce_threads, strings, 3), plan_value(frame, v_m, strings, 3), plan_value(frame, v_C, strings, 3), plan_value(frame, v_inner, strings, 3), plan_value(frame, v_is_training, strings, 3), plan_value(frame, v_chunk, strings, 3), plan_value(frame, v_channel_threads, strings, 3), plan_value(frame, v_epsilon, strings, 3), plan_value(frame, v_exponential_avg_factor, strings, 3), plan_value(frame, v_elementwise_blocks, strings, 3), plan_value(frame, v_elementwise_threads, strings, 3), plan_value(frame, v_total, strings, 3)};
+  opgen_plan_value values[15] = {plan_value(frame, v__dtype_T, strings, 3), plan_int(v_cblocks), plan_int(v_splits), plan_int(v_reduce_threads), plan_int(v_m), plan_int(v_C), plan_int(v_inner), plan_value(frame, v_is_training, strings, 3), plan_int(v_chunk), plan_int(v_channel_threads), plan_value(frame, v_epsilon, strings, 3), plan_value(frame, v_exponential_avg_factor, strings, 3), plan_int(v_elementwise_blocks), plan_int(v_elementwise_threads), plan_int(v_total)};
   opgen_native::Slot slots[12] = {plan_slot(frame, v_x), plan_slot(frame, v_partials), plan_slot(frame, v_scale), plan_slot(frame, v_offset), plan_slot(frame, v_mean), plan_slot(frame, v_variance), plan_slot(frame, v_batch_mean), plan_slot(frame, v_batch_variance), plan_slot(frame, v_reserve_space_1), plan_slot(frame, v_reserve_space_2), plan_slot(frame, v_coeffs), plan_slot(frame, v_y)};
   int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_FusedBatchNormV3, symbols, 15, values, 15, slots, 12, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
   if (rc != OPGEN_OK) raise(rc, call->err);

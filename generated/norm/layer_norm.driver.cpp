@@ -114,15 +114,15 @@ static void opgen_drive_LayerNorm(opgen_call* call, bool run) {
   V v_gamma = input_value(call, 1);
   V v_beta = input_value(call, 2);
   V v_epsilon = attr_value(call->attrs[0]);
-  V v_D;
+  int64_t v_D = 0;
   V v__dtype_S;
   V v__dtype_T;
   V v__group_lead;
-  V v_lead;
+  int64_t v_lead = 0;
   V v_mean;
-  V v_row_blocks;
-  V v_row_threads;
-  V v_rows;
+  int64_t v_row_blocks = 0;
+  int64_t v_row_threads = 0;
+  int64_t v_rows = 0;
   V v_rstd;
   V v_y;
   Shape v__shape_mean;
@@ -132,40 +132,40 @@ static void opgen_drive_LayerNorm(opgen_call* call, bool run) {
   v_x = adopt(call, OP, "x", v_x);
   v__dtype_T = check_dtype(OP, "x", v_x, {"float16", "bfloat16", "float32"}, "T");
   v__dtype_S = accumulator(v__dtype_T);
-  if (truth(boolean(v_gamma.kind != K_NONE))) {
+  if ((v_gamma.kind != K_NONE)) {
     v_gamma = adopt(call, OP, "gamma", v_gamma);
     check_same_dtype(OP, "gamma", v_gamma, v__dtype_T, "T", "x");
   }
-  if (truth(boolean(v_beta.kind != K_NONE))) {
+  if ((v_beta.kind != K_NONE)) {
     v_beta = adopt(call, OP, "beta", v_beta);
     check_same_dtype(OP, "beta", v_beta, v__dtype_T, "T", "x");
   }
-  if (truth(boolean(compare(ndim(v_x), integer(1LL)) < 0))) {
+  if ((ndim_i(v_x) < 1LL)) {
     shape_error(OP, "x", {"*lead", "D"}, shape(v_x), {}, "");
   }
-  v_D = dim(v_x, sub(ndim(v_x), integer(1LL)));
-  v__group_lead = dims_slice(v_x, integer(0LL), sub(ndim(v_x), integer(1LL)));
-  v_lead = prod(v__group_lead);
-  if (truth(boolean(v_gamma.kind != K_NONE))) {
-    if (truth(boolean(!equal(ndim(v_gamma), integer(1LL))))) {
-      shape_error(OP, "gamma", {"D"}, shape(v_gamma), {Binding{"D", v_D}}, "");
+  v_D = dim_i(v_x, sub_i(ndim_i(v_x), 1LL));
+  v__group_lead = dims_slice(v_x, integer(0LL), integer(sub_i(ndim_i(v_x), 1LL)));
+  v_lead = prod(v__group_lead).i;
+  if ((v_gamma.kind != K_NONE)) {
+    if ((ndim_i(v_gamma) != 1LL)) {
+      shape_error(OP, "gamma", {"D"}, shape(v_gamma), {Binding{"D", integer(v_D)}}, "");
     }
-    if (truth(boolean(!equal(dim(v_gamma, integer(0LL)), v_D)))) {
-      shape_error(OP, "gamma", {"D"}, shape(v_gamma), {Binding{"D", v_D}}, "");
+    if ((dim_i(v_gamma, 0LL) != v_D)) {
+      shape_error(OP, "gamma", {"D"}, shape(v_gamma), {Binding{"D", integer(v_D)}}, "");
     }
   }
-  if (truth(boolean(v_beta.kind != K_NONE))) {
-    if (truth(boolean(!equal(ndim(v_beta), integer(1LL))))) {
-      shape_error(OP, "beta", {"D"}, shape(v_beta), {Binding{"D", v_D}}, "");
+  if ((v_beta.kind != K_NONE)) {
+    if ((ndim_i(v_beta) != 1LL)) {
+      shape_error(OP, "beta", {"D"}, shape(v_beta), {Binding{"D", integer(v_D)}}, "");
     }
-    if (truth(boolean(!equal(dim(v_beta, integer(0LL)), v_D)))) {
-      shape_error(OP, "beta", {"D"}, shape(v_beta), {Binding{"D", v_D}}, "");
+    if ((dim_i(v_beta, 0LL) != v_D)) {
+      shape_error(OP, "beta", {"D"}, shape(v_beta), {Binding{"D", integer(v_D)}}, "");
     }
   }
   v_rows = v_lead;
-  v_row_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of(integer(32LL), min_of(integer(512LL), mul(integer(32LL), neg(floordiv(neg(v_D), integer(128LL)))))));
-  v_row_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of(v_rows, integer(64LL)) : min_of(v_rows, integer(65536LL)));
-  v__shape_y = Shape{v__group_lead, v_D};
+  v_row_threads = ((call->device != OPGEN_DEV_CUDA) ? 1LL : max_i(32LL, min_i(512LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_D), 128LL))))));
+  v_row_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(v_rows, 64LL) : min_i(v_rows, 65536LL));
+  v__shape_y = Shape{v__group_lead, integer(v_D)};
   v__shape_mean = Shape{v__group_lead};
   v__shape_rstd = Shape{v__group_lead};
   v_y = output(call, OP, "y", 0, run, v__shape_y, v__dtype_T);
@@ -174,7 +174,7 @@ static void opgen_drive_LayerNorm(opgen_call* call, bool run) {
   if (!run) return;
   static const char* const strings[] = {"bfloat16", "float16", "float32"};
   static const char* const symbols[] = {"LayerNorm__layer_norm__bfloat16", "LayerNorm__layer_norm__float16", "LayerNorm__layer_norm__float32"};
-  opgen_plan_value values[6] = {plan_value(frame, v__dtype_T, strings, 3), plan_value(frame, v_row_blocks, strings, 3), plan_value(frame, v_row_threads, strings, 3), plan_value(frame, v_rows, strings, 3), plan_value(frame, v_D, strings, 3), plan_value(frame, v_epsilon, strings, 3)};
+  opgen_plan_value values[6] = {plan_value(frame, v__dtype_T, strings, 3), plan_int(v_row_blocks), plan_int(v_row_threads), plan_int(v_rows), plan_int(v_D), plan_value(frame, v_epsilon, strings, 3)};
   opgen_native::Slot slots[6] = {plan_slot(frame, v_x), plan_slot(frame, v_gamma), plan_slot(frame, v_beta), plan_slot(frame, v_y), plan_slot(frame, v_mean), plan_slot(frame, v_rstd)};
   int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_LayerNorm, symbols, 3, values, 6, slots, 6, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
   if (rc != OPGEN_OK) raise(rc, call->err);

@@ -158,23 +158,23 @@ static void opgen_drive_LayerNormGrad(opgen_call* call, bool run) {
   V v_mean = input_value(call, 2);
   V v_rstd = input_value(call, 3);
   V v_gamma = input_value(call, 4);
-  V v_D;
+  int64_t v_D = 0;
   V v__dtype_S;
   V v__dtype_T;
   V v__group_lead;
-  V v_column_threads;
+  int64_t v_column_threads = 0;
   V v_dbeta;
   V v_dgamma;
   V v_dx;
-  V v_finish_blocks;
-  V v_finish_threads;
-  V v_lead;
+  int64_t v_finish_blocks = 0;
+  int64_t v_finish_threads = 0;
+  int64_t v_lead = 0;
   V v_partials;
-  V v_row_blocks;
-  V v_row_threads;
-  V v_rows;
-  V v_splits;
-  V v_tile;
+  int64_t v_row_blocks = 0;
+  int64_t v_row_threads = 0;
+  int64_t v_rows = 0;
+  int64_t v_splits = 0;
+  int64_t v_tile = 0;
   Shape v__shape_dbeta;
   Shape v__shape_dgamma;
   Shape v__shape_dx;
@@ -187,61 +187,61 @@ static void opgen_drive_LayerNormGrad(opgen_call* call, bool run) {
   check_same_dtype(OP, "mean", v_mean, v__dtype_S, "S", "the accumulator of T");
   v_rstd = adopt(call, OP, "rstd", v_rstd);
   check_same_dtype(OP, "rstd", v_rstd, v__dtype_S, "S", "the accumulator of T");
-  if (truth(boolean(v_gamma.kind != K_NONE))) {
+  if ((v_gamma.kind != K_NONE)) {
     v_gamma = adopt(call, OP, "gamma", v_gamma);
     check_same_dtype(OP, "gamma", v_gamma, v__dtype_T, "T", "dy");
   }
-  if (truth(boolean(compare(ndim(v_dy), integer(1LL)) < 0))) {
+  if ((ndim_i(v_dy) < 1LL)) {
     shape_error(OP, "dy", {"*lead", "D"}, shape(v_dy), {}, "");
   }
-  v_D = dim(v_dy, sub(ndim(v_dy), integer(1LL)));
-  v__group_lead = dims_slice(v_dy, integer(0LL), sub(ndim(v_dy), integer(1LL)));
-  v_lead = prod(v__group_lead);
-  if (truth(boolean(compare(ndim(v_x), integer(1LL)) < 0))) {
-    shape_error(OP, "x", {"*lead", "D"}, shape(v_x), {Binding{"D", v_D}, Binding{"*lead", v__group_lead}}, "");
+  v_D = dim_i(v_dy, sub_i(ndim_i(v_dy), 1LL));
+  v__group_lead = dims_slice(v_dy, integer(0LL), integer(sub_i(ndim_i(v_dy), 1LL)));
+  v_lead = prod(v__group_lead).i;
+  if ((ndim_i(v_x) < 1LL)) {
+    shape_error(OP, "x", {"*lead", "D"}, shape(v_x), {Binding{"D", integer(v_D)}, Binding{"*lead", v__group_lead}}, "");
   }
-  if (truth([&]() -> V { V t = boolean(!equal(dim(v_x, sub(ndim(v_x), integer(1LL))), v_D)); if (truth(t)) return t; return boolean(!equal(dims_slice(v_x, integer(0LL), sub(ndim(v_x), integer(1LL))), v__group_lead)); }())) {
-    shape_error(OP, "x", {"*lead", "D"}, shape(v_x), {Binding{"D", v_D}, Binding{"*lead", v__group_lead}}, "");
+  if (((dim_i(v_x, sub_i(ndim_i(v_x), 1LL)) != v_D) || !equal(dims_slice(v_x, integer(0LL), integer(sub_i(ndim_i(v_x), 1LL))), v__group_lead))) {
+    shape_error(OP, "x", {"*lead", "D"}, shape(v_x), {Binding{"D", integer(v_D)}, Binding{"*lead", v__group_lead}}, "");
   }
-  if (truth(boolean(compare(ndim(v_mean), integer(0LL)) < 0))) {
+  if ((ndim_i(v_mean) < 0LL)) {
     shape_error(OP, "mean", {"*lead"}, shape(v_mean), {Binding{"*lead", v__group_lead}}, "");
   }
-  if (truth(boolean(!equal(dims_slice(v_mean, integer(0LL), sub(ndim(v_mean), integer(0LL))), v__group_lead)))) {
+  if (!equal(dims_slice(v_mean, integer(0LL), integer(sub_i(ndim_i(v_mean), 0LL))), v__group_lead)) {
     shape_error(OP, "mean", {"*lead"}, shape(v_mean), {Binding{"*lead", v__group_lead}}, "");
   }
-  if (truth(boolean(compare(ndim(v_rstd), integer(0LL)) < 0))) {
+  if ((ndim_i(v_rstd) < 0LL)) {
     shape_error(OP, "rstd", {"*lead"}, shape(v_rstd), {Binding{"*lead", v__group_lead}}, "");
   }
-  if (truth(boolean(!equal(dims_slice(v_rstd, integer(0LL), sub(ndim(v_rstd), integer(0LL))), v__group_lead)))) {
+  if (!equal(dims_slice(v_rstd, integer(0LL), integer(sub_i(ndim_i(v_rstd), 0LL))), v__group_lead)) {
     shape_error(OP, "rstd", {"*lead"}, shape(v_rstd), {Binding{"*lead", v__group_lead}}, "");
   }
-  if (truth(boolean(v_gamma.kind != K_NONE))) {
-    if (truth(boolean(!equal(ndim(v_gamma), integer(1LL))))) {
-      shape_error(OP, "gamma", {"D"}, shape(v_gamma), {Binding{"D", v_D}}, "");
+  if ((v_gamma.kind != K_NONE)) {
+    if ((ndim_i(v_gamma) != 1LL)) {
+      shape_error(OP, "gamma", {"D"}, shape(v_gamma), {Binding{"D", integer(v_D)}}, "");
     }
-    if (truth(boolean(!equal(dim(v_gamma, integer(0LL)), v_D)))) {
-      shape_error(OP, "gamma", {"D"}, shape(v_gamma), {Binding{"D", v_D}}, "");
+    if ((dim_i(v_gamma, 0LL) != v_D)) {
+      shape_error(OP, "gamma", {"D"}, shape(v_gamma), {Binding{"D", integer(v_D)}}, "");
     }
   }
   v_rows = v_lead;
-  v_row_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of(integer(32LL), min_of(integer(512LL), mul(integer(32LL), neg(floordiv(neg(v_D), integer(128LL)))))));
-  v_row_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of(v_rows, integer(64LL)) : min_of(v_rows, integer(65536LL)));
-  v_tile = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(1LL), v_D) : integer(32LL));
-  v_splits = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(1LL), min_of(v_rows, integer(8LL))) : max_of(integer(1LL), min_of(neg(floordiv(neg(v_rows), integer(256LL))), integer(128LL))));
-  v_column_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : integer(256LL));
-  v_finish_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : integer(256LL));
-  v_finish_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of(v_D, integer(8LL)) : min_of(neg(floordiv(neg(v_D), integer(256LL))), integer(1024LL)));
-  v__shape_dx = Shape{v__group_lead, v_D};
+  v_row_threads = ((call->device != OPGEN_DEV_CUDA) ? 1LL : max_i(32LL, min_i(512LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_D), 128LL))))));
+  v_row_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(v_rows, 64LL) : min_i(v_rows, 65536LL));
+  v_tile = ((call->device != OPGEN_DEV_CUDA) ? max_i(1LL, v_D) : 32LL);
+  v_splits = ((call->device != OPGEN_DEV_CUDA) ? max_i(1LL, min_i(v_rows, 8LL)) : max_i(1LL, min_i(neg_i(floordiv_i(neg_i(v_rows), 256LL)), 128LL)));
+  v_column_threads = ((call->device != OPGEN_DEV_CUDA) ? 1LL : 256LL);
+  v_finish_threads = ((call->device != OPGEN_DEV_CUDA) ? 1LL : 256LL);
+  v_finish_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(v_D, 8LL) : min_i(neg_i(floordiv_i(neg_i(v_D), 256LL)), 1024LL));
+  v__shape_dx = Shape{v__group_lead, integer(v_D)};
   v__shape_dgamma = Shape{v_D};
   v__shape_dbeta = Shape{v_D};
   v_dx = output(call, OP, "dx", 0, run, v__shape_dx, v__dtype_T);
   v_dgamma = output(call, OP, "dgamma", 1, run, v__shape_dgamma, v__dtype_T);
   v_dbeta = output(call, OP, "dbeta", 2, run, v__shape_dbeta, v__dtype_T);
   if (!run) return;
-  v_partials = scratch(call, frame, Shape{v_splits, integer(2LL), v_D}, lit("float32"));
+  v_partials = scratch(call, frame, Shape{v_splits, 2LL, v_D}, lit("float32"));
   static const char* const strings[] = {"bfloat16", "float16", "float32"};
   static const char* const symbols[] = {"LayerNormGrad__layer_norm_grad_input__bfloat16", "LayerNormGrad__layer_norm_grad_input__float16", "LayerNormGrad__layer_norm_grad_input__float32", "LayerNormGrad__layer_norm_grad_params__bfloat16", "LayerNormGrad__layer_norm_grad_params__float16", "LayerNormGrad__layer_norm_grad_params__float32", "LayerNormGrad__layer_norm_grad_partials__bfloat16", "LayerNormGrad__layer_norm_grad_partials__float16", "LayerNormGrad__layer_norm_grad_partials__float32"};
-  opgen_plan_value values[10] = {plan_value(frame, v__dtype_T, strings, 3), plan_value(frame, v_row_blocks, strings, 3), plan_value(frame, v_row_threads, strings, 3), plan_value(frame, v_rows, strings, 3), plan_value(frame, v_D, strings, 3), plan_value(frame, v_tile, strings, 3), plan_value(frame, v_splits, strings, 3), plan_value(frame, v_column_threads, strings, 3), plan_value(frame, v_finish_blocks, strings, 3), plan_value(frame, v_finish_threads, strings, 3)};
+  opgen_plan_value values[10] = {plan_value(frame, v__dtype_T, strings, 3), plan_int(v_row_blocks), plan_int(v_row_threads), plan_int(v_rows), plan_int(v_D), plan_int(v_tile), plan_int(v_splits), plan_int(v_column_threads), plan_int(v_finish_blocks), plan_int(v_finish_threads)};
   opgen_native::Slot slots[9] = {plan_slot(frame, v_dy), plan_slot(frame, v_x), plan_slot(frame, v_mean), plan_slot(frame, v_rstd), plan_slot(frame, v_gamma), plan_slot(frame, v_dx), plan_slot(frame, v_partials), plan_slot(frame, v_dgamma), plan_slot(frame, v_dbeta)};
   int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_LayerNormGrad, symbols, 9, values, 10, slots, 9, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
   if (rc != OPGEN_OK) raise(rc, call->err);

@@ -130,55 +130,55 @@ static void opgen_drive_SoftmaxGrad(opgen_call* call, bool run) {
   V v_y = input_value(call, 0);
   V v_dy = input_value(call, 1);
   V v_axis = attr_value(call->attrs[0]);
-  V v_N;
+  int64_t v_N = 0;
   V v__axis_dy;
   V v__axis_y;
   V v__dtype_T;
   V v__group_inner;
   V v__group_outer;
-  V v_column_blocks;
-  V v_column_threads;
-  V v_columns;
+  int64_t v_column_blocks = 0;
+  int64_t v_column_threads = 0;
+  int64_t v_columns = 0;
   V v_dx;
-  V v_inner;
-  V v_outer;
-  V v_row_blocks;
-  V v_row_threads;
-  V v_rows;
+  int64_t v_inner = 0;
+  int64_t v_outer = 0;
+  int64_t v_row_blocks = 0;
+  int64_t v_row_threads = 0;
+  int64_t v_rows = 0;
   Shape v__shape_dx;
   v_axis = check_int(OP, "axis", v_axis, no_bound(), no_bound(), {}, false, false);
   v_y = adopt(call, OP, "y", v_y);
   v__dtype_T = check_dtype(OP, "y", v_y, {"float16", "bfloat16", "float32"}, "T");
   v_dy = adopt(call, OP, "dy", v_dy);
   check_same_dtype(OP, "dy", v_dy, v__dtype_T, "T", "y");
-  if (truth(boolean(compare(ndim(v_y), integer(1LL)) < 0))) {
+  if ((ndim_i(v_y) < 1LL)) {
     shape_error(OP, "y", {"*outer", "N", "*inner"}, shape(v_y), {}, "");
   }
-  v__axis_y = normalize_axis(OP, "axis", v_axis, "y", ndim(v_y), 0, 0);
-  v_N = dim(v_y, v__axis_y);
+  v__axis_y = normalize_axis(OP, "axis", v_axis, "y", integer(ndim_i(v_y)), 0, 0);
+  v_N = dim(v_y, v__axis_y).i;
   v__group_outer = dims_slice(v_y, integer(0LL), v__axis_y);
-  v_outer = prod(v__group_outer);
-  v__group_inner = dims_slice(v_y, add(v__axis_y, integer(1LL)), sub(ndim(v_y), integer(0LL)));
-  v_inner = prod(v__group_inner);
-  if (truth(boolean(compare(ndim(v_dy), integer(1LL)) < 0))) {
-    shape_error(OP, "dy", {"*outer", "N", "*inner"}, shape(v_dy), {Binding{"N", v_N}, Binding{"*outer", v__group_outer}, Binding{"*inner", v__group_inner}}, "");
+  v_outer = prod(v__group_outer).i;
+  v__group_inner = dims_slice(v_y, add(v__axis_y, integer(1LL)), integer(sub_i(ndim_i(v_y), 0LL)));
+  v_inner = prod(v__group_inner).i;
+  if ((ndim_i(v_dy) < 1LL)) {
+    shape_error(OP, "dy", {"*outer", "N", "*inner"}, shape(v_dy), {Binding{"N", integer(v_N)}, Binding{"*outer", v__group_outer}, Binding{"*inner", v__group_inner}}, "");
   }
-  v__axis_dy = normalize_axis(OP, "axis", v_axis, "dy", ndim(v_dy), 0, 0);
-  if (truth([&]() -> V { V t = boolean(!equal(dim(v_dy, v__axis_dy), v_N)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dims_slice(v_dy, integer(0LL), v__axis_dy), v__group_outer)); if (truth(t)) return t; return boolean(!equal(dims_slice(v_dy, add(v__axis_dy, integer(1LL)), sub(ndim(v_dy), integer(0LL))), v__group_inner)); }(); }())) {
-    shape_error(OP, "dy", {"*outer", "N", "*inner"}, shape(v_dy), {Binding{"N", v_N}, Binding{"*outer", v__group_outer}, Binding{"*inner", v__group_inner}}, "");
+  v__axis_dy = normalize_axis(OP, "axis", v_axis, "dy", integer(ndim_i(v_dy)), 0, 0);
+  if (((dim(v_dy, v__axis_dy).i != v_N) || !equal(dims_slice(v_dy, integer(0LL), v__axis_dy), v__group_outer) || !equal(dims_slice(v_dy, add(v__axis_dy, integer(1LL)), integer(sub_i(ndim_i(v_dy), 0LL))), v__group_inner))) {
+    shape_error(OP, "dy", {"*outer", "N", "*inner"}, shape(v_dy), {Binding{"N", integer(v_N)}, Binding{"*outer", v__group_outer}, Binding{"*inner", v__group_inner}}, "");
   }
   v_rows = v_outer;
-  v_columns = mul(v_outer, v_inner);
-  v_row_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of(integer(32LL), min_of(integer(1024LL), mul(integer(32LL), neg(floordiv(neg(v_N), integer(128LL)))))));
-  v_row_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of(v_rows, integer(64LL)) : min_of(v_rows, integer(65536LL)));
-  v_column_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : integer(256LL));
-  v_column_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of(v_columns, integer(64LL)) : min_of(neg(floordiv(neg(v_columns), integer(256LL))), integer(65536LL)));
-  v__shape_dx = Shape{v__group_outer, v_N, v__group_inner};
+  v_columns = mul_i(v_outer, v_inner);
+  v_row_threads = ((call->device != OPGEN_DEV_CUDA) ? 1LL : max_i(32LL, min_i(1024LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_N), 128LL))))));
+  v_row_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(v_rows, 64LL) : min_i(v_rows, 65536LL));
+  v_column_threads = ((call->device != OPGEN_DEV_CUDA) ? 1LL : 256LL);
+  v_column_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(v_columns, 64LL) : min_i(neg_i(floordiv_i(neg_i(v_columns), 256LL)), 65536LL));
+  v__shape_dx = Shape{v__group_outer, integer(v_N), v__group_inner};
   v_dx = output(call, OP, "dx", 0, run, v__shape_dx, v__dtype_T);
   if (!run) return;
   static const char* const strings[] = {"bfloat16", "float16", "float32"};
   static const char* const symbols[] = {"SoftmaxGrad__softmax_grad_columns__bfloat16", "SoftmaxGrad__softmax_grad_columns__float16", "SoftmaxGrad__softmax_grad_columns__float32", "SoftmaxGrad__softmax_grad_rows__bfloat16", "SoftmaxGrad__softmax_grad_rows__float16", "SoftmaxGrad__softmax_grad_rows__float32"};
-  opgen_plan_value values[9] = {plan_value(frame, v__dtype_T, strings, 3), plan_value(frame, v_row_blocks, strings, 3), plan_value(frame, v_row_threads, strings, 3), plan_value(frame, v_rows, strings, 3), plan_value(frame, v_N, strings, 3), plan_value(frame, v_inner, strings, 3), plan_value(frame, v_column_blocks, strings, 3), plan_value(frame, v_column_threads, strings, 3), plan_value(frame, v_columns, strings, 3)};
+  opgen_plan_value values[9] = {plan_value(frame, v__dtype_T, strings, 3), plan_int(v_row_blocks), plan_int(v_row_threads), plan_int(v_rows), plan_int(v_N), plan_int(v_inner), plan_int(v_column_blocks), plan_int(v_column_threads), plan_int(v_columns)};
   opgen_native::Slot slots[3] = {plan_slot(frame, v_y), plan_slot(frame, v_dy), plan_slot(frame, v_dx)};
   int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_SoftmaxGrad, symbols, 6, values, 9, slots, 3, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
   if (rc != OPGEN_OK) raise(rc, call->err);

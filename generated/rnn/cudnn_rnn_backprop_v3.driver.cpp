@@ -1152,74 +1152,74 @@ static void opgen_drive_CudnnRNNBackpropV3(opgen_call* call, bool run) {
   V v_time_major = attr_value(call->attrs[7]);
   V v_compute_input_backprop = attr_value(call->attrs[8]);
   V v__dtype_T;
-  V v_acts;
-  V v_batch;
-  V v_bias_blocks;
-  V v_bias_threads;
-  V v_c_layers;
-  V v_c_size;
-  V v_cell_blocks;
-  V v_cell_threads;
-  V v_cells;
+  int64_t v_acts = 0;
+  int64_t v_batch = 0;
+  int64_t v_bias_blocks = 0;
+  int64_t v_bias_threads = 0;
+  int64_t v_c_layers = 0;
+  int64_t v_c_size = 0;
+  int64_t v_cell_blocks = 0;
+  int64_t v_cell_threads = 0;
+  int64_t v_cells = 0;
   V v_dc;
   V v_dgr;
   V v_dgw;
   V v_dh;
   V v_dhp;
-  V v_dirs;
+  int64_t v_dirs = 0;
   V v_dm;
-  V v_dx;
+  int64_t v_dx = 0;
   V v_dxl;
   V v_dxt;
   V v_dy;
-  V v_fused;
-  V v_fused_depth;
-  V v_fused_h_tiles;
-  V v_fused_max_depth;
-  V v_fused_row_tiles;
-  V v_fused_unit_tiles;
-  V v_gate_width;
-  V v_gates;
-  V v_gemm_steps;
-  V v_gpu_row_threads;
-  V v_gru;
-  V v_h_size;
+  bool v_fused = false;
+  int64_t v_fused_depth = 0;
+  int64_t v_fused_h_tiles = 0;
+  int64_t v_fused_max_depth = 0;
+  int64_t v_fused_row_tiles = 0;
+  int64_t v_fused_unit_tiles = 0;
+  int64_t v_gate_width = 0;
+  int64_t v_gates = 0;
+  bool v_gemm_steps = false;
+  int64_t v_gpu_row_threads = 0;
+  int64_t v_gru = 0;
+  int64_t v_h_size = 0;
   V v_input_backprop;
   V v_input_c_backprop;
   V v_input_h_backprop;
-  V v_input_size;
-  V v_layers_dirs;
-  V v_lstm;
-  V v_lstm_unit_tiles;
-  V v_num_layers;
-  V v_num_units;
+  int64_t v_input_size = 0;
+  int64_t v_layers_dirs = 0;
+  int64_t v_lstm = 0;
+  int64_t v_lstm_unit_tiles = 0;
+  int64_t v_num_layers = 0;
+  int64_t v_num_units = 0;
   V v_ones;
-  V v_out_width;
+  int64_t v_out_width = 0;
   V v_params_backprop;
-  V v_params_len;
+  int64_t v_params_len = 0;
   V v_params_size;
-  V v_persistent;
-  V v_persistent_blocks;
-  V v_persistent_max_batch;
-  V v_persistent_max_weights;
+  bool v_persistent = false;
+  int64_t v_persistent_blocks = 0;
+  int64_t v_persistent_max_batch = 0;
+  int64_t v_persistent_max_weights = 0;
   V v_pl_size;
   V v_proj;
-  V v_relu;
-  V v_reserve_got;
+  int64_t v_relu = 0;
+  int64_t v_reserve_got = 0;
   V v_reserve_len;
-  V v_row_blocks;
-  V v_row_threads;
-  V v_rows;
-  V v_seq_blocks;
-  V v_seq_cells;
-  V v_seq_threads;
-  V v_skip;
-  V v_steps;
-  V v_swap0;
-  V v_swap1;
-  V v_unprojected_row_tiles;
-  V v_unswap0;
-  V v_unswap1;
+  int64_t v_row_blocks = 0;
+  int64_t v_row_threads = 0;
+  int64_t v_rows = 0;
+  int64_t v_seq_blocks = 0;
+  int64_t v_seq_cells = 0;
+  int64_t v_seq_threads = 0;
+  int64_t v_skip = 0;
+  int64_t v_steps = 0;
+  int64_t v_swap0 = 0;
+  int64_t v_swap1 = 0;
+  int64_t v_unprojected_row_tiles = 0;
+  int64_t v_unswap0 = 0;
+  int64_t v_unswap1 = 0;
   V v_w0;
   V v_w1;
   V v_weights_len;
@@ -1242,7 +1242,7 @@ static void opgen_drive_CudnnRNNBackpropV3(opgen_call* call, bool run) {
   v_input_h = adopt(call, OP, "input_h", v_input_h);
   check_same_dtype(OP, "input_h", v_input_h, v__dtype_T, "T", "input");
   v_input_c = adopt(call, OP, "input_c", v_input_c);
-  if (truth(boolean(equal(v_rnn_mode, lit("lstm"))))) {
+  if (equal(v_rnn_mode, lit("lstm"))) {
     check_same_dtype(OP, "input_c", v_input_c, v__dtype_T, "T", "input");
   }
   v_params = adopt(call, OP, "params", v_params);
@@ -1254,7 +1254,7 @@ static void opgen_drive_CudnnRNNBackpropV3(opgen_call* call, bool run) {
   v_output_h = adopt(call, OP, "output_h", v_output_h);
   check_same_dtype(OP, "output_h", v_output_h, v__dtype_T, "T", "input");
   v_output_c = adopt(call, OP, "output_c", v_output_c);
-  if (truth(boolean(equal(v_rnn_mode, lit("lstm"))))) {
+  if (equal(v_rnn_mode, lit("lstm"))) {
     check_same_dtype(OP, "output_c", v_output_c, v__dtype_T, "T", "input");
   }
   v_output_backprop = adopt(call, OP, "output_backprop", v_output_backprop);
@@ -1262,7 +1262,7 @@ static void opgen_drive_CudnnRNNBackpropV3(opgen_call* call, bool run) {
   v_output_h_backprop = adopt(call, OP, "output_h_backprop", v_output_h_backprop);
   check_same_dtype(OP, "output_h_backprop", v_output_h_backprop, v__dtype_T, "T", "input");
   v_output_c_backprop = adopt(call, OP, "output_c_backprop", v_output_c_backprop);
-  if (truth(boolean(equal(v_rnn_mode, lit("lstm"))))) {
+  if (equal(v_rnn_mode, lit("lstm"))) {
     check_same_dtype(OP, "output_c_backprop", v_output_c_backprop, v__dtype_T, "T", "input");
   }
   v_reserve_space = adopt(call, OP, "reserve_space", v_reserve_space);
@@ -1270,311 +1270,311 @@ static void opgen_drive_CudnnRNNBackpropV3(opgen_call* call, bool run) {
   v_host_reserved = adopt(call, OP, "host_reserved", v_host_reserved);
   check_dtype(OP, "host_reserved", v_host_reserved, {"int8"}, nullptr);
   if (truth(v_time_major)) {
-    if (truth(boolean(!equal(ndim(v_input), integer(3LL))))) {
+    if ((ndim_i(v_input) != 3LL)) {
       shape_error(OP, "input", {"steps", "batch", "input_size"}, shape(v_input), {}, "time_major true");
     }
-    v_steps = dim(v_input, integer(0LL));
-    v_batch = dim(v_input, integer(1LL));
-    v_input_size = dim(v_input, integer(2LL));
-    if (truth(boolean(!equal(ndim(v_input_h), integer(3LL))))) {
-      shape_error(OP, "input_h", {"layers_dirs", "batch", "h_size"}, shape(v_input_h), {Binding{"batch", v_batch}}, "time_major true");
+    v_steps = dim_i(v_input, 0LL);
+    v_batch = dim_i(v_input, 1LL);
+    v_input_size = dim_i(v_input, 2LL);
+    if ((ndim_i(v_input_h) != 3LL)) {
+      shape_error(OP, "input_h", {"layers_dirs", "batch", "h_size"}, shape(v_input_h), {Binding{"batch", integer(v_batch)}}, "time_major true");
     }
-    v_layers_dirs = dim(v_input_h, integer(0LL));
-    v_h_size = dim(v_input_h, integer(2LL));
-    if (truth(boolean(!equal(dim(v_input_h, integer(1LL)), v_batch)))) {
-      shape_error(OP, "input_h", {"layers_dirs", "batch", "h_size"}, shape(v_input_h), {Binding{"batch", v_batch}, Binding{"h_size", v_h_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major true");
+    v_layers_dirs = dim_i(v_input_h, 0LL);
+    v_h_size = dim_i(v_input_h, 2LL);
+    if ((dim_i(v_input_h, 1LL) != v_batch)) {
+      shape_error(OP, "input_h", {"layers_dirs", "batch", "h_size"}, shape(v_input_h), {Binding{"batch", integer(v_batch)}, Binding{"h_size", integer(v_h_size)}, Binding{"layers_dirs", integer(v_layers_dirs)}}, "time_major true");
     }
-    if (truth(boolean(equal(v_rnn_mode, lit("lstm"))))) {
-      if (truth(boolean(!equal(ndim(v_input_c), integer(3LL))))) {
-        shape_error(OP, "input_c", {"layers_dirs", "batch", "c_size"}, shape(v_input_c), {Binding{"batch", v_batch}, Binding{"layers_dirs", v_layers_dirs}}, "time_major true");
+    if (equal(v_rnn_mode, lit("lstm"))) {
+      if ((ndim_i(v_input_c) != 3LL)) {
+        shape_error(OP, "input_c", {"layers_dirs", "batch", "c_size"}, shape(v_input_c), {Binding{"batch", integer(v_batch)}, Binding{"layers_dirs", integer(v_layers_dirs)}}, "time_major true");
       }
-      v_c_size = dim(v_input_c, integer(2LL));
-      if (truth([&]() -> V { V t = boolean(!equal(dim(v_input_c, integer(0LL)), v_layers_dirs)); if (truth(t)) return t; return boolean(!equal(dim(v_input_c, integer(1LL)), v_batch)); }())) {
-        shape_error(OP, "input_c", {"layers_dirs", "batch", "c_size"}, shape(v_input_c), {Binding{"batch", v_batch}, Binding{"c_size", v_c_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major true");
+      v_c_size = dim_i(v_input_c, 2LL);
+      if (((dim_i(v_input_c, 0LL) != v_layers_dirs) || (dim_i(v_input_c, 1LL) != v_batch))) {
+        shape_error(OP, "input_c", {"layers_dirs", "batch", "c_size"}, shape(v_input_c), {Binding{"batch", integer(v_batch)}, Binding{"c_size", integer(v_c_size)}, Binding{"layers_dirs", integer(v_layers_dirs)}}, "time_major true");
       }
     }
-    if (truth(boolean(!equal(ndim(v_params), integer(1LL))))) {
+    if ((ndim_i(v_params) != 1LL)) {
       shape_error(OP, "params", {"params_len"}, shape(v_params), {}, "time_major true");
     }
-    v_params_len = dim(v_params, integer(0LL));
-    if (truth(boolean(!equal(ndim(v_sequence_lengths), integer(1LL))))) {
-      shape_error(OP, "sequence_lengths", {"batch"}, shape(v_sequence_lengths), {Binding{"batch", v_batch}}, "time_major true");
+    v_params_len = dim_i(v_params, 0LL);
+    if ((ndim_i(v_sequence_lengths) != 1LL)) {
+      shape_error(OP, "sequence_lengths", {"batch"}, shape(v_sequence_lengths), {Binding{"batch", integer(v_batch)}}, "time_major true");
     }
-    if (truth(boolean(!equal(dim(v_sequence_lengths, integer(0LL)), v_batch)))) {
-      shape_error(OP, "sequence_lengths", {"batch"}, shape(v_sequence_lengths), {Binding{"batch", v_batch}}, "time_major true");
+    if ((dim_i(v_sequence_lengths, 0LL) != v_batch)) {
+      shape_error(OP, "sequence_lengths", {"batch"}, shape(v_sequence_lengths), {Binding{"batch", integer(v_batch)}}, "time_major true");
     }
-    if (truth(boolean(!equal(ndim(v_output), integer(3LL))))) {
-      shape_error(OP, "output", {"steps", "batch", "out_width"}, shape(v_output), {Binding{"batch", v_batch}, Binding{"steps", v_steps}}, "time_major true");
+    if ((ndim_i(v_output) != 3LL)) {
+      shape_error(OP, "output", {"steps", "batch", "out_width"}, shape(v_output), {Binding{"batch", integer(v_batch)}, Binding{"steps", integer(v_steps)}}, "time_major true");
     }
-    v_out_width = dim(v_output, integer(2LL));
-    if (truth([&]() -> V { V t = boolean(!equal(dim(v_output, integer(0LL)), v_steps)); if (truth(t)) return t; return boolean(!equal(dim(v_output, integer(1LL)), v_batch)); }())) {
-      shape_error(OP, "output", {"steps", "batch", "out_width"}, shape(v_output), {Binding{"batch", v_batch}, Binding{"out_width", v_out_width}, Binding{"steps", v_steps}}, "time_major true");
+    v_out_width = dim_i(v_output, 2LL);
+    if (((dim_i(v_output, 0LL) != v_steps) || (dim_i(v_output, 1LL) != v_batch))) {
+      shape_error(OP, "output", {"steps", "batch", "out_width"}, shape(v_output), {Binding{"batch", integer(v_batch)}, Binding{"out_width", integer(v_out_width)}, Binding{"steps", integer(v_steps)}}, "time_major true");
     }
-    if (truth(boolean(!equal(ndim(v_output_h), integer(3LL))))) {
-      shape_error(OP, "output_h", {"layers_dirs", "batch", "h_size"}, shape(v_output_h), {Binding{"batch", v_batch}, Binding{"h_size", v_h_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major true");
+    if ((ndim_i(v_output_h) != 3LL)) {
+      shape_error(OP, "output_h", {"layers_dirs", "batch", "h_size"}, shape(v_output_h), {Binding{"batch", integer(v_batch)}, Binding{"h_size", integer(v_h_size)}, Binding{"layers_dirs", integer(v_layers_dirs)}}, "time_major true");
     }
-    if (truth([&]() -> V { V t = boolean(!equal(dim(v_output_h, integer(0LL)), v_layers_dirs)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_output_h, integer(1LL)), v_batch)); if (truth(t)) return t; return boolean(!equal(dim(v_output_h, integer(2LL)), v_h_size)); }(); }())) {
-      shape_error(OP, "output_h", {"layers_dirs", "batch", "h_size"}, shape(v_output_h), {Binding{"batch", v_batch}, Binding{"h_size", v_h_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major true");
+    if (((dim_i(v_output_h, 0LL) != v_layers_dirs) || (dim_i(v_output_h, 1LL) != v_batch) || (dim_i(v_output_h, 2LL) != v_h_size))) {
+      shape_error(OP, "output_h", {"layers_dirs", "batch", "h_size"}, shape(v_output_h), {Binding{"batch", integer(v_batch)}, Binding{"h_size", integer(v_h_size)}, Binding{"layers_dirs", integer(v_layers_dirs)}}, "time_major true");
     }
-    if (truth(boolean(equal(v_rnn_mode, lit("lstm"))))) {
-      if (truth(boolean(!equal(ndim(v_output_c), integer(3LL))))) {
-        shape_error(OP, "output_c", {"layers_dirs", "batch", "c_size"}, shape(v_output_c), {Binding{"batch", v_batch}, Binding{"c_size", v_c_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major true");
+    if (equal(v_rnn_mode, lit("lstm"))) {
+      if ((ndim_i(v_output_c) != 3LL)) {
+        shape_error(OP, "output_c", {"layers_dirs", "batch", "c_size"}, shape(v_output_c), {Binding{"batch", integer(v_batch)}, Binding{"c_size", integer(v_c_size)}, Binding{"layers_dirs", integer(v_layers_dirs)}}, "time_major true");
       }
-      if (truth([&]() -> V { V t = boolean(!equal(dim(v_output_c, integer(0LL)), v_layers_dirs)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_output_c, integer(1LL)), v_batch)); if (truth(t)) return t; return boolean(!equal(dim(v_output_c, integer(2LL)), v_c_size)); }(); }())) {
-        shape_error(OP, "output_c", {"layers_dirs", "batch", "c_size"}, shape(v_output_c), {Binding{"batch", v_batch}, Binding{"c_size", v_c_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major true");
-      }
-    }
-    if (truth(boolean(!equal(ndim(v_output_backprop), integer(3LL))))) {
-      shape_error(OP, "output_backprop", {"steps", "batch", "out_width"}, shape(v_output_backprop), {Binding{"batch", v_batch}, Binding{"out_width", v_out_width}, Binding{"steps", v_steps}}, "time_major true");
-    }
-    if (truth([&]() -> V { V t = boolean(!equal(dim(v_output_backprop, integer(0LL)), v_steps)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_output_backprop, integer(1LL)), v_batch)); if (truth(t)) return t; return boolean(!equal(dim(v_output_backprop, integer(2LL)), v_out_width)); }(); }())) {
-      shape_error(OP, "output_backprop", {"steps", "batch", "out_width"}, shape(v_output_backprop), {Binding{"batch", v_batch}, Binding{"out_width", v_out_width}, Binding{"steps", v_steps}}, "time_major true");
-    }
-    if (truth(boolean(!equal(ndim(v_output_h_backprop), integer(3LL))))) {
-      shape_error(OP, "output_h_backprop", {"layers_dirs", "batch", "h_size"}, shape(v_output_h_backprop), {Binding{"batch", v_batch}, Binding{"h_size", v_h_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major true");
-    }
-    if (truth([&]() -> V { V t = boolean(!equal(dim(v_output_h_backprop, integer(0LL)), v_layers_dirs)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_output_h_backprop, integer(1LL)), v_batch)); if (truth(t)) return t; return boolean(!equal(dim(v_output_h_backprop, integer(2LL)), v_h_size)); }(); }())) {
-      shape_error(OP, "output_h_backprop", {"layers_dirs", "batch", "h_size"}, shape(v_output_h_backprop), {Binding{"batch", v_batch}, Binding{"h_size", v_h_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major true");
-    }
-    if (truth(boolean(equal(v_rnn_mode, lit("lstm"))))) {
-      if (truth(boolean(!equal(ndim(v_output_c_backprop), integer(3LL))))) {
-        shape_error(OP, "output_c_backprop", {"layers_dirs", "batch", "c_size"}, shape(v_output_c_backprop), {Binding{"batch", v_batch}, Binding{"c_size", v_c_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major true");
-      }
-      if (truth([&]() -> V { V t = boolean(!equal(dim(v_output_c_backprop, integer(0LL)), v_layers_dirs)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_output_c_backprop, integer(1LL)), v_batch)); if (truth(t)) return t; return boolean(!equal(dim(v_output_c_backprop, integer(2LL)), v_c_size)); }(); }())) {
-        shape_error(OP, "output_c_backprop", {"layers_dirs", "batch", "c_size"}, shape(v_output_c_backprop), {Binding{"batch", v_batch}, Binding{"c_size", v_c_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major true");
+      if (((dim_i(v_output_c, 0LL) != v_layers_dirs) || (dim_i(v_output_c, 1LL) != v_batch) || (dim_i(v_output_c, 2LL) != v_c_size))) {
+        shape_error(OP, "output_c", {"layers_dirs", "batch", "c_size"}, shape(v_output_c), {Binding{"batch", integer(v_batch)}, Binding{"c_size", integer(v_c_size)}, Binding{"layers_dirs", integer(v_layers_dirs)}}, "time_major true");
       }
     }
-    if (truth(boolean(!equal(ndim(v_reserve_space), integer(1LL))))) {
+    if ((ndim_i(v_output_backprop) != 3LL)) {
+      shape_error(OP, "output_backprop", {"steps", "batch", "out_width"}, shape(v_output_backprop), {Binding{"batch", integer(v_batch)}, Binding{"out_width", integer(v_out_width)}, Binding{"steps", integer(v_steps)}}, "time_major true");
+    }
+    if (((dim_i(v_output_backprop, 0LL) != v_steps) || (dim_i(v_output_backprop, 1LL) != v_batch) || (dim_i(v_output_backprop, 2LL) != v_out_width))) {
+      shape_error(OP, "output_backprop", {"steps", "batch", "out_width"}, shape(v_output_backprop), {Binding{"batch", integer(v_batch)}, Binding{"out_width", integer(v_out_width)}, Binding{"steps", integer(v_steps)}}, "time_major true");
+    }
+    if ((ndim_i(v_output_h_backprop) != 3LL)) {
+      shape_error(OP, "output_h_backprop", {"layers_dirs", "batch", "h_size"}, shape(v_output_h_backprop), {Binding{"batch", integer(v_batch)}, Binding{"h_size", integer(v_h_size)}, Binding{"layers_dirs", integer(v_layers_dirs)}}, "time_major true");
+    }
+    if (((dim_i(v_output_h_backprop, 0LL) != v_layers_dirs) || (dim_i(v_output_h_backprop, 1LL) != v_batch) || (dim_i(v_output_h_backprop, 2LL) != v_h_size))) {
+      shape_error(OP, "output_h_backprop", {"layers_dirs", "batch", "h_size"}, shape(v_output_h_backprop), {Binding{"batch", integer(v_batch)}, Binding{"h_size", integer(v_h_size)}, Binding{"layers_dirs", integer(v_layers_dirs)}}, "time_major true");
+    }
+    if (equal(v_rnn_mode, lit("lstm"))) {
+      if ((ndim_i(v_output_c_backprop) != 3LL)) {
+        shape_error(OP, "output_c_backprop", {"layers_dirs", "batch", "c_size"}, shape(v_output_c_backprop), {Binding{"batch", integer(v_batch)}, Binding{"c_size", integer(v_c_size)}, Binding{"layers_dirs", integer(v_layers_dirs)}}, "time_major true");
+      }
+      if (((dim_i(v_output_c_backprop, 0LL) != v_layers_dirs) || (dim_i(v_output_c_backprop, 1LL) != v_batch) || (dim_i(v_output_c_backprop, 2LL) != v_c_size))) {
+        shape_error(OP, "output_c_backprop", {"layers_dirs", "batch", "c_size"}, shape(v_output_c_backprop), {Binding{"batch", integer(v_batch)}, Binding{"c_size", integer(v_c_size)}, Binding{"layers_dirs", integer(v_layers_dirs)}}, "time_major true");
+      }
+    }
+    if ((ndim_i(v_reserve_space) != 1LL)) {
       shape_error(OP, "reserve_space", {"reserve_got"}, shape(v_reserve_space), {}, "time_major true");
     }
-    v_reserve_got = dim(v_reserve_space, integer(0LL));
-    v_persistent_max_weights = integer(4096LL);
-    v_persistent_max_batch = integer(64LL);
-    v_fused_max_depth = integer(128LL);
-    v_dirs = (truth(boolean(equal(v_direction, lit("unidirectional")))) ? integer(1LL) : integer(2LL));
-    v_gates = (truth(boolean(contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh")}))) ? integer(1LL) : (truth(boolean(equal(v_rnn_mode, lit("lstm")))) ? integer(4LL) : integer(3LL)));
-    v_lstm = (truth(boolean(contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh"), lit("gru")}))) ? integer(0LL) : integer(1LL));
-    v_gru = (truth(boolean(contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh"), lit("lstm")}))) ? integer(0LL) : integer(1LL));
-    v_relu = (truth(boolean(equal(v_rnn_mode, lit("rnn_relu")))) ? integer(1LL) : integer(0LL));
-    v_num_units = (truth(boolean(contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh"), lit("gru")}))) ? v_h_size : v_c_size);
-    v_num_layers = floordiv(v_layers_dirs, v_dirs);
+    v_reserve_got = dim_i(v_reserve_space, 0LL);
+    v_persistent_max_weights = 4096LL;
+    v_persistent_max_batch = 64LL;
+    v_fused_max_depth = 128LL;
+    v_dirs = (equal(v_direction, lit("unidirectional")) ? 1LL : 2LL);
+    v_gates = (contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh")}) ? 1LL : (equal(v_rnn_mode, lit("lstm")) ? 4LL : 3LL));
+    v_lstm = (contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh"), lit("gru")}) ? 0LL : 1LL);
+    v_gru = (contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh"), lit("lstm")}) ? 0LL : 1LL);
+    v_relu = (equal(v_rnn_mode, lit("rnn_relu")) ? 1LL : 0LL);
+    v_num_units = (contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh"), lit("gru")}) ? v_h_size : v_c_size);
+    v_num_layers = floordiv_i(v_layers_dirs, v_dirs);
     v_proj = min_of(v_num_proj, integer(1LL));
-    v_skip = (truth(boolean(equal(v_input_mode, lit("linear_input")))) ? integer(0LL) : (truth(boolean(equal(v_input_mode, lit("skip_input")))) ? integer(1LL) : sub(integer(1LL), min_of(mul(sub(v_input_size, v_num_units), sub(v_input_size, v_num_units)), integer(1LL)))));
-    v_gate_width = mul(v_gates, v_num_units);
-    v_acts = mul(mul(integer(4LL), v_num_units), add(v_lstm, v_gru));
-    v_rows = mul(v_steps, v_batch);
-    v_out_width = mul(v_dirs, v_h_size);
-    v_c_layers = mul(v_layers_dirs, v_lstm);
-    v_w0 = add(add(mul(mul(v_gate_width, v_input_size), sub(integer(1LL), v_skip)), mul(v_gate_width, v_h_size)), mul(v_num_proj, v_num_units));
-    v_w1 = add(add(mul(v_gate_width, v_out_width), mul(v_gate_width, v_h_size)), mul(v_num_proj, v_num_units));
-    v_weights_len = add(mul(v_dirs, v_w0), mul(mul(sub(v_num_layers, integer(1LL)), v_dirs), v_w1));
-    v_params_size = add(v_weights_len, mul(mul(v_layers_dirs, integer(2LL)), v_gate_width));
-    v_pl_size = add(add(add(mul(v_rows, v_acts), mul(mul(add(v_steps, integer(1LL)), v_batch), v_h_size)), mul(mul(mul(v_lstm, add(v_steps, integer(1LL))), v_batch), v_num_units)), mul(mul(v_proj, v_rows), v_num_units));
-    v_reserve_len = add(mul(v_layers_dirs, v_pl_size), mul(mul(mul(sub(v_num_layers, integer(1LL)), integer(2LL)), v_rows), v_out_width));
-    v_swap0 = integer(1LL);
+    v_skip = (equal(v_input_mode, lit("linear_input")) ? 0LL : (equal(v_input_mode, lit("skip_input")) ? 1LL : sub_i(1LL, min_i(mul_i(sub_i(v_input_size, v_num_units), sub_i(v_input_size, v_num_units)), 1LL))));
+    v_gate_width = mul_i(v_gates, v_num_units);
+    v_acts = mul_i(mul_i(4LL, v_num_units), add_i(v_lstm, v_gru));
+    v_rows = mul_i(v_steps, v_batch);
+    v_out_width = mul_i(v_dirs, v_h_size);
+    v_c_layers = mul_i(v_layers_dirs, v_lstm);
+    v_w0 = add(integer(add_i(mul_i(mul_i(v_gate_width, v_input_size), sub_i(1LL, v_skip)), mul_i(v_gate_width, v_h_size))), mul(v_num_proj, integer(v_num_units)));
+    v_w1 = add(integer(add_i(mul_i(v_gate_width, v_out_width), mul_i(v_gate_width, v_h_size))), mul(v_num_proj, integer(v_num_units)));
+    v_weights_len = add(mul(integer(v_dirs), v_w0), mul(integer(mul_i(sub_i(v_num_layers, 1LL), v_dirs)), v_w1));
+    v_params_size = add(v_weights_len, integer(mul_i(mul_i(v_layers_dirs, 2LL), v_gate_width)));
+    v_pl_size = add(integer(add_i(add_i(mul_i(v_rows, v_acts), mul_i(mul_i(add_i(v_steps, 1LL), v_batch), v_h_size)), mul_i(mul_i(mul_i(v_lstm, add_i(v_steps, 1LL)), v_batch), v_num_units))), mul(mul(v_proj, integer(v_rows)), integer(v_num_units)));
+    v_reserve_len = add(mul(integer(v_layers_dirs), v_pl_size), integer(mul_i(mul_i(mul_i(sub_i(v_num_layers, 1LL), 2LL), v_rows), v_out_width)));
+    v_swap0 = 1LL;
     v_swap1 = v_rows;
-    v_cells = mul(v_batch, v_num_units);
-    v_cell_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : min_of(neg(floordiv(neg(v_cells), integer(256LL))), integer(65535LL)));
-    v_cell_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_cells), integer(128LL)))))));
-    v_row_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of(v_batch, integer(4LL)) : min_of(v_batch, integer(65535LL)));
-    v_gpu_row_threads = (truth(boolean(contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh")}))) ? integer(256LL) : max_of(integer(128LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_num_units), integer(32LL)))))));
-    v_row_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : v_gpu_row_threads);
-    v_persistent_blocks = neg(floordiv(neg(v_batch), integer(4LL)));
-    v_fused_depth = mul(v_gates, max_of(v_num_units, v_h_size));
-    v_persistent = [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(equal(v_proj, integer(0LL))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(mul(v_gate_width, v_h_size), integer(1LL)) >= 0); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(mul(v_gate_width, v_h_size), v_persistent_max_weights) <= 0); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(v_batch, integer(1LL)) >= 0); if (!truth(t)) return t; return boolean(compare(v_batch, v_persistent_max_batch) <= 0); }(); }(); }(); }(); }();
-    v_fused = [&]() -> V { V t = boolean(!truth(v_persistent)); if (!truth(t)) return t; return [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return boolean(compare(v_fused_depth, v_fused_max_depth) <= 0); }(); }();
-    v_gemm_steps = [&]() -> V { V t = boolean(!truth(v_persistent)); if (!truth(t)) return t; return boolean(!truth(v_fused)); }();
-    v_fused_row_tiles = neg(floordiv(neg(v_batch), integer(32LL)));
-    v_fused_unit_tiles = neg(floordiv(neg(v_num_units), integer(32LL)));
-    v_fused_h_tiles = min_of(neg(floordiv(neg(v_h_size), integer(32LL))), neg(floordiv(neg(v_fused_max_depth), mul(integer(4LL), integer(32LL)))));
-    v_seq_cells = mul(v_rows, max_of(v_input_size, v_out_width));
-    v_seq_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : min_of(neg(floordiv(neg(v_seq_cells), integer(256LL))), integer(65535LL)));
-    v_seq_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_seq_cells), integer(128LL)))))));
-    v_unswap0 = integer(1LL);
+    v_cells = mul_i(v_batch, v_num_units);
+    v_cell_blocks = ((call->device != OPGEN_DEV_CUDA) ? 1LL : min_i(neg_i(floordiv_i(neg_i(v_cells), 256LL)), 65535LL));
+    v_cell_threads = ((call->device != OPGEN_DEV_CUDA) ? 1LL : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_cells), 128LL))))));
+    v_row_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(v_batch, 4LL) : min_i(v_batch, 65535LL));
+    v_gpu_row_threads = (contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh")}) ? 256LL : max_i(128LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_num_units), 32LL))))));
+    v_row_threads = ((call->device != OPGEN_DEV_CUDA) ? 1LL : v_gpu_row_threads);
+    v_persistent_blocks = neg_i(floordiv_i(neg_i(v_batch), 4LL));
+    v_fused_depth = mul_i(v_gates, max_i(v_num_units, v_h_size));
+    v_persistent = ((call->device == OPGEN_DEV_CUDA) && equal(v_proj, integer(0LL)) && (mul_i(v_gate_width, v_h_size) >= 1LL) && (mul_i(v_gate_width, v_h_size) <= v_persistent_max_weights) && (v_batch >= 1LL) && (v_batch <= v_persistent_max_batch));
+    v_fused = (!v_persistent && ((call->device == OPGEN_DEV_CUDA) && (v_fused_depth <= v_fused_max_depth)));
+    v_gemm_steps = (!v_persistent && !v_fused);
+    v_fused_row_tiles = neg_i(floordiv_i(neg_i(v_batch), 32LL));
+    v_fused_unit_tiles = neg_i(floordiv_i(neg_i(v_num_units), 32LL));
+    v_fused_h_tiles = min_i(neg_i(floordiv_i(neg_i(v_h_size), 32LL)), neg_i(floordiv_i(neg_i(v_fused_max_depth), mul_i(4LL, 32LL))));
+    v_seq_cells = mul_i(v_rows, max_i(v_input_size, v_out_width));
+    v_seq_blocks = ((call->device != OPGEN_DEV_CUDA) ? 1LL : min_i(neg_i(floordiv_i(neg_i(v_seq_cells), 256LL)), 65535LL));
+    v_seq_threads = ((call->device != OPGEN_DEV_CUDA) ? 1LL : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_seq_cells), 128LL))))));
+    v_unswap0 = 1LL;
     v_unswap1 = v_rows;
-    v_dx = (truth(v_compute_input_backprop) ? integer(1LL) : integer(0LL));
-    v_bias_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : min_of(neg(floordiv(neg(v_gate_width), integer(256LL))), integer(65535LL)));
-    v_bias_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_gate_width), integer(128LL)))))));
-    v_unprojected_row_tiles = max_of(neg(floordiv(neg(v_batch), integer(32LL))), integer(3LL));
-    v_lstm_unit_tiles = min_of(v_fused_unit_tiles, neg(floordiv(neg(v_fused_max_depth), mul(integer(4LL), integer(32LL)))));
+    v_dx = (truth(v_compute_input_backprop) ? 1LL : 0LL);
+    v_bias_blocks = ((call->device != OPGEN_DEV_CUDA) ? 1LL : min_i(neg_i(floordiv_i(neg_i(v_gate_width), 256LL)), 65535LL));
+    v_bias_threads = ((call->device != OPGEN_DEV_CUDA) ? 1LL : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_gate_width), 128LL))))));
+    v_unprojected_row_tiles = max_i(neg_i(floordiv_i(neg_i(v_batch), 32LL)), 3LL);
+    v_lstm_unit_tiles = min_i(v_fused_unit_tiles, neg_i(floordiv_i(neg_i(v_fused_max_depth), mul_i(4LL, 32LL))));
     v__shape_input_backprop = Shape{v_steps, v_batch, v_input_size};
     v__shape_input_h_backprop = Shape{v_layers_dirs, v_batch, v_h_size};
     v__shape_input_c_backprop = Shape{v_c_layers, v_batch, v_num_units};
     v__shape_params_backprop = Shape{v_params_len};
   } else {
-    if (truth(boolean(!equal(ndim(v_input), integer(3LL))))) {
+    if ((ndim_i(v_input) != 3LL)) {
       shape_error(OP, "input", {"batch", "steps", "input_size"}, shape(v_input), {}, "time_major false");
     }
-    v_batch = dim(v_input, integer(0LL));
-    v_steps = dim(v_input, integer(1LL));
-    v_input_size = dim(v_input, integer(2LL));
-    if (truth(boolean(!equal(ndim(v_input_h), integer(3LL))))) {
-      shape_error(OP, "input_h", {"batch", "layers_dirs", "h_size"}, shape(v_input_h), {Binding{"batch", v_batch}}, "time_major false");
+    v_batch = dim_i(v_input, 0LL);
+    v_steps = dim_i(v_input, 1LL);
+    v_input_size = dim_i(v_input, 2LL);
+    if ((ndim_i(v_input_h) != 3LL)) {
+      shape_error(OP, "input_h", {"batch", "layers_dirs", "h_size"}, shape(v_input_h), {Binding{"batch", integer(v_batch)}}, "time_major false");
     }
-    v_layers_dirs = dim(v_input_h, integer(1LL));
-    v_h_size = dim(v_input_h, integer(2LL));
-    if (truth(boolean(!equal(dim(v_input_h, integer(0LL)), v_batch)))) {
-      shape_error(OP, "input_h", {"batch", "layers_dirs", "h_size"}, shape(v_input_h), {Binding{"batch", v_batch}, Binding{"h_size", v_h_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major false");
+    v_layers_dirs = dim_i(v_input_h, 1LL);
+    v_h_size = dim_i(v_input_h, 2LL);
+    if ((dim_i(v_input_h, 0LL) != v_batch)) {
+      shape_error(OP, "input_h", {"batch", "layers_dirs", "h_size"}, shape(v_input_h), {Binding{"batch", integer(v_batch)}, Binding{"h_size", integer(v_h_size)}, Binding{"layers_dirs", integer(v_layers_dirs)}}, "time_major false");
     }
-    if (truth(boolean(equal(v_rnn_mode, lit("lstm"))))) {
-      if (truth(boolean(!equal(ndim(v_input_c), integer(3LL))))) {
-        shape_error(OP, "input_c", {"batch", "layers_dirs", "c_size"}, shape(v_input_c), {Binding{"batch", v_batch}, Binding{"layers_dirs", v_layers_dirs}}, "time_major false");
+    if (equal(v_rnn_mode, lit("lstm"))) {
+      if ((ndim_i(v_input_c) != 3LL)) {
+        shape_error(OP, "input_c", {"batch", "layers_dirs", "c_size"}, shape(v_input_c), {Binding{"batch", integer(v_batch)}, Binding{"layers_dirs", integer(v_layers_dirs)}}, "time_major false");
       }
-      v_c_size = dim(v_input_c, integer(2LL));
-      if (truth([&]() -> V { V t = boolean(!equal(dim(v_input_c, integer(0LL)), v_batch)); if (truth(t)) return t; return boolean(!equal(dim(v_input_c, integer(1LL)), v_layers_dirs)); }())) {
-        shape_error(OP, "input_c", {"batch", "layers_dirs", "c_size"}, shape(v_input_c), {Binding{"batch", v_batch}, Binding{"c_size", v_c_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major false");
+      v_c_size = dim_i(v_input_c, 2LL);
+      if (((dim_i(v_input_c, 0LL) != v_batch) || (dim_i(v_input_c, 1LL) != v_layers_dirs))) {
+        shape_error(OP, "input_c", {"batch", "layers_dirs", "c_size"}, shape(v_input_c), {Binding{"batch", integer(v_batch)}, Binding{"c_size", integer(v_c_size)}, Binding{"layers_dirs", integer(v_layers_dirs)}}, "time_major false");
       }
     }
-    if (truth(boolean(!equal(ndim(v_params), integer(1LL))))) {
+    if ((ndim_i(v_params) != 1LL)) {
       shape_error(OP, "params", {"params_len"}, shape(v_params), {}, "time_major false");
     }
-    v_params_len = dim(v_params, integer(0LL));
-    if (truth(boolean(!equal(ndim(v_sequence_lengths), integer(1LL))))) {
-      shape_error(OP, "sequence_lengths", {"batch"}, shape(v_sequence_lengths), {Binding{"batch", v_batch}}, "time_major false");
+    v_params_len = dim_i(v_params, 0LL);
+    if ((ndim_i(v_sequence_lengths) != 1LL)) {
+      shape_error(OP, "sequence_lengths", {"batch"}, shape(v_sequence_lengths), {Binding{"batch", integer(v_batch)}}, "time_major false");
     }
-    if (truth(boolean(!equal(dim(v_sequence_lengths, integer(0LL)), v_batch)))) {
-      shape_error(OP, "sequence_lengths", {"batch"}, shape(v_sequence_lengths), {Binding{"batch", v_batch}}, "time_major false");
+    if ((dim_i(v_sequence_lengths, 0LL) != v_batch)) {
+      shape_error(OP, "sequence_lengths", {"batch"}, shape(v_sequence_lengths), {Binding{"batch", integer(v_batch)}}, "time_major false");
     }
-    if (truth(boolean(!equal(ndim(v_output), integer(3LL))))) {
-      shape_error(OP, "output", {"batch", "steps", "out_width"}, shape(v_output), {Binding{"batch", v_batch}, Binding{"steps", v_steps}}, "time_major false");
+    if ((ndim_i(v_output) != 3LL)) {
+      shape_error(OP, "output", {"batch", "steps", "out_width"}, shape(v_output), {Binding{"batch", integer(v_batch)}, Binding{"steps", integer(v_steps)}}, "time_major false");
     }
-    v_out_width = dim(v_output, integer(2LL));
-    if (truth([&]() -> V { V t = boolean(!equal(dim(v_output, integer(0LL)), v_batch)); if (truth(t)) return t; return boolean(!equal(dim(v_output, integer(1LL)), v_steps)); }())) {
-      shape_error(OP, "output", {"batch", "steps", "out_width"}, shape(v_output), {Binding{"batch", v_batch}, Binding{"out_width", v_out_width}, Binding{"steps", v_steps}}, "time_major false");
+    v_out_width = dim_i(v_output, 2LL);
+    if (((dim_i(v_output, 0LL) != v_batch) || (dim_i(v_output, 1LL) != v_steps))) {
+      shape_error(OP, "output", {"batch", "steps", "out_width"}, shape(v_output), {Binding{"batch", integer(v_batch)}, Binding{"out_width", integer(v_out_width)}, Binding{"steps", integer(v_steps)}}, "time_major false");
     }
-    if (truth(boolean(!equal(ndim(v_output_h), integer(3LL))))) {
-      shape_error(OP, "output_h", {"batch", "layers_dirs", "h_size"}, shape(v_output_h), {Binding{"batch", v_batch}, Binding{"h_size", v_h_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major false");
+    if ((ndim_i(v_output_h) != 3LL)) {
+      shape_error(OP, "output_h", {"batch", "layers_dirs", "h_size"}, shape(v_output_h), {Binding{"batch", integer(v_batch)}, Binding{"h_size", integer(v_h_size)}, Binding{"layers_dirs", integer(v_layers_dirs)}}, "time_major false");
     }
-    if (truth([&]() -> V { V t = boolean(!equal(dim(v_output_h, integer(0LL)), v_batch)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_output_h, integer(1LL)), v_layers_dirs)); if (truth(t)) return t; return boolean(!equal(dim(v_output_h, integer(2LL)), v_h_size)); }(); }())) {
-      shape_error(OP, "output_h", {"batch", "layers_dirs", "h_size"}, shape(v_output_h), {Binding{"batch", v_batch}, Binding{"h_size", v_h_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major false");
+    if (((dim_i(v_output_h, 0LL) != v_batch) || (dim_i(v_output_h, 1LL) != v_layers_dirs) || (dim_i(v_output_h, 2LL) != v_h_size))) {
+      shape_error(OP, "output_h", {"batch", "layers_dirs", "h_size"}, shape(v_output_h), {Binding{"batch", integer(v_batch)}, Binding{"h_size", integer(v_h_size)}, Binding{"layers_dirs", integer(v_layers_dirs)}}, "time_major false");
     }
-    if (truth(boolean(equal(v_rnn_mode, lit("lstm"))))) {
-      if (truth(boolean(!equal(ndim(v_output_c), integer(3LL))))) {
-        shape_error(OP, "output_c", {"batch", "layers_dirs", "c_size"}, shape(v_output_c), {Binding{"batch", v_batch}, Binding{"c_size", v_c_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major false");
+    if (equal(v_rnn_mode, lit("lstm"))) {
+      if ((ndim_i(v_output_c) != 3LL)) {
+        shape_error(OP, "output_c", {"batch", "layers_dirs", "c_size"}, shape(v_output_c), {Binding{"batch", integer(v_batch)}, Binding{"c_size", integer(v_c_size)}, Binding{"layers_dirs", integer(v_layers_dirs)}}, "time_major false");
       }
-      if (truth([&]() -> V { V t = boolean(!equal(dim(v_output_c, integer(0LL)), v_batch)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_output_c, integer(1LL)), v_layers_dirs)); if (truth(t)) return t; return boolean(!equal(dim(v_output_c, integer(2LL)), v_c_size)); }(); }())) {
-        shape_error(OP, "output_c", {"batch", "layers_dirs", "c_size"}, shape(v_output_c), {Binding{"batch", v_batch}, Binding{"c_size", v_c_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major false");
-      }
-    }
-    if (truth(boolean(!equal(ndim(v_output_backprop), integer(3LL))))) {
-      shape_error(OP, "output_backprop", {"batch", "steps", "out_width"}, shape(v_output_backprop), {Binding{"batch", v_batch}, Binding{"out_width", v_out_width}, Binding{"steps", v_steps}}, "time_major false");
-    }
-    if (truth([&]() -> V { V t = boolean(!equal(dim(v_output_backprop, integer(0LL)), v_batch)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_output_backprop, integer(1LL)), v_steps)); if (truth(t)) return t; return boolean(!equal(dim(v_output_backprop, integer(2LL)), v_out_width)); }(); }())) {
-      shape_error(OP, "output_backprop", {"batch", "steps", "out_width"}, shape(v_output_backprop), {Binding{"batch", v_batch}, Binding{"out_width", v_out_width}, Binding{"steps", v_steps}}, "time_major false");
-    }
-    if (truth(boolean(!equal(ndim(v_output_h_backprop), integer(3LL))))) {
-      shape_error(OP, "output_h_backprop", {"batch", "layers_dirs", "h_size"}, shape(v_output_h_backprop), {Binding{"batch", v_batch}, Binding{"h_size", v_h_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major false");
-    }
-    if (truth([&]() -> V { V t = boolean(!equal(dim(v_output_h_backprop, integer(0LL)), v_batch)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_output_h_backprop, integer(1LL)), v_layers_dirs)); if (truth(t)) return t; return boolean(!equal(dim(v_output_h_backprop, integer(2LL)), v_h_size)); }(); }())) {
-      shape_error(OP, "output_h_backprop", {"batch", "layers_dirs", "h_size"}, shape(v_output_h_backprop), {Binding{"batch", v_batch}, Binding{"h_size", v_h_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major false");
-    }
-    if (truth(boolean(equal(v_rnn_mode, lit("lstm"))))) {
-      if (truth(boolean(!equal(ndim(v_output_c_backprop), integer(3LL))))) {
-        shape_error(OP, "output_c_backprop", {"batch", "layers_dirs", "c_size"}, shape(v_output_c_backprop), {Binding{"batch", v_batch}, Binding{"c_size", v_c_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major false");
-      }
-      if (truth([&]() -> V { V t = boolean(!equal(dim(v_output_c_backprop, integer(0LL)), v_batch)); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_output_c_backprop, integer(1LL)), v_layers_dirs)); if (truth(t)) return t; return boolean(!equal(dim(v_output_c_backprop, integer(2LL)), v_c_size)); }(); }())) {
-        shape_error(OP, "output_c_backprop", {"batch", "layers_dirs", "c_size"}, shape(v_output_c_backprop), {Binding{"batch", v_batch}, Binding{"c_size", v_c_size}, Binding{"layers_dirs", v_layers_dirs}}, "time_major false");
+      if (((dim_i(v_output_c, 0LL) != v_batch) || (dim_i(v_output_c, 1LL) != v_layers_dirs) || (dim_i(v_output_c, 2LL) != v_c_size))) {
+        shape_error(OP, "output_c", {"batch", "layers_dirs", "c_size"}, shape(v_output_c), {Binding{"batch", integer(v_batch)}, Binding{"c_size", integer(v_c_size)}, Binding{"layers_dirs", integer(v_layers_dirs)}}, "time_major false");
       }
     }
-    if (truth(boolean(!equal(ndim(v_reserve_space), integer(1LL))))) {
+    if ((ndim_i(v_output_backprop) != 3LL)) {
+      shape_error(OP, "output_backprop", {"batch", "steps", "out_width"}, shape(v_output_backprop), {Binding{"batch", integer(v_batch)}, Binding{"out_width", integer(v_out_width)}, Binding{"steps", integer(v_steps)}}, "time_major false");
+    }
+    if (((dim_i(v_output_backprop, 0LL) != v_batch) || (dim_i(v_output_backprop, 1LL) != v_steps) || (dim_i(v_output_backprop, 2LL) != v_out_width))) {
+      shape_error(OP, "output_backprop", {"batch", "steps", "out_width"}, shape(v_output_backprop), {Binding{"batch", integer(v_batch)}, Binding{"out_width", integer(v_out_width)}, Binding{"steps", integer(v_steps)}}, "time_major false");
+    }
+    if ((ndim_i(v_output_h_backprop) != 3LL)) {
+      shape_error(OP, "output_h_backprop", {"batch", "layers_dirs", "h_size"}, shape(v_output_h_backprop), {Binding{"batch", integer(v_batch)}, Binding{"h_size", integer(v_h_size)}, Binding{"layers_dirs", integer(v_layers_dirs)}}, "time_major false");
+    }
+    if (((dim_i(v_output_h_backprop, 0LL) != v_batch) || (dim_i(v_output_h_backprop, 1LL) != v_layers_dirs) || (dim_i(v_output_h_backprop, 2LL) != v_h_size))) {
+      shape_error(OP, "output_h_backprop", {"batch", "layers_dirs", "h_size"}, shape(v_output_h_backprop), {Binding{"batch", integer(v_batch)}, Binding{"h_size", integer(v_h_size)}, Binding{"layers_dirs", integer(v_layers_dirs)}}, "time_major false");
+    }
+    if (equal(v_rnn_mode, lit("lstm"))) {
+      if ((ndim_i(v_output_c_backprop) != 3LL)) {
+        shape_error(OP, "output_c_backprop", {"batch", "layers_dirs", "c_size"}, shape(v_output_c_backprop), {Binding{"batch", integer(v_batch)}, Binding{"c_size", integer(v_c_size)}, Binding{"layers_dirs", integer(v_layers_dirs)}}, "time_major false");
+      }
+      if (((dim_i(v_output_c_backprop, 0LL) != v_batch) || (dim_i(v_output_c_backprop, 1LL) != v_layers_dirs) || (dim_i(v_output_c_backprop, 2LL) != v_c_size))) {
+        shape_error(OP, "output_c_backprop", {"batch", "layers_dirs", "c_size"}, shape(v_output_c_backprop), {Binding{"batch", integer(v_batch)}, Binding{"c_size", integer(v_c_size)}, Binding{"layers_dirs", integer(v_layers_dirs)}}, "time_major false");
+      }
+    }
+    if ((ndim_i(v_reserve_space) != 1LL)) {
       shape_error(OP, "reserve_space", {"reserve_got"}, shape(v_reserve_space), {}, "time_major false");
     }
-    v_reserve_got = dim(v_reserve_space, integer(0LL));
-    v_persistent_max_weights = integer(4096LL);
-    v_persistent_max_batch = integer(64LL);
-    v_fused_max_depth = integer(128LL);
-    v_dirs = (truth(boolean(equal(v_direction, lit("unidirectional")))) ? integer(1LL) : integer(2LL));
-    v_gates = (truth(boolean(contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh")}))) ? integer(1LL) : (truth(boolean(equal(v_rnn_mode, lit("lstm")))) ? integer(4LL) : integer(3LL)));
-    v_lstm = (truth(boolean(contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh"), lit("gru")}))) ? integer(0LL) : integer(1LL));
-    v_gru = (truth(boolean(contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh"), lit("lstm")}))) ? integer(0LL) : integer(1LL));
-    v_relu = (truth(boolean(equal(v_rnn_mode, lit("rnn_relu")))) ? integer(1LL) : integer(0LL));
-    v_num_units = (truth(boolean(contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh"), lit("gru")}))) ? v_h_size : v_c_size);
-    v_num_layers = floordiv(v_layers_dirs, v_dirs);
+    v_reserve_got = dim_i(v_reserve_space, 0LL);
+    v_persistent_max_weights = 4096LL;
+    v_persistent_max_batch = 64LL;
+    v_fused_max_depth = 128LL;
+    v_dirs = (equal(v_direction, lit("unidirectional")) ? 1LL : 2LL);
+    v_gates = (contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh")}) ? 1LL : (equal(v_rnn_mode, lit("lstm")) ? 4LL : 3LL));
+    v_lstm = (contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh"), lit("gru")}) ? 0LL : 1LL);
+    v_gru = (contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh"), lit("lstm")}) ? 0LL : 1LL);
+    v_relu = (equal(v_rnn_mode, lit("rnn_relu")) ? 1LL : 0LL);
+    v_num_units = (contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh"), lit("gru")}) ? v_h_size : v_c_size);
+    v_num_layers = floordiv_i(v_layers_dirs, v_dirs);
     v_proj = min_of(v_num_proj, integer(1LL));
-    v_skip = (truth(boolean(equal(v_input_mode, lit("linear_input")))) ? integer(0LL) : (truth(boolean(equal(v_input_mode, lit("skip_input")))) ? integer(1LL) : sub(integer(1LL), min_of(mul(sub(v_input_size, v_num_units), sub(v_input_size, v_num_units)), integer(1LL)))));
-    v_gate_width = mul(v_gates, v_num_units);
-    v_acts = mul(mul(integer(4LL), v_num_units), add(v_lstm, v_gru));
-    v_rows = mul(v_steps, v_batch);
-    v_out_width = mul(v_dirs, v_h_size);
-    v_c_layers = mul(v_layers_dirs, v_lstm);
-    v_w0 = add(add(mul(mul(v_gate_width, v_input_size), sub(integer(1LL), v_skip)), mul(v_gate_width, v_h_size)), mul(v_num_proj, v_num_units));
-    v_w1 = add(add(mul(v_gate_width, v_out_width), mul(v_gate_width, v_h_size)), mul(v_num_proj, v_num_units));
-    v_weights_len = add(mul(v_dirs, v_w0), mul(mul(sub(v_num_layers, integer(1LL)), v_dirs), v_w1));
-    v_params_size = add(v_weights_len, mul(mul(v_layers_dirs, integer(2LL)), v_gate_width));
-    v_pl_size = add(add(add(mul(v_rows, v_acts), mul(mul(add(v_steps, integer(1LL)), v_batch), v_h_size)), mul(mul(mul(v_lstm, add(v_steps, integer(1LL))), v_batch), v_num_units)), mul(mul(v_proj, v_rows), v_num_units));
-    v_reserve_len = add(mul(v_layers_dirs, v_pl_size), mul(mul(mul(sub(v_num_layers, integer(1LL)), integer(2LL)), v_rows), v_out_width));
+    v_skip = (equal(v_input_mode, lit("linear_input")) ? 0LL : (equal(v_input_mode, lit("skip_input")) ? 1LL : sub_i(1LL, min_i(mul_i(sub_i(v_input_size, v_num_units), sub_i(v_input_size, v_num_units)), 1LL))));
+    v_gate_width = mul_i(v_gates, v_num_units);
+    v_acts = mul_i(mul_i(4LL, v_num_units), add_i(v_lstm, v_gru));
+    v_rows = mul_i(v_steps, v_batch);
+    v_out_width = mul_i(v_dirs, v_h_size);
+    v_c_layers = mul_i(v_layers_dirs, v_lstm);
+    v_w0 = add(integer(add_i(mul_i(mul_i(v_gate_width, v_input_size), sub_i(1LL, v_skip)), mul_i(v_gate_width, v_h_size))), mul(v_num_proj, integer(v_num_units)));
+    v_w1 = add(integer(add_i(mul_i(v_gate_width, v_out_width), mul_i(v_gate_width, v_h_size))), mul(v_num_proj, integer(v_num_units)));
+    v_weights_len = add(mul(integer(v_dirs), v_w0), mul(integer(mul_i(sub_i(v_num_layers, 1LL), v_dirs)), v_w1));
+    v_params_size = add(v_weights_len, integer(mul_i(mul_i(v_layers_dirs, 2LL), v_gate_width)));
+    v_pl_size = add(integer(add_i(add_i(mul_i(v_rows, v_acts), mul_i(mul_i(add_i(v_steps, 1LL), v_batch), v_h_size)), mul_i(mul_i(mul_i(v_lstm, add_i(v_steps, 1LL)), v_batch), v_num_units))), mul(mul(v_proj, integer(v_rows)), integer(v_num_units)));
+    v_reserve_len = add(mul(integer(v_layers_dirs), v_pl_size), integer(mul_i(mul_i(mul_i(sub_i(v_num_layers, 1LL), 2LL), v_rows), v_out_width)));
     v_swap0 = v_batch;
     v_swap1 = v_steps;
-    v_cells = mul(v_batch, v_num_units);
-    v_cell_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : min_of(neg(floordiv(neg(v_cells), integer(256LL))), integer(65535LL)));
-    v_cell_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_cells), integer(128LL)))))));
-    v_row_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of(v_batch, integer(4LL)) : min_of(v_batch, integer(65535LL)));
-    v_gpu_row_threads = (truth(boolean(contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh")}))) ? integer(256LL) : max_of(integer(128LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_num_units), integer(32LL)))))));
-    v_row_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : v_gpu_row_threads);
-    v_persistent_blocks = neg(floordiv(neg(v_batch), integer(4LL)));
-    v_fused_depth = mul(v_gates, max_of(v_num_units, v_h_size));
-    v_persistent = [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(equal(v_proj, integer(0LL))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(mul(v_gate_width, v_h_size), integer(1LL)) >= 0); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(mul(v_gate_width, v_h_size), v_persistent_max_weights) <= 0); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(v_batch, integer(1LL)) >= 0); if (!truth(t)) return t; return boolean(compare(v_batch, v_persistent_max_batch) <= 0); }(); }(); }(); }(); }();
-    v_fused = [&]() -> V { V t = boolean(!truth(v_persistent)); if (!truth(t)) return t; return [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return boolean(compare(v_fused_depth, v_fused_max_depth) <= 0); }(); }();
-    v_gemm_steps = [&]() -> V { V t = boolean(!truth(v_persistent)); if (!truth(t)) return t; return boolean(!truth(v_fused)); }();
-    v_fused_row_tiles = neg(floordiv(neg(v_batch), integer(32LL)));
-    v_fused_unit_tiles = neg(floordiv(neg(v_num_units), integer(32LL)));
-    v_fused_h_tiles = min_of(neg(floordiv(neg(v_h_size), integer(32LL))), neg(floordiv(neg(v_fused_max_depth), mul(integer(4LL), integer(32LL)))));
-    v_seq_cells = mul(v_rows, max_of(v_input_size, v_out_width));
-    v_seq_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : min_of(neg(floordiv(neg(v_seq_cells), integer(256LL))), integer(65535LL)));
-    v_seq_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_seq_cells), integer(128LL)))))));
+    v_cells = mul_i(v_batch, v_num_units);
+    v_cell_blocks = ((call->device != OPGEN_DEV_CUDA) ? 1LL : min_i(neg_i(floordiv_i(neg_i(v_cells), 256LL)), 65535LL));
+    v_cell_threads = ((call->device != OPGEN_DEV_CUDA) ? 1LL : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_cells), 128LL))))));
+    v_row_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(v_batch, 4LL) : min_i(v_batch, 65535LL));
+    v_gpu_row_threads = (contains(v_rnn_mode, {lit("rnn_relu"), lit("rnn_tanh")}) ? 256LL : max_i(128LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_num_units), 32LL))))));
+    v_row_threads = ((call->device != OPGEN_DEV_CUDA) ? 1LL : v_gpu_row_threads);
+    v_persistent_blocks = neg_i(floordiv_i(neg_i(v_batch), 4LL));
+    v_fused_depth = mul_i(v_gates, max_i(v_num_units, v_h_size));
+    v_persistent = ((call->device == OPGEN_DEV_CUDA) && equal(v_proj, integer(0LL)) && (mul_i(v_gate_width, v_h_size) >= 1LL) && (mul_i(v_gate_width, v_h_size) <= v_persistent_max_weights) && (v_batch >= 1LL) && (v_batch <= v_persistent_max_batch));
+    v_fused = (!v_persistent && ((call->device == OPGEN_DEV_CUDA) && (v_fused_depth <= v_fused_max_depth)));
+    v_gemm_steps = (!v_persistent && !v_fused);
+    v_fused_row_tiles = neg_i(floordiv_i(neg_i(v_batch), 32LL));
+    v_fused_unit_tiles = neg_i(floordiv_i(neg_i(v_num_units), 32LL));
+    v_fused_h_tiles = min_i(neg_i(floordiv_i(neg_i(v_h_size), 32LL)), neg_i(floordiv_i(neg_i(v_fused_max_depth), mul_i(4LL, 32LL))));
+    v_seq_cells = mul_i(v_rows, max_i(v_input_size, v_out_width));
+    v_seq_blocks = ((call->device != OPGEN_DEV_CUDA) ? 1LL : min_i(neg_i(floordiv_i(neg_i(v_seq_cells), 256LL)), 65535LL));
+    v_seq_threads = ((call->device != OPGEN_DEV_CUDA) ? 1LL : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_seq_cells), 128LL))))));
     v_unswap0 = v_steps;
     v_unswap1 = v_batch;
-    v_dx = (truth(v_compute_input_backprop) ? integer(1LL) : integer(0LL));
-    v_bias_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : min_of(neg(floordiv(neg(v_gate_width), integer(256LL))), integer(65535LL)));
-    v_bias_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? integer(1LL) : max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_gate_width), integer(128LL)))))));
-    v_unprojected_row_tiles = max_of(neg(floordiv(neg(v_batch), integer(32LL))), integer(3LL));
-    v_lstm_unit_tiles = min_of(v_fused_unit_tiles, neg(floordiv(neg(v_fused_max_depth), mul(integer(4LL), integer(32LL)))));
+    v_dx = (truth(v_compute_input_backprop) ? 1LL : 0LL);
+    v_bias_blocks = ((call->device != OPGEN_DEV_CUDA) ? 1LL : min_i(neg_i(floordiv_i(neg_i(v_gate_width), 256LL)), 65535LL));
+    v_bias_threads = ((call->device != OPGEN_DEV_CUDA) ? 1LL : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_gate_width), 128LL))))));
+    v_unprojected_row_tiles = max_i(neg_i(floordiv_i(neg_i(v_batch), 32LL)), 3LL);
+    v_lstm_unit_tiles = min_i(v_fused_unit_tiles, neg_i(floordiv_i(neg_i(v_fused_max_depth), mul_i(4LL, 32LL))));
     v__shape_input_backprop = Shape{v_batch, v_steps, v_input_size};
     v__shape_input_h_backprop = Shape{v_batch, v_layers_dirs, v_h_size};
     v__shape_input_c_backprop = Shape{v_batch, v_c_layers, v_num_units};
     v__shape_params_backprop = Shape{v_params_len};
   }
-  if (truth(boolean(!truth(boolean(compare(v_layers_dirs, v_dirs) >= 0))))) {
-    constraint_error(OP, "layers_dirs >= dirs", {Binding{"dirs", v_dirs}, Binding{"layers_dirs", v_layers_dirs}}, "input_h must hold num_layers\302\267dirs \342\211\245 dirs states (num_layers \342\211\245 1)");
+  if (!(v_layers_dirs >= v_dirs)) {
+    constraint_error(OP, "layers_dirs >= dirs", {Binding{"dirs", integer(v_dirs)}, Binding{"layers_dirs", integer(v_layers_dirs)}}, "input_h must hold num_layers\302\267dirs \342\211\245 dirs states (num_layers \342\211\245 1)");
   }
-  if (truth(boolean(!truth(boolean(equal(mod(v_layers_dirs, v_dirs), integer(0LL))))))) {
-    constraint_error(OP, "layers_dirs % dirs == 0", {Binding{"dirs", v_dirs}, Binding{"layers_dirs", v_layers_dirs}}, "input_h's layer axis must be num_layers\302\267dirs (2 states per layer when bidirectional)");
+  if (!(mod_i(v_layers_dirs, v_dirs) == 0LL)) {
+    constraint_error(OP, "layers_dirs % dirs == 0", {Binding{"dirs", integer(v_dirs)}, Binding{"layers_dirs", integer(v_layers_dirs)}}, "input_h's layer axis must be num_layers\302\267dirs (2 states per layer when bidirectional)");
   }
-  if (truth(boolean(!truth(boolean(equal(mul(v_num_proj, sub(integer(1LL), v_lstm)), integer(0LL))))))) {
-    constraint_error(OP, "num_proj*(1 - lstm) == 0", {Binding{"lstm", v_lstm}, Binding{"num_proj", v_num_proj}}, "num_proj (a projection) needs rnn_mode lstm");
+  if (!equal(mul(v_num_proj, integer(sub_i(1LL, v_lstm))), integer(0LL))) {
+    constraint_error(OP, "num_proj*(1 - lstm) == 0", {Binding{"lstm", integer(v_lstm)}, Binding{"num_proj", v_num_proj}}, "num_proj (a projection) needs rnn_mode lstm");
   }
-  if (truth(boolean(!truth(boolean(equal(v_h_size, add(v_num_units, mul(v_proj, sub(v_num_proj, v_num_units))))))))) {
-    constraint_error(OP, "h_size == num_units + proj*(num_proj - num_units)", {Binding{"h_size", v_h_size}, Binding{"num_proj", v_num_proj}, Binding{"num_units", v_num_units}, Binding{"proj", v_proj}}, "input_h's last axis must be num_units (input_c's), or num_proj with a projection");
+  if (!equal(integer(v_h_size), add(integer(v_num_units), mul(v_proj, sub(v_num_proj, integer(v_num_units)))))) {
+    constraint_error(OP, "h_size == num_units + proj*(num_proj - num_units)", {Binding{"h_size", integer(v_h_size)}, Binding{"num_proj", v_num_proj}, Binding{"num_units", integer(v_num_units)}, Binding{"proj", v_proj}}, "input_h's last axis must be num_units (input_c's), or num_proj with a projection");
   }
-  if (truth([&]() -> V { V t = boolean(equal(v_input_mode, lit("skip_input"))); if (!truth(t)) return t; return boolean(!truth(boolean(equal(v_input_size, v_num_units)))); }())) {
-    constraint_error(OP, "input_size == num_units", {Binding{"input_size", v_input_size}, Binding{"num_units", v_num_units}}, "skip_input needs input_size == num_units");
+  if ((equal(v_input_mode, lit("skip_input")) && !(v_input_size == v_num_units))) {
+    constraint_error(OP, "input_size == num_units", {Binding{"input_size", integer(v_input_size)}, Binding{"num_units", integer(v_num_units)}}, "skip_input needs input_size == num_units");
   }
-  if (truth(boolean(!truth(boolean(equal(v_params_len, v_params_size)))))) {
-    constraint_error(OP, "params_len == params_size", {Binding{"params_len", v_params_len}, Binding{"params_size", v_params_size}}, "params must hold CudnnRNNParamsSize elements for these shapes and attrs");
+  if (!equal(integer(v_params_len), v_params_size)) {
+    constraint_error(OP, "params_len == params_size", {Binding{"params_len", integer(v_params_len)}, Binding{"params_size", v_params_size}}, "params must hold CudnnRNNParamsSize elements for these shapes and attrs");
   }
-  if (truth(boolean(!truth(boolean(equal(v_reserve_got, v_reserve_len)))))) {
-    constraint_error(OP, "reserve_got == reserve_len", {Binding{"reserve_got", v_reserve_got}, Binding{"reserve_len", v_reserve_len}}, "reserve_space must come from CudnnRNNV3 with is_training true, on the same shapes and attrs");
+  if (!equal(integer(v_reserve_got), v_reserve_len)) {
+    constraint_error(OP, "reserve_got == reserve_len", {Binding{"reserve_got", integer(v_reserve_got)}, Binding{"reserve_len", v_reserve_len}}, "reserve_space must come from CudnnRNNV3 with is_training true, on the same shapes and attrs");
   }
-  check_values(call, frame, true, OP, "sequence_lengths", v_sequence_lengths, integer(1LL), v_steps, "1", "steps");
+  check_values(call, frame, true, OP, "sequence_lengths", v_sequence_lengths, integer(1LL), integer(v_steps), "1", "steps");
   v_input_backprop = output(call, OP, "input_backprop", 0, run, v__shape_input_backprop, v__dtype_T);
   v_input_h_backprop = output(call, OP, "input_h_backprop", 1, run, v__shape_input_h_backprop, v__dtype_T);
   v_input_c_backprop = output(call, OP, "input_c_backprop", 2, run, v__shape_input_c_backprop, v__dtype_T);
   v_params_backprop = output(call, OP, "params_backprop", 3, run, v__shape_params_backprop, v__dtype_T);
   if (!run) return;
-  v_xt = scratch(call, frame, Shape{mul(v_rows, v_input_size)}, v__dtype_T);
-  v_dxt = scratch(call, frame, Shape{mul(v_rows, v_input_size)}, v__dtype_T);
-  v_dy = scratch(call, frame, Shape{mul(v_rows, v_out_width)}, v__dtype_T);
-  v_dxl = scratch(call, frame, Shape{mul(v_rows, v_out_width)}, v__dtype_T);
-  v_dgw = scratch(call, frame, Shape{mul(mul(v_dirs, v_rows), v_gate_width)}, v__dtype_T);
-  v_dgr = scratch(call, frame, Shape{mul(mul(mul(v_dirs, v_rows), v_gate_width), v_gru)}, v__dtype_T);
-  v_dh = scratch(call, frame, Shape{mul(mul(v_dirs, v_batch), v_h_size)}, v__dtype_T);
-  v_dc = scratch(call, frame, Shape{mul(mul(mul(v_dirs, v_batch), v_num_units), v_lstm)}, v__dtype_T);
-  v_dhp = scratch(call, frame, Shape{mul(mul(v_dirs, v_rows), v_num_proj)}, v__dtype_T);
-  v_dm = scratch(call, frame, Shape{mul(mul(mul(v_dirs, v_batch), v_num_units), v_proj)}, v__dtype_T);
+  v_xt = scratch(call, frame, Shape{mul_i(v_rows, v_input_size)}, v__dtype_T);
+  v_dxt = scratch(call, frame, Shape{mul_i(v_rows, v_input_size)}, v__dtype_T);
+  v_dy = scratch(call, frame, Shape{mul_i(v_rows, v_out_width)}, v__dtype_T);
+  v_dxl = scratch(call, frame, Shape{mul_i(v_rows, v_out_width)}, v__dtype_T);
+  v_dgw = scratch(call, frame, Shape{mul_i(mul_i(v_dirs, v_rows), v_gate_width)}, v__dtype_T);
+  v_dgr = scratch(call, frame, Shape{mul_i(mul_i(mul_i(v_dirs, v_rows), v_gate_width), v_gru)}, v__dtype_T);
+  v_dh = scratch(call, frame, Shape{mul_i(mul_i(v_dirs, v_batch), v_h_size)}, v__dtype_T);
+  v_dc = scratch(call, frame, Shape{mul_i(mul_i(mul_i(v_dirs, v_batch), v_num_units), v_lstm)}, v__dtype_T);
+  v_dhp = scratch(call, frame, Shape{mul(integer(mul_i(v_dirs, v_rows)), v_num_proj)}, v__dtype_T);
+  v_dm = scratch(call, frame, Shape{mul(integer(mul_i(mul_i(v_dirs, v_batch), v_num_units)), v_proj)}, v__dtype_T);
   v_ones = scratch(call, frame, Shape{v_rows}, v__dtype_T);
   static const char* const strings[] = {"float16", "float32", "float64", "gru", "lstm"};
   static const char* const symbols[] = {"CudnnRNNBackpropV3__copy_span__float16", "CudnnRNNBackpropV3__copy_span__float32", "CudnnRNNBackpropV3__copy_span__float64", "CudnnRNNBackpropV3__fill_ones__float16", "CudnnRNNBackpropV3__fill_ones__float32", "CudnnRNNBackpropV3__fill_ones__float64", "CudnnRNNBackpropV3__final_grad__float16", "CudnnRNNBackpropV3__final_grad__float32", "CudnnRNNBackpropV3__final_grad__float64", "CudnnRNNBackpropV3__from_time_major__float16", "CudnnRNNBackpropV3__from_time_major__float32", "CudnnRNNBackpropV3__from_time_major__float64", "CudnnRNNBackpropV3__fused_gru_grad__float16", "CudnnRNNBackpropV3__fused_gru_grad__float32", "CudnnRNNBackpropV3__fused_gru_grad__float64", "CudnnRNNBackpropV3__fused_lstm_grad__float16", "CudnnRNNBackpropV3__fused_lstm_grad__float32", "CudnnRNNBackpropV3__fused_lstm_grad__float64", "CudnnRNNBackpropV3__fused_lstm_proj_grad__float16", "CudnnRNNBackpropV3__fused_lstm_proj_grad__float32", "CudnnRNNBackpropV3__fused_lstm_proj_grad__float64", "CudnnRNNBackpropV3__fused_proj_cells__float16", "CudnnRNNBackpropV3__fused_proj_cells__float32", "CudnnRNNBackpropV3__fused_proj_cells__float64", "CudnnRNNBackpropV3__fused_rnn_grad__float16", "CudnnRNNBackpropV3__fused_rnn_grad__float32", "CudnnRNNBackpropV3__fused_rnn_grad__float64", "CudnnRNNBackpropV3__grad_layer_below__float16", "CudnnRNNBackpropV3__grad_layer_below__float32", "CudnnRNNBackpropV3__grad_layer_below__float64", "CudnnRNNBackpropV3__grad_output_in__float16", "CudnnRNNBackpropV3__grad_output_in__float32", "CudnnRNNBackpropV3__grad_output_in__float64", "CudnnRNNBackpropV3__gru_grad_step__float16", "CudnnRNNBackpropV3__gru_grad_step__float32", "CudnnRNNBackpropV3__gru_grad_step__float64", "CudnnRNNBackpropV3__init_grad__float16", "CudnnRNNBackpropV3__init_grad__float32", "CudnnRNNBackpropV3__init_grad__float64", "CudnnRNNBackpropV3__lstm_grad_step__float16", "CudnnRNNBackpropV3__lstm_grad_step__float32", "CudnnRNNBackpropV3__lstm_grad_step__float64", "CudnnRNNBackpropV3__persistent_gru_grad__float16", "CudnnRNNBackpropV3__persistent_gru_grad__float32", "CudnnRNNBackpropV3__persistent_gru_grad__float64", "CudnnRNNBackpropV3__persistent_lstm_grad__float16", "CudnnRNNBackpropV3__persistent_lstm_grad__float32", "CudnnRNNBackpropV3__persistent_lstm_grad__float64", "CudnnRNNBackpropV3__persistent_rnn_grad__float16", "CudnnRNNBackpropV3__persistent_rnn_grad__float32", "CudnnRNNBackpropV3__persistent_rnn_grad__float64", "CudnnRNNBackpropV3__proj_grad__float16", "CudnnRNNBackpropV3__proj_grad__float32", "CudnnRNNBackpropV3__proj_grad__float64", "CudnnRNNBackpropV3__rnn_grad_step__float16", "CudnnRNNBackpropV3__rnn_grad_step__float32", "CudnnRNNBackpropV3__rnn_grad_step__float64", "CudnnRNNBackpropV3__skip_grad__float16", "CudnnRNNBackpropV3__skip_grad__float32", "CudnnRNNBackpropV3__skip_grad__float64", "CudnnRNNBackpropV3__to_time_major__float16", "CudnnRNNBackpropV3__to_time_major__float32", "CudnnRNNBackpropV3__to_time_major__float64"};
-  opgen_plan_value values[48] = {plan_value(frame, v__dtype_T, strings, 5), plan_value(frame, v_seq_blocks, strings, 5), plan_value(frame, v_seq_threads, strings, 5), plan_value(frame, v_swap0, strings, 5), plan_value(frame, v_swap1, strings, 5), plan_value(frame, v_input_size, strings, 5), plan_value(frame, v_rows, strings, 5), plan_value(frame, v_steps, strings, 5), plan_value(frame, v_batch, strings, 5), plan_value(frame, v_out_width, strings, 5), plan_value(frame, v_time_major, strings, 5), plan_value(frame, v_num_layers, strings, 5), plan_value(frame, v_skip, strings, 5), plan_value(frame, v_dirs, strings, 5), plan_value(frame, v_w0, strings, 5), plan_value(frame, v_w1, strings, 5), plan_value(frame, v_layers_dirs, strings, 5), plan_value(frame, v_pl_size, strings, 5), plan_value(frame, v_gate_width, strings, 5), plan_value(frame, v_h_size, strings, 5), plan_value(frame, v_acts, strings, 5), plan_value(frame, v_cell_blocks, strings, 5), plan_value(frame, v_cell_threads, strings, 5), plan_value(frame, v_num_units, strings, 5), plan_value(frame, v_lstm, strings, 5), plan_value(frame, v_persistent_blocks, strings, 5), plan_value(frame, v_rnn_mode, strings, 5), plan_value(frame, v_persistent, strings, 5), plan_value(frame, v_relu, strings, 5), plan_value(frame, v_gru, strings, 5), plan_value(frame, v_proj, strings, 5), plan_value(frame, v_row_blocks, strings, 5), plan_value(frame, v_row_threads, strings, 5), plan_value(frame, v_gemm_steps, strings, 5), plan_value(frame, v_unprojected_row_tiles, strings, 5), plan_value(frame, v_lstm_unit_tiles, strings, 5), plan_value(frame, v_fused_max_depth, strings, 5), plan_value(frame, v_fused_row_tiles, strings, 5), plan_value(frame, v_fused_h_tiles, strings, 5), plan_value(frame, v_fused_unit_tiles, strings, 5), plan_value(frame, v_fused, strings, 5), plan_value(frame, v_weights_len, strings, 5), plan_value(frame, v_bias_blocks, strings, 5), plan_value(frame, v_bias_threads, strings, 5), plan_value(frame, v_dx, strings, 5), plan_value(frame, v_gates, strings, 5), plan_value(frame, v_unswap0, strings, 5), plan_value(frame, v_unswap1, strings, 5)};
+  opgen_plan_value values[48] = {plan_value(frame, v__dtype_T, strings, 5), plan_int(v_seq_blocks), plan_int(v_seq_threads), plan_int(v_swap0), plan_int(v_swap1), plan_int(v_input_size), plan_int(v_rows), plan_int(v_steps), plan_int(v_batch), plan_int(v_out_width), plan_value(frame, v_time_major, strings, 5), plan_int(v_num_layers), plan_int(v_skip), plan_int(v_dirs), plan_value(frame, v_w0, strings, 5), plan_value(frame, v_w1, strings, 5), plan_int(v_layers_dirs), plan_value(frame, v_pl_size, strings, 5), plan_int(v_gate_width), plan_int(v_h_size), plan_int(v_acts), plan_int(v_cell_blocks), plan_int(v_cell_threads), plan_int(v_num_units), plan_int(v_lstm), plan_int(v_persistent_blocks), plan_value(frame, v_rnn_mode, strings, 5), plan_int(v_persistent), plan_int(v_relu), plan_int(v_gru), plan_value(frame, v_proj, strings, 5), plan_int(v_row_blocks), plan_int(v_row_threads), plan_int(v_gemm_steps), plan_int(v_unprojected_row_tiles), plan_int(v_lstm_unit_tiles), plan_int(v_fused_max_depth), plan_int(v_fused_row_tiles), plan_int(v_fused_h_tiles), plan_int(v_fused_unit_tiles), plan_int(v_fused), plan_value(frame, v_weights_len, strings, 5), plan_int(v_bias_blocks), plan_int(v_bias_threads), plan_int(v_dx), plan_int(v_gates), plan_int(v_unswap0), plan_int(v_unswap1)};
   opgen_native::Slot slots[22] = {plan_slot(frame, v_input), plan_slot(frame, v_xt), plan_slot(frame, v_ones), plan_slot(frame, v_output_backprop), plan_slot(frame, v_dy), plan_slot(frame, v_sequence_lengths), plan_slot(frame, v_output_h_backprop), plan_slot(frame, v_output_c_backprop), plan_slot(frame, v_dh), plan_slot(frame, v_dc), plan_slot(frame, v_reserve_space), plan_slot(frame, v_dgw), plan_slot(frame, v_dm), plan_slot(frame, v_params), plan_slot(frame, v_dgr), plan_slot(frame, v_dhp), plan_slot(frame, v_input_h_backprop), plan_slot(frame, v_input_c_backprop), plan_slot(frame, v_params_backprop), plan_slot(frame, v_dxt), plan_slot(frame, v_dxl), plan_slot(frame, v_input_backprop)};
   int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_CudnnRNNBackpropV3, symbols, 63, values, 48, slots, 22, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
   if (rc != OPGEN_OK) raise(rc, call->err);

@@ -321,33 +321,33 @@ static void opgen_drive_DmlRnn(opgen_call* call, bool run) {
   V v_direction = attr_value(call->attrs[0]);
   V v_activations = attr_value(call->attrs[1]);
   V v__dtype_T;
-  V v_all_cells;
-  V v_backward_first;
-  V v_batch_size;
-  V v_cell_blocks;
-  V v_cell_threads;
-  V v_cells;
-  V v_fused;
-  V v_fused_max_hidden;
-  V v_fused_row_tiles;
-  V v_fused_unit_tiles;
-  V v_gemm_steps;
-  V v_hidden_size;
-  V v_input_size;
-  V v_num_directions;
+  int64_t v_all_cells = 0;
+  int64_t v_backward_first = 0;
+  int64_t v_batch_size = 0;
+  int64_t v_cell_blocks = 0;
+  int64_t v_cell_threads = 0;
+  int64_t v_cells = 0;
+  bool v_fused = false;
+  int64_t v_fused_max_hidden = 0;
+  int64_t v_fused_row_tiles = 0;
+  int64_t v_fused_unit_tiles = 0;
+  bool v_gemm_steps = false;
+  int64_t v_hidden_size = 0;
+  int64_t v_input_size = 0;
+  int64_t v_num_directions = 0;
   V v_output_sequence;
   V v_output_single;
-  V v_persistent;
-  V v_persistent_blocks;
-  V v_persistent_max_batch;
-  V v_persistent_max_hidden;
+  bool v_persistent = false;
+  int64_t v_persistent_blocks = 0;
+  int64_t v_persistent_max_batch = 0;
+  int64_t v_persistent_max_hidden = 0;
   V v_projected;
   V v_recurrent;
-  V v_seq_length;
-  V v_state_slots;
+  int64_t v_seq_length = 0;
+  int64_t v_state_slots = 0;
   V v_states;
-  V v_step_threads;
-  V v_steps;
+  int64_t v_step_threads = 0;
+  int64_t v_steps = 0;
   Shape v__shape_output_sequence;
   Shape v__shape_output_single;
   v_direction = check_enum(OP, "direction", v_direction, {lit("forward"), lit("backward"), lit("bidirectional")});
@@ -357,231 +357,231 @@ static void opgen_drive_DmlRnn(opgen_call* call, bool run) {
   check_same_dtype(OP, "weight", v_weight, v__dtype_T, "T", "input");
   v_recurrence = adopt(call, OP, "recurrence", v_recurrence);
   check_same_dtype(OP, "recurrence", v_recurrence, v__dtype_T, "T", "input");
-  if (truth(boolean(v_bias.kind != K_NONE))) {
+  if ((v_bias.kind != K_NONE)) {
     v_bias = adopt(call, OP, "bias", v_bias);
     check_same_dtype(OP, "bias", v_bias, v__dtype_T, "T", "input");
   }
-  if (truth(boolean(v_hidden_init.kind != K_NONE))) {
+  if ((v_hidden_init.kind != K_NONE)) {
     v_hidden_init = adopt(call, OP, "hidden_init", v_hidden_init);
     check_same_dtype(OP, "hidden_init", v_hidden_init, v__dtype_T, "T", "input");
   }
-  if (truth(boolean(v_sequence_lengths.kind != K_NONE))) {
+  if ((v_sequence_lengths.kind != K_NONE)) {
     v_sequence_lengths = adopt(call, OP, "sequence_lengths", v_sequence_lengths);
     check_dtype(OP, "sequence_lengths", v_sequence_lengths, {"uint32", "int32", "int64"}, nullptr);
   }
-  if (truth(boolean(equal(v_direction, lit("forward"))))) {
-    if (truth(boolean(!equal(ndim(v_input), integer(4LL))))) {
+  if (equal(v_direction, lit("forward"))) {
+    if ((ndim_i(v_input) != 4LL)) {
       shape_error(OP, "input", {"1", "seq_length", "batch_size", "input_size"}, shape(v_input), {}, "direction forward");
     }
-    v_seq_length = dim(v_input, integer(1LL));
-    v_batch_size = dim(v_input, integer(2LL));
-    v_input_size = dim(v_input, integer(3LL));
-    if (truth(boolean(!equal(dim(v_input, integer(0LL)), integer(1LL))))) {
-      shape_error(OP, "input", {"1", "seq_length", "batch_size", "input_size"}, shape(v_input), {Binding{"batch_size", v_batch_size}, Binding{"input_size", v_input_size}, Binding{"seq_length", v_seq_length}}, "direction forward");
+    v_seq_length = dim_i(v_input, 1LL);
+    v_batch_size = dim_i(v_input, 2LL);
+    v_input_size = dim_i(v_input, 3LL);
+    if ((dim_i(v_input, 0LL) != 1LL)) {
+      shape_error(OP, "input", {"1", "seq_length", "batch_size", "input_size"}, shape(v_input), {Binding{"batch_size", integer(v_batch_size)}, Binding{"input_size", integer(v_input_size)}, Binding{"seq_length", integer(v_seq_length)}}, "direction forward");
     }
-    if (truth(boolean(!equal(ndim(v_weight), integer(4LL))))) {
-      shape_error(OP, "weight", {"1", "1", "hidden_size", "input_size"}, shape(v_weight), {Binding{"input_size", v_input_size}}, "direction forward");
+    if ((ndim_i(v_weight) != 4LL)) {
+      shape_error(OP, "weight", {"1", "1", "hidden_size", "input_size"}, shape(v_weight), {Binding{"input_size", integer(v_input_size)}}, "direction forward");
     }
-    v_hidden_size = dim(v_weight, integer(2LL));
-    if (truth([&]() -> V { V t = boolean(!equal(dim(v_weight, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_weight, integer(1LL)), integer(1LL))); if (truth(t)) return t; return boolean(!equal(dim(v_weight, integer(3LL)), v_input_size)); }(); }())) {
-      shape_error(OP, "weight", {"1", "1", "hidden_size", "input_size"}, shape(v_weight), {Binding{"hidden_size", v_hidden_size}, Binding{"input_size", v_input_size}}, "direction forward");
+    v_hidden_size = dim_i(v_weight, 2LL);
+    if (((dim_i(v_weight, 0LL) != 1LL) || (dim_i(v_weight, 1LL) != 1LL) || (dim_i(v_weight, 3LL) != v_input_size))) {
+      shape_error(OP, "weight", {"1", "1", "hidden_size", "input_size"}, shape(v_weight), {Binding{"hidden_size", integer(v_hidden_size)}, Binding{"input_size", integer(v_input_size)}}, "direction forward");
     }
-    if (truth(boolean(!equal(ndim(v_recurrence), integer(4LL))))) {
-      shape_error(OP, "recurrence", {"1", "1", "hidden_size", "hidden_size"}, shape(v_recurrence), {Binding{"hidden_size", v_hidden_size}}, "direction forward");
+    if ((ndim_i(v_recurrence) != 4LL)) {
+      shape_error(OP, "recurrence", {"1", "1", "hidden_size", "hidden_size"}, shape(v_recurrence), {Binding{"hidden_size", integer(v_hidden_size)}}, "direction forward");
     }
-    if (truth([&]() -> V { V t = boolean(!equal(dim(v_recurrence, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_recurrence, integer(1LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_recurrence, integer(2LL)), v_hidden_size)); if (truth(t)) return t; return boolean(!equal(dim(v_recurrence, integer(3LL)), v_hidden_size)); }(); }(); }())) {
-      shape_error(OP, "recurrence", {"1", "1", "hidden_size", "hidden_size"}, shape(v_recurrence), {Binding{"hidden_size", v_hidden_size}}, "direction forward");
+    if (((dim_i(v_recurrence, 0LL) != 1LL) || (dim_i(v_recurrence, 1LL) != 1LL) || (dim_i(v_recurrence, 2LL) != v_hidden_size) || (dim_i(v_recurrence, 3LL) != v_hidden_size))) {
+      shape_error(OP, "recurrence", {"1", "1", "hidden_size", "hidden_size"}, shape(v_recurrence), {Binding{"hidden_size", integer(v_hidden_size)}}, "direction forward");
     }
-    if (truth(boolean(v_bias.kind != K_NONE))) {
-      if (truth(boolean(!equal(ndim(v_bias), integer(4LL))))) {
-        shape_error(OP, "bias", {"1", "1", "1", "2*hidden_size"}, shape(v_bias), {Binding{"hidden_size", v_hidden_size}, Binding{"2*hidden_size", mul(integer(2LL), v_hidden_size)}}, "direction forward");
+    if ((v_bias.kind != K_NONE)) {
+      if ((ndim_i(v_bias) != 4LL)) {
+        shape_error(OP, "bias", {"1", "1", "1", "2*hidden_size"}, shape(v_bias), {Binding{"hidden_size", integer(v_hidden_size)}, Binding{"2*hidden_size", integer(mul_i(2LL, v_hidden_size))}}, "direction forward");
       }
-      if (truth([&]() -> V { V t = boolean(!equal(dim(v_bias, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_bias, integer(1LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_bias, integer(2LL)), integer(1LL))); if (truth(t)) return t; return boolean(!equal(dim(v_bias, integer(3LL)), mul(integer(2LL), v_hidden_size))); }(); }(); }())) {
-        shape_error(OP, "bias", {"1", "1", "1", "2*hidden_size"}, shape(v_bias), {Binding{"hidden_size", v_hidden_size}, Binding{"2*hidden_size", mul(integer(2LL), v_hidden_size)}}, "direction forward");
-      }
-    }
-    if (truth(boolean(v_hidden_init.kind != K_NONE))) {
-      if (truth(boolean(!equal(ndim(v_hidden_init), integer(4LL))))) {
-        shape_error(OP, "hidden_init", {"1", "1", "batch_size", "hidden_size"}, shape(v_hidden_init), {Binding{"batch_size", v_batch_size}, Binding{"hidden_size", v_hidden_size}}, "direction forward");
-      }
-      if (truth([&]() -> V { V t = boolean(!equal(dim(v_hidden_init, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_hidden_init, integer(1LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_hidden_init, integer(2LL)), v_batch_size)); if (truth(t)) return t; return boolean(!equal(dim(v_hidden_init, integer(3LL)), v_hidden_size)); }(); }(); }())) {
-        shape_error(OP, "hidden_init", {"1", "1", "batch_size", "hidden_size"}, shape(v_hidden_init), {Binding{"batch_size", v_batch_size}, Binding{"hidden_size", v_hidden_size}}, "direction forward");
+      if (((dim_i(v_bias, 0LL) != 1LL) || (dim_i(v_bias, 1LL) != 1LL) || (dim_i(v_bias, 2LL) != 1LL) || (dim_i(v_bias, 3LL) != mul_i(2LL, v_hidden_size)))) {
+        shape_error(OP, "bias", {"1", "1", "1", "2*hidden_size"}, shape(v_bias), {Binding{"hidden_size", integer(v_hidden_size)}, Binding{"2*hidden_size", integer(mul_i(2LL, v_hidden_size))}}, "direction forward");
       }
     }
-    if (truth(boolean(v_sequence_lengths.kind != K_NONE))) {
-      if (truth(boolean(!equal(ndim(v_sequence_lengths), integer(4LL))))) {
-        shape_error(OP, "sequence_lengths", {"1", "1", "1", "batch_size"}, shape(v_sequence_lengths), {Binding{"batch_size", v_batch_size}}, "direction forward");
+    if ((v_hidden_init.kind != K_NONE)) {
+      if ((ndim_i(v_hidden_init) != 4LL)) {
+        shape_error(OP, "hidden_init", {"1", "1", "batch_size", "hidden_size"}, shape(v_hidden_init), {Binding{"batch_size", integer(v_batch_size)}, Binding{"hidden_size", integer(v_hidden_size)}}, "direction forward");
       }
-      if (truth([&]() -> V { V t = boolean(!equal(dim(v_sequence_lengths, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_sequence_lengths, integer(1LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_sequence_lengths, integer(2LL)), integer(1LL))); if (truth(t)) return t; return boolean(!equal(dim(v_sequence_lengths, integer(3LL)), v_batch_size)); }(); }(); }())) {
-        shape_error(OP, "sequence_lengths", {"1", "1", "1", "batch_size"}, shape(v_sequence_lengths), {Binding{"batch_size", v_batch_size}}, "direction forward");
+      if (((dim_i(v_hidden_init, 0LL) != 1LL) || (dim_i(v_hidden_init, 1LL) != 1LL) || (dim_i(v_hidden_init, 2LL) != v_batch_size) || (dim_i(v_hidden_init, 3LL) != v_hidden_size))) {
+        shape_error(OP, "hidden_init", {"1", "1", "batch_size", "hidden_size"}, shape(v_hidden_init), {Binding{"batch_size", integer(v_batch_size)}, Binding{"hidden_size", integer(v_hidden_size)}}, "direction forward");
       }
     }
-    v_persistent_max_hidden = integer(64LL);
-    v_persistent_max_batch = integer(64LL);
-    v_fused_max_hidden = integer(128LL);
-    v_persistent = [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(v_hidden_size, integer(1LL)) >= 0); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(v_hidden_size, v_persistent_max_hidden) <= 0); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(v_batch_size, integer(1LL)) >= 0); if (!truth(t)) return t; return boolean(compare(v_batch_size, v_persistent_max_batch) <= 0); }(); }(); }(); }();
-    v_fused = [&]() -> V { V t = boolean(!truth(v_persistent)); if (!truth(t)) return t; return [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(v_hidden_size, integer(1LL)) >= 0); if (!truth(t)) return t; return boolean(compare(v_hidden_size, v_fused_max_hidden) <= 0); }(); }(); }();
-    v_gemm_steps = [&]() -> V { V t = boolean(!truth(v_persistent)); if (!truth(t)) return t; return boolean(!truth(v_fused)); }();
-    v_num_directions = integer(1LL);
-    v_backward_first = integer(0LL);
-    v_steps = mul(v_seq_length, v_batch_size);
-    v_cells = mul(v_batch_size, v_hidden_size);
-    v_all_cells = mul(v_num_directions, v_cells);
-    v_cell_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(32LL), min_of(integer(1024LL), mul(integer(32LL), neg(floordiv(neg(v_hidden_size), integer(128LL)))))) : max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_cells), integer(128LL)))))));
-    v_cell_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of(neg(floordiv(neg(v_cells), integer(65536LL))), integer(64LL)) : min_of(neg(floordiv(neg(v_cells), integer(1024LL))), integer(65535LL)));
-    v_step_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(32LL), min_of(integer(1024LL), mul(integer(32LL), neg(floordiv(neg(v_hidden_size), integer(128LL)))))) : max_of(integer(128LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_cells), integer(128LL)))))));
-    v_persistent_blocks = neg(floordiv(neg(v_batch_size), integer(4LL)));
-    v_fused_row_tiles = max_of(neg(floordiv(neg(v_batch_size), integer(32LL))), integer(3LL));
-    v_fused_unit_tiles = neg(floordiv(neg(v_hidden_size), integer(32LL)));
-    v_state_slots = mul(integer(2LL), v_fused);
-    v__shape_output_sequence = Shape{v_seq_length, integer(1LL), v_batch_size, v_hidden_size};
-    v__shape_output_single = Shape{integer(1LL), integer(1LL), v_batch_size, v_hidden_size};
+    if ((v_sequence_lengths.kind != K_NONE)) {
+      if ((ndim_i(v_sequence_lengths) != 4LL)) {
+        shape_error(OP, "sequence_lengths", {"1", "1", "1", "batch_size"}, shape(v_sequence_lengths), {Binding{"batch_size", integer(v_batch_size)}}, "direction forward");
+      }
+      if (((dim_i(v_sequence_lengths, 0LL) != 1LL) || (dim_i(v_sequence_lengths, 1LL) != 1LL) || (dim_i(v_sequence_lengths, 2LL) != 1LL) || (dim_i(v_sequence_lengths, 3LL) != v_batch_size))) {
+        shape_error(OP, "sequence_lengths", {"1", "1", "1", "batch_size"}, shape(v_sequence_lengths), {Binding{"batch_size", integer(v_batch_size)}}, "direction forward");
+      }
+    }
+    v_persistent_max_hidden = 64LL;
+    v_persistent_max_batch = 64LL;
+    v_fused_max_hidden = 128LL;
+    v_persistent = ((call->device == OPGEN_DEV_CUDA) && (v_hidden_size >= 1LL) && (v_hidden_size <= v_persistent_max_hidden) && (v_batch_size >= 1LL) && (v_batch_size <= v_persistent_max_batch));
+    v_fused = (!v_persistent && ((call->device == OPGEN_DEV_CUDA) && (v_hidden_size >= 1LL) && (v_hidden_size <= v_fused_max_hidden)));
+    v_gemm_steps = (!v_persistent && !v_fused);
+    v_num_directions = 1LL;
+    v_backward_first = 0LL;
+    v_steps = mul_i(v_seq_length, v_batch_size);
+    v_cells = mul_i(v_batch_size, v_hidden_size);
+    v_all_cells = mul_i(v_num_directions, v_cells);
+    v_cell_threads = ((call->device != OPGEN_DEV_CUDA) ? max_i(32LL, min_i(1024LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_hidden_size), 128LL))))) : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_cells), 128LL))))));
+    v_cell_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(neg_i(floordiv_i(neg_i(v_cells), 65536LL)), 64LL) : min_i(neg_i(floordiv_i(neg_i(v_cells), 1024LL)), 65535LL));
+    v_step_threads = ((call->device != OPGEN_DEV_CUDA) ? max_i(32LL, min_i(1024LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_hidden_size), 128LL))))) : max_i(128LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_cells), 128LL))))));
+    v_persistent_blocks = neg_i(floordiv_i(neg_i(v_batch_size), 4LL));
+    v_fused_row_tiles = max_i(neg_i(floordiv_i(neg_i(v_batch_size), 32LL)), 3LL);
+    v_fused_unit_tiles = neg_i(floordiv_i(neg_i(v_hidden_size), 32LL));
+    v_state_slots = mul_i(2LL, v_fused);
+    v__shape_output_sequence = Shape{v_seq_length, 1LL, v_batch_size, v_hidden_size};
+    v__shape_output_single = Shape{1LL, 1LL, v_batch_size, v_hidden_size};
   } else {
-    if (truth(boolean(equal(v_direction, lit("backward"))))) {
-      if (truth(boolean(!equal(ndim(v_input), integer(4LL))))) {
+    if (equal(v_direction, lit("backward"))) {
+      if ((ndim_i(v_input) != 4LL)) {
         shape_error(OP, "input", {"1", "seq_length", "batch_size", "input_size"}, shape(v_input), {}, "direction backward");
       }
-      v_seq_length = dim(v_input, integer(1LL));
-      v_batch_size = dim(v_input, integer(2LL));
-      v_input_size = dim(v_input, integer(3LL));
-      if (truth(boolean(!equal(dim(v_input, integer(0LL)), integer(1LL))))) {
-        shape_error(OP, "input", {"1", "seq_length", "batch_size", "input_size"}, shape(v_input), {Binding{"batch_size", v_batch_size}, Binding{"input_size", v_input_size}, Binding{"seq_length", v_seq_length}}, "direction backward");
+      v_seq_length = dim_i(v_input, 1LL);
+      v_batch_size = dim_i(v_input, 2LL);
+      v_input_size = dim_i(v_input, 3LL);
+      if ((dim_i(v_input, 0LL) != 1LL)) {
+        shape_error(OP, "input", {"1", "seq_length", "batch_size", "input_size"}, shape(v_input), {Binding{"batch_size", integer(v_batch_size)}, Binding{"input_size", integer(v_input_size)}, Binding{"seq_length", integer(v_seq_length)}}, "direction backward");
       }
-      if (truth(boolean(!equal(ndim(v_weight), integer(4LL))))) {
-        shape_error(OP, "weight", {"1", "1", "hidden_size", "input_size"}, shape(v_weight), {Binding{"input_size", v_input_size}}, "direction backward");
+      if ((ndim_i(v_weight) != 4LL)) {
+        shape_error(OP, "weight", {"1", "1", "hidden_size", "input_size"}, shape(v_weight), {Binding{"input_size", integer(v_input_size)}}, "direction backward");
       }
-      v_hidden_size = dim(v_weight, integer(2LL));
-      if (truth([&]() -> V { V t = boolean(!equal(dim(v_weight, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_weight, integer(1LL)), integer(1LL))); if (truth(t)) return t; return boolean(!equal(dim(v_weight, integer(3LL)), v_input_size)); }(); }())) {
-        shape_error(OP, "weight", {"1", "1", "hidden_size", "input_size"}, shape(v_weight), {Binding{"hidden_size", v_hidden_size}, Binding{"input_size", v_input_size}}, "direction backward");
+      v_hidden_size = dim_i(v_weight, 2LL);
+      if (((dim_i(v_weight, 0LL) != 1LL) || (dim_i(v_weight, 1LL) != 1LL) || (dim_i(v_weight, 3LL) != v_input_size))) {
+        shape_error(OP, "weight", {"1", "1", "hidden_size", "input_size"}, shape(v_weight), {Binding{"hidden_size", integer(v_hidden_size)}, Binding{"input_size", integer(v_input_size)}}, "direction backward");
       }
-      if (truth(boolean(!equal(ndim(v_recurrence), integer(4LL))))) {
-        shape_error(OP, "recurrence", {"1", "1", "hidden_size", "hidden_size"}, shape(v_recurrence), {Binding{"hidden_size", v_hidden_size}}, "direction backward");
+      if ((ndim_i(v_recurrence) != 4LL)) {
+        shape_error(OP, "recurrence", {"1", "1", "hidden_size", "hidden_size"}, shape(v_recurrence), {Binding{"hidden_size", integer(v_hidden_size)}}, "direction backward");
       }
-      if (truth([&]() -> V { V t = boolean(!equal(dim(v_recurrence, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_recurrence, integer(1LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_recurrence, integer(2LL)), v_hidden_size)); if (truth(t)) return t; return boolean(!equal(dim(v_recurrence, integer(3LL)), v_hidden_size)); }(); }(); }())) {
-        shape_error(OP, "recurrence", {"1", "1", "hidden_size", "hidden_size"}, shape(v_recurrence), {Binding{"hidden_size", v_hidden_size}}, "direction backward");
+      if (((dim_i(v_recurrence, 0LL) != 1LL) || (dim_i(v_recurrence, 1LL) != 1LL) || (dim_i(v_recurrence, 2LL) != v_hidden_size) || (dim_i(v_recurrence, 3LL) != v_hidden_size))) {
+        shape_error(OP, "recurrence", {"1", "1", "hidden_size", "hidden_size"}, shape(v_recurrence), {Binding{"hidden_size", integer(v_hidden_size)}}, "direction backward");
       }
-      if (truth(boolean(v_bias.kind != K_NONE))) {
-        if (truth(boolean(!equal(ndim(v_bias), integer(4LL))))) {
-          shape_error(OP, "bias", {"1", "1", "1", "2*hidden_size"}, shape(v_bias), {Binding{"hidden_size", v_hidden_size}, Binding{"2*hidden_size", mul(integer(2LL), v_hidden_size)}}, "direction backward");
+      if ((v_bias.kind != K_NONE)) {
+        if ((ndim_i(v_bias) != 4LL)) {
+          shape_error(OP, "bias", {"1", "1", "1", "2*hidden_size"}, shape(v_bias), {Binding{"hidden_size", integer(v_hidden_size)}, Binding{"2*hidden_size", integer(mul_i(2LL, v_hidden_size))}}, "direction backward");
         }
-        if (truth([&]() -> V { V t = boolean(!equal(dim(v_bias, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_bias, integer(1LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_bias, integer(2LL)), integer(1LL))); if (truth(t)) return t; return boolean(!equal(dim(v_bias, integer(3LL)), mul(integer(2LL), v_hidden_size))); }(); }(); }())) {
-          shape_error(OP, "bias", {"1", "1", "1", "2*hidden_size"}, shape(v_bias), {Binding{"hidden_size", v_hidden_size}, Binding{"2*hidden_size", mul(integer(2LL), v_hidden_size)}}, "direction backward");
-        }
-      }
-      if (truth(boolean(v_hidden_init.kind != K_NONE))) {
-        if (truth(boolean(!equal(ndim(v_hidden_init), integer(4LL))))) {
-          shape_error(OP, "hidden_init", {"1", "1", "batch_size", "hidden_size"}, shape(v_hidden_init), {Binding{"batch_size", v_batch_size}, Binding{"hidden_size", v_hidden_size}}, "direction backward");
-        }
-        if (truth([&]() -> V { V t = boolean(!equal(dim(v_hidden_init, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_hidden_init, integer(1LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_hidden_init, integer(2LL)), v_batch_size)); if (truth(t)) return t; return boolean(!equal(dim(v_hidden_init, integer(3LL)), v_hidden_size)); }(); }(); }())) {
-          shape_error(OP, "hidden_init", {"1", "1", "batch_size", "hidden_size"}, shape(v_hidden_init), {Binding{"batch_size", v_batch_size}, Binding{"hidden_size", v_hidden_size}}, "direction backward");
+        if (((dim_i(v_bias, 0LL) != 1LL) || (dim_i(v_bias, 1LL) != 1LL) || (dim_i(v_bias, 2LL) != 1LL) || (dim_i(v_bias, 3LL) != mul_i(2LL, v_hidden_size)))) {
+          shape_error(OP, "bias", {"1", "1", "1", "2*hidden_size"}, shape(v_bias), {Binding{"hidden_size", integer(v_hidden_size)}, Binding{"2*hidden_size", integer(mul_i(2LL, v_hidden_size))}}, "direction backward");
         }
       }
-      if (truth(boolean(v_sequence_lengths.kind != K_NONE))) {
-        if (truth(boolean(!equal(ndim(v_sequence_lengths), integer(4LL))))) {
-          shape_error(OP, "sequence_lengths", {"1", "1", "1", "batch_size"}, shape(v_sequence_lengths), {Binding{"batch_size", v_batch_size}}, "direction backward");
+      if ((v_hidden_init.kind != K_NONE)) {
+        if ((ndim_i(v_hidden_init) != 4LL)) {
+          shape_error(OP, "hidden_init", {"1", "1", "batch_size", "hidden_size"}, shape(v_hidden_init), {Binding{"batch_size", integer(v_batch_size)}, Binding{"hidden_size", integer(v_hidden_size)}}, "direction backward");
         }
-        if (truth([&]() -> V { V t = boolean(!equal(dim(v_sequence_lengths, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_sequence_lengths, integer(1LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_sequence_lengths, integer(2LL)), integer(1LL))); if (truth(t)) return t; return boolean(!equal(dim(v_sequence_lengths, integer(3LL)), v_batch_size)); }(); }(); }())) {
-          shape_error(OP, "sequence_lengths", {"1", "1", "1", "batch_size"}, shape(v_sequence_lengths), {Binding{"batch_size", v_batch_size}}, "direction backward");
+        if (((dim_i(v_hidden_init, 0LL) != 1LL) || (dim_i(v_hidden_init, 1LL) != 1LL) || (dim_i(v_hidden_init, 2LL) != v_batch_size) || (dim_i(v_hidden_init, 3LL) != v_hidden_size))) {
+          shape_error(OP, "hidden_init", {"1", "1", "batch_size", "hidden_size"}, shape(v_hidden_init), {Binding{"batch_size", integer(v_batch_size)}, Binding{"hidden_size", integer(v_hidden_size)}}, "direction backward");
         }
       }
-      v_persistent_max_hidden = integer(64LL);
-      v_persistent_max_batch = integer(64LL);
-      v_fused_max_hidden = integer(128LL);
-      v_persistent = [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(v_hidden_size, integer(1LL)) >= 0); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(v_hidden_size, v_persistent_max_hidden) <= 0); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(v_batch_size, integer(1LL)) >= 0); if (!truth(t)) return t; return boolean(compare(v_batch_size, v_persistent_max_batch) <= 0); }(); }(); }(); }();
-      v_fused = [&]() -> V { V t = boolean(!truth(v_persistent)); if (!truth(t)) return t; return [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(v_hidden_size, integer(1LL)) >= 0); if (!truth(t)) return t; return boolean(compare(v_hidden_size, v_fused_max_hidden) <= 0); }(); }(); }();
-      v_gemm_steps = [&]() -> V { V t = boolean(!truth(v_persistent)); if (!truth(t)) return t; return boolean(!truth(v_fused)); }();
-      v_num_directions = integer(1LL);
-      v_backward_first = integer(1LL);
-      v_steps = mul(v_seq_length, v_batch_size);
-      v_cells = mul(v_batch_size, v_hidden_size);
-      v_all_cells = mul(v_num_directions, v_cells);
-      v_cell_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(32LL), min_of(integer(1024LL), mul(integer(32LL), neg(floordiv(neg(v_hidden_size), integer(128LL)))))) : max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_cells), integer(128LL)))))));
-      v_cell_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of(neg(floordiv(neg(v_cells), integer(65536LL))), integer(64LL)) : min_of(neg(floordiv(neg(v_cells), integer(1024LL))), integer(65535LL)));
-      v_step_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(32LL), min_of(integer(1024LL), mul(integer(32LL), neg(floordiv(neg(v_hidden_size), integer(128LL)))))) : max_of(integer(128LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_cells), integer(128LL)))))));
-      v_persistent_blocks = neg(floordiv(neg(v_batch_size), integer(4LL)));
-      v_fused_row_tiles = max_of(neg(floordiv(neg(v_batch_size), integer(32LL))), integer(3LL));
-      v_fused_unit_tiles = neg(floordiv(neg(v_hidden_size), integer(32LL)));
-      v_state_slots = mul(integer(2LL), v_fused);
-      v__shape_output_sequence = Shape{v_seq_length, integer(1LL), v_batch_size, v_hidden_size};
-      v__shape_output_single = Shape{integer(1LL), integer(1LL), v_batch_size, v_hidden_size};
+      if ((v_sequence_lengths.kind != K_NONE)) {
+        if ((ndim_i(v_sequence_lengths) != 4LL)) {
+          shape_error(OP, "sequence_lengths", {"1", "1", "1", "batch_size"}, shape(v_sequence_lengths), {Binding{"batch_size", integer(v_batch_size)}}, "direction backward");
+        }
+        if (((dim_i(v_sequence_lengths, 0LL) != 1LL) || (dim_i(v_sequence_lengths, 1LL) != 1LL) || (dim_i(v_sequence_lengths, 2LL) != 1LL) || (dim_i(v_sequence_lengths, 3LL) != v_batch_size))) {
+          shape_error(OP, "sequence_lengths", {"1", "1", "1", "batch_size"}, shape(v_sequence_lengths), {Binding{"batch_size", integer(v_batch_size)}}, "direction backward");
+        }
+      }
+      v_persistent_max_hidden = 64LL;
+      v_persistent_max_batch = 64LL;
+      v_fused_max_hidden = 128LL;
+      v_persistent = ((call->device == OPGEN_DEV_CUDA) && (v_hidden_size >= 1LL) && (v_hidden_size <= v_persistent_max_hidden) && (v_batch_size >= 1LL) && (v_batch_size <= v_persistent_max_batch));
+      v_fused = (!v_persistent && ((call->device == OPGEN_DEV_CUDA) && (v_hidden_size >= 1LL) && (v_hidden_size <= v_fused_max_hidden)));
+      v_gemm_steps = (!v_persistent && !v_fused);
+      v_num_directions = 1LL;
+      v_backward_first = 1LL;
+      v_steps = mul_i(v_seq_length, v_batch_size);
+      v_cells = mul_i(v_batch_size, v_hidden_size);
+      v_all_cells = mul_i(v_num_directions, v_cells);
+      v_cell_threads = ((call->device != OPGEN_DEV_CUDA) ? max_i(32LL, min_i(1024LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_hidden_size), 128LL))))) : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_cells), 128LL))))));
+      v_cell_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(neg_i(floordiv_i(neg_i(v_cells), 65536LL)), 64LL) : min_i(neg_i(floordiv_i(neg_i(v_cells), 1024LL)), 65535LL));
+      v_step_threads = ((call->device != OPGEN_DEV_CUDA) ? max_i(32LL, min_i(1024LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_hidden_size), 128LL))))) : max_i(128LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_cells), 128LL))))));
+      v_persistent_blocks = neg_i(floordiv_i(neg_i(v_batch_size), 4LL));
+      v_fused_row_tiles = max_i(neg_i(floordiv_i(neg_i(v_batch_size), 32LL)), 3LL);
+      v_fused_unit_tiles = neg_i(floordiv_i(neg_i(v_hidden_size), 32LL));
+      v_state_slots = mul_i(2LL, v_fused);
+      v__shape_output_sequence = Shape{v_seq_length, 1LL, v_batch_size, v_hidden_size};
+      v__shape_output_single = Shape{1LL, 1LL, v_batch_size, v_hidden_size};
     } else {
-      if (truth(boolean(equal(v_direction, lit("bidirectional"))))) {
-        if (truth(boolean(!equal(ndim(v_input), integer(4LL))))) {
+      if (equal(v_direction, lit("bidirectional"))) {
+        if ((ndim_i(v_input) != 4LL)) {
           shape_error(OP, "input", {"1", "seq_length", "batch_size", "input_size"}, shape(v_input), {}, "direction bidirectional");
         }
-        v_seq_length = dim(v_input, integer(1LL));
-        v_batch_size = dim(v_input, integer(2LL));
-        v_input_size = dim(v_input, integer(3LL));
-        if (truth(boolean(!equal(dim(v_input, integer(0LL)), integer(1LL))))) {
-          shape_error(OP, "input", {"1", "seq_length", "batch_size", "input_size"}, shape(v_input), {Binding{"batch_size", v_batch_size}, Binding{"input_size", v_input_size}, Binding{"seq_length", v_seq_length}}, "direction bidirectional");
+        v_seq_length = dim_i(v_input, 1LL);
+        v_batch_size = dim_i(v_input, 2LL);
+        v_input_size = dim_i(v_input, 3LL);
+        if ((dim_i(v_input, 0LL) != 1LL)) {
+          shape_error(OP, "input", {"1", "seq_length", "batch_size", "input_size"}, shape(v_input), {Binding{"batch_size", integer(v_batch_size)}, Binding{"input_size", integer(v_input_size)}, Binding{"seq_length", integer(v_seq_length)}}, "direction bidirectional");
         }
-        if (truth(boolean(!equal(ndim(v_weight), integer(4LL))))) {
-          shape_error(OP, "weight", {"1", "2", "hidden_size", "input_size"}, shape(v_weight), {Binding{"input_size", v_input_size}}, "direction bidirectional");
+        if ((ndim_i(v_weight) != 4LL)) {
+          shape_error(OP, "weight", {"1", "2", "hidden_size", "input_size"}, shape(v_weight), {Binding{"input_size", integer(v_input_size)}}, "direction bidirectional");
         }
-        v_hidden_size = dim(v_weight, integer(2LL));
-        if (truth([&]() -> V { V t = boolean(!equal(dim(v_weight, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_weight, integer(1LL)), integer(2LL))); if (truth(t)) return t; return boolean(!equal(dim(v_weight, integer(3LL)), v_input_size)); }(); }())) {
-          shape_error(OP, "weight", {"1", "2", "hidden_size", "input_size"}, shape(v_weight), {Binding{"hidden_size", v_hidden_size}, Binding{"input_size", v_input_size}}, "direction bidirectional");
+        v_hidden_size = dim_i(v_weight, 2LL);
+        if (((dim_i(v_weight, 0LL) != 1LL) || (dim_i(v_weight, 1LL) != 2LL) || (dim_i(v_weight, 3LL) != v_input_size))) {
+          shape_error(OP, "weight", {"1", "2", "hidden_size", "input_size"}, shape(v_weight), {Binding{"hidden_size", integer(v_hidden_size)}, Binding{"input_size", integer(v_input_size)}}, "direction bidirectional");
         }
-        if (truth(boolean(!equal(ndim(v_recurrence), integer(4LL))))) {
-          shape_error(OP, "recurrence", {"1", "2", "hidden_size", "hidden_size"}, shape(v_recurrence), {Binding{"hidden_size", v_hidden_size}}, "direction bidirectional");
+        if ((ndim_i(v_recurrence) != 4LL)) {
+          shape_error(OP, "recurrence", {"1", "2", "hidden_size", "hidden_size"}, shape(v_recurrence), {Binding{"hidden_size", integer(v_hidden_size)}}, "direction bidirectional");
         }
-        if (truth([&]() -> V { V t = boolean(!equal(dim(v_recurrence, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_recurrence, integer(1LL)), integer(2LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_recurrence, integer(2LL)), v_hidden_size)); if (truth(t)) return t; return boolean(!equal(dim(v_recurrence, integer(3LL)), v_hidden_size)); }(); }(); }())) {
-          shape_error(OP, "recurrence", {"1", "2", "hidden_size", "hidden_size"}, shape(v_recurrence), {Binding{"hidden_size", v_hidden_size}}, "direction bidirectional");
+        if (((dim_i(v_recurrence, 0LL) != 1LL) || (dim_i(v_recurrence, 1LL) != 2LL) || (dim_i(v_recurrence, 2LL) != v_hidden_size) || (dim_i(v_recurrence, 3LL) != v_hidden_size))) {
+          shape_error(OP, "recurrence", {"1", "2", "hidden_size", "hidden_size"}, shape(v_recurrence), {Binding{"hidden_size", integer(v_hidden_size)}}, "direction bidirectional");
         }
-        if (truth(boolean(v_bias.kind != K_NONE))) {
-          if (truth(boolean(!equal(ndim(v_bias), integer(4LL))))) {
-            shape_error(OP, "bias", {"1", "1", "2", "2*hidden_size"}, shape(v_bias), {Binding{"hidden_size", v_hidden_size}, Binding{"2*hidden_size", mul(integer(2LL), v_hidden_size)}}, "direction bidirectional");
+        if ((v_bias.kind != K_NONE)) {
+          if ((ndim_i(v_bias) != 4LL)) {
+            shape_error(OP, "bias", {"1", "1", "2", "2*hidden_size"}, shape(v_bias), {Binding{"hidden_size", integer(v_hidden_size)}, Binding{"2*hidden_size", integer(mul_i(2LL, v_hidden_size))}}, "direction bidirectional");
           }
-          if (truth([&]() -> V { V t = boolean(!equal(dim(v_bias, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_bias, integer(1LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_bias, integer(2LL)), integer(2LL))); if (truth(t)) return t; return boolean(!equal(dim(v_bias, integer(3LL)), mul(integer(2LL), v_hidden_size))); }(); }(); }())) {
-            shape_error(OP, "bias", {"1", "1", "2", "2*hidden_size"}, shape(v_bias), {Binding{"hidden_size", v_hidden_size}, Binding{"2*hidden_size", mul(integer(2LL), v_hidden_size)}}, "direction bidirectional");
-          }
-        }
-        if (truth(boolean(v_hidden_init.kind != K_NONE))) {
-          if (truth(boolean(!equal(ndim(v_hidden_init), integer(4LL))))) {
-            shape_error(OP, "hidden_init", {"1", "2", "batch_size", "hidden_size"}, shape(v_hidden_init), {Binding{"batch_size", v_batch_size}, Binding{"hidden_size", v_hidden_size}}, "direction bidirectional");
-          }
-          if (truth([&]() -> V { V t = boolean(!equal(dim(v_hidden_init, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_hidden_init, integer(1LL)), integer(2LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_hidden_init, integer(2LL)), v_batch_size)); if (truth(t)) return t; return boolean(!equal(dim(v_hidden_init, integer(3LL)), v_hidden_size)); }(); }(); }())) {
-            shape_error(OP, "hidden_init", {"1", "2", "batch_size", "hidden_size"}, shape(v_hidden_init), {Binding{"batch_size", v_batch_size}, Binding{"hidden_size", v_hidden_size}}, "direction bidirectional");
+          if (((dim_i(v_bias, 0LL) != 1LL) || (dim_i(v_bias, 1LL) != 1LL) || (dim_i(v_bias, 2LL) != 2LL) || (dim_i(v_bias, 3LL) != mul_i(2LL, v_hidden_size)))) {
+            shape_error(OP, "bias", {"1", "1", "2", "2*hidden_size"}, shape(v_bias), {Binding{"hidden_size", integer(v_hidden_size)}, Binding{"2*hidden_size", integer(mul_i(2LL, v_hidden_size))}}, "direction bidirectional");
           }
         }
-        if (truth(boolean(v_sequence_lengths.kind != K_NONE))) {
-          if (truth(boolean(!equal(ndim(v_sequence_lengths), integer(4LL))))) {
-            shape_error(OP, "sequence_lengths", {"1", "1", "1", "batch_size"}, shape(v_sequence_lengths), {Binding{"batch_size", v_batch_size}}, "direction bidirectional");
+        if ((v_hidden_init.kind != K_NONE)) {
+          if ((ndim_i(v_hidden_init) != 4LL)) {
+            shape_error(OP, "hidden_init", {"1", "2", "batch_size", "hidden_size"}, shape(v_hidden_init), {Binding{"batch_size", integer(v_batch_size)}, Binding{"hidden_size", integer(v_hidden_size)}}, "direction bidirectional");
           }
-          if (truth([&]() -> V { V t = boolean(!equal(dim(v_sequence_lengths, integer(0LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_sequence_lengths, integer(1LL)), integer(1LL))); if (truth(t)) return t; return [&]() -> V { V t = boolean(!equal(dim(v_sequence_lengths, integer(2LL)), integer(1LL))); if (truth(t)) return t; return boolean(!equal(dim(v_sequence_lengths, integer(3LL)), v_batch_size)); }(); }(); }())) {
-            shape_error(OP, "sequence_lengths", {"1", "1", "1", "batch_size"}, shape(v_sequence_lengths), {Binding{"batch_size", v_batch_size}}, "direction bidirectional");
+          if (((dim_i(v_hidden_init, 0LL) != 1LL) || (dim_i(v_hidden_init, 1LL) != 2LL) || (dim_i(v_hidden_init, 2LL) != v_batch_size) || (dim_i(v_hidden_init, 3LL) != v_hidden_size))) {
+            shape_error(OP, "hidden_init", {"1", "2", "batch_size", "hidden_size"}, shape(v_hidden_init), {Binding{"batch_size", integer(v_batch_size)}, Binding{"hidden_size", integer(v_hidden_size)}}, "direction bidirectional");
           }
         }
-        v_persistent_max_hidden = integer(64LL);
-        v_persistent_max_batch = integer(64LL);
-        v_fused_max_hidden = integer(128LL);
-        v_persistent = [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(v_hidden_size, integer(1LL)) >= 0); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(v_hidden_size, v_persistent_max_hidden) <= 0); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(v_batch_size, integer(1LL)) >= 0); if (!truth(t)) return t; return boolean(compare(v_batch_size, v_persistent_max_batch) <= 0); }(); }(); }(); }();
-        v_fused = [&]() -> V { V t = boolean(!truth(v_persistent)); if (!truth(t)) return t; return [&]() -> V { V t = boolean(equal(backend_name(call), lit("cuda"))); if (!truth(t)) return t; return [&]() -> V { V t = boolean(compare(v_hidden_size, integer(1LL)) >= 0); if (!truth(t)) return t; return boolean(compare(v_hidden_size, v_fused_max_hidden) <= 0); }(); }(); }();
-        v_gemm_steps = [&]() -> V { V t = boolean(!truth(v_persistent)); if (!truth(t)) return t; return boolean(!truth(v_fused)); }();
-        v_num_directions = integer(2LL);
-        v_backward_first = integer(0LL);
-        v_steps = mul(v_seq_length, v_batch_size);
-        v_cells = mul(v_batch_size, v_hidden_size);
-        v_all_cells = mul(v_num_directions, v_cells);
-        v_cell_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(32LL), min_of(integer(1024LL), mul(integer(32LL), neg(floordiv(neg(v_hidden_size), integer(128LL)))))) : max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_cells), integer(128LL)))))));
-        v_cell_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of(neg(floordiv(neg(v_cells), integer(65536LL))), integer(64LL)) : min_of(neg(floordiv(neg(v_cells), integer(1024LL))), integer(65535LL)));
-        v_step_threads = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? max_of(integer(32LL), min_of(integer(1024LL), mul(integer(32LL), neg(floordiv(neg(v_hidden_size), integer(128LL)))))) : max_of(integer(128LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_cells), integer(128LL)))))));
-        v_persistent_blocks = neg(floordiv(neg(v_batch_size), integer(4LL)));
-        v_fused_row_tiles = max_of(neg(floordiv(neg(v_batch_size), integer(32LL))), integer(3LL));
-        v_fused_unit_tiles = neg(floordiv(neg(v_hidden_size), integer(32LL)));
-        v_state_slots = mul(integer(2LL), v_fused);
-        v__shape_output_sequence = Shape{v_seq_length, integer(2LL), v_batch_size, v_hidden_size};
-        v__shape_output_single = Shape{integer(1LL), integer(2LL), v_batch_size, v_hidden_size};
+        if ((v_sequence_lengths.kind != K_NONE)) {
+          if ((ndim_i(v_sequence_lengths) != 4LL)) {
+            shape_error(OP, "sequence_lengths", {"1", "1", "1", "batch_size"}, shape(v_sequence_lengths), {Binding{"batch_size", integer(v_batch_size)}}, "direction bidirectional");
+          }
+          if (((dim_i(v_sequence_lengths, 0LL) != 1LL) || (dim_i(v_sequence_lengths, 1LL) != 1LL) || (dim_i(v_sequence_lengths, 2LL) != 1LL) || (dim_i(v_sequence_lengths, 3LL) != v_batch_size))) {
+            shape_error(OP, "sequence_lengths", {"1", "1", "1", "batch_size"}, shape(v_sequence_lengths), {Binding{"batch_size", integer(v_batch_size)}}, "direction bidirectional");
+          }
+        }
+        v_persistent_max_hidden = 64LL;
+        v_persistent_max_batch = 64LL;
+        v_fused_max_hidden = 128LL;
+        v_persistent = ((call->device == OPGEN_DEV_CUDA) && (v_hidden_size >= 1LL) && (v_hidden_size <= v_persistent_max_hidden) && (v_batch_size >= 1LL) && (v_batch_size <= v_persistent_max_batch));
+        v_fused = (!v_persistent && ((call->device == OPGEN_DEV_CUDA) && (v_hidden_size >= 1LL) && (v_hidden_size <= v_fused_max_hidden)));
+        v_gemm_steps = (!v_persistent && !v_fused);
+        v_num_directions = 2LL;
+        v_backward_first = 0LL;
+        v_steps = mul_i(v_seq_length, v_batch_size);
+        v_cells = mul_i(v_batch_size, v_hidden_size);
+        v_all_cells = mul_i(v_num_directions, v_cells);
+        v_cell_threads = ((call->device != OPGEN_DEV_CUDA) ? max_i(32LL, min_i(1024LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_hidden_size), 128LL))))) : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_cells), 128LL))))));
+        v_cell_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(neg_i(floordiv_i(neg_i(v_cells), 65536LL)), 64LL) : min_i(neg_i(floordiv_i(neg_i(v_cells), 1024LL)), 65535LL));
+        v_step_threads = ((call->device != OPGEN_DEV_CUDA) ? max_i(32LL, min_i(1024LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_hidden_size), 128LL))))) : max_i(128LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_cells), 128LL))))));
+        v_persistent_blocks = neg_i(floordiv_i(neg_i(v_batch_size), 4LL));
+        v_fused_row_tiles = max_i(neg_i(floordiv_i(neg_i(v_batch_size), 32LL)), 3LL);
+        v_fused_unit_tiles = neg_i(floordiv_i(neg_i(v_hidden_size), 32LL));
+        v_state_slots = mul_i(2LL, v_fused);
+        v__shape_output_sequence = Shape{v_seq_length, 2LL, v_batch_size, v_hidden_size};
+        v__shape_output_single = Shape{1LL, 2LL, v_batch_size, v_hidden_size};
       } else {
         raise(OPGEN_ERR_RUNTIME, std::string(OP) + ": no shape section for this value");
       }
     }
   }
-  v_activations = check_activation_list(frame, OP, "activations", v_activations, true, v_num_directions);
-  if (truth(boolean(v_sequence_lengths.kind != K_NONE))) {
-    check_values(call, frame, true, OP, "sequence_lengths", v_sequence_lengths, integer(0LL), v_seq_length, "0", "seq_length");
+  v_activations = check_activation_list(frame, OP, "activations", v_activations, true, integer(v_num_directions));
+  if ((v_sequence_lengths.kind != K_NONE)) {
+    check_values(call, frame, true, OP, "sequence_lengths", v_sequence_lengths, integer(0LL), integer(v_seq_length), "0", "seq_length");
   }
-  if (truth(boolean(v_sequence_lengths.kind != K_NONE))) {
+  if ((v_sequence_lengths.kind != K_NONE)) {
     v_sequence_lengths = as_dtype(v_sequence_lengths, "uint32", "sequence_lengths");
   }
   v_output_sequence = output(call, OP, "output_sequence", 0, run, v__shape_output_sequence, v__dtype_T);
@@ -592,7 +592,7 @@ static void opgen_drive_DmlRnn(opgen_call* call, bool run) {
   v_states = scratch(call, frame, Shape{v_state_slots, v_num_directions, v_batch_size, v_hidden_size}, v__dtype_T);
   static const char* const strings[] = {"float16", "float32"};
   static const char* const symbols[] = {"DmlRnn__final_state__float16", "DmlRnn__final_state__float32", "DmlRnn__fused_step__float16", "DmlRnn__fused_step__float32", "DmlRnn__init_state__float16", "DmlRnn__init_state__float32", "DmlRnn__persistent__float16", "DmlRnn__persistent__float32", "DmlRnn__step__float16", "DmlRnn__step__float32"};
-  opgen_plan_value values[20] = {plan_value(frame, v_num_directions, strings, 2), plan_value(frame, v_steps, strings, 2), plan_value(frame, v_hidden_size, strings, 2), plan_value(frame, v_input_size, strings, 2), plan_value(frame, v__dtype_T, strings, 2), plan_value(frame, v_cell_blocks, strings, 2), plan_value(frame, v_cell_threads, strings, 2), plan_value(frame, v_seq_length, strings, 2), plan_value(frame, v_batch_size, strings, 2), plan_value(frame, v_persistent_blocks, strings, 2), plan_value(frame, v_activations, strings, 2), plan_value(frame, v_backward_first, strings, 2), plan_value(frame, v_persistent, strings, 2), plan_value(frame, v_cells, strings, 2), plan_value(frame, v_step_threads, strings, 2), plan_value(frame, v_gemm_steps, strings, 2), plan_value(frame, v_fused_row_tiles, strings, 2), plan_value(frame, v_fused_unit_tiles, strings, 2), plan_value(frame, v_fused, strings, 2), plan_value(frame, v_all_cells, strings, 2)};
+  opgen_plan_value values[20] = {plan_int(v_num_directions), plan_int(v_steps), plan_int(v_hidden_size), plan_int(v_input_size), plan_value(frame, v__dtype_T, strings, 2), plan_int(v_cell_blocks), plan_int(v_cell_threads), plan_int(v_seq_length), plan_int(v_batch_size), plan_int(v_persistent_blocks), plan_value(frame, v_activations, strings, 2), plan_int(v_backward_first), plan_int(v_persistent), plan_int(v_cells), plan_int(v_step_threads), plan_int(v_gemm_steps), plan_int(v_fused_row_tiles), plan_int(v_fused_unit_tiles), plan_int(v_fused), plan_int(v_all_cells)};
   opgen_native::Slot slots[11] = {plan_slot(frame, v_input), plan_slot(frame, v_weight), plan_slot(frame, v_projected), plan_slot(frame, v_hidden_init), plan_slot(frame, v_sequence_lengths), plan_slot(frame, v_output_single), plan_slot(frame, v_recurrence), plan_slot(frame, v_bias), plan_slot(frame, v_output_sequence), plan_slot(frame, v_recurrent), plan_slot(frame, v_states)};
   int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_DmlRnn, symbols, 10, values, 20, slots, 11, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
   if (rc != OPGEN_OK) raise(rc, call->err);

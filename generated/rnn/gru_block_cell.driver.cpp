@@ -244,14 +244,14 @@ static void opgen_drive_GRUBlockCell(opgen_call* call, bool run) {
   V v_b_ru = input_value(call, 4);
   V v_b_c = input_value(call, 5);
   V v__dtype_T;
-  V v_batch_size;
+  int64_t v_batch_size = 0;
   V v_c;
-  V v_cell_blocks;
-  V v_cell_size;
-  V v_cell_threads;
-  V v_cells;
+  int64_t v_cell_blocks = 0;
+  int64_t v_cell_size = 0;
+  int64_t v_cell_threads = 0;
+  int64_t v_cells = 0;
   V v_h;
-  V v_input_size;
+  int64_t v_input_size = 0;
   V v_r;
   V v_rh;
   V v_ru_bar;
@@ -272,45 +272,45 @@ static void opgen_drive_GRUBlockCell(opgen_call* call, bool run) {
   check_same_dtype(OP, "b_ru", v_b_ru, v__dtype_T, "T", "x");
   v_b_c = adopt(call, OP, "b_c", v_b_c);
   check_same_dtype(OP, "b_c", v_b_c, v__dtype_T, "T", "x");
-  if (truth(boolean(!equal(ndim(v_x), integer(2LL))))) {
+  if ((ndim_i(v_x) != 2LL)) {
     shape_error(OP, "x", {"batch_size", "input_size"}, shape(v_x), {}, "");
   }
-  v_batch_size = dim(v_x, integer(0LL));
-  v_input_size = dim(v_x, integer(1LL));
-  if (truth(boolean(!equal(ndim(v_h_prev), integer(2LL))))) {
-    shape_error(OP, "h_prev", {"batch_size", "cell_size"}, shape(v_h_prev), {Binding{"batch_size", v_batch_size}}, "");
+  v_batch_size = dim_i(v_x, 0LL);
+  v_input_size = dim_i(v_x, 1LL);
+  if ((ndim_i(v_h_prev) != 2LL)) {
+    shape_error(OP, "h_prev", {"batch_size", "cell_size"}, shape(v_h_prev), {Binding{"batch_size", integer(v_batch_size)}}, "");
   }
-  v_cell_size = dim(v_h_prev, integer(1LL));
-  if (truth(boolean(!equal(dim(v_h_prev, integer(0LL)), v_batch_size)))) {
-    shape_error(OP, "h_prev", {"batch_size", "cell_size"}, shape(v_h_prev), {Binding{"batch_size", v_batch_size}, Binding{"cell_size", v_cell_size}}, "");
+  v_cell_size = dim_i(v_h_prev, 1LL);
+  if ((dim_i(v_h_prev, 0LL) != v_batch_size)) {
+    shape_error(OP, "h_prev", {"batch_size", "cell_size"}, shape(v_h_prev), {Binding{"batch_size", integer(v_batch_size)}, Binding{"cell_size", integer(v_cell_size)}}, "");
   }
-  if (truth(boolean(!equal(ndim(v_w_ru), integer(2LL))))) {
-    shape_error(OP, "w_ru", {"input_size + cell_size", "2*cell_size"}, shape(v_w_ru), {Binding{"cell_size", v_cell_size}, Binding{"input_size", v_input_size}, Binding{"input_size + cell_size", add(v_input_size, v_cell_size)}, Binding{"2*cell_size", mul(integer(2LL), v_cell_size)}}, "");
+  if ((ndim_i(v_w_ru) != 2LL)) {
+    shape_error(OP, "w_ru", {"input_size + cell_size", "2*cell_size"}, shape(v_w_ru), {Binding{"cell_size", integer(v_cell_size)}, Binding{"input_size", integer(v_input_size)}, Binding{"input_size + cell_size", integer(add_i(v_input_size, v_cell_size))}, Binding{"2*cell_size", integer(mul_i(2LL, v_cell_size))}}, "");
   }
-  if (truth([&]() -> V { V t = boolean(!equal(dim(v_w_ru, integer(0LL)), add(v_input_size, v_cell_size))); if (truth(t)) return t; return boolean(!equal(dim(v_w_ru, integer(1LL)), mul(integer(2LL), v_cell_size))); }())) {
-    shape_error(OP, "w_ru", {"input_size + cell_size", "2*cell_size"}, shape(v_w_ru), {Binding{"cell_size", v_cell_size}, Binding{"input_size", v_input_size}, Binding{"input_size + cell_size", add(v_input_size, v_cell_size)}, Binding{"2*cell_size", mul(integer(2LL), v_cell_size)}}, "");
+  if (((dim_i(v_w_ru, 0LL) != add_i(v_input_size, v_cell_size)) || (dim_i(v_w_ru, 1LL) != mul_i(2LL, v_cell_size)))) {
+    shape_error(OP, "w_ru", {"input_size + cell_size", "2*cell_size"}, shape(v_w_ru), {Binding{"cell_size", integer(v_cell_size)}, Binding{"input_size", integer(v_input_size)}, Binding{"input_size + cell_size", integer(add_i(v_input_size, v_cell_size))}, Binding{"2*cell_size", integer(mul_i(2LL, v_cell_size))}}, "");
   }
-  if (truth(boolean(!equal(ndim(v_w_c), integer(2LL))))) {
-    shape_error(OP, "w_c", {"input_size + cell_size", "cell_size"}, shape(v_w_c), {Binding{"cell_size", v_cell_size}, Binding{"input_size", v_input_size}, Binding{"input_size + cell_size", add(v_input_size, v_cell_size)}}, "");
+  if ((ndim_i(v_w_c) != 2LL)) {
+    shape_error(OP, "w_c", {"input_size + cell_size", "cell_size"}, shape(v_w_c), {Binding{"cell_size", integer(v_cell_size)}, Binding{"input_size", integer(v_input_size)}, Binding{"input_size + cell_size", integer(add_i(v_input_size, v_cell_size))}}, "");
   }
-  if (truth([&]() -> V { V t = boolean(!equal(dim(v_w_c, integer(0LL)), add(v_input_size, v_cell_size))); if (truth(t)) return t; return boolean(!equal(dim(v_w_c, integer(1LL)), v_cell_size)); }())) {
-    shape_error(OP, "w_c", {"input_size + cell_size", "cell_size"}, shape(v_w_c), {Binding{"cell_size", v_cell_size}, Binding{"input_size", v_input_size}, Binding{"input_size + cell_size", add(v_input_size, v_cell_size)}}, "");
+  if (((dim_i(v_w_c, 0LL) != add_i(v_input_size, v_cell_size)) || (dim_i(v_w_c, 1LL) != v_cell_size))) {
+    shape_error(OP, "w_c", {"input_size + cell_size", "cell_size"}, shape(v_w_c), {Binding{"cell_size", integer(v_cell_size)}, Binding{"input_size", integer(v_input_size)}, Binding{"input_size + cell_size", integer(add_i(v_input_size, v_cell_size))}}, "");
   }
-  if (truth(boolean(!equal(ndim(v_b_ru), integer(1LL))))) {
-    shape_error(OP, "b_ru", {"2*cell_size"}, shape(v_b_ru), {Binding{"cell_size", v_cell_size}, Binding{"2*cell_size", mul(integer(2LL), v_cell_size)}}, "");
+  if ((ndim_i(v_b_ru) != 1LL)) {
+    shape_error(OP, "b_ru", {"2*cell_size"}, shape(v_b_ru), {Binding{"cell_size", integer(v_cell_size)}, Binding{"2*cell_size", integer(mul_i(2LL, v_cell_size))}}, "");
   }
-  if (truth(boolean(!equal(dim(v_b_ru, integer(0LL)), mul(integer(2LL), v_cell_size))))) {
-    shape_error(OP, "b_ru", {"2*cell_size"}, shape(v_b_ru), {Binding{"cell_size", v_cell_size}, Binding{"2*cell_size", mul(integer(2LL), v_cell_size)}}, "");
+  if ((dim_i(v_b_ru, 0LL) != mul_i(2LL, v_cell_size))) {
+    shape_error(OP, "b_ru", {"2*cell_size"}, shape(v_b_ru), {Binding{"cell_size", integer(v_cell_size)}, Binding{"2*cell_size", integer(mul_i(2LL, v_cell_size))}}, "");
   }
-  if (truth(boolean(!equal(ndim(v_b_c), integer(1LL))))) {
-    shape_error(OP, "b_c", {"cell_size"}, shape(v_b_c), {Binding{"cell_size", v_cell_size}}, "");
+  if ((ndim_i(v_b_c) != 1LL)) {
+    shape_error(OP, "b_c", {"cell_size"}, shape(v_b_c), {Binding{"cell_size", integer(v_cell_size)}}, "");
   }
-  if (truth(boolean(!equal(dim(v_b_c, integer(0LL)), v_cell_size)))) {
-    shape_error(OP, "b_c", {"cell_size"}, shape(v_b_c), {Binding{"cell_size", v_cell_size}}, "");
+  if ((dim_i(v_b_c, 0LL) != v_cell_size)) {
+    shape_error(OP, "b_c", {"cell_size"}, shape(v_b_c), {Binding{"cell_size", integer(v_cell_size)}}, "");
   }
-  v_cells = mul(v_batch_size, v_cell_size);
-  v_cell_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of(neg(floordiv(neg(v_cells), integer(65536LL))), integer(1024LL)) : min_of(neg(floordiv(neg(v_cells), integer(1024LL))), integer(65535LL)));
-  v_cell_threads = max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_cells), integer(128LL))))));
+  v_cells = mul_i(v_batch_size, v_cell_size);
+  v_cell_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(neg_i(floordiv_i(neg_i(v_cells), 65536LL)), 1024LL) : min_i(neg_i(floordiv_i(neg_i(v_cells), 1024LL)), 65535LL));
+  v_cell_threads = max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_cells), 128LL)))));
   v__shape_r = Shape{v_batch_size, v_cell_size};
   v__shape_u = Shape{v_batch_size, v_cell_size};
   v__shape_c = Shape{v_batch_size, v_cell_size};
@@ -320,11 +320,11 @@ static void opgen_drive_GRUBlockCell(opgen_call* call, bool run) {
   v_c = output(call, OP, "c", 2, run, v__shape_c, v__dtype_T);
   v_h = output(call, OP, "h", 3, run, v__shape_h, v__dtype_T);
   if (!run) return;
-  v_ru_bar = scratch(call, frame, Shape{v_batch_size, mul(integer(2LL), v_cell_size)}, v__dtype_T);
+  v_ru_bar = scratch(call, frame, Shape{v_batch_size, mul_i(2LL, v_cell_size)}, v__dtype_T);
   v_rh = scratch(call, frame, Shape{v_batch_size, v_cell_size}, v__dtype_T);
   static const char* const strings[] = {"float16", "float32"};
   static const char* const symbols[] = {"GRUBlockCell__cell__float16", "GRUBlockCell__cell__float32", "GRUBlockCell__gates__float16", "GRUBlockCell__gates__float32"};
-  opgen_plan_value values[6] = {plan_value(frame, v_batch_size, strings, 2), plan_value(frame, v_cell_size, strings, 2), plan_value(frame, v_input_size, strings, 2), plan_value(frame, v__dtype_T, strings, 2), plan_value(frame, v_cell_blocks, strings, 2), plan_value(frame, v_cell_threads, strings, 2)};
+  opgen_plan_value values[6] = {plan_int(v_batch_size), plan_int(v_cell_size), plan_int(v_input_size), plan_value(frame, v__dtype_T, strings, 2), plan_int(v_cell_blocks), plan_int(v_cell_threads)};
   opgen_native::Slot slots[12] = {plan_slot(frame, v_x), plan_slot(frame, v_w_ru), plan_slot(frame, v_ru_bar), plan_slot(frame, v_h_prev), plan_slot(frame, v_b_ru), plan_slot(frame, v_r), plan_slot(frame, v_u), plan_slot(frame, v_rh), plan_slot(frame, v_w_c), plan_slot(frame, v_c), plan_slot(frame, v_b_c), plan_slot(frame, v_h)};
   int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_GRUBlockCell, symbols, 4, values, 6, slots, 12, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
   if (rc != OPGEN_OK) raise(rc, call->err);

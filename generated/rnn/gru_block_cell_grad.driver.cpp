@@ -218,21 +218,21 @@ static void opgen_drive_GRUBlockCellGrad(opgen_call* call, bool run) {
   V v_c = input_value(call, 8);
   V v_d_h = input_value(call, 9);
   V v__dtype_T;
-  V v_batch_size;
-  V v_cell_blocks;
-  V v_cell_size;
-  V v_cell_threads;
-  V v_cells;
+  int64_t v_batch_size = 0;
+  int64_t v_cell_blocks = 0;
+  int64_t v_cell_size = 0;
+  int64_t v_cell_threads = 0;
+  int64_t v_cells = 0;
   V v_d_c_bar;
   V v_d_h_prev;
   V v_d_r_bar_u_bar;
   V v_d_x;
   V v_d_xh1;
   V v_d_xh2;
-  V v_input_size;
-  V v_io_blocks;
-  V v_io_cells;
-  V v_io_threads;
+  int64_t v_input_size = 0;
+  int64_t v_io_blocks = 0;
+  int64_t v_io_cells = 0;
+  int64_t v_io_threads = 0;
   Shape v__shape_d_c_bar;
   Shape v__shape_d_h_prev;
   Shape v__shape_d_r_bar_u_bar;
@@ -257,86 +257,86 @@ static void opgen_drive_GRUBlockCellGrad(opgen_call* call, bool run) {
   check_same_dtype(OP, "c", v_c, v__dtype_T, "T", "x");
   v_d_h = adopt(call, OP, "d_h", v_d_h);
   check_same_dtype(OP, "d_h", v_d_h, v__dtype_T, "T", "x");
-  if (truth(boolean(!equal(ndim(v_x), integer(2LL))))) {
+  if ((ndim_i(v_x) != 2LL)) {
     shape_error(OP, "x", {"batch_size", "input_size"}, shape(v_x), {}, "");
   }
-  v_batch_size = dim(v_x, integer(0LL));
-  v_input_size = dim(v_x, integer(1LL));
-  if (truth(boolean(!equal(ndim(v_h_prev), integer(2LL))))) {
-    shape_error(OP, "h_prev", {"batch_size", "cell_size"}, shape(v_h_prev), {Binding{"batch_size", v_batch_size}}, "");
+  v_batch_size = dim_i(v_x, 0LL);
+  v_input_size = dim_i(v_x, 1LL);
+  if ((ndim_i(v_h_prev) != 2LL)) {
+    shape_error(OP, "h_prev", {"batch_size", "cell_size"}, shape(v_h_prev), {Binding{"batch_size", integer(v_batch_size)}}, "");
   }
-  v_cell_size = dim(v_h_prev, integer(1LL));
-  if (truth(boolean(!equal(dim(v_h_prev, integer(0LL)), v_batch_size)))) {
-    shape_error(OP, "h_prev", {"batch_size", "cell_size"}, shape(v_h_prev), {Binding{"batch_size", v_batch_size}, Binding{"cell_size", v_cell_size}}, "");
+  v_cell_size = dim_i(v_h_prev, 1LL);
+  if ((dim_i(v_h_prev, 0LL) != v_batch_size)) {
+    shape_error(OP, "h_prev", {"batch_size", "cell_size"}, shape(v_h_prev), {Binding{"batch_size", integer(v_batch_size)}, Binding{"cell_size", integer(v_cell_size)}}, "");
   }
-  if (truth(boolean(!equal(ndim(v_w_ru), integer(2LL))))) {
-    shape_error(OP, "w_ru", {"input_size + cell_size", "2*cell_size"}, shape(v_w_ru), {Binding{"cell_size", v_cell_size}, Binding{"input_size", v_input_size}, Binding{"input_size + cell_size", add(v_input_size, v_cell_size)}, Binding{"2*cell_size", mul(integer(2LL), v_cell_size)}}, "");
+  if ((ndim_i(v_w_ru) != 2LL)) {
+    shape_error(OP, "w_ru", {"input_size + cell_size", "2*cell_size"}, shape(v_w_ru), {Binding{"cell_size", integer(v_cell_size)}, Binding{"input_size", integer(v_input_size)}, Binding{"input_size + cell_size", integer(add_i(v_input_size, v_cell_size))}, Binding{"2*cell_size", integer(mul_i(2LL, v_cell_size))}}, "");
   }
-  if (truth([&]() -> V { V t = boolean(!equal(dim(v_w_ru, integer(0LL)), add(v_input_size, v_cell_size))); if (truth(t)) return t; return boolean(!equal(dim(v_w_ru, integer(1LL)), mul(integer(2LL), v_cell_size))); }())) {
-    shape_error(OP, "w_ru", {"input_size + cell_size", "2*cell_size"}, shape(v_w_ru), {Binding{"cell_size", v_cell_size}, Binding{"input_size", v_input_size}, Binding{"input_size + cell_size", add(v_input_size, v_cell_size)}, Binding{"2*cell_size", mul(integer(2LL), v_cell_size)}}, "");
+  if (((dim_i(v_w_ru, 0LL) != add_i(v_input_size, v_cell_size)) || (dim_i(v_w_ru, 1LL) != mul_i(2LL, v_cell_size)))) {
+    shape_error(OP, "w_ru", {"input_size + cell_size", "2*cell_size"}, shape(v_w_ru), {Binding{"cell_size", integer(v_cell_size)}, Binding{"input_size", integer(v_input_size)}, Binding{"input_size + cell_size", integer(add_i(v_input_size, v_cell_size))}, Binding{"2*cell_size", integer(mul_i(2LL, v_cell_size))}}, "");
   }
-  if (truth(boolean(!equal(ndim(v_w_c), integer(2LL))))) {
-    shape_error(OP, "w_c", {"input_size + cell_size", "cell_size"}, shape(v_w_c), {Binding{"cell_size", v_cell_size}, Binding{"input_size", v_input_size}, Binding{"input_size + cell_size", add(v_input_size, v_cell_size)}}, "");
+  if ((ndim_i(v_w_c) != 2LL)) {
+    shape_error(OP, "w_c", {"input_size + cell_size", "cell_size"}, shape(v_w_c), {Binding{"cell_size", integer(v_cell_size)}, Binding{"input_size", integer(v_input_size)}, Binding{"input_size + cell_size", integer(add_i(v_input_size, v_cell_size))}}, "");
   }
-  if (truth([&]() -> V { V t = boolean(!equal(dim(v_w_c, integer(0LL)), add(v_input_size, v_cell_size))); if (truth(t)) return t; return boolean(!equal(dim(v_w_c, integer(1LL)), v_cell_size)); }())) {
-    shape_error(OP, "w_c", {"input_size + cell_size", "cell_size"}, shape(v_w_c), {Binding{"cell_size", v_cell_size}, Binding{"input_size", v_input_size}, Binding{"input_size + cell_size", add(v_input_size, v_cell_size)}}, "");
+  if (((dim_i(v_w_c, 0LL) != add_i(v_input_size, v_cell_size)) || (dim_i(v_w_c, 1LL) != v_cell_size))) {
+    shape_error(OP, "w_c", {"input_size + cell_size", "cell_size"}, shape(v_w_c), {Binding{"cell_size", integer(v_cell_size)}, Binding{"input_size", integer(v_input_size)}, Binding{"input_size + cell_size", integer(add_i(v_input_size, v_cell_size))}}, "");
   }
-  if (truth(boolean(!equal(ndim(v_b_ru), integer(1LL))))) {
-    shape_error(OP, "b_ru", {"2*cell_size"}, shape(v_b_ru), {Binding{"cell_size", v_cell_size}, Binding{"2*cell_size", mul(integer(2LL), v_cell_size)}}, "");
+  if ((ndim_i(v_b_ru) != 1LL)) {
+    shape_error(OP, "b_ru", {"2*cell_size"}, shape(v_b_ru), {Binding{"cell_size", integer(v_cell_size)}, Binding{"2*cell_size", integer(mul_i(2LL, v_cell_size))}}, "");
   }
-  if (truth(boolean(!equal(dim(v_b_ru, integer(0LL)), mul(integer(2LL), v_cell_size))))) {
-    shape_error(OP, "b_ru", {"2*cell_size"}, shape(v_b_ru), {Binding{"cell_size", v_cell_size}, Binding{"2*cell_size", mul(integer(2LL), v_cell_size)}}, "");
+  if ((dim_i(v_b_ru, 0LL) != mul_i(2LL, v_cell_size))) {
+    shape_error(OP, "b_ru", {"2*cell_size"}, shape(v_b_ru), {Binding{"cell_size", integer(v_cell_size)}, Binding{"2*cell_size", integer(mul_i(2LL, v_cell_size))}}, "");
   }
-  if (truth(boolean(!equal(ndim(v_b_c), integer(1LL))))) {
-    shape_error(OP, "b_c", {"cell_size"}, shape(v_b_c), {Binding{"cell_size", v_cell_size}}, "");
+  if ((ndim_i(v_b_c) != 1LL)) {
+    shape_error(OP, "b_c", {"cell_size"}, shape(v_b_c), {Binding{"cell_size", integer(v_cell_size)}}, "");
   }
-  if (truth(boolean(!equal(dim(v_b_c, integer(0LL)), v_cell_size)))) {
-    shape_error(OP, "b_c", {"cell_size"}, shape(v_b_c), {Binding{"cell_size", v_cell_size}}, "");
+  if ((dim_i(v_b_c, 0LL) != v_cell_size)) {
+    shape_error(OP, "b_c", {"cell_size"}, shape(v_b_c), {Binding{"cell_size", integer(v_cell_size)}}, "");
   }
-  if (truth(boolean(!equal(ndim(v_r), integer(2LL))))) {
-    shape_error(OP, "r", {"batch_size", "cell_size"}, shape(v_r), {Binding{"batch_size", v_batch_size}, Binding{"cell_size", v_cell_size}}, "");
+  if ((ndim_i(v_r) != 2LL)) {
+    shape_error(OP, "r", {"batch_size", "cell_size"}, shape(v_r), {Binding{"batch_size", integer(v_batch_size)}, Binding{"cell_size", integer(v_cell_size)}}, "");
   }
-  if (truth([&]() -> V { V t = boolean(!equal(dim(v_r, integer(0LL)), v_batch_size)); if (truth(t)) return t; return boolean(!equal(dim(v_r, integer(1LL)), v_cell_size)); }())) {
-    shape_error(OP, "r", {"batch_size", "cell_size"}, shape(v_r), {Binding{"batch_size", v_batch_size}, Binding{"cell_size", v_cell_size}}, "");
+  if (((dim_i(v_r, 0LL) != v_batch_size) || (dim_i(v_r, 1LL) != v_cell_size))) {
+    shape_error(OP, "r", {"batch_size", "cell_size"}, shape(v_r), {Binding{"batch_size", integer(v_batch_size)}, Binding{"cell_size", integer(v_cell_size)}}, "");
   }
-  if (truth(boolean(!equal(ndim(v_u), integer(2LL))))) {
-    shape_error(OP, "u", {"batch_size", "cell_size"}, shape(v_u), {Binding{"batch_size", v_batch_size}, Binding{"cell_size", v_cell_size}}, "");
+  if ((ndim_i(v_u) != 2LL)) {
+    shape_error(OP, "u", {"batch_size", "cell_size"}, shape(v_u), {Binding{"batch_size", integer(v_batch_size)}, Binding{"cell_size", integer(v_cell_size)}}, "");
   }
-  if (truth([&]() -> V { V t = boolean(!equal(dim(v_u, integer(0LL)), v_batch_size)); if (truth(t)) return t; return boolean(!equal(dim(v_u, integer(1LL)), v_cell_size)); }())) {
-    shape_error(OP, "u", {"batch_size", "cell_size"}, shape(v_u), {Binding{"batch_size", v_batch_size}, Binding{"cell_size", v_cell_size}}, "");
+  if (((dim_i(v_u, 0LL) != v_batch_size) || (dim_i(v_u, 1LL) != v_cell_size))) {
+    shape_error(OP, "u", {"batch_size", "cell_size"}, shape(v_u), {Binding{"batch_size", integer(v_batch_size)}, Binding{"cell_size", integer(v_cell_size)}}, "");
   }
-  if (truth(boolean(!equal(ndim(v_c), integer(2LL))))) {
-    shape_error(OP, "c", {"batch_size", "cell_size"}, shape(v_c), {Binding{"batch_size", v_batch_size}, Binding{"cell_size", v_cell_size}}, "");
+  if ((ndim_i(v_c) != 2LL)) {
+    shape_error(OP, "c", {"batch_size", "cell_size"}, shape(v_c), {Binding{"batch_size", integer(v_batch_size)}, Binding{"cell_size", integer(v_cell_size)}}, "");
   }
-  if (truth([&]() -> V { V t = boolean(!equal(dim(v_c, integer(0LL)), v_batch_size)); if (truth(t)) return t; return boolean(!equal(dim(v_c, integer(1LL)), v_cell_size)); }())) {
-    shape_error(OP, "c", {"batch_size", "cell_size"}, shape(v_c), {Binding{"batch_size", v_batch_size}, Binding{"cell_size", v_cell_size}}, "");
+  if (((dim_i(v_c, 0LL) != v_batch_size) || (dim_i(v_c, 1LL) != v_cell_size))) {
+    shape_error(OP, "c", {"batch_size", "cell_size"}, shape(v_c), {Binding{"batch_size", integer(v_batch_size)}, Binding{"cell_size", integer(v_cell_size)}}, "");
   }
-  if (truth(boolean(!equal(ndim(v_d_h), integer(2LL))))) {
-    shape_error(OP, "d_h", {"batch_size", "cell_size"}, shape(v_d_h), {Binding{"batch_size", v_batch_size}, Binding{"cell_size", v_cell_size}}, "");
+  if ((ndim_i(v_d_h) != 2LL)) {
+    shape_error(OP, "d_h", {"batch_size", "cell_size"}, shape(v_d_h), {Binding{"batch_size", integer(v_batch_size)}, Binding{"cell_size", integer(v_cell_size)}}, "");
   }
-  if (truth([&]() -> V { V t = boolean(!equal(dim(v_d_h, integer(0LL)), v_batch_size)); if (truth(t)) return t; return boolean(!equal(dim(v_d_h, integer(1LL)), v_cell_size)); }())) {
-    shape_error(OP, "d_h", {"batch_size", "cell_size"}, shape(v_d_h), {Binding{"batch_size", v_batch_size}, Binding{"cell_size", v_cell_size}}, "");
+  if (((dim_i(v_d_h, 0LL) != v_batch_size) || (dim_i(v_d_h, 1LL) != v_cell_size))) {
+    shape_error(OP, "d_h", {"batch_size", "cell_size"}, shape(v_d_h), {Binding{"batch_size", integer(v_batch_size)}, Binding{"cell_size", integer(v_cell_size)}}, "");
   }
-  v_cells = mul(v_batch_size, v_cell_size);
-  v_cell_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of(neg(floordiv(neg(v_cells), integer(65536LL))), integer(1024LL)) : min_of(neg(floordiv(neg(v_cells), integer(1024LL))), integer(65535LL)));
-  v_cell_threads = max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_cells), integer(128LL))))));
-  v_io_cells = mul(v_batch_size, add(v_input_size, v_cell_size));
-  v_io_blocks = (truth(boolean(equal(backend_name(call), lit("cpu")))) ? min_of(neg(floordiv(neg(v_io_cells), integer(65536LL))), integer(1024LL)) : min_of(neg(floordiv(neg(v_io_cells), integer(1024LL))), integer(65535LL)));
-  v_io_threads = max_of(integer(32LL), min_of(integer(256LL), mul(integer(32LL), neg(floordiv(neg(v_io_cells), integer(128LL))))));
+  v_cells = mul_i(v_batch_size, v_cell_size);
+  v_cell_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(neg_i(floordiv_i(neg_i(v_cells), 65536LL)), 1024LL) : min_i(neg_i(floordiv_i(neg_i(v_cells), 1024LL)), 65535LL));
+  v_cell_threads = max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_cells), 128LL)))));
+  v_io_cells = mul_i(v_batch_size, add_i(v_input_size, v_cell_size));
+  v_io_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(neg_i(floordiv_i(neg_i(v_io_cells), 65536LL)), 1024LL) : min_i(neg_i(floordiv_i(neg_i(v_io_cells), 1024LL)), 65535LL));
+  v_io_threads = max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_io_cells), 128LL)))));
   v__shape_d_x = Shape{v_batch_size, v_input_size};
   v__shape_d_h_prev = Shape{v_batch_size, v_cell_size};
   v__shape_d_c_bar = Shape{v_batch_size, v_cell_size};
-  v__shape_d_r_bar_u_bar = Shape{v_batch_size, mul(integer(2LL), v_cell_size)};
+  v__shape_d_r_bar_u_bar = Shape{v_batch_size, mul_i(2LL, v_cell_size)};
   v_d_x = output(call, OP, "d_x", 0, run, v__shape_d_x, v__dtype_T);
   v_d_h_prev = output(call, OP, "d_h_prev", 1, run, v__shape_d_h_prev, v__dtype_T);
   v_d_c_bar = output(call, OP, "d_c_bar", 2, run, v__shape_d_c_bar, v__dtype_T);
   v_d_r_bar_u_bar = output(call, OP, "d_r_bar_u_bar", 3, run, v__shape_d_r_bar_u_bar, v__dtype_T);
   if (!run) return;
-  v_d_xh2 = scratch(call, frame, Shape{v_batch_size, add(v_input_size, v_cell_size)}, v__dtype_T);
-  v_d_xh1 = scratch(call, frame, Shape{v_batch_size, add(v_input_size, v_cell_size)}, v__dtype_T);
+  v_d_xh2 = scratch(call, frame, Shape{v_batch_size, add_i(v_input_size, v_cell_size)}, v__dtype_T);
+  v_d_xh1 = scratch(call, frame, Shape{v_batch_size, add_i(v_input_size, v_cell_size)}, v__dtype_T);
   static const char* const strings[] = {"float16", "float32"};
   static const char* const symbols[] = {"GRUBlockCellGrad__grad_cell__float16", "GRUBlockCellGrad__grad_cell__float32", "GRUBlockCellGrad__grad_inputs__float16", "GRUBlockCellGrad__grad_inputs__float32", "GRUBlockCellGrad__grad_reset__float16", "GRUBlockCellGrad__grad_reset__float32"};
-  opgen_plan_value values[8] = {plan_value(frame, v__dtype_T, strings, 2), plan_value(frame, v_cell_blocks, strings, 2), plan_value(frame, v_cell_threads, strings, 2), plan_value(frame, v_batch_size, strings, 2), plan_value(frame, v_cell_size, strings, 2), plan_value(frame, v_input_size, strings, 2), plan_value(frame, v_io_blocks, strings, 2), plan_value(frame, v_io_threads, strings, 2)};
+  opgen_plan_value values[8] = {plan_value(frame, v__dtype_T, strings, 2), plan_int(v_cell_blocks), plan_int(v_cell_threads), plan_int(v_batch_size), plan_int(v_cell_size), plan_int(v_input_size), plan_int(v_io_blocks), plan_int(v_io_threads)};
   opgen_native::Slot slots[13] = {plan_slot(frame, v_h_prev), plan_slot(frame, v_u), plan_slot(frame, v_c), plan_slot(frame, v_d_h), plan_slot(frame, v_d_c_bar), plan_slot(frame, v_d_r_bar_u_bar), plan_slot(frame, v_w_c), plan_slot(frame, v_d_xh2), plan_slot(frame, v_r), plan_slot(frame, v_w_ru), plan_slot(frame, v_d_xh1), plan_slot(frame, v_d_x), plan_slot(frame, v_d_h_prev)};
   int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_GRUBlockCellGrad, symbols, 6, values, 8, slots, 13, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
   if (rc != OPGEN_OK) raise(rc, call->err);

@@ -249,6 +249,34 @@ OPGEN_HOT V neg(const V& a) {
   return neg_slow(a);
 }
 
+// The same on plain int64s: where drivergen_checks.py knows both operands are ints (or bools) it
+// prints these, no V made; the rare cases (an overflow, a divisor <= 0, a modulo) go through the V
+// operations above, so the results and the fallbacks' words are theirs.
+OPGEN_COLD inline int64_t arith_i(opgen_plan::Num (*f)(const opgen_plan::Num&, const opgen_plan::Num&), int64_t a,
+                                  int64_t b) {
+  return arith(f, integer(a), integer(b)).i;
+}
+OPGEN_HOT int64_t add_i(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_add_overflow(a, b, &r) ? arith_i(opgen_plan::add, a, b) : r;
+}
+OPGEN_HOT int64_t sub_i(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_sub_overflow(a, b, &r) ? arith_i(opgen_plan::sub, a, b) : r;
+}
+OPGEN_HOT int64_t mul_i(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? arith_i(opgen_plan::mul, a, b) : r;
+}
+OPGEN_HOT int64_t floordiv_i(int64_t a, int64_t b) {
+  return b > 0 ? a / b - (a % b != 0 && a < 0) : arith_i(opgen_plan::floordiv, a, b);
+}
+inline int64_t mod_i(int64_t a, int64_t b) { return arith_i(opgen_plan::mod, a, b); }
+OPGEN_HOT int64_t neg_i(int64_t a) { return a != INT64_MIN ? -a : neg_slow(integer(a)).i; }
+// Python's min(a, b) and max(a, b) of two ints: b only where it is strictly less, or greater.
+OPGEN_HOT int64_t min_i(int64_t a, int64_t b) { return b < a ? b : a; }
+OPGEN_HOT int64_t max_i(int64_t a, int64_t b) { return b > a ? b : a; }
+
 OPGEN_HOT bool truth(const V& v) {
   switch (v.kind) {
     case K_NONE: return false;
@@ -331,9 +359,21 @@ inline int64_t itemsize(int32_t dtype) {
   return dtype >= 0 && dtype < OPGEN_DT_COUNT ? sizes[dtype] : 0;
 }
 
+// A known dtype's name: the table's own text (dtype_code finds it by its address), its length known.
+inline V dtype_value(int32_t code) {
+  struct Lengths {
+    int64_t n[OPGEN_DT_COUNT];
+    Lengths() {
+      for (int32_t k = 0; k < OPGEN_DT_COUNT; ++k) n[k] = (int64_t)std::strlen(dtype_names()[k]);
+    }
+  };
+  static const Lengths lengths;
+  return text(dtype_names()[code], lengths.n[code]);
+}
+
 inline V dtype_of(const V& t) {
   if (t.kind != K_TENSOR) fallback("a dtype of a non-tensor is the Python path's");
-  if (t.t->dtype >= 0 && t.t->dtype < OPGEN_DT_COUNT) return lit(dtype_names()[t.t->dtype]);
+  if (t.t->dtype >= 0 && t.t->dtype < OPGEN_DT_COUNT) return dtype_value(t.t->dtype);
   return lit(t.t->name != nullptr ? t.t->name : "unknown");
 }
 
@@ -355,6 +395,7 @@ inline const opgen_tensor& tensor_of(const V& t) {
 }
 
 inline V ndim(const V& t) { return integer(tensor_of(t).ndim); }
+OPGEN_HOT int64_t ndim_i(const V& t) { return t.kind == K_TENSOR ? t.t->ndim : tensor_of(t).ndim; }
 inline V shape(const V& t) { return dims(tensor_of(t).shape, tensor_of(t).ndim); }
 
 OPGEN_COLD inline V dim_slow(const V& t, const V& index) {
@@ -368,6 +409,11 @@ inline V dim(const V& t, const V& index) {
   if (t.kind == K_TENSOR && index.kind == K_INT && index.i >= 0 && index.i < t.t->ndim)
     return integer(t.t->shape[index.i]);
   return dim_slow(t, index);
+}
+
+OPGEN_HOT int64_t dim_i(const V& t, int64_t index) {  // (dim's, on an int index)
+  if (t.kind == K_TENSOR && index >= 0 && index < t.t->ndim) return t.t->shape[index];
+  return dim_slow(t, integer(index)).i;
 }
 
 inline V dims_slice(const V& t, const V& start, const V& stop) {  // tuple(x.shape[start:stop]), both in range
@@ -663,8 +709,8 @@ inline V adopt_list(const opgen_call* call, const char* op, const char* arg, con
 inline V check_dtype(const char* op, std::string_view arg, const V& t, std::initializer_list<const char*> allowed,
                      const char* type_var) {
   V name = dtype_of(t);
-  for (const char* a : allowed)
-    if (equal(name, lit(a))) return lit(a);
+  for (const char* a : allowed)  // (the allowed name by its address where the compiler merged the two)
+    if (a == name.s || equal(name, lit(a))) return name;  // (the same text)
   std::string listed;
   for (const char* a : allowed) listed += (listed.empty() ? "" : ", ") + std::string(a);
   std::string what = type_var != nullptr ? std::string(type_var) + " in {" + listed + "}" : listed;
@@ -776,6 +822,10 @@ struct Shape {
   int64_t d[OPGEN_MAX_NDIM];
   int32_t n = 0;
   Shape() {}
+  OPGEN_HOT Shape(std::initializer_list<int64_t> items) {  // (dims the driver knows are ints)
+    if (items.size() > OPGEN_MAX_NDIM) too_many();
+    for (int64_t x : items) d[n++] = x;
+  }
   Shape(std::initializer_list<V> items) {
     for (const V& v : items) {
       if (v.kind == K_DIMS) {
@@ -786,8 +836,11 @@ struct Shape {
     }
   }
   void push(int64_t x) {
-    if (n >= OPGEN_MAX_NDIM) fallback("a shape of more than " + std::to_string(OPGEN_MAX_NDIM) + " dims");
+    if (n >= OPGEN_MAX_NDIM) too_many();
     d[n++] = x;
+  }
+  [[noreturn]] OPGEN_COLD static void too_many() {
+    fallback("a shape of more than " + std::to_string(OPGEN_MAX_NDIM) + " dims");
   }
   // (checked where a buffer is made, as NumPy's empty() does: a later check may refuse the call first)
   int64_t bytes(int32_t dtype) const {
@@ -921,20 +974,25 @@ OPGEN_HOT opgen_plan_value plan_value(Frame& frame, const V& v, const char* cons
   return plan_value_slow(frame, v, strings, nstrings);
 }
 
+// An int (or a bool) the driver knows is one: plan_value's first case, no V made.
+OPGEN_HOT opgen_plan_value plan_int(int64_t i) { return opgen_plan_value{OPGEN_V_INT, 0, i, 0.0, nullptr, 0}; }
+
 // A plan slot: a buffer (NULL when absent) or a list input's element pointers.
-inline opgen_native::Slot plan_slot(Frame& frame, const V& v) {
+OPGEN_COLD inline opgen_native::Slot plan_slot_slow(Frame& frame, const V& v) {
   if (v.kind == K_NONE) return opgen_native::Slot{nullptr, nullptr, -1, OPGEN_DT_OTHER, 0, 0};
-  if (v.kind == K_TENSOR) {
-    int64_t size = 1;  // its elements: the runtime checks a GEMM step's window against them
-    for (int32_t d = 0; d < v.t->ndim; ++d) size *= v.t->shape[d];
-    return opgen_native::Slot{v.t->data, nullptr, -1, v.t->dtype, 0, size};
-  }
   if (v.kind == K_TLIST) {
     frame.pointers.emplace_back();
     for (int64_t k = 0; k < v.i; ++k) frame.pointers.back().push_back(v.t[k].data);
     return opgen_native::Slot{nullptr, frame.pointers.back().data(), v.i, v.i ? v.t[0].dtype : OPGEN_DT_OTHER, 0, 0};
   }
   fallback("a plan slot of kind " + std::to_string(v.kind));
+}
+// (a tensor inline: a driver hands the plan ~10 of them a call)
+OPGEN_HOT opgen_native::Slot plan_slot(Frame& frame, const V& v) {
+  if (v.kind != K_TENSOR) return plan_slot_slow(frame, v);
+  int64_t size = 1;  // its elements: the runtime checks a GEMM step's window against them
+  for (int32_t d = 0; d < v.t->ndim; ++d) size *= v.t->shape[d];
+  return opgen_native::Slot{v.t->data, nullptr, -1, v.t->dtype, 0, size};
 }
 
 // An input argument as the wrapper's parameter holds it.

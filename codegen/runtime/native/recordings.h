@@ -48,6 +48,15 @@ inline size_t key_words(const opgen_plan_value& v) {
   return n;
 }
 
+// A number or a string, the usual value (a driver hands ~20 a call): its two words, inline (the
+// recursive forms below are calls).
+inline __attribute__((always_inline)) char* put_flat_key(const opgen_plan_value& v, char* out) {
+  int64_t head[2] = {v.kind, v.i};
+  if (v.kind == OPGEN_V_FLOAT) std::memcpy(&head[1], &v.f, sizeof v.f);
+  std::memcpy(out, head, sizeof head);
+  return out + sizeof head;
+}
+
 inline char* put_key(const opgen_plan_value& v, char* out) {
   int64_t head[3] = {v.kind, v.i, v.len};
   if (v.kind == OPGEN_V_FLOAT) std::memcpy(&head[1], &v.f, sizeof v.f);
@@ -68,12 +77,13 @@ class Recordings {
   std::shared_ptr<const Recording> get(const PlanCall& plan, const char* backend, std::string& err) {
     thread_local std::string key;  // (this thread's, reused: its heap block taken once, not per call)
     size_t named = std::strlen(backend) + 1, words = 0;
-    for (int64_t k = 0; k < plan.nvalues; ++k) words += key_words(plan.values[k]);
+    for (int64_t k = 0; k < plan.nvalues; ++k) words += nested(plan.values[k]) ? key_words(plan.values[k]) : 2;
     key.resize(named + 8 * words);
     char* out = &key[0];
     std::memcpy(out, backend, named);  // (its NUL included)
     out += named;
-    for (int64_t k = 0; k < plan.nvalues; ++k) out = put_key(plan.values[k], out);
+    for (int64_t k = 0; k < plan.nvalues; ++k)
+      out = nested(plan.values[k]) ? put_key(plan.values[k], out) : put_flat_key(plan.values[k], out);
     {
       std::lock_guard<std::mutex> hold(mu_);
       PerOp& op = ops_[plan.record];

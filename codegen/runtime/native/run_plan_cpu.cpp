@@ -3,6 +3,7 @@
 // buffers bound to the batch's table, as the cpu backend's replay runs it (host/replay.py run).
 #include "run_plan_cpu.h"
 
+#include <atomic>
 #include <cstdio>
 #include <memory>
 #include <mutex>
@@ -20,13 +21,21 @@ std::mutex g_bindings_mu;
 std::unordered_map<std::string, std::shared_ptr<const CpuBinding>> g_bindings;  // by op
 std::unordered_set<std::string> g_unbound;  // ops opgen_native_unbind_cpu forgot: not self-bound
 CpuBinder g_binder = nullptr;
+std::atomic<uint64_t> g_bindings_changed{0};  // bumped (under g_bindings_mu) by every bind and unbind
 
 std::shared_ptr<const CpuBinding> binding_of(const char* op) {
-  thread_local std::string key;  // (reused: an op's name past the short-string size took a heap block per call)
-  key.assign(op);
+  // This thread's last answer (its op's name compared: a caller's name may sit where another's
+  // did), reused while no binding changed since: no lock, no look-up on a thread calling one op
+  // over and over.
+  thread_local struct { std::string op; uint64_t changed; std::shared_ptr<const CpuBinding> binding; } last{};
+  if (last.binding && last.changed == g_bindings_changed.load(std::memory_order_acquire) && last.op == op)
+    return last.binding;
   std::lock_guard<std::mutex> hold(g_bindings_mu);
-  auto found = g_bindings.find(key);
-  return found == g_bindings.end() ? nullptr : found->second;
+  last.op.assign(op);  // (reused: an op's name past the short-string size took a heap block per call)
+  auto found = g_bindings.find(last.op);
+  last.changed = g_bindings_changed.load(std::memory_order_relaxed);
+  last.binding = found == g_bindings.end() ? nullptr : found->second;
+  return last.binding;
 }
 
 // The op's binding, made by the library's binder where it has one and nothing bound the op yet.
@@ -83,6 +92,7 @@ void install_cpu_binding(const char* op, std::shared_ptr<const CpuBinding> bindi
   std::lock_guard<std::mutex> hold(g_bindings_mu);
   g_unbound.erase(op);
   g_bindings[op] = std::move(binding);  // (calls in flight keep the binding they took)
+  g_bindings_changed.fetch_add(1, std::memory_order_release);
 }
 
 void set_cpu_binder(CpuBinder binder) {
@@ -159,6 +169,7 @@ OPGEN_NATIVE_API void opgen_native_unbind_cpu(const char* op) {
   std::lock_guard<std::mutex> hold(opgen_native::g_bindings_mu);
   opgen_native::g_bindings.erase(op);
   opgen_native::g_unbound.insert(op);
+  opgen_native::g_bindings_changed.fetch_add(1, std::memory_order_release);
 }
 
 OPGEN_NATIVE_API int64_t opgen_native_cpu_abi(int what) {
