@@ -7,11 +7,14 @@ Medians over interleaved rounds (each a median of 3 calls), so the machine's noi
 the median of the per-round ratios (each round's ours / torch.nn), the steadier measure.
 
     python bench/bench_torch_rnn.py [--rounds N] [--threads 2] [--cpu-time] [--input-grad]
-                                    [--modes lstm,gru] [--blas-core NAME]
+                                    [--modes lstm,gru] [--blas-core NAME] [--rusage]
 
 --threads sets both sides' threads (default 2: the issue's setting); --cpu-time measures the
 calling thread's CPU time with one thread everywhere (on a loaded machine the time other processes
-take does not count). The header names OpenBLAS's kernel set (bench/blas_core.py).
+take does not count). The header names OpenBLAS's kernel set (bench/blas_core.py). --rusage adds,
+per side, the process's minor page faults, system CPU time and context switches per call (medians
+over the rounds' calls, the two sides alternated call by call): load-independent evidence of the
+kernel's share of a call (fresh pages faulted in, hand-overs) where wall ratios are noisy.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ if CPU_TIME:
 BLAS_CORE = choose_from_argv()
 
 import argparse  # noqa: E402
+import resource  # noqa: E402
 import statistics  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 
@@ -58,6 +62,23 @@ def forward_backward(module: torch.nn.Module, mode: str, x: torch.Tensor,
     return run
 
 
+def rusage_per_call(calls: dict[str, Callable[[], None]], rounds: int) -> dict[str, dict[str, float]]:
+    """Per name, the medians over `rounds` calls (the names alternated call by call) of the process's
+    minor page faults, system CPU (ms) and voluntary / involuntary context switches during a call."""
+    fields = {"page faults": "ru_minflt", "system ms": "ru_stime", "voluntary switches": "ru_nvcsw",
+              "involuntary switches": "ru_nivcsw"}
+    seen: dict[str, dict[str, list[float]]] = {name: {k: [] for k in fields} for name in calls}
+    for _ in range(rounds):
+        for name, fn in calls.items():
+            before = resource.getrusage(resource.RUSAGE_SELF)
+            fn()
+            after = resource.getrusage(resource.RUSAGE_SELF)
+            for key, field in fields.items():
+                delta = getattr(after, field) - getattr(before, field)
+                seen[name][key].append(delta * 1e3 if key == "system ms" else delta)
+    return {name: {k: statistics.median(v) for k, v in by.items()} for name, by in seen.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=7)
@@ -66,6 +87,7 @@ def main() -> None:
     parser.add_argument("--input-grad", action="store_true", help="the input requires grad too")
     parser.add_argument("--modes", default="lstm,gru")
     parser.add_argument("--blas-core", default=None)
+    parser.add_argument("--rusage", action="store_true", help="page faults, system CPU, switches per call")
     args = parser.parse_args()
     torch.set_num_threads(int(_threads))
     print(f"machine: {machine()}, torch {torch.__version__}, threads {torch.get_num_threads()}"
@@ -93,6 +115,10 @@ def main() -> None:
         ratios = [a / b for a, b in zip(samples["opgen"], samples["torch.nn"], strict=True)]
         print(f"{mode.upper():4s} median of per-round ratios {statistics.median(ratios):.2f}x (goal <= 1.0x)  "
               f"[rounds: {', '.join(f'{r:.2f}' for r in ratios)}]")
+        if args.rusage:
+            for name, figures in rusage_per_call(calls, args.rounds).items():
+                print(f"{mode.upper():4s} {name:8s} per call (median of {args.rounds}): " +
+                      ", ".join(f"{k} {v:.1f}" if k == "system ms" else f"{k} {v:.0f}" for k, v in figures.items()))
 
 
 if __name__ == "__main__":

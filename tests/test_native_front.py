@@ -7,6 +7,7 @@ allocator (outputs and scratch, poisoning), errors as exceptions, and the fallba
 from __future__ import annotations
 
 import ctypes
+import resource
 import sys
 import tracemalloc
 from concurrent.futures import ThreadPoolExecutor
@@ -259,6 +260,46 @@ def test_cpu_scratch_blocks_are_kept_for_the_threads_next_call(front, driver):
 
     with ThreadPoolExecutor(1) as pool:  # (its failure re-raised here)
         pool.submit(calls).result()
+
+
+def test_cpu_scratch_keeps_large_blocks_within_a_bound(front, driver):
+    """host_scratch.h: large blocks (megabytes: an RNN's gate buffers) are kept too, so a call
+    repeated writes pages it already has instead of faulting fresh ones in (glibc hands a large freed
+    block back to the kernel); what a thread keeps stays within ScratchCache::kKeepBytes (64 MiB),
+    the oldest let go first, and a block over that is never kept. (Page faults of the calling
+    thread: a fresh 48 MiB block written whole takes thousands, 24 even with 2 MiB pages.)"""
+    mib = 1 << 20
+
+    def faults(*sizes: int) -> tuple[set[int], int]:
+        """The addresses of a call's blocks of these sizes (each written whole), and the thread's page
+        faults during the call."""
+        before = resource.getrusage(resource.RUSAGE_THREAD).ru_minflt
+        out, = front.call(driver["scratch_addresses"], (np.array(sizes, np.int64),), (), 0, False)
+        return set(out.tolist()), resource.getrusage(resource.RUSAGE_THREAD).ru_minflt - before
+
+    def kept() -> None:  # (a fresh thread: its cache holds no other test's blocks)
+        first, _ = faults(3 * mib, 5 * mib)
+        between = [libc.aligned_alloc(64, size) for size in (3 * mib, 5 * mib)]  # the heap's choice, were they freed
+        again, count = faults(3 * mib, 5 * mib)
+        for block in between:
+            libc.free(block)
+        assert again == first, "the large blocks were not kept for the thread's next call"
+        assert count < 20, f"{count} page faults writing 8 MiB of kept scratch"
+
+    def bound() -> None:  # (another fresh thread)
+        assert faults(48 * mib)[1] > 20
+        assert faults(48 * mib)[1] < 20, "the 48 MiB block was not kept"
+        faults(20 * mib, 20 * mib)  # 48 + 20 + 20 MiB > 64: the oldest, the 48 MiB block, goes
+        assert faults(20 * mib, 20 * mib)[1] < 20, "the two 20 MiB blocks were not kept"
+        assert faults(48 * mib)[1] > 20, "the 48 MiB block was kept beyond the bound"
+        assert faults(65 * mib)[1] > 20 and faults(65 * mib)[1] > 20, "a block over the bound was kept"
+
+    libc = ctypes.CDLL(None)
+    libc.aligned_alloc.restype, libc.aligned_alloc.argtypes = ctypes.c_void_p, [ctypes.c_size_t, ctypes.c_size_t]
+    libc.free.argtypes = [ctypes.c_void_p]
+    for check in (kept, bound):
+        with ThreadPoolExecutor(1) as pool:  # (its failure re-raised here)
+            pool.submit(check).result()
 
 
 def test_cpu_scratch_is_no_numpy_array(front, driver):

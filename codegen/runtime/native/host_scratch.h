@@ -2,11 +2,14 @@
 // Python wrappers' (pyentry.cpp), PyTorch's (torch_stable.h) and JAX's (jax_ffi.h). No caller ever
 // sees scratch, so it needs no array or tensor object: plain heap blocks, 64-byte aligned, handed
 // back with the call (a NumPy array per block took the GIL back and built an object; a PyTorch one a
-// TensorImpl). Small blocks handed back are kept for the same thread's next calls (ScratchCache):
-// a call repeated takes the same few blocks each time, where glibc's aligned allocation and free
-// (with its fastbin consolidation) cost about 0.3 µs a call. A kept block's bytes are whatever the
-// last call left, as a fresh block's are whatever the heap held: scratch is never read before the
-// plan writes it (and a poisoning front-end poisons every block it takes).
+// TensorImpl). Blocks handed back are kept for the same thread's next calls (ScratchCache): a call
+// repeated takes the same blocks each time. For a small block that spares glibc's aligned allocation
+// and free (about 0.3 µs a call); for a large one (megabytes: an RNN's gate buffers) it spares the
+// kernel's fresh pages, since glibc hands a large freed block back to the kernel (munmap, or a trimmed
+// heap top) and the next call's writes fault every page in again, zeroed (the drop-in LSTM's ~37 MB
+// of scratch: thousands of page faults a call). A kept block's bytes are whatever the last call left,
+// as a fresh block's are whatever the heap held: scratch is never read before the plan writes it
+// (and a poisoning front-end poisons every block it takes).
 #ifndef OPGEN_HOST_SCRATCH_H
 #define OPGEN_HOST_SCRATCH_H
 
@@ -16,12 +19,15 @@
 
 namespace opgen_front {
 
-// One thread's blocks handed back: at most kKeep, each at most kMaxBytes (a large one goes back to
-// the heap at once: keeping it would hold memory a call does not often need again).
+// One thread's blocks handed back: at most kKeep blocks of at most kKeepBytes in all (a block larger
+// than that goes back to the heap at once). Keeping one more frees the oldest first, as many as it
+// takes: the thread's latest calls are the ones likely to come again (a cache left full of an earlier
+// op's sizes would keep nothing of the ops the thread calls now), and an op whose sizes change lets go
+// of the old sizes' blocks within a call or two.
 class ScratchCache {
  public:
-  static constexpr int kKeep = 8;
-  static constexpr size_t kMaxBytes = size_t(64) << 10;
+  static constexpr int kKeep = 16;
+  static constexpr size_t kKeepBytes = size_t(64) << 20;
 
   ScratchCache() = default;
   ScratchCache(const ScratchCache&) = delete;
@@ -42,22 +48,25 @@ class ScratchCache {
     *got = kept_[best].size;
     for (int k = best + 1; k < count_; ++k) kept_[k - 1] = kept_[k];  // (the rest stay oldest first)
     --count_;
+    bytes_ -= *got;
     return block;
   }
 
-  // `block` (of `size` bytes) kept for a later take, or false: the caller frees it. A full cache
-  // frees its oldest block for it: the thread's latest calls are the ones likely to come again (a
-  // cache left full of an earlier op's sizes would keep nothing of the ops the thread calls now).
+  // `block` (of `size` bytes) kept for a later take, or false: the caller frees it.
   bool keep(void* block, size_t size) {
-    if (size > kMaxBytes) return false;
-    if (count_ == kKeep) {
-      std::free(kept_[0].block);
-      for (int k = 1; k < count_; ++k) kept_[k - 1] = kept_[k];
-      --count_;
-    }
+    if (size > kKeepBytes) return false;
+    int drop = 0;
+    size_t after = bytes_ + size;
+    while (count_ - drop == kKeep || after > kKeepBytes) after -= kept_[drop++].size;
+    for (int k = 0; k < drop; ++k) std::free(kept_[k].block);
+    for (int k = drop; k < count_; ++k) kept_[k - drop] = kept_[k];
+    count_ -= drop;
     kept_[count_++] = Kept{block, size};
+    bytes_ = after;
     return true;
   }
+
+  size_t bytes() const { return bytes_; }  // (what the thread holds: for tests)
 
   // This thread's (its blocks freed when the thread ends).
   static ScratchCache& mine() {
@@ -72,6 +81,7 @@ class ScratchCache {
   };
   Kept kept_[kKeep] = {};
   int count_ = 0;
+  size_t bytes_ = 0;  // (the kept blocks' sizes, summed)
 };
 
 class HostScratch {
@@ -111,7 +121,7 @@ class HostScratch {
     void* block;
     size_t size;
   };
-  static constexpr int kFirst = 8;  // (most plans take one or two: no vector grown for them, and kept after)
+  static constexpr int kFirst = 16;  // (most plans take one or two: no vector grown for them, and kept after)
   Block first_[kFirst] = {};
   int count_ = 0;
   std::vector<void*> more_;
