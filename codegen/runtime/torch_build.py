@@ -43,7 +43,12 @@ def cached(stem: str) -> bool:
 
 
 def _failed(message: str, marker: Path, when: str) -> str:
-    """A compile error's one line: the compiler's first line, and how to make the next import retry."""
-    first = message.splitlines()[0] if message else "the compiler failed"
+    """A compile error's one line: its first line, the compiler's first error (what is missing, say),
+    and how to make the next import retry."""
+    lines = message.splitlines()
+    first = lines[0] if lines else "the compiler failed"
+    error = next((line.strip() for line in lines[1:] if "error" in line and not line.startswith("command: ")), None)
+    if error:
+        first += f" ({error})"
     return (f"{first}; {when}: later imports do not compile it again until its source, flags, compiler or "
             f"PyTorch change, or {marker} is removed")
