@@ -1,7 +1,8 @@
 """The package's PyTorch registration in C++ through PyTorch's stable ABI (issue 32): one translation
 unit (the package's `torch_native.cpp`) that defines the schemas of its kernel ops with
-STABLE_TORCH_LIBRARY in the package's torch namespace — the same schemas `codegen/torchgen.py` gives
-the Python registration — and registers CPU and CUDA kernels (CompositeExplicitAutograd for an op
+STABLE_TORCH_LIBRARY_FRAGMENT in the package's torch namespace (a fragment, as the Python
+registration's: another package may share the namespace) — the same schemas `codegen/torchgen.py`
+gives the Python registration — and registers CPU and CUDA kernels (CompositeExplicitAutograd for an op
 without tensor inputs) that hand the call to the op's native driver `opgen_call_<Op>`
 (codegen/runtime/native/driver.h) through codegen/runtime/native/torch_stable.h; a call the driver
 hands back goes to the op's Python helper (torch.py defines it). Fakes and autograd stay in Python
@@ -112,7 +113,7 @@ def source(ops: list[OpSpec], namespace: str, header: str) -> str:
     lines += ["// Called by the package's torch.py once it has defined the ops' Python helpers (fallback).",
               'extern "C" __attribute__((visibility("default"))) void opgen_torch_enable_python_path() {',
               "  opgen_torch::python_path() = true;", "}", ""]
-    lines.append(f"STABLE_TORCH_LIBRARY({namespace}, m) {{")
+    lines.append(f"STABLE_TORCH_LIBRARY_FRAGMENT({namespace}, m) {{")  # (another package may share the namespace)
     lines += [f"  m.def({cxx_string(torchgen.schema(op))});" for op in ops]
     lines.append("}")
     for key in ("CPU", "CUDA", "CompositeExplicitAutograd"):

@@ -229,7 +229,7 @@ extern "C" __attribute__((visibility("default"))) void opgen_torch_enable_python
   opgen_torch::python_path() = true;
 }
 
-STABLE_TORCH_LIBRARY(opgen, m) {
+STABLE_TORCH_LIBRARY_FRAGMENT(opgen, m) {
   m.def("bias_add(Tensor value, Tensor bias, *, str data_format='NHWC') -> Tensor");
   m.def("bias_add_grad(Tensor out_backprop, *, str data_format='NHWC') -> Tensor");
   m.def("fused_batch_norm_grad_v3(Tensor y_backprop, Tensor x, Tensor scale, Tensor reserve_space_1, Tensor reserve_space_2, Tensor reserve_space_3, *, float epsilon=0.0001, str data_format='NHWC', bool is_training=True) -> (Tensor, Tensor, Tensor, Tensor, Tensor)");

@@ -151,8 +151,10 @@ def register(source: Path, modules: Sequence[Any] = ()) -> Path | None:
     except (HostBackendError, TorchLibraryError, OSError) as e:
         _unavailable(source, str(e).splitlines()[0] if str(e) else type(e).__name__)
         return None
-    if modules and has_drivers(source):
-        bind_cpu(path, modules)
+    with_drivers = {id(module) for module in package_ops(source)}  # (an op without one: its Python helper runs it)
+    bound = [module for module in modules if id(module) in with_drivers]
+    if bound:
+        bind_cpu(path, bound)
     return path
 
 

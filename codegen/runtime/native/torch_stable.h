@@ -270,12 +270,13 @@ class Call {
   // Runs `driver` on the inputs' device (the first tensor's; the cpu without any) and puts the
   // schema's `noutputs` outputs on `stack`, one the op did not compute as an empty float32 tensor
   // (a schema has no optional outputs); false, with nothing on `stack`, where the driver hands the
-  // call back (OPGEN_ERR_FALLBACK: `fallback` runs it). `driver` NULL: the op's driver is not in
-  // this library.
+  // call back (OPGEN_ERR_FALLBACK: `fallback` runs it) or the op's driver is not in this library
+  // (`driver` NULL).
   bool run(int (*driver)(opgen_call*), const char* symbol, int64_t noutputs, StableIValue* stack) {
-    if (driver == nullptr)
-      throw std::runtime_error(std::string(op_) + ": its native driver (" + symbol +
-                               ") is not built into this library");
+    if (driver == nullptr) {  // (an op the driver generator could not translate: its Python path runs it)
+      why_ = std::string("its native driver (") + symbol + ") is not built into this library";
+      return false;
+    }
     opgen_call call;
     std::memset(&call, 0, offsetof(opgen_call, err) + 1);  // (the 1 KiB message buffer: only its first byte)
     call.inputs = args_.data();  // (Slots: in place, so a Call is one object on the kernel's stack)
