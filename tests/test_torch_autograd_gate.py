@@ -1,6 +1,6 @@
 """The package's C++ Autograd kernel (generated/torch_autograd_gate.cpp: codegen/torch_autograd_gate.py,
-codegen/runtime/torch_gate.py), loaded with OPGEN_TORCH_NATIVE=1 in a fresh process
-(tests/torch_autograd_gate_child.py; this process keeps the Python registration):
+codegen/runtime/torch_gate.py), loaded with the native library (OPGEN_TORCH_NATIVE=1, the default) in a
+fresh process (tests/torch_autograd_gate_child.py):
 
 * a grad-mode call with no input requiring grad enters no Python kernel (only torch's op packet);
 * a call that records a graph goes through the helper `opgen::_<op>_autograd` to torch's Python kernel:
