@@ -26,10 +26,11 @@ Supersedes bench_overhead.py's whole-call figure (which has no PyTorch peer); th
 machine then does not count (common.cpu_seconds).
 
 The wrappers call their op's native driver (docs/native.md) unless `--python` (OPGEN_NATIVE=0, the
-Python path); torch.ops runs the Python registration unless `--torch-native` (OPGEN_TORCH_NATIVE=1:
-the stable-ABI library calling the drivers). torch.ops is timed twice: in grad mode (the default:
+Python path); torch.ops runs the package's default registration, the stable-ABI library calling the
+drivers, unless `--torch-python` (OPGEN_TORCH_NATIVE=0: the Python registration; `--torch-native`,
+the default now, is still accepted). torch.ops is timed twice: in grad mode (the default:
 the op's Autograd-key kernel runs on every call: in Python, codegen/runtime/torch_autograd.py, or
-with --torch-native in C++ where the package's gate loads, docs/pytorch.md; the header says which) and
+with the native library in C++ where the package's gate loads, docs/pytorch.md; the header says which) and
 under `torch.inference_mode()` (the autograd keys excluded, as in a deployed or inference model: the
 call goes straight to the op's CPU kernel), each against PyTorch's op in the same mode; the mode is
 entered once per sample of `repeat` calls, not per call. Their verdict lines also give aten's nearest
@@ -38,7 +39,7 @@ native_batch_norm_backward), in the same mode and rounds: what PyTorch's own rou
 kernels' own execution is recorded on the Python path (the native runner enters the emulation
 without the batch log), the same kernels either way.
 
-    python bench/bench_host_overhead.py [--quick] [--cpu-time] [--python] [--torch-native] [--blas-core NAME]
+    python bench/bench_host_overhead.py [--quick] [--cpu-time] [--python] [--torch-python] [--blas-core NAME]
 """
 
 from __future__ import annotations
@@ -53,8 +54,7 @@ if "--cpu-time" in sys.argv:
     os.environ["OPGEN_HOST_THREADS"] = "1"  # every block on the calling thread, whose CPU time counts
 os.environ.setdefault("OPGEN_HOST_THREADS", "1")
 os.environ["OPGEN_NATIVE"] = "0" if "--python" in sys.argv else "1"
-if "--torch-native" in sys.argv:
-    os.environ["OPGEN_TORCH_NATIVE"] = "1"  # (read when generated.torch is imported)
+os.environ["OPGEN_TORCH_NATIVE"] = "0" if "--torch-python" in sys.argv else "1"  # (read on generated.torch's import)
 from blas_core import choose_from_argv, loaded_core  # (bench/ is the script folder)
 
 BLAS_CORE = choose_from_argv()  # (before NumPy loads; these ops run no GEMM step, printed for the record)
@@ -183,7 +183,7 @@ def main() -> None:
             timed[op, way] = fn
         for path in PATHS:  # (the native torch library's kernels are the wrapper's: the log cannot see them)
             torch_path = path.startswith("torch.ops")
-            source = fns["wrapper"] if torch_path and "--torch-native" in sys.argv else fns[path]
+            source = fns["wrapper"] if torch_path and os.environ["OPGEN_TORCH_NATIVE"] == "1" else fns[path]
             timed[op, f"{path} kernels"], timed[op, f"{path} crossings"], batches[op, path] = kernel_timers(source)
     samples: dict[tuple[str, str], list[float]] = {key: [] for key in timed}
     for _ in range(rounds):  # interleaved, so the machine's noise falls on every figure alike

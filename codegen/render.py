@@ -40,7 +40,7 @@ from codegen.files import UNMARKED
 from codegen.model import ActivationLibrary, AttrType, Loc, OpSpec, expr_switch_text, pattern_switch_text
 from codegen.naming import camel_case, outputs_class, snake_case
 from codegen.project import OPGEN_HOME, Project
-from codegen.runtime import cxx, manifest
+from codegen.runtime import cxx, manifest, torch_names
 from codegen.runtime.abi import GENERATED_ABI
 from codegen.shapes import to_text
 from codegen.yamlnodes import SpecError
@@ -97,6 +97,7 @@ TEMPLATE_FUNCTIONS = {
     "setup_context_body": torchgen.setup_context_body, "setup_context_params": torchgen.setup_context_params,
     "torch_impl_attr": torchgen.impl_attr, "torch_params": torchgen.params, "torch_returns": torchgen.returns,
     "torch_schema": torchgen.schema, "torch_native_kernel": torch_native.native_kernel,
+    "torch_python_helper": torch_names.python_helper,
     "jax_attr_kinds": jaxgen.attr_kinds, "jax_handler_stem": jaxgen.handler_stem, "jax_inputs": jaxgen.input_names,
     "jax_gradient": jaxgen.gradient, "jax_no_gradient": jaxgen.no_gradient, "jax_outputs": jaxgen.output_names,
     "jax_vmap_method": jaxgen.vmap_method,

@@ -1,16 +1,19 @@
 """The package's PyTorch registration in C++ through PyTorch's stable ABI (issue 32): one translation
 unit (the package's `torch_native.cpp`) that defines the schemas of its kernel ops with
-STABLE_TORCH_LIBRARY in the package's torch namespace — the same schemas `codegen/torchgen.py` gives
-the Python registration — and registers CPU and CUDA kernels (CompositeExplicitAutograd for an op
+STABLE_TORCH_LIBRARY_FRAGMENT in the package's torch namespace (a fragment, as the Python
+registration's: another package may share the namespace) — the same schemas `codegen/torchgen.py`
+gives the Python registration — and registers CPU and CUDA kernels (CompositeExplicitAutograd for an op
 without tensor inputs) that hand the call to the op's native driver `opgen_call_<Op>`
-(codegen/runtime/native/driver.h) through codegen/runtime/native/torch_stable.h. Fakes and autograd
-stay in Python (the package's torch.py). codegen/runtime/torch_library.py builds it."""
+(codegen/runtime/native/driver.h) through codegen/runtime/native/torch_stable.h; a call the driver
+hands back goes to the op's Python helper (torch.py defines it). Fakes and autograd stay in Python
+(the package's torch.py). codegen/runtime/torch_library.py builds it."""
 
 from __future__ import annotations
 
 from codegen import torchgen
 from codegen.model import ActivationValue, Attr, AttrType, OpSpec
 from codegen.runtime.kernels import c_name
+from codegen.runtime.torch_names import python_helper
 
 #: The C++ type each schema attr type is read as from the dispatcher's stack.
 _ATTR_CXX: dict[AttrType, str] = {
@@ -46,34 +49,45 @@ def _none_default(attr: Attr) -> str:
     return "std::vector<std::string>{" + ", ".join(cxx_string(_activation_text(v)) for v in values) + "}"
 
 
-def _kernel(op: OpSpec) -> list[str]:
+def _kernel(op: OpSpec, namespace: str) -> list[str]:
     """The op's boxed kernel: the stack's arguments (inputs, then attrs) into a Call, the driver
-    run, its outputs back onto the stack."""
+    run, its outputs back onto the stack; a call the driver hands back, the same arguments to the
+    op's Python helper (torch_stable.h's Call::fallback)."""
     name = op.snake_name
     lines = [f"static void boxed_{name}(StableIValue* stack, uint64_t, uint64_t) {{",
              f"  opgen_torch::Call call({cxx_string(op.name)});"]
+    again = []  # (each argument as the Python helper takes it)
     k = 0
     for arg in op.inputs:
         if arg.is_list:
-            lines.append(f"  call.list({cxx_string(arg.name)}, tsd::to<std::vector<Tensor>>(stack[{k}]));")
+            lines += [f"  std::vector<Tensor> in_{k} = tsd::to<std::vector<Tensor>>(stack[{k}]);",
+                      f"  call.list({cxx_string(arg.name)}, in_{k});"]
+            again.append(f"tsd::from(in_{k})")
         elif arg.accepts_python_int:
-            lines.append(f"  call.integer({cxx_string(arg.name)}, tsd::to<int64_t>(stack[{k}]), "
-                         f"OPGEN_DT_{str(arg.dtype).upper()});")
+            lines += [f"  int64_t in_{k} = tsd::to<int64_t>(stack[{k}]);",
+                      f"  call.integer({cxx_string(arg.name)}, in_{k}, OPGEN_DT_{str(arg.dtype).upper()});"]
+            again.append(f"tsd::from(in_{k})")
         elif arg.optional:
             lines.append(f"  call.optional({cxx_string(arg.name)}, stack[{k}]);")
+            again.append(f"call.optional_input({k})")
         else:
             lines.append(f"  call.tensor({cxx_string(arg.name)}, stack[{k}]);")
+            again.append(f"call.input({k})")
         k += 1
-    for attr in op.attrs:
+    for j, attr in enumerate(op.attrs):
         cxx = _ATTR_CXX[attr.type]
         if torchgen.none_default(attr):
             lines.append(f"  call.attr(tsd::to<std::optional<{cxx}>>(stack[{k}]).value_or({_none_default(attr)}));")
+            again.append(f"tsd::from(std::optional<{cxx}>(call.attr_as<{cxx}>({j})))")
         else:
             lines.append(f"  call.attr(tsd::to<{cxx}>(stack[{k}]));")
+            again.append(f"tsd::from(call.attr_as<{cxx}>({j}))")
         k += 1
-    lines.append(f"  call.run(opgen_call_{c_name(op.name)}, {cxx_string('opgen_call_' + c_name(op.name))}, "
-                 f"{len(op.outputs)}, stack);")
-    lines.append("}")
+    driver = "opgen_call_" + c_name(op.name)
+    helper = cxx_string(f"{namespace}::{python_helper(name)}")
+    lines += [f"  if (call.run({driver}, {cxx_string(driver)}, {len(op.outputs)}, stack)) return;",
+              f"  call.fallback({helper}, {len(op.outputs)}, stack, [&] {{",
+              f"    return std::vector<StableIValue>{{{', '.join(again)}}};", "  });", "}"]
     return lines
 
 
@@ -95,8 +109,11 @@ def source(ops: list[OpSpec], namespace: str, header: str) -> str:
              "namespace tsd = torch::stable::detail;  // (its from/to; the global ones are deprecated)",
              "", *driver_declarations(native), ""]
     for op in native:
-        lines += [*_kernel(op), ""]
-    lines.append(f"STABLE_TORCH_LIBRARY({namespace}, m) {{")
+        lines += [*_kernel(op, namespace), ""]
+    lines += ["// Called by the package's torch.py once it has defined the ops' Python helpers (fallback).",
+              'extern "C" __attribute__((visibility("default"))) void opgen_torch_enable_python_path() {',
+              "  opgen_torch::python_path() = true;", "}", ""]
+    lines.append(f"STABLE_TORCH_LIBRARY_FRAGMENT({namespace}, m) {{")  # (another package may share the namespace)
     lines += [f"  m.def({cxx_string(torchgen.schema(op))});" for op in ops]
     lines.append("}")
     for key in ("CPU", "CUDA", "CompositeExplicitAutograd"):

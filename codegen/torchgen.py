@@ -32,9 +32,10 @@ def impl_attr(attr: Attr) -> str:
     return attr.name
 
 
-def schema(op: OpSpec) -> str:
+def schema(op: OpSpec, name: str | None = None) -> str:
     """`name(Tensor x, ..., *, float epsilon=0.0001, ...) -> (Tensor, ...)`: inputs positional in
-    spec order, attrs keyword-only with their defaults, outputs a tuple in spec order."""
+    spec order, attrs keyword-only with their defaults, outputs a tuple in spec order. `name`: the
+    op's function name unless given (a helper op of the same schema: codegen/runtime/torch_names.py)."""
     params = []
     for arg in op.inputs:
         kind = "Tensor[]" if arg.is_list else "int" if arg.accepts_python_int else "Tensor"
@@ -44,7 +45,7 @@ def schema(op: OpSpec) -> str:
     if attrs:
         params += ["*", *attrs]
     outs = ", ".join("Tensor[]" if getattr(o, "is_list", False) else "Tensor" for o in op.outputs)
-    return f"{op.snake_name}({', '.join(params)}) -> " + (outs if len(op.outputs) == 1 else f"({outs})")
+    return f"{name or op.snake_name}({', '.join(params)}) -> " + (outs if len(op.outputs) == 1 else f"({outs})")
 
 
 def returns(op: OpSpec, value: str) -> str:

@@ -261,28 +261,35 @@ def _warm(selected: list[GeneratedOp], where: str, package: str, jobs: int = 1) 
         how = how if first == op.name else f"shared with {first}"
         print(f"  {step} {op.name:<{width}}  {len(symbols):3d} entry points  {how:<15} "
               f"{time.perf_counter() - t0:6.2f} s  {op.kernels.path.name}", flush=True)
-    _warm_torch_gate(package)
+    _warm_torch(package)
     print(f"opgen warmup: {len(selected)} ops, {entries} entry points: {counts['nvrtc']} modules compiled, "
           f"{counts['disk'] + counts['memory']} already cached, {failed} failed "
           f"({time.perf_counter() - start:.2f} s)")
     return 3 if failed else 0
 
 
-def _warm_torch_gate(package: str) -> None:
-    """The package's C++ Autograd kernel (torch_autograd_gate.cpp, loaded by its torch module with
-    OPGEN_TORCH_NATIVE=1: codegen/runtime/torch_gate.py) built into the cache too, on either device
-    (the host compiler builds it), and one line saying what happened; never a failure of warmup: where
-    it cannot be built, the torch module keeps its Python Autograd kernels."""
+def _warm_torch(package: str) -> None:
+    """The package's PyTorch libraries, which its torch module loads by default (unless
+    OPGEN_TORCH_NATIVE=0), built into the cache too, on either device (the host compiler builds
+    them): the stable library (torch_native.cpp: codegen/runtime/torch_library.py) and the C++
+    Autograd kernel (torch_autograd_gate.cpp: codegen/runtime/torch_gate.py), one line each saying
+    what happened; never a failure of warmup: where one cannot be built, the torch module registers
+    its ops in Python, or keeps its Python Autograd kernels."""
     folder = Path(next(iter(importlib.import_module(package).__path__)))  # (as generated_ops walks it)
-    source = folder / "torch_autograd_gate.cpp"
-    t0 = time.perf_counter()
-    if not (folder / "torch.py").is_file() or not source.is_file():
-        how = "skipped: the package has no torch module"
-    else:
-        from codegen.runtime import torch_gate
+    for label, name in (("torch library", "torch_native.cpp"), ("torch Autograd kernel", "torch_autograd_gate.cpp")):
+        source = folder / name
+        t0 = time.perf_counter()
+        if not (folder / "torch.py").is_file() or not source.is_file():
+            how = "skipped: the package has no torch module"
+        elif name == "torch_native.cpp":
+            from codegen.runtime import torch_library
 
-        how = torch_gate.warm(source)
-    print(f"  torch Autograd kernel  {how}  {time.perf_counter() - t0:.2f} s  {source.name}", flush=True)
+            how = torch_library.warm(source)
+        else:
+            from codegen.runtime import torch_gate
+
+            how = torch_gate.warm(source)
+        print(f"  {label:<21}  {how}  {time.perf_counter() - t0:.2f} s  {source.name}", flush=True)
 
 
 def add_arguments(parser: argparse.ArgumentParser, project_default: bool = False) -> None:

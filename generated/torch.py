@@ -18,7 +18,6 @@ from typing import Any
 import torch
 
 # isort: split
-from codegen.runtime import settings as _settings
 from codegen.runtime import torch_autograd as _torch_autograd
 from codegen.runtime import torch_bridge as _tb
 from codegen.runtime import torch_gate as _torch_gate
@@ -59,19 +58,20 @@ def library_path() -> str:
     CUDA kernels calling the ops' native drivers, through PyTorch's stable ABI), built now if the
     kernel cache lacks it. `torch.ops.load_library(library_path())` registers the ops in a process
     that never imports this package (one running an AOTInductor package, say); it defines the
-    schemas, so in a process that imports this module, set OPGEN_TORCH_NATIVE=1 instead."""
+    schemas, which this module has loaded already unless NATIVE is False."""
     return str(_torch_library.build(_NATIVE_SOURCE))
 
 
-#: Whether the schemas and kernels come from the native library (OPGEN_TORCH_NATIVE=1 at import;
-#: Python then registers only the fakes, the autograd formulas and the kernels the library lacks).
-NATIVE = _settings.TORCH_NATIVE.get()
-if NATIVE:
-    _torch_library.load(_NATIVE_SOURCE, [_bias_add, _bias_add_grad, _fused_batch_norm_grad_v3, _fused_batch_norm_v3, _layer_norm, _layer_norm_grad, _softmax, _softmax_grad, _cudnn_rnn_backprop_v3, _cudnn_rnn_v3, _dml_rnn, _gru_block_cell, _gru_block_cell_grad])
+#: Whether the schemas and kernels come from the native library (the default: built on the first
+#: import, then cached; OPGEN_TORCH_NATIVE=0, or a library that cannot be built here, which warns
+#: once: the Python registration). Python then registers only the fakes, the autograd formulas, the
+#: kernels the library lacks and each op's helper that runs a call its driver hands back.
+_NATIVE_LIBRARY = _torch_library.register(_NATIVE_SOURCE, [_bias_add, _bias_add_grad, _fused_batch_norm_grad_v3, _fused_batch_norm_v3, _layer_norm, _layer_norm_grad, _softmax, _softmax_grad, _cudnn_rnn_backprop_v3, _cudnn_rnn_v3, _dml_rnn, _gru_block_cell, _gru_block_cell_grad])
+NATIVE = _NATIVE_LIBRARY is not None
 
 #: Whether the ops' Autograd kernel is the C++ one (torch_autograd_gate.cpp, built against this
-#: PyTorch's headers and cached; with OPGEN_TORCH_NATIVE=1 unless OPGEN_TORCH_AUTOGRAD_GATE=0): a
-#: grad-mode call that records no graph then skips Python; else the kernels stay in Python.
+#: PyTorch's headers and cached; with NATIVE unless OPGEN_TORCH_AUTOGRAD_GATE=0): a grad-mode call
+#: that records no graph then skips Python; else the kernels stay in Python.
 GATED = NATIVE and _torch_gate.load(Path(__file__).with_name("torch_autograd_gate.cpp"))
 
 _Library: Any = torch.library.Library  # (unannotated in torch: called through Any for mypy --strict)
@@ -105,7 +105,11 @@ def _bias_add_fake(value: Any, bias: Any, *, data_format: Any = 'NHWC') -> Any:
     return out[0]
 
 
-if not NATIVE:
+if NATIVE:  # (the helper that runs a call the op's driver hands back: its Python kernel)
+    _LIB.define("_bias_add_python(Tensor value, Tensor bias, *, str data_format='NHWC') -> Tensor")
+    _LIB.impl('_bias_add_python', _bias_add_impl, "CPU")
+    _LIB.impl('_bias_add_python', _bias_add_impl, "CUDA")
+else:
     _LIB.impl('bias_add', _bias_add_impl, "CPU")
     _LIB.impl('bias_add', _bias_add_impl, "CUDA")
 torch.library.register_fake('opgen::bias_add', _bias_add_fake, lib=_LIB)
@@ -143,7 +147,11 @@ def _bias_add_grad_fake(out_backprop: Any, *, data_format: Any = 'NHWC') -> Any:
     return out[0]
 
 
-if not NATIVE:
+if NATIVE:  # (the helper that runs a call the op's driver hands back: its Python kernel)
+    _LIB.define("_bias_add_grad_python(Tensor out_backprop, *, str data_format='NHWC') -> Tensor")
+    _LIB.impl('_bias_add_grad_python', _bias_add_grad_impl, "CPU")
+    _LIB.impl('_bias_add_grad_python', _bias_add_grad_impl, "CUDA")
+else:
     _LIB.impl('bias_add_grad', _bias_add_grad_impl, "CPU")
     _LIB.impl('bias_add_grad', _bias_add_grad_impl, "CUDA")
 torch.library.register_fake('opgen::bias_add_grad', _bias_add_grad_fake, lib=_LIB)
@@ -167,7 +175,11 @@ def _fused_batch_norm_grad_v3_fake(y_backprop: Any, x: Any, scale: Any, reserve_
     return tuple(out)
 
 
-if not NATIVE:
+if NATIVE:  # (the helper that runs a call the op's driver hands back: its Python kernel)
+    _LIB.define("_fused_batch_norm_grad_v3_python(Tensor y_backprop, Tensor x, Tensor scale, Tensor reserve_space_1, Tensor reserve_space_2, Tensor reserve_space_3, *, float epsilon=0.0001, str data_format='NHWC', bool is_training=True) -> (Tensor, Tensor, Tensor, Tensor, Tensor)")
+    _LIB.impl('_fused_batch_norm_grad_v3_python', _fused_batch_norm_grad_v3_impl, "CPU")
+    _LIB.impl('_fused_batch_norm_grad_v3_python', _fused_batch_norm_grad_v3_impl, "CUDA")
+else:
     _LIB.impl('fused_batch_norm_grad_v3', _fused_batch_norm_grad_v3_impl, "CPU")
     _LIB.impl('fused_batch_norm_grad_v3', _fused_batch_norm_grad_v3_impl, "CUDA")
 torch.library.register_fake('opgen::fused_batch_norm_grad_v3', _fused_batch_norm_grad_v3_fake, lib=_LIB)
@@ -191,7 +203,11 @@ def _fused_batch_norm_v3_fake(x: Any, scale: Any, offset: Any, mean: Any, varian
     return tuple(out)
 
 
-if not NATIVE:
+if NATIVE:  # (the helper that runs a call the op's driver hands back: its Python kernel)
+    _LIB.define("_fused_batch_norm_v3_python(Tensor x, Tensor scale, Tensor offset, Tensor mean, Tensor variance, *, float epsilon=0.0001, float exponential_avg_factor=1.0, str data_format='NHWC', bool is_training=True) -> (Tensor, Tensor, Tensor, Tensor, Tensor, Tensor)")
+    _LIB.impl('_fused_batch_norm_v3_python', _fused_batch_norm_v3_impl, "CPU")
+    _LIB.impl('_fused_batch_norm_v3_python', _fused_batch_norm_v3_impl, "CUDA")
+else:
     _LIB.impl('fused_batch_norm_v3', _fused_batch_norm_v3_impl, "CPU")
     _LIB.impl('fused_batch_norm_v3', _fused_batch_norm_v3_impl, "CUDA")
 torch.library.register_fake('opgen::fused_batch_norm_v3', _fused_batch_norm_v3_fake, lib=_LIB)
@@ -233,7 +249,11 @@ def _layer_norm_fake(x: Any, gamma: Any = None, beta: Any = None, *, epsilon: An
     return tuple(out)
 
 
-if not NATIVE:
+if NATIVE:  # (the helper that runs a call the op's driver hands back: its Python kernel)
+    _LIB.define('_layer_norm_python(Tensor x, Tensor? gamma=None, Tensor? beta=None, *, float epsilon=1e-05) -> (Tensor, Tensor, Tensor)')
+    _LIB.impl('_layer_norm_python', _layer_norm_impl, "CPU")
+    _LIB.impl('_layer_norm_python', _layer_norm_impl, "CUDA")
+else:
     _LIB.impl('layer_norm', _layer_norm_impl, "CPU")
     _LIB.impl('layer_norm', _layer_norm_impl, "CUDA")
 torch.library.register_fake('opgen::layer_norm', _layer_norm_fake, lib=_LIB)
@@ -278,7 +298,11 @@ def _layer_norm_grad_fake(dy: Any, x: Any, mean: Any, rstd: Any, gamma: Any = No
     return tuple(out)
 
 
-if not NATIVE:
+if NATIVE:  # (the helper that runs a call the op's driver hands back: its Python kernel)
+    _LIB.define('_layer_norm_grad_python(Tensor dy, Tensor x, Tensor mean, Tensor rstd, Tensor? gamma=None) -> (Tensor, Tensor, Tensor)')
+    _LIB.impl('_layer_norm_grad_python', _layer_norm_grad_impl, "CPU")
+    _LIB.impl('_layer_norm_grad_python', _layer_norm_grad_impl, "CUDA")
+else:
     _LIB.impl('layer_norm_grad', _layer_norm_grad_impl, "CPU")
     _LIB.impl('layer_norm_grad', _layer_norm_grad_impl, "CUDA")
 torch.library.register_fake('opgen::layer_norm_grad', _layer_norm_grad_fake, lib=_LIB)
@@ -302,7 +326,11 @@ def _softmax_fake(x: Any, *, axis: Any = -1) -> Any:
     return out[0]
 
 
-if not NATIVE:
+if NATIVE:  # (the helper that runs a call the op's driver hands back: its Python kernel)
+    _LIB.define('_softmax_python(Tensor x, *, int axis=-1) -> Tensor')
+    _LIB.impl('_softmax_python', _softmax_impl, "CPU")
+    _LIB.impl('_softmax_python', _softmax_impl, "CUDA")
+else:
     _LIB.impl('softmax', _softmax_impl, "CPU")
     _LIB.impl('softmax', _softmax_impl, "CUDA")
 torch.library.register_fake('opgen::softmax', _softmax_fake, lib=_LIB)
@@ -342,7 +370,11 @@ def _softmax_grad_fake(y: Any, dy: Any, *, axis: Any = -1) -> Any:
     return out[0]
 
 
-if not NATIVE:
+if NATIVE:  # (the helper that runs a call the op's driver hands back: its Python kernel)
+    _LIB.define('_softmax_grad_python(Tensor y, Tensor dy, *, int axis=-1) -> Tensor')
+    _LIB.impl('_softmax_grad_python', _softmax_grad_impl, "CPU")
+    _LIB.impl('_softmax_grad_python', _softmax_grad_impl, "CUDA")
+else:
     _LIB.impl('softmax_grad', _softmax_grad_impl, "CPU")
     _LIB.impl('softmax_grad', _softmax_grad_impl, "CUDA")
 torch.library.register_fake('opgen::softmax_grad', _softmax_grad_fake, lib=_LIB)
@@ -366,7 +398,11 @@ def _cudnn_rnn_backprop_v3_fake(input: Any, input_h: Any, input_c: Any, params: 
     return tuple(out)
 
 
-if not NATIVE:
+if NATIVE:  # (the helper that runs a call the op's driver hands back: its Python kernel)
+    _LIB.define("_cudnn_rnn_backprop_v3_python(Tensor input, Tensor input_h, Tensor input_c, Tensor params, Tensor sequence_lengths, Tensor output, Tensor output_h, Tensor output_c, Tensor output_backprop, Tensor output_h_backprop, Tensor output_c_backprop, Tensor reserve_space, Tensor host_reserved, *, str rnn_mode='lstm', str input_mode='linear_input', str direction='unidirectional', float dropout=0.0, int seed=0, int seed2=0, int num_proj=0, bool time_major=True, bool compute_input_backprop=True) -> (Tensor, Tensor, Tensor, Tensor)")
+    _LIB.impl('_cudnn_rnn_backprop_v3_python', _cudnn_rnn_backprop_v3_impl, "CPU")
+    _LIB.impl('_cudnn_rnn_backprop_v3_python', _cudnn_rnn_backprop_v3_impl, "CUDA")
+else:
     _LIB.impl('cudnn_rnn_backprop_v3', _cudnn_rnn_backprop_v3_impl, "CPU")
     _LIB.impl('cudnn_rnn_backprop_v3', _cudnn_rnn_backprop_v3_impl, "CUDA")
 torch.library.register_fake('opgen::cudnn_rnn_backprop_v3', _cudnn_rnn_backprop_v3_fake, lib=_LIB)
@@ -458,7 +494,11 @@ def _cudnn_rnn_v3_fake(input: Any, input_h: Any, input_c: Any, params: Any, sequ
     return tuple(out)
 
 
-if not NATIVE:
+if NATIVE:  # (the helper that runs a call the op's driver hands back: its Python kernel)
+    _LIB.define("_cudnn_rnn_v3_python(Tensor input, Tensor input_h, Tensor input_c, Tensor params, Tensor sequence_lengths, *, str rnn_mode='lstm', str input_mode='linear_input', str direction='unidirectional', float dropout=0.0, int seed=0, int seed2=0, int num_proj=0, bool is_training=True, bool time_major=True) -> (Tensor, Tensor, Tensor, Tensor, Tensor)")
+    _LIB.impl('_cudnn_rnn_v3_python', _cudnn_rnn_v3_impl, "CPU")
+    _LIB.impl('_cudnn_rnn_v3_python', _cudnn_rnn_v3_impl, "CUDA")
+else:
     _LIB.impl('cudnn_rnn_v3', _cudnn_rnn_v3_impl, "CPU")
     _LIB.impl('cudnn_rnn_v3', _cudnn_rnn_v3_impl, "CUDA")
 torch.library.register_fake('opgen::cudnn_rnn_v3', _cudnn_rnn_v3_fake, lib=_LIB)
@@ -506,7 +546,11 @@ def _dml_rnn_fake(input: Any, weight: Any, recurrence: Any, bias: Any = None, hi
     return tuple(out)
 
 
-if not NATIVE:
+if NATIVE:  # (the helper that runs a call the op's driver hands back: its Python kernel)
+    _LIB.define("_dml_rnn_python(Tensor input, Tensor weight, Tensor recurrence, Tensor? bias=None, Tensor? hidden_init=None, Tensor? sequence_lengths=None, *, str direction='forward', str[]? activations=None) -> (Tensor, Tensor)")
+    _LIB.impl('_dml_rnn_python', _dml_rnn_impl, "CPU")
+    _LIB.impl('_dml_rnn_python', _dml_rnn_impl, "CUDA")
+else:
     _LIB.impl('dml_rnn', _dml_rnn_impl, "CPU")
     _LIB.impl('dml_rnn', _dml_rnn_impl, "CUDA")
 torch.library.register_fake('opgen::dml_rnn', _dml_rnn_fake, lib=_LIB)
@@ -531,7 +575,11 @@ def _gru_block_cell_fake(x: Any, h_prev: Any, w_ru: Any, w_c: Any, b_ru: Any, b_
     return tuple(out)
 
 
-if not NATIVE:
+if NATIVE:  # (the helper that runs a call the op's driver hands back: its Python kernel)
+    _LIB.define('_gru_block_cell_python(Tensor x, Tensor h_prev, Tensor w_ru, Tensor w_c, Tensor b_ru, Tensor b_c) -> (Tensor, Tensor, Tensor, Tensor)')
+    _LIB.impl('_gru_block_cell_python', _gru_block_cell_impl, "CPU")
+    _LIB.impl('_gru_block_cell_python', _gru_block_cell_impl, "CUDA")
+else:
     _LIB.impl('gru_block_cell', _gru_block_cell_impl, "CPU")
     _LIB.impl('gru_block_cell', _gru_block_cell_impl, "CUDA")
 torch.library.register_fake('opgen::gru_block_cell', _gru_block_cell_fake, lib=_LIB)
@@ -576,12 +624,20 @@ def _gru_block_cell_grad_fake(x: Any, h_prev: Any, w_ru: Any, w_c: Any, b_ru: An
     return tuple(out)
 
 
-if not NATIVE:
+if NATIVE:  # (the helper that runs a call the op's driver hands back: its Python kernel)
+    _LIB.define('_gru_block_cell_grad_python(Tensor x, Tensor h_prev, Tensor w_ru, Tensor w_c, Tensor b_ru, Tensor b_c, Tensor r, Tensor u, Tensor c, Tensor d_h) -> (Tensor, Tensor, Tensor, Tensor)')
+    _LIB.impl('_gru_block_cell_grad_python', _gru_block_cell_grad_impl, "CPU")
+    _LIB.impl('_gru_block_cell_grad_python', _gru_block_cell_grad_impl, "CUDA")
+else:
     _LIB.impl('gru_block_cell_grad', _gru_block_cell_grad_impl, "CPU")
     _LIB.impl('gru_block_cell_grad', _gru_block_cell_grad_impl, "CUDA")
 torch.library.register_fake('opgen::gru_block_cell_grad', _gru_block_cell_grad_fake, lib=_LIB)
 _torch_autograd.register_autograd('opgen::gru_block_cell_grad', _no_gradient('GRUBlockCellGrad', 'it is the gradient of GRUBlockCell (no second derivative is declared)'),
                                   setup_context=_no_context, lib=_LIB, gated=GATED)
+
+
+if _NATIVE_LIBRARY is not None:  # (every helper is defined: calls the drivers hand back now run them)
+    _torch_library.enable_python_path(_NATIVE_LIBRARY)
 
 
 #: opgen's drop-in torch.nn modules (docs/pytorch.md), imported on first use: opgen_ops.torch_nn

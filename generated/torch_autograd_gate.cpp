@@ -3,6 +3,24 @@
 // docs/pytorch.md). Loaded by the package's torch.py after torch_native.cpp's library.
 #include "torch_autograd_gate.h"
 
+// Each op's helper, by its qualified name (the kernel's template argument).
+static constexpr char k_bias_add_helper[] = "opgen::_bias_add_autograd";
+static constexpr char k_bias_add_grad_helper[] = "opgen::_bias_add_grad_autograd";
+static constexpr char k_fused_batch_norm_grad_v3_helper[] = "opgen::_fused_batch_norm_grad_v3_autograd";
+static constexpr char k_fused_batch_norm_v3_helper[] = "opgen::_fused_batch_norm_v3_autograd";
+static constexpr char k_layer_norm_helper[] = "opgen::_layer_norm_autograd";
+static constexpr char k_layer_norm_grad_helper[] = "opgen::_layer_norm_grad_autograd";
+static constexpr char k_softmax_helper[] = "opgen::_softmax_autograd";
+static constexpr char k_softmax_grad_helper[] = "opgen::_softmax_grad_autograd";
+static constexpr char k_cudnn_rnn_backprop_v3_helper[] = "opgen::_cudnn_rnn_backprop_v3_autograd";
+static constexpr char k_cudnn_rnn_canonical_to_params_v2_helper[] = "opgen::_cudnn_rnn_canonical_to_params_v2_autograd";
+static constexpr char k_cudnn_rnn_params_size_helper[] = "opgen::_cudnn_rnn_params_size_autograd";
+static constexpr char k_cudnn_rnn_params_to_canonical_v2_helper[] = "opgen::_cudnn_rnn_params_to_canonical_v2_autograd";
+static constexpr char k_cudnn_rnn_v3_helper[] = "opgen::_cudnn_rnn_v3_autograd";
+static constexpr char k_dml_rnn_helper[] = "opgen::_dml_rnn_autograd";
+static constexpr char k_gru_block_cell_helper[] = "opgen::_gru_block_cell_autograd";
+static constexpr char k_gru_block_cell_grad_helper[] = "opgen::_gru_block_cell_grad_autograd";
+
 TORCH_LIBRARY_FRAGMENT(opgen, m) {
   m.def("_bias_add_autograd(Tensor value, Tensor bias, *, str data_format='NHWC') -> Tensor");
   m.def("_bias_add_grad_autograd(Tensor out_backprop, *, str data_format='NHWC') -> Tensor");
@@ -23,20 +41,20 @@ TORCH_LIBRARY_FRAGMENT(opgen, m) {
 }
 
 TORCH_LIBRARY_IMPL(opgen, Autograd, m) {
-  m.impl("bias_add", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel>());
-  m.impl("bias_add_grad", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel>());
-  m.impl("fused_batch_norm_grad_v3", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel>());
-  m.impl("fused_batch_norm_v3", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel>());
-  m.impl("layer_norm", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel>());
-  m.impl("layer_norm_grad", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel>());
-  m.impl("softmax", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel>());
-  m.impl("softmax_grad", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel>());
-  m.impl("cudnn_rnn_backprop_v3", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel>());
-  m.impl("cudnn_rnn_canonical_to_params_v2", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel>());
-  m.impl("cudnn_rnn_params_size", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel>());
-  m.impl("cudnn_rnn_params_to_canonical_v2", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel>());
-  m.impl("cudnn_rnn_v3", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel>());
-  m.impl("dml_rnn", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel>());
-  m.impl("gru_block_cell", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel>());
-  m.impl("gru_block_cell_grad", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel>());
+  m.impl("bias_add", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel<k_bias_add_helper>>());
+  m.impl("bias_add_grad", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel<k_bias_add_grad_helper>>());
+  m.impl("fused_batch_norm_grad_v3", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel<k_fused_batch_norm_grad_v3_helper>>());
+  m.impl("fused_batch_norm_v3", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel<k_fused_batch_norm_v3_helper>>());
+  m.impl("layer_norm", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel<k_layer_norm_helper>>());
+  m.impl("layer_norm_grad", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel<k_layer_norm_grad_helper>>());
+  m.impl("softmax", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel<k_softmax_helper>>());
+  m.impl("softmax_grad", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel<k_softmax_grad_helper>>());
+  m.impl("cudnn_rnn_backprop_v3", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel<k_cudnn_rnn_backprop_v3_helper>>());
+  m.impl("cudnn_rnn_canonical_to_params_v2", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel<k_cudnn_rnn_canonical_to_params_v2_helper>>());
+  m.impl("cudnn_rnn_params_size", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel<k_cudnn_rnn_params_size_helper>>());
+  m.impl("cudnn_rnn_params_to_canonical_v2", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel<k_cudnn_rnn_params_to_canonical_v2_helper>>());
+  m.impl("cudnn_rnn_v3", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel<k_cudnn_rnn_v3_helper>>());
+  m.impl("dml_rnn", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel<k_dml_rnn_helper>>());
+  m.impl("gru_block_cell", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel<k_gru_block_cell_helper>>());
+  m.impl("gru_block_cell_grad", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel<k_gru_block_cell_grad_helper>>());
 }

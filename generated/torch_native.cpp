@@ -28,14 +28,20 @@ static void boxed_bias_add(StableIValue* stack, uint64_t, uint64_t) {
   call.tensor("value", stack[0]);
   call.tensor("bias", stack[1]);
   call.attr(tsd::to<std::string>(stack[2]));
-  call.run(opgen_call_BiasAdd, "opgen_call_BiasAdd", 1, stack);
+  if (call.run(opgen_call_BiasAdd, "opgen_call_BiasAdd", 1, stack)) return;
+  call.fallback("opgen::_bias_add_python", 1, stack, [&] {
+    return std::vector<StableIValue>{call.input(0), call.input(1), tsd::from(call.attr_as<std::string>(0))};
+  });
 }
 
 static void boxed_bias_add_grad(StableIValue* stack, uint64_t, uint64_t) {
   opgen_torch::Call call("BiasAddGrad");
   call.tensor("out_backprop", stack[0]);
   call.attr(tsd::to<std::string>(stack[1]));
-  call.run(opgen_call_BiasAddGrad, "opgen_call_BiasAddGrad", 1, stack);
+  if (call.run(opgen_call_BiasAddGrad, "opgen_call_BiasAddGrad", 1, stack)) return;
+  call.fallback("opgen::_bias_add_grad_python", 1, stack, [&] {
+    return std::vector<StableIValue>{call.input(0), tsd::from(call.attr_as<std::string>(0))};
+  });
 }
 
 static void boxed_fused_batch_norm_grad_v3(StableIValue* stack, uint64_t, uint64_t) {
@@ -49,7 +55,10 @@ static void boxed_fused_batch_norm_grad_v3(StableIValue* stack, uint64_t, uint64
   call.attr(tsd::to<double>(stack[6]));
   call.attr(tsd::to<std::string>(stack[7]));
   call.attr(tsd::to<bool>(stack[8]));
-  call.run(opgen_call_FusedBatchNormGradV3, "opgen_call_FusedBatchNormGradV3", 5, stack);
+  if (call.run(opgen_call_FusedBatchNormGradV3, "opgen_call_FusedBatchNormGradV3", 5, stack)) return;
+  call.fallback("opgen::_fused_batch_norm_grad_v3_python", 5, stack, [&] {
+    return std::vector<StableIValue>{call.input(0), call.input(1), call.input(2), call.input(3), call.input(4), call.input(5), tsd::from(call.attr_as<double>(0)), tsd::from(call.attr_as<std::string>(1)), tsd::from(call.attr_as<bool>(2))};
+  });
 }
 
 static void boxed_fused_batch_norm_v3(StableIValue* stack, uint64_t, uint64_t) {
@@ -63,7 +72,10 @@ static void boxed_fused_batch_norm_v3(StableIValue* stack, uint64_t, uint64_t) {
   call.attr(tsd::to<double>(stack[6]));
   call.attr(tsd::to<std::string>(stack[7]));
   call.attr(tsd::to<bool>(stack[8]));
-  call.run(opgen_call_FusedBatchNormV3, "opgen_call_FusedBatchNormV3", 6, stack);
+  if (call.run(opgen_call_FusedBatchNormV3, "opgen_call_FusedBatchNormV3", 6, stack)) return;
+  call.fallback("opgen::_fused_batch_norm_v3_python", 6, stack, [&] {
+    return std::vector<StableIValue>{call.input(0), call.input(1), call.input(2), call.input(3), call.input(4), tsd::from(call.attr_as<double>(0)), tsd::from(call.attr_as<double>(1)), tsd::from(call.attr_as<std::string>(2)), tsd::from(call.attr_as<bool>(3))};
+  });
 }
 
 static void boxed_layer_norm(StableIValue* stack, uint64_t, uint64_t) {
@@ -72,7 +84,10 @@ static void boxed_layer_norm(StableIValue* stack, uint64_t, uint64_t) {
   call.optional("gamma", stack[1]);
   call.optional("beta", stack[2]);
   call.attr(tsd::to<double>(stack[3]));
-  call.run(opgen_call_LayerNorm, "opgen_call_LayerNorm", 3, stack);
+  if (call.run(opgen_call_LayerNorm, "opgen_call_LayerNorm", 3, stack)) return;
+  call.fallback("opgen::_layer_norm_python", 3, stack, [&] {
+    return std::vector<StableIValue>{call.input(0), call.optional_input(1), call.optional_input(2), tsd::from(call.attr_as<double>(0))};
+  });
 }
 
 static void boxed_layer_norm_grad(StableIValue* stack, uint64_t, uint64_t) {
@@ -82,14 +97,20 @@ static void boxed_layer_norm_grad(StableIValue* stack, uint64_t, uint64_t) {
   call.tensor("mean", stack[2]);
   call.tensor("rstd", stack[3]);
   call.optional("gamma", stack[4]);
-  call.run(opgen_call_LayerNormGrad, "opgen_call_LayerNormGrad", 3, stack);
+  if (call.run(opgen_call_LayerNormGrad, "opgen_call_LayerNormGrad", 3, stack)) return;
+  call.fallback("opgen::_layer_norm_grad_python", 3, stack, [&] {
+    return std::vector<StableIValue>{call.input(0), call.input(1), call.input(2), call.input(3), call.optional_input(4)};
+  });
 }
 
 static void boxed_softmax(StableIValue* stack, uint64_t, uint64_t) {
   opgen_torch::Call call("Softmax");
   call.tensor("x", stack[0]);
   call.attr(tsd::to<int64_t>(stack[1]));
-  call.run(opgen_call_Softmax, "opgen_call_Softmax", 1, stack);
+  if (call.run(opgen_call_Softmax, "opgen_call_Softmax", 1, stack)) return;
+  call.fallback("opgen::_softmax_python", 1, stack, [&] {
+    return std::vector<StableIValue>{call.input(0), tsd::from(call.attr_as<int64_t>(0))};
+  });
 }
 
 static void boxed_softmax_grad(StableIValue* stack, uint64_t, uint64_t) {
@@ -97,7 +118,10 @@ static void boxed_softmax_grad(StableIValue* stack, uint64_t, uint64_t) {
   call.tensor("y", stack[0]);
   call.tensor("dy", stack[1]);
   call.attr(tsd::to<int64_t>(stack[2]));
-  call.run(opgen_call_SoftmaxGrad, "opgen_call_SoftmaxGrad", 1, stack);
+  if (call.run(opgen_call_SoftmaxGrad, "opgen_call_SoftmaxGrad", 1, stack)) return;
+  call.fallback("opgen::_softmax_grad_python", 1, stack, [&] {
+    return std::vector<StableIValue>{call.input(0), call.input(1), tsd::from(call.attr_as<int64_t>(0))};
+  });
 }
 
 static void boxed_cudnn_rnn_backprop_v3(StableIValue* stack, uint64_t, uint64_t) {
@@ -124,7 +148,10 @@ static void boxed_cudnn_rnn_backprop_v3(StableIValue* stack, uint64_t, uint64_t)
   call.attr(tsd::to<int64_t>(stack[19]));
   call.attr(tsd::to<bool>(stack[20]));
   call.attr(tsd::to<bool>(stack[21]));
-  call.run(opgen_call_CudnnRNNBackpropV3, "opgen_call_CudnnRNNBackpropV3", 4, stack);
+  if (call.run(opgen_call_CudnnRNNBackpropV3, "opgen_call_CudnnRNNBackpropV3", 4, stack)) return;
+  call.fallback("opgen::_cudnn_rnn_backprop_v3_python", 4, stack, [&] {
+    return std::vector<StableIValue>{call.input(0), call.input(1), call.input(2), call.input(3), call.input(4), call.input(5), call.input(6), call.input(7), call.input(8), call.input(9), call.input(10), call.input(11), call.input(12), tsd::from(call.attr_as<std::string>(0)), tsd::from(call.attr_as<std::string>(1)), tsd::from(call.attr_as<std::string>(2)), tsd::from(call.attr_as<double>(3)), tsd::from(call.attr_as<int64_t>(4)), tsd::from(call.attr_as<int64_t>(5)), tsd::from(call.attr_as<int64_t>(6)), tsd::from(call.attr_as<bool>(7)), tsd::from(call.attr_as<bool>(8))};
+  });
 }
 
 static void boxed_cudnn_rnn_v3(StableIValue* stack, uint64_t, uint64_t) {
@@ -143,7 +170,10 @@ static void boxed_cudnn_rnn_v3(StableIValue* stack, uint64_t, uint64_t) {
   call.attr(tsd::to<int64_t>(stack[11]));
   call.attr(tsd::to<bool>(stack[12]));
   call.attr(tsd::to<bool>(stack[13]));
-  call.run(opgen_call_CudnnRNNV3, "opgen_call_CudnnRNNV3", 5, stack);
+  if (call.run(opgen_call_CudnnRNNV3, "opgen_call_CudnnRNNV3", 5, stack)) return;
+  call.fallback("opgen::_cudnn_rnn_v3_python", 5, stack, [&] {
+    return std::vector<StableIValue>{call.input(0), call.input(1), call.input(2), call.input(3), call.input(4), tsd::from(call.attr_as<std::string>(0)), tsd::from(call.attr_as<std::string>(1)), tsd::from(call.attr_as<std::string>(2)), tsd::from(call.attr_as<double>(3)), tsd::from(call.attr_as<int64_t>(4)), tsd::from(call.attr_as<int64_t>(5)), tsd::from(call.attr_as<int64_t>(6)), tsd::from(call.attr_as<bool>(7)), tsd::from(call.attr_as<bool>(8))};
+  });
 }
 
 static void boxed_dml_rnn(StableIValue* stack, uint64_t, uint64_t) {
@@ -156,7 +186,10 @@ static void boxed_dml_rnn(StableIValue* stack, uint64_t, uint64_t) {
   call.optional("sequence_lengths", stack[5]);
   call.attr(tsd::to<std::string>(stack[6]));
   call.attr(tsd::to<std::optional<std::vector<std::string>>>(stack[7]).value_or(std::vector<std::string>{"tanh"}));
-  call.run(opgen_call_DmlRnn, "opgen_call_DmlRnn", 2, stack);
+  if (call.run(opgen_call_DmlRnn, "opgen_call_DmlRnn", 2, stack)) return;
+  call.fallback("opgen::_dml_rnn_python", 2, stack, [&] {
+    return std::vector<StableIValue>{call.input(0), call.input(1), call.input(2), call.optional_input(3), call.optional_input(4), call.optional_input(5), tsd::from(call.attr_as<std::string>(0)), tsd::from(std::optional<std::vector<std::string>>(call.attr_as<std::vector<std::string>>(1)))};
+  });
 }
 
 static void boxed_gru_block_cell(StableIValue* stack, uint64_t, uint64_t) {
@@ -167,7 +200,10 @@ static void boxed_gru_block_cell(StableIValue* stack, uint64_t, uint64_t) {
   call.tensor("w_c", stack[3]);
   call.tensor("b_ru", stack[4]);
   call.tensor("b_c", stack[5]);
-  call.run(opgen_call_GRUBlockCell, "opgen_call_GRUBlockCell", 4, stack);
+  if (call.run(opgen_call_GRUBlockCell, "opgen_call_GRUBlockCell", 4, stack)) return;
+  call.fallback("opgen::_gru_block_cell_python", 4, stack, [&] {
+    return std::vector<StableIValue>{call.input(0), call.input(1), call.input(2), call.input(3), call.input(4), call.input(5)};
+  });
 }
 
 static void boxed_gru_block_cell_grad(StableIValue* stack, uint64_t, uint64_t) {
@@ -182,10 +218,18 @@ static void boxed_gru_block_cell_grad(StableIValue* stack, uint64_t, uint64_t) {
   call.tensor("u", stack[7]);
   call.tensor("c", stack[8]);
   call.tensor("d_h", stack[9]);
-  call.run(opgen_call_GRUBlockCellGrad, "opgen_call_GRUBlockCellGrad", 4, stack);
+  if (call.run(opgen_call_GRUBlockCellGrad, "opgen_call_GRUBlockCellGrad", 4, stack)) return;
+  call.fallback("opgen::_gru_block_cell_grad_python", 4, stack, [&] {
+    return std::vector<StableIValue>{call.input(0), call.input(1), call.input(2), call.input(3), call.input(4), call.input(5), call.input(6), call.input(7), call.input(8), call.input(9)};
+  });
 }
 
-STABLE_TORCH_LIBRARY(opgen, m) {
+// Called by the package's torch.py once it has defined the ops' Python helpers (fallback).
+extern "C" __attribute__((visibility("default"))) void opgen_torch_enable_python_path() {
+  opgen_torch::python_path() = true;
+}
+
+STABLE_TORCH_LIBRARY_FRAGMENT(opgen, m) {
   m.def("bias_add(Tensor value, Tensor bias, *, str data_format='NHWC') -> Tensor");
   m.def("bias_add_grad(Tensor out_backprop, *, str data_format='NHWC') -> Tensor");
   m.def("fused_batch_norm_grad_v3(Tensor y_backprop, Tensor x, Tensor scale, Tensor reserve_space_1, Tensor reserve_space_2, Tensor reserve_space_3, *, float epsilon=0.0001, str data_format='NHWC', bool is_training=True) -> (Tensor, Tensor, Tensor, Tensor, Tensor)");

@@ -231,7 +231,7 @@ def test_warmup_compiles_a_user_package_for_the_cpu_backend(tmp_path: Path, runt
     shutil.copytree(runtime_cache, cache)
     argv = [sys.executable, "-P", "-c", "import sys; from codegen.warmup import main; sys.exit(main(sys.argv[1:]))",
             "--jobs", "1", "--device", "cpu", "--package", "warm_fixture_ops"]
-    native = _env(cache, OPGEN_TORCH_NATIVE="1")  # (where the torch module loads the C++ Autograd kernel)
+    native = _env(cache)  # (the default: the torch module loads its library and C++ Autograd kernel)
     first = subprocess.run(argv, cwd=project, env=native, capture_output=True, text=True, timeout=600,
                            check=False)
     out = first.stdout
@@ -244,7 +244,8 @@ def test_warmup_compiles_a_user_package_for_the_cpu_backend(tmp_path: Path, runt
     assert ops[0].lstrip().startswith(f"[1/{len(ops)}]") and " s  " in ops[0]
     compiled = sum("compiled" in line for line in ops)
     assert f"{compiled} modules compiled, 0 already cached, 0 failed" in out
-    gate = "compiled" if _torch_here() else "skipped: PyTorch is not installed"  # (its torch module's C++ one)
+    gate = "compiled" if _torch_here() else "skipped: PyTorch is not installed"  # (its torch module's C++ ones)
+    assert f"torch library          {gate}" in out and "torch_native.cpp" in out, out
     assert f"torch Autograd kernel  {gate}" in out and "torch_autograd_gate.cpp" in out, out
     assert first.stderr.count("compiling kernel modules for the cpu backend") == 1
     again = subprocess.run([*argv[:-2], "--package", str(project / "warm_fixture_ops"), "RowStats"], cwd=tmp_path,
@@ -253,6 +254,7 @@ def test_warmup_compiles_a_user_package_for_the_cpu_backend(tmp_path: Path, runt
     assert "[1/1] RowStats" in again.stdout and "already cached" in again.stdout, again.stdout
     assert "0 modules compiled, 1 already cached" in again.stdout
     gate = "already cached" if _torch_here() else "skipped: PyTorch is not installed"
+    assert f"torch library          {gate}" in again.stdout, again.stdout
     assert f"torch Autograd kernel  {gate}" in again.stdout, again.stdout
     assert again.stderr == ""  # nothing compiled: nothing said
 
@@ -267,11 +269,11 @@ def test_warmup_jobs_compile_the_modules_in_processes_of_their_own(tmp_path: Pat
     shutil.copytree(runtime_cache, cache)
     argv = [sys.executable, "-P", "-c", "import sys; from codegen.warmup import main; sys.exit(main(sys.argv[1:]))",
             "--jobs", "2", "--device", "cpu", "--package", "warm_fixture_ops"]
-    env = _env(cache, OPGEN_TORCH_AUTOGRAD_GATE="0")  # (the setting warmup follows: the gate not built)
+    env = _env(cache, OPGEN_TORCH_NATIVE="0")  # (the setting warmup follows: neither torch library built)
     first = subprocess.run(argv, cwd=project, env=env, capture_output=True, text=True, timeout=600, check=False)
     out = first.stdout
     assert first.returncode == 0, out + first.stderr
-    assert "torch Autograd kernel  skipped: OPGEN_TORCH_AUTOGRAD_GATE=0" in out
+    assert "torch library          skipped: OPGEN_TORCH_NATIVE=0" in out
     modules = len({line.split()[-1] for line in out.splitlines() if "compiled" in line and line.lstrip()[:1] == "["})
     assert modules >= 2, out
     assert f"compiling {modules} modules, 2 at a time" in out
@@ -287,26 +289,32 @@ def _torch_here() -> bool:
     return importlib.util.find_spec("torch") is not None
 
 
-def test_warmup_skips_the_torch_gate_where_torch_or_its_headers_are_absent(
+def test_warmup_skips_the_torch_libraries_where_torch_or_its_headers_are_absent(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    """Nothing to build with: one line saying why, no error (the torch module keeps Python kernels)."""
+    """Nothing to build with: one line each saying why, no error (the torch module registers its ops
+    in Python, or keeps its Python Autograd kernels)."""
     from codegen import warmup
 
     monkeypatch.setenv("OPGEN_TORCH_AUTOGRAD_GATE", "1")
-    monkeypatch.setenv("OPGEN_TORCH_NATIVE", "0")  # (the Python registration: nothing would load it)
-    warmup._warm_torch_gate("generated")
-    assert "torch Autograd kernel  skipped: OPGEN_TORCH_NATIVE=0" in capsys.readouterr().out
-    monkeypatch.setenv("OPGEN_TORCH_NATIVE", "1")
+    monkeypatch.setenv("OPGEN_TORCH_NATIVE", "0")  # (the Python registration: nothing would load them)
+    warmup._warm_torch("generated")
+    out = capsys.readouterr().out
+    assert "torch library          skipped: OPGEN_TORCH_NATIVE=0" in out, out
+    assert "torch Autograd kernel  skipped: OPGEN_TORCH_NATIVE=0" in out, out
+    monkeypatch.delenv("OPGEN_TORCH_NATIVE")  # (the default: both loaded)
     monkeypatch.setitem(sys.modules, "torch", None)  # (import torch: ImportError)
-    warmup._warm_torch_gate("generated")
-    assert "torch Autograd kernel  skipped: PyTorch is not installed here" in capsys.readouterr().out
+    warmup._warm_torch("generated")
+    out = capsys.readouterr().out
+    assert "torch library          skipped: PyTorch is not installed here" in out, out
+    assert "torch Autograd kernel  skipped: PyTorch is not installed here" in out, out
     monkeypatch.undo()
     torch = pytest.importorskip("torch")
     monkeypatch.setenv("OPGEN_TORCH_AUTOGRAD_GATE", "1")
-    monkeypatch.setenv("OPGEN_TORCH_NATIVE", "1")
+    monkeypatch.delenv("OPGEN_TORCH_NATIVE", raising=False)
     monkeypatch.setattr(torch, "__file__", str(PROJECT / "no_torch_here" / "__init__.py"))  # (no include/)
-    warmup._warm_torch_gate("generated")
+    warmup._warm_torch("generated")
     out = capsys.readouterr().out
+    assert f"torch library          skipped: PyTorch {torch.__version__} has no C++ headers" in out, out
     assert f"torch Autograd kernel  skipped: PyTorch {torch.__version__} has no C++ headers" in out, out
 
 

@@ -143,7 +143,7 @@ def test_a_users_package_names_itself_not_opgens(tmp_path: Path) -> None:
     assert "torch.ops.mine.scale_grad(grad_y.contiguous(), alpha=ctx.attrs['alpha'])" in torch_py
     assert "torch_nn" not in torch_py  # opgen's drop-in modules belong to opgen's own package
     native = files["torch_native.cpp"]  # the C++ registration: the project's namespace and schemas
-    assert "STABLE_TORCH_LIBRARY(mine, m)" in native and "STABLE_TORCH_LIBRARY_IMPL(mine, CPU, m)" in native
+    assert "STABLE_TORCH_LIBRARY_FRAGMENT(mine, m)" in native and "STABLE_TORCH_LIBRARY_IMPL(mine, CPU, m)" in native
     assert 'm.def("scale(' in native and "opgen_call_Scale" in native
     gate = files["torch_autograd_gate.cpp"]  # its Autograd kernel: the project's namespace, the helpers
     assert "TORCH_LIBRARY_IMPL(mine, Autograd, m)" in gate and 'm.def("_scale_autograd(' in gate

@@ -1,6 +1,6 @@
 """The package's C++ Autograd kernel (generated/torch_autograd_gate.cpp: codegen/torch_autograd_gate.py,
-codegen/runtime/torch_gate.py), loaded with OPGEN_TORCH_NATIVE=1 in a fresh process
-(tests/torch_autograd_gate_child.py; this process keeps the Python registration):
+codegen/runtime/torch_gate.py), loaded with the native library (OPGEN_TORCH_NATIVE=1, the default) in a
+fresh process (tests/torch_autograd_gate_child.py):
 
 * a grad-mode call with no input requiring grad enters no Python kernel (only torch's op packet);
 * a call that records a graph goes through the helper `opgen::_<op>_autograd` to torch's Python kernel:
@@ -99,8 +99,9 @@ def test_the_unit_defines_a_helper_and_registers_the_kernel_for_every_op() -> No
     for op in ops:
         helper = f"_{op.snake_name}_autograd" + torchgen.schema(op)[len(op.snake_name):]  # (the op's own schema)
         assert f'm.def("{helper}");' in text
-        assert f'm.impl("{op.snake_name}", torch::CppFunction::makeFromBoxedFunction<&opgen_torch_gate::kernel>());' \
-            in text
+        assert f'static constexpr char k_{op.snake_name}_helper[] = "myops::_{op.snake_name}_autograd";' in text
+        assert (f'm.impl("{op.snake_name}", torch::CppFunction::makeFromBoxedFunction<'
+                f'&opgen_torch_gate::kernel<k_{op.snake_name}_helper>>());') in text
 
 
 # A gate that fails to compile, in a fresh cache: the failure is remembered (the compiler runs once

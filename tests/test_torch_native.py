@@ -9,7 +9,11 @@ codegen/runtime/torch_library.py builds it, `generated.torch.library_path()` say
   and attrs converted, a strided input copied, outputs from PyTorch's allocator, an output not
   computed returned empty, scratch usable, a driver's error raised with its message, a driver
   absent from the library named, `opcheck` passing, and an AOTInductor package calling the C++
-  op in a fresh process that loads only the package and the library.
+  op in a fresh process that loads only the package and the library;
+* a call its driver hands back refused where no Python helper is defined, else run by the op's
+  helper `_<op>_python` through the dispatcher with the caller's arguments;
+* the default registration: the package's torch module loads it, and where it cannot be built,
+  registers its ops in Python with one warning (the failure remembered: no compiler run next time).
 """
 
 from __future__ import annotations
@@ -28,10 +32,11 @@ from typing import Any
 
 import pytest
 
-from codegen import torch_native
+from codegen import torch_native, torchgen
 from codegen.load import load_specs
 from codegen.model import ActivationValue
 from codegen.runtime import torch_library
+from codegen.runtime.torch_names import python_helper
 from codegen.warmup import generated_ops
 
 torch = pytest.importorskip("torch")
@@ -110,7 +115,14 @@ def test_the_library_defines_every_schema_in_a_fresh_cpu_only_process(library: s
     names = sorted(name for name in dir(torch.ops.opgen)
                    if name in own and hasattr(getattr(torch.ops.opgen, name), "default"))
     assert "layer_norm" in names and "batch" not in names
-    expected = {name: str(getattr(torch.ops.opgen, name).default._schema) for name in names}
+    python = json.loads(_fresh("""
+        import json, sys, torch
+        import generated.torch as gt
+        print(json.dumps({"native": gt.NATIVE, "schemas": {
+            n: str(getattr(torch.ops.opgen, n).default._schema) for n in json.loads(sys.argv[1])}}))
+    """, json.dumps(names), cwd=PROJECT, PYTHONPATH=str(PROJECT), OPGEN_TORCH_NATIVE="0"))
+    assert python["native"] is False  # (the Python registration's schemas: the library's must be the same)
+    expected = python["schemas"]
     out = _fresh("""
         import json, sys, torch
         torch.ops.load_library(sys.argv[1])
@@ -122,7 +134,8 @@ def test_the_library_defines_every_schema_in_a_fresh_cpu_only_process(library: s
     seen = json.loads(out)
     assert seen["cuda"] is False and seen["imported"] == []
     assert seen["schemas"] == expected
-    assert not gt.NATIVE  # (this process registered them in Python: the two agree)
+    assert {n: str(getattr(torch.ops.opgen, n).default._schema) for n in names} == expected  # (this process's)
+    assert gt.NATIVE  # (the default: this process loaded the library)
 
 
 def test_opgen_torch_native_registers_the_library_and_keeps_fakes_in_python(library: str) -> None:
@@ -216,7 +229,8 @@ def test_a_driver_error_is_a_runtime_error_with_its_message(fixture_ops: Any) ->
         fixture_ops.layer_norm(torch.ones(2, 2), epsilon=-1.0)
     with pytest.raises(RuntimeError, match=r"^LayerNorm: x: expected dtype T in \{float32\}, got "):
         fixture_ops.layer_norm(torch.ones(2, 2, dtype=torch.float64))
-    with pytest.raises(RuntimeError, match=r"^Softmax: its native driver \(opgen_call_Softmax\) is not built into"):
+    with pytest.raises(RuntimeError, match=r"^Softmax: this call needs opgen's Python path \(its native driver "
+                                           r"\(opgen_call_Softmax\) is not built into this library\)$"):
         fixture_ops.softmax(torch.ones(2, 2))
 
 
@@ -226,6 +240,52 @@ def test_a_call_names_a_dtype_opgen_lacks(fixture_ops: Any) -> None:
         fixture_ops.layer_norm(torch.ones(2, 2, dtype=torch.complex64))
     y, _, _ = fixture_ops.layer_norm(torch.ones(2, 2), torch.ones(2), epsilon=0.5)  # (one it knows: accepted)
     assert torch.equal(y, torch.full((2, 2), 2.5))
+
+
+def test_a_call_the_driver_hands_back_runs_the_ops_python_helper_once_it_is_defined(
+        fixture_ops: Any, fixture_library: str) -> None:
+    """OPGEN_ERR_FALLBACK: refused with the driver's reason while no Python helper is defined (a
+    process without the package's torch.py), then, once the helpers are defined and the library told
+    (what the package's torch.py does), the same arguments go to `_<op>_python` through the
+    dispatcher: the caller's tensors (not the front-end's copies), absent optionals as None, the
+    attrs and int inputs as given; its outputs are the op's, and its error reaches the caller."""
+    x, gamma = torch.arange(6, dtype=torch.float32).reshape(3, 2).t(), torch.ones(3)  # (strided: copied for it)
+    with pytest.raises(RuntimeError, match=r"^LayerNorm: this call needs opgen's Python path \(LayerNorm: test driver: "
+                                           r"epsilon 7 is handed back\)$"):
+        fixture_ops.layer_norm(x, gamma, epsilon=7.0)
+    with pytest.raises(RuntimeError, match=r"^CudnnRNNParamsSize: this call needs opgen's Python path"):
+        fixture_ops.cudnn_rnn_params_size(2, 3, 4, t="python", s="int64")
+    seen: list[tuple[Any, ...]] = []
+
+    def layer_norm(x: Any, gamma: Any = None, beta: Any = None, *, epsilon: float = 1e-5) -> Any:
+        seen.append((x, gamma, beta, epsilon))
+        if epsilon == 8.0:
+            raise ValueError("LayerNorm: epsilon: the Python path refuses 8")
+        return 3 * x, x.new_ones(4), x.new_empty(0)
+
+    def params_size(num_layers: int, num_units: int, input_size: int, *, t: str, s: str) -> Any:
+        seen.append((num_layers, num_units, input_size, t, s))
+        return torch.tensor([num_layers, num_units, input_size, -1])
+
+    specs = {op.name: op for op in load_specs(PROJECT / "specs") if op.name in FIXTURE_OPS}
+    lib = torch.library.Library("opgen_fixture", "FRAGMENT")
+    for op, kernel, key in ((specs["LayerNorm"], layer_norm, "CPU"),
+                            (specs["CudnnRNNParamsSize"], params_size, "CompositeExplicitAutograd")):
+        lib.define(torchgen.schema(op, python_helper(op.snake_name)))
+        lib.impl(python_helper(op.snake_name), kernel, key)
+    fixture_ops._keep_helpers = lib
+    torch_library.enable_python_path(Path(fixture_library))
+    y, flags, empty = fixture_ops.layer_norm(x, gamma, epsilon=7.0)
+    assert torch.equal(y, 3 * x) and flags.tolist() == [1.0] * 4 and empty.shape == (0,)
+    (got_x, got_gamma, got_beta, got_epsilon), = seen
+    assert got_x.data_ptr() == x.data_ptr() and got_x.stride() == x.stride()  # (the caller's view)
+    assert got_gamma.data_ptr() == gamma.data_ptr() and got_beta is None and got_epsilon == 7.0
+    assert fixture_ops.cudnn_rnn_params_size(2, 3, 4, t="python", s="int64").tolist() == [2, 3, 4, -1]
+    assert seen[1] == (2, 3, 4, "python", "int64")
+    with pytest.raises(RuntimeError, match=r"^ValueError: LayerNorm: epsilon: the Python path refuses 8$"):
+        fixture_ops.layer_norm(x, epsilon=8.0)
+    y, flags, _ = fixture_ops.layer_norm(x, gamma, epsilon=0.5)  # (not handed back: the driver's outputs)
+    assert torch.equal(y, 2 * x + 0.5) and len(seen) == 3
 
 
 def test_opcheck_passes_on_the_cpp_registration(fixture_ops: Any) -> None:
@@ -265,3 +325,52 @@ def test_an_aotinductor_package_runs_the_cpp_op_in_a_fresh_process(fixture_libra
     assert len(eager) == len(aoti) == 2
     for a, b in zip(eager, aoti, strict=True):
         torch.testing.assert_close(b, a)  # (inductor compiles the softmax around the op: close, not bitwise)
+
+
+FALLBACK_IMPORT = """
+import json, sys, warnings
+from codegen.runtime import torch_library
+flags = torch_library._flags
+torch_library._flags = lambda torch: [*flags(torch), "-include", sys.argv[1]]  # (a header that is not there)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    import generated.torch as gt
+import torch
+from torch._subclasses.fake_tensor import FakeTensorMode
+with FakeTensorMode():
+    shapes = [list(t.shape) for t in torch.ops.opgen.layer_norm(torch.empty(2, 8))]
+print(json.dumps({"native": gt.NATIVE, "gated": gt.GATED, "shapes": shapes,
+                  "helper": hasattr(torch.ops.opgen, "_layer_norm_python"),
+                  "warnings": [str(w.message) for w in caught if "opgen" in str(w.message)]}))
+"""
+
+
+def test_a_library_that_cannot_be_built_falls_back_to_the_python_registration_once(tmp_path: Path) -> None:
+    """A compile error (a missing header here): the module warns once, naming what the library needs,
+    and registers the ops in Python (no helper, no C++ Autograd kernel); the failure is remembered, so
+    the next process runs no compiler for it and falls back at once. (The suite's cache: the kernels
+    the library carries are there already; the marker, under this build's own key, is removed.)"""
+    calls = tmp_path / "compiles"
+    wrapper = tmp_path / "cxx"
+    wrapper.write_text(f'#!/bin/sh\n[ "$1" = --version ] || echo "$@" >> "{calls}"\nexec c++ "$@"\n')
+    wrapper.chmod(0o755)
+    env = {"PYTHONPATH": str(PROJECT), "CXX": str(wrapper),
+           **{k: os.environ[k] for k in ("OPGEN_CACHE_DIR", "XDG_CACHE_HOME") if k in os.environ}}
+    runs, markers = [], set()
+    try:
+        for _ in range(2):
+            seen = json.loads(_fresh(FALLBACK_IMPORT, "opgen_no_such_header.h", cwd=PROJECT, **env).splitlines()[-1])
+            lines = calls.read_text().splitlines() if calls.exists() else []
+            runs.append(sum("opgen-torch-torch_native-" in line for line in lines))  # (the library's compiles)
+            assert seen["native"] is False and seen["gated"] is False and seen["helper"] is False
+            assert seen["shapes"] == [[2, 8], [2], [2]]  # (the Python registration's fake)
+            (warning,) = seen["warnings"]
+            assert "native PyTorch library of generated's torch ops (torch_native.cpp) cannot be built here" in warning
+            assert "opgen_no_such_header.h" in warning and "registered in Python instead" in warning, warning
+            assert "needs a C++ compiler" in warning and "with its C++ headers" in warning, warning
+            markers.update(re.findall(r"or (\S+\.failed) is removed", warning))
+        assert runs == [1, 1], runs  # (one compile, in the first process: the second remembers it)
+        assert len(markers) == 1 and Path(next(iter(markers))).is_file(), markers
+    finally:
+        for marker in markers:
+            Path(marker).unlink(missing_ok=True)

@@ -50,16 +50,22 @@ _ANNOUNCED: set[str] = set()
 _ANNOUNCE_LOCK = threading.Lock()
 
 
+def announce(key: str, message: str, *args: object, covers: tuple[str, ...] = ()) -> None:
+    """Log `message` % `args` once per process and `key`; `covers`: the keys whose own announcement
+    it stands for (not made after it: one message for one compile)."""
+    with _ANNOUNCE_LOCK:
+        if key in _ANNOUNCED:
+            return
+        _ANNOUNCED.update((key, *covers))
+    LOG.warning(message, *args)
+
+
 def announce_compile(backend: str, what: str, cache: Path) -> None:
     """Say, once per process and backend ("cpu", "cuda"), that kernels are being compiled."""
-    with _ANNOUNCE_LOCK:
-        if backend in _ANNOUNCED:
-            return
-        _ANNOUNCED.add(backend)
-    LOG.warning("opgen: compiling kernel modules for the %s backend, starting with %s: a first call can take "
-                "seconds; they are cached in %s, so later calls and processes load them. `opgen warmup --device "
-                "%s` compiles every op ahead of time; logging.getLogger('opgen').setLevel(logging.ERROR) silences "
-                "this message.", backend, what, cache, backend)
+    announce(backend, "opgen: compiling kernel modules for the %s backend, starting with %s: a first call can take "
+             "seconds; they are cached in %s, so later calls and processes load them. `opgen warmup --device "
+             "%s` compiles every op ahead of time; logging.getLogger('opgen').setLevel(logging.ERROR) silences "
+             "this message.", backend, what, cache, backend)
 
 
 DISK_FULL = {errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)}

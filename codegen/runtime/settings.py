@@ -299,16 +299,17 @@ NATIVE = Setting(
     "the op's native driver once (docs/native.md)",
     parse_flag)
 TORCH_NATIVE = Setting(
-    "OPGEN_TORCH_NATIVE", "flag", False,
-    "1: a package's torch module (read when it is imported) loads its native library (`library_path()`: "
-    "the schemas and the CPU and CUDA kernels in C++ through PyTorch's stable ABI, calling the native drivers) "
-    "and keeps only the fakes and autograd in Python",
+    "OPGEN_TORCH_NATIVE", "flag", True,
+    "0: a package's torch module (read when it is imported) registers its ops in Python instead of loading "
+    "its native library (`library_path()`: the schemas and the CPU and CUDA kernels in C++ through PyTorch's "
+    "stable ABI, calling the native drivers; built on the first import and cached; where it cannot be built, "
+    "the module warns once and registers them in Python)",
     parse_flag)
 TORCH_AUTOGRAD_GATE = Setting(
     "OPGEN_TORCH_AUTOGRAD_GATE", "flag", True,
-    "0: with OPGEN_TORCH_NATIVE=1, a package's torch module keeps its ops' Autograd kernels in Python "
-    "instead of building and loading their C++ one (torch_autograd_gate.cpp, against PyTorch's own headers; "
-    "docs/pytorch.md)",
+    "0: with the native library (OPGEN_TORCH_NATIVE), a package's torch module keeps its ops' Autograd "
+    "kernels in Python instead of building and loading their C++ one (torch_autograd_gate.cpp, against "
+    "PyTorch's own headers; docs/pytorch.md)",
     parse_flag)
 BLAS = Setting(
     "OPGEN_BLAS", "library name or path", "",

@@ -20,6 +20,8 @@ from typing import Any
 
 import torch
 
+from codegen.runtime.torch_names import autograd_helper
+
 
 def _torch_kernel(op: Any, backward: Callable[..., Any], setup_context: Callable[..., Any]) -> Any | None:
     """The kernel `torch.library.register_autograd` would register for `op` (torch's private
@@ -45,7 +47,7 @@ def register_autograd(qualname: str, backward: Callable[..., Any], *, setup_cont
     if gated:
         if graph_kernel is None:  # (torch_gate.load checks for the builder before loading the gate)
             raise RuntimeError(f"{qualname}: this PyTorch has no autograd kernel builder for the C++ gate's helper")
-        lib.impl(f"_{name}_autograd", graph_kernel, "CompositeImplicitAutograd", with_keyset=True)
+        lib.impl(autograd_helper(name), graph_kernel, "CompositeImplicitAutograd", with_keyset=True)
         return
     if graph_kernel is None:  # (the public route: the same behaviour, without the shortcut)
         torch.library.register_autograd(qualname, backward, setup_context=setup_context, lib=lib)

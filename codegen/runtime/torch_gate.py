@@ -4,23 +4,18 @@ PyTorch's own headers (not the stable ABI: see codegen/runtime/native/torch_auto
 on disk like the other native libraries (keyed by source, flags, compiler, target, PyTorch's version
 and C++ ABI; built once under the entry's lock), and loaded by the package's torch.py after its stable
 library. Where it cannot be (no compiler, no headers, a compile error, OPGEN_TORCH_AUTOGRAD_GATE=0),
-`load` says so once and the package keeps its Python Autograd kernels. A compile error (the compiler
-exiting with an error, not killed by a signal) is remembered in the cache beside where the library
-would be (`<entry>.failed`, the compiler's message, same key): later processes fall back at once
-instead of running the compiler again on every import, until the key changes (source, flags,
-compiler, PyTorch) or the marker is removed."""
+`load` says so once and the package keeps its Python Autograd kernels. A compile error is remembered
+in the cache (codegen/runtime/torch_build.py): later processes fall back at once."""
 
 from __future__ import annotations
 
-import contextlib
 import warnings
 from pathlib import Path
 from typing import Any
 
-from codegen.runtime import diskcache
+from codegen.runtime import diskcache, torch_build
 from codegen.runtime import settings as _settings
-from codegen.runtime.host.errors import HostBackendError, HostCompileError
-from codegen.runtime.host.libraries import _build_or_load, _host_dir, file_present
+from codegen.runtime.host.errors import HostBackendError
 from codegen.runtime.host.state import _LOCK, stats
 from codegen.runtime.host.toolchain import _BASE_FLAGS, _compiler_command, _target, compiler_id
 from codegen.runtime.torch_library import NATIVE_DIR
@@ -60,31 +55,10 @@ def build(source: Path) -> Path:
     with _LOCK:
         found = _BUILT.get(key)
         if found is None or not found.is_file():
-            marker = _host_dir() / f"{stem}.failed"
-            try:
-                remembered = diskcache.get(marker)
-            except diskcache.UnsafeCacheError:  # (the build below reports the folder)
-                remembered = None
-            if remembered is not None:
-                raise _failed(remembered.data.decode(errors="replace"), marker, "remembered from an earlier build")
-            try:
-                found, _, _ = _build_or_load(stem, unit, cmd, flags, runtime=True,
-                                             what=f"the PyTorch Autograd kernel ({source.name})", opener=file_present)
-            except HostCompileError as e:  # the same source, flags and compiler would fail again
-                if e.returncode is None or e.returncode <= 0:  # (killed, by the OOM killer say: may pass next time)
-                    raise
-                with contextlib.suppress(OSError):  # (a cache that cannot take it: retried next time)
-                    diskcache.put(marker, str(e).encode())
-                raise _failed(str(e), marker, "remembered in the cache") from e
+            found = torch_build.build(stem, unit, cmd, flags, f"the PyTorch Autograd kernel ({source.name})",
+                                      TorchGateUnavailable)
             _BUILT[key] = found
         return found
-
-
-def _failed(message: str, marker: Path, when: str) -> TorchGateUnavailable:
-    """A compile error's one line: the compiler's first line, and how to make the next import retry."""
-    first = message.splitlines()[0] if message else "the compiler failed"
-    return TorchGateUnavailable(f"{first}; {when}: later imports do not compile it again until its source, "
-                                f"flags, compiler or PyTorch change, or {marker} is removed")
 
 
 def load(source: Path) -> bool:
@@ -113,7 +87,7 @@ def warm(source: Path) -> str:
     if not _settings.TORCH_AUTOGRAD_GATE.get():
         return "skipped: OPGEN_TORCH_AUTOGRAD_GATE=0 (the Autograd kernels stay in Python)"
     if not _settings.TORCH_NATIVE.get():  # (the Python registration never loads it: ~5 s of compiler spared)
-        return "skipped: OPGEN_TORCH_NATIVE=0 (the torch module registers its ops in Python; with 1 it loads this)"
+        return "skipped: OPGEN_TORCH_NATIVE=0 (the torch module registers its ops in Python; by default it loads this)"
     try:
         import torch
     except ImportError as e:

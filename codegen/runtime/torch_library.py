@@ -2,8 +2,9 @@
 built with the host C++ compiler the cpu backend uses against PyTorch's stable ABI, on demand, and
 cached on disk like the other native libraries (codegen/runtime/host/libraries.py: keyed by source,
 flags, compiler and target, here also the installed PyTorch and the ABI the library targets; built
-once under the entry's lock). It is built, never opened, here: loading it registers the package's
-schemas, which `torch.ops.load_library` does where the caller wants them.
+once under the entry's lock). It is built, never opened with ctypes before `torch.ops.load_library`
+has loaded it: loading it registers the package's schemas. The package's torch.py loads it by
+default (`register`), or registers its ops in Python where it cannot be built.
 
 The library targets the stable ABI of the oldest PyTorch opgen supports (TORCH_TARGET_VERSION), so
 one binary serves every tested version; it links libtorch_cpu by its unversioned name and finds
@@ -12,13 +13,17 @@ PyTorch's CUDA symbols at run time (a CPU-only PyTorch loads it)."""
 from __future__ import annotations
 
 import ctypes
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from codegen.runtime import diskcache, native_plan, self_bind
-from codegen.runtime.host.libraries import _build_or_load, file_present
-from codegen.runtime.host.state import _LOCK
+from codegen.runtime import diskcache, native_plan, self_bind, torch_build
+from codegen.runtime import settings as _settings
+from codegen.runtime.artifacts import announce
+from codegen.runtime.host.errors import HostBackendError
+from codegen.runtime.host.libraries import cache_dir
+from codegen.runtime.host.state import _LOCK, stats
 from codegen.runtime.host.toolchain import _BASE_FLAGS, EMU_DIR, _compiler_command, _target, compiler_id
 
 #: The oldest PyTorch whose stable ABI the library is built for (major, minor).
@@ -29,10 +34,12 @@ NATIVE_DIR = Path(__file__).resolve().parent / "native"  # torch_stable.h, drive
 DRIVER_FILES = "*.driver.cpp"
 
 _BUILT: dict[str, Path] = {}
+_WARNED: set[str] = set()
 
 
 class TorchLibraryError(RuntimeError):
-    """A PyTorch that cannot take the library (older than TARGET)."""
+    """A PyTorch that cannot take the library (older than TARGET), or a compile error (now, or
+    remembered from an earlier build of the same key: codegen/runtime/torch_build.py)."""
 
 
 def target_version() -> int:
@@ -53,8 +60,10 @@ def _torch() -> Any:
 def _flags(torch: Any) -> list[str]:
     """Ours, the target ABI, PyTorch's headers (-isystem: not a dependency to digest on every load),
     the native runtime's and the emulation's headers, and PyTorch's libraries (--no-as-needed: the
-    compiler puts them before the source)."""
+    compiler puts them before the source); TorchLibraryError where PyTorch has no headers."""
     root = Path(torch.__file__).resolve().parent
+    if not (root / "include" / "torch" / "csrc" / "stable" / "library.h").is_file():  # (not a compile error)
+        raise TorchLibraryError(f"PyTorch {torch.__version__} has no C++ headers ({root / 'include' / 'torch'})")
     return [*_BASE_FLAGS, f"-DTORCH_TARGET_VERSION=0x{target_version():016x}", "-isystem", str(root / "include"),
             "-I", str(NATIVE_DIR), "-I", str(EMU_DIR), "-L", str(root / "lib"), "-Wl,--no-as-needed", "-ltorch_cpu",
             "-lc10"]
@@ -103,28 +112,85 @@ def build(source: Path) -> Path:
     flags = _flags(torch)
     key = diskcache.cache_key(text + native_plan.links(link), flags, compiler_id(cmd),
                               f"{_target()} torch {torch.__version__}")
+    stem = f"opgen-torch-{source.stem}-{key[:32]}"
     with _LOCK:
         found = _BUILT.get(key)
         if found is None or not found.is_file():
-            found, _, _ = _build_or_load(f"opgen-torch-{source.stem}-{key[:32]}", text, cmd,
-                                         flags + [str(path) for path in link], runtime=True,
-                                         what=f"the PyTorch library ({source.name})", opener=file_present)
+            if not torch_build.cached(stem):
+                _announce(source)
+            found = torch_build.build(stem, text, cmd, flags + [str(path) for path in link],
+                                      f"the PyTorch library ({source.name})", TorchLibraryError)
             _BUILT[key] = found
         return found
 
 
-def load(source: Path, modules: Sequence[Any] = ()) -> Path:
+def _announce(source: Path) -> None:
+    """Says (on opgen's logger) that the library is compiled now: a first import takes a minute."""
+    announce(f"torch library {source}", "opgen: building %s's PyTorch library (%s, with every op's native "
+             "driver and kernels): a first import takes about a minute of compiler, once: it is cached in %s. "
+             "`opgen warmup --device cpu` builds it ahead; OPGEN_TORCH_NATIVE=0 registers the ops in Python "
+             "instead; logging.getLogger('opgen').setLevel(logging.ERROR) silences this message.",
+             source.parent.name, source.name, cache_dir(), covers=("cpu",))
+
+
+def register(source: Path, modules: Sequence[Any] = ()) -> Path | None:
     """`build(source)`, loaded into this process with `torch.ops.load_library` (its schemas and
-    kernels registered). With the package's drivers in it, each op module of `modules` is bound to
-    its kernels as the cpu backend loads them (codegen/runtime/native_cpu.py: the settings this
-    process set, the sanitize build, watched launches; the library's own binding, self_bind.py,
-    serves a process without opgen's Python), so its calls run natively."""
-    path = build(source)
-    ops: Any = _torch().ops  # (load_library is unannotated in torch)
-    ops.load_library(str(path))
-    if modules and has_drivers(source):
-        bind_cpu(path, modules)
+    kernels registered), its path returned. With the package's drivers in it, each op module of
+    `modules` is bound to its kernels as the cpu backend loads them (codegen/runtime/native_cpu.py:
+    the settings this process set, the sanitize build, watched launches; the library's own binding,
+    self_bind.py, serves a process without opgen's Python), so its calls run natively. None, and the
+    caller (the package's torch.py) registers its ops in Python, where OPGEN_TORCH_NATIVE=0 or where
+    the library cannot be built or loaded here (no compiler, a PyTorch too old or without its
+    headers, a compile error), which warns once, naming what it needs."""
+    if not _settings.TORCH_NATIVE.get():
+        return None
+    try:
+        path = build(source)
+        ops: Any = _torch().ops  # (load_library is unannotated in torch)
+        ops.load_library(str(path))  # (OSError: built, but its symbols do not match this PyTorch)
+    except (HostBackendError, TorchLibraryError, OSError) as e:
+        _unavailable(source, str(e).splitlines()[0] if str(e) else type(e).__name__)
+        return None
+    with_drivers = {id(module) for module in package_ops(source)}  # (an op without one: its Python helper runs it)
+    bound = [module for module in modules if id(module) in with_drivers]
+    if bound:
+        bind_cpu(path, bound)
     return path
+
+
+def _unavailable(source: Path, why: str) -> None:
+    if str(source) not in _WARNED:
+        _WARNED.add(str(source))
+        warnings.warn(f"opgen: the native PyTorch library of {source.parent.name}'s torch ops ({source.name}) cannot "
+                      f"be built here ({why}); they are registered in Python instead (the same ops, slower calls). "
+                      "It needs a C++ compiler (g++ or clang++, or CXX) and a PyTorch >= "
+                      f"{TARGET[0]}.{TARGET[1]} with its C++ headers; OPGEN_TORCH_NATIVE=0 registers them in "
+                      "Python without this warning.", RuntimeWarning, stacklevel=3)
+
+
+def enable_python_path(path: Path) -> None:
+    """Tells the loaded library at `path` that the package's torch.py has defined its ops' Python
+    helpers: a call a driver hands back (OPGEN_ERR_FALLBACK) now runs there instead of being refused."""
+    ctypes.CDLL(str(path)).opgen_torch_enable_python_path()  # (the loaded handle)
+
+
+def warm(source: Path) -> str:
+    """`opgen warmup`'s step for the library of the registration at `source`: built into the cache
+    now where a torch module would build it on import; what happened, in words."""
+    if not _settings.TORCH_NATIVE.get():
+        return "skipped: OPGEN_TORCH_NATIVE=0 (the torch module registers its ops in Python)"
+    try:
+        import torch  # noqa: F401
+    except ImportError as e:
+        return f"skipped: PyTorch is not installed here ({e})"
+    before = stats["runtime_compiles"]
+    try:
+        build(source)
+    except TorchLibraryError as e:  # (no headers, too old, a failure remembered: skipped; a compile error: not built)
+        return f"{'not built' if e.__cause__ else 'skipped'}: {str(e).splitlines()[0]}"
+    except HostBackendError as e:
+        return f"not built: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
+    return "compiled" if stats["runtime_compiles"] > before else "already cached"
 
 
 def bind_cpu(path: Path, modules: Sequence[Any]) -> None:

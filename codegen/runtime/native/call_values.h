@@ -23,6 +23,7 @@ class Slots {
   }
   const T* data() const { return items_; }
   size_t size() const { return size_; }
+  const T& operator[](size_t k) const { return items_[k]; }
 
  private:
   T items_[N];

@@ -17,8 +17,6 @@
 #include <c10/core/impl/LocalDispatchKeySet.h>
 #include <torch/library.h>
 
-#include <string>
-
 namespace opgen_torch_gate {
 
 // Whether any tensor argument of the call on `stack` (its top entries) requires grad.
@@ -34,17 +32,13 @@ inline bool any_requires_grad(const c10::OperatorHandle& op, const torch::jit::S
   return false;
 }
 
-// `ns::op` -> `ns::_op_autograd`: the helper the graph branch calls.
-inline std::string helper_name(const c10::OperatorName& name) {
-  auto sep = name.name.find("::");
-  return name.name.substr(0, sep + 2) + "_" + name.name.substr(sep + 2) + "_autograd";
-}
-
-inline void kernel(const c10::OperatorHandle& op, c10::DispatchKeySet keys, torch::jit::Stack* stack) {
+// `Helper`: the op's helper, qualified (`ns::_op_autograd`: the generated unit spells it, from
+// codegen/runtime/torch_names.py).
+template <const char* Helper>
+void kernel(const c10::OperatorHandle& op, c10::DispatchKeySet keys, torch::jit::Stack* stack) {
   if (c10::GradMode::is_enabled() && any_requires_grad(op, *stack)) {
     // (looked up per call: the branch runs Python's autograd, which costs far more than the lookup)
-    c10::Dispatcher::singleton().findSchemaOrThrow(helper_name(op.operator_name()).c_str(), "")
-        .callBoxed(stack);
+    c10::Dispatcher::singleton().findSchemaOrThrow(Helper, "").callBoxed(stack);
     return;
   }
   c10::impl::ExcludeDispatchKeyGuard below(c10::autograd_dispatch_keyset);  // (torch's no-graph guard)

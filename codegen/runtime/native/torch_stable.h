@@ -6,7 +6,9 @@
 // or misaligned one copied once, as the Python wrappers copy), schema attrs opgen_values, outputs
 // and scratch come from PyTorch's allocator (the outputs are the tensors the op returns), cuda
 // work runs on PyTorch's current stream, and a driver's error is a C++ exception with the
-// driver's message (PyTorch raises it in Python as RuntimeError).
+// driver's message (PyTorch raises it in Python as RuntimeError). A call the driver hands back
+// (OPGEN_ERR_FALLBACK) goes through the dispatcher to the op's Python helper where the package's
+// torch.py defined it (`Call::fallback`), else it is refused with the driver's reason.
 #ifndef OPGEN_TORCH_STABLE_H
 #define OPGEN_TORCH_STABLE_H
 
@@ -16,16 +18,19 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <atomic>
 #include <cstring>
 #include <iterator>
 #include <list>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include <torch/csrc/stable/accelerator.h>
+#include <torch/csrc/stable/c/shim.h>
 #include <torch/csrc/stable/library.h>
 #include <torch/csrc/stable/ops.h>
 #include <torch/csrc/stable/tensor.h>
@@ -157,6 +162,28 @@ inline void* current_cuda_stream(const char* op, int32_t index) {
   return stream;
 }
 
+// Whether the package's torch.py has defined the ops' Python helpers (`<ns>::_<op>_python`,
+// codegen/runtime/torch_names.py) in this process: set through the unit's
+// opgen_torch_enable_python_path() once it has. A process without opgen's Python (an AOTInductor
+// package's) never sets it, and a call the driver hands back is refused there.
+inline std::atomic<bool>& python_path() {
+  static std::atomic<bool> defined{false};
+  return defined;
+}
+
+// The message of the error a shim call just reported (the Python helper's exception: "ValueError:
+// <the wrapper's words>", its Python traceback left out), where this PyTorch exports it (2.13 and
+// later; the stable ABI of 2.11 carries no message).
+inline std::string shim_error(const char* op) {
+  using Getter = const char* (*)();
+  static Getter getter = reinterpret_cast<Getter>(dlsym(RTLD_DEFAULT, "torch_exception_get_what_without_backtrace"));
+  const char* what = getter != nullptr ? getter() : nullptr;
+  if (what == nullptr || *what == 0)
+    return std::string(op) + ": its Python path failed (this PyTorch's stable ABI does not carry the message)";
+  std::string text(what);
+  return text.substr(0, text.find("\n\nAt:\n"));
+}
+
 // One owned tensor handle: the stack's inputs (each a new reference the kernel owns) and the
 // outputs handed back to it. A stable Tensor would do, at the cost of a shared_ptr control block
 // per tensor and a second handle per output (FromImpl<Tensor> copies it): ~5,900 instructions of a
@@ -220,6 +247,7 @@ class Call {
     } else {
       opgen_arg a{};
       a.kind = OPGEN_ARG_ABSENT;
+      if (args_.size() < kMaxArgs) origin_[args_.size()] = nullptr;
       add_arg(a);
     }
   }
@@ -273,11 +301,14 @@ class Call {
 
   // Runs `driver` on the inputs' device (the first tensor's; the cpu without any) and puts the
   // schema's `noutputs` outputs on `stack`, one the op did not compute as an empty float32 tensor
-  // (a schema has no optional outputs). `driver` NULL: the op's driver is not in this library.
-  void run(int (*driver)(opgen_call*), const char* symbol, int64_t noutputs, StableIValue* stack) {
-    if (driver == nullptr)
-      throw std::runtime_error(std::string(op_) + ": its native driver (" + symbol +
-                               ") is not built into this library");
+  // (a schema has no optional outputs); false, with nothing on `stack`, where the driver hands the
+  // call back (OPGEN_ERR_FALLBACK: `fallback` runs it) or the op's driver is not in this library
+  // (`driver` NULL).
+  bool run(int (*driver)(opgen_call*), const char* symbol, int64_t noutputs, StableIValue* stack) {
+    if (driver == nullptr) {  // (an op the driver generator could not translate: its Python path runs it)
+      why_ = std::string("its native driver (") + symbol + ") is not built into this library";
+      return false;
+    }
     opgen_call call;
     opgen_front::clear_call(call);
     call.inputs = args_.data();  // (Slots: in place, so a Call is one object on the kernel's stack)
@@ -295,8 +326,10 @@ class Call {
     }
     int result = driver(&call);
     scratch_.clear();  // (cuda: PyTorch's allocator orders the free after the work on the stream)
-    if (result == OPGEN_ERR_FALLBACK)
-      throw std::runtime_error(std::string(op_) + ": this call needs opgen's Python path (" + call.err + ")");
+    if (result == OPGEN_ERR_FALLBACK) {
+      why_ = call.err;
+      return false;
+    }
     if (result != OPGEN_OK) throw std::runtime_error(call.err);
     if (call.noutputs != noutputs)
       throw std::runtime_error(std::string(op_) + ": its driver gave " + std::to_string(call.noutputs) +
@@ -307,6 +340,36 @@ class Call {
                                                          : fresh(&zero, 1, shim_code(*dtype_of(OPGEN_DT_FLOAT32)));
       stack[k] = torch::stable::detail::from(out.release());
     }
+    return true;
+  }
+
+  // A call `run` handed back: run by the op's Python helper `helper` (qualified) through the
+  // dispatcher, its `noutputs` outputs put on `stack`, where the package's torch.py defined the
+  // helpers (python_path); else refused with the driver's reason. `args()` gives the helper's
+  // arguments, the op's own (input, optional_input, attr_as; a list or int input as the kernel
+  // read it), each a new reference the dispatcher takes.
+  template <typename Args>
+  void fallback(const char* helper, int64_t noutputs, StableIValue* stack, Args args) {
+    if (!python_path().load(std::memory_order_acquire))
+      throw std::runtime_error(std::string(op_) + ": this call needs opgen's Python path (" + why_ + ")");
+    std::vector<StableIValue> helper_stack = args();
+    if (helper_stack.size() < static_cast<size_t>(noutputs)) helper_stack.resize(static_cast<size_t>(noutputs));
+    if (torch_call_dispatcher(helper, "", helper_stack.data(), TORCH_ABI_VERSION) != AOTI_TORCH_SUCCESS)
+      throw std::runtime_error(shim_error(op_));  // (the Python path's own words: the op and the argument)
+    for (int64_t k = 0; k < noutputs; ++k) stack[k] = helper_stack[static_cast<size_t>(k)];
+  }
+
+  // Input `k` (a tensor) as the caller passed it (not a copy made for the driver): a new reference.
+  StableIValue input(size_t k) const { return torch::stable::detail::from(new_reference(origin_[k])); }
+  // Input `k` (`Tensor?`): None where the caller passed none.
+  StableIValue optional_input(size_t k) const {
+    if (origin_[k] == nullptr) return torch::stable::detail::from(std::nullopt);
+    return torch::stable::detail::from(std::optional<AtenTensorHandle>(new_reference(origin_[k])));
+  }
+  // Attr `k` as the kernel read it, in the schema's C++ type.
+  template <typename T>
+  T attr_as(size_t k) const {
+    return value_as<T>(attrs_[k]);
   }
 
  private:
@@ -321,6 +384,7 @@ class Call {
   // An input the call owns: described, then kept until the call ends (the descriptor points into it).
   void owned(const char* name, Handle h) {
     opgen_arg a = arg_of(name, h.get());
+    if (args_.size() < kMaxArgs) origin_[args_.size()] = h.get();
     if (nheld_ < kMaxArgs) {
       held_[nheld_++] = h.release();
     } else {
@@ -437,6 +501,29 @@ class Call {
     }
   }
 
+  static AtenTensorHandle new_reference(AtenTensorHandle h) {
+    AtenTensorHandle ref = nullptr;
+    STABLE_TORCH_ERROR_CODE_CHECK(aoti_torch_new_tensor_handle(h, &ref));
+    return ref;
+  }
+
+  template <typename T>
+  static T value_as(const opgen_value& v) {
+    if constexpr (std::is_same_v<T, double>) {
+      return v.f;
+    } else if constexpr (std::is_same_v<T, bool>) {
+      return v.i != 0;
+    } else if constexpr (std::is_same_v<T, int64_t>) {
+      return v.i;
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      return std::string(v.text, static_cast<size_t>(v.len));
+    } else {  // a list: std::vector of one of the above
+      T items;
+      for (int64_t k = 0; k < v.len; ++k) items.push_back(value_as<typename T::value_type>(v.items[k]));
+      return items;
+    }
+  }
+
   static constexpr size_t kMaxArgs = 64;  // (as the Python front's: no op comes near)
   const char* op_;
   ShimDevice device_{aoti_torch_device_type_cpu(), -1};  // (the first tensor input's; the cpu without any)
@@ -451,6 +538,8 @@ class Call {
   std::list<uint64_t> ints_;
   AtenTensorHandle held_[kMaxArgs];  // (the first nheld_ owned, deleted by ~Call: no 64 handles set and tested a call)
   size_t nheld_ = 0;
+  AtenTensorHandle origin_[kMaxArgs];  // (input k's handle as the caller passed it, or null: for fallback)
+  std::string why_;  // (the driver's reason for handing a call back)
   std::vector<Tensor> more_held_;  // (list items, copies)
   std::vector<Handle> scratch_;  // (cuda's: PyTorch's allocator; the cpu's are host_scratch_'s)
   opgen_front::HostScratch host_scratch_;
