@@ -37,6 +37,7 @@
 
 #include "call_values.h"
 #include "driver.h"
+#include "host_pages.h"
 #include "host_scratch.h"
 
 namespace opgen_torch {
@@ -492,6 +493,10 @@ class Call {
       if (index >= OPGEN_MAX_OUTPUTS) throw std::runtime_error("beyond " + std::to_string(OPGEN_MAX_OUTPUTS));
       Handle t = self->fresh(shape, ndim, shim_code(*dt));
       *data = shim_get<void*>(aoti_torch_get_data_ptr, t.get());
+      // (PyTorch's cpu allocator gives a large output fresh 4 KiB pages each call, where NumPy's arrays,
+      // the wrappers' outputs, carry the huge-page hint: the drop-in LSTM's reserve space faulted ~10,000
+      // pages a call more through torch.ops than through the wrapper)
+      if (self->device_.type == aoti_torch_device_type_cpu()) opgen_front::advise_huge_pages(*data, static_cast<size_t>(bytes));
       self->outputs_[index] = std::move(t);
       return 0;
     } catch (const std::exception& e) {
