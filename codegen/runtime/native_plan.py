@@ -93,13 +93,13 @@ def _keyed(source: str, extra: list[str], include: Sequence[Path]) -> tuple[list
     """The compiler command, the flags (ours, `extra`, `include` on the include path) and the cache key."""
     cmd = _compiler_command()
     flags = list(_BASE_FLAGS) + extra + [arg for folder in include for arg in ("-I", str(folder))]
-    key = diskcache.cache_key(source + "".join(f"\n// {folder.name} {_digest(folder)}" for folder in include), flags,
-                              compiler_id(cmd), _target())
+    stamp = "".join(f"\n// {folder.name} {folder_digest(folder)}" for folder in include)
+    key = diskcache.cache_key(source + stamp, flags, compiler_id(cmd), _target())
     return cmd, flags, key
 
 
 @functools.lru_cache(maxsize=8)
-def _digest(folder: Path) -> str:
+def folder_digest(folder: Path) -> str:
     """Of every file in `folder` (a header edited: another cache key); read once per process, not
     once per op's driver library (the runtime's files do not change under a running process)."""
     return diskcache.digest(b"".join(p.name.encode() + b"\0" + diskcache.digest(p.read_bytes()).encode()

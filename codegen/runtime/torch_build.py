@@ -3,7 +3,7 @@ C++ Autograd kernel, torch_gate.py) into the kernel cache, where a compile error
 compiler exiting with an error (not killed by a signal: an OOM kill may pass next time) leaves
 `<entry>.failed` beside where the library would be, holding the compiler's message, under the build's
 own key. Later processes then fail at once instead of running the compiler again on every import,
-until the key changes (source, flags, compiler, PyTorch) or the marker is removed."""
+until the key changes (source, headers, flags, compiler, PyTorch) or the marker is removed."""
 
 from __future__ import annotations
 
@@ -50,5 +50,5 @@ def _failed(message: str, marker: Path, when: str) -> str:
     error = next((line.strip() for line in lines[1:] if "error" in line and not line.startswith("command: ")), None)
     if error:
         first += f" ({error})"
-    return (f"{first}; {when}: later imports do not compile it again until its source, flags, compiler or "
+    return (f"{first}; {when}: later imports do not compile it again until its source, headers, flags, compiler or "
             f"PyTorch change, or {marker} is removed")

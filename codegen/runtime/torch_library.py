@@ -100,6 +100,15 @@ def companions(source: Path) -> list[Path]:
     return self_bind.companions(package_ops(source))
 
 
+def headers_stamp() -> str:
+    """The native runtime's and the emulation's headers, for the library's key: a build remembers the
+    headers it read, but a remembered compile error (torch_build's `.failed` marker) is found by the
+    key alone, so a fixed header must make another key to be retried."""
+    from codegen.runtime.host_command import emu_digest
+
+    return f"\n// native {native_plan.folder_digest(NATIVE_DIR)}\n// emu {emu_digest()}"
+
+
 def build(source: Path) -> Path:
     """The built library of the registration at `source` (with the package's drivers, when it has
     them, and the host form of their kernels, which it binds itself: self_bind.py): from this
@@ -110,7 +119,7 @@ def build(source: Path) -> Path:
     link = drivers_link(source)
     cmd = _compiler_command()
     flags = _flags(torch)
-    key = diskcache.cache_key(text + native_plan.links(link), flags, compiler_id(cmd),
+    key = diskcache.cache_key(text + native_plan.links(link) + headers_stamp(), flags, compiler_id(cmd),
                               f"{_target()} torch {torch.__version__}")
     stem = f"opgen-torch-{source.stem}-{key[:32]}"
     with _LOCK:
