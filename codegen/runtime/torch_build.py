@@ -8,11 +8,13 @@ until the key changes (source, headers, flags, compiler, PyTorch) or the marker 
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from pathlib import Path
 
 from codegen.runtime import diskcache
-from codegen.runtime.host.errors import HostCompileError
+from codegen.runtime.host.errors import HostBackendError, HostCompileError
 from codegen.runtime.host.libraries import _build_or_load, _host_dir, file_present
+from codegen.runtime.host.state import stats
 
 
 def build(stem: str, unit: str, cmd: list[str], flags: list[str], what: str,
@@ -35,6 +37,20 @@ def build(stem: str, unit: str, cmd: list[str], flags: list[str], what: str,
             diskcache.put(marker, str(e).encode())
         raise unavailable(_failed(str(e), marker, "remembered in the cache")) from e
     return Path(found)
+
+
+def warm(build_now: Callable[[], object], unavailable: type[RuntimeError]) -> str:
+    """`opgen warmup`'s outcome of `build_now()` (the library's or the gate's build), in words:
+    "compiled", "already cached", "skipped: why" where there is nothing to build here (no headers, a
+    PyTorch too old, a failure remembered), "not built: why" where the compiler failed now."""
+    before = stats["runtime_compiles"]
+    try:
+        build_now()
+    except unavailable as e:  # (raised from a compile error now: its cause is set)
+        return f"{'not built' if e.__cause__ else 'skipped'}: {str(e).splitlines()[0]}"
+    except HostBackendError as e:
+        return f"not built: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
+    return "compiled" if stats["runtime_compiles"] > before else "already cached"
 
 
 def cached(stem: str) -> bool:

@@ -16,7 +16,7 @@ from typing import Any
 from codegen.runtime import diskcache, torch_build
 from codegen.runtime import settings as _settings
 from codegen.runtime.host.errors import HostBackendError
-from codegen.runtime.host.state import _LOCK, stats
+from codegen.runtime.host.state import _LOCK
 from codegen.runtime.host.toolchain import _BASE_FLAGS, _compiler_command, _target, compiler_id
 from codegen.runtime.torch_library import NATIVE_DIR
 
@@ -95,14 +95,7 @@ def warm(source: Path) -> str:
     lacking = _lacks_builder(torch)
     if lacking:
         return f"skipped: {lacking}"
-    before = stats["runtime_compiles"]
-    try:
-        build(source)
-    except TorchGateUnavailable as e:  # (no headers, or a failure remembered: skipped; a compile error now: not built)
-        return f"{'not built' if e.__cause__ else 'skipped'}: {str(e).splitlines()[0]}"
-    except HostBackendError as e:
-        return f"not built: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
-    return "compiled" if stats["runtime_compiles"] > before else "already cached"
+    return torch_build.warm(lambda: build(source), TorchGateUnavailable)
 
 
 def _lacks_builder(torch: Any) -> str | None:

@@ -23,7 +23,7 @@ from codegen.runtime import settings as _settings
 from codegen.runtime.artifacts import announce
 from codegen.runtime.host.errors import HostBackendError
 from codegen.runtime.host.libraries import cache_dir
-from codegen.runtime.host.state import _LOCK, stats
+from codegen.runtime.host.state import _LOCK
 from codegen.runtime.host.toolchain import _BASE_FLAGS, EMU_DIR, _compiler_command, _target, compiler_id
 
 #: The oldest PyTorch whose stable ABI the library is built for (major, minor).
@@ -192,14 +192,7 @@ def warm(source: Path) -> str:
         import torch  # noqa: F401
     except ImportError as e:
         return f"skipped: PyTorch is not installed here ({e})"
-    before = stats["runtime_compiles"]
-    try:
-        build(source)
-    except TorchLibraryError as e:  # (no headers, too old, a failure remembered: skipped; a compile error: not built)
-        return f"{'not built' if e.__cause__ else 'skipped'}: {str(e).splitlines()[0]}"
-    except HostBackendError as e:
-        return f"not built: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
-    return "compiled" if stats["runtime_compiles"] > before else "already cached"
+    return torch_build.warm(lambda: build(source), TorchLibraryError)
 
 
 def bind_cpu(path: Path, modules: Sequence[Any]) -> None:
