@@ -9,12 +9,107 @@ enum { kRowMajor = 101, kNoTrans = 111, kTrans = 112 };
 template <typename T, typename Int>
 using cblas_gemm_fn = void (*)(int, int, int, Int, Int, Int, T, const T*, Int, const T*, Int, T, T*, Int);
 
+// One product, or a part of it: rows [r0, r1) and columns [c0, c1) of the row-major [m, n] result.
 template <typename T, typename Int>
-void call_gemm(const opgen_gemm_desc& d, const T* a, const T* b, T* c) {
+void call_gemm(const opgen_gemm_desc& d, const T* a, const T* b, T* c, int64_t r0, int64_t r1, int64_t c0,
+               int64_t c1) {
   const Int lda = d.trans_a ? d.m : d.k, ldb = d.trans_b ? d.k : d.n;
+  a += d.trans_a ? r0 : r0 * d.k;
+  b += d.trans_b ? c0 * d.k : c0;
   reinterpret_cast<cblas_gemm_fn<T, Int>>(d.blas)(kRowMajor, d.trans_a ? kTrans : kNoTrans,
-                                                  d.trans_b ? kTrans : kNoTrans, d.m, d.n, d.k, T(1), a, lda, b,
-                                                  ldb, T(0), c, d.n);
+                                                  d.trans_b ? kTrans : kNoTrans, r1 - r0, c1 - c0, d.k, T(1), a,
+                                                  lda, b, ldb, T(0), c + r0 * d.n + c0, d.n);
+}
+
+// The BLAS's own thread count, where it is an OpenBLAS that says (its get/set functions named as its
+// cblas_?gemm is: `scipy_cblas_sgemm64_` -> `scipy_openblas_set_num_threads64_`); else none.
+struct BlasThreads {
+  const void* blas = nullptr;  // the GEMM function these were looked up for
+  int (*get)() = nullptr;
+  void (*set)(int) = nullptr;
+};
+
+BlasThreads find_blas_threads(const void* blas) {
+  BlasThreads t;
+  t.blas = blas;
+  Dl_info info;
+  if (!dladdr(blas, &info) || !info.dli_fname || !info.dli_sname) return t;
+  const char* name = info.dli_sname;
+  const char* cblas = strstr(name, "cblas_");
+  if (!cblas || strlen(cblas) < 11) return t;  // "cblas_sgemm"
+  const int prefix = static_cast<int>(cblas - name);
+  const char* suffix = cblas + 11;
+  void* lib = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+  if (!lib) return t;
+  char get[128], set[128];
+  snprintf(get, sizeof get, "%.*sopenblas_get_num_threads%s", prefix, name, suffix);
+  snprintf(set, sizeof set, "%.*sopenblas_set_num_threads%s", prefix, name, suffix);
+  void* g = dlsym(lib, get);
+  void* s = dlsym(lib, set);
+  if (g && s) {
+    t.get = reinterpret_cast<int (*)()>(g);
+    t.set = reinterpret_cast<void (*)(int)>(s);
+  }
+  dlclose(lib);  // (RTLD_NOLOAD: the library stays, loaded by whoever loaded it)
+  return t;
+}
+
+// Where the BLAS runs on several threads, every product runs with one BLAS thread instead, and one of at
+// least kSplitMin multiply-adds is split over the emulation pool: the BLAS's idle workers spin for a
+// while after each threaded call (OpenBLAS: ~0.1 s), holding the cores that the pool's kernel launches
+// between the products need (bench/RESULTS.md, 2026-11-30 s10-lstm). A part is whole rows (or columns)
+// of the result, a multiple of kSplitAlign of them, so each element is summed in the same order as by
+// one BLAS thread over the whole product; kSplitParts parts a thread, taken in turn, so that a helper
+// that wakes late still takes its share.
+constexpr int64_t kSplitMin = int64_t(1) << 22;
+constexpr int64_t kSplitAlign = 64;
+constexpr int64_t kSplitParts = 1;
+
+int64_t min64(int64_t x, int64_t y) { return x < y ? x : y; }
+
+template <typename T, typename Int>
+struct SplitGemm {
+  const opgen_gemm_desc* d;
+  const T* a;
+  const T* b;
+  T* c;
+  bool by_rows;
+  int64_t parts, extent;
+  static void run(void* self, uint64_t i) {
+    const SplitGemm& s = *static_cast<SplitGemm*>(self);
+    const int64_t units = (s.extent + kSplitAlign - 1) / kSplitAlign;  // aligned slices, spread evenly
+    const int64_t lo = min64(s.extent, units * static_cast<int64_t>(i) / s.parts * kSplitAlign);
+    const int64_t hi = min64(s.extent, units * static_cast<int64_t>(i + 1) / s.parts * kSplitAlign);
+    if (s.by_rows) {
+      call_gemm<T, Int>(*s.d, s.a, s.b, s.c, lo, hi, 0, s.d->n);
+    } else {
+      call_gemm<T, Int>(*s.d, s.a, s.b, s.c, 0, s.d->m, lo, hi);
+    }
+  }
+};
+
+// The product into c: by the BLAS as it is set where that is one thread (or unknown), else as above.
+template <typename T, typename Int>
+void product(const opgen_gemm_desc& d, const T* a, const T* b, T* c) {
+  static __thread BlasThreads threads;
+  const void* blas = reinterpret_cast<const void*>(d.blas);
+  if (threads.blas != blas) threads = find_blas_threads(blas);
+  const int nthreads = threads.get ? threads.get() : 1;
+  if (nthreads < 2) {
+    call_gemm<T, Int>(d, a, b, c, 0, d.m, 0, d.n);
+    return;
+  }
+  const bool by_rows = d.m >= d.n;
+  const int64_t extent = by_rows ? d.m : d.n;
+  const int64_t parts = min64(nthreads * kSplitParts, extent / kSplitAlign);
+  threads.set(1);
+  if (parts >= 2 && d.m * d.n * d.k >= kSplitMin) {
+    SplitGemm<T, Int> s{&d, a, b, c, by_rows, parts, extent};
+    rt_parallel(static_cast<uint64_t>(parts), nthreads, &SplitGemm<T, Int>::run, &s);
+  } else {
+    call_gemm<T, Int>(d, a, b, c, 0, d.m, 0, d.n);
+  }
+  threads.set(nthreads);
 }
 
 template <typename T>
@@ -48,9 +143,9 @@ int typed_gemm(const opgen_gemm_desc& d, void** args, char* err, size_t errlen) 
     dst = sum;
   }
   if (d.int64) {
-    call_gemm<T, int64_t>(d, a + d.a_offset, b + d.b_offset, dst);
+    product<T, int64_t>(d, a + d.a_offset, b + d.b_offset, dst);
   } else {
-    call_gemm<T, int32_t>(d, a + d.a_offset, b + d.b_offset, dst);
+    product<T, int32_t>(d, a + d.a_offset, b + d.b_offset, dst);
   }
   if (sum) {
     for (size_t i = 0; i < count; ++i) c[i] += sum[i];

@@ -7,7 +7,9 @@ namespace {
 constexpr int kMaxWorkers = 256;
 
 struct Job {
-  const opgen_launch_desc* desc;
+  const opgen_launch_desc* desc;  // a launch's blocks, or null: task's parts (rt_parallel)
+  void (*task)(void*, uint64_t);
+  void* task_arg;
   uint64_t nblocks;
   uint64_t next;  // atomic block counter
   uint64_t perm_a, perm_b;
@@ -29,7 +31,12 @@ pthread_t g_threads[kMaxWorkers];  // their threads
 Worker g_caller;                  // the launching thread runs blocks too (launches are serialised)
 int g_nworkers = 0;
 int g_helpers_off = -1;  // the CPU the helpers may not run on (keep_helpers_off_caller), -1: none
-uint64_t g_gen = 0;
+uint64_t g_gen = 0;  // the job's number (written under g_mu, read by watching helpers without it)
+// How long a helper that finished a job watches for the next before it sleeps on g_work_cv, where the
+// pool last ran a GEMM's parts (rt_parallel, at g_split_ns) less than kWatchAfterSplitNs ago.
+constexpr uint64_t kWatchNs = 200000;
+constexpr uint64_t kWatchAfterSplitNs = 2000000;
+uint64_t g_split_ns = 0;
 Job g_job;
 
 // A launch whose blocks took under kInlineNs of work, summed over the workers (their threads' CPU time,
@@ -84,7 +91,20 @@ void job_fail(const char* msg) {
   pthread_mutex_unlock(&g_mu);
 }
 
+// Takes rt_parallel's parts until none is left.
+void work_parts() {
+  for (;;) {
+    const uint64_t i = __atomic_fetch_add(&g_job.next, 1, __ATOMIC_RELAXED);
+    if (i >= g_job.nblocks) break;
+    g_job.task(g_job.task_arg, i);
+  }
+}
+
 void work(Worker* w) {
+  if (!g_job.desc) {
+    work_parts();
+    return;
+  }
   const opgen_launch_desc* d = g_job.desc;
   const opgen_launch_cfg* c = d->cfg;
   const unsigned n = c->block[0] * c->block[1] * c->block[2];
@@ -142,6 +162,16 @@ void* worker_main(void* arg) {
     pthread_mutex_lock(&g_mu);
     g_job.busy_ns += busy;
     if (--g_job.active == 0) pthread_cond_signal(&g_done_cv);
+    // While the pool runs split GEMMs (the BLAS's threads' work, gemm.cpp), watch for the next job a
+    // while before sleeping, as the BLAS's own threads do: a recurrent op's steps hand the pool a
+    // GEMM's parts and a kernel launch every ~100 µs, and a sleeping helper wakes too late to share them.
+    pthread_mutex_unlock(&g_mu);
+    const uint64_t now = mono_ns();
+    if (now - __atomic_load_n(&g_split_ns, __ATOMIC_RELAXED) < kWatchAfterSplitNs) {
+      const uint64_t until = now + kWatchNs;
+      while (__atomic_load_n(&g_gen, __ATOMIC_ACQUIRE) == w->gen_seen && mono_ns() < until) __builtin_ia32_pause();
+    }
+    pthread_mutex_lock(&g_mu);
   }
   return nullptr;
 }
@@ -244,6 +274,7 @@ int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen) {
   const uint64_t wall0 = timed ? mono_ns() : 0;  // (the helpers' wake-up included)
   pthread_mutex_lock(&g_mu);
   g_job.desc = d;
+  g_job.task = nullptr;
   g_job.nblocks = nblocks;
   g_job.next = 0;
   g_job.failed = 0;
@@ -262,7 +293,7 @@ int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen) {
   g_job.closed = 0;
   g_job.busy_ns = 0;
   if (g_job.nparticipants > 0) {
-    g_gen++;
+    __atomic_add_fetch(&g_gen, 1, __ATOMIC_RELEASE);
     g_wakes++;
     pthread_cond_broadcast(&g_work_cv);
   }
@@ -297,6 +328,43 @@ int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen) {
   if (c->sanitize) san_end();
   if (!batched) pthread_mutex_unlock(&g_launch_mu);
   return failed ? 1 : 0;
+}
+
+// Runs task(arg, i) for every i below `parts` on the calling thread and up to `threads` − 1 helpers, the
+// parts taken in turn, and returns when all have run: work that is not a kernel launch (a GEMM split over
+// the pool, gemm.cpp). A task must not fail.
+void rt_parallel(uint64_t parts, int threads, void (*task)(void*, uint64_t), void* arg) {
+  if (parts == 0) return;
+  const bool batched = tls_in_batch;
+  if (!batched) pthread_mutex_lock(&g_launch_mu);
+  int want = threads < 1 ? 1 : threads > kMaxWorkers ? kMaxWorkers : threads;
+  if (static_cast<uint64_t>(want) > parts) want = static_cast<int>(parts);
+  const int helpers = ensure_workers(want - 1);
+  if (helpers > 0) keep_helpers_off_caller();
+  pthread_mutex_lock(&g_mu);
+  g_job.desc = nullptr;
+  g_job.task = task;
+  g_job.task_arg = arg;
+  g_job.nblocks = parts;
+  g_job.next = 0;
+  g_job.failed = 0;
+  g_job.nparticipants = want - 1 < helpers ? want - 1 : helpers;
+  g_job.active = 0;
+  g_job.closed = 0;
+  g_job.busy_ns = 0;
+  if (g_job.nparticipants > 0) {
+    __atomic_add_fetch(&g_gen, 1, __ATOMIC_RELEASE);
+    g_wakes++;
+    pthread_cond_broadcast(&g_work_cv);
+  }
+  pthread_mutex_unlock(&g_mu);
+  __atomic_store_n(&g_split_ns, mono_ns(), __ATOMIC_RELAXED);
+  work_parts();
+  pthread_mutex_lock(&g_mu);
+  g_job.closed = 1;
+  while (g_job.active > 0) pthread_cond_wait(&g_done_cv, &g_mu);
+  pthread_mutex_unlock(&g_mu);
+  if (!batched) pthread_mutex_unlock(&g_launch_mu);
 }
 
 }  // namespace

@@ -165,6 +165,7 @@ int install_signal_handlers(char* err, size_t errlen);  // 1: $OPGEN_HOST_CATCH_
 
 // --- pool.cpp ------------------------------------------------------------------------------------
 int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen);
+void rt_parallel(uint64_t parts, int threads, void (*task)(void*, uint64_t), void* arg);
 uint64_t cpu_ns();   // the calling thread's CPU time
 uint64_t mono_ns();  // CLOCK_MONOTONIC
 
