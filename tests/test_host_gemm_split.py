@@ -11,6 +11,7 @@ from __future__ import annotations
 import ctypes
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import numpy as np
 import pytest
@@ -21,7 +22,7 @@ from codegen.runtime.host.libraries import _RUNTIME
 FOUND = blas.find()
 
 
-def _threads_functions() -> tuple[object, object] | None:
+def _threads_functions() -> tuple[Any, Any] | None:
     """The BLAS's (get, set) thread-count functions, named as gemm.cpp derives them."""
     if FOUND is None:
         return None
@@ -43,13 +44,19 @@ pytestmark = pytest.mark.skipif(THREADS is None, reason="needs NumPy's OpenBLAS 
 
 @contextmanager
 def blas_threads(n: int) -> Iterator[None]:
-    get, put = THREADS  # type: ignore[misc]
+    assert THREADS is not None
+    get, put = THREADS
     before = get()
     put(n)
     try:
         yield
     finally:
         put(before)
+
+
+def _blas_threads_now() -> int:
+    assert THREADS is not None
+    return int(THREADS[0]())
 
 
 def _wakes() -> int:
@@ -59,8 +66,8 @@ def _wakes() -> int:
     return int(fn())
 
 
-def _gemm(dtype: type, m: int, n: int, k: int, trans_a: bool, trans_b: bool, beta: int,
-          seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _gemm(dtype: Any, m: int, n: int, k: int, trans_a: bool, trans_b: bool, beta: int,
+          seed: int = 0) -> tuple[Any, Any, Any, Any]:
     """(a, b, out before, out after) of one product at offsets 3, 5 and 7 through opgen_rt_gemm."""
     rng = np.random.default_rng(seed)
     a = rng.standard_normal(3 + m * k).astype(dtype)
@@ -71,8 +78,8 @@ def _gemm(dtype: type, m: int, n: int, k: int, trans_a: bool, trans_b: bool, bet
     return a, b, before, out
 
 
-def _check_against_numpy(dtype: type, m: int, n: int, k: int, trans_a: bool, trans_b: bool, beta: int,
-                         got: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> None:
+def _check_against_numpy(dtype: Any, m: int, n: int, k: int, trans_a: bool, trans_b: bool, beta: int,
+                         got: tuple[Any, Any, Any, Any]) -> None:
     a, b, before, out = got
     a64 = a[3:].astype(np.float64).reshape((k, m) if trans_a else (m, k))
     b64 = b[5:].astype(np.float64).reshape((n, k) if trans_b else (k, n))
@@ -95,9 +102,9 @@ SHAPES = [(32, 1024, 256, False, True), (32, 256, 1024, False, False), (1600, 10
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s[:3])) + "".join(
-    t for t, on in zip(("tA", "tB"), s[3:]) if on))
+    t for t, on in zip(("tA", "tB"), s[3:], strict=True) if on))
 @pytest.mark.parametrize("beta", [0, 1])
-def test_a_split_product_is_one_blas_threads_bit_for_bit(dtype: type, shape: tuple, beta: int) -> None:
+def test_a_split_product_is_one_blas_threads_bit_for_bit(dtype: Any, shape: tuple, beta: int) -> None:
     m, n, k, trans_a, trans_b = shape
     with blas_threads(1):
         wakes = _wakes()
@@ -107,7 +114,7 @@ def test_a_split_product_is_one_blas_threads_bit_for_bit(dtype: type, shape: tup
         wakes = _wakes()
         two = _gemm(dtype, m, n, k, trans_a, trans_b, beta)
         assert _wakes() > wakes, "a large product at two BLAS threads was not split over the pool"
-        assert THREADS[0]() == 2, "the BLAS's thread count was not put back"  # type: ignore[index, operator]
+        assert _blas_threads_now() == 2, "the BLAS's thread count was not put back"
     _check_against_numpy(dtype, m, n, k, trans_a, trans_b, beta, two)
     assert two[3].tobytes() == one[3].tobytes()
 
@@ -117,5 +124,5 @@ def test_a_small_product_is_not_split() -> None:
         wakes = _wakes()
         got = _gemm(np.float32, 64, 64, 64, False, False, 0)
         assert _wakes() == wakes
-        assert THREADS[0]() == 2  # type: ignore[index, operator]
+        assert _blas_threads_now() == 2
     _check_against_numpy(np.float32, 64, 64, 64, False, False, 0, got)
