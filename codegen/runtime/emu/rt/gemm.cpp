@@ -58,9 +58,9 @@ BlasThreads find_blas_threads(const void* blas) {
 // least kSplitMin multiply-adds is split over the emulation pool: the BLAS's idle workers spin for a
 // while after each threaded call (OpenBLAS: ~0.1 s), holding the cores that the pool's kernel launches
 // between the products need (bench/RESULTS.md, 2026-11-30 s10-lstm). A part is whole rows (or columns)
-// of the result, a multiple of kSplitAlign of them, so each element is summed in the same order as by
-// one BLAS thread over the whole product; kSplitParts parts a thread, taken in turn, so that a helper
-// that wakes late still takes its share.
+// of the result, a multiple of kSplitAlign of them, which OpenBLAS sums as one thread sums the whole
+// product (every shape tests/test_host_gemm_split.py and the parity cases hold; one float64 shape found
+// otherwise differs in its last bits, as OpenBLAS's own threads do there); kSplitParts parts a thread.
 constexpr int64_t kSplitMin = int64_t(1) << 22;
 constexpr int64_t kSplitAlign = 64;
 constexpr int64_t kSplitParts = 1;
