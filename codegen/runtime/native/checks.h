@@ -479,9 +479,11 @@ struct Binding {
                              (*message ? std::string(": ") + message : ""));
 }
 
-inline std::string attr_where(const char* op, const std::string& name) { return std::string(op) + ": attr " + name; }
+inline std::string attr_where(const char* op, std::string_view name) {
+  return std::string(op) + ": attr " + std::string(name);
+}
 
-[[noreturn]] inline void wrong_type(const char* op, const std::string& name, const std::string& expected, const V& v) {
+[[noreturn]] inline void wrong_type(const char* op, std::string_view name, const std::string& expected, const V& v) {
   raise(OPGEN_ERR_TYPE, attr_where(op, name) + ": expected " + expected + ", got " + type_name(v) + " " + repr(v));
 }
 
@@ -504,7 +506,7 @@ inline int against(const V& value, const Bound& b) {
   return (x > y) - (x < y);
 }
 
-inline void check_range(const char* op, const std::string& name, const V& value, const Bound& lo, const Bound& hi,
+inline void check_range(const char* op, std::string_view name, const V& value, const Bound& lo, const Bound& hi,
                         bool above, bool below) {
   if (lo.present && (above ? against(value, lo) <= 0 : against(value, lo) < 0))
     raise(OPGEN_ERR_VALUE, attr_where(op, name) + ": expected a value " + (above ? ">" : ">=") + " " + lo.text +
@@ -514,7 +516,7 @@ inline void check_range(const char* op, const std::string& name, const V& value,
                                ", got " + repr(value));
 }
 
-inline void check_allowed(const char* op, const std::string& name, const V& value, std::initializer_list<V> allowed) {
+inline void check_allowed(const char* op, std::string_view name, const V& value, std::initializer_list<V> allowed) {
   if (allowed.size() == 0 || contains(value, allowed)) return;
   std::string list = "[";
   bool first = true;
@@ -544,7 +546,7 @@ inline V check_bool(const char* op, const char* name, const V& v) {
   return v;
 }
 
-inline V check_int(const char* op, const std::string& name, const V& v, const Bound& lo, const Bound& hi,
+inline V check_int(const char* op, std::string_view name, const V& v, const Bound& lo, const Bound& hi,
                    std::initializer_list<V> allowed, bool above = false, bool below = false) {
   if (v.kind != K_INT) wrong_type(op, name, "an int", v);
   check_allowed(op, name, v, allowed);
@@ -710,7 +712,9 @@ inline V check_dtype(const char* op, std::string_view arg, const V& t, std::init
                      const char* type_var) {
   V name = dtype_of(t);
   for (const char* a : allowed)  // (the allowed name by its address where the compiler merged the two)
-    if (a == name.s || equal(name, lit(a))) return name;  // (the same text)
+    if (a == name.s) return name;
+  for (const char* a : allowed)
+    if (equal(name, lit(a))) return name;  // (the same text)
   std::string listed;
   for (const char* a : allowed) listed += (listed.empty() ? "" : ", ") + std::string(a);
   std::string what = type_var != nullptr ? std::string(type_var) + " in {" + listed + "}" : listed;
@@ -935,6 +939,11 @@ OPGEN_COLD inline opgen_plan_value plan_value_slow(Frame& frame, const V& v, con
     case K_STR:
       out.kind = OPGEN_V_STR;
       out.i = -1;
+      for (int64_t k = 0; k < nstrings; ++k)  // (the table's own text where the compiler merged the two: no strlen)
+        if (v.s == strings[k]) {
+          out.i = k;
+          return out;
+        }
       for (int64_t k = 0; k < nstrings; ++k)
         if (equal(v, lit(strings[k]))) out.i = k;
       return out;

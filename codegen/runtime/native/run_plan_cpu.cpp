@@ -57,15 +57,33 @@ int say(opgen_call* call, int code, const std::string& message) {
   return code;
 }
 
-// The recording's batch for this binding: made once (the recording holds it).
-std::shared_ptr<const CpuBatch> batch_of(const Recording& rec, const std::shared_ptr<const CpuBinding>& b,
-                                         const PlanCall& plan) {
-  std::lock_guard<std::mutex> hold(rec.mu);
-  if (rec.native_for != b || !rec.native) {
-    rec.native = build_batch(rec, *b, plan);
-    rec.native_for = b;
+// This thread's last batch and what it was built of (held, so that neither address is another's
+// meanwhile), and its buffer table (reused: its heap block taken once).
+struct ThreadRun {
+  std::shared_ptr<const Recording> rec;
+  std::shared_ptr<const CpuBinding> b;
+  std::shared_ptr<const CpuBatch> batch;
+  std::vector<uint64_t> table;
+};
+
+// The recording's batch for this binding: made once (the recording holds it); this thread's last
+// one without the recording's lock (a batch is a function of its recording and binding alone).
+const CpuBatch& batch_of(const std::shared_ptr<const Recording>& rec, const std::shared_ptr<const CpuBinding>& b,
+                         const PlanCall& plan, ThreadRun& mine) {
+  if (mine.rec == rec && mine.b == b) return *mine.batch;
+  std::shared_ptr<const CpuBatch> made;
+  {
+    std::lock_guard<std::mutex> hold(rec->mu);
+    if (rec->native_for != b || !rec->native) {
+      rec->native = build_batch(*rec, *b, plan);
+      rec->native_for = b;
+    }
+    made = std::static_pointer_cast<const CpuBatch>(rec->native);
   }
-  return std::static_pointer_cast<const CpuBatch>(rec.native);
+  mine.rec = rec;
+  mine.b = b;
+  mine.batch = std::move(made);
+  return *mine.batch;
 }
 
 // The call's buffer table: each slot's data pointer, then each list slot's pointers and count.
@@ -107,20 +125,21 @@ int run_plan_cpu(opgen_call* call, const PlanCall& plan) {
   if (!b->fallback.empty()) return say(call, OPGEN_ERR_FALLBACK, std::string(plan.op) + ": " + b->fallback);
   std::shared_ptr<const Recording> rec = recordings().get(plan, b->plan.c_str(), why);
   if (!rec) return say(call, OPGEN_ERR_FALLBACK, why);
-  std::shared_ptr<const CpuBatch> batch = batch_of(*rec, b, plan);
-  if (!batch->fallback.empty()) return say(call, OPGEN_ERR_FALLBACK, batch->fallback);
-  thread_local std::vector<uint64_t> table;
-  if (!bind_table(*batch, plan, table))
+  thread_local ThreadRun mine;
+  const CpuBatch& batch = batch_of(rec, b, plan, mine);
+  if (!batch.fallback.empty()) return say(call, OPGEN_ERR_FALLBACK, batch.fallback);
+  std::vector<uint64_t>& table = mine.table;
+  if (!bind_table(batch, plan, table))
     return say(call, OPGEN_ERR_FALLBACK, std::string(plan.op) + ": a GEMM step's buffer is not what it needs, or the "
                                                                 "call's slots are not the plan's");
   typedef uint64_t (*run_batch_fn)(const unsigned char*, uint64_t, const uint64_t*, uint64_t, char*, size_t);
   call->err[0] = '\0';
-  uint64_t done = reinterpret_cast<run_batch_fn>(b->run_batch)(batch->blob.data(), batch->count, table.data(),
+  uint64_t done = reinterpret_cast<run_batch_fn>(b->run_batch)(batch.blob.data(), batch.count, table.data(),
                                                                 table.size(), call->err, sizeof call->err);
-  if (done != batch->count)  // (HostKernelError)
+  if (done != batch.count)  // (HostKernelError)
     return call->err[0] ? OPGEN_ERR_RUNTIME
-                        : say(call, OPGEN_ERR_RUNTIME, "kernel '" + batch->names[done] + "' failed");
-  if (!batch->refused.empty()) return say(call, OPGEN_ERR_VALUE, batch->refused);  // (HostLaunchError)
+                        : say(call, OPGEN_ERR_RUNTIME, "kernel '" + batch.names[done] + "' failed");
+  if (!batch.refused.empty()) return say(call, OPGEN_ERR_VALUE, batch.refused);  // (HostLaunchError)
   return OPGEN_OK;
 }
 
