@@ -357,11 +357,13 @@ def test_a_library_that_cannot_be_built_falls_back_to_the_python_registration_on
     wrapper = tmp_path / "cxx"
     wrapper.write_text(f'#!/bin/sh\n[ "$1" = --version ] || echo "$@" >> "{calls}"\nexec c++ "$@"\n')
     wrapper.chmod(0o755)
-    env = {"PYTHONPATH": str(PROJECT), **{k: os.environ[k] for k in ("OPGEN_CACHE_DIR", "XDG_CACHE_HOME") if k in os.environ}}
+    env = {"PYTHONPATH": str(PROJECT),
+           **{k: os.environ[k] for k in ("OPGEN_CACHE_DIR", "XDG_CACHE_HOME") if k in os.environ}}
     runs, markers = [], set()
     try:
         for _ in range(2):
-            seen = json.loads(_fresh(FALLBACK_IMPORT, "opgen_no_such_header.h", str(wrapper), cwd=PROJECT, **env).splitlines()[-1])
+            out = _fresh(FALLBACK_IMPORT, "opgen_no_such_header.h", str(wrapper), cwd=PROJECT, **env)
+            seen = json.loads(out.splitlines()[-1])
             lines = calls.read_text().splitlines() if calls.exists() else []
             runs.append(sum("opgen-torch-torch_native-" in line for line in lines))  # (the library's compiles)
             assert seen["native"] is False and seen["gated"] is False and seen["helper"] is False
