@@ -229,6 +229,8 @@ def test_a_tensor_that_requires_grad_names_the_packages_own_torch_ops(tmp_path: 
     with pytest.raises(TypeError, match=r"Scale: x: .* call torch\.ops\.hint\.\* \(import hint_ops\.torch\) for "
                                         r"autograd"):
         ops.scale(torch.ones(2, 3, requires_grad=True))
+    # (the namespace read from hint_ops/torch.py's source: the message builds and registers nothing)
+    assert "hint_ops.torch" not in sys.modules and not hasattr(torch.ops.hint, "scale")
 
 
 # -- function_name ---------------------------------------------------------------------------------------

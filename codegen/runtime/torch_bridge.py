@@ -13,11 +13,15 @@ on symbolic sizes without guards), `fake_backend` (the outputs of a fake call as
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import functools
 import importlib
+import importlib.util
+import re
 import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
@@ -177,13 +181,35 @@ class TorchCall:
 
 def _torch_ops(module: str) -> str:
     """Where the ops of the generated package of `module` are torch ops: `torch.ops.<namespace>.*
-    (import <package>.torch)`, the namespace read from that torch module (imported: torch is)."""
+    (import <package>.torch)`, the namespace read from that torch module."""
     package = module.partition(".")[0]
     try:
-        namespace = importlib.import_module(f"{package}.torch").NAMESPACE
+        namespace = _torch_namespace(f"{package}.torch")
     except (ImportError, AttributeError):  # (not a generated package: the message stays general)
         return f"the op in torch.ops (import {package}.torch)"
     return f"torch.ops.{namespace}.* (import {package}.torch)"
+
+
+_NAMESPACE_LINE = re.compile(r"^NAMESPACE = (.+)$", re.MULTILINE)
+
+
+def _torch_namespace(name: str) -> Any:
+    """The NAMESPACE of the torch module `name`: read from its source where it is not imported yet, so
+    an error message does not build and load the package's PyTorch libraries (seconds of compiler, and
+    its ops registered as a side effect); imported where its source cannot be read."""
+    module = sys.modules.get(name)
+    if module is None:
+        spec = importlib.util.find_spec(name)
+        if spec is None:
+            raise ImportError(f"no module named {name!r}")
+        try:
+            found = _NAMESPACE_LINE.search(Path(spec.origin or "").read_text(encoding="utf-8"))
+            if found:
+                return ast.literal_eval(found.group(1))
+        except (OSError, UnicodeDecodeError, ValueError, SyntaxError):
+            pass
+        module = importlib.import_module(name)
+    return module.NAMESPACE
 
 
 def run_registered(op: str, compute: Callable[..., Any], inputs: dict[str, Any], attrs: tuple[Any, ...]) -> Any:
