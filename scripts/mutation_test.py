@@ -205,6 +205,7 @@ MUTANTS = [
     m("dml-length-off-by-one", DML, "if (t < len) {", "if (t <= len) {"),
     m("dml-init-ignores-empty", DML, "(hidden_init != nullptr && !empty)", "(hidden_init != nullptr)"),
     m("dml-bias-second-half", DML, "opgen::to_float(bias[d * 2 * H + H + j])", "opgen::to_float(bias[d * 2 * H + j])"),
+    m("dml-recurrence-not-transposed", DML, "o[k * H + j] = r[j * H + k];", "o[k * H + j] = r[k * H + j];"),
     # cudnn_rnn.cu
     m("cudnn-length-off-by-one", RNN, "if (t >= lengths[b]) {  // past the end: carry the state",
       "if (t > lengths[b]) {  // past the end: carry the state"),
@@ -212,6 +213,7 @@ MUTANTS = [
       "for (long long q = 0; q < gates - 1; ++q) s +="),
     m("cudnn-grid-stride", RNN, "i < n; i += stride) f(i);", "i < n; i += stride + 1) f(i);"),
     m("cudnn-bias-copy-shifted", RNN, "buf[to + i] = buf[from + i];", "buf[to + i] = buf[from + i + 1];"),
+    m("cudnn-r-not-transposed", RNN, "o[k * G + g] = r[g * Hh + k];", "o[k * G + g] = r[k * G + g];"),
     # _loops.cuh: the run helpers' tails, masks and NaN tests (examples/cpu_speed's ops use them)
     Mutant("loops-store_runs-tail-drops-last", K + LOOPS, "for (; j < end; ++j) {  // the host form's tail",
            "for (; j + 1 < end; ++j) {  // the host form's tail", LOOPS_TESTS),

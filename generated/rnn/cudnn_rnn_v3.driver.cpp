@@ -195,25 +195,47 @@ static void opgen_plan_walk_CudnnRNNV3(opgen_plan_value* env, const char* backen
           }
         }
       }
-      if (truth(num(env[30], "persistent"))) {
+      if ((std::strcmp(backend, "cpu") == 0)) {
         int64_t sym33 = -1;
-        if (sym33 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym33 = 21;
-        if (sym33 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym33 = 22;
-        if (sym33 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym33 = 23;
-        if (sym33 < 0) fail(OPGEN_E_SYMBOL, "kernel 'persistent_layer' has no entry point for the dtypes of " "_dtype_T");
+        if (sym33 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym33 = 36;
+        if (sym33 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym33 = 37;
+        if (sym33 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym33 = 38;
+        if (sym33 < 0) fail(OPGEN_E_SYMBOL, "kernel 'transpose_r' has no entry point for the dtypes of " "_dtype_T");
         out.put(OPGEN_STEP_LAUNCH); out.put(sym33);
+        out.put(2);
+        out.put(whole(num(env[24], "cell_blocks"), "a grid size"));
+        out.put(whole(num(env[9], "dirs"), "a grid size"));
+        out.put(1);
+        out.put(whole(num(env[25], "cell_threads"), "a block size"));
+        out.put(whole(integer(0LL), "the shared size"));
+        int64_t nargs34 = out.used; out.put(0);
+        out.put(OPGEN_T_SLOT); out.put(2);
+        out.put(OPGEN_T_SLOT); out.put(7);
+        scalar(out, OPGEN_T_I64, num(env[53], "layer_rofs"), "layer_rofs");
+        scalar(out, OPGEN_T_I64, num(env[49], "layer_w"), "layer_w");
+        scalar(out, OPGEN_T_I64, num(env[16], "gate_width"), "gate_width");
+        scalar(out, OPGEN_T_I64, num(env[17], "h_size"), "h_size");
+        out.words[nargs34] = (out.used - nargs34 - 1) / 2;
+      }
+      if (truth(num(env[30], "persistent"))) {
+        int64_t sym35 = -1;
+        if (sym35 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym35 = 21;
+        if (sym35 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym35 = 22;
+        if (sym35 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym35 = 23;
+        if (sym35 < 0) fail(OPGEN_E_SYMBOL, "kernel 'persistent_layer' has no entry point for the dtypes of " "_dtype_T");
+        out.put(OPGEN_STEP_LAUNCH); out.put(sym35);
         out.put(2);
         out.put(whole(num(env[27], "persistent_blocks"), "a grid size"));
         out.put(whole(num(env[9], "dirs"), "a grid size"));
         out.put(1);
         out.put(whole(integer(256LL), "a block size"));
         out.put(whole(integer(0LL), "the shared size"));
-        int64_t nargs34 = out.used; out.put(0);
+        int64_t nargs36 = out.used; out.put(0);
         out.put(OPGEN_T_SLOT); out.put(3);
-        out.put(OPGEN_T_SLOT); out.put(7);
+        out.put(OPGEN_T_SLOT); out.put(8);
         out.put(OPGEN_T_SLOT); out.put(2);
         out.put(OPGEN_T_SLOT); out.put(4);
-        out.put(OPGEN_T_SLOT); out.put(8);
+        out.put(OPGEN_T_SLOT); out.put(9);
         scalar(out, OPGEN_T_I64, num(env[19], "steps"), "steps");
         scalar(out, OPGEN_T_I64, num(env[20], "batch"), "batch");
         scalar(out, OPGEN_T_I64, num(env[22], "num_units"), "num_units");
@@ -227,58 +249,85 @@ static void opgen_plan_walk_CudnnRNNV3(opgen_plan_value* env, const char* backen
         scalar(out, OPGEN_T_I64, num(env[52], "layer_hs_ofs"), "layer_hs_ofs");
         scalar(out, OPGEN_T_I64, num(env[57], "layer_cs_ofs"), "layer_cs_ofs");
         scalar(out, OPGEN_T_I64, num(env[13], "pl_size"), "pl_size");
-        out.words[nargs34] = (out.used - nargs34 - 1) / 2;
+        out.words[nargs36] = (out.used - nargs36 - 1) / 2;
       }
       if (truth(num(env[36], "gemm_steps"))) {
-        int64_t n36 = whole(num(env[19], "steps"), "a repeat count");
-        for (int64_t i35 = 0; i35 < n36; ++i35) {
-          env[64] = value(integer(i35));
-          if (true) {
-            out.put(OPGEN_STEP_GEMM); out.put(4); out.put(2); out.put(7);
-            { Num size37 = num(env[20], "batch");
-              if (size37.is_float) out.put_double(OPGEN_T_FLOAT, size37.f); else { out.put(OPGEN_T_INT); out.put(size37.i); } }
-            { Num size38 = num(env[16], "gate_width");
-              if (size38.is_float) out.put_double(OPGEN_T_FLOAT, size38.f); else { out.put(OPGEN_T_INT); out.put(size38.i); } }
-            { Num size39 = num(env[17], "h_size");
+        int64_t n38 = whole(num(env[19], "steps"), "a repeat count");
+        for (int64_t i37 = 0; i37 < n38; ++i37) {
+          env[64] = value(integer(i37));
+          if ((std::strcmp(backend, "cuda") == 0)) {
+            out.put(OPGEN_STEP_GEMM); out.put(4); out.put(2); out.put(8);
+            { Num size39 = num(env[20], "batch");
               if (size39.is_float) out.put_double(OPGEN_T_FLOAT, size39.f); else { out.put(OPGEN_T_INT); out.put(size39.i); } }
+            { Num size40 = num(env[16], "gate_width");
+              if (size40.is_float) out.put_double(OPGEN_T_FLOAT, size40.f); else { out.put(OPGEN_T_INT); out.put(size40.i); } }
+            { Num size41 = num(env[17], "h_size");
+              if (size41.is_float) out.put_double(OPGEN_T_FLOAT, size41.f); else { out.put(OPGEN_T_INT); out.put(size41.i); } }
             out.put(OPGEN_T_BOOL); out.put(0);
             out.put(OPGEN_T_BOOL); out.put(1);
-            { Num size40 = integer(0LL);
-              if (size40.is_float) out.put_double(OPGEN_T_FLOAT, size40.f); else { out.put(OPGEN_T_INT); out.put(size40.i); } }
-            { Num size41 = add(num(env[52], "layer_hs_ofs"), mul(mul(num(env[64], "s"), num(env[20], "batch")), num(env[17], "h_size")));
-              if (size41.is_float) out.put_double(OPGEN_T_FLOAT, size41.f); else { out.put(OPGEN_T_INT); out.put(size41.i); } }
-            { Num size42 = num(env[53], "layer_rofs");
+            { Num size42 = integer(0LL);
               if (size42.is_float) out.put_double(OPGEN_T_FLOAT, size42.f); else { out.put(OPGEN_T_INT); out.put(size42.i); } }
-            { Num size43 = integer(0LL);
+            { Num size43 = add(num(env[52], "layer_hs_ofs"), mul(mul(num(env[64], "s"), num(env[20], "batch")), num(env[17], "h_size")));
               if (size43.is_float) out.put_double(OPGEN_T_FLOAT, size43.f); else { out.put(OPGEN_T_INT); out.put(size43.i); } }
-            { Num size44 = num(env[9], "dirs");
+            { Num size44 = num(env[53], "layer_rofs");
               if (size44.is_float) out.put_double(OPGEN_T_FLOAT, size44.f); else { out.put(OPGEN_T_INT); out.put(size44.i); } }
-            { Num size45 = add(num(env[13], "pl_size"), mul(mul(sub(num(env[19], "steps"), mul(integer(2LL), num(env[64], "s"))), num(env[20], "batch")), num(env[17], "h_size")));
+            { Num size45 = integer(0LL);
               if (size45.is_float) out.put_double(OPGEN_T_FLOAT, size45.f); else { out.put(OPGEN_T_INT); out.put(size45.i); } }
-            { Num size46 = num(env[49], "layer_w");
+            { Num size46 = num(env[9], "dirs");
               if (size46.is_float) out.put_double(OPGEN_T_FLOAT, size46.f); else { out.put(OPGEN_T_INT); out.put(size46.i); } }
-            { Num size47 = mul(num(env[20], "batch"), num(env[16], "gate_width"));
+            { Num size47 = add(num(env[13], "pl_size"), mul(mul(sub(num(env[19], "steps"), mul(integer(2LL), num(env[64], "s"))), num(env[20], "batch")), num(env[17], "h_size")));
               if (size47.is_float) out.put_double(OPGEN_T_FLOAT, size47.f); else { out.put(OPGEN_T_INT); out.put(size47.i); } }
+            { Num size48 = num(env[49], "layer_w");
+              if (size48.is_float) out.put_double(OPGEN_T_FLOAT, size48.f); else { out.put(OPGEN_T_INT); out.put(size48.i); } }
+            { Num size49 = mul(num(env[20], "batch"), num(env[16], "gate_width"));
+              if (size49.is_float) out.put_double(OPGEN_T_FLOAT, size49.f); else { out.put(OPGEN_T_INT); out.put(size49.i); } }
+          }
+          if ((std::strcmp(backend, "cpu") == 0)) {
+            out.put(OPGEN_STEP_GEMM); out.put(4); out.put(7); out.put(8);
+            { Num size50 = num(env[20], "batch");
+              if (size50.is_float) out.put_double(OPGEN_T_FLOAT, size50.f); else { out.put(OPGEN_T_INT); out.put(size50.i); } }
+            { Num size51 = num(env[16], "gate_width");
+              if (size51.is_float) out.put_double(OPGEN_T_FLOAT, size51.f); else { out.put(OPGEN_T_INT); out.put(size51.i); } }
+            { Num size52 = num(env[17], "h_size");
+              if (size52.is_float) out.put_double(OPGEN_T_FLOAT, size52.f); else { out.put(OPGEN_T_INT); out.put(size52.i); } }
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size53 = integer(0LL);
+              if (size53.is_float) out.put_double(OPGEN_T_FLOAT, size53.f); else { out.put(OPGEN_T_INT); out.put(size53.i); } }
+            { Num size54 = add(num(env[52], "layer_hs_ofs"), mul(mul(num(env[64], "s"), num(env[20], "batch")), num(env[17], "h_size")));
+              if (size54.is_float) out.put_double(OPGEN_T_FLOAT, size54.f); else { out.put(OPGEN_T_INT); out.put(size54.i); } }
+            { Num size55 = integer(0LL);
+              if (size55.is_float) out.put_double(OPGEN_T_FLOAT, size55.f); else { out.put(OPGEN_T_INT); out.put(size55.i); } }
+            { Num size56 = integer(0LL);
+              if (size56.is_float) out.put_double(OPGEN_T_FLOAT, size56.f); else { out.put(OPGEN_T_INT); out.put(size56.i); } }
+            { Num size57 = num(env[9], "dirs");
+              if (size57.is_float) out.put_double(OPGEN_T_FLOAT, size57.f); else { out.put(OPGEN_T_INT); out.put(size57.i); } }
+            { Num size58 = add(num(env[13], "pl_size"), mul(mul(sub(num(env[19], "steps"), mul(integer(2LL), num(env[64], "s"))), num(env[20], "batch")), num(env[17], "h_size")));
+              if (size58.is_float) out.put_double(OPGEN_T_FLOAT, size58.f); else { out.put(OPGEN_T_INT); out.put(size58.i); } }
+            { Num size59 = mul(num(env[16], "gate_width"), num(env[17], "h_size"));
+              if (size59.is_float) out.put_double(OPGEN_T_FLOAT, size59.f); else { out.put(OPGEN_T_INT); out.put(size59.i); } }
+            { Num size60 = mul(num(env[20], "batch"), num(env[16], "gate_width"));
+              if (size60.is_float) out.put_double(OPGEN_T_FLOAT, size60.f); else { out.put(OPGEN_T_INT); out.put(size60.i); } }
           }
           if ((env[34].kind == OPGEN_V_STR && env[34].i == 4)) {
-            int64_t sym48 = -1;
-            if (sym48 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym48 = 18;
-            if (sym48 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym48 = 19;
-            if (sym48 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym48 = 20;
-            if (sym48 < 0) fail(OPGEN_E_SYMBOL, "kernel 'lstm_step' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym48);
+            int64_t sym61 = -1;
+            if (sym61 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym61 = 18;
+            if (sym61 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym61 = 19;
+            if (sym61 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym61 = 20;
+            if (sym61 < 0) fail(OPGEN_E_SYMBOL, "kernel 'lstm_step' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym61);
             out.put(2);
             out.put(whole(num(env[31], "row_blocks"), "a grid size"));
             out.put(whole(num(env[9], "dirs"), "a grid size"));
             out.put(1);
             out.put(whole(num(env[32], "row_threads"), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs49 = out.used; out.put(0);
+            int64_t nargs62 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(3);
-            out.put(OPGEN_T_SLOT); out.put(7);
+            out.put(OPGEN_T_SLOT); out.put(8);
             out.put(OPGEN_T_SLOT); out.put(2);
             out.put(OPGEN_T_SLOT); out.put(4);
-            out.put(OPGEN_T_SLOT); out.put(8);
+            out.put(OPGEN_T_SLOT); out.put(9);
             scalar(out, OPGEN_T_I64, num(env[64], "s"), "s");
             scalar(out, OPGEN_T_I64, num(env[19], "steps"), "steps");
             scalar(out, OPGEN_T_I64, num(env[20], "batch"), "batch");
@@ -291,78 +340,78 @@ static void opgen_plan_walk_CudnnRNNV3(opgen_plan_value* env, const char* backen
             scalar(out, OPGEN_T_I64, num(env[57], "layer_cs_ofs"), "layer_cs_ofs");
             scalar(out, OPGEN_T_I64, num(env[58], "layer_ms_ofs"), "layer_ms_ofs");
             scalar(out, OPGEN_T_I64, num(env[13], "pl_size"), "pl_size");
-            out.words[nargs49] = (out.used - nargs49 - 1) / 2;
+            out.words[nargs62] = (out.used - nargs62 - 1) / 2;
           }
           if ((equal(num(env[33], "proj"), integer(1LL)))) {
             out.put(OPGEN_STEP_GEMM); out.put(4); out.put(2); out.put(4);
-            { Num size50 = num(env[20], "batch");
-              if (size50.is_float) out.put_double(OPGEN_T_FLOAT, size50.f); else { out.put(OPGEN_T_INT); out.put(size50.i); } }
-            { Num size51 = num(env[17], "h_size");
-              if (size51.is_float) out.put_double(OPGEN_T_FLOAT, size51.f); else { out.put(OPGEN_T_INT); out.put(size51.i); } }
-            { Num size52 = num(env[22], "num_units");
-              if (size52.is_float) out.put_double(OPGEN_T_FLOAT, size52.f); else { out.put(OPGEN_T_INT); out.put(size52.i); } }
+            { Num size63 = num(env[20], "batch");
+              if (size63.is_float) out.put_double(OPGEN_T_FLOAT, size63.f); else { out.put(OPGEN_T_INT); out.put(size63.i); } }
+            { Num size64 = num(env[17], "h_size");
+              if (size64.is_float) out.put_double(OPGEN_T_FLOAT, size64.f); else { out.put(OPGEN_T_INT); out.put(size64.i); } }
+            { Num size65 = num(env[22], "num_units");
+              if (size65.is_float) out.put_double(OPGEN_T_FLOAT, size65.f); else { out.put(OPGEN_T_INT); out.put(size65.i); } }
             out.put(OPGEN_T_BOOL); out.put(0);
             out.put(OPGEN_T_BOOL); out.put(1);
-            { Num size53 = integer(0LL);
-              if (size53.is_float) out.put_double(OPGEN_T_FLOAT, size53.f); else { out.put(OPGEN_T_INT); out.put(size53.i); } }
-            { Num size54 = add(num(env[58], "layer_ms_ofs"), mul(mul(num(env[64], "s"), num(env[20], "batch")), num(env[22], "num_units")));
-              if (size54.is_float) out.put_double(OPGEN_T_FLOAT, size54.f); else { out.put(OPGEN_T_INT); out.put(size54.i); } }
-            { Num size55 = num(env[54], "layer_pofs");
-              if (size55.is_float) out.put_double(OPGEN_T_FLOAT, size55.f); else { out.put(OPGEN_T_INT); out.put(size55.i); } }
-            { Num size56 = add(num(env[52], "layer_hs_ofs"), mul(mul(add(num(env[64], "s"), integer(1LL)), num(env[20], "batch")), num(env[17], "h_size")));
-              if (size56.is_float) out.put_double(OPGEN_T_FLOAT, size56.f); else { out.put(OPGEN_T_INT); out.put(size56.i); } }
-            { Num size57 = num(env[9], "dirs");
-              if (size57.is_float) out.put_double(OPGEN_T_FLOAT, size57.f); else { out.put(OPGEN_T_INT); out.put(size57.i); } }
-            { Num size58 = add(num(env[13], "pl_size"), mul(mul(sub(sub(num(env[19], "steps"), integer(1LL)), mul(integer(2LL), num(env[64], "s"))), num(env[20], "batch")), num(env[22], "num_units")));
-              if (size58.is_float) out.put_double(OPGEN_T_FLOAT, size58.f); else { out.put(OPGEN_T_INT); out.put(size58.i); } }
-            { Num size59 = num(env[49], "layer_w");
-              if (size59.is_float) out.put_double(OPGEN_T_FLOAT, size59.f); else { out.put(OPGEN_T_INT); out.put(size59.i); } }
-            { Num size60 = add(num(env[13], "pl_size"), mul(mul(sub(sub(num(env[19], "steps"), integer(2LL)), mul(integer(2LL), num(env[64], "s"))), num(env[20], "batch")), num(env[17], "h_size")));
-              if (size60.is_float) out.put_double(OPGEN_T_FLOAT, size60.f); else { out.put(OPGEN_T_INT); out.put(size60.i); } }
+            { Num size66 = integer(0LL);
+              if (size66.is_float) out.put_double(OPGEN_T_FLOAT, size66.f); else { out.put(OPGEN_T_INT); out.put(size66.i); } }
+            { Num size67 = add(num(env[58], "layer_ms_ofs"), mul(mul(num(env[64], "s"), num(env[20], "batch")), num(env[22], "num_units")));
+              if (size67.is_float) out.put_double(OPGEN_T_FLOAT, size67.f); else { out.put(OPGEN_T_INT); out.put(size67.i); } }
+            { Num size68 = num(env[54], "layer_pofs");
+              if (size68.is_float) out.put_double(OPGEN_T_FLOAT, size68.f); else { out.put(OPGEN_T_INT); out.put(size68.i); } }
+            { Num size69 = add(num(env[52], "layer_hs_ofs"), mul(mul(add(num(env[64], "s"), integer(1LL)), num(env[20], "batch")), num(env[17], "h_size")));
+              if (size69.is_float) out.put_double(OPGEN_T_FLOAT, size69.f); else { out.put(OPGEN_T_INT); out.put(size69.i); } }
+            { Num size70 = num(env[9], "dirs");
+              if (size70.is_float) out.put_double(OPGEN_T_FLOAT, size70.f); else { out.put(OPGEN_T_INT); out.put(size70.i); } }
+            { Num size71 = add(num(env[13], "pl_size"), mul(mul(sub(sub(num(env[19], "steps"), integer(1LL)), mul(integer(2LL), num(env[64], "s"))), num(env[20], "batch")), num(env[22], "num_units")));
+              if (size71.is_float) out.put_double(OPGEN_T_FLOAT, size71.f); else { out.put(OPGEN_T_INT); out.put(size71.i); } }
+            { Num size72 = num(env[49], "layer_w");
+              if (size72.is_float) out.put_double(OPGEN_T_FLOAT, size72.f); else { out.put(OPGEN_T_INT); out.put(size72.i); } }
+            { Num size73 = add(num(env[13], "pl_size"), mul(mul(sub(sub(num(env[19], "steps"), integer(2LL)), mul(integer(2LL), num(env[64], "s"))), num(env[20], "batch")), num(env[17], "h_size")));
+              if (size73.is_float) out.put_double(OPGEN_T_FLOAT, size73.f); else { out.put(OPGEN_T_INT); out.put(size73.i); } }
           }
           if ((equal(num(env[33], "proj"), integer(1LL)))) {
-            int64_t sym61 = -1;
-            if (sym61 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym61 = 24;
-            if (sym61 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym61 = 25;
-            if (sym61 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym61 = 26;
-            if (sym61 < 0) fail(OPGEN_E_SYMBOL, "kernel 'proj_carry' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym61);
+            int64_t sym74 = -1;
+            if (sym74 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym74 = 24;
+            if (sym74 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym74 = 25;
+            if (sym74 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym74 = 26;
+            if (sym74 < 0) fail(OPGEN_E_SYMBOL, "kernel 'proj_carry' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym74);
             out.put(2);
             out.put(whole(num(env[24], "cell_blocks"), "a grid size"));
             out.put(whole(num(env[9], "dirs"), "a grid size"));
             out.put(1);
             out.put(whole(num(env[25], "cell_threads"), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs62 = out.used; out.put(0);
+            int64_t nargs75 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(4);
-            out.put(OPGEN_T_SLOT); out.put(8);
+            out.put(OPGEN_T_SLOT); out.put(9);
             scalar(out, OPGEN_T_I64, num(env[64], "s"), "s");
             scalar(out, OPGEN_T_I64, num(env[19], "steps"), "steps");
             scalar(out, OPGEN_T_I64, num(env[20], "batch"), "batch");
             scalar(out, OPGEN_T_I64, num(env[17], "h_size"), "h_size");
             scalar(out, OPGEN_T_I64, num(env[52], "layer_hs_ofs"), "layer_hs_ofs");
             scalar(out, OPGEN_T_I64, num(env[13], "pl_size"), "pl_size");
-            out.words[nargs62] = (out.used - nargs62 - 1) / 2;
+            out.words[nargs75] = (out.used - nargs75 - 1) / 2;
           }
           if ((env[34].kind == OPGEN_V_STR && env[34].i == 3)) {
-            int64_t sym63 = -1;
-            if (sym63 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym63 = 9;
-            if (sym63 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym63 = 10;
-            if (sym63 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym63 = 11;
-            if (sym63 < 0) fail(OPGEN_E_SYMBOL, "kernel 'gru_step' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym63);
+            int64_t sym76 = -1;
+            if (sym76 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym76 = 9;
+            if (sym76 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym76 = 10;
+            if (sym76 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym76 = 11;
+            if (sym76 < 0) fail(OPGEN_E_SYMBOL, "kernel 'gru_step' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym76);
             out.put(2);
             out.put(whole(num(env[31], "row_blocks"), "a grid size"));
             out.put(whole(num(env[9], "dirs"), "a grid size"));
             out.put(1);
             out.put(whole(num(env[32], "row_threads"), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs64 = out.used; out.put(0);
+            int64_t nargs77 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(3);
-            out.put(OPGEN_T_SLOT); out.put(7);
+            out.put(OPGEN_T_SLOT); out.put(8);
             out.put(OPGEN_T_SLOT); out.put(2);
             out.put(OPGEN_T_SLOT); out.put(4);
-            out.put(OPGEN_T_SLOT); out.put(8);
+            out.put(OPGEN_T_SLOT); out.put(9);
             scalar(out, OPGEN_T_I64, num(env[64], "s"), "s");
             scalar(out, OPGEN_T_I64, num(env[19], "steps"), "steps");
             scalar(out, OPGEN_T_I64, num(env[20], "batch"), "batch");
@@ -371,27 +420,27 @@ static void opgen_plan_walk_CudnnRNNV3(opgen_plan_value* env, const char* backen
             scalar(out, OPGEN_T_I64, num(env[56], "layer_acts_ofs"), "layer_acts_ofs");
             scalar(out, OPGEN_T_I64, num(env[52], "layer_hs_ofs"), "layer_hs_ofs");
             scalar(out, OPGEN_T_I64, num(env[13], "pl_size"), "pl_size");
-            out.words[nargs64] = (out.used - nargs64 - 1) / 2;
+            out.words[nargs77] = (out.used - nargs77 - 1) / 2;
           }
           if ((equal(add(num(env[21], "lstm"), num(env[35], "gru")), integer(0LL)))) {
-            int64_t sym65 = -1;
-            if (sym65 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym65 = 27;
-            if (sym65 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym65 = 28;
-            if (sym65 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym65 = 29;
-            if (sym65 < 0) fail(OPGEN_E_SYMBOL, "kernel 'rnn_step' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym65);
+            int64_t sym78 = -1;
+            if (sym78 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym78 = 27;
+            if (sym78 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym78 = 28;
+            if (sym78 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym78 = 29;
+            if (sym78 < 0) fail(OPGEN_E_SYMBOL, "kernel 'rnn_step' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym78);
             out.put(2);
             out.put(whole(num(env[31], "row_blocks"), "a grid size"));
             out.put(whole(num(env[9], "dirs"), "a grid size"));
             out.put(1);
             out.put(whole(num(env[32], "row_threads"), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs66 = out.used; out.put(0);
+            int64_t nargs79 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(3);
-            out.put(OPGEN_T_SLOT); out.put(7);
+            out.put(OPGEN_T_SLOT); out.put(8);
             out.put(OPGEN_T_SLOT); out.put(2);
             out.put(OPGEN_T_SLOT); out.put(4);
-            out.put(OPGEN_T_SLOT); out.put(8);
+            out.put(OPGEN_T_SLOT); out.put(9);
             scalar(out, OPGEN_T_I64, num(env[64], "s"), "s");
             scalar(out, OPGEN_T_I64, num(env[19], "steps"), "steps");
             scalar(out, OPGEN_T_I64, num(env[20], "batch"), "batch");
@@ -400,21 +449,21 @@ static void opgen_plan_walk_CudnnRNNV3(opgen_plan_value* env, const char* backen
             scalar(out, OPGEN_T_I64, num(env[52], "layer_hs_ofs"), "layer_hs_ofs");
             scalar(out, OPGEN_T_I64, num(env[29], "relu"), "relu");
             scalar(out, OPGEN_T_I64, num(env[13], "pl_size"), "pl_size");
-            out.words[nargs66] = (out.used - nargs66 - 1) / 2;
+            out.words[nargs79] = (out.used - nargs79 - 1) / 2;
           }
         }
       }
       if (truth(num(env[40], "fused"))) {
-        int64_t n68 = whole(num(env[19], "steps"), "a repeat count");
-        for (int64_t i67 = 0; i67 < n68; ++i67) {
-          env[64] = value(integer(i67));
+        int64_t n81 = whole(num(env[19], "steps"), "a repeat count");
+        for (int64_t i80 = 0; i80 < n81; ++i80) {
+          env[64] = value(integer(i80));
           if (true) {
-            int64_t sym69 = -1;
-            if (sym69 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym69 = 6;
-            if (sym69 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym69 = 7;
-            if (sym69 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym69 = 8;
-            if (sym69 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_step' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym69);
+            int64_t sym82 = -1;
+            if (sym82 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym82 = 6;
+            if (sym82 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym82 = 7;
+            if (sym82 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym82 = 8;
+            if (sym82 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_step' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym82);
             out.put(3);
             out.put(whole(num(env[37], "fused_row_tiles"), "a grid size"));
             out.put(whole(num(env[38], "fused_unit_tiles"), "a grid size"));
@@ -422,12 +471,12 @@ static void opgen_plan_walk_CudnnRNNV3(opgen_plan_value* env, const char* backen
             out.put(1);
             out.put(whole(integer(256LL), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs70 = out.used; out.put(0);
+            int64_t nargs83 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(3);
-            out.put(OPGEN_T_SLOT); out.put(7);
+            out.put(OPGEN_T_SLOT); out.put(8);
             out.put(OPGEN_T_SLOT); out.put(2);
             out.put(OPGEN_T_SLOT); out.put(4);
-            out.put(OPGEN_T_SLOT); out.put(8);
+            out.put(OPGEN_T_SLOT); out.put(9);
             scalar(out, OPGEN_T_I64, num(env[64], "s"), "s");
             scalar(out, OPGEN_T_I64, num(env[19], "steps"), "steps");
             scalar(out, OPGEN_T_I64, num(env[20], "batch"), "batch");
@@ -445,15 +494,15 @@ static void opgen_plan_walk_CudnnRNNV3(opgen_plan_value* env, const char* backen
             scalar(out, OPGEN_T_I64, num(env[57], "layer_cs_ofs"), "layer_cs_ofs");
             scalar(out, OPGEN_T_I64, num(env[58], "layer_ms_ofs"), "layer_ms_ofs");
             scalar(out, OPGEN_T_I64, num(env[13], "pl_size"), "pl_size");
-            out.words[nargs70] = (out.used - nargs70 - 1) / 2;
+            out.words[nargs83] = (out.used - nargs83 - 1) / 2;
           }
           if ((equal(num(env[33], "proj"), integer(1LL)))) {
-            int64_t sym71 = -1;
-            if (sym71 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym71 = 3;
-            if (sym71 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym71 = 4;
-            if (sym71 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym71 = 5;
-            if (sym71 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_proj' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym71);
+            int64_t sym84 = -1;
+            if (sym84 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym84 = 3;
+            if (sym84 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym84 = 4;
+            if (sym84 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym84 = 5;
+            if (sym84 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_proj' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym84);
             out.put(3);
             out.put(whole(num(env[37], "fused_row_tiles"), "a grid size"));
             out.put(whole(num(env[39], "fused_h_tiles"), "a grid size"));
@@ -461,10 +510,10 @@ static void opgen_plan_walk_CudnnRNNV3(opgen_plan_value* env, const char* backen
             out.put(1);
             out.put(whole(integer(256LL), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs72 = out.used; out.put(0);
+            int64_t nargs85 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(2);
             out.put(OPGEN_T_SLOT); out.put(4);
-            out.put(OPGEN_T_SLOT); out.put(8);
+            out.put(OPGEN_T_SLOT); out.put(9);
             scalar(out, OPGEN_T_I64, num(env[64], "s"), "s");
             scalar(out, OPGEN_T_I64, num(env[19], "steps"), "steps");
             scalar(out, OPGEN_T_I64, num(env[20], "batch"), "batch");
@@ -475,32 +524,32 @@ static void opgen_plan_walk_CudnnRNNV3(opgen_plan_value* env, const char* backen
             scalar(out, OPGEN_T_I64, num(env[52], "layer_hs_ofs"), "layer_hs_ofs");
             scalar(out, OPGEN_T_I64, num(env[58], "layer_ms_ofs"), "layer_ms_ofs");
             scalar(out, OPGEN_T_I64, num(env[13], "pl_size"), "pl_size");
-            out.words[nargs72] = (out.used - nargs72 - 1) / 2;
+            out.words[nargs85] = (out.used - nargs85 - 1) / 2;
           }
         }
       }
       if (true) {
-        int64_t n74 = whole(num(env[9], "dirs"), "a repeat count");
-        for (int64_t i73 = 0; i73 < n74; ++i73) {
-          env[59] = value(integer(i73));
+        int64_t n87 = whole(num(env[9], "dirs"), "a repeat count");
+        for (int64_t i86 = 0; i86 < n87; ++i86) {
+          env[59] = value(integer(i86));
           env[60] = value(add(mul(num(env[45], "l"), num(env[9], "dirs")), num(env[59], "d")));
           env[61] = value(add(mul(num(env[60], "p"), num(env[13], "pl_size")), mul(num(env[14], "rows"), num(env[15], "acts"))));
           env[62] = value(add(num(env[61], "hs_ofs"), mul(mul(add(num(env[19], "steps"), integer(1LL)), num(env[20], "batch")), num(env[17], "h_size"))));
           if (true) {
-            int64_t sym75 = -1;
-            if (sym75 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym75 = 0;
-            if (sym75 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym75 = 1;
-            if (sym75 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym75 = 2;
-            if (sym75 < 0) fail(OPGEN_E_SYMBOL, "kernel 'final_state' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym75);
+            int64_t sym88 = -1;
+            if (sym88 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym88 = 0;
+            if (sym88 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym88 = 1;
+            if (sym88 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym88 = 2;
+            if (sym88 < 0) fail(OPGEN_E_SYMBOL, "kernel 'final_state' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym88);
             out.put(1);
             out.put(whole(num(env[24], "cell_blocks"), "a grid size"));
             out.put(1);
             out.put(whole(num(env[25], "cell_threads"), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs76 = out.used; out.put(0);
-            out.put(OPGEN_T_SLOT); out.put(9);
+            int64_t nargs89 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(10);
+            out.put(OPGEN_T_SLOT); out.put(11);
             out.put(OPGEN_T_SLOT); out.put(4);
             scalar(out, OPGEN_T_I64, num(env[60], "p"), "p");
             scalar(out, OPGEN_T_I64, num(env[59], "d"), "d");
@@ -513,26 +562,26 @@ static void opgen_plan_walk_CudnnRNNV3(opgen_plan_value* env, const char* backen
             scalar(out, OPGEN_T_I64, num(env[62], "cs_ofs"), "cs_ofs");
             scalar(out, OPGEN_T_I64, num(env[21], "lstm"), "lstm");
             scalar(out, OPGEN_T_I32, num(env[26], "time_major"), "time_major");
-            out.words[nargs76] = (out.used - nargs76 - 1) / 2;
+            out.words[nargs89] = (out.used - nargs89 - 1) / 2;
           }
         }
       }
       if (true) {
-        int64_t sym77 = -1;
-        if (sym77 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym77 = 15;
-        if (sym77 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym77 = 16;
-        if (sym77 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym77 = 17;
-        if (sym77 < 0) fail(OPGEN_E_SYMBOL, "kernel 'layer_output' has no entry point for the dtypes of " "_dtype_T");
-        out.put(OPGEN_STEP_LAUNCH); out.put(sym77);
+        int64_t sym90 = -1;
+        if (sym90 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym90 = 15;
+        if (sym90 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym90 = 16;
+        if (sym90 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym90 = 17;
+        if (sym90 < 0) fail(OPGEN_E_SYMBOL, "kernel 'layer_output' has no entry point for the dtypes of " "_dtype_T");
+        out.put(OPGEN_STEP_LAUNCH); out.put(sym90);
         out.put(1);
         out.put(whole(num(env[1], "seq_blocks"), "a grid size"));
         out.put(1);
         out.put(whole(num(env[2], "seq_threads"), "a block size"));
         out.put(whole(integer(0LL), "the shared size"));
-        int64_t nargs78 = out.used; out.put(0);
+        int64_t nargs91 = out.used; out.put(0);
         out.put(OPGEN_T_SLOT); out.put(4);
-        out.put(OPGEN_T_SLOT); out.put(11);
-        out.put(OPGEN_T_SLOT); out.put(8);
+        out.put(OPGEN_T_SLOT); out.put(12);
+        out.put(OPGEN_T_SLOT); out.put(9);
         scalar(out, OPGEN_T_I64, num(env[45], "l"), "l");
         scalar(out, OPGEN_T_I64, num(env[6], "num_layers"), "num_layers");
         scalar(out, OPGEN_T_I64, num(env[9], "dirs"), "dirs");
@@ -547,7 +596,7 @@ static void opgen_plan_walk_CudnnRNNV3(opgen_plan_value* env, const char* backen
         scalar(out, OPGEN_T_I64, num(env[43], "seed2"), "seed2");
         scalar(out, OPGEN_T_I32, num(env[44], "is_training"), "is_training");
         scalar(out, OPGEN_T_I32, num(env[26], "time_major"), "time_major");
-        out.words[nargs78] = (out.used - nargs78 - 1) / 2;
+        out.words[nargs91] = (out.used - nargs91 - 1) / 2;
       }
     }
   }
@@ -581,8 +630,8 @@ OPGEN_PLAN_API const char* opgen_plan_CudnnRNNV3_info(int table, int64_t index) 
   if (table == 0) return index >= 0 && index < 45 ? t0[index] : nullptr;
   static const char* const t1[] = {"float16", "float32", "float64", "gru", "lstm"};
   if (table == 1) return index >= 0 && index < 5 ? t1[index] : nullptr;
-  static const char* const t2[] = {"CudnnRNNV3__final_state__float16", "CudnnRNNV3__final_state__float32", "CudnnRNNV3__final_state__float64", "CudnnRNNV3__fused_proj__float16", "CudnnRNNV3__fused_proj__float32", "CudnnRNNV3__fused_proj__float64", "CudnnRNNV3__fused_step__float16", "CudnnRNNV3__fused_step__float32", "CudnnRNNV3__fused_step__float64", "CudnnRNNV3__gru_step__float16", "CudnnRNNV3__gru_step__float32", "CudnnRNNV3__gru_step__float64", "CudnnRNNV3__init_state__float16", "CudnnRNNV3__init_state__float32", "CudnnRNNV3__init_state__float64", "CudnnRNNV3__layer_output__float16", "CudnnRNNV3__layer_output__float32", "CudnnRNNV3__layer_output__float64", "CudnnRNNV3__lstm_step__float16", "CudnnRNNV3__lstm_step__float32", "CudnnRNNV3__lstm_step__float64", "CudnnRNNV3__persistent_layer__float16", "CudnnRNNV3__persistent_layer__float32", "CudnnRNNV3__persistent_layer__float64", "CudnnRNNV3__proj_carry__float16", "CudnnRNNV3__proj_carry__float32", "CudnnRNNV3__proj_carry__float64", "CudnnRNNV3__rnn_step__float16", "CudnnRNNV3__rnn_step__float32", "CudnnRNNV3__rnn_step__float64", "CudnnRNNV3__skip_projection__float16", "CudnnRNNV3__skip_projection__float32", "CudnnRNNV3__skip_projection__float64", "CudnnRNNV3__to_time_major__float16", "CudnnRNNV3__to_time_major__float32", "CudnnRNNV3__to_time_major__float64"};
-  if (table == 2) return index >= 0 && index < 36 ? t2[index] : nullptr;
+  static const char* const t2[] = {"CudnnRNNV3__final_state__float16", "CudnnRNNV3__final_state__float32", "CudnnRNNV3__final_state__float64", "CudnnRNNV3__fused_proj__float16", "CudnnRNNV3__fused_proj__float32", "CudnnRNNV3__fused_proj__float64", "CudnnRNNV3__fused_step__float16", "CudnnRNNV3__fused_step__float32", "CudnnRNNV3__fused_step__float64", "CudnnRNNV3__gru_step__float16", "CudnnRNNV3__gru_step__float32", "CudnnRNNV3__gru_step__float64", "CudnnRNNV3__init_state__float16", "CudnnRNNV3__init_state__float32", "CudnnRNNV3__init_state__float64", "CudnnRNNV3__layer_output__float16", "CudnnRNNV3__layer_output__float32", "CudnnRNNV3__layer_output__float64", "CudnnRNNV3__lstm_step__float16", "CudnnRNNV3__lstm_step__float32", "CudnnRNNV3__lstm_step__float64", "CudnnRNNV3__persistent_layer__float16", "CudnnRNNV3__persistent_layer__float32", "CudnnRNNV3__persistent_layer__float64", "CudnnRNNV3__proj_carry__float16", "CudnnRNNV3__proj_carry__float32", "CudnnRNNV3__proj_carry__float64", "CudnnRNNV3__rnn_step__float16", "CudnnRNNV3__rnn_step__float32", "CudnnRNNV3__rnn_step__float64", "CudnnRNNV3__skip_projection__float16", "CudnnRNNV3__skip_projection__float32", "CudnnRNNV3__skip_projection__float64", "CudnnRNNV3__to_time_major__float16", "CudnnRNNV3__to_time_major__float32", "CudnnRNNV3__to_time_major__float64", "CudnnRNNV3__transpose_r__float16", "CudnnRNNV3__transpose_r__float32", "CudnnRNNV3__transpose_r__float64"};
+  if (table == 2) return index >= 0 && index < 39 ? t2[index] : nullptr;
   static const char* const t3[] = {"persistent", "fused", "gemm_steps"};
   if (table == 3) return index >= 0 && index < 3 ? t3[index] : nullptr;
   return nullptr;
@@ -639,6 +688,7 @@ static void opgen_drive_CudnnRNNV3(opgen_call* call, bool run) {
   int64_t v_lstm = 0;
   int64_t v_num_layers = 0;
   int64_t v_num_units = 0;
+  int64_t v_on_cpu = 0;
   int64_t v_out_width = 0;
   V v_output;
   V v_output_c;
@@ -659,6 +709,7 @@ static void opgen_drive_CudnnRNNV3(opgen_call* call, bool run) {
   int64_t v_row_blocks = 0;
   int64_t v_row_threads = 0;
   int64_t v_rows = 0;
+  V v_rt;
   int64_t v_seq_blocks = 0;
   int64_t v_seq_cells = 0;
   int64_t v_seq_threads = 0;
@@ -775,6 +826,7 @@ static void opgen_drive_CudnnRNNV3(opgen_call* call, bool run) {
     v_seq_threads = ((call->device != OPGEN_DEV_CUDA) ? 1LL : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_seq_cells), 128LL))))));
     v_reserve_size = (truth(v_is_training) ? v_reserve_len : integer(0LL));
     v_rnn_kind = add_i(v_lstm, mul_i(2LL, v_gru));
+    v_on_cpu = ((call->device != OPGEN_DEV_CUDA) ? 1LL : 0LL);
     v__shape_output = Shape{v_steps, v_batch, v_out_width};
     v__shape_output_h = Shape{v_layers_dirs, v_batch, v_h_size};
     v__shape_output_c = Shape{v_c_layers, v_batch, v_num_units};
@@ -858,6 +910,7 @@ static void opgen_drive_CudnnRNNV3(opgen_call* call, bool run) {
     v_seq_threads = ((call->device != OPGEN_DEV_CUDA) ? 1LL : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_seq_cells), 128LL))))));
     v_reserve_size = (truth(v_is_training) ? v_reserve_len : integer(0LL));
     v_rnn_kind = add_i(v_lstm, mul_i(2LL, v_gru));
+    v_on_cpu = ((call->device != OPGEN_DEV_CUDA) ? 1LL : 0LL);
     v__shape_output = Shape{v_batch, v_steps, v_out_width};
     v__shape_output_h = Shape{v_batch, v_layers_dirs, v_h_size};
     v__shape_output_c = Shape{v_batch, v_c_layers, v_num_units};
@@ -893,11 +946,12 @@ static void opgen_drive_CudnnRNNV3(opgen_call* call, bool run) {
   v_xt = scratch(call, frame, Shape{mul_i(v_rows, v_input_size)}, v__dtype_T);
   v_gx = scratch(call, frame, Shape{mul_i(mul_i(v_dirs, v_rows), v_gate_width)}, v__dtype_T);
   v_gh = scratch(call, frame, Shape{mul_i(mul_i(v_dirs, v_batch), v_gate_width)}, v__dtype_T);
+  v_rt = scratch(call, frame, Shape{mul_i(mul_i(mul_i(v_dirs, v_gate_width), v_h_size), v_on_cpu)}, v__dtype_T);
   static const char* const strings[] = {"float16", "float32", "float64", "gru", "lstm"};
-  static const char* const symbols[] = {"CudnnRNNV3__final_state__float16", "CudnnRNNV3__final_state__float32", "CudnnRNNV3__final_state__float64", "CudnnRNNV3__fused_proj__float16", "CudnnRNNV3__fused_proj__float32", "CudnnRNNV3__fused_proj__float64", "CudnnRNNV3__fused_step__float16", "CudnnRNNV3__fused_step__float32", "CudnnRNNV3__fused_step__float64", "CudnnRNNV3__gru_step__float16", "CudnnRNNV3__gru_step__float32", "CudnnRNNV3__gru_step__float64", "CudnnRNNV3__init_state__float16", "CudnnRNNV3__init_state__float32", "CudnnRNNV3__init_state__float64", "CudnnRNNV3__layer_output__float16", "CudnnRNNV3__layer_output__float32", "CudnnRNNV3__layer_output__float64", "CudnnRNNV3__lstm_step__float16", "CudnnRNNV3__lstm_step__float32", "CudnnRNNV3__lstm_step__float64", "CudnnRNNV3__persistent_layer__float16", "CudnnRNNV3__persistent_layer__float32", "CudnnRNNV3__persistent_layer__float64", "CudnnRNNV3__proj_carry__float16", "CudnnRNNV3__proj_carry__float32", "CudnnRNNV3__proj_carry__float64", "CudnnRNNV3__rnn_step__float16", "CudnnRNNV3__rnn_step__float32", "CudnnRNNV3__rnn_step__float64", "CudnnRNNV3__skip_projection__float16", "CudnnRNNV3__skip_projection__float32", "CudnnRNNV3__skip_projection__float64", "CudnnRNNV3__to_time_major__float16", "CudnnRNNV3__to_time_major__float32", "CudnnRNNV3__to_time_major__float64"};
+  static const char* const symbols[] = {"CudnnRNNV3__final_state__float16", "CudnnRNNV3__final_state__float32", "CudnnRNNV3__final_state__float64", "CudnnRNNV3__fused_proj__float16", "CudnnRNNV3__fused_proj__float32", "CudnnRNNV3__fused_proj__float64", "CudnnRNNV3__fused_step__float16", "CudnnRNNV3__fused_step__float32", "CudnnRNNV3__fused_step__float64", "CudnnRNNV3__gru_step__float16", "CudnnRNNV3__gru_step__float32", "CudnnRNNV3__gru_step__float64", "CudnnRNNV3__init_state__float16", "CudnnRNNV3__init_state__float32", "CudnnRNNV3__init_state__float64", "CudnnRNNV3__layer_output__float16", "CudnnRNNV3__layer_output__float32", "CudnnRNNV3__layer_output__float64", "CudnnRNNV3__lstm_step__float16", "CudnnRNNV3__lstm_step__float32", "CudnnRNNV3__lstm_step__float64", "CudnnRNNV3__persistent_layer__float16", "CudnnRNNV3__persistent_layer__float32", "CudnnRNNV3__persistent_layer__float64", "CudnnRNNV3__proj_carry__float16", "CudnnRNNV3__proj_carry__float32", "CudnnRNNV3__proj_carry__float64", "CudnnRNNV3__rnn_step__float16", "CudnnRNNV3__rnn_step__float32", "CudnnRNNV3__rnn_step__float64", "CudnnRNNV3__skip_projection__float16", "CudnnRNNV3__skip_projection__float32", "CudnnRNNV3__skip_projection__float64", "CudnnRNNV3__to_time_major__float16", "CudnnRNNV3__to_time_major__float32", "CudnnRNNV3__to_time_major__float64", "CudnnRNNV3__transpose_r__float16", "CudnnRNNV3__transpose_r__float32", "CudnnRNNV3__transpose_r__float64"};
   opgen_plan_value values[45] = {plan_value(frame, v__dtype_T, strings, 5), plan_int(v_seq_blocks), plan_int(v_seq_threads), plan_int(v_swap0), plan_int(v_swap1), plan_int(v_input_size), plan_int(v_num_layers), plan_int(v_skip), plan_int(v_out_width), plan_int(v_dirs), plan_value(frame, v_w0, strings, 5), plan_value(frame, v_w1, strings, 5), plan_int(v_layers_dirs), plan_value(frame, v_pl_size, strings, 5), plan_int(v_rows), plan_int(v_acts), plan_int(v_gate_width), plan_int(v_h_size), plan_value(frame, v_weights_len, strings, 5), plan_int(v_steps), plan_int(v_batch), plan_int(v_lstm), plan_int(v_num_units), plan_int(v_gates), plan_int(v_cell_blocks), plan_int(v_cell_threads), plan_value(frame, v_time_major, strings, 5), plan_int(v_persistent_blocks), plan_int(v_rnn_kind), plan_int(v_relu), plan_int(v_persistent), plan_int(v_row_blocks), plan_int(v_row_threads), plan_value(frame, v_proj, strings, 5), plan_value(frame, v_rnn_mode, strings, 5), plan_int(v_gru), plan_int(v_gemm_steps), plan_int(v_fused_row_tiles), plan_int(v_fused_unit_tiles), plan_int(v_fused_h_tiles), plan_int(v_fused), plan_value(frame, v_dropout, strings, 5), plan_value(frame, v_seed, strings, 5), plan_value(frame, v_seed2, strings, 5), plan_value(frame, v_is_training, strings, 5)};
-  opgen_native::Slot slots[12] = {plan_slot(frame, v_input), plan_slot(frame, v_xt), plan_slot(frame, v_params), plan_slot(frame, v_gx), plan_slot(frame, v_work), plan_slot(frame, v_input_h), plan_slot(frame, v_input_c), plan_slot(frame, v_gh), plan_slot(frame, v_sequence_lengths), plan_slot(frame, v_output_h), plan_slot(frame, v_output_c), plan_slot(frame, v_output)};
-  int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_CudnnRNNV3, symbols, 36, values, 45, slots, 12, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
+  opgen_native::Slot slots[13] = {plan_slot(frame, v_input), plan_slot(frame, v_xt), plan_slot(frame, v_params), plan_slot(frame, v_gx), plan_slot(frame, v_work), plan_slot(frame, v_input_h), plan_slot(frame, v_input_c), plan_slot(frame, v_rt), plan_slot(frame, v_gh), plan_slot(frame, v_sequence_lengths), plan_slot(frame, v_output_h), plan_slot(frame, v_output_c), plan_slot(frame, v_output)};
+  int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_CudnnRNNV3, symbols, 39, values, 45, slots, 13, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
   if (rc != OPGEN_OK) raise(rc, call->err);
 }
 

@@ -98,123 +98,168 @@ static void opgen_plan_walk_DmlRnn(opgen_plan_value* env, const char* backend, O
     scalar(out, OPGEN_T_I64, num(env[2], "hidden_size"), "hidden_size");
     out.words[nargs15] = (out.used - nargs15 - 1) / 2;
   }
-  if (truth(num(env[12], "persistent"))) {
+  if ((std::strcmp(backend, "cpu") == 0)) {
     int64_t sym16 = -1;
-    if (sym16 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 1) sym16 = 7;
-    if (sym16 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 0) sym16 = 6;
-    if (sym16 < 0) fail(OPGEN_E_SYMBOL, "kernel 'persistent' has no entry point for the dtypes of " "_dtype_T");
+    if (sym16 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 1) sym16 = 11;
+    if (sym16 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 0) sym16 = 10;
+    if (sym16 < 0) fail(OPGEN_E_SYMBOL, "kernel 'transpose_recurrence' has no entry point for the dtypes of " "_dtype_T");
     out.put(OPGEN_STEP_LAUNCH); out.put(sym16);
+    out.put(2);
+    out.put(whole(integer(1LL), "a grid size"));
+    out.put(whole(num(env[0], "num_directions"), "a grid size"));
+    out.put(1);
+    out.put(whole(integer(1LL), "a block size"));
+    out.put(whole(integer(0LL), "the shared size"));
+    int64_t nargs17 = out.used; out.put(0);
+    out.put(OPGEN_T_SLOT); out.put(6);
+    out.put(OPGEN_T_SLOT); out.put(7);
+    scalar(out, OPGEN_T_I64, num(env[2], "hidden_size"), "hidden_size");
+    out.words[nargs17] = (out.used - nargs17 - 1) / 2;
+  }
+  if (truth(num(env[12], "persistent"))) {
+    int64_t sym18 = -1;
+    if (sym18 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 1) sym18 = 7;
+    if (sym18 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 0) sym18 = 6;
+    if (sym18 < 0) fail(OPGEN_E_SYMBOL, "kernel 'persistent' has no entry point for the dtypes of " "_dtype_T");
+    out.put(OPGEN_STEP_LAUNCH); out.put(sym18);
     out.put(2);
     out.put(whole(num(env[9], "persistent_blocks"), "a grid size"));
     out.put(whole(num(env[0], "num_directions"), "a grid size"));
     out.put(1);
     out.put(whole(integer(256LL), "a block size"));
     out.put(whole(integer(0LL), "the shared size"));
-    int64_t nargs17 = out.used; out.put(0);
+    int64_t nargs19 = out.used; out.put(0);
     out.put(OPGEN_T_SLOT); out.put(2);
     out.put(OPGEN_T_SLOT); out.put(6);
-    out.put(OPGEN_T_SLOT); out.put(7);
-    out.put(OPGEN_T_SLOT); out.put(4);
     out.put(OPGEN_T_SLOT); out.put(8);
+    out.put(OPGEN_T_SLOT); out.put(4);
+    out.put(OPGEN_T_SLOT); out.put(9);
     out.put(OPGEN_T_SLOT); out.put(5);
-    { const opgen_plan_value& act18 = item(env[10], integer(0LL), "activations");
-      if (act18.kind != OPGEN_V_ACT) fail(OPGEN_E_TYPE, "name 'activations' is not an activation");
-      scalar(out, OPGEN_T_I32, integer(act18.i), "activations");
-      for (int64_t k = 0; k < act18.len; ++k) scalar(out, OPGEN_T_F32, num(act18.items[k], "activations"), "activations"); }
-    { const opgen_plan_value& act19 = item(env[10], sub(num(env[0], "num_directions"), integer(1LL)), "activations");
-      if (act19.kind != OPGEN_V_ACT) fail(OPGEN_E_TYPE, "name 'activations' is not an activation");
-      scalar(out, OPGEN_T_I32, integer(act19.i), "activations");
-      for (int64_t k = 0; k < act19.len; ++k) scalar(out, OPGEN_T_F32, num(act19.items[k], "activations"), "activations"); }
+    { const opgen_plan_value& act20 = item(env[10], integer(0LL), "activations");
+      if (act20.kind != OPGEN_V_ACT) fail(OPGEN_E_TYPE, "name 'activations' is not an activation");
+      scalar(out, OPGEN_T_I32, integer(act20.i), "activations");
+      for (int64_t k = 0; k < act20.len; ++k) scalar(out, OPGEN_T_F32, num(act20.items[k], "activations"), "activations"); }
+    { const opgen_plan_value& act21 = item(env[10], sub(num(env[0], "num_directions"), integer(1LL)), "activations");
+      if (act21.kind != OPGEN_V_ACT) fail(OPGEN_E_TYPE, "name 'activations' is not an activation");
+      scalar(out, OPGEN_T_I32, integer(act21.i), "activations");
+      for (int64_t k = 0; k < act21.len; ++k) scalar(out, OPGEN_T_F32, num(act21.items[k], "activations"), "activations"); }
     scalar(out, OPGEN_T_I64, num(env[11], "backward_first"), "backward_first");
     scalar(out, OPGEN_T_I64, num(env[7], "seq_length"), "seq_length");
     scalar(out, OPGEN_T_I64, num(env[0], "num_directions"), "num_directions");
     scalar(out, OPGEN_T_I64, num(env[8], "batch_size"), "batch_size");
     scalar(out, OPGEN_T_I64, num(env[2], "hidden_size"), "hidden_size");
-    out.words[nargs17] = (out.used - nargs17 - 1) / 2;
+    out.words[nargs19] = (out.used - nargs19 - 1) / 2;
   }
   if (truth(num(env[15], "gemm_steps"))) {
-    int64_t n21 = whole(num(env[7], "seq_length"), "a repeat count");
-    for (int64_t i20 = 0; i20 < n21; ++i20) {
-      env[21] = value(integer(i20));
+    int64_t n23 = whole(num(env[7], "seq_length"), "a repeat count");
+    for (int64_t i22 = 0; i22 < n23; ++i22) {
+      env[21] = value(integer(i22));
       if (true) {
-        int64_t n23 = whole(num(env[0], "num_directions"), "a repeat count");
-        for (int64_t i22 = 0; i22 < n23; ++i22) {
-          env[20] = value(integer(i22));
-          if (true) {
-            out.put(OPGEN_STEP_GEMM); out.put(5); out.put(6); out.put(9);
-            { Num size24 = num(env[8], "batch_size");
-              if (size24.is_float) out.put_double(OPGEN_T_FLOAT, size24.f); else { out.put(OPGEN_T_INT); out.put(size24.i); } }
-            { Num size25 = num(env[2], "hidden_size");
-              if (size25.is_float) out.put_double(OPGEN_T_FLOAT, size25.f); else { out.put(OPGEN_T_INT); out.put(size25.i); } }
-            { Num size26 = num(env[2], "hidden_size");
+        int64_t n25 = whole(num(env[0], "num_directions"), "a repeat count");
+        for (int64_t i24 = 0; i24 < n25; ++i24) {
+          env[20] = value(integer(i24));
+          if ((std::strcmp(backend, "cuda") == 0)) {
+            out.put(OPGEN_STEP_GEMM); out.put(5); out.put(6); out.put(10);
+            { Num size26 = num(env[8], "batch_size");
               if (size26.is_float) out.put_double(OPGEN_T_FLOAT, size26.f); else { out.put(OPGEN_T_INT); out.put(size26.i); } }
+            { Num size27 = num(env[2], "hidden_size");
+              if (size27.is_float) out.put_double(OPGEN_T_FLOAT, size27.f); else { out.put(OPGEN_T_INT); out.put(size27.i); } }
+            { Num size28 = num(env[2], "hidden_size");
+              if (size28.is_float) out.put_double(OPGEN_T_FLOAT, size28.f); else { out.put(OPGEN_T_INT); out.put(size28.i); } }
             out.put(OPGEN_T_BOOL); out.put(0);
             out.put(OPGEN_T_BOOL); out.put(1);
-            { Num size27 = integer(0LL);
-              if (size27.is_float) out.put_double(OPGEN_T_FLOAT, size27.f); else { out.put(OPGEN_T_INT); out.put(size27.i); } }
-            { Num size28 = mul(num(env[20], "d"), num(env[13], "cells"));
-              if (size28.is_float) out.put_double(OPGEN_T_FLOAT, size28.f); else { out.put(OPGEN_T_INT); out.put(size28.i); } }
-            { Num size29 = mul(mul(num(env[20], "d"), num(env[2], "hidden_size")), num(env[2], "hidden_size"));
+            { Num size29 = integer(0LL);
               if (size29.is_float) out.put_double(OPGEN_T_FLOAT, size29.f); else { out.put(OPGEN_T_INT); out.put(size29.i); } }
             { Num size30 = mul(num(env[20], "d"), num(env[13], "cells"));
               if (size30.is_float) out.put_double(OPGEN_T_FLOAT, size30.f); else { out.put(OPGEN_T_INT); out.put(size30.i); } }
-            { Num size31 = integer(1LL);
+            { Num size31 = mul(mul(num(env[20], "d"), num(env[2], "hidden_size")), num(env[2], "hidden_size"));
               if (size31.is_float) out.put_double(OPGEN_T_FLOAT, size31.f); else { out.put(OPGEN_T_INT); out.put(size31.i); } }
-            { Num size32 = integer(0LL);
+            { Num size32 = mul(num(env[20], "d"), num(env[13], "cells"));
               if (size32.is_float) out.put_double(OPGEN_T_FLOAT, size32.f); else { out.put(OPGEN_T_INT); out.put(size32.i); } }
-            { Num size33 = integer(0LL);
+            { Num size33 = integer(1LL);
               if (size33.is_float) out.put_double(OPGEN_T_FLOAT, size33.f); else { out.put(OPGEN_T_INT); out.put(size33.i); } }
             { Num size34 = integer(0LL);
               if (size34.is_float) out.put_double(OPGEN_T_FLOAT, size34.f); else { out.put(OPGEN_T_INT); out.put(size34.i); } }
+            { Num size35 = integer(0LL);
+              if (size35.is_float) out.put_double(OPGEN_T_FLOAT, size35.f); else { out.put(OPGEN_T_INT); out.put(size35.i); } }
+            { Num size36 = integer(0LL);
+              if (size36.is_float) out.put_double(OPGEN_T_FLOAT, size36.f); else { out.put(OPGEN_T_INT); out.put(size36.i); } }
+          }
+          if ((std::strcmp(backend, "cpu") == 0)) {
+            out.put(OPGEN_STEP_GEMM); out.put(5); out.put(7); out.put(10);
+            { Num size37 = num(env[8], "batch_size");
+              if (size37.is_float) out.put_double(OPGEN_T_FLOAT, size37.f); else { out.put(OPGEN_T_INT); out.put(size37.i); } }
+            { Num size38 = num(env[2], "hidden_size");
+              if (size38.is_float) out.put_double(OPGEN_T_FLOAT, size38.f); else { out.put(OPGEN_T_INT); out.put(size38.i); } }
+            { Num size39 = num(env[2], "hidden_size");
+              if (size39.is_float) out.put_double(OPGEN_T_FLOAT, size39.f); else { out.put(OPGEN_T_INT); out.put(size39.i); } }
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size40 = integer(0LL);
+              if (size40.is_float) out.put_double(OPGEN_T_FLOAT, size40.f); else { out.put(OPGEN_T_INT); out.put(size40.i); } }
+            { Num size41 = mul(num(env[20], "d"), num(env[13], "cells"));
+              if (size41.is_float) out.put_double(OPGEN_T_FLOAT, size41.f); else { out.put(OPGEN_T_INT); out.put(size41.i); } }
+            { Num size42 = mul(mul(num(env[20], "d"), num(env[2], "hidden_size")), num(env[2], "hidden_size"));
+              if (size42.is_float) out.put_double(OPGEN_T_FLOAT, size42.f); else { out.put(OPGEN_T_INT); out.put(size42.i); } }
+            { Num size43 = mul(num(env[20], "d"), num(env[13], "cells"));
+              if (size43.is_float) out.put_double(OPGEN_T_FLOAT, size43.f); else { out.put(OPGEN_T_INT); out.put(size43.i); } }
+            { Num size44 = integer(1LL);
+              if (size44.is_float) out.put_double(OPGEN_T_FLOAT, size44.f); else { out.put(OPGEN_T_INT); out.put(size44.i); } }
+            { Num size45 = integer(0LL);
+              if (size45.is_float) out.put_double(OPGEN_T_FLOAT, size45.f); else { out.put(OPGEN_T_INT); out.put(size45.i); } }
+            { Num size46 = integer(0LL);
+              if (size46.is_float) out.put_double(OPGEN_T_FLOAT, size46.f); else { out.put(OPGEN_T_INT); out.put(size46.i); } }
+            { Num size47 = integer(0LL);
+              if (size47.is_float) out.put_double(OPGEN_T_FLOAT, size47.f); else { out.put(OPGEN_T_INT); out.put(size47.i); } }
           }
         }
       }
       if (true) {
-        int64_t sym35 = -1;
-        if (sym35 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 1) sym35 = 9;
-        if (sym35 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 0) sym35 = 8;
-        if (sym35 < 0) fail(OPGEN_E_SYMBOL, "kernel 'step' has no entry point for the dtypes of " "_dtype_T");
-        out.put(OPGEN_STEP_LAUNCH); out.put(sym35);
+        int64_t sym48 = -1;
+        if (sym48 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 1) sym48 = 9;
+        if (sym48 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 0) sym48 = 8;
+        if (sym48 < 0) fail(OPGEN_E_SYMBOL, "kernel 'step' has no entry point for the dtypes of " "_dtype_T");
+        out.put(OPGEN_STEP_LAUNCH); out.put(sym48);
         out.put(1);
         out.put(whole(num(env[5], "cell_blocks"), "a grid size"));
         out.put(1);
         out.put(whole(num(env[14], "step_threads"), "a block size"));
         out.put(whole(integer(0LL), "the shared size"));
-        int64_t nargs36 = out.used; out.put(0);
+        int64_t nargs49 = out.used; out.put(0);
         out.put(OPGEN_T_SLOT); out.put(2);
-        out.put(OPGEN_T_SLOT); out.put(9);
-        out.put(OPGEN_T_SLOT); out.put(7);
-        out.put(OPGEN_T_SLOT); out.put(4);
+        out.put(OPGEN_T_SLOT); out.put(10);
         out.put(OPGEN_T_SLOT); out.put(8);
+        out.put(OPGEN_T_SLOT); out.put(4);
+        out.put(OPGEN_T_SLOT); out.put(9);
         out.put(OPGEN_T_SLOT); out.put(5);
-        { const opgen_plan_value& act37 = item(env[10], integer(0LL), "activations");
-          if (act37.kind != OPGEN_V_ACT) fail(OPGEN_E_TYPE, "name 'activations' is not an activation");
-          scalar(out, OPGEN_T_I32, integer(act37.i), "activations");
-          for (int64_t k = 0; k < act37.len; ++k) scalar(out, OPGEN_T_F32, num(act37.items[k], "activations"), "activations"); }
-        { const opgen_plan_value& act38 = item(env[10], sub(num(env[0], "num_directions"), integer(1LL)), "activations");
-          if (act38.kind != OPGEN_V_ACT) fail(OPGEN_E_TYPE, "name 'activations' is not an activation");
-          scalar(out, OPGEN_T_I32, integer(act38.i), "activations");
-          for (int64_t k = 0; k < act38.len; ++k) scalar(out, OPGEN_T_F32, num(act38.items[k], "activations"), "activations"); }
+        { const opgen_plan_value& act50 = item(env[10], integer(0LL), "activations");
+          if (act50.kind != OPGEN_V_ACT) fail(OPGEN_E_TYPE, "name 'activations' is not an activation");
+          scalar(out, OPGEN_T_I32, integer(act50.i), "activations");
+          for (int64_t k = 0; k < act50.len; ++k) scalar(out, OPGEN_T_F32, num(act50.items[k], "activations"), "activations"); }
+        { const opgen_plan_value& act51 = item(env[10], sub(num(env[0], "num_directions"), integer(1LL)), "activations");
+          if (act51.kind != OPGEN_V_ACT) fail(OPGEN_E_TYPE, "name 'activations' is not an activation");
+          scalar(out, OPGEN_T_I32, integer(act51.i), "activations");
+          for (int64_t k = 0; k < act51.len; ++k) scalar(out, OPGEN_T_F32, num(act51.items[k], "activations"), "activations"); }
         scalar(out, OPGEN_T_I64, num(env[21], "s"), "s");
         scalar(out, OPGEN_T_I64, num(env[11], "backward_first"), "backward_first");
         scalar(out, OPGEN_T_I64, num(env[7], "seq_length"), "seq_length");
         scalar(out, OPGEN_T_I64, num(env[0], "num_directions"), "num_directions");
         scalar(out, OPGEN_T_I64, num(env[8], "batch_size"), "batch_size");
         scalar(out, OPGEN_T_I64, num(env[2], "hidden_size"), "hidden_size");
-        out.words[nargs36] = (out.used - nargs36 - 1) / 2;
+        out.words[nargs49] = (out.used - nargs49 - 1) / 2;
       }
     }
   }
   if (truth(num(env[18], "fused"))) {
-    int64_t n40 = whole(num(env[7], "seq_length"), "a repeat count");
-    for (int64_t i39 = 0; i39 < n40; ++i39) {
-      env[21] = value(integer(i39));
+    int64_t n53 = whole(num(env[7], "seq_length"), "a repeat count");
+    for (int64_t i52 = 0; i52 < n53; ++i52) {
+      env[21] = value(integer(i52));
       if (true) {
-        int64_t sym41 = -1;
-        if (sym41 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 1) sym41 = 3;
-        if (sym41 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 0) sym41 = 2;
-        if (sym41 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_step' has no entry point for the dtypes of " "_dtype_T");
-        out.put(OPGEN_STEP_LAUNCH); out.put(sym41);
+        int64_t sym54 = -1;
+        if (sym54 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 1) sym54 = 3;
+        if (sym54 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 0) sym54 = 2;
+        if (sym54 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_step' has no entry point for the dtypes of " "_dtype_T");
+        out.put(OPGEN_STEP_LAUNCH); out.put(sym54);
         out.put(3);
         out.put(whole(num(env[16], "fused_row_tiles"), "a grid size"));
         out.put(whole(num(env[17], "fused_unit_tiles"), "a grid size"));
@@ -222,50 +267,50 @@ static void opgen_plan_walk_DmlRnn(opgen_plan_value* env, const char* backend, O
         out.put(1);
         out.put(whole(integer(256LL), "a block size"));
         out.put(whole(integer(0LL), "the shared size"));
-        int64_t nargs42 = out.used; out.put(0);
+        int64_t nargs55 = out.used; out.put(0);
         out.put(OPGEN_T_SLOT); out.put(2);
-        out.put(OPGEN_T_SLOT); out.put(9);
-        out.put(OPGEN_T_SLOT); out.put(6);
-        out.put(OPGEN_T_SLOT); out.put(7);
-        out.put(OPGEN_T_SLOT); out.put(4);
-        out.put(OPGEN_T_SLOT); out.put(8);
-        out.put(OPGEN_T_SLOT); out.put(5);
         out.put(OPGEN_T_SLOT); out.put(10);
-        { const opgen_plan_value& act43 = item(env[10], integer(0LL), "activations");
-          if (act43.kind != OPGEN_V_ACT) fail(OPGEN_E_TYPE, "name 'activations' is not an activation");
-          scalar(out, OPGEN_T_I32, integer(act43.i), "activations");
-          for (int64_t k = 0; k < act43.len; ++k) scalar(out, OPGEN_T_F32, num(act43.items[k], "activations"), "activations"); }
-        { const opgen_plan_value& act44 = item(env[10], sub(num(env[0], "num_directions"), integer(1LL)), "activations");
-          if (act44.kind != OPGEN_V_ACT) fail(OPGEN_E_TYPE, "name 'activations' is not an activation");
-          scalar(out, OPGEN_T_I32, integer(act44.i), "activations");
-          for (int64_t k = 0; k < act44.len; ++k) scalar(out, OPGEN_T_F32, num(act44.items[k], "activations"), "activations"); }
+        out.put(OPGEN_T_SLOT); out.put(6);
+        out.put(OPGEN_T_SLOT); out.put(8);
+        out.put(OPGEN_T_SLOT); out.put(4);
+        out.put(OPGEN_T_SLOT); out.put(9);
+        out.put(OPGEN_T_SLOT); out.put(5);
+        out.put(OPGEN_T_SLOT); out.put(11);
+        { const opgen_plan_value& act56 = item(env[10], integer(0LL), "activations");
+          if (act56.kind != OPGEN_V_ACT) fail(OPGEN_E_TYPE, "name 'activations' is not an activation");
+          scalar(out, OPGEN_T_I32, integer(act56.i), "activations");
+          for (int64_t k = 0; k < act56.len; ++k) scalar(out, OPGEN_T_F32, num(act56.items[k], "activations"), "activations"); }
+        { const opgen_plan_value& act57 = item(env[10], sub(num(env[0], "num_directions"), integer(1LL)), "activations");
+          if (act57.kind != OPGEN_V_ACT) fail(OPGEN_E_TYPE, "name 'activations' is not an activation");
+          scalar(out, OPGEN_T_I32, integer(act57.i), "activations");
+          for (int64_t k = 0; k < act57.len; ++k) scalar(out, OPGEN_T_F32, num(act57.items[k], "activations"), "activations"); }
         scalar(out, OPGEN_T_I64, num(env[21], "s"), "s");
         scalar(out, OPGEN_T_I64, num(env[11], "backward_first"), "backward_first");
         scalar(out, OPGEN_T_I64, num(env[7], "seq_length"), "seq_length");
         scalar(out, OPGEN_T_I64, num(env[0], "num_directions"), "num_directions");
         scalar(out, OPGEN_T_I64, num(env[8], "batch_size"), "batch_size");
         scalar(out, OPGEN_T_I64, num(env[2], "hidden_size"), "hidden_size");
-        out.words[nargs42] = (out.used - nargs42 - 1) / 2;
+        out.words[nargs55] = (out.used - nargs55 - 1) / 2;
       }
     }
   }
   if ((truth(num(env[18], "fused")) && (compare(num(env[7], "seq_length"), integer(0LL)) > 0))) {
-    int64_t sym45 = -1;
-    if (sym45 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 1) sym45 = 1;
-    if (sym45 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 0) sym45 = 0;
-    if (sym45 < 0) fail(OPGEN_E_SYMBOL, "kernel 'final_state' has no entry point for the dtypes of " "_dtype_T");
-    out.put(OPGEN_STEP_LAUNCH); out.put(sym45);
+    int64_t sym58 = -1;
+    if (sym58 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 1) sym58 = 1;
+    if (sym58 < 0 && env[4].kind == OPGEN_V_STR && env[4].i == 0) sym58 = 0;
+    if (sym58 < 0) fail(OPGEN_E_SYMBOL, "kernel 'final_state' has no entry point for the dtypes of " "_dtype_T");
+    out.put(OPGEN_STEP_LAUNCH); out.put(sym58);
     out.put(1);
     out.put(whole(num(env[5], "cell_blocks"), "a grid size"));
     out.put(1);
     out.put(whole(num(env[6], "cell_threads"), "a block size"));
     out.put(whole(integer(0LL), "the shared size"));
-    int64_t nargs46 = out.used; out.put(0);
-    out.put(OPGEN_T_SLOT); out.put(10);
+    int64_t nargs59 = out.used; out.put(0);
+    out.put(OPGEN_T_SLOT); out.put(11);
     out.put(OPGEN_T_SLOT); out.put(5);
     scalar(out, OPGEN_T_I64, num(env[7], "seq_length"), "seq_length");
     scalar(out, OPGEN_T_I64, num(env[19], "all_cells"), "all_cells");
-    out.words[nargs46] = (out.used - nargs46 - 1) / 2;
+    out.words[nargs59] = (out.used - nargs59 - 1) / 2;
   }
   *variant = -1;
   if (*variant < 0 && truth(num(env[12], "persistent"))) *variant = 0;
@@ -297,8 +342,8 @@ OPGEN_PLAN_API const char* opgen_plan_DmlRnn_info(int table, int64_t index) {
   if (table == 0) return index >= 0 && index < 20 ? t0[index] : nullptr;
   static const char* const t1[] = {"float16", "float32"};
   if (table == 1) return index >= 0 && index < 2 ? t1[index] : nullptr;
-  static const char* const t2[] = {"DmlRnn__final_state__float16", "DmlRnn__final_state__float32", "DmlRnn__fused_step__float16", "DmlRnn__fused_step__float32", "DmlRnn__init_state__float16", "DmlRnn__init_state__float32", "DmlRnn__persistent__float16", "DmlRnn__persistent__float32", "DmlRnn__step__float16", "DmlRnn__step__float32"};
-  if (table == 2) return index >= 0 && index < 10 ? t2[index] : nullptr;
+  static const char* const t2[] = {"DmlRnn__final_state__float16", "DmlRnn__final_state__float32", "DmlRnn__fused_step__float16", "DmlRnn__fused_step__float32", "DmlRnn__init_state__float16", "DmlRnn__init_state__float32", "DmlRnn__persistent__float16", "DmlRnn__persistent__float32", "DmlRnn__step__float16", "DmlRnn__step__float32", "DmlRnn__transpose_recurrence__float16", "DmlRnn__transpose_recurrence__float32"};
+  if (table == 2) return index >= 0 && index < 12 ? t2[index] : nullptr;
   static const char* const t3[] = {"persistent", "fused", "gemm_steps"};
   if (table == 3) return index >= 0 && index < 3 ? t3[index] : nullptr;
   return nullptr;
@@ -335,6 +380,7 @@ static void opgen_drive_DmlRnn(opgen_call* call, bool run) {
   int64_t v_hidden_size = 0;
   int64_t v_input_size = 0;
   int64_t v_num_directions = 0;
+  int64_t v_on_cpu = 0;
   V v_output_sequence;
   V v_output_single;
   bool v_persistent = false;
@@ -343,6 +389,7 @@ static void opgen_drive_DmlRnn(opgen_call* call, bool run) {
   int64_t v_persistent_max_hidden = 0;
   V v_projected;
   V v_recurrent;
+  V v_rt;
   int64_t v_seq_length = 0;
   int64_t v_state_slots = 0;
   V v_states;
@@ -434,6 +481,7 @@ static void opgen_drive_DmlRnn(opgen_call* call, bool run) {
     v_fused_row_tiles = max_i(neg_i(floordiv_i(neg_i(v_batch_size), 32LL)), 3LL);
     v_fused_unit_tiles = neg_i(floordiv_i(neg_i(v_hidden_size), 32LL));
     v_state_slots = mul_i(2LL, v_fused);
+    v_on_cpu = ((call->device != OPGEN_DEV_CUDA) ? 1LL : 0LL);
     v__shape_output_sequence = Shape{v_seq_length, 1LL, v_batch_size, v_hidden_size};
     v__shape_output_single = Shape{1LL, 1LL, v_batch_size, v_hidden_size};
   } else {
@@ -502,6 +550,7 @@ static void opgen_drive_DmlRnn(opgen_call* call, bool run) {
       v_fused_row_tiles = max_i(neg_i(floordiv_i(neg_i(v_batch_size), 32LL)), 3LL);
       v_fused_unit_tiles = neg_i(floordiv_i(neg_i(v_hidden_size), 32LL));
       v_state_slots = mul_i(2LL, v_fused);
+      v_on_cpu = ((call->device != OPGEN_DEV_CUDA) ? 1LL : 0LL);
       v__shape_output_sequence = Shape{v_seq_length, 1LL, v_batch_size, v_hidden_size};
       v__shape_output_single = Shape{1LL, 1LL, v_batch_size, v_hidden_size};
     } else {
@@ -570,6 +619,7 @@ static void opgen_drive_DmlRnn(opgen_call* call, bool run) {
         v_fused_row_tiles = max_i(neg_i(floordiv_i(neg_i(v_batch_size), 32LL)), 3LL);
         v_fused_unit_tiles = neg_i(floordiv_i(neg_i(v_hidden_size), 32LL));
         v_state_slots = mul_i(2LL, v_fused);
+        v_on_cpu = ((call->device != OPGEN_DEV_CUDA) ? 1LL : 0LL);
         v__shape_output_sequence = Shape{v_seq_length, 2LL, v_batch_size, v_hidden_size};
         v__shape_output_single = Shape{1LL, 2LL, v_batch_size, v_hidden_size};
       } else {
@@ -590,11 +640,12 @@ static void opgen_drive_DmlRnn(opgen_call* call, bool run) {
   v_projected = scratch(call, frame, Shape{v_num_directions, v_seq_length, v_batch_size, v_hidden_size}, v__dtype_T);
   v_recurrent = scratch(call, frame, Shape{v_num_directions, v_batch_size, v_hidden_size}, v__dtype_T);
   v_states = scratch(call, frame, Shape{v_state_slots, v_num_directions, v_batch_size, v_hidden_size}, v__dtype_T);
+  v_rt = scratch(call, frame, Shape{mul_i(mul_i(mul_i(v_num_directions, v_hidden_size), v_hidden_size), v_on_cpu)}, v__dtype_T);
   static const char* const strings[] = {"float16", "float32"};
-  static const char* const symbols[] = {"DmlRnn__final_state__float16", "DmlRnn__final_state__float32", "DmlRnn__fused_step__float16", "DmlRnn__fused_step__float32", "DmlRnn__init_state__float16", "DmlRnn__init_state__float32", "DmlRnn__persistent__float16", "DmlRnn__persistent__float32", "DmlRnn__step__float16", "DmlRnn__step__float32"};
+  static const char* const symbols[] = {"DmlRnn__final_state__float16", "DmlRnn__final_state__float32", "DmlRnn__fused_step__float16", "DmlRnn__fused_step__float32", "DmlRnn__init_state__float16", "DmlRnn__init_state__float32", "DmlRnn__persistent__float16", "DmlRnn__persistent__float32", "DmlRnn__step__float16", "DmlRnn__step__float32", "DmlRnn__transpose_recurrence__float16", "DmlRnn__transpose_recurrence__float32"};
   opgen_plan_value values[20] = {plan_int(v_num_directions), plan_int(v_steps), plan_int(v_hidden_size), plan_int(v_input_size), plan_value(frame, v__dtype_T, strings, 2), plan_int(v_cell_blocks), plan_int(v_cell_threads), plan_int(v_seq_length), plan_int(v_batch_size), plan_int(v_persistent_blocks), plan_value(frame, v_activations, strings, 2), plan_int(v_backward_first), plan_int(v_persistent), plan_int(v_cells), plan_int(v_step_threads), plan_int(v_gemm_steps), plan_int(v_fused_row_tiles), plan_int(v_fused_unit_tiles), plan_int(v_fused), plan_int(v_all_cells)};
-  opgen_native::Slot slots[11] = {plan_slot(frame, v_input), plan_slot(frame, v_weight), plan_slot(frame, v_projected), plan_slot(frame, v_hidden_init), plan_slot(frame, v_sequence_lengths), plan_slot(frame, v_output_single), plan_slot(frame, v_recurrence), plan_slot(frame, v_bias), plan_slot(frame, v_output_sequence), plan_slot(frame, v_recurrent), plan_slot(frame, v_states)};
-  int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_DmlRnn, symbols, 10, values, 20, slots, 11, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
+  opgen_native::Slot slots[12] = {plan_slot(frame, v_input), plan_slot(frame, v_weight), plan_slot(frame, v_projected), plan_slot(frame, v_hidden_init), plan_slot(frame, v_sequence_lengths), plan_slot(frame, v_output_single), plan_slot(frame, v_recurrence), plan_slot(frame, v_rt), plan_slot(frame, v_bias), plan_slot(frame, v_output_sequence), plan_slot(frame, v_recurrent), plan_slot(frame, v_states)};
+  int rc = opgen_native::run_plan(call, opgen_native::PlanCall{OP, opgen_plan::opgen_plan_DmlRnn, symbols, 12, values, 20, slots, 12, frame.value_checks.data(), (int64_t)frame.value_checks.size()});
   if (rc != OPGEN_OK) raise(rc, call->err);
 }
 

@@ -20,15 +20,17 @@ _OP = 'DmlRnn'
 _KERNELS = KernelSource(_OP, Path(__file__).with_name("dml_rnn.cu"))
 # The launch plan as data (codegen/runtime/plan.py): what _compute runs, recorded once per set of sizes
 # and attrs; the loop in _compute is the same plan as Python (OPGEN_PLAN=loop runs it).
-_PLAN = _rt.Plan('DmlRnn', ('num_directions', 'steps', 'hidden_size', 'input_size', '_dtype_T', 'cell_blocks', 'cell_threads', 'seq_length', 'batch_size', 'persistent_blocks', 'activations', 'backward_first', 'persistent', 'cells', 'step_threads', 'gemm_steps', 'fused_row_tiles', 'fused_unit_tiles', 'fused', 'all_cells'), ('input', 'weight', 'projected', 'hidden_init', 'sequence_lengths', 'output_single', 'recurrence', 'bias', 'output_sequence', 'recurrent', 'states'), (
+_PLAN = _rt.Plan('DmlRnn', ('num_directions', 'steps', 'hidden_size', 'input_size', '_dtype_T', 'cell_blocks', 'cell_threads', 'seq_length', 'batch_size', 'persistent_blocks', 'activations', 'backward_first', 'persistent', 'cells', 'step_threads', 'gemm_steps', 'fused_row_tiles', 'fused_unit_tiles', 'fused', 'all_cells'), ('input', 'weight', 'projected', 'hidden_init', 'sequence_lengths', 'output_single', 'recurrence', 'rt', 'bias', 'output_sequence', 'recurrent', 'states'), (
     ('repeat', 'd', 'num_directions', (), (('gemm', 0, 1, 2, ('steps', 'hidden_size', 'input_size', False, True, 0, 0, ('*', ('*', 'd', 'hidden_size'), 'input_size'), ('*', ('*', 'd', 'steps'), 'hidden_size'), 1, 0, 0, 0), ()),), ()),
     ('launch', 'init_state', ('_dtype_T',), ('cell_blocks',), ('cell_threads',), 0, (('buf', 3), ('buf', 4), ('buf', 5), ('scalar', '_np.int64', 'seq_length', None, ()), ('scalar', '_np.int64', 'num_directions', None, ()), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'hidden_size', None, ())), ()),
-    ('launch', 'persistent', ('_dtype_T',), ('persistent_blocks', 'num_directions'), (256,), 0, (('buf', 2), ('buf', 6), ('buf', 7), ('buf', 4), ('buf', 8), ('buf', 5), ('act', 'activations', 0), ('act', 'activations', ('-', 'num_directions', 1)), ('scalar', '_np.int64', 'backward_first', None, ()), ('scalar', '_np.int64', 'seq_length', None, ()), ('scalar', '_np.int64', 'num_directions', None, ()), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'hidden_size', None, ())), ('persistent',)),
-    ('repeat', 's', 'seq_length', (), (('repeat', 'd', 'num_directions', (), (('gemm', 5, 6, 9, ('batch_size', 'hidden_size', 'hidden_size', False, True, 0, ('*', 'd', 'cells'), ('*', ('*', 'd', 'hidden_size'), 'hidden_size'), ('*', 'd', 'cells'), 1, 0, 0, 0), ()),), ()), ('launch', 'step', ('_dtype_T',), ('cell_blocks',), ('step_threads',), 0, (('buf', 2), ('buf', 9), ('buf', 7), ('buf', 4), ('buf', 8), ('buf', 5), ('act', 'activations', 0), ('act', 'activations', ('-', 'num_directions', 1)), ('scalar', '_np.int64', 's', None, ()), ('scalar', '_np.int64', 'backward_first', None, ()), ('scalar', '_np.int64', 'seq_length', None, ()), ('scalar', '_np.int64', 'num_directions', None, ()), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'hidden_size', None, ())), ())), ('gemm_steps',)),
-    ('repeat', 's', 'seq_length', (), (('launch', 'fused_step', ('_dtype_T',), ('fused_row_tiles', 'fused_unit_tiles', 'num_directions'), (256,), 0, (('buf', 2), ('buf', 9), ('buf', 6), ('buf', 7), ('buf', 4), ('buf', 8), ('buf', 5), ('buf', 10), ('act', 'activations', 0), ('act', 'activations', ('-', 'num_directions', 1)), ('scalar', '_np.int64', 's', None, ()), ('scalar', '_np.int64', 'backward_first', None, ()), ('scalar', '_np.int64', 'seq_length', None, ()), ('scalar', '_np.int64', 'num_directions', None, ()), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'hidden_size', None, ())), ()),), ('fused',)),
-    ('launch', 'final_state', ('_dtype_T',), ('cell_blocks',), ('cell_threads',), 0, (('buf', 10), ('buf', 5), ('scalar', '_np.int64', 'seq_length', None, ()), ('scalar', '_np.int64', 'all_cells', None, ())), (('and', 'fused', ('>', 'seq_length', 0)),)),
+    ('launch', 'transpose_recurrence', ('_dtype_T',), (1, 'num_directions'), (1,), 0, (('buf', 6), ('buf', 7), ('scalar', '_np.int64', 'hidden_size', None, ())), (('backend', 'cpu'),)),
+    ('launch', 'persistent', ('_dtype_T',), ('persistent_blocks', 'num_directions'), (256,), 0, (('buf', 2), ('buf', 6), ('buf', 8), ('buf', 4), ('buf', 9), ('buf', 5), ('act', 'activations', 0), ('act', 'activations', ('-', 'num_directions', 1)), ('scalar', '_np.int64', 'backward_first', None, ()), ('scalar', '_np.int64', 'seq_length', None, ()), ('scalar', '_np.int64', 'num_directions', None, ()), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'hidden_size', None, ())), ('persistent',)),
+    ('repeat', 's', 'seq_length', (), (('repeat', 'd', 'num_directions', (), (('gemm', 5, 6, 10, ('batch_size', 'hidden_size', 'hidden_size', False, True, 0, ('*', 'd', 'cells'), ('*', ('*', 'd', 'hidden_size'), 'hidden_size'), ('*', 'd', 'cells'), 1, 0, 0, 0), (('backend', 'cuda'),)), ('gemm', 5, 7, 10, ('batch_size', 'hidden_size', 'hidden_size', False, False, 0, ('*', 'd', 'cells'), ('*', ('*', 'd', 'hidden_size'), 'hidden_size'), ('*', 'd', 'cells'), 1, 0, 0, 0), (('backend', 'cpu'),))), ()), ('launch', 'step', ('_dtype_T',), ('cell_blocks',), ('step_threads',), 0, (('buf', 2), ('buf', 10), ('buf', 8), ('buf', 4), ('buf', 9), ('buf', 5), ('act', 'activations', 0), ('act', 'activations', ('-', 'num_directions', 1)), ('scalar', '_np.int64', 's', None, ()), ('scalar', '_np.int64', 'backward_first', None, ()), ('scalar', '_np.int64', 'seq_length', None, ()), ('scalar', '_np.int64', 'num_directions', None, ()), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'hidden_size', None, ())), ())), ('gemm_steps',)),
+    ('repeat', 's', 'seq_length', (), (('launch', 'fused_step', ('_dtype_T',), ('fused_row_tiles', 'fused_unit_tiles', 'num_directions'), (256,), 0, (('buf', 2), ('buf', 10), ('buf', 6), ('buf', 8), ('buf', 4), ('buf', 9), ('buf', 5), ('buf', 11), ('act', 'activations', 0), ('act', 'activations', ('-', 'num_directions', 1)), ('scalar', '_np.int64', 's', None, ()), ('scalar', '_np.int64', 'backward_first', None, ()), ('scalar', '_np.int64', 'seq_length', None, ()), ('scalar', '_np.int64', 'num_directions', None, ()), ('scalar', '_np.int64', 'batch_size', None, ()), ('scalar', '_np.int64', 'hidden_size', None, ())), ()),), ('fused',)),
+    ('launch', 'final_state', ('_dtype_T',), ('cell_blocks',), ('cell_threads',), 0, (('buf', 11), ('buf', 5), ('scalar', '_np.int64', 'seq_length', None, ()), ('scalar', '_np.int64', 'all_cells', None, ())), (('and', 'fused', ('>', 'seq_length', 0)),)),
 ), {
     'init_state': {('float32',): 'DmlRnn__init_state__float32', ('float16',): 'DmlRnn__init_state__float16'},
+    'transpose_recurrence': {('float32',): 'DmlRnn__transpose_recurrence__float32', ('float16',): 'DmlRnn__transpose_recurrence__float16'},
     'persistent': {('float32',): 'DmlRnn__persistent__float32', ('float16',): 'DmlRnn__persistent__float16'},
     'step': {('float32',): 'DmlRnn__step__float32', ('float16',): 'DmlRnn__step__float16'},
     'fused_step': {('float32',): 'DmlRnn__fused_step__float32', ('float16',): 'DmlRnn__fused_step__float16'},
@@ -314,6 +316,7 @@ def _compute(scope: Scope | str | None, input: Any, weight: Any, recurrence: Any
         fused_row_tiles = max((-(-batch_size//32)), 3)
         fused_unit_tiles = (-(-hidden_size//32))
         state_slots = 2*fused
+        on_cpu = (1 if _backend.name == 'cpu' else 0)
         _shape_output_sequence = [seq_length, 1, batch_size, hidden_size]
         _shape_output_single = [1, 1, batch_size, hidden_size]
     elif direction == 'backward':
@@ -366,6 +369,7 @@ def _compute(scope: Scope | str | None, input: Any, weight: Any, recurrence: Any
         fused_row_tiles = max((-(-batch_size//32)), 3)
         fused_unit_tiles = (-(-hidden_size//32))
         state_slots = 2*fused
+        on_cpu = (1 if _backend.name == 'cpu' else 0)
         _shape_output_sequence = [seq_length, 1, batch_size, hidden_size]
         _shape_output_single = [1, 1, batch_size, hidden_size]
     elif direction == 'bidirectional':
@@ -418,6 +422,7 @@ def _compute(scope: Scope | str | None, input: Any, weight: Any, recurrence: Any
         fused_row_tiles = max((-(-batch_size//32)), 3)
         fused_unit_tiles = (-(-hidden_size//32))
         state_slots = 2*fused
+        on_cpu = (1 if _backend.name == 'cpu' else 0)
         _shape_output_sequence = [seq_length, 2, batch_size, hidden_size]
         _shape_output_single = [1, 2, batch_size, hidden_size]
     else:
@@ -432,19 +437,25 @@ def _compute(scope: Scope | str | None, input: Any, weight: Any, recurrence: Any
     projected = _backend.empty([num_directions, seq_length, batch_size, hidden_size], _dtype_T)
     recurrent = _backend.empty([num_directions, batch_size, hidden_size], _dtype_T)
     states = _backend.empty([state_slots, num_directions, batch_size, hidden_size], _dtype_T)
+    rt = _backend.empty([num_directions*hidden_size*hidden_size*on_cpu], _dtype_T)
     if _rt.plan_as_data():
-        _rt.run_plan(_backend, _KERNELS, _PLAN, (num_directions, steps, hidden_size, input_size, _dtype_T, cell_blocks, cell_threads, seq_length, batch_size, persistent_blocks, activations, backward_first, persistent, cells, step_threads, gemm_steps, fused_row_tiles, fused_unit_tiles, fused, all_cells,), (input, weight, projected, hidden_init, sequence_lengths, output_single, recurrence, bias, output_sequence, recurrent, states,))
+        _rt.run_plan(_backend, _KERNELS, _PLAN, (num_directions, steps, hidden_size, input_size, _dtype_T, cell_blocks, cell_threads, seq_length, batch_size, persistent_blocks, activations, backward_first, persistent, cells, step_threads, gemm_steps, fused_row_tiles, fused_unit_tiles, fused, all_cells,), (input, weight, projected, hidden_init, sequence_lengths, output_single, recurrence, rt, bias, output_sequence, recurrent, states,))
     else:  # the same plan as Python: for a reader, and run with OPGEN_PLAN=loop
-        _rt.hold_if_capturing(_backend, (input, weight, projected, hidden_init, sequence_lengths, output_single, recurrence, bias, output_sequence, recurrent, states,))
+        _rt.hold_if_capturing(_backend, (input, weight, projected, hidden_init, sequence_lengths, output_single, recurrence, rt, bias, output_sequence, recurrent, states,))
         for d in range(num_directions):
             _backend.gemm(input, weight, projected, steps, hidden_size, input_size, False, True, 0, 0, d*hidden_size*input_size, d*steps*hidden_size)
         _backend.launch(_KERNELS, _PLAN.symbol('init_state', _dtype_T), (cell_blocks,), (cell_threads,), (hidden_init, sequence_lengths, output_single, _np.int64(seq_length), _np.int64(num_directions), _np.int64(batch_size), _np.int64(hidden_size),), 0)
+        if _backend.name == 'cpu':
+            _backend.launch(_KERNELS, _PLAN.symbol('transpose_recurrence', _dtype_T), (1, num_directions,), (1,), (recurrence, rt, _np.int64(hidden_size),), 0)
         if persistent:
             _backend.launch(_KERNELS, _PLAN.symbol('persistent', _dtype_T), (persistent_blocks, num_directions,), (256,), (projected, recurrence, bias, sequence_lengths, output_sequence, output_single, *activations[0].kernel_args(), *activations[num_directions - 1].kernel_args(), _np.int64(backward_first), _np.int64(seq_length), _np.int64(num_directions), _np.int64(batch_size), _np.int64(hidden_size),), 0)
         if gemm_steps:
             for s in range(seq_length):
                 for d in range(num_directions):
-                    _backend.gemm(output_single, recurrence, recurrent, batch_size, hidden_size, hidden_size, False, True, 0, d*cells, d*hidden_size*hidden_size, d*cells)
+                    if _backend.name == 'cuda':
+                        _backend.gemm(output_single, recurrence, recurrent, batch_size, hidden_size, hidden_size, False, True, 0, d*cells, d*hidden_size*hidden_size, d*cells)
+                    if _backend.name == 'cpu':
+                        _backend.gemm(output_single, rt, recurrent, batch_size, hidden_size, hidden_size, False, False, 0, d*cells, d*hidden_size*hidden_size, d*cells)
                 _backend.launch(_KERNELS, _PLAN.symbol('step', _dtype_T), (cell_blocks,), (step_threads,), (projected, recurrent, bias, sequence_lengths, output_sequence, output_single, *activations[0].kernel_args(), *activations[num_directions - 1].kernel_args(), _np.int64(s), _np.int64(backward_first), _np.int64(seq_length), _np.int64(num_directions), _np.int64(batch_size), _np.int64(hidden_size),), 0)
         if fused:
             for s in range(seq_length):

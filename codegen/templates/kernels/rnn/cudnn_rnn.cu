@@ -707,6 +707,21 @@ __device__ void fill_ones(T* __restrict__ ones, long long n) {
   crnn::each(n, [&](long long i) { crnn::store(ones + i, A(1)); });
 }
 
+// rt = R_dᵀ ([Hh, G]) of direction d = blockIdx.y, from R_d ([G, Hh]) at rofs + d·layer_w: the cpu plan's
+// per-step product h·Rᵀ then reads its B untransposed, which OpenBLAS's SkylakeX kernels run faster at
+// [32, 256]·[256, 1024] (~210 against ~307 µs); NN sums in another order than NT for some sizes, so the
+// bits move within the op's ULP bounds (bench/RESULTS.md, 2026-11-30 04:40).
+template <typename T>
+__device__ void transpose_r(const T* __restrict__ params, T* __restrict__ rt, long long rofs, long long layer_w,
+                            long long G, long long Hh) {
+  const long long d = blockIdx.y;
+  const T* __restrict__ r = params + rofs + d * layer_w;
+  T* __restrict__ o = rt + d * G * Hh;
+  crnn::each(Hh, [&](long long k) {
+    for (long long g = 0; g < G; ++g) o[k * G + g] = r[g * Hh + k];
+  });
+}
+
 // buf[to + i] = buf[from + i] for i < n (the spans apart). Outside gru both bias gradients of a
 // pseudo-layer are 1ᵀ·dG of the same dG: the second is a copy of the first product rather than the
 // same GEMM again (a [1, G·H] product over every step: ~0.3–0.6 ms on the cpu, a copy ~1 µs).

@@ -282,6 +282,18 @@ __device__ void fused_step(const T* __restrict__ projected, T* __restrict__ recu
   });
 }
 
+// rt[d] = R[d]ᵀ for direction d = blockIdx.y: the cpu plan's per-step product H·R[d]ᵀ then reads its B
+// untransposed, which OpenBLAS's SkylakeX kernels run faster ([32, 256]·[256, 256]: ~50 against ~73 µs
+// CPU at one thread); NN sums in another order than NT for some sizes (bench/RESULTS.md, 2026-11-30 04:40).
+template <typename T>
+__device__ void transpose_recurrence(const T* __restrict__ recurrence, T* __restrict__ rt, long long H) {
+  const T* __restrict__ r = recurrence + static_cast<long long>(blockIdx.y) * H * H;
+  T* __restrict__ o = rt + static_cast<long long>(blockIdx.y) * H * H;
+  opgen::for_each_index(H, [&](long long k) {
+    for (long long j = 0; j < H; ++j) o[k * H + j] = r[j * H + k];
+  });
+}
+
 // After the fused steps: the last state (in states[(seq_length − 1) % 2]) into output_single.
 template <typename T>
 __device__ void final_state(const T* __restrict__ states, T* __restrict__ output_single, long long seq_length,
