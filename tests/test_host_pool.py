@@ -109,6 +109,21 @@ def test_a_larger_launch_still_uses_the_pool(whose, monkeypatch):
     assert any((t != me).any() for t in tids), "no block of a 12 ms launch ran on a helper"
 
 
+def test_launches_on_the_caller_alone_between_shared_ones(whose, monkeypatch):
+    # A launch no helper takes part in runs from a job of its own, without the pool's lock: a helper
+    # waking late for the shared launch before it must not take its blocks, and the shared launches
+    # after it still get every block run.
+    me = threading.get_native_id()
+    for _ in range(20):
+        monkeypatch.setenv("OPGEN_HOST_THREADS", "2")
+        shared = _launch(whose, 4, 200_000)
+        assert (shared != 0).all(), f"a shared launch left blocks unrun: {shared}"
+        monkeypatch.setenv("OPGEN_HOST_THREADS", "1")
+        for _ in range(5):
+            alone = _launch(whose, 8, 0)
+            assert (alone == me).all(), f"a one-worker launch's blocks ran on {alone}, not only on the caller {me}"
+
+
 def test_a_launch_the_pool_cannot_speed_up_runs_on_the_caller(module, monkeypatch):
     monkeypatch.setenv("OPGEN_HOST_THREADS", "2")
     serial = module.get_function("one_at_a_time")

@@ -82,38 +82,38 @@ uint64_t clock_ns(clockid_t id) {
 uint64_t cpu_ns() { return clock_ns(CLOCK_THREAD_CPUTIME_ID); }  // the calling thread's CPU time
 uint64_t mono_ns() { return clock_ns(CLOCK_MONOTONIC); }
 
-void job_fail(const char* msg) {
+void job_fail(Job& job, const char* msg) {
   pthread_mutex_lock(&g_mu);
-  if (!g_job.failed) {
-    snprintf(g_job.err, sizeof g_job.err, "%s", msg);
-    __atomic_store_n(&g_job.failed, 1, __ATOMIC_RELEASE);
+  if (!job.failed) {
+    snprintf(job.err, sizeof job.err, "%s", msg);
+    __atomic_store_n(&job.failed, 1, __ATOMIC_RELEASE);
   }
   pthread_mutex_unlock(&g_mu);
 }
 
 // Takes rt_parallel's parts until none is left.
-void work_parts() {
+void work_parts(Job& job) {
   for (;;) {
-    const uint64_t i = __atomic_fetch_add(&g_job.next, 1, __ATOMIC_RELAXED);
-    if (i >= g_job.nblocks) break;
-    g_job.task(g_job.task_arg, i);
+    const uint64_t i = __atomic_fetch_add(&job.next, 1, __ATOMIC_RELAXED);
+    if (i >= job.nblocks) break;
+    job.task(job.task_arg, i);
   }
 }
 
-void work(Worker* w) {
-  if (!g_job.desc) {
-    work_parts();
+void work(Worker* w, Job& job) {
+  if (!job.desc) {
+    work_parts(job);
     return;
   }
-  const opgen_launch_desc* d = g_job.desc;
+  const opgen_launch_desc* d = job.desc;
   const opgen_launch_cfg* c = d->cfg;
   const unsigned n = c->block[0] * c->block[1] * c->block[2];
   if (!ensure_stacks(w, n, c->stack_size)) {
-    job_fail("out of memory allocating fiber stacks (lower OPGEN_HOST_STACK_KB?)");
+    job_fail(job, "out of memory allocating fiber stacks (lower OPGEN_HOST_STACK_KB?)");
     return;
   }
   w->desc = d;
-  w->random = g_job.random;
+  w->random = job.random;
   w->san = c->sanitize != 0;
 #ifdef OPGEN_ASM_SWITCH
   uint32_t mx;
@@ -123,15 +123,15 @@ void work(Worker* w) {
   w->csr = mx | static_cast<uint64_t>(cw) << 32;
 #endif
   for (;;) {
-    if (__atomic_load_n(&g_job.failed, __ATOMIC_ACQUIRE)) break;
-    const uint64_t i = __atomic_fetch_add(&g_job.next, 1, __ATOMIC_RELAXED);
-    if (i >= g_job.nblocks) break;
+    if (__atomic_load_n(&job.failed, __ATOMIC_ACQUIRE)) break;
+    const uint64_t i = __atomic_fetch_add(&job.next, 1, __ATOMIC_RELAXED);
+    if (i >= job.nblocks) break;
     uint64_t lin = i;
-    if (g_job.random)
-      lin = static_cast<uint64_t>((static_cast<unsigned __int128>(g_job.perm_a) * i + g_job.perm_b) % g_job.nblocks);
+    if (job.random)
+      lin = static_cast<uint64_t>((static_cast<unsigned __int128>(job.perm_a) * i + job.perm_b) % job.nblocks);
     run_block(w, lin);
     if (w->failed) {
-      job_fail(w->err);
+      job_fail(job, w->err);
       break;
     }
   }
@@ -157,7 +157,7 @@ void* worker_main(void* arg) {
     ++g_job.active;
     pthread_mutex_unlock(&g_mu);
     const uint64_t t0 = cpu_ns();
-    work(w);
+    work(w, g_job);
     const uint64_t busy = cpu_ns() - t0;
     pthread_mutex_lock(&g_mu);
     g_job.busy_ns += busy;
@@ -272,59 +272,67 @@ int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen) {
   const int helpers = ensure_workers(want - 1);  // the caller is the remaining worker
   if (want > 1 && helpers > 0) keep_helpers_off_caller();
   const uint64_t wall0 = timed ? mono_ns() : 0;  // (the helpers' wake-up included)
-  pthread_mutex_lock(&g_mu);
-  g_job.desc = d;
-  g_job.task = nullptr;
-  g_job.nblocks = nblocks;
-  g_job.next = 0;
-  g_job.failed = 0;
-  g_job.err[0] = 0;
-  g_job.random = c->random_order != 0;
-  g_job.perm_a = 1;
-  g_job.perm_b = 0;
-  if (g_job.random && nblocks > 1) {
+  // A launch no helper takes part in runs from a job of its own, without g_mu: g_job stays as the last
+  // shared job left it (closed, its helpers done), so a helper waking late for that one finds nothing.
+  const int participants = want - 1 < helpers ? want - 1 : helpers;
+  const bool shared = participants > 0;
+  Job alone;
+  Job& job = shared ? g_job : alone;
+  if (shared) pthread_mutex_lock(&g_mu);
+  job.desc = d;
+  job.task = nullptr;
+  job.nblocks = nblocks;
+  job.next = 0;
+  job.failed = 0;
+  job.err[0] = 0;
+  job.random = c->random_order != 0;
+  job.perm_a = 1;
+  job.perm_b = 0;
+  if (job.random && nblocks > 1) {
     uint64_t s = c->seed ^ 0x5851F42D4C957F2Dull;
-    do g_job.perm_a = 1 + splitmix(s) % (nblocks - 1);
-    while (gcd(g_job.perm_a, nblocks) != 1);
-    g_job.perm_b = splitmix(s) % nblocks;
+    do job.perm_a = 1 + splitmix(s) % (nblocks - 1);
+    while (gcd(job.perm_a, nblocks) != 1);
+    job.perm_b = splitmix(s) % nblocks;
   }
-  g_job.nparticipants = want - 1 < helpers ? want - 1 : helpers;
-  g_job.active = 0;
-  g_job.closed = 0;
-  g_job.busy_ns = 0;
-  if (g_job.nparticipants > 0) {
+  job.nparticipants = participants;
+  job.active = 0;
+  job.closed = 0;
+  job.busy_ns = 0;
+  if (shared) {
     __atomic_add_fetch(&g_gen, 1, __ATOMIC_RELEASE);
     g_wakes++;
     pthread_cond_broadcast(&g_work_cv);
+    pthread_mutex_unlock(&g_mu);
   }
-  pthread_mutex_unlock(&g_mu);
   // Run blocks on this thread as well: no wake-up latency for small launches.
   Worker* const saved = tls_worker;
   stack_t old_alt;
   const bool restore_alt = !batched && caller_altstack_enter(&old_alt);
   tls_worker = &g_caller;
   const uint64_t t0 = timed ? cpu_ns() : 0;
-  work(&g_caller);
+  work(&g_caller, job);
   const uint64_t busy = timed ? cpu_ns() - t0 : 0;
   tls_worker = saved;
   caller_altstack_leave(restore_alt, &old_alt);
   // Wait for the helpers that took part, not for those still waking up: a launch whose blocks the
   // caller ran alone (a tiny one) does not pay a helper's wake-up latency.
   OPGEN_PHASE(const uint64_t wait0 = mono_ns());
-  pthread_mutex_lock(&g_mu);
-  g_job.closed = 1;
-  while (g_job.active > 0) pthread_cond_wait(&g_done_cv, &g_mu);
-  OPGEN_PHASE(phase_launch(d, want, g_job.nparticipants > 0, mono_ns() - wait0));
+  if (shared) {
+    pthread_mutex_lock(&g_mu);
+    g_job.closed = 1;
+    while (g_job.active > 0) pthread_cond_wait(&g_done_cv, &g_mu);
+  }
+  OPGEN_PHASE(phase_launch(d, want, shared, mono_ns() - wait0));
   if (timed) {
-    const uint64_t work_ns = g_job.busy_ns + busy;
-    if (g_job.nparticipants > 0 && work_ns < kCheckedNs && (mono_ns() - wall0) * kMinSpeedup > work_ns)
+    const uint64_t work_ns = job.busy_ns + busy;
+    if (shared && work_ns < kCheckedNs && (mono_ns() - wall0) * kMinSpeedup > work_ns)
       inline_left = kPoolRetry;
     last = LaunchTime{d->run_thread, {c->grid[0], c->grid[1], c->grid[2]},
                       {c->block[0], c->block[1], c->block[2]}, work_ns, inline_left};
   }
-  const int failed = g_job.failed;
-  if (failed && err && errlen) snprintf(err, errlen, "%s", g_job.err);
-  pthread_mutex_unlock(&g_mu);
+  const int failed = job.failed;
+  if (failed && err && errlen) snprintf(err, errlen, "%s", job.err);
+  if (shared) pthread_mutex_unlock(&g_mu);
   if (c->sanitize) san_end();
   if (!batched) pthread_mutex_unlock(&g_launch_mu);
   return failed ? 1 : 0;
@@ -359,7 +367,7 @@ void rt_parallel(uint64_t parts, int threads, void (*task)(void*, uint64_t), voi
   }
   pthread_mutex_unlock(&g_mu);
   __atomic_store_n(&g_split_ns, mono_ns(), __ATOMIC_RELAXED);
-  work_parts();
+  work_parts(g_job);
   pthread_mutex_lock(&g_mu);
   g_job.closed = 1;
   while (g_job.active > 0) pthread_cond_wait(&g_done_cv, &g_mu);
