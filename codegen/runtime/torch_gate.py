@@ -97,10 +97,10 @@ def load(package: str, namespace: str, helpers: Mapping[str, str]) -> bool:
 def _register(path: Path, namespace: str, helpers: Mapping[str, str]) -> None:
     """The library's `opgen_gate_register` for the ops of `helpers` this process has not registered
     yet (all or none of them; a refusal, a helper defined already say, as TorchGateUnavailable)."""
-    new = {op: schema for op, schema in helpers.items() if (namespace, op) not in _REGISTERED}
-    if not new:
-        return
-    with _LOCK:
+    with _LOCK:  # (the check too: two threads registering one package would define its helpers twice)
+        new = {op: schema for op, schema in helpers.items() if (namespace, op) not in _REGISTERED}
+        if not new:
+            return
         register = ctypes.CDLL(str(path)).opgen_gate_register  # (the handle load_library opened)
         register.restype = ctypes.c_int
         names = (ctypes.c_char_p * len(new))(*(op.encode() for op in new))
