@@ -32,7 +32,6 @@ from codegen import (
     naming,
     plan_data,
     pygen,
-    torch_autograd_gate,
     torch_native,
     torchgen,
 )
@@ -97,7 +96,7 @@ TEMPLATE_FUNCTIONS = {
     "setup_context_body": torchgen.setup_context_body, "setup_context_params": torchgen.setup_context_params,
     "torch_impl_attr": torchgen.impl_attr, "torch_params": torchgen.params, "torch_returns": torchgen.returns,
     "torch_schema": torchgen.schema, "torch_native_kernel": torch_native.native_kernel,
-    "torch_python_helper": torch_names.python_helper,
+    "torch_python_helper": torch_names.python_helper, "torch_autograd_helper": torch_names.autograd_helper,
     "jax_attr_kinds": jaxgen.attr_kinds, "jax_handler_stem": jaxgen.handler_stem, "jax_inputs": jaxgen.input_names,
     "jax_gradient": jaxgen.gradient, "jax_no_gradient": jaxgen.no_gradient, "jax_outputs": jaxgen.output_names,
     "jax_vmap_method": jaxgen.vmap_method,
@@ -280,9 +279,6 @@ def render_all(ops: list[OpSpec], template_roots: Sequence[Path], activations: A
     files.add("torch_native.cpp", torch_native.source(registered, (project or own_project()).torch_namespace,
                                                       banner(f"{specs}/", "//")),
               "the package's PyTorch registration in C++ (stable ABI)")
-    files.add("torch_autograd_gate.cpp", torch_autograd_gate.source(
-        registered, (project or own_project()).torch_namespace, banner(f"{specs}/", "//")),
-              "the package's ops' Autograd kernel in C++ (PyTorch's headers)")
     files.add("jax.py", env.get_template("python/jax.py.j2").render(
         ops=jaxgen.provided(registered), activations=jaxgen.takes_activations(registered), header=all_header,
         by_name={op.name: op for op in ops},

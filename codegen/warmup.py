@@ -272,23 +272,22 @@ def _warm_torch(package: str) -> None:
     """The package's PyTorch libraries, which its torch module loads by default (unless
     OPGEN_TORCH_NATIVE=0), built into the cache too, on either device (the host compiler builds
     them): the stable library (torch_native.cpp: codegen/runtime/torch_library.py) and the C++
-    Autograd kernel (torch_autograd_gate.cpp: codegen/runtime/torch_gate.py), one line each saying
-    what happened; never a failure of warmup: where one cannot be built, the torch module registers
+    Autograd kernel (opgen's gate library, one per PyTorch for every package: torch_gate.py), one
+    line each saying what happened; never a failure of warmup: where one cannot be built, the torch module registers
     its ops in Python, or keeps its Python Autograd kernels."""
     folder = Path(next(iter(importlib.import_module(package).__path__)))  # (as generated_ops walks it)
-    for label, name in (("torch library", "torch_native.cpp"), ("torch Autograd kernel", "torch_autograd_gate.cpp")):
-        source = folder / name
+    from codegen.runtime import torch_gate
+
+    for label, source in (("torch library", folder / "torch_native.cpp"), ("torch Autograd kernel", torch_gate.SOURCE)):
         t0 = time.perf_counter()
-        if not (folder / "torch.py").is_file() or not source.is_file():
+        if not (folder / "torch.py").is_file() or not (folder / "torch_native.cpp").is_file():
             how = "skipped: the package has no torch module"
-        elif name == "torch_native.cpp":
+        elif source is torch_gate.SOURCE:
+            how = torch_gate.warm()
+        else:
             from codegen.runtime import torch_library
 
             how = torch_library.warm(source)
-        else:
-            from codegen.runtime import torch_gate
-
-            how = torch_gate.warm(source)
         print(f"  {label:<21}  {how}  {time.perf_counter() - t0:.2f} s  {source.name}", flush=True)
 
 

@@ -69,10 +69,28 @@ def library_path() -> str:
 _NATIVE_LIBRARY = _torch_library.register(_NATIVE_SOURCE, [_bias_add, _bias_add_grad, _fused_batch_norm_grad_v3, _fused_batch_norm_v3, _layer_norm, _layer_norm_grad, _softmax, _softmax_grad, _cudnn_rnn_backprop_v3, _cudnn_rnn_v3, _dml_rnn, _gru_block_cell, _gru_block_cell_grad])
 NATIVE = _NATIVE_LIBRARY is not None
 
-#: Whether the ops' Autograd kernel is the C++ one (torch_autograd_gate.cpp, built against this
-#: PyTorch's headers and cached; with NATIVE unless OPGEN_TORCH_AUTOGRAD_GATE=0): a grad-mode call
-#: that records no graph then skips Python; else the kernels stay in Python.
-GATED = NATIVE and _torch_gate.load(Path(__file__).with_name("torch_autograd_gate.cpp"))
+#: Whether the ops' Autograd kernel is the C++ one (opgen's gate library, one per PyTorch for every
+#: package: codegen/runtime/native/torch_autograd_gate.cpp, built against this PyTorch's headers and
+#: cached; with NATIVE unless OPGEN_TORCH_AUTOGRAD_GATE=0), registered here for each op with its
+#: helper's schema: a grad-mode call that records no graph then skips Python; else the kernels stay in Python.
+GATED = NATIVE and _torch_gate.load(__package__ or __name__, NAMESPACE, {
+    'bias_add': "_bias_add_autograd(Tensor value, Tensor bias, *, str data_format='NHWC') -> Tensor",
+    'bias_add_grad': "_bias_add_grad_autograd(Tensor out_backprop, *, str data_format='NHWC') -> Tensor",
+    'fused_batch_norm_grad_v3': "_fused_batch_norm_grad_v3_autograd(Tensor y_backprop, Tensor x, Tensor scale, Tensor reserve_space_1, Tensor reserve_space_2, Tensor reserve_space_3, *, float epsilon=0.0001, str data_format='NHWC', bool is_training=True) -> (Tensor, Tensor, Tensor, Tensor, Tensor)",
+    'fused_batch_norm_v3': "_fused_batch_norm_v3_autograd(Tensor x, Tensor scale, Tensor offset, Tensor mean, Tensor variance, *, float epsilon=0.0001, float exponential_avg_factor=1.0, str data_format='NHWC', bool is_training=True) -> (Tensor, Tensor, Tensor, Tensor, Tensor, Tensor)",
+    'layer_norm': '_layer_norm_autograd(Tensor x, Tensor? gamma=None, Tensor? beta=None, *, float epsilon=1e-05) -> (Tensor, Tensor, Tensor)',
+    'layer_norm_grad': '_layer_norm_grad_autograd(Tensor dy, Tensor x, Tensor mean, Tensor rstd, Tensor? gamma=None) -> (Tensor, Tensor, Tensor)',
+    'softmax': '_softmax_autograd(Tensor x, *, int axis=-1) -> Tensor',
+    'softmax_grad': '_softmax_grad_autograd(Tensor y, Tensor dy, *, int axis=-1) -> Tensor',
+    'cudnn_rnn_backprop_v3': "_cudnn_rnn_backprop_v3_autograd(Tensor input, Tensor input_h, Tensor input_c, Tensor params, Tensor sequence_lengths, Tensor output, Tensor output_h, Tensor output_c, Tensor output_backprop, Tensor output_h_backprop, Tensor output_c_backprop, Tensor reserve_space, Tensor host_reserved, *, str rnn_mode='lstm', str input_mode='linear_input', str direction='unidirectional', float dropout=0.0, int seed=0, int seed2=0, int num_proj=0, bool time_major=True, bool compute_input_backprop=True) -> (Tensor, Tensor, Tensor, Tensor)",
+    'cudnn_rnn_canonical_to_params_v2': "_cudnn_rnn_canonical_to_params_v2_autograd(int num_layers, int num_units, int input_size, Tensor[] weights, Tensor[] biases, *, int num_params_weights=0, int num_params_biases=0, str rnn_mode='lstm', str input_mode='linear_input', str direction='unidirectional', float dropout=0.0, int seed=0, int seed2=0, int num_proj=0) -> Tensor",
+    'cudnn_rnn_params_size': "_cudnn_rnn_params_size_autograd(int num_layers, int num_units, int input_size, *, str t, str s, str rnn_mode='lstm', str input_mode='linear_input', str direction='unidirectional', float dropout=0.0, int seed=0, int seed2=0, int num_proj=0) -> Tensor",
+    'cudnn_rnn_params_to_canonical_v2': "_cudnn_rnn_params_to_canonical_v2_autograd(int num_layers, int num_units, int input_size, Tensor params, *, int num_params_weights, int num_params_biases, str rnn_mode='lstm', str input_mode='linear_input', str direction='unidirectional', float dropout=0.0, int seed=0, int seed2=0, int num_proj=0) -> (Tensor[], Tensor[])",
+    'cudnn_rnn_v3': "_cudnn_rnn_v3_autograd(Tensor input, Tensor input_h, Tensor input_c, Tensor params, Tensor sequence_lengths, *, str rnn_mode='lstm', str input_mode='linear_input', str direction='unidirectional', float dropout=0.0, int seed=0, int seed2=0, int num_proj=0, bool is_training=True, bool time_major=True) -> (Tensor, Tensor, Tensor, Tensor, Tensor)",
+    'dml_rnn': "_dml_rnn_autograd(Tensor input, Tensor weight, Tensor recurrence, Tensor? bias=None, Tensor? hidden_init=None, Tensor? sequence_lengths=None, *, str direction='forward', str[]? activations=None) -> (Tensor, Tensor)",
+    'gru_block_cell': '_gru_block_cell_autograd(Tensor x, Tensor h_prev, Tensor w_ru, Tensor w_c, Tensor b_ru, Tensor b_c) -> (Tensor, Tensor, Tensor, Tensor)',
+    'gru_block_cell_grad': '_gru_block_cell_grad_autograd(Tensor x, Tensor h_prev, Tensor w_ru, Tensor w_c, Tensor b_ru, Tensor b_c, Tensor r, Tensor u, Tensor c, Tensor d_h) -> (Tensor, Tensor, Tensor, Tensor)',
+})
 
 _Library: Any = torch.library.Library  # (unannotated in torch: called through Any for mypy --strict)
 _LIB = _Library(NAMESPACE, "FRAGMENT")

@@ -62,11 +62,11 @@ def expected_files(specs: Path = SPECS) -> set[str]:
     the ops use one module, named after it; per op with a launch plan its native driver; per group an
     __init__; the package files (the torch registration, the JAX functions; the activation library's module when the
     folder has one)."""
-    # torch.py: the PyTorch registration (torch_native.cpp: in C++; torch_autograd_gate.cpp: its Autograd kernel);
+    # torch.py: the PyTorch registration (torch_native.cpp: in C++; its Autograd kernel: opgen's shared gate);
     # jax.py: the JAX functions (jax_ffi.cpp: their XLA FFI handlers); _opgen.py: the opgen version and
     # generated-code ABI, checked at import
     files = {"__init__.py", "_opgen.py", "py.typed", "docs/index.md", "torch.py", "torch_native.cpp",
-             "torch_autograd_gate.cpp", "jax.py", "jax_ffi.cpp"}
+             "jax.py", "jax_ffi.cpp"}
     ops = load_specs(specs)
     if ops.activations.kinds:
         files.add("activations.py")

@@ -145,8 +145,9 @@ def test_a_users_package_names_itself_not_opgens(tmp_path: Path) -> None:
     native = files["torch_native.cpp"]  # the C++ registration: the project's namespace and schemas
     assert "STABLE_TORCH_LIBRARY_FRAGMENT(mine, m)" in native and "STABLE_TORCH_LIBRARY_IMPL(mine, CPU, m)" in native
     assert 'm.def("scale(' in native and "opgen_call_Scale" in native
-    gate = files["torch_autograd_gate.cpp"]  # its Autograd kernel: the project's namespace, the helpers
-    assert "TORCH_LIBRARY_IMPL(mine, Autograd, m)" in gate and 'm.def("_scale_autograd(' in gate
+    assert "torch_autograd_gate.cpp" not in files  # its Autograd kernel: opgen's shared gate, given the helpers
+    assert "_torch_gate.load(__package__ or __name__, NAMESPACE, {" in torch_py
+    assert "    'scale': '_scale_autograd(" in torch_py
     page = files["docs/demo/scale.md"]
     assert "from mine_ops import Scale, scale" in page
     assert "`import mine_ops.torch` registers this op as `torch.ops.mine.scale`" in page

@@ -1,5 +1,6 @@
-"""The package's C++ Autograd kernel (generated/torch_autograd_gate.cpp: codegen/torch_autograd_gate.py,
-codegen/runtime/torch_gate.py), loaded with the native library (OPGEN_TORCH_NATIVE=1, the default) in a
+"""The packages' C++ Autograd kernel (one gate library per PyTorch,
+codegen/runtime/native/torch_autograd_gate.cpp, built by codegen/runtime/torch_gate.py, the package's
+ops registered through it), loaded with the native library (OPGEN_TORCH_NATIVE=1, the default) in a
 fresh process (tests/torch_autograd_gate_child.py):
 
 * a grad-mode call with no input requiring grad enters no Python kernel (only torch's op packet);
@@ -10,6 +11,8 @@ fresh process (tests/torch_autograd_gate_child.py):
   torch.export's graph naming only `opgen.<op>`;
 * with the gate off (OPGEN_TORCH_AUTOGRAD_GATE=0) or unbuildable (a compile error), the Python Autograd
   kernels stay (today's behaviour): the same results, one warning only where it could not be built;
+* packages register through the shared library: once per (namespace, op) and process, all or nothing,
+  a refusal (a helper defined already, a bad schema) warning once per package;
 * a failed build is remembered in the cache under its key: a later process runs no compiler for it
   (a counting $CXX) and still warns once; another key, or the marker removed, compiles again; a
   compiler killed by a signal is not remembered.
@@ -28,7 +31,7 @@ import pytest
 
 pytest.importorskip("torch")
 
-from codegen import torch_autograd_gate, torchgen
+from codegen import torchgen
 from codegen.load import load_specs
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -92,30 +95,78 @@ def test_opcheck_compile_and_export(run: tuple[str, dict[str, Any]]) -> None:
     assert out["exported"] == ["<built-in function getitem>", "opgen.layer_norm.default", "opgen.softmax.default"]
 
 
-def test_the_unit_defines_a_helper_and_registers_the_kernel_for_every_op() -> None:
+def test_the_torch_module_registers_every_op_with_its_helpers_schema() -> None:
     ops = [op for op in load_specs(PROJECT / "specs") if op.torch.register]
-    text = torch_autograd_gate.source(ops, "myops", "// header")
-    assert "TORCH_LIBRARY_FRAGMENT(myops, m)" in text and "TORCH_LIBRARY_IMPL(myops, Autograd, m)" in text
+    text = (PROJECT / "generated" / "torch.py").read_text()
+    assert "GATED = NATIVE and _torch_gate.load(__package__ or __name__, NAMESPACE, {" in text
     for op in ops:
         helper = f"_{op.snake_name}_autograd" + torchgen.schema(op)[len(op.snake_name):]  # (the op's own schema)
-        assert f'm.def("{helper}");' in text
-        assert f'static constexpr char k_{op.snake_name}_helper[] = "myops::_{op.snake_name}_autograd";' in text
-        assert (f'm.impl("{op.snake_name}", torch::CppFunction::makeFromBoxedFunction<'
-                f'&opgen_torch_gate::kernel<k_{op.snake_name}_helper>>());') in text
+        assert f"    {op.snake_name!r}: {helper!r},\n" in text
+    assert not (PROJECT / "generated" / "torch_autograd_gate.cpp").exists()  # (one shared unit: torch_gate.SOURCE)
+
+
+# Registration through the shared library in one process: a namespace of the test's own (an op with a
+# CPU kernel defined in Python), registered, registered again (a torch module run twice: nothing
+# twice), refused where its helper exists already (another package claiming the same ops), and all or
+# nothing where one helper's schema is bad.
+_REGISTER = """
+import json, warnings
+import torch
+from codegen.runtime import torch_gate
+lib = torch.library.Library("opgen_gate_t", "DEF")
+for name in ("twice", "thrice"):
+    lib.define(name + "(Tensor x) -> Tensor")
+lib.impl("twice", lambda x: x * 2, "CPU")
+lib.impl("thrice", lambda x: x * 3, "CPU")
+helpers = {"twice": "_twice_autograd(Tensor x) -> Tensor"}
+out = {"first": torch_gate.load("pkg_a", "opgen_gate_t", helpers),
+       "again": torch_gate.load("pkg_a", "opgen_gate_t", helpers)}
+with torch.no_grad():
+    out["value"] = torch.ops.opgen_gate_t.twice(torch.ones(2)).tolist()
+out["dump"] = torch._C._dispatch_dump("opgen_gate_t::twice")
+torch_gate._REGISTERED.clear()  # (as another package of the same namespace and op would)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    out["claimed"] = torch_gate.load("pkg_b", "opgen_gate_t", helpers)
+    out["bad"] = torch_gate.load("pkg_c", "opgen_gate_t", {"thrice": "_thrice_autograd(Tensor x) -> Tensor",
+                                                          "twice": "_oops_autograd(Tensor x -> Tensor"})
+    out["thrice_helper"] = hasattr(torch.ops.opgen_gate_t, "_thrice_autograd")
+    out["bad_again"] = torch_gate.load("pkg_c", "opgen_gate_t", {"thrice": "_thrice_autograd(Tensor x) -> Tensor"})
+out["warnings"] = [str(w.message) for w in caught if "opgen" in str(w.message)]
+print(json.dumps(out))
+"""
+
+
+def test_packages_register_through_the_shared_library_once_and_all_or_nothing() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "OPGEN_TORCH_AUTOGRAD_GATE"}
+    env.update(PYTHONPATH=str(PROJECT), CUDA_VISIBLE_DEVICES="")
+    proc = subprocess.run([sys.executable, "-c", _REGISTER], capture_output=True, text=True, env=env, cwd=PROJECT,
+                          timeout=900)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    assert "Overriding a previously registered kernel" not in proc.stderr  # (the second load registered nothing)
+    out = json.loads(proc.stdout.splitlines()[-1])
+    assert out["first"] is True and out["again"] is True and out["value"] == [2.0, 2.0]
+    (autograd,) = [line for line in out["dump"].splitlines() if line.startswith("Autograd")]
+    assert autograd.startswith("Autograd[alias]: registered at") and "opgen-torch-gate-" in autograd  # (the gate)
+    assert out["claimed"] is False and out["bad"] is False
+    claimed, bad = out["warnings"]  # (one per package: pkg_c's second refusal warns no more)
+    assert "pkg_b's torch ops" in claimed and "registering opgen_gate_t's ops failed" in claimed
+    assert "pkg_c's torch ops" in bad and "registering opgen_gate_t's ops failed" in bad
+    assert out["thrice_helper"] is False  # (the refused call left no helper behind)
+    assert out["bad_again"] is True  # (so the good part alone registers later)
 
 
 # A gate that fails to compile, in a fresh cache: the failure is remembered (the compiler runs once
 # for a key), the fallback still warns once per process, and a changed key (other flags) compiles again.
 _LOAD_BROKEN = """
 import json, sys, warnings
-from pathlib import Path
 from codegen.runtime import torch_gate
 flags = torch_gate._flags
 torch_gate._flags = lambda t: [*flags(t), "-include", sys.argv[1]]
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
-    loaded = torch_gate.load(Path("generated/torch_autograd_gate.cpp"))
-warm = torch_gate.warm(Path("generated/torch_autograd_gate.cpp"))  # (opgen warmup's step, after it)
+    loaded = torch_gate.load("generated", "opgen", {})
+warm = torch_gate.warm()  # (opgen warmup's step, after it)
 print(json.dumps({"loaded": loaded, "warnings": [str(w.message) for w in caught if "opgen" in str(w.message)],
                   "warm": warm}))
 """

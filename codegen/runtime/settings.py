@@ -308,7 +308,7 @@ TORCH_NATIVE = Setting(
 TORCH_AUTOGRAD_GATE = Setting(
     "OPGEN_TORCH_AUTOGRAD_GATE", "flag", True,
     "0: with the native library (OPGEN_TORCH_NATIVE), a package's torch module keeps its ops' Autograd "
-    "kernels in Python instead of building and loading their C++ one (torch_autograd_gate.cpp, against "
+    "kernels in Python instead of building and loading their C++ one (opgen's gate library, against "
     "PyTorch's own headers; docs/pytorch.md)",
     parse_flag)
 BLAS = Setting(

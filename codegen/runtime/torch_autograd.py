@@ -9,7 +9,7 @@ at once, exactly as its no-grad branch does (same keyset, same guard), and every
 handed to torch's kernel unchanged (its setup_context, backward, double backward and errors).
 PyTorch's stable ABI has no requires-grad query and no below-autograd redispatch, so this kernel
 cannot move into the C++ library (torch_native.cpp); where the package's C++ Autograd kernel is loaded
-(torch_autograd_gate.cpp, built against PyTorch's own headers: codegen/runtime/torch_gate.py), that
+(opgen's gate library, built against PyTorch's own headers: codegen/runtime/torch_gate.py), that
 kernel takes both branches and torch's kernel serves only its graph branch, through the op's helper
 `<ns>::_<op>_autograd` (`gated`)."""
 

@@ -1,15 +1,19 @@
-"""A package's C++ Autograd kernel (issue 32): its `torch_autograd_gate.cpp`
-(codegen/torch_autograd_gate.py prints it) built with the host C++ compiler against the installed
-PyTorch's own headers (not the stable ABI: see codegen/runtime/native/torch_autograd_gate.h), cached
-on disk like the other native libraries (keyed by source, flags, compiler, target, PyTorch's version
-and C++ ABI; built once under the entry's lock), and loaded by the package's torch.py after its stable
-library. Where it cannot be (no compiler, no headers, a compile error, OPGEN_TORCH_AUTOGRAD_GATE=0),
-`load` says so once and the package keeps its Python Autograd kernels. A compile error is remembered
+"""The packages' C++ Autograd kernel (issue 32): ONE gate library per installed PyTorch
+(codegen/runtime/native/torch_autograd_gate.cpp, op-agnostic: no package's content in it) built with
+the host C++ compiler against PyTorch's own headers (not the stable ABI: see
+codegen/runtime/native/torch_autograd_gate.h), cached on disk like the other native libraries (keyed
+by source, flags, compiler, target, PyTorch's version and C++ ABI; built once under the entry's
+lock). A package's torch.py, after its stable library, loads it and registers its ops through the
+library's `opgen_gate_register` (their helpers' schemas, the gate as their Autograd kernel). Where it
+cannot (no compiler, no headers, a compile error, a registration refused, OPGEN_TORCH_AUTOGRAD_GATE=0),
+`load` says so once per package and the package keeps its Python Autograd kernels. A compile error is remembered
 in the cache (codegen/runtime/torch_build.py): later processes fall back at once."""
 
 from __future__ import annotations
 
+import ctypes
 import warnings
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +24,15 @@ from codegen.runtime.host.state import _LOCK
 from codegen.runtime.host.toolchain import _BASE_FLAGS, _compiler_command, _target, compiler_id
 from codegen.runtime.torch_library import NATIVE_DIR
 
+#: The gate's unit, shared by every package.
+SOURCE = NATIVE_DIR / "torch_autograd_gate.cpp"
+
 _BUILT: dict[str, Path] = {}
 _WARNED: set[str] = set()
+#: (namespace, op) pairs this process has registered: a package's torch module run again (imported
+#: under a second name, reloaded) registers nothing twice, as the loaded library did before.
+_REGISTERED: set[tuple[str, str]] = set()
+_ERROR_SIZE = 2048
 
 
 class TorchGateUnavailable(RuntimeError):
@@ -40,49 +51,71 @@ def _flags(torch: Any) -> list[str]:
             "-Wl,--no-as-needed", "-ltorch_cpu", "-lc10"]
 
 
-def build(source: Path) -> Path:
-    """The built gate of the unit at `source`: from this process's memory, the disk cache, or
-    compiled now (raises HostBackendError or TorchGateUnavailable where it cannot be; a compile
-    error, now or remembered from an earlier build of the same key, as TorchGateUnavailable)."""
+def build() -> Path:
+    """The built gate library: from this process's memory, the disk cache, or compiled now (raises
+    HostBackendError or TorchGateUnavailable where it cannot be; a compile error, now or remembered
+    from an earlier build of the same key, as TorchGateUnavailable)."""
     import torch
 
-    unit = source.read_text()
+    unit = SOURCE.read_text()
     text = unit + (NATIVE_DIR / "torch_autograd_gate.h").read_text()  # (the key: the header too)
     cmd = _compiler_command()
     flags = _flags(torch)
     key = diskcache.cache_key(text, flags, compiler_id(cmd), f"{_target()} torch {torch.__version__}")
-    stem = f"opgen-torch-gate-{source.stem}-{key[:32]}"
+    stem = f"opgen-torch-gate-{SOURCE.stem}-{key[:32]}"
     with _LOCK:
         found = _BUILT.get(key)
         if found is None or not found.is_file():
-            found = torch_build.build(stem, unit, cmd, flags, f"the PyTorch Autograd kernel ({source.name})",
+            found = torch_build.build(stem, unit, cmd, flags, f"the PyTorch Autograd kernel ({SOURCE.name})",
                                       TorchGateUnavailable)
             _BUILT[key] = found
         return found
 
 
-def load(source: Path) -> bool:
-    """Whether the gate of the unit at `source` is now loaded (its Autograd kernels and helper
-    schemas registered): False where OPGEN_TORCH_AUTOGRAD_GATE=0, or where it cannot be built (one
-    warning per unit and process, naming why: the caller keeps its Python Autograd kernels)."""
+def load(package: str, namespace: str, helpers: Mapping[str, str]) -> bool:
+    """Whether the ops of `package` (`namespace`'s, each op's name mapped to its helper's schema)
+    now have the gate as their Autograd kernel (and their helpers' schemas defined): False where
+    OPGEN_TORCH_AUTOGRAD_GATE=0, or where the gate cannot be built or registered (one warning per
+    package and process, naming why: the caller keeps its Python Autograd kernels)."""
     if not _settings.TORCH_AUTOGRAD_GATE.get():
         return False
     import torch
 
     lacking = _lacks_builder(torch)
     if lacking:
-        return _unavailable(source, lacking)
+        return _unavailable(package, lacking)
     ops: Any = torch.ops  # (load_library is unannotated in torch)
     try:
-        ops.load_library(str(build(source)))  # (OSError: built, but its symbols do not match this PyTorch)
+        path = build()
+        ops.load_library(str(path))  # (OSError: built, but its symbols do not match this PyTorch)
+        _register(path, namespace, helpers)
     except (HostBackendError, TorchGateUnavailable, OSError) as e:
-        return _unavailable(source, str(e).splitlines()[0] if str(e) else type(e).__name__)
+        return _unavailable(package, str(e).splitlines()[0] if str(e) else type(e).__name__)
     return True
 
 
-def warm(source: Path) -> str:
-    """`opgen warmup`'s step for the gate of the unit at `source`: built into the cache now where a
-    torch module would build it on import; what happened, in words ("compiled", "already cached",
+def _register(path: Path, namespace: str, helpers: Mapping[str, str]) -> None:
+    """The library's `opgen_gate_register` for the ops of `helpers` this process has not registered
+    yet (all or none of them; a refusal, a helper defined already say, as TorchGateUnavailable)."""
+    with _LOCK:  # (the check too: two threads registering one package would define its helpers twice)
+        new = {op: schema for op, schema in helpers.items() if (namespace, op) not in _REGISTERED}
+        if not new:
+            return
+        register = ctypes.CDLL(str(path)).opgen_gate_register  # (the handle load_library opened)
+        register.restype = ctypes.c_int
+        names = (ctypes.c_char_p * len(new))(*(op.encode() for op in new))
+        schemas = (ctypes.c_char_p * len(new))(*(schema.encode() for schema in new.values()))
+        error = ctypes.create_string_buffer(_ERROR_SIZE)
+        if register(namespace.encode(), names, schemas, ctypes.c_size_t(len(new)), error,
+                    ctypes.c_size_t(_ERROR_SIZE)) != 0:
+            why = error.value.decode(errors="replace").strip().splitlines()
+            raise TorchGateUnavailable(f"registering {namespace}'s ops failed: {why[0] if why else 'no message'}")
+        _REGISTERED.update((namespace, op) for op in new)
+
+
+def warm() -> str:
+    """`opgen warmup`'s step for the gate library: built into the cache now where a torch module
+    would build it on import; what happened, in words ("compiled", "already cached",
     "skipped: why" where there is nothing to build here, "not built: why" where the build failed)."""
     if not _settings.TORCH_AUTOGRAD_GATE.get():
         return "skipped: OPGEN_TORCH_AUTOGRAD_GATE=0 (the Autograd kernels stay in Python)"
@@ -95,7 +128,7 @@ def warm(source: Path) -> str:
     lacking = _lacks_builder(torch)
     if lacking:
         return f"skipped: {lacking}"
-    return torch_build.warm(lambda: build(source), TorchGateUnavailable)
+    return torch_build.warm(build, TorchGateUnavailable)
 
 
 def _lacks_builder(torch: Any) -> str | None:
@@ -108,10 +141,10 @@ def _lacks_builder(torch: Any) -> str | None:
     return None
 
 
-def _unavailable(source: Path, why: str) -> bool:
-    if str(source) not in _WARNED:
-        _WARNED.add(str(source))
-        warnings.warn(f"opgen: the C++ Autograd kernel of {source.parent.name}'s torch ops ({source.name}) is not "
+def _unavailable(package: str, why: str) -> bool:
+    if package not in _WARNED:
+        _WARNED.add(package)
+        warnings.warn(f"opgen: the C++ Autograd kernel of {package}'s torch ops ({SOURCE.name}) is not "
                       f"available ({why}); their Autograd kernels stay in Python (slower grad-mode calls). "
                       "OPGEN_TORCH_AUTOGRAD_GATE=0 keeps them there without this warning.", RuntimeWarning,
                       stacklevel=3)

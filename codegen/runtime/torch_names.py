@@ -1,6 +1,7 @@
 """The names of a generated PyTorch op's helper ops (issue 32), in one place: the codegen prints them
-into the package's C++ units (torch_autograd_gate.cpp, torch_native.cpp) and the package's torch.py
-registers their Python kernels under them. Torch-free, so that the codegen imports it without torch."""
+into the package's C++ unit (torch_native.cpp) and torch.py (the helper schemas it registers with the
+shared gate library), which registers their Python kernels under them. Torch-free, so that the
+codegen imports it without torch."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-// The Autograd-key kernel of a package's PyTorch ops in C++ (issue 32; codegen/torch_autograd_gate.py
-// prints the unit that registers it, codegen/runtime/torch_gate.py builds it). PyTorch's own headers,
+// The Autograd-key kernel of a package's PyTorch ops in C++ (issue 32; torch_autograd_gate.cpp beside
+// it registers it for a package's ops at run time, codegen/runtime/torch_gate.py builds that unit once
+// per PyTorch for every package). PyTorch's own headers,
 // not its stable ABI (which has no requires-grad query and no redispatch below autograd): the library
 // is built per installed PyTorch, and only where a process runs autograd (an AOTInductor process loads
 // the stable library alone).
@@ -17,6 +18,9 @@
 #include <c10/core/impl/LocalDispatchKeySet.h>
 #include <torch/library.h>
 
+#include <string>
+#include <utility>
+
 namespace opgen_torch_gate {
 
 // Whether any tensor argument of the call on `stack` (its top entries) requires grad.
@@ -32,17 +36,24 @@ inline bool any_requires_grad(const c10::OperatorHandle& op, const torch::jit::S
   return false;
 }
 
-// `Helper`: the op's helper, qualified (`ns::_op_autograd`: the generated unit spells it, from
-// codegen/runtime/torch_names.py).
-template <const char* Helper>
-void kernel(const c10::OperatorHandle& op, c10::DispatchKeySet keys, torch::jit::Stack* stack) {
-  if (c10::GradMode::is_enabled() && any_requires_grad(op, *stack)) {
-    // (looked up per call: the branch runs Python's autograd, which costs far more than the lookup)
-    c10::Dispatcher::singleton().findSchemaOrThrow(Helper, "").callBoxed(stack);
-    return;
+// One op's kernel, holding its helper's qualified name (`ns::_op_autograd`: the package's torch.py
+// spells it, from codegen/runtime/torch_names.py): one boxed functor per op, no per-package code.
+class Kernel final : public c10::OperatorKernel {
+ public:
+  explicit Kernel(std::string helper) : helper_(std::move(helper)) {}
+
+  void operator()(const c10::OperatorHandle& op, c10::DispatchKeySet keys, torch::jit::Stack* stack) {
+    if (c10::GradMode::is_enabled() && any_requires_grad(op, *stack)) {
+      // (looked up per call: the branch runs Python's autograd, which costs far more than the lookup)
+      c10::Dispatcher::singleton().findSchemaOrThrow(helper_.c_str(), "").callBoxed(stack);
+      return;
+    }
+    c10::impl::ExcludeDispatchKeyGuard below(c10::autograd_dispatch_keyset);  // (torch's no-graph guard)
+    op.redispatchBoxed(keys & c10::after_autograd_keyset, stack);
   }
-  c10::impl::ExcludeDispatchKeyGuard below(c10::autograd_dispatch_keyset);  // (torch's no-graph guard)
-  op.redispatchBoxed(keys & c10::after_autograd_keyset, stack);
-}
+
+ private:
+  std::string helper_;
+};
 
 }  // namespace opgen_torch_gate
