@@ -215,3 +215,17 @@ def test_a_compiler_killed_by_a_signal_is_not_remembered(tmp_path: Path) -> None
     assert compiles == 2 and "compilation failed (exit -9)" in warning and "remembered" not in warning
     assert warm.startswith("not built: host C++ compilation failed (exit -9)")  # (warmup's step tried again)
     assert not list((tmp_path / "cache" / "host").glob("*.failed"))
+
+
+def test_a_library_without_the_gates_entry_point_is_refused_by_name(tmp_path: Path) -> None:
+    # (a shared library that is not the gate: the import gets TorchGateUnavailable, which load()
+    # turns into its one warning, not an AttributeError out of ctypes)
+    from codegen.runtime import torch_gate
+
+    source = tmp_path / "not_gate.c"
+    source.write_text("int opgen_something_else(void) { return 0; }\n")
+    library = tmp_path / "libnot_gate.so"
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", str(library), str(source)], check=True, timeout=120)
+    with pytest.raises(torch_gate.TorchGateUnavailable, match=r"libnot_gate\.so lacks opgen_gate_register"):
+        torch_gate._register(library, "opgen_gate_missing", {"op": "_op_autograd(Tensor x) -> Tensor"})
+    assert ("opgen_gate_missing", "op") not in torch_gate._REGISTERED

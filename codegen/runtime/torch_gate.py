@@ -101,7 +101,10 @@ def _register(path: Path, namespace: str, helpers: Mapping[str, str]) -> None:
         new = {op: schema for op, schema in helpers.items() if (namespace, op) not in _REGISTERED}
         if not new:
             return
-        register = ctypes.CDLL(str(path)).opgen_gate_register  # (the handle load_library opened)
+        try:
+            register = ctypes.CDLL(str(path)).opgen_gate_register  # (the handle load_library opened)
+        except AttributeError as e:  # (a library that is not this gate: refused, not a crash of the import)
+            raise TorchGateUnavailable(f"{path.name} lacks opgen_gate_register") from e
         register.restype = ctypes.c_int
         names = (ctypes.c_char_p * len(new))(*(op.encode() for op in new))
         schemas = (ctypes.c_char_p * len(new))(*(schema.encode() for schema in new.values()))
