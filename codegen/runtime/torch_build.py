@@ -14,13 +14,28 @@ from pathlib import Path
 from codegen.runtime import diskcache
 from codegen.runtime.host.errors import HostBackendError, HostCompileError
 from codegen.runtime.host.libraries import _build_or_load, _host_dir, file_present
-from codegen.runtime.host.state import stats
+from codegen.runtime.host.state import _LOCK, stats
+
+_BUILT: dict[str, Path] = {}  # this process's builds, by stem (the stem holds the build's key)
 
 
-def build(stem: str, unit: str, cmd: list[str], flags: list[str], what: str,
-          unavailable: type[RuntimeError]) -> Path:
-    """`<stem>.so` from the cache or compiled now (the caller holds the host backend's lock); a
-    compile error, now or remembered, raised as `unavailable` (its cause set when it happened now)."""
+def build(stem: str, unit: str, cmd: list[str], flags: list[str], what: str, unavailable: type[RuntimeError],
+          before_compile: Callable[[], None] | None = None) -> Path:
+    """`<stem>.so` from this process's memory, the cache, or compiled now (`before_compile()` run
+    first: an announcement), under the host backend's lock; a compile error, now or remembered,
+    raised as `unavailable` (its cause set when it happened now)."""
+    with _LOCK:
+        found = _BUILT.get(stem)
+        if found is None or not found.is_file():
+            if before_compile is not None and not cached(stem):
+                before_compile()
+            found = _build(stem, unit, cmd, flags, what, unavailable)
+            _BUILT[stem] = found
+        return found
+
+
+def _build(stem: str, unit: str, cmd: list[str], flags: list[str], what: str,
+           unavailable: type[RuntimeError]) -> Path:
     marker = _host_dir() / f"{stem}.failed"
     try:
         remembered = diskcache.get(marker)

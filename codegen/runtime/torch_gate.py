@@ -27,7 +27,6 @@ from codegen.runtime.torch_library import NATIVE_DIR
 #: The gate's unit, shared by every package.
 SOURCE = NATIVE_DIR / "torch_autograd_gate.cpp"
 
-_BUILT: dict[str, Path] = {}
 _WARNED: set[str] = set()
 #: (namespace, op) pairs this process has registered: a package's torch module run again (imported
 #: under a second name, reloaded) registers nothing twice, as the loaded library did before.
@@ -62,14 +61,8 @@ def build() -> Path:
     cmd = _compiler_command()
     flags = _flags(torch)
     key = diskcache.cache_key(text, flags, compiler_id(cmd), f"{_target()} torch {torch.__version__}")
-    stem = f"opgen-torch-gate-{SOURCE.stem}-{key[:32]}"
-    with _LOCK:
-        found = _BUILT.get(key)
-        if found is None or not found.is_file():
-            found = torch_build.build(stem, unit, cmd, flags, f"the PyTorch Autograd kernel ({SOURCE.name})",
-                                      TorchGateUnavailable)
-            _BUILT[key] = found
-        return found
+    return torch_build.build(f"opgen-torch-gate-{SOURCE.stem}-{key[:32]}", unit, cmd, flags,
+                             f"the PyTorch Autograd kernel ({SOURCE.name})", TorchGateUnavailable)
 
 
 def load(package: str, namespace: str, helpers: Mapping[str, str]) -> bool:

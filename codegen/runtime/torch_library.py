@@ -23,7 +23,6 @@ from codegen.runtime import settings as _settings
 from codegen.runtime.artifacts import announce
 from codegen.runtime.host.errors import HostBackendError
 from codegen.runtime.host.libraries import cache_dir
-from codegen.runtime.host.state import _LOCK
 from codegen.runtime.host.toolchain import _BASE_FLAGS, EMU_DIR, _compiler_command, _target, compiler_id
 
 #: The oldest PyTorch whose stable ABI the library is built for (major, minor).
@@ -33,7 +32,6 @@ NATIVE_DIR = Path(__file__).resolve().parent / "native"  # torch_stable.h, drive
 #: A package's drivers: its ops' generated `<op>.driver.cpp`, compiled into the library with it.
 DRIVER_FILES = "*.driver.cpp"
 
-_BUILT: dict[str, Path] = {}
 _WARNED: set[str] = set()
 
 
@@ -121,16 +119,9 @@ def build(source: Path) -> Path:
     flags = _flags(torch)
     key = diskcache.cache_key(text + native_plan.links(link) + headers_stamp(), flags, compiler_id(cmd),
                               f"{_target()} torch {torch.__version__}")
-    stem = f"opgen-torch-{source.stem}-{key[:32]}"
-    with _LOCK:
-        found = _BUILT.get(key)
-        if found is None or not found.is_file():
-            if not torch_build.cached(stem):
-                _announce(source)
-            found = torch_build.build(stem, text, cmd, flags + [str(path) for path in link],
-                                      f"the PyTorch library ({source.name})", TorchLibraryError)
-            _BUILT[key] = found
-        return found
+    return torch_build.build(f"opgen-torch-{source.stem}-{key[:32]}", text, cmd, flags + [str(path) for path in link],
+                             f"the PyTorch library ({source.name})", TorchLibraryError,
+                             before_compile=lambda: _announce(source))
 
 
 def _announce(source: Path) -> None:
