@@ -100,6 +100,33 @@ void work_parts(Job& job) {
   }
 }
 
+// `job` set for `nblocks` blocks (or parts) that up to `participants` helpers may share (under g_mu where
+// it is g_job; the caller fills in what the blocks are).
+void reset_job(Job& job, uint64_t nblocks, int participants) {
+  job.nblocks = nblocks;
+  job.next = 0;
+  job.failed = 0;
+  job.err[0] = 0;
+  job.nparticipants = participants;
+  job.active = 0;
+  job.closed = 0;
+  job.busy_ns = 0;
+}
+
+// Wakes the helpers for g_job (under g_mu).
+void wake_helpers() {
+  __atomic_add_fetch(&g_gen, 1, __ATOMIC_RELEASE);
+  g_wakes++;
+  pthread_cond_broadcast(&g_work_cv);
+}
+
+// Closes g_job (a helper waking now finds nothing to take) and waits for the helpers that joined it
+// (under g_mu).
+void close_job() {
+  g_job.closed = 1;
+  while (g_job.active > 0) pthread_cond_wait(&g_done_cv, &g_mu);
+}
+
 void work(Worker* w, Job& job) {
   if (!job.desc) {
     work_parts(job);
@@ -279,12 +306,9 @@ int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen) {
   Job alone;
   Job& job = shared ? g_job : alone;
   if (shared) pthread_mutex_lock(&g_mu);
+  reset_job(job, nblocks, participants);
   job.desc = d;
   job.task = nullptr;
-  job.nblocks = nblocks;
-  job.next = 0;
-  job.failed = 0;
-  job.err[0] = 0;
   job.random = c->random_order != 0;
   job.perm_a = 1;
   job.perm_b = 0;
@@ -294,14 +318,8 @@ int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen) {
     while (gcd(job.perm_a, nblocks) != 1);
     job.perm_b = splitmix(s) % nblocks;
   }
-  job.nparticipants = participants;
-  job.active = 0;
-  job.closed = 0;
-  job.busy_ns = 0;
   if (shared) {
-    __atomic_add_fetch(&g_gen, 1, __ATOMIC_RELEASE);
-    g_wakes++;
-    pthread_cond_broadcast(&g_work_cv);
+    wake_helpers();
     pthread_mutex_unlock(&g_mu);
   }
   // Run blocks on this thread as well: no wake-up latency for small launches.
@@ -319,8 +337,7 @@ int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen) {
   OPGEN_PHASE(const uint64_t wait0 = mono_ns());
   if (shared) {
     pthread_mutex_lock(&g_mu);
-    g_job.closed = 1;
-    while (g_job.active > 0) pthread_cond_wait(&g_done_cv, &g_mu);
+    close_job();
   }
   OPGEN_PHASE(phase_launch(d, want, shared, mono_ns() - wait0));
   if (timed) {
@@ -350,27 +367,16 @@ void rt_parallel(uint64_t parts, int threads, void (*task)(void*, uint64_t), voi
   const int helpers = ensure_workers(want - 1);
   if (helpers > 0) keep_helpers_off_caller();
   pthread_mutex_lock(&g_mu);
+  reset_job(g_job, parts, want - 1 < helpers ? want - 1 : helpers);
   g_job.desc = nullptr;
   g_job.task = task;
   g_job.task_arg = arg;
-  g_job.nblocks = parts;
-  g_job.next = 0;
-  g_job.failed = 0;
-  g_job.nparticipants = want - 1 < helpers ? want - 1 : helpers;
-  g_job.active = 0;
-  g_job.closed = 0;
-  g_job.busy_ns = 0;
-  if (g_job.nparticipants > 0) {
-    __atomic_add_fetch(&g_gen, 1, __ATOMIC_RELEASE);
-    g_wakes++;
-    pthread_cond_broadcast(&g_work_cv);
-  }
+  if (g_job.nparticipants > 0) wake_helpers();
   pthread_mutex_unlock(&g_mu);
   __atomic_store_n(&g_split_ns, mono_ns(), __ATOMIC_RELAXED);
   work_parts(g_job);
   pthread_mutex_lock(&g_mu);
-  g_job.closed = 1;
-  while (g_job.active > 0) pthread_cond_wait(&g_done_cv, &g_mu);
+  close_job();
   pthread_mutex_unlock(&g_mu);
   if (!batched) pthread_mutex_unlock(&g_launch_mu);
 }
