@@ -190,6 +190,8 @@ MUTANTS = [
     m("bn-tile-group-sums-past-rows", BN, "  for (int q = 0; q < rows; ++q) {\n    for (int j = 0; j < w; ++j) s[j] +=",
       "  for (int q = 0; q < (rows + 7) / 8 * 8; ++q) {\n    for (int j = 0; j < w; ++j) s[j] +="),
     # _matmul.cuh: the host form's pieces of k, the fused steps' skipped tiles (issue 30 item 12)
+    m("matmul-transpose-into-not-transposed", MM, "dst[k * rows + g] = src[g * cols + k];",
+      "dst[k * rows + g] = src[k * rows + g];"),
     m("matmul-host-last-piece-never-stored", MM, "const bool last = p0 + kPackDepth >= k;",
       "const bool last = p0 + kPackDepth > k;"),
     m("matmul-tile_any_row-skips-last-row", MM, "i < m && i < (tile_row + 1) * Tiles::BM; ++i)",
@@ -205,7 +207,6 @@ MUTANTS = [
     m("dml-length-off-by-one", DML, "if (t < len) {", "if (t <= len) {"),
     m("dml-init-ignores-empty", DML, "(hidden_init != nullptr && !empty)", "(hidden_init != nullptr)"),
     m("dml-bias-second-half", DML, "opgen::to_float(bias[d * 2 * H + H + j])", "opgen::to_float(bias[d * 2 * H + j])"),
-    m("dml-recurrence-not-transposed", DML, "o[k * H + j] = r[j * H + k];", "o[k * H + j] = r[k * H + j];"),
     # cudnn_rnn.cu
     m("cudnn-length-off-by-one", RNN, "if (t >= lengths[b]) {  // past the end: carry the state",
       "if (t > lengths[b]) {  // past the end: carry the state"),
@@ -213,7 +214,6 @@ MUTANTS = [
       "for (long long q = 0; q < gates - 1; ++q) s +="),
     m("cudnn-grid-stride", RNN, "i < n; i += stride) f(i);", "i < n; i += stride + 1) f(i);"),
     m("cudnn-bias-copy-shifted", RNN, "buf[to + i] = buf[from + i];", "buf[to + i] = buf[from + i + 1];"),
-    m("cudnn-r-not-transposed", RNN, "o[k * G + g] = r[g * Hh + k];", "o[k * G + g] = r[k * G + g];"),
     # _loops.cuh: the run helpers' tails, masks and NaN tests (examples/cpu_speed's ops use them)
     Mutant("loops-store_runs-tail-drops-last", K + LOOPS, "for (; j < end; ++j) {  // the host form's tail",
            "for (; j + 1 < end; ++j) {  // the host form's tail", LOOPS_TESTS),

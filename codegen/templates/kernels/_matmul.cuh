@@ -539,5 +539,16 @@ __device__ __forceinline__ void for_each_tile_cell(long long m, long long n, lon
 #endif
 }
 
+// dst = srcᵀ: src [rows, cols] (row-major) into dst [cols, rows], a row of dst per index over the grid: a
+// product that would read its B transposed reads this copy as stored (the RNN cpu plans' copies of R:
+// OpenBLAS's untransposed kernels are the faster ones there, bench/RESULTS.md 2026-11-30).
+template <typename T>
+__device__ __forceinline__ void transpose_into(const T* __restrict__ src, T* __restrict__ dst, long long rows,
+                                               long long cols) {
+  for_each_index(cols, [&](long long k) {
+    for (long long g = 0; g < rows; ++g) dst[k * rows + g] = src[g * cols + k];
+  });
+}
+
 }  // namespace opgen
 #endif  // OPGEN_MATMUL_CUH

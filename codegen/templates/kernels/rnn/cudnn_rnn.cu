@@ -715,11 +715,7 @@ template <typename T>
 __device__ void transpose_r(const T* __restrict__ params, T* __restrict__ rt, long long rofs, long long layer_w,
                             long long G, long long Hh) {
   const long long d = blockIdx.y;
-  const T* __restrict__ r = params + rofs + d * layer_w;
-  T* __restrict__ o = rt + d * G * Hh;
-  crnn::each(Hh, [&](long long k) {
-    for (long long g = 0; g < G; ++g) o[k * G + g] = r[g * Hh + k];
-  });
+  opgen::transpose_into(params + rofs + d * layer_w, rt + d * G * Hh, G, Hh);
 }
 
 // buf[to + i] = buf[from + i] for i < n (the spans apart). Outside gru both bias gradients of a

@@ -287,11 +287,8 @@ __device__ void fused_step(const T* __restrict__ projected, T* __restrict__ recu
 // CPU at one thread); NN sums in another order than NT for some sizes (bench/RESULTS.md, 2026-11-30 04:40).
 template <typename T>
 __device__ void transpose_recurrence(const T* __restrict__ recurrence, T* __restrict__ rt, long long H) {
-  const T* __restrict__ r = recurrence + static_cast<long long>(blockIdx.y) * H * H;
-  T* __restrict__ o = rt + static_cast<long long>(blockIdx.y) * H * H;
-  opgen::for_each_index(H, [&](long long k) {
-    for (long long j = 0; j < H; ++j) o[k * H + j] = r[j * H + k];
-  });
+  const long long d = blockIdx.y;
+  opgen::transpose_into(recurrence + d * H * H, rt + d * H * H, H, H);
 }
 
 // After the fused steps: the last state (in states[(seq_length − 1) % 2]) into output_single.
