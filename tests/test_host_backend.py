@@ -246,6 +246,10 @@ extern "C" __global__ void load_from(float* out, long long addr) {
   if (threadIdx.x == 5) out[0] = *reinterpret_cast<const float*>(addr);
 }
 
+extern "C" __global__ void load_at(float* out, long long addr) {
+  out[0] = *reinterpret_cast<const float*>(addr);
+}
+
 extern "C" __global__ void int_div(const int* a, const int* b, int* out) {
   out[threadIdx.x] = a[threadIdx.x] / b[threadIdx.x];
 }
@@ -604,6 +608,53 @@ def test_memory_faults_are_reported(mod):
         mod.get_function("int_div")((1,), (8,), (a, b, np.zeros(8, np.int32)))
     with pytest.raises(host.HostKernelError, match=r"stack overflow.*OPGEN_HOST_STACK_KB"):
         mod.get_function("big_local")((1,), (2,), (out, np.int32(65536)))
+    test_vector_add_with_tail(mod)
+
+
+def test_one_thread_blocks_compute_and_fail_as_fibers_do(mod, in_order):
+    # A block of one thread is called without a fiber (rt/fibers.cpp: run_alone) unless random order
+    # or the sanitizer is on: its barriers and warp collectives give what the fibers give, and its
+    # faults, assertions and stack overflows are reported the same way, the module usable after.
+    rng = np.random.default_rng(5)
+    nb = 3
+    v = rng.integers(0, 3, nb).astype(np.int32)
+    votes = np.full(3 * nb, -7, np.int32)
+    mod.get_function("sync_votes")((nb,), (1,), (v, votes))
+    p = (v != 0).astype(np.int32)
+    np.testing.assert_array_equal(votes.reshape(nb, 3), np.stack([p, p, p], axis=1))
+
+    def warp_ops():
+        vi, vf, vd = rng.integers(0, 100, nb).astype(np.int32), np.ones(nb, np.float32), np.ones(nb)
+        outs = (np.full(6 * nb, 9, np.int32), np.full(3 * nb, 9, np.float32), np.full(2 * nb, 9.0),
+                np.full(4 * nb, 9, np.uint32))
+        mod.get_function("warp_ops")((nb,), (1,), (vi, vf, vd, *outs))
+        return vi, [o.view(np.uint8) for o in outs]
+
+    rng = np.random.default_rng(6)
+    vi, alone = warp_ops()
+    assert (alone[0].view(np.int32).reshape(nb, 6)[:, 0] == vi).all()  # (a lane reading itself)
+    rng = np.random.default_rng(6)
+    host.set_random_order(3)  # the fiber path
+    try:
+        _, fibers = warp_ops()
+    finally:
+        host.set_random_order(None)
+    for a, b in zip(alone, fibers):
+        np.testing.assert_array_equal(a, b)
+
+    out = np.zeros(4, np.float32)
+    with pytest.raises(host.HostKernelError, match=r"load_at.*block \(0,0,0\).*thread \(0,0,0\).*SIGSEGV.*0x8"):
+        mod.get_function("load_at")((1,), (1,), (out, np.int64(8)))
+    with pytest.raises(host.HostKernelError, match=r"thread \(0,0,0\).*division by zero"):
+        mod.get_function("int_div")((1,), (1,), (np.ones(1, np.int32), np.zeros(1, np.int32), np.zeros(1, np.int32)))
+    with pytest.raises(host.HostKernelError, match=r"stack overflow.*OPGEN_HOST_STACK_KB"):
+        mod.get_function("big_local")((1,), (1,), (out, np.int32(65536)))
+    x = np.ones(300, np.float32)
+    x[261] = -1.0
+    with pytest.raises(host.HostKernelError) as e:
+        mod.get_function("check_nonnegative")((300,), (1,), (x, np.int32(300)))
+    assert "block (261,0,0)" in str(e.value) and "thread (0,0,0)" in str(e.value) and "x[i] >= 0.0f" in str(e.value)
+    mod.get_function("check_nonnegative")((300,), (1,), (np.abs(x), np.int32(300)))  # passes now
     test_vector_add_with_tail(mod)
 
 

@@ -12,6 +12,8 @@
 #ifdef OPGEN_ASM_SWITCH
 extern "C" void opgen_switch(void** save_sp, void* new_sp);
 extern "C" void opgen_fiber_start();
+extern "C" void opgen_call_alone(void (*fn)(const opgen_thread_ctx*, void*), const opgen_thread_ctx* ctx, void* user,
+                                 void* top);
 asm(R"(
   .text
   .p2align 4
@@ -60,6 +62,41 @@ opgen_fiber_start:
   call opgen_fiber_main
   ud2
   .size opgen_fiber_start, .-opgen_fiber_start
+
+# opgen_call_alone(fn, ctx, user, top): fn(ctx, user) on the stack below `top` (16-byte aligned), then
+# back on the caller's. The control words are put back if fn changed them, as a switch back does.
+  .p2align 4
+  .globl opgen_call_alone
+  .hidden opgen_call_alone
+  .type opgen_call_alone,@function
+opgen_call_alone:
+  pushq %rbp
+  movq %rsp, %rbp
+  subq $16, %rsp
+  stmxcsr (%rsp)
+  fnstcw 4(%rsp)
+  movq %rcx, %rsp
+  movq %rdi, %rax
+  movq %rsi, %rdi
+  movq %rdx, %rsi
+  call *%rax
+  leaq -16(%rbp), %rsp
+  stmxcsr 8(%rsp)
+  fnstcw 12(%rsp)
+  movl 8(%rsp), %eax
+  cmpl (%rsp), %eax
+  jne 2f
+  movzwl 12(%rsp), %eax
+  cmpw 4(%rsp), %ax
+  jne 2f
+1:
+  leave
+  ret
+2:
+  ldmxcsr (%rsp)
+  fldcw 4(%rsp)
+  jmp 1b
+  .size opgen_call_alone, .-opgen_call_alone
 )");
 #endif
 
@@ -82,6 +119,10 @@ inline void resume(Worker* w, Fiber* f) {
 // a failure, back to the scheduler.
 inline void yield(Fiber* f) {
   Worker* w = f->w;
+  if (w->alone) {  // the block's one thread, called on its own (run_alone): no other fiber to run
+    if (f->state == F_RUNNABLE) return;  // its barrier or warp collective completed at once
+    siglongjmp(w->jb, 2);                // it failed (or waits for nothing that can come): run_block reports
+  }
   Fiber* g = w->failed ? nullptr : next_runnable(w);
   if (g) w->cur = g;
 #ifdef OPGEN_ASM_SWITCH
@@ -126,6 +167,21 @@ void prepare_fiber(Worker* w, Fiber* f, unsigned i) {
               static_cast<unsigned>(p >> 32));
 #endif
 }
+
+#ifdef OPGEN_ASM_SWITCH
+// A block of one thread with no sanitizer and no random order: that thread called on fiber 0's stack
+// (its size and guard page: an overflow is reported as a fiber's), without the fiber's context or the
+// scheduler's passes; a barrier or a warp collective of one thread completes at once (yield returns).
+void run_alone(Worker* w, Fiber* f) {
+  w->cur = f;
+  w->in_kernel = 1;
+  opgen_call_alone(w->desc->run_thread, &f->ctx, w->desc->user, stack_top(w, 0));
+  w->in_kernel = 0;
+  f->state = F_DONE;
+  w->done = 1;
+  w->warps[0].exited = 1;
+}
+#endif
 
 void free_stacks(Worker* w) {
   if (w->stacks) munmap(w->stacks, w->map_len);

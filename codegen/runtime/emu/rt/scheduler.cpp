@@ -41,6 +41,11 @@ void run_block(Worker* w, uint64_t lin) {
   w->defer = 0;
   w->bep = 0;
   w->block_serial++;
+#ifdef OPGEN_ASM_SWITCH
+  // One thread, nothing to interleave it with: called directly (run_alone). The sanitizer and random
+  // order keep the fibers (their checks and shuffles run in the scheduler's passes).
+  w->alone = w->n == 1 && !w->san && !w->random;
+#endif
   memset(&w->mem, 0, sizeof w->mem);
   w->desc->block_begin(w->desc->user, c->shmem, &w->mem);
   if (w->san) ensure_shared_shadow(w);
@@ -75,17 +80,24 @@ void run_block(Worker* w, uint64_t lin) {
       memset(f->vc, 0, sizeof f->vc);
       f->vc[f->ctx.lane] = 1;
     }
-    prepare_fiber(w, f, i);
+    if (!w->alone) prepare_fiber(w, f, i);
     w->order[i] = i;
   }
   if (w->random) w->rng = c->seed ^ (lin + 1) * 0xD1B54A32D192ED03ull;
 
   int solo = -1;  // random order: the warp running alone, if any
-  if (sigsetjmp(w->jb, 0)) {  // a fiber faulted (see on_fault)
+  if (const int jumped = sigsetjmp(w->jb, 0)) {  // a fiber faulted (on_fault), or the lone thread stopped (yield)
     w->in_kernel = 0;
-    describe_fault(w);
+    if (jumped == 1) describe_fault(w);
+    else if (!w->failed) report_deadlock(w);
     return;
   }
+#ifdef OPGEN_ASM_SWITCH
+  if (w->alone) {
+    run_alone(w, &w->fibers[0]);
+    return;
+  }
+#endif
   for (;;) {
     if (w->random) {
       for (unsigned i = w->n - 1; i > 0; --i) {

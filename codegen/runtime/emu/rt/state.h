@@ -90,6 +90,7 @@ struct Worker {
   bool progress;      // some fiber ran during this pass
   uint64_t rng;
   int random;
+  bool alone;         // the block runs its one thread by run_alone (fibers.cpp), not as a fiber
   int failed;
   char err[2048];
 #ifdef OPGEN_ASM_SWITCH
@@ -121,6 +122,9 @@ extern size_t g_api_size;
 inline void resume(Worker* w, Fiber* f);
 inline void yield(Fiber* f);
 void prepare_fiber(Worker* w, Fiber* f, unsigned i);
+#ifdef OPGEN_ASM_SWITCH
+void run_alone(Worker* w, Fiber* f);
+#endif
 bool ensure_stacks(Worker* w, unsigned n, size_t stack_size);
 
 // --- messages.cpp --------------------------------------------------------------------------------
