@@ -164,7 +164,7 @@ static void opgen_drive_LayerNorm(opgen_call* call, bool run) {
   }
   v_rows = v_lead;
   v_row_threads = ((call->device != OPGEN_DEV_CUDA) ? 1LL : max_i(32LL, min_i(512LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_D), 128LL))))));
-  v_row_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(v_rows, 64LL) : min_i(v_rows, 65536LL));
+  v_row_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(v_rows, max_i(1LL, min_i(64LL, neg_i(floordiv_i(neg_i(mul_i(v_rows, v_D)), 4096LL))))) : min_i(v_rows, 65536LL));
   v__shape_y = Shape{v__group_lead, integer(v_D)};
   v__shape_mean = Shape{v__group_lead};
   v__shape_rstd = Shape{v__group_lead};

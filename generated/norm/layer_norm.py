@@ -214,7 +214,7 @@ def _compute(scope: Scope | str | None, x: Any, gamma: Any, beta: Any, epsilon: 
             raise _rt.shape_error(_OP, 'beta', ('D',), beta.shape, {'D': D}, '')
     rows = lead
     row_threads = (1 if _backend.name == 'cpu' else max(32, min(512, 32*(-(-D//128)))))
-    row_blocks = (min(rows, 64) if _backend.name == 'cpu' else min(rows, 65536))
+    row_blocks = (min(rows, max(1, min(64, (-(-(rows*D)//4096))))) if _backend.name == 'cpu' else min(rows, 65536))
     _shape_y = [*_group_lead, D]
     _shape_mean = [*_group_lead]
     _shape_rstd = [*_group_lead]

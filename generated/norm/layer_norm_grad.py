@@ -226,7 +226,7 @@ def _compute(scope: Scope | str | None, dy: Any, x: Any, mean: Any, rstd: Any, g
             raise _rt.shape_error(_OP, 'gamma', ('D',), gamma.shape, {'D': D}, '')
     rows = lead
     row_threads = (1 if _backend.name == 'cpu' else max(32, min(512, 32*(-(-D//128)))))
-    row_blocks = (min(rows, 64) if _backend.name == 'cpu' else min(rows, 65536))
+    row_blocks = (min(rows, max(1, min(64, (-(-(rows*D)//4096))))) if _backend.name == 'cpu' else min(rows, 65536))
     tile = (max(1, D) if _backend.name == 'cpu' else 32)
     splits = (max(1, min(rows, 8)) if _backend.name == 'cpu' else max(1, min((-(-rows//256)), 128)))
     column_threads = (1 if _backend.name == 'cpu' else 256)

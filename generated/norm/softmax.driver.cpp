@@ -157,9 +157,9 @@ static void opgen_drive_Softmax(opgen_call* call, bool run) {
   v_rows = v_outer;
   v_columns = mul_i(v_outer, v_inner);
   v_row_threads = ((call->device != OPGEN_DEV_CUDA) ? 1LL : max_i(32LL, min_i(1024LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_N), 128LL))))));
-  v_row_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(v_rows, 64LL) : min_i(v_rows, 65536LL));
+  v_row_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(v_rows, max_i(1LL, min_i(64LL, neg_i(floordiv_i(neg_i(mul_i(v_rows, v_N)), 4096LL))))) : min_i(v_rows, 65536LL));
   v_column_threads = ((call->device != OPGEN_DEV_CUDA) ? 1LL : 256LL);
-  v_column_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(v_columns, 64LL) : min_i(neg_i(floordiv_i(neg_i(v_columns), 256LL)), 65536LL));
+  v_column_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(v_columns, max_i(1LL, min_i(64LL, neg_i(floordiv_i(neg_i(mul_i(v_columns, v_N)), 4096LL))))) : min_i(neg_i(floordiv_i(neg_i(v_columns), 256LL)), 65536LL));
   v__shape_y = Shape{v__group_outer, integer(v_N), v__group_inner};
   v_y = output(call, OP, "y", 0, run, v__shape_y, v__dtype_T);
   if (!run) return;

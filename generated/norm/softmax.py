@@ -176,9 +176,9 @@ def _compute(scope: Scope | str | None, x: Any, axis: Any) -> SoftmaxOutputs:
     rows = outer
     columns = outer*inner
     row_threads = (1 if _backend.name == 'cpu' else max(32, min(1024, 32*(-(-N//128)))))
-    row_blocks = (min(rows, 64) if _backend.name == 'cpu' else min(rows, 65536))
+    row_blocks = (min(rows, max(1, min(64, (-(-(rows*N)//4096))))) if _backend.name == 'cpu' else min(rows, 65536))
     column_threads = (1 if _backend.name == 'cpu' else 256)
-    column_blocks = (min(columns, 64) if _backend.name == 'cpu' else min((-(-columns//256)), 65536))
+    column_blocks = (min(columns, max(1, min(64, (-(-(columns*N)//4096))))) if _backend.name == 'cpu' else min((-(-columns//256)), 65536))
     _shape_y = [*_group_outer, N, *_group_inner]
     y = _backend.empty(_shape_y, _dtype_T)
     if _rt.plan_as_data():
