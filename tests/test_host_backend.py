@@ -639,7 +639,7 @@ def test_one_thread_blocks_compute_and_fail_as_fibers_do(mod, in_order):
         _, fibers = warp_ops()
     finally:
         host.set_random_order(None)
-    for a, b in zip(alone, fibers):
+    for a, b in zip(alone, fibers, strict=True):
         np.testing.assert_array_equal(a, b)
 
     out = np.zeros(4, np.float32)
