@@ -153,7 +153,7 @@ static void opgen_drive_BiasAdd(opgen_call* call, bool run) {
     v_rows = add_i(mul_i(mul_i(v_by_channel, v_outer), v_C), mul_i(sub_i(1LL, v_by_channel), v_outer));
     v_width = add_i(mul_i(v_by_channel, v_inner), mul_i(sub_i(1LL, v_by_channel), v_C));
     v_row_threads = ((call->device != OPGEN_DEV_CUDA) ? 1LL : max_i(32LL, min_i(512LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_width), 128LL))))));
-    v_row_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(v_rows, 16LL) : min_i(v_rows, 65536LL));
+    v_row_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(v_rows, max_i(1LL, min_i(16LL, neg_i(floordiv_i(neg_i(mul_i(v_rows, v_width)), 4096LL))))) : min_i(v_rows, 65536LL));
     v__shape_output = Shape{integer(v_N), v__group_mid, integer(v_C)};
   } else {
     if (equal(v_data_format, lit("NCHW"))) {
@@ -176,7 +176,7 @@ static void opgen_drive_BiasAdd(opgen_call* call, bool run) {
       v_rows = add_i(mul_i(mul_i(v_by_channel, v_outer), v_C), mul_i(sub_i(1LL, v_by_channel), v_outer));
       v_width = add_i(mul_i(v_by_channel, v_inner), mul_i(sub_i(1LL, v_by_channel), v_C));
       v_row_threads = ((call->device != OPGEN_DEV_CUDA) ? 1LL : max_i(32LL, min_i(512LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_width), 128LL))))));
-      v_row_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(v_rows, 16LL) : min_i(v_rows, 65536LL));
+      v_row_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(v_rows, max_i(1LL, min_i(16LL, neg_i(floordiv_i(neg_i(mul_i(v_rows, v_width)), 4096LL))))) : min_i(v_rows, 65536LL));
       v__shape_output = Shape{integer(v_N), integer(v_C), v__group_spatial};
     } else {
       raise(OPGEN_ERR_RUNTIME, std::string(OP) + ": no shape section for this value");

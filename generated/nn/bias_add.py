@@ -191,7 +191,7 @@ def _compute(scope: Scope | str | None, value: Any, bias: Any, data_format: Any)
         rows = by_channel*outer*C + (1 - by_channel)*outer
         width = by_channel*inner + (1 - by_channel)*C
         row_threads = (1 if _backend.name == 'cpu' else max(32, min(512, 32*(-(-width//128)))))
-        row_blocks = (min(rows, 16) if _backend.name == 'cpu' else min(rows, 65536))
+        row_blocks = (min(rows, max(1, min(16, (-(-(rows*width)//4096))))) if _backend.name == 'cpu' else min(rows, 65536))
         _shape_output = [N, *_group_mid, C]
     elif data_format == 'NCHW':
         if value.ndim < 2:
@@ -210,7 +210,7 @@ def _compute(scope: Scope | str | None, value: Any, bias: Any, data_format: Any)
         rows = by_channel*outer*C + (1 - by_channel)*outer
         width = by_channel*inner + (1 - by_channel)*C
         row_threads = (1 if _backend.name == 'cpu' else max(32, min(512, 32*(-(-width//128)))))
-        row_blocks = (min(rows, 16) if _backend.name == 'cpu' else min(rows, 65536))
+        row_blocks = (min(rows, max(1, min(16, (-(-(rows*width)//4096))))) if _backend.name == 'cpu' else min(rows, 65536))
         _shape_output = [N, C, *_group_spatial]
     else:
         raise AssertionError(data_format)
