@@ -28,8 +28,10 @@ void run_block(Worker* w, uint64_t lin) {
   const opgen_launch_cfg* c = w->desc->cfg;
   const unsigned bx = c->block[0], by = c->block[1], bz = c->block[2];
   const uint64_t gx = c->grid[0], gy = c->grid[1];
-  w->bidx = uint3{static_cast<unsigned>(lin % gx), static_cast<unsigned>((lin / gx) % gy),
-                  static_cast<unsigned>(lin / (gx * gy))};
+  // (a 1-D grid's block index is lin itself: no 64-bit divisions, tens of cycles each, per block)
+  w->bidx = lin < gx ? uint3{static_cast<unsigned>(lin), 0, 0}
+                     : uint3{static_cast<unsigned>(lin % gx), static_cast<unsigned>((lin / gx) % gy),
+                             static_cast<unsigned>(lin / (gx * gy))};
   w->n = bx * by * bz;
   w->lin = lin;
   w->done = w->at_barrier = w->bar_true = 0;
