@@ -119,12 +119,13 @@ inline void resume(Worker* w, Fiber* f) {
 // a failure, back to the scheduler.
 inline void yield(Fiber* f) {
   Worker* w = f->w;
-  if (w->alone) {  // the block's one thread, called on its own (run_alone): no other fiber to run
+  Fiber* g = w->failed ? nullptr : next_runnable(w);
+  if (g) {
+    w->cur = g;
+  } else if (w->alone) {  // the block's one thread, called on its own (run_alone: no pass, no other fiber)
     if (f->state == F_RUNNABLE) return;  // its barrier or warp collective completed at once
     siglongjmp(w->jb, 2);                // it failed (or waits for nothing that can come): run_block reports
   }
-  Fiber* g = w->failed ? nullptr : next_runnable(w);
-  if (g) w->cur = g;
 #ifdef OPGEN_ASM_SWITCH
   opgen_switch(&f->sp, g ? g->sp : w->sched_sp);
 #else
@@ -174,6 +175,7 @@ void prepare_fiber(Worker* w, Fiber* f, unsigned i) {
 // scheduler's passes; a barrier or a warp collective of one thread completes at once (yield returns).
 void run_alone(Worker* w, Fiber* f) {
   w->cur = f;
+  w->pass_pos = w->n;  // (the pass is over: yield finds no fiber to hand over to)
   w->in_kernel = 1;
   opgen_call_alone(w->desc->run_thread, &f->ctx, w->desc->user, stack_top(w, 0));
   w->in_kernel = 0;

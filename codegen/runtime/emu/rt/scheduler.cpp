@@ -48,6 +48,7 @@ void run_block(Worker* w, uint64_t lin) {
   // order keep the fibers (their checks and shuffles run in the scheduler's passes).
   w->alone = w->n == 1 && !w->san && !w->random;
 #endif
+  const bool alone = w->alone;  // (a local: the fiber loop below does not reload it)
   memset(&w->mem, 0, sizeof w->mem);
   w->desc->block_begin(w->desc->user, c->shmem, &w->mem);
   if (w->san) ensure_shared_shadow(w);
@@ -82,7 +83,7 @@ void run_block(Worker* w, uint64_t lin) {
       memset(f->vc, 0, sizeof f->vc);
       f->vc[f->ctx.lane] = 1;
     }
-    if (!w->alone) prepare_fiber(w, f, i);
+    if (!alone) prepare_fiber(w, f, i);
     w->order[i] = i;
   }
   if (w->random) w->rng = c->seed ^ (lin + 1) * 0xD1B54A32D192ED03ull;
@@ -95,7 +96,7 @@ void run_block(Worker* w, uint64_t lin) {
     return;
   }
 #ifdef OPGEN_ASM_SWITCH
-  if (w->alone) {
+  if (alone) {
     run_alone(w, &w->fibers[0]);
     return;
   }
