@@ -48,7 +48,6 @@ void run_block(Worker* w, uint64_t lin) {
   // order keep the fibers (their checks and shuffles run in the scheduler's passes).
   w->alone = w->n == 1 && !w->san && !w->random;
 #endif
-  const bool alone = w->alone;  // (a local: the fiber loop below does not reload it)
   memset(&w->mem, 0, sizeof w->mem);
   w->desc->block_begin(w->desc->user, c->shmem, &w->mem);
   if (w->san) ensure_shared_shadow(w);
@@ -83,7 +82,7 @@ void run_block(Worker* w, uint64_t lin) {
       memset(f->vc, 0, sizeof f->vc);
       f->vc[f->ctx.lane] = 1;
     }
-    if (!alone) prepare_fiber(w, f, i);
+    prepare_fiber(w, f, i);  // (also a lone thread's: a branch per fiber would cost more than its stores)
     w->order[i] = i;
   }
   if (w->random) w->rng = c->seed ^ (lin + 1) * 0xD1B54A32D192ED03ull;
@@ -96,7 +95,7 @@ void run_block(Worker* w, uint64_t lin) {
     return;
   }
 #ifdef OPGEN_ASM_SWITCH
-  if (alone) {
+  if (w->alone) {
     run_alone(w, &w->fibers[0]);
     return;
   }
