@@ -60,6 +60,9 @@ struct opgen_launch_cfg {
   // access outside it is in no buffer nor next to one. 0, 0: not known.
   uint64_t apart_lo;
   uint64_t apart_hi;
+  // The blocks run: those whose linear index (x fastest) is in [block_lo, block_hi); block_hi 0: all.
+  uint64_t block_lo;
+  uint64_t block_hi;
 };
 
 // One launch of a batch (opgen_rt_run_batch, filled in by Python's struct module, same layout):
@@ -71,7 +74,7 @@ struct opgen_batch_record {
   uint64_t launch;  // int (*)(const opgen_launch_cfg*, void** args, char* err, size_t errlen)
   uint64_t cfg;     // const opgen_launch_cfg*
   uint32_t nargs;
-  uint32_t pad_;
+  uint32_t lane;  // 0: an ordinary record; L > 0: a record of lane L (a run of lane records: see run_batch)
   uint64_t table_args;
 };
 #define OPGEN_BATCH_MAX_ARGS 256

@@ -22,7 +22,8 @@ class _LaunchCfg(ctypes.Structure):  # mirrors opgen_launch_cfg
                 ("nworkers", ctypes.c_int32), ("random_order", ctypes.c_int32), ("seed", ctypes.c_uint64),
                 ("stack_size", ctypes.c_uint64), ("sanitize", ctypes.c_int32), ("nbuffers", ctypes.c_int32),
                 ("buffers", ctypes.POINTER(_san.SanRange)), ("nvars", ctypes.c_int32), ("pad_", ctypes.c_int32),
-                ("vars", ctypes.POINTER(_san.SanRange)), ("apart_lo", ctypes.c_uint64), ("apart_hi", ctypes.c_uint64)]
+                ("vars", ctypes.POINTER(_san.SanRange)), ("apart_lo", ctypes.c_uint64), ("apart_hi", ctypes.c_uint64),
+                ("block_lo", ctypes.c_uint64), ("block_hi", ctypes.c_uint64)]
 
 
 # Parameter kinds reported by the module (OPGEN_P_* in opgen_emu_glue.h).
@@ -117,8 +118,10 @@ _INT_CODES = {1: "b", 2: "h", 4: "i", 8: "q"}
 
 #: opgen_batch_record (emu/opgen_emu_abi.h) as struct packs it, and its fields in order (the pad
 #: aside): checked against the runtime's own layout when it loads (abi_layout.py).
-BATCH_RECORD = "<QQI4xQ"
+BATCH_RECORD = "<QQI4xQ"  # an ordinary record (lane 0)
 BATCH_RECORD_FIELDS = ("launch", "cfg", "nargs", "table_args")
+LANE_RECORD = "<QQIIQ"  # a record with its lane (run_batch's lane runs; host/replay.py)
+LANE_RECORD_FIELDS = ("launch", "cfg", "nargs", "lane", "table_args")
 
 
 def slot_code(kind: int, size: int, dtype: np.dtype | None = None) -> str:
