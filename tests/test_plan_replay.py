@@ -219,11 +219,11 @@ def test_the_blas_is_used_only_as_numpy_describes_it(monkeypatch: pytest.MonkeyP
 
 def _records(batch: replay.Batch) -> list[tuple[int, int, int]]:
     """Each record of a batch: (lane, block_lo, block_hi) for a launch, (lane, -1, -1) for a GEMM."""
-    from codegen.runtime.host.pack import LANE_RECORD, _LaunchCfg
+    from codegen.runtime.host.pack import BATCH_LANE_RECORD, _LaunchCfg
 
-    head, out, at = struct.calcsize(LANE_RECORD), [], 0
+    head, out, at = struct.calcsize(BATCH_LANE_RECORD), [], 0
     for _ in range(batch.count):
-        launch, cfg, nargs, lane, _ = struct.unpack_from(LANE_RECORD, batch.blob, at)
+        launch, cfg, nargs, lane, _ = struct.unpack_from(BATCH_LANE_RECORD, batch.blob, at)
         at += head + 16 * nargs
         if launch == host.blas.gemm_address():
             out.append((lane, -1, -1))

@@ -116,12 +116,14 @@ def _fast_packer(params: list[tuple[int, int]], offsets: list[int], nbytes: int)
 _INT_CODES = {1: "b", 2: "h", 4: "i", 8: "q"}
 
 
-#: opgen_batch_record (emu/opgen_emu_abi.h) as struct packs it, and its fields in order (the pad
-#: aside): checked against the runtime's own layout when it loads (abi_layout.py).
-BATCH_RECORD = "<QQI4xQ"  # an ordinary record (lane 0)
+#: opgen_batch_record (emu/opgen_emu_abi.h) as struct packs an ordinary record (its lane 0, the pad
+#: bytes), and its fields in order (the lane aside).
+BATCH_RECORD = "<QQI4xQ"
 BATCH_RECORD_FIELDS = ("launch", "cfg", "nargs", "table_args")
-LANE_RECORD = "<QQIIQ"  # a record with its lane (run_batch's lane runs; host/replay.py)
-LANE_RECORD_FIELDS = ("launch", "cfg", "nargs", "lane", "table_args")
+#: The same with its lane (>= 1: a record of that lane): every field, checked against the runtime's own
+#: layout when it loads (abi_layout.py).
+BATCH_LANE_RECORD = "<QQIIQ"
+BATCH_LANE_RECORD_FIELDS = ("launch", "cfg", "nargs", "lane", "table_args")
 
 
 def slot_code(kind: int, size: int, dtype: np.dtype | None = None) -> str:

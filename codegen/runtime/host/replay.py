@@ -25,7 +25,7 @@ from codegen.runtime.stats import python_launches
 from . import blas, state
 from .errors import HostKernelError
 from .module import HostFunction
-from .pack import _P_POINTER, LANE_RECORD, _LaunchCfg, c_contiguous_address, scalar_code, slot_code
+from .pack import _P_POINTER, BATCH_LANE_RECORD, _LaunchCfg, c_contiguous_address, scalar_code, slot_code
 from .queue import run_batch
 
 
@@ -123,7 +123,7 @@ def _gemm_record(step: plan.Gemm, offsets: tuple[int, int, int], buffers: Sequen
     desc = found.desc(dtype, m, n, k, trans_a, trans_b, beta, a_offset, b_offset, out_offset)
     keep.append(desc)
     pointers = slot_code(_P_POINTER, 8) * 3
-    return struct.pack(LANE_RECORD + pointers, blas.gemm_address(), ctypes.addressof(desc), 3, lane, 0b111,
+    return struct.pack(BATCH_LANE_RECORD + pointers, blas.gemm_address(), ctypes.addressof(desc), 3, lane, 0b111,
                        step.a, step.b, step.out)
 
 
@@ -157,7 +157,7 @@ def _record(fn: HostFunction, step: plan.Launch, settings: tuple[Any, ...], keep
         cfg.nworkers, cfg.block_lo, cfg.block_hi = 1, per_lane * (lane[0] - 1), per_lane * lane[0]
         address = ctypes.addressof(cfg)
     keep.append(cfg)
-    return struct.pack(LANE_RECORD + "".join(codes), fn._launch_addr, address, len(values),
+    return struct.pack(BATCH_LANE_RECORD + "".join(codes), fn._launch_addr, address, len(values),
                        0 if lane is None else lane[0], table_args, *values)
 
 
