@@ -18,15 +18,16 @@ from generated import cudnn_rnn_backprop_v3, cudnn_rnn_params_size, cudnn_rnn_v3
 
 pytestmark = pytest.mark.skipif(THREADS is None, reason="needs NumPy's OpenBLAS (its thread-count functions)")
 
-T, B, I, H = 24, 32, 64, 256  # a step's product (32 x 1024 x 256) is one the pool splits without lanes
+T, B, IN, H = 24, 32, 64, 256  # a step's product (32 x 1024 x 256) is one the pool splits without lanes
 
 
 def _inputs(direction: str) -> tuple[np.ndarray, ...]:
     dirs = 2 if direction == "bidirectional" else 1
-    size = int(np.asarray(cudnn_rnn_params_size(1, H, I, t=np.float32, s=np.int64, rnn_mode="lstm", direction=direction,
-                                                scope="cpu").params_size).reshape(-1)[0])
+    size_of = cudnn_rnn_params_size(1, H, IN, t=np.float32, s=np.int64, rnn_mode="lstm", direction=direction,
+                                    scope="cpu")
+    size = int(np.asarray(size_of.params_size).reshape(-1)[0])
     rng = np.random.default_rng(7)
-    x = rng.standard_normal((T, B, I)).astype(np.float32)
+    x = rng.standard_normal((T, B, IN)).astype(np.float32)
     h = rng.standard_normal((dirs, B, H)).astype(np.float32)
     c = rng.standard_normal((dirs, B, H)).astype(np.float32)
     params = (rng.standard_normal(size) * 0.05).astype(np.float32)
