@@ -27,6 +27,7 @@ pytestmark = pytest.mark.skipif(THREADS is None or blas.find() is None,
 
 KERNELS = r"""
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 extern "C" __global__ void scale_add(float* y, const float* x, float a, long long n) {
@@ -39,9 +40,14 @@ extern "C" __global__ void where(float* out, long long* grid) {
   out[lin * blockDim.x + threadIdx.x] = static_cast<float>(lin);
   if (threadIdx.x == 0) grid[lin] = gridDim.x * gridDim.y * gridDim.z;
 }
-// The OS thread that ran it.
-extern "C" __global__ void whose(long long* tid, long long slot) {
-  if (blockIdx.x == 0 && threadIdx.x == 0) tid[slot] = syscall(SYS_gettid);
+// The OS thread that ran it, after spinning `spin_ns`.
+extern "C" __global__ void whose(long long* tid, long long slot, long long spin_ns) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  timespec a, b;
+  clock_gettime(CLOCK_MONOTONIC, &a);
+  do clock_gettime(CLOCK_MONOTONIC, &b);
+  while ((b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec) < spin_ns);
+  tid[slot] = syscall(SYS_gettid);
 }
 // A store through `x` (a wild pointer: an invalid memory access, caught).
 extern "C" __global__ void poke(float* x, long long i) {
@@ -231,7 +237,10 @@ def test_two_lanes_run_on_two_threads_with_one_hand_off(kernels: Any) -> None:
     outs = [np.full((M, N), np.nan, np.float32) for _ in range(2)]
     batch = Batch()
     for lane in (1, 2, 3):  # lane 3: thread (3 - 1) % 2 = 0, the caller's
-        batch.launch(whose, (1,), 32, [(P, tid.ctypes.data), (I64, lane - 1)], lane=lane)
+        # (lane 1 spins 0.2 s: the caller takes a helper's lanes itself where the helper has not started them
+        # by the time it has run its own)
+        batch.launch(whose, (1,), 32, [(P, tid.ctypes.data), (I64, lane - 1), (I64, 200_000_000 if lane == 1 else 0)],
+                     lane=lane)
     for lane in (1, 2):
         batch.gemm(a, b, outs[lane - 1], M, N, K, lane=lane)
     with blas_threads(2):
