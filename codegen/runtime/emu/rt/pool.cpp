@@ -58,6 +58,7 @@ constexpr uint32_t kPoolRetry = 8;
 struct LaunchTime {
   void (*kernel)(const opgen_thread_ctx*, void*);
   uint32_t grid[3], block[3];
+  uint64_t range[2];  // cfg block_lo, block_hi: a part of the grid is a configuration of its own
   uint64_t busy_ns;
   uint32_t inline_left;  // launches still to run on the caller alone (the pool did not pay)
 };
@@ -68,13 +69,14 @@ LaunchTime& launch_time(const opgen_launch_desc* d) {
   const opgen_launch_cfg* c = d->cfg;
   uint64_t h = reinterpret_cast<uintptr_t>(d->run_thread);
   for (int i = 0; i < 3; ++i) h = (h ^ c->grid[i] ^ (static_cast<uint64_t>(c->block[i]) << 32)) * 0x100000001B3ull;
+  h = (h ^ c->block_lo ^ (c->block_hi << 20)) * 0x100000001B3ull;
   return g_times[(h ^ h >> 29) % 256];
 }
 
 bool same_launch(const LaunchTime& t, const opgen_launch_desc* d) {
   const opgen_launch_cfg* c = d->cfg;
   return t.kernel == d->run_thread && !memcmp(t.grid, c->grid, sizeof t.grid) &&
-         !memcmp(t.block, c->block, sizeof t.block);
+         !memcmp(t.block, c->block, sizeof t.block) && t.range[0] == c->block_lo && t.range[1] == c->block_hi;
 }
 
 uint64_t clock_ns(clockid_t id) {
@@ -370,7 +372,7 @@ int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen) {
     if (shared && work_ns < kCheckedNs && (mono_ns() - wall0) * kMinSpeedup > work_ns)
       inline_left = kPoolRetry;
     last = LaunchTime{d->run_thread, {c->grid[0], c->grid[1], c->grid[2]},
-                      {c->block[0], c->block[1], c->block[2]}, work_ns, inline_left};
+                      {c->block[0], c->block[1], c->block[2]}, {c->block_lo, c->block_hi}, work_ns, inline_left};
   }
   const int failed = job.failed;
   if (failed && err && errlen) snprintf(err, errlen, "%s", job.err);
