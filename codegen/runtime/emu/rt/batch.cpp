@@ -45,9 +45,10 @@ int run_record(uint64_t index, const opgen_batch_record& r, const unsigned char*
 }
 
 // A lane run (opgen_emu_abi.h): its records, and how its threads run them. Lane L runs on thread
-// (L - 1) % threads, its records in order, each alone on that thread; records after the lowest-indexed
-// failure so far are not started (a lower one may still fail: the run reports the lowest, as a sequential
-// run would).
+// (L - 1) % threads (thread 0 the caller, t helper t - 1, or the caller where that helper had not started
+// when the caller ran its own: rt_lanes), its records in order, each alone on that thread; records after
+// the lowest-indexed failure so far are not started (a lower one may still fail: the run reports the
+// lowest, as a sequential run would).
 struct LaneRun {
   const unsigned char** at;  // record k (batch index first + k): its opgen_batch_record, then its slots
   uint64_t first, n;
@@ -68,12 +69,13 @@ void lane_failed(LaneRun& run, uint64_t index, const char* msg) {
   pthread_mutex_unlock(&run.mu);
 }
 
-// rt_lanes' task: the records of thread t's lanes (t 0: the caller, with g_caller; t: helper t - 1).
+// rt_lanes' task: the records of thread t's lanes, on the worker of the thread that runs it (a helper's
+// own, tls_worker; the caller's, g_caller).
 void run_lane_thread(void* arg, uint64_t t) {
   LaneRun& run = *static_cast<LaneRun*>(arg);
   const bool was_in_batch = tls_in_batch;
   tls_in_batch = true;  // (a helper: the caller holds the launch lock; its own fault stack is set)
-  tls_lane_worker = t == 0 ? &g_caller : g_workers[t - 1];
+  tls_lane_worker = tls_worker ? tls_worker : &g_caller;
   alignas(16) unsigned char args[OPGEN_BATCH_MAX_ARGS * 16];
   void* ptrs[OPGEN_BATCH_MAX_ARGS];
   unsigned pointed = 0;

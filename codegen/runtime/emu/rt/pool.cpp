@@ -11,7 +11,7 @@ struct Job {
   void (*task)(void*, uint64_t);
   void* task_arg;
   int fixed;        // task's parts are the workers' own (rt_lanes): helper h runs part h + 1, the caller 0
-  int finished;     // helpers that finished their part (fixed)
+  int claimed[kMaxWorkers];  // (fixed) part t was taken, by its helper or by the caller (atomic)
   uint64_t first;   // the launch's first block (cfg block_lo)
   uint64_t nblocks;
   uint64_t next;  // atomic block counter
@@ -58,6 +58,7 @@ constexpr uint32_t kPoolRetry = 8;
 struct LaunchTime {
   void (*kernel)(const opgen_thread_ctx*, void*);
   uint32_t grid[3], block[3];
+  uint64_t range[2];  // cfg block_lo, block_hi: a part of the grid is a configuration of its own
   uint64_t busy_ns;
   uint32_t inline_left;  // launches still to run on the caller alone (the pool did not pay)
 };
@@ -68,13 +69,14 @@ LaunchTime& launch_time(const opgen_launch_desc* d) {
   const opgen_launch_cfg* c = d->cfg;
   uint64_t h = reinterpret_cast<uintptr_t>(d->run_thread);
   for (int i = 0; i < 3; ++i) h = (h ^ c->grid[i] ^ (static_cast<uint64_t>(c->block[i]) << 32)) * 0x100000001B3ull;
+  h = (h ^ c->block_lo ^ (c->block_hi << 20)) * 0x100000001B3ull;
   return g_times[(h ^ h >> 29) % 256];
 }
 
 bool same_launch(const LaunchTime& t, const opgen_launch_desc* d) {
   const opgen_launch_cfg* c = d->cfg;
   return t.kernel == d->run_thread && !memcmp(t.grid, c->grid, sizeof t.grid) &&
-         !memcmp(t.block, c->block, sizeof t.block);
+         !memcmp(t.block, c->block, sizeof t.block) && t.range[0] == c->block_lo && t.range[1] == c->block_hi;
 }
 
 uint64_t clock_ns(clockid_t id) {
@@ -112,7 +114,6 @@ void reset_job(Job& job, uint64_t nblocks, int participants) {
   job.err[0] = 0;
   job.nparticipants = participants;
   job.active = 0;
-  job.finished = 0;
   job.fixed = 0;
   job.first = 0;
   job.closed = 0;
@@ -136,7 +137,9 @@ void close_job() {
 void work(Worker* w, Job& job) {
   if (!job.desc) {
     if (job.fixed) {
-      job.task(job.task_arg, static_cast<uint64_t>(w->id) + 1);
+      const int part = w->id + 1;
+      if (!__atomic_exchange_n(&job.claimed[part], 1, __ATOMIC_ACQ_REL))
+        job.task(job.task_arg, static_cast<uint64_t>(part));
     } else {
       work_parts(job);
     }
@@ -198,7 +201,6 @@ void* worker_main(void* arg) {
     const uint64_t busy = cpu_ns() - t0;
     pthread_mutex_lock(&g_mu);
     g_job.busy_ns += busy;
-    ++g_job.finished;
     if (--g_job.active == 0) pthread_cond_signal(&g_done_cv);
     // While the pool runs split GEMMs (the BLAS's threads' work, gemm.cpp), watch for the next job a
     // while before sleeping, as the BLAS's own threads do: a recurrent op's steps hand the pool a
@@ -370,7 +372,7 @@ int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen) {
     if (shared && work_ns < kCheckedNs && (mono_ns() - wall0) * kMinSpeedup > work_ns)
       inline_left = kPoolRetry;
     last = LaunchTime{d->run_thread, {c->grid[0], c->grid[1], c->grid[2]},
-                      {c->block[0], c->block[1], c->block[2]}, work_ns, inline_left};
+                      {c->block[0], c->block[1], c->block[2]}, {c->block_lo, c->block_hi}, work_ns, inline_left};
   }
   const int failed = job.failed;
   if (failed && err && errlen) snprintf(err, errlen, "%s", job.err);
@@ -415,9 +417,11 @@ int pool_threads(int want) {
   return 1 + (want - 1 < helpers ? want - 1 : helpers);
 }
 
-// Runs task(arg, t) for every t below `threads` (at most pool_threads' count): t 0 on the calling thread,
-// t on helper t - 1, each its own part (rt/batch.cpp's lane runs: a part is the lanes of one thread), and
-// returns when all have run. Called within a batch (the launch lock held). A task must not fail.
+// Runs task(arg, t) for every t below `threads` (at most pool_threads' count), each on one thread: t 0 on
+// the calling thread, t on helper t - 1 (rt/batch.cpp's lane runs: a part is the lanes of one thread);
+// a part whose helper has not started it when the caller has run its own the caller runs too (it never
+// waits for a helper that has not woken). Returns when all have run. Called within a batch (the launch
+// lock held). A task must not fail; it finds the worker that runs it in tls_worker (null: the caller).
 void rt_lanes(int threads, void (*task)(void*, uint64_t), void* arg) {
   const int participants = pool_threads(threads) - 1;
   if (participants > 0) keep_helpers_off_caller();
@@ -427,14 +431,16 @@ void rt_lanes(int threads, void (*task)(void*, uint64_t), void* arg) {
   g_job.fixed = 1;
   g_job.task = task;
   g_job.task_arg = arg;
+  for (int t = 0; t <= participants; ++t) g_job.claimed[t] = 0;
   if (participants > 0) wake_helpers();
   pthread_mutex_unlock(&g_mu);
   // (the helpers watch for the next job a while after it, as after a split GEMM: the next step is near)
   __atomic_store_n(&g_split_ns, mono_ns(), __ATOMIC_RELAXED);
   task(arg, 0);
+  for (int t = 1; t <= participants; ++t)
+    if (!__atomic_exchange_n(&g_job.claimed[t], 1, __ATOMIC_ACQ_REL)) task(arg, static_cast<uint64_t>(t));
   pthread_mutex_lock(&g_mu);
-  while (g_job.finished < participants) pthread_cond_wait(&g_done_cv, &g_mu);  // each its own part: all of them
-  close_job();
+  close_job();  // (the helpers running their parts)
   pthread_mutex_unlock(&g_mu);
 }
 

@@ -170,7 +170,6 @@ int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen);
 void rt_parallel(uint64_t parts, int threads, void (*task)(void*, uint64_t), void* arg);
 int pool_threads(int want);
 void rt_lanes(int threads, void (*task)(void*, uint64_t), void* arg);
-extern Worker* g_workers[];  // the helpers' workers (helper h: g_workers[h])
 uint64_t cpu_ns();   // the calling thread's CPU time
 uint64_t mono_ns();  // CLOCK_MONOTONIC
 
