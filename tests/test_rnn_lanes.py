@@ -49,18 +49,22 @@ def _call(direction: str) -> tuple[list[np.ndarray], int]:
     return [np.asarray(a) for a in (*fwd, *bwd)], _wakes() - wakes
 
 
+@pytest.mark.parametrize("blas", [2, 1])  # (1: the GEMMs are not split; the launches' threads make the lanes')
 @pytest.mark.parametrize("native", ["1", "0"])
-def test_the_directions_run_as_lanes(native: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_directions_run_as_lanes(native: str, blas: int, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPGEN_NATIVE", native)
     monkeypatch.setenv("OPGEN_HOST_THREADS", "1")
     with blas_threads(1):
         alone, _ = _call("bidirectional")
     monkeypatch.setenv("OPGEN_HOST_THREADS", "2")
-    with blas_threads(2):
+    with blas_threads(blas):
         _call("bidirectional")  # (a first call records the plan and sizes the pool)
         laned, wakes = _call("bidirectional")
         _call("unidirectional")
         _, one_lane_wakes = _call("unidirectional")
     assert [a.tobytes() for a in laned] == [a.tobytes() for a in alone]
-    assert one_lane_wakes >= 2 * T, f"without lanes the step loops woke the pool {one_lane_wakes} times"
-    assert wakes < T, f"with lanes the forward and backward woke the pool {wakes} times ({2 * T} steps)"
+    assert wakes < T // 2, f"with lanes the forward and backward woke the pool {wakes} times ({2 * T} steps)"
+    if blas == 2:  # each step's product split over the pool where a loop has one lane
+        assert one_lane_wakes >= 2 * T, f"without lanes the step loops woke the pool {one_lane_wakes} times"
+    else:  # the two loops' lane runs handed to the pool once each (in plain order, with no lanes, the step
+        assert wakes >= 2  # launches woke it 32 times here: the bound above)

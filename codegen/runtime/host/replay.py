@@ -130,7 +130,8 @@ def _gemm_record(step: plan.Gemm, offsets: tuple[int, int, int], buffers: Sequen
 def _record(fn: HostFunction, step: plan.Launch, settings: tuple[Any, ...], keep: list[Any],
             lane: tuple[int, int] | None = None) -> bytes | None:
     """A launch as a batch record; with `lane` (L, n): the record of lane L of n, which runs the blocks
-    at index L − 1 of the grid's last dimension alone (one worker)."""
+    at index L − 1 of the grid's last dimension (the runtime runs it alone on its lane's thread, and
+    takes the run's thread count from the records' nworkers, left as the launch's own)."""
     if len(step.args) != len(fn.params) or len(step.args) > 256:  # (OPGEN_BATCH_MAX_ARGS)
         return None
     codes, values, table_args = [], [], 0
@@ -154,7 +155,7 @@ def _record(fn: HostFunction, step: plan.Launch, settings: tuple[Any, ...], keep
     if lane is not None:
         cfg = _LaunchCfg.from_buffer_copy(cfg)
         per_lane = cfg.grid[0] * cfg.grid[1] * cfg.grid[2] // lane[1]
-        cfg.nworkers, cfg.block_lo, cfg.block_hi = 1, per_lane * (lane[0] - 1), per_lane * lane[0]
+        cfg.block_lo, cfg.block_hi = per_lane * (lane[0] - 1), per_lane * lane[0]
         address = ctypes.addressof(cfg)
     keep.append(cfg)
     return struct.pack(BATCH_LANE_RECORD + "".join(codes), fn._launch_addr, address, len(values),

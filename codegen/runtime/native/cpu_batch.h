@@ -217,13 +217,13 @@ struct Builder {
     opgen_launch_cfg cfg;
     if (!checked_cfg(fn, b, grid, block, shared, cfg, out.refused)) return false;
     // In a lanes span, lane i + 1 runs the blocks at index i of the last grid dimension (consecutive in
-    // the blocks' linear order), alone on its thread.
+    // the blocks' linear order); the runtime runs a lane's launch alone on its thread, and takes the
+    // run's thread count from the records' nworkers (left as the launch's own).
     const int64_t nlanes = lanes > 1 && grid.back() == lanes ? lanes : 1;
     const uint64_t per_lane = uint64_t(cfg.grid[0]) * cfg.grid[1] * cfg.grid[2] / uint64_t(nlanes);
     for (int64_t lane = 0; lane < nlanes; ++lane) {
       out.cfgs.push_back(cfg);
       if (nlanes > 1) {
-        out.cfgs.back().nworkers = 1;
         out.cfgs.back().block_lo = per_lane * uint64_t(lane);
         out.cfgs.back().block_hi = per_lane * uint64_t(lane + 1);
       }
