@@ -1391,7 +1391,7 @@ static void opgen_drive_CudnnRNNBackpropV3(opgen_call* call, bool run) {
     v_fused_unit_tiles = neg_i(floordiv_i(neg_i(v_num_units), 32LL));
     v_fused_h_tiles = min_i(neg_i(floordiv_i(neg_i(v_h_size), 32LL)), neg_i(floordiv_i(neg_i(v_fused_max_depth), mul_i(4LL, 32LL))));
     v_seq_cells = mul_i(v_rows, max_i(v_input_size, v_out_width));
-    v_seq_blocks = ((call->device != OPGEN_DEV_CUDA) ? 1LL : min_i(neg_i(floordiv_i(neg_i(v_seq_cells), 256LL)), 65535LL));
+    v_seq_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(16LL, neg_i(floordiv_i(neg_i(v_seq_cells), 65536LL))) : min_i(neg_i(floordiv_i(neg_i(v_seq_cells), 256LL)), 65535LL));
     v_seq_threads = ((call->device != OPGEN_DEV_CUDA) ? 1LL : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_seq_cells), 128LL))))));
     v_unswap0 = 1LL;
     v_unswap1 = v_rows;
@@ -1523,7 +1523,7 @@ static void opgen_drive_CudnnRNNBackpropV3(opgen_call* call, bool run) {
     v_fused_unit_tiles = neg_i(floordiv_i(neg_i(v_num_units), 32LL));
     v_fused_h_tiles = min_i(neg_i(floordiv_i(neg_i(v_h_size), 32LL)), neg_i(floordiv_i(neg_i(v_fused_max_depth), mul_i(4LL, 32LL))));
     v_seq_cells = mul_i(v_rows, max_i(v_input_size, v_out_width));
-    v_seq_blocks = ((call->device != OPGEN_DEV_CUDA) ? 1LL : min_i(neg_i(floordiv_i(neg_i(v_seq_cells), 256LL)), 65535LL));
+    v_seq_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(16LL, neg_i(floordiv_i(neg_i(v_seq_cells), 65536LL))) : min_i(neg_i(floordiv_i(neg_i(v_seq_cells), 256LL)), 65535LL));
     v_seq_threads = ((call->device != OPGEN_DEV_CUDA) ? 1LL : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_seq_cells), 128LL))))));
     v_unswap0 = v_steps;
     v_unswap1 = v_batch;

@@ -491,7 +491,7 @@ def _compute(scope: Scope | str | None, input: Any, input_h: Any, input_c: Any, 
         fused_unit_tiles = (-(-num_units//32))
         fused_h_tiles = min((-(-h_size//32)), (-(-fused_max_depth//(4*32))))
         seq_cells = rows*max(input_size, out_width)
-        seq_blocks = (1 if _backend.name == 'cpu' else min((-(-seq_cells//256)), 65535))
+        seq_blocks = (min(16, (-(-seq_cells//65536))) if _backend.name == 'cpu' else min((-(-seq_cells//256)), 65535))
         seq_threads = (1 if _backend.name == 'cpu' else max(32, min(256, 32*(-(-seq_cells//128)))))
         reserve_size = (reserve_len if is_training else 0)
         rnn_kind = lstm + 2*gru
@@ -566,7 +566,7 @@ def _compute(scope: Scope | str | None, input: Any, input_h: Any, input_c: Any, 
         fused_unit_tiles = (-(-num_units//32))
         fused_h_tiles = min((-(-h_size//32)), (-(-fused_max_depth//(4*32))))
         seq_cells = rows*max(input_size, out_width)
-        seq_blocks = (1 if _backend.name == 'cpu' else min((-(-seq_cells//256)), 65535))
+        seq_blocks = (min(16, (-(-seq_cells//65536))) if _backend.name == 'cpu' else min((-(-seq_cells//256)), 65535))
         seq_threads = (1 if _backend.name == 'cpu' else max(32, min(256, 32*(-(-seq_cells//128)))))
         reserve_size = (reserve_len if is_training else 0)
         rnn_kind = lstm + 2*gru
