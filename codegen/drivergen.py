@@ -29,7 +29,7 @@ from typing import Any
 from codegen import lower, plan_data, variants
 from codegen.model import OpSpec
 from codegen.runtime.kernels import c_name
-from codegen.runtime.plan import GEMM_SIZES, Plan
+from codegen.runtime.plan import GEMM_SIZES, LANES_BACKEND, MAX_LANES, Plan
 
 NATIVE_DIR = Path(__file__).resolve().parent / "runtime" / "native"
 RUNTIME_HEADERS = (NATIVE_DIR / "plan_abi.h", NATIVE_DIR / "plan_eval.h")  # inlined, in this order
@@ -236,10 +236,16 @@ class _Printer:
         emit(f"{indent}}}")
 
     def step_repeat(self, step: Any, indent: str) -> None:
-        _, var, count, lets, body, when = step
+        _, var, count, lets, body, when, lanes = step
         emit = self.lines.append
         i, n = self.fresh("i"), self.fresh("n")
         emit(f"{indent}if ({self.when(when)}) {{")
+        lanes_count = self.fresh("lanes") if lanes != 0 else None
+        if lanes_count:  # (plan.py's _walk: the lanes marked on LANES_BACKEND only, 2 to MAX_LANES of them)
+            emit(f"{indent}  const int64_t {lanes_count} = std::strcmp(backend, {_c_string(LANES_BACKEND)}) == 0 ? "
+                 f"whole({self.num(lanes)}, {_c_string('a lanes count')}) : 0;")
+            emit(f"{indent}  if ({lanes_count} > 1 && {lanes_count} <= {MAX_LANES}) "
+                 f"{{ out.put(OPGEN_STEP_LANES); out.put({lanes_count}); }}")
         emit(f"{indent}  int64_t {n} = whole({self.num(count)}, {_c_string('a repeat count')});")
         emit(f"{indent}  for (int64_t {i} = 0; {i} < {n}; ++{i}) {{")
         emit(f"{indent}    {self.env(var)} = value(integer({i}));")
@@ -247,6 +253,9 @@ class _Printer:
             emit(f"{indent}    {self.env(name)} = value({self.num(expr)});")
         self.steps(body, indent + "    ")
         emit(f"{indent}  }}")
+        if lanes_count:
+            emit(f"{indent}  if ({lanes_count} > 1 && {lanes_count} <= {MAX_LANES}) "
+                 f"{{ out.put(OPGEN_STEP_LANES); out.put(0); }}")
         emit(f"{indent}}}")
 
     def _unrepresentable(self, e: int) -> str:

@@ -151,6 +151,11 @@ class LaunchPlanParser(ParserBase):
         count = self._expr(count_node, f"{what}: count")
         self._require_bound(count, self._launch_symbols(), f"{what}: count", self.loc(count_node))
         self._new_loop_symbol(var, loop.line, what)
+        lanes_node = r.pop("lanes")
+        lanes = None
+        if lanes_node is not None:
+            lanes = self._expr(lanes_node, f"{what}: lanes")
+            self._require_bound(lanes, self._launch_symbols(), f"{what}: lanes", self.loc(lanes_node))
         lets: list[tuple[str, shapes.Expr]] = []
         lets_node = r.pop("let")
         if lets_node is not None and not isinstance(lets_node.value, dict):
@@ -172,7 +177,31 @@ class LaunchPlanParser(ParserBase):
         finally:
             del self.loop_symbols[len(self.loop_symbols) - 1 - len(lets):]
         r.finish()
-        return RepeatStep(var, count, tuple(lets), steps, when, self.loc(node))
+        if lanes is not None:
+            self._check_lanes(steps, lanes, what)
+        return RepeatStep(var, count, tuple(lets), steps, when, self.loc(node), lanes)
+
+    def _check_lanes(self, steps: tuple[LaunchStep | GemmStep | RepeatStep, ...], lanes: shapes.Expr,
+                     what: str) -> None:
+        """Every step inside a loop with `lanes` says which lane each part of it is: a GEMM step by its
+        `batch` (product i is lane i), a launch by its last grid dimension (blocks at index i are lane
+        i), both the loop's lanes expression as written; a loop inside has no lanes of its own."""
+        text = shapes.to_text(lanes)
+        for step in steps:
+            if isinstance(step, RepeatStep):
+                if step.lanes is not None:
+                    raise self.error(step.loc.line, f"{what}: lanes: a loop inside a loop with lanes has none "
+                                                    f"of its own")
+                self._check_lanes(step.steps, lanes, what)
+            elif isinstance(step, GemmStep):
+                if step.batch is None or step.batch != lanes:
+                    got = "none" if step.batch is None else repr(shapes.to_text(step.batch))
+                    raise self.error(step.loc.line, f"{what}: lanes: {text!r}: a gemm step inside needs "
+                                                    f"batch: {text} (product i is lane i), got {got}")
+            elif step.grid[-1] != lanes:
+                raise self.error(step.loc.line, f"{what}: lanes: {text!r}: launch step {step.kernel!r} needs "
+                                                f"{text} as its last grid dimension (its blocks at index i are "
+                                                f"lane i), got {shapes.to_text(step.grid[-1])!r}")
 
     def _indexed_arg(self, node: Node, name: str, index: str, what: str) -> ArgIndex:
         """`activations[d]`: one element of a list(activation) or list(int) attr, at a bound index."""

@@ -223,6 +223,7 @@ class Repeat:
     steps: tuple[PlanStep, ...]
     when: Condition
     loc: Loc
+    lanes: Expr | None = None  # (model.RepeatStep.lanes)
 
 
 PlanStep = Launch | Gemm | Repeat
@@ -414,7 +415,8 @@ def walk(steps: tuple[PlanStep, ...]) -> list[PlanStep]:
 
 def _step(op: OpSpec, step: Step) -> PlanStep:
     if isinstance(step, RepeatStep):
-        return Repeat(step.var, step.count, step.lets, tuple(_step(op, s) for s in step.steps), step.when, step.loc)
+        return Repeat(step.var, step.count, step.lets, tuple(_step(op, s) for s in step.steps), step.when, step.loc,
+                      step.lanes)
     if isinstance(step, GemmStep):
         return step
     assert op.kernel is not None

@@ -479,13 +479,19 @@ class RepeatStep:
     steps: tuple[LaunchStep | GemmStep | RepeatStep, ...]
     when: Condition
     loc: Loc
+    #: `lanes: n`: the loop's work splits into n independent lanes, which the cpu backend runs side by
+    #: side with no hand-over between steps (a GEMM step's product i and the launches' blocks at index
+    #: i of their last grid dimension are lane i; each lane reads only its own lane's writes, until the
+    #: loop ends); None: one lane
+    lanes: Expr | None = None
 
     def symbols(self) -> tuple[str, ...]:
         return (self.var, *(name for name, _ in self.lets))
 
     def text(self) -> str:
         lets = "".join(f"; {name} = {to_text(e)}" for name, e in self.lets)
-        return f"for {self.var} in 0 … {to_text(self.count)} − 1{lets}"
+        lanes = "" if self.lanes is None else f" ({to_text(self.lanes)} lanes)"
+        return f"for {self.var} in 0 … {to_text(self.count)} − 1{lets}{lanes}"
 
 
 Step = LaunchStep | GemmStep | RepeatStep

@@ -76,7 +76,7 @@ class _Encoder:
         if isinstance(step, lower.Repeat):
             self.bound.update((step.var, *(name for name, _ in step.lets)))
             return ("repeat", step.var, self.expr(step.count), tuple((n, self.expr(e)) for n, e in step.lets),
-                    self.steps(step.steps), self.when(step.when))
+                    self.steps(step.steps), self.when(step.when), self.expr(step.lanes))
         if isinstance(step, lower.Gemm):
             sizes = (self.expr(step.m), self.expr(step.n), self.expr(step.k), step.trans_a, step.trans_b, step.beta,
                      self.expr(step.a_offset), self.expr(step.b_offset), self.expr(step.out_offset),

@@ -252,6 +252,7 @@ def _step(step: Step) -> Data:
         data = {"gemm": _gemm(step)}
     elif isinstance(step, RepeatStep):
         loop: Data = {"var": step.var, "count": _expr(step.count)}
+        _put(loop, "lanes", _expr(step.lanes) if step.lanes is not None else None)
         _put(loop, "let", {name: _expr(e) for name, e in step.lets}, {})
         loop["steps"] = [_step(s) for s in step.steps]
         data = {"repeat": loop}

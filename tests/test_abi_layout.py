@@ -89,6 +89,10 @@ def test_the_runtime_lays_out_its_structs_as_python_packs_them() -> None:
     text = abi_layout.runtime_text(libraries._RUNTIME["lib"])
     assert (pack.BATCH_RECORD, pack.BATCH_RECORD_FIELDS) == (BATCH_HEAD, BATCH_FIELDS)
     record = pack._batch_packer([], ()).record.format  # the record alone: no argument follows it
+    # a lane record names every field; an ordinary one packs its lane as the pad bytes (lane 0)
+    lane_layout = abi_layout.struct_layout(pack.BATCH_LANE_RECORD, pack.BATCH_LANE_RECORD_FIELDS)
+    assert abi_layout.parse(text)["opgen_batch_record"] == lane_layout
+    assert {k: v for k, v in lane_layout.items() if k != "lane"} == abi_layout.struct_layout(record, BATCH_FIELDS)
     abi_layout.check(text, {
         "opgen_launch_cfg": abi_layout.ctypes_layout(pack._LaunchCfg),
         "opgen_batch_record": abi_layout.struct_layout(record, BATCH_FIELDS),

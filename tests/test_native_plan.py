@@ -19,7 +19,7 @@ import pytest
 
 from codegen import drivergen
 from codegen.runtime import api, native_plan
-from codegen.runtime.plan import Launch, Plan, Recording
+from codegen.runtime.plan import Gemm, Lanes, Launch, Plan, Recording
 from codegen.runtime.scope import Scope
 from codegen.warmup import generated_ops
 
@@ -65,7 +65,7 @@ def _same(native: Recording, python: Recording) -> None:
     for n, p in zip(native.steps, python.steps, strict=True):
         if isinstance(p, Launch):
             assert [type(a) for a in n.args] == [type(a) for a in p.args], p.symbol
-        else:
+        elif isinstance(p, Gemm):
             assert [type(s) for s in n.sizes] == [type(s) for s in p.sizes]
 
 
@@ -74,10 +74,14 @@ def test_every_parity_case_records_natively_as_in_python(library: native_plan.Na
     gathered = _parity_values(monkeypatch)
     assert {plan.op for plan, _, _ in gathered} == {op.name for op in OPS}
     assert {backend for _, backend, _ in gathered} == {"cpu", "cuda"}
+    lanes: dict[str, set[int]] = {"cpu": set(), "cuda": set()}
     for plan, _, values in gathered:
         for name in ("cpu", "cuda"):  # the values of one backend's plan recorded for both
             python = plan.record(name, values)
             _same(library.plan(plan.op).record(name, values), python)
+            lanes[name] |= {s.count for s in python.steps if isinstance(s, Lanes)}
+    # the bidirectional RNN loops' lanes, on the cpu alone: a span of 2 lanes, then its end
+    assert lanes == {"cpu": {2, 0}, "cuda": set()}
 
 
 def test_the_plan_drivergen_reads_from_a_spec_is_the_wrappers() -> None:
@@ -120,7 +124,7 @@ def _scalar(e: Any) -> tuple[Any, ...]:
 
 TOY = _toy(
     ("repeat", "i", 2, (("q", ("//", "a", "b")), ("r", ("%", "a", "b")), ("c", ("ceildiv", "a", "b"))),
-     (_launch((("buf", 0), _scalar("q"), _scalar("r"), _scalar("c"), _scalar("i"))),), ()),
+     (_launch((("buf", 0), _scalar("q"), _scalar("r"), _scalar("c"), _scalar("i"))),), (), 0),
     _launch((("scalar", "_np.float32", "a", None, ("_dtype_T",)),),
             (("or", ("and", (">", "a", 0), ("not", ("<", "b", 0))), ("backend", "cuda")),)),
     ("gemm", 0, 0, 0, (("max", "a", 1), ("min", "b", 2), 3, True, False, 0, 0, 0, 0, 1, 0, 0, 0),
@@ -158,8 +162,20 @@ def test_refused_with_a_message(toy: native_plan.NativePlan, a: int, b: int, mes
         toy.record("cpu", (a, b, "float32"))
 
 
+@pytest.mark.parametrize("lanes, marked", [(2, True), (256, True), (1, False), (0, False), (257, False)])
+def test_a_loop_with_lanes_marks_its_span_on_the_cpu_alone(lanes: int, marked: bool) -> None:
+    plan = _toy(("repeat", "i", 2, (), (_launch((_scalar("i"),)),), (), ("+", "a", 0)))
+    native = native_plan.load(drivergen.translation_unit([plan]), "toy").plan("Toy")
+    for backend in ("cpu", "cuda"):
+        python = plan.record(backend, (lanes, 1, "float32"))
+        _same(native.record(backend, (lanes, 1, "float32")), python)
+        kinds = [type(s).__name__ if not isinstance(s, Lanes) else s.count for s in python.steps]
+        span = marked and backend == "cpu"
+        assert kinds == ([lanes] if span else []) + ["Launch", "Launch"] + ([0] if span else [])
+
+
 def test_an_overflowing_expression_is_refused() -> None:
-    plan = _toy(("repeat", "i", 1, (("p", ("*", "a", "b")),), (_launch((_scalar("p"),)),), ()))
+    plan = _toy(("repeat", "i", 1, (("p", ("*", "a", "b")),), (_launch((_scalar("p"),)),), (), 0))
     native = native_plan.load(drivergen.translation_unit([plan]), "toy").plan("Toy")
     assert native.record("cpu", (2**40, 2**20, "float32")) == plan.record("cpu", (2**40, 2**20, "float32"))
     with pytest.raises(native_plan.NativePlanError, match=r"Toy: int64 overflow in 1099511627776 \* 8388608"):

@@ -120,7 +120,7 @@ def test_conditions_loops_and_lets_are_recorded_as_the_loop_runs_them() -> None:
                 (("buf", 1), ("scalar", "_np.int64", "t", None, ()),
                  ("scalar", "_np.float32", "eps", None, ("dt",))), (("!=", "t", 1),)),
                ("gemm", 0, 1, 1, ("n", "n", "n", False, True, 0, ("*", "t", "n"), 0, 0), (("backend", "cpu"),))),
-              (("attr", "train", True),)),)
+              (("attr", "train", True),), 0),)
     p = plan.Plan("Toy", ("steps", "d", "n", "dt", "eps", "train"), ("a", "b"), steps,
                   {"step": {("float32",): "K__step__float32", ("float64",): "K__step__float64"}})
     rec = p.record("cpu", (3, 1, 10, "float64", 0.5, True))

@@ -215,3 +215,42 @@ def test_the_blas_is_used_only_as_numpy_describes_it(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(np, "show_config", lambda mode="stdout": {"Build Dependencies": {"blas": {
         "name": "mkl-dynamic-lp64-iomp", "found": True}}})
     assert describe() is None
+
+
+def _records(batch: replay.Batch) -> list[tuple[int, int, int]]:
+    """Each record of a batch: (lane, block_lo, block_hi) for a launch, (lane, -1, -1) for a GEMM."""
+    from codegen.runtime.host.pack import BATCH_LANE_RECORD, _LaunchCfg
+
+    head, out, at = struct.calcsize(BATCH_LANE_RECORD), [], 0
+    for _ in range(batch.count):
+        launch, cfg, nargs, lane, _ = struct.unpack_from(BATCH_LANE_RECORD, batch.blob, at)
+        at += head + 16 * nargs
+        if launch == host.blas.gemm_address():
+            out.append((lane, -1, -1))
+        else:
+            c = _LaunchCfg.from_address(cfg)
+            out.append((lane, c.block_lo, c.block_hi))
+    return out
+
+
+def test_a_lanes_span_tags_each_lanes_records(source: KernelSource) -> None:
+    fn = CpuBackend().load(source).get_function("put")
+    args = (plan.Slot(0), np.int64(0), np.float32(1))
+
+    def put(*grid: int) -> plan.Launch:
+        return plan.Launch("put", grid, (32,), 0, args)
+
+    gemm = plan.Gemm(1, 1, 2, (1, 2, 2, False, False, 0, 0, 0, 0, 2, 4, 0, 2))  # 2 products, out at 0 and 2
+    steps = (put(1), plan.Lanes(2), gemm, put(3, 2), put(2, 3), put(4, 1, 2), plan.Lanes(0),
+             plan.Lanes(2), put(1, 2), plan.Lanes(0))  # (a span right after a span: ordinary records)
+    buffers = (X, np.zeros(8, np.float32), np.zeros(4, np.float32))
+    native = replay.build(plan.Recording(steps), buffers, lambda symbol: fn, host.switches._launch_settings())
+    assert native is not None and len(native.segments) == 1
+    assert _records(native.segments[0]) == [
+        (0, 0, 0),                 # before the span
+        (1, -1, -1), (2, -1, -1),  # the GEMM's products
+        (1, 0, 3), (2, 3, 6),      # grid (3, 2): blocks y = 0, then y = 1
+        (0, 0, 0),                 # grid (2, 3): its last dimension is not the lanes': one record, every block
+        (1, 0, 4), (2, 4, 8),      # grid (4, 1, 2): blocks z = 0, then z = 1
+        (0, 0, 0),                 # the second span follows the first's lane records: one record, in order
+    ]

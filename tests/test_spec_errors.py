@@ -1009,6 +1009,41 @@ def test_bad_repeat_step(tmp_path: Path, body: str, fragment: str) -> None:
     check(load_error(tmp_path, text), line_of(text, "- repeat:"), fragment)
 
 
+# -- lanes: a loop's independent parts side by side on the cpu ----------------------------------
+LANE_GEMM = "{gemm: {a: x, b: x, out: y, m: 1, n: C, k: 1, batch: C, a_stride: 1, out_stride: C}}"
+LANE_LAUNCH = "{kernel: scale, grid: [N, C], block: [32], args: [x]}"
+
+
+def test_lanes_load(tmp_path: Path) -> None:
+    text = with_gemm(f"    - repeat: {{var: i, count: N, lanes: C, steps: [{LANE_GEMM}, {LANE_LAUNCH}]}}\n")
+    write_spec(tmp_path / "specs", text)
+    (op,) = load_specs(tmp_path / "specs")
+    loop = op.kernel.launch[1]
+    assert to_text(loop.lanes) == "C" and loop.text().endswith("(C lanes)")
+
+
+@pytest.mark.parametrize("steps, marker, fragment", [
+    ("{gemm: {a: x, b: x, out: y, m: 1, n: C, k: 1}}", "{gemm:",
+     "repeat step 'i': lanes: 'C': a gemm step inside needs batch: C (product i is lane i), got none"),
+    ("{gemm: {a: x, b: x, out: y, m: 1, n: C, k: 1, batch: N}}", "{gemm:",
+     "repeat step 'i': lanes: 'C': a gemm step inside needs batch: C (product i is lane i), got 'N'"),
+    ("{kernel: scale, grid: [C, N], block: [32], args: [x]}", "{kernel:",
+     "repeat step 'i': lanes: 'C': launch step 'scale' needs C as its last grid dimension"),
+    (f"{{repeat: {{var: j, count: N, steps: [{LANE_LAUNCH}, {{kernel: scale, grid: [1], block: [32], args: [x]}}]}}}}",
+     "grid: [1]", "repeat step 'i': lanes: 'C': launch step 'scale' needs C as its last grid dimension"),
+    (f"{{repeat: {{var: j, count: N, lanes: C, steps: [{LANE_LAUNCH}]}}}}", "{repeat:",
+     "repeat step 'i': lanes: a loop inside a loop with lanes has none of its own"),
+])
+def test_bad_lanes(tmp_path: Path, steps: str, marker: str, fragment: str) -> None:
+    text = with_gemm(f"    - repeat: {{var: i, count: N, lanes: C, steps: [\n        {steps}]}}\n")
+    check(load_error(tmp_path, text), line_of(text, marker), fragment)
+
+
+def test_lanes_need_bound_symbols(tmp_path: Path) -> None:
+    text = with_gemm(f"    - repeat: {{var: i, count: N, lanes: K, steps: [{LANE_LAUNCH}]}}\n")
+    check(load_error(tmp_path, text), line_of(text, "- repeat:"), "repeat step 'i': lanes: symbol 'K' is not bound")
+
+
 # -- lets switched by the backend ----------------------------------------------------------------
 def test_let_by_backend_loads(tmp_path: Path) -> None:
     text = BASE + "let:\n  threads: {by: backend, cpu: 32, cuda: 256}\n"

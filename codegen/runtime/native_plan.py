@@ -21,12 +21,12 @@ from codegen.runtime.host.libraries import _build_or_load, file_present
 from codegen.runtime.host.state import _LOCK
 from codegen.runtime.host.toolchain import _BASE_FLAGS, _compiler_command, _target, compiler_id
 from codegen.runtime.kernels import c_name as c_name  # (drivergen and the loaders import it from here)
-from codegen.runtime.plan import GEMM_SIZES, Gemm, Launch, PlanError, Recording, Slot, Slots
+from codegen.runtime.plan import GEMM_SIZES, Gemm, Lanes, Launch, PlanError, Recording, Slot, Slots
 
 #: plan_abi.h's OPGEN_PLAN_ABI, kinds, step tags and codes (the library states its ABI; a mismatch is refused)
-ABI = 1
+ABI = 2
 V_INT, V_FLOAT, V_STR, V_LIST, V_ACT = range(5)
-STEP_LAUNCH, STEP_GEMM = 1, 2
+STEP_LAUNCH, STEP_GEMM, STEP_LANES = 1, 2, 3
 T_SLOT, T_SLOTS, T_I32, T_I64, T_F32, T_F64, T_BOOL, T_INT, T_FLOAT = range(9)
 E_BUFFER = 2
 _TABLES = ("names", "strings", "symbols", "variants")
@@ -211,9 +211,9 @@ class NativePlan:
         keep.append(array)
         slot.kind, slot.i, slot.items, slot.len = kind, i, ctypes.cast(array, ctypes.POINTER(PlanValue)), len(items)
 
-    def _decode(self, words: Any, used: int) -> tuple[Launch | Gemm, ...]:
+    def _decode(self, words: Any, used: int) -> tuple[Launch | Gemm | Lanes, ...]:
         w = words[:used]
-        steps: list[Launch | Gemm] = []
+        steps: list[Launch | Gemm | Lanes] = []
         at = 0
 
         def take(n: int = 1) -> list[int]:
@@ -233,6 +233,8 @@ class NativePlan:
             elif kind == STEP_GEMM:
                 a, b, out = take(3)
                 steps.append(Gemm(a, b, out, tuple(_tagged(*take(2)) for _ in range(GEMM_SIZES))))
+            elif kind == STEP_LANES:
+                steps.append(Lanes(take()[0]))
             else:
                 raise PlanError(f"{self.op}: the native recorder wrote an unknown step kind {kind}")
         return tuple(steps)

@@ -134,9 +134,25 @@ class Gemm:
     sizes: tuple[Any, ...]  # GEMM_SIZES of them
 
 
+#: the backend that runs a loop's lanes (`lanes:` in a spec's repeat step) side by side; on others a
+#: loop's steps run in order and record no Lanes (drivergen.py's recorder reads this too)
+LANES_BACKEND = "cpu"
+#: at most this many lanes (more: the loop records as one lane; the runtime runs lanes on its pool)
+MAX_LANES = 256
+
+
+@dataclass(frozen=True)
+class Lanes:
+    """The steps recorded after this one (up to the next Lanes, whose `count` is 0) split into `count`
+    independent lanes: a GEMM step's product i and the blocks of a launch at index i of its last grid
+    dimension are lane i (model.RepeatStep.lanes)."""
+
+    count: int
+
+
 @dataclass(frozen=True)
 class Recording:
-    steps: tuple[Launch | Gemm, ...]
+    steps: tuple[Launch | Gemm | Lanes, ...]
     #: the launch variant that ran (the op's `variants:`, first match wins); None for an op without any
     variant: str | None = None
     #: a backend's own form of the recording, by its key (the cpu backend's native batches)
@@ -179,7 +195,7 @@ class Plan:
         if len(values) != len(self.names):
             raise PlanError(f"{self.op}: the plan reads {len(self.names)} names, the call gave {len(values)}")
         env = dict(zip(self.names, values, strict=True))
-        out: list[Launch | Gemm] = []
+        out: list[Launch | Gemm | Lanes] = []
         self._walk(self.steps, env, backend, out)
         variant = next((v for v in self.variants if env[v]), None)
         return Recording(tuple(out), variant)
@@ -208,7 +224,8 @@ class Plan:
         self.stats["replayed"] += 1
         return found
 
-    def _walk(self, steps: tuple[Any, ...], env: dict[str, Any], backend: str, out: list[Launch | Gemm]) -> None:
+    def _walk(self, steps: tuple[Any, ...], env: dict[str, Any], backend: str,
+              out: list[Launch | Gemm | Lanes]) -> None:
         for step in steps:
             kind = step[0]
             if kind == "launch":
@@ -222,13 +239,19 @@ class Plan:
                 if holds(when, env, backend):
                     out.append(Gemm(a, b, o, tuple(evaluate(s, env) for s in sizes)))
             elif kind == "repeat":
-                _, var, count, lets, body, when = step
+                _, var, count, lets, body, when, lanes = step
                 if holds(when, env, backend):
+                    n = evaluate(lanes, env) if backend == LANES_BACKEND else 0
+                    split = 1 < n <= MAX_LANES
+                    if split:
+                        out.append(Lanes(n))
                     for i in range(evaluate(count, env)):
                         env[var] = i
                         for name, expr in lets:
                             env[name] = evaluate(expr, env)
                         self._walk(body, env, backend, out)
+                    if split:
+                        out.append(Lanes(0))
             else:
                 raise PlanError(f"{self.op}: unknown plan step {kind!r}")
 
@@ -292,6 +315,6 @@ def run_plan(backend: Backend, kernels: Any, plan: Plan, values: tuple[Any, ...]
                 else:
                     args.append(a)
             launch(kernels, step.symbol, step.grid, step.block, tuple(args), step.shared)
-        else:
-            assert type(step) is Gemm
+        elif type(step) is Gemm:
             gemm(buffers[step.a], buffers[step.b], buffers[step.out], *step.sizes)
+        # (a Lanes mark: launch by launch, the lanes run one after the other, each step whole)

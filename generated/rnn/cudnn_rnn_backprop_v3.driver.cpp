@@ -251,23 +251,25 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
         out.words[nargs18] = (out.used - nargs18 - 1) / 2;
       }
       if (truth(num(env[33], "gemm_steps"))) {
+        const int64_t lanes21 = std::strcmp(backend, "cpu") == 0 ? whole(num(env[13], "dirs"), "a lanes count") : 0;
+        if (lanes21 > 1 && lanes21 <= 256) { out.put(OPGEN_STEP_LANES); out.put(lanes21); }
         int64_t n20 = whole(num(env[7], "steps"), "a repeat count");
         for (int64_t i19 = 0; i19 < n20; ++i19) {
           env[64] = value(integer(i19));
           if ((equal(num(env[30], "proj"), integer(1LL)))) {
-            int64_t sym21 = -1;
-            if (sym21 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym21 = 51;
-            if (sym21 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym21 = 52;
-            if (sym21 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym21 = 53;
-            if (sym21 < 0) fail(OPGEN_E_SYMBOL, "kernel 'proj_grad' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym21);
+            int64_t sym22 = -1;
+            if (sym22 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym22 = 51;
+            if (sym22 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym22 = 52;
+            if (sym22 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym22 = 53;
+            if (sym22 < 0) fail(OPGEN_E_SYMBOL, "kernel 'proj_grad' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym22);
             out.put(2);
             out.put(whole(num(env[21], "cell_blocks"), "a grid size"));
             out.put(whole(num(env[13], "dirs"), "a grid size"));
             out.put(1);
             out.put(whole(num(env[22], "cell_threads"), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs22 = out.used; out.put(0);
+            int64_t nargs23 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(4);
             out.put(OPGEN_T_SLOT); out.put(15);
             out.put(OPGEN_T_SLOT); out.put(8);
@@ -277,49 +279,49 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             scalar(out, OPGEN_T_I64, num(env[19], "h_size"), "h_size");
             scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
             scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
-            out.words[nargs22] = (out.used - nargs22 - 1) / 2;
+            out.words[nargs23] = (out.used - nargs23 - 1) / 2;
           }
           if ((equal(num(env[30], "proj"), integer(1LL)))) {
             out.put(OPGEN_STEP_GEMM); out.put(15); out.put(13); out.put(12);
-            { Num size23 = num(env[8], "batch");
-              if (size23.is_float) out.put_double(OPGEN_T_FLOAT, size23.f); else { out.put(OPGEN_T_INT); out.put(size23.i); } }
-            { Num size24 = num(env[23], "num_units");
+            { Num size24 = num(env[8], "batch");
               if (size24.is_float) out.put_double(OPGEN_T_FLOAT, size24.f); else { out.put(OPGEN_T_INT); out.put(size24.i); } }
-            { Num size25 = num(env[19], "h_size");
+            { Num size25 = num(env[23], "num_units");
               if (size25.is_float) out.put_double(OPGEN_T_FLOAT, size25.f); else { out.put(OPGEN_T_INT); out.put(size25.i); } }
-            out.put(OPGEN_T_BOOL); out.put(0);
-            out.put(OPGEN_T_BOOL); out.put(0);
-            { Num size26 = integer(0LL);
+            { Num size26 = num(env[19], "h_size");
               if (size26.is_float) out.put_double(OPGEN_T_FLOAT, size26.f); else { out.put(OPGEN_T_INT); out.put(size26.i); } }
-            { Num size27 = mul(mul(sub(sub(num(env[7], "steps"), integer(1LL)), num(env[64], "s")), num(env[8], "batch")), num(env[19], "h_size"));
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size27 = integer(0LL);
               if (size27.is_float) out.put_double(OPGEN_T_FLOAT, size27.f); else { out.put(OPGEN_T_INT); out.put(size27.i); } }
-            { Num size28 = num(env[58], "layer_pofs");
+            { Num size28 = mul(mul(sub(sub(num(env[7], "steps"), integer(1LL)), num(env[64], "s")), num(env[8], "batch")), num(env[19], "h_size"));
               if (size28.is_float) out.put_double(OPGEN_T_FLOAT, size28.f); else { out.put(OPGEN_T_INT); out.put(size28.i); } }
-            { Num size29 = integer(0LL);
+            { Num size29 = num(env[58], "layer_pofs");
               if (size29.is_float) out.put_double(OPGEN_T_FLOAT, size29.f); else { out.put(OPGEN_T_INT); out.put(size29.i); } }
-            { Num size30 = num(env[13], "dirs");
+            { Num size30 = integer(0LL);
               if (size30.is_float) out.put_double(OPGEN_T_FLOAT, size30.f); else { out.put(OPGEN_T_INT); out.put(size30.i); } }
-            { Num size31 = mul(mul(add(mul(integer(2LL), num(env[64], "s")), integer(1LL)), num(env[8], "batch")), num(env[19], "h_size"));
+            { Num size31 = num(env[13], "dirs");
               if (size31.is_float) out.put_double(OPGEN_T_FLOAT, size31.f); else { out.put(OPGEN_T_INT); out.put(size31.i); } }
-            { Num size32 = num(env[53], "layer_w");
+            { Num size32 = mul(mul(add(mul(integer(2LL), num(env[64], "s")), integer(1LL)), num(env[8], "batch")), num(env[19], "h_size"));
               if (size32.is_float) out.put_double(OPGEN_T_FLOAT, size32.f); else { out.put(OPGEN_T_INT); out.put(size32.i); } }
-            { Num size33 = mul(num(env[8], "batch"), num(env[23], "num_units"));
+            { Num size33 = num(env[53], "layer_w");
               if (size33.is_float) out.put_double(OPGEN_T_FLOAT, size33.f); else { out.put(OPGEN_T_INT); out.put(size33.i); } }
+            { Num size34 = mul(num(env[8], "batch"), num(env[23], "num_units"));
+              if (size34.is_float) out.put_double(OPGEN_T_FLOAT, size34.f); else { out.put(OPGEN_T_INT); out.put(size34.i); } }
           }
           if ((env[26].kind == OPGEN_V_STR && env[26].i == 4)) {
-            int64_t sym34 = -1;
-            if (sym34 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym34 = 39;
-            if (sym34 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym34 = 40;
-            if (sym34 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym34 = 41;
-            if (sym34 < 0) fail(OPGEN_E_SYMBOL, "kernel 'lstm_grad_step' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym34);
+            int64_t sym35 = -1;
+            if (sym35 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym35 = 39;
+            if (sym35 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym35 = 40;
+            if (sym35 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym35 = 41;
+            if (sym35 < 0) fail(OPGEN_E_SYMBOL, "kernel 'lstm_grad_step' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym35);
             out.put(2);
             out.put(whole(num(env[31], "row_blocks"), "a grid size"));
             out.put(whole(num(env[13], "dirs"), "a grid size"));
             out.put(1);
             out.put(whole(num(env[32], "row_threads"), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs35 = out.used; out.put(0);
+            int64_t nargs36 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(4);
             out.put(OPGEN_T_SLOT); out.put(12);
             out.put(OPGEN_T_SLOT); out.put(10);
@@ -337,22 +339,22 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             scalar(out, OPGEN_T_I64, num(env[61], "layer_cs_ofs"), "layer_cs_ofs");
             scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
             scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
-            out.words[nargs35] = (out.used - nargs35 - 1) / 2;
+            out.words[nargs36] = (out.used - nargs36 - 1) / 2;
           }
           if ((env[26].kind == OPGEN_V_STR && env[26].i == 3)) {
-            int64_t sym36 = -1;
-            if (sym36 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym36 = 33;
-            if (sym36 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym36 = 34;
-            if (sym36 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym36 = 35;
-            if (sym36 < 0) fail(OPGEN_E_SYMBOL, "kernel 'gru_grad_step' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym36);
+            int64_t sym37 = -1;
+            if (sym37 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym37 = 33;
+            if (sym37 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym37 = 34;
+            if (sym37 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym37 = 35;
+            if (sym37 < 0) fail(OPGEN_E_SYMBOL, "kernel 'gru_grad_step' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym37);
             out.put(2);
             out.put(whole(num(env[31], "row_blocks"), "a grid size"));
             out.put(whole(num(env[13], "dirs"), "a grid size"));
             out.put(1);
             out.put(whole(num(env[32], "row_threads"), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs37 = out.used; out.put(0);
+            int64_t nargs38 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(4);
             out.put(OPGEN_T_SLOT); out.put(10);
             out.put(OPGEN_T_SLOT); out.put(5);
@@ -367,22 +369,22 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             scalar(out, OPGEN_T_I64, num(env[60], "layer_hs_ofs"), "layer_hs_ofs");
             scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
             scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
-            out.words[nargs37] = (out.used - nargs37 - 1) / 2;
+            out.words[nargs38] = (out.used - nargs38 - 1) / 2;
           }
           if ((equal(add(num(env[24], "lstm"), num(env[29], "gru")), integer(0LL)))) {
-            int64_t sym38 = -1;
-            if (sym38 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym38 = 54;
-            if (sym38 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym38 = 55;
-            if (sym38 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym38 = 56;
-            if (sym38 < 0) fail(OPGEN_E_SYMBOL, "kernel 'rnn_grad_step' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym38);
+            int64_t sym39 = -1;
+            if (sym39 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym39 = 54;
+            if (sym39 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym39 = 55;
+            if (sym39 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym39 = 56;
+            if (sym39 < 0) fail(OPGEN_E_SYMBOL, "kernel 'rnn_grad_step' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym39);
             out.put(2);
             out.put(whole(num(env[31], "row_blocks"), "a grid size"));
             out.put(whole(num(env[13], "dirs"), "a grid size"));
             out.put(1);
             out.put(whole(num(env[32], "row_threads"), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs39 = out.used; out.put(0);
+            int64_t nargs40 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(4);
             out.put(OPGEN_T_SLOT); out.put(10);
             out.put(OPGEN_T_SLOT); out.put(5);
@@ -396,75 +398,76 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             scalar(out, OPGEN_T_I64, num(env[28], "relu"), "relu");
             scalar(out, OPGEN_T_I64, num(env[7], "steps"), "steps");
             scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
-            out.words[nargs39] = (out.used - nargs39 - 1) / 2;
+            out.words[nargs40] = (out.used - nargs40 - 1) / 2;
           }
           if ((equal(num(env[29], "gru"), integer(0LL)))) {
             out.put(OPGEN_STEP_GEMM); out.put(11); out.put(13); out.put(8);
-            { Num size40 = num(env[8], "batch");
-              if (size40.is_float) out.put_double(OPGEN_T_FLOAT, size40.f); else { out.put(OPGEN_T_INT); out.put(size40.i); } }
-            { Num size41 = num(env[19], "h_size");
+            { Num size41 = num(env[8], "batch");
               if (size41.is_float) out.put_double(OPGEN_T_FLOAT, size41.f); else { out.put(OPGEN_T_INT); out.put(size41.i); } }
-            { Num size42 = num(env[18], "gate_width");
+            { Num size42 = num(env[19], "h_size");
               if (size42.is_float) out.put_double(OPGEN_T_FLOAT, size42.f); else { out.put(OPGEN_T_INT); out.put(size42.i); } }
-            out.put(OPGEN_T_BOOL); out.put(0);
-            out.put(OPGEN_T_BOOL); out.put(0);
-            { Num size43 = integer(1LL);
+            { Num size43 = num(env[18], "gate_width");
               if (size43.is_float) out.put_double(OPGEN_T_FLOAT, size43.f); else { out.put(OPGEN_T_INT); out.put(size43.i); } }
-            { Num size44 = mul(mul(sub(sub(num(env[7], "steps"), integer(1LL)), num(env[64], "s")), num(env[8], "batch")), num(env[18], "gate_width"));
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size44 = integer(1LL);
               if (size44.is_float) out.put_double(OPGEN_T_FLOAT, size44.f); else { out.put(OPGEN_T_INT); out.put(size44.i); } }
-            { Num size45 = num(env[57], "layer_rofs");
+            { Num size45 = mul(mul(sub(sub(num(env[7], "steps"), integer(1LL)), num(env[64], "s")), num(env[8], "batch")), num(env[18], "gate_width"));
               if (size45.is_float) out.put_double(OPGEN_T_FLOAT, size45.f); else { out.put(OPGEN_T_INT); out.put(size45.i); } }
-            { Num size46 = integer(0LL);
+            { Num size46 = num(env[57], "layer_rofs");
               if (size46.is_float) out.put_double(OPGEN_T_FLOAT, size46.f); else { out.put(OPGEN_T_INT); out.put(size46.i); } }
-            { Num size47 = num(env[13], "dirs");
+            { Num size47 = integer(0LL);
               if (size47.is_float) out.put_double(OPGEN_T_FLOAT, size47.f); else { out.put(OPGEN_T_INT); out.put(size47.i); } }
-            { Num size48 = mul(mul(add(mul(integer(2LL), num(env[64], "s")), integer(1LL)), num(env[8], "batch")), num(env[18], "gate_width"));
+            { Num size48 = num(env[13], "dirs");
               if (size48.is_float) out.put_double(OPGEN_T_FLOAT, size48.f); else { out.put(OPGEN_T_INT); out.put(size48.i); } }
-            { Num size49 = num(env[53], "layer_w");
+            { Num size49 = mul(mul(add(mul(integer(2LL), num(env[64], "s")), integer(1LL)), num(env[8], "batch")), num(env[18], "gate_width"));
               if (size49.is_float) out.put_double(OPGEN_T_FLOAT, size49.f); else { out.put(OPGEN_T_INT); out.put(size49.i); } }
-            { Num size50 = mul(num(env[8], "batch"), num(env[19], "h_size"));
+            { Num size50 = num(env[53], "layer_w");
               if (size50.is_float) out.put_double(OPGEN_T_FLOAT, size50.f); else { out.put(OPGEN_T_INT); out.put(size50.i); } }
+            { Num size51 = mul(num(env[8], "batch"), num(env[19], "h_size"));
+              if (size51.is_float) out.put_double(OPGEN_T_FLOAT, size51.f); else { out.put(OPGEN_T_INT); out.put(size51.i); } }
           }
           if ((equal(num(env[29], "gru"), integer(1LL)))) {
             out.put(OPGEN_STEP_GEMM); out.put(14); out.put(13); out.put(8);
-            { Num size51 = num(env[8], "batch");
-              if (size51.is_float) out.put_double(OPGEN_T_FLOAT, size51.f); else { out.put(OPGEN_T_INT); out.put(size51.i); } }
-            { Num size52 = num(env[19], "h_size");
+            { Num size52 = num(env[8], "batch");
               if (size52.is_float) out.put_double(OPGEN_T_FLOAT, size52.f); else { out.put(OPGEN_T_INT); out.put(size52.i); } }
-            { Num size53 = num(env[18], "gate_width");
+            { Num size53 = num(env[19], "h_size");
               if (size53.is_float) out.put_double(OPGEN_T_FLOAT, size53.f); else { out.put(OPGEN_T_INT); out.put(size53.i); } }
-            out.put(OPGEN_T_BOOL); out.put(0);
-            out.put(OPGEN_T_BOOL); out.put(0);
-            { Num size54 = integer(1LL);
+            { Num size54 = num(env[18], "gate_width");
               if (size54.is_float) out.put_double(OPGEN_T_FLOAT, size54.f); else { out.put(OPGEN_T_INT); out.put(size54.i); } }
-            { Num size55 = mul(mul(sub(sub(num(env[7], "steps"), integer(1LL)), num(env[64], "s")), num(env[8], "batch")), num(env[18], "gate_width"));
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size55 = integer(1LL);
               if (size55.is_float) out.put_double(OPGEN_T_FLOAT, size55.f); else { out.put(OPGEN_T_INT); out.put(size55.i); } }
-            { Num size56 = num(env[57], "layer_rofs");
+            { Num size56 = mul(mul(sub(sub(num(env[7], "steps"), integer(1LL)), num(env[64], "s")), num(env[8], "batch")), num(env[18], "gate_width"));
               if (size56.is_float) out.put_double(OPGEN_T_FLOAT, size56.f); else { out.put(OPGEN_T_INT); out.put(size56.i); } }
-            { Num size57 = integer(0LL);
+            { Num size57 = num(env[57], "layer_rofs");
               if (size57.is_float) out.put_double(OPGEN_T_FLOAT, size57.f); else { out.put(OPGEN_T_INT); out.put(size57.i); } }
-            { Num size58 = num(env[13], "dirs");
+            { Num size58 = integer(0LL);
               if (size58.is_float) out.put_double(OPGEN_T_FLOAT, size58.f); else { out.put(OPGEN_T_INT); out.put(size58.i); } }
-            { Num size59 = mul(mul(add(mul(integer(2LL), num(env[64], "s")), integer(1LL)), num(env[8], "batch")), num(env[18], "gate_width"));
+            { Num size59 = num(env[13], "dirs");
               if (size59.is_float) out.put_double(OPGEN_T_FLOAT, size59.f); else { out.put(OPGEN_T_INT); out.put(size59.i); } }
-            { Num size60 = num(env[53], "layer_w");
+            { Num size60 = mul(mul(add(mul(integer(2LL), num(env[64], "s")), integer(1LL)), num(env[8], "batch")), num(env[18], "gate_width"));
               if (size60.is_float) out.put_double(OPGEN_T_FLOAT, size60.f); else { out.put(OPGEN_T_INT); out.put(size60.i); } }
-            { Num size61 = mul(num(env[8], "batch"), num(env[19], "h_size"));
+            { Num size61 = num(env[53], "layer_w");
               if (size61.is_float) out.put_double(OPGEN_T_FLOAT, size61.f); else { out.put(OPGEN_T_INT); out.put(size61.i); } }
+            { Num size62 = mul(num(env[8], "batch"), num(env[19], "h_size"));
+              if (size62.is_float) out.put_double(OPGEN_T_FLOAT, size62.f); else { out.put(OPGEN_T_INT); out.put(size62.i); } }
           }
         }
+        if (lanes21 > 1 && lanes21 <= 256) { out.put(OPGEN_STEP_LANES); out.put(0); }
       }
       if (truth(num(env[40], "fused"))) {
-        int64_t n63 = whole(add(num(env[7], "steps"), integer(1LL)), "a repeat count");
-        for (int64_t i62 = 0; i62 < n63; ++i62) {
-          env[64] = value(integer(i62));
+        int64_t n64 = whole(add(num(env[7], "steps"), integer(1LL)), "a repeat count");
+        for (int64_t i63 = 0; i63 < n64; ++i63) {
+          env[64] = value(integer(i63));
           if ((env[26].kind == OPGEN_V_STR && env[26].i == 4) && (equal(num(env[30], "proj"), integer(0LL)))) {
-            int64_t sym64 = -1;
-            if (sym64 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym64 = 15;
-            if (sym64 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym64 = 16;
-            if (sym64 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym64 = 17;
-            if (sym64 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_lstm_grad' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym64);
+            int64_t sym65 = -1;
+            if (sym65 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym65 = 15;
+            if (sym65 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym65 = 16;
+            if (sym65 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym65 = 17;
+            if (sym65 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_lstm_grad' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym65);
             out.put(3);
             out.put(whole(num(env[34], "unprojected_row_tiles"), "a grid size"));
             out.put(whole(num(env[35], "lstm_unit_tiles"), "a grid size"));
@@ -472,7 +475,7 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(1);
             out.put(whole(integer(256LL), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs65 = out.used; out.put(0);
+            int64_t nargs66 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(4);
             out.put(OPGEN_T_SLOT); out.put(10);
             out.put(OPGEN_T_SLOT); out.put(5);
@@ -490,21 +493,21 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             scalar(out, OPGEN_T_I64, num(env[59], "layer_acts_ofs"), "layer_acts_ofs");
             scalar(out, OPGEN_T_I64, num(env[61], "layer_cs_ofs"), "layer_cs_ofs");
             scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
-            out.words[nargs65] = (out.used - nargs65 - 1) / 2;
+            out.words[nargs66] = (out.used - nargs66 - 1) / 2;
           }
           if ((equal(num(env[30], "proj"), integer(1LL)))) {
-            int64_t n67 = whole(integer(2LL), "a repeat count");
-            for (int64_t i66 = 0; i66 < n67; ++i66) {
-              env[65] = value(integer(i66));
+            int64_t n68 = whole(integer(2LL), "a repeat count");
+            for (int64_t i67 = 0; i67 < n68; ++i67) {
+              env[65] = value(integer(i67));
               env[66] = value(add(mul(sub(integer(1LL), num(env[65], "phase")), min2(num(env[64], "s"), integer(1LL))), mul(num(env[65], "phase"), min2(sub(num(env[7], "steps"), num(env[64], "s")), integer(1LL)))));
               env[67] = value(min2(ceildiv(add(num(env[23], "num_units"), mul(sub(integer(1LL), num(env[65], "phase")), sub(num(env[19], "h_size"), num(env[23], "num_units")))), integer(32LL)), ceildiv(num(env[36], "fused_max_depth"), mul(integer(4LL), integer(32LL)))));
               if ((equal(num(env[65], "phase"), integer(1LL))) && (compare(num(env[64], "s"), num(env[7], "steps")) < 0)) {
-                int64_t sym68 = -1;
-                if (sym68 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym68 = 21;
-                if (sym68 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym68 = 22;
-                if (sym68 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym68 = 23;
-                if (sym68 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_proj_cells' has no entry point for the dtypes of " "_dtype_T");
-                out.put(OPGEN_STEP_LAUNCH); out.put(sym68);
+                int64_t sym69 = -1;
+                if (sym69 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym69 = 21;
+                if (sym69 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym69 = 22;
+                if (sym69 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym69 = 23;
+                if (sym69 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_proj_cells' has no entry point for the dtypes of " "_dtype_T");
+                out.put(OPGEN_STEP_LAUNCH); out.put(sym69);
                 out.put(3);
                 out.put(whole(num(env[37], "fused_row_tiles"), "a grid size"));
                 out.put(whole(num(env[38], "fused_h_tiles"), "a grid size"));
@@ -512,7 +515,7 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
                 out.put(1);
                 out.put(whole(integer(256LL), "a block size"));
                 out.put(whole(integer(0LL), "the shared size"));
-                int64_t nargs69 = out.used; out.put(0);
+                int64_t nargs70 = out.used; out.put(0);
                 out.put(OPGEN_T_SLOT); out.put(4);
                 out.put(OPGEN_T_SLOT); out.put(5);
                 out.put(OPGEN_T_SLOT); out.put(8);
@@ -522,15 +525,15 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
                 scalar(out, OPGEN_T_I64, num(env[8], "batch"), "batch");
                 scalar(out, OPGEN_T_I64, num(env[19], "h_size"), "h_size");
                 scalar(out, OPGEN_T_I64, num(env[13], "dirs"), "dirs");
-                out.words[nargs69] = (out.used - nargs69 - 1) / 2;
+                out.words[nargs70] = (out.used - nargs70 - 1) / 2;
               }
               if ((equal(num(env[66], "proj_grad_runs"), integer(1LL)))) {
-                int64_t sym70 = -1;
-                if (sym70 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym70 = 18;
-                if (sym70 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym70 = 19;
-                if (sym70 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym70 = 20;
-                if (sym70 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_lstm_proj_grad' has no entry point for the dtypes of " "_dtype_T");
-                out.put(OPGEN_STEP_LAUNCH); out.put(sym70);
+                int64_t sym71 = -1;
+                if (sym71 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym71 = 18;
+                if (sym71 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym71 = 19;
+                if (sym71 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym71 = 20;
+                if (sym71 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_lstm_proj_grad' has no entry point for the dtypes of " "_dtype_T");
+                out.put(OPGEN_STEP_LAUNCH); out.put(sym71);
                 out.put(3);
                 out.put(whole(num(env[37], "fused_row_tiles"), "a grid size"));
                 out.put(whole(num(env[67], "proj_grad_tiles"), "a grid size"));
@@ -538,7 +541,7 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
                 out.put(1);
                 out.put(whole(integer(256LL), "a block size"));
                 out.put(whole(integer(0LL), "the shared size"));
-                int64_t nargs71 = out.used; out.put(0);
+                int64_t nargs72 = out.used; out.put(0);
                 out.put(OPGEN_T_SLOT); out.put(4);
                 out.put(OPGEN_T_SLOT); out.put(10);
                 out.put(OPGEN_T_SLOT); out.put(5);
@@ -561,17 +564,17 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
                 scalar(out, OPGEN_T_I64, num(env[59], "layer_acts_ofs"), "layer_acts_ofs");
                 scalar(out, OPGEN_T_I64, num(env[61], "layer_cs_ofs"), "layer_cs_ofs");
                 scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
-                out.words[nargs71] = (out.used - nargs71 - 1) / 2;
+                out.words[nargs72] = (out.used - nargs72 - 1) / 2;
               }
             }
           }
           if ((env[26].kind == OPGEN_V_STR && env[26].i == 3)) {
-            int64_t sym72 = -1;
-            if (sym72 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym72 = 12;
-            if (sym72 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym72 = 13;
-            if (sym72 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym72 = 14;
-            if (sym72 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_gru_grad' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym72);
+            int64_t sym73 = -1;
+            if (sym73 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym73 = 12;
+            if (sym73 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym73 = 13;
+            if (sym73 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym73 = 14;
+            if (sym73 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_gru_grad' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym73);
             out.put(3);
             out.put(whole(num(env[34], "unprojected_row_tiles"), "a grid size"));
             out.put(whole(num(env[39], "fused_unit_tiles"), "a grid size"));
@@ -579,7 +582,7 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(1);
             out.put(whole(integer(256LL), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs73 = out.used; out.put(0);
+            int64_t nargs74 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(4);
             out.put(OPGEN_T_SLOT); out.put(10);
             out.put(OPGEN_T_SLOT); out.put(5);
@@ -597,15 +600,15 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             scalar(out, OPGEN_T_I64, num(env[59], "layer_acts_ofs"), "layer_acts_ofs");
             scalar(out, OPGEN_T_I64, num(env[60], "layer_hs_ofs"), "layer_hs_ofs");
             scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
-            out.words[nargs73] = (out.used - nargs73 - 1) / 2;
+            out.words[nargs74] = (out.used - nargs74 - 1) / 2;
           }
           if ((equal(add(num(env[24], "lstm"), num(env[29], "gru")), integer(0LL)))) {
-            int64_t sym74 = -1;
-            if (sym74 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym74 = 24;
-            if (sym74 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym74 = 25;
-            if (sym74 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym74 = 26;
-            if (sym74 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_rnn_grad' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym74);
+            int64_t sym75 = -1;
+            if (sym75 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym75 = 24;
+            if (sym75 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym75 = 25;
+            if (sym75 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym75 = 26;
+            if (sym75 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_rnn_grad' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym75);
             out.put(3);
             out.put(whole(num(env[34], "unprojected_row_tiles"), "a grid size"));
             out.put(whole(num(env[39], "fused_unit_tiles"), "a grid size"));
@@ -613,7 +616,7 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             out.put(1);
             out.put(whole(integer(256LL), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs75 = out.used; out.put(0);
+            int64_t nargs76 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(4);
             out.put(OPGEN_T_SLOT); out.put(10);
             out.put(OPGEN_T_SLOT); out.put(5);
@@ -630,14 +633,14 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             scalar(out, OPGEN_T_I64, num(env[60], "layer_hs_ofs"), "layer_hs_ofs");
             scalar(out, OPGEN_T_I64, num(env[17], "pl_size"), "pl_size");
             scalar(out, OPGEN_T_I64, num(env[28], "relu"), "relu");
-            out.words[nargs75] = (out.used - nargs75 - 1) / 2;
+            out.words[nargs76] = (out.used - nargs76 - 1) / 2;
           }
         }
       }
       if (true) {
-        int64_t n77 = whole(num(env[13], "dirs"), "a repeat count");
-        for (int64_t i76 = 0; i76 < n77; ++i76) {
-          env[62] = value(integer(i76));
+        int64_t n78 = whole(num(env[13], "dirs"), "a repeat count");
+        for (int64_t i77 = 0; i77 < n78; ++i77) {
+          env[62] = value(integer(i77));
           env[63] = value(add(mul(num(env[49], "l"), num(env[13], "dirs")), num(env[62], "d")));
           env[68] = value(add(num(env[52], "layer_wofs"), mul(num(env[62], "d"), num(env[53], "layer_w"))));
           env[69] = value(add(num(env[68], "wofs"), mul(num(env[18], "gate_width"), num(env[51], "in_width"))));
@@ -650,18 +653,18 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
           env[76] = value(add(num(env[75], "cs_ofs"), mul(mul(mul(num(env[24], "lstm"), add(num(env[7], "steps"), integer(1LL))), num(env[8], "batch")), num(env[23], "num_units"))));
           env[77] = value(mul(mul(num(env[62], "d"), num(env[6], "rows")), num(env[18], "gate_width")));
           if (true) {
-            int64_t sym78 = -1;
-            if (sym78 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym78 = 6;
-            if (sym78 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym78 = 7;
-            if (sym78 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym78 = 8;
-            if (sym78 < 0) fail(OPGEN_E_SYMBOL, "kernel 'final_grad' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym78);
+            int64_t sym79 = -1;
+            if (sym79 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym79 = 6;
+            if (sym79 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym79 = 7;
+            if (sym79 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym79 = 8;
+            if (sym79 < 0) fail(OPGEN_E_SYMBOL, "kernel 'final_grad' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym79);
             out.put(1);
             out.put(whole(num(env[21], "cell_blocks"), "a grid size"));
             out.put(1);
             out.put(whole(num(env[22], "cell_threads"), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs79 = out.used; out.put(0);
+            int64_t nargs80 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(8);
             out.put(OPGEN_T_SLOT); out.put(9);
             out.put(OPGEN_T_SLOT); out.put(16);
@@ -674,415 +677,415 @@ static void opgen_plan_walk_CudnnRNNBackpropV3(opgen_plan_value* env, const char
             scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
             scalar(out, OPGEN_T_I64, num(env[24], "lstm"), "lstm");
             scalar(out, OPGEN_T_I32, num(env[10], "time_major"), "time_major");
-            out.words[nargs79] = (out.used - nargs79 - 1) / 2;
+            out.words[nargs80] = (out.used - nargs80 - 1) / 2;
           }
           if ((equal(add(num(env[49], "l"), num(env[12], "skip")), integer(0LL)))) {
             out.put(OPGEN_STEP_GEMM); out.put(11); out.put(1); out.put(18);
-            { Num size80 = num(env[18], "gate_width");
-              if (size80.is_float) out.put_double(OPGEN_T_FLOAT, size80.f); else { out.put(OPGEN_T_INT); out.put(size80.i); } }
-            { Num size81 = num(env[5], "input_size");
+            { Num size81 = num(env[18], "gate_width");
               if (size81.is_float) out.put_double(OPGEN_T_FLOAT, size81.f); else { out.put(OPGEN_T_INT); out.put(size81.i); } }
-            { Num size82 = num(env[6], "rows");
+            { Num size82 = num(env[5], "input_size");
               if (size82.is_float) out.put_double(OPGEN_T_FLOAT, size82.f); else { out.put(OPGEN_T_INT); out.put(size82.i); } }
+            { Num size83 = num(env[6], "rows");
+              if (size83.is_float) out.put_double(OPGEN_T_FLOAT, size83.f); else { out.put(OPGEN_T_INT); out.put(size83.i); } }
             out.put(OPGEN_T_BOOL); out.put(1);
             out.put(OPGEN_T_BOOL); out.put(0);
-            { Num size83 = integer(0LL);
-              if (size83.is_float) out.put_double(OPGEN_T_FLOAT, size83.f); else { out.put(OPGEN_T_INT); out.put(size83.i); } }
-            { Num size84 = num(env[77], "g_ofs");
+            { Num size84 = integer(0LL);
               if (size84.is_float) out.put_double(OPGEN_T_FLOAT, size84.f); else { out.put(OPGEN_T_INT); out.put(size84.i); } }
-            { Num size85 = integer(0LL);
+            { Num size85 = num(env[77], "g_ofs");
               if (size85.is_float) out.put_double(OPGEN_T_FLOAT, size85.f); else { out.put(OPGEN_T_INT); out.put(size85.i); } }
-            { Num size86 = num(env[68], "wofs");
+            { Num size86 = integer(0LL);
               if (size86.is_float) out.put_double(OPGEN_T_FLOAT, size86.f); else { out.put(OPGEN_T_INT); out.put(size86.i); } }
-            { Num size87 = integer(1LL);
+            { Num size87 = num(env[68], "wofs");
               if (size87.is_float) out.put_double(OPGEN_T_FLOAT, size87.f); else { out.put(OPGEN_T_INT); out.put(size87.i); } }
-            { Num size88 = integer(0LL);
+            { Num size88 = integer(1LL);
               if (size88.is_float) out.put_double(OPGEN_T_FLOAT, size88.f); else { out.put(OPGEN_T_INT); out.put(size88.i); } }
             { Num size89 = integer(0LL);
               if (size89.is_float) out.put_double(OPGEN_T_FLOAT, size89.f); else { out.put(OPGEN_T_INT); out.put(size89.i); } }
             { Num size90 = integer(0LL);
               if (size90.is_float) out.put_double(OPGEN_T_FLOAT, size90.f); else { out.put(OPGEN_T_INT); out.put(size90.i); } }
+            { Num size91 = integer(0LL);
+              if (size91.is_float) out.put_double(OPGEN_T_FLOAT, size91.f); else { out.put(OPGEN_T_INT); out.put(size91.i); } }
           }
           if ((compare(num(env[49], "l"), integer(0LL)) > 0)) {
             out.put(OPGEN_STEP_GEMM); out.put(11); out.put(10); out.put(18);
-            { Num size91 = num(env[18], "gate_width");
-              if (size91.is_float) out.put_double(OPGEN_T_FLOAT, size91.f); else { out.put(OPGEN_T_INT); out.put(size91.i); } }
-            { Num size92 = num(env[9], "out_width");
+            { Num size92 = num(env[18], "gate_width");
               if (size92.is_float) out.put_double(OPGEN_T_FLOAT, size92.f); else { out.put(OPGEN_T_INT); out.put(size92.i); } }
-            { Num size93 = num(env[6], "rows");
+            { Num size93 = num(env[9], "out_width");
               if (size93.is_float) out.put_double(OPGEN_T_FLOAT, size93.f); else { out.put(OPGEN_T_INT); out.put(size93.i); } }
+            { Num size94 = num(env[6], "rows");
+              if (size94.is_float) out.put_double(OPGEN_T_FLOAT, size94.f); else { out.put(OPGEN_T_INT); out.put(size94.i); } }
             out.put(OPGEN_T_BOOL); out.put(1);
             out.put(OPGEN_T_BOOL); out.put(0);
-            { Num size94 = integer(0LL);
-              if (size94.is_float) out.put_double(OPGEN_T_FLOAT, size94.f); else { out.put(OPGEN_T_INT); out.put(size94.i); } }
-            { Num size95 = num(env[77], "g_ofs");
+            { Num size95 = integer(0LL);
               if (size95.is_float) out.put_double(OPGEN_T_FLOAT, size95.f); else { out.put(OPGEN_T_INT); out.put(size95.i); } }
-            { Num size96 = num(env[54], "x_ofs");
+            { Num size96 = num(env[77], "g_ofs");
               if (size96.is_float) out.put_double(OPGEN_T_FLOAT, size96.f); else { out.put(OPGEN_T_INT); out.put(size96.i); } }
-            { Num size97 = num(env[68], "wofs");
+            { Num size97 = num(env[54], "x_ofs");
               if (size97.is_float) out.put_double(OPGEN_T_FLOAT, size97.f); else { out.put(OPGEN_T_INT); out.put(size97.i); } }
-            { Num size98 = integer(1LL);
+            { Num size98 = num(env[68], "wofs");
               if (size98.is_float) out.put_double(OPGEN_T_FLOAT, size98.f); else { out.put(OPGEN_T_INT); out.put(size98.i); } }
-            { Num size99 = integer(0LL);
+            { Num size99 = integer(1LL);
               if (size99.is_float) out.put_double(OPGEN_T_FLOAT, size99.f); else { out.put(OPGEN_T_INT); out.put(size99.i); } }
             { Num size100 = integer(0LL);
               if (size100.is_float) out.put_double(OPGEN_T_FLOAT, size100.f); else { out.put(OPGEN_T_INT); out.put(size100.i); } }
             { Num size101 = integer(0LL);
               if (size101.is_float) out.put_double(OPGEN_T_FLOAT, size101.f); else { out.put(OPGEN_T_INT); out.put(size101.i); } }
+            { Num size102 = integer(0LL);
+              if (size102.is_float) out.put_double(OPGEN_T_FLOAT, size102.f); else { out.put(OPGEN_T_INT); out.put(size102.i); } }
           }
           if ((equal(num(env[29], "gru"), integer(0LL)))) {
             out.put(OPGEN_STEP_GEMM); out.put(11); out.put(10); out.put(18);
-            { Num size102 = num(env[18], "gate_width");
-              if (size102.is_float) out.put_double(OPGEN_T_FLOAT, size102.f); else { out.put(OPGEN_T_INT); out.put(size102.i); } }
-            { Num size103 = num(env[19], "h_size");
+            { Num size103 = num(env[18], "gate_width");
               if (size103.is_float) out.put_double(OPGEN_T_FLOAT, size103.f); else { out.put(OPGEN_T_INT); out.put(size103.i); } }
-            { Num size104 = num(env[6], "rows");
+            { Num size104 = num(env[19], "h_size");
               if (size104.is_float) out.put_double(OPGEN_T_FLOAT, size104.f); else { out.put(OPGEN_T_INT); out.put(size104.i); } }
+            { Num size105 = num(env[6], "rows");
+              if (size105.is_float) out.put_double(OPGEN_T_FLOAT, size105.f); else { out.put(OPGEN_T_INT); out.put(size105.i); } }
             out.put(OPGEN_T_BOOL); out.put(1);
             out.put(OPGEN_T_BOOL); out.put(0);
-            { Num size105 = integer(0LL);
-              if (size105.is_float) out.put_double(OPGEN_T_FLOAT, size105.f); else { out.put(OPGEN_T_INT); out.put(size105.i); } }
-            { Num size106 = num(env[77], "g_ofs");
+            { Num size106 = integer(0LL);
               if (size106.is_float) out.put_double(OPGEN_T_FLOAT, size106.f); else { out.put(OPGEN_T_INT); out.put(size106.i); } }
-            { Num size107 = add(num(env[74], "hs_ofs"), mul(mul(num(env[62], "d"), num(env[8], "batch")), num(env[19], "h_size")));
+            { Num size107 = num(env[77], "g_ofs");
               if (size107.is_float) out.put_double(OPGEN_T_FLOAT, size107.f); else { out.put(OPGEN_T_INT); out.put(size107.i); } }
-            { Num size108 = num(env[69], "rofs");
+            { Num size108 = add(num(env[74], "hs_ofs"), mul(mul(num(env[62], "d"), num(env[8], "batch")), num(env[19], "h_size")));
               if (size108.is_float) out.put_double(OPGEN_T_FLOAT, size108.f); else { out.put(OPGEN_T_INT); out.put(size108.i); } }
-            { Num size109 = integer(1LL);
+            { Num size109 = num(env[69], "rofs");
               if (size109.is_float) out.put_double(OPGEN_T_FLOAT, size109.f); else { out.put(OPGEN_T_INT); out.put(size109.i); } }
-            { Num size110 = integer(0LL);
+            { Num size110 = integer(1LL);
               if (size110.is_float) out.put_double(OPGEN_T_FLOAT, size110.f); else { out.put(OPGEN_T_INT); out.put(size110.i); } }
             { Num size111 = integer(0LL);
               if (size111.is_float) out.put_double(OPGEN_T_FLOAT, size111.f); else { out.put(OPGEN_T_INT); out.put(size111.i); } }
             { Num size112 = integer(0LL);
               if (size112.is_float) out.put_double(OPGEN_T_FLOAT, size112.f); else { out.put(OPGEN_T_INT); out.put(size112.i); } }
+            { Num size113 = integer(0LL);
+              if (size113.is_float) out.put_double(OPGEN_T_FLOAT, size113.f); else { out.put(OPGEN_T_INT); out.put(size113.i); } }
           }
           if ((equal(num(env[29], "gru"), integer(1LL)))) {
             out.put(OPGEN_STEP_GEMM); out.put(14); out.put(10); out.put(18);
-            { Num size113 = num(env[18], "gate_width");
-              if (size113.is_float) out.put_double(OPGEN_T_FLOAT, size113.f); else { out.put(OPGEN_T_INT); out.put(size113.i); } }
-            { Num size114 = num(env[19], "h_size");
+            { Num size114 = num(env[18], "gate_width");
               if (size114.is_float) out.put_double(OPGEN_T_FLOAT, size114.f); else { out.put(OPGEN_T_INT); out.put(size114.i); } }
-            { Num size115 = num(env[6], "rows");
+            { Num size115 = num(env[19], "h_size");
               if (size115.is_float) out.put_double(OPGEN_T_FLOAT, size115.f); else { out.put(OPGEN_T_INT); out.put(size115.i); } }
+            { Num size116 = num(env[6], "rows");
+              if (size116.is_float) out.put_double(OPGEN_T_FLOAT, size116.f); else { out.put(OPGEN_T_INT); out.put(size116.i); } }
             out.put(OPGEN_T_BOOL); out.put(1);
             out.put(OPGEN_T_BOOL); out.put(0);
-            { Num size116 = integer(0LL);
-              if (size116.is_float) out.put_double(OPGEN_T_FLOAT, size116.f); else { out.put(OPGEN_T_INT); out.put(size116.i); } }
-            { Num size117 = num(env[77], "g_ofs");
+            { Num size117 = integer(0LL);
               if (size117.is_float) out.put_double(OPGEN_T_FLOAT, size117.f); else { out.put(OPGEN_T_INT); out.put(size117.i); } }
-            { Num size118 = add(num(env[74], "hs_ofs"), mul(mul(num(env[62], "d"), num(env[8], "batch")), num(env[19], "h_size")));
+            { Num size118 = num(env[77], "g_ofs");
               if (size118.is_float) out.put_double(OPGEN_T_FLOAT, size118.f); else { out.put(OPGEN_T_INT); out.put(size118.i); } }
-            { Num size119 = num(env[69], "rofs");
+            { Num size119 = add(num(env[74], "hs_ofs"), mul(mul(num(env[62], "d"), num(env[8], "batch")), num(env[19], "h_size")));
               if (size119.is_float) out.put_double(OPGEN_T_FLOAT, size119.f); else { out.put(OPGEN_T_INT); out.put(size119.i); } }
-            { Num size120 = integer(1LL);
+            { Num size120 = num(env[69], "rofs");
               if (size120.is_float) out.put_double(OPGEN_T_FLOAT, size120.f); else { out.put(OPGEN_T_INT); out.put(size120.i); } }
-            { Num size121 = integer(0LL);
+            { Num size121 = integer(1LL);
               if (size121.is_float) out.put_double(OPGEN_T_FLOAT, size121.f); else { out.put(OPGEN_T_INT); out.put(size121.i); } }
             { Num size122 = integer(0LL);
               if (size122.is_float) out.put_double(OPGEN_T_FLOAT, size122.f); else { out.put(OPGEN_T_INT); out.put(size122.i); } }
             { Num size123 = integer(0LL);
               if (size123.is_float) out.put_double(OPGEN_T_FLOAT, size123.f); else { out.put(OPGEN_T_INT); out.put(size123.i); } }
+            { Num size124 = integer(0LL);
+              if (size124.is_float) out.put_double(OPGEN_T_FLOAT, size124.f); else { out.put(OPGEN_T_INT); out.put(size124.i); } }
           }
           if ((equal(num(env[30], "proj"), integer(1LL)))) {
             out.put(OPGEN_STEP_GEMM); out.put(15); out.put(10); out.put(18);
-            { Num size124 = num(env[19], "h_size");
-              if (size124.is_float) out.put_double(OPGEN_T_FLOAT, size124.f); else { out.put(OPGEN_T_INT); out.put(size124.i); } }
-            { Num size125 = num(env[23], "num_units");
+            { Num size125 = num(env[19], "h_size");
               if (size125.is_float) out.put_double(OPGEN_T_FLOAT, size125.f); else { out.put(OPGEN_T_INT); out.put(size125.i); } }
-            { Num size126 = num(env[6], "rows");
+            { Num size126 = num(env[23], "num_units");
               if (size126.is_float) out.put_double(OPGEN_T_FLOAT, size126.f); else { out.put(OPGEN_T_INT); out.put(size126.i); } }
+            { Num size127 = num(env[6], "rows");
+              if (size127.is_float) out.put_double(OPGEN_T_FLOAT, size127.f); else { out.put(OPGEN_T_INT); out.put(size127.i); } }
             out.put(OPGEN_T_BOOL); out.put(1);
             out.put(OPGEN_T_BOOL); out.put(0);
-            { Num size127 = integer(0LL);
-              if (size127.is_float) out.put_double(OPGEN_T_FLOAT, size127.f); else { out.put(OPGEN_T_INT); out.put(size127.i); } }
-            { Num size128 = mul(mul(num(env[62], "d"), num(env[6], "rows")), num(env[19], "h_size"));
+            { Num size128 = integer(0LL);
               if (size128.is_float) out.put_double(OPGEN_T_FLOAT, size128.f); else { out.put(OPGEN_T_INT); out.put(size128.i); } }
-            { Num size129 = num(env[76], "ms_ofs");
+            { Num size129 = mul(mul(num(env[62], "d"), num(env[6], "rows")), num(env[19], "h_size"));
               if (size129.is_float) out.put_double(OPGEN_T_FLOAT, size129.f); else { out.put(OPGEN_T_INT); out.put(size129.i); } }
-            { Num size130 = num(env[70], "pofs");
+            { Num size130 = num(env[76], "ms_ofs");
               if (size130.is_float) out.put_double(OPGEN_T_FLOAT, size130.f); else { out.put(OPGEN_T_INT); out.put(size130.i); } }
-            { Num size131 = integer(1LL);
+            { Num size131 = num(env[70], "pofs");
               if (size131.is_float) out.put_double(OPGEN_T_FLOAT, size131.f); else { out.put(OPGEN_T_INT); out.put(size131.i); } }
-            { Num size132 = integer(0LL);
+            { Num size132 = integer(1LL);
               if (size132.is_float) out.put_double(OPGEN_T_FLOAT, size132.f); else { out.put(OPGEN_T_INT); out.put(size132.i); } }
             { Num size133 = integer(0LL);
               if (size133.is_float) out.put_double(OPGEN_T_FLOAT, size133.f); else { out.put(OPGEN_T_INT); out.put(size133.i); } }
             { Num size134 = integer(0LL);
               if (size134.is_float) out.put_double(OPGEN_T_FLOAT, size134.f); else { out.put(OPGEN_T_INT); out.put(size134.i); } }
+            { Num size135 = integer(0LL);
+              if (size135.is_float) out.put_double(OPGEN_T_FLOAT, size135.f); else { out.put(OPGEN_T_INT); out.put(size135.i); } }
           }
           if (true) {
             out.put(OPGEN_STEP_GEMM); out.put(2); out.put(11); out.put(18);
-            { Num size135 = integer(1LL);
-              if (size135.is_float) out.put_double(OPGEN_T_FLOAT, size135.f); else { out.put(OPGEN_T_INT); out.put(size135.i); } }
-            { Num size136 = num(env[18], "gate_width");
+            { Num size136 = integer(1LL);
               if (size136.is_float) out.put_double(OPGEN_T_FLOAT, size136.f); else { out.put(OPGEN_T_INT); out.put(size136.i); } }
-            { Num size137 = num(env[6], "rows");
+            { Num size137 = num(env[18], "gate_width");
               if (size137.is_float) out.put_double(OPGEN_T_FLOAT, size137.f); else { out.put(OPGEN_T_INT); out.put(size137.i); } }
-            out.put(OPGEN_T_BOOL); out.put(0);
-            out.put(OPGEN_T_BOOL); out.put(0);
-            { Num size138 = integer(0LL);
+            { Num size138 = num(env[6], "rows");
               if (size138.is_float) out.put_double(OPGEN_T_FLOAT, size138.f); else { out.put(OPGEN_T_INT); out.put(size138.i); } }
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(0);
             { Num size139 = integer(0LL);
               if (size139.is_float) out.put_double(OPGEN_T_FLOAT, size139.f); else { out.put(OPGEN_T_INT); out.put(size139.i); } }
-            { Num size140 = num(env[77], "g_ofs");
+            { Num size140 = integer(0LL);
               if (size140.is_float) out.put_double(OPGEN_T_FLOAT, size140.f); else { out.put(OPGEN_T_INT); out.put(size140.i); } }
-            { Num size141 = num(env[71], "bofs");
+            { Num size141 = num(env[77], "g_ofs");
               if (size141.is_float) out.put_double(OPGEN_T_FLOAT, size141.f); else { out.put(OPGEN_T_INT); out.put(size141.i); } }
-            { Num size142 = integer(1LL);
+            { Num size142 = num(env[71], "bofs");
               if (size142.is_float) out.put_double(OPGEN_T_FLOAT, size142.f); else { out.put(OPGEN_T_INT); out.put(size142.i); } }
-            { Num size143 = integer(0LL);
+            { Num size143 = integer(1LL);
               if (size143.is_float) out.put_double(OPGEN_T_FLOAT, size143.f); else { out.put(OPGEN_T_INT); out.put(size143.i); } }
             { Num size144 = integer(0LL);
               if (size144.is_float) out.put_double(OPGEN_T_FLOAT, size144.f); else { out.put(OPGEN_T_INT); out.put(size144.i); } }
             { Num size145 = integer(0LL);
               if (size145.is_float) out.put_double(OPGEN_T_FLOAT, size145.f); else { out.put(OPGEN_T_INT); out.put(size145.i); } }
+            { Num size146 = integer(0LL);
+              if (size146.is_float) out.put_double(OPGEN_T_FLOAT, size146.f); else { out.put(OPGEN_T_INT); out.put(size146.i); } }
           }
           if ((equal(num(env[29], "gru"), integer(0LL)))) {
-            int64_t sym146 = -1;
-            if (sym146 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym146 = 0;
-            if (sym146 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym146 = 1;
-            if (sym146 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym146 = 2;
-            if (sym146 < 0) fail(OPGEN_E_SYMBOL, "kernel 'copy_span' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym146);
+            int64_t sym147 = -1;
+            if (sym147 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym147 = 0;
+            if (sym147 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym147 = 1;
+            if (sym147 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym147 = 2;
+            if (sym147 < 0) fail(OPGEN_E_SYMBOL, "kernel 'copy_span' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym147);
             out.put(1);
             out.put(whole(num(env[42], "bias_blocks"), "a grid size"));
             out.put(1);
             out.put(whole(num(env[43], "bias_threads"), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs147 = out.used; out.put(0);
+            int64_t nargs148 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(18);
             scalar(out, OPGEN_T_I64, num(env[71], "bofs"), "bofs");
             scalar(out, OPGEN_T_I64, num(env[72], "rbofs"), "rbofs");
             scalar(out, OPGEN_T_I64, num(env[18], "gate_width"), "gate_width");
-            out.words[nargs147] = (out.used - nargs147 - 1) / 2;
+            out.words[nargs148] = (out.used - nargs148 - 1) / 2;
           }
           if ((equal(num(env[29], "gru"), integer(1LL)))) {
             out.put(OPGEN_STEP_GEMM); out.put(2); out.put(14); out.put(18);
-            { Num size148 = integer(1LL);
-              if (size148.is_float) out.put_double(OPGEN_T_FLOAT, size148.f); else { out.put(OPGEN_T_INT); out.put(size148.i); } }
-            { Num size149 = num(env[18], "gate_width");
+            { Num size149 = integer(1LL);
               if (size149.is_float) out.put_double(OPGEN_T_FLOAT, size149.f); else { out.put(OPGEN_T_INT); out.put(size149.i); } }
-            { Num size150 = num(env[6], "rows");
+            { Num size150 = num(env[18], "gate_width");
               if (size150.is_float) out.put_double(OPGEN_T_FLOAT, size150.f); else { out.put(OPGEN_T_INT); out.put(size150.i); } }
-            out.put(OPGEN_T_BOOL); out.put(0);
-            out.put(OPGEN_T_BOOL); out.put(0);
-            { Num size151 = integer(0LL);
+            { Num size151 = num(env[6], "rows");
               if (size151.is_float) out.put_double(OPGEN_T_FLOAT, size151.f); else { out.put(OPGEN_T_INT); out.put(size151.i); } }
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(0);
             { Num size152 = integer(0LL);
               if (size152.is_float) out.put_double(OPGEN_T_FLOAT, size152.f); else { out.put(OPGEN_T_INT); out.put(size152.i); } }
-            { Num size153 = num(env[77], "g_ofs");
+            { Num size153 = integer(0LL);
               if (size153.is_float) out.put_double(OPGEN_T_FLOAT, size153.f); else { out.put(OPGEN_T_INT); out.put(size153.i); } }
-            { Num size154 = num(env[72], "rbofs");
+            { Num size154 = num(env[77], "g_ofs");
               if (size154.is_float) out.put_double(OPGEN_T_FLOAT, size154.f); else { out.put(OPGEN_T_INT); out.put(size154.i); } }
-            { Num size155 = integer(1LL);
+            { Num size155 = num(env[72], "rbofs");
               if (size155.is_float) out.put_double(OPGEN_T_FLOAT, size155.f); else { out.put(OPGEN_T_INT); out.put(size155.i); } }
-            { Num size156 = integer(0LL);
+            { Num size156 = integer(1LL);
               if (size156.is_float) out.put_double(OPGEN_T_FLOAT, size156.f); else { out.put(OPGEN_T_INT); out.put(size156.i); } }
             { Num size157 = integer(0LL);
               if (size157.is_float) out.put_double(OPGEN_T_FLOAT, size157.f); else { out.put(OPGEN_T_INT); out.put(size157.i); } }
             { Num size158 = integer(0LL);
               if (size158.is_float) out.put_double(OPGEN_T_FLOAT, size158.f); else { out.put(OPGEN_T_INT); out.put(size158.i); } }
+            { Num size159 = integer(0LL);
+              if (size159.is_float) out.put_double(OPGEN_T_FLOAT, size159.f); else { out.put(OPGEN_T_INT); out.put(size159.i); } }
           }
           if ((equal(add(add(num(env[49], "l"), num(env[12], "skip")), num(env[62], "d")), integer(0LL))) && (equal(num(env[44], "dx"), integer(1LL)))) {
             out.put(OPGEN_STEP_GEMM); out.put(11); out.put(13); out.put(19);
-            { Num size159 = num(env[6], "rows");
-              if (size159.is_float) out.put_double(OPGEN_T_FLOAT, size159.f); else { out.put(OPGEN_T_INT); out.put(size159.i); } }
-            { Num size160 = num(env[5], "input_size");
+            { Num size160 = num(env[6], "rows");
               if (size160.is_float) out.put_double(OPGEN_T_FLOAT, size160.f); else { out.put(OPGEN_T_INT); out.put(size160.i); } }
-            { Num size161 = num(env[18], "gate_width");
+            { Num size161 = num(env[5], "input_size");
               if (size161.is_float) out.put_double(OPGEN_T_FLOAT, size161.f); else { out.put(OPGEN_T_INT); out.put(size161.i); } }
-            out.put(OPGEN_T_BOOL); out.put(0);
-            out.put(OPGEN_T_BOOL); out.put(0);
-            { Num size162 = integer(0LL);
+            { Num size162 = num(env[18], "gate_width");
               if (size162.is_float) out.put_double(OPGEN_T_FLOAT, size162.f); else { out.put(OPGEN_T_INT); out.put(size162.i); } }
-            { Num size163 = num(env[77], "g_ofs");
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size163 = integer(0LL);
               if (size163.is_float) out.put_double(OPGEN_T_FLOAT, size163.f); else { out.put(OPGEN_T_INT); out.put(size163.i); } }
-            { Num size164 = num(env[68], "wofs");
+            { Num size164 = num(env[77], "g_ofs");
               if (size164.is_float) out.put_double(OPGEN_T_FLOAT, size164.f); else { out.put(OPGEN_T_INT); out.put(size164.i); } }
-            { Num size165 = integer(0LL);
+            { Num size165 = num(env[68], "wofs");
               if (size165.is_float) out.put_double(OPGEN_T_FLOAT, size165.f); else { out.put(OPGEN_T_INT); out.put(size165.i); } }
-            { Num size166 = integer(1LL);
+            { Num size166 = integer(0LL);
               if (size166.is_float) out.put_double(OPGEN_T_FLOAT, size166.f); else { out.put(OPGEN_T_INT); out.put(size166.i); } }
-            { Num size167 = integer(0LL);
+            { Num size167 = integer(1LL);
               if (size167.is_float) out.put_double(OPGEN_T_FLOAT, size167.f); else { out.put(OPGEN_T_INT); out.put(size167.i); } }
             { Num size168 = integer(0LL);
               if (size168.is_float) out.put_double(OPGEN_T_FLOAT, size168.f); else { out.put(OPGEN_T_INT); out.put(size168.i); } }
             { Num size169 = integer(0LL);
               if (size169.is_float) out.put_double(OPGEN_T_FLOAT, size169.f); else { out.put(OPGEN_T_INT); out.put(size169.i); } }
+            { Num size170 = integer(0LL);
+              if (size170.is_float) out.put_double(OPGEN_T_FLOAT, size170.f); else { out.put(OPGEN_T_INT); out.put(size170.i); } }
           }
           if ((equal(add(num(env[49], "l"), num(env[12], "skip")), integer(0LL))) && (compare(num(env[62], "d"), integer(0LL)) > 0) && (equal(num(env[44], "dx"), integer(1LL)))) {
             out.put(OPGEN_STEP_GEMM); out.put(11); out.put(13); out.put(19);
-            { Num size170 = num(env[6], "rows");
-              if (size170.is_float) out.put_double(OPGEN_T_FLOAT, size170.f); else { out.put(OPGEN_T_INT); out.put(size170.i); } }
-            { Num size171 = num(env[5], "input_size");
+            { Num size171 = num(env[6], "rows");
               if (size171.is_float) out.put_double(OPGEN_T_FLOAT, size171.f); else { out.put(OPGEN_T_INT); out.put(size171.i); } }
-            { Num size172 = num(env[18], "gate_width");
+            { Num size172 = num(env[5], "input_size");
               if (size172.is_float) out.put_double(OPGEN_T_FLOAT, size172.f); else { out.put(OPGEN_T_INT); out.put(size172.i); } }
-            out.put(OPGEN_T_BOOL); out.put(0);
-            out.put(OPGEN_T_BOOL); out.put(0);
-            { Num size173 = integer(1LL);
+            { Num size173 = num(env[18], "gate_width");
               if (size173.is_float) out.put_double(OPGEN_T_FLOAT, size173.f); else { out.put(OPGEN_T_INT); out.put(size173.i); } }
-            { Num size174 = num(env[77], "g_ofs");
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size174 = integer(1LL);
               if (size174.is_float) out.put_double(OPGEN_T_FLOAT, size174.f); else { out.put(OPGEN_T_INT); out.put(size174.i); } }
-            { Num size175 = num(env[68], "wofs");
+            { Num size175 = num(env[77], "g_ofs");
               if (size175.is_float) out.put_double(OPGEN_T_FLOAT, size175.f); else { out.put(OPGEN_T_INT); out.put(size175.i); } }
-            { Num size176 = integer(0LL);
+            { Num size176 = num(env[68], "wofs");
               if (size176.is_float) out.put_double(OPGEN_T_FLOAT, size176.f); else { out.put(OPGEN_T_INT); out.put(size176.i); } }
-            { Num size177 = integer(1LL);
+            { Num size177 = integer(0LL);
               if (size177.is_float) out.put_double(OPGEN_T_FLOAT, size177.f); else { out.put(OPGEN_T_INT); out.put(size177.i); } }
-            { Num size178 = integer(0LL);
+            { Num size178 = integer(1LL);
               if (size178.is_float) out.put_double(OPGEN_T_FLOAT, size178.f); else { out.put(OPGEN_T_INT); out.put(size178.i); } }
             { Num size179 = integer(0LL);
               if (size179.is_float) out.put_double(OPGEN_T_FLOAT, size179.f); else { out.put(OPGEN_T_INT); out.put(size179.i); } }
             { Num size180 = integer(0LL);
               if (size180.is_float) out.put_double(OPGEN_T_FLOAT, size180.f); else { out.put(OPGEN_T_INT); out.put(size180.i); } }
+            { Num size181 = integer(0LL);
+              if (size181.is_float) out.put_double(OPGEN_T_FLOAT, size181.f); else { out.put(OPGEN_T_INT); out.put(size181.i); } }
           }
           if ((equal(num(env[49], "l"), integer(0LL))) && (equal(num(env[12], "skip"), integer(1LL))) && (equal(num(env[44], "dx"), integer(1LL)))) {
-            int64_t sym181 = -1;
-            if (sym181 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym181 = 57;
-            if (sym181 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym181 = 58;
-            if (sym181 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym181 = 59;
-            if (sym181 < 0) fail(OPGEN_E_SYMBOL, "kernel 'skip_grad' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym181);
+            int64_t sym182 = -1;
+            if (sym182 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym182 = 57;
+            if (sym182 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym182 = 58;
+            if (sym182 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym182 = 59;
+            if (sym182 < 0) fail(OPGEN_E_SYMBOL, "kernel 'skip_grad' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym182);
             out.put(1);
             out.put(whole(num(env[1], "seq_blocks"), "a grid size"));
             out.put(1);
             out.put(whole(num(env[2], "seq_threads"), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs182 = out.used; out.put(0);
+            int64_t nargs183 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(11);
             out.put(OPGEN_T_SLOT); out.put(19);
             scalar(out, OPGEN_T_I64, num(env[6], "rows"), "rows");
             scalar(out, OPGEN_T_I64, num(env[45], "gates"), "gates");
             scalar(out, OPGEN_T_I64, num(env[23], "num_units"), "num_units");
             scalar(out, OPGEN_T_I64, num(env[62], "d"), "d");
-            out.words[nargs182] = (out.used - nargs182 - 1) / 2;
+            out.words[nargs183] = (out.used - nargs183 - 1) / 2;
           }
           if ((compare(num(env[49], "l"), integer(0LL)) > 0) && (equal(num(env[62], "d"), integer(0LL)))) {
             out.put(OPGEN_STEP_GEMM); out.put(11); out.put(13); out.put(20);
-            { Num size183 = num(env[6], "rows");
-              if (size183.is_float) out.put_double(OPGEN_T_FLOAT, size183.f); else { out.put(OPGEN_T_INT); out.put(size183.i); } }
-            { Num size184 = num(env[9], "out_width");
+            { Num size184 = num(env[6], "rows");
               if (size184.is_float) out.put_double(OPGEN_T_FLOAT, size184.f); else { out.put(OPGEN_T_INT); out.put(size184.i); } }
-            { Num size185 = num(env[18], "gate_width");
+            { Num size185 = num(env[9], "out_width");
               if (size185.is_float) out.put_double(OPGEN_T_FLOAT, size185.f); else { out.put(OPGEN_T_INT); out.put(size185.i); } }
-            out.put(OPGEN_T_BOOL); out.put(0);
-            out.put(OPGEN_T_BOOL); out.put(0);
-            { Num size186 = integer(0LL);
+            { Num size186 = num(env[18], "gate_width");
               if (size186.is_float) out.put_double(OPGEN_T_FLOAT, size186.f); else { out.put(OPGEN_T_INT); out.put(size186.i); } }
-            { Num size187 = num(env[77], "g_ofs");
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size187 = integer(0LL);
               if (size187.is_float) out.put_double(OPGEN_T_FLOAT, size187.f); else { out.put(OPGEN_T_INT); out.put(size187.i); } }
-            { Num size188 = num(env[68], "wofs");
+            { Num size188 = num(env[77], "g_ofs");
               if (size188.is_float) out.put_double(OPGEN_T_FLOAT, size188.f); else { out.put(OPGEN_T_INT); out.put(size188.i); } }
-            { Num size189 = integer(0LL);
+            { Num size189 = num(env[68], "wofs");
               if (size189.is_float) out.put_double(OPGEN_T_FLOAT, size189.f); else { out.put(OPGEN_T_INT); out.put(size189.i); } }
-            { Num size190 = integer(1LL);
+            { Num size190 = integer(0LL);
               if (size190.is_float) out.put_double(OPGEN_T_FLOAT, size190.f); else { out.put(OPGEN_T_INT); out.put(size190.i); } }
-            { Num size191 = integer(0LL);
+            { Num size191 = integer(1LL);
               if (size191.is_float) out.put_double(OPGEN_T_FLOAT, size191.f); else { out.put(OPGEN_T_INT); out.put(size191.i); } }
             { Num size192 = integer(0LL);
               if (size192.is_float) out.put_double(OPGEN_T_FLOAT, size192.f); else { out.put(OPGEN_T_INT); out.put(size192.i); } }
             { Num size193 = integer(0LL);
               if (size193.is_float) out.put_double(OPGEN_T_FLOAT, size193.f); else { out.put(OPGEN_T_INT); out.put(size193.i); } }
+            { Num size194 = integer(0LL);
+              if (size194.is_float) out.put_double(OPGEN_T_FLOAT, size194.f); else { out.put(OPGEN_T_INT); out.put(size194.i); } }
           }
           if ((compare(num(env[49], "l"), integer(0LL)) > 0) && (compare(num(env[62], "d"), integer(0LL)) > 0)) {
             out.put(OPGEN_STEP_GEMM); out.put(11); out.put(13); out.put(20);
-            { Num size194 = num(env[6], "rows");
-              if (size194.is_float) out.put_double(OPGEN_T_FLOAT, size194.f); else { out.put(OPGEN_T_INT); out.put(size194.i); } }
-            { Num size195 = num(env[9], "out_width");
+            { Num size195 = num(env[6], "rows");
               if (size195.is_float) out.put_double(OPGEN_T_FLOAT, size195.f); else { out.put(OPGEN_T_INT); out.put(size195.i); } }
-            { Num size196 = num(env[18], "gate_width");
+            { Num size196 = num(env[9], "out_width");
               if (size196.is_float) out.put_double(OPGEN_T_FLOAT, size196.f); else { out.put(OPGEN_T_INT); out.put(size196.i); } }
-            out.put(OPGEN_T_BOOL); out.put(0);
-            out.put(OPGEN_T_BOOL); out.put(0);
-            { Num size197 = integer(1LL);
+            { Num size197 = num(env[18], "gate_width");
               if (size197.is_float) out.put_double(OPGEN_T_FLOAT, size197.f); else { out.put(OPGEN_T_INT); out.put(size197.i); } }
-            { Num size198 = num(env[77], "g_ofs");
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size198 = integer(1LL);
               if (size198.is_float) out.put_double(OPGEN_T_FLOAT, size198.f); else { out.put(OPGEN_T_INT); out.put(size198.i); } }
-            { Num size199 = num(env[68], "wofs");
+            { Num size199 = num(env[77], "g_ofs");
               if (size199.is_float) out.put_double(OPGEN_T_FLOAT, size199.f); else { out.put(OPGEN_T_INT); out.put(size199.i); } }
-            { Num size200 = integer(0LL);
+            { Num size200 = num(env[68], "wofs");
               if (size200.is_float) out.put_double(OPGEN_T_FLOAT, size200.f); else { out.put(OPGEN_T_INT); out.put(size200.i); } }
-            { Num size201 = integer(1LL);
+            { Num size201 = integer(0LL);
               if (size201.is_float) out.put_double(OPGEN_T_FLOAT, size201.f); else { out.put(OPGEN_T_INT); out.put(size201.i); } }
-            { Num size202 = integer(0LL);
+            { Num size202 = integer(1LL);
               if (size202.is_float) out.put_double(OPGEN_T_FLOAT, size202.f); else { out.put(OPGEN_T_INT); out.put(size202.i); } }
             { Num size203 = integer(0LL);
               if (size203.is_float) out.put_double(OPGEN_T_FLOAT, size203.f); else { out.put(OPGEN_T_INT); out.put(size203.i); } }
             { Num size204 = integer(0LL);
               if (size204.is_float) out.put_double(OPGEN_T_FLOAT, size204.f); else { out.put(OPGEN_T_INT); out.put(size204.i); } }
+            { Num size205 = integer(0LL);
+              if (size205.is_float) out.put_double(OPGEN_T_FLOAT, size205.f); else { out.put(OPGEN_T_INT); out.put(size205.i); } }
           }
         }
       }
       if ((compare(num(env[49], "l"), integer(0LL)) > 0)) {
-        int64_t sym205 = -1;
-        if (sym205 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym205 = 27;
-        if (sym205 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym205 = 28;
-        if (sym205 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym205 = 29;
-        if (sym205 < 0) fail(OPGEN_E_SYMBOL, "kernel 'grad_layer_below' has no entry point for the dtypes of " "_dtype_T");
-        out.put(OPGEN_STEP_LAUNCH); out.put(sym205);
+        int64_t sym206 = -1;
+        if (sym206 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym206 = 27;
+        if (sym206 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym206 = 28;
+        if (sym206 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym206 = 29;
+        if (sym206 < 0) fail(OPGEN_E_SYMBOL, "kernel 'grad_layer_below' has no entry point for the dtypes of " "_dtype_T");
+        out.put(OPGEN_STEP_LAUNCH); out.put(sym206);
         out.put(1);
         out.put(whole(num(env[1], "seq_blocks"), "a grid size"));
         out.put(1);
         out.put(whole(num(env[2], "seq_threads"), "a block size"));
         out.put(whole(integer(0LL), "the shared size"));
-        int64_t nargs206 = out.used; out.put(0);
+        int64_t nargs207 = out.used; out.put(0);
         out.put(OPGEN_T_SLOT); out.put(20);
         out.put(OPGEN_T_SLOT); out.put(10);
         out.put(OPGEN_T_SLOT); out.put(4);
         scalar(out, OPGEN_T_I64, num(env[56], "layer_cells"), "layer_cells");
         scalar(out, OPGEN_T_I64, num(env[55], "below_mask_ofs"), "below_mask_ofs");
-        out.words[nargs206] = (out.used - nargs206 - 1) / 2;
+        out.words[nargs207] = (out.used - nargs207 - 1) / 2;
       }
     }
   }
   if ((equal(num(env[44], "dx"), integer(1LL)))) {
-    int64_t sym207 = -1;
-    if (sym207 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym207 = 9;
-    if (sym207 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym207 = 10;
-    if (sym207 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym207 = 11;
-    if (sym207 < 0) fail(OPGEN_E_SYMBOL, "kernel 'from_time_major' has no entry point for the dtypes of " "_dtype_T");
-    out.put(OPGEN_STEP_LAUNCH); out.put(sym207);
+    int64_t sym208 = -1;
+    if (sym208 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym208 = 9;
+    if (sym208 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym208 = 10;
+    if (sym208 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym208 = 11;
+    if (sym208 < 0) fail(OPGEN_E_SYMBOL, "kernel 'from_time_major' has no entry point for the dtypes of " "_dtype_T");
+    out.put(OPGEN_STEP_LAUNCH); out.put(sym208);
     out.put(1);
     out.put(whole(num(env[1], "seq_blocks"), "a grid size"));
     out.put(1);
     out.put(whole(num(env[2], "seq_threads"), "a block size"));
     out.put(whole(integer(0LL), "the shared size"));
-    int64_t nargs208 = out.used; out.put(0);
+    int64_t nargs209 = out.used; out.put(0);
     out.put(OPGEN_T_SLOT); out.put(19);
     out.put(OPGEN_T_SLOT); out.put(21);
     scalar(out, OPGEN_T_I64, num(env[46], "unswap0"), "unswap0");
     scalar(out, OPGEN_T_I64, num(env[47], "unswap1"), "unswap1");
     scalar(out, OPGEN_T_I64, num(env[5], "input_size"), "input_size");
-    out.words[nargs208] = (out.used - nargs208 - 1) / 2;
+    out.words[nargs209] = (out.used - nargs209 - 1) / 2;
   }
   if ((equal(num(env[44], "dx"), integer(0LL)))) {
     out.put(OPGEN_STEP_GEMM); out.put(19); out.put(19); out.put(21);
-    { Num size209 = num(env[6], "rows");
-      if (size209.is_float) out.put_double(OPGEN_T_FLOAT, size209.f); else { out.put(OPGEN_T_INT); out.put(size209.i); } }
-    { Num size210 = num(env[5], "input_size");
+    { Num size210 = num(env[6], "rows");
       if (size210.is_float) out.put_double(OPGEN_T_FLOAT, size210.f); else { out.put(OPGEN_T_INT); out.put(size210.i); } }
-    { Num size211 = integer(0LL);
+    { Num size211 = num(env[5], "input_size");
       if (size211.is_float) out.put_double(OPGEN_T_FLOAT, size211.f); else { out.put(OPGEN_T_INT); out.put(size211.i); } }
-    out.put(OPGEN_T_BOOL); out.put(0);
-    out.put(OPGEN_T_BOOL); out.put(0);
     { Num size212 = integer(0LL);
       if (size212.is_float) out.put_double(OPGEN_T_FLOAT, size212.f); else { out.put(OPGEN_T_INT); out.put(size212.i); } }
+    out.put(OPGEN_T_BOOL); out.put(0);
+    out.put(OPGEN_T_BOOL); out.put(0);
     { Num size213 = integer(0LL);
       if (size213.is_float) out.put_double(OPGEN_T_FLOAT, size213.f); else { out.put(OPGEN_T_INT); out.put(size213.i); } }
     { Num size214 = integer(0LL);
       if (size214.is_float) out.put_double(OPGEN_T_FLOAT, size214.f); else { out.put(OPGEN_T_INT); out.put(size214.i); } }
     { Num size215 = integer(0LL);
       if (size215.is_float) out.put_double(OPGEN_T_FLOAT, size215.f); else { out.put(OPGEN_T_INT); out.put(size215.i); } }
-    { Num size216 = integer(1LL);
+    { Num size216 = integer(0LL);
       if (size216.is_float) out.put_double(OPGEN_T_FLOAT, size216.f); else { out.put(OPGEN_T_INT); out.put(size216.i); } }
-    { Num size217 = integer(0LL);
+    { Num size217 = integer(1LL);
       if (size217.is_float) out.put_double(OPGEN_T_FLOAT, size217.f); else { out.put(OPGEN_T_INT); out.put(size217.i); } }
     { Num size218 = integer(0LL);
       if (size218.is_float) out.put_double(OPGEN_T_FLOAT, size218.f); else { out.put(OPGEN_T_INT); out.put(size218.i); } }
     { Num size219 = integer(0LL);
       if (size219.is_float) out.put_double(OPGEN_T_FLOAT, size219.f); else { out.put(OPGEN_T_INT); out.put(size219.i); } }
+    { Num size220 = integer(0LL);
+      if (size220.is_float) out.put_double(OPGEN_T_FLOAT, size220.f); else { out.put(OPGEN_T_INT); out.put(size220.i); } }
   }
   *variant = -1;
   if (*variant < 0 && truth(num(env[27], "persistent"))) *variant = 0;
@@ -1388,7 +1391,7 @@ static void opgen_drive_CudnnRNNBackpropV3(opgen_call* call, bool run) {
     v_fused_unit_tiles = neg_i(floordiv_i(neg_i(v_num_units), 32LL));
     v_fused_h_tiles = min_i(neg_i(floordiv_i(neg_i(v_h_size), 32LL)), neg_i(floordiv_i(neg_i(v_fused_max_depth), mul_i(4LL, 32LL))));
     v_seq_cells = mul_i(v_rows, max_i(v_input_size, v_out_width));
-    v_seq_blocks = ((call->device != OPGEN_DEV_CUDA) ? 1LL : min_i(neg_i(floordiv_i(neg_i(v_seq_cells), 256LL)), 65535LL));
+    v_seq_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(16LL, neg_i(floordiv_i(neg_i(v_seq_cells), 65536LL))) : min_i(neg_i(floordiv_i(neg_i(v_seq_cells), 256LL)), 65535LL));
     v_seq_threads = ((call->device != OPGEN_DEV_CUDA) ? 1LL : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_seq_cells), 128LL))))));
     v_unswap0 = 1LL;
     v_unswap1 = v_rows;
@@ -1520,7 +1523,7 @@ static void opgen_drive_CudnnRNNBackpropV3(opgen_call* call, bool run) {
     v_fused_unit_tiles = neg_i(floordiv_i(neg_i(v_num_units), 32LL));
     v_fused_h_tiles = min_i(neg_i(floordiv_i(neg_i(v_h_size), 32LL)), neg_i(floordiv_i(neg_i(v_fused_max_depth), mul_i(4LL, 32LL))));
     v_seq_cells = mul_i(v_rows, max_i(v_input_size, v_out_width));
-    v_seq_blocks = ((call->device != OPGEN_DEV_CUDA) ? 1LL : min_i(neg_i(floordiv_i(neg_i(v_seq_cells), 256LL)), 65535LL));
+    v_seq_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(16LL, neg_i(floordiv_i(neg_i(v_seq_cells), 65536LL))) : min_i(neg_i(floordiv_i(neg_i(v_seq_cells), 256LL)), 65535LL));
     v_seq_threads = ((call->device != OPGEN_DEV_CUDA) ? 1LL : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_seq_cells), 128LL))))));
     v_unswap0 = v_steps;
     v_unswap1 = v_batch;

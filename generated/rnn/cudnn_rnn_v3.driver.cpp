@@ -252,77 +252,79 @@ static void opgen_plan_walk_CudnnRNNV3(opgen_plan_value* env, const char* backen
         out.words[nargs36] = (out.used - nargs36 - 1) / 2;
       }
       if (truth(num(env[36], "gemm_steps"))) {
+        const int64_t lanes39 = std::strcmp(backend, "cpu") == 0 ? whole(num(env[9], "dirs"), "a lanes count") : 0;
+        if (lanes39 > 1 && lanes39 <= 256) { out.put(OPGEN_STEP_LANES); out.put(lanes39); }
         int64_t n38 = whole(num(env[19], "steps"), "a repeat count");
         for (int64_t i37 = 0; i37 < n38; ++i37) {
           env[64] = value(integer(i37));
           if ((std::strcmp(backend, "cuda") == 0)) {
             out.put(OPGEN_STEP_GEMM); out.put(4); out.put(2); out.put(8);
-            { Num size39 = num(env[20], "batch");
-              if (size39.is_float) out.put_double(OPGEN_T_FLOAT, size39.f); else { out.put(OPGEN_T_INT); out.put(size39.i); } }
-            { Num size40 = num(env[16], "gate_width");
+            { Num size40 = num(env[20], "batch");
               if (size40.is_float) out.put_double(OPGEN_T_FLOAT, size40.f); else { out.put(OPGEN_T_INT); out.put(size40.i); } }
-            { Num size41 = num(env[17], "h_size");
+            { Num size41 = num(env[16], "gate_width");
               if (size41.is_float) out.put_double(OPGEN_T_FLOAT, size41.f); else { out.put(OPGEN_T_INT); out.put(size41.i); } }
+            { Num size42 = num(env[17], "h_size");
+              if (size42.is_float) out.put_double(OPGEN_T_FLOAT, size42.f); else { out.put(OPGEN_T_INT); out.put(size42.i); } }
             out.put(OPGEN_T_BOOL); out.put(0);
             out.put(OPGEN_T_BOOL); out.put(1);
-            { Num size42 = integer(0LL);
-              if (size42.is_float) out.put_double(OPGEN_T_FLOAT, size42.f); else { out.put(OPGEN_T_INT); out.put(size42.i); } }
-            { Num size43 = add(num(env[52], "layer_hs_ofs"), mul(mul(num(env[64], "s"), num(env[20], "batch")), num(env[17], "h_size")));
+            { Num size43 = integer(0LL);
               if (size43.is_float) out.put_double(OPGEN_T_FLOAT, size43.f); else { out.put(OPGEN_T_INT); out.put(size43.i); } }
-            { Num size44 = num(env[53], "layer_rofs");
+            { Num size44 = add(num(env[52], "layer_hs_ofs"), mul(mul(num(env[64], "s"), num(env[20], "batch")), num(env[17], "h_size")));
               if (size44.is_float) out.put_double(OPGEN_T_FLOAT, size44.f); else { out.put(OPGEN_T_INT); out.put(size44.i); } }
-            { Num size45 = integer(0LL);
+            { Num size45 = num(env[53], "layer_rofs");
               if (size45.is_float) out.put_double(OPGEN_T_FLOAT, size45.f); else { out.put(OPGEN_T_INT); out.put(size45.i); } }
-            { Num size46 = num(env[9], "dirs");
+            { Num size46 = integer(0LL);
               if (size46.is_float) out.put_double(OPGEN_T_FLOAT, size46.f); else { out.put(OPGEN_T_INT); out.put(size46.i); } }
-            { Num size47 = add(num(env[13], "pl_size"), mul(mul(sub(num(env[19], "steps"), mul(integer(2LL), num(env[64], "s"))), num(env[20], "batch")), num(env[17], "h_size")));
+            { Num size47 = num(env[9], "dirs");
               if (size47.is_float) out.put_double(OPGEN_T_FLOAT, size47.f); else { out.put(OPGEN_T_INT); out.put(size47.i); } }
-            { Num size48 = num(env[49], "layer_w");
+            { Num size48 = add(num(env[13], "pl_size"), mul(mul(sub(num(env[19], "steps"), mul(integer(2LL), num(env[64], "s"))), num(env[20], "batch")), num(env[17], "h_size")));
               if (size48.is_float) out.put_double(OPGEN_T_FLOAT, size48.f); else { out.put(OPGEN_T_INT); out.put(size48.i); } }
-            { Num size49 = mul(num(env[20], "batch"), num(env[16], "gate_width"));
+            { Num size49 = num(env[49], "layer_w");
               if (size49.is_float) out.put_double(OPGEN_T_FLOAT, size49.f); else { out.put(OPGEN_T_INT); out.put(size49.i); } }
+            { Num size50 = mul(num(env[20], "batch"), num(env[16], "gate_width"));
+              if (size50.is_float) out.put_double(OPGEN_T_FLOAT, size50.f); else { out.put(OPGEN_T_INT); out.put(size50.i); } }
           }
           if ((std::strcmp(backend, "cpu") == 0)) {
             out.put(OPGEN_STEP_GEMM); out.put(4); out.put(7); out.put(8);
-            { Num size50 = num(env[20], "batch");
-              if (size50.is_float) out.put_double(OPGEN_T_FLOAT, size50.f); else { out.put(OPGEN_T_INT); out.put(size50.i); } }
-            { Num size51 = num(env[16], "gate_width");
+            { Num size51 = num(env[20], "batch");
               if (size51.is_float) out.put_double(OPGEN_T_FLOAT, size51.f); else { out.put(OPGEN_T_INT); out.put(size51.i); } }
-            { Num size52 = num(env[17], "h_size");
+            { Num size52 = num(env[16], "gate_width");
               if (size52.is_float) out.put_double(OPGEN_T_FLOAT, size52.f); else { out.put(OPGEN_T_INT); out.put(size52.i); } }
-            out.put(OPGEN_T_BOOL); out.put(0);
-            out.put(OPGEN_T_BOOL); out.put(0);
-            { Num size53 = integer(0LL);
+            { Num size53 = num(env[17], "h_size");
               if (size53.is_float) out.put_double(OPGEN_T_FLOAT, size53.f); else { out.put(OPGEN_T_INT); out.put(size53.i); } }
-            { Num size54 = add(num(env[52], "layer_hs_ofs"), mul(mul(num(env[64], "s"), num(env[20], "batch")), num(env[17], "h_size")));
+            out.put(OPGEN_T_BOOL); out.put(0);
+            out.put(OPGEN_T_BOOL); out.put(0);
+            { Num size54 = integer(0LL);
               if (size54.is_float) out.put_double(OPGEN_T_FLOAT, size54.f); else { out.put(OPGEN_T_INT); out.put(size54.i); } }
-            { Num size55 = integer(0LL);
+            { Num size55 = add(num(env[52], "layer_hs_ofs"), mul(mul(num(env[64], "s"), num(env[20], "batch")), num(env[17], "h_size")));
               if (size55.is_float) out.put_double(OPGEN_T_FLOAT, size55.f); else { out.put(OPGEN_T_INT); out.put(size55.i); } }
             { Num size56 = integer(0LL);
               if (size56.is_float) out.put_double(OPGEN_T_FLOAT, size56.f); else { out.put(OPGEN_T_INT); out.put(size56.i); } }
-            { Num size57 = num(env[9], "dirs");
+            { Num size57 = integer(0LL);
               if (size57.is_float) out.put_double(OPGEN_T_FLOAT, size57.f); else { out.put(OPGEN_T_INT); out.put(size57.i); } }
-            { Num size58 = add(num(env[13], "pl_size"), mul(mul(sub(num(env[19], "steps"), mul(integer(2LL), num(env[64], "s"))), num(env[20], "batch")), num(env[17], "h_size")));
+            { Num size58 = num(env[9], "dirs");
               if (size58.is_float) out.put_double(OPGEN_T_FLOAT, size58.f); else { out.put(OPGEN_T_INT); out.put(size58.i); } }
-            { Num size59 = mul(num(env[16], "gate_width"), num(env[17], "h_size"));
+            { Num size59 = add(num(env[13], "pl_size"), mul(mul(sub(num(env[19], "steps"), mul(integer(2LL), num(env[64], "s"))), num(env[20], "batch")), num(env[17], "h_size")));
               if (size59.is_float) out.put_double(OPGEN_T_FLOAT, size59.f); else { out.put(OPGEN_T_INT); out.put(size59.i); } }
-            { Num size60 = mul(num(env[20], "batch"), num(env[16], "gate_width"));
+            { Num size60 = mul(num(env[16], "gate_width"), num(env[17], "h_size"));
               if (size60.is_float) out.put_double(OPGEN_T_FLOAT, size60.f); else { out.put(OPGEN_T_INT); out.put(size60.i); } }
+            { Num size61 = mul(num(env[20], "batch"), num(env[16], "gate_width"));
+              if (size61.is_float) out.put_double(OPGEN_T_FLOAT, size61.f); else { out.put(OPGEN_T_INT); out.put(size61.i); } }
           }
           if ((env[34].kind == OPGEN_V_STR && env[34].i == 4)) {
-            int64_t sym61 = -1;
-            if (sym61 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym61 = 18;
-            if (sym61 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym61 = 19;
-            if (sym61 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym61 = 20;
-            if (sym61 < 0) fail(OPGEN_E_SYMBOL, "kernel 'lstm_step' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym61);
+            int64_t sym62 = -1;
+            if (sym62 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym62 = 18;
+            if (sym62 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym62 = 19;
+            if (sym62 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym62 = 20;
+            if (sym62 < 0) fail(OPGEN_E_SYMBOL, "kernel 'lstm_step' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym62);
             out.put(2);
             out.put(whole(num(env[31], "row_blocks"), "a grid size"));
             out.put(whole(num(env[9], "dirs"), "a grid size"));
             out.put(1);
             out.put(whole(num(env[32], "row_threads"), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs62 = out.used; out.put(0);
+            int64_t nargs63 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(3);
             out.put(OPGEN_T_SLOT); out.put(8);
             out.put(OPGEN_T_SLOT); out.put(2);
@@ -340,49 +342,49 @@ static void opgen_plan_walk_CudnnRNNV3(opgen_plan_value* env, const char* backen
             scalar(out, OPGEN_T_I64, num(env[57], "layer_cs_ofs"), "layer_cs_ofs");
             scalar(out, OPGEN_T_I64, num(env[58], "layer_ms_ofs"), "layer_ms_ofs");
             scalar(out, OPGEN_T_I64, num(env[13], "pl_size"), "pl_size");
-            out.words[nargs62] = (out.used - nargs62 - 1) / 2;
+            out.words[nargs63] = (out.used - nargs63 - 1) / 2;
           }
           if ((equal(num(env[33], "proj"), integer(1LL)))) {
             out.put(OPGEN_STEP_GEMM); out.put(4); out.put(2); out.put(4);
-            { Num size63 = num(env[20], "batch");
-              if (size63.is_float) out.put_double(OPGEN_T_FLOAT, size63.f); else { out.put(OPGEN_T_INT); out.put(size63.i); } }
-            { Num size64 = num(env[17], "h_size");
+            { Num size64 = num(env[20], "batch");
               if (size64.is_float) out.put_double(OPGEN_T_FLOAT, size64.f); else { out.put(OPGEN_T_INT); out.put(size64.i); } }
-            { Num size65 = num(env[22], "num_units");
+            { Num size65 = num(env[17], "h_size");
               if (size65.is_float) out.put_double(OPGEN_T_FLOAT, size65.f); else { out.put(OPGEN_T_INT); out.put(size65.i); } }
+            { Num size66 = num(env[22], "num_units");
+              if (size66.is_float) out.put_double(OPGEN_T_FLOAT, size66.f); else { out.put(OPGEN_T_INT); out.put(size66.i); } }
             out.put(OPGEN_T_BOOL); out.put(0);
             out.put(OPGEN_T_BOOL); out.put(1);
-            { Num size66 = integer(0LL);
-              if (size66.is_float) out.put_double(OPGEN_T_FLOAT, size66.f); else { out.put(OPGEN_T_INT); out.put(size66.i); } }
-            { Num size67 = add(num(env[58], "layer_ms_ofs"), mul(mul(num(env[64], "s"), num(env[20], "batch")), num(env[22], "num_units")));
+            { Num size67 = integer(0LL);
               if (size67.is_float) out.put_double(OPGEN_T_FLOAT, size67.f); else { out.put(OPGEN_T_INT); out.put(size67.i); } }
-            { Num size68 = num(env[54], "layer_pofs");
+            { Num size68 = add(num(env[58], "layer_ms_ofs"), mul(mul(num(env[64], "s"), num(env[20], "batch")), num(env[22], "num_units")));
               if (size68.is_float) out.put_double(OPGEN_T_FLOAT, size68.f); else { out.put(OPGEN_T_INT); out.put(size68.i); } }
-            { Num size69 = add(num(env[52], "layer_hs_ofs"), mul(mul(add(num(env[64], "s"), integer(1LL)), num(env[20], "batch")), num(env[17], "h_size")));
+            { Num size69 = num(env[54], "layer_pofs");
               if (size69.is_float) out.put_double(OPGEN_T_FLOAT, size69.f); else { out.put(OPGEN_T_INT); out.put(size69.i); } }
-            { Num size70 = num(env[9], "dirs");
+            { Num size70 = add(num(env[52], "layer_hs_ofs"), mul(mul(add(num(env[64], "s"), integer(1LL)), num(env[20], "batch")), num(env[17], "h_size")));
               if (size70.is_float) out.put_double(OPGEN_T_FLOAT, size70.f); else { out.put(OPGEN_T_INT); out.put(size70.i); } }
-            { Num size71 = add(num(env[13], "pl_size"), mul(mul(sub(sub(num(env[19], "steps"), integer(1LL)), mul(integer(2LL), num(env[64], "s"))), num(env[20], "batch")), num(env[22], "num_units")));
+            { Num size71 = num(env[9], "dirs");
               if (size71.is_float) out.put_double(OPGEN_T_FLOAT, size71.f); else { out.put(OPGEN_T_INT); out.put(size71.i); } }
-            { Num size72 = num(env[49], "layer_w");
+            { Num size72 = add(num(env[13], "pl_size"), mul(mul(sub(sub(num(env[19], "steps"), integer(1LL)), mul(integer(2LL), num(env[64], "s"))), num(env[20], "batch")), num(env[22], "num_units")));
               if (size72.is_float) out.put_double(OPGEN_T_FLOAT, size72.f); else { out.put(OPGEN_T_INT); out.put(size72.i); } }
-            { Num size73 = add(num(env[13], "pl_size"), mul(mul(sub(sub(num(env[19], "steps"), integer(2LL)), mul(integer(2LL), num(env[64], "s"))), num(env[20], "batch")), num(env[17], "h_size")));
+            { Num size73 = num(env[49], "layer_w");
               if (size73.is_float) out.put_double(OPGEN_T_FLOAT, size73.f); else { out.put(OPGEN_T_INT); out.put(size73.i); } }
+            { Num size74 = add(num(env[13], "pl_size"), mul(mul(sub(sub(num(env[19], "steps"), integer(2LL)), mul(integer(2LL), num(env[64], "s"))), num(env[20], "batch")), num(env[17], "h_size")));
+              if (size74.is_float) out.put_double(OPGEN_T_FLOAT, size74.f); else { out.put(OPGEN_T_INT); out.put(size74.i); } }
           }
           if ((equal(num(env[33], "proj"), integer(1LL)))) {
-            int64_t sym74 = -1;
-            if (sym74 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym74 = 24;
-            if (sym74 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym74 = 25;
-            if (sym74 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym74 = 26;
-            if (sym74 < 0) fail(OPGEN_E_SYMBOL, "kernel 'proj_carry' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym74);
+            int64_t sym75 = -1;
+            if (sym75 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym75 = 24;
+            if (sym75 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym75 = 25;
+            if (sym75 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym75 = 26;
+            if (sym75 < 0) fail(OPGEN_E_SYMBOL, "kernel 'proj_carry' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym75);
             out.put(2);
             out.put(whole(num(env[24], "cell_blocks"), "a grid size"));
             out.put(whole(num(env[9], "dirs"), "a grid size"));
             out.put(1);
             out.put(whole(num(env[25], "cell_threads"), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs75 = out.used; out.put(0);
+            int64_t nargs76 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(4);
             out.put(OPGEN_T_SLOT); out.put(9);
             scalar(out, OPGEN_T_I64, num(env[64], "s"), "s");
@@ -391,22 +393,22 @@ static void opgen_plan_walk_CudnnRNNV3(opgen_plan_value* env, const char* backen
             scalar(out, OPGEN_T_I64, num(env[17], "h_size"), "h_size");
             scalar(out, OPGEN_T_I64, num(env[52], "layer_hs_ofs"), "layer_hs_ofs");
             scalar(out, OPGEN_T_I64, num(env[13], "pl_size"), "pl_size");
-            out.words[nargs75] = (out.used - nargs75 - 1) / 2;
+            out.words[nargs76] = (out.used - nargs76 - 1) / 2;
           }
           if ((env[34].kind == OPGEN_V_STR && env[34].i == 3)) {
-            int64_t sym76 = -1;
-            if (sym76 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym76 = 9;
-            if (sym76 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym76 = 10;
-            if (sym76 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym76 = 11;
-            if (sym76 < 0) fail(OPGEN_E_SYMBOL, "kernel 'gru_step' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym76);
+            int64_t sym77 = -1;
+            if (sym77 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym77 = 9;
+            if (sym77 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym77 = 10;
+            if (sym77 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym77 = 11;
+            if (sym77 < 0) fail(OPGEN_E_SYMBOL, "kernel 'gru_step' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym77);
             out.put(2);
             out.put(whole(num(env[31], "row_blocks"), "a grid size"));
             out.put(whole(num(env[9], "dirs"), "a grid size"));
             out.put(1);
             out.put(whole(num(env[32], "row_threads"), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs77 = out.used; out.put(0);
+            int64_t nargs78 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(3);
             out.put(OPGEN_T_SLOT); out.put(8);
             out.put(OPGEN_T_SLOT); out.put(2);
@@ -420,22 +422,22 @@ static void opgen_plan_walk_CudnnRNNV3(opgen_plan_value* env, const char* backen
             scalar(out, OPGEN_T_I64, num(env[56], "layer_acts_ofs"), "layer_acts_ofs");
             scalar(out, OPGEN_T_I64, num(env[52], "layer_hs_ofs"), "layer_hs_ofs");
             scalar(out, OPGEN_T_I64, num(env[13], "pl_size"), "pl_size");
-            out.words[nargs77] = (out.used - nargs77 - 1) / 2;
+            out.words[nargs78] = (out.used - nargs78 - 1) / 2;
           }
           if ((equal(add(num(env[21], "lstm"), num(env[35], "gru")), integer(0LL)))) {
-            int64_t sym78 = -1;
-            if (sym78 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym78 = 27;
-            if (sym78 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym78 = 28;
-            if (sym78 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym78 = 29;
-            if (sym78 < 0) fail(OPGEN_E_SYMBOL, "kernel 'rnn_step' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym78);
+            int64_t sym79 = -1;
+            if (sym79 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym79 = 27;
+            if (sym79 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym79 = 28;
+            if (sym79 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym79 = 29;
+            if (sym79 < 0) fail(OPGEN_E_SYMBOL, "kernel 'rnn_step' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym79);
             out.put(2);
             out.put(whole(num(env[31], "row_blocks"), "a grid size"));
             out.put(whole(num(env[9], "dirs"), "a grid size"));
             out.put(1);
             out.put(whole(num(env[32], "row_threads"), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs79 = out.used; out.put(0);
+            int64_t nargs80 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(3);
             out.put(OPGEN_T_SLOT); out.put(8);
             out.put(OPGEN_T_SLOT); out.put(2);
@@ -449,21 +451,22 @@ static void opgen_plan_walk_CudnnRNNV3(opgen_plan_value* env, const char* backen
             scalar(out, OPGEN_T_I64, num(env[52], "layer_hs_ofs"), "layer_hs_ofs");
             scalar(out, OPGEN_T_I64, num(env[29], "relu"), "relu");
             scalar(out, OPGEN_T_I64, num(env[13], "pl_size"), "pl_size");
-            out.words[nargs79] = (out.used - nargs79 - 1) / 2;
+            out.words[nargs80] = (out.used - nargs80 - 1) / 2;
           }
         }
+        if (lanes39 > 1 && lanes39 <= 256) { out.put(OPGEN_STEP_LANES); out.put(0); }
       }
       if (truth(num(env[40], "fused"))) {
-        int64_t n81 = whole(num(env[19], "steps"), "a repeat count");
-        for (int64_t i80 = 0; i80 < n81; ++i80) {
-          env[64] = value(integer(i80));
+        int64_t n82 = whole(num(env[19], "steps"), "a repeat count");
+        for (int64_t i81 = 0; i81 < n82; ++i81) {
+          env[64] = value(integer(i81));
           if (true) {
-            int64_t sym82 = -1;
-            if (sym82 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym82 = 6;
-            if (sym82 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym82 = 7;
-            if (sym82 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym82 = 8;
-            if (sym82 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_step' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym82);
+            int64_t sym83 = -1;
+            if (sym83 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym83 = 6;
+            if (sym83 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym83 = 7;
+            if (sym83 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym83 = 8;
+            if (sym83 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_step' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym83);
             out.put(3);
             out.put(whole(num(env[37], "fused_row_tiles"), "a grid size"));
             out.put(whole(num(env[38], "fused_unit_tiles"), "a grid size"));
@@ -471,7 +474,7 @@ static void opgen_plan_walk_CudnnRNNV3(opgen_plan_value* env, const char* backen
             out.put(1);
             out.put(whole(integer(256LL), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs83 = out.used; out.put(0);
+            int64_t nargs84 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(3);
             out.put(OPGEN_T_SLOT); out.put(8);
             out.put(OPGEN_T_SLOT); out.put(2);
@@ -494,15 +497,15 @@ static void opgen_plan_walk_CudnnRNNV3(opgen_plan_value* env, const char* backen
             scalar(out, OPGEN_T_I64, num(env[57], "layer_cs_ofs"), "layer_cs_ofs");
             scalar(out, OPGEN_T_I64, num(env[58], "layer_ms_ofs"), "layer_ms_ofs");
             scalar(out, OPGEN_T_I64, num(env[13], "pl_size"), "pl_size");
-            out.words[nargs83] = (out.used - nargs83 - 1) / 2;
+            out.words[nargs84] = (out.used - nargs84 - 1) / 2;
           }
           if ((equal(num(env[33], "proj"), integer(1LL)))) {
-            int64_t sym84 = -1;
-            if (sym84 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym84 = 3;
-            if (sym84 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym84 = 4;
-            if (sym84 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym84 = 5;
-            if (sym84 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_proj' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym84);
+            int64_t sym85 = -1;
+            if (sym85 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym85 = 3;
+            if (sym85 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym85 = 4;
+            if (sym85 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym85 = 5;
+            if (sym85 < 0) fail(OPGEN_E_SYMBOL, "kernel 'fused_proj' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym85);
             out.put(3);
             out.put(whole(num(env[37], "fused_row_tiles"), "a grid size"));
             out.put(whole(num(env[39], "fused_h_tiles"), "a grid size"));
@@ -510,7 +513,7 @@ static void opgen_plan_walk_CudnnRNNV3(opgen_plan_value* env, const char* backen
             out.put(1);
             out.put(whole(integer(256LL), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs85 = out.used; out.put(0);
+            int64_t nargs86 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(2);
             out.put(OPGEN_T_SLOT); out.put(4);
             out.put(OPGEN_T_SLOT); out.put(9);
@@ -524,30 +527,30 @@ static void opgen_plan_walk_CudnnRNNV3(opgen_plan_value* env, const char* backen
             scalar(out, OPGEN_T_I64, num(env[52], "layer_hs_ofs"), "layer_hs_ofs");
             scalar(out, OPGEN_T_I64, num(env[58], "layer_ms_ofs"), "layer_ms_ofs");
             scalar(out, OPGEN_T_I64, num(env[13], "pl_size"), "pl_size");
-            out.words[nargs85] = (out.used - nargs85 - 1) / 2;
+            out.words[nargs86] = (out.used - nargs86 - 1) / 2;
           }
         }
       }
       if (true) {
-        int64_t n87 = whole(num(env[9], "dirs"), "a repeat count");
-        for (int64_t i86 = 0; i86 < n87; ++i86) {
-          env[59] = value(integer(i86));
+        int64_t n88 = whole(num(env[9], "dirs"), "a repeat count");
+        for (int64_t i87 = 0; i87 < n88; ++i87) {
+          env[59] = value(integer(i87));
           env[60] = value(add(mul(num(env[45], "l"), num(env[9], "dirs")), num(env[59], "d")));
           env[61] = value(add(mul(num(env[60], "p"), num(env[13], "pl_size")), mul(num(env[14], "rows"), num(env[15], "acts"))));
           env[62] = value(add(num(env[61], "hs_ofs"), mul(mul(add(num(env[19], "steps"), integer(1LL)), num(env[20], "batch")), num(env[17], "h_size"))));
           if (true) {
-            int64_t sym88 = -1;
-            if (sym88 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym88 = 0;
-            if (sym88 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym88 = 1;
-            if (sym88 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym88 = 2;
-            if (sym88 < 0) fail(OPGEN_E_SYMBOL, "kernel 'final_state' has no entry point for the dtypes of " "_dtype_T");
-            out.put(OPGEN_STEP_LAUNCH); out.put(sym88);
+            int64_t sym89 = -1;
+            if (sym89 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym89 = 0;
+            if (sym89 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym89 = 1;
+            if (sym89 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym89 = 2;
+            if (sym89 < 0) fail(OPGEN_E_SYMBOL, "kernel 'final_state' has no entry point for the dtypes of " "_dtype_T");
+            out.put(OPGEN_STEP_LAUNCH); out.put(sym89);
             out.put(1);
             out.put(whole(num(env[24], "cell_blocks"), "a grid size"));
             out.put(1);
             out.put(whole(num(env[25], "cell_threads"), "a block size"));
             out.put(whole(integer(0LL), "the shared size"));
-            int64_t nargs89 = out.used; out.put(0);
+            int64_t nargs90 = out.used; out.put(0);
             out.put(OPGEN_T_SLOT); out.put(10);
             out.put(OPGEN_T_SLOT); out.put(11);
             out.put(OPGEN_T_SLOT); out.put(4);
@@ -562,23 +565,23 @@ static void opgen_plan_walk_CudnnRNNV3(opgen_plan_value* env, const char* backen
             scalar(out, OPGEN_T_I64, num(env[62], "cs_ofs"), "cs_ofs");
             scalar(out, OPGEN_T_I64, num(env[21], "lstm"), "lstm");
             scalar(out, OPGEN_T_I32, num(env[26], "time_major"), "time_major");
-            out.words[nargs89] = (out.used - nargs89 - 1) / 2;
+            out.words[nargs90] = (out.used - nargs90 - 1) / 2;
           }
         }
       }
       if (true) {
-        int64_t sym90 = -1;
-        if (sym90 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym90 = 15;
-        if (sym90 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym90 = 16;
-        if (sym90 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym90 = 17;
-        if (sym90 < 0) fail(OPGEN_E_SYMBOL, "kernel 'layer_output' has no entry point for the dtypes of " "_dtype_T");
-        out.put(OPGEN_STEP_LAUNCH); out.put(sym90);
+        int64_t sym91 = -1;
+        if (sym91 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 0) sym91 = 15;
+        if (sym91 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 1) sym91 = 16;
+        if (sym91 < 0 && env[0].kind == OPGEN_V_STR && env[0].i == 2) sym91 = 17;
+        if (sym91 < 0) fail(OPGEN_E_SYMBOL, "kernel 'layer_output' has no entry point for the dtypes of " "_dtype_T");
+        out.put(OPGEN_STEP_LAUNCH); out.put(sym91);
         out.put(1);
         out.put(whole(num(env[1], "seq_blocks"), "a grid size"));
         out.put(1);
         out.put(whole(num(env[2], "seq_threads"), "a block size"));
         out.put(whole(integer(0LL), "the shared size"));
-        int64_t nargs91 = out.used; out.put(0);
+        int64_t nargs92 = out.used; out.put(0);
         out.put(OPGEN_T_SLOT); out.put(4);
         out.put(OPGEN_T_SLOT); out.put(12);
         out.put(OPGEN_T_SLOT); out.put(9);
@@ -596,7 +599,7 @@ static void opgen_plan_walk_CudnnRNNV3(opgen_plan_value* env, const char* backen
         scalar(out, OPGEN_T_I64, num(env[43], "seed2"), "seed2");
         scalar(out, OPGEN_T_I32, num(env[44], "is_training"), "is_training");
         scalar(out, OPGEN_T_I32, num(env[26], "time_major"), "time_major");
-        out.words[nargs91] = (out.used - nargs91 - 1) / 2;
+        out.words[nargs92] = (out.used - nargs92 - 1) / 2;
       }
     }
   }
@@ -822,7 +825,7 @@ static void opgen_drive_CudnnRNNV3(opgen_call* call, bool run) {
     v_fused_unit_tiles = neg_i(floordiv_i(neg_i(v_num_units), 32LL));
     v_fused_h_tiles = min_i(neg_i(floordiv_i(neg_i(v_h_size), 32LL)), neg_i(floordiv_i(neg_i(v_fused_max_depth), mul_i(4LL, 32LL))));
     v_seq_cells = mul_i(v_rows, max_i(v_input_size, v_out_width));
-    v_seq_blocks = ((call->device != OPGEN_DEV_CUDA) ? 1LL : min_i(neg_i(floordiv_i(neg_i(v_seq_cells), 256LL)), 65535LL));
+    v_seq_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(16LL, neg_i(floordiv_i(neg_i(v_seq_cells), 65536LL))) : min_i(neg_i(floordiv_i(neg_i(v_seq_cells), 256LL)), 65535LL));
     v_seq_threads = ((call->device != OPGEN_DEV_CUDA) ? 1LL : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_seq_cells), 128LL))))));
     v_reserve_size = (truth(v_is_training) ? v_reserve_len : integer(0LL));
     v_rnn_kind = add_i(v_lstm, mul_i(2LL, v_gru));
@@ -906,7 +909,7 @@ static void opgen_drive_CudnnRNNV3(opgen_call* call, bool run) {
     v_fused_unit_tiles = neg_i(floordiv_i(neg_i(v_num_units), 32LL));
     v_fused_h_tiles = min_i(neg_i(floordiv_i(neg_i(v_h_size), 32LL)), neg_i(floordiv_i(neg_i(v_fused_max_depth), mul_i(4LL, 32LL))));
     v_seq_cells = mul_i(v_rows, max_i(v_input_size, v_out_width));
-    v_seq_blocks = ((call->device != OPGEN_DEV_CUDA) ? 1LL : min_i(neg_i(floordiv_i(neg_i(v_seq_cells), 256LL)), 65535LL));
+    v_seq_blocks = ((call->device != OPGEN_DEV_CUDA) ? min_i(16LL, neg_i(floordiv_i(neg_i(v_seq_cells), 65536LL))) : min_i(neg_i(floordiv_i(neg_i(v_seq_cells), 256LL)), 65535LL));
     v_seq_threads = ((call->device != OPGEN_DEV_CUDA) ? 1LL : max_i(32LL, min_i(256LL, mul_i(32LL, neg_i(floordiv_i(neg_i(v_seq_cells), 128LL))))));
     v_reserve_size = (truth(v_is_training) ? v_reserve_len : integer(0LL));
     v_rnn_kind = add_i(v_lstm, mul_i(2LL, v_gru));

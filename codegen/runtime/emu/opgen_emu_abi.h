@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define OPGEN_EMU_ABI_VERSION 5
+#define OPGEN_EMU_ABI_VERSION 6
 #define OPGEN_EMU_MAX_SMEM (227u * 1024u)  // largest dynamic shared memory we emulate
 
 struct uint3 { unsigned int x, y, z; };
@@ -60,6 +60,10 @@ struct opgen_launch_cfg {
   // access outside it is in no buffer nor next to one. 0, 0: not known.
   uint64_t apart_lo;
   uint64_t apart_hi;
+  // The blocks this launch runs: those whose linear index (x fastest) is in [block_lo, block_hi);
+  // blockIdx and gridDim stay the whole grid's. block_hi 0: every block.
+  uint64_t block_lo;
+  uint64_t block_hi;
 };
 
 // One launch of a batch (opgen_rt_run_batch, filled in by Python's struct module, same layout):
@@ -67,11 +71,15 @@ struct opgen_launch_cfg {
 // values. Bit k of `table_args` (k < 64) says slot k holds an index into the batch's buffer table
 // instead: the launch gets that entry, a data pointer (a recorded launch plan's buffers,
 // codegen/runtime/plan.py, are bound to one table per call). The runtime reads no Python object.
+// `lane` 0: an ordinary record. L >= 1: a record of lane L. A lane run (a maximal run of consecutive
+// records with lane >= 1) runs each lane's records in order on one thread, the lanes side by side
+// (rt/batch.cpp): a lane's records may depend only on its own earlier records and on what came before
+// the run; different lanes of a run neither write the same memory nor read what another writes.
 struct opgen_batch_record {
   uint64_t launch;  // int (*)(const opgen_launch_cfg*, void** args, char* err, size_t errlen)
   uint64_t cfg;     // const opgen_launch_cfg*
   uint32_t nargs;
-  uint32_t pad_;
+  uint32_t lane;
   uint64_t table_args;
 };
 #define OPGEN_BATCH_MAX_ARGS 256
@@ -151,7 +159,7 @@ extern "C" const char* opgen_rt_abi_layout(void);
 
 // The constants Python mirrors in codegen/runtime/host/limits.py, as the runtime was compiled
 // (checked by abi_layout.check_constants): a static string NAME=VALUE;NAME=VALUE, in decimal:
-//   abi_version=5;max_shared_mem=232448
+//   abi_version=6;max_shared_mem=232448
 extern "C" const char* opgen_rt_constants(void);
 
 #endif

@@ -254,12 +254,12 @@ def _check_layouts(lib: Any) -> None:
     from codegen.runtime.host_sanitize import SanRange
 
     from .blas import GemmDesc
-    from .pack import BATCH_RECORD, BATCH_RECORD_FIELDS, _LaunchCfg
+    from .pack import BATCH_LANE_RECORD, BATCH_LANE_RECORD_FIELDS, _LaunchCfg
 
     try:
         abi_layout.check(abi_layout.runtime_text(lib), {
             "opgen_launch_cfg": abi_layout.ctypes_layout(_LaunchCfg),
-            "opgen_batch_record": abi_layout.struct_layout(BATCH_RECORD, BATCH_RECORD_FIELDS),
+            "opgen_batch_record": abi_layout.struct_layout(BATCH_LANE_RECORD, BATCH_LANE_RECORD_FIELDS),
             "opgen_san_range": abi_layout.ctypes_layout(SanRange),
             "opgen_gemm_desc": abi_layout.ctypes_layout(GemmDesc)})
         abi_layout.check_constants(abi_layout.runtime_text(lib, "opgen_rt_constants"), {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-ABI_VERSION = 5  # OPGEN_EMU_ABI_VERSION in emu/opgen_emu_abi.h (checked at load, as MAX_SHARED_MEM)
+ABI_VERSION = 6  # OPGEN_EMU_ABI_VERSION in emu/opgen_emu_abi.h (checked at load, as MAX_SHARED_MEM)
 MAX_THREADS_PER_BLOCK = 1024
 MAX_BLOCK_DIM = (1024, 1024, 64)
 MAX_GRID_DIM = (2**31 - 1, 65535, 65535)

@@ -22,7 +22,8 @@ class _LaunchCfg(ctypes.Structure):  # mirrors opgen_launch_cfg
                 ("nworkers", ctypes.c_int32), ("random_order", ctypes.c_int32), ("seed", ctypes.c_uint64),
                 ("stack_size", ctypes.c_uint64), ("sanitize", ctypes.c_int32), ("nbuffers", ctypes.c_int32),
                 ("buffers", ctypes.POINTER(_san.SanRange)), ("nvars", ctypes.c_int32), ("pad_", ctypes.c_int32),
-                ("vars", ctypes.POINTER(_san.SanRange)), ("apart_lo", ctypes.c_uint64), ("apart_hi", ctypes.c_uint64)]
+                ("vars", ctypes.POINTER(_san.SanRange)), ("apart_lo", ctypes.c_uint64), ("apart_hi", ctypes.c_uint64),
+                ("block_lo", ctypes.c_uint64), ("block_hi", ctypes.c_uint64)]
 
 
 # Parameter kinds reported by the module (OPGEN_P_* in opgen_emu_glue.h).
@@ -115,10 +116,14 @@ def _fast_packer(params: list[tuple[int, int]], offsets: list[int], nbytes: int)
 _INT_CODES = {1: "b", 2: "h", 4: "i", 8: "q"}
 
 
-#: opgen_batch_record (emu/opgen_emu_abi.h) as struct packs it, and its fields in order (the pad
-#: aside): checked against the runtime's own layout when it loads (abi_layout.py).
+#: opgen_batch_record (emu/opgen_emu_abi.h) as struct packs an ordinary record (its lane 0, the pad
+#: bytes), and its fields in order (the lane aside).
 BATCH_RECORD = "<QQI4xQ"
 BATCH_RECORD_FIELDS = ("launch", "cfg", "nargs", "table_args")
+#: The same with its lane (>= 1: a record of that lane): every field, checked against the runtime's own
+#: layout when it loads (abi_layout.py).
+BATCH_LANE_RECORD = "<QQIIQ"
+BATCH_LANE_RECORD_FIELDS = ("launch", "cfg", "nargs", "lane", "table_args")
 
 
 def slot_code(kind: int, size: int, dtype: np.dtype | None = None) -> str:

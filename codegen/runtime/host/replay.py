@@ -25,7 +25,7 @@ from codegen.runtime.stats import python_launches
 from . import blas, state
 from .errors import HostKernelError
 from .module import HostFunction
-from .pack import _P_POINTER, BATCH_RECORD, c_contiguous_address, scalar_code, slot_code
+from .pack import _P_POINTER, BATCH_LANE_RECORD, _LaunchCfg, c_contiguous_address, scalar_code, slot_code
 from .queue import run_batch
 
 
@@ -58,6 +58,8 @@ def build(recording: plan.Recording, buffers: Sequence[Any], function: Callable[
     kernels: list[str] = []
     keep: list[Any] = []
     needs: list[tuple[int, Any]] = [(0, None)] * len(buffers)
+    lanes = 0  # inside a Lanes span: its count (cpu_batch.h's Builder marks the same records)
+    lane_of: list[int] = []  # each record's lane
 
     def close() -> None:
         if records:
@@ -65,36 +67,48 @@ def build(recording: plan.Recording, buffers: Sequence[Any], function: Callable[
             records.clear()
             kernels.clear()
             keep.clear()
+            lane_of.clear()
 
     for step in recording.steps:
+        if isinstance(step, plan.Lanes):  # a span after another's records runs as ordinary records
+            lanes = step.count if step.count > 1 and not (lane_of and lane_of[-1]) else 0
+            continue
         if isinstance(step, plan.Gemm):
-            products = [_gemm_record(step, offsets, buffers, needs, keep) for offsets in batch_offsets(*step.sizes[6:])]
+            offsets = list(batch_offsets(*step.sizes[6:]))
+            by_lane = lanes > 1 and len(offsets) == lanes  # (product i is lane i + 1)
+            products = [_gemm_record(step, o, buffers, needs, keep, i + 1 if by_lane else 0)
+                        for i, o in enumerate(offsets)]
             if None in products:  # from Python, between batches
                 close()
                 segments.append(step)
             else:
-                for product in filter(None, products):  # (a strided batch: a record per product)
-                    records.append(product)
-                    kernels.append("gemm")
+                for i, product in enumerate(products):  # (a strided batch: a record per product)
+                    if product:
+                        records.append(product)
+                        kernels.append("gemm")
+                        lane_of.append(i + 1 if by_lane else 0)
             continue
         if 0 in step.grid:  # an empty tensor: the launch does nothing (CpuBackend.launch skips it too)
             continue
         fn = function(step.symbol)
-        record = _record(fn, step, settings, keep)
-        if record is None:
-            return None
-        records.append(record)
-        kernels.append(fn.name)
+        nlanes = lanes if lanes > 1 and step.grid[-1] == lanes else 1
+        for lane in range(nlanes):  # (lane i + 1: the blocks at index i of the last grid dimension)
+            record = _record(fn, step, settings, keep, (lane + 1, nlanes) if nlanes > 1 else None)
+            if record is None:
+                return None
+            records.append(record)
+            kernels.append(fn.name)
+            lane_of.append(lane + 1 if nlanes > 1 else 0)
     close()
     return NativePlan(len(buffers), tuple(segments),
                       tuple((slot, need, dtype) for slot, (need, dtype) in enumerate(needs) if dtype is not None))
 
 
 def _gemm_record(step: plan.Gemm, offsets: tuple[int, int, int], buffers: Sequence[Any],
-                 needs: list[tuple[int, Any]], keep: list[Any]) -> bytes | None:
+                 needs: list[tuple[int, Any]], keep: list[Any], lane: int) -> bytes | None:
     """A GEMM step's product at these (a, b, out) offsets (one of a strided batch's) as a batch
-    record (opgen_rt_gemm), b"" for one that does nothing, None where it is not for the BLAS
-    (blas.run's conditions, on these buffers)."""
+    record (opgen_rt_gemm) of `lane` (0: none), b"" for one that does nothing, None where it is not
+    for the BLAS (blas.run's conditions, on these buffers)."""
     m, n, k, trans_a, trans_b, beta = step.sizes[:6]
     a_offset, b_offset, out_offset = offsets
     found = blas.find()
@@ -109,11 +123,15 @@ def _gemm_record(step: plan.Gemm, offsets: tuple[int, int, int], buffers: Sequen
     desc = found.desc(dtype, m, n, k, trans_a, trans_b, beta, a_offset, b_offset, out_offset)
     keep.append(desc)
     pointers = slot_code(_P_POINTER, 8) * 3
-    return struct.pack(BATCH_RECORD + pointers, blas.gemm_address(), ctypes.addressof(desc), 3, 0b111, step.a,
-                       step.b, step.out)
+    return struct.pack(BATCH_LANE_RECORD + pointers, blas.gemm_address(), ctypes.addressof(desc), 3, lane, 0b111,
+                       step.a, step.b, step.out)
 
 
-def _record(fn: HostFunction, step: plan.Launch, settings: tuple[Any, ...], keep: list[Any]) -> bytes | None:
+def _record(fn: HostFunction, step: plan.Launch, settings: tuple[Any, ...], keep: list[Any],
+            lane: tuple[int, int] | None = None) -> bytes | None:
+    """A launch as a batch record; with `lane` (L, n): the record of lane L of n, which runs the blocks
+    at index L − 1 of the grid's last dimension (the runtime runs it alone on its lane's thread, and
+    takes the run's thread count from the records' nworkers, left as the launch's own)."""
     if len(step.args) != len(fn.params) or len(step.args) > 256:  # (OPGEN_BATCH_MAX_ARGS)
         return None
     codes, values, table_args = [], [], 0
@@ -134,8 +152,14 @@ def _record(fn: HostFunction, step: plan.Launch, settings: tuple[Any, ...], keep
         cfg, address = fn._batch_cfg((step.grid, step.block, step.shared, settings))
     except Exception:  # noqa: BLE001  (the checked path raises it, after the launches before it)
         return None
+    if lane is not None:
+        cfg = _LaunchCfg.from_buffer_copy(cfg)
+        per_lane = cfg.grid[0] * cfg.grid[1] * cfg.grid[2] // lane[1]
+        cfg.block_lo, cfg.block_hi = per_lane * (lane[0] - 1), per_lane * lane[0]
+        address = ctypes.addressof(cfg)
     keep.append(cfg)
-    return struct.pack(BATCH_RECORD + "".join(codes), fn._launch_addr, address, len(values), table_args, *values)
+    return struct.pack(BATCH_LANE_RECORD + "".join(codes), fn._launch_addr, address, len(values),
+                       0 if lane is None else lane[0], table_args, *values)
 
 
 def bind(buffers: Sequence[Any], needs: Sequence[tuple[int, int, Any]] = ()) -> Any | None:

@@ -130,11 +130,15 @@ struct Builder {
   const PlanCall& plan;
   CpuBatch& out;
   size_t at = 0;
+  int64_t lanes = 0;      // inside a lanes step's span: its count (a GEMM's product i, a launch's blocks at
+                          // index i of its last grid dimension are lane i + 1 of their records), else 0
+  uint32_t last_lane = 0;  // the lane of the last record put (a lane run must follow an ordinary record)
 
   int64_t take() { return at < rec.words.size() ? rec.words[at++] : throw std::string("a truncated step buffer"); }
 
-  void put_record(uint64_t launch, uint64_t cfg, uint32_t nargs, uint64_t table_args) {
-    opgen_batch_record r{launch, cfg, nargs, 0, table_args};
+  void put_record(uint64_t launch, uint64_t cfg, uint32_t nargs, uint64_t table_args, uint32_t lane = 0) {
+    opgen_batch_record r{launch, cfg, nargs, lane, table_args};
+    last_lane = lane;
     const unsigned char* p = reinterpret_cast<const unsigned char*>(&r);
     out.blob.insert(out.blob.end(), p, p + sizeof r);
   }
@@ -212,12 +216,32 @@ struct Builder {
     }
     opgen_launch_cfg cfg;
     if (!checked_cfg(fn, b, grid, block, shared, cfg, out.refused)) return false;
-    out.cfgs.push_back(cfg);
-    put_record(fn.launch, reinterpret_cast<uint64_t>(&out.cfgs.back()), static_cast<uint32_t>(packed.size()),
-               table_args);
-    for (auto& p : packed) out.blob.insert(out.blob.end(), p.second.begin(), p.second.end());
-    out.names.push_back(fn.symbol);
-    ++out.count;
+    // In a lanes span, lane i + 1 runs the blocks at index i of the last grid dimension (consecutive in
+    // the blocks' linear order); the runtime runs a lane's launch alone on its thread, and takes the
+    // run's thread count from the records' nworkers (left as the launch's own).
+    const int64_t nlanes = lanes > 1 && grid.back() == lanes ? lanes : 1;
+    const uint64_t per_lane = uint64_t(cfg.grid[0]) * cfg.grid[1] * cfg.grid[2] / uint64_t(nlanes);
+    for (int64_t lane = 0; lane < nlanes; ++lane) {
+      out.cfgs.push_back(cfg);
+      if (nlanes > 1) {
+        out.cfgs.back().block_lo = per_lane * uint64_t(lane);
+        out.cfgs.back().block_hi = per_lane * uint64_t(lane + 1);
+      }
+      put_record(fn.launch, reinterpret_cast<uint64_t>(&out.cfgs.back()), static_cast<uint32_t>(packed.size()),
+                 table_args, nlanes > 1 ? static_cast<uint32_t>(lane + 1) : 0);
+      for (auto& p : packed) out.blob.insert(out.blob.end(), p.second.begin(), p.second.end());
+      out.names.push_back(fn.symbol);
+      ++out.count;
+    }
+    return true;
+  }
+
+  // A lanes step: a span's start (count > 1) or end (0). A span right after another's records runs
+  // as ordinary records: lanes run side by side only between ordinary records.
+  bool lanes_step() {
+    const int64_t count = take();
+    if (count < 0) return fail("a lanes step of " + std::to_string(count) + " lanes");
+    lanes = count > 1 && last_lane == 0 ? count : 0;
     return true;
   }
 
@@ -258,11 +282,13 @@ struct Builder {
     const int64_t sizes[3] = {m * k, n * k, m * n};  // host/blas.py extents
     for (int j = 0; j < 3; ++j) add_need(slot[j], std::max(s[6 + j], last[j]) + sizes[j], dtype);
     const int32_t kind = dtype == OPGEN_DT_FLOAT64 ? 1 : 0;
+    const bool by_lane = lanes > 1 && batch == lanes;  // (in a lanes span, product i is lane i + 1)
     for (int64_t i = 0; i < batch; ++i) {
       out.gemms.push_back(opgen_gemm_desc{kind ? b.dgemm : b.sgemm, kind, b.blas_int64 ? 1 : 0, m, n, k,
                                           int32_t(ta != 0), int32_t(tb != 0), int32_t(beta != 0), 0,
                                           s[6] + i * s[10], s[7] + i * s[11], s[8] + i * s[12]});
-      put_record(b.gemm, reinterpret_cast<uint64_t>(&out.gemms.back()), 3, 0b111);
+      put_record(b.gemm, reinterpret_cast<uint64_t>(&out.gemms.back()), 3, 0b111,
+                 by_lane ? static_cast<uint32_t>(i + 1) : 0);
       for (int64_t v : slot) put_arg(static_cast<uint64_t>(v));
       out.names.push_back("gemm");
       ++out.count;
@@ -300,9 +326,10 @@ inline std::shared_ptr<const CpuBatch> build_batch(const Recording& rec, const C
   try {
     while (builder.at < rec.words.size()) {
       int64_t kind = builder.take();
-      bool go = kind == OPGEN_STEP_LAUNCH ? builder.launch()
-                : kind == OPGEN_STEP_GEMM ? builder.gemm()
-                                          : builder.fail("an unknown step kind " + std::to_string(kind));
+      bool go = kind == OPGEN_STEP_LAUNCH  ? builder.launch()
+                : kind == OPGEN_STEP_GEMM  ? builder.gemm()
+                : kind == OPGEN_STEP_LANES ? builder.lanes_step()
+                                           : builder.fail("an unknown step kind " + std::to_string(kind));
       if (!go) break;
     }
   } catch (const std::string& why) {

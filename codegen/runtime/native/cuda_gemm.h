@@ -53,7 +53,7 @@ inline int gemm_itemsize(int32_t dtype) {
 // the Python path to run the call (its backend checks the windows and names what is wrong).
 inline bool gemm_steps_taken(const PlanCall& plan, const std::vector<int64_t>& w, std::string* why) {
   for (size_t at = 0; at < w.size(); at += (size_t)opgen_step_words(&w[at])) {
-    if (w[at] == OPGEN_STEP_LAUNCH) continue;
+    if (w[at] != OPGEN_STEP_GEMM) continue;
     GemmStep g = gemm_step(&w[at]);
     const int64_t slot[3] = {g.a, g.b, g.out};
     for (int64_t s : slot)

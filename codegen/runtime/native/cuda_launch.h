@@ -37,6 +37,7 @@ struct Contents {
 inline Contents contents(const std::vector<int64_t>& w) {
   Contents c;
   for (size_t at = 0; at < w.size(); at += (size_t)opgen_step_words(&w[at])) {
+    if (w[at] == OPGEN_STEP_LANES) continue;  // (the cpu's alone: none here)
     if (w[at] != OPGEN_STEP_LAUNCH) {
       c.gemm = true;
       continue;

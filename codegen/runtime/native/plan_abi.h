@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 // Bump with any change to the structs, kinds, tags or codes below (the loader refuses a mismatch).
-#define OPGEN_PLAN_ABI 1
+#define OPGEN_PLAN_ABI 2  // 2: the lanes step
 
 enum { OPGEN_V_INT = 0, OPGEN_V_FLOAT = 1, OPGEN_V_STR = 2, OPGEN_V_LIST = 3, OPGEN_V_ACT = 4 };
 
@@ -27,16 +27,19 @@ typedef struct opgen_plan_value {
 // The step buffer (int64 words). A launch: 1, symbol, ngrid, grid..., nblock, block..., shared,
 // nargs, then (tag, payload) per argument; a gemm: 2, a, b, out, then (tag, payload) per size (13:
 // m, n, k, trans_a, trans_b, beta, the a, b and out offsets, the batch and the a, b and out strides).
-// A float payload is the bits of a double (a float32's value widened exactly).
-enum { OPGEN_STEP_LAUNCH = 1, OPGEN_STEP_GEMM = 2 };
+// A float payload is the bits of a double (a float32's value widened exactly). Lanes: 3, count: the
+// steps up to the next lanes step (count 0) split into `count` independent lanes (plan.py's Lanes;
+// recorded for the cpu backend only).
+enum { OPGEN_STEP_LAUNCH = 1, OPGEN_STEP_GEMM = 2, OPGEN_STEP_LANES = 3 };
 enum { OPGEN_T_SLOT = 0, OPGEN_T_SLOTS = 1, OPGEN_T_I32 = 2, OPGEN_T_I64 = 3, OPGEN_T_F32 = 4, OPGEN_T_F64 = 5,
        OPGEN_T_BOOL = 6, OPGEN_T_INT = 7, OPGEN_T_FLOAT = 8 };
 enum { OPGEN_E_VALUES = 1, OPGEN_E_BUFFER = 2, OPGEN_E_OVERFLOW = 3, OPGEN_E_ZERO = 4,
        OPGEN_E_SYMBOL = 5, OPGEN_E_TYPE = 6, OPGEN_E_INTERNAL = 7 };
 
 #ifdef __cplusplus
-// The number of words of the step at p (a launch's, from its counts; a GEMM's, 4 + 2 * 13).
+// The number of words of the step at p (a launch's, from its counts; a GEMM's, 4 + 2 * 13; lanes', 2).
 inline int64_t opgen_step_words(const int64_t* p) {
+  if (p[0] == OPGEN_STEP_LANES) return 2;
   if (p[0] != OPGEN_STEP_LAUNCH) return 4 + 2 * 13;
   int64_t ngrid = p[2], nblock = p[3 + ngrid], nargs = p[5 + ngrid + nblock];
   return 6 + ngrid + nblock + 2 * nargs;

@@ -97,6 +97,10 @@ std::shared_ptr<const Recorded> record(opgen_call* call, const PlanCall& plan, B
 // The step at w[*at] on `stream` (*at moved past it).
 int step(const Run& r, const int64_t* w, size_t* at, CUstream stream) {
   if (w[*at] == OPGEN_STEP_LAUNCH) return launch(r.call, r.plan, r.d, r.b, w, at, stream);
+  if (w[*at] == OPGEN_STEP_LANES) {  // (the cpu's alone: a stream runs the steps in order anyway)
+    *at += (size_t)opgen_step_words(w + *at);
+    return OPGEN_OK;
+  }
   return gemm(r.call, r.plan, r.d, *r.cublas, *r.blas, w, at, stream);
 }
 

@@ -35,9 +35,10 @@ const char* build_abi_layout() {
                          OPGEN_FIELD(Cfg, nworkers),   OPGEN_FIELD(Cfg, random_order), OPGEN_FIELD(Cfg, seed),
                          OPGEN_FIELD(Cfg, stack_size), OPGEN_FIELD(Cfg, sanitize), OPGEN_FIELD(Cfg, nbuffers),
                          OPGEN_FIELD(Cfg, buffers),    OPGEN_FIELD(Cfg, nvars),    OPGEN_FIELD(Cfg, pad_),
-                         OPGEN_FIELD(Cfg, vars),       OPGEN_FIELD(Cfg, apart_lo), OPGEN_FIELD(Cfg, apart_hi)};
+                         OPGEN_FIELD(Cfg, vars),       OPGEN_FIELD(Cfg, apart_lo), OPGEN_FIELD(Cfg, apart_hi),
+                         OPGEN_FIELD(Cfg, block_lo),   OPGEN_FIELD(Cfg, block_hi)};
   const FieldAt record[] = {OPGEN_FIELD(Record, launch), OPGEN_FIELD(Record, cfg), OPGEN_FIELD(Record, nargs),
-                            OPGEN_FIELD(Record, pad_), OPGEN_FIELD(Record, table_args)};
+                            OPGEN_FIELD(Record, lane), OPGEN_FIELD(Record, table_args)};
   const FieldAt range[] = {OPGEN_FIELD(Range, base), OPGEN_FIELD(Range, size), OPGEN_FIELD(Range, name),
                            OPGEN_FIELD(Range, granule)};
   const FieldAt gemm[] = {OPGEN_FIELD(Gemm, blas),     OPGEN_FIELD(Gemm, dtype),    OPGEN_FIELD(Gemm, int64),

@@ -88,13 +88,23 @@ struct SplitGemm {
   }
 };
 
-// The product into c: by the BLAS as it is set where that is one thread (or unknown), else as above.
+// The BlasThreads of a GEMM function, looked up once per thread (a lane run's threads look theirs up too).
+const BlasThreads& blas_threads_of(const void* blas) {
+  static __thread BlasThreads cache[4];
+  static __thread unsigned next;
+  for (const BlasThreads& t : cache)
+    if (t.blas == blas) return t;
+  BlasThreads& t = cache[next++ % 4];
+  t = find_blas_threads(blas);
+  return t;
+}
+
+// The product into c: by the BLAS as it is set where that is one thread (or unknown), else as above. In
+// a lane run (rt/batch.cpp) the product is the thread's alone: whole, its BLAS paused at one thread.
 template <typename T, typename Int>
 void product(const opgen_gemm_desc& d, const T* a, const T* b, T* c) {
-  static __thread BlasThreads threads;
-  const void* blas = reinterpret_cast<const void*>(d.blas);
-  if (threads.blas != blas) threads = find_blas_threads(blas);
-  const int nthreads = threads.get ? threads.get() : 1;
+  const BlasThreads& threads = blas_threads_of(reinterpret_cast<const void*>(d.blas));
+  const int nthreads = threads.get && !tls_lane_worker ? threads.get() : 1;
   if (nthreads < 2) {
     call_gemm<T, Int>(d, a, b, c, 0, d.m, 0, d.n);
     return;
@@ -162,6 +172,31 @@ int rt_gemm(const opgen_launch_cfg* cfg, void** args, char* err, size_t errlen) 
     return 1;
   }
   return d.dtype == 1 ? typed_gemm<double>(d, args, err, errlen) : typed_gemm<float>(d, args, err, errlen);
+}
+
+// A lane run's GEMMs at one BLAS thread each (product() runs a lane's product whole, and the count is
+// process-wide: set once for the run, not per product from several threads at once).
+int blas_threads_pause(const opgen_gemm_desc* const* descs, uint64_t n, BlasPause* pause) {
+  pause->n = 0;
+  int most = 1;
+  for (uint64_t i = 0; i < n; ++i) {
+    const BlasThreads& t = blas_threads_of(reinterpret_cast<const void*>(descs[i]->blas));
+    if (!t.get) continue;
+    bool seen = false;
+    for (int k = 0; k < pause->n; ++k) seen = seen || pause->set[k] == t.set;
+    if (seen || pause->n == 4) continue;
+    const int had = t.get();
+    most = had > most ? had : most;
+    pause->set[pause->n] = t.set;
+    pause->saved[pause->n++] = had;
+    if (had != 1) t.set(1);
+  }
+  return most;
+}
+
+void blas_threads_restore(const BlasPause* pause) {
+  for (int k = 0; k < pause->n; ++k)
+    if (pause->saved[k] != 1) pause->set[k](pause->saved[k]);
 }
 
 }  // namespace

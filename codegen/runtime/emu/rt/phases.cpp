@@ -35,13 +35,16 @@ void phase_launch(const opgen_launch_desc* d, int want, bool woke, uint64_t wait
   tls_phase_wait = wait_ns;
 }
 
+pthread_mutex_t g_phase_mu = PTHREAD_MUTEX_INITIALIZER;  // (a lane run's threads record side by side)
+
 // One record of run_batch: `cfg` a GEMM's descriptor where no launch named itself.
 void phase_record(uint64_t launch, const void* cfg, uint64_t wall, uint64_t cpu) {
-  if (launch == reinterpret_cast<uint64_t>(&rt_gemm) || !tls_phase_key[0]) {
+  if (launch == reinterpret_cast<uint64_t>(&opgen_rt_gemm) || !tls_phase_key[0]) {
     const opgen_gemm_desc& g = *static_cast<const opgen_gemm_desc*>(cfg);
     snprintf(tls_phase_key, sizeof tls_phase_key, "gemm %lldx%lldx%lld%s%s", static_cast<long long>(g.m),
              static_cast<long long>(g.n), static_cast<long long>(g.k), g.trans_a ? " tA" : "", g.trans_b ? " tB" : "");
   }
+  pthread_mutex_lock(&g_phase_mu);
   for (PhaseRow& r : g_phase) {
     if (!r.key[0]) snprintf(r.key, sizeof r.key, "%s", tls_phase_key);
     if (strcmp(r.key, tls_phase_key)) continue;
@@ -50,6 +53,7 @@ void phase_record(uint64_t launch, const void* cfg, uint64_t wall, uint64_t cpu)
       g_samples[g_nsamples++] = {static_cast<uint32_t>(&r - g_phase), clip32(wall), clip32(cpu), clip32(tls_phase_wait)};
     break;
   }
+  pthread_mutex_unlock(&g_phase_mu);
   tls_phase_key[0] = 0;
   tls_phase_wake = tls_phase_wait = 0;
 }

@@ -7,9 +7,12 @@ namespace {
 constexpr int kMaxWorkers = 256;
 
 struct Job {
-  const opgen_launch_desc* desc;  // a launch's blocks, or null: task's parts (rt_parallel)
+  const opgen_launch_desc* desc;  // a launch's blocks, or null: task's parts (rt_parallel, rt_lanes)
   void (*task)(void*, uint64_t);
   void* task_arg;
+  int fixed;        // task's parts are the workers' own (rt_lanes): helper h runs part h + 1, the caller 0
+  int claimed[kMaxWorkers];  // (fixed) part t was taken, by its helper or by the caller (atomic)
+  uint64_t first;   // the launch's first block (cfg block_lo)
   uint64_t nblocks;
   uint64_t next;  // atomic block counter
   uint64_t perm_a, perm_b;
@@ -55,6 +58,7 @@ constexpr uint32_t kPoolRetry = 8;
 struct LaunchTime {
   void (*kernel)(const opgen_thread_ctx*, void*);
   uint32_t grid[3], block[3];
+  uint64_t range[2];  // cfg block_lo, block_hi: a part of the grid is a configuration of its own
   uint64_t busy_ns;
   uint32_t inline_left;  // launches still to run on the caller alone (the pool did not pay)
 };
@@ -65,13 +69,14 @@ LaunchTime& launch_time(const opgen_launch_desc* d) {
   const opgen_launch_cfg* c = d->cfg;
   uint64_t h = reinterpret_cast<uintptr_t>(d->run_thread);
   for (int i = 0; i < 3; ++i) h = (h ^ c->grid[i] ^ (static_cast<uint64_t>(c->block[i]) << 32)) * 0x100000001B3ull;
+  h = (h ^ c->block_lo ^ (c->block_hi << 20)) * 0x100000001B3ull;
   return g_times[(h ^ h >> 29) % 256];
 }
 
 bool same_launch(const LaunchTime& t, const opgen_launch_desc* d) {
   const opgen_launch_cfg* c = d->cfg;
   return t.kernel == d->run_thread && !memcmp(t.grid, c->grid, sizeof t.grid) &&
-         !memcmp(t.block, c->block, sizeof t.block);
+         !memcmp(t.block, c->block, sizeof t.block) && t.range[0] == c->block_lo && t.range[1] == c->block_hi;
 }
 
 uint64_t clock_ns(clockid_t id) {
@@ -109,6 +114,8 @@ void reset_job(Job& job, uint64_t nblocks, int participants) {
   job.err[0] = 0;
   job.nparticipants = participants;
   job.active = 0;
+  job.fixed = 0;
+  job.first = 0;
   job.closed = 0;
   job.busy_ns = 0;
 }
@@ -129,7 +136,13 @@ void close_job() {
 
 void work(Worker* w, Job& job) {
   if (!job.desc) {
-    work_parts(job);
+    if (job.fixed) {
+      const int part = w->id + 1;
+      if (!__atomic_exchange_n(&job.claimed[part], 1, __ATOMIC_ACQ_REL))
+        job.task(job.task_arg, static_cast<uint64_t>(part));
+    } else {
+      work_parts(job);
+    }
     return;
   }
   const opgen_launch_desc* d = job.desc;
@@ -156,7 +169,7 @@ void work(Worker* w, Job& job) {
     uint64_t lin = i;
     if (job.random)
       lin = static_cast<uint64_t>((static_cast<unsigned __int128>(job.perm_a) * i + job.perm_b) % job.nblocks);
-    run_block(w, lin);
+    run_block(w, job.first + lin);
     if (w->failed) {
       job_fail(job, w->err);
       break;
@@ -269,16 +282,28 @@ uint64_t gcd(uint64_t a, uint64_t b) {
 
 int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen) {
   const opgen_launch_cfg* c = d->cfg;
-  const uint64_t nblocks = static_cast<uint64_t>(c->grid[0]) * c->grid[1] * c->grid[2];
-  if (nblocks == 0) return 0;
+  const uint64_t grid_blocks = static_cast<uint64_t>(c->grid[0]) * c->grid[1] * c->grid[2];
+  if (grid_blocks == 0) return 0;
+  const uint64_t first = c->block_hi ? c->block_lo : 0;  // the blocks it runs: [first, first + nblocks)
+  if (c->block_hi && (c->block_lo >= c->block_hi || c->block_hi > grid_blocks)) {
+    snprintf(err, errlen,
+             "kernel '%s': block range [%llu, %llu) is not a non-empty part of its grid's %llu blocks (expected "
+             "block_lo < block_hi <= %llu, or block_hi 0 for every block)",
+             d->kernel, static_cast<unsigned long long>(c->block_lo), static_cast<unsigned long long>(c->block_hi),
+             static_cast<unsigned long long>(grid_blocks), static_cast<unsigned long long>(grid_blocks));
+    return 1;
+  }
+  const uint64_t nblocks = c->block_hi ? c->block_hi - c->block_lo : grid_blocks;
   // A batch holds the launch lock and has set the fault handler's stack once for all its launches.
   const bool batched = tls_in_batch;
+  // A lane's launch (rt/batch.cpp, on the caller or a helper) runs alone on its thread's own worker.
+  Worker* const lane_worker = tls_lane_worker;
   if (!batched) pthread_mutex_lock(&g_launch_mu);
   if (install_signal_handlers(err, errlen)) {
     if (!batched) pthread_mutex_unlock(&g_launch_mu);
     return 1;
   }
-  int want = c->nworkers < 1 ? 1 : c->nworkers > kMaxWorkers ? kMaxWorkers : c->nworkers;
+  int want = c->nworkers < 1 || lane_worker ? 1 : c->nworkers > kMaxWorkers ? kMaxWorkers : c->nworkers;
   if (static_cast<uint64_t>(want) > nblocks) want = static_cast<int>(nblocks);
   LaunchTime& last = launch_time(d);
   const bool timed = want > 1 && !c->sanitize;  // (a launch that cannot use the pool is not timed)
@@ -296,8 +321,8 @@ int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen) {
       return 1;
     }
   }
-  const int helpers = ensure_workers(want - 1);  // the caller is the remaining worker
-  if (want > 1 && helpers > 0) keep_helpers_off_caller();
+  const int helpers = want > 1 ? ensure_workers(want - 1) : 0;  // the caller is the remaining worker
+  if (helpers > 0) keep_helpers_off_caller();
   const uint64_t wall0 = timed ? mono_ns() : 0;  // (the helpers' wake-up included)
   // A launch no helper takes part in runs from a job of its own, without g_mu: g_job stays as the last
   // shared job left it (closed, its helpers done), so a helper waking late for that one finds nothing.
@@ -307,6 +332,7 @@ int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen) {
   Job& job = shared ? g_job : alone;
   if (shared) pthread_mutex_lock(&g_mu);
   reset_job(job, nblocks, participants);
+  job.first = first;
   job.desc = d;
   job.task = nullptr;
   job.random = c->random_order != 0;
@@ -326,9 +352,10 @@ int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen) {
   Worker* const saved = tls_worker;
   stack_t old_alt;
   const bool restore_alt = !batched && caller_altstack_enter(&old_alt);
-  tls_worker = &g_caller;
+  Worker* const me = lane_worker ? lane_worker : &g_caller;
+  tls_worker = me;
   const uint64_t t0 = timed ? cpu_ns() : 0;
-  work(&g_caller, job);
+  work(me, job);
   const uint64_t busy = timed ? cpu_ns() - t0 : 0;
   tls_worker = saved;
   caller_altstack_leave(restore_alt, &old_alt);
@@ -345,7 +372,7 @@ int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen) {
     if (shared && work_ns < kCheckedNs && (mono_ns() - wall0) * kMinSpeedup > work_ns)
       inline_left = kPoolRetry;
     last = LaunchTime{d->run_thread, {c->grid[0], c->grid[1], c->grid[2]},
-                      {c->block[0], c->block[1], c->block[2]}, work_ns, inline_left};
+                      {c->block[0], c->block[1], c->block[2]}, {c->block_lo, c->block_hi}, work_ns, inline_left};
   }
   const int failed = job.failed;
   if (failed && err && errlen) snprintf(err, errlen, "%s", job.err);
@@ -379,6 +406,42 @@ void rt_parallel(uint64_t parts, int threads, void (*task)(void*, uint64_t), voi
   close_job();
   pthread_mutex_unlock(&g_mu);
   if (!batched) pthread_mutex_unlock(&g_launch_mu);
+}
+
+// How many threads the pool can run side by side, up to `want`: the caller and the helpers it has or
+// could start (rt_lanes needs no more).
+int pool_threads(int want) {
+  if (want > kMaxWorkers) want = kMaxWorkers;
+  if (want <= 1) return 1;
+  const int helpers = ensure_workers(want - 1);
+  return 1 + (want - 1 < helpers ? want - 1 : helpers);
+}
+
+// Runs task(arg, t) for every t below `threads` (at most pool_threads' count), each on one thread: t 0 on
+// the calling thread, t on helper t - 1 (rt/batch.cpp's lane runs: a part is the lanes of one thread);
+// a part whose helper has not started it when the caller has run its own the caller runs too (it never
+// waits for a helper that has not woken). Returns when all have run. Called within a batch (the launch
+// lock held). A task must not fail; it finds the worker that runs it in tls_worker (null: the caller).
+void rt_lanes(int threads, void (*task)(void*, uint64_t), void* arg) {
+  const int participants = pool_threads(threads) - 1;
+  if (participants > 0) keep_helpers_off_caller();
+  pthread_mutex_lock(&g_mu);
+  reset_job(g_job, static_cast<uint64_t>(participants) + 1, participants);
+  g_job.desc = nullptr;
+  g_job.fixed = 1;
+  g_job.task = task;
+  g_job.task_arg = arg;
+  for (int t = 0; t <= participants; ++t) g_job.claimed[t] = 0;
+  if (participants > 0) wake_helpers();
+  pthread_mutex_unlock(&g_mu);
+  // (the helpers watch for the next job a while after it, as after a split GEMM: the next step is near)
+  __atomic_store_n(&g_split_ns, mono_ns(), __ATOMIC_RELAXED);
+  task(arg, 0);
+  for (int t = 1; t <= participants; ++t)
+    if (!__atomic_exchange_n(&g_job.claimed[t], 1, __ATOMIC_ACQ_REL)) task(arg, static_cast<uint64_t>(t));
+  pthread_mutex_lock(&g_mu);
+  close_job();  // (the helpers running their parts)
+  pthread_mutex_unlock(&g_mu);
 }
 
 }  // namespace

@@ -112,6 +112,8 @@ struct Worker {
 // --- shared variables ----------------------------------------------------------------------------
 extern __thread Worker* tls_worker __attribute__((tls_model("initial-exec")));  // faults.cpp
 extern __thread bool tls_in_batch __attribute__((tls_model("initial-exec")));   // batch.cpp
+// batch.cpp: while this thread runs a lane run's records, the worker its launches run on (else null)
+extern __thread Worker* tls_lane_worker __attribute__((tls_model("initial-exec")));
 extern size_t g_page;                // fibers.cpp
 extern pthread_mutex_t g_launch_mu;  // pool.cpp: one launch at a time (like one stream)
 extern Worker g_caller;              // pool.cpp: the launching thread's worker
@@ -170,17 +172,31 @@ int install_signal_handlers(char* err, size_t errlen);  // 1: $OPGEN_HOST_CATCH_
 // --- pool.cpp ------------------------------------------------------------------------------------
 int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen);
 void rt_parallel(uint64_t parts, int threads, void (*task)(void*, uint64_t), void* arg);
+int pool_threads(int want);
+void rt_lanes(int threads, void (*task)(void*, uint64_t), void* arg);
 uint64_t cpu_ns();   // the calling thread's CPU time
 uint64_t mono_ns();  // CLOCK_MONOTONIC
 
 // --- gemm.cpp ------------------------------------------------------------------------------------
 int rt_gemm(const opgen_launch_cfg* cfg, void** args, char* err, size_t errlen);
+// A lane run's GEMMs (descs[0..n)) at one BLAS thread: sets each BLAS's thread count to 1 and returns
+// the most threads one had (1 where none says), which blas_threads_restore puts back.
+struct BlasPause {
+  int n;                  // the BLAS libraries paused (up to 4; a fifth keeps its threads)
+  void (*set[4])(int);    // each one's set-thread-count function
+  int saved[4];           // and its count before
+};
+int blas_threads_pause(const opgen_gemm_desc* const* descs, uint64_t n, BlasPause* pause);
+void blas_threads_restore(const BlasPause* pause);
 
 // --- batch.cpp -----------------------------------------------------------------------------------
 uint64_t run_batch(const unsigned char* blob, uint64_t count, const uint64_t* table, uint64_t table_len, char* err,
                    size_t errlen);
 
 }  // namespace
+
+// api.cpp: a GEMM step's batch record function (its `launch`).
+OPGEN_API int opgen_rt_gemm(const opgen_launch_cfg* desc, void** args, char* err, size_t errlen);
 
 // fibers.cpp: a fiber's life (called by the assembly entry, or ucontext's).
 extern "C" __attribute__((visibility("hidden"), used, noreturn)) void opgen_fiber_main(Fiber* f);
