@@ -79,8 +79,9 @@ def _kernel(op: OpSpec, namespace: str) -> list[str]:
         if torchgen.none_default(attr):
             lines.append(f"  call.attr(tsd::to<std::optional<{cxx}>>(stack[{k}]).value_or({_none_default(attr)}));")
             again.append(f"tsd::from(std::optional<{cxx}>(call.attr_as<{cxx}>({j})))")
-        else:
-            lines.append(f"  call.attr(tsd::to<{cxx}>(stack[{k}]));")
+        else:  # (a str read through the shim: torch_stable.h's Call::text_attr says why)
+            lines.append(f"  call.text_attr(stack[{k}]);" if cxx == "std::string"
+                         else f"  call.attr(tsd::to<{cxx}>(stack[{k}]));")
             again.append(f"tsd::from(call.attr_as<{cxx}>({j}))")
         k += 1
     driver = "opgen_call_" + c_name(op.name)

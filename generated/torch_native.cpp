@@ -27,7 +27,7 @@ static void boxed_bias_add(StableIValue* stack, uint64_t, uint64_t) {
   opgen_torch::Call call("BiasAdd");
   call.tensor("value", stack[0]);
   call.tensor("bias", stack[1]);
-  call.attr(tsd::to<std::string>(stack[2]));
+  call.text_attr(stack[2]);
   if (call.run(opgen_call_BiasAdd, "opgen_call_BiasAdd", 1, stack)) return;
   call.fallback("opgen::_bias_add_python", 1, stack, [&] {
     return std::vector<StableIValue>{call.input(0), call.input(1), tsd::from(call.attr_as<std::string>(0))};
@@ -37,7 +37,7 @@ static void boxed_bias_add(StableIValue* stack, uint64_t, uint64_t) {
 static void boxed_bias_add_grad(StableIValue* stack, uint64_t, uint64_t) {
   opgen_torch::Call call("BiasAddGrad");
   call.tensor("out_backprop", stack[0]);
-  call.attr(tsd::to<std::string>(stack[1]));
+  call.text_attr(stack[1]);
   if (call.run(opgen_call_BiasAddGrad, "opgen_call_BiasAddGrad", 1, stack)) return;
   call.fallback("opgen::_bias_add_grad_python", 1, stack, [&] {
     return std::vector<StableIValue>{call.input(0), tsd::from(call.attr_as<std::string>(0))};
@@ -53,7 +53,7 @@ static void boxed_fused_batch_norm_grad_v3(StableIValue* stack, uint64_t, uint64
   call.tensor("reserve_space_2", stack[4]);
   call.tensor("reserve_space_3", stack[5]);
   call.attr(tsd::to<double>(stack[6]));
-  call.attr(tsd::to<std::string>(stack[7]));
+  call.text_attr(stack[7]);
   call.attr(tsd::to<bool>(stack[8]));
   if (call.run(opgen_call_FusedBatchNormGradV3, "opgen_call_FusedBatchNormGradV3", 5, stack)) return;
   call.fallback("opgen::_fused_batch_norm_grad_v3_python", 5, stack, [&] {
@@ -70,7 +70,7 @@ static void boxed_fused_batch_norm_v3(StableIValue* stack, uint64_t, uint64_t) {
   call.tensor("variance", stack[4]);
   call.attr(tsd::to<double>(stack[5]));
   call.attr(tsd::to<double>(stack[6]));
-  call.attr(tsd::to<std::string>(stack[7]));
+  call.text_attr(stack[7]);
   call.attr(tsd::to<bool>(stack[8]));
   if (call.run(opgen_call_FusedBatchNormV3, "opgen_call_FusedBatchNormV3", 6, stack)) return;
   call.fallback("opgen::_fused_batch_norm_v3_python", 6, stack, [&] {
@@ -139,9 +139,9 @@ static void boxed_cudnn_rnn_backprop_v3(StableIValue* stack, uint64_t, uint64_t)
   call.tensor("output_c_backprop", stack[10]);
   call.tensor("reserve_space", stack[11]);
   call.tensor("host_reserved", stack[12]);
-  call.attr(tsd::to<std::string>(stack[13]));
-  call.attr(tsd::to<std::string>(stack[14]));
-  call.attr(tsd::to<std::string>(stack[15]));
+  call.text_attr(stack[13]);
+  call.text_attr(stack[14]);
+  call.text_attr(stack[15]);
   call.attr(tsd::to<double>(stack[16]));
   call.attr(tsd::to<int64_t>(stack[17]));
   call.attr(tsd::to<int64_t>(stack[18]));
@@ -161,9 +161,9 @@ static void boxed_cudnn_rnn_v3(StableIValue* stack, uint64_t, uint64_t) {
   call.tensor("input_c", stack[2]);
   call.tensor("params", stack[3]);
   call.tensor("sequence_lengths", stack[4]);
-  call.attr(tsd::to<std::string>(stack[5]));
-  call.attr(tsd::to<std::string>(stack[6]));
-  call.attr(tsd::to<std::string>(stack[7]));
+  call.text_attr(stack[5]);
+  call.text_attr(stack[6]);
+  call.text_attr(stack[7]);
   call.attr(tsd::to<double>(stack[8]));
   call.attr(tsd::to<int64_t>(stack[9]));
   call.attr(tsd::to<int64_t>(stack[10]));
@@ -184,7 +184,7 @@ static void boxed_dml_rnn(StableIValue* stack, uint64_t, uint64_t) {
   call.optional("bias", stack[3]);
   call.optional("hidden_init", stack[4]);
   call.optional("sequence_lengths", stack[5]);
-  call.attr(tsd::to<std::string>(stack[6]));
+  call.text_attr(stack[6]);
   call.attr(tsd::to<std::optional<std::vector<std::string>>>(stack[7]).value_or(std::vector<std::string>{"tanh"}));
   if (call.run(opgen_call_DmlRnn, "opgen_call_DmlRnn", 2, stack)) return;
   call.fallback("opgen::_dml_rnn_python", 2, stack, [&] {

@@ -90,8 +90,17 @@ inline const int32_t* shim_dtype_codes() {
 }
 inline int32_t shim_code(const DtypePair& d) { return shim_dtype_codes()[&d - kDtypes]; }
 
-// The entry of a tensor's dtype as the shim gives it (nullptr: a dtype opgen does not know).
+// The entry of a tensor's dtype as the shim gives it (nullptr: a dtype opgen does not know): indexed by
+// the code where it is small (ScalarType's values are), not searched: every input asks.
 inline const DtypePair* dtype_of_shim(int32_t code) {
+  static constexpr int32_t kDirect = 128;
+  static const auto direct = [] {
+    std::array<const DtypePair*, kDirect> out{};
+    for (size_t k = 0; k < std::size(kDtypes); ++k)
+      if (shim_code(kDtypes[k]) >= 0 && shim_code(kDtypes[k]) < kDirect) out[shim_code(kDtypes[k])] = &kDtypes[k];
+    return out;
+  }();
+  if (code >= 0 && code < kDirect) return direct[code];
   const int32_t* codes = shim_dtype_codes();
   for (size_t k = 0; k < std::size(kDtypes); ++k)
     if (codes[k] == code) return &kDtypes[k];
@@ -255,7 +264,7 @@ class Call {
   void list(const char* name, const std::vector<Tensor>& items) {
     std::vector<opgen_tensor>& descs = lists_.emplace_back();
     for (size_t k = 0; k < items.size(); ++k) {
-      const std::string& item = texts_.emplace_back(std::string(name) + "[" + std::to_string(k) + "]");
+      const std::string& item = keep(std::string(name) + "[" + std::to_string(k) + "]");
       more_held_.push_back(items[k]);
       descs.push_back(arg_of(item.c_str(), items[k].get()).tensor);
     }
@@ -289,6 +298,20 @@ class Call {
   }
   void attr(bool v) { add_attr(value(OPGEN_VAL_BOOL, v)); }
   void attr(std::string v) { add_attr(text(std::move(v))); }
+  // A `str` attr from the stack (its StringHandle, which the call now owns), read through the shim:
+  // stable's to<std::string> allocates a std::string on the heap and never frees it (PyTorch 2.13's
+  // header), a leak and an allocation a call.
+  void text_attr(StableIValue v) {
+    StringHandle handle = torch::stable::detail::to<StringHandle>(v);
+    size_t length = 0;
+    const char* data = nullptr;
+    bool read = torch_string_length(handle, &length) == AOTI_TORCH_SUCCESS &&
+                torch_string_c_str(handle, &data) == AOTI_TORCH_SUCCESS;
+    std::string s = read ? std::string(data, length) : std::string();
+    STABLE_TORCH_ERROR_CODE_CHECK(torch_delete_string(handle));
+    if (!read) throw std::runtime_error(std::string(op_) + ": cannot read a str attr through PyTorch's stable ABI");
+    add_attr(text(std::move(s)));
+  }
   void attr(const std::vector<int64_t>& v) {
     std::vector<opgen_value>& items = values_.emplace_back();
     for (int64_t i : v) items.push_back(value(OPGEN_VAL_INT, i));
@@ -398,7 +421,9 @@ class Call {
   // misaligned one is copied, the copy kept here.
   opgen_arg arg_of(const char* name, AtenTensorHandle h) {
     namespace tsd = torch::stable::detail;
-    ShimDevice d{shim_get<int32_t>(aoti_torch_get_device_type, h), shim_get<int32_t>(aoti_torch_get_device_index, h)};
+    int32_t type = shim_get<int32_t>(aoti_torch_get_device_type, h);
+    // (a cpu tensor's index is -1, "cpu:0" included: PyTorch's cpu tensors carry none; not read, a shim call saved)
+    ShimDevice d{type, type == cpu_ ? -1 : shim_get<int32_t>(aoti_torch_get_device_index, h)};
     if (device_arg_ == nullptr) {
       device_ = d;
       device_arg_ = name;
@@ -411,8 +436,7 @@ class Call {
     int32_t dtype = shim_get<int32_t>(aoti_torch_get_dtype, h);
     const DtypePair* dt = dtype_of_shim(dtype);
     void* data = shim_get<void*>(aoti_torch_get_data_ptr, h);
-    if (!shim_get<bool>(aoti_torch_is_contiguous, h) ||
-        reinterpret_cast<uintptr_t>(data) % aoti_torch_dtype_element_size(dtype) != 0) {
+    if (!shim_get<bool>(aoti_torch_is_contiguous, h) || misaligned(data, aoti_torch_dtype_element_size(dtype))) {
       h = readable_copy(h);
       data = shim_get<void*>(aoti_torch_get_data_ptr, h);
     }
@@ -423,14 +447,20 @@ class Call {
     a.tensor.strides = nullptr;
     a.tensor.ndim = static_cast<int32_t>(shim_get<int64_t>(aoti_torch_get_dim, h));
     a.tensor.dtype = dt ? dt->opgen : OPGEN_DT_OTHER;
-    a.tensor.name = dt ? dt->name : texts_.emplace_back(other_dtype_name(tsd::to<ScalarType>(tsd::from(dtype)))).c_str();
+    a.tensor.name = dt ? dt->name : keep(other_dtype_name(tsd::to<ScalarType>(tsd::from(dtype)))).c_str();
     bool cuda = d.type == aoti_torch_device_type_cuda();
     a.tensor.device = cuda ? OPGEN_DEV_CUDA : OPGEN_DEV_CPU;
     a.tensor.device_index = cuda ? d.index : 0;
-    if (!cuda && d.type != aoti_torch_device_type_cpu())
+    if (!cuda && d.type != cpu_)
       throw std::runtime_error(std::string(op_) + ": " + name + " is on " + device_text(d) +
                                ": expected a cpu or cuda tensor");
     return a;
+  }
+
+  // Whether `data` is not a multiple of `size` (a mask where size is a power of two: every PyTorch dtype's).
+  static bool misaligned(const void* data, size_t size) {
+    uintptr_t at = reinterpret_cast<uintptr_t>(data);
+    return size != 0 && (size & (size - 1)) == 0 ? (at & (size - 1)) != 0 : size != 0 && at % size != 0;
   }
 
   // A contiguous, aligned copy of `h` (kept for the call): contiguous() for a strided one (clone
@@ -449,8 +479,15 @@ class Call {
     return t.get();
   }
 
+  // `s` kept for the call: in one of the call's own strings while they last (a short one then costs
+  // no allocation: the attrs' enums), else in texts_.
+  const std::string& keep(std::string s) {
+    if (nkept_ < std::size(kept_)) return kept_[nkept_++] = std::move(s);
+    return texts_.emplace_back(std::move(s));
+  }
+
   opgen_value text(std::string s) {
-    const std::string& held = texts_.emplace_back(std::move(s));
+    const std::string& held = keep(std::move(s));
     opgen_value v = value(OPGEN_VAL_STR, 0);
     v.text = held.data();
     v.len = static_cast<int64_t>(held.size());
@@ -478,7 +515,7 @@ class Call {
     Call* self = static_cast<Call*>(ctx);
     try {
       const DtypePair* dt = dtype_of(dtype);
-      if (index < 0 && self->device_.type == aoti_torch_device_type_cpu()) {
+      if (index < 0 && self->device_.type == self->cpu_) {
         *data = self->host_scratch_.take(bytes);
         if (*data != nullptr) return 0;
       }
@@ -496,7 +533,7 @@ class Call {
       // (PyTorch's cpu allocator gives a large output fresh 4 KiB pages each call, where NumPy's arrays,
       // the wrappers' outputs, carry the huge-page hint: the drop-in LSTM's reserve space faulted ~10,000
       // pages a call more through torch.ops than through the wrapper)
-      if (self->device_.type == aoti_torch_device_type_cpu()) opgen_front::advise_huge_pages(*data, static_cast<size_t>(bytes));
+      if (self->device_.type == self->cpu_) opgen_front::advise_huge_pages(*data, static_cast<size_t>(bytes));
       self->outputs_[index] = std::move(t);
       return 0;
     } catch (const std::exception& e) {
@@ -531,15 +568,18 @@ class Call {
 
   static constexpr size_t kMaxArgs = 64;  // (as the Python front's: no op comes near)
   const char* op_;
-  ShimDevice device_{aoti_torch_device_type_cpu(), -1};  // (the first tensor input's; the cpu without any)
-  const char* device_arg_ = nullptr;  // (that input's name: a literal, or a list item's name in texts_)
+  const int32_t cpu_ = aoti_torch_device_type_cpu();  // (the shim's code of the cpu: asked once a call)
+  ShimDevice device_{cpu_, -1};  // (the first tensor input's; the cpu without any)
+  const char* device_arg_ = nullptr;  // (that input's name: a literal, or a list item's name kept by keep())
   opgen_front::Slots<opgen_arg, kMaxArgs> args_;
   opgen_front::Slots<opgen_value, kMaxArgs> attrs_;
   // (lists: what a descriptor points into never moves, and an empty one allocates nothing, where a
   // deque allocates its map and a node at construction: eight allocations a call for nothing)
   std::list<std::vector<opgen_tensor>> lists_;
   std::list<std::vector<opgen_value>> values_;
-  std::list<std::string> texts_;
+  std::string kept_[4];
+  size_t nkept_ = 0;
+  std::list<std::string> texts_;  // (beyond kept_: what keep() returns never moves)
   std::list<uint64_t> ints_;
   AtenTensorHandle held_[kMaxArgs];  // (the first nheld_ owned, deleted by ~Call: no 64 handles set and tested a call)
   size_t nheld_ = 0;
