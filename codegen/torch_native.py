@@ -76,12 +76,13 @@ def _kernel(op: OpSpec, namespace: str) -> list[str]:
         k += 1
     for j, attr in enumerate(op.attrs):
         cxx = _ATTR_CXX[attr.type]
+        # (attr_value, not stable's to<T>: torch_stable.h's AttrValue says why)
         if torchgen.none_default(attr):
-            lines.append(f"  call.attr(tsd::to<std::optional<{cxx}>>(stack[{k}]).value_or({_none_default(attr)}));")
+            lines.append(f"  call.attr(opgen_torch::attr_value<std::optional<{cxx}>>(stack[{k}])"
+                         f".value_or({_none_default(attr)}));")
             again.append(f"tsd::from(std::optional<{cxx}>(call.attr_as<{cxx}>({j})))")
-        else:  # (a str read through the shim: torch_stable.h's Call::text_attr says why)
-            lines.append(f"  call.text_attr(stack[{k}]);" if cxx == "std::string"
-                         else f"  call.attr(tsd::to<{cxx}>(stack[{k}]));")
+        else:
+            lines.append(f"  call.attr(opgen_torch::attr_value<{cxx}>(stack[{k}]));")
             again.append(f"tsd::from(call.attr_as<{cxx}>({j}))")
         k += 1
     driver = "opgen_call_" + c_name(op.name)

@@ -27,7 +27,7 @@ static void boxed_bias_add(StableIValue* stack, uint64_t, uint64_t) {
   opgen_torch::Call call("BiasAdd");
   call.tensor("value", stack[0]);
   call.tensor("bias", stack[1]);
-  call.text_attr(stack[2]);
+  call.attr(opgen_torch::attr_value<std::string>(stack[2]));
   if (call.run(opgen_call_BiasAdd, "opgen_call_BiasAdd", 1, stack)) return;
   call.fallback("opgen::_bias_add_python", 1, stack, [&] {
     return std::vector<StableIValue>{call.input(0), call.input(1), tsd::from(call.attr_as<std::string>(0))};
@@ -37,7 +37,7 @@ static void boxed_bias_add(StableIValue* stack, uint64_t, uint64_t) {
 static void boxed_bias_add_grad(StableIValue* stack, uint64_t, uint64_t) {
   opgen_torch::Call call("BiasAddGrad");
   call.tensor("out_backprop", stack[0]);
-  call.text_attr(stack[1]);
+  call.attr(opgen_torch::attr_value<std::string>(stack[1]));
   if (call.run(opgen_call_BiasAddGrad, "opgen_call_BiasAddGrad", 1, stack)) return;
   call.fallback("opgen::_bias_add_grad_python", 1, stack, [&] {
     return std::vector<StableIValue>{call.input(0), tsd::from(call.attr_as<std::string>(0))};
@@ -52,9 +52,9 @@ static void boxed_fused_batch_norm_grad_v3(StableIValue* stack, uint64_t, uint64
   call.tensor("reserve_space_1", stack[3]);
   call.tensor("reserve_space_2", stack[4]);
   call.tensor("reserve_space_3", stack[5]);
-  call.attr(tsd::to<double>(stack[6]));
-  call.text_attr(stack[7]);
-  call.attr(tsd::to<bool>(stack[8]));
+  call.attr(opgen_torch::attr_value<double>(stack[6]));
+  call.attr(opgen_torch::attr_value<std::string>(stack[7]));
+  call.attr(opgen_torch::attr_value<bool>(stack[8]));
   if (call.run(opgen_call_FusedBatchNormGradV3, "opgen_call_FusedBatchNormGradV3", 5, stack)) return;
   call.fallback("opgen::_fused_batch_norm_grad_v3_python", 5, stack, [&] {
     return std::vector<StableIValue>{call.input(0), call.input(1), call.input(2), call.input(3), call.input(4), call.input(5), tsd::from(call.attr_as<double>(0)), tsd::from(call.attr_as<std::string>(1)), tsd::from(call.attr_as<bool>(2))};
@@ -68,10 +68,10 @@ static void boxed_fused_batch_norm_v3(StableIValue* stack, uint64_t, uint64_t) {
   call.tensor("offset", stack[2]);
   call.tensor("mean", stack[3]);
   call.tensor("variance", stack[4]);
-  call.attr(tsd::to<double>(stack[5]));
-  call.attr(tsd::to<double>(stack[6]));
-  call.text_attr(stack[7]);
-  call.attr(tsd::to<bool>(stack[8]));
+  call.attr(opgen_torch::attr_value<double>(stack[5]));
+  call.attr(opgen_torch::attr_value<double>(stack[6]));
+  call.attr(opgen_torch::attr_value<std::string>(stack[7]));
+  call.attr(opgen_torch::attr_value<bool>(stack[8]));
   if (call.run(opgen_call_FusedBatchNormV3, "opgen_call_FusedBatchNormV3", 6, stack)) return;
   call.fallback("opgen::_fused_batch_norm_v3_python", 6, stack, [&] {
     return std::vector<StableIValue>{call.input(0), call.input(1), call.input(2), call.input(3), call.input(4), tsd::from(call.attr_as<double>(0)), tsd::from(call.attr_as<double>(1)), tsd::from(call.attr_as<std::string>(2)), tsd::from(call.attr_as<bool>(3))};
@@ -83,7 +83,7 @@ static void boxed_layer_norm(StableIValue* stack, uint64_t, uint64_t) {
   call.tensor("x", stack[0]);
   call.optional("gamma", stack[1]);
   call.optional("beta", stack[2]);
-  call.attr(tsd::to<double>(stack[3]));
+  call.attr(opgen_torch::attr_value<double>(stack[3]));
   if (call.run(opgen_call_LayerNorm, "opgen_call_LayerNorm", 3, stack)) return;
   call.fallback("opgen::_layer_norm_python", 3, stack, [&] {
     return std::vector<StableIValue>{call.input(0), call.optional_input(1), call.optional_input(2), tsd::from(call.attr_as<double>(0))};
@@ -106,7 +106,7 @@ static void boxed_layer_norm_grad(StableIValue* stack, uint64_t, uint64_t) {
 static void boxed_softmax(StableIValue* stack, uint64_t, uint64_t) {
   opgen_torch::Call call("Softmax");
   call.tensor("x", stack[0]);
-  call.attr(tsd::to<int64_t>(stack[1]));
+  call.attr(opgen_torch::attr_value<int64_t>(stack[1]));
   if (call.run(opgen_call_Softmax, "opgen_call_Softmax", 1, stack)) return;
   call.fallback("opgen::_softmax_python", 1, stack, [&] {
     return std::vector<StableIValue>{call.input(0), tsd::from(call.attr_as<int64_t>(0))};
@@ -117,7 +117,7 @@ static void boxed_softmax_grad(StableIValue* stack, uint64_t, uint64_t) {
   opgen_torch::Call call("SoftmaxGrad");
   call.tensor("y", stack[0]);
   call.tensor("dy", stack[1]);
-  call.attr(tsd::to<int64_t>(stack[2]));
+  call.attr(opgen_torch::attr_value<int64_t>(stack[2]));
   if (call.run(opgen_call_SoftmaxGrad, "opgen_call_SoftmaxGrad", 1, stack)) return;
   call.fallback("opgen::_softmax_grad_python", 1, stack, [&] {
     return std::vector<StableIValue>{call.input(0), call.input(1), tsd::from(call.attr_as<int64_t>(0))};
@@ -139,15 +139,15 @@ static void boxed_cudnn_rnn_backprop_v3(StableIValue* stack, uint64_t, uint64_t)
   call.tensor("output_c_backprop", stack[10]);
   call.tensor("reserve_space", stack[11]);
   call.tensor("host_reserved", stack[12]);
-  call.text_attr(stack[13]);
-  call.text_attr(stack[14]);
-  call.text_attr(stack[15]);
-  call.attr(tsd::to<double>(stack[16]));
-  call.attr(tsd::to<int64_t>(stack[17]));
-  call.attr(tsd::to<int64_t>(stack[18]));
-  call.attr(tsd::to<int64_t>(stack[19]));
-  call.attr(tsd::to<bool>(stack[20]));
-  call.attr(tsd::to<bool>(stack[21]));
+  call.attr(opgen_torch::attr_value<std::string>(stack[13]));
+  call.attr(opgen_torch::attr_value<std::string>(stack[14]));
+  call.attr(opgen_torch::attr_value<std::string>(stack[15]));
+  call.attr(opgen_torch::attr_value<double>(stack[16]));
+  call.attr(opgen_torch::attr_value<int64_t>(stack[17]));
+  call.attr(opgen_torch::attr_value<int64_t>(stack[18]));
+  call.attr(opgen_torch::attr_value<int64_t>(stack[19]));
+  call.attr(opgen_torch::attr_value<bool>(stack[20]));
+  call.attr(opgen_torch::attr_value<bool>(stack[21]));
   if (call.run(opgen_call_CudnnRNNBackpropV3, "opgen_call_CudnnRNNBackpropV3", 4, stack)) return;
   call.fallback("opgen::_cudnn_rnn_backprop_v3_python", 4, stack, [&] {
     return std::vector<StableIValue>{call.input(0), call.input(1), call.input(2), call.input(3), call.input(4), call.input(5), call.input(6), call.input(7), call.input(8), call.input(9), call.input(10), call.input(11), call.input(12), tsd::from(call.attr_as<std::string>(0)), tsd::from(call.attr_as<std::string>(1)), tsd::from(call.attr_as<std::string>(2)), tsd::from(call.attr_as<double>(3)), tsd::from(call.attr_as<int64_t>(4)), tsd::from(call.attr_as<int64_t>(5)), tsd::from(call.attr_as<int64_t>(6)), tsd::from(call.attr_as<bool>(7)), tsd::from(call.attr_as<bool>(8))};
@@ -161,15 +161,15 @@ static void boxed_cudnn_rnn_v3(StableIValue* stack, uint64_t, uint64_t) {
   call.tensor("input_c", stack[2]);
   call.tensor("params", stack[3]);
   call.tensor("sequence_lengths", stack[4]);
-  call.text_attr(stack[5]);
-  call.text_attr(stack[6]);
-  call.text_attr(stack[7]);
-  call.attr(tsd::to<double>(stack[8]));
-  call.attr(tsd::to<int64_t>(stack[9]));
-  call.attr(tsd::to<int64_t>(stack[10]));
-  call.attr(tsd::to<int64_t>(stack[11]));
-  call.attr(tsd::to<bool>(stack[12]));
-  call.attr(tsd::to<bool>(stack[13]));
+  call.attr(opgen_torch::attr_value<std::string>(stack[5]));
+  call.attr(opgen_torch::attr_value<std::string>(stack[6]));
+  call.attr(opgen_torch::attr_value<std::string>(stack[7]));
+  call.attr(opgen_torch::attr_value<double>(stack[8]));
+  call.attr(opgen_torch::attr_value<int64_t>(stack[9]));
+  call.attr(opgen_torch::attr_value<int64_t>(stack[10]));
+  call.attr(opgen_torch::attr_value<int64_t>(stack[11]));
+  call.attr(opgen_torch::attr_value<bool>(stack[12]));
+  call.attr(opgen_torch::attr_value<bool>(stack[13]));
   if (call.run(opgen_call_CudnnRNNV3, "opgen_call_CudnnRNNV3", 5, stack)) return;
   call.fallback("opgen::_cudnn_rnn_v3_python", 5, stack, [&] {
     return std::vector<StableIValue>{call.input(0), call.input(1), call.input(2), call.input(3), call.input(4), tsd::from(call.attr_as<std::string>(0)), tsd::from(call.attr_as<std::string>(1)), tsd::from(call.attr_as<std::string>(2)), tsd::from(call.attr_as<double>(3)), tsd::from(call.attr_as<int64_t>(4)), tsd::from(call.attr_as<int64_t>(5)), tsd::from(call.attr_as<int64_t>(6)), tsd::from(call.attr_as<bool>(7)), tsd::from(call.attr_as<bool>(8))};
@@ -184,8 +184,8 @@ static void boxed_dml_rnn(StableIValue* stack, uint64_t, uint64_t) {
   call.optional("bias", stack[3]);
   call.optional("hidden_init", stack[4]);
   call.optional("sequence_lengths", stack[5]);
-  call.text_attr(stack[6]);
-  call.attr(tsd::to<std::optional<std::vector<std::string>>>(stack[7]).value_or(std::vector<std::string>{"tanh"}));
+  call.attr(opgen_torch::attr_value<std::string>(stack[6]));
+  call.attr(opgen_torch::attr_value<std::optional<std::vector<std::string>>>(stack[7]).value_or(std::vector<std::string>{"tanh"}));
   if (call.run(opgen_call_DmlRnn, "opgen_call_DmlRnn", 2, stack)) return;
   call.fallback("opgen::_dml_rnn_python", 2, stack, [&] {
     return std::vector<StableIValue>{call.input(0), call.input(1), call.input(2), call.optional_input(3), call.optional_input(4), call.optional_input(5), tsd::from(call.attr_as<std::string>(0)), tsd::from(std::optional<std::vector<std::string>>(call.attr_as<std::vector<std::string>>(1)))};

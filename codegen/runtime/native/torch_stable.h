@@ -226,6 +226,69 @@ class Handle {
 };
 
 // The shim's getters, checked (each a C call into libtorch, as stable::Tensor's methods make).
+// An attr's value from the stack, as stable's to<T> gives it, except that a str (alone, in a list or
+// optional) is read through the shim: PyTorch's to<std::string> allocates a std::string on the heap
+// and never frees it (its 2.13 header), a leak and an allocation per str per call. The stack's
+// handles are the call's to free, as to<T> frees them.
+template <typename T>
+struct AttrValue {
+  static T from(StableIValue v) { return torch::stable::detail::to<T>(v); }
+};
+template <>
+struct AttrValue<std::string> {
+  static std::string from(StableIValue v) {
+    StringHandle handle = torch::stable::detail::to<StringHandle>(v);
+    size_t length = 0;
+    const char* data = nullptr;
+    const bool read = torch_string_length(handle, &length) == AOTI_TORCH_SUCCESS &&
+                      torch_string_c_str(handle, &data) == AOTI_TORCH_SUCCESS;
+    std::string s = read ? std::string(data, length) : std::string();
+    STABLE_TORCH_ERROR_CODE_CHECK(torch_delete_string(handle));
+    if (!read) throw std::runtime_error("cannot read a str attr through PyTorch's stable ABI");
+    return s;
+  }
+};
+template <>
+struct AttrValue<std::vector<std::string>> {
+  static std::vector<std::string> from(StableIValue v) {
+    auto list = torch::stable::detail::to<StableListHandle>(v);
+    std::vector<std::string> items;
+    try {
+      size_t size = 0;
+      STABLE_TORCH_ERROR_CODE_CHECK(torch_list_size(list, &size));
+      items.reserve(size);
+      for (size_t i = 0; i < size; ++i) {
+        StableIValue item;
+        STABLE_TORCH_ERROR_CODE_CHECK(torch_list_get_item(list, i, &item));
+        items.push_back(AttrValue<std::string>::from(item));
+      }
+    } catch (...) {
+      STABLE_TORCH_ERROR_CODE_CHECK(torch_delete_list(list));
+      throw;
+    }
+    STABLE_TORCH_ERROR_CODE_CHECK(torch_delete_list(list));
+    return items;
+  }
+};
+template <typename T>
+struct AttrValue<std::optional<T>> {
+  static std::optional<T> from(StableIValue v) {
+    auto* boxed = torch::stable::detail::to<StableIValue*>(v);
+    if (boxed == nullptr) return std::nullopt;
+    std::optional<T> value(AttrValue<T>::from(*boxed));
+#if TORCH_FEATURE_VERSION >= TORCH_VERSION_2_13_0  // (as stable's to<std::optional<T>> frees it)
+    STABLE_TORCH_ERROR_CODE_CHECK(torch_delete_stable_ivalue(boxed));
+#else
+    delete boxed;
+#endif
+    return value;
+  }
+};
+template <typename T>
+T attr_value(StableIValue v) {
+  return AttrValue<T>::from(v);
+}
+
 template <typename T, typename Getter>
 inline T shim_get(Getter getter, AtenTensorHandle h) {
   T value{};
@@ -298,20 +361,6 @@ class Call {
   }
   void attr(bool v) { add_attr(value(OPGEN_VAL_BOOL, v)); }
   void attr(std::string v) { add_attr(text(std::move(v))); }
-  // A `str` attr from the stack (its StringHandle, which the call now owns), read through the shim:
-  // stable's to<std::string> allocates a std::string on the heap and never frees it (PyTorch 2.13's
-  // header), a leak and an allocation a call.
-  void text_attr(StableIValue v) {
-    StringHandle handle = torch::stable::detail::to<StringHandle>(v);
-    size_t length = 0;
-    const char* data = nullptr;
-    bool read = torch_string_length(handle, &length) == AOTI_TORCH_SUCCESS &&
-                torch_string_c_str(handle, &data) == AOTI_TORCH_SUCCESS;
-    std::string s = read ? std::string(data, length) : std::string();
-    STABLE_TORCH_ERROR_CODE_CHECK(torch_delete_string(handle));
-    if (!read) throw std::runtime_error(std::string(op_) + ": cannot read a str attr through PyTorch's stable ABI");
-    add_attr(text(std::move(s)));
-  }
   void attr(const std::vector<int64_t>& v) {
     std::vector<opgen_value>& items = values_.emplace_back();
     for (int64_t i : v) items.push_back(value(OPGEN_VAL_INT, i));
