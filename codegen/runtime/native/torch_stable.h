@@ -225,7 +225,6 @@ class Handle {
   AtenTensorHandle h_ = nullptr;
 };
 
-// The shim's getters, checked (each a C call into libtorch, as stable::Tensor's methods make).
 // An attr's value from the stack, as stable's to<T> gives it, except that a str (alone, in a list or
 // optional) is read through the shim: PyTorch's to<std::string> allocates a std::string on the heap
 // and never frees it (its 2.13 header), a leak and an allocation per str per call. The stack's
@@ -289,6 +288,7 @@ T attr_value(StableIValue v) {
   return AttrValue<T>::from(v);
 }
 
+// The shim's getters, checked (each a C call into libtorch, as stable::Tensor's methods make).
 template <typename T, typename Getter>
 inline T shim_get(Getter getter, AtenTensorHandle h) {
   T value{};

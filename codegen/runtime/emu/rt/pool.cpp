@@ -382,6 +382,31 @@ int rt_launch(const opgen_launch_desc* d, char* err, size_t errlen) {
   return failed ? 1 : 0;
 }
 
+// g_job set for `parts` parts of task(arg, ·) that `participants` helpers share (fixed: helper h runs part
+// h + 1 alone, as rt_lanes asks), the helpers woken; the helpers then watch for the next job a while after
+// it (g_split_ns), as after a split GEMM: a recurrent op's next step is near. The caller holds the launch lock.
+void open_task_job(uint64_t parts, int participants, void (*task)(void*, uint64_t), void* arg, bool fixed) {
+  if (participants > 0) keep_helpers_off_caller();
+  pthread_mutex_lock(&g_mu);
+  reset_job(g_job, parts, participants);
+  g_job.desc = nullptr;
+  g_job.fixed = fixed ? 1 : 0;
+  g_job.task = task;
+  g_job.task_arg = arg;
+  if (fixed)
+    for (int t = 0; t <= participants; ++t) g_job.claimed[t] = 0;
+  if (participants > 0) wake_helpers();
+  pthread_mutex_unlock(&g_mu);
+  __atomic_store_n(&g_split_ns, mono_ns(), __ATOMIC_RELAXED);
+}
+
+// Waits for the helpers that joined the task job (open_task_job's) and closes it.
+void finish_task_job() {
+  pthread_mutex_lock(&g_mu);
+  close_job();
+  pthread_mutex_unlock(&g_mu);
+}
+
 // Runs task(arg, i) for every i below `parts` on the calling thread and up to `threads` − 1 helpers, the
 // parts taken in turn, and returns when all have run: work that is not a kernel launch (a GEMM split over
 // the pool, gemm.cpp). A task must not fail.
@@ -392,19 +417,9 @@ void rt_parallel(uint64_t parts, int threads, void (*task)(void*, uint64_t), voi
   int want = threads < 1 ? 1 : threads > kMaxWorkers ? kMaxWorkers : threads;
   if (static_cast<uint64_t>(want) > parts) want = static_cast<int>(parts);
   const int helpers = ensure_workers(want - 1);
-  if (helpers > 0) keep_helpers_off_caller();
-  pthread_mutex_lock(&g_mu);
-  reset_job(g_job, parts, want - 1 < helpers ? want - 1 : helpers);
-  g_job.desc = nullptr;
-  g_job.task = task;
-  g_job.task_arg = arg;
-  if (g_job.nparticipants > 0) wake_helpers();
-  pthread_mutex_unlock(&g_mu);
-  __atomic_store_n(&g_split_ns, mono_ns(), __ATOMIC_RELAXED);
+  open_task_job(parts, want - 1 < helpers ? want - 1 : helpers, task, arg, false);
   work_parts(g_job);
-  pthread_mutex_lock(&g_mu);
-  close_job();
-  pthread_mutex_unlock(&g_mu);
+  finish_task_job();
   if (!batched) pthread_mutex_unlock(&g_launch_mu);
 }
 
@@ -421,27 +436,15 @@ int pool_threads(int want) {
 // the calling thread, t on helper t - 1 (rt/batch.cpp's lane runs: a part is the lanes of one thread);
 // a part whose helper has not started it when the caller has run its own the caller runs too (it never
 // waits for a helper that has not woken). Returns when all have run. Called within a batch (the launch
-// lock held). A task must not fail; it finds the worker that runs it in tls_worker (null: the caller).
+// lock held). A task must not fail; part t runs on worker t's state (batch.cpp's run_lane_thread: the
+// caller's for 0, helper t - 1's otherwise, on whichever thread runs it).
 void rt_lanes(int threads, void (*task)(void*, uint64_t), void* arg) {
   const int participants = pool_threads(threads) - 1;
-  if (participants > 0) keep_helpers_off_caller();
-  pthread_mutex_lock(&g_mu);
-  reset_job(g_job, static_cast<uint64_t>(participants) + 1, participants);
-  g_job.desc = nullptr;
-  g_job.fixed = 1;
-  g_job.task = task;
-  g_job.task_arg = arg;
-  for (int t = 0; t <= participants; ++t) g_job.claimed[t] = 0;
-  if (participants > 0) wake_helpers();
-  pthread_mutex_unlock(&g_mu);
-  // (the helpers watch for the next job a while after it, as after a split GEMM: the next step is near)
-  __atomic_store_n(&g_split_ns, mono_ns(), __ATOMIC_RELAXED);
+  open_task_job(static_cast<uint64_t>(participants) + 1, participants, task, arg, true);
   task(arg, 0);
   for (int t = 1; t <= participants; ++t)
     if (!__atomic_exchange_n(&g_job.claimed[t], 1, __ATOMIC_ACQ_REL)) task(arg, static_cast<uint64_t>(t));
-  pthread_mutex_lock(&g_mu);
-  close_job();  // (the helpers running their parts)
-  pthread_mutex_unlock(&g_mu);
+  finish_task_job();  // (the helpers running their parts)
 }
 
 }  // namespace
