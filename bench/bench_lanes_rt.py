@@ -41,16 +41,10 @@ B, H = 32, 256
 
 def _blas_threads(n: int) -> None:
     found = blas.find()
-    assert found is not None
-    for prefix, suffix in (("scipy_", "64_"), ("", "64_"), ("scipy_", ""), ("", "")):
-        try:
-            put = getattr(found.library, f"{prefix}openblas_set_num_threads{suffix}")
-        except AttributeError:
-            continue
-        put.argtypes = [ctypes.c_int]
-        put(n)
-        return
-    raise SystemExit("needs NumPy's OpenBLAS (its thread-count functions)")
+    functions = found.thread_count_functions() if found is not None else None
+    if functions is None:
+        raise SystemExit("needs NumPy's OpenBLAS (its thread-count functions)")
+    functions[1](n)
 
 
 def _batch(gate: object, steps: int, laned: bool, h: np.ndarray, g: np.ndarray, w: np.ndarray,

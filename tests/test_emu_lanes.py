@@ -14,11 +14,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-from test_host_gemm_split import THREADS, blas_threads
+from test_host_gemm_split import THREADS, _wakes, blas_threads
 
 from codegen.runtime import host
 from codegen.runtime.host import blas, pack
-from codegen.runtime.host.libraries import _RUNTIME
 from codegen.runtime.host.queue import run_batch
 from codegen.runtime.host_sanitize import SanRange
 
@@ -127,12 +126,6 @@ class Batch:
         worker.join(120)
         assert got, "the batch did not return within 120 s"
         return got[0]
-
-
-def _wakes() -> int:
-    fn = _RUNTIME["lib"].opgen_rt_pool_wakes
-    fn.restype = ctypes.c_uint64
-    return int(fn())
 
 
 # --- results ---------------------------------------------------------------------------------------------------

@@ -22,23 +22,7 @@ from codegen.runtime.host.libraries import _RUNTIME
 FOUND = blas.find()
 
 
-def _threads_functions() -> tuple[Any, Any] | None:
-    """The BLAS's (get, set) thread-count functions, named as gemm.cpp derives them."""
-    if FOUND is None:
-        return None
-    for prefix, suffix in (("scipy_", "64_"), ("", "64_"), ("scipy_", ""), ("", "")):
-        try:
-            get = getattr(FOUND.library, f"{prefix}openblas_get_num_threads{suffix}")
-            put = getattr(FOUND.library, f"{prefix}openblas_set_num_threads{suffix}")
-        except AttributeError:
-            continue
-        get.restype = ctypes.c_int
-        put.argtypes = [ctypes.c_int]
-        return get, put
-    return None
-
-
-THREADS = _threads_functions()
+THREADS = FOUND.thread_count_functions() if FOUND is not None else None  # the BLAS's (get, set)
 pytestmark = pytest.mark.skipif(THREADS is None, reason="needs NumPy's OpenBLAS (its thread-count functions)")
 
 

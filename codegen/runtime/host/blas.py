@@ -51,6 +51,21 @@ class Blas:
         return GemmDesc(self.functions[kind], kind, int(self.int64), m, n, k, int(trans_a), int(trans_b),
                         int(bool(beta)), 0, a_offset, b_offset, out_offset)
 
+    def thread_count_functions(self) -> tuple[Any, Any] | None:
+        """The library's OpenBLAS (get, set) thread-count functions, named as its cblas_?gemm is
+        (`scipy_cblas_sgemm64_` -> `scipy_openblas_set_num_threads64_`, as emu/rt/gemm.cpp finds them);
+        None where it exports none (a benchmark or test sets the count the runtime then reads)."""
+        for prefix, suffix in (("scipy_", "64_"), ("", "64_"), ("scipy_", ""), ("", "")):
+            try:
+                get = getattr(self.library, f"{prefix}openblas_get_num_threads{suffix}")
+                put = getattr(self.library, f"{prefix}openblas_set_num_threads{suffix}")
+            except AttributeError:
+                continue
+            get.restype = ctypes.c_int
+            put.argtypes = [ctypes.c_int]
+            return get, put
+        return None
+
 
 _FOUND: list[Blas | None] = []
 
