@@ -3,8 +3,9 @@ thread, a large one split over the emulation pool by whole rows or columns, so t
 workers, which spin for a while after every threaded call, do not hold the cores the pool's kernel
 launches need between a recurrent op's per-step products. Checked: the results (poisoned output,
 float64 NumPy reference) are bit for bit those of one BLAS thread at the shapes the drop-in LSTM and
-GRU run; a large product uses the pool and a small one does not; the BLAS's thread count is what it
-was after the call; at one BLAS thread nothing is split."""
+GRU run; a large product uses the pool and a small one does not, and a product of one row or one
+column (a matrix-vector product) runs in fixed parts over the pool; the BLAS's thread count is what it
+was after the call; at one BLAS thread the pool is not used."""
 
 from __future__ import annotations
 
@@ -78,10 +79,12 @@ def _check_against_numpy(dtype: Any, m: int, n: int, k: int, trans_a: bool, tran
     np.testing.assert_array_equal(out[7 + m * n:], before[7 + m * n:])
 
 
-# The drop-in LSTM's products (T = 50, B = 32, I = H = 256, bidirectional; gate width 1024) and a
-# split by columns whose last part is not a multiple of 64 wide.
+# The drop-in LSTM's products (T = 50, B = 32, I = H = 256, bidirectional; gate width 1024, its bias
+# gradients 1ᵀ·dG a row times a matrix), a split by columns whose last part is not a multiple of 64 wide,
+# and a matrix times a column in parts by rows, the last one short.
 SHAPES = [(32, 1024, 256, False, True), (32, 256, 1024, False, False), (1600, 1024, 512, False, True),
-          (1024, 256, 1600, True, False), (1600, 512, 1024, False, False), (40, 1100, 100, False, False)]
+          (1024, 256, 1600, True, False), (1600, 512, 1024, False, False), (40, 1100, 100, False, False),
+          (1, 1024, 1600, False, False), (1300, 1, 700, True, False)]
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])

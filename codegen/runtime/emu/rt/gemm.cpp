@@ -64,6 +64,13 @@ BlasThreads find_blas_threads(const void* blas) {
 constexpr int64_t kSplitMin = int64_t(1) << 22;
 constexpr int64_t kSplitAlign = 64;
 constexpr int64_t kSplitParts = 1;
+// A product of one row or one column (a matrix-vector product: the RNN backprop's bias gradients, 1ᵀ·dG)
+// runs in parts of kThinPart columns (rows) at any thread count, spread over the pool where the BLAS has
+// threads: OpenBLAS takes [1, 1600] x [1600, 1024] through its packing GEMM path at 726 µs on one thread
+// of the session VM, and the same product as two 512-column parts through its small-matrix path at 275
+// µs (bench/RESULTS.md, 2026-11-30 s12). The parts are the same at every thread count, so the bits do
+// not depend on it (they differ from one whole product's in the last place).
+constexpr int64_t kThinPart = 512;
 
 int64_t min64(int64_t x, int64_t y) { return x < y ? x : y; }
 
@@ -75,11 +82,13 @@ struct SplitGemm {
   T* c;
   bool by_rows;
   int64_t parts, extent;
+  int64_t width;  // each part's rows (columns), or 0: aligned slices spread evenly over `parts`
   static void run(void* self, uint64_t i) {
     const SplitGemm& s = *static_cast<SplitGemm*>(self);
-    const int64_t units = (s.extent + kSplitAlign - 1) / kSplitAlign;  // aligned slices, spread evenly
-    const int64_t lo = min64(s.extent, units * static_cast<int64_t>(i) / s.parts * kSplitAlign);
-    const int64_t hi = min64(s.extent, units * static_cast<int64_t>(i + 1) / s.parts * kSplitAlign);
+    const int64_t units = (s.extent + kSplitAlign - 1) / kSplitAlign;
+    const int64_t at = static_cast<int64_t>(i);
+    const int64_t lo = min64(s.extent, s.width ? at * s.width : units * at / s.parts * kSplitAlign);
+    const int64_t hi = min64(s.extent, s.width ? lo + s.width : units * (at + 1) / s.parts * kSplitAlign);
     if (s.by_rows) {
       call_gemm<T, Int>(*s.d, s.a, s.b, s.c, lo, hi, 0, s.d->n);
     } else {
@@ -105,16 +114,27 @@ template <typename T, typename Int>
 void product(const opgen_gemm_desc& d, const T* a, const T* b, T* c) {
   const BlasThreads& threads = blas_threads_of(reinterpret_cast<const void*>(d.blas));
   const int nthreads = threads.get && !tls_lane_worker ? threads.get() : 1;
+  const bool by_rows = d.m >= d.n;
+  const int64_t extent = by_rows ? d.m : d.n;
+  if ((d.m == 1 || d.n == 1) && extent > kThinPart) {  // in fixed parts: the same at every thread count
+    SplitGemm<T, Int> s{&d, a, b, c, by_rows, (extent + kThinPart - 1) / kThinPart, extent, kThinPart};
+    if (nthreads < 2) {
+      for (int64_t i = 0; i < s.parts; ++i) SplitGemm<T, Int>::run(&s, static_cast<uint64_t>(i));
+      return;
+    }
+    threads.set(1);
+    rt_parallel(static_cast<uint64_t>(s.parts), nthreads, &SplitGemm<T, Int>::run, &s);
+    threads.set(nthreads);
+    return;
+  }
   if (nthreads < 2) {
     call_gemm<T, Int>(d, a, b, c, 0, d.m, 0, d.n);
     return;
   }
-  const bool by_rows = d.m >= d.n;
-  const int64_t extent = by_rows ? d.m : d.n;
-  const int64_t parts = min64(nthreads * kSplitParts, extent / kSplitAlign);
   threads.set(1);
+  const int64_t parts = min64(nthreads * kSplitParts, extent / kSplitAlign);
   if (parts >= 2 && d.m * d.n * d.k >= kSplitMin) {
-    SplitGemm<T, Int> s{&d, a, b, c, by_rows, parts, extent};
+    SplitGemm<T, Int> s{&d, a, b, c, by_rows, parts, extent, 0};
     rt_parallel(static_cast<uint64_t>(parts), nthreads, &SplitGemm<T, Int>::run, &s);
   } else {
     call_gemm<T, Int>(d, a, b, c, 0, d.m, 0, d.n);
