@@ -1,9 +1,11 @@
 """The drop-in modules (opgen_ops/torch_nn.py, issue 14 item 4) against their torch.nn twins
 with the same weights: state_dict keys both ways, outputs, final states and every parameter's
 gradient (uni/bidirectional, 2 layers, batch_first, proj_size, bias=False, hx given or not,
-packed sequences with unsorted lengths, unbatched input, dropout), BatchNorm2d's running
-statistics over training steps then eval, and torch.compile(fullgraph=True) of a BN+ReLU block
-and a 2-layer bidirectional LSTM classifier: no graph break, equal to eager step by step."""
+packed sequences with unsorted lengths, unbatched input, dropout), the flat params tensor
+against the torch.cat path (bit for bit, fallbacks, re-flattening, in-place changes, SGD steps),
+BatchNorm2d's running statistics over training steps then eval, and torch.compile(fullgraph=True)
+of a BN+ReLU block and a 2-layer bidirectional LSTM classifier: no graph break, equal to eager
+step by step."""
 
 from __future__ import annotations
 
