@@ -14,6 +14,7 @@ import io
 import pickle
 import subprocess
 import sys
+from multiprocessing.reduction import ForkingPickler
 from pathlib import Path
 from typing import Any
 
@@ -447,6 +448,23 @@ def test_meta_device_then_to_empty_is_flat() -> None:
     model.load_state_dict(reference.state_dict())
     x = torch.randn(4, 3, IN)
     torch.testing.assert_close(model(x)[0], reference(x)[0], atol=1e-5, rtol=1e-4)
+
+
+def test_share_memory_keeps_the_flat_tensor_shared_with_workers() -> None:
+    """share_memory() moves the flat tensor into shared memory; the copy torch.multiprocessing
+    unpickles in a worker (ForkingPickler, with the reductions `import torch` registers; here
+    in-process) keeps its flat layout on that memory, so the worker's updates are the parent's
+    (Hogwild training), as they would not be if unpickling copied the parameters into a new flat tensor."""
+    model = LSTM(IN, H, num_layers=2)
+    model.share_memory()
+    assert _is_flat(model) and model._flat.is_shared()
+    buffer = io.BytesIO()
+    ForkingPickler(buffer, pickle.HIGHEST_PROTOCOL).dump(model)
+    worker = ForkingPickler.loads(buffer.getvalue())
+    assert _is_flat(worker) and worker is not model
+    with torch.no_grad():
+        worker.weight_hh_l1.add_(1.0)
+    assert torch.equal(worker.weight_hh_l1, model.weight_hh_l1)
 
 
 @pytest.mark.parametrize("cls", [LSTM, GRU, RNN])
