@@ -375,7 +375,7 @@ def test_flat_params_are_bit_identical_to_the_cat_path(cls: Any, kwargs: dict[st
     assert torch.equal(x_grad, cat_x_grad)
     for name, param in ours.named_parameters():
         assert param.grad is not None and torch.equal(param.grad, clones[name].grad), name
-    if not kwargs.get("bias", True):  # the zeros stand for the biases: none reached by a gradient
+    if not kwargs.get("bias", True):  # the zero biases after the parameters stayed zeros
         assert not torch.any(flat[sum(p.numel() for p in ours.parameters()):])
 
 
