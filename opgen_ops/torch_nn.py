@@ -6,11 +6,16 @@ forward signature and outputs (PackedSequence and unbatched input included), so 
 by changing one import, and `load_state_dict` works both ways. Unlike torch.nn.LSTM/GRU/RNN,
 which torch.compile runs outside the graph, these trace with no graph break.
 
-The recurrent modules keep PyTorch's parameters and build the op's opaque params from them on
-every forward with torch.cat (each pseudo-layer's weight_ih, weight_hh[, weight_hr], then each
-one's bias_ih, bias_hh: the layout of opgen_ops/cudnn_rnn.py), so autograd carries the
-op's params gradient back to every parameter. cuDNN's gate order and GRU (linear before reset:
-r∘(W_hn·h + b_hn)) are PyTorch's, so the weights need no reordering.
+The recurrent modules keep PyTorch's parameters as views into one flat tensor laid out as the
+op's opaque params (each pseudo-layer's weight_ih, weight_hh[, weight_hr], then each one's
+bias_ih, bias_hh: the layout of opgen_ops/cudnn_rnn.py; without bias, zeros that are no
+parameter), as torch.nn does for cuDNN (`flatten_parameters`). An eager forward passes that
+tensor to the op through `_FlatParams`, which hands the op's params gradient back to every
+parameter as views, with no copy either way. Where the parameters no longer live there (compiled
+or traced code, functional_call with other tensors, load_state_dict(assign=True), the dropout
+path's per-layer calls), the params are built with torch.cat, with the same values and gradients.
+cuDNN's gate order and GRU (linear before reset: r∘(W_hn·h + b_hn)) are PyTorch's, so the weights
+need no reordering.
 
 Dropout between layers runs the layers one op call each with torch's own dropout in between,
 rather than through the op's seed attrs: attrs are constants in a compiled graph (one mask for
@@ -41,6 +46,28 @@ def _check_int(module: str, name: str, value: Any, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise ValueError(f"{module}: {name}: expected an int >= {minimum}, got {value!r}")
     return value
+
+
+class _FlatParams(torch.autograd.Function):
+    """The module's flat tensor as the op's params: forward aliases it, backward gives each
+    parameter (the inputs after it, in its order) its slice of the params gradient, as views.
+    The parameters are saved so that changing one in place before backward raises autograd's
+    error, as torch.nn.LSTM does, rather than differentiating with the new weights."""
+
+    @staticmethod
+    def forward(ctx: Any, flat: Tensor, *params: Tensor) -> Tensor:
+        ctx.save_for_backward(*params)
+        return flat.view_as(flat)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple[Tensor | None, ...]:
+        params = ctx.saved_tensors  # unpacking checks their versions
+        views: list[Tensor | None] = [None]
+        offset = 0
+        for param, needed in zip(params, ctx.needs_input_grad[1:], strict=True):
+            views.append(grad.narrow(0, offset, param.numel()).view(param.shape) if needed else None)
+            offset += param.numel()
+        return tuple(views)
 
 
 class _RNNBase(torch.nn.Module):
@@ -93,6 +120,8 @@ class _RNNBase(torch.nn.Module):
                 biases = [f"bias_ih_{sfx}", f"bias_hh_{sfx}"] if bias else []
                 directions.append((weights, biases))
             self._layer_names.append(directions)
+        self._flat: Tensor | None = None  # the op's opaque params, the parameters' storage
+        self.flatten_parameters()
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
@@ -102,7 +131,54 @@ class _RNNBase(torch.nn.Module):
             torch.nn.init.uniform_(weight, -bound, bound)
 
     def flatten_parameters(self) -> None:
-        """A no-op, for code written for torch.nn (the opaque params are built on every forward)."""
+        """Moves the parameters into one flat tensor, the op's opaque params, unless they are there
+        already (a no-op in compiled code): each forward then passes it without a copy."""
+        if torch.compiler.is_compiling():
+            return
+        params = self._opaque_tensors(0, self.num_layers)
+        first = params[0]
+        if any(type(p) is not torch.nn.Parameter or p.layout != torch.strided or p.dtype != first.dtype
+               or p.device != first.device for p in params):
+            return  # forward builds the params with torch.cat
+        if self._flat_is_live(params):
+            return
+        flat = torch.zeros(sum(p.numel() for p in params) + self._zero_bias_numel(0, self.num_layers),
+                           dtype=first.dtype, device=first.device)
+        offset = 0
+        with torch.no_grad():
+            for param in params:
+                view = flat.narrow(0, offset, param.numel()).view(param.shape)
+                view.copy_(param)
+                param.data = view  # the same Parameter (optimizers hold it), its own version counter
+                offset += param.numel()
+        self._flat = flat
+
+    def _flat_is_live(self, params: list[Tensor]) -> bool:
+        """Whether params (as forward finds them) are contiguous at their offsets in the flat tensor."""
+        flat = self._flat
+        if flat is None:
+            return False
+        try:
+            address, itemsize, offset = flat.data_ptr(), flat.element_size(), 0
+            for param in params:
+                if (param.data_ptr() != address + offset * itemsize or param.dtype != flat.dtype
+                        or param.device != flat.device or not param.is_contiguous()):
+                    return False
+                offset += param.numel()
+        except (RuntimeError, NotImplementedError):  # tensors without storage: functorch's, fake, subclasses
+            return False
+        return offset + self._zero_bias_numel(0, self.num_layers) == flat.numel()
+
+    def _apply(self, fn: Any, recurse: bool = True) -> Any:
+        """.to(), .double(), .cuda(), …: the parameters get new storage, then a new flat tensor."""
+        module = super()._apply(fn, recurse)
+        self.flatten_parameters()
+        return module
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickling and deepcopy copy the parameters apart (Parameter.__deepcopy__ clones): re-flatten."""
+        super().__setstate__({"_flat": None, **state})
+        self.flatten_parameters()
 
     @property
     def _flat_weights_names(self) -> list[str]:
@@ -124,19 +200,37 @@ class _RNNBase(torch.nn.Module):
         return text
 
     # -- forward -----------------------------------------------------------------------------
-    def _params(self, first: int, last: int, like: Tensor) -> Tensor:
-        """The opaque params of layers first … last − 1: their weights, then their biases (zeros
-        without bias: not parameters, as torch.nn has none)."""
+    def _opaque_tensors(self, first: int, last: int) -> list[Tensor]:
+        """The parameters of layers first … last − 1 in the opaque params' order: their weights, then
+        their biases, as forward finds them (functional_call substitutes its own)."""
         weights: list[Tensor] = []
         biases: list[Tensor] = []
         for layer in self._layer_names[first:last]:
             for weight_names, bias_names in layer:
-                weights += [getattr(self, n).reshape(-1) for n in weight_names]
+                weights += [getattr(self, n) for n in weight_names]
                 biases += [getattr(self, n) for n in bias_names]
+        return weights + biases
+
+    def _zero_bias_numel(self, first: int, last: int) -> int:
+        """Without bias, the op's biases of layers first … last − 1 are zeros (no parameters, as torch.nn has none)."""
+        dirs = 2 if self.bidirectional else 1
+        return 0 if self.bias else (last - first) * dirs * 2 * _GATES[self.mode] * self.hidden_size
+
+    def _params(self, first: int, last: int, like: Tensor) -> Tensor:
+        """The opaque params of layers first … last − 1: the flat tensor where it holds the parameters
+        (all layers, eager), else the parameters joined with torch.cat."""
+        tensors = self._opaque_tensors(first, last)
+        if (not torch.compiler.is_compiling() and not torch.jit.is_tracing()
+                and not torch._C._are_functorch_transforms_active() and first == 0 and last == self.num_layers
+                and self._flat is not None and like.dtype == self._flat.dtype and like.device == self._flat.device
+                and self._flat_is_live(tensors)):
+            if torch.is_grad_enabled() and any(t.requires_grad for t in tensors):
+                return _FlatParams.apply(self._flat, *tensors)
+            return self._flat
+        pieces = [t.reshape(-1) for t in tensors]
         if not self.bias:
-            dirs = 2 if self.bidirectional else 1
-            biases.append(like.new_zeros((last - first) * dirs * 2 * _GATES[self.mode] * self.hidden_size))
-        return torch.cat(weights + biases)
+            pieces.append(like.new_zeros(self._zero_bias_numel(first, last)))
+        return torch.cat(pieces)
 
     def _state_shapes(self, batch: int) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
         dirs = 2 if self.bidirectional else 1

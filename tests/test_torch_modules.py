@@ -1,14 +1,20 @@
 """The drop-in modules (opgen_ops/torch_nn.py, issue 14 item 4) against their torch.nn twins
 with the same weights: state_dict keys both ways, outputs, final states and every parameter's
 gradient (uni/bidirectional, 2 layers, batch_first, proj_size, bias=False, hx given or not,
-packed sequences with unsorted lengths, unbatched input, dropout), BatchNorm2d's running
-statistics over training steps then eval, and torch.compile(fullgraph=True) of a BN+ReLU block
-and a 2-layer bidirectional LSTM classifier: no graph break, equal to eager step by step."""
+packed sequences with unsorted lengths, unbatched input, dropout), the flat params tensor
+against the torch.cat path (bit for bit, fallbacks, re-flattening, in-place changes, SGD steps),
+BatchNorm2d's running statistics over training steps then eval, and torch.compile(fullgraph=True)
+of a BN+ReLU block and a 2-layer bidirectional LSTM classifier: no graph break, equal to eager
+step by step."""
 
 from __future__ import annotations
 
+import copy
+import io
+import pickle
 import subprocess
 import sys
+from multiprocessing.reduction import ForkingPickler
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +24,7 @@ torch = pytest.importorskip("torch")
 
 from torch.nn.utils.rnn import pack_padded_sequence  # noqa: E402
 
+from opgen_ops import torch_nn  # noqa: E402
 from opgen_ops.torch_nn import GRU, LSTM, RNN, BatchNorm2d  # noqa: E402
 
 pytestmark = [pytest.mark.filterwarnings("ignore:LSTM with projections is not supported with oneDNN"),
@@ -312,6 +319,200 @@ def test_batch_norm_loads_state_dicts_without_num_batches_tracked() -> None:
     assert ours.num_batches_tracked.item() == 0
 
 
+# -- the flat params --------------------------------------------------------------------------
+def _count_flat_calls(monkeypatch: Any) -> list[int]:
+    """Counts the forwards that pass the flat tensor (not torch.cat) to the op."""
+    calls: list[int] = []
+    original = torch_nn._FlatParams.apply
+
+    def counted(*args: Any) -> Any:
+        calls.append(1)
+        return original(*args)
+
+    monkeypatch.setattr(torch_nn._FlatParams, "apply", counted)
+    return calls
+
+
+def _is_flat(model: Any) -> bool:
+    return model._flat_is_live(model._opaque_tensors(0, model.num_layers))
+
+
+def _run(model: Any, x: Any, params: dict[str, Any] | None = None) -> tuple[list[Any], Any]:
+    """Outputs and the input's gradient of one forward + backward, with params through functional_call."""
+    xin = x.clone().requires_grad_()
+    output, states = model(xin) if params is None else torch.func.functional_call(model, params, (xin,))
+    outs = [output, *_flat_states(states)]
+    sum(o.square().sum() * (k + 1) for k, o in enumerate(outs)).backward()
+    return outs, xin.grad
+
+
+def _clones(model: Any) -> dict[str, Any]:
+    return {n: p.detach().clone().requires_grad_(p.requires_grad) for n, p in model.named_parameters()}
+
+
+@pytest.mark.parametrize(("cls", "kwargs"), CONFIGS)
+def test_flat_params_are_bit_identical_to_the_cat_path(cls: Any, kwargs: dict[str, Any], monkeypatch: Any) -> None:
+    """The module's parameters are views of its flat tensor, which forward passes to the op (the
+    match with torch.nn is test_outputs_and_gradients_match_torch_nn's); functional_call with
+    clones takes torch.cat: the same outputs and gradients, bit for bit."""
+    calls = _count_flat_calls(monkeypatch)
+    ours, _ = _pair(cls, seed=8, **kwargs)
+    assert _is_flat(ours)
+    flat = ours._flat
+    layout = [p.data_ptr() - flat.data_ptr() for p in ours._opaque_tensors(0, ours.num_layers)]
+    assert layout == sorted(layout) and len(set(layout)) == len(layout)
+    x = torch.randn((3, 6, IN) if kwargs.get("batch_first") else (6, 3, IN))
+    assert ours._params(0, ours.num_layers, x).data_ptr() == flat.data_ptr()  # no copy
+    outs, x_grad = _run(ours, x)
+    assert len(calls) == 2
+    # no copy back either: the gradients are views of the op's params gradient
+    assert len({p.grad.untyped_storage().data_ptr() for p in ours.parameters()}) == 1
+    clones = _clones(ours)
+    cat_outs, cat_x_grad = _run(ours, x, clones)
+    assert len(calls) == 2  # the clones took torch.cat
+    for k, (a, b) in enumerate(zip(outs, cat_outs, strict=True)):
+        assert torch.equal(a, b), f"output {k}"
+    assert torch.equal(x_grad, cat_x_grad)
+    for name, param in ours.named_parameters():
+        assert param.grad is not None and torch.equal(param.grad, clones[name].grad), name
+    if not kwargs.get("bias", True):  # the zero biases after the parameters stayed zeros
+        assert not torch.any(flat[sum(p.numel() for p in ours.parameters()):])
+
+
+def test_fallback_and_flatten_parameters_after_assign_and_conversions(monkeypatch: Any) -> None:
+    """torch.cat under functional_call with other tensors and after load_state_dict(assign=True);
+    flatten_parameters() and .double() re-flatten; an in-place load_state_dict keeps the flat
+    tensor; frozen parameters get no gradient; deepcopy, pickle and torch.save give working copies."""
+    calls = _count_flat_calls(monkeypatch)
+    ours, theirs = _pair(LSTM, seed=9, num_layers=2, bidirectional=True, proj_size=3)
+    x = torch.randn(5, 2, IN)
+    reference, _ = _run(ours, x, _clones(ours))
+    assert not calls
+    assert not list(ours.buffers()) and list(ours.state_dict()) == list(theirs.state_dict())
+
+    _run(ours, x, dict(ours.named_parameters()))  # its own parameters through functional_call: flat
+    assert len(calls) == 1
+
+    ours.load_state_dict({k: v.clone() for k, v in theirs.state_dict().items()}, assign=True)
+    assert not _is_flat(ours)
+    outs, _ = _run(ours, x)
+    assert len(calls) == 1 and all(torch.equal(a, b) for a, b in zip(outs, reference, strict=True))
+    param = ours.weight_hh_l1
+    ours.flatten_parameters()
+    assert _is_flat(ours) and ours.weight_hh_l1 is param  # the same Parameter objects (optimizers hold them)
+    outs, _ = _run(ours, x)
+    assert len(calls) == 2 and all(torch.equal(a, b) for a, b in zip(outs, reference, strict=True))
+
+    with torch.no_grad():
+        theirs.weight_ih_l0.mul_(0.5)
+    flat = ours._flat
+    ours.load_state_dict(theirs.state_dict())
+    assert _is_flat(ours) and ours._flat is flat and torch.equal(ours.weight_ih_l0, theirs.weight_ih_l0)
+    reference, _ = _run(ours, x, _clones(ours))
+
+    for copy_of in (copy.deepcopy, lambda m: pickle.loads(pickle.dumps(m)), _torch_save_load):
+        twin = copy_of(ours)
+        assert _is_flat(twin) and twin._flat.data_ptr() != ours._flat.data_ptr()
+        outs, _ = _run(twin, x)
+        assert all(torch.equal(a, b) for a, b in zip(outs, reference, strict=True))
+
+    ours.zero_grad()
+    ours.weight_ih_l0.requires_grad_(False)
+    outs, _ = _run(ours, x)
+    assert ours.weight_ih_l0.grad is None and ours.weight_hh_l0.grad is not None
+    ours.weight_ih_l0.requires_grad_(True)
+
+    ours.double()
+    assert _is_flat(ours) and ours._flat.dtype == torch.float64
+    theirs.double()
+    calls.clear()
+    outs, _ = _run(ours, x.double())
+    cat_outs, _ = _run(ours, x.double(), _clones(ours))
+    assert len(calls) == 1 and all(torch.equal(a, b) for a, b in zip(outs, cat_outs, strict=True))
+    torch.testing.assert_close(outs[0], theirs(x.double())[0])
+
+
+def _torch_save_load(model: Any) -> Any:
+    buffer = io.BytesIO()
+    torch.save(model, buffer)
+    buffer.seek(0)
+    return torch.load(buffer, weights_only=False)
+
+
+def test_meta_device_then_to_empty_is_flat() -> None:
+    model = GRU(IN, H, num_layers=2, bias=False, device="meta")
+    model.to_empty(device="cpu")
+    model.reset_parameters()
+    assert _is_flat(model) and model._flat.device.type == "cpu"
+    _, reference = _pair(GRU, seed=10, num_layers=2, bias=False)
+    model.load_state_dict(reference.state_dict())
+    x = torch.randn(4, 3, IN)
+    torch.testing.assert_close(model(x)[0], reference(x)[0], atol=1e-5, rtol=1e-4)
+
+
+def test_share_memory_keeps_the_flat_tensor_shared_with_workers() -> None:
+    """share_memory() moves the flat tensor into shared memory; the copy torch.multiprocessing
+    unpickles in a worker (ForkingPickler, with the reductions `import torch` registers; here
+    in-process) keeps its flat layout on that memory, so the worker's updates are the parent's
+    (Hogwild training), as they would not be if unpickling copied the parameters into a new flat tensor."""
+    model = LSTM(IN, H, num_layers=2)
+    model.share_memory()
+    assert _is_flat(model) and model._flat.is_shared()
+    buffer = io.BytesIO()
+    ForkingPickler(buffer, pickle.HIGHEST_PROTOCOL).dump(model)
+    worker = ForkingPickler.loads(buffer.getvalue())
+    assert _is_flat(worker) and worker is not model
+    with torch.no_grad():
+        worker.weight_hh_l1.add_(1.0)
+    assert torch.equal(worker.weight_hh_l1, model.weight_hh_l1)
+
+
+@pytest.mark.parametrize("cls", [LSTM, GRU, RNN])
+def test_changing_a_weight_between_forward_and_backward_raises_as_in_torch_nn(cls: Any) -> None:
+    """The flat tensor is the weights' own storage, so the op's backward would see an in-place
+    change: autograd refuses it, as for torch.nn's (on the CPU, whose backward saves the weights)."""
+    ours, theirs = _pair(cls, seed=11, num_layers=2)
+    x = torch.randn(4, 3, IN)
+    for model in (ours, theirs):
+        model(x)[0].sum().backward()  # no change: no error
+        output = model(x)[0]
+        with torch.no_grad():
+            model.weight_hh_l1.add_(0.1)
+        with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+            output.sum().backward()
+    output = ours(x)[0]
+    with torch.no_grad():
+        theirs.weight_hh_l1.add_(0.1)  # another module's weight: no error
+    output.sum().backward()
+
+
+@pytest.mark.parametrize(("cls", "kwargs"), [
+    pytest.param(LSTM, {"num_layers": 2, "bidirectional": True}, id="lstm-bi2"),
+    pytest.param(GRU, {"bias": False}, id="gru-nobias"),
+])
+def test_sgd_steps_equal_the_cat_path(cls: Any, kwargs: dict[str, Any], monkeypatch: Any) -> None:
+    """Five SGD steps (momentum, weight decay) on the flat tensor give the parameters that the same
+    steps give through torch.cat (a twin loaded with assign=True), bit for bit; the steps, in
+    place, keep the parameters in the flat tensor."""
+    calls = _count_flat_calls(monkeypatch)
+    flat_model, _ = _pair(cls, seed=12, **kwargs)
+    cat_model = cls(IN, H, **kwargs)
+    cat_model.load_state_dict({k: v.clone() for k, v in flat_model.state_dict().items()}, assign=True)
+    assert not _is_flat(cat_model)
+    optimizers = [torch.optim.SGD(m.parameters(), lr=0.1, momentum=0.9, weight_decay=1e-3)
+                  for m in (flat_model, cat_model)]
+    for step in range(5):
+        x = torch.randn(4, 3, IN)
+        for model, optimizer in zip((flat_model, cat_model), optimizers, strict=True):
+            optimizer.zero_grad()
+            output, _ = model(x)
+            output.square().mean().backward()
+            optimizer.step()
+        for (name, a), (_, b) in zip(flat_model.named_parameters(), cat_model.named_parameters(), strict=True):
+            assert torch.equal(a, b), f"{name} after step {step}"
+    assert _is_flat(flat_model) and not _is_flat(cat_model) and len(calls) == 5
+
+
 # -- torch.compile ----------------------------------------------------------------------------
 class _Block(torch.nn.Module):
     def __init__(self) -> None:
@@ -329,6 +530,7 @@ class _Classifier(torch.nn.Module):
         self.head = torch.nn.Linear(2 * H, 3)
 
     def forward(self, x: Any) -> Any:
+        self.lstm.flatten_parameters()  # as code written for cuDNN does: a no-op in the graph
         out, (h_n, _) = self.lstm(x)
         return self.head(out.mean(1) + h_n[-1].repeat(1, 2))
 
