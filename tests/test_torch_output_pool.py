@@ -37,8 +37,14 @@ pytestmark = pytest.mark.skipif(not opgen_torch.NATIVE, reason="the native PyTor
                                 "(OPGEN_TORCH_NATIVE=0, or it cannot be built): it alone has the pool")
 
 
+_LIBRARY: list[Path] = []  # (found once)
+
+
 def _library() -> Path:
-    return opgen_torch._NATIVE_LIBRARY  # type: ignore[no-any-return]
+    """The package's loaded library (library_path() finds the one `import generated.torch` loaded)."""
+    if not _LIBRARY:
+        _LIBRARY.append(Path(opgen_torch.library_path()))
+    return _LIBRARY[0]
 
 
 def held() -> int:
