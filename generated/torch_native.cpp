@@ -230,7 +230,8 @@ extern "C" __attribute__((visibility("default"))) void opgen_torch_enable_python
 }
 
 // The output pool (host_output_pool.h): on (1) or off (0), or asked (-1); its state before. Set
-// by the package's torch.py from OPGEN_TORCH_OUTPUT_POOL; its idle bytes for tests.
+// from OPGEN_TORCH_OUTPUT_POOL when the package's torch.py loads the library (torch_library.py);
+// its idle bytes for tests.
 extern "C" __attribute__((visibility("default"))) int opgen_torch_output_pool(int on) {
   opgen_front::OutputPool& pool = opgen_front::OutputPool::instance();
   return on < 0 ? pool.enabled() : pool.set_enabled(on != 0);

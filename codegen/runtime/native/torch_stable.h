@@ -581,8 +581,9 @@ class Call {
     if (torch_from_blob(block, ndim, shape, strides, 0, dtype, device_.type, device_.index, &handle,
                         aoti_torch_layout_strided(), nullptr, 0, give_back,
                         reinterpret_cast<void*>(size)) != AOTI_TORCH_SUCCESS) {
-      pool.give_back(block, size);
-      throw std::runtime_error("torch_from_blob failed on a block of the output pool");
+      // (the block is not handed back: a storage made before the failure owns it, and its deleter
+      // hands it back when it goes; twice would give two tensors one block)
+      throw std::runtime_error("cannot make a tensor of a block of the output pool (torch_from_blob failed)");
     }
     return Handle(handle);
   }
