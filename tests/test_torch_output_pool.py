@@ -4,7 +4,8 @@ torch_from_blob, handed back when the tensor dies (on any thread) and taken agai
 of that size, so its pages are not faulted in and zeroed afresh each call. The drop-in LSTM's reserve
 space comes from it with results bit-identical to the pool turned off (the reused block poisoned
 first) and within float32 of the float64 NumPy reference; the bound holds; small outputs, a process
-exiting with pooled tensors alive and a fork child are unchanged."""
+exiting with pooled tensors alive and a fork child are unchanged. The pool's lock and fork handlers
+are checked from C++ too (tests/fixtures/output_pool_check.cpp), where their absence fails at once."""
 
 from __future__ import annotations
 
@@ -345,6 +346,35 @@ def test_a_fork_child_runs_the_op_while_the_parent_churns_the_pool() -> None:
     print("forked")
     """)
     assert proc.returncode == 0 and proc.stdout.strip() == "forked", proc.stderr[-3000:]
+
+
+@pytest.fixture(scope="module")
+def pool_check(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """tests/fixtures/output_pool_check.cpp built against the pool's header alone (no PyTorch)."""
+    from codegen.runtime.host.toolchain import _compiler_command
+    from codegen.runtime.torch_library import NATIVE_DIR
+
+    program = tmp_path_factory.mktemp("pool") / "output_pool_check"
+    subprocess.run([*_compiler_command(), "-std=c++17", "-O1", "-pthread", "-I", str(NATIVE_DIR),
+                    str(PROJECT / "tests" / "fixtures" / "output_pool_check.cpp"), "-o", str(program)],
+                   check=True, timeout=300)
+    return program
+
+
+def test_a_fork_child_never_inherits_the_pools_lock_taken(pool_check: Path) -> None:
+    """One thread takes and hands back a block without pause, so the pool's lock is held much of the
+    time, while the main thread forks 200 times; each child takes a block. Without the pool's fork
+    handlers (pthread_atfork) a child hangs within a few forks."""
+    proc = subprocess.run([str(pool_check), "fork", "200"], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0 and proc.stdout.strip() == "forked 200", proc.stdout + proc.stderr
+
+
+def test_threads_never_share_a_block(pool_check: Path) -> None:
+    """Four threads take and hand back blocks of three sizes, each writing its mark over its block and
+    reading it back: no block is ever two holders' (without the pool's lock this crashes), and what
+    the pool holds idle stays within its bound."""
+    proc = subprocess.run([str(pool_check), "threads", "20000"], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0 and proc.stdout.startswith("clashes 0,"), proc.stdout + proc.stderr
 
 
 @pytest.mark.parametrize(("value", "on"), [("0", False), ("off", False), ("1", True), ("", True)])
