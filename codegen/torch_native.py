@@ -114,7 +114,15 @@ def source(ops: list[OpSpec], namespace: str, header: str) -> str:
         lines += [*_kernel(op, namespace), ""]
     lines += ["// Called by the package's torch.py once it has defined the ops' Python helpers (fallback).",
               'extern "C" __attribute__((visibility("default"))) void opgen_torch_enable_python_path() {',
-              "  opgen_torch::python_path() = true;", "}", ""]
+              "  opgen_torch::python_path() = true;", "}", "",
+              "// The output pool (host_output_pool.h): on (1) or off (0), or asked (-1); its state before. Set",
+              "// from OPGEN_TORCH_OUTPUT_POOL when the package's torch.py loads the library (torch_library.py);",
+              "// its idle bytes for tests.",
+              'extern "C" __attribute__((visibility("default"))) int opgen_torch_output_pool(int on) {',
+              "  opgen_front::OutputPool& pool = opgen_front::OutputPool::instance();",
+              "  return on < 0 ? pool.enabled() : pool.set_enabled(on != 0);", "}",
+              'extern "C" __attribute__((visibility("default"))) size_t opgen_torch_output_pool_bytes() {',
+              "  return opgen_front::OutputPool::instance().bytes();", "}", ""]
     lines.append(f"STABLE_TORCH_LIBRARY_FRAGMENT({namespace}, m) {{")  # (another package may share the namespace)
     lines += [f"  m.def({cxx_string(torchgen.schema(op))});" for op in ops]
     lines.append("}")

@@ -229,6 +229,17 @@ extern "C" __attribute__((visibility("default"))) void opgen_torch_enable_python
   opgen_torch::python_path() = true;
 }
 
+// The output pool (host_output_pool.h): on (1) or off (0), or asked (-1); its state before. Set
+// from OPGEN_TORCH_OUTPUT_POOL when the package's torch.py loads the library (torch_library.py);
+// its idle bytes for tests.
+extern "C" __attribute__((visibility("default"))) int opgen_torch_output_pool(int on) {
+  opgen_front::OutputPool& pool = opgen_front::OutputPool::instance();
+  return on < 0 ? pool.enabled() : pool.set_enabled(on != 0);
+}
+extern "C" __attribute__((visibility("default"))) size_t opgen_torch_output_pool_bytes() {
+  return opgen_front::OutputPool::instance().bytes();
+}
+
 STABLE_TORCH_LIBRARY_FRAGMENT(opgen, m) {
   m.def("bias_add(Tensor value, Tensor bias, *, str data_format='NHWC') -> Tensor");
   m.def("bias_add_grad(Tensor out_backprop, *, str data_format='NHWC') -> Tensor");

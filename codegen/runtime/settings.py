@@ -311,6 +311,12 @@ TORCH_AUTOGRAD_GATE = Setting(
     "kernels in Python instead of building and loading their C++ one (opgen's gate library, against "
     "PyTorch's own headers; docs/pytorch.md)",
     parse_flag)
+TORCH_OUTPUT_POOL = Setting(
+    "OPGEN_TORCH_OUTPUT_POOL", "flag", True,
+    "0: the native PyTorch library's large cpu outputs (8 MiB and more) come from PyTorch's allocator on every "
+    "call instead of a pool of blocks reused across calls (read when a package's torch module loads the library; "
+    "the pool keeps at most 128 MiB idle; docs/pytorch.md)",
+    parse_flag)
 BLAS = Setting(
     "OPGEN_BLAS", "library name or path", "",
     "the BLAS a package's native PyTorch library loads first for the cpu's GEMM steps where it binds its ops "
@@ -320,5 +326,5 @@ BLAS = Setting(
 SETTINGS: dict[str, Setting] = {s.name: s for s in (
     POISON_OUTPUTS, HOST_SANITIZE, HOST_RANDOM_ORDER, HOST_THREADS, HOST_STACK_KB, HOST_ISA,
     HOST_CATCH_SIGNALS, CACHE_DIR, NVRTC_CACHE, CUDA_LINEINFO, PLAN, NO_REPLAY, NATIVE, TORCH_NATIVE,
-    TORCH_AUTOGRAD_GATE, BLAS)}
+    TORCH_AUTOGRAD_GATE, TORCH_OUTPUT_POOL, BLAS)}
 """Every setting by its variable's name."""

@@ -151,6 +151,7 @@ def register(source: Path, modules: Sequence[Any] = ()) -> Path | None:
     except (HostBackendError, TorchLibraryError, OSError) as e:
         _unavailable(source, str(e).splitlines()[0] if str(e) else type(e).__name__)
         return None
+    set_output_pool(path, _settings.TORCH_OUTPUT_POOL.get())
     with_drivers = {id(module) for module in package_ops(source)}  # (an op without one: its Python helper runs it)
     bound = [module for module in modules if id(module) in with_drivers]
     if bound:
@@ -172,6 +173,19 @@ def enable_python_path(path: Path) -> None:
     """Tells the loaded library at `path` that the package's torch.py has defined its ops' Python
     helpers: a call a driver hands back (OPGEN_ERR_FALLBACK) now runs there instead of being refused."""
     ctypes.CDLL(str(path)).opgen_torch_enable_python_path()  # (the loaded handle)
+
+
+def set_output_pool(path: Path, on: bool) -> bool:
+    """Turns the output pool of the loaded library at `path` on or off (its large cpu outputs reused
+    across calls: native/host_output_pool.h); whether it was on."""
+    return bool(ctypes.CDLL(str(path)).opgen_torch_output_pool(int(on)))
+
+
+def output_pool_bytes(path: Path) -> int:
+    """What the output pool of the loaded library at `path` holds idle, in bytes."""
+    fn = ctypes.CDLL(str(path)).opgen_torch_output_pool_bytes
+    fn.restype = ctypes.c_size_t
+    return int(fn())
 
 
 def warm(source: Path) -> str:

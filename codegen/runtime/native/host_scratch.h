@@ -19,22 +19,20 @@
 
 namespace opgen_front {
 
-// One thread's blocks handed back: at most kKeep blocks of at most kKeepBytes in all (a block larger
-// than that goes back to the heap at once). Keeping one more frees the oldest first, as many as it
-// takes: the thread's latest calls are the ones likely to come again (a cache left full of an earlier
-// op's sizes would keep nothing of the ops the thread calls now), and an op whose sizes change lets go
-// of the old sizes' blocks within a call or two.
-class ScratchCache {
+// Blocks handed back, kept for a later take: at most kKeep blocks of at most `max_bytes` in all (a
+// block larger than that goes back to the heap at once). Keeping one more frees the oldest first, as
+// many as it takes: the latest calls are the ones likely to come again (a cache left full of an
+// earlier op's sizes would keep nothing of the ops called now), and an op whose sizes change lets go of
+// the old sizes' blocks within a call or two. Blocks are std::aligned_alloc's (freed with std::free).
+// Not locked: a ScratchCache is one thread's; host_output_pool.h locks its own.
+class KeptBlocks {
  public:
   static constexpr int kKeep = 16;
-  static constexpr size_t kKeepBytes = size_t(64) << 20;
 
-  ScratchCache() = default;
-  ScratchCache(const ScratchCache&) = delete;
-  ScratchCache& operator=(const ScratchCache&) = delete;
-  ~ScratchCache() {
-    for (int k = 0; k < count_; ++k) std::free(kept_[k].block);
-  }
+  explicit KeptBlocks(size_t max_bytes) : max_bytes_(max_bytes) {}
+  KeptBlocks(const KeptBlocks&) = delete;
+  KeptBlocks& operator=(const KeptBlocks&) = delete;
+  ~KeptBlocks() { release(); }
 
   // A kept block of `size` bytes or up to twice that (the smallest such; its size in *got), taken
   // out; else nullptr.
@@ -54,10 +52,10 @@ class ScratchCache {
 
   // `block` (of `size` bytes) kept for a later take, or false: the caller frees it.
   bool keep(void* block, size_t size) {
-    if (size > kKeepBytes) return false;
+    if (size > max_bytes_) return false;
     int drop = 0;
     size_t after = bytes_ + size;
-    while (count_ - drop == kKeep || after > kKeepBytes) after -= kept_[drop++].size;
+    while (count_ - drop == kKeep || after > max_bytes_) after -= kept_[drop++].size;
     for (int k = 0; k < drop; ++k) std::free(kept_[k].block);
     for (int k = drop; k < count_; ++k) kept_[k - drop] = kept_[k];
     count_ -= drop;
@@ -66,13 +64,15 @@ class ScratchCache {
     return true;
   }
 
-  size_t bytes() const { return bytes_; }  // (what the thread holds: for tests)
-
-  // This thread's (its blocks freed when the thread ends).
-  static ScratchCache& mine() {
-    thread_local ScratchCache cache;
-    return cache;
+  // Every kept block freed.
+  void release() {
+    for (int k = 0; k < count_; ++k) std::free(kept_[k].block);
+    count_ = 0;
+    bytes_ = 0;
   }
+
+  size_t bytes() const { return bytes_; }  // (what is kept: for tests)
+  size_t max_bytes() const { return max_bytes_; }
 
  private:
   struct Kept {
@@ -82,6 +82,21 @@ class ScratchCache {
   Kept kept_[kKeep] = {};
   int count_ = 0;
   size_t bytes_ = 0;  // (the kept blocks' sizes, summed)
+  const size_t max_bytes_;
+};
+
+// One thread's scratch blocks handed back: at most 64 MiB (its gate buffers' sizes repeat call after call).
+class ScratchCache : public KeptBlocks {
+ public:
+  static constexpr size_t kKeepBytes = size_t(64) << 20;
+
+  ScratchCache() : KeptBlocks(kKeepBytes) {}
+
+  // This thread's (its blocks freed when the thread ends).
+  static ScratchCache& mine() {
+    thread_local ScratchCache cache;
+    return cache;
+  }
 };
 
 class HostScratch {

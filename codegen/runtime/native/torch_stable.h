@@ -4,8 +4,9 @@
 // package, a translation unit whose boxed kernels fill a `Call` from the dispatcher's stack and
 // run the op's driver (driver.h) with it: stable Tensors become opgen_tensor descriptors (a strided
 // or misaligned one copied once, as the Python wrappers copy), schema attrs opgen_values, outputs
-// and scratch come from PyTorch's allocator (the outputs are the tensors the op returns), cuda
-// work runs on PyTorch's current stream, and a driver's error is a C++ exception with the
+// and scratch come from PyTorch's allocator (the outputs are the tensors the op returns; a large cpu
+// output is a block of host_output_pool.h's pool instead, reused across calls), cuda work runs on
+// PyTorch's current stream, and a driver's error is a C++ exception with the
 // driver's message (PyTorch raises it in Python as RuntimeError). A call the driver hands back
 // (OPGEN_ERR_FALLBACK) goes through the dispatcher to the op's Python helper where the package's
 // torch.py defined it (`Call::fallback`), else it is refused with the driver's reason.
@@ -37,6 +38,7 @@
 
 #include "call_values.h"
 #include "driver.h"
+#include "host_output_pool.h"
 #include "host_pages.h"
 #include "host_scratch.h"
 
@@ -548,12 +550,41 @@ class Call {
   // the op's name, a look-up and six boxed arguments per tensor, a third of a tiny call's host time.
   Handle fresh(const int64_t* shape, int32_t ndim, int32_t dtype) const {
     int64_t strides[OPGEN_MAX_NDIM];  // (a driver's outputs have at most OPGEN_MAX_NDIM dims: no heap per call)
-    if (ndim > OPGEN_MAX_NDIM) throw std::runtime_error("more than " + std::to_string(OPGEN_MAX_NDIM) + " dims");
-    if (ndim > 0) strides[ndim - 1] = 1;
-    for (int32_t d = ndim - 1; d > 0; --d) strides[d - 1] = strides[d] * (shape[d] > 1 ? shape[d] : 1);
+    contiguous_strides(shape, ndim, strides);
     AtenTensorHandle handle = nullptr;
     STABLE_TORCH_ERROR_CODE_CHECK(aoti_torch_empty_strided(
         ndim, shape, strides, dtype, device_.type, device_.index, &handle));
+    return Handle(handle);
+  }
+
+  static void contiguous_strides(const int64_t* shape, int32_t ndim, int64_t* strides) {
+    if (ndim > OPGEN_MAX_NDIM) throw std::runtime_error("more than " + std::to_string(OPGEN_MAX_NDIM) + " dims");
+    if (ndim > 0) strides[ndim - 1] = 1;
+    for (int32_t d = ndim - 1; d > 0; --d) strides[d - 1] = strides[d] * (shape[d] > 1 ? shape[d] : 1);
+  }
+
+  // A new contiguous cpu tensor of `bytes` bytes on a block of the output pool (host_output_pool.h),
+  // which its storage's deleter hands back; an empty Handle where the pool is off or the heap has none.
+  Handle pooled(const int64_t* shape, int32_t ndim, int32_t dtype, size_t bytes) const {
+    opgen_front::OutputPool& pool = opgen_front::OutputPool::instance();
+    if (!pool.enabled()) return Handle();
+    int64_t strides[OPGEN_MAX_NDIM];
+    contiguous_strides(shape, ndim, strides);
+    size_t size = 0;
+    void* block = pool.take(bytes, &size);
+    if (block == nullptr) return Handle();
+    static_assert(sizeof(void*) >= sizeof(size_t), "the deleter's context carries the block's size");
+    auto give_back = [](void* data, void* ctx) {
+      opgen_front::OutputPool::instance().give_back(data, reinterpret_cast<size_t>(ctx));
+    };
+    AtenTensorHandle handle = nullptr;
+    if (torch_from_blob(block, ndim, shape, strides, 0, dtype, device_.type, device_.index, &handle,
+                        aoti_torch_layout_strided(), nullptr, 0, give_back,
+                        reinterpret_cast<void*>(size)) != AOTI_TORCH_SUCCESS) {
+      // (the block is not handed back: a storage made before the failure owns it, and its deleter
+      // hands it back when it goes; twice would give two tensors one block)
+      throw std::runtime_error("cannot make a tensor of a block of the output pool (torch_from_blob failed)");
+    }
     return Handle(handle);
   }
 
@@ -577,12 +608,17 @@ class Call {
                                  ", which PyTorch has no tensor of");
       }
       if (index >= OPGEN_MAX_OUTPUTS) throw std::runtime_error("beyond " + std::to_string(OPGEN_MAX_OUTPUTS));
-      Handle t = self->fresh(shape, ndim, shim_code(*dt));
+      const bool cpu = self->device_.type == self->cpu_;
+      Handle t = cpu && opgen_front::OutputPool::wanted(static_cast<size_t>(bytes))
+                     ? self->pooled(shape, ndim, shim_code(*dt), static_cast<size_t>(bytes))
+                     : Handle();
+      const bool from_pool = static_cast<bool>(t);
+      if (!from_pool) t = self->fresh(shape, ndim, shim_code(*dt));
       *data = shim_get<void*>(aoti_torch_get_data_ptr, t.get());
       // (PyTorch's cpu allocator gives a large output fresh 4 KiB pages each call, where NumPy's arrays,
       // the wrappers' outputs, carry the huge-page hint: the drop-in LSTM's reserve space faulted ~10,000
-      // pages a call more through torch.ops than through the wrapper)
-      if (self->device_.type == self->cpu_) opgen_front::advise_huge_pages(*data, static_cast<size_t>(bytes));
+      // pages a call more through torch.ops than through the wrapper; the pool advises its fresh blocks)
+      if (cpu && !from_pool) opgen_front::advise_huge_pages(*data, static_cast<size_t>(bytes));
       self->outputs_[index] = std::move(t);
       return 0;
     } catch (const std::exception& e) {
