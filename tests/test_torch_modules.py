@@ -572,3 +572,25 @@ def test_compiled_bn_relu_block_matches_eager(dynamic: bool) -> None:
 def test_compiled_bidirectional_lstm_classifier_matches_eager(dynamic: bool) -> None:
     shapes = [(3, 6, IN)] * 3 if not dynamic else [(3, 6, IN), (5, 4, IN), (2, 7, IN)]
     _compiled_matches_eager(_Classifier, shapes, dynamic)
+
+
+# -- CUDA (run by a GPU session: `python -m pytest -q -m gpu tests/test_torch_modules.py`; skipped elsewhere) --
+@pytest.mark.gpu
+@pytest.mark.parametrize("cls", [LSTM, GRU], ids=["lstm-bi2", "gru-bi2"])
+def test_cuda_modules_run_their_flat_params(cls: Any, monkeypatch: Any) -> None:
+    """Moved to cuda, the module re-flattens there and passes the flat tensor (no torch.cat) to the
+    op; outputs and gradients match torch.nn's (cuDNN) as on the cpu."""
+    if not torch.cuda.is_available():
+        pytest.skip("this torch has no CUDA")
+    calls = _count_flat_calls(monkeypatch)
+    ours, theirs = _pair(cls, seed=11, num_layers=2, bidirectional=True)
+    ours, theirs = ours.cuda(), theirs.cuda()
+    assert _is_flat(ours) and ours._flat is not None and ours._flat.device.type == "cuda"
+    x = torch.randn(6, 3, IN, device="cuda")
+    outs, x_grad = _run(ours, x)
+    theirs_outs, theirs_x_grad = _run(theirs, x)
+    assert calls == [1]
+    for k, (a, b) in enumerate(zip(outs, theirs_outs, strict=True)):
+        torch.testing.assert_close(a, b, atol=1e-5, rtol=1e-4, msg=f"output {k}")
+    torch.testing.assert_close(x_grad, theirs_x_grad, atol=1e-5, rtol=1e-4)
+    _assert_grads_equal(ours, theirs)
