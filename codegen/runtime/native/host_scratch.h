@@ -72,7 +72,6 @@ class KeptBlocks {
   }
 
   size_t bytes() const { return bytes_; }  // (what is kept: for tests)
-  size_t max_bytes() const { return max_bytes_; }
 
  private:
   struct Kept {

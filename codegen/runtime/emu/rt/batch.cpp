@@ -97,8 +97,8 @@ void run_lane_thread(void* arg, uint64_t t) {
 }
 
 // How many records from `blob` (at most `left`) make a lane run: up to the first without a lane, or a bad
-// one (too many arguments: it fails in record order).
-uint64_t lane_run_length(const unsigned char* blob, uint64_t left) {
+// one (too many arguments: it fails in record order); *end: the first byte after them.
+uint64_t lane_run_length(const unsigned char* blob, uint64_t left, const unsigned char** end) {
   uint64_t n = 0;
   for (; n < left; ++n) {
     opgen_batch_record r;
@@ -106,25 +106,26 @@ uint64_t lane_run_length(const unsigned char* blob, uint64_t left) {
     if (!r.lane || r.nargs > OPGEN_BATCH_MAX_ARGS) break;
     blob += sizeof r + 16u * r.nargs;
   }
+  *end = blob;
   return n;
 }
 
-// The lane run starting at `blob` (batch index `first`, at most `left` records): runs it side by side
-// and returns its length (records consumed), or 0 where it is better run in plain record order (the
-// caller then does so): one thread, a sanitized launch (the sanitizer's state is global), a signal
-// handler setting the first launch should report, no memory for the run. A failure: *failed_at and err
-// as a sequential run gives them.
+// The lane run of `n` records (lane_run_length's) starting at `blob` (batch index `first`): runs it side
+// by side and returns true, or false where it is better run in plain record order (the caller then does
+// so): one thread, a sanitized launch (the sanitizer's state is global), a signal handler setting the
+// first launch should report, no memory for the run. A failure: *failed_at and err as a sequential run
+// gives them.
 //
 // Its threads: the most any of its records would use on its own (a launch's cfg.nworkers, a GEMM's BLAS
 // threads, which gemm.cpp splits a product over), no more than its highest lane, as many as the pool has.
-uint64_t run_lanes(const unsigned char* blob, uint64_t first, uint64_t left, const uint64_t* table,
-                   uint64_t table_len, uint64_t* failed_at, char* err, size_t errlen) {
-  const uint64_t n = lane_run_length(blob, left);
-  if (n == 0) return 0;
+bool run_lanes(const unsigned char* blob, uint64_t n, uint64_t first, const uint64_t* table, uint64_t table_len,
+               uint64_t* failed_at, char* err, size_t errlen) {
+  if (n == 0) return false;
   const unsigned char** at = static_cast<const unsigned char**>(malloc(n * sizeof *at));
   const opgen_gemm_desc** gemms = static_cast<const opgen_gemm_desc**>(malloc(n * sizeof *gemms));
   LaneRun* run = static_cast<LaneRun*>(malloc(sizeof(LaneRun)));
-  uint64_t ngemms = 0, ran = 0;
+  uint64_t ngemms = 0;
+  bool ran = false;
   int threads = 1;
   uint32_t lanes = 1;
   bool plain = !at || !gemms || !run, launches = false;
@@ -168,7 +169,7 @@ uint64_t run_lanes(const unsigned char* blob, uint64_t first, uint64_t left, con
         *failed_at = run->fail_at;
         snprintf(err, errlen, "%s", run->err);
       }
-      ran = n;
+      ran = true;
     }
     blas_threads_restore(&pause);
   }
@@ -196,21 +197,19 @@ uint64_t run_batch(const unsigned char* blob, uint64_t count, const uint64_t* ta
     opgen_batch_record r;
     memcpy(&r, blob, sizeof r);
     if (r.lane && i >= plain_until) {
+      const unsigned char* end;
+      const uint64_t n = lane_run_length(blob, count - i, &end);
       uint64_t failed_at = UINT64_MAX;
-      const uint64_t ran = run_lanes(blob, i, count - i, table, table_len, &failed_at, err, errlen);
-      if (failed_at != UINT64_MAX) {
-        i = failed_at;
-        break;
-      }
-      if (ran) {
-        for (uint64_t k = 0; k < ran; ++k) {
-          memcpy(&r, blob, sizeof r);
-          blob += sizeof r + 16u * r.nargs;
+      if (run_lanes(blob, n, i, table, table_len, &failed_at, err, errlen)) {
+        if (failed_at != UINT64_MAX) {
+          i = failed_at;
+          break;
         }
-        i += ran;
+        blob = end;
+        i += n;
         continue;
       }
-      plain_until = i + lane_run_length(blob, count - i);
+      plain_until = i + n;
     }
     if (run_record(i, r, blob + sizeof r, table, table_len, args, ptrs, pointed, err, errlen)) break;
     blob += sizeof r + 16u * r.nargs;
